@@ -1,0 +1,3 @@
+module gpuisa
+
+go 1.26

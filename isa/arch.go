@@ -1,0 +1,21 @@
+package isa
+
+// DisassembleFunc appends a listing of code, loaded at address base, to dst and
+// returns it. Instructions that do not decode are reported in errs (in address
+// order) and the listing goes on after them.
+type DisassembleFunc func(dst []byte, code []byte, base uint64) (out []byte, errs []*DecodeError)
+
+// AssembleFunc turns assembler source into machine code. filename is used in
+// error positions only. Errors are an ErrorList from package isa/asm.
+type AssembleFunc func(filename string, src []byte) ([]byte, error)
+
+// Arch is one registry entry: an architecture name and the functions that
+// handle its machine code. Entries are plain values built by each ISA package;
+// package isa/all collects them.
+type Arch struct {
+	Name        string // as the -arch flag spells it: "sm_10", "sm_52", "sgx543"
+	ISA         string // family: "tesla", "fermi", "maxwell", "usse"
+	SMVersion   int    // 10, 11, ... for NVIDIA targets (the ELF EF_CUDA_SM value); 0 otherwise
+	Disassemble DisassembleFunc
+	Assemble    AssembleFunc
+}

@@ -1,0 +1,190 @@
+package asm
+
+// Kind is a token kind.
+type Kind uint8
+
+const (
+	EOL    Kind = iota // end of the line (or of a statement at ';')
+	Ident              // letters, digits, '_', '$', '.' starting with a letter, '_', '$' or '.'
+	Number             // 0x1f, 17, 1.5, 1e-3 (a sign is a separate Punct token)
+	Punct              // one of [ ] ( ) , | - + ~ ! @ { } : ;
+	String             // "..." with the quotes removed
+	Bad                // a character the lexer does not know
+)
+
+// Token is one lexical token of a line. Text aliases the line.
+type Token struct {
+	Kind Kind
+	Text string
+	Col  int // 1-based column
+}
+
+// Lexer splits one line into tokens. Comments (/* ... */, // ...) are skipped;
+// /* */ comments spanning lines are not supported (listings never need them).
+// A Lexer is reused line after line without allocating.
+type Lexer struct {
+	line string
+	pos  int
+	// Unterminated is set when a /* comment or string was not closed on the line.
+	Unterminated bool
+}
+
+// Reset starts lexing a new line.
+func (l *Lexer) Reset(line string) {
+	l.line, l.pos, l.Unterminated = line, 0, false
+}
+
+// Rest is the unread remainder of the line.
+func (l *Lexer) Rest() string { return l.line[l.pos:] }
+
+func isIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || c == '.'
+}
+
+func isIdentChar(c byte) bool {
+	return isIdentStart(c) || c >= '0' && c <= '9'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// Next returns the next token; at the end of the line it returns EOL forever.
+func (l *Lexer) Next() Token {
+	s := l.line
+	for l.pos < len(s) {
+		c := s[l.pos]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			l.pos++
+			continue
+		case c == '/' && l.pos+1 < len(s) && s[l.pos+1] == '*':
+			end := indexFrom(s, "*/", l.pos+2)
+			if end < 0 {
+				l.Unterminated = true
+				l.pos = len(s)
+			} else {
+				l.pos = end + 2
+			}
+			continue
+		case c == '/' && l.pos+1 < len(s) && s[l.pos+1] == '/', c == '#':
+			l.pos = len(s)
+			continue
+		}
+		start := l.pos
+		col := start + 1
+		switch {
+		case isDigit(c):
+			l.pos = scanNumber(s, l.pos)
+			return Token{Number, s[start:l.pos], col}
+		case isIdentStart(c):
+			l.pos++
+			for l.pos < len(s) && isIdentChar(s[l.pos]) {
+				l.pos++
+			}
+			return Token{Ident, s[start:l.pos], col}
+		case c == '"':
+			end := indexFrom(s, "\"", l.pos+1)
+			if end < 0 {
+				l.Unterminated = true
+				l.pos = len(s)
+				return Token{Bad, s[start:], col}
+			}
+			l.pos = end + 1
+			return Token{String, s[start+1 : end], col}
+		}
+		switch c {
+		case '[', ']', '(', ')', ',', '|', '-', '+', '~', '!', '@', '{', '}', ':', ';', '=', '*':
+			l.pos++
+			return Token{Punct, s[start:l.pos], col}
+		}
+		l.pos++
+		return Token{Bad, s[start:l.pos], col}
+	}
+	return Token{EOL, "", len(s) + 1}
+}
+
+// scanNumber scans a hex (0x...), decimal or floating-point literal.
+func scanNumber(s string, i int) int {
+	if s[i] == '0' && i+1 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') {
+		i += 2
+		for i < len(s) && isHex(s[i]) {
+			i++
+		}
+		return i
+	}
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i < len(s) && s[i] == '.' && i+1 < len(s) && isDigit(s[i+1]) {
+		i++
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if j < len(s) && isDigit(s[j]) {
+			i = j
+			for i < len(s) && isDigit(s[i]) {
+				i++
+			}
+		}
+	}
+	return i
+}
+
+func isHex(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func indexFrom(s, sub string, from int) int {
+	for i := from; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+// ParseUint parses a Number token's text: 0x hex or decimal. ok is false on
+// overflow of 64 bits or a malformed literal.
+func ParseUint(text string) (v uint64, ok bool) {
+	if len(text) > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') {
+		if len(text) > 18 {
+			return 0, false
+		}
+		for i := 2; i < len(text); i++ {
+			c := text[i]
+			var d uint64
+			switch {
+			case isDigit(c):
+				d = uint64(c - '0')
+			case c >= 'a' && c <= 'f':
+				d = uint64(c-'a') + 10
+			case c >= 'A' && c <= 'F':
+				d = uint64(c-'A') + 10
+			default:
+				return 0, false
+			}
+			v = v<<4 | d
+		}
+		return v, true
+	}
+	if text == "" {
+		return 0, false
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if !isDigit(c) {
+			return 0, false
+		}
+		d := uint64(c - '0')
+		if v > (1<<64-1-d)/10 {
+			return 0, false
+		}
+		v = v*10 + d
+	}
+	return v, true
+}
