@@ -1,0 +1,120 @@
+package tesla
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"gpuisa/isa"
+)
+
+// classOf returns the class of an instruction whose first word is w0 and, for
+// 64-bit classes, whose value is v. ok is false for the reserved class 2.
+func classOf(v uint64) (Class, bool) {
+	switch v & 3 {
+	case 0:
+		return ClassShort, true
+	case 1:
+		if v>>32&3 == 3 {
+			return ClassImm, true
+		}
+		return ClassLong, true
+	case 3:
+		return ClassFlow, true
+	}
+	return 0, false
+}
+
+// Decode decodes the instruction at the start of b, which sits at address
+// addr (used in errors only). On error the returned Inst has Len set to the
+// number of bytes to skip.
+func Decode(b []byte, addr uint64) (Inst, error) {
+	if len(b) < 4 {
+		return Inst{Len: uint8(len(b))}, &isa.DecodeError{Addr: addr, Len: len(b), Err: isa.ErrTruncated}
+	}
+	w0 := binary.LittleEndian.Uint32(b)
+	if w0&3 == 0 {
+		return DecodeValue(uint64(w0), addr)
+	}
+	if len(b) < 8 {
+		return Inst{Len: uint8(len(b))}, &isa.DecodeError{Addr: addr, Len: len(b), Err: isa.ErrTruncated,
+			Detail: "64-bit instruction needs 8 bytes"}
+	}
+	return DecodeValue(binary.LittleEndian.Uint64(b), addr)
+}
+
+// DecodeValue decodes an instruction given as its value word1<<32|word0 (a
+// short instruction is a value below 1<<32 whose low bits are 0).
+func DecodeValue(v uint64, addr uint64) (Inst, error) {
+	c, ok := classOf(v)
+	n := uint8(8)
+	if c == ClassShort {
+		n = 4
+		v &= 0xffffffff
+	}
+	if !ok {
+		return Inst{Len: 4}, &isa.DecodeError{Addr: addr, Len: 4, Err: isa.ErrInvalid, Detail: "reserved class 2 in bits 0-1"}
+	}
+	key := int(v >> 28 & 0xf << 3)
+	if c == ClassLong {
+		key |= int(v >> 61)
+	}
+	cands := formIndex[c][key]
+	for _, fi := range cands {
+		f := &forms[fi]
+		if v&f.mask != f.value || v&^f.care != 0 {
+			continue
+		}
+		if !operandsValid(f, v) {
+			continue
+		}
+		return Inst{Raw: v, Form: fi, Len: n}, nil
+	}
+	return Inst{Len: n}, &isa.DecodeError{Addr: addr, Len: int(n), Err: isa.ErrInvalid, Detail: invalidDetail(c, v, cands)}
+}
+
+// invalidDetail explains why no form matched, for the error message.
+func invalidDetail(c Class, v uint64, cands []uint16) string {
+	names := [...]string{"short", "immediate", "long", "flow"}
+	op := v >> 28 & 0xf
+	if len(cands) == 0 {
+		if c == ClassLong {
+			return fmt.Sprintf("unknown %s opcode %#x/%d", names[c], op, v>>61)
+		}
+		return fmt.Sprintf("unknown %s opcode %#x", names[c], op)
+	}
+	f := &forms[cands[0]]
+	if v&f.mask == f.value {
+		if extra := v &^ f.care; extra != 0 {
+			return fmt.Sprintf("%s: unexpected bits %#x set", f.name, extra)
+		}
+		return fmt.Sprintf("%s: invalid operand or modifier", f.name)
+	}
+	return fmt.Sprintf("%s opcode %#x: no form matches", names[c], op)
+}
+
+// operandsValid rejects encodings whose enumerated fields select an invalid
+// option or whose operand bits contradict each other.
+func operandsValid(f *form, v uint64) bool {
+	for i := range f.mnem {
+		if !pieceValid(f, &f.mnem[i], v) {
+			return false
+		}
+	}
+	for i := range f.opnds {
+		if !pieceValid(f, &f.opnds[i], v) {
+			return false
+		}
+	}
+	return true
+}
+
+func pieceValid(f *form, p *piece, v uint64) bool {
+	switch p.kind {
+	case pieceEnum:
+		x := p.field.Get(v)
+		return x < uint64(len(p.opts)) && p.opts[x] != "*"
+	case pieceOperand:
+		return operandValid(f.class, p.opnd, v)
+	}
+	return true
+}

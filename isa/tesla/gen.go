@@ -1,0 +1,3 @@
+package tesla
+
+//go:generate go run ./internal/specgen spec.txt tables.go

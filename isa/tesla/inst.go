@@ -1,0 +1,78 @@
+// Package tesla disassembles and assembles NVIDIA Tesla (G80..GT200, sm_10..sm_13)
+// machine code in the syntax cuobjdump prints. Every instruction form is
+// described once, in spec.txt; tables.go is generated from it.
+package tesla
+
+import "gpuisa/isa"
+
+// Class is the instruction's encoding class, given by bits 0-1 of its first word.
+type Class uint8
+
+const (
+	ClassShort Class = iota // 32-bit
+	ClassImm                // 64-bit with a 32-bit immediate
+	ClassLong               // 64-bit
+	ClassFlow               // 64-bit control flow
+)
+
+// Inst is one decoded instruction: a plain value. Operands are read from Raw
+// through the form's fields (see the accessors in operands.go).
+type Inst struct {
+	Raw  uint64 // word1<<32 | word0; a short instruction has word1 = 0
+	Form uint16 // index into the spec's forms
+	Len  uint8  // 4 or 8 bytes
+}
+
+// Class reports the encoding class.
+func (i Inst) Class() Class { return forms[i.Form].class }
+
+// Name is the mnemonic's base name, e.g. "IMAD".
+func (i Inst) Name() string { return forms[i.Form].name }
+
+// Sem is the semantic class from the spec (e.g. "iadd", "ld.global"), used
+// by the emulator.
+func (i Inst) Sem() string { return forms[i.Form].sem }
+
+// Join reports the .S join marker; Exit the end-of-program marker.
+func (i Inst) Join() bool { return i.Class() == ClassLong && f_mark.Get(i.Raw) == 2 }
+
+// Exit reports the end-of-program marker that ptxas puts on the last instruction.
+func (i Inst) Exit() bool {
+	c := i.Class()
+	return (c == ClassLong) && f_mark.Get(i.Raw) == 1
+}
+
+type opndKind uint8
+
+type pieceKind uint8
+
+const (
+	pieceLit     pieceKind = iota // literal text
+	pieceJoin                     // .S
+	pieceCC                       // .C0...
+	pieceEnum                     // opts[field]
+	pieceFlag                     // text when field == 1
+	pieceNotFlag                  // text when field == 0
+	pieceOperand                  // an operand kind
+)
+
+type piece struct {
+	kind  pieceKind
+	opnd  opndKind
+	half  bool      // operand uses 16-bit register halves
+	wide  bool      // operand halves depend on field: halves when its low bit is 0
+	field isa.Field // enum/flag field, or the width field of an operand
+	text  string
+	opts  []string
+}
+
+type form struct {
+	name  string
+	class Class
+	mask  uint64 // bits fixed by the form
+	value uint64 // their values
+	care  uint64 // every bit the form reads; others must be zero
+	sem   string
+	mnem  []piece
+	opnds []piece
+}
