@@ -72,6 +72,7 @@ type form struct {
 	mask  uint64 // bits fixed by the form
 	value uint64 // their values
 	care  uint64 // every bit the form reads; others must be zero
+	fill  uint64 // bits the hardware ignores, as the assembler writes them
 	sem   string
 	mnem  []piece
 	opnds []piece

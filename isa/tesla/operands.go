@@ -93,8 +93,8 @@ func appendGuard(dst []byte, v uint64, lead, trail string) []byte {
 	return append(dst, trail...)
 }
 
-func appendOperand(dst []byte, c Class, k opndKind, half bool, v uint64) []byte {
-	switch k {
+func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
+	switch k := p.opnd; k {
 	case opnd_dst:
 		if c == ClassLong {
 			if f_odst.Get(v) != 0 {
@@ -175,12 +175,13 @@ func appendOperand(dst []byte, c Class, k opndKind, half bool, v uint64) []byte 
 		dst = appendDec(dst, f_s1.Get(v))
 		return append(dst, ']')
 	case opnd_lmem:
-		dst = append(dst, "local [R"...)
-		dst = appendDec(dst, f_s1.Get(v))
-		return append(dst, ']')
+		dst = append(dst, "local "...)
+		return appendAddr(dst, memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0, idx: f_saddr.Get(v)})
+	case opnd_hex:
+		return hexNum(dst, p.field.Get(v))
 	case opnd_smemw:
 		dst = append(dst, "g "...)
-		return appendAddr(dst, memRef{areg: longAreg(v), idx: f_saddr.Get(v)})
+		return appendAddr(dst, memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0, idx: f_saddr.Get(v)})
 	case opnd_cmem:
 		return appendConst(dst, f_bank.Get(v), memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0,
 			idx: f_s1.Get(v), typ: f_ctype.Get(v)})
@@ -245,8 +246,10 @@ func operandValid(c Class, k opndKind, v uint64) bool {
 				return false // one address register, two memory operands: ambiguous
 			}
 		}
-	case opnd_gmem, opnd_lmem, opnd_smemw:
-		return longAreg(v) == 0 || k == opnd_smemw
+	case opnd_gmem:
+		return longAreg(v) == 0
+	case opnd_lmem, opnd_smemw:
+		return longAreg(v) != 0 || f_ainc.Get(v) == 0
 	}
 	return true
 }

@@ -50,7 +50,7 @@ func appendPiece(dst []byte, f *form, p *piece, v uint64) []byte {
 		}
 	case pieceOperand:
 		half := p.half || p.wide && p.field.Get(v)&1 == 0
-		return appendOperand(dst, f.class, p.opnd, half, v)
+		return appendOperand(dst, f.class, p, half, v)
 	}
 	return dst
 }

@@ -38,6 +38,7 @@ var (
 	f_lmask  = isa.Field{Pos: 46, Width: 4}
 	f_lop    = isa.Field{Pos: 46, Width: 2}
 	f_m1s    = isa.Field{Pos: 47, Width: 1}
+	f_m24    = isa.Field{Pos: 48, Width: 1}
 	f_m2s    = isa.Field{Pos: 46, Width: 1}
 	f_mark   = isa.Field{Pos: 32, Width: 2}
 	f_mhi    = isa.Field{Pos: 46, Width: 1}
@@ -72,6 +73,11 @@ var (
 	f_ss1    = isa.Field{Pos: 9, Width: 6}
 	f_ss2    = isa.Field{Pos: 16, Width: 6}
 	f_ssh    = isa.Field{Pos: 24, Width: 1}
+	f_texd   = isa.Field{Pos: 22, Width: 3}
+	f_texf   = isa.Field{Pos: 25, Width: 1}
+	f_texn   = isa.Field{Pos: 9, Width: 7}
+	f_texs   = isa.Field{Pos: 16, Width: 7}
+	f_texw   = isa.Field{Pos: 46, Width: 4}
 	f_tgt    = isa.Field{Pos: 9, Width: 19}
 	f_tgthi  = isa.Field{Pos: 46, Width: 6}
 	f_u16    = isa.Field{Pos: 9, Width: 16}
@@ -94,6 +100,7 @@ const (
 	opnd_fcond0
 	opnd_gmem
 	opnd_guard
+	opnd_hex
 	opnd_imm
 	opnd_imms
 	opnd_lmem
@@ -108,671 +115,701 @@ const (
 	opnd_tgt
 )
 
-var opndKindNames = [...]string{"", "adaimm", "adst", "asrc", "bar", "barcnt", "cdst", "cguard", "cmem", "creg", "dst", "fcond", "fcond0", "gmem", "guard", "imm", "imms", "lmem", "r2ash", "s1", "s2", "s3", "s3r", "shc", "smemw", "sreg", "tgt"}
+var opndKindNames = [...]string{"", "adaimm", "adst", "asrc", "bar", "barcnt", "cdst", "cguard", "cmem", "creg", "dst", "fcond", "fcond0", "gmem", "guard", "hex", "imm", "imms", "lmem", "r2ash", "s1", "s2", "s3", "s3r", "shc", "smemw", "sreg", "tgt"}
 
 // forms holds one entry per spec row, in spec order.
 var forms = [...]form{
-	{ // 0: spec line 107: MOV{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}
-		name: "MOV", class: ClassLong, mask: 0xe003c000f0000000, value: 0x3c00010000000, care: 0xe423fffffe00ffff, sem: "mov",
+	{ // 0: spec line 108: MOV{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}
+		name: "MOV", class: ClassLong, mask: 0xe003c000f0000000, value: 0x3c00010000000, care: 0xe423fffffe00ffff, fill: 0x0, sem: "mov",
 		mnem:  []piece{{kind: pieceLit, text: "MOV"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}},
 	},
-	{ // 1: spec line 108: MVC{join}{b32!.U16}{cc} {dst:b32}{guard}, {cmem}
-		name: "MVC", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000010000000, care: 0xe7c0fffffe00ffff, sem: "mov",
+	{ // 1: spec line 109: MVC{join}{b32!.U16}{cc} {dst:b32}{guard}, {cmem}
+		name: "MVC", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000010000000, care: 0xe7c0fffffe00ffff, fill: 0x0, sem: "mov",
 		mnem:  []piece{{kind: pieceLit, text: "MVC"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_cmem}},
 	},
-	{ // 2: spec line 109: C2R{join}{cc} {dst}{guard}, {creg}
-		name: "C2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000000000000, care: 0xe0003ffbf00001ff, sem: "c2r",
+	{ // 2: spec line 110: C2R{join}{cc} {dst}{guard}, {creg}
+		name: "C2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000000000000, care: 0xe0003ffbf00001ff, fill: 0x0, sem: "c2r",
 		mnem:  []piece{{kind: pieceLit, text: "C2R"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_creg}},
 	},
-	{ // 3: spec line 110: A2R{join}{cc} {dst}{guard}, {asrc}
-		name: "A2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000000000000, care: 0xe0003ffffc0001ff, sem: "a2r",
+	{ // 3: spec line 111: A2R{join}{cc} {dst}{guard}, {asrc}
+		name: "A2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000000000000, care: 0xe0003ffffc0001ff, fill: 0x0, sem: "a2r",
 		mnem:  []piece{{kind: pieceLit, text: "A2R"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_asrc}},
 	},
-	{ // 4: spec line 111: S2R{join}{cc} {dst}{guard}, {sreg}
-		name: "S2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000000000000, care: 0xe001fffbf00001ff, sem: "s2r",
+	{ // 4: spec line 112: S2R{join}{cc} {dst}{guard}, {sreg}
+		name: "S2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000000000000, care: 0xe001fffbf00001ff, fill: 0x0, sem: "s2r",
 		mnem:  []piece{{kind: pieceLit, text: "S2R"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_sreg}},
 	},
-	{ // 5: spec line 112: R2C{join} {cdst}{guard}, {s1}
-		name: "R2C", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000000000000, care: 0xe0203fb7fe00fe03, sem: "r2c",
+	{ // 5: spec line 113: R2C{join} {cdst}{guard}, {s1}
+		name: "R2C", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000000000000, care: 0xe0203ff7fe00fe03, fill: 0x4000000000, sem: "r2c",
 		mnem:  []piece{{kind: pieceLit, text: "R2C"}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_cdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 6: spec line 113: R2A{join} {adst}{guard}, {s1}{r2ash}
-		name: "R2A", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000000000000, care: 0xe0203f87fe7fffff, sem: "r2a",
+	{ // 6: spec line 114: R2A{join} {adst}{guard}, {s1}{r2ash}
+		name: "R2A", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000000000000, care: 0xe0203f87fe7fffff, fill: 0x0, sem: "r2a",
 		mnem:  []piece{{kind: pieceLit, text: "R2A"}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_adst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceOperand, opnd: opnd_r2ash}},
 	},
-	{ // 7: spec line 114: R2G{join}{itype|.U16|.U32|.S16|.S32}{r2gsz|.U16|.U32|.U8|*}{cc} {smemw}{guard}, {s3r:r2gsz}
-		name: "R2G", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe000000000000000, care: 0xec7ffff7fc7ffe03, sem: "st.shared",
+	{ // 7: spec line 115: R2G{join}{itype|.U16|.U32|.S16|.S32}{r2gsz|.U16|.U32|.U8|*}{cc} {smemw}{guard}, {s3r:r2gsz}
+		name: "R2G", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe000000000000000, care: 0xec7ffff7fe7ffe03, fill: 0x0, sem: "st.shared",
 		mnem:  []piece{{kind: pieceLit, text: "R2G"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceEnum, field: f_r2gsz, opts: []string{".U16", ".U32", ".U8", "*"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_smemw}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3r, field: f_r2gsz, wide: true}},
 	},
-	{ // 8: spec line 115: ADA{join} {adst}{guard}, {asrc}, {adaimm}
-		name: "ADA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000d0000000, care: 0xe0003f87fdffffff, sem: "ada",
+	{ // 8: spec line 116: ADA{join} {adst}{guard}, {asrc}, {adaimm}
+		name: "ADA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000d0000000, care: 0xe0003f87fdffffff, fill: 0x0, sem: "ada",
 		mnem:  []piece{{kind: pieceLit, text: "ADA"}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_adst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_asrc}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_adaimm}},
 	},
-	{ // 9: spec line 116: MOV32{sf2!.U16} {dst:sf2}, {s1:sf2}
-		name: "MOV32", class: ClassShort, mask: 0xf0000000, value: 0x10000000, care: 0xff00feff, sem: "mov",
+	{ // 9: spec line 117: MOV32{sf2!.U16} {dst:sf2}, {s1:sf2}
+		name: "MOV32", class: ClassShort, mask: 0xf0000000, value: 0x10000000, care: 0xff00feff, fill: 0x0, sem: "mov",
 		mnem:  []piece{{kind: pieceLit, text: "MOV32"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}},
 	},
-	{ // 10: spec line 117: MVI{sf2!.U16} {dst:sf2}, {imms}
-		name: "MVI", class: ClassImm, mask: 0xf0000000f0000000, value: 0x10000000, care: 0xfffffffff03f80ff, sem: "mov",
+	{ // 10: spec line 118: MVI{sf2!.U16} {dst:sf2}, {imms}
+		name: "MVI", class: ClassImm, mask: 0xf0000000f0000000, value: 0x10000000, care: 0xfffffffff03f80ff, fill: 0x0, sem: "mov",
 		mnem:  []piece{{kind: pieceLit, text: "MVI"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imms}},
 	},
-	{ // 11: spec line 120: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, {s3:b32}
-		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20000000, care: 0xefffffffff40ffff, sem: "iadd",
+	{ // 11: spec line 121: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, {s3:b32}
+		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20000000, care: 0xefffffffff40ffff, fill: 0x0, sem: "iadd",
 		mnem:  []piece{{kind: pieceLit, text: "IADD"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceFlag, field: f_sgn, text: ".SAT"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 	},
-	{ // 12: spec line 121: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, -{s3:b32}
-		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20400000, care: 0xefffffffff40ffff, sem: "isub",
+	{ // 12: spec line 122: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, -{s3:b32}
+		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20400000, care: 0xefffffffff40ffff, fill: 0x0, sem: "isub",
 		mnem:  []piece{{kind: pieceLit, text: "IADD"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceFlag, field: f_sgn, text: ".SAT"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 	},
-	{ // 13: spec line 122: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
-		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30000000, care: 0xefffffffff40ffff, sem: "isubr",
+	{ // 13: spec line 123: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
+		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30000000, care: 0xefffffffff40ffff, fill: 0x0, sem: "isubr",
 		mnem:  []piece{{kind: pieceLit, text: "IADD"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceFlag, field: f_sgn, text: ".SAT"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 	},
-	{ // 14: spec line 123: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{cguard}, -{s1:b32}, {s3:b32}
-		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30400000, care: 0xefffffffff40ffff, sem: "iaddc",
+	{ // 14: spec line 124: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{cguard}, -{s1:b32}, {s3:b32}
+		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30400000, care: 0xefffffffff40ffff, fill: 0x0, sem: "iaddc",
 		mnem:  []piece{{kind: pieceLit, text: "IADD"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceFlag, field: f_sgn, text: ".SAT"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 	},
-	{ // 15: spec line 124: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {s2:sf2}
-		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20000000, care: 0xffffffff, sem: "iadd",
+	{ // 15: spec line 125: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {s2:sf2}
+		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20000000, care: 0xffffffff, fill: 0x0, sem: "iadd",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 	},
-	{ // 16: spec line 125: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{s2:sf2}
-		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20400000, care: 0xffffffff, sem: "isub",
+	{ // 16: spec line 126: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{s2:sf2}
+		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20400000, care: 0xffffffff, fill: 0x0, sem: "isub",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 	},
-	{ // 17: spec line 126: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {s2:sf2}
-		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30000000, care: 0xffffffff, sem: "isubr",
+	{ // 17: spec line 127: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {s2:sf2}
+		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30000000, care: 0xffffffff, fill: 0x0, sem: "isubr",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 	},
-	{ // 18: spec line 127: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {s2:sf2}
-		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30400000, care: 0xffffffff, sem: "iaddc",
+	{ // 18: spec line 128: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {s2:sf2}
+		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30400000, care: 0xffffffff, fill: 0x0, sem: "iaddc",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: " (C0), -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 	},
-	{ // 19: spec line 128: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {imm}
-		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20000000, care: 0xffffffffff7fffff, sem: "iadd",
+	{ // 19: spec line 129: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {imm}
+		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "iadd",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32I"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 20: spec line 129: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{imm}
-		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20400000, care: 0xffffffffff7fffff, sem: "isub",
+	{ // 20: spec line 130: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{imm}
+		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20400000, care: 0xffffffffff7fffff, fill: 0x0, sem: "isub",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32I"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 21: spec line 130: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {imm}
-		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30000000, care: 0xffffffffff7fffff, sem: "isubr",
+	{ // 21: spec line 131: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {imm}
+		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "isubr",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32I"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 22: spec line 131: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {imm}
-		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30400000, care: 0xffffffffff7fffff, sem: "iaddc",
+	{ // 22: spec line 132: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {imm}
+		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30400000, care: 0xffffffffff7fffff, fill: 0x0, sem: "iaddc",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32I"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: " (C0), -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 23: spec line 133: IMUL{join}{m1s|.U16|.S16}{m2s|.U16|.S16}{cc} {dst}{guard}, {s1:h}, {s2:h}
-		name: "IMUL", class: ClassLong, mask: 0xe4000000f0000000, value: 0x40000000, care: 0xe7e0fffffeffffff, sem: "imul16",
+	{ // 23: spec line 134: IMUL{join}{m1s|.U16|.S16}{m2s|.U16|.S16}{cc} {dst}{guard}, {s1:h}, {s2:h}
+		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x40000000, care: 0xe3e1fffffeffffff, fill: 0x0, sem: "imul16",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_m1s, opts: []string{".U16", ".S16"}}, {kind: pieceEnum, field: f_m2s, opts: []string{".U16", ".S16"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}},
 	},
-	{ // 24: spec line 134: IMUL{join}{mhi?.HI}{m1s|.U24.U24|.S24.S24}{cc} {dst}{guard}, {s1}, {s2}
-		name: "IMUL", class: ClassLong, mask: 0xe4000000f0000000, value: 0x400000040000000, care: 0xe7e0fffffeffffff, sem: "imul24",
+	{ // 24: spec line 135: IMUL{join}{mhi?.HI}{m1s|.U24.U24|.S24.S24}{cc} {dst}{guard}, {s1}, {s2}
+		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x1000040000000, care: 0xe3e1fffffeffffff, fill: 0x0, sem: "imul24",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL"}, {kind: pieceJoin}, {kind: pieceFlag, field: f_mhi, text: ".HI"}, {kind: pieceEnum, field: f_m1s, opts: []string{".U24.U24", ".S24.S24"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 25: spec line 135: IMUL32{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {s2:h}
-		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40000000, care: 0xffffffff, sem: "imul16",
+	{ // 25: spec line 136: IMUL32{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {s2:h}
+		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40000000, care: 0xffffffff, fill: 0x0, sem: "imul16",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceEnum, field: f_sf1, opts: []string{".U16", ".S16"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}},
 	},
-	{ // 26: spec line 136: IMUL32{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {s2}
-		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40400000, care: 0xffffffff, sem: "imul24",
+	{ // 26: spec line 137: IMUL32{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {s2}
+		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40400000, care: 0xffffffff, fill: 0x0, sem: "imul24",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL32"}, {kind: pieceFlag, field: f_sf1, text: ".HI"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U24.U24", ".S24.S24"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 27: spec line 137: IMUL32I{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {imm}
-		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40000000, care: 0xffffffffff7fffff, sem: "imul16",
+	{ // 27: spec line 138: IMUL32I{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {imm}
+		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imul16",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL32I"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceEnum, field: f_sf1, opts: []string{".U16", ".S16"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 28: spec line 138: IMUL32I{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {imm}
-		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40400000, care: 0xffffffffff7fffff, sem: "imul24",
+	{ // 28: spec line 139: IMUL32I{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {imm}
+		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40400000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imul24",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL32I"}, {kind: pieceFlag, field: f_sf1, text: ".HI"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U24.U24", ".S24.S24"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 29: spec line 140: ISAD{join}{itype|.U16|.U32|.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {s3:b32}
-		name: "ISAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x50000000, care: 0xefffffffffffffff, sem: "isad",
+	{ // 29: spec line 141: ISAD{join}{itype|.U16|.U32|.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {s3:b32}
+		name: "ISAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x50000000, care: 0xefffffffffffffff, fill: 0x0, sem: "isad",
 		mnem:  []piece{{kind: pieceLit, text: "ISAD"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 	},
-	{ // 30: spec line 141: ISAD32{sf2|.U16|.U32}{sf1?.S} {dst:sf2}, {s1:sf2}, {s2:sf2}, {dst:sf2}
-		name: "ISAD32", class: ClassShort, mask: 0xf0000000, value: 0x50000000, care: 0xffbfffff, sem: "isad",
+	{ // 30: spec line 142: ISAD32{sf2|.U16|.U32}{sf1?.S} {dst:sf2}, {s1:sf2}, {s2:sf2}, {dst:sf2}
+		name: "ISAD32", class: ClassShort, mask: 0xf0000000, value: 0x50000000, care: 0xffbfffff, fill: 0x0, sem: "isad",
 		mnem:  []piece{{kind: pieceLit, text: "ISAD32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".U32"}}, {kind: pieceFlag, field: f_sf1, text: ".S"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}},
 	},
-	{ // 31: spec line 144: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x60000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 31: spec line 145: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x60000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 32: spec line 145: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 32: spec line 146: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 33: spec line 146: IMAD{join}.U16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 33: spec line 147: IMAD{join}.U16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 34: spec line 147: IMAD{join}.U16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 34: spec line 148: IMAD{join}.U16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 35: spec line 148: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2000000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 35: spec line 149: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 36: spec line 149: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2400000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 36: spec line 150: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 37: spec line 150: IMAD{join}.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2800000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 37: spec line 151: IMAD{join}.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 38: spec line 151: IMAD{join}.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2c00000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 38: spec line 152: IMAD{join}.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2c00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 39: spec line 152: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4000000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 39: spec line 153: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 40: spec line 153: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4400000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 40: spec line 154: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 41: spec line 154: IMAD{join}.SAT.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4800000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 41: spec line 155: IMAD{join}.SAT.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 42: spec line 155: IMAD{join}.SAT.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4c00000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 42: spec line 156: IMAD{join}.SAT.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4c00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 43: spec line 156: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6000000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 43: spec line 157: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 44: spec line 157: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6400000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 44: spec line 158: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 45: spec line 158: IMAD{join}.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6800000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 45: spec line 159: IMAD{join}.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 46: spec line 159: IMAD{join}.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6c00000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 46: spec line 160: IMAD{join}.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6c00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 47: spec line 160: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8000000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 47: spec line 161: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 48: spec line 161: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8400000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 48: spec line 162: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 49: spec line 162: IMAD{join}.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8800000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 49: spec line 163: IMAD{join}.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 50: spec line 163: IMAD{join}.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8c00000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 50: spec line 164: IMAD{join}.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8c00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 51: spec line 164: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa000000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 51: spec line 165: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 52: spec line 165: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa400000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 52: spec line 166: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 53: spec line 166: IMAD{join}.SAT.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa800000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 53: spec line 167: IMAD{join}.SAT.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 54: spec line 167: IMAD{join}.SAT.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xac00000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 54: spec line 168: IMAD{join}.SAT.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xac00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 55: spec line 168: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc000000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 55: spec line 169: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 56: spec line 169: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc400000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 56: spec line 170: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 57: spec line 170: IMAD{join}.HI.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc800000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 57: spec line 171: IMAD{join}.HI.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 58: spec line 171: IMAD{join}.HI.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xcc00000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 58: spec line 172: IMAD{join}.HI.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xcc00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 59: spec line 172: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe000000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 59: spec line 173: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 60: spec line 173: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe400000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 60: spec line 174: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 61: spec line 174: IMAD{join}.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe800000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 61: spec line 175: IMAD{join}.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 62: spec line 175: IMAD{join}.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xec00000060000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 62: spec line 176: IMAD{join}.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xec00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 63: spec line 176: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x70000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 63: spec line 177: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x70000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 64: spec line 177: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000070000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 64: spec line 178: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000070000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 65: spec line 178: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000070000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 65: spec line 179: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000070000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 66: spec line 179: IMAD{join}.SAT.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000070000000, care: 0xefffffffffffffff, sem: "imad",
+	{ // 66: spec line 180: IMAD{join}.SAT.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000070000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 67: spec line 181: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60000000, care: 0xffffffff, sem: "imad",
+	{ // 67: spec line 182: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60000000, care: 0xffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 68: spec line 182: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, -{dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60400000, care: 0xffffffff, sem: "imad",
+	{ // 68: spec line 183: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, -{dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60400000, care: 0xffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 69: spec line 183: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70000000, care: 0xffffffff, sem: "imad",
+	{ // 69: spec line 184: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70000000, care: 0xffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 70: spec line 184: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70400000, care: 0xffffffff, sem: "imad",
+	{ // 70: spec line 185: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70400000, care: 0xffffffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 71: spec line 185: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60000000, care: 0xffffffffff7fffff, sem: "imad",
+	{ // 71: spec line 186: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32I"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 72: spec line 186: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, -{dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60400000, care: 0xffffffffff7fffff, sem: "imad",
+	{ // 72: spec line 187: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, -{dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60400000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32I"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 73: spec line 187: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70000000, care: 0xffffffffff7fffff, sem: "imad",
+	{ // 73: spec line 188: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32I"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 74: spec line 188: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70400000, care: 0xffffffffff7fffff, sem: "imad",
+	{ // 74: spec line 189: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70400000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32I"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 75: spec line 190: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
-		name: "ISET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000030000000, care: 0xefe1fffffeffffff, sem: "iset",
+	{ // 75: spec line 191: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
+		name: "ISET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000030000000, care: 0xefe1fffffeffffff, fill: 0x0, sem: "iset",
 		mnem:  []piece{{kind: pieceLit, text: "ISET"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceEnum, field: f_setc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"}}},
 	},
-	{ // 76: spec line 191: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
-		name: "IMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000030000000, care: 0xefe03ffffeffffff, sem: "imax",
+	{ // 76: spec line 192: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+		name: "IMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, sem: "imax",
 		mnem:  []piece{{kind: pieceLit, text: "IMAX"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 	},
-	{ // 77: spec line 192: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
-		name: "IMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000030000000, care: 0xefe03ffffeffffff, sem: "imin",
+	{ // 77: spec line 193: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+		name: "IMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, sem: "imin",
 		mnem:  []piece{{kind: pieceLit, text: "IMIN"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 	},
-	{ // 78: spec line 193: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
-		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc000000030000000, care: 0xe7f03ffffeffffff, sem: "shl",
+	{ // 78: spec line 194: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc000000030000000, care: 0xe7f03ffffeffffff, fill: 0x0, sem: "shl",
 		mnem:  []piece{{kind: pieceLit, text: "SHL"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 	},
-	{ // 79: spec line 194: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
-		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc010000030000000, care: 0xe4303ffffe7fffff, sem: "shl",
+	{ // 79: spec line 195: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
+		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc010000030000000, care: 0xe4303ffffe7fffff, fill: 0x0, sem: "shl",
 		mnem:  []piece{{kind: pieceLit, text: "SHL"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_shc}},
 	},
-	{ // 80: spec line 195: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
-		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe000000030000000, care: 0xeff03ffffeffffff, sem: "shr",
+	{ // 80: spec line 196: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe000000030000000, care: 0xeff03ffffeffffff, fill: 0x0, sem: "shr",
 		mnem:  []piece{{kind: pieceLit, text: "SHR"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 	},
-	{ // 81: spec line 196: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
-		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe010000030000000, care: 0xec303ffffe7fffff, sem: "shr",
+	{ // 81: spec line 197: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
+		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe010000030000000, care: 0xec303ffffe7fffff, fill: 0x0, sem: "shr",
 		mnem:  []piece{{kind: pieceLit, text: "SHR"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_shc}},
 	},
-	{ // 82: spec line 198: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
-		name: "LOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xd0000000, care: 0xe7e3fffffeffffff, sem: "lop",
+	{ // 82: spec line 199: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
+		name: "LOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xd0000000, care: 0xe7e3fffffeffffff, fill: 0x0, sem: "lop",
 		mnem:  []piece{{kind: pieceLit, text: "LOP"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_lop, opts: []string{".AND", ".OR", ".XOR", ".PASS_B"}}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_not1, text: "~"}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_not2, text: "~"}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 	},
-	{ // 83: spec line 199: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
-		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000000, care: 0xffffffffff7fffff, sem: "lop",
+	{ // 83: spec line 200: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
+		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "lop",
 		mnem:  []piece{{kind: pieceLit, text: "LOP32I.AND"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "~"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 84: spec line 200: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
-		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000100, care: 0xffffffffff7fffff, sem: "lop",
+	{ // 84: spec line 201: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
+		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000100, care: 0xffffffffff7fffff, fill: 0x0, sem: "lop",
 		mnem:  []piece{{kind: pieceLit, text: "LOP32I.OR"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "~"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 85: spec line 201: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
-		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008000, care: 0xffffffffff7fffff, sem: "lop",
+	{ // 85: spec line 202: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
+		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008000, care: 0xffffffffff7fffff, fill: 0x0, sem: "lop",
 		mnem:  []piece{{kind: pieceLit, text: "LOP32I.XOR"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "~"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 86: spec line 202: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
-		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008100, care: 0xffffffffff7fffff, sem: "lop",
+	{ // 86: spec line 203: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
+		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008100, care: 0xffffffffff7fffff, fill: 0x0, sem: "lop",
 		mnem:  []piece{{kind: pieceLit, text: "LOP32I.PASS_B"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "~"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 87: spec line 205: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
-		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000, care: 0xec31fffffe00ffff, sem: "cvt",
+	{ // 87: spec line 206: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000, care: 0xec31fffffe00ffff, fill: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "I2I"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 88: spec line 206: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
-		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000a0000000, care: 0xec31fffffe00ffff, sem: "cvt",
+	{ // 88: spec line 207: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000a0000000, care: 0xec31fffffe00ffff, fill: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "I2I"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 89: spec line 207: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
-		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x40000000a0000000, care: 0xec37fffffe00ffff, sem: "cvt",
+	{ // 89: spec line 208: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x40000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "I2F"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 90: spec line 208: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
-		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x60000000a0000000, care: 0xec37fffffe00ffff, sem: "cvt",
+	{ // 90: spec line 209: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x60000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "I2F"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 91: spec line 209: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
-		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000a0000000, care: 0xec37fffffe00ffff, sem: "cvt",
+	{ // 91: spec line 210: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "F2I"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 92: spec line 210: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
-		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000a0000000, care: 0xec37fffffe00ffff, sem: "cvt",
+	{ // 92: spec line 211: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "F2I"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 93: spec line 211: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
-		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xc0000000a0000000, care: 0xec37fffffe00ffff, sem: "cvt",
+	{ // 93: spec line 212: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xc0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "F2F"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 94: spec line 212: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
-		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xe0000000a0000000, care: 0xec37fffffe00ffff, sem: "cvt",
+	{ // 94: spec line 213: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xe0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "F2F"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 95: spec line 215: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
-		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xb0000000, care: 0xefffffffff03ffff, sem: "fadd",
+	{ // 95: spec line 216: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xb0000000, care: 0xefffffffff03ffff, fill: 0x0, sem: "fadd",
 		mnem:  []piece{{kind: pieceLit, text: "FADD"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_frnd, opts: []string{"", "*", "*", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 96: spec line 216: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
-		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000b0000000, care: 0xefffffffff03ffff, sem: "fadd",
+	{ // 96: spec line 217: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000b0000000, care: 0xefffffffff03ffff, fill: 0x0, sem: "fadd",
 		mnem:  []piece{{kind: pieceLit, text: "FADD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT"}, {kind: pieceEnum, field: f_frnd, opts: []string{"", "*", "*", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 97: spec line 217: FADD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
-		name: "FADD32", class: ClassShort, mask: 0xf0000000, value: 0xb0000000, care: 0xffffffff, sem: "fadd",
+	{ // 97: spec line 218: FADD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+		name: "FADD32", class: ClassShort, mask: 0xf0000000, value: 0xb0000000, care: 0xffffffff, fill: 0x0, sem: "fadd",
 		mnem:  []piece{{kind: pieceLit, text: "FADD32"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "-"}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 98: spec line 218: FADD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
-		name: "FADD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xb0000000, care: 0xffffffffff3fffff, sem: "fadd",
+	{ // 98: spec line 219: FADD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
+		name: "FADD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xb0000000, care: 0xffffffffff3fffff, fill: 0x0, sem: "fadd",
 		mnem:  []piece{{kind: pieceLit, text: "FADD32I"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imms}},
 	},
-	{ // 99: spec line 219: FMUL{join}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
-		name: "FMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000, care: 0xefe0fffffeffffff, sem: "fmul",
+	{ // 99: spec line 220: FMUL{join}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+		name: "FMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000, care: 0xefe0fffffeffffff, fill: 0x0, sem: "fmul",
 		mnem:  []piece{{kind: pieceLit, text: "FMUL"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_fmrnd, opts: []string{"", "*", "*", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 100: spec line 220: FMUL32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
-		name: "FMUL32", class: ClassShort, mask: 0xf0000000, value: 0xc0000000, care: 0xffffffff, sem: "fmul",
+	{ // 100: spec line 221: FMUL32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+		name: "FMUL32", class: ClassShort, mask: 0xf0000000, value: 0xc0000000, care: 0xffffffff, fill: 0x0, sem: "fmul",
 		mnem:  []piece{{kind: pieceLit, text: "FMUL32"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "-"}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 101: spec line 221: FMUL32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
-		name: "FMUL32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xc0000000, care: 0xffffffffff3fffff, sem: "fmul",
+	{ // 101: spec line 222: FMUL32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
+		name: "FMUL32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xc0000000, care: 0xffffffffff3fffff, fill: 0x0, sem: "fmul",
 		mnem:  []piece{{kind: pieceLit, text: "FMUL32I"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imms}},
 	},
-	{ // 102: spec line 222: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
-		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000, care: 0xefffffffffffffff, sem: "fmad",
+	{ // 102: spec line 223: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000, care: 0xefffffffffffffff, fill: 0x0, sem: "fmad",
 		mnem:  []piece{{kind: pieceLit, text: "FMAD"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 103: spec line 223: FMAD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
-		name: "FMAD32", class: ClassShort, mask: 0xf0000000, value: 0xe0000000, care: 0xffffffff, sem: "fmad",
+	{ // 103: spec line 224: FMAD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
+		name: "FMAD32", class: ClassShort, mask: 0xf0000000, value: 0xe0000000, care: 0xffffffff, fill: 0x0, sem: "fmad",
 		mnem:  []piece{{kind: pieceLit, text: "FMAD32"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "-"}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 104: spec line 224: FMAD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
-		name: "FMAD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xe0000000, care: 0xffffffffff7fffff, sem: "fmad",
+	{ // 104: spec line 225: FMAD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
+		name: "FMAD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xe0000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "fmad",
 		mnem:  []piece{{kind: pieceLit, text: "FMAD32I"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imms}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "-"}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 105: spec line 225: FSET{join}{cc} {dst}{guard}, {fabs1?|}{s1}{fabs1?|}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
-		name: "FSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000b0000000, care: 0xe3f3fffffeffffff, sem: "fset",
+	{ // 105: spec line 226: FSET{join}{cc} {dst}{guard}, {fabs1?|}{s1}{fabs1?|}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+		name: "FSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000b0000000, care: 0xe3f3fffffeffffff, fill: 0x0, sem: "fset",
 		mnem:  []piece{{kind: pieceLit, text: "FSET"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}}},
 	},
-	{ // 106: spec line 226: FMAX{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
-		name: "FMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000b0000000, care: 0xefe03ffffeffffff, sem: "fmax",
+	{ // 106: spec line 227: FMAX{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+		name: "FMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000b0000000, care: 0xefe03ffffeffffff, fill: 0x0, sem: "fmax",
 		mnem:  []piece{{kind: pieceLit, text: "FMAX"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 107: spec line 227: FMIN{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
-		name: "FMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000b0000000, care: 0xefe03ffffeffffff, sem: "fmin",
+	{ // 107: spec line 228: FMIN{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+		name: "FMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000b0000000, care: 0xefe03ffffeffffff, fill: 0x0, sem: "fmin",
 		mnem:  []piece{{kind: pieceLit, text: "FMIN"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 108: spec line 228: RRO{join}{cc} {dst}{guard}, {neg1?-}{s1}, {rrop|SIN|EX2}
-		name: "RRO", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000b0000000, care: 0xe4207ffffe00ffff, sem: "rro",
+	{ // 108: spec line 229: RRO{join}{cc} {dst}{guard}, {neg1?-}{s1}, {rrop|SIN|EX2}
+		name: "RRO", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000b0000000, care: 0xe4207ffffe00ffff, fill: 0x0, sem: "rro",
 		mnem:  []piece{{kind: pieceLit, text: "RRO"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceEnum, field: f_rrop, opts: []string{"SIN", "EX2"}}},
 	},
-	{ // 109: spec line 229: RCP{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "RCP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x90000000, care: 0xe4203ffffe00ffff, sem: "rcp",
+	{ // 109: spec line 230: RCP{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "RCP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x90000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "rcp",
 		mnem:  []piece{{kind: pieceLit, text: "RCP"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 110: spec line 230: RSQ{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "RSQ", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000090000000, care: 0xe4203ffffe00ffff, sem: "rsq",
+	{ // 110: spec line 231: RSQ{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "RSQ", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "rsq",
 		mnem:  []piece{{kind: pieceLit, text: "RSQ"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 111: spec line 231: LG2{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "LG2", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000090000000, care: 0xe4203ffffe00ffff, sem: "lg2",
+	{ // 111: spec line 232: LG2{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "LG2", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "lg2",
 		mnem:  []piece{{kind: pieceLit, text: "LG2"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 112: spec line 232: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "SIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000090000000, care: 0xe4203ffffe00ffff, sem: "sin",
+	{ // 112: spec line 233: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "SIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "sin",
 		mnem:  []piece{{kind: pieceLit, text: "SIN"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 113: spec line 233: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "COS", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000090000000, care: 0xe4203ffffe00ffff, sem: "cos",
+	{ // 113: spec line 234: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "COS", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "cos",
 		mnem:  []piece{{kind: pieceLit, text: "COS"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 114: spec line 234: EX2{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xe4203ffffe00ffff, sem: "ex2",
+	{ // 114: spec line 235: EX2{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "ex2",
 		mnem:  []piece{{kind: pieceLit, text: "EX2"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 115: spec line 235: RCP32 {dst}, {s1}
-		name: "RCP32", class: ClassShort, mask: 0xf0000000, value: 0x90000000, care: 0xff007eff, sem: "rcp",
+	{ // 115: spec line 236: RCP32 {dst}, {s1}
+		name: "RCP32", class: ClassShort, mask: 0xf0000000, value: 0x90000000, care: 0xff007eff, fill: 0x0, sem: "rcp",
 		mnem:  []piece{{kind: pieceLit, text: "RCP32"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 116: spec line 238: DFMA{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
-		name: "DFMA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000e0000000, care: 0xefffffffffffffff, sem: "dfma",
+	{ // 116: spec line 239: DFMA{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+		name: "DFMA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000e0000000, care: 0xefffffffffffffff, fill: 0x0, sem: "dfma",
 		mnem:  []piece{{kind: pieceLit, text: "DFMA"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 117: spec line 239: DADD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
-		name: "DADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000e0000000, care: 0xefffffffff00ffff, sem: "dadd",
+	{ // 117: spec line 240: DADD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+		name: "DADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000e0000000, care: 0xefffffffff00ffff, fill: 0x0, sem: "dadd",
 		mnem:  []piece{{kind: pieceLit, text: "DADD"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 118: spec line 240: DMUL{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}
-		name: "DMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000e0000000, care: 0xe7e03ffffeffffff, sem: "dmul",
+	{ // 118: spec line 241: DMUL{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}
+		name: "DMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000e0000000, care: 0xe7e03ffffeffffff, fill: 0x0, sem: "dmul",
 		mnem:  []piece{{kind: pieceLit, text: "DMUL"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 119: spec line 241: DMIN{join}{cc} {dst}{guard}, {s1}, {s2}
-		name: "DMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000e0000000, care: 0xe3e03ffffeffffff, sem: "dmin",
+	{ // 119: spec line 242: DMIN{join}{cc} {dst}{guard}, {s1}, {s2}
+		name: "DMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000e0000000, care: 0xe3e03ffffeffffff, fill: 0x0, sem: "dmin",
 		mnem:  []piece{{kind: pieceLit, text: "DMIN"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 120: spec line 242: DMAX{join}{cc} {dst}{guard}, {s1}, {s2}
-		name: "DMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000e0000000, care: 0xe3e03ffffeffffff, sem: "dmax",
+	{ // 120: spec line 243: DMAX{join}{cc} {dst}{guard}, {s1}, {s2}
+		name: "DMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000e0000000, care: 0xe3e03ffffeffffff, fill: 0x0, sem: "dmax",
 		mnem:  []piece{{kind: pieceLit, text: "DMAX"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 121: spec line 243: DSET{join}{cc} {dst}{guard}, {s1}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
-		name: "DSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000e0000000, care: 0xe3e3fffffeffffff, sem: "dset",
+	{ // 121: spec line 244: DSET{join}{cc} {dst}{guard}, {s1}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+		name: "DSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000e0000000, care: 0xe3e3fffffeffffff, fill: 0x0, sem: "dset",
 		mnem:  []piece{{kind: pieceLit, text: "DSET"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}}},
 	},
-	{ // 122: spec line 246: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
-		name: "GLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000d0000000, care: 0xe0e03ffffc7fffff, sem: "ld.global",
+	{ // 122: spec line 247: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
+		name: "GLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000d0000000, care: 0xe0e03ffffc7fffff, fill: 0x0, sem: "ld.global",
 		mnem:  []piece{{kind: pieceLit, text: "GLD"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_gmem}},
 	},
-	{ // 123: spec line 247: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
-		name: "GST", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000d0000000, care: 0xe0e03f8ffc7fffff, sem: "st.global",
+	{ // 123: spec line 248: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
+		name: "GST", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000d0000000, care: 0xe0e03f8ffc7fffff, fill: 0x0, sem: "st.global",
 		mnem:  []piece{{kind: pieceLit, text: "GST"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 124: spec line 248: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
-		name: "LLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000d0000000, care: 0xe0e03ffffc00ffff, sem: "ld.local",
+	{ // 124: spec line 249: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
+		name: "LLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000d0000000, care: 0xe0e03ffffe7fffff, fill: 0x0, sem: "ld.local",
 		mnem:  []piece{{kind: pieceLit, text: "LLD"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_lmem}},
 	},
-	{ // 125: spec line 249: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
-		name: "LST", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000d0000000, care: 0xe0e03f8ffc00ffff, sem: "st.local",
+	{ // 125: spec line 250: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
+		name: "LST", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000d0000000, care: 0xe0e03f8ffe7fffff, fill: 0x0, sem: "st.local",
 		mnem:  []piece{{kind: pieceLit, text: "LST"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_lmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 126: spec line 252: BRA {fcond}{tgt}
-		name: "BRA", class: ClassFlow, mask: 0xf00001fc, value: 0x10000000, care: 0xfff83ffffffff, sem: "bra",
+	{ // 126: spec line 258: TEX{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xf0000000, care: 0xe003fffff3ffffff, fill: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX"}, {kind: pieceJoin}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
+	},
+	{ // 127: spec line 259: TEX.B{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX.B"}, {kind: pieceJoin}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
+	},
+	{ // 128: spec line 260: TEX.L{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX.L"}, {kind: pieceJoin}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
+	},
+	{ // 129: spec line 261: TEX.S{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX.S"}, {kind: pieceJoin}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
+	},
+	{ // 130: spec line 262: TEX.F{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX.F"}, {kind: pieceJoin}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
+	},
+	{ // 131: spec line 265: BRA {fcond}{tgt}
+		name: "BRA", class: ClassFlow, mask: 0xf00001fc, value: 0x10000000, care: 0xfff83ffffffff, fill: 0x0, sem: "bra",
 		mnem:  []piece{{kind: pieceLit, text: "BRA"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond}, {kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 127: spec line 253: CAL.NOINC {tgt}
-		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x20000000, care: 0xfff83ffffffff, sem: "cal",
+	{ // 132: spec line 268: CAL.NOINC {tgt}
+		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x20000000, care: 0xfff83ffffffff, fill: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL.NOINC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 128: spec line 254: RET {fcond0}
-		name: "RET", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x30000000, care: 0xfff83ffffffff, sem: "ret",
+	{ // 133: spec line 269: CAL {tgt}
+		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x78020000000, care: 0xfff83ffffffff, fill: 0x0, sem: "cal",
+		mnem:  []piece{{kind: pieceLit, text: "CAL"}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
+	},
+	{ // 134: spec line 270: RET {fcond0}
+		name: "RET", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x30000000, care: 0xfff83ffffffff, fill: 0x0, sem: "ret",
 		mnem:  []piece{{kind: pieceLit, text: "RET"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 129: spec line 255: SSY {tgt}
-		name: "SSY", class: ClassFlow, mask: 0x3f80f00001fc, value: 0xa0000000, care: 0xfff83ffffffff, sem: "ssy",
+	{ // 135: spec line 271: SSY {tgt}
+		name: "SSY", class: ClassFlow, mask: 0xf00001fc, value: 0xa0000000, care: 0xfff83ffffffff, fill: 0x0, sem: "ssy",
 		mnem:  []piece{{kind: pieceLit, text: "SSY"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 130: spec line 256: BAR.ARV.WAIT {bar}, {barcnt}
-		name: "BAR", class: ClassFlow, mask: 0xf60001fc, value: 0x86000000, care: 0x3f7ffffff, sem: "bar",
+	{ // 136: spec line 272: BAR.ARV.WAIT {bar}, {barcnt}
+		name: "BAR", class: ClassFlow, mask: 0xf60001fc, value: 0x86000000, care: 0x3f7ffffff, fill: 0x0, sem: "bar",
 		mnem:  []piece{{kind: pieceLit, text: "BAR.ARV.WAIT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_barcnt}},
 	},
-	{ // 131: spec line 257: TRAP
-		name: "TRAP", class: ClassFlow, mask: 0x3f80f1fffffc, value: 0x90000000, care: 0x3f83f1ffffff, sem: "trap",
+	{ // 137: spec line 273: TRAP
+		name: "TRAP", class: ClassFlow, mask: 0x3f80f1fffffc, value: 0x90000000, care: 0x3f83f1ffffff, fill: 0x0, sem: "trap",
 		mnem: []piece{{kind: pieceLit, text: "TRAP"}},
 	},
-	{ // 132: spec line 258: NOP{join}
-		name: "NOP", class: ClassLong, mask: 0xe0003f80f0000000, value: 0xe0000000f0000000, care: 0xe0003f83f0000003, sem: "nop",
+	{ // 138: spec line 274: NOP{join}
+		name: "NOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000f0000000, care: 0xe0003f83f0000003, fill: 0x0, sem: "nop",
 		mnem: []piece{{kind: pieceLit, text: "NOP"}, {kind: pieceJoin}},
 	},
 }
@@ -865,15 +902,20 @@ var formIndex = [4][128][]uint16{
 		117: {119},
 		118: {120},
 		119: {121},
-		127: {132},
+		120: {126},
+		121: {127},
+		122: {128},
+		123: {129},
+		124: {130},
+		127: {138},
 	},
 	{ // class 3
-		8:  {126},
-		16: {127},
-		24: {128},
-		64: {130},
-		72: {131},
-		80: {129},
+		8:  {131},
+		16: {132, 133},
+		24: {134},
+		64: {136},
+		72: {137},
+		80: {135},
 	},
 }
 
@@ -881,10 +923,10 @@ var formIndex = [4][128][]uint16{
 var formsByName = map[string][]uint16{
 	"A2R":     {3},
 	"ADA":     {8},
-	"BAR":     {130},
-	"BRA":     {126},
+	"BAR":     {136},
+	"BRA":     {131},
 	"C2R":     {2},
-	"CAL":     {127},
+	"CAL":     {132, 133},
 	"COS":     {113},
 	"DADD":    {117},
 	"DFMA":    {116},
@@ -934,19 +976,20 @@ var formsByName = map[string][]uint16{
 	"MOV32":   {9},
 	"MVC":     {1},
 	"MVI":     {10},
-	"NOP":     {132},
+	"NOP":     {138},
 	"R2A":     {6},
 	"R2C":     {5},
 	"R2G":     {7},
 	"RCP":     {109},
 	"RCP32":   {115},
-	"RET":     {128},
+	"RET":     {134},
 	"RRO":     {108},
 	"RSQ":     {110},
 	"S2R":     {4},
 	"SHL":     {78, 79},
 	"SHR":     {80, 81},
 	"SIN":     {112},
-	"SSY":     {129},
-	"TRAP":    {131},
+	"SSY":     {135},
+	"TEX":     {126, 127, 128, 129, 130},
+	"TRAP":    {137},
 }

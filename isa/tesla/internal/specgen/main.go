@@ -39,6 +39,8 @@ type form struct {
 	mask     uint64
 	value    uint64
 	care     uint64
+	fill     uint64 // don't-care bits: what the assembler writes
+	ignore   uint64 // don't-care bits
 	mnem     []piece
 	opnds    []piece
 	template string
@@ -66,8 +68,9 @@ var operandFields = map[string]map[string][]string{
 	"tgt":    {"flow": {"tgt", "tgthi"}},
 	"gmem":   {"long": {"s1", "s2", "alo", "ahi"}},
 	"gdst":   {"long": {"s1", "alo", "ahi"}},
-	"lmem":   {"long": {"s1", "alo", "ahi"}},
-	"smemw":  {"long": {"saddr", "alo", "ahi"}},
+	"lmem":   {"long": {"saddr", "alo", "ahi", "ainc"}},
+	"hex":    {"short": {}, "imm": {}, "long": {}, "flow": {}},
+	"smemw":  {"long": {"saddr", "alo", "ahi", "ainc"}},
 	"smemr":  {"long": {"saddr", "alo", "ahi"}},
 	"cmem":   {"long": {"s1", "bank", "alo", "ahi", "ainc", "ctype"}},
 	"adst":   {"long": {"dst"}},
@@ -183,6 +186,25 @@ func compile(fm *form, fields map[string]field) error {
 		return f, nil
 	}
 	for _, m := range fm.match {
+		if strings.HasPrefix(m, "~") {
+			// a bit field the hardware ignores: any value decodes, the
+			// assembler fills the given one (what NVIDIA's tools write)
+			k, v, ok := strings.Cut(m[1:], "=")
+			if !ok {
+				return fmt.Errorf("bad don't-care %q", m)
+			}
+			f, err := use(k)
+			if err != nil {
+				return err
+			}
+			x, err := strconv.ParseUint(v, 0, 64)
+			if err != nil || x >= 1<<f.width {
+				return fmt.Errorf("value %q does not fit field %s", v, k)
+			}
+			fm.fill |= x << f.pos
+			fm.ignore |= (uint64(1)<<f.width - 1) << f.pos
+			continue
+		}
 		k, v, ok := strings.Cut(m, "=")
 		if !ok {
 			return fmt.Errorf("bad match %q", m)
@@ -303,6 +325,13 @@ func compileTemplate(t string, fm *form, fields map[string]field, use func(strin
 					return nil, err
 				}
 			}
+			if kind == "hex" {
+				if _, err := use(arg); err != nil {
+					return nil, err
+				}
+				out = append(out, piece{kind: "opnd", text: kind, arg: "=" + arg})
+				continue
+			}
 			if arg != "" && arg != "h" {
 				if _, err := use(arg); err != nil {
 					return nil, err
@@ -356,8 +385,8 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 	b.WriteString("// forms holds one entry per spec row, in spec order.\nvar forms = [...]form{\n")
 	for i, fm := range forms {
 		fmt.Fprintf(&b, "\t{ // %d: spec line %d: %s\n", i, fm.line, fm.template)
-		fmt.Fprintf(&b, "\t\tname: %q, class: Class%s, mask: %#x, value: %#x, care: %#x, sem: %q,\n",
-			fm.name, strings.Title(fm.class), fm.mask, fm.value, fm.care, fm.sem)
+		fmt.Fprintf(&b, "\t\tname: %q, class: Class%s, mask: %#x, value: %#x, care: %#x, fill: %#x, sem: %q,\n",
+			fm.name, strings.Title(fm.class), fm.mask, fm.value, fm.care, fm.fill, fm.sem)
 		writePieces(&b, "mnem", fm.mnem)
 		writePieces(&b, "opnds", fm.opnds)
 		b.WriteString("\t},\n")
@@ -466,6 +495,8 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 			case "":
 			case "h":
 				b.WriteString(", half: true")
+			case "=" + p.arg[min(1, len(p.arg)):]:
+				fmt.Fprintf(b, ", field: f_%s", p.arg[1:])
 			default:
 				fmt.Fprintf(b, ", field: f_%s, wide: true", p.arg)
 			}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+
+	"gpuisa/isa"
+	"gpuisa/isa/all"
+)
+
+func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dis", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	archName := fs.String("arch", "", "architecture of raw input: "+all.Names())
+	baseStr := fs.String("base", "0", "address of the first byte of raw input")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "gpuisa dis: no input file (use - for standard input)")
+		return 2
+	}
+	base, err := strconv.ParseUint(*baseStr, 0, 64)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuisa dis: bad -base %q\n", *baseStr)
+		return 2
+	}
+	var arch isa.Arch
+	if *archName != "" {
+		if arch, err = all.Lookup(*archName); err != nil {
+			fmt.Fprintf(stderr, "gpuisa dis: %v\n", err)
+			return 2
+		}
+	}
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	defer w.Flush()
+	status := 0
+	for _, name := range fs.Args() {
+		data, err := readInput(name, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpuisa dis: %v\n", err)
+			status = 1
+			continue
+		}
+		var errs []error
+		switch {
+		case isELF(data):
+			errs = disCubin(w, name, data, arch)
+		default:
+			if arch.Name == "" {
+				fmt.Fprintf(stderr, "gpuisa dis: %s: raw input needs -arch (one of %s)\n", name, all.Names())
+				return 2
+			}
+			errs = disRaw(w, data, base, arch)
+		}
+		for _, e := range errs {
+			fmt.Fprintf(stderr, "gpuisa dis: %s: %v\n", name, e)
+			status = 1
+		}
+	}
+	return status
+}
+
+func isELF(b []byte) bool { return bytes.HasPrefix(b, []byte("\x7fELF")) }
+
+// disRaw lists raw machine code in chunks so memory stays bounded.
+func disRaw(w io.Writer, data []byte, base uint64, arch isa.Arch) []error {
+	out, derrs := arch.Disassemble(make([]byte, 0, len(data)*12), data, base)
+	w.Write(out)
+	var errs []error
+	for _, e := range derrs {
+		errs = append(errs, e)
+	}
+	return errs
+}

@@ -1,0 +1,62 @@
+package tesla
+
+import (
+	"encoding/binary"
+
+	"gpuisa/isa"
+)
+
+// Disassemble appends a cuobjdump-style listing of raw Tesla code loaded at
+// base. Words that do not decode are listed as ".word" lines (which the
+// assembler reads back) and reported in errs; the listing goes on after them.
+func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
+	var errs []*isa.DecodeError
+	var text [128]byte
+	for pc := 0; pc < len(code); {
+		addr := base + uint64(pc)
+		inst, err := Decode(code[pc:], addr)
+		if err != nil {
+			de := err.(*isa.DecodeError)
+			errs = append(errs, de)
+			n := de.Len
+			if n <= 0 {
+				n = len(code) - pc
+			}
+			for k := 0; k+4 <= n; k += 4 {
+				w := binary.LittleEndian.Uint32(code[pc+k:])
+				t := append(text[:0], ".word "...)
+				t = isa.AppendHexNum(t, uint64(w))
+				t = append(t, ';')
+				dst = isa.CuobjdumpStyle.AppendLine(dst, addr+uint64(k), t, uint64(w), 8)
+			}
+			if n%4 != 0 {
+				// a truncated tail: nothing left to list
+			}
+			pc += n
+			continue
+		}
+		t := AppendText(text[:0], inst, addr)
+		digits := 16
+		if inst.Len == 4 {
+			digits = 8
+		}
+		dst = isa.CuobjdumpStyle.AppendLine(dst, addr, t, inst.Raw, digits)
+		pc += int(inst.Len)
+	}
+	return dst, errs
+}
+
+// Archs returns the registry entries of the Tesla targets.
+func Archs() []isa.Arch {
+	var out []isa.Arch
+	for _, sm := range []int{10, 11, 12, 13} {
+		out = append(out, isa.Arch{
+			Name:        "sm_" + string(rune('0'+sm/10)) + string(rune('0'+sm%10)),
+			ISA:         "tesla",
+			SMVersion:   sm,
+			Disassemble: Disassemble,
+			Assemble:    Assemble,
+		})
+	}
+	return out
+}

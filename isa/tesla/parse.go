@@ -1,0 +1,501 @@
+package tesla
+
+import (
+	"encoding/binary"
+	"strings"
+
+	"gpuisa/isa"
+	"gpuisa/isa/asm"
+)
+
+// encState is the instruction value being built and the bits assigned so far,
+// so that two pieces setting the same bits must agree.
+type encState struct {
+	v, set uint64
+}
+
+func (s encState) put(f isa.Field, x uint64) (encState, bool) {
+	if x > f.Max() {
+		return s, false
+	}
+	m := f.Mask()
+	if (s.v^x<<f.Pos)&m&s.set != 0 {
+		return s, false
+	}
+	s.v = s.v&^m | x<<f.Pos
+	s.set |= m
+	return s, true
+}
+
+// fixup asks pass 2 to put a label's address into a branch target.
+type fixup struct {
+	label string
+	pos   asm.Pos
+}
+
+// classBits are the bits that give each class (word0 bits 0-1, word1 bits 0-1
+// for the immediate class); classMask the bits they occupy.
+var (
+	classBits = [4]uint64{ClassShort: 0, ClassImm: 1 | 3<<32, ClassLong: 1, ClassFlow: 3}
+	classMask = [4]uint64{ClassShort: 3, ClassImm: 3 | 3<<32, ClassLong: 3, ClassFlow: 3 | 3<<32}
+)
+
+// matchErr is the furthest point a failed match reached, for the error message.
+type matchErr struct {
+	col  int
+	want string
+}
+
+type parser struct {
+	toks  []asm.Token
+	label string // label named by a branch target, resolved in pass 2
+	best  matchErr
+	tmp   [8]asm.Token // scratch for tokenising template literals
+}
+
+func (p *parser) fail(col int, want string) {
+	if col >= p.best.col {
+		p.best = matchErr{col, want}
+	}
+}
+
+// literalTokens splits template literal text into tokens.
+func literalTokens(text string, buf []asm.Token) []asm.Token {
+	var lx asm.Lexer
+	lx.Reset(text)
+	buf = buf[:0]
+	for {
+		t := lx.Next()
+		if t.Kind == asm.EOL {
+			return buf
+		}
+		buf = append(buf, t)
+	}
+}
+
+// matchForm tries to read mnemonic and operand tokens as form fi.
+func (p *parser) matchForm(fi uint16, mnem asm.Token) (uint64, bool) {
+	f := &forms[fi]
+	st := encState{v: f.value | f.fill | classBits[f.class], set: f.mask | classMask[f.class]}
+	p.label = ""
+	var ok bool
+	st, ok = p.matchMnem(f, f.mnem, mnem.Text, st, mnem.Col)
+	if !ok {
+		return 0, false
+	}
+	return st.v, true
+}
+
+// matchMnem matches the mnemonic string s against pieces, backtracking over
+// optional and enumerated pieces; on success it goes on to the operands.
+func (p *parser) matchMnem(f *form, ps []piece, s string, st encState, col int) (encState, bool) {
+	if len(ps) == 0 {
+		if s != "" {
+			p.fail(col, "end of mnemonic, found "+s)
+			return st, false
+		}
+		return p.matchOpnds(f, f.opnds, 0, st)
+	}
+	pc := &ps[0]
+	try := func(text string, fld isa.Field, x uint64, set bool) (encState, bool) {
+		if !strings.HasPrefix(s, text) {
+			return st, false
+		}
+		n := st
+		if set {
+			var ok bool
+			if n, ok = n.put(fld, x); !ok {
+				return st, false
+			}
+		}
+		return p.matchMnem(f, ps[1:], s[len(text):], n, col+len(text))
+	}
+	switch pc.kind {
+	case pieceLit:
+		if !strings.HasPrefix(s, pc.text) {
+			p.fail(col, pc.text)
+			return st, false
+		}
+		return p.matchMnem(f, ps[1:], s[len(pc.text):], st, col+len(pc.text))
+	case pieceJoin:
+		if f.class == ClassLong {
+			if r, ok := try(".S", f_mark, 2, true); ok {
+				return r, true
+			}
+		}
+		return try("", f_mark, 0, false)
+	case pieceCC:
+		if len(s) >= 3 && s[0] == '.' && s[1] == 'C' && s[2] >= '0' && s[2] <= '3' {
+			if n, ok := st.put(f_ccw, 1); ok {
+				if n, ok = n.put(f_ccr, uint64(s[2]-'0')); ok {
+					if r, ok := p.matchMnem(f, ps[1:], s[3:], n, col+3); ok {
+						return r, true
+					}
+				}
+			}
+		}
+		return try("", f_ccw, 0, true)
+	case pieceEnum:
+		// longest options first so ".U16.BEXT" wins over ".U16"
+		order := enumOrder(pc.opts)
+		for _, i := range order {
+			if r, ok := try(pc.opts[i], pc.field, uint64(i), true); ok {
+				return r, true
+			}
+		}
+		p.fail(col, "one of "+strings.Join(pc.opts, " "))
+		return st, false
+	case pieceFlag:
+		if pc.text != "" {
+			if r, ok := try(pc.text, pc.field, 1, true); ok {
+				return r, true
+			}
+		}
+		return try("", pc.field, 0, true)
+	case pieceNotFlag:
+		if r, ok := try(pc.text, pc.field, 0, true); ok {
+			return r, true
+		}
+		return try("", pc.field, 1, true)
+	}
+	p.fail(col, "mnemonic")
+	return st, false
+}
+
+// enumOrder lists the valid options of an enumeration, longest text first.
+func enumOrder(opts []string) []int {
+	var buf [16]int
+	order := buf[:0]
+	for i, o := range opts {
+		if o != "*" {
+			order = append(order, i)
+		}
+	}
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && len(opts[order[j]]) > len(opts[order[j-1]]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	return order
+}
+
+func (p *parser) tok(i int) asm.Token {
+	if i < len(p.toks) {
+		return p.toks[i]
+	}
+	col := 1
+	if len(p.toks) > 0 {
+		last := p.toks[len(p.toks)-1]
+		col = last.Col + len(last.Text)
+	}
+	return asm.Token{Kind: asm.EOL, Col: col}
+}
+
+// matchText matches literal template text at token i.
+func (p *parser) matchText(text string, i int) (int, bool) {
+	lt := literalTokens(text, p.tmp[:0])
+	for _, t := range lt {
+		got := p.tok(i)
+		if got.Text != t.Text || got.Kind == asm.EOL {
+			p.fail(got.Col, "'"+t.Text+"'")
+			return i, false
+		}
+		i++
+	}
+	return i, true
+}
+
+// matchOpnds matches operand pieces against tokens from i.
+func (p *parser) matchOpnds(f *form, ps []piece, i int, st encState) (encState, bool) {
+	if len(ps) == 0 {
+		if t := p.tok(i); t.Kind != asm.EOL {
+			p.fail(t.Col, "end of instruction, found '"+t.Text+"'")
+			return st, false
+		}
+		return st, true
+	}
+	pc := &ps[0]
+	switch pc.kind {
+	case pieceLit:
+		j, ok := p.matchText(pc.text, i)
+		if !ok {
+			return st, false
+		}
+		return p.matchOpnds(f, ps[1:], j, st)
+	case pieceEnum:
+		for _, k := range enumOrder(pc.opts) {
+			if j, ok := p.matchText(pc.opts[k], i); ok {
+				if n, ok := st.put(pc.field, uint64(k)); ok {
+					if r, ok := p.matchOpnds(f, ps[1:], j, n); ok {
+						return r, true
+					}
+				}
+			}
+		}
+		return st, false
+	case pieceFlag, pieceNotFlag:
+		on, off := uint64(1), uint64(0)
+		if pc.kind == pieceNotFlag {
+			on, off = 0, 1
+		}
+		if j, ok := p.matchText(pc.text, i); ok && pc.text != "" {
+			if n, ok := st.put(pc.field, on); ok {
+				if r, ok := p.matchOpnds(f, ps[1:], j, n); ok {
+					return r, true
+				}
+			}
+		}
+		n, ok := st.put(pc.field, off)
+		if !ok {
+			return st, false
+		}
+		return p.matchOpnds(f, ps[1:], i, n)
+	case pieceOperand:
+		j, n, ok := p.parseOperand(f.class, pc, i, st)
+		if !ok {
+			return st, false
+		}
+		return p.matchOpnds(f, ps[1:], j, n)
+	}
+	return st, false
+}
+
+// Function: the exit marker. cuobjdump does not print it; ptxas sets it on the
+// last instruction of a kernel, so the assembler does the same for the last
+// instruction of each function when it is a long (non-flow, non-immediate) one.
+
+type asmInst struct {
+	v     uint64
+	n     int // bytes
+	addr  uint64
+	fix   *fixup
+	fnEnd bool // last instruction of its function
+	raw   bool // a .word directive, never given the exit marker
+}
+
+// Assemble turns Tesla assembler source into machine code. It accepts our
+// listings and cuobjdump's (address and hex columns are comments), labels
+// ("name:"), and the cuobjdump frame lines (code for, Function :,
+// .headerflags, dot lines), which it skips; "Function :" starts a new function.
+func Assemble(filename string, src []byte) ([]byte, error) {
+	var errs asm.ErrorList
+	var insts []asmInst
+	labels := map[string]uint64{}
+	var addr uint64
+	var p parser
+	var lx asm.Lexer
+	endFunction := func() {
+		if len(insts) > 0 {
+			insts[len(insts)-1].fnEnd = true
+		}
+	}
+	asm.Lines(src, func(line string, ln int) {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "":
+			return
+		case strings.HasPrefix(trimmed, "Function :") || strings.HasPrefix(trimmed, "Function:"):
+			endFunction()
+			return
+		case strings.HasPrefix(trimmed, "code for"), strings.HasPrefix(trimmed, ".headerflags"),
+			strings.HasPrefix(trimmed, "....."), strings.HasPrefix(trimmed, "Fatbin"),
+			strings.HasPrefix(trimmed, "====="), strings.HasPrefix(trimmed, "arch ="),
+			strings.HasPrefix(trimmed, "code version"), strings.HasPrefix(trimmed, "producer"),
+			strings.HasPrefix(trimmed, "host ="), strings.HasPrefix(trimmed, "compile_size"),
+			strings.HasPrefix(trimmed, "identifier"):
+			return
+		}
+		lx.Reset(line)
+		p.toks = p.toks[:0]
+		for {
+			t := lx.Next()
+			if t.Kind == asm.EOL {
+				break
+			}
+			if t.Kind == asm.Bad {
+				errs.Add(asm.Pos{File: filename, Line: ln, Col: t.Col}, "unexpected character %q", t.Text)
+				return
+			}
+			p.toks = append(p.toks, t)
+		}
+		if lx.Unterminated {
+			errs.Add(asm.Pos{File: filename, Line: ln, Col: len(line) + 1}, "unterminated comment or string")
+			return
+		}
+		toks := p.toks
+		for len(toks) > 0 {
+			// labels
+			if len(toks) >= 2 && toks[0].Kind == asm.Ident && toks[1].Text == ":" {
+				name := toks[0].Text
+				if _, dup := labels[name]; dup {
+					errs.Add(asm.Pos{File: filename, Line: ln, Col: toks[0].Col}, "label %s defined twice", name)
+				}
+				labels[name] = addr
+				toks = toks[2:]
+				continue
+			}
+			// one statement up to ';'
+			end := 0
+			for end < len(toks) && toks[end].Text != ";" {
+				end++
+			}
+			stmt := toks[:end]
+			if end < len(toks) {
+				toks = toks[end+1:]
+			} else {
+				toks = nil
+			}
+			if len(stmt) == 0 {
+				continue
+			}
+			pos := asm.Pos{File: filename, Line: ln, Col: stmt[0].Col}
+			ai, err := p.assembleStatement(stmt, pos)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			ai.addr = addr
+			addr += uint64(ai.n)
+			insts = append(insts, ai)
+		}
+	})
+	endFunction()
+	// pass 2: branch targets, then exit markers
+	for i := range insts {
+		in := &insts[i]
+		if in.fix == nil {
+			continue
+		}
+		a, ok := labels[in.fix.label]
+		switch {
+		case !ok:
+			errs.Add(in.fix.pos, "undefined label %s", in.fix.label)
+		case a >= 1<<25:
+			errs.Add(in.fix.pos, "label %s at %#x is out of branch range", in.fix.label, a)
+		default:
+			in.v = f_tgt.Set(in.v, a)
+			in.v = f_tgthi.Set(in.v, a>>19)
+		}
+	}
+	for start := 0; start < len(insts); {
+		end := start
+		for !insts[end].fnEnd {
+			end++
+		}
+		markExit(insts[start : end+1])
+		start = end + 1
+	}
+	out := make([]byte, 0, addr)
+	for i := range insts {
+		in := &insts[i]
+		if in.n == 4 {
+			out = binary.LittleEndian.AppendUint32(out, uint32(in.v))
+		} else {
+			out = binary.LittleEndian.AppendUint64(out, in.v)
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// AssembleInst assembles one instruction's text (no label) into its value
+// and length; the exit marker is not set.
+func AssembleInst(text string) (uint64, int, error) {
+	var p parser
+	var lx asm.Lexer
+	lx.Reset(text)
+	for {
+		t := lx.Next()
+		if t.Kind == asm.EOL {
+			break
+		}
+		if t.Text == ";" {
+			break
+		}
+		p.toks = append(p.toks, t)
+	}
+	ai, err := p.assembleStatement(p.toks, asm.Pos{Line: 1, Col: 1})
+	if err != nil {
+		return 0, 0, asm.ErrorList{err}
+	}
+	if ai.fix != nil {
+		return 0, 0, asm.ErrorList{{Pos: ai.fix.pos, Msg: "label " + ai.fix.label + " needs a whole program"}}
+	}
+	return ai.v, ai.n, nil
+}
+
+// markExit sets the end-of-program marker the way ptxas places it, since
+// cuobjdump does not print it: on the last instruction of the function, and
+// on the last instruction before its first subroutine (the lowest CAL
+// target), when that instruction is a long non-flow one. Code that ends with
+// RET (older ptxas) has none there.
+func markExit(fn []asmInst) {
+	lowest := uint64(1 << 63)
+	for _, in := range fn {
+		if in.n == 8 && in.v&3 == 3 && in.v>>28&0xf == 2 { // CAL
+			if t := f_tgt.Get(in.v) | f_tgthi.Get(in.v)<<19; t > fn[0].addr && t < lowest {
+				lowest = t
+			}
+		}
+	}
+	mark := func(in *asmInst) {
+		if !in.raw && in.n == 8 && in.v&3 == 1 && f_mark.Get(in.v) == 0 {
+			in.v = f_mark.Set(in.v, 1)
+		}
+	}
+	mark(&fn[len(fn)-1])
+	for k := 1; k < len(fn); k++ {
+		if fn[k].addr == lowest {
+			mark(&fn[k-1])
+			break
+		}
+	}
+}
+
+func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm.Error) {
+	mn := stmt[0]
+	if mn.Text == ".word" {
+		if len(stmt) != 2 || stmt[1].Kind != asm.Number {
+			return asmInst{}, &asm.Error{Pos: pos, Msg: ".word: expected one 32-bit number"}
+		}
+		x, ok := asm.ParseUint(stmt[1].Text)
+		if !ok || x > 0xffffffff {
+			return asmInst{}, &asm.Error{Pos: pos, Msg: ".word: expected one 32-bit number"}
+		}
+		return asmInst{v: x, n: 4, raw: true}, nil
+	}
+	if mn.Kind != asm.Ident {
+		return asmInst{}, &asm.Error{Pos: pos, Msg: "expected an instruction mnemonic, found '" + mn.Text + "'"}
+	}
+	base := mn.Text
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	cands, ok := formsByName[base]
+	if !ok {
+		return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base}
+	}
+	p.toks = stmt[1:]
+	p.best = matchErr{}
+	for _, fi := range cands {
+		v, ok := p.matchForm(fi, mn)
+		if !ok {
+			continue
+		}
+		ai := asmInst{v: v, n: 8}
+		if forms[fi].class == ClassShort {
+			ai.n = 4
+		}
+		if p.label != "" {
+			ai.fix = &fixup{label: p.label, pos: pos}
+		}
+		return ai, nil
+	}
+	epos := pos
+	if p.best.col > 0 {
+		epos.Col = p.best.col
+	}
+	return asmInst{}, &asm.Error{Pos: epos, Msg: base + ": expected " + p.best.want}
+}
