@@ -32,7 +32,7 @@ func Decode(b []byte, addr uint64) (Inst, error) {
 		return Inst{Len: uint8(len(b))}, &isa.DecodeError{Addr: addr, Len: len(b), Err: isa.ErrTruncated}
 	}
 	w0 := binary.LittleEndian.Uint32(b)
-	if w0&3 == 0 {
+	if w0&3 == 0 || w0&3 == 2 {
 		return DecodeValue(uint64(w0), addr)
 	}
 	if len(b) < 8 {
@@ -115,6 +115,8 @@ func pieceValid(f *form, p *piece, v uint64) bool {
 		return x < uint64(len(p.opts)) && p.opts[x] != "*"
 	case pieceOperand:
 		return operandValid(f.class, p.opnd, v)
+	case pieceCC:
+		return f_ccw.Get(v) != 0 || f_ccr.Get(v) == 0 // a register number with no write
 	}
 	return true
 }

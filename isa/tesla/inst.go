@@ -67,13 +67,14 @@ type piece struct {
 }
 
 type form struct {
-	name  string
-	class Class
-	mask  uint64 // bits fixed by the form
-	value uint64 // their values
-	care  uint64 // every bit the form reads; others must be zero
-	fill  uint64 // bits the hardware ignores, as the assembler writes them
-	sem   string
-	mnem  []piece
-	opnds []piece
+	name   string
+	class  Class
+	mask   uint64 // bits fixed by the form
+	value  uint64 // their values
+	care   uint64 // every bit the form reads; others must be zero
+	fill   uint64 // bits the hardware ignores, as the assembler writes them
+	ignore uint64 // bits the hardware ignores
+	sem    string
+	mnem   []piece
+	opnds  []piece
 }

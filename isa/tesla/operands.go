@@ -157,10 +157,6 @@ func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
 		// "IMAD.U16 R1 (C3), -R1H, R2H, R3" with pr = 2.
 		dst = append(dst, " (C"...)
 		dst = append(dst, byte('0'+(f_pr.Get(v)+1)&3))
-		if c := f_cond.Get(v); c != condAlways {
-			dst = append(dst, '.')
-			dst = append(dst, condNames[c]...)
-		}
 		return append(dst, ')')
 	case opnd_fcond:
 		return appendGuard(dst, v, "", ", ")
@@ -225,31 +221,31 @@ func immValue(v uint64) uint64 { return f_immlo.Get(v) | f_immhi.Get(v)<<6 }
 // with no c[] operand, a condition that cannot be printed.
 func operandValid(c Class, k opndKind, v uint64) bool {
 	switch k {
-	case opnd_s1:
+	case opnd_s1, opnd_s2, opnd_s3:
 		if c == ClassLong {
-			if f_sh.Get(v) == 0 && f_c2.Get(v) == 0 && f_c3.Get(v) == 0 && (longAreg(v) != 0 || f_ainc.Get(v) != 0) {
-				return false
+			sh, c2, c3 := f_sh.Get(v) != 0, f_c2.Get(v) != 0, f_c3.Get(v) != 0
+			areg, inc := longAreg(v), f_ainc.Get(v) != 0
+			if !sh && !c2 && !c3 && (areg != 0 || inc) || inc && areg == 0 {
+				return false // an address register with no memory operand to use it
 			}
-		} else if f_ssh.Get(v) == 0 && (f_salo.Get(v) != 0 || f_sainc.Get(v) != 0) {
-			return false
-		}
-		if s1IsShared(c, v) {
-			m := shared1(c, v)
-			return m.areg != 0 || !m.inc
-		}
-	case opnd_s2, opnd_s3:
-		if c == ClassLong {
-			if f_c2.Get(v) == 0 && f_c3.Get(v) == 0 && f_bank.Get(v) != 0 {
-				return false
-			}
-			if f_sh.Get(v) != 0 && (f_c2.Get(v) != 0 || f_c3.Get(v) != 0) && longAreg(v) != 0 {
+			if sh && (c2 || c3) && areg != 0 {
 				return false // one address register, two memory operands: ambiguous
 			}
+			if !c2 && !c3 && f_bank.Get(v) != 0 {
+				return false // a constant bank with no c[] operand
+			}
+			return true
 		}
-	case opnd_gmem:
-		return longAreg(v) == 0
-	case opnd_lmem, opnd_smemw:
+		if c == ClassShort || c == ClassImm {
+			sh, areg, inc := f_ssh.Get(v) != 0, f_salo.Get(v), f_sainc.Get(v) != 0
+			return !(!sh && (areg != 0 || inc) || inc && areg == 0)
+		}
+	case opnd_cmem, opnd_lmem, opnd_smemw:
 		return longAreg(v) != 0 || f_ainc.Get(v) == 0
+	case opnd_gmem:
+		return longAreg(v) == 0 && f_ainc.Get(v) == 0
+	case opnd_adst:
+		return f_dst.Get(v) < 16
 	}
 	return true
 }

@@ -60,12 +60,16 @@ func (p *parser) parseNumber(i int, allowNeg bool) (uint64, bool, int, bool) {
 	return x, neg, i + 1, true
 }
 
-// parseAreg reads "A3".
+// parseAreg reads "A3" (A0..A15; memory operands take A0..A7).
 func parseAreg(t asm.Token) (uint64, bool) {
-	if t.Kind != asm.Ident || len(t.Text) != 2 || t.Text[0] != 'A' || t.Text[1] < '0' || t.Text[1] > '7' {
+	if t.Kind != asm.Ident || len(t.Text) < 2 || t.Text[0] != 'A' {
 		return 0, false
 	}
-	return uint64(t.Text[1] - '0'), true
+	n, err := strconv.ParseUint(t.Text[1:], 10, 8)
+	if err != nil || n > 15 || t.Text[1] == '+' {
+		return 0, false
+	}
+	return n, true
 }
 
 // parseAddr reads "[0x10]", "[A1+0x10]" or "[A1+++0x10]".
@@ -76,7 +80,7 @@ func (p *parser) parseAddr(i int) (memRef, int, bool) {
 		return m, i, false
 	}
 	i++
-	if a, ok := parseAreg(p.tok(i)); ok {
+	if a, ok := parseAreg(p.tok(i)); ok && a < 8 {
 		m.areg = a
 		i++
 		if p.tok(i).Text != "+" {
@@ -340,8 +344,12 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			return i, n, ok
 		}
 		reg, cond, ok := parseCond(p.tok(i + 1))
-		if ct := p.tok(i + 1).Text; pc.opnd == opnd_cguard && len(ct) == 2 && ct[0] == 'C' && ct[1] >= '0' && ct[1] <= '3' {
-			reg, cond, ok = uint64(ct[1]-'0'), condAlways, true
+		if pc.opnd == opnd_cguard {
+			ct := p.tok(i + 1).Text
+			ok = len(ct) == 2 && ct[0] == 'C' && ct[1] >= '0' && ct[1] <= '3'
+			if ok {
+				reg, cond = uint64(ct[1]-'0'), condAlways
+			}
 		}
 		if !ok || p.tok(i+2).Text != ")" {
 			p.fail(p.tok(i+1).Col, "a condition such as (C0.NE)")
@@ -443,6 +451,9 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		var n encState
 		if pc.opnd == opnd_adst {
 			n, ok = st.put(f_dst, a)
+		} else if a > 7 {
+			p.fail(t.Col, "an address register A0..A7")
+			return i, st, false
 		} else {
 			n, ok = putAll(st, f_alo, a&3, f_ahi, a>>2)
 		}

@@ -120,696 +120,746 @@ var opndKindNames = [...]string{"", "adaimm", "adst", "asrc", "bar", "barcnt", "
 // forms holds one entry per spec row, in spec order.
 var forms = [...]form{
 	{ // 0: spec line 108: MOV{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}
-		name: "MOV", class: ClassLong, mask: 0xe003c000f0000000, value: 0x3c00010000000, care: 0xe423fffffe00ffff, fill: 0x0, sem: "mov",
+		name: "MOV", class: ClassLong, mask: 0xe003c000f0000000, value: 0x3c00010000000, care: 0xe423fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnem:  []piece{{kind: pieceLit, text: "MOV"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}},
 	},
 	{ // 1: spec line 109: MVC{join}{b32!.U16}{cc} {dst:b32}{guard}, {cmem}
-		name: "MVC", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000010000000, care: 0xe7c0fffffe00ffff, fill: 0x0, sem: "mov",
+		name: "MVC", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000010000000, care: 0xe7c0fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnem:  []piece{{kind: pieceLit, text: "MVC"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_cmem}},
 	},
 	{ // 2: spec line 110: C2R{join}{cc} {dst}{guard}, {creg}
-		name: "C2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000000000000, care: 0xe0003ffbf00001ff, fill: 0x0, sem: "c2r",
+		name: "C2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000000000000, care: 0xe0003ffbf00001ff, fill: 0x0, ignore: 0x0, sem: "c2r",
 		mnem:  []piece{{kind: pieceLit, text: "C2R"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_creg}},
 	},
 	{ // 3: spec line 111: A2R{join}{cc} {dst}{guard}, {asrc}
-		name: "A2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000000000000, care: 0xe0003ffffc0001ff, fill: 0x0, sem: "a2r",
+		name: "A2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000000000000, care: 0xe0003ffffc0001ff, fill: 0x0, ignore: 0x0, sem: "a2r",
 		mnem:  []piece{{kind: pieceLit, text: "A2R"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_asrc}},
 	},
 	{ // 4: spec line 112: S2R{join}{cc} {dst}{guard}, {sreg}
-		name: "S2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000000000000, care: 0xe001fffbf00001ff, fill: 0x0, sem: "s2r",
+		name: "S2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000000000000, care: 0xe001fffbf00001ff, fill: 0x0, ignore: 0x0, sem: "s2r",
 		mnem:  []piece{{kind: pieceLit, text: "S2R"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_sreg}},
 	},
 	{ // 5: spec line 113: R2C{join} {cdst}{guard}, {s1}
-		name: "R2C", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000000000000, care: 0xe0203ff7fe00fe03, fill: 0x4000000000, sem: "r2c",
+		name: "R2C", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000000000000, care: 0xe0203ff7fe00fe03, fill: 0x4000000000, ignore: 0x4000000000, sem: "r2c",
 		mnem:  []piece{{kind: pieceLit, text: "R2C"}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_cdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
 	{ // 6: spec line 114: R2A{join} {adst}{guard}, {s1}{r2ash}
-		name: "R2A", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000000000000, care: 0xe0203f87fe7fffff, fill: 0x0, sem: "r2a",
+		name: "R2A", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000000000000, care: 0xe0203f87fe7fffff, fill: 0x0, ignore: 0x0, sem: "r2a",
 		mnem:  []piece{{kind: pieceLit, text: "R2A"}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_adst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceOperand, opnd: opnd_r2ash}},
 	},
 	{ // 7: spec line 115: R2G{join}{itype|.U16|.U32|.S16|.S32}{r2gsz|.U16|.U32|.U8|*}{cc} {smemw}{guard}, {s3r:r2gsz}
-		name: "R2G", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe000000000000000, care: 0xec7ffff7fe7ffe03, fill: 0x0, sem: "st.shared",
+		name: "R2G", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe000000000000000, care: 0xec7ffff7fe7ffe03, fill: 0x0, ignore: 0x0, sem: "st.shared",
 		mnem:  []piece{{kind: pieceLit, text: "R2G"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceEnum, field: f_r2gsz, opts: []string{".U16", ".U32", ".U8", "*"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_smemw}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3r, field: f_r2gsz, wide: true}},
 	},
 	{ // 8: spec line 116: ADA{join} {adst}{guard}, {asrc}, {adaimm}
-		name: "ADA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000d0000000, care: 0xe0003f87fdffffff, fill: 0x0, sem: "ada",
+		name: "ADA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000d0000000, care: 0xe0003f87fdffffff, fill: 0x0, ignore: 0x0, sem: "ada",
 		mnem:  []piece{{kind: pieceLit, text: "ADA"}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_adst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_asrc}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_adaimm}},
 	},
 	{ // 9: spec line 117: MOV32{sf2!.U16} {dst:sf2}, {s1:sf2}
-		name: "MOV32", class: ClassShort, mask: 0xf0000000, value: 0x10000000, care: 0xff00feff, fill: 0x0, sem: "mov",
+		name: "MOV32", class: ClassShort, mask: 0xf0000000, value: 0x10000000, care: 0xff00feff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnem:  []piece{{kind: pieceLit, text: "MOV32"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}},
 	},
 	{ // 10: spec line 118: MVI{sf2!.U16} {dst:sf2}, {imms}
-		name: "MVI", class: ClassImm, mask: 0xf0000000f0000000, value: 0x10000000, care: 0xfffffffff03f80ff, fill: 0x0, sem: "mov",
+		name: "MVI", class: ClassImm, mask: 0xf0000000f0000000, value: 0x10000000, care: 0xfffffffff03f80ff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnem:  []piece{{kind: pieceLit, text: "MVI"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imms}},
 	},
 	{ // 11: spec line 121: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, {s3:b32}
-		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20000000, care: 0xefffffffff40ffff, fill: 0x0, sem: "iadd",
+		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20000000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnem:  []piece{{kind: pieceLit, text: "IADD"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceFlag, field: f_sgn, text: ".SAT"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 	},
 	{ // 12: spec line 122: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, -{s3:b32}
-		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20400000, care: 0xefffffffff40ffff, fill: 0x0, sem: "isub",
+		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnem:  []piece{{kind: pieceLit, text: "IADD"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceFlag, field: f_sgn, text: ".SAT"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 	},
 	{ // 13: spec line 123: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
-		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30000000, care: 0xefffffffff40ffff, fill: 0x0, sem: "isubr",
+		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30000000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnem:  []piece{{kind: pieceLit, text: "IADD"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceFlag, field: f_sgn, text: ".SAT"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 	},
 	{ // 14: spec line 124: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{cguard}, -{s1:b32}, {s3:b32}
-		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30400000, care: 0xefffffffff40ffff, fill: 0x0, sem: "iaddc",
+		name: "IADD", class: ClassLong, mask: 0xe0000f80f0400000, value: 0x78030400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:  []piece{{kind: pieceLit, text: "IADD"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceFlag, field: f_sgn, text: ".SAT"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 	},
-	{ // 15: spec line 125: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {s2:sf2}
-		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20000000, care: 0xffffffff, fill: 0x0, sem: "iadd",
+	{ // 15: spec line 125: IADD{join}{b32!.U16}{sgn?.SAT}.CARRY{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
+		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
+		mnem:  []piece{{kind: pieceLit, text: "IADD"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceFlag, field: f_sgn, text: ".SAT"}, {kind: pieceLit, text: ".CARRY"}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
+	},
+	{ // 16: spec line 126: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {s2:sf2}
+		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 	},
-	{ // 16: spec line 126: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{s2:sf2}
-		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20400000, care: 0xffffffff, fill: 0x0, sem: "isub",
+	{ // 17: spec line 127: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{s2:sf2}
+		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 	},
-	{ // 17: spec line 127: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {s2:sf2}
-		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30000000, care: 0xffffffff, fill: 0x0, sem: "isubr",
+	{ // 18: spec line 128: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {s2:sf2}
+		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 	},
-	{ // 18: spec line 128: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {s2:sf2}
-		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30400000, care: 0xffffffff, fill: 0x0, sem: "iaddc",
+	{ // 19: spec line 129: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {s2:sf2}
+		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: " (C0), -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 	},
-	{ // 19: spec line 129: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {imm}
-		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "iadd",
+	{ // 20: spec line 130: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {imm}
+		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32I"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 20: spec line 130: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{imm}
-		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20400000, care: 0xffffffffff7fffff, fill: 0x0, sem: "isub",
+	{ // 21: spec line 131: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{imm}
+		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32I"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 21: spec line 131: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {imm}
-		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "isubr",
+	{ // 22: spec line 132: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {imm}
+		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32I"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 22: spec line 132: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {imm}
-		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30400000, care: 0xffffffffff7fffff, fill: 0x0, sem: "iaddc",
+	{ // 23: spec line 133: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {imm}
+		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:  []piece{{kind: pieceLit, text: "IADD32I"}, {kind: pieceNotFlag, field: f_sf2, text: ".U16"}, {kind: pieceFlag, field: f_sf1, text: ".SAT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: " (C0), -"}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 23: spec line 134: IMUL{join}{m1s|.U16|.S16}{m2s|.U16|.S16}{cc} {dst}{guard}, {s1:h}, {s2:h}
-		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x40000000, care: 0xe3e1fffffeffffff, fill: 0x0, sem: "imul16",
+	{ // 24: spec line 135: IMUL{join}{m1s|.U16|.S16}{m2s|.U16|.S16}{cc} {dst}{guard}, {s1:h}, {s2:h}
+		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x40000000, care: 0xe3e1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_m1s, opts: []string{".U16", ".S16"}}, {kind: pieceEnum, field: f_m2s, opts: []string{".U16", ".S16"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}},
 	},
-	{ // 24: spec line 135: IMUL{join}{mhi?.HI}{m1s|.U24.U24|.S24.S24}{cc} {dst}{guard}, {s1}, {s2}
-		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x1000040000000, care: 0xe3e1fffffeffffff, fill: 0x0, sem: "imul24",
+	{ // 25: spec line 136: IMUL{join}{mhi?.HI}{m1s|.U24.U24|.S24.S24}{cc} {dst}{guard}, {s1}, {s2}
+		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x1000040000000, care: 0xe3e1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL"}, {kind: pieceJoin}, {kind: pieceFlag, field: f_mhi, text: ".HI"}, {kind: pieceEnum, field: f_m1s, opts: []string{".U24.U24", ".S24.S24"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 25: spec line 136: IMUL32{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {s2:h}
-		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40000000, care: 0xffffffff, fill: 0x0, sem: "imul16",
+	{ // 26: spec line 137: IMUL32{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {s2:h}
+		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceEnum, field: f_sf1, opts: []string{".U16", ".S16"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}},
 	},
-	{ // 26: spec line 137: IMUL32{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {s2}
-		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40400000, care: 0xffffffff, fill: 0x0, sem: "imul24",
+	{ // 27: spec line 138: IMUL32{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {s2}
+		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL32"}, {kind: pieceFlag, field: f_sf1, text: ".HI"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U24.U24", ".S24.S24"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 27: spec line 138: IMUL32I{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {imm}
-		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imul16",
+	{ // 28: spec line 139: IMUL32I{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {imm}
+		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL32I"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceEnum, field: f_sf1, opts: []string{".U16", ".S16"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 28: spec line 139: IMUL32I{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {imm}
-		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40400000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imul24",
+	{ // 29: spec line 140: IMUL32I{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {imm}
+		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnem:  []piece{{kind: pieceLit, text: "IMUL32I"}, {kind: pieceFlag, field: f_sf1, text: ".HI"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U24.U24", ".S24.S24"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 29: spec line 141: ISAD{join}{itype|.U16|.U32|.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {s3:b32}
-		name: "ISAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x50000000, care: 0xefffffffffffffff, fill: 0x0, sem: "isad",
+	{ // 30: spec line 142: ISAD{join}{itype|.U16|.U32|.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {s3:b32}
+		name: "ISAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x50000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "isad",
 		mnem:  []piece{{kind: pieceLit, text: "ISAD"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 	},
-	{ // 30: spec line 142: ISAD32{sf2|.U16|.U32}{sf1?.S} {dst:sf2}, {s1:sf2}, {s2:sf2}, {dst:sf2}
-		name: "ISAD32", class: ClassShort, mask: 0xf0000000, value: 0x50000000, care: 0xffbfffff, fill: 0x0, sem: "isad",
+	{ // 31: spec line 143: ISAD32{sf2|.U16|.U32}{sf1?.S} {dst:sf2}, {s1:sf2}, {s2:sf2}, {dst:sf2}
+		name: "ISAD32", class: ClassShort, mask: 0xf0000000, value: 0x50000000, care: 0xffbfffff, fill: 0x0, ignore: 0x0, sem: "isad",
 		mnem:  []piece{{kind: pieceLit, text: "ISAD32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".U32"}}, {kind: pieceFlag, field: f_sf1, text: ".S"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}},
 	},
-	{ // 31: spec line 145: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x60000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 32: spec line 149: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x60000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 32: spec line 146: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 33: spec line 150: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 33: spec line 147: IMAD{join}.U16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 34: spec line 151: IMAD{join}.U16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 34: spec line 148: IMAD{join}.U16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 35: spec line 152: IMAD{join}.U16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xc00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 35: spec line 149: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 36: spec line 153: IMAD{join}.U16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16.CARRY"}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
+	},
+	{ // 37: spec line 154: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 36: spec line 150: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 38: spec line 155: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 37: spec line 151: IMAD{join}.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 39: spec line 156: IMAD{join}.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 38: spec line 152: IMAD{join}.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2c00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 40: spec line 157: IMAD{join}.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x2c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 39: spec line 153: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 41: spec line 158: IMAD{join}.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16.CARRY"}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
+	},
+	{ // 42: spec line 159: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 40: spec line 154: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 43: spec line 160: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 41: spec line 155: IMAD{join}.SAT.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 44: spec line 161: IMAD{join}.SAT.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 42: spec line 156: IMAD{join}.SAT.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4c00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 45: spec line 162: IMAD{join}.SAT.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x4c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 43: spec line 157: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 46: spec line 163: IMAD{join}.SAT.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16.CARRY"}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
+	},
+	{ // 47: spec line 164: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 44: spec line 158: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 48: spec line 165: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 45: spec line 159: IMAD{join}.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 49: spec line 166: IMAD{join}.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 46: spec line 160: IMAD{join}.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6c00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 50: spec line 167: IMAD{join}.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x6c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 47: spec line 161: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 51: spec line 168: IMAD{join}.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24.CARRY"}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
+	},
+	{ // 52: spec line 169: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 48: spec line 162: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 53: spec line 170: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 49: spec line 163: IMAD{join}.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 54: spec line 171: IMAD{join}.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 50: spec line 164: IMAD{join}.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8c00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 55: spec line 172: IMAD{join}.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x8c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 51: spec line 165: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 56: spec line 173: IMAD{join}.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24.CARRY"}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
+	},
+	{ // 57: spec line 174: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 52: spec line 166: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 58: spec line 175: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 53: spec line 167: IMAD{join}.SAT.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 59: spec line 176: IMAD{join}.SAT.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 54: spec line 168: IMAD{join}.SAT.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xac00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 60: spec line 177: IMAD{join}.SAT.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xac00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 55: spec line 169: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 61: spec line 178: IMAD{join}.SAT.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xac00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24.CARRY"}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
+	},
+	{ // 62: spec line 179: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 56: spec line 170: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 63: spec line 180: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 57: spec line 171: IMAD{join}.HI.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 64: spec line 181: IMAD{join}.HI.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 58: spec line 172: IMAD{join}.HI.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xcc00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 65: spec line 182: IMAD{join}.HI.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xcc00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 59: spec line 173: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe000000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 66: spec line 183: IMAD{join}.HI.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xcc00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24.CARRY"}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
+	},
+	{ // 67: spec line 184: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 60: spec line 174: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe400000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 68: spec line 185: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 61: spec line 175: IMAD{join}.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe800000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 69: spec line 186: IMAD{join}.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 62: spec line 176: IMAD{join}.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xec00000060000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 70: spec line 187: IMAD{join}.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xec00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 63: spec line 177: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x70000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 71: spec line 188: IMAD{join}.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xec00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24.CARRY"}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
+	},
+	{ // 72: spec line 189: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x70000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 64: spec line 178: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000070000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 73: spec line 190: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 65: spec line 179: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000070000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 74: spec line 191: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 66: spec line 180: IMAD{join}.SAT.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
-		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000070000000, care: 0xefffffffffffffff, fill: 0x0, sem: "imad",
+	{ // 75: spec line 192: IMAD{join}.SAT.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xc00078070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 67: spec line 182: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60000000, care: 0xffffffff, fill: 0x0, sem: "imad",
+	{ // 76: spec line 193: IMAD{join}.SAT.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:  []piece{{kind: pieceLit, text: "IMAD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24.CARRY"}, {kind: pieceCC}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s3}},
+	},
+	{ // 77: spec line 195: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 68: spec line 183: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, -{dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60400000, care: 0xffffffff, fill: 0x0, sem: "imad",
+	{ // 78: spec line 196: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, -{dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 69: spec line 184: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70000000, care: 0xffffffff, fill: 0x0, sem: "imad",
+	{ // 79: spec line 197: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 70: spec line 185: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70400000, care: 0xffffffff, fill: 0x0, sem: "imad",
+	{ // 80: spec line 198: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 71: spec line 186: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imad",
+	{ // 81: spec line 199: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32I"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 72: spec line 187: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, -{dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60400000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imad",
+	{ // 82: spec line 200: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, -{dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32I"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 73: spec line 188: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imad",
+	{ // 83: spec line 201: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32I"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 74: spec line 189: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70400000, care: 0xffffffffff7fffff, fill: 0x0, sem: "imad",
+	{ // 84: spec line 202: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:  []piece{{kind: pieceLit, text: "IMAD32I"}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}}, {kind: pieceFlag, field: f_sf1, text: ".X"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -"}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 75: spec line 191: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
-		name: "ISET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000030000000, care: 0xefe1fffffeffffff, fill: 0x0, sem: "iset",
+	{ // 85: spec line 204: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
+		name: "ISET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000030000000, care: 0xefe1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "iset",
 		mnem:  []piece{{kind: pieceLit, text: "ISET"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceEnum, field: f_setc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"}}},
 	},
-	{ // 76: spec line 192: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
-		name: "IMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, sem: "imax",
+	{ // 86: spec line 205: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+		name: "IMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "imax",
 		mnem:  []piece{{kind: pieceLit, text: "IMAX"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 	},
-	{ // 77: spec line 193: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
-		name: "IMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, sem: "imin",
+	{ // 87: spec line 206: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+		name: "IMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "imin",
 		mnem:  []piece{{kind: pieceLit, text: "IMIN"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 	},
-	{ // 78: spec line 194: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
-		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc000000030000000, care: 0xe7f03ffffeffffff, fill: 0x0, sem: "shl",
+	{ // 88: spec line 207: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc000000030000000, care: 0xe7f03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "shl",
 		mnem:  []piece{{kind: pieceLit, text: "SHL"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 	},
-	{ // 79: spec line 195: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
-		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc010000030000000, care: 0xe4303ffffe7fffff, fill: 0x0, sem: "shl",
+	{ // 89: spec line 208: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
+		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc010000030000000, care: 0xe4303ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "shl",
 		mnem:  []piece{{kind: pieceLit, text: "SHL"}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_shc}},
 	},
-	{ // 80: spec line 196: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
-		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe000000030000000, care: 0xeff03ffffeffffff, fill: 0x0, sem: "shr",
+	{ // 90: spec line 209: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe000000030000000, care: 0xeff03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "shr",
 		mnem:  []piece{{kind: pieceLit, text: "SHR"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 	},
-	{ // 81: spec line 197: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
-		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe010000030000000, care: 0xec303ffffe7fffff, fill: 0x0, sem: "shr",
+	{ // 91: spec line 210: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
+		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe010000030000000, care: 0xec303ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "shr",
 		mnem:  []piece{{kind: pieceLit, text: "SHR"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_shc}},
 	},
-	{ // 82: spec line 199: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
-		name: "LOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xd0000000, care: 0xe7e3fffffeffffff, fill: 0x0, sem: "lop",
+	{ // 92: spec line 212: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
+		name: "LOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xd0000000, care: 0xe7e3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:  []piece{{kind: pieceLit, text: "LOP"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_lop, opts: []string{".AND", ".OR", ".XOR", ".PASS_B"}}, {kind: pieceNotFlag, field: f_b32, text: ".U16"}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_not1, text: "~"}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_not2, text: "~"}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 	},
-	{ // 83: spec line 200: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
-		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "lop",
+	{ // 93: spec line 213: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
+		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:  []piece{{kind: pieceLit, text: "LOP32I.AND"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "~"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 84: spec line 201: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
-		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000100, care: 0xffffffffff7fffff, fill: 0x0, sem: "lop",
+	{ // 94: spec line 214: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
+		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:  []piece{{kind: pieceLit, text: "LOP32I.OR"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "~"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 85: spec line 202: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
-		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008000, care: 0xffffffffff7fffff, fill: 0x0, sem: "lop",
+	{ // 95: spec line 215: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
+		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:  []piece{{kind: pieceLit, text: "LOP32I.XOR"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "~"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 86: spec line 203: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
-		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008100, care: 0xffffffffff7fffff, fill: 0x0, sem: "lop",
+	{ // 96: spec line 216: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
+		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:  []piece{{kind: pieceLit, text: "LOP32I.PASS_B"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "~"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imm}},
 	},
-	{ // 87: spec line 206: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
-		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000, care: 0xec31fffffe00ffff, fill: 0x0, sem: "cvt",
+	{ // 97: spec line 219: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000, care: 0xec31fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "I2I"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 88: spec line 207: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
-		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000a0000000, care: 0xec31fffffe00ffff, fill: 0x0, sem: "cvt",
+	{ // 98: spec line 220: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000a0000000, care: 0xec31fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "I2I"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 89: spec line 208: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
-		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x40000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
+	{ // 99: spec line 221: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x40000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "I2F"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 90: spec line 209: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
-		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x60000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
+	{ // 100: spec line 222: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x60000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "I2F"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 91: spec line 210: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
-		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
+	{ // 101: spec line 223: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "F2I"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 92: spec line 211: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
-		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
+	{ // 102: spec line 224: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "F2I"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 93: spec line 212: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
-		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xc0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
+	{ // 103: spec line 225: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xc0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "F2F"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 94: spec line 213: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
-		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xe0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, sem: "cvt",
+	{ // 104: spec line 226: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xe0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:  []piece{{kind: pieceLit, text: "F2F"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -"}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|"}},
 	},
-	{ // 95: spec line 216: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
-		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xb0000000, care: 0xefffffffff03ffff, fill: 0x0, sem: "fadd",
+	{ // 105: spec line 229: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xb0000000, care: 0xefffffffff03ffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:  []piece{{kind: pieceLit, text: "FADD"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_frnd, opts: []string{"", "*", "*", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 96: spec line 217: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
-		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000b0000000, care: 0xefffffffff03ffff, fill: 0x0, sem: "fadd",
+	{ // 106: spec line 230: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000b0000000, care: 0xefffffffff03ffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:  []piece{{kind: pieceLit, text: "FADD"}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT"}, {kind: pieceEnum, field: f_frnd, opts: []string{"", "*", "*", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 97: spec line 218: FADD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
-		name: "FADD32", class: ClassShort, mask: 0xf0000000, value: 0xb0000000, care: 0xffffffff, fill: 0x0, sem: "fadd",
+	{ // 107: spec line 231: FADD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+		name: "FADD32", class: ClassShort, mask: 0xf0000000, value: 0xb0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:  []piece{{kind: pieceLit, text: "FADD32"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "-"}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 98: spec line 219: FADD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
-		name: "FADD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xb0000000, care: 0xffffffffff3fffff, fill: 0x0, sem: "fadd",
+	{ // 108: spec line 232: FADD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
+		name: "FADD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xb0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:  []piece{{kind: pieceLit, text: "FADD32I"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imms}},
 	},
-	{ // 99: spec line 220: FMUL{join}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
-		name: "FMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000, care: 0xefe0fffffeffffff, fill: 0x0, sem: "fmul",
+	{ // 109: spec line 233: FMUL{join}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+		name: "FMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000, care: 0xefe0fffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnem:  []piece{{kind: pieceLit, text: "FMUL"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_fmrnd, opts: []string{"", "*", "*", ".TRUNC"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 100: spec line 221: FMUL32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
-		name: "FMUL32", class: ClassShort, mask: 0xf0000000, value: 0xc0000000, care: 0xffffffff, fill: 0x0, sem: "fmul",
+	{ // 110: spec line 234: FMUL32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+		name: "FMUL32", class: ClassShort, mask: 0xf0000000, value: 0xc0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnem:  []piece{{kind: pieceLit, text: "FMUL32"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "-"}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 101: spec line 222: FMUL32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
-		name: "FMUL32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xc0000000, care: 0xffffffffff3fffff, fill: 0x0, sem: "fmul",
+	{ // 111: spec line 235: FMUL32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
+		name: "FMUL32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xc0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnem:  []piece{{kind: pieceLit, text: "FMUL32I"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imms}},
 	},
-	{ // 102: spec line 223: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
-		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000, care: 0xefffffffffffffff, fill: 0x0, sem: "fmad",
+	{ // 112: spec line 236: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:  []piece{{kind: pieceLit, text: "FMAD"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 103: spec line 224: FMAD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
-		name: "FMAD32", class: ClassShort, mask: 0xf0000000, value: 0xe0000000, care: 0xffffffff, fill: 0x0, sem: "fmad",
+	{ // 113: spec line 237: FMAD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
+		name: "FMAD32", class: ClassShort, mask: 0xf0000000, value: 0xe0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:  []piece{{kind: pieceLit, text: "FMAD32"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "-"}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 104: spec line 225: FMAD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
-		name: "FMAD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xe0000000, care: 0xffffffffff7fffff, fill: 0x0, sem: "fmad",
+	{ // 114: spec line 238: FMAD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
+		name: "FMAD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xe0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:  []piece{{kind: pieceLit, text: "FMAD32I"}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf2, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_imms}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_sf3, text: "-"}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 105: spec line 226: FSET{join}{cc} {dst}{guard}, {fabs1?|}{s1}{fabs1?|}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
-		name: "FSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000b0000000, care: 0xe3f3fffffeffffff, fill: 0x0, sem: "fset",
+	{ // 115: spec line 239: FSET{join}{cc} {dst}{guard}, {fabs1?|}{s1}{fabs1?|}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+		name: "FSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000b0000000, care: 0xe3f3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "fset",
 		mnem:  []piece{{kind: pieceLit, text: "FSET"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|"}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}}},
 	},
-	{ // 106: spec line 227: FMAX{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
-		name: "FMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000b0000000, care: 0xefe03ffffeffffff, fill: 0x0, sem: "fmax",
+	{ // 116: spec line 240: FMAX{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+		name: "FMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000b0000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmax",
 		mnem:  []piece{{kind: pieceLit, text: "FMAX"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 107: spec line 228: FMIN{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
-		name: "FMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000b0000000, care: 0xefe03ffffeffffff, fill: 0x0, sem: "fmin",
+	{ // 117: spec line 241: FMIN{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+		name: "FMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000b0000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmin",
 		mnem:  []piece{{kind: pieceLit, text: "FMIN"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 108: spec line 229: RRO{join}{cc} {dst}{guard}, {neg1?-}{s1}, {rrop|SIN|EX2}
-		name: "RRO", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000b0000000, care: 0xe4207ffffe00ffff, fill: 0x0, sem: "rro",
+	{ // 118: spec line 242: RRO{join}{cc} {dst}{guard}, {neg1?-}{s1}, {rrop|SIN|EX2}
+		name: "RRO", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000b0000000, care: 0xe4207ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rro",
 		mnem:  []piece{{kind: pieceLit, text: "RRO"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceEnum, field: f_rrop, opts: []string{"SIN", "EX2"}}},
 	},
-	{ // 109: spec line 230: RCP{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "RCP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x90000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "rcp",
+	{ // 119: spec line 243: RCP{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "RCP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x90000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnem:  []piece{{kind: pieceLit, text: "RCP"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 110: spec line 231: RSQ{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "RSQ", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "rsq",
+	{ // 120: spec line 244: RSQ{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "RSQ", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rsq",
 		mnem:  []piece{{kind: pieceLit, text: "RSQ"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 111: spec line 232: LG2{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "LG2", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "lg2",
+	{ // 121: spec line 245: LG2{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "LG2", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "lg2",
 		mnem:  []piece{{kind: pieceLit, text: "LG2"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 112: spec line 233: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "SIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "sin",
+	{ // 122: spec line 246: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "SIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "sin",
 		mnem:  []piece{{kind: pieceLit, text: "SIN"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 113: spec line 234: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "COS", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "cos",
+	{ // 123: spec line 247: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "COS", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cos",
 		mnem:  []piece{{kind: pieceLit, text: "COS"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 114: spec line 235: EX2{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, sem: "ex2",
+	{ // 124: spec line 248: EX2{join}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "ex2",
 		mnem:  []piece{{kind: pieceLit, text: "EX2"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 115: spec line 236: RCP32 {dst}, {s1}
-		name: "RCP32", class: ClassShort, mask: 0xf0000000, value: 0x90000000, care: 0xff007eff, fill: 0x0, sem: "rcp",
+	{ // 125: spec line 249: RCP32 {dst}, {s1}
+		name: "RCP32", class: ClassShort, mask: 0xf0000000, value: 0x90000000, care: 0xff007eff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnem:  []piece{{kind: pieceLit, text: "RCP32"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}},
 	},
-	{ // 116: spec line 239: DFMA{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
-		name: "DFMA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000e0000000, care: 0xefffffffffffffff, fill: 0x0, sem: "dfma",
+	{ // 126: spec line 252: DFMA{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+		name: "DFMA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000e0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "dfma",
 		mnem:  []piece{{kind: pieceLit, text: "DFMA"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 117: spec line 240: DADD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
-		name: "DADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000e0000000, care: 0xefffffffff00ffff, fill: 0x0, sem: "dadd",
+	{ // 127: spec line 253: DADD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+		name: "DADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000e0000000, care: 0xefffffffff00ffff, fill: 0x0, ignore: 0x0, sem: "dadd",
 		mnem:  []piece{{kind: pieceLit, text: "DADD"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg2, text: "-"}, {kind: pieceOperand, opnd: opnd_s3}},
 	},
-	{ // 118: spec line 241: DMUL{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}
-		name: "DMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000e0000000, care: 0xe7e03ffffeffffff, fill: 0x0, sem: "dmul",
+	{ // 128: spec line 254: DMUL{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}
+		name: "DMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000e0000000, care: 0xe7e03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "dmul",
 		mnem:  []piece{{kind: pieceLit, text: "DMUL"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceFlag, field: f_neg1, text: "-"}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 119: spec line 242: DMIN{join}{cc} {dst}{guard}, {s1}, {s2}
-		name: "DMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000e0000000, care: 0xe3e03ffffeffffff, fill: 0x0, sem: "dmin",
+	{ // 129: spec line 255: DMIN{join}{cc} {dst}{guard}, {s1}, {s2}
+		name: "DMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000e0000000, care: 0xe3e03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "dmin",
 		mnem:  []piece{{kind: pieceLit, text: "DMIN"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 120: spec line 243: DMAX{join}{cc} {dst}{guard}, {s1}, {s2}
-		name: "DMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000e0000000, care: 0xe3e03ffffeffffff, fill: 0x0, sem: "dmax",
+	{ // 130: spec line 256: DMAX{join}{cc} {dst}{guard}, {s1}, {s2}
+		name: "DMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000e0000000, care: 0xe3e03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "dmax",
 		mnem:  []piece{{kind: pieceLit, text: "DMAX"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}},
 	},
-	{ // 121: spec line 244: DSET{join}{cc} {dst}{guard}, {s1}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
-		name: "DSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000e0000000, care: 0xe3e3fffffeffffff, fill: 0x0, sem: "dset",
+	{ // 131: spec line 257: DSET{join}{cc} {dst}{guard}, {s1}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+		name: "DSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000e0000000, care: 0xe3e3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "dset",
 		mnem:  []piece{{kind: pieceLit, text: "DSET"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", "}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}}},
 	},
-	{ // 122: spec line 247: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
-		name: "GLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000d0000000, care: 0xe0e03ffffc7fffff, fill: 0x0, sem: "ld.global",
+	{ // 132: spec line 260: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
+		name: "GLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000d0000000, care: 0xe0e03ffffc7fffff, fill: 0x0, ignore: 0x0, sem: "ld.global",
 		mnem:  []piece{{kind: pieceLit, text: "GLD"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_gmem}},
 	},
-	{ // 123: spec line 248: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
-		name: "GST", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000d0000000, care: 0xe0e03f8ffc7fffff, fill: 0x0, sem: "st.global",
+	{ // 133: spec line 261: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
+		name: "GST", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000d0000000, care: 0xe0e03f8ffc7fffff, fill: 0x0, ignore: 0x0, sem: "st.global",
 		mnem:  []piece{{kind: pieceLit, text: "GST"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 124: spec line 249: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
-		name: "LLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000d0000000, care: 0xe0e03ffffe7fffff, fill: 0x0, sem: "ld.local",
+	{ // 134: spec line 262: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
+		name: "LLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000d0000000, care: 0xe0e03ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "ld.local",
 		mnem:  []piece{{kind: pieceLit, text: "LLD"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_lmem}},
 	},
-	{ // 125: spec line 250: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
-		name: "LST", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000d0000000, care: 0xe0e03f8ffe7fffff, fill: 0x0, sem: "st.local",
+	{ // 135: spec line 263: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
+		name: "LST", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000d0000000, care: 0xe0e03f8ffe7fffff, fill: 0x0, ignore: 0x0, sem: "st.local",
 		mnem:  []piece{{kind: pieceLit, text: "LST"}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_lmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_dst}},
 	},
-	{ // 126: spec line 258: TEX{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
-		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xf0000000, care: 0xe003fffff3ffffff, fill: 0x0, sem: "tex",
+	{ // 136: spec line 271: TEX{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xf0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
 	},
-	{ // 127: spec line 259: TEX.B{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
-		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, sem: "tex",
-		mnem:  []piece{{kind: pieceLit, text: "TEX.B"}, {kind: pieceJoin}, {kind: pieceCC}},
+	{ // 137: spec line 272: TEX.BIAS{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX.BIAS"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
 	},
-	{ // 128: spec line 260: TEX.L{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
-		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, sem: "tex",
-		mnem:  []piece{{kind: pieceLit, text: "TEX.L"}, {kind: pieceJoin}, {kind: pieceCC}},
+	{ // 138: spec line 273: TEX.LOD{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX.LOD"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
 	},
-	{ // 129: spec line 261: TEX.S{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
-		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, sem: "tex",
-		mnem:  []piece{{kind: pieceLit, text: "TEX.S"}, {kind: pieceJoin}, {kind: pieceCC}},
+	{ // 139: spec line 274: TEX.SIZE{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX.SIZE"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
 	},
-	{ // 130: spec line 262: TEX.F{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
-		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, sem: "tex",
-		mnem:  []piece{{kind: pieceLit, text: "TEX.F"}, {kind: pieceJoin}, {kind: pieceCC}},
+	{ // 140: spec line 275: TEX.FETCH{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX.FETCH"}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
 	},
-	{ // 131: spec line 265: BRA {fcond}{tgt}
-		name: "BRA", class: ClassFlow, mask: 0xf00001fc, value: 0x10000000, care: 0xfff83ffffffff, fill: 0x0, sem: "bra",
+	{ // 141: spec line 278: BRA {fcond}{tgt}
+		name: "BRA", class: ClassFlow, mask: 0xf00001fc, value: 0x10000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "bra",
 		mnem:  []piece{{kind: pieceLit, text: "BRA"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond}, {kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 132: spec line 268: CAL.NOINC {tgt}
-		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x20000000, care: 0xfff83ffffffff, fill: 0x0, sem: "cal",
+	{ // 142: spec line 281: CAL.NOINC {tgt}
+		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x20000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL.NOINC"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 133: spec line 269: CAL {tgt}
-		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x78020000000, care: 0xfff83ffffffff, fill: 0x0, sem: "cal",
+	{ // 143: spec line 282: CAL {tgt}
+		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x78020000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 134: spec line 270: RET {fcond0}
-		name: "RET", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x30000000, care: 0xfff83ffffffff, fill: 0x0, sem: "ret",
+	{ // 144: spec line 283: RET {fcond0}
+		name: "RET", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x30000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "ret",
 		mnem:  []piece{{kind: pieceLit, text: "RET"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 135: spec line 271: SSY {tgt}
-		name: "SSY", class: ClassFlow, mask: 0xf00001fc, value: 0xa0000000, care: 0xfff83ffffffff, fill: 0x0, sem: "ssy",
+	{ // 145: spec line 284: SSY {tgt}
+		name: "SSY", class: ClassFlow, mask: 0xf00001fc, value: 0xa0000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x3f8000000000, sem: "ssy",
 		mnem:  []piece{{kind: pieceLit, text: "SSY"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 136: spec line 272: BAR.ARV.WAIT {bar}, {barcnt}
-		name: "BAR", class: ClassFlow, mask: 0xf60001fc, value: 0x86000000, care: 0x3f7ffffff, fill: 0x0, sem: "bar",
+	{ // 146: spec line 285: BAR.ARV.WAIT {bar}, {barcnt}
+		name: "BAR", class: ClassFlow, mask: 0xf60001fc, value: 0x86000000, care: 0xf7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
 		mnem:  []piece{{kind: pieceLit, text: "BAR.ARV.WAIT"}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", "}, {kind: pieceOperand, opnd: opnd_barcnt}},
 	},
-	{ // 137: spec line 273: TRAP
-		name: "TRAP", class: ClassFlow, mask: 0x3f80f1fffffc, value: 0x90000000, care: 0x3f83f1ffffff, fill: 0x0, sem: "trap",
+	{ // 147: spec line 286: TRAP
+		name: "TRAP", class: ClassFlow, mask: 0x3f80f1fffffc, value: 0x90000000, care: 0x3f80f1ffffff, fill: 0x0, ignore: 0x0, sem: "trap",
 		mnem: []piece{{kind: pieceLit, text: "TRAP"}},
 	},
-	{ // 138: spec line 274: NOP{join}
-		name: "NOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000f0000000, care: 0xe0003f83f0000003, fill: 0x0, sem: "nop",
+	{ // 148: spec line 287: NOP{join}
+		name: "NOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000f0000000, care: 0xe0003f83f0000003, fill: 0x0, ignore: 0x3f8000000000, sem: "nop",
 		mnem: []piece{{kind: pieceLit, text: "NOP"}, {kind: pieceJoin}},
 	},
 }
@@ -818,28 +868,28 @@ var forms = [...]form{
 var formIndex = [4][128][]uint16{
 	{ // class 0
 		8:   {9},
-		16:  {15, 16},
-		24:  {17, 18},
-		32:  {25, 26},
-		40:  {30},
-		48:  {67, 68},
-		56:  {69, 70},
-		72:  {115},
-		88:  {97},
-		96:  {100},
-		112: {103},
+		16:  {16, 17},
+		24:  {18, 19},
+		32:  {26, 27},
+		40:  {31},
+		48:  {77, 78},
+		56:  {79, 80},
+		72:  {125},
+		88:  {107},
+		96:  {110},
+		112: {113},
 	},
 	{ // class 1
 		8:   {10},
-		16:  {19, 20},
-		24:  {21, 22},
-		32:  {27, 28},
-		48:  {71, 72},
-		56:  {73, 74},
-		88:  {98},
-		96:  {101},
-		104: {83, 84, 85, 86},
-		112: {104},
+		16:  {20, 21},
+		24:  {22, 23},
+		32:  {28, 29},
+		48:  {81, 82},
+		56:  {83, 84},
+		88:  {108},
+		96:  {111},
+		104: {93, 94, 95, 96},
+		112: {114},
 	},
 	{ // class 2
 		1:   {2},
@@ -851,71 +901,71 @@ var formIndex = [4][128][]uint16{
 		8:   {0},
 		9:   {1},
 		16:  {11, 12},
-		24:  {13, 14},
-		27:  {75},
-		28:  {76},
-		29:  {77},
-		30:  {78, 79},
-		31:  {80, 81},
-		32:  {23, 24},
-		40:  {29},
-		48:  {31, 32, 33, 34},
-		49:  {35, 36, 37, 38},
-		50:  {39, 40, 41, 42},
-		51:  {43, 44, 45, 46},
-		52:  {47, 48, 49, 50},
-		53:  {51, 52, 53, 54},
-		54:  {55, 56, 57, 58},
-		55:  {59, 60, 61, 62},
-		56:  {63, 64, 65, 66},
-		72:  {109},
-		74:  {110},
-		75:  {111},
-		76:  {112},
-		77:  {113},
-		78:  {114},
-		80:  {87},
-		81:  {88},
-		82:  {89},
-		83:  {90},
-		84:  {91},
-		85:  {92},
-		86:  {93},
-		87:  {94},
-		88:  {95},
-		89:  {96},
-		91:  {105},
-		92:  {106},
-		93:  {107},
-		94:  {108},
-		96:  {99},
-		104: {82},
+		24:  {14, 13, 15},
+		27:  {85},
+		28:  {86},
+		29:  {87},
+		30:  {88, 89},
+		31:  {90, 91},
+		32:  {24, 25},
+		40:  {30},
+		48:  {35, 32, 33, 34, 36},
+		49:  {40, 37, 38, 39, 41},
+		50:  {45, 42, 43, 44, 46},
+		51:  {50, 47, 48, 49, 51},
+		52:  {55, 52, 53, 54, 56},
+		53:  {60, 57, 58, 59, 61},
+		54:  {65, 62, 63, 64, 66},
+		55:  {70, 67, 68, 69, 71},
+		56:  {75, 72, 73, 74, 76},
+		72:  {119},
+		74:  {120},
+		75:  {121},
+		76:  {122},
+		77:  {123},
+		78:  {124},
+		80:  {97},
+		81:  {98},
+		82:  {99},
+		83:  {100},
+		84:  {101},
+		85:  {102},
+		86:  {103},
+		87:  {104},
+		88:  {105},
+		89:  {106},
+		91:  {115},
+		92:  {116},
+		93:  {117},
+		94:  {118},
+		96:  {109},
+		104: {92},
 		105: {8},
-		106: {124},
-		107: {125},
-		108: {122},
-		109: {123},
-		112: {102},
-		114: {116},
-		115: {117},
-		116: {118},
-		117: {119},
-		118: {120},
-		119: {121},
-		120: {126},
-		121: {127},
-		122: {128},
-		123: {129},
-		124: {130},
-		127: {138},
+		106: {134},
+		107: {135},
+		108: {132},
+		109: {133},
+		112: {112},
+		114: {126},
+		115: {127},
+		116: {128},
+		117: {129},
+		118: {130},
+		119: {131},
+		120: {136},
+		121: {137},
+		122: {138},
+		123: {139},
+		124: {140},
+		127: {148},
 	},
 	{ // class 3
-		8:  {131},
-		16: {132, 133},
-		24: {134},
-		64: {136},
-		72: {137},
-		80: {135},
+		8:  {141},
+		16: {142, 143},
+		24: {144},
+		64: {146},
+		72: {147},
+		80: {145},
 	},
 }
 
@@ -923,73 +973,73 @@ var formIndex = [4][128][]uint16{
 var formsByName = map[string][]uint16{
 	"A2R":     {3},
 	"ADA":     {8},
-	"BAR":     {136},
-	"BRA":     {131},
+	"BAR":     {146},
+	"BRA":     {141},
 	"C2R":     {2},
-	"CAL":     {132, 133},
-	"COS":     {113},
-	"DADD":    {117},
-	"DFMA":    {116},
-	"DMAX":    {120},
-	"DMIN":    {119},
-	"DMUL":    {118},
-	"DSET":    {121},
-	"EX2":     {114},
-	"F2F":     {93, 94},
-	"F2I":     {91, 92},
-	"FADD":    {95, 96},
-	"FADD32":  {97},
-	"FADD32I": {98},
-	"FMAD":    {102},
-	"FMAD32":  {103},
-	"FMAD32I": {104},
-	"FMAX":    {106},
-	"FMIN":    {107},
-	"FMUL":    {99},
-	"FMUL32":  {100},
-	"FMUL32I": {101},
-	"FSET":    {105},
-	"GLD":     {122},
-	"GST":     {123},
-	"I2F":     {89, 90},
-	"I2I":     {87, 88},
-	"IADD":    {11, 12, 13, 14},
-	"IADD32":  {15, 16, 17, 18},
-	"IADD32I": {19, 20, 21, 22},
-	"IMAD":    {31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66},
-	"IMAD32":  {67, 68, 69, 70},
-	"IMAD32I": {71, 72, 73, 74},
-	"IMAX":    {76},
-	"IMIN":    {77},
-	"IMUL":    {23, 24},
-	"IMUL32":  {25, 26},
-	"IMUL32I": {27, 28},
-	"ISAD":    {29},
-	"ISAD32":  {30},
-	"ISET":    {75},
-	"LG2":     {111},
-	"LLD":     {124},
-	"LOP":     {82},
-	"LOP32I":  {83, 84, 85, 86},
-	"LST":     {125},
+	"CAL":     {142, 143},
+	"COS":     {123},
+	"DADD":    {127},
+	"DFMA":    {126},
+	"DMAX":    {130},
+	"DMIN":    {129},
+	"DMUL":    {128},
+	"DSET":    {131},
+	"EX2":     {124},
+	"F2F":     {103, 104},
+	"F2I":     {101, 102},
+	"FADD":    {105, 106},
+	"FADD32":  {107},
+	"FADD32I": {108},
+	"FMAD":    {112},
+	"FMAD32":  {113},
+	"FMAD32I": {114},
+	"FMAX":    {116},
+	"FMIN":    {117},
+	"FMUL":    {109},
+	"FMUL32":  {110},
+	"FMUL32I": {111},
+	"FSET":    {115},
+	"GLD":     {132},
+	"GST":     {133},
+	"I2F":     {99, 100},
+	"I2I":     {97, 98},
+	"IADD":    {11, 12, 13, 14, 15},
+	"IADD32":  {16, 17, 18, 19},
+	"IADD32I": {20, 21, 22, 23},
+	"IMAD":    {32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76},
+	"IMAD32":  {77, 78, 79, 80},
+	"IMAD32I": {81, 82, 83, 84},
+	"IMAX":    {86},
+	"IMIN":    {87},
+	"IMUL":    {24, 25},
+	"IMUL32":  {26, 27},
+	"IMUL32I": {28, 29},
+	"ISAD":    {30},
+	"ISAD32":  {31},
+	"ISET":    {85},
+	"LG2":     {121},
+	"LLD":     {134},
+	"LOP":     {92},
+	"LOP32I":  {93, 94, 95, 96},
+	"LST":     {135},
 	"MOV":     {0},
 	"MOV32":   {9},
 	"MVC":     {1},
 	"MVI":     {10},
-	"NOP":     {138},
+	"NOP":     {148},
 	"R2A":     {6},
 	"R2C":     {5},
 	"R2G":     {7},
-	"RCP":     {109},
-	"RCP32":   {115},
-	"RET":     {134},
-	"RRO":     {108},
-	"RSQ":     {110},
+	"RCP":     {119},
+	"RCP32":   {125},
+	"RET":     {144},
+	"RRO":     {118},
+	"RSQ":     {120},
 	"S2R":     {4},
-	"SHL":     {78, 79},
-	"SHR":     {80, 81},
-	"SIN":     {112},
-	"SSY":     {135},
-	"TEX":     {126, 127, 128, 129, 130},
-	"TRAP":    {137},
+	"SHL":     {88, 89},
+	"SHR":     {90, 91},
+	"SIN":     {122},
+	"SSY":     {145},
+	"TEX":     {136, 137, 138, 139, 140},
+	"TRAP":    {147},
 }

@@ -236,8 +236,8 @@ func compile(fm *form, fields map[string]field) error {
 	}
 	// class-defining bits are always cared about
 	fm.care |= 3
-	if fm.class != "short" {
-		fm.care |= 3 << 32
+	if fm.class == "imm" || fm.class == "long" {
+		fm.care |= 3 << 32 // the immediate marker / the exit and join markers
 	}
 	// split the template into mnemonic and operands at the first blank
 	t := fm.template
@@ -385,8 +385,8 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 	b.WriteString("// forms holds one entry per spec row, in spec order.\nvar forms = [...]form{\n")
 	for i, fm := range forms {
 		fmt.Fprintf(&b, "\t{ // %d: spec line %d: %s\n", i, fm.line, fm.template)
-		fmt.Fprintf(&b, "\t\tname: %q, class: Class%s, mask: %#x, value: %#x, care: %#x, fill: %#x, sem: %q,\n",
-			fm.name, strings.Title(fm.class), fm.mask, fm.value, fm.care, fm.fill, fm.sem)
+		fmt.Fprintf(&b, "\t\tname: %q, class: Class%s, mask: %#x, value: %#x, care: %#x, fill: %#x, ignore: %#x, sem: %q,\n",
+			fm.name, strings.Title(fm.class), fm.mask, fm.value, fm.care, fm.fill, fm.ignore, fm.sem)
 		writePieces(&b, "mnem", fm.mnem)
 		writePieces(&b, "opnds", fm.opnds)
 		b.WriteString("\t},\n")
