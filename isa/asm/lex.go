@@ -1,5 +1,7 @@
 package asm
 
+import "strings"
+
 // Kind is a token kind.
 type Kind uint8
 
@@ -140,12 +142,14 @@ func isHex(c byte) bool {
 }
 
 func indexFrom(s, sub string, from int) int {
-	for i := from; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
+	if from > len(s) {
+		return -1
 	}
-	return -1
+	i := strings.Index(s[from:], sub)
+	if i < 0 {
+		return -1
+	}
+	return from + i
 }
 
 // ParseUint parses a Number token's text: 0x hex or decimal. ok is false on

@@ -95,28 +95,34 @@ func invalidDetail(c Class, v uint64, cands []uint16) string {
 // operandsValid rejects encodings whose enumerated fields select an invalid
 // option or whose operand bits contradict each other.
 func operandsValid(f *form, v uint64) bool {
-	for i := range f.mnem {
-		if !pieceValid(f, &f.mnem[i], v) {
-			return false
-		}
-	}
-	for i := range f.opnds {
-		if !pieceValid(f, &f.opnds[i], v) {
-			return false
+	for i := range f.checks {
+		c := &f.checks[i]
+		switch c.kind {
+		case checkEnum:
+			if x := c.field.Get(v); x >= uint64(c.opts) || !enumValid(f, c.field, x) {
+				return false
+			}
+		case checkCC:
+			if f_ccw.Get(v) == 0 && f_ccr.Get(v) != 0 {
+				return false // a register number with no write
+			}
+		case checkOperand:
+			if !operandValid(f.class, c.opnd, v) {
+				return false
+			}
 		}
 	}
 	return true
 }
 
-func pieceValid(f *form, p *piece, v uint64) bool {
-	switch p.kind {
-	case pieceEnum:
-		x := p.field.Get(v)
-		return x < uint64(len(p.opts)) && p.opts[x] != "*"
-	case pieceOperand:
-		return operandValid(f.class, p.opnd, v)
-	case pieceCC:
-		return f_ccw.Get(v) != 0 || f_ccr.Get(v) == 0 // a register number with no write
+// enumValid reports whether option x of the enumeration on field fld is valid.
+func enumValid(f *form, fld isa.Field, x uint64) bool {
+	for _, ps := range [2][]piece{f.mnem, f.opnds} {
+		for i := range ps {
+			if ps[i].kind == pieceEnum && ps[i].field == fld {
+				return ps[i].opts[x] != "*"
+			}
+		}
 	}
 	return true
 }

@@ -64,7 +64,28 @@ type piece struct {
 	field isa.Field // enum/flag field, or the width field of an operand
 	text  string
 	opts  []string
+	// for the assembler: the literal text and each option split into tokens,
+	// and the options longest first (".U16.BEXT" is tried before ".U16")
+	toks    []string
+	optToks [][]string
+	order   []uint8
 }
+
+// check is one validation Decode applies to a candidate form.
+type check struct {
+	kind  checkKind
+	opnd  opndKind
+	field isa.Field
+	opts  int // checkEnum: the option at field value x must exist and not be "*"
+}
+
+type checkKind uint8
+
+const (
+	checkEnum    checkKind = iota // enumeration value names a valid option
+	checkCC                       // no condition register number without a write
+	checkOperand                  // the operand's bits do not conflict
+)
 
 type form struct {
 	name   string
@@ -77,4 +98,5 @@ type form struct {
 	sem    string
 	mnem   []piece
 	opnds  []piece
+	checks []check
 }

@@ -1,6 +1,7 @@
 package tesla
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strings"
 
@@ -40,143 +41,138 @@ var (
 	classMask = [4]uint64{ClassShort: 3, ClassImm: 3 | 3<<32, ClassLong: 3, ClassFlow: 3 | 3<<32}
 )
 
-// matchErr is the furthest point a failed match reached, for the error message.
+// matchErr is the furthest point a failed match reached, for the error
+// message, which is built only when the whole statement fails.
 type matchErr struct {
-	col  int
-	want string
+	col   int
+	want  string   // what was expected
+	quote string   // a token to quote after want, e.g. the one found
+	opts  []string // or: one of these options
+}
+
+func (m matchErr) message() string {
+	switch {
+	case m.opts != nil:
+		return "one of " + strings.Join(m.opts, " ")
+	case m.quote != "":
+		return m.want + "'" + m.quote + "'"
+	}
+	return m.want
 }
 
 type parser struct {
-	toks  []asm.Token
-	label string // label named by a branch target, resolved in pass 2
-	best  matchErr
-	tmp   [8]asm.Token // scratch for tokenising template literals
+	toks   []asm.Token
+	label  string // label named by a branch target, resolved in pass 2
+	best   matchErr
+	mcache map[string][]mnemParse
 }
 
 func (p *parser) fail(col int, want string) {
 	if col >= p.best.col {
-		p.best = matchErr{col, want}
+		p.best = matchErr{col: col, want: want}
 	}
 }
 
-// literalTokens splits template literal text into tokens.
-func literalTokens(text string, buf []asm.Token) []asm.Token {
-	var lx asm.Lexer
-	lx.Reset(text)
-	buf = buf[:0]
-	for {
-		t := lx.Next()
-		if t.Kind == asm.EOL {
-			return buf
-		}
-		buf = append(buf, t)
+func (p *parser) failQuote(col int, want, quote string) {
+	if col >= p.best.col {
+		p.best = matchErr{col: col, want: want, quote: quote}
 	}
 }
 
-// matchForm tries to read mnemonic and operand tokens as form fi.
-func (p *parser) matchForm(fi uint16, mnem asm.Token) (uint64, bool) {
-	f := &forms[fi]
-	st := encState{v: f.value | f.fill | classBits[f.class], set: f.mask | classMask[f.class]}
-	p.label = ""
-	var ok bool
-	st, ok = p.matchMnem(f, f.mnem, mnem.Text, st, mnem.Col)
-	if !ok {
-		return 0, false
+func (p *parser) failOpts(col int, opts []string) {
+	if col >= p.best.col {
+		p.best = matchErr{col: col, opts: opts}
 	}
-	return st.v, true
+}
+
+// mnemParse is one way to read a mnemonic: a form and the fields it sets.
+type mnemParse struct {
+	form uint16
+	st   encState
+}
+
+// mnemParses returns every way to read the mnemonic as one of the candidate
+// forms, in spec order, caching the answer: real code repeats mnemonics.
+func (p *parser) mnemParses(cands []uint16, mnem asm.Token) []mnemParse {
+	if r, ok := p.mcache[mnem.Text]; ok {
+		return r
+	}
+	var out []mnemParse
+	for _, fi := range cands {
+		f := &forms[fi]
+		st := encState{v: f.value | f.fill | classBits[f.class], set: f.mask | classMask[f.class]}
+		p.matchMnem(f, f.mnem, mnem.Text, st, mnem.Col, func(st encState) {
+			out = append(out, mnemParse{fi, st})
+		})
+	}
+	if p.mcache == nil {
+		p.mcache = map[string][]mnemParse{}
+	}
+	p.mcache[mnem.Text] = out
+	return out
 }
 
 // matchMnem matches the mnemonic string s against pieces, backtracking over
-// optional and enumerated pieces; on success it goes on to the operands.
-func (p *parser) matchMnem(f *form, ps []piece, s string, st encState, col int) (encState, bool) {
+// optional and enumerated pieces, and reports every complete reading.
+func (p *parser) matchMnem(f *form, ps []piece, s string, st encState, col int, found func(encState)) {
 	if len(ps) == 0 {
 		if s != "" {
-			p.fail(col, "end of mnemonic, found "+s)
-			return st, false
+			p.failQuote(col, "end of mnemonic, found ", s)
+			return
 		}
-		return p.matchOpnds(f, f.opnds, 0, st)
+		found(st)
+		return
 	}
 	pc := &ps[0]
-	try := func(text string, fld isa.Field, x uint64, set bool) (encState, bool) {
+	next := func(text string, fld isa.Field, x uint64, set bool) {
 		if !strings.HasPrefix(s, text) {
-			return st, false
+			return
 		}
 		n := st
 		if set {
 			var ok bool
 			if n, ok = n.put(fld, x); !ok {
-				return st, false
+				return
 			}
 		}
-		return p.matchMnem(f, ps[1:], s[len(text):], n, col+len(text))
+		p.matchMnem(f, ps[1:], s[len(text):], n, col+len(text), found)
 	}
 	switch pc.kind {
 	case pieceLit:
 		if !strings.HasPrefix(s, pc.text) {
 			p.fail(col, pc.text)
-			return st, false
+			return
 		}
-		return p.matchMnem(f, ps[1:], s[len(pc.text):], st, col+len(pc.text))
+		p.matchMnem(f, ps[1:], s[len(pc.text):], st, col+len(pc.text), found)
 	case pieceJoin:
 		if f.class == ClassLong {
-			if r, ok := try(".S", f_mark, 2, true); ok {
-				return r, true
-			}
+			next(".S", f_mark, 2, true)
 		}
-		return try("", f_mark, 0, false)
+		next("", f_mark, 0, false)
 	case pieceCC:
 		if len(s) >= 3 && s[0] == '.' && s[1] == 'C' && s[2] >= '0' && s[2] <= '3' {
 			if n, ok := st.put(f_ccw, 1); ok {
 				if n, ok = n.put(f_ccr, uint64(s[2]-'0')); ok {
-					if r, ok := p.matchMnem(f, ps[1:], s[3:], n, col+3); ok {
-						return r, true
-					}
+					p.matchMnem(f, ps[1:], s[3:], n, col+3, found)
 				}
 			}
 		}
-		return try("", f_ccw, 0, true)
+		next("", f_ccw, 0, true)
 	case pieceEnum:
-		// longest options first so ".U16.BEXT" wins over ".U16"
-		order := enumOrder(pc.opts)
-		for _, i := range order {
-			if r, ok := try(pc.opts[i], pc.field, uint64(i), true); ok {
-				return r, true
-			}
+		// longest options first so ".U16.BEXT" is preferred to ".U16"
+		for _, i := range pc.order {
+			next(pc.opts[i], pc.field, uint64(i), true)
 		}
-		p.fail(col, "one of "+strings.Join(pc.opts, " "))
-		return st, false
+		p.failOpts(col, pc.opts)
 	case pieceFlag:
 		if pc.text != "" {
-			if r, ok := try(pc.text, pc.field, 1, true); ok {
-				return r, true
-			}
+			next(pc.text, pc.field, 1, true)
 		}
-		return try("", pc.field, 0, true)
+		next("", pc.field, 0, true)
 	case pieceNotFlag:
-		if r, ok := try(pc.text, pc.field, 0, true); ok {
-			return r, true
-		}
-		return try("", pc.field, 1, true)
+		next(pc.text, pc.field, 0, true)
+		next("", pc.field, 1, true)
 	}
-	p.fail(col, "mnemonic")
-	return st, false
-}
-
-// enumOrder lists the valid options of an enumeration, longest text first.
-func enumOrder(opts []string) []int {
-	var buf [16]int
-	order := buf[:0]
-	for i, o := range opts {
-		if o != "*" {
-			order = append(order, i)
-		}
-	}
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && len(opts[order[j]]) > len(opts[order[j-1]]); j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
-	}
-	return order
 }
 
 func (p *parser) tok(i int) asm.Token {
@@ -191,13 +187,12 @@ func (p *parser) tok(i int) asm.Token {
 	return asm.Token{Kind: asm.EOL, Col: col}
 }
 
-// matchText matches literal template text at token i.
-func (p *parser) matchText(text string, i int) (int, bool) {
-	lt := literalTokens(text, p.tmp[:0])
-	for _, t := range lt {
+// matchText matches literal template tokens at token i.
+func (p *parser) matchText(toks []string, i int) (int, bool) {
+	for _, t := range toks {
 		got := p.tok(i)
-		if got.Text != t.Text || got.Kind == asm.EOL {
-			p.fail(got.Col, "'"+t.Text+"'")
+		if got.Text != t || got.Kind == asm.EOL {
+			p.failQuote(got.Col, "", t)
 			return i, false
 		}
 		i++
@@ -209,7 +204,7 @@ func (p *parser) matchText(text string, i int) (int, bool) {
 func (p *parser) matchOpnds(f *form, ps []piece, i int, st encState) (encState, bool) {
 	if len(ps) == 0 {
 		if t := p.tok(i); t.Kind != asm.EOL {
-			p.fail(t.Col, "end of instruction, found '"+t.Text+"'")
+			p.failQuote(t.Col, "end of instruction, found ", t.Text)
 			return st, false
 		}
 		return st, true
@@ -217,14 +212,14 @@ func (p *parser) matchOpnds(f *form, ps []piece, i int, st encState) (encState, 
 	pc := &ps[0]
 	switch pc.kind {
 	case pieceLit:
-		j, ok := p.matchText(pc.text, i)
+		j, ok := p.matchText(pc.toks, i)
 		if !ok {
 			return st, false
 		}
 		return p.matchOpnds(f, ps[1:], j, st)
 	case pieceEnum:
-		for _, k := range enumOrder(pc.opts) {
-			if j, ok := p.matchText(pc.opts[k], i); ok {
+		for _, k := range pc.order {
+			if j, ok := p.matchText(pc.optToks[k], i); ok {
 				if n, ok := st.put(pc.field, uint64(k)); ok {
 					if r, ok := p.matchOpnds(f, ps[1:], j, n); ok {
 						return r, true
@@ -238,7 +233,7 @@ func (p *parser) matchOpnds(f *form, ps []piece, i int, st encState) (encState, 
 		if pc.kind == pieceNotFlag {
 			on, off = 0, 1
 		}
-		if j, ok := p.matchText(pc.text, i); ok && pc.text != "" {
+		if j, ok := p.matchText(pc.toks, i); ok && pc.text != "" {
 			if n, ok := st.put(pc.field, on); ok {
 				if r, ok := p.matchOpnds(f, ps[1:], j, n); ok {
 					return r, true
@@ -279,7 +274,7 @@ type asmInst struct {
 // .headerflags, dot lines), which it skips; "Function :" starts a new function.
 func Assemble(filename string, src []byte) ([]byte, error) {
 	var errs asm.ErrorList
-	var insts []asmInst
+	insts := make([]asmInst, 0, bytes.Count(src, []byte{'\n'})+1)
 	labels := map[string]uint64{}
 	var addr uint64
 	var p parser
@@ -290,10 +285,22 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 		}
 	}
 	asm.Lines(src, func(line string, ln int) {
-		trimmed := strings.TrimSpace(line)
+		k := 0
+		for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+			k++
+		}
+		if k == len(line) {
+			return
+		}
+		trimmed := line[k:]
+		if trimmed[0] != '/' {
+			trimmed = strings.TrimSpace(trimmed)
+		}
 		switch {
 		case trimmed == "":
 			return
+		case trimmed[0] == '/':
+			// an instruction line with its address column
 		case strings.HasPrefix(trimmed, "Function :") || strings.HasPrefix(trimmed, "Function:"):
 			endFunction()
 			return
@@ -479,13 +486,22 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 	}
 	p.toks = stmt[1:]
 	p.best = matchErr{}
-	for _, fi := range cands {
-		v, ok := p.matchForm(fi, mn)
+	parses := p.mnemParses(cands, mn)
+	if len(parses) == 0 {
+		// explain the mnemonic failure (the cache kept no messages)
+		delete(p.mcache, mn.Text)
+		p.best = matchErr{}
+		p.mnemParses(cands, mn)
+	}
+	for _, mp := range parses {
+		p.label = ""
+		f := &forms[mp.form]
+		st, ok := p.matchOpnds(f, f.opnds, 0, mp.st)
 		if !ok {
 			continue
 		}
-		ai := asmInst{v: v, n: 8}
-		if forms[fi].class == ClassShort {
+		ai := asmInst{v: st.v, n: 8}
+		if f.class == ClassShort {
 			ai.n = 4
 		}
 		if p.label != "" {
@@ -497,5 +513,5 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 	if p.best.col > 0 {
 		epos.Col = p.best.col
 	}
-	return asmInst{}, &asm.Error{Pos: epos, Msg: base + ": expected " + p.best.want}
+	return asmInst{}, &asm.Error{Pos: epos, Msg: base + ": expected " + p.best.message()}
 }

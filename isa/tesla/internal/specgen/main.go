@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"gpuisa/isa/asm"
 )
 
 type field struct {
@@ -90,12 +92,17 @@ var operandFields = map[string]map[string][]string{
 }
 
 // kindsWithClassFree are operand kinds that have the same fields in all classes.
+var specFields map[string]field
+
+func fieldWidth(name string) int { return specFields[name].width }
+
 func main() {
 	if len(os.Args) != 3 {
 		fmt.Fprintln(os.Stderr, "usage: specgen spec.txt tables.go")
 		os.Exit(2)
 	}
 	fields, forms, err := parse(os.Args[1])
+	specFields = fields
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -389,6 +396,7 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 			fm.name, strings.Title(fm.class), fm.mask, fm.value, fm.care, fm.fill, fm.ignore, fm.sem)
 		writePieces(&b, "mnem", fm.mnem)
 		writePieces(&b, "opnds", fm.opnds)
+		writeChecks(&b, fm)
 		b.WriteString("\t},\n")
 	}
 	b.WriteString("}\n\n")
@@ -467,6 +475,70 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 	return format.Source(out)
 }
 
+// validatedKinds are operand kinds whose bits can contradict each other;
+// the memory-operand kinds share one check.
+var validatedKinds = map[string]string{
+	"s1": "opnd_s1", "s2": "opnd_s1", "s3": "opnd_s1",
+	"cmem": "opnd_cmem", "lmem": "opnd_lmem", "smemw": "opnd_smemw", "gmem": "opnd_gmem", "adst": "opnd_adst",
+}
+
+// writeChecks lists the pieces Decode must validate: enumerations with
+// invalid options, operands whose bits can conflict, and condition writes.
+func writeChecks(b *bytes.Buffer, fm *form) {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range append(append([]piece{}, fm.mnem...), fm.opnds...) {
+		switch p.kind {
+		case "enum":
+			for _, o := range p.opts {
+				if o == "*" {
+					out = append(out, fmt.Sprintf("{kind: checkEnum, field: f_%s, opts: %d}", p.field, len(p.opts)))
+					break
+				}
+			}
+			if len(p.opts) < 1<<fieldWidth(p.field) {
+				out = append(out, fmt.Sprintf("{kind: checkEnum, field: f_%s, opts: %d}", p.field, len(p.opts)))
+			}
+		case "cc":
+			out = append(out, "{kind: checkCC}")
+		case "opnd":
+			if k, ok := validatedKinds[p.text]; ok && !seen[k] {
+				seen[k] = true
+				out = append(out, fmt.Sprintf("{kind: checkOperand, opnd: %s}", k))
+			}
+		}
+	}
+	if len(out) > 0 {
+		fmt.Fprintf(b, "\t\tchecks: []check{%s},\n", strings.Join(out, ", "))
+	}
+}
+
+// tokens splits template text the way the assembler's lexer does.
+func tokens(text string) []string {
+	var lx asm.Lexer
+	lx.Reset(text)
+	var out []string
+	for {
+		t := lx.Next()
+		if t.Kind == asm.EOL {
+			return out
+		}
+		out = append(out, t.Text)
+	}
+}
+
+// longestFirst orders the valid options of an enumeration, longest text first.
+func longestFirst(opts []string) []uint8 {
+	var order []uint8
+	for i, o := range opts {
+		if o != "*" {
+			order = append(order, uint8(i))
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(opts[order[a]]) > len(opts[order[b]]) })
+	return order
+}
+
 func writePieces(b *bytes.Buffer, name string, ps []piece) {
 	if len(ps) == 0 {
 		return
@@ -478,17 +550,21 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 		}
 		switch p.kind {
 		case "lit":
-			fmt.Fprintf(b, "{kind: pieceLit, text: %q}", p.text)
+			fmt.Fprintf(b, "{kind: pieceLit, text: %q, toks: %#v}", p.text, tokens(p.text))
 		case "join":
 			b.WriteString("{kind: pieceJoin}")
 		case "cc":
 			b.WriteString("{kind: pieceCC}")
 		case "enum":
-			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v}", p.field, p.opts)
+			var ot [][]string
+			for _, o := range p.opts {
+				ot = append(ot, tokens(o))
+			}
+			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v, optToks: %#v, order: %#v}", p.field, p.opts, ot, longestFirst(p.opts))
 		case "flag":
-			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q}", p.field, p.text)
+			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, toks: %#v}", p.field, p.text, tokens(p.text))
 		case "nflag":
-			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q}", p.field, p.text)
+			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q, toks: %#v}", p.field, p.text, tokens(p.text))
 		case "opnd":
 			fmt.Fprintf(b, "{kind: pieceOperand, opnd: opnd_%s", p.text)
 			switch p.arg {
