@@ -2,6 +2,11 @@ package tesla
 
 // Operand kinds: how each kind named in spec.txt reads its fields, prints and
 // validates. The assembler side is in parse_operands.go.
+//
+// Spelling follows cuobjdump of CUDA 4.1 and later ("new style"): c[0x1][0x0],
+// global14[R0], o[0x7f], g[A1+0xc] as an R2G destination, but g [0x6] with a
+// blank for shared sources. CUDA 3.x/4.0 put blanks in all of them; the
+// assembler reads both.
 
 // condNames are the 32 condition-code tests of the guard field, as cuobjdump
 // spells them after the condition register (C0.EQU). 0x14..0x1b have no known
@@ -67,9 +72,9 @@ func appendShared(dst []byte, m memRef) []byte {
 }
 
 func appendConst(dst []byte, bank uint64, m memRef) []byte {
-	dst = append(dst, "c ["...)
+	dst = append(dst, "c["...)
 	dst = hexNum(dst, bank)
-	dst = append(dst, "] "...)
+	dst = append(dst, ']')
 	dst = appendAddr(dst, m)
 	return append(dst, sharedTypes[m.typ]...)
 }
@@ -98,7 +103,7 @@ func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
 	case opnd_dst:
 		if c == ClassLong {
 			if f_odst.Get(v) != 0 {
-				dst = append(dst, "o ["...)
+				dst = append(dst, "o["...)
 				dst = hexNum(dst, f_dst.Get(v))
 				return append(dst, ']')
 			}
@@ -167,7 +172,7 @@ func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
 	case opnd_gmem:
 		dst = append(dst, "global"...)
 		dst = appendDec(dst, f_s2.Get(v))
-		dst = append(dst, " [R"...)
+		dst = append(dst, "[R"...)
 		dst = appendDec(dst, f_s1.Get(v))
 		return append(dst, ']')
 	case opnd_lmem:
@@ -176,7 +181,7 @@ func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
 	case opnd_hex:
 		return hexNum(dst, p.field.Get(v))
 	case opnd_smemw:
-		dst = append(dst, "g "...)
+		dst = append(dst, 'g')
 		return appendAddr(dst, memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0, idx: f_saddr.Get(v)})
 	case opnd_cmem:
 		return appendConst(dst, f_bank.Get(v), memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0,

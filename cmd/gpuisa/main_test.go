@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// The bundled example assembles to the committed binary, and lists back.
+func TestExampleRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "vecadd.bin")
+	if code, _, stderr := runCLI(t, "", "as", "-arch", "sm_10", "-o", bin, "../../examples/tesla/vecadd.s"); code != 0 {
+		t.Fatalf("as: %d %s", code, stderr)
+	}
+	want, err := os.ReadFile("../../examples/tesla/vecadd.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(bin)
+	if !bytes.Equal(got, want) {
+		t.Fatal("examples/tesla/vecadd.bin is stale: run gpuisa as again")
+	}
+	code, listing, stderr := runCLI(t, "", "dis", "-arch", "sm_10", bin)
+	if code != 0 || stderr != "" {
+		t.Fatalf("dis: %d %s", code, stderr)
+	}
+	if !strings.Contains(listing, "/*0050*/        GST.U32 global14[R2], R3;") {
+		t.Fatalf("unexpected listing:\n%s", listing)
+	}
+	lst := filepath.Join(dir, "vecadd.lst")
+	os.WriteFile(lst, []byte(listing), 0o644)
+	code, again, stderr := runCLI(t, "", "as", "-arch", "sm_10", lst)
+	if code != 0 || again != string(want) {
+		t.Fatalf("listing does not assemble back: %d %s", code, stderr)
+	}
+}
+
+// Raw input from standard input, an invalid word in the middle: the rest is
+// still listed, the error names the address, the exit status is 1.
+func TestDisInvalidWord(t *testing.T) {
+	in := string([]byte{0x00, 0x82, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x82, 0x00, 0x10})
+	code, out, stderr := runCLI(t, in, "dis", "-arch", "sm_10", "-base", "0x100", "-")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if !strings.Contains(stderr, "/*0104*/ invalid encoding") {
+		t.Errorf("stderr %q does not name address 0x104", stderr)
+	}
+	for _, want := range []string{"/*0100*/        MOV32 R0, R1;", "/*0104*/        .word 0x0;", "/*0108*/        MOV32 R0, R1;"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("listing lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{}, {"bogus"}, {"dis"}, {"dis", "-arch", "sm_99", "x"}, {"as", "x"}, {"dis", "-base", "zz", "x"},
+	} {
+		if code, _, _ := runCLI(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	// raw input without -arch
+	if code, _, stderr := runCLI(t, "\x00\x00\x00\x10", "dis", "-"); code != 2 || !strings.Contains(stderr, "-arch") {
+		t.Errorf("raw without -arch: %d %q", code, stderr)
+	}
+}
+
+func TestAsErrorsHavePositions(t *testing.T) {
+	src := "MOV R0, R1;\n  IADD R0, R1, Q7;\nBRA nowhere;\n"
+	code, _, stderr := runCLI(t, src, "as", "-arch", "sm_10", "-")
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"<stdin>:2:", "<stdin>:3:", "undefined label nowhere"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
