@@ -68,19 +68,19 @@ type parser struct {
 }
 
 func (p *parser) fail(col int, want string) {
-	if col >= p.best.col {
+	if col > p.best.col {
 		p.best = matchErr{col: col, want: want}
 	}
 }
 
 func (p *parser) failQuote(col int, want, quote string) {
-	if col >= p.best.col {
+	if col > p.best.col {
 		p.best = matchErr{col: col, want: want, quote: quote}
 	}
 }
 
 func (p *parser) failOpts(col int, opts []string) {
-	if col >= p.best.col {
+	if col > p.best.col {
 		p.best = matchErr{col: col, opts: opts}
 	}
 }
