@@ -64,15 +64,15 @@ func SectionTypeName(t uint32) string {
 // 16..23 the virtual (PTX) SM it was compiled from; the rest are these flags
 // (names as nvdisasm prints them in .headerflags).
 const (
-	EFSMMask              = 0xff
-	EFTexmodeUnified      = 0x100
-	EFTexmodeIndependent  = 0x200
-	EF64BitAddress        = 0x400
-	EFSW1729687           = 0x800
-	EFSW1729687v2         = 0x1000
-	EFVirtualSMShift      = 16
-	EFVirtualSMMask       = 0xff << EFVirtualSMShift
-	efNamedFlags          = EFTexmodeUnified | EFTexmodeIndependent | EF64BitAddress | EFSW1729687 | EFSW1729687v2
+	EFSMMask             = 0xff
+	EFTexmodeUnified     = 0x100
+	EFTexmodeIndependent = 0x200
+	EF64BitAddress       = 0x400
+	EFSW1729687          = 0x800
+	EFSW1729687v2        = 0x1000
+	EFVirtualSMShift     = 16
+	EFVirtualSMMask      = 0xff << EFVirtualSMShift
+	efNamedFlags         = EFTexmodeUnified | EFTexmodeIndependent | EF64BitAddress | EFSW1729687 | EFSW1729687v2
 )
 
 // knownSM reports whether nvdisasm/cuobjdump have an EF_CUDA_SM<n> name for n.

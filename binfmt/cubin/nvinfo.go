@@ -92,7 +92,6 @@ func appendAttr(b []byte, a Attr) []byte {
 	return append(b, a.Data...)
 }
 
-
 // Param is one kernel parameter as EIATTR_KPARAM_INFO describes it.
 type Param struct {
 	Ordinal  int    // position in the parameter list
