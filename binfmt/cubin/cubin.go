@@ -123,7 +123,7 @@ func (f *File) interpret() error {
 	byText := map[int]int{}
 	for i, s := range f.Sections {
 		name, ok := strings.CutPrefix(s.Name, ".text.")
-		if !ok || s.Type == SecNobits {
+		if !ok || !hasFileData(s.Type) {
 			continue
 		}
 		fn := Function{
@@ -206,6 +206,9 @@ func (f *File) interpret() error {
 	}
 	for i := range f.Functions {
 		fn := &f.Functions[i]
+		if fn.ParamBank < 0 && f.SM() < 20 {
+			fn.ParamBase = ParamBaseFor(f.SM()) // sm_1x: parameters are copied to shared memory
+		}
 		slices.SortStableFunc(fn.Constants, func(a, b ConstBank) int { return a.Bank - b.Bank })
 		slices.SortStableFunc(fn.Relocs, func(a, b Reloc) int {
 			if a.Offset < b.Offset {

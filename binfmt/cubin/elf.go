@@ -25,6 +25,9 @@ const (
 	SecCUDAInfo       = 0x70000000 // .nv.info, .nv.info.<fn>: EIATTR records
 	SecCUDACallgraph  = 0x70000001
 	SecCUDAPrototype  = 0x70000002
+	SecCUDAGlobal     = 0x70000007 // .nv.global in relocatable cubins: no file data
+	SecCUDALocal      = 0x70000009 // .nv.local.<fn> in relocatable cubins: no file data
+	SecCUDAShared     = 0x7000000a // .nv.shared.<fn> in relocatable cubins: no file data
 	SecCUDARelocInfo  = 0x7000000b // .nv.rel.action
 	SecCUDAConstant0  = 0x70000064 // .nv.constant<N> may have type SecCUDAConstant0+N (or PROGBITS)
 	SHFAlloc          = 0x2
@@ -187,7 +190,7 @@ func parseELF(data []byte) (*File, error) {
 			s.Link, s.Info = r.u32(hdr+24), r.u32(hdr+28)
 			s.Align, s.EntSize = uint64(r.u32(hdr+32)), uint64(r.u32(hdr+36))
 		}
-		if s.Type == SecNull || s.Type == SecNobits {
+		if !hasFileData(s.Type) {
 			continue
 		}
 		if !inBounds(s.Offset, s.Size, n) {
@@ -199,8 +202,8 @@ func parseELF(data []byte) (*File, error) {
 		return nil, err
 	}
 	strtab := f.Sections[shstrndx]
-	if strtab.Type == SecNobits {
-		return nil, errAt(shoff+shstrndx*shentsize, "section name table %d has no data (SHT_NOBITS)", shstrndx)
+	if strtab.Data == nil {
+		return nil, errAt(shoff+shstrndx*shentsize, "section name table %d has no file data (type 0x%x)", shstrndx, strtab.Type)
 	}
 	for i := range f.Sections {
 		name, ok := cstring(strtab.Data, nameOffs[i])
@@ -213,6 +216,17 @@ func parseELF(data []byte) (*File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// hasFileData reports whether sections of type t occupy bytes in the file.
+// ptxas -c gives .nv.shared.<fn> type SHT_CUDA_SHARED with an offset that
+// points at the section headers: like SHT_NOBITS, it only has a size.
+func hasFileData(t uint32) bool {
+	switch t {
+	case SecNull, SecNobits, SecCUDAGlobal, SecCUDALocal, SecCUDAShared:
+		return false
+	}
+	return true
 }
 
 func shoffField(is64 bool) uint64 {
