@@ -247,9 +247,6 @@ func parseEntry(body []byte, e, base uint64) (Entry, uint64, error) {
 			}
 			return Entry{}, 0, err
 		}
-		if uint64(len(out)) != dsize {
-			return Entry{}, 0, errAt(at+0x38, "payload decompresses to 0x%x bytes, header says 0x%x", len(out), dsize)
-		}
 		ent.Compressed, payload = true, out
 	}
 	if ent.Kind == KindPTX {

@@ -60,8 +60,11 @@ func decompressLZ4(src []byte, want uint64) ([]byte, error) {
 		}
 		dst = append(dst, src[i:i+lit]...)
 		i += lit
-		if i == len(src) {
-			return dst, nil // last sequence: literals only
+		if i == len(src) { // last sequence: literals only
+			if uint64(len(dst)) != want {
+				return nil, &lz4Error{i, fmt.Sprintf("stream decodes to %d bytes, the header says %d", len(dst), want)}
+			}
+			return dst, nil
 		}
 		if len(src)-i < 2 {
 			return nil, &lz4Error{i, "match offset truncated"}
