@@ -131,20 +131,26 @@ func (f *File) interpret() error {
 			Registers: int(s.Info >> shiRegistersShift),
 			Barriers:  int(s.Flags>>shfBarriersShift) & shfBarriersMask,
 		}
-		for k, sym := range f.Symbols {
-			if sym.Name == name && int(sym.Section) == i && sym.Type() != 3 {
-				fn.Symbol, fn.Value, fn.Size, fn.Entry = k, sym.Value, sym.Size, sym.Other&0x10 != 0
-				break
-			}
+		// ptxas puts the function's symbol index in sh_info's low 24 bits;
+		// fall back to a search by name for other producers.
+		k := int(s.Info & 0xffffff)
+		if k >= len(f.Symbols) || f.Symbols[k].Name != name || int(f.Symbols[k].Section) != i {
+			k = slices.IndexFunc(f.Symbols, func(sym Symbol) bool { return sym.Name == name && int(sym.Section) == i && sym.Type() != 3 })
+		}
+		if k >= 0 {
+			sym := f.Symbols[k]
+			fn.Symbol, fn.Value, fn.Size, fn.Entry = k, sym.Value, sym.Size, sym.Other&0x10 != 0
 		}
 		byText[i] = len(f.Functions)
 		f.Functions = append(f.Functions, fn)
 	}
-	byName := func(suffix string) *Function {
-		for i := range f.Functions {
-			if f.Functions[i].Name == suffix {
-				return &f.Functions[i]
-			}
+	index := make(map[string]int, len(f.Functions))
+	for i, fn := range f.Functions {
+		index[fn.Name] = i
+	}
+	byName := func(name string) *Function {
+		if i, ok := index[name]; ok {
+			return &f.Functions[i]
 		}
 		return nil
 	}
