@@ -227,3 +227,90 @@ func TestOracleParams(t *testing.T) {
 	}
 	t.Logf("%d listings, %d parameters agree with nvdisasm", checked, nparams)
 }
+
+// ptxEntryParams returns, for every .entry of a PTX text, the parameter
+// offsets and sizes the PTX declares (each aligned to its natural alignment
+// or its .align).
+func ptxEntryParams(src string) map[string][][2]uint32 {
+	out := map[string][][2]uint32{}
+	declRe := regexp.MustCompile(`^\.param\s+(?:\.align\s+(\d+)\s+)?\.([a-z]+)(\d+)\s+[A-Za-z_$%][\w$]*(?:\[(\d+)\])?$`)
+	for rest := src; ; {
+		i := strings.Index(rest, ".entry ")
+		if i < 0 {
+			return out
+		}
+		rest = rest[i+len(".entry "):]
+		open, close := strings.Index(rest, "("), strings.Index(rest, ")")
+		if open < 0 || close < open {
+			return out
+		}
+		name := strings.TrimSpace(rest[:open])
+		var off uint32
+		var params [][2]uint32
+		for _, decl := range strings.Split(rest[open+1:close], ",") {
+			decl = strings.Join(strings.Fields(decl), " ")
+			if decl == "" {
+				continue
+			}
+			m := declRe.FindStringSubmatch(decl)
+			if m == nil {
+				params = append(params, [2]uint32{0xffff, 0}) // unparsed: makes the test fail loudly
+				continue
+			}
+			bits, _ := strconv.Atoi(m[3])
+			size, align := uint32(bits/8), uint32(bits/8)
+			if m[4] != "" {
+				n, _ := strconv.Atoi(m[4])
+				size *= uint32(n)
+			}
+			if m[1] != "" {
+				a, _ := strconv.Atoi(m[1])
+				align = uint32(a)
+			}
+			off = (off + align - 1) &^ (align - 1)
+			params = append(params, [2]uint32{off, size})
+			off += size
+		}
+		out[name] = params
+		rest = rest[close:]
+	}
+}
+
+// TestOracleParamsPTX checks the parameter offsets and sizes of every kernel
+// of the 110 cubins against the PTX it was compiled from.
+func TestOracleParamsPTX(t *testing.T) {
+	cubins := oracleCubins(t)
+	dir := oracle.Path(t, "oracle/maxwell/ptx")
+	kernels := 0
+	for key, data := range cubins {
+		stem := strings.SplitN(filepath.Base(key), ".", 2)[0]
+		src, err := os.ReadFile(filepath.Join(dir, stem+".ptx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ptxEntryParams(string(src))
+		if len(want) == 0 {
+			t.Fatalf("%s: no .entry in the PTX", stem)
+		}
+		f, err := Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, params := range want {
+			fn := f.Function(name)
+			if fn == nil {
+				t.Errorf("%s: entry %s has no function", key, name)
+				continue
+			}
+			var got [][2]uint32
+			for _, p := range fn.Params {
+				got = append(got, [2]uint32{p.Offset, p.Size})
+			}
+			if fmt.Sprint(got) != fmt.Sprint(params) || !fn.Entry {
+				t.Errorf("%s:%s: params (offset, size) %v, PTX says %v (entry %v)", key, name, got, params, fn.Entry)
+			}
+			kernels++
+		}
+	}
+	t.Logf("%d kernels: parameter layout agrees with the PTX", kernels)
+}
