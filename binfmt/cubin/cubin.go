@@ -121,6 +121,23 @@ func ParseELF(data []byte) (*File, error) { return parseELF(data) }
 func (f *File) interpret() error {
 	// section index → function index, for the per-function sections
 	byText := map[int]int{}
+	var symsByName map[string][]int // built on first need
+	findSym := func(name string, sec int) int {
+		if symsByName == nil {
+			symsByName = map[string][]int{}
+			for k, sym := range f.Symbols {
+				if sym.Type() != 3 && sym.Name != "" {
+					symsByName[sym.Name] = append(symsByName[sym.Name], k)
+				}
+			}
+		}
+		for _, k := range symsByName[name] {
+			if int(f.Symbols[k].Section) == sec {
+				return k
+			}
+		}
+		return -1
+	}
 	for i, s := range f.Sections {
 		name, ok := strings.CutPrefix(s.Name, ".text.")
 		if !ok || !hasFileData(s.Type) {
@@ -135,7 +152,7 @@ func (f *File) interpret() error {
 		// fall back to a search by name for other producers.
 		k := int(s.Info & 0xffffff)
 		if k >= len(f.Symbols) || f.Symbols[k].Name != name || int(f.Symbols[k].Section) != i {
-			k = slices.IndexFunc(f.Symbols, func(sym Symbol) bool { return sym.Name == name && int(sym.Section) == i && sym.Type() != 3 })
+			k = findSym(name, i)
 		}
 		if k >= 0 {
 			sym := f.Symbols[k]

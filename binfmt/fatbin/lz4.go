@@ -21,7 +21,8 @@ func decompressLZ4(src []byte, want uint64) ([]byte, error) {
 	if limit := 255*uint64(len(src)) + 16; want > limit {
 		return nil, &lz4Error{0, fmt.Sprintf("declared size 0x%x impossible for %d compressed bytes", want, len(src))}
 	}
-	dst := make([]byte, 0, want)
+	// Grow with the real output rather than trusting want for the capacity.
+	dst := make([]byte, 0, min(want, 4*uint64(len(src))+64))
 	i := 0
 	length := func(n int) (int, error) {
 		if n != 15 {

@@ -163,3 +163,16 @@ func BenchmarkExtract(b *testing.B) {
 		}
 	}
 }
+
+// FuzzDecompressLZ4: the decoder never panics and returns exactly want bytes
+// when it succeeds.
+func FuzzDecompressLZ4(f *testing.F) {
+	f.Add([]byte{0x32, 'a', 'b', 'c', 3, 0, 0x10, 'z'}, uint16(10))
+	f.Add([]byte{0xf0, 3, '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}, uint16(18))
+	f.Fuzz(func(t *testing.T, src []byte, want uint16) {
+		out, err := decompressLZ4(src, uint64(want))
+		if err == nil && len(out) != int(want) {
+			t.Fatalf("decoded %d bytes, want %d", len(out), want)
+		}
+	})
+}
