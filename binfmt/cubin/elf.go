@@ -39,7 +39,8 @@ const (
 )
 
 // Section is one ELF section. Data aliases the input passed to Parse; it is nil
-// for SHT_NOBITS sections (.nv.shared.*, .nv.local.*, .nv.global), whose Size
+// for sections without file data (SHT_NOBITS, and SHT_CUDA_SHARED/LOCAL/GLOBAL
+// in relocatable cubins: .nv.shared.*, .nv.local.*, .nv.global), whose Size
 // is still meaningful.
 type Section struct {
 	Name    string
