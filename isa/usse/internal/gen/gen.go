@@ -1,0 +1,544 @@
+// Package gen turns the USSE specification (usse.spec) into Go tables. It is
+// used by cmd/gentables (go generate) and by the test that checks tables.go
+// is current.
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Element kinds, mirrored by the constants the generated file declares.
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo"}
+
+type field struct {
+	name  string
+	parts []part // least significant first
+}
+
+type part struct{ pos, width int }
+
+func (f *field) width() int {
+	w := 0
+	for _, p := range f.parts {
+		w += p.width
+	}
+	return w
+}
+
+type elem struct {
+	kind   string
+	text   string
+	fields []int
+	table  string
+}
+
+type form struct {
+	name        string
+	line        int
+	op1         int
+	mask, value uint64
+	fields      []*field
+	elems       []elem
+	mnemEnd     int
+	flags       []int
+}
+
+type spec struct {
+	enums     map[string][]string
+	enumOrder []string
+	banks     map[string][]string
+	bankOrder []string
+	swz       map[string][]string
+	swzOrder  []string
+	forms     []*form
+}
+
+// MaxFields bounds the fields of one form (Inst holds them in an array).
+const MaxFields = 32
+
+// Generate parses the spec text and returns the formatted tables.go source.
+func Generate(src []byte) ([]byte, error) {
+	s, err := parse(string(src))
+	if err != nil {
+		return nil, err
+	}
+	return s.emit()
+}
+
+func parse(src string) (*spec, error) {
+	s := &spec{enums: map[string][]string{}, banks: map[string][]string{}, swz: map[string][]string{}}
+	var cur *form
+	type pending struct {
+		f      *form
+		syntax string
+		line   int
+	}
+	var syn []pending
+	lines := strings.Split(src, "\n")
+	for i, raw := range lines {
+		ln := i + 1
+		line := raw
+		if j := strings.Index(line, "#"); j >= 0 {
+			line = line[:j]
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		words := strings.Fields(line)
+		errf := func(format string, a ...any) error {
+			return fmt.Errorf("usse.spec:%d: %s", ln, fmt.Sprintf(format, a...))
+		}
+		switch words[0] {
+		case "enum", "banks", "swizzle":
+			if len(words) < 3 {
+				return nil, errf("%s needs a name and values", words[0])
+			}
+			var vals []string
+			for _, v := range words[2:] {
+				if v == "_" {
+					v = ""
+				}
+				vals = append(vals, v)
+			}
+			switch words[0] {
+			case "enum":
+				if n := len(vals); n&(n-1) != 0 {
+					return nil, errf("enum %s has %d values, want a power of two", words[1], n)
+				}
+				s.enums[words[1]] = vals
+				s.enumOrder = append(s.enumOrder, words[1])
+			case "banks":
+				s.banks[words[1]] = vals
+				s.bankOrder = append(s.bankOrder, words[1])
+			default:
+				seen := map[string]bool{}
+				for _, v := range vals {
+					if v != "?" && seen[v] {
+						return nil, errf("swizzle %s repeats %q", words[1], v)
+					}
+					seen[v] = true
+				}
+				s.swz[words[1]] = vals
+				s.swzOrder = append(s.swzOrder, words[1])
+			}
+		case "form":
+			if len(words) != 2 {
+				return nil, errf("form needs a name")
+			}
+			cur = &form{name: words[1], line: ln}
+			s.forms = append(s.forms, cur)
+		case "bits", "fields", "syntax":
+			if cur == nil {
+				return nil, errf("%s outside a form", words[0])
+			}
+			rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), words[0]))
+			switch words[0] {
+			case "bits":
+				if len(rest) != 64 {
+					return nil, errf("bits has %d characters, want 64", len(rest))
+				}
+				cur.op1 = -1
+				for j := 0; j < 64; j++ {
+					bit := uint64(1) << (63 - j)
+					switch c := rest[j]; c {
+					case '0':
+						cur.mask |= bit
+					case '1':
+						cur.mask |= bit
+						cur.value |= bit
+					}
+				}
+				cur.op1 = int(cur.value >> 59)
+				// fields are attached when "fields" arrives; remember the pattern
+				cur.fields = append(cur.fields[:0], &field{name: "\x00" + rest})
+			case "fields":
+				if len(cur.fields) != 1 {
+					return nil, errf("fields before bits")
+				}
+				pat := cur.fields[0].name[1:]
+				cur.fields = nil
+				letters := map[byte]string{}
+				for _, w := range strings.Fields(rest) {
+					eq := strings.IndexByte(w, '=')
+					if eq != 1 {
+						return nil, errf("bad field %q (want letter=name)", w)
+					}
+					letters[w[0]] = w[2:]
+				}
+				byName := map[string]*field{}
+				partIdx := map[*field]map[int]part{}
+				for j := 0; j < 64; {
+					c := pat[j]
+					if c == '0' || c == '1' || c == '-' {
+						j++
+						continue
+					}
+					k := j
+					for k < 64 && pat[k] == c {
+						k++
+					}
+					spec, ok := letters[c]
+					if !ok {
+						return nil, errf("letter %q has no field", c)
+					}
+					name, idx := spec, 0
+					if colon := strings.IndexByte(spec, ':'); colon >= 0 {
+						name = spec[:colon]
+						n, err := strconv.Atoi(spec[colon+1:])
+						if err != nil {
+							return nil, errf("bad part in %q", spec)
+						}
+						idx = n
+					}
+					f := byName[name]
+					if f == nil {
+						f = &field{name: name}
+						byName[name] = f
+						cur.fields = append(cur.fields, f)
+						partIdx[f] = map[int]part{}
+					}
+					if _, dup := partIdx[f][idx]; dup {
+						return nil, errf("field %s part %d appears twice", name, idx)
+					}
+					partIdx[f][idx] = part{pos: 63 - (k - 1), width: k - j}
+					j = k
+				}
+				for _, f := range cur.fields {
+					for i := 0; i < len(partIdx[f]); i++ {
+						p, ok := partIdx[f][i]
+						if !ok {
+							return nil, errf("field %s misses part %d", f.name, i)
+						}
+						f.parts = append(f.parts, p)
+					}
+				}
+				cur.fields = append(cur.fields, dontCare(pat)...)
+				if len(cur.fields) > MaxFields {
+					return nil, errf("%d fields, max %d", len(cur.fields), MaxFields)
+				}
+			case "syntax":
+				syn = append(syn, pending{cur, rest, ln})
+			}
+		default:
+			return nil, errf("unknown directive %q", words[0])
+		}
+	}
+	for _, f := range s.forms {
+		if len(f.fields) == 1 && strings.HasPrefix(f.fields[0].name, "\x00") {
+			// a form with bits but no fields line: only don't-care bits
+			f.fields = dontCare(f.fields[0].name[1:])
+		}
+	}
+	for _, p := range syn {
+		if err := s.parseSyntax(p.f, p.syntax); err != nil {
+			return nil, fmt.Errorf("usse.spec:%d: %v", p.line, err)
+		}
+	}
+	for _, f := range s.forms {
+		if f.elems == nil {
+			return nil, fmt.Errorf("usse.spec:%d: form %s has no syntax", f.line, f.name)
+		}
+	}
+	return s, nil
+}
+
+// dontCare collects the '-' bits of a pattern into pseudo-fields dc, dcb,
+// dcc, ... of at most 32 bits each (field values are uint32), lowest bits
+// first, so a word keeps its don't-care bits through print and parse.
+func dontCare(pat string) []*field {
+	var out []*field
+	var cur *field
+	for j := 63; j >= 0; j-- {
+		if pat[j] != '-' {
+			continue
+		}
+		pos := 63 - j
+		if cur == nil || cur.width() == 32 {
+			name := "dc"
+			if len(out) > 0 {
+				name = "dc" + string(rune('a'+len(out)))
+			}
+			cur = &field{name: name}
+			out = append(out, cur)
+		}
+		if n := len(cur.parts); n > 0 && cur.parts[n-1].pos+cur.parts[n-1].width == pos {
+			cur.parts[n-1].width++
+		} else {
+			cur.parts = append(cur.parts, part{pos: pos, width: 1})
+		}
+	}
+	return out
+}
+
+func (s *spec) fieldIndex(f *form, name string) (int, error) {
+	if name == "-" {
+		return -1, nil
+	}
+	for i, fd := range f.fields {
+		if fd.name == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("form %s: no field %q", f.name, name)
+}
+
+// parseSyntax compiles the template and decides where the flag suffixes go:
+// at the end of the mnemonic, i.e. before the first blank after the
+// (optional) predicate prefix.
+func (s *spec) parseSyntax(f *form, t string) error {
+	used := map[int]bool{}
+	mnemDone := false
+	addLit := func(text string) {
+		if text == "" {
+			return
+		}
+		if !mnemDone {
+			if i := strings.IndexByte(text, ' '); i >= 0 {
+				if i > 0 {
+					f.elems = append(f.elems, elem{kind: "lit", text: text[:i]})
+				}
+				f.mnemEnd = len(f.elems)
+				mnemDone = true
+				f.elems = append(f.elems, elem{kind: "lit", text: text[i:]})
+				return
+			}
+		}
+		f.elems = append(f.elems, elem{kind: "lit", text: text})
+	}
+	for len(t) > 0 {
+		i := strings.IndexByte(t, '{')
+		if i < 0 {
+			addLit(t)
+			break
+		}
+		addLit(t[:i])
+		j := strings.IndexByte(t[i:], '}')
+		if j < 0 {
+			return fmt.Errorf("unclosed {")
+		}
+		parts := strings.Split(t[i+1:i+j], ":")
+		t = t[i+j+1:]
+		e := elem{kind: parts[0]}
+		known := false
+		for _, k := range kinds {
+			if k == e.kind {
+				known = true
+			}
+		}
+		if !known || e.kind == "lit" {
+			return fmt.Errorf("unknown element kind %q", e.kind)
+		}
+		args := parts[1:]
+		var fieldArgs []string
+		switch e.kind {
+		case "pfx", "e":
+			if len(args) != 2 {
+				return fmt.Errorf("%s wants field:enum", e.kind)
+			}
+			e.table = args[1]
+			vals, ok := s.enums[e.table]
+			if !ok {
+				return fmt.Errorf("no enum %q", e.table)
+			}
+			fieldArgs = args[:1]
+			defer func(fi string, n int) {}(args[0], len(vals))
+		case "pck":
+			if len(args) != 3 {
+				return fmt.Errorf("pck wants dfield:sfield:enum")
+			}
+			e.table = args[2]
+			if _, ok := s.enums[e.table]; !ok {
+				return fmt.Errorf("no enum %q", e.table)
+			}
+			fieldArgs = args[:2]
+		case "reg":
+			if len(args) != 4 {
+				return fmt.Errorf("reg wants banks:bank:ext:num")
+			}
+			e.table = args[0]
+			if _, ok := s.banks[e.table]; !ok {
+				return fmt.Errorf("no banks %q", e.table)
+			}
+			fieldArgs = args[1:]
+		case "swz":
+			if len(args) != 4 {
+				return fmt.Errorf("swz wants field:ext:table:mask")
+			}
+			e.table = args[2]
+			if _, ok := s.swz[e.table]; !ok && e.table != "v34" {
+				return fmt.Errorf("no swizzle table %q", e.table)
+			}
+			fieldArgs = []string{args[0], args[1], args[3]}
+		default:
+			if len(args) != 1 {
+				return fmt.Errorf("%s wants one field", e.kind)
+			}
+			fieldArgs = args
+		}
+		for _, a := range fieldArgs {
+			idx, err := s.fieldIndex(f, a)
+			if err != nil {
+				return err
+			}
+			e.fields = append(e.fields, idx)
+			if idx >= 0 {
+				used[idx] = true
+			}
+		}
+		if e.kind == "pfx" || e.kind == "e" {
+			w := f.fields[e.fields[0]].width()
+			if len(s.enums[e.table]) != 1<<w {
+				return fmt.Errorf("enum %s has %d values for %d-bit field %s", e.table, len(s.enums[e.table]), w, f.fields[e.fields[0]].name)
+			}
+		}
+		if e.kind == "pck" {
+			for _, fi := range e.fields {
+				if w := f.fields[fi].width(); len(s.enums[e.table]) != 1<<w {
+					return fmt.Errorf("enum %s does not fit field %s", e.table, f.fields[fi].name)
+				}
+			}
+		}
+		if e.kind == "hexo" && !mnemDone {
+			// an optional operand ends the mnemonic: flags go before it
+			f.mnemEnd = len(f.elems)
+			mnemDone = true
+		}
+		if e.kind == "pfx" && len(f.elems) != 0 {
+			return fmt.Errorf("pfx must come first")
+		}
+		f.elems = append(f.elems, e)
+	}
+	if !mnemDone {
+		f.mnemEnd = len(f.elems)
+	}
+	for i := range f.fields {
+		if !used[i] {
+			f.flags = append(f.flags, i)
+		}
+	}
+	return nil
+}
+
+func (s *spec) emit() ([]byte, error) {
+	var b bytes.Buffer
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	p("// Code generated by internal/gen/cmd/gentables from usse.spec. DO NOT EDIT.\n\n")
+	p("package usse\n\nimport \"gpuisa/isa\"\n\n")
+	p("const (\n")
+	for i, k := range kinds {
+		p("\tk%s elemKind = %d\n", strings.Title(k), i)
+	}
+	p(")\n\n")
+	tableIdx := func(order []string, name string) int {
+		for i, n := range order {
+			if n == name {
+				return i
+			}
+		}
+		return -1
+	}
+	emitTables := func(kind string, order []string, m map[string][]string) {
+		p("// %s tables, by index.\nvar %sTables = [...][]string{\n", kind, kind)
+		for _, n := range order {
+			p("\t%s: {", "/*"+n+"*/ "+strconv.Itoa(tableIdx(order, n)))
+			for i, v := range m[n] {
+				if i > 0 {
+					p(", ")
+				}
+				p("%q", v)
+			}
+			p("},\n")
+		}
+		p("}\n\n")
+	}
+	emitTables("enum", s.enumOrder, s.enums)
+	emitTables("bank", s.bankOrder, s.banks)
+	emitTables("swizzle", s.swzOrder, s.swz)
+	p("const swzV34 = %d // pseudo-table: v4 or v3 by the write mask\n\n", len(s.swzOrder))
+	for _, n := range []string{"v3", "v4"} {
+		if tableIdx(s.swzOrder, n) < 0 {
+			return nil, fmt.Errorf("swizzle table %s missing", n)
+		}
+	}
+	p("const (\n\tswzV3 = %d\n\tswzV4 = %d\n)\n\n", tableIdx(s.swzOrder, "v3"), tableIdx(s.swzOrder, "v4"))
+	p("// forms lists every instruction form in spec order.\nvar forms = [...]form{\n")
+	for fi, f := range s.forms {
+		p("\t%d: {name: %q, op1: 0x%02x, mask: 0x%016x, value: 0x%016x, mnemEnd: %d,\n", fi, f.name, f.op1, f.mask, f.value, f.mnemEnd)
+		p("\t\tfields: []fieldDef{")
+		for _, fd := range f.fields {
+			p("{name: %q, width: %d, parts: []isa.Field{", fd.name, fd.width())
+			for i, pt := range fd.parts {
+				if i > 0 {
+					p(", ")
+				}
+				p("{Pos: %d, Width: %d}", pt.pos, pt.width)
+			}
+			p("}}, ")
+		}
+		p("},\n\t\tflags: []int8{")
+		for i, x := range f.flags {
+			if i > 0 {
+				p(", ")
+			}
+			p("%d", x)
+		}
+		p("},\n\t\telems: []elem{\n")
+		for _, e := range f.elems {
+			fs := [4]int{-1, -1, -1, -1}
+			copy(fs[:], e.fields)
+			t := 0
+			switch e.kind {
+			case "pfx", "e", "pck":
+				t = tableIdx(s.enumOrder, e.table)
+			case "reg":
+				t = tableIdx(s.bankOrder, e.table)
+			case "swz":
+				if e.table == "v34" {
+					t = len(s.swzOrder)
+				} else {
+					t = tableIdx(s.swzOrder, e.table)
+				}
+			}
+			p("\t\t\t{kind: k%s, text: %q, f: [4]int8{%d, %d, %d, %d}, table: %d},\n", strings.Title(e.kind), e.text, fs[0], fs[1], fs[2], fs[3], t)
+		}
+		p("\t\t}},\n")
+	}
+	p("}\n\n")
+	// group index: op1 -> forms in first-match order
+	groups := make([][]int, 32)
+	// a form whose pattern leaves op1 bits open (VBW: 01ooo) joins every
+	// group it matches, after the forms listed before it
+	for i, f := range s.forms {
+		for op := uint64(0); op < 32; op++ {
+			if (op<<59^f.value)&f.mask>>59<<59 == 0 {
+				groups[op] = append(groups[op], i)
+			}
+		}
+	}
+	p("// groups maps op1 (bits 63..59) to its forms in first-match order.\nvar groups = [32][]uint8{\n")
+	for op, g := range groups {
+		if len(g) == 0 {
+			continue
+		}
+		p("\t0x%02x: {", op)
+		for i, x := range g {
+			if i > 0 {
+				p(", ")
+			}
+			p("%d", x)
+		}
+		p("},\n")
+	}
+	p("}\n")
+	_ = sort.Strings
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return b.Bytes(), err
+	}
+	return out, nil
+}

@@ -1,0 +1,529 @@
+package usse
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// ParseInst parses the text of one instruction (no address or hex columns)
+// and returns the instruction it names. Forms are tried in spec order; a form
+// is taken when the whole text matches its template and its encoding decodes
+// back to the same form (so first-match shadowing cannot cause a mismatch).
+func ParseInst(text string) (Inst, error) {
+	return parseInst(text, nil)
+}
+
+// labelFunc resolves a label operand of form f, field fi to a field value.
+type labelFunc func(f *form, in *Inst, fi int8, label string) (uint32, bool)
+
+var errNoMatch = errors.New("not an instruction")
+
+func parseInst(text string, labels labelFunc) (Inst, error) {
+	text = strings.TrimSpace(text)
+	if strings.HasPrefix(text, ".quad") {
+		v, ok := parseUint(strings.TrimSpace(text[len(".quad"):]))
+		if !ok {
+			return Inst{Form: -1}, errors.New("bad .quad value")
+		}
+		return Inst{Form: -1, Raw: v}, nil
+	}
+	for fi := range forms {
+		var in Inst
+		in.Form = int16(fi)
+		if !matchForm(&forms[fi], &in, text, labels) {
+			continue
+		}
+		w, err := Encode(in)
+		if err != nil {
+			continue
+		}
+		back, err := DecodeWord(w, 0)
+		if err != nil || back.Form != in.Form {
+			continue
+		}
+		back.Raw = w
+		return back, nil
+	}
+	return Inst{Form: -1}, errNoMatch
+}
+
+// matcher walks the text while the template is matched against it.
+type matcher struct {
+	s   string
+	pos int
+	set [MaxFields]bool
+}
+
+func (m *matcher) blanks() {
+	for m.pos < len(m.s) && (m.s[m.pos] == ' ' || m.s[m.pos] == '\t') {
+		m.pos++
+	}
+}
+
+func (m *matcher) eat(c byte) bool {
+	if m.pos < len(m.s) && m.s[m.pos] == c {
+		m.pos++
+		return true
+	}
+	return false
+}
+
+func (m *matcher) peek() byte {
+	if m.pos < len(m.s) {
+		return m.s[m.pos]
+	}
+	return 0
+}
+
+// assign sets field fi to v, or checks v against an earlier assignment.
+func (m *matcher) assign(in *Inst, fi int8, v uint32) bool {
+	if fi < 0 {
+		return v == 0
+	}
+	if m.set[fi] {
+		return in.Args[fi] == v
+	}
+	m.set[fi] = true
+	in.Args[fi] = v
+	return true
+}
+
+func matchForm(f *form, in *Inst, text string, labels labelFunc) bool {
+	m := matcher{s: text}
+	for i := range f.elems {
+		if i == f.mnemEnd && !m.flags(f, in) {
+			return false
+		}
+		if !m.elem(f, &f.elems[i], in, labels) {
+			return false
+		}
+	}
+	if f.mnemEnd == len(f.elems) && !m.flags(f, in) {
+		return false
+	}
+	m.blanks()
+	return m.pos == len(m.s)
+}
+
+// flags parses ".name" and ".name=N" suffixes of the mnemonic.
+func (m *matcher) flags(f *form, in *Inst) bool {
+	for m.peek() == '.' {
+		start := m.pos + 1
+		end := start
+		for end < len(m.s) && m.s[end] != '.' && m.s[end] != ' ' && m.s[end] != '\t' && m.s[end] != '=' {
+			end++
+		}
+		name := m.s[start:end]
+		found := false
+		for _, fi := range f.flags {
+			fd := &f.fields[fi]
+			if fd.name != name {
+				continue
+			}
+			found = true
+			m.pos = end
+			v := uint64(1)
+			if fd.width > 1 {
+				if !m.eat('=') {
+					return false
+				}
+				d := m.pos
+				for m.pos < len(m.s) && m.s[m.pos] >= '0' && m.s[m.pos] <= '9' {
+					m.pos++
+				}
+				var err error
+				v, err = strconv.ParseUint(m.s[d:m.pos], 10, 32)
+				if err != nil || v == 0 {
+					return false
+				}
+			}
+			if v >= 1<<fd.width || !m.assign(in, fi, uint32(v)) {
+				return false
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *matcher) lit(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] == ' ' {
+			m.blanks()
+			continue
+		}
+		if t[i] == ',' || t[i] == ']' || t[i] == '[' {
+			m.blanks()
+		}
+		if !m.eat(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// enum matches the longest entry of table t at the current position.
+func (m *matcher) enum(t []string) (uint32, bool) {
+	best, bestLen := -1, -1
+	for i, s := range t {
+		if s == "?" || len(s) <= bestLen {
+			continue
+		}
+		if strings.HasPrefix(m.s[m.pos:], s) {
+			best, bestLen = i, len(s)
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	m.pos += bestLen
+	return uint32(best), true
+}
+
+func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
+	switch e.kind {
+	case kLit:
+		return m.lit(e.text)
+	case kPfx:
+		t := enumTables[e.table]
+		for i, s := range t {
+			if s != "" && s != "?" && strings.HasPrefix(m.s[m.pos:], s) &&
+				len(m.s) > m.pos+len(s) && (m.s[m.pos+len(s)] == ' ' || m.s[m.pos+len(s)] == '\t') {
+				m.pos += len(s)
+				m.blanks()
+				return m.assign(in, e.f[0], uint32(i))
+			}
+		}
+		for i, s := range t {
+			if s == "" {
+				return m.assign(in, e.f[0], uint32(i))
+			}
+		}
+		return false
+	case kE:
+		v, ok := m.enum(enumTables[e.table])
+		return ok && m.assign(in, e.f[0], v)
+	case kPck:
+		t := enumTables[e.table]
+		if strings.HasPrefix(m.s[m.pos:], "mov.") {
+			m.pos += 4
+			v, ok := m.enum(t)
+			return ok && m.assign(in, e.f[0], v) && m.assign(in, e.f[1], v)
+		}
+		if !strings.HasPrefix(m.s[m.pos:], "pack.") {
+			return false
+		}
+		m.pos += 5
+		d, ok := m.enum(t)
+		if !ok || !m.eat('.') {
+			return false
+		}
+		s, ok := m.enum(t)
+		return ok && m.assign(in, e.f[0], d) && m.assign(in, e.f[1], s)
+	case kReg:
+		m.blanks()
+		return m.reg(f, e, in)
+	case kGpi:
+		m.blanks()
+		if !m.eat('i') {
+			return false
+		}
+		v, ok := m.decimal()
+		return ok && v < 4 && m.assign(in, e.f[0], uint32(v))
+	case kMask:
+		var v uint32
+		if m.eat('.') {
+			c := 0
+			for ; c < 4 && m.pos < len(m.s); c++ {
+				ch := m.s[m.pos]
+				if ch == "xyzw"[c] {
+					v |= 1 << c
+				} else if ch != '-' {
+					break
+				}
+				m.pos++
+			}
+			if v == 0 || v>>(c-1) == 0 {
+				return false
+			}
+		}
+		return m.assign(in, e.f[0], v)
+	case kSwz:
+		if !m.eat('.') {
+			return false
+		}
+		start := m.pos
+		for m.pos < len(m.s) && strings.IndexByte(swizzleChans, m.s[m.pos]) >= 0 {
+			m.pos++
+		}
+		// the table choice (v34) depends on the mask, parsed earlier
+		t := swizzleTable(f, e, in)
+		ent := firstWithPrefix(t, m.s[start:m.pos])
+		if ent == "" || m.pos == start {
+			return false
+		}
+		for idx, s := range t {
+			if s == ent {
+				w := f.fields[e.f[0]].width
+				return m.assign(in, e.f[0], uint32(idx)&(1<<w-1)) && m.assign(in, e.f[1], uint32(idx>>w))
+			}
+		}
+		return false
+	case kSwzf:
+		if !m.eat('.') || m.pos+4 > len(m.s) {
+			return false
+		}
+		var v uint32
+		for c := 0; c < 4; c++ {
+			k := strings.IndexByte(swizzleChans, m.s[m.pos+c])
+			if k < 0 {
+				return false
+			}
+			v |= uint32(k) << (3 * c)
+		}
+		m.pos += 4
+		return m.assign(in, e.f[0], v)
+	case kNeg:
+		m.blanks()
+		return m.assign(in, e.f[0], b2u(m.eat('-')))
+	case kAbsl:
+		m.blanks()
+		return m.assign(in, e.f[0], b2u(m.eat('|')))
+	case kAbsr:
+		m.blanks()
+		return m.assign(in, e.f[0], b2u(m.eat('|')))
+	case kModl:
+		m.blanks()
+		v := b2u(m.eat('-'))
+		m.blanks()
+		v |= b2u(m.eat('|')) << 1
+		return m.assign(in, e.f[0], v)
+	case kModr:
+		m.blanks()
+		bar := m.eat('|')
+		return m.set[e.f[0]] && (in.Args[e.f[0]]&2 != 0) == bar
+	case kHex, kHexo, kShex, kDec, kDec1:
+		if e.kind == kHexo {
+			if m.pos == len(m.s) {
+				return m.assign(in, e.f[0], 0)
+			}
+			if m.peek() != ' ' && m.peek() != '\t' {
+				return false
+			}
+		}
+		m.blanks()
+		return m.number(f, e, in, labels)
+	}
+	return false
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (m *matcher) decimal() (uint64, bool) {
+	d := m.pos
+	for m.pos < len(m.s) && m.s[m.pos] >= '0' && m.s[m.pos] <= '9' {
+		m.pos++
+	}
+	if d == m.pos || m.pos-d > 10 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(m.s[d:m.pos], 10, 64)
+	return v, err == nil
+}
+
+// token reads a number or identifier at the current position.
+func (m *matcher) token() string {
+	d := m.pos
+	for m.pos < len(m.s) {
+		c := m.s[m.pos]
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' {
+			m.pos++
+			continue
+		}
+		break
+	}
+	return m.s[d:m.pos]
+}
+
+func parseUint(t string) (uint64, bool) {
+	if len(t) > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') {
+		v, err := strconv.ParseUint(t[2:], 16, 64)
+		return v, err == nil
+	}
+	v, err := strconv.ParseUint(t, 10, 64)
+	return v, err == nil && t != ""
+}
+
+func (m *matcher) number(f *form, e *elem, in *Inst, labels labelFunc) bool {
+	fd := &f.fields[e.f[0]]
+	neg := m.eat('-')
+	tok := m.token()
+	if tok == "" {
+		return false
+	}
+	var v uint64
+	switch e.kind {
+	case kDec, kDec1:
+		d, err := strconv.ParseUint(tok, 10, 64)
+		if err != nil || neg {
+			return false
+		}
+		v = d
+		if e.kind == kDec1 {
+			if v == 0 {
+				return false
+			}
+			v--
+		}
+	default:
+		if c := tok[0]; !(c >= '0' && c <= '9') {
+			if labels == nil || neg {
+				return false
+			}
+			x, ok := labels(f, in, e.f[0], tok)
+			if !ok {
+				return false
+			}
+			v = uint64(x)
+			break
+		}
+		if len(tok) < 3 || tok[:2] != "0x" {
+			return false
+		}
+		x, ok := parseUint(tok)
+		if !ok {
+			return false
+		}
+		v = x
+		if neg {
+			if e.kind != kShex || v == 0 {
+				return false
+			}
+			v = -v & (1<<fd.width - 1)
+		} else if e.kind == kShex && v >= 1<<(fd.width-1) {
+			return false
+		}
+		if e.kind == kHexo && v == 0 {
+			return false // zero is printed as nothing
+		}
+	}
+	if v >= 1<<fd.width {
+		return false
+	}
+	return m.assign(in, e.f[0], uint32(v))
+}
+
+// reg parses a register operand and sets its bank, bank-ext and number fields.
+func (m *matcher) reg(f *form, e *elem, in *Inst) bool {
+	w := f.fields[e.f[2]].width
+	mult := uint64(1)
+	if w == 6 {
+		mult = 2
+	}
+	start := m.pos
+	var name string
+	var num uint64
+	c := m.peek()
+	switch {
+	case c >= '0' && c <= '9':
+		tok := m.token()
+		if len(tok) < 3 || tok[:2] != "0x" {
+			return false
+		}
+		v, ok := parseUint(tok)
+		if !ok {
+			return false
+		}
+		name, num = "imm", v
+	default:
+		id := m.pos
+		for m.pos < len(m.s) && m.s[m.pos] >= 'a' && m.s[m.pos] <= 'z' {
+			m.pos++
+		}
+		prefix := m.s[id:m.pos]
+		if m.peek() == '[' {
+			// BANK[indexN * 2 + OFF]
+			b := -1
+			for i, s := range bank4 {
+				if s == prefix {
+					b = i
+				}
+			}
+			if b < 0 || !m.lit("[index") {
+				return false
+			}
+			k := m.peek()
+			if k != '1' && k != '2' {
+				return false
+			}
+			m.pos++
+			name = "idx" + string(k)
+			if !m.lit(" * 2 + ") {
+				return false
+			}
+			off, ok := m.decimal()
+			if !ok || off%mult != 0 || off/mult >= 1<<(w-2) || !m.lit("]") {
+				return false
+			}
+			num = uint64(b)<<(w-2) | off/mult
+			break
+		}
+		v, ok := m.decimal()
+		if !ok {
+			m.pos = start
+			return false
+		}
+		switch prefix {
+		case "i":
+			if v >= 4 {
+				return false
+			}
+			name, num = "r", 1<<w-4+v
+		case "r", "o", "pa", "sa":
+			if v%mult != 0 {
+				return false
+			}
+			name, num = prefix, v/mult
+			if prefix == "r" && num >= 1<<w-4 {
+				return false
+			}
+		case "c":
+			if v >= 0x40 {
+				return false
+			}
+			name, num = "special", v
+		case "g":
+			if v >= 0x40 {
+				return false
+			}
+			name, num = "special", v|0x40
+		case "idx":
+			name, num = "index", v
+		default:
+			return false
+		}
+	}
+	if num >= 1<<w {
+		return false
+	}
+	bw := f.fields[e.f[0]].width
+	for i, s := range bankTables[e.table] {
+		if s != name {
+			continue
+		}
+		ext := uint32(i >> bw)
+		if e.f[1] < 0 && ext != 0 {
+			continue
+		}
+		return m.assign(in, e.f[0], uint32(i)&(1<<bw-1)) && m.assign(in, e.f[1], ext) && m.assign(in, e.f[2], uint32(num))
+	}
+	return false
+}

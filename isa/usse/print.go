@@ -1,0 +1,218 @@
+package usse
+
+import (
+	"strconv"
+
+	"gpuisa/isa"
+)
+
+// Print returns the text of in (Sony spelling plus the flags Sony hides).
+func Print(in Inst, pc uint64) string {
+	var buf [128]byte
+	return string(AppendText(buf[:0], in, pc))
+}
+
+// AppendText appends the text of in to dst. pc is the instruction's address
+// (the text does not depend on it today: branch offsets print as encoded).
+func AppendText(dst []byte, in Inst, pc uint64) []byte {
+	if in.Form < 0 || int(in.Form) >= len(forms) {
+		return appendRaw(dst, in.Raw)
+	}
+	f := &forms[in.Form]
+	for i := range f.elems {
+		if i == f.mnemEnd {
+			dst = appendFlags(dst, f, &in)
+		}
+		dst = appendElem(dst, f, &f.elems[i], &in)
+	}
+	if f.mnemEnd == len(f.elems) {
+		dst = appendFlags(dst, f, &in)
+	}
+	return dst
+}
+
+// appendRaw prints a word that is not an instruction as a data directive.
+func appendRaw(dst []byte, w uint64) []byte {
+	dst = append(dst, ".quad 0x"...)
+	return isa.AppendHex(dst, w, 16)
+}
+
+func appendFlags(dst []byte, f *form, in *Inst) []byte {
+	for _, fi := range f.flags {
+		v := in.Args[fi]
+		if v == 0 {
+			continue
+		}
+		dst = append(dst, '.')
+		dst = append(dst, f.fields[fi].name...)
+		if f.fields[fi].width > 1 {
+			dst = append(dst, '=')
+			dst = strconv.AppendUint(dst, uint64(v), 10)
+		}
+	}
+	return dst
+}
+
+const swizzleChans = "xyzw012h"
+
+func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	switch e.kind {
+	case kLit:
+		return append(dst, e.text...)
+	case kPfx:
+		if s := enumTables[e.table][in.Args[e.f[0]]]; s != "" {
+			dst = append(append(dst, s...), ' ')
+		}
+	case kE:
+		return append(dst, enumTables[e.table][in.Args[e.f[0]]]...)
+	case kPck:
+		names := enumTables[e.table]
+		d, s := in.Args[e.f[0]], in.Args[e.f[1]]
+		if d == s {
+			return append(append(dst, "mov."...), names[d]...)
+		}
+		dst = append(append(dst, "pack."...), names[d]...)
+		return append(append(dst, '.'), names[s]...)
+	case kReg:
+		return appendReg(dst, f, e, in)
+	case kGpi:
+		dst = append(dst, 'i')
+		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
+	case kMask:
+		m := in.Args[e.f[0]]
+		if m == 0 {
+			return dst
+		}
+		dst = append(dst, '.')
+		for c := 0; m>>c != 0; c++ {
+			if m>>c&1 != 0 {
+				dst = append(dst, "xyzw"[c])
+			} else {
+				dst = append(dst, '-')
+			}
+		}
+	case kSwz:
+		ent, _ := swizzleEntry(f, e, in)
+		n := len(ent)
+		if e.f[2] >= 0 {
+			n = maskLen(in.Args[e.f[2]])
+		}
+		t := swizzleTable(f, e, in)
+		for ; n < len(ent); n++ {
+			if firstWithPrefix(t, ent[:n]) == ent {
+				break
+			}
+		}
+		dst = append(dst, '.')
+		return append(dst, ent[:n]...)
+	case kSwzf:
+		v := in.Args[e.f[0]]
+		dst = append(dst, '.')
+		for c := 0; c < 4; c++ {
+			dst = append(dst, swizzleChans[v>>(3*c)&7])
+		}
+	case kNeg:
+		if in.Args[e.f[0]] != 0 {
+			dst = append(dst, '-')
+		}
+	case kAbsl, kAbsr:
+		if in.Args[e.f[0]] != 0 {
+			dst = append(dst, '|')
+		}
+	case kModl:
+		v := in.Args[e.f[0]]
+		if v&1 != 0 {
+			dst = append(dst, '-')
+		}
+		if v&2 != 0 {
+			dst = append(dst, '|')
+		}
+	case kModr:
+		if in.Args[e.f[0]]&2 != 0 {
+			dst = append(dst, '|')
+		}
+	case kHex:
+		return isa.AppendHexNum(dst, uint64(in.Args[e.f[0]]))
+	case kHexo:
+		if v := in.Args[e.f[0]]; v != 0 {
+			return isa.AppendHexNum(append(dst, ' '), uint64(v))
+		}
+	case kShex:
+		v := isa.SignExtend(uint64(in.Args[e.f[0]]), f.fields[e.f[0]].width)
+		if v < 0 {
+			dst = append(dst, '-')
+			v = -v
+		}
+		return isa.AppendHexNum(dst, uint64(v))
+	case kDec:
+		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
+	case kDec1:
+		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]])+1, 10)
+	}
+	return dst
+}
+
+// maskLen is the number of channels up to the highest enabled one (min 1).
+func maskLen(m uint32) int {
+	n := 1
+	for c := 1; c < 4; c++ {
+		if m>>c&1 != 0 {
+			n = c + 1
+		}
+	}
+	return n
+}
+
+// firstWithPrefix is the entry a swizzle text p names: the first entry of the
+// table (standard half, then extended) that starts with p.
+func firstWithPrefix(t []string, p string) string {
+	for _, s := range t {
+		if len(s) >= len(p) && s[:len(p)] == p && s != "?" {
+			return s
+		}
+	}
+	return ""
+}
+
+var bank4 = [4]string{"r", "o", "pa", "sa"}
+
+func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
+	name := bankTables[e.table][bankIndex(f, e, in)]
+	num := uint64(in.Args[e.f[2]])
+	w := f.fields[e.f[2]].width
+	mult := uint64(1)
+	if w == 6 {
+		mult = 2
+	}
+	switch name {
+	case "r":
+		if lim := uint64(1)<<w - 4; num >= lim {
+			dst = append(dst, 'i')
+			return strconv.AppendUint(dst, num-lim, 10)
+		}
+		dst = append(dst, 'r')
+		return strconv.AppendUint(dst, num*mult, 10)
+	case "o", "pa", "sa":
+		dst = append(dst, name...)
+		return strconv.AppendUint(dst, num*mult, 10)
+	case "special":
+		if num&0x40 != 0 {
+			dst = append(dst, 'g')
+			return strconv.AppendUint(dst, num&0x3f, 10)
+		}
+		dst = append(dst, 'c')
+		return strconv.AppendUint(dst, num, 10)
+	case "imm":
+		return isa.AppendHexNum(dst, num)
+	case "index":
+		dst = append(dst, "idx"...)
+		return strconv.AppendUint(dst, num, 10)
+	case "idx1", "idx2":
+		dst = append(dst, bank4[num>>(w-2)]...)
+		dst = append(dst, "[index"...)
+		dst = append(dst, name[3])
+		dst = append(dst, " * 2 + "...)
+		return append(strconv.AppendUint(dst, (num&(1<<(w-2)-1))*mult, 10), ']')
+	}
+	return dst
+}
