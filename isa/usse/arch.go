@@ -57,7 +57,8 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 	labels := map[string]uint64{}
 	var errs asm.ErrorList
 	asm.Lines(src, func(line string, n int) {
-		body, col := stripColumns(line)
+		body := stripColumns(line)
+		base := 0 // offset of body in the line
 		for {
 			i := strings.IndexByte(body, ':')
 			if i <= 0 || !isLabel(strings.TrimSpace(body[:i])) {
@@ -65,16 +66,19 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 			}
 			name := strings.TrimSpace(body[:i])
 			if _, dup := labels[name]; dup {
-				errs.Add(asm.Pos{File: filename, Line: n, Col: col}, "label %s defined twice", name)
+				errs.Add(asm.Pos{File: filename, Line: n, Col: base + strings.Index(body, name) + 1}, "label %s defined twice", name)
 			}
 			labels[name] = uint64(len(stmts)) * Len
-			col += i + 1
+			base += i + 1
 			body = body[i+1:]
 		}
-		for _, part := range strings.Split(body, ";") {
+		for len(body) > 0 {
+			part, rest, _ := strings.Cut(body, ";")
 			if t := strings.TrimSpace(part); t != "" {
-				stmts = append(stmts, stmt{t, n, col + strings.Index(body, t)})
+				stmts = append(stmts, stmt{t, n, base + strings.Index(part, t) + 1})
 			}
+			base += len(part) + 1
+			body = rest
 		}
 	})
 	out := make([]byte, 0, len(stmts)*Len)
@@ -118,29 +122,25 @@ func isLabel(s string) bool {
 	return true
 }
 
-// stripColumns removes comments (the /*addr*/ and /* 0x.. */ columns, // and
-// # comments) and returns the rest with the column where it starts.
-func stripColumns(line string) (string, int) {
-	var b strings.Builder
-	col := 0
-	for i := 0; i < len(line); {
-		if strings.HasPrefix(line[i:], "/*") {
+// stripColumns blanks out comments (the /*addr*/ and /* 0x.. */ columns, //
+// and # comments) so the rest keeps its columns.
+func stripColumns(line string) string {
+	b := []byte(line)
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
 			end := strings.Index(line[i+2:], "*/")
-			if end < 0 {
-				break
+			stop := len(b)
+			if end >= 0 {
+				stop = i + 2 + end + 2
 			}
-			b.WriteByte(' ')
-			i += end + 4
-			continue
+			for ; i < stop; i++ {
+				b[i] = ' '
+			}
+			i--
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/', b[i] == '#':
+			return string(b[:i])
 		}
-		if strings.HasPrefix(line[i:], "//") || line[i] == '#' {
-			break
-		}
-		if col == 0 && line[i] != ' ' && line[i] != '\t' {
-			col = i + 1
-		}
-		b.WriteByte(line[i])
-		i++
 	}
-	return b.String(), max(col, 1)
+	return string(b)
 }

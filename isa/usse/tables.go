@@ -33,7 +33,7 @@ var enumTables = [...][]string{
 	/*pred3*/ 2: {"", "p0", "p1", "p2", "p3", "!p0", "!p1", "pn"},
 	/*spred*/ 3: {"", "p0", "p1", "!p0"},
 	/*f32f16*/ 4: {"f32", "f16"},
-	/*vop*/ 5: {"mul", "add", "frc", "dsx", "dsy", "min", "max", "dot"},
+	/*vop*/ 5: {"mul", "add", "frc", "dsx", "dsy", "min", "max", "dp"},
 	/*cop*/ 6: {"rcp", "rsq", "log", "exp"},
 	/*cfmt*/ 7: {"f32", "f16", "fx10", "?"},
 	/*movop*/ 8: {"mov", "cmov", "cmov8", "?"},
