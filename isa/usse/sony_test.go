@@ -46,4 +46,3 @@ func TestSonySample(t *testing.T) {
 		t.Fatal("no lines read")
 	}
 }
-
