@@ -89,8 +89,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 			if !ok || f.name != "flow" || f.fields[fi].name != "off" {
 				return 0, false
 			}
-			op, _ := in.Field("op")
-			if enumTables[f.elems[1].table][op] == "br" {
+			if op, _ := in.Field("op"); op == flowBR {
 				return uint32((target-pc)/Len) & 0xfffff, true
 			}
 			return uint32(target/Len) & 0xfffff, true
@@ -108,6 +107,10 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// flowBR is the flow-control operation whose target is relative (usse.spec
+// enum flow: ba br lapc ...).
+const flowBR = 1
 
 func isLabel(s string) bool {
 	if s == "" {

@@ -51,10 +51,30 @@ type form struct {
 	name        string
 	op1         uint8
 	mask, value uint64
-	mnemEnd     int // flags are printed before elems[mnemEnd]
 	fields      []fieldDef
-	flags       []int8 // fields the template does not print
-	elems       []elem
+	variants    []variant
+}
+
+// variant is one syntax of a form: it applies when field cond holds one of
+// the values in condVals (cond < 0: always).
+type variant struct {
+	cond     int8
+	condVals uint32
+	preset   int8   // value of the condition field when the syntax does not print it, else -1
+	mnemEnd  int    // flags are printed before elems[mnemEnd]
+	flags    []int8 // fields this syntax does not print
+	elems    []elem
+}
+
+// variant returns the syntax that prints in, or nil when none applies.
+func (f *form) variant(in *Inst) *variant {
+	for i := range f.variants {
+		v := &f.variants[i]
+		if v.cond < 0 || (in.Args[v.cond] < 32 && v.condVals>>in.Args[v.cond]&1 != 0) {
+			return v
+		}
+	}
+	return nil
 }
 
 // Inst is one decoded instruction: the form, the raw word and the value of
@@ -122,8 +142,12 @@ func DecodeWord(w uint64, addr uint64) (Inst, error) {
 // check returns the index of a field whose value the syntax cannot express
 // (an enum or swizzle entry marked '?', a bank outside its list), or -1.
 func (f *form) check(in *Inst) int {
-	for i := range f.elems {
-		e := &f.elems[i]
+	v := f.variant(in)
+	if v == nil {
+		return int(f.variants[0].cond)
+	}
+	for i := range v.elems {
+		e := &v.elems[i]
 		switch e.kind {
 		case kPfx, kE:
 			if enumTables[e.table][in.Args[e.f[0]]] == "?" {

@@ -190,7 +190,12 @@ func compareIMG(w uint64, text string) string {
 	op, _ := in.Field("op")
 	flow := ""
 	if name == "flow" {
-		flow = enumTables[forms[in.Form].elems[1].table][op]
+		flow = strings.Fields(strings.TrimPrefix(Print(in, 0), "!"))[0]
+		if _, isPred := imgPred[flow]; isPred || flow == "pn" {
+			flow = strings.Fields(Print(in, 0))[1]
+		}
+		flow = strings.SplitN(flow, ".", 2)[0]
+		_ = op
 	}
 	want := map[string]string{"nop": "flow/nop", "ba": "flow/ba", "br": "flow/br", "lapc": "flow/lapc",
 		"wdf": "wdf", "idf": "idf", "ldr": "ldrstr", "str": "ldrstr", "smlsi": "smlsi",

@@ -29,21 +29,24 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 		return Inst{Form: -1, Raw: v}, nil
 	}
 	for fi := range forms {
-		var in Inst
-		in.Form = int16(fi)
-		if !matchForm(&forms[fi], &in, text, labels) {
-			continue
+		f := &forms[fi]
+		for vi := range f.variants {
+			var in Inst
+			in.Form = int16(fi)
+			v := &f.variants[vi]
+			if !matchVariant(f, v, &in, text, labels) {
+				continue
+			}
+			w, err := Encode(in)
+			if err != nil {
+				continue
+			}
+			back, err := DecodeWord(w, 0)
+			if err != nil || back.Form != in.Form || f.variant(&back) != v {
+				continue
+			}
+			return back, nil
 		}
-		w, err := Encode(in)
-		if err != nil {
-			continue
-		}
-		back, err := DecodeWord(w, 0)
-		if err != nil || back.Form != in.Form {
-			continue
-		}
-		back.Raw = w
-		return back, nil
 	}
 	return Inst{Form: -1}, errNoMatch
 }
@@ -89,17 +92,20 @@ func (m *matcher) assign(in *Inst, fi int8, v uint32) bool {
 	return true
 }
 
-func matchForm(f *form, in *Inst, text string, labels labelFunc) bool {
+func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc) bool {
 	m := matcher{s: text}
-	for i := range f.elems {
-		if i == f.mnemEnd && !m.flags(f, in) {
+	if v.preset >= 0 {
+		m.assign(in, v.cond, uint32(v.preset))
+	}
+	for i := range v.elems {
+		if i == v.mnemEnd && !m.flags(f, v, in) {
 			return false
 		}
-		if !m.elem(f, &f.elems[i], in, labels) {
+		if !m.elem(f, &v.elems[i], in, labels) {
 			return false
 		}
 	}
-	if f.mnemEnd == len(f.elems) && !m.flags(f, in) {
+	if v.mnemEnd == len(v.elems) && !m.flags(f, v, in) {
 		return false
 	}
 	m.blanks()
@@ -107,7 +113,7 @@ func matchForm(f *form, in *Inst, text string, labels labelFunc) bool {
 }
 
 // flags parses ".name" and ".name=N" suffixes of the mnemonic.
-func (m *matcher) flags(f *form, in *Inst) bool {
+func (m *matcher) flags(f *form, v *variant, in *Inst) bool {
 	for m.peek() == '.' {
 		start := m.pos + 1
 		end := start
@@ -116,14 +122,14 @@ func (m *matcher) flags(f *form, in *Inst) bool {
 		}
 		name := m.s[start:end]
 		found := false
-		for _, fi := range f.flags {
+		for _, fi := range v.flags {
 			fd := &f.fields[fi]
 			if fd.name != name {
 				continue
 			}
 			found = true
 			m.pos = end
-			v := uint64(1)
+			x := uint64(1)
 			if fd.width > 1 {
 				if !m.eat('=') {
 					return false
@@ -133,12 +139,12 @@ func (m *matcher) flags(f *form, in *Inst) bool {
 					m.pos++
 				}
 				var err error
-				v, err = strconv.ParseUint(m.s[d:m.pos], 10, 32)
-				if err != nil || v == 0 {
+				x, err = strconv.ParseUint(m.s[d:m.pos], 10, 32)
+				if err != nil || x == 0 {
 					return false
 				}
 			}
-			if v >= 1<<fd.width || !m.assign(in, fi, uint32(v)) {
+			if x >= 1<<fd.width || !m.assign(in, fi, uint32(x)) {
 				return false
 			}
 		}

@@ -19,14 +19,18 @@ func AppendText(dst []byte, in Inst, pc uint64) []byte {
 		return appendRaw(dst, in.Raw)
 	}
 	f := &forms[in.Form]
-	for i := range f.elems {
-		if i == f.mnemEnd {
-			dst = appendFlags(dst, f, &in)
-		}
-		dst = appendElem(dst, f, &f.elems[i], &in)
+	v := f.variant(&in)
+	if v == nil {
+		return appendRaw(dst, in.Raw)
 	}
-	if f.mnemEnd == len(f.elems) {
-		dst = appendFlags(dst, f, &in)
+	for i := range v.elems {
+		if i == v.mnemEnd {
+			dst = appendFlags(dst, f, v, &in)
+		}
+		dst = appendElem(dst, f, &v.elems[i], &in)
+	}
+	if v.mnemEnd == len(v.elems) {
+		dst = appendFlags(dst, f, v, &in)
 	}
 	return dst
 }
@@ -37,8 +41,8 @@ func appendRaw(dst []byte, w uint64) []byte {
 	return isa.AppendHex(dst, w, 16)
 }
 
-func appendFlags(dst []byte, f *form, in *Inst) []byte {
-	for _, fi := range f.flags {
+func appendFlags(dst []byte, f *form, vr *variant, in *Inst) []byte {
+	for _, fi := range vr.flags {
 		v := in.Args[fi]
 		if v == 0 {
 			continue

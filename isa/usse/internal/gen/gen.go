@@ -43,9 +43,18 @@ type form struct {
 	op1         int
 	mask, value uint64
 	fields      []*field
-	elems       []elem
-	mnemEnd     int
-	flags       []int
+	variants    []*variant
+}
+
+// variant is one syntax of a form, used when field cond has one of the
+// values in condVals (cond < 0: always; it must come last).
+type variant struct {
+	cond     int
+	condVals uint32
+	elems    []elem
+	mnemEnd  int
+	flags    []int
+	preset   int // value of an unprinted condition field, else -1
 }
 
 type spec struct {
@@ -240,8 +249,13 @@ func parse(src string) (*spec, error) {
 		}
 	}
 	for _, f := range s.forms {
-		if f.elems == nil {
+		if len(f.variants) == 0 {
 			return nil, fmt.Errorf("usse.spec:%d: form %s has no syntax", f.line, f.name)
+		}
+		for i, v := range f.variants {
+			if v.cond < 0 && i != len(f.variants)-1 {
+				return nil, fmt.Errorf("usse.spec:%d: form %s: an unconditional syntax must be the last", f.line, f.name)
+			}
 		}
 	}
 	return s, nil
@@ -291,6 +305,28 @@ func (s *spec) fieldIndex(f *form, name string) (int, error) {
 // at the end of the mnemonic, i.e. before the first blank after the
 // (optional) predicate prefix.
 func (s *spec) parseSyntax(f *form, t string) error {
+	v := &variant{cond: -1}
+	if strings.HasPrefix(t, "if ") {
+		colon := strings.IndexByte(t, ':')
+		eq := strings.IndexByte(t, '=')
+		if colon < 0 || eq < 0 || eq > colon {
+			return fmt.Errorf("want \"if field=v|v...: template\"")
+		}
+		fi, err := s.fieldIndex(f, strings.TrimSpace(t[3:eq]))
+		if err != nil || fi < 0 {
+			return fmt.Errorf("bad condition field in %q", t[:colon])
+		}
+		v.cond = fi
+		for _, x := range strings.Split(strings.TrimSpace(t[eq+1:colon]), "|") {
+			n, err := strconv.Atoi(x)
+			if err != nil || n < 0 || n >= 32 {
+				return fmt.Errorf("bad condition value %q", x)
+			}
+			v.condVals |= 1 << n
+		}
+		t = strings.TrimSpace(t[colon+1:])
+	}
+	f.variants = append(f.variants, v)
 	used := map[int]bool{}
 	mnemDone := false
 	addLit := func(text string) {
@@ -300,15 +336,15 @@ func (s *spec) parseSyntax(f *form, t string) error {
 		if !mnemDone {
 			if i := strings.IndexByte(text, ' '); i >= 0 {
 				if i > 0 {
-					f.elems = append(f.elems, elem{kind: "lit", text: text[:i]})
+					v.elems = append(v.elems, elem{kind: "lit", text: text[:i]})
 				}
-				f.mnemEnd = len(f.elems)
+				v.mnemEnd = len(v.elems)
 				mnemDone = true
-				f.elems = append(f.elems, elem{kind: "lit", text: text[i:]})
+				v.elems = append(v.elems, elem{kind: "lit", text: text[i:]})
 				return
 			}
 		}
-		f.elems = append(f.elems, elem{kind: "lit", text: text})
+		v.elems = append(v.elems, elem{kind: "lit", text: text})
 	}
 	for len(t) > 0 {
 		i := strings.IndexByte(t, '{')
@@ -405,20 +441,30 @@ func (s *spec) parseSyntax(f *form, t string) error {
 		}
 		if e.kind == "hexo" && !mnemDone {
 			// an optional operand ends the mnemonic: flags go before it
-			f.mnemEnd = len(f.elems)
+			v.mnemEnd = len(v.elems)
 			mnemDone = true
 		}
-		if e.kind == "pfx" && len(f.elems) != 0 {
+		if e.kind == "pfx" && len(v.elems) != 0 {
 			return fmt.Errorf("pfx must come first")
 		}
-		f.elems = append(f.elems, e)
+		v.elems = append(v.elems, e)
 	}
 	if !mnemDone {
-		f.mnemEnd = len(f.elems)
+		v.mnemEnd = len(v.elems)
+	}
+	v.preset = -1
+	if v.cond >= 0 && !used[v.cond] {
+		// the condition field is implied by the syntax: it must name one value
+		if v.condVals&(v.condVals-1) != 0 {
+			return fmt.Errorf("condition on %s has several values but the syntax does not print it", f.fields[v.cond].name)
+		}
+		for v.preset = 0; v.condVals>>v.preset != 1; v.preset++ {
+		}
+		used[v.cond] = true
 	}
 	for i := range f.fields {
 		if !used[i] {
-			f.flags = append(f.flags, i)
+			v.flags = append(v.flags, i)
 		}
 	}
 	return nil
@@ -468,7 +514,7 @@ func (s *spec) emit() ([]byte, error) {
 	p("const (\n\tswzV3 = %d\n\tswzV4 = %d\n)\n\n", tableIdx(s.swzOrder, "v3"), tableIdx(s.swzOrder, "v4"))
 	p("// forms lists every instruction form in spec order.\nvar forms = [...]form{\n")
 	for fi, f := range s.forms {
-		p("\t%d: {name: %q, op1: 0x%02x, mask: 0x%016x, value: 0x%016x, mnemEnd: %d,\n", fi, f.name, f.op1, f.mask, f.value, f.mnemEnd)
+		p("\t%d: {name: %q, op1: 0x%02x, mask: 0x%016x, value: 0x%016x,\n", fi, f.name, f.op1, f.mask, f.value)
 		p("\t\tfields: []fieldDef{")
 		for _, fd := range f.fields {
 			p("{name: %q, width: %d, parts: []isa.Field{", fd.name, fd.width())
@@ -480,31 +526,35 @@ func (s *spec) emit() ([]byte, error) {
 			}
 			p("}}, ")
 		}
-		p("},\n\t\tflags: []int8{")
-		for i, x := range f.flags {
-			if i > 0 {
-				p(", ")
-			}
-			p("%d", x)
-		}
-		p("},\n\t\telems: []elem{\n")
-		for _, e := range f.elems {
-			fs := [4]int{-1, -1, -1, -1}
-			copy(fs[:], e.fields)
-			t := 0
-			switch e.kind {
-			case "pfx", "e", "pck":
-				t = tableIdx(s.enumOrder, e.table)
-			case "reg":
-				t = tableIdx(s.bankOrder, e.table)
-			case "swz":
-				if e.table == "v34" {
-					t = len(s.swzOrder)
-				} else {
-					t = tableIdx(s.swzOrder, e.table)
+		p("},\n\t\tvariants: []variant{\n")
+		for _, v := range f.variants {
+			p("\t\t\t{cond: %d, condVals: 0x%x, preset: %d, mnemEnd: %d, flags: []int8{", v.cond, v.condVals, v.preset, v.mnemEnd)
+			for i, x := range v.flags {
+				if i > 0 {
+					p(", ")
 				}
+				p("%d", x)
 			}
-			p("\t\t\t{kind: k%s, text: %q, f: [4]int8{%d, %d, %d, %d}, table: %d},\n", strings.Title(e.kind), e.text, fs[0], fs[1], fs[2], fs[3], t)
+			p("},\n\t\t\t\telems: []elem{\n")
+			for _, e := range v.elems {
+				fs := [4]int{-1, -1, -1, -1}
+				copy(fs[:], e.fields)
+				t := 0
+				switch e.kind {
+				case "pfx", "e", "pck":
+					t = tableIdx(s.enumOrder, e.table)
+				case "reg":
+					t = tableIdx(s.bankOrder, e.table)
+				case "swz":
+					if e.table == "v34" {
+						t = len(s.swzOrder)
+					} else {
+						t = tableIdx(s.swzOrder, e.table)
+					}
+				}
+				p("\t\t\t\t\t{kind: k%s, text: %q, f: [4]int8{%d, %d, %d, %d}, table: %d},\n", strings.Title(e.kind), e.text, fs[0], fs[1], fs[2], fs[3], t)
+			}
+			p("\t\t\t\t}},\n")
 		}
 		p("\t\t}},\n")
 	}
