@@ -43,7 +43,7 @@ func (f *fieldDef) set(w uint64, v uint32) uint64 {
 type elem struct {
 	kind  elemKind
 	text  string
-	f     [4]int8
+	f     [8]int8
 	table uint8
 }
 
@@ -153,13 +153,13 @@ func (f *form) check(in *Inst) int {
 			if enumTables[e.table][in.Args[e.f[0]]] == "?" {
 				return int(e.f[0])
 			}
-		case kPck:
+		case kPck, kFmt2:
 			for _, fi := range e.f[:2] {
 				if enumTables[e.table][in.Args[fi]] == "?" {
 					return int(fi)
 				}
 			}
-		case kReg:
+		case kReg, kRegx, kOreg, kNreg:
 			if bankIndex(f, e, in) >= len(bankTables[e.table]) {
 				return int(e.f[0])
 			}

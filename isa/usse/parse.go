@@ -232,6 +232,103 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 	case kReg:
 		m.blanks()
 		return m.reg(f, e, in)
+	case kRegx:
+		m.blanks()
+		if !m.reg(f, e, in) {
+			return false
+		}
+		if bankTables[e.table][bankIndex(f, e, in)] != "imm" && strings.HasPrefix(m.s[m.pos:], ".x") {
+			m.pos += 2
+		}
+		return true
+	case kOreg, kNreg:
+		save := m.pos
+		m.blanks()
+		if m.eat(',') {
+			m.blanks()
+			if !m.reg(f, e, in) {
+				return false
+			}
+			// the short form must be used when it applies (one text per word)
+			if e.kind == kOreg && isImmZero(f, e, in) || e.kind == kNreg && isNextReg(f, e, in) {
+				return false
+			}
+			return true
+		}
+		m.pos = save
+		if e.kind == kOreg {
+			for i, s := range bankTables[e.table] {
+				if s == "imm" {
+					bw := f.fields[e.f[0]].width
+					return m.assign(in, e.f[0], uint32(i)&(1<<bw-1)) && m.assign(in, e.f[1], uint32(i>>bw)) && m.assign(in, e.f[2], 0)
+				}
+			}
+			return false
+		}
+		if !m.set[e.f[5]] || uint64(in.Args[e.f[5]])+1 >= 1<<f.fields[e.f[2]].width {
+			return false
+		}
+		return m.assign(in, e.f[0], in.Args[e.f[3]]) && m.assign(in, e.f[1], arg(in, e.f[4])) && m.assign(in, e.f[2], in.Args[e.f[5]]+1)
+	case kFmt2:
+		t := enumTables[e.table]
+		if !m.eat('.') {
+			return false
+		}
+		d, ok := m.enum(t)
+		if !ok || !m.assign(in, e.f[0], d) {
+			return false
+		}
+		save := m.pos
+		if m.eat('.') {
+			if s, ok := m.enum(t); ok && (m.pos == len(m.s) || m.s[m.pos] == '.' || m.s[m.pos] == ' ' || m.s[m.pos] == '\t') {
+				return m.assign(in, e.f[1], s)
+			}
+		}
+		m.pos = save
+		return m.assign(in, e.f[1], d)
+	case kHexc:
+		m.blanks()
+		tok := m.token()
+		if len(tok) < 3 || tok[:2] != "0x" {
+			return false
+		}
+		v, ok := parseUint(tok)
+		if !ok {
+			return false
+		}
+		for _, fi := range e.f[:3] {
+			if fi < 0 {
+				break
+			}
+			w := f.fields[fi].width
+			if !m.assign(in, fi, uint32(v&(1<<w-1))) {
+				return false
+			}
+			v >>= w
+		}
+		return v == 0
+	case kInv:
+		m.blanks()
+		return m.assign(in, e.f[0], b2u(m.eat('~')))
+	case kSel:
+		var sel [4]uint32
+		if m.eat('.') {
+			for c := 0; c < 4 && m.pos < len(m.s); c++ {
+				ch := m.s[m.pos]
+				if k := strings.IndexByte("xyzw", ch); k >= 0 {
+					sel[c] = uint32(k)
+				} else if ch != '-' {
+					break
+				}
+				m.pos++
+			}
+		}
+		for c := 0; c < 4; c++ {
+			if !m.assign(in, e.f[c], sel[c]) {
+				return false
+			}
+		}
+		return true
 	case kGpi:
 		m.blanks()
 		if !m.eat('i') {
@@ -279,18 +376,25 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		}
 		return false
 	case kSwzf:
-		if !m.eat('.') || m.pos+4 > len(m.s) {
+		if !m.eat('.') {
 			return false
 		}
 		var v uint32
-		for c := 0; c < 4; c++ {
-			k := strings.IndexByte(swizzleChans, m.s[m.pos+c])
+		c := 0
+		for ; c < 4 && m.pos < len(m.s); c++ {
+			k := strings.IndexByte(swizzleChans, m.s[m.pos])
 			if k < 0 {
-				return false
+				break
 			}
 			v |= uint32(k) << (3 * c)
+			m.pos++
 		}
-		m.pos += 4
+		if c == 0 || c < 4 && e.f[1] < 0 {
+			return false
+		}
+		for ; c < 4; c++ {
+			v |= uint32(c) << (3 * c) // identity for channels not written
+		}
 		return m.assign(in, e.f[0], v)
 	case kNeg:
 		m.blanks()

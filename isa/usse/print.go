@@ -79,6 +79,34 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		return append(append(dst, '.'), names[s]...)
 	case kReg:
 		return appendReg(dst, f, e, in)
+	case kRegx:
+		dst = appendReg(dst, f, e, in)
+		if bankTables[e.table][bankIndex(f, e, in)] != "imm" {
+			dst = append(dst, ".x"...)
+		}
+	case kOreg:
+		if !isImmZero(f, e, in) {
+			dst = appendReg(append(dst, ", "...), f, e, in)
+		}
+	case kNreg:
+		if !isNextReg(f, e, in) {
+			dst = appendReg(append(dst, ", "...), f, e, in)
+		}
+	case kFmt2:
+		names := enumTables[e.table]
+		d, s := in.Args[e.f[0]], in.Args[e.f[1]]
+		dst = append(append(dst, '.'), names[d]...)
+		if s != d {
+			dst = append(append(dst, '.'), names[s]...)
+		}
+	case kHexc:
+		return isa.AppendHexNum(dst, concat(f, e, in))
+	case kInv:
+		if in.Args[e.f[0]] != 0 {
+			dst = append(dst, '~')
+		}
+	case kSel:
+		return appendSel(dst, e, in)
 	case kGpi:
 		dst = append(dst, 'i')
 		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
@@ -111,8 +139,19 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		return append(dst, ent[:n]...)
 	case kSwzf:
 		v := in.Args[e.f[0]]
+		n := 4
+		if e.f[1] >= 0 {
+			// with a write mask, channels past it print only when they are
+			// not the identity (the parser fills identity)
+			n = maskLen(in.Args[e.f[1]])
+			for c := n; c < 4; c++ {
+				if v>>(3*c)&7 != uint32(c) {
+					n = 4
+				}
+			}
+		}
 		dst = append(dst, '.')
-		for c := 0; c < 4; c++ {
+		for c := 0; c < n; c++ {
 			dst = append(dst, swizzleChans[v>>(3*c)&7])
 		}
 	case kNeg:
@@ -152,6 +191,63 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
 	case kDec1:
 		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]])+1, 10)
+	}
+	return dst
+}
+
+// isImmZero: an optional register that is the immediate 0 is not printed.
+func isImmZero(f *form, e *elem, in *Inst) bool {
+	return bankTables[e.table][bankIndex(f, e, in)] == "imm" && in.Args[e.f[2]] == 0
+}
+
+// isNextReg: an nreg operand is not printed when it is the register after
+// its reference operand (same bank, number + 1), as Sony prints pairs.
+func isNextReg(f *form, e *elem, in *Inst) bool {
+	if e.f[6] >= 0 && in.Args[e.f[6]] == in.Args[e.f[7]] {
+		return false // only when fields 6 and 7 differ
+	}
+	ref := elem{table: e.table, f: [8]int8{e.f[3], e.f[4], e.f[5]}}
+	return bankIndex(f, e, in) == bankIndex(f, &ref, in) && in.Args[e.f[2]] == in.Args[e.f[5]]+1
+}
+
+// concat joins up to three fields, the first least significant.
+func concat(f *form, e *elem, in *Inst) uint64 {
+	var v uint64
+	var sh uint8
+	for _, fi := range e.f[:3] {
+		if fi < 0 {
+			break
+		}
+		v |= uint64(in.Args[fi]) << sh
+		sh += f.fields[fi].width
+	}
+	return v
+}
+
+// appendSel prints VPCK channel selects: a letter per written channel, '-'
+// for a hole whose select is 0, and trailing selects only when non-zero.
+func appendSel(dst []byte, e *elem, in *Inst) []byte {
+	mask := in.Args[e.f[4]]
+	n := 0
+	if mask != 0 {
+		n = maskLen(mask)
+	}
+	for c := 0; c < 4; c++ {
+		if in.Args[e.f[c]] != 0 {
+			n = max(n, c+1)
+		}
+	}
+	if n == 0 {
+		return dst
+	}
+	dst = append(dst, '.')
+	for c := 0; c < n; c++ {
+		v := in.Args[e.f[c]]
+		if mask>>c&1 == 0 && v == 0 {
+			dst = append(dst, '-')
+		} else {
+			dst = append(dst, "xyzw"[v])
+		}
 	}
 	return dst
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // Element kinds, mirrored by the constants the generated file declares.
-var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo"}
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel"}
 
 type field struct {
 	name  string
@@ -383,18 +383,18 @@ func (s *spec) parseSyntax(f *form, t string) error {
 			}
 			fieldArgs = args[:1]
 			defer func(fi string, n int) {}(args[0], len(vals))
-		case "pck":
+		case "pck", "fmt2":
 			if len(args) != 3 {
-				return fmt.Errorf("pck wants dfield:sfield:enum")
+				return fmt.Errorf("%s wants dfield:sfield:enum", e.kind)
 			}
 			e.table = args[2]
 			if _, ok := s.enums[e.table]; !ok {
 				return fmt.Errorf("no enum %q", e.table)
 			}
 			fieldArgs = args[:2]
-		case "reg":
-			if len(args) != 4 {
-				return fmt.Errorf("reg wants banks:bank:ext:num")
+		case "reg", "regx", "oreg", "nreg":
+			if n := len(args); n != 4 && !(e.kind == "nreg" && (n == 7 || n == 9)) {
+				return fmt.Errorf("%s wants banks:bank:ext:num (nreg: then the reference register's bank:ext:num)", e.kind)
 			}
 			e.table = args[0]
 			if _, ok := s.banks[e.table]; !ok {
@@ -411,8 +411,12 @@ func (s *spec) parseSyntax(f *form, t string) error {
 			}
 			fieldArgs = []string{args[0], args[1], args[3]}
 		default:
-			if len(args) != 1 {
-				return fmt.Errorf("%s wants one field", e.kind)
+			want := map[string][2]int{"swzf": {1, 2}, "hexc": {2, 3}, "sel": {5, 5}}[e.kind]
+			if want[0] == 0 {
+				want = [2]int{1, 1}
+			}
+			if len(args) < want[0] || len(args) > want[1] {
+				return fmt.Errorf("%s wants %d..%d fields", e.kind, want[0], want[1])
 			}
 			fieldArgs = args
 		}
@@ -432,7 +436,7 @@ func (s *spec) parseSyntax(f *form, t string) error {
 				return fmt.Errorf("enum %s has %d values for %d-bit field %s", e.table, len(s.enums[e.table]), w, f.fields[e.fields[0]].name)
 			}
 		}
-		if e.kind == "pck" {
+		if e.kind == "pck" || e.kind == "fmt2" {
 			for _, fi := range e.fields {
 				if w := f.fields[fi].width(); len(s.enums[e.table]) != 1<<w {
 					return fmt.Errorf("enum %s does not fit field %s", e.table, f.fields[fi].name)
@@ -537,13 +541,13 @@ func (s *spec) emit() ([]byte, error) {
 			}
 			p("},\n\t\t\t\telems: []elem{\n")
 			for _, e := range v.elems {
-				fs := [4]int{-1, -1, -1, -1}
+				fs := [8]int{-1, -1, -1, -1, -1, -1, -1, -1}
 				copy(fs[:], e.fields)
 				t := 0
 				switch e.kind {
-				case "pfx", "e", "pck":
+				case "pfx", "e", "pck", "fmt2":
 					t = tableIdx(s.enumOrder, e.table)
-				case "reg":
+				case "reg", "regx", "oreg", "nreg":
 					t = tableIdx(s.bankOrder, e.table)
 				case "swz":
 					if e.table == "v34" {
@@ -552,7 +556,7 @@ func (s *spec) emit() ([]byte, error) {
 						t = tableIdx(s.swzOrder, e.table)
 					}
 				}
-				p("\t\t\t\t\t{kind: k%s, text: %q, f: [4]int8{%d, %d, %d, %d}, table: %d},\n", strings.Title(e.kind), e.text, fs[0], fs[1], fs[2], fs[3], t)
+				p("\t\t\t\t\t{kind: k%s, text: %q, f: [8]int8{%d, %d, %d, %d, %d, %d, %d, %d}, table: %d},\n", strings.Title(e.kind), e.text, fs[0], fs[1], fs[2], fs[3], fs[4], fs[5], fs[6], fs[7], t)
 			}
 			p("\t\t\t\t}},\n")
 		}
