@@ -184,10 +184,10 @@ func bankIndex(f *form, e *elem, in *Inst) int {
 	return int(arg(in, e.f[1]))<<bw | int(in.Args[e.f[0]])
 }
 
-// swizzleTable picks the table of a swz element (v34: by the write mask).
+// swizzleTable picks the table of a swz element (v34: by its selector field).
 func swizzleTable(f *form, e *elem, in *Inst) []string {
 	if e.table == swzV34 {
-		if arg(in, e.f[2])&8 != 0 {
+		if arg(in, e.f[3]) != 0 {
 			return swizzleTables[swzV4]
 		}
 		return swizzleTables[swzV3]

@@ -362,7 +362,7 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		for m.pos < len(m.s) && strings.IndexByte(swizzleChans, m.s[m.pos]) >= 0 {
 			m.pos++
 		}
-		// the table choice (v34) depends on the mask, parsed earlier
+		// the table choice (v34) depends on a field parsed earlier
 		t := swizzleTable(f, e, in)
 		ent := firstWithPrefix(t, m.s[start:m.pos])
 		if ent == "" || m.pos == start {
@@ -389,7 +389,7 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 			v |= uint32(k) << (3 * c)
 			m.pos++
 		}
-		if c == 0 || c < 4 && e.f[1] < 0 {
+		if c == 0 || c < 4 && e.f[1] < 0 && e.f[2] < 0 {
 			return false
 		}
 		for ; c < 4; c++ {

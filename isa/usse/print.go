@@ -127,7 +127,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		ent, _ := swizzleEntry(f, e, in)
 		n := len(ent)
 		if e.f[2] >= 0 {
-			n = maskLen(in.Args[e.f[2]])
+			n = min(maskLen(in.Args[e.f[2]]), len(ent))
 		}
 		t := swizzleTable(f, e, in)
 		for ; n < len(ent); n++ {
@@ -140,7 +140,12 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kSwzf:
 		v := in.Args[e.f[0]]
 		n := 4
-		if e.f[1] >= 0 {
+		if e.f[2] >= 0 && in.Args[e.f[2]] == 0 {
+			n = 3 // a vec3 operation: w prints only when it is not the identity
+			if v>>9&7 != 3 {
+				n = 4
+			}
+		} else if e.f[1] >= 0 {
 			// with a write mask, channels past it print only when they are
 			// not the identity (the parser fills identity)
 			n = maskLen(in.Args[e.f[1]])

@@ -62,6 +62,8 @@ var enumTables = [...][]string{
 	/*tstmsk*/ 24: {"tstmsk", "tstmsk.gt", "tstmsk.ge", "tstmsk.x"},
 	/*dualfmt*/ 25: {".f32", ".f16"},
 	/*chan*/ 26: {"x", "y", "z", "w"},
+	/*vmadsz*/ 27: {".vec3", ""},
+	/*vdpsz*/ 28: {"", ".vec4"},
 }
 
 // bank tables, by index.
@@ -78,7 +80,7 @@ var swizzleTables = [...][]string{
 	/*v3*/ 1: {"xxx", "yyy", "zzz", "www", "xyz", "yzw", "xxy", "xyx", "yyx", "yyz", "zxy", "xzy", "yzx", "zyx", "zzy", "xy1", "xyy", "yxy", "xxz", "yxx", "xy0", "x10", "000", "111", "hhh", "222", "x00", "?", "?", "?", "?", "?"},
 }
 
-const swzV34 = 2 // pseudo-table: v4 or v3 by the write mask
+const swzV34 = 2 // pseudo-table: v4 when the selector field is set, else v3
 
 const (
 	swzV3 = 1
@@ -161,10 +163,11 @@ var forms = [...]form{
 	3: {name: "vmad", op1: 0x03, mask: 0xf820000000000000, value: 0x1820000000000000,
 		fields: []fieldDef{{name: "pred", width: 3, parts: []isa.Field{{Pos: 56, Width: 3}}}, {name: "skipinv", width: 1, parts: []isa.Field{{Pos: 55, Width: 1}}}, {name: "g1swzx", width: 1, parts: []isa.Field{{Pos: 54, Width: 1}}}, {name: "op2", width: 1, parts: []isa.Field{{Pos: 52, Width: 1}}}, {name: "dext", width: 1, parts: []isa.Field{{Pos: 51, Width: 1}}}, {name: "end", width: 1, parts: []isa.Field{{Pos: 50, Width: 1}}}, {name: "s1ext", width: 1, parts: []isa.Field{{Pos: 49, Width: 1}}}, {name: "rptmode", width: 2, parts: []isa.Field{{Pos: 47, Width: 2}}}, {name: "g0abs", width: 1, parts: []isa.Field{{Pos: 46, Width: 1}}}, {name: "rpt", width: 2, parts: []isa.Field{{Pos: 44, Width: 2}}}, {name: "nosched", width: 1, parts: []isa.Field{{Pos: 43, Width: 1}}}, {name: "mask", width: 4, parts: []isa.Field{{Pos: 39, Width: 4}}}, {name: "s1neg", width: 1, parts: []isa.Field{{Pos: 38, Width: 1}}}, {name: "s1abs", width: 1, parts: []isa.Field{{Pos: 37, Width: 1}}}, {name: "g1neg", width: 1, parts: []isa.Field{{Pos: 36, Width: 1}}}, {name: "g1abs", width: 1, parts: []isa.Field{{Pos: 35, Width: 1}}}, {name: "g0swzx", width: 1, parts: []isa.Field{{Pos: 34, Width: 1}}}, {name: "dbank", width: 2, parts: []isa.Field{{Pos: 32, Width: 2}}}, {name: "s1bank", width: 2, parts: []isa.Field{{Pos: 30, Width: 2}}}, {name: "g0num", width: 2, parts: []isa.Field{{Pos: 28, Width: 2}}}, {name: "dnum", width: 6, parts: []isa.Field{{Pos: 22, Width: 6}}}, {name: "g0swz", width: 4, parts: []isa.Field{{Pos: 18, Width: 4}}}, {name: "g1swz", width: 4, parts: []isa.Field{{Pos: 14, Width: 4}}}, {name: "g1num", width: 2, parts: []isa.Field{{Pos: 12, Width: 2}}}, {name: "g0neg", width: 1, parts: []isa.Field{{Pos: 11, Width: 1}}}, {name: "s1swzx", width: 1, parts: []isa.Field{{Pos: 10, Width: 1}}}, {name: "s1swz", width: 4, parts: []isa.Field{{Pos: 6, Width: 4}}}, {name: "s1num", width: 6, parts: []isa.Field{{Pos: 0, Width: 6}}}},
 		variants: []variant{
-			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 2, flags: []int8{1, 3, 5, 7, 9, 10},
+			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 3, flags: []int8{1, 5, 7, 9, 10},
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 1},
 					{kind: kLit, text: "mad.f32", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
+					{kind: kE, text: "", f: [8]int8{3, -1, -1, -1, -1, -1, -1, -1}, table: 27},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kReg, text: "", f: [8]int8{17, 4, 20, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kMask, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0},
@@ -172,29 +175,30 @@ var forms = [...]form{
 					{kind: kNeg, text: "", f: [8]int8{12, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kAbsl, text: "", f: [8]int8{13, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kReg, text: "", f: [8]int8{18, 6, 27, -1, -1, -1, -1, -1}, table: 1},
-					{kind: kSwz, text: "", f: [8]int8{26, 25, 11, -1, -1, -1, -1, -1}, table: 2},
+					{kind: kSwz, text: "", f: [8]int8{26, 25, 11, 3, -1, -1, -1, -1}, table: 2},
 					{kind: kAbsr, text: "", f: [8]int8{13, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kNeg, text: "", f: [8]int8{24, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kAbsl, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kGpi, text: "", f: [8]int8{19, -1, -1, -1, -1, -1, -1, -1}, table: 0},
-					{kind: kSwz, text: "", f: [8]int8{21, 16, 11, -1, -1, -1, -1, -1}, table: 2},
+					{kind: kSwz, text: "", f: [8]int8{21, 16, 11, 3, -1, -1, -1, -1}, table: 2},
 					{kind: kAbsr, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kNeg, text: "", f: [8]int8{14, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kAbsl, text: "", f: [8]int8{15, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kGpi, text: "", f: [8]int8{23, -1, -1, -1, -1, -1, -1, -1}, table: 0},
-					{kind: kSwz, text: "", f: [8]int8{22, 2, 11, -1, -1, -1, -1, -1}, table: 2},
+					{kind: kSwz, text: "", f: [8]int8{22, 2, 11, 3, -1, -1, -1, -1}, table: 2},
 					{kind: kAbsr, text: "", f: [8]int8{15, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 				}},
 		}},
 	4: {name: "vdp", op1: 0x03, mask: 0xf820000000000000, value: 0x1800000000000000,
 		fields: []fieldDef{{name: "pred", width: 3, parts: []isa.Field{{Pos: 56, Width: 3}}}, {name: "skipinv", width: 1, parts: []isa.Field{{Pos: 55, Width: 1}}}, {name: "clip", width: 1, parts: []isa.Field{{Pos: 54, Width: 1}}}, {name: "op2", width: 1, parts: []isa.Field{{Pos: 52, Width: 1}}}, {name: "dext", width: 1, parts: []isa.Field{{Pos: 51, Width: 1}}}, {name: "end", width: 1, parts: []isa.Field{{Pos: 50, Width: 1}}}, {name: "s1ext", width: 1, parts: []isa.Field{{Pos: 49, Width: 1}}}, {name: "rptmode", width: 2, parts: []isa.Field{{Pos: 47, Width: 2}}}, {name: "g0abs", width: 1, parts: []isa.Field{{Pos: 46, Width: 1}}}, {name: "rpt", width: 2, parts: []isa.Field{{Pos: 44, Width: 2}}}, {name: "nosched", width: 1, parts: []isa.Field{{Pos: 43, Width: 1}}}, {name: "mask", width: 4, parts: []isa.Field{{Pos: 39, Width: 4}}}, {name: "s1neg", width: 1, parts: []isa.Field{{Pos: 38, Width: 1}}}, {name: "s1abs", width: 1, parts: []isa.Field{{Pos: 37, Width: 1}}}, {name: "clipn", width: 3, parts: []isa.Field{{Pos: 34, Width: 3}}}, {name: "dbank", width: 2, parts: []isa.Field{{Pos: 32, Width: 2}}}, {name: "s1bank", width: 2, parts: []isa.Field{{Pos: 30, Width: 2}}}, {name: "g0num", width: 2, parts: []isa.Field{{Pos: 28, Width: 2}}}, {name: "dnum", width: 6, parts: []isa.Field{{Pos: 22, Width: 6}}}, {name: "g0swz", width: 4, parts: []isa.Field{{Pos: 18, Width: 4}}}, {name: "s1swz", width: 12, parts: []isa.Field{{Pos: 6, Width: 3}, {Pos: 9, Width: 3}, {Pos: 12, Width: 3}, {Pos: 15, Width: 3}}}, {name: "s1num", width: 6, parts: []isa.Field{{Pos: 0, Width: 6}}}},
 		variants: []variant{
-			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 2, flags: []int8{1, 2, 3, 5, 7, 9, 10, 14},
+			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 3, flags: []int8{1, 2, 5, 7, 9, 10, 14},
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 1},
 					{kind: kLit, text: "dot.f32", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
+					{kind: kE, text: "", f: [8]int8{3, -1, -1, -1, -1, -1, -1, -1}, table: 28},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kReg, text: "", f: [8]int8{15, 4, 18, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kMask, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0},
@@ -202,12 +206,12 @@ var forms = [...]form{
 					{kind: kNeg, text: "", f: [8]int8{12, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kAbsl, text: "", f: [8]int8{13, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kReg, text: "", f: [8]int8{16, 6, 21, -1, -1, -1, -1, -1}, table: 1},
-					{kind: kSwzf, text: "", f: [8]int8{20, -1, -1, -1, -1, -1, -1, -1}, table: 0},
+					{kind: kSwzf, text: "", f: [8]int8{20, -1, 3, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kAbsr, text: "", f: [8]int8{13, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kAbsl, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kGpi, text: "", f: [8]int8{17, -1, -1, -1, -1, -1, -1, -1}, table: 0},
-					{kind: kSwz, text: "", f: [8]int8{19, -1, -1, -1, -1, -1, -1, -1}, table: 0},
+					{kind: kSwz, text: "", f: [8]int8{19, -1, -1, 3, -1, -1, -1, -1}, table: 2},
 					{kind: kAbsr, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 				}},
 		}},

@@ -402,16 +402,19 @@ func (s *spec) parseSyntax(f *form, t string) error {
 			}
 			fieldArgs = args[1:]
 		case "swz":
-			if len(args) != 4 {
-				return fmt.Errorf("swz wants field:ext:table:mask")
+			if len(args) != 4 && len(args) != 5 {
+				return fmt.Errorf("swz wants field:ext:table:mask[:selector]")
 			}
 			e.table = args[2]
 			if _, ok := s.swz[e.table]; !ok && e.table != "v34" {
 				return fmt.Errorf("no swizzle table %q", e.table)
 			}
-			fieldArgs = []string{args[0], args[1], args[3]}
+			if (e.table == "v34") != (len(args) == 5) {
+				return fmt.Errorf("table v34 needs a selector field, other tables none")
+			}
+			fieldArgs = append([]string{args[0], args[1], args[3]}, args[4:]...)
 		default:
-			want := map[string][2]int{"swzf": {1, 2}, "hexc": {2, 3}, "sel": {5, 5}}[e.kind]
+			want := map[string][2]int{"swzf": {1, 3}, "hexc": {2, 3}, "sel": {5, 5}}[e.kind]
 			if want[0] == 0 {
 				want = [2]int{1, 1}
 			}
@@ -509,7 +512,7 @@ func (s *spec) emit() ([]byte, error) {
 	emitTables("enum", s.enumOrder, s.enums)
 	emitTables("bank", s.bankOrder, s.banks)
 	emitTables("swizzle", s.swzOrder, s.swz)
-	p("const swzV34 = %d // pseudo-table: v4 or v3 by the write mask\n\n", len(s.swzOrder))
+	p("const swzV34 = %d // pseudo-table: v4 when the selector field is set, else v3\n\n", len(s.swzOrder))
 	for _, n := range []string{"v3", "v4"} {
 		if tableIdx(s.swzOrder, n) < 0 {
 			return nil, fmt.Errorf("swizzle table %s missing", n)
