@@ -310,6 +310,12 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 	case kInv:
 		m.blanks()
 		return m.assign(in, e.f[0], b2u(m.eat('~')))
+	case kSzmark:
+		if strings.HasPrefix(m.s[m.pos:], ".vec3") {
+			m.pos += 5
+			return m.assign(in, e.f[0], 0)
+		}
+		return true // the size follows from the swizzle's length
 	case kSel:
 		var sel [4]uint32
 		if m.eat('.') {
@@ -391,6 +397,12 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		}
 		if c == 0 || c < 4 && e.f[1] < 0 && e.f[2] < 0 {
 			return false
+		}
+		if e.f[2] >= 0 && !m.set[e.f[2]] {
+			// vec3/vec4 from the number of channels (Sony's dot.f32 spelling)
+			if c != 3 && c != 4 || !m.assign(in, e.f[2], b2u(c == 4)) {
+				return false
+			}
 		}
 		for ; c < 4; c++ {
 			v |= uint32(c) << (3 * c) // identity for channels not written

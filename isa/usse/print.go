@@ -107,6 +107,10 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		}
 	case kSel:
 		return appendSel(dst, e, in)
+	case kSzmark:
+		if in.Args[e.f[0]] == 0 && in.Args[e.f[1]]>>9&7 != 3 {
+			dst = append(dst, ".vec3"...)
+		}
 	case kGpi:
 		dst = append(dst, 'i')
 		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)

@@ -5,32 +5,33 @@ package usse
 import "gpuisa/isa"
 
 const (
-	kLit  elemKind = 0
-	kPfx  elemKind = 1
-	kE    elemKind = 2
-	kReg  elemKind = 3
-	kGpi  elemKind = 4
-	kMask elemKind = 5
-	kSwz  elemKind = 6
-	kSwzf elemKind = 7
-	kNeg  elemKind = 8
-	kAbsl elemKind = 9
-	kAbsr elemKind = 10
-	kModl elemKind = 11
-	kModr elemKind = 12
-	kHex  elemKind = 13
-	kShex elemKind = 14
-	kDec  elemKind = 15
-	kDec1 elemKind = 16
-	kPck  elemKind = 17
-	kHexo elemKind = 18
-	kFmt2 elemKind = 19
-	kOreg elemKind = 20
-	kNreg elemKind = 21
-	kRegx elemKind = 22
-	kHexc elemKind = 23
-	kInv  elemKind = 24
-	kSel  elemKind = 25
+	kLit    elemKind = 0
+	kPfx    elemKind = 1
+	kE      elemKind = 2
+	kReg    elemKind = 3
+	kGpi    elemKind = 4
+	kMask   elemKind = 5
+	kSwz    elemKind = 6
+	kSwzf   elemKind = 7
+	kNeg    elemKind = 8
+	kAbsl   elemKind = 9
+	kAbsr   elemKind = 10
+	kModl   elemKind = 11
+	kModr   elemKind = 12
+	kHex    elemKind = 13
+	kShex   elemKind = 14
+	kDec    elemKind = 15
+	kDec1   elemKind = 16
+	kPck    elemKind = 17
+	kHexo   elemKind = 18
+	kFmt2   elemKind = 19
+	kOreg   elemKind = 20
+	kNreg   elemKind = 21
+	kRegx   elemKind = 22
+	kHexc   elemKind = 23
+	kInv    elemKind = 24
+	kSel    elemKind = 25
+	kSzmark elemKind = 26
 )
 
 // enum tables, by index.
@@ -63,7 +64,6 @@ var enumTables = [...][]string{
 	/*dualfmt*/ 25: {".f32", ".f16"},
 	/*chan*/ 26: {"x", "y", "z", "w"},
 	/*vmadsz*/ 27: {".vec3", ""},
-	/*vdpsz*/ 28: {"", ".vec4"},
 }
 
 // bank tables, by index.
@@ -133,7 +133,7 @@ var forms = [...]form{
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kAbsl, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kReg, text: "", f: [8]int8{14, 6, 18, -1, -1, -1, -1, -1}, table: 1},
-					{kind: kSwz, text: "", f: [8]int8{7, -1, -1, -1, -1, -1, -1, -1}, table: 0},
+					{kind: kSwz, text: "", f: [8]int8{7, -1, 9, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kAbsr, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 				}},
 		}},
@@ -156,7 +156,7 @@ var forms = [...]form{
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kAbsl, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kReg, text: "", f: [8]int8{14, 6, 18, -1, -1, -1, -1, -1}, table: 1},
-					{kind: kSwz, text: "", f: [8]int8{7, -1, -1, -1, -1, -1, -1, -1}, table: 0},
+					{kind: kSwz, text: "", f: [8]int8{7, -1, 9, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kAbsr, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 				}},
 		}},
@@ -198,7 +198,7 @@ var forms = [...]form{
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 1},
 					{kind: kLit, text: "dot.f32", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
-					{kind: kE, text: "", f: [8]int8{3, -1, -1, -1, -1, -1, -1, -1}, table: 28},
+					{kind: kSzmark, text: "", f: [8]int8{3, 20, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kReg, text: "", f: [8]int8{15, 4, 18, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kMask, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0},

@@ -13,7 +13,7 @@ import (
 )
 
 // Element kinds, mirrored by the constants the generated file declares.
-var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel"}
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark"}
 
 type field struct {
 	name  string
@@ -414,7 +414,7 @@ func (s *spec) parseSyntax(f *form, t string) error {
 			}
 			fieldArgs = append([]string{args[0], args[1], args[3]}, args[4:]...)
 		default:
-			want := map[string][2]int{"swzf": {1, 3}, "hexc": {2, 3}, "sel": {5, 5}}[e.kind]
+			want := map[string][2]int{"swzf": {1, 3}, "hexc": {2, 3}, "sel": {5, 5}, "szmark": {2, 2}}[e.kind]
 			if want[0] == 0 {
 				want = [2]int{1, 1}
 			}
