@@ -325,3 +325,22 @@ func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
 	}
 	return dst
 }
+
+// appendMnemonic appends the mnemonic of in as Sony spells it: the template
+// up to the operands, without predicate prefix and without our flags.
+func appendMnemonic(dst []byte, in *Inst) []byte {
+	if in.Form < 0 || int(in.Form) >= len(forms) {
+		return dst
+	}
+	f := &forms[in.Form]
+	v := f.variant(in)
+	if v == nil {
+		return dst
+	}
+	for i := 0; i < v.mnemEnd; i++ {
+		if v.elems[i].kind != kPfx {
+			dst = appendElem(dst, f, &v.elems[i], in)
+		}
+	}
+	return dst
+}
