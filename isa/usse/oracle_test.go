@@ -139,8 +139,9 @@ var imgLine = regexp.MustCompile(`^\s*\d+: 0x([0-9A-F]{16})\s+(.*)$`)
 
 // TestSGX540SpecialGroup checks the op1 0x1F group, which SGX543 shares with
 // the SGX540, against Imagination's own disassembler output: the operation,
-// branch targets (low 20 bits; the listing prints only target&7), limm
-// destinations and immediates.
+// predicate, end flag, branch targets (low 20 bits; the listing prints only
+// target&7), limm destinations and immediates, and the full operands of
+// ldr/str/idf/wdf (IMG's #decimal read as our 0xhex).
 func TestSGX540SpecialGroup(t *testing.T) {
 	dir := oracle.Path(t, "oracle/usse/sgx540-ukernel")
 	files, _ := filepath.Glob(filepath.Join(dir, "*-disasm.txt"))
@@ -171,6 +172,8 @@ func TestSGX540SpecialGroup(t *testing.T) {
 	}
 	t.Logf("SGX540 0x1F group: %d/%d distinct words agree with IMG's disassembler", ok, total)
 }
+
+var imgDecimal = regexp.MustCompile(`#\d+`)
 
 var imgPred = map[string]uint32{"p0": 1, "p1": 2, "p2": 3, "p3": 4, "!p0": 5, "!p1": 6}
 
@@ -256,6 +259,23 @@ func compareIMG(w uint64, text string) string {
 		v, err := strconv.ParseUint(strings.TrimPrefix(f[2], "#0x"), 16, 32)
 		if err != nil || uint32(v) != imm {
 			return "limm immediate differs"
+		}
+	}
+	switch want {
+	case "ldrstr", "idf", "wdf":
+		// operands in our spelling: #N is 0xN, drc is part of idf/wdf only
+		img := strings.Join(f[1:], ", ")
+		img = imgDecimal.ReplaceAllStringFunc(img, func(d string) string {
+			v, _ := strconv.ParseUint(d[1:], 10, 32)
+			return "0x" + strconv.FormatUint(v, 16)
+		})
+		img = strings.TrimSuffix(img, ", bif")
+		ours := Print(in, 0)
+		if i := strings.IndexByte(ours, ' '); i >= 0 {
+			ours = ours[i+1:]
+		}
+		if img != ours {
+			return "operands " + ours + ", IMG " + img
 		}
 	}
 	if !strings.Contains(mn, ".end") == strings.Contains(Print(in, 0), ".end") {
