@@ -254,3 +254,28 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+func TestListing(t *testing.T) {
+	p, err := Parse(tinyVertex())
+	if err != nil {
+		t.Fatal(err)
+	}
+	listing, errs := p.AppendListing(nil, usse.Disassemble)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	text := string(listing)
+	for _, want := range []string{"// GXP vertex program", "// parameter aPos", "attribute", "at pa0", "mvp", "[4] at sa0",
+		"// primary program: 3 instructions", "phas", "emitvtx.end", "// secondary program: 2 instructions", "nop.end"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("listing lacks %q:\n%s", want, text)
+		}
+	}
+	code, err := usse.Assemble("tiny.s", listing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Code(append(append([]uint64(nil), p.Primary...), p.Secondary...)); !bytes.Equal(code, want) {
+		t.Fatalf("listing assembles to %x, want %x", code, want)
+	}
+}
