@@ -546,10 +546,7 @@ func (m *matcher) number(f *form, e *elem, in *Inst, labels labelFunc) bool {
 // reg parses a register operand and sets its bank, bank-ext and number fields.
 func (m *matcher) reg(f *form, e *elem, in *Inst) bool {
 	w := f.fields[e.f[2]].width
-	mult := uint64(1)
-	if w == 6 {
-		mult = 2
-	}
+	mult := regMult(f, e, in)
 	start := m.pos
 	var name string
 	var num uint64

@@ -285,14 +285,24 @@ func firstWithPrefix(t []string, p string) string {
 
 var bank4 = [4]string{"r", "o", "pa", "sa"}
 
+// regMult is 2 when register numbers are doubled: 6-bit fields always, and
+// fields whose element names a selector field that is 0 (VTST's alu_sel 0,
+// the f32/f16 tests, uses doubled 7-bit numbers in Vita3K).
+func regMult(f *form, e *elem, in *Inst) uint64 {
+	if f.fields[e.f[2]].width == 6 {
+		return 2
+	}
+	if e.kind != kNreg && e.f[3] >= 0 && in.Args[e.f[3]] == 0 {
+		return 2
+	}
+	return 1
+}
+
 func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
 	name := bankTables[e.table][bankIndex(f, e, in)]
 	num := uint64(in.Args[e.f[2]])
 	w := f.fields[e.f[2]].width
-	mult := uint64(1)
-	if w == 6 {
-		mult = 2
-	}
+	mult := regMult(f, e, in)
 	switch name {
 	case "r":
 		if lim := uint64(1)<<w - 4; num >= lim {

@@ -393,8 +393,8 @@ func (s *spec) parseSyntax(f *form, t string) error {
 			}
 			fieldArgs = args[:2]
 		case "reg", "regx", "oreg", "nreg":
-			if n := len(args); n != 4 && !(e.kind == "nreg" && (n == 7 || n == 9)) {
-				return fmt.Errorf("%s wants banks:bank:ext:num (nreg: then the reference register's bank:ext:num)", e.kind)
+			if n := len(args); !(n == 4 || e.kind != "nreg" && n == 5 || e.kind == "nreg" && (n == 7 || n == 9)) {
+				return fmt.Errorf("%s wants banks:bank:ext:num[:double-when-zero] (nreg: then the reference register's bank:ext:num)", e.kind)
 			}
 			e.table = args[0]
 			if _, ok := s.banks[e.table]; !ok {
