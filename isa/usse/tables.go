@@ -766,13 +766,13 @@ var forms = [...]form{
 				}},
 		}},
 	29: {name: "wdf", op1: 0x1f, mask: 0xff70000000000000, value: 0xf920000000000000,
-		fields: []fieldDef{{name: "drc", width: 1, parts: []isa.Field{{Pos: 32, Width: 1}}}, {name: "dc", width: 32, parts: []isa.Field{{Pos: 0, Width: 32}}}, {name: "dcb", width: 20, parts: []isa.Field{{Pos: 33, Width: 19}, {Pos: 55, Width: 1}}}},
+		fields: []fieldDef{{name: "nosched", width: 1, parts: []isa.Field{{Pos: 43, Width: 1}}}, {name: "drc", width: 1, parts: []isa.Field{{Pos: 32, Width: 1}}}, {name: "dc", width: 32, parts: []isa.Field{{Pos: 0, Width: 32}}}, {name: "dcb", width: 19, parts: []isa.Field{{Pos: 33, Width: 10}, {Pos: 44, Width: 8}, {Pos: 55, Width: 1}}}},
 		variants: []variant{
-			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 1, flags: []int8{1, 2},
+			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 1, flags: []int8{0, 2, 3},
 				elems: []elem{
 					{kind: kLit, text: "wdf", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 					{kind: kLit, text: " drc", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
-					{kind: kDec, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 0},
+					{kind: kDec, text: "", f: [8]int8{1, -1, -1, -1, -1, -1, -1, -1}, table: 0},
 				}},
 		}},
 	30: {name: "emit", op1: 0x1f, mask: 0xff70000000000000, value: 0xfb20000000000000,
