@@ -86,10 +86,10 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 		pc := uint64(i) * Len
 		resolve := func(f *form, in *Inst, fi int8, label string) (uint32, bool) {
 			target, ok := labels[label]
-			if !ok || f.name != "flow" || f.fields[fi].name != "off" {
+			if !ok || f.name != "branch" || f.fields[fi].name != "off" {
 				return 0, false
 			}
-			if op, _ := in.Field("op"); op == flowBR {
+			if br, _ := in.Field("br"); br == 1 {
 				return uint32((target-pc)/Len) & 0xfffff, true
 			}
 			return uint32(target/Len) & 0xfffff, true
@@ -107,10 +107,6 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 	}
 	return out, nil
 }
-
-// flowBR is the flow-control operation whose target is relative (usse.spec
-// enum flow: ba br lapc ...).
-const flowBR = 1
 
 func isLabel(s string) bool {
 	if s == "" {

@@ -24,16 +24,9 @@ func vita3kClass(in Inst) string {
 		return "V16NMAD"
 	case "ld", "st":
 		return "VLDST"
-	case "flow":
-		op, _ := in.Field("op")
-		switch op {
-		case 0, 1:
-			return "BR"
-		case 5:
-			return "NOP"
-		}
-		return "SPEC"
-	case "idf", "wdf", "emit", "mutex", "ldrstr":
+	case "branch":
+		return "BR"
+	case "lapc", "setl", "savl", "idf", "wdf", "emit", "mutex", "ldrstr":
 		return "SPEC"
 	default:
 		return strings.ToUpper(n)
@@ -189,42 +182,31 @@ func compareIMG(w uint64, text string) string {
 	}
 	mn := f[0]
 	base := strings.SplitN(mn, ".", 2)[0]
-	name := in.Name()
-	op, _ := in.Field("op")
-	flow := ""
-	if name == "flow" {
-		flow = strings.Fields(strings.TrimPrefix(Print(in, 0), "!"))[0]
-		if _, isPred := imgPred[flow]; isPred || flow == "pn" {
-			flow = strings.Fields(Print(in, 0))[1]
-		}
-		flow = strings.SplitN(flow, ".", 2)[0]
-		_ = op
-	}
-	want := map[string]string{"nop": "flow/nop", "ba": "flow/ba", "br": "flow/br", "lapc": "flow/lapc",
+	got := in.Name()
+	want := map[string]string{"nop": "nop", "ba": "branch", "br": "branch", "lapc": "lapc",
 		"wdf": "wdf", "idf": "idf", "ldr": "ldrstr", "str": "ldrstr", "smlsi": "smlsi",
 		"emitpds": "emit", "emitvtx": "emit", "invalid_mutex_number": "mutex"}[base]
 	if base == "mov" {
 		switch {
 		case len(f) > 1 && f[1] == "pclink":
-			want = "flow/setl"
+			want = "setl"
 		case len(f) > 2 && f[2] == "pclink":
-			want = "flow/savl"
+			want = "savl"
 		default:
 			want = "limm"
 		}
 	}
-	got := name
-	if flow != "" {
-		got = "flow/" + flow
-	}
 	if got != want {
 		return "we decode " + got + ", IMG prints " + mn
+	}
+	if br, _ := in.Field("br"); want == "branch" && (base == "br") != (br == 1) {
+		return "ba/br differ"
 	}
 	if p, has := in.Field("pred"); has && p != pred {
 		return "predicate differs"
 	}
 	switch want {
-	case "flow/ba", "flow/br":
+	case "branch":
 		if strings.HasSuffix(mn, ".savelink") {
 			if v, _ := in.Field("savelink"); v != 1 {
 				return "savelink not set"
@@ -262,7 +244,7 @@ func compareIMG(w uint64, text string) string {
 		}
 	}
 	switch want {
-	case "ldrstr", "idf", "wdf":
+	case "ldrstr", "idf", "wdf", "setl", "savl":
 		// operands in our spelling: #N is 0xN, drc is part of idf/wdf only
 		img := strings.Join(f[1:], ", ")
 		img = imgDecimal.ReplaceAllStringFunc(img, func(d string) string {
