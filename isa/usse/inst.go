@@ -45,6 +45,7 @@ type elem struct {
 	text  string
 	f     [8]int8
 	table uint8
+	tab2  int8 // rsw: swizzle table, -1 for none
 }
 
 type form struct {
@@ -149,7 +150,7 @@ func (f *form) check(in *Inst) int {
 	for i := range v.elems {
 		e := &v.elems[i]
 		switch e.kind {
-		case kPfx, kE:
+		case kPfx, kE, kEo:
 			if enumTables[e.table][in.Args[e.f[0]]] == "?" {
 				return int(e.f[0])
 			}
@@ -166,6 +167,21 @@ func (f *form) check(in *Inst) int {
 		case kSwz:
 			if _, ok := swizzleEntry(f, e, in); !ok {
 				return int(e.f[0])
+			}
+		case kGsw:
+			sw := gswSwizzle(e)
+			if _, ok := swizzleEntry(f, &sw, in); !ok {
+				return int(e.f[1])
+			}
+		case kRsw:
+			reg, sw, hasSw := rswParts(e)
+			if bankIndex(f, &reg, in) >= len(bankTables[e.table]) {
+				return int(e.f[0])
+			}
+			if hasSw {
+				if _, ok := swizzleEntry(f, &sw, in); !ok {
+					return int(e.f[3])
+				}
 			}
 		}
 	}

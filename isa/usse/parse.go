@@ -2,6 +2,7 @@ package usse
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -34,18 +35,23 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 			var in Inst
 			in.Form = int16(fi)
 			v := &f.variants[vi]
-			if !matchVariant(f, v, &in, text, labels) {
-				continue
+			// an "eo" enum may be left out of the input (Sony does not print
+			// it); then each of its values is tried, the spelled-out one first
+			for alt := -1; alt < eoValues(v); alt++ {
+				in := Inst{Form: int16(fi)}
+				if !matchVariant(f, v, &in, text, labels, alt) {
+					continue
+				}
+				w, err := Encode(in)
+				if err != nil {
+					continue
+				}
+				back, err := DecodeWord(w, 0)
+				if err != nil || back.Form != in.Form || f.variant(&back) != v {
+					continue
+				}
+				return back, nil
 			}
-			w, err := Encode(in)
-			if err != nil {
-				continue
-			}
-			back, err := DecodeWord(w, 0)
-			if err != nil || back.Form != in.Form || f.variant(&back) != v {
-				continue
-			}
-			return back, nil
 		}
 	}
 	return Inst{Form: -1}, errNoMatch
@@ -56,6 +62,7 @@ type matcher struct {
 	s   string
 	pos int
 	set [MaxFields]bool
+	alt int // value for an omitted optional enum, or -1
 }
 
 func (m *matcher) blanks() {
@@ -92,8 +99,20 @@ func (m *matcher) assign(in *Inst, fi int8, v uint32) bool {
 	return true
 }
 
-func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc) bool {
-	m := matcher{s: text}
+// eoValues is the number of values of v's optional enum (0 if none).
+func eoValues(v *variant) int {
+	for i := range v.elems {
+		if v.elems[i].kind == kEo {
+			return len(enumTables[v.elems[i].table])
+		}
+	}
+	return 0
+}
+
+// matchVariant matches text against v. With alt >= 0 the variant's optional
+// enum consumes no text and takes the value alt.
+func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, alt int) bool {
+	m := matcher{s: text, alt: alt}
 	if v.preset >= 0 {
 		m.assign(in, v.cond, uint32(v.preset))
 	}
@@ -210,6 +229,13 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		}
 		return false
 	case kE:
+		v, ok := m.enum(enumTables[e.table])
+		return ok && m.assign(in, e.f[0], v)
+	case kEo:
+		if m.alt >= 0 {
+			t := enumTables[e.table]
+			return m.alt < len(t) && t[m.alt] != "?" && m.assign(in, e.f[0], uint32(m.alt))
+		}
 		v, ok := m.enum(enumTables[e.table])
 		return ok && m.assign(in, e.f[0], v)
 	case kPck:
@@ -361,26 +387,74 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		}
 		return m.assign(in, e.f[0], v)
 	case kSwz:
-		if !m.eat('.') {
-			return false
-		}
-		start := m.pos
-		for m.pos < len(m.s) && strings.IndexByte(swizzleChans, m.s[m.pos]) >= 0 {
-			m.pos++
-		}
-		// the table choice (v34) depends on a field parsed earlier
-		t := swizzleTable(f, e, in)
-		ent := firstWithPrefix(t, m.s[start:m.pos])
-		if ent == "" || m.pos == start {
-			return false
-		}
-		for idx, s := range t {
-			if s == ent {
-				w := f.fields[e.f[0]].width
-				return m.assign(in, e.f[0], uint32(idx)&(1<<w-1)) && m.assign(in, e.f[1], uint32(idx>>w))
+		return m.swizzle(f, e, in)
+	case kGsw:
+		m.blanks()
+		sw := gswSwizzle(e)
+		if m.peek() == '{' {
+			var v [4]uint32
+			k, ok := m.values(&v)
+			if !ok {
+				return false
 			}
+			var chars [4]byte
+			for i := 0; i < k; i++ {
+				switch v[i] {
+				case f32Zero:
+					chars[i] = '0'
+				case f32One:
+					chars[i] = '1'
+				case f32Two:
+					chars[i] = '2'
+				case f32Half:
+					chars[i] = 'h'
+				default:
+					return false
+				}
+			}
+			return m.assign(in, e.f[0], 0) && m.swizzleText(f, &sw, in, string(chars[:k]))
 		}
-		return false
+		if !m.eat('i') {
+			return false
+		}
+		n, ok := m.decimal()
+		return ok && n < 4 && m.assign(in, e.f[0], uint32(n)) && m.swizzle(f, &sw, in)
+	case kRsw:
+		m.blanks()
+		reg, sw, hasSw := rswParts(e)
+		if m.peek() == '{' {
+			var v [4]uint32
+			k, ok := m.values(&v)
+			if !ok || k != maskLen(arg(in, e.f[5])) {
+				return false
+			}
+			var t []string
+			if hasSw {
+				t = swizzleTable(f, &sw, in)
+			}
+			n, idx, ok := firstConst(t, v[:k])
+			if !ok {
+				return false
+			}
+			bw := f.fields[e.f[0]].width
+			for i, s := range bankTables[e.table] {
+				if s == "special" {
+					if !m.assign(in, e.f[0], uint32(i)&(1<<bw-1)) || !m.assign(in, e.f[1], uint32(i>>bw)) || !m.assign(in, e.f[2], n) {
+						return false
+					}
+					if !hasSw {
+						return true
+					}
+					w := f.fields[sw.f[0]].width
+					return m.assign(in, sw.f[0], uint32(idx)&(1<<w-1)) && m.assign(in, sw.f[1], uint32(idx>>w))
+				}
+			}
+			return false
+		}
+		if !m.reg(f, &reg, in) {
+			return false
+		}
+		return !hasSw || m.swizzle(f, &sw, in)
 	case kSwzf:
 		if !m.eat('.') {
 			return false
@@ -440,6 +514,63 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		return m.number(f, e, in, labels)
 	}
 	return false
+}
+
+// swizzle parses ".xyzw"-style text of a swz element.
+func (m *matcher) swizzle(f *form, e *elem, in *Inst) bool {
+	if !m.eat('.') {
+		return false
+	}
+	start := m.pos
+	for m.pos < len(m.s) && strings.IndexByte(swizzleChans, m.s[m.pos]) >= 0 {
+		m.pos++
+	}
+	return m.pos > start && m.swizzleText(f, e, in, m.s[start:m.pos])
+}
+
+// swizzleText sets a swz element's fields from its text (a prefix of an
+// entry; the table choice (v34) depends on a field parsed earlier).
+func (m *matcher) swizzleText(f *form, e *elem, in *Inst, text string) bool {
+	t := swizzleTable(f, e, in)
+	ent := firstWithPrefix(t, text)
+	if ent == "" || text == "" {
+		return false
+	}
+	for idx, s := range t {
+		if s == ent {
+			w := f.fields[e.f[0]].width
+			return m.assign(in, e.f[0], uint32(idx)&(1<<w-1)) && m.assign(in, e.f[1], uint32(idx>>w))
+		}
+	}
+	return false
+}
+
+// values parses "{v, v, ...}" (1 to 4 float32 values) into v.
+func (m *matcher) values(v *[4]uint32) (int, bool) {
+	if !m.eat('{') {
+		return 0, false
+	}
+	k := 0
+	for {
+		m.blanks()
+		start := m.pos
+		for m.pos < len(m.s) && strings.IndexByte("+-.0123456789eE", m.s[m.pos]) >= 0 {
+			m.pos++
+		}
+		x, err := strconv.ParseFloat(m.s[start:m.pos], 32)
+		if err != nil || k == 4 {
+			return 0, false
+		}
+		v[k] = math.Float32bits(float32(x))
+		k++
+		m.blanks()
+		if m.eat('}') {
+			return k, true
+		}
+		if !m.eat(',') {
+			return 0, false
+		}
+	}
 }
 
 func b2u(b bool) uint32 {

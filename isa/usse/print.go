@@ -67,7 +67,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		if s := enumTables[e.table][in.Args[e.f[0]]]; s != "" {
 			dst = append(append(dst, s...), ' ')
 		}
-	case kE:
+	case kE, kEo:
 		return append(dst, enumTables[e.table][in.Args[e.f[0]]]...)
 	case kPck:
 		names := enumTables[e.table]
@@ -128,19 +128,30 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 			}
 		}
 	case kSwz:
-		ent, _ := swizzleEntry(f, e, in)
-		n := len(ent)
-		if e.f[2] >= 0 {
-			n = min(maskLen(in.Args[e.f[2]]), len(ent))
-		}
-		t := swizzleTable(f, e, in)
-		for ; n < len(ent); n++ {
-			if firstWithPrefix(t, ent[:n]) == ent {
-				break
+		return append(append(dst, '.'), swizzlePrefix(f, e, in)...)
+	case kGsw:
+		sw := gswSwizzle(e)
+		p := swizzlePrefix(f, &sw, in)
+		num := in.Args[e.f[0]]
+		if num == 0 && allConst(p) {
+			var v [4]uint32
+			for i := 0; i < len(p); i++ {
+				v[i], _ = constChar(p[i])
 			}
+			return appendValues(dst, v[:len(p)])
 		}
-		dst = append(dst, '.')
-		return append(dst, ent[:n]...)
+		dst = strconv.AppendUint(append(dst, 'i'), uint64(num), 10)
+		return append(append(dst, '.'), p...)
+	case kRsw:
+		var v [4]uint32
+		if k, ok := rswConst(f, e, in, &v); ok {
+			return appendValues(dst, v[:k])
+		}
+		reg, sw, hasSw := rswParts(e)
+		dst = appendReg(dst, f, &reg, in)
+		if hasSw {
+			dst = append(append(dst, '.'), swizzlePrefix(f, &sw, in)...)
+		}
 	case kSwzf:
 		v := in.Args[e.f[0]]
 		n := 4

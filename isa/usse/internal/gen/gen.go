@@ -13,7 +13,7 @@ import (
 )
 
 // Element kinds, mirrored by the constants the generated file declares.
-var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark"}
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo"}
 
 type field struct {
 	name  string
@@ -35,6 +35,7 @@ type elem struct {
 	text   string
 	fields []int
 	table  string
+	table2 string // rsw: the swizzle table
 }
 
 type form struct {
@@ -58,13 +59,15 @@ type variant struct {
 }
 
 type spec struct {
-	enums     map[string][]string
-	enumOrder []string
-	banks     map[string][]string
-	bankOrder []string
-	swz       map[string][]string
-	swzOrder  []string
-	forms     []*form
+	enums      map[string][]string
+	enumOrder  []string
+	banks      map[string][]string
+	bankOrder  []string
+	swz        map[string][]string
+	swzOrder   []string
+	consts     map[string][]string
+	constOrder []string
+	forms      []*form
 }
 
 // MaxFields bounds the fields of one form (Inst holds them in an array).
@@ -80,7 +83,7 @@ func Generate(src []byte) ([]byte, error) {
 }
 
 func parse(src string) (*spec, error) {
-	s := &spec{enums: map[string][]string{}, banks: map[string][]string{}, swz: map[string][]string{}}
+	s := &spec{enums: map[string][]string{}, banks: map[string][]string{}, swz: map[string][]string{}, consts: map[string][]string{}}
 	var cur *form
 	type pending struct {
 		f      *form
@@ -103,6 +106,17 @@ func parse(src string) (*spec, error) {
 			return fmt.Errorf("usse.spec:%d: %s", ln, fmt.Sprintf(format, a...))
 		}
 		switch words[0] {
+		case "consts":
+			if len(words) != 2+64 {
+				return nil, errf("consts %s: want 64 words", words[1])
+			}
+			for _, w := range words[2:] {
+				if _, err := strconv.ParseUint(w, 0, 32); err != nil {
+					return nil, errf("consts %s: %v", words[1], err)
+				}
+			}
+			s.consts[words[1]] = words[2:]
+			s.constOrder = append(s.constOrder, words[1])
 		case "enum", "banks", "swizzle":
 			if len(words) < 3 {
 				return nil, errf("%s needs a name and values", words[0])
@@ -372,7 +386,7 @@ func (s *spec) parseSyntax(f *form, t string) error {
 		args := parts[1:]
 		var fieldArgs []string
 		switch e.kind {
-		case "pfx", "e":
+		case "pfx", "e", "eo":
 			if len(args) != 2 {
 				return fmt.Errorf("%s wants field:enum", e.kind)
 			}
@@ -401,6 +415,29 @@ func (s *spec) parseSyntax(f *form, t string) error {
 				return fmt.Errorf("no banks %q", e.table)
 			}
 			fieldArgs = args[1:]
+		case "gsw":
+			// gpi with swizzle: N:F:X:T:M[:S]
+			if len(args) != 5 && len(args) != 6 {
+				return fmt.Errorf("gsw wants num:swz:ext:table:mask[:selector]")
+			}
+			e.table = args[3]
+			if _, ok := s.swz[e.table]; !ok && e.table != "v34" {
+				return fmt.Errorf("no swizzle table %q", e.table)
+			}
+			fieldArgs = append([]string{args[0], args[1], args[2], args[4]}, args[5:]...)
+		case "rsw":
+			// register with swizzle: K:B:X:N:F:SX:T:M[:S]
+			if len(args) != 8 && len(args) != 9 {
+				return fmt.Errorf("rsw wants banks:bank:ext:num:swz:swzext:table:mask[:selector]")
+			}
+			e.table, e.table2 = args[0], args[6]
+			if _, ok := s.banks[e.table]; !ok {
+				return fmt.Errorf("no banks %q", e.table)
+			}
+			if _, ok := s.swz[e.table2]; !ok && e.table2 != "v34" && e.table2 != "-" {
+				return fmt.Errorf("no swizzle table %q", e.table2)
+			}
+			fieldArgs = append(append([]string{}, args[1:6]...), args[7:]...)
 		case "swz":
 			if len(args) != 4 && len(args) != 5 {
 				return fmt.Errorf("swz wants field:ext:table:mask[:selector]")
@@ -433,7 +470,7 @@ func (s *spec) parseSyntax(f *form, t string) error {
 				used[idx] = true
 			}
 		}
-		if e.kind == "pfx" || e.kind == "e" {
+		if e.kind == "pfx" || e.kind == "e" || e.kind == "eo" {
 			w := f.fields[e.fields[0]].width()
 			if len(s.enums[e.table]) != 1<<w {
 				return fmt.Errorf("enum %s has %d values for %d-bit field %s", e.table, len(s.enums[e.table]), w, f.fields[e.fields[0]].name)
@@ -512,6 +549,21 @@ func (s *spec) emit() ([]byte, error) {
 	emitTables("enum", s.enumOrder, s.enums)
 	emitTables("bank", s.bankOrder, s.banks)
 	emitTables("swizzle", s.swzOrder, s.swz)
+	p("// Hard-wired constant register banks, by index.\nvar constTables = [...][64]uint32{\n")
+	for i, n := range s.constOrder {
+		p("\t%d: { // %s\n", i, n)
+		for j, w := range s.consts[n] {
+			if j%8 == 0 {
+				p("\t\t")
+			}
+			p("%s,", w)
+			if j%8 == 7 {
+				p("\n")
+			}
+		}
+		p("\t},\n")
+	}
+	p("}\n\n")
 	p("const swzV34 = %d // pseudo-table: v4 when the selector field is set, else v3\n\n", len(s.swzOrder))
 	for _, n := range []string{"v3", "v4"} {
 		if tableIdx(s.swzOrder, n) < 0 {
@@ -548,18 +600,28 @@ func (s *spec) emit() ([]byte, error) {
 				copy(fs[:], e.fields)
 				t := 0
 				switch e.kind {
-				case "pfx", "e", "pck", "fmt2":
+				case "pfx", "e", "eo", "pck", "fmt2":
 					t = tableIdx(s.enumOrder, e.table)
 				case "reg", "regx", "oreg", "nreg":
 					t = tableIdx(s.bankOrder, e.table)
-				case "swz":
+				case "swz", "gsw":
 					if e.table == "v34" {
 						t = len(s.swzOrder)
 					} else {
 						t = tableIdx(s.swzOrder, e.table)
 					}
+				case "rsw":
+					t = tableIdx(s.bankOrder, e.table)
 				}
-				p("\t\t\t\t\t{kind: k%s, text: %q, f: [8]int8{%d, %d, %d, %d, %d, %d, %d, %d}, table: %d},\n", strings.Title(e.kind), e.text, fs[0], fs[1], fs[2], fs[3], fs[4], fs[5], fs[6], fs[7], t)
+				t2 := -1
+				switch e.table2 {
+				case "", "-":
+				case "v34":
+					t2 = len(s.swzOrder)
+				default:
+					t2 = tableIdx(s.swzOrder, e.table2)
+				}
+				p("\t\t\t\t\t{kind: k%s, text: %q, f: [8]int8{%d, %d, %d, %d, %d, %d, %d, %d}, table: %d, tab2: %d},\n", strings.Title(e.kind), e.text, fs[0], fs[1], fs[2], fs[3], fs[4], fs[5], fs[6], fs[7], t, t2)
 			}
 			p("\t\t\t\t}},\n")
 		}
