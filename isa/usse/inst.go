@@ -160,7 +160,7 @@ func (f *form) check(in *Inst) int {
 					return int(fi)
 				}
 			}
-		case kReg, kRegx, kOreg, kNreg:
+		case kReg, kRegx, kOreg, kNreg, kRegm:
 			if bankIndex(f, e, in) >= len(bankTables[e.table]) {
 				return int(e.f[0])
 			}

@@ -267,6 +267,20 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 			m.pos += 2
 		}
 		return true
+	case kRegm:
+		// Sony shows the written channels after the register; optional on input
+		m.blanks()
+		if !m.reg(f, e, in) {
+			return false
+		}
+		if bankTables[e.table][bankIndex(f, e, in)] != "imm" && m.peek() == '.' {
+			want := string(appendMaskChans(make([]byte, 0, 5), arg(in, e.f[3])))
+			if !strings.HasPrefix(m.s[m.pos:], want) {
+				return false
+			}
+			m.pos += len(want)
+		}
+		return true
 	case kOreg, kNreg:
 		save := m.pos
 		m.blanks()

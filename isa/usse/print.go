@@ -84,6 +84,11 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		if bankTables[e.table][bankIndex(f, e, in)] != "imm" {
 			dst = append(dst, ".x"...)
 		}
+	case kRegm:
+		dst = appendReg(dst, f, e, in)
+		if bankTables[e.table][bankIndex(f, e, in)] != "imm" {
+			dst = appendMaskChans(dst, in.Args[e.f[3]])
+		}
 	case kOreg:
 		if !isImmZero(f, e, in) {
 			dst = appendReg(append(dst, ", "...), f, e, in)
@@ -115,18 +120,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		dst = append(dst, 'i')
 		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
 	case kMask:
-		m := in.Args[e.f[0]]
-		if m == 0 {
-			return dst
-		}
-		dst = append(dst, '.')
-		for c := 0; m>>c != 0; c++ {
-			if m>>c&1 != 0 {
-				dst = append(dst, "xyzw"[c])
-			} else {
-				dst = append(dst, '-')
-			}
-		}
+		return appendMaskChans(dst, in.Args[e.f[0]])
 	case kSwz:
 		return append(append(dst, '.'), swizzlePrefix(f, e, in)...)
 	case kGsw:
@@ -272,6 +266,22 @@ func appendSel(dst []byte, e *elem, in *Inst) []byte {
 	return dst
 }
 
+// appendMaskChans prints a write mask as ".x-z" (nothing for 0).
+func appendMaskChans(dst []byte, m uint32) []byte {
+	if m == 0 {
+		return dst
+	}
+	dst = append(dst, '.')
+	for c := 0; m>>c != 0; c++ {
+		if m>>c&1 != 0 {
+			dst = append(dst, "xyzw"[c])
+		} else {
+			dst = append(dst, '-')
+		}
+	}
+	return dst
+}
+
 // maskLen is the number of channels up to the highest enabled one (min 1).
 func maskLen(m uint32) int {
 	n := 1
@@ -303,7 +313,7 @@ func regMult(f *form, e *elem, in *Inst) uint64 {
 	if f.fields[e.f[2]].width == 6 {
 		return 2
 	}
-	if e.kind != kNreg && e.f[3] >= 0 && in.Args[e.f[3]] == 0 {
+	if e.kind != kNreg && e.kind != kRegm && e.f[3] >= 0 && in.Args[e.f[3]] == 0 {
 		return 2
 	}
 	return 1

@@ -35,6 +35,7 @@ const (
 	kGsw    elemKind = 27
 	kRsw    elemKind = 28
 	kEo     elemKind = 29
+	kRegm   elemKind = 30
 )
 
 // enum tables, by index.
@@ -321,11 +322,11 @@ var forms = [...]form{
 					{kind: kReg, text: "", f: [8]int8{16, 5, 20, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kMask, text: "", f: [8]int8{19, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kReg, text: "", f: [8]int8{15, -1, 21, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
+					{kind: kRegm, text: "", f: [8]int8{15, -1, 21, 19, -1, -1, -1, -1}, table: 2, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kRsw, text: "", f: [8]int8{17, 7, 22, -1, -1, 19, -1, -1}, table: 1, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kReg, text: "", f: [8]int8{18, 8, 23, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
+					{kind: kRegm, text: "", f: [8]int8{18, 8, 23, 19, -1, -1, -1, -1}, table: 1, tab2: -1},
 				}},
 		}},
 	9: {name: "vpck", op1: 0x08, mask: 0xf800000000000000, value: 0x4000000000000000,

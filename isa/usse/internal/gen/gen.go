@@ -13,7 +13,7 @@ import (
 )
 
 // Element kinds, mirrored by the constants the generated file declares.
-var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo"}
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm"}
 
 type field struct {
 	name  string
@@ -406,8 +406,8 @@ func (s *spec) parseSyntax(f *form, t string) error {
 				return fmt.Errorf("no enum %q", e.table)
 			}
 			fieldArgs = args[:2]
-		case "reg", "regx", "oreg", "nreg":
-			if n := len(args); !(n == 4 || e.kind != "nreg" && n == 5 || e.kind == "nreg" && (n == 7 || n == 9)) {
+		case "reg", "regx", "oreg", "nreg", "regm":
+			if n := len(args); !(n == 4 && e.kind != "regm" || e.kind != "nreg" && n == 5 || e.kind == "nreg" && (n == 7 || n == 9)) {
 				return fmt.Errorf("%s wants banks:bank:ext:num[:double-when-zero] (nreg: then the reference register's bank:ext:num)", e.kind)
 			}
 			e.table = args[0]
@@ -602,7 +602,7 @@ func (s *spec) emit() ([]byte, error) {
 				switch e.kind {
 				case "pfx", "e", "eo", "pck", "fmt2":
 					t = tableIdx(s.enumOrder, e.table)
-				case "reg", "regx", "oreg", "nreg":
+				case "reg", "regx", "oreg", "nreg", "regm":
 					t = tableIdx(s.bankOrder, e.table)
 				case "swz", "gsw":
 					if e.table == "v34" {
