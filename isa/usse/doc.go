@@ -21,9 +21,12 @@
 //     non-zero (mad.f32.skipinv.nosched ...).
 //   - Don't-care bits of a form are the pseudo-fields dc, dca, ... (at most 32
 //     bits each), printed the same way (emitvtx.end.dc=41944321).
-//   - Where two forms would print alike, one carries a marker: VMAD vec3
-//     ".vec3", dual issue in op1 0x05 ".vec4", SOP2M without mask
-//     ".nomask", and VPCK with equal formats keeps its second source.
+//   - Where two encodings would print alike, one carries a marker: VMAD vec3
+//     ".vec3" (unless its swizzles already rule out vec4), dual issue in op1
+//     0x05 ".vec4", SOP2M without mask ".nomask", and VPCK with equal
+//     formats keeps its second source.
+//   - Constant operands print as Sony prints them ({0}, {1, 1}) only for the
+//     encoding the parser picks back; other encodings keep the register form.
 //
 // Words that are not instructions are listed as ".quad 0x...", which the
 // assembler accepts. Listings use the NVIDIA line shape

@@ -27,6 +27,9 @@ func AppendText(dst []byte, in Inst, pc uint64) []byte {
 		if i == v.mnemEnd {
 			dst = appendFlags(dst, f, v, &in)
 		}
+		if v.elems[i].kind == kEo && eoImplied(f, v, &v.elems[i], &in) {
+			continue
+		}
 		dst = appendElem(dst, f, &v.elems[i], &in)
 	}
 	if v.mnemEnd == len(v.elems) {
@@ -264,6 +267,43 @@ func appendSel(dst []byte, e *elem, in *Inst) []byte {
 		}
 	}
 	return dst
+}
+
+// eoImplied reports whether an optional enum (VMAD's ".vec3") can be left
+// out: it selects the v3 swizzle table, and some swizzle of the instruction
+// has no reading in the v4 table, so the parser, which tries v4 first, falls
+// back to v3 and finds the same word (Sony never prints the size).
+func eoImplied(f *form, v *variant, eo *elem, in *Inst) bool {
+	if enumTables[eo.table][in.Args[eo.f[0]]] == "" || in.Args[eo.f[0]] != 0 {
+		return false
+	}
+	v4 := swizzleTables[swzV4]
+	for i := range v.elems {
+		e := &v.elems[i]
+		var sw elem
+		switch e.kind {
+		case kGsw:
+			sw = gswSwizzle(e)
+		case kRsw:
+			var has bool
+			var vals [4]uint32
+			if _, isConst := rswConst(f, e, in, &vals); isConst {
+				continue // braces: the v4 reading may exist
+			}
+			if _, sw, has = rswParts(e); !has {
+				continue
+			}
+		default:
+			continue
+		}
+		if sw.table != swzV34 || sw.f[3] != eo.f[0] {
+			continue
+		}
+		if firstWithPrefix(v4, swizzlePrefix(f, &sw, in)) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // appendMaskChans prints a write mask as ".x-z" (nothing for 0).
