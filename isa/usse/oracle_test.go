@@ -244,7 +244,7 @@ func compareIMG(w uint64, text string) string {
 		}
 	}
 	switch want {
-	case "ldrstr", "idf", "wdf", "setl", "savl":
+	case "ldrstr", "idf", "wdf", "setl", "savl", "smlsi":
 		// operands in our spelling: #N is 0xN, drc is part of idf/wdf only
 		img := strings.Join(f[1:], ", ")
 		img = imgDecimal.ReplaceAllStringFunc(img, func(d string) string {
