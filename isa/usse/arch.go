@@ -96,7 +96,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 		}
 		in, err := parseInst(s.text, resolve)
 		if err != nil {
-			errs.Add(asm.Pos{File: filename, Line: s.line, Col: s.col}, "cannot assemble %q", s.text)
+			errs.Add(asm.Pos{File: filename, Line: s.line, Col: s.col}, "%v: %s", err, s.text)
 			out = binary.LittleEndian.AppendUint64(out, 0)
 			continue
 		}

@@ -19,7 +19,12 @@ func ParseInst(text string) (Inst, error) {
 // labelFunc resolves a label operand of form f, field fi to a field value.
 type labelFunc func(f *form, in *Inst, fi int8, label string) (uint32, bool)
 
-var errNoMatch = errors.New("not an instruction")
+// Parse errors: the mnemonic is unknown, or no form with that mnemonic takes
+// the operands (or its field values are invalid).
+var (
+	ErrMnemonic = errors.New("unknown instruction")
+	ErrOperands = errors.New("bad operands")
+)
 
 func parseInst(text string, labels labelFunc) (Inst, error) {
 	text = strings.TrimSpace(text)
@@ -30,6 +35,7 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 		}
 		return Inst{Form: -1, Raw: v}, nil
 	}
+	mnemonicSeen := false
 	for fi := range forms {
 		f := &forms[fi]
 		for vi := range f.variants {
@@ -38,7 +44,9 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 			// it); then each of its values is tried, the spelled-out one first
 			for alt := -1; alt < eoValues(v); alt++ {
 				in := Inst{Form: int16(fi)}
-				if !matchVariant(f, v, &in, text, labels, alt) {
+				ok, mnem := matchVariant(f, v, &in, text, labels, alt)
+				mnemonicSeen = mnemonicSeen || mnem
+				if !ok {
 					continue
 				}
 				w, err := Encode(in)
@@ -53,7 +61,10 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 			}
 		}
 	}
-	return Inst{Form: -1}, errNoMatch
+	if mnemonicSeen {
+		return Inst{Form: -1}, ErrOperands
+	}
+	return Inst{Form: -1}, ErrMnemonic
 }
 
 // matcher walks the text while the template is matched against it.
@@ -109,25 +120,33 @@ func eoValues(v *variant) int {
 }
 
 // matchVariant matches text against v. With alt >= 0 the variant's optional
-// enum consumes no text and takes the value alt.
-func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, alt int) bool {
+// enum consumes no text and takes the value alt. mnemonic reports whether
+// the text's mnemonic (with flags) was v's.
+func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, alt int) (ok, mnemonic bool) {
 	m := matcher{s: text, alt: alt}
 	if v.preset >= 0 {
 		m.assign(in, v.cond, uint32(v.preset))
 	}
 	for i := range v.elems {
-		if i == v.mnemEnd && !m.flags(f, v, in) {
-			return false
+		if i == v.mnemEnd {
+			if !m.flags(f, v, in) {
+				return false, false
+			}
+			// the mnemonic ends at a blank (or the end of the text)
+			mnemonic = m.pos == len(m.s) || m.s[m.pos] == ' ' || m.s[m.pos] == '\t'
 		}
 		if !m.elem(f, &v.elems[i], in, labels) {
-			return false
+			return false, mnemonic
 		}
 	}
-	if v.mnemEnd == len(v.elems) && !m.flags(f, v, in) {
-		return false
+	if v.mnemEnd == len(v.elems) {
+		if !m.flags(f, v, in) {
+			return false, false
+		}
+		mnemonic = true
 	}
 	m.blanks()
-	return m.pos == len(m.s)
+	return m.pos == len(m.s), mnemonic
 }
 
 // flags parses ".name" and ".name=N" suffixes of the mnemonic.

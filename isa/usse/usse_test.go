@@ -118,6 +118,12 @@ func TestAssembleLabelsAndErrors(t *testing.T) {
 	if !errors.As(err, &el) || len(el) != 2 || el[0].Pos.Line != 2 || el[1].Pos.Line != 3 || el[0].Pos.Col != 3 {
 		t.Fatalf("errors = %v", err)
 	}
+	if want := "t.s:2:3: unknown instruction: bogus r0, r1"; el[0].Error() != want {
+		t.Errorf("error %q, want %q", el[0].Error(), want)
+	}
+	if want := "t.s:3:1: bad operands: mad.f32 i9.x, r0.x, i0.x, i0.x"; el[1].Error() != want {
+		t.Errorf("error %q, want %q", el[1].Error(), want)
+	}
 }
 
 func FuzzDecode(f *testing.F) {
