@@ -36,6 +36,7 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 		return Inst{Form: -1, Raw: v}, nil
 	}
 	mnemonicSeen := false
+	var in Inst // reused: it escapes through the label callback
 	for fi := range forms {
 		f := &forms[fi]
 		for vi := range f.variants {
@@ -43,7 +44,7 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 			// an "eo" enum may be left out of the input (Sony does not print
 			// it); then each of its values is tried, the spelled-out one first
 			for alt := -1; alt < eoValues(v); alt++ {
-				in := Inst{Form: int16(fi)}
+				in = Inst{Form: int16(fi)}
 				ok, mnem := matchVariant(f, v, &in, text, labels, alt)
 				mnemonicSeen = mnemonicSeen || mnem
 				if !ok {
