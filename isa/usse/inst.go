@@ -17,6 +17,7 @@ type elemKind uint8
 type fieldDef struct {
 	name  string
 	width uint8
+	def   uint32 // a flag with this value is not printed (usse.spec "defaults")
 	parts []isa.Field
 }
 

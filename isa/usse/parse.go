@@ -125,6 +125,9 @@ func eoValues(v *variant) int {
 // the text's mnemonic (with flags) was v's.
 func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, alt int) (ok, mnemonic bool) {
 	m := matcher{s: text, alt: alt}
+	for _, fi := range v.flags {
+		in.Args[fi] = f.fields[fi].def // what a missing flag means
+	}
 	if v.preset >= 0 {
 		m.assign(in, v.cond, uint32(v.preset))
 	}
@@ -168,19 +171,18 @@ func (m *matcher) flags(f *form, v *variant, in *Inst) bool {
 			found = true
 			m.pos = end
 			x := uint64(1)
-			if fd.width > 1 {
-				if !m.eat('=') {
-					return false
-				}
+			if m.eat('=') {
 				d := m.pos
 				for m.pos < len(m.s) && m.s[m.pos] >= '0' && m.s[m.pos] <= '9' {
 					m.pos++
 				}
 				var err error
 				x, err = strconv.ParseUint(m.s[d:m.pos], 10, 32)
-				if err != nil || x == 0 {
+				if err != nil {
 					return false
 				}
+			} else if fd.width > 1 {
+				return false
 			}
 			if x >= 1<<fd.width || !m.assign(in, fi, uint32(x)) {
 				return false

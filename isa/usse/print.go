@@ -46,13 +46,14 @@ func appendRaw(dst []byte, w uint64) []byte {
 
 func appendFlags(dst []byte, f *form, vr *variant, in *Inst) []byte {
 	for _, fi := range vr.flags {
+		fd := &f.fields[fi]
 		v := in.Args[fi]
-		if v == 0 {
+		if v == fd.def {
 			continue
 		}
 		dst = append(dst, '.')
-		dst = append(dst, f.fields[fi].name...)
-		if f.fields[fi].width > 1 {
+		dst = append(dst, fd.name...)
+		if fd.width > 1 || fd.def != 0 {
 			dst = append(dst, '=')
 			dst = strconv.AppendUint(dst, uint64(v), 10)
 		}

@@ -18,6 +18,7 @@ var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "ne
 type field struct {
 	name  string
 	parts []part // least significant first
+	def   uint64 // value a flag has when the text leaves it out
 }
 
 type part struct{ pos, width int }
@@ -155,6 +156,29 @@ func parse(src string) (*spec, error) {
 			}
 			cur = &form{name: words[1], line: ln}
 			s.forms = append(s.forms, cur)
+		case "defaults":
+			if cur == nil || len(cur.fields) == 0 || strings.HasPrefix(cur.fields[0].name, "\x00") {
+				return nil, errf("defaults before fields")
+			}
+			for _, w := range words[1:] {
+				name, val, ok := strings.Cut(w, "=")
+				v, err := strconv.ParseUint(val, 0, 32)
+				if !ok || err != nil {
+					return nil, errf("bad default %q", w)
+				}
+				found := false
+				for _, f := range cur.fields {
+					if f.name == name {
+						if v >= 1<<f.width() {
+							return nil, errf("default %q does not fit", w)
+						}
+						f.def, found = v, true
+					}
+				}
+				if !found {
+					return nil, errf("default for unknown field %q", name)
+				}
+			}
 		case "bits", "fields", "syntax":
 			if cur == nil {
 				return nil, errf("%s outside a form", words[0])
@@ -576,7 +600,7 @@ func (s *spec) emit() ([]byte, error) {
 		p("\t%d: {name: %q, op1: 0x%02x, mask: 0x%016x, value: 0x%016x,\n", fi, f.name, f.op1, f.mask, f.value)
 		p("\t\tfields: []fieldDef{")
 		for _, fd := range f.fields {
-			p("{name: %q, width: %d, parts: []isa.Field{", fd.name, fd.width())
+			p("{name: %q, width: %d, def: %d, parts: []isa.Field{", fd.name, fd.width(), fd.def)
 			for i, pt := range fd.parts {
 				if i > 0 {
 					p(", ")
