@@ -18,7 +18,8 @@
 //   - Fields Sony's tool does not show (scheduling bits such as skipinv,
 //     nosched, syncstart, repeat counts, unknown bits) are mnemonic suffixes:
 //     ".name" for a set one-bit field, ".name=N" otherwise, printed only when
-//     non-zero (mad.f32.skipinv.nosched ...).
+//     they differ from their default (0, or what usse.spec's "defaults" line
+//     gives: skipinv is 1 in all compiler output here), e.g. mad.f32.nosched.
 //   - Don't-care bits of a form are the pseudo-fields dc, dca, ... (at most 32
 //     bits each), printed the same way (emitvtx.end.dc=41944321).
 //   - Where two encodings would print alike, one carries a marker: VMAD vec3
