@@ -221,8 +221,9 @@ func isImmZero(f *form, e *elem, in *Inst) bool {
 // isNextReg: an nreg operand is not printed when it is the register after
 // its reference operand (same bank, number + 1), as Sony prints pairs.
 func isNextReg(f *form, e *elem, in *Inst) bool {
-	if e.f[6] >= 0 && in.Args[e.f[6]] == in.Args[e.f[7]] {
-		return false // only when fields 6 and 7 differ
+	if e.f[6] >= 0 && in.Args[e.f[6]] == in.Args[e.f[7]] &&
+		(e.tab2 < 0 || enumTables[e.tab2][in.Args[e.f[6]]] != "") {
+		return false // fields 6 and 7 are equal (and, with a clash enum, the value clashes)
 	}
 	ref := elem{table: e.table, f: [8]int8{e.f[3], e.f[4], e.f[5]}}
 	return bankIndex(f, e, in) == bankIndex(f, &ref, in) && in.Args[e.f[2]] == in.Args[e.f[5]]+1

@@ -57,7 +57,7 @@ func TestSonySample(t *testing.T) {
 		t.Logf("reprinted differently: %s", d)
 	}
 	// regression floor: what this package achieved when the test was written
-	if total != 197 || ok < 195 || same < 193 {
-		t.Errorf("Sony sample coverage dropped: %d/%d accepted, %d identical (want 195, 193 of 197)", ok, total, same)
+	if total != 197 || ok < 195 || same < 194 {
+		t.Errorf("Sony sample coverage dropped: %d/%d accepted, %d identical (want 195, 194 of 197)", ok, total, same)
 	}
 }

@@ -431,14 +431,21 @@ func (s *spec) parseSyntax(f *form, t string) error {
 			}
 			fieldArgs = args[:2]
 		case "reg", "regx", "oreg", "nreg", "regm":
-			if n := len(args); !(n == 4 && e.kind != "regm" || e.kind != "nreg" && n == 5 || e.kind == "nreg" && (n == 7 || n == 9)) {
-				return fmt.Errorf("%s wants banks:bank:ext:num[:double-when-zero] (nreg: then the reference register's bank:ext:num)", e.kind)
+			if n := len(args); !(n == 4 && e.kind != "regm" || e.kind != "nreg" && n == 5 || e.kind == "nreg" && (n == 7 || n == 9 || n == 10)) {
+				return fmt.Errorf("%s wants banks:bank:ext:num[:double-when-zero] (nreg: then the reference register's bank:ext:num[:D:S[:clash-enum]])", e.kind)
 			}
 			e.table = args[0]
 			if _, ok := s.banks[e.table]; !ok {
 				return fmt.Errorf("no banks %q", e.table)
 			}
 			fieldArgs = args[1:]
+			if e.kind == "nreg" && len(args) == 10 {
+				e.table2 = args[9]
+				if _, ok := s.enums[e.table2]; !ok {
+					return fmt.Errorf("no enum %q", e.table2)
+				}
+				fieldArgs = args[1:9]
+			}
 		case "gsw":
 			// gpi with swizzle: N:F:X:T:M[:S]
 			if len(args) != 5 && len(args) != 6 {
@@ -638,9 +645,11 @@ func (s *spec) emit() ([]byte, error) {
 					t = tableIdx(s.bankOrder, e.table)
 				}
 				t2 := -1
-				switch e.table2 {
-				case "", "-":
-				case "v34":
+				switch {
+				case e.table2 == "" || e.table2 == "-":
+				case e.kind == "nreg":
+					t2 = tableIdx(s.enumOrder, e.table2)
+				case e.table2 == "v34":
 					t2 = len(s.swzOrder)
 				default:
 					t2 = tableIdx(s.swzOrder, e.table2)
