@@ -115,3 +115,19 @@ func TestCubinListing(t *testing.T) {
 		t.Errorf("truncated cubin: exit %d, %q", code, stderr)
 	}
 }
+
+// A GXP shader lists with its header and both programs.
+func TestGXPListing(t *testing.T) {
+	code, listing, stderr := runCLI(t, "", "dis", "../../binfmt/gxp/testdata/tiny_vertex.gxp")
+	if code != 0 || stderr != "" {
+		t.Fatalf("dis: %d %s", code, stderr)
+	}
+	for _, want := range []string{"// GXP vertex program", "mov.f32 o0.xy, i0.xy ;", "nop.end ;"} {
+		if !strings.Contains(listing, want) {
+			t.Errorf("listing lacks %q:\n%s", want, listing)
+		}
+	}
+	if code, _, _ := runCLI(t, "GXP\x00garbage", "dis", "-"); code != 1 {
+		t.Errorf("corrupt GXP: exit %d, want 1", code)
+	}
+}

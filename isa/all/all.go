@@ -9,12 +9,14 @@ import (
 
 	"gpuisa/isa"
 	"gpuisa/isa/tesla"
+	"gpuisa/isa/usse"
 )
 
 // Archs lists every supported architecture.
 func Archs() []isa.Arch {
 	var out []isa.Arch
 	out = append(out, tesla.Archs()...)
+	out = append(out, usse.Archs()...)
 	return out
 }
 
