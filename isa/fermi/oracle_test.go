@@ -2,6 +2,7 @@ package fermi
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"sort"
 	"strconv"
@@ -137,3 +138,58 @@ func TestOracle(t *testing.T) {
 
 // minOracleMatch is the percentage of oracle rows that must print exactly.
 const minOracleMatch = 99
+
+// TestOracleRoundTrip checks as(dis(x)) == x for every oracle word in both
+// dialects, and assembles NVIDIA's own text of every row.
+func TestOracleRoundTrip(t *testing.T) {
+	rows := readOracle(t)
+	var buf []byte
+	ok := [2]int{}
+	nvOK, nvW := 0, 0
+	miss := map[string]int{}
+	example := map[string]string{}
+	for _, r := range rows {
+		inst, err := DecodeWord(r.raw)
+		if err != nil {
+			continue
+		}
+		for d := New; d <= Old; d++ {
+			buf = AppendTextDialect(buf[:0], inst, r.addr, d)
+			back, err := AssembleLine(string(buf), r.addr)
+			if err == nil && back.Raw == r.raw {
+				ok[d]++
+				continue
+			}
+			key := fmtDialect(d) + " " + mnemonic(string(buf))
+			if _, seen := example[key]; !seen {
+				example[key] = fmt.Sprintf("%s -> %#x, %v (want %#x)", buf, back.Raw, err, r.raw)
+			}
+			miss[key]++
+		}
+		back, err := AssembleLine(r.text, r.addr)
+		switch {
+		case err == nil && back.Raw == r.raw:
+			nvOK++
+		case err == nil && strings.Contains(mnemonic(r.text), "SH") && (back.Raw^r.raw == 1<<9 || back.Raw^r.raw == 1<<7):
+			nvW++
+		default:
+			key := "nvidia " + mnemonic(r.text)
+			if _, seen := example[key]; !seen {
+				example[key] = fmt.Sprintf("%s -> %#x, %v (want %#x)", r.text, back.Raw, err, r.raw)
+			}
+			miss[key]++
+		}
+	}
+	t.Logf("round trip: new dialect %d/%d, old dialect %d/%d; NVIDIA text assembles to the word: %d/%d (+%d .W rows whose wrap bit the text cannot tell)",
+		ok[New], len(rows), ok[Old], len(rows), nvOK, len(rows), nvW)
+	for k, n := range miss {
+		t.Errorf("%6d %s: e.g. %s", n, k, example[k])
+	}
+}
+
+func fmtDialect(d Dialect) string {
+	if d == Old {
+		return "old"
+	}
+	return "new"
+}

@@ -206,7 +206,14 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		case 2:
 			dst = appendReg(dst, raw>>49&63)
 		case 3:
-			dst = appendImm20(dst, o.flavor, raw>>26&0xfffff, d)
+			v := raw >> 26 & 0xfffff
+			if o.neg >= 0 && o.flavor == immInt && d == New && v>>19 != 0 {
+				// "-0x.." is this operand's negate bit; a negative value
+				// prints as its raw field so the text stays unambiguous.
+				dst = isa.AppendHexNum(dst, v)
+				break
+			}
+			dst = appendImm20(dst, o.flavor, v, d)
 		}
 	case opC:
 		if raw>>46&3 == 2 {

@@ -31,13 +31,13 @@ type Mod struct {
 
 // Operand is one operand.
 type Operand struct {
-	Kind                  string
-	F                     Field
-	Neg, Abs, Not, CC     int
-	Flavor                string
-	Table                 int
-	Text                  string
-	covered               uint64
+	Kind              string
+	F                 Field
+	Neg, Abs, Not, CC int
+	Flavor            string
+	Table             int
+	Text              string
+	covered           uint64
 }
 
 // Form is one spec row.

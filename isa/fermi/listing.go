@@ -1,0 +1,78 @@
+package fermi
+
+import (
+	"errors"
+
+	"gpuisa/isa"
+)
+
+// AppendListing appends one cuobjdump listing line for inst at addr.
+func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
+	var buf [128]byte
+	text := AppendTextDialect(buf[:0], inst, addr, d)
+	if d == Old {
+		// \t/*0000*/     /*0x00005de428004404*/ \tMOV R1, c [0x1] [0x100];
+		dst = append(dst, '\t')
+		dst = isa.AppendAddr(dst, addr)
+		dst = append(dst, "     /*0x"...)
+		dst = isa.AppendHex(dst, inst.Raw&0xffffffff, 8)
+		dst = isa.AppendHex(dst, inst.Raw>>32, 8)
+		dst = append(dst, "*/ \t"...)
+		dst = append(dst, text...)
+		return append(dst, '\n')
+	}
+	return isa.CuobjdumpStyle.AppendLine(dst, addr, text, inst.Raw, 16)
+}
+
+// Disassemble lists code loaded at base in the New dialect.
+func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
+	return DisassembleDialect(dst, code, base, New)
+}
+
+// DisassembleDialect lists code loaded at base, one line per instruction.
+// Words that do not decode are reported (and listed as a comment) and the
+// listing continues after them.
+func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte, []*isa.DecodeError) {
+	var errs []*isa.DecodeError
+	for off := 0; off < len(code); {
+		addr := base + uint64(off)
+		inst, err := Decode(code[off:])
+		if err != nil {
+			var de *isa.DecodeError
+			if !errors.As(err, &de) {
+				de = &isa.DecodeError{Len: 8, Err: isa.ErrInvalid}
+			}
+			de.Addr = addr
+			errs = append(errs, de)
+			dst = append(dst, "        "...)
+			dst = isa.AppendAddr(dst, addr)
+			dst = append(dst, "        /* "...)
+			dst = append(dst, de.Error()...)
+			dst = append(dst, " */\n"...)
+			if de.Len <= 0 {
+				de.Len = 8
+			}
+			off += de.Len
+			continue
+		}
+		dst = AppendListing(dst, inst, addr, d)
+		off += 8
+	}
+	return dst, errs
+}
+
+// ListRaw lists raw little-endian code in the given dialect; it is
+// DisassembleDialect for callers that want a string.
+func ListRaw(code []byte, base uint64, d Dialect) (string, []*isa.DecodeError) {
+	out, errs := DisassembleDialect(nil, code, base, d)
+	return string(out), errs
+}
+
+// Archs returns the registry entries for Fermi: sm_20 and sm_21 share one
+// encoding (cuobjdump prints them identically).
+func Archs() []isa.Arch {
+	return []isa.Arch{
+		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, Assemble: Assemble},
+		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, Assemble: Assemble},
+	}
+}
