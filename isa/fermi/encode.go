@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
 )
 
 // Encode returns the memory image of inst (8 bytes, little endian).
@@ -229,6 +228,7 @@ func parseVType(rem string) (signed, sel uint64, rest string, ok bool) {
 		for b := uint64(1); b < 4; b++ {
 			if hasMod(r, ".B"+string(rune('0'+b))) {
 				r, sel = r[3:], b
+				break
 			}
 		}
 	case hasMod(r, "16"):
@@ -366,8 +366,9 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 			}
 			t = int64(a)
 		}
-		off := t - int64(pc) - 8
-		if off < -1<<23 || off >= 1<<23 {
+		// addresses wrap at 32 bits, as the printer shows them
+		off := int64(int32(uint32(t) - uint32(pc) - 8))
+		if off < -1<<23 || off >= 1<<23 || t < 0 || t > 0xffffffff {
 			return raw, fmt.Errorf("branch target out of range")
 		}
 		return o.f.Set(raw, uint64(off)), nil
@@ -578,8 +579,12 @@ func parseFloatImm(s string, flavor uint8, width int) (uint64, error) {
 	case "-QNAN":
 		f = math.Copysign(math.NaN(), -1)
 	default:
+		bits := 64
+		if flavor == immF32 {
+			bits = 32
+		}
 		var err error
-		if f, err = strconv.ParseFloat(s, 64); err != nil {
+		if f, err = strconv.ParseFloat(s, bits); err != nil {
 			return 0, fmt.Errorf("want a number")
 		}
 	}
@@ -596,9 +601,6 @@ func parseFloatImm(s string, flavor uint8, width int) (uint64, error) {
 		if math.Signbit(f) {
 			b |= 1 << 31
 		}
-	}
-	if float64(float32(f)) != f && !math.IsNaN(f) {
-		return 0, fmt.Errorf("%s is not a single-precision value", s)
 	}
 	if width == 32 {
 		return b, nil

@@ -159,7 +159,7 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		return isa.AppendHexNum(dst, o.f.Get(raw))
 	case opTarget:
 		t := pc + 8 + uint64(isa.SignExtend(o.f.Get(raw), 24))
-		return isa.AppendHexNum(dst, t)
+		return isa.AppendHexNum(dst, t&0xffffffff) // a 32-bit address space
 	case opSReg:
 		v := o.f.Get(raw)
 		idx := 1
@@ -212,6 +212,11 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 				// prints as its raw field so the text stays unambiguous.
 				dst = isa.AppendHexNum(dst, v)
 				break
+			}
+			if bit(raw, o.neg) && d == New && (o.flavor == immF32 || o.flavor == immF64) && v>>19 == 0 && !isNaN20(o.flavor, v) {
+				// the negate bit on a positive float: "-+1.5", so that it
+				// cannot be read as the immediate -1.5
+				dst = append(dst, '+')
 			}
 			dst = appendImm20(dst, o.flavor, v, d)
 		}
@@ -282,7 +287,7 @@ func appendSignedHex(dst []byte, v int64) []byte {
 }
 
 func appendImm20(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
-	if d == Old {
+	if d == Old || isNaN20(flavor, v) {
 		return isa.AppendHexNum(dst, v) // CUDA 4.0 prints the raw field
 	}
 	switch flavor {
@@ -298,7 +303,7 @@ func appendImm20(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
 
 func appendImm32(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
 	switch {
-	case flavor == immF32 && d == New:
+	case flavor == immF32 && d == New && !math.IsNaN(float64(math.Float32frombits(uint32(v)))):
 		return appendFloat(dst, float64(math.Float32frombits(uint32(v))), 32)
 	case flavor == immF32 || flavor == immUint && d == New:
 		return isa.AppendHexNum(dst, v)
@@ -306,19 +311,25 @@ func appendImm32(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
 	return appendSignedHex(dst, isa.SignExtend(v, 32))
 }
 
-// appendFloat prints a float immediate as CUDA 5+ tools do: up to 19
-// significant digits, +INF/-INF, +QNAN/-QNAN.
+// isNaN20 reports a NaN float immediate: printed as its raw field so the
+// payload survives reassembly.
+func isNaN20(flavor uint8, v uint64) bool {
+	switch flavor {
+	case immF32:
+		return math.IsNaN(float64(math.Float32frombits(uint32(v << 12))))
+	case immF64:
+		return math.IsNaN(math.Float64frombits(v << 44))
+	}
+	return false
+}
+
+// appendFloat prints a float immediate as CUDA 5+ tools do: decimal, +INF/-INF.
 func appendFloat(dst []byte, f float64, bits int) []byte {
 	switch {
 	case math.IsInf(f, 1):
 		return append(dst, "+INF"...)
 	case math.IsInf(f, -1):
 		return append(dst, "-INF"...)
-	case math.IsNaN(f):
-		if math.Signbit(f) {
-			return append(dst, "-QNAN"...)
-		}
-		return append(dst, "+QNAN"...)
 	}
-	return strconv.AppendFloat(dst, f, 'g', -1, bits)
+	return strconv.AppendFloat(dst, f, 'g', 19, 64) // 19 digits, as CUDA 5+ cuobjdump
 }
