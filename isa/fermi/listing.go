@@ -47,7 +47,11 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 			dst = append(dst, "        "...)
 			dst = isa.AppendAddr(dst, addr)
 			dst = append(dst, "        /* "...)
-			dst = append(dst, de.Error()...)
+			dst = append(dst, de.Err.Error()...)
+			if de.Detail != "" {
+				dst = append(dst, ": "...)
+				dst = append(dst, de.Detail...)
+			}
 			dst = append(dst, " */\n"...)
 			if de.Len <= 0 {
 				de.Len = 8

@@ -1,0 +1,87 @@
+package fermi
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gpuisa/isa"
+)
+
+type goldenCase struct {
+	line    int
+	raw     uint64
+	addr    uint64
+	dialect string // "new", "old" or "error"
+	text    string
+}
+
+func readGolden(t testing.TB) []goldenCase {
+	f, err := os.Open("testdata/decode.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []goldenCase
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		parts := strings.SplitN(line, " ", 4)
+		if len(parts) != 4 {
+			t.Fatalf("decode.txt:%d: want 4 columns", n)
+		}
+		raw, err1 := strconv.ParseUint(parts[0], 16, 64)
+		addr, err2 := strconv.ParseUint(parts[1], 16, 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("decode.txt:%d: bad number", n)
+		}
+		cases = append(cases, goldenCase{n, raw, addr, parts[2], parts[3]})
+	}
+	return cases
+}
+
+func TestGolden(t *testing.T) {
+	cases := readGolden(t)
+	if len(cases) < 300 {
+		t.Fatalf("only %d golden cases", len(cases))
+	}
+	for _, c := range cases {
+		inst, err := DecodeWord(c.raw)
+		if c.dialect == "error" {
+			var de *isa.DecodeError
+			if err == nil || !errors.Is(err, isa.ErrInvalid) || !errors.As(err, &de) || de.Len != 8 || !strings.Contains(err.Error(), c.text) {
+				t.Errorf("decode.txt:%d: %016x: got %v, want error %q", c.line, c.raw, err, c.text)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("decode.txt:%d: %016x: %v", c.line, c.raw, err)
+			continue
+		}
+		d := New
+		if c.dialect == "old" {
+			d = Old
+		}
+		if got := string(AppendTextDialect(nil, inst, c.addr, d)); got != c.text {
+			t.Errorf("decode.txt:%d: %016x prints %q, want %q", c.line, c.raw, got, c.text)
+		}
+		back, err := AssembleLine(c.text, c.addr)
+		if err != nil || back.Raw != c.raw {
+			t.Errorf("decode.txt:%d: %q assembles to %016x, %v; want %016x", c.line, c.text, back.Raw, err, c.raw)
+		}
+	}
+}
+
+func TestDecodeTruncated(t *testing.T) {
+	_, err := Decode([]byte{0xe4, 0x5d, 0, 0})
+	var de *isa.DecodeError
+	if !errors.Is(err, isa.ErrTruncated) || !errors.As(err, &de) || de.Len != 4 {
+		t.Fatalf("got %v", err)
+	}
+}
