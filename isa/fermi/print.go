@@ -213,12 +213,15 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 				dst = isa.AppendHexNum(dst, v)
 				break
 			}
-			if bit(raw, o.neg) && d == New && (o.flavor == immF32 || o.flavor == immF64) && v>>19 == 0 && !isNaN20(o.flavor, v) {
+			start := len(dst)
+			dst = appendImm20(dst, o.flavor, v, d)
+			if bit(raw, o.neg) && d == New && (o.flavor == immF32 || o.flavor == immF64) && dst[start] != '+' && dst[start] != '-' && !isNaN20(o.flavor, v) {
 				// the negate bit on a positive float: "-+1.5", so that it
 				// cannot be read as the immediate -1.5
-				dst = append(dst, '+')
+				dst = append(dst, 0)
+				copy(dst[start+1:], dst[start:])
+				dst[start] = '+'
 			}
-			dst = appendImm20(dst, o.flavor, v, d)
 		}
 	case opC:
 		if raw>>46&3 == 2 {
