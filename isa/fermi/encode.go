@@ -439,6 +439,12 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 		if !ok {
 			return raw, fmt.Errorf("want a register")
 		}
+		if o.same {
+			if o.f.Get(raw) != r {
+				return raw, fmt.Errorf("must be the same register as the destination")
+			}
+			return raw, nil
+		}
 		return o.f.Set(raw, r), nil
 	case opB, opB3:
 		if o.neg >= 0 && strings.HasPrefix(s, "-0x") {

@@ -78,6 +78,7 @@ type operand struct {
 	flavor            uint8     // immediate flavour
 	table             uint8     // opEnum
 	text              string    // opLit
+	same              bool      // opReg repeating a field another operand owns
 }
 
 // form is one instruction form: a mnemonic with its fixed bits.

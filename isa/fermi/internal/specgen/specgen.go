@@ -37,6 +37,7 @@ type Operand struct {
 	Flavor            string
 	Table             int
 	Text              string
+	Same              bool // repeats a field another operand owns
 	covered           uint64
 }
 
@@ -275,6 +276,10 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 	}
 	o := Operand{Neg: -1, Abs: -1, Not: -1, CC: -1, Flavor: "immInt"}
 	for _, opt := range fs[1:] {
+		if opt == "same" {
+			o.Same = true
+			continue
+		}
 		var p *int
 		var num string
 		switch {
@@ -393,7 +398,14 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 			return o, fmt.Errorf("unknown operand %q", k)
 		}
 	}
-	o.covered |= o.F.mask()
+	if o.Same {
+		if o.Kind != "opReg" {
+			return o, fmt.Errorf("only registers can repeat a field")
+		}
+		o.covered &^= o.F.mask()
+	} else {
+		o.covered |= o.F.mask()
+	}
 	return o, nil
 }
 
@@ -439,7 +451,7 @@ func Generate(s *Spec) ([]byte, error) {
 		}
 		b.WriteString("},\n\t\tops: []operand{")
 		for _, o := range f.Ops {
-			fmt.Fprintf(&b, "{kind: %s, f: %s, neg: %d, abs: %d, not: %d, cc: %d, flavor: %s, table: %d, text: %q}, ", o.Kind, fld(o.F), o.Neg, o.Abs, o.Not, o.CC, o.Flavor, o.Table, o.Text)
+			fmt.Fprintf(&b, "{kind: %s, f: %s, neg: %d, abs: %d, not: %d, cc: %d, flavor: %s, table: %d, text: %q, same: %v}, ", o.Kind, fld(o.F), o.Neg, o.Abs, o.Not, o.CC, o.Flavor, o.Table, o.Text, o.Same)
 		}
 		b.WriteString("}},\n")
 	}
