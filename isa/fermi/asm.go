@@ -11,6 +11,24 @@ import (
 // comment columns are ignored), plain statements, and labels ("name:") usable
 // as branch targets. Errors come back as an asm.ErrorList.
 func Assemble(filename string, src []byte) ([]byte, error) {
+	return AssembleDialect(filename, src, DetectDialect(src))
+}
+
+// DetectDialect guesses the print style of a listing: Old when it spells
+// constants "c [", the true predicate "pt" or special registers "SR_Tid".
+func DetectDialect(src []byte) Dialect {
+	s := string(src)
+	for _, marker := range []string{"c [", " pt", "@pt", "@!pt", "!pt", "SR_Tid", "SR_CTAid", "SR_Clock"} {
+		if strings.Contains(s, marker) {
+			return Old
+		}
+	}
+	return New
+}
+
+// AssembleDialect is Assemble with the dialect given: it decides whether
+// "-0x.." is a negate bit (Old) or a negative immediate (New).
+func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 	var errs asm.ErrorList
 	type pending struct {
 		s    stmt
@@ -58,7 +76,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 	}
 	for i := range prog {
 		p := &prog[i]
-		inst, err := encodeStmt(&p.s, uint64(i)*8, resolve)
+		inst, err := encodeStmt(&p.s, uint64(i)*8, resolve, d)
 		if err != nil {
 			errs.Add(asm.Pos{File: filename, Line: p.line, Col: err.col + 1}, "%s", err.msg)
 			out = append(out, make([]byte, 8)...)

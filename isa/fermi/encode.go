@@ -49,7 +49,7 @@ func errAt(col int, format string, args ...any) *encodeError {
 type resolver func(name string) (uint64, bool)
 
 // encodeStmt encodes s at address pc, trying every form of its mnemonic.
-func encodeStmt(s *stmt, pc uint64, labels resolver) (Inst, *encodeError) {
+func encodeStmt(s *stmt, pc uint64, labels resolver, d Dialect) (Inst, *encodeError) {
 	base := s.mnem
 	if j := strings.IndexByte(base, '.'); j >= 0 {
 		base = base[:j]
@@ -58,20 +58,27 @@ func encodeStmt(s *stmt, pc uint64, labels resolver) (Inst, *encodeError) {
 	if len(cands) == 0 {
 		return Inst{}, errAt(s.mnemCol, "unknown instruction %q", base)
 	}
+	// The dialect's own spellings first: old and new forms of one word can
+	// share a shape (PSETP lists its sources in opposite orders).
 	var first *encodeError
-	for _, fi := range cands {
-		inst, err := encodeForm(fi, s, pc, labels)
-		if err == nil {
-			return inst, nil
-		}
-		if first == nil || err.col > first.col {
-			first = err // the form that got furthest says most
+	for pass := 0; pass < 2; pass++ {
+		for _, fi := range cands {
+			if forms[fi].newOnly != (d == New) != (pass == 1) {
+				continue
+			}
+			inst, err := encodeForm(fi, s, pc, labels, d)
+			if err == nil {
+				return inst, nil
+			}
+			if first == nil || err.col > first.col {
+				first = err // the form that got furthest says most
+			}
 		}
 	}
 	return Inst{}, first
 }
 
-func encodeForm(fi uint16, s *stmt, pc uint64, labels resolver) (Inst, *encodeError) {
+func encodeForm(fi uint16, s *stmt, pc uint64, labels resolver, d Dialect) (Inst, *encodeError) {
 	f := &forms[fi]
 	raw := f.value
 	if !strings.HasPrefix(s.mnem, f.name) || len(s.mnem) > len(f.name) && s.mnem[len(f.name)] != '.' {
@@ -111,7 +118,7 @@ func encodeForm(fi uint16, s *stmt, pc uint64, labels resolver) (Inst, *encodeEr
 		return Inst{}, errAt(s.mnemCol, "%s: unexpected modifier %q", s.mnem, rem)
 	}
 	// operands
-	st := opState{b3Reg: -1}
+	st := opState{b3Reg: -1, dialect: d}
 	i := 0
 	for k := range f.ops {
 		o := &f.ops[k]
@@ -246,7 +253,8 @@ func parseVType(rem string) (signed, sel uint64, rest string, ok bool) {
 
 // opState carries what a 3-source form's B3 operand left for its C operand.
 type opState struct {
-	b3Reg int // register parsed for B3, -1 if B3 was not a register
+	b3Reg   int     // register parsed for B3, -1 if B3 was not a register
+	dialect Dialect // how to read "-0x..": negate bit (Old) or value (New)
 }
 
 func parseReg(s string) (uint64, bool) {
@@ -265,6 +273,7 @@ func parseReg(s string) (uint64, bool) {
 
 // parseInt parses [-]0x.. or [-]decimal.
 func parseInt(s string) (int64, bool) {
+	s = strings.TrimPrefix(s, "+")
 	neg := false
 	if strings.HasPrefix(s, "-") {
 		neg, s = true, s[1:]
@@ -447,9 +456,9 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 		}
 		return o.f.Set(raw, r), nil
 	case opB, opB3:
-		if o.neg >= 0 && strings.HasPrefix(s, "-0x") {
-			// "-0x.." on an operand with a negate bit is that bit (cuobjdump
-			// prints immediates as raw fields)
+		if st.dialect == Old && o.neg >= 0 && strings.HasPrefix(s, "-0x") {
+			// old cuobjdump prints immediates as raw fields, so "-0x.."
+			// is the operand's negate bit
 			if raw, err = setBit(raw, o.neg, true, "-"); err != nil {
 				return raw, err
 			}
@@ -559,7 +568,7 @@ func parseConstOperand(s string) (bank, off uint64, err error) {
 // integers); decimal floats become the high bits of the IEEE value.
 func parseImm(s string, flavor uint8, width int) (uint64, error) {
 	if flavor == immF32 || flavor == immF64 {
-		if !strings.HasPrefix(strings.TrimPrefix(s, "-"), "0x") {
+		if !strings.HasPrefix(strings.TrimLeft(s, "+-"), "0x") {
 			return parseFloatImm(s, flavor, width)
 		}
 	}
@@ -617,9 +626,16 @@ func parseFloatImm(s string, flavor uint8, width int) (uint64, error) {
 	return b >> 12, nil
 }
 
-// AssembleLine encodes one statement (no label definitions) for address pc;
-// label operands are not available. It is the inverse of AppendTextDialect.
+// AssembleLine encodes one statement of the New dialect for address pc; see
+// AssembleLineDialect.
 func AssembleLine(line string, pc uint64) (Inst, error) {
+	return AssembleLineDialect(line, pc, New)
+}
+
+// AssembleLineDialect encodes one statement (no label definitions) for
+// address pc; label operands are not available. It is the inverse of
+// AppendTextDialect. The dialect only matters for "-0x.." immediates.
+func AssembleLineDialect(line string, pc uint64, d Dialect) (Inst, error) {
 	text := blankComments(line)
 	spans := splitStatements(text, 0)
 	if len(spans) != 1 {
@@ -632,7 +648,7 @@ func AssembleLine(line string, pc uint64) (Inst, error) {
 	if s == nil {
 		return Inst{}, fmt.Errorf("not an instruction")
 	}
-	inst, err := encodeStmt(s, pc, func(string) (uint64, bool) { return 0, false })
+	inst, err := encodeStmt(s, pc, func(string) (uint64, bool) { return 0, false }, d)
 	if err != nil {
 		return Inst{}, fmt.Errorf("%d: %s", err.col+1, err.msg)
 	}

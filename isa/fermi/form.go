@@ -85,7 +85,9 @@ type operand struct {
 type form struct {
 	name        string // base mnemonic, e.g. "ISETP"
 	mask, value uint64
-	noPred      bool // the predicate field is unused (must be zero)
+	noPred      bool   // the predicate field is unused (must be zero)
+	newOnly     bool   // a CUDA 5+ spelling of another form's words; never decoded to
+	alias       uint16 // the form's (next) CUDA 5+ spelling, 0 if none
 	mods        []mod
 	ops         []operand
 }

@@ -18,7 +18,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		for d := New; d <= Old; d++ {
 			text := string(AppendTextDialect(nil, inst, 0x1000, d))
-			back, err := AssembleLine(text, 0x1000)
+			back, err := AssembleLineDialect(text, 0x1000, d)
 			if err != nil || back.Raw != inst.Raw {
 				t.Fatalf("%s %#016x: %q -> %#016x, %v", fmtDialect(d), inst.Raw, text, back.Raw, err)
 			}

@@ -71,7 +71,7 @@ func TestGolden(t *testing.T) {
 		if got := string(AppendTextDialect(nil, inst, c.addr, d)); got != c.text {
 			t.Errorf("decode.txt:%d: %016x prints %q, want %q", c.line, c.raw, got, c.text)
 		}
-		back, err := AssembleLine(c.text, c.addr)
+		back, err := AssembleLineDialect(c.text, c.addr, d)
 		if err != nil || back.Raw != c.raw {
 			t.Errorf("decode.txt:%d: %q assembles to %016x, %v; want %016x", c.line, c.text, back.Raw, err, c.raw)
 		}

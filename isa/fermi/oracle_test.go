@@ -152,7 +152,7 @@ func TestOracleRoundTrip(t *testing.T) {
 		}
 		for d := New; d <= Old; d++ {
 			buf = AppendTextDialect(buf[:0], inst, r.addr, d)
-			back, err := AssembleLine(string(buf), r.addr)
+			back, err := AssembleLineDialect(string(buf), r.addr, d)
 			if err == nil && back.Raw == r.raw {
 				ok[d]++
 				continue
@@ -163,7 +163,7 @@ func TestOracleRoundTrip(t *testing.T) {
 			}
 			miss[key]++
 		}
-		back, err := AssembleLine(r.text, r.addr)
+		back, err := AssembleLineDialect(r.text, r.addr, dialectOf(r))
 		switch {
 		case err == nil && back.Raw == r.raw:
 			nvOK++

@@ -35,6 +35,14 @@ func AppendText(dst []byte, inst Inst, pc uint64) []byte {
 func AppendTextDialect(dst []byte, inst Inst, pc uint64, d Dialect) []byte {
 	f := &forms[inst.form]
 	raw := inst.Raw
+	if d == New {
+		for a := f.alias; a != 0; a = forms[a].alias {
+			if af := &forms[a]; raw&af.mask == af.value && validOperands(af, raw) {
+				f = af
+				break
+			}
+		}
+	}
 	if !f.noPred {
 		if p, neg := raw>>10&7, raw>>13&1 != 0; p != 7 || neg {
 			dst = append(dst, '@')
@@ -173,12 +181,12 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		return strconv.AppendUint(dst, v, 10)
 	case opMem:
 		dst = append(dst, '[')
-		dst = appendAddr(dst, raw>>20&63, isa.SignExtend(o.f.Get(raw), o.f.Width), false)
+		dst = appendAddr(dst, raw>>20&63, isa.SignExtend(o.f.Get(raw), o.f.Width), false, d)
 		return append(dst, ']')
 	case opConst, opConstX:
 		dst = appendBank(dst, o.f.Get(raw), d)
 		dst = append(dst, '[')
-		dst = appendAddr(dst, raw>>20&63, isa.SignExtend(raw>>26&0xffff, 16), o.kind == opConstX)
+		dst = appendAddr(dst, raw>>20&63, isa.SignExtend(raw>>26&0xffff, 16), o.kind == opConstX, d)
 		return append(dst, ']')
 	case opImm32:
 		return appendImm32(dst, o.flavor, raw>>26&0xffffffff, d)
@@ -207,17 +215,11 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 			dst = appendReg(dst, raw>>49&63)
 		case 3:
 			v := raw >> 26 & 0xfffff
-			if o.neg >= 0 && o.flavor == immInt && d == New && v>>19 != 0 {
-				// "-0x.." is this operand's negate bit; a negative value
-				// prints as its raw field so the text stays unambiguous.
-				dst = isa.AppendHexNum(dst, v)
-				break
-			}
 			start := len(dst)
 			dst = appendImm20(dst, o.flavor, v, d)
-			if bit(raw, o.neg) && d == New && (o.flavor == immF32 || o.flavor == immF64) && dst[start] != '+' && dst[start] != '-' && !isNaN20(o.flavor, v) {
-				// the negate bit on a positive float: "-+1.5", so that it
-				// cannot be read as the immediate -1.5
+			if bit(raw, o.neg) && d == New && dst[start] != '+' && dst[start] != '-' {
+				// the negate bit on a non-negative immediate: "-+0x10",
+				// so that it cannot be read as the immediate -0x10
 				dst = append(dst, 0)
 				copy(dst[start+1:], dst[start:])
 				dst[start] = '+'
@@ -268,8 +270,12 @@ func appendConst(dst []byte, raw uint64, d Dialect) []byte {
 }
 
 // appendAddr prints Rx+offset inside brackets the way cuobjdump does: no
-// register for RZ, no offset when it is zero (unless always is set).
-func appendAddr(dst []byte, reg uint64, off int64, always bool) []byte {
+// register for RZ, no offset when it is zero (unless always is set); new
+// cuobjdump prints a bare RZ base as [RZ].
+func appendAddr(dst []byte, reg uint64, off int64, always bool, d Dialect) []byte {
+	if reg == 63 && off == 0 && d == New && !always {
+		return append(dst, "RZ"...)
+	}
 	if reg == 63 && !always {
 		return appendSignedHex(dst, off)
 	}
@@ -334,5 +340,8 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 	case math.IsInf(f, -1):
 		return append(dst, "-INF"...)
 	}
-	return strconv.AppendFloat(dst, f, 'g', 19, 64) // 19 digits, as CUDA 5+ cuobjdump
+	if math.Abs(f) >= 1e17 {
+		return strconv.AppendFloat(dst, f, 'e', 20, 64) // 1.84467440737095516160e+19
+	}
+	return strconv.AppendFloat(dst, f, 'g', 20, 64) // C's %.20g: 0.10000000149011611938
 }

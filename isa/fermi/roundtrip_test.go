@@ -33,7 +33,7 @@ func TestRoundTripAllForms(t *testing.T) {
 		pc := uint64(0x10000)
 		for d := New; d <= Old; d++ {
 			text := string(AppendTextDialect(nil, inst, pc, d))
-			back, err := AssembleLine(text, pc)
+			back, err := AssembleLineDialect(text, pc, d)
 			if err != nil || back.Raw != raw {
 				if perForm[forms[inst.form].name]++; perForm[forms[inst.form].name] <= 2 {
 					t.Errorf("%s %#016x: %q -> %#016x, %v", fmtDialect(d), raw, text, back.Raw, err)
@@ -51,6 +51,16 @@ func TestEveryFormDecodes(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range forms {
 		f := &forms[i]
+		if f.newOnly {
+			linked := false
+			for j := range forms {
+				linked = linked || int(forms[j].alias) == i
+			}
+			if !linked {
+				t.Errorf("new-dialect form %d (%s) is nobody's spelling", i, f.name)
+			}
+			continue
+		}
 		found := false
 		for tries := 0; tries < 2000 && !found; tries++ {
 			raw := f.value | r.Uint64()&^f.mask

@@ -46,6 +46,8 @@ type Form struct {
 	Name        string
 	Mask, Value uint64
 	NoPred      bool
+	NewOnly     bool // a CUDA 5+ spelling of another form's words
+	Alias       int  // the next NewOnly spelling of the same words, 0 if none
 	Mods        []Mod
 	Ops         []Operand
 	Line        int
@@ -151,6 +153,10 @@ func (s *Spec) parseForm(line string, n int) error {
 			f.NoPred = true
 			continue
 		}
+		if t == "new" {
+			f.NewOnly = true
+			continue
+		}
 		fs, vs, ok := strings.Cut(t, "=")
 		if !ok {
 			return fmt.Errorf("bad fixed bits %q", t)
@@ -171,7 +177,7 @@ func (s *Spec) parseForm(line string, n int) error {
 	}
 	covered := uint64(0)
 	claim := func(m uint64, what string) error {
-		if covered&m != 0 || fixed&m != 0 {
+		if covered&m != 0 || fixed&m&^selBits != 0 {
 			return fmt.Errorf("%s overlaps another field (bits %#x)", what, covered&m|fixed&m)
 		}
 		covered |= m
@@ -205,6 +211,9 @@ func (s *Spec) parseForm(line string, n int) error {
 			o, err := s.parseOperand(strings.TrimSpace(t))
 			if err != nil {
 				return err
+			}
+			if fixed&o.covered&selBits != 0 && o.Kind != "opB" && o.Kind != "opB3" {
+				return fmt.Errorf("fixed bits in 46:2 only restrict a composite operand")
 			}
 			if err := claim(o.covered, t); err != nil {
 				return err
@@ -409,6 +418,10 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 	return o, nil
 }
 
+// selBits is the composite operand's selector; fixing it in a form restricts
+// the operand to some of its variants.
+const selBits = 3 << 46
+
 // Key is the decoder's index of a word: the type bits 0-2 and the opcode bits
 // 58-63.
 func Key(raw uint64) int { return int(raw&7 | raw>>58<<3) }
@@ -441,10 +454,49 @@ func Generate(s *Spec) ([]byte, error) {
 		}
 	}
 	b.WriteString("}\n")
+	// The index: for every value of the opcode bits, the forms that can match.
+	for i := range s.Forms {
+		s.Forms[i].Alias = 0
+	}
+	buckets := make([][]int, 512)
+	for k := 0; k < 512; k++ {
+		raw := uint64(k&7) | uint64(k>>3)<<58
+		for i, f := range s.Forms {
+			if !f.NewOnly && (raw^f.Value)&f.Mask&keyMask == 0 {
+				buckets[k] = append(buckets[k], i)
+			}
+		}
+		// more specific forms first
+		sort.SliceStable(buckets[k], func(a, c int) bool {
+			return popcount(s.Forms[buckets[k][a]].Mask) > popcount(s.Forms[buckets[k][c]].Mask)
+		})
+	}
+	// Each NewOnly form is the CUDA 5+ spelling of the words of the form the
+	// decoder picks for its fixed bits.
+	for i, f := range s.Forms {
+		if !f.NewOnly {
+			continue
+		}
+		base := -1
+		for _, j := range buckets[Key(f.Value)] {
+			if f.Value&s.Forms[j].Mask == s.Forms[j].Value {
+				base = j
+				break
+			}
+		}
+		if base < 0 {
+			return nil, fmt.Errorf("fermi.spec:%d: new-dialect form matches no form", f.Line)
+		}
+		// chain several spellings: base -> first -> second ...
+		for s.Forms[base].Alias != 0 {
+			base = s.Forms[base].Alias
+		}
+		s.Forms[base].Alias = i
+	}
 	b.WriteString("\nvar forms = [...]form{\n")
 	fld := func(f Field) string { return fmt.Sprintf("isa.Field{Pos: %d, Width: %d}", f.Pos, f.Width) }
 	for i, f := range s.Forms {
-		fmt.Fprintf(&b, "\t%d: {name: %q, mask: %#016x, value: %#016x, noPred: %v, // fermi.spec:%d\n", i, f.Name, f.Mask, f.Value, f.NoPred, f.Line)
+		fmt.Fprintf(&b, "\t%d: {name: %q, mask: %#016x, value: %#016x, noPred: %v, newOnly: %v, alias: %d, // fermi.spec:%d\n", i, f.Name, f.Mask, f.Value, f.NoPred, f.NewOnly, f.Alias, f.Line)
 		b.WriteString("\t\tmods: []mod{")
 		for _, m := range f.Mods {
 			fmt.Fprintf(&b, "{kind: %s, f: %s, f2: %s, text: %q, table: %d}, ", m.Kind, fld(m.F), fld(m.F2), m.Text, m.Table)
@@ -456,20 +508,6 @@ func Generate(s *Spec) ([]byte, error) {
 		b.WriteString("}},\n")
 	}
 	b.WriteString("}\n\n")
-	// The index: for every value of the opcode bits, the forms that can match.
-	buckets := make([][]int, 512)
-	for k := 0; k < 512; k++ {
-		raw := uint64(k&7) | uint64(k>>3)<<58
-		for i, f := range s.Forms {
-			if (raw^f.Value)&f.Mask&keyMask == 0 {
-				buckets[k] = append(buckets[k], i)
-			}
-		}
-		// more specific forms first
-		sort.SliceStable(buckets[k], func(a, c int) bool {
-			return popcount(s.Forms[buckets[k][a]].Mask) > popcount(s.Forms[buckets[k][c]].Mask)
-		})
-	}
 	b.WriteString("// formIndex lists, per value of bits 0-2 and 58-63, the forms to try in order.\nvar formIndex = [512][]uint16{\n")
 	for k, l := range buckets {
 		if len(l) == 0 {
