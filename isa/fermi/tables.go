@@ -333,170 +333,185 @@ var forms = [...]form{
 	66: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:224
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 17}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	67: {name: "BAR.RED", mask: 0xfffffffffc00038f, value: 0x50ee0000fc000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:225
+	67: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, alias: 0, // fermi.spec:229
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
-		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	68: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:226
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
+	68: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:230
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
+		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
+	69: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:231
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
+		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
+	70: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, // fermi.spec:232
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
+		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
+	71: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:233
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	69: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:227
+	72: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:234
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	70: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:228
+	73: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:235
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".MX", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	71: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:229
+	74: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:236
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	72: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:230
+	75: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:237
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	73: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:231
+	76: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:238
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".W", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	74: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:232
+	77: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:239
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".W", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	75: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:233
+	78: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:240
 		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 30}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	76: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:236
+	79: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:243
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 26}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	77: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:237
+	80: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:244
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.U64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	78: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:238
+	81: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:245
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 26}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	79: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:239
+	82: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:246
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.F32.FTZ.RN", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	80: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:240
+	83: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:247
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 20}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	81: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:241
+	84: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:248
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	82: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:242
+	85: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:249
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 25}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	83: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:243
+	86: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:250
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 27}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	84: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, // fermi.spec:244
+	87: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, // fermi.spec:251
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CAS", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	85: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:245
+	88: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:252
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.U64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	86: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, // fermi.spec:246
+	89: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, // fermi.spec:253
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".EXCH.64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	87: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, // fermi.spec:247
+	90: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, // fermi.spec:254
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CAS.64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	88: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:248
+	91: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:255
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 27}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	89: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:249
+	92: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:256
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.F32.FTZ.RN", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	90: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:250
+	93: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:257
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 24}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	91: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:251
+	94: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:258
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	92: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:252
+	95: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:259
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 25}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	93: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:253
+	96: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:260
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	94: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:254
+	97: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:261
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 50, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
+	98: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:262
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
+		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
+	99: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:263
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 28}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{}},
-	95: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:257
+	100: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:266
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 21}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opConst, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	96: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:260
+	101: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:269
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 22}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 31}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".DC", table: 0}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 33, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	97: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:261
+	102: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:270
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 32}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 31}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".MS", table: 0}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CL", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 33, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	98: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:262
+	103: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:271
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 32}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 31}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".MS", table: 0}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CL", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 33, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	99: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:263
+	104: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:272
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 23}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 31}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".DC", table: 0}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 33, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	100: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:266
+	105: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:275
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U", table: 0}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	101: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:267
+	106: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:276
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U", table: 0}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	102: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, // fermi.spec:268
+	107: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, // fermi.spec:277
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	103: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, // fermi.spec:269
+	108: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, // fermi.spec:278
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	104: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:270
+	109: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:279
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NOINC", table: 0}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	105: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:271
+	110: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:280
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NOINC", table: 0}},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	106: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:272
+	111: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:281
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	107: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:273
+	112: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:282
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	108: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:274
+	113: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:283
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	109: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:275
+	114: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:284
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	110: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:276
+	115: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:285
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	111: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:277
+	116: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:286
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	112: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:278
+	117: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:287
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	113: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:279
+	118: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:288
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	114: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:280
+	119: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:289
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	115: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:281
+	120: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:290
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	116: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:282
+	121: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:291
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	117: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:283
+	122: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:292
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 34}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 20}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
 }
 
 // formIndex lists, per value of bits 0-2 and 58-63, the forms to try in order.
 var formIndex = [512][]uint16{
-	0x7:   {100},
+	0x7:   {105},
 	0x10:  {0},
 	0x11:  {12},
 	0x12:  {20},
 	0x13:  {28},
 	0x14:  {45},
-	0x17:  {103},
+	0x17:  {108},
 	0x1a:  {20},
 	0x1c:  {47},
 	0x20:  {1},
@@ -504,24 +519,24 @@ var formIndex = [512][]uint16{
 	0x22:  {21},
 	0x23:  {29},
 	0x24:  {49, 51, 53},
-	0x25:  {77, 76},
-	0x27:  {104},
+	0x25:  {80, 79},
+	0x27:  {109},
 	0x28:  {1},
 	0x29:  {13},
 	0x2a:  {21},
 	0x2c:  {54},
-	0x2d:  {77, 76},
-	0x2e:  {95},
+	0x2d:  {80, 79},
+	0x2e:  {100},
 	0x30:  {1},
 	0x31:  {14},
 	0x32:  {22},
 	0x33:  {30},
 	0x34:  {55},
-	0x35:  {78},
+	0x35:  {81},
 	0x38:  {1},
 	0x39:  {14},
 	0x3c:  {56},
-	0x3d:  {78},
+	0x3d:  {81},
 	0x40:  {2},
 	0x41:  {15},
 	0x42:  {23},
@@ -534,11 +549,11 @@ var formIndex = [512][]uint16{
 	0x52:  {24},
 	0x53:  {32},
 	0x54:  {63},
-	0x55:  {79},
+	0x55:  {82},
 	0x58:  {2},
 	0x5a:  {24},
 	0x5c:  {64},
-	0x5d:  {79},
+	0x5d:  {82},
 	0x60:  {3},
 	0x62:  {25},
 	0x63:  {33},
@@ -554,65 +569,67 @@ var formIndex = [512][]uint16{
 	0x82:  {27},
 	0x83:  {35},
 	0x84:  {65},
-	0x87:  {101},
+	0x87:  {106},
 	0x8a:  {27},
 	0x8c:  {60},
 	0x91:  {17},
 	0x93:  {36},
 	0x94:  {66},
-	0x97:  {102},
+	0x97:  {107},
 	0xa0:  {7},
 	0xa1:  {18},
 	0xa3:  {39},
-	0xa4:  {67},
-	0xa5:  {85, 86, 83, 84, 87},
-	0xa7:  {105},
-	0xac:  {68},
-	0xad:  {85, 86, 83, 84, 87},
+	0xa4:  {68, 67, 69, 70},
+	0xa5:  {88, 89, 86, 87, 90},
+	0xa7:  {110},
+	0xac:  {71},
+	0xad:  {88, 89, 86, 87, 90},
 	0xb0:  {8},
 	0xb3:  {40},
-	0xb5:  {88},
-	0xb7:  {106},
-	0xbd:  {88},
+	0xb5:  {91},
+	0xb7:  {111},
+	0xbd:  {91},
 	0xc0:  {10},
 	0xc3:  {41},
-	0xc7:  {107},
+	0xc7:  {112},
 	0xd3:  {42},
-	0xd5:  {89},
-	0xd7:  {108},
-	0xdd:  {89},
+	0xd5:  {92},
+	0xd7:  {113},
+	0xdd:  {92},
 	0xe3:  {43},
-	0xe7:  {109},
+	0xe7:  {114},
 	0xf3:  {44},
-	0xf7:  {110},
-	0x105: {80},
-	0x106: {96},
-	0x107: {111},
-	0x10d: {80},
-	0x10e: {96},
-	0x115: {81},
-	0x116: {96},
-	0x117: {112},
-	0x11d: {81},
-	0x11e: {96},
-	0x125: {82},
-	0x126: {97, 98},
-	0x127: {113},
-	0x12d: {82},
-	0x137: {114},
-	0x146: {99},
-	0x157: {115},
-	0x167: {116},
-	0x184: {69},
-	0x185: {91, 90},
+	0xf7:  {115},
+	0x105: {83},
+	0x106: {101},
+	0x107: {116},
+	0x10d: {83},
+	0x10e: {101},
+	0x115: {84},
+	0x116: {101},
+	0x117: {117},
+	0x11d: {84},
+	0x11e: {101},
+	0x125: {85},
+	0x126: {102, 103},
+	0x127: {118},
+	0x12d: {85},
+	0x137: {119},
+	0x146: {104},
+	0x157: {120},
+	0x167: {121},
+	0x184: {72},
+	0x185: {94, 93},
+	0x18d: {97},
 	0x190: {11},
-	0x194: {70},
-	0x195: {93, 92},
-	0x1a4: {71},
-	0x1a7: {117},
-	0x1b4: {72},
-	0x1c4: {73},
-	0x1c5: {94},
-	0x1d4: {74},
-	0x1e4: {75},
+	0x194: {73},
+	0x195: {96, 95},
+	0x19d: {98},
+	0x1a4: {74},
+	0x1a7: {122},
+	0x1b4: {75},
+	0x1c4: {76},
+	0x1c5: {99},
+	0x1d4: {77},
+	0x1e4: {78},
 }
