@@ -1,6 +1,3 @@
-// Package fermi disassembles and assembles NVIDIA Fermi (sm_20, sm_21) machine
-// code the way NVIDIA's cuobjdump prints it. The instruction forms come from
-// fermi.spec through the generated tables.go.
 package fermi
 
 import (
