@@ -5,42 +5,43 @@ package fermi
 import "gpuisa/isa"
 
 var tables = [...][]string{
-	0:  {".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T"},                                                                                                                                                                                  // icmp
-	1:  {".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"},                                                                                                                  // fcmp
-	2:  {".AND", ".OR", ".XOR", "?"},                                                                                                                                                                                                            // bop
-	3:  {"", ".RM", ".RP", ".RZ"},                                                                                                                                                                                                               // rnd
-	4:  {".U32.U32", ".U32.S32", ".S32.U32", ""},                                                                                                                                                                                                // sgn2
-	5:  {".AND", ".OR", ".XOR", ".PASS_B"},                                                                                                                                                                                                      // lop
-	6:  {".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H", ".RSQ64H"},                                                                                                                                                                  // mufu
-	7:  {".SINCOS", ".EX2"},                                                                                                                                                                                                                     // rro
-	8:  {"", ".D2", ".D4", ".D8", ".M8", ".M4", ".M2", "?"},                                                                                                                                                                                     // fmulsc
-	9:  {"?", ".F16", ".F32", ".F64"},                                                                                                                                                                                                           // ftype
-	10: {".U8", ".U16", ".U32", ".U64", ".S8", ".S16", ".S32", ".S64"},                                                                                                                                                                          // itype
-	11: {".PASS", ".ROUND", ".RM", ".FLOOR", ".RP", ".CEIL", ".RZ", ".TRUNC"},                                                                                                                                                                   // f2fr
-	12: {"", ".ROUND", ".RM", ".FLOOR", ".RP", ".CEIL", ".RZ", ".TRUNC"},                                                                                                                                                                        // f2frn
-	13: {"", ".FLOOR", ".CEIL", ".TRUNC"},                                                                                                                                                                                                       // f2ir
-	14: {"?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "", ".F64.F32", "?", "?", ".F32.F64", ".F64.F64"},                                                                                                                                    // f2f
-	15: {"?", "?", "?", "?", "?", ".F16.F16", ".F32.F16", ".F64.F16", "?", ".F16.F32", "", ".F64.F32", "?", ".F16.F64", ".F32.F64", ".F64.F64"},                                                                                                 // f2fx
-	16: {"", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16", "?"},                                                                                                                                                                              // prmt
-	17: {".ALL", ".ANY", ".EQ", "?"},                                                                                                                                                                                                            // vote
-	18: {".POPC", ".AND", ".OR", "?"},                                                                                                                                                                                                           // barred
-	19: {".U8", ".S8", ".U16", ".S16", "", ".64", ".128", "?"},                                                                                                                                                                                  // ldt
-	20: {"", ".CG", ".CS", ".CV"},                                                                                                                                                                                                               // ldc
-	21: {"", ".IL", ".IS", ".ISL"},                                                                                                                                                                                                              // ldcm
-	22: {"", ".LZ", ".LB", ".LL", "?", "?", ".LBA", ".LLA"},                                                                                                                                                                                     // texlod
-	23: {".R", ".G", ".B", ".A"},                                                                                                                                                                                                                // rgba
-	24: {"", ".CG", ".LU", ".CV"},                                                                                                                                                                                                               // ldlc
-	25: {"", ".CG", ".CS", ".WT"},                                                                                                                                                                                                               // stc
-	26: {".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", "?", "?", "?", "?", "?", "?", "?", "?"},                                                                                                                                 // redop
-	27: {".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", "?", "?", "?", "?", "?", "?", "?"},                                                                                                                             // atomop
-	28: {".CTA", ".GL", ".SYS", "?"},                                                                                                                                                                                                            // membar
-	29: {".MRG_16H", ".MRG_16L", ".MRG_8B0", ".MRG_8B2", ".ACC", ".MIN", ".MAX", ""},                                                                                                                                                            // vred
-	30: {"", ".SHR_7", ".SHR_15", "?"},                                                                                                                                                                                                          // vmad
-	31: {"", ".T", ".P", "?"},                                                                                                                                                                                                                   // texm
-	32: {".LZ", ".LL"},                                                                                                                                                                                                                          // tldl
-	33: {"1D", "ARRAY_1D", "2D", "ARRAY_2D", "3D", "?", "CUBE", "ARRAY_CUBE"},                                                                                                                                                                   // texdim
-	34: {".DRAIN", ".CAL", ".PAUSE", ".TRAP"},                                                                                                                                                                                                   // bpt
-	35: {"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T", "OFF", "LO", "SFF", "LS", "HI", "SFT", "HS", "OFT", "CSM_TA", "CSM_TR", "CSM_MX", "FCSM_TA", "FCSM_TR", "FCSM_MX", "RLE", "RGT"}, // cc
+	0:  {".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T"},                                                                                                                                                                                                                  // icmp
+	1:  {".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"},                                                                                                                                                  // fcmp
+	2:  {".AND", ".OR", ".XOR", "?"},                                                                                                                                                                                                                                            // bop
+	3:  {"", ".RM", ".RP", ".RZ"},                                                                                                                                                                                                                                               // rnd
+	4:  {".U32.U32", ".U32.S32", ".S32.U32", ""},                                                                                                                                                                                                                                // sgn2
+	5:  {".AND", ".OR", ".XOR", ".PASS_B"},                                                                                                                                                                                                                                      // lop
+	6:  {".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H", ".RSQ64H"},                                                                                                                                                                                                  // mufu
+	7:  {".SINCOS", ".EX2"},                                                                                                                                                                                                                                                     // rro
+	8:  {"", ".D2", ".D4", ".D8", ".M8", ".M4", ".M2", "?"},                                                                                                                                                                                                                     // fmulsc
+	9:  {"?", ".F16", ".F32", ".F64"},                                                                                                                                                                                                                                           // ftype
+	10: {".U8", ".U16", ".U32", ".U64", ".S8", ".S16", ".S32", ".S64"},                                                                                                                                                                                                          // itype
+	11: {".PASS", ".ROUND", ".RM", ".FLOOR", ".RP", ".CEIL", ".RZ", ".TRUNC"},                                                                                                                                                                                                   // f2fr
+	12: {"", ".ROUND", ".RM", ".FLOOR", ".RP", ".CEIL", ".RZ", ".TRUNC"},                                                                                                                                                                                                        // f2frn
+	13: {"", ".FLOOR", ".CEIL", ".TRUNC"},                                                                                                                                                                                                                                       // f2ir
+	14: {"?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "", ".F64.F32", "?", "?", ".F32.F64", ".F64.F64"},                                                                                                                                                                    // f2f
+	15: {"?", "?", "?", "?", "?", ".F16.F16", ".F32.F16", ".F64.F16", "?", ".F16.F32", "", ".F64.F32", "?", ".F16.F64", ".F32.F64", ".F64.F64"},                                                                                                                                 // f2fx
+	16: {"", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16", "?"},                                                                                                                                                                                                              // prmt
+	17: {".ALL", ".ANY", ".EQ", "?"},                                                                                                                                                                                                                                            // vote
+	18: {".POPC", ".AND", ".OR", "?"},                                                                                                                                                                                                                                           // barred
+	19: {".U8", ".S8", ".U16", ".S16", "", ".64", ".128", "?"},                                                                                                                                                                                                                  // ldt
+	20: {"", ".CG", ".CS", ".CV"},                                                                                                                                                                                                                                               // ldc
+	21: {"", ".IL", ".IS", ".ISL"},                                                                                                                                                                                                                                              // ldcm
+	22: {"", ".LZ", ".LB", ".LL", "?", "?", ".LBA", ".LLA"},                                                                                                                                                                                                                     // texlod
+	23: {".R", ".G", ".B", ".A"},                                                                                                                                                                                                                                                // rgba
+	24: {"", ".CG", ".LU", ".CV"},                                                                                                                                                                                                                                               // ldlc
+	25: {"", ".CG", ".CS", ".WT"},                                                                                                                                                                                                                                               // stc
+	26: {".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", "?", "?", "?", "?", "?", "?", "?", "?"},                                                                                                                                                                 // redop
+	27: {".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", "?", "?", "?", "?", "?", "?", "?"},                                                                                                                                                             // atomop
+	28: {".CTA", ".GL", ".SYS", "?"},                                                                                                                                                                                                                                            // membar
+	29: {".MRG_16H", ".MRG_16L", ".MRG_8B0", ".MRG_8B2", ".ACC", ".MIN", ".MAX", ""},                                                                                                                                                                                            // vred
+	30: {"", ".SHR_7", ".SHR_15", "?"},                                                                                                                                                                                                                                          // vmad
+	31: {"", ".T", ".P", "?"},                                                                                                                                                                                                                                                   // texm
+	32: {".LZ", ".LL"},                                                                                                                                                                                                                                                          // tldl
+	33: {"1D", "ARRAY_1D", "2D", "ARRAY_2D", "3D", "?", "CUBE", "ARRAY_CUBE"},                                                                                                                                                                                                   // texdim
+	34: {".DRAIN", ".CAL", ".PAUSE", ".TRAP"},                                                                                                                                                                                                                                   // bpt
+	35: {".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T", ".OFF", ".LO", ".SFF", ".LS", ".HI", ".SFT", ".HS", ".OFT", ".CSM_TA", ".CSM_TR", ".CSM_MX", ".FCSM_TA", ".FCSM_TR", ".FCSM_MX", ".RLE", ".RGT"}, // cctest
+	36: {"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T", "OFF", "LO", "SFF", "LS", "HI", "SFT", "HS", "OFT", "CSM_TA", "CSM_TR", "CSM_MX", "FCSM_TA", "FCSM_TR", "FCSM_MX", "RLE", "RGT"},                                 // cc
 }
 
 const tblIcmp = 0
@@ -78,7 +79,8 @@ const tblTexm = 31
 const tblTldl = 32
 const tblTexdim = 33
 const tblBpt = 34
-const tblCc = 35
+const tblCctest = 35
+const tblCc = 36
 
 // sregNames holds the old (CUDA 3.x/4.0) and new (CUDA 5+) special register names.
 var sregNames = [256][2]string{
@@ -132,504 +134,512 @@ var sregNames = [256][2]string{
 }
 
 var forms = [...]form{
-	0: {name: "FMNMX", mask: 0xffe000000000000f, value: 0x0800000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:147
+	0: {name: "FMNMX", mask: 0xffe000000000000f, value: 0x0800000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:148
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	1: {name: "FSET", mask: 0xf00000000000000f, value: 0x1000000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:148
+	1: {name: "FSET", mask: 0xf00000000000000f, value: 0x1000000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:149
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BF", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 1}, {kind: modFlag, f: isa.Field{Pos: 59, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	2: {name: "FSETP", mask: 0xf00100000000002f, value: 0x2000000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:149
+	2: {name: "FSETP", mask: 0xf00100000000002f, value: 0x2000000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:150
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 1}, {kind: modFlag, f: isa.Field{Pos: 59, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	3: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: false, alias: 4, // fermi.spec:151
+	3: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: false, alias: 4, // fermi.spec:152
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FMZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	4: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: true, alias: 0, // fermi.spec:152
+	4: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: true, alias: 0, // fermi.spec:153
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FMZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	5: {name: "FCMP", mask: 0xf8010000000003cf, value: 0x3800000000000000, noPred: false, newOnly: false, alias: 6, // fermi.spec:153
+	5: {name: "FCMP", mask: 0xf8010000000003cf, value: 0x3800000000000000, noPred: false, newOnly: false, alias: 6, // fermi.spec:154
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 1}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	6: {name: "FCMP", mask: 0xff810000000003cf, value: 0x3a00000000000000, noPred: false, newOnly: true, alias: 0, // fermi.spec:154
+	6: {name: "FCMP", mask: 0xff810000000003cf, value: 0x3a00000000000000, noPred: false, newOnly: true, alias: 0, // fermi.spec:155
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	7: {name: "FADD", mask: 0xfe7c00000000000f, value: 0x5000000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:155
+	7: {name: "FADD", mask: 0xfe7c00000000000f, value: 0x5000000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:156
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 49, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	8: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: false, alias: 9, // fermi.spec:156
+	8: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: false, alias: 9, // fermi.spec:157
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 49, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 8}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FMZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 57, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	9: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: true, alias: 0, // fermi.spec:157
+	9: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: true, alias: 0, // fermi.spec:158
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 49, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 8}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FMZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 57, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	10: {name: "RRO", mask: 0xffff000003f0028f, value: 0x6000000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:158
+	10: {name: "RRO", mask: 0xffff000003f0028f, value: 0x6000000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:159
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 7}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	11: {name: "MUFU", mask: 0xffffffffe000014f, value: 0xc800000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:159
+	11: {name: "MUFU", mask: 0xffffffffe000014f, value: 0xc800000000000000, noPred: false, newOnly: false, alias: 0, // fermi.spec:160
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 26, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 6}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	12: {name: "DMNMX", mask: 0xffe000000000002f, value: 0x0800000000000001, noPred: false, newOnly: false, alias: 0, // fermi.spec:162
+	12: {name: "DMNMX", mask: 0xffe000000000002f, value: 0x0800000000000001, noPred: false, newOnly: false, alias: 0, // fermi.spec:163
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	13: {name: "DSET", mask: 0xf80000000000000f, value: 0x1000000000000001, noPred: false, newOnly: false, alias: 0, // fermi.spec:163
+	13: {name: "DSET", mask: 0xf80000000000000f, value: 0x1000000000000001, noPred: false, newOnly: false, alias: 0, // fermi.spec:164
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BF", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 1}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	14: {name: "DSETP", mask: 0xf80100000000002f, value: 0x1800000000000001, noPred: false, newOnly: false, alias: 0, // fermi.spec:164
+	14: {name: "DSETP", mask: 0xf80100000000002f, value: 0x1800000000000001, noPred: false, newOnly: false, alias: 0, // fermi.spec:165
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 1}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	15: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: false, alias: 16, // fermi.spec:165
+	15: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: false, alias: 16, // fermi.spec:166
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	16: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: true, alias: 0, // fermi.spec:166
+	16: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: true, alias: 0, // fermi.spec:167
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	17: {name: "DADD", mask: 0xfe7e00000000002f, value: 0x4800000000000001, noPred: false, newOnly: false, alias: 0, // fermi.spec:167
+	17: {name: "DADD", mask: 0xfe7e00000000002f, value: 0x4800000000000001, noPred: false, newOnly: false, alias: 0, // fermi.spec:168
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}}},
-	18: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: false, alias: 19, // fermi.spec:168
+	18: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: false, alias: 19, // fermi.spec:169
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}}},
-	19: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: true, alias: 0, // fermi.spec:169
+	19: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: true, alias: 0, // fermi.spec:170
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}}},
-	20: {name: "IADD32I", mask: 0xf80000000000038f, value: 0x0800000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:172
+	20: {name: "IADD32I", mask: 0xf80000000000038f, value: 0x0800000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:173
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	21: {name: "IMUL32I", mask: 0xf80000000000030f, value: 0x1000000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:173
+	21: {name: "IMUL32I", mask: 0xf80000000000030f, value: 0x1000000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:174
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 4}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".HI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	22: {name: "MOV32I", mask: 0xfc00000003f003ef, value: 0x18000000000001e2, noPred: false, newOnly: false, alias: 0, // fermi.spec:174
+	22: {name: "MOV32I", mask: 0xfc00000003f003ef, value: 0x18000000000001e2, noPred: false, newOnly: false, alias: 0, // fermi.spec:175
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint, table: 0, text: "", same: false}}},
-	23: {name: "FFMA32I", mask: 0xf80000000000000f, value: 0x2000000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:175
+	23: {name: "FFMA32I", mask: 0xf80000000000000f, value: 0x2000000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:176
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FMZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: true}}},
-	24: {name: "FADD32I", mask: 0xf80000000000014f, value: 0x2800000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:176
+	24: {name: "FADD32I", mask: 0xf80000000000014f, value: 0x2800000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:177
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	25: {name: "FMUL32I", mask: 0xf80000000000030f, value: 0x3000000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:177
+	25: {name: "FMUL32I", mask: 0xf80000000000030f, value: 0x3000000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:178
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FMZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	26: {name: "LOP32I", mask: 0xf80000000000010f, value: 0x3800000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:178
+	26: {name: "LOP32I", mask: 0xf80000000000010f, value: 0x3800000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:179
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 5}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint, table: 0, text: "", same: false}}},
-	27: {name: "ISCADD32I", mask: 0xf80000000000000f, value: 0x4000000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:179
+	27: {name: "ISCADD32I", mask: 0xf80000000000000f, value: 0x4000000000000002, noPred: false, newOnly: false, alias: 0, // fermi.spec:180
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	28: {name: "IMNMX", mask: 0xffe00000000003cf, value: 0x0800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:182
+	28: {name: "IMNMX", mask: 0xffe00000000003cf, value: 0x0800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:183
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	29: {name: "ISET", mask: 0xfc0000000000030f, value: 0x1000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:183
+	29: {name: "ISET", mask: 0xfc0000000000030f, value: 0x1000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:184
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BF", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 0}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	30: {name: "ISETP", mask: 0xfc0100000000038f, value: 0x1800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:184
+	30: {name: "ISETP", mask: 0xfc0100000000038f, value: 0x1800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:185
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 0}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	31: {name: "IMAD", mask: 0xfe0000000000000f, value: 0x2000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:185
+	31: {name: "IMAD", mask: 0xfe0000000000000f, value: 0x2000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:186
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 4}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".HI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	32: {name: "BFI", mask: 0xff800000000003ef, value: 0x2800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:186
+	32: {name: "BFI", mask: 0xff800000000003ef, value: 0x2800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:187
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	33: {name: "ICMP", mask: 0xfc010000000003cf, value: 0x3000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:187
+	33: {name: "ICMP", mask: 0xfc010000000003cf, value: 0x3000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:188
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 0}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	34: {name: "ISAD", mask: 0xff800000000003cf, value: 0x3800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:188
+	34: {name: "ISAD", mask: 0xff800000000003cf, value: 0x3800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:189
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	35: {name: "ISCADD", mask: 0xfe7e00000000000f, value: 0x4000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:189
+	35: {name: "ISCADD", mask: 0xfe7e00000000000f, value: 0x4000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:190
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 56, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 55, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	36: {name: "IADD", mask: 0xfffe00000000008f, value: 0x4800000000000003, noPred: false, newOnly: false, alias: 37, // fermi.spec:190
+	36: {name: "IADD", mask: 0xfffe00000000008f, value: 0x4800000000000003, noPred: false, newOnly: false, alias: 37, // fermi.spec:191
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	37: {name: "ISUB", mask: 0xfffe00000000038f, value: 0x4800000000000103, noPred: false, newOnly: true, alias: 38, // fermi.spec:191
+	37: {name: "ISUB", mask: 0xfffe00000000038f, value: 0x4800000000000103, noPred: false, newOnly: true, alias: 38, // fermi.spec:192
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	38: {name: "ISUB", mask: 0xfffe40000000038f, value: 0x4800400000000203, noPred: false, newOnly: true, alias: 0, // fermi.spec:192
+	38: {name: "ISUB", mask: 0xfffe40000000038f, value: 0x4800400000000203, noPred: false, newOnly: true, alias: 0, // fermi.spec:193
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	39: {name: "IMUL", mask: 0xfffe00000000030f, value: 0x5000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:193
+	39: {name: "IMUL", mask: 0xfffe00000000030f, value: 0x5000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:194
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 4}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".HI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	40: {name: "SHR", mask: 0xfffe0000000001cf, value: 0x5800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:194
+	40: {name: "SHR", mask: 0xfffe0000000001cf, value: 0x5800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:195
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".W", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	41: {name: "SHL", mask: 0xfffe0000000001ef, value: 0x6000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:195
+	41: {name: "SHL", mask: 0xfffe0000000001ef, value: 0x6000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:196
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".W", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	42: {name: "LOP", mask: 0xfffe00000000000f, value: 0x6800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:196
+	42: {name: "LOP", mask: 0xfffe00000000000f, value: 0x6800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:197
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 5}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	43: {name: "BFE", mask: 0xfffe0000000002cf, value: 0x7000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:197
+	43: {name: "BFE", mask: 0xfffe0000000002cf, value: 0x7000000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:198
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 8, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BREV", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	44: {name: "FLO", mask: 0xfffe000003f0028f, value: 0x7800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:198
+	44: {name: "FLO", mask: 0xfffe000003f0028f, value: 0x7800000000000003, noPred: false, newOnly: false, alias: 0, // fermi.spec:199
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SH", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	45: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: false, alias: 46, // fermi.spec:202
+	45: {name: "CSET", mask: 0xff80fffffe0003cf, value: 0x0000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:204
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BF", table: 0}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 5}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 35}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opLit, f: isa.Field{Pos: 0, Width: 0}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "CC", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
+	46: {name: "CSETP", mask: 0xff81fffffe0003ef, value: 0x0400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:205
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 5}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 35}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opLit, f: isa.Field{Pos: 0, Width: 0}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "CC", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
+	47: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: false, alias: 48, // fermi.spec:206
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BF", table: 0}, {kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	46: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: true, alias: 0, // fermi.spec:203
+	48: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: true, alias: 0, // fermi.spec:207
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BF", table: 0}, {kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	47: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: false, alias: 48, // fermi.spec:204
+	49: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: false, alias: 50, // fermi.spec:208
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	48: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: true, alias: 0, // fermi.spec:205
+	50: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: true, alias: 0, // fermi.spec:209
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	49: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: false, alias: 50, // fermi.spec:207
+	51: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: false, alias: 52, // fermi.spec:211
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, text: "", table: 11}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	50: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: true, alias: 0, // fermi.spec:208
+	52: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: true, alias: 0, // fermi.spec:212
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".F32.F32", table: 0}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, text: "", table: 12}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	51: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: false, alias: 52, // fermi.spec:209
+	53: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: false, alias: 54, // fermi.spec:213
 		mods: []mod{{kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".F64.F64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, text: "", table: 11}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}}},
-	52: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: true, alias: 0, // fermi.spec:210
+	54: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: true, alias: 0, // fermi.spec:214
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".F64.F64", table: 0}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, text: "", table: 12}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}}},
-	53: {name: "F2F", mask: 0xff7800000240028f, value: 0x1000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:211
+	55: {name: "F2F", mask: 0xff7800000240028f, value: 0x1000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:215
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 23, Width: 2}, text: "", table: 15}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	54: {name: "F2I", mask: 0xff7800000240022f, value: 0x1400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:212
+	56: {name: "F2I", mask: 0xff7800000240022f, value: 0x1400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:216
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 10}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 9}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 13}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	55: {name: "I2F", mask: 0xfff80000024000af, value: 0x1800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:213
+	57: {name: "I2F", mask: 0xfff80000024000af, value: 0x1800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:217
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 9}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 9, Width: 1}, text: "", table: 10}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	56: {name: "I2I", mask: 0xfffe00000240000f, value: 0x1c00000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:214
+	58: {name: "I2I", mask: 0xfffe00000240000f, value: 0x1c00000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:218
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 10}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 9, Width: 1}, text: "", table: 10}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	57: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:215
+	59: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:219
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opLit, f: isa.Field{Pos: 0, Width: 0}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "PR", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint, table: 0, text: "", same: false}}},
-	58: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:216
+	60: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:220
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opLit, f: isa.Field{Pos: 0, Width: 0}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "PR", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint, table: 0, text: "", same: false}}},
-	59: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:217
+	61: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:221
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	60: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:218
+	62: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:222
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	61: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:219
+	63: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:223
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	62: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:220
+	64: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:224
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 16}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	63: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, alias: 0, // fermi.spec:221
+	65: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, alias: 0, // fermi.spec:225
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	64: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:222
+	66: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:226
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opSReg, f: isa.Field{Pos: 26, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	65: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:223
+	67: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:227
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opNopCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	66: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:224
+	68: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:228
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 17}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	67: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, alias: 0, // fermi.spec:229
+	69: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, alias: 0, // fermi.spec:233
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	68: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:230
+	70: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:234
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	69: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:231
+	71: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:235
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	70: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, // fermi.spec:232
+	72: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, // fermi.spec:236
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	71: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:233
+	73: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:237
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	72: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:234
+	74: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:238
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	73: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:235
+	75: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:239
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".MX", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	74: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:236
+	76: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:240
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	75: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:237
+	77: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:241
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	76: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:238
+	78: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:242
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".W", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	77: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:239
+	79: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:243
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".W", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	78: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:240
+	80: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, // fermi.spec:244
 		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 30}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	79: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:243
+	81: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:247
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 26}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	80: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:244
+	82: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:248
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.U64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	81: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:245
+	83: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:249
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 26}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	82: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:246
+	84: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:250
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.F32.FTZ.RN", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	83: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:247
+	85: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:251
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 20}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	84: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:248
+	86: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:252
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	85: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:249
+	87: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:253
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 25}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	86: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:250
+	88: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:254
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 27}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	87: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, // fermi.spec:251
+	89: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, // fermi.spec:255
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CAS", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	88: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:252
+	90: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:256
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.U64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	89: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, // fermi.spec:253
+	91: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, // fermi.spec:257
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".EXCH.64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	90: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, // fermi.spec:254
+	92: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, // fermi.spec:258
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CAS.64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	91: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:255
+	93: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:259
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 27}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	92: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:256
+	94: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, // fermi.spec:260
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.F32.FTZ.RN", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	93: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:257
+	95: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:261
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 24}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	94: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:258
+	96: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:262
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	95: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:259
+	97: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:263
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 25}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	96: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:260
+	98: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:264
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	97: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:261
+	99: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:265
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 50, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	98: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:262
+	100: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:266
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	99: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:263
+	101: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, // fermi.spec:267
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 28}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{}},
-	100: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:266
+	102: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:270
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 21}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opConst, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	101: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:269
+	103: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:273
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 22}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 31}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".DC", table: 0}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 33, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	102: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:270
+	104: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:274
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 32}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 31}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".MS", table: 0}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CL", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 33, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	103: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:271
+	105: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:275
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 32}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 31}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".MS", table: 0}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CL", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 33, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	104: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:272
+	106: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, // fermi.spec:276
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 23}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 31}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".DC", table: 0}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 33, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	105: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:275
+	107: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:279
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U", table: 0}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	106: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:276
+	108: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:280
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U", table: 0}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	107: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, // fermi.spec:277
+	109: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, // fermi.spec:281
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	108: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, // fermi.spec:278
+	110: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, // fermi.spec:282
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	109: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:279
+	111: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:283
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NOINC", table: 0}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	110: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:280
+	112: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:284
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NOINC", table: 0}},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	111: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:281
+	113: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:285
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	112: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:282
+	114: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:286
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	113: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:283
+	115: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:287
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	114: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:284
+	116: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:288
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	115: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:285
+	117: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:289
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	116: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:286
+	118: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:290
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	117: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:287
+	119: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:291
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	118: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:288
+	120: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:292
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	119: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:289
+	121: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:293
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	120: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:290
+	122: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:294
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	121: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:291
+	123: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, // fermi.spec:295
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	122: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:292
+	124: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, // fermi.spec:296
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 34}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 20}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
 }
 
 // formIndex lists, per value of bits 0-2 and 58-63, the forms to try in order.
 var formIndex = [512][]uint16{
-	0x7:   {105},
+	0x4:   {45},
+	0x7:   {107},
+	0xc:   {46},
 	0x10:  {0},
 	0x11:  {12},
 	0x12:  {20},
 	0x13:  {28},
-	0x14:  {45},
-	0x17:  {108},
+	0x14:  {47},
+	0x17:  {110},
 	0x1a:  {20},
-	0x1c:  {47},
+	0x1c:  {49},
 	0x20:  {1},
 	0x21:  {13},
 	0x22:  {21},
 	0x23:  {29},
-	0x24:  {49, 51, 53},
-	0x25:  {80, 79},
-	0x27:  {109},
+	0x24:  {51, 53, 55},
+	0x25:  {82, 81},
+	0x27:  {111},
 	0x28:  {1},
 	0x29:  {13},
 	0x2a:  {21},
-	0x2c:  {54},
-	0x2d:  {80, 79},
-	0x2e:  {100},
+	0x2c:  {56},
+	0x2d:  {82, 81},
+	0x2e:  {102},
 	0x30:  {1},
 	0x31:  {14},
 	0x32:  {22},
 	0x33:  {30},
-	0x34:  {55},
-	0x35:  {81},
+	0x34:  {57},
+	0x35:  {83},
 	0x38:  {1},
 	0x39:  {14},
-	0x3c:  {56},
-	0x3d:  {81},
+	0x3c:  {58},
+	0x3d:  {83},
 	0x40:  {2},
 	0x41:  {15},
 	0x42:  {23},
 	0x43:  {31},
-	0x44:  {61},
+	0x44:  {63},
 	0x48:  {2},
 	0x4a:  {23},
-	0x4c:  {62},
+	0x4c:  {64},
 	0x50:  {2},
 	0x52:  {24},
 	0x53:  {32},
-	0x54:  {63},
-	0x55:  {82},
+	0x54:  {65},
+	0x55:  {84},
 	0x58:  {2},
 	0x5a:  {24},
-	0x5c:  {64},
-	0x5d:  {82},
+	0x5c:  {66},
+	0x5d:  {84},
 	0x60:  {3},
 	0x62:  {25},
 	0x63:  {33},
-	0x64:  {57},
+	0x64:  {59},
 	0x6a:  {25},
-	0x6c:  {58},
+	0x6c:  {60},
 	0x70:  {5},
 	0x72:  {26},
 	0x73:  {34},
-	0x74:  {59},
+	0x74:  {61},
 	0x78:  {5},
 	0x7a:  {26},
 	0x82:  {27},
 	0x83:  {35},
-	0x84:  {65},
-	0x87:  {106},
+	0x84:  {67},
+	0x87:  {108},
 	0x8a:  {27},
-	0x8c:  {60},
+	0x8c:  {62},
 	0x91:  {17},
 	0x93:  {36},
-	0x94:  {66},
-	0x97:  {107},
+	0x94:  {68},
+	0x97:  {109},
 	0xa0:  {7},
 	0xa1:  {18},
 	0xa3:  {39},
-	0xa4:  {68, 67, 69, 70},
-	0xa5:  {88, 89, 86, 87, 90},
-	0xa7:  {110},
-	0xac:  {71},
-	0xad:  {88, 89, 86, 87, 90},
+	0xa4:  {70, 69, 71, 72},
+	0xa5:  {90, 91, 88, 89, 92},
+	0xa7:  {112},
+	0xac:  {73},
+	0xad:  {90, 91, 88, 89, 92},
 	0xb0:  {8},
 	0xb3:  {40},
-	0xb5:  {91},
-	0xb7:  {111},
-	0xbd:  {91},
+	0xb5:  {93},
+	0xb7:  {113},
+	0xbd:  {93},
 	0xc0:  {10},
 	0xc3:  {41},
-	0xc7:  {112},
+	0xc7:  {114},
 	0xd3:  {42},
-	0xd5:  {92},
-	0xd7:  {113},
-	0xdd:  {92},
+	0xd5:  {94},
+	0xd7:  {115},
+	0xdd:  {94},
 	0xe3:  {43},
-	0xe7:  {114},
+	0xe7:  {116},
 	0xf3:  {44},
-	0xf7:  {115},
-	0x105: {83},
-	0x106: {101},
-	0x107: {116},
-	0x10d: {83},
-	0x10e: {101},
-	0x115: {84},
-	0x116: {101},
-	0x117: {117},
-	0x11d: {84},
-	0x11e: {101},
-	0x125: {85},
-	0x126: {102, 103},
-	0x127: {118},
-	0x12d: {85},
-	0x137: {119},
-	0x146: {104},
-	0x157: {120},
-	0x167: {121},
-	0x184: {72},
-	0x185: {94, 93},
-	0x18d: {97},
+	0xf7:  {117},
+	0x105: {85},
+	0x106: {103},
+	0x107: {118},
+	0x10d: {85},
+	0x10e: {103},
+	0x115: {86},
+	0x116: {103},
+	0x117: {119},
+	0x11d: {86},
+	0x11e: {103},
+	0x125: {87},
+	0x126: {104, 105},
+	0x127: {120},
+	0x12d: {87},
+	0x137: {121},
+	0x146: {106},
+	0x157: {122},
+	0x167: {123},
+	0x184: {74},
+	0x185: {96, 95},
+	0x18d: {99},
 	0x190: {11},
-	0x194: {73},
-	0x195: {96, 95},
-	0x19d: {98},
-	0x1a4: {74},
-	0x1a7: {122},
-	0x1b4: {75},
-	0x1c4: {76},
-	0x1c5: {99},
-	0x1d4: {77},
-	0x1e4: {78},
+	0x194: {75},
+	0x195: {98, 97},
+	0x19d: {100},
+	0x1a4: {76},
+	0x1a7: {124},
+	0x1b4: {77},
+	0x1c4: {78},
+	0x1c5: {101},
+	0x1d4: {79},
+	0x1e4: {80},
 }
