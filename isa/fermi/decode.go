@@ -27,6 +27,9 @@ func (i Inst) Op() string {
 	return n
 }
 
+// Class is the instruction's semantic class.
+func (i Inst) Class() Class { return forms[i.form].class }
+
 // Guard returns the guard predicate register (7 = pt, i.e. none) and its negation.
 func (i Inst) Guard() (reg int, negated bool) {
 	if forms[i.form].noPred {

@@ -1,6 +1,10 @@
 package fermi
 
-import "gpuisa/isa"
+import (
+	"strconv"
+
+	"gpuisa/isa"
+)
 
 // The types below are what the generated tables.go is made of. Each form is one
 // row of fermi.spec: the fixed bits (mask/value), the modifiers printed after the
@@ -88,6 +92,17 @@ type form struct {
 	noPred      bool   // the predicate field is unused (must be zero)
 	newOnly     bool   // a CUDA 5+ spelling of another form's words; never decoded to
 	alias       uint16 // the form's (next) CUDA 5+ spelling, 0 if none
+	class       Class
 	mods        []mod
 	ops         []operand
+}
+
+// Class is the semantic class of an instruction (fermi.spec "class" lines).
+type Class uint8
+
+func (c Class) String() string {
+	if int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return "Class(" + strconv.Itoa(int(c)) + ")"
 }

@@ -73,3 +73,21 @@ func TestEveryFormDecodes(t *testing.T) {
 		}
 	}
 }
+
+func TestClass(t *testing.T) {
+	for _, c := range []struct {
+		raw  uint64
+		want Class
+	}{
+		{0x4800000004109c03, ClassInt}, {0x5000000004105c00, ClassFloat}, {0x8000000000601c85, ClassMemory},
+		{0x6000000140000007, ClassControl}, {0x50ee0000ffffdc04, ClassSync}, {0x100000000020dc05, ClassAtomic},
+	} {
+		inst, err := DecodeWord(c.raw)
+		if err != nil || inst.Class() != c.want {
+			t.Errorf("%#x: class %v, %v; want %v", c.raw, inst.Class(), err, c.want)
+		}
+	}
+	if s := Class(200).String(); s != "Class(200)" {
+		t.Errorf("String = %q", s)
+	}
+}

@@ -47,6 +47,7 @@ type Form struct {
 	Mask, Value uint64
 	NoPred      bool
 	NewOnly     bool // a CUDA 5+ spelling of another form's words
+	Class       string
 	Alias       int  // the next NewOnly spelling of the same words, 0 if none
 	Mods        []Mod
 	Ops         []Operand
@@ -59,6 +60,8 @@ type Spec struct {
 	TableNames []string
 	Forms      []Form
 	SRegs      [256][2]string // old and new names by value
+	Classes    []string
+	class      string
 }
 
 func (s *Spec) table(name string) (int, bool) {
@@ -82,7 +85,21 @@ func Parse(src string) (*Spec, error) {
 			continue
 		}
 		var err error
-		if strings.HasPrefix(line, "sreg ") {
+		if strings.HasPrefix(line, "class ") {
+			f := strings.Fields(line)
+			if len(f) != 2 {
+				err = fmt.Errorf("class wants one name")
+			} else {
+				s.class = f[1]
+				found := false
+				for _, c := range s.Classes {
+					found = found || c == f[1]
+				}
+				if !found {
+					s.Classes = append(s.Classes, f[1])
+				}
+			}
+		} else if strings.HasPrefix(line, "sreg ") {
 			f := strings.Fields(line)
 			v, perr := strconv.ParseUint(f[1], 0, 8)
 			if len(f) != 4 || perr != nil {
@@ -146,7 +163,10 @@ func (s *Spec) parseForm(line string, n int) error {
 	if len(hf) == 0 {
 		return fmt.Errorf("missing mnemonic")
 	}
-	f := Form{Name: hf[0], Line: n}
+	if s.class == "" {
+		return fmt.Errorf("form before any class line")
+	}
+	f := Form{Name: hf[0], Line: n, Class: s.class}
 	var fixed uint64
 	for _, t := range hf[1:] {
 		if t == "nopred" {
@@ -447,6 +467,22 @@ func Generate(s *Spec) ([]byte, error) {
 	for i, n := range s.TableNames {
 		fmt.Fprintf(&b, "const tbl%s = %d\n", exportName(n), i)
 	}
+	b.WriteString("\n// Semantic classes of the forms.\nconst (\n")
+	for i, c := range s.Classes {
+		if i == 0 {
+			fmt.Fprintf(&b, "\tClass%s Class = iota\n", c)
+		} else {
+			fmt.Fprintf(&b, "\tClass%s\n", c)
+		}
+	}
+	b.WriteString(")\n\nvar classNames = [...]string{")
+	for i, c := range s.Classes {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", c)
+	}
+	b.WriteString("}\n")
 	b.WriteString("\n// sregNames holds the old (CUDA 3.x/4.0) and new (CUDA 5+) special register names.\nvar sregNames = [256][2]string{\n")
 	for v, n := range s.SRegs {
 		if n[0] != "" {
@@ -496,7 +532,7 @@ func Generate(s *Spec) ([]byte, error) {
 	b.WriteString("\nvar forms = [...]form{\n")
 	fld := func(f Field) string { return fmt.Sprintf("isa.Field{Pos: %d, Width: %d}", f.Pos, f.Width) }
 	for i, f := range s.Forms {
-		fmt.Fprintf(&b, "\t%d: {name: %q, mask: %#016x, value: %#016x, noPred: %v, newOnly: %v, alias: %d, // fermi.spec:%d\n", i, f.Name, f.Mask, f.Value, f.NoPred, f.NewOnly, f.Alias, f.Line)
+		fmt.Fprintf(&b, "\t%d: {name: %q, mask: %#016x, value: %#016x, noPred: %v, newOnly: %v, alias: %d, class: Class%s, // fermi.spec:%d\n", i, f.Name, f.Mask, f.Value, f.NoPred, f.NewOnly, f.Alias, f.Class, f.Line)
 		b.WriteString("\t\tmods: []mod{")
 		for _, m := range f.Mods {
 			fmt.Fprintf(&b, "{kind: %s, f: %s, f2: %s, text: %q, table: %d}, ", m.Kind, fld(m.F), fld(m.F2), m.Text, m.Table)
