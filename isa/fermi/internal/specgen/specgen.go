@@ -48,7 +48,7 @@ type Form struct {
 	NoPred      bool
 	NewOnly     bool // a CUDA 5+ spelling of another form's words
 	Class       string
-	Alias       int  // the next NewOnly spelling of the same words, 0 if none
+	Alias       int // the next NewOnly spelling of the same words, 0 if none
 	Mods        []Mod
 	Ops         []Operand
 	Line        int
