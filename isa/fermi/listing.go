@@ -6,22 +6,30 @@ import (
 	"gpuisa/isa"
 )
 
-// AppendListing appends one cuobjdump listing line for inst at addr.
+// AppendListing appends one cuobjdump listing line for inst at addr:
+// New: "        /*0000*/        TEXT <pad to 46> /* 0xHEX */" (isa.CuobjdumpStyle);
+// Old: "\t/*0000*/     /*0xWORD0WORD1*/ \tTEXT".
 func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
-	var buf [128]byte
-	text := AppendTextDialect(buf[:0], inst, addr, d)
 	if d == Old {
-		// \t/*0000*/     /*0x00005de428004404*/ \tMOV R1, c [0x1] [0x100];
 		dst = append(dst, '\t')
-		dst = isa.AppendAddr(dst, addr)
+		dst = appendAddrColumn(dst, addr)
 		dst = append(dst, "     /*0x"...)
-		dst = isa.AppendHex(dst, inst.Raw&0xffffffff, 8)
-		dst = isa.AppendHex(dst, inst.Raw>>32, 8)
+		dst = appendHexDigits(dst, inst.Raw&0xffffffff, 8)
+		dst = appendHexDigits(dst, inst.Raw>>32, 8)
 		dst = append(dst, "*/ \t"...)
-		dst = append(dst, text...)
+		dst = AppendTextDialect(dst, inst, addr, d)
 		return append(dst, '\n')
 	}
-	return isa.CuobjdumpStyle.AppendLine(dst, addr, text, inst.Raw, 16)
+	st := isa.CuobjdumpStyle
+	dst = appendBlanks(dst, st.Indent)
+	dst = appendAddrColumn(dst, addr)
+	dst = appendBlanks(dst, st.Gap)
+	start := len(dst)
+	dst = AppendTextDialect(dst, inst, addr, d)
+	dst = appendBlanks(dst, st.TextCol-(len(dst)-start))
+	dst = append(dst, " /* 0x"...)
+	dst = appendHexDigits(dst, inst.Raw, 16)
+	return append(dst, " */\n"...)
 }
 
 // Disassemble lists code loaded at base in the New dialect.
@@ -44,8 +52,8 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 			}
 			de.Addr = addr
 			errs = append(errs, de)
-			dst = append(dst, "        "...)
-			dst = isa.AppendAddr(dst, addr)
+			dst = appendBlanks(dst, 8)
+			dst = appendAddrColumn(dst, addr)
 			dst = append(dst, "        /* "...)
 			dst = append(dst, de.Err.Error()...)
 			if de.Detail != "" {

@@ -164,10 +164,10 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		dst = append(dst, "CC."...)
 		return append(dst, tables[tblCc][o.f.Get(raw)]...)
 	case opHex:
-		return isa.AppendHexNum(dst, o.f.Get(raw))
+		return appendHexNum(dst, o.f.Get(raw))
 	case opTarget:
 		t := pc + 8 + uint64(isa.SignExtend(o.f.Get(raw), 24))
-		return isa.AppendHexNum(dst, t&0xffffffff) // a 32-bit address space
+		return appendHexNum(dst, t&0xffffffff) // a 32-bit address space
 	case opSReg:
 		v := o.f.Get(raw)
 		idx := 1
@@ -235,7 +235,7 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		if raw>>47&1 != 0 {
 			dst = appendReg(dst, raw>>26&63)
 		} else {
-			dst = isa.AppendHexNum(dst, raw>>26&0xffff)
+			dst = appendHexNum(dst, raw>>26&0xffff)
 		}
 	}
 	if abs {
@@ -253,7 +253,7 @@ func appendBank(dst []byte, bank uint64, d Dialect) []byte {
 		dst = append(dst, ' ')
 	}
 	dst = append(dst, '[')
-	dst = isa.AppendHexNum(dst, bank)
+	dst = appendHexNum(dst, bank)
 	dst = append(dst, ']')
 	if d == Old {
 		dst = append(dst, ' ')
@@ -265,7 +265,7 @@ func appendBank(dst []byte, bank uint64, d Dialect) []byte {
 func appendConst(dst []byte, raw uint64, d Dialect) []byte {
 	dst = appendBank(dst, raw>>42&15, d)
 	dst = append(dst, '[')
-	dst = isa.AppendHexNum(dst, raw>>26&0xffff)
+	dst = appendHexNum(dst, raw>>26&0xffff)
 	return append(dst, ']')
 }
 
@@ -290,14 +290,14 @@ func appendAddr(dst []byte, reg uint64, off int64, always bool, d Dialect) []byt
 func appendSignedHex(dst []byte, v int64) []byte {
 	if v < 0 {
 		dst = append(dst, '-')
-		return isa.AppendHexNum(dst, uint64(-v))
+		return appendHexNum(dst, uint64(-v))
 	}
-	return isa.AppendHexNum(dst, uint64(v))
+	return appendHexNum(dst, uint64(v))
 }
 
 func appendImm20(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
 	if d == Old || isNaN20(flavor, v) {
-		return isa.AppendHexNum(dst, v) // CUDA 4.0 prints the raw field
+		return appendHexNum(dst, v) // CUDA 4.0 prints the raw field
 	}
 	switch flavor {
 	case immInt:
@@ -307,7 +307,7 @@ func appendImm20(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
 	case immF64:
 		return appendFloat(dst, math.Float64frombits(v<<44), 64)
 	}
-	return isa.AppendHexNum(dst, v)
+	return appendHexNum(dst, v)
 }
 
 func appendImm32(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
@@ -315,7 +315,7 @@ func appendImm32(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
 	case flavor == immF32 && d == New && !math.IsNaN(float64(math.Float32frombits(uint32(v)))):
 		return appendFloat(dst, float64(math.Float32frombits(uint32(v))), 32)
 	case flavor == immF32 || flavor == immUint && d == New:
-		return isa.AppendHexNum(dst, v)
+		return appendHexNum(dst, v)
 	}
 	return appendSignedHex(dst, isa.SignExtend(v, 32))
 }
