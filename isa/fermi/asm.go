@@ -36,8 +36,10 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 	}
 	var prog []pending
 	labels := map[string]uint64{}
+	var scratch []byte
 	asm.Lines(src, func(line string, n int) {
-		text := blankComments(line)
+		var text string
+		text, scratch = blankComments(line, scratch)
 		col := 0
 		for {
 			// labels: identifier followed by ':'
@@ -58,16 +60,16 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 			labels[name] = uint64(len(prog)) * 8
 			col = c + i + 1
 		}
-		for _, part := range splitStatements(text, col) {
-			s, err := parseStmt(text, part[0], part[1])
+		splitStatements(text, col, func(start, end int) {
+			prog = append(prog, pending{line: n})
+			ok, err := parseStmt(&prog[len(prog)-1].s, text, start, end)
 			if err != nil {
 				errs.Add(asm.Pos{File: filename, Line: n, Col: err.col + 1}, "%s", err.msg)
-				continue
 			}
-			if s != nil {
-				prog = append(prog, pending{*s, n})
+			if !ok {
+				prog = prog[:len(prog)-1]
 			}
-		}
+		})
 	})
 	out := make([]byte, 0, len(prog)*8)
 	resolve := func(name string) (uint64, bool) {
@@ -96,12 +98,13 @@ func isLabelChar(c byte) bool {
 
 func isNumberStart(c byte) bool { return c >= '0' && c <= '9' }
 
-// blankComments replaces /* */, // and # comments by blanks so columns stay put.
-func blankComments(line string) string {
+// blankComments replaces /* */, // and # comments by blanks so columns stay
+// put. scratch is reused between calls.
+func blankComments(line string, scratch []byte) (string, []byte) {
 	if !strings.ContainsAny(line, "/#") {
-		return line
+		return line, scratch
 	}
-	b := []byte(line)
+	b := append(scratch[:0], line...)
 	for i := 0; i < len(b); i++ {
 		switch {
 		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
@@ -118,26 +121,24 @@ func blankComments(line string) string {
 			for k := i; k < len(b); k++ {
 				b[k] = ' '
 			}
-			return string(b)
+			return string(b), b
 		}
 	}
-	return string(b)
+	return string(b), b
 }
 
-// splitStatements returns the [start,end) spans of the ';'-separated
-// statements of the line from col on.
-func splitStatements(text string, col int) [][2]int {
-	var spans [][2]int
+// splitStatements calls fn with the [start,end) span of every ';'-separated
+// statement of the line from col on.
+func splitStatements(text string, col int, fn func(start, end int)) {
 	start := col
 	for i := col; i <= len(text); i++ {
 		if i == len(text) || text[i] == ';' {
 			if strings.TrimSpace(text[start:i]) != "" {
-				spans = append(spans, [2]int{start, i})
+				fn(start, i)
 			}
 			start = i + 1
 		}
 	}
-	return spans
 }
 
 // listingNoise reports lines of a cuobjdump listing that are not instructions.
@@ -150,8 +151,8 @@ func listingNoise(first string) bool {
 }
 
 // parseStmt splits one statement text[start:end] into guard, mnemonic and
-// operands. It returns nil for listing lines that are not instructions.
-func parseStmt(text string, start, end int) (*stmt, *encodeError) {
+// operands. It reports false for listing lines that are not instructions.
+func parseStmt(s *stmt, text string, start, end int) (bool, *encodeError) {
 	i := start
 	skip := func() {
 		for i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r') {
@@ -166,20 +167,20 @@ func parseStmt(text string, start, end int) (*stmt, *encodeError) {
 		}
 		return text[c:i], c
 	}
-	s := &stmt{}
+	*s = stmt{}
 	w, c := word()
 	if strings.HasPrefix(w, "@") {
 		s.guard, s.guardCol = w[1:], c
 		if s.guard == "" {
-			return nil, errAt(c, "missing guard predicate after @")
+			return false, errAt(c, "missing guard predicate after @")
 		}
 		w, c = word()
 	}
 	if w == "" {
-		return nil, errAt(c, "missing instruction")
+		return false, errAt(c, "missing instruction")
 	}
 	if s.guard == "" && listingNoise(w) {
-		return nil, nil
+		return false, nil
 	}
 	s.mnem, s.mnemCol = w, c
 	skip()
@@ -190,13 +191,16 @@ func parseStmt(text string, start, end int) (*stmt, *encodeError) {
 				op := strings.TrimSpace(text[opStart:j])
 				lead := len(text[opStart:j]) - len(strings.TrimLeft(text[opStart:j], " \t"))
 				if op == "" {
-					return nil, errAt(opStart, "empty operand")
+					return false, errAt(opStart, "empty operand")
 				}
-				s.ops = append(s.ops, op)
-				s.opCols = append(s.opCols, opStart+lead)
+				if s.nops == len(s.ops) {
+					return false, errAt(opStart, "too many operands")
+				}
+				s.ops[s.nops], s.opCols[s.nops] = op, opStart+lead
+				s.nops++
 				opStart = j + 1
 			}
 		}
 	}
-	return s, nil
+	return true, nil
 }

@@ -29,8 +29,9 @@ type stmt struct {
 	guardCol int
 	mnem     string
 	mnemCol  int
-	ops      []string
-	opCols   []int
+	nops     int
+	ops      [MaxArgs + 2]string
+	opCols   [MaxArgs + 2]int
 }
 
 // encodeError is an error at a column of the statement.
@@ -118,31 +119,32 @@ func encodeForm(fi uint16, s *stmt, pc uint64, labels resolver, d Dialect) (Inst
 		return Inst{}, errAt(s.mnemCol, "%s: unexpected modifier %q", s.mnem, rem)
 	}
 	// operands
+	ops := s.ops[:s.nops]
 	st := opState{b3Reg: -1, dialect: d}
 	i := 0
 	for k := range f.ops {
 		o := &f.ops[k]
 		if o.kind == opCC || o.kind == opNopCC {
-			if i >= len(s.ops) || !strings.HasPrefix(s.ops[i], "CC.") {
+			if i >= len(ops) || !strings.HasPrefix(ops[i], "CC.") {
 				raw = o.f.Set(raw, 15) // CC.T, not printed
 				continue
 			}
 		}
-		if i >= len(s.ops) {
+		if i >= len(ops) {
 			col := s.mnemCol + len(s.mnem)
-			if len(s.opCols) > 0 {
-				col = s.opCols[len(s.opCols)-1]
+			if len(ops) > 0 {
+				col = s.opCols[len(ops)-1]
 			}
 			return Inst{}, errAt(col, "%s: missing operand %d", f.name, i+1)
 		}
 		var err error
-		raw, err = parseOperand(o, raw, s.ops[i], pc, labels, &st)
+		raw, err = parseOperand(o, raw, ops[i], pc, labels, &st)
 		if err != nil {
-			return Inst{}, errAt(s.opCols[i], "operand %q: %v", s.ops[i], err)
+			return Inst{}, errAt(s.opCols[i], "operand %q: %v", ops[i], err)
 		}
 		i++
 	}
-	if i < len(s.ops) {
+	if i < len(ops) {
 		return Inst{}, errAt(s.opCols[i], "%s: too many operands", f.name)
 	}
 	inst, err := DecodeWord(raw)
@@ -636,19 +638,25 @@ func AssembleLine(line string, pc uint64) (Inst, error) {
 // address pc; label operands are not available. It is the inverse of
 // AppendTextDialect. The dialect only matters for "-0x.." immediates.
 func AssembleLineDialect(line string, pc uint64, d Dialect) (Inst, error) {
-	text := blankComments(line)
-	spans := splitStatements(text, 0)
-	if len(spans) != 1 {
+	text, _ := blankComments(line, nil)
+	var span [2]int
+	n := 0
+	splitStatements(text, 0, func(start, end int) {
+		span = [2]int{start, end}
+		n++
+	})
+	if n != 1 {
 		return Inst{}, fmt.Errorf("want exactly one statement")
 	}
-	s, err := parseStmt(text, spans[0][0], spans[0][1])
+	var s stmt
+	ok, err := parseStmt(&s, text, span[0], span[1])
 	if err != nil {
 		return Inst{}, fmt.Errorf("%d: %s", err.col+1, err.msg)
 	}
-	if s == nil {
+	if !ok {
 		return Inst{}, fmt.Errorf("not an instruction")
 	}
-	inst, err := encodeStmt(s, pc, func(string) (uint64, bool) { return 0, false }, d)
+	inst, err := encodeStmt(&s, pc, func(string) (uint64, bool) { return 0, false }, d)
 	if err != nil {
 		return Inst{}, fmt.Errorf("%d: %s", err.col+1, err.msg)
 	}
