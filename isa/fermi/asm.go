@@ -1,12 +1,15 @@
 package fermi
 
 import (
+	"strconv"
 	"strings"
 
 	"gpuisa/isa/asm"
 )
 
-// Assemble turns a listing into machine code placed at address 0. It reads
+// Assemble turns a listing into machine code. The code is placed at the
+// address of the first /*addr*/ column, or at 0 (branch targets are absolute
+// addresses, as the listings print them). It reads
 // our own listings and cuobjdump's in both print styles (the /*addr*/ and hex
 // comment columns are ignored), plain statements, and labels ("name:") usable
 // as branch targets. Errors come back as an asm.ErrorList.
@@ -37,7 +40,14 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 	var prog []pending
 	labels := map[string]uint64{}
 	var scratch []byte
+	origin, haveOrigin := uint64(0), false
 	asm.Lines(src, func(line string, n int) {
+		if !haveOrigin && len(prog) == 0 {
+			// a listing starts where its first /*addr*/ column says
+			if a, ok := addressColumn(line); ok {
+				origin, haveOrigin = a, true
+			}
+		}
 		var text string
 		text, scratch = blankComments(line, scratch)
 		col := 0
@@ -57,7 +67,7 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 			if _, dup := labels[name]; dup {
 				errs.Add(asm.Pos{File: filename, Line: n, Col: c + 1}, "label %s defined twice", name)
 			}
-			labels[name] = uint64(len(prog)) * 8
+			labels[name] = origin + uint64(len(prog))*8
 			col = c + i + 1
 		}
 		splitStatements(text, col, func(start, end int) {
@@ -78,7 +88,7 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 	}
 	for i := range prog {
 		p := &prog[i]
-		inst, err := encodeStmt(&p.s, uint64(i)*8, resolve, d)
+		inst, err := encodeStmt(&p.s, origin+uint64(i)*8, resolve, d)
 		if err != nil {
 			errs.Add(asm.Pos{File: filename, Line: p.line, Col: err.col + 1}, "%s", err.msg)
 			out = append(out, make([]byte, 8)...)
@@ -90,6 +100,20 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// addressColumn reads the /*0000*/ column that starts a listing line.
+func addressColumn(line string) (uint64, bool) {
+	t := strings.TrimLeft(line, " \t")
+	if !strings.HasPrefix(t, "/*") {
+		return 0, false
+	}
+	end := strings.Index(t, "*/")
+	if end < 3 || end > 18 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(t[2:end], 16, 64)
+	return v, err == nil
 }
 
 func isLabelChar(c byte) bool {

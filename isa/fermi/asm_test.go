@@ -20,17 +20,18 @@ func words(ws ...uint64) []byte {
 }
 
 func TestListingNew(t *testing.T) {
-	code := words(0x2800440400005de4, 0x6000000140000007, 0x0000000000001c0b, 0x8000000000001de7)
+	code := words(0x2800440400005de4, 0x6000000140000007, 0x0000001b0000001b, 0x8000000000001de7)
 	out, errs := Disassemble(nil, code, 0x100)
 	want := "" +
 		"        /*0100*/        MOV R1, c[0x1][0x100];                         /* 0x2800440400005de4 */\n" +
 		"        /*0108*/        SSY 0x160;                                     /* 0x6000000140000007 */\n" +
-		"        /*0110*/        /* invalid encoding: 4-byte form 0x00001c0b not supported */\n" +
+		"        /*0110*/        /* invalid encoding: 4-byte form 0x0000001b not supported */\n" +
+		"        /*0114*/        /* invalid encoding: 4-byte form 0x0000001b not supported */\n" +
 		"        /*0118*/        EXIT;                                          /* 0x8000000000001de7 */\n"
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
-	if len(errs) != 1 || errs[0].Addr != 0x110 || !errors.Is(errs[0], isa.ErrInvalid) {
+	if len(errs) != 2 || errs[0].Addr != 0x110 || errs[1].Addr != 0x114 || !errors.Is(errs[0], isa.ErrInvalid) {
 		t.Errorf("errs = %v", errs)
 	}
 }
@@ -82,6 +83,18 @@ done:
 	again, err := Assemble("list.s", list)
 	if err != nil || !bytes.Equal(again, got) {
 		t.Fatalf("listing does not reassemble: %v", err)
+	}
+}
+
+func TestAssembleAtBase(t *testing.T) {
+	code := words(0x6000000140000007, 0x40000000000001e7, 0x8000000000001de7) // SSY, @P0 BRA, EXIT
+	list, _ := Disassemble(nil, code, 0x1000)
+	if !strings.Contains(string(list), "SSY 0x1058;") {
+		t.Fatalf("listing:\n%s", list)
+	}
+	again, err := Assemble("l.s", list)
+	if err != nil || !bytes.Equal(again, code) {
+		t.Fatalf("reassembled %x, %v", again, err)
 	}
 }
 

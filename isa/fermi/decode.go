@@ -46,6 +46,10 @@ func (i Inst) Bytes(dst []byte) []byte {
 // Decode decodes the instruction at the start of b. On error the returned
 // *isa.DecodeError (address 0; callers add their own) says how many bytes to skip.
 func Decode(b []byte) (Inst, error) {
+	if len(b) >= 4 && b[0]&8 != 0 {
+		// a 4-byte form: skip just its 4 bytes
+		return Inst{}, &isa.DecodeError{Len: 4, Err: isa.ErrInvalid, Detail: invalidDetail(uint64(binary.LittleEndian.Uint32(b)))}
+	}
 	if len(b) < 8 {
 		return Inst{}, &isa.DecodeError{Len: len(b), Err: isa.ErrTruncated}
 	}
@@ -63,7 +67,11 @@ func DecodeWord(raw uint64) (Inst, error) {
 			return Inst{Raw: raw, form: fi}, nil
 		}
 	}
-	return Inst{}, &isa.DecodeError{Len: 8, Err: isa.ErrInvalid, Detail: invalidDetail(raw)}
+	n := 8
+	if raw&8 != 0 {
+		n = 4 // a 4-byte form
+	}
+	return Inst{}, &isa.DecodeError{Len: n, Err: isa.ErrInvalid, Detail: invalidDetail(raw)}
 }
 
 func invalidDetail(raw uint64) string {
