@@ -39,8 +39,8 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 	}
 	var prog []pending
 	labels := map[string]uint64{}
-	var scratch []byte
 	origin, haveOrigin := uint64(0), false
+	var sc lineScanner
 	asm.Lines(src, func(line string, n int) {
 		if !haveOrigin && len(prog) == 0 {
 			// a listing starts where its first /*addr*/ column says
@@ -48,38 +48,20 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 				origin, haveOrigin = a, true
 			}
 		}
-		var text string
-		text, scratch = blankComments(line, scratch)
-		col := 0
-		for {
-			// labels: identifier followed by ':'
-			rest := strings.TrimLeft(text[col:], " \t")
-			c := col + len(text[col:]) - len(rest)
-			i := 0
-			for i < len(rest) && isLabelChar(rest[i]) {
-				i++
-			}
-			if i == 0 || i >= len(rest) || rest[i] != ':' || isNumberStart(rest[0]) {
-				col = c
-				break
-			}
-			name := rest[:i]
-			if _, dup := labels[name]; dup {
-				errs.Add(asm.Pos{File: filename, Line: n, Col: c + 1}, "label %s defined twice", name)
-			}
-			labels[name] = origin + uint64(len(prog))*8
-			col = c + i + 1
-		}
-		splitStatements(text, col, func(start, end int) {
-			prog = append(prog, pending{line: n})
-			ok, err := parseStmt(&prog[len(prog)-1].s, text, start, end)
-			if err != nil {
-				errs.Add(asm.Pos{File: filename, Line: n, Col: err.col + 1}, "%s", err.msg)
-			}
-			if !ok {
-				prog = prog[:len(prog)-1]
-			}
-		})
+		sc.scan(line,
+			func(name string, col int) {
+				if _, dup := labels[name]; dup {
+					errs.Add(asm.Pos{File: filename, Line: n, Col: col}, "label %s defined twice", name)
+				}
+				labels[name] = origin + uint64(len(prog))*8
+			},
+			func() *stmt {
+				prog = append(prog, pending{line: n})
+				return &prog[len(prog)-1].s
+			},
+			func(col int, msg string) {
+				errs.Add(asm.Pos{File: filename, Line: n, Col: col}, "%s", msg)
+			})
 	})
 	out := make([]byte, 0, len(prog)*8)
 	resolve := func(name string) (uint64, bool) {
@@ -116,115 +98,115 @@ func addressColumn(line string) (uint64, bool) {
 	return v, err == nil
 }
 
-func isLabelChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' || c == '.'
-}
-
-func isNumberStart(c byte) bool { return c >= '0' && c <= '9' }
-
-// blankComments replaces /* */, // and # comments by blanks so columns stay
-// put. scratch is reused between calls.
-func blankComments(line string, scratch []byte) (string, []byte) {
-	if !strings.ContainsAny(line, "/#") {
-		return line, scratch
-	}
-	b := append(scratch[:0], line...)
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
-			j := strings.Index(line[i+2:], "*/")
-			end := len(b)
-			if j >= 0 {
-				end = i + 2 + j + 2
-			}
-			for k := i; k < end; k++ {
-				b[k] = ' '
-			}
-			i = end - 1
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/', b[i] == '#':
-			for k := i; k < len(b); k++ {
-				b[k] = ' '
-			}
-			return string(b), b
-		}
-	}
-	return string(b), b
-}
-
-// splitStatements calls fn with the [start,end) span of every ';'-separated
-// statement of the line from col on.
-func splitStatements(text string, col int, fn func(start, end int)) {
-	start := col
-	for i := col; i <= len(text); i++ {
-		if i == len(text) || text[i] == ';' {
-			if strings.TrimSpace(text[start:i]) != "" {
-				fn(start, i)
-			}
-			start = i + 1
-		}
-	}
-}
-
-// listingNoise reports lines of a cuobjdump listing that are not instructions.
+// listingNoise reports the first word of a cuobjdump listing line that is
+// not an instruction ("code for sm_20", "Function : f", ".headerflags ...").
 func listingNoise(first string) bool {
 	switch first {
-	case "code", "Function", "Fatbin", "arch", "host", "compile_size", "identifier", "ptxasOptions", "EF_CUDA_SM20", "EF_CUDA_SM21":
+	case "code", "Function", "Fatbin", "arch", "host", "compile_size", "identifier", "ptxasOptions", "producer":
 		return true
 	}
-	return strings.HasPrefix(first, ".") || strings.HasPrefix(first, "=")
+	return strings.HasPrefix(first, ".")
 }
 
-// parseStmt splits one statement text[start:end] into guard, mnemonic and
-// operands. It reports false for listing lines that are not instructions.
-func parseStmt(s *stmt, text string, start, end int) (bool, *encodeError) {
-	i := start
-	skip := func() {
-		for i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r') {
+// lineScanner splits source lines into labels and statements with the
+// shared lexer, which also drops /* */ and // comments (so the address and
+// hex columns of listings vanish).
+type lineScanner struct {
+	lx   asm.Lexer
+	toks []asm.Token
+}
+
+// scan reports the labels of line, fills a statement from newStmt for each
+// instruction and reports errors at 1-based columns.
+func (sc *lineScanner) scan(line string, label func(name string, col int), newStmt func() *stmt, fail func(col int, msg string)) {
+	sc.lx.Reset(line)
+	sc.toks = sc.toks[:0]
+	for {
+		t := sc.lx.Next()
+		sc.toks = append(sc.toks, t)
+		if t.Kind == asm.EOL {
+			break
+		}
+	}
+	if sc.lx.Unterminated {
+		fail(len(line)+1, "unterminated comment or string")
+		return
+	}
+	toks := sc.toks
+	if toks[0].Kind == asm.Ident && (listingNoise(toks[0].Text) || toks[1].Kind == asm.Punct && toks[1].Text == "=") {
+		return
+	}
+	for i := 0; toks[i].Kind != asm.EOL; {
+		t := toks[i]
+		switch {
+		case t.Kind == asm.Punct && t.Text == ";":
 			i++
-		}
-	}
-	word := func() (string, int) {
-		skip()
-		c := i
-		for i < end && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' {
-			i++
-		}
-		return text[c:i], c
-	}
-	*s = stmt{}
-	w, c := word()
-	if strings.HasPrefix(w, "@") {
-		s.guard, s.guardCol = w[1:], c
-		if s.guard == "" {
-			return false, errAt(c, "missing guard predicate after @")
-		}
-		w, c = word()
-	}
-	if w == "" {
-		return false, errAt(c, "missing instruction")
-	}
-	if s.guard == "" && listingNoise(w) {
-		return false, nil
-	}
-	s.mnem, s.mnemCol = w, c
-	skip()
-	if i < end {
-		opStart := i
-		for j := i; j <= end; j++ {
-			if j == end || text[j] == ',' {
-				op := strings.TrimSpace(text[opStart:j])
-				lead := len(text[opStart:j]) - len(strings.TrimLeft(text[opStart:j], " \t"))
-				if op == "" {
-					return false, errAt(opStart, "empty operand")
+		case t.Kind == asm.Ident && toks[i+1].Kind == asm.Punct && toks[i+1].Text == ":":
+			label(t.Text, t.Col)
+			i += 2
+		default:
+			var err *encodeError
+			i, err = parseStmt(newStmt(), line, toks, i)
+			if err != nil {
+				fail(err.col+1, err.msg)
+				for toks[i].Kind != asm.EOL && toks[i].Text != ";" {
+					i++
 				}
-				if s.nops == len(s.ops) {
-					return false, errAt(opStart, "too many operands")
-				}
-				s.ops[s.nops], s.opCols[s.nops] = op, opStart+lead
-				s.nops++
-				opStart = j + 1
 			}
 		}
 	}
-	return true, nil
+}
+
+func isPunct(t asm.Token, p string) bool { return t.Kind == asm.Punct && t.Text == p }
+
+// parseStmt reads one statement from toks[i:] into s: guard, mnemonic and
+// the operands' source text (up to ';' or the end of the line). It returns
+// the index of the token after the statement.
+func parseStmt(s *stmt, line string, toks []asm.Token, i int) (int, *encodeError) {
+	*s = stmt{}
+	if isPunct(toks[i], "@") {
+		s.guardCol = toks[i].Col - 1
+		i++
+		if isPunct(toks[i], "!") {
+			s.guard = "!"
+			i++
+		}
+		if toks[i].Kind != asm.Ident {
+			return i, errAt(toks[i].Col-1, "missing guard predicate after @")
+		}
+		s.guard += toks[i].Text
+		i++
+	}
+	if toks[i].Kind != asm.Ident {
+		return i, errAt(toks[i].Col-1, "want an instruction, found %q", toks[i].Text)
+	}
+	s.mnem, s.mnemCol = toks[i].Text, toks[i].Col-1
+	i++
+	for first := i; ; i++ {
+		t := toks[i]
+		if t.Kind == asm.Bad {
+			return i, errAt(t.Col-1, "unexpected character %q", t.Text)
+		}
+		end := t.Kind == asm.EOL || isPunct(t, ";")
+		if !end && !isPunct(t, ",") {
+			continue
+		}
+		if i == first {
+			if end && s.nops == 0 {
+				return i, nil // no operands
+			}
+			return i, errAt(t.Col-1, "empty operand")
+		}
+		if s.nops == len(s.ops) {
+			return i, errAt(toks[first].Col-1, "too many operands")
+		}
+		last := toks[i-1]
+		s.ops[s.nops] = line[toks[first].Col-1 : last.Col-1+len(last.Text)]
+		s.opCols[s.nops] = toks[first].Col - 1
+		s.nops++
+		if end {
+			return i, nil
+		}
+		first = i + 1
+	}
 }

@@ -638,27 +638,29 @@ func AssembleLine(line string, pc uint64) (Inst, error) {
 // address pc; label operands are not available. It is the inverse of
 // AppendTextDialect. The dialect only matters for "-0x.." immediates.
 func AssembleLineDialect(line string, pc uint64, d Dialect) (Inst, error) {
-	text, _ := blankComments(line, nil)
-	var span [2]int
-	n := 0
-	splitStatements(text, 0, func(start, end int) {
-		span = [2]int{start, end}
-		n++
-	})
-	if n != 1 {
-		return Inst{}, fmt.Errorf("want exactly one statement")
-	}
-	var s stmt
-	ok, err := parseStmt(&s, text, span[0], span[1])
+	var (
+		sc    lineScanner
+		s     stmt
+		count int
+		err   error
+	)
+	sc.scan(line,
+		func(string, int) { err = fmt.Errorf("labels are not allowed here") },
+		func() *stmt { count++; return &s },
+		func(col int, msg string) {
+			if err == nil {
+				err = fmt.Errorf("%d: %s", col, msg)
+			}
+		})
 	if err != nil {
-		return Inst{}, fmt.Errorf("%d: %s", err.col+1, err.msg)
+		return Inst{}, err
 	}
-	if !ok {
-		return Inst{}, fmt.Errorf("not an instruction")
+	if count != 1 {
+		return Inst{}, fmt.Errorf("want exactly one instruction")
 	}
-	inst, err := encodeStmt(&s, pc, func(string) (uint64, bool) { return 0, false }, d)
-	if err != nil {
-		return Inst{}, fmt.Errorf("%d: %s", err.col+1, err.msg)
+	inst, eerr := encodeStmt(&s, pc, func(string) (uint64, bool) { return 0, false }, d)
+	if eerr != nil {
+		return Inst{}, fmt.Errorf("%d: %s", eerr.col+1, eerr.msg)
 	}
 	return inst, nil
 }
