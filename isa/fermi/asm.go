@@ -149,7 +149,8 @@ func (sc *lineScanner) scan(line string, label func(name string, col int), newSt
 			i, err = parseStmt(newStmt(), line, toks, i)
 			if err != nil {
 				fail(err.col+1, err.msg)
-				for toks[i].Kind != asm.EOL && toks[i].Text != ";" {
+				// resume at the next ';' (a Punct, not a string holding one)
+				for toks[i].Kind != asm.EOL && !isPunct(toks[i], ";") {
 					i++
 				}
 			}
