@@ -137,6 +137,29 @@ func Parse(src string) (*Spec, error) {
 			return nil, fmt.Errorf("fermi.spec:%d: %v", n+1, err)
 		}
 	}
+	used := make([]bool, len(s.Tables))
+	cc, ok := s.table("cc") // the condition-code operands print its names
+	if !ok || len(s.Tables[cc]) != 32 {
+		return nil, fmt.Errorf("fermi.spec: the 32-entry table cc is missing")
+	}
+	used[cc] = true
+	for _, f := range s.Forms {
+		for _, m := range f.Mods {
+			if m.Kind == "modEnum" {
+				used[m.Table] = true
+			}
+		}
+		for _, o := range f.Ops {
+			if o.Kind == "opEnum" {
+				used[o.Table] = true
+			}
+		}
+	}
+	for i, u := range used {
+		if !u {
+			return nil, fmt.Errorf("fermi.spec: table %s is never used", s.TableNames[i])
+		}
+	}
 	return s, nil
 }
 

@@ -15,7 +15,7 @@ func TestParseErrors(t *testing.T) {
 		{"FOO 0:3=0 : FOO | Q7", "unknown operand"},
 		{"FOO 0:3=0 : FOO .X@5 | R5", "overlaps"},
 	} {
-		_, err := Parse("class X\n" + c.src)
+		_, err := Parse("class X\n" + ccTable + c.src)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Parse(%q) = %v, want error containing %q", c.src, err, c.want)
 		}
@@ -23,7 +23,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestMaskCoversUndescribedBits(t *testing.T) {
-	s, err := Parse("class X\nFOO 0:3=3 59:5=1 : FOO .X@6 | R14")
+	s, err := Parse("class X\n" + ccTable + "FOO 0:3=3 59:5=1 : FOO .X@6 | R14")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +35,14 @@ func TestMaskCoversUndescribedBits(t *testing.T) {
 	}
 	if f.Value != 3|1<<59 {
 		t.Errorf("value %#x", f.Value)
+	}
+}
+
+const ccTable = "table cc" + " F F F F F F F F F F F F F F F F F F F F F F F F F F F F F F F F\n"
+
+func TestUnusedTable(t *testing.T) {
+	if _, err := Parse("class X\n" + ccTable + "table t .A .B\nFOO 0:3=0 : FOO |"); err == nil || !strings.Contains(err.Error(), "never used") {
+		t.Errorf("unused table: %v", err)
 	}
 }
 
