@@ -38,22 +38,36 @@ func (i Inst) Guard() (reg int, negated bool) {
 	return int(i.Raw >> 10 & 7), i.Raw>>13&1 != 0
 }
 
+// String is the instruction's text in the New dialect at address 0.
+func (i Inst) String() string { return Print(i, 0) }
+
 // Bytes appends the instruction's memory image (little endian) to dst.
 func (i Inst) Bytes(dst []byte) []byte {
 	return binary.LittleEndian.AppendUint64(dst, i.Raw)
 }
 
-// Decode decodes the instruction at the start of b. On error the returned
-// *isa.DecodeError (address 0; callers add their own) says how many bytes to skip.
-func Decode(b []byte) (Inst, error) {
-	if len(b) >= 4 && b[0]&8 != 0 {
+// Decode decodes the instruction at the start of b; see DecodeAt.
+func Decode(b []byte) (Inst, error) { return DecodeAt(b, 0) }
+
+// DecodeAt decodes the instruction at the start of b, which sits at address
+// addr. Errors are *isa.DecodeError (naming addr, wrapping isa.ErrTruncated
+// or isa.ErrInvalid) and say how many bytes to skip to resynchronise.
+func DecodeAt(b []byte, addr uint64) (Inst, error) {
+	var err error
+	var inst Inst
+	switch {
+	case len(b) >= 4 && b[0]&8 != 0:
 		// a 4-byte form: skip just its 4 bytes
-		return Inst{}, &isa.DecodeError{Len: 4, Err: isa.ErrInvalid, Detail: invalidDetail(uint64(binary.LittleEndian.Uint32(b)))}
+		err = &isa.DecodeError{Len: 4, Err: isa.ErrInvalid, Detail: invalidDetail(uint64(binary.LittleEndian.Uint32(b)))}
+	case len(b) < 8:
+		err = &isa.DecodeError{Len: len(b), Err: isa.ErrTruncated}
+	default:
+		inst, err = DecodeWord(binary.LittleEndian.Uint64(b))
 	}
-	if len(b) < 8 {
-		return Inst{}, &isa.DecodeError{Len: len(b), Err: isa.ErrTruncated}
+	if err != nil {
+		err.(*isa.DecodeError).Addr = addr
 	}
-	return DecodeWord(binary.LittleEndian.Uint64(b))
+	return inst, err
 }
 
 // DecodeWord decodes one instruction word (word1<<32 | word0).

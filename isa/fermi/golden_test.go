@@ -79,9 +79,22 @@ func TestGolden(t *testing.T) {
 }
 
 func TestDecodeTruncated(t *testing.T) {
-	_, err := Decode([]byte{0xe4, 0x5d, 0, 0})
+	_, err := DecodeAt([]byte{0xe4, 0x5d, 0, 0}, 0x40)
 	var de *isa.DecodeError
-	if !errors.Is(err, isa.ErrTruncated) || !errors.As(err, &de) || de.Len != 4 {
+	if !errors.Is(err, isa.ErrTruncated) || !errors.As(err, &de) || de.Len != 4 || de.Addr != 0x40 {
 		t.Fatalf("got %v", err)
+	}
+	if !strings.HasPrefix(err.Error(), "/*0040*/ truncated") {
+		t.Errorf("message %q", err)
+	}
+}
+
+func TestInstString(t *testing.T) {
+	inst, err := DecodeWord(0x2800440400005de4)
+	if err != nil || inst.String() != "MOV R1, c[0x1][0x100];" || inst.Op() != "MOV" || inst.Len() != 8 {
+		t.Fatalf("%v %q %q", err, inst, inst.Op())
+	}
+	if r, neg := inst.Guard(); r != 7 || neg {
+		t.Errorf("guard %d %v", r, neg)
 	}
 }

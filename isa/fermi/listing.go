@@ -44,13 +44,12 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 	var errs []*isa.DecodeError
 	for off := 0; off < len(code); {
 		addr := base + uint64(off)
-		inst, err := Decode(code[off:])
+		inst, err := DecodeAt(code[off:], addr)
 		if err != nil {
 			var de *isa.DecodeError
 			if !errors.As(err, &de) {
-				de = &isa.DecodeError{Len: 8, Err: isa.ErrInvalid}
+				de = &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid}
 			}
-			de.Addr = addr
 			errs = append(errs, de)
 			dst = appendBlanks(dst, 8)
 			dst = appendAddrColumn(dst, addr)
