@@ -2,6 +2,8 @@ package fermi
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"sort"
@@ -189,4 +191,30 @@ func fmtDialect(d Dialect) string {
 		return "old"
 	}
 	return "new"
+}
+
+// TestOracleListingRoundTrip lists every oracle word in both dialects as one
+// program and reassembles the whole listing.
+func TestOracleListingRoundTrip(t *testing.T) {
+	rows := readOracle(t)
+	code := make([]byte, 0, len(rows)*8)
+	for _, r := range rows {
+		code = binary.LittleEndian.AppendUint64(code, r.raw)
+	}
+	for d := New; d <= Old; d++ {
+		list, errs := DisassembleDialect(nil, code, 0x10000, d)
+		if len(errs) != 0 {
+			t.Fatalf("%s: %d words do not decode", fmtDialect(d), len(errs))
+		}
+		if DetectDialect(list) != d {
+			t.Errorf("%s listing detected as the other dialect", fmtDialect(d))
+		}
+		back, err := Assemble("oracle.s", list)
+		if err != nil {
+			t.Fatalf("%s: %v", fmtDialect(d), err)
+		}
+		if !bytes.Equal(back, code) {
+			t.Errorf("%s: listing of %d words does not reassemble to itself", fmtDialect(d), len(rows))
+		}
+	}
 }
