@@ -303,9 +303,9 @@ func appendImm20(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
 	case immInt:
 		return appendSignedHex(dst, isa.SignExtend(v, 20))
 	case immF32:
-		return appendFloat(dst, float64(math.Float32frombits(uint32(v<<12))), 32)
+		return appendFloat(dst, float64(math.Float32frombits(uint32(v<<12))))
 	case immF64:
-		return appendFloat(dst, math.Float64frombits(v<<44), 64)
+		return appendFloat(dst, math.Float64frombits(v<<44))
 	}
 	return appendHexNum(dst, v)
 }
@@ -313,7 +313,7 @@ func appendImm20(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
 func appendImm32(dst []byte, flavor uint8, v uint64, d Dialect) []byte {
 	switch {
 	case flavor == immF32 && d == New && !math.IsNaN(float64(math.Float32frombits(uint32(v)))):
-		return appendFloat(dst, float64(math.Float32frombits(uint32(v))), 32)
+		return appendFloat(dst, float64(math.Float32frombits(uint32(v))))
 	case flavor == immF32 || flavor == immUint && d == New:
 		return appendHexNum(dst, v)
 	}
@@ -333,7 +333,7 @@ func isNaN20(flavor uint8, v uint64) bool {
 }
 
 // appendFloat prints a float immediate as CUDA 5+ tools do: decimal, +INF/-INF.
-func appendFloat(dst []byte, f float64, bits int) []byte {
+func appendFloat(dst []byte, f float64) []byte {
 	switch {
 	case math.IsInf(f, 1):
 		return append(dst, "+INF"...)
