@@ -211,452 +211,457 @@ var forms = [...]form{
 	19: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: true, alias: 0, class: ClassDouble, // fermi.spec:174
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}}},
-	20: {name: "IADD32I", mask: 0xf80000000000038f, value: 0x0800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:178
+	20: {name: "IMAD32I", mask: 0xf80000000000000f, value: 0x0000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:178
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 4}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".HI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: true}}},
+	21: {name: "IADD32I", mask: 0xf80000000000038f, value: 0x0800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:179
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	21: {name: "IMUL32I", mask: 0xf80000000000030f, value: 0x1000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:179
+	22: {name: "IMUL32I", mask: 0xf80000000000030f, value: 0x1000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:180
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 4}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".HI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	22: {name: "MOV32I", mask: 0xfc00000003f003ef, value: 0x18000000000001e2, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:181
+	23: {name: "MOV32I", mask: 0xfc00000003f003ef, value: 0x18000000000001e2, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:182
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint, table: 0, text: "", same: false}}},
-	23: {name: "FFMA32I", mask: 0xf80000000000000f, value: 0x2000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:183
+	24: {name: "FFMA32I", mask: 0xf80000000000000f, value: 0x2000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:184
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FMZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: true}}},
-	24: {name: "FADD32I", mask: 0xf80000000000014f, value: 0x2800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:184
+	25: {name: "FADD32I", mask: 0xf80000000000014f, value: 0x2800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:185
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	25: {name: "FMUL32I", mask: 0xf80000000000030f, value: 0x3000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:185
+	26: {name: "FMUL32I", mask: 0xf80000000000030f, value: 0x3000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:186
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FMZ", table: 0}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	26: {name: "LOP32I", mask: 0xf80000000000010f, value: 0x3800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:187
+	27: {name: "LOP32I", mask: 0xf80000000000010f, value: 0x3800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:188
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 5}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint, table: 0, text: "", same: false}}},
-	27: {name: "ISCADD32I", mask: 0xf80000000000000f, value: 0x4000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:188
+	28: {name: "ISCADD32I", mask: 0xf80000000000000f, value: 0x4000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:189
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	28: {name: "IMNMX", mask: 0xffe00000000003cf, value: 0x0800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:191
+	29: {name: "IMNMX", mask: 0xffe00000000003cf, value: 0x0800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:192
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	29: {name: "ISET", mask: 0xfc0000000000030f, value: 0x1000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:192
+	30: {name: "ISET", mask: 0xfc0000000000030f, value: 0x1000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:193
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BF", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 0}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	30: {name: "ISETP", mask: 0xfc0100000000038f, value: 0x1800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:193
+	31: {name: "ISETP", mask: 0xfc0100000000038f, value: 0x1800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:194
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 0}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	31: {name: "IMAD", mask: 0xfe0000000000000f, value: 0x2000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:194
+	32: {name: "IMAD", mask: 0xfe0000000000000f, value: 0x2000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:195
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 4}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".HI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	32: {name: "BFI", mask: 0xff800000000003ef, value: 0x2800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:195
+	33: {name: "BFI", mask: 0xff800000000003ef, value: 0x2800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:196
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	33: {name: "ICMP", mask: 0xfc010000000003cf, value: 0x3000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:196
+	34: {name: "ICMP", mask: 0xfc010000000003cf, value: 0x3000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:197
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 0}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	34: {name: "ISAD", mask: 0xff800000000003cf, value: 0x3800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:197
+	35: {name: "ISAD", mask: 0xff800000000003cf, value: 0x3800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:198
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	35: {name: "ISCADD", mask: 0xfe7e00000000000f, value: 0x4000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:198
+	36: {name: "ISCADD", mask: 0xfe7e00000000000f, value: 0x4000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:199
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 56, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 55, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	36: {name: "IADD", mask: 0xfffe00000000008f, value: 0x4800000000000003, noPred: false, newOnly: false, alias: 37, class: ClassInt, // fermi.spec:199
+	37: {name: "IADD", mask: 0xfffe00000000008f, value: 0x4800000000000003, noPred: false, newOnly: false, alias: 38, class: ClassInt, // fermi.spec:200
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	37: {name: "ISUB", mask: 0xfffe00000000038f, value: 0x4800000000000103, noPred: false, newOnly: true, alias: 38, class: ClassInt, // fermi.spec:200
+	38: {name: "ISUB", mask: 0xfffe00000000038f, value: 0x4800000000000103, noPred: false, newOnly: true, alias: 39, class: ClassInt, // fermi.spec:201
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	38: {name: "ISUB", mask: 0xfffe40000000038f, value: 0x4800400000000203, noPred: false, newOnly: true, alias: 0, class: ClassInt, // fermi.spec:201
+	39: {name: "ISUB", mask: 0xfffe40000000038f, value: 0x4800400000000203, noPred: false, newOnly: true, alias: 0, class: ClassInt, // fermi.spec:202
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	39: {name: "IMUL", mask: 0xfffe00000000030f, value: 0x5000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:202
+	40: {name: "IMUL", mask: 0xfffe00000000030f, value: 0x5000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:203
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 4}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".HI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	40: {name: "SHR", mask: 0xfffe00000000004f, value: 0x5800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:203
+	41: {name: "SHR", mask: 0xfffe00000000004f, value: 0x5800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:204
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".W", table: 0}, {kind: modFlag, f: isa.Field{Pos: 8, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BREV", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	41: {name: "SHL", mask: 0xfffe0000000001af, value: 0x6000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:204
+	42: {name: "SHL", mask: 0xfffe0000000001af, value: 0x6000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:205
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".W", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	42: {name: "LOP", mask: 0xfffe00000000000f, value: 0x6800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:205
+	43: {name: "LOP", mask: 0xfffe00000000000f, value: 0x6800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:206
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 5}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".X", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	43: {name: "BFE", mask: 0xfffe0000000002cf, value: 0x7000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:206
+	44: {name: "BFE", mask: 0xfffe0000000002cf, value: 0x7000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:207
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 8, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BREV", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	44: {name: "FLO", mask: 0xfffe000003f0028f, value: 0x7800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:207
+	45: {name: "FLO", mask: 0xfffe000003f0028f, value: 0x7800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:208
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SH", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	45: {name: "CSET", mask: 0xff80fffffe0003cf, value: 0x0000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:213
+	46: {name: "CSET", mask: 0xff80fffffe0003cf, value: 0x0000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:214
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BF", table: 0}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 5}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 34}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opLit, f: isa.Field{Pos: 0, Width: 0}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "CC", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	46: {name: "CSETP", mask: 0xff81fffffe0003ef, value: 0x0400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:214
+	47: {name: "CSETP", mask: 0xff81fffffe0003ef, value: 0x0400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:215
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 5}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 34}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opLit, f: isa.Field{Pos: 0, Width: 0}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "CC", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	47: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: false, alias: 48, class: ClassPredicate, // fermi.spec:215
+	48: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: false, alias: 49, class: ClassPredicate, // fermi.spec:216
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BF", table: 0}, {kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	48: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: true, alias: 0, class: ClassPredicate, // fermi.spec:216
+	49: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: true, alias: 0, class: ClassPredicate, // fermi.spec:217
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".BF", table: 0}, {kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	49: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: false, alias: 50, class: ClassPredicate, // fermi.spec:217
+	50: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: false, alias: 51, class: ClassPredicate, // fermi.spec:218
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	50: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: true, alias: 0, class: ClassPredicate, // fermi.spec:218
+	51: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: true, alias: 0, class: ClassPredicate, // fermi.spec:219
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 2}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	51: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: false, alias: 52, class: ClassConvert, // fermi.spec:221
+	52: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: false, alias: 53, class: ClassConvert, // fermi.spec:222
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, text: "", table: 11}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	52: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: true, alias: 0, class: ClassConvert, // fermi.spec:222
+	53: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: true, alias: 0, class: ClassConvert, // fermi.spec:223
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".F32.F32", table: 0}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, text: "", table: 12}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	53: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: false, alias: 54, class: ClassConvert, // fermi.spec:223
+	54: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: false, alias: 55, class: ClassConvert, // fermi.spec:224
 		mods: []mod{{kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".F64.F64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, text: "", table: 11}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}}},
-	54: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: true, alias: 0, class: ClassConvert, // fermi.spec:224
+	55: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: true, alias: 0, class: ClassConvert, // fermi.spec:225
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".F64.F64", table: 0}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, text: "", table: 12}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64, table: 0, text: "", same: false}}},
-	55: {name: "F2F", mask: 0xff7800000240028f, value: 0x1000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:225
+	56: {name: "F2F", mask: 0xff7800000240028f, value: 0x1000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:226
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 23, Width: 2}, text: "", table: 14}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	56: {name: "F2I", mask: 0xff7800000240022f, value: 0x1400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:226
+	57: {name: "F2I", mask: 0xff7800000240022f, value: 0x1400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:227
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".FTZ", table: 0}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 10}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 9}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 13}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, table: 0, text: "", same: false}}},
-	57: {name: "I2F", mask: 0xfff80000024000af, value: 0x1800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:227
+	58: {name: "I2F", mask: 0xfff80000024000af, value: 0x1800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:228
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 9}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 9, Width: 1}, text: "", table: 10}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 3}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	58: {name: "I2I", mask: 0xfffe00000240000f, value: 0x1c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:228
+	59: {name: "I2I", mask: 0xfffe00000240000f, value: 0x1c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:229
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 7, Width: 1}, text: "", table: 10}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 9, Width: 1}, text: "", table: 10}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	59: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:230
+	60: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:231
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opLit, f: isa.Field{Pos: 0, Width: 0}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "PR", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint, table: 0, text: "", same: false}}},
-	60: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:231
+	61: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:232
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opLit, f: isa.Field{Pos: 0, Width: 0}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "PR", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint, table: 0, text: "", same: false}}},
-	61: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:233
+	62: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:234
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	62: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:235
+	63: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:236
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	63: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:236
+	64: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:237
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	64: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:237
+	65: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:238
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 15}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	65: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:238
+	66: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:239
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	66: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:239
+	67: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:240
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opSReg, f: isa.Field{Pos: 26, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	67: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMisc, // fermi.spec:241
+	68: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMisc, // fermi.spec:242
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opNopCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	68: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:243
+	69: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:244
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 16}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	69: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:248
+	70: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:249
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 17}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	70: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:249
+	71: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:250
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	71: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:250
+	72: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:251
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	72: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:251
+	73: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:252
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	73: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:253
+	74: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:254
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	74: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:255
+	75: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:256
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 28}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	75: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:256
+	76: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:257
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".MX", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 28}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	76: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:257
+	77: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:258
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 28}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	77: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:258
+	78: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:259
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 28}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	78: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:259
+	79: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:260
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".W", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 28}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	79: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:260
+	80: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:261
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".UD", table: 0}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".W", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 28}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	80: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:261
+	81: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:262
 		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}, text: "", table: 0}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 29}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".SAT", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	81: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:265
+	82: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:266
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 25}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	82: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:266
+	83: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:267
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.U64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	83: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:267
+	84: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:268
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 25}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	84: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:268
+	85: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:269
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.F32.FTZ.RN", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	85: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:270
+	86: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:271
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 19}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	86: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:271
+	87: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:272
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	87: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:272
+	88: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:273
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 24}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	88: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:274
+	89: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:275
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 26}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	89: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:275
+	90: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:276
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CAS", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	90: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:276
+	91: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:277
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.U64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	91: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:277
+	92: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:278
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".EXCH.64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	92: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:278
+	93: {name: "ATOM", mask: 0xfb800000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:279
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CAS.64", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	93: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:279
+	94: {name: "ATOM", mask: 0xfbfe00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:280
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 26}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S32", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	94: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:280
+	95: {name: "ATOM", mask: 0xfbfe0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:281
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".E", table: 0}, {kind: modLit, f: isa.Field{Pos: 0, Width: 0}, f2: isa.Field{Pos: 0, Width: 0}, text: ".ADD.F32.FTZ.RN", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	95: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:282
+	96: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:283
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 23}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	96: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:283
+	97: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:284
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	97: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:284
+	98: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:285
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 24}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	98: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:285
+	99: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:286
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	99: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:286
+	100: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:287
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 50, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	100: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:287
+	101: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:288
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	101: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:289
+	102: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:290
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 27}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{}},
-	102: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:293
+	103: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:294
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 20}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 18}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opConst, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	103: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:297
+	104: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:298
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 3}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 21}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 30}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".DC", table: 0}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 32, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	104: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:298
+	105: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:299
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 31}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 30}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".MS", table: 0}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CL", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 32, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	105: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:299
+	106: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:300
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 31}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 30}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".MS", table: 0}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".CL", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 32, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	106: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:300
+	107: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:301
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 22}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 30}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".DC", table: 0}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".AOFFI", table: 0}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NODEP", table: 0}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".S", table: 0}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 32, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	107: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:304
+	108: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:305
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U", table: 0}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	108: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:305
+	109: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:306
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".U", table: 0}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	109: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:306
+	110: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:307
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	110: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:307
+	111: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:308
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".LMT", table: 0}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	111: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:308
+	112: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:309
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NOINC", table: 0}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	112: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:309
+	113: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:310
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, f2: isa.Field{Pos: 0, Width: 0}, text: ".NOINC", table: 0}},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	113: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:310
+	114: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:311
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	114: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:311
+	115: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:312
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	115: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:312
+	116: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:313
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	116: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:313
+	117: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:314
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	117: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:314
+	118: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:315
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	118: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:315
+	119: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:316
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	119: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:316
+	120: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:317
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	120: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:317
+	121: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:318
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	121: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:318
+	122: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:319
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	122: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:319
+	123: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:320
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	123: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:320
+	124: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:321
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
-	124: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:321
+	125: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:322
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 2}, f2: isa.Field{Pos: 0, Width: 0}, text: "", table: 33}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 20}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immInt, table: 0, text: "", same: false}}},
 }
 
 // formIndex lists, per value of bits 0-2 and 58-63, the forms to try in order.
 var formIndex = [512][]uint16{
-	0x4:   {45},
-	0x7:   {107},
-	0xc:   {46},
+	0x2:   {20},
+	0x4:   {46},
+	0x7:   {108},
+	0xa:   {20},
+	0xc:   {47},
 	0x10:  {0},
 	0x11:  {12},
-	0x12:  {20},
-	0x13:  {28},
-	0x14:  {47},
-	0x17:  {110},
-	0x1a:  {20},
-	0x1c:  {49},
+	0x12:  {21},
+	0x13:  {29},
+	0x14:  {48},
+	0x17:  {111},
+	0x1a:  {21},
+	0x1c:  {50},
 	0x20:  {1},
 	0x21:  {13},
-	0x22:  {21},
-	0x23:  {29},
-	0x24:  {51, 53, 55},
-	0x25:  {82, 81},
-	0x27:  {111},
+	0x22:  {22},
+	0x23:  {30},
+	0x24:  {52, 54, 56},
+	0x25:  {83, 82},
+	0x27:  {112},
 	0x28:  {1},
 	0x29:  {13},
-	0x2a:  {21},
-	0x2c:  {56},
-	0x2d:  {82, 81},
-	0x2e:  {102},
+	0x2a:  {22},
+	0x2c:  {57},
+	0x2d:  {83, 82},
+	0x2e:  {103},
 	0x30:  {1},
 	0x31:  {14},
-	0x32:  {22},
-	0x33:  {30},
-	0x34:  {57},
-	0x35:  {83},
+	0x32:  {23},
+	0x33:  {31},
+	0x34:  {58},
+	0x35:  {84},
 	0x38:  {1},
 	0x39:  {14},
-	0x3c:  {58},
-	0x3d:  {83},
+	0x3c:  {59},
+	0x3d:  {84},
 	0x40:  {2},
 	0x41:  {15},
-	0x42:  {23},
-	0x43:  {31},
-	0x44:  {63},
+	0x42:  {24},
+	0x43:  {32},
+	0x44:  {64},
 	0x48:  {2},
-	0x4a:  {23},
-	0x4c:  {64},
+	0x4a:  {24},
+	0x4c:  {65},
 	0x50:  {2},
-	0x52:  {24},
-	0x53:  {32},
-	0x54:  {65},
-	0x55:  {84},
+	0x52:  {25},
+	0x53:  {33},
+	0x54:  {66},
+	0x55:  {85},
 	0x58:  {2},
-	0x5a:  {24},
-	0x5c:  {66},
-	0x5d:  {84},
+	0x5a:  {25},
+	0x5c:  {67},
+	0x5d:  {85},
 	0x60:  {3},
-	0x62:  {25},
-	0x63:  {33},
-	0x64:  {59},
-	0x6a:  {25},
-	0x6c:  {60},
+	0x62:  {26},
+	0x63:  {34},
+	0x64:  {60},
+	0x6a:  {26},
+	0x6c:  {61},
 	0x70:  {5},
-	0x72:  {26},
-	0x73:  {34},
-	0x74:  {61},
+	0x72:  {27},
+	0x73:  {35},
+	0x74:  {62},
 	0x78:  {5},
-	0x7a:  {26},
-	0x82:  {27},
-	0x83:  {35},
-	0x84:  {67},
-	0x87:  {108},
-	0x8a:  {27},
-	0x8c:  {62},
+	0x7a:  {27},
+	0x82:  {28},
+	0x83:  {36},
+	0x84:  {68},
+	0x87:  {109},
+	0x8a:  {28},
+	0x8c:  {63},
 	0x91:  {17},
-	0x93:  {36},
-	0x94:  {68},
-	0x97:  {109},
+	0x93:  {37},
+	0x94:  {69},
+	0x97:  {110},
 	0xa0:  {7},
 	0xa1:  {18},
-	0xa3:  {39},
-	0xa4:  {70, 69, 71, 72},
-	0xa5:  {90, 91, 88, 89, 92},
-	0xa7:  {112},
-	0xac:  {73},
-	0xad:  {90, 91, 88, 89, 92},
+	0xa3:  {40},
+	0xa4:  {71, 70, 72, 73},
+	0xa5:  {91, 92, 89, 90, 93},
+	0xa7:  {113},
+	0xac:  {74},
+	0xad:  {91, 92, 89, 90, 93},
 	0xb0:  {8},
-	0xb3:  {40},
-	0xb5:  {93},
-	0xb7:  {113},
-	0xbd:  {93},
+	0xb3:  {41},
+	0xb5:  {94},
+	0xb7:  {114},
+	0xbd:  {94},
 	0xc0:  {10},
-	0xc3:  {41},
-	0xc7:  {114},
-	0xd3:  {42},
-	0xd5:  {94},
-	0xd7:  {115},
-	0xdd:  {94},
-	0xe3:  {43},
-	0xe7:  {116},
-	0xf3:  {44},
-	0xf7:  {117},
-	0x105: {85},
-	0x106: {103},
-	0x107: {118},
-	0x10d: {85},
-	0x10e: {103},
-	0x115: {86},
-	0x116: {103},
-	0x117: {119},
-	0x11d: {86},
-	0x11e: {103},
-	0x125: {87},
-	0x126: {104, 105},
-	0x127: {120},
-	0x12d: {87},
-	0x137: {121},
-	0x146: {106},
-	0x157: {122},
-	0x167: {123},
-	0x184: {74},
-	0x185: {96, 95},
-	0x18d: {99},
+	0xc3:  {42},
+	0xc7:  {115},
+	0xd3:  {43},
+	0xd5:  {95},
+	0xd7:  {116},
+	0xdd:  {95},
+	0xe3:  {44},
+	0xe7:  {117},
+	0xf3:  {45},
+	0xf7:  {118},
+	0x105: {86},
+	0x106: {104},
+	0x107: {119},
+	0x10d: {86},
+	0x10e: {104},
+	0x115: {87},
+	0x116: {104},
+	0x117: {120},
+	0x11d: {87},
+	0x11e: {104},
+	0x125: {88},
+	0x126: {105, 106},
+	0x127: {121},
+	0x12d: {88},
+	0x137: {122},
+	0x146: {107},
+	0x157: {123},
+	0x167: {124},
+	0x184: {75},
+	0x185: {97, 96},
+	0x18d: {100},
 	0x190: {11},
-	0x194: {75},
-	0x195: {98, 97},
-	0x19d: {100},
-	0x1a4: {76},
-	0x1a7: {124},
-	0x1b4: {77},
-	0x1c4: {78},
-	0x1c5: {101},
-	0x1d4: {79},
-	0x1e4: {80},
+	0x194: {76},
+	0x195: {99, 98},
+	0x19d: {101},
+	0x1a4: {77},
+	0x1a7: {125},
+	0x1b4: {78},
+	0x1c4: {79},
+	0x1c5: {102},
+	0x1d4: {80},
+	0x1e4: {81},
 }
