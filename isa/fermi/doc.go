@@ -31,9 +31,15 @@
 // the same word (NOTES.md of the oracle); we print .W exactly when the wrap
 // bit is set, as CUDA 5+ does, so 7117 of the 94290 sm_20 rows differ only
 // by that suffix, and their text cannot tell the assembler the wrap bit.
-// The 4-byte instruction forms (bit 3 set) are reported as invalid: ptxas
-// does not emit them and no listing shows how cuobjdump prints them.
-// Texture forms other than TLD.LZ, video forms other than those in the
-// oracle, BAR.SYNC/ARV and the typed RED/ATOM forms follow the encoding facts
-// but their spelling is inferred.
+// The 4-byte instruction forms (bit 3 set) are reported as invalid (4 bytes
+// skipped): ptxas does not emit them and no listing shows how cuobjdump
+// prints them.
+//
+// Mnemonics in no listing of the oracle, spelled from the encoding facts
+// (seed 003, envytools) and the CUDA 5+ Kepler conventions: ATOM, B2R,
+// CONT, CSET, CSETP, DMNMX, DSET, FFMA32I, IMAD32I, ISAD, ISCADD32I, JCAL,
+// JMP, JMX, KIL, LDSLK, LEPC, LONGJMP, MEMBAR, P2R, PCNT, PLONGJMP, PRET,
+// R2P, STSUL, TEX, TLD4, TXQ, VABSDIFF, VMAD, VSET; likewise the variants of
+// listed mnemonics that no row shows (typed RED, BAR.ARV, TLD without .LZ,
+// video byte/half selectors and merge modes).
 package fermi
