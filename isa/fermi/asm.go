@@ -18,13 +18,25 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 }
 
 // DetectDialect guesses the print style of a listing: Old when it spells
-// constants "c [", the true predicate "pt" or special registers "SR_Tid".
+// constants "c [", the true predicate "pt" or special registers like SR_Tid_X.
 func DetectDialect(src []byte) Dialect {
 	s := string(src)
-	for _, marker := range []string{"c [", " pt", "@pt", "@!pt", "!pt", "SR_Tid", "SR_CTAid", "SR_Clock"} {
+	for _, marker := range []string{"c [", "SR_Tid", "SR_NTid", "SR_CTAid", "SR_NCTAid", "SR_Clock", "SR_LaneId"} {
 		if strings.Contains(s, marker) {
 			return Old
 		}
+	}
+	for i := strings.Index(s, "pt"); i >= 0; {
+		before := i == 0 || strings.IndexByte(" \t,!@", s[i-1]) >= 0
+		after := i+2 == len(s) || strings.IndexByte(" \t,;\n", s[i+2]) >= 0
+		if before && after {
+			return Old
+		}
+		j := strings.Index(s[i+2:], "pt")
+		if j < 0 {
+			break
+		}
+		i += 2 + j
 	}
 	return New
 }

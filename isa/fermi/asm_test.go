@@ -141,3 +141,22 @@ func TestArchs(t *testing.T) {
 		}
 	}
 }
+
+func TestDetectDialect(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want Dialect
+	}{
+		{"ISETP.NE.AND P0, pt, R0, RZ, pt;", Old},
+		{"@!pt BRA 0x10;", Old},
+		{"MOV R1, c [0x1] [0x100];", Old},
+		{"S2R R0, SR_Tid_X;", Old},
+		{"ISETP.NE.AND P0, PT, R0, RZ, PT;", New},
+		{"ptr: BRA ptr;\nopt: EXIT;", New},
+		{"MOV R1, c[0x1][0x100];", New},
+	} {
+		if got := DetectDialect([]byte(c.src)); got != c.want {
+			t.Errorf("DetectDialect(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
+}

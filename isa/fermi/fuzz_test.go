@@ -20,7 +20,7 @@ func FuzzDecode(f *testing.F) {
 			text := string(AppendTextDialect(nil, inst, 0x1000, d))
 			back, err := AssembleLineDialect(text, 0x1000, d)
 			if err != nil || back.Raw != inst.Raw {
-				t.Fatalf("%s %#016x: %q -> %#016x, %v", fmtDialect(d), inst.Raw, text, back.Raw, err)
+				t.Fatalf("%s %#016x: %q -> %#016x, %v", d.String(), inst.Raw, text, back.Raw, err)
 			}
 		}
 	})

@@ -159,7 +159,7 @@ func TestOracleRoundTrip(t *testing.T) {
 				ok[d]++
 				continue
 			}
-			key := fmtDialect(d) + " " + mnemonic(string(buf))
+			key := d.String() + " " + mnemonic(string(buf))
 			if _, seen := example[key]; !seen {
 				example[key] = fmt.Sprintf("%s -> %#x, %v (want %#x)", buf, back.Raw, err, r.raw)
 			}
@@ -186,13 +186,6 @@ func TestOracleRoundTrip(t *testing.T) {
 	}
 }
 
-func fmtDialect(d Dialect) string {
-	if d == Old {
-		return "old"
-	}
-	return "new"
-}
-
 // TestOracleListingRoundTrip lists every oracle word in both dialects as one
 // program and reassembles the whole listing.
 func TestOracleListingRoundTrip(t *testing.T) {
@@ -204,17 +197,17 @@ func TestOracleListingRoundTrip(t *testing.T) {
 	for d := New; d <= Old; d++ {
 		list, errs := DisassembleDialect(nil, code, 0x10000, d)
 		if len(errs) != 0 {
-			t.Fatalf("%s: %d words do not decode", fmtDialect(d), len(errs))
+			t.Fatalf("%s: %d words do not decode", d.String(), len(errs))
 		}
 		if DetectDialect(list) != d {
-			t.Errorf("%s listing detected as the other dialect", fmtDialect(d))
+			t.Errorf("%s listing detected as the other dialect", d.String())
 		}
 		back, err := Assemble("oracle.s", list)
 		if err != nil {
-			t.Fatalf("%s: %v", fmtDialect(d), err)
+			t.Fatalf("%s: %v", d.String(), err)
 		}
 		if !bytes.Equal(back, code) {
-			t.Errorf("%s: listing of %d words does not reassemble to itself", fmtDialect(d), len(rows))
+			t.Errorf("%s: listing of %d words does not reassemble to itself", d.String(), len(rows))
 		}
 	}
 }

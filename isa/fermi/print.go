@@ -19,6 +19,13 @@ const (
 	Old
 )
 
+func (d Dialect) String() string {
+	if d == Old {
+		return "old"
+	}
+	return "new"
+}
+
 // Print returns the text of inst at address pc in the default (New) dialect.
 func Print(inst Inst, pc uint64) string {
 	var buf [96]byte

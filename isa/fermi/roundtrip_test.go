@@ -36,7 +36,7 @@ func TestRoundTripAllForms(t *testing.T) {
 			back, err := AssembleLineDialect(text, pc, d)
 			if err != nil || back.Raw != raw {
 				if perForm[forms[inst.form].name]++; perForm[forms[inst.form].name] <= 2 {
-					t.Errorf("%s %#016x: %q -> %#016x, %v", fmtDialect(d), raw, text, back.Raw, err)
+					t.Errorf("%s %#016x: %q -> %#016x, %v", d.String(), raw, text, back.Raw, err)
 				}
 			}
 		}
