@@ -160,7 +160,9 @@ func AssembleLine(line string, pc uint64) (Inst, error) {
 
 // AssembleLineDialect encodes one statement (no label definitions) for
 // address pc; label operands are not available. It is the inverse of
-// AppendTextDialect. The dialect only matters for "-0x.." immediates.
+// AppendTextDialect. The dialect decides what "-0x.." means (negate bit in
+// Old, negative immediate in New) and which spelling wins where both
+// dialects share a shape (PSETP source order).
 func AssembleLineDialect(line string, pc uint64, d Dialect) (Inst, error) {
 	var (
 		sc    lineScanner
