@@ -78,11 +78,27 @@ const (
 type operand struct {
 	kind              opKind
 	f                 isa.Field // register / predicate / immediate / offset field
+	f2                isa.Field // opMem: high part of a split offset (width 0 if none)
 	neg, abs, not, cc int8      // bit positions of the -, |..|, ~ / ! and .CC decorations; -1 if none
 	flavor            uint8     // immediate flavour
 	table             uint8     // opEnum
 	text              string    // opLit
 	same              bool      // opReg repeating a field another operand owns
+}
+
+// memOffset returns an opMem operand's signed offset.
+func (o *operand) memOffset(raw uint64) int64 {
+	v := o.f.Get(raw) | o.f2.Get(raw)<<o.f.Width
+	return isa.SignExtend(v, o.f.Width+o.f2.Width)
+}
+
+// setMemOffset stores off (already range-checked) in an opMem operand.
+func (o *operand) setMemOffset(raw uint64, off int64) uint64 {
+	raw = o.f.Set(raw, uint64(off))
+	if o.f2.Width != 0 {
+		raw = o.f2.Set(raw, uint64(off)>>o.f.Width)
+	}
+	return raw
 }
 
 // form is one instruction form: a mnemonic with its fixed bits.

@@ -170,10 +170,10 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 		if err != nil {
 			return raw, err
 		}
-		if off < -(1<<(o.f.Width-1)) || off >= 1<<(o.f.Width-1) {
+		if w := o.f.Width + o.f2.Width; off < -(1<<(w-1)) || off >= 1<<(w-1) {
 			return raw, fmt.Errorf("offset out of range")
 		}
-		return o.f.Set(raw|r<<20, uint64(off)), nil
+		return o.setMemOffset(raw|r<<20, off), nil
 	case opConst, opConstX:
 		bank, inner, err := splitConst(s)
 		if err != nil {

@@ -32,7 +32,7 @@ type Mod struct {
 // Operand is one operand.
 type Operand struct {
 	Kind              string
-	F                 Field
+	F, F2             Field // F2: high part of a split memory offset
 	Neg, Abs, Not, CC int
 	Flavor            string
 	Table             int
@@ -404,10 +404,19 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 		o.covered |= Field{20, 6}.mask() | Field{26, 16}.mask()
 	case strings.HasPrefix(k, "M"):
 		o.Kind = "opMem"
-		if o.F, err = parseField(k[1:]); err != nil {
+		lo, hi, split := strings.Cut(k[1:], "+")
+		if o.F, err = parseField(lo); err != nil {
 			return o, err
 		}
-		o.covered |= Field{20, 6}.mask()
+		if split {
+			if o.F2, err = parseField(hi); err != nil {
+				return o, err
+			}
+			if o.F.Width+o.F2.Width > 32 {
+				return o, fmt.Errorf("offset wider than 32 bits")
+			}
+		}
+		o.covered |= Field{20, 6}.mask() | o.F2.mask()
 	case strings.HasPrefix(k, "H"):
 		o.Kind = "opHex"
 		if o.F, err = parseField(k[1:]); err != nil {
@@ -562,7 +571,7 @@ func Generate(s *Spec) ([]byte, error) {
 		}
 		b.WriteString("},\n\t\tops: []operand{")
 		for _, o := range f.Ops {
-			fmt.Fprintf(&b, "{kind: %s, f: %s, neg: %d, abs: %d, not: %d, cc: %d, flavor: %s, table: %d, text: %q, same: %v}, ", o.Kind, fld(o.F), o.Neg, o.Abs, o.Not, o.CC, o.Flavor, o.Table, o.Text, o.Same)
+			fmt.Fprintf(&b, "{kind: %s, f: %s, f2: %s, neg: %d, abs: %d, not: %d, cc: %d, flavor: %s, table: %d, text: %q, same: %v}, ", o.Kind, fld(o.F), fld(o.F2), o.Neg, o.Abs, o.Not, o.CC, o.Flavor, o.Table, o.Text, o.Same)
 		}
 		b.WriteString("}},\n")
 	}
