@@ -9,12 +9,17 @@ const blanks = "                                                                
 
 // appendHexDigits appends x as exactly n hex digits (n <= 16).
 func appendHexDigits(dst []byte, x uint64, n int) []byte {
-	var b [16]byte
-	for i := n - 1; i >= 0; i-- {
-		b[i] = hexDigits[x&15]
+	l := len(dst)
+	if cap(dst)-l >= n {
+		dst = dst[:l+n] // fill in place: no copy
+	} else {
+		dst = append(dst, "0000000000000000"[:n]...)
+	}
+	for i := l + n - 1; i >= l; i-- {
+		dst[i] = hexDigits[x&15]
 		x >>= 4
 	}
-	return append(dst, b[:n]...)
+	return dst
 }
 
 // appendHexNum appends 0x and the minimal hex digits of x.

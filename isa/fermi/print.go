@@ -146,12 +146,17 @@ func appendPred(dst []byte, p uint64, d Dialect) []byte {
 	return append(dst, 'P', byte('0'+p))
 }
 
-func appendReg(dst []byte, r uint64) []byte {
-	if r == 63 {
-		return append(dst, "RZ"...)
+// regNames spells R0..R62 and RZ (a table: registers are most of the text).
+var regNames = func() (n [64]string) {
+	for i := range n {
+		n[i] = "R" + strconv.Itoa(i)
 	}
-	dst = append(dst, 'R')
-	return strconv.AppendUint(dst, r, 10)
+	n[63] = "RZ"
+	return n
+}()
+
+func appendReg(dst []byte, r uint64) []byte {
+	return append(dst, regNames[r&63]...)
 }
 
 func bit(raw uint64, b int8) bool { return b >= 0 && raw>>uint(b)&1 != 0 }
