@@ -80,7 +80,7 @@ func decodeArg(o *operand, raw, pc uint64) Arg {
 	case opReg:
 		a.Kind, a.Reg = ArgReg, uint8(o.f.Get(raw))
 	case opPred:
-		a.Kind, a.Reg = ArgPred, uint8(o.f.Get(raw))
+		a.Kind, a.Reg = ArgPred, uint8(o.value(raw))
 	case opB, opB3:
 		switch raw >> 46 & 3 {
 		case 0:

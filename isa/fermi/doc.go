@@ -38,8 +38,8 @@
 // Mnemonics in no listing of the oracle, spelled from the encoding facts
 // (seed 003, envytools) and the CUDA 5+ Kepler conventions: ATOM, B2R,
 // CONT, CSET, CSETP, DMNMX, DSET, FFMA32I, IMAD32I, ISAD, ISCADD32I, JCAL,
-// JMP, JMX, KIL, LDSLK, LEPC, LONGJMP, MEMBAR, P2R, PCNT, PLONGJMP, PRET,
-// R2P, STSUL, TEX, TLD4, TXQ, VABSDIFF, VMAD, VSET; likewise the variants of
+// JMP, JMX, KIL, LDLK, LDSLK, LEPC, LONGJMP, MEMBAR, P2R, PCNT, PLONGJMP, PRET,
+// R2P, STSUL, STUL, TEX, TLD4, TXQ, VABSDIFF, VMAD, VSET; likewise the variants of
 // listed mnemonics that no row shows (typed RED, BAR.ARV, TLD without .LZ,
 // video byte/half selectors and merge modes).
 package fermi

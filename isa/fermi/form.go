@@ -78,12 +78,26 @@ const (
 type operand struct {
 	kind              opKind
 	f                 isa.Field // register / predicate / immediate / offset field
-	f2                isa.Field // opMem: high part of a split offset (width 0 if none)
+	f2                isa.Field // opMem, opPred: high part of a split field (width 0 if none)
 	neg, abs, not, cc int8      // bit positions of the -, |..|, ~ / ! and .CC decorations; -1 if none
 	flavor            uint8     // immediate flavour
 	table             uint8     // opEnum
 	text              string    // opLit
 	same              bool      // opReg repeating a field another operand owns
+}
+
+// value returns the operand's field, joined with its high part if split.
+func (o *operand) value(raw uint64) uint64 {
+	return o.f.Get(raw) | o.f2.Get(raw)<<o.f.Width
+}
+
+// setValue stores v in the operand's field (and its high part).
+func (o *operand) setValue(raw, v uint64) uint64 {
+	raw = o.f.Set(raw, v)
+	if o.f2.Width != 0 {
+		raw = o.f2.Set(raw, v>>o.f.Width)
+	}
+	return raw
 }
 
 // memOffset returns an opMem operand's signed offset.

@@ -108,7 +108,7 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 		if !ok {
 			return raw, fmt.Errorf("want a predicate")
 		}
-		raw = o.f.Set(raw, p)
+		raw = o.setValue(raw, p)
 		return setBit(raw, o.not, not, "!")
 	case opEnum:
 		for v, e := range tables[o.table] {

@@ -167,7 +167,7 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		if bit(raw, o.not) {
 			dst = append(dst, '!')
 		}
-		return appendPred(dst, o.f.Get(raw), d)
+		return appendPred(dst, o.value(raw), d)
 	case opEnum:
 		return append(dst, tables[o.table][o.f.Get(raw)]...)
 	case opLit:

@@ -450,11 +450,22 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 			o.F = Field{p, 6}
 		} else if a, ok := kindArg("P"); ok {
 			o.Kind = "opPred"
-			p, err := strconv.Atoi(a)
-			if err != nil {
-				return o, fmt.Errorf("bad predicate operand %q", k)
+			if lo, hi, split := strings.Cut(a, "+"); split {
+				// a predicate split in two fields, low part first
+				var err1, err2 error
+				o.F, err1 = parseField(lo)
+				o.F2, err2 = parseField(hi)
+				if err1 != nil || err2 != nil || o.F.Width+o.F2.Width != 3 {
+					return o, fmt.Errorf("bad split predicate %q", k)
+				}
+				o.covered |= o.F2.mask()
+			} else {
+				p, err := strconv.Atoi(a)
+				if err != nil {
+					return o, fmt.Errorf("bad predicate operand %q", k)
+				}
+				o.F = Field{p, 3}
 			}
-			o.F = Field{p, 3}
 		} else {
 			return o, fmt.Errorf("unknown operand %q", k)
 		}
