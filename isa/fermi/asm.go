@@ -114,7 +114,7 @@ func addressColumn(line string) (uint64, bool) {
 // not an instruction ("code for sm_20", "Function : f", ".headerflags ...").
 func listingNoise(first string) bool {
 	switch first {
-	case "code", "Function", "Fatbin", "arch", "host", "compile_size", "identifier", "ptxasOptions", "producer":
+	case "code", "Fatbin", "arch", "host", "compile_size", "identifier", "ptxasOptions", "producer":
 		return true
 	}
 	return strings.HasPrefix(first, ".")
@@ -145,7 +145,10 @@ func (sc *lineScanner) scan(line string, label func(name string, col int), newSt
 		return
 	}
 	toks := sc.toks
-	if toks[0].Kind == asm.Ident && (listingNoise(toks[0].Text) || toks[1].Kind == asm.Punct && toks[1].Text == "=") {
+	if toks[0].Text == "Function" && isPunct(toks[1], ":") {
+		return // "Function : name"
+	}
+	if toks[0].Kind == asm.Ident && !isPunct(toks[1], ":") && (listingNoise(toks[0].Text) || isPunct(toks[1], "=")) {
 		return
 	}
 	for i := 0; toks[i].Kind != asm.EOL; {

@@ -142,6 +142,14 @@ func TestArchs(t *testing.T) {
 	}
 }
 
+func TestAssembleDotLabels(t *testing.T) {
+	src := "\t\tFunction : k\n.L_1:\r\n\t@P0 BRA .L_1;\r\n\t.headerflags @\"EF_CUDA_SM20\"\n\tEXIT;\n"
+	got, err := Assemble("d.s", []byte(src))
+	if err != nil || !bytes.Equal(got, words(0x4003ffffe00001e7, 0x8000000000001de7)) {
+		t.Fatalf("%x, %v", got, err)
+	}
+}
+
 func TestDetectDialect(t *testing.T) {
 	for _, c := range []struct {
 		src  string
