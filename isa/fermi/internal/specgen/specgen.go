@@ -574,15 +574,49 @@ func Generate(s *Spec) ([]byte, error) {
 	}
 	b.WriteString("\nvar forms = [...]form{\n")
 	fld := func(f Field) string { return fmt.Sprintf("isa.Field{Pos: %d, Width: %d}", f.Pos, f.Width) }
+	// literal writes a composite literal with only the fields that are not zero.
+	literal := func(kv ...string) string {
+		var parts []string
+		for i := 0; i+1 < len(kv); i += 2 {
+			v := kv[i+1]
+			switch v {
+			case "", `""`, "0", "false", "isa.Field{Pos: 0, Width: 0}":
+				continue
+			}
+			parts = append(parts, kv[i]+": "+v)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	tblName := func(o Operand) string {
+		if o.Kind == "opEnum" {
+			return "tbl" + exportName(s.TableNames[o.Table])
+		}
+		return ""
+	}
+	bit := func(b int) string {
+		if b < 0 {
+			return "-1"
+		}
+		return strconv.Itoa(b)
+	}
 	for i, f := range s.Forms {
 		fmt.Fprintf(&b, "\t%d: {name: %q, mask: %#016x, value: %#016x, noPred: %v, newOnly: %v, alias: %d, class: Class%s, // fermi.spec:%d\n", i, f.Name, f.Mask, f.Value, f.NoPred, f.NewOnly, f.Alias, f.Class, f.Line)
 		b.WriteString("\t\tmods: []mod{")
 		for _, m := range f.Mods {
-			fmt.Fprintf(&b, "{kind: %s, f: %s, f2: %s, text: %q, table: %d}, ", m.Kind, fld(m.F), fld(m.F2), m.Text, m.Table)
+			tbl := ""
+			if m.Kind == "modEnum" {
+				tbl = "tbl" + exportName(s.TableNames[m.Table])
+			}
+			b.WriteString(literal("kind", m.Kind, "f", fld(m.F), "f2", fld(m.F2), "text", strconv.Quote(m.Text), "table", tbl) + ", ")
 		}
 		b.WriteString("},\n\t\tops: []operand{")
 		for _, o := range f.Ops {
-			fmt.Fprintf(&b, "{kind: %s, f: %s, f2: %s, neg: %d, abs: %d, not: %d, cc: %d, flavor: %s, table: %d, text: %q, same: %v}, ", o.Kind, fld(o.F), fld(o.F2), o.Neg, o.Abs, o.Not, o.CC, o.Flavor, o.Table, o.Text, o.Same)
+			fl := o.Flavor
+			if fl == "immInt" {
+				fl = "" // the zero value
+			}
+			b.WriteString(literal("kind", o.Kind, "f", fld(o.F), "f2", fld(o.F2), "neg", bit(o.Neg), "abs", bit(o.Abs), "not", bit(o.Not), "cc", bit(o.CC),
+				"flavor", fl, "table", tblName(o), "text", strconv.Quote(o.Text), "same", strconv.FormatBool(o.Same)) + ", ")
 		}
 		b.WriteString("}},\n")
 	}
