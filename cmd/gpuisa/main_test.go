@@ -131,3 +131,18 @@ func TestGXPListing(t *testing.T) {
 		t.Errorf("corrupt GXP: exit %d, want 1", code)
 	}
 }
+
+// Fermi: a listing assembles to a cubin that lists back.
+func TestFermiCubin(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "k.s")
+	os.WriteFile(src, []byte("MOV R1, c[0x1][0x100];\nS2R R0, SR_TID.X;\nEXIT;\n"), 0o644)
+	cub := filepath.Join(dir, "k.cubin")
+	if code, _, stderr := runCLI(t, "", "as", "-arch", "sm_20", "-cubin", "-o", cub, src); code != 0 {
+		t.Fatalf("as: %s", stderr)
+	}
+	code, listing, stderr := runCLI(t, "", "dis", cub)
+	if code != 0 || !strings.Contains(listing, "code for sm_20") || !strings.Contains(listing, "S2R R0, SR_TID.X;") {
+		t.Fatalf("dis: %d %s\n%s", code, stderr, listing)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"gpuisa/isa"
+	"gpuisa/isa/fermi"
 	"gpuisa/isa/tesla"
 	"gpuisa/isa/usse"
 )
@@ -16,6 +17,7 @@ import (
 func Archs() []isa.Arch {
 	var out []isa.Arch
 	out = append(out, tesla.Archs()...)
+	out = append(out, fermi.Archs()...)
 	out = append(out, usse.Archs()...)
 	return out
 }
