@@ -382,9 +382,13 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			return i + 1, st, true
 		}
 		x, _, j, ok := p.parseNumber(i, false)
-		if !ok || x >= 1<<25 {
+		if !ok || x >= 1<<25 || c == ClassFlow32 && x > f_tgt.Max() {
 			p.fail(t.Col, "a branch target (address or label)")
 			return i, st, false
+		}
+		if c == ClassFlow32 {
+			n, ok := st.put(f_tgt, x)
+			return j, n, ok
 		}
 		n, ok := putAll(st, f_tgt, x&f_tgt.Max(), f_tgthi, x>>19)
 		return j, n, ok

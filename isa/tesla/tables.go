@@ -20,6 +20,7 @@ var (
 	f_c3     = isa.Field{Pos: 24, Width: 1}
 	f_ccr    = isa.Field{Pos: 36, Width: 2}
 	f_ccw    = isa.Field{Pos: 38, Width: 1}
+	f_cls    = isa.Field{Pos: 0, Width: 2}
 	f_cond   = isa.Field{Pos: 39, Width: 5}
 	f_ctype  = isa.Field{Pos: 46, Width: 2}
 	f_cvtd   = isa.Field{Pos: 58, Width: 2}
@@ -119,893 +120,903 @@ var opndKindNames = [...]string{"", "adaimm", "adst", "asrc", "bar", "barcnt", "
 
 // forms holds one entry per spec row, in spec order.
 var forms = [...]form{
-	{ // 0: spec line 108: MOV{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}
+	{ // 0: spec line 111: MOV{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}
 		name: "MOV", class: ClassLong, mask: 0xe003c000f0000000, value: 0x3c00010000000, care: 0xe423fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnem:   []piece{{kind: pieceLit, text: "MOV", toks: []string{"MOV"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 1: spec line 109: MVC{join}{b32!.U16}{cc} {dst:b32}{guard}, {cmem}
+	{ // 1: spec line 112: MVC{join}{b32!.U16}{cc} {dst:b32}{guard}, {cmem}
 		name: "MVC", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000010000000, care: 0xe7c0fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnem:   []piece{{kind: pieceLit, text: "MVC", toks: []string{"MVC"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_cmem}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_cmem}},
 	},
-	{ // 2: spec line 110: C2R{join}{cc} {dst}{guard}, {creg}
+	{ // 2: spec line 113: C2R{join}{cc} {dst}{guard}, {creg}
 		name: "C2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000000000000, care: 0xe0003ffbf00001ff, fill: 0x0, ignore: 0x0, sem: "c2r",
 		mnem:   []piece{{kind: pieceLit, text: "C2R", toks: []string{"C2R"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_creg}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 3: spec line 111: A2R{join}{cc} {dst}{guard}, {asrc}
+	{ // 3: spec line 114: A2R{join}{cc} {dst}{guard}, {asrc}
 		name: "A2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000000000000, care: 0xe0003ffffc0001ff, fill: 0x0, ignore: 0x0, sem: "a2r",
 		mnem:   []piece{{kind: pieceLit, text: "A2R", toks: []string{"A2R"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_asrc}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 4: spec line 112: S2R{join}{cc} {dst}{guard}, {sreg}
+	{ // 4: spec line 115: S2R{join}{cc} {dst}{guard}, {sreg}
 		name: "S2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000000000000, care: 0xe001fffbf00001ff, fill: 0x0, ignore: 0x0, sem: "s2r",
 		mnem:   []piece{{kind: pieceLit, text: "S2R", toks: []string{"S2R"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_sreg}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 5: spec line 113: R2C{join} {cdst}{guard}, {s1}
+	{ // 5: spec line 116: R2C{join} {cdst}{guard}, {s1}
 		name: "R2C", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000000000000, care: 0xe0203ff7fe00fe03, fill: 0x4000000000, ignore: 0x4000000000, sem: "r2c",
 		mnem:   []piece{{kind: pieceLit, text: "R2C", toks: []string{"R2C"}}, {kind: pieceJoin}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_cdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 6: spec line 114: R2A{join} {adst}{guard}, {s1}{r2ash}
+	{ // 6: spec line 117: R2A{join} {adst}{guard}, {s1}{r2ash}
 		name: "R2A", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000000000000, care: 0xe0203f87fe7fffff, fill: 0x0, ignore: 0x0, sem: "r2a",
 		mnem:   []piece{{kind: pieceLit, text: "R2A", toks: []string{"R2A"}}, {kind: pieceJoin}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_adst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceOperand, opnd: opnd_r2ash}},
 		checks: []check{{kind: checkOperand, opnd: opnd_adst}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 7: spec line 115: R2G{join}{itype|.U16|.U32|.S16|.S32}{r2gsz|.U16|.U32|.U8|*}{cc} {smemw}{guard}, {s3r:r2gsz}
+	{ // 7: spec line 118: R2G{join}{itype|.U16|.U32|.S16|.S32}{r2gsz|.U16|.U32|.U8|*}{cc} {smemw}{guard}, {s3r:r2gsz}
 		name: "R2G", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe000000000000000, care: 0xec7ffff7fe7ffe03, fill: 0x0, ignore: 0x0, sem: "st.shared",
 		mnem:   []piece{{kind: pieceLit, text: "R2G", toks: []string{"R2G"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_r2gsz, opts: []string{".U16", ".U32", ".U8", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U8"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x2}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_smemw}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3r, field: f_r2gsz, wide: true}},
 		checks: []check{{kind: checkEnum, field: f_r2gsz, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_smemw}},
 	},
-	{ // 8: spec line 116: ADA{join} {adst}{guard}, {asrc}, {adaimm}
+	{ // 8: spec line 119: ADA{join} {adst}{guard}, {asrc}, {adaimm}
 		name: "ADA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000d0000000, care: 0xe0003f87fdffffff, fill: 0x0, ignore: 0x0, sem: "ada",
 		mnem:   []piece{{kind: pieceLit, text: "ADA", toks: []string{"ADA"}}, {kind: pieceJoin}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_adst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_asrc}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_adaimm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_adst}},
 	},
-	{ // 9: spec line 117: MOV32{sf2!.U16} {dst:sf2}, {s1:sf2}
+	{ // 9: spec line 120: MOV32{sf2!.U16} {dst:sf2}, {s1:sf2}
 		name: "MOV32", class: ClassShort, mask: 0xf0000000, value: 0x10000000, care: 0xff00feff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnem:   []piece{{kind: pieceLit, text: "MOV32", toks: []string{"MOV32"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 10: spec line 118: MVI{sf2!.U16} {dst:sf2}, {imms}
+	{ // 10: spec line 121: MVI{sf2!.U16} {dst:sf2}, {imms}
 		name: "MVI", class: ClassImm, mask: 0xf0000000f0000000, value: 0x10000000, care: 0xfffffffff03f80ff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnem:  []piece{{kind: pieceLit, text: "MVI", toks: []string{"MVI"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}},
 	},
-	{ // 11: spec line 121: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, {s3:b32}
+	{ // 11: spec line 124: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20000000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnem:   []piece{{kind: pieceLit, text: "IADD", toks: []string{"IADD"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sgn, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 12: spec line 122: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, -{s3:b32}
+	{ // 12: spec line 125: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, -{s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnem:   []piece{{kind: pieceLit, text: "IADD", toks: []string{"IADD"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sgn, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 13: spec line 123: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
+	{ // 13: spec line 126: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30000000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnem:   []piece{{kind: pieceLit, text: "IADD", toks: []string{"IADD"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sgn, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 14: spec line 124: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{cguard}, -{s1:b32}, {s3:b32}
+	{ // 14: spec line 127: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{cguard}, -{s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000f80f0400000, value: 0x78030400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:   []piece{{kind: pieceLit, text: "IADD", toks: []string{"IADD"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sgn, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 15: spec line 125: IADD{join}{b32!.U16}{sgn?.SAT}.CARRY{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
+	{ // 15: spec line 128: IADD{join}{b32!.U16}{sgn?.SAT}.CARRY{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:   []piece{{kind: pieceLit, text: "IADD", toks: []string{"IADD"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sgn, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceLit, text: ".CARRY", toks: []string{".CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 16: spec line 126: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {s2:sf2}
+	{ // 16: spec line 129: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32", toks: []string{"IADD32"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 17: spec line 127: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{s2:sf2}
+	{ // 17: spec line 130: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32", toks: []string{"IADD32"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 18: spec line 128: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {s2:sf2}
+	{ // 18: spec line 131: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32", toks: []string{"IADD32"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 19: spec line 129: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {s2:sf2}
+	{ // 19: spec line 132: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32", toks: []string{"IADD32"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 20: spec line 130: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {imm}
+	{ // 20: spec line 133: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32I", toks: []string{"IADD32I"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 21: spec line 131: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{imm}
+	{ // 21: spec line 134: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32I", toks: []string{"IADD32I"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 22: spec line 132: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {imm}
+	{ // 22: spec line 135: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32I", toks: []string{"IADD32I"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 23: spec line 133: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {imm}
+	{ // 23: spec line 136: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32I", toks: []string{"IADD32I"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 24: spec line 135: IMUL{join}{m1s|.U16|.S16}{m2s|.U16|.S16}{cc} {dst}{guard}, {s1:h}, {s2:h}
+	{ // 24: spec line 138: IMUL{join}{m1s|.U16|.S16}{m2s|.U16|.S16}{cc} {dst}{guard}, {s1:h}, {s2:h}
 		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x40000000, care: 0xe3e1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL", toks: []string{"IMUL"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_m1s, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_m2s, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 25: spec line 136: IMUL{join}{mhi?.HI}{m1s|.U24.U24|.S24.S24}{cc} {dst}{guard}, {s1}, {s2}
+	{ // 25: spec line 139: IMUL{join}{mhi?.HI}{m1s|.U24.U24|.S24.S24}{cc} {dst}{guard}, {s1}, {s2}
 		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x1000040000000, care: 0xe3e1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL", toks: []string{"IMUL"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_mhi, text: ".HI", toks: []string{".HI"}}, {kind: pieceEnum, field: f_m1s, opts: []string{".U24.U24", ".S24.S24"}, optToks: [][]string{[]string{".U24.U24"}, []string{".S24.S24"}}, order: []byte{0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 26: spec line 137: IMUL32{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {s2:h}
+	{ // 26: spec line 140: IMUL32{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {s2:h}
 		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL32", toks: []string{"IMUL32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_sf1, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 27: spec line 138: IMUL32{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {s2}
+	{ // 27: spec line 141: IMUL32{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {s2}
 		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL32", toks: []string{"IMUL32"}}, {kind: pieceFlag, field: f_sf1, text: ".HI", toks: []string{".HI"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U24.U24", ".S24.S24"}, optToks: [][]string{[]string{".U24.U24"}, []string{".S24.S24"}}, order: []byte{0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 28: spec line 139: IMUL32I{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {imm}
+	{ // 28: spec line 142: IMUL32I{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {imm}
 		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL32I", toks: []string{"IMUL32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_sf1, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 29: spec line 140: IMUL32I{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {imm}
+	{ // 29: spec line 143: IMUL32I{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {imm}
 		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL32I", toks: []string{"IMUL32I"}}, {kind: pieceFlag, field: f_sf1, text: ".HI", toks: []string{".HI"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U24.U24", ".S24.S24"}, optToks: [][]string{[]string{".U24.U24"}, []string{".S24.S24"}}, order: []byte{0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 30: spec line 142: ISAD{join}{itype|.U16|.U32|.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {s3:b32}
+	{ // 30: spec line 145: ISAD{join}{itype|.U16|.U32|.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {s3:b32}
 		name: "ISAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x50000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "isad",
 		mnem:   []piece{{kind: pieceLit, text: "ISAD", toks: []string{"ISAD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 31: spec line 143: ISAD32{sf2|.U16|.U32}{sf1?.S} {dst:sf2}, {s1:sf2}, {s2:sf2}, {dst:sf2}
+	{ // 31: spec line 146: ISAD32{sf2|.U16|.U32}{sf1?.S} {dst:sf2}, {s1:sf2}, {s2:sf2}, {dst:sf2}
 		name: "ISAD32", class: ClassShort, mask: 0xf0000000, value: 0x50000000, care: 0xffbfffff, fill: 0x0, ignore: 0x0, sem: "isad",
 		mnem:   []piece{{kind: pieceLit, text: "ISAD32", toks: []string{"ISAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".U32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".S", toks: []string{".S"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 32: spec line 149: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+	{ // 32: spec line 152: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x60000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 33: spec line 150: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+	{ // 33: spec line 153: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 34: spec line 151: IMAD{join}.U16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 34: spec line 154: IMAD{join}.U16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 35: spec line 152: IMAD{join}.U16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+	{ // 35: spec line 155: IMAD{join}.U16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xc00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 36: spec line 153: IMAD{join}.U16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 36: spec line 156: IMAD{join}.U16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16.CARRY", toks: []string{".U16.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 37: spec line 154: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+	{ // 37: spec line 157: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", toks: []string{".S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 38: spec line 155: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+	{ // 38: spec line 158: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", toks: []string{".S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 39: spec line 156: IMAD{join}.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 39: spec line 159: IMAD{join}.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", toks: []string{".S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 40: spec line 157: IMAD{join}.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+	{ // 40: spec line 160: IMAD{join}.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x2c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", toks: []string{".S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 41: spec line 158: IMAD{join}.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 41: spec line 161: IMAD{join}.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16.CARRY", toks: []string{".S16.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 42: spec line 159: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+	{ // 42: spec line 162: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", toks: []string{".SAT.S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 43: spec line 160: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+	{ // 43: spec line 163: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", toks: []string{".SAT.S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 44: spec line 161: IMAD{join}.SAT.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 44: spec line 164: IMAD{join}.SAT.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", toks: []string{".SAT.S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 45: spec line 162: IMAD{join}.SAT.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+	{ // 45: spec line 165: IMAD{join}.SAT.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x4c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", toks: []string{".SAT.S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 46: spec line 163: IMAD{join}.SAT.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 46: spec line 166: IMAD{join}.SAT.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16.CARRY", toks: []string{".SAT.S16.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 47: spec line 164: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 47: spec line 167: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", toks: []string{".U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 48: spec line 165: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 48: spec line 168: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", toks: []string{".U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 49: spec line 166: IMAD{join}.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 49: spec line 169: IMAD{join}.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", toks: []string{".U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 50: spec line 167: IMAD{join}.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 50: spec line 170: IMAD{join}.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x6c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", toks: []string{".U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 51: spec line 168: IMAD{join}.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 51: spec line 171: IMAD{join}.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24.CARRY", toks: []string{".U24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 52: spec line 169: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 52: spec line 172: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", toks: []string{".S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 53: spec line 170: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 53: spec line 173: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", toks: []string{".S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 54: spec line 171: IMAD{join}.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 54: spec line 174: IMAD{join}.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", toks: []string{".S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 55: spec line 172: IMAD{join}.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 55: spec line 175: IMAD{join}.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x8c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", toks: []string{".S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 56: spec line 173: IMAD{join}.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 56: spec line 176: IMAD{join}.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24.CARRY", toks: []string{".S24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 57: spec line 174: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 57: spec line 177: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", toks: []string{".SAT.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 58: spec line 175: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 58: spec line 178: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", toks: []string{".SAT.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 59: spec line 176: IMAD{join}.SAT.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 59: spec line 179: IMAD{join}.SAT.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", toks: []string{".SAT.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 60: spec line 177: IMAD{join}.SAT.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 60: spec line 180: IMAD{join}.SAT.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xac00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", toks: []string{".SAT.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 61: spec line 178: IMAD{join}.SAT.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 61: spec line 181: IMAD{join}.SAT.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xac00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24.CARRY", toks: []string{".SAT.S24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 62: spec line 179: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 62: spec line 182: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", toks: []string{".HI.U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 63: spec line 180: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 63: spec line 183: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", toks: []string{".HI.U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 64: spec line 181: IMAD{join}.HI.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 64: spec line 184: IMAD{join}.HI.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", toks: []string{".HI.U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 65: spec line 182: IMAD{join}.HI.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 65: spec line 185: IMAD{join}.HI.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xcc00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", toks: []string{".HI.U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 66: spec line 183: IMAD{join}.HI.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 66: spec line 186: IMAD{join}.HI.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xcc00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24.CARRY", toks: []string{".HI.U24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 67: spec line 184: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 67: spec line 187: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", toks: []string{".HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 68: spec line 185: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 68: spec line 188: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", toks: []string{".HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 69: spec line 186: IMAD{join}.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 69: spec line 189: IMAD{join}.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", toks: []string{".HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 70: spec line 187: IMAD{join}.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 70: spec line 190: IMAD{join}.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xec00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", toks: []string{".HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 71: spec line 188: IMAD{join}.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 71: spec line 191: IMAD{join}.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xec00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24.CARRY", toks: []string{".HI.S24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 72: spec line 189: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 72: spec line 192: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x70000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", toks: []string{".SAT.HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 73: spec line 190: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 73: spec line 193: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", toks: []string{".SAT.HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 74: spec line 191: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 74: spec line 194: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", toks: []string{".SAT.HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 75: spec line 192: IMAD{join}.SAT.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 75: spec line 195: IMAD{join}.SAT.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xc00078070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", toks: []string{".SAT.HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 76: spec line 193: IMAD{join}.SAT.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 76: spec line 196: IMAD{join}.SAT.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24.CARRY", toks: []string{".SAT.HI.S24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 77: spec line 195: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, {dst}
+	{ // 77: spec line 198: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 78: spec line 196: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, -{dst}
+	{ // 78: spec line 199: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, -{dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 79: spec line 197: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {s2:h}, {dst}
+	{ // 79: spec line 200: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 80: spec line 198: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {s2:h}, {dst}
+	{ // 80: spec line 201: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 81: spec line 199: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, {dst}
+	{ // 81: spec line 202: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 82: spec line 200: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, -{dst}
+	{ // 82: spec line 203: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, -{dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 83: spec line 201: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {imm}, {dst}
+	{ // 83: spec line 204: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 84: spec line 202: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {imm}, {dst}
+	{ // 84: spec line 205: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 85: spec line 204: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
+	{ // 85: spec line 207: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
 		name: "ISET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000030000000, care: 0xefe1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "iset",
 		mnem:   []piece{{kind: pieceLit, text: "ISET", toks: []string{"ISET"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_setc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"T"}}, order: []byte{0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0x7}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 86: spec line 205: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 86: spec line 208: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "IMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "imax",
 		mnem:   []piece{{kind: pieceLit, text: "IMAX", toks: []string{"IMAX"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 87: spec line 206: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 87: spec line 209: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "IMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "imin",
 		mnem:   []piece{{kind: pieceLit, text: "IMIN", toks: []string{"IMIN"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 88: spec line 207: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 88: spec line 210: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc000000030000000, care: 0xe7f03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "shl",
 		mnem:   []piece{{kind: pieceLit, text: "SHL", toks: []string{"SHL"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 89: spec line 208: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
+	{ // 89: spec line 211: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
 		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc010000030000000, care: 0xe4303ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "shl",
 		mnem:   []piece{{kind: pieceLit, text: "SHL", toks: []string{"SHL"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_shc}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 90: spec line 209: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 90: spec line 212: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe000000030000000, care: 0xeff03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "shr",
 		mnem:   []piece{{kind: pieceLit, text: "SHR", toks: []string{"SHR"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 91: spec line 210: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
+	{ // 91: spec line 213: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
 		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe010000030000000, care: 0xec303ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "shr",
 		mnem:   []piece{{kind: pieceLit, text: "SHR", toks: []string{"SHR"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_shc}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 92: spec line 212: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
+	{ // 92: spec line 215: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
 		name: "LOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xd0000000, care: 0xe7e3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP", toks: []string{"LOP"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_lop, opts: []string{".AND", ".OR", ".XOR", ".PASS_B"}, optToks: [][]string{[]string{".AND"}, []string{".OR"}, []string{".XOR"}, []string{".PASS_B"}}, order: []byte{0x3, 0x0, 0x2, 0x1}}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_not1, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_not2, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 93: spec line 213: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
+	{ // 93: spec line 216: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.AND", toks: []string{"LOP32I.AND"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 94: spec line 214: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
+	{ // 94: spec line 217: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.OR", toks: []string{"LOP32I.OR"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 95: spec line 215: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
+	{ // 95: spec line 218: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.XOR", toks: []string{"LOP32I.XOR"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 96: spec line 216: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
+	{ // 96: spec line 219: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.PASS_B", toks: []string{"LOP32I.PASS_B"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 97: spec line 219: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 97: spec line 222: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000, care: 0xec31fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2I", toks: []string{"I2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 98: spec line 220: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 98: spec line 223: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000a0000000, care: 0xec31fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2I", toks: []string{"I2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 99: spec line 221: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 99: spec line 224: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x40000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 100: spec line 222: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 100: spec line 225: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x60000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 101: spec line 223: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 101: spec line 226: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 102: spec line 224: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 102: spec line 227: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 103: spec line 225: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 103: spec line 228: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xc0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 104: spec line 226: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 104: spec line 229: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xe0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 105: spec line 229: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+	{ // 105: spec line 232: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
 		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xb0000000, care: 0xefffffffff03ffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:   []piece{{kind: pieceLit, text: "FADD", toks: []string{"FADD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_frnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkEnum, field: f_frnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 106: spec line 230: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+	{ // 106: spec line 233: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
 		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000b0000000, care: 0xefffffffff03ffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:   []piece{{kind: pieceLit, text: "FADD", toks: []string{"FADD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceEnum, field: f_frnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkEnum, field: f_frnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 107: spec line 231: FADD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+	{ // 107: spec line 234: FADD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
 		name: "FADD32", class: ClassShort, mask: 0xf0000000, value: 0xb0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:   []piece{{kind: pieceLit, text: "FADD32", toks: []string{"FADD32"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 108: spec line 232: FADD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
+	{ // 108: spec line 235: FADD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
 		name: "FADD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xb0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:   []piece{{kind: pieceLit, text: "FADD32I", toks: []string{"FADD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 109: spec line 233: FMUL{join}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+	{ // 109: spec line 236: FMUL{join}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
 		name: "FMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000, care: 0xefe0fffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnem:   []piece{{kind: pieceLit, text: "FMUL", toks: []string{"FMUL"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_fmrnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkEnum, field: f_fmrnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 110: spec line 234: FMUL32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+	{ // 110: spec line 237: FMUL32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
 		name: "FMUL32", class: ClassShort, mask: 0xf0000000, value: 0xc0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnem:   []piece{{kind: pieceLit, text: "FMUL32", toks: []string{"FMUL32"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 111: spec line 235: FMUL32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
+	{ // 111: spec line 238: FMUL32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
 		name: "FMUL32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xc0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnem:   []piece{{kind: pieceLit, text: "FMUL32I", toks: []string{"FMUL32I"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 112: spec line 236: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+	{ // 112: spec line 239: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
 		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:   []piece{{kind: pieceLit, text: "FMAD", toks: []string{"FMAD"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 113: spec line 237: FMAD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
+	{ // 113: spec line 240: FMAD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
 		name: "FMAD32", class: ClassShort, mask: 0xf0000000, value: 0xe0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:   []piece{{kind: pieceLit, text: "FMAD32", toks: []string{"FMAD32"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 114: spec line 238: FMAD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
+	{ // 114: spec line 241: FMAD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
 		name: "FMAD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xe0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:   []piece{{kind: pieceLit, text: "FMAD32I", toks: []string{"FMAD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 115: spec line 239: FSET{join}{cc} {dst}{guard}, {fabs1?|}{s1}{fabs1?|}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+	{ // 115: spec line 242: FSET{join}{cc} {dst}{guard}, {fabs1?|}{s1}{fabs1?|}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
 		name: "FSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000b0000000, care: 0xe3f3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "fset",
 		mnem:   []piece{{kind: pieceLit, text: "FSET", toks: []string{"FSET"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 116: spec line 240: FMAX{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+	{ // 116: spec line 243: FMAX{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
 		name: "FMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000b0000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmax",
 		mnem:   []piece{{kind: pieceLit, text: "FMAX", toks: []string{"FMAX"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 117: spec line 241: FMIN{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+	{ // 117: spec line 244: FMIN{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
 		name: "FMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000b0000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmin",
 		mnem:   []piece{{kind: pieceLit, text: "FMIN", toks: []string{"FMIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 118: spec line 242: RRO{join}{cc} {dst}{guard}, {neg1?-}{s1}, {rrop|SIN|EX2}
+	{ // 118: spec line 245: RRO{join}{cc} {dst}{guard}, {neg1?-}{s1}, {rrop|SIN|EX2}
 		name: "RRO", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000b0000000, care: 0xe4207ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rro",
 		mnem:   []piece{{kind: pieceLit, text: "RRO", toks: []string{"RRO"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_rrop, opts: []string{"SIN", "EX2"}, optToks: [][]string{[]string{"SIN"}, []string{"EX2"}}, order: []byte{0x0, 0x1}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 119: spec line 243: RCP{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 119: spec line 246: RCP{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "RCP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x90000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnem:   []piece{{kind: pieceLit, text: "RCP", toks: []string{"RCP"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 120: spec line 244: RSQ{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 120: spec line 247: RSQ{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "RSQ", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rsq",
 		mnem:   []piece{{kind: pieceLit, text: "RSQ", toks: []string{"RSQ"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 121: spec line 245: LG2{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 121: spec line 248: LG2{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "LG2", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "lg2",
 		mnem:   []piece{{kind: pieceLit, text: "LG2", toks: []string{"LG2"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 122: spec line 246: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 122: spec line 249: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "SIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "sin",
 		mnem:   []piece{{kind: pieceLit, text: "SIN", toks: []string{"SIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 123: spec line 247: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 123: spec line 250: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "COS", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cos",
 		mnem:   []piece{{kind: pieceLit, text: "COS", toks: []string{"COS"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 124: spec line 248: EX2{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 124: spec line 251: EX2{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "ex2",
 		mnem:   []piece{{kind: pieceLit, text: "EX2", toks: []string{"EX2"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 125: spec line 249: RCP32 {dst}, {s1}
+	{ // 125: spec line 252: RCP32 {dst}, {s1}
 		name: "RCP32", class: ClassShort, mask: 0xf0000000, value: 0x90000000, care: 0xff007eff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnem:   []piece{{kind: pieceLit, text: "RCP32", toks: []string{"RCP32"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 126: spec line 252: DFMA{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+	{ // 126: spec line 255: DFMA{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
 		name: "DFMA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000e0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "dfma",
 		mnem:   []piece{{kind: pieceLit, text: "DFMA", toks: []string{"DFMA"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 127: spec line 253: DADD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+	{ // 127: spec line 256: DADD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
 		name: "DADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000e0000000, care: 0xefffffffff00ffff, fill: 0x0, ignore: 0x0, sem: "dadd",
 		mnem:   []piece{{kind: pieceLit, text: "DADD", toks: []string{"DADD"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 128: spec line 254: DMUL{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}
+	{ // 128: spec line 257: DMUL{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}
 		name: "DMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000e0000000, care: 0xe7e03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "dmul",
 		mnem:   []piece{{kind: pieceLit, text: "DMUL", toks: []string{"DMUL"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 129: spec line 255: DMIN{join}{cc} {dst}{guard}, {s1}, {s2}
+	{ // 129: spec line 258: DMIN{join}{cc} {dst}{guard}, {s1}, {s2}
 		name: "DMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000e0000000, care: 0xe3e03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "dmin",
 		mnem:   []piece{{kind: pieceLit, text: "DMIN", toks: []string{"DMIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 130: spec line 256: DMAX{join}{cc} {dst}{guard}, {s1}, {s2}
+	{ // 130: spec line 259: DMAX{join}{cc} {dst}{guard}, {s1}, {s2}
 		name: "DMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000e0000000, care: 0xe3e03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "dmax",
 		mnem:   []piece{{kind: pieceLit, text: "DMAX", toks: []string{"DMAX"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 131: spec line 257: DSET{join}{cc} {dst}{guard}, {s1}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+	{ // 131: spec line 260: DSET{join}{cc} {dst}{guard}, {s1}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
 		name: "DSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000e0000000, care: 0xe3e3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "dset",
 		mnem:   []piece{{kind: pieceLit, text: "DSET", toks: []string{"DSET"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 132: spec line 260: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
+	{ // 132: spec line 263: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
 		name: "GLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000d0000000, care: 0xe0e03ffffc7fffff, fill: 0x0, ignore: 0x0, sem: "ld.global",
 		mnem:   []piece{{kind: pieceLit, text: "GLD", toks: []string{"GLD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gmem}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_gmem}},
 	},
-	{ // 133: spec line 261: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
+	{ // 133: spec line 264: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
 		name: "GST", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000d0000000, care: 0xe0e03f8ffc7fffff, fill: 0x0, ignore: 0x0, sem: "st.global",
 		mnem:   []piece{{kind: pieceLit, text: "GST", toks: []string{"GST"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkOperand, opnd: opnd_gmem}},
 	},
-	{ // 134: spec line 262: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
+	{ // 134: spec line 265: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
 		name: "LLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000d0000000, care: 0xe0e03ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "ld.local",
 		mnem:   []piece{{kind: pieceLit, text: "LLD", toks: []string{"LLD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_lmem}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_lmem}},
 	},
-	{ // 135: spec line 263: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
+	{ // 135: spec line 266: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
 		name: "LST", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000d0000000, care: 0xe0e03f8ffe7fffff, fill: 0x0, ignore: 0x0, sem: "st.local",
 		mnem:   []piece{{kind: pieceLit, text: "LST", toks: []string{"LST"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_lmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkOperand, opnd: opnd_lmem}},
 	},
-	{ // 136: spec line 271: TEX{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+	{ // 136: spec line 274: TEX{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xf0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:   []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 137: spec line 272: TEX.BIAS{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+	{ // 137: spec line 275: TEX.BIAS{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:   []piece{{kind: pieceLit, text: "TEX.BIAS", toks: []string{"TEX.BIAS"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 138: spec line 273: TEX.LOD{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+	{ // 138: spec line 276: TEX.LOD{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:   []piece{{kind: pieceLit, text: "TEX.LOD", toks: []string{"TEX.LOD"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 139: spec line 274: TEX.SIZE{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+	{ // 139: spec line 277: TEX.SIZE{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:   []piece{{kind: pieceLit, text: "TEX.SIZE", toks: []string{"TEX.SIZE"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 140: spec line 275: TEX.FETCH{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
+	{ // 140: spec line 278: TEX.FETCH{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:   []piece{{kind: pieceLit, text: "TEX.FETCH", toks: []string{"TEX.FETCH"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 141: spec line 278: BRA {fcond}{tgt}
+	{ // 141: spec line 281: BRA {fcond}{tgt}
 		name: "BRA", class: ClassFlow, mask: 0xf00001fc, value: 0x10000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "bra",
 		mnem:  []piece{{kind: pieceLit, text: "BRA", toks: []string{"BRA"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond}, {kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 142: spec line 281: CAL.NOINC {tgt}
+	{ // 142: spec line 284: CAL.NOINC {tgt}
 		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x20000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL.NOINC", toks: []string{"CAL.NOINC"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 143: spec line 282: CAL {tgt}
+	{ // 143: spec line 285: CAL {tgt}
 		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x78020000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL", toks: []string{"CAL"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 144: spec line 283: RET {fcond0}
+	{ // 144: spec line 286: RET {fcond0}
 		name: "RET", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x30000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "ret",
 		mnem:  []piece{{kind: pieceLit, text: "RET", toks: []string{"RET"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 145: spec line 284: SSY {tgt}
+	{ // 145: spec line 287: SSY {tgt}
 		name: "SSY", class: ClassFlow, mask: 0xf00001fc, value: 0xa0000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x3f8000000000, sem: "ssy",
 		mnem:  []piece{{kind: pieceLit, text: "SSY", toks: []string{"SSY"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 146: spec line 285: BAR.ARV.WAIT {bar}, {barcnt}
+	{ // 146: spec line 288: BAR.ARV.WAIT {bar}, {barcnt}
 		name: "BAR", class: ClassFlow, mask: 0xf60001fc, value: 0x86000000, care: 0xf7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
 		mnem:  []piece{{kind: pieceLit, text: "BAR.ARV.WAIT", toks: []string{"BAR.ARV.WAIT"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_barcnt}},
 	},
-	{ // 147: spec line 286: TRAP
+	{ // 147: spec line 289: TRAP
 		name: "TRAP", class: ClassFlow, mask: 0x3f80f1fffffc, value: 0x90000000, care: 0x3f80f1ffffff, fill: 0x0, ignore: 0x0, sem: "trap",
 		mnem: []piece{{kind: pieceLit, text: "TRAP", toks: []string{"TRAP"}}},
 	},
-	{ // 148: spec line 287: NOP{join}
+	{ // 148: spec line 290: NOP{join}
 		name: "NOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000f0000000, care: 0xe0003f83f0000003, fill: 0x0, ignore: 0x3f8000000000, sem: "nop",
 		mnem: []piece{{kind: pieceLit, text: "NOP", toks: []string{"NOP"}}, {kind: pieceJoin}},
+	},
+	{ // 149: spec line 307: BAR32.ARV.WAIT {bar}, {barcnt}
+		name: "BAR32", class: ClassFlow32, mask: 0xf60001ff, value: 0x86000003, care: 0xf7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
+		mnem:  []piece{{kind: pieceLit, text: "BAR32.ARV.WAIT", toks: []string{"BAR32.ARV.WAIT"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_barcnt}},
+	},
+	{ // 150: spec line 308: SSY32 {tgt}
+		name: "SSY32", class: ClassFlow32, mask: 0xf00001ff, value: 0xa0000003, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "ssy",
+		mnem:  []piece{{kind: pieceLit, text: "SSY32", toks: []string{"SSY32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
 }
 
 // formIndex[class][op<<3|op2] lists the candidate forms, most specific first.
-var formIndex = [4][128][]uint16{
+var formIndex = [5][128][]uint16{
 	{ // class 0
 		8:   {9},
 		16:  {16, 17},
@@ -1107,6 +1118,10 @@ var formIndex = [4][128][]uint16{
 		72: {147},
 		80: {145},
 	},
+	{ // class 4
+		64: {149},
+		80: {150},
+	},
 }
 
 // formsByName maps a mnemonic's base name to its forms in spec order.
@@ -1114,6 +1129,7 @@ var formsByName = map[string][]uint16{
 	"A2R":     {3},
 	"ADA":     {8},
 	"BAR":     {146},
+	"BAR32":   {149},
 	"BRA":     {141},
 	"C2R":     {2},
 	"CAL":     {142, 143},
@@ -1180,6 +1196,7 @@ var formsByName = map[string][]uint16{
 	"SHR":     {90, 91},
 	"SIN":     {122},
 	"SSY":     {145},
+	"SSY32":   {150},
 	"TEX":     {136, 137, 138, 139, 140},
 	"TRAP":    {147},
 }

@@ -49,7 +49,9 @@ type form struct {
 	sem      string
 }
 
-var classes = map[string]int{"short": 0, "imm": 1, "long": 2, "flow": 3}
+// classes are the encoding classes; flow32 is a 32-bit control-flow word
+// (bits 0-1 are matched by each form, see spec.txt).
+var classes = map[string]int{"short": 0, "imm": 1, "long": 2, "flow": 3, "flow32": 4}
 
 // operandFields lists, for every operand kind, the fields it reads in each
 // class. A form cares about its match fields plus these; any other bit set in
@@ -67,7 +69,7 @@ var operandFields = map[string]map[string][]string{
 	"guard":  {"short": {}, "imm": {}, "long": {"cond", "pr"}, "flow": {"cond", "pr"}},
 	"fcond":  {"long": {"cond", "pr"}, "flow": {"cond", "pr"}},
 	"fcond0": {"long": {"cond", "pr"}, "flow": {"cond", "pr"}},
-	"tgt":    {"flow": {"tgt", "tgthi"}},
+	"tgt":    {"flow": {"tgt", "tgthi"}, "flow32": {"tgt"}},
 	"gmem":   {"long": {"s1", "s2", "alo", "ahi"}},
 	"gdst":   {"long": {"s1", "alo", "ahi"}},
 	"lmem":   {"long": {"saddr", "alo", "ahi", "ainc"}},
@@ -81,8 +83,8 @@ var operandFields = map[string]map[string][]string{
 	"r2ash":  {"long": {"s2"}},
 	"sreg":   {"long": {"sreg"}},
 	"creg":   {"long": {"ccr"}},
-	"bar":    {"flow": {"barid"}},
-	"barcnt": {"flow": {"barcnt"}},
+	"bar":    {"flow": {"barid"}, "flow32": {"barid"}},
+	"barcnt": {"flow": {"barcnt"}, "flow32": {"barcnt"}},
 	"cdst":   {"long": {"ccr"}},
 	"csrc":   {"long": {"pr"}},
 	"rro":    {"long": {}},
@@ -232,8 +234,8 @@ func compile(fm *form, fields map[string]field) error {
 		fm.value |= x << f.pos
 		seen[k] = true
 	}
-	if fm.class != "short" && fm.class != "imm" && fm.class != "long" && fm.class != "flow" {
-		return fmt.Errorf("class")
+	if fm.class == "flow32" && !seen["cls"] {
+		return fmt.Errorf("a flow32 form must match cls (bits 0-1)")
 	}
 	if !seen["op"] {
 		return fmt.Errorf("form must match op")
@@ -425,8 +427,8 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 		sort.SliceStable(v, func(a, b int) bool { return pop(forms[v[a]].mask) > pop(forms[v[b]].mask) })
 		idx[k] = v
 	}
-	b.WriteString("// formIndex[class][op<<3|op2] lists the candidate forms, most specific first.\nvar formIndex = [4][128][]uint16{\n")
-	for c := 0; c < 4; c++ {
+	fmt.Fprintf(&b, "// formIndex[class][op<<3|op2] lists the candidate forms, most specific first.\nvar formIndex = [%d][128][]uint16{\n", len(classes))
+	for c := 0; c < len(classes); c++ {
 		fmt.Fprintf(&b, "\t{ // class %d\n", c)
 		for o := 0; o < 128; o++ {
 			op, op2 := o>>3, o&7
