@@ -125,7 +125,7 @@ func operandsValid(f *form, v uint64) bool {
 				return false // a register number with no write
 			}
 		case checkOperand:
-			if !operandValid(f.class, c.opnd, v) {
+			if !operandValid(f, c.opnd, v) {
 				return false
 			}
 		}

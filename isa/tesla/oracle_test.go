@@ -98,7 +98,7 @@ const vhdlTierFloor = 305
 
 // decudaDecodeFloor is the number of words of decuda's kernels (7698 in all,
 // decoded as streams) that decode.
-const decudaDecodeFloor = 7684
+const decudaDecodeFloor = 7692
 
 // The FlexGrip VHDL ROM comments are cuobjdump lines copied by hand: a second
 // tier, checked all the same.

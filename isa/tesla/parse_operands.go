@@ -322,6 +322,20 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		return reg(f_s3)
 	case opnd_s3r:
 		return reg(f_s3)
+	case opnd_texmask:
+		x, _, j, ok := p.parseNumber(i, false)
+		if !ok || x > 0xf {
+			p.fail(t.Col, "a write mask 0x0..0xf")
+			return i, st, false
+		}
+		n, ok := putAll(st, f_tmlo, x&3, f_tmhi, x>>2)
+		return j, n, ok
+	case opnd_s1r:
+		return reg(f_s1)
+	case opnd_s2r:
+		return reg(f_s2)
+	case opnd_rdst:
+		return reg(f_dst)
 	case opnd_imm:
 		return p.parseImm(i, st, false)
 	case opnd_imms:
@@ -392,13 +406,20 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		}
 		n, ok := putAll(st, f_tgt, x&f_tgt.Max(), f_tgthi, x>>19)
 		return j, n, ok
-	case opnd_gmem:
+	case opnd_gmem, opnd_gred, opnd_gatom:
+		segf := f_s2
+		switch pc.opnd {
+		case opnd_gred:
+			segf = f_gseg
+		case opnd_gatom:
+			segf = f_gseg2
+		}
 		if !strings.HasPrefix(t.Text, "global") {
 			p.fail(t.Col, "global<N> [Rn]")
 			return i, st, false
 		}
 		seg, err := strconv.ParseUint(t.Text[6:], 10, 8)
-		if err != nil || seg > 0x7f {
+		if err != nil || seg > segf.Max() {
 			p.fail(t.Col, "a global segment number")
 			return i, st, false
 		}
@@ -407,7 +428,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(p.tok(i+1).Col, "[Rn]")
 			return i, st, false
 		}
-		n, ok := putAll(st, f_s1, r, f_s2, seg)
+		n, ok := putAll(st, f_s1, r, segf, seg)
 		return i + 4, n, ok
 	case opnd_hex:
 		x, _, j, ok := p.parseNumber(i, false)
