@@ -143,6 +143,14 @@ func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
 		return appendReg(dst, f_s3.Get(v), half)
 	case opnd_s3r:
 		return appendReg(dst, f_s3.Get(v), half)
+	case opnd_amem, opnd_vmem:
+		m := memRef{areg: longAreg(v), idx: f_s1.Get(v)}
+		dst = append(dst, 'a')
+		if k == opnd_vmem {
+			m.idx = f_vidx.Get(v)
+			dst[len(dst)-1] = 'v'
+		}
+		return appendAddr(dst, m)
 	case opnd_texmask:
 		return hexNum(dst, f_tmlo.Get(v)|f_tmhi.Get(v)<<2)
 	case opnd_s1r:

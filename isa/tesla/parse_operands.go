@@ -322,6 +322,22 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		return reg(f_s3)
 	case opnd_s3r:
 		return reg(f_s3)
+	case opnd_amem, opnd_vmem:
+		want, fld := "a", f_s1
+		if pc.opnd == opnd_vmem {
+			want, fld = "v", f_vidx
+		}
+		if t.Text != want {
+			p.fail(t.Col, want+"[An+offset]")
+			return i, st, false
+		}
+		m, j, ok := p.parseAddr(i + 1)
+		if !ok || m.inc || m.idx > fld.Max() {
+			p.fail(t.Col, want+"[An+offset]")
+			return i, st, false
+		}
+		n, ok := putAll(st, fld, m.idx, f_alo, m.areg&3, f_ahi, m.areg>>2)
+		return j, n, ok
 	case opnd_texmask:
 		x, _, j, ok := p.parseNumber(i, false)
 		if !ok || x > 0xf {

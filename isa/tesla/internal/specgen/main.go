@@ -93,6 +93,8 @@ var operandFields = map[string]map[string][]string{
 	"s2r":     {"long": {"s2"}},
 	"rdst":    {"long": {"dst"}},
 	"texmask": {"long": {"tmlo", "tmhi"}},
+	"amem":    {"long": {"s1", "alo", "ahi"}},
+	"vmem":    {"long": {"vidx", "alo", "ahi"}},
 	"gred":    {"long": {"s1", "gseg"}},
 	"gatom":   {"long": {"s1", "gseg2"}},
 	"texdim":  {"long": {}},
