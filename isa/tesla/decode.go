@@ -57,27 +57,43 @@ func DecodeValue(v uint64, addr uint64) (Inst, error) {
 	if c == ClassShort || c == ClassFlow32 {
 		v &= 0xffffffff
 	}
-	inst, err := decodeClass(c, v, addr)
-	if err != nil && c == ClassFlow {
-		if i32, err32 := decodeClass(ClassFlow32, v&0xffffffff, addr); err32 == nil {
-			return i32, nil
+	if fi, ok := findForm(c, v); ok {
+		return Inst{Raw: v, Form: fi, Len: classLen(c)}, nil
+	}
+	if c == ClassFlow {
+		if fi, ok := findForm(ClassFlow32, v&0xffffffff); ok {
+			return Inst{Raw: v & 0xffffffff, Form: fi, Len: 4}, nil
 		}
 	}
-	return inst, err
+	return invalid(c, v, addr)
 }
 
 // decodeClass decodes v as an instruction of class c.
 func decodeClass(c Class, v uint64, addr uint64) (Inst, error) {
-	n := uint8(8)
-	if c == ClassShort || c == ClassFlow32 {
-		n = 4
+	if fi, ok := findForm(c, v); ok {
+		return Inst{Raw: v, Form: fi, Len: classLen(c)}, nil
 	}
+	return invalid(c, v, addr)
+}
+
+func classLen(c Class) uint8 {
+	if c == ClassShort || c == ClassFlow32 {
+		return 4
+	}
+	return 8
+}
+
+func formKey(c Class, v uint64) int {
 	key := int(v >> 28 & 0xf << 3)
 	if c == ClassLong {
 		key |= int(v >> 61)
 	}
-	cands := formIndex[c][key]
-	for _, fi := range cands {
+	return key
+}
+
+// findForm returns the first candidate form of class c that v encodes.
+func findForm(c Class, v uint64) (uint16, bool) {
+	for _, fi := range formIndex[c][formKey(c, v)] {
 		f := &forms[fi]
 		if v&f.mask != f.value || v&^f.care != 0 {
 			continue
@@ -85,9 +101,16 @@ func decodeClass(c Class, v uint64, addr uint64) (Inst, error) {
 		if !operandsValid(f, v) {
 			continue
 		}
-		return Inst{Raw: v, Form: fi, Len: n}, nil
+		return fi, true
 	}
-	return Inst{Len: n}, &isa.DecodeError{Addr: addr, Len: int(n), Err: isa.ErrInvalid, Detail: invalidDetail(c, v, cands)}
+	return 0, false
+}
+
+// invalid builds the error for a value no form of class c accepts.
+func invalid(c Class, v uint64, addr uint64) (Inst, error) {
+	n := classLen(c)
+	return Inst{Len: n}, &isa.DecodeError{Addr: addr, Len: int(n), Err: isa.ErrInvalid,
+		Detail: invalidDetail(c, v, formIndex[c][formKey(c, v)])}
 }
 
 // invalidDetail explains why no form matched, for the error message.
