@@ -942,456 +942,456 @@ var forms = [...]form{
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkEnum, field: f_frnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 132: spec line 304: FADD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+	{ // 132: spec line 306: FADD32{sf1?.SAT} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
 		name: "FADD32", class: ClassShort, mask: 0xf0000000, value: 0xb0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fadd",
-		mnem:   []piece{{kind: pieceLit, text: "FADD32", toks: []string{"FADD32"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FADD32", toks: []string{"FADD32"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 133: spec line 305: FADD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
+	{ // 133: spec line 307: FADD32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}
 		name: "FADD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xb0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fadd",
-		mnem:   []piece{{kind: pieceLit, text: "FADD32I", toks: []string{"FADD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FADD32I", toks: []string{"FADD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 134: spec line 306: FMUL{join}{msat?.SAT}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+	{ // 134: spec line 308: FMUL{join}{msat?.SAT}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
 		name: "FMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000, care: 0xeff0fffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnem:   []piece{{kind: pieceLit, text: "FMUL", toks: []string{"FMUL"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_msat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceEnum, field: f_fmrnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkEnum, field: f_fmrnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 135: spec line 307: FMUL32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+	{ // 135: spec line 309: FMUL32{sf1?.SAT} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
 		name: "FMUL32", class: ClassShort, mask: 0xf0000000, value: 0xc0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
-		mnem:   []piece{{kind: pieceLit, text: "FMUL32", toks: []string{"FMUL32"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FMUL32", toks: []string{"FMUL32"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 136: spec line 308: FMUL32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
+	{ // 136: spec line 310: FMUL32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}
 		name: "FMUL32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xc0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fmul",
-		mnem:   []piece{{kind: pieceLit, text: "FMUL32I", toks: []string{"FMUL32I"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FMUL32I", toks: []string{"FMUL32I"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 137: spec line 309: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+	{ // 137: spec line 311: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
 		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:   []piece{{kind: pieceLit, text: "FMAD", toks: []string{"FMAD"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 138: spec line 310: FMAD{join}.SAT{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+	{ // 138: spec line 312: FMAD{join}.SAT{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
 		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000e0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:   []piece{{kind: pieceLit, text: "FMAD", toks: []string{"FMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 139: spec line 311: FMAD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
+	{ // 139: spec line 313: FMAD32{sf1?.SAT} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
 		name: "FMAD32", class: ClassShort, mask: 0xf0000000, value: 0xe0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
-		mnem:   []piece{{kind: pieceLit, text: "FMAD32", toks: []string{"FMAD32"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FMAD32", toks: []string{"FMAD32"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 140: spec line 312: FMAD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
+	{ // 140: spec line 314: FMAD32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
 		name: "FMAD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xe0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "fmad",
-		mnem:   []piece{{kind: pieceLit, text: "FMAD32I", toks: []string{"FMAD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FMAD32I", toks: []string{"FMAD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 141: spec line 313: FSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+	{ // 141: spec line 315: FSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
 		name: "FSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000b0000000, care: 0xeffbfffffeffffff, fill: 0x0, ignore: 0x0, sem: "fset",
 		mnem:   []piece{{kind: pieceLit, text: "FSET", toks: []string{"FSET"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 142: spec line 314: FMAX{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
+	{ // 142: spec line 316: FMAX{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
 		name: "FMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000b0000000, care: 0xeff83ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmax",
 		mnem:   []piece{{kind: pieceLit, text: "FMAX", toks: []string{"FMAX"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 143: spec line 315: FMIN{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
+	{ // 143: spec line 317: FMIN{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
 		name: "FMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000b0000000, care: 0xeff83ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmin",
 		mnem:   []piece{{kind: pieceLit, text: "FMIN", toks: []string{"FMIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 144: spec line 318: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 144: spec line 320: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "SLCT", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000c0000000, care: 0xe3ffffffffffffff, fill: 0x0, ignore: 0x0, sem: "slct",
 		mnem:   []piece{{kind: pieceLit, text: "SLCT", toks: []string{"SLCT"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 145: spec line 319: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 145: spec line 321: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "SLCT", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000c0000000, care: 0xe3ffffffffffffff, fill: 0x0, ignore: 0x0, sem: "slct",
 		mnem:   []piece{{kind: pieceLit, text: "SLCT", toks: []string{"SLCT"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 146: spec line 322: QUADOP{join}{qop0|.ADD|.SUBR|.SUB|.MOV2}{qop1|.ADD|.SUBR|.SUB|.MOV2}{qop2|.ADD|.SUBR|.SUB|.MOV2}{qop3|.ADD|.SUBR|.SUB|.MOV2}{cc} {dst}{guard}, {qlane|L0|L1|L2|L3|DX|DY|*|*}, {s1r}, {s3r}
+	{ // 146: spec line 324: QUADOP{join}{qop0|.ADD|.SUBR|.SUB|.MOV2}{qop1|.ADD|.SUBR|.SUB|.MOV2}{qop2|.ADD|.SUBR|.SUB|.MOV2}{qop3|.ADD|.SUBR|.SUB|.MOV2}{cc} {dst}{guard}, {qlane|L0|L1|L2|L3|DX|DY|*|*}, {s1r}, {s3r}
 		name: "QUADOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000c0000000, care: 0xefdffffbf037ffff, fill: 0x0, ignore: 0x0, sem: "quadop",
 		mnem:   []piece{{kind: pieceLit, text: "QUADOP", toks: []string{"QUADOP"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_qop0, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceEnum, field: f_qop1, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceEnum, field: f_qop2, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceEnum, field: f_qop3, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_qlane, opts: []string{"L0", "L1", "L2", "L3", "DX", "DY", "*", "*"}, optToks: [][]string{[]string{"L0"}, []string{"L1"}, []string{"L2"}, []string{"L3"}, []string{"DX"}, []string{"DY"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x2, 0x3, 0x4, 0x5}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3r}},
 		checks: []check{{kind: checkCC}, {kind: checkEnum, field: f_qlane, opts: 8}},
 	},
-	{ // 147: spec line 323: RRO{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {rrop|SIN|EX2}
+	{ // 147: spec line 325: RRO{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {rrop|SIN|EX2}
 		name: "RRO", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000b0000000, care: 0xe4307ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rro",
 		mnem:   []piece{{kind: pieceLit, text: "RRO", toks: []string{"RRO"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_rrop, opts: []string{"SIN", "EX2"}, optToks: [][]string{[]string{"SIN"}, []string{"EX2"}}, order: []byte{0x0, 0x1}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 148: spec line 324: RCP{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
+	{ // 148: spec line 326: RCP{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
 		name: "RCP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x90000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnem:   []piece{{kind: pieceLit, text: "RCP", toks: []string{"RCP"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 149: spec line 325: RSQ{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
+	{ // 149: spec line 327: RSQ{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
 		name: "RSQ", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000090000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rsq",
 		mnem:   []piece{{kind: pieceLit, text: "RSQ", toks: []string{"RSQ"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 150: spec line 326: LG2{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
+	{ // 150: spec line 328: LG2{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
 		name: "LG2", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000090000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "lg2",
 		mnem:   []piece{{kind: pieceLit, text: "LG2", toks: []string{"LG2"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 151: spec line 327: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 151: spec line 329: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "SIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "sin",
 		mnem:   []piece{{kind: pieceLit, text: "SIN", toks: []string{"SIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 152: spec line 328: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 152: spec line 330: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "COS", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cos",
 		mnem:   []piece{{kind: pieceLit, text: "COS", toks: []string{"COS"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 153: spec line 329: EX2{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "ex2",
-		mnem:   []piece{{kind: pieceLit, text: "EX2", toks: []string{"EX2"}}, {kind: pieceJoin}, {kind: pieceCC}},
+	{ // 153: spec line 331: EX2{join}{neg2?.SAT}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xec203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "ex2",
+		mnem:   []piece{{kind: pieceLit, text: "EX2", toks: []string{"EX2"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_neg2, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 154: spec line 330: RCP32 {dst}, {sf3?-}{sf2?|}{s1}{sf2?|}
+	{ // 154: spec line 332: RCP32 {dst}, {sf3?-}{sf2?|}{s1}{sf2?|}
 		name: "RCP32", class: ClassShort, mask: 0xf0000000, value: 0x90000000, care: 0xff40feff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnem:   []piece{{kind: pieceLit, text: "RCP32", toks: []string{"RCP32"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_sf2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_sf2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 155: spec line 335: DFMA{join}{dfrnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}, {neg2?-}{s3r}
+	{ // 155: spec line 337: DFMA{join}{dfrnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}, {neg2?-}{s3r}
 		name: "DFMA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000e0000000, care: 0xecdffff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dfma",
 		mnem:   []piece{{kind: pieceLit, text: "DFMA", toks: []string{"DFMA"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_dfrnd, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3r}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 156: spec line 336: DADD{join}{frnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {neg2?-}{s3r}
+	{ // 156: spec line 338: DADD{join}{frnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {neg2?-}{s3r}
 		name: "DADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000e0000000, care: 0xec1ffff3f003ffff, fill: 0x0, ignore: 0x0, sem: "dadd",
 		mnem:   []piece{{kind: pieceLit, text: "DADD", toks: []string{"DADD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_frnd, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3r}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 157: spec line 337: DMUL{join}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}
+	{ // 157: spec line 339: DMUL{join}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}
 		name: "DMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000e0000000, care: 0xe4063ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmul",
 		mnem:   []piece{{kind: pieceLit, text: "DMUL", toks: []string{"DMUL"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 158: spec line 338: DMIN{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
+	{ // 158: spec line 340: DMIN{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
 		name: "DMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000e0000000, care: 0xec183ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmin",
 		mnem:   []piece{{kind: pieceLit, text: "DMIN", toks: []string{"DMIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 159: spec line 339: DMAX{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
+	{ // 159: spec line 341: DMAX{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
 		name: "DMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000e0000000, care: 0xec183ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmax",
 		mnem:   []piece{{kind: pieceLit, text: "DMAX", toks: []string{"DMAX"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 160: spec line 340: DSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+	{ // 160: spec line 342: DSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
 		name: "DSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000e0000000, care: 0xec1bfffbf07fffff, fill: 0x0, ignore: 0x0, sem: "dset",
 		mnem:   []piece{{kind: pieceLit, text: "DSET", toks: []string{"DSET"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 161: spec line 343: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
+	{ // 161: spec line 345: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
 		name: "GLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000d0000000, care: 0xe0e03ffffc7fffff, fill: 0x0, ignore: 0x0, sem: "ld.global",
 		mnem:   []piece{{kind: pieceLit, text: "GLD", toks: []string{"GLD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gmem}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_gmem}},
 	},
-	{ // 162: spec line 344: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
+	{ // 162: spec line 346: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
 		name: "GST", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000d0000000, care: 0xe0e03f8ffc7fffff, fill: 0x0, ignore: 0x0, sem: "st.global",
 		mnem:   []piece{{kind: pieceLit, text: "GST", toks: []string{"GST"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkOperand, opnd: opnd_gmem}},
 	},
-	{ // 163: spec line 345: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
+	{ // 163: spec line 347: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
 		name: "LLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000d0000000, care: 0xe0e03ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "ld.local",
 		mnem:   []piece{{kind: pieceLit, text: "LLD", toks: []string{"LLD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_lmem}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_lmem}},
 	},
-	{ // 164: spec line 352: GRED{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {gred}{guard}, {rdst}
+	{ // 164: spec line 354: GRED{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc0000000d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:   []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IADD", toks: []string{".IADD"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x4, 0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 165: spec line 353: GRED{join}.INC.U32 {gred}{guard}, {rdst}
+	{ // 165: spec line 355: GRED{join}.INC.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00010d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".INC.U32", toks: []string{".INC.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 	},
-	{ // 166: spec line 354: GRED{join}.DEC.U32 {gred}{guard}, {rdst}
+	{ // 166: spec line 356: GRED{join}.DEC.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00014d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".DEC.U32", toks: []string{".DEC.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 	},
-	{ // 167: spec line 355: GRED{join}.IMAX{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
+	{ // 167: spec line 357: GRED{join}.IMAX{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc0000018d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:   []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMAX", toks: []string{".IMAX"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 168: spec line 356: GRED{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
+	{ // 168: spec line 358: GRED{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc000001cd0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:   []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMIN", toks: []string{".IMIN"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 169: spec line 357: GRED{join}.AND.U32 {gred}{guard}, {rdst}
+	{ // 169: spec line 359: GRED{join}.AND.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00028d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".AND.U32", toks: []string{".AND.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 	},
-	{ // 170: spec line 358: GRED{join}.OR.U32 {gred}{guard}, {rdst}
+	{ // 170: spec line 360: GRED{join}.OR.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c0002cd0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".OR.U32", toks: []string{".OR.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 	},
-	{ // 171: spec line 359: GRED{join}.XOR.U32 {gred}{guard}, {rdst}
+	{ // 171: spec line 361: GRED{join}.XOR.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00030d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".XOR.U32", toks: []string{".XOR.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 	},
-	{ // 172: spec line 360: GATOM{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
+	{ // 172: spec line 362: GATOM{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000000d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IADD", toks: []string{".IADD"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x4, 0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 173: spec line 361: GATOM{join}.EXCH{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}
+	{ // 173: spec line 363: GATOM{join}.EXCH{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000004d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".EXCH", toks: []string{".EXCH"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", "*"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{"*"}}, order: []byte{0x4, 0x6}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 174: spec line 362: GATOM{join}.CAS{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}, {s3r}
+	{ // 174: spec line 364: GATOM{join}.CAS{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}, {s3r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000008d0000000, care: 0xe0ffffbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CAS", toks: []string{".CAS"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", "*"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{"*"}}, order: []byte{0x4, 0x6}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3r}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 175: spec line 363: GATOM{join}.INC.U32 {rdst}{guard}, {gatom}, {s2r}
+	{ // 175: spec line 365: GATOM{join}.INC.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00010d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".INC.U32", toks: []string{".INC.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 	},
-	{ // 176: spec line 364: GATOM{join}.DEC.U32 {rdst}{guard}, {gatom}, {s2r}
+	{ // 176: spec line 366: GATOM{join}.DEC.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00014d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".DEC.U32", toks: []string{".DEC.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 	},
-	{ // 177: spec line 365: GATOM{join}.IMAX{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
+	{ // 177: spec line 367: GATOM{join}.IMAX{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000018d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMAX", toks: []string{".IMAX"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 178: spec line 366: GATOM{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
+	{ // 178: spec line 368: GATOM{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe000001cd0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMIN", toks: []string{".IMIN"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 179: spec line 367: GATOM{join}.AND.U32 {rdst}{guard}, {gatom}, {s2r}
+	{ // 179: spec line 369: GATOM{join}.AND.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00028d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".AND.U32", toks: []string{".AND.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 	},
-	{ // 180: spec line 368: GATOM{join}.OR.U32 {rdst}{guard}, {gatom}, {s2r}
+	{ // 180: spec line 370: GATOM{join}.OR.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c0002cd0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".OR.U32", toks: []string{".OR.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 	},
-	{ // 181: spec line 369: GATOM{join}.XOR.U32 {rdst}{guard}, {gatom}, {s2r}
+	{ // 181: spec line 371: GATOM{join}.XOR.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00030d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".XOR.U32", toks: []string{".XOR.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 	},
-	{ // 182: spec line 370: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
+	{ // 182: spec line 372: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
 		name: "LST", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000d0000000, care: 0xe0e03f8ffe7fffff, fill: 0x0, ignore: 0x0, sem: "st.local",
 		mnem:   []piece{{kind: pieceLit, text: "LST", toks: []string{"LST"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_lmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkOperand, opnd: opnd_lmem}},
 	},
-	{ // 183: spec line 388: TEX{join}{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+	{ // 183: spec line 390: TEX{join}{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0xf0000000, care: 0xefffff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 184: spec line 389: TEX{join}.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+	{ // 184: spec line 391: TEX{join}.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0xf8000000, care: 0xe000ff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CUBE", toks: []string{".CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
 	},
-	{ // 185: spec line 390: TEX{join}.FETCH{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+	{ // 185: spec line 392: TEX{join}.FETCH{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0xf1000000, care: 0xefffff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".FETCH", toks: []string{".FETCH"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 186: spec line 391: TEX{join}.BIAS{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+	{ // 186: spec line 393: TEX{join}.BIAS{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x20000000f0000000, care: 0xefffff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".BIAS", toks: []string{".BIAS"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 187: spec line 392: TEX{join}.BIAS.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+	{ // 187: spec line 394: TEX{join}.BIAS.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x20000000f8000000, care: 0xe000ff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".BIAS.CUBE", toks: []string{".BIAS.CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
 	},
-	{ // 188: spec line 393: TEX{join}.LOD{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+	{ // 188: spec line 395: TEX{join}.LOD{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x40000000f0000000, care: 0xefffff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".LOD", toks: []string{".LOD"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 189: spec line 394: TEX{join}.LOD.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+	{ // 189: spec line 396: TEX{join}.LOD.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x40000000f8000000, care: 0xe000ff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".LOD.CUBE", toks: []string{".LOD.CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
 	},
-	{ // 190: spec line 395: TEX{join}.SIZE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+	{ // 190: spec line 397: TEX{join}.SIZE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000f0000000, care: 0xe000ff8ff6ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SIZE", toks: []string{".SIZE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
 	},
-	{ // 191: spec line 396: TEX{join}.CSAA{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+	{ // 191: spec line 398: TEX{join}.CSAA{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f1000000, value: 0x80000000f0000000, care: 0xefffff8ff7ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CSAA", toks: []string{".CSAA"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 192: spec line 399: TEX32{sfetch?.FETCH}{sf1?.LIVE} {dst}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}
+	{ // 192: spec line 401: TEX32{sfetch?.FETCH}{sf1?.LIVE} {dst}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}
 		name: "TEX32", class: ClassShort, mask: 0xf0000000, value: 0xf0000000, care: 0xf1ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX32", toks: []string{"TEX32"}}, {kind: pieceFlag, field: f_sfetch, text: ".FETCH", toks: []string{".FETCH"}}, {kind: pieceFlag, field: f_sf1, text: ".LIVE", toks: []string{".LIVE"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}},
 	},
-	{ // 193: spec line 402: EMIT{join} {fcond0}
+	{ // 193: spec line 404: EMIT{join} {fcond0}
 		name: "EMIT", class: ClassLong, mask: 0xe0000000f0000600, value: 0xc0000000f0000200, care: 0xe0003f83f0000603, fill: 0x0, ignore: 0x0, sem: "emit",
 		mnem:  []piece{{kind: pieceLit, text: "EMIT", toks: []string{"EMIT"}}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 194: spec line 403: RESTART{join} {fcond0}
+	{ // 194: spec line 405: RESTART{join} {fcond0}
 		name: "RESTART", class: ClassLong, mask: 0xe0000000f0000600, value: 0xc0000000f0000400, care: 0xe0003f83f0000603, fill: 0x0, ignore: 0x0, sem: "restart",
 		mnem:  []piece{{kind: pieceLit, text: "RESTART", toks: []string{"RESTART"}}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 195: spec line 406: BRA {fcond}{tgt}
+	{ // 195: spec line 408: BRA {fcond}{tgt}
 		name: "BRA", class: ClassFlow, mask: 0xf00001fc, value: 0x10000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "bra",
 		mnem:  []piece{{kind: pieceLit, text: "BRA", toks: []string{"BRA"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond}, {kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 196: spec line 409: CAL.NOINC {tgt}
+	{ // 196: spec line 411: CAL.NOINC {tgt}
 		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x20000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL.NOINC", toks: []string{"CAL.NOINC"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 197: spec line 410: CAL {tgt}
+	{ // 197: spec line 412: CAL {tgt}
 		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x78020000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL", toks: []string{"CAL"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 198: spec line 411: RET {fcond0}
+	{ // 198: spec line 413: RET {fcond0}
 		name: "RET", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x30000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "ret",
 		mnem:  []piece{{kind: pieceLit, text: "RET", toks: []string{"RET"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 199: spec line 412: SSY {tgt}
+	{ // 199: spec line 414: SSY {tgt}
 		name: "SSY", class: ClassFlow, mask: 0xf00001fc, value: 0xa0000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x3f8000000000, sem: "ssy",
 		mnem:  []piece{{kind: pieceLit, text: "SSY", toks: []string{"SSY"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 200: spec line 415: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
+	{ // 200: spec line 417: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
 		name: "BAR", class: ClassFlow, mask: 0x4000f00001fc, value: 0x80000000, care: 0x4000f7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
 		mnem:   []piece{{kind: pieceLit, text: "BAR", toks: []string{"BAR"}}, {kind: pieceEnum, field: f_barmd, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_barcnt}},
 		checks: []check{{kind: checkEnum, field: f_barmd, opts: 4}},
 	},
-	{ // 201: spec line 416: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}
+	{ // 201: spec line 418: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}
 		name: "BAR", class: ClassFlow, mask: 0x4000f00001fc, value: 0x400080000000, care: 0x4000f7e001ff, fill: 0x0, ignore: 0x0, sem: "bar",
 		mnem:   []piece{{kind: pieceLit, text: "BAR", toks: []string{"BAR"}}, {kind: pieceEnum, field: f_barmd, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_bar}},
 		checks: []check{{kind: checkEnum, field: f_barmd, opts: 4}},
 	},
-	{ // 202: spec line 417: TRAP
+	{ // 202: spec line 419: TRAP
 		name: "TRAP", class: ClassFlow, mask: 0x3f80f1fffffc, value: 0x90000000, care: 0x3f80f1ffffff, fill: 0x0, ignore: 0x0, sem: "trap",
 		mnem: []piece{{kind: pieceLit, text: "TRAP", toks: []string{"TRAP"}}},
 	},
-	{ // 203: spec line 418: NOP{join}
+	{ // 203: spec line 420: NOP{join}
 		name: "NOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000f0000000, care: 0xe0003f83f0000003, fill: 0x0, ignore: 0x3f8000000000, sem: "nop",
 		mnem: []piece{{kind: pieceLit, text: "NOP", toks: []string{"NOP"}}, {kind: pieceJoin}},
 	},
-	{ // 204: spec line 419: PMEVENT{join} {hex:pm}
+	{ // 204: spec line 421: PMEVENT{join} {hex:pm}
 		name: "PMEVENT", class: ClassLong, mask: 0xe0000004f0000000, value: 0xe0000004f0000000, care: 0xe0003f87f0003c03, fill: 0x0, ignore: 0x3f8000000000, sem: "pmevent",
 		mnem:  []piece{{kind: pieceLit, text: "PMEVENT", toks: []string{"PMEVENT"}}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_hex, field: f_pm}},
 	},
-	{ // 205: spec line 424: KIL {fcond0}
+	{ // 205: spec line 426: KIL {fcond0}
 		name: "KIL", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x0, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "kil",
 		mnem:  []piece{{kind: pieceLit, text: "KIL", toks: []string{"KIL"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 206: spec line 425: PBK {tgt}
+	{ // 206: spec line 427: PBK {tgt}
 		name: "PBK", class: ClassFlow, mask: 0xf00001fc, value: 0x40000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x3f8000000000, sem: "pbk",
 		mnem:  []piece{{kind: pieceLit, text: "PBK", toks: []string{"PBK"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 207: spec line 426: BRK {fcond0}
+	{ // 207: spec line 428: BRK {fcond0}
 		name: "BRK", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x50000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "brk",
 		mnem:  []piece{{kind: pieceLit, text: "BRK", toks: []string{"BRK"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 208: spec line 427: QUADON
+	{ // 208: spec line 429: QUADON
 		name: "QUADON", class: ClassFlow, mask: 0xf00001fc, value: 0x60000000, care: 0x3f80f00001ff, fill: 0x0, ignore: 0x3f8000000000, sem: "quadon",
 		mnem: []piece{{kind: pieceLit, text: "QUADON", toks: []string{"QUADON"}}},
 	},
-	{ // 209: spec line 428: QUADPOP
+	{ // 209: spec line 430: QUADPOP
 		name: "QUADPOP", class: ClassFlow, mask: 0xf00001fc, value: 0x70000000, care: 0x3f80f00001ff, fill: 0x0, ignore: 0x3f8000000000, sem: "quadpop",
 		mnem: []piece{{kind: pieceLit, text: "QUADPOP", toks: []string{"QUADPOP"}}},
 	},
-	{ // 210: spec line 429: BRKPT {fcond0}
+	{ // 210: spec line 431: BRKPT {fcond0}
 		name: "BRKPT", class: ClassFlow, mask: 0xfc000fffffffc, value: 0xb0000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "brkpt",
 		mnem:  []piece{{kind: pieceLit, text: "BRKPT", toks: []string{"BRKPT"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 211: spec line 446: BAR32{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
+	{ // 211: spec line 448: BAR32{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
 		name: "BAR32", class: ClassFlow32, mask: 0xf00001ff, value: 0x80000003, care: 0xf7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
 		mnem:   []piece{{kind: pieceLit, text: "BAR32", toks: []string{"BAR32"}}, {kind: pieceEnum, field: f_barmd, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_barcnt}},
 		checks: []check{{kind: checkEnum, field: f_barmd, opts: 4}},
 	},
-	{ // 212: spec line 447: SSY32 {tgt}
+	{ // 212: spec line 449: SSY32 {tgt}
 		name: "SSY32", class: ClassFlow32, mask: 0xf00001ff, value: 0xa0000003, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "ssy",
 		mnem:  []piece{{kind: pieceLit, text: "SSY32", toks: []string{"SSY32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 213: spec line 449: TRAP32
+	{ // 213: spec line 451: TRAP32
 		name: "TRAP32", class: ClassFlow32, mask: 0xf0000003, value: 0x90000002, care: 0xf0000003, fill: 0x0, ignore: 0x0, sem: "trap",
 		mnem: []piece{{kind: pieceLit, text: "TRAP32", toks: []string{"TRAP32"}}},
 	},
-	{ // 214: spec line 450: BRKPT32
+	{ // 214: spec line 452: BRKPT32
 		name: "BRKPT32", class: ClassFlow32, mask: 0xf0000003, value: 0xb0000002, care: 0xf0000003, fill: 0x0, ignore: 0x0, sem: "brkpt",
 		mnem: []piece{{kind: pieceLit, text: "BRKPT32", toks: []string{"BRKPT32"}}},
 	},
