@@ -666,732 +666,876 @@ var forms = [...]form{
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 86: spec line 243: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 86: spec line 247: IMAD32.U16 {dst}, {s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U16", toks: []string{"IMAD32.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 87: spec line 244: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, -{dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 87: spec line 248: IMAD32.S16 {dst}, {s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60000100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.S16", toks: []string{"IMAD32.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 88: spec line 249: IMAD32.SAT.S16 {dst}, {s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60008000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", toks: []string{"IMAD32.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 89: spec line 250: IMAD32.U24 {dst}, {s1}, {s2}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60008100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U24", toks: []string{"IMAD32.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 90: spec line 251: IMAD32.U16 {dst}, {s1:h}, {s2:h}, -{dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U16", toks: []string{"IMAD32.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 88: spec line 245: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 91: spec line 252: IMAD32.S16 {dst}, {s1:h}, {s2:h}, -{dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60400100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.S16", toks: []string{"IMAD32.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 92: spec line 253: IMAD32.SAT.S16 {dst}, {s1:h}, {s2:h}, -{dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60408000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", toks: []string{"IMAD32.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 93: spec line 254: IMAD32.U24 {dst}, {s1}, {s2}, -{dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60408100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U24", toks: []string{"IMAD32.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 94: spec line 255: IMAD32.U16 {dst}, -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U16", toks: []string{"IMAD32.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 89: spec line 246: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 95: spec line 256: IMAD32.S16 {dst}, -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70000100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.S16", toks: []string{"IMAD32.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 96: spec line 257: IMAD32.SAT.S16 {dst}, -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70008000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", toks: []string{"IMAD32.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 97: spec line 258: IMAD32.U24 {dst}, -{s1}, {s2}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70008100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U24", toks: []string{"IMAD32.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 98: spec line 259: IMAD32.U16 {dst} (C0), -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U16", toks: []string{"IMAD32.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 90: spec line 247: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 99: spec line 260: IMAD32.S16 {dst} (C0), -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70400100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.S16", toks: []string{"IMAD32.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 100: spec line 261: IMAD32.SAT.S16 {dst} (C0), -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70408000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", toks: []string{"IMAD32.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 101: spec line 262: IMAD32.U24 {dst} (C0), -{s1}, {s2}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70408100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U24", toks: []string{"IMAD32.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 102: spec line 263: IMAD32I.U16 {dst}, {s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U16", toks: []string{"IMAD32I.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 91: spec line 248: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, -{dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 103: spec line 264: IMAD32I.S16 {dst}, {s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.S16", toks: []string{"IMAD32I.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 104: spec line 265: IMAD32I.SAT.S16 {dst}, {s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", toks: []string{"IMAD32I.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 105: spec line 266: IMAD32I.U24 {dst}, {s1}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U24", toks: []string{"IMAD32I.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 106: spec line 267: IMAD32I.U16 {dst}, {s1:h}, {imm}, -{dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U16", toks: []string{"IMAD32I.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 92: spec line 249: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 107: spec line 268: IMAD32I.S16 {dst}, {s1:h}, {imm}, -{dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60400100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.S16", toks: []string{"IMAD32I.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 108: spec line 269: IMAD32I.SAT.S16 {dst}, {s1:h}, {imm}, -{dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60408000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", toks: []string{"IMAD32I.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 109: spec line 270: IMAD32I.U24 {dst}, {s1}, {imm}, -{dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60408100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U24", toks: []string{"IMAD32I.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 110: spec line 271: IMAD32I.U16 {dst}, -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U16", toks: []string{"IMAD32I.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 93: spec line 250: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 111: spec line 272: IMAD32I.S16 {dst}, -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.S16", toks: []string{"IMAD32I.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 112: spec line 273: IMAD32I.SAT.S16 {dst}, -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", toks: []string{"IMAD32I.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 113: spec line 274: IMAD32I.U24 {dst}, -{s1}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U24", toks: []string{"IMAD32I.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 114: spec line 275: IMAD32I.U16 {dst} (C0), -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U16", toks: []string{"IMAD32I.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 94: spec line 252: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
+	{ // 115: spec line 276: IMAD32I.S16 {dst} (C0), -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70400100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.S16", toks: []string{"IMAD32I.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 116: spec line 277: IMAD32I.SAT.S16 {dst} (C0), -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70408000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", toks: []string{"IMAD32I.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 117: spec line 278: IMAD32I.U24 {dst} (C0), -{s1}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70408100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U24", toks: []string{"IMAD32I.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 118: spec line 280: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
 		name: "ISET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000030000000, care: 0xefe1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "iset",
 		mnem:   []piece{{kind: pieceLit, text: "ISET", toks: []string{"ISET"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_setc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"T"}}, order: []byte{0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0x7}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 95: spec line 253: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 119: spec line 281: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "IMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "imax",
 		mnem:   []piece{{kind: pieceLit, text: "IMAX", toks: []string{"IMAX"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 96: spec line 254: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 120: spec line 282: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "IMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "imin",
 		mnem:   []piece{{kind: pieceLit, text: "IMIN", toks: []string{"IMIN"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 97: spec line 255: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 121: spec line 283: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc000000030000000, care: 0xe7f03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "shl",
 		mnem:   []piece{{kind: pieceLit, text: "SHL", toks: []string{"SHL"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 98: spec line 256: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
+	{ // 122: spec line 284: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
 		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc010000030000000, care: 0xe4303ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "shl",
 		mnem:   []piece{{kind: pieceLit, text: "SHL", toks: []string{"SHL"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_shc}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 99: spec line 257: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 123: spec line 285: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe000000030000000, care: 0xeff03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "shr",
 		mnem:   []piece{{kind: pieceLit, text: "SHR", toks: []string{"SHR"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 100: spec line 258: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
+	{ // 124: spec line 286: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
 		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe010000030000000, care: 0xec303ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "shr",
 		mnem:   []piece{{kind: pieceLit, text: "SHR", toks: []string{"SHR"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_shc}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 101: spec line 260: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
+	{ // 125: spec line 288: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
 		name: "LOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xd0000000, care: 0xe7e3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP", toks: []string{"LOP"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_lop, opts: []string{".AND", ".OR", ".XOR", ".PASS_B"}, optToks: [][]string{[]string{".AND"}, []string{".OR"}, []string{".XOR"}, []string{".PASS_B"}}, order: []byte{0x3, 0x0, 0x2, 0x1}}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_not1, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_not2, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 102: spec line 261: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
+	{ // 126: spec line 289: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.AND", toks: []string{"LOP32I.AND"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 103: spec line 262: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
+	{ // 127: spec line 290: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.OR", toks: []string{"LOP32I.OR"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 104: spec line 263: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
+	{ // 128: spec line 291: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.XOR", toks: []string{"LOP32I.XOR"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 105: spec line 264: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
+	{ // 129: spec line 292: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.PASS_B", toks: []string{"LOP32I.PASS_B"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 106: spec line 267: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 130: spec line 295: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000, care: 0xec31fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2I", toks: []string{"I2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 107: spec line 268: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 131: spec line 296: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000a0000000, care: 0xec31fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2I", toks: []string{"I2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 108: spec line 269: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 132: spec line 297: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x40000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 109: spec line 270: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 133: spec line 298: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x60000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 110: spec line 271: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 134: spec line 299: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 111: spec line 272: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 135: spec line 300: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 112: spec line 278: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cvsat?.SAT}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 136: spec line 306: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cvsat?.SAT}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_sgn, text: ".IR", toks: []string{".IR"}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 113: spec line 279: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cvsat?.SAT}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 137: spec line 307: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cvsat?.SAT}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_sgn, text: ".IR", toks: []string{".IR"}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 114: spec line 284: F2F{join}.F32.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+	{ // 138: spec line 312: F2F{join}.F32.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xc0404000a0000000, care: 0xe457fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32.F64", toks: []string{".F32.F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 115: spec line 285: F2F{join}.F32.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+	{ // 139: spec line 313: F2F{join}.F32.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xe0404000a0000000, care: 0xe457fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32.F64", toks: []string{".F32.F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 116: spec line 286: F2F{join}.F64.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+	{ // 140: spec line 314: F2F{join}.F64.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xc4404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F64", toks: []string{".F64.F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_sgn, text: ".IR", toks: []string{".IR"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 117: spec line 287: F2F{join}.F64.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+	{ // 141: spec line 315: F2F{join}.F64.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xe4404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F64", toks: []string{".F64.F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_sgn, text: ".IR", toks: []string{".IR"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 118: spec line 288: F2F{join}.F64.F32{cc} {rdst}{guard}, {fabs1?|}{s1}{fabs1?|}
+	{ // 142: spec line 316: F2F{join}.F64.F32{cc} {rdst}{guard}, {fabs1?|}{s1}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xc4400000a0000000, care: 0xe471fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F32", toks: []string{".F64.F32"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 119: spec line 289: F2F{join}.F64.F32{cc} {rdst}{guard}, -{fabs1?|}{s1}{fabs1?|}
+	{ // 143: spec line 317: F2F{join}.F64.F32{cc} {rdst}{guard}, -{fabs1?|}{s1}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xe4400000a0000000, care: 0xe471fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F32", toks: []string{".F64.F32"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 120: spec line 290: F2I{join}{sgn|.U32|.S32}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+	{ // 144: spec line 318: F2I{join}{sgn|.U32|.S32}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0x80404000a0000000, care: 0xec57fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U32", ".S32"}, optToks: [][]string{[]string{".U32"}, []string{".S32"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 121: spec line 291: F2I{join}{sgn|.U32|.S32}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+	{ // 145: spec line 319: F2I{join}{sgn|.U32|.S32}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0xa0404000a0000000, care: 0xec57fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U32", ".S32"}, optToks: [][]string{[]string{".U32"}, []string{".S32"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 122: spec line 292: F2I{join}{sgn|.U64|.S64}.F32{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {fabs1?|}{s1}{fabs1?|}
+	{ // 146: spec line 320: F2I{join}{sgn|.U64|.S64}.F32{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {fabs1?|}{s1}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0x84400000a0000000, care: 0xec77fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U64", ".S64"}, optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F32", toks: []string{".F32"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 123: spec line 293: F2I{join}{sgn|.U64|.S64}.F32{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, -{fabs1?|}{s1}{fabs1?|}
+	{ // 147: spec line 321: F2I{join}{sgn|.U64|.S64}.F32{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, -{fabs1?|}{s1}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0xa4400000a0000000, care: 0xec77fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U64", ".S64"}, optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F32", toks: []string{".F32"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 124: spec line 294: F2I{join}{sgn|.U64|.S64}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+	{ // 148: spec line 322: F2I{join}{sgn|.U64|.S64}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0x84404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U64", ".S64"}, optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 125: spec line 295: F2I{join}{sgn|.U64|.S64}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+	{ // 149: spec line 323: F2I{join}{sgn|.U64|.S64}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0xa4404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U64", ".S64"}, optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 126: spec line 296: I2F{join}.F64{cvts|.U32|.U64|*|*|.S32|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+	{ // 150: spec line 324: I2F{join}.F64{cvts|.U32|.U64|*|*|.S32|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x44400000a0000000, care: 0xec5ffff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U32", ".U64", "*", "*", ".S32", ".S64", "*", "*"}, optToks: [][]string{[]string{".U32"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{".S32"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}},
 	},
-	{ // 127: spec line 297: I2F{join}.F64{cvts|.U32|.U64|*|*|.S32|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+	{ // 151: spec line 325: I2F{join}.F64{cvts|.U32|.U64|*|*|.S32|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x64400000a0000000, care: 0xec5ffff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U32", ".U64", "*", "*", ".S32", ".S64", "*", "*"}, optToks: [][]string{[]string{".U32"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{".S32"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}},
 	},
-	{ // 128: spec line 298: I2F{join}.F32{cvts|*|.U64|*|*|*|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+	{ // 152: spec line 326: I2F{join}.F32{cvts|*|.U64|*|*|*|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x40400000a0000000, care: 0xec5ffffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32", toks: []string{".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{"*", ".U64", "*", "*", "*", ".S64", "*", "*"}, optToks: [][]string{[]string{"*"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x1, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}},
 	},
-	{ // 129: spec line 299: I2F{join}.F32{cvts|*|.U64|*|*|*|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+	{ // 153: spec line 327: I2F{join}.F32{cvts|*|.U64|*|*|*|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x60400000a0000000, care: 0xec5ffffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32", toks: []string{".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{"*", ".U64", "*", "*", "*", ".S64", "*", "*"}, optToks: [][]string{[]string{"*"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x1, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}},
 	},
-	{ // 130: spec line 302: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+	{ // 154: spec line 330: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
 		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xb0000000, care: 0xefffffffff03ffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:   []piece{{kind: pieceLit, text: "FADD", toks: []string{"FADD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_frnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkEnum, field: f_frnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 131: spec line 303: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+	{ // 155: spec line 331: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
 		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000b0000000, care: 0xefffffffff03ffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:   []piece{{kind: pieceLit, text: "FADD", toks: []string{"FADD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceEnum, field: f_frnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkEnum, field: f_frnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 132: spec line 306: FADD32{sf1?.SAT} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+	{ // 156: spec line 334: FADD32{sf1?.SAT} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
 		name: "FADD32", class: ClassShort, mask: 0xf0000000, value: 0xb0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:   []piece{{kind: pieceLit, text: "FADD32", toks: []string{"FADD32"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 133: spec line 307: FADD32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}
+	{ // 157: spec line 335: FADD32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}
 		name: "FADD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xb0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:   []piece{{kind: pieceLit, text: "FADD32I", toks: []string{"FADD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 134: spec line 308: FMUL{join}{msat?.SAT}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+	{ // 158: spec line 336: FMUL{join}{msat?.SAT}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
 		name: "FMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000, care: 0xeff0fffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnem:   []piece{{kind: pieceLit, text: "FMUL", toks: []string{"FMUL"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_msat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceEnum, field: f_fmrnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkEnum, field: f_fmrnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 135: spec line 309: FMUL32{sf1?.SAT} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+	{ // 159: spec line 337: FMUL32{sf1?.SAT} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
 		name: "FMUL32", class: ClassShort, mask: 0xf0000000, value: 0xc0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnem:   []piece{{kind: pieceLit, text: "FMUL32", toks: []string{"FMUL32"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 136: spec line 310: FMUL32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}
+	{ // 160: spec line 338: FMUL32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}
 		name: "FMUL32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xc0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnem:   []piece{{kind: pieceLit, text: "FMUL32I", toks: []string{"FMUL32I"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 137: spec line 311: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+	{ // 161: spec line 339: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
 		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:   []piece{{kind: pieceLit, text: "FMAD", toks: []string{"FMAD"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 138: spec line 312: FMAD{join}.SAT{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+	{ // 162: spec line 340: FMAD{join}.SAT{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
 		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000e0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:   []piece{{kind: pieceLit, text: "FMAD", toks: []string{"FMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 139: spec line 313: FMAD32{sf1?.SAT} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
+	{ // 163: spec line 341: FMAD32{sf1?.SAT} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
 		name: "FMAD32", class: ClassShort, mask: 0xf0000000, value: 0xe0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:   []piece{{kind: pieceLit, text: "FMAD32", toks: []string{"FMAD32"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 140: spec line 314: FMAD32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
+	{ // 164: spec line 342: FMAD32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
 		name: "FMAD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xe0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:   []piece{{kind: pieceLit, text: "FMAD32I", toks: []string{"FMAD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 141: spec line 315: FSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+	{ // 165: spec line 343: FSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
 		name: "FSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000b0000000, care: 0xeffbfffffeffffff, fill: 0x0, ignore: 0x0, sem: "fset",
 		mnem:   []piece{{kind: pieceLit, text: "FSET", toks: []string{"FSET"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 142: spec line 316: FMAX{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
+	{ // 166: spec line 344: FMAX{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
 		name: "FMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000b0000000, care: 0xeff83ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmax",
 		mnem:   []piece{{kind: pieceLit, text: "FMAX", toks: []string{"FMAX"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 143: spec line 317: FMIN{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
+	{ // 167: spec line 345: FMIN{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
 		name: "FMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000b0000000, care: 0xeff83ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmin",
 		mnem:   []piece{{kind: pieceLit, text: "FMIN", toks: []string{"FMIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 144: spec line 320: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 168: spec line 348: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "SLCT", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000c0000000, care: 0xe3ffffffffffffff, fill: 0x0, ignore: 0x0, sem: "slct",
 		mnem:   []piece{{kind: pieceLit, text: "SLCT", toks: []string{"SLCT"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 145: spec line 321: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 169: spec line 349: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "SLCT", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000c0000000, care: 0xe3ffffffffffffff, fill: 0x0, ignore: 0x0, sem: "slct",
 		mnem:   []piece{{kind: pieceLit, text: "SLCT", toks: []string{"SLCT"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 146: spec line 324: QUADOP{join}{qop0|.ADD|.SUBR|.SUB|.MOV2}{qop1|.ADD|.SUBR|.SUB|.MOV2}{qop2|.ADD|.SUBR|.SUB|.MOV2}{qop3|.ADD|.SUBR|.SUB|.MOV2}{cc} {dst}{guard}, {qlane|L0|L1|L2|L3|DX|DY|*|*}, {s1r}, {s3r}
+	{ // 170: spec line 352: QUADOP{join}{qop0|.ADD|.SUBR|.SUB|.MOV2}{qop1|.ADD|.SUBR|.SUB|.MOV2}{qop2|.ADD|.SUBR|.SUB|.MOV2}{qop3|.ADD|.SUBR|.SUB|.MOV2}{cc} {dst}{guard}, {qlane|L0|L1|L2|L3|DX|DY|*|*}, {s1r}, {s3r}
 		name: "QUADOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000c0000000, care: 0xefdffffbf037ffff, fill: 0x0, ignore: 0x0, sem: "quadop",
 		mnem:   []piece{{kind: pieceLit, text: "QUADOP", toks: []string{"QUADOP"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_qop0, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceEnum, field: f_qop1, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceEnum, field: f_qop2, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceEnum, field: f_qop3, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_qlane, opts: []string{"L0", "L1", "L2", "L3", "DX", "DY", "*", "*"}, optToks: [][]string{[]string{"L0"}, []string{"L1"}, []string{"L2"}, []string{"L3"}, []string{"DX"}, []string{"DY"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x2, 0x3, 0x4, 0x5}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3r}},
 		checks: []check{{kind: checkCC}, {kind: checkEnum, field: f_qlane, opts: 8}},
 	},
-	{ // 147: spec line 325: RRO{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {rrop|SIN|EX2}
+	{ // 171: spec line 353: RRO{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {rrop|SIN|EX2}
 		name: "RRO", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000b0000000, care: 0xe4307ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rro",
 		mnem:   []piece{{kind: pieceLit, text: "RRO", toks: []string{"RRO"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_rrop, opts: []string{"SIN", "EX2"}, optToks: [][]string{[]string{"SIN"}, []string{"EX2"}}, order: []byte{0x0, 0x1}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 148: spec line 326: RCP{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
+	{ // 172: spec line 354: RCP{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
 		name: "RCP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x90000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnem:   []piece{{kind: pieceLit, text: "RCP", toks: []string{"RCP"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 149: spec line 327: RSQ{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
+	{ // 173: spec line 355: RSQ{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
 		name: "RSQ", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000090000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rsq",
 		mnem:   []piece{{kind: pieceLit, text: "RSQ", toks: []string{"RSQ"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 150: spec line 328: LG2{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
+	{ // 174: spec line 356: LG2{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
 		name: "LG2", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000090000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "lg2",
 		mnem:   []piece{{kind: pieceLit, text: "LG2", toks: []string{"LG2"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 151: spec line 329: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 175: spec line 357: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "SIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "sin",
 		mnem:   []piece{{kind: pieceLit, text: "SIN", toks: []string{"SIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 152: spec line 330: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 176: spec line 358: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "COS", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cos",
 		mnem:   []piece{{kind: pieceLit, text: "COS", toks: []string{"COS"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 153: spec line 331: EX2{join}{neg2?.SAT}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 177: spec line 359: EX2{join}{neg2?.SAT}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xec203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "ex2",
 		mnem:   []piece{{kind: pieceLit, text: "EX2", toks: []string{"EX2"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_neg2, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 154: spec line 332: RCP32 {dst}, {sf3?-}{sf2?|}{s1}{sf2?|}
+	{ // 178: spec line 360: RCP32 {dst}, {sf3?-}{sf2?|}{s1}{sf2?|}
 		name: "RCP32", class: ClassShort, mask: 0xf0000000, value: 0x90000000, care: 0xff40feff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnem:   []piece{{kind: pieceLit, text: "RCP32", toks: []string{"RCP32"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_sf2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_sf2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 155: spec line 337: DFMA{join}{dfrnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}, {neg2?-}{s3r}
+	{ // 179: spec line 365: DFMA{join}{dfrnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}, {neg2?-}{s3r}
 		name: "DFMA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000e0000000, care: 0xecdffff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dfma",
 		mnem:   []piece{{kind: pieceLit, text: "DFMA", toks: []string{"DFMA"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_dfrnd, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3r}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 156: spec line 338: DADD{join}{frnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {neg2?-}{s3r}
+	{ // 180: spec line 366: DADD{join}{frnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {neg2?-}{s3r}
 		name: "DADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000e0000000, care: 0xec1ffff3f003ffff, fill: 0x0, ignore: 0x0, sem: "dadd",
 		mnem:   []piece{{kind: pieceLit, text: "DADD", toks: []string{"DADD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_frnd, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3r}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 157: spec line 339: DMUL{join}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}
+	{ // 181: spec line 367: DMUL{join}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}
 		name: "DMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000e0000000, care: 0xe4063ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmul",
 		mnem:   []piece{{kind: pieceLit, text: "DMUL", toks: []string{"DMUL"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 158: spec line 340: DMIN{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
+	{ // 182: spec line 368: DMIN{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
 		name: "DMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000e0000000, care: 0xec183ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmin",
 		mnem:   []piece{{kind: pieceLit, text: "DMIN", toks: []string{"DMIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 159: spec line 341: DMAX{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
+	{ // 183: spec line 369: DMAX{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
 		name: "DMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000e0000000, care: 0xec183ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmax",
 		mnem:   []piece{{kind: pieceLit, text: "DMAX", toks: []string{"DMAX"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 160: spec line 342: DSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+	{ // 184: spec line 370: DSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
 		name: "DSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000e0000000, care: 0xec1bfffbf07fffff, fill: 0x0, ignore: 0x0, sem: "dset",
 		mnem:   []piece{{kind: pieceLit, text: "DSET", toks: []string{"DSET"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 161: spec line 345: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
+	{ // 185: spec line 373: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
 		name: "GLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000d0000000, care: 0xe0e03ffffc7fffff, fill: 0x0, ignore: 0x0, sem: "ld.global",
 		mnem:   []piece{{kind: pieceLit, text: "GLD", toks: []string{"GLD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gmem}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_gmem}},
 	},
-	{ // 162: spec line 346: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
+	{ // 186: spec line 374: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
 		name: "GST", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000d0000000, care: 0xe0e03f8ffc7fffff, fill: 0x0, ignore: 0x0, sem: "st.global",
 		mnem:   []piece{{kind: pieceLit, text: "GST", toks: []string{"GST"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkOperand, opnd: opnd_gmem}},
 	},
-	{ // 163: spec line 347: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
+	{ // 187: spec line 375: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
 		name: "LLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000d0000000, care: 0xe0e03ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "ld.local",
 		mnem:   []piece{{kind: pieceLit, text: "LLD", toks: []string{"LLD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_lmem}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_lmem}},
 	},
-	{ // 164: spec line 354: GRED{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {gred}{guard}, {rdst}
+	{ // 188: spec line 382: GRED{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc0000000d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:   []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IADD", toks: []string{".IADD"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x4, 0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 165: spec line 355: GRED{join}.INC.U32 {gred}{guard}, {rdst}
+	{ // 189: spec line 383: GRED{join}.INC.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00010d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".INC.U32", toks: []string{".INC.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 	},
-	{ // 166: spec line 356: GRED{join}.DEC.U32 {gred}{guard}, {rdst}
+	{ // 190: spec line 384: GRED{join}.DEC.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00014d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".DEC.U32", toks: []string{".DEC.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 	},
-	{ // 167: spec line 357: GRED{join}.IMAX{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
+	{ // 191: spec line 385: GRED{join}.IMAX{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc0000018d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:   []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMAX", toks: []string{".IMAX"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 168: spec line 358: GRED{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
+	{ // 192: spec line 386: GRED{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc000001cd0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:   []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMIN", toks: []string{".IMIN"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 169: spec line 359: GRED{join}.AND.U32 {gred}{guard}, {rdst}
+	{ // 193: spec line 387: GRED{join}.AND.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00028d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".AND.U32", toks: []string{".AND.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 	},
-	{ // 170: spec line 360: GRED{join}.OR.U32 {gred}{guard}, {rdst}
+	{ // 194: spec line 388: GRED{join}.OR.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c0002cd0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".OR.U32", toks: []string{".OR.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 	},
-	{ // 171: spec line 361: GRED{join}.XOR.U32 {gred}{guard}, {rdst}
+	{ // 195: spec line 389: GRED{join}.XOR.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00030d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".XOR.U32", toks: []string{".XOR.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
 	},
-	{ // 172: spec line 362: GATOM{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
+	{ // 196: spec line 390: GATOM{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000000d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IADD", toks: []string{".IADD"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x4, 0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 173: spec line 363: GATOM{join}.EXCH{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}
+	{ // 197: spec line 391: GATOM{join}.EXCH{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000004d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".EXCH", toks: []string{".EXCH"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", "*"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{"*"}}, order: []byte{0x4, 0x6}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 174: spec line 364: GATOM{join}.CAS{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}, {s3r}
+	{ // 198: spec line 392: GATOM{join}.CAS{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}, {s3r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000008d0000000, care: 0xe0ffffbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CAS", toks: []string{".CAS"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", "*"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{"*"}}, order: []byte{0x4, 0x6}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3r}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 175: spec line 365: GATOM{join}.INC.U32 {rdst}{guard}, {gatom}, {s2r}
+	{ // 199: spec line 393: GATOM{join}.INC.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00010d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".INC.U32", toks: []string{".INC.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 	},
-	{ // 176: spec line 366: GATOM{join}.DEC.U32 {rdst}{guard}, {gatom}, {s2r}
+	{ // 200: spec line 394: GATOM{join}.DEC.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00014d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".DEC.U32", toks: []string{".DEC.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 	},
-	{ // 177: spec line 367: GATOM{join}.IMAX{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
+	{ // 201: spec line 395: GATOM{join}.IMAX{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000018d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMAX", toks: []string{".IMAX"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 178: spec line 368: GATOM{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
+	{ // 202: spec line 396: GATOM{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe000001cd0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMIN", toks: []string{".IMIN"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
 	},
-	{ // 179: spec line 369: GATOM{join}.AND.U32 {rdst}{guard}, {gatom}, {s2r}
+	{ // 203: spec line 397: GATOM{join}.AND.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00028d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".AND.U32", toks: []string{".AND.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 	},
-	{ // 180: spec line 370: GATOM{join}.OR.U32 {rdst}{guard}, {gatom}, {s2r}
+	{ // 204: spec line 398: GATOM{join}.OR.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c0002cd0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".OR.U32", toks: []string{".OR.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 	},
-	{ // 181: spec line 371: GATOM{join}.XOR.U32 {rdst}{guard}, {gatom}, {s2r}
+	{ // 205: spec line 399: GATOM{join}.XOR.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00030d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".XOR.U32", toks: []string{".XOR.U32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
 	},
-	{ // 182: spec line 372: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
+	{ // 206: spec line 400: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
 		name: "LST", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000d0000000, care: 0xe0e03f8ffe7fffff, fill: 0x0, ignore: 0x0, sem: "st.local",
 		mnem:   []piece{{kind: pieceLit, text: "LST", toks: []string{"LST"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_lmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkOperand, opnd: opnd_lmem}},
 	},
-	{ // 183: spec line 390: TEX{join}{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+	{ // 207: spec line 418: TEX{join}{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0xf0000000, care: 0xefffff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 184: spec line 391: TEX{join}.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+	{ // 208: spec line 419: TEX{join}.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0xf8000000, care: 0xe000ff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CUBE", toks: []string{".CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
 	},
-	{ // 185: spec line 392: TEX{join}.FETCH{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+	{ // 209: spec line 420: TEX{join}.FETCH{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0xf1000000, care: 0xefffff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".FETCH", toks: []string{".FETCH"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 186: spec line 393: TEX{join}.BIAS{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+	{ // 210: spec line 421: TEX{join}.BIAS{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x20000000f0000000, care: 0xefffff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".BIAS", toks: []string{".BIAS"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 187: spec line 394: TEX{join}.BIAS.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+	{ // 211: spec line 422: TEX{join}.BIAS.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x20000000f8000000, care: 0xe000ff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".BIAS.CUBE", toks: []string{".BIAS.CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
 	},
-	{ // 188: spec line 395: TEX{join}.LOD{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+	{ // 212: spec line 423: TEX{join}.LOD{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x40000000f0000000, care: 0xefffff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".LOD", toks: []string{".LOD"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 189: spec line 396: TEX{join}.LOD.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+	{ // 213: spec line 424: TEX{join}.LOD.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x40000000f8000000, care: 0xe000ff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".LOD.CUBE", toks: []string{".LOD.CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
 	},
-	{ // 190: spec line 397: TEX{join}.SIZE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+	{ // 214: spec line 425: TEX{join}.SIZE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000f0000000, care: 0xe000ff8ff6ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SIZE", toks: []string{".SIZE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
 	},
-	{ // 191: spec line 398: TEX{join}.CSAA{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+	{ // 215: spec line 426: TEX{join}.CSAA{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f1000000, value: 0x80000000f0000000, care: 0xefffff8ff7ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CSAA", toks: []string{".CSAA"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 192: spec line 401: TEX32{sfetch?.FETCH}{sf1?.LIVE} {dst}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}
+	{ // 216: spec line 429: TEX32{sfetch?.FETCH}{sf1?.LIVE} {dst}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}
 		name: "TEX32", class: ClassShort, mask: 0xf0000000, value: 0xf0000000, care: 0xf1ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
 		mnem:  []piece{{kind: pieceLit, text: "TEX32", toks: []string{"TEX32"}}, {kind: pieceFlag, field: f_sfetch, text: ".FETCH", toks: []string{".FETCH"}}, {kind: pieceFlag, field: f_sf1, text: ".LIVE", toks: []string{".LIVE"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}},
 	},
-	{ // 193: spec line 404: EMIT{join} {fcond0}
+	{ // 217: spec line 432: EMIT{join} {fcond0}
 		name: "EMIT", class: ClassLong, mask: 0xe0000000f0000600, value: 0xc0000000f0000200, care: 0xe0003f83f0000603, fill: 0x0, ignore: 0x0, sem: "emit",
 		mnem:  []piece{{kind: pieceLit, text: "EMIT", toks: []string{"EMIT"}}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 194: spec line 405: RESTART{join} {fcond0}
+	{ // 218: spec line 433: RESTART{join} {fcond0}
 		name: "RESTART", class: ClassLong, mask: 0xe0000000f0000600, value: 0xc0000000f0000400, care: 0xe0003f83f0000603, fill: 0x0, ignore: 0x0, sem: "restart",
 		mnem:  []piece{{kind: pieceLit, text: "RESTART", toks: []string{"RESTART"}}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 195: spec line 408: BRA {fcond}{tgt}
+	{ // 219: spec line 436: BRA {fcond}{tgt}
 		name: "BRA", class: ClassFlow, mask: 0xf00001fc, value: 0x10000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "bra",
 		mnem:  []piece{{kind: pieceLit, text: "BRA", toks: []string{"BRA"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond}, {kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 196: spec line 411: CAL.NOINC {tgt}
+	{ // 220: spec line 439: CAL.NOINC {tgt}
 		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x20000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL.NOINC", toks: []string{"CAL.NOINC"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 197: spec line 412: CAL {tgt}
+	{ // 221: spec line 440: CAL {tgt}
 		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x78020000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL", toks: []string{"CAL"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 198: spec line 413: RET {fcond0}
+	{ // 222: spec line 441: RET {fcond0}
 		name: "RET", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x30000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "ret",
 		mnem:  []piece{{kind: pieceLit, text: "RET", toks: []string{"RET"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 199: spec line 414: SSY {tgt}
+	{ // 223: spec line 442: SSY {tgt}
 		name: "SSY", class: ClassFlow, mask: 0xf00001fc, value: 0xa0000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x3f8000000000, sem: "ssy",
 		mnem:  []piece{{kind: pieceLit, text: "SSY", toks: []string{"SSY"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 200: spec line 417: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
+	{ // 224: spec line 445: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
 		name: "BAR", class: ClassFlow, mask: 0x4000f00001fc, value: 0x80000000, care: 0x4000f7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
 		mnem:   []piece{{kind: pieceLit, text: "BAR", toks: []string{"BAR"}}, {kind: pieceEnum, field: f_barmd, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_barcnt}},
 		checks: []check{{kind: checkEnum, field: f_barmd, opts: 4}},
 	},
-	{ // 201: spec line 418: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}
+	{ // 225: spec line 446: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}
 		name: "BAR", class: ClassFlow, mask: 0x4000f00001fc, value: 0x400080000000, care: 0x4000f7e001ff, fill: 0x0, ignore: 0x0, sem: "bar",
 		mnem:   []piece{{kind: pieceLit, text: "BAR", toks: []string{"BAR"}}, {kind: pieceEnum, field: f_barmd, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_bar}},
 		checks: []check{{kind: checkEnum, field: f_barmd, opts: 4}},
 	},
-	{ // 202: spec line 419: TRAP
+	{ // 226: spec line 447: TRAP
 		name: "TRAP", class: ClassFlow, mask: 0x3f80f1fffffc, value: 0x90000000, care: 0x3f80f1ffffff, fill: 0x0, ignore: 0x0, sem: "trap",
 		mnem: []piece{{kind: pieceLit, text: "TRAP", toks: []string{"TRAP"}}},
 	},
-	{ // 203: spec line 420: NOP{join}
+	{ // 227: spec line 448: NOP{join}
 		name: "NOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000f0000000, care: 0xe0003f83f0000003, fill: 0x0, ignore: 0x3f8000000000, sem: "nop",
 		mnem: []piece{{kind: pieceLit, text: "NOP", toks: []string{"NOP"}}, {kind: pieceJoin}},
 	},
-	{ // 204: spec line 421: PMEVENT{join} {hex:pm}
+	{ // 228: spec line 449: PMEVENT{join} {hex:pm}
 		name: "PMEVENT", class: ClassLong, mask: 0xe0000004f0000000, value: 0xe0000004f0000000, care: 0xe0003f87f0003c03, fill: 0x0, ignore: 0x3f8000000000, sem: "pmevent",
 		mnem:  []piece{{kind: pieceLit, text: "PMEVENT", toks: []string{"PMEVENT"}}, {kind: pieceJoin}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_hex, field: f_pm}},
 	},
-	{ // 205: spec line 426: KIL {fcond0}
+	{ // 229: spec line 454: KIL {fcond0}
 		name: "KIL", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x0, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "kil",
 		mnem:  []piece{{kind: pieceLit, text: "KIL", toks: []string{"KIL"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 206: spec line 427: PBK {tgt}
+	{ // 230: spec line 455: PBK {tgt}
 		name: "PBK", class: ClassFlow, mask: 0xf00001fc, value: 0x40000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x3f8000000000, sem: "pbk",
 		mnem:  []piece{{kind: pieceLit, text: "PBK", toks: []string{"PBK"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 207: spec line 428: BRK {fcond0}
+	{ // 231: spec line 456: BRK {fcond0}
 		name: "BRK", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x50000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "brk",
 		mnem:  []piece{{kind: pieceLit, text: "BRK", toks: []string{"BRK"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 208: spec line 429: QUADON
+	{ // 232: spec line 457: QUADON
 		name: "QUADON", class: ClassFlow, mask: 0xf00001fc, value: 0x60000000, care: 0x3f80f00001ff, fill: 0x0, ignore: 0x3f8000000000, sem: "quadon",
 		mnem: []piece{{kind: pieceLit, text: "QUADON", toks: []string{"QUADON"}}},
 	},
-	{ // 209: spec line 430: QUADPOP
+	{ // 233: spec line 458: QUADPOP
 		name: "QUADPOP", class: ClassFlow, mask: 0xf00001fc, value: 0x70000000, care: 0x3f80f00001ff, fill: 0x0, ignore: 0x3f8000000000, sem: "quadpop",
 		mnem: []piece{{kind: pieceLit, text: "QUADPOP", toks: []string{"QUADPOP"}}},
 	},
-	{ // 210: spec line 431: BRKPT {fcond0}
+	{ // 234: spec line 459: BRKPT {fcond0}
 		name: "BRKPT", class: ClassFlow, mask: 0xfc000fffffffc, value: 0xb0000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "brkpt",
 		mnem:  []piece{{kind: pieceLit, text: "BRKPT", toks: []string{"BRKPT"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 211: spec line 448: BAR32{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
+	{ // 235: spec line 476: BAR32{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
 		name: "BAR32", class: ClassFlow32, mask: 0xf00001ff, value: 0x80000003, care: 0xf7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
 		mnem:   []piece{{kind: pieceLit, text: "BAR32", toks: []string{"BAR32"}}, {kind: pieceEnum, field: f_barmd, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_barcnt}},
 		checks: []check{{kind: checkEnum, field: f_barmd, opts: 4}},
 	},
-	{ // 212: spec line 449: SSY32 {tgt}
+	{ // 236: spec line 477: SSY32 {tgt}
 		name: "SSY32", class: ClassFlow32, mask: 0xf00001ff, value: 0xa0000003, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "ssy",
 		mnem:  []piece{{kind: pieceLit, text: "SSY32", toks: []string{"SSY32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 213: spec line 451: TRAP32
+	{ // 237: spec line 479: TRAP32
 		name: "TRAP32", class: ClassFlow32, mask: 0xf0000003, value: 0x90000002, care: 0xf0000003, fill: 0x0, ignore: 0x0, sem: "trap",
 		mnem: []piece{{kind: pieceLit, text: "TRAP32", toks: []string{"TRAP32"}}},
 	},
-	{ // 214: spec line 452: BRKPT32
+	{ // 238: spec line 480: BRKPT32
 		name: "BRKPT32", class: ClassFlow32, mask: 0xf0000003, value: 0xb0000002, care: 0xf0000003, fill: 0x0, ignore: 0x0, sem: "brkpt",
 		mnem: []piece{{kind: pieceLit, text: "BRKPT32", toks: []string{"BRKPT32"}}},
 	},
@@ -1405,25 +1549,25 @@ var formIndex = [5][128][]uint16{
 		24:  {27, 28},
 		32:  {35, 36},
 		40:  {40},
-		48:  {86, 87},
-		56:  {88, 89},
-		72:  {154},
-		88:  {132},
-		96:  {135},
-		112: {139},
-		120: {192},
+		48:  {86, 87, 88, 89, 90, 91, 92, 93},
+		56:  {94, 95, 96, 97, 98, 99, 100, 101},
+		72:  {178},
+		88:  {156},
+		96:  {159},
+		112: {163},
+		120: {216},
 	},
 	{ // class 1
 		8:   {19},
 		16:  {29, 30},
 		24:  {31, 32},
 		32:  {37, 38},
-		48:  {90, 91},
-		56:  {92, 93},
-		88:  {133},
-		96:  {136},
-		104: {102, 103, 104, 105},
-		112: {140},
+		48:  {102, 103, 104, 105, 106, 107, 108, 109},
+		56:  {110, 111, 112, 113, 114, 115, 116, 117},
+		88:  {157},
+		96:  {160},
+		104: {126, 127, 128, 129},
+		112: {164},
 	},
 	{ // class 2
 		0:   {2},
@@ -1439,11 +1583,11 @@ var formIndex = [5][128][]uint16{
 		11:  {17},
 		16:  {20, 21},
 		24:  {23, 22, 24},
-		27:  {94},
-		28:  {95},
-		29:  {96},
-		30:  {97, 98},
-		31:  {99, 100},
+		27:  {118},
+		28:  {119},
+		29:  {120},
+		30:  {121, 122},
+		31:  {123, 124},
 		32:  {33, 34},
 		40:  {39},
 		48:  {44, 41, 42, 43, 45},
@@ -1456,73 +1600,73 @@ var formIndex = [5][128][]uint16{
 		55:  {79, 76, 77, 78, 80},
 		56:  {84, 81, 82, 83, 85},
 		64:  {3, 4, 5, 6, 7},
-		72:  {148},
-		74:  {149},
-		75:  {150},
-		76:  {151},
-		77:  {152},
-		78:  {153},
-		80:  {106},
-		81:  {107},
-		82:  {126, 128, 108},
-		83:  {127, 129, 109},
-		84:  {120, 122, 124, 110},
-		85:  {121, 123, 125, 111},
-		86:  {114, 116, 118, 112},
-		87:  {115, 117, 119, 113},
-		88:  {130},
-		89:  {131},
-		91:  {141},
-		92:  {142},
-		93:  {143},
-		94:  {147},
-		96:  {134},
-		98:  {144},
-		99:  {145},
-		100: {146},
-		104: {101},
+		72:  {172},
+		74:  {173},
+		75:  {174},
+		76:  {175},
+		77:  {176},
+		78:  {177},
+		80:  {130},
+		81:  {131},
+		82:  {150, 152, 132},
+		83:  {151, 153, 133},
+		84:  {144, 146, 148, 134},
+		85:  {145, 147, 149, 135},
+		86:  {138, 140, 142, 136},
+		87:  {139, 141, 143, 137},
+		88:  {154},
+		89:  {155},
+		91:  {165},
+		92:  {166},
+		93:  {167},
+		94:  {171},
+		96:  {158},
+		98:  {168},
+		99:  {169},
+		100: {170},
+		104: {125},
 		105: {14},
-		106: {163},
-		107: {182},
-		108: {161},
-		109: {162},
-		110: {165, 166, 169, 170, 171, 164, 167, 168},
-		111: {175, 176, 179, 180, 181, 172, 173, 174, 177, 178},
-		112: {137},
-		113: {138},
-		114: {155},
-		115: {156},
-		116: {157},
-		117: {158},
-		118: {159},
-		119: {160},
-		120: {183, 184, 185},
-		121: {186, 187},
-		122: {188, 189},
-		123: {190},
-		124: {191},
-		126: {193, 194},
-		127: {204, 203},
+		106: {187},
+		107: {206},
+		108: {185},
+		109: {186},
+		110: {189, 190, 193, 194, 195, 188, 191, 192},
+		111: {199, 200, 203, 204, 205, 196, 197, 198, 201, 202},
+		112: {161},
+		113: {162},
+		114: {179},
+		115: {180},
+		116: {181},
+		117: {182},
+		118: {183},
+		119: {184},
+		120: {207, 208, 209},
+		121: {210, 211},
+		122: {212, 213},
+		123: {214},
+		124: {215},
+		126: {217, 218},
+		127: {228, 227},
 	},
 	{ // class 3
-		0:  {205},
-		8:  {195},
-		16: {196, 197},
-		24: {198},
-		32: {206},
-		40: {207},
-		48: {208},
-		56: {209},
-		64: {200, 201},
-		72: {202},
-		80: {199},
-		88: {210},
+		0:  {229},
+		8:  {219},
+		16: {220, 221},
+		24: {222},
+		32: {230},
+		40: {231},
+		48: {232},
+		56: {233},
+		64: {224, 225},
+		72: {226},
+		80: {223},
+		88: {234},
 	},
 	{ // class 4
-		64: {211},
-		72: {213},
-		80: {212},
-		88: {214},
+		64: {235},
+		72: {237},
+		80: {236},
+		88: {238},
 	},
 }
 
@@ -1531,94 +1675,94 @@ var formsByName = map[string][]uint16{
 	"A2R":     {9},
 	"ADA":     {14},
 	"ALD":     {2},
-	"BAR":     {200, 201},
-	"BAR32":   {211},
-	"BRA":     {195},
-	"BRK":     {207},
-	"BRKPT":   {210},
-	"BRKPT32": {214},
+	"BAR":     {224, 225},
+	"BAR32":   {235},
+	"BRA":     {219},
+	"BRK":     {231},
+	"BRKPT":   {234},
+	"BRKPT32": {238},
 	"C2R":     {8},
-	"CAL":     {196, 197},
-	"COS":     {152},
-	"DADD":    {156},
-	"DFMA":    {155},
-	"DMAX":    {159},
-	"DMIN":    {158},
-	"DMUL":    {157},
-	"DSET":    {160},
-	"EMIT":    {193},
-	"EX2":     {153},
-	"F2F":     {112, 113, 114, 115, 116, 117, 118, 119},
-	"F2I":     {110, 111, 120, 121, 122, 123, 124, 125},
-	"FADD":    {130, 131},
-	"FADD32":  {132},
-	"FADD32I": {133},
-	"FMAD":    {137, 138},
-	"FMAD32":  {139},
-	"FMAD32I": {140},
-	"FMAX":    {142},
-	"FMIN":    {143},
-	"FMUL":    {134},
-	"FMUL32":  {135},
-	"FMUL32I": {136},
-	"FSET":    {141},
+	"CAL":     {220, 221},
+	"COS":     {176},
+	"DADD":    {180},
+	"DFMA":    {179},
+	"DMAX":    {183},
+	"DMIN":    {182},
+	"DMUL":    {181},
+	"DSET":    {184},
+	"EMIT":    {217},
+	"EX2":     {177},
+	"F2F":     {136, 137, 138, 139, 140, 141, 142, 143},
+	"F2I":     {134, 135, 144, 145, 146, 147, 148, 149},
+	"FADD":    {154, 155},
+	"FADD32":  {156},
+	"FADD32I": {157},
+	"FMAD":    {161, 162},
+	"FMAD32":  {163},
+	"FMAD32I": {164},
+	"FMAX":    {166},
+	"FMIN":    {167},
+	"FMUL":    {158},
+	"FMUL32":  {159},
+	"FMUL32I": {160},
+	"FSET":    {165},
 	"G2R":     {15, 16},
-	"GATOM":   {172, 173, 174, 175, 176, 177, 178, 179, 180, 181},
-	"GLD":     {161},
-	"GRED":    {164, 165, 166, 167, 168, 169, 170, 171},
-	"GST":     {162},
-	"I2F":     {108, 109, 126, 127, 128, 129},
-	"I2I":     {106, 107},
+	"GATOM":   {196, 197, 198, 199, 200, 201, 202, 203, 204, 205},
+	"GLD":     {185},
+	"GRED":    {188, 189, 190, 191, 192, 193, 194, 195},
+	"GST":     {186},
+	"I2F":     {132, 133, 150, 151, 152, 153},
+	"I2I":     {130, 131},
 	"IADD":    {20, 21, 22, 23, 24},
 	"IADD32":  {25, 26, 27, 28},
 	"IADD32I": {29, 30, 31, 32},
 	"IMAD":    {41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85},
-	"IMAD32":  {86, 87, 88, 89},
-	"IMAD32I": {90, 91, 92, 93},
-	"IMAX":    {95},
-	"IMIN":    {96},
+	"IMAD32":  {86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101},
+	"IMAD32I": {102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117},
+	"IMAX":    {119},
+	"IMIN":    {120},
 	"IMUL":    {33, 34},
 	"IMUL32":  {35, 36},
 	"IMUL32I": {37, 38},
 	"IPA":     {3, 4, 5, 6, 7},
 	"ISAD":    {39},
 	"ISAD32":  {40},
-	"ISET":    {94},
-	"KIL":     {205},
-	"LG2":     {150},
-	"LLD":     {163},
-	"LOP":     {101},
-	"LOP32I":  {102, 103, 104, 105},
-	"LST":     {182},
+	"ISET":    {118},
+	"KIL":     {229},
+	"LG2":     {174},
+	"LLD":     {187},
+	"LOP":     {125},
+	"LOP32I":  {126, 127, 128, 129},
+	"LST":     {206},
 	"MOV":     {0},
 	"MOV32":   {18},
 	"MVC":     {1},
 	"MVI":     {19},
-	"NOP":     {203},
-	"PBK":     {206},
-	"PMEVENT": {204},
-	"QUADON":  {208},
-	"QUADOP":  {146},
-	"QUADPOP": {209},
+	"NOP":     {227},
+	"PBK":     {230},
+	"PMEVENT": {228},
+	"QUADON":  {232},
+	"QUADOP":  {170},
+	"QUADPOP": {233},
 	"R2A":     {12},
 	"R2C":     {11},
 	"R2G":     {13},
-	"RCP":     {148},
-	"RCP32":   {154},
-	"RESTART": {194},
-	"RET":     {198},
-	"RRO":     {147},
-	"RSQ":     {149},
+	"RCP":     {172},
+	"RCP32":   {178},
+	"RESTART": {218},
+	"RET":     {222},
+	"RRO":     {171},
+	"RSQ":     {173},
 	"S2R":     {10},
-	"SHL":     {97, 98},
-	"SHR":     {99, 100},
-	"SIN":     {151},
-	"SLCT":    {144, 145},
-	"SSY":     {199},
-	"SSY32":   {212},
-	"TEX":     {183, 184, 185, 186, 187, 188, 189, 190, 191},
-	"TEX32":   {192},
-	"TRAP":    {202},
-	"TRAP32":  {213},
+	"SHL":     {121, 122},
+	"SHR":     {123, 124},
+	"SIN":     {175},
+	"SLCT":    {168, 169},
+	"SSY":     {223},
+	"SSY32":   {236},
+	"TEX":     {207, 208, 209, 210, 211, 212, 213, 214, 215},
+	"TEX32":   {216},
+	"TRAP":    {226},
+	"TRAP32":  {237},
 	"VOTE":    {17},
 }
