@@ -211,7 +211,7 @@ func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
 		return appendAddr(dst, memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0, idx: f_saddr.Get(v)})
 	case opnd_cmem:
 		return appendConst(dst, f_bank.Get(v), memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0,
-			idx: f_s1.Get(v), typ: f_ctype.Get(v)})
+			idx: f_saddr.Get(v), typ: f_ctype.Get(v)})
 	case opnd_adst:
 		dst = append(dst, 'A')
 		return appendDec(dst, f_dst.Get(v))

@@ -475,10 +475,10 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		return j, n, ok
 	case opnd_cmem:
 		bank, m, j, ok := p.parseConst(i)
-		if !ok || m.idx > f_s1.Max() {
+		if !ok || m.idx > f_saddr.Max() {
 			return i, st, false
 		}
-		n, ok := putAll(st, f_bank, bank, f_s1, m.idx, f_ctype, m.typ)
+		n, ok := putAll(st, f_bank, bank, f_saddr, m.idx, f_ctype, m.typ)
 		if ok {
 			n, ok = p.putAreg(n, c, m)
 		}

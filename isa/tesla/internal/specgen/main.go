@@ -76,7 +76,7 @@ var operandFields = map[string]map[string][]string{
 	"hex":     {"short": {}, "imm": {}, "long": {}, "flow": {}},
 	"smemw":   {"long": {"saddr", "alo", "ahi", "ainc"}},
 	"smemr":   {"long": {"saddr", "alo", "ahi"}},
-	"cmem":    {"long": {"s1", "bank", "alo", "ahi", "ainc", "ctype"}},
+	"cmem":    {"long": {"saddr", "bank", "alo", "ahi", "ainc", "ctype"}},
 	"adst":    {"long": {"dst"}},
 	"asrc":    {"long": {"alo", "ahi"}},
 	"adaimm":  {"long": {"adaimm"}},
