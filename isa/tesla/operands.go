@@ -143,6 +143,11 @@ func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
 		return appendReg(dst, f_s3.Get(v), half)
 	case opnd_s3r:
 		return appendReg(dst, f_s3.Get(v), half)
+	case opnd_omem:
+		dst = append(dst, 'o')
+		return appendAddr(dst, memRef{areg: longAreg(v), idx: f_saddr.Get(v)})
+	case opnd_bxmem:
+		return appendConst(dst, f_bank.Get(v), memRef{areg: longAreg(v), idx: f_bxoff.Get(v), typ: 3})
 	case opnd_amem, opnd_vmem:
 		m := memRef{areg: longAreg(v), idx: f_s1.Get(v)}
 		dst = append(dst, 'a')

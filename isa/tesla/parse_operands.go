@@ -322,6 +322,26 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		return reg(f_s3)
 	case opnd_s3r:
 		return reg(f_s3)
+	case opnd_omem:
+		if t.Text != "o" {
+			p.fail(t.Col, "o[An+offset]")
+			return i, st, false
+		}
+		m, j, ok := p.parseAddr(i + 1)
+		if !ok || m.inc || m.idx > f_saddr.Max() {
+			p.fail(t.Col, "o[An+offset]")
+			return i, st, false
+		}
+		n, ok := putAll(st, f_saddr, m.idx, f_alo, m.areg&3, f_ahi, m.areg>>2)
+		return j, n, ok
+	case opnd_bxmem:
+		bank, m, j, ok := p.parseConst(i)
+		if !ok || m.inc || m.typ != 3 || m.idx > f_bxoff.Max() {
+			p.fail(t.Col, "c[bank][An+offset]")
+			return i, st, false
+		}
+		n, ok := putAll(st, f_bank, bank, f_bxoff, m.idx, f_alo, m.areg&3, f_ahi, m.areg>>2)
+		return j, n, ok
 	case opnd_amem, opnd_vmem:
 		want, fld := "a", f_s1
 		if pc.opnd == opnd_vmem {

@@ -94,6 +94,8 @@ var operandFields = map[string]map[string][]string{
 	"rdst":    {"long": {"dst"}},
 	"texmask": {"long": {"tmlo", "tmhi"}},
 	"amem":    {"long": {"s1", "alo", "ahi"}},
+	"omem":    {"long": {"saddr", "alo", "ahi"}},
+	"bxmem":   {"flow": {"bxoff", "bank", "alo", "ahi"}},
 	"vmem":    {"long": {"vidx", "alo", "ahi"}},
 	"gred":    {"long": {"s1", "gseg"}},
 	"gatom":   {"long": {"s1", "gseg2"}},
