@@ -1573,22 +1573,22 @@ var forms = [...]form{
 		mnem:  []piece{{kind: pieceLit, text: "PRET", toks: []string{"PRET"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 244: spec line 502: BAR32{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
+	{ // 244: spec line 506: BAR32{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
 		name: "BAR32", class: ClassFlow32, mask: 0xf00001ff, value: 0x80000003, care: 0xf7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
 		mnem:   []piece{{kind: pieceLit, text: "BAR32", toks: []string{"BAR32"}}, {kind: pieceEnum, field: f_barmd, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_barcnt}},
 		checks: []check{{kind: checkEnum, field: f_barmd, opts: 4}},
 	},
-	{ // 245: spec line 503: SSY32 {tgt}
+	{ // 245: spec line 507: SSY32 {tgt}
 		name: "SSY32", class: ClassFlow32, mask: 0xf00001ff, value: 0xa0000003, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "ssy",
 		mnem:  []piece{{kind: pieceLit, text: "SSY32", toks: []string{"SSY32"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 246: spec line 505: TRAP32
+	{ // 246: spec line 509: TRAP32
 		name: "TRAP32", class: ClassFlow32, mask: 0xf0000003, value: 0x90000002, care: 0xf0000003, fill: 0x0, ignore: 0x0, sem: "trap",
 		mnem: []piece{{kind: pieceLit, text: "TRAP32", toks: []string{"TRAP32"}}},
 	},
-	{ // 247: spec line 506: BRKPT32
+	{ // 247: spec line 510: BRKPT32
 		name: "BRKPT32", class: ClassFlow32, mask: 0xf0000003, value: 0xb0000002, care: 0xf0000003, fill: 0x0, ignore: 0x0, sem: "brkpt",
 		mnem: []piece{{kind: pieceLit, text: "BRKPT32", toks: []string{"BRKPT32"}}},
 	},
