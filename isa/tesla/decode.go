@@ -8,7 +8,7 @@ import (
 )
 
 // classOf returns the class of an instruction given as its value (for the
-// flow class, the 64-bit reading; decodeFlow falls back to 32 bits).
+// flow class, the 64-bit reading; DecodeValue falls back to 32 bits).
 func classOf(v uint64) Class {
 	switch v & 3 {
 	case 0:
