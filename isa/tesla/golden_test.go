@@ -125,8 +125,8 @@ func TestDecodeErrors(t *testing.T) {
 		// a RET (no 32-bit form) whose second word has bits no RET has
 		{[]byte{0x03, 0x00, 0x00, 0x30, 0x00, 0x00, 0x10, 0x00}, isa.ErrInvalid, "/*0100*/ invalid encoding: RET: unexpected bits 0x10000000000000 set"},
 		{[]byte{0, 0, 0, 0}, isa.ErrInvalid, "/*0100*/ invalid encoding: unknown short opcode 0x0"},
-		// MOV with a lane mask other than 0xf
-		{[]byte{0x01, 0x04, 0, 0x10, 0x80, 0x47, 0x01, 0x04}, isa.ErrInvalid, "/*0100*/ invalid encoding: long opcode 0x1: no form matches"},
+		// VOTE with both any and all set
+		{[]byte{0x01, 0x06, 0, 0x10, 0xc0, 0x07, 0, 0x60}, isa.ErrInvalid, "/*0100*/ invalid encoding: VOTE: invalid operand or modifier"},
 		// BRA with bits 2-8 set
 		{[]byte{0x07, 0x20, 0x02, 0x10, 0x80, 0x07, 0, 0}, isa.ErrInvalid, "/*0100*/ invalid encoding: flow opcode 0x1: no form matches"},
 		// GLD with an unused bit (bit 60) set
