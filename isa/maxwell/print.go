@@ -1,0 +1,150 @@
+package maxwell
+
+import (
+	"gpuisa/isa"
+)
+
+// AppendText appends nvdisasm's text for inst at address pc, without the
+// listing columns: guard, mnemonic, operands and the closing " ;" (or ";"
+// when the control field has stall 0 and no yield).
+func AppendText(dst []byte, inst Inst, pc uint64) []byte {
+	dst = appendGuard(dst, inst.Word)
+	return appendBody(dst, inst, pc)
+}
+
+// Print returns AppendText as a string.
+func Print(inst Inst, pc uint64) string { return string(AppendText(nil, inst, pc)) }
+
+func appendGuard(dst []byte, w uint64) []byte {
+	g := w >> 16 & 0xf
+	if g == 7 {
+		return dst
+	}
+	dst = append(dst, '@')
+	if g&8 != 0 {
+		dst = append(dst, '!')
+	}
+	dst = appendPred(dst, g&7)
+	return append(dst, ' ')
+}
+
+func appendPred(dst []byte, p uint64) []byte {
+	if p == 7 {
+		return append(dst, "PT"...)
+	}
+	return append(dst, 'P', byte('0'+p))
+}
+
+func appendDec(dst []byte, x uint64) []byte {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + x%10)
+		x /= 10
+		if x == 0 {
+			break
+		}
+	}
+	return append(dst, b[i:]...)
+}
+
+func appendSHex(dst []byte, x int64) []byte {
+	if x < 0 {
+		dst = append(dst, '-')
+		return isa.AppendHexNum(dst, uint64(-x))
+	}
+	return isa.AppendHexNum(dst, uint64(x))
+}
+
+// appendBody prints everything after the guard.
+func appendBody(dst []byte, inst Inst, pc uint64) []byte {
+	f := &forms[inst.form]
+	w := inst.Word
+	reuse := inst.Ctrl.Reuse()
+	if f.attrs&attrTex != 0 {
+		reuse = 0
+	}
+	for k := range f.toks {
+		t := &f.toks[k]
+		switch t.kind {
+		case tkLit:
+			dst = append(dst, t.text...)
+		case tkReg:
+			r := t.get(w)
+			if r == 255 {
+				dst = append(dst, "RZ"...)
+			} else {
+				dst = append(dst, 'R')
+				dst = appendDec(dst, r)
+			}
+			if t.arg >= 0 && reuse>>uint(t.arg)&1 != 0 {
+				dst = append(dst, ".reuse"...)
+			}
+		case tkPred:
+			dst = appendPred(dst, t.get(w))
+		case tkNPred:
+			v := t.get(w)
+			if v&8 != 0 {
+				dst = append(dst, '!')
+			}
+			dst = appendPred(dst, v&7)
+		case tkFlag:
+			if t.get(w) != 0 {
+				dst = append(dst, t.text...)
+			}
+		case tkTable:
+			dst = appendTable(dst, &tables[t.arg], t.get(w))
+		case tkHex:
+			dst = isa.AppendHexNum(dst, t.get(w)<<t.shift)
+		case tkSHex:
+			dst = appendSHex(dst, isa.SignExtend(t.get(w), t.width())<<t.shift)
+		case tkRel:
+			dst = appendSHex(dst, int64(pc)+8+isa.SignExtend(t.get(w), t.width()))
+		case tkF32:
+			dst = appendF32(dst, uint32(t.get(w)<<(32-t.width())))
+		case tkF64:
+			dst = appendF64(dst, t.get(w)<<(64-t.width()))
+		case tkF16:
+			dst = appendF16(dst, uint16(t.get(w)<<(16-t.width())))
+		case tkPhase:
+			switch inst.Ctrl.Reuse() & 3 {
+			case 1:
+				dst = append(dst, ".T"...)
+			case 2:
+				dst = append(dst, ".P"...)
+			case 3:
+				dst = append(dst, ".INVALIDPHASE3"...)
+			}
+		}
+	}
+	if inst.Ctrl&0x1f == 0 {
+		return append(dst, ';')
+	}
+	return append(dst, " ;"...)
+}
+
+func appendTable(dst []byte, t *table, v uint64) []byte {
+	if v < uint64(len(t.entries)) && t.kinds[v] == 0 {
+		return append(dst, t.entries[v]...)
+	}
+	if t.quest {
+		dst = append(dst, "???"...)
+		return appendDec(dst, v)
+	}
+	dst = append(dst, "INVALID"...)
+	dst = append(dst, t.name...)
+	return appendUpperHex(dst, v)
+}
+
+func appendUpperHex(dst []byte, v uint64) []byte {
+	const digits = "0123456789ABCDEF"
+	n := 1
+	for t := v >> 4; t != 0; t >>= 4 {
+		n++
+	}
+	for i := n - 1; i >= 0; i-- {
+		dst = append(dst, digits[v>>(4*uint(i))&0xf])
+	}
+	return dst
+}
