@@ -79,6 +79,7 @@ const (
 	tkF16
 	tkRel
 	tkPhase
+	tkGroup // arg tokens follow that print only if one of their fields is not its default
 )
 
 type part struct{ pos, width uint8 }
@@ -88,6 +89,7 @@ type tok struct {
 	text  string
 	arg   int
 	shift uint8
+	def   uint64 // value an omitted optional field stands for
 	n     uint8
 	parts [3]part
 }
@@ -127,6 +129,8 @@ func (t *tok) width() uint8 {
 type table struct {
 	name    string
 	quest   bool
+	hex     bool // INVALID<name><n> with n in hex
+	dot     bool // out-of-range values of modifier tables print with a dot
 	entries []string
 	kinds   []uint8 // 0 text, 1 out of range, 2 rejected
 }

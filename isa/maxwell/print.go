@@ -65,10 +65,15 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 	if f.attrs&attrTex != 0 {
 		reuse = 0
 	}
-	for k := range f.toks {
+	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
+	for k := 0; k < len(f.toks); k++ {
 		t := &f.toks[k]
 		switch t.kind {
 		case tkLit:
+			if pending {
+				dst = append(dst, ".reuse"...)
+				pending = false
+			}
 			dst = append(dst, t.text...)
 		case tkReg:
 			r := t.get(w)
@@ -79,7 +84,7 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 				dst = appendDec(dst, r)
 			}
 			if t.arg >= 0 && reuse>>uint(t.arg)&1 != 0 {
-				dst = append(dst, ".reuse"...)
+				pending = true
 			}
 		case tkPred:
 			dst = appendPred(dst, t.get(w))
@@ -89,8 +94,12 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 				dst = append(dst, '!')
 			}
 			dst = appendPred(dst, v&7)
+		case tkGroup:
+			if !groupShown(f.toks[k+1:k+1+t.arg], w) {
+				k += t.arg
+			}
 		case tkFlag:
-			if t.get(w) != 0 {
+			if t.get(w) == t.def {
 				dst = append(dst, t.text...)
 			}
 		case tkTable:
@@ -118,6 +127,9 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 			}
 		}
 	}
+	if pending {
+		dst = append(dst, ".reuse"...)
+	}
 	if inst.Ctrl&0x1f == 0 {
 		return append(dst, ';')
 	}
@@ -125,16 +137,22 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 }
 
 func appendTable(dst []byte, t *table, v uint64) []byte {
-	if v < uint64(len(t.entries)) && t.kinds[v] == 0 {
+	if t.kinds[v] == 0 {
 		return append(dst, t.entries[v]...)
 	}
-	if t.quest {
+	if t.dot {
+		dst = append(dst, '.')
+	}
+	if t.quest || t.kinds[v] == 3 {
 		dst = append(dst, "???"...)
 		return appendDec(dst, v)
 	}
 	dst = append(dst, "INVALID"...)
 	dst = append(dst, t.name...)
-	return appendUpperHex(dst, v)
+	if t.hex {
+		return appendUpperHex(dst, v)
+	}
+	return appendDec(dst, v)
 }
 
 func appendUpperHex(dst []byte, v uint64) []byte {
@@ -147,4 +165,24 @@ func appendUpperHex(dst []byte, v uint64) []byte {
 		dst = append(dst, digits[v>>(4*uint(i))&0xf])
 	}
 	return dst
+}
+
+// groupShown: an optional group prints when one of its fields is not its default.
+func groupShown(toks []tok, w uint64) bool {
+	for k := range toks {
+		t := &toks[k]
+		switch t.kind {
+		case tkLit, tkGroup, tkPhase:
+			continue
+		case tkFlag:
+			if t.get(w) == t.def {
+				return true
+			}
+			continue
+		}
+		if t.get(w) != t.def {
+			return true
+		}
+	}
+	return false
 }

@@ -23,6 +23,9 @@
 //	{X@p:w[,p:w...][<<s]}  unsigned hex     {SX@...} signed hex
 //	{F32@...} {F64@...} {F16@...} float of the top bits
 //	{REL@p:w}  PC-relative target       {B:k} {C}  operand b and c by KIND
+//	<...>      optional group: printed only when one of its fields is not its
+//	           default (RZ, PT, 0, flag clear)
+//	{?!txt@p}  txt when bit p is clear
 package spec
 
 import (
@@ -46,6 +49,7 @@ const (
 	F16
 	Rel
 	Phase
+	Group // Arg = number of following tokens printed only if one of their fields is not its default
 )
 
 // Part is one piece of a split field.
@@ -57,15 +61,18 @@ type Token struct {
 	Text  string // literal or flag text
 	Parts []Part
 	Shift uint8 // value is shifted left by this much (constant offsets)
-	Arg   int   // reuse slot (0..2, -1 none) or table index
+	Def   uint64 // the value an omitted optional field stands for
+	Arg   int   // reuse slot (0..2, -1 none), table index, group length, 1 for an inverted flag
 }
 
 // Table is one enumeration.
 type Table struct {
 	ID, NVName string
 	Quest      bool // out-of-range values print ???N
+	Hex        bool // INVALID<NAME><n> prints n in hex (else decimal)
+	Dot        bool // entries are modifiers (".X"), so out-of-range ones get a dot too
 	Entries    []string
-	Kinds      []int // per entry: 0 text, 1 out of range, 2 rejected
+	Kinds      []int // per entry: 0 text, 1 out of range, 2 rejected, 3 out of range printed ???N
 }
 
 // Form is one encoding with its template.
@@ -116,8 +123,14 @@ func (s *Spec) table(line string) error {
 	f := strings.Fields(line)
 	t := &Table{}
 	id := f[0]
-	if strings.HasSuffix(id, "/Q") {
-		t.Quest = true
+	for {
+		if strings.HasSuffix(id, "/Q") {
+			t.Quest = true
+		} else if strings.HasSuffix(id, "/H") {
+			t.Hex = true
+		} else {
+			break
+		}
 		id = id[:len(id)-2]
 	}
 	t.ID, t.NVName = id, id
@@ -135,9 +148,17 @@ func (s *Spec) table(line string) error {
 		case "!":
 			t.Entries = append(t.Entries, "")
 			t.Kinds = append(t.Kinds, 2)
+		case "??":
+			t.Entries = append(t.Entries, "")
+			t.Kinds = append(t.Kinds, 3)
 		default:
 			t.Entries = append(t.Entries, strings.ReplaceAll(e, "_SP_", " "))
 			t.Kinds = append(t.Kinds, 0)
+		}
+	}
+	for _, e := range t.Entries {
+		if strings.HasPrefix(e, ".") {
+			t.Dot = true
 		}
 	}
 	n := len(t.Entries)
@@ -233,8 +254,27 @@ func parseEnc(e string, kind byte) (uint64, uint64, error) {
 // template expands {B:k} and {C} by kind and compiles the fields.
 func (s *Spec) template(t string, kind byte) ([]Token, error) {
 	var out []Token
+	var open []int
 	for len(t) > 0 {
-		i := strings.IndexByte(t, '{')
+		if t[0] == '<' { // optional group
+			open = append(open, len(out))
+			out = append(out, Token{Kind: Group})
+			t = t[1:]
+			continue
+		}
+		if t[0] == '>' && len(open) > 0 {
+			g := open[len(open)-1]
+			open = open[:len(open)-1]
+			out[g].Arg = len(out) - g - 1
+			t = t[1:]
+			continue
+		}
+		i := strings.IndexAny(t, "{<>")
+		if i > 0 {
+			out = appendLit(out, t[:i])
+			t = t[i:]
+			continue
+		}
 		if i < 0 {
 			out = appendLit(out, t)
 			break
@@ -248,6 +288,13 @@ func (s *Spec) template(t string, kind byte) ([]Token, error) {
 		}
 		field := t[i+1 : i+j]
 		t = t[i+j+1:]
+		if k := strings.LastIndexByte(field, '/'); k >= 0 && k > strings.IndexByte(field, '@') {
+			// {field/KINDS}: only in forms of these kinds
+			if !strings.ContainsRune(field[k+1:], rune(kind)) {
+				continue
+			}
+			field = field[:k]
+		}
 		exp, ok := expandOperand(field, kind)
 		if ok {
 			toks, err := s.template(exp, 'X')
@@ -281,7 +328,7 @@ func appendLit(out []Token, s string) []Token {
 }
 
 // Constant-bank operand of ALU forms: 5-bit bank, 14-bit word offset.
-const cbuf = "c[{X@34:5}][{X@20:14<<2}]"
+const cbuf = "c[{X@34:5}][{SX@20:14<<2}]"
 
 func expandOperand(f string, kind byte) (string, bool) {
 	switch {
@@ -291,8 +338,14 @@ func expandOperand(f string, kind byte) (string, bool) {
 		}
 		return "{R@39}", true
 	case strings.HasPrefix(f, "B:"):
+		// {B:k[:slot]}: slot overrides the register's reuse slot
+		f, slot, hasSlot := strings.Cut(f[2:], ":")
+		f = "B:" + f
 		switch kind {
 		case 'R':
+			if hasSlot {
+				return "{R@20:" + slot + "}", true
+			}
 			return "{R@20}", true
 		case 'C':
 			return cbuf, true
@@ -328,13 +381,48 @@ func (s *Spec) field(f string) (Token, error) {
 		return tk, fmt.Errorf("no @")
 	}
 	if strings.HasPrefix(name, "?") {
+		// {?txt@p} {?!txt@p} {?txt@p:w,p:w=v}: txt when the field equals v
 		tk.Kind = Flag
 		tk.Text = name[1:]
-		p, err := strconv.Atoi(loc)
-		tk.Parts = []Part{{uint8(p), 1}}
-		return tk, err
+		tk.Def = 1
+		if strings.HasPrefix(tk.Text, "!") {
+			tk.Text = tk.Text[1:]
+			tk.Def = 0
+		}
+		if a, b, ok := strings.Cut(loc, "="); ok {
+			d, err := strconv.ParseUint(b, 0, 64)
+			if err != nil {
+				return tk, err
+			}
+			tk.Def = d
+			loc = a
+		}
+		for _, pw := range strings.Split(loc, ",") {
+			ps, ws, hasW := strings.Cut(pw, ":")
+			p, err := strconv.Atoi(ps)
+			if err != nil {
+				return tk, err
+			}
+			w := 1
+			if hasW {
+				if w, err = strconv.Atoi(ws); err != nil {
+					return tk, err
+				}
+			}
+			tk.Parts = append(tk.Parts, Part{uint8(p), uint8(w)})
+		}
+		return tk, nil
 	}
-	// location: p[:w][,p:w][<<s]
+	// location: p[:w][,p:w][<<s][=default]
+	hasDef := false
+	if a, b, ok := strings.Cut(loc, "="); ok {
+		d, err := strconv.ParseUint(b, 0, 64)
+		if err != nil {
+			return tk, err
+		}
+		tk.Def, hasDef = d, true
+		loc = a
+	}
 	if a, b, ok := strings.Cut(loc, "<<"); ok {
 		sh, err := strconv.Atoi(b)
 		if err != nil {
@@ -352,7 +440,10 @@ func (s *Spec) field(f string) (Token, error) {
 		w := 0
 		if hasW {
 			// for R the suffix is the reuse slot
-			if name == "R" {
+			if name == "R" && ws == "n" {
+				tk.Arg = -2 // no reuse flag
+				w = 8
+			} else if name == "R" {
 				tk.Arg, err = strconv.Atoi(ws)
 				w = 8
 			} else {
@@ -369,7 +460,9 @@ func (s *Spec) field(f string) (Token, error) {
 	case "R":
 		tk.Kind = Reg
 		p0.Width = 8
-		if tk.Arg < 0 {
+		if tk.Arg == -2 {
+			tk.Arg = -1
+		} else if tk.Arg < 0 {
 			switch p0.Pos {
 			case 8:
 				tk.Arg = 0
@@ -404,7 +497,24 @@ func (s *Spec) field(f string) (Token, error) {
 		}
 		tk.Kind = Enum
 		tk.Arg = ti
-		p0.Width = s.Tables[ti].Width()
+		if p0.Width == 0 {
+			p0.Width = s.Tables[ti].Width()
+		}
+		var w uint8
+		for _, p := range tk.Parts {
+			w += p.Width
+		}
+		if w != s.Tables[ti].Width() {
+			return tk, fmt.Errorf("field width %d, table %s needs %d", w, name, s.Tables[ti].Width())
+		}
+	}
+	if !hasDef {
+		switch tk.Kind {
+		case Reg:
+			tk.Def = 255
+		case Pred, NPred:
+			tk.Def = 7
+		}
 	}
 	for _, p := range tk.Parts {
 		if p.Width == 0 || int(p.Pos)+int(p.Width) > 64 {
