@@ -10,6 +10,8 @@
 // into tables.go, which the decoder, printer and assembler share.
 package maxwell
 
+import "gpuisa/isa"
+
 //go:generate go run ./internal/gen
 
 // Inst is one decoded instruction: the raw word, its control field and the
@@ -79,6 +81,8 @@ const (
 	tkF16
 	tkRel
 	tkPhase
+	tkAddr  // parts[0] register, parts[1:] signed offset
+	tkUAddr // parts[0] register, parts[1:] unsigned offset
 	tkGroup // arg tokens follow that print only if one of their fields is not its default
 )
 
@@ -115,6 +119,32 @@ func (t *tok) set(w, x uint64) uint64 {
 		x >>= p.width
 	}
 	return w
+}
+
+// addr splits an address field into its register and offset.
+func (t *tok) addr(w uint64) (reg uint64, off int64) {
+	p := t.parts[0]
+	reg = w >> p.pos & (1<<p.width - 1)
+	var x uint64
+	var sh uint8
+	for k := 1; k < int(t.n); k++ {
+		p := t.parts[k]
+		x |= (w >> p.pos & (1<<p.width - 1)) << sh
+		sh += p.width
+	}
+	if t.kind == tkAddr {
+		return reg, isa.SignExtend(x, sh) << t.shift
+	}
+	return reg, int64(x << t.shift)
+}
+
+// offMask is the mask of an address's offset bits (after the shift).
+func (t *tok) offMask() uint64 {
+	var sh uint8
+	for k := 1; k < int(t.n); k++ {
+		sh += t.parts[k].width
+	}
+	return (1<<sh - 1) << t.shift
 }
 
 // width is the field's total width.

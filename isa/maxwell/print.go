@@ -87,7 +87,11 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 				pending = true
 			}
 		case tkPred:
-			dst = appendPred(dst, t.get(w))
+			p := t.get(w)
+			if t.arg == 7 { // stored inverted
+				p ^= 7
+			}
+			dst = appendPred(dst, p)
 		case tkNPred:
 			v := t.get(w)
 			if v&8 != 0 {
@@ -116,6 +120,22 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 			dst = appendF64(dst, t.get(w)<<(64-t.width()))
 		case tkF16:
 			dst = appendF16(dst, uint16(t.get(w)<<(16-t.width())))
+		case tkAddr, tkUAddr:
+			r, off := t.addr(w)
+			switch {
+			case r != 255:
+				dst = append(dst, 'R')
+				dst = appendDec(dst, r)
+				if off != 0 {
+					dst = append(dst, '+')
+					dst = appendSHex(dst, off)
+				}
+			case off != 0:
+				// with RZ the offset is an absolute address: unsigned
+				dst = isa.AppendHexNum(dst, uint64(off)&t.offMask())
+			default:
+				dst = append(dst, "RZ"...)
+			}
 		case tkPhase:
 			switch inst.Ctrl.Reuse() & 3 {
 			case 1:

@@ -15,7 +15,7 @@ var Attrs = map[string]string{
 	"sm52": "attrSM52", // nvdisasm -b SM50 rejects it
 }
 
-var kindNames = []string{"tkLit", "tkReg", "tkPred", "tkNPred", "tkFlag", "tkTable", "tkHex", "tkSHex", "tkF32", "tkF64", "tkF16", "tkRel", "tkPhase", "tkGroup"}
+var kindNames = []string{"tkLit", "tkReg", "tkPred", "tkNPred", "tkFlag", "tkTable", "tkHex", "tkSHex", "tkF32", "tkF64", "tkF16", "tkRel", "tkPhase", "tkAddr", "tkUAddr", "tkGroup"}
 
 // DispatchBits is how many top bits of the word index the dispatch table.
 const DispatchBits = 13

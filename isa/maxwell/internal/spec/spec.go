@@ -22,6 +22,7 @@
 //	{ID@p}     table ID at bit p (width from the table size)
 //	{X@p:w[,p:w...][<<s]}  unsigned hex     {SX@...} signed hex
 //	{F32@...} {F64@...} {F16@...} float of the top bits
+//	{A@p,q:w}  address [Rp+offset]: register at p, signed offset at q (UA: unsigned)
 //	{REL@p:w}  PC-relative target       {B:k} {C}  operand b and c by KIND
 //	<...>      optional group: printed only when one of its fields is not its
 //	           default (RZ, PT, 0, flag clear)
@@ -49,6 +50,8 @@ const (
 	F16
 	Rel
 	Phase
+	Addr  // memory address: register part, then signed offset parts: R1+0x10, R1+-0x10, -0x10 (RZ), RZ
+	UAddr // as Addr with an unsigned offset
 	Group // Arg = number of following tokens printed only if one of their fields is not its default
 )
 
@@ -475,6 +478,10 @@ func (s *Spec) field(f string) (Token, error) {
 	case "P":
 		tk.Kind = Pred
 		p0.Width = 3
+	case "IP": // predicate stored inverted (7-p)
+		tk.Kind = Pred
+		tk.Arg = 7
+		p0.Width = 3
 	case "!P":
 		tk.Kind = NPred
 		p0.Width = 4
@@ -490,6 +497,12 @@ func (s *Spec) field(f string) (Token, error) {
 		tk.Kind = F16
 	case "REL":
 		tk.Kind = Rel
+	case "A", "UA":
+		tk.Kind = Addr
+		if name == "UA" {
+			tk.Kind = UAddr
+		}
+		p0.Width = 8
 	default:
 		ti, ok := s.TableID[name]
 		if !ok {
