@@ -169,12 +169,13 @@ const (
 	attrVar  = 1 << iota // variable latency
 	attrTex              // reuse bits are the texture phase
 	attrSM52             // not on sm_50
+	attrNoGuard          // nvdisasm prints no guard predicate
 )
 
 type form struct {
 	name        string
 	value, mask uint64
-	attrs       uint8
+	attrs       uint16
 	line        int
 	toks        []tok
 }

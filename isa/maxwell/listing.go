@@ -38,7 +38,7 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 				texts = append(texts, ".word "...)
 				texts = isa.AppendHexNum(texts, w)
 			} else {
-				texts = appendGuard(texts, w)
+				texts = appendGuard(texts, inst)
 				g = len(texts) - start
 				texts = appendBody(texts, inst, addr)
 			}

@@ -8,16 +8,16 @@ import (
 // listing columns: guard, mnemonic, operands and the closing " ;" (or ";"
 // when the control field has stall 0 and no yield).
 func AppendText(dst []byte, inst Inst, pc uint64) []byte {
-	dst = appendGuard(dst, inst.Word)
+	dst = appendGuard(dst, inst)
 	return appendBody(dst, inst, pc)
 }
 
 // Print returns AppendText as a string.
 func Print(inst Inst, pc uint64) string { return string(AppendText(nil, inst, pc)) }
 
-func appendGuard(dst []byte, w uint64) []byte {
-	g := w >> 16 & 0xf
-	if g == 7 {
+func appendGuard(dst []byte, inst Inst) []byte {
+	g := inst.Word >> 16 & 0xf
+	if g == 7 || forms[inst.form].attrs&attrNoGuard != 0 {
 		return dst
 	}
 	dst = append(dst, '@')

@@ -10,9 +10,10 @@ import (
 
 // Attrs maps attribute words to the maxwell package's attribute constants.
 var Attrs = map[string]string{
-	"var":  "attrVar",  // variable latency: barriers in the control word allowed
-	"tex":  "attrTex",  // reuse bits 0-1 are the texture phase (.T/.P)
-	"sm52": "attrSM52", // nvdisasm -b SM50 rejects it
+	"var":     "attrVar",     // variable latency: barriers in the control word allowed
+	"tex":     "attrTex",     // reuse bits 0-1 are the texture phase (.T/.P)
+	"sm52":    "attrSM52",    // nvdisasm -b SM50 rejects it
+	"noguard": "attrNoGuard", // not predicated: no @P printed
 }
 
 var kindNames = []string{"tkLit", "tkReg", "tkPred", "tkNPred", "tkFlag", "tkTable", "tkHex", "tkSHex", "tkF32", "tkF64", "tkF16", "tkRel", "tkPhase", "tkAddr", "tkUAddr", "tkGroup"}
