@@ -81,6 +81,7 @@ const (
 	tkF16
 	tkRel
 	tkPhase
+	tkBitSet // {5,4,0}
 	tkAddr  // parts[0] register, parts[1:] signed offset
 	tkUAddr // parts[0] register, parts[1:] unsigned offset
 	tkGroup // arg tokens follow that print only if one of their fields is not its default

@@ -136,6 +136,20 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 			default:
 				dst = append(dst, "RZ"...)
 			}
+		case tkBitSet:
+			v := t.get(w)
+			dst = append(dst, '{')
+			first := true
+			for b := int(t.width()) - 1; b >= 0; b-- {
+				if v>>uint(b)&1 != 0 {
+					if !first {
+						dst = append(dst, ',')
+					}
+					first = false
+					dst = appendDec(dst, uint64(b))
+				}
+			}
+			dst = append(dst, '}')
 		case tkPhase:
 			switch inst.Ctrl.Reuse() & 3 {
 			case 1:
@@ -150,7 +164,8 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
-	if inst.Ctrl&0x1f == 0 {
+	if inst.Ctrl&0x1ffff == 0x7e0 { // stall 0, no yield, no barriers, no wait
+
 		return append(dst, ';')
 	}
 	return append(dst, " ;"...)

@@ -50,6 +50,7 @@ const (
 	F16
 	Rel
 	Phase
+	BitSet // {5,4,0}: the set bits, highest first
 	Addr  // memory address: register part, then signed offset parts: R1+0x10, R1+-0x10, -0x10 (RZ), RZ
 	UAddr // as Addr with an unsigned offset
 	Group // Arg = number of following tokens printed only if one of their fields is not its default
@@ -497,6 +498,8 @@ func (s *Spec) field(f string) (Token, error) {
 		tk.Kind = F16
 	case "REL":
 		tk.Kind = Rel
+	case "SET":
+		tk.Kind = BitSet
 	case "A", "UA":
 		tk.Kind = Addr
 		if name == "UA" {
