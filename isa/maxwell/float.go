@@ -58,6 +58,9 @@ func f16to64(b uint16) float64 {
 }
 
 func appendFloat(dst []byte, x float64) []byte {
+	if x == 0 && math.Signbit(x) {
+		return append(dst, "-0.0 "...)
+	}
 	if math.Abs(x) >= 1e9 {
 		return strconv.AppendFloat(dst, x, 'e', 20, 64)
 	}

@@ -161,6 +161,7 @@ type table struct {
 	name    string
 	quest   bool
 	hex     bool // INVALID<name><n> with n in hex
+	nonum   bool // INVALID<name> alone
 	dot     bool // out-of-range values of modifier tables print with a dot
 	entries []string
 	kinds   []uint8 // 0 text, 1 out of range, 2 rejected

@@ -184,6 +184,9 @@ func appendTable(dst []byte, t *table, v uint64) []byte {
 	}
 	dst = append(dst, "INVALID"...)
 	dst = append(dst, t.name...)
+	if t.nonum {
+		return dst
+	}
 	if t.hex {
 		return appendUpperHex(dst, v)
 	}

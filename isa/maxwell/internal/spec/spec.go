@@ -73,6 +73,7 @@ type Token struct {
 type Table struct {
 	ID, NVName string
 	Quest      bool // out-of-range values print ???N
+	NoNum      bool // INVALID<NAME> without the value
 	Hex        bool // INVALID<NAME><n> prints n in hex (else decimal)
 	Dot        bool // entries are modifiers (".X"), so out-of-range ones get a dot too
 	Entries    []string
@@ -132,6 +133,8 @@ func (s *Spec) table(line string) error {
 			t.Quest = true
 		} else if strings.HasSuffix(id, "/H") {
 			t.Hex = true
+		} else if strings.HasSuffix(id, "/N") {
+			t.NoNum = true
 		} else {
 			break
 		}
