@@ -166,6 +166,9 @@ func TestOracleRandom(t *testing.T) {
 		key := mnemonic(c[3])
 		if c[3] == "INVALID" {
 			key = "INVALID"
+			if !ok {
+				key = "INVALID/" + mnemonic(strings.SplitN(d, "got ", 2)[1])
+			}
 		}
 		tl.add(key, ok, d)
 	})
@@ -176,6 +179,9 @@ func TestOracleRandom(t *testing.T) {
 		key := mnemonic(c[3])
 		if c[3] == "INVALID" {
 			key = "INVALID"
+			if !ok {
+				key = "INVALID/" + strings.Fields(strings.TrimLeft(strings.SplitN(d, "got ", 2)[1], "@!PT0123456 "))[0]
+			}
 		}
 		t50.add(key, ok, d)
 	})
