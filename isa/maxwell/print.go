@@ -77,6 +77,9 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 			dst = append(dst, t.text...)
 		case tkReg:
 			r := t.get(w)
+			if r != 255 {
+				r += uint64(t.shift) // R@p+k
+			}
 			if r == 255 {
 				dst = append(dst, "RZ"...)
 			} else {

@@ -74,6 +74,11 @@ var tables = [...]table{
 	{name: "IMADSPA", quest: false, hex: false, nonum: false, dot: true, entries: []string{".U32", ".S32", ".U24", ".S24", ".U16H0", ".S16H0", ".U16H1", ".S16H1"}, kinds: []uint8{0, 0, 0, 0, 0, 0, 0, 0}},                                                                                     // IMADSPA
 	{name: "IMADSPB", quest: false, hex: false, nonum: false, dot: true, entries: []string{".U24", ".S24", ".U16H0", ".S16H0"}, kinds: []uint8{0, 0, 0, 0}},                                                                                                                                     // IMADSPB
 	{name: "IMADSPC", quest: false, hex: false, nonum: false, dot: true, entries: []string{".U32", ".S32", ".S32", ".S32", ".U24", ".S24", ".S24", ".S24", ".U16H0", ".S16H0", ".S16H0", ".S16H0", "", "", "", ""}, kinds: []uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2}},             // IMADSPC
+	{name: "ATOMOP", quest: false, hex: false, nonum: false, dot: true, entries: []string{".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", "", ".SAFEADD", "", "", "", "", ""}, kinds: []uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1}},                          // ATOMOP
+	{name: "ATOMSOP", quest: false, hex: false, nonum: false, dot: true, entries: []string{".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", "", "", "", "", "", "", ""}, kinds: []uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1}},                                 // ATOMSOP
+	{name: "RED", quest: false, hex: false, nonum: false, dot: true, entries: []string{".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR"}, kinds: []uint8{0, 0, 0, 0, 0, 0, 0, 0}},                                                                                                  // REDOP
+	{name: "ATOMICSIZE", quest: false, hex: false, nonum: false, dot: true, entries: []string{"", ".S32", ".U64", ".F32.FTZ.RN", ".F16x2.FTZ.RN", ".S64", "", ""}, kinds: []uint8{0, 0, 0, 0, 0, 0, 1, 1}},                                                                                      // ATOMSZ
+	{name: "ATOMSSZ", quest: false, hex: false, nonum: false, dot: true, entries: []string{"", ".S32", ".U64", ".S64"}, kinds: []uint8{0, 0, 0, 0}},                                                                                                                                             // ATOMSSZ
 }
 
 var forms = [...]form{
@@ -378,6 +383,15 @@ var forms = [...]form{
 	{name: "IMADSP", value: 0x4a80000000000000, mask: 0xff80000000000000, attrs: attrVar, line: 335, toks: []tok{{kind: tkLit, text: "IMADSP", arg: -1}, {kind: tkTable, arg: 68, n: 1, parts: [3]part{{48, 3}}}, {kind: tkTable, arg: 69, n: 1, parts: [3]part{{53, 2}}}, {kind: tkTable, arg: 70, n: 3, parts: [3]part{{48, 1}, {53, 1}, {51, 2}}}, {kind: tkLit, text: " ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkFlag, text: ".CC", arg: -1, def: 1, n: 1, parts: [3]part{{47, 1}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 0, def: 255, n: 1, parts: [3]part{{8, 8}}}, {kind: tkLit, text: ", c[", arg: -1}, {kind: tkHex, arg: -1, n: 1, parts: [3]part{{34, 5}}}, {kind: tkLit, text: "][", arg: -1}, {kind: tkSHex, arg: -1, shift: 2, n: 1, parts: [3]part{{20, 14}}}, {kind: tkLit, text: "], ", arg: -1}, {kind: tkReg, arg: 2, def: 255, n: 1, parts: [3]part{{39, 8}}}}},
 	{name: "IMADSP", value: 0x3480000000000000, mask: 0xfe80000000000000, attrs: attrVar, line: 335, toks: []tok{{kind: tkLit, text: "IMADSP", arg: -1}, {kind: tkTable, arg: 68, n: 1, parts: [3]part{{48, 3}}}, {kind: tkTable, arg: 69, n: 1, parts: [3]part{{53, 2}}}, {kind: tkTable, arg: 70, n: 3, parts: [3]part{{48, 1}, {53, 1}, {51, 2}}}, {kind: tkLit, text: " ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkFlag, text: ".CC", arg: -1, def: 1, n: 1, parts: [3]part{{47, 1}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 0, def: 255, n: 1, parts: [3]part{{8, 8}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkSHex, arg: -1, n: 2, parts: [3]part{{20, 19}, {56, 1}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 2, def: 255, n: 1, parts: [3]part{{39, 8}}}}},
 	{name: "IMADSP", value: 0x5280000000000000, mask: 0xff80000000000000, attrs: attrVar, line: 335, toks: []tok{{kind: tkLit, text: "IMADSP", arg: -1}, {kind: tkTable, arg: 68, n: 1, parts: [3]part{{48, 3}}}, {kind: tkTable, arg: 69, n: 1, parts: [3]part{{53, 2}}}, {kind: tkTable, arg: 70, n: 3, parts: [3]part{{48, 1}, {53, 1}, {51, 2}}}, {kind: tkLit, text: " ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkFlag, text: ".CC", arg: -1, def: 1, n: 1, parts: [3]part{{47, 1}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 0, def: 255, n: 1, parts: [3]part{{8, 8}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 1, def: 255, n: 1, parts: [3]part{{39, 8}}}, {kind: tkLit, text: ", c[", arg: -1}, {kind: tkHex, arg: -1, n: 1, parts: [3]part{{34, 5}}}, {kind: tkLit, text: "][", arg: -1}, {kind: tkSHex, arg: -1, shift: 2, n: 1, parts: [3]part{{20, 14}}}, {kind: tkLit, text: "]", arg: -1}}},
+	{name: "ATOM", value: 0xed00000000000000, mask: 0xff00000000000000, attrs: attrVar, line: 343, toks: []tok{{kind: tkLit, text: "ATOM", arg: -1}, {kind: tkFlag, text: ".E", arg: -1, def: 1, n: 1, parts: [3]part{{48, 1}}}, {kind: tkTable, arg: 71, n: 1, parts: [3]part{{52, 4}}}, {kind: tkTable, arg: 74, n: 1, parts: [3]part{{49, 3}}}, {kind: tkLit, text: " ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkLit, text: ", [", arg: -1}, {kind: tkAddr, arg: -1, n: 2, parts: [3]part{{8, 8}, {28, 20}}}, {kind: tkLit, text: "], ", arg: -1}, {kind: tkReg, arg: 1, def: 255, n: 1, parts: [3]part{{20, 8}}}}},
+	{name: "ATOMS", value: 0xec00000000000000, mask: 0xff00000000000000, attrs: attrVar, line: 344, toks: []tok{{kind: tkLit, text: "ATOMS", arg: -1}, {kind: tkTable, arg: 72, n: 1, parts: [3]part{{52, 4}}}, {kind: tkTable, arg: 75, n: 1, parts: [3]part{{28, 2}}}, {kind: tkLit, text: " ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkLit, text: ", [", arg: -1}, {kind: tkAddr, arg: -1, shift: 2, n: 2, parts: [3]part{{8, 8}, {30, 22}}}, {kind: tkLit, text: "], ", arg: -1}, {kind: tkReg, arg: 1, def: 255, n: 1, parts: [3]part{{20, 8}}}}},
+	{name: "RED", value: 0xebf8000000000000, mask: 0xfff8000000000000, attrs: attrVar, line: 345, toks: []tok{{kind: tkLit, text: "RED", arg: -1}, {kind: tkFlag, text: ".E", arg: -1, def: 1, n: 1, parts: [3]part{{48, 1}}}, {kind: tkTable, arg: 73, n: 1, parts: [3]part{{23, 3}}}, {kind: tkTable, arg: 74, n: 1, parts: [3]part{{20, 3}}}, {kind: tkLit, text: " [", arg: -1}, {kind: tkAddr, arg: -1, n: 2, parts: [3]part{{8, 8}, {28, 20}}}, {kind: tkLit, text: "], ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}}},
+	{name: "ATOM", value: 0xeef0000000000000, mask: 0xfffe000000000000, attrs: attrVar, line: 347, toks: []tok{{kind: tkLit, text: "ATOM", arg: -1}, {kind: tkFlag, text: ".E", arg: -1, def: 1, n: 1, parts: [3]part{{48, 1}}}, {kind: tkLit, text: ".CAS ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkLit, text: ", [", arg: -1}, {kind: tkAddr, arg: -1, n: 2, parts: [3]part{{8, 8}, {28, 20}}}, {kind: tkLit, text: "], ", arg: -1}, {kind: tkReg, arg: 1, def: 255, n: 1, parts: [3]part{{20, 8}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 1, def: 255, shift: 1, n: 1, parts: [3]part{{20, 8}}}}},
+	{name: "ATOM", value: 0xeef2000000000000, mask: 0xfffe000000000000, attrs: attrVar, line: 348, toks: []tok{{kind: tkLit, text: "ATOM", arg: -1}, {kind: tkFlag, text: ".E", arg: -1, def: 1, n: 1, parts: [3]part{{48, 1}}}, {kind: tkLit, text: ".CAS.64 ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkLit, text: ", [", arg: -1}, {kind: tkAddr, arg: -1, n: 2, parts: [3]part{{8, 8}, {28, 20}}}, {kind: tkLit, text: "], ", arg: -1}, {kind: tkReg, arg: 1, def: 255, n: 1, parts: [3]part{{20, 8}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 1, def: 255, shift: 2, n: 1, parts: [3]part{{20, 8}}}}},
+	{name: "ATOMS", value: 0xee40000000000000, mask: 0xfff0000030000000, attrs: attrVar, line: 349, toks: []tok{{kind: tkLit, text: "ATOMS.CAS ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkLit, text: ", [", arg: -1}, {kind: tkAddr, arg: -1, shift: 2, n: 2, parts: [3]part{{8, 8}, {30, 22}}}, {kind: tkLit, text: "], ", arg: -1}, {kind: tkReg, arg: 1, def: 255, n: 1, parts: [3]part{{20, 8}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 1, def: 255, shift: 1, n: 1, parts: [3]part{{20, 8}}}}},
+	{name: "ATOMS", value: 0xee50000000000000, mask: 0xfff0000030000000, attrs: attrVar, line: 350, toks: []tok{{kind: tkLit, text: "ATOMS.CAS.64 ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkLit, text: ", [", arg: -1}, {kind: tkAddr, arg: -1, shift: 2, n: 2, parts: [3]part{{8, 8}, {30, 22}}}, {kind: tkLit, text: "], ", arg: -1}, {kind: tkReg, arg: 1, def: 255, n: 1, parts: [3]part{{20, 8}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 1, def: 255, shift: 2, n: 1, parts: [3]part{{20, 8}}}}},
+	{name: "ATOMS", value: 0xee00000000000000, mask: 0xffd0000030000000, attrs: attrVar, line: 351, toks: []tok{{kind: tkLit, text: "ATOMS.CAST", arg: -1}, {kind: tkFlag, text: ".SPIN", arg: -1, def: 1, n: 1, parts: [3]part{{53, 1}}}, {kind: tkLit, text: " ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkLit, text: ", [", arg: -1}, {kind: tkAddr, arg: -1, shift: 2, n: 2, parts: [3]part{{8, 8}, {30, 22}}}, {kind: tkLit, text: "], ", arg: -1}, {kind: tkReg, arg: 1, def: 255, n: 1, parts: [3]part{{20, 8}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 1, def: 255, shift: 1, n: 1, parts: [3]part{{20, 8}}}}},
+	{name: "ATOMS", value: 0xee10000000000000, mask: 0xffd0000030000000, attrs: attrVar, line: 352, toks: []tok{{kind: tkLit, text: "ATOMS.CAST.64", arg: -1}, {kind: tkFlag, text: ".SPIN", arg: -1, def: 1, n: 1, parts: [3]part{{53, 1}}}, {kind: tkLit, text: " ", arg: -1}, {kind: tkReg, arg: -1, def: 255, n: 1, parts: [3]part{{0, 8}}}, {kind: tkLit, text: ", [", arg: -1}, {kind: tkAddr, arg: -1, shift: 2, n: 2, parts: [3]part{{8, 8}, {30, 22}}}, {kind: tkLit, text: "], ", arg: -1}, {kind: tkReg, arg: 1, def: 255, n: 1, parts: [3]part{{20, 8}}}, {kind: tkLit, text: ", ", arg: -1}, {kind: tkReg, arg: 1, def: 255, shift: 2, n: 1, parts: [3]part{{20, 8}}}}},
 }
 
 const dispatchShift = 51
@@ -854,17 +868,17 @@ var dispatch = [...]uint16{
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 539,
+	541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541,
+	541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541, 541,
+	543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543,
+	543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543, 543,
+	545, 545, 547, 547, 545, 545, 547, 547, 549, 549, 551, 551, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 553, 555, 557, 0, 0, 559, 0,
+	0, 0, 562, 0, 0, 0, 0, 0, 567, 569, 572, 574, 0, 0, 0, 0,
+	0, 0, 576, 578, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 539, 541, 543, 0, 0, 0, 0,
-	0, 0, 545, 0, 0, 0, 0, 0, 550, 552, 555, 557, 0, 0, 0, 0,
-	0, 0, 559, 561, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 563, 0, 0, 0, 0, 565, 568,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 580, 0, 0, 0, 0, 582, 585,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -931,7 +945,8 @@ var candidates = [...]uint16{
 	140, 141, 65535, 150, 65535, 130, 131, 65535, 132, 133, 65535, 138, 139, 65535, 142, 143,
 	65535, 151, 152, 65535, 148, 149, 65535, 144, 145, 65535, 146, 147, 65535, 165, 65535, 167,
 	65535, 166, 65535, 168, 65535, 157, 65535, 153, 65535, 156, 65535, 158, 65535, 154, 65535, 155,
-	65535, 162, 65535, 161, 65535, 160, 65535, 163, 65535, 164, 65535, 113, 65535, 112, 65535, 114,
-	65535, 182, 183, 184, 185, 65535, 115, 65535, 117, 118, 65535, 116, 65535, 119, 65535, 120,
-	65535, 186, 65535, 176, 65535, 189, 190, 65535, 159, 65535,
+	65535, 162, 65535, 161, 65535, 160, 65535, 163, 65535, 164, 65535, 303, 65535, 302, 65535, 301,
+	65535, 308, 65535, 309, 65535, 306, 65535, 307, 65535, 113, 65535, 112, 65535, 114, 65535, 304,
+	305, 65535, 182, 183, 184, 185, 65535, 115, 65535, 117, 118, 65535, 116, 65535, 119, 65535,
+	120, 65535, 186, 65535, 176, 65535, 189, 190, 65535, 159, 65535,
 }

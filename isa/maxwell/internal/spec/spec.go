@@ -420,6 +420,17 @@ func (s *Spec) field(f string) (Token, error) {
 		}
 		return tk, nil
 	}
+	// {R@p+k}: the register k above the one encoded (CAS's second operand)
+	if name == "R" {
+		if a, b, ok := strings.Cut(loc, "+"); ok {
+			k, err := strconv.Atoi(b)
+			if err != nil {
+				return tk, err
+			}
+			tk.Shift = uint8(k)
+			loc = a
+		}
+	}
 	// location: p[:w][,p:w][<<s][=default]
 	hasDef := false
 	if a, b, ok := strings.Cut(loc, "="); ok {
