@@ -82,9 +82,9 @@ const (
 	tkRel
 	tkPhase
 	tkBitSet // {5,4,0}
-	tkAddr  // parts[0] register, parts[1:] signed offset
-	tkUAddr // parts[0] register, parts[1:] unsigned offset
-	tkGroup // arg tokens follow that print only if one of their fields is not its default
+	tkAddr   // parts[0] register, parts[1:] signed offset
+	tkUAddr  // parts[0] register, parts[1:] unsigned offset
+	tkGroup  // arg tokens follow that print only if one of their fields is not its default
 )
 
 type part struct{ pos, width uint8 }
@@ -168,10 +168,10 @@ type table struct {
 }
 
 const (
-	attrVar  = 1 << iota // variable latency
-	attrTex              // reuse bits are the texture phase
-	attrSM52             // not on sm_50
-	attrNoGuard          // nvdisasm prints no guard predicate
+	attrVar     = 1 << iota // variable latency
+	attrTex                 // reuse bits are the texture phase
+	attrSM52                // not on sm_50
+	attrNoGuard             // nvdisasm prints no guard predicate
 )
 
 type form struct {

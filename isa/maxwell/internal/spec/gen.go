@@ -115,6 +115,25 @@ func Generate(s *Spec) ([]byte, error) {
 		cands = append(cands, l...)
 		cands = append(cands, 0xffff)
 	}
+	// forms by mnemonic, for the assembler
+	byName := map[string][]int{}
+	var names []string
+	for i, f := range s.Forms {
+		if _, ok := byName[f.Name]; !ok {
+			names = append(names, f.Name)
+		}
+		byName[f.Name] = append(byName[f.Name], i)
+	}
+	sort.Strings(names)
+	b.WriteString("var formsByName = map[string][]uint16{\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "\t%q: {", n)
+		for _, i := range byName[n] {
+			fmt.Fprintf(&b, "%d, ", i)
+		}
+		b.WriteString("},\n")
+	}
+	b.WriteString("}\n\n")
 	fmt.Fprintf(&b, "const dispatchShift = %d\n\n", shift)
 	b.WriteString("var dispatch = [...]uint16{")
 	for i, s := range start {

@@ -224,7 +224,7 @@ func (s *Spec) form(line string, n int) error {
 		}
 		f.Tokens = toks
 		name := tmpl
-		if k := strings.IndexAny(name, " .{"); k >= 0 {
+		if k := strings.IndexAny(name, " .{<"); k >= 0 {
 			name = name[:k]
 		}
 		f.Name = name
