@@ -6,23 +6,6 @@ import (
 	"gpuisa/internal/oracle"
 )
 
-// careMask is the bits a form's text depends on: its fixed bits, the guard
-// and every field of its template.
-func careMask(f *form) uint64 {
-	m := f.mask | 0xf<<16
-	if f.attrs&attrNoGuard != 0 {
-		m &^= 0xf << 16
-	}
-	for k := range f.toks {
-		t := &f.toks[k]
-		for j := 0; j < int(t.n); j++ {
-			p := t.parts[j]
-			m |= uint64(1<<p.width-1) << p.pos
-		}
-	}
-	return m
-}
-
 // TestRoundTripInsns assembles nvdisasm's text of every compiled instruction
 // and expects the exact word back.
 func TestRoundTripInsns(t *testing.T) {

@@ -51,9 +51,9 @@ const (
 	Rel
 	Phase
 	BitSet // {5,4,0}: the set bits, highest first
-	Addr  // memory address: register part, then signed offset parts: R1+0x10, R1+-0x10, -0x10 (RZ), RZ
-	UAddr // as Addr with an unsigned offset
-	Group // Arg = number of following tokens printed only if one of their fields is not its default
+	Addr   // memory address: register part, then signed offset parts: R1+0x10, R1+-0x10, -0x10 (RZ), RZ
+	UAddr  // as Addr with an unsigned offset
+	Group  // Arg = number of following tokens printed only if one of their fields is not its default
 )
 
 // Part is one piece of a split field.
@@ -64,9 +64,9 @@ type Token struct {
 	Kind  int
 	Text  string // literal or flag text
 	Parts []Part
-	Shift uint8 // value is shifted left by this much (constant offsets)
+	Shift uint8  // value is shifted left by this much (constant offsets)
 	Def   uint64 // the value an omitted optional field stands for
-	Arg   int   // reuse slot (0..2, -1 none), table index, group length, 1 for an inverted flag
+	Arg   int    // reuse slot (0..2, -1 none), table index, group length, 1 for an inverted flag
 }
 
 // Table is one enumeration.
@@ -370,6 +370,8 @@ func expandOperand(f string, kind byte) (string, bool) {
 				return "{X@20:19,56:1}", true
 			case "U19":
 				return "{X@20:19}", true
+			case "S6": // shift counts
+				return "{X@20:6}", true
 			}
 		}
 		return "{B?}", true
