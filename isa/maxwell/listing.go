@@ -42,7 +42,9 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 				g = len(texts) - start
 				texts = appendBody(texts, inst, addr)
 			}
-			if l := len(texts) - start - g; l > maxw {
+			// nvdisasm pads every line to the widest guard+text, though the guard
+			// itself hangs left of the mnemonic column
+			if l := len(texts) - start; l > maxw {
 				maxw = l
 			}
 			ends = append(ends, uint32(len(texts)))
@@ -54,8 +56,13 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 	start := 0
 	for b := 0; b < n; b++ {
 		bundle := code[b*BundleSize:]
-		dst = blanks(dst, 8+8+19+width)
-		dst = append(dst, " /* 0x"...)
+		// as wide as the bundle's first instruction line
+		addrLen := 8
+		for a := (base + uint64(b*BundleSize+8)) >> 16; a != 0; a >>= 4 {
+			addrLen++
+		}
+		dst = blanks(dst, 8+addrLen+19+width)
+		dst = append(dst, "/* 0x"...)
 		dst = isa.AppendHex(dst, binary.LittleEndian.Uint64(bundle), 16)
 		dst = append(dst, " */\n"...)
 		for s := 0; s < 3; s++ {

@@ -35,6 +35,7 @@ func main() {
 	walk := flag.Bool("walk", true, "also walk every field of every form")
 	golden := flag.String("golden", "", "write the compared words and nvdisasm's verdicts here (.tsv.gz)")
 	verbose := flag.Int("v", 10, "mismatches to show per category")
+	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.Parse()
 	nv := findNvdisasm()
 	if nv == "" {
@@ -56,6 +57,7 @@ func main() {
 		os.Exit(1)
 	}
 	bad := map[string][]string{}
+	agree := make([]bool, len(words))
 	allowedN := map[string]int{}
 	ok := 0
 	for i, w := range words {
@@ -87,6 +89,7 @@ func main() {
 		}
 		if same {
 			ok++
+			agree[i] = want != "INVALID" && !strings.Contains(want, "???") // ??? operands come with padding nvdisasm computes from the column
 			continue
 		}
 		if r := allowed(w, want, got, errs[i]); r != "" {
@@ -116,6 +119,19 @@ func main() {
 				break
 			}
 			fmt.Println("  " + d)
+		}
+	}
+	// the whole listing, byte for byte, on the words nvdisasm accepts
+	if n, msg := compareListing(nv, sm, words, agree); msg != "" {
+		fmt.Printf("LISTING differs (%d lines):\n%s", n, msg)
+		bad["listing"] = append(bad["listing"], msg)
+	} else {
+		fmt.Printf("listing: identical to nvdisasm -hex -novliw (%d lines)\n", n)
+	}
+	if *listingOut != "" {
+		if err := writeListing(nv, sm, *listingOut, words, texts); err != nil {
+			fmt.Fprintln(os.Stderr, "mxdiff:", err)
+			os.Exit(1)
 		}
 	}
 	if *golden != "" {
@@ -314,4 +330,94 @@ func writeGolden(path string, sm int, words []uint64, texts, errs []string) erro
 		fmt.Fprintf(zw, "%016x\t%s\n", w, t)
 	}
 	return zw.Close()
+}
+
+// compareListing runs nvdisasm and Disassemble on the words whose text agrees (in whole
+// bundles) and compares the two listings line by line, exactly.
+func compareListing(nv string, sm int, words []uint64, agree []bool) (int, string) {
+	var code []byte
+	var k int
+	for i, w := range words {
+		if !agree[i] {
+			continue
+		}
+		if k%3 == 0 {
+			code = binary.LittleEndian.AppendUint64(code, 0x001fc400fe2007f1)
+		}
+		code = binary.LittleEndian.AppendUint64(code, w)
+		k++
+	}
+	for k%3 != 0 {
+		code = binary.LittleEndian.AppendUint64(code, 0x50b0000000070f00)
+		k++
+	}
+	if len(code) > 3000*32 {
+		code = code[:3000*32]
+	}
+	f := filepath.Join(os.TempDir(), fmt.Sprintf("mxdiff-l-%d.bin", os.Getpid()))
+	if err := os.WriteFile(f, code, 0o644); err != nil {
+		return 0, err.Error()
+	}
+	defer os.Remove(f)
+	want, err := exec.Command(nv, "-b", fmt.Sprintf("SM%d", sm), "-hex", "-novliw", f).Output()
+	if err != nil {
+		return 0, "nvdisasm: " + err.Error()
+	}
+	got, derrs := maxwell.Disassemble(nil, code, 0, sm)
+	wl := strings.Split(string(want), "\n")
+	gl := strings.Split(string(got), "\n")
+	var b strings.Builder
+	nd := 0
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		var x, y string
+		if i < len(wl) {
+			x = wl[i]
+		}
+		if i < len(gl) {
+			y = gl[i]
+		}
+		if x != y {
+			nd++
+			if nd <= 5 {
+				fmt.Fprintf(&b, "  line %d\n\tnvdisasm %q\n\tgpuisa   %q\n", i+1, x, y)
+			}
+		}
+	}
+	if len(derrs) > 0 {
+		fmt.Fprintf(&b, "  gpuisa rejected %d words nvdisasm accepts, first %v\n", len(derrs), derrs[0])
+		nd++
+	}
+	if nd == 0 {
+		return len(wl), ""
+	}
+	return nd, b.String()
+}
+
+// writeListing stores up to 1000 words nvdisasm accepts (without ??? operands,
+// whose padding depends on the column) as a raw file and nvdisasm's listing of it.
+func writeListing(nv string, sm int, prefix string, words []uint64, texts []string) error {
+	var code []byte
+	k := 0
+	for i, w := range words {
+		if texts[i] == "" || strings.Contains(texts[i], "???") || k >= 999 {
+			continue
+		}
+		if k%3 == 0 {
+			code = binary.LittleEndian.AppendUint64(code, 0x001fc400fe2007f1)
+		}
+		code = binary.LittleEndian.AppendUint64(code, w)
+		k++
+	}
+	for k%3 != 0 {
+		code = binary.LittleEndian.AppendUint64(code, 0x50b0000000070f00)
+		k++
+	}
+	if err := os.WriteFile(prefix+".bin", code, 0o644); err != nil {
+		return err
+	}
+	out, err := exec.Command(nv, "-b", fmt.Sprintf("SM%d", sm), "-hex", "-novliw", "-base", "0xfc00", prefix+".bin").Output()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(prefix+".txt", out, 0o644)
 }
