@@ -32,7 +32,7 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 		s := strings.TrimSpace(line)
 		// an address column /*0008*/
 		if strings.HasPrefix(s, "/*") && len(s) > 2 && s[2] != ' ' {
-			if end := strings.Index(s, "*/"); end > 0 {
+			if end := strings.Index(s[2:], "*/") + 2; end > 2 {
 				if _, err := strconv.ParseUint(s[2:end], 16, 64); err == nil {
 					s = strings.TrimSpace(s[end+2:])
 				}

@@ -88,7 +88,9 @@ func TestGoldenSM52(t *testing.T) {
 	testGolden(t, "testdata/nvdisasm_sm52.tsv.gz", 52, baseGolden52, baseGoldenAsm52)
 }
 
-func TestGoldenSM50(t *testing.T) { testGolden(t, "testdata/nvdisasm_sm50.tsv.gz", 50, baseGolden50, 0) }
+func TestGoldenSM50(t *testing.T) {
+	testGolden(t, "testdata/nvdisasm_sm50.tsv.gz", 50, baseGolden50, 0)
+}
 
 // TestGoldenListing disassembles a raw file at base 0xfc00 (so addresses cross
 // 0x10000) and compares the whole listing with nvdisasm's, line by line.

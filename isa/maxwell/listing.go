@@ -3,6 +3,8 @@ package maxwell
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"gpuisa/isa"
 )
@@ -12,75 +14,71 @@ const BundleSize = 32
 
 // Disassemble appends the listing `nvdisasm -b SMxx -hex -novliw` prints for
 // raw code loaded at base: a .headerflags line, each control word as a bare
-// /* 0x... */ line and each instruction as "/*addr*/ TEXT ; /* 0xHEX */".
-// Words nvdisasm rejects are listed as ".word 0x..." and reported in errs
-// (nvdisasm itself prints no listing then). A tail shorter than a bundle is
-// reported as truncated.
+// /* 0x... */ line and each instruction as "/*addr*/ TEXT ; /* 0xHEX */", all
+// padded to the widest guard+text. Words nvdisasm rejects are listed as
+// ".word 0x..." and reported in errs (nvdisasm itself prints no listing then).
+// A tail shorter than a bundle is reported as truncated.
+//
+// Large inputs are split into chunks handled in parallel: pass 1 prints every
+// text and finds the width, pass 2 lays the lines out directly into dst (every
+// line's length is known once the width is).
 func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.DecodeError) {
-	var errs []*isa.DecodeError
 	n := len(code) / BundleSize
-	// Pass 1: the texts, so every line can be padded to the widest one.
-	texts := make([]byte, 0, n*3*40)
-	ends := make([]uint32, 0, n*3)
-	lead := make([]uint8, 0, n*3) // guard length ("@!P0 " is 5)
+	workers := runtime.GOMAXPROCS(0)
+	if n < 4096 {
+		workers = 1
+	}
+	chunks := make([]chunk, workers)
+	per := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for c := range chunks {
+		ch := &chunks[c]
+		ch.first = min(c*per, n)
+		ch.last = min((c+1)*per, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ch.texts(code, base, sm)
+		}()
+	}
+	wg.Wait()
 	maxw := 0
-	for b := 0; b < n; b++ {
-		bundle := code[b*BundleSize:]
-		ctrl := binary.LittleEndian.Uint64(bundle)
-		for s := 0; s < 3; s++ {
-			addr := base + uint64(b*BundleSize+8+8*s)
-			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
-			inst, err := Decode(w, CtrlField(ctrl, s), sm)
-			start := len(texts)
-			var g int
-			if err != nil {
-				errs = append(errs, decodeError(err, addr))
-				texts = append(texts, ".word "...)
-				texts = isa.AppendHexNum(texts, w)
-			} else {
-				texts = appendGuard(texts, inst)
-				g = len(texts) - start
-				texts = appendBody(texts, inst, addr)
-			}
-			// nvdisasm pads every line to the widest guard+text, though the guard
-			// itself hangs left of the mnemonic column
-			if l := len(texts) - start; l > maxw {
-				maxw = l
-			}
-			ends = append(ends, uint32(len(texts)))
-			lead = append(lead, uint8(g))
-		}
+	var errs []*isa.DecodeError
+	for c := range chunks {
+		maxw = max(maxw, chunks[c].maxw)
+		errs = append(errs, chunks[c].errs...)
 	}
-	dst = fmt.Appendf(dst, "\t.headerflags    @\"EF_CUDA_SM%d EF_CUDA_PTX_SM(EF_CUDA_SM%d)\"\n", sm, sm)
 	width := maxw + 2
-	start := 0
-	for b := 0; b < n; b++ {
-		bundle := code[b*BundleSize:]
-		// as wide as the bundle's first instruction line
-		addrLen := 8
-		for a := (base + uint64(b*BundleSize+8)) >> 16; a != 0; a >>= 4 {
-			addrLen++
-		}
-		dst = blanks(dst, 8+addrLen+19+width)
-		dst = append(dst, "/* 0x"...)
-		dst = isa.AppendHex(dst, binary.LittleEndian.Uint64(bundle), 16)
-		dst = append(dst, " */\n"...)
-		for s := 0; s < 3; s++ {
-			i := b*3 + s
-			addr := base + uint64(b*BundleSize+8+8*s)
-			text := texts[start:ends[i]]
-			start = int(ends[i])
-			g := int(lead[i])
-			dst = blanks(dst, 8)
-			dst = isa.AppendAddr(dst, addr)
-			dst = blanks(dst, 19-g)
-			dst = append(dst, text...)
-			dst = blanks(dst, width-(len(text)-g))
-			dst = append(dst, "/* 0x"...)
-			dst = isa.AppendHex(dst, binary.LittleEndian.Uint64(bundle[8+8*s:]), 16)
-			dst = append(dst, " */\n"...)
+	dst = fmt.Appendf(dst, "\t.headerflags    @\"EF_CUDA_SM%d EF_CUDA_PTX_SM(EF_CUDA_SM%d)\"\n", sm, sm)
+	// every line's length follows from the width and its address
+	start := len(dst)
+	offsets := make([]int, workers+1)
+	size := start
+	for c := range chunks {
+		offsets[c] = size
+		for b := chunks[c].first; b < chunks[c].last; b++ {
+			size += bundleLen(base, b, width)
 		}
 	}
+	offsets[workers] = size
+	if cap(dst) < size {
+		grown := make([]byte, len(dst), size)
+		copy(grown, dst)
+		dst = grown
+	}
+	dst = dst[:size]
+	for c := range chunks {
+		ch := &chunks[c]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out := ch.lines(dst[offsets[c]:offsets[c]:offsets[c+1]], code, base, width)
+			if len(out) != offsets[c+1]-offsets[c] {
+				panic("maxwell: listing length mismatch") // a bug in bundleLen
+			}
+		}()
+	}
+	wg.Wait()
 	if rest := len(code) % BundleSize; rest != 0 {
 		errs = append(errs, &isa.DecodeError{Addr: base + uint64(n*BundleSize), Len: rest, Err: isa.ErrTruncated,
 			Detail: "Unaligned instruction found"})
@@ -88,9 +86,105 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 	return dst, errs
 }
 
+// chunk is a run of bundles one goroutine lists.
+type chunk struct {
+	first, last int // bundles
+	text        []byte
+	ends        []uint32
+	lead        []uint8 // guard length ("@!P0 " is 5)
+	maxw        int
+	errs        []*isa.DecodeError
+}
+
+func (ch *chunk) texts(code []byte, base uint64, sm int) {
+	n := ch.last - ch.first
+	ch.text = make([]byte, 0, n*3*48)
+	ch.ends = make([]uint32, 0, n*3)
+	ch.lead = make([]uint8, 0, n*3)
+	for b := ch.first; b < ch.last; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		ctrl := binary.LittleEndian.Uint64(bundle)
+		for s := 0; s < 3; s++ {
+			addr := base + uint64(b*BundleSize+8+8*s)
+			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
+			inst, err := Decode(w, CtrlField(ctrl, s), sm)
+			start := len(ch.text)
+			var g int
+			if err != nil {
+				ch.errs = append(ch.errs, decodeError(err, addr))
+				ch.text = append(ch.text, ".word "...)
+				ch.text = isa.AppendHexNum(ch.text, w)
+			} else {
+				ch.text = appendGuard(ch.text, inst)
+				g = len(ch.text) - start
+				ch.text = appendBody(ch.text, inst, addr)
+			}
+			// nvdisasm pads every line to the widest guard+text, though the guard
+			// itself hangs left of the mnemonic column
+			ch.maxw = max(ch.maxw, len(ch.text)-start)
+			ch.ends = append(ch.ends, uint32(len(ch.text)))
+			ch.lead = append(ch.lead, uint8(g))
+		}
+	}
+}
+
+func addrLen(addr uint64) int {
+	n := 8 // "/*" 4 digits "*/"
+	for a := addr >> 16; a != 0; a >>= 4 {
+		n++
+	}
+	return n
+}
+
+// bundleLen is the length of bundle b's four lines.
+func bundleLen(base uint64, b, width int) int {
+	a := base + uint64(b*BundleSize)
+	n := 8 + addrLen(a+8) + 19 + width + len("/* 0x0000000000000000 */\n")
+	for s := 0; s < 3; s++ {
+		n += 8 + addrLen(a+8+8*uint64(s)) + 19 + width + len("/* 0x0000000000000000 */\n")
+	}
+	return n
+}
+
+func (ch *chunk) lines(dst []byte, code []byte, base uint64, width int) []byte {
+	start := 0
+	for b := ch.first; b < ch.last; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		// as wide as the bundle's first instruction line
+		dst = blanks(dst, 8+addrLen(base+uint64(b*BundleSize+8))+19+width)
+		dst = appendHexComment(dst, binary.LittleEndian.Uint64(bundle))
+		for s := 0; s < 3; s++ {
+			i := (b-ch.first)*3 + s
+			addr := base + uint64(b*BundleSize+8+8*s)
+			text := ch.text[start:ch.ends[i]]
+			start = int(ch.ends[i])
+			g := int(ch.lead[i])
+			dst = blanks(dst, 8)
+			dst = isa.AppendAddr(dst, addr)
+			dst = blanks(dst, 19-g)
+			dst = append(dst, text...)
+			dst = blanks(dst, width-(len(text)-g))
+			dst = appendHexComment(dst, binary.LittleEndian.Uint64(bundle[8+8*s:]))
+		}
+	}
+	return dst
+}
+
+func appendHexComment(dst []byte, w uint64) []byte {
+	dst = append(dst, "/* 0x"...)
+	dst = isa.AppendHex(dst, w, 16)
+	return append(dst, " */\n"...)
+}
+
+const spaces = "                                                                                                                                "
+
 func blanks(dst []byte, n int) []byte {
-	for ; n > 0; n-- {
-		dst = append(dst, ' ')
+	for n > len(spaces) {
+		dst = append(dst, spaces...)
+		n -= len(spaces)
+	}
+	if n > 0 {
+		dst = append(dst, spaces[:n]...)
 	}
 	return dst
 }
@@ -99,7 +193,6 @@ func blanks(dst []byte, n int) []byte {
 func Archs() []isa.Arch {
 	var out []isa.Arch
 	for _, sm := range []int{50, 52, 53} {
-		sm := sm
 		out = append(out, isa.Arch{
 			Name:      fmt.Sprintf("sm_%d", sm),
 			ISA:       "maxwell",
