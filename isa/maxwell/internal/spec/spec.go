@@ -135,6 +135,8 @@ func (s *Spec) table(line string) error {
 			t.Hex = true
 		} else if strings.HasSuffix(id, "/N") {
 			t.NoNum = true
+		} else if strings.HasSuffix(id, "/D") {
+			t.Dot = true
 		} else {
 			break
 		}
