@@ -6,11 +6,11 @@ import (
 	"gpuisa/isa"
 )
 
-// lookup finds the form whose fixed bits match w, or -1.
-func lookup(w uint64) int {
+// lookup finds the form whose fixed bits match w and that exists on sm, or -1.
+func lookup(w uint64, sm int) int {
 	for i := dispatch[w>>dispatchShift]; candidates[i] != 0xffff; i++ {
 		f := &forms[candidates[i]]
-		if w&f.mask == f.value {
+		if w&f.mask == f.value && (f.attrs&(attrSM52|attrSM50) == 0 || (sm >= 52) == (f.attrs&attrSM52 != 0)) {
 			return int(candidates[i])
 		}
 	}
@@ -21,15 +21,12 @@ func lookup(w uint64) int {
 // or 53). On error the Inst still holds the word and control field.
 func Decode(word uint64, ctrl Ctrl, sm int) (Inst, error) {
 	inst := Inst{Word: word, Ctrl: ctrl}
-	fi := lookup(word)
+	fi := lookup(word, sm)
 	if fi < 0 {
 		return inst, errUnrecognized
 	}
 	inst.form = uint16(fi)
 	f := &forms[fi]
-	if sm < 52 && f.attrs&attrSM52 != 0 {
-		return inst, errUnrecognized
-	}
 	for k := range f.toks {
 		t := &f.toks[k]
 		if t.kind == tkTable {

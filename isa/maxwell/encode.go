@@ -72,14 +72,14 @@ func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl,
 	}
 	for _, fi := range cands {
 		f := &forms[fi]
-		if sm < 52 && f.attrs&attrSM52 != 0 {
+		if f.attrs&(attrSM52|attrSM50) != 0 && (sm >= 52) != (f.attrs&attrSM52 != 0) {
 			continue
 		}
 		g := guard
 		if f.attrs&attrNoGuard != 0 {
 			g = 0 // not predicated; ptxas leaves the field zero
 		}
-		m := matcher{f: f, fi: fi, pc: pc, resolve: resolve, text: body, guard: g, want: norm}
+		m := matcher{f: f, fi: fi, sm: sm, pc: pc, resolve: resolve, text: body, guard: g, want: norm}
 		for phase := 0; phase < 4; phase++ {
 			if phase > 0 && f.attrs&attrTex == 0 {
 				break
@@ -119,6 +119,7 @@ func squeeze(s string) string {
 type matcher struct {
 	f       *form
 	fi      uint16
+	sm      int
 	pc      uint64
 	resolve Resolver
 	text    string // instruction without guard, blanks and .reuse
@@ -139,7 +140,7 @@ func (m *matcher) verify(w uint64) bool {
 	if w&m.f.mask != m.f.value {
 		return false
 	}
-	if fi := lookup(w); fi != int(m.fi) {
+	if fi := lookup(w, m.sm); fi != int(m.fi) {
 		return false
 	}
 	inst := Inst{Word: w, Ctrl: m.ctrl, form: m.fi}

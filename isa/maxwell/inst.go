@@ -172,6 +172,7 @@ const (
 	attrTex                 // reuse bits are the texture phase
 	attrSM52                // not on sm_50
 	attrNoGuard             // nvdisasm prints no guard predicate
+	attrSM50                // only sm_50 (where nvdisasm -b SM50 prints it differently)
 )
 
 type form struct {

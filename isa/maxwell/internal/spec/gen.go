@@ -14,6 +14,7 @@ var Attrs = map[string]string{
 	"tex":     "attrTex",     // reuse bits 0-1 are the texture phase (.T/.P)
 	"sm52":    "attrSM52",    // nvdisasm -b SM50 rejects it
 	"noguard": "attrNoGuard", // not predicated: no @P printed
+	"sm50":    "attrSM50",    // the sm_50 variant of a form sm_52 prints differently
 }
 
 var kindNames = []string{"tkLit", "tkReg", "tkPred", "tkNPred", "tkFlag", "tkTable", "tkHex", "tkSHex", "tkF32", "tkF64", "tkF16", "tkRel", "tkPhase", "tkBitSet", "tkAddr", "tkUAddr", "tkGroup"}

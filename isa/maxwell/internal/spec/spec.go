@@ -548,6 +548,9 @@ func (s *Spec) field(f string) (Token, error) {
 			tk.Def = 255
 		case Pred, NPred:
 			tk.Def = 7
+			if name == "IP" {
+				tk.Def = 0 // PT, stored inverted
+			}
 		}
 	}
 	for _, p := range tk.Parts {
