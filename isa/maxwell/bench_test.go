@@ -11,7 +11,7 @@ func benchWords(tb testing.TB) []uint64 {
 	rows := readGolden(tb, "testdata/nvdisasm_sm52.tsv.gz")
 	var ws []uint64
 	for _, r := range rows {
-		if r.text != "INVALID" {
+		if r.text != "INVALID" && r.ctrl == NeutralCtrl {
 			if _, err := Decode(r.word, NeutralCtrl, 52); err == nil {
 				ws = append(ws, r.word)
 			}

@@ -37,7 +37,13 @@ func Decode(word uint64, ctrl Ctrl, sm int) (Inst, error) {
 			}
 		}
 	}
-	if f.attrs&attrVar == 0 && (ctrl.WriteBarrier() != 7 || ctrl.ReadBarrier() != 7 || ctrl.Reuse()&8 != 0) {
+	// nvdisasm's validity rules for the control field (probed per form):
+	// fixed-latency instructions take no barriers; reuse bit 3 is rejected by
+	// fixed-latency ALU instructions and a few variable-latency ones.
+	if f.attrs&attrVar == 0 && (ctrl.WriteBarrier() != 7 || ctrl.ReadBarrier() != 7) {
+		return inst, errUnrecognized
+	}
+	if ctrl.Reuse()&8 != 0 && (f.attrs&(attrVar|attrCF) == 0 || f.attrs&attrNoR3 != 0) {
 		return inst, errUnrecognized
 	}
 	return inst, nil

@@ -85,7 +85,7 @@ func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl,
 				break
 			}
 			for reuse := 0; reuse < 8; reuse++ {
-				if reuse > 0 && (reuses == 0 || f.attrs&attrTex != 0) {
+				if reuse > 0 && (reuses == 0 || f.attrs&attrReuse == 0) {
 					break
 				}
 				r := reuse

@@ -173,6 +173,9 @@ const (
 	attrSM52                // not on sm_50
 	attrNoGuard             // nvdisasm prints no guard predicate
 	attrSM50                // only sm_50 (where nvdisasm -b SM50 prints it differently)
+	attrCF                  // control flow: no barriers, but reuse bit 3 is accepted
+	attrNoR3                // variable latency, yet reuse bit 3 is rejected
+	attrReuse               // reuse bits print as .reuse on register operands
 )
 
 type form struct {

@@ -62,7 +62,7 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 	f := &forms[inst.form]
 	w := inst.Word
 	reuse := inst.Ctrl.Reuse()
-	if f.attrs&attrTex != 0 {
+	if f.attrs&attrReuse == 0 {
 		reuse = 0
 	}
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)

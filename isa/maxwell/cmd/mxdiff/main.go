@@ -35,6 +35,7 @@ func main() {
 	walk := flag.Bool("walk", true, "also walk every field of every form")
 	golden := flag.String("golden", "", "write the compared words and nvdisasm's verdicts here (.tsv.gz)")
 	verbose := flag.Int("v", 10, "mismatches to show per category")
+	randCtrl := flag.Bool("ctrl", false, "random control words (stall, yield, barriers, wait, reuse) instead of the neutral one")
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.Parse()
 	nv := findNvdisasm()
@@ -51,7 +52,17 @@ func main() {
 	if *walk {
 		words = append(words, walkWords(*seed+1)...)
 	}
-	texts, errs, err := runNvdisasm(nv, sm, words)
+	ctrls := make([]uint64, (len(words)+2)/3)
+	for i := range ctrls {
+		ctrls[i] = 0x001fc400fe2007f1
+	}
+	if *randCtrl {
+		r := splitmix(*seed + 99)
+		for i := range ctrls {
+			ctrls[i] = randomCtrl(&r)
+		}
+	}
+	texts, errs, err := runNvdisasm(nv, sm, words, ctrls)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mxdiff:", err)
 		os.Exit(1)
@@ -62,7 +73,8 @@ func main() {
 	ok := 0
 	for i, w := range words {
 		pc := addrOf(i)
-		inst, derr := maxwell.Decode(w, maxwell.NeutralCtrl, sm)
+		ctrl := maxwell.CtrlField(ctrls[i/3], i%3)
+		inst, derr := maxwell.Decode(w, ctrl, sm)
 		var got string
 		if derr == nil {
 			got = maxwell.Print(inst, pc)
@@ -76,7 +88,11 @@ func main() {
 		same := collapse(got) == collapse(want)
 		if same && want != "INVALID" {
 			// the assembler must give the word back (on the bits the text shows)
-			aw, _, aerr := maxwell.EncodeText(want, pc, sm, nil)
+			aw, actrl, aerr := maxwell.EncodeText(want, pc, sm, nil)
+			if aerr == nil && !*randCtrl && actrl != ctrl {
+				same = false
+				got = fmt.Sprintf("as: control %#x", uint32(actrl))
+			}
 			if aerr != nil {
 				same = false
 				got = "as: " + aerr.Error()
@@ -101,7 +117,7 @@ func main() {
 		if want == "INVALID" {
 			key = "INVALID/" + mnemonic(got)
 		}
-		bad[key] = append(bad[key], fmt.Sprintf("%#016x pc %#x\n\tnvdisasm %s %s\n\tgpuisa   %s", w, pc, want, errs[i], got))
+		bad[key] = append(bad[key], fmt.Sprintf("%#016x pc %#x ctrl %#06x\n\tnvdisasm %s %s\n\tgpuisa   %s", w, pc, uint32(maxwell.CtrlField(ctrls[i/3], i%3)), want, errs[i], got))
 	}
 	fmt.Printf("mxdiff %s: %d words (%d random, %d field walks), %d agree\n", *arch, len(words), *n, len(words)-*n, ok)
 	for r, c := range allowedN {
@@ -122,7 +138,9 @@ func main() {
 		}
 	}
 	// the whole listing, byte for byte, on the words nvdisasm accepts
-	if n, msg := compareListing(nv, sm, words, agree); msg != "" {
+	if *randCtrl {
+		// (the listing check below uses the neutral control word)
+	} else if n, msg := compareListing(nv, sm, words, agree); msg != "" {
 		fmt.Printf("LISTING differs (%d lines):\n%s", n, msg)
 		bad["listing"] = append(bad["listing"], msg)
 	} else {
@@ -135,7 +153,7 @@ func main() {
 		}
 	}
 	if *golden != "" {
-		if err := writeGolden(*golden, sm, words, texts, errs); err != nil {
+		if err := writeGolden(*golden, sm, words, ctrls, texts, errs); err != nil {
 			fmt.Fprintln(os.Stderr, "mxdiff:", err)
 			os.Exit(1)
 		}
@@ -229,7 +247,7 @@ var errRE = regexp.MustCompile(`error\s*:\s*(.*) at address 0x([0-9a-f]+)`)
 // runNvdisasm returns nvdisasm's text per word ("" for rejected words) and its
 // error message. A rejected word suppresses the whole listing, so rejected words
 // are replaced by NOPs and nvdisasm runs again.
-func runNvdisasm(nv string, sm int, words []uint64) ([]string, []string, error) {
+func runNvdisasm(nv string, sm int, words []uint64, ctrls []uint64) ([]string, []string, error) {
 	texts := make([]string, len(words))
 	errs := make([]string, len(words))
 	cur := append([]uint64(nil), words...)
@@ -239,9 +257,9 @@ func runNvdisasm(nv string, sm int, words []uint64) ([]string, []string, error) 
 		for pass := 0; pass < 4; pass++ {
 			buf := make([]byte, 0, (end-start+2)/3*32)
 			for i := start; i < end; i += 3 {
-				buf = binary.LittleEndian.AppendUint64(buf, 0x001fc400fe2007f1)
+				buf = binary.LittleEndian.AppendUint64(buf, ctrls[i/3])
 				for k := 0; k < 3; k++ {
-					w := uint64(0x50b0000000070f00)
+					w := uint64(filler)
 					if i+k < end {
 						w = cur[i+k]
 					}
@@ -283,7 +301,7 @@ func runNvdisasm(nv string, sm int, words []uint64) ([]string, []string, error) 
 				i := int(a/32*3 + (a%32)/8 - 1)
 				if i >= start && i < end {
 					errs[i] = m[1]
-					cur[i] = 0x50b0000000070f00
+					cur[i] = filler
 					found = true
 				}
 			}
@@ -314,20 +332,20 @@ func mnemonic(text string) string {
 
 // writeGolden stores "hex<TAB>text" lines (text INVALID for rejected words) for
 // the package's golden test.
-func writeGolden(path string, sm int, words []uint64, texts, errs []string) error {
+func writeGolden(path string, sm int, words, ctrls []uint64, texts, errs []string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	zw := gzip.NewWriter(f)
-	fmt.Fprintf(zw, "# nvdisasm -b SM%d -hex -novliw; word k at 0x20*(k/3)+8*(k%%3+1) under control 0x7f1; generated by cmd/mxdiff\n", sm)
+	fmt.Fprintf(zw, "# nvdisasm -b SM%d -hex -novliw: word, its 21-bit control field, text; word k at 0x20*(k/3)+8*(k%%3+1); generated by cmd/mxdiff\n", sm)
 	for i, w := range words {
 		t := texts[i]
 		if errs[i] != "" || t == "" {
 			t = "INVALID"
 		}
-		fmt.Fprintf(zw, "%016x\t%s\n", w, t)
+		fmt.Fprintf(zw, "%016x\t%06x\t%s\n", w, uint32(maxwell.CtrlField(ctrls[i/3], i%3)), t)
 	}
 	return zw.Close()
 }
@@ -420,4 +438,34 @@ func writeListing(nv string, sm int, prefix string, words []uint64, texts []stri
 		return err
 	}
 	return os.WriteFile(prefix+".txt", out, 0o644)
+}
+
+// filler replaces rejected words: MEMBAR.CTA is valid under any control field.
+const filler = 0xef98000000070000
+
+// randomCtrl: three random fields, with "no barrier" half of the time so that
+// fixed-latency instructions are not all rejected.
+func randomCtrl(r *splitmix) uint64 {
+	var c uint64
+	for s := 0; s < 3; s++ {
+		x := r.next()
+		f := x & 0x1f // stall, yield
+		if x>>8&1 == 0 {
+			f |= 7 << 5
+		} else {
+			f |= (x >> 10 & 7) << 5
+		}
+		if x>>9&1 == 0 {
+			f |= 7 << 8
+		} else {
+			f |= (x >> 13 & 7) << 8
+		}
+		f |= (x >> 16 & 0x3f) << 11 // wait mask
+		f |= (x >> 24 & 0xf) << 17  // reuse
+		if x>>30&3 != 0 {
+			f &^= 8 << 17 // reuse bit 3 rejects fixed-latency instructions: keep it rare
+		}
+		c |= f << (21 * uint(s))
+	}
+	return c
 }

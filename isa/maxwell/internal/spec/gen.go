@@ -15,6 +15,9 @@ var Attrs = map[string]string{
 	"sm52":    "attrSM52",    // nvdisasm -b SM50 rejects it
 	"noguard": "attrNoGuard", // not predicated: no @P printed
 	"sm50":    "attrSM50",    // the sm_50 variant of a form sm_52 prints differently
+	"cf":      "attrCF",      // control flow: barriers rejected, reuse bit 3 accepted
+	"nor3":    "attrNoR3",    // variable latency but reuse bit 3 rejected
+	"reuse":   "attrReuse",   // prints .reuse on its register operands
 }
 
 var kindNames = []string{"tkLit", "tkReg", "tkPred", "tkNPred", "tkFlag", "tkTable", "tkHex", "tkSHex", "tkF32", "tkF64", "tkF16", "tkRel", "tkPhase", "tkBitSet", "tkAddr", "tkUAddr", "tkGroup"}
