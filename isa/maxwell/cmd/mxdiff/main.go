@@ -21,9 +21,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"gpuisa/isa/maxwell"
 )
@@ -36,6 +39,7 @@ func main() {
 	golden := flag.String("golden", "", "write the compared words and nvdisasm's verdicts here (.tsv.gz)")
 	verbose := flag.Int("v", 10, "mismatches to show per category")
 	randCtrl := flag.Bool("ctrl", false, "random control words (stall, yield, barriers, wait, reuse) instead of the neutral one")
+	benchN := flag.Int("bench", 0, "time nvdisasm and gpuisa side by side on a file of this many instructions (valid words only) and exit")
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.Parse()
 	nv := findNvdisasm()
@@ -47,6 +51,13 @@ func main() {
 	if err != nil || (sm != 50 && sm != 52 && sm != 53) {
 		fmt.Fprintln(os.Stderr, "mxdiff: -arch must be sm_50, sm_52 or sm_53")
 		os.Exit(2)
+	}
+	if *benchN > 0 {
+		if err := bench(nv, sm, *benchN, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, "mxdiff:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	words := randomWords(*n, *seed)
 	if *walk {
@@ -468,4 +479,65 @@ func randomCtrl(r *splitmix) uint64 {
 		c |= f << (21 * uint(s))
 	}
 	return c
+}
+
+// bench builds a raw file of n instructions nvdisasm accepts (random words
+// under the neutral control word) and times nvdisasm -hex -novliw and
+// Disassemble on it, reporting instructions per second and peak memory.
+func bench(nv string, sm int, n int, seed uint64) error {
+	r := splitmix(seed)
+	var valid []uint64
+	for len(valid) < 30000 {
+		ws := make([]uint64, 30000)
+		for i := range ws {
+			ws[i] = r.next()
+		}
+		ctrls := make([]uint64, len(ws)/3)
+		for i := range ctrls {
+			ctrls[i] = 0x001fc400fe2007f1
+		}
+		texts, errs, err := runNvdisasm(nv, sm, ws, ctrls)
+		if err != nil {
+			return err
+		}
+		for i, w := range ws {
+			if errs[i] == "" && texts[i] != "" {
+				valid = append(valid, w)
+			}
+		}
+	}
+	code := make([]byte, 0, (n+2)/3*32)
+	for i := 0; i < n; i++ {
+		if i%3 == 0 {
+			code = binary.LittleEndian.AppendUint64(code, 0x001fc400fe2007f1)
+		}
+		code = binary.LittleEndian.AppendUint64(code, valid[i%len(valid)])
+	}
+	for len(code)%32 != 0 {
+		code = binary.LittleEndian.AppendUint64(code, 0x50b0000000070f00)
+	}
+	f := filepath.Join(os.TempDir(), fmt.Sprintf("mxdiff-bench-%d.bin", os.Getpid()))
+	if err := os.WriteFile(f, code, 0o644); err != nil {
+		return err
+	}
+	defer os.Remove(f)
+	cmd := exec.Command(nv, "-b", fmt.Sprintf("SM%d", sm), "-hex", "-novliw", f)
+	cmd.Stdout = nil
+	t0 := time.Now()
+	if err := cmd.Run(); err != nil {
+		return err
+	}
+	nvTime := time.Since(t0)
+	nvRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	runtime.GC()
+	t1 := time.Now()
+	out, errs := maxwell.Disassemble(nil, code, 0, sm)
+	ourTime := time.Since(t1)
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	fmt.Printf("file: %d instructions (%d bytes), listing %d bytes, %d errors\n", n, len(code), len(out), len(errs))
+	fmt.Printf("nvdisasm: %.2fs = %.0f insn/s, peak RSS %d MB\n", nvTime.Seconds(), float64(n)/nvTime.Seconds(), nvRSS/1024)
+	fmt.Printf("gpuisa:   %.3fs = %.0f insn/s, peak RSS of this process %d MB (GOMAXPROCS %d)\n", ourTime.Seconds(), float64(n)/ourTime.Seconds(), ru.Maxrss/1024, runtime.GOMAXPROCS(0))
+	fmt.Printf("speedup: %.1fx\n", nvTime.Seconds()/ourTime.Seconds())
+	return nil
 }
