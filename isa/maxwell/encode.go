@@ -201,17 +201,20 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 		}
 		return m.match(k+1, pos+len(ph), w)
 	case tkReg:
-		r, n, ok := parseReg(s)
-		if !ok {
-			return 0, false
-		}
-		if r != 255 {
-			if r < uint64(t.shift) {
-				return 0, false
+		// with blanks squeezed out "R62 0x10" reads "R620x10": try the shorter numbers too
+		for _, c := range regChoices(s) {
+			r := c.r
+			if r != 255 {
+				if r < uint64(t.shift) {
+					continue
+				}
+				r -= uint64(t.shift)
 			}
-			r -= uint64(t.shift)
+			if res, ok := m.match(k+1, pos+c.n, t.set(w, r)); ok {
+				return res, true
+			}
 		}
-		return m.match(k+1, pos+n, t.set(w, r))
+		return 0, false
 	case tkPred, tkNPred:
 		neg := uint64(0)
 		n0 := 0
@@ -336,6 +339,28 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 		return m.match(k+1, pos+n, w2)
 	}
 	return 0, false
+}
+
+type regChoice struct {
+	r uint64
+	n int
+}
+
+// regChoices lists the readings of a register at the start of s, longest first.
+func regChoices(s string) []regChoice {
+	if strings.HasPrefix(s, "RZ") {
+		return []regChoice{{255, 2}}
+	}
+	if !strings.HasPrefix(s, "R") {
+		return nil
+	}
+	var out []regChoice
+	for n := min(len(s), 4); n >= 2; n-- {
+		if v, err := strconv.ParseUint(s[1:n], 10, 8); err == nil && v <= 254 && (n == 2 || s[1] != '0') {
+			out = append(out, regChoice{v, n})
+		}
+	}
+	return out
 }
 
 func parseReg(s string) (uint64, int, bool) {
