@@ -187,6 +187,9 @@ func allowedAsm(inst maxwell.Inst, got, want uint64) string {
 	if strings.Contains(maxwell.Print(inst, 0), "QNAN") {
 		return "nvdisasm prints every NaN as QNAN, so the payload is lost"
 	}
+	if i2, err := maxwell.Decode(got, inst.Ctrl, 52); err == nil && maxwell.Print(i2, 0) == maxwell.Print(inst, 0) {
+		return "several encodings print the same text; the assembler picks one"
+	}
 	return ""
 }
 
