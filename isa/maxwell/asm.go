@@ -62,6 +62,15 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 		case strings.HasSuffix(s, ":") && !strings.ContainsAny(s, " \t;"):
 			labels[strings.TrimSuffix(s, ":")] = addrOf(n)
 			return
+		case isLabelPrefix(s):
+			// "name: instruction" on one line
+			i := strings.IndexByte(s, ':')
+			labels[s[:i]] = addrOf(n)
+			s = strings.TrimSpace(s[i+1:])
+		}
+		switch {
+		case s == "":
+			return
 		case strings.HasPrefix(s, ".word"):
 			v, err := strconv.ParseUint(strings.TrimPrefix(strings.TrimSpace(s[5:]), "0x"), 16, 64)
 			if err != nil {
@@ -126,3 +135,18 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 
 // nopWord pads a last, incomplete bundle.
 const nopWord = 0x50b0000000070f00
+
+// isLabelPrefix: the line starts with "identifier:" followed by more text.
+func isLabelPrefix(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 || i == len(s)-1 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := s[j]
+		if !(c == '_' || c == '.' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -127,6 +127,9 @@ type matcher struct {
 	guard   uint64
 	ctrl    Ctrl
 	buf     []byte
+	// a label operand: its span in text and the target it stands for
+	labelAt, labelEnd int
+	labelVal         int64
 }
 
 // run searches the template against the text, backtracking over the choices
@@ -145,7 +148,13 @@ func (m *matcher) verify(w uint64) bool {
 	}
 	inst := Inst{Word: w, Ctrl: m.ctrl, form: m.fi}
 	m.buf = AppendText(m.buf[:0], inst, m.pc)
-	return squeeze(string(m.buf)) == m.want
+	want := m.want
+	if m.labelEnd > 0 {
+		// compare with the label replaced by the address it resolved to
+		off := len(m.want) - len(m.text) - 1
+		want = m.want[:off+m.labelAt] + string(appendSHex(nil, m.labelVal)) + m.want[off+m.labelEnd:]
+	}
+	return squeeze(string(m.buf)) == want
 }
 
 func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
@@ -272,6 +281,12 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 				return 0, false
 			}
 			x = int64(a)
+			m.labelAt, m.labelEnd, m.labelVal = pos, pos+n, x
+			r, ok := m.match(k+1, pos+n, t.set(w, uint64(x-int64(m.pc)-8)))
+			if !ok {
+				m.labelEnd = 0
+			}
+			return r, ok
 		}
 		return m.match(k+1, pos+n, t.set(w, uint64(x-int64(m.pc)-8)))
 	case tkF32, tkF64, tkF16:
