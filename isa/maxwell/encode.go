@@ -129,7 +129,7 @@ type matcher struct {
 	buf     []byte
 	// a label operand: its span in text and the target it stands for
 	labelAt, labelEnd int
-	labelVal         int64
+	labelVal          int64
 }
 
 // run searches the template against the text, backtracking over the choices

@@ -46,4 +46,4 @@ func TestSeedOpcodes(t *testing.T) {
 	}
 }
 
-const maxMissingOpcodes = 30
+const maxMissingOpcodes = 0
