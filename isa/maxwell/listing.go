@@ -48,7 +48,7 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 		maxw = max(maxw, chunks[c].maxw)
 		errs = append(errs, chunks[c].errs...)
 	}
-	width := maxw + 2
+	col := 8 + 19 + maxw + 2 // where every "/* 0x" starts
 	dst = fmt.Appendf(dst, "\t.headerflags    @\"EF_CUDA_SM%d EF_CUDA_PTX_SM(EF_CUDA_SM%d)\"\n", sm, sm)
 	// every line's length follows from the width and its address
 	start := len(dst)
@@ -56,9 +56,7 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 	size := start
 	for c := range chunks {
 		offsets[c] = size
-		for b := chunks[c].first; b < chunks[c].last; b++ {
-			size += bundleLen(base, b, width)
-		}
+		size += (chunks[c].last - chunks[c].first) * 4 * (col + len("/* 0x0000000000000000 */\n"))
 	}
 	offsets[workers] = size
 	if cap(dst) < size {
@@ -72,9 +70,9 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out := ch.lines(dst[offsets[c]:offsets[c]:offsets[c+1]], code, base, width)
+			out := ch.lines(dst[offsets[c]:offsets[c]:offsets[c+1]], code, base, col)
 			if len(out) != offsets[c+1]-offsets[c] {
-				panic("maxwell: listing length mismatch") // a bug in bundleLen
+				panic("maxwell: listing length mismatch") // every line is col+25 bytes
 			}
 		}()
 	}
@@ -119,9 +117,9 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 				g = len(ch.text) - start
 				ch.text = appendBody(ch.text, inst, addr)
 			}
-			// nvdisasm pads every line to the widest guard+text, though the guard
-			// itself hangs left of the mnemonic column
-			ch.maxw = max(ch.maxw, len(ch.text)-start)
+			// nvdisasm puts every hex comment in one column: two blanks after the
+			// longest address+guard+text (the guard hangs left of the mnemonic)
+			ch.maxw = max(ch.maxw, addrLen(addr)+len(ch.text)-start)
 			ch.ends = append(ch.ends, uint32(len(ch.text)))
 			ch.lead = append(ch.lead, uint8(g))
 		}
@@ -136,22 +134,11 @@ func addrLen(addr uint64) int {
 	return n
 }
 
-// bundleLen is the length of bundle b's four lines.
-func bundleLen(base uint64, b, width int) int {
-	a := base + uint64(b*BundleSize)
-	n := 8 + addrLen(a+8) + 19 + width + len("/* 0x0000000000000000 */\n")
-	for s := 0; s < 3; s++ {
-		n += 8 + addrLen(a+8+8*uint64(s)) + 19 + width + len("/* 0x0000000000000000 */\n")
-	}
-	return n
-}
-
-func (ch *chunk) lines(dst []byte, code []byte, base uint64, width int) []byte {
+func (ch *chunk) lines(dst []byte, code []byte, base uint64, col int) []byte {
 	start := 0
 	for b := ch.first; b < ch.last; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
-		// as wide as the bundle's first instruction line
-		dst = blanks(dst, 8+addrLen(base+uint64(b*BundleSize+8))+19+width)
+		dst = blanks(dst, col)
 		dst = appendHexComment(dst, binary.LittleEndian.Uint64(bundle))
 		for s := 0; s < 3; s++ {
 			i := (b-ch.first)*3 + s
@@ -163,7 +150,7 @@ func (ch *chunk) lines(dst []byte, code []byte, base uint64, width int) []byte {
 			dst = isa.AppendAddr(dst, addr)
 			dst = blanks(dst, 19-g)
 			dst = append(dst, text...)
-			dst = blanks(dst, width-(len(text)-g))
+			dst = blanks(dst, col-8-addrLen(addr)-19+g-len(text))
 			dst = appendHexComment(dst, binary.LittleEndian.Uint64(bundle[8+8*s:]))
 		}
 	}
