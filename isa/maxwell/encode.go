@@ -210,6 +210,10 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 		}
 		return m.match(k+1, pos+len(ph), w)
 	case tkReg:
+		if t.shift != 0 && strings.HasPrefix(s, "???255") {
+			// the second register of a pair past R254: the first one has the number
+			return m.match(k+1, pos+6, w)
+		}
 		// with blanks squeezed out "R62 0x10" reads "R620x10": try the shorter numbers too
 		for _, c := range regChoices(s) {
 			r := c.r

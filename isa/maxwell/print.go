@@ -77,8 +77,12 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 			dst = append(dst, t.text...)
 		case tkReg:
 			r := t.get(w)
-			if r != 255 {
+			if t.shift != 0 {
 				r += uint64(t.shift) // R@p+k
+				if r > 254 {
+					dst = append(dst, "???255"...) // nvdisasm's text for a pair running past R254
+					continue
+				}
 			}
 			if r == 255 {
 				dst = append(dst, "RZ"...)

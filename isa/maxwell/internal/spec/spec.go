@@ -264,6 +264,7 @@ func parseEnc(e string, kind byte) (uint64, uint64, error) {
 func (s *Spec) template(t string, kind byte) ([]Token, error) {
 	var out []Token
 	var open []int
+	barrier := 0 // literals do not merge into a token before this index (a closed group)
 	for len(t) > 0 {
 		if t[0] == '<' { // optional group
 			open = append(open, len(out))
@@ -275,12 +276,13 @@ func (s *Spec) template(t string, kind byte) ([]Token, error) {
 			g := open[len(open)-1]
 			open = open[:len(open)-1]
 			out[g].Arg = len(out) - g - 1
+			barrier = len(out)
 			t = t[1:]
 			continue
 		}
 		i := strings.IndexAny(t, "{<>")
 		if i > 0 {
-			out = appendLit(out, t[:i])
+			out = appendLitAfter(out, t[:i], barrier)
 			t = t[i:]
 			continue
 		}
@@ -326,6 +328,14 @@ func (s *Spec) template(t string, kind byte) ([]Token, error) {
 		out = append(out, tk)
 	}
 	return out, nil
+}
+
+// appendLitAfter is appendLit that does not merge into tokens before barrier.
+func appendLitAfter(out []Token, s string, barrier int) []Token {
+	if len(out) <= barrier {
+		return append(out, Token{Kind: Lit, Text: s, Arg: -1})
+	}
+	return appendLit(out, s)
 }
 
 func appendLit(out []Token, s string) []Token {
