@@ -19,7 +19,7 @@ import (
 const (
 	baseInsns     = 36132
 	baseRandom    = 200000
-	baseRand50    = 35163
+	baseRand50    = 35191
 	baseAsmInsns  = 36132
 	baseAsmRandom = 145202
 )
