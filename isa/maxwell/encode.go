@@ -485,6 +485,13 @@ func parseFloat(s string, kind tokKind) (uint64, int, bool) {
 			return specialBits(kind, sp.sign, sp.inf), len(sp.text), true
 		}
 	}
+	if strings.HasPrefix(s, "+SNAN") || strings.HasPrefix(s, "-SNAN") {
+		b := uint64(0x7ff0000000000001)
+		if s[0] == '-' {
+			b |= 1 << 63
+		}
+		return b, 5, kind == tkF64
+	}
 	n := 0
 	if n < len(s) && (s[n] == '-' || s[n] == '+') {
 		n++

@@ -8,7 +8,7 @@ import (
 
 // Float immediates print in decimal the way nvdisasm does: C's %.20g, or
 // %.20e from 1e9 up; zero as 0 or "-0.0 ", infinities and NaNs by name
-// followed by a blank (every NaN is QNAN).
+// followed by a blank (QNAN, except for signalling double NaNs).
 
 func appendF32(dst []byte, b uint32) []byte {
 	if b>>23&0xff == 0xff {
@@ -19,6 +19,12 @@ func appendF32(dst []byte, b uint32) []byte {
 
 func appendF64(dst []byte, b uint64) []byte {
 	if b>>52&0x7ff == 0x7ff {
+		if b&(1<<52-1) != 0 && b>>51&1 == 0 { // doubles keep the signalling NaN apart
+			if b>>63 != 0 {
+				return append(dst, "-SNAN "...)
+			}
+			return append(dst, "+SNAN "...)
+		}
 		return appendSpecial(dst, b>>63 != 0, b&(1<<52-1) == 0)
 	}
 	return appendFloat(dst, math.Float64frombits(b))
