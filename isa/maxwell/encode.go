@@ -306,6 +306,22 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			size = 16
 		}
 		return m.match(k+1, pos+n, t.set(w, bits>>(size-t.width())))
+	case tkRegPair:
+		if strings.HasPrefix(s, "???255") {
+			if r, ok := m.match(k+1, pos+6, t.set(w, 255)); ok {
+				return r, true
+			}
+			return m.match(k+1, pos+6, w) // the number came with another operand
+		}
+		for _, c := range regChoices(s) {
+			if c.r == 255 || c.r < uint64(t.shift) {
+				continue
+			}
+			if res, ok := m.match(k+1, pos+c.n, t.set(w, c.r-uint64(t.shift))); ok {
+				return res, true
+			}
+		}
+		return 0, false
 	case tkBitSet:
 		if !strings.HasPrefix(s, "{") {
 			return 0, false

@@ -81,10 +81,11 @@ const (
 	tkF16
 	tkRel
 	tkPhase
-	tkBitSet // {5,4,0}
-	tkAddr   // parts[0] register, parts[1:] signed offset
-	tkUAddr  // parts[0] register, parts[1:] unsigned offset
-	tkGroup  // arg tokens follow that print only if one of their fields is not its default
+	tkBitSet  // {5,4,0}
+	tkRegPair // register of a CAS pair: RZ or past R254 prints ???255
+	tkAddr    // parts[0] register, parts[1:] signed offset
+	tkUAddr   // parts[0] register, parts[1:] unsigned offset
+	tkGroup   // arg tokens follow that print only if one of their fields is not its default
 )
 
 type part struct{ pos, width uint8 }

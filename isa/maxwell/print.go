@@ -143,6 +143,14 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 			default:
 				dst = append(dst, "RZ"...)
 			}
+		case tkRegPair:
+			r := t.get(w)
+			if r == 255 || r+uint64(t.shift) > 254 {
+				dst = append(dst, "???255"...)
+			} else {
+				dst = append(dst, 'R')
+				dst = appendDec(dst, r+uint64(t.shift))
+			}
 		case tkBitSet:
 			v := t.get(w)
 			dst = append(dst, '{')

@@ -20,7 +20,7 @@ var Attrs = map[string]string{
 	"reuse":   "attrReuse",   // prints .reuse on its register operands
 }
 
-var kindNames = []string{"tkLit", "tkReg", "tkPred", "tkNPred", "tkFlag", "tkTable", "tkHex", "tkSHex", "tkF32", "tkF64", "tkF16", "tkRel", "tkPhase", "tkBitSet", "tkAddr", "tkUAddr", "tkGroup"}
+var kindNames = []string{"tkLit", "tkReg", "tkPred", "tkNPred", "tkFlag", "tkTable", "tkHex", "tkSHex", "tkF32", "tkF64", "tkF16", "tkRel", "tkPhase", "tkBitSet", "tkRegPair", "tkAddr", "tkUAddr", "tkGroup"}
 
 // DispatchBits is how many top bits of the word index the dispatch table.
 const DispatchBits = 13

@@ -50,10 +50,11 @@ const (
 	F16
 	Rel
 	Phase
-	BitSet // {5,4,0}: the set bits, highest first
-	Addr   // memory address: register part, then signed offset parts: R1+0x10, R1+-0x10, -0x10 (RZ), RZ
-	UAddr  // as Addr with an unsigned offset
-	Group  // Arg = number of following tokens printed only if one of their fields is not its default
+	BitSet  // {5,4,0}: the set bits, highest first
+	RegPair // {RP@p+k}: a register of a compare-and-swap pair; RZ or past R254 prints ???255
+	Addr    // memory address: register part, then signed offset parts: R1+0x10, R1+-0x10, -0x10 (RZ), RZ
+	UAddr   // as Addr with an unsigned offset
+	Group   // Arg = number of following tokens printed only if one of their fields is not its default
 )
 
 // Part is one piece of a split field.
@@ -435,7 +436,7 @@ func (s *Spec) field(f string) (Token, error) {
 		return tk, nil
 	}
 	// {R@p+k}: the register k above the one encoded (CAS's second operand)
-	if name == "R" {
+	if name == "R" || name == "RP" {
 		if a, b, ok := strings.Cut(loc, "+"); ok {
 			k, err := strconv.Atoi(b)
 			if err != nil {
@@ -504,6 +505,10 @@ func (s *Spec) field(f string) (Token, error) {
 				tk.Arg = 2
 			}
 		}
+	case "RP":
+		tk.Kind = RegPair
+		p0.Width = 8
+		tk.Def = 255
 	case "P":
 		tk.Kind = Pred
 		p0.Width = 3
