@@ -27,6 +27,9 @@ func Decode(word uint64, ctrl Ctrl, sm int) (Inst, error) {
 	}
 	inst.form = uint16(fi)
 	f := &forms[fi]
+	if f.attrs&attrBad != 0 {
+		return inst, errUnrecognized
+	}
 	for k := range f.toks {
 		t := &f.toks[k]
 		if t.kind == tkTable {

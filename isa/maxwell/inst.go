@@ -177,6 +177,7 @@ const (
 	attrCF                  // control flow: no barriers, but reuse bit 3 is accepted
 	attrNoR3                // variable latency, yet reuse bit 3 is rejected
 	attrReuse               // reuse bits print as .reuse on register operands
+	attrBad                 // nvdisasm rejects these encodings (carved out of a wider form)
 )
 
 type form struct {

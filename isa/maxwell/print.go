@@ -111,6 +111,10 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 			}
 		case tkFlag:
 			if t.get(w) == t.def {
+				// nvdisasm writes no minus before an immediate zero (VADD, VMAD)
+				if t.text == "-" && k+1 < len(f.toks) && f.toks[k+1].kind == tkHex && f.toks[k+1].get(w) == 0 {
+					continue
+				}
 				dst = append(dst, t.text...)
 			}
 		case tkTable:

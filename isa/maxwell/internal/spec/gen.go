@@ -18,6 +18,7 @@ var Attrs = map[string]string{
 	"cf":      "attrCF",      // control flow: barriers rejected, reuse bit 3 accepted
 	"nor3":    "attrNoR3",    // variable latency but reuse bit 3 rejected
 	"reuse":   "attrReuse",   // prints .reuse on its register operands
+	"bad":     "attrBad",     // rejected by nvdisasm: a hole in a wider form
 }
 
 var kindNames = []string{"tkLit", "tkReg", "tkPred", "tkNPred", "tkFlag", "tkTable", "tkHex", "tkSHex", "tkF32", "tkF64", "tkF16", "tkRel", "tkPhase", "tkBitSet", "tkRegPair", "tkAddr", "tkUAddr", "tkGroup"}
