@@ -158,9 +158,15 @@ func (ch *chunk) lines(dst []byte, code []byte, base uint64, col int) []byte {
 }
 
 func appendHexComment(dst []byte, w uint64) []byte {
-	dst = append(dst, "/* 0x"...)
-	dst = isa.AppendHex(dst, w, 16)
-	return append(dst, " */\n"...)
+	const hex = "0123456789abcdef"
+	var b [25]byte
+	copy(b[:], "/* 0x")
+	for i := 20; i >= 5; i-- {
+		b[i] = hex[w&15]
+		w >>= 4
+	}
+	copy(b[21:], " */\n")
+	return append(dst, b[:]...)
 }
 
 const spaces = "                                                                                                                                "

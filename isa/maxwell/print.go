@@ -84,12 +84,7 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 					continue
 				}
 			}
-			if r == 255 {
-				dst = append(dst, "RZ"...)
-			} else {
-				dst = append(dst, 'R')
-				dst = appendDec(dst, r)
-			}
+			dst = append(dst, regNames[r&255]...)
 			if t.arg >= 0 && reuse>>uint(t.arg)&1 != 0 {
 				pending = true
 			}

@@ -139,6 +139,12 @@ func Generate(s *Spec) ([]byte, error) {
 		b.WriteString("},\n")
 	}
 	b.WriteString("}\n\n")
+	// register names, so printing a register is one append
+	b.WriteString("var regNames = [256]string{")
+	for r := 0; r < 255; r++ {
+		fmt.Fprintf(&b, "\"R%d\", ", r)
+	}
+	b.WriteString("\"RZ\"}\n\n")
 	fmt.Fprintf(&b, "const dispatchShift = %d\n\n", shift)
 	b.WriteString("var dispatch = [...]uint16{")
 	for i, s := range start {
