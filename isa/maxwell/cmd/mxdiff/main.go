@@ -40,6 +40,7 @@ func main() {
 	verbose := flag.Int("v", 10, "mismatches to show per category")
 	randCtrl := flag.Bool("ctrl", false, "random control words (stall, yield, barriers, wait, reuse) instead of the neutral one")
 	benchN := flag.Int("bench", 0, "time nvdisasm and gpuisa side by side on a file of this many instructions (valid words only) and exit")
+	benchFile := flag.String("benchfile", "", "with -bench: use this raw file (whole bundles) instead of random words")
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.Parse()
 	nv := findNvdisasm()
@@ -53,7 +54,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *benchN > 0 {
-		if err := bench(nv, sm, *benchN, *seed); err != nil {
+		if err := bench(nv, sm, *benchN, *seed, *benchFile); err != nil {
 			fmt.Fprintln(os.Stderr, "mxdiff:", err)
 			os.Exit(1)
 		}
@@ -487,7 +488,14 @@ func randomCtrl(r *splitmix) uint64 {
 // bench builds a raw file of n instructions nvdisasm accepts (random words
 // under the neutral control word) and times nvdisasm -hex -novliw and
 // Disassemble on it, reporting instructions per second and peak memory.
-func bench(nv string, sm int, n int, seed uint64) error {
+func bench(nv string, sm int, n int, seed uint64, file string) error {
+	if file != "" {
+		code, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		return timeBoth(nv, sm, code)
+	}
 	r := splitmix(seed)
 	var valid []uint64
 	for len(valid) < 30000 {
@@ -519,6 +527,12 @@ func bench(nv string, sm int, n int, seed uint64) error {
 	for len(code)%32 != 0 {
 		code = binary.LittleEndian.AppendUint64(code, 0x50b0000000070f00)
 	}
+	return timeBoth(nv, sm, code)
+}
+
+// timeBoth runs nvdisasm and Disassemble on code and reports both.
+func timeBoth(nv string, sm int, code []byte) error {
+	n := len(code) / 32 * 3
 	f := filepath.Join(os.TempDir(), fmt.Sprintf("mxdiff-bench-%d.bin", os.Getpid()))
 	if err := os.WriteFile(f, code, 0o644); err != nil {
 		return err
