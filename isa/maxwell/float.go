@@ -124,7 +124,7 @@ func exactDigits(x float64, sig int) (decimal, bool) {
 	} else {
 		k = -e2
 		if k > 190 {
-			return r, false
+			return tinyDigits(mant, k, sig)
 		}
 		var ip uint64
 		if k < 64 {
@@ -315,4 +315,85 @@ func bigIntDigits(all *[48]byte, mant uint64, sh uint) (kept, total int) {
 		return len(all), len(out)
 	}
 	return copy(all[:], out), len(out)
+}
+
+// tinyDigits handles |x| = mant/2^k for large k (tiny doubles): the fraction
+// is multiplied by 10^19 at a time, so long runs of leading zeros cost one
+// multiword product per 19 digits.
+func tinyDigits(mant uint64, k, sig int) (decimal, bool) {
+	var r decimal
+	if k > 1200 {
+		return r, false
+	}
+	var lim [20]uint64 // the fraction, little-endian, k bits below the point
+	nl := k/64 + 2
+	lim[0] = mant
+	var all [64]byte
+	n := 0
+	lead := 0 // zero digits after the point before the first significant one
+	for n < sig+1 {
+		// lim *= 1e19; the chunk is what rises above bit k
+		var carry uint64
+		for i := 0; i < nl; i++ {
+			hi, lo := bits.Mul64(lim[i], 1e19)
+			lo, c := bits.Add64(lo, carry, 0)
+			lim[i] = lo
+			carry = hi + c
+		}
+		word, bit := k/64, uint(k%64)
+		chunk := lim[word] >> bit
+		if bit != 0 {
+			chunk |= lim[word+1] << (64 - bit)
+		}
+		lim[word] &= 1<<bit - 1
+		for i := word + 1; i < nl; i++ {
+			lim[i] = 0
+		}
+		if n == 0 && chunk == 0 {
+			lead += 19
+			continue
+		}
+		var d [19]byte
+		for i := 18; i >= 0; i-- {
+			d[i] = byte('0' + chunk%10)
+			chunk /= 10
+		}
+		i := 0
+		if n == 0 {
+			for d[i] == '0' {
+				i++
+				lead++
+			}
+		}
+		n += copy(all[n:], d[i:])
+	}
+	sticky := false
+	for _, l := range lim[:nl] {
+		if l != 0 {
+			sticky = true
+		}
+	}
+	for _, c := range all[sig+1 : n] {
+		if c != '0' {
+			sticky = true
+		}
+	}
+	r.exp = -lead - 1
+	up := all[sig] > '5' || all[sig] == '5' && (sticky || (all[sig-1]-'0')&1 == 1)
+	if up {
+		i := sig - 1
+		for ; i >= 0 && all[i] == '9'; i-- {
+			all[i] = '0'
+		}
+		if i < 0 {
+			copy(all[1:sig], all[:sig-1])
+			all[0] = '1'
+			r.exp++
+		} else {
+			all[i]++
+		}
+	}
+	copy(r.d[:], all[:sig])
+	r.n = sig
+	return r, true
 }

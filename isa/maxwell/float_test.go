@@ -35,6 +35,11 @@ func TestFastFloat(t *testing.T) {
 	for i := 0; i < 300000; i++ {
 		check(float64(math.Float32frombits(uint32(s.next()))))
 		check(math.Float64frombits(s.next() >> 44 << 44))
+		check(math.Float64frombits(s.next()))
+	}
+	for e := -1074; e < -100; e++ {
+		check(math.Ldexp(1, e))
+		check(math.Ldexp(511, e-8))
 	}
 }
 
