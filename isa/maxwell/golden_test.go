@@ -3,6 +3,7 @@ package maxwell
 import (
 	"bufio"
 	"compress/gzip"
+	"encoding/binary"
 	"os"
 	"strings"
 	"testing"
@@ -124,5 +125,52 @@ func TestGoldenListing(t *testing.T) {
 	t.Logf("listing: %d/%d lines identical", same, len(wl))
 	if len(gl) != len(wl) || same != len(wl) {
 		t.Errorf("listing: %d/%d lines identical, %d lines printed", same, len(wl), len(gl))
+	}
+}
+
+// TestListingText: every instruction line of a listing carries exactly the
+// text Print gives, also when the listing reuses texts of repeated words.
+func TestListingText(t *testing.T) {
+	var ws []uint64
+	for _, r := range readGolden(t, "testdata/nvdisasm_sm52_ctrl.tsv.gz")[:3000] {
+		ws = append(ws, r.word)
+	}
+	ws = append(ws, ws...) // repeats: the second half comes from the text cache
+	rows := readGolden(t, "testdata/nvdisasm_sm52_ctrl.tsv.gz")[:3000]
+	var code []byte
+	for i, w := range ws {
+		if i%3 == 0 {
+			var c uint64
+			for s := 0; s < 3; s++ {
+				c |= uint64(rows[(i+s)%len(rows)].ctrl) << (21 * uint(s))
+			}
+			code = binary.LittleEndian.AppendUint64(code, c)
+		}
+		code = binary.LittleEndian.AppendUint64(code, w)
+	}
+	out, _ := Disassemble(nil, code, 0, 52)
+	lines := strings.Split(string(out), "\n")
+	k := 0
+	for _, l := range lines {
+		if !strings.HasPrefix(strings.TrimSpace(l), "/*") || strings.HasPrefix(strings.TrimSpace(l), "/* 0x") {
+			continue
+		}
+		b := k / 3
+		ctrl := binary.LittleEndian.Uint64(code[b*BundleSize:])
+		w := ws[k]
+		pc := uint64(b*BundleSize + 8 + 8*(k%3))
+		k++
+		inst, err := Decode(w, CtrlField(ctrl, (k-1)%3), 52)
+		want := ".word " + "0x" + strings.TrimLeft(string(appendUpperHexLower(nil, w)), "0")
+		if err == nil {
+			want = Print(inst, pc)
+		}
+		text := strings.TrimSpace(l[strings.Index(l, "*/")+2 : strings.LastIndex(l, "/* 0x")])
+		if text != want {
+			t.Fatalf("word %d %#x: listing %q, Print %q", k-1, w, text, want)
+		}
+	}
+	if k != len(ws) {
+		t.Fatalf("%d instruction lines, want %d", k, len(ws))
 	}
 }

@@ -178,6 +178,7 @@ const (
 	attrNoR3                // variable latency, yet reuse bit 3 is rejected
 	attrReuse               // reuse bits print as .reuse on register operands
 	attrBad                 // nvdisasm rejects these encodings (carved out of a wider form)
+	attrPCRel               // the text depends on the address (set by the generator)
 )
 
 type form struct {

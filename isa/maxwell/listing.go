@@ -94,19 +94,40 @@ type chunk struct {
 	errs        []*isa.DecodeError
 }
 
+// textCache remembers where the text of a recent (word, control field) pair
+// was printed: real code repeats instructions a lot, and copying a text is
+// cheaper than printing it. Forms with PC-relative operands are not cached.
+type textCache [4096]struct {
+	word      uint64
+	ctrl      Ctrl
+	off, size uint32
+	lead      uint8
+	ok        bool
+}
+
 func (ch *chunk) texts(code []byte, base uint64, sm int) {
 	n := ch.last - ch.first
 	ch.text = make([]byte, 0, n*3*48)
 	ch.ends = make([]uint32, 0, n*3)
 	ch.lead = make([]uint8, 0, n*3)
+	cache := new(textCache)
 	for b := ch.first; b < ch.last; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
 		ctrl := binary.LittleEndian.Uint64(bundle)
 		for s := 0; s < 3; s++ {
 			addr := base + uint64(b*BundleSize+8+8*s)
 			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
-			inst, err := Decode(w, CtrlField(ctrl, s), sm)
+			cf := CtrlField(ctrl, s)
 			start := len(ch.text)
+			slot := &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
+			if slot.ok && slot.word == w && slot.ctrl == cf {
+				ch.text = append(ch.text, ch.text[slot.off:slot.off+slot.size]...)
+				ch.maxw = max(ch.maxw, addrLen(addr)+int(slot.size))
+				ch.ends = append(ch.ends, uint32(len(ch.text)))
+				ch.lead = append(ch.lead, slot.lead)
+				continue
+			}
+			inst, err := Decode(w, cf, sm)
 			var g int
 			if err != nil {
 				ch.errs = append(ch.errs, decodeError(err, addr))
@@ -116,6 +137,15 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 				ch.text = appendGuard(ch.text, inst)
 				g = len(ch.text) - start
 				ch.text = appendBody(ch.text, inst, addr)
+				if forms[inst.form].attrs&attrPCRel == 0 {
+					*slot = struct {
+						word      uint64
+						ctrl      Ctrl
+						off, size uint32
+						lead      uint8
+						ok        bool
+					}{w, cf, uint32(start), uint32(len(ch.text) - start), uint8(g), true}
+				}
 			}
 			// nvdisasm puts every hex comment in one column: two blanks after the
 			// longest address+guard+text (the guard hangs left of the mnemonic)

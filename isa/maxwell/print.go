@@ -136,9 +136,13 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 					dst = append(dst, '+')
 					dst = appendSHex(dst, off)
 				}
+			case off != 0 && t.arg > 0:
+				dst = appendSHex(dst, off) // constant-bank offsets stay signed
 			case off != 0:
 				// with RZ the offset is an absolute address: unsigned
 				dst = isa.AppendHexNum(dst, uint64(off)&t.offMask())
+			case t.arg == 2:
+				dst = append(dst, "0x0"...)
 			default:
 				dst = append(dst, "RZ"...)
 			}

@@ -19,6 +19,7 @@ var Attrs = map[string]string{
 	"nor3":    "attrNoR3",    // variable latency but reuse bit 3 rejected
 	"reuse":   "attrReuse",   // prints .reuse on its register operands
 	"bad":     "attrBad",     // rejected by nvdisasm: a hole in a wider form
+	"pcrel":   "attrPCRel",   // set by the generator: a PC-relative operand
 }
 
 var kindNames = []string{"tkLit", "tkReg", "tkPred", "tkNPred", "tkFlag", "tkTable", "tkHex", "tkSHex", "tkF32", "tkF64", "tkF16", "tkRel", "tkPhase", "tkBitSet", "tkRegPair", "tkAddr", "tkUAddr", "tkGroup"}
@@ -45,10 +46,17 @@ func Generate(s *Spec) ([]byte, error) {
 	b.WriteString("}\n\nvar forms = [...]form{\n")
 	for _, f := range s.Forms {
 		fmt.Fprintf(&b, "\t{name: %q, value: %#016x, mask: %#016x, attrs: ", f.Name, f.Value, f.Mask)
-		if len(f.Attrs) == 0 {
+		attrs := append([]string(nil), f.Attrs...)
+		for _, t := range f.Tokens {
+			if t.Kind == Rel {
+				attrs = append(attrs, "pcrel") // the text depends on the address
+				break
+			}
+		}
+		if len(attrs) == 0 {
 			b.WriteString("0")
 		}
-		for i, a := range f.Attrs {
+		for i, a := range attrs {
 			c, ok := Attrs[a]
 			if !ok {
 				return nil, fmt.Errorf("spec.txt:%d: unknown attribute %q", f.Line, a)

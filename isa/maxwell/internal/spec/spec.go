@@ -22,7 +22,8 @@
 //	{ID@p}     table ID at bit p (width from the table size)
 //	{X@p:w[,p:w...][<<s]}  unsigned hex     {SX@...} signed hex
 //	{F32@...} {F64@...} {F16@...} float of the top bits
-//	{A@p,q:w}  address [Rp+offset]: register at p, signed offset at q (UA: unsigned)
+//	{A@p,q:w}  address [Rp+offset]: register at p, signed offset at q (UA: unsigned;
+//	           CA/CA0: constant-bank addresses, signed with RZ too, CA0 prints RZ+0 as 0x0)
 //	{REL@p:w}  PC-relative target       {B:k} {C}  operand b and c by KIND
 //	<...>      optional group: printed only when one of its fields is not its
 //	           default (RZ, PT, 0, flag clear)
@@ -533,10 +534,15 @@ func (s *Spec) field(f string) (Token, error) {
 		tk.Kind = Rel
 	case "SET":
 		tk.Kind = BitSet
-	case "A", "UA":
+	case "A", "UA", "CA", "CA0":
 		tk.Kind = Addr
-		if name == "UA" {
+		switch name {
+		case "UA":
 			tk.Kind = UAddr
+		case "CA": // constant-bank address: signed offset even with RZ
+			tk.Arg = 1
+		case "CA0": // as CA, and RZ+0 prints 0x0
+			tk.Arg = 2
 		}
 		p0.Width = 8
 	default:
