@@ -32,7 +32,7 @@ func TestFastFloat(t *testing.T) {
 		check(float64(math.Float32frombits(b << 12)))
 	}
 	s := splitmixT(1)
-	for i := 0; i < 300000; i++ {
+	for i := 0; i < 60000; i++ {
 		check(float64(math.Float32frombits(uint32(s.next()))))
 		check(math.Float64frombits(s.next() >> 44 << 44))
 		check(math.Float64frombits(s.next()))
