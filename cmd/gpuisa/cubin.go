@@ -77,6 +77,9 @@ func disCubin(w io.Writer, f *cubin.File, arch isa.Arch) []error {
 	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
 	var errs []error
 	var buf []byte
+	if a.ISA == "maxwell" {
+		return disMaxwellCubin(w, f, a)
+	}
 	for _, fn := range f.Functions {
 		fmt.Fprintf(w, "\t\tFunction : %s\n\t.headerflags    @\"%s\"\n", fn.Name, cubin.CuobjdumpHeaderFlags(f.Flags))
 		var derrs []*isa.DecodeError
