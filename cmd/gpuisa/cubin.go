@@ -74,12 +74,12 @@ func disCubin(w io.Writer, f *cubin.File, arch isa.Arch) []error {
 	if a.ISA == "tesla" {
 		dots = "\t\t....................................."
 	}
-	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
-	var errs []error
-	var buf []byte
 	if a.ISA == "maxwell" {
 		return disMaxwellCubin(w, f, a)
 	}
+	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
+	var errs []error
+	var buf []byte
 	for _, fn := range f.Functions {
 		fmt.Fprintf(w, "\t\tFunction : %s\n\t.headerflags    @\"%s\"\n", fn.Name, cubin.CuobjdumpHeaderFlags(f.Flags))
 		var derrs []*isa.DecodeError
