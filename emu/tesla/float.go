@@ -1,0 +1,459 @@
+package tesla
+
+import (
+	"math"
+
+	"gpuisa/emu"
+)
+
+// Single precision as G80 computes it: denormal inputs and results flushed
+// to zero (sign kept), round to nearest even unless .TRUNC asks for round
+// toward zero. Go rounds every float32 operation to float32 when the result
+// is converted explicitly, which also keeps the compiler from fusing a
+// multiply and an add.
+
+func ftz(x uint32) uint32 {
+	if x&0x7f800000 == 0 {
+		return x & 0x80000000
+	}
+	return x
+}
+
+func f32(x uint32) float32 { return math.Float32frombits(ftz(x)) }
+
+func bitsOut(x float32) uint32 { return ftz(math.Float32bits(x)) }
+
+// towardZero steps r one ulp toward zero when it is farther from zero than
+// the exact value (given by its sign of error: exactSmaller).
+func towardZero(r float32) float32 {
+	b := math.Float32bits(r)
+	if b&0x7fffffff == 0 {
+		return r
+	}
+	return math.Float32frombits(b - 1)
+}
+
+func mulRZ(x, y float32) float32 {
+	p := float64(x) * float64(y) // exact: 24+24 bits
+	r := float32(p)
+	if math.IsNaN(p) {
+		return r
+	}
+	if math.Abs(float64(r)) > math.Abs(p) {
+		r = towardZero(r)
+	}
+	return r
+}
+
+func addRZ(x, y float32) float32 {
+	s := float32(x + y)
+	if math.IsInf(float64(s), 0) {
+		if math.IsInf(float64(x), 0) || math.IsInf(float64(y), 0) {
+			return s
+		}
+		return towardZero(s) // overflow rounds to the largest finite value
+	}
+	if s != s {
+		return s
+	}
+	// TwoSum: s + e == x + y exactly
+	bb := float32(s - x)
+	e := float32(float32(x-float32(s-bb)) + float32(y-bb))
+	if e != 0 && (e < 0) != (s < 0) && s != 0 {
+		s = towardZero(s)
+	}
+	return s
+}
+
+func neg32(x uint32, n bool) uint32 {
+	if n {
+		return x ^ 0x80000000
+	}
+	return x
+}
+
+func abs32(x uint32, a bool) uint32 {
+	if a {
+		return x &^ 0x80000000
+	}
+	return x
+}
+
+func fsetTest(x, y float64, cond uint8) bool {
+	var bit uint8
+	switch {
+	case x != x || y != y:
+		bit = 8
+	case x < y:
+		bit = 1
+	case x == y:
+		bit = 2
+	default:
+		bit = 4
+	}
+	return cond&bit != 0
+}
+
+func fminmax(x, y float64, isMax bool) float64 {
+	switch {
+	case x != x:
+		return y
+	case y != y:
+		return x
+	case x == y:
+		// -0 < +0
+		if isMax == math.Signbit(x) {
+			return y
+		}
+		return x
+	case (x > y) == isMax:
+		return x
+	}
+	return y
+}
+
+func sfu(kind opKind, x float64) float64 {
+	switch kind {
+	case opRcp:
+		return 1 / x
+	case opRsq:
+		return 1 / math.Sqrt(x)
+	case opLg2:
+		return math.Log2(x)
+	case opSin:
+		return math.Sin(x)
+	case opCos:
+		return math.Cos(x)
+	case opEx2:
+		return math.Exp2(x)
+	}
+	return x
+}
+
+func (k *Kernel) falu(o *op, mask uint32, a, b, c *lanes, r, f *lanes, w *emu.Warp) bool {
+	n0, n1, n2 := o.s[0].neg, o.s[1].neg, o.s[2].neg
+	switch o.kind {
+	case opFAdd:
+		for l := range r {
+			x, y := f32(neg32(a[l], n0)), f32(neg32(b[l], n1))
+			var s float32
+			if o.mode == 1 {
+				s = addRZ(x, y)
+			} else {
+				s = float32(x + y)
+			}
+			if o.sat {
+				s = sat01(s)
+			}
+			r[l] = bitsOut(s)
+		}
+	case opFMul:
+		for l := range r {
+			x, y := f32(neg32(a[l], n0)), f32(neg32(b[l], n1))
+			var p float32
+			if o.mode == 1 {
+				p = mulRZ(x, y)
+			} else {
+				p = float32(x * y)
+			}
+			r[l] = bitsOut(p)
+		}
+	case opFMad:
+		// G80: the product is truncated to single precision (round toward
+		// zero, denormals flushed), then added with rounding to nearest.
+		for l := range r {
+			x, y, z := f32(neg32(a[l], n0)), f32(b[l]), f32(neg32(c[l], n2))
+			p := math.Float32frombits(bitsOut(mulRZ(x, y)))
+			var s float32
+			if o.mode == 1 {
+				s = addRZ(p, z)
+			} else {
+				s = float32(p + z)
+			}
+			r[l] = bitsOut(s)
+		}
+	case opFSet:
+		for l := range r {
+			x := f32(abs32(a[l], o.s[0].abs))
+			if fsetTest(float64(x), float64(f32(b[l])), o.mode) {
+				r[l] = 0xffffffff
+			} else {
+				r[l] = 0
+			}
+		}
+		if o.ccw {
+			for l := range f {
+				f[l] = intFlags(r[l], true)
+			}
+		}
+		return true
+	case opFMax, opFMin:
+		for l := range r {
+			x, y := f32(neg32(a[l], n0)), f32(neg32(b[l], n1))
+			r[l] = bitsOut(float32(fminmax(float64(x), float64(y), o.kind == opFMax)))
+		}
+	case opRRO:
+		// The hardware converts to an internal fixed-point form; SIN, COS
+		// and EX2 here take the plain value, so RRO passes it through.
+		for l := range r {
+			r[l] = ftz(abs32(neg32(a[l], n0), o.s[0].abs))
+		}
+	case opRcp, opRsq, opLg2, opSin, opCos, opEx2:
+		for l := range r {
+			x := f32(neg32(a[l], n0))
+			r[l] = bitsOut(float32(sfu(o.kind, float64(x))))
+		}
+	case opDFma, opDAdd, opDMul, opDMin, opDMax, opDSet:
+		k.dalu(o, mask, r, f, w)
+		return true
+	default:
+		return false
+	}
+	if o.ccw {
+		for l := range f {
+			f[l] = floatFlags(r[l])
+		}
+	}
+	return true
+}
+
+func sat01(x float32) float32 {
+	switch {
+	case x != x || x <= 0:
+		return 0
+	case x >= 1:
+		return 1
+	}
+	return x
+}
+
+// pair reads a 64-bit register pair (low word in the even register).
+func pair(w *emu.Warp, s *src, l int) float64 {
+	if s.kind != sReg || int(s.row)+1 >= numGPR {
+		return 0
+	}
+	lo := uint64(w.Regs[int(s.row)*32+l])
+	hi := uint64(w.Regs[(int(s.row)+1)*32+l])
+	x := math.Float64frombits(hi<<32 | lo)
+	if s.neg {
+		x = -x
+	}
+	return x
+}
+
+// dalu runs the sm_13 double-precision instructions on register pairs; it
+// writes the high words itself and leaves the low words in r.
+func (k *Kernel) dalu(o *op, mask uint32, r, f *lanes, w *emu.Warp) {
+	for l := range r {
+		if mask&(1<<l) == 0 {
+			continue
+		}
+		x, y := pair(w, &o.s[0], l), pair(w, &o.s[1], l)
+		var v float64
+		switch o.kind {
+		case opDFma:
+			v = math.FMA(x, y, pair(w, &o.s[2], l))
+		case opDAdd:
+			v = x + y
+		case opDMul:
+			v = x * y
+		case opDMin, opDMax:
+			v = fminmax(x, y, o.kind == opDMax)
+		case opDSet:
+			if fsetTest(x, y, o.mode) {
+				r[l] = 0xffffffff
+			} else {
+				r[l] = 0
+			}
+			f[l] = intFlags(r[l], true)
+			continue
+		}
+		bits := math.Float64bits(v)
+		r[l] = uint32(bits)
+		if o.dst == dReg && int(o.drow)+1 < numGPR {
+			w.Regs[(int(o.drow)+1)*32+l] = uint32(bits >> 32)
+		}
+		f[l] = 0
+		if v == 0 {
+			f[l] = flagZ
+		} else if v < 0 {
+			f[l] = flagS
+		} else if v != v {
+			f[l] = flagZ | flagS
+		}
+	}
+}
+
+// cvt converts between the integer and float types (I2I, I2F, F2I, F2F).
+func cvt(o *op, a, r, f *lanes) {
+	dt, st := cvtType(o.mode), cvtType(o.mode2)
+	rnd := o.size
+	for l := range r {
+		x := a[l]
+		var iv int64
+		var fv float64
+		isFloat := false
+		switch st {
+		case tU16:
+			iv = int64(x & 0xffff)
+		case tS16:
+			iv = sext(x&0xffff, 16)
+		case tU8:
+			iv = int64(x & 0xff)
+		case tS8:
+			iv = sext(x&0xff, 8)
+		case tU32:
+			iv = int64(x)
+		case tS32:
+			iv = int64(int32(x))
+		case tF32:
+			fv, isFloat = float64(f32(x)), true
+		case tF16:
+			fv, isFloat = float64(halfToFloat(uint16(x))), true
+		}
+		if isFloat {
+			if o.s[0].abs {
+				fv = math.Abs(fv)
+			}
+			if o.s[0].neg {
+				fv = -fv
+			}
+		} else {
+			if o.s[0].abs && iv < 0 {
+				iv = -iv
+			}
+			if o.s[0].neg {
+				iv = -iv
+			}
+		}
+		switch dt {
+		case tF32, tF16:
+			if !isFloat {
+				fv = float64(iv)
+			}
+			var y float32
+			if isFloat && st == tF32 && dt == tF32 {
+				y = float32(roundInt(fv, rnd, rnd != 0))
+			} else {
+				y = roundF32(fv, rnd)
+			}
+			if o.sat {
+				y = sat01(y)
+			}
+			if dt == tF16 {
+				r[l] = uint32(floatToHalf(y))
+				f[l] = intFlags(r[l], false)
+			} else {
+				r[l] = bitsOut(y)
+				f[l] = floatFlags(r[l])
+			}
+			continue
+		}
+		if isFloat {
+			if fv != fv {
+				iv = 0
+			} else {
+				fv = roundInt(fv, rnd, true)
+				switch {
+				case fv >= 1<<62:
+					iv = 1 << 62
+				case fv <= -(1 << 62):
+					iv = -(1 << 62)
+				default:
+					iv = int64(fv)
+				}
+			}
+		}
+		var lo, hi int64
+		switch dt {
+		case tU16:
+			lo, hi = 0, 0xffff
+		case tS16:
+			lo, hi = -0x8000, 0x7fff
+		case tU32:
+			lo, hi = 0, 0xffffffff
+		case tS32:
+			lo, hi = -0x80000000, 0x7fffffff
+		}
+		iv = min(max(iv, lo), hi)
+		r[l] = uint32(iv)
+		f[l] = intFlags(r[l], dt == tU32 || dt == tS32)
+	}
+}
+
+// roundInt rounds to an integral value: 0 nearest even, 1 floor, 2 ceil,
+// 3 trunc; when integral is false it returns x unchanged.
+func roundInt(x float64, rnd uint8, integral bool) float64 {
+	if !integral {
+		return x
+	}
+	switch rnd {
+	case 1:
+		return math.Floor(x)
+	case 2:
+		return math.Ceil(x)
+	case 3:
+		return math.Trunc(x)
+	}
+	return math.RoundToEven(x)
+}
+
+// roundF32 rounds a float64 to float32 with a rounding mode (0 nearest,
+// 1 down, 2 up, 3 toward zero), flushing denormals.
+func roundF32(x float64, rnd uint8) float32 {
+	y := float32(x)
+	if x != x || math.IsInf(x, 0) {
+		return y
+	}
+	d := float64(y)
+	switch rnd {
+	case 1:
+		if d > x {
+			y = math.Nextafter32(y, float32(math.Inf(-1)))
+		}
+	case 2:
+		if d < x {
+			y = math.Nextafter32(y, float32(math.Inf(1)))
+		}
+	case 3:
+		if math.Abs(d) > math.Abs(x) {
+			y = towardZero(y)
+		}
+	}
+	return math.Float32frombits(ftz(math.Float32bits(y)))
+}
+
+func halfToFloat(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	e := int(h >> 10 & 0x1f)
+	m := uint32(h & 0x3ff)
+	switch {
+	case e == 0:
+		return math.Float32frombits(sign) // denormal halves flush to zero
+	case e == 31:
+		return math.Float32frombits(sign | 0x7f800000 | m<<13)
+	}
+	return math.Float32frombits(sign | uint32(e-15+127)<<23 | m<<13)
+}
+
+func floatToHalf(x float32) uint16 {
+	b := math.Float32bits(x)
+	sign := uint16(b>>16) & 0x8000
+	switch {
+	case x != x:
+		return sign | 0x7e00
+	case math.IsInf(float64(x), 0) || math.Abs(float64(x)) >= 65520:
+		return sign | 0x7c00
+	case math.Abs(float64(x)) < 6.103515625e-05:
+		return sign // flush
+	}
+	e := int(b>>23&0xff) - 127 + 15
+	m := b & 0x7fffff
+	// round to nearest even on the 13 dropped bits
+	h := uint32(e)<<10 | m>>13
+	rest := m & 0x1fff
+	if rest > 0x1000 || rest == 0x1000 && h&1 != 0 {
+		h++
+	}
+	return sign | uint16(h)
+}
