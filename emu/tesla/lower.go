@@ -148,7 +148,7 @@ type op struct {
 type Program struct {
 	ops   []op
 	insts []tesla.Inst
-	errs  []error  // per op: decode error or unsupported reason
+	errs  []error // per op: decode error or unsupported reason
 	imms  [][32]uint32
 	index map[uint32]uint32 // byte address -> op index
 	Base  uint64

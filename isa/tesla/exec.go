@@ -160,6 +160,16 @@ func memOperand(kind OpndKind, m memRef, bank uint64) Operand {
 		Bank: uint8(bank), Offset: uint32(m.idx) * uint32(size)}
 }
 
+// halfConst makes a c[] source of a 16-bit operation a 16-bit access: its
+// index counts 16-bit units (FlexGrip's transpose reads c[0x1][0x2] as the
+// u16 at byte 4 in IMAD.U16 and as the word at byte 8 in LOP.AND).
+func halfConst(m memRef, half bool) memRef {
+	if half {
+		m.typ = 1
+	}
+	return m
+}
+
 // mtypeSizes are the GLD/GST/LLD/LST access sizes by mtype (0 = invalid).
 var mtypeSizes = [8]uint8{1, 1, 2, 2, 8, 16, 4, 0}
 
@@ -188,21 +198,21 @@ func resolveOperand(c Class, p *piece, half bool, v uint64) Operand {
 			if f_c2.Get(v) != 0 {
 				m := constAreg(v)
 				m.idx = f_s2.Get(v)
-				return memOperand(OpConst, m, f_bank.Get(v))
+				return memOperand(OpConst, halfConst(m, half), f_bank.Get(v))
 			}
 			return reg(f_s2.Get(v))
 		case ClassImm:
 			return Operand{Kind: OpImm, Imm: uint32(immValue(v))}
 		}
 		if f_sc2.Get(v) != 0 {
-			return memOperand(OpConst, memRef{idx: f_ss2.Get(v), typ: 3}, 0)
+			return memOperand(OpConst, halfConst(memRef{idx: f_ss2.Get(v), typ: 3}, half), 0)
 		}
 		return reg(f_ss2.Get(v))
 	case opnd_s3:
 		if f_c3.Get(v) != 0 {
 			m := constAreg(v)
 			m.idx = f_s3.Get(v)
-			return memOperand(OpConst, m, f_bank.Get(v))
+			return memOperand(OpConst, halfConst(m, half), f_bank.Get(v))
 		}
 		return reg(f_s3.Get(v))
 	case opnd_s3r:
