@@ -93,6 +93,12 @@ func (k *Kernel) alu(o *op, mask uint32, a, b, c *lanes, r, f *lanes, w *emu.War
 	carryRow := w.Regs[(rowCond+int(o.carry))*32 : (rowCond+int(o.carry))*32+32]
 	switch o.kind {
 	case opIAdd:
+		if o.mode == 0 && o.b32 && !o.sat && !o.ccw {
+			for l := range r {
+				r[l] = a[l] + b[l]
+			}
+			return true
+		}
 		for l := range r {
 			x, y, ci := addOperands(o.mode, a[l], b[l], m, carryRow[l]&flagC != 0)
 			r[l], f[l] = addFlags(x, y, ci, o.b32, o.sat)

@@ -21,7 +21,19 @@ func ftz(x uint32) uint32 {
 
 func f32(x uint32) float32 { return math.Float32frombits(ftz(x)) }
 
-func bitsOut(x float32) uint32 { return ftz(math.Float32bits(x)) }
+// bitsOut flushes a denormal result and makes NaNs G80's canonical 0x7fffffff.
+func bitsOut(x float32) uint32 {
+	b := math.Float32bits(x)
+	switch b & 0x7f800000 {
+	case 0:
+		return b & 0x80000000
+	case 0x7f800000:
+		if b&0x7fffff != 0 {
+			return 0x7fffffff
+		}
+	}
+	return b
+}
 
 // towardZero steps r one ulp toward zero when it is farther from zero than
 // the exact value (given by its sign of error: exactSmaller).
@@ -43,6 +55,21 @@ func mulRZ(x, y float32) float32 {
 		r = towardZero(r)
 	}
 	return r
+}
+
+// mulTrunc is the product rounded toward zero with denormals flushed, as
+// bits: the exact float64 product with its mantissa cut to 23 bits when the
+// result is a normal single, mulRZ otherwise.
+func mulTrunc(x, y float32) uint32 {
+	b := math.Float64bits(float64(x) * float64(y))
+	e := int(b>>52&0x7ff) - 1023 + 127
+	if e >= 1 && e <= 254 {
+		return uint32(b>>63)<<31 | uint32(e)<<23 | uint32(b>>29)&0x7fffff
+	}
+	if b<<1 == 0 || e < 1 && b>>52&0x7ff != 0x7ff {
+		return uint32(b>>63) << 31 // zero, or too small for a normal single: flushed
+	}
+	return bitsOut(mulRZ(x, y))
 }
 
 func addRZ(x, y float32) float32 {
@@ -161,6 +188,13 @@ func (k *Kernel) falu(o *op, mask uint32, a, b, c *lanes, r, f *lanes, w *emu.Wa
 	case opFMad:
 		// G80: the product is truncated to single precision (round toward
 		// zero, denormals flushed), then added with rounding to nearest.
+		if o.mode == 0 && !n0 && !n2 {
+			for l := range r {
+				p := mulTrunc(math.Float32frombits(ftz(a[l])), math.Float32frombits(ftz(b[l])))
+				r[l] = bitsOut(math.Float32frombits(p) + math.Float32frombits(ftz(c[l])))
+			}
+			break
+		}
 		for l := range r {
 			x, y, z := f32(neg32(a[l], n0)), f32(b[l]), f32(neg32(c[l], n2))
 			p := math.Float32frombits(bitsOut(mulRZ(x, y)))

@@ -394,7 +394,10 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 	}
 	var err error
 	switch k {
-	case opMov, opR2C, opRcp, opRsq, opLg2, opSin, opCos, opEx2, opRRO:
+	case opR2C:
+		o.ccw = false // the write-enable bit is set but ignored (seed 002, 2.2)
+		err = setSrcs(1)
+	case opMov, opRcp, opRsq, opLg2, opSin, opCos, opEx2, opRRO:
 		err = setSrcs(1)
 	case opC2R:
 		if len(srcs) == 1 && srcs[0].Kind == tesla.OpCondReg {

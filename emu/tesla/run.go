@@ -1,6 +1,7 @@
 package tesla
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -193,6 +194,33 @@ func (k *Kernel) loadMem(w *emu.Warp, m *emu.Memory, s *src, mask uint32, buf *l
 		arow = w.Regs[(rowAddr+int(s.areg))*32 : (rowAddr+int(s.areg))*32+32]
 	}
 	size := int(s.size)
+	if size == 4 && !s.inc {
+		// the common case: aligned words, inlined bounds checks
+		data := m.Data
+		n := uint32(len(data))
+		if arow == nil {
+			a := s.off
+			if a&3 != 0 || a >= n || n-a < 4 {
+				return &laneErr{firstLane(mask), m.Fault(uint64(a), 4, false)}
+			}
+			v := binary.LittleEndian.Uint32(data[a:])
+			for l := range buf {
+				buf[l] = v
+			}
+			return nil
+		}
+		for l := range 32 {
+			if mask&(1<<l) == 0 {
+				continue
+			}
+			a := arow[l] + s.off
+			if a&3 != 0 || a >= n || n-a < 4 {
+				return &laneErr{l, m.Fault(uint64(a), 4, false)}
+			}
+			buf[l] = binary.LittleEndian.Uint32(data[a:])
+		}
+		return nil
+	}
 	for l := range 32 {
 		if mask&(1<<l) == 0 {
 			continue
@@ -429,6 +457,11 @@ func (k *Kernel) memOp(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratc
 		lm = emu.Memory{Space: emu.Local, Data: w.Local[l*k.LocalBytes : (l+1)*k.LocalBytes]}
 		return &lm
 	}
+	if size == 4 && !local && o.dst == dReg && (o.kind == opGLd || o.kind == opSSt || o.kind == opGSt) {
+		if o.kind == opGLd {
+			return loadWords(mem, addrs, mask, (*lanes)(w.Regs[int(o.drow)*32:]), o.ccw, w, o, sc)
+		}
+	}
 	switch o.kind {
 	case opGLd, opLLd:
 		dst := int(o.drow)
@@ -506,6 +539,29 @@ func (k *Kernel) memOp(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratc
 				return &laneErr{l, err}
 			}
 		}
+	}
+	return nil
+}
+
+// loadWords is the 32-bit global load into a register.
+func loadWords(m *emu.Memory, addrs *lanes, mask uint32, dst *lanes, ccw bool, w *emu.Warp, o *op, sc *scratch) error {
+	data := m.Data
+	n := uint32(len(data))
+	for l := range 32 {
+		if mask&(1<<l) == 0 {
+			continue
+		}
+		a := addrs[l]
+		if a&3 != 0 || a >= n || n-a < 4 {
+			return &laneErr{l, m.Fault(uint64(a), 4, false)}
+		}
+		dst[l] = binary.LittleEndian.Uint32(data[a:])
+	}
+	if ccw {
+		for l := range sc.f {
+			sc.f[l] = intFlags(dst[l], true)
+		}
+		writeFlags(w, o, mask, &sc.f)
 	}
 	return nil
 }
