@@ -45,25 +45,20 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpuisa run: %s: arch %q cannot be run yet (sm_10..sm_13)\n", path, arch)
 		return 1
 	}
-	code, err := tesla.ReadProgram(setup)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+	outcome, runErr := tesla.RunSetup(setup, func(cfg *emu.Config) {
+		cfg.Workers = *workers
+		if *maxSteps > 0 {
+			cfg.MaxSteps = *maxSteps
+		}
+		if *trace || *traceBlock >= 0 || *traceWarp >= 0 {
+			cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = stdout, *traceBlock, *traceWarp
+		}
+	})
+	if outcome == nil {
+		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
 		return 1
 	}
-	k, err := tesla.NewKernel(setup, code)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
-		return 1
-	}
-	cfg := k.Config(setup)
-	cfg.Workers = *workers
-	if *maxSteps > 0 {
-		cfg.MaxSteps = *maxSteps
-	}
-	if *trace || *traceBlock >= 0 || *traceWarp >= 0 {
-		cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = stdout, *traceBlock, *traceWarp
-	}
-	st, runErr := emu.Run(cfg, k)
+	st := outcome.Stats
 	fmt.Fprintf(stdout, "%s: %s grid %v block %v: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
 		filepath.Base(path), arch, setup.Grid, setup.Block, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
@@ -76,7 +71,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	res := &emu.Result{Global: k.Global.Data}
+	res := outcome.Result
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)

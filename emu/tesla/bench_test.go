@@ -65,6 +65,9 @@ func mxmSetup(tb testing.TB, n int) (*emu.Setup, []byte, []float32, []float32) {
 // matrices: 256 blocks of 1024 threads.
 func BenchmarkMxM512(b *testing.B) {
 	s, code, _, _ := mxmSetup(b, 512)
+	if st := mxmSteps(b, s, code); st != 256*mxmBlockSteps {
+		b.Fatalf("%d warp-instructions, want %d", st, 256*mxmBlockSteps)
+	}
 	b.ReportAllocs()
 	var insts int64
 	var secs float64
@@ -87,13 +90,10 @@ func BenchmarkMxM512(b *testing.B) {
 	b.ReportMetric(float64(insts)*32/secs/1e9, "Gthread-inst/s")
 }
 
-// TestMxM512 checks the scaled matrix multiply against Go (small integers,
-// so every rounding model gives the exact product).
-func TestMxM512(t *testing.T) {
+// TestMxMScaled checks the matrix multiply scaled to 128x128 (16 blocks run
+// in parallel) against Go; small integers make every rounding model exact.
+func TestMxMScaled(t *testing.T) {
 	n := 128
-	if !testing.Short() {
-		n = 512
-	}
 	s, code, a, bm := mxmSetup(t, n)
 	k, err := NewKernel(s, code)
 	if err != nil {
@@ -114,4 +114,21 @@ func TestMxM512(t *testing.T) {
 			}
 		}
 	}
+}
+
+// mxmBlockSteps is the warp-instructions of one 32x32 block of the 512x512
+// multiply: 32 warps of 1757 (47 before the loop, 16 tiles of 106, 14 after),
+// counted from the listing.
+const mxmBlockSteps = 32 * (47 + 16*106 + 14)
+
+func mxmSteps(tb testing.TB, s *emu.Setup, code []byte) int64 {
+	k, err := NewKernel(s, code)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st, err := emu.Run(k.Config(s), k)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st.WarpInsts
 }

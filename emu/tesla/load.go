@@ -19,6 +19,9 @@ const SharedBytes = 16 << 10
 // ConstBankBytes is the size of each constant bank.
 const ConstBankBytes = 64 << 10
 
+// zeroBank backs the constant banks a launch leaves empty; it is never written.
+var zeroBank [ConstBankBytes]byte
+
 // DefaultLocalBytes is the local memory per thread when the launch file does
 // not say.
 const DefaultLocalBytes = 1 << 10
@@ -91,8 +94,12 @@ func NewKernel(s *emu.Setup, code []byte) (*Kernel, error) {
 	}
 	k.Global = &emu.Memory{Space: emu.Global, Data: append([]byte(nil), s.Global...)}
 	for i := range k.Const {
-		k.Const[i] = emu.Memory{Space: emu.Constant, Data: make([]byte, max(ConstBankBytes, len(s.Const[i])))}
-		copy(k.Const[i].Data, s.Const[i])
+		data := zeroBank[:] // read-only: nothing stores to constant memory
+		if len(s.Const[i]) > 0 {
+			data = make([]byte, max(ConstBankBytes, len(s.Const[i])))
+			copy(data, s.Const[i])
+		}
+		k.Const[i] = emu.Memory{Space: emu.Constant, Data: data}
 	}
 	return k, nil
 }
@@ -112,3 +119,31 @@ func (k *Kernel) Config(s *emu.Setup) emu.Config {
 
 // ErrNotTesla reports a launch for another architecture.
 var ErrNotTesla = errors.New("not a Tesla architecture")
+
+// Outcome is a finished launch.
+type Outcome struct {
+	Setup  *emu.Setup
+	Kernel *Kernel
+	Stats  emu.Stats
+	Result *emu.Result
+}
+
+// RunSetup lowers the launch's program and runs it; adjust, when not nil,
+// may change the engine configuration (workers, trace, limits). A fault is
+// returned with the outcome so far.
+func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
+	code, err := ReadProgram(s)
+	if err != nil {
+		return nil, err
+	}
+	k, err := NewKernel(s, code)
+	if err != nil {
+		return nil, err
+	}
+	cfg := k.Config(s)
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	st, err := emu.Run(cfg, k)
+	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data}}, err
+}

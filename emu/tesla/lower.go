@@ -329,7 +329,10 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 		}
 		o.target = ops[0].Imm
 		return o, nil
-	case opRet, opTrap, opNop:
+	case opTrap:
+		o.cond = condAlway // not predicable: the form's guard bits are zero
+		return o, nil
+	case opRet, opNop:
 		return o, nil
 	case opBar:
 		if len(ops) > 0 {
