@@ -49,9 +49,15 @@ var CuobjdumpStyle = LineStyle{Indent: 8, Gap: 8, TextCol: 46, HexWidth: 16}
 // NvdisasmStyle is the layout of nvdisasm -hex -novliw listings.
 var NvdisasmStyle = LineStyle{Indent: 8, Gap: 19, TextCol: 40, HexWidth: 16}
 
+const blanks = "                                                                                                                                "
+
 func appendBlanks(dst []byte, n int) []byte {
-	for ; n > 0; n-- {
-		dst = append(dst, ' ')
+	for n > len(blanks) {
+		dst = append(dst, blanks...)
+		n -= len(blanks)
+	}
+	if n > 0 {
+		dst = append(dst, blanks[:n]...)
 	}
 	return dst
 }

@@ -48,8 +48,8 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		var errs []error
 		switch {
-		case isELF(data):
-			errs = disCubin(w, name, data, arch)
+		case isContainer(data):
+			errs = disContainer(w, data, arch)
 		default:
 			if arch.Name == "" {
 				fmt.Fprintf(stderr, "gpuisa dis: %s: raw input needs -arch (one of %s)\n", name, all.Names())
@@ -66,6 +66,7 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func isELF(b []byte) bool { return bytes.HasPrefix(b, []byte("\x7fELF")) }
+
 
 // disRaw lists raw machine code in chunks so memory stays bounded.
 func disRaw(w io.Writer, data []byte, base uint64, arch isa.Arch) []error {

@@ -89,3 +89,29 @@ func TestAsErrorsHavePositions(t *testing.T) {
 		}
 	}
 }
+
+// A cubin lists with cuobjdump's frame, and the listing assembles to the code.
+func TestCubinListing(t *testing.T) {
+	code, listing, stderr := runCLI(t, "", "dis", "../../examples/tesla/vecadd.cubin")
+	if code != 0 || stderr != "" {
+		t.Fatalf("dis: %d %s", code, stderr)
+	}
+	for _, want := range []string{"\tcode for sm_10\n", "\t\tFunction : vecadd\n",
+		"\t.headerflags    @\"EF_CUDA_SM10 EF_CUDA_PTX_SM(EF_CUDA_SM10)\"\n", "/*0050*/"} {
+		if !strings.Contains(listing, want) {
+			t.Errorf("listing lacks %q", want)
+		}
+	}
+	code, raw, stderr := runCLI(t, listing, "as", "-arch", "sm_10", "-")
+	want, _ := os.ReadFile("../../examples/tesla/vecadd.bin")
+	if code != 0 || raw != string(want) {
+		t.Fatalf("cubin listing does not assemble to vecadd.bin: %d %s", code, stderr)
+	}
+	// a corrupt cubin is an error, not a panic
+	data, _ := os.ReadFile("../../examples/tesla/vecadd.cubin")
+	bad := filepath.Join(t.TempDir(), "bad.cubin")
+	os.WriteFile(bad, data[:100], 0o644)
+	if code, _, stderr := runCLI(t, "", "dis", bad); code != 1 || !strings.Contains(stderr, "bad.cubin") {
+		t.Errorf("truncated cubin: exit %d, %q", code, stderr)
+	}
+}

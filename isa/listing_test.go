@@ -1,0 +1,34 @@
+package isa
+
+import "testing"
+
+func TestAppendLine(t *testing.T) {
+	got := string(CuobjdumpStyle.AppendLine(nil, 0x68, []byte("MOV32 R0, R1;"), 0x10008200, 8))
+	want := "        /*0068*/        MOV32 R0, R1;                                  /* 0x10008200         */\n"
+	if got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	if got := string(AppendAddr(nil, 0x12345)); got != "/*12345*/" {
+		t.Fatalf("AppendAddr = %q", got)
+	}
+	if got := string(AppendHexNum(nil, 0)); got != "0x0" {
+		t.Fatalf("AppendHexNum(0) = %q", got)
+	}
+	if got := string(AppendHexNum(nil, 0xdeadbeef)); got != "0xdeadbeef" {
+		t.Fatalf("AppendHexNum = %q", got)
+	}
+}
+
+func TestFields(t *testing.T) {
+	f := Field{Pos: 4, Width: 3}
+	if v := f.Set(0xffff, 2); v != 0xffaf || f.Get(v) != 2 {
+		t.Fatalf("Set/Get: %#x", v)
+	}
+	s := SplitField{{Pos: 0, Width: 4}, {Pos: 8, Width: 4}}
+	if v := s.Set(0, 0xab); v != 0xa0b || s.Get(v) != 0xab || s.Width() != 8 {
+		t.Fatalf("SplitField: %#x", v)
+	}
+	if SignExtend(0x80, 8) != -128 || SignExtend(0x7f, 8) != 127 {
+		t.Fatal("SignExtend")
+	}
+}
