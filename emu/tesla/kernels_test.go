@@ -200,3 +200,48 @@ func TestCommittedSaxpy(t *testing.T) {
 		t.Errorf("stats %+v", out.Stats)
 	}
 }
+
+// TestCubinProgram runs the bundled vecadd cubin (examples/tesla), naming
+// its kernel, with buffers the launcher places.
+func TestCubinProgram(t *testing.T) {
+	cub, err := filepath.Abs("../../examples/tesla/vecadd.cubin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 200
+	a, b := make([]uint32, n), make([]uint32, n)
+	for i := range n {
+		a[i], b[i] = math.Float32bits(float32(i)), math.Float32bits(0.5)
+	}
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{"a.bin": words(a), "b.bin": words(b)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	launch := `{"program": "` + cub + `", "arch": "sm_10", "kernel": "vecadd", "grid": [4], "block": [64],
+		"buffers": {"a": {"file": "a.bin"}, "b": {"file": "b.bin"}, "c": {"bytes": 800, "fill": "0xff"}},
+		"params": [{"ptr": "a"}, {"ptr": "b"}, {"ptr": "c"}, {"u32": 200}]}`
+	if err := os.WriteFile(filepath.Join(dir, "l.json"), []byte(launch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := emu.LoadFile(filepath.Join(dir, "l.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := RunSetup(s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Buffers["c"]
+	got := unwords(out.Result.Global[c.Addr : c.Addr+c.Bytes])
+	for i := range n {
+		if want := math.Float32bits(float32(i) + 0.5); got[i] != want {
+			t.Fatalf("c[%d] = %#x, want %#x", i, got[i], want)
+		}
+	}
+	s.Launch.Kernel = "nosuch"
+	if _, err := RunSetup(s, nil); err == nil {
+		t.Error("a missing kernel name was accepted")
+	}
+}

@@ -2,12 +2,16 @@ package tesla
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"unicode/utf8"
 
+	"gpuisa/binfmt/cubin"
+	"gpuisa/binfmt/fatbin"
 	"gpuisa/emu"
 	"gpuisa/isa/tesla"
 )
@@ -35,9 +39,18 @@ func IsArch(arch string) bool {
 	return false
 }
 
-// ReadProgram reads the launch's program: an ELF cubin (not supported yet),
-// a listing in our assembler's syntax (text), or raw machine code.
-func ReadProgram(s *emu.Setup) ([]byte, error) {
+// Image is a program ready to lower: machine code and what its container
+// adds to the launch.
+type Image struct {
+	Code       []byte
+	Const      [16][]byte // constant banks from a cubin (.nv.constant<N>)
+	LocalBytes int        // local memory per thread a cubin asks for
+}
+
+// ReadProgram reads the launch's program: an ELF cubin or a fatbin (the
+// function named by kernel, or the only one), a listing in our assembler's
+// syntax (text), or raw machine code.
+func ReadProgram(s *emu.Setup) (*Image, error) {
 	p := s.Launch.Program
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(s.Dir, p)
@@ -46,22 +59,68 @@ func ReadProgram(s *emu.Setup) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ProgramCode(p, data)
+	return ProgramImage(p, data, s.Launch.Kernel, s.Launch.Arch)
 }
 
-// ProgramCode turns program file contents into machine code.
-func ProgramCode(name string, data []byte) ([]byte, error) {
+// ProgramImage turns program file contents into machine code.
+func ProgramImage(name string, data []byte, kernel, arch string) (*Image, error) {
 	switch {
-	case bytes.HasPrefix(data, []byte("\x7fELF")):
-		return nil, fmt.Errorf("%s: ELF cubins are not supported yet; give a raw binary or a listing", name)
+	case bytes.HasPrefix(data, []byte("\x7fELF")) || len(data) >= 4 && binary.LittleEndian.Uint32(data) == fatbin.Magic:
+		return cubinImage(name, data, kernel, arch)
 	case isText(data):
 		code, err := tesla.Assemble(name, data)
 		if err != nil {
 			return nil, err
 		}
-		return code, nil
+		return &Image{Code: code}, nil
 	}
-	return data, nil
+	return &Image{Code: data}, nil
+}
+
+func cubinImage(name string, data []byte, kernel, arch string) (*Image, error) {
+	f, err := cubin.Parse(data)
+	if err != nil {
+		entries, ferr := fatbin.Extract(data)
+		if ferr != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		f = nil
+		for _, e := range entries {
+			if e.Kind != fatbin.KindELF || "sm_"+strconv.Itoa(e.SM) != arch {
+				continue
+			}
+			if f, err = cubin.Parse(e.Payload); err != nil {
+				return nil, fmt.Errorf("%s: fatbin entry at %#x: %v", name, e.Offset, err)
+			}
+			break
+		}
+		if f == nil {
+			return nil, fmt.Errorf("%s: no %s cubin in the fatbin", name, arch)
+		}
+	}
+	if sm := "sm_" + strconv.Itoa(f.SM()); sm != arch {
+		return nil, fmt.Errorf("%s: the cubin is for %s, the launch says %s", name, sm, arch)
+	}
+	var fn *cubin.Function
+	switch {
+	case kernel != "":
+		if fn = f.Function(kernel); fn == nil {
+			return nil, fmt.Errorf("%s: no function %q", name, kernel)
+		}
+	case len(f.Functions) == 1:
+		fn = &f.Functions[0]
+	default:
+		return nil, fmt.Errorf("%s: %d functions; name one with \"kernel\"", name, len(f.Functions))
+	}
+	img := &Image{Code: fn.Code, LocalBytes: int(fn.LocalSize)}
+	for _, banks := range [][]cubin.ConstBank{f.Constants, fn.Constants} {
+		for _, c := range banks {
+			if c.Bank >= 0 && c.Bank < len(img.Const) {
+				img.Const[c.Bank] = c.Data
+			}
+		}
+	}
+	return img, nil
 }
 
 // isText reports whether data looks like a listing rather than machine code:
@@ -76,6 +135,28 @@ func isText(data []byte) bool {
 		}
 	}
 	return true
+}
+
+// NewKernelImage is NewKernel for a program image: a cubin's constant banks
+// come first, then the launch file's images over them.
+func NewKernelImage(s *emu.Setup, img *Image) (*Kernel, error) {
+	k, err := NewKernel(s, img.Code)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range img.Const {
+		if len(c) == 0 {
+			continue
+		}
+		data := make([]byte, max(ConstBankBytes, len(c), len(s.Const[i])))
+		copy(data, c)
+		copy(data, s.Const[i])
+		k.Const[i].Data = data
+	}
+	if img.LocalBytes > k.LocalBytes && s.LocalBytes == 0 {
+		k.LocalBytes = img.LocalBytes
+	}
+	return k, nil
 }
 
 // NewKernel lowers code and attaches the launch's memory.
@@ -132,11 +213,11 @@ type Outcome struct {
 // may change the engine configuration (workers, trace, limits). A fault is
 // returned with the outcome so far.
 func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
-	code, err := ReadProgram(s)
+	img, err := ReadProgram(s)
 	if err != nil {
 		return nil, err
 	}
-	k, err := NewKernel(s, code)
+	k, err := NewKernelImage(s, img)
 	if err != nil {
 		return nil, err
 	}
