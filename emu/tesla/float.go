@@ -57,6 +57,45 @@ func mulRZ(x, y float32) float32 {
 	return r
 }
 
+// fmadLanes is the common FMAD (no negation, nearest sum) for all lanes,
+// written out for speed: it is most of a matrix multiply's time.
+func fmadLanes(a, b, c, r *lanes) {
+	for l := range r {
+		x, y, z := a[l], b[l], c[l]
+		if x&0x7f800000 == 0 {
+			x &= 0x80000000
+		}
+		if y&0x7f800000 == 0 {
+			y &= 0x80000000
+		}
+		if z&0x7f800000 == 0 {
+			z &= 0x80000000
+		}
+		pb := math.Float64bits(float64(math.Float32frombits(x)) * float64(math.Float32frombits(y)))
+		var p float32
+		switch e := uint32(pb>>52&0x7ff) - (1023 - 127); {
+		case e-1 < 254:
+			// a normal single: dropping the low 29 mantissa bits rounds
+			// toward zero, and the conversion is then exact
+			p = float32(math.Float64frombits(pb &^ (1<<29 - 1)))
+		case pb<<1 == 0:
+			p = math.Float32frombits(uint32(pb>>63) << 31)
+		default:
+			p = math.Float32frombits(mulTrunc(math.Float32frombits(x), math.Float32frombits(y)))
+		}
+		s := math.Float32bits(p + math.Float32frombits(z))
+		switch s & 0x7f800000 {
+		case 0:
+			s &= 0x80000000
+		case 0x7f800000:
+			if s&0x7fffff != 0 {
+				s = 0x7fffffff
+			}
+		}
+		r[l] = s
+	}
+}
+
 // mulTrunc is the product rounded toward zero with denormals flushed, as
 // bits: the exact float64 product with its mantissa cut to 23 bits when the
 // result is a normal single, mulRZ otherwise.
@@ -189,10 +228,7 @@ func (k *Kernel) falu(o *op, mask uint32, a, b, c *lanes, r, f *lanes, w *emu.Wa
 		// G80: the product is truncated to single precision (round toward
 		// zero, denormals flushed), then added with rounding to nearest.
 		if o.mode == 0 && !n0 && !n2 {
-			for l := range r {
-				p := mulTrunc(math.Float32frombits(ftz(a[l])), math.Float32frombits(ftz(b[l])))
-				r[l] = bitsOut(math.Float32frombits(p) + math.Float32frombits(ftz(c[l])))
-			}
+			fmadLanes(a, b, c, r)
 			break
 		}
 		for l := range r {

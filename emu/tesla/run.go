@@ -209,6 +209,16 @@ func (k *Kernel) loadMem(w *emu.Warp, m *emu.Memory, s *src, mask uint32, buf *l
 			}
 			return nil
 		}
+		if mask == ^uint32(0) {
+			for l := range buf {
+				a := arow[l] + s.off
+				if uint64(a)+4 > uint64(n) || a&3 != 0 {
+					return &laneErr{l, m.Fault(uint64(a), 4, false)}
+				}
+				buf[l] = binary.LittleEndian.Uint32(data[a:])
+			}
+			return nil
+		}
 		for l := range 32 {
 			if mask&(1<<l) == 0 {
 				continue
@@ -367,6 +377,12 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		}
 	}
 	r, f := &sc.r, &sc.f
+	direct := mask == ^uint32(0) && o.dst == dReg
+	if direct {
+		// every lane writes: compute straight into the destination row. Each
+		// lane reads its own sources before writing, so aliasing is harmless.
+		r = (*lanes)(w.Regs[int(o.drow)*32:])
+	}
 	switch o.kind {
 	case opMov, opA2R, opC2R:
 		for l := range r {
@@ -401,7 +417,9 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 			}
 		}
 	}
-	write(w, o, mask, r)
+	if !direct {
+		write(w, o, mask, r)
+	}
 	writeFlags(w, o, mask, f)
 	return nil
 }
