@@ -273,6 +273,23 @@ func (k *Kernel) falu(o *op, mask uint32, a, b, c *lanes, r, f *lanes, w *emu.Wa
 			x := f32(neg32(a[l], n0))
 			r[l] = bitsOut(float32(sfu(o.kind, float64(x))))
 		}
+	case opSlct:
+		// source 1 when the float source 3 is positive or zero, else source 2
+		// (negative or NaN), seed 002
+		for l := range r {
+			z := f32(neg32(c[l], n2))
+			if z >= 0 {
+				r[l] = a[l]
+			} else {
+				r[l] = b[l]
+			}
+		}
+		if o.ccw {
+			for l := range f {
+				f[l] = intFlags(r[l], true)
+			}
+		}
+		return true
 	case opDFma, opDAdd, opDMul, opDMin, opDMax, opDSet:
 		k.dalu(o, mask, r, f, w)
 		return true

@@ -23,6 +23,9 @@ func (t *testExec) InitWarp(b *emu.Block, w *emu.Warp) {
 	}
 	row := make([]uint32, numRows)
 	for l := range emu.WarpSize {
+		if w.Index*emu.WarpSize+l >= b.Dim.Count() {
+			break
+		}
 		for r := range row {
 			row[r] = w.Regs[r*32+l]
 		}

@@ -81,6 +81,10 @@ const (
 	opSSY
 	opBar
 	opTrap
+	opPBK  // breakaddr: push a break target
+	opBrk  // break: the guarded lanes go to the break target
+	opKil  // kill: the guarded lanes end
+	opSlct // select by the sign of a float
 )
 
 type srcKind uint8
@@ -211,7 +215,7 @@ func Lower(code []byte) (*Program, error) {
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch o.kind {
-		case opBra, opCal, opSSY:
+		case opBra, opCal, opSSY, opPBK:
 			t, ok := p.index[o.target]
 			if !ok {
 				p.errs[i] = fmt.Errorf("target %#x is not the start of an instruction", o.target)
@@ -257,6 +261,8 @@ func (p *Program) lowerSrc(o tesla.Operand) (src, error) {
 		s.kind = sConst
 	case tesla.OpImm:
 		s.kind, s.row = sImm, p.imm(o.Imm)
+	case tesla.OpOut:
+		s.kind = sZero // a store from o[]: outputs are write-only bit buckets here
 	default:
 		return s, fmt.Errorf("operand kind %d cannot be a source", o.Kind)
 	}
@@ -294,6 +300,8 @@ var simpleSem = map[string]opKind{
 	"dfma": opDFma, "dadd": opDAdd, "dmul": opDMul, "dmin": opDMin, "dmax": opDMax, "dset": opDSet,
 	"ld.global": opGLd, "st.global": opGSt, "ld.local": opLLd, "st.local": opLSt, "st.shared": opSSt,
 	"bra": opBra, "cal": opCal, "ret": opRet, "ssy": opSSY, "bar": opBar, "trap": opTrap, "nop": opNop,
+	// forms being added to the spec (breakaddr/break, kill, select, no-ops)
+	"pbk": opPBK, "brk": opBrk, "kil": opKil, "slct": opSlct, "brkpt": opNop, "pmevent": opNop,
 }
 
 // setConds maps the printed SET conditions to l|e<<1|g<<2|u<<3.
@@ -323,7 +331,7 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 	var srcs []tesla.Operand
 	hasDst := true
 	switch k {
-	case opBra, opCal, opSSY:
+	case opBra, opCal, opSSY, opPBK:
 		if len(ops) == 0 || ops[0].Kind != tesla.OpTarget {
 			return o, fmt.Errorf("%s: no target", e.Mnemonic)
 		}
@@ -332,7 +340,7 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 	case opTrap:
 		o.cond = condAlway // not predicable: the form's guard bits are zero
 		return o, nil
-	case opRet, opNop:
+	case opRet, opNop, opBrk, opKil:
 		return o, nil
 	case opBar:
 		if len(ops) > 0 {
@@ -527,7 +535,7 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 		err = setSrcs(2)
 	case opDAdd:
 		err = setSrcs(2)
-	case opDFma:
+	case opDFma, opSlct:
 		err = setSrcs(3)
 	case opGLd, opLLd:
 		if len(srcs) != 1 {

@@ -336,6 +336,19 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 	case opSSY:
 		w.Push(emu.StackSync, o.target)
 		return nil
+	case opPBK:
+		w.Push(emu.StackBreak, o.target)
+		return nil
+	case opBrk:
+		if mask != 0 {
+			w.Break(mask)
+		}
+		return nil
+	case opKil:
+		if mask != 0 {
+			w.Exit(mask)
+		}
+		return nil
 	case opBar:
 		w.AtBarrier, w.Barrier = true, o.mode
 		return nil
