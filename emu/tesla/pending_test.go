@@ -43,10 +43,10 @@ func TestBreakLoop(t *testing.T) {
 	one := src{kind: sImm, row: p.imm(1)}
 	p.ops = []op{
 		{kind: opPBK, target: 6},
-		{kind: opIAdd, b32: true, dst: dReg, drow: 2, s: [3]src{regSrc(2), one}},                  // R2++
+		{kind: opIAdd, b32: true, dst: dReg, drow: 2, s: [3]src{regSrc(2), one}},                   // R2++
 		{kind: opIAdd, b32: true, mode: 1, ccw: true, dst: dNone, s: [3]src{regSrc(2), regSrc(1)}}, // C0 = R2 - tid
-		{kind: opBrk, pred: 0, cond: 6},                                                            // break if R2 >= tid
-		{kind: opIAdd, b32: true, dst: dReg, drow: 5, s: [3]src{regSrc(5), one}},                  // iterations
+		{kind: opBrk, pred: 0, cond: 6},                                          // break if R2 >= tid
+		{kind: opIAdd, b32: true, dst: dReg, drow: 5, s: [3]src{regSrc(5), one}}, // iterations
 		{kind: opBra, cond: condAlway, target: 1},
 		{kind: opIAdd, b32: true, dst: dReg, drow: 4, s: [3]src{regSrc(4), one}}, // after the loop, once
 		{kind: opRet, cond: condAlway},
