@@ -58,43 +58,35 @@ func mulRZ(x, y float32) float32 {
 }
 
 // fmadLanes is the common FMAD (no negation, nearest sum) for all lanes,
-// written out for speed: it is most of a matrix multiply's time.
+// written out for speed: most of a matrix multiply's time is here. The
+// truncated product of two normal singles is computed on the integer
+// mantissas (float conversions would chain through false register
+// dependencies); zeros, denormals, infinities, NaNs and results outside the
+// normal range take mulTrunc.
 func fmadLanes(a, b, c, r *lanes) {
 	for l := range r {
 		x, y, z := a[l], b[l], c[l]
-		if x&0x7f800000 == 0 {
-			x &= 0x80000000
+		ex, ey := x>>23&0xff, y>>23&0xff
+		m := uint64(x&0x7fffff|0x800000) * uint64(y&0x7fffff|0x800000) // in [2^46, 2^48)
+		hi := uint32(m >> 47)
+		e := ex + ey - 127 + hi
+		p := (x^y)&0x80000000 | e<<23 | uint32(m>>(23+hi))&0x7fffff
+		if e-1 >= 254 || ex-1 >= 254 || ey-1 >= 254 {
+			p = mulTrunc(math.Float32frombits(ftzFast(x)), math.Float32frombits(ftzFast(y)))
 		}
-		if y&0x7f800000 == 0 {
-			y &= 0x80000000
-		}
-		if z&0x7f800000 == 0 {
-			z &= 0x80000000
-		}
-		pb := math.Float64bits(float64(math.Float32frombits(x)) * float64(math.Float32frombits(y)))
-		var p float32
-		switch e := uint32(pb>>52&0x7ff) - (1023 - 127); {
-		case e-1 < 254:
-			// a normal single: dropping the low 29 mantissa bits rounds
-			// toward zero, and the conversion is then exact
-			p = float32(math.Float64frombits(pb &^ (1<<29 - 1)))
-		case pb<<1 == 0:
-			p = math.Float32frombits(uint32(pb>>63) << 31)
-		default:
-			p = math.Float32frombits(mulTrunc(math.Float32frombits(x), math.Float32frombits(y)))
-		}
-		s := math.Float32bits(p + math.Float32frombits(z))
-		switch s & 0x7f800000 {
-		case 0:
-			s &= 0x80000000
-		case 0x7f800000:
-			if s&0x7fffff != 0 {
-				s = 0x7fffffff
-			}
+		s := ftzFast(math.Float32bits(math.Float32frombits(p) + math.Float32frombits(ftzFast(z))))
+		if s&0x7fffffff > 0x7f800000 {
+			s = 0x7fffffff // NaN
 		}
 		r[l] = s
 	}
 }
+
+// ftzFast flushes a denormal to zero without a branch.
+func ftzFast(x uint32) uint32 {
+	return x & (uint32(int32(-(x&0x7f800000))>>31) | 0x80000000)
+}
+
 
 // mulTrunc is the product rounded toward zero with denormals flushed, as
 // bits: the exact float64 product with its mantissa cut to 23 bits when the
