@@ -87,7 +87,6 @@ func ftzFast(x uint32) uint32 {
 	return x & (uint32(int32(-(x&0x7f800000))>>31) | 0x80000000)
 }
 
-
 // mulTrunc is the product rounded toward zero with denormals flushed, as
 // bits: the exact float64 product with its mantissa cut to 23 bits when the
 // result is a normal single, mulRZ otherwise.
