@@ -1,6 +1,3 @@
-// Package tesla runs NVIDIA Tesla (sm_10..sm_13) machine code on the SIMT
-// engine of package emu: a program is decoded once into a flat slice of
-// lowered ops, then executed by a switch loop over 32-lane warps.
 package tesla
 
 import (
