@@ -29,10 +29,11 @@
 //     precision, then adds with rounding to nearest (the FlexGripPlus
 //     matrix multiplies' exp_alt, 1024/1024).
 //   - RCP, RSQ, LG2, EX2, SIN, COS are computed in double precision and
-//     rounded to single, so they are within 0.5 ulp of the exact function of
-//     the (flushed) input: tighter than G80's hardware and than the PTX
-//     bounds (sin/cos 2^-20.9 absolute, lg2 2^-22.6, ex2 2 ulp, rsqrt
-//     2^-22.9 relative, rcp 1 ulp) that the FlexGripPlus expectations use.
+//     rounded to single: within 1 ulp of the exact function of the
+//     (flushed) input (0 ulp from the correctly rounded value on every
+//     FlexGripPlus SFU input, TestSFUAccuracy), tighter than G80's hardware
+//     and than the PTX bounds (sin/cos 2^-20.9 absolute, lg2 2^-22.6, ex2
+//     2 ulp, rsqrt 2^-22.9 relative, rcp 1 ulp) the expectations allow.
 //     RRO passes its value through (the hardware's fixed-point form is
 //     internal): SIN/COS/EX2 take the plain argument.
 //   - Memory: g[] shared and c[] constant operands add an address register
