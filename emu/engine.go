@@ -199,9 +199,7 @@ func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 	b.Index, b.ID, b.Steps = index, cfg.Grid.At(index), 0
 	clear(b.Shared.Data)
 	b.Trace = nil
-	if cfg.Trace != nil && (cfg.TraceBlock < 0 || cfg.TraceBlock == index) {
-		b.Trace = cfg.Trace
-	}
+	traceBlock := cfg.Trace != nil && (cfg.TraceBlock < 0 || cfg.TraceBlock == index)
 	nthreads := cfg.Block.Count()
 	for i := range b.Warps {
 		w := &b.Warps[i]
@@ -237,9 +235,8 @@ func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 				continue
 			}
 			if !w.AtBarrier {
-				if cfg.Trace != nil && cfg.TraceWarp >= 0 && cfg.TraceWarp != i {
-					b.Trace = nil
-				} else if cfg.Trace != nil && (cfg.TraceBlock < 0 || cfg.TraceBlock == index) {
+				b.Trace = nil
+				if traceBlock && (cfg.TraceWarp < 0 || cfg.TraceWarp == i) {
 					b.Trace = cfg.Trace
 				}
 				budget := min(quantum, cfg.MaxSteps-b.Steps)
