@@ -212,7 +212,8 @@ func (k *Kernel) loadMem(w *emu.Warp, m *emu.Memory, s *src, mask uint32, buf *l
 		if mask == ^uint32(0) {
 			for l := range buf {
 				a := arow[l] + s.off
-				if uint64(a)+4 > uint64(n) || a&3 != 0 {
+				// one test for both: a misaligned address lands far past the end
+				if uint64(a)|uint64(a&3)<<40+4 > uint64(n) {
 					return &laneErr{l, m.Fault(uint64(a), 4, false)}
 				}
 				buf[l] = binary.LittleEndian.Uint32(data[a:])
@@ -373,6 +374,10 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		}
 		write(w, o, mask, &sc.r)
 		return nil
+	}
+	if o.kind == opMov && mask == ^uint32(0) && o.dst == dReg && !o.ccw && o.s[0].kind == sShared {
+		// a full-warp load from shared memory: straight into the register
+		return k.loadMem(w, &b.Shared, &o.s[0], mask, (*lanes)(w.Regs[int(o.drow)*32:]))
 	}
 	a, err := k.fetch(b, w, &o.s[0], mask, &sc.a)
 	if err != nil {
