@@ -132,3 +132,29 @@ func mxmSteps(tb testing.TB, s *emu.Setup, code []byte) int64 {
 	}
 	return st.WarpInsts
 }
+
+// TestSchedulingIndependent: the same launch on 1 and 4 workers gives the
+// same memory and the same counts.
+func TestSchedulingIndependent(t *testing.T) {
+	s, code, _, _ := mxmSetup(t, 128)
+	var mems [][]byte
+	var stats []emu.Stats
+	for _, workers := range []int{1, 4} {
+		k, err := NewKernel(s, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := k.Config(s)
+		cfg.Workers = workers
+		st, err := emu.Run(cfg, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Duration = 0
+		mems = append(mems, k.Global.Data)
+		stats = append(stats, st)
+	}
+	if string(mems[0]) != string(mems[1]) || stats[0] != stats[1] {
+		t.Fatalf("1 worker: %+v, 4 workers: %+v (memory equal: %v)", stats[0], stats[1], string(mems[0]) == string(mems[1]))
+	}
+}

@@ -71,7 +71,7 @@ func fmadLanes(a, b, c, r *lanes) {
 		hi := uint32(m >> 47)
 		e := ex + ey - 127 + hi
 		p := (x^y)&0x80000000 | e<<23 | uint32(m>>(23+hi))&0x7fffff
-		if e-1 >= 254 || ex-1 >= 254 || ey-1 >= 254 {
+		if max(e-1, ex-1, ey-1) >= 254 { // unsigned: also catches 0
 			p = mulTrunc(math.Float32frombits(ftzFast(x)), math.Float32frombits(ftzFast(y)))
 		}
 		s := ftzFast(math.Float32bits(math.Float32frombits(p) + math.Float32frombits(ftzFast(z))))
