@@ -331,3 +331,28 @@ func TestBadCode(t *testing.T) {
 		})
 	}
 }
+
+// TestUniformAddressRegister: a warp-uniform address register read as one
+// load, then advanced by only some lanes, must be read per lane again.
+func TestUniformAddressRegister(t *testing.T) {
+	src := `
+		R2A A1, R2;
+		MOV R5, g [A1+0x0];
+		ISET.S32.C0 o[0x7f], R1, R6, LT;
+		SSY join;
+		BRA C0.EQ, join;
+		MOV R3, g [A1+++0x1];
+	join:
+		NOP.S;
+		MOV R4, g [A1+0x0];
+		RET;
+	`
+	r := runKernel(t, kernelRun{src: src, params: []uint32{0x1111, 0x2222}, init: tidInit(map[int]uint32{2: 0x10, 6: 16})})
+	checkRegs(t, r, 32, 5, func(int) uint32 { return 0x1111 })
+	checkRegs(t, r, 32, 4, func(tid int) uint32 {
+		if tid < 16 {
+			return 0x2222
+		}
+		return 0x1111
+	})
+}

@@ -9,12 +9,15 @@ import (
 )
 
 // Register rows of a warp: 128 general registers, then the condition
-// registers C0..C3 (flags per lane), then the address registers A0..A7.
+// registers C0..C3 (flags per lane), then the address registers A0..A7,
+// then a row whose word a says whether A<a> holds one value in all 32 lanes
+// (1; 0 = unknown), so that a g[A+n] read by the whole warp is one load.
 const (
 	numGPR    = 128
 	rowCond   = numGPR
 	rowAddr   = rowCond + 4
-	numRows   = rowAddr + 8
+	rowUni    = rowAddr + 8
+	numRows   = rowUni + 1
 	zeroReg   = 124 // R124 reads as zero and ignores writes
 	flagZ     = 1
 	flagS     = 2
@@ -131,6 +134,7 @@ type op struct {
 	carry  uint8 // condition register feeding add-with-carry
 	join   bool
 	exit   bool
+	aw     bool // writes an address register
 	dst    dstKind
 	drow   uint16
 	b32    bool  // 32-bit operation (else 16-bit)
@@ -368,9 +372,9 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 				return o, err
 			}
 		case tesla.OpAddrReg:
-			o.dst, o.drow = dReg, rowAddr+uint16(ops[0].Reg)
+			o.dst, o.drow, o.aw = dReg, rowAddr+uint16(ops[0].Reg), true
 			if ops[0].Reg == 0 {
-				o.dst = dNone
+				o.dst, o.aw = dNone, false
 			}
 		case tesla.OpCondReg:
 			o.dst, o.drow = dReg, rowCond+uint16(ops[0].Reg)

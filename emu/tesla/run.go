@@ -192,14 +192,21 @@ func (k *Kernel) loadMem(w *emu.Warp, m *emu.Memory, s *src, mask uint32, buf *l
 	var arow []uint32
 	if s.areg != 0 {
 		arow = w.Regs[(rowAddr+int(s.areg))*32 : (rowAddr+int(s.areg))*32+32]
+		if s.inc && mask != ^uint32(0) {
+			w.Regs[rowUni*32+int(s.areg)] = 0 // some lanes advance, others not
+		}
 	}
 	size := int(s.size)
 	if size == 4 && !s.inc {
 		// the common case: aligned words, inlined bounds checks
 		data := m.Data
 		n := uint32(len(data))
-		if arow == nil {
+		if arow == nil || w.Regs[rowUni*32+int(s.areg)] != 0 {
+			// one address for the whole warp
 			a := s.off
+			if arow != nil {
+				a += arow[0]
+			}
 			if a&3 != 0 || a >= n || n-a < 4 {
 				return &laneErr{firstLane(mask), m.Fault(uint64(a), 4, false)}
 			}
@@ -439,7 +446,23 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		write(w, o, mask, r)
 	}
 	writeFlags(w, o, mask, f)
+	if o.aw {
+		noteUniform(w, int(o.drow-rowAddr))
+	}
 	return nil
+}
+
+// noteUniform records whether address register a has one value in all lanes.
+func noteUniform(w *emu.Warp, a int) {
+	row := w.Regs[(rowAddr+a)*32 : (rowAddr+a)*32+32]
+	u := uint32(1)
+	for _, v := range row[1:] {
+		if v != row[0] {
+			u = 0
+			break
+		}
+	}
+	w.Regs[rowUni*32+a] = u
 }
 
 // memOp runs the global, local and shared-store instructions.
@@ -467,6 +490,9 @@ func (k *Kernel) memOp(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratc
 		var arow []uint32
 		if s.areg != 0 {
 			arow = w.Regs[(rowAddr+int(s.areg))*32 : (rowAddr+int(s.areg))*32+32]
+			if s.inc && mask != ^uint32(0) {
+				w.Regs[rowUni*32+int(s.areg)] = 0
+			}
 		}
 		for l := range 32 {
 			if mask&(1<<l) == 0 {
