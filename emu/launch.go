@@ -94,6 +94,9 @@ func ParseLaunch(data []byte) (*Launch, error) {
 	return &l, nil
 }
 
+// MaxBlocks bounds a grid (G80: 65535 x 65535).
+const MaxBlocks = 1 << 32
+
 // MaxThreadsPerBlock bounds a block so a typo cannot allocate gigabytes.
 const MaxThreadsPerBlock = 1 << 16
 
@@ -125,8 +128,12 @@ func (l *Launch) check() error {
 	if l.Program == "" {
 		return fmt.Errorf("no program")
 	}
-	if _, err := dim3("grid", l.Grid); err != nil {
+	g, err := dim3("grid", l.Grid)
+	if err != nil {
 		return err
+	}
+	if uint64(g[0])*uint64(g[1]) > MaxBlocks || uint64(g[0])*uint64(g[1])*uint64(g[2]) > MaxBlocks {
+		return fmt.Errorf("grid %v has more than %d blocks", g, MaxBlocks)
 	}
 	b, err := dim3("block", l.Block)
 	if err != nil {

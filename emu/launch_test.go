@@ -60,6 +60,7 @@ func TestParseLaunchErrors(t *testing.T) {
 		`{"program": "p", "grid": [1], "block": [1], "expect": [{"words": "w", "max_ulp": "-1"}]}`: "non-negative",
 		`{"program": "p", "grid": [1], "block": [65536, 2]}`:                                       "threads",
 		`not json`: "invalid character",
+		`{"program": "p", "grid": ["0x7fffffff", "0x7fffffff", 3], "block": [1]}`: "blocks",
 	}
 	for text, want := range cases {
 		_, err := ParseLaunch([]byte(text))
