@@ -94,8 +94,9 @@ func ParseLaunch(data []byte) (*Launch, error) {
 	return &l, nil
 }
 
-// MaxBlocks bounds a grid (G80: 65535 x 65535).
-const MaxBlocks = 1 << 32
+// MaxBlocks bounds a grid (G80: 65535 x 65535) so that block indices fit
+// in 32 bits.
+const MaxBlocks = 1<<32 - 1
 
 // MaxThreadsPerBlock bounds a block so a typo cannot allocate gigabytes.
 const MaxThreadsPerBlock = 1 << 16
