@@ -153,7 +153,7 @@ func NewKernelImage(s *emu.Setup, img *Image) (*Kernel, error) {
 		copy(data, s.Const[i])
 		k.Const[i].Data = data
 	}
-	if img.LocalBytes > k.LocalBytes && s.LocalBytes == 0 {
+	if img.LocalBytes > k.LocalBytes && s.LocalBytes == 0 && k.Prog.local {
 		k.LocalBytes = img.LocalBytes
 	}
 	return k, nil
@@ -172,6 +172,9 @@ func NewKernel(s *emu.Setup, code []byte) (*Kernel, error) {
 		LocalBytes: DefaultLocalBytes}
 	if s.LocalBytes > 0 {
 		k.LocalBytes = s.LocalBytes
+	}
+	if !prog.local {
+		k.LocalBytes = 0 // nothing to allocate and clear for every block
 	}
 	k.Global = &emu.Memory{Space: emu.Global, Data: append([]byte(nil), s.Global...)}
 	for i := range k.Const {

@@ -156,7 +156,7 @@ type Program struct {
 	errs  []error // per op: decode error or unsupported reason
 	imms  [][32]uint32
 	index map[uint32]uint32 // byte address -> op index
-	Base  uint64
+	local bool              // has local-memory instructions
 }
 
 // Len is the number of instructions.
@@ -204,6 +204,7 @@ func Lower(code []byte) (*Program, error) {
 		} else {
 			o, oerr = p.lower(inst, uint32(off))
 		}
+		p.local = p.local || o.kind == opLLd || o.kind == opLSt
 		p.ops = append(p.ops, o)
 		p.insts = append(p.insts, inst)
 		p.errs = append(p.errs, oerr)
