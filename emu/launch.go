@@ -405,7 +405,7 @@ func imageBytes(l *Launch, dir, file string, size, fill Num) ([]byte, error) {
 // initial memory.
 func Load(l *Launch, dir string) (*Setup, error) {
 	s := &Setup{Launch: l, Dir: dir, Grid: l.GridDim(), Block: l.BlockDim(), Buffers: map[string]BufferPlace{}}
-	var end uint64 = DefaultGlobalBytes
+	var end uint64 // what the images, buffers and outputs need
 	type placed struct {
 		addr uint64
 		data []byte
@@ -472,9 +472,11 @@ func Load(l *Launch, dir string) (*Setup, error) {
 	if l.GlobalBytes.Set() {
 		n, _ := l.GlobalBytes.Uint(MaxMemory + 1)
 		if n < end {
-			return nil, fmt.Errorf("global_bytes %#x is smaller than the images and buffers (%#x)", n, end)
+			return nil, fmt.Errorf("global_bytes %#x is smaller than the images, buffers and outputs (%#x)", n, end)
 		}
 		end = n
+	} else {
+		end = max(end, DefaultGlobalBytes)
 	}
 	if end > MaxMemory {
 		return nil, fmt.Errorf("global memory of %#x bytes is larger than %#x", end, MaxMemory)
