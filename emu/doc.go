@@ -8,7 +8,9 @@
 // exits, waits at a barrier or uses its budget. The engine runs blocks in
 // parallel on all cores (one goroutine per core, each reusing its block's
 // registers) and, inside a block, the warps round-robin in a fixed order, so
-// a race-free kernel's results never depend on goroutine scheduling.
+// a race-free kernel's results never depend on goroutine scheduling. Blocks
+// that race on global memory see their accesses in some order, as on the
+// hardware (word and byte accesses, which Go's memory model keeps intact).
 //
 // The divergence stack follows the hardware: entries are reconvergence
 // points (Tesla SSY with the .S join, Fermi/Maxwell SSY/SYNC), pending paths

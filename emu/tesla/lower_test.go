@@ -108,7 +108,9 @@ func FuzzRun(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_, err = emu.Run(k.Config(s), k)
+		cfg := k.Config(s)
+		cfg.Workers = 1 // random code races between blocks
+		_, err = emu.Run(cfg, k)
 		var fault *emu.Fault
 		if err != nil && !errors.As(err, &fault) {
 			t.Fatalf("error %v is not a fault", err)
