@@ -2,6 +2,7 @@ package tesla
 
 import (
 	"math"
+	"math/bits"
 
 	"gpuisa/emu"
 )
@@ -64,6 +65,7 @@ func mulRZ(x, y float32) float32 {
 // dependencies); zeros, denormals, infinities, NaNs and results outside the
 // normal range take mulTrunc.
 func fmadLanes(a, b, c, r *lanes) {
+	var slow uint32 // lanes whose product or sum needs the general path
 	for l := range r {
 		x, y, z := a[l], b[l], c[l]
 		ex, ey := x>>23&0xff, y>>23&0xff
@@ -71,14 +73,21 @@ func fmadLanes(a, b, c, r *lanes) {
 		hi := uint32(m >> 47)
 		e := ex + ey - 127 + hi
 		p := (x^y)&0x80000000 | e<<23 | uint32(m>>(23+hi))&0x7fffff
-		if max(e-1, ex-1, ey-1) >= 254 { // unsigned: also catches 0
-			p = mulTrunc(math.Float32frombits(ftzFast(x)), math.Float32frombits(ftzFast(y)))
+		if z&0x7f800000 == 0 {
+			z &= 0x80000000
 		}
-		s := ftzFast(math.Float32bits(math.Float32frombits(p) + math.Float32frombits(ftzFast(z))))
-		if s&0x7fffffff > 0x7f800000 {
-			s = 0x7fffffff // NaN
+		s := math.Float32bits(math.Float32frombits(p) + math.Float32frombits(z))
+		se := s & 0x7f800000
+		if max(e-1, ex-1, ey-1) >= 254 || se == 0 || se == 0x7f800000 { // unsigned: also catches 0
+			slow |= 1 << l // r may be a source's row: leave it for the second pass
+		} else {
+			r[l] = s
 		}
-		r[l] = s
+	}
+	for ; slow != 0; slow &= slow - 1 {
+		l := bits.TrailingZeros32(slow)
+		p := math.Float32frombits(mulTrunc(f32(a[l]), f32(b[l])))
+		r[l] = bitsOut(p + f32(c[l]))
 	}
 }
 

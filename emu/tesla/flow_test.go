@@ -356,3 +356,15 @@ func TestUniformAddressRegister(t *testing.T) {
 		return 0x1111
 	})
 }
+
+// TestFMADInPlace: a full warp writes its FMAD result straight into the
+// destination row, which here is also a source; lanes with a zero product
+// take the general path and must still see their source.
+func TestFMADInPlace(t *testing.T) {
+	r := runKernel(t, kernelRun{src: "FMAD R2, R2, R3, R2;\nFMAD R4, R5, R6, R4;\nRET;\n", init: func(tid int, regs []uint32) {
+		regs[2], regs[3] = f32b(float32(tid%2)*1.5), f32b(2)
+		regs[4], regs[5], regs[6] = f32b(7), f32b(float32(tid)), 0x00000001 // a denormal: flushed to zero
+	}})
+	checkRegs(t, r, 32, 2, func(tid int) uint32 { return f32b(float32(tid%2) * 1.5 * 3) })
+	checkRegs(t, r, 32, 4, func(int) uint32 { return f32b(7) })
+}
