@@ -72,13 +72,17 @@ func fmadLanes(a, b, c, r *lanes) {
 		m := uint64(x&0x7fffff|0x800000) * uint64(y&0x7fffff|0x800000) // in [2^46, 2^48)
 		hi := uint32(m >> 47)
 		e := ex + ey - 127 + hi
-		p := (x^y)&0x80000000 | e<<23 | uint32(m>>(23+hi))&0x7fffff
+		nz := uint32(int32(-(ex*ey)) >> 31) // 0 when a factor is zero or denormal (flushed)
+		p := (x^y)&0x80000000 | (e<<23|uint32(m>>(23+hi))&0x7fffff)&nz
 		if z&0x7f800000 == 0 {
 			z &= 0x80000000
 		}
 		s := math.Float32bits(math.Float32frombits(p) + math.Float32frombits(z))
-		se := s & 0x7f800000
-		if max(e-1, ex-1, ey-1) >= 254 || se == 0 || se == 0x7f800000 { // unsigned: also catches 0
+		sa := s & 0x7fffffff
+		// general path: a product outside the normal range (unsigned tests
+		// also catch exponents below 1), an infinite or NaN factor, a
+		// denormal or NaN sum
+		if max(e-1, ex-1, ey-1)&nz >= 254 || max(ex, ey) == 255 || sa-1 < 0x7fffff || sa > 0x7f800000 {
 			slow |= 1 << l // r may be a source's row: leave it for the second pass
 		} else {
 			r[l] = s
