@@ -72,7 +72,7 @@ func fmadLanes(a, b, c, r *lanes) {
 		m := uint64(x&0x7fffff|0x800000) * uint64(y&0x7fffff|0x800000) // in [2^46, 2^48)
 		hi := uint32(m >> 47)
 		e := ex + ey - 127 + hi
-		nz := uint32(int32(-(ex*ey)) >> 31) // 0 when a factor is zero or denormal (flushed)
+		nz := uint32(int32(-(ex * ey)) >> 31) // 0 when a factor is zero or denormal (flushed)
 		p := (x^y)&0x80000000 | (e<<23|uint32(m>>(23+hi))&0x7fffff)&nz
 		if z&0x7f800000 == 0 {
 			z &= 0x80000000
