@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"gpuisa/binfmt/cubin"
 	"gpuisa/emu"
 	"gpuisa/emu/tesla"
 )
@@ -41,6 +42,15 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	arch := setup.Launch.Arch
+	if arch == "" {
+		// a cubin says its architecture; raw code and listings need "arch"
+		arch = cubinArch(setup)
+		if arch == "" {
+			fmt.Fprintf(stderr, "gpuisa run: %s: the launch file needs \"arch\" for a raw or listing program\n", path)
+			return 1
+		}
+		setup.Launch.Arch = arch
+	}
 	if !tesla.IsArch(arch) {
 		fmt.Fprintf(stderr, "gpuisa run: %s: arch %q cannot be run yet (sm_10..sm_13)\n", path, arch)
 		return 1
@@ -105,4 +115,22 @@ func speed(st emu.Stats) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1fM warp-instructions/s", float64(st.WarpInsts)/s/1e6)
+}
+
+// cubinArch is the architecture of the launch's program when it is an ELF
+// cubin, else "".
+func cubinArch(s *emu.Setup) string {
+	p := s.Launch.Program
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.Dir, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil || !isELF(data) {
+		return ""
+	}
+	f, err := cubin.Parse(data)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("sm_%d", f.SM())
 }

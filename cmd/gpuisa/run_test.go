@@ -95,3 +95,31 @@ func TestRunFaultAndTrace(t *testing.T) {
 		t.Fatalf("other arch: %d %s", code, stderr)
 	}
 }
+
+// A cubin names its architecture, so the launch file may leave it out.
+func TestRunCubinWithoutArch(t *testing.T) {
+	dir := t.TempDir()
+	cub, err := filepath.Abs("../../examples/tesla/vecadd.cubin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	launch := `{"program": "` + cub + `", "kernel": "vecadd", "grid": [2], "block": [32],
+		"buffers": {"a": {"bytes": 256, "fill": 0}, "b": {"bytes": 256, "fill": 0}, "c": {"bytes": 256, "fill": 1}},
+		"params": [{"ptr": "a"}, {"ptr": "b"}, {"ptr": "c"}, {"u32": 64}],
+		"outputs": [{"buffer": "c", "file": "c.bin"}]}`
+	if err := os.WriteFile(filepath.Join(dir, "l.json"), []byte(launch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "", "run", "-out", dir, filepath.Join(dir, "l.json"))
+	if code != 0 || !strings.Contains(stdout, "sm_10") {
+		t.Fatalf("run: %d %s %s", code, stdout, stderr)
+	}
+	c, _ := os.ReadFile(filepath.Join(dir, "c.bin"))
+	if !bytes.Equal(c, make([]byte, 256)) {
+		t.Errorf("c = % x, want zeros (0 + 0)", c[:8])
+	}
+	os.WriteFile(filepath.Join(dir, "r.json"), []byte(`{"program": "l.json", "grid": [1], "block": [1]}`), 0o644)
+	if code, _, stderr := runCLI(t, "", "run", filepath.Join(dir, "r.json")); code != 1 || !strings.Contains(stderr, "needs \"arch\"") {
+		t.Errorf("no arch: %d %s", code, stderr)
+	}
+}
