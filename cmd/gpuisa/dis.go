@@ -50,6 +50,8 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch {
 		case isContainer(data):
 			errs = disContainer(w, data, arch)
+		case isGXP(data):
+			errs = disGXP(w, data)
 		default:
 			if arch.Name == "" {
 				fmt.Fprintf(stderr, "gpuisa dis: %s: raw input needs -arch (one of %s)\n", name, all.Names())

@@ -115,3 +115,34 @@ func TestCubinListing(t *testing.T) {
 		t.Errorf("truncated cubin: exit %d, %q", code, stderr)
 	}
 }
+
+// A GXP shader lists with its header and both programs.
+func TestGXPListing(t *testing.T) {
+	code, listing, stderr := runCLI(t, "", "dis", "../../binfmt/gxp/testdata/tiny_vertex.gxp")
+	if code != 0 || stderr != "" {
+		t.Fatalf("dis: %d %s", code, stderr)
+	}
+	for _, want := range []string{"// GXP vertex program", "mov.f32 o0.xy, i0.xy ;", "nop.end ;"} {
+		if !strings.Contains(listing, want) {
+			t.Errorf("listing lacks %q:\n%s", want, listing)
+		}
+	}
+	if code, _, _ := runCLI(t, "GXP\x00garbage", "dis", "-"); code != 1 {
+		t.Errorf("corrupt GXP: exit %d, want 1", code)
+	}
+}
+
+// Fermi: a listing assembles to a cubin that lists back.
+func TestFermiCubin(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "k.s")
+	os.WriteFile(src, []byte("MOV R1, c[0x1][0x100];\nS2R R0, SR_TID.X;\nEXIT;\n"), 0o644)
+	cub := filepath.Join(dir, "k.cubin")
+	if code, _, stderr := runCLI(t, "", "as", "-arch", "sm_20", "-cubin", "-o", cub, src); code != 0 {
+		t.Fatalf("as: %s", stderr)
+	}
+	code, listing, stderr := runCLI(t, "", "dis", cub)
+	if code != 0 || !strings.Contains(listing, "code for sm_20") || !strings.Contains(listing, "S2R R0, SR_TID.X;") {
+		t.Fatalf("dis: %d %s\n%s", code, stderr, listing)
+	}
+}

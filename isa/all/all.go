@@ -8,13 +8,17 @@ import (
 	"strings"
 
 	"gpuisa/isa"
+	"gpuisa/isa/fermi"
 	"gpuisa/isa/tesla"
+	"gpuisa/isa/usse"
 )
 
 // Archs lists every supported architecture.
 func Archs() []isa.Arch {
 	var out []isa.Arch
 	out = append(out, tesla.Archs()...)
+	out = append(out, fermi.Archs()...)
+	out = append(out, usse.Archs()...)
 	return out
 }
 

@@ -1,22 +1,17 @@
 package tesla
 
 import (
-	"encoding/binary"
 	"testing"
 )
 
 // benchStream builds a stream of about n instructions from the golden corpus.
 func benchStream(b *testing.B, n int) ([]byte, int) {
-	vs := goldenValues(b)
+	insts := goldenCode(b)
 	var code []byte
 	count := 0
 	for count < n {
-		for _, v := range vs {
-			if v&3 == 0 {
-				code = binary.LittleEndian.AppendUint32(code, uint32(v))
-			} else {
-				code = binary.LittleEndian.AppendUint64(code, v)
-			}
+		for _, c := range insts {
+			code = append(code, c...)
 			count++
 		}
 	}

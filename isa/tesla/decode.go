@@ -7,21 +7,21 @@ import (
 	"gpuisa/isa"
 )
 
-// classOf returns the class of an instruction whose first word is w0 and, for
-// 64-bit classes, whose value is v. ok is false for the reserved class 2.
-func classOf(v uint64) (Class, bool) {
+// classOf returns the class of an instruction given as its value (for the
+// flow class, the 64-bit reading; DecodeValue falls back to 32 bits).
+func classOf(v uint64) Class {
 	switch v & 3 {
 	case 0:
-		return ClassShort, true
+		return ClassShort
 	case 1:
 		if v>>32&3 == 3 {
-			return ClassImm, true
+			return ClassImm
 		}
-		return ClassLong, true
-	case 3:
-		return ClassFlow, true
+		return ClassLong
+	case 2:
+		return ClassFlow32
 	}
-	return 0, false
+	return ClassFlow
 }
 
 // Decode decodes the instruction at the start of b, which sits at address
@@ -32,10 +32,16 @@ func Decode(b []byte, addr uint64) (Inst, error) {
 		return Inst{Len: uint8(len(b))}, &isa.DecodeError{Addr: addr, Len: len(b), Err: isa.ErrTruncated}
 	}
 	w0 := binary.LittleEndian.Uint32(b)
-	if w0&3 == 0 || w0&3 == 2 {
+	if w0&1 == 0 {
 		return DecodeValue(uint64(w0), addr)
 	}
 	if len(b) < 8 {
+		if w0&3 == 3 {
+			// a 32-bit flow word at the very end of the code
+			if inst, err := decodeClass(ClassFlow32, uint64(w0), addr); err == nil {
+				return inst, nil
+			}
+		}
 		return Inst{Len: uint8(len(b))}, &isa.DecodeError{Addr: addr, Len: len(b), Err: isa.ErrTruncated,
 			Detail: "64-bit instruction needs 8 bytes"}
 	}
@@ -43,23 +49,51 @@ func Decode(b []byte, addr uint64) (Inst, error) {
 }
 
 // DecodeValue decodes an instruction given as its value word1<<32|word0 (a
-// short instruction is a value below 1<<32 whose low bits are 0).
+// short instruction is a value below 1<<32 whose low bits are 0). A flow
+// word whose second word cannot belong to it (bits a 64-bit form may not
+// have) is tried as a 32-bit flow instruction: the result then has Len 4.
 func DecodeValue(v uint64, addr uint64) (Inst, error) {
-	c, ok := classOf(v)
-	n := uint8(8)
-	if c == ClassShort {
-		n = 4
+	c := classOf(v)
+	if c == ClassShort || c == ClassFlow32 {
 		v &= 0xffffffff
 	}
-	if !ok {
-		return Inst{Len: 4}, &isa.DecodeError{Addr: addr, Len: 4, Err: isa.ErrInvalid, Detail: "reserved class 2 in bits 0-1"}
+	if fi, ok := findForm(c, v); ok {
+		return Inst{Raw: v, Form: fi, Len: classLen(c)}, nil
 	}
+	if c == ClassFlow {
+		if fi, ok := findForm(ClassFlow32, v&0xffffffff); ok {
+			return Inst{Raw: v & 0xffffffff, Form: fi, Len: 4}, nil
+		}
+	}
+	return invalid(c, v, addr)
+}
+
+// decodeClass decodes v as an instruction of class c.
+func decodeClass(c Class, v uint64, addr uint64) (Inst, error) {
+	if fi, ok := findForm(c, v); ok {
+		return Inst{Raw: v, Form: fi, Len: classLen(c)}, nil
+	}
+	return invalid(c, v, addr)
+}
+
+func classLen(c Class) uint8 {
+	if c == ClassShort || c == ClassFlow32 {
+		return 4
+	}
+	return 8
+}
+
+func formKey(c Class, v uint64) int {
 	key := int(v >> 28 & 0xf << 3)
 	if c == ClassLong {
 		key |= int(v >> 61)
 	}
-	cands := formIndex[c][key]
-	for _, fi := range cands {
+	return key
+}
+
+// findForm returns the first candidate form of class c that v encodes.
+func findForm(c Class, v uint64) (uint16, bool) {
+	for _, fi := range formIndex[c][formKey(c, v)] {
 		f := &forms[fi]
 		if v&f.mask != f.value || v&^f.care != 0 {
 			continue
@@ -67,14 +101,21 @@ func DecodeValue(v uint64, addr uint64) (Inst, error) {
 		if !operandsValid(f, v) {
 			continue
 		}
-		return Inst{Raw: v, Form: fi, Len: n}, nil
+		return fi, true
 	}
-	return Inst{Len: n}, &isa.DecodeError{Addr: addr, Len: int(n), Err: isa.ErrInvalid, Detail: invalidDetail(c, v, cands)}
+	return 0, false
+}
+
+// invalid builds the error for a value no form of class c accepts.
+func invalid(c Class, v uint64, addr uint64) (Inst, error) {
+	n := classLen(c)
+	return Inst{Len: n}, &isa.DecodeError{Addr: addr, Len: int(n), Err: isa.ErrInvalid,
+		Detail: invalidDetail(c, v, formIndex[c][formKey(c, v)])}
 }
 
 // invalidDetail explains why no form matched, for the error message.
 func invalidDetail(c Class, v uint64, cands []uint16) string {
-	names := [...]string{"short", "immediate", "long", "flow"}
+	names := [...]string{"short", "immediate", "long", "flow", "32-bit flow"}
 	op := v >> 28 & 0xf
 	if len(cands) == 0 {
 		if c == ClassLong {
@@ -107,7 +148,7 @@ func operandsValid(f *form, v uint64) bool {
 				return false // a register number with no write
 			}
 		case checkOperand:
-			if !operandValid(f.class, c.opnd, v) {
+			if !operandValid(f, c.opnd, v) {
 				return false
 			}
 		}

@@ -2,6 +2,7 @@ package tesla
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -46,7 +47,8 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("golden.txt:%d: %v", n, err)
 		}
-		inst, err := DecodeValue(v, 0)
+		// 8 hex digits are one word: a short or 32-bit flow instruction
+		inst, err := Decode(binary.LittleEndian.AppendUint64(nil, v)[:(len(hexs)-2)/2], 0)
 		if err != nil {
 			t.Errorf("golden.txt:%d: %s: %v", n, hexs, err)
 			continue
@@ -78,16 +80,18 @@ func writeGolden(t *testing.T) {
 		got := 0
 		for try := 0; try < 200000 && got < 4; try++ {
 			v := rng.Uint64()&f.care&^f.mask | f.value | f.fill | classBits[f.class]
-			if f.class == ClassShort {
+			size := 8
+			if f.class == ClassShort || f.class == ClassFlow32 {
 				v &= 0xffffffff
+				size = 4
 			}
 			v = v&^f.ignore | f.fill
 			// mostly unguarded, as real code is
-			if f.class != ClassShort && try%4 != 0 && f.ignore&f_cond.Mask() == 0 {
+			if size == 8 && try%4 != 0 && f.ignore&f_cond.Mask() == 0 {
 				v = f_cond.Set(v, condAlways)
 				v = f_pr.Set(v, 0)
 			}
-			inst, err := DecodeValue(v, 0)
+			inst, err := Decode(binary.LittleEndian.AppendUint64(nil, v)[:size], 0)
 			if err != nil || int(inst.Form) != fi || inst.Exit() {
 				continue
 			}
@@ -117,10 +121,12 @@ func TestDecodeErrors(t *testing.T) {
 		{[]byte{}, isa.ErrTruncated, "/*0100*/ truncated instruction"},
 		{[]byte{1, 0, 0}, isa.ErrTruncated, "/*0100*/ truncated instruction"},
 		{[]byte{1, 0, 0, 0}, isa.ErrTruncated, "/*0100*/ truncated instruction: 64-bit instruction needs 8 bytes"},
-		{[]byte{2, 0, 0, 0}, isa.ErrInvalid, "/*0100*/ invalid encoding: reserved class 2 in bits 0-1"},
+		{[]byte{2, 0, 0, 0}, isa.ErrInvalid, "/*0100*/ invalid encoding: unknown 32-bit flow opcode 0x0"},
+		// a RET (no 32-bit form) whose second word has bits no RET has
+		{[]byte{0x03, 0x00, 0x00, 0x30, 0x00, 0x00, 0x10, 0x00}, isa.ErrInvalid, "/*0100*/ invalid encoding: RET: unexpected bits 0x10000000000000 set"},
 		{[]byte{0, 0, 0, 0}, isa.ErrInvalid, "/*0100*/ invalid encoding: unknown short opcode 0x0"},
-		// MOV with a lane mask other than 0xf
-		{[]byte{0x01, 0x04, 0, 0x10, 0x80, 0x47, 0x01, 0x04}, isa.ErrInvalid, "/*0100*/ invalid encoding: long opcode 0x1: no form matches"},
+		// VOTE with both any and all set
+		{[]byte{0x01, 0x06, 0, 0x10, 0xc0, 0x07, 0, 0x60}, isa.ErrInvalid, "/*0100*/ invalid encoding: VOTE: invalid operand or modifier"},
 		// BRA with bits 2-8 set
 		{[]byte{0x07, 0x20, 0x02, 0x10, 0x80, 0x07, 0, 0}, isa.ErrInvalid, "/*0100*/ invalid encoding: flow opcode 0x1: no form matches"},
 		// GLD with an unused bit (bit 60) set

@@ -5,7 +5,8 @@ package tesla
 
 import "gpuisa/isa"
 
-// Class is the instruction's encoding class, given by bits 0-1 of its first word.
+// Class is the instruction's encoding class, given by bits 0-1 of its first
+// word (and, for a 32-bit flow word, by the word after it).
 type Class uint8
 
 const (
@@ -13,6 +14,10 @@ const (
 	ClassImm                // 64-bit with a 32-bit immediate
 	ClassLong               // 64-bit
 	ClassFlow               // 64-bit control flow
+	// ClassFlow32 is a 32-bit control-flow word: bits 0-1 = 2 (envytools'
+	// short control: trap, brkpt), or bits 0-1 = 3 where the word after it
+	// cannot be its second half (CUDA 1.x ptxas's BAR and SSY; see spec.txt).
+	ClassFlow32
 )
 
 // Inst is one decoded instruction: a plain value. Operands are read from Raw

@@ -143,6 +143,37 @@ func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
 		return appendReg(dst, f_s3.Get(v), half)
 	case opnd_s3r:
 		return appendReg(dst, f_s3.Get(v), half)
+	case opnd_omem:
+		dst = append(dst, 'o')
+		return appendAddr(dst, memRef{areg: longAreg(v), idx: f_saddr.Get(v)})
+	case opnd_bxmem:
+		return appendConst(dst, f_bank.Get(v), memRef{areg: longAreg(v), idx: f_bxoff.Get(v), typ: 3})
+	case opnd_amem, opnd_vmem:
+		m := memRef{areg: longAreg(v), idx: f_s1.Get(v)}
+		dst = append(dst, 'a')
+		if k == opnd_vmem {
+			m.idx = f_vidx.Get(v)
+			dst[len(dst)-1] = 'v'
+		}
+		return appendAddr(dst, m)
+	case opnd_texmask:
+		return hexNum(dst, f_tmlo.Get(v)|f_tmhi.Get(v)<<2)
+	case opnd_s1r:
+		return appendReg(dst, f_s1.Get(v), half)
+	case opnd_s2r:
+		return appendReg(dst, f_s2.Get(v), half)
+	case opnd_rdst:
+		return appendReg(dst, f_dst.Get(v), half)
+	case opnd_gred, opnd_gatom:
+		seg := f_gseg.Get(v)
+		if k == opnd_gatom {
+			seg = f_gseg2.Get(v)
+		}
+		dst = append(dst, "global"...)
+		dst = appendDec(dst, seg)
+		dst = append(dst, "[R"...)
+		dst = appendDec(dst, f_s1.Get(v))
+		return append(dst, ']')
 	case opnd_imm:
 		return hexNum(dst, immValue(v))
 	case opnd_imms:
@@ -185,7 +216,7 @@ func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
 		return appendAddr(dst, memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0, idx: f_saddr.Get(v)})
 	case opnd_cmem:
 		return appendConst(dst, f_bank.Get(v), memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0,
-			idx: f_s1.Get(v), typ: f_ctype.Get(v)})
+			idx: f_saddr.Get(v), typ: f_ctype.Get(v)})
 	case opnd_adst:
 		dst = append(dst, 'A')
 		return appendDec(dst, f_dst.Get(v))
@@ -224,7 +255,8 @@ func immValue(v uint64) uint64 { return f_immlo.Get(v) | f_immhi.Get(v)<<6 }
 // operandValid rejects operand bits that contradict each other: an address
 // register or post-increment with no memory operand to use it, a constant bank
 // with no c[] operand, a condition that cannot be printed.
-func operandValid(c Class, k opndKind, v uint64) bool {
+func operandValid(f *form, k opndKind, v uint64) bool {
+	c := f.class
 	switch k {
 	case opnd_s1, opnd_s2, opnd_s3:
 		if c == ClassLong {
@@ -236,7 +268,7 @@ func operandValid(c Class, k opndKind, v uint64) bool {
 			if sh && (c2 || c3) && areg != 0 {
 				return false // one address register, two memory operands: ambiguous
 			}
-			if !c2 && !c3 && f_bank.Get(v) != 0 {
+			if !c2 && !c3 && f_bank.Get(v) != 0 && f.care&f_bank.Mask() == f_bank.Mask() {
 				return false // a constant bank with no c[] operand
 			}
 			return true

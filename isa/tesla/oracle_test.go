@@ -96,9 +96,9 @@ func TestOracleListings(t *testing.T) {
 
 const vhdlTierFloor = 305
 
-// decudaDecodeFloor: the corpus groups words by bit 0, but CUDA 1.x ptxas
-// wrote 32-bit BAR and SSY, so the words after them are misgrouped there.
-const decudaDecodeFloor = 3952
+// decudaDecodeFloor is the number of words of decuda's kernels (7698 in all,
+// decoded as streams) that decode.
+const decudaDecodeFloor = 7692
 
 // The FlexGrip VHDL ROM comments are cuobjdump lines copied by hand: a second
 // tier, checked all the same.
@@ -127,20 +127,26 @@ func TestOracleVHDLTier(t *testing.T) {
 }
 
 // decuda's test cubins (ptxas of CUDA 1.x/2.x) have no NVIDIA text: every word
-// must decode.
+// must decode. The corpus rows group words by bit 0, which is wrong after a
+// 32-bit BAR or SSY, so each kernel is decoded as a stream.
 func TestOracleDecudaDecodes(t *testing.T) {
-	rel := "oracle/sass-real/extra/sm_10.decuda-tests-bincode.tsv"
-	rows := readOracle(t, rel)
-	bad := 0
-	for _, r := range rows {
-		if _, err := DecodeValue(r.value, r.offset); err != nil {
-			bad++
-			t.Logf("%s:%d: %#x: %v", rel, r.line, r.value, err)
+	words, good := 0, 0
+	for _, k := range decudaKernels(t) {
+		for pc := 0; pc < len(k.code); {
+			inst, err := Decode(k.code[pc:], uint64(pc))
+			n := int(inst.Len)
+			if err != nil {
+				t.Logf("%s: %v", k.name, err)
+			} else {
+				good += n / 4
+			}
+			words += n / 4
+			pc += n
 		}
 	}
-	t.Logf("%s: %d/%d words decode", rel, len(rows)-bad, len(rows))
-	if len(rows)-bad < decudaDecodeFloor {
-		t.Errorf("only %d words decode, want at least %d", len(rows)-bad, decudaDecodeFloor)
+	t.Logf("decuda: %d/%d words decode", good, words)
+	if good < decudaDecodeFloor {
+		t.Errorf("only %d words decode, want at least %d", good, decudaDecodeFloor)
 	}
 }
 
@@ -168,7 +174,11 @@ func TestOracleRoundTrip(t *testing.T) {
 			n++
 			text := Print(inst, r.offset)
 			v, size, err := AssembleInst(text)
-			if err != nil || v != clearExit(r.value) || size != int(inst.Len) {
+			want := clearExit(r.value)
+			if inst.Len == 4 {
+				want &= 0xffffffff // a 32-bit flow word misgrouped by the corpus
+			}
+			if err != nil || v != want || size != int(inst.Len) {
 				bad++
 				if bad <= 20 {
 					t.Errorf("%s:%d: %#x %s -> %#x (%d bytes) %v", rel, r.line, r.value, text, v, size, err)

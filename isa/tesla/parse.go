@@ -37,8 +37,8 @@ type fixup struct {
 // classBits are the bits that give each class (word0 bits 0-1, word1 bits 0-1
 // for the immediate class); classMask the bits they occupy.
 var (
-	classBits = [4]uint64{ClassShort: 0, ClassImm: 1 | 3<<32, ClassLong: 1, ClassFlow: 3}
-	classMask = [4]uint64{ClassShort: 3, ClassImm: 3 | 3<<32, ClassLong: 3, ClassFlow: 3 | 3<<32}
+	classBits = [5]uint64{ClassShort: 0, ClassImm: 1 | 3<<32, ClassLong: 1, ClassFlow: 3}
+	classMask = [5]uint64{ClassShort: 3, ClassImm: 3 | 3<<32, ClassLong: 3, ClassFlow: 3 | 3<<32}
 )
 
 // matchErr is the furthest point a failed match reached, for the error
@@ -377,7 +377,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 		switch {
 		case !ok:
 			errs.Add(in.fix.pos, "undefined label %s", in.fix.label)
-		case a >= 1<<25:
+		case a >= 1<<25 || in.n == 4 && a > f_tgt.Max():
 			errs.Add(in.fix.pos, "label %s at %#x is out of branch range", in.fix.label, a)
 		default:
 			in.v = f_tgt.Set(in.v, a)
@@ -501,7 +501,7 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 			continue
 		}
 		ai := asmInst{v: st.v, n: 8}
-		if f.class == ClassShort {
+		if f.class == ClassShort || f.class == ClassFlow32 {
 			ai.n = 4
 		}
 		if p.label != "" {

@@ -322,6 +322,56 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		return reg(f_s3)
 	case opnd_s3r:
 		return reg(f_s3)
+	case opnd_omem:
+		if t.Text != "o" {
+			p.fail(t.Col, "o[An+offset]")
+			return i, st, false
+		}
+		m, j, ok := p.parseAddr(i + 1)
+		if !ok || m.inc || m.idx > f_saddr.Max() {
+			p.fail(t.Col, "o[An+offset]")
+			return i, st, false
+		}
+		n, ok := putAll(st, f_saddr, m.idx, f_alo, m.areg&3, f_ahi, m.areg>>2)
+		return j, n, ok
+	case opnd_bxmem:
+		bank, m, j, ok := p.parseConst(i)
+		if !ok || m.inc || m.typ != 3 || m.idx > f_bxoff.Max() {
+			p.fail(t.Col, "c[bank][An+offset]")
+			return i, st, false
+		}
+		n, ok := putAll(st, f_bank, bank, f_bxoff, m.idx, f_alo, m.areg&3, f_ahi, m.areg>>2)
+		return j, n, ok
+	case opnd_amem, opnd_vmem:
+		want, fld := "a", f_s1
+		if pc.opnd == opnd_vmem {
+			want, fld = "v", f_vidx
+		}
+		if t.Text != want {
+			p.fail(t.Col, want+"[An+offset]")
+			return i, st, false
+		}
+		m, j, ok := p.parseAddr(i + 1)
+		if !ok || m.inc || m.idx > fld.Max() {
+			p.fail(t.Col, want+"[An+offset]")
+			return i, st, false
+		}
+		n, ok := putAll(st, fld, m.idx, f_alo, m.areg&3, f_ahi, m.areg>>2)
+		return j, n, ok
+	case opnd_texmask:
+		x, _, j, ok := p.parseNumber(i, false)
+		if !ok || x > 0xf {
+			p.fail(t.Col, "a write mask 0x0..0xf")
+			return i, st, false
+		}
+		n, ok := putAll(st, f_tmlo, x&3, f_tmhi, x>>2)
+		return j, n, ok
+	case opnd_s1r:
+		return reg(f_s1)
+	case opnd_s2r:
+		return reg(f_s2)
+	case opnd_rdst:
+		return reg(f_dst)
 	case opnd_imm:
 		return p.parseImm(i, st, false)
 	case opnd_imms:
@@ -382,19 +432,30 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			return i + 1, st, true
 		}
 		x, _, j, ok := p.parseNumber(i, false)
-		if !ok || x >= 1<<25 {
+		if !ok || x >= 1<<25 || c == ClassFlow32 && x > f_tgt.Max() {
 			p.fail(t.Col, "a branch target (address or label)")
 			return i, st, false
 		}
+		if c == ClassFlow32 {
+			n, ok := st.put(f_tgt, x)
+			return j, n, ok
+		}
 		n, ok := putAll(st, f_tgt, x&f_tgt.Max(), f_tgthi, x>>19)
 		return j, n, ok
-	case opnd_gmem:
+	case opnd_gmem, opnd_gred, opnd_gatom:
+		segf := f_s2
+		switch pc.opnd {
+		case opnd_gred:
+			segf = f_gseg
+		case opnd_gatom:
+			segf = f_gseg2
+		}
 		if !strings.HasPrefix(t.Text, "global") {
 			p.fail(t.Col, "global<N> [Rn]")
 			return i, st, false
 		}
 		seg, err := strconv.ParseUint(t.Text[6:], 10, 8)
-		if err != nil || seg > 0x7f {
+		if err != nil || seg > segf.Max() {
 			p.fail(t.Col, "a global segment number")
 			return i, st, false
 		}
@@ -403,7 +464,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(p.tok(i+1).Col, "[Rn]")
 			return i, st, false
 		}
-		n, ok := putAll(st, f_s1, r, f_s2, seg)
+		n, ok := putAll(st, f_s1, r, segf, seg)
 		return i + 4, n, ok
 	case opnd_hex:
 		x, _, j, ok := p.parseNumber(i, false)
@@ -434,10 +495,10 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		return j, n, ok
 	case opnd_cmem:
 		bank, m, j, ok := p.parseConst(i)
-		if !ok || m.idx > f_s1.Max() {
+		if !ok || m.idx > f_saddr.Max() {
 			return i, st, false
 		}
-		n, ok := putAll(st, f_bank, bank, f_s1, m.idx, f_ctype, m.typ)
+		n, ok := putAll(st, f_bank, bank, f_saddr, m.idx, f_ctype, m.typ)
 		if ok {
 			n, ok = p.putAreg(n, c, m)
 		}

@@ -6,35 +6,50 @@ import "gpuisa/isa"
 
 // Bit fields of the 64-bit instruction value (word1<<32 | word0).
 var (
+	f_abs2   = isa.Field{Pos: 51, Width: 1}
 	f_adaimm = isa.Field{Pos: 9, Width: 16}
 	f_addop  = isa.Field{Pos: 58, Width: 2}
 	f_ahi    = isa.Field{Pos: 34, Width: 1}
 	f_ainc   = isa.Field{Pos: 25, Width: 1}
 	f_alo    = isa.Field{Pos: 26, Width: 2}
+	f_aop    = isa.Field{Pos: 34, Width: 4}
 	f_b32    = isa.Field{Pos: 58, Width: 1}
 	f_bank   = isa.Field{Pos: 54, Width: 4}
+	f_barall = isa.Field{Pos: 46, Width: 1}
 	f_barcnt = isa.Field{Pos: 9, Width: 12}
 	f_barid  = isa.Field{Pos: 21, Width: 4}
 	f_barmd  = isa.Field{Pos: 25, Width: 2}
+	f_bxoff  = isa.Field{Pos: 9, Width: 16}
 	f_c2     = isa.Field{Pos: 23, Width: 1}
 	f_c3     = isa.Field{Pos: 24, Width: 1}
 	f_ccr    = isa.Field{Pos: 36, Width: 2}
 	f_ccw    = isa.Field{Pos: 38, Width: 1}
+	f_cls    = isa.Field{Pos: 0, Width: 2}
 	f_cond   = isa.Field{Pos: 39, Width: 5}
 	f_ctype  = isa.Field{Pos: 46, Width: 2}
+	f_cvsat  = isa.Field{Pos: 51, Width: 1}
 	f_cvtd   = isa.Field{Pos: 58, Width: 2}
 	f_cvtr   = isa.Field{Pos: 49, Width: 2}
 	f_cvts   = isa.Field{Pos: 46, Width: 3}
+	f_d8     = isa.Field{Pos: 51, Width: 1}
+	f_dfrnd  = isa.Field{Pos: 54, Width: 2}
 	f_dst    = isa.Field{Pos: 2, Width: 7}
+	f_ek     = isa.Field{Pos: 9, Width: 2}
+	f_f64    = isa.Field{Pos: 54, Width: 1}
 	f_fabs1  = isa.Field{Pos: 52, Width: 1}
 	f_fmrnd  = isa.Field{Pos: 46, Width: 2}
 	f_frnd   = isa.Field{Pos: 16, Width: 2}
 	f_fsetc  = isa.Field{Pos: 46, Width: 4}
 	f_fz0    = isa.Field{Pos: 2, Width: 7}
+	f_gseg   = isa.Field{Pos: 16, Width: 4}
+	f_gseg2  = isa.Field{Pos: 23, Width: 4}
 	f_immhi  = isa.Field{Pos: 34, Width: 26}
 	f_immlo  = isa.Field{Pos: 16, Width: 6}
+	f_imode  = isa.Field{Pos: 48, Width: 3}
 	f_iop2   = isa.Field{Pos: 60, Width: 4}
 	f_itype  = isa.Field{Pos: 58, Width: 2}
+	f_lck    = isa.Field{Pos: 55, Width: 1}
+	f_ldsz   = isa.Field{Pos: 46, Width: 2}
 	f_lmask  = isa.Field{Pos: 46, Width: 4}
 	f_lop    = isa.Field{Pos: 46, Width: 2}
 	f_m1s    = isa.Field{Pos: 47, Width: 1}
@@ -42,6 +57,8 @@ var (
 	f_m2s    = isa.Field{Pos: 46, Width: 1}
 	f_mark   = isa.Field{Pos: 32, Width: 2}
 	f_mhi    = isa.Field{Pos: 46, Width: 1}
+	f_msat   = isa.Field{Pos: 52, Width: 1}
+	f_msfu   = isa.Field{Pos: 57, Width: 1}
 	f_mtype  = isa.Field{Pos: 53, Width: 3}
 	f_neg1   = isa.Field{Pos: 58, Width: 1}
 	f_neg2   = isa.Field{Pos: 59, Width: 1}
@@ -51,7 +68,14 @@ var (
 	f_odst   = isa.Field{Pos: 35, Width: 1}
 	f_op     = isa.Field{Pos: 28, Width: 4}
 	f_op2    = isa.Field{Pos: 61, Width: 3}
+	f_ost    = isa.Field{Pos: 54, Width: 2}
+	f_pm     = isa.Field{Pos: 10, Width: 4}
 	f_pr     = isa.Field{Pos: 44, Width: 2}
+	f_qlane  = isa.Field{Pos: 16, Width: 3}
+	f_qop0   = isa.Field{Pos: 58, Width: 2}
+	f_qop1   = isa.Field{Pos: 56, Width: 2}
+	f_qop2   = isa.Field{Pos: 54, Width: 2}
+	f_qop3   = isa.Field{Pos: 20, Width: 2}
 	f_r2gsz  = isa.Field{Pos: 53, Width: 2}
 	f_rrop   = isa.Field{Pos: 46, Width: 1}
 	f_s1     = isa.Field{Pos: 9, Width: 7}
@@ -66,21 +90,31 @@ var (
 	f_sf1    = isa.Field{Pos: 8, Width: 1}
 	f_sf2    = isa.Field{Pos: 15, Width: 1}
 	f_sf3    = isa.Field{Pos: 22, Width: 1}
+	f_sfetch = isa.Field{Pos: 24, Width: 1}
 	f_sgn    = isa.Field{Pos: 59, Width: 1}
 	f_sh     = isa.Field{Pos: 53, Width: 1}
 	f_shi    = isa.Field{Pos: 52, Width: 1}
 	f_sreg   = isa.Field{Pos: 46, Width: 3}
 	f_ss1    = isa.Field{Pos: 9, Width: 6}
 	f_ss2    = isa.Field{Pos: 16, Width: 6}
+	f_ssfu   = isa.Field{Pos: 17, Width: 1}
 	f_ssh    = isa.Field{Pos: 24, Width: 1}
-	f_texd   = isa.Field{Pos: 22, Width: 3}
-	f_texf   = isa.Field{Pos: 25, Width: 1}
-	f_texn   = isa.Field{Pos: 9, Width: 7}
-	f_texs   = isa.Field{Pos: 16, Width: 7}
-	f_texw   = isa.Field{Pos: 46, Width: 4}
+	f_tcnt   = isa.Field{Pos: 22, Width: 2}
+	f_tcube  = isa.Field{Pos: 27, Width: 1}
+	f_tderiv = isa.Field{Pos: 35, Width: 1}
+	f_tfetch = isa.Field{Pos: 24, Width: 1}
 	f_tgt    = isa.Field{Pos: 9, Width: 19}
 	f_tgthi  = isa.Field{Pos: 46, Width: 6}
+	f_tlive  = isa.Field{Pos: 34, Width: 1}
+	f_tmhi   = isa.Field{Pos: 46, Width: 2}
+	f_tmlo   = isa.Field{Pos: 25, Width: 2}
+	f_toff   = isa.Field{Pos: 48, Width: 12}
+	f_tsamp  = isa.Field{Pos: 17, Width: 5}
+	f_tsub   = isa.Field{Pos: 48, Width: 4}
+	f_tunit  = isa.Field{Pos: 9, Width: 8}
 	f_u16    = isa.Field{Pos: 9, Width: 16}
+	f_vidx   = isa.Field{Pos: 16, Width: 8}
+	f_vmode  = isa.Field{Pos: 9, Width: 2}
 )
 
 // Operand kinds used by the templates.
@@ -88,9 +122,11 @@ const (
 	opndNone opndKind = iota
 	opnd_adaimm
 	opnd_adst
+	opnd_amem
 	opnd_asrc
 	opnd_bar
 	opnd_barcnt
+	opnd_bxmem
 	opnd_cdst
 	opnd_cguard
 	opnd_cmem
@@ -98,1088 +134,1706 @@ const (
 	opnd_dst
 	opnd_fcond
 	opnd_fcond0
+	opnd_gatom
 	opnd_gmem
+	opnd_gred
 	opnd_guard
 	opnd_hex
 	opnd_imm
 	opnd_imms
 	opnd_lmem
+	opnd_omem
 	opnd_r2ash
+	opnd_rdst
 	opnd_s1
+	opnd_s1r
 	opnd_s2
+	opnd_s2r
 	opnd_s3
 	opnd_s3r
 	opnd_shc
 	opnd_smemw
 	opnd_sreg
+	opnd_texmask
 	opnd_tgt
+	opnd_vmem
 )
 
-var opndKindNames = [...]string{"", "adaimm", "adst", "asrc", "bar", "barcnt", "cdst", "cguard", "cmem", "creg", "dst", "fcond", "fcond0", "gmem", "guard", "hex", "imm", "imms", "lmem", "r2ash", "s1", "s2", "s3", "s3r", "shc", "smemw", "sreg", "tgt"}
+var opndKindNames = [...]string{"", "adaimm", "adst", "amem", "asrc", "bar", "barcnt", "bxmem", "cdst", "cguard", "cmem", "creg", "dst", "fcond", "fcond0", "gatom", "gmem", "gred", "guard", "hex", "imm", "imms", "lmem", "omem", "r2ash", "rdst", "s1", "s1r", "s2", "s2r", "s3", "s3r", "shc", "smemw", "sreg", "texmask", "tgt", "vmem"}
 
 // forms holds one entry per spec row, in spec order.
 var forms = [...]form{
-	{ // 0: spec line 108: MOV{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}
-		name: "MOV", class: ClassLong, mask: 0xe003c000f0000000, value: 0x3c00010000000, care: 0xe423fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "mov",
-		mnem:   []piece{{kind: pieceLit, text: "MOV", toks: []string{"MOV"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
+	{ // 0: spec line 140: MOV{join}{msfu?.SFU}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}
+		name: "MOV", class: ClassLong, mask: 0xe003c000f0000000, value: 0x3c00010000000, care: 0xe623fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "mov",
+		mnem:   []piece{{kind: pieceLit, text: "MOV", toks: []string{"MOV"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_msfu, text: ".SFU", toks: []string{".SFU"}}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 1: spec line 109: MVC{join}{b32!.U16}{cc} {dst:b32}{guard}, {cmem}
-		name: "MVC", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000010000000, care: 0xe7c0fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "mov",
+	{ // 1: spec line 143: MOV{join}{lmask|.LNONE|.L0|.L1|.L01|.L2|.L02|.L12|.L012|.L3|.L03|.L13|.L013|.L23|.L023|.L123|*}{msfu?.SFU}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}
+		name: "MOV", class: ClassLong, mask: 0xe0000000f0000000, value: 0x10000000, care: 0xe623fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "mov",
+		mnem:   []piece{{kind: pieceLit, text: "MOV", toks: []string{"MOV"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_lmask, opts: []string{".LNONE", ".L0", ".L1", ".L01", ".L2", ".L02", ".L12", ".L012", ".L3", ".L03", ".L13", ".L013", ".L23", ".L023", ".L123", "*"}, optToks: [][]string{[]string{".LNONE"}, []string{".L0"}, []string{".L1"}, []string{".L01"}, []string{".L2"}, []string{".L02"}, []string{".L12"}, []string{".L012"}, []string{".L3"}, []string{".L03"}, []string{".L13"}, []string{".L013"}, []string{".L23"}, []string{".L023"}, []string{".L123"}, []string{"*"}}, order: []byte{0x0, 0x7, 0xb, 0xd, 0xe, 0x3, 0x5, 0x6, 0x9, 0xa, 0xc, 0x1, 0x2, 0x4, 0x8}}, {kind: pieceFlag, field: f_msfu, text: ".SFU", toks: []string{".SFU"}}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}},
+		checks: []check{{kind: checkEnum, field: f_lmask, opts: 16}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 2: spec line 146: MVC{join}{b32!.U16}{cc} {dst:b32}{guard}, {cmem}
+		name: "MVC", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000010000000, care: 0xe7c0fffffe7fffff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnem:   []piece{{kind: pieceLit, text: "MVC", toks: []string{"MVC"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_cmem}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_cmem}},
 	},
-	{ // 2: spec line 110: C2R{join}{cc} {dst}{guard}, {creg}
+	{ // 3: spec line 150: ALD{join} {dst}{guard}, {amem}
+		name: "ALD", class: ClassLong, mask: 0xe423c000f0000000, value: 0x423c00000000000, care: 0xe423ff8ffc00ffff, fill: 0x0, ignore: 0x0, sem: "ld.attr",
+		mnem:  []piece{{kind: pieceLit, text: "ALD", toks: []string{"ALD"}}, {kind: pieceJoin}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_amem}},
+	},
+	{ // 4: spec line 151: ALD{join}{lmask|.LNONE|.L0|.L1|.L01|.L2|.L02|.L12|.L012|.L3|.L03|.L13|.L013|.L23|.L023|.L123|*} {dst}{guard}, {amem}
+		name: "ALD", class: ClassLong, mask: 0xe4200000f0000000, value: 0x420000000000000, care: 0xe423ff8ffc00ffff, fill: 0x0, ignore: 0x0, sem: "ld.attr",
+		mnem:   []piece{{kind: pieceLit, text: "ALD", toks: []string{"ALD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_lmask, opts: []string{".LNONE", ".L0", ".L1", ".L01", ".L2", ".L02", ".L12", ".L012", ".L3", ".L03", ".L13", ".L013", ".L23", ".L023", ".L123", "*"}, optToks: [][]string{[]string{".LNONE"}, []string{".L0"}, []string{".L1"}, []string{".L01"}, []string{".L2"}, []string{".L02"}, []string{".L12"}, []string{".L012"}, []string{".L3"}, []string{".L03"}, []string{".L13"}, []string{".L013"}, []string{".L23"}, []string{".L023"}, []string{".L123"}, []string{"*"}}, order: []byte{0x0, 0x7, 0xb, 0xd, 0xe, 0x3, 0x5, 0x6, 0x9, 0xa, 0xc, 0x1, 0x2, 0x4, 0x8}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_amem}},
+		checks: []check{{kind: checkEnum, field: f_lmask, opts: 16}},
+	},
+	{ // 5: spec line 152: IPA{join} {rdst}{guard}, {vmem}
+		name: "IPA", class: ClassLong, mask: 0xe0070000f0000000, value: 0x80000000, care: 0xe0073f87fcff01ff, fill: 0x0, ignore: 0x0, sem: "interp",
+		mnem:  []piece{{kind: pieceLit, text: "IPA", toks: []string{"IPA"}}, {kind: pieceJoin}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_vmem}},
+	},
+	{ // 6: spec line 153: IPA{join}.CENT {rdst}{guard}, {vmem}
+		name: "IPA", class: ClassLong, mask: 0xe0070000f0000000, value: 0x1000080000000, care: 0xe0073f87fcff01ff, fill: 0x0, ignore: 0x0, sem: "interp",
+		mnem:  []piece{{kind: pieceLit, text: "IPA", toks: []string{"IPA"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CENT", toks: []string{".CENT"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_vmem}},
+	},
+	{ // 7: spec line 154: IPA{join} {rdst}{guard}, {vmem}, {neg1?-}{s1r}
+		name: "IPA", class: ClassLong, mask: 0xe0070000f0000000, value: 0x2000080000000, care: 0xe4073f87fcffffff, fill: 0x0, ignore: 0x0, sem: "interp",
+		mnem:  []piece{{kind: pieceLit, text: "IPA", toks: []string{"IPA"}}, {kind: pieceJoin}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_vmem}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}},
+	},
+	{ // 8: spec line 155: IPA{join}.CENT {rdst}{guard}, {vmem}, {neg1?-}{s1r}
+		name: "IPA", class: ClassLong, mask: 0xe0070000f0000000, value: 0x3000080000000, care: 0xe4073f87fcffffff, fill: 0x0, ignore: 0x0, sem: "interp",
+		mnem:  []piece{{kind: pieceLit, text: "IPA", toks: []string{"IPA"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CENT", toks: []string{".CENT"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_vmem}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}},
+	},
+	{ // 9: spec line 156: IPA{join}.FLAT {rdst}{guard}, {vmem}
+		name: "IPA", class: ClassLong, mask: 0xe0070000f0000000, value: 0x4000080000000, care: 0xe0073f87fcff01ff, fill: 0x0, ignore: 0x0, sem: "interp",
+		mnem:  []piece{{kind: pieceLit, text: "IPA", toks: []string{"IPA"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".FLAT", toks: []string{".FLAT"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_vmem}},
+	},
+	{ // 10: spec line 158: AST{join} {omem}{guard}, {s3r}
+		name: "AST", class: ClassLong, mask: 0xe0c00000f0000000, value: 0x80c0000000000000, care: 0xe0dfff87fc7ffe03, fill: 0x0, ignore: 0x0, sem: "st.out",
+		mnem:  []piece{{kind: pieceLit, text: "AST", toks: []string{"AST"}}, {kind: pieceJoin}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_omem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3r}},
+	},
+	{ // 11: spec line 159: C2R{join}{cc} {dst}{guard}, {creg}
 		name: "C2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000000000000, care: 0xe0003ffbf00001ff, fill: 0x0, ignore: 0x0, sem: "c2r",
 		mnem:   []piece{{kind: pieceLit, text: "C2R", toks: []string{"C2R"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_creg}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 3: spec line 111: A2R{join}{cc} {dst}{guard}, {asrc}
+	{ // 12: spec line 160: A2R{join}{cc} {dst}{guard}, {asrc}
 		name: "A2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000000000000, care: 0xe0003ffffc0001ff, fill: 0x0, ignore: 0x0, sem: "a2r",
 		mnem:   []piece{{kind: pieceLit, text: "A2R", toks: []string{"A2R"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_asrc}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 4: spec line 112: S2R{join}{cc} {dst}{guard}, {sreg}
+	{ // 13: spec line 161: S2R{join}{cc} {dst}{guard}, {sreg}
 		name: "S2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000000000000, care: 0xe001fffbf00001ff, fill: 0x0, ignore: 0x0, sem: "s2r",
 		mnem:   []piece{{kind: pieceLit, text: "S2R", toks: []string{"S2R"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_sreg}},
 		checks: []check{{kind: checkCC}},
 	},
-	{ // 5: spec line 113: R2C{join} {cdst}{guard}, {s1}
+	{ // 14: spec line 162: R2C{join} {cdst}{guard}, {s1}
 		name: "R2C", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000000000000, care: 0xe0203ff7fe00fe03, fill: 0x4000000000, ignore: 0x4000000000, sem: "r2c",
 		mnem:   []piece{{kind: pieceLit, text: "R2C", toks: []string{"R2C"}}, {kind: pieceJoin}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_cdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 6: spec line 114: R2A{join} {adst}{guard}, {s1}{r2ash}
+	{ // 15: spec line 163: R2A{join} {adst}{guard}, {s1}{r2ash}
 		name: "R2A", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000000000000, care: 0xe0203f87fe7fffff, fill: 0x0, ignore: 0x0, sem: "r2a",
 		mnem:   []piece{{kind: pieceLit, text: "R2A", toks: []string{"R2A"}}, {kind: pieceJoin}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_adst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceOperand, opnd: opnd_r2ash}},
 		checks: []check{{kind: checkOperand, opnd: opnd_adst}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 7: spec line 115: R2G{join}{itype|.U16|.U32|.S16|.S32}{r2gsz|.U16|.U32|.U8|*}{cc} {smemw}{guard}, {s3r:r2gsz}
-		name: "R2G", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe000000000000000, care: 0xec7ffff7fe7ffe03, fill: 0x0, ignore: 0x0, sem: "st.shared",
-		mnem:   []piece{{kind: pieceLit, text: "R2G", toks: []string{"R2G"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_r2gsz, opts: []string{".U16", ".U32", ".U8", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U8"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x2}}, {kind: pieceCC}},
+	{ // 16: spec line 164: R2G{join}{lck?.UNL}{itype|.U16|.U32|.S16|.S32}{r2gsz|.U16|.U32|.U8|*}{cc} {smemw}{guard}, {s3r:r2gsz}
+		name: "R2G", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe000000000000000, care: 0xecfffff7fe7ffe03, fill: 0x0, ignore: 0x0, sem: "st.shared",
+		mnem:   []piece{{kind: pieceLit, text: "R2G", toks: []string{"R2G"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_lck, text: ".UNL", toks: []string{".UNL"}}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_r2gsz, opts: []string{".U16", ".U32", ".U8", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U8"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x2}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_smemw}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3r, field: f_r2gsz, wide: true}},
 		checks: []check{{kind: checkEnum, field: f_r2gsz, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_smemw}},
 	},
-	{ // 8: spec line 116: ADA{join} {adst}{guard}, {asrc}, {adaimm}
+	{ // 17: spec line 165: ADA{join} {adst}{guard}, {asrc}, {adaimm}
 		name: "ADA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000d0000000, care: 0xe0003f87fdffffff, fill: 0x0, ignore: 0x0, sem: "ada",
 		mnem:   []piece{{kind: pieceLit, text: "ADA", toks: []string{"ADA"}}, {kind: pieceJoin}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_adst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_asrc}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_adaimm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_adst}},
 	},
-	{ // 9: spec line 117: MOV32{sf2!.U16} {dst:sf2}, {s1:sf2}
-		name: "MOV32", class: ClassShort, mask: 0xf0000000, value: 0x10000000, care: 0xff00feff, fill: 0x0, ignore: 0x0, sem: "mov",
-		mnem:   []piece{{kind: pieceLit, text: "MOV32", toks: []string{"MOV32"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}},
+	{ // 18: spec line 171: G2R{join}{b32|.U16|.U32}{ldsz|.U8|.U16|.S16|.U32}{cc} {dst:b32}{guard}, {smemw}
+		name: "G2R", class: ClassLong, mask: 0xe0800000f0000000, value: 0x4000000010000000, care: 0xe480fffffe7fffff, fill: 0x0, ignore: 0x0, sem: "ld.shared",
+		mnem:   []piece{{kind: pieceLit, text: "G2R", toks: []string{"G2R"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".U16", ".U32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_ldsz, opts: []string{".U8", ".U16", ".S16", ".U32"}, optToks: [][]string{[]string{".U8"}, []string{".U16"}, []string{".S16"}, []string{".U32"}}, order: []byte{0x1, 0x2, 0x3, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_smemw}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_smemw}},
+	},
+	{ // 19: spec line 172: G2R{join}.LCK{b32|.U16|.U32}.U32{cc} {dst:b32}{guard}, {smemw}
+		name: "G2R", class: ClassLong, mask: 0xe080c040f0000000, value: 0x4080c04010000000, care: 0xe480fffffe7fffff, fill: 0x0, ignore: 0x0, sem: "ld.shared.lock",
+		mnem:   []piece{{kind: pieceLit, text: "G2R", toks: []string{"G2R"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".LCK", toks: []string{".LCK"}}, {kind: pieceEnum, field: f_b32, opts: []string{".U16", ".U32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".U32", toks: []string{".U32"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_smemw}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_smemw}},
+	},
+	{ // 20: spec line 176: VOTE{join}{vmode|*|.ANY|.ALL|*} {cdst}{guard}
+		name: "VOTE", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000010000000, care: 0xe0003ff3f0000603, fill: 0x4000000000, ignore: 0x4000000000, sem: "vote",
+		mnem:   []piece{{kind: pieceLit, text: "VOTE", toks: []string{"VOTE"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_vmode, opts: []string{"*", ".ANY", ".ALL", "*"}, optToks: [][]string{[]string{"*"}, []string{".ANY"}, []string{".ALL"}, []string{"*"}}, order: []byte{0x1, 0x2}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_cdst}, {kind: pieceOperand, opnd: opnd_guard}},
+		checks: []check{{kind: checkEnum, field: f_vmode, opts: 4}},
+	},
+	{ // 21: spec line 177: MOV32{ssfu?.SFU}{sf2!.U16} {dst:sf2}, {s1:sf2}
+		name: "MOV32", class: ClassShort, mask: 0xf0000000, value: 0x10000000, care: 0xff02feff, fill: 0x0, ignore: 0x0, sem: "mov",
+		mnem:   []piece{{kind: pieceLit, text: "MOV32", toks: []string{"MOV32"}}, {kind: pieceFlag, field: f_ssfu, text: ".SFU", toks: []string{".SFU"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 10: spec line 118: MVI{sf2!.U16} {dst:sf2}, {imms}
+	{ // 22: spec line 178: MVI{sf2!.U16} {dst:sf2}, {imms}
 		name: "MVI", class: ClassImm, mask: 0xf0000000f0000000, value: 0x10000000, care: 0xfffffffff03f80ff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnem:  []piece{{kind: pieceLit, text: "MVI", toks: []string{"MVI"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}},
 	},
-	{ // 11: spec line 121: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, {s3:b32}
+	{ // 23: spec line 181: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20000000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnem:   []piece{{kind: pieceLit, text: "IADD", toks: []string{"IADD"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sgn, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 12: spec line 122: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, -{s3:b32}
+	{ // 24: spec line 182: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, -{s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnem:   []piece{{kind: pieceLit, text: "IADD", toks: []string{"IADD"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sgn, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 13: spec line 123: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
+	{ // 25: spec line 183: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30000000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnem:   []piece{{kind: pieceLit, text: "IADD", toks: []string{"IADD"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sgn, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 14: spec line 124: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{cguard}, -{s1:b32}, {s3:b32}
+	{ // 26: spec line 184: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{cguard}, -{s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000f80f0400000, value: 0x78030400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:   []piece{{kind: pieceLit, text: "IADD", toks: []string{"IADD"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sgn, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 15: spec line 125: IADD{join}{b32!.U16}{sgn?.SAT}.CARRY{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
+	{ // 27: spec line 185: IADD{join}{b32!.U16}{sgn?.SAT}.CARRY{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:   []piece{{kind: pieceLit, text: "IADD", toks: []string{"IADD"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sgn, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceLit, text: ".CARRY", toks: []string{".CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 16: spec line 126: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {s2:sf2}
+	{ // 28: spec line 186: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32", toks: []string{"IADD32"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 17: spec line 127: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{s2:sf2}
+	{ // 29: spec line 187: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32", toks: []string{"IADD32"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 18: spec line 128: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {s2:sf2}
+	{ // 30: spec line 188: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32", toks: []string{"IADD32"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 19: spec line 129: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {s2:sf2}
+	{ // 31: spec line 189: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32", toks: []string{"IADD32"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 20: spec line 130: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {imm}
+	{ // 32: spec line 190: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32I", toks: []string{"IADD32I"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 21: spec line 131: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{imm}
+	{ // 33: spec line 191: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32I", toks: []string{"IADD32I"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 22: spec line 132: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {imm}
+	{ // 34: spec line 192: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32I", toks: []string{"IADD32I"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 23: spec line 133: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {imm}
+	{ // 35: spec line 193: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnem:   []piece{{kind: pieceLit, text: "IADD32I", toks: []string{"IADD32I"}}, {kind: pieceNotFlag, field: f_sf2, text: ".U16", toks: []string{".U16"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 24: spec line 135: IMUL{join}{m1s|.U16|.S16}{m2s|.U16|.S16}{cc} {dst}{guard}, {s1:h}, {s2:h}
+	{ // 36: spec line 195: IMUL{join}{m1s|.U16|.S16}{m2s|.U16|.S16}{cc} {dst}{guard}, {s1:h}, {s2:h}
 		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x40000000, care: 0xe3e1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL", toks: []string{"IMUL"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_m1s, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_m2s, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 25: spec line 136: IMUL{join}{mhi?.HI}{m1s|.U24.U24|.S24.S24}{cc} {dst}{guard}, {s1}, {s2}
+	{ // 37: spec line 196: IMUL{join}{mhi?.HI}{m1s|.U24.U24|.S24.S24}{cc} {dst}{guard}, {s1}, {s2}
 		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x1000040000000, care: 0xe3e1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL", toks: []string{"IMUL"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_mhi, text: ".HI", toks: []string{".HI"}}, {kind: pieceEnum, field: f_m1s, opts: []string{".U24.U24", ".S24.S24"}, optToks: [][]string{[]string{".U24.U24"}, []string{".S24.S24"}}, order: []byte{0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 26: spec line 137: IMUL32{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {s2:h}
+	{ // 38: spec line 197: IMUL32{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {s2:h}
 		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL32", toks: []string{"IMUL32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_sf1, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 27: spec line 138: IMUL32{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {s2}
+	{ // 39: spec line 198: IMUL32{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {s2}
 		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL32", toks: []string{"IMUL32"}}, {kind: pieceFlag, field: f_sf1, text: ".HI", toks: []string{".HI"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U24.U24", ".S24.S24"}, optToks: [][]string{[]string{".U24.U24"}, []string{".S24.S24"}}, order: []byte{0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 28: spec line 139: IMUL32I{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {imm}
+	{ // 40: spec line 199: IMUL32I{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {imm}
 		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL32I", toks: []string{"IMUL32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_sf1, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 29: spec line 140: IMUL32I{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {imm}
+	{ // 41: spec line 200: IMUL32I{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {imm}
 		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnem:   []piece{{kind: pieceLit, text: "IMUL32I", toks: []string{"IMUL32I"}}, {kind: pieceFlag, field: f_sf1, text: ".HI", toks: []string{".HI"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U24.U24", ".S24.S24"}, optToks: [][]string{[]string{".U24.U24"}, []string{".S24.S24"}}, order: []byte{0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 30: spec line 142: ISAD{join}{itype|.U16|.U32|.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {s3:b32}
+	{ // 42: spec line 202: ISAD{join}{itype|.U16|.U32|.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {s3:b32}
 		name: "ISAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x50000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "isad",
 		mnem:   []piece{{kind: pieceLit, text: "ISAD", toks: []string{"ISAD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 31: spec line 143: ISAD32{sf2|.U16|.U32}{sf1?.S} {dst:sf2}, {s1:sf2}, {s2:sf2}, {dst:sf2}
+	{ // 43: spec line 203: ISAD32{sf2|.U16|.U32}{sf1?.S} {dst:sf2}, {s1:sf2}, {s2:sf2}, {dst:sf2}
 		name: "ISAD32", class: ClassShort, mask: 0xf0000000, value: 0x50000000, care: 0xffbfffff, fill: 0x0, ignore: 0x0, sem: "isad",
 		mnem:   []piece{{kind: pieceLit, text: "ISAD32", toks: []string{"ISAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".U32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".S", toks: []string{".S"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_sf2, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst, field: f_sf2, wide: true}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 32: spec line 149: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+	{ // 44: spec line 209: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x60000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 33: spec line 150: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+	{ // 45: spec line 210: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 34: spec line 151: IMAD{join}.U16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 46: spec line 211: IMAD{join}.U16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 35: spec line 152: IMAD{join}.U16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+	{ // 47: spec line 212: IMAD{join}.U16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xc00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 36: spec line 153: IMAD{join}.U16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 48: spec line 213: IMAD{join}.U16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16.CARRY", toks: []string{".U16.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 37: spec line 154: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+	{ // 49: spec line 214: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", toks: []string{".S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 38: spec line 155: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+	{ // 50: spec line 215: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", toks: []string{".S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 39: spec line 156: IMAD{join}.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 51: spec line 216: IMAD{join}.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", toks: []string{".S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 40: spec line 157: IMAD{join}.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+	{ // 52: spec line 217: IMAD{join}.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x2c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", toks: []string{".S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 41: spec line 158: IMAD{join}.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 53: spec line 218: IMAD{join}.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16.CARRY", toks: []string{".S16.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 42: spec line 159: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
+	{ // 54: spec line 219: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", toks: []string{".SAT.S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 43: spec line 160: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
+	{ // 55: spec line 220: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", toks: []string{".SAT.S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 44: spec line 161: IMAD{join}.SAT.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 56: spec line 221: IMAD{join}.SAT.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", toks: []string{".SAT.S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 45: spec line 162: IMAD{join}.SAT.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
+	{ // 57: spec line 222: IMAD{join}.SAT.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x4c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", toks: []string{".SAT.S16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 46: spec line 163: IMAD{join}.SAT.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
+	{ // 58: spec line 223: IMAD{join}.SAT.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16.CARRY", toks: []string{".SAT.S16.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 47: spec line 164: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 59: spec line 224: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", toks: []string{".U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 48: spec line 165: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 60: spec line 225: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", toks: []string{".U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 49: spec line 166: IMAD{join}.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 61: spec line 226: IMAD{join}.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", toks: []string{".U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 50: spec line 167: IMAD{join}.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 62: spec line 227: IMAD{join}.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x6c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", toks: []string{".U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 51: spec line 168: IMAD{join}.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 63: spec line 228: IMAD{join}.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24.CARRY", toks: []string{".U24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 52: spec line 169: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 64: spec line 229: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", toks: []string{".S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 53: spec line 170: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 65: spec line 230: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", toks: []string{".S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 54: spec line 171: IMAD{join}.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 66: spec line 231: IMAD{join}.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", toks: []string{".S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 55: spec line 172: IMAD{join}.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 67: spec line 232: IMAD{join}.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x8c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", toks: []string{".S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 56: spec line 173: IMAD{join}.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 68: spec line 233: IMAD{join}.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24.CARRY", toks: []string{".S24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 57: spec line 174: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 69: spec line 234: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", toks: []string{".SAT.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 58: spec line 175: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 70: spec line 235: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", toks: []string{".SAT.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 59: spec line 176: IMAD{join}.SAT.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 71: spec line 236: IMAD{join}.SAT.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", toks: []string{".SAT.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 60: spec line 177: IMAD{join}.SAT.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 72: spec line 237: IMAD{join}.SAT.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xac00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", toks: []string{".SAT.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 61: spec line 178: IMAD{join}.SAT.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 73: spec line 238: IMAD{join}.SAT.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xac00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24.CARRY", toks: []string{".SAT.S24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 62: spec line 179: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 74: spec line 239: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", toks: []string{".HI.U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 63: spec line 180: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 75: spec line 240: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", toks: []string{".HI.U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 64: spec line 181: IMAD{join}.HI.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 76: spec line 241: IMAD{join}.HI.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", toks: []string{".HI.U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 65: spec line 182: IMAD{join}.HI.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 77: spec line 242: IMAD{join}.HI.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xcc00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", toks: []string{".HI.U24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 66: spec line 183: IMAD{join}.HI.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 78: spec line 243: IMAD{join}.HI.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xcc00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24.CARRY", toks: []string{".HI.U24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 67: spec line 184: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 79: spec line 244: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", toks: []string{".HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 68: spec line 185: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 80: spec line 245: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", toks: []string{".HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 69: spec line 186: IMAD{join}.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 81: spec line 246: IMAD{join}.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", toks: []string{".HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 70: spec line 187: IMAD{join}.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 82: spec line 247: IMAD{join}.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xec00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", toks: []string{".HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 71: spec line 188: IMAD{join}.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 83: spec line 248: IMAD{join}.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xec00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24.CARRY", toks: []string{".HI.S24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 72: spec line 189: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
+	{ // 84: spec line 249: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x70000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", toks: []string{".SAT.HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 73: spec line 190: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+	{ // 85: spec line 250: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", toks: []string{".SAT.HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 74: spec line 191: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 86: spec line 251: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", toks: []string{".SAT.HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 75: spec line 192: IMAD{join}.SAT.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
+	{ // 87: spec line 252: IMAD{join}.SAT.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xc00078070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", toks: []string{".SAT.HI.S24"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 76: spec line 193: IMAD{join}.SAT.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
+	{ // 88: spec line 253: IMAD{join}.SAT.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnem:   []piece{{kind: pieceLit, text: "IMAD", toks: []string{"IMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24.CARRY", toks: []string{".SAT.HI.S24.CARRY"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 77: spec line 195: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 89: spec line 259: IMAD32.U16 {dst}, {s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U16", toks: []string{"IMAD32.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 78: spec line 196: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {s2:h}, -{dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x60400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 90: spec line 260: IMAD32.S16 {dst}, {s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60000100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.S16", toks: []string{"IMAD32.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 91: spec line 261: IMAD32.SAT.S16 {dst}, {s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60008000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", toks: []string{"IMAD32.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 92: spec line 262: IMAD32.U24 {dst}, {s1}, {s2}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60008100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U24", toks: []string{"IMAD32.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 93: spec line 263: IMAD32.U16 {dst}, {s1:h}, {s2:h}, -{dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U16", toks: []string{"IMAD32.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 79: spec line 197: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 94: spec line 264: IMAD32.S16 {dst}, {s1:h}, {s2:h}, -{dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60400100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.S16", toks: []string{"IMAD32.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 95: spec line 265: IMAD32.SAT.S16 {dst}, {s1:h}, {s2:h}, -{dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60408000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", toks: []string{"IMAD32.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 96: spec line 266: IMAD32.U24 {dst}, {s1}, {s2}, -{dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60408100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U24", toks: []string{"IMAD32.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 97: spec line 267: IMAD32.U16 {dst}, -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U16", toks: []string{"IMAD32.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 80: spec line 198: IMAD32{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {s2:h}, {dst}
-		name: "IMAD32", class: ClassShort, mask: 0xf0400000, value: 0x70400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32", toks: []string{"IMAD32"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 98: spec line 268: IMAD32.S16 {dst}, -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70000100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.S16", toks: []string{"IMAD32.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 99: spec line 269: IMAD32.SAT.S16 {dst}, -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70008000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", toks: []string{"IMAD32.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 100: spec line 270: IMAD32.U24 {dst}, -{s1}, {s2}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70008100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U24", toks: []string{"IMAD32.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 101: spec line 271: IMAD32.U16 {dst} (C0), -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U16", toks: []string{"IMAD32.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 81: spec line 199: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 102: spec line 272: IMAD32.S16 {dst} (C0), -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70400100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.S16", toks: []string{"IMAD32.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 103: spec line 273: IMAD32.SAT.S16 {dst} (C0), -{s1:h}, {s2:h}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70408000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", toks: []string{"IMAD32.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 104: spec line 274: IMAD32.U24 {dst} (C0), -{s1}, {s2}, {dst}
+		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70408100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32.U24", toks: []string{"IMAD32.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 105: spec line 275: IMAD32I.U16 {dst}, {s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U16", toks: []string{"IMAD32I.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 82: spec line 200: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, {s1:h}, {imm}, -{dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x60400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 106: spec line 276: IMAD32I.S16 {dst}, {s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.S16", toks: []string{"IMAD32I.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 107: spec line 277: IMAD32I.SAT.S16 {dst}, {s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", toks: []string{"IMAD32I.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 108: spec line 278: IMAD32I.U24 {dst}, {s1}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U24", toks: []string{"IMAD32I.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 109: spec line 279: IMAD32I.U16 {dst}, {s1:h}, {imm}, -{dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U16", toks: []string{"IMAD32I.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 83: spec line 201: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst}, -{s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 110: spec line 280: IMAD32I.S16 {dst}, {s1:h}, {imm}, -{dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60400100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.S16", toks: []string{"IMAD32I.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 111: spec line 281: IMAD32I.SAT.S16 {dst}, {s1:h}, {imm}, -{dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60408000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", toks: []string{"IMAD32I.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 112: spec line 282: IMAD32I.U24 {dst}, {s1}, {imm}, -{dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60408100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U24", toks: []string{"IMAD32I.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 113: spec line 283: IMAD32I.U16 {dst}, -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U16", toks: []string{"IMAD32I.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 84: spec line 202: IMAD32I{sf2|.U16|.S16}{sf1?.X} {dst} (C0), -{s1:h}, {imm}, {dst}
-		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x70400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
-		mnem:   []piece{{kind: pieceLit, text: "IMAD32I", toks: []string{"IMAD32I"}}, {kind: pieceEnum, field: f_sf2, opts: []string{".U16", ".S16"}, optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}, {kind: pieceFlag, field: f_sf1, text: ".X", toks: []string{".X"}}},
+	{ // 114: spec line 284: IMAD32I.S16 {dst}, -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.S16", toks: []string{"IMAD32I.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 115: spec line 285: IMAD32I.SAT.S16 {dst}, -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", toks: []string{"IMAD32I.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 116: spec line 286: IMAD32I.U24 {dst}, -{s1}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U24", toks: []string{"IMAD32I.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 117: spec line 287: IMAD32I.U16 {dst} (C0), -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U16", toks: []string{"IMAD32I.U16"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 85: spec line 204: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
+	{ // 118: spec line 288: IMAD32I.S16 {dst} (C0), -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70400100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.S16", toks: []string{"IMAD32I.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 119: spec line 289: IMAD32I.SAT.S16 {dst} (C0), -{s1:h}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70408000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", toks: []string{"IMAD32I.SAT.S16"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 120: spec line 290: IMAD32I.U24 {dst} (C0), -{s1}, {imm}, {dst}
+		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70408100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
+		mnem:   []piece{{kind: pieceLit, text: "IMAD32I.U24", toks: []string{"IMAD32I.U24"}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", toks: []string{"(", "C0", ")", ",", "-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
+		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 121: spec line 292: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
 		name: "ISET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000030000000, care: 0xefe1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "iset",
 		mnem:   []piece{{kind: pieceLit, text: "ISET", toks: []string{"ISET"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_setc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"T"}}, order: []byte{0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0x7}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 86: spec line 205: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 122: spec line 293: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "IMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "imax",
 		mnem:   []piece{{kind: pieceLit, text: "IMAX", toks: []string{"IMAX"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 87: spec line 206: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 123: spec line 294: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "IMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "imin",
 		mnem:   []piece{{kind: pieceLit, text: "IMIN", toks: []string{"IMIN"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 88: spec line 207: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 124: spec line 295: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc000000030000000, care: 0xe7f03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "shl",
 		mnem:   []piece{{kind: pieceLit, text: "SHL", toks: []string{"SHL"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 89: spec line 208: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
+	{ // 125: spec line 296: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
 		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc010000030000000, care: 0xe4303ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "shl",
 		mnem:   []piece{{kind: pieceLit, text: "SHL", toks: []string{"SHL"}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_shc}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 90: spec line 209: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
+	{ // 126: spec line 297: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe000000030000000, care: 0xeff03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "shr",
 		mnem:   []piece{{kind: pieceLit, text: "SHR", toks: []string{"SHR"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 91: spec line 210: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
+	{ // 127: spec line 298: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
 		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe010000030000000, care: 0xec303ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "shr",
 		mnem:   []piece{{kind: pieceLit, text: "SHR", toks: []string{"SHR"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_itype, opts: []string{".U16", "", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_shc}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 92: spec line 212: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
+	{ // 128: spec line 300: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
 		name: "LOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xd0000000, care: 0xe7e3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP", toks: []string{"LOP"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_lop, opts: []string{".AND", ".OR", ".XOR", ".PASS_B"}, optToks: [][]string{[]string{".AND"}, []string{".OR"}, []string{".XOR"}, []string{".PASS_B"}}, order: []byte{0x3, 0x0, 0x2, 0x1}}, {kind: pieceNotFlag, field: f_b32, text: ".U16", toks: []string{".U16"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_not1, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_b32, wide: true}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_not2, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s2, field: f_b32, wide: true}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 93: spec line 213: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
+	{ // 129: spec line 301: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.AND", toks: []string{"LOP32I.AND"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 94: spec line 214: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
+	{ // 130: spec line 302: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.OR", toks: []string{"LOP32I.OR"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 95: spec line 215: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
+	{ // 131: spec line 303: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.XOR", toks: []string{"LOP32I.XOR"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 96: spec line 216: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
+	{ // 132: spec line 304: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnem:   []piece{{kind: pieceLit, text: "LOP32I.PASS_B", toks: []string{"LOP32I.PASS_B"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "~", toks: []string{"~"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imm}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 97: spec line 219: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 133: spec line 307: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000, care: 0xec31fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
-		mnem:   []piece{{kind: pieceLit, text: "I2I", toks: []string{"I2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceCC}},
+		mnem:   []piece{{kind: pieceLit, text: "I2I", toks: []string{"I2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
-		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 98: spec line 220: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 134: spec line 313: I2I{join}{cvtd|.U8|.U8|.S8|.S8}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cc} {rdst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2I", class: ClassLong, mask: 0xe0080000f0000000, value: 0x80000a0000000, care: 0xec39fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "I2I", toks: []string{"I2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U8", ".U8", ".S8", ".S8"}, optToks: [][]string{[]string{".U8"}, []string{".U8"}, []string{".S8"}, []string{".S8"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 135: spec line 314: I2I{join}{cvtd|.U8|.U8|.S8|.S8}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cc} {rdst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2I", class: ClassLong, mask: 0xe0080000f0000000, value: 0x20080000a0000000, care: 0xec39fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "I2I", toks: []string{"I2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U8", ".U8", ".S8", ".S8"}, optToks: [][]string{[]string{".U8"}, []string{".U8"}, []string{".S8"}, []string{".S8"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 136: spec line 315: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000a0000000, care: 0xec31fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
-		mnem:   []piece{{kind: pieceLit, text: "I2I", toks: []string{"I2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceCC}},
+		mnem:   []piece{{kind: pieceLit, text: "I2I", toks: []string{"I2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
-		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 99: spec line 221: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
-		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x40000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
-		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+	{ // 137: spec line 316: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x40000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
-		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 100: spec line 222: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|*|.S16|.S32|.S16.BEXT|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
-		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x60000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
-		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", "*", ".S16", ".S32", ".S16.BEXT", "*"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{"*"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{"*"}}, order: []byte{0x2, 0x6, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+	{ // 138: spec line 317: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x60000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
-		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 101: spec line 223: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 139: spec line 318: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 102: spec line 224: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+	{ // 140: spec line 319: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtd, opts: []string{".U16", ".U32", ".S16", ".S32"}, optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 103: spec line 225: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
-		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xc0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
-		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+	{ // 141: spec line 325: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cvsat?.SAT}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_sgn, text: ".IR", toks: []string{".IR"}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 104: spec line 226: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
-		name: "F2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0xe0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
-		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+	{ // 142: spec line 326: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cvsat?.SAT}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_b32, opts: []string{".F16", ".F32"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvts, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_sgn, text: ".IR", toks: []string{".IR"}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst, field: f_b32, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1, field: f_cvts, wide: true}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 105: spec line 229: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+	{ // 143: spec line 331: F2F{join}.F32.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xc0404000a0000000, care: 0xe457fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32.F64", toks: []string{".F32.F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}},
+	},
+	{ // 144: spec line 332: F2F{join}.F32.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xe0404000a0000000, care: 0xe457fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32.F64", toks: []string{".F32.F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}},
+	},
+	{ // 145: spec line 333: F2F{join}.F64.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xc4404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F64", toks: []string{".F64.F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_sgn, text: ".IR", toks: []string{".IR"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}},
+	},
+	{ // 146: spec line 334: F2F{join}.F64.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xe4404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F64", toks: []string{".F64.F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_sgn, text: ".IR", toks: []string{".IR"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}},
+	},
+	{ // 147: spec line 335: F2F{join}.F64.F32{cc} {rdst}{guard}, {fabs1?|}{s1}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xc4400000a0000000, care: 0xe471fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F32", toks: []string{".F64.F32"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 148: spec line 336: F2F{join}.F64.F32{cc} {rdst}{guard}, -{fabs1?|}{s1}{fabs1?|}
+		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xe4400000a0000000, care: 0xe471fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2F", toks: []string{"F2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F32", toks: []string{".F64.F32"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 149: spec line 337: F2I{join}{sgn|.U32|.S32}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0x80404000a0000000, care: 0xec57fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U32", ".S32"}, optToks: [][]string{[]string{".U32"}, []string{".S32"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}},
+	},
+	{ // 150: spec line 338: F2I{join}{sgn|.U32|.S32}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0xa0404000a0000000, care: 0xec57fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U32", ".S32"}, optToks: [][]string{[]string{".U32"}, []string{".S32"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}},
+	},
+	{ // 151: spec line 339: F2I{join}{sgn|.U64|.S64}.F32{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {fabs1?|}{s1}{fabs1?|}
+		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0x84400000a0000000, care: 0xec77fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U64", ".S64"}, optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F32", toks: []string{".F32"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 152: spec line 340: F2I{join}{sgn|.U64|.S64}.F32{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, -{fabs1?|}{s1}{fabs1?|}
+		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0xa4400000a0000000, care: 0xec77fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U64", ".S64"}, optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F32", toks: []string{".F32"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 153: spec line 341: F2I{join}{sgn|.U64|.S64}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0x84404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U64", ".S64"}, optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}},
+	},
+	{ // 154: spec line 342: F2I{join}{sgn|.U64|.S64}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0xa4404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "F2I", toks: []string{"F2I"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_sgn, opts: []string{".U64", ".S64"}, optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}},
+	},
+	{ // 155: spec line 343: I2F{join}.F64{cvts|.U32|.U64|*|*|.S32|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x44400000a0000000, care: 0xec5ffff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U32", ".U64", "*", "*", ".S32", ".S64", "*", "*"}, optToks: [][]string{[]string{".U32"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{".S32"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}},
+	},
+	{ // 156: spec line 344: I2F{join}.F64{cvts|.U32|.U64|*|*|.S32|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x64400000a0000000, care: 0xec5ffff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64", toks: []string{".F64"}}, {kind: pieceEnum, field: f_cvts, opts: []string{".U32", ".U64", "*", "*", ".S32", ".S64", "*", "*"}, optToks: [][]string{[]string{".U32"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{".S32"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x4, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}},
+	},
+	{ // 157: spec line 345: I2F{join}.F32{cvts|*|.U64|*|*|*|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
+		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x40400000a0000000, care: 0xec5ffffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32", toks: []string{".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{"*", ".U64", "*", "*", "*", ".S64", "*", "*"}, optToks: [][]string{[]string{"*"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x1, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}},
+	},
+	{ // 158: spec line 346: I2F{join}.F32{cvts|*|.U64|*|*|*|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
+		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x60400000a0000000, care: 0xec5ffffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
+		mnem:   []piece{{kind: pieceLit, text: "I2F", toks: []string{"I2F"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32", toks: []string{".F32"}}, {kind: pieceEnum, field: f_cvts, opts: []string{"*", ".U64", "*", "*", "*", ".S64", "*", "*"}, optToks: [][]string{[]string{"*"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x1, 0x5}}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceFlag, field: f_cvsat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkEnum, field: f_cvts, opts: 8}, {kind: checkCC}},
+	},
+	{ // 159: spec line 349: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
 		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xb0000000, care: 0xefffffffff03ffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:   []piece{{kind: pieceLit, text: "FADD", toks: []string{"FADD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_frnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkEnum, field: f_frnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 106: spec line 230: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
+	{ // 160: spec line 350: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
 		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000b0000000, care: 0xefffffffff03ffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnem:   []piece{{kind: pieceLit, text: "FADD", toks: []string{"FADD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceEnum, field: f_frnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkEnum, field: f_frnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 107: spec line 231: FADD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+	{ // 161: spec line 353: FADD32{sf1?.SAT} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
 		name: "FADD32", class: ClassShort, mask: 0xf0000000, value: 0xb0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fadd",
-		mnem:   []piece{{kind: pieceLit, text: "FADD32", toks: []string{"FADD32"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FADD32", toks: []string{"FADD32"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 108: spec line 232: FADD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
+	{ // 162: spec line 354: FADD32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}
 		name: "FADD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xb0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fadd",
-		mnem:   []piece{{kind: pieceLit, text: "FADD32I", toks: []string{"FADD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FADD32I", toks: []string{"FADD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 109: spec line 233: FMUL{join}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
-		name: "FMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000, care: 0xefe0fffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
-		mnem:   []piece{{kind: pieceLit, text: "FMUL", toks: []string{"FMUL"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_fmrnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
+	{ // 163: spec line 355: FMUL{join}{msat?.SAT}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
+		name: "FMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000, care: 0xeff0fffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
+		mnem:   []piece{{kind: pieceLit, text: "FMUL", toks: []string{"FMUL"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_msat, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceEnum, field: f_fmrnd, opts: []string{"", "*", "*", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkEnum, field: f_fmrnd, opts: 4}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 110: spec line 234: FMUL32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
+	{ // 164: spec line 356: FMUL32{sf1?.SAT} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
 		name: "FMUL32", class: ClassShort, mask: 0xf0000000, value: 0xc0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
-		mnem:   []piece{{kind: pieceLit, text: "FMUL32", toks: []string{"FMUL32"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FMUL32", toks: []string{"FMUL32"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 111: spec line 235: FMUL32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}
+	{ // 165: spec line 357: FMUL32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}
 		name: "FMUL32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xc0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fmul",
-		mnem:   []piece{{kind: pieceLit, text: "FMUL32I", toks: []string{"FMUL32I"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FMUL32I", toks: []string{"FMUL32I"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 112: spec line 236: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+	{ // 166: spec line 358: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
 		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnem:   []piece{{kind: pieceLit, text: "FMAD", toks: []string{"FMAD"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 113: spec line 237: FMAD32{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
+	{ // 167: spec line 359: FMAD{join}.SAT{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
+		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000e0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
+		mnem:   []piece{{kind: pieceLit, text: "FMAD", toks: []string{"FMAD"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 168: spec line 360: FMAD32{sf1?.SAT} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
 		name: "FMAD32", class: ClassShort, mask: 0xf0000000, value: 0xe0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
-		mnem:   []piece{{kind: pieceLit, text: "FMAD32", toks: []string{"FMAD32"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FMAD32", toks: []string{"FMAD32"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 114: spec line 238: FMAD32I{sf1?.TRUNC} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
+	{ // 169: spec line 361: FMAD32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
 		name: "FMAD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xe0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "fmad",
-		mnem:   []piece{{kind: pieceLit, text: "FMAD32I", toks: []string{"FMAD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".TRUNC", toks: []string{".TRUNC"}}},
+		mnem:   []piece{{kind: pieceLit, text: "FMAD32I", toks: []string{"FMAD32I"}}, {kind: pieceFlag, field: f_sf1, text: ".SAT", toks: []string{".SAT"}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_imms}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 115: spec line 239: FSET{join}{cc} {dst}{guard}, {fabs1?|}{s1}{fabs1?|}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
-		name: "FSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000b0000000, care: 0xe3f3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "fset",
+	{ // 170: spec line 362: FSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+		name: "FSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000b0000000, care: 0xeffbfffffeffffff, fill: 0x0, ignore: 0x0, sem: "fset",
 		mnem:   []piece{{kind: pieceLit, text: "FSET", toks: []string{"FSET"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 116: spec line 240: FMAX{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
-		name: "FMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000b0000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmax",
+	{ // 171: spec line 363: FMAX{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
+		name: "FMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000b0000000, care: 0xeff83ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmax",
 		mnem:   []piece{{kind: pieceLit, text: "FMAX", toks: []string{"FMAX"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 117: spec line 241: FMIN{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
-		name: "FMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000b0000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmin",
+	{ // 172: spec line 364: FMIN{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
+		name: "FMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000b0000000, care: 0xeff83ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmin",
 		mnem:   []piece{{kind: pieceLit, text: "FMIN", toks: []string{"FMIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s2}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 118: spec line 242: RRO{join}{cc} {dst}{guard}, {neg1?-}{s1}, {rrop|SIN|EX2}
-		name: "RRO", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000b0000000, care: 0xe4207ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rro",
+	{ // 173: spec line 367: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, {s3}
+		name: "SLCT", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000c0000000, care: 0xe3ffffffffffffff, fill: 0x0, ignore: 0x0, sem: "slct",
+		mnem:   []piece{{kind: pieceLit, text: "SLCT", toks: []string{"SLCT"}}, {kind: pieceJoin}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 174: spec line 368: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, -{s3}
+		name: "SLCT", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000c0000000, care: 0xe3ffffffffffffff, fill: 0x0, ignore: 0x0, sem: "slct",
+		mnem:   []piece{{kind: pieceLit, text: "SLCT", toks: []string{"SLCT"}}, {kind: pieceJoin}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", toks: []string{",", "-"}}, {kind: pieceOperand, opnd: opnd_s3}},
+		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	},
+	{ // 175: spec line 371: QUADOP{join}{qop0|.ADD|.SUBR|.SUB|.MOV2}{qop1|.ADD|.SUBR|.SUB|.MOV2}{qop2|.ADD|.SUBR|.SUB|.MOV2}{qop3|.ADD|.SUBR|.SUB|.MOV2}{cc} {dst}{guard}, {qlane|L0|L1|L2|L3|DX|DY|*|*}, {s1r}, {s3r}
+		name: "QUADOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000c0000000, care: 0xefdffffbf037ffff, fill: 0x0, ignore: 0x0, sem: "quadop",
+		mnem:   []piece{{kind: pieceLit, text: "QUADOP", toks: []string{"QUADOP"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_qop0, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceEnum, field: f_qop1, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceEnum, field: f_qop2, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceEnum, field: f_qop3, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_qlane, opts: []string{"L0", "L1", "L2", "L3", "DX", "DY", "*", "*"}, optToks: [][]string{[]string{"L0"}, []string{"L1"}, []string{"L2"}, []string{"L3"}, []string{"DX"}, []string{"DY"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x2, 0x3, 0x4, 0x5}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3r}},
+		checks: []check{{kind: checkCC}, {kind: checkEnum, field: f_qlane, opts: 8}},
+	},
+	{ // 176: spec line 372: RRO{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {rrop|SIN|EX2}
+		name: "RRO", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000b0000000, care: 0xe4307ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rro",
 		mnem:   []piece{{kind: pieceLit, text: "RRO", toks: []string{"RRO"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_rrop, opts: []string{"SIN", "EX2"}, optToks: [][]string{[]string{"SIN"}, []string{"EX2"}}, order: []byte{0x0, 0x1}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_rrop, opts: []string{"SIN", "EX2"}, optToks: [][]string{[]string{"SIN"}, []string{"EX2"}}, order: []byte{0x0, 0x1}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 119: spec line 243: RCP{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "RCP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x90000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rcp",
+	{ // 177: spec line 373: RCP{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
+		name: "RCP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x90000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnem:   []piece{{kind: pieceLit, text: "RCP", toks: []string{"RCP"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 120: spec line 244: RSQ{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "RSQ", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rsq",
+	{ // 178: spec line 374: RSQ{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
+		name: "RSQ", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000090000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rsq",
 		mnem:   []piece{{kind: pieceLit, text: "RSQ", toks: []string{"RSQ"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 121: spec line 245: LG2{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "LG2", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "lg2",
+	{ // 179: spec line 375: LG2{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
+		name: "LG2", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000090000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "lg2",
 		mnem:   []piece{{kind: pieceLit, text: "LG2", toks: []string{"LG2"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 122: spec line 246: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 180: spec line 376: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "SIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "sin",
 		mnem:   []piece{{kind: pieceLit, text: "SIN", toks: []string{"SIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 123: spec line 247: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
+	{ // 181: spec line 377: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "COS", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cos",
 		mnem:   []piece{{kind: pieceLit, text: "COS", toks: []string{"COS"}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 124: spec line 248: EX2{join}{cc} {dst}{guard}, {neg1?-}{s1}
-		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "ex2",
-		mnem:   []piece{{kind: pieceLit, text: "EX2", toks: []string{"EX2"}}, {kind: pieceJoin}, {kind: pieceCC}},
+	{ // 182: spec line 378: EX2{join}{neg2?.SAT}{cc} {dst}{guard}, {neg1?-}{s1}
+		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xec203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "ex2",
+		mnem:   []piece{{kind: pieceLit, text: "EX2", toks: []string{"EX2"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_neg2, text: ".SAT", toks: []string{".SAT"}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}},
 		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 125: spec line 249: RCP32 {dst}, {s1}
-		name: "RCP32", class: ClassShort, mask: 0xf0000000, value: 0x90000000, care: 0xff007eff, fill: 0x0, ignore: 0x0, sem: "rcp",
+	{ // 183: spec line 379: RCP32 {dst}, {sf3?-}{sf2?|}{s1}{sf2?|}
+		name: "RCP32", class: ClassShort, mask: 0xf0000000, value: 0x90000000, care: 0xff40feff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnem:   []piece{{kind: pieceLit, text: "RCP32", toks: []string{"RCP32"}}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_sf3, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_sf2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: f_sf2, text: "|", toks: []string{"|"}}},
 		checks: []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
-	{ // 126: spec line 252: DFMA{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
-		name: "DFMA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000e0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "dfma",
-		mnem:   []piece{{kind: pieceLit, text: "DFMA", toks: []string{"DFMA"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	{ // 184: spec line 384: DFMA{join}{dfrnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}, {neg2?-}{s3r}
+		name: "DFMA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000e0000000, care: 0xecdffff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dfma",
+		mnem:   []piece{{kind: pieceLit, text: "DFMA", toks: []string{"DFMA"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_dfrnd, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3r}},
+		checks: []check{{kind: checkCC}},
 	},
-	{ // 127: spec line 253: DADD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
-		name: "DADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000e0000000, care: 0xefffffffff00ffff, fill: 0x0, ignore: 0x0, sem: "dadd",
-		mnem:   []piece{{kind: pieceLit, text: "DADD", toks: []string{"DADD"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	{ // 185: spec line 385: DADD{join}{frnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {neg2?-}{s3r}
+		name: "DADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000e0000000, care: 0xec1ffff3f003ffff, fill: 0x0, ignore: 0x0, sem: "dadd",
+		mnem:   []piece{{kind: pieceLit, text: "DADD", toks: []string{"DADD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_frnd, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s3r}},
+		checks: []check{{kind: checkCC}},
 	},
-	{ // 128: spec line 254: DMUL{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}
-		name: "DMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000e0000000, care: 0xe7e03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "dmul",
-		mnem:   []piece{{kind: pieceLit, text: "DMUL", toks: []string{"DMUL"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}},
-		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+	{ // 186: spec line 386: DMUL{join}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}
+		name: "DMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000e0000000, care: 0xe4063ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmul",
+		mnem:   []piece{{kind: pieceLit, text: "DMUL", toks: []string{"DMUL"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_cvtr, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}, {kind: pieceCC}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
+		checks: []check{{kind: checkCC}},
 	},
-	{ // 129: spec line 255: DMIN{join}{cc} {dst}{guard}, {s1}, {s2}
-		name: "DMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000e0000000, care: 0xe3e03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "dmin",
+	{ // 187: spec line 387: DMIN{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
+		name: "DMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000e0000000, care: 0xec183ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmin",
 		mnem:   []piece{{kind: pieceLit, text: "DMIN", toks: []string{"DMIN"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}},
-		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}},
 	},
-	{ // 130: spec line 256: DMAX{join}{cc} {dst}{guard}, {s1}, {s2}
-		name: "DMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000e0000000, care: 0xe3e03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "dmax",
+	{ // 188: spec line 388: DMAX{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
+		name: "DMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000e0000000, care: 0xec183ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmax",
 		mnem:   []piece{{kind: pieceLit, text: "DMAX", toks: []string{"DMAX"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}},
-		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}},
+		checks: []check{{kind: checkCC}},
 	},
-	{ // 131: spec line 257: DSET{join}{cc} {dst}{guard}, {s1}, {s2}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
-		name: "DSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000e0000000, care: 0xe3e3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "dset",
+	{ // 189: spec line 389: DSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
+		name: "DSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000e0000000, care: 0xec1bfffbf07fffff, fill: 0x0, ignore: 0x0, sem: "dset",
 		mnem:   []piece{{kind: pieceLit, text: "DSET", toks: []string{"DSET"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}},
-		checks: []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg1, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: f_fabs1, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceFlag, field: f_neg2, text: "-", toks: []string{"-"}}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: f_abs2, text: "|", toks: []string{"|"}}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceEnum, field: f_fsetc, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}},
+		checks: []check{{kind: checkCC}},
 	},
-	{ // 132: spec line 260: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
+	{ // 190: spec line 392: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
 		name: "GLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000d0000000, care: 0xe0e03ffffc7fffff, fill: 0x0, ignore: 0x0, sem: "ld.global",
 		mnem:   []piece{{kind: pieceLit, text: "GLD", toks: []string{"GLD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gmem}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_gmem}},
 	},
-	{ // 133: spec line 261: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
+	{ // 191: spec line 393: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
 		name: "GST", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000d0000000, care: 0xe0e03f8ffc7fffff, fill: 0x0, ignore: 0x0, sem: "st.global",
 		mnem:   []piece{{kind: pieceLit, text: "GST", toks: []string{"GST"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkOperand, opnd: opnd_gmem}},
 	},
-	{ // 134: spec line 262: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
+	{ // 192: spec line 394: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
 		name: "LLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000d0000000, care: 0xe0e03ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "ld.local",
 		mnem:   []piece{{kind: pieceLit, text: "LLD", toks: []string{"LLD"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}, {kind: pieceCC}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_lmem}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_lmem}},
 	},
-	{ // 135: spec line 263: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
+	{ // 193: spec line 401: GRED{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {gred}{guard}, {rdst}
+		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc0000000d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
+		mnem:   []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IADD", toks: []string{".IADD"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x4, 0x6, 0x7}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
+		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
+	},
+	{ // 194: spec line 402: GRED{join}.INC.U32 {gred}{guard}, {rdst}
+		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00010d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
+		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".INC.U32", toks: []string{".INC.U32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
+	},
+	{ // 195: spec line 403: GRED{join}.DEC.U32 {gred}{guard}, {rdst}
+		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00014d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
+		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".DEC.U32", toks: []string{".DEC.U32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
+	},
+	{ // 196: spec line 404: GRED{join}.IMAX{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
+		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc0000018d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
+		mnem:   []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMAX", toks: []string{".IMAX"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
+		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
+	},
+	{ // 197: spec line 405: GRED{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
+		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc000001cd0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
+		mnem:   []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMIN", toks: []string{".IMIN"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
+		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
+	},
+	{ // 198: spec line 406: GRED{join}.AND.U32 {gred}{guard}, {rdst}
+		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00028d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
+		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".AND.U32", toks: []string{".AND.U32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
+	},
+	{ // 199: spec line 407: GRED{join}.OR.U32 {gred}{guard}, {rdst}
+		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c0002cd0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
+		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".OR.U32", toks: []string{".OR.U32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
+	},
+	{ // 200: spec line 408: GRED{join}.XOR.U32 {gred}{guard}, {rdst}
+		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00030d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
+		mnem:  []piece{{kind: pieceLit, text: "GRED", toks: []string{"GRED"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".XOR.U32", toks: []string{".XOR.U32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_rdst}},
+	},
+	{ // 201: spec line 409: GATOM{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
+		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000000d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
+		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IADD", toks: []string{".IADD"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x4, 0x6, 0x7}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
+		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
+	},
+	{ // 202: spec line 410: GATOM{join}.EXCH{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}
+		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000004d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
+		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".EXCH", toks: []string{".EXCH"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", "*"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{"*"}}, order: []byte{0x4, 0x6}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
+		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
+	},
+	{ // 203: spec line 411: GATOM{join}.CAS{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}, {s3r}
+		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000008d0000000, care: 0xe0ffffbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
+		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CAS", toks: []string{".CAS"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", "*"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{"*"}}, order: []byte{0x4, 0x6}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s3r}},
+		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
+	},
+	{ // 204: spec line 412: GATOM{join}.INC.U32 {rdst}{guard}, {gatom}, {s2r}
+		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00010d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
+		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".INC.U32", toks: []string{".INC.U32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
+	},
+	{ // 205: spec line 413: GATOM{join}.DEC.U32 {rdst}{guard}, {gatom}, {s2r}
+		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00014d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
+		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".DEC.U32", toks: []string{".DEC.U32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
+	},
+	{ // 206: spec line 414: GATOM{join}.IMAX{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
+		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000018d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
+		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMAX", toks: []string{".IMAX"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
+		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
+	},
+	{ // 207: spec line 415: GATOM{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
+		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe000001cd0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
+		mnem:   []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMIN", toks: []string{".IMIN"}}, {kind: pieceEnum, field: f_mtype, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
+		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}},
+	},
+	{ // 208: spec line 416: GATOM{join}.AND.U32 {rdst}{guard}, {gatom}, {s2r}
+		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00028d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
+		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".AND.U32", toks: []string{".AND.U32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
+	},
+	{ // 209: spec line 417: GATOM{join}.OR.U32 {rdst}{guard}, {gatom}, {s2r}
+		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c0002cd0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
+		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".OR.U32", toks: []string{".OR.U32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
+	},
+	{ // 210: spec line 418: GATOM{join}.XOR.U32 {rdst}{guard}, {gatom}, {s2r}
+		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00030d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
+		mnem:  []piece{{kind: pieceLit, text: "GATOM", toks: []string{"GATOM"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".XOR.U32", toks: []string{".XOR.U32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_s2r}},
+	},
+	{ // 211: spec line 419: LST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {lmem}{guard}, {dst}
 		name: "LST", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000d0000000, care: 0xe0e03f8ffe7fffff, fill: 0x0, ignore: 0x0, sem: "st.local",
 		mnem:   []piece{{kind: pieceLit, text: "LST", toks: []string{"LST"}}, {kind: pieceJoin}, {kind: pieceEnum, field: f_mtype, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}},
 		opnds:  []piece{{kind: pieceOperand, opnd: opnd_lmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_dst}},
 		checks: []check{{kind: checkEnum, field: f_mtype, opts: 8}, {kind: checkOperand, opnd: opnd_lmem}},
 	},
-	{ // 136: spec line 271: TEX{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
-		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xf0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
-		mnem:   []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
-		checks: []check{{kind: checkCC}},
+	{ // 212: spec line 437: TEX{join}{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0xf0000000, care: 0xefffff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 137: spec line 272: TEX.BIAS{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
-		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
-		mnem:   []piece{{kind: pieceLit, text: "TEX.BIAS", toks: []string{"TEX.BIAS"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
-		checks: []check{{kind: checkCC}},
+	{ // 213: spec line 438: TEX{join}.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0xf8000000, care: 0xe000ff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CUBE", toks: []string{".CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
 	},
-	{ // 138: spec line 273: TEX.LOD{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
-		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
-		mnem:   []piece{{kind: pieceLit, text: "TEX.LOD", toks: []string{"TEX.LOD"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
-		checks: []check{{kind: checkCC}},
+	{ // 214: spec line 439: TEX{join}.FETCH{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0xf1000000, care: 0xefffff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".FETCH", toks: []string{".FETCH"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 139: spec line 274: TEX.SIZE{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
-		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
-		mnem:   []piece{{kind: pieceLit, text: "TEX.SIZE", toks: []string{"TEX.SIZE"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
-		checks: []check{{kind: checkCC}},
+	{ // 215: spec line 440: TEX{join}.BIAS{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x20000000f0000000, care: 0xefffff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".BIAS", toks: []string{".BIAS"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
 	},
-	{ // 140: spec line 275: TEX.FETCH{join}{cc} {dst}{guard}, {hex:texn}, {hex:texs}, {hex:texd}, {hex:texf}, {hex:ahi}, {hex:texw}
-		name: "TEX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000f0000000, care: 0xe003fffff3ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
-		mnem:   []piece{{kind: pieceLit, text: "TEX.FETCH", toks: []string{"TEX.FETCH"}}, {kind: pieceJoin}, {kind: pieceCC}},
-		opnds:  []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texn}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texs}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texd}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texf}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_ahi}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_texw}},
-		checks: []check{{kind: checkCC}},
+	{ // 216: spec line 441: TEX{join}.BIAS.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x20000000f8000000, care: 0xe000ff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".BIAS.CUBE", toks: []string{".BIAS.CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
 	},
-	{ // 141: spec line 278: BRA {fcond}{tgt}
+	{ // 217: spec line 442: TEX{join}.LOD{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x40000000f0000000, care: 0xefffff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".LOD", toks: []string{".LOD"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
+	},
+	{ // 218: spec line 443: TEX{join}.LOD.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f8000000, value: 0x40000000f8000000, care: 0xe000ff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".LOD.CUBE", toks: []string{".LOD.CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
+	},
+	{ // 219: spec line 444: TEX{join}.SIZE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+		name: "TEX", class: ClassLong, mask: 0xe00f0000f0000000, value: 0x60000000f0000000, care: 0xe00fff8ff6ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SIZE", toks: []string{".SIZE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
+	},
+	{ // 220: spec line 447: TEX{join}.PREP.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+		name: "TEX", class: ClassLong, mask: 0xe00f0000f8000000, value: 0x60010000f8000000, care: 0xe00fff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".PREP.CUBE", toks: []string{".PREP.CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
+	},
+	{ // 221: spec line 448: TEX{join}.QUERYLOD{tcube?.CUBE}{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+		name: "TEX", class: ClassLong, mask: 0xe00f0000f0000000, value: 0x60020000f0000000, care: 0xe00fff8ffeffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".QUERYLOD", toks: []string{".QUERYLOD"}}, {kind: pieceFlag, field: f_tcube, text: ".CUBE", toks: []string{".CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
+	},
+	{ // 222: spec line 449: TEX{join}.GATHER{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0x80000000f1000000, care: 0xefffff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".GATHER", toks: []string{".GATHER"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
+	},
+	{ // 223: spec line 450: TEX{join}.GATHER.CUBE{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0x80000000f9000000, care: 0xe000ff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".GATHER.CUBE", toks: []string{".GATHER.CUBE"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}},
+	},
+	{ // 224: spec line 451: TEX{join}.CSAA{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
+		name: "TEX", class: ClassLong, mask: 0xe0000000f1000000, value: 0x80000000f0000000, care: 0xefffff8ff7ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX", toks: []string{"TEX"}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CSAA", toks: []string{".CSAA"}}, {kind: pieceFlag, field: f_tlive, text: ".LIVE", toks: []string{".LIVE"}}, {kind: pieceFlag, field: f_tderiv, text: ".DERIV", toks: []string{".DERIV"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_texmask}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_toff}},
+	},
+	{ // 225: spec line 454: TEX32{sfetch?.FETCH}{sf1?.LIVE} {dst}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}
+		name: "TEX32", class: ClassShort, mask: 0xf0000000, value: 0xf0000000, care: 0xf1ffffff, fill: 0x0, ignore: 0x0, sem: "tex",
+		mnem:  []piece{{kind: pieceLit, text: "TEX32", toks: []string{"TEX32"}}, {kind: pieceFlag, field: f_sfetch, text: ".FETCH", toks: []string{".FETCH"}}, {kind: pieceFlag, field: f_sf1, text: ".LIVE", toks: []string{".LIVE"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tunit}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tsamp}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_hex, field: f_tcnt}},
+	},
+	{ // 226: spec line 457: EMIT{join} {fcond0}
+		name: "EMIT", class: ClassLong, mask: 0xe0000000f0000600, value: 0xc0000000f0000200, care: 0xe0003f83f0000603, fill: 0x0, ignore: 0x0, sem: "emit",
+		mnem:  []piece{{kind: pieceLit, text: "EMIT", toks: []string{"EMIT"}}, {kind: pieceJoin}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
+	},
+	{ // 227: spec line 458: RESTART{join} {fcond0}
+		name: "RESTART", class: ClassLong, mask: 0xe0000000f0000600, value: 0xc0000000f0000400, care: 0xe0003f83f0000603, fill: 0x0, ignore: 0x0, sem: "restart",
+		mnem:  []piece{{kind: pieceLit, text: "RESTART", toks: []string{"RESTART"}}, {kind: pieceJoin}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
+	},
+	{ // 228: spec line 461: BRA {fcond}{tgt}
 		name: "BRA", class: ClassFlow, mask: 0xf00001fc, value: 0x10000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "bra",
 		mnem:  []piece{{kind: pieceLit, text: "BRA", toks: []string{"BRA"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond}, {kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 142: spec line 281: CAL.NOINC {tgt}
+	{ // 229: spec line 464: CAL.NOINC {tgt}
 		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x20000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL.NOINC", toks: []string{"CAL.NOINC"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 143: spec line 282: CAL {tgt}
+	{ // 230: spec line 465: CAL {tgt}
 		name: "CAL", class: ClassFlow, mask: 0x3f80f00001fc, value: 0x78020000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "cal",
 		mnem:  []piece{{kind: pieceLit, text: "CAL", toks: []string{"CAL"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 144: spec line 283: RET {fcond0}
+	{ // 231: spec line 466: RET {fcond0}
 		name: "RET", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x30000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "ret",
 		mnem:  []piece{{kind: pieceLit, text: "RET", toks: []string{"RET"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
 	},
-	{ // 145: spec line 284: SSY {tgt}
+	{ // 232: spec line 467: SSY {tgt}
 		name: "SSY", class: ClassFlow, mask: 0xf00001fc, value: 0xa0000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x3f8000000000, sem: "ssy",
 		mnem:  []piece{{kind: pieceLit, text: "SSY", toks: []string{"SSY"}}},
 		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
 	},
-	{ // 146: spec line 285: BAR.ARV.WAIT {bar}, {barcnt}
-		name: "BAR", class: ClassFlow, mask: 0xf60001fc, value: 0x86000000, care: 0xf7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
-		mnem:  []piece{{kind: pieceLit, text: "BAR.ARV.WAIT", toks: []string{"BAR.ARV.WAIT"}}},
-		opnds: []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_barcnt}},
+	{ // 233: spec line 470: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
+		name: "BAR", class: ClassFlow, mask: 0x4000f00001fc, value: 0x80000000, care: 0x4000f7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
+		mnem:   []piece{{kind: pieceLit, text: "BAR", toks: []string{"BAR"}}, {kind: pieceEnum, field: f_barmd, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_barcnt}},
+		checks: []check{{kind: checkEnum, field: f_barmd, opts: 4}},
 	},
-	{ // 147: spec line 286: TRAP
+	{ // 234: spec line 471: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}
+		name: "BAR", class: ClassFlow, mask: 0x4000f00001fc, value: 0x400080000000, care: 0x4000f7e001ff, fill: 0x0, ignore: 0x0, sem: "bar",
+		mnem:   []piece{{kind: pieceLit, text: "BAR", toks: []string{"BAR"}}, {kind: pieceEnum, field: f_barmd, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_bar}},
+		checks: []check{{kind: checkEnum, field: f_barmd, opts: 4}},
+	},
+	{ // 235: spec line 472: TRAP
 		name: "TRAP", class: ClassFlow, mask: 0x3f80f1fffffc, value: 0x90000000, care: 0x3f80f1ffffff, fill: 0x0, ignore: 0x0, sem: "trap",
 		mnem: []piece{{kind: pieceLit, text: "TRAP", toks: []string{"TRAP"}}},
 	},
-	{ // 148: spec line 287: NOP{join}
+	{ // 236: spec line 473: NOP{join}
 		name: "NOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000f0000000, care: 0xe0003f83f0000003, fill: 0x0, ignore: 0x3f8000000000, sem: "nop",
 		mnem: []piece{{kind: pieceLit, text: "NOP", toks: []string{"NOP"}}, {kind: pieceJoin}},
+	},
+	{ // 237: spec line 474: PMEVENT{join} {hex:pm}
+		name: "PMEVENT", class: ClassLong, mask: 0xe0000004f0000000, value: 0xe0000004f0000000, care: 0xe0003f87f0003c03, fill: 0x0, ignore: 0x3f8000000000, sem: "pmevent",
+		mnem:  []piece{{kind: pieceLit, text: "PMEVENT", toks: []string{"PMEVENT"}}, {kind: pieceJoin}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_hex, field: f_pm}},
+	},
+	{ // 238: spec line 479: KIL {fcond0}
+		name: "KIL", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x0, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "kil",
+		mnem:  []piece{{kind: pieceLit, text: "KIL", toks: []string{"KIL"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
+	},
+	{ // 239: spec line 480: PBK {tgt}
+		name: "PBK", class: ClassFlow, mask: 0xf00001fc, value: 0x40000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x3f8000000000, sem: "pbk",
+		mnem:  []piece{{kind: pieceLit, text: "PBK", toks: []string{"PBK"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
+	},
+	{ // 240: spec line 481: BRK {fcond0}
+		name: "BRK", class: ClassFlow, mask: 0xfc000fffffffc, value: 0x50000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "brk",
+		mnem:  []piece{{kind: pieceLit, text: "BRK", toks: []string{"BRK"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
+	},
+	{ // 241: spec line 482: QUADON
+		name: "QUADON", class: ClassFlow, mask: 0xf00001fc, value: 0x60000000, care: 0x3f80f00001ff, fill: 0x0, ignore: 0x3f8000000000, sem: "quadon",
+		mnem: []piece{{kind: pieceLit, text: "QUADON", toks: []string{"QUADON"}}},
+	},
+	{ // 242: spec line 483: QUADPOP
+		name: "QUADPOP", class: ClassFlow, mask: 0xf00001fc, value: 0x70000000, care: 0x3f80f00001ff, fill: 0x0, ignore: 0x3f8000000000, sem: "quadpop",
+		mnem: []piece{{kind: pieceLit, text: "QUADPOP", toks: []string{"QUADPOP"}}},
+	},
+	{ // 243: spec line 484: BRKPT {fcond0}
+		name: "BRKPT", class: ClassFlow, mask: 0xfc000fffffffc, value: 0xb0000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x0, sem: "brkpt",
+		mnem:  []piece{{kind: pieceLit, text: "BRKPT", toks: []string{"BRKPT"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_fcond0}},
+	},
+	{ // 244: spec line 488: BRX {bxmem}
+		name: "BRX", class: ClassFlow, mask: 0xf00001fc, value: 0xc0000000, care: 0x3c03f84fdffffff, fill: 0x0, ignore: 0x3f8000000000, sem: "brx",
+		mnem:  []piece{{kind: pieceLit, text: "BRX", toks: []string{"BRX"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_bxmem}},
+	},
+	{ // 245: spec line 489: PRET {tgt}
+		name: "PRET", class: ClassFlow, mask: 0xf00001fc, value: 0xd0000000, care: 0xfff80ffffffff, fill: 0x0, ignore: 0x3f8000000000, sem: "pret",
+		mnem:  []piece{{kind: pieceLit, text: "PRET", toks: []string{"PRET"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
+	},
+	{ // 246: spec line 510: BAR32{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}, {barcnt}
+		name: "BAR32", class: ClassFlow32, mask: 0xf00001ff, value: 0x80000003, care: 0xf7ffffff, fill: 0x0, ignore: 0x0, sem: "bar",
+		mnem:   []piece{{kind: pieceLit, text: "BAR32", toks: []string{"BAR32"}}, {kind: pieceEnum, field: f_barmd, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}},
+		opnds:  []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", toks: []string{","}}, {kind: pieceOperand, opnd: opnd_barcnt}},
+		checks: []check{{kind: checkEnum, field: f_barmd, opts: 4}},
+	},
+	{ // 247: spec line 511: SSY32 {tgt}
+		name: "SSY32", class: ClassFlow32, mask: 0xf00001ff, value: 0xa0000003, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "ssy",
+		mnem:  []piece{{kind: pieceLit, text: "SSY32", toks: []string{"SSY32"}}},
+		opnds: []piece{{kind: pieceOperand, opnd: opnd_tgt}},
+	},
+	{ // 248: spec line 513: TRAP32
+		name: "TRAP32", class: ClassFlow32, mask: 0xf0000003, value: 0x90000002, care: 0xf0000003, fill: 0x0, ignore: 0x0, sem: "trap",
+		mnem: []piece{{kind: pieceLit, text: "TRAP32", toks: []string{"TRAP32"}}},
+	},
+	{ // 249: spec line 514: BRKPT32
+		name: "BRKPT32", class: ClassFlow32, mask: 0xf0000003, value: 0xb0000002, care: 0xf0000003, fill: 0x0, ignore: 0x0, sem: "brkpt",
+		mnem: []piece{{kind: pieceLit, text: "BRKPT32", toks: []string{"BRKPT32"}}},
 	},
 }
 
 // formIndex[class][op<<3|op2] lists the candidate forms, most specific first.
-var formIndex = [4][128][]uint16{
+var formIndex = [5][128][]uint16{
 	{ // class 0
-		8:   {9},
-		16:  {16, 17},
-		24:  {18, 19},
-		32:  {26, 27},
-		40:  {31},
-		48:  {77, 78},
-		56:  {79, 80},
-		72:  {125},
-		88:  {107},
-		96:  {110},
-		112: {113},
+		8:   {21},
+		16:  {28, 29},
+		24:  {30, 31},
+		32:  {38, 39},
+		40:  {43},
+		48:  {89, 90, 91, 92, 93, 94, 95, 96},
+		56:  {97, 98, 99, 100, 101, 102, 103, 104},
+		72:  {183},
+		88:  {161},
+		96:  {164},
+		112: {168},
+		120: {225},
 	},
 	{ // class 1
-		8:   {10},
-		16:  {20, 21},
-		24:  {22, 23},
-		32:  {28, 29},
-		48:  {81, 82},
-		56:  {83, 84},
-		88:  {108},
-		96:  {111},
-		104: {93, 94, 95, 96},
-		112: {114},
+		8:   {22},
+		16:  {32, 33},
+		24:  {34, 35},
+		32:  {40, 41},
+		48:  {105, 106, 107, 108, 109, 110, 111, 112},
+		56:  {113, 114, 115, 116, 117, 118, 119, 120},
+		88:  {162},
+		96:  {165},
+		104: {129, 130, 131, 132},
+		112: {169},
 	},
 	{ // class 2
-		1:   {2},
-		2:   {3},
-		3:   {4},
-		5:   {5},
-		6:   {6},
-		7:   {7},
-		8:   {0},
-		9:   {1},
-		16:  {11, 12},
-		24:  {14, 13, 15},
-		27:  {85},
-		28:  {86},
-		29:  {87},
-		30:  {88, 89},
-		31:  {90, 91},
-		32:  {24, 25},
-		40:  {30},
-		48:  {35, 32, 33, 34, 36},
-		49:  {40, 37, 38, 39, 41},
-		50:  {45, 42, 43, 44, 46},
-		51:  {50, 47, 48, 49, 51},
-		52:  {55, 52, 53, 54, 56},
-		53:  {60, 57, 58, 59, 61},
-		54:  {65, 62, 63, 64, 66},
-		55:  {70, 67, 68, 69, 71},
-		56:  {75, 72, 73, 74, 76},
-		72:  {119},
-		74:  {120},
-		75:  {121},
-		76:  {122},
-		77:  {123},
-		78:  {124},
-		80:  {97},
-		81:  {98},
-		82:  {99},
-		83:  {100},
-		84:  {101},
-		85:  {102},
-		86:  {103},
-		87:  {104},
-		88:  {105},
-		89:  {106},
-		91:  {115},
-		92:  {116},
-		93:  {117},
-		94:  {118},
-		96:  {109},
-		104: {92},
-		105: {8},
-		106: {134},
-		107: {135},
-		108: {132},
-		109: {133},
-		112: {112},
-		114: {126},
-		115: {127},
-		116: {128},
-		117: {129},
-		118: {130},
-		119: {131},
-		120: {136},
-		121: {137},
-		122: {138},
-		123: {139},
-		124: {140},
-		127: {148},
+		0:   {3, 4},
+		1:   {11},
+		2:   {12},
+		3:   {13},
+		4:   {10},
+		5:   {14},
+		6:   {15},
+		7:   {16},
+		8:   {0, 1},
+		9:   {2},
+		10:  {19, 18},
+		11:  {20},
+		16:  {23, 24},
+		24:  {26, 25, 27},
+		27:  {121},
+		28:  {122},
+		29:  {123},
+		30:  {124, 125},
+		31:  {126, 127},
+		32:  {36, 37},
+		40:  {42},
+		48:  {47, 44, 45, 46, 48},
+		49:  {52, 49, 50, 51, 53},
+		50:  {57, 54, 55, 56, 58},
+		51:  {62, 59, 60, 61, 63},
+		52:  {67, 64, 65, 66, 68},
+		53:  {72, 69, 70, 71, 73},
+		54:  {77, 74, 75, 76, 78},
+		55:  {82, 79, 80, 81, 83},
+		56:  {87, 84, 85, 86, 88},
+		64:  {5, 6, 7, 8, 9},
+		72:  {177},
+		74:  {178},
+		75:  {179},
+		76:  {180},
+		77:  {181},
+		78:  {182},
+		80:  {134, 133},
+		81:  {135, 136},
+		82:  {155, 157, 137},
+		83:  {156, 158, 138},
+		84:  {149, 151, 153, 139},
+		85:  {150, 152, 154, 140},
+		86:  {143, 145, 147, 141},
+		87:  {144, 146, 148, 142},
+		88:  {159},
+		89:  {160},
+		91:  {170},
+		92:  {171},
+		93:  {172},
+		94:  {176},
+		96:  {163},
+		98:  {173},
+		99:  {174},
+		100: {175},
+		104: {128},
+		105: {17},
+		106: {192},
+		107: {211},
+		108: {190},
+		109: {191},
+		110: {194, 195, 198, 199, 200, 193, 196, 197},
+		111: {204, 205, 208, 209, 210, 201, 202, 203, 206, 207},
+		112: {166},
+		113: {167},
+		114: {184},
+		115: {185},
+		116: {186},
+		117: {187},
+		118: {188},
+		119: {189},
+		120: {212, 213, 214},
+		121: {215, 216},
+		122: {217, 218},
+		123: {220, 219, 221},
+		124: {222, 223, 224},
+		126: {226, 227},
+		127: {237, 236},
 	},
 	{ // class 3
-		8:  {141},
-		16: {142, 143},
-		24: {144},
-		64: {146},
-		72: {147},
-		80: {145},
+		0:   {238},
+		8:   {228},
+		16:  {229, 230},
+		24:  {231},
+		32:  {239},
+		40:  {240},
+		48:  {241},
+		56:  {242},
+		64:  {233, 234},
+		72:  {235},
+		80:  {232},
+		88:  {243},
+		96:  {244},
+		104: {245},
+	},
+	{ // class 4
+		64: {246},
+		72: {248},
+		80: {247},
+		88: {249},
 	},
 }
 
 // formsByName maps a mnemonic's base name to its forms in spec order.
 var formsByName = map[string][]uint16{
-	"A2R":     {3},
-	"ADA":     {8},
-	"BAR":     {146},
-	"BRA":     {141},
-	"C2R":     {2},
-	"CAL":     {142, 143},
-	"COS":     {123},
-	"DADD":    {127},
-	"DFMA":    {126},
-	"DMAX":    {130},
-	"DMIN":    {129},
-	"DMUL":    {128},
-	"DSET":    {131},
-	"EX2":     {124},
-	"F2F":     {103, 104},
-	"F2I":     {101, 102},
-	"FADD":    {105, 106},
-	"FADD32":  {107},
-	"FADD32I": {108},
-	"FMAD":    {112},
-	"FMAD32":  {113},
-	"FMAD32I": {114},
-	"FMAX":    {116},
-	"FMIN":    {117},
-	"FMUL":    {109},
-	"FMUL32":  {110},
-	"FMUL32I": {111},
-	"FSET":    {115},
-	"GLD":     {132},
-	"GST":     {133},
-	"I2F":     {99, 100},
-	"I2I":     {97, 98},
-	"IADD":    {11, 12, 13, 14, 15},
-	"IADD32":  {16, 17, 18, 19},
-	"IADD32I": {20, 21, 22, 23},
-	"IMAD":    {32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76},
-	"IMAD32":  {77, 78, 79, 80},
-	"IMAD32I": {81, 82, 83, 84},
-	"IMAX":    {86},
-	"IMIN":    {87},
-	"IMUL":    {24, 25},
-	"IMUL32":  {26, 27},
-	"IMUL32I": {28, 29},
-	"ISAD":    {30},
-	"ISAD32":  {31},
-	"ISET":    {85},
-	"LG2":     {121},
-	"LLD":     {134},
-	"LOP":     {92},
-	"LOP32I":  {93, 94, 95, 96},
-	"LST":     {135},
-	"MOV":     {0},
-	"MOV32":   {9},
-	"MVC":     {1},
-	"MVI":     {10},
-	"NOP":     {148},
-	"R2A":     {6},
-	"R2C":     {5},
-	"R2G":     {7},
-	"RCP":     {119},
-	"RCP32":   {125},
-	"RET":     {144},
-	"RRO":     {118},
-	"RSQ":     {120},
-	"S2R":     {4},
-	"SHL":     {88, 89},
-	"SHR":     {90, 91},
-	"SIN":     {122},
-	"SSY":     {145},
-	"TEX":     {136, 137, 138, 139, 140},
-	"TRAP":    {147},
+	"A2R":     {12},
+	"ADA":     {17},
+	"ALD":     {3, 4},
+	"AST":     {10},
+	"BAR":     {233, 234},
+	"BAR32":   {246},
+	"BRA":     {228},
+	"BRK":     {240},
+	"BRKPT":   {243},
+	"BRKPT32": {249},
+	"BRX":     {244},
+	"C2R":     {11},
+	"CAL":     {229, 230},
+	"COS":     {181},
+	"DADD":    {185},
+	"DFMA":    {184},
+	"DMAX":    {188},
+	"DMIN":    {187},
+	"DMUL":    {186},
+	"DSET":    {189},
+	"EMIT":    {226},
+	"EX2":     {182},
+	"F2F":     {141, 142, 143, 144, 145, 146, 147, 148},
+	"F2I":     {139, 140, 149, 150, 151, 152, 153, 154},
+	"FADD":    {159, 160},
+	"FADD32":  {161},
+	"FADD32I": {162},
+	"FMAD":    {166, 167},
+	"FMAD32":  {168},
+	"FMAD32I": {169},
+	"FMAX":    {171},
+	"FMIN":    {172},
+	"FMUL":    {163},
+	"FMUL32":  {164},
+	"FMUL32I": {165},
+	"FSET":    {170},
+	"G2R":     {18, 19},
+	"GATOM":   {201, 202, 203, 204, 205, 206, 207, 208, 209, 210},
+	"GLD":     {190},
+	"GRED":    {193, 194, 195, 196, 197, 198, 199, 200},
+	"GST":     {191},
+	"I2F":     {137, 138, 155, 156, 157, 158},
+	"I2I":     {133, 134, 135, 136},
+	"IADD":    {23, 24, 25, 26, 27},
+	"IADD32":  {28, 29, 30, 31},
+	"IADD32I": {32, 33, 34, 35},
+	"IMAD":    {44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88},
+	"IMAD32":  {89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104},
+	"IMAD32I": {105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120},
+	"IMAX":    {122},
+	"IMIN":    {123},
+	"IMUL":    {36, 37},
+	"IMUL32":  {38, 39},
+	"IMUL32I": {40, 41},
+	"IPA":     {5, 6, 7, 8, 9},
+	"ISAD":    {42},
+	"ISAD32":  {43},
+	"ISET":    {121},
+	"KIL":     {238},
+	"LG2":     {179},
+	"LLD":     {192},
+	"LOP":     {128},
+	"LOP32I":  {129, 130, 131, 132},
+	"LST":     {211},
+	"MOV":     {0, 1},
+	"MOV32":   {21},
+	"MVC":     {2},
+	"MVI":     {22},
+	"NOP":     {236},
+	"PBK":     {239},
+	"PMEVENT": {237},
+	"PRET":    {245},
+	"QUADON":  {241},
+	"QUADOP":  {175},
+	"QUADPOP": {242},
+	"R2A":     {15},
+	"R2C":     {14},
+	"R2G":     {16},
+	"RCP":     {177},
+	"RCP32":   {183},
+	"RESTART": {227},
+	"RET":     {231},
+	"RRO":     {176},
+	"RSQ":     {178},
+	"S2R":     {13},
+	"SHL":     {124, 125},
+	"SHR":     {126, 127},
+	"SIN":     {180},
+	"SLCT":    {173, 174},
+	"SSY":     {232},
+	"SSY32":   {247},
+	"TEX":     {212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224},
+	"TEX32":   {225},
+	"TRAP":    {235},
+	"TRAP32":  {248},
+	"VOTE":    {20},
 }

@@ -49,46 +49,58 @@ type form struct {
 	sem      string
 }
 
-var classes = map[string]int{"short": 0, "imm": 1, "long": 2, "flow": 3}
+// classes are the encoding classes; flow32 is a 32-bit control-flow word
+// (bits 0-1 are matched by each form, see spec.txt).
+var classes = map[string]int{"short": 0, "imm": 1, "long": 2, "flow": 3, "flow32": 4}
 
 // operandFields lists, for every operand kind, the fields it reads in each
 // class. A form cares about its match fields plus these; any other bit set in
 // an instruction makes it invalid.
 var operandFields = map[string]map[string][]string{
-	"dst":    {"short": {"sdst"}, "imm": {"sdst"}, "long": {"dst", "odst"}},
-	"s1":     {"short": {"ss1", "ssh", "sainc", "salo"}, "imm": {"ss1", "ssh", "sainc", "salo"}, "long": {"s1", "sh", "ainc", "alo", "ahi"}},
-	"s2":     {"short": {"ss2", "sc2"}, "imm": {"immlo", "immhi"}, "long": {"s2", "c2", "bank"}},
-	"s3":     {"short": {}, "long": {"s3", "c3", "bank"}},
-	"s2c":    {"long": {"s2", "bank"}},
-	"imm":    {"imm": {"immlo", "immhi"}},
-	"imms":   {"imm": {"immlo", "immhi"}},
-	"shc":    {"long": {"s2"}},
-	"cguard": {"short": {}, "imm": {}, "long": {"cond", "pr"}},
-	"guard":  {"short": {}, "imm": {}, "long": {"cond", "pr"}, "flow": {"cond", "pr"}},
-	"fcond":  {"long": {"cond", "pr"}, "flow": {"cond", "pr"}},
-	"fcond0": {"long": {"cond", "pr"}, "flow": {"cond", "pr"}},
-	"tgt":    {"flow": {"tgt", "tgthi"}},
-	"gmem":   {"long": {"s1", "s2", "alo", "ahi"}},
-	"gdst":   {"long": {"s1", "alo", "ahi"}},
-	"lmem":   {"long": {"saddr", "alo", "ahi", "ainc"}},
-	"hex":    {"short": {}, "imm": {}, "long": {}, "flow": {}},
-	"smemw":  {"long": {"saddr", "alo", "ahi", "ainc"}},
-	"smemr":  {"long": {"saddr", "alo", "ahi"}},
-	"cmem":   {"long": {"s1", "bank", "alo", "ahi", "ainc", "ctype"}},
-	"adst":   {"long": {"dst"}},
-	"asrc":   {"long": {"alo", "ahi"}},
-	"adaimm": {"long": {"adaimm"}},
-	"r2ash":  {"long": {"s2"}},
-	"sreg":   {"long": {"sreg"}},
-	"creg":   {"long": {"ccr"}},
-	"bar":    {"flow": {"barid"}},
-	"barcnt": {"flow": {"barcnt"}},
-	"cdst":   {"long": {"ccr"}},
-	"csrc":   {"long": {"pr"}},
-	"rro":    {"long": {}},
-	"s3r":    {"long": {"s3"}},
-	"texdim": {"long": {}},
-	"u16":    {"flow": {"u16"}},
+	"dst":     {"short": {"sdst"}, "imm": {"sdst"}, "long": {"dst", "odst"}},
+	"s1":      {"short": {"ss1", "ssh", "sainc", "salo"}, "imm": {"ss1", "ssh", "sainc", "salo"}, "long": {"s1", "sh", "ainc", "alo", "ahi"}},
+	"s2":      {"short": {"ss2", "sc2"}, "imm": {"immlo", "immhi"}, "long": {"s2", "c2", "bank"}},
+	"s3":      {"short": {}, "long": {"s3", "c3", "bank"}},
+	"s2c":     {"long": {"s2", "bank"}},
+	"imm":     {"imm": {"immlo", "immhi"}},
+	"imms":    {"imm": {"immlo", "immhi"}},
+	"shc":     {"long": {"s2"}},
+	"cguard":  {"short": {}, "imm": {}, "long": {"cond", "pr"}},
+	"guard":   {"short": {}, "imm": {}, "long": {"cond", "pr"}, "flow": {"cond", "pr"}},
+	"fcond":   {"long": {"cond", "pr"}, "flow": {"cond", "pr"}},
+	"fcond0":  {"long": {"cond", "pr"}, "flow": {"cond", "pr"}},
+	"tgt":     {"flow": {"tgt", "tgthi"}, "flow32": {"tgt"}},
+	"gmem":    {"long": {"s1", "s2", "alo", "ahi"}},
+	"gdst":    {"long": {"s1", "alo", "ahi"}},
+	"lmem":    {"long": {"saddr", "alo", "ahi", "ainc"}},
+	"hex":     {"short": {}, "imm": {}, "long": {}, "flow": {}},
+	"smemw":   {"long": {"saddr", "alo", "ahi", "ainc"}},
+	"smemr":   {"long": {"saddr", "alo", "ahi"}},
+	"cmem":    {"long": {"saddr", "bank", "alo", "ahi", "ainc", "ctype"}},
+	"adst":    {"long": {"dst"}},
+	"asrc":    {"long": {"alo", "ahi"}},
+	"adaimm":  {"long": {"adaimm"}},
+	"r2ash":   {"long": {"s2"}},
+	"sreg":    {"long": {"sreg"}},
+	"creg":    {"long": {"ccr"}},
+	"bar":     {"flow": {"barid"}, "flow32": {"barid"}},
+	"barcnt":  {"flow": {"barcnt"}, "flow32": {"barcnt"}},
+	"cdst":    {"long": {"ccr"}},
+	"csrc":    {"long": {"pr"}},
+	"rro":     {"long": {}},
+	"s3r":     {"long": {"s3"}},
+	"s1r":     {"long": {"s1"}},
+	"s2r":     {"long": {"s2"}},
+	"rdst":    {"long": {"dst"}},
+	"texmask": {"long": {"tmlo", "tmhi"}},
+	"amem":    {"long": {"s1", "alo", "ahi"}},
+	"omem":    {"long": {"saddr", "alo", "ahi"}},
+	"bxmem":   {"flow": {"bxoff", "bank", "alo", "ahi"}},
+	"vmem":    {"long": {"vidx", "alo", "ahi"}},
+	"gred":    {"long": {"s1", "gseg"}},
+	"gatom":   {"long": {"s1", "gseg2"}},
+	"texdim":  {"long": {}},
+	"u16":     {"flow": {"u16"}},
 }
 
 // kindsWithClassFree are operand kinds that have the same fields in all classes.
@@ -232,8 +244,8 @@ func compile(fm *form, fields map[string]field) error {
 		fm.value |= x << f.pos
 		seen[k] = true
 	}
-	if fm.class != "short" && fm.class != "imm" && fm.class != "long" && fm.class != "flow" {
-		return fmt.Errorf("class")
+	if fm.class == "flow32" && !seen["cls"] {
+		return fmt.Errorf("a flow32 form must match cls (bits 0-1)")
 	}
 	if !seen["op"] {
 		return fmt.Errorf("form must match op")
@@ -425,8 +437,8 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 		sort.SliceStable(v, func(a, b int) bool { return pop(forms[v[a]].mask) > pop(forms[v[b]].mask) })
 		idx[k] = v
 	}
-	b.WriteString("// formIndex[class][op<<3|op2] lists the candidate forms, most specific first.\nvar formIndex = [4][128][]uint16{\n")
-	for c := 0; c < 4; c++ {
+	fmt.Fprintf(&b, "// formIndex[class][op<<3|op2] lists the candidate forms, most specific first.\nvar formIndex = [%d][128][]uint16{\n", len(classes))
+	for c := 0; c < len(classes); c++ {
 		fmt.Fprintf(&b, "\t{ // class %d\n", c)
 		for o := 0; o < 128; o++ {
 			op, op2 := o>>3, o&7

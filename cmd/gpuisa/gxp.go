@@ -1,0 +1,27 @@
+package main
+
+import (
+	"bytes"
+	"io"
+
+	"gpuisa/binfmt/gxp"
+	"gpuisa/isa/usse"
+)
+
+func isGXP(b []byte) bool { return bytes.HasPrefix(b, []byte("GXP\x00")) }
+
+// disGXP lists a PlayStation Vita GXP shader: header comments, then both
+// USSE programs.
+func disGXP(w io.Writer, data []byte) []error {
+	p, err := gxp.Parse(data)
+	if err != nil {
+		return []error{err}
+	}
+	out, derrs := p.AppendListing(nil, usse.Disassemble)
+	w.Write(out)
+	var errs []error
+	for _, e := range derrs {
+		errs = append(errs, e)
+	}
+	return errs
+}

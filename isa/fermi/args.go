@@ -1,0 +1,131 @@
+package fermi
+
+import "gpuisa/isa"
+
+// ArgKind says what an Arg holds.
+type ArgKind uint8
+
+const (
+	ArgNone   ArgKind = iota
+	ArgReg            // Reg: general register (63 = RZ)
+	ArgPred           // Reg: predicate register (7 = PT)
+	ArgImm            // Imm: integer (sign-extended when signed) or, with Float, the IEEE bits of the value
+	ArgConst          // c[Bank][Reg+Imm]
+	ArgMem            // [Reg+Imm]
+	ArgTarget         // Imm: absolute branch target
+	ArgSReg           // Reg: special register number
+	ArgCC             // Reg: condition code test (15 = T)
+	ArgText           // Imm: the value of a named field (texture shape, ...); Text its spelling
+)
+
+// MaxArgs is the most operands a form has.
+const MaxArgs = 6
+
+// Arg is one decoded operand, for tools (emulators, analyses) that want
+// values rather than text.
+type Arg struct {
+	Kind              ArgKind
+	Reg               uint8
+	Bank              uint8
+	Imm               int64
+	Float             bool // Imm holds float32 bits (Double: float64 bits)
+	Double            bool
+	Neg, Abs, Not, CC bool
+	Text              string
+}
+
+// Args decodes the operands of inst at address pc in the order the New
+// dialect prints them. Condition codes that print nothing (CC.T) are
+// included as ArgCC.
+func (i Inst) Args(pc uint64) (args [MaxArgs]Arg, n int) {
+	f := &forms[i.form]
+	raw := i.Raw
+	for a := f.alias; a != 0; a = forms[a].alias { // New operand order
+		if af := &forms[a]; raw&af.mask == af.value && validOperands(af, raw) {
+			f = af
+			break
+		}
+	}
+	for k := range f.ops {
+		if n == MaxArgs {
+			break
+		}
+		args[n] = decodeArg(&f.ops[k], raw, pc)
+		n++
+	}
+	return args, n
+}
+
+func decodeArg(o *operand, raw, pc uint64) Arg {
+	a := Arg{Neg: bit(raw, o.neg), Abs: bit(raw, o.abs), Not: bit(raw, o.not), CC: bit(raw, o.cc)}
+	float := o.flavor == immF32 || o.flavor == immF64
+	imm20 := func() {
+		v := raw >> 26 & 0xfffff
+		a.Kind = ArgImm
+		switch o.flavor {
+		case immInt:
+			a.Imm = isa.SignExtend(v, 20)
+		case immF32:
+			a.Imm, a.Float = int64(v<<12), true
+		case immF64:
+			a.Imm, a.Float, a.Double = int64(v<<44), true, true
+		default:
+			a.Imm = int64(v)
+		}
+	}
+	constOp := func() {
+		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, 63, uint8(raw>>42&15), int64(raw>>26&0xffff)
+	}
+	switch o.kind {
+	case opReg:
+		a.Kind, a.Reg = ArgReg, uint8(o.f.Get(raw))
+	case opPred:
+		a.Kind, a.Reg = ArgPred, uint8(o.value(raw))
+	case opB, opB3:
+		switch raw >> 46 & 3 {
+		case 0:
+			a.Kind, a.Reg = ArgReg, uint8(raw>>26&63)
+		case 1:
+			constOp()
+		case 2:
+			a.Kind, a.Reg = ArgReg, uint8(raw>>49&63)
+		case 3:
+			imm20()
+		}
+	case opC:
+		if raw>>46&3 == 2 {
+			constOp()
+		} else {
+			a.Kind, a.Reg = ArgReg, uint8(raw>>49&63)
+		}
+	case opV:
+		if raw>>47&1 != 0 {
+			a.Kind, a.Reg = ArgReg, uint8(raw>>26&63)
+		} else {
+			a.Kind, a.Imm = ArgImm, int64(raw>>26&0xffff)
+		}
+	case opImm32:
+		v := raw >> 26 & 0xffffffff
+		a.Kind, a.Imm, a.Float = ArgImm, int64(v), float
+		if o.flavor == immInt {
+			a.Imm = isa.SignExtend(v, 32)
+		}
+	case opHex:
+		a.Kind, a.Imm = ArgImm, int64(o.f.Get(raw))
+	case opMem:
+		a.Kind, a.Reg, a.Imm = ArgMem, uint8(raw>>20&63), o.memOffset(raw)
+	case opConst, opConstX:
+		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, uint8(raw>>20&63), uint8(o.f.Get(raw)), isa.SignExtend(raw>>26&0xffff, 16)
+	case opTarget:
+		a.Kind, a.Imm = ArgTarget, int64((pc+8+uint64(isa.SignExtend(o.f.Get(raw), 24)))&0xffffffff)
+	case opSReg:
+		a.Kind, a.Reg = ArgSReg, uint8(o.f.Get(raw))
+	case opCC, opNopCC:
+		a.Kind, a.Reg = ArgCC, uint8(o.f.Get(raw))
+	case opEnum:
+		a.Kind, a.Imm, a.Text = ArgText, int64(o.f.Get(raw)), tables[o.table][o.f.Get(raw)]
+	case opLit:
+		a.Kind, a.Text = ArgText, o.text
+	}
+	return a
+}

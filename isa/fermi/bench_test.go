@@ -1,0 +1,77 @@
+package fermi
+
+import (
+	"encoding/binary"
+	"testing"
+)
+
+// benchCode is the golden testdata's instructions (ordinary compiler-like
+// code: every form, realistic operands) repeated to 8 KiB.
+func benchCode(tb testing.TB) []byte {
+	var b []byte
+	for len(b) < 8192 {
+		for _, c := range readGolden(tb) {
+			if c.dialect == "new" {
+				b = binary.LittleEndian.AppendUint64(b, c.raw)
+			}
+		}
+	}
+	return b
+}
+
+func BenchmarkDecode(b *testing.B) {
+	code := benchCode(b)
+	n := len(code) / 8
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for off := 0; off < len(code); off += 8 {
+			if _, err := Decode(code[off:]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "inst/s")
+}
+
+func BenchmarkPrint(b *testing.B) {
+	code := benchCode(b)
+	var insts []Inst
+	for off := 0; off < len(code); off += 8 {
+		inst, _ := Decode(code[off:])
+		insts = append(insts, inst)
+	}
+	buf := make([]byte, 0, 256)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k, inst := range insts {
+			buf = AppendText(buf[:0], inst, uint64(k)*8)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(insts))/b.Elapsed().Seconds(), "inst/s")
+}
+
+func BenchmarkDisassemble(b *testing.B) {
+	code := benchCode(b)
+	buf := make([]byte, 0, len(code)*16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf, _ = Disassemble(buf[:0], code, 0)
+	}
+	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
+}
+
+func BenchmarkAssemble(b *testing.B) {
+	code := benchCode(b)
+	src, _ := Disassemble(nil, code, 0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Assemble("b.s", src); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
+}

@@ -1,0 +1,139 @@
+package fermi
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"gpuisa/isa"
+)
+
+// Inst is one decoded instruction: the 64-bit word and the form it matched.
+type Inst struct {
+	Raw  uint64
+	form uint16
+}
+
+// Len is the instruction length in bytes (ptxas emits only 8-byte forms).
+func (i Inst) Len() int { return 8 }
+
+// Op is the printed mnemonic without modifiers, e.g. "ISETP".
+func (i Inst) Op() string {
+	n := forms[i.form].name
+	for j := 0; j < len(n); j++ {
+		if n[j] == '.' {
+			return n[:j]
+		}
+	}
+	return n
+}
+
+// Class is the instruction's semantic class.
+func (i Inst) Class() Class { return forms[i.form].class }
+
+// Guard returns the guard predicate register (7 = pt, i.e. none) and its negation.
+func (i Inst) Guard() (reg int, negated bool) {
+	if forms[i.form].noPred {
+		return 7, false
+	}
+	return int(i.Raw >> 10 & 7), i.Raw>>13&1 != 0
+}
+
+// String is the instruction's text in the New dialect at address 0.
+func (i Inst) String() string { return Print(i, 0) }
+
+// Bytes appends the instruction's memory image (little endian) to dst.
+func (i Inst) Bytes(dst []byte) []byte {
+	return binary.LittleEndian.AppendUint64(dst, i.Raw)
+}
+
+// Decode decodes the instruction at the start of b; see DecodeAt.
+func Decode(b []byte) (Inst, error) { return DecodeAt(b, 0) }
+
+// DecodeAt decodes the instruction at the start of b, which sits at address
+// addr. Errors are *isa.DecodeError (naming addr, wrapping isa.ErrTruncated
+// or isa.ErrInvalid) and say how many bytes to skip to resynchronise.
+func DecodeAt(b []byte, addr uint64) (Inst, error) {
+	var err error
+	var inst Inst
+	switch {
+	case len(b) >= 4 && b[0]&8 != 0:
+		// a 4-byte form: skip just its 4 bytes
+		err = &isa.DecodeError{Len: 4, Err: isa.ErrInvalid, Detail: invalidDetail(uint64(binary.LittleEndian.Uint32(b)))}
+	case len(b) < 8:
+		err = &isa.DecodeError{Len: len(b), Err: isa.ErrTruncated}
+	default:
+		inst, err = DecodeWord(binary.LittleEndian.Uint64(b))
+	}
+	if err != nil {
+		err.(*isa.DecodeError).Addr = addr
+	}
+	return inst, err
+}
+
+// DecodeWord decodes one instruction word (word1<<32 | word0).
+func DecodeWord(raw uint64) (Inst, error) {
+	for _, fi := range formIndex[raw&7|raw>>58<<3] {
+		f := &forms[fi]
+		if raw&f.mask != f.value {
+			continue
+		}
+		if validOperands(f, raw) {
+			return Inst{Raw: raw, form: fi}, nil
+		}
+	}
+	n := 8
+	if raw&8 != 0 {
+		n = 4 // a 4-byte form
+	}
+	return Inst{}, &isa.DecodeError{Len: n, Err: isa.ErrInvalid, Detail: invalidDetail(raw)}
+}
+
+func invalidDetail(raw uint64) string {
+	if raw&8 != 0 {
+		return fmt.Sprintf("4-byte form %#08x not supported", uint32(raw))
+	}
+	return fmt.Sprintf("no form matches %#016x (opcode %#x, type %d)", raw, raw>>58, raw&7)
+}
+
+// validOperands checks what the masks cannot: reserved enum values and the
+// bits a composite operand leaves unused in its selected variant.
+func validOperands(f *form, raw uint64) bool {
+	for k := range f.mods {
+		m := &f.mods[k]
+		switch m.kind {
+		case modEnum:
+			if tables[m.table][m.value(raw)] == "?" {
+				return false
+			}
+		case modVType:
+			if raw>>44&7 == 7 || raw>>47&1 != 0 && raw>>32&7 == 7 {
+				return false
+			}
+		}
+	}
+	for k := range f.ops {
+		o := &f.ops[k]
+		switch o.kind {
+		case opB, opB3:
+			switch raw >> 46 & 3 {
+			case 0:
+				if raw>>32&0x3fff != 0 {
+					return false
+				}
+			case 2:
+				if o.kind == opB {
+					return false
+				}
+			}
+		case opV:
+			if raw>>47&1 != 0 && raw>>35&0x7f != 0 {
+				return false
+			}
+		case opEnum:
+			if tables[o.table][o.f.Get(raw)] == "?" {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,45 @@
+// Package fermi disassembles and assembles NVIDIA Fermi (sm_20, sm_21) machine
+// code the way NVIDIA's cuobjdump prints it.
+//
+// Every instruction form is written once, in fermi.spec; `go generate` turns
+// it into tables.go, which the decoder (DecodeWord: index by opcode bits,
+// mask/value match), the printer (AppendTextDialect) and the assembler
+// (AssembleLineDialect, Assemble) all read. Bits a form does not describe must
+// be zero, so every word that decodes reassembles to itself.
+//
+// # Dialects
+//
+// cuobjdump printed sm_2x code in two styles. Old (CUDA 3.x/4.0, all of the
+// real sm_20 listings in ../shared/oracle) writes c [0x0] [0x20], pt,
+// SR_Tid_X, immediates as raw fields (0xfffff, float 0xbf800), NOP CC.T,
+// F2F.PASS, and lists PSETP sources last to first. New (CUDA 5+, the
+// default) writes c[0x0][0x20], PT, SR_TID.X, signed integers (-0x1),
+// decimal floats (%.20g), ISUB for IADD with a negated second source, the
+// product negation of FFMA/FMUL on the first factor, F2F.F32.F32. No tool
+// that still prints sm_2x exists, so New follows the CUDA 5+ Kepler listings
+// of the oracle (GK104 kept Fermi's encoding); TestKeplerCrossCheck prints
+// every one of them identically.
+//
+// Where a negate bit meets an immediate, New prints "-+0x10" (negate bit,
+// immediate 0x10) so that it cannot be read as the immediate -0x10; Old
+// prints "-0x10", which cannot be a negative immediate there. NaN float
+// immediates print as raw fields so their payload survives.
+//
+// # Known differences from the real listings
+//
+// CUDA 4.0 builds printed SHL, SHR, VSHL and VSHR with or without ".W" for
+// the same word (NOTES.md of the oracle); we print .W exactly when the wrap
+// bit is set, as CUDA 5+ does, so 7117 of the 94290 sm_20 rows differ only
+// by that suffix, and their text cannot tell the assembler the wrap bit.
+// The 4-byte instruction forms (bit 3 set) are reported as invalid (4 bytes
+// skipped): ptxas does not emit them and no listing shows how cuobjdump
+// prints them.
+//
+// Mnemonics in no listing of the oracle, spelled from the encoding facts
+// (seed 003, envytools) and the CUDA 5+ Kepler conventions: ATOM, B2R,
+// CONT, CSET, CSETP, DMNMX, DSET, FFMA32I, IMAD32I, ISAD, ISCADD32I, JCAL,
+// JMP, JMX, KIL, LDLK, LDSLK, LEPC, LONGJMP, MEMBAR, P2R, PCNT, PLONGJMP, PRET,
+// R2P, STSUL, STUL, TEX, TLD4, TXQ, VABSDIFF, VMAD, VSET; likewise the variants of
+// listed mnemonics that no row shows (typed RED, BAR.ARV, TLD without .LZ,
+// video byte/half selectors and merge modes).
+package fermi

@@ -1,0 +1,138 @@
+package fermi
+
+import (
+	"strconv"
+
+	"gpuisa/isa"
+)
+
+// The types below are what the generated tables.go is made of. Each form is one
+// row of fermi.spec: the fixed bits (mask/value), the modifiers printed after the
+// mnemonic and the operands, each naming the bit fields it lives in.
+
+type modKind uint8
+
+const (
+	modLit     modKind = iota // always printed
+	modFlag                   // printed when the bit is 1
+	modFlagInv                // printed when the bit is 0
+	modEnum                   // table entry selected by the field value
+	modVType                  // video-op operand types (see vtype in fermi.spec)
+)
+
+// mod is one dotted modifier of a mnemonic, e.g. ".U32" or ".LT".
+type mod struct {
+	kind  modKind
+	f, f2 isa.Field // enum value = f | f2<<f.Width (f2.Width == 0 when unused)
+	text  string    // modLit, modFlag, modFlagInv
+	table uint8     // modEnum: index into tables
+}
+
+func (m *mod) value(raw uint64) uint64 {
+	v := m.f.Get(raw)
+	if m.f2.Width != 0 {
+		v |= m.f2.Get(raw) << m.f.Width
+	}
+	return v
+}
+
+func (m *mod) set(raw, v uint64) uint64 {
+	raw = m.f.Set(raw, v)
+	if m.f2.Width != 0 {
+		raw = m.f2.Set(raw, v>>m.f.Width)
+	}
+	return raw
+}
+
+type opKind uint8
+
+const (
+	opReg    opKind = iota // R0..R62, RZ
+	opPred                 // P0..P6, pt
+	opB                    // composite: register / c[bank][off] / 20-bit immediate (sel at 46:2)
+	opB3                   // composite of a 3-source form: sel 2 swaps in the register at 49
+	opC                    // third source: register at 49, or c[][] when sel is 2
+	opImm32                // 32-bit immediate at 26
+	opHex                  // unsigned field printed in hex
+	opMem                  // [Rx+offset]
+	opConst                // c [bank] [Rx+offset] (LDC)
+	opConstX               // c [bank] [Rx+offset], offset always printed (BRX)
+	opTarget               // PC-relative branch target at 26:24, printed absolute
+	opSReg                 // special register at 26:8
+	opEnum                 // table entry, no dot
+	opLit                  // fixed text
+	opNopCC                // NOP's condition code: "CC.T" in the old dialect
+	opCC                   // branch condition code, printed unless T
+	opV                    // video-op second source: R26 (bit 47 set) or a 16-bit immediate
+)
+
+// Immediate flavours (operand.flavor).
+const (
+	immInt  = iota // signed
+	immUint        // unsigned
+	immF32         // the high 20 bits (or all 32) of an IEEE single
+	immF64         // the high 20 bits of an IEEE double
+)
+
+// operand is one operand of a form.
+type operand struct {
+	kind              opKind
+	f                 isa.Field // register / predicate / immediate / offset field
+	f2                isa.Field // opMem, opPred: high part of a split field (width 0 if none)
+	neg, abs, not, cc int8      // bit positions of the -, |..|, ~ / ! and .CC decorations; -1 if none
+	flavor            uint8     // immediate flavour
+	table             uint8     // opEnum
+	text              string    // opLit
+	same              bool      // opReg repeating a field another operand owns
+}
+
+// value returns the operand's field, joined with its high part if split.
+func (o *operand) value(raw uint64) uint64 {
+	return o.f.Get(raw) | o.f2.Get(raw)<<o.f.Width
+}
+
+// setValue stores v in the operand's field (and its high part).
+func (o *operand) setValue(raw, v uint64) uint64 {
+	raw = o.f.Set(raw, v)
+	if o.f2.Width != 0 {
+		raw = o.f2.Set(raw, v>>o.f.Width)
+	}
+	return raw
+}
+
+// memOffset returns an opMem operand's signed offset.
+func (o *operand) memOffset(raw uint64) int64 {
+	v := o.f.Get(raw) | o.f2.Get(raw)<<o.f.Width
+	return isa.SignExtend(v, o.f.Width+o.f2.Width)
+}
+
+// setMemOffset stores off (already range-checked) in an opMem operand.
+func (o *operand) setMemOffset(raw uint64, off int64) uint64 {
+	raw = o.f.Set(raw, uint64(off))
+	if o.f2.Width != 0 {
+		raw = o.f2.Set(raw, uint64(off)>>o.f.Width)
+	}
+	return raw
+}
+
+// form is one instruction form: a mnemonic with its fixed bits.
+type form struct {
+	name        string // base mnemonic, e.g. "ISETP"
+	mask, value uint64
+	noPred      bool   // the predicate field is unused (must be zero)
+	newOnly     bool   // a CUDA 5+ spelling of another form's words; never decoded to
+	alias       uint16 // the form's (next) CUDA 5+ spelling, 0 if none
+	class       Class
+	mods        []mod
+	ops         []operand
+}
+
+// Class is the semantic class of an instruction (fermi.spec "class" lines).
+type Class uint8
+
+func (c Class) String() string {
+	if int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return "Class(" + strconv.Itoa(int(c)) + ")"
+}

@@ -1,0 +1,3 @@
+package fermi
+
+//go:generate go run ./internal/specgen/gentables

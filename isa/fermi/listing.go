@@ -1,0 +1,89 @@
+package fermi
+
+import (
+	"errors"
+
+	"gpuisa/isa"
+)
+
+// AppendListing appends one cuobjdump listing line for inst at addr:
+// New: "        /*0000*/        TEXT <pad to 46> /* 0xHEX */" (isa.CuobjdumpStyle);
+// Old: "\t/*0000*/     /*0xWORD0WORD1*/ \tTEXT".
+func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
+	if d == Old {
+		dst = append(dst, '\t')
+		dst = appendAddrColumn(dst, addr)
+		dst = append(dst, "     /*0x"...)
+		dst = appendHexDigits(dst, inst.Raw&0xffffffff, 8)
+		dst = appendHexDigits(dst, inst.Raw>>32, 8)
+		dst = append(dst, "*/ \t"...)
+		dst = AppendTextDialect(dst, inst, addr, d)
+		return append(dst, '\n')
+	}
+	st := isa.CuobjdumpStyle
+	dst = appendBlanks(dst, st.Indent)
+	dst = appendAddrColumn(dst, addr)
+	dst = appendBlanks(dst, st.Gap)
+	start := len(dst)
+	dst = AppendTextDialect(dst, inst, addr, d)
+	dst = appendBlanks(dst, st.TextCol-(len(dst)-start))
+	dst = append(dst, " /* 0x"...)
+	dst = appendHexDigits(dst, inst.Raw, 16)
+	return append(dst, " */\n"...)
+}
+
+// Disassemble lists code loaded at base in the New dialect.
+func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
+	return DisassembleDialect(dst, code, base, New)
+}
+
+// DisassembleDialect lists code loaded at base, one line per instruction.
+// Words that do not decode are reported (and listed as a comment) and the
+// listing continues after them.
+func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte, []*isa.DecodeError) {
+	var errs []*isa.DecodeError
+	for off := 0; off < len(code); {
+		addr := base + uint64(off)
+		inst, err := DecodeAt(code[off:], addr)
+		if err != nil {
+			var de *isa.DecodeError
+			if !errors.As(err, &de) {
+				de = &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid}
+			}
+			errs = append(errs, de)
+			dst = appendBlanks(dst, 8)
+			dst = appendAddrColumn(dst, addr)
+			dst = append(dst, "        /* "...)
+			dst = append(dst, de.Err.Error()...)
+			if de.Detail != "" {
+				dst = append(dst, ": "...)
+				dst = append(dst, de.Detail...)
+			}
+			dst = append(dst, " */\n"...)
+			if de.Len <= 0 {
+				de.Len = 8
+			}
+			off += de.Len
+			continue
+		}
+		dst = AppendListing(dst, inst, addr, d)
+		off += 8
+	}
+	return dst, errs
+}
+
+// ListRaw lists raw little-endian code in the given dialect; it is
+// DisassembleDialect for callers that want a string.
+func ListRaw(code []byte, base uint64, d Dialect) (string, []*isa.DecodeError) {
+	out, errs := DisassembleDialect(nil, code, base, d)
+	return string(out), errs
+}
+
+// Archs returns the registry entries for Fermi: sm_20 and sm_21 share one
+// encoding (cuobjdump prints them identically).
+func Archs() []isa.Arch {
+	return []isa.Arch{
+		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, Assemble: Assemble},
+		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, Assemble: Assemble},
+	}
+}

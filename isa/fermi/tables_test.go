@@ -1,0 +1,32 @@
+package fermi
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"gpuisa/isa/fermi/internal/specgen"
+)
+
+// TestTablesUpToDate regenerates tables.go from fermi.spec and compares.
+func TestTablesUpToDate(t *testing.T) {
+	src, err := os.ReadFile("fermi.spec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := specgen.Parse(string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := specgen.Generate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("tables.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("tables.go is stale: run go generate ./isa/fermi")
+	}
+}

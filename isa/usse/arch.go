@@ -1,0 +1,145 @@
+package usse
+
+import (
+	"encoding/binary"
+	"errors"
+	"strings"
+
+	"gpuisa/isa"
+	"gpuisa/isa/asm"
+)
+
+// Style is the listing layout: the NVIDIA line shape with a wider text column
+// because USSE lines are long.
+var Style = isa.LineStyle{Indent: 8, Gap: 8, TextCol: 64, HexWidth: 16}
+
+// Archs returns the registry entry for the SGX543.
+func Archs() []isa.Arch {
+	return []isa.Arch{{Name: "sgx543", ISA: "usse", Disassemble: Disassemble, Assemble: Assemble}}
+}
+
+// Disassemble lists code loaded at base, one line per 64-bit word. Words that
+// do not decode are listed as ".quad 0x..." and reported in errs. A trailing
+// partial word is reported as truncated.
+func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
+	var errs []*isa.DecodeError
+	var text [160]byte
+	for off := 0; off < len(code); off += Len {
+		addr := base + uint64(off)
+		in, err := Decode(code[off:], addr)
+		if err != nil {
+			var de *isa.DecodeError
+			if !errors.As(err, &de) {
+				de = &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid}
+			}
+			errs = append(errs, de)
+			if errors.Is(err, isa.ErrTruncated) {
+				break
+			}
+		}
+		t := append(AppendText(text[:0], in, addr), " ;"...)
+		dst = Style.AppendLine(dst, addr, t, in.Raw, 16)
+	}
+	return dst, errs
+}
+
+// Assemble turns a listing (ours, with or without the /*addr*/ and /* 0x */
+// columns) into machine code. Labels ("name:") may stand for branch targets:
+// ba takes the absolute instruction index, br the offset from the branch, both
+// in 8-byte units.
+func Assemble(filename string, src []byte) ([]byte, error) {
+	type stmt struct {
+		text string
+		line int
+		col  int
+	}
+	var stmts []stmt
+	labels := map[string]uint64{}
+	var errs asm.ErrorList
+	asm.Lines(src, func(line string, n int) {
+		body := stripColumns(line)
+		base := 0 // offset of body in the line
+		for {
+			i := strings.IndexByte(body, ':')
+			if i <= 0 || !isLabel(strings.TrimSpace(body[:i])) {
+				break
+			}
+			name := strings.TrimSpace(body[:i])
+			if _, dup := labels[name]; dup {
+				errs.Add(asm.Pos{File: filename, Line: n, Col: base + strings.Index(body, name) + 1}, "label %s defined twice", name)
+			}
+			labels[name] = uint64(len(stmts)) * Len
+			base += i + 1
+			body = body[i+1:]
+		}
+		for len(body) > 0 {
+			part, rest, _ := strings.Cut(body, ";")
+			if t := strings.TrimSpace(part); t != "" {
+				stmts = append(stmts, stmt{t, n, base + strings.Index(part, t) + 1})
+			}
+			base += len(part) + 1
+			body = rest
+		}
+	})
+	out := make([]byte, 0, len(stmts)*Len)
+	for i, s := range stmts {
+		pc := uint64(i) * Len
+		resolve := func(f *form, in *Inst, fi int8, label string) (uint32, bool) {
+			target, ok := labels[label]
+			if !ok || f.name != "branch" || f.fields[fi].name != "off" {
+				return 0, false
+			}
+			if br, _ := in.Field("br"); br == 1 {
+				return uint32((target-pc)/Len) & 0xfffff, true
+			}
+			return uint32(target/Len) & 0xfffff, true
+		}
+		in, err := parseInst(s.text, resolve)
+		if err != nil {
+			errs.Add(asm.Pos{File: filename, Line: s.line, Col: s.col}, "%v: %s", err, s.text)
+			out = binary.LittleEndian.AppendUint64(out, 0)
+			continue
+		}
+		out = binary.LittleEndian.AppendUint64(out, in.Raw)
+	}
+	if err := errs.Err(); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+func isLabel(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// stripColumns blanks out comments (the /*addr*/ and /* 0x.. */ columns, //
+// and # comments) so the rest keeps its columns.
+func stripColumns(line string) string {
+	b := []byte(line)
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
+			end := strings.Index(line[i+2:], "*/")
+			stop := len(b)
+			if end >= 0 {
+				stop = i + 2 + end + 2
+			}
+			for ; i < stop; i++ {
+				b[i] = ' '
+			}
+			i--
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/', b[i] == '#':
+			return string(b[:i])
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,163 @@
+package usse
+
+import (
+	"math"
+	"strconv"
+)
+
+// Sony prints constant sources as their values ({0}, {1, 1}, {0, 0, 0}):
+// swizzles made only of the constant selectors 0 1 2 h on i0, and the
+// hard-wired constant registers c0..c63 read through a swizzle. The values
+// do not name one encoding, so we print braces only for the encoding the
+// parser picks back (the first register and table entry giving those
+// values) and the register form otherwise.
+
+// gswSwizzle is the swizzle part of a gsw element (fields num, swz, ext,
+// mask, selector).
+func gswSwizzle(e *elem) elem {
+	return elem{kind: kSwz, table: e.table, f: [8]int8{e.f[1], e.f[2], e.f[3], e.f[4], -1, -1, -1, -1}}
+}
+
+// rswParts splits an rsw element (bank, ext, num, swz, swzext, mask,
+// selector) into its register and swizzle elements.
+func rswParts(e *elem) (reg, sw elem, hasSw bool) {
+	reg = elem{kind: kReg, table: e.table, f: [8]int8{e.f[0], e.f[1], e.f[2], -1, -1, -1, -1, -1}}
+	if e.f[3] < 0 {
+		return reg, sw, false
+	}
+	return reg, elem{kind: kSwz, table: uint8(e.tab2), f: [8]int8{e.f[3], e.f[4], e.f[5], e.f[6], -1, -1, -1, -1}}, true
+}
+
+// swizzlePrefix is the text of a swz element without the dot: the shortest
+// prefix of its entry that names it, at least as long as the mask needs.
+func swizzlePrefix(f *form, e *elem, in *Inst) string {
+	ent, _ := swizzleEntry(f, e, in)
+	n := len(ent)
+	if e.f[2] >= 0 {
+		n = min(maskLen(in.Args[e.f[2]]), len(ent))
+	}
+	t := swizzleTable(f, e, in)
+	for ; n < len(ent); n++ {
+		if firstWithPrefix(t, ent[:n]) == ent {
+			break
+		}
+	}
+	return ent[:n]
+}
+
+const (
+	f32Zero = 0x00000000
+	f32One  = 0x3f800000
+	f32Two  = 0x40000000
+	f32Half = 0x3f000000
+)
+
+// constChar is the value a constant swizzle selector reads.
+func constChar(c byte) (uint32, bool) {
+	switch c {
+	case '0':
+		return f32Zero, true
+	case '1':
+		return f32One, true
+	case '2':
+		return f32Two, true
+	case 'h':
+		return f32Half, true
+	}
+	return 0, false
+}
+
+func allConst(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if _, ok := constChar(s[i]); !ok {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// constValue is what constant register n reads in channel c (f32: channel
+// y reads bank 1, the others bank 0).
+func constValue(n uint32, c byte) uint32 {
+	if v, ok := constChar(c); ok {
+		return v
+	}
+	if c == 'y' {
+		return constTables[1][n]
+	}
+	return constTables[0][n]
+}
+
+func finite(v uint32) bool { return v>>23&0xff != 0xff }
+
+func appendValues(dst []byte, v []uint32) []byte {
+	dst = append(dst, '{')
+	for i, x := range v {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = strconv.AppendFloat(dst, float64(math.Float32frombits(x)), 'g', -1, 32)
+	}
+	return append(dst, '}')
+}
+
+// firstConst finds the first constant register and swizzle entry (table t,
+// or the identity when t is nil) whose first len(want) channels read want.
+func firstConst(t []string, want []uint32) (n uint32, idx int, ok bool) {
+	for n = 0; n < 64; n++ {
+		if t == nil {
+			if constMatch(n, "xyzw", want) {
+				return n, 0, true
+			}
+			continue
+		}
+		for idx, ent := range t {
+			if ent != "?" && len(ent) >= len(want) && constMatch(n, ent, want) {
+				return n, idx, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+func constMatch(n uint32, chans string, want []uint32) bool {
+	for i, w := range want {
+		if constValue(n, chans[i]) != w {
+			return false
+		}
+	}
+	return true
+}
+
+// rswConst reports whether an rsw operand prints as braces, and its values.
+func rswConst(f *form, e *elem, in *Inst, vals *[4]uint32) (int, bool) {
+	reg, sw, hasSw := rswParts(e)
+	if bankTables[e.table][bankIndex(f, &reg, in)] != "special" {
+		return 0, false
+	}
+	n := in.Args[e.f[2]]
+	if n >= 64 {
+		return 0, false
+	}
+	k := maskLen(arg(in, e.f[5]))
+	chans := "xyzw"
+	var t []string
+	idx := 0
+	if hasSw {
+		ent, _ := swizzleEntry(f, &sw, in)
+		if len(ent) < k {
+			return 0, false
+		}
+		chans = ent
+		t = swizzleTable(f, &sw, in)
+		idx = int(arg(in, sw.f[1]))<<f.fields[sw.f[0]].width | int(in.Args[sw.f[0]])
+	}
+	for i := 0; i < k; i++ {
+		vals[i] = constValue(n, chans[i])
+		if !finite(vals[i]) {
+			return 0, false
+		}
+	}
+	n2, idx2, ok := firstConst(t, vals[:k])
+	return k, ok && n2 == n && idx2 == idx
+}

@@ -1,0 +1,246 @@
+package usse
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"gpuisa/isa"
+)
+
+// MaxFields is the most fields one instruction form has.
+const MaxFields = 32
+
+type elemKind uint8
+
+// fieldDef is one named field of a form, possibly split over several bit
+// runs (least significant part first).
+type fieldDef struct {
+	name  string
+	width uint8
+	def   uint32 // a flag with this value is not printed (usse.spec "defaults")
+	parts []isa.Field
+}
+
+func (f *fieldDef) get(w uint64) uint32 {
+	var x uint64
+	var sh uint8
+	for _, p := range f.parts {
+		x |= p.Get(w) << sh
+		sh += p.Width
+	}
+	return uint32(x)
+}
+
+func (f *fieldDef) set(w uint64, v uint32) uint64 {
+	x := uint64(v)
+	for _, p := range f.parts {
+		w = p.Set(w, x)
+		x >>= p.Width
+	}
+	return w
+}
+
+// elem is one piece of a syntax template; f holds field indices (-1 unused).
+type elem struct {
+	kind  elemKind
+	text  string
+	f     [8]int8
+	table uint8
+	tab2  int8 // rsw: swizzle table, -1 for none
+}
+
+type form struct {
+	name        string
+	op1         uint8
+	mask, value uint64
+	fields      []fieldDef
+	variants    []variant
+}
+
+// variant is one syntax of a form: it applies when field cond holds one of
+// the values in condVals (cond < 0: always).
+type variant struct {
+	cond     int8
+	condVals uint32
+	preset   int8   // value of the condition field when the syntax does not print it, else -1
+	mnemEnd  int    // flags are printed before elems[mnemEnd]
+	flags    []int8 // fields this syntax does not print
+	elems    []elem
+}
+
+// variant returns the syntax that prints in, or nil when none applies.
+func (f *form) variant(in *Inst) *variant {
+	for i := range f.variants {
+		v := &f.variants[i]
+		if v.cond < 0 || (in.Args[v.cond] < 32 && v.condVals>>in.Args[v.cond]&1 != 0) {
+			return v
+		}
+	}
+	return nil
+}
+
+// Inst is one decoded instruction: the form, the raw word and the value of
+// every field of the form (Args[i] belongs to the form's i-th field).
+type Inst struct {
+	Form int16
+	Raw  uint64
+	Args [MaxFields]uint32
+}
+
+// Name is the form's name in usse.spec (e.g. "vmad", "vpck", "flow").
+func (in *Inst) Name() string {
+	if in.Form < 0 || int(in.Form) >= len(forms) {
+		return ""
+	}
+	return forms[in.Form].name
+}
+
+// Field returns the value of the named field and whether the form has it.
+func (in *Inst) Field(name string) (uint32, bool) {
+	if in.Form < 0 || int(in.Form) >= len(forms) {
+		return 0, false
+	}
+	for i := range forms[in.Form].fields {
+		if forms[in.Form].fields[i].name == name {
+			return in.Args[i], true
+		}
+	}
+	return 0, false
+}
+
+// Len is the instruction size in bytes (always 8).
+const Len = 8
+
+// Decode decodes the instruction at the start of b, which is loaded at addr.
+// On error the *isa.DecodeError says how many bytes to skip.
+func Decode(b []byte, addr uint64) (Inst, error) {
+	if len(b) < Len {
+		return Inst{Form: -1}, &isa.DecodeError{Addr: addr, Len: len(b), Err: isa.ErrTruncated}
+	}
+	return DecodeWord(binary.LittleEndian.Uint64(b), addr)
+}
+
+// DecodeWord decodes one instruction word.
+func DecodeWord(w uint64, addr uint64) (Inst, error) {
+	for _, fi := range groups[w>>59] {
+		f := &forms[fi]
+		if w&f.mask != f.value {
+			continue
+		}
+		in := Inst{Form: int16(fi), Raw: w}
+		for i := range f.fields {
+			in.Args[i] = f.fields[i].get(w)
+		}
+		if bad := f.check(&in); bad >= 0 {
+			return Inst{Form: -1, Raw: w}, &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
+				Detail: fmt.Sprintf("%016x: %s: invalid %s %d", w, f.name, f.fields[bad].name, in.Args[bad])}
+		}
+		return in, nil
+	}
+	return Inst{Form: -1, Raw: w}, &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
+		Detail: fmt.Sprintf("%016x: no instruction in op1 group 0x%02x", w, w>>59)}
+}
+
+// check returns the index of a field whose value the syntax cannot express
+// (an enum or swizzle entry marked '?', a bank outside its list), or -1.
+func (f *form) check(in *Inst) int {
+	v := f.variant(in)
+	if v == nil {
+		return int(f.variants[0].cond)
+	}
+	for i := range v.elems {
+		e := &v.elems[i]
+		switch e.kind {
+		case kPfx, kE, kEo:
+			if enumTables[e.table][in.Args[e.f[0]]] == "?" {
+				return int(e.f[0])
+			}
+		case kPck, kFmt2:
+			for _, fi := range e.f[:2] {
+				if enumTables[e.table][in.Args[fi]] == "?" {
+					return int(fi)
+				}
+			}
+		case kReg, kRegx, kOreg, kNreg, kRegm:
+			if bankIndex(f, e, in) >= len(bankTables[e.table]) {
+				return int(e.f[0])
+			}
+		case kSwz:
+			if _, ok := swizzleEntry(f, e, in); !ok {
+				return int(e.f[0])
+			}
+		case kGsw:
+			sw := gswSwizzle(e)
+			if _, ok := swizzleEntry(f, &sw, in); !ok {
+				return int(e.f[1])
+			}
+		case kRsw:
+			reg, sw, hasSw := rswParts(e)
+			if bankIndex(f, &reg, in) >= len(bankTables[e.table]) {
+				return int(e.f[0])
+			}
+			if hasSw {
+				if _, ok := swizzleEntry(f, &sw, in); !ok {
+					return int(e.f[3])
+				}
+			}
+		}
+	}
+	return -1
+}
+
+func arg(in *Inst, fi int8) uint32 {
+	if fi < 0 {
+		return 0
+	}
+	return in.Args[fi]
+}
+
+func bankIndex(f *form, e *elem, in *Inst) int {
+	bw := f.fields[e.f[0]].width
+	return int(arg(in, e.f[1]))<<bw | int(in.Args[e.f[0]])
+}
+
+// swizzleTable picks the table of a swz element (v34: by its selector field).
+func swizzleTable(f *form, e *elem, in *Inst) []string {
+	if e.table == swzV34 {
+		if arg(in, e.f[3]) != 0 {
+			return swizzleTables[swzV4]
+		}
+		return swizzleTables[swzV3]
+	}
+	return swizzleTables[e.table]
+}
+
+func swizzleEntry(f *form, e *elem, in *Inst) (string, bool) {
+	t := swizzleTable(f, e, in)
+	idx := int(arg(in, e.f[1]))<<f.fields[e.f[0]].width | int(in.Args[e.f[0]])
+	if idx >= len(t) || t[idx] == "?" {
+		return "", false
+	}
+	return t[idx], true
+}
+
+// Encode returns the instruction word for in, built from in.Form and in.Args
+// (in.Raw is ignored).
+func Encode(in Inst) (uint64, error) {
+	if in.Form < 0 || int(in.Form) >= len(forms) {
+		return 0, fmt.Errorf("usse: encode: no form %d", in.Form)
+	}
+	f := &forms[in.Form]
+	w := f.value
+	for i := range f.fields {
+		fd := &f.fields[i]
+		if uint64(in.Args[i]) >= 1<<fd.width {
+			return 0, fmt.Errorf("usse: %s: %s = %d does not fit in %d bits", f.name, fd.name, in.Args[i], fd.width)
+		}
+		w = fd.set(w, in.Args[i])
+	}
+	if w&f.mask != f.value {
+		return 0, fmt.Errorf("usse: %s: fields overlap fixed bits", f.name)
+	}
+	if bad := f.check(&in); bad >= 0 {
+		return 0, fmt.Errorf("usse: %s: invalid %s %d", f.name, f.fields[bad].name, in.Args[bad])
+	}
+	return w, nil
+}

@@ -1,0 +1,559 @@
+package usse
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// ParseInst parses the text of one instruction (no address or hex columns)
+// and returns the instruction it names, with Raw set to its encoding. Forms
+// are tried in spec order; a form is taken when the whole text matches its
+// template and its encoding decodes back to the same form and syntax (so
+// first-match shadowing cannot cause a mismatch). ".quad 0x..." returns the
+// word in Raw with Form -1.
+func ParseInst(text string) (Inst, error) {
+	return parseInst(text, nil)
+}
+
+// labelFunc resolves a label operand of form f, field fi to a field value.
+type labelFunc func(f *form, in *Inst, fi int8, label string) (uint32, bool)
+
+// Parse errors: the mnemonic is unknown, or no form with that mnemonic takes
+// the operands (or its field values are invalid).
+var (
+	ErrMnemonic = errors.New("unknown instruction")
+	ErrOperands = errors.New("bad operands")
+)
+
+func parseInst(text string, labels labelFunc) (Inst, error) {
+	text = strings.TrimSpace(text)
+	if strings.HasPrefix(text, ".quad") {
+		v, ok := parseUint(strings.TrimSpace(text[len(".quad"):]))
+		if !ok {
+			return Inst{Form: -1}, errors.New("bad .quad value")
+		}
+		return Inst{Form: -1, Raw: v}, nil
+	}
+	mnemonicSeen := false
+	var in Inst // reused: it escapes through the label callback
+	for fi := range forms {
+		f := &forms[fi]
+		for vi := range f.variants {
+			v := &f.variants[vi]
+			// an "eo" enum may be left out of the input (Sony does not print
+			// it); then each of its values is tried, the spelled-out one first
+			for alt := -1; alt < eoValues(v); alt++ {
+				in = Inst{Form: int16(fi)}
+				ok, mnem := matchVariant(f, v, &in, text, labels, alt)
+				mnemonicSeen = mnemonicSeen || mnem
+				if !ok {
+					continue
+				}
+				w, err := Encode(in)
+				if err != nil {
+					continue
+				}
+				back, err := DecodeWord(w, 0)
+				if err != nil || back.Form != in.Form || f.variant(&back) != v {
+					continue
+				}
+				return back, nil
+			}
+		}
+	}
+	if mnemonicSeen {
+		return Inst{Form: -1}, ErrOperands
+	}
+	return Inst{Form: -1}, ErrMnemonic
+}
+
+// matcher walks the text while the template is matched against it.
+type matcher struct {
+	s   string
+	pos int
+	set [MaxFields]bool
+	alt int // value for an omitted optional enum, or -1
+}
+
+func (m *matcher) blanks() {
+	for m.pos < len(m.s) && (m.s[m.pos] == ' ' || m.s[m.pos] == '\t') {
+		m.pos++
+	}
+}
+
+func (m *matcher) eat(c byte) bool {
+	if m.pos < len(m.s) && m.s[m.pos] == c {
+		m.pos++
+		return true
+	}
+	return false
+}
+
+func (m *matcher) peek() byte {
+	if m.pos < len(m.s) {
+		return m.s[m.pos]
+	}
+	return 0
+}
+
+// assign sets field fi to v, or checks v against an earlier assignment.
+func (m *matcher) assign(in *Inst, fi int8, v uint32) bool {
+	if fi < 0 {
+		return v == 0
+	}
+	if m.set[fi] {
+		return in.Args[fi] == v
+	}
+	m.set[fi] = true
+	in.Args[fi] = v
+	return true
+}
+
+// eoValues is the number of values of v's optional enum (0 if none).
+func eoValues(v *variant) int {
+	for i := range v.elems {
+		if v.elems[i].kind == kEo {
+			return len(enumTables[v.elems[i].table])
+		}
+	}
+	return 0
+}
+
+// matchVariant matches text against v. With alt >= 0 the variant's optional
+// enum consumes no text and takes the value alt. mnemonic reports whether
+// the text's mnemonic (with flags) was v's.
+func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, alt int) (ok, mnemonic bool) {
+	m := matcher{s: text, alt: alt}
+	for _, fi := range v.flags {
+		in.Args[fi] = f.fields[fi].def // what a missing flag means
+	}
+	if v.preset >= 0 {
+		m.assign(in, v.cond, uint32(v.preset))
+	}
+	for i := range v.elems {
+		if i == v.mnemEnd {
+			if !m.flags(f, v, in) {
+				return false, false
+			}
+			// the mnemonic ends at a blank (or the end of the text)
+			mnemonic = m.pos == len(m.s) || m.s[m.pos] == ' ' || m.s[m.pos] == '\t'
+		}
+		if !m.elem(f, &v.elems[i], in, labels) {
+			return false, mnemonic
+		}
+	}
+	if v.mnemEnd == len(v.elems) {
+		if !m.flags(f, v, in) {
+			return false, false
+		}
+		mnemonic = true
+	}
+	m.blanks()
+	return m.pos == len(m.s), mnemonic
+}
+
+// flags parses ".name" and ".name=N" suffixes of the mnemonic.
+func (m *matcher) flags(f *form, v *variant, in *Inst) bool {
+	for m.peek() == '.' {
+		start := m.pos + 1
+		end := start
+		for end < len(m.s) && m.s[end] != '.' && m.s[end] != ' ' && m.s[end] != '\t' && m.s[end] != '=' {
+			end++
+		}
+		name := m.s[start:end]
+		found := false
+		for _, fi := range v.flags {
+			fd := &f.fields[fi]
+			if fd.name != name {
+				continue
+			}
+			found = true
+			m.pos = end
+			x := uint64(1)
+			if m.eat('=') {
+				d := m.pos
+				for m.pos < len(m.s) && m.s[m.pos] >= '0' && m.s[m.pos] <= '9' {
+					m.pos++
+				}
+				var err error
+				x, err = strconv.ParseUint(m.s[d:m.pos], 10, 32)
+				if err != nil {
+					return false
+				}
+			} else if fd.width > 1 {
+				return false
+			}
+			if x >= 1<<fd.width || !m.assign(in, fi, uint32(x)) {
+				return false
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *matcher) lit(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] == ' ' {
+			m.blanks()
+			continue
+		}
+		if t[i] == ',' || t[i] == ']' || t[i] == '[' {
+			m.blanks()
+		}
+		if !m.eat(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// enum matches the longest entry of table t at the current position.
+func (m *matcher) enum(t []string) (uint32, bool) {
+	best, bestLen := -1, -1
+	for i, s := range t {
+		if s == "?" || len(s) <= bestLen {
+			continue
+		}
+		if strings.HasPrefix(m.s[m.pos:], s) {
+			best, bestLen = i, len(s)
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	m.pos += bestLen
+	return uint32(best), true
+}
+
+func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
+	switch e.kind {
+	case kLit:
+		return m.lit(e.text)
+	case kPfx:
+		t := enumTables[e.table]
+		for i, s := range t {
+			if s != "" && s != "?" && strings.HasPrefix(m.s[m.pos:], s) &&
+				len(m.s) > m.pos+len(s) && (m.s[m.pos+len(s)] == ' ' || m.s[m.pos+len(s)] == '\t') {
+				m.pos += len(s)
+				m.blanks()
+				return m.assign(in, e.f[0], uint32(i))
+			}
+		}
+		for i, s := range t {
+			if s == "" {
+				return m.assign(in, e.f[0], uint32(i))
+			}
+		}
+		return false
+	case kE:
+		v, ok := m.enum(enumTables[e.table])
+		return ok && m.assign(in, e.f[0], v)
+	case kEo:
+		if m.alt >= 0 {
+			t := enumTables[e.table]
+			return m.alt < len(t) && t[m.alt] != "?" && m.assign(in, e.f[0], uint32(m.alt))
+		}
+		v, ok := m.enum(enumTables[e.table])
+		return ok && m.assign(in, e.f[0], v)
+	case kPck:
+		t := enumTables[e.table]
+		if strings.HasPrefix(m.s[m.pos:], "mov.") {
+			m.pos += 4
+			v, ok := m.enum(t)
+			return ok && m.assign(in, e.f[0], v) && m.assign(in, e.f[1], v)
+		}
+		if !strings.HasPrefix(m.s[m.pos:], "pack.") {
+			return false
+		}
+		m.pos += 5
+		d, ok := m.enum(t)
+		if !ok || !m.eat('.') {
+			return false
+		}
+		s, ok := m.enum(t)
+		return ok && m.assign(in, e.f[0], d) && m.assign(in, e.f[1], s)
+	case kReg:
+		m.blanks()
+		return m.reg(f, e, in)
+	case kRegx:
+		m.blanks()
+		if !m.reg(f, e, in) {
+			return false
+		}
+		if bankTables[e.table][bankIndex(f, e, in)] != "imm" && strings.HasPrefix(m.s[m.pos:], ".x") {
+			m.pos += 2
+		}
+		return true
+	case kRegm:
+		// Sony shows the written channels after the register; optional on input
+		m.blanks()
+		if !m.reg(f, e, in) {
+			return false
+		}
+		if bankTables[e.table][bankIndex(f, e, in)] != "imm" && m.peek() == '.' {
+			want := string(appendMaskChans(make([]byte, 0, 5), arg(in, e.f[3])))
+			if !strings.HasPrefix(m.s[m.pos:], want) {
+				return false
+			}
+			m.pos += len(want)
+		}
+		return true
+	case kOreg, kNreg:
+		save := m.pos
+		m.blanks()
+		if m.eat(',') {
+			m.blanks()
+			if !m.reg(f, e, in) {
+				return false
+			}
+			// the short form must be used when it applies (one text per word)
+			if e.kind == kOreg && isImmZero(f, e, in) || e.kind == kNreg && isNextReg(f, e, in) {
+				return false
+			}
+			return true
+		}
+		m.pos = save
+		if e.kind == kOreg {
+			for i, s := range bankTables[e.table] {
+				if s == "imm" {
+					bw := f.fields[e.f[0]].width
+					return m.assign(in, e.f[0], uint32(i)&(1<<bw-1)) && m.assign(in, e.f[1], uint32(i>>bw)) && m.assign(in, e.f[2], 0)
+				}
+			}
+			return false
+		}
+		if !m.set[e.f[5]] || uint64(in.Args[e.f[5]])+1 >= 1<<f.fields[e.f[2]].width {
+			return false
+		}
+		return m.assign(in, e.f[0], in.Args[e.f[3]]) && m.assign(in, e.f[1], arg(in, e.f[4])) && m.assign(in, e.f[2], in.Args[e.f[5]]+1)
+	case kFmt2:
+		t := enumTables[e.table]
+		if !m.eat('.') {
+			return false
+		}
+		d, ok := m.enum(t)
+		if !ok || !m.assign(in, e.f[0], d) {
+			return false
+		}
+		save := m.pos
+		if m.eat('.') {
+			if s, ok := m.enum(t); ok && (m.pos == len(m.s) || m.s[m.pos] == '.' || m.s[m.pos] == ' ' || m.s[m.pos] == '\t') {
+				return m.assign(in, e.f[1], s)
+			}
+		}
+		m.pos = save
+		return m.assign(in, e.f[1], d)
+	case kHexc:
+		m.blanks()
+		tok := m.token()
+		if len(tok) < 3 || tok[:2] != "0x" {
+			return false
+		}
+		v, ok := parseUint(tok)
+		if !ok {
+			return false
+		}
+		for _, fi := range e.f[:3] {
+			if fi < 0 {
+				break
+			}
+			w := f.fields[fi].width
+			if !m.assign(in, fi, uint32(v&(1<<w-1))) {
+				return false
+			}
+			v >>= w
+		}
+		return v == 0
+	case kInv:
+		m.blanks()
+		return m.assign(in, e.f[0], b2u(m.eat('~')))
+	case kSzmark:
+		if strings.HasPrefix(m.s[m.pos:], ".vec3") {
+			m.pos += 5
+			return m.assign(in, e.f[0], 0)
+		}
+		return true // the size follows from the swizzle's length
+	case kSel:
+		var sel [4]uint32
+		if m.eat('.') {
+			for c := 0; c < 4 && m.pos < len(m.s); c++ {
+				ch := m.s[m.pos]
+				if k := strings.IndexByte("xyzw", ch); k >= 0 {
+					sel[c] = uint32(k)
+				} else if ch != '-' {
+					break
+				}
+				m.pos++
+			}
+		}
+		for c := 0; c < 4; c++ {
+			if !m.assign(in, e.f[c], sel[c]) {
+				return false
+			}
+		}
+		return true
+	case kGpi:
+		m.blanks()
+		if !m.eat('i') {
+			return false
+		}
+		v, ok := m.decimal()
+		return ok && v < 4 && m.assign(in, e.f[0], uint32(v))
+	case kMask:
+		var v uint32
+		if m.eat('.') {
+			c := 0
+			for ; c < 4 && m.pos < len(m.s); c++ {
+				ch := m.s[m.pos]
+				if ch == "xyzw"[c] {
+					v |= 1 << c
+				} else if ch != '-' {
+					break
+				}
+				m.pos++
+			}
+			if v == 0 || v>>(c-1) == 0 {
+				return false
+			}
+		}
+		return m.assign(in, e.f[0], v)
+	case kSwz:
+		return m.swizzle(f, e, in)
+	case kGsw:
+		m.blanks()
+		sw := gswSwizzle(e)
+		if m.peek() == '{' {
+			var v [4]uint32
+			k, ok := m.values(&v)
+			if !ok {
+				return false
+			}
+			var chars [4]byte
+			for i := 0; i < k; i++ {
+				switch v[i] {
+				case f32Zero:
+					chars[i] = '0'
+				case f32One:
+					chars[i] = '1'
+				case f32Two:
+					chars[i] = '2'
+				case f32Half:
+					chars[i] = 'h'
+				default:
+					return false
+				}
+			}
+			return m.assign(in, e.f[0], 0) && m.swizzleText(f, &sw, in, string(chars[:k]))
+		}
+		if !m.eat('i') {
+			return false
+		}
+		n, ok := m.decimal()
+		return ok && n < 4 && m.assign(in, e.f[0], uint32(n)) && m.swizzle(f, &sw, in)
+	case kRsw:
+		m.blanks()
+		reg, sw, hasSw := rswParts(e)
+		if m.peek() == '{' {
+			var v [4]uint32
+			k, ok := m.values(&v)
+			if !ok || k != maskLen(arg(in, e.f[5])) {
+				return false
+			}
+			var t []string
+			if hasSw {
+				t = swizzleTable(f, &sw, in)
+			}
+			n, idx, ok := firstConst(t, v[:k])
+			if !ok {
+				return false
+			}
+			bw := f.fields[e.f[0]].width
+			for i, s := range bankTables[e.table] {
+				if s == "special" {
+					if !m.assign(in, e.f[0], uint32(i)&(1<<bw-1)) || !m.assign(in, e.f[1], uint32(i>>bw)) || !m.assign(in, e.f[2], n) {
+						return false
+					}
+					if !hasSw {
+						return true
+					}
+					w := f.fields[sw.f[0]].width
+					return m.assign(in, sw.f[0], uint32(idx)&(1<<w-1)) && m.assign(in, sw.f[1], uint32(idx>>w))
+				}
+			}
+			return false
+		}
+		if !m.reg(f, &reg, in) {
+			return false
+		}
+		return !hasSw || m.swizzle(f, &sw, in)
+	case kSwzf:
+		if !m.eat('.') {
+			return false
+		}
+		var v uint32
+		c := 0
+		for ; c < 4 && m.pos < len(m.s); c++ {
+			k := strings.IndexByte(swizzleChans, m.s[m.pos])
+			if k < 0 {
+				break
+			}
+			v |= uint32(k) << (3 * c)
+			m.pos++
+		}
+		if c == 0 || c < 4 && e.f[1] < 0 && e.f[2] < 0 {
+			return false
+		}
+		if e.f[2] >= 0 && !m.set[e.f[2]] {
+			// vec3/vec4 from the number of channels (Sony's dot.f32 spelling)
+			if c != 3 && c != 4 || !m.assign(in, e.f[2], b2u(c == 4)) {
+				return false
+			}
+		}
+		for ; c < 4; c++ {
+			v |= uint32(c) << (3 * c) // identity for channels not written
+		}
+		return m.assign(in, e.f[0], v)
+	case kNeg:
+		m.blanks()
+		return m.assign(in, e.f[0], b2u(m.eat('-')))
+	case kAbsl:
+		m.blanks()
+		return m.assign(in, e.f[0], b2u(m.eat('|')))
+	case kAbsr:
+		m.blanks()
+		return m.assign(in, e.f[0], b2u(m.eat('|')))
+	case kModl:
+		m.blanks()
+		v := b2u(m.eat('-'))
+		m.blanks()
+		v |= b2u(m.eat('|')) << 1
+		return m.assign(in, e.f[0], v)
+	case kModr:
+		m.blanks()
+		bar := m.eat('|')
+		return m.set[e.f[0]] && (in.Args[e.f[0]]&2 != 0) == bar
+	case kHex, kHexo, kShex, kDec, kDec1:
+		if e.kind == kHexo {
+			if m.pos == len(m.s) {
+				return m.assign(in, e.f[0], 0)
+			}
+			if m.peek() != ' ' && m.peek() != '\t' {
+				return false
+			}
+		}
+		m.blanks()
+		return m.number(f, e, in, labels)
+	}
+	return false
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,419 @@
+package usse
+
+import (
+	"strconv"
+
+	"gpuisa/isa"
+)
+
+// Print returns the text of in (Sony spelling plus the flags Sony hides).
+func Print(in Inst, pc uint64) string {
+	var buf [128]byte
+	return string(AppendText(buf[:0], in, pc))
+}
+
+// AppendText appends the text of in to dst. pc is the instruction's address
+// (the text does not depend on it today: branch offsets print as encoded).
+func AppendText(dst []byte, in Inst, pc uint64) []byte {
+	if in.Form < 0 || int(in.Form) >= len(forms) {
+		return appendRaw(dst, in.Raw)
+	}
+	f := &forms[in.Form]
+	v := f.variant(&in)
+	if v == nil {
+		return appendRaw(dst, in.Raw)
+	}
+	for i := range v.elems {
+		if i == v.mnemEnd {
+			dst = appendFlags(dst, f, v, &in)
+		}
+		if v.elems[i].kind == kEo && eoImplied(f, v, &v.elems[i], &in) {
+			continue
+		}
+		dst = appendElem(dst, f, &v.elems[i], &in)
+	}
+	if v.mnemEnd == len(v.elems) {
+		dst = appendFlags(dst, f, v, &in)
+	}
+	return dst
+}
+
+// appendRaw prints a word that is not an instruction as a data directive.
+func appendRaw(dst []byte, w uint64) []byte {
+	dst = append(dst, ".quad 0x"...)
+	return isa.AppendHex(dst, w, 16)
+}
+
+func appendFlags(dst []byte, f *form, vr *variant, in *Inst) []byte {
+	for _, fi := range vr.flags {
+		fd := &f.fields[fi]
+		v := in.Args[fi]
+		if v == fd.def {
+			continue
+		}
+		dst = append(dst, '.')
+		dst = append(dst, fd.name...)
+		if fd.width > 1 || fd.def != 0 {
+			dst = append(dst, '=')
+			dst = strconv.AppendUint(dst, uint64(v), 10)
+		}
+	}
+	return dst
+}
+
+const swizzleChans = "xyzw012h"
+
+func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	switch e.kind {
+	case kLit:
+		return append(dst, e.text...)
+	case kPfx:
+		if s := enumTables[e.table][in.Args[e.f[0]]]; s != "" {
+			dst = append(append(dst, s...), ' ')
+		}
+	case kE, kEo:
+		return append(dst, enumTables[e.table][in.Args[e.f[0]]]...)
+	case kPck:
+		names := enumTables[e.table]
+		d, s := in.Args[e.f[0]], in.Args[e.f[1]]
+		if d == s {
+			return append(append(dst, "mov."...), names[d]...)
+		}
+		dst = append(append(dst, "pack."...), names[d]...)
+		return append(append(dst, '.'), names[s]...)
+	case kReg:
+		return appendReg(dst, f, e, in)
+	case kRegx:
+		dst = appendReg(dst, f, e, in)
+		if bankTables[e.table][bankIndex(f, e, in)] != "imm" {
+			dst = append(dst, ".x"...)
+		}
+	case kRegm:
+		dst = appendReg(dst, f, e, in)
+		if bankTables[e.table][bankIndex(f, e, in)] != "imm" {
+			dst = appendMaskChans(dst, in.Args[e.f[3]])
+		}
+	case kOreg:
+		if !isImmZero(f, e, in) {
+			dst = appendReg(append(dst, ", "...), f, e, in)
+		}
+	case kNreg:
+		if !isNextReg(f, e, in) {
+			dst = appendReg(append(dst, ", "...), f, e, in)
+		}
+	case kFmt2:
+		names := enumTables[e.table]
+		d, s := in.Args[e.f[0]], in.Args[e.f[1]]
+		dst = append(append(dst, '.'), names[d]...)
+		if s != d {
+			dst = append(append(dst, '.'), names[s]...)
+		}
+	case kHexc:
+		return isa.AppendHexNum(dst, concat(f, e, in))
+	case kInv:
+		if in.Args[e.f[0]] != 0 {
+			dst = append(dst, '~')
+		}
+	case kSel:
+		return appendSel(dst, e, in)
+	case kSzmark:
+		if in.Args[e.f[0]] == 0 && in.Args[e.f[1]]>>9&7 != 3 {
+			dst = append(dst, ".vec3"...)
+		}
+	case kGpi:
+		dst = append(dst, 'i')
+		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
+	case kMask:
+		return appendMaskChans(dst, in.Args[e.f[0]])
+	case kSwz:
+		return append(append(dst, '.'), swizzlePrefix(f, e, in)...)
+	case kGsw:
+		sw := gswSwizzle(e)
+		p := swizzlePrefix(f, &sw, in)
+		num := in.Args[e.f[0]]
+		if num == 0 && allConst(p) {
+			var v [4]uint32
+			for i := 0; i < len(p); i++ {
+				v[i], _ = constChar(p[i])
+			}
+			return appendValues(dst, v[:len(p)])
+		}
+		dst = strconv.AppendUint(append(dst, 'i'), uint64(num), 10)
+		return append(append(dst, '.'), p...)
+	case kRsw:
+		var v [4]uint32
+		if k, ok := rswConst(f, e, in, &v); ok {
+			return appendValues(dst, v[:k])
+		}
+		reg, sw, hasSw := rswParts(e)
+		dst = appendReg(dst, f, &reg, in)
+		if hasSw {
+			dst = append(append(dst, '.'), swizzlePrefix(f, &sw, in)...)
+		}
+	case kSwzf:
+		v := in.Args[e.f[0]]
+		n := 4
+		if e.f[2] >= 0 && in.Args[e.f[2]] == 0 {
+			n = 3 // a vec3 operation: w prints only when it is not the identity
+			if v>>9&7 != 3 {
+				n = 4
+			}
+		} else if e.f[1] >= 0 {
+			// with a write mask, channels past it print only when they are
+			// not the identity (the parser fills identity)
+			n = maskLen(in.Args[e.f[1]])
+			for c := n; c < 4; c++ {
+				if v>>(3*c)&7 != uint32(c) {
+					n = 4
+				}
+			}
+		}
+		dst = append(dst, '.')
+		for c := 0; c < n; c++ {
+			dst = append(dst, swizzleChans[v>>(3*c)&7])
+		}
+	case kNeg:
+		if in.Args[e.f[0]] != 0 {
+			dst = append(dst, '-')
+		}
+	case kAbsl, kAbsr:
+		if in.Args[e.f[0]] != 0 {
+			dst = append(dst, '|')
+		}
+	case kModl:
+		v := in.Args[e.f[0]]
+		if v&1 != 0 {
+			dst = append(dst, '-')
+		}
+		if v&2 != 0 {
+			dst = append(dst, '|')
+		}
+	case kModr:
+		if in.Args[e.f[0]]&2 != 0 {
+			dst = append(dst, '|')
+		}
+	case kHex:
+		return isa.AppendHexNum(dst, uint64(in.Args[e.f[0]]))
+	case kHexo:
+		if v := in.Args[e.f[0]]; v != 0 {
+			return isa.AppendHexNum(append(dst, ' '), uint64(v))
+		}
+	case kShex:
+		v := isa.SignExtend(uint64(in.Args[e.f[0]]), f.fields[e.f[0]].width)
+		if v < 0 {
+			dst = append(dst, '-')
+			v = -v
+		}
+		return isa.AppendHexNum(dst, uint64(v))
+	case kDec:
+		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
+	case kDec1:
+		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]])+1, 10)
+	}
+	return dst
+}
+
+// isImmZero: an optional register that is the immediate 0 is not printed.
+func isImmZero(f *form, e *elem, in *Inst) bool {
+	return bankTables[e.table][bankIndex(f, e, in)] == "imm" && in.Args[e.f[2]] == 0
+}
+
+// isNextReg: an nreg operand is not printed when it is the register after
+// its reference operand (same bank, number + 1), as Sony prints pairs.
+func isNextReg(f *form, e *elem, in *Inst) bool {
+	if e.f[6] >= 0 && in.Args[e.f[6]] == in.Args[e.f[7]] &&
+		(e.tab2 < 0 || enumTables[e.tab2][in.Args[e.f[6]]] != "") {
+		return false // fields 6 and 7 are equal (and, with a clash enum, the value clashes)
+	}
+	ref := elem{table: e.table, f: [8]int8{e.f[3], e.f[4], e.f[5]}}
+	return bankIndex(f, e, in) == bankIndex(f, &ref, in) && in.Args[e.f[2]] == in.Args[e.f[5]]+1
+}
+
+// concat joins up to three fields, the first least significant.
+func concat(f *form, e *elem, in *Inst) uint64 {
+	var v uint64
+	var sh uint8
+	for _, fi := range e.f[:3] {
+		if fi < 0 {
+			break
+		}
+		v |= uint64(in.Args[fi]) << sh
+		sh += f.fields[fi].width
+	}
+	return v
+}
+
+// appendSel prints VPCK channel selects: a letter per written channel, '-'
+// for a hole whose select is 0, and trailing selects only when non-zero.
+func appendSel(dst []byte, e *elem, in *Inst) []byte {
+	mask := in.Args[e.f[4]]
+	n := 0
+	if mask != 0 {
+		n = maskLen(mask)
+	}
+	for c := 0; c < 4; c++ {
+		if in.Args[e.f[c]] != 0 {
+			n = max(n, c+1)
+		}
+	}
+	if n == 0 {
+		return dst
+	}
+	dst = append(dst, '.')
+	for c := 0; c < n; c++ {
+		v := in.Args[e.f[c]]
+		if mask>>c&1 == 0 && v == 0 {
+			dst = append(dst, '-')
+		} else {
+			dst = append(dst, "xyzw"[v])
+		}
+	}
+	return dst
+}
+
+// eoImplied reports whether an optional enum (VMAD's ".vec3") can be left
+// out: it selects the v3 swizzle table, and some swizzle of the instruction
+// has no reading in the v4 table, so the parser, which tries v4 first, falls
+// back to v3 and finds the same word (Sony never prints the size).
+func eoImplied(f *form, v *variant, eo *elem, in *Inst) bool {
+	if enumTables[eo.table][in.Args[eo.f[0]]] == "" || in.Args[eo.f[0]] != 0 {
+		return false
+	}
+	v4 := swizzleTables[swzV4]
+	for i := range v.elems {
+		e := &v.elems[i]
+		var sw elem
+		switch e.kind {
+		case kGsw:
+			sw = gswSwizzle(e)
+		case kRsw:
+			var has bool
+			var vals [4]uint32
+			if _, isConst := rswConst(f, e, in, &vals); isConst {
+				continue // braces: the v4 reading may exist
+			}
+			if _, sw, has = rswParts(e); !has {
+				continue
+			}
+		default:
+			continue
+		}
+		if sw.table != swzV34 || sw.f[3] != eo.f[0] {
+			continue
+		}
+		if firstWithPrefix(v4, swizzlePrefix(f, &sw, in)) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// appendMaskChans prints a write mask as ".x-z" (nothing for 0).
+func appendMaskChans(dst []byte, m uint32) []byte {
+	if m == 0 {
+		return dst
+	}
+	dst = append(dst, '.')
+	for c := 0; m>>c != 0; c++ {
+		if m>>c&1 != 0 {
+			dst = append(dst, "xyzw"[c])
+		} else {
+			dst = append(dst, '-')
+		}
+	}
+	return dst
+}
+
+// maskLen is the number of channels up to the highest enabled one (min 1).
+func maskLen(m uint32) int {
+	n := 1
+	for c := 1; c < 4; c++ {
+		if m>>c&1 != 0 {
+			n = c + 1
+		}
+	}
+	return n
+}
+
+// firstWithPrefix is the entry a swizzle text p names: the first entry of the
+// table (standard half, then extended) that starts with p.
+func firstWithPrefix(t []string, p string) string {
+	for _, s := range t {
+		if len(s) >= len(p) && s[:len(p)] == p && s != "?" {
+			return s
+		}
+	}
+	return ""
+}
+
+var bank4 = [4]string{"r", "o", "pa", "sa"}
+
+// regMult is 2 when register numbers are doubled: 6-bit fields always, and
+// fields whose element names a selector field that is 0 (VTST's alu_sel 0,
+// the f32/f16 tests, uses doubled 7-bit numbers in Vita3K).
+func regMult(f *form, e *elem, in *Inst) uint64 {
+	if f.fields[e.f[2]].width == 6 {
+		return 2
+	}
+	if e.kind != kNreg && e.kind != kRegm && e.f[3] >= 0 && in.Args[e.f[3]] == 0 {
+		return 2
+	}
+	return 1
+}
+
+func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
+	name := bankTables[e.table][bankIndex(f, e, in)]
+	num := uint64(in.Args[e.f[2]])
+	w := f.fields[e.f[2]].width
+	mult := regMult(f, e, in)
+	switch name {
+	case "r":
+		if lim := uint64(1)<<w - 4; num >= lim {
+			dst = append(dst, 'i')
+			return strconv.AppendUint(dst, num-lim, 10)
+		}
+		dst = append(dst, 'r')
+		return strconv.AppendUint(dst, num*mult, 10)
+	case "o", "pa", "sa":
+		dst = append(dst, name...)
+		return strconv.AppendUint(dst, num*mult, 10)
+	case "special":
+		if num&0x40 != 0 {
+			dst = append(dst, 'g')
+			return strconv.AppendUint(dst, num&0x3f, 10)
+		}
+		dst = append(dst, 'c')
+		return strconv.AppendUint(dst, num, 10)
+	case "imm":
+		return isa.AppendHexNum(dst, num)
+	case "index":
+		dst = append(dst, "idx"...)
+		return strconv.AppendUint(dst, num, 10)
+	case "idx1", "idx2":
+		dst = append(dst, bank4[num>>(w-2)]...)
+		dst = append(dst, "[index"...)
+		dst = append(dst, name[3])
+		dst = append(dst, " * 2 + "...)
+		return append(strconv.AppendUint(dst, (num&(1<<(w-2)-1))*mult, 10), ']')
+	}
+	return dst
+}
+
+// appendMnemonic appends the mnemonic of in as Sony spells it: the template
+// up to the operands, without predicate prefix and without our flags.
+func appendMnemonic(dst []byte, in *Inst) []byte {
+	if in.Form < 0 || int(in.Form) >= len(forms) {
+		return dst
+	}
+	f := &forms[in.Form]
+	v := f.variant(in)
+	if v == nil {
+		return dst
+	}
+	for i := 0; i < v.mnemEnd; i++ {
+		if v.elems[i].kind != kPfx {
+			dst = appendElem(dst, f, &v.elems[i], in)
+		}
+	}
+	return dst
+}
