@@ -3,6 +3,8 @@ package emu
 import (
 	"encoding/binary"
 	"fmt"
+	"sync/atomic"
+	"unsafe"
 )
 
 // Space names a memory space in errors and launch files.
@@ -45,7 +47,8 @@ func (e *MemFault) Error() string {
 }
 
 // Memory is one bounds-checked, little-endian memory space. Accesses must be
-// naturally aligned. Methods return a *MemFault instead of panicking.
+// naturally aligned. Methods return a *MemFault instead of panicking. Data
+// must start 8-byte aligned (as make allocates it) for the atomics.
 type Memory struct {
 	Space Space
 	Data  []byte
@@ -132,4 +135,103 @@ func (m *Memory) Write(addr uint64, b []byte) error {
 	}
 	copy(m.Data[addr:], b)
 	return nil
+}
+
+// AtomicOp is a read-modify-write operation on memory.
+type AtomicOp uint8
+
+const (
+	AtomAdd AtomicOp = iota
+	AtomExch
+	AtomCAS // compare with a, store b
+	AtomInc // old >= a ? 0 : old+1
+	AtomDec // old == 0 || old > a ? a : old-1
+	AtomMinS
+	AtomMinU
+	AtomMaxS
+	AtomMaxU
+	AtomAnd
+	AtomOr
+	AtomXor
+)
+
+func (op AtomicOp) apply32(old, a, b uint32) uint32 {
+	switch op {
+	case AtomAdd:
+		return old + a
+	case AtomExch:
+		return a
+	case AtomCAS:
+		if old == a {
+			return b
+		}
+		return old
+	case AtomInc:
+		if old >= a {
+			return 0
+		}
+		return old + 1
+	case AtomDec:
+		if old == 0 || old > a {
+			return a
+		}
+		return old - 1
+	case AtomMinS:
+		return uint32(min(int32(old), int32(a)))
+	case AtomMinU:
+		return min(old, a)
+	case AtomMaxS:
+		return uint32(max(int32(old), int32(a)))
+	case AtomMaxU:
+		return max(old, a)
+	case AtomAnd:
+		return old & a
+	case AtomOr:
+		return old | a
+	case AtomXor:
+		return old ^ a
+	}
+	return old
+}
+
+// Atomic32 applies op to the aligned word at addr atomically (blocks run in
+// parallel) and returns the old value.
+func (m *Memory) Atomic32(addr uint64, op AtomicOp, a, b uint32) (uint32, error) {
+	if err := m.check(addr, 4, true); err != nil {
+		return 0, err
+	}
+	p := (*uint32)(unsafe.Pointer(&m.Data[addr]))
+	for {
+		old := atomic.LoadUint32(p)
+		if atomic.CompareAndSwapUint32(p, old, op.apply32(old, a, b)) {
+			return old, nil
+		}
+	}
+}
+
+// Atomic64 is Atomic32 for aligned 64-bit words (add, exchange, CAS).
+func (m *Memory) Atomic64(addr uint64, op AtomicOp, a, b uint64) (uint64, error) {
+	if err := m.check(addr, 8, true); err != nil {
+		return 0, err
+	}
+	p := (*uint64)(unsafe.Pointer(&m.Data[addr]))
+	for {
+		old := atomic.LoadUint64(p)
+		nv := old
+		switch op {
+		case AtomAdd:
+			nv = old + a
+		case AtomExch:
+			nv = a
+		case AtomCAS:
+			if old == a {
+				nv = b
+			}
+		default:
+			return 0, fmt.Errorf("64-bit atomic operation %d not supported", op)
+		}
+		if atomic.CompareAndSwapUint64(p, old, nv) {
+			return old, nil
+		}
+	}
 }

@@ -50,3 +50,35 @@ func TestMemoryBounds(t *testing.T) {
 		t.Error("Write past the end succeeded")
 	}
 }
+
+func TestAtomics(t *testing.T) {
+	m := &Memory{Space: Global, Data: make([]byte, 64)}
+	cases := []struct {
+		op        AtomicOp
+		old, a, b uint32
+		want      uint32
+	}{
+		{AtomAdd, 5, 3, 0, 8}, {AtomExch, 5, 3, 0, 3}, {AtomCAS, 5, 5, 9, 9}, {AtomCAS, 5, 4, 9, 5},
+		{AtomInc, 5, 5, 0, 0}, {AtomInc, 4, 5, 0, 5}, {AtomDec, 0, 7, 0, 7}, {AtomDec, 9, 7, 0, 7}, {AtomDec, 3, 7, 0, 2},
+		{AtomMinS, 0xffffffff, 1, 0, 0xffffffff}, {AtomMinU, 0xffffffff, 1, 0, 1}, {AtomMaxS, 0xffffffff, 1, 0, 1},
+		{AtomMaxU, 0xffffffff, 1, 0, 0xffffffff}, {AtomAnd, 6, 3, 0, 2}, {AtomOr, 6, 3, 0, 7}, {AtomXor, 6, 3, 0, 5},
+	}
+	for _, c := range cases {
+		m.Store(8, 4, uint64(c.old))
+		old, err := m.Atomic32(8, c.op, c.a, c.b)
+		got, _ := m.Load(8, 4)
+		if err != nil || old != c.old || uint32(got) != c.want {
+			t.Errorf("op %d on %#x with %#x, %#x: old %#x, now %#x, %v; want %#x", c.op, c.old, c.a, c.b, old, got, err, c.want)
+		}
+	}
+	if _, err := m.Atomic32(62, AtomAdd, 1, 0); err == nil {
+		t.Error("misaligned atomic accepted")
+	}
+	m.Store(16, 8, 1<<40)
+	if old, err := m.Atomic64(16, AtomAdd, 1<<40, 0); err != nil || old != 1<<40 {
+		t.Errorf("Atomic64 = %#x, %v", old, err)
+	}
+	if v, _ := m.Load(16, 8); v != 1<<41 {
+		t.Errorf("after Atomic64: %#x", v)
+	}
+}

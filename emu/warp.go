@@ -84,6 +84,18 @@ func (w *Warp) Branch(taken, target, next uint32) {
 	}
 }
 
+// Diverge sets the lanes in mask aside as a pending path at pc (an
+// indirect branch's other targets, lanes whose guard failed).
+func (w *Warp) Diverge(pc, mask uint32) {
+	if mask &= w.Active; mask == 0 {
+		return
+	}
+	w.Divergent++
+	if w.push(StackDiv, pc, mask) {
+		w.Active &^= mask
+	}
+}
+
 // Call pushes the return address and jumps.
 func (w *Warp) Call(target, ret uint32) {
 	if w.push(StackCall, ret, w.Active) {

@@ -243,7 +243,7 @@ func (k *Kernel) alu(o *op, mask uint32, a, b, c *lanes, r, f *lanes, w *emu.War
 			}
 		}
 	case opCvt:
-		cvt(o, a, r, f)
+		cvt(o, a, r, f, w)
 		return true
 	default:
 		return false

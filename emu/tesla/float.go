@@ -2,6 +2,7 @@ package tesla
 
 import (
 	"math"
+	"math/big"
 	"math/bits"
 
 	"gpuisa/emu"
@@ -200,56 +201,63 @@ func sfu(kind opKind, x float64) float64 {
 	return x
 }
 
+// fin reads a float source with its |x| and -x modifiers, denormals flushed.
+func fin(x uint32, s *src) float32 {
+	if s.abs {
+		x &^= 0x80000000
+	}
+	if s.neg {
+		x ^= 0x80000000
+	}
+	return f32(x)
+}
+
 func (k *Kernel) falu(o *op, mask uint32, a, b, c *lanes, r, f *lanes, w *emu.Warp) bool {
-	n0, n1, n2 := o.s[0].neg, o.s[1].neg, o.s[2].neg
+	s0, s1, s2 := &o.s[0], &o.s[1], &o.s[2]
+	out := func(l int, x float32) {
+		if o.sat {
+			x = sat01(x)
+		}
+		r[l] = bitsOut(x)
+	}
 	switch o.kind {
 	case opFAdd:
 		for l := range r {
-			x, y := f32(neg32(a[l], n0)), f32(neg32(b[l], n1))
-			var s float32
+			x, y := fin(a[l], s0), fin(b[l], s1)
 			if o.mode == 1 {
-				s = addRZ(x, y)
+				out(l, addRZ(x, y))
 			} else {
-				s = float32(x + y)
+				out(l, float32(x+y))
 			}
-			if o.sat {
-				s = sat01(s)
-			}
-			r[l] = bitsOut(s)
 		}
 	case opFMul:
 		for l := range r {
-			x, y := f32(neg32(a[l], n0)), f32(neg32(b[l], n1))
-			var p float32
+			x, y := fin(a[l], s0), fin(b[l], s1)
 			if o.mode == 1 {
-				p = mulRZ(x, y)
+				out(l, mulRZ(x, y))
 			} else {
-				p = float32(x * y)
+				out(l, float32(x*y))
 			}
-			r[l] = bitsOut(p)
 		}
 	case opFMad:
 		// G80: the product is truncated to single precision (round toward
 		// zero, denormals flushed), then added with rounding to nearest.
-		if o.mode == 0 && !n0 && !n2 {
+		if o.mode == 0 && !s0.neg && !s2.neg && !o.sat {
 			fmadLanes(a, b, c, r)
 			break
 		}
 		for l := range r {
-			x, y, z := f32(neg32(a[l], n0)), f32(b[l]), f32(neg32(c[l], n2))
+			x, y, z := fin(a[l], s0), fin(b[l], s1), fin(c[l], s2)
 			p := math.Float32frombits(bitsOut(mulRZ(x, y)))
-			var s float32
 			if o.mode == 1 {
-				s = addRZ(p, z)
+				out(l, addRZ(p, z))
 			} else {
-				s = float32(p + z)
+				out(l, float32(p+z))
 			}
-			r[l] = bitsOut(s)
 		}
 	case opFSet:
 		for l := range r {
-			x := f32(abs32(a[l], o.s[0].abs))
-			if fsetTest(float64(x), float64(f32(b[l])), o.mode) {
+			if fsetTest(float64(fin(a[l], s0)), float64(fin(b[l], s1)), o.mode) {
 				r[l] = 0xffffffff
 			} else {
 				r[l] = 0
@@ -263,26 +271,24 @@ func (k *Kernel) falu(o *op, mask uint32, a, b, c *lanes, r, f *lanes, w *emu.Wa
 		return true
 	case opFMax, opFMin:
 		for l := range r {
-			x, y := f32(neg32(a[l], n0)), f32(neg32(b[l], n1))
+			x, y := fin(a[l], s0), fin(b[l], s1)
 			r[l] = bitsOut(float32(fminmax(float64(x), float64(y), o.kind == opFMax)))
 		}
 	case opRRO:
 		// The hardware converts to an internal fixed-point form; SIN, COS
 		// and EX2 here take the plain value, so RRO passes it through.
 		for l := range r {
-			r[l] = ftz(abs32(neg32(a[l], n0), o.s[0].abs))
+			r[l] = math.Float32bits(fin(a[l], s0))
 		}
 	case opRcp, opRsq, opLg2, opSin, opCos, opEx2:
 		for l := range r {
-			x := f32(neg32(a[l], n0))
-			r[l] = bitsOut(float32(sfu(o.kind, float64(x))))
+			out(l, float32(sfu(o.kind, float64(fin(a[l], s0)))))
 		}
 	case opSlct:
 		// source 1 when the float source 3 is positive or zero, else source 2
 		// (negative or NaN), seed 002
 		for l := range r {
-			z := f32(neg32(c[l], n2))
-			if z >= 0 {
+			if fin(c[l], s2) >= 0 {
 				r[l] = a[l]
 			} else {
 				r[l] = b[l]
@@ -318,7 +324,8 @@ func sat01(x float32) float32 {
 	return x
 }
 
-// pair reads a 64-bit register pair (low word in the even register).
+// pair reads a 64-bit register pair (low word in the even register) with
+// the operand's |x| and -x.
 func pair(w *emu.Warp, s *src, l int) float64 {
 	if s.kind != sReg || int(s.row)+1 >= numGPR {
 		return 0
@@ -326,10 +333,37 @@ func pair(w *emu.Warp, s *src, l int) float64 {
 	lo := uint64(w.Regs[int(s.row)*32+l])
 	hi := uint64(w.Regs[(int(s.row)+1)*32+l])
 	x := math.Float64frombits(hi<<32 | lo)
+	if s.abs {
+		x = math.Abs(x)
+	}
 	if s.neg {
 		x = -x
 	}
 	return x
+}
+
+// roundModes are math/big's versions of the rounding modifiers (0 nearest,
+// 1 FLOOR, 2 CEIL, 3 TRUNC).
+var roundModes = [4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}
+
+// directed computes x*y+z (mul: z unused; add: y unused) in double precision
+// with a directed rounding; infinities and NaNs take the native result.
+func directed(kind opKind, x, y, z float64, rnd uint8, native float64) float64 {
+	if math.IsInf(native, 0) || native != native || math.IsInf(x, 0) || math.IsInf(y, 0) || math.IsInf(z, 0) {
+		return native
+	}
+	bx, by, bz := big.NewFloat(x), big.NewFloat(y), big.NewFloat(z)
+	res := new(big.Float).SetPrec(53).SetMode(roundModes[rnd&3])
+	switch kind {
+	case opDAdd:
+		res.Add(bx, bz)
+	case opDMul:
+		res.Mul(bx, by)
+	default:
+		res.Add(new(big.Float).SetPrec(106).Mul(bx, by), bz)
+	}
+	v, _ := res.Float64()
+	return v
 }
 
 // dalu runs the sm_13 double-precision instructions on register pairs; it
@@ -343,11 +377,21 @@ func (k *Kernel) dalu(o *op, mask uint32, r, f *lanes, w *emu.Warp) {
 		var v float64
 		switch o.kind {
 		case opDFma:
-			v = math.FMA(x, y, pair(w, &o.s[2], l))
+			z := pair(w, &o.s[2], l)
+			v = math.FMA(x, y, z)
+			if o.mode2 != 0 {
+				v = directed(opDFma, x, y, z, o.mode2, v)
+			}
 		case opDAdd:
 			v = x + y
+			if o.mode2 != 0 {
+				v = directed(opDAdd, x, 0, y, o.mode2, v)
+			}
 		case opDMul:
 			v = x * y
+			if o.mode2 != 0 {
+				v = directed(opDMul, x, y, 0, o.mode2, v)
+			}
 		case opDMin, opDMax:
 			v = fminmax(x, y, o.kind == opDMax)
 		case opDSet:
@@ -360,6 +404,9 @@ func (k *Kernel) dalu(o *op, mask uint32, r, f *lanes, w *emu.Warp) {
 			continue
 		}
 		bits := math.Float64bits(v)
+		if v != v {
+			bits = 0x7fffffffffffffff
+		}
 		r[l] = uint32(bits)
 		if o.dst == dReg && int(o.drow)+1 < numGPR {
 			w.Regs[(int(o.drow)+1)*32+l] = uint32(bits >> 32)
@@ -375,12 +422,17 @@ func (k *Kernel) dalu(o *op, mask uint32, r, f *lanes, w *emu.Warp) {
 	}
 }
 
-// cvt converts between the integer and float types (I2I, I2F, F2I, F2F).
-func cvt(o *op, a, r, f *lanes) {
+// cvt converts between the integer and float types (I2I, I2F, F2I, F2F),
+// 64-bit operands being register pairs. Integer results clamp to the
+// destination's range; F2F rounds to an integer only with .IR.
+func cvt(o *op, a, r, f *lanes, w *emu.Warp) {
 	dt, st := cvtType(o.mode), cvtType(o.mode2)
 	rnd := o.size
 	for l := range r {
-		x := a[l]
+		x := uint64(a[l])
+		if st.wide() {
+			x = pairBits(w, &o.s[0], l)
+		}
 		var iv int64
 		var fv float64
 		isFloat := false
@@ -388,19 +440,28 @@ func cvt(o *op, a, r, f *lanes) {
 		case tU16:
 			iv = int64(x & 0xffff)
 		case tS16:
-			iv = sext(x&0xffff, 16)
+			iv = sext(uint32(x)&0xffff, 16)
 		case tU8:
 			iv = int64(x & 0xff)
 		case tS8:
-			iv = sext(x&0xff, 8)
+			iv = sext(uint32(x)&0xff, 8)
 		case tU32:
-			iv = int64(x)
+			iv = int64(uint32(x))
 		case tS32:
 			iv = int64(int32(x))
-		case tF32:
-			fv, isFloat = float64(f32(x)), true
+		case tU64:
+			iv = int64(x) // above 2^63 handled as float below
+			if int64(x) < 0 {
+				fv, isFloat = float64(x), true
+			}
+		case tS64:
+			iv = int64(x)
 		case tF16:
 			fv, isFloat = float64(halfToFloat(uint16(x))), true
+		case tF32:
+			fv, isFloat = float64(f32(uint32(x))), true
+		case tF64:
+			fv, isFloat = math.Float64frombits(x), true
 		}
 		if isFloat {
 			if o.s[0].abs {
@@ -417,67 +478,140 @@ func cvt(o *op, a, r, f *lanes) {
 				iv = -iv
 			}
 		}
-		switch dt {
-		case tF32, tF16:
+		if dt.float() {
 			if !isFloat {
 				fv = float64(iv)
+			} else if o.hi {
+				fv = roundInt(fv, rnd)
 			}
-			var y float32
-			if isFloat && st == tF32 && dt == tF32 {
-				y = float32(roundInt(fv, rnd, rnd != 0))
-			} else {
-				y = roundF32(fv, rnd)
+			var bits uint64
+			switch dt {
+			case tF64:
+				if o.sat {
+					fv = float64(sat01f64(fv))
+				}
+				bits = math.Float64bits(fv)
+				if fv != fv {
+					bits = 0x7fffffffffffffff
+				}
+				f[l] = floatFlags64(fv)
+			case tF32:
+				y := roundF32(fv, rnd)
+				if o.hi {
+					y = float32(fv) // already integral
+				}
+				if o.sat {
+					y = sat01(y)
+				}
+				bits = uint64(bitsOut(y))
+				f[l] = floatFlags(uint32(bits))
+			default: // F16
+				y := roundF32(fv, rnd)
+				if o.sat {
+					y = sat01(y)
+				}
+				bits = uint64(floatToHalf(y))
+				f[l] = intFlags(uint32(bits), false)
 			}
-			if o.sat {
-				y = sat01(y)
-			}
-			if dt == tF16 {
-				r[l] = uint32(floatToHalf(y))
-				f[l] = intFlags(r[l], false)
-			} else {
-				r[l] = bitsOut(y)
-				f[l] = floatFlags(r[l])
-			}
+			r[l] = uint32(bits)
+			writeHigh(w, o, l, dt, bits)
 			continue
 		}
 		if isFloat {
 			if fv != fv {
 				iv = 0
 			} else {
-				fv = roundInt(fv, rnd, true)
+				fv = roundInt(fv, rnd)
 				switch {
-				case fv >= 1<<62:
-					iv = 1 << 62
-				case fv <= -(1 << 62):
-					iv = -(1 << 62)
+				case fv >= 1<<63:
+					iv = math.MaxInt64
+					if dt == tU64 {
+						iv = -1 // all ones
+					}
+				case fv <= -(1 << 63):
+					iv = math.MinInt64
 				default:
 					iv = int64(fv)
 				}
 			}
 		}
-		var lo, hi int64
+		var res uint64
 		switch dt {
-		case tU16:
-			lo, hi = 0, 0xffff
-		case tS16:
-			lo, hi = -0x8000, 0x7fff
-		case tU32:
-			lo, hi = 0, 0xffffffff
-		case tS32:
-			lo, hi = -0x80000000, 0x7fffffff
+		case tU64:
+			if isFloat && fv >= 1<<63 {
+				res = math.MaxUint64
+			} else {
+				res = uint64(max(iv, 0))
+			}
+		case tS64:
+			res = uint64(iv)
+		default:
+			lo, hi := cvtRange(dt)
+			res = uint64(min(max(iv, lo), hi))
 		}
-		iv = min(max(iv, lo), hi)
-		r[l] = uint32(iv)
-		f[l] = intFlags(r[l], dt == tU32 || dt == tS32)
+		r[l] = uint32(res)
+		writeHigh(w, o, l, dt, res)
+		f[l] = intFlags(uint32(res), o.dst == dReg || o.dst == dNone)
 	}
 }
 
-// roundInt rounds to an integral value: 0 nearest even, 1 floor, 2 ceil,
-// 3 trunc; when integral is false it returns x unchanged.
-func roundInt(x float64, rnd uint8, integral bool) float64 {
-	if !integral {
-		return x
+// cvtRange is the range an integer conversion result clamps to.
+func cvtRange(t cvtType) (int64, int64) {
+	switch t {
+	case tU8:
+		return 0, 0xff
+	case tS8:
+		return -0x80, 0x7f
+	case tU16:
+		return 0, 0xffff
+	case tS16:
+		return -0x8000, 0x7fff
+	case tU32:
+		return 0, 0xffffffff
 	}
+	return -0x80000000, 0x7fffffff
+}
+
+// pairBits reads a 64-bit register pair.
+func pairBits(w *emu.Warp, s *src, l int) uint64 {
+	if s.kind != sReg || int(s.row)+1 >= numGPR {
+		return 0
+	}
+	return uint64(w.Regs[(int(s.row)+1)*32+l])<<32 | uint64(w.Regs[int(s.row)*32+l])
+}
+
+// writeHigh stores the high word of a 64-bit conversion result.
+func writeHigh(w *emu.Warp, o *op, l int, dt cvtType, bits uint64) {
+	if dt.wide() && o.dst == dReg && int(o.drow)+1 < numGPR {
+		w.Regs[(int(o.drow)+1)*32+l] = uint32(bits >> 32)
+	}
+}
+
+func sat01f64(x float64) float64 {
+	switch {
+	case x != x || x <= 0:
+		return 0
+	case x >= 1:
+		return 1
+	}
+	return x
+}
+
+func floatFlags64(v float64) uint32 {
+	switch {
+	case v != v:
+		return flagZ | flagS
+	case v == 0:
+		return flagZ
+	case v < 0:
+		return flagS
+	}
+	return 0
+}
+
+// roundInt rounds to an integral value: 0 nearest even, 1 floor, 2 ceil,
+// 3 trunc.
+func roundInt(x float64, rnd uint8) float64 {
 	switch rnd {
 	case 1:
 		return math.Floor(x)

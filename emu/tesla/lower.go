@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+
+	"gpuisa/emu"
 
 	"gpuisa/isa/tesla"
 )
@@ -85,6 +88,11 @@ const (
 	opBrk  // break: the guarded lanes go to the break target
 	opKil  // kill: the guarded lanes end
 	opSlct // select by the sign of a float
+	opAtom // global atomic returning the old value (GATOM)
+	opRed  // global atomic reduction (GRED)
+	opVote // VOTE.ANY/ALL: the guard is the input
+	opBrx  // indirect branch through c[]
+	opPret // push a return address
 )
 
 type srcKind uint8
@@ -217,7 +225,7 @@ func Lower(code []byte) (*Program, error) {
 	for i := range p.ops {
 		o := &p.ops[i]
 		switch o.kind {
-		case opBra, opCal, opSSY, opPBK:
+		case opBra, opCal, opSSY, opPBK, opPret:
 			t, ok := p.index[o.target]
 			if !ok {
 				p.errs[i] = fmt.Errorf("target %#x is not the start of an instruction", o.target)
@@ -302,9 +310,16 @@ var simpleSem = map[string]opKind{
 	"dfma": opDFma, "dadd": opDAdd, "dmul": opDMul, "dmin": opDMin, "dmax": opDMax, "dset": opDSet,
 	"ld.global": opGLd, "st.global": opGSt, "ld.local": opLLd, "st.local": opLSt, "st.shared": opSSt,
 	"bra": opBra, "cal": opCal, "ret": opRet, "ssy": opSSY, "bar": opBar, "trap": opTrap, "nop": opNop,
-	// forms being added to the spec (breakaddr/break, kill, select, no-ops)
 	"pbk": opPBK, "brk": opBrk, "kil": opKil, "slct": opSlct, "brkpt": opNop, "pmevent": opNop,
+	"atom": opAtom, "red": opRed, "vote": opVote, "ld.shared": opMov, "brx": opBrx, "pret": opPret,
 }
+
+// graphicsSem are the semantic classes of vertex, geometry and fragment
+// programs, which compute kernels do not run.
+var graphicsSem = map[string]bool{"interp": true, "ld.attr": true, "st.out": true, "emit": true, "restart": true,
+	"quadon": true, "quadpop": true, "quadop": true, "tex": true}
+
+var errGraphics = errors.New("graphics-only instruction, not supported in compute kernels")
 
 // setConds maps the printed SET conditions to l|e<<1|g<<2|u<<3.
 var setConds = map[string]uint8{"F": 0, "LT": 1, "EQ": 2, "LE": 3, "GT": 4, "NE": 5, "GE": 6, "NUM": 7,
@@ -325,6 +340,9 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 	k, ok := simpleSem[e.Sem]
 	if !ok {
 		o.kind = opUnsupported
+		if graphicsSem[e.Sem] {
+			return o, fmt.Errorf("%s: %w (%w)", e.Mnemonic, errGraphics, errUnsupported)
+		}
 		return o, fmt.Errorf("%s (%s): %w", e.Mnemonic, e.Sem, errUnsupported)
 	}
 	o.kind = k
@@ -333,7 +351,25 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 	var srcs []tesla.Operand
 	hasDst := true
 	switch k {
-	case opBra, opCal, opSSY, opPBK:
+	case opBrx:
+		if len(ops) != 1 || ops[0].Kind != tesla.OpConst {
+			return o, fmt.Errorf("%s: no c[] operand", e.Mnemonic)
+		}
+		c := ops[0]
+		o.s[0] = src{kind: sConst, bank: c.Bank, areg: c.Areg, size: 4, off: c.Offset}
+		return o, nil
+	case opVote:
+		// the guard is the input predicate, not a condition of execution
+		if len(ops) != 1 || ops[0].Kind != tesla.OpCondReg {
+			return o, fmt.Errorf("%s: no condition register", e.Mnemonic)
+		}
+		o.carry, o.size, o.cond = o.pred, o.cond, condAlway
+		o.ccw, o.ccr = true, ops[0].Reg
+		o.mode = boolMode(hasMod(&e, "ALL"))
+		return o, nil
+	case opAtom, opRed:
+		return p.lowerAtom(o, &e)
+	case opBra, opCal, opSSY, opPBK, opPret:
 		if len(ops) == 0 || ops[0].Kind != tesla.OpTarget {
 			return o, fmt.Errorf("%s: no target", e.Mnemonic)
 		}
@@ -410,7 +446,10 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 	case opR2C:
 		o.ccw = false // the write-enable bit is set but ignored (seed 002, 2.2)
 		err = setSrcs(1)
-	case opMov, opRcp, opRsq, opLg2, opSin, opCos, opEx2, opRRO:
+	case opMov:
+		err = setSrcs(1)
+		o.mode = laneMask(&e)
+	case opRcp, opRsq, opLg2, opSin, opCos, opEx2, opRRO:
 		err = setSrcs(1)
 	case opC2R:
 		if len(srcs) == 1 && srcs[0].Kind == tesla.OpCondReg {
@@ -535,10 +574,13 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 		o.mode = boolMode(mods("TRUNC"))
 	case opFSet, opFMax, opFMin, opDMin, opDMax, opDSet, opDMul:
 		err = setSrcs(2)
+		o.mode2 = roundMod(&e)
 	case opDAdd:
 		err = setSrcs(2)
+		o.mode2 = roundMod(&e)
 	case opDFma, opSlct:
 		err = setSrcs(3)
+		o.mode2 = roundMod(&e)
 	case opGLd, opLLd:
 		if len(srcs) != 1 {
 			return o, fmt.Errorf("%s: no address", e.Mnemonic)
@@ -584,6 +626,16 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 	return o, nil
 }
 
+// roundMod is the rounding modifier: 0 none (nearest), 1 FLOOR, 2 CEIL, 3 TRUNC.
+func roundMod(e *tesla.Exec) uint8 {
+	for i, m := range []string{"FLOOR", "CEIL", "TRUNC"} {
+		if hasMod(e, m) {
+			return uint8(i + 1)
+		}
+	}
+	return 0
+}
+
 func boolMode(b bool) uint8 {
 	if b {
 		return 1
@@ -591,8 +643,7 @@ func boolMode(b bool) uint8 {
 	return 0
 }
 
-// Conversion types: mode = destination, mode2 = source, as cvtType values;
-// rounding in the op's sat-free bits (see cvt in float.go).
+// Conversion types: op.mode = destination, op.mode2 = source.
 type cvtType uint8
 
 const (
@@ -602,13 +653,22 @@ const (
 	tS32
 	tU8
 	tS8
+	tU64
+	tS64
 	tF16
 	tF32
+	tF64
 )
 
-var cvtTypes = map[string]cvtType{"U16": tU16, "U32": tU32, "S16": tS16, "S32": tS32, "F16": tF16, "F32": tF32}
+var cvtTypes = map[string]cvtType{"U8": tU8, "S8": tS8, "U16": tU16, "U32": tU32, "S16": tS16, "S32": tS32,
+	"U64": tU64, "S64": tS64, "F16": tF16, "F32": tF32, "F64": tF64}
 
-// cvtRound: 0 nearest, 1 floor, 2 ceil, 3 trunc (stored in op.hi/sat-free field size).
+func (t cvtType) float() bool  { return t >= tF16 }
+func (t cvtType) wide() bool   { return t == tU64 || t == tS64 || t == tF64 }
+func (t cvtType) signed() bool { return t == tS8 || t == tS16 || t == tS32 || t == tS64 }
+
+// Conversion flags in op.hi (integer rounding, F2F .IR) and op.size
+// (rounding: 0 nearest, 1 FLOOR, 2 CEIL, 3 TRUNC).
 func lowerCvt(o *op, e *tesla.Exec) error {
 	var types []cvtType
 	bext := false
@@ -629,6 +689,8 @@ func lowerCvt(o *op, e *tesla.Exec) error {
 			o.size = 3
 		case "SAT":
 			o.sat = true
+		case "IR":
+			o.hi = true
 		}
 	}
 	if len(types) != 2 {
@@ -636,16 +698,106 @@ func lowerCvt(o *op, e *tesla.Exec) error {
 	}
 	o.mode, o.mode2 = uint8(types[0]), uint8(types[1])
 	if bext {
-		switch types[1] {
-		case tU16:
-			o.mode2 = uint8(tU8)
-		case tS16:
+		// the low byte of the (16- or 32-bit) source
+		if types[1].signed() {
 			o.mode2 = uint8(tS8)
+		} else {
+			o.mode2 = uint8(tU8)
 		}
 	}
-	o.b32 = types[0] == tU32 || types[0] == tS32 || types[0] == tF32
+	// I2F/F2I/F2F to a non-float or 64-bit type: no integer rounding flag
+	if !types[1].float() || !types[0].float() {
+		o.hi = false
+	}
 	return nil
 }
 
 // Error returns why op i cannot run (nil when it can).
 func (p *Program) Error(i int) error { return p.errs[i] }
+
+// laneMask is MOV's lane mask (.L0, .L13, .LNONE: the lanes of each quad that
+// write), as 0x10 | the 4 quad-lane bits, or 0 for all lanes.
+func laneMask(e *tesla.Exec) uint8 {
+	for _, m := range e.Mods {
+		if m == "LNONE" {
+			return 0x10
+		}
+		if len(m) > 1 && m[0] == 'L' && strings.Trim(m[1:], "0123") == "" {
+			b := uint8(0x10)
+			for _, d := range m[1:] {
+				b |= 1 << (d - '0')
+			}
+			return b
+		}
+	}
+	return 0
+}
+
+// quadLanes spreads 4 quad-lane bits over a warp.
+func quadLanes(b uint8) uint32 {
+	return uint32(b&0xf) * 0x11111111
+}
+
+var atomOps = map[string]emu.AtomicOp{"IADD": emu.AtomAdd, "EXCH": emu.AtomExch, "CAS": emu.AtomCAS,
+	"INC": emu.AtomInc, "DEC": emu.AtomDec, "AND": emu.AtomAnd, "OR": emu.AtomOr, "XOR": emu.AtomXor}
+
+// lowerAtom lowers GATOM (dst, address, value[, new value]) and GRED
+// (address, value): op.mode is the emu.AtomicOp, op.size the access size.
+func (p *Program) lowerAtom(o op, e *tesla.Exec) (op, error) {
+	ops := e.Operands
+	var addr tesla.Operand
+	var vals []tesla.Operand
+	if o.kind == opAtom {
+		if len(ops) < 3 {
+			return o, fmt.Errorf("%s: operands", e.Mnemonic)
+		}
+		if err := lowerDst(&o, ops[0]); err != nil {
+			return o, err
+		}
+		addr, vals = ops[1], ops[2:]
+	} else {
+		if len(ops) != 2 {
+			return o, fmt.Errorf("%s: operands", e.Mnemonic)
+		}
+		o.dst = dNone
+		addr, vals = ops[0], ops[1:]
+	}
+	if addr.Kind != tesla.OpGlobal || addr.Size != 4 && addr.Size != 8 {
+		return o, fmt.Errorf("%s: bad address operand", e.Mnemonic)
+	}
+	o.size, o.signed = addr.Size, addr.Signed
+	o.s[0] = src{kind: sReg, row: uint16(addr.Reg)}
+	if addr.Reg == zeroReg {
+		o.s[0] = src{kind: sZero}
+	}
+	for i, v := range vals {
+		s, err := p.lowerSrc(v)
+		if err != nil {
+			return o, err
+		}
+		o.s[1+i] = s
+	}
+	op, found := emu.AtomicOp(0), false
+	for _, m := range e.Mods {
+		if a, ok := atomOps[m]; ok {
+			op, found = a, true
+		}
+		switch m {
+		case "IMIN":
+			op, found = emu.AtomMinU, true
+			if hasMod(e, "S32") {
+				op = emu.AtomMinS
+			}
+		case "IMAX":
+			op, found = emu.AtomMaxU, true
+			if hasMod(e, "S32") {
+				op = emu.AtomMaxS
+			}
+		}
+	}
+	if !found {
+		return o, fmt.Errorf("%s: unknown atomic operation", e.Mnemonic)
+	}
+	o.mode = uint8(op)
+	return o, nil
+}

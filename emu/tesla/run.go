@@ -357,9 +357,35 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 			w.Exit(mask)
 		}
 		return nil
+	case opPret:
+		w.Push(emu.StackCall, o.target)
+		return nil
+	case opBrx:
+		return k.brx(b, w, o, mask, sc)
+	case opVote:
+		// true: the flags of a SET result that holds (S), false: zero (Z)
+		in := guardMask(w.Regs, mask, o.carry, o.size)
+		ok := in != 0
+		if o.mode == 1 {
+			ok = in == mask
+		}
+		v := uint32(flagZ)
+		if ok {
+			v = flagS
+		}
+		row := (*lanes)(w.Regs[(rowCond+int(o.ccr))*32:])
+		for l := range 32 {
+			if mask&(1<<l) != 0 {
+				row[l] = v
+			}
+		}
+		return nil
 	case opBar:
 		w.AtBarrier, w.Barrier = true, o.mode
 		return nil
+	}
+	if o.kind == opMov && o.mode != 0 {
+		mask &= quadLanes(o.mode) // MOV with a lane mask
 	}
 	if mask == 0 {
 		return nil
@@ -367,6 +393,8 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 	switch o.kind {
 	case opGLd, opGSt, opLLd, opLSt, opSSt:
 		return k.memOp(b, w, o, mask, sc)
+	case opAtom, opRed:
+		return k.atom(b, w, o, mask, sc)
 	case opS2R:
 		var v uint32
 		switch o.mode {
@@ -625,5 +653,88 @@ func loadWords(m *emu.Memory, addrs *lanes, mask uint32, dst *lanes, ccw bool, w
 		}
 		writeFlags(w, o, mask, &sc.f)
 	}
+	return nil
+}
+
+// atom runs GATOM and GRED lane by lane, in lane order.
+func (k *Kernel) atom(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
+	addrs, err := k.fetch(b, w, &o.s[0], mask, &sc.a)
+	if err != nil {
+		return err
+	}
+	op := emu.AtomicOp(o.mode)
+	for l := range 32 {
+		if mask&(1<<l) == 0 {
+			continue
+		}
+		a := uint64(addrs[l])
+		if o.size == 8 {
+			x, y := pairBits(w, &o.s[1], l), pairBits(w, &o.s[2], l)
+			old, err := k.Global.Atomic64(a, op, x, y)
+			if err != nil {
+				return &laneErr{l, err}
+			}
+			if o.dst == dReg && int(o.drow)+1 < numGPR {
+				w.Regs[int(o.drow)*32+l] = uint32(old)
+				w.Regs[(int(o.drow)+1)*32+l] = uint32(old >> 32)
+			}
+			continue
+		}
+		var x, y uint32
+		if o.s[1].kind == sReg {
+			x = w.Regs[int(o.s[1].row)*32+l]
+		}
+		if o.s[2].kind == sReg {
+			y = w.Regs[int(o.s[2].row)*32+l]
+		}
+		old, err := k.Global.Atomic32(a, op, x, y)
+		if err != nil {
+			return &laneErr{l, err}
+		}
+		if o.dst == dReg {
+			w.Regs[int(o.drow)*32+l] = old
+		}
+	}
+	return nil
+}
+
+// brx branches each lane to the code address it reads from c[]: the first
+// lane's group goes on, every other target (and the lanes whose guard
+// failed, at the next instruction) waits on the stack.
+func (k *Kernel) brx(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
+	next := w.PC
+	if rest := w.Active &^ mask; rest != 0 {
+		w.Diverge(next, rest)
+	}
+	if mask == 0 {
+		return nil
+	}
+	t, err := k.fetch(b, w, &o.s[0], mask, &sc.a)
+	if err != nil {
+		return err
+	}
+	first := firstLane(mask)
+	for m := mask; m != 0; m &= m - 1 {
+		if l := firstLane(m); t[l] != t[first] {
+			if _, ok := k.Prog.index[t[l]]; !ok {
+				return &laneErr{l, fmt.Errorf("indirect branch to %#x, not the start of an instruction", t[l])}
+			}
+			var group uint32
+			for g := m; g != 0; g &= g - 1 {
+				if j := firstLane(g); t[j] == t[l] {
+					group |= 1 << j
+				}
+			}
+			mask &^= group
+			m &^= group
+			m |= 1 << l // keep the loop's invariant: the current bit is cleared next
+			w.Diverge(k.Prog.index[t[l]], group)
+		}
+	}
+	pc, ok := k.Prog.index[t[first]]
+	if !ok {
+		return &laneErr{first, fmt.Errorf("indirect branch to %#x, not the start of an instruction", t[first])}
+	}
+	w.PC = pc
 	return nil
 }

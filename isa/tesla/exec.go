@@ -25,6 +25,7 @@ const (
 	OpTarget           // code address Imm
 	OpBarrier          // barrier Reg, thread count Imm (next operand)
 	OpEnum             // a named choice printed among the operands (Text), e.g. a SET condition
+	OpGraphics         // a[], v[], o[] memory or a texture mask: graphics-only operands
 )
 
 // Operand is one resolved operand.
@@ -74,6 +75,9 @@ func (i Inst) Resolve() Exec {
 	if f.class == ClassLong || f.class == ClassFlow {
 		e.Pred, e.Cond = uint8(f_pr.Get(v)), uint8(f_cond.Get(v))
 		e.CarryReg = e.Pred
+		if f.ignore&f_cond.Mask() != 0 {
+			e.Pred, e.Cond = 0, condAlways // the form ignores its guard bits (SSY, BRX, ...)
+		}
 	}
 	if f.class == ClassLong && f_ccw.Get(v) != 0 {
 		e.CCWrite, e.CCReg = true, uint8(f_ccr.Get(v))
@@ -125,7 +129,7 @@ func (i Inst) Resolve() Exec {
 				continue
 			}
 			half := p.half || p.wide && p.field.Get(v)&1 == 0
-			o := resolveOperand(f.class, p, half, v)
+			o := resolveOperand(f, p, half, v)
 			o.Neg, o.Not, o.Abs = pending.Neg, pending.Not, pending.Abs
 			pending = Operand{}
 			e.Operands = append(e.Operands, o)
@@ -173,7 +177,8 @@ func halfConst(m memRef, half bool) memRef {
 // mtypeSizes are the GLD/GST/LLD/LST access sizes by mtype (0 = invalid).
 var mtypeSizes = [8]uint8{1, 1, 2, 2, 8, 16, 4, 0}
 
-func resolveOperand(c Class, p *piece, half bool, v uint64) Operand {
+func resolveOperand(f *form, p *piece, half bool, v uint64) Operand {
+	c := f.class
 	reg := func(r uint64) Operand { return Operand{Kind: OpReg, Reg: uint8(r), Half: half} }
 	switch p.opnd {
 	case opnd_dst:
@@ -231,12 +236,37 @@ func resolveOperand(c Class, p *piece, half bool, v uint64) Operand {
 		return Operand{Kind: OpLocal, Areg: uint8(longAreg(v)), Inc: f_ainc.Get(v) != 0, Size: size,
 			Signed: f_mtype.Get(v) == 1 || f_mtype.Get(v) == 3, Offset: uint32(f_saddr.Get(v)) * uint32(max(size, 1))}
 	case opnd_smemw:
-		// R2G: the store size is given by the r2gsz field (U16, U32, U8)
-		size := [4]uint8{2, 4, 1, 0}[f_r2gsz.Get(v)]
-		return Operand{Kind: OpShared, Areg: uint8(longAreg(v)), Inc: f_ainc.Get(v) != 0, Size: size,
+		// R2G: the store size is given by the r2gsz field (U16, U32, U8);
+		// G2R: by ldsz (U8, U16, S16, U32)
+		size, signed := [4]uint8{2, 4, 1, 0}[f_r2gsz.Get(v)], false
+		if strings.HasPrefix(f.sem, "ld.shared") {
+			size, signed = [4]uint8{1, 2, 2, 4}[f_ldsz.Get(v)], f_ldsz.Get(v) == 2
+		}
+		return Operand{Kind: OpShared, Areg: uint8(longAreg(v)), Inc: f_ainc.Get(v) != 0, Size: size, Signed: signed,
 			Offset: uint32(f_saddr.Get(v)) * uint32(max(size, 1))}
 	case opnd_cmem:
-		return memOperand(OpConst, memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0, idx: f_s1.Get(v), typ: f_ctype.Get(v)}, f_bank.Get(v))
+		return memOperand(OpConst, memRef{areg: longAreg(v), inc: f_ainc.Get(v) != 0, idx: f_saddr.Get(v), typ: f_ctype.Get(v)}, f_bank.Get(v))
+	case opnd_bxmem:
+		// BRX: a code address read from c[] (bxoff is a byte offset)
+		return Operand{Kind: OpConst, Areg: uint8(longAreg(v)), Size: 4, Bank: uint8(f_bank.Get(v)), Offset: uint32(f_bxoff.Get(v))}
+	case opnd_s1r:
+		return reg(f_s1.Get(v))
+	case opnd_s2r:
+		return reg(f_s2.Get(v))
+	case opnd_rdst:
+		return reg(f_dst.Get(v))
+	case opnd_gred, opnd_gatom:
+		seg := f_gseg.Get(v)
+		if p.opnd == opnd_gatom {
+			seg = f_gseg2.Get(v)
+		}
+		size := uint8(4) // .U32, .S32
+		if f_mtype.Get(v) == 4 {
+			size = 8 // .U64
+		}
+		return Operand{Kind: OpGlobal, Reg: uint8(f_s1.Get(v)), Bank: uint8(seg), Size: size, Signed: f_mtype.Get(v) == 7}
+	case opnd_omem, opnd_amem, opnd_vmem, opnd_texmask:
+		return Operand{Kind: OpGraphics}
 	case opnd_adst:
 		return Operand{Kind: OpAddrReg, Reg: uint8(f_dst.Get(v))}
 	case opnd_asrc:
