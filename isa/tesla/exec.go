@@ -11,21 +11,21 @@ import "strings"
 type OpndKind uint8
 
 const (
-	OpNone    OpndKind = iota
-	OpReg              // general register Reg (a 16-bit half when Half: Reg>>1 is the register, Reg&1 the high half)
-	OpOut              // o[Reg]: an output, a bit bucket in compute kernels
-	OpShared           // g[A+Offset] shared memory
-	OpConst            // c[Bank][A+Offset] constant memory
-	OpGlobal           // global memory at the address in register Reg (segment Bank)
-	OpLocal            // l[A+Offset] local memory
-	OpImm              // Imm
-	OpAddrReg          // address register A<Reg>
-	OpCondReg          // condition register C<Reg>
-	OpSpecial          // special register SR<Reg>
-	OpTarget           // code address Imm
-	OpBarrier          // barrier Reg, thread count Imm (next operand)
-	OpEnum             // a named choice printed among the operands (Text), e.g. a SET condition
-	OpGraphics         // a[], v[], o[] memory or a texture mask: graphics-only operands
+	OpNone     OpndKind = iota
+	OpReg               // general register Reg (a 16-bit half when Half: Reg>>1 is the register, Reg&1 the high half)
+	OpOut               // o[Reg]: an output, a bit bucket in compute kernels
+	OpShared            // g[A+Offset] shared memory
+	OpConst             // c[Bank][A+Offset] constant memory
+	OpGlobal            // global memory at the address in register Reg (segment Bank)
+	OpLocal             // l[A+Offset] local memory
+	OpImm               // Imm
+	OpAddrReg           // address register A<Reg>
+	OpCondReg           // condition register C<Reg>
+	OpSpecial           // special register SR<Reg>
+	OpTarget            // code address Imm
+	OpBarrier           // barrier Reg, thread count Imm (next operand)
+	OpEnum              // a named choice printed among the operands (Text), e.g. a SET condition
+	OpGraphics          // a[], v[], o[] memory or a texture mask: graphics-only operands
 )
 
 // Operand is one resolved operand.
