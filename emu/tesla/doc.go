@@ -46,7 +46,23 @@
 //   - Control flow: SSY pushes a reconvergence point that the instruction
 //     with the .S marker joins (the join happens before it runs, and it runs
 //     once with the rejoined warp); divergent BRA runs the taken lanes first;
-//     CAL/RET nest, RET at top level ends the lanes; the end-of-program
-//     marker ends the thread after its instruction; BAR waits for every live
-//     warp of the block. TEX faults: no texture units are modelled.
+//     CAL/RET nest, RET at top level ends the lanes, PRET pushes a return
+//     address; PBK/BRK (breakaddr/break) leave loops; BRX branches each lane
+//     to the address it reads from c[] (other targets wait on the stack);
+//     KIL ends lanes; the end-of-program marker ends the thread after its
+//     instruction; BAR waits for every live warp of the block. Forms whose
+//     guard bits the spec marks as ignored (SSY, PBK, BRX, ...) run unguarded.
+//   - sm_11+ global atomics (GATOM returns the old value, GRED does not) are
+//     atomic between blocks running in parallel; a warp's lanes apply in lane
+//     order. VOTE.ANY/ALL take the guard as their input and set the condition
+//     register like a SET result: S when the vote holds, Z when it does not
+//     (an assumption: no listing shows the convention).
+//   - Conversions cover 8/16/32/64-bit integers and f16/f32/f64, clamping
+//     integer results, .SAT, .BEXT (a byte of the source) and F2F .IR
+//     (round to an integer with the rounding modifier; without it the
+//     modifier rounds the precision change). Double ops round to nearest or
+//     with .FLOOR/.CEIL/.TRUNC (exactly, with math/big).
+//   - Not modelled, faulting when executed: texture fetches and the other
+//     graphics-only instructions (attributes, interpolation, outputs, quad
+//     operations, EMIT/RESTART), and sm_12 shared-memory locks (G2R.LCK).
 package tesla
