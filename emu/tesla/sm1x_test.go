@@ -134,3 +134,28 @@ func TestPret(t *testing.T) {
 	r := runKernel(t, kernelRun{src: src})
 	checkRegs(t, r, 32, 4, func(int) uint32 { return 10 })
 }
+
+func TestBreakAndKill(t *testing.T) {
+	src := `
+		PBK done;
+	loop:
+		IADD32I R2, R2, 0x1;
+		IADD.C0 o[0x7f], R2, -R1;
+		BRK C0.GE;
+		BRA loop;
+	done:
+		IADD R4, R2, R2;
+		ISET.S32.C1 o[0x7f], R1, R5, LT;
+		KIL C1.NE;
+		MVI R6, 0x7;
+		RET;
+	`
+	r := runKernel(t, kernelRun{src: src, init: tidInit(map[int]uint32{5: 8})})
+	checkRegs(t, r, 32, 4, func(tid int) uint32 { return uint32(2 * max(tid, 1)) })
+	checkRegs(t, r, 32, 6, func(tid int) uint32 {
+		if tid < 8 {
+			return 0 // killed
+		}
+		return 7
+	})
+}
