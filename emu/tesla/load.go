@@ -3,7 +3,6 @@ package tesla
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -200,9 +199,6 @@ func (k *Kernel) Config(s *emu.Setup) emu.Config {
 	return emu.Config{Grid: s.Grid, Block: s.Block, SharedBytes: shared, MaxSteps: s.MaxSteps,
 		TraceBlock: -1, TraceWarp: -1}
 }
-
-// ErrNotTesla reports a launch for another architecture.
-var ErrNotTesla = errors.New("not a Tesla architecture")
 
 // Outcome is a finished launch.
 type Outcome struct {

@@ -8,9 +8,8 @@ import (
 	"gpuisa/isa/tesla"
 )
 
-// Ops for forms the Tesla spec is gaining (PBK/BRK, KIL, SLCT): their
-// execution, driven with hand-built lowered ops since no form decodes to
-// them yet.
+// PBK/BRK, KIL and SLCT driven with hand-built lowered ops: the execution
+// alone, independent of the assembler and the decoder.
 
 func runOps(t *testing.T, p *Program, threads int, init func(int, []uint32)) *runResult {
 	t.Helper()
