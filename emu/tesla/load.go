@@ -22,6 +22,9 @@ const SharedBytes = 16 << 10
 // ConstBankBytes is the size of each constant bank.
 const ConstBankBytes = 64 << 10
 
+// MaxLocalPerBlock bounds the local memory of a block's threads together.
+const MaxLocalPerBlock = 256 << 20
+
 // zeroBank backs the constant banks a launch leaves empty; it is never written.
 var zeroBank [ConstBankBytes]byte
 
@@ -174,6 +177,9 @@ func NewKernel(s *emu.Setup, code []byte) (*Kernel, error) {
 	}
 	if !prog.local {
 		k.LocalBytes = 0 // nothing to allocate and clear for every block
+	}
+	if n := uint64(k.LocalBytes) * uint64(s.Block.Count()); n > MaxLocalPerBlock {
+		return nil, fmt.Errorf("local memory of %d bytes per thread is %d bytes per block, more than %d", k.LocalBytes, n, MaxLocalPerBlock)
 	}
 	k.Global = &emu.Memory{Space: emu.Global, Data: append([]byte(nil), s.Global...)}
 	for i := range k.Const {
