@@ -175,3 +175,124 @@ func TestRandomIntegerOps(t *testing.T) {
 func flagText(f uint32) string {
 	return fmt.Sprintf("%c%c%c%c", "-Z"[f&1], "-S"[f>>1&1], "-C"[f>>2&1], "-O"[f>>3&1])
 }
+
+// refMad is 3.4: the multiply kinds and the add operations (no carry in).
+func refMad(kind string, hi, sat bool, addop int, src1, src2, src3 uint32) refResult {
+	var mres uint32
+	switch kind {
+	case "u16":
+		mres = uint32(uint64(src1&0xffff) * uint64(src2&0xffff))
+	case "s16":
+		mres = uint32(int64(int16(src1)) * int64(int16(src2)))
+	case "u24", "s24":
+		var m int64
+		if kind == "s24" {
+			m = int64(int32(src1<<8)>>8) * int64(int32(src2<<8)>>8)
+		} else {
+			m = int64(src1&0xffffff) * int64(src2&0xffffff)
+		}
+		m48 := uint64(m) & (1<<48 - 1)
+		if hi {
+			mres = uint32(m48 >> 16)
+		} else {
+			mres = uint32(m48)
+		}
+	}
+	var s1, s2, c uint64
+	switch addop {
+	case 0:
+		s1, s2 = uint64(mres), uint64(src3)
+	case 1:
+		s1, s2, c = uint64(mres), uint64(^src3), 1
+	case 2:
+		s1, s2, c = uint64(^mres), uint64(src3), 1
+	}
+	res := s1 + s2 + c
+	carry := res>>32 != 0
+	res &= 0xffffffff
+	ov := s16or32(s1, true) == s16or32(s2, true) && s16or32(s1, true) != s16or32(res, true)
+	if sat && ov {
+		if s16or32(res, true) {
+			res = 0x7fffffff
+		} else {
+			res = 0x80000000
+		}
+	}
+	return refResult{uint32(res), refFlags(res, carry, ov, true)}
+}
+
+// refSad is 3.5 at 32 bits.
+func refSad(signed bool, src1, src2, src3 uint32) refResult {
+	var d int64
+	if signed {
+		d = int64(int32(src1)) - int64(int32(src2))
+	} else {
+		d = int64(src1) - int64(src2)
+	}
+	if d < 0 {
+		d = -d
+	}
+	mres := uint64(uint32(d))
+	res := mres + uint64(src3)
+	carry := res>>32 != 0
+	res &= 0xffffffff
+	ov := s16or32(mres, true) == s16or32(uint64(src3), true) && s16or32(mres, true) != s16or32(res, true)
+	return refResult{uint32(res), refFlags(res, carry, ov, true)}
+}
+
+func TestRandomMultiplyAdd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 3))
+	cases := []struct {
+		text  string
+		kind  string
+		hi    bool
+		sat   bool
+		addop int
+		sad   int // 1 unsigned SAD, 2 signed SAD
+	}{
+		{"IMAD.U16.C0 R1, R2L, R3L, R4;", "u16", false, false, 0, 0},
+		{"IMAD.S16.C0 R1, R2L, R3L, -R4;", "s16", false, false, 1, 0},
+		{"IMAD.U24.C0 R1, -R2, R3, R4;", "u24", false, false, 2, 0},
+		{"IMAD.S24.C0 R1, R2, R3, R4;", "s24", false, false, 0, 0},
+		{"IMAD.HI.U24.C0 R1, R2, R3, -R4;", "u24", true, false, 1, 0},
+		{"IMAD.HI.S24.C0 R1, R2, R3, R4;", "s24", true, false, 0, 0},
+		{"IMAD.SAT.S24.C0 R1, R2, R3, R4;", "s24", false, true, 0, 0},
+		{"IMAD.SAT.HI.S24.C0 R1, R2, R3, -R4;", "s24", true, true, 1, 0},
+		{"IMAD.SAT.S16.C0 R1, R2L, R3L, R4;", "s16", false, true, 0, 0},
+		{"ISAD.U32.C0 R1, R2, R3, R4;", "", false, false, 0, 1},
+		{"ISAD.S32.C0 R1, R2, R3, R4;", "", false, false, 0, 2},
+	}
+	for _, c := range cases {
+		for round := range 10 {
+			var v [3][32]uint32
+			for i := range v {
+				for l := range v[i] {
+					v[i][l] = rng.Uint32()
+					if rng.IntN(4) == 0 {
+						v[i][l] = 0x7fffffff ^ uint32(rng.IntN(3))
+					}
+				}
+			}
+			r := runKernel(t, kernelRun{src: c.text + "\nRET;\n", init: func(tid int, regs []uint32) {
+				regs[2], regs[3], regs[4] = v[0][tid], v[1][tid], v[2][tid]
+			}})
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			for l := range 32 {
+				var want refResult
+				switch c.sad {
+				case 0:
+					want = refMad(c.kind, c.hi, c.sat, c.addop, v[0][l], v[1][l], v[2][l])
+				default:
+					want = refSad(c.sad == 2, v[0][l], v[1][l], v[2][l])
+				}
+				got, flags := r.reg(t, l, 1), r.reg(t, l, rowCond)
+				if got != want.res || flags != want.flags {
+					t.Fatalf("%s round %d: %#x, %#x, %#x -> %#x %s, want %#x %s", c.text, round, v[0][l], v[1][l], v[2][l],
+						got, flagText(flags), want.res, flagText(want.flags))
+				}
+			}
+		}
+	}
+}
