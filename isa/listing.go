@@ -7,8 +7,15 @@ const hexDigits = "0123456789abcdef"
 
 // AppendHex appends x as exactly n lower-case hex digits (no prefix).
 func AppendHex(dst []byte, x uint64, n int) []byte {
-	for i := n - 1; i >= 0; i-- {
-		dst = append(dst, hexDigits[(x>>(4*uint(i)))&0xf])
+	l := len(dst)
+	dst = append(dst, "0000000000000000"[:min(n, 16)]...)
+	for n > 16 {
+		dst = append(dst, '0')
+		n--
+	}
+	for i := len(dst) - 1; i >= l && x != 0; i-- {
+		dst[i] = hexDigits[x&0xf]
+		x >>= 4
 	}
 	return dst
 }
@@ -65,15 +72,59 @@ func appendBlanks(dst []byte, n int) []byte {
 // AppendLine appends one listing line "/*addr*/ text /* 0xhex */\n" where raw
 // holds digits hex digits.
 func (s LineStyle) AppendLine(dst []byte, addr uint64, text []byte, raw uint64, digits int) []byte {
-	dst = appendBlanks(dst, s.Indent)
-	dst = AppendAddr(dst, addr)
-	dst = appendBlanks(dst, s.Gap)
+	dst = s.AppendPrefix(dst, addr)
 	dst = append(dst, text...)
-	dst = appendBlanks(dst, s.TextCol-len(text))
-	dst = append(dst, " /* 0x"...)
-	dst = AppendHex(dst, raw, digits)
-	dst = appendBlanks(dst, s.HexWidth-digits)
-	return append(dst, " */\n"...)
+	return s.AppendSuffix(dst, len(text), raw, digits)
+}
+
+// AppendPrefix appends the start of a listing line, up to where the text
+// goes; a disassembler appends the text itself, then AppendSuffix, so the
+// text is written once.
+func (s LineStyle) AppendPrefix(dst []byte, addr uint64) []byte {
+	if addr > 0xffff || s.Indent+s.Gap > 48 {
+		dst = appendBlanks(dst, s.Indent)
+		dst = AppendAddr(dst, addr)
+		return appendBlanks(dst, s.Gap)
+	}
+	// the common case in one copy: blanks, /*xxxx*/, blanks
+	var buf [64]byte
+	n := copy(buf[:], blanks[:s.Indent])
+	buf[n], buf[n+1] = '/', '*'
+	n += 2
+	for i := 3; i >= 0; i-- {
+		buf[n+i] = hexDigits[addr&0xf]
+		addr >>= 4
+	}
+	buf[n+4], buf[n+5] = '*', '/'
+	n += 6
+	n += copy(buf[n:], blanks[:s.Gap])
+	return append(dst, buf[:n]...)
+}
+
+// AppendSuffix pads text of textLen bytes and appends the hex column.
+func (s LineStyle) AppendSuffix(dst []byte, textLen int, raw uint64, digits int) []byte {
+	pad := s.TextCol - textLen
+	if pad < 0 {
+		pad = 0
+	}
+	if digits > 16 || s.HexWidth > 16 || pad > 64 {
+		dst = appendBlanks(dst, pad)
+		dst = append(dst, " /* 0x"...)
+		dst = AppendHex(dst, raw, digits)
+		dst = appendBlanks(dst, s.HexWidth-digits)
+		return append(dst, " */\n"...)
+	}
+	var buf [112]byte
+	n := copy(buf[:], blanks[:pad])
+	n += copy(buf[n:], " /* 0x")
+	for i := digits - 1; i >= 0; i-- {
+		buf[n+i] = hexDigits[raw&0xf]
+		raw >>= 4
+	}
+	n += digits
+	n += copy(buf[n:], blanks[:s.HexWidth-digits])
+	n += copy(buf[n:], " */\n")
+	return append(dst, buf[:n]...)
 }
 
 // AppendBare appends a line holding only a hex comment, as nvdisasm prints

@@ -32,3 +32,15 @@ func TestFields(t *testing.T) {
 		t.Fatal("SignExtend")
 	}
 }
+
+func TestAppendHexWidths(t *testing.T) {
+	for _, c := range []struct {
+		x    uint64
+		n    int
+		want string
+	}{{0, 1, "0"}, {0xabc, 8, "00000abc"}, {0xffffffffffffffff, 16, "ffffffffffffffff"}, {0x1234, 2, "34"}, {5, 18, "000000000000000005"}} {
+		if got := string(AppendHex([]byte("x"), c.x, c.n)); got != "x"+c.want {
+			t.Errorf("AppendHex(%#x, %d) = %q, want %q", c.x, c.n, got, "x"+c.want)
+		}
+	}
+}

@@ -69,7 +69,6 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func isELF(b []byte) bool { return bytes.HasPrefix(b, []byte("\x7fELF")) }
 
-
 // disRaw lists raw machine code in chunks so memory stays bounded.
 func disRaw(w io.Writer, data []byte, base uint64, arch isa.Arch) []error {
 	out, derrs := arch.Disassemble(make([]byte, 0, len(data)*12), data, base)

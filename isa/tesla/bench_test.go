@@ -1,16 +1,32 @@
 package tesla
 
 import (
+	"os"
 	"testing"
+
+	"gpuisa/internal/benchcpu"
 )
 
-// benchStream builds a stream of about n instructions from the golden corpus.
+// benchStream builds a stream of about n instructions: the golden corpus
+// (random encodings of every form, operand-heavy) by default, or real ptxas
+// code (decuda's kernels, from the shared oracle) with GPUISA_BENCH=kernels.
 func benchStream(b *testing.B, n int) ([]byte, int) {
-	insts := goldenCode(b)
+	var units [][]byte
+	if os.Getenv("GPUISA_BENCH") == "kernels" {
+		for _, k := range decudaKernels(b) {
+			for pc := 0; pc < len(k.code); {
+				inst, _ := Decode(k.code[pc:], 0)
+				units = append(units, k.code[pc:pc+int(inst.Len)])
+				pc += int(inst.Len)
+			}
+		}
+	} else {
+		units = goldenCode(b)
+	}
 	var code []byte
 	count := 0
 	for count < n {
-		for _, c := range insts {
+		for _, c := range units {
 			code = append(code, c...)
 			count++
 		}
@@ -22,6 +38,7 @@ func BenchmarkDecode(b *testing.B) {
 	code, n := benchStream(b, 1<<20)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchcpu.Start(b)
 	for i := 0; i < b.N; i++ {
 		for pc := 0; pc < len(code); {
 			inst, _ := Decode(code[pc:], uint64(pc))
@@ -29,6 +46,7 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Minsn/s")
+	cpu.Report(float64(n)/1e6, "Minsn")
 }
 
 func BenchmarkPrint(b *testing.B) {
@@ -42,12 +60,14 @@ func BenchmarkPrint(b *testing.B) {
 	buf := make([]byte, 0, 128)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchcpu.Start(b)
 	for i := 0; i < b.N; i++ {
 		for _, inst := range insts {
 			buf = AppendText(buf[:0], inst, 0)
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Minsn/s")
+	cpu.Report(float64(n)/1e6, "Minsn")
 }
 
 // BenchmarkDisassemble is the whole listing: decode, print, format lines.
@@ -56,10 +76,12 @@ func BenchmarkDisassemble(b *testing.B) {
 	out := make([]byte, 0, 100*n)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchcpu.Start(b)
 	for i := 0; i < b.N; i++ {
 		out, _ = Disassemble(out[:0], code, 0)
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Minsn/s")
+	cpu.Report(float64(n)/1e6, "Minsn")
 	b.SetBytes(int64(len(code)))
 }
 
@@ -68,10 +90,12 @@ func BenchmarkAssemble(b *testing.B) {
 	lst, _ := Disassemble(nil, code, 0)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchcpu.Start(b)
 	for i := 0; i < b.N; i++ {
 		if _, err := Assemble("bench.s", lst); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mlines/s")
+	cpu.Report(float64(n)/1e6, "Mlines")
 }

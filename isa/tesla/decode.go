@@ -94,11 +94,11 @@ func formKey(c Class, v uint64) int {
 // findForm returns the first candidate form of class c that v encodes.
 func findForm(c Class, v uint64) (uint16, bool) {
 	for _, fi := range formIndex[c][formKey(c, v)] {
-		f := &forms[fi]
-		if v&f.mask != f.value || v&^f.care != 0 {
+		m := &formMatch[fi]
+		if v&m.mask != m.value || v&^m.care != 0 {
 			continue
 		}
-		if !operandsValid(f, v) {
+		if f := &forms[fi]; len(f.checks) > 0 && !operandsValid(f, v) {
 			continue
 		}
 		return fi, true

@@ -69,8 +69,13 @@ type piece struct {
 	field isa.Field // enum/flag field, or the width field of an operand
 	text  string
 	opts  []string
-	// for the assembler: the literal text and each option split into tokens,
-	// and the options longest first (".U16.BEXT" is tried before ".U16")
+	asm   *pieceAsm // what only the assembler needs, kept out of the printer's way
+}
+
+// pieceAsm is the assembler's view of a piece: the literal text and each
+// option split into tokens, and the options longest first (".U16.BEXT" is
+// tried before ".U16").
+type pieceAsm struct {
 	toks    []string
 	optToks [][]string
 	order   []uint8
@@ -100,8 +105,11 @@ type form struct {
 	care   uint64 // every bit the form reads; others must be zero
 	fill   uint64 // bits the hardware ignores, as the assembler writes them
 	ignore uint64 // bits the hardware ignores
-	sem    string
-	mnem   []piece
-	opnds  []piece
-	checks []check
+	// mnemMask holds the bits the mnemonic's pieces read (plus the class
+	// bits): equal masked values print the same mnemonic.
+	mnemMask uint64
+	sem      string
+	mnem     []piece
+	opnds    []piece
+	checks   []check
 }

@@ -12,6 +12,7 @@ import (
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
 	var errs []*isa.DecodeError
 	var text [128]byte
+	var mn mnemonicCache
 	for pc := 0; pc < len(code); {
 		addr := base + uint64(pc)
 		inst, err := Decode(code[pc:], addr)
@@ -35,12 +36,15 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 			pc += n
 			continue
 		}
-		t := AppendText(text[:0], inst, addr)
 		digits := 16
 		if inst.Len == 4 {
 			digits = 8
 		}
-		dst = isa.CuobjdumpStyle.AppendLine(dst, addr, t, inst.Raw, digits)
+		dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
+		start := len(dst)
+		dst = mn.append(dst, inst)
+		dst = appendOperands(dst, inst)
+		dst = isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
 		pc += int(inst.Len)
 	}
 	return dst, errs
@@ -59,4 +63,32 @@ func Archs() []isa.Arch {
 		})
 	}
 	return out
+}
+
+// mnemonicCache remembers recently printed mnemonics: real code repeats a few
+// of them, and a mnemonic depends only on the form and a few of its bits.
+type mnemonicCache struct {
+	slot [256]struct {
+		form uint16
+		n    uint8
+		key  uint64
+		text [23]byte
+	}
+}
+
+func (c *mnemonicCache) append(dst []byte, inst Inst) []byte {
+	f := &forms[inst.Form]
+	key := inst.Raw & f.mnemMask
+	h := (key ^ key>>29 ^ uint64(inst.Form)*0x9e3779b1) * 0x9e3779b97f4a7c15 >> 56
+	e := &c.slot[h]
+	if e.n != 0 && e.form == inst.Form && e.key == key {
+		return append(dst, e.text[:e.n]...)
+	}
+	start := len(dst)
+	dst = appendMnemonic(dst, inst)
+	if n := len(dst) - start; n <= len(e.text) {
+		e.form, e.key, e.n = inst.Form, key, uint8(n)
+		copy(e.text[:], dst[start:])
+	}
+	return dst
 }

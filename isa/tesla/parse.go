@@ -160,7 +160,7 @@ func (p *parser) matchMnem(f *form, ps []piece, s string, st encState, col int, 
 		next("", f_ccw, 0, true)
 	case pieceEnum:
 		// longest options first so ".U16.BEXT" is preferred to ".U16"
-		for _, i := range pc.order {
+		for _, i := range pc.asm.order {
 			next(pc.opts[i], pc.field, uint64(i), true)
 		}
 		p.failOpts(col, pc.opts)
@@ -212,14 +212,14 @@ func (p *parser) matchOpnds(f *form, ps []piece, i int, st encState) (encState, 
 	pc := &ps[0]
 	switch pc.kind {
 	case pieceLit:
-		j, ok := p.matchText(pc.toks, i)
+		j, ok := p.matchText(pc.asm.toks, i)
 		if !ok {
 			return st, false
 		}
 		return p.matchOpnds(f, ps[1:], j, st)
 	case pieceEnum:
-		for _, k := range pc.order {
-			if j, ok := p.matchText(pc.optToks[k], i); ok {
+		for _, k := range pc.asm.order {
+			if j, ok := p.matchText(pc.asm.optToks[k], i); ok {
 				if n, ok := st.put(pc.field, uint64(k)); ok {
 					if r, ok := p.matchOpnds(f, ps[1:], j, n); ok {
 						return r, true
@@ -233,7 +233,7 @@ func (p *parser) matchOpnds(f *form, ps []piece, i int, st encState) (encState, 
 		if pc.kind == pieceNotFlag {
 			on, off = 0, 1
 		}
-		if j, ok := p.matchText(pc.toks, i); ok && pc.text != "" {
+		if j, ok := p.matchText(pc.asm.toks, i); ok && pc.text != "" {
 			if n, ok := st.put(pc.field, on); ok {
 				if r, ok := p.matchOpnds(f, ps[1:], j, n); ok {
 					return r, true

@@ -11,11 +11,21 @@ func Print(inst Inst, pc uint64) string {
 
 // AppendText appends the instruction's text (with the final ';') to dst.
 func AppendText(dst []byte, inst Inst, pc uint64) []byte {
+	return appendOperands(appendMnemonic(dst, inst), inst)
+}
+
+func appendMnemonic(dst []byte, inst Inst) []byte {
+	f := &forms[inst.Form]
+	for i := range f.mnem {
+		dst = appendPiece(dst, f, &f.mnem[i], inst.Raw)
+	}
+	return dst
+}
+
+// appendOperands appends the operands and the final ';'.
+func appendOperands(dst []byte, inst Inst) []byte {
 	f := &forms[inst.Form]
 	v := inst.Raw
-	for i := range f.mnem {
-		dst = appendPiece(dst, f, &f.mnem[i], v)
-	}
 	if len(f.opnds) > 0 {
 		dst = append(dst, ' ')
 		for i := range f.opnds {
@@ -55,16 +65,20 @@ func appendPiece(dst []byte, f *form, p *piece, v uint64) []byte {
 	return dst
 }
 
-func appendReg(dst []byte, r uint64, half bool) []byte {
-	dst = append(dst, 'R')
-	if half {
-		dst = appendDec(dst, r>>1)
-		if r&1 == 0 {
-			return append(dst, 'L')
-		}
-		return append(dst, 'H')
+// regNames spells R0..R127; halves add L or H.
+var regNames = func() (t [128]string) {
+	for i := range t {
+		t[i] = "R" + string(appendDec(nil, uint64(i)))
 	}
-	return appendDec(dst, r)
+	return
+}()
+
+func appendReg(dst []byte, r uint64, half bool) []byte {
+	if half {
+		dst = append(dst, regNames[r>>1&127]...)
+		return append(dst, "LH"[r&1])
+	}
+	return append(dst, regNames[r&127]...)
 }
 
 func appendDec(dst []byte, x uint64) []byte {

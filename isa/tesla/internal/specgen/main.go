@@ -406,10 +406,17 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 		fmt.Fprintf(&b, "\t{ // %d: spec line %d: %s\n", i, fm.line, fm.template)
 		fmt.Fprintf(&b, "\t\tname: %q, class: Class%s, mask: %#x, value: %#x, care: %#x, fill: %#x, ignore: %#x, sem: %q,\n",
 			fm.name, strings.Title(fm.class), fm.mask, fm.value, fm.care, fm.fill, fm.ignore, fm.sem)
+		fmt.Fprintf(&b, "\t\tmnemMask: %#x,\n", mnemMask(fm))
 		writePieces(&b, "mnem", fm.mnem)
 		writePieces(&b, "opnds", fm.opnds)
 		writeChecks(&b, fm)
 		b.WriteString("\t},\n")
+	}
+	b.WriteString("}\n\n")
+	// the decoder's hot loop reads only these, kept apart for the cache
+	b.WriteString("// formMatch holds each form's fixed bits and the bits it reads, for the decoder's hot loop.\nvar formMatch = [...]struct{ mask, value, care uint64 }{\n")
+	for _, fm := range forms {
+		fmt.Fprintf(&b, "\t{%#x, %#x, %#x},\n", fm.mask, fm.value, fm.care)
 	}
 	b.WriteString("}\n\n")
 	// index by class/op/op2: candidates in spec order, most specific (largest mask) first
@@ -487,6 +494,36 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 	return format.Source(out)
 }
 
+// mnemMask is the set of bits the form's mnemonic depends on.
+func mnemMask(fm *form) uint64 {
+	m := uint64(3 | 3<<32)
+	mask := func(name string) {
+		f := specFields[name]
+		m |= (uint64(1)<<f.width - 1) << f.pos
+	}
+	for _, p := range fm.mnem {
+		switch p.kind {
+		case "join":
+			mask("mark")
+		case "cc":
+			mask("ccw")
+			mask("ccr")
+		case "enum", "flag", "nflag":
+			mask(p.field)
+		case "opnd":
+			for _, names := range operandFields[p.text] {
+				for _, n := range names {
+					mask(n)
+				}
+			}
+			if p.arg != "" && p.arg != "h" {
+				mask(strings.TrimPrefix(p.arg, "="))
+			}
+		}
+	}
+	return m
+}
+
 // validatedKinds are operand kinds whose bits can contradict each other;
 // the memory-operand kinds share one check.
 var validatedKinds = map[string]string{
@@ -562,7 +599,7 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 		}
 		switch p.kind {
 		case "lit":
-			fmt.Fprintf(b, "{kind: pieceLit, text: %q, toks: %#v}", p.text, tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceLit, text: %q, asm: &pieceAsm{toks: %#v}}", p.text, tokens(p.text))
 		case "join":
 			b.WriteString("{kind: pieceJoin}")
 		case "cc":
@@ -572,11 +609,11 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 			for _, o := range p.opts {
 				ot = append(ot, tokens(o))
 			}
-			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v, optToks: %#v, order: %#v}", p.field, p.opts, ot, longestFirst(p.opts))
+			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v, asm: &pieceAsm{optToks: %#v, order: %#v}}", p.field, p.opts, ot, longestFirst(p.opts))
 		case "flag":
-			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, toks: %#v}", p.field, p.text, tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, asm: &pieceAsm{toks: %#v}}", p.field, p.text, tokens(p.text))
 		case "nflag":
-			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q, toks: %#v}", p.field, p.text, tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q, asm: &pieceAsm{toks: %#v}}", p.field, p.text, tokens(p.text))
 		case "opnd":
 			fmt.Fprintf(b, "{kind: pieceOperand, opnd: opnd_%s", p.text)
 			switch p.arg {
