@@ -81,7 +81,8 @@ type Exec interface {
 	// NumRegs is the number of 32-lane register rows a warp needs.
 	NumRegs() int
 	// InitBlock prepares a block before its warps start (shared memory
-	// contents, launch words); InitWarp sets a warp's registers.
+	// contents, launch words); InitWarp sets a warp's registers (Regs hold
+	// whatever the warp's previous block left there).
 	InitBlock(b *Block) error
 	InitWarp(b *Block, w *Warp)
 	// Run executes warp w until it exits, waits at a barrier, faults or has
@@ -203,8 +204,9 @@ func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 	nthreads := cfg.Block.Count()
 	for i := range b.Warps {
 		w := &b.Warps[i]
+		// registers are the ISA's to initialise (InitWarp), so that it can
+		// clear only the rows a program uses
 		regs, local, stack := w.Regs, w.Local, w.Stack[:0]
-		clear(regs)
 		clear(local)
 		*w = Warp{Index: i, Regs: regs, Local: local, Stack: stack}
 		lanes := min(WarpSize, nthreads-i*WarpSize)

@@ -368,3 +368,21 @@ func TestFMADInPlace(t *testing.T) {
 	checkRegs(t, r, 32, 2, func(tid int) uint32 { return f32b(float32(tid%2) * 1.5 * 3) })
 	checkRegs(t, r, 32, 4, func(int) uint32 { return f32b(7) })
 }
+
+// TestRegistersStartZero: a warp that reuses a block slot sees zeros in the
+// registers its program uses, whatever the previous block left.
+func TestRegistersStartZero(t *testing.T) {
+	src := "MOV R3, R5;\nMVI R5, 0x7;\nIADD R4, R3, R5;\nRET;\n"
+	r := runKernel(t, kernelRun{src: src, blocks: 3})
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	for blk := range 3 {
+		regs := r.exec.final[blk*1000]
+		for l := range 32 {
+			if got := regs[4*32+l]; got != 7 {
+				t.Fatalf("block %d lane %d: R4 = %d, want 7", blk, l, got)
+			}
+		}
+	}
+}

@@ -162,6 +162,10 @@ type Program struct {
 	imms  [][32]uint32
 	index map[uint32]uint32 // byte address -> op index
 	local bool              // has local-memory instructions
+	// gprRows is one past the highest general register the program can
+	// touch (with room for 64/128-bit register groups): InitWarp clears
+	// only those.
+	gprRows int
 }
 
 // Len is the number of instructions.
@@ -217,6 +221,22 @@ func Lower(code []byte) (*Program, error) {
 	}
 	if len(p.ops) == 0 {
 		return nil, errors.New("empty program")
+	}
+	p.gprRows = 1
+	for i := range p.ops {
+		o := &p.ops[i]
+		rows := []int{}
+		if o.dst != dNone && o.drow < numGPR {
+			rows = append(rows, int(o.drow))
+		}
+		for _, s := range o.s {
+			if (s.kind == sReg || s.kind == sLo || s.kind == sHi) && s.row < numGPR {
+				rows = append(rows, int(s.row))
+			}
+		}
+		for _, r := range rows {
+			p.gprRows = max(p.gprRows, min(r+4, numGPR)) // +4: a 128-bit group
+		}
 	}
 	// resolve code targets to op indices
 	for i := range p.ops {

@@ -70,7 +70,10 @@ func (k *Kernel) InitBlock(b *emu.Block) error {
 }
 
 // InitWarp sets R0 = tid.x | tid.y<<16 | tid.z<<26 in every lane.
+// The other registers the program uses start at zero (as on FlexGrip).
 func (k *Kernel) InitWarp(b *emu.Block, w *emu.Warp) {
+	clear(w.Regs[:k.Prog.gprRows*32])
+	clear(w.Regs[rowCond*32:])
 	for l := range emu.WarpSize {
 		t := b.Dim.At(w.Index*emu.WarpSize + l)
 		w.Regs[l] = t[0] | t[1]<<16 | t[2]<<26
