@@ -223,19 +223,16 @@ func Lower(code []byte) (*Program, error) {
 		return nil, errors.New("empty program")
 	}
 	p.gprRows = 1
+	use := func(r uint16) { p.gprRows = max(p.gprRows, min(int(r)+4, numGPR)) } // +4: a 128-bit group
 	for i := range p.ops {
 		o := &p.ops[i]
-		rows := []int{}
 		if o.dst != dNone && o.drow < numGPR {
-			rows = append(rows, int(o.drow))
+			use(o.drow)
 		}
 		for _, s := range o.s {
 			if (s.kind == sReg || s.kind == sLo || s.kind == sHi) && s.row < numGPR {
-				rows = append(rows, int(s.row))
+				use(s.row)
 			}
-		}
-		for _, r := range rows {
-			p.gprRows = max(p.gprRows, min(r+4, numGPR)) // +4: a 128-bit group
 		}
 	}
 	// resolve code targets to op indices
