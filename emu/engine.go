@@ -64,6 +64,7 @@ type Block struct {
 	Shared  Memory
 	Warps   []Warp
 	Steps   int64 // warp-instructions executed in this block
+	bars    [NumBarriers]barrier
 	// Trace, when not nil, receives one line per executed warp-instruction.
 	Trace io.Writer
 	// ISA-owned per-block state (e.g. a reused scratch area).
@@ -198,6 +199,7 @@ func newBlock(cfg Config, x Exec) *Block {
 
 func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 	b.Index, b.ID, b.Steps = index, cfg.Grid.At(index), 0
+	b.bars = [NumBarriers]barrier{}
 	clear(b.Shared.Data)
 	b.Trace = nil
 	traceBlock := cfg.Trace != nil && (cfg.TraceBlock < 0 || cfg.TraceBlock == index)
@@ -269,28 +271,75 @@ func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 		if live == 0 {
 			return nil
 		}
-		if waiting == live {
-			// every live warp arrived: release them if they agree on the barrier
-			var id uint8
-			first := true
+		if waiting > 0 && !b.releaseBarriers(live) && waiting == live {
+			// every live warp waits and no barrier can complete
 			for i := range b.Warps {
-				w := &b.Warps[i]
-				if w.Done {
-					continue
-				}
-				if first {
-					id, first = w.Barrier, false
-				} else if w.Barrier != id {
+				if w := &b.Warps[i]; !w.Done {
 					addr, text := x.Where(w.PC - 1)
-					return b.Fault(w, firstLane(w.Active), addr, text,
-						fmt.Errorf("%w: warps wait at barriers %d and %d", ErrDeadlock, id, w.Barrier))
+					bar := &b.bars[w.Barrier]
+					return b.Fault(w, firstLane(w.Active), addr, text, fmt.Errorf(
+						"%w: all %d live warps wait; barrier %d has %d of %d arrivals", ErrDeadlock, live, w.Barrier,
+						bar.arrived, bar.needed(live)))
 				}
-			}
-			for i := range b.Warps {
-				b.Warps[i].AtBarrier = false
 			}
 		}
 	}
+}
+
+// NumBarriers is the number of named barriers per block.
+const NumBarriers = 16
+
+// barrier counts the warps that arrived at one named barrier.
+type barrier struct {
+	arrived int // warps
+	threads int // threads the barrier waits for; 0: every live thread
+}
+
+// needed is the number of warp arrivals that complete the barrier.
+func (bar *barrier) needed(live int) int {
+	if bar.threads > 0 && bar.threads < live*WarpSize {
+		return (bar.threads + WarpSize - 1) / WarpSize
+	}
+	return live
+}
+
+// Barrier records warp w at barrier id: arrive counts it, wait makes it wait
+// until the barrier completes. threads is how many threads complete the
+// barrier (rounded up to whole warps; 0 or more than the block: all live
+// warps).
+func (b *Block) Barrier(w *Warp, id int, threads int, arrive, wait bool) error {
+	if id < 0 || id >= NumBarriers {
+		return fmt.Errorf("barrier %d does not exist (0..%d)", id, NumBarriers-1)
+	}
+	if arrive {
+		b.bars[id].arrived++
+		b.bars[id].threads = threads
+	}
+	if wait {
+		w.AtBarrier, w.Barrier = true, uint8(id)
+	}
+	return nil
+}
+
+// releaseBarriers lets the warps of every completed barrier go on; it
+// reports whether any did.
+func (b *Block) releaseBarriers(live int) bool {
+	released := false
+	for id := range b.bars {
+		bar := &b.bars[id]
+		need := bar.needed(live)
+		if bar.arrived < need {
+			continue
+		}
+		for i := range b.Warps {
+			if w := &b.Warps[i]; w.AtBarrier && int(w.Barrier) == id {
+				w.AtBarrier = false
+				released = true
+			}
+		}
+		bar.arrived -= need
+	}
+	return released
 }
 
 func firstLane(m uint32) int {

@@ -386,3 +386,56 @@ func TestRegistersStartZero(t *testing.T) {
 		}
 	}
 }
+
+// TestBarrierCount: a barrier for 64 threads lets warps 0 and 1 go on while
+// warp 2 is still busy, so warp 2 sees what warp 0 stored after it.
+func TestBarrierCount(t *testing.T) {
+	src := `
+		ISET.S32.C0 o[0x7f], R1, R2, GE;
+		BRA C0.NE, busy;
+		BAR.ARV.WAIT b0, 0x40;
+		MVI R3, 0x1;
+		R2G.U32.U32 g[A0+0x10], R3;
+		RET;
+	busy:
+		MVI R5, 0x1000;
+	loop:
+		IADD32I R5, R5, 0xffffffff;
+		ISET.C1 o[0x7f], R5, R124, NE;
+		BRA C1.NE, loop;
+		MOV R6, g [0x10];
+		RET;
+	`
+	r := runKernel(t, kernelRun{src: src, threads: 96, init: tidInit(map[int]uint32{2: 64})})
+	checkRegs(t, r, 96, 6, func(tid int) uint32 {
+		if tid >= 64 {
+			return 1
+		}
+		return 0
+	})
+}
+
+// TestBarrierArrive: BAR.ARV counts a warp without stopping it.
+func TestBarrierArrive(t *testing.T) {
+	src := `
+		ISET.S32.C0 o[0x7f], R1, R2, LT;
+		BRA C0.NE, consumer;
+		MVI R3, 0x9;
+		R2G.U32.U32 g[A0+0x10], R3;
+		BAR.ARV b1, 0x40;
+		MVI R7, 0x1;
+		RET;
+	consumer:
+		BAR.ARV.WAIT b1, 0x40;
+		MOV R6, g [0x10];
+		RET;
+	`
+	r := runKernel(t, kernelRun{src: src, threads: 64, init: tidInit(map[int]uint32{2: 32})})
+	checkRegs(t, r, 32, 6, func(int) uint32 { return 9 })
+	checkRegs(t, r, 64, 7, func(tid int) uint32 {
+		if tid >= 32 {
+			return 1
+		}
+		return 0
+	})
+}

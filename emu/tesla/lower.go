@@ -395,8 +395,18 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 	case opRet, opNop, opBrk, opKil:
 		return o, nil
 	case opBar:
+		// operands: barrier, then the thread count (none: all threads)
 		if len(ops) > 0 {
 			o.mode = ops[0].Reg
+		}
+		if len(ops) > 1 && ops[1].Kind == tesla.OpImm {
+			o.target = ops[1].Imm
+		}
+		if hasMod(&e, "ARV") {
+			o.size |= 1
+		}
+		if hasMod(&e, "WAIT") {
+			o.size |= 2
 		}
 		return o, nil
 	case opGSt, opLSt, opSSt:

@@ -293,8 +293,12 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		}
 		return nil
 	case opBar:
-		w.AtBarrier, w.Barrier = true, o.mode
-		return nil
+		// .ARV arrives, .WAIT waits, both (or neither) do both
+		arrive, wait := o.size&1 != 0, o.size&2 != 0
+		if o.size == 0 {
+			arrive, wait = true, true
+		}
+		return b.Barrier(w, int(o.mode), int(o.target), arrive, wait)
 	}
 	if o.kind == opMov && o.mode != 0 {
 		mask &= quadLanes(o.mode) // MOV with a lane mask
