@@ -20,6 +20,12 @@
 // break or continue are removed from the entries above their target, so a
 // later rejoin does not revive them. Program counters are op indices.
 //
+// Barriers are named (16 per block) and count warp arrivals: a barrier
+// completes when the warps of its thread count (or every live warp) have
+// arrived; warps that only arrive go on, warps that wait stop until then.
+// When every live warp waits and no barrier can complete, that is a
+// deadlock.
+//
 // Faults (out-of-bounds or misaligned accesses, step limit, barrier deadlock,
 // invalid or unsupported instructions, stack overflow) stop the run with a
 // *Fault naming the block, thread, pc and instruction; nothing panics.
