@@ -24,7 +24,11 @@ func (k *Kernel) loadMem(w *emu.Warp, m *emu.Memory, s *src, mask uint32, buf *l
 		// the common case: aligned words, inlined bounds checks
 		data := m.Data
 		n := uint32(len(data))
-		if arow == nil || w.Regs[rowUni*32+int(s.areg)] != 0 {
+		shape := uint32(0)
+		if arow != nil {
+			shape = w.Regs[rowUni*32+int(s.areg)]
+		}
+		if arow == nil || shape == addrUniform {
 			// one address for the whole warp
 			a := s.off
 			if arow != nil {
@@ -36,6 +40,14 @@ func (k *Kernel) loadMem(w *emu.Warp, m *emu.Memory, s *src, mask uint32, buf *l
 			v := binary.LittleEndian.Uint32(data[a:])
 			for l := range buf {
 				buf[l] = v
+			}
+			return nil
+		}
+		if a := arow[0] + s.off; shape == addrWords && mask == ^uint32(0) && a&3 == 0 && uint64(a)+128 <= uint64(n) {
+			// 32 consecutive words: one bounds check
+			d := (*[128]byte)(data[a : a+128])
+			for l := range buf {
+				buf[l] = binary.LittleEndian.Uint32(d[4*l:])
 			}
 			return nil
 		}

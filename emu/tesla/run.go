@@ -396,18 +396,31 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 	return nil
 }
 
-// noteUniform records whether address register a has one value in all lanes.
+// noteUniform records the shape of address register a for g[] and c[]
+// reads: addrUniform when every lane holds the same value, addrWords when
+// lane l holds lane 0's value + 4l, else 0.
 func noteUniform(w *emu.Warp, a int) {
-	row := w.Regs[(rowAddr+a)*32 : (rowAddr+a)*32+32]
-	u := uint32(1)
-	for _, v := range row[1:] {
-		if v != row[0] {
-			u = 0
-			break
-		}
+	row := (*lanes)(w.Regs[(rowAddr+a)*32:])
+	uni, words := true, true
+	for l, v := range row {
+		uni = uni && v == row[0]
+		words = words && v == row[0]+uint32(4*l)
 	}
-	w.Regs[rowUni*32+a] = u
+	k := uint32(0)
+	switch {
+	case uni:
+		k = addrUniform
+	case words:
+		k = addrWords
+	}
+	w.Regs[rowUni*32+a] = k
 }
+
+// Address register shapes (row rowUni).
+const (
+	addrUniform = 1
+	addrWords   = 2
+)
 
 // brx branches each lane to the code address it reads from c[]: the first
 // lane's group goes on, every other target (and the lanes whose guard
