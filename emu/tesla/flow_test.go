@@ -439,3 +439,19 @@ func TestBarrierArrive(t *testing.T) {
 		return 0
 	})
 }
+
+// TestConsecutiveAddressRegister: A1 = base + 4*tid reads 32 consecutive
+// words; past the end of shared memory the fault names the first bad lane.
+func TestConsecutiveAddressRegister(t *testing.T) {
+	src := "R2A A1, R3, 0x2;\nMOV R4, g [A1+0x0];\nRET;\n"
+	r := runKernel(t, kernelRun{src: src, params: []uint32{11, 22, 33}, init: func(tid int, regs []uint32) {
+		regs[3] = uint32(4 + tid) // words 4.. = parameters from 0x10
+	}})
+	checkRegs(t, r, 3, 4, func(tid int) uint32 { return uint32(11 * (tid + 1)) })
+	r = runKernel(t, kernelRun{src: src, init: func(tid int, regs []uint32) {
+		regs[3] = uint32(SharedBytes/4 - 20 + tid)
+	}})
+	if r.err == nil || !strings.Contains(r.err.Error(), "lane 20") {
+		t.Fatalf("fault = %v", r.err)
+	}
+}
