@@ -62,7 +62,12 @@
 //     (round to an integer with the rounding modifier; without it the
 //     modifier rounds the precision change). Double ops round to nearest or
 //     with .FLOOR/.CEIL/.TRUNC (exactly, with math/big).
+//   - sm_12 shared-memory locks: G2R.LCK locks a word for its thread and
+//     loads it, the condition register reading like a SET that holds (S, so
+//     LT: nouveau branches on LT after it) when it got the lock and like one
+//     that fails (Z) when another thread holds it; R2G.UNL stores and
+//     unlocks. Lanes try in lane order.
 //   - Not modelled, faulting when executed: texture fetches and the other
 //     graphics-only instructions (attributes, interpolation, outputs, quad
-//     operations, EMIT/RESTART), and sm_12 shared-memory locks (G2R.LCK).
+//     operations, EMIT/RESTART).
 package tesla

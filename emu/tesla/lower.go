@@ -90,6 +90,7 @@ const (
 	opVote // VOTE.ANY/ALL: the guard is the input
 	opBrx  // indirect branch through c[]
 	opPret // push a return address
+	opLock // G2R.LCK: lock a shared word and load it
 )
 
 type srcKind uint8
@@ -326,6 +327,7 @@ var simpleSem = map[string]opKind{
 	"bra": opBra, "cal": opCal, "ret": opRet, "ssy": opSSY, "bar": opBar, "trap": opTrap, "nop": opNop,
 	"pbk": opPBK, "brk": opBrk, "kil": opKil, "slct": opSlct, "brkpt": opNop, "pmevent": opNop,
 	"atom": opAtom, "red": opRed, "vote": opVote, "ld.shared": opMov, "brx": opBrx, "pret": opPret,
+	"ld.shared.lock": opLock,
 }
 
 // graphicsSem are the semantic classes of vertex, geometry and fragment
@@ -619,11 +621,17 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 		} else {
 			o.s[0] = src{kind: sNone, areg: srcs[0].Areg, inc: srcs[0].Inc, off: srcs[0].Offset}
 		}
+	case opLock:
+		if len(srcs) != 1 || srcs[0].Kind != tesla.OpShared || srcs[0].Size != 4 || !o.ccw {
+			return o, fmt.Errorf("%s: want a 32-bit g[] operand and a condition register", e.Mnemonic)
+		}
+		o.s[0] = src{kind: sShared, areg: srcs[0].Areg, inc: srcs[0].Inc, size: 4, off: srcs[0].Offset}
 	case opGSt, opLSt, opSSt:
 		// operands: address, value
 		if len(ops) != 2 {
 			return o, fmt.Errorf("%s: want address and value", e.Mnemonic)
 		}
+		o.hi = hasMod(&e, "UNL") // R2G.UNL: store and unlock
 		a := ops[0]
 		o.size = a.Size
 		switch a.Kind {

@@ -50,7 +50,7 @@ func encode(v uint64) []byte {
 
 // TestEveryFormLowers: every instruction the decoder knows has semantics,
 // except graphics-only ones (texture fetches, attributes, interpolation,
-// outputs, quad operations) and shared-memory locks.
+// outputs, quad operations).
 func TestEveryFormLowers(t *testing.T) {
 	seen := map[string]bool{}
 	for _, v := range goldenWords(t) {
@@ -65,8 +65,8 @@ func TestEveryFormLowers(t *testing.T) {
 		seen[inst.Sem()] = true
 		err = p.Error(0)
 		switch {
-		case graphicsSem[inst.Sem()] || inst.Sem() == "ld.shared.lock":
-			// graphics-only; shared-memory locks (sm_12) are not modelled
+		case graphicsSem[inst.Sem()]:
+			// graphics-only
 			if !errors.Is(err, errUnsupported) {
 				t.Errorf("%s: lowered without the unsupported error: %v", tesla.Print(inst, 0), err)
 			}

@@ -244,6 +244,9 @@ func (k *Kernel) memOp(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratc
 			}
 		}
 	}
+	if o.hi && o.kind == opSSt {
+		unlock(w, sc, addrs, mask)
+	}
 	return nil
 }
 
@@ -310,4 +313,68 @@ func (k *Kernel) atom(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		}
 	}
 	return nil
+}
+
+// Shared-memory locks (sm_12): G2R.LCK locks a word for its thread and
+// loads it, setting the condition register as a SET that holds (S) on
+// success and as one that fails (Z) when another thread holds the word
+// (nouveau branches on LT after it); R2G.UNL stores and unlocks. Lanes try
+// in lane order, so in a warp contending for one word the lowest lane wins
+// and the others retry.
+func (k *Kernel) lockLoad(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
+	if sc.locks == nil {
+		sc.locks = map[uint32]uint32{}
+	}
+	s := &o.s[0]
+	var arow []uint32
+	if s.areg != 0 {
+		arow = w.Regs[(rowAddr+int(s.areg))*32 : (rowAddr+int(s.areg))*32+32]
+		if s.inc {
+			w.Regs[rowUni*32+int(s.areg)] = 0
+		}
+	}
+	flags := (*lanes)(w.Regs[(rowCond+int(o.ccr))*32:])
+	for l := range 32 {
+		if mask&(1<<l) == 0 {
+			continue
+		}
+		a := s.off
+		if arow != nil {
+			if s.inc {
+				a = arow[l]
+				arow[l] += s.off
+			} else {
+				a += arow[l]
+			}
+		}
+		me := uint32(w.Index*emu.WarpSize+l) + 1
+		if owner := sc.locks[a]; owner != 0 && owner != me {
+			flags[l] = flagZ
+			continue
+		}
+		v, ok := b.Shared.Load32(a)
+		if !ok {
+			return &laneErr{l, b.Shared.Fault(uint64(a), 4, false)}
+		}
+		sc.locks[a] = me
+		flags[l] = flagS
+		switch o.dst {
+		case dReg:
+			w.Regs[int(o.drow)*32+l] = v
+		case dLo:
+			w.Regs[int(o.drow)*32+l] = w.Regs[int(o.drow)*32+l]&0xffff0000 | v&0xffff
+		case dHi:
+			w.Regs[int(o.drow)*32+l] = w.Regs[int(o.drow)*32+l]&0xffff | v<<16
+		}
+	}
+	return nil
+}
+
+// unlock releases the shared words the lanes of an R2G.UNL stored to.
+func unlock(w *emu.Warp, sc *scratch, addrs *lanes, mask uint32) {
+	for l := range 32 {
+		if mask&(1<<l) != 0 && sc.locks[addrs[l]] == uint32(w.Index*emu.WarpSize+l)+1 {
+			delete(sc.locks, addrs[l])
+		}
+	}
 }

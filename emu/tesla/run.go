@@ -30,6 +30,8 @@ type Kernel struct {
 // scratch is per-block working storage for operands and results.
 type scratch struct {
 	a, b, c, r, f, r2 lanes
+	// locks holds the shared words locked by G2R.LCK: address -> thread+1
+	locks map[uint32]uint32
 }
 
 // NumRegs implements emu.Exec.
@@ -45,6 +47,7 @@ func (k *Kernel) InitBlock(b *emu.Block) error {
 	if b.Aux == nil {
 		b.Aux = new(scratch)
 	}
+	clear(b.Aux.(*scratch).locks)
 	m := &b.Shared
 	for _, img := range k.Shared {
 		if err := m.Write(img.Addr, img.Data); err != nil {
@@ -311,6 +314,8 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		return k.memOp(b, w, o, mask, sc)
 	case opAtom, opRed:
 		return k.atom(b, w, o, mask, sc)
+	case opLock:
+		return k.lockLoad(b, w, o, mask, sc)
 	case opS2R:
 		var v uint32
 		switch o.mode {

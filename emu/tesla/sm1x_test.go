@@ -159,3 +159,30 @@ func TestBreakAndKill(t *testing.T) {
 		return 7
 	})
 }
+
+// TestSharedLock: a shared-memory atomic increment the way nouveau builds it
+// on sm_12 (lock, branch on LT to the update, unlock), by 64 threads.
+func TestSharedLock(t *testing.T) {
+	src := `
+		R2A A1, R2;
+	retry:
+		G2R.LCK.U32.U32.C0 R3, g[A1+0x20];
+		BRA C0.LT, locked;
+		BRA retry;
+	locked:
+		IADD32I R3, R3, 0x1;
+		R2G.UNL.U32.U32 g[A1+0x20], R3;
+		RET;
+	`
+	r := runKernel(t, kernelRun{src: src, threads: 64, init: tidInit(nil)})
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	seen := map[uint32]bool{}
+	for tid := range 64 {
+		seen[r.reg(t, tid, 3)] = true
+	}
+	if len(seen) != 64 || !seen[1] || !seen[64] {
+		t.Errorf("the increments did not serialise: %d distinct results", len(seen))
+	}
+}
