@@ -245,3 +245,27 @@ func TestCubinProgram(t *testing.T) {
 		t.Error("a missing kernel name was accepted")
 	}
 }
+
+// TestListingFunction: "kernel" picks one function out of a listing.
+func TestListingFunction(t *testing.T) {
+	src := []byte("\tcode for sm_10\n\t\tFunction : one\n\tMVI R1, 0x1;\n\tRET;\n\t\tFunction : two\n\tMVI R1, 0x2;\n\tRET;\n")
+	for kernel, want := range map[string]byte{"one": 1, "two": 2} {
+		img, err := ProgramImage("l.s", src, kernel, "sm_10")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(img.Code) != 16 {
+			t.Fatalf("%s: %d bytes, want one function's 16", kernel, len(img.Code))
+		}
+		p, err := Lower(img.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := p.Text(0); text != "MVI R1, 0x"+string('0'+want)+";" {
+			t.Errorf("%s: first instruction %q", kernel, text)
+		}
+	}
+	if _, err := ProgramImage("l.s", src, "three", "sm_10"); err == nil {
+		t.Error("a missing function was accepted")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"gpuisa/binfmt/cubin"
@@ -70,6 +71,12 @@ func ProgramImage(name string, data []byte, kernel, arch string) (*Image, error)
 	case bytes.HasPrefix(data, []byte("\x7fELF")) || len(data) >= 4 && binary.LittleEndian.Uint32(data) == fatbin.Magic:
 		return cubinImage(name, data, kernel, arch)
 	case isText(data):
+		if kernel != "" {
+			var err error
+			if data, err = functionText(data, kernel); err != nil {
+				return nil, fmt.Errorf("%s: %v", name, err)
+			}
+		}
 		code, err := tesla.Assemble(name, data)
 		if err != nil {
 			return nil, err
@@ -77,6 +84,35 @@ func ProgramImage(name string, data []byte, kernel, arch string) (*Image, error)
 		return &Image{Code: code}, nil
 	}
 	return &Image{Code: data}, nil
+}
+
+// functionText keeps the lines of a listing's function kernel ("Function :
+// kernel" up to the next function), blanking the others so that error
+// positions keep their line numbers. A listing without function headers is
+// taken whole.
+func functionText(data []byte, kernel string) ([]byte, error) {
+	lines := bytes.Split(data, []byte("\n"))
+	in, found, any := false, false, false
+	for i, l := range lines {
+		t := strings.TrimSpace(string(l))
+		if rest, ok := strings.CutPrefix(t, "Function"); ok {
+			if rest, ok = strings.CutPrefix(strings.TrimSpace(rest), ":"); ok {
+				any = true
+				in = strings.TrimSpace(rest) == kernel
+				found = found || in
+			}
+		}
+		if any && !in {
+			lines[i] = nil
+		}
+	}
+	if !any {
+		return data, nil
+	}
+	if !found {
+		return nil, fmt.Errorf("no function %q in the listing", kernel)
+	}
+	return bytes.Join(lines, []byte("\n")), nil
 }
 
 func cubinImage(name string, data []byte, kernel, arch string) (*Image, error) {
