@@ -9,14 +9,15 @@ import (
 )
 
 // Register rows of a warp: 128 general registers, then the condition
-// registers C0..C3 (flags per lane), then the address registers A0..A7,
+// registers C0..C3 (flags per lane), then the address registers A0..A15
+// (sources reach A0..A7, but R2A and ADA can write up to A15),
 // then a row whose word a says whether A<a> holds one value in all 32 lanes
 // (1; 0 = unknown), so that a g[A+n] read by the whole warp is one load.
 const (
 	numGPR    = 128
 	rowCond   = numGPR
 	rowAddr   = rowCond + 4
-	rowUni    = rowAddr + 8
+	rowUni    = rowAddr + 16
 	numRows   = rowUni + 1
 	zeroReg   = 124 // R124 reads as zero and ignores writes
 	flagZ     = 1
