@@ -36,6 +36,8 @@
 //     2 ulp, rsqrt 2^-22.9 relative, rcp 1 ulp) the expectations allow.
 //     RRO passes its value through (the hardware's fixed-point form is
 //     internal): SIN/COS/EX2 take the plain argument.
+//   - Address registers: A1..A7 as operands (A0 reads as zero); R2A and ADA
+//     may also write A8..A15, which no operand can read.
 //   - Memory: g[] shared and c[] constant operands add an address register
 //     to the index scaled by the access size (a c[] source of a 16-bit
 //     operation is a 16-bit access); the post-increment form g[A1+++n]
