@@ -386,3 +386,49 @@ func TestRandomFloatOps(t *testing.T) {
 		}
 	}
 }
+
+func TestRandomConversions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	modes := []struct {
+		mod  string
+		big  big.RoundingMode
+		fint func(float64) float64
+	}{
+		{"", big.ToNearestEven, math.RoundToEven},
+		{".FLOOR", big.ToNegativeInf, math.Floor},
+		{".CEIL", big.ToPositiveInf, math.Ceil},
+		{".TRUNC", big.ToZero, math.Trunc},
+	}
+	for _, m := range modes {
+		var ints, floats [32]uint32
+		for l := range ints {
+			ints[l] = rng.Uint32() >> rng.IntN(20)
+			if rng.IntN(2) == 0 {
+				ints[l] = -ints[l]
+			}
+			floats[l] = math.Float32bits(float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(40)))))
+		}
+		src := "I2F.F32.S32" + m.mod + " R4, R2;\nF2I.S32.F32" + m.mod + " R5, R3;\nF2I.U16.F32" + m.mod + " R6L, R3;\nRET;\n"
+		r := runKernel(t, kernelRun{src: src, init: func(tid int, regs []uint32) {
+			regs[2], regs[3] = ints[tid], floats[tid]
+		}})
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		for l := range 32 {
+			f, _ := new(big.Float).SetPrec(24).SetMode(m.big).SetInt64(int64(int32(ints[l]))).Float32()
+			if got := r.reg(t, l, 4); got != math.Float32bits(f) {
+				t.Errorf("I2F.F32.S32%s %d = %#x, want %#x", m.mod, int32(ints[l]), got, math.Float32bits(f))
+			}
+			x := m.fint(float64(math.Float32frombits(floats[l])))
+			want := int64(min(max(x, math.MinInt32), math.MaxInt32))
+			if got := r.reg(t, l, 5); int32(got) != int32(want) {
+				t.Errorf("F2I.S32.F32%s %v = %d, want %d", m.mod, math.Float32frombits(floats[l]), int32(got), want)
+			}
+			want16 := uint32(min(max(x, 0), 0xffff))
+			if got := r.reg(t, l, 6) & 0xffff; got != want16 {
+				t.Errorf("F2I.U16.F32%s %v = %d, want %d", m.mod, math.Float32frombits(floats[l]), got, want16)
+			}
+		}
+	}
+}
