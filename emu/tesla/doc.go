@@ -69,6 +69,9 @@
 //     LT: nouveau branches on LT after it) when it got the lock and like one
 //     that fails (Z) when another thread holds it; R2G.UNL stores and
 //     unlocks. Lanes try in lane order.
+//   - Each launch runs as its architecture: g[] atomics and s[] loads need
+//     sm_11, votes, 64-bit atomics and s[] locks sm_12, double precision
+//     sm_13; earlier architectures fault on them.
 //   - Not modelled, faulting when executed: texture fetches and the other
 //     graphics-only instructions (attributes, interpolation, outputs, quad
 //     operations, EMIT/RESTART).

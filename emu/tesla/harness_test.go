@@ -54,6 +54,7 @@ type kernelRun struct {
 	consts  map[int][]byte
 	init    func(lane int, regs []uint32)
 	steps   int64
+	arch    string // default sm_13, which has every instruction
 }
 
 type runResult struct {
@@ -100,7 +101,10 @@ func runCode(tb testing.TB, kr kernelRun, code []byte) *runResult {
 	for i, p := range kr.params {
 		binary.LittleEndian.PutUint32(params[4*i:], p)
 	}
-	s := &emu.Setup{Launch: &emu.Launch{Arch: "sm_10"}, Grid: emu.Dim3{uint32(kr.blocks), 1, 1},
+	if kr.arch == "" {
+		kr.arch = "sm_13"
+	}
+	s := &emu.Setup{Launch: &emu.Launch{Arch: kr.arch}, Grid: emu.Dim3{uint32(kr.blocks), 1, 1},
 		Block: emu.Dim3{uint32(kr.threads), 1, 1}, Global: kr.global, Params: params, MaxSteps: kr.steps}
 	for b, c := range kr.consts {
 		s.Const[b] = c

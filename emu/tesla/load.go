@@ -202,7 +202,8 @@ func NewKernel(s *emu.Setup, code []byte) (*Kernel, error) {
 	if !IsArch(s.Launch.Arch) {
 		return nil, fmt.Errorf("arch %q is not a Tesla architecture (sm_10..sm_13)", s.Launch.Arch)
 	}
-	prog, err := Lower(code)
+	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
+	prog, err := LowerFor(code, sm)
 	if err != nil {
 		return nil, err
 	}

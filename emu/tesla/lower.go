@@ -164,6 +164,7 @@ type Program struct {
 	imms  [][32]uint32
 	index map[uint32]uint32 // byte address -> op index
 	local bool              // has local-memory instructions
+	sm    int               // compute capability the program runs as
 	// gprRows is one past the highest general register the program can
 	// touch (with room for 64/128-bit register groups): InitWarp clears
 	// only those.
@@ -199,8 +200,14 @@ func (p *Program) Where(pc uint32) (uint64, string) {
 // Lower decodes code (loaded at address 0) into a program. Instructions that
 // do not decode or that the emulator does not support become ops that fault
 // when executed, so a kernel runs as long as it avoids them.
-func Lower(code []byte) (*Program, error) {
-	p := &Program{index: map[uint32]uint32{}}
+func Lower(code []byte) (*Program, error) { return LowerFor(code, 13) }
+
+// LowerFor is Lower for a compute capability (10 for sm_10, ...):
+// instructions the architecture lacks (atomics before sm_11, VOTE and
+// shared locks before sm_12, double precision before sm_13) fault when
+// executed.
+func LowerFor(code []byte, sm int) (*Program, error) {
+	p := &Program{index: map[uint32]uint32{}, sm: sm}
 	for off := 0; off < len(code); {
 		inst, err := tesla.Decode(code[off:], uint64(off))
 		n := int(inst.Len)
@@ -354,6 +361,10 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 	e := inst.Resolve()
 	o := op{addr: addr, pred: e.Pred, cond: e.Cond, ccw: e.CCWrite, ccr: e.CCReg, carry: e.CarryReg,
 		join: e.Join, exit: e.Exit, b32: true}
+	if need := minSM(&e); p.sm < need {
+		o.kind = opUnsupported
+		return o, fmt.Errorf("%s needs sm_%d; the launch is sm_%d", e.Mnemonic, need, p.sm)
+	}
 	k, ok := simpleSem[e.Sem]
 	if !ok {
 		o.kind = opUnsupported
@@ -657,6 +668,32 @@ func (p *Program) lower(inst tesla.Inst, addr uint32) (op, error) {
 		return o, fmt.Errorf("%s: invalid access size", e.Mnemonic)
 	}
 	return o, nil
+}
+
+// minSM is the compute capability an instruction needs (envytools' Tesla
+// variants: g[] atomics and s[] loads from G84 = sm_11, votes and s[]
+// locks from G200/GT21x = sm_12, double precision on G200 = sm_13).
+func minSM(e *tesla.Exec) int {
+	switch e.Sem {
+	case "atom", "red", "ld.shared":
+		for _, m := range e.Mods {
+			if m == "U64" {
+				return 12 // 64-bit atomic add
+			}
+		}
+		return 11
+	case "vote", "ld.shared.lock":
+		return 12
+	case "dfma", "dadd", "dmul", "dmin", "dmax", "dset":
+		return 13
+	case "cvt":
+		for _, m := range e.Mods {
+			if m == "F64" {
+				return 13
+			}
+		}
+	}
+	return 10
 }
 
 // roundMod is the rounding modifier: 0 none (nearest), 1 FLOOR, 2 CEIL, 3 TRUNC.

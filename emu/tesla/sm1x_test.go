@@ -3,6 +3,7 @@ package tesla
 import (
 	"encoding/binary"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -184,5 +185,22 @@ func TestSharedLock(t *testing.T) {
 	}
 	if len(seen) != 64 || !seen[1] || !seen[64] {
 		t.Errorf("the increments did not serialise: %d distinct results", len(seen))
+	}
+}
+
+// TestArchitectureGates: an sm_10 launch has no atomics, votes or doubles.
+func TestArchitectureGates(t *testing.T) {
+	for src, arch := range map[string]string{
+		"GRED.IADD.U32 global14[R2], R3;\nRET;\n": "sm_10",
+		"VOTE.ANY C1 (C0.NE);\nRET;\n":            "sm_11",
+		"DADD R2, R4, R6;\nRET;\n":                "sm_12",
+	} {
+		r := runKernel(t, kernelRun{src: src, arch: arch, threads: 1})
+		if r.err == nil || !strings.Contains(r.err.Error(), "needs sm_1") || !strings.Contains(r.err.Error(), "the launch is "+arch) {
+			t.Errorf("%s on %s: %v", strings.SplitN(src, "\n", 2)[0], arch, r.err)
+		}
+		if r := runKernel(t, kernelRun{src: src, threads: 1, init: regsInit(map[int]uint32{2: 0x100})}); r.err != nil {
+			t.Errorf("%s on sm_13: %v", strings.SplitN(src, "\n", 2)[0], r.err)
+		}
 	}
 }
