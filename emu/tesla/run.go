@@ -396,7 +396,16 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 	}
 	writeFlags(w, o, mask, f)
 	if o.aw {
-		noteUniform(w, int(o.drow-rowAddr))
+		a := int(o.drow - rowAddr)
+		switch {
+		case o.kind == opADA && mask == ^uint32(0) && o.s[0].kind == sZero:
+			w.Regs[rowUni*32+a] = addrUniform
+		case o.kind == opADA && mask == ^uint32(0):
+			// a constant added to every lane keeps the source's shape
+			w.Regs[rowUni*32+a] = w.Regs[rowUni*32+int(o.s[0].row-rowAddr)]
+		default:
+			noteUniform(w, a)
+		}
 	}
 	return nil
 }
