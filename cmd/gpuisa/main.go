@@ -32,6 +32,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdDis(args[1:], stdin, stdout, stderr)
 	case "as":
 		return cmdAs(args[1:], stdin, stdout, stderr)
+	case "run":
+		return cmdRun(args[1:], stdin, stdout, stderr)
 	case "archs":
 		return cmdArchs(stdout)
 	case "-h", "-help", "--help", "help":

@@ -1,0 +1,352 @@
+package emu
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Dim3 is a grid or block shape, or a position in one.
+type Dim3 [3]uint32
+
+// Count is the number of positions.
+func (d Dim3) Count() int { return int(d[0]) * int(d[1]) * int(d[2]) }
+
+// At is the position of linear index i (x fastest).
+func (d Dim3) At(i int) Dim3 {
+	x := uint32(i) % d[0]
+	y := uint32(i) / d[0] % d[1]
+	z := uint32(i) / (d[0] * d[1])
+	return Dim3{x, y, z}
+}
+
+func (d Dim3) String() string { return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2]) }
+
+var (
+	errStackOverflow = errors.New("divergence stack overflow")
+	// ErrStepLimit: a block ran more warp-instructions than allowed.
+	ErrStepLimit = errors.New("step limit reached (runaway kernel?)")
+	// ErrDeadlock: every live warp waits at a barrier that cannot complete.
+	ErrDeadlock = errors.New("barrier deadlock")
+)
+
+// Fault is the first error of a run, with where it happened.
+type Fault struct {
+	Block  Dim3
+	Thread Dim3 // the first lane concerned
+	Warp   int
+	Lane   int
+	PC     uint64 // byte address of the instruction
+	Inst   string // its text
+	Err    error
+}
+
+func (f *Fault) Error() string {
+	where := fmt.Sprintf("block %v thread %v (warp %d lane %d)", f.Block, f.Thread, f.Warp, f.Lane)
+	if f.Inst != "" {
+		return fmt.Sprintf("%s pc %#04x %s: %v", where, f.PC, f.Inst, f.Err)
+	}
+	return fmt.Sprintf("%s pc %#04x: %v", where, f.PC, f.Err)
+}
+
+func (f *Fault) Unwrap() error { return f.Err }
+
+// Block is one thread block being run.
+type Block struct {
+	Index   int
+	ID      Dim3
+	Dim     Dim3
+	GridDim Dim3
+	Shared  Memory
+	Warps   []Warp
+	Steps   int64 // warp-instructions executed in this block
+	bars    [NumBarriers]barrier
+	// Trace, when not nil, receives one line per executed warp-instruction.
+	Trace io.Writer
+	// ISA-owned per-block state (e.g. a reused scratch area).
+	Aux any
+}
+
+// Fault builds a Fault for lane of w at the instruction at pc.
+func (b *Block) Fault(w *Warp, lane int, pc uint64, inst string, err error) *Fault {
+	t := w.Index*WarpSize + lane
+	return &Fault{Block: b.ID, Thread: b.Dim.At(t), Warp: w.Index, Lane: lane, PC: pc, Inst: inst, Err: err}
+}
+
+// Exec is what an ISA package provides to run its lowered program.
+type Exec interface {
+	// NumRegs is the number of 32-lane register rows a warp needs.
+	NumRegs() int
+	// InitBlock prepares a block before its warps start (shared memory
+	// contents, launch words); InitWarp sets a warp's registers (Regs hold
+	// whatever the warp's previous block left there).
+	InitBlock(b *Block) error
+	InitWarp(b *Block, w *Warp)
+	// Run executes warp w until it exits, waits at a barrier, faults or has
+	// executed budget warp-instructions. It adds to w.Steps and the
+	// counters and returns a *Fault on error.
+	Run(b *Block, w *Warp, budget int64) error
+	// Where describes the instruction at a program index (for faults).
+	Where(pc uint32) (addr uint64, text string)
+}
+
+// Config is the shape and limits of one launch.
+type Config struct {
+	Grid, Block Dim3
+	SharedBytes int   // shared memory per block
+	MaxSteps    int64 // warp-instructions per block; 0 = DefaultMaxSteps
+	Workers     int   // blocks run in parallel; 0 = GOMAXPROCS
+	Trace       io.Writer
+	TraceBlock  int // -1: every block
+	TraceWarp   int // -1: every warp
+}
+
+// DefaultMaxSteps is the per-block step limit when none is given: far above
+// any test kernel (a 512x512 tiled matrix multiply runs ~5e4 per block), low
+// enough that a runaway kernel stops within seconds.
+const DefaultMaxSteps = 1 << 26
+
+// quantum is how many instructions a warp runs before the next warp of its
+// block gets a turn (warps also yield at barriers).
+const quantum = 1 << 12
+
+// Stats summarises a run.
+type Stats struct {
+	Blocks      int64
+	Warps       int64
+	WarpInsts   int64
+	ThreadInsts int64
+	Divergent   int64
+	Duration    time.Duration
+}
+
+// Run runs every block of the grid and returns the statistics and the first
+// fault (of the lowest-numbered failing block).
+func Run(cfg Config, x Exec) (Stats, error) {
+	start := time.Now()
+	nblocks := cfg.Grid.Count()
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Trace != nil {
+		workers = 1 // one ordered trace
+	}
+	workers = max(1, min(workers, nblocks))
+	if cfg.MaxSteps <= 0 {
+		cfg.MaxSteps = DefaultMaxSteps
+	}
+	var (
+		next     atomic.Int64
+		stop     atomic.Bool
+		mu       sync.Mutex
+		total    Stats
+		firstErr error
+		errBlock = nblocks
+		wg       sync.WaitGroup
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var st Stats
+			b := newBlock(cfg, x)
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= nblocks {
+					break
+				}
+				err := runBlock(cfg, x, b, i, &st)
+				if err != nil {
+					mu.Lock()
+					if i < errBlock {
+						errBlock, firstErr = i, err
+					}
+					mu.Unlock()
+					stop.Store(true)
+				}
+			}
+			mu.Lock()
+			total.Blocks += st.Blocks
+			total.Warps += st.Warps
+			total.WarpInsts += st.WarpInsts
+			total.ThreadInsts += st.ThreadInsts
+			total.Divergent += st.Divergent
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	total.Duration = time.Since(start)
+	return total, firstErr
+}
+
+func newBlock(cfg Config, x Exec) *Block {
+	nthreads := cfg.Block.Count()
+	nwarps := (nthreads + WarpSize - 1) / WarpSize
+	b := &Block{Dim: cfg.Block, GridDim: cfg.Grid, Shared: Memory{Space: Shared, Data: make([]byte, cfg.SharedBytes)}}
+	b.Warps = make([]Warp, nwarps)
+	regs := make([]uint32, nwarps*x.NumRegs()*WarpSize)
+	per := x.NumRegs() * WarpSize
+	for i := range b.Warps {
+		b.Warps[i].Regs = regs[i*per : (i+1)*per : (i+1)*per]
+	}
+	return b
+}
+
+func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
+	b.Index, b.ID, b.Steps = index, cfg.Grid.At(index), 0
+	b.bars = [NumBarriers]barrier{}
+	clear(b.Shared.Data)
+	b.Trace = nil
+	traceBlock := cfg.Trace != nil && (cfg.TraceBlock < 0 || cfg.TraceBlock == index)
+	nthreads := cfg.Block.Count()
+	for i := range b.Warps {
+		w := &b.Warps[i]
+		// registers are the ISA's to initialise (InitWarp), so that it can
+		// clear only the rows a program uses
+		regs, local, stack := w.Regs, w.Local, w.Stack[:0]
+		clear(local)
+		*w = Warp{Index: i, Regs: regs, Local: local, Stack: stack}
+		lanes := min(WarpSize, nthreads-i*WarpSize)
+		w.Active = uint32(1<<lanes - 1)
+		w.Exited = ^w.Active
+	}
+	if err := x.InitBlock(b); err != nil {
+		return &Fault{Block: b.ID, Err: err}
+	}
+	for i := range b.Warps {
+		x.InitWarp(b, &b.Warps[i])
+	}
+	defer func() {
+		st.Blocks++
+		for i := range b.Warps {
+			w := &b.Warps[i]
+			st.Warps++
+			st.WarpInsts += w.Steps
+			st.ThreadInsts += w.ThreadSteps
+			st.Divergent += w.Divergent
+		}
+	}()
+	for {
+		live, waiting := 0, 0
+		for i := range b.Warps {
+			w := &b.Warps[i]
+			if w.Done {
+				continue
+			}
+			if !w.AtBarrier {
+				b.Trace = nil
+				if traceBlock && (cfg.TraceWarp < 0 || cfg.TraceWarp == i) {
+					b.Trace = cfg.Trace
+				}
+				budget := min(quantum, cfg.MaxSteps-b.Steps)
+				before := w.Steps
+				err := x.Run(b, w, budget)
+				b.Steps += w.Steps - before
+				if err != nil {
+					return err
+				}
+				if w.Fault != nil {
+					addr, text := x.Where(w.PC)
+					return &Fault{Block: b.ID, Thread: b.Dim.At(w.Index * WarpSize), Warp: w.Index, PC: addr, Inst: text, Err: w.Fault}
+				}
+				if b.Steps >= cfg.MaxSteps && !w.Done && !w.AtBarrier {
+					addr, text := x.Where(w.PC)
+					lane := firstLane(w.Active)
+					return b.Fault(w, lane, addr, text, fmt.Errorf("%w: %d warp-instructions in this block", ErrStepLimit, b.Steps))
+				}
+			}
+			if w.Done {
+				continue
+			}
+			live++
+			if w.AtBarrier {
+				waiting++
+			}
+		}
+		if live == 0 {
+			return nil
+		}
+		if waiting > 0 && !b.releaseBarriers(live) && waiting == live {
+			// every live warp waits and no barrier can complete
+			for i := range b.Warps {
+				if w := &b.Warps[i]; !w.Done {
+					addr, text := x.Where(w.PC - 1)
+					bar := &b.bars[w.Barrier]
+					return b.Fault(w, firstLane(w.Active), addr, text, fmt.Errorf(
+						"%w: all %d live warps wait; barrier %d has %d of %d arrivals", ErrDeadlock, live, w.Barrier,
+						bar.arrived, bar.needed(live)))
+				}
+			}
+		}
+	}
+}
+
+// NumBarriers is the number of named barriers per block.
+const NumBarriers = 16
+
+// barrier counts the warps that arrived at one named barrier.
+type barrier struct {
+	arrived int // warps
+	threads int // threads the barrier waits for; 0: every live thread
+}
+
+// needed is the number of warp arrivals that complete the barrier.
+func (bar *barrier) needed(live int) int {
+	if bar.threads > 0 && bar.threads < live*WarpSize {
+		return (bar.threads + WarpSize - 1) / WarpSize
+	}
+	return live
+}
+
+// Barrier records warp w at barrier id: arrive counts it, wait makes it wait
+// until the barrier completes. threads is how many threads complete the
+// barrier (rounded up to whole warps; 0 or more than the block: all live
+// warps).
+func (b *Block) Barrier(w *Warp, id int, threads int, arrive, wait bool) error {
+	if id < 0 || id >= NumBarriers {
+		return fmt.Errorf("barrier %d does not exist (0..%d)", id, NumBarriers-1)
+	}
+	if arrive {
+		b.bars[id].arrived++
+		b.bars[id].threads = threads
+	}
+	if wait {
+		w.AtBarrier, w.Barrier = true, uint8(id)
+	}
+	return nil
+}
+
+// releaseBarriers lets the warps of every completed barrier go on; it
+// reports whether any did.
+func (b *Block) releaseBarriers(live int) bool {
+	released := false
+	for id := range b.bars {
+		bar := &b.bars[id]
+		need := bar.needed(live)
+		if bar.arrived < need {
+			continue
+		}
+		for i := range b.Warps {
+			if w := &b.Warps[i]; w.AtBarrier && int(w.Barrier) == id {
+				w.AtBarrier = false
+				released = true
+			}
+		}
+		bar.arrived -= need
+	}
+	return released
+}
+
+func firstLane(m uint32) int {
+	for l := range WarpSize {
+		if m&(1<<l) != 0 {
+			return l
+		}
+	}
+	return 0
+}

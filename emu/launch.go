@@ -1,0 +1,532 @@
+package emu
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// Launch is a launch file (see LAUNCH.md), as parsed: numbers still as text.
+type Launch struct {
+	Program     string            `json:"program"`
+	Arch        string            `json:"arch"`
+	Kernel      string            `json:"kernel"`
+	Grid        []Num             `json:"grid"`
+	Block       []Num             `json:"block"`
+	SharedBytes Num               `json:"shared_bytes"`
+	LocalBytes  Num               `json:"local_bytes"`  // per thread (extension)
+	GlobalBytes Num               `json:"global_bytes"` // size of global memory (extension)
+	MaxSteps    Num               `json:"max_steps"`    // warp-instructions per block (extension)
+	Memory      []MemImage        `json:"memory"`
+	Buffers     map[string]Buffer `json:"buffers"`
+	Params      []Param           `json:"params"`
+	Outputs     []Output          `json:"outputs"`
+	Expect      []Expect          `json:"expect"`
+	Note        string            `json:"note"`
+}
+
+// MemImage is a file (or fill) placed at a fixed address before the launch.
+type MemImage struct {
+	Space string `json:"space"`
+	Bank  Num    `json:"bank"`
+	Addr  Num    `json:"addr"`
+	File  string `json:"file"`
+	Bytes Num    `json:"bytes"`
+	Fill  Num    `json:"fill"`
+}
+
+// Buffer is a global allocation the launcher places.
+type Buffer struct {
+	File  string `json:"file"`
+	Bytes Num    `json:"bytes"`
+	Fill  Num    `json:"fill"`
+}
+
+// Param is one kernel parameter: exactly one field is set.
+type Param struct {
+	U32 *Num    `json:"u32"`
+	S32 *Num    `json:"s32"`
+	U64 *Num    `json:"u64"`
+	F32 *Num    `json:"f32"`
+	F64 *Num    `json:"f64"`
+	Ptr *string `json:"ptr"`
+}
+
+// Output is what to write to -out DIR after the run.
+type Output struct {
+	Buffer string `json:"buffer"`
+	Space  string `json:"space"`
+	Bank   Num    `json:"bank"`
+	Addr   Num    `json:"addr"`
+	Bytes  Num    `json:"bytes"`
+	File   string `json:"file"`
+}
+
+// Expect is one expectation on the results.
+type Expect struct {
+	Output string `json:"output"` // an Outputs[].File
+	File   string `json:"file"`   // expected bytes
+	Space  string `json:"space"`
+	Words  string `json:"words"` // TSV: addr, exp[, exp_alt]
+	Type   string `json:"type"`
+	Alt    bool   `json:"alt"`
+	MaxULP Num    `json:"max_ulp"`
+	MaxAbs Num    `json:"max_abs"`
+	MaxRel Num    `json:"max_rel"`
+}
+
+// ParseLaunch parses and checks a launch file's text. It does not read the
+// files it names (see Load).
+func ParseLaunch(data []byte) (*Launch, error) {
+	var l Launch
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		return nil, fmt.Errorf("launch file: %w", err)
+	}
+	if err := l.check(); err != nil {
+		return nil, fmt.Errorf("launch file: %w", err)
+	}
+	return &l, nil
+}
+
+// MaxBlocks bounds a grid (G80: 65535 x 65535) so that block indices fit
+// in 32 bits.
+const MaxBlocks = 1<<32 - 1
+
+// MaxThreadsPerBlock bounds a block so a typo cannot allocate gigabytes.
+const MaxThreadsPerBlock = 1 << 16
+
+func dim3(name string, v []Num) (Dim3, error) {
+	d := Dim3{1, 1, 1}
+	if len(v) == 0 || len(v) > 3 {
+		return d, fmt.Errorf("%s needs 1 to 3 numbers", name)
+	}
+	for i, n := range v {
+		x, err := n.Uint(1 << 31)
+		if err != nil {
+			return d, fmt.Errorf("%s[%d]: %v", name, i, err)
+		}
+		if x == 0 {
+			return d, fmt.Errorf("%s[%d] is 0", name, i)
+		}
+		d[i] = uint32(x)
+	}
+	return d, nil
+}
+
+// GridDim and BlockDim return the launch shape.
+func (l *Launch) GridDim() Dim3  { d, _ := dim3("grid", l.Grid); return d }
+func (l *Launch) BlockDim() Dim3 { d, _ := dim3("block", l.Block); return d }
+
+var elemSizes = map[string]int{"": 4, "u8": 1, "u32": 4, "s32": 4, "f32": 4, "f64": 8}
+
+func (l *Launch) check() error {
+	if l.Program == "" {
+		return fmt.Errorf("no program")
+	}
+	g, err := dim3("grid", l.Grid)
+	if err != nil {
+		return err
+	}
+	if uint64(g[0])*uint64(g[1]) > MaxBlocks || uint64(g[0])*uint64(g[1])*uint64(g[2]) > MaxBlocks {
+		return fmt.Errorf("grid %v has more than %d blocks", g, MaxBlocks)
+	}
+	b, err := dim3("block", l.Block)
+	if err != nil {
+		return err
+	}
+	if uint64(b[0])*uint64(b[1])*uint64(b[2]) > MaxThreadsPerBlock {
+		return fmt.Errorf("block %v has more than %d threads", b, MaxThreadsPerBlock)
+	}
+	for name, n := range map[string]Num{"shared_bytes": l.SharedBytes, "local_bytes": l.LocalBytes, "global_bytes": l.GlobalBytes} {
+		if n.Set() {
+			if _, err := n.Uint(MaxMemory + 1); err != nil {
+				return fmt.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+	if l.MaxSteps.Set() {
+		if _, err := l.MaxSteps.Uint(0); err != nil {
+			return fmt.Errorf("max_steps: %v", err)
+		}
+	}
+	for i, m := range l.Memory {
+		if _, err := spaceOf(m.Space, true); err != nil {
+			return fmt.Errorf("memory[%d]: %v", i, err)
+		}
+		if _, err := m.Addr.Uint(MaxMemory); err != nil {
+			return fmt.Errorf("memory[%d].addr: %v", i, err)
+		}
+		if m.File == "" && !m.Bytes.Set() {
+			return fmt.Errorf("memory[%d] needs a file or bytes", i)
+		}
+		if m.Bytes.Set() {
+			if _, err := m.Bytes.Uint(MaxMemory + 1); err != nil {
+				return fmt.Errorf("memory[%d].bytes: %v", i, err)
+			}
+		}
+		if m.Fill.Set() {
+			if _, err := m.Fill.Uint(256); err != nil {
+				return fmt.Errorf("memory[%d].fill: %v", i, err)
+			}
+		}
+		if m.Bank.Set() {
+			if _, err := m.Bank.Uint(16); err != nil {
+				return fmt.Errorf("memory[%d].bank: %v", i, err)
+			}
+		}
+	}
+	for name, b := range l.Buffers {
+		if b.File == "" && !b.Bytes.Set() {
+			return fmt.Errorf("buffer %q needs a file or bytes", name)
+		}
+		if b.Bytes.Set() {
+			if _, err := b.Bytes.Uint(MaxMemory + 1); err != nil {
+				return fmt.Errorf("buffer %q bytes: %v", name, err)
+			}
+		}
+		if b.Fill.Set() {
+			if _, err := b.Fill.Uint(256); err != nil {
+				return fmt.Errorf("buffer %q fill: %v", name, err)
+			}
+		}
+	}
+	for i, p := range l.Params {
+		if _, err := p.bytes(nil); err != nil {
+			return fmt.Errorf("params[%d]: %v", i, err)
+		}
+	}
+	outs := map[string]bool{}
+	for i, o := range l.Outputs {
+		if o.File == "" {
+			return fmt.Errorf("outputs[%d] has no file", i)
+		}
+		outs[o.File] = true
+		if o.Buffer != "" {
+			if _, ok := l.Buffers[o.Buffer]; !ok {
+				return fmt.Errorf("outputs[%d]: no buffer %q", i, o.Buffer)
+			}
+			continue
+		}
+		if _, err := spaceOf(o.Space, false); err != nil {
+			return fmt.Errorf("outputs[%d]: %v", i, err)
+		}
+		if _, err := o.Addr.Uint(MaxMemory); err != nil {
+			return fmt.Errorf("outputs[%d].addr: %v", i, err)
+		}
+		if _, err := o.Bytes.Uint(MaxMemory + 1); err != nil {
+			return fmt.Errorf("outputs[%d].bytes: %v", i, err)
+		}
+	}
+	for i, e := range l.Expect {
+		if _, ok := elemSizes[e.Type]; !ok {
+			return fmt.Errorf("expect[%d]: unknown type %q (u8, u32, s32, f32, f64)", i, e.Type)
+		}
+		switch {
+		case e.Output != "" && e.File != "":
+			if !outs[e.Output] {
+				return fmt.Errorf("expect[%d]: no output file %q", i, e.Output)
+			}
+		case e.Words != "":
+			if _, err := spaceOf(e.Space, false); err != nil {
+				return fmt.Errorf("expect[%d]: %v", i, err)
+			}
+		default:
+			return fmt.Errorf("expect[%d] needs output+file or space+words", i)
+		}
+		for name, n := range map[string]Num{"max_ulp": e.MaxULP, "max_abs": e.MaxAbs, "max_rel": e.MaxRel} {
+			if !n.Set() {
+				continue
+			}
+			f, err := n.Float()
+			if err != nil || f < 0 || math.IsNaN(f) {
+				return fmt.Errorf("expect[%d].%s: not a non-negative number: %q", i, name, n.Text)
+			}
+		}
+	}
+	return nil
+}
+
+func spaceOf(s string, allowConst bool) (Space, error) {
+	switch s {
+	case "global", "":
+		return Global, nil
+	case "shared":
+		return Shared, nil
+	case "constant":
+		if allowConst {
+			return Constant, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown space %q", s)
+}
+
+// bytes appends the parameter's little-endian bytes; ptr parameters take
+// their address from bufs (nil while only checking syntax).
+func (p Param) bytes(bufs map[string]uint64) ([]byte, error) {
+	set := 0
+	for _, x := range []bool{p.U32 != nil, p.S32 != nil, p.U64 != nil, p.F32 != nil, p.F64 != nil, p.Ptr != nil} {
+		if x {
+			set++
+		}
+	}
+	if set != 1 {
+		return nil, fmt.Errorf("a parameter needs exactly one of u32, s32, u64, f32, f64, ptr")
+	}
+	le := func(v uint64, n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(v >> (8 * i))
+		}
+		return b
+	}
+	switch {
+	case p.U32 != nil:
+		v, err := p.U32.Int()
+		if err != nil || v < -(1<<31) || v >= 1<<32 {
+			return nil, fmt.Errorf("u32 %q out of range", p.U32.Text)
+		}
+		return le(uint64(v), 4), nil
+	case p.S32 != nil:
+		v, err := p.S32.Int()
+		if err != nil || v < -(1<<31) || v >= 1<<31 {
+			return nil, fmt.Errorf("s32 %q out of range", p.S32.Text)
+		}
+		return le(uint64(v), 4), nil
+	case p.U64 != nil:
+		v, err := p.U64.Int()
+		if err != nil {
+			return nil, err
+		}
+		return le(uint64(v), 8), nil
+	case p.F32 != nil:
+		f, err := p.F32.Float()
+		if err != nil {
+			return nil, err
+		}
+		return le(uint64(math.Float32bits(float32(f))), 4), nil
+	case p.F64 != nil:
+		f, err := p.F64.Float()
+		if err != nil {
+			return nil, err
+		}
+		return le(math.Float64bits(f), 8), nil
+	}
+	if bufs == nil {
+		return le(0, 4), nil
+	}
+	a, ok := bufs[*p.Ptr]
+	if !ok {
+		return nil, fmt.Errorf("ptr to unknown buffer %q", *p.Ptr)
+	}
+	return le(a, 4), nil
+}
+
+// MaxMemory bounds every memory space a launch file can ask for (1 GiB).
+const MaxMemory = 1 << 30
+
+// DefaultGlobalBytes is the smallest global memory a launch gets (2^18
+// bytes, the memory of the FlexGripPlus testbench), so kernels that read a
+// little past their input images see zeros, as on that model.
+const DefaultGlobalBytes = 1 << 18
+
+// Setup is a launch file with its files read: the memory images built, the
+// buffers placed and the parameters packed.
+type Setup struct {
+	Launch  *Launch
+	Dir     string // directory of the launch file
+	Grid    Dim3
+	Block   Dim3
+	Global  []byte
+	Const   [16][]byte // constant banks
+	Shared  []SharedImage
+	Params  []byte // packed parameter bytes (4-byte aligned words)
+	Buffers map[string]BufferPlace
+	// Sizes asked for by the launch file (0 = the ISA's default).
+	SharedBytes, LocalBytes int
+	MaxSteps                int64
+}
+
+// SharedImage is bytes copied into every block's shared memory.
+type SharedImage struct {
+	Addr uint64
+	Data []byte
+}
+
+// BufferPlace is where a buffer was placed.
+type BufferPlace struct {
+	Addr, Bytes uint64
+}
+
+func (l *Launch) readFile(dir, name string) ([]byte, error) {
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, name)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxMemory {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, MaxMemory)
+	}
+	return b, nil
+}
+
+func imageBytes(l *Launch, dir, file string, size, fill Num) ([]byte, error) {
+	var data []byte
+	if file != "" {
+		b, err := l.readFile(dir, file)
+		if err != nil {
+			return nil, err
+		}
+		data = b
+	}
+	if size.Set() {
+		n, _ := size.Uint(MaxMemory + 1)
+		if uint64(len(data)) > n {
+			data = data[:n]
+		} else {
+			f, _ := fill.Uint(256)
+			for uint64(len(data)) < n {
+				data = append(data, byte(f))
+			}
+		}
+	}
+	return data, nil
+}
+
+// Load reads the files a launch file names (relative to dir) and builds the
+// initial memory.
+func Load(l *Launch, dir string) (*Setup, error) {
+	s := &Setup{Launch: l, Dir: dir, Grid: l.GridDim(), Block: l.BlockDim(), Buffers: map[string]BufferPlace{}}
+	var end uint64 // what the images, buffers and outputs need
+	type placed struct {
+		addr uint64
+		data []byte
+	}
+	var globals []placed
+	for i, m := range l.Memory {
+		data, err := imageBytes(l, dir, m.File, m.Bytes, m.Fill)
+		if err != nil {
+			return nil, fmt.Errorf("memory[%d]: %v", i, err)
+		}
+		addr, _ := m.Addr.Uint(MaxMemory)
+		if addr+uint64(len(data)) > MaxMemory {
+			return nil, fmt.Errorf("memory[%d]: image ends past %#x", i, MaxMemory)
+		}
+		sp, _ := spaceOf(m.Space, true)
+		switch sp {
+		case Global:
+			globals = append(globals, placed{addr, data})
+			end = max(end, addr+uint64(len(data)))
+		case Shared:
+			s.Shared = append(s.Shared, SharedImage{addr, data})
+		case Constant:
+			bank, _ := m.Bank.Uint(16)
+			c := s.Const[bank]
+			if need := addr + uint64(len(data)); uint64(len(c)) < need {
+				c = append(c, make([]byte, need-uint64(len(c)))...)
+			}
+			copy(c[addr:], data)
+			s.Const[bank] = c
+		}
+	}
+	// buffers after the images, 256-aligned, never at 0, in name order
+	names := make([]string, 0, len(l.Buffers))
+	for n := range l.Buffers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	next := uint64(256)
+	for _, g := range globals {
+		next = max(next, g.addr+uint64(len(g.data)))
+	}
+	for _, n := range names {
+		b := l.Buffers[n]
+		data, err := imageBytes(l, dir, b.File, b.Bytes, b.Fill)
+		if err != nil {
+			return nil, fmt.Errorf("buffer %q: %v", n, err)
+		}
+		next = (next + 255) &^ 255
+		if next+uint64(len(data)) > MaxMemory {
+			return nil, fmt.Errorf("buffer %q does not fit below %#x", n, MaxMemory)
+		}
+		s.Buffers[n] = BufferPlace{next, uint64(len(data))}
+		globals = append(globals, placed{next, data})
+		next += max(uint64(len(data)), 1)
+		end = max(end, next)
+	}
+	for _, o := range l.Outputs {
+		if o.Buffer == "" && o.Space == "global" {
+			a, _ := o.Addr.Uint(MaxMemory)
+			n, _ := o.Bytes.Uint(MaxMemory + 1)
+			end = max(end, a+n)
+		}
+	}
+	if l.GlobalBytes.Set() {
+		n, _ := l.GlobalBytes.Uint(MaxMemory + 1)
+		if n < end {
+			return nil, fmt.Errorf("global_bytes %#x is smaller than the images, buffers and outputs (%#x)", n, end)
+		}
+		end = n
+	} else {
+		end = max(end, DefaultGlobalBytes)
+	}
+	if end > MaxMemory {
+		return nil, fmt.Errorf("global memory of %#x bytes is larger than %#x", end, MaxMemory)
+	}
+	s.Global = make([]byte, (end+255)&^255)
+	for _, g := range globals {
+		copy(s.Global[g.addr:], g.data)
+	}
+	addrs := map[string]uint64{}
+	for n, b := range s.Buffers {
+		addrs[n] = b.Addr
+	}
+	for i, p := range l.Params {
+		b, err := p.bytes(addrs)
+		if err != nil {
+			return nil, fmt.Errorf("params[%d]: %v", i, err)
+		}
+		for len(s.Params)%len(b) != 0 {
+			s.Params = append(s.Params, 0)
+		}
+		s.Params = append(s.Params, b...)
+	}
+	if l.SharedBytes.Set() {
+		n, _ := l.SharedBytes.Uint(MaxMemory + 1)
+		s.SharedBytes = int(n)
+	}
+	if l.LocalBytes.Set() {
+		n, _ := l.LocalBytes.Uint(MaxMemory + 1)
+		s.LocalBytes = int(n)
+	}
+	if l.MaxSteps.Set() {
+		n, _ := l.MaxSteps.Uint(0)
+		s.MaxSteps = int64(min(n, math.MaxInt64))
+	}
+	return s, nil
+}
+
+// LoadFile reads, parses and loads a launch file.
+func LoadFile(path string) (*Setup, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	l, err := ParseLaunch(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	s, err := Load(l, filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}

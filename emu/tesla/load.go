@@ -1,0 +1,272 @@
+package tesla
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gpuisa/binfmt/cubin"
+	"gpuisa/binfmt/fatbin"
+	"gpuisa/emu"
+	"gpuisa/isa/tesla"
+)
+
+// SharedBytes is the shared memory of a G80 multiprocessor, which holds the
+// launch words, the parameters and the kernel's shared arrays.
+const SharedBytes = 16 << 10
+
+// ConstBankBytes is the size of each constant bank.
+const ConstBankBytes = 64 << 10
+
+// MaxLocalPerBlock bounds the local memory of a block's threads together.
+const MaxLocalPerBlock = 256 << 20
+
+// zeroBank backs the constant banks a launch leaves empty; it is never written.
+var zeroBank [ConstBankBytes]byte
+
+// DefaultLocalBytes is the local memory per thread when the launch file does
+// not say.
+const DefaultLocalBytes = 1 << 10
+
+// IsArch reports whether arch is one this package runs.
+func IsArch(arch string) bool {
+	switch arch {
+	case "sm_10", "sm_11", "sm_12", "sm_13":
+		return true
+	}
+	return false
+}
+
+// Image is a program ready to lower: machine code and what its container
+// adds to the launch.
+type Image struct {
+	Code       []byte
+	Const      [16][]byte // constant banks from a cubin (.nv.constant<N>)
+	LocalBytes int        // local memory per thread a cubin asks for
+}
+
+// ReadProgram reads the launch's program: an ELF cubin or a fatbin (the
+// function named by kernel, or the only one), a listing in our assembler's
+// syntax (text), or raw machine code.
+func ReadProgram(s *emu.Setup) (*Image, error) {
+	p := s.Launch.Program
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.Dir, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return ProgramImage(p, data, s.Launch.Kernel, s.Launch.Arch)
+}
+
+// ProgramImage turns program file contents into machine code.
+func ProgramImage(name string, data []byte, kernel, arch string) (*Image, error) {
+	switch {
+	case bytes.HasPrefix(data, []byte("\x7fELF")) || len(data) >= 4 && binary.LittleEndian.Uint32(data) == fatbin.Magic:
+		return cubinImage(name, data, kernel, arch)
+	case isText(data):
+		if kernel != "" {
+			var err error
+			if data, err = functionText(data, kernel); err != nil {
+				return nil, fmt.Errorf("%s: %v", name, err)
+			}
+		}
+		code, err := tesla.Assemble(name, data)
+		if err != nil {
+			return nil, err
+		}
+		return &Image{Code: code}, nil
+	}
+	return &Image{Code: data}, nil
+}
+
+// functionText keeps the lines of a listing's function kernel ("Function :
+// kernel" up to the next function), blanking the others so that error
+// positions keep their line numbers. A listing without function headers is
+// taken whole.
+func functionText(data []byte, kernel string) ([]byte, error) {
+	lines := bytes.Split(data, []byte("\n"))
+	in, found, any := false, false, false
+	for i, l := range lines {
+		t := strings.TrimSpace(string(l))
+		if rest, ok := strings.CutPrefix(t, "Function"); ok {
+			if rest, ok = strings.CutPrefix(strings.TrimSpace(rest), ":"); ok {
+				any = true
+				in = strings.TrimSpace(rest) == kernel
+				found = found || in
+			}
+		}
+		if any && !in {
+			lines[i] = nil
+		}
+	}
+	if !any {
+		return data, nil
+	}
+	if !found {
+		return nil, fmt.Errorf("no function %q in the listing", kernel)
+	}
+	return bytes.Join(lines, []byte("\n")), nil
+}
+
+func cubinImage(name string, data []byte, kernel, arch string) (*Image, error) {
+	f, err := cubin.Parse(data)
+	if err != nil {
+		entries, ferr := fatbin.Extract(data)
+		if ferr != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		f = nil
+		for _, e := range entries {
+			if e.Kind != fatbin.KindELF || "sm_"+strconv.Itoa(e.SM) != arch {
+				continue
+			}
+			if f, err = cubin.Parse(e.Payload); err != nil {
+				return nil, fmt.Errorf("%s: fatbin entry at %#x: %v", name, e.Offset, err)
+			}
+			break
+		}
+		if f == nil {
+			return nil, fmt.Errorf("%s: no %s cubin in the fatbin", name, arch)
+		}
+	}
+	if sm := "sm_" + strconv.Itoa(f.SM()); sm != arch {
+		return nil, fmt.Errorf("%s: the cubin is for %s, the launch says %s", name, sm, arch)
+	}
+	var fn *cubin.Function
+	switch {
+	case kernel != "":
+		if fn = f.Function(kernel); fn == nil {
+			return nil, fmt.Errorf("%s: no function %q", name, kernel)
+		}
+	case len(f.Functions) == 1:
+		fn = &f.Functions[0]
+	default:
+		return nil, fmt.Errorf("%s: %d functions; name one with \"kernel\"", name, len(f.Functions))
+	}
+	img := &Image{Code: fn.Code, LocalBytes: int(fn.LocalSize)}
+	for _, banks := range [][]cubin.ConstBank{f.Constants, fn.Constants} {
+		for _, c := range banks {
+			if c.Bank >= 0 && c.Bank < len(img.Const) {
+				img.Const[c.Bank] = c.Data
+			}
+		}
+	}
+	return img, nil
+}
+
+// isText reports whether data looks like a listing rather than machine code:
+// valid UTF-8 with no control bytes other than white space.
+func isText(data []byte) bool {
+	if len(data) == 0 || !utf8.Valid(data) {
+		return false
+	}
+	for _, c := range data {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// NewKernelImage is NewKernel for a program image: a cubin's constant banks
+// come first, then the launch file's images over them.
+func NewKernelImage(s *emu.Setup, img *Image) (*Kernel, error) {
+	k, err := NewKernel(s, img.Code)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range img.Const {
+		if len(c) == 0 {
+			continue
+		}
+		data := make([]byte, max(ConstBankBytes, len(c), len(s.Const[i])))
+		copy(data, c)
+		copy(data, s.Const[i])
+		k.Const[i].Data = data
+	}
+	if img.LocalBytes > k.LocalBytes && s.LocalBytes == 0 && k.Prog.local {
+		k.LocalBytes = img.LocalBytes
+	}
+	return k, nil
+}
+
+// NewKernel lowers code and attaches the launch's memory.
+func NewKernel(s *emu.Setup, code []byte) (*Kernel, error) {
+	if !IsArch(s.Launch.Arch) {
+		return nil, fmt.Errorf("arch %q is not a Tesla architecture (sm_10..sm_13)", s.Launch.Arch)
+	}
+	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
+	prog, err := LowerFor(code, sm)
+	if err != nil {
+		return nil, err
+	}
+	k := &Kernel{Prog: prog, Params: s.Params, Shared: s.Shared, Grid: s.Grid, Block: s.Block,
+		LocalBytes: DefaultLocalBytes}
+	if s.LocalBytes > 0 {
+		k.LocalBytes = s.LocalBytes
+	}
+	if !prog.local {
+		k.LocalBytes = 0 // nothing to allocate and clear for every block
+	}
+	if n := uint64(k.LocalBytes) * uint64(s.Block.Count()); n > MaxLocalPerBlock {
+		return nil, fmt.Errorf("local memory of %d bytes per thread is %d bytes per block, more than %d", k.LocalBytes, n, MaxLocalPerBlock)
+	}
+	k.Global = &emu.Memory{Space: emu.Global, Data: append([]byte(nil), s.Global...)}
+	for i := range k.Const {
+		data := zeroBank[:] // read-only: nothing stores to constant memory
+		if len(s.Const[i]) > 0 {
+			data = make([]byte, max(ConstBankBytes, len(s.Const[i])))
+			copy(data, s.Const[i])
+		}
+		k.Const[i] = emu.Memory{Space: emu.Constant, Data: data}
+	}
+	return k, nil
+}
+
+// Config is the engine configuration for a setup.
+func (k *Kernel) Config(s *emu.Setup) emu.Config {
+	shared := SharedBytes
+	if need := 0x10 + len(s.Params) + s.SharedBytes; s.SharedBytes > 0 && need > shared {
+		shared = need
+	}
+	for _, img := range s.Shared {
+		shared = max(shared, int(img.Addr)+len(img.Data))
+	}
+	return emu.Config{Grid: s.Grid, Block: s.Block, SharedBytes: shared, MaxSteps: s.MaxSteps,
+		TraceBlock: -1, TraceWarp: -1}
+}
+
+// Outcome is a finished launch.
+type Outcome struct {
+	Setup  *emu.Setup
+	Kernel *Kernel
+	Stats  emu.Stats
+	Result *emu.Result
+}
+
+// RunSetup lowers the launch's program and runs it; adjust, when not nil,
+// may change the engine configuration (workers, trace, limits). A fault is
+// returned with the outcome so far.
+func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
+	img, err := ReadProgram(s)
+	if err != nil {
+		return nil, err
+	}
+	k, err := NewKernelImage(s, img)
+	if err != nil {
+		return nil, err
+	}
+	cfg := k.Config(s)
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	st, err := emu.Run(cfg, k)
+	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data}}, err
+}
