@@ -1,0 +1,530 @@
+package maxwell
+
+import (
+	"math/bits"
+
+	"gpuisa/emu"
+)
+
+// half selects a 16-bit half of v (sel .H1 the high one), sign-extended when signed.
+func half(v uint32, sel uint8, signed bool) uint32 {
+	if sel == 2 {
+		v >>= 16
+	}
+	if signed {
+		return uint32(int32(int16(v)))
+	}
+	return v & 0xffff
+}
+
+// selected applies a byte or half selector for conversions.
+func selected(v uint32, sel uint8) uint32 {
+	switch sel {
+	case 1:
+		return v & 0xffff
+	case 2:
+		return v >> 16
+	case 3, 4, 5, 6:
+		return v >> (8 * (sel - 3)) & 0xff
+	}
+	return v
+}
+
+func icmp(cond uint8, a, b uint32, unsigned bool) bool {
+	var rel uint8
+	switch {
+	case a == b:
+		rel = 2
+	case unsigned && a < b, !unsigned && int32(a) < int32(b):
+		rel = 1
+	default:
+		rel = 4
+	}
+	return cond&rel != 0
+}
+
+// ialu runs the integer instructions.
+func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
+	d := int(o.d.row) * 32
+	ccRow := k.Prog.rowCC() * 32
+	cc := regs[ccRow]
+	var ccOut uint32
+	var pOut uint32
+	a, b, c := &o.s[0], &o.s[1], &o.s[2]
+	unsigned := o.flags&fU32 != 0
+	for l := range 32 {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		cin := uint64(cc >> l & 1)
+		var r uint32
+		var carry bool
+		switch o.kind {
+		case kMov:
+			r = k.val(regs, a, l)
+		case kSel:
+			if pred(regs, c)>>l&1 != 0 {
+				r = k.val(regs, a, l)
+			} else {
+				r = k.val(regs, b, l)
+			}
+		case kIAdd:
+			x, y := uint64(k.val(regs, a, l)), uint64(k.val(regs, b, l))
+			var extra uint64
+			if a.neg {
+				x = uint64(^uint32(x))
+				extra++
+			}
+			if b.neg {
+				y = uint64(^uint32(y))
+				extra++
+			}
+			if o.flags&fX != 0 {
+				extra = cin
+				if a.neg || b.neg {
+					extra = cin
+				}
+			}
+			if o.sub == 1 {
+				extra++
+			}
+			s := x + y + extra
+			r, carry = uint32(s), s>>32 != 0
+			if o.flags&fSAT != 0 {
+				sv := int64(int32(x)) + int64(int32(y)) + int64(extra)
+				if a.neg {
+					sv = int64(int32(-int32(k.val(regs, a, l))))
+					sv += int64(int32(k.val(regs, b, l)))
+				}
+				r = uint32(max(min(sv, 1<<31-1), -1<<31))
+			}
+		case kIAdd3:
+			v := func(s *opnd) uint64 {
+				x := k.val(regs, s, l)
+				if s.sel != 0 {
+					x = half(x, s.sel, false)
+				}
+				if s.neg {
+					return uint64(-x) & 0xffffffff
+				}
+				return uint64(x)
+			}
+			x, y, z := v(a), v(b), v(c)
+			var s uint64
+			switch {
+			case o.flags&fRS != 0:
+				s = (x+y)>>16 + z
+			case o.flags&fLS != 0:
+				s = (x+y)<<16 + z
+			default:
+				s = x + y + z
+			}
+			if o.flags&fX != 0 {
+				s += cin
+			}
+			r, carry = uint32(s), s>>32 != 0
+		case kXmad:
+			bv := k.val(regs, b, l)
+			av := k.val(regs, a, l)
+			cv := k.val(regs, c, l)
+			p := uint64(half(av, a.sel, o.flags&fS16A != 0) * half(bv, b.sel, o.flags&fS16B != 0))
+			p &= 0xffffffff
+			if o.flags&fPSL != 0 {
+				p = p << 16 & 0xffffffff
+			}
+			switch {
+			case o.flags&fCLO != 0:
+				cv &= 0xffff
+			case o.flags&fCHI != 0:
+				cv >>= 16
+			case o.flags&fCBCC != 0:
+				cv += bv << 16
+			case o.flags&fCSFU != 0:
+				// the sign-fix-up mode: c.H1 or c.H0 by the signs of the halves
+				if a.sel == 2 || b.sel == 2 {
+					cv >>= 16
+				} else {
+					cv &= 0xffff
+				}
+			}
+			s := p + uint64(cv)
+			if o.flags&fX != 0 {
+				s += cin
+			}
+			r, carry = uint32(s), s>>32 != 0
+			if o.flags&fMRG != 0 {
+				r = r&0xffff | bv<<16
+			}
+		case kImad, kImul:
+			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			xs, ys := uint64(x), uint64(y)
+			if o.sub&1 != 0 {
+				xs = uint64(int64(int32(x)))
+			}
+			if o.sub&2 != 0 {
+				ys = uint64(int64(int32(y)))
+			}
+			hi, lo := bits.Mul64(xs, ys)
+			_ = hi
+			prod := uint64(uint32(lo))
+			if o.flags&fHI != 0 {
+				prod = lo >> 32
+			}
+			if o.kind == kImul {
+				r = uint32(prod)
+				break
+			}
+			z := uint64(k.val(regs, c, l))
+			if c.neg {
+				z = uint64(-uint32(z))
+			}
+			s := prod + z
+			if o.flags&fX != 0 {
+				s += cin
+			}
+			r, carry = uint32(s), s>>32 != 0
+		case kIscadd:
+			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			if a.neg {
+				x = -x
+			}
+			if b.neg {
+				y = -y
+			}
+			s := uint64(x<<(c.imm&31)) + uint64(y)
+			r, carry = uint32(s), s>>32 != 0
+		case kLea:
+			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			if a.neg {
+				x = -x
+			}
+			s := uint64(x<<(c.imm&31)) + uint64(y)
+			if o.flags&fX != 0 {
+				s += cin
+			}
+			r, carry = uint32(s), s>>32 != 0
+		case kLeaHi:
+			x, y, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			sh := o.s[3].imm & 63
+			wide := uint64(z)<<32 | uint64(x)
+			s := uint64(uint32(wide<<sh>>32)) + uint64(y)
+			if o.flags&fX != 0 {
+				s += cin
+			}
+			r, carry = uint32(s), s>>32 != 0
+		case kLop:
+			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			if a.not {
+				x = ^x
+			}
+			if b.not {
+				y = ^y
+			}
+			switch o.sub {
+			case 0:
+				r = x & y
+			case 1:
+				r = x | y
+			case 2:
+				r = x ^ y
+			default:
+				r = y
+			}
+			if r != 0 {
+				pOut |= 1 << l
+			}
+		case kLop3:
+			x, y, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			r = lop3(o.sub, x, y, z)
+			if r != 0 {
+				pOut |= 1 << l
+			}
+		case kShl:
+			x, n := k.val(regs, a, l), k.val(regs, b, l)
+			if o.flags&fW != 0 {
+				n &= 31
+			}
+			if n < 32 {
+				r = x << n
+			}
+		case kShr:
+			x, n := k.val(regs, a, l), k.val(regs, b, l)
+			if o.flags&fW != 0 {
+				n &= 31
+			}
+			n = min(n, 31+uint32(b2u(o.flags&fSigned == 0)))
+			if o.flags&fSigned != 0 {
+				r = uint32(int32(x) >> n)
+			} else if n < 32 {
+				r = x >> n
+			}
+		case kShf:
+			x, n, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			if o.flags&fW != 0 {
+				n &= 31
+			} else if o.flags&f64 != 0 {
+				n = min(n, 64)
+			} else {
+				n = min(n, 32)
+			}
+			wide := uint64(z)<<32 | uint64(x)
+			if o.flags&fL != 0 {
+				if n < 64 {
+					r = uint32(wide << n >> 32)
+				}
+			} else {
+				var v uint64
+				if o.flags&fSigned != 0 {
+					v = uint64(int64(wide) >> min(n, 63))
+				} else if n < 64 {
+					v = wide >> n
+				}
+				r = uint32(v)
+				if o.flags&fHI != 0 {
+					r = uint32(v >> 32)
+				}
+			}
+		case kBfe:
+			x, ctl := k.val(regs, a, l), k.val(regs, b, l)
+			if o.flags&fBREV != 0 {
+				x = bits.Reverse32(x)
+			}
+			pos, n := ctl&0xff, ctl>>8&0xff
+			signed := !unsigned
+			if n == 0 {
+				r = 0
+				break
+			}
+			var v uint64
+			if pos < 32 {
+				v = uint64(x) >> pos
+			}
+			if signed {
+				sv := int64(int32(x)) >> min(pos, 31)
+				v = uint64(sv)
+			}
+			if n < 32 {
+				m := uint64(1)<<n - 1
+				v &= m
+				if signed && n < 64 && v>>(n-1)&1 != 0 {
+					v |= ^m
+				}
+			}
+			r = uint32(v)
+		case kBfi:
+			x, ctl, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			pos, n := ctl&0xff, ctl>>8&0xff
+			if pos >= 32 || n == 0 {
+				r = z
+				break
+			}
+			m := uint32((uint64(1)<<min(n, 32) - 1) << pos)
+			r = z&^m | x<<pos&m
+		case kPopc:
+			x := k.val(regs, &o.s[o.nsrc-1], l)
+			if o.s[o.nsrc-1].not {
+				x = ^x
+			}
+			if o.nsrc == 2 {
+				x &= k.val(regs, a, l)
+			}
+			r = uint32(bits.OnesCount32(x))
+		case kFlo:
+			x := k.val(regs, a, l)
+			if a.not {
+				x = ^x
+			}
+			if !unsigned && int32(x) < 0 {
+				x = ^x
+			}
+			if x == 0 {
+				r = ^uint32(0)
+			} else {
+				r = uint32(31 - bits.LeadingZeros32(x))
+				if o.flags&fSH != 0 {
+					r = 31 - r
+				}
+			}
+		case kImnmx:
+			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			isMin := pred(regs, c)>>l&1 != 0
+			less := int32(x) < int32(y)
+			if unsigned {
+				less = x < y
+			}
+			if less == isMin {
+				r = x
+			} else {
+				r = y
+			}
+		case kIsetp, kIset:
+			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			var t bool
+			if o.flags&fX != 0 {
+				// the high words of a 64-bit comparison: the low words'
+				// subtraction left the carry (no borrow) and zero flags
+				t = icmpX(o.sub, x, y, unsigned, cc>>l&1 != 0, regs[ccRow+1]>>l&1 != 0)
+			} else {
+				t = icmp(o.sub, x, y, unsigned)
+			}
+			pc := pred(regs, c)>>l&1 != 0
+			res := combine(o.bop, t, pc)
+			if o.kind == kIsetp {
+				if res {
+					pOut |= 1 << l
+				}
+				if combine(o.bop, !t, pc) {
+					ccOut |= 1 << l // second destination
+				}
+				continue
+			}
+			if res {
+				r = ^uint32(0)
+				if o.flags&fBF != 0 {
+					r = 0x3f800000
+				}
+			}
+		case kIcmp:
+			x, y, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			if icmp(o.sub, z, 0, unsigned) {
+				r = x
+			} else {
+				r = y
+			}
+		case kPrmt:
+			x, sel, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			r = prmt(o.sub, x, sel, z)
+		}
+		regs[d+l] = r
+		if carry {
+			ccOut |= 1 << l
+		}
+	}
+	switch o.kind {
+	case kIsetp:
+		setPred(regs, &o.d, mask, pOut)
+		setPred(regs, &o.d2, mask, ccOut)
+		return
+	case kLop, kLop3:
+		v := pOut
+		if o.flags&fZ != 0 {
+			v = ^v
+		}
+		setPred(regs, &o.d2, mask, v)
+	}
+	if o.flags&fCC != 0 {
+		regs[ccRow] = cc&^mask | ccOut&mask
+		// the zero flag, for ISETP.X
+		var z uint32
+		for l := range 32 {
+			if regs[d+l] == 0 {
+				z |= 1 << l
+			}
+		}
+		regs[ccRow+1] = regs[ccRow+1]&^mask | z&mask
+	}
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// icmpX compares the high words of a 64-bit subtraction whose low words set
+// carry (no borrow) and zero.
+func icmpX(cond uint8, a, b uint32, unsigned, carry, zero bool) bool {
+	var rel uint8
+	switch {
+	case a == b && zero && carry:
+		rel = 2
+	case a == b:
+		if carry {
+			rel = 4
+		} else {
+			rel = 1
+		}
+	case unsigned && a < b, !unsigned && int32(a) < int32(b):
+		rel = 1
+	default:
+		rel = 4
+	}
+	return cond&rel != 0
+}
+
+func lop3(lut uint8, a, b, c uint32) uint32 {
+	var r uint32
+	for i := range 8 {
+		if lut>>i&1 == 0 {
+			continue
+		}
+		t := ^uint32(0)
+		if i&4 != 0 {
+			t &= a
+		} else {
+			t &= ^a
+		}
+		if i&2 != 0 {
+			t &= b
+		} else {
+			t &= ^b
+		}
+		if i&1 != 0 {
+			t &= c
+		} else {
+			t &= ^c
+		}
+		r |= t
+	}
+	return r
+}
+
+// prmt permutes the bytes of {c, a} (a the low word) by selector sel.
+func prmt(mode uint8, a, sel, c uint32) uint32 {
+	src := uint64(c)<<32 | uint64(a)
+	byteAt := func(i uint32) uint32 { return uint32(src >> (8 * (i & 7)) & 0xff) }
+	var r uint32
+	if mode == 0 {
+		for i := range 4 {
+			s := sel >> (4 * i) & 0xf
+			v := byteAt(s & 7)
+			if s&8 != 0 {
+				if v&0x80 != 0 {
+					v = 0xff
+				} else {
+					v = 0
+				}
+			}
+			r |= v << (8 * i)
+		}
+		return r
+	}
+	n := sel & 3
+	var idx [4]uint32
+	switch mode {
+	case 1: // F4E
+		idx = [4]uint32{n, n + 1, n + 2, n + 3}
+	case 2: // B4E
+		idx = [4]uint32{n + 8 - 0, n + 7, n + 6, n + 5}
+		for i := range idx {
+			idx[i] = (n - uint32(i) + 8) & 7
+		}
+	case 3: // RC8
+		idx = [4]uint32{n, n, n, n}
+	case 4: // ECL
+		idx = [4]uint32{n, max(n, 1), max(n, 2), 3}
+	case 5: // ECR
+		idx = [4]uint32{0, min(n, 1), min(n, 2), n}
+	case 6: // RC16
+		if n&1 != 0 {
+			idx = [4]uint32{2, 3, 2, 3}
+		} else {
+			idx = [4]uint32{0, 1, 0, 1}
+		}
+	}
+	for i := range 4 {
+		r |= byteAt(idx[i]&7) << (8 * i)
+	}
+	return r
+}

@@ -1,0 +1,361 @@
+package maxwell
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gpuisa/binfmt/cubin"
+	"gpuisa/binfmt/fatbin"
+	"gpuisa/emu"
+	"gpuisa/isa/maxwell"
+)
+
+// ConstBankBytes is the size of each constant bank.
+const ConstBankBytes = 64 << 10
+
+// DefaultLocalBytes is the local memory (stack) per thread when neither the
+// launch file nor the cubin says more.
+const DefaultLocalBytes = 1 << 10
+
+// MaxLocalPerBlock bounds the local memory of a block's threads together.
+const MaxLocalPerBlock = 256 << 20
+
+// DefaultSharedBytes is the shared memory per block (sm_5x: 48 KiB per block).
+const DefaultSharedBytes = 48 << 10
+
+// Bank 0 offsets ptxas reads.
+const (
+	cbNtid      = 0x8
+	cbNctaid    = 0x14
+	cbStack     = 0x20
+	cbParamBase = 0x140
+)
+
+// IsArch reports whether arch is one this package runs.
+func IsArch(arch string) bool {
+	switch arch {
+	case "sm_50", "sm_52", "sm_53":
+		return true
+	}
+	return false
+}
+
+// Image is a program ready to lower.
+type Image struct {
+	Code       []byte
+	Const      [16][]byte // .nv.constant<N> banks of the cubin
+	LocalBytes int
+	SharedSize int
+	Params     []cubin.Param // nil for raw code: parameters packed in order
+	ParamBase  uint32
+}
+
+// ReadProgram reads the launch's program: a cubin or fatbin (the function
+// named by kernel, or the only one), a listing in our assembler's syntax, or
+// raw code.
+func ReadProgram(s *emu.Setup) (*Image, error) {
+	p := s.Launch.Program
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.Dir, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return ProgramImage(p, data, s.Launch.Kernel, s.Launch.Arch)
+}
+
+// ProgramImage turns program file contents into code and launch facts.
+func ProgramImage(name string, data []byte, kernel, arch string) (*Image, error) {
+	sm, _ := strconv.Atoi(strings.TrimPrefix(arch, "sm_"))
+	switch {
+	case len(data) >= 4 && (string(data[:4]) == "\x7fELF" || binary.LittleEndian.Uint32(data) == fatbin.Magic):
+		return cubinImage(name, data, kernel, arch)
+	case isText(data):
+		code, err := maxwell.Assemble(name, data, sm)
+		if err != nil {
+			return nil, err
+		}
+		return &Image{Code: code, ParamBase: cbParamBase}, nil
+	}
+	return &Image{Code: data, ParamBase: cbParamBase}, nil
+}
+
+func isText(data []byte) bool {
+	if len(data) == 0 {
+		return false
+	}
+	for _, c := range data {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func cubinImage(name string, data []byte, kernel, arch string) (*Image, error) {
+	f, err := cubin.Parse(data)
+	if err != nil {
+		entries, ferr := fatbin.Extract(data)
+		if ferr != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		f = nil
+		for _, e := range entries {
+			if e.Kind != fatbin.KindELF || "sm_"+strconv.Itoa(e.SM) != arch {
+				continue
+			}
+			if f, err = cubin.Parse(e.Payload); err != nil {
+				return nil, fmt.Errorf("%s: fatbin entry at %#x: %v", name, e.Offset, err)
+			}
+			break
+		}
+		if f == nil {
+			return nil, fmt.Errorf("%s: no %s cubin in the fatbin", name, arch)
+		}
+	}
+	if sm := "sm_" + strconv.Itoa(f.SM()); sm != arch {
+		return nil, fmt.Errorf("%s: the cubin is for %s, the launch says %s", name, sm, arch)
+	}
+	var fn *cubin.Function
+	switch {
+	case kernel != "":
+		if fn = f.Function(kernel); fn == nil {
+			return nil, fmt.Errorf("%s: no function %q", name, kernel)
+		}
+	default:
+		for i := range f.Functions {
+			if f.Functions[i].Entry {
+				if fn != nil {
+					return nil, fmt.Errorf("%s: several kernels; name one with \"kernel\"", name)
+				}
+				fn = &f.Functions[i]
+			}
+		}
+		if fn == nil {
+			return nil, fmt.Errorf("%s: no kernel", name)
+		}
+	}
+	img := &Image{Code: fn.Code, LocalBytes: int(fn.LocalSize), SharedSize: int(fn.SharedSize),
+		Params: fn.Params, ParamBase: fn.ParamBase}
+	if fn.ParamBank != 0 && fn.ParamBank != -1 {
+		return nil, fmt.Errorf("%s: parameters in constant bank %d, not 0", name, fn.ParamBank)
+	}
+	if fn.ParamBank == -1 {
+		img.ParamBase = cbParamBase
+	}
+	for _, banks := range [][]cubin.ConstBank{f.Constants, fn.Constants} {
+		for _, c := range banks {
+			if c.Bank >= 0 && c.Bank < len(img.Const) {
+				img.Const[c.Bank] = c.Data
+			}
+		}
+	}
+	if len(fn.Relocs) > 0 {
+		return nil, fmt.Errorf("%s: function %s has %d relocations (linking is not supported)", name, fn.Name, len(fn.Relocs))
+	}
+	return img, nil
+}
+
+// paramBytes packs the launch's parameters for sm_5x: pointers are 64-bit;
+// each value goes to the offset the cubin gives, else to the next naturally
+// aligned offset.
+func paramBytes(s *emu.Setup, img *Image) ([]byte, error) {
+	var out []byte
+	off := 0
+	for i, p := range s.Launch.Params {
+		var b []byte
+		le := func(v uint64, n int) {
+			b = make([]byte, n)
+			for j := range b {
+				b[j] = byte(v >> (8 * j))
+			}
+		}
+		switch {
+		case p.Ptr != nil:
+			place, ok := s.Buffers[*p.Ptr]
+			if !ok {
+				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, *p.Ptr)
+			}
+			le(place.Addr, 8)
+		case p.U32 != nil, p.S32 != nil:
+			n := p.U32
+			if n == nil {
+				n = p.S32
+			}
+			v, err := n.Int()
+			if err != nil {
+				return nil, fmt.Errorf("params[%d]: %v", i, err)
+			}
+			le(uint64(v), 4)
+		case p.U64 != nil:
+			v, err := p.U64.Int()
+			if err != nil {
+				return nil, fmt.Errorf("params[%d]: %v", i, err)
+			}
+			le(uint64(v), 8)
+		case p.F32 != nil:
+			f, err := p.F32.Float()
+			if err != nil {
+				return nil, fmt.Errorf("params[%d]: %v", i, err)
+			}
+			le(uint64(math.Float32bits(float32(f))), 4)
+		case p.F64 != nil:
+			f, err := p.F64.Float()
+			if err != nil {
+				return nil, fmt.Errorf("params[%d]: %v", i, err)
+			}
+			le(math.Float64bits(f), 8)
+		default:
+			return nil, fmt.Errorf("params[%d]: no value", i)
+		}
+		if img.Params != nil {
+			if i >= len(img.Params) {
+				return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(s.Launch.Params), len(img.Params))
+			}
+			cp := img.Params[i]
+			if int(cp.Size) != len(b) {
+				return nil, fmt.Errorf("params[%d]: %d bytes, the kernel's parameter %d has %d", i, len(b), i, cp.Size)
+			}
+			off = int(cp.Offset)
+		} else {
+			off = (off + len(b) - 1) &^ (len(b) - 1)
+		}
+		if need := off + len(b); len(out) < need {
+			out = append(out, make([]byte, need-len(out))...)
+		}
+		copy(out[off:], b)
+		off += len(b)
+	}
+	if img.Params != nil && len(s.Launch.Params) != len(img.Params) {
+		return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(s.Launch.Params), len(img.Params))
+	}
+	return out, nil
+}
+
+// NewKernel lowers the image's code and builds the launch's memory: bank 0
+// gets the cubin's bank 0, the driver words and the parameters; the launch
+// file's constant images go over everything.
+func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
+	if !IsArch(s.Launch.Arch) {
+		return nil, fmt.Errorf("arch %q is not a Maxwell architecture (sm_50, sm_52, sm_53)", s.Launch.Arch)
+	}
+	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
+	prog, err := Lower(img.Code, sm)
+	if err != nil {
+		return nil, err
+	}
+	params, err := paramBytes(s, img)
+	if err != nil {
+		return nil, err
+	}
+	k := &Kernel{Prog: prog, Shared: s.Shared, Grid: s.Grid, Block: s.Block, LocalBytes: DefaultLocalBytes}
+	k.LocalBytes = max(k.LocalBytes, img.LocalBytes)
+	if s.LocalBytes > 0 {
+		k.LocalBytes = s.LocalBytes
+	}
+	if !prog.usesLocal() {
+		k.LocalBytes = 0
+	}
+	if n := uint64(k.LocalBytes) * uint64(s.Block.Count()); n > MaxLocalPerBlock {
+		return nil, fmt.Errorf("local memory of %d bytes per thread is %d bytes per block, more than %d", k.LocalBytes, n, MaxLocalPerBlock)
+	}
+	k.Global = &emu.Memory{Space: emu.Global, Data: append([]byte(nil), s.Global...)}
+	for i := range k.Const {
+		size := max(ConstBankBytes, len(img.Const[i]), len(s.Const[i]))
+		data := make([]byte, size)
+		copy(data, img.Const[i])
+		if i == 0 {
+			le := binary.LittleEndian
+			for j := range 3 {
+				le.PutUint32(data[cbNtid+4*j:], s.Block[j])
+				le.PutUint32(data[cbNctaid+4*j:], s.Grid[j])
+			}
+			le.PutUint32(data[cbStack:], uint32(k.LocalBytes))
+			if int(img.ParamBase)+len(params) > len(data) {
+				return nil, fmt.Errorf("parameters do not fit in constant bank 0")
+			}
+			copy(data[img.ParamBase:], params)
+		}
+		copy(data, s.Const[i])
+		k.Const[i] = emu.Memory{Space: emu.Constant, Data: data}
+	}
+	k.resolve()
+	return k, nil
+}
+
+// resolve gives constant operands (other than LDC's address) their values
+// for this launch: 64 bits, of which 32-bit instructions read the low word.
+func (k *Kernel) resolve() {
+	k.ops = append([]op(nil), k.Prog.ops...)
+	for i := range k.ops {
+		o := &k.ops[i]
+		if o.kind == kLdc {
+			continue
+		}
+		for j := range o.s {
+			x := &o.s[j]
+			if x.kind != oConst {
+				continue
+			}
+			m := &k.Const[x.bank]
+			lo, _ := m.Load32(uint32(x.imm))
+			hi, _ := m.Load32(uint32(x.imm + 4))
+			x.imm = uint64(lo) | uint64(hi)<<32
+		}
+	}
+}
+
+// usesLocal reports whether the program touches local memory.
+func (p *Program) usesLocal() bool {
+	for i := range p.ops {
+		switch p.ops[i].kind {
+		case kLdl, kStl:
+			return true
+		}
+	}
+	return false
+}
+
+// Config is the engine configuration for a setup.
+func (k *Kernel) Config(s *emu.Setup, img *Image) emu.Config {
+	shared := max(s.SharedBytes+img.SharedSize, DefaultSharedBytes)
+	for _, im := range s.Shared {
+		shared = max(shared, int(im.Addr)+len(im.Data))
+	}
+	return emu.Config{Grid: s.Grid, Block: s.Block, SharedBytes: shared, MaxSteps: s.MaxSteps,
+		TraceBlock: -1, TraceWarp: -1}
+}
+
+// Outcome is a finished launch.
+type Outcome struct {
+	Setup  *emu.Setup
+	Kernel *Kernel
+	Stats  emu.Stats
+	Result *emu.Result
+}
+
+// RunSetup lowers the launch's program and runs it; adjust, when not nil,
+// may change the engine configuration. A fault is returned with the outcome
+// so far.
+func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
+	img, err := ReadProgram(s)
+	if err != nil {
+		return nil, err
+	}
+	k, err := NewKernel(s, img)
+	if err != nil {
+		return nil, err
+	}
+	cfg := k.Config(s, img)
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	st, err := emu.Run(cfg, k)
+	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data}}, err
+}

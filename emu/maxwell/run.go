@@ -1,0 +1,496 @@
+package maxwell
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+
+	"gpuisa/emu"
+)
+
+type lanes = [32]uint32
+
+// Kernel is a lowered program with the memory of one launch; it implements
+// emu.Exec with ptxas's sm_5x launch convention.
+type Kernel struct {
+	Prog       *Program
+	ops        []op // Prog's ops with constant operands resolved for this launch
+	Global     *emu.Memory
+	Const      [16]emu.Memory
+	Shared     []emu.SharedImage
+	LocalBytes int // per thread
+	Grid       emu.Dim3
+	Block      emu.Dim3
+}
+
+// scratch is per-block working storage.
+type scratch struct {
+	a, b, c lanes
+	addr    [32]uint64
+}
+
+// NumRegs implements emu.Exec.
+func (k *Kernel) NumRegs() int { return k.Prog.numRows() }
+
+// Where implements emu.Exec.
+func (k *Kernel) Where(pc uint32) (uint64, string) { return k.Prog.Where(pc) }
+
+// InitBlock copies the shared-memory images and sizes the local memory.
+func (k *Kernel) InitBlock(b *emu.Block) error {
+	if b.Aux == nil {
+		b.Aux = new(scratch)
+	}
+	for _, img := range k.Shared {
+		if err := b.Shared.Write(img.Addr, img.Data); err != nil {
+			return fmt.Errorf("shared memory image: %v", err)
+		}
+	}
+	for i := range b.Warps {
+		w := &b.Warps[i]
+		if need := k.LocalBytes * emu.WarpSize; len(w.Local) != need {
+			w.Local = make([]byte, need)
+		}
+	}
+	return nil
+}
+
+// InitWarp clears the registers and sets PT.
+func (k *Kernel) InitWarp(b *emu.Block, w *emu.Warp) {
+	clear(w.Regs)
+	w.Regs[k.Prog.rowP(7)*32] = ^uint32(0)
+}
+
+var (
+	errTrap    = errors.New("trap (BPT)")
+	errPastEnd = errors.New("execution ran past the end of the program")
+	errNoLocal = errors.New("local memory access, but the kernel has no local memory (local_bytes)")
+)
+
+// laneErr is an error of one lane.
+type laneErr struct {
+	lane int
+	err  error
+}
+
+func (e *laneErr) Error() string { return e.err.Error() }
+
+// Run implements emu.Exec: the interpreter loop.
+func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
+	p := k.Prog
+	ops := k.ops
+	sc := b.Aux.(*scratch)
+	regs := w.Regs
+	for n := int64(0); n < budget; n++ {
+		if w.Done || w.AtBarrier || w.Fault != nil {
+			return nil
+		}
+		pc := w.PC
+		if int(pc) >= len(ops) {
+			addr, _ := p.Where(pc)
+			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
+		}
+		w.Rejoined = false
+		o := &ops[pc]
+		w.Steps++
+		w.ThreadSteps += int64(bits.OnesCount32(w.Active))
+		g := regs[int(o.guard)*32]
+		if o.gnot {
+			g = ^g
+		}
+		mask := w.Active & g
+		if b.Trace != nil {
+			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
+		}
+		w.PC = pc + 1
+		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
+			lane := firstLane(mask)
+			var le *laneErr
+			if errors.As(err, &le) {
+				lane, err = le.lane, le.err
+			}
+			return b.Fault(w, lane, p.addrs[pc], p.texts[pc], err)
+		}
+	}
+	return nil
+}
+
+func firstLane(m uint32) int {
+	if m == 0 {
+		return 0
+	}
+	return bits.TrailingZeros32(m)
+}
+
+// exec runs one instruction for the lanes in mask.
+func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch, pc uint32) error {
+	regs := w.Regs
+	switch o.kind {
+	case kInvalid:
+		if err := k.Prog.errs[pc]; err != nil {
+			return err
+		}
+		return errNoSem
+	case kNop:
+	case kSsy:
+		w.Push(emu.StackSync, o.target)
+	case kPbk:
+		w.Push(emu.StackBreak, o.target)
+	case kPcnt:
+		w.Push(emu.StackCont, o.target)
+	case kSync:
+		if mask != w.Active {
+			return errors.New("a guarded SYNC that splits the warp is not supported")
+		}
+		w.PopSync()
+	case kBrk:
+		if mask != 0 {
+			w.Break(mask)
+		}
+	case kCont:
+		if mask != 0 {
+			w.Cont(mask)
+		}
+	case kRet:
+		if mask != 0 {
+			w.Ret(mask)
+		}
+	case kExit:
+		if mask != 0 {
+			w.Exit(mask)
+		}
+	case kCal:
+		if mask != w.Active {
+			return errors.New("a guarded CAL that splits the warp is not supported")
+		}
+		w.Call(o.target, pc+1)
+	case kBra:
+		w.Branch(mask, o.target, pc+1)
+	case kBpt:
+		if mask != 0 {
+			return errTrap
+		}
+	case kBar:
+		if mask == 0 {
+			return nil
+		}
+		return k.bar(b, w, o, mask)
+	case kS2R, kCs2r:
+		k.s2r(b, w, o, mask)
+	case kLd, kLdg, kLds, kLdl, kLdc, kSt, kStg, kSts, kStl:
+		return k.mem(b, w, o, mask, sc)
+	case kAtom, kAtoms, kRed:
+		return k.atom(b, w, o, mask)
+	case kShfl:
+		k.shfl(w, o, mask, sc)
+	case kVote:
+		k.vote(w, o, mask)
+	case kPsetp, kPset, kCsetp, kP2R, kR2P:
+		k.predOps(w, o, mask)
+	case kFadd, kFmul, kFfma, kFmnmx, kFsetp, kFset, kFcmp, kMufu, kRro, kFchk:
+		k.falu(w, o, mask)
+	case kDadd, kDmul, kDfma, kDmnmx, kDsetp, kDset:
+		k.dalu(w, o, mask)
+	case kF2F, kF2I, kI2F, kI2I:
+		k.cvt(w, o, mask)
+	default:
+		k.ialu(w, o, mask, regs)
+	}
+	return nil
+}
+
+// val reads source s in lane l.
+func (k *Kernel) val(regs []uint32, s *opnd, l int) uint32 {
+	switch s.kind {
+	case oReg:
+		return regs[int(s.row)*32+l]
+	case oImm, oConst:
+		return uint32(s.imm)
+	case oCIdx:
+		v, _ := k.Const[s.bank].Load32(regs[int(s.row)*32+l] + uint32(s.imm))
+		return v
+	case oPred:
+		return regs[int(s.row)*32] >> l & 1
+	}
+	return 0
+}
+
+// val64 reads a register pair (or a 64-bit constant, or an immediate's high word).
+func (k *Kernel) val64(regs []uint32, s *opnd, l int) uint64 {
+	switch s.kind {
+	case oReg:
+		r := int(s.row) * 32
+		return uint64(regs[r+l]) | uint64(regs[r+32+l])<<32
+	case oImm:
+		return uint64(uint32(s.imm)) << 32
+	case oConst:
+		return s.imm // resolved to the 64-bit value
+	case oCIdx:
+		v, _ := k.Const[s.bank].Load(uint64(regs[int(s.row)*32+l]+uint32(s.imm)), 8)
+		return v
+	}
+	return 0
+}
+
+// pred reads a predicate operand's lane mask (with its negation).
+func pred(regs []uint32, s *opnd) uint32 {
+	if s.kind != oPred {
+		return ^uint32(0)
+	}
+	v := regs[int(s.row)*32]
+	if s.not {
+		v = ^v
+	}
+	return v
+}
+
+// setPred writes the lanes in mask of predicate destination d.
+func setPred(regs []uint32, d *opnd, mask, v uint32) {
+	if d.kind != oPred {
+		return
+	}
+	r := &regs[int(d.row)*32]
+	*r = *r&^mask | v&mask
+}
+
+// sregValue is a special register's value in lane l.
+func (k *Kernel) sregValue(b *emu.Block, w *emu.Warp, sr int, l int) uint32 {
+	t := w.Index*emu.WarpSize + l
+	switch sr {
+	case srLaneID:
+		return uint32(l)
+	case srTidX, srTidY, srTidZ:
+		return b.Dim.At(t)[sr-srTidX]
+	case srCtaX, srCtaY, srCtaZ:
+		return b.ID[sr-srCtaX]
+	case srClockLo, srTimerLo:
+		return uint32(w.Steps)
+	case srClockHi, srTimerHi:
+		return uint32(w.Steps >> 32)
+	case srEqMask:
+		return 1 << l
+	case srLtMask:
+		return 1<<l - 1
+	case srLeMask:
+		return 1<<(l+1) - 1
+	case srGtMask:
+		return ^uint32(1<<(l+1) - 1)
+	case srGeMask:
+		return ^uint32(1<<l - 1)
+	case srWarpID:
+		return uint32(w.Index)
+	case srNWarpID:
+		return uint32(len(b.Warps))
+	case srSMemSz:
+		return uint32(len(b.Shared.Data))
+	}
+	return 0
+}
+
+func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32) {
+	regs := w.Regs
+	d := int(o.d.row) * 32
+	sr := int(o.s[0].imm)
+	for l := range 32 {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		v := k.sregValue(b, w, sr, l)
+		regs[d+l] = v
+		if o.kind == kCs2r && (sr == srClockLo || sr == srTimerLo) {
+			regs[d+32+l] = k.sregValue(b, w, sr+1, l)
+		}
+	}
+}
+
+func (k *Kernel) bar(b *emu.Block, w *emu.Warp, o *op, mask uint32) error {
+	if o.sub == 2 {
+		return errors.New("BAR.RED is not supported")
+	}
+	id, threads := 0, 0
+	if o.nsrc >= 1 {
+		if o.s[0].kind != oImm {
+			return errors.New("a barrier number in a register is not supported")
+		}
+		id = int(o.s[0].imm)
+	}
+	if o.nsrc >= 2 {
+		threads = int(k.val(w.Regs, &o.s[1], firstLane(mask)))
+	}
+	return b.Barrier(w, id, threads, true, o.sub == 0)
+}
+
+func (k *Kernel) shfl(w *emu.Warp, o *op, mask uint32, sc *scratch) {
+	regs := w.Regs
+	a := int(o.s[0].row) * 32
+	src := &sc.a
+	for l := range 32 {
+		src[l] = regs[a+l]
+	}
+	var pv uint32
+	for l := range 32 {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		bv := k.val(regs, &o.s[1], l) & 31
+		c := k.val(regs, &o.s[2], l)
+		cv, seg := c&31, c>>8&31
+		lane := uint32(l)
+		maxLane := lane&seg | cv&^seg
+		minLane := lane & seg
+		var j uint32
+		var ok bool
+		switch o.sub {
+		case 0:
+			j = minLane | bv&^seg
+			ok = j <= maxLane
+		case 1:
+			j = lane - bv
+			ok = int32(j) >= int32(maxLane)
+		case 2:
+			j = lane + bv
+			ok = j <= maxLane
+		default:
+			j = lane ^ bv
+			ok = j <= maxLane
+		}
+		if !ok {
+			j = lane
+		}
+		if ok {
+			pv |= 1 << l
+		}
+		if o.d.kind == oReg {
+			regs[int(o.d.row)*32+l] = src[j&31]
+		}
+	}
+	setPred(regs, &o.d2, mask, pv)
+}
+
+func (k *Kernel) vote(w *emu.Warp, o *op, mask uint32) {
+	regs := w.Regs
+	p := pred(regs, &o.s[0]) & mask
+	if o.d.kind == oReg {
+		d := int(o.d.row) * 32
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				regs[d+l] = p
+			}
+		}
+	}
+	var r bool
+	switch o.sub {
+	case 0:
+		r = p == mask
+	case 1:
+		r = p != 0
+	default:
+		r = p == 0 || p == mask
+	}
+	v := uint32(0)
+	if r {
+		v = ^uint32(0)
+	}
+	setPred(regs, &o.d2, mask, v)
+}
+
+func combine(bop uint8, x, y bool) bool {
+	switch bop {
+	case 0:
+		return x && y
+	case 1:
+		return x || y
+	}
+	return x != y
+}
+
+func (k *Kernel) predOps(w *emu.Warp, o *op, mask uint32) {
+	regs := w.Regs
+	switch o.kind {
+	case kPsetp, kPset:
+		a, bb, c := pred(regs, &o.s[0]), pred(regs, &o.s[1]), pred(regs, &o.s[2])
+		var r, r2 uint32
+		for l := range 32 {
+			x, y, z := a>>l&1 != 0, bb>>l&1 != 0, c>>l&1 != 0
+			t := combine(o.sub, x, y)
+			if combine(o.bop, t, z) {
+				r |= 1 << l
+			}
+			if combine(o.bop, !t, z) {
+				r2 |= 1 << l
+			}
+		}
+		if o.kind == kPsetp {
+			setPred(regs, &o.d, mask, r)
+			setPred(regs, &o.d2, mask, r2)
+			return
+		}
+		d := int(o.d.row) * 32
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				v := uint32(0)
+				if r>>l&1 != 0 {
+					v = ^uint32(0)
+					if o.flags&fBF != 0 {
+						v = 0x3f800000
+					}
+				}
+				regs[d+l] = v
+			}
+		}
+	case kCsetp:
+		cc := regs[k.Prog.rowCC()*32]
+		var t uint32
+		switch o.sub {
+		case 0x10:
+			t = cc
+		case 0x11:
+			t = ^cc
+		case 0x12: // sign-flag test, approximated as false... ptxas's CSETP.SFT
+			t = 0
+		default:
+			t = ^uint32(0) * uint32(o.sub>>3&1) // .T
+		}
+		p := pred(regs, &o.s[0])
+		var r, r2 uint32
+		for l := range 32 {
+			x, z := t>>l&1 != 0, p>>l&1 != 0
+			if combine(o.bop, x, z) {
+				r |= 1 << l
+			}
+			if combine(o.bop, !x, z) {
+				r2 |= 1 << l
+			}
+		}
+		setPred(regs, &o.d, mask, r)
+		setPred(regs, &o.d2, mask, r2)
+	case kP2R:
+		// P2R Rd, PR, Ra, imm: d = a & ~m | (preds & m)
+		d := int(o.d.row) * 32
+		for l := range 32 {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			var pr uint32
+			for i := range 7 {
+				pr |= (regs[k.Prog.rowP(i)*32] >> l & 1) << i
+			}
+			m := k.val(regs, &o.s[2], l)
+			a := k.val(regs, &o.s[1], l)
+			regs[d+l] = a&^m | pr&m
+		}
+	case kR2P:
+		for l := range 32 {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			a := k.val(regs, &o.s[0], l)
+			m := k.val(regs, &o.s[1], l)
+			for i := range 7 {
+				if m>>i&1 != 0 {
+					r := &regs[k.Prog.rowP(i)*32]
+					*r = *r&^(1<<l) | (a>>i&1)<<l
+				}
+			}
+		}
+	}
+}
