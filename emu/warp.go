@@ -163,6 +163,10 @@ func (w *Warp) Break(mask uint32) { w.leave(StackBreak, mask) }
 // Cont sends the lanes in mask to the innermost continue target.
 func (w *Warp) Cont(mask uint32) { w.leave(StackCont, mask) }
 
+// Sync sends the lanes in mask to the innermost reconvergence point (a
+// guarded Fermi/Maxwell SYNC): they wait there while the rest go on.
+func (w *Warp) Sync(mask uint32) { w.leave(StackSync, mask) }
+
 // PopSync pops a Sync entry explicitly (Fermi's SYNC): like a join.
 func (w *Warp) PopSync() { w.unwind() }
 
