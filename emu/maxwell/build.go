@@ -93,6 +93,8 @@ const (
 	kHfma2
 	kHsetp2
 	kHset2
+	kVabsdiff
+	kVabsdiff4
 )
 
 // Comparison codes: bit 0 less, 1 equal, 2 greater, 3 unordered.
@@ -711,6 +713,25 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			// ok
 		}
 		return nil
+	case "VABSDIFF", "VABSDIFF4":
+		o.kind = kVabsdiff
+		if name == "VABSDIFF4" {
+			o.kind = kVabsdiff4
+		}
+		var ts []uint8
+		for _, m := range mods {
+			if t, ok := cvtTypes[m]; ok {
+				ts = append(ts, t)
+			}
+		}
+		o.st, o.dt = tS32, tS32
+		if len(ts) == 2 {
+			o.st, o.dt = ts[0], ts[1]
+		}
+		if has("ACC") {
+			o.flags |= fArrive // accumulate c
+		}
+		return alu(3)
 	case "SYNC":
 		o.kind = kSync
 		return nil

@@ -140,11 +140,22 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			case o.flags&fCBCC != 0:
 				cv += bv << 16
 			case o.flags&fCSFU != 0:
-				// the sign-fix-up mode: c.H1 or c.H0 by the signs of the halves
-				if a.sel == 2 || b.sel == 2 {
-					cv >>= 16
-				} else {
-					cv &= 0xffff
+				// sign fix-up for a signed high product built from 16-bit
+				// partial products that IADD3.RS then sums as unsigned words:
+				// each negative cross product (this XMAD's signed half times
+				// the other operand's other, non-zero half) was added as
+				// 2^32 too much, 2^16 after the shift
+				other := func(v uint32, sel uint8) uint32 {
+					if sel == 2 {
+						return v & 0xffff
+					}
+					return v >> 16
+				}
+				if o.flags&fS16A != 0 && int16(half(av, a.sel, false)) < 0 && other(bv, b.sel) != 0 {
+					cv -= 0x10000
+				}
+				if o.flags&fS16B != 0 && int16(half(bv, b.sel, false)) < 0 && other(av, a.sel) != 0 {
+					cv -= 0x10000
 				}
 			}
 			s := p + uint64(cv)
@@ -391,6 +402,29 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			} else {
 				r = y
 			}
+		case kVabsdiff:
+			x := videoOperand(k.val(regs, a, l), a.sel, o.st)
+			y := videoOperand(k.val(regs, b, l), b.sel, o.dt)
+			dv := x - y
+			if dv < 0 {
+				dv = -dv
+			}
+			r = uint32(dv)
+			if o.flags&fArrive != 0 {
+				r += k.val(regs, c, l)
+			}
+		case kVabsdiff4:
+			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			for i := 0; i < 32; i += 8 {
+				p, q := int32(x>>i&0xff), int32(y>>i&0xff)
+				if o.st == tS8 {
+					p, q = int32(int8(p)), int32(int8(q))
+				}
+				r += uint32(max(p-q, q-p))
+			}
+			if o.flags&fArrive != 0 {
+				r += k.val(regs, c, l)
+			}
 		case kPrmt:
 			x, sel, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
 			r = prmt(o.sub, x, sel, z)
@@ -527,4 +561,27 @@ func prmt(mode uint8, a, sel, c uint32) uint32 {
 		r |= byteAt(idx[i]&7) << (8 * i)
 	}
 	return r
+}
+
+// videoOperand is a video instruction's operand: a byte or half selected
+// (or the whole word), extended by its type.
+func videoOperand(v uint32, sel uint8, t uint8) int64 {
+	switch sel {
+	case 1, 2:
+		v = v >> (16 * (sel - 1)) & 0xffff
+		if t == tS16 || t == tS32 || t == tS8 {
+			return int64(int16(v))
+		}
+		return int64(v)
+	case 3, 4, 5, 6:
+		v = v >> (8 * (sel - 3)) & 0xff
+		if t == tS8 || t == tS16 || t == tS32 {
+			return int64(int8(v))
+		}
+		return int64(v)
+	}
+	if t == tS32 || t == tS16 || t == tS8 {
+		return int64(int32(v))
+	}
+	return int64(v)
 }

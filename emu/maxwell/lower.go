@@ -126,8 +126,11 @@ func indexAddr(i uint32) uint64 { return uint64(i/3)*32 + 8 + 8*uint64(i%3) }
 // addrIndex is the inverse of indexAddr; ok is false for control words.
 func addrIndex(a uint64) (uint32, bool) {
 	slot := a % 32
-	if slot == 0 || slot%8 != 0 {
+	if slot%8 != 0 {
 		return 0, false
+	}
+	if slot == 0 { // a bundle's address: its first instruction
+		slot = 8
 	}
 	return uint32(a/32*3 + slot/8 - 1), true
 }

@@ -138,10 +138,9 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 	case kPcnt:
 		w.Push(emu.StackCont, o.target)
 	case kSync:
-		if mask != w.Active {
-			return errors.New("a guarded SYNC that splits the warp is not supported")
+		if mask != 0 {
+			w.Sync(mask)
 		}
-		w.PopSync()
 	case kBrk:
 		if mask != 0 {
 			w.Break(mask)
