@@ -11,6 +11,7 @@ import (
 
 	"gpuisa/binfmt/cubin"
 	"gpuisa/emu"
+	emaxwell "gpuisa/emu/maxwell"
 	"gpuisa/emu/tesla"
 )
 
@@ -51,11 +52,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		setup.Launch.Arch = arch
 	}
-	if !tesla.IsArch(arch) {
-		fmt.Fprintf(stderr, "gpuisa run: %s: arch %q cannot be run yet (sm_10..sm_13)\n", path, arch)
-		return 1
-	}
-	outcome, runErr := tesla.RunSetup(setup, func(cfg *emu.Config) {
+	adjust := func(cfg *emu.Config) {
 		cfg.Workers = *workers
 		if *maxSteps > 0 {
 			cfg.MaxSteps = *maxSteps
@@ -63,12 +60,32 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *trace || *traceBlock >= 0 || *traceWarp >= 0 {
 			cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = stdout, *traceBlock, *traceWarp
 		}
-	})
-	if outcome == nil {
-		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
+	}
+	var (
+		stats  emu.Stats
+		res    *emu.Result
+		runErr error
+	)
+	switch {
+	case tesla.IsArch(arch):
+		outcome, err := tesla.RunSetup(setup, adjust)
+		if outcome == nil {
+			fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+			return 1
+		}
+		stats, res, runErr = outcome.Stats, outcome.Result, err
+	case emaxwell.IsArch(arch):
+		outcome, err := emaxwell.RunSetup(setup, adjust)
+		if outcome == nil {
+			fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+			return 1
+		}
+		stats, res, runErr = outcome.Stats, outcome.Result, err
+	default:
+		fmt.Fprintf(stderr, "gpuisa run: %s: arch %q cannot be run yet (sm_10..sm_13, sm_50..sm_53)\n", path, arch)
 		return 1
 	}
-	st := outcome.Stats
+	st := stats
 	fmt.Fprintf(stdout, "%s: %s grid %v block %v: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
 		filepath.Base(path), arch, setup.Grid, setup.Block, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
@@ -81,7 +98,6 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	res := outcome.Result
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)

@@ -89,9 +89,9 @@ func TestRunFaultAndTrace(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "grid[0] is 0") {
 		t.Fatalf("bad launch: %d %s", code, stderr)
 	}
-	write("maxwell.json", `{"program": "loop.s", "arch": "sm_52", "grid": [1], "block": [1]}`)
-	code, _, stderr = runCLI(t, "", "run", filepath.Join(dir, "maxwell.json"))
-	if code != 1 || !strings.Contains(stderr, "sm_52") {
+	write("fermi.json", `{"program": "loop.s", "arch": "sm_20", "grid": [1], "block": [1]}`)
+	code, _, stderr = runCLI(t, "", "run", filepath.Join(dir, "fermi.json"))
+	if code != 1 || !strings.Contains(stderr, "sm_20") {
 		t.Fatalf("other arch: %d %s", code, stderr)
 	}
 }
