@@ -560,7 +560,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		return nil
 	case "CSETP":
 		o.kind = kCsetp
-		if err := need(3); err != nil {
+		if err := need(4); err != nil {
 			return err
 		}
 		cmpMods()
@@ -570,7 +570,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			}
 		}
 		o.d, o.d2 = x[0], x[1]
-		o.s[0] = x[2]
+		o.s[0] = x[3]
 		return nil
 	case "P2R":
 		o.kind = kP2R
@@ -580,6 +580,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		if err := need(3); err != nil {
 			return err
 		}
+		o.d = x[0]
 		copy(o.s[:], x[1:3])
 		return nil
 	case "S2R":
@@ -754,8 +755,8 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 	return errNoSem
 }
 
-// ccTests are CSETP's condition-code tests (only the carry ones ptxas uses).
-var ccTests = map[string]uint8{"CF": 0x10, "NCF": 0x11, "SFT": 0x12}
+// ccTests are CSETP's flag tests beyond the comparisons (codes 0..15).
+var ccTests = map[string]uint8{"OFF": 16, "LO": 17, "SFF": 18, "LS": 19, "HI": 20, "SFT": 21, "HS": 22, "OFT": 23}
 
 func bopList(mods []string) [2]uint8 {
 	var out [2]uint8

@@ -314,4 +314,7 @@ func (k *Kernel) cvt(w *emu.Warp, o *op, mask uint32) {
 			regs[d+32+l] = uint32(out >> 32)
 		}
 	}
+	if o.flags&fCC != 0 {
+		writeCC(regs, k.Prog.rowCC()*32, mask, d, 0, 0)
+	}
 }

@@ -48,7 +48,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 	d := int(o.d.row) * 32
 	ccRow := k.Prog.rowCC() * 32
 	cc := regs[ccRow]
-	var ccOut uint32
+	var ccOut, ovOut uint32
 	var pOut uint32
 	a, b, c := &o.s[0], &o.s[1], &o.s[2]
 	unsigned := o.flags&fU32 != 0
@@ -90,6 +90,9 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			}
 			s := x + y + extra
 			r, carry = uint32(s), s>>32 != 0
+			if (uint32(x)^r)&(uint32(y)^r)>>31 != 0 {
+				ovOut |= 1 << l
+			}
 			if o.flags&fSAT != 0 {
 				sv := int64(int32(x)) + int64(int32(y)) + int64(extra)
 				if a.neg {
@@ -363,6 +366,21 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			if unsigned {
 				less = x < y
 			}
+			switch {
+			case o.flags&fXHI != 0:
+				// the high words of a 64-bit min/max: remember equality and
+				// order for the XLO half
+				eq := x == y
+				ccs := regs[ccRow : ccRow+4]
+				ccs[1] = ccs[1]&^(1<<l) | uint32(b2u(eq))<<l
+				ccs[0] = ccs[0]&^(1<<l) | uint32(b2u(less))<<l
+			case o.flags&fXLO != 0:
+				if regs[ccRow+1]>>l&1 == 0 {
+					less = regs[ccRow]>>l&1 != 0
+				} else {
+					less = x < y
+				}
+			}
 			if less == isMin {
 				r = x
 			} else {
@@ -447,16 +465,29 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 		setPred(regs, &o.d2, mask, v)
 	}
 	if o.flags&fCC != 0 {
-		regs[ccRow] = cc&^mask | ccOut&mask
-		// the zero flag, for ISETP.X
-		var z uint32
-		for l := range 32 {
-			if regs[d+l] == 0 {
-				z |= 1 << l
-			}
+		if o.kind == kImnmx && o.flags&fXHI != 0 {
+			return // the comparison flags were written per lane
 		}
-		regs[ccRow+1] = regs[ccRow+1]&^mask | z&mask
+		writeCC(regs, ccRow, mask, d, ccOut, ovOut)
 	}
+}
+
+// writeCC sets the condition code from results in row d: carry and overflow
+// as given, zero and sign from the values.
+func writeCC(regs []uint32, ccRow int, mask uint32, d int, carry, ov uint32) {
+	var z, sg uint32
+	for l := range 32 {
+		v := regs[d+l]
+		if v == 0 {
+			z |= 1 << l
+		}
+		sg |= v >> 31 << l
+	}
+	cc := regs[ccRow : ccRow+4]
+	cc[0] = cc[0]&^mask | carry&mask
+	cc[1] = cc[1]&^mask | z&mask
+	cc[2] = cc[2]&^mask | sg&mask
+	cc[3] = cc[3]&^mask | ov&mask
 }
 
 func b2u(b bool) uint8 {

@@ -21,6 +21,8 @@ const (
 	oPred        // a predicate (row holds a lane bitmask)
 	oAddr        // [Rn+offset] (a memory address)
 	oSReg        // a special register
+	oCC          // the condition code (P2R, R2P)
+	oPR          // the predicate register (P2R, R2P)
 )
 
 // opnd is one operand of a lowered instruction.
@@ -370,6 +372,14 @@ func parseOperand(a, name string, word uint64) (opnd, error) {
 	}
 	if n, ok := regNum(a); ok {
 		x.kind, x.reg = oReg, uint8(n)
+		return x, nil
+	}
+	if a == "CC" {
+		x.kind = oCC
+		return x, nil
+	}
+	if a == "PR" {
+		x.kind = oPR
 		return x, nil
 	}
 	if n, ok := predNum(a); ok {

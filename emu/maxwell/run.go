@@ -437,17 +437,11 @@ func (k *Kernel) predOps(w *emu.Warp, o *op, mask uint32) {
 			}
 		}
 	case kCsetp:
-		cc := regs[k.Prog.rowCC()*32]
 		var t uint32
-		switch o.sub {
-		case 0x10:
-			t = cc
-		case 0x11:
-			t = ^cc
-		case 0x12: // sign-flag test, approximated as false... ptxas's CSETP.SFT
-			t = 0
-		default:
-			t = ^uint32(0) * uint32(o.sub>>3&1) // .T
+		for l := range 32 {
+			if ccTest(o.sub, ccFlags(regs, k.Prog.rowCC(), l)) {
+				t |= 1 << l
+			}
 		}
 		p := pred(regs, &o.s[0])
 		var r, r2 uint32
@@ -463,27 +457,41 @@ func (k *Kernel) predOps(w *emu.Warp, o *op, mask uint32) {
 		setPred(regs, &o.d, mask, r)
 		setPred(regs, &o.d2, mask, r2)
 	case kP2R:
-		// P2R Rd, PR, Ra, imm: d = a & ~m | (preds & m)
+		// P2R Rd, PR|CC, Ra, mask: d = a & ~mask | (bits & mask)
 		d := int(o.d.row) * 32
 		for l := range 32 {
 			if mask>>l&1 == 0 {
 				continue
 			}
 			var pr uint32
-			for i := range 7 {
-				pr |= (regs[k.Prog.rowP(i)*32] >> l & 1) << i
+			if o.s[0].kind == oCC {
+				pr = ccFlags(regs, k.Prog.rowCC(), l)
+			} else {
+				for i := range 7 {
+					pr |= (regs[k.Prog.rowP(i)*32] >> l & 1) << i
+				}
 			}
 			m := k.val(regs, &o.s[2], l)
 			a := k.val(regs, &o.s[1], l)
 			regs[d+l] = a&^m | pr&m
 		}
 	case kR2P:
+		// R2P PR|CC, Ra, mask
 		for l := range 32 {
 			if mask>>l&1 == 0 {
 				continue
 			}
 			a := k.val(regs, &o.s[0], l)
 			m := k.val(regs, &o.s[1], l)
+			if o.d.kind == oCC {
+				cc := regs[k.Prog.rowCC()*32:]
+				for i, row := range [4]int{1, 2, 0, 3} { // ccFlags's order
+					if m>>i&1 != 0 {
+						cc[row] = cc[row]&^(1<<l) | (a>>i&1)<<l
+					}
+				}
+				continue
+			}
 			for i := range 7 {
 				if m>>i&1 != 0 {
 					r := &regs[k.Prog.rowP(i)*32]
@@ -492,4 +500,62 @@ func (k *Kernel) predOps(w *emu.Warp, o *op, mask uint32) {
 			}
 		}
 	}
+}
+
+// The condition code of a lane: bit 0 zero, 1 sign, 2 carry, 3 overflow
+// (lanes 1, 2, 0 and 3 of the CC row hold the masks).
+const (
+	ccZ = 1 << iota
+	ccS
+	ccC
+	ccO
+)
+
+func ccFlags(regs []uint32, row int, l int) uint32 {
+	cc := regs[row*32:]
+	return cc[1]>>l&1 | (cc[2]>>l&1)<<1 | (cc[0]>>l&1)<<2 | (cc[3]>>l&1)<<3
+}
+
+// ccTest is a CSETP condition on the flags.
+func ccTest(cond uint8, f uint32) bool {
+	z, s, c, o := f&ccZ != 0, f&ccS != 0, f&ccC != 0, f&ccO != 0
+	switch cond {
+	case 0:
+		return false
+	case 1, 9:
+		return s != o
+	case 2, 10:
+		return z
+	case 3, 11:
+		return z || s != o
+	case 4, 12:
+		return !z && s == o
+	case 5, 13:
+		return !z
+	case 6, 14:
+		return s == o
+	case 7:
+		return true
+	case 8:
+		return false
+	case 15:
+		return true
+	case 16:
+		return !o
+	case 17:
+		return !c
+	case 18:
+		return !s
+	case 19:
+		return !c || z
+	case 20:
+		return c && !z
+	case 21:
+		return s
+	case 22:
+		return c
+	case 23:
+		return o
+	}
+	return false
 }
