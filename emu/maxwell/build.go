@@ -363,7 +363,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		}
 		flag("NZ", fNZ)
 		flag("Z", fZ)
-		if len(x) == 4 && x[0].kind == oPred {
+		if len(x) > 0 && x[0].kind == oPred {
 			o.d2 = x[0]
 			x = x[1:]
 		}
@@ -372,7 +372,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		o.kind = kLop3
 		flag("NZ", fNZ)
 		flag("Z", fZ)
-		if len(x) == 5 && x[0].kind == oPred {
+		if len(x) > 0 && x[0].kind == oPred {
 			o.d2 = x[0]
 			x = x[1:]
 		}

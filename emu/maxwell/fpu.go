@@ -213,6 +213,9 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32) {
 func fma32(x, y, z float32, rnd uint8) float32 {
 	p := float64(x) * float64(y)
 	s := p + float64(z)
+	if math.IsInf(s, 0) || s != s {
+		return float32(s)
+	}
 	// error of the float64 sum (TwoSum), to round directed modes correctly
 	bb := s - p
 	e := (p - (s - bb)) + (float64(z) - bb)

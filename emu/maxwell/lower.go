@@ -445,9 +445,13 @@ func parseOperand(a, name string, word uint64) (opnd, error) {
 	if strings.HasPrefix(a, "{") {
 		return x, nil // DEPBAR's scoreboard set: nothing to do
 	}
-	if v, err := parseInt(a); err == nil {
-		x.kind, x.imm = oImm, v
-		return x, nil
+	// integer immediates print in hex; decimal literals are floats, whose
+	// exact bits are in the word
+	if strings.HasPrefix(a, "0x") || strings.HasPrefix(a, "-0x") {
+		if v, err := parseInt(a); err == nil {
+			x.kind, x.imm = oImm, v
+			return x, nil
+		}
 	}
 	// a float literal: the exact bits are in the word
 	if a == "+INF" || a == "-INF" || a == "+QNAN" || a == "-QNAN" || a == "+SNAN" || a == "-SNAN" || isFloat(a) {
