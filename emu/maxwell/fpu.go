@@ -2,6 +2,7 @@ package maxwell
 
 import (
 	"math"
+	"math/big"
 
 	"gpuisa/emu"
 )
@@ -317,24 +318,21 @@ func (k *Kernel) dalu(w *emu.Warp, o *op, mask uint32) {
 		switch o.kind {
 		case kDadd:
 			x, y := k.dsrc(regs, a, l), k.dsrc(regs, b, l)
-			s := x + y
-			bb := s - x
-			e := (x - (s - bb)) + (y - bb)
-			r = round64(s, e, o.rnd)
+			r = x + y
+			if o.rnd != 0 {
+				r = directed64(o.rnd, x, y, 0, 1)
+			}
 		case kDmul:
 			x, y := k.dsrc(regs, a, l), k.dsrc(regs, b, l)
-			p := x * y
-			e := math.FMA(x, y, -p)
-			r = round64(p, e, o.rnd)
+			r = x * y
+			if o.rnd != 0 {
+				r = directed64(o.rnd, x, y, 0, 2)
+			}
 		case kDfma:
 			x, y, z := k.dsrc(regs, a, l), k.dsrc(regs, b, l), k.dsrc(regs, c, l)
 			r = math.FMA(x, y, z)
-			if o.rnd != 0 && !math.IsInf(r, 0) && r == r {
-				// the residual's sign: x*y+z-r computed exactly enough
-				p := x * y
-				pe := math.FMA(x, y, -p)
-				e := (p - r) + z + pe
-				r = round64(r, e, o.rnd)
+			if o.rnd != 0 {
+				r = directed64(o.rnd, x, y, z, 3)
 			}
 		case kDmnmx:
 			x, y := k.dsrc(regs, a, l), k.dsrc(regs, b, l)
@@ -384,4 +382,60 @@ func (k *Kernel) dalu(w *emu.Warp, o *op, mask uint32) {
 		setPred(regs, &o.d, mask, pOut)
 		setPred(regs, &o.d2, mask, pOut2)
 	}
+}
+
+// directed64 computes x+y (kind 1), x*y (2) or x*y+z (3) rounded in mode rnd
+// (1 down, 2 up, 3 toward zero) exactly with math/big; special operands and
+// results take the hardware's usual path.
+func directed64(rnd uint8, x, y, z float64, kind int) float64 {
+	var native float64
+	switch kind {
+	case 1:
+		native = x + y
+	case 2:
+		native = x * y
+	default:
+		native = math.FMA(x, y, z)
+	}
+	if math.IsInf(native, 0) || native != native || native == 0 {
+		if math.IsInf(native, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) && !math.IsInf(z, 0) {
+			// overflow: directed modes stop at the largest finite value
+			if rnd == 3 || rnd == 1 && native > 0 || rnd == 2 && native < 0 {
+				return math.Copysign(math.MaxFloat64, native)
+			}
+		}
+		return native
+	}
+	const prec = 2200
+	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
+	by := new(big.Float).SetPrec(prec).SetFloat64(y)
+	res := new(big.Float).SetPrec(prec)
+	switch kind {
+	case 1:
+		res.Add(bx, by)
+	case 2:
+		res.Mul(bx, by)
+	default:
+		res.Mul(bx, by)
+		res.Add(res, new(big.Float).SetPrec(prec).SetFloat64(z))
+	}
+	if res.Sign() != 0 && res.MantExp(nil) < -1021 {
+		// a subnormal result has fewer bits: round at 2^-1074 directly
+		scaled := new(big.Float).SetPrec(prec).SetMantExp(res, 1074)
+		mode := [4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}[rnd&3]
+		var i int64
+		if e := scaled.MantExp(nil); e >= 1 {
+			i, _ = new(big.Float).SetMode(mode).SetPrec(uint(e)).Set(scaled).Int64()
+		} else { // below the smallest subnormal
+			half := new(big.Float).Abs(scaled).Cmp(big.NewFloat(0.5))
+			switch {
+			case rnd == 1 && scaled.Sign() < 0, rnd == 2 && scaled.Sign() > 0, rnd == 0 && half > 0:
+				i = int64(scaled.Sign())
+			}
+		}
+		return math.Copysign(math.Ldexp(float64(i), -1074), float64(res.Sign()))
+	}
+	mode := [4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}[rnd&3]
+	f, _ := new(big.Float).SetMode(mode).SetPrec(53).Set(res).Float64()
+	return f
 }

@@ -442,6 +442,9 @@ func parseOperand(a, name string, word uint64) (opnd, error) {
 		x.imm = v
 		return x, nil
 	}
+	if strings.HasPrefix(a, "SB") && len(a) == 3 {
+		return x, nil // DEPBAR's scoreboard: nothing to wait for here
+	}
 	if strings.HasPrefix(a, "{") {
 		return x, nil // DEPBAR's scoreboard set: nothing to do
 	}
