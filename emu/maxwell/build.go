@@ -95,6 +95,7 @@ const (
 	kHset2
 	kVabsdiff
 	kVabsdiff4
+	kBrx
 )
 
 // Comparison codes: bit 0 less, 1 equal, 2 greater, 3 unordered.

@@ -246,6 +246,22 @@ func lowerText(text string, word uint64) (op, error) {
 	mn, rest, _ := strings.Cut(t, " ")
 	parts := strings.Split(mn, ".")
 	name, mods := parts[0], parts[1:]
+	if name == "BRX" {
+		// BRX Ra imm: to Ra + the next instruction's address + imm
+		f := strings.Fields(rest)
+		if len(f) != 2 {
+			return o, fmt.Errorf("%s: BRX operands not understood", text)
+		}
+		r, ok := regNum(strings.TrimSuffix(f[0], ".reuse"))
+		v, err := parseInt(f[1])
+		if !ok || err != nil {
+			return o, fmt.Errorf("%s: BRX operands not understood", text)
+		}
+		o.kind = kBrx
+		o.s[0] = opnd{kind: oReg, reg: uint8(r), bc: -1}
+		o.s[1] = opnd{kind: oImm, imm: v, bc: -1}
+		return o, nil
+	}
 	args := splitArgs(rest)
 	ops := make([]opnd, 0, len(args))
 	for _, a := range args {

@@ -164,6 +164,8 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		w.Call(o.target, pc+1)
 	case kBra:
 		w.Branch(mask, o.target, pc+1)
+	case kBrx:
+		return k.brx(w, o, mask, pc)
 	case kBpt:
 		if mask != 0 {
 			return errTrap
@@ -558,4 +560,47 @@ func ccTest(cond uint8, f uint32) bool {
 		return o
 	}
 	return false
+}
+
+var errBadTarget = errors.New("indirect branch to an address that is not an instruction of the program")
+
+// brx jumps each lane to its register's address (plus the next
+// instruction's address and the offset); lanes with different targets
+// diverge, the first lane's group running first.
+func (k *Kernel) brx(w *emu.Warp, o *op, mask uint32, pc uint32) error {
+	if mask == 0 {
+		return nil
+	}
+	if mask != w.Active {
+		w.Diverge(pc+1, w.Active&^mask) // lanes whose guard failed go on after the BRX
+	}
+	regs := w.Regs
+	base := indexAddr(pc) + 8 + o.s[1].imm
+	var first uint32
+	var firstMask uint32
+	seen := uint32(0)
+	for l := range 32 {
+		if mask>>l&1 == 0 || seen>>l&1 != 0 {
+			continue
+		}
+		addr := base + uint64(regs[int(o.s[0].row)*32+l])
+		t, ok := addrIndex(addr)
+		if !ok || int(t) >= len(k.ops) {
+			return &laneErr{l, errBadTarget}
+		}
+		group := uint32(0)
+		for m := l; m < 32; m++ {
+			if mask>>m&1 != 0 && base+uint64(regs[int(o.s[0].row)*32+m]) == addr {
+				group |= 1 << m
+			}
+		}
+		seen |= group
+		if firstMask == 0 {
+			first, firstMask = t, group
+			continue
+		}
+		w.Diverge(t, group)
+	}
+	w.PC = first
+	return nil
 }
