@@ -44,8 +44,9 @@ func icmp(cond uint8, a, b uint32, unsigned bool) bool {
 }
 
 // ialu runs the integer instructions.
-func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
+func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32, sc *scratch) {
 	d := int(o.d.row) * 32
+	av, bv, cv := k.row(regs, &o.s[0], mask, &sc.a), k.row(regs, &o.s[1], mask, &sc.b), k.row(regs, &o.s[2], mask, &sc.c)
 	ccRow := k.Prog.rowCC() * 32
 	cc := regs[ccRow]
 	var ccOut, ovOut uint32
@@ -61,15 +62,15 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 		var carry bool
 		switch o.kind {
 		case kMov:
-			r = k.val(regs, a, l)
+			r = av[l]
 		case kSel:
 			if pred(regs, c)>>l&1 != 0 {
-				r = k.val(regs, a, l)
+				r = av[l]
 			} else {
-				r = k.val(regs, b, l)
+				r = bv[l]
 			}
 		case kIAdd:
-			x, y := uint64(k.val(regs, a, l)), uint64(k.val(regs, b, l))
+			x, y := uint64(av[l]), uint64(bv[l])
 			var extra uint64
 			if a.neg {
 				x = uint64(^uint32(x))
@@ -96,8 +97,8 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			if o.flags&fSAT != 0 {
 				sv := int64(int32(x)) + int64(int32(y)) + int64(extra)
 				if a.neg {
-					sv = int64(int32(-int32(k.val(regs, a, l))))
-					sv += int64(int32(k.val(regs, b, l)))
+					sv = int64(int32(-int32(av[l])))
+					sv += int64(int32(bv[l]))
 				}
 				r = uint32(max(min(sv, 1<<31-1), -1<<31))
 			}
@@ -127,9 +128,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			}
 			r, carry = uint32(s), s>>32 != 0
 		case kXmad:
-			bv := k.val(regs, b, l)
-			av := k.val(regs, a, l)
-			cv := k.val(regs, c, l)
+			bv, av, cv := bv[l], av[l], cv[l]
 			p := uint64(half(av, a.sel, o.flags&fS16A != 0) * half(bv, b.sel, o.flags&fS16B != 0))
 			p &= 0xffffffff
 			if o.flags&fPSL != 0 {
@@ -170,7 +169,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				r = r&0xffff | bv<<16
 			}
 		case kImad, kImul:
-			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			x, y := av[l], bv[l]
 			xs, ys := uint64(x), uint64(y)
 			if o.sub&1 != 0 {
 				xs = uint64(int64(int32(x)))
@@ -188,7 +187,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				r = uint32(prod)
 				break
 			}
-			z := uint64(k.val(regs, c, l))
+			z := uint64(cv[l])
 			if c.neg {
 				z = uint64(-uint32(z))
 			}
@@ -198,7 +197,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			}
 			r, carry = uint32(s), s>>32 != 0
 		case kIscadd:
-			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			x, y := av[l], bv[l]
 			if a.neg {
 				x = -x
 			}
@@ -208,7 +207,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			s := uint64(x<<(c.imm&31)) + uint64(y)
 			r, carry = uint32(s), s>>32 != 0
 		case kLea:
-			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			x, y := av[l], bv[l]
 			if a.neg {
 				x = -x
 			}
@@ -218,7 +217,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			}
 			r, carry = uint32(s), s>>32 != 0
 		case kLeaHi:
-			x, y, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			x, y, z := av[l], bv[l], cv[l]
 			sh := o.s[3].imm & 63
 			wide := uint64(z)<<32 | uint64(x)
 			s := uint64(uint32(wide<<sh>>32)) + uint64(y)
@@ -227,7 +226,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			}
 			r, carry = uint32(s), s>>32 != 0
 		case kLop:
-			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			x, y := av[l], bv[l]
 			if a.not {
 				x = ^x
 			}
@@ -248,13 +247,13 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				pOut |= 1 << l
 			}
 		case kLop3:
-			x, y, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			x, y, z := av[l], bv[l], cv[l]
 			r = lop3(o.sub, x, y, z)
 			if r != 0 {
 				pOut |= 1 << l
 			}
 		case kShl:
-			x, n := k.val(regs, a, l), k.val(regs, b, l)
+			x, n := av[l], bv[l]
 			if o.flags&fW != 0 {
 				n &= 31
 			}
@@ -262,7 +261,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				r = x << n
 			}
 		case kShr:
-			x, n := k.val(regs, a, l), k.val(regs, b, l)
+			x, n := av[l], bv[l]
 			if o.flags&fW != 0 {
 				n &= 31
 			}
@@ -273,7 +272,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				r = x >> n
 			}
 		case kShf:
-			x, n, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			x, n, z := av[l], bv[l], cv[l]
 			if o.flags&fW != 0 {
 				n &= 31
 			} else if o.flags&f64 != 0 {
@@ -299,7 +298,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				}
 			}
 		case kBfe:
-			x, ctl := k.val(regs, a, l), k.val(regs, b, l)
+			x, ctl := av[l], bv[l]
 			if o.flags&fBREV != 0 {
 				x = bits.Reverse32(x)
 			}
@@ -326,7 +325,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 			}
 			r = uint32(v)
 		case kBfi:
-			x, ctl, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			x, ctl, z := av[l], bv[l], cv[l]
 			pos, n := ctl&0xff, ctl>>8&0xff
 			if pos >= 32 || n == 0 {
 				r = z
@@ -340,11 +339,11 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				x = ^x
 			}
 			if o.nsrc == 2 {
-				x &= k.val(regs, a, l)
+				x &= av[l]
 			}
 			r = uint32(bits.OnesCount32(x))
 		case kFlo:
-			x := k.val(regs, a, l)
+			x := av[l]
 			if a.not {
 				x = ^x
 			}
@@ -360,7 +359,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				}
 			}
 		case kImnmx:
-			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			x, y := av[l], bv[l]
 			isMin := pred(regs, c)>>l&1 != 0
 			less := int32(x) < int32(y)
 			if unsigned {
@@ -387,7 +386,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				r = y
 			}
 		case kIsetp, kIset:
-			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			x, y := av[l], bv[l]
 			var t bool
 			if o.flags&fX != 0 {
 				// the high words of a 64-bit comparison: the low words'
@@ -414,25 +413,25 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				}
 			}
 		case kIcmp:
-			x, y, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			x, y, z := av[l], bv[l], cv[l]
 			if icmp(o.sub, z, 0, unsigned) {
 				r = x
 			} else {
 				r = y
 			}
 		case kVabsdiff:
-			x := videoOperand(k.val(regs, a, l), a.sel, o.st)
-			y := videoOperand(k.val(regs, b, l), b.sel, o.dt)
+			x := videoOperand(av[l], a.sel, o.st)
+			y := videoOperand(bv[l], b.sel, o.dt)
 			dv := x - y
 			if dv < 0 {
 				dv = -dv
 			}
 			r = uint32(dv)
 			if o.flags&fArrive != 0 {
-				r += k.val(regs, c, l)
+				r += cv[l]
 			}
 		case kVabsdiff4:
-			x, y := k.val(regs, a, l), k.val(regs, b, l)
+			x, y := av[l], bv[l]
 			for i := 0; i < 32; i += 8 {
 				p, q := int32(x>>i&0xff), int32(y>>i&0xff)
 				if o.st == tS8 {
@@ -441,10 +440,10 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32) {
 				r += uint32(max(p-q, q-p))
 			}
 			if o.flags&fArrive != 0 {
-				r += k.val(regs, c, l)
+				r += cv[l]
 			}
 		case kPrmt:
-			x, sel, z := k.val(regs, a, l), k.val(regs, b, l), k.val(regs, c, l)
+			x, sel, z := av[l], bv[l], cv[l]
 			r = prmt(o.sub, x, sel, z)
 		}
 		regs[d+l] = r

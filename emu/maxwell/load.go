@@ -25,8 +25,8 @@ const DefaultLocalBytes = 1 << 10
 // MaxLocalPerBlock bounds the local memory of a block's threads together.
 const MaxLocalPerBlock = 256 << 20
 
-// DefaultSharedBytes is the shared memory per block (sm_5x: 48 KiB per block).
-const DefaultSharedBytes = 48 << 10
+// MaxSharedBytes is the shared memory a block may have (sm_5x: 48 KiB).
+const MaxSharedBytes = 48 << 10
 
 // Bank 0 offsets ptxas reads.
 const (
@@ -293,6 +293,7 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 // for this launch: 64 bits, of which 32-bit instructions read the low word.
 func (k *Kernel) resolve() {
 	k.ops = append([]op(nil), k.Prog.ops...)
+	index := map[uint32]int32{}
 	for i := range k.ops {
 		o := &k.ops[i]
 		if o.kind == kLdc {
@@ -300,13 +301,28 @@ func (k *Kernel) resolve() {
 		}
 		for j := range o.s {
 			x := &o.s[j]
-			if x.kind != oConst {
+			if x.kind == oConst {
+				m := &k.Const[x.bank]
+				lo, _ := m.Load32(uint32(x.imm))
+				hi, _ := m.Load32(uint32(x.imm + 4))
+				x.imm = uint64(lo) | uint64(hi)<<32
+			}
+			if x.kind != oImm && x.kind != oConst {
 				continue
 			}
-			m := &k.Const[x.bank]
-			lo, _ := m.Load32(uint32(x.imm))
-			hi, _ := m.Load32(uint32(x.imm + 4))
-			x.imm = uint64(lo) | uint64(hi)<<32
+			// a row of the value for every lane, shared by equal values
+			v := uint32(x.imm)
+			bi, ok := index[v]
+			if !ok {
+				bi = int32(len(k.bcast))
+				var row lanes
+				for l := range row {
+					row[l] = v
+				}
+				k.bcast = append(k.bcast, row)
+				index[v] = bi
+			}
+			x.bc = bi
 		}
 	}
 }
@@ -324,10 +340,13 @@ func (p *Program) usesLocal() bool {
 
 // Config is the engine configuration for a setup.
 func (k *Kernel) Config(s *emu.Setup, img *Image) emu.Config {
-	shared := max(s.SharedBytes+img.SharedSize, DefaultSharedBytes)
+	// the kernel's static shared memory and the launch's dynamic part; more
+	// would only cost clearing for every block
+	shared := s.SharedBytes + img.SharedSize
 	for _, im := range s.Shared {
 		shared = max(shared, int(im.Addr)+len(im.Data))
 	}
+	shared = min(shared, max(MaxSharedBytes, s.SharedBytes+img.SharedSize))
 	return emu.Config{Grid: s.Grid, Block: s.Block, SharedBytes: shared, MaxSteps: s.MaxSteps,
 		TraceBlock: -1, TraceWarp: -1}
 }

@@ -62,6 +62,11 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 		return nil
 	case kLd, kLdg, kLds, kLdl:
 		m := &o.s[0]
+		if size == 4 && o.kind != kLdl {
+			if k.load32(b, w, o, m, mask) {
+				return nil
+			}
+		}
 		d := int(o.d.row) * 32
 		// all lanes read before any register is written (the address may be the destination)
 		var vals [32][4]uint32
@@ -107,6 +112,9 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 	default: // stores
 		m := &o.d
 		s := int(o.s[0].row) * 32
+		if size == 4 && o.kind != kStl && k.store32(b, w, o, m, mask, s) {
+			return nil
+		}
 		for l := range 32 {
 			if mask>>l&1 == 0 {
 				continue
@@ -284,4 +292,78 @@ func casLoop64(m *emu.Memory, addr uint64, f func(uint64) uint64) (uint64, error
 			return got, err
 		}
 	}
+}
+
+// memOf is the memory of a global or shared access and whether its
+// addresses are 64-bit.
+func (k *Kernel) memOf(b *emu.Block, o *op) (*emu.Memory, bool) {
+	if o.kind == kLds || o.kind == kSts {
+		return &b.Shared, false
+	}
+	return k.Global, o.flags&fE != 0
+}
+
+// load32 is the common 32-bit load; it reports false (having changed
+// nothing) when some lane's access would fault, for the slow path to name it.
+func (k *Kernel) load32(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
+	mem, wide := k.memOf(b, o)
+	regs := w.Regs
+	data := mem.Data
+	r := int(m.row) * 32
+	var vals lanes
+	for l := range 32 {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		addr := uint64(regs[r+l])
+		if wide {
+			addr |= uint64(regs[r+32+l]) << 32
+			addr += m.imm
+		} else {
+			addr = uint64(uint32(addr + m.imm))
+		}
+		if addr&3 != 0 || addr >= uint64(len(data)) || uint64(len(data))-addr < 4 {
+			return false
+		}
+		vals[l] = binary.LittleEndian.Uint32(data[addr:])
+	}
+	d := regs[int(o.d.row)*32:]
+	for l := range 32 {
+		if mask>>l&1 != 0 {
+			d[l] = vals[l]
+		}
+	}
+	return true
+}
+
+// store32 is the common 32-bit store (lanes in order; false before any
+// store when some lane would fault).
+func (k *Kernel) store32(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32, s int) bool {
+	mem, wide := k.memOf(b, o)
+	regs := w.Regs
+	data := mem.Data
+	r := int(m.row) * 32
+	var addrs [32]uint64
+	for l := range 32 {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		addr := uint64(regs[r+l])
+		if wide {
+			addr |= uint64(regs[r+32+l]) << 32
+			addr += m.imm
+		} else {
+			addr = uint64(uint32(addr + m.imm))
+		}
+		if addr&3 != 0 || addr >= uint64(len(data)) || uint64(len(data))-addr < 4 {
+			return false
+		}
+		addrs[l] = addr
+	}
+	for l := range 32 {
+		if mask>>l&1 != 0 {
+			binary.LittleEndian.PutUint32(data[addrs[l]:], regs[s+l])
+		}
+	}
+	return true
 }

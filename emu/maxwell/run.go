@@ -21,6 +21,7 @@ type Kernel struct {
 	LocalBytes int // per thread
 	Grid       emu.Dim3
 	Block      emu.Dim3
+	bcast      []lanes // immediates and constants broadcast to every lane
 }
 
 // scratch is per-block working storage.
@@ -194,10 +195,38 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 	case kF2F, kF2I, kI2F, kI2I:
 		k.cvt(w, o, mask)
 	default:
-		k.ialu(w, o, mask, regs)
+		if !k.ialuFast(o, mask, regs, sc) {
+			k.ialu(w, o, mask, regs, sc)
+		}
 	}
 	return nil
 }
+
+// row is source s for every lane: a register row itself, a broadcast row of
+// an immediate or constant, or (indexed constants, predicates) the lanes in
+// mask read into buf.
+func (k *Kernel) row(regs []uint32, s *opnd, mask uint32, buf *lanes) []uint32 {
+	switch s.kind {
+	case oReg:
+		r := int(s.row) * 32
+		return regs[r : r+32 : r+32]
+	case oImm, oConst:
+		if s.bc >= 0 {
+			return k.bcast[s.bc][:]
+		}
+	case oNone:
+		return zeroLanes[:]
+	}
+	for l := range 32 {
+		if mask>>l&1 != 0 {
+			buf[l] = k.val(regs, s, l)
+		}
+	}
+	return buf[:]
+}
+
+// zeroLanes is read-only.
+var zeroLanes lanes
 
 // val reads source s in lane l.
 func (k *Kernel) val(regs []uint32, s *opnd, l int) uint32 {

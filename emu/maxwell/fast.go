@@ -1,0 +1,196 @@
+package maxwell
+
+// Fast paths for the integer instructions ptxas emits most (MOV, IADD,
+// XMAD, ISETP, shifts, ISCADD, LOP, SEL): one loop per instruction kind with
+// operands fetched once, instead of the general per-lane switch.
+
+// ialuFast runs o if it has a fast path and reports whether it did.
+func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
+	a, b, c := &o.s[0], &o.s[1], &o.s[2]
+	switch o.kind {
+	case kMov, kIAdd, kXmad, kIsetp, kShl, kShr, kIscadd, kLop, kSel:
+	default:
+		return false
+	}
+	if o.flags&(fCC|fX|fSAT) != 0 || a.not && o.kind != kLop || b.not && o.kind != kLop {
+		return false
+	}
+	av := k.row(regs, a, mask, &sc.a)
+	bv := k.row(regs, b, mask, &sc.b)
+	dr := int(o.d.row) * 32
+	d := regs[dr : dr+32 : dr+32]
+	switch o.kind {
+	case kMov:
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				d[l] = av[l]
+			}
+		}
+	case kIAdd:
+		if o.sub != 0 {
+			return false
+		}
+		var na, nb uint32 // 0 or all ones: x^n - n negates when n is all ones
+		if a.neg {
+			na = ^uint32(0)
+		}
+		if b.neg {
+			nb = ^uint32(0)
+		}
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				d[l] = (av[l] ^ na) - na + (bv[l] ^ nb) - nb
+			}
+		}
+	case kXmad:
+		if o.flags&fCSFU != 0 {
+			return false
+		}
+		cv := k.row(regs, c, mask, &sc.c)
+		aHi, bHi := a.sel == 2, b.sel == 2
+		sA, sB := o.flags&fS16A != 0, o.flags&fS16B != 0
+		psl, mrg := o.flags&fPSL != 0, o.flags&fMRG != 0
+		clo, chi, cbcc := o.flags&fCLO != 0, o.flags&fCHI != 0, o.flags&fCBCC != 0
+		for l := range 32 {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			x, y, z := av[l], bv[l], cv[l]
+			if aHi {
+				x >>= 16
+			}
+			if bHi {
+				y >>= 16
+			}
+			if sA {
+				x = uint32(int32(int16(x)))
+			} else {
+				x &= 0xffff
+			}
+			if sB {
+				y = uint32(int32(int16(y)))
+			} else {
+				y &= 0xffff
+			}
+			p := x * y
+			if psl {
+				p <<= 16
+			}
+			switch {
+			case clo:
+				z &= 0xffff
+			case chi:
+				z >>= 16
+			case cbcc:
+				z += bv[l] << 16
+			}
+			r := p + z
+			if mrg {
+				r = r&0xffff | bv[l]<<16
+			}
+			d[l] = r
+		}
+	case kIsetp:
+		if o.d2.kind == oPred && o.d2.row != uint16(k.Prog.rowPSink()) {
+			return false
+		}
+		pc := pred(regs, c)
+		unsigned := o.flags&fU32 != 0
+		var res uint32
+		for l := range 32 {
+			if mask>>l&1 != 0 && icmp(o.sub, av[l], bv[l], unsigned) {
+				res |= 1 << l
+			}
+		}
+		switch o.bop {
+		case 0:
+			res &= pc
+		case 1:
+			res |= pc
+		default:
+			res ^= pc
+		}
+		setPred(regs, &o.d, mask, res)
+	case kShl:
+		if o.flags&fW != 0 {
+			return false
+		}
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				if n := bv[l]; n < 32 {
+					d[l] = av[l] << n
+				} else {
+					d[l] = 0
+				}
+			}
+		}
+	case kShr:
+		if o.flags&(fW|fBREV) != 0 {
+			return false
+		}
+		signed := o.flags&fSigned != 0
+		for l := range 32 {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			n := bv[l]
+			switch {
+			case signed:
+				d[l] = uint32(int32(av[l]) >> min(n, 31))
+			case n < 32:
+				d[l] = av[l] >> n
+			default:
+				d[l] = 0
+			}
+		}
+	case kIscadd:
+		if a.neg || b.neg {
+			return false
+		}
+		sh := c.imm & 31
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				d[l] = av[l]<<sh + bv[l]
+			}
+		}
+	case kLop:
+		if o.d2.kind == oPred || o.flags&(fNZ|fZ) != 0 {
+			return false
+		}
+		var na, nb uint32
+		if a.not {
+			na = ^uint32(0)
+		}
+		if b.not {
+			nb = ^uint32(0)
+		}
+		for l := range 32 {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			x, y := av[l]^na, bv[l]^nb
+			switch o.sub {
+			case 0:
+				d[l] = x & y
+			case 1:
+				d[l] = x | y
+			case 2:
+				d[l] = x ^ y
+			default:
+				d[l] = y
+			}
+		}
+	case kSel:
+		p := pred(regs, c)
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				if p>>l&1 != 0 {
+					d[l] = av[l]
+				} else {
+					d[l] = bv[l]
+				}
+			}
+		}
+	}
+	return true
+}
