@@ -343,17 +343,23 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		if has("HI") {
 			o.kind = kLeaHi
 		}
-		if err := need(4); err != nil {
+		// LEA [P,] Rd, a, b[, shift]; LEA.HI [P,] Rd, a, b, c[, shift]
+		if len(x) > 0 && x[0].kind == oPred {
+			o.d2, x = x[0], x[1:]
+		}
+		if err := need(3); err != nil {
 			return err
 		}
-		// LEA Rd[, P], a, b, shift[, c for HI]
 		o.d = x[0]
 		rest := x[1:]
-		if rest[0].kind == oPred {
-			o.d2, rest = rest[0], rest[1:]
-		}
 		copy(o.s[:], rest)
 		o.nsrc = uint8(len(rest))
+		if o.kind == kLea && len(rest) == 2 {
+			o.s[2] = opnd{kind: oImm, bc: -1} // shift 0
+		}
+		if o.kind == kLeaHi && len(rest) == 3 {
+			o.s[3] = opnd{kind: oImm, bc: -1}
+		}
 		return nil
 	case "LOP", "LOP32I":
 		o.kind = kLop

@@ -225,6 +225,11 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32, sc *scratc
 				s += cin
 			}
 			r, carry = uint32(s), s>>32 != 0
+			if r != 0 {
+				// the predicate output: our model of ptxas's generic-address
+				// test, true for a global address (high word non-zero)
+				pOut |= 1 << l
+			}
 		case kLop:
 			x, y := av[l], bv[l]
 			if a.not {
@@ -456,6 +461,8 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32, sc *scratc
 		setPred(regs, &o.d, mask, pOut)
 		setPred(regs, &o.d2, mask, ccOut)
 		return
+	case kLeaHi:
+		setPred(regs, &o.d2, mask, pOut)
 	case kLop, kLop3:
 		v := pOut
 		if o.flags&fZ != 0 {

@@ -182,7 +182,7 @@ func paramBytes(s *emu.Setup, img *Image) ([]byte, error) {
 			if !ok {
 				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, *p.Ptr)
 			}
-			le(place.Addr, 8)
+			le(place.Addr+GlobalBase, 8)
 		case p.U32 != nil, p.S32 != nil:
 			n := p.U32
 			if n == nil {

@@ -8,13 +8,20 @@ import (
 	"gpuisa/emu"
 )
 
-// address is lane l's byte address of memory operand m.
+// GlobalBase is the device address of global memory's first byte: kernels
+// see buffers above 4 GiB, as on a 64-bit host, so that ptxas's generic
+// address tests (a non-zero high word is global) hold.
+const GlobalBase = 1 << 32
+
+// address is lane l's byte address of memory operand m: for 64-bit (global)
+// addresses the offset into global memory (past its end when below
+// GlobalBase, so that the access faults).
 func (k *Kernel) address(regs []uint32, m *opnd, wide bool, l int) uint64 {
 	r := int(m.row) * 32
 	base := uint64(regs[r+l])
 	if wide {
 		base |= uint64(regs[r+32+l]) << 32
-		return base + m.imm
+		return base + m.imm - GlobalBase
 	}
 	return uint64(uint32(base + m.imm))
 }
@@ -318,7 +325,7 @@ func (k *Kernel) load32(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) 
 		addr := uint64(regs[r+l])
 		if wide {
 			addr |= uint64(regs[r+32+l]) << 32
-			addr += m.imm
+			addr += m.imm - GlobalBase
 		} else {
 			addr = uint64(uint32(addr + m.imm))
 		}
@@ -351,7 +358,7 @@ func (k *Kernel) store32(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32,
 		addr := uint64(regs[r+l])
 		if wide {
 			addr |= uint64(regs[r+32+l]) << 32
-			addr += m.imm
+			addr += m.imm - GlobalBase
 		} else {
 			addr = uint64(uint32(addr + m.imm))
 		}
