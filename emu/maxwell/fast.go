@@ -12,6 +12,9 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	default:
 		return false
 	}
+	if o.flags&(fCC|fX) != 0 && (o.kind == kIAdd || o.kind == kIscadd) && o.flags&fSAT == 0 && !a.neg && !b.neg && o.sub == 0 {
+		return k.addCarry(o, mask, regs, sc)
+	}
 	if o.flags&(fCC|fX|fSAT) != 0 || a.not && o.kind != kLop || b.not && o.kind != kLop {
 		return false
 	}
@@ -191,6 +194,40 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 				}
 			}
 		}
+	}
+	return true
+}
+
+// addCarry is IADD and ISCADD with .CC and .X (the 64-bit address
+// arithmetic before every global access).
+func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
+	av := k.row(regs, &o.s[0], mask, &sc.a)
+	bv := k.row(regs, &o.s[1], mask, &sc.b)
+	dr := int(o.d.row) * 32
+	d := regs[dr : dr+32 : dr+32]
+	ccRow := k.Prog.rowCC() * 32
+	cin := regs[ccRow]
+	if o.flags&fX == 0 {
+		cin = 0
+	}
+	var sh uint32
+	if o.kind == kIscadd {
+		sh = uint32(o.s[2].imm & 31)
+	}
+	var carry, ov uint32
+	for l := range 32 {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		x, y := av[l]<<sh, bv[l]
+		s := uint64(x) + uint64(y) + uint64(cin>>l&1)
+		r := uint32(s)
+		d[l] = r
+		carry |= uint32(s>>32) << l
+		ov |= ((x ^ r) & (y ^ r) >> 31) << l
+	}
+	if o.flags&fCC != 0 {
+		writeCC(regs, ccRow, mask, dr, carry, ov)
 	}
 	return true
 }

@@ -26,6 +26,7 @@ type run struct {
 	block   emu.Dim3
 	shared  int // dynamic shared bytes
 	args    []arg
+	steps   int64 // step limit (0: the default)
 }
 
 // result is the launch's buffers after the run.
@@ -36,13 +37,31 @@ type result struct {
 
 func (r run) exec(t testing.TB) (*result, error) {
 	t.Helper()
+	k, cfg, places := r.prepare(t)
+	st, err := emu.Run(cfg, k)
+	res := &result{stats: st}
+	for _, p := range places {
+		if p.n == 0 {
+			res.bufs = append(res.bufs, nil)
+			continue
+		}
+		res.bufs = append(res.bufs, k.Global.Data[p.addr:p.addr+uint64(p.n)])
+	}
+	return res, err
+}
+
+// placed is where an argument's buffer went (n 0 for scalars).
+type placed struct {
+	addr uint64
+	n    int
+}
+
+// prepare builds the kernel and configuration of a launch.
+func (r run) prepare(t testing.TB) (*Kernel, emu.Config, []placed) {
+	t.Helper()
 	l := &emu.Launch{Arch: r.arch, Kernel: r.kernel}
 	s := &emu.Setup{Launch: l, Grid: r.grid, Block: r.block, Buffers: map[string]emu.BufferPlace{}, SharedBytes: r.shared}
 	next := uint64(256)
-	type placed struct {
-		addr uint64
-		n    int
-	}
 	var places []placed
 	var global []byte
 	for i, a := range r.args {
@@ -89,16 +108,9 @@ func (r run) exec(t testing.TB) (*result, error) {
 	if err != nil {
 		t.Fatalf("%s: %v", r.kernel, err)
 	}
-	st, err := emu.Run(k.Config(s, img), k)
-	res := &result{stats: st}
-	for _, p := range places {
-		if p.n == 0 {
-			res.bufs = append(res.bufs, nil)
-			continue
-		}
-		res.bufs = append(res.bufs, k.Global.Data[p.addr:p.addr+uint64(p.n)])
-	}
-	return res, err
+	cfg := k.Config(s, img)
+	cfg.MaxSteps = r.steps
+	return k, cfg, places
 }
 
 // oracleCubin reads a cubin of the shared oracle (the test skips without it).
