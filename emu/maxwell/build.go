@@ -96,6 +96,7 @@ const (
 	kVabsdiff
 	kVabsdiff4
 	kBrx
+	kB2R
 )
 
 // Comparison codes: bit 0 less, 1 equal, 2 greater, 3 unordered.
@@ -686,16 +687,16 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			}
 		}
 		if o.sub == 2 {
-			// BAR.RED.OP Rd, id[, count], {!}Pc
-			if err := need(3); err != nil {
+			// BAR.RED.OP id[, count], {!}Pc; B2R.RESULT reads the result
+			if err := need(2); err != nil {
 				return err
 			}
-			o.d = x[0]
-			o.s[0] = x[1]
-			if len(x) == 4 {
-				o.s[1] = x[2]
+			o.s[0] = x[0]
+			if len(x) == 3 {
+				o.s[1] = x[1]
 			}
 			o.s[2] = x[len(x)-1]
+			o.nsrc = 1
 			return nil
 		}
 		copy(o.s[:], x)
@@ -740,6 +741,19 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			o.flags |= fArrive // accumulate c
 		}
 		return alu(3)
+	case "B2R":
+		if !has("RESULT") {
+			return errNoSem
+		}
+		o.kind = kB2R
+		if err := need(1); err != nil {
+			return err
+		}
+		o.d = x[0]
+		if len(x) > 1 {
+			o.d2 = x[1]
+		}
+		return nil
 	case "SYNC":
 		o.kind = kSync
 		return nil

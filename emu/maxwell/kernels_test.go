@@ -111,3 +111,37 @@ func TestOracleReduce(t *testing.T) {
 		}
 	})
 }
+
+// TestOracleBarriers: bar.red.popc/and/or, a producer/consumer named
+// barrier with a thread count (bar.arrive), and small shared accesses.
+// Racing stores to one shared word leave the last writer's value: with the
+// emulator's order (warps in turn, lanes in order) that is thread 127's.
+func TestOracleBarriers(t *testing.T) {
+	forVariants(t, "10_reduce_shared", func(t *testing.T, prog []byte, arch string) {
+		const n = 128
+		r := run{program: prog, arch: arch, kernel: "barriers", grid: emu.Dim3{2, 1, 1}, block: emu.Dim3{n, 1, 1},
+			args: []arg{make([]byte, 32*n)}}
+		res, err := r.exec(t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var popc uint32
+		all := true
+		for i := 0; i < n; i++ {
+			if i&5 != 0 {
+				popc++
+			} else {
+				all = false
+			}
+		}
+		want := []uint32{popc, b01(all), 1, 63, 0, 0, 0, 0}
+		got := u32s(res.bufs[0])
+		for i := 0; i < n; i++ {
+			for j, w := range want {
+				if g := got[8*i+j]; g != w {
+					t.Errorf("thread %d word %d: got %#x, want %#x", i, j, g, w)
+				}
+			}
+		}
+	})
+}

@@ -27,7 +27,19 @@ type Kernel struct {
 // scratch is per-block working storage.
 type scratch struct {
 	a, b, c lanes
-	addr    [32]uint64
+	red     [emu.NumBarriers]reduction
+	lastBar []uint8 // per warp: the barrier of its last BAR.RED
+}
+
+// reduction is a BAR.RED in progress on one barrier, and the result of the
+// last one completed.
+type reduction struct {
+	arrived   int
+	count     uint32 // threads whose predicate was true
+	all, any  bool
+	started   bool
+	done      uint32 // result for B2R.RESULT: the count (POPC) or 0/1
+	doneTruth bool
 }
 
 // NumRegs implements emu.Exec.
@@ -40,6 +52,11 @@ func (k *Kernel) Where(pc uint32) (uint64, string) { return k.Prog.Where(pc) }
 func (k *Kernel) InitBlock(b *emu.Block) error {
 	if b.Aux == nil {
 		b.Aux = new(scratch)
+	}
+	sc := b.Aux.(*scratch)
+	sc.red = [emu.NumBarriers]reduction{}
+	if len(sc.lastBar) != len(b.Warps) {
+		sc.lastBar = make([]uint8, len(b.Warps))
 	}
 	for _, img := range k.Shared {
 		if err := b.Shared.Write(img.Addr, img.Data); err != nil {
@@ -175,7 +192,20 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		if mask == 0 {
 			return nil
 		}
-		return k.bar(b, w, o, mask)
+		return k.bar(b, w, o, mask, sc)
+	case kB2R:
+		r := &sc.red[sc.lastBar[w.Index]]
+		d := int(o.d.row) * 32
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				w.Regs[d+l] = r.done
+			}
+		}
+		v := uint32(0)
+		if r.doneTruth {
+			v = ^uint32(0)
+		}
+		setPred(w.Regs, &o.d2, mask, v)
 	case kS2R, kCs2r:
 		k.s2r(b, w, o, mask)
 	case kLd, kLdg, kLds, kLdl, kLdc, kSt, kStg, kSts, kStl:
@@ -332,19 +362,51 @@ func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32) {
 	}
 }
 
-func (k *Kernel) bar(b *emu.Block, w *emu.Warp, o *op, mask uint32) error {
-	if o.sub == 2 {
-		return errors.New("BAR.RED is not supported")
-	}
+func (k *Kernel) bar(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
 	id, threads := 0, 0
-	if o.nsrc >= 1 {
-		if o.s[0].kind != oImm {
-			return errors.New("a barrier number in a register is not supported")
-		}
+	if o.s[0].kind == oImm {
 		id = int(o.s[0].imm)
+	} else if o.s[0].kind == oReg {
+		id = int(w.Regs[int(o.s[0].row)*32+firstLane(mask)])
 	}
-	if o.nsrc >= 2 {
+	if o.s[1].kind != oNone {
 		threads = int(k.val(w.Regs, &o.s[1], firstLane(mask)))
+	}
+	if id < 0 || id >= emu.NumBarriers {
+		return fmt.Errorf("barrier %d does not exist (0..%d)", id, emu.NumBarriers-1)
+	}
+	if o.sub == 2 {
+		// BAR.RED: fold this warp's predicates in; the reduction completes
+		// with the barrier (every live warp: the engine's rule without a
+		// thread count)
+		r := &sc.red[id]
+		if !r.started {
+			*r = reduction{started: true, all: true, done: r.done, doneTruth: r.doneTruth}
+		}
+		p := pred(w.Regs, &o.s[2]) & mask
+		r.count += uint32(bits.OnesCount32(p))
+		r.all = r.all && p == mask
+		r.any = r.any || p != 0
+		r.arrived++
+		sc.lastBar[w.Index] = uint8(id)
+		live := 0
+		for i := range b.Warps {
+			if !b.Warps[i].Done {
+				live++
+			}
+		}
+		if r.arrived >= live {
+			switch o.bop {
+			case 0:
+				r.done, r.doneTruth = r.count, r.count != 0
+			case 1:
+				r.done, r.doneTruth = uint32(b2u(r.all)), r.all
+			default:
+				r.done, r.doneTruth = uint32(b2u(r.any)), r.any
+			}
+			r.started = false
+		}
+		return b.Barrier(w, id, 0, true, true)
 	}
 	return b.Barrier(w, id, threads, true, o.sub == 0)
 }
