@@ -741,6 +741,18 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			o.flags |= fArrive // accumulate c
 		}
 		return alu(3)
+	case "HADD2", "HMUL2", "HFMA2":
+		o.kind = map[string]kind{"HADD2": kHadd2, "HMUL2": kHmul2, "HFMA2": kHfma2}[name]
+		if name == "HFMA2" {
+			return alu(3)
+		}
+		return alu(2)
+	case "HSETP2":
+		o.kind = kHsetp2
+		return setp()
+	case "HSET2":
+		o.kind = kHset2
+		return setr()
 	case "B2R":
 		if !has("RESULT") {
 			return errNoSem

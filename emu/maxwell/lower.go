@@ -347,7 +347,7 @@ func floatImm(name string, word uint64) uint64 {
 	return (word>>20&0x7ffff | word>>56&1<<19) << 12
 }
 
-var selNames = map[string]uint8{"H0": 1, "H1": 2, "B0": 3, "B1": 4, "B2": 5, "B3": 6}
+var selNames = map[string]uint8{"H0": 1, "H1": 2, "B0": 3, "B1": 4, "B2": 5, "B3": 6, "H0_H0": 7, "H1_H1": 8, "H1_H0": 0}
 
 func parseOperand(a, name string, word uint64) (opnd, error) {
 	x := opnd{bc: -1}

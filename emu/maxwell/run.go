@@ -224,6 +224,8 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		k.dalu(w, o, mask)
 	case kF2F, kF2I, kI2F, kI2I:
 		k.cvt(w, o, mask)
+	case kHadd2, kHmul2, kHfma2, kHsetp2, kHset2:
+		k.halfOps(w, o, mask)
 	default:
 		if !k.ialuFast(o, mask, regs, sc) {
 			k.ialu(w, o, mask, regs, sc)
