@@ -27,6 +27,7 @@ type run struct {
 	shared  int // dynamic shared bytes
 	args    []arg
 	steps   int64 // step limit (0: the default)
+	serial  bool  // one block after the other, in order
 }
 
 // result is the launch's buffers after the run.
@@ -110,6 +111,9 @@ func (r run) prepare(t testing.TB) (*Kernel, emu.Config, []placed) {
 	}
 	cfg := k.Config(s, img)
 	cfg.MaxSteps = r.steps
+	if r.serial {
+		cfg.Workers = 1
+	}
 	return k, cfg, places
 }
 

@@ -356,11 +356,7 @@ func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32) {
 		if mask>>l&1 == 0 {
 			continue
 		}
-		v := k.sregValue(b, w, sr, l)
-		regs[d+l] = v
-		if o.kind == kCs2r && (sr == srClockLo || sr == srTimerLo) {
-			regs[d+32+l] = k.sregValue(b, w, sr+1, l)
-		}
+		regs[d+l] = k.sregValue(b, w, sr, l)
 	}
 }
 
