@@ -707,6 +707,15 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		if err := need(1); err != nil {
 			return err
 		}
+		if name == "BRA" && x[0].kind == oCC {
+			// BRA CC.test, target: taken where the guard and the test hold
+			o.s[1] = x[0]
+			o.flags |= fCCTest
+			x = x[1:]
+			if err := need(1); err != nil {
+				return err
+			}
+		}
 		if has("U") || x[0].kind != oImm {
 			if name == "BRA" && has("U") && x[0].kind == oImm {
 				break

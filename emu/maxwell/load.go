@@ -331,7 +331,7 @@ func (k *Kernel) resolve() {
 func (p *Program) usesLocal() bool {
 	for i := range p.ops {
 		switch p.ops[i].kind {
-		case kLdl, kStl:
+		case kLdl, kStl, kLd, kSt:
 			return true
 		}
 	}

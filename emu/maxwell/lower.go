@@ -87,8 +87,7 @@ const (
 	fArrive
 	fRS
 	fLS
-	fNEGP // PSET/PSETP: result inverted? (unused)
-	fSAT2
+	fCCTest // BRA tests the condition code too
 )
 
 // Program is a kernel lowered once for running.
@@ -370,6 +369,9 @@ func parseOperand(a, name string, word uint64) (opnd, error) {
 		}
 		break
 	}
+	if strings.HasPrefix(a, "CC.") {
+		return parseCCTest(x, a)
+	}
 	// half/byte selectors and .CC on destinations
 	for {
 		i := strings.LastIndex(a, ".")
@@ -394,6 +396,7 @@ func parseOperand(a, name string, word uint64) (opnd, error) {
 		x.kind = oCC
 		return x, nil
 	}
+
 	if a == "PR" {
 		x.kind = oPR
 		return x, nil
@@ -483,4 +486,17 @@ func parseOperand(a, name string, word uint64) (opnd, error) {
 func isFloat(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+func parseCCTest(x opnd, a string) (opnd, error) {
+	t := strings.TrimPrefix(a, "CC.")
+	c, ok := cmpCodes[t]
+	if !ok {
+		c, ok = ccTests[t]
+	}
+	if !ok {
+		return x, fmt.Errorf("condition code test %q not understood", a)
+	}
+	x.kind, x.imm = oCC, uint64(c)
+	return x, nil
 }

@@ -30,7 +30,9 @@ func (k *Kernel) address(regs []uint32, m *opnd, wide bool, l int) uint64 {
 func (k *Kernel) laneMem(b *emu.Block, w *emu.Warp, o *op, m *opnd, l int, local *emu.Memory) (*emu.Memory, uint64, error) {
 	regs := w.Regs
 	switch o.kind {
-	case kLdg, kStg, kLd, kSt:
+	case kLd, kSt:
+		return k.generic(b, w, m, o.flags&fE != 0, l, local)
+	case kLdg, kStg:
 		return k.Global, k.address(regs, m, o.flags&fE != 0, l), nil
 	case kLds, kSts:
 		return &b.Shared, k.address(regs, m, false, l), nil
@@ -43,6 +45,38 @@ func (k *Kernel) laneMem(b *emu.Block, w *emu.Warp, o *op, m *opnd, l int, local
 		return local, k.address(regs, m, false, l), nil
 	}
 	return nil, 0, errors.New("not a memory instruction")
+}
+
+// Generic addresses (LD, ST): a non-zero high word is global memory (at
+// GlobalBase); below 4 GiB, [SharedWindow, SharedWindow+16 MiB) is the
+// block's shared memory and the rest the thread's local memory, which is
+// how ptxas's code treats them (a local variable's generic address is its
+// local address; shared addresses are masked to 24 bits).
+const SharedWindow = 1 << 24
+
+func (k *Kernel) generic(b *emu.Block, w *emu.Warp, m *opnd, wide bool, l int, local *emu.Memory) (*emu.Memory, uint64, error) {
+	regs := w.Regs
+	r := int(m.row) * 32
+	addr := uint64(regs[r+l])
+	if wide {
+		addr |= uint64(regs[r+32+l]) << 32
+	}
+	addr += m.imm
+	if !wide {
+		addr = uint64(uint32(addr))
+	}
+	switch {
+	case addr>>32 != 0:
+		return k.Global, addr - GlobalBase, nil
+	case addr>>24 == SharedWindow>>24:
+		return &b.Shared, addr & (SharedWindow - 1), nil
+	}
+	if k.LocalBytes == 0 {
+		return nil, 0, errNoLocal
+	}
+	lb := k.LocalBytes
+	local.Data = w.Local[l*lb : (l+1)*lb : (l+1)*lb]
+	return local, addr, nil
 }
 
 func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
@@ -69,7 +103,7 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 		return nil
 	case kLd, kLdg, kLds, kLdl:
 		m := &o.s[0]
-		if size == 4 && o.kind != kLdl {
+		if size == 4 && (o.kind == kLdg || o.kind == kLds) {
 			if k.load32(b, w, o, m, mask) {
 				return nil
 			}
@@ -119,7 +153,7 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 	default: // stores
 		m := &o.d
 		s := int(o.s[0].row) * 32
-		if size == 4 && o.kind != kStl && k.store32(b, w, o, m, mask, s) {
+		if size == 4 && (o.kind == kStg || o.kind == kSts) && k.store32(b, w, o, m, mask, s) {
 			return nil
 		}
 		for l := range 32 {

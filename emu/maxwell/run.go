@@ -181,6 +181,13 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		}
 		w.Call(o.target, pc+1)
 	case kBra:
+		if o.flags&fCCTest != 0 {
+			for l := range 32 {
+				if mask>>l&1 != 0 && !ccTest(uint8(o.s[1].imm), ccFlags(w.Regs, k.Prog.rowCC(), l)) {
+					mask &^= 1 << l
+				}
+			}
+		}
 		w.Branch(mask, o.target, pc+1)
 	case kBrx:
 		return k.brx(w, o, mask, pc)
