@@ -101,7 +101,7 @@ func fmadLanesUniform(x uint32, b, c, r *lanes) {
 	ex := x >> 23 & 0xff
 	mx := uint64(x&0x7fffff | 0x800000)
 	sx := x & 0x80000000
-	if ex-1 >= 254 { // zero, denormal, infinity or NaN: the general path
+	if ex-1 >= 254 && ex != 0 { // infinity or NaN: the general path
 		var a lanes
 		for l := range a {
 			a[l] = x
@@ -116,7 +116,7 @@ func fmadLanesUniform(x uint32, b, c, r *lanes) {
 		m := mx * uint64(y&0x7fffff|0x800000)
 		hi := uint32(m >> 47)
 		e := ex + ey - 127 + hi
-		nz := uint32(int32(-ey) >> 31) // 0 when y is zero or denormal (flushed)
+		nz := uint32(int32(-(ex * ey)) >> 31) // 0 when a factor is zero or denormal (flushed)
 		p := (sx^y)&0x80000000 | (e<<23|uint32(m>>(23+hi))&0x7fffff)&nz
 		if z&0x7f800000 == 0 {
 			z &= 0x80000000
@@ -124,7 +124,7 @@ func fmadLanesUniform(x uint32, b, c, r *lanes) {
 		s := math.Float32bits(math.Float32frombits(p) + math.Float32frombits(z))
 		sa := s & 0x7fffffff
 		if max(e-1, ey-1)&nz >= 254 || ey == 255 || sa-1 < 0x7fffff || sa > 0x7f800000 {
-			slow |= 1 << l
+			slow |= 1 << l // r may be a source's row: leave it for the second pass
 		} else {
 			r[l] = s
 		}
