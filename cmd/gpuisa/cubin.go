@@ -74,6 +74,9 @@ func disCubin(w io.Writer, f *cubin.File, arch isa.Arch) []error {
 	if a.ISA == "tesla" {
 		dots = "\t\t....................................."
 	}
+	if a.ISA == "maxwell" {
+		return disMaxwellCubin(w, f, a)
+	}
 	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
 	var errs []error
 	var buf []byte

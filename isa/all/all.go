@@ -9,6 +9,7 @@ import (
 
 	"gpuisa/isa"
 	"gpuisa/isa/fermi"
+	"gpuisa/isa/maxwell"
 	"gpuisa/isa/tesla"
 	"gpuisa/isa/usse"
 )
@@ -18,6 +19,7 @@ func Archs() []isa.Arch {
 	var out []isa.Arch
 	out = append(out, tesla.Archs()...)
 	out = append(out, fermi.Archs()...)
+	out = append(out, maxwell.Archs()...)
 	out = append(out, usse.Archs()...)
 	return out
 }

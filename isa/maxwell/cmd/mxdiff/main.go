@@ -1,0 +1,560 @@
+// Command mxdiff compares gpuisa's Maxwell disassembler with NVIDIA's nvdisasm:
+// it generates fresh random words and words that walk every field of every
+// instruction form, runs nvdisasm -b SMxx -hex -novliw on them and compares
+// text (whitespace collapsed) and verdicts (valid or rejected). It also checks
+// that the assembler gives the word back from nvdisasm's text.
+//
+//	go run ./isa/maxwell/cmd/mxdiff [-arch sm_52] [-n 20000] [-seed 7] [-golden out.tsv.gz]
+//
+// Without nvdisasm (looked up as $NVDISASM, /opt/cuda118/usr/bin/nvdisasm,
+// then on $PATH) it says so and exits 0. Differences that are understood are
+// listed in allowed() with a reason each; any other difference fails (exit 1).
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"gpuisa/isa/maxwell"
+)
+
+func main() {
+	arch := flag.String("arch", "sm_52", "sm_50, sm_52 or sm_53")
+	n := flag.Int("n", 20000, "random words")
+	seed := flag.Uint64("seed", 7, "random seed (splitmix64)")
+	walk := flag.Bool("walk", true, "also walk every field of every form")
+	golden := flag.String("golden", "", "write the compared words and nvdisasm's verdicts here (.tsv.gz)")
+	verbose := flag.Int("v", 10, "mismatches to show per category")
+	randCtrl := flag.Bool("ctrl", false, "random control words (stall, yield, barriers, wait, reuse) instead of the neutral one")
+	benchN := flag.Int("bench", 0, "time nvdisasm and gpuisa side by side on a file of this many instructions (valid words only) and exit")
+	benchFile := flag.String("benchfile", "", "with -bench: use this raw file (whole bundles) instead of random words")
+	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
+	flag.Parse()
+	nv := findNvdisasm()
+	if nv == "" {
+		fmt.Println("mxdiff: nvdisasm not found ($NVDISASM, /opt/cuda118/usr/bin, $PATH); skipping")
+		return
+	}
+	sm, err := strconv.Atoi(strings.TrimPrefix(*arch, "sm_"))
+	if err != nil || (sm != 50 && sm != 52 && sm != 53) {
+		fmt.Fprintln(os.Stderr, "mxdiff: -arch must be sm_50, sm_52 or sm_53")
+		os.Exit(2)
+	}
+	if *benchN > 0 {
+		if err := bench(nv, sm, *benchN, *seed, *benchFile); err != nil {
+			fmt.Fprintln(os.Stderr, "mxdiff:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	words := randomWords(*n, *seed)
+	if *walk {
+		words = append(words, walkWords(*seed+1)...)
+	}
+	ctrls := make([]uint64, (len(words)+2)/3)
+	for i := range ctrls {
+		ctrls[i] = 0x001fc400fe2007f1
+	}
+	if *randCtrl {
+		r := splitmix(*seed + 99)
+		for i := range ctrls {
+			ctrls[i] = randomCtrl(&r)
+		}
+	}
+	texts, errs, err := runNvdisasm(nv, sm, words, ctrls)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mxdiff:", err)
+		os.Exit(1)
+	}
+	bad := map[string][]string{}
+	agree := make([]bool, len(words))
+	allowedN := map[string]int{}
+	ok := 0
+	for i, w := range words {
+		pc := addrOf(i)
+		ctrl := maxwell.CtrlField(ctrls[i/3], i%3)
+		inst, derr := maxwell.Decode(w, ctrl, sm)
+		var got string
+		if derr == nil {
+			got = maxwell.Print(inst, pc)
+		} else {
+			got = "INVALID"
+		}
+		want := texts[i]
+		if want == "" {
+			want = "INVALID"
+		}
+		same := collapse(got) == collapse(want)
+		if same && want != "INVALID" {
+			// the assembler must give the word back (on the bits the text shows)
+			aw, actrl, aerr := maxwell.EncodeText(want, pc, sm, nil)
+			if aerr == nil && !*randCtrl && actrl != ctrl {
+				same = false
+				got = fmt.Sprintf("as: control %#x", uint32(actrl))
+			}
+			if aerr != nil {
+				same = false
+				got = "as: " + aerr.Error()
+			} else if aw != w {
+				if r := allowedAsm(inst, aw, w); r == "" {
+					same = false
+					got = fmt.Sprintf("as: %#016x", aw)
+				}
+			}
+		}
+		if same {
+			ok++
+			agree[i] = want != "INVALID" && !strings.Contains(want, "???") // ??? operands come with padding nvdisasm computes from the column
+			continue
+		}
+		if r := allowed(w, want, got, errs[i]); r != "" {
+			allowedN[r]++
+			ok++
+			continue
+		}
+		key := mnemonic(want)
+		if want == "INVALID" {
+			key = "INVALID/" + mnemonic(got)
+		}
+		bad[key] = append(bad[key], fmt.Sprintf("%#016x pc %#x ctrl %#06x\n\tnvdisasm %s %s\n\tgpuisa   %s", w, pc, uint32(maxwell.CtrlField(ctrls[i/3], i%3)), want, errs[i], got))
+	}
+	fmt.Printf("mxdiff %s: %d words (%d random, %d field walks), %d agree\n", *arch, len(words), *n, len(words)-*n, ok)
+	for r, c := range allowedN {
+		fmt.Printf("  allowed (%d): %s\n", c, r)
+	}
+	keys := make([]string, 0, len(bad))
+	for k := range bad {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return len(bad[keys[i]]) > len(bad[keys[j]]) })
+	for _, k := range keys {
+		fmt.Printf("MISMATCH %s: %d\n", k, len(bad[k]))
+		for i, d := range bad[k] {
+			if i >= *verbose {
+				break
+			}
+			fmt.Println("  " + d)
+		}
+	}
+	// the whole listing, byte for byte, on the words nvdisasm accepts
+	if *randCtrl {
+		// (the listing check below uses the neutral control word)
+	} else if n, msg := compareListing(nv, sm, words, agree); msg != "" {
+		fmt.Printf("LISTING differs (%d lines):\n%s", n, msg)
+		bad["listing"] = append(bad["listing"], msg)
+	} else {
+		fmt.Printf("listing: identical to nvdisasm -hex -novliw (%d lines)\n", n)
+	}
+	if *listingOut != "" {
+		if err := writeListing(nv, sm, *listingOut, words, texts); err != nil {
+			fmt.Fprintln(os.Stderr, "mxdiff:", err)
+			os.Exit(1)
+		}
+	}
+	if *golden != "" {
+		if err := writeGolden(*golden, sm, words, ctrls, texts, errs); err != nil {
+			fmt.Fprintln(os.Stderr, "mxdiff:", err)
+			os.Exit(1)
+		}
+	}
+	if len(bad) > 0 {
+		os.Exit(1)
+	}
+}
+
+// allowed lists the understood differences, each with its reason.
+func allowed(w uint64, want, got, nverr string) string {
+	return ""
+}
+
+// allowedAsm: the text does not show every bit of some words.
+func allowedAsm(inst maxwell.Inst, got, want uint64) string {
+	if care := maxwell.CareMask(inst); got&care == want&care {
+		return "bits no field of the form covers are not printed, so the assembler leaves them zero"
+	}
+	if strings.Contains(maxwell.Print(inst, 0), "QNAN") {
+		return "nvdisasm prints every NaN as QNAN, so the payload is lost"
+	}
+	if i2, err := maxwell.Decode(got, inst.Ctrl, 52); err == nil && maxwell.Print(i2, 0) == maxwell.Print(inst, 0) {
+		return "several encodings print the same text; the assembler picks one"
+	}
+	return ""
+}
+
+func findNvdisasm() string {
+	if p := os.Getenv("NVDISASM"); p != "" {
+		return p
+	}
+	if _, err := os.Stat("/opt/cuda118/usr/bin/nvdisasm"); err == nil {
+		return "/opt/cuda118/usr/bin/nvdisasm"
+	}
+	if p, err := exec.LookPath("nvdisasm"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// splitmix64, as the oracle's random corpus uses.
+type splitmix uint64
+
+func (s *splitmix) next() uint64 {
+	*s += 0x9e3779b97f4a7c15
+	z := uint64(*s)
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+func randomWords(n int, seed uint64) []uint64 {
+	r := splitmix(seed)
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = r.next()
+	}
+	return out
+}
+
+// walkWords: for every form, random operands with each field swept through
+// (up to) all its values.
+func walkWords(seed uint64) []uint64 {
+	r := splitmix(seed)
+	var out []uint64
+	for i := 0; i < maxwell.FormCount(); i++ {
+		_, value, mask, fields := maxwell.FormInfo(i)
+		for _, f := range fields {
+			if f[0] >= 16 && f[0] < 20 {
+				continue
+			}
+			n := uint64(1) << f[1]
+			step := uint64(1)
+			if n > 16 {
+				step = n / 16
+			}
+			for v := uint64(0); v < n; v += step {
+				w := r.next()&^mask | value
+				m := (n - 1) << f[0]
+				w = w&^m | v<<f[0]
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+func addrOf(i int) uint64 { return uint64(i/3*32 + 8 + 8*(i%3)) }
+
+var lineRE = regexp.MustCompile(`^\s*/\*([0-9a-f]+)\*/\s*(.*?)\s*/\* 0x([0-9a-f]+) \*/`)
+var errRE = regexp.MustCompile(`error\s*:\s*(.*) at address 0x([0-9a-f]+)`)
+
+// runNvdisasm returns nvdisasm's text per word ("" for rejected words) and its
+// error message. A rejected word suppresses the whole listing, so rejected words
+// are replaced by NOPs and nvdisasm runs again.
+func runNvdisasm(nv string, sm int, words []uint64, ctrls []uint64) ([]string, []string, error) {
+	texts := make([]string, len(words))
+	errs := make([]string, len(words))
+	cur := append([]uint64(nil), words...)
+	const chunk = 3 * 30000
+	for start := 0; start < len(cur); start += chunk {
+		end := min(start+chunk, len(cur))
+		for pass := 0; pass < 4; pass++ {
+			buf := make([]byte, 0, (end-start+2)/3*32)
+			for i := start; i < end; i += 3 {
+				buf = binary.LittleEndian.AppendUint64(buf, ctrls[i/3])
+				for k := 0; k < 3; k++ {
+					w := uint64(filler)
+					if i+k < end {
+						w = cur[i+k]
+					}
+					buf = binary.LittleEndian.AppendUint64(buf, w)
+				}
+			}
+			f := filepath.Join(os.TempDir(), fmt.Sprintf("mxdiff-%d.bin", os.Getpid()))
+			if err := os.WriteFile(f, buf, 0o644); err != nil {
+				return nil, nil, err
+			}
+			cmd := exec.Command(nv, "-b", fmt.Sprintf("SM%d", sm), "-hex", "-novliw", "-base", fmt.Sprintf("%#x", addrOf(start)-8), f)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			os.Remove(f)
+			if err == nil {
+				sc := bufio.NewScanner(strings.NewReader(string(out)))
+				sc.Buffer(make([]byte, 1<<20), 1<<20)
+				for sc.Scan() {
+					m := lineRE.FindStringSubmatch(sc.Text())
+					if m == nil {
+						continue
+					}
+					a, _ := strconv.ParseUint(m[1], 16, 64)
+					i := int(a/32*3 + (a%32)/8 - 1)
+					if i >= start && i < end && errs[i] == "" {
+						texts[i] = m[2]
+					}
+				}
+				break
+			}
+			found := false
+			for _, l := range strings.Split(stderr.String(), "\n") {
+				m := errRE.FindStringSubmatch(l)
+				if m == nil {
+					continue
+				}
+				a, _ := strconv.ParseUint(m[2], 16, 64)
+				i := int(a/32*3 + (a%32)/8 - 1)
+				if i >= start && i < end {
+					errs[i] = m[1]
+					cur[i] = filler
+					found = true
+				}
+			}
+			if !found {
+				return nil, nil, fmt.Errorf("nvdisasm: %v: %s", err, stderr.String())
+			}
+		}
+	}
+	return texts, errs, nil
+}
+
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func mnemonic(text string) string {
+	f := strings.Fields(text)
+	if len(f) > 1 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	m := f[0]
+	if i := strings.IndexAny(m, ".;"); i >= 0 {
+		m = m[:i]
+	}
+	return m
+}
+
+// writeGolden stores "hex<TAB>text" lines (text INVALID for rejected words) for
+// the package's golden test.
+func writeGolden(path string, sm int, words, ctrls []uint64, texts, errs []string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zw := gzip.NewWriter(f)
+	fmt.Fprintf(zw, "# nvdisasm -b SM%d -hex -novliw: word, its 21-bit control field, text; word k at 0x20*(k/3)+8*(k%%3+1); generated by cmd/mxdiff\n", sm)
+	for i, w := range words {
+		t := texts[i]
+		if errs[i] != "" || t == "" {
+			t = "INVALID"
+		}
+		fmt.Fprintf(zw, "%016x\t%06x\t%s\n", w, uint32(maxwell.CtrlField(ctrls[i/3], i%3)), t)
+	}
+	return zw.Close()
+}
+
+// compareListing runs nvdisasm and Disassemble on the words whose text agrees (in whole
+// bundles) and compares the two listings line by line, exactly.
+func compareListing(nv string, sm int, words []uint64, agree []bool) (int, string) {
+	var code []byte
+	var k int
+	for i, w := range words {
+		if !agree[i] {
+			continue
+		}
+		if k%3 == 0 {
+			code = binary.LittleEndian.AppendUint64(code, 0x001fc400fe2007f1)
+		}
+		code = binary.LittleEndian.AppendUint64(code, w)
+		k++
+	}
+	for k%3 != 0 {
+		code = binary.LittleEndian.AppendUint64(code, 0x50b0000000070f00)
+		k++
+	}
+	if len(code) > 3000*32 {
+		code = code[:3000*32]
+	}
+	f := filepath.Join(os.TempDir(), fmt.Sprintf("mxdiff-l-%d.bin", os.Getpid()))
+	if err := os.WriteFile(f, code, 0o644); err != nil {
+		return 0, err.Error()
+	}
+	defer os.Remove(f)
+	want, err := exec.Command(nv, "-b", fmt.Sprintf("SM%d", sm), "-hex", "-novliw", f).Output()
+	if err != nil {
+		return 0, "nvdisasm: " + err.Error()
+	}
+	got, derrs := maxwell.Disassemble(nil, code, 0, sm)
+	wl := strings.Split(string(want), "\n")
+	gl := strings.Split(string(got), "\n")
+	var b strings.Builder
+	nd := 0
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		var x, y string
+		if i < len(wl) {
+			x = wl[i]
+		}
+		if i < len(gl) {
+			y = gl[i]
+		}
+		if x != y {
+			nd++
+			if nd <= 5 {
+				fmt.Fprintf(&b, "  line %d\n\tnvdisasm %q\n\tgpuisa   %q\n", i+1, x, y)
+			}
+		}
+	}
+	if len(derrs) > 0 {
+		fmt.Fprintf(&b, "  gpuisa rejected %d words nvdisasm accepts, first %v\n", len(derrs), derrs[0])
+		nd++
+	}
+	if nd == 0 {
+		return len(wl), ""
+	}
+	return nd, b.String()
+}
+
+// writeListing stores up to 1000 words nvdisasm accepts (without ??? operands,
+// whose padding depends on the column) as a raw file and nvdisasm's listing of it.
+func writeListing(nv string, sm int, prefix string, words []uint64, texts []string) error {
+	var code []byte
+	k := 0
+	for i, w := range words {
+		if texts[i] == "" || strings.Contains(texts[i], "???") || k >= 999 {
+			continue
+		}
+		if k%3 == 0 {
+			code = binary.LittleEndian.AppendUint64(code, 0x001fc400fe2007f1)
+		}
+		code = binary.LittleEndian.AppendUint64(code, w)
+		k++
+	}
+	for k%3 != 0 {
+		code = binary.LittleEndian.AppendUint64(code, 0x50b0000000070f00)
+		k++
+	}
+	if err := os.WriteFile(prefix+".bin", code, 0o644); err != nil {
+		return err
+	}
+	out, err := exec.Command(nv, "-b", fmt.Sprintf("SM%d", sm), "-hex", "-novliw", "-base", "0xfc00", prefix+".bin").Output()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(prefix+".txt", out, 0o644)
+}
+
+// filler replaces rejected words: MEMBAR.CTA is valid under any control field.
+const filler = 0xef98000000070000
+
+// randomCtrl: three random fields, with "no barrier" half of the time so that
+// fixed-latency instructions are not all rejected.
+func randomCtrl(r *splitmix) uint64 {
+	var c uint64
+	for s := 0; s < 3; s++ {
+		x := r.next()
+		f := x & 0x1f // stall, yield
+		if x>>8&1 == 0 {
+			f |= 7 << 5
+		} else {
+			f |= (x >> 10 & 7) << 5
+		}
+		if x>>9&1 == 0 {
+			f |= 7 << 8
+		} else {
+			f |= (x >> 13 & 7) << 8
+		}
+		f |= (x >> 16 & 0x3f) << 11 // wait mask
+		f |= (x >> 24 & 0xf) << 17  // reuse
+		if x>>30&3 != 0 {
+			f &^= 8 << 17 // reuse bit 3 rejects fixed-latency instructions: keep it rare
+		}
+		c |= f << (21 * uint(s))
+	}
+	return c
+}
+
+// bench builds a raw file of n instructions nvdisasm accepts (random words
+// under the neutral control word) and times nvdisasm -hex -novliw and
+// Disassemble on it, reporting instructions per second and peak memory.
+func bench(nv string, sm int, n int, seed uint64, file string) error {
+	if file != "" {
+		code, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		return timeBoth(nv, sm, code)
+	}
+	r := splitmix(seed)
+	var valid []uint64
+	for len(valid) < 30000 {
+		ws := make([]uint64, 30000)
+		for i := range ws {
+			ws[i] = r.next()
+		}
+		ctrls := make([]uint64, len(ws)/3)
+		for i := range ctrls {
+			ctrls[i] = 0x001fc400fe2007f1
+		}
+		texts, errs, err := runNvdisasm(nv, sm, ws, ctrls)
+		if err != nil {
+			return err
+		}
+		for i, w := range ws {
+			if errs[i] == "" && texts[i] != "" {
+				valid = append(valid, w)
+			}
+		}
+	}
+	code := make([]byte, 0, (n+2)/3*32)
+	for i := 0; i < n; i++ {
+		if i%3 == 0 {
+			code = binary.LittleEndian.AppendUint64(code, 0x001fc400fe2007f1)
+		}
+		code = binary.LittleEndian.AppendUint64(code, valid[i%len(valid)])
+	}
+	for len(code)%32 != 0 {
+		code = binary.LittleEndian.AppendUint64(code, 0x50b0000000070f00)
+	}
+	return timeBoth(nv, sm, code)
+}
+
+// timeBoth runs nvdisasm and Disassemble on code and reports both.
+func timeBoth(nv string, sm int, code []byte) error {
+	n := len(code) / 32 * 3
+	f := filepath.Join(os.TempDir(), fmt.Sprintf("mxdiff-bench-%d.bin", os.Getpid()))
+	if err := os.WriteFile(f, code, 0o644); err != nil {
+		return err
+	}
+	defer os.Remove(f)
+	cmd := exec.Command(nv, "-b", fmt.Sprintf("SM%d", sm), "-hex", "-novliw", f)
+	cmd.Stdout = nil
+	t0 := time.Now()
+	if err := cmd.Run(); err != nil {
+		return err
+	}
+	nvTime := time.Since(t0)
+	nvRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	runtime.GC()
+	t1 := time.Now()
+	out, errs := maxwell.Disassemble(nil, code, 0, sm)
+	ourTime := time.Since(t1)
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	fmt.Printf("file: %d instructions (%d bytes), listing %d bytes, %d errors\n", n, len(code), len(out), len(errs))
+	fmt.Printf("nvdisasm: %.2fs = %.0f insn/s, peak RSS %d MB\n", nvTime.Seconds(), float64(n)/nvTime.Seconds(), nvRSS/1024)
+	fmt.Printf("gpuisa:   %.3fs = %.0f insn/s, peak RSS of this process %d MB (GOMAXPROCS %d)\n", ourTime.Seconds(), float64(n)/ourTime.Seconds(), ru.Maxrss/1024, runtime.GOMAXPROCS(0))
+	fmt.Printf("speedup: %.1fx\n", nvTime.Seconds()/ourTime.Seconds())
+	return nil
+}

@@ -1,0 +1,72 @@
+package maxwell
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+)
+
+// FuzzDisassemble: any bytes list without panicking, one line per word, and
+// every listed instruction assembles back to a word with the same text.
+func FuzzDisassemble(f *testing.F) {
+	for i, r := range readGolden(f, "testdata/nvdisasm_sm52.tsv.gz") {
+		if i%97 != 0 {
+			continue
+		}
+		var b [32]byte
+		binary.LittleEndian.PutUint64(b[:], 0x001fc400fe2007f1)
+		binary.LittleEndian.PutUint64(b[8:], r.word)
+		f.Add(b[:])
+	}
+	f.Add([]byte{1, 2, 3})
+	f.Fuzz(func(t *testing.T, code []byte) {
+		out, errs := Disassemble(nil, code, 0, 52)
+		lines := strings.Count(string(out), "\n")
+		if want := 1 + len(code)/BundleSize*4; lines != want {
+			t.Fatalf("%d lines, want %d", lines, want)
+		}
+		for _, e := range errs {
+			if e.Len <= 0 {
+				t.Fatalf("error without a length: %v", e)
+			}
+		}
+		for b := 0; b+BundleSize <= len(code); b += BundleSize {
+			ctrl := binary.LittleEndian.Uint64(code[b:])
+			for s := 0; s < 3; s++ {
+				w := binary.LittleEndian.Uint64(code[b+8+8*s:])
+				inst, err := Decode(w, CtrlField(ctrl, s), 52)
+				if err != nil {
+					continue
+				}
+				text := Print(inst, uint64(b+8+8*s))
+				aw, _, err := EncodeText(text, uint64(b+8+8*s), 52, nil)
+				if err != nil {
+					continue // texts that lose information (NaN payloads, hidden fields) may not match
+				}
+				inst2, err := Decode(aw, CtrlField(ctrl, s), 52)
+				if err != nil {
+					t.Fatalf("%#x -> %q -> %#x does not decode", w, text, aw)
+				}
+				if got := Print(inst2, uint64(b+8+8*s)); squeeze(got) != squeeze(text) {
+					t.Fatalf("%#x -> %q -> %#x -> %q", w, text, aw, got)
+				}
+			}
+		}
+	})
+}
+
+// FuzzAssemble: any source assembles or fails with positioned errors, without panicking.
+func FuzzAssemble(f *testing.F) {
+	f.Add([]byte("        /*0008*/                   MOV R1, c[0x0][0x20] ;         /* 0x4c98078000870001 */\n"))
+	f.Add([]byte("/* 0x001fc400fe2007f1 */\nL: @P0 BRA L ;\nFFMA R3, R16.reuse, -R16, R5.reuse ;\nNOP;\n.word 0x1\n"))
+	f.Add([]byte("TEXS.LL.T RZ, R22, R36, R39, 0x52, 2D, RA ;\nDEPBAR.LE SB5, 0x1 ;\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out, err := Assemble("fuzz.s", src, 52)
+		if len(out)%BundleSize != 0 {
+			t.Fatalf("output of %d bytes", len(out))
+		}
+		if err != nil && !strings.Contains(err.Error(), "fuzz.s:") {
+			t.Fatalf("error without position: %v", err)
+		}
+	})
+}

@@ -1,0 +1,33 @@
+// Command gen writes isa/maxwell/tables.go from isa/maxwell/spec.txt.
+// Run it with `go generate ./isa/maxwell`.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"gpuisa/isa/maxwell/internal/spec"
+)
+
+func main() {
+	src, err := os.ReadFile("spec.txt")
+	if err != nil {
+		fail(err)
+	}
+	s, err := spec.Parse(string(src))
+	if err != nil {
+		fail(err)
+	}
+	out, err := spec.Generate(s)
+	if err != nil {
+		fail(err)
+	}
+	if err := os.WriteFile("tables.go", out, 0o644); err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "gen:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,232 @@
+package maxwell
+
+import (
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"gpuisa/isa"
+)
+
+// BundleSize is the size of a control word and its three instructions.
+const BundleSize = 32
+
+// Disassemble appends the listing `nvdisasm -b SMxx -hex -novliw` prints for
+// raw code loaded at base: a .headerflags line, each control word as a bare
+// /* 0x... */ line and each instruction as "/*addr*/ TEXT ; /* 0xHEX */", all
+// padded to the widest guard+text. Words nvdisasm rejects are listed as
+// ".word 0x..." and reported in errs (nvdisasm itself prints no listing then).
+// A tail shorter than a bundle is reported as truncated.
+//
+// Large inputs are split into chunks handled in parallel: pass 1 prints every
+// text and finds the width, pass 2 lays the lines out directly into dst (every
+// line's length is known once the width is).
+func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.DecodeError) {
+	n := len(code) / BundleSize
+	workers := runtime.GOMAXPROCS(0)
+	if n < 4096 {
+		workers = 1
+	}
+	chunks := make([]chunk, workers)
+	per := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for c := range chunks {
+		ch := &chunks[c]
+		ch.first = min(c*per, n)
+		ch.last = min((c+1)*per, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ch.texts(code, base, sm)
+		}()
+	}
+	wg.Wait()
+	maxw := 0
+	var errs []*isa.DecodeError
+	for c := range chunks {
+		maxw = max(maxw, chunks[c].maxw)
+		errs = append(errs, chunks[c].errs...)
+	}
+	col := 8 + 19 + maxw + 2 // where every "/* 0x" starts
+	dst = fmt.Appendf(dst, "\t.headerflags    @\"EF_CUDA_SM%d EF_CUDA_PTX_SM(EF_CUDA_SM%d)\"\n", sm, sm)
+	// every line's length follows from the width and its address
+	start := len(dst)
+	offsets := make([]int, workers+1)
+	size := start
+	for c := range chunks {
+		offsets[c] = size
+		size += (chunks[c].last - chunks[c].first) * 4 * (col + len("/* 0x0000000000000000 */\n"))
+	}
+	offsets[workers] = size
+	if cap(dst) < size {
+		grown := make([]byte, len(dst), size)
+		copy(grown, dst)
+		dst = grown
+	}
+	dst = dst[:size]
+	for c := range chunks {
+		ch := &chunks[c]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out := ch.lines(dst[offsets[c]:offsets[c]:offsets[c+1]], code, base, col)
+			if len(out) != offsets[c+1]-offsets[c] {
+				panic("maxwell: listing length mismatch") // every line is col+25 bytes
+			}
+		}()
+	}
+	wg.Wait()
+	if rest := len(code) % BundleSize; rest != 0 {
+		errs = append(errs, &isa.DecodeError{Addr: base + uint64(n*BundleSize), Len: rest, Err: isa.ErrTruncated,
+			Detail: "Unaligned instruction found"})
+	}
+	return dst, errs
+}
+
+// chunk is a run of bundles one goroutine lists.
+type chunk struct {
+	first, last int // bundles
+	text        []byte
+	ends        []uint32
+	lead        []uint8 // guard length ("@!P0 " is 5)
+	maxw        int
+	errs        []*isa.DecodeError
+}
+
+// textCache remembers where the text of a recent (word, control field) pair
+// was printed: real code repeats instructions a lot, and copying a text is
+// cheaper than printing it. Forms with PC-relative operands are not cached.
+type textCache [4096]struct {
+	word      uint64
+	ctrl      Ctrl
+	off, size uint32
+	lead      uint8
+	ok        bool
+}
+
+func (ch *chunk) texts(code []byte, base uint64, sm int) {
+	n := ch.last - ch.first
+	ch.text = make([]byte, 0, n*3*48)
+	ch.ends = make([]uint32, 0, n*3)
+	ch.lead = make([]uint8, 0, n*3)
+	cache := new(textCache)
+	for b := ch.first; b < ch.last; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		ctrl := binary.LittleEndian.Uint64(bundle)
+		for s := 0; s < 3; s++ {
+			addr := base + uint64(b*BundleSize+8+8*s)
+			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
+			cf := CtrlField(ctrl, s)
+			start := len(ch.text)
+			slot := &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
+			if slot.ok && slot.word == w && slot.ctrl == cf {
+				ch.text = append(ch.text, ch.text[slot.off:slot.off+slot.size]...)
+				ch.maxw = max(ch.maxw, addrLen(addr)+int(slot.size))
+				ch.ends = append(ch.ends, uint32(len(ch.text)))
+				ch.lead = append(ch.lead, slot.lead)
+				continue
+			}
+			inst, err := Decode(w, cf, sm)
+			var g int
+			if err != nil {
+				ch.errs = append(ch.errs, decodeError(err, addr))
+				ch.text = append(ch.text, ".word "...)
+				ch.text = isa.AppendHexNum(ch.text, w)
+			} else {
+				ch.text = appendGuard(ch.text, inst)
+				g = len(ch.text) - start
+				ch.text = appendBody(ch.text, inst, addr)
+				if forms[inst.form].attrs&attrPCRel == 0 {
+					*slot = struct {
+						word      uint64
+						ctrl      Ctrl
+						off, size uint32
+						lead      uint8
+						ok        bool
+					}{w, cf, uint32(start), uint32(len(ch.text) - start), uint8(g), true}
+				}
+			}
+			// nvdisasm puts every hex comment in one column: two blanks after the
+			// longest address+guard+text (the guard hangs left of the mnemonic)
+			ch.maxw = max(ch.maxw, addrLen(addr)+len(ch.text)-start)
+			ch.ends = append(ch.ends, uint32(len(ch.text)))
+			ch.lead = append(ch.lead, uint8(g))
+		}
+	}
+}
+
+func addrLen(addr uint64) int {
+	n := 8 // "/*" 4 digits "*/"
+	for a := addr >> 16; a != 0; a >>= 4 {
+		n++
+	}
+	return n
+}
+
+func (ch *chunk) lines(dst []byte, code []byte, base uint64, col int) []byte {
+	start := 0
+	for b := ch.first; b < ch.last; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		dst = blanks(dst, col)
+		dst = appendHexComment(dst, binary.LittleEndian.Uint64(bundle))
+		for s := 0; s < 3; s++ {
+			i := (b-ch.first)*3 + s
+			addr := base + uint64(b*BundleSize+8+8*s)
+			text := ch.text[start:ch.ends[i]]
+			start = int(ch.ends[i])
+			g := int(ch.lead[i])
+			dst = blanks(dst, 8)
+			dst = isa.AppendAddr(dst, addr)
+			dst = blanks(dst, 19-g)
+			dst = append(dst, text...)
+			dst = blanks(dst, col-8-addrLen(addr)-19+g-len(text))
+			dst = appendHexComment(dst, binary.LittleEndian.Uint64(bundle[8+8*s:]))
+		}
+	}
+	return dst
+}
+
+func appendHexComment(dst []byte, w uint64) []byte {
+	const hex = "0123456789abcdef"
+	var b [25]byte
+	copy(b[:], "/* 0x")
+	for i := 20; i >= 5; i-- {
+		b[i] = hex[w&15]
+		w >>= 4
+	}
+	copy(b[21:], " */\n")
+	return append(dst, b[:]...)
+}
+
+const spaces = "                                                                                                                                "
+
+func blanks(dst []byte, n int) []byte {
+	for n > len(spaces) {
+		dst = append(dst, spaces...)
+		n -= len(spaces)
+	}
+	if n > 0 {
+		dst = append(dst, spaces[:n]...)
+	}
+	return dst
+}
+
+// Archs returns the registry entries for sm_50, sm_52 and sm_53.
+func Archs() []isa.Arch {
+	var out []isa.Arch
+	for _, sm := range []int{50, 52, 53} {
+		out = append(out, isa.Arch{
+			Name:      fmt.Sprintf("sm_%d", sm),
+			ISA:       "maxwell",
+			SMVersion: sm,
+			Disassemble: func(dst, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
+				return Disassemble(dst, code, base, sm)
+			},
+			Assemble: func(filename string, src []byte) ([]byte, error) {
+				return Assemble(filename, src, sm)
+			},
+		})
+	}
+	return out
+}
