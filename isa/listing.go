@@ -81,24 +81,22 @@ func (s LineStyle) AppendLine(dst []byte, addr uint64, text []byte, raw uint64, 
 // goes; a disassembler appends the text itself, then AppendSuffix, so the
 // text is written once.
 func (s LineStyle) AppendPrefix(dst []byte, addr uint64) []byte {
-	if addr > 0xffff || s.Indent+s.Gap > 48 {
+	if addr > 0xffff || s.Indent > len(blanks) || s.Gap > len(blanks) {
 		dst = appendBlanks(dst, s.Indent)
 		dst = AppendAddr(dst, addr)
 		return appendBlanks(dst, s.Gap)
 	}
-	// the common case in one copy: blanks, /*xxxx*/, blanks
-	var buf [64]byte
-	n := copy(buf[:], blanks[:s.Indent])
-	buf[n], buf[n+1] = '/', '*'
-	n += 2
-	for i := 3; i >= 0; i-- {
-		buf[n+i] = hexDigits[addr&0xf]
-		addr >>= 4
-	}
-	buf[n+4], buf[n+5] = '*', '/'
-	n += 6
-	n += copy(buf[n:], blanks[:s.Gap])
-	return append(dst, buf[:n]...)
+	// the common case written in place: blanks, /*xxxx*/, blanks
+	l := len(dst)
+	n := s.Indent + 8 + s.Gap
+	dst = grow(dst, n)
+	b := dst[l : l+n]
+	copy(b, blanks[:s.Indent])
+	a := b[s.Indent:]
+	a[0], a[1], a[6], a[7] = '/', '*', '*', '/'
+	a[2], a[3], a[4], a[5] = hexDigits[addr>>12&0xf], hexDigits[addr>>8&0xf], hexDigits[addr>>4&0xf], hexDigits[addr&0xf]
+	copy(a[8:], blanks[:s.Gap])
+	return dst
 }
 
 // AppendSuffix pads text of textLen bytes and appends the hex column.
@@ -107,24 +105,37 @@ func (s LineStyle) AppendSuffix(dst []byte, textLen int, raw uint64, digits int)
 	if pad < 0 {
 		pad = 0
 	}
-	if digits > 16 || s.HexWidth > 16 || pad > 64 {
+	if digits > 16 || s.HexWidth > 16 || pad > len(blanks) {
 		dst = appendBlanks(dst, pad)
 		dst = append(dst, " /* 0x"...)
 		dst = AppendHex(dst, raw, digits)
 		dst = appendBlanks(dst, s.HexWidth-digits)
 		return append(dst, " */\n"...)
 	}
-	var buf [112]byte
-	n := copy(buf[:], blanks[:pad])
-	n += copy(buf[n:], " /* 0x")
+	// written in place: padding, " /* 0x", the digits, their padding, " */\n"
+	l := len(dst)
+	n := pad + 6 + s.HexWidth + 4
+	dst = grow(dst, n)
+	b := dst[l : l+n]
+	copy(b, blanks[:pad])
+	h := b[pad:]
+	copy(h, " /* 0x")
+	h = h[6:]
 	for i := digits - 1; i >= 0; i-- {
-		buf[n+i] = hexDigits[raw&0xf]
+		h[i] = hexDigits[raw&0xf]
 		raw >>= 4
 	}
-	n += digits
-	n += copy(buf[n:], blanks[:s.HexWidth-digits])
-	n += copy(buf[n:], " */\n")
-	return append(dst, buf[:n]...)
+	copy(h[digits:], blanks[:s.HexWidth-digits])
+	copy(h[s.HexWidth:], " */\n")
+	return dst
+}
+
+// grow extends dst by n bytes (their content is to be overwritten).
+func grow(dst []byte, n int) []byte {
+	if cap(dst)-len(dst) < n {
+		dst = append(dst[:cap(dst)], make([]byte, n+cap(dst)/2)...)[:len(dst)]
+	}
+	return dst[:len(dst)+n]
 }
 
 // AppendBare appends a line holding only a hex comment, as nvdisasm prints

@@ -96,6 +96,46 @@ func fmadLanes(a, b, c, r *lanes) {
 	}
 }
 
+// fmadLanesUniform is fmadLanes when every lane's first factor is x.
+func fmadLanesUniform(x uint32, b, c, r *lanes) {
+	ex := x >> 23 & 0xff
+	mx := uint64(x&0x7fffff | 0x800000)
+	sx := x & 0x80000000
+	if ex-1 >= 254 && ex != 0 { // infinity or NaN: the general path
+		var a lanes
+		for l := range a {
+			a[l] = x
+		}
+		fmadLanes(&a, b, c, r)
+		return
+	}
+	var slow uint32
+	for l := range r {
+		y, z := b[l], c[l]
+		ey := y >> 23 & 0xff
+		m := mx * uint64(y&0x7fffff|0x800000)
+		hi := uint32(m >> 47)
+		e := ex + ey - 127 + hi
+		nz := uint32(int32(-(ex * ey)) >> 31) // 0 when a factor is zero or denormal (flushed)
+		p := (sx^y)&0x80000000 | (e<<23|uint32(m>>(23+hi))&0x7fffff)&nz
+		if z&0x7f800000 == 0 {
+			z &= 0x80000000
+		}
+		s := math.Float32bits(math.Float32frombits(p) + math.Float32frombits(z))
+		sa := s & 0x7fffffff
+		if max(e-1, ey-1)&nz >= 254 || ey == 255 || sa-1 < 0x7fffff || sa > 0x7f800000 {
+			slow |= 1 << l // r may be a source's row: leave it for the second pass
+		} else {
+			r[l] = s
+		}
+	}
+	for ; slow != 0; slow &= slow - 1 {
+		l := bits.TrailingZeros32(slow)
+		p := math.Float32frombits(mulTrunc(f32(x), f32(b[l])))
+		r[l] = bitsOut(p + f32(c[l]))
+	}
+}
+
 // ftzFast flushes a denormal to zero without a branch.
 func ftzFast(x uint32) uint32 {
 	return x & (uint32(int32(-(x&0x7f800000))>>31) | 0x80000000)
@@ -243,7 +283,11 @@ func (k *Kernel) falu(o *op, mask uint32, a, b, c *lanes, r, f *lanes, w *emu.Wa
 		// G80: the product is truncated to single precision (round toward
 		// zero, denormals flushed), then added with rounding to nearest.
 		if o.mode == 0 && !s0.neg && !s2.neg && !o.sat {
-			fmadLanes(a, b, c, r)
+			if s0.kind == sShared && (s0.areg == 0 || w.Regs[rowUni*32+int(s0.areg)] == addrUniform) {
+				fmadLanesUniform(a[0], b, c, r) // one g[] word for the whole warp
+			} else {
+				fmadLanes(a, b, c, r)
+			}
 			break
 		}
 		for l := range r {
