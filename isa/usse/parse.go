@@ -73,7 +73,8 @@ type matcher struct {
 	s   string
 	pos int
 	set [MaxFields]bool
-	alt int // value for an omitted optional enum, or -1
+	alt    int  // value for an omitted optional enum, or -1
+	marked bool // an imark element's text was present
 }
 
 func (m *matcher) blanks() {
@@ -150,6 +151,12 @@ func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, 
 		mnemonic = true
 	}
 	m.blanks()
+	for i := range v.elems {
+		// a form marker must be present exactly when the operands need it
+		if e := &v.elems[i]; e.kind == kImark && imarkSet(f, e, in) != m.marked {
+			return false, mnemonic
+		}
+	}
 	return m.pos == len(m.s), mnemonic
 }
 
@@ -368,6 +375,12 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 			v >>= w
 		}
 		return v == 0
+	case kImark:
+		if strings.HasPrefix(m.s[m.pos:], e.text) {
+			m.pos += len(e.text)
+			m.marked = true
+		}
+		return true
 	case kInv:
 		m.blanks()
 		return m.assign(in, e.f[0], b2u(m.eat('~')))

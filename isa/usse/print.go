@@ -120,6 +120,10 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		if in.Args[e.f[0]] == 0 && in.Args[e.f[1]]>>9&7 != 3 {
 			dst = append(dst, ".vec3"...)
 		}
+	case kImark:
+		if imarkSet(f, e, in) {
+			dst = append(dst, e.text...)
+		}
 	case kGpi:
 		dst = append(dst, 'i')
 		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
@@ -416,4 +420,19 @@ func appendMnemonic(dst []byte, in *Inst) []byte {
 		}
 	}
 	return dst
+}
+
+// imarkSet reports whether both registers of an imark element are internal
+// registers (temp bank, top four numbers): then the form's text could also be
+// another form's (VMAD2 with two i-register sources reads like VMAD), so the
+// form's name is printed as a marker.
+func imarkSet(f *form, e *elem, in *Inst) bool {
+	for k := 0; k < 2; k++ {
+		r := elem{table: e.table, f: [8]int8{e.f[3*k], e.f[3*k+1], e.f[3*k+2]}}
+		w := f.fields[r.f[2]].width
+		if bankTables[e.table][bankIndex(f, &r, in)] != "r" || in.Args[r.f[2]] < 1<<w-4 {
+			return false
+		}
+	}
+	return true
 }

@@ -36,6 +36,7 @@ const (
 	kRsw    elemKind = 28
 	kEo     elemKind = 29
 	kRegm   elemKind = 30
+	kImark  elemKind = 31
 )
 
 // enum tables, by index.
@@ -96,6 +97,9 @@ var bankTables = [...][]string{
 var swizzleTables = [...][]string{
 	/*v4*/ 0: {"xxxx", "yyyy", "zzzz", "wwww", "xyzw", "yzww", "xyzz", "xxyz", "xyxy", "xywz", "zxyw", "zwzw", "yzxz", "xxyy", "xzww", "xyz1", "yzxw", "zwxy", "xzwy", "yyww", "wyzw", "wzwz", "xyzx", "zzww", "xwzx", "yyyx", "yyyz", "xzyw", "xxxy", "zyxw", "yyzz", "zzzy"},
 	/*v3*/ 1: {"xxx", "yyy", "zzz", "www", "xyz", "yzw", "xxy", "xyx", "yyx", "yyz", "zxy", "xzy", "yzx", "zyx", "zzy", "xy1", "xyy", "yxy", "xxz", "yxx", "xy0", "x10", "000", "111", "hhh", "222", "x00", "?", "?", "?", "?", "?"},
+	/*m2s0*/ 2: {"xxxx", "yyyy", "zzzz", "wwww", "xyzw", "yzxw", "xyww", "zwxy"},
+	/*m2s1*/ 3: {"xxxx", "yyyy", "zzzz", "wwww", "xyzw", "xyyz", "yyww", "wyzw"},
+	/*m2s2*/ 4: {"xxxx", "yyyy", "zzzz", "wwww", "xyzw", "xzww", "xxyz", "xyzz"},
 }
 
 // Hard-wired constant register banks, by index.
@@ -122,7 +126,7 @@ var constTables = [...][64]uint32{
 	},
 }
 
-const swzV34 = 2 // pseudo-table: v4 when the selector field is set, else v3
+const swzV34 = 5 // pseudo-table: v4 when the selector field is set, else v3
 
 const (
 	swzV3 = 1
@@ -134,25 +138,29 @@ var forms = [...]form{
 	0: {name: "vmad2", op1: 0x00, mask: 0xf800000000000000, value: 0x0000000000000000,
 		fields: []fieldDef{{name: "fmt", width: 1, def: 0, parts: []isa.Field{{Pos: 58, Width: 1}}}, {name: "pred", width: 2, def: 0, parts: []isa.Field{{Pos: 56, Width: 2}}}, {name: "skipinv", width: 1, def: 1, parts: []isa.Field{{Pos: 55, Width: 1}}}, {name: "s0swz", width: 3, def: 0, parts: []isa.Field{{Pos: 18, Width: 2}, {Pos: 53, Width: 1}}}, {name: "syncstart", width: 1, def: 0, parts: []isa.Field{{Pos: 52, Width: 1}}}, {name: "s0abs", width: 1, def: 0, parts: []isa.Field{{Pos: 50, Width: 1}}}, {name: "s1ext", width: 1, def: 0, parts: []isa.Field{{Pos: 49, Width: 1}}}, {name: "s2ext", width: 1, def: 0, parts: []isa.Field{{Pos: 48, Width: 1}}}, {name: "s2swz", width: 3, def: 0, parts: []isa.Field{{Pos: 45, Width: 3}}}, {name: "s1swz", width: 3, def: 0, parts: []isa.Field{{Pos: 20, Width: 2}, {Pos: 44, Width: 1}}}, {name: "nosched", width: 1, def: 0, parts: []isa.Field{{Pos: 43, Width: 1}}}, {name: "mask", width: 4, def: 0, parts: []isa.Field{{Pos: 39, Width: 4}}}, {name: "s1mod", width: 2, def: 0, parts: []isa.Field{{Pos: 37, Width: 2}}}, {name: "s2mod", width: 2, def: 0, parts: []isa.Field{{Pos: 35, Width: 2}}}, {name: "s0bank", width: 1, def: 0, parts: []isa.Field{{Pos: 34, Width: 1}}}, {name: "dbank", width: 2, def: 0, parts: []isa.Field{{Pos: 32, Width: 2}}}, {name: "s1bank", width: 2, def: 0, parts: []isa.Field{{Pos: 30, Width: 2}}}, {name: "s2bank", width: 2, def: 0, parts: []isa.Field{{Pos: 28, Width: 2}}}, {name: "dnum", width: 6, def: 0, parts: []isa.Field{{Pos: 22, Width: 6}}}, {name: "s0num", width: 6, def: 0, parts: []isa.Field{{Pos: 12, Width: 6}}}, {name: "s1num", width: 6, def: 0, parts: []isa.Field{{Pos: 6, Width: 6}}}, {name: "s2num", width: 6, def: 0, parts: []isa.Field{{Pos: 0, Width: 6}}}, {name: "dc", width: 2, def: 0, parts: []isa.Field{{Pos: 51, Width: 1}, {Pos: 54, Width: 1}}}},
 		variants: []variant{
-			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 3, flags: []int8{2, 3, 4, 8, 9, 10, 22},
+			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 4, flags: []int8{2, 4, 10, 22},
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: "mad.", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kE, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 4, tab2: -1},
+					{kind: kImark, text: ".vmad2", f: [8]int8{16, 6, 20, 17, 7, 21, -1, -1}, table: 1, tab2: -1},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kReg, text: "", f: [8]int8{15, -1, 18, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kMask, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kAbsl, text: "", f: [8]int8{5, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kReg, text: "", f: [8]int8{14, -1, 19, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
+					{kind: kSwz, text: "", f: [8]int8{3, -1, 11, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
 					{kind: kAbsr, text: "", f: [8]int8{5, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kModl, text: "", f: [8]int8{12, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kReg, text: "", f: [8]int8{16, 6, 20, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
+					{kind: kSwz, text: "", f: [8]int8{9, -1, 11, -1, -1, -1, -1, -1}, table: 3, tab2: -1},
 					{kind: kModr, text: "", f: [8]int8{12, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kModl, text: "", f: [8]int8{13, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kReg, text: "", f: [8]int8{17, 7, 21, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
+					{kind: kSwz, text: "", f: [8]int8{8, -1, 11, -1, -1, -1, -1, -1}, table: 4, tab2: -1},
 					{kind: kModr, text: "", f: [8]int8{13, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 				}},
 		}},
@@ -215,17 +223,17 @@ var forms = [...]form{
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kNeg, text: "", f: [8]int8{12, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kAbsl, text: "", f: [8]int8{13, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kRsw, text: "", f: [8]int8{18, 6, 27, 26, 25, 11, 3, -1}, table: 1, tab2: 2},
+					{kind: kRsw, text: "", f: [8]int8{18, 6, 27, 26, 25, 11, 3, -1}, table: 1, tab2: 5},
 					{kind: kAbsr, text: "", f: [8]int8{13, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kNeg, text: "", f: [8]int8{24, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kAbsl, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kGsw, text: "", f: [8]int8{19, 21, 16, 11, 3, -1, -1, -1}, table: 2, tab2: -1},
+					{kind: kGsw, text: "", f: [8]int8{19, 21, 16, 11, 3, -1, -1, -1}, table: 5, tab2: -1},
 					{kind: kAbsr, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kNeg, text: "", f: [8]int8{14, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kAbsl, text: "", f: [8]int8{15, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kGsw, text: "", f: [8]int8{23, 22, 2, 11, 3, -1, -1, -1}, table: 2, tab2: -1},
+					{kind: kGsw, text: "", f: [8]int8{23, 22, 2, 11, 3, -1, -1, -1}, table: 5, tab2: -1},
 					{kind: kAbsr, text: "", f: [8]int8{15, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 				}},
 		}},
@@ -248,7 +256,7 @@ var forms = [...]form{
 					{kind: kAbsr, text: "", f: [8]int8{13, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kAbsl, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kGsw, text: "", f: [8]int8{17, 19, -1, -1, 3, -1, -1, -1}, table: 2, tab2: -1},
+					{kind: kGsw, text: "", f: [8]int8{17, 19, -1, -1, 3, -1, -1, -1}, table: 5, tab2: -1},
 					{kind: kAbsr, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 				}},
 		}},

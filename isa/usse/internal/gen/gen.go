@@ -13,7 +13,7 @@ import (
 )
 
 // Element kinds, mirrored by the constants the generated file declares.
-var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm"}
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm", "imark"}
 
 type field struct {
 	name  string
@@ -446,6 +446,18 @@ func (s *spec) parseSyntax(f *form, t string) error {
 				}
 				fieldArgs = args[1:9]
 			}
+		case "imark":
+			// ".FORM" when two registers (banks:B1:X1:N1:B2:X2:N2) are both
+			// internal registers, where another form's text could be the same
+			if len(args) != 7 {
+				return fmt.Errorf("imark wants banks:bank1:ext1:num1:bank2:ext2:num2")
+			}
+			e.table = args[0]
+			if _, ok := s.banks[e.table]; !ok {
+				return fmt.Errorf("no banks %q", e.table)
+			}
+			e.text = "." + f.name
+			fieldArgs = args[1:]
 		case "gsw":
 			// gpi with swizzle: N:F:X:T:M[:S]
 			if len(args) != 5 && len(args) != 6 {
@@ -633,7 +645,7 @@ func (s *spec) emit() ([]byte, error) {
 				switch e.kind {
 				case "pfx", "e", "eo", "pck", "fmt2":
 					t = tableIdx(s.enumOrder, e.table)
-				case "reg", "regx", "oreg", "nreg", "regm":
+				case "reg", "regx", "oreg", "nreg", "regm", "imark":
 					t = tableIdx(s.bankOrder, e.table)
 				case "swz", "gsw":
 					if e.table == "v34" {
