@@ -70,9 +70,9 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 
 // matcher walks the text while the template is matched against it.
 type matcher struct {
-	s   string
-	pos int
-	set [MaxFields]bool
+	s      string
+	pos    int
+	set    [MaxFields]bool
 	alt    int  // value for an omitted optional enum, or -1
 	marked bool // an imark element's text was present
 }
