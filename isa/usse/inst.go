@@ -165,6 +165,10 @@ func (f *form) check(in *Inst) int {
 			if bankIndex(f, e, in) >= len(bankTables[e.table]) {
 				return int(e.f[0])
 			}
+		case kDualm:
+			if d, ok := newDualView(f, in); !ok {
+				return int(d.x[d.bad])
+			}
 		case kSwz:
 			if _, ok := swizzleEntry(f, e, in); !ok {
 				return int(e.f[0])

@@ -73,8 +73,9 @@ type matcher struct {
 	s      string
 	pos    int
 	set    [MaxFields]bool
-	alt    int  // value for an omitted optional enum, or -1
-	marked bool // an imark element's text was present
+	alt    int    // value for an omitted optional enum, or -1
+	marked bool   // an imark element's text was present
+	dual1  string // dual issue: the first mnemonic as written
 }
 
 func (m *matcher) blanks() {
@@ -375,6 +376,23 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 			v >>= w
 		}
 		return v == 0
+	case kDualm:
+		_, f16, _, rest, ok := parseDualMnem(m.s[m.pos:])
+		if !ok {
+			return false
+		}
+		end := len(m.s) - len(rest)
+		m.dual1 = m.s[m.pos:end]
+		m.pos = end
+		return m.assign(in, e.f[1], b2u(f16))
+	case kDualr:
+		back, ok := parseDual(int(in.Form), in, m.dual1, m.s[m.pos:])
+		if !ok {
+			return false
+		}
+		in.Args = back.Args
+		m.pos = len(m.s)
+		return true
 	case kImark:
 		if strings.HasPrefix(m.s[m.pos:], e.text) {
 			m.pos += len(e.text)

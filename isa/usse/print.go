@@ -23,11 +23,31 @@ func AppendText(dst []byte, in Inst, pc uint64) []byte {
 	if v == nil {
 		return appendRaw(dst, in.Raw)
 	}
+	var dual dualView
+	level := 0
+	for i := range v.elems {
+		if v.elems[i].kind == kDualm {
+			// dual issue: the marker level comes from a search (dual.go)
+			if level = dualLevel(f, &in); level < 0 {
+				return appendRaw(dst, in.Raw)
+			}
+			dual, _ = newDualView(f, &in)
+		}
+	}
 	for i := range v.elems {
 		if i == v.mnemEnd {
 			dst = appendFlags(dst, f, v, &in)
 		}
-		if v.elems[i].kind == kEo && eoImplied(f, v, &v.elems[i], &in) {
+		switch v.elems[i].kind {
+		case kEo:
+			if eoImplied(f, v, &v.elems[i], &in) {
+				continue
+			}
+		case kDualm:
+			dst = dual.appendMnem1(dst, level)
+			continue
+		case kDualr:
+			dst = dual.appendRest(dst, level)
 			continue
 		}
 		dst = appendElem(dst, f, &v.elems[i], &in)
@@ -119,6 +139,10 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kSzmark:
 		if in.Args[e.f[0]] == 0 && in.Args[e.f[1]]>>9&7 != 3 {
 			dst = append(dst, ".vec3"...)
+		}
+	case kDualm:
+		if d, ok := newDualView(f, in); ok {
+			dst = d.appendMnem1(dst, markNone)
 		}
 	case kImark:
 		if imarkSet(f, e, in) {

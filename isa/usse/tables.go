@@ -37,6 +37,8 @@ const (
 	kEo     elemKind = 29
 	kRegm   elemKind = 30
 	kImark  elemKind = 31
+	kDualm  elemKind = 32
+	kDualr  elemKind = 33
 )
 
 // enum tables, by index.
@@ -67,23 +69,52 @@ var enumTables = [...][]string{
 	/*minp*/ 23: {"", ".minp"},
 	/*ldkind*/ 24: {"lda32", "ldl32", "ldt32", "?"},
 	/*stkind*/ 25: {"sta32", "stl32", "stt32", "?"},
-	/*dualop3*/ 26: {"mad", "dot", "ssq", "mul", "add", "mov", "rsq", "rcp", "smad", "sadd", "smul", "subflr", "exp", "log", "op14", "op15"},
-	/*dualop4*/ 27: {"mad", "dot", "ssq", "mul", "add", "mov", "rsq", "rcp"},
-	/*dualop2*/ 28: {"op0", "dot", "ssq", "mul", "add", "mov", "rsq", "rcp", "smad", "sadd", "smul", "subflr", "exp", "log", "op14", "op15"},
-	/*chan*/ 29: {"x", "y", "z", "w"},
-	/*vmadsz*/ 30: {".vec3", ""},
-	/*tstf*/ 31: {"op0", "op1", "add", "frc", "rcp", "rsq", "log", "exp", "dp", "min", "max", "dsx", "dsy", "mul", "sub", "op15"},
-	/*tst16*/ 32: {"op0", "op1", "op2", "op3", "op4", "op5", "add.i16", "sub.i16", "mul.i16", "add.u16", "sub.u16", "mul.u16", "add.i32", "add.u32", "sub.i32", "sub.u32"},
-	/*tst8*/ 33: {"add.i8", "sub.i8", "add.u8", "sub.u8", "mul.i8", "fpmul.u8", "mul.u8", "fpadd.u8", "fpsub.u8", "op9", "op10", "op11", "op12", "op13", "op14", "op15"},
-	/*tstbw*/ 34: {"and", "or", "xor", "shl", "shr", "rol", "op6", "asr", "op8", "op9", "op10", "op11", "op12", "op13", "op14", "op15"},
-	/*tmtype*/ 35: {".u8", ".f16", ".f32", "?"},
-	/*f16f32p*/ 36: {"f16", "f32"},
-	/*incmode*/ 37: {"incrementmode", "swizzlemode"},
-	/*emitk*/ 38: {"emitpds", "emit.k1", "emit.k2", "emitvtx"},
-	/*lsk*/ 39: {"ldr", "ldr", "ldr.k2", "ldr.k3", "str", "str", "str", "str"},
-	/*killpred*/ 40: {"", "!p0", "!p1", "p0"},
-	/*pco*/ 41: {"pcoeff", "ptoff"},
+	/*dualop*/ 26: {"mad", "dot", "dot", "mul", "add", "mov", "rsq", "rcp", "mad", "add", "mul", "subflr", "exp", "log", "?", "?"},
+	/*dualop2*/ 27: {"?", "dot", "dot", "mul", "add", "mov", "rsq", "rcp", "mad", "add", "mul", "subflr", "exp", "log", "?", "?"},
+	/*dualcls*/ 28: {"v3", "v2s", "v1s", "v2", "v2", "v1", "s1", "s1", "s3", "s2", "s2", "s2", "s1", "s1", "?", "?"},
+	/*dl11*/ 29: {"u/0", "0/u", "1/u", "2/u"},
+	/*dl12*/ 30: {"u/01", "0/u1", "1/0u", "2/1u"},
+	/*dl13*/ 31: {"u/012", "0/u12", "1/0u2", "2/0u1"},
+	/*dl21*/ 32: {"u1/0", "0u/1", "01/u", "?"},
+	/*dl22*/ 33: {"u1/02", "0u/12", "01/2u", "?"},
+	/*dl23*/ 34: {"?", "?", "?", "?"},
+	/*dl31*/ 35: {"u12/0", "0u2/1", "01u/2", "012/u"},
+	/*dl32*/ 36: {"?", "?", "?", "?"},
+	/*dl33*/ 37: {"?", "?", "?", "?"},
+	/*dswz4*/ 38: {"xxxx", "yyyy", "zzzz", "wwww", "xyzw", "yzww", "xyzz", "xxyz", "xyxy", "xywz", "zxyw", "zwzw", "0000", "hhhh", "1111", "2222", "yzxw", "zwxy", "xzwy", "yyww", "wyzw", "wzwz", "xyzx", "zzww", "xwzx", "yyyx", "yyyz", "zwzw", "yzxz", "xxyy", "xzww", "xyz1"},
+	/*dswz3*/ 39: {"xxx", "yyy", "zzz", "www", "xyz", "yzw", "xxy", "xyx", "yyx", "yyz", "zxy", "xzy", "000", "hhh", "111", "222", "xyy", "yxy", "xxz", "yxx", "xy0", "x10", "xzy", "yzx", "zyx", "zzy", "xy1", "?", "?", "?", "?", "?"},
+	/*chan*/ 40: {"x", "y", "z", "w"},
+	/*vmadsz*/ 41: {".vec3", ""},
+	/*tstf*/ 42: {"op0", "op1", "add", "frc", "rcp", "rsq", "log", "exp", "dp", "min", "max", "dsx", "dsy", "mul", "sub", "op15"},
+	/*tst16*/ 43: {"op0", "op1", "op2", "op3", "op4", "op5", "add.i16", "sub.i16", "mul.i16", "add.u16", "sub.u16", "mul.u16", "add.i32", "add.u32", "sub.i32", "sub.u32"},
+	/*tst8*/ 44: {"add.i8", "sub.i8", "add.u8", "sub.u8", "mul.i8", "fpmul.u8", "mul.u8", "fpadd.u8", "fpsub.u8", "op9", "op10", "op11", "op12", "op13", "op14", "op15"},
+	/*tstbw*/ 45: {"and", "or", "xor", "shl", "shr", "rol", "op6", "asr", "op8", "op9", "op10", "op11", "op12", "op13", "op14", "op15"},
+	/*tmtype*/ 46: {".u8", ".f16", ".f32", "?"},
+	/*f16f32p*/ 47: {"f16", "f32"},
+	/*incmode*/ 48: {"incrementmode", "swizzlemode"},
+	/*emitk*/ 49: {"emitpds", "emit.k1", "emit.k2", "emitvtx"},
+	/*lsk*/ 50: {"ldr", "ldr", "ldr.k2", "ldr.k3", "str", "str", "str", "str"},
+	/*killpred*/ 51: {"", "!p0", "!p1", "p0"},
+	/*pco*/ 52: {"pcoeff", "ptoff"},
 }
+
+// Indices of the enum tables code refers to by name.
+const (
+	enumDualop  = 26
+	enumDualop2 = 27
+	enumDualcls = 28
+	enumDl11    = 29
+	enumDl12    = 30
+	enumDl13    = 31
+	enumDl21    = 32
+	enumDl22    = 33
+	enumDl23    = 34
+	enumDl31    = 35
+	enumDl32    = 36
+	enumDl33    = 37
+	enumDswz4   = 38
+	enumDswz3   = 39
+)
 
 // bank tables, by index.
 var bankTables = [...][]string{
@@ -216,7 +247,7 @@ var forms = [...]form{
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
 					{kind: kLit, text: "mad.f32", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kEo, text: "", f: [8]int8{3, -1, -1, -1, -1, -1, -1, -1}, table: 30, tab2: -1},
+					{kind: kEo, text: "", f: [8]int8{3, -1, -1, -1, -1, -1, -1, -1}, table: 41, tab2: -1},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kReg, text: "", f: [8]int8{17, 4, 20, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kMask, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -261,34 +292,25 @@ var forms = [...]form{
 				}},
 		}},
 	5: {name: "vdual3", op1: 0x04, mask: 0xf800000000000000, value: 0x2000000000000000,
-		fields: []fieldDef{{name: "g1neg", width: 1, def: 0, parts: []isa.Field{{Pos: 58, Width: 1}}}, {name: "pred", width: 2, def: 0, parts: []isa.Field{{Pos: 56, Width: 2}}}, {name: "skipinv", width: 1, def: 1, parts: []isa.Field{{Pos: 55, Width: 1}}}, {name: "op", width: 4, def: 0, parts: []isa.Field{{Pos: 44, Width: 3}, {Pos: 54, Width: 1}}}, {name: "f16", width: 1, def: 0, parts: []isa.Field{{Pos: 53, Width: 1}}}, {name: "g1swzx", width: 1, def: 0, parts: []isa.Field{{Pos: 52, Width: 1}}}, {name: "usswz", width: 4, def: 0, parts: []isa.Field{{Pos: 48, Width: 4}}}, {name: "usneg", width: 1, def: 0, parts: []isa.Field{{Pos: 47, Width: 1}}}, {name: "opb", width: 4, def: 0, parts: []isa.Field{{Pos: 18, Width: 3}, {Pos: 43, Width: 1}}}, {name: "primus", width: 1, def: 0, parts: []isa.Field{{Pos: 42, Width: 1}}}, {name: "g0swz", width: 4, def: 0, parts: []isa.Field{{Pos: 38, Width: 4}}}, {name: "g1swz", width: 4, def: 0, parts: []isa.Field{{Pos: 34, Width: 4}}}, {name: "pdbank", width: 2, def: 0, parts: []isa.Field{{Pos: 32, Width: 2}}}, {name: "usbank", width: 2, def: 0, parts: []isa.Field{{Pos: 30, Width: 2}}}, {name: "pdgpi", width: 2, def: 0, parts: []isa.Field{{Pos: 28, Width: 2}}}, {name: "pdnum", width: 7, def: 0, parts: []isa.Field{{Pos: 21, Width: 7}}}, {name: "srccfg", width: 2, def: 0, parts: []isa.Field{{Pos: 16, Width: 2}}}, {name: "g2slot", width: 2, def: 0, parts: []isa.Field{{Pos: 14, Width: 1}, {Pos: 15, Width: 1}}}, {name: "g1slot", width: 2, def: 0, parts: []isa.Field{{Pos: 12, Width: 2}}}, {name: "g0slot", width: 2, def: 0, parts: []isa.Field{{Pos: 10, Width: 2}}}, {name: "wmask", width: 3, def: 0, parts: []isa.Field{{Pos: 7, Width: 3}}}, {name: "usnum", width: 7, def: 0, parts: []isa.Field{{Pos: 0, Width: 7}}}},
+		fields: []fieldDef{{name: "g1neg", width: 1, def: 0, parts: []isa.Field{{Pos: 58, Width: 1}}}, {name: "pred", width: 2, def: 0, parts: []isa.Field{{Pos: 56, Width: 2}}}, {name: "skipinv", width: 1, def: 1, parts: []isa.Field{{Pos: 55, Width: 1}}}, {name: "op1", width: 4, def: 0, parts: []isa.Field{{Pos: 44, Width: 3}, {Pos: 54, Width: 1}}}, {name: "f16", width: 1, def: 0, parts: []isa.Field{{Pos: 53, Width: 1}}}, {name: "g1swzx", width: 1, def: 0, parts: []isa.Field{{Pos: 52, Width: 1}}}, {name: "uswz", width: 4, def: 0, parts: []isa.Field{{Pos: 48, Width: 4}}}, {name: "uneg", width: 1, def: 0, parts: []isa.Field{{Pos: 47, Width: 1}}}, {name: "op2", width: 4, def: 0, parts: []isa.Field{{Pos: 18, Width: 3}, {Pos: 43, Width: 1}}}, {name: "primus", width: 1, def: 0, parts: []isa.Field{{Pos: 42, Width: 1}}}, {name: "g0swz", width: 4, def: 0, parts: []isa.Field{{Pos: 38, Width: 4}}}, {name: "g1swz", width: 4, def: 0, parts: []isa.Field{{Pos: 34, Width: 4}}}, {name: "udbank", width: 2, def: 0, parts: []isa.Field{{Pos: 32, Width: 2}}}, {name: "usbank", width: 2, def: 0, parts: []isa.Field{{Pos: 30, Width: 2}}}, {name: "gdnum", width: 2, def: 0, parts: []isa.Field{{Pos: 28, Width: 2}}}, {name: "udnum", width: 7, def: 0, parts: []isa.Field{{Pos: 21, Width: 7}}}, {name: "srccfg", width: 2, def: 0, parts: []isa.Field{{Pos: 16, Width: 2}}}, {name: "g2hi", width: 1, def: 0, parts: []isa.Field{{Pos: 15, Width: 1}}}, {name: "g2lo", width: 1, def: 0, parts: []isa.Field{{Pos: 14, Width: 1}}}, {name: "g1slot", width: 2, def: 0, parts: []isa.Field{{Pos: 12, Width: 2}}}, {name: "g0slot", width: 2, def: 0, parts: []isa.Field{{Pos: 10, Width: 2}}}, {name: "wmask", width: 3, def: 0, parts: []isa.Field{{Pos: 7, Width: 3}}}, {name: "usnum", width: 7, def: 0, parts: []isa.Field{{Pos: 0, Width: 7}}}},
 		variants: []variant{
-			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 4, flags: []int8{0, 2, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20},
+			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 2, flags: []int8{2},
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{1, -1, -1, -1, -1, -1, -1, -1}, table: 3, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{3, -1, -1, -1, -1, -1, -1, -1}, table: 26, tab2: -1},
-					{kind: kLit, text: ".", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{4, -1, -1, -1, -1, -1, -1, -1}, table: 4, tab2: -1},
+					{kind: kDualm, text: "", f: [8]int8{3, 4, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kReg, text: "", f: [8]int8{13, -1, 21, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
-					{kind: kLit, text: " +", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 28, tab2: -1},
+					{kind: kDualr, text: "", f: [8]int8{0, 5, 6, 7, 8, 9, 10, 11}, table: 0, tab2: -1},
 				}},
 		}},
 	6: {name: "vdual4", op1: 0x05, mask: 0xf800000000000000, value: 0x2800000000000000,
-		fields: []fieldDef{{name: "g1neg", width: 1, def: 0, parts: []isa.Field{{Pos: 58, Width: 1}}}, {name: "pred", width: 2, def: 0, parts: []isa.Field{{Pos: 56, Width: 2}}}, {name: "skipinv", width: 1, def: 1, parts: []isa.Field{{Pos: 55, Width: 1}}}, {name: "hasw", width: 1, def: 0, parts: []isa.Field{{Pos: 54, Width: 1}}}, {name: "f16", width: 1, def: 0, parts: []isa.Field{{Pos: 53, Width: 1}}}, {name: "g1swzx", width: 1, def: 0, parts: []isa.Field{{Pos: 52, Width: 1}}}, {name: "usswz", width: 4, def: 0, parts: []isa.Field{{Pos: 48, Width: 4}}}, {name: "usneg", width: 1, def: 0, parts: []isa.Field{{Pos: 47, Width: 1}}}, {name: "op", width: 3, def: 0, parts: []isa.Field{{Pos: 44, Width: 3}}}, {name: "opb", width: 4, def: 0, parts: []isa.Field{{Pos: 18, Width: 3}, {Pos: 43, Width: 1}}}, {name: "primus", width: 1, def: 0, parts: []isa.Field{{Pos: 42, Width: 1}}}, {name: "g0swz", width: 4, def: 0, parts: []isa.Field{{Pos: 38, Width: 4}}}, {name: "g1swz", width: 4, def: 0, parts: []isa.Field{{Pos: 34, Width: 4}}}, {name: "pdbank", width: 2, def: 0, parts: []isa.Field{{Pos: 32, Width: 2}}}, {name: "usbank", width: 2, def: 0, parts: []isa.Field{{Pos: 30, Width: 2}}}, {name: "pdgpi", width: 2, def: 0, parts: []isa.Field{{Pos: 28, Width: 2}}}, {name: "pdnum", width: 7, def: 0, parts: []isa.Field{{Pos: 21, Width: 7}}}, {name: "srccfg", width: 2, def: 0, parts: []isa.Field{{Pos: 16, Width: 2}}}, {name: "g2slot", width: 2, def: 0, parts: []isa.Field{{Pos: 14, Width: 1}, {Pos: 15, Width: 1}}}, {name: "g1slot", width: 2, def: 0, parts: []isa.Field{{Pos: 12, Width: 2}}}, {name: "g0slot", width: 2, def: 0, parts: []isa.Field{{Pos: 10, Width: 2}}}, {name: "wmask", width: 3, def: 0, parts: []isa.Field{{Pos: 7, Width: 3}}}, {name: "usnum", width: 7, def: 0, parts: []isa.Field{{Pos: 0, Width: 7}}}},
+		fields: []fieldDef{{name: "g1neg", width: 1, def: 0, parts: []isa.Field{{Pos: 58, Width: 1}}}, {name: "pred", width: 2, def: 0, parts: []isa.Field{{Pos: 56, Width: 2}}}, {name: "skipinv", width: 1, def: 1, parts: []isa.Field{{Pos: 55, Width: 1}}}, {name: "wmaskw", width: 1, def: 0, parts: []isa.Field{{Pos: 54, Width: 1}}}, {name: "f16", width: 1, def: 0, parts: []isa.Field{{Pos: 53, Width: 1}}}, {name: "g1swzx", width: 1, def: 0, parts: []isa.Field{{Pos: 52, Width: 1}}}, {name: "uswz", width: 4, def: 0, parts: []isa.Field{{Pos: 48, Width: 4}}}, {name: "uneg", width: 1, def: 0, parts: []isa.Field{{Pos: 47, Width: 1}}}, {name: "op1", width: 3, def: 0, parts: []isa.Field{{Pos: 44, Width: 3}}}, {name: "op2", width: 4, def: 0, parts: []isa.Field{{Pos: 18, Width: 3}, {Pos: 43, Width: 1}}}, {name: "primus", width: 1, def: 0, parts: []isa.Field{{Pos: 42, Width: 1}}}, {name: "g0swz", width: 4, def: 0, parts: []isa.Field{{Pos: 38, Width: 4}}}, {name: "g1swz", width: 4, def: 0, parts: []isa.Field{{Pos: 34, Width: 4}}}, {name: "udbank", width: 2, def: 0, parts: []isa.Field{{Pos: 32, Width: 2}}}, {name: "usbank", width: 2, def: 0, parts: []isa.Field{{Pos: 30, Width: 2}}}, {name: "gdnum", width: 2, def: 0, parts: []isa.Field{{Pos: 28, Width: 2}}}, {name: "udnum", width: 7, def: 0, parts: []isa.Field{{Pos: 21, Width: 7}}}, {name: "srccfg", width: 2, def: 0, parts: []isa.Field{{Pos: 16, Width: 2}}}, {name: "g2hi", width: 1, def: 0, parts: []isa.Field{{Pos: 15, Width: 1}}}, {name: "g2lo", width: 1, def: 0, parts: []isa.Field{{Pos: 14, Width: 1}}}, {name: "g1slot", width: 2, def: 0, parts: []isa.Field{{Pos: 12, Width: 2}}}, {name: "g0slot", width: 2, def: 0, parts: []isa.Field{{Pos: 10, Width: 2}}}, {name: "wmask", width: 3, def: 0, parts: []isa.Field{{Pos: 7, Width: 3}}}, {name: "usnum", width: 7, def: 0, parts: []isa.Field{{Pos: 0, Width: 7}}}},
 		variants: []variant{
-			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 5, flags: []int8{0, 2, 3, 5, 6, 7, 10, 11, 12, 13, 15, 16, 17, 18, 19, 20, 21},
+			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 2, flags: []int8{2},
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{1, -1, -1, -1, -1, -1, -1, -1}, table: 3, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 27, tab2: -1},
-					{kind: kLit, text: ".", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{4, -1, -1, -1, -1, -1, -1, -1}, table: 4, tab2: -1},
-					{kind: kLit, text: ".vec4", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kDualm, text: "", f: [8]int8{8, 4, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kReg, text: "", f: [8]int8{14, -1, 22, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
-					{kind: kLit, text: " +", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{9, -1, -1, -1, -1, -1, -1, -1}, table: 28, tab2: -1},
+					{kind: kDualr, text: "", f: [8]int8{3, 0, 5, 6, 7, 9, 10, 11}, table: 0, tab2: -1},
 				}},
 		}},
 	7: {name: "vcomp", op1: 0x06, mask: 0xf800000000000000, value: 0x3000000000000000,
@@ -306,7 +328,7 @@ var forms = [...]form{
 					{kind: kModl, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kReg, text: "", f: [8]int8{14, 6, 16, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
 					{kind: kLit, text: ".", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{12, -1, -1, -1, -1, -1, -1, -1}, table: 29, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{12, -1, -1, -1, -1, -1, -1, -1}, table: 40, tab2: -1},
 					{kind: kModr, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 				}},
 		}},
@@ -367,9 +389,9 @@ var forms = [...]form{
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
 					{kind: kLit, text: "tst.", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{22, -1, -1, -1, -1, -1, -1, -1}, table: 31, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{22, -1, -1, -1, -1, -1, -1, -1}, table: 42, tab2: -1},
 					{kind: kLit, text: ".", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 36, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 47, tab2: -1},
 					{kind: kLit, text: " p", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kDec, text: "", f: [8]int8{15, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -382,7 +404,7 @@ var forms = [...]form{
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
 					{kind: kLit, text: "tst.", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{22, -1, -1, -1, -1, -1, -1, -1}, table: 32, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{22, -1, -1, -1, -1, -1, -1, -1}, table: 43, tab2: -1},
 					{kind: kLit, text: " p", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kDec, text: "", f: [8]int8{15, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -395,7 +417,7 @@ var forms = [...]form{
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
 					{kind: kLit, text: "tst.", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{22, -1, -1, -1, -1, -1, -1, -1}, table: 33, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{22, -1, -1, -1, -1, -1, -1, -1}, table: 44, tab2: -1},
 					{kind: kLit, text: " p", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kDec, text: "", f: [8]int8{15, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -408,7 +430,7 @@ var forms = [...]form{
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
 					{kind: kLit, text: "tst.", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{22, -1, -1, -1, -1, -1, -1, -1}, table: 34, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{22, -1, -1, -1, -1, -1, -1, -1}, table: 45, tab2: -1},
 					{kind: kLit, text: " p", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kDec, text: "", f: [8]int8{15, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -425,11 +447,11 @@ var forms = [...]form{
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
 					{kind: kLit, text: "tstmsk", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{14, -1, -1, -1, -1, -1, -1, -1}, table: 35, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{14, -1, -1, -1, -1, -1, -1, -1}, table: 46, tab2: -1},
 					{kind: kLit, text: ".", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{21, -1, -1, -1, -1, -1, -1, -1}, table: 31, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{21, -1, -1, -1, -1, -1, -1, -1}, table: 42, tab2: -1},
 					{kind: kLit, text: ".", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 36, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{8, -1, -1, -1, -1, -1, -1, -1}, table: 47, tab2: -1},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kReg, text: "", f: [8]int8{15, 4, 18, 20, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -441,9 +463,9 @@ var forms = [...]form{
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
 					{kind: kLit, text: "tstmsk", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{14, -1, -1, -1, -1, -1, -1, -1}, table: 35, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{14, -1, -1, -1, -1, -1, -1, -1}, table: 46, tab2: -1},
 					{kind: kLit, text: ".", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{21, -1, -1, -1, -1, -1, -1, -1}, table: 32, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{21, -1, -1, -1, -1, -1, -1, -1}, table: 43, tab2: -1},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kReg, text: "", f: [8]int8{15, 4, 18, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -455,9 +477,9 @@ var forms = [...]form{
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
 					{kind: kLit, text: "tstmsk", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{14, -1, -1, -1, -1, -1, -1, -1}, table: 35, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{14, -1, -1, -1, -1, -1, -1, -1}, table: 46, tab2: -1},
 					{kind: kLit, text: ".", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{21, -1, -1, -1, -1, -1, -1, -1}, table: 33, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{21, -1, -1, -1, -1, -1, -1, -1}, table: 44, tab2: -1},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kReg, text: "", f: [8]int8{15, 4, 18, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -469,9 +491,9 @@ var forms = [...]form{
 				elems: []elem{
 					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
 					{kind: kLit, text: "tstmsk", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{14, -1, -1, -1, -1, -1, -1, -1}, table: 35, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{14, -1, -1, -1, -1, -1, -1, -1}, table: 46, tab2: -1},
 					{kind: kLit, text: ".", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{21, -1, -1, -1, -1, -1, -1, -1}, table: 34, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{21, -1, -1, -1, -1, -1, -1, -1}, table: 45, tab2: -1},
 					{kind: kLit, text: " ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kReg, text: "", f: [8]int8{15, 4, 18, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -810,13 +832,13 @@ var forms = [...]form{
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kHex, text: "", f: [8]int8{11, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{4, -1, -1, -1, -1, -1, -1, -1}, table: 37, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{4, -1, -1, -1, -1, -1, -1, -1}, table: 48, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{5, -1, -1, -1, -1, -1, -1, -1}, table: 37, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{5, -1, -1, -1, -1, -1, -1, -1}, table: 48, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{6, -1, -1, -1, -1, -1, -1, -1}, table: 37, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{6, -1, -1, -1, -1, -1, -1, -1}, table: 48, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kE, text: "", f: [8]int8{7, -1, -1, -1, -1, -1, -1, -1}, table: 37, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{7, -1, -1, -1, -1, -1, -1, -1}, table: 48, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kHex, text: "", f: [8]int8{1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", ", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -876,7 +898,7 @@ var forms = [...]form{
 				}},
 			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 1, flags: []int8{0, 2, 3, 4, 5},
 				elems: []elem{
-					{kind: kE, text: "", f: [8]int8{1, -1, -1, -1, -1, -1, -1, -1}, table: 38, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{1, -1, -1, -1, -1, -1, -1, -1}, table: 49, tab2: -1},
 				}},
 		}},
 	35: {name: "limm", op1: 0x1f, mask: 0xff30000000000000, value: 0xfc20000000000000,
@@ -957,7 +979,7 @@ var forms = [...]form{
 				}},
 			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 1, flags: []int8{2, 7},
 				elems: []elem{
-					{kind: kE, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 39, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 50, tab2: -1},
 					{kind: kLit, text: " r", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kDec, text: "", f: [8]int8{3, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", r", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -975,7 +997,7 @@ var forms = [...]form{
 		variants: []variant{
 			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 2, flags: []int8{1},
 				elems: []elem{
-					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 40, tab2: -1},
+					{kind: kPfx, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 51, tab2: -1},
 					{kind: kLit, text: "kill", f: [8]int8{-1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 				}},
 		}},
@@ -984,7 +1006,7 @@ var forms = [...]form{
 		variants: []variant{
 			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 1, flags: []int8{1, 2},
 				elems: []elem{
-					{kind: kE, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 41, tab2: -1},
+					{kind: kE, text: "", f: [8]int8{0, -1, -1, -1, -1, -1, -1, -1}, table: 52, tab2: -1},
 				}},
 		}},
 	40: {name: "depthf", op1: 0x1f, mask: 0xff30000000000000, value: 0xfb30000000000000,

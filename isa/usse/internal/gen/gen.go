@@ -13,7 +13,7 @@ import (
 )
 
 // Element kinds, mirrored by the constants the generated file declares.
-var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm", "imark"}
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm", "imark", "dualm", "dualr"}
 
 type field struct {
 	name  string
@@ -494,7 +494,7 @@ func (s *spec) parseSyntax(f *form, t string) error {
 			}
 			fieldArgs = append([]string{args[0], args[1], args[3]}, args[4:]...)
 		default:
-			want := map[string][2]int{"swzf": {1, 3}, "hexc": {2, 3}, "sel": {5, 5}, "szmark": {2, 2}}[e.kind]
+			want := map[string][2]int{"swzf": {1, 3}, "hexc": {2, 3}, "sel": {5, 5}, "szmark": {2, 2}, "dualm": {2, 2}, "dualr": {1, MaxFields}}[e.kind]
 			if want[0] == 0 {
 				want = [2]int{1, 1}
 			}
@@ -590,6 +590,13 @@ func (s *spec) emit() ([]byte, error) {
 		p("}\n\n")
 	}
 	emitTables("enum", s.enumOrder, s.enums)
+	p("// Indices of the enum tables code refers to by name.\nconst (\n")
+	for i, n := range s.enumOrder {
+		if strings.HasPrefix(n, "dual") || strings.HasPrefix(n, "dl") || strings.HasPrefix(n, "dswz") {
+			p("\tenum%s = %d\n", strings.Title(n), i)
+		}
+	}
+	p(")\n\n")
 	emitTables("bank", s.bankOrder, s.banks)
 	emitTables("swizzle", s.swzOrder, s.swz)
 	p("// Hard-wired constant register banks, by index.\nvar constTables = [...][64]uint32{\n")

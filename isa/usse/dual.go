@@ -1,0 +1,998 @@
+package usse
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Dual-issue words (op1 0x04 vec3, 0x05 vec4). usse.spec describes the
+// fields, operation tables and source layouts; this file turns them into
+// text ("mul.f32 pa3.x, i1.x, i2.x +mov.f32 i1.xyz, pa8.xyz") and back.
+//
+// The operand text does not always name one word (vector and scalar mul
+// print alike when their operands do), so the text is resolved by search:
+// the candidates a text can stand for are tried in a fixed order (vec3
+// group first, operation indices ascending, then primus, then source
+// configuration), and a word whose plain text would be found earlier by
+// that search prints markers (.vec4, .scalar, then deciding fields) until
+// the search finds it. Parsing runs the same search and accepts a word only
+// when it prints exactly the input.
+
+// dualOp is one operation of a dual-issue word.
+type dualOp struct {
+	idx    uint32
+	name   string
+	srcs   int
+	vload  bool // reads vector sources
+	vstore bool // writes a vector result
+}
+
+// marker is the suffix that tells an operation from an earlier one of the
+// same name: the scalar mad/add/mul from the vector ones, ssq from dot.
+func (o dualOp) marker() string {
+	switch {
+	case o.idx >= 8 && o.idx <= 10:
+		return ".scalar"
+	case o.idx == 2:
+		return ".ssq"
+	}
+	return ""
+}
+
+// isDot: dot and ssq read 3 (vec3) or 4 (vec4) channels whatever the mask.
+func (o dualOp) isDot() bool { return o.idx == 1 || o.idx == 2 }
+
+func dualInfo(table int, idx uint32) (dualOp, bool) {
+	t := enumTables[table]
+	if int(idx) >= len(t) || t[idx] == "?" {
+		return dualOp{}, false
+	}
+	c := enumTables[enumDualcls][idx]
+	if c == "?" {
+		return dualOp{}, false
+	}
+	return dualOp{idx: idx, name: t[idx], srcs: int(c[1] - '0'), vload: c[0] == 'v', vstore: c[0] == 'v' && len(c) == 2}, true
+}
+
+var dualLayoutTables = [3][3]int{
+	{enumDl11, enumDl12, enumDl13},
+	{enumDl21, enumDl22, enumDl23},
+	{enumDl31, enumDl32, enumDl33},
+}
+
+// dualFieldNames are the fields the dual element prints (or flags).
+var dualFieldNames = [...]string{"op1", "f16", "wmaskw", "g1neg", "g1swzx", "uswz", "uneg", "op2", "primus", "g0swz", "g1swz", "udbank", "usbank", "gdnum", "udnum", "srccfg", "g2hi", "g2lo", "g1slot", "g0slot", "wmask", "usnum"}
+
+const (
+	dfOp1 = iota
+	dfF16
+	dfWmaskw
+	dfG1neg
+	dfG1swzx
+	dfUswz
+	dfUneg
+	dfOp2
+	dfPrimus
+	dfG0swz
+	dfG1swz
+	dfUdbank
+	dfUsbank
+	dfGdnum
+	dfUdnum
+	dfSrccfg
+	dfG2hi
+	dfG2lo
+	dfG1slot
+	dfG0slot
+	dfWmask
+	dfUsnum
+	dfCount
+)
+
+// dualIdx maps the dual field numbers to the form's field indices (-1: absent).
+func dualIdx(f *form) (x [dfCount]int8) {
+	for i, n := range dualFieldNames {
+		x[i] = -1
+		for j := range f.fields {
+			if f.fields[j].name == n {
+				x[i] = int8(j)
+			}
+		}
+	}
+	return x
+}
+
+// dualView is a decoded dual-issue word.
+type dualView struct {
+	f      *form
+	in     *Inst
+	x      [dfCount]int8
+	vec4   bool
+	op     [2]dualOp
+	lay    [2]string // source letters per operation: u 0 1 2
+	c1     int       // sources of the first operation
+	primus bool      // the first operation writes the unified destination
+	bad    int       // when invalid: the dual field at fault
+}
+
+func (d *dualView) get(k int) uint32 {
+	if d.x[k] < 0 {
+		return 0
+	}
+	return d.in.Args[d.x[k]]
+}
+
+func newDualView(f *form, in *Inst) (dualView, bool) {
+	d := dualView{f: f, in: in, x: dualIdx(f), vec4: f.op1 == 0x05}
+	var ok bool
+	if d.op[0], ok = dualInfo(enumDualop, d.get(dfOp1)); !ok {
+		d.bad = dfOp1
+		return d, false
+	}
+	if d.op[1], ok = dualInfo(enumDualop2, d.get(dfOp2)); !ok {
+		d.bad = dfOp2
+		return d, false
+	}
+	d.c1 = d.op[0].srcs
+	l := enumTables[dualLayoutTables[d.c1-1][d.op[1].srcs-1]][d.get(dfSrccfg)]
+	a, b, ok := strings.Cut(l, "/")
+	if !ok {
+		d.bad = dfSrccfg // no source layout for these operations
+		return d, false
+	}
+	d.lay = [2]string{a, b}
+	d.primus = d.get(dfPrimus) != 0
+	// every swizzle the layout reads must be defined
+	for k := 0; k < 2; k++ {
+		for i := 0; i < len(d.lay[k]); i++ {
+			if _, ok := d.srcSwizzle(d.lay[k][i]); !ok {
+				d.bad = [...]int{'u': dfUswz, '0': dfG0swz, '1': dfG1swz, '2': dfG2hi}[d.lay[k][i]]
+				return d, false
+			}
+		}
+	}
+	return d, true
+}
+
+func (d *dualView) swzTable() []string {
+	if d.vec4 {
+		return enumTables[enumDswz4]
+	}
+	return enumTables[enumDswz3]
+}
+
+// uses reports whether a source letter appears in either layout.
+func (d *dualView) uses(c byte) bool {
+	return strings.IndexByte(d.lay[0], c) >= 0 || strings.IndexByte(d.lay[1], c) >= 0
+}
+
+// used reports whether the operand text shows dual field k.
+func (d *dualView) used(k int) bool {
+	switch k {
+	case dfUsbank, dfUsnum, dfUswz, dfUneg:
+		return d.uses('u')
+	case dfG0slot, dfG0swz:
+		return d.uses('0')
+	case dfG1slot, dfG1swz, dfG1swzx, dfG1neg:
+		return d.uses('1')
+	case dfG2hi:
+		return d.c1 == 1 && d.uses('u') || d.c1 >= 2 && d.uses('2')
+	case dfG2lo:
+		return d.c1 <= 2 && d.uses('u') || d.c1 >= 2 && d.uses('2')
+	}
+	return true
+}
+
+// unifiedIsDest reports whether operation k writes the unified destination.
+func (d *dualView) unifiedIsDest(k int) bool { return (k == 0) == d.primus }
+
+// destMask is the write mask of operation k.
+func (d *dualView) destMask(k int) uint32 {
+	if !d.unifiedIsDest(k) {
+		return d.get(dfWmask) | d.get(dfWmaskw)<<3
+	}
+	f16 := d.get(dfF16) != 0
+	switch {
+	case d.get(dfUdbank) == 0 && d.get(dfUdnum) >= 124: // an internal register
+		if d.vec4 {
+			return 15
+		}
+		return 7
+	case d.op[k].vstore && f16:
+		return 15
+	case d.op[k].vstore:
+		return 3
+	case f16:
+		return 3
+	}
+	return 1
+}
+
+// srcChans is how many swizzle channels operation k's sources show.
+func (d *dualView) srcChans(k int) int {
+	switch o := d.op[k]; {
+	case !o.vload:
+		return 1
+	case o.isDot() && d.vec4:
+		return 4
+	case o.isDot():
+		return 3
+	}
+	return maskLen(d.destMask(k))
+}
+
+// srcSwizzle is the swizzle table index a source letter reads.
+func (d *dualView) srcSwizzle(c byte) (int, bool) {
+	var idx int
+	switch c {
+	case 'u':
+		idx = int(d.get(dfUswz))
+		if d.c1 < 2 {
+			idx += 16 * int(d.get(dfG2hi))
+		}
+	case '0':
+		idx = int(d.get(dfG0swz))
+	case '1':
+		idx = int(d.get(dfG1swz)) + 16*int(d.get(dfG1swzx))
+	case '2':
+		idx = 4 // xyzw / xyz
+	}
+	t := d.swzTable()
+	return idx, t[idx] != "?"
+}
+
+// appendDualReg prints a unified register (bank names r o pa sa idx1).
+func appendDualReg(dst []byte, bank string, num uint32, double bool) []byte {
+	mult := uint32(1)
+	if double {
+		mult = 2
+	}
+	switch bank {
+	case "r":
+		if num >= 124 {
+			return strconv.AppendUint(append(dst, 'i'), uint64(num-124), 10)
+		}
+		fallthrough
+	case "o", "pa", "sa":
+		return strconv.AppendUint(append(dst, bank...), uint64(num*mult), 10)
+	}
+	dst = append(dst, bank4[num>>5]...)
+	dst = append(dst, "[index1 * 2 + "...)
+	return append(strconv.AppendUint(dst, uint64((num&31)*mult), 10), ']')
+}
+
+var dualDestBanks = [4]string{"r", "o", "pa", "idx1"}
+
+func (d *dualView) appendDest(dst []byte, k int) []byte {
+	if d.unifiedIsDest(k) {
+		dst = appendDualReg(dst, dualDestBanks[d.get(dfUdbank)], d.get(dfUdnum), d.op[k].vstore)
+	} else {
+		dst = strconv.AppendUint(append(dst, 'i'), uint64(d.get(dfGdnum)), 10)
+	}
+	return appendMaskChans(dst, d.destMask(k))
+}
+
+// firstIndex is the first entry in t[lo:hi] starting with p, or -1.
+func firstIndex(t []string, lo, hi int, p string) int {
+	for i := lo; i < hi; i++ {
+		if t[i] != "?" && strings.HasPrefix(t[i], p) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (d *dualView) appendSrc(dst []byte, k int, c byte, level int) []byte {
+	abs := false
+	switch c {
+	case 'u':
+		abs = d.c1 <= 2 && d.get(dfG2lo) != 0
+		if d.get(dfUneg) != 0 {
+			dst = append(dst, '-')
+		}
+		if abs {
+			dst = append(dst, '|')
+		}
+		dst = appendDualReg(dst, bank4[d.get(dfUsbank)], d.get(dfUsnum), d.op[k].vload)
+	case '0':
+		dst = strconv.AppendUint(append(dst, 'i'), uint64(d.get(dfG0slot)), 10)
+	case '1':
+		if d.get(dfG1neg) != 0 {
+			dst = append(dst, '-')
+		}
+		dst = strconv.AppendUint(append(dst, 'i'), uint64(d.get(dfG1slot)), 10)
+	case '2':
+		n := uint32(2)
+		if d.c1 >= 2 {
+			n = d.get(dfG2hi)<<1 | d.get(dfG2lo)
+		}
+		dst = strconv.AppendUint(append(dst, 'i'), uint64(n), 10)
+	}
+	idx, _ := d.srcSwizzle(c)
+	t := d.swzTable()
+	ent := t[idx]
+	// the parser takes the first entry with the printed prefix among the
+	// entries it may mean (see dualAssign.source): print enough channels
+	lo, hi := 0, 16
+	if c == 'u' && d.c1 < 2 || c == '1' {
+		hi = 32
+		if level >= markExt {
+			lo, hi = idx&16, idx&16+16
+		}
+	}
+	n := min(d.srcChans(k), len(ent))
+	for ; n < len(ent); n++ {
+		if firstIndex(t, lo, hi, ent[:n]) == idx {
+			break
+		}
+	}
+	dst = append(append(dst, '.'), ent[:n]...)
+	if abs {
+		dst = append(dst, '|')
+	}
+	return dst
+}
+
+// appendOperands prints operation k's destination and sources.
+func (d *dualView) appendOperands(dst []byte, k int, level int) []byte {
+	dst = d.appendDest(dst, k)
+	lay := d.lay[k]
+	for i := 0; i < len(lay); i++ {
+		dst = d.appendSrc(append(dst, ", "...), k, lay[i], level)
+		if d.op[k].idx == 2 { // ssq: Sony's dot of a source with itself
+			dst = d.appendSrc(append(dst, ", "...), k, lay[i], level)
+		}
+	}
+	return dst
+}
+
+func (d *dualView) fmtName() string {
+	if d.get(dfF16) != 0 {
+		return ".f16"
+	}
+	return ".f32"
+}
+
+// Marker levels: which facts the text states beyond the plain operands.
+const (
+	markNone   = iota
+	markForm   // .vec4 (and the vec3 group is implied without it)
+	markScalar // .scalar after scalar mad/add/mul, .ssq after dot = ssq
+	markCfg    // .srccfg=N
+	markPrimus // .primus=N
+	markExt    // .g1swzx=N .g2hi=N
+	markLevels
+)
+
+// appendMnem1 prints the first operation's name and format (and .scalar).
+func (d *dualView) appendMnem1(dst []byte, level int) []byte {
+	dst = append(append(dst, d.op[0].name...), d.fmtName()...)
+	if level >= markScalar {
+		dst = append(dst, d.op[0].marker()...)
+	}
+	return dst
+}
+
+// appendRest prints everything after the first mnemonic and the blank.
+func (d *dualView) appendRest(dst []byte, level int) []byte {
+	dst = append(d.appendOperands(dst, 0, level), " +"...)
+	dst = append(append(dst, d.op[1].name...), d.fmtName()...)
+	if level >= markScalar {
+		dst = append(dst, d.op[1].marker()...)
+	}
+	if level >= markForm && d.vec4 {
+		dst = append(dst, ".vec4"...)
+	}
+	for k := range dualFieldNames {
+		if d.x[k] < 0 {
+			continue
+		}
+		v := d.get(k)
+		show := !d.used(k) && v != 0
+		switch k {
+		case dfSrccfg:
+			show = level >= markCfg
+		case dfPrimus:
+			show = level >= markPrimus
+		case dfG1swzx, dfG2hi:
+			show = show || level >= markExt && d.used(k)
+		}
+		if !show {
+			continue
+		}
+		dst = append(append(dst, '.'), dualFieldNames[k]...)
+		dst = strconv.AppendUint(append(dst, '='), uint64(v), 10)
+	}
+	dst = append(dst, ' ')
+	return d.appendOperands(dst, 1, level)
+}
+
+// dualLevel is the marker level a word needs: the lowest at which the
+// search finds the word itself; -1 when none does (the word is then listed
+// as .quad).
+func dualLevel(f *form, in *Inst) int {
+	d, ok := newDualView(f, in)
+	if !ok {
+		return -1
+	}
+	var buf [256]byte
+	text := d.appendMnem1(buf[:0], markNone)
+	text = append(text, ' ')
+	text = d.appendRest(text, markNone)
+	for level := markNone; level < markLevels; level++ {
+		cons := dualConstraints(&d, level)
+		w, ok := dualSearch(in.Raw, string(text), cons)
+		if ok && w == in.Raw {
+			return level
+		}
+	}
+	return -1
+}
+
+// dualCons restricts the search: fixed fields (by dual field number) and
+// the form.
+type dualCons struct {
+	form  int            // -1 any, else op1 group
+	fixed [dfCount]int32 // -1 free
+}
+
+func freeCons() dualCons {
+	c := dualCons{form: -1}
+	for i := range c.fixed {
+		c.fixed[i] = -1
+	}
+	return c
+}
+
+func dualConstraints(d *dualView, level int) dualCons {
+	c := freeCons()
+	if level >= markForm {
+		c.form = int(d.f.op1)
+	}
+	if level >= markScalar {
+		c.fixed[dfOp1] = int32(d.get(dfOp1))
+		c.fixed[dfOp2] = int32(d.get(dfOp2))
+	}
+	if level >= markCfg {
+		c.fixed[dfSrccfg] = int32(d.get(dfSrccfg))
+	}
+	if level >= markPrimus {
+		c.fixed[dfPrimus] = int32(d.get(dfPrimus))
+	}
+	if level >= markExt {
+		c.fixed[dfG1swzx] = int32(d.get(dfG1swzx))
+		c.fixed[dfG2hi] = int32(d.get(dfG2hi))
+	}
+	return c
+}
+
+// dualOpnd is one operand as written.
+type dualOpnd struct {
+	neg, abs bool
+	bank     string // r o pa sa i idx1
+	ibank    int    // idx1: the indexed bank (bank4)
+	num      uint32
+	chans    string // swizzle or mask text
+}
+
+// dualText is the structure of a dual-issue text.
+type dualText struct {
+	name   [2]string
+	f16    bool
+	marker [2]string // .scalar, .ssq or ""
+	vec4   bool
+	fixed  [dfCount]int32
+	opnd   [2][5]dualOpnd
+	n      [2]int
+}
+
+// parseDualMnem reads "name.f32[.scalar|.ssq]" at the start of s.
+func parseDualMnem(s string) (name string, f16 bool, marker, rest string, ok bool) {
+	i := 0
+	for i < len(s) && s[i] >= 'a' && s[i] <= 'z' {
+		i++
+	}
+	name, s = s[:i], s[i:]
+	switch {
+	case strings.HasPrefix(s, ".f32"):
+	case strings.HasPrefix(s, ".f16"):
+		f16 = true
+	default:
+		return "", false, "", s, false
+	}
+	s = s[4:]
+	for _, mk := range [...]string{".scalar", ".ssq"} {
+		if n := len(mk); strings.HasPrefix(s, mk) && (len(s) == n || s[n] == '.' || s[n] == ' ' || s[n] == '\t') {
+			marker, s = mk, s[n:]
+		}
+	}
+	return name, f16, marker, s, name != ""
+}
+
+func parseDualOpnds(s string, out *[5]dualOpnd) (int, bool) {
+	n := 0
+	for _, part := range strings.Split(s, ",") {
+		p := strings.TrimSpace(part)
+		if n == len(out) || p == "" {
+			return 0, false
+		}
+		o := &out[n]
+		*o = dualOpnd{}
+		if strings.HasPrefix(p, "-") {
+			o.neg, p = true, p[1:]
+		}
+		if strings.HasPrefix(p, "|") {
+			if !strings.HasSuffix(p, "|") || len(p) < 2 {
+				return 0, false
+			}
+			o.abs, p = true, p[1:len(p)-1]
+		}
+		i := 0
+		for i < len(p) && p[i] >= 'a' && p[i] <= 'z' {
+			i++
+		}
+		o.bank, p = p[:i], p[i:]
+		if strings.HasPrefix(p, "[") {
+			b := -1
+			for k, s := range bank4 {
+				if s == o.bank {
+					b = k
+				}
+			}
+			end := strings.IndexByte(p, ']')
+			inner := strings.ReplaceAll(p[1:max(end, 1)], " ", "")
+			if b < 0 || end < 0 || !strings.HasPrefix(inner, "index1*2+") {
+				return 0, false
+			}
+			v, err := strconv.ParseUint(inner[len("index1*2+"):], 10, 32)
+			if err != nil {
+				return 0, false
+			}
+			o.bank, o.ibank, o.num, p = "idx1", b, uint32(v), p[end+1:]
+		} else {
+			j := 0
+			for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+				j++
+			}
+			v, err := strconv.ParseUint(p[:j], 10, 32)
+			if err != nil {
+				return 0, false
+			}
+			o.num, p = uint32(v), p[j:]
+		}
+		if strings.HasPrefix(p, ".") {
+			o.chans, p = p[1:], ""
+		}
+		if p != "" {
+			return 0, false
+		}
+		n++
+	}
+	return n, true
+}
+
+// parseDualText splits "m1 OPERANDS +m2[.flags] OPERANDS".
+func parseDualText(mnem1, rest string) (dualText, bool) {
+	var t dualText
+	for i := range t.fixed {
+		t.fixed[i] = -1
+	}
+	var ok bool
+	var tail string
+	var f16b bool
+	if t.name[0], t.f16, t.marker[0], tail, ok = parseDualMnem(mnem1); !ok || tail != "" {
+		return t, false
+	}
+	// the second operation starts at a '+' outside brackets followed by its name
+	plus, depth := -1, 0
+	for i := 0; i < len(rest) && plus < 0; i++ {
+		switch rest[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case '+':
+			if depth == 0 && i+1 < len(rest) && rest[i+1] >= 'a' && rest[i+1] <= 'z' {
+				plus = i
+			}
+		}
+	}
+	if plus < 0 {
+		return t, false
+	}
+	if t.n[0], ok = parseDualOpnds(rest[:plus], &t.opnd[0]); !ok {
+		return t, false
+	}
+	second := rest[plus+1:]
+	if t.name[1], f16b, t.marker[1], second, ok = parseDualMnem(second); !ok || f16b != t.f16 {
+		return t, false
+	}
+	// flags: .vec4, .name=N
+	for strings.HasPrefix(second, ".") {
+		end := 1
+		for end < len(second) && second[end] != '.' && second[end] != ' ' && second[end] != '\t' {
+			end++
+		}
+		flag := second[1:end]
+		second = second[end:]
+		if flag == "vec4" {
+			t.vec4 = true
+			continue
+		}
+		name, val, ok := strings.Cut(flag, "=")
+		v, err := strconv.ParseUint(val, 10, 32)
+		k := -1
+		for i, n := range dualFieldNames {
+			if n == name {
+				k = i
+			}
+		}
+		if !ok || err != nil || k < 0 || t.fixed[k] >= 0 {
+			return t, false
+		}
+		t.fixed[k] = int32(v)
+	}
+	if second == "" || second[0] != ' ' && second[0] != '\t' {
+		return t, false
+	}
+	if t.n[1], ok = parseDualOpnds(second, &t.opnd[1]); !ok {
+		return t, false
+	}
+	return t, true
+}
+
+// dualCandidates calls fn with each word of form fi that text t may stand
+// for, in search order, until fn returns true. base holds the fields the
+// generic syntax set (predicate, skipinv).
+func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Inst) bool) bool {
+	f := &forms[fi]
+	x := dualIdx(f)
+	if cons.form >= 0 && int(f.op1) != cons.form || t.vec4 && f.op1 != 0x05 {
+		return false
+	}
+	nops := 16
+	if f.op1 == 0x05 {
+		nops = 8
+	}
+	for i1 := 0; i1 < nops; i1++ {
+		o1, ok := dualInfo(enumDualop, uint32(i1))
+		if !ok || o1.name != t.name[0] || t.marker[0] != "" && o1.marker() != t.marker[0] {
+			continue
+		}
+		for i2 := 0; i2 < 16; i2++ {
+			o2, ok := dualInfo(enumDualop2, uint32(i2))
+			if !ok || o2.name != t.name[1] || t.marker[1] != "" && o2.marker() != t.marker[1] {
+				continue
+			}
+			for primus := uint32(0); primus < 2; primus++ {
+				for cfg := uint32(0); cfg < 4; cfg++ {
+					in := Inst{Form: int16(fi)}
+					for i := range f.fields {
+						if !isDualField(f.fields[i].name) {
+							in.Args[i] = base.Args[i]
+						}
+					}
+					a := dualAssign{in: &in, x: &x}
+					for k := range t.fixed {
+						if t.fixed[k] >= 0 {
+							a.setf(k, uint32(t.fixed[k]))
+						}
+						if cons.fixed[k] >= 0 {
+							a.setf(k, uint32(cons.fixed[k]))
+						}
+					}
+					a.setf(dfOp1, uint32(i1))
+					a.setf(dfOp2, uint32(i2))
+					a.setf(dfPrimus, primus)
+					a.setf(dfSrccfg, cfg)
+					a.setf(dfF16, b2u(t.f16))
+					if a.bad || !a.operands(f, t) {
+						continue
+					}
+					w, err := Encode(in)
+					if err != nil {
+						continue
+					}
+					back, err := DecodeWord(w, 0)
+					if err != nil || int(back.Form) != fi {
+						continue
+					}
+					if fn(back) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// dualAssign sets dual fields, noting conflicts.
+type dualAssign struct {
+	in   *Inst
+	x    *[dfCount]int8
+	done [dfCount]bool
+	bad  bool
+}
+
+func (a *dualAssign) setf(k int, v uint32) {
+	fi := a.x[k]
+	if fi < 0 {
+		a.bad = a.bad || v != 0
+		return
+	}
+	if a.done[k] && a.in.Args[fi] != v {
+		a.bad = true
+		return
+	}
+	a.done[k] = true
+	a.in.Args[fi] = v
+}
+
+// operands assigns the fields the written operands determine.
+func (a *dualAssign) operands(f *form, t *dualText) bool {
+	d, ok := newDualView(f, a.in)
+	if !ok {
+		return false
+	}
+	for k := 0; k < 2; k++ {
+		want := 1 + len(d.lay[k])
+		if d.op[k].idx == 2 {
+			want = 1 + 2*len(d.lay[k])
+		}
+		if t.n[k] != want {
+			return false
+		}
+		dst := &t.opnd[k][0]
+		if dst.neg || dst.abs {
+			return false
+		}
+		if d.unifiedIsDest(k) {
+			bank, num, ok := unifiedReg(dst, dualDestBanks[:], d.op[k].vstore)
+			if !ok {
+				return false
+			}
+			a.setf(dfUdbank, bank)
+			a.setf(dfUdnum, num)
+		} else {
+			if dst.bank != "i" || dst.num > 3 {
+				return false
+			}
+			a.setf(dfGdnum, dst.num)
+			m := uint32(0)
+			for c := 0; c < len(dst.chans) && c < 4; c++ {
+				if dst.chans[c] == "xyzw"[c] {
+					m |= 1 << c
+				}
+			}
+			a.setf(dfWmask, m&7)
+			a.setf(dfWmaskw, m>>3)
+		}
+		for i := 0; i < len(d.lay[k]); i++ {
+			o := &t.opnd[k][1+i]
+			if d.op[k].idx == 2 {
+				o = &t.opnd[k][1+2*i]
+			}
+			if !a.source(&d, k, d.lay[k][i], o) {
+				return false
+			}
+		}
+	}
+	return !a.bad
+}
+
+// unifiedReg turns a written register into bank index and number.
+func unifiedReg(o *dualOpnd, banks []string, double bool) (uint32, uint32, bool) {
+	mult := uint32(1)
+	if double {
+		mult = 2
+	}
+	if o.bank == "i" {
+		return 0, 124 + o.num, o.num < 4
+	}
+	if o.bank == "idx1" {
+		if o.num%mult != 0 || o.num/mult >= 32 || banks[3] != "idx1" {
+			return 0, 0, false
+		}
+		return 3, uint32(o.ibank)<<5 | o.num/mult, true
+	}
+	for i, b := range banks {
+		if b == o.bank && b != "idx1" {
+			if o.num%mult != 0 || o.num/mult >= 128 || b == "r" && o.num/mult >= 124 {
+				return 0, 0, false
+			}
+			return uint32(i), o.num / mult, true
+		}
+	}
+	return 0, 0, false
+}
+
+func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
+	t := d.swzTable()
+	// swz finds the first entry the text names: standard half first; the
+	// extended half only when the ext bit exists (extField >= 0) and is not
+	// fixed to 0; only the extended half when it is fixed to 1.
+	swz := func(extField int) (int, bool) {
+		lo, hi := 0, 16
+		if extField >= 0 {
+			hi = 32
+			if a.done[extField] {
+				lo, hi = 16*int(a.in.Args[a.x[extField]]), 16+16*int(a.in.Args[a.x[extField]])
+			}
+		}
+		if o.chans == "" {
+			return 0, false
+		}
+		for i := lo; i < hi; i++ {
+			if strings.HasPrefix(t[i], o.chans) && t[i] != "?" {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	switch c {
+	case 'u':
+		bank, num, ok := unifiedReg(o, bank4[:], d.op[k].vload)
+		if !ok || o.abs && d.c1 > 2 {
+			return false
+		}
+		a.setf(dfUsbank, bank)
+		a.setf(dfUsnum, num)
+		a.setf(dfUneg, b2u(o.neg))
+		if d.c1 <= 2 {
+			a.setf(dfG2lo, b2u(o.abs))
+		}
+		ext := -1
+		if d.c1 < 2 {
+			ext = dfG2hi
+		}
+		idx, ok := swz(ext)
+		if !ok {
+			return false
+		}
+		a.setf(dfUswz, uint32(idx&15))
+		if d.c1 < 2 {
+			a.setf(dfG2hi, uint32(idx>>4))
+		}
+	case '0', '1':
+		if o.bank != "i" || o.num > 3 || o.abs || o.neg && c == '0' {
+			return false
+		}
+		ext := -1
+		if c == '1' {
+			ext = dfG1swzx
+		}
+		idx, ok := swz(ext)
+		if !ok {
+			return false
+		}
+		if c == '0' {
+			a.setf(dfG0slot, o.num)
+			a.setf(dfG0swz, uint32(idx))
+		} else {
+			a.setf(dfG1slot, o.num)
+			a.setf(dfG1neg, b2u(o.neg))
+			a.setf(dfG1swz, uint32(idx&15))
+			a.setf(dfG1swzx, uint32(idx>>4))
+		}
+	case '2':
+		if o.bank != "i" || o.num > 3 || o.abs || o.neg {
+			return false
+		}
+		if d.c1 >= 2 {
+			a.setf(dfG2hi, o.num>>1)
+			a.setf(dfG2lo, o.num&1)
+		} else if o.num != 2 {
+			return false
+		}
+	}
+	return !a.bad
+}
+
+// dualSearch returns the first word (vec3 group first) whose plain text
+// (no markers) is text, within the constraints; raw supplies the generic
+// fields (predicate, skipinv), which sit at the same bits in both groups.
+func dualSearch(raw uint64, text string, cons dualCons) (uint64, bool) {
+	sp := strings.IndexByte(text, ' ')
+	if sp < 0 {
+		return 0, false
+	}
+	t, ok := parseDualText(text[:sp], text[sp+1:])
+	if !ok {
+		return 0, false
+	}
+	var found uint64
+	var buf [256]byte
+	for fi := range forms {
+		f := &forms[fi]
+		if f.op1 != 0x04 && f.op1 != 0x05 {
+			continue
+		}
+		base := Inst{Form: int16(fi)}
+		for i := range f.fields {
+			base.Args[i] = f.fields[i].get(raw)
+		}
+		hit := dualCandidates(fi, &base, &t, &cons, func(c Inst) bool {
+			d, ok := newDualView(&forms[c.Form], &c)
+			if !ok {
+				return false
+			}
+			p := d.appendMnem1(buf[:0], markNone)
+			p = append(p, ' ')
+			p = d.appendRest(p, markNone)
+			if string(p) == text {
+				found = c.Raw
+				return true
+			}
+			return false
+		})
+		if hit {
+			return found, true
+		}
+	}
+	return 0, false
+}
+
+// normDual drops blanks next to ',' and '+' and collapses other runs.
+func normDual(s string) string {
+	var b strings.Builder
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' {
+			j := i
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+			prev := s[i-1]
+			next := s[j]
+			if prev != ',' && prev != '+' && next != ',' && next != '+' {
+				b.WriteByte(' ')
+			}
+			i = j - 1
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// parseDual resolves a dual-issue text for form fi: mnem1 is the first
+// mnemonic as written, rest everything after the blank that follows the
+// generic flags. It returns the word printing exactly this text.
+func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
+	t, ok := parseDualText(mnem1, rest)
+	if !ok {
+		return Inst{}, false
+	}
+	want := normDual(mnem1 + " " + rest)
+	cons := freeCons()
+	var out Inst
+	var buf [256]byte
+	hit := dualCandidates(fi, base, &t, &cons, func(c Inst) bool {
+		f := &forms[c.Form]
+		level := dualLevel(f, &c)
+		if level < 0 {
+			return false
+		}
+		d, _ := newDualView(f, &c)
+		p := d.appendMnem1(buf[:0], level)
+		p = append(p, ' ')
+		p = d.appendRest(p, level)
+		if normDual(string(p)) == want {
+			out = c
+			return true
+		}
+		return false
+	})
+	return out, hit
+}
+
+func isDualField(name string) bool {
+	for _, n := range dualFieldNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
