@@ -15,17 +15,17 @@ import (
 // gswSwizzle is the swizzle part of a gsw element (fields num, swz, ext,
 // mask, selector).
 func gswSwizzle(e *elem) elem {
-	return elem{kind: kSwz, table: e.table, f: [8]int8{e.f[1], e.f[2], e.f[3], e.f[4], -1, -1, -1, -1}}
+	return elem{kind: kSwz, table: e.table, f: [16]int8{e.f[1], e.f[2], e.f[3], e.f[4], -1, -1, -1, -1}}
 }
 
 // rswParts splits an rsw element (bank, ext, num, swz, swzext, mask,
 // selector) into its register and swizzle elements.
 func rswParts(e *elem) (reg, sw elem, hasSw bool) {
-	reg = elem{kind: kReg, table: e.table, f: [8]int8{e.f[0], e.f[1], e.f[2], -1, -1, -1, -1, -1}}
+	reg = elem{kind: kReg, table: e.table, f: [16]int8{e.f[0], e.f[1], e.f[2], -1, -1, -1, -1, -1}}
 	if e.f[3] < 0 {
 		return reg, sw, false
 	}
-	return reg, elem{kind: kSwz, table: uint8(e.tab2), f: [8]int8{e.f[3], e.f[4], e.f[5], e.f[6], -1, -1, -1, -1}}, true
+	return reg, elem{kind: kSwz, table: uint8(e.tab2), f: [16]int8{e.f[3], e.f[4], e.f[5], e.f[6], -1, -1, -1, -1}}, true
 }
 
 // swizzlePrefix is the text of a swz element without the dot: the shortest

@@ -44,7 +44,7 @@ func (f *fieldDef) set(w uint64, v uint32) uint64 {
 type elem struct {
 	kind  elemKind
 	text  string
-	f     [8]int8
+	f     [16]int8
 	table uint8
 	tab2  int8 // rsw: swizzle table, -1 for none
 }

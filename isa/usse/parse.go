@@ -393,6 +393,8 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		in.Args = back.Args
 		m.pos = len(m.s)
 		return true
+	case kPsrc:
+		return m.psrc(f, e, in)
 	case kImark:
 		if strings.HasPrefix(m.s[m.pos:], e.text) {
 			m.pos += len(e.text)
@@ -587,4 +589,56 @@ func b2u(b bool) uint32 {
 		return 1
 	}
 	return 0
+}
+
+// psrc parses a VPCK source pair in any of the forms appendPsrc prints, and
+// insists on the form the printer would use (one text per word).
+func (m *matcher) psrc(f *form, e *elem, in *Inst) bool {
+	r1, r2, sel := psrcParts(e)
+	m.blanks()
+	if m.eat('(') {
+		var c [2]uint32
+		for k, r := range []*elem{&r1, &r2} {
+			m.blanks()
+			if !m.reg(f, r, in) || !m.eat('.') {
+				return false
+			}
+			ch := strings.IndexByte("xy", m.peek())
+			if ch < 0 {
+				return false
+			}
+			m.pos++
+			c[k] = uint32(ch)
+			m.blanks()
+			if k == 0 && !m.eat(',') {
+				return false
+			}
+		}
+		if !m.eat(')') || !m.assign(in, e.f[6], c[0]) || !m.assign(in, e.f[7], c[1]+2) ||
+			!m.assign(in, e.f[8], 0) || !m.assign(in, e.f[9], 0) {
+			return false
+		}
+		pair, _ := psrcForm(f, e, in)
+		return pair
+	}
+	if !m.reg(f, &r1, in) || !m.elem(f, &sel, in, nil) {
+		return false
+	}
+	save := m.pos
+	m.blanks()
+	written := m.eat(',')
+	if written {
+		m.blanks()
+		if !m.reg(f, &r2, in) {
+			return false
+		}
+	} else {
+		m.pos = save
+		if uint64(in.Args[e.f[2]])+1 >= 1<<f.fields[e.f[2]].width ||
+			!m.assign(in, e.f[3], in.Args[e.f[0]]) || !m.assign(in, e.f[4], arg(in, e.f[1])) || !m.assign(in, e.f[5], in.Args[e.f[2]]+1) {
+			return false
+		}
+	}
+	pair, second := psrcForm(f, e, in)
+	return !pair && second == written
 }

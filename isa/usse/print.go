@@ -2,6 +2,7 @@ package usse
 
 import (
 	"strconv"
+	"strings"
 
 	"gpuisa/isa"
 )
@@ -144,6 +145,8 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		if d, ok := newDualView(f, in); ok {
 			dst = d.appendMnem1(dst, markNone)
 		}
+	case kPsrc:
+		return appendPsrc(dst, f, e, in)
 	case kImark:
 		if imarkSet(f, e, in) {
 			dst = append(dst, e.text...)
@@ -253,7 +256,7 @@ func isNextReg(f *form, e *elem, in *Inst) bool {
 		(e.tab2 < 0 || enumTables[e.tab2][in.Args[e.f[6]]] != "") {
 		return false // fields 6 and 7 are equal (and, with a clash enum, the value clashes)
 	}
-	ref := elem{table: e.table, f: [8]int8{e.f[3], e.f[4], e.f[5]}}
+	ref := elem{table: e.table, f: [16]int8{e.f[3], e.f[4], e.f[5]}}
 	return bankIndex(f, e, in) == bankIndex(f, &ref, in) && in.Args[e.f[2]] == in.Args[e.f[5]]+1
 }
 
@@ -452,11 +455,48 @@ func appendMnemonic(dst []byte, in *Inst) []byte {
 // form's name is printed as a marker.
 func imarkSet(f *form, e *elem, in *Inst) bool {
 	for k := 0; k < 2; k++ {
-		r := elem{table: e.table, f: [8]int8{e.f[3*k], e.f[3*k+1], e.f[3*k+2]}}
+		r := elem{table: e.table, f: [16]int8{e.f[3*k], e.f[3*k+1], e.f[3*k+2]}}
 		w := f.fields[r.f[2]].width
 		if bankTables[e.table][bankIndex(f, &r, in)] != "r" || in.Args[r.f[2]] < 1<<w-4 {
 			return false
 		}
 	}
 	return true
+}
+
+// psrc element parts: the two registers and the select element.
+func psrcParts(e *elem) (r1, r2, sel elem) {
+	r1 = elem{kind: kReg, table: e.table, f: [16]int8{e.f[0], e.f[1], e.f[2], -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}}
+	r2 = elem{kind: kReg, table: e.table, f: [16]int8{e.f[3], e.f[4], e.f[5], -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}}
+	sel = elem{kind: kSel, f: [16]int8{e.f[6], e.f[7], e.f[8], e.f[9], e.f[10], -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}}
+	return
+}
+
+// psrcForm says how a VPCK source pair prints: pair syntax, source 2
+// written out, or source 1 alone.
+func psrcForm(f *form, e *elem, in *Inst) (pair, second bool) {
+	r1, r2, sel := psrcParts(e)
+	next := bankIndex(f, &r1, in) == bankIndex(f, &r2, in) && in.Args[e.f[5]] == in.Args[e.f[2]]+1
+	clash := in.Args[e.f[11]] == in.Args[e.f[12]] && enumTables[e.tab2][in.Args[e.f[11]]] != ""
+	if clash && !next && in.Args[e.f[10]] == 3 && in.Args[e.f[6]] < 2 && in.Args[e.f[7]] >= 2 && in.Args[e.f[8]] == 0 && in.Args[e.f[9]] == 0 {
+		return true, false
+	}
+	var buf [8]byte
+	hole := strings.IndexByte(string(appendSel(buf[:0], &sel, in)), '-') >= 0
+	return false, !next || clash && !hole
+}
+
+func appendPsrc(dst []byte, f *form, e *elem, in *Inst) []byte {
+	r1, r2, sel := psrcParts(e)
+	pair, second := psrcForm(f, e, in)
+	if pair {
+		dst = append(appendReg(append(dst, '('), f, &r1, in), '.', "xy"[in.Args[e.f[6]]])
+		dst = append(appendReg(append(dst, ", "...), f, &r2, in), '.', "xy"[in.Args[e.f[7]]-2])
+		return append(dst, ')')
+	}
+	dst = appendSel(appendReg(dst, f, &r1, in), &sel, in)
+	if second {
+		dst = appendReg(append(dst, ", "...), f, &r2, in)
+	}
+	return dst
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // Element kinds, mirrored by the constants the generated file declares.
-var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm", "imark", "dualm", "dualr"}
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm", "imark", "dualm", "dualr", "psrc"}
 
 type field struct {
 	name  string
@@ -446,6 +446,19 @@ func (s *spec) parseSyntax(f *form, t string) error {
 				}
 				fieldArgs = args[1:9]
 			}
+		case "psrc":
+			// VPCK source pair: banks:B1:X1:N1:B2:X2:N2:S0:S1:S2:S3:M:D:S:clash
+			if len(args) != 15 {
+				return fmt.Errorf("psrc wants banks, 2 registers, 4 selects, mask, formats and a clash enum")
+			}
+			e.table, e.table2 = args[0], args[14]
+			if _, ok := s.banks[e.table]; !ok {
+				return fmt.Errorf("no banks %q", e.table)
+			}
+			if _, ok := s.enums[e.table2]; !ok {
+				return fmt.Errorf("no enum %q", e.table2)
+			}
+			fieldArgs = args[1:14]
 		case "imark":
 			// ".FORM" when two registers (banks:B1:X1:N1:B2:X2:N2) are both
 			// internal registers, where another form's text could be the same
@@ -646,13 +659,13 @@ func (s *spec) emit() ([]byte, error) {
 			}
 			p("},\n\t\t\t\telems: []elem{\n")
 			for _, e := range v.elems {
-				fs := [8]int{-1, -1, -1, -1, -1, -1, -1, -1}
+				fs := [16]int{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
 				copy(fs[:], e.fields)
 				t := 0
 				switch e.kind {
 				case "pfx", "e", "eo", "pck", "fmt2":
 					t = tableIdx(s.enumOrder, e.table)
-				case "reg", "regx", "oreg", "nreg", "regm", "imark":
+				case "reg", "regx", "oreg", "nreg", "regm", "imark", "psrc":
 					t = tableIdx(s.bankOrder, e.table)
 				case "swz", "gsw":
 					if e.table == "v34" {
@@ -666,14 +679,18 @@ func (s *spec) emit() ([]byte, error) {
 				t2 := -1
 				switch {
 				case e.table2 == "" || e.table2 == "-":
-				case e.kind == "nreg":
+				case e.kind == "nreg" || e.kind == "psrc":
 					t2 = tableIdx(s.enumOrder, e.table2)
 				case e.table2 == "v34":
 					t2 = len(s.swzOrder)
 				default:
 					t2 = tableIdx(s.swzOrder, e.table2)
 				}
-				p("\t\t\t\t\t{kind: k%s, text: %q, f: [8]int8{%d, %d, %d, %d, %d, %d, %d, %d}, table: %d, tab2: %d},\n", strings.Title(e.kind), e.text, fs[0], fs[1], fs[2], fs[3], fs[4], fs[5], fs[6], fs[7], t, t2)
+				var fl []string
+				for _, x := range fs {
+					fl = append(fl, strconv.Itoa(x))
+				}
+				p("\t\t\t\t\t{kind: k%s, text: %q, f: [16]int8{%s}, table: %d, tab2: %d},\n", strings.Title(e.kind), e.text, strings.Join(fl, ", "), t, t2)
 			}
 			p("\t\t\t\t}},\n")
 		}
