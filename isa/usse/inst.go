@@ -178,7 +178,7 @@ func (f *form) check(in *Inst) int {
 			if _, ok := swizzleEntry(f, &sw, in); !ok {
 				return int(e.f[1])
 			}
-		case kRsw:
+		case kRsw, kRswh:
 			reg, sw, hasSw := rswParts(e)
 			if bankIndex(f, &reg, in) >= len(bankTables[e.table]) {
 				return int(e.f[0])

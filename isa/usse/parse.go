@@ -487,7 +487,7 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		}
 		n, ok := m.decimal()
 		return ok && n < 4 && m.assign(in, e.f[0], uint32(n)) && m.swizzle(f, &sw, in)
-	case kRsw:
+	case kRsw, kRswh:
 		m.blanks()
 		reg, sw, hasSw := rswParts(e)
 		if m.peek() == '{' {
@@ -500,7 +500,7 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 			if hasSw {
 				t = swizzleTable(f, &sw, in)
 			}
-			n, idx, ok := firstConst(t, v[:k])
+			n, idx, ok := firstConst(t, v[:k], rswHalf(e, in))
 			if !ok {
 				return false
 			}

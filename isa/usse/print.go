@@ -171,7 +171,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		}
 		dst = strconv.AppendUint(append(dst, 'i'), uint64(num), 10)
 		return append(append(dst, '.'), p...)
-	case kRsw:
+	case kRsw, kRswh:
 		var v [4]uint32
 		if k, ok := rswConst(f, e, in, &v); ok {
 			return appendValues(dst, v[:k])
@@ -317,7 +317,7 @@ func eoImplied(f *form, v *variant, eo *elem, in *Inst) bool {
 		switch e.kind {
 		case kGsw:
 			sw = gswSwizzle(e)
-		case kRsw:
+		case kRsw, kRswh:
 			var has bool
 			var vals [4]uint32
 			if _, isConst := rswConst(f, e, in, &vals); isConst {
@@ -450,14 +450,20 @@ func appendMnemonic(dst []byte, in *Inst) []byte {
 }
 
 // imarkSet reports whether both registers of an imark element are internal
-// registers (temp bank, top four numbers): then the form's text could also be
-// another form's (VMAD2 with two i-register sources reads like VMAD), so the
-// form's name is printed as a marker.
+// registers (temp bank, top four numbers) or constants (which may print as
+// {values}): then the form's text could also be another form's (VMAD2 with
+// such sources reads like VMAD), so the form's name is printed as a marker.
 func imarkSet(f *form, e *elem, in *Inst) bool {
 	for k := 0; k < 2; k++ {
 		r := elem{table: e.table, f: [16]int8{e.f[3*k], e.f[3*k+1], e.f[3*k+2]}}
 		w := f.fields[r.f[2]].width
-		if bankTables[e.table][bankIndex(f, &r, in)] != "r" || in.Args[r.f[2]] < 1<<w-4 {
+		switch bankTables[e.table][bankIndex(f, &r, in)] {
+		case "special":
+		case "r":
+			if in.Args[r.f[2]] < 1<<w-4 {
+				return false
+			}
+		default:
 			return false
 		}
 	}

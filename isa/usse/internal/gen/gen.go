@@ -13,7 +13,7 @@ import (
 )
 
 // Element kinds, mirrored by the constants the generated file declares.
-var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm", "imark", "dualm", "dualr", "psrc"}
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm", "imark", "dualm", "dualr", "psrc", "rswh"}
 
 type field struct {
 	name  string
@@ -481,10 +481,11 @@ func (s *spec) parseSyntax(f *form, t string) error {
 				return fmt.Errorf("no swizzle table %q", e.table)
 			}
 			fieldArgs = append([]string{args[0], args[1], args[2], args[4]}, args[5:]...)
-		case "rsw":
-			// register with swizzle: K:B:X:N:F:SX:T:M[:S]
-			if len(args) != 8 && len(args) != 9 {
-				return fmt.Errorf("rsw wants banks:bank:ext:num:swz:swzext:table:mask[:selector]")
+		case "rsw", "rswh":
+			// register with swizzle: K:B:X:N:F:SX:T:M[:S]; rswh: K:B:X:N:F:SX:T:M:P
+			// with P the precision field (set or "-": f16 constants)
+			if e.kind == "rsw" && len(args) != 8 && len(args) != 9 || e.kind == "rswh" && len(args) != 9 {
+				return fmt.Errorf("rsw wants banks:bank:ext:num:swz:swzext:table:mask[:selector], rswh ...:mask:precision")
 			}
 			e.table, e.table2 = args[0], args[6]
 			if _, ok := s.banks[e.table]; !ok {
@@ -673,7 +674,7 @@ func (s *spec) emit() ([]byte, error) {
 					} else {
 						t = tableIdx(s.swzOrder, e.table)
 					}
-				case "rsw":
+				case "rsw", "rswh":
 					t = tableIdx(s.bankOrder, e.table)
 				}
 				t2 := -1
