@@ -89,6 +89,15 @@ const (
 	dfCount
 )
 
+// dualIdxByForm holds dualIdx for every form, computed once from the
+// generated tables (read-only afterwards).
+var dualIdxByForm = func() (t [len(forms)][dfCount]int8) {
+	for fi := range forms {
+		t[fi] = dualIdx(&forms[fi])
+	}
+	return t
+}()
+
 // dualIdx maps the dual field numbers to the form's field indices (-1: absent).
 func dualIdx(f *form) (x [dfCount]int8) {
 	for i, n := range dualFieldNames {
@@ -123,7 +132,12 @@ func (d *dualView) get(k int) uint32 {
 }
 
 func newDualView(f *form, in *Inst) (dualView, bool) {
-	d := dualView{f: f, in: in, x: dualIdx(f), vec4: f.op1 == 0x05}
+	d := dualView{f: f, in: in, vec4: f.op1 == 0x05}
+	if in.Form >= 0 && int(in.Form) < len(forms) && &forms[in.Form] == f {
+		d.x = dualIdxByForm[in.Form]
+	} else {
+		d.x = dualIdx(f)
+	}
 	var ok bool
 	if d.op[0], ok = dualInfo(enumDualop, d.get(dfOp1)); !ok {
 		d.bad = dfOp1
@@ -646,7 +660,13 @@ func parseDualText(mnem1, rest string) (dualText, bool) {
 // generic syntax set (predicate, skipinv).
 func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Inst) bool) bool {
 	f := &forms[fi]
-	x := dualIdx(f)
+	x := dualIdxByForm[fi]
+	var own [MaxFields]bool // fields the dual text sets
+	for _, k := range x {
+		if k >= 0 {
+			own[k] = true
+		}
+	}
 	if cons.form >= 0 && int(f.op1) != cons.form || t.vec4 && f.op1 != 0x05 {
 		return false
 	}
@@ -668,7 +688,7 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 				for cfg := uint32(0); cfg < 4; cfg++ {
 					in := Inst{Form: int16(fi)}
 					for i := range f.fields {
-						if !isDualField(f.fields[i].name) {
+						if !own[i] {
 							in.Args[i] = base.Args[i]
 						}
 					}
@@ -971,11 +991,24 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 	var buf [256]byte
 	hit := dualCandidates(fi, base, &t, &cons, func(c Inst) bool {
 		f := &forms[c.Form]
+		d, _ := newDualView(f, &c)
+		// cheap test first: does any marker level print the input?
+		match := -1
+		for level := markNone; level < markLevels && match < 0; level++ {
+			p := d.appendMnem1(buf[:0], level)
+			p = append(p, ' ')
+			p = d.appendRest(p, level)
+			if normDual(string(p)) == want {
+				match = level
+			}
+		}
+		if match < 0 {
+			return false
+		}
 		level := dualLevel(f, &c)
 		if level < 0 {
 			return false
 		}
-		d, _ := newDualView(f, &c)
 		p := d.appendMnem1(buf[:0], level)
 		p = append(p, ' ')
 		p = d.appendRest(p, level)
@@ -986,13 +1019,4 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 		return false
 	})
 	return out, hit
-}
-
-func isDualField(name string) bool {
-	for _, n := range dualFieldNames {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
