@@ -752,6 +752,19 @@ var forms = [...]form{
 	22: {name: "ld", op1: 0x1d, mask: 0xf800000000000000, value: 0xe800000000000000,
 		fields: []fieldDef{{name: "pred", width: 3, def: 0, parts: []isa.Field{{Pos: 56, Width: 3}}}, {name: "skipinv", width: 1, def: 1, parts: []isa.Field{{Pos: 55, Width: 1}}}, {name: "nosched", width: 1, def: 0, parts: []isa.Field{{Pos: 54, Width: 1}}}, {name: "moe", width: 1, def: 0, parts: []isa.Field{{Pos: 53, Width: 1}}}, {name: "syncstart", width: 1, def: 0, parts: []isa.Field{{Pos: 52, Width: 1}}}, {name: "cachex", width: 1, def: 0, parts: []isa.Field{{Pos: 51, Width: 1}}}, {name: "s0ext", width: 1, def: 0, parts: []isa.Field{{Pos: 50, Width: 1}}}, {name: "s1ext", width: 1, def: 0, parts: []isa.Field{{Pos: 49, Width: 1}}}, {name: "s2ext", width: 1, def: 0, parts: []isa.Field{{Pos: 48, Width: 1}}}, {name: "fetch", width: 4, def: 0, parts: []isa.Field{{Pos: 44, Width: 4}}}, {name: "amode", width: 2, def: 0, parts: []isa.Field{{Pos: 42, Width: 2}}}, {name: "mode", width: 2, def: 0, parts: []isa.Field{{Pos: 40, Width: 2}}}, {name: "dpa", width: 1, def: 0, parts: []isa.Field{{Pos: 39, Width: 1}}}, {name: "range", width: 1, def: 0, parts: []isa.Field{{Pos: 38, Width: 1}}}, {name: "dtype", width: 2, def: 0, parts: []isa.Field{{Pos: 36, Width: 2}}}, {name: "incdec", width: 1, def: 0, parts: []isa.Field{{Pos: 35, Width: 1}}}, {name: "s0bank", width: 1, def: 0, parts: []isa.Field{{Pos: 34, Width: 1}}}, {name: "bypass", width: 1, def: 0, parts: []isa.Field{{Pos: 33, Width: 1}}}, {name: "drc", width: 1, def: 0, parts: []isa.Field{{Pos: 32, Width: 1}}}, {name: "s1bank", width: 2, def: 0, parts: []isa.Field{{Pos: 30, Width: 2}}}, {name: "s2bank", width: 2, def: 0, parts: []isa.Field{{Pos: 28, Width: 2}}}, {name: "dnum", width: 7, def: 0, parts: []isa.Field{{Pos: 21, Width: 7}}}, {name: "s0num", width: 7, def: 0, parts: []isa.Field{{Pos: 14, Width: 7}}}, {name: "s1num", width: 7, def: 0, parts: []isa.Field{{Pos: 7, Width: 7}}}, {name: "s2num", width: 7, def: 0, parts: []isa.Field{{Pos: 0, Width: 7}}}},
 		variants: []variant{
+			{cond: 3, condVals: 0x2, preset: 1, mnemEnd: 2, flags: []int8{1, 2, 4, 5, 9, 11, 13, 14, 15, 17, 18},
+				elems: []elem{
+					{kind: kPfx, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
+					{kind: kE, text: "", f: [16]int8{10, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 24, tab2: -1},
+					{kind: kLit, text: " ", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kReg, text: "", f: [16]int8{12, -1, 21, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 3, tab2: -1},
+					{kind: kLit, text: ", [", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kReg, text: "", f: [16]int8{16, 6, 22, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
+					{kind: kLit, text: ", ", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kReg, text: "", f: [16]int8{19, 7, 23, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
+					{kind: kOreg, text: "", f: [16]int8{20, 8, 24, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
+					{kind: kLit, text: "]", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+				}},
 			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 4, flags: []int8{1, 2, 3, 4, 5, 11, 13, 14, 15, 17, 18},
 				elems: []elem{
 					{kind: kPfx, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
@@ -771,6 +784,18 @@ var forms = [...]form{
 	23: {name: "st", op1: 0x1e, mask: 0xf800000000000000, value: 0xf000000000000000,
 		fields: []fieldDef{{name: "pred", width: 3, def: 0, parts: []isa.Field{{Pos: 56, Width: 3}}}, {name: "skipinv", width: 1, def: 1, parts: []isa.Field{{Pos: 55, Width: 1}}}, {name: "nosched", width: 1, def: 0, parts: []isa.Field{{Pos: 54, Width: 1}}}, {name: "moe", width: 1, def: 0, parts: []isa.Field{{Pos: 53, Width: 1}}}, {name: "syncstart", width: 1, def: 0, parts: []isa.Field{{Pos: 52, Width: 1}}}, {name: "cachex", width: 1, def: 0, parts: []isa.Field{{Pos: 51, Width: 1}}}, {name: "s0ext", width: 1, def: 0, parts: []isa.Field{{Pos: 50, Width: 1}}}, {name: "s1ext", width: 1, def: 0, parts: []isa.Field{{Pos: 49, Width: 1}}}, {name: "s2ext", width: 1, def: 0, parts: []isa.Field{{Pos: 48, Width: 1}}}, {name: "fetch", width: 4, def: 0, parts: []isa.Field{{Pos: 44, Width: 4}}}, {name: "amode", width: 2, def: 0, parts: []isa.Field{{Pos: 42, Width: 2}}}, {name: "mode", width: 2, def: 0, parts: []isa.Field{{Pos: 40, Width: 2}}}, {name: "dpa", width: 1, def: 0, parts: []isa.Field{{Pos: 39, Width: 1}}}, {name: "range", width: 1, def: 0, parts: []isa.Field{{Pos: 38, Width: 1}}}, {name: "dtype", width: 2, def: 0, parts: []isa.Field{{Pos: 36, Width: 2}}}, {name: "incdec", width: 1, def: 0, parts: []isa.Field{{Pos: 35, Width: 1}}}, {name: "s0bank", width: 1, def: 0, parts: []isa.Field{{Pos: 34, Width: 1}}}, {name: "bypass", width: 1, def: 0, parts: []isa.Field{{Pos: 33, Width: 1}}}, {name: "drc", width: 1, def: 0, parts: []isa.Field{{Pos: 32, Width: 1}}}, {name: "s1bank", width: 2, def: 0, parts: []isa.Field{{Pos: 30, Width: 2}}}, {name: "s2bank", width: 2, def: 0, parts: []isa.Field{{Pos: 28, Width: 2}}}, {name: "dnum", width: 7, def: 0, parts: []isa.Field{{Pos: 21, Width: 7}}}, {name: "s0num", width: 7, def: 0, parts: []isa.Field{{Pos: 14, Width: 7}}}, {name: "s1num", width: 7, def: 0, parts: []isa.Field{{Pos: 7, Width: 7}}}, {name: "s2num", width: 7, def: 0, parts: []isa.Field{{Pos: 0, Width: 7}}}},
 		variants: []variant{
+			{cond: 3, condVals: 0x2, preset: 1, mnemEnd: 2, flags: []int8{1, 2, 4, 5, 9, 11, 13, 14, 15, 17, 18},
+				elems: []elem{
+					{kind: kPfx, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
+					{kind: kE, text: "", f: [16]int8{10, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 25, tab2: -1},
+					{kind: kLit, text: " [", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kReg, text: "", f: [16]int8{16, 6, 22, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
+					{kind: kLit, text: ", ", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kReg, text: "", f: [16]int8{19, 7, 23, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
+					{kind: kOreg, text: "", f: [16]int8{20, 8, 24, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 1, tab2: -1},
+					{kind: kLit, text: "], ", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kReg, text: "", f: [16]int8{12, -1, 21, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 3, tab2: -1},
+				}},
 			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 4, flags: []int8{1, 2, 3, 4, 5, 11, 13, 14, 15, 17, 18},
 				elems: []elem{
 					{kind: kPfx, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
