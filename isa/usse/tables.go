@@ -698,12 +698,14 @@ var forms = [...]form{
 				}},
 		}},
 	19: {name: "i8mad2", op1: 0x19, mask: 0xf800000000000000, value: 0xc800000000000000,
-		fields: []fieldDef{{name: "pred", width: 3, def: 0, parts: []isa.Field{{Pos: 56, Width: 3}}}, {name: "dc", width: 32, def: 0, parts: []isa.Field{{Pos: 0, Width: 32}}}, {name: "dcb", width: 24, def: 0, parts: []isa.Field{{Pos: 32, Width: 24}}}},
+		fields: []fieldDef{{name: "pred", width: 2, def: 0, parts: []isa.Field{{Pos: 57, Width: 2}}}, {name: "sat", width: 1, def: 0, parts: []isa.Field{{Pos: 43, Width: 1}}}, {name: "dc", width: 32, def: 0, parts: []isa.Field{{Pos: 0, Width: 32}}}, {name: "dcb", width: 24, def: 0, parts: []isa.Field{{Pos: 32, Width: 11}, {Pos: 44, Width: 13}}}},
 		variants: []variant{
-			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 2, flags: []int8{1, 2},
+			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 4, flags: []int8{2, 3},
 				elems: []elem{
-					{kind: kPfx, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 2, tab2: -1},
-					{kind: kLit, text: "mad.u8", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kPfx, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 3, tab2: -1},
+					{kind: kLit, text: "mad", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kE, text: "", f: [16]int8{1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 18, tab2: -1},
+					{kind: kLit, text: ".u8", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 				}},
 		}},
 	20: {name: "i32mad2", op1: 0x1a, mask: 0xf8000c7800000000, value: 0xd000000000000000,
