@@ -24,8 +24,11 @@
 //     bits each), printed the same way (emitvtx.end.dc=41944321).
 //   - Where two encodings would print alike, one carries a marker: VMAD vec3
 //     ".vec3" (unless its swizzles already rule out vec4), VMAD2 with two
-//     internal-register sources ".vmad2", SOP2M without mask ".nomask", and
-//     VPCK with equal formats keeps its second source.
+//     internal-register or constant sources ".vmad2", and VPCK with equal
+//     f16/f32 formats keeps its second source unless a '-' hole in its
+//     selects rules VMOV out.
+//   - Sum-of-products operands (no Sony sample exists) are our spelling:
+//     registers, then colour factors, alpha operation, alpha factors.
 //   - Dual issue (op1 0x04, 0x05) is one line, the second operation after
 //     " +" (Sony: a second line starting with '+'); where the operands do not
 //     name one word, markers after the operations (.scalar, .ssq, .vec4, then

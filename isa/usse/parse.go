@@ -395,6 +395,23 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		return true
 	case kPsrc:
 		return m.psrc(f, e, in)
+	case kBit:
+		set := strings.HasPrefix(m.s[m.pos:], e.text)
+		if set {
+			m.pos += len(e.text)
+		}
+		return m.assign(in, e.f[0], b2u(set))
+	case kMaskr:
+		mk := elem{kind: kMask, f: e.f}
+		var tmp Inst
+		var sub matcher
+		sub.s, sub.pos = m.s, m.pos
+		if !sub.elem(f, &mk, &tmp, nil) {
+			return false
+		}
+		m.pos = sub.pos
+		v := tmp.Args[e.f[0]]
+		return m.assign(in, e.f[0], (v&7)<<1|v>>3)
 	case kImark:
 		if strings.HasPrefix(m.s[m.pos:], e.text) {
 			m.pos += len(e.text)

@@ -147,6 +147,12 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		}
 	case kPsrc:
 		return appendPsrc(dst, f, e, in)
+	case kBit:
+		if in.Args[e.f[0]] != 0 {
+			dst = append(dst, e.text...)
+		}
+	case kMaskr:
+		return appendMaskChans(dst, rotMask(in.Args[e.f[0]]))
 	case kImark:
 		if imarkSet(f, e, in) {
 			dst = append(dst, e.text...)
@@ -506,3 +512,7 @@ func appendPsrc(dst []byte, f *form, e *elem, in *Inst) []byte {
 	}
 	return dst
 }
+
+// rotMask turns a write mask whose bit 0 is w (SOP2M, Vita3K: "alpha is at
+// the first bit") into xyzw order.
+func rotMask(m uint32) uint32 { return m>>1 | (m&1)<<3 }

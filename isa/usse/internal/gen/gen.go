@@ -13,7 +13,7 @@ import (
 )
 
 // Element kinds, mirrored by the constants the generated file declares.
-var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm", "imark", "dualm", "dualr", "psrc", "rswh"}
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm", "imark", "dualm", "dualr", "psrc", "rswh", "bit", "maskr"}
 
 type field struct {
 	name  string
@@ -459,6 +459,13 @@ func (s *spec) parseSyntax(f *form, t string) error {
 				return fmt.Errorf("no enum %q", e.table2)
 			}
 			fieldArgs = args[1:14]
+		case "bit":
+			// TEXT when a 1-bit field is set: bit:F:TEXT
+			if len(args) != 2 || args[1] == "" {
+				return fmt.Errorf("bit wants field:text")
+			}
+			e.text = args[1]
+			fieldArgs = args[:1]
 		case "imark":
 			// ".FORM" when two registers (banks:B1:X1:N1:B2:X2:N2) are both
 			// internal registers, where another form's text could be the same
