@@ -252,7 +252,7 @@ func (d *dualView) srcSwizzle(c byte) (int, bool) {
 		idx = 4 // xyzw / xyz
 	}
 	t := d.swzTable()
-	return idx, t[idx] != "?"
+	return idx, idx < len(t) && t[idx] != "?"
 }
 
 // appendDualReg prints a unified register (bank names r o pa sa idx1).
@@ -741,7 +741,7 @@ func (a *dualAssign) setf(k int, v uint32) {
 		a.bad = a.bad || v != 0
 		return
 	}
-	if a.done[k] && a.in.Args[fi] != v {
+	if a.done[k] && a.in.Args[fi] != v || uint64(v) >= 1<<forms[a.in.Form].fields[fi].width {
 		a.bad = true
 		return
 	}
