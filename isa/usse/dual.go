@@ -1,6 +1,7 @@
 package usse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -255,8 +256,11 @@ func (d *dualView) srcSwizzle(c byte) (int, bool) {
 	return idx, idx < len(t) && t[idx] != "?"
 }
 
-// appendDualReg prints a unified register (bank names r o pa sa idx1).
-func appendDualReg(dst []byte, bank string, num uint32, double bool) []byte {
+var dualDestBanks = [4]string{"r", "o", "pa", "idx1"}
+
+// dualReg is how a unified register prints: bank r o pa sa idx1, or i for
+// the internal registers at the top of the temp bank; num as printed.
+func dualReg(bank string, num uint32, double bool) (string, int, uint32) {
 	mult := uint32(1)
 	if double {
 		mult = 2
@@ -264,26 +268,34 @@ func appendDualReg(dst []byte, bank string, num uint32, double bool) []byte {
 	switch bank {
 	case "r":
 		if num >= 124 {
-			return strconv.AppendUint(append(dst, 'i'), uint64(num-124), 10)
+			return "i", 0, num - 124
 		}
-		fallthrough
-	case "o", "pa", "sa":
-		return strconv.AppendUint(append(dst, bank...), uint64(num*mult), 10)
+	case "idx1":
+		return bank, int(num >> 5), (num & 31) * mult
 	}
-	dst = append(dst, bank4[num>>5]...)
-	dst = append(dst, "[index1 * 2 + "...)
-	return append(strconv.AppendUint(dst, uint64((num&31)*mult), 10), ']')
+	return bank, 0, num * mult
 }
 
-var dualDestBanks = [4]string{"r", "o", "pa", "idx1"}
-
-func (d *dualView) appendDest(dst []byte, k int) []byte {
-	if d.unifiedIsDest(k) {
-		dst = appendDualReg(dst, dualDestBanks[d.get(dfUdbank)], d.get(dfUdnum), d.op[k].vstore)
-	} else {
-		dst = strconv.AppendUint(append(dst, 'i'), uint64(d.get(dfGdnum)), 10)
+// maskText is the text of each write mask (".x-z" without the dot).
+var maskText = func() (t [16]string) {
+	for m := range t {
+		if b := appendMaskChans(nil, uint32(m)); len(b) > 0 {
+			t[m] = string(b[1:])
+		}
 	}
-	return appendMaskChans(dst, d.destMask(k))
+	return t
+}()
+
+// destOpnd is operation k's destination as printed.
+func (d *dualView) destOpnd(k int) dualOpnd {
+	var o dualOpnd
+	if d.unifiedIsDest(k) {
+		o.bank, o.ibank, o.num = dualReg(dualDestBanks[d.get(dfUdbank)], d.get(dfUdnum), d.op[k].vstore)
+	} else {
+		o.bank, o.num = "i", d.get(dfGdnum)
+	}
+	o.chans = maskText[d.destMask(k)&15]
+	return o
 }
 
 // firstIndex is the first entry in t[lo:hi] starting with p, or -1.
@@ -296,31 +308,26 @@ func firstIndex(t []string, lo, hi int, p string) int {
 	return -1
 }
 
-func (d *dualView) appendSrc(dst []byte, k int, c byte, level int) []byte {
-	abs := false
+// srcOpnd is the source of operation k read through layout letter c, as
+// printed at marker level level.
+func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
+	var o dualOpnd
+	o.bank = "i"
 	switch c {
 	case 'u':
-		abs = d.c1 <= 2 && d.get(dfG2lo) != 0
-		if d.get(dfUneg) != 0 {
-			dst = append(dst, '-')
-		}
-		if abs {
-			dst = append(dst, '|')
-		}
-		dst = appendDualReg(dst, bank4[d.get(dfUsbank)], d.get(dfUsnum), d.op[k].vload)
+		o.abs = d.c1 <= 2 && d.get(dfG2lo) != 0
+		o.neg = d.get(dfUneg) != 0
+		o.bank, o.ibank, o.num = dualReg(bank4[d.get(dfUsbank)], d.get(dfUsnum), d.op[k].vload)
 	case '0':
-		dst = strconv.AppendUint(append(dst, 'i'), uint64(d.get(dfG0slot)), 10)
+		o.num = d.get(dfG0slot)
 	case '1':
-		if d.get(dfG1neg) != 0 {
-			dst = append(dst, '-')
-		}
-		dst = strconv.AppendUint(append(dst, 'i'), uint64(d.get(dfG1slot)), 10)
+		o.neg = d.get(dfG1neg) != 0
+		o.num = d.get(dfG1slot)
 	case '2':
-		n := uint32(2)
+		o.num = 2
 		if d.c1 >= 2 {
-			n = d.get(dfG2hi)<<1 | d.get(dfG2lo)
+			o.num = d.get(dfG2hi)<<1 | d.get(dfG2lo)
 		}
-		dst = strconv.AppendUint(append(dst, 'i'), uint64(n), 10)
 	}
 	idx, _ := d.srcSwizzle(c)
 	t := d.swzTable()
@@ -340,22 +347,58 @@ func (d *dualView) appendSrc(dst []byte, k int, c byte, level int) []byte {
 			break
 		}
 	}
-	dst = append(append(dst, '.'), ent[:n]...)
-	if abs {
+	o.chans = ent[:n]
+	return o
+}
+
+func appendDualOpnd(dst []byte, o *dualOpnd) []byte {
+	if o.neg {
+		dst = append(dst, '-')
+	}
+	if o.abs {
+		dst = append(dst, '|')
+	}
+	if o.bank == "idx1" {
+		dst = append(dst, bank4[o.ibank]...)
+		dst = append(dst, "[index1 * 2 + "...)
+		dst = append(strconv.AppendUint(dst, uint64(o.num), 10), ']')
+	} else {
+		dst = strconv.AppendUint(append(dst, o.bank...), uint64(o.num), 10)
+	}
+	if o.chans != "" {
+		dst = append(append(dst, '.'), o.chans...)
+	}
+	if o.abs {
 		dst = append(dst, '|')
 	}
 	return dst
 }
 
-// appendOperands prints operation k's destination and sources.
-func (d *dualView) appendOperands(dst []byte, k int, level int) []byte {
-	dst = d.appendDest(dst, k)
+// operands lists operation k's destination and sources as printed.
+func (d *dualView) operands(k int, level int, out *[5]dualOpnd) int {
+	out[0] = d.destOpnd(k)
+	n := 1
 	lay := d.lay[k]
 	for i := 0; i < len(lay); i++ {
-		dst = d.appendSrc(append(dst, ", "...), k, lay[i], level)
+		out[n] = d.srcOpnd(k, lay[i], level)
+		n++
 		if d.op[k].idx == 2 { // ssq: Sony's dot of a source with itself
-			dst = d.appendSrc(append(dst, ", "...), k, lay[i], level)
+			out[n] = out[n-1]
+			n++
 		}
+	}
+	return n
+}
+
+// appendOperands prints operation k's destination and sources.
+func (d *dualView) appendOperands(dst []byte, k int, level int) []byte {
+	var ops [5]dualOpnd
+	n := d.operands(k, level, &ops)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = appendDualOpnd(dst, &ops[i])
 	}
 	return dst
 }
@@ -422,25 +465,65 @@ func (d *dualView) appendRest(dst []byte, level int) []byte {
 }
 
 // dualLevel is the marker level a word needs: the lowest at which the
-// search finds the word itself; -1 when none does (the word is then listed
-// as .quad).
+// search finds the word itself (-1 for an invalid word).
 func dualLevel(f *form, in *Inst) int {
 	d, ok := newDualView(f, in)
 	if !ok {
 		return -1
 	}
 	var buf [256]byte
-	text := d.appendMnem1(buf[:0], markNone)
-	text = append(text, ' ')
-	text = d.appendRest(text, markNone)
-	for level := markNone; level < markLevels; level++ {
+	core := d.appendMnem1(buf[:0], markNone)
+	core = append(core, ' ')
+	core = d.appendRest(core, markNone)
+	t := d.text()
+	var all [maxDualMatches]Inst
+	n := dualMatches(in.Raw, &t, core, &all)
+	for level := markNone; level < markExt; level++ {
 		cons := dualConstraints(&d, level)
-		w, ok := dualSearch(in.Raw, string(text), cons)
-		if ok && w == in.Raw {
-			return level
+		for i := 0; i < n; i++ {
+			if cons.allows(&all[i]) {
+				if all[i].Raw == in.Raw {
+					return level
+				}
+				break
+			}
 		}
 	}
-	return -1
+	// markExt states every field the operands leave open (and prints the
+	// swizzles for the half the ext bits name), so it always names the word
+	return markExt
+}
+
+// allows reports whether a candidate word meets the constraints.
+func (c *dualCons) allows(in *Inst) bool {
+	if c.form >= 0 && int(forms[in.Form].op1) != c.form {
+		return false
+	}
+	x := &dualIdxByForm[in.Form]
+	for k, v := range c.fixed {
+		if v >= 0 && (x[k] < 0 && v != 0 || x[k] >= 0 && in.Args[x[k]] != uint32(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// text is the structure of d's plain (marker-free) text, as parseDualText
+// reads it back.
+func (d *dualView) text() dualText {
+	var t dualText
+	for k := range t.fixed {
+		t.fixed[k] = -1
+		if d.x[k] >= 0 && !d.used(k) && d.get(k) != 0 {
+			t.fixed[k] = int32(d.get(k)) // printed as a flag
+		}
+	}
+	t.name = [2]string{d.op[0].name, d.op[1].name}
+	t.f16 = d.get(dfF16) != 0
+	for k := 0; k < 2; k++ {
+		t.n[k] = d.operands(k, markNone, &t.opnd[k])
+	}
+	return t
 }
 
 // dualCons restricts the search: fixed fields (by dual field number) and
@@ -685,7 +768,14 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 				continue
 			}
 			for primus := uint32(0); primus < 2; primus++ {
+				// the operation writing the internal destination names an i register
+				if gd := &t.opnd[primus][0]; gd.bank != "i" || t.n[primus] == 0 {
+					continue
+				}
 				for cfg := uint32(0); cfg < 4; cfg++ {
+					if !dualCountsFit(o1, o2, cfg, t) {
+						continue
+					}
 					in := Inst{Form: int16(fi)}
 					for i := range f.fields {
 						if !own[i] {
@@ -709,15 +799,13 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 					if a.bad || !a.operands(f, t) {
 						continue
 					}
-					w, err := Encode(in)
-					if err != nil {
-						continue
+					// every field fits (setf checks widths), so the word is
+					// the fields' bits; its only form in the group is f
+					in.Raw = f.value
+					for i := range f.fields {
+						in.Raw = f.fields[i].set(in.Raw, in.Args[i])
 					}
-					back, err := DecodeWord(w, 0)
-					if err != nil || int(back.Form) != fi {
-						continue
-					}
-					if fn(back) {
+					if fn(in) {
 						return true
 					}
 				}
@@ -909,20 +997,19 @@ func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
 	return !a.bad
 }
 
-// dualSearch returns the first word (vec3 group first) whose plain text
-// (no markers) is text, within the constraints; raw supplies the generic
-// fields (predicate, skipinv), which sit at the same bits in both groups.
-func dualSearch(raw uint64, text string, cons dualCons) (uint64, bool) {
-	sp := strings.IndexByte(text, ' ')
-	if sp < 0 {
-		return 0, false
-	}
-	t, ok := parseDualText(text[:sp], text[sp+1:])
-	if !ok {
-		return 0, false
-	}
-	var found uint64
+// maxDualMatches bounds the words one plain text can stand for (the
+// operation names, primus and source configuration leave at most 2*2*2*4
+// per group; more matches only cost markers: see dualLevel).
+const maxDualMatches = 16
+
+// dualMatches lists, in search order (vec3 group first), the words whose
+// plain text (no markers) is core, up to the word raw itself; t is core's
+// structure; raw also supplies the generic fields (predicate, skipinv),
+// which sit at the same bits in both groups.
+func dualMatches(raw uint64, t *dualText, core []byte, out *[maxDualMatches]Inst) int {
+	n := 0
 	var buf [256]byte
+	cons := freeCons()
 	for fi := range forms {
 		f := &forms[fi]
 		if f.op1 != 0x04 && f.op1 != 0x05 {
@@ -932,7 +1019,7 @@ func dualSearch(raw uint64, text string, cons dualCons) (uint64, bool) {
 		for i := range f.fields {
 			base.Args[i] = f.fields[i].get(raw)
 		}
-		hit := dualCandidates(fi, &base, &t, &cons, func(c Inst) bool {
+		dualCandidates(fi, &base, t, &cons, func(c Inst) bool {
 			d, ok := newDualView(&forms[c.Form], &c)
 			if !ok {
 				return false
@@ -940,17 +1027,18 @@ func dualSearch(raw uint64, text string, cons dualCons) (uint64, bool) {
 			p := d.appendMnem1(buf[:0], markNone)
 			p = append(p, ' ')
 			p = d.appendRest(p, markNone)
-			if string(p) == text {
-				found = c.Raw
-				return true
+			if bytes.Equal(p, core) {
+				out[n] = c
+				n++
 			}
-			return false
+			// words after the searched one never decide its markers
+			return n == len(out) || c.Raw == raw
 		})
-		if hit {
-			return found, true
+		if n > 0 && out[n-1].Raw == raw {
+			break
 		}
 	}
-	return 0, false
+	return n
 }
 
 // normDual drops blanks next to ',' and '+' and collapses other runs.
@@ -1019,4 +1107,25 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 		return false
 	})
 	return out, hit
+}
+
+// dualCountsFit reports whether the layout for cfg has as many sources per
+// operation as the text shows (a quick test before assigning fields).
+func dualCountsFit(o1, o2 dualOp, cfg uint32, t *dualText) bool {
+	l := enumTables[dualLayoutTables[o1.srcs-1][o2.srcs-1]][cfg]
+	slash := strings.IndexByte(l, '/')
+	if slash < 0 {
+		return false
+	}
+	n := [2]int{slash, len(l) - slash - 1}
+	for k, o := range [2]dualOp{o1, o2} {
+		want := 1 + n[k]
+		if o.idx == 2 {
+			want = 1 + 2*n[k]
+		}
+		if t.n[k] != want {
+			return false
+		}
+	}
+	return true
 }
