@@ -3,6 +3,7 @@ package usse
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Sony prints constant sources as their values ({0}, {1, 1}, {0, 0, 0}):
@@ -15,17 +16,26 @@ import (
 // gswSwizzle is the swizzle part of a gsw element (fields num, swz, ext,
 // mask, selector).
 func gswSwizzle(e *elem) elem {
-	return elem{kind: kSwz, table: e.table, f: [8]int8{e.f[1], e.f[2], e.f[3], e.f[4], -1, -1, -1, -1}}
+	return elem{kind: kSwz, table: e.table, f: [16]int8{e.f[1], e.f[2], e.f[3], e.f[4], -1, -1, -1, -1}}
 }
 
 // rswParts splits an rsw element (bank, ext, num, swz, swzext, mask,
 // selector) into its register and swizzle elements.
 func rswParts(e *elem) (reg, sw elem, hasSw bool) {
-	reg = elem{kind: kReg, table: e.table, f: [8]int8{e.f[0], e.f[1], e.f[2], -1, -1, -1, -1, -1}}
+	reg = elem{kind: kReg, table: e.table, f: [16]int8{e.f[0], e.f[1], e.f[2], -1, -1, -1, -1, -1}}
 	if e.f[3] < 0 {
 		return reg, sw, false
 	}
-	return reg, elem{kind: kSwz, table: uint8(e.tab2), f: [8]int8{e.f[3], e.f[4], e.f[5], e.f[6], -1, -1, -1, -1}}, true
+	sel := e.f[6]
+	if e.kind == kRswh {
+		sel = -1 // rswh's seventh field is its precision
+	}
+	return reg, elem{kind: kSwz, table: uint8(e.tab2), f: [16]int8{e.f[3], e.f[4], e.f[5], sel, -1, -1, -1, -1}}, true
+}
+
+// rswHalf reports whether an rsw element reads f16 constants.
+func rswHalf(e *elem, in *Inst) bool {
+	return e.kind == kRswh && (e.f[6] < 0 || in.Args[e.f[6]] != 0)
 }
 
 // swizzlePrefix is the text of a swz element without the dot: the shortest
@@ -76,16 +86,43 @@ func allConst(s string) bool {
 	return s != ""
 }
 
-// constValue is what constant register n reads in channel c (f32: channel
-// y reads bank 1, the others bank 0).
-func constValue(n uint32, c byte) uint32 {
+// constValue is what constant register n reads in channel c, as f32 bits.
+// f32: channel y reads bank 1, the others bank 0. f16 (half): channel x y z
+// w reads f16 bank 0 1 2 3, which are the low and high halves of the f32
+// banks 0 and 1 (Vita3K's f16 tables are exactly these halves).
+func constValue(n uint32, c byte, half bool) uint32 {
 	if v, ok := constChar(c); ok {
 		return v
+	}
+	if half {
+		k := strings.IndexByte("xyzw", c)
+		return f16to32(uint16(constTables[k>>1][n] >> (16 * (k & 1))))
 	}
 	if c == 'y' {
 		return constTables[1][n]
 	}
 	return constTables[0][n]
+}
+
+// f16to32 widens IEEE half-precision bits to single precision bits.
+func f16to32(h uint16) uint32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	man := uint32(h) & 0x3ff
+	switch {
+	case exp == 0x1f:
+		return sign | 0xff<<23 | man<<13
+	case exp == 0 && man == 0:
+		return sign
+	case exp == 0: // subnormal: normalise
+		e := uint32(127 - 15 + 1)
+		for man&0x400 == 0 {
+			man <<= 1
+			e--
+		}
+		return sign | e<<23 | (man&0x3ff)<<13
+	}
+	return sign | (exp+127-15)<<23 | man<<13
 }
 
 func finite(v uint32) bool { return v>>23&0xff != 0xff }
@@ -103,16 +140,16 @@ func appendValues(dst []byte, v []uint32) []byte {
 
 // firstConst finds the first constant register and swizzle entry (table t,
 // or the identity when t is nil) whose first len(want) channels read want.
-func firstConst(t []string, want []uint32) (n uint32, idx int, ok bool) {
+func firstConst(t []string, want []uint32, half bool) (n uint32, idx int, ok bool) {
 	for n = 0; n < 64; n++ {
 		if t == nil {
-			if constMatch(n, "xyzw", want) {
+			if constMatch(n, "xyzw", want, half) {
 				return n, 0, true
 			}
 			continue
 		}
 		for idx, ent := range t {
-			if ent != "?" && len(ent) >= len(want) && constMatch(n, ent, want) {
+			if ent != "?" && len(ent) >= len(want) && constMatch(n, ent, want, half) {
 				return n, idx, true
 			}
 		}
@@ -120,9 +157,9 @@ func firstConst(t []string, want []uint32) (n uint32, idx int, ok bool) {
 	return 0, 0, false
 }
 
-func constMatch(n uint32, chans string, want []uint32) bool {
+func constMatch(n uint32, chans string, want []uint32, half bool) bool {
 	for i, w := range want {
-		if constValue(n, chans[i]) != w {
+		if constValue(n, chans[i], half) != w {
 			return false
 		}
 	}
@@ -153,11 +190,11 @@ func rswConst(f *form, e *elem, in *Inst, vals *[4]uint32) (int, bool) {
 		idx = int(arg(in, sw.f[1]))<<f.fields[sw.f[0]].width | int(in.Args[sw.f[0]])
 	}
 	for i := 0; i < k; i++ {
-		vals[i] = constValue(n, chans[i])
+		vals[i] = constValue(n, chans[i], rswHalf(e, in))
 		if !finite(vals[i]) {
 			return 0, false
 		}
 	}
-	n2, idx2, ok := firstConst(t, vals[:k])
+	n2, idx2, ok := firstConst(t, vals[:k], rswHalf(e, in))
 	return k, ok && n2 == n && idx2 == idx
 }

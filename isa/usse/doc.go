@@ -23,9 +23,16 @@
 //   - Don't-care bits of a form are the pseudo-fields dc, dca, ... (at most 32
 //     bits each), printed the same way (emitvtx.end.dc=41944321).
 //   - Where two encodings would print alike, one carries a marker: VMAD vec3
-//     ".vec3" (unless its swizzles already rule out vec4), dual issue in op1
-//     0x05 ".vec4", SOP2M without mask ".nomask", and VPCK with equal
-//     formats keeps its second source.
+//     ".vec3" (unless its swizzles already rule out vec4), VMAD2 with two
+//     internal-register or constant sources ".vmad2", and VPCK with equal
+//     f16/f32 formats keeps its second source unless a '-' hole in its
+//     selects rules VMOV out.
+//   - Sum-of-products operands (no Sony sample exists) are our spelling:
+//     registers, then colour factors, alpha operation, alpha factors.
+//   - Dual issue (op1 0x04, 0x05) is one line, the second operation after
+//     " +" (Sony: a second line starting with '+'); where the operands do not
+//     name one word, markers after the operations (.scalar, .ssq, .vec4, then
+//     layout fields) say which; see dual.go.
 //   - Constant operands print as Sony prints them ({0}, {1, 1}) only for the
 //     encoding the parser picks back; other encodings keep the register form.
 //

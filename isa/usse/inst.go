@@ -44,7 +44,7 @@ func (f *fieldDef) set(w uint64, v uint32) uint64 {
 type elem struct {
 	kind  elemKind
 	text  string
-	f     [8]int8
+	f     [16]int8
 	table uint8
 	tab2  int8 // rsw: swizzle table, -1 for none
 }
@@ -165,6 +165,10 @@ func (f *form) check(in *Inst) int {
 			if bankIndex(f, e, in) >= len(bankTables[e.table]) {
 				return int(e.f[0])
 			}
+		case kDualm:
+			if d, ok := newDualView(f, in); !ok {
+				return int(d.x[d.bad])
+			}
 		case kSwz:
 			if _, ok := swizzleEntry(f, e, in); !ok {
 				return int(e.f[0])
@@ -174,7 +178,7 @@ func (f *form) check(in *Inst) int {
 			if _, ok := swizzleEntry(f, &sw, in); !ok {
 				return int(e.f[1])
 			}
-		case kRsw:
+		case kRsw, kRswh:
 			reg, sw, hasSw := rswParts(e)
 			if bankIndex(f, &reg, in) >= len(bankTables[e.table]) {
 				return int(e.f[0])

@@ -70,10 +70,12 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 
 // matcher walks the text while the template is matched against it.
 type matcher struct {
-	s   string
-	pos int
-	set [MaxFields]bool
-	alt int // value for an omitted optional enum, or -1
+	s      string
+	pos    int
+	set    [MaxFields]bool
+	alt    int    // value for an omitted optional enum, or -1
+	marked bool   // an imark element's text was present
+	dual1  string // dual issue: the first mnemonic as written
 }
 
 func (m *matcher) blanks() {
@@ -150,6 +152,12 @@ func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, 
 		mnemonic = true
 	}
 	m.blanks()
+	for i := range v.elems {
+		// a form marker must be present exactly when the operands need it
+		if e := &v.elems[i]; e.kind == kImark && imarkSet(f, e, in) != m.marked {
+			return false, mnemonic
+		}
+	}
 	return m.pos == len(m.s), mnemonic
 }
 
@@ -368,6 +376,48 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 			v >>= w
 		}
 		return v == 0
+	case kDualm:
+		_, f16, _, rest, ok := parseDualMnem(m.s[m.pos:])
+		if !ok {
+			return false
+		}
+		end := len(m.s) - len(rest)
+		m.dual1 = m.s[m.pos:end]
+		m.pos = end
+		return m.assign(in, e.f[1], b2u(f16))
+	case kDualr:
+		back, ok := parseDual(int(in.Form), in, m.dual1, m.s[m.pos:])
+		if !ok {
+			return false
+		}
+		in.Args = back.Args
+		m.pos = len(m.s)
+		return true
+	case kPsrc:
+		return m.psrc(f, e, in)
+	case kBit:
+		set := strings.HasPrefix(m.s[m.pos:], e.text)
+		if set {
+			m.pos += len(e.text)
+		}
+		return m.assign(in, e.f[0], b2u(set))
+	case kMaskr:
+		mk := elem{kind: kMask, f: e.f}
+		var tmp Inst
+		var sub matcher
+		sub.s, sub.pos = m.s, m.pos
+		if !sub.elem(f, &mk, &tmp, nil) {
+			return false
+		}
+		m.pos = sub.pos
+		v := tmp.Args[e.f[0]]
+		return m.assign(in, e.f[0], (v&7)<<1|v>>3)
+	case kImark:
+		if strings.HasPrefix(m.s[m.pos:], e.text) {
+			m.pos += len(e.text)
+			m.marked = true
+		}
+		return true
 	case kInv:
 		m.blanks()
 		return m.assign(in, e.f[0], b2u(m.eat('~')))
@@ -454,7 +504,7 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		}
 		n, ok := m.decimal()
 		return ok && n < 4 && m.assign(in, e.f[0], uint32(n)) && m.swizzle(f, &sw, in)
-	case kRsw:
+	case kRsw, kRswh:
 		m.blanks()
 		reg, sw, hasSw := rswParts(e)
 		if m.peek() == '{' {
@@ -467,7 +517,7 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 			if hasSw {
 				t = swizzleTable(f, &sw, in)
 			}
-			n, idx, ok := firstConst(t, v[:k])
+			n, idx, ok := firstConst(t, v[:k], rswHalf(e, in))
 			if !ok {
 				return false
 			}
@@ -556,4 +606,56 @@ func b2u(b bool) uint32 {
 		return 1
 	}
 	return 0
+}
+
+// psrc parses a VPCK source pair in any of the forms appendPsrc prints, and
+// insists on the form the printer would use (one text per word).
+func (m *matcher) psrc(f *form, e *elem, in *Inst) bool {
+	r1, r2, sel := psrcParts(e)
+	m.blanks()
+	if m.eat('(') {
+		var c [2]uint32
+		for k, r := range []*elem{&r1, &r2} {
+			m.blanks()
+			if !m.reg(f, r, in) || !m.eat('.') {
+				return false
+			}
+			ch := strings.IndexByte("xy", m.peek())
+			if ch < 0 {
+				return false
+			}
+			m.pos++
+			c[k] = uint32(ch)
+			m.blanks()
+			if k == 0 && !m.eat(',') {
+				return false
+			}
+		}
+		if !m.eat(')') || !m.assign(in, e.f[6], c[0]) || !m.assign(in, e.f[7], c[1]+2) ||
+			!m.assign(in, e.f[8], 0) || !m.assign(in, e.f[9], 0) {
+			return false
+		}
+		pair, _ := psrcForm(f, e, in)
+		return pair
+	}
+	if !m.reg(f, &r1, in) || !m.elem(f, &sel, in, nil) {
+		return false
+	}
+	save := m.pos
+	m.blanks()
+	written := m.eat(',')
+	if written {
+		m.blanks()
+		if !m.reg(f, &r2, in) {
+			return false
+		}
+	} else {
+		m.pos = save
+		if uint64(in.Args[e.f[2]])+1 >= 1<<f.fields[e.f[2]].width ||
+			!m.assign(in, e.f[3], in.Args[e.f[0]]) || !m.assign(in, e.f[4], arg(in, e.f[1])) || !m.assign(in, e.f[5], in.Args[e.f[2]]+1) {
+			return false
+		}
+	}
+	pair, second := psrcForm(f, e, in)
+	return !pair && second == written
 }

@@ -2,6 +2,7 @@ package usse
 
 import (
 	"strconv"
+	"strings"
 
 	"gpuisa/isa"
 )
@@ -23,11 +24,31 @@ func AppendText(dst []byte, in Inst, pc uint64) []byte {
 	if v == nil {
 		return appendRaw(dst, in.Raw)
 	}
+	var dual dualView
+	level := 0
+	for i := range v.elems {
+		if v.elems[i].kind == kDualm {
+			// dual issue: the marker level comes from a search (dual.go)
+			if level = dualLevel(f, &in); level < 0 {
+				return appendRaw(dst, in.Raw)
+			}
+			dual, _ = newDualView(f, &in)
+		}
+	}
 	for i := range v.elems {
 		if i == v.mnemEnd {
 			dst = appendFlags(dst, f, v, &in)
 		}
-		if v.elems[i].kind == kEo && eoImplied(f, v, &v.elems[i], &in) {
+		switch v.elems[i].kind {
+		case kEo:
+			if eoImplied(f, v, &v.elems[i], &in) {
+				continue
+			}
+		case kDualm:
+			dst = dual.appendMnem1(dst, level)
+			continue
+		case kDualr:
+			dst = dual.appendRest(dst, level)
 			continue
 		}
 		dst = appendElem(dst, f, &v.elems[i], &in)
@@ -120,6 +141,22 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		if in.Args[e.f[0]] == 0 && in.Args[e.f[1]]>>9&7 != 3 {
 			dst = append(dst, ".vec3"...)
 		}
+	case kDualm:
+		if d, ok := newDualView(f, in); ok {
+			dst = d.appendMnem1(dst, markNone)
+		}
+	case kPsrc:
+		return appendPsrc(dst, f, e, in)
+	case kBit:
+		if in.Args[e.f[0]] != 0 {
+			dst = append(dst, e.text...)
+		}
+	case kMaskr:
+		return appendMaskChans(dst, rotMask(in.Args[e.f[0]]))
+	case kImark:
+		if imarkSet(f, e, in) {
+			dst = append(dst, e.text...)
+		}
 	case kGpi:
 		dst = append(dst, 'i')
 		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
@@ -140,7 +177,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		}
 		dst = strconv.AppendUint(append(dst, 'i'), uint64(num), 10)
 		return append(append(dst, '.'), p...)
-	case kRsw:
+	case kRsw, kRswh:
 		var v [4]uint32
 		if k, ok := rswConst(f, e, in, &v); ok {
 			return appendValues(dst, v[:k])
@@ -225,7 +262,7 @@ func isNextReg(f *form, e *elem, in *Inst) bool {
 		(e.tab2 < 0 || enumTables[e.tab2][in.Args[e.f[6]]] != "") {
 		return false // fields 6 and 7 are equal (and, with a clash enum, the value clashes)
 	}
-	ref := elem{table: e.table, f: [8]int8{e.f[3], e.f[4], e.f[5]}}
+	ref := elem{table: e.table, f: [16]int8{e.f[3], e.f[4], e.f[5]}}
 	return bankIndex(f, e, in) == bankIndex(f, &ref, in) && in.Args[e.f[2]] == in.Args[e.f[5]]+1
 }
 
@@ -286,7 +323,7 @@ func eoImplied(f *form, v *variant, eo *elem, in *Inst) bool {
 		switch e.kind {
 		case kGsw:
 			sw = gswSwizzle(e)
-		case kRsw:
+		case kRsw, kRswh:
 			var has bool
 			var vals [4]uint32
 			if _, isConst := rswConst(f, e, in, &vals); isConst {
@@ -417,3 +454,65 @@ func appendMnemonic(dst []byte, in *Inst) []byte {
 	}
 	return dst
 }
+
+// imarkSet reports whether both registers of an imark element are internal
+// registers (temp bank, top four numbers) or constants (which may print as
+// {values}): then the form's text could also be another form's (VMAD2 with
+// such sources reads like VMAD), so the form's name is printed as a marker.
+func imarkSet(f *form, e *elem, in *Inst) bool {
+	for k := 0; k < 2; k++ {
+		r := elem{table: e.table, f: [16]int8{e.f[3*k], e.f[3*k+1], e.f[3*k+2]}}
+		w := f.fields[r.f[2]].width
+		switch bankTables[e.table][bankIndex(f, &r, in)] {
+		case "special":
+		case "r":
+			if in.Args[r.f[2]] < 1<<w-4 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// psrc element parts: the two registers and the select element.
+func psrcParts(e *elem) (r1, r2, sel elem) {
+	r1 = elem{kind: kReg, table: e.table, f: [16]int8{e.f[0], e.f[1], e.f[2], -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}}
+	r2 = elem{kind: kReg, table: e.table, f: [16]int8{e.f[3], e.f[4], e.f[5], -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}}
+	sel = elem{kind: kSel, f: [16]int8{e.f[6], e.f[7], e.f[8], e.f[9], e.f[10], -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}}
+	return
+}
+
+// psrcForm says how a VPCK source pair prints: pair syntax, source 2
+// written out, or source 1 alone.
+func psrcForm(f *form, e *elem, in *Inst) (pair, second bool) {
+	r1, r2, sel := psrcParts(e)
+	next := bankIndex(f, &r1, in) == bankIndex(f, &r2, in) && in.Args[e.f[5]] == in.Args[e.f[2]]+1
+	clash := in.Args[e.f[11]] == in.Args[e.f[12]] && enumTables[e.tab2][in.Args[e.f[11]]] != ""
+	if clash && !next && in.Args[e.f[10]] == 3 && in.Args[e.f[6]] < 2 && in.Args[e.f[7]] >= 2 && in.Args[e.f[8]] == 0 && in.Args[e.f[9]] == 0 {
+		return true, false
+	}
+	var buf [8]byte
+	hole := strings.IndexByte(string(appendSel(buf[:0], &sel, in)), '-') >= 0
+	return false, !next || clash && !hole
+}
+
+func appendPsrc(dst []byte, f *form, e *elem, in *Inst) []byte {
+	r1, r2, sel := psrcParts(e)
+	pair, second := psrcForm(f, e, in)
+	if pair {
+		dst = append(appendReg(append(dst, '('), f, &r1, in), '.', "xy"[in.Args[e.f[6]]])
+		dst = append(appendReg(append(dst, ", "...), f, &r2, in), '.', "xy"[in.Args[e.f[7]]-2])
+		return append(dst, ')')
+	}
+	dst = appendSel(appendReg(dst, f, &r1, in), &sel, in)
+	if second {
+		dst = appendReg(append(dst, ", "...), f, &r2, in)
+	}
+	return dst
+}
+
+// rotMask turns a write mask whose bit 0 is w (SOP2M, Vita3K: "alpha is at
+// the first bit") into xyzw order.
+func rotMask(m uint32) uint32 { return m>>1 | (m&1)<<3 }

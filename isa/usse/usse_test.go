@@ -85,7 +85,13 @@ func TestListingRoundTrip(t *testing.T) {
 	code := goldenCode(t)
 	code = append(code, 0xaa, 0xbb) // a truncated tail
 	listing, errs := Disassemble(nil, code, 0x100)
-	if len(errs) != 7 || !errors.Is(errs[len(errs)-1], isa.ErrTruncated) {
+	invalid := 0
+	for _, g := range readGolden(t) {
+		if strings.HasPrefix(g.want, "error: ") {
+			invalid++
+		}
+	}
+	if len(errs) != invalid+1 || !errors.Is(errs[len(errs)-1], isa.ErrTruncated) {
 		t.Fatalf("errors: %v", errs)
 	}
 	if !strings.Contains(string(listing), "/*0100*/        nop") {

@@ -13,7 +13,7 @@ import (
 )
 
 // Element kinds, mirrored by the constants the generated file declares.
-var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm"}
+var kinds = []string{"lit", "pfx", "e", "reg", "gpi", "mask", "swz", "swzf", "neg", "absl", "absr", "modl", "modr", "hex", "shex", "dec", "dec1", "pck", "hexo", "fmt2", "oreg", "nreg", "regx", "hexc", "inv", "sel", "szmark", "gsw", "rsw", "eo", "regm", "imark", "dualm", "dualr", "psrc", "rswh", "bit", "maskr"}
 
 type field struct {
 	name  string
@@ -446,6 +446,38 @@ func (s *spec) parseSyntax(f *form, t string) error {
 				}
 				fieldArgs = args[1:9]
 			}
+		case "psrc":
+			// VPCK source pair: banks:B1:X1:N1:B2:X2:N2:S0:S1:S2:S3:M:D:S:clash
+			if len(args) != 15 {
+				return fmt.Errorf("psrc wants banks, 2 registers, 4 selects, mask, formats and a clash enum")
+			}
+			e.table, e.table2 = args[0], args[14]
+			if _, ok := s.banks[e.table]; !ok {
+				return fmt.Errorf("no banks %q", e.table)
+			}
+			if _, ok := s.enums[e.table2]; !ok {
+				return fmt.Errorf("no enum %q", e.table2)
+			}
+			fieldArgs = args[1:14]
+		case "bit":
+			// TEXT when a 1-bit field is set: bit:F:TEXT
+			if len(args) != 2 || args[1] == "" {
+				return fmt.Errorf("bit wants field:text")
+			}
+			e.text = args[1]
+			fieldArgs = args[:1]
+		case "imark":
+			// ".FORM" when two registers (banks:B1:X1:N1:B2:X2:N2) are both
+			// internal registers, where another form's text could be the same
+			if len(args) != 7 {
+				return fmt.Errorf("imark wants banks:bank1:ext1:num1:bank2:ext2:num2")
+			}
+			e.table = args[0]
+			if _, ok := s.banks[e.table]; !ok {
+				return fmt.Errorf("no banks %q", e.table)
+			}
+			e.text = "." + f.name
+			fieldArgs = args[1:]
 		case "gsw":
 			// gpi with swizzle: N:F:X:T:M[:S]
 			if len(args) != 5 && len(args) != 6 {
@@ -456,10 +488,11 @@ func (s *spec) parseSyntax(f *form, t string) error {
 				return fmt.Errorf("no swizzle table %q", e.table)
 			}
 			fieldArgs = append([]string{args[0], args[1], args[2], args[4]}, args[5:]...)
-		case "rsw":
-			// register with swizzle: K:B:X:N:F:SX:T:M[:S]
-			if len(args) != 8 && len(args) != 9 {
-				return fmt.Errorf("rsw wants banks:bank:ext:num:swz:swzext:table:mask[:selector]")
+		case "rsw", "rswh":
+			// register with swizzle: K:B:X:N:F:SX:T:M[:S]; rswh: K:B:X:N:F:SX:T:M:P
+			// with P the precision field (set or "-": f16 constants)
+			if e.kind == "rsw" && len(args) != 8 && len(args) != 9 || e.kind == "rswh" && len(args) != 9 {
+				return fmt.Errorf("rsw wants banks:bank:ext:num:swz:swzext:table:mask[:selector], rswh ...:mask:precision")
 			}
 			e.table, e.table2 = args[0], args[6]
 			if _, ok := s.banks[e.table]; !ok {
@@ -482,7 +515,7 @@ func (s *spec) parseSyntax(f *form, t string) error {
 			}
 			fieldArgs = append([]string{args[0], args[1], args[3]}, args[4:]...)
 		default:
-			want := map[string][2]int{"swzf": {1, 3}, "hexc": {2, 3}, "sel": {5, 5}, "szmark": {2, 2}}[e.kind]
+			want := map[string][2]int{"swzf": {1, 3}, "hexc": {2, 3}, "sel": {5, 5}, "szmark": {2, 2}, "dualm": {2, 2}, "dualr": {1, MaxFields}}[e.kind]
 			if want[0] == 0 {
 				want = [2]int{1, 1}
 			}
@@ -578,6 +611,13 @@ func (s *spec) emit() ([]byte, error) {
 		p("}\n\n")
 	}
 	emitTables("enum", s.enumOrder, s.enums)
+	p("// Indices of the enum tables code refers to by name.\nconst (\n")
+	for i, n := range s.enumOrder {
+		if strings.HasPrefix(n, "dual") || strings.HasPrefix(n, "dl") || strings.HasPrefix(n, "dswz") {
+			p("\tenum%s = %d\n", strings.Title(n), i)
+		}
+	}
+	p(")\n\n")
 	emitTables("bank", s.bankOrder, s.banks)
 	emitTables("swizzle", s.swzOrder, s.swz)
 	p("// Hard-wired constant register banks, by index.\nvar constTables = [...][64]uint32{\n")
@@ -627,13 +667,13 @@ func (s *spec) emit() ([]byte, error) {
 			}
 			p("},\n\t\t\t\telems: []elem{\n")
 			for _, e := range v.elems {
-				fs := [8]int{-1, -1, -1, -1, -1, -1, -1, -1}
+				fs := [16]int{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
 				copy(fs[:], e.fields)
 				t := 0
 				switch e.kind {
 				case "pfx", "e", "eo", "pck", "fmt2":
 					t = tableIdx(s.enumOrder, e.table)
-				case "reg", "regx", "oreg", "nreg", "regm":
+				case "reg", "regx", "oreg", "nreg", "regm", "imark", "psrc":
 					t = tableIdx(s.bankOrder, e.table)
 				case "swz", "gsw":
 					if e.table == "v34" {
@@ -641,20 +681,24 @@ func (s *spec) emit() ([]byte, error) {
 					} else {
 						t = tableIdx(s.swzOrder, e.table)
 					}
-				case "rsw":
+				case "rsw", "rswh":
 					t = tableIdx(s.bankOrder, e.table)
 				}
 				t2 := -1
 				switch {
 				case e.table2 == "" || e.table2 == "-":
-				case e.kind == "nreg":
+				case e.kind == "nreg" || e.kind == "psrc":
 					t2 = tableIdx(s.enumOrder, e.table2)
 				case e.table2 == "v34":
 					t2 = len(s.swzOrder)
 				default:
 					t2 = tableIdx(s.swzOrder, e.table2)
 				}
-				p("\t\t\t\t\t{kind: k%s, text: %q, f: [8]int8{%d, %d, %d, %d, %d, %d, %d, %d}, table: %d, tab2: %d},\n", strings.Title(e.kind), e.text, fs[0], fs[1], fs[2], fs[3], fs[4], fs[5], fs[6], fs[7], t, t2)
+				var fl []string
+				for _, x := range fs {
+					fl = append(fl, strconv.Itoa(x))
+				}
+				p("\t\t\t\t\t{kind: k%s, text: %q, f: [16]int8{%s}, table: %d, tab2: %d},\n", strings.Title(e.kind), e.text, strings.Join(fl, ", "), t, t2)
 			}
 			p("\t\t\t\t}},\n")
 		}

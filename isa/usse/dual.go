@@ -1,0 +1,572 @@
+package usse
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Dual-issue words (op1 0x04 vec3, 0x05 vec4). usse.spec describes the
+// fields, operation tables and source layouts; this file turns them into
+// text ("mul.f32 pa3.x, i1.x, i2.x +mov.f32 i1.xyz, pa8.xyz") and back.
+//
+// The operand text does not always name one word (vector and scalar mul
+// print alike when their operands do), so the text is resolved by search:
+// the candidates a text can stand for are tried in a fixed order (vec3
+// group first, operation indices ascending, then primus, then source
+// configuration), and a word whose plain text would be found earlier by
+// that search prints markers (.vec4, .scalar, then deciding fields) until
+// the search finds it. Parsing runs the same search and accepts a word only
+// when it prints exactly the input.
+
+// dualOp is one operation of a dual-issue word.
+type dualOp struct {
+	idx    uint32
+	name   string
+	srcs   int
+	vload  bool // reads vector sources
+	vstore bool // writes a vector result
+}
+
+// marker is the suffix that tells an operation from an earlier one of the
+// same name: the scalar mad/add/mul from the vector ones, ssq from dot.
+func (o dualOp) marker() string {
+	switch {
+	case o.idx >= 8 && o.idx <= 10:
+		return ".scalar"
+	case o.idx == 2:
+		return ".ssq"
+	}
+	return ""
+}
+
+// isDot: dot and ssq read 3 (vec3) or 4 (vec4) channels whatever the mask.
+func (o dualOp) isDot() bool { return o.idx == 1 || o.idx == 2 }
+
+func dualInfo(table int, idx uint32) (dualOp, bool) {
+	t := enumTables[table]
+	if int(idx) >= len(t) || t[idx] == "?" {
+		return dualOp{}, false
+	}
+	c := enumTables[enumDualcls][idx]
+	if c == "?" {
+		return dualOp{}, false
+	}
+	return dualOp{idx: idx, name: t[idx], srcs: int(c[1] - '0'), vload: c[0] == 'v', vstore: c[0] == 'v' && len(c) == 2}, true
+}
+
+var dualLayoutTables = [3][3]int{
+	{enumDl11, enumDl12, enumDl13},
+	{enumDl21, enumDl22, enumDl23},
+	{enumDl31, enumDl32, enumDl33},
+}
+
+// dualFieldNames are the fields the dual element prints (or flags).
+var dualFieldNames = [...]string{"op1", "f16", "wmaskw", "g1neg", "g1swzx", "uswz", "uneg", "op2", "primus", "g0swz", "g1swz", "udbank", "usbank", "gdnum", "udnum", "srccfg", "g2hi", "g2lo", "g1slot", "g0slot", "wmask", "usnum"}
+
+const (
+	dfOp1 = iota
+	dfF16
+	dfWmaskw
+	dfG1neg
+	dfG1swzx
+	dfUswz
+	dfUneg
+	dfOp2
+	dfPrimus
+	dfG0swz
+	dfG1swz
+	dfUdbank
+	dfUsbank
+	dfGdnum
+	dfUdnum
+	dfSrccfg
+	dfG2hi
+	dfG2lo
+	dfG1slot
+	dfG0slot
+	dfWmask
+	dfUsnum
+	dfCount
+)
+
+// dualIdxByForm holds dualIdx for every form, computed once from the
+// generated tables (read-only afterwards).
+var dualIdxByForm = func() (t [len(forms)][dfCount]int8) {
+	for fi := range forms {
+		t[fi] = dualIdx(&forms[fi])
+	}
+	return t
+}()
+
+// dualIdx maps the dual field numbers to the form's field indices (-1: absent).
+func dualIdx(f *form) (x [dfCount]int8) {
+	for i, n := range dualFieldNames {
+		x[i] = -1
+		for j := range f.fields {
+			if f.fields[j].name == n {
+				x[i] = int8(j)
+			}
+		}
+	}
+	return x
+}
+
+// dualView is a decoded dual-issue word.
+type dualView struct {
+	f      *form
+	in     *Inst
+	x      [dfCount]int8
+	vec4   bool
+	op     [2]dualOp
+	lay    [2]string // source letters per operation: u 0 1 2
+	c1     int       // sources of the first operation
+	primus bool      // the first operation writes the unified destination
+	bad    int       // when invalid: the dual field at fault
+}
+
+func (d *dualView) get(k int) uint32 {
+	if d.x[k] < 0 {
+		return 0
+	}
+	return d.in.Args[d.x[k]]
+}
+
+func newDualView(f *form, in *Inst) (dualView, bool) {
+	d := dualView{f: f, in: in, vec4: f.op1 == 0x05}
+	if in.Form >= 0 && int(in.Form) < len(forms) && &forms[in.Form] == f {
+		d.x = dualIdxByForm[in.Form]
+	} else {
+		d.x = dualIdx(f)
+	}
+	var ok bool
+	if d.op[0], ok = dualInfo(enumDualop, d.get(dfOp1)); !ok {
+		d.bad = dfOp1
+		return d, false
+	}
+	if d.op[1], ok = dualInfo(enumDualop2, d.get(dfOp2)); !ok {
+		d.bad = dfOp2
+		return d, false
+	}
+	d.c1 = d.op[0].srcs
+	l := enumTables[dualLayoutTables[d.c1-1][d.op[1].srcs-1]][d.get(dfSrccfg)]
+	a, b, ok := strings.Cut(l, "/")
+	if !ok {
+		d.bad = dfSrccfg // no source layout for these operations
+		return d, false
+	}
+	d.lay = [2]string{a, b}
+	d.primus = d.get(dfPrimus) != 0
+	// every swizzle the layout reads must be defined
+	for k := 0; k < 2; k++ {
+		for i := 0; i < len(d.lay[k]); i++ {
+			if _, ok := d.srcSwizzle(d.lay[k][i]); !ok {
+				d.bad = [...]int{'u': dfUswz, '0': dfG0swz, '1': dfG1swz, '2': dfG2hi}[d.lay[k][i]]
+				return d, false
+			}
+		}
+	}
+	return d, true
+}
+
+func (d *dualView) swzTable() []string {
+	if d.vec4 {
+		return enumTables[enumDswz4]
+	}
+	return enumTables[enumDswz3]
+}
+
+// uses reports whether a source letter appears in either layout.
+func (d *dualView) uses(c byte) bool {
+	return strings.IndexByte(d.lay[0], c) >= 0 || strings.IndexByte(d.lay[1], c) >= 0
+}
+
+// used reports whether the operand text shows dual field k.
+func (d *dualView) used(k int) bool {
+	switch k {
+	case dfUsbank, dfUsnum, dfUswz, dfUneg:
+		return d.uses('u')
+	case dfG0slot, dfG0swz:
+		return d.uses('0')
+	case dfG1slot, dfG1swz, dfG1swzx, dfG1neg:
+		return d.uses('1')
+	case dfG2hi:
+		return d.c1 == 1 && d.uses('u') || d.c1 >= 2 && d.uses('2')
+	case dfG2lo:
+		return d.c1 <= 2 && d.uses('u') || d.c1 >= 2 && d.uses('2')
+	}
+	return true
+}
+
+// unifiedIsDest reports whether operation k writes the unified destination.
+func (d *dualView) unifiedIsDest(k int) bool { return (k == 0) == d.primus }
+
+// destMask is the write mask of operation k.
+func (d *dualView) destMask(k int) uint32 {
+	if !d.unifiedIsDest(k) {
+		return d.get(dfWmask) | d.get(dfWmaskw)<<3
+	}
+	f16 := d.get(dfF16) != 0
+	switch {
+	case d.get(dfUdbank) == 0 && d.get(dfUdnum) >= 124: // an internal register
+		if d.vec4 {
+			return 15
+		}
+		return 7
+	case d.op[k].vstore && f16:
+		return 15
+	case d.op[k].vstore:
+		return 3
+	case f16:
+		return 3
+	}
+	return 1
+}
+
+// srcChans is how many swizzle channels operation k's sources show.
+func (d *dualView) srcChans(k int) int {
+	switch o := d.op[k]; {
+	case !o.vload:
+		return 1
+	case o.isDot() && d.vec4:
+		return 4
+	case o.isDot():
+		return 3
+	}
+	return maskLen(d.destMask(k))
+}
+
+// srcSwizzle is the swizzle table index a source letter reads.
+func (d *dualView) srcSwizzle(c byte) (int, bool) {
+	var idx int
+	switch c {
+	case 'u':
+		idx = int(d.get(dfUswz))
+		if d.c1 < 2 {
+			idx += 16 * int(d.get(dfG2hi))
+		}
+	case '0':
+		idx = int(d.get(dfG0swz))
+	case '1':
+		idx = int(d.get(dfG1swz)) + 16*int(d.get(dfG1swzx))
+	case '2':
+		idx = 4 // xyzw / xyz
+	}
+	t := d.swzTable()
+	return idx, idx < len(t) && t[idx] != "?"
+}
+
+var dualDestBanks = [4]string{"r", "o", "pa", "idx1"}
+
+// dualReg is how a unified register prints: bank r o pa sa idx1, or i for
+// the internal registers at the top of the temp bank; num as printed.
+func dualReg(bank string, num uint32, double bool) (string, int, uint32) {
+	mult := uint32(1)
+	if double {
+		mult = 2
+	}
+	switch bank {
+	case "r":
+		if num >= 124 {
+			return "i", 0, num - 124
+		}
+	case "idx1":
+		return bank, int(num >> 5), (num & 31) * mult
+	}
+	return bank, 0, num * mult
+}
+
+// maskText is the text of each write mask (".x-z" without the dot).
+var maskText = func() (t [16]string) {
+	for m := range t {
+		if b := appendMaskChans(nil, uint32(m)); len(b) > 0 {
+			t[m] = string(b[1:])
+		}
+	}
+	return t
+}()
+
+// destOpnd is operation k's destination as printed.
+func (d *dualView) destOpnd(k int) dualOpnd {
+	var o dualOpnd
+	if d.unifiedIsDest(k) {
+		o.bank, o.ibank, o.num = dualReg(dualDestBanks[d.get(dfUdbank)], d.get(dfUdnum), d.op[k].vstore)
+	} else {
+		o.bank, o.num = "i", d.get(dfGdnum)
+	}
+	o.chans = maskText[d.destMask(k)&15]
+	return o
+}
+
+// firstIndex is the first entry in t[lo:hi] starting with p, or -1.
+func firstIndex(t []string, lo, hi int, p string) int {
+	for i := lo; i < hi; i++ {
+		if t[i] != "?" && strings.HasPrefix(t[i], p) {
+			return i
+		}
+	}
+	return -1
+}
+
+// srcOpnd is the source of operation k read through layout letter c, as
+// printed at marker level level.
+func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
+	var o dualOpnd
+	o.bank = "i"
+	switch c {
+	case 'u':
+		o.abs = d.c1 <= 2 && d.get(dfG2lo) != 0
+		o.neg = d.get(dfUneg) != 0
+		o.bank, o.ibank, o.num = dualReg(bank4[d.get(dfUsbank)], d.get(dfUsnum), d.op[k].vload)
+	case '0':
+		o.num = d.get(dfG0slot)
+	case '1':
+		o.neg = d.get(dfG1neg) != 0
+		o.num = d.get(dfG1slot)
+	case '2':
+		o.num = 2
+		if d.c1 >= 2 {
+			o.num = d.get(dfG2hi)<<1 | d.get(dfG2lo)
+		}
+	}
+	idx, _ := d.srcSwizzle(c)
+	t := d.swzTable()
+	ent := t[idx]
+	// the parser takes the first entry with the printed prefix among the
+	// entries it may mean (see dualAssign.source): print enough channels
+	lo, hi := 0, 16
+	if c == 'u' && d.c1 < 2 || c == '1' {
+		hi = 32
+		if level >= markExt {
+			lo, hi = idx&16, idx&16+16
+		}
+	}
+	n := min(d.srcChans(k), len(ent))
+	for ; n < len(ent); n++ {
+		if firstIndex(t, lo, hi, ent[:n]) == idx {
+			break
+		}
+	}
+	o.chans = ent[:n]
+	return o
+}
+
+func appendDualOpnd(dst []byte, o *dualOpnd) []byte {
+	if o.neg {
+		dst = append(dst, '-')
+	}
+	if o.abs {
+		dst = append(dst, '|')
+	}
+	if o.bank == "idx1" {
+		dst = append(dst, bank4[o.ibank]...)
+		dst = append(dst, "[index1 * 2 + "...)
+		dst = append(strconv.AppendUint(dst, uint64(o.num), 10), ']')
+	} else {
+		dst = strconv.AppendUint(append(dst, o.bank...), uint64(o.num), 10)
+	}
+	if o.chans != "" {
+		dst = append(append(dst, '.'), o.chans...)
+	}
+	if o.abs {
+		dst = append(dst, '|')
+	}
+	return dst
+}
+
+// operands lists operation k's destination and sources as printed.
+func (d *dualView) operands(k int, level int, out *[5]dualOpnd) int {
+	out[0] = d.destOpnd(k)
+	n := 1
+	lay := d.lay[k]
+	for i := 0; i < len(lay); i++ {
+		out[n] = d.srcOpnd(k, lay[i], level)
+		n++
+		if d.op[k].idx == 2 { // ssq: Sony's dot of a source with itself
+			out[n] = out[n-1]
+			n++
+		}
+	}
+	return n
+}
+
+// appendOperands prints operation k's destination and sources.
+func (d *dualView) appendOperands(dst []byte, k int, level int) []byte {
+	var ops [5]dualOpnd
+	n := d.operands(k, level, &ops)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = appendDualOpnd(dst, &ops[i])
+	}
+	return dst
+}
+
+func (d *dualView) fmtName() string {
+	if d.get(dfF16) != 0 {
+		return ".f16"
+	}
+	return ".f32"
+}
+
+// Marker levels: which facts the text states beyond the plain operands.
+const (
+	markNone   = iota
+	markForm   // .vec4 (and the vec3 group is implied without it)
+	markScalar // .scalar after scalar mad/add/mul, .ssq after dot = ssq
+	markCfg    // .srccfg=N
+	markPrimus // .primus=N
+	markExt    // .g1swzx=N .g2hi=N
+	markLevels
+)
+
+// appendMnem1 prints the first operation's name and format (and .scalar).
+func (d *dualView) appendMnem1(dst []byte, level int) []byte {
+	dst = append(append(dst, d.op[0].name...), d.fmtName()...)
+	if level >= markScalar {
+		dst = append(dst, d.op[0].marker()...)
+	}
+	return dst
+}
+
+// appendRest prints everything after the first mnemonic and the blank.
+func (d *dualView) appendRest(dst []byte, level int) []byte {
+	dst = append(d.appendOperands(dst, 0, level), " +"...)
+	dst = append(append(dst, d.op[1].name...), d.fmtName()...)
+	if level >= markScalar {
+		dst = append(dst, d.op[1].marker()...)
+	}
+	if level >= markForm && d.vec4 {
+		dst = append(dst, ".vec4"...)
+	}
+	for k := range dualFieldNames {
+		if d.x[k] < 0 {
+			continue
+		}
+		v := d.get(k)
+		show := !d.used(k) && v != 0
+		switch k {
+		case dfSrccfg:
+			show = level >= markCfg
+		case dfPrimus:
+			show = level >= markPrimus
+		case dfG1swzx, dfG2hi:
+			show = show || level >= markExt && d.used(k)
+		}
+		if !show {
+			continue
+		}
+		dst = append(append(dst, '.'), dualFieldNames[k]...)
+		dst = strconv.AppendUint(append(dst, '='), uint64(v), 10)
+	}
+	dst = append(dst, ' ')
+	return d.appendOperands(dst, 1, level)
+}
+
+// dualLevel is the marker level a word needs: the lowest at which the
+// search finds the word itself (-1 for an invalid word).
+func dualLevel(f *form, in *Inst) int {
+	d, ok := newDualView(f, in)
+	if !ok {
+		return -1
+	}
+	var buf [256]byte
+	core := d.appendMnem1(buf[:0], markNone)
+	core = append(core, ' ')
+	core = d.appendRest(core, markNone)
+	t := d.text()
+	var all [maxDualMatches]Inst
+	n := dualMatches(in.Raw, &t, core, &all)
+	for level := markNone; level < markExt; level++ {
+		cons := dualConstraints(&d, level)
+		for i := 0; i < n; i++ {
+			if cons.allows(&all[i]) {
+				if all[i].Raw == in.Raw {
+					return level
+				}
+				break
+			}
+		}
+	}
+	// markExt states every field the operands leave open (and prints the
+	// swizzles for the half the ext bits name), so it always names the word
+	return markExt
+}
+
+// allows reports whether a candidate word meets the constraints.
+func (c *dualCons) allows(in *Inst) bool {
+	if c.form >= 0 && int(forms[in.Form].op1) != c.form {
+		return false
+	}
+	x := &dualIdxByForm[in.Form]
+	for k, v := range c.fixed {
+		if v >= 0 && (x[k] < 0 && v != 0 || x[k] >= 0 && in.Args[x[k]] != uint32(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// text is the structure of d's plain (marker-free) text, as parseDualText
+// reads it back.
+func (d *dualView) text() dualText {
+	var t dualText
+	for k := range t.fixed {
+		t.fixed[k] = -1
+		if d.x[k] >= 0 && !d.used(k) && d.get(k) != 0 {
+			t.fixed[k] = int32(d.get(k)) // printed as a flag
+		}
+	}
+	t.name = [2]string{d.op[0].name, d.op[1].name}
+	t.f16 = d.get(dfF16) != 0
+	for k := 0; k < 2; k++ {
+		t.n[k] = d.operands(k, markNone, &t.opnd[k])
+	}
+	return t
+}
+
+// dualCons restricts the search: fixed fields (by dual field number) and
+// the form.
+type dualCons struct {
+	form  int            // -1 any, else op1 group
+	fixed [dfCount]int32 // -1 free
+}
+
+func freeCons() dualCons {
+	c := dualCons{form: -1}
+	for i := range c.fixed {
+		c.fixed[i] = -1
+	}
+	return c
+}
+
+func dualConstraints(d *dualView, level int) dualCons {
+	c := freeCons()
+	if level >= markForm {
+		c.form = int(d.f.op1)
+	}
+	if level >= markScalar {
+		c.fixed[dfOp1] = int32(d.get(dfOp1))
+		c.fixed[dfOp2] = int32(d.get(dfOp2))
+	}
+	if level >= markCfg {
+		c.fixed[dfSrccfg] = int32(d.get(dfSrccfg))
+	}
+	if level >= markPrimus {
+		c.fixed[dfPrimus] = int32(d.get(dfPrimus))
+	}
+	if level >= markExt {
+		c.fixed[dfG1swzx] = int32(d.get(dfG1swzx))
+		c.fixed[dfG2hi] = int32(d.get(dfG2hi))
+	}
+	return c
+}
+
+// dualOpnd is one operand as written.
+type dualOpnd struct {
+	neg, abs bool
+	bank     string // r o pa sa i idx1
+	ibank    int    // idx1: the indexed bank (bank4)
+	num      uint32
+	chans    string // swizzle or mask text
+}
