@@ -359,11 +359,31 @@ func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32) {
 	regs := w.Regs
 	d := int(o.d.row) * 32
 	sr := int(o.s[0].imm)
-	for l := range 32 {
-		if mask>>l&1 == 0 {
-			continue
+	switch {
+	case sr == srTidX && b.Dim[1] == 1 && b.Dim[2] == 1, sr == srLaneID:
+		// the common cases without a division per lane
+		base := uint32(w.Index * emu.WarpSize)
+		if sr == srLaneID {
+			base = 0
 		}
-		regs[d+l] = k.sregValue(b, w, sr, l)
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				regs[d+l] = base + uint32(l)
+			}
+		}
+	case sr == srCtaX || sr == srCtaY || sr == srCtaZ:
+		v := b.ID[sr-srCtaX]
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				regs[d+l] = v
+			}
+		}
+	default:
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				regs[d+l] = k.sregValue(b, w, sr, l)
+			}
+		}
 	}
 }
 
