@@ -616,6 +616,9 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		return alu(1)
 	case "ATOM", "ATOMS", "RED":
 		o.kind = map[string]kind{"ATOM": kAtom, "ATOMS": kAtoms, "RED": kRed}[name]
+		if len(x) > 0 && x[0].kind == oPred {
+			return fmt.Errorf("%s with a predicate output is not supported", name)
+		}
 		o.size = 4
 		for _, m := range mods {
 			if a, ok := atomCodes[m]; ok {

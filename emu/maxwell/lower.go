@@ -108,7 +108,7 @@ func (p *Program) rowP(i int) int {
 }
 func (p *Program) rowCC() int        { return p.nGPR + 16 }
 func (p *Program) rowPSink() int     { return p.nGPR + 17 }
-func (p *Program) numRows() int      { return p.nGPR + 18 }
+func (p *Program) numRows() int      { return p.nGPR + 22 } // 4 spare rows: a 128-bit access at any row stays inside
 func (p *Program) Len() int          { return len(p.ops) }
 func (p *Program) Text(i int) string { return p.texts[i] }
 
@@ -418,6 +418,9 @@ func parseOperand(a, name string, word uint64) (opnd, error) {
 		bank, err := parseInt(a[2:i])
 		if err != nil || !strings.HasPrefix(a[i+1:], "[") || !strings.HasSuffix(a, "]") {
 			return x, fmt.Errorf("bad constant operand %q", a)
+		}
+		if bank >= 16 {
+			return x, fmt.Errorf("constant bank %d does not exist (0..15)", bank)
 		}
 		x.bank = uint8(bank)
 		inner := a[i+2 : len(a)-1]
