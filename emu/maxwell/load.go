@@ -53,6 +53,19 @@ type Image struct {
 	SharedSize int
 	Params     []cubin.Param // nil for raw code: parameters packed in order
 	ParamBase  uint32
+	// Globals is the cubin's global variables (.nv.global.init contents,
+	// then zeros for .nv.global), placed after the launch's global memory;
+	// Relocs point code at them.
+	Globals []byte
+	Relocs  []Reloc
+}
+
+// Reloc is a code relocation against a global variable: the variable's
+// offset in Globals (plus the addend) goes into the instruction word at Offset.
+type Reloc struct {
+	Offset uint64
+	Type   string // R_CUDA_ABS32_LO_20, _HI_20, _LO_32, _HI_32
+	Value  uint64 // offset in Globals
 }
 
 // ReadProgram reads the launch's program: a cubin or fatbin (the function
@@ -156,10 +169,74 @@ func cubinImage(name string, data []byte, kernel, arch string) (*Image, error) {
 			}
 		}
 	}
-	if len(fn.Relocs) > 0 {
-		return nil, fmt.Errorf("%s: function %s has %d relocations (linking is not supported)", name, fn.Name, len(fn.Relocs))
+	if err := globalRelocs(f, fn, img); err != nil {
+		return nil, fmt.Errorf("%s: function %s: %v", name, fn.Name, err)
 	}
 	return img, nil
+}
+
+// globalRelocs lays out the cubin's global variables and resolves the
+// function's relocations against them; other relocations (external
+// functions, textures) are errors.
+func globalRelocs(f *cubin.File, fn *cubin.Function, img *Image) error {
+	if len(fn.Relocs) == 0 {
+		return nil
+	}
+	base := map[int]uint64{} // section index -> offset in Globals
+	for i, sec := range f.Sections {
+		if sec.Name != ".nv.global.init" && sec.Name != ".nv.global" {
+			continue
+		}
+		off := (uint64(len(img.Globals)) + 255) &^ 255
+		if off+sec.Size > 1<<28 {
+			return fmt.Errorf("global variables of %d bytes", off+sec.Size)
+		}
+		img.Globals = append(img.Globals, make([]byte, off+sec.Size-uint64(len(img.Globals)))...)
+		copy(img.Globals[off:], sec.Data)
+		base[i] = off
+	}
+	for _, r := range fn.Relocs {
+		if int(r.Symbol) >= len(f.Symbols) {
+			return fmt.Errorf("relocation against symbol %d of %d", r.Symbol, len(f.Symbols))
+		}
+		sym := f.Symbols[r.Symbol]
+		off, ok := base[int(sym.Section)]
+		typ := cubin.RelocTypeName(r.Type)
+		switch {
+		case !ok:
+			return fmt.Errorf("relocation %s against %q, which is not a global variable (linking is not supported)", typ, sym.Name)
+		case typ != "R_CUDA_ABS32_LO_20" && typ != "R_CUDA_ABS32_HI_20" && typ != "R_CUDA_ABS32_LO_32" && typ != "R_CUDA_ABS32_HI_32":
+			return fmt.Errorf("relocation type %s is not supported", typ)
+		case r.Offset+8 > uint64(len(img.Code)):
+			return fmt.Errorf("relocation at %#x outside the code", r.Offset)
+		}
+		img.Relocs = append(img.Relocs, Reloc{Offset: r.Offset, Type: typ, Value: off + sym.Value + uint64(r.Addend)})
+	}
+	return nil
+}
+
+// relocate copies code with the relocations applied for global variables
+// at device address addr.
+func relocate(code []byte, relocs []Reloc, addr uint64) []byte {
+	if len(relocs) == 0 {
+		return code
+	}
+	code = append([]byte(nil), code...)
+	for _, r := range relocs {
+		v := addr + r.Value
+		part := uint64(uint32(v))
+		if strings.Contains(r.Type, "_HI_") {
+			part = v >> 32
+		}
+		shift := uint(20)
+		if strings.HasSuffix(r.Type, "_32") {
+			shift = 32
+		}
+		w := binary.LittleEndian.Uint64(code[r.Offset:])
+		w = w&^(0xffffffff<<shift) | part<<shift
+		binary.LittleEndian.PutUint64(code[r.Offset:], w)
+	}
+	return code
 }
 
 // paramBytes packs the launch's parameters for sm_5x: pointers are 64-bit;
@@ -246,7 +323,19 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		return nil, fmt.Errorf("arch %q is not a Maxwell architecture (sm_50, sm_52, sm_53)", s.Launch.Arch)
 	}
 	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
-	prog, err := Lower(img.Code, sm)
+	global := append([]byte(nil), s.Global...)
+	code := img.Code
+	if len(img.Globals) > 0 {
+		// the cubin's variables go after the launch's memory
+		at := (uint64(len(global)) + 255) &^ 255
+		if at+uint64(len(img.Globals)) > emu.MaxMemory {
+			return nil, fmt.Errorf("global variables do not fit in global memory")
+		}
+		global = append(global, make([]byte, at-uint64(len(global)))...)
+		global = append(global, img.Globals...)
+		code = relocate(code, img.Relocs, GlobalBase+at)
+	}
+	prog, err := Lower(code, sm)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +354,7 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if n := uint64(k.LocalBytes) * uint64(s.Block.Count()); n > MaxLocalPerBlock {
 		return nil, fmt.Errorf("local memory of %d bytes per thread is %d bytes per block, more than %d", k.LocalBytes, n, MaxLocalPerBlock)
 	}
-	k.Global = &emu.Memory{Space: emu.Global, Data: append([]byte(nil), s.Global...)}
+	k.Global = &emu.Memory{Space: emu.Global, Data: global}
 	for i := range k.Const {
 		size := max(ConstBankBytes, len(img.Const[i]), len(s.Const[i]))
 		data := make([]byte, size)
