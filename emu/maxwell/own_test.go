@@ -169,3 +169,22 @@ func TestOwnCubinsUpToDate(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnGlobalVariable: a __device__ variable, relocated into the code,
+// hands every thread a distinct ticket.
+func TestOwnGlobalVariable(t *testing.T) {
+	const n = 200
+	r := run{program: ownCubin(t, "sm_50"), arch: "sm_50", kernel: "ticket", grid: emu.Dim3{1, 1, 1}, block: emu.Dim3{n, 1, 1},
+		args: []arg{make([]byte, 4*n)}}
+	res, err := r.exec(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make([]bool, n)
+	for i, v := range u32s(res.bufs[0]) {
+		if v >= n || seen[v] {
+			t.Fatalf("thread %d got ticket %d", i, v)
+		}
+		seen[v] = true
+	}
+}
