@@ -21,7 +21,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	av := k.row(regs, a, mask, &sc.a)
 	bv := k.row(regs, b, mask, &sc.b)
 	dr := int(o.d.row) * 32
-	d := regs[dr : dr+32 : dr+32]
+	d := (*lanes)(regs[dr : dr+32])
 	switch o.kind {
 	case kMov:
 		for l := range 32 {
@@ -204,7 +204,7 @@ func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	av := k.row(regs, &o.s[0], mask, &sc.a)
 	bv := k.row(regs, &o.s[1], mask, &sc.b)
 	dr := int(o.d.row) * 32
-	d := regs[dr : dr+32 : dr+32]
+	d := (*lanes)(regs[dr : dr+32])
 	ccRow := k.Prog.rowCC() * 32
 	cin := regs[ccRow]
 	if o.flags&fX == 0 {

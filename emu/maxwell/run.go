@@ -244,24 +244,24 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 // row is source s for every lane: a register row itself, a broadcast row of
 // an immediate or constant, or (indexed constants, predicates) the lanes in
 // mask read into buf.
-func (k *Kernel) row(regs []uint32, s *opnd, mask uint32, buf *lanes) []uint32 {
+func (k *Kernel) row(regs []uint32, s *opnd, mask uint32, buf *lanes) *lanes {
 	switch s.kind {
 	case oReg:
 		r := int(s.row) * 32
-		return regs[r : r+32 : r+32]
+		return (*lanes)(regs[r : r+32])
 	case oImm, oConst:
 		if s.bc >= 0 {
-			return k.bcast[s.bc][:]
+			return &k.bcast[s.bc]
 		}
 	case oNone:
-		return zeroLanes[:]
+		return &zeroLanes
 	}
 	for l := range 32 {
 		if mask>>l&1 != 0 {
 			buf[l] = k.val(regs, s, l)
 		}
 	}
-	return buf[:]
+	return buf
 }
 
 // zeroLanes is read-only.
