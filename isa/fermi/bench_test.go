@@ -75,3 +75,23 @@ func BenchmarkAssemble(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
 }
+
+// TestAssembleAllocsPerLine checks that the assembler's allocations do not
+// grow with the number of lines (a handful per file: output, label map).
+func TestAssembleAllocsPerLine(t *testing.T) {
+	code := benchCode(t)
+	one, _ := Disassemble(nil, code, 0)
+	two, _ := Disassemble(nil, append(append([]byte{}, code...), code...), 0)
+	count := func(src []byte) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if _, err := Assemble("a.s", src); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	a1, a2 := count(one), count(two)
+	t.Logf("%d lines: %v allocations, %d lines: %v", len(code)/8, a1, 2*len(code)/8, a2)
+	if a2 > a1 {
+		t.Errorf("%d lines: %v allocations, %d lines: %v", len(code)/8, a1, 2*len(code)/8, a2)
+	}
+}

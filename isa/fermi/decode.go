@@ -72,20 +72,28 @@ func DecodeAt(b []byte, addr uint64) (Inst, error) {
 
 // DecodeWord decodes one instruction word (word1<<32 | word0).
 func DecodeWord(raw uint64) (Inst, error) {
-	for _, fi := range formIndex[raw&7|raw>>58<<3] {
-		f := &forms[fi]
-		if raw&f.mask != f.value {
-			continue
-		}
-		if validOperands(f, raw) {
-			return Inst{Raw: raw, form: fi}, nil
-		}
+	if inst, ok := decodeWord(raw); ok {
+		return inst, nil
 	}
 	n := 8
 	if raw&8 != 0 {
 		n = 4 // a 4-byte form
 	}
 	return Inst{}, &isa.DecodeError{Len: n, Err: isa.ErrInvalid, Detail: invalidDetail(raw)}
+}
+
+// decodeWord is DecodeWord without building an error.
+func decodeWord(raw uint64) (Inst, bool) {
+	for _, fi := range formIndex[raw&7|raw>>58<<3] {
+		f := &forms[fi]
+		if raw&f.mask != f.value {
+			continue
+		}
+		if validOperands(f, raw) {
+			return Inst{Raw: raw, form: fi}, true
+		}
+	}
+	return Inst{}, false
 }
 
 func invalidDetail(raw uint64) string {
