@@ -116,6 +116,10 @@ func decodeArg(o *operand, raw, pc uint64) Arg {
 		a.Kind, a.Reg, a.Imm = ArgMem, uint8(raw>>20&63), o.memOffset(raw)
 	case opConst, opConstX:
 		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, uint8(raw>>20&63), uint8(o.f.Get(raw)), isa.SignExtend(raw>>26&0xffff, 16)
+	case opConstNR:
+		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, 63, uint8(o.f.Get(raw)), isa.SignExtend(raw>>26&0xffff, 16)
+	case opRegOff:
+		a.Kind, a.Reg, a.Imm = ArgMem, uint8(raw>>20&63), isa.SignExtend(o.f.Get(raw), o.f.Width)
 	case opTarget:
 		a.Kind, a.Imm = ArgTarget, int64((pc+8+uint64(isa.SignExtend(o.f.Get(raw), 24)))&0xffffffff)
 	case opSReg:

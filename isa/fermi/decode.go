@@ -142,6 +142,16 @@ func validOperands(f *form, raw uint64) bool {
 				return false
 			}
 		}
+		if o.bsel != 0 || o.hsel != 0 {
+			// selector bits the source size does not use must be zero
+			f, ok, all := o.selector(raw)
+			if ok {
+				all &^= f.Mask()
+			}
+			if raw&all != 0 {
+				return false
+			}
+		}
 	}
 	return true
 }

@@ -33,7 +33,9 @@
 // by that suffix, and their text cannot tell the assembler the wrap bit.
 // The 4-byte instruction forms (bit 3 set) are reported as invalid (4 bytes
 // skipped): ptxas does not emit them and no listing shows how cuobjdump
-// prints them.
+// prints them. Not implemented either (reported invalid): LD_LDU and
+// LDS_LDU (a global or shared load paired with a uniform load, sizes in a
+// joint 5-bit field, offsets scaled by size) and FSWZ.
 //
 // Mnemonics in no listing of the oracle, spelled from the encoding facts
 // (seed 003, envytools) and the CUDA 5+ Kepler conventions: ATOM, B2R,
@@ -42,4 +44,13 @@
 // R2P, STSUL, STUL, TEX, TLD4, TXQ, VABSDIFF, VMAD, VSET; likewise the variants of
 // listed mnemonics that no row shows (typed RED, BAR.ARV, TLD without .LZ,
 // video byte/half selectors and merge modes).
+//
+// Forms in no sm_2x or Kepler listing of the oracle, spelled as nvdisasm
+// prints the same operations for sm_5x (the Maxwell rows of the oracle):
+// CCTL.E.<type>.<op> [R2+0x10] and CCTLL, IMNMX.U32.XLO/.XMED/.XHI, byte
+// and half sources of I2I/I2F/F2I/F2F ("-|R2.B3|", "R2.H1"), JMP/BRA/CAL/
+// JCAL c[0x1][0x10], BRX/JMX with a register ("BRX R6 -0x380"), and the
+// surface instructions SULD.D.BA, SUST.D.BA, SUST.P, SURED.P, SULEA.D.BA
+// with dimension (.1D-.3D), cache, size and clamp (.CLAMP, .TRAP, none
+// for the zeroing mode) modifiers; fermi.spec gives the details.
 package fermi

@@ -64,6 +64,8 @@ const (
 	opNopCC                // NOP's condition code: "CC.T" in the old dialect
 	opCC                   // branch condition code, printed unless T
 	opV                    // video-op second source: R26 (bit 47 set) or a 16-bit immediate
+	opConstNR              // c[bank][offset], no register (branches through a constant)
+	opRegOff               // register at 20 and a signed offset (BRX, JMX)
 )
 
 // Immediate flavours (operand.flavor).
@@ -84,6 +86,8 @@ type operand struct {
 	table             uint8     // opEnum
 	text              string    // opLit
 	same              bool      // opReg repeating a field another operand owns
+	bsel, hsel        uint8     // byte (2 bits) / half (1 bit) selector of an 8-/16-bit source, 0 if none
+	shift             uint8     // opMem: the offset counts units of 1<<shift bytes
 }
 
 // value returns the operand's field, joined with its high part if split.
@@ -100,19 +104,60 @@ func (o *operand) setValue(raw, v uint64) uint64 {
 	return raw
 }
 
-// memOffset returns an opMem operand's signed offset.
+// memOffset returns an opMem operand's signed offset in bytes.
 func (o *operand) memOffset(raw uint64) int64 {
+	w := o.f.Width + o.f2.Width
+	if w == 0 {
+		return 0
+	}
 	v := o.f.Get(raw) | o.f2.Get(raw)<<o.f.Width
-	return isa.SignExtend(v, o.f.Width+o.f2.Width)
+	return isa.SignExtend(v, w) << o.shift
 }
 
-// setMemOffset stores off (already range-checked) in an opMem operand.
+// memOffsetFits reports whether an opMem operand can hold the byte offset off.
+func (o *operand) memOffsetFits(off int64) bool {
+	w := int(o.f.Width + o.f2.Width)
+	if off&(1<<o.shift-1) != 0 {
+		return false
+	}
+	off >>= o.shift
+	return w == 0 && off == 0 || w > 0 && off >= -(1<<(w-1)) && off < 1<<(w-1)
+}
+
+// setMemOffset stores off (already checked by memOffsetFits) in an opMem operand.
 func (o *operand) setMemOffset(raw uint64, off int64) uint64 {
+	if o.f.Width == 0 {
+		return raw
+	}
+	off >>= o.shift
 	raw = o.f.Set(raw, uint64(off))
 	if o.f2.Width != 0 {
 		raw = o.f2.Set(raw, uint64(off)>>o.f.Width)
 	}
 	return raw
+}
+
+// selector returns the source selector field of a conversion's composite
+// operand for its source size (bits 23:2: 0 = 8 bits, 1 = 16 bits): the
+// field, whether it applies, and the mask of all selector bits it may use.
+func (o *operand) selector(raw uint64) (f isa.Field, ok bool, all uint64) {
+	if o.bsel != 0 {
+		all |= 3 << o.bsel
+	}
+	if o.hsel != 0 {
+		all |= 1 << o.hsel
+	}
+	switch raw >> 23 & 3 {
+	case 0:
+		if o.bsel != 0 {
+			return isa.Field{Pos: o.bsel, Width: 2}, true, all
+		}
+	case 1:
+		if o.hsel != 0 {
+			return isa.Field{Pos: o.hsel, Width: 1}, true, all
+		}
+	}
+	return isa.Field{}, false, all
 }
 
 // form is one instruction form: a mnemonic with its fixed bits.

@@ -205,7 +205,7 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 		if err != nil {
 			return raw, err
 		}
-		if w := o.f.Width + o.f2.Width; off < -(1<<(w-1)) || off >= 1<<(w-1) {
+		if !o.memOffsetFits(off) {
 			return raw, errOffsetRange
 		}
 		return o.setMemOffset(raw|r<<20, off), nil
@@ -225,6 +225,32 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 			return raw, errOffsetRange
 		}
 		return o.f.Set(raw|r<<20|uint64(off)&0xffff<<26, bank), nil
+	case opConstNR:
+		bank, inner, err := splitConst(s)
+		if err != nil {
+			return raw, err
+		}
+		off, ok := parseInt(inner)
+		if bank > o.f.Max() || !ok || off < -1<<15 || off >= 1<<15 {
+			return raw, errConstRange
+		}
+		return o.f.Set(raw, bank) | uint64(off)&0xffff<<26, nil
+	case opRegOff:
+		regText, offText, _ := strings.Cut(s, " ")
+		r, ok := parseReg(regText)
+		if !ok {
+			return raw, errWantReg
+		}
+		var off int64
+		if offText = strings.TrimSpace(offText); offText != "" {
+			if off, ok = parseInt(offText); !ok {
+				return raw, errAddrOffset
+			}
+		}
+		if w := o.f.Width; off < -(1<<(w-1)) || off >= 1<<(w-1) {
+			return raw, errOffsetRange
+		}
+		return o.f.Set(raw|r<<20, uint64(off)), nil
 	case opImm32:
 		v, err := parseImm(s, o.flavor, 32)
 		if err != nil {
@@ -234,6 +260,19 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 	}
 	s, d := stripDecorations(s)
 	var err error
+	if o.bsel != 0 || o.hsel != 0 {
+		// ".B1".."B3", ".H1": which byte or half of an 8-/16-bit source
+		if n := len(s); n > 3 && s[n-3] == '.' && s[n-1] >= '0' && s[n-1] <= '3' {
+			switch {
+			case s[n-2] == 'B' && o.bsel != 0:
+				raw |= uint64(s[n-1]-'0') << o.bsel
+				s = s[:n-3]
+			case s[n-2] == 'H' && o.hsel != 0 && s[n-1] <= '1':
+				raw |= uint64(s[n-1]-'0') << o.hsel
+				s = s[:n-3]
+			}
+		}
+	}
 	if raw, err = setBit(raw, o.neg, d.neg, errNegHere); err != nil {
 		return raw, err
 	}

@@ -202,6 +202,19 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		return append(dst, ']')
 	case opImm32:
 		return appendImm32(dst, o.flavor, raw>>26&0xffffffff, d)
+	case opConstNR:
+		dst = appendBank(dst, o.f.Get(raw), d)
+		dst = append(dst, '[')
+		dst = appendSignedHex(dst, isa.SignExtend(raw>>26&0xffff, 16))
+		return append(dst, ']')
+	case opRegOff:
+		// "R6 -0x380", as nvdisasm prints BRX and JMX; no offset when zero
+		dst = appendReg(dst, raw>>20&63)
+		if off := isa.SignExtend(o.f.Get(raw), o.f.Width); off != 0 {
+			dst = append(dst, ' ')
+			dst = appendSignedHex(dst, off)
+		}
+		return dst
 	}
 	// register-like operands with decorations
 	if bit(raw, o.neg) {
@@ -248,6 +261,16 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 			dst = appendReg(dst, raw>>26&63)
 		} else {
 			dst = appendHexNum(dst, raw>>26&0xffff)
+		}
+	}
+	if o.bsel != 0 || o.hsel != 0 {
+		if f, ok, _ := o.selector(raw); ok && f.Get(raw) != 0 {
+			if f.Width == 2 {
+				dst = append(dst, ".B"...)
+			} else {
+				dst = append(dst, ".H"...)
+			}
+			dst = append(dst, byte('0'+f.Get(raw)))
 		}
 	}
 	if abs {

@@ -38,6 +38,8 @@ type Operand struct {
 	Table             int
 	Text              string
 	Same              bool // repeats a field another operand owns
+	BSel, HSel        int  // byte (2 bits) / half (1 bit) source selector position, 0 if none
+	Shift             int  // opMem: the offset field counts units of 1<<Shift bytes
 	covered           uint64
 }
 
@@ -332,6 +334,20 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 			o.Same = true
 			continue
 		}
+		if strings.HasPrefix(opt, "bsel") || strings.HasPrefix(opt, "hsel") {
+			b, err := strconv.Atoi(opt[4:])
+			if err != nil || b < 1 || b > 62 {
+				return o, fmt.Errorf("bad bit in %q", opt)
+			}
+			if opt[0] == 'b' {
+				o.BSel = b
+				o.covered |= Field{b, 2}.mask()
+			} else {
+				o.HSel = b
+				o.covered |= Field{b, 1}.mask()
+			}
+			continue
+		}
 		var p *int
 		var num string
 		switch {
@@ -390,6 +406,24 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 		default:
 			o.Kind, o.F = "opImm32", Field{26, 32}
 		}
+	case k == "MR":
+		// [Rx] without an offset
+		o.Kind = "opMem"
+		o.covered |= Field{20, 6}.mask()
+	case strings.HasPrefix(k, "CN"):
+		// c[bank][offset]: bank field, signed offset at 26:16, no register
+		o.Kind = "opConstNR"
+		if o.F, err = parseField(k[2:]); err != nil {
+			return o, err
+		}
+		o.covered |= Field{26, 16}.mask()
+	case strings.HasPrefix(k, "J"):
+		// register at 20 and a signed offset field
+		o.Kind = "opRegOff"
+		if o.F, err = parseField(k[1:]); err != nil {
+			return o, err
+		}
+		o.covered |= Field{20, 6}.mask()
 	case strings.HasPrefix(k, "CMX"):
 		o.Kind = "opConstX"
 		if o.F, err = parseField(k[3:]); err != nil {
@@ -404,7 +438,20 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 		o.covered |= Field{20, 6}.mask() | Field{26, 16}.mask()
 	case strings.HasPrefix(k, "M"):
 		o.Kind = "opMem"
-		lo, hi, split := strings.Cut(k[1:], "+")
+		spec, scale, scaled := strings.Cut(k[1:], "*")
+		if scaled {
+			switch scale {
+			case "2":
+				o.Shift = 1
+			case "4":
+				o.Shift = 2
+			case "8":
+				o.Shift = 3
+			default:
+				return o, fmt.Errorf("bad offset scale in %q", k)
+			}
+		}
+		lo, hi, split := strings.Cut(spec, "+")
 		if o.F, err = parseField(lo); err != nil {
 			return o, err
 		}
@@ -412,7 +459,7 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 			if o.F2, err = parseField(hi); err != nil {
 				return o, err
 			}
-			if o.F.Width+o.F2.Width > 32 {
+			if o.F.Width+o.F2.Width+o.Shift > 32 {
 				return o, fmt.Errorf("offset wider than 32 bits")
 			}
 		}
@@ -616,7 +663,8 @@ func Generate(s *Spec) ([]byte, error) {
 				fl = "" // the zero value
 			}
 			b.WriteString(literal("kind", o.Kind, "f", fld(o.F), "f2", fld(o.F2), "neg", bit(o.Neg), "abs", bit(o.Abs), "not", bit(o.Not), "cc", bit(o.CC),
-				"flavor", fl, "table", tblName(o), "text", strconv.Quote(o.Text), "same", strconv.FormatBool(o.Same)) + ", ")
+				"flavor", fl, "table", tblName(o), "text", strconv.Quote(o.Text), "same", strconv.FormatBool(o.Same),
+				"bsel", strconv.Itoa(o.BSel), "hsel", strconv.Itoa(o.HSel), "shift", strconv.Itoa(o.Shift)) + ", ")
 		}
 		b.WriteString("}},\n")
 	}
