@@ -47,25 +47,25 @@ func (m *mod) set(raw, v uint64) uint64 {
 type opKind uint8
 
 const (
-	opReg    opKind = iota // R0..R62, RZ
-	opPred                 // P0..P6, pt
-	opB                    // composite: register / c[bank][off] / 20-bit immediate (sel at 46:2)
-	opB3                   // composite of a 3-source form: sel 2 swaps in the register at 49
-	opC                    // third source: register at 49, or c[][] when sel is 2
-	opImm32                // 32-bit immediate at 26
-	opHex                  // unsigned field printed in hex
-	opMem                  // [Rx+offset]
-	opConst                // c [bank] [Rx+offset] (LDC)
-	opConstX               // c [bank] [Rx+offset], offset always printed (BRX)
-	opTarget               // PC-relative branch target at 26:24, printed absolute
-	opSReg                 // special register at 26:8
-	opEnum                 // table entry, no dot
-	opLit                  // fixed text
-	opNopCC                // NOP's condition code: "CC.T" in the old dialect
-	opCC                   // branch condition code, printed unless T
-	opV                    // video-op second source: R26 (bit 47 set) or a 16-bit immediate
-	opConstNR              // c[bank][offset], no register (branches through a constant)
-	opRegOff               // register at 20 and a signed offset (BRX, JMX)
+	opReg     opKind = iota // R0..R62, RZ
+	opPred                  // P0..P6, pt
+	opB                     // composite: register / c[bank][off] / 20-bit immediate (sel at 46:2)
+	opB3                    // composite of a 3-source form: sel 2 swaps in the register at 49
+	opC                     // third source: register at 49, or c[][] when sel is 2
+	opImm32                 // 32-bit immediate at 26
+	opHex                   // unsigned field printed in hex
+	opMem                   // [Rx+offset]
+	opConst                 // c [bank] [Rx+offset] (LDC)
+	opConstX                // c [bank] [Rx+offset], offset always printed (BRX)
+	opTarget                // PC-relative branch target at 26:24, printed absolute
+	opSReg                  // special register at 26:8
+	opEnum                  // table entry, no dot
+	opLit                   // fixed text
+	opNopCC                 // NOP's condition code: "CC.T" in the old dialect
+	opCC                    // branch condition code, printed unless T
+	opV                     // video-op second source: R26 (bit 47 set) or a 16-bit immediate
+	opConstNR               // c[bank][offset], no register (branches through a constant)
+	opRegOff                // register at 20 and a signed offset (BRX, JMX)
 )
 
 // Immediate flavours (operand.flavor).
