@@ -113,7 +113,7 @@ func decodeArg(o *operand, raw, pc uint64) Arg {
 	case opHex:
 		a.Kind, a.Imm = ArgImm, int64(o.f.Get(raw))
 	case opMem:
-		a.Kind, a.Reg, a.Imm = ArgMem, uint8(raw>>20&63), o.memOffset(raw)
+		a.Kind, a.Reg, a.Imm = ArgMem, uint8(o.memBase(raw)), o.memOffset(raw)
 	case opConst, opConstX:
 		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, uint8(raw>>20&63), uint8(o.f.Get(raw)), isa.SignExtend(raw>>26&0xffff, 16)
 	case opConstNR:

@@ -33,9 +33,7 @@
 // by that suffix, and their text cannot tell the assembler the wrap bit.
 // The 4-byte instruction forms (bit 3 set) are reported as invalid (4 bytes
 // skipped): ptxas does not emit them and no listing shows how cuobjdump
-// prints them. Not implemented either (reported invalid): LD_LDU and
-// LDS_LDU (a global or shared load paired with a uniform load, sizes in a
-// joint 5-bit field, offsets scaled by size) and FSWZ.
+// prints them. FSWZ is not implemented either (reported invalid).
 //
 // Mnemonics in no listing of the oracle, spelled from the encoding facts
 // (seed 003, envytools) and the CUDA 5+ Kepler conventions: ATOM, B2R,
@@ -52,5 +50,8 @@
 // JCAL c[0x1][0x10], BRX/JMX with a register ("BRX R6 -0x380"), and the
 // surface instructions SULD.D.BA, SUST.D.BA, SUST.P, SURED.P, SULEA.D.BA
 // with dimension (.1D-.3D), cache, size and clamp (.CLAMP, .TRAP, none
-// for the zeroing mode) modifiers; fermi.spec gives the details.
+// for the zeroing mode) modifiers; fermi.spec gives the details. LD_LDU
+// and LDS_LDU (a load paired with a uniform load) print both sizes, LD's
+// first, and both destinations and addresses in that order:
+// "LD_LDU.E.32.64 R0, [R2+0x4], R6, [R4+0x8]".
 package fermi

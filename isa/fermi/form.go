@@ -2,6 +2,7 @@ package fermi
 
 import (
 	"strconv"
+	"strings"
 
 	"gpuisa/isa"
 )
@@ -88,7 +89,47 @@ type operand struct {
 	same              bool      // opReg repeating a field another operand owns
 	bsel, hsel        uint8     // byte (2 bits) / half (1 bit) selector of an 8-/16-bit source, 0 if none
 	shift             uint8     // opMem: the offset counts units of 1<<shift bytes
+	base              uint8     // opMem: address register position, 0 for the usual 20
+	pair              uint8     // opMem: offset in units of part 1 or 2 of the LD_LDU size pair
 }
+
+// memBase returns an opMem operand's address register.
+func (o *operand) memBase(raw uint64) uint64 {
+	if o.base != 0 {
+		return raw >> o.base & 63
+	}
+	return raw >> 20 & 63
+}
+
+// memShift is log2 of the unit of an opMem operand's offset field.
+func (o *operand) memShift(raw uint64) uint8 {
+	if o.pair != 0 {
+		return pairShift[o.pair-1][raw>>53&31]
+	}
+	return o.shift
+}
+
+// pairShift is, for each entry of the lduld table (".U8.S16" = LD part
+// U8, LDU part S16), the log2 size of each part's data: both halves of
+// LD_LDU and LDS_LDU count their offsets in units of their own size.
+var pairShift = func() (sh [2][32]uint8) {
+	for v, e := range tables[tblLduld] {
+		parts := strings.Split(e, ".")[1:] // "", "U8", "S16"
+		for i := 0; i < 2 && i < len(parts); i++ {
+			switch parts[i] {
+			case "U16", "S16":
+				sh[i][v] = 1
+			case "32":
+				sh[i][v] = 2
+			case "64":
+				sh[i][v] = 3
+			case "128":
+				sh[i][v] = 4
+			}
+		}
+	}
+	return sh
+}()
 
 // value returns the operand's field, joined with its high part if split.
 func (o *operand) value(raw uint64) uint64 {
@@ -111,16 +152,17 @@ func (o *operand) memOffset(raw uint64) int64 {
 		return 0
 	}
 	v := o.f.Get(raw) | o.f2.Get(raw)<<o.f.Width
-	return isa.SignExtend(v, w) << o.shift
+	return isa.SignExtend(v, w) << o.memShift(raw)
 }
 
 // memOffsetFits reports whether an opMem operand can hold the byte offset off.
-func (o *operand) memOffsetFits(off int64) bool {
+func (o *operand) memOffsetFits(raw uint64, off int64) bool {
 	w := int(o.f.Width + o.f2.Width)
-	if off&(1<<o.shift-1) != 0 {
+	shift := o.memShift(raw)
+	if off&(1<<shift-1) != 0 {
 		return false
 	}
-	off >>= o.shift
+	off >>= shift
 	return w == 0 && off == 0 || w > 0 && off >= -(1<<(w-1)) && off < 1<<(w-1)
 }
 
@@ -129,7 +171,7 @@ func (o *operand) setMemOffset(raw uint64, off int64) uint64 {
 	if o.f.Width == 0 {
 		return raw
 	}
-	off >>= o.shift
+	off >>= o.memShift(raw)
 	raw = o.f.Set(raw, uint64(off))
 	if o.f2.Width != 0 {
 		raw = o.f2.Set(raw, uint64(off)>>o.f.Width)

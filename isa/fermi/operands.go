@@ -205,8 +205,11 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 		if err != nil {
 			return raw, err
 		}
-		if !o.memOffsetFits(off) {
+		if !o.memOffsetFits(raw, off) {
 			return raw, errOffsetRange
+		}
+		if o.base != 0 {
+			return o.setMemOffset(raw|r<<o.base, off), nil
 		}
 		return o.setMemOffset(raw|r<<20, off), nil
 	case opConst, opConstX:

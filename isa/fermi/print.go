@@ -193,7 +193,7 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		return strconv.AppendUint(dst, v, 10)
 	case opMem:
 		dst = append(dst, '[')
-		dst = appendAddr(dst, raw>>20&63, o.memOffset(raw), false, d)
+		dst = appendAddr(dst, o.memBase(raw), o.memOffset(raw), false, d)
 		return append(dst, ']')
 	case opConst, opConstX:
 		dst = appendBank(dst, o.f.Get(raw), d)

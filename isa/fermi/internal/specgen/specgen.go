@@ -40,6 +40,8 @@ type Operand struct {
 	Same              bool // repeats a field another operand owns
 	BSel, HSel        int  // byte (2 bits) / half (1 bit) source selector position, 0 if none
 	Shift             int  // opMem: the offset field counts units of 1<<Shift bytes
+	Base              int  // opMem: the address register's position when not 20
+	Pair              int  // opMem: offset scaled by the size of part 1 or 2 of the lduld pair
 	covered           uint64
 }
 
@@ -334,6 +336,14 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 			o.Same = true
 			continue
 		}
+		if opt == "base26" {
+			o.Base = 26
+			continue
+		}
+		if opt == "pair1" || opt == "pair2" {
+			o.Pair = int(opt[4] - '0')
+			continue
+		}
 		if strings.HasPrefix(opt, "bsel") || strings.HasPrefix(opt, "hsel") {
 			b, err := strconv.Atoi(opt[4:])
 			if err != nil || b < 1 || b > 62 {
@@ -463,7 +473,10 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 				return o, fmt.Errorf("offset wider than 32 bits")
 			}
 		}
-		o.covered |= Field{20, 6}.mask() | o.F2.mask()
+		o.covered |= o.F2.mask()
+		if o.Base == 0 {
+			o.covered |= Field{20, 6}.mask()
+		}
 	case strings.HasPrefix(k, "H"):
 		o.Kind = "opHex"
 		if o.F, err = parseField(k[1:]); err != nil {
@@ -516,6 +529,12 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 		} else {
 			return o, fmt.Errorf("unknown operand %q", k)
 		}
+	}
+	if (o.Base != 0 || o.Pair != 0) && o.Kind != "opMem" {
+		return o, fmt.Errorf("base26 and pairN are memory operand options")
+	}
+	if o.Base != 0 {
+		o.covered |= Field{o.Base, 6}.mask()
 	}
 	if o.Same {
 		if o.Kind != "opReg" {
@@ -664,7 +683,8 @@ func Generate(s *Spec) ([]byte, error) {
 			}
 			b.WriteString(literal("kind", o.Kind, "f", fld(o.F), "f2", fld(o.F2), "neg", bit(o.Neg), "abs", bit(o.Abs), "not", bit(o.Not), "cc", bit(o.CC),
 				"flavor", fl, "table", tblName(o), "text", strconv.Quote(o.Text), "same", strconv.FormatBool(o.Same),
-				"bsel", strconv.Itoa(o.BSel), "hsel", strconv.Itoa(o.HSel), "shift", strconv.Itoa(o.Shift)) + ", ")
+				"bsel", strconv.Itoa(o.BSel), "hsel", strconv.Itoa(o.HSel), "shift", strconv.Itoa(o.Shift),
+				"base", strconv.Itoa(o.Base), "pair", strconv.Itoa(o.Pair)) + ", ")
 		}
 		b.WriteString("}},\n")
 	}
