@@ -19,7 +19,7 @@ const (
 )
 
 // MaxArgs is the most operands a form has.
-const MaxArgs = 6
+const MaxArgs = 7
 
 // Arg is one decoded operand, for tools (emulators, analyses) that want
 // values rather than text.

@@ -54,4 +54,7 @@
 // and LDS_LDU (a load paired with a uniform load) print both sizes, LD's
 // first, and both destinations and addresses in that order:
 // "LD_LDU.E.32.64 R0, [R2+0x4], R6, [R4+0x8]".
+// TMML and TXD follow TEX's operand order (TXD's gradients in R26 after
+// the coordinates); P2R/R2P with bit 5 set move the condition code ("P2R
+// R0, CC, R2, 0xf", as nvdisasm spells it for sm_5x).
 package fermi

@@ -355,256 +355,268 @@ var forms = [...]form{
 	61: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:256
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "PR"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	62: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:258
+	62: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000024, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:259
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
+	63: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000024, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:260
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
+	64: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:262
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	63: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:260
+	65: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:264
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	64: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:261
+	66: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:265
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	65: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:262
+	67: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:266
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblPrmt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	66: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:263
+	68: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:267
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	67: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:264
+	69: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:268
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opSReg, f: isa.Field{Pos: 26, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	68: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMisc, // fermi.spec:266
+	70: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMisc, // fermi.spec:270
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opNopCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	69: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:268
+	71: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:272
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblVote}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}}},
-	70: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:273
+	72: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:277
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	71: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:274
+	73: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:278
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	72: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:275
+	74: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:279
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	73: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:276
+	75: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:280
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	74: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:278
+	76: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:282
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	75: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:280
+	77: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:284
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	76: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:281
+	78: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:285
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".MX"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	77: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:282
+	79: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:286
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	78: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:283
+	80: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:287
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 3}, table: tblIcmp}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	79: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:284
+	81: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:288
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	80: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:285
+	82: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:289
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	81: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:286
+	83: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:290
 		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblVmad}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	82: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:290
+	84: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:294
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	83: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:291
+	85: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:295
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.U64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	84: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:292
+	86: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:296
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modLit, text: ".S32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	85: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:293
+	87: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:297
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.F32.FTZ.RN"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	86: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:295
+	88: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:299
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	87: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:296
+	89: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:300
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	88: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:297
+	90: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:301
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	89: {name: "LDS_LDU", mask: 0xf80000000000000f, value: 0xa800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:303
+	91: {name: "LDS_LDU", mask: 0xf80000000000000f, value: 0xa800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:307
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 5}, table: tblLduld}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 32, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 43, Width: 10}, neg: -1, abs: -1, not: -1, cc: -1, pair: 1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 5, Width: 5}, f2: isa.Field{Pos: 38, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, base: 26, pair: 2}}},
-	90: {name: "LD_LDU", mask: 0xf00000000000000f, value: 0xb000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:304
+	92: {name: "LD_LDU", mask: 0xf00000000000000f, value: 0xb000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:308
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 58, Width: 2}, table: tblLdue}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 5}, table: tblLduld}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 32, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 43, Width: 10}, neg: -1, abs: -1, not: -1, cc: -1, pair: 1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 5, Width: 5}, f2: isa.Field{Pos: 38, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, base: 26, pair: 2}}},
-	91: {name: "LDLK", mask: 0xf80000000000000f, value: 0xa000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:306
+	93: {name: "LDLK", mask: 0xf80000000000000f, value: 0xa000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:310
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 58, Width: 1}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	92: {name: "STUL", mask: 0xfc0000000000030f, value: 0xe800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:307
+	94: {name: "STUL", mask: 0xfc0000000000030f, value: 0xe800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:311
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	93: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:309
+	95: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:313
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblAtomop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	94: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:310
+	96: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:314
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".CAS"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	95: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:311
+	97: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:315
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.U64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	96: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:312
+	98: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:316
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".EXCH.64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	97: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:313
+	99: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:317
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".CAS.64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	98: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:314
+	100: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:318
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblAtomop}, {kind: modLit, text: ".S32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	99: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:315
+	101: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:319
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.F32.FTZ.RN"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	100: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:317
+	102: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:321
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdlc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	101: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:318
+	103: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:322
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	102: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:319
+	104: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:323
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	103: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:320
+	105: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:324
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	104: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:321
+	106: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:325
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 50, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	105: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:322
+	107: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:326
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	106: {name: "CCTL", mask: 0xf8000000000fc00f, value: 0x98000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:326
+	108: {name: "CCTL", mask: 0xf8000000000fc00f, value: 0x98000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:330
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 26, Width: 2}, table: tblCctlt}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 28, Width: 30}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	107: {name: "CCTL", mask: 0xf80000000000000f, value: 0x9800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:327
+	109: {name: "CCTL", mask: 0xf80000000000000f, value: 0x9800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:331
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 26, Width: 2}, table: tblCctlt}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 28, Width: 30}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	108: {name: "CCTLL", mask: 0xfffc0000000fc00f, value: 0xd0000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:328
+	110: {name: "CCTLL", mask: 0xfffc0000000fc00f, value: 0xd0000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:332
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	109: {name: "CCTLL", mask: 0xfffc00000000000f, value: 0xd000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:329
+	111: {name: "CCTLL", mask: 0xfffc00000000000f, value: 0xd000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:333
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	110: {name: "SULD", mask: 0xfffe4fffe000000f, value: 0xd400400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:336
+	112: {name: "SULD", mask: 0xfffe4fffe000000f, value: 0xd400400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:340
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	111: {name: "SURED", mask: 0xfffe4fffe000020f, value: 0xd800400100000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:337
+	113: {name: "SURED", mask: 0xfffe4fffe000020f, value: 0xd800400100000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:341
 		mods: []mod{{kind: modLit, text: ".P"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	112: {name: "SUST", mask: 0xfffe4fffe000000f, value: 0xdc00400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:338
+	114: {name: "SUST", mask: 0xfffe4fffe000000f, value: 0xdc00400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:342
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	113: {name: "SUST", mask: 0xfffe4fffe00000ef, value: 0xdc02400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:339
+	115: {name: "SUST", mask: 0xfffe4fffe00000ef, value: 0xdc02400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:343
 		mods: []mod{{kind: modLit, text: ".P"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	114: {name: "SULEA", mask: 0xfe3e4fffe000038f, value: 0xf000400000000085, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:341
+	116: {name: "SULEA", mask: 0xfe3e4fffe000038f, value: 0xf000400000000085, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:345
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblSuleat}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	115: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:343
+	117: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:347
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblMembar}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{}},
-	116: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:347
+	118: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:351
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdcm}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConst, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	117: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:351
+	119: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:355
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 3}, table: tblTexlod}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	118: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:352
+	120: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:356
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, table: tblTldl}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".MS"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".CL"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	119: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:353
+	121: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:357
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, table: tblTldl}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".MS"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".CL"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	120: {name: "TXQ", mask: 0xf03c2000fc00006f, value: 0xc0000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:354
+	122: {name: "TXQ", mask: 0xf03c2000fc00006f, value: 0xc0000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:358
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 54, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTxq}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	121: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:355
+	123: {name: "TMML", mask: 0xffc42000fc00006f, value: 0xb000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:360
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	124: {name: "TXD", mask: 0xff8420000000006f, value: 0xe000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:361
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	125: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:362
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblRgba}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	122: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:359
+	126: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:366
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	123: {name: "JMP", mask: 0xffff800003fe401f, value: 0x0000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:362
+	127: {name: "JMP", mask: 0xffff800003fe401f, value: 0x0000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:369
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	124: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:363
+	128: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:370
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	125: {name: "BRA", mask: 0xffff800003fe401f, value: 0x4000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:364
+	129: {name: "BRA", mask: 0xffff800003fe401f, value: 0x4000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:371
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	126: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:365
+	130: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:372
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	127: {name: "BRX", mask: 0xfffc0000000ec01f, value: 0x4800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:366
+	131: {name: "BRX", mask: 0xfffc0000000ec01f, value: 0x4800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:373
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opRegOff, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	128: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:367
+	132: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:374
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	129: {name: "JMX", mask: 0xfc000000000ec01f, value: 0x0800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:368
+	133: {name: "JMX", mask: 0xfc000000000ec01f, value: 0x0800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:375
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opRegOff, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	130: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:369
+	134: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:376
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	131: {name: "JCAL", mask: 0xffff800003feffff, value: 0x1000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:370
+	135: {name: "JCAL", mask: 0xffff800003feffff, value: 0x1000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:377
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	132: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:371
+	136: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:378
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	133: {name: "CAL", mask: 0xffff800003feffff, value: 0x5000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:372
+	137: {name: "CAL", mask: 0xffff800003feffff, value: 0x5000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:379
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	134: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:373
+	138: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:380
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	135: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:374
+	139: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:381
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	136: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:375
+	140: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:382
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	137: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:376
+	141: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:383
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	138: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:377
+	142: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:384
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	139: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:378
+	143: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:385
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	140: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:379
+	144: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:386
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	141: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:380
+	145: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:387
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	142: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:381
+	146: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:388
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	143: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:382
+	147: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:389
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	144: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:383
+	148: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:390
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	145: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:384
+	149: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:391
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 2}, table: tblBpt}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 20}, neg: -1, abs: -1, not: -1, cc: -1}}},
 }
@@ -613,7 +625,7 @@ var forms = [...]form{
 var formIndex = [512][]uint16{
 	0x2:   {20},
 	0x4:   {46},
-	0x7:   {123, 122},
+	0x7:   {127, 126},
 	0xa:   {20},
 	0xc:   {47},
 	0x10:  {0},
@@ -621,7 +633,7 @@ var formIndex = [512][]uint16{
 	0x12:  {21},
 	0x13:  {29},
 	0x14:  {48},
-	0x17:  {128, 129},
+	0x17:  {132, 133},
 	0x1a:  {21},
 	0x1c:  {50},
 	0x20:  {1},
@@ -629,137 +641,139 @@ var formIndex = [512][]uint16{
 	0x22:  {22},
 	0x23:  {30},
 	0x24:  {52, 54, 56},
-	0x25:  {83, 82},
-	0x27:  {131, 130},
+	0x25:  {85, 84},
+	0x27:  {135, 134},
 	0x28:  {1},
 	0x29:  {13},
 	0x2a:  {22},
 	0x2c:  {57},
-	0x2d:  {83, 82},
-	0x2e:  {116},
+	0x2d:  {85, 84},
+	0x2e:  {118},
 	0x30:  {1},
 	0x31:  {14},
 	0x32:  {23},
 	0x33:  {31},
 	0x34:  {58},
-	0x35:  {84},
+	0x35:  {86},
 	0x38:  {1},
 	0x39:  {14},
 	0x3c:  {59},
-	0x3d:  {84},
+	0x3d:  {86},
 	0x40:  {2},
 	0x41:  {15},
 	0x42:  {24},
 	0x43:  {32},
-	0x44:  {64},
+	0x44:  {66},
 	0x48:  {2},
 	0x4a:  {24},
-	0x4c:  {65},
+	0x4c:  {67},
 	0x50:  {2},
 	0x52:  {25},
 	0x53:  {33},
-	0x54:  {66},
-	0x55:  {85},
+	0x54:  {68},
+	0x55:  {87},
 	0x58:  {2},
 	0x5a:  {25},
-	0x5c:  {67},
-	0x5d:  {85},
+	0x5c:  {69},
+	0x5d:  {87},
 	0x60:  {3},
 	0x62:  {26},
 	0x63:  {34},
-	0x64:  {60},
+	0x64:  {60, 62},
 	0x6a:  {26},
-	0x6c:  {61},
+	0x6c:  {61, 63},
 	0x70:  {5},
 	0x72:  {27},
 	0x73:  {35},
-	0x74:  {62},
+	0x74:  {64},
 	0x78:  {5},
 	0x7a:  {27},
 	0x82:  {28},
 	0x83:  {36},
-	0x84:  {68},
-	0x87:  {125, 124},
+	0x84:  {70},
+	0x87:  {129, 128},
 	0x8a:  {28},
-	0x8c:  {63},
+	0x8c:  {65},
 	0x91:  {17},
 	0x93:  {37},
-	0x94:  {69},
-	0x97:  {126, 127},
+	0x94:  {71},
+	0x97:  {130, 131},
 	0xa0:  {7},
 	0xa1:  {18},
 	0xa3:  {40},
-	0xa4:  {71, 70, 72, 73},
-	0xa5:  {95, 96, 93, 94, 97},
-	0xa7:  {133, 132},
-	0xac:  {74},
-	0xad:  {95, 96, 93, 94, 97},
+	0xa4:  {73, 72, 74, 75},
+	0xa5:  {97, 98, 95, 96, 99},
+	0xa7:  {137, 136},
+	0xac:  {76},
+	0xad:  {97, 98, 95, 96, 99},
 	0xb0:  {8},
 	0xb3:  {41},
-	0xb5:  {98},
-	0xb7:  {134},
-	0xbd:  {98},
+	0xb5:  {100},
+	0xb7:  {138},
+	0xbd:  {100},
 	0xc0:  {10},
 	0xc3:  {42},
-	0xc7:  {135},
+	0xc7:  {139},
 	0xd3:  {43},
-	0xd5:  {99},
-	0xd7:  {136},
-	0xdd:  {99},
+	0xd5:  {101},
+	0xd7:  {140},
+	0xdd:  {101},
 	0xe3:  {44},
-	0xe7:  {137},
+	0xe7:  {141},
 	0xf3:  {45},
-	0xf7:  {138},
-	0x105: {86},
-	0x106: {117},
-	0x107: {139},
-	0x10d: {86},
-	0x10e: {117},
-	0x115: {87},
-	0x116: {117},
-	0x117: {140},
-	0x11d: {87},
-	0x11e: {117},
-	0x125: {88},
-	0x126: {118, 119},
-	0x127: {141},
-	0x12d: {88},
-	0x135: {106, 107},
-	0x137: {142},
-	0x13d: {106, 107},
-	0x145: {91},
-	0x146: {121},
-	0x14d: {91},
-	0x155: {89},
-	0x157: {143},
-	0x15d: {89},
-	0x165: {90},
-	0x167: {144},
-	0x16d: {90},
-	0x175: {90},
-	0x17d: {90},
-	0x184: {75},
-	0x185: {101, 100},
-	0x186: {120},
-	0x18d: {104},
-	0x18e: {120},
+	0xf7:  {142},
+	0x105: {88},
+	0x106: {119},
+	0x107: {143},
+	0x10d: {88},
+	0x10e: {119},
+	0x115: {89},
+	0x116: {119},
+	0x117: {144},
+	0x11d: {89},
+	0x11e: {119},
+	0x125: {90},
+	0x126: {120, 121},
+	0x127: {145},
+	0x12d: {90},
+	0x135: {108, 109},
+	0x137: {146},
+	0x13d: {108, 109},
+	0x145: {93},
+	0x146: {125},
+	0x14d: {93},
+	0x155: {91},
+	0x157: {147},
+	0x15d: {91},
+	0x165: {92},
+	0x166: {123},
+	0x167: {148},
+	0x16d: {92},
+	0x175: {92},
+	0x17d: {92},
+	0x184: {77},
+	0x185: {103, 102},
+	0x186: {122},
+	0x18d: {106},
+	0x18e: {122},
 	0x190: {11},
-	0x194: {76},
-	0x195: {103, 102},
-	0x196: {120},
-	0x19d: {105},
-	0x19e: {120},
-	0x1a4: {77},
-	0x1a5: {108, 109},
-	0x1a7: {145},
-	0x1ad: {110},
-	0x1b4: {78},
-	0x1b5: {111},
-	0x1bd: {113, 112},
-	0x1c4: {79},
-	0x1c5: {115},
-	0x1d4: {80},
-	0x1d5: {92},
-	0x1e4: {81},
-	0x1e5: {114},
+	0x194: {78},
+	0x195: {105, 104},
+	0x196: {122},
+	0x19d: {107},
+	0x19e: {122},
+	0x1a4: {79},
+	0x1a5: {110, 111},
+	0x1a7: {149},
+	0x1ad: {112},
+	0x1b4: {80},
+	0x1b5: {113},
+	0x1bd: {115, 114},
+	0x1c4: {81},
+	0x1c5: {117},
+	0x1c6: {124},
+	0x1d4: {82},
+	0x1d5: {94},
+	0x1e4: {83},
+	0x1e5: {116},
 }
