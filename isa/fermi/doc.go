@@ -33,7 +33,12 @@
 // by that suffix, and their text cannot tell the assembler the wrap bit.
 // The 4-byte instruction forms (bit 3 set) are reported as invalid (4 bytes
 // skipped): ptxas does not emit them and no listing shows how cuobjdump
-// prints them. FSWZ is not implemented either (reported invalid).
+// prints them. FSWZ's spelling is ours (fermi.spec): "FSWZ.DX.FTZ R0, R1,
+// R2, ADD, SUBR, SUB, MOV2" (lane select, then the op of each quad lane).
+// Not implemented: BAR.RED with a destination or predicate other than
+// RZ/PT, MOV/MOV32I lane masks other than all four, and the graphics-only
+// instructions (IPA, ALD, AST, OUT, PIXLD, ISBERD, TEXCSAA, RTT, QUADON,
+// QUADPOP, PMEVENT): reported as invalid.
 //
 // Mnemonics in no listing of the oracle, spelled from the encoding facts
 // (seed 003, envytools) and the CUDA 5+ Kepler conventions: ATOM, B2R,

@@ -49,7 +49,9 @@ var tables = [...][]string{
 	41: {"", ".64", ".128", "?"},                                                                                                                                                                                                                                                                                                                                                                                                                                            // suleat
 	42: {".U8.U8", ".U8.S8", ".U8.U16", ".U8.S16", ".U8.32", ".S8.U8", ".S8.S8", ".S8.U16", ".S8.S16", ".S8.32", ".U16.U8", ".U16.S8", ".U16.U16", ".U16.S16", ".U16.32", ".S16.U8", ".S16.S8", ".S16.U16", ".S16.S16", ".S16.32", ".32.U8", ".32.S8", ".32.U16", ".32.S16", ".32.32", ".32.64", ".32.128", ".64.32", ".64.64", ".64.128", ".128.32", ".128.64"},                                                                                                            // lduld
 	43: {"", ".E_LDU", ".E_LD", ".E"},                                                                                                                                                                                                                                                                                                                                                                                                                                       // ldue
-	44: {"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T", "OFF", "LO", "SFF", "LS", "HI", "SFT", "HS", "OFT", "CSM_TA", "CSM_TR", "CSM_MX", "FCSM_TA", "FCSM_TR", "FCSM_MX", "RLE", "RGT"},                                                                                                                                                                                                                             // cc
+	44: {".L0", ".L1", ".L2", ".L3", ".DX", ".DY", "?", "?"},                                                                                                                                                                                                                                                                                                                                                                                                                // fswzsel
+	45: {"ADD", "SUBR", "SUB", "MOV2"},                                                                                                                                                                                                                                                                                                                                                                                                                                      // fswzop
+	46: {"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T", "OFF", "LO", "SFF", "LS", "HI", "SFT", "HS", "OFT", "CSM_TA", "CSM_TR", "CSM_MX", "FCSM_TA", "FCSM_TR", "FCSM_MX", "RLE", "RGT"},                                                                                                                                                                                                                             // cc
 }
 
 const tblIcmp = 0
@@ -96,7 +98,9 @@ const tblSuclamp = 40
 const tblSuleat = 41
 const tblLduld = 42
 const tblLdue = 43
-const tblCc = 44
+const tblFswzsel = 44
+const tblFswzop = 45
+const tblCc = 46
 
 // Semantic classes of the forms.
 const (
@@ -169,611 +173,615 @@ var sregNames = [256][2]string{
 }
 
 var forms = [...]form{
-	0: {name: "FMNMX", mask: 0xffe000000000000f, value: 0x0800000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:171
+	0: {name: "FMNMX", mask: 0xffe000000000000f, value: 0x0800000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:173
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	1: {name: "FSET", mask: 0xf00000000000000f, value: 0x1000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:172
+	1: {name: "FSET", mask: 0xf00000000000000f, value: 0x1000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:174
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modFlag, f: isa.Field{Pos: 59, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	2: {name: "FSETP", mask: 0xf00100000000002f, value: 0x2000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:173
+	2: {name: "FSETP", mask: 0xf00100000000002f, value: 0x2000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:175
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modFlag, f: isa.Field{Pos: 59, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	3: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: false, alias: 4, class: ClassFloat, // fermi.spec:175
+	3: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: false, alias: 4, class: ClassFloat, // fermi.spec:177
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	4: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: true, alias: 0, class: ClassFloat, // fermi.spec:176
+	4: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: true, alias: 0, class: ClassFloat, // fermi.spec:178
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	5: {name: "FCMP", mask: 0xf8010000000003cf, value: 0x3800000000000000, noPred: false, newOnly: false, alias: 6, class: ClassFloat, // fermi.spec:177
+	5: {name: "FCMP", mask: 0xf8010000000003cf, value: 0x3800000000000000, noPred: false, newOnly: false, alias: 6, class: ClassFloat, // fermi.spec:179
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	6: {name: "FCMP", mask: 0xff810000000003cf, value: 0x3a00000000000000, noPred: false, newOnly: true, alias: 0, class: ClassFloat, // fermi.spec:178
+	6: {name: "FCMP", mask: 0xff810000000003cf, value: 0x3a00000000000000, noPred: false, newOnly: true, alias: 0, class: ClassFloat, // fermi.spec:180
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	7: {name: "FADD", mask: 0xfe7c00000000000f, value: 0x5000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:179
+	7: {name: "FADD", mask: 0xfe7c00000000000f, value: 0x5000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:181
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 49, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	8: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: false, alias: 9, class: ClassFloat, // fermi.spec:180
+	8: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: false, alias: 9, class: ClassFloat, // fermi.spec:182
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 49, Width: 3}, table: tblFmulsc}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 57, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	9: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: true, alias: 0, class: ClassFloat, // fermi.spec:181
+	9: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: true, alias: 0, class: ClassFloat, // fermi.spec:183
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 49, Width: 3}, table: tblFmulsc}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 57, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	10: {name: "RRO", mask: 0xffff000003f0028f, value: 0x6000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:182
+	10: {name: "FSWZ", mask: 0xfe7eff000000000f, value: 0x4800000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:188
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 3}, table: tblFswzsel}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NDV"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 38, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}, {kind: opEnum, f: isa.Field{Pos: 36, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}, {kind: opEnum, f: isa.Field{Pos: 34, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}, {kind: opEnum, f: isa.Field{Pos: 32, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}}},
+	11: {name: "RRO", mask: 0xffff000003f0028f, value: 0x6000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:189
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, table: tblRro}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	11: {name: "MUFU", mask: 0xffffffffe000014f, value: 0xc800000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:183
+	12: {name: "MUFU", mask: 0xffffffffe000014f, value: 0xc800000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:190
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 26, Width: 3}, table: tblMufu}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}}},
-	12: {name: "DMNMX", mask: 0xffe000000000002f, value: 0x0800000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:187
+	13: {name: "DMNMX", mask: 0xffe000000000002f, value: 0x0800000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:194
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	13: {name: "DSET", mask: 0xf80000000000000f, value: 0x1000000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:188
+	14: {name: "DSET", mask: 0xf80000000000000f, value: 0x1000000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:195
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	14: {name: "DSETP", mask: 0xf80100000000002f, value: 0x1800000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:189
+	15: {name: "DSETP", mask: 0xf80100000000002f, value: 0x1800000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:196
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	15: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: false, alias: 16, class: ClassDouble, // fermi.spec:190
+	16: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: false, alias: 17, class: ClassDouble, // fermi.spec:197
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF64}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	16: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: true, alias: 0, class: ClassDouble, // fermi.spec:191
+	17: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: true, alias: 0, class: ClassDouble, // fermi.spec:198
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF64}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	17: {name: "DADD", mask: 0xfe7e00000000002f, value: 0x4800000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:192
+	18: {name: "DADD", mask: 0xfe7e00000000002f, value: 0x4800000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:199
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}}},
-	18: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: false, alias: 19, class: ClassDouble, // fermi.spec:193
+	19: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: false, alias: 20, class: ClassDouble, // fermi.spec:200
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF64}}},
-	19: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: true, alias: 0, class: ClassDouble, // fermi.spec:194
+	20: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: true, alias: 0, class: ClassDouble, // fermi.spec:201
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF64}}},
-	20: {name: "IMAD32I", mask: 0xf80000000000000f, value: 0x0000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:198
+	21: {name: "IMAD32I", mask: 0xf80000000000000f, value: 0x0000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:205
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, same: true}}},
-	21: {name: "IADD32I", mask: 0xf80000000000018f, value: 0x0800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:199
+	22: {name: "IADD32I", mask: 0xf80000000000018f, value: 0x0800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:206
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	22: {name: "IMUL32I", mask: 0xf80000000000030f, value: 0x1000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:200
+	23: {name: "IMUL32I", mask: 0xf80000000000030f, value: 0x1000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:207
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	23: {name: "MOV32I", mask: 0xfc00000003f003ef, value: 0x18000000000001e2, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:202
+	24: {name: "MOV32I", mask: 0xfc00000003f003ef, value: 0x18000000000001e2, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:209
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	24: {name: "FFMA32I", mask: 0xf80000000000000f, value: 0x2000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:204
+	25: {name: "FFMA32I", mask: 0xf80000000000000f, value: 0x2000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:211
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, same: true}}},
-	25: {name: "FADD32I", mask: 0xf80000000000014f, value: 0x2800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:205
+	26: {name: "FADD32I", mask: 0xf80000000000014f, value: 0x2800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:212
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	26: {name: "FMUL32I", mask: 0xf80000000000030f, value: 0x3000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:206
+	27: {name: "FMUL32I", mask: 0xf80000000000030f, value: 0x3000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:213
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	27: {name: "LOP32I", mask: 0xf80000000000010f, value: 0x3800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:208
+	28: {name: "LOP32I", mask: 0xf80000000000010f, value: 0x3800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:215
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, table: tblLop}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	28: {name: "ISCADD32I", mask: 0xf80000000000000f, value: 0x4000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:209
+	29: {name: "ISCADD32I", mask: 0xf80000000000000f, value: 0x4000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:216
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	29: {name: "IMNMX", mask: 0xffe000000000030f, value: 0x0800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:213
+	30: {name: "IMNMX", mask: 0xffe000000000030f, value: 0x0800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:220
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, table: tblXmnmx}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	30: {name: "ISET", mask: 0xfc0000000000030f, value: 0x1000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:214
+	31: {name: "ISET", mask: 0xfc0000000000030f, value: 0x1000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:221
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblIcmp}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	31: {name: "ISETP", mask: 0xfc0100000000038f, value: 0x1800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:215
+	32: {name: "ISETP", mask: 0xfc0100000000038f, value: 0x1800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:222
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblIcmp}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	32: {name: "IMAD", mask: 0xfe0000000000000f, value: 0x2000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:216
+	33: {name: "IMAD", mask: 0xfe0000000000000f, value: 0x2000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:223
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	33: {name: "BFI", mask: 0xff800000000003ef, value: 0x2800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:217
+	34: {name: "BFI", mask: 0xff800000000003ef, value: 0x2800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:224
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	34: {name: "ICMP", mask: 0xfc010000000003cf, value: 0x3000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:218
+	35: {name: "ICMP", mask: 0xfc010000000003cf, value: 0x3000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:225
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblIcmp}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	35: {name: "ISAD", mask: 0xff800000000003cf, value: 0x3800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:219
+	36: {name: "ISAD", mask: 0xff800000000003cf, value: 0x3800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:226
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	36: {name: "ISCADD", mask: 0xfe7e00000000000f, value: 0x4000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:220
+	37: {name: "ISCADD", mask: 0xfe7e00000000000f, value: 0x4000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:227
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 56, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 55, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	37: {name: "IADD", mask: 0xfffe00000000008f, value: 0x4800000000000003, noPred: false, newOnly: false, alias: 38, class: ClassInt, // fermi.spec:221
+	38: {name: "IADD", mask: 0xfffe00000000008f, value: 0x4800000000000003, noPred: false, newOnly: false, alias: 39, class: ClassInt, // fermi.spec:228
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	38: {name: "ISUB", mask: 0xfffe00000000038f, value: 0x4800000000000103, noPred: false, newOnly: true, alias: 39, class: ClassInt, // fermi.spec:222
+	39: {name: "ISUB", mask: 0xfffe00000000038f, value: 0x4800000000000103, noPred: false, newOnly: true, alias: 40, class: ClassInt, // fermi.spec:229
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	39: {name: "ISUB", mask: 0xfffe40000000038f, value: 0x4800400000000203, noPred: false, newOnly: true, alias: 0, class: ClassInt, // fermi.spec:223
+	40: {name: "ISUB", mask: 0xfffe40000000038f, value: 0x4800400000000203, noPred: false, newOnly: true, alias: 0, class: ClassInt, // fermi.spec:230
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	40: {name: "IMUL", mask: 0xfffe00000000030f, value: 0x5000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:224
+	41: {name: "IMUL", mask: 0xfffe00000000030f, value: 0x5000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:231
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	41: {name: "SHR", mask: 0xfffe00000000004f, value: 0x5800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:225
+	42: {name: "SHR", mask: 0xfffe00000000004f, value: 0x5800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:232
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 8, Width: 1}, text: ".BREV"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	42: {name: "SHL", mask: 0xfffe0000000001af, value: 0x6000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:226
+	43: {name: "SHL", mask: 0xfffe0000000001af, value: 0x6000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:233
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	43: {name: "LOP", mask: 0xfffe00000000000f, value: 0x6800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:227
+	44: {name: "LOP", mask: 0xfffe00000000000f, value: 0x6800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:234
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, table: tblLop}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	44: {name: "BFE", mask: 0xfffe0000000002cf, value: 0x7000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:228
+	45: {name: "BFE", mask: 0xfffe0000000002cf, value: 0x7000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:235
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 8, Width: 1}, text: ".BREV"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	45: {name: "FLO", mask: 0xfffe000003f0028f, value: 0x7800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:229
+	46: {name: "FLO", mask: 0xfffe000003f0028f, value: 0x7800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:236
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".SH"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	46: {name: "CSET", mask: 0xff80fffffe0003cf, value: 0x0000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:234
+	47: {name: "CSET", mask: 0xff80fffffe0003cf, value: 0x0000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:241
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 5}, table: tblCctest}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	47: {name: "CSETP", mask: 0xff81fffffe0003ef, value: 0x0400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:235
+	48: {name: "CSETP", mask: 0xff81fffffe0003ef, value: 0x0400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:242
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 5}, table: tblCctest}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	48: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: false, alias: 49, class: ClassPredicate, // fermi.spec:237
+	49: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: false, alias: 50, class: ClassPredicate, // fermi.spec:244
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}}},
-	49: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: true, alias: 0, class: ClassPredicate, // fermi.spec:238
+	50: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: true, alias: 0, class: ClassPredicate, // fermi.spec:245
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	50: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: false, alias: 51, class: ClassPredicate, // fermi.spec:239
+	51: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: false, alias: 52, class: ClassPredicate, // fermi.spec:246
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}}},
-	51: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: true, alias: 0, class: ClassPredicate, // fermi.spec:240
+	52: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: true, alias: 0, class: ClassPredicate, // fermi.spec:247
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	52: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: false, alias: 53, class: ClassConvert, // fermi.spec:246
+	53: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: false, alias: 54, class: ClassConvert, // fermi.spec:253
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2fr}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	53: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: true, alias: 0, class: ClassConvert, // fermi.spec:247
+	54: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: true, alias: 0, class: ClassConvert, // fermi.spec:254
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modLit, text: ".F32.F32"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2frn}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	54: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: false, alias: 55, class: ClassConvert, // fermi.spec:248
+	55: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: false, alias: 56, class: ClassConvert, // fermi.spec:255
 		mods: []mod{{kind: modLit, text: ".F64.F64"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2fr}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}}},
-	55: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: true, alias: 0, class: ClassConvert, // fermi.spec:249
+	56: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: true, alias: 0, class: ClassConvert, // fermi.spec:256
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modLit, text: ".F64.F64"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2frn}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}}},
-	56: {name: "F2F", mask: 0xfe7800000240028f, value: 0x1000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:250
+	57: {name: "F2F", mask: 0xfe7800000240028f, value: 0x1000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:257
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 23, Width: 2}, table: tblF2fx}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, hsel: 56}}},
-	57: {name: "F2I", mask: 0xfe7800000240022f, value: 0x1400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:251
+	58: {name: "F2I", mask: 0xfe7800000240022f, value: 0x1400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:258
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 7, Width: 1}, table: tblItype}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, table: tblFtype}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, table: tblF2ir}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, hsel: 56}}},
-	58: {name: "I2F", mask: 0xfe780000024000af, value: 0x1800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:252
+	59: {name: "I2F", mask: 0xfe780000024000af, value: 0x1800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:259
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, table: tblFtype}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 9, Width: 1}, table: tblItype}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, bsel: 55, hsel: 56}}},
-	59: {name: "I2I", mask: 0xfe7e00000240000f, value: 0x1c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:253
+	60: {name: "I2I", mask: 0xfe7e00000240000f, value: 0x1c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:260
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 7, Width: 1}, table: tblItype}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 9, Width: 1}, table: tblItype}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, bsel: 55, hsel: 56}}},
-	60: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:255
+	61: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:262
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "PR"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	61: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:256
+	62: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:263
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "PR"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	62: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000024, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:259
+	63: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000024, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:266
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	63: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000024, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:260
+	64: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000024, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:267
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	64: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:262
+	65: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:269
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	65: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:264
+	66: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:271
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	66: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:265
+	67: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:272
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	67: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:266
+	68: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:273
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblPrmt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	68: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:267
+	69: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:274
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	69: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:268
+	70: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:275
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opSReg, f: isa.Field{Pos: 26, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	70: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMisc, // fermi.spec:270
+	71: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMisc, // fermi.spec:277
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opNopCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	71: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:272
+	72: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:279
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblVote}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}}},
-	72: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:277
+	73: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:284
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	73: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:278
+	74: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:285
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	74: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:279
+	75: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:286
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	75: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:280
+	76: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:287
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	76: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:282
+	77: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:289
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	77: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:284
+	78: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:291
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	78: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:285
+	79: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:292
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".MX"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	79: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:286
+	80: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:293
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	80: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:287
+	81: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:294
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 3}, table: tblIcmp}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	81: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:288
+	82: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:295
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	82: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:289
+	83: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:296
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	83: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:290
+	84: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:297
 		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblVmad}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	84: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:294
+	85: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:301
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	85: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:295
+	86: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:302
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.U64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	86: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:296
+	87: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:303
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modLit, text: ".S32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	87: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:297
+	88: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:304
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.F32.FTZ.RN"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	88: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:299
+	89: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:306
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	89: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:300
+	90: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:307
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	90: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:301
+	91: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:308
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	91: {name: "LDS_LDU", mask: 0xf80000000000000f, value: 0xa800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:307
+	92: {name: "LDS_LDU", mask: 0xf80000000000000f, value: 0xa800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:314
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 5}, table: tblLduld}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 32, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 43, Width: 10}, neg: -1, abs: -1, not: -1, cc: -1, pair: 1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 5, Width: 5}, f2: isa.Field{Pos: 38, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, base: 26, pair: 2}}},
-	92: {name: "LD_LDU", mask: 0xf00000000000000f, value: 0xb000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:308
+	93: {name: "LD_LDU", mask: 0xf00000000000000f, value: 0xb000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:315
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 58, Width: 2}, table: tblLdue}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 5}, table: tblLduld}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 32, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 43, Width: 10}, neg: -1, abs: -1, not: -1, cc: -1, pair: 1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 5, Width: 5}, f2: isa.Field{Pos: 38, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, base: 26, pair: 2}}},
-	93: {name: "LDLK", mask: 0xf80000000000000f, value: 0xa000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:310
+	94: {name: "LDLK", mask: 0xf80000000000000f, value: 0xa000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:317
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 58, Width: 1}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	94: {name: "STUL", mask: 0xfc0000000000030f, value: 0xe800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:311
+	95: {name: "STUL", mask: 0xfc0000000000030f, value: 0xe800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:318
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	95: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:313
+	96: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:320
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblAtomop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	96: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:314
+	97: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:321
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".CAS"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	97: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:315
+	98: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:322
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.U64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	98: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:316
+	99: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:323
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".EXCH.64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	99: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:317
+	100: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:324
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".CAS.64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	100: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:318
+	101: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:325
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblAtomop}, {kind: modLit, text: ".S32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	101: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:319
+	102: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:326
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.F32.FTZ.RN"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	102: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:321
+	103: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:328
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdlc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	103: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:322
+	104: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:329
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	104: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:323
+	105: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:330
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	105: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:324
+	106: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:331
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	106: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:325
+	107: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:332
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 50, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	107: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:326
+	108: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:333
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	108: {name: "CCTL", mask: 0xf8000000000fc00f, value: 0x98000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:330
+	109: {name: "CCTL", mask: 0xf8000000000fc00f, value: 0x98000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:337
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 26, Width: 2}, table: tblCctlt}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 28, Width: 30}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	109: {name: "CCTL", mask: 0xf80000000000000f, value: 0x9800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:331
+	110: {name: "CCTL", mask: 0xf80000000000000f, value: 0x9800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:338
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 26, Width: 2}, table: tblCctlt}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 28, Width: 30}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	110: {name: "CCTLL", mask: 0xfffc0000000fc00f, value: 0xd0000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:332
+	111: {name: "CCTLL", mask: 0xfffc0000000fc00f, value: 0xd0000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:339
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	111: {name: "CCTLL", mask: 0xfffc00000000000f, value: 0xd000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:333
+	112: {name: "CCTLL", mask: 0xfffc00000000000f, value: 0xd000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:340
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	112: {name: "SULD", mask: 0xfffe4fffe000000f, value: 0xd400400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:340
+	113: {name: "SULD", mask: 0xfffe4fffe000000f, value: 0xd400400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:347
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	113: {name: "SURED", mask: 0xfffe4fffe000020f, value: 0xd800400100000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:341
+	114: {name: "SURED", mask: 0xfffe4fffe000020f, value: 0xd800400100000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:348
 		mods: []mod{{kind: modLit, text: ".P"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	114: {name: "SUST", mask: 0xfffe4fffe000000f, value: 0xdc00400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:342
+	115: {name: "SUST", mask: 0xfffe4fffe000000f, value: 0xdc00400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:349
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	115: {name: "SUST", mask: 0xfffe4fffe00000ef, value: 0xdc02400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:343
+	116: {name: "SUST", mask: 0xfffe4fffe00000ef, value: 0xdc02400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:350
 		mods: []mod{{kind: modLit, text: ".P"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	116: {name: "SULEA", mask: 0xfe3e4fffe000038f, value: 0xf000400000000085, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:345
+	117: {name: "SULEA", mask: 0xfe3e4fffe000038f, value: 0xf000400000000085, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:352
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblSuleat}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	117: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:347
+	118: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:354
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblMembar}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{}},
-	118: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:351
+	119: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:358
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdcm}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConst, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	119: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:355
+	120: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:362
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 3}, table: tblTexlod}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	120: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:356
+	121: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:363
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, table: tblTldl}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".MS"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".CL"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	121: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:357
+	122: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:364
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, table: tblTldl}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".MS"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".CL"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	122: {name: "TXQ", mask: 0xf03c2000fc00006f, value: 0xc0000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:358
+	123: {name: "TXQ", mask: 0xf03c2000fc00006f, value: 0xc0000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:365
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 54, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTxq}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	123: {name: "TMML", mask: 0xffc42000fc00006f, value: 0xb000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:360
+	124: {name: "TMML", mask: 0xffc42000fc00006f, value: 0xb000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:367
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	124: {name: "TXD", mask: 0xff8420000000006f, value: 0xe000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:361
+	125: {name: "TXD", mask: 0xff8420000000006f, value: 0xe000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:368
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	125: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:362
+	126: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:369
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblRgba}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	126: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:366
+	127: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:373
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	127: {name: "JMP", mask: 0xffff800003fe401f, value: 0x0000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:369
+	128: {name: "JMP", mask: 0xffff800003fe401f, value: 0x0000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:376
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	128: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:370
+	129: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:377
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	129: {name: "BRA", mask: 0xffff800003fe401f, value: 0x4000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:371
+	130: {name: "BRA", mask: 0xffff800003fe401f, value: 0x4000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:378
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	130: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:372
+	131: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:379
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	131: {name: "BRX", mask: 0xfffc0000000ec01f, value: 0x4800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:373
+	132: {name: "BRX", mask: 0xfffc0000000ec01f, value: 0x4800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:380
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opRegOff, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	132: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:374
+	133: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:381
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	133: {name: "JMX", mask: 0xfc000000000ec01f, value: 0x0800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:375
+	134: {name: "JMX", mask: 0xfc000000000ec01f, value: 0x0800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:382
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opRegOff, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	134: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:376
+	135: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:383
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	135: {name: "JCAL", mask: 0xffff800003feffff, value: 0x1000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:377
+	136: {name: "JCAL", mask: 0xffff800003feffff, value: 0x1000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:384
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	136: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:378
+	137: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:385
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	137: {name: "CAL", mask: 0xffff800003feffff, value: 0x5000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:379
+	138: {name: "CAL", mask: 0xffff800003feffff, value: 0x5000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:386
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	138: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:380
+	139: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:387
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	139: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:381
+	140: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:388
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	140: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:382
+	141: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:389
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	141: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:383
+	142: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:390
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	142: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:384
+	143: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:391
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	143: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:385
+	144: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:392
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	144: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:386
+	145: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:393
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	145: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:387
+	146: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:394
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	146: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:388
+	147: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:395
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	147: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:389
+	148: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:396
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	148: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:390
+	149: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:397
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	149: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:391
+	150: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:398
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 2}, table: tblBpt}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 20}, neg: -1, abs: -1, not: -1, cc: -1}}},
 }
 
 // formIndex lists, per value of bits 0-2 and 58-63, the forms to try in order.
 var formIndex = [512][]uint16{
-	0x2:   {20},
-	0x4:   {46},
-	0x7:   {127, 126},
-	0xa:   {20},
-	0xc:   {47},
+	0x2:   {21},
+	0x4:   {47},
+	0x7:   {128, 127},
+	0xa:   {21},
+	0xc:   {48},
 	0x10:  {0},
-	0x11:  {12},
-	0x12:  {21},
-	0x13:  {29},
-	0x14:  {48},
-	0x17:  {132, 133},
-	0x1a:  {21},
-	0x1c:  {50},
+	0x11:  {13},
+	0x12:  {22},
+	0x13:  {30},
+	0x14:  {49},
+	0x17:  {133, 134},
+	0x1a:  {22},
+	0x1c:  {51},
 	0x20:  {1},
-	0x21:  {13},
-	0x22:  {22},
-	0x23:  {30},
-	0x24:  {52, 54, 56},
-	0x25:  {85, 84},
-	0x27:  {135, 134},
+	0x21:  {14},
+	0x22:  {23},
+	0x23:  {31},
+	0x24:  {53, 55, 57},
+	0x25:  {86, 85},
+	0x27:  {136, 135},
 	0x28:  {1},
-	0x29:  {13},
-	0x2a:  {22},
-	0x2c:  {57},
-	0x2d:  {85, 84},
-	0x2e:  {118},
+	0x29:  {14},
+	0x2a:  {23},
+	0x2c:  {58},
+	0x2d:  {86, 85},
+	0x2e:  {119},
 	0x30:  {1},
-	0x31:  {14},
-	0x32:  {23},
-	0x33:  {31},
-	0x34:  {58},
-	0x35:  {86},
+	0x31:  {15},
+	0x32:  {24},
+	0x33:  {32},
+	0x34:  {59},
+	0x35:  {87},
 	0x38:  {1},
-	0x39:  {14},
-	0x3c:  {59},
-	0x3d:  {86},
+	0x39:  {15},
+	0x3c:  {60},
+	0x3d:  {87},
 	0x40:  {2},
-	0x41:  {15},
-	0x42:  {24},
-	0x43:  {32},
-	0x44:  {66},
+	0x41:  {16},
+	0x42:  {25},
+	0x43:  {33},
+	0x44:  {67},
 	0x48:  {2},
-	0x4a:  {24},
-	0x4c:  {67},
+	0x4a:  {25},
+	0x4c:  {68},
 	0x50:  {2},
-	0x52:  {25},
-	0x53:  {33},
-	0x54:  {68},
-	0x55:  {87},
+	0x52:  {26},
+	0x53:  {34},
+	0x54:  {69},
+	0x55:  {88},
 	0x58:  {2},
-	0x5a:  {25},
-	0x5c:  {69},
-	0x5d:  {87},
+	0x5a:  {26},
+	0x5c:  {70},
+	0x5d:  {88},
 	0x60:  {3},
-	0x62:  {26},
-	0x63:  {34},
-	0x64:  {60, 62},
-	0x6a:  {26},
-	0x6c:  {61, 63},
+	0x62:  {27},
+	0x63:  {35},
+	0x64:  {61, 63},
+	0x6a:  {27},
+	0x6c:  {62, 64},
 	0x70:  {5},
-	0x72:  {27},
-	0x73:  {35},
-	0x74:  {64},
+	0x72:  {28},
+	0x73:  {36},
+	0x74:  {65},
 	0x78:  {5},
-	0x7a:  {27},
-	0x82:  {28},
-	0x83:  {36},
-	0x84:  {70},
-	0x87:  {129, 128},
-	0x8a:  {28},
-	0x8c:  {65},
-	0x91:  {17},
-	0x93:  {37},
-	0x94:  {71},
-	0x97:  {130, 131},
+	0x7a:  {28},
+	0x82:  {29},
+	0x83:  {37},
+	0x84:  {71},
+	0x87:  {130, 129},
+	0x8a:  {29},
+	0x8c:  {66},
+	0x90:  {10},
+	0x91:  {18},
+	0x93:  {38},
+	0x94:  {72},
+	0x97:  {131, 132},
 	0xa0:  {7},
-	0xa1:  {18},
-	0xa3:  {40},
-	0xa4:  {73, 72, 74, 75},
-	0xa5:  {97, 98, 95, 96, 99},
-	0xa7:  {137, 136},
-	0xac:  {76},
-	0xad:  {97, 98, 95, 96, 99},
+	0xa1:  {19},
+	0xa3:  {41},
+	0xa4:  {74, 73, 75, 76},
+	0xa5:  {98, 99, 96, 97, 100},
+	0xa7:  {138, 137},
+	0xac:  {77},
+	0xad:  {98, 99, 96, 97, 100},
 	0xb0:  {8},
-	0xb3:  {41},
-	0xb5:  {100},
-	0xb7:  {138},
-	0xbd:  {100},
-	0xc0:  {10},
-	0xc3:  {42},
-	0xc7:  {139},
-	0xd3:  {43},
-	0xd5:  {101},
-	0xd7:  {140},
-	0xdd:  {101},
-	0xe3:  {44},
-	0xe7:  {141},
-	0xf3:  {45},
-	0xf7:  {142},
-	0x105: {88},
-	0x106: {119},
-	0x107: {143},
-	0x10d: {88},
-	0x10e: {119},
-	0x115: {89},
-	0x116: {119},
-	0x117: {144},
-	0x11d: {89},
-	0x11e: {119},
-	0x125: {90},
-	0x126: {120, 121},
-	0x127: {145},
-	0x12d: {90},
-	0x135: {108, 109},
-	0x137: {146},
-	0x13d: {108, 109},
-	0x145: {93},
-	0x146: {125},
-	0x14d: {93},
-	0x155: {91},
-	0x157: {147},
-	0x15d: {91},
-	0x165: {92},
-	0x166: {123},
-	0x167: {148},
-	0x16d: {92},
-	0x175: {92},
-	0x17d: {92},
-	0x184: {77},
-	0x185: {103, 102},
-	0x186: {122},
-	0x18d: {106},
-	0x18e: {122},
-	0x190: {11},
-	0x194: {78},
-	0x195: {105, 104},
-	0x196: {122},
-	0x19d: {107},
-	0x19e: {122},
-	0x1a4: {79},
-	0x1a5: {110, 111},
-	0x1a7: {149},
-	0x1ad: {112},
-	0x1b4: {80},
-	0x1b5: {113},
-	0x1bd: {115, 114},
-	0x1c4: {81},
-	0x1c5: {117},
-	0x1c6: {124},
-	0x1d4: {82},
-	0x1d5: {94},
-	0x1e4: {83},
-	0x1e5: {116},
+	0xb3:  {42},
+	0xb5:  {101},
+	0xb7:  {139},
+	0xbd:  {101},
+	0xc0:  {11},
+	0xc3:  {43},
+	0xc7:  {140},
+	0xd3:  {44},
+	0xd5:  {102},
+	0xd7:  {141},
+	0xdd:  {102},
+	0xe3:  {45},
+	0xe7:  {142},
+	0xf3:  {46},
+	0xf7:  {143},
+	0x105: {89},
+	0x106: {120},
+	0x107: {144},
+	0x10d: {89},
+	0x10e: {120},
+	0x115: {90},
+	0x116: {120},
+	0x117: {145},
+	0x11d: {90},
+	0x11e: {120},
+	0x125: {91},
+	0x126: {121, 122},
+	0x127: {146},
+	0x12d: {91},
+	0x135: {109, 110},
+	0x137: {147},
+	0x13d: {109, 110},
+	0x145: {94},
+	0x146: {126},
+	0x14d: {94},
+	0x155: {92},
+	0x157: {148},
+	0x15d: {92},
+	0x165: {93},
+	0x166: {124},
+	0x167: {149},
+	0x16d: {93},
+	0x175: {93},
+	0x17d: {93},
+	0x184: {78},
+	0x185: {104, 103},
+	0x186: {123},
+	0x18d: {107},
+	0x18e: {123},
+	0x190: {12},
+	0x194: {79},
+	0x195: {106, 105},
+	0x196: {123},
+	0x19d: {108},
+	0x19e: {123},
+	0x1a4: {80},
+	0x1a5: {111, 112},
+	0x1a7: {150},
+	0x1ad: {113},
+	0x1b4: {81},
+	0x1b5: {114},
+	0x1bd: {116, 115},
+	0x1c4: {82},
+	0x1c5: {118},
+	0x1c6: {125},
+	0x1d4: {83},
+	0x1d5: {95},
+	0x1e4: {84},
+	0x1e5: {117},
 }
