@@ -41,7 +41,7 @@ func (i Inst) Args(pc uint64) (args [MaxArgs]Arg, n int) {
 	f := &forms[i.form]
 	raw := i.Raw
 	for a := f.alias; a != 0; a = forms[a].alias { // New operand order
-		if af := &forms[a]; raw&af.mask == af.value && validOperands(af, raw) {
+		if af := &forms[a]; raw&af.mask == af.value && validOperands(a, raw) {
 			f = af
 			break
 		}

@@ -1,6 +1,9 @@
 package fermi
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestArgs(t *testing.T) {
 	for _, c := range []struct {
@@ -48,6 +51,17 @@ func TestArgsNeverPanics(t *testing.T) {
 	for i := range forms {
 		if len(forms[i].ops) > MaxArgs {
 			t.Errorf("form %s has %d operands > MaxArgs", forms[i].name, len(forms[i].ops))
+		}
+	}
+}
+
+func TestHex16(t *testing.T) {
+	for _, x := range []uint64{0, 1, 0x0123456789abcdef, 0xfedcba9876543210, 0xffffffffffffffff, 0xa0a0a0a09f9f9f9f} {
+		if got, want := string(appendHex16(nil, x)), fmt.Sprintf("%016x", x); got != want {
+			t.Errorf("appendHex16(%#x) = %s, want %s", x, got, want)
+		}
+		if got, want := string(appendHex8(nil, uint32(x))), fmt.Sprintf("%08x", uint32(x)); got != want {
+			t.Errorf("appendHex8(%#x) = %s, want %s", uint32(x), got, want)
 		}
 	}
 }

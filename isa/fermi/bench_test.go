@@ -95,3 +95,37 @@ func TestAssembleAllocsPerLine(t *testing.T) {
 		t.Errorf("%d lines: %v allocations, %d lines: %v", len(code)/8, a1, 2*len(code)/8, a2)
 	}
 }
+
+// oracleCode is the real sm_20 code of the oracle (94k words of compiler
+// output) in memory order; benchmarks on it skip when ../shared is absent.
+func oracleCode(b *testing.B) []byte {
+	var code []byte
+	for _, r := range readOracle(b) {
+		code = binary.LittleEndian.AppendUint64(code, r.raw)
+	}
+	return code
+}
+
+func BenchmarkDisassembleOracle(b *testing.B) {
+	code := oracleCode(b)
+	buf := make([]byte, 0, len(code)*16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf, _ = Disassemble(buf[:0], code, 0)
+	}
+	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
+}
+
+func BenchmarkAssembleOracle(b *testing.B) {
+	code := oracleCode(b)
+	src, _ := Disassemble(nil, code, 0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Assemble("o.s", src); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
+}

@@ -3,6 +3,7 @@ package fermi
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 
 	"gpuisa/isa"
 )
@@ -89,7 +90,7 @@ func decodeWord(raw uint64) (Inst, bool) {
 		if raw&f.mask != f.value {
 			continue
 		}
-		if validOperands(f, raw) {
+		if c := &formChecks[fi]; c.mods|uint16(c.ops) == 0 || validOperands(fi, raw) {
 			return Inst{Raw: raw, form: fi}, true
 		}
 	}
@@ -104,13 +105,15 @@ func invalidDetail(raw uint64) string {
 }
 
 // validOperands checks what the masks cannot: reserved enum values and the
-// bits a composite operand leaves unused in its selected variant.
-func validOperands(f *form, raw uint64) bool {
-	for k := range f.mods {
-		m := &f.mods[k]
+// bits a composite operand leaves unused in its selected variant. Only the
+// modifiers and operands formChecks names are looked at.
+func validOperands(fi uint16, raw uint64) bool {
+	f, c := &forms[fi], &formChecks[fi]
+	for ms := c.mods; ms != 0; ms &= ms - 1 {
+		m := &f.mods[bits.TrailingZeros16(ms)]
 		switch m.kind {
 		case modEnum:
-			if tables[m.table][m.value(raw)] == "?" {
+			if reservedValues[m.table]>>m.value(raw)&1 != 0 {
 				return false
 			}
 		case modVType:
@@ -119,8 +122,8 @@ func validOperands(f *form, raw uint64) bool {
 			}
 		}
 	}
-	for k := range f.ops {
-		o := &f.ops[k]
+	for os := c.ops; os != 0; os &= os - 1 {
+		o := &f.ops[bits.TrailingZeros8(os)]
 		switch o.kind {
 		case opB, opB3:
 			switch raw >> 46 & 3 {
@@ -138,7 +141,7 @@ func validOperands(f *form, raw uint64) bool {
 				return false
 			}
 		case opEnum:
-			if tables[o.table][o.f.Get(raw)] == "?" {
+			if reservedValues[o.table]>>o.f.Get(raw)&1 != 0 {
 				return false
 			}
 		}
@@ -155,3 +158,44 @@ func validOperands(f *form, raw uint64) bool {
 	}
 	return true
 }
+
+// reservedValues has, per table, a bit for every "?" (invalid) entry.
+var reservedValues = func() (r [len(tables)]uint64) {
+	for t, entries := range tables {
+		for v, e := range entries {
+			if e == "?" {
+				r[t] |= 1 << v
+			}
+		}
+	}
+	return r
+}()
+
+// formCheck names (as bit sets of indices) the modifiers and operands of a
+// form that validOperands must look at; most have none.
+type formCheck struct {
+	mods uint16
+	ops  uint8
+}
+
+// formChecks is indexed by form; derived once from the tables.
+var formChecks = func() (c [len(forms)]formCheck) {
+	for i := range forms {
+		f := &forms[i]
+		for k := range f.mods {
+			m := &f.mods[k]
+			if m.kind == modVType || m.kind == modEnum && reservedValues[m.table] != 0 {
+				c[i].mods |= 1 << k
+			}
+		}
+		for k := range f.ops {
+			o := &f.ops[k]
+			switch {
+			case o.kind == opB, o.kind == opB3, o.kind == opV, o.bsel != 0, o.hsel != 0,
+				o.kind == opEnum && reservedValues[o.table] != 0:
+				c[i].ops |= 1 << k
+			}
+		}
+	}
+	return c
+}()

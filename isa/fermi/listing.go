@@ -14,8 +14,8 @@ func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
 		dst = append(dst, '\t')
 		dst = appendAddrColumn(dst, addr)
 		dst = append(dst, "     /*0x"...)
-		dst = appendHexDigits(dst, inst.Raw&0xffffffff, 8)
-		dst = appendHexDigits(dst, inst.Raw>>32, 8)
+		dst = appendHex8(dst, uint32(inst.Raw))
+		dst = appendHex8(dst, uint32(inst.Raw>>32))
 		dst = append(dst, "*/ \t"...)
 		dst = AppendTextDialect(dst, inst, addr, d)
 		return append(dst, '\n')
@@ -28,7 +28,7 @@ func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
 	dst = AppendTextDialect(dst, inst, addr, d)
 	dst = appendBlanks(dst, st.TextCol-(len(dst)-start))
 	dst = append(dst, " /* 0x"...)
-	dst = appendHexDigits(dst, inst.Raw, 16)
+	dst = appendHex16(dst, inst.Raw)
 	return append(dst, " */\n"...)
 }
 

@@ -44,7 +44,7 @@ func AppendTextDialect(dst []byte, inst Inst, pc uint64, d Dialect) []byte {
 	raw := inst.Raw
 	if d == New {
 		for a := f.alias; a != 0; a = forms[a].alias {
-			if af := &forms[a]; raw&af.mask == af.value && validOperands(af, raw) {
+			if af := &forms[a]; raw&af.mask == af.value && validOperands(a, raw) {
 				f = af
 				break
 			}
@@ -146,17 +146,17 @@ func appendPred(dst []byte, p uint64, d Dialect) []byte {
 	return append(dst, 'P', byte('0'+p))
 }
 
-// regNames spells R0..R62 and RZ (a table: registers are most of the text).
-var regNames = func() (n [64]string) {
-	for i := range n {
-		n[i] = "R" + strconv.Itoa(i)
-	}
-	n[63] = "RZ"
-	return n
-}()
 
+// appendReg spells R0..R62 and RZ (registers are most of the text).
 func appendReg(dst []byte, r uint64) []byte {
-	return append(dst, regNames[r&63]...)
+	r &= 63
+	switch {
+	case r < 10:
+		return append(dst, 'R', byte('0'+r))
+	case r < 63:
+		return append(dst, 'R', byte('0'+r/10), byte('0'+r%10))
+	}
+	return append(dst, 'R', 'Z')
 }
 
 func bit(raw uint64, b int8) bool { return b >= 0 && raw>>uint(b)&1 != 0 }
