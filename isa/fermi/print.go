@@ -146,7 +146,6 @@ func appendPred(dst []byte, p uint64, d Dialect) []byte {
 	return append(dst, 'P', byte('0'+p))
 }
 
-
 // appendReg spells R0..R62 and RZ (registers are most of the text).
 func appendReg(dst []byte, r uint64) []byte {
 	r &= 63
