@@ -35,8 +35,10 @@
 // skipped): ptxas does not emit them and no listing shows how cuobjdump
 // prints them. FSWZ's spelling is ours (fermi.spec): "FSWZ.DX.FTZ R0, R1,
 // R2, ADD, SUBR, SUB, MOV2" (lane select, then the op of each quad lane).
-// Not implemented: BAR.RED with a destination or predicate other than
-// RZ/PT, MOV/MOV32I lane masks other than all four, and the graphics-only
+// BAR's general forms print every operand: "BAR.RED.OR P0, R5, R2, 0x40,
+// P3" (result predicate and register, barrier, thread count, input
+// predicate). Not implemented: MOV/MOV32I lane masks other than all four,
+// and the graphics-only
 // instructions (IPA, ALD, AST, OUT, PIXLD, ISBERD, TEXCSAA, RTT, QUADON,
 // QUADPOP, PMEVENT): reported as invalid.
 //

@@ -404,226 +404,247 @@ var forms = [...]form{
 	76: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:287
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	77: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:289
+	77: {name: "BAR.RED", mask: 0xff01ffff0000038f, value: 0x5000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:291
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
+	78: {name: "BAR.RED", mask: 0xff01ffff0300038f, value: 0x5000800000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:292
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
+	79: {name: "BAR.RED", mask: 0xff01ffc00000038f, value: 0x5000400000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:293
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
+	80: {name: "BAR.RED", mask: 0xff01ffc00300038f, value: 0x5000c00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:294
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
+	81: {name: "BAR.ARV", mask: 0xffffffff000fc3ef, value: 0x500e000000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:295
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	82: {name: "BAR.ARV", mask: 0xffffffff030fc3ef, value: 0x500e800000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:296
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	83: {name: "BAR.ARV", mask: 0xffffffc0000fc3ef, value: 0x500e400000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:297
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	84: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:299
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	78: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:291
+	85: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:301
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	79: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:292
+	86: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:302
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".MX"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	80: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:293
+	87: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:303
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	81: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:294
+	88: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:304
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 3}, table: tblIcmp}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	82: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:295
+	89: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:305
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	83: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:296
+	90: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:306
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	84: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:297
+	91: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:307
 		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblVmad}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	85: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:301
+	92: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:311
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	86: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:302
+	93: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:312
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.U64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	87: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:303
+	94: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:313
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modLit, text: ".S32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	88: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:304
+	95: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:314
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.F32.FTZ.RN"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	89: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:306
+	96: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:316
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	90: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:307
+	97: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:317
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	91: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:308
+	98: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:318
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	92: {name: "LDS_LDU", mask: 0xf80000000000000f, value: 0xa800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:314
+	99: {name: "LDS_LDU", mask: 0xf80000000000000f, value: 0xa800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:324
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 5}, table: tblLduld}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 32, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 43, Width: 10}, neg: -1, abs: -1, not: -1, cc: -1, pair: 1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 5, Width: 5}, f2: isa.Field{Pos: 38, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, base: 26, pair: 2}}},
-	93: {name: "LD_LDU", mask: 0xf00000000000000f, value: 0xb000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:315
+	100: {name: "LD_LDU", mask: 0xf00000000000000f, value: 0xb000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:325
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 58, Width: 2}, table: tblLdue}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 5}, table: tblLduld}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 32, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 43, Width: 10}, neg: -1, abs: -1, not: -1, cc: -1, pair: 1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 5, Width: 5}, f2: isa.Field{Pos: 38, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, base: 26, pair: 2}}},
-	94: {name: "LDLK", mask: 0xf80000000000000f, value: 0xa000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:317
+	101: {name: "LDLK", mask: 0xf80000000000000f, value: 0xa000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:327
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 58, Width: 1}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	95: {name: "STUL", mask: 0xfc0000000000030f, value: 0xe800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:318
+	102: {name: "STUL", mask: 0xfc0000000000030f, value: 0xe800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:328
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	96: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:320
+	103: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:330
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblAtomop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	97: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:321
+	104: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:331
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".CAS"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	98: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:322
+	105: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:332
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.U64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	99: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:323
+	106: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:333
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".EXCH.64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	100: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:324
+	107: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:334
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".CAS.64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	101: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:325
+	108: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:335
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblAtomop}, {kind: modLit, text: ".S32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	102: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:326
+	109: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:336
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.F32.FTZ.RN"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	103: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:328
+	110: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:338
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdlc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	104: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:329
+	111: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:339
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	105: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:330
+	112: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:340
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	106: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:331
+	113: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:341
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	107: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:332
+	114: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:342
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 50, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	108: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:333
+	115: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:343
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	109: {name: "CCTL", mask: 0xf8000000000fc00f, value: 0x98000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:337
+	116: {name: "CCTL", mask: 0xf8000000000fc00f, value: 0x98000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:347
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 26, Width: 2}, table: tblCctlt}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 28, Width: 30}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	110: {name: "CCTL", mask: 0xf80000000000000f, value: 0x9800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:338
+	117: {name: "CCTL", mask: 0xf80000000000000f, value: 0x9800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:348
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 26, Width: 2}, table: tblCctlt}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 28, Width: 30}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	111: {name: "CCTLL", mask: 0xfffc0000000fc00f, value: 0xd0000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:339
+	118: {name: "CCTLL", mask: 0xfffc0000000fc00f, value: 0xd0000000000fc005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:349
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	112: {name: "CCTLL", mask: 0xfffc00000000000f, value: 0xd000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:340
+	119: {name: "CCTLL", mask: 0xfffc00000000000f, value: 0xd000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:350
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	113: {name: "SULD", mask: 0xfffe4fffe000000f, value: 0xd400400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:347
+	120: {name: "SULD", mask: 0xfffe4fffe000000f, value: 0xd400400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:357
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	114: {name: "SURED", mask: 0xfffe4fffe000020f, value: 0xd800400100000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:348
+	121: {name: "SURED", mask: 0xfffe4fffe000020f, value: 0xd800400100000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:358
 		mods: []mod{{kind: modLit, text: ".P"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	115: {name: "SUST", mask: 0xfffe4fffe000000f, value: 0xdc00400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:349
+	122: {name: "SUST", mask: 0xfffe4fffe000000f, value: 0xdc00400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:359
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	116: {name: "SUST", mask: 0xfffe4fffe00000ef, value: 0xdc02400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:350
+	123: {name: "SUST", mask: 0xfffe4fffe00000ef, value: 0xdc02400000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:360
 		mods: []mod{{kind: modLit, text: ".P"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	117: {name: "SULEA", mask: 0xfe3e4fffe000038f, value: 0xf000400000000085, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:352
+	124: {name: "SULEA", mask: 0xfe3e4fffe000038f, value: 0xf000400000000085, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:362
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblSuleat}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	118: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:354
+	125: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:364
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblMembar}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{}},
-	119: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:358
+	126: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:368
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdcm}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConst, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	120: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:362
+	127: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:372
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 3}, table: tblTexlod}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	121: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:363
+	128: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:373
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, table: tblTldl}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".MS"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".CL"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	122: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:364
+	129: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:374
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, table: tblTldl}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".MS"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".CL"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	123: {name: "TXQ", mask: 0xf03c2000fc00006f, value: 0xc0000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:365
+	130: {name: "TXQ", mask: 0xf03c2000fc00006f, value: 0xc0000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:375
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 54, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTxq}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	124: {name: "TMML", mask: 0xffc42000fc00006f, value: 0xb000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:367
+	131: {name: "TMML", mask: 0xffc42000fc00006f, value: 0xb000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:377
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	125: {name: "TXD", mask: 0xff8420000000006f, value: 0xe000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:368
+	132: {name: "TXD", mask: 0xff8420000000006f, value: 0xe000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:378
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	126: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:369
+	133: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:379
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblRgba}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	127: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:373
+	134: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:383
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	128: {name: "JMP", mask: 0xffff800003fe401f, value: 0x0000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:376
+	135: {name: "JMP", mask: 0xffff800003fe401f, value: 0x0000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:386
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	129: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:377
+	136: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:387
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	130: {name: "BRA", mask: 0xffff800003fe401f, value: 0x4000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:378
+	137: {name: "BRA", mask: 0xffff800003fe401f, value: 0x4000000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:388
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	131: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:379
+	138: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:389
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	132: {name: "BRX", mask: 0xfffc0000000ec01f, value: 0x4800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:380
+	139: {name: "BRX", mask: 0xfffc0000000ec01f, value: 0x4800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:390
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opRegOff, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	133: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:381
+	140: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:391
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	134: {name: "JMX", mask: 0xfc000000000ec01f, value: 0x0800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:382
+	141: {name: "JMX", mask: 0xfc000000000ec01f, value: 0x0800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:392
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opRegOff, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	135: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:383
+	142: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:393
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	136: {name: "JCAL", mask: 0xffff800003feffff, value: 0x1000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:384
+	143: {name: "JCAL", mask: 0xffff800003feffff, value: 0x1000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:394
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	137: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:385
+	144: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:395
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	138: {name: "CAL", mask: 0xffff800003feffff, value: 0x5000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:386
+	145: {name: "CAL", mask: 0xffff800003feffff, value: 0x5000000000004007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:396
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	139: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:387
+	146: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:397
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	140: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:388
+	147: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:398
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	141: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:389
+	148: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:399
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	142: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:390
+	149: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:400
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	143: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:391
+	150: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:401
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	144: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:392
+	151: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:402
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	145: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:393
+	152: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:403
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	146: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:394
+	153: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:404
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	147: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:395
+	154: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:405
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	148: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:396
+	155: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:406
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	149: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:397
+	156: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:407
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	150: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:398
+	157: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:408
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 2}, table: tblBpt}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 20}, neg: -1, abs: -1, not: -1, cc: -1}}},
 }
@@ -632,7 +653,7 @@ var forms = [...]form{
 var formIndex = [512][]uint16{
 	0x2:   {21},
 	0x4:   {47},
-	0x7:   {128, 127},
+	0x7:   {135, 134},
 	0xa:   {21},
 	0xc:   {48},
 	0x10:  {0},
@@ -640,7 +661,7 @@ var formIndex = [512][]uint16{
 	0x12:  {22},
 	0x13:  {30},
 	0x14:  {49},
-	0x17:  {133, 134},
+	0x17:  {140, 141},
 	0x1a:  {22},
 	0x1c:  {51},
 	0x20:  {1},
@@ -648,24 +669,24 @@ var formIndex = [512][]uint16{
 	0x22:  {23},
 	0x23:  {31},
 	0x24:  {53, 55, 57},
-	0x25:  {86, 85},
-	0x27:  {136, 135},
+	0x25:  {93, 92},
+	0x27:  {143, 142},
 	0x28:  {1},
 	0x29:  {14},
 	0x2a:  {23},
 	0x2c:  {58},
-	0x2d:  {86, 85},
-	0x2e:  {119},
+	0x2d:  {93, 92},
+	0x2e:  {126},
 	0x30:  {1},
 	0x31:  {15},
 	0x32:  {24},
 	0x33:  {32},
 	0x34:  {59},
-	0x35:  {87},
+	0x35:  {94},
 	0x38:  {1},
 	0x39:  {15},
 	0x3c:  {60},
-	0x3d:  {87},
+	0x3d:  {94},
 	0x40:  {2},
 	0x41:  {16},
 	0x42:  {25},
@@ -678,11 +699,11 @@ var formIndex = [512][]uint16{
 	0x52:  {26},
 	0x53:  {34},
 	0x54:  {69},
-	0x55:  {88},
+	0x55:  {95},
 	0x58:  {2},
 	0x5a:  {26},
 	0x5c:  {70},
-	0x5d:  {88},
+	0x5d:  {95},
 	0x60:  {3},
 	0x62:  {27},
 	0x63:  {35},
@@ -698,90 +719,90 @@ var formIndex = [512][]uint16{
 	0x82:  {29},
 	0x83:  {37},
 	0x84:  {71},
-	0x87:  {130, 129},
+	0x87:  {137, 136},
 	0x8a:  {29},
 	0x8c:  {66},
 	0x90:  {10},
 	0x91:  {18},
 	0x93:  {38},
 	0x94:  {72},
-	0x97:  {131, 132},
+	0x97:  {138, 139},
 	0xa0:  {7},
 	0xa1:  {19},
 	0xa3:  {41},
-	0xa4:  {74, 73, 75, 76},
-	0xa5:  {98, 99, 96, 97, 100},
-	0xa7:  {138, 137},
-	0xac:  {77},
-	0xad:  {98, 99, 96, 97, 100},
+	0xa4:  {74, 82, 81, 73, 75, 76, 83, 78, 77, 80, 79},
+	0xa5:  {105, 106, 103, 104, 107},
+	0xa7:  {145, 144},
+	0xac:  {84},
+	0xad:  {105, 106, 103, 104, 107},
 	0xb0:  {8},
 	0xb3:  {42},
-	0xb5:  {101},
-	0xb7:  {139},
-	0xbd:  {101},
+	0xb5:  {108},
+	0xb7:  {146},
+	0xbd:  {108},
 	0xc0:  {11},
 	0xc3:  {43},
-	0xc7:  {140},
+	0xc7:  {147},
 	0xd3:  {44},
-	0xd5:  {102},
-	0xd7:  {141},
-	0xdd:  {102},
+	0xd5:  {109},
+	0xd7:  {148},
+	0xdd:  {109},
 	0xe3:  {45},
-	0xe7:  {142},
+	0xe7:  {149},
 	0xf3:  {46},
-	0xf7:  {143},
-	0x105: {89},
-	0x106: {120},
-	0x107: {144},
-	0x10d: {89},
-	0x10e: {120},
-	0x115: {90},
-	0x116: {120},
-	0x117: {145},
-	0x11d: {90},
-	0x11e: {120},
-	0x125: {91},
-	0x126: {121, 122},
-	0x127: {146},
-	0x12d: {91},
-	0x135: {109, 110},
-	0x137: {147},
-	0x13d: {109, 110},
-	0x145: {94},
-	0x146: {126},
-	0x14d: {94},
-	0x155: {92},
-	0x157: {148},
-	0x15d: {92},
-	0x165: {93},
-	0x166: {124},
-	0x167: {149},
-	0x16d: {93},
-	0x175: {93},
-	0x17d: {93},
-	0x184: {78},
-	0x185: {104, 103},
-	0x186: {123},
-	0x18d: {107},
-	0x18e: {123},
+	0xf7:  {150},
+	0x105: {96},
+	0x106: {127},
+	0x107: {151},
+	0x10d: {96},
+	0x10e: {127},
+	0x115: {97},
+	0x116: {127},
+	0x117: {152},
+	0x11d: {97},
+	0x11e: {127},
+	0x125: {98},
+	0x126: {128, 129},
+	0x127: {153},
+	0x12d: {98},
+	0x135: {116, 117},
+	0x137: {154},
+	0x13d: {116, 117},
+	0x145: {101},
+	0x146: {133},
+	0x14d: {101},
+	0x155: {99},
+	0x157: {155},
+	0x15d: {99},
+	0x165: {100},
+	0x166: {131},
+	0x167: {156},
+	0x16d: {100},
+	0x175: {100},
+	0x17d: {100},
+	0x184: {85},
+	0x185: {111, 110},
+	0x186: {130},
+	0x18d: {114},
+	0x18e: {130},
 	0x190: {12},
-	0x194: {79},
-	0x195: {106, 105},
-	0x196: {123},
-	0x19d: {108},
-	0x19e: {123},
-	0x1a4: {80},
-	0x1a5: {111, 112},
-	0x1a7: {150},
-	0x1ad: {113},
-	0x1b4: {81},
-	0x1b5: {114},
-	0x1bd: {116, 115},
-	0x1c4: {82},
-	0x1c5: {118},
-	0x1c6: {125},
-	0x1d4: {83},
-	0x1d5: {95},
-	0x1e4: {84},
-	0x1e5: {117},
+	0x194: {86},
+	0x195: {113, 112},
+	0x196: {130},
+	0x19d: {115},
+	0x19e: {130},
+	0x1a4: {87},
+	0x1a5: {118, 119},
+	0x1a7: {157},
+	0x1ad: {120},
+	0x1b4: {88},
+	0x1b5: {121},
+	0x1bd: {123, 122},
+	0x1c4: {89},
+	0x1c5: {125},
+	0x1c6: {132},
+	0x1d4: {90},
+	0x1d5: {102},
+	0x1e4: {91},
+	0x1e5: {124},
 }
