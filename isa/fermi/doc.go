@@ -37,8 +37,9 @@
 // R2, ADD, SUBR, SUB, MOV2" (lane select, then the op of each quad lane).
 // BAR's general forms print every operand: "BAR.RED.OR P0, R5, R2, 0x40,
 // P3" (result predicate and register, barrier, thread count, input
-// predicate). Not implemented: MOV/MOV32I lane masks other than all four,
-// and the graphics-only
+// predicate). MOV and MOV32I with a lane mask other than all four print it
+// last ("MOV R1, R2, 0x3"), as nvdisasm does for sm_5x. Not implemented: the
+// graphics-only
 // instructions (IPA, ALD, AST, OUT, PIXLD, ISBERD, TEXCSAA, RTT, QUADON,
 // QUADPOP, PMEVENT): reported as invalid.
 //
