@@ -38,7 +38,8 @@
 // BAR's general forms print every operand: "BAR.RED.OR P0, R5, R2, 0x40,
 // P3" (result predicate and register, barrier, thread count, input
 // predicate). MOV and MOV32I with a lane mask other than all four print it
-// last ("MOV R1, R2, 0x3"), as nvdisasm does for sm_5x. Not implemented: the
+// last ("MOV R1, R2, 0x3"), as nvdisasm does for sm_5x. VADD and VMAD
+// print their subtract modes as negated sources and add-one as .PO. Not implemented: the
 // graphics-only
 // instructions (IPA, ALD, AST, OUT, PIXLD, ISBERD, TEXCSAA, RTT, QUADON,
 // QUADPOP, PMEVENT): reported as invalid.

@@ -343,6 +343,10 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 		}
 		return raw, errWantRegOrConst
 	case opV:
+		if strings.HasPrefix(s, "-") && o.neg >= 0 {
+			// the immediate is unsigned: "-0x10" is the negate bit
+			raw, s = raw|1<<uint(o.neg), s[1:]
+		}
 		if r, ok := parseReg(s); ok {
 			return raw | 1<<47 | r<<26, nil
 		}
