@@ -31,6 +31,7 @@ type Arg struct {
 	Float             bool // Imm holds float32 bits (Double: float64 bits)
 	Double            bool
 	Neg, Abs, Not, CC bool
+	Sel               uint8 // byte (0-3) or half (0-1) of an 8- or 16-bit conversion source
 	Text              string
 }
 
@@ -58,6 +59,9 @@ func (i Inst) Args(pc uint64) (args [MaxArgs]Arg, n int) {
 
 func decodeArg(o *operand, raw, pc uint64) Arg {
 	a := Arg{Neg: bit(raw, o.neg), Abs: bit(raw, o.abs), Not: bit(raw, o.not), CC: bit(raw, o.cc)}
+	if f, ok, _ := o.selector(raw); ok {
+		a.Sel = uint8(f.Get(raw))
+	}
 	float := o.flavor == immF32 || o.flavor == immF64
 	imm20 := func() {
 		v := raw >> 26 & 0xfffff

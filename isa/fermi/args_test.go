@@ -23,6 +23,13 @@ func TestArgs(t *testing.T) {
 		{0x40000000c00081e7, 0x28, []Arg{{Kind: ArgCC, Reg: 15}, {Kind: ArgTarget, Imm: 0x60}}},
 		// FFMA R13, -R13, R11, R24 (new order: product negation on the first factor)
 		{0x303000002cd35e00, 0, []Arg{{Kind: ArgReg, Reg: 13}, {Kind: ArgReg, Reg: 13, Neg: true}, {Kind: ArgReg, Reg: 11}, {Kind: ArgReg, Reg: 24}}},
+		// I2I.U32.U8 R0, -|R2.B3|
+		{0x1d80000008201d44, 0, []Arg{{Kind: ArgReg, Reg: 0}, {Kind: ArgReg, Reg: 2, Neg: true, Abs: true, Sel: 3}}},
+		// BRX R6 -0x380; JMP c[0x1][0x10]
+		{0x4803fff200601de7, 0, []Arg{{Kind: ArgCC, Reg: 15}, {Kind: ArgMem, Reg: 6, Imm: -0x380}}},
+		{0x0000040040005de7, 0, []Arg{{Kind: ArgCC, Reg: 15}, {Kind: ArgConst, Reg: 63, Bank: 1, Imm: 0x10}}},
+		// LD_LDU.32.32 R0, [R2+0x4], R1, [R4+0x4]
+		{0xb300080010205c25, 0, []Arg{{Kind: ArgReg, Reg: 0}, {Kind: ArgMem, Reg: 2, Imm: 4}, {Kind: ArgReg, Reg: 1}, {Kind: ArgMem, Reg: 4, Imm: 4}}},
 	} {
 		inst, err := DecodeWord(c.raw)
 		if err != nil {
