@@ -129,3 +129,17 @@ func BenchmarkAssembleOracle(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
 }
+
+func BenchmarkDecodeOracle(b *testing.B) {
+	code := oracleCode(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for off := 0; off < len(code); off += 8 {
+			if _, err := Decode(code[off:]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
+}
