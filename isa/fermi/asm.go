@@ -109,19 +109,19 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 				}
 				labels[name] = origin + uint64(len(out))
 			},
-			func(s *stmt, parsed bool) {
+			func(s stmt, parsed bool) {
 				at := len(out)
 				out = append(out, 0, 0, 0, 0, 0, 0, 0, 0)
 				if !parsed {
 					return // reported by scan
 				}
 				missed = false
-				inst, err := encodeStmt(s, origin+uint64(at), resolve, d)
+				inst, err := encodeStmt(&s, origin+uint64(at), resolve, d)
 				switch {
 				case err == nil:
 					binary.LittleEndian.PutUint64(out[at:], inst.Raw)
 				case missed:
-					later = append(later, pending{*s, n, at})
+					later = append(later, pending{s, n, at})
 				default:
 					errs.Add(asm.Pos{File: filename, Line: n, Col: err.col + 1}, "%s", err.msg)
 				}
@@ -173,24 +173,21 @@ func listingNoise(first string) bool {
 // shared lexer, which also drops /* */ and // comments (so the address and
 // hex columns of listings vanish).
 type lineScanner struct {
-	lx   asm.Lexer
-	toks []asm.Token
-	buf  [40]asm.Token // toks' first backing array: long enough for any listing line
-	s    stmt
+	lx  asm.Lexer
+	buf [64]asm.Token // a line's tokens: enough for any listing line (longer ones allocate)
+	s   stmt
 }
 
 // scan reports the labels of line and each statement (parsed is false when
 // it could not be read; the error went to fail) and reports errors at
-// 1-based columns. The statement is valid only during the call.
-func (sc *lineScanner) scan(line string, label func(name string, col int), inst func(s *stmt, parsed bool), fail func(col int, msg string)) {
+// 1-based columns. Statements are passed by value: a pointer into sc given
+// to a callback would move every lineScanner to the heap.
+func (sc *lineScanner) scan(line string, label func(name string, col int), inst func(s stmt, parsed bool), fail func(col int, msg string)) {
 	sc.lx.Reset(line)
-	if sc.toks == nil {
-		sc.toks = sc.buf[:0]
-	}
-	sc.toks = sc.toks[:0]
+	toks := sc.buf[:0] // a local slice: keeping it in sc would move sc to the heap
 	for {
 		t := sc.lx.Next()
-		sc.toks = append(sc.toks, t)
+		toks = append(toks, t)
 		if t.Kind == asm.EOL {
 			break
 		}
@@ -199,7 +196,6 @@ func (sc *lineScanner) scan(line string, label func(name string, col int), inst 
 		fail(len(line)+1, "unterminated comment or string")
 		return
 	}
-	toks := sc.toks
 	if toks[0].Text == "Function" && isPunct(toks[1], ":") {
 		return // "Function : name"
 	}
@@ -224,7 +220,7 @@ func (sc *lineScanner) scan(line string, label func(name string, col int), inst 
 					i++
 				}
 			}
-			inst(&sc.s, err == nil)
+			inst(sc.s, err == nil)
 		}
 	}
 }

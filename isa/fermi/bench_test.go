@@ -143,3 +143,15 @@ func BenchmarkDecodeOracle(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
 }
+
+// TestAssembleLineAllocs: encoding one statement allocates nothing.
+func TestAssembleLineAllocs(t *testing.T) {
+	n := testing.AllocsPerRun(100, func() {
+		if _, err := AssembleLineDialect("@P0 IADD R1, R2, c [0x0] [0x20];", 0, Old); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n != 0 {
+		t.Errorf("AssembleLineDialect: %v allocations", n)
+	}
+}

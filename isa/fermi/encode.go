@@ -234,7 +234,7 @@ func AssembleLineDialect(line string, pc uint64, d Dialect) (Inst, error) {
 	)
 	sc.scan(line,
 		func(string, int) { err = fmt.Errorf("labels are not allowed here") },
-		func(p *stmt, _ bool) { count++; s = *p },
+		func(p stmt, _ bool) { count++; s = p },
 		func(col int, msg string) {
 			if err == nil {
 				err = fmt.Errorf("%d: %s", col, msg)
