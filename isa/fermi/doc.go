@@ -31,39 +31,41 @@
 // the same word (NOTES.md of the oracle); we print .W exactly when the wrap
 // bit is set, as CUDA 5+ does, so 7117 of the 94290 sm_20 rows differ only
 // by that suffix, and their text cannot tell the assembler the wrap bit.
-// The 4-byte instruction forms (bit 3 set) are reported as invalid (4 bytes
-// skipped): ptxas does not emit them and no listing shows how cuobjdump
-// prints them. FSWZ's spelling is ours (fermi.spec): "FSWZ.DX.FTZ R0, R1,
-// R2, ADD, SUBR, SUB, MOV2" (lane select, then the op of each quad lane).
-// BAR's general forms print every operand: "BAR.RED.OR P0, R5, R2, 0x40,
-// P3" (result predicate and register, barrier, thread count, input
-// predicate). MOV and MOV32I with a lane mask other than all four print it
-// last ("MOV R1, R2, 0x3"), as nvdisasm does for sm_5x. VADD and VMAD
-// print their subtract modes as negated sources and add-one as .PO. Not implemented: the
-// graphics-only
-// instructions (IPA, ALD, AST, OUT, PIXLD, ISBERD, TEXCSAA, RTT, QUADON,
-// QUADPOP, PMEVENT): reported as invalid.
 //
-// Mnemonics in no listing of the oracle, spelled from the encoding facts
-// (seed 003, envytools) and the CUDA 5+ Kepler conventions: ATOM, B2R,
-// CONT, CSET, CSETP, DMNMX, DSET, FFMA32I, IMAD32I, ISAD, ISCADD32I, JCAL,
-// JMP, JMX, KIL, LDLK, LDSLK, LEPC, LONGJMP, MEMBAR, P2R, PCNT, PLONGJMP, PRET,
-// R2P, STSUL, STUL, TEX, TLD4, TXQ, VABSDIFF, VMAD, VSET; likewise the variants of
-// listed mnemonics that no row shows (typed RED, BAR.ARV, TLD without .LZ,
-// video byte/half selectors and merge modes).
+// # Forms no listing shows
 //
-// Forms in no sm_2x or Kepler listing of the oracle, spelled as nvdisasm
-// prints the same operations for sm_5x (the Maxwell rows of the oracle):
-// CCTL.E.<type>.<op> [R2+0x10] and CCTLL, IMNMX.U32.XLO/.XMED/.XHI, byte
-// and half sources of I2I/I2F/F2I/F2F ("-|R2.B3|", "R2.H1"), JMP/BRA/CAL/
-// JCAL c[0x1][0x10], BRX/JMX with a register ("BRX R6 -0x380"), and the
-// surface instructions SULD.D.BA, SUST.D.BA, SUST.P, SURED.P, SULEA.D.BA
-// with dimension (.1D-.3D), cache, size and clamp (.CLAMP, .TRAP, none
-// for the zeroing mode) modifiers; fermi.spec gives the details. LD_LDU
-// and LDS_LDU (a load paired with a uniform load) print both sizes, LD's
-// first, and both destinations and addresses in that order:
-// "LD_LDU.E.32.64 R0, [R2+0x4], R6, [R4+0x8]".
-// TMML and TXD follow TEX's operand order (TXD's gradients in R26 after
-// the coordinates); P2R/R2P with bit 5 set move the condition code ("P2R
-// R0, CC, R2, 0xf", as nvdisasm spells it for sm_5x).
+// The mnemonics are those of NVIDIA's Fermi instruction set list (CUDA
+// binary utilities); the encodings come from seed 003 and envytools. Spelled
+// from the CUDA 5+ Kepler conventions: ATOM, B2R, CONT, CSET, CSETP, DMNMX,
+// DSET, FFMA32I, IMAD32I, ISAD, ISCADD32I, JCAL, JMP, JMX, KIL, LDLK, LDSLK,
+// LEPC, LONGJMP, MEMBAR, P2R, PCNT, PLONGJMP, PRET, R2P, STSUL, STUL, TEX,
+// TLD4, TXQ, VABSDIFF, VMAD, VSET, and the variants of listed mnemonics that
+// no row shows (typed RED, BAR.ARV, TLD without .LZ, video byte/half
+// selectors and merge modes).
+//
+// Spelled as nvdisasm prints the same operations for sm_5x (the Maxwell
+// rows of the oracle): CCTL.E.<type>.<op> [R2+0x10] and CCTLL;
+// IMNMX.U32.XLO/.XMED/.XHI; byte and half sources of I2I/I2F/F2I/F2F
+// ("-|R2.B3|", "R2.H1"); JMP/BRA/CAL/JCAL c[0x1][0x10]; BRX/JMX with a
+// register ("BRX R6 -0x380"); the surface instructions SULD.D.BA,
+// SUST.D.BA, SUST.P, SURED.P and SULEA.D.BA with dimension (.1D-.3D),
+// cache, size and clamp (.CLAMP, .TRAP, none for the zeroing mode)
+// modifiers; P2R/R2P on the condition code ("P2R R0, CC, R2, 0xf"); MOV and
+// MOV32I with a lane mask other than all four, printed last ("MOV R1, R2,
+// 0x3"); VADD/VMAD subtract modes as negated sources and add-one as .PO;
+// texture .NDV and TLD4 .PTP.
+//
+// Spelled by us (fermi.spec gives the details): LD_LDU and LDS_LDU (a load
+// paired with a uniform load) print both sizes, LD's first, then both
+// destinations and addresses: "LD_LDU.E.32.64 R0, [R2+0x4], R6, [R4+0x8]";
+// FSWZ prints the lane select and the op of each quad lane: "FSWZ.DX.FTZ
+// R0, R1, R2, ADD, SUBR, SUB, MOV2"; BAR's general forms print every
+// operand: "BAR.RED.OR P0, R5, R2, 0x40, P3" (result predicate and
+// register, barrier, thread count, input predicate); TMML and TXD follow
+// TEX's operand order (TXD's gradients in R26 after the coordinates).
+//
+// Not implemented, reported as invalid: the 4-byte forms (bit 3 set; 4
+// bytes skipped), which ptxas does not emit and no listing shows; SUQ, whose
+// encoding we could not establish; the graphics-only instructions (IPA,
+// ALD, AST, OUT, PIXLD, ISBERD, TEXCSAA, RTT, QUADON, QUADPOP, PMEVENT).
 package fermi
