@@ -62,6 +62,12 @@ func AppendTextDialect(dst []byte, inst Inst, pc uint64, d Dialect) []byte {
 	}
 	dst = append(dst, f.name...)
 	for k := range f.mods {
+		if m := &f.mods[k]; m.kind == modFlag { // most modifiers: one bit
+			if raw>>m.f.Pos&1 != 0 {
+				dst = append(dst, m.text...)
+			}
+			continue
+		}
 		dst = appendMod(dst, &f.mods[k], raw)
 	}
 	first := true
@@ -161,6 +167,14 @@ func appendReg(dst []byte, r uint64) []byte {
 func bit(raw uint64, b int8) bool { return b >= 0 && raw>>uint(b)&1 != 0 }
 
 func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
+	if o.kind == opReg && o.neg < 0 && o.not < 0 && o.abs < 0 {
+		// the most common operand, before the switch's indirect jump
+		dst = appendReg(dst, o.f.Get(raw))
+		if bit(raw, o.cc) {
+			dst = append(dst, ".CC"...)
+		}
+		return dst
+	}
 	switch o.kind {
 	case opPred:
 		if bit(raw, o.not) {
