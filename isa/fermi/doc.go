@@ -35,7 +35,9 @@
 // # Forms no listing shows
 //
 // The mnemonics are those of NVIDIA's Fermi instruction set list (CUDA
-// binary utilities); the encodings come from seed 003 and envytools. Spelled
+// binary utilities) and of cuobjdump's opcode table as asfermi probed it
+// (nanb.md: e.g. VSETP, TXA, SUQ, and the 4-byte MOV_N, IADD_N, ...); the
+// encodings come from seed 003 and envytools. Spelled
 // from the CUDA 5+ Kepler conventions: ATOM, B2R, CONT, CSET, CSETP, DMNMX,
 // DSET, FFMA32I, IMAD32I, ISAD, ISCADD32I, JCAL, JMP, JMX, KIL, LDLK, LDSLK,
 // LEPC, LONGJMP, MEMBAR, P2R, PCNT, PLONGJMP, PRET, R2P, STSUL, STUL, TEX,
@@ -65,7 +67,8 @@
 // TEX's operand order (TXD's gradients in R26 after the coordinates).
 //
 // Not implemented, reported as invalid: the 4-byte forms (bit 3 set; 4
-// bytes skipped), which ptxas does not emit and no listing shows; SUQ, whose
-// encoding we could not establish; the graphics-only instructions (IPA,
+// bytes skipped), which ptxas does not emit and whose operand syntax no
+// listing shows; SUQ (opcode 0x39 of type 5) and TXA, whose operand
+// layouts we could not establish; the SIMD video forms (VADD2, VADD4, ...); the graphics-only instructions (IPA,
 // ALD, AST, OUT, PIXLD, ISBERD, TEXCSAA, RTT, QUADON, QUADPOP, PMEVENT).
 package fermi
