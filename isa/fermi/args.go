@@ -122,6 +122,14 @@ func decodeArg(o *operand, raw, pc uint64) Arg {
 		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, uint8(raw>>20&63), uint8(o.f.Get(raw)), isa.SignExtend(raw>>26&0xffff, 16)
 	case opConstNR:
 		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, 63, uint8(o.f.Get(raw)), isa.SignExtend(raw>>26&0xffff, 16)
+	case opShortTarget:
+		a.Kind, a.Imm = ArgTarget, int64((pc+4+uint64(isa.SignExtend(o.f.Get(raw), 14)<<2))&0xffffffff)
+	case opShortSrc:
+		if sel := o.f2.Get(raw); sel != 0 {
+			a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, 63, uint8(shortBanks[sel]), int64(o.f.Get(raw)<<2)
+		} else {
+			a.Kind, a.Reg = ArgReg, uint8(o.f.Get(raw))
+		}
 	case opRegOff:
 		a.Kind, a.Reg, a.Imm = ArgMem, uint8(raw>>20&63), isa.SignExtend(o.f.Get(raw), o.f.Width)
 	case opTarget:

@@ -2,7 +2,6 @@ package fermi
 
 import (
 	"bytes"
-	"encoding/binary"
 	"strconv"
 	"strings"
 
@@ -111,7 +110,10 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 			},
 			func(s stmt, parsed bool) {
 				at := len(out)
-				out = append(out, 0, 0, 0, 0, 0, 0, 0, 0)
+				out = append(out, 0, 0, 0, 0)
+				if !s.short() {
+					out = append(out, 0, 0, 0, 0)
+				}
 				if !parsed {
 					return // reported by scan
 				}
@@ -119,7 +121,7 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 				inst, err := encodeStmt(&s, origin+uint64(at), resolve, d)
 				switch {
 				case err == nil:
-					binary.LittleEndian.PutUint64(out[at:], inst.Raw)
+					inst.Bytes(out[at:at])
 				case missed:
 					later = append(later, pending{s, n, at})
 				default:
@@ -137,7 +139,7 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 			errs.Add(asm.Pos{File: filename, Line: p.line, Col: err.col + 1}, "%s", err.msg)
 			continue
 		}
-		binary.LittleEndian.PutUint64(out[p.at:], inst.Raw)
+		inst.Bytes(out[p.at:p.at])
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err

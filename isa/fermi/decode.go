@@ -14,8 +14,14 @@ type Inst struct {
 	form uint16
 }
 
-// Len is the instruction length in bytes (ptxas emits only 8-byte forms).
-func (i Inst) Len() int { return 8 }
+// Len is the instruction length in bytes: 4 for the short forms (bit 3
+// set, mnemonics ending in _N), else 8. ptxas emits only 8-byte forms.
+func (i Inst) Len() int {
+	if forms[i.form].short {
+		return 4
+	}
+	return 8
+}
 
 // Op is the printed mnemonic without modifiers, e.g. "ISETP".
 func (i Inst) Op() string {
@@ -44,6 +50,9 @@ func (i Inst) String() string { return Print(i, 0) }
 
 // Bytes appends the instruction's memory image (little endian) to dst.
 func (i Inst) Bytes(dst []byte) []byte {
+	if forms[i.form].short {
+		return binary.LittleEndian.AppendUint32(dst, uint32(i.Raw))
+	}
 	return binary.LittleEndian.AppendUint64(dst, i.Raw)
 }
 
@@ -58,8 +67,7 @@ func DecodeAt(b []byte, addr uint64) (Inst, error) {
 	var inst Inst
 	switch {
 	case len(b) >= 4 && b[0]&8 != 0:
-		// a 4-byte form: skip just its 4 bytes
-		err = &isa.DecodeError{Len: 4, Err: isa.ErrInvalid, Detail: invalidDetail(uint64(binary.LittleEndian.Uint32(b)))}
+		inst, err = DecodeWord(uint64(binary.LittleEndian.Uint32(b)))
 	case len(b) < 8:
 		err = &isa.DecodeError{Len: len(b), Err: isa.ErrTruncated}
 	default:
@@ -71,8 +79,12 @@ func DecodeAt(b []byte, addr uint64) (Inst, error) {
 	return inst, err
 }
 
-// DecodeWord decodes one instruction word (word1<<32 | word0).
+// DecodeWord decodes one instruction word (word1<<32 | word0). When bit 3
+// is set the word starts with a 4-byte instruction, decoded from word0.
 func DecodeWord(raw uint64) (Inst, error) {
+	if raw&8 != 0 {
+		raw &= 0xffffffff
+	}
 	if inst, ok := decodeWord(raw); ok {
 		return inst, nil
 	}
@@ -99,7 +111,7 @@ func decodeWord(raw uint64) (Inst, bool) {
 
 func invalidDetail(raw uint64) string {
 	if raw&8 != 0 {
-		return fmt.Sprintf("4-byte form %#08x not supported", uint32(raw))
+		return fmt.Sprintf("no 4-byte form matches %#08x", uint32(raw))
 	}
 	return fmt.Sprintf("no form matches %#016x (opcode %#x, type %d)", raw, raw>>58, raw&7)
 }

@@ -66,9 +66,17 @@
 // register, barrier, thread count, input predicate); TMML and TXD follow
 // TEX's operand order (TXD's gradients in R26 after the coordinates).
 //
-// Not implemented, reported as invalid: the 4-byte forms (bit 3 set; 4
-// bytes skipped), which ptxas does not emit and whose operand syntax no
-// listing shows; SUQ (opcode 0x39 of type 5) and TXA, whose operand
-// layouts we could not establish; the SIMD video forms (VADD2, VADD4, ...); the graphics-only instructions (IPA,
+// The 4-byte forms (bit 3 set; ptxas does not emit them) carry cuobjdump's
+// names for them, MOV_N, IADD_N, LD_N, BRA_N, ..., with operands written as
+// in the 8-byte forms ("MOV_N R1, c[0x10][0xfc]", "LDS_N.64 R4, [R2+0x3f8]",
+// "BRA_N.U CC.NE, 0x80"); an instruction stream may mix both lengths, and
+// the assembler sizes a statement by its mnemonic. Only the forms whose
+// name the probe of cuobjdump's table established are decoded; the other
+// 4-byte encodings are reported invalid (4 bytes skipped).
+//
+// Not implemented, reported as invalid: SUQ (opcode 0x39 of type 5) and
+// TXA, whose operand layouts we could not establish; the 4-byte forms of
+// unknown name (LDC_N, I2I_N, VMAD_N, and the variants with bit 7 set of
+// the arithmetic ones); the SIMD video forms (VADD2, VADD4, ...); the graphics-only instructions (IPA,
 // ALD, AST, OUT, PIXLD, ISBERD, TEXCSAA, RTT, QUADON, QUADPOP, PMEVENT).
 package fermi

@@ -33,6 +33,16 @@ type stmt struct {
 	opCols   [MaxArgs + 2]int
 }
 
+// short reports a 4-byte statement: the mnemonics of the short forms end
+// in _N (cuobjdump's names), so the size is known before encoding.
+func (s *stmt) short() bool {
+	base := s.mnem
+	if j := strings.IndexByte(base, '.'); j >= 0 {
+		base = base[:j]
+	}
+	return strings.HasSuffix(base, "_N")
+}
+
 // encodeError is an error at a column of the statement.
 type encodeError struct {
 	col int

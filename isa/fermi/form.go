@@ -48,26 +48,31 @@ func (m *mod) set(raw, v uint64) uint64 {
 type opKind uint8
 
 const (
-	opReg     opKind = iota // R0..R62, RZ
-	opPred                  // P0..P6, pt
-	opB                     // composite: register / c[bank][off] / 20-bit immediate (sel at 46:2)
-	opB3                    // composite of a 3-source form: sel 2 swaps in the register at 49
-	opC                     // third source: register at 49, or c[][] when sel is 2
-	opImm32                 // 32-bit immediate at 26
-	opHex                   // unsigned field printed in hex
-	opMem                   // [Rx+offset]
-	opConst                 // c [bank] [Rx+offset] (LDC)
-	opConstX                // c [bank] [Rx+offset], offset always printed (BRX)
-	opTarget                // PC-relative branch target at 26:24, printed absolute
-	opSReg                  // special register at 26:8
-	opEnum                  // table entry, no dot
-	opLit                   // fixed text
-	opNopCC                 // NOP's condition code: "CC.T" in the old dialect
-	opCC                    // branch condition code, printed unless T
-	opV                     // video-op second source: R26 (bit 47 set) or a 16-bit immediate
-	opConstNR               // c[bank][offset], no register (branches through a constant)
-	opRegOff                // register at 20 and a signed offset (BRX, JMX)
+	opReg         opKind = iota // R0..R62, RZ
+	opPred                      // P0..P6, pt
+	opB                         // composite: register / c[bank][off] / 20-bit immediate (sel at 46:2)
+	opB3                        // composite of a 3-source form: sel 2 swaps in the register at 49
+	opC                         // third source: register at 49, or c[][] when sel is 2
+	opImm32                     // 32-bit immediate at 26
+	opHex                       // unsigned field printed in hex
+	opMem                       // [Rx+offset]
+	opConst                     // c [bank] [Rx+offset] (LDC)
+	opConstX                    // c [bank] [Rx+offset], offset always printed (BRX)
+	opTarget                    // PC-relative branch target at 26:24, printed absolute
+	opSReg                      // special register at 26:8
+	opEnum                      // table entry, no dot
+	opLit                       // fixed text
+	opNopCC                     // NOP's condition code: "CC.T" in the old dialect
+	opCC                        // branch condition code, printed unless T
+	opV                         // video-op second source: R26 (bit 47 set) or a 16-bit immediate
+	opConstNR                   // c[bank][offset], no register (branches through a constant)
+	opRegOff                    // register at 20 and a signed offset (BRX, JMX)
+	opShortSrc                  // 4-byte forms: register f, or c[0x0/0x1/0x10][f*4] by selector f2
+	opShortTarget               // 4-byte forms: target, signed words at 14:14 from the next instruction
 )
+
+// shortBanks are the constant banks a 4-byte form's source selector names.
+var shortBanks = [4]uint64{0, 0, 1, 16}
 
 // Immediate flavours (operand.flavor).
 const (
@@ -207,6 +212,7 @@ type form struct {
 	name        string // base mnemonic, e.g. "ISETP"
 	mask, value uint64
 	noPred      bool   // the predicate field is unused (must be zero)
+	short       bool   // a 4-byte form (bit 3 set): Raw holds 32 bits
 	newOnly     bool   // a CUDA 5+ spelling of another form's words; never decoded to
 	alias       uint16 // the form's (next) CUDA 5+ spelling, 0 if none
 	class       Class

@@ -15,7 +15,9 @@ func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
 		dst = appendAddrColumn(dst, addr)
 		dst = append(dst, "     /*0x"...)
 		dst = appendHex8(dst, uint32(inst.Raw))
-		dst = appendHex8(dst, uint32(inst.Raw>>32))
+		if inst.Len() == 8 {
+			dst = appendHex8(dst, uint32(inst.Raw>>32))
+		}
 		dst = append(dst, "*/ \t"...)
 		dst = AppendTextDialect(dst, inst, addr, d)
 		return append(dst, '\n')
@@ -28,6 +30,10 @@ func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
 	dst = AppendTextDialect(dst, inst, addr, d)
 	dst = appendBlanks(dst, st.TextCol-(len(dst)-start))
 	dst = append(dst, " /* 0x"...)
+	if inst.Len() == 4 {
+		dst = appendHex8(dst, uint32(inst.Raw))
+		return append(dst, " */\n"...)
+	}
 	dst = appendHex16(dst, inst.Raw)
 	return append(dst, " */\n"...)
 }
@@ -67,7 +73,7 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 			continue
 		}
 		dst = AppendListing(dst, inst, addr, d)
-		off += 8
+		off += inst.Len()
 	}
 	return dst, errs
 }

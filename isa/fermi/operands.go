@@ -238,6 +238,39 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 			return raw, errConstRange
 		}
 		return o.f.Set(raw, bank) | uint64(off)&0xffff<<26, nil
+	case opShortTarget:
+		t, ok := parseInt(s)
+		if !ok {
+			a, found := labels(s)
+			if !found {
+				return raw, errUnknownLabel
+			}
+			t = int64(a)
+		}
+		off := int64(int32(uint32(t) - uint32(pc) - 4))
+		if off&3 != 0 || off < -1<<15 || off >= 1<<15 || t < 0 || t > 0xffffffff {
+			return raw, errTargetRange
+		}
+		return o.f.Set(raw, uint64(off>>2)), nil
+	case opShortSrc:
+		if r, ok := parseReg(s); ok {
+			return o.f.Set(raw, r), nil
+		}
+		bank, inner, err := splitConst(s)
+		if err != nil {
+			return raw, err
+		}
+		off, ok := parseInt(inner)
+		sel := 0
+		for i := 1; i < 4; i++ {
+			if shortBanks[i] == bank {
+				sel = i
+			}
+		}
+		if sel == 0 || !ok || off < 0 || off&3 != 0 || off>>2 > 63 {
+			return raw, errConstRange
+		}
+		return o.f2.Set(o.f.Set(raw, uint64(off>>2)), uint64(sel)), nil
 	case opRegOff:
 		regText, offText, _ := strings.Cut(s, " ")
 		r, ok := parseReg(regText)

@@ -220,6 +220,17 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		dst = append(dst, '[')
 		dst = appendSignedHex(dst, isa.SignExtend(raw>>26&0xffff, 16))
 		return append(dst, ']')
+	case opShortTarget:
+		t := pc + 4 + uint64(isa.SignExtend(o.f.Get(raw), 14)<<2)
+		return appendHexNum(dst, t&0xffffffff)
+	case opShortSrc:
+		if sel := o.f2.Get(raw); sel != 0 {
+			dst = appendBank(dst, shortBanks[sel], d)
+			dst = append(dst, '[')
+			dst = appendHexNum(dst, o.f.Get(raw)<<2)
+			return append(dst, ']')
+		}
+		return appendReg(dst, o.f.Get(raw))
 	case opRegOff:
 		// "R6 -0x380", as nvdisasm prints BRX and JMX; no offset when zero
 		dst = appendReg(dst, raw>>20&63)

@@ -40,3 +40,15 @@ func TestFormChecksFit(t *testing.T) {
 		}
 	}
 }
+
+// TestShortNames: the assembler sizes a statement by its mnemonic before
+// encoding it, so exactly the 4-byte forms have names ending in _N.
+func TestShortNames(t *testing.T) {
+	for i := range forms {
+		f := &forms[i]
+		s := stmt{mnem: f.name}
+		if s.short() != f.short {
+			t.Errorf("form %d (%s): short %v, name says %v", i, f.name, f.short, s.short())
+		}
+	}
+}

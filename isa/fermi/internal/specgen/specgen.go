@@ -50,6 +50,7 @@ type Form struct {
 	Name        string
 	Mask, Value uint64
 	NoPred      bool
+	Short       bool // a 4-byte form: every field in bits 0-31
 	NewOnly     bool // a CUDA 5+ spelling of another form's words
 	Class       string
 	Alias       int // the next NewOnly spelling of the same words, 0 if none
@@ -204,6 +205,10 @@ func (s *Spec) parseForm(line string, n int) error {
 			f.NewOnly = true
 			continue
 		}
+		if t == "short" {
+			f.Short = true
+			continue
+		}
 		fs, vs, ok := strings.Cut(t, "=")
 		if !ok {
 			return fmt.Errorf("bad fixed bits %q", t)
@@ -240,7 +245,7 @@ func (s *Spec) parseForm(line string, n int) error {
 		return fmt.Errorf("modifiers must start with the mnemonic %s", f.Name)
 	}
 	f.Name = mt[0]
-	if f.Value&7 != 7 { // every non-control form can be a join point
+	if f.Value&7 != 7 && !f.Short { // every long non-control form can be a join point
 		mt = append(mt, ".S@4")
 	}
 	for _, t := range mt[1:] {
@@ -267,6 +272,12 @@ func (s *Spec) parseForm(line string, n int) error {
 			}
 			f.Ops = append(f.Ops, o)
 		}
+	}
+	if f.Short && (fixed|covered)>>32 != 0 {
+		return fmt.Errorf("a short form describes bits above 31")
+	}
+	if f.Short && (fixed&8 == 0 || f.Value&8 == 0) || !f.Short && (f.Value|covered)&8 != 0 {
+		return fmt.Errorf("bit 3 says the length: fixed 1 in short forms, 0 in long ones")
 	}
 	// Every bit neither fixed nor described must be zero: a decodable word
 	// then always reassembles to itself.
@@ -390,6 +401,20 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 	switch {
 	case k == "T":
 		o.Kind, o.F = "opTarget", Field{26, 24}
+	case k == "TS":
+		// a 4-byte form's target: 14 bits of words from the next instruction
+		o.Kind, o.F = "opShortTarget", Field{14, 14}
+	case strings.HasPrefix(k, "Q"):
+		// a 4-byte form's source: register, or c[0x0/0x1/0x10][field*4]
+		// when the selector (2 bits at @pos) is 1/2/3
+		reg, sel, ok := strings.Cut(k[1:], "@")
+		r, err1 := strconv.Atoi(reg)
+		p, err2 := strconv.Atoi(sel)
+		if !ok || err1 != nil || err2 != nil || r < 0 || r > 26 || p < 0 || p > 30 {
+			return o, fmt.Errorf("bad short source %q", k)
+		}
+		o.Kind, o.F, o.F2 = "opShortSrc", Field{r, 6}, Field{p, 2}
+		o.covered |= o.F2.mask()
 	case k == "SR":
 		o.Kind, o.F = "opSReg", Field{26, 8}
 	case k == "CC":
@@ -666,7 +691,7 @@ func Generate(s *Spec) ([]byte, error) {
 		return strconv.Itoa(b)
 	}
 	for i, f := range s.Forms {
-		fmt.Fprintf(&b, "\t%d: {name: %q, mask: %#016x, value: %#016x, noPred: %v, newOnly: %v, alias: %d, class: Class%s, // fermi.spec:%d\n", i, f.Name, f.Mask, f.Value, f.NoPred, f.NewOnly, f.Alias, f.Class, f.Line)
+		fmt.Fprintf(&b, "\t%d: {name: %q, mask: %#016x, value: %#016x, noPred: %v, newOnly: %v, short: %v, alias: %d, class: Class%s, // fermi.spec:%d\n", i, f.Name, f.Mask, f.Value, f.NoPred, f.NewOnly, f.Short, f.Alias, f.Class, f.Line)
 		b.WriteString("\t\tmods: []mod{")
 		for _, m := range f.Mods {
 			tbl := ""
