@@ -12,7 +12,10 @@ func TestParseErrors(t *testing.T) {
 		{"FOO 0:3=0 : BAR |", "must start with the mnemonic"},
 		{"FOO 0:3=0 : FOO nosuch@5:2 |", "unknown table"},
 		{"table t .A .B\nFOO 0:3=0 : FOO t@5:2 |", "entries"},
-		{"FOO 0:3=0 : FOO | Q7", "unknown operand"},
+		{"FOO 0:3=0 : FOO | Z7", "unknown operand"},
+		{"FOO 0:3=0 : FOO | Q7", "bad short source"},
+		{"FOO short 0:4=8 : FOO | R32", "above 31"},
+		{"FOO 0:4=8 : FOO |", "bit 3"},
 		{"FOO 0:3=0 : FOO .X@5 | R5", "overlaps"},
 	} {
 		_, err := Parse("class X\n" + ccTable + c.src)
