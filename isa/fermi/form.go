@@ -69,6 +69,7 @@ const (
 	opRegOff                    // register at 20 and a signed offset (BRX, JMX)
 	opShortSrc                  // 4-byte forms: register f, or c[0x0/0x1/0x10][f*4] by selector f2
 	opShortTarget               // 4-byte forms: target, signed words at 14:14 from the next instruction
+	opConstMem                  // 4-byte forms: c[bank][R20+offset], offset fields as opMem's
 )
 
 // shortBanks are the constant banks a 4-byte form's source selector names.
@@ -96,6 +97,7 @@ type operand struct {
 	shift             uint8     // opMem: the offset counts units of 1<<shift bytes
 	base              uint8     // opMem: address register position, 0 for the usual 20
 	pair              uint8     // opMem: offset in units of part 1 or 2 of the LD_LDU size pair
+	bank              isa.Field // opConstMem: the constant bank (offset as opMem's)
 }
 
 // memBase returns an opMem operand's address register.

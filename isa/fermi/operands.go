@@ -212,6 +212,19 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 			return o.setMemOffset(raw|r<<o.base, off), nil
 		}
 		return o.setMemOffset(raw|r<<20, off), nil
+	case opConstMem:
+		bank, inner, err := splitConst(s)
+		if err != nil {
+			return raw, err
+		}
+		r, off, err := parseAddr(inner)
+		if err != nil {
+			return raw, err
+		}
+		if bank > o.bank.Max() || !o.memOffsetFits(raw, off) {
+			return raw, errConstRange
+		}
+		return o.setMemOffset(o.bank.Set(raw|r<<20, bank), off), nil
 	case opConst, opConstX:
 		bank, inner, err := splitConst(s)
 		if err != nil {

@@ -208,6 +208,11 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		dst = append(dst, '[')
 		dst = appendAddr(dst, o.memBase(raw), o.memOffset(raw), false, d)
 		return append(dst, ']')
+	case opConstMem:
+		dst = appendBank(dst, o.bank.Get(raw), d)
+		dst = append(dst, '[')
+		dst = appendAddr(dst, raw>>20&63, o.memOffset(raw), false, d)
+		return append(dst, ']')
 	case opConst, opConstX:
 		dst = appendBank(dst, o.f.Get(raw), d)
 		dst = append(dst, '[')

@@ -37,11 +37,12 @@ type Operand struct {
 	Flavor            string
 	Table             int
 	Text              string
-	Same              bool // repeats a field another operand owns
-	BSel, HSel        int  // byte (2 bits) / half (1 bit) source selector position, 0 if none
-	Shift             int  // opMem: the offset field counts units of 1<<Shift bytes
-	Base              int  // opMem: the address register's position when not 20
-	Pair              int  // opMem: offset scaled by the size of part 1 or 2 of the lduld pair
+	Same              bool  // repeats a field another operand owns
+	BSel, HSel        int   // byte (2 bits) / half (1 bit) source selector position, 0 if none
+	Shift             int   // opMem: the offset field counts units of 1<<Shift bytes
+	Base              int   // opMem: the address register's position when not 20
+	Pair              int   // opMem: offset scaled by the size of part 1 or 2 of the lduld pair
+	Bank              Field // opConstMem: the constant bank field
 	covered           uint64
 }
 
@@ -401,6 +402,14 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 	switch {
 	case k == "T":
 		o.Kind, o.F = "opTarget", Field{26, 24}
+	case strings.HasPrefix(k, "K"):
+		// a 4-byte form's c[bank K][R20 + 8-bit signed words at 8:2|26:6]
+		o.Kind, o.F, o.F2, o.Shift = "opConstMem", Field{8, 2}, Field{26, 6}, 2
+		var err error
+		if o.Bank, err = parseField(k[1:]); err != nil {
+			return o, err
+		}
+		o.covered |= o.Bank.mask() | o.F2.mask() | Field{20, 6}.mask()
 	case k == "TS":
 		// a 4-byte form's target: 14 bits of words from the next instruction
 		o.Kind, o.F = "opShortTarget", Field{14, 14}
@@ -709,7 +718,7 @@ func Generate(s *Spec) ([]byte, error) {
 			b.WriteString(literal("kind", o.Kind, "f", fld(o.F), "f2", fld(o.F2), "neg", bit(o.Neg), "abs", bit(o.Abs), "not", bit(o.Not), "cc", bit(o.CC),
 				"flavor", fl, "table", tblName(o), "text", strconv.Quote(o.Text), "same", strconv.FormatBool(o.Same),
 				"bsel", strconv.Itoa(o.BSel), "hsel", strconv.Itoa(o.HSel), "shift", strconv.Itoa(o.Shift),
-				"base", strconv.Itoa(o.Base), "pair", strconv.Itoa(o.Pair)) + ", ")
+				"base", strconv.Itoa(o.Base), "pair", strconv.Itoa(o.Pair), "bank", fld(o.Bank)) + ", ")
 		}
 		b.WriteString("}},\n")
 	}
