@@ -118,6 +118,8 @@ func decodeArg(o *operand, raw, pc uint64) Arg {
 		a.Kind, a.Imm = ArgImm, int64(o.f.Get(raw))
 	case opMem:
 		a.Kind, a.Reg, a.Imm = ArgMem, uint8(o.memBase(raw)), o.memOffset(raw)
+	case opShortImm:
+		a.Kind, a.Imm = ArgImm, isa.SignExtend(o.value(raw), 8)
 	case opConstMem:
 		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, uint8(raw>>20&63), uint8(o.bank.Get(raw)), o.memOffset(raw)
 	case opConst, opConstX:

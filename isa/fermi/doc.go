@@ -76,7 +76,7 @@
 //
 // Not implemented, reported as invalid: SUQ (opcode 0x39 of type 5) and
 // TXA, whose operand layouts we could not establish; the 4-byte forms of
-// unknown layout or name (VMAD_N, and the variants with bit 7 set of
-// the arithmetic ones); the SIMD video forms (VADD2, VADD4, ...); the graphics-only instructions (IPA,
+// unknown layout or name (VMAD_N; 0xa8, 0x88 and the rest of the 0x08
+// group); the SIMD video forms (VADD2, VADD4, ...); the graphics-only instructions (IPA,
 // ALD, AST, OUT, PIXLD, ISBERD, TEXCSAA, RTT, QUADON, QUADPOP, PMEVENT).
 package fermi

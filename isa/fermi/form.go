@@ -70,6 +70,7 @@ const (
 	opShortSrc                  // 4-byte forms: register f, or c[0x0/0x1/0x10][f*4] by selector f2
 	opShortTarget               // 4-byte forms: target, signed words at 14:14 from the next instruction
 	opConstMem                  // 4-byte forms: c[bank][R20+offset], offset fields as opMem's
+	opShortImm                  // 4-byte forms: signed 8-bit immediate, low 6 bits f, high 2 bits f2
 )
 
 // shortBanks are the constant banks a 4-byte form's source selector names.

@@ -38,6 +38,7 @@ var (
 	errWantImm        = errors.New("want an immediate")
 	errImm20Range     = errors.New("immediate does not fit in 20 bits")
 	errImm32Range     = errors.New("immediate does not fit in 32 bits")
+	errImm8Range      = errors.New("want a signed 8-bit immediate")
 	errWantNumber     = errors.New("want a number")
 	errDoubleImm      = errors.New("double immediate needs more than 20 bits")
 	errFloatImm       = errors.New("float immediate needs more than 20 bits")
@@ -212,6 +213,12 @@ func parseOperand(o *operand, raw uint64, s string, pc uint64, labels resolver, 
 			return o.setMemOffset(raw|r<<o.base, off), nil
 		}
 		return o.setMemOffset(raw|r<<20, off), nil
+	case opShortImm:
+		v, ok := parseInt(s)
+		if !ok || v < -128 || v > 127 {
+			return raw, errImm8Range
+		}
+		return o.setValue(raw, uint64(v)), nil
 	case opConstMem:
 		bank, inner, err := splitConst(s)
 		if err != nil {

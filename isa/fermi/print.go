@@ -208,6 +208,8 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		dst = append(dst, '[')
 		dst = appendAddr(dst, o.memBase(raw), o.memOffset(raw), false, d)
 		return append(dst, ']')
+	case opShortImm:
+		return appendSignedHex(dst, isa.SignExtend(o.value(raw), 8))
 	case opConstMem:
 		dst = appendBank(dst, o.bank.Get(raw), d)
 		dst = append(dst, '[')

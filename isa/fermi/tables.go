@@ -179,588 +179,600 @@ var sregNames = [256][2]string{
 }
 
 var forms = [...]form{
-	0: {name: "FMNMX", mask: 0xffe000000000000f, value: 0x0800000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:182
+	0: {name: "FMNMX", mask: 0xffe000000000000f, value: 0x0800000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:183
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	1: {name: "FSET", mask: 0xf00000000000000f, value: 0x1000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:183
+	1: {name: "FSET", mask: 0xf00000000000000f, value: 0x1000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:184
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modFlag, f: isa.Field{Pos: 59, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	2: {name: "FSETP", mask: 0xf00100000000002f, value: 0x2000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:184
+	2: {name: "FSETP", mask: 0xf00100000000002f, value: 0x2000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:185
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modFlag, f: isa.Field{Pos: 59, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	3: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: false, short: false, alias: 4, class: ClassFloat, // fermi.spec:186
+	3: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: false, short: false, alias: 4, class: ClassFloat, // fermi.spec:187
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	4: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: true, short: false, alias: 0, class: ClassFloat, // fermi.spec:187
+	4: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: true, short: false, alias: 0, class: ClassFloat, // fermi.spec:188
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	5: {name: "FCMP", mask: 0xf8010000000003cf, value: 0x3800000000000000, noPred: false, newOnly: false, short: false, alias: 6, class: ClassFloat, // fermi.spec:188
+	5: {name: "FCMP", mask: 0xf8010000000003cf, value: 0x3800000000000000, noPred: false, newOnly: false, short: false, alias: 6, class: ClassFloat, // fermi.spec:189
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	6: {name: "FCMP", mask: 0xff810000000003cf, value: 0x3a00000000000000, noPred: false, newOnly: true, short: false, alias: 0, class: ClassFloat, // fermi.spec:189
+	6: {name: "FCMP", mask: 0xff810000000003cf, value: 0x3a00000000000000, noPred: false, newOnly: true, short: false, alias: 0, class: ClassFloat, // fermi.spec:190
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	7: {name: "FADD", mask: 0xfe7c00000000000f, value: 0x5000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:190
+	7: {name: "FADD", mask: 0xfe7c00000000000f, value: 0x5000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:191
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 49, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	8: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: false, short: false, alias: 9, class: ClassFloat, // fermi.spec:191
+	8: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: false, short: false, alias: 9, class: ClassFloat, // fermi.spec:192
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 49, Width: 3}, table: tblFmulsc}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 57, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	9: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: true, short: false, alias: 0, class: ClassFloat, // fermi.spec:192
+	9: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: true, short: false, alias: 0, class: ClassFloat, // fermi.spec:193
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 49, Width: 3}, table: tblFmulsc}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 57, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	10: {name: "FSWZ", mask: 0xfe7eff000000000f, value: 0x4800000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:197
+	10: {name: "FSWZ", mask: 0xfe7eff000000000f, value: 0x4800000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:198
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 3}, table: tblFswzsel}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NDV"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 38, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}, {kind: opEnum, f: isa.Field{Pos: 36, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}, {kind: opEnum, f: isa.Field{Pos: 34, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}, {kind: opEnum, f: isa.Field{Pos: 32, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}}},
-	11: {name: "RRO", mask: 0xffff000003f0028f, value: 0x6000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:198
+	11: {name: "RRO", mask: 0xffff000003f0028f, value: 0x6000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:199
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, table: tblRro}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	12: {name: "MUFU", mask: 0xffffffffe000014f, value: 0xc800000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:199
+	12: {name: "MUFU", mask: 0xffffffffe000014f, value: 0xc800000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:200
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 26, Width: 3}, table: tblMufu}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}}},
-	13: {name: "DMNMX", mask: 0xffe000000000002f, value: 0x0800000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:203
+	13: {name: "DMNMX", mask: 0xffe000000000002f, value: 0x0800000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:204
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	14: {name: "DSET", mask: 0xf80000000000000f, value: 0x1000000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:204
+	14: {name: "DSET", mask: 0xf80000000000000f, value: 0x1000000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:205
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	15: {name: "DSETP", mask: 0xf80100000000002f, value: 0x1800000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:205
+	15: {name: "DSETP", mask: 0xf80100000000002f, value: 0x1800000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:206
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	16: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: false, short: false, alias: 17, class: ClassDouble, // fermi.spec:206
+	16: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: false, short: false, alias: 17, class: ClassDouble, // fermi.spec:207
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF64}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	17: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: true, short: false, alias: 0, class: ClassDouble, // fermi.spec:207
+	17: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: true, short: false, alias: 0, class: ClassDouble, // fermi.spec:208
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF64}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	18: {name: "DADD", mask: 0xfe7e00000000002f, value: 0x4800000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:208
+	18: {name: "DADD", mask: 0xfe7e00000000002f, value: 0x4800000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:209
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}}},
-	19: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: false, short: false, alias: 20, class: ClassDouble, // fermi.spec:209
+	19: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: false, short: false, alias: 20, class: ClassDouble, // fermi.spec:210
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF64}}},
-	20: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: true, short: false, alias: 0, class: ClassDouble, // fermi.spec:210
+	20: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: true, short: false, alias: 0, class: ClassDouble, // fermi.spec:211
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF64}}},
-	21: {name: "IMAD32I", mask: 0xf80000000000000f, value: 0x0000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:214
+	21: {name: "IMAD32I", mask: 0xf80000000000000f, value: 0x0000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:215
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, same: true}}},
-	22: {name: "IADD32I", mask: 0xf80000000000018f, value: 0x0800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:215
+	22: {name: "IADD32I", mask: 0xf80000000000018f, value: 0x0800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:216
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	23: {name: "IMUL32I", mask: 0xf80000000000030f, value: 0x1000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:216
+	23: {name: "IMUL32I", mask: 0xf80000000000030f, value: 0x1000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:217
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	24: {name: "MOV32I", mask: 0xfc00000003f003ef, value: 0x18000000000001e2, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:218
+	24: {name: "MOV32I", mask: 0xfc00000003f003ef, value: 0x18000000000001e2, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:219
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	25: {name: "MOV32I", mask: 0xfc00000003f0020f, value: 0x1800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:220
+	25: {name: "MOV32I", mask: 0xfc00000003f0020f, value: 0x1800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:221
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}, {kind: opHex, f: isa.Field{Pos: 5, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	26: {name: "FFMA32I", mask: 0xf80000000000000f, value: 0x2000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:222
+	26: {name: "FFMA32I", mask: 0xf80000000000000f, value: 0x2000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:223
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, same: true}}},
-	27: {name: "FADD32I", mask: 0xf80000000000014f, value: 0x2800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:223
+	27: {name: "FADD32I", mask: 0xf80000000000014f, value: 0x2800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:224
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	28: {name: "FMUL32I", mask: 0xf80000000000030f, value: 0x3000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:224
+	28: {name: "FMUL32I", mask: 0xf80000000000030f, value: 0x3000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:225
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	29: {name: "LOP32I", mask: 0xf80000000000010f, value: 0x3800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:226
+	29: {name: "LOP32I", mask: 0xf80000000000010f, value: 0x3800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:227
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, table: tblLop}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	30: {name: "ISCADD32I", mask: 0xf80000000000000f, value: 0x4000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:227
+	30: {name: "ISCADD32I", mask: 0xf80000000000000f, value: 0x4000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:228
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	31: {name: "IMNMX", mask: 0xffe000000000030f, value: 0x0800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:231
+	31: {name: "IMNMX", mask: 0xffe000000000030f, value: 0x0800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:232
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, table: tblXmnmx}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	32: {name: "ISET", mask: 0xfc0000000000030f, value: 0x1000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:232
+	32: {name: "ISET", mask: 0xfc0000000000030f, value: 0x1000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:233
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblIcmp}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	33: {name: "ISETP", mask: 0xfc0100000000038f, value: 0x1800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:233
+	33: {name: "ISETP", mask: 0xfc0100000000038f, value: 0x1800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:234
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblIcmp}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	34: {name: "IMAD", mask: 0xfe0000000000000f, value: 0x2000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:234
+	34: {name: "IMAD", mask: 0xfe0000000000000f, value: 0x2000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:235
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	35: {name: "BFI", mask: 0xff800000000003ef, value: 0x2800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:235
+	35: {name: "BFI", mask: 0xff800000000003ef, value: 0x2800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:236
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	36: {name: "ICMP", mask: 0xfc010000000003cf, value: 0x3000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:236
+	36: {name: "ICMP", mask: 0xfc010000000003cf, value: 0x3000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:237
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblIcmp}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	37: {name: "ISAD", mask: 0xff800000000003cf, value: 0x3800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:237
+	37: {name: "ISAD", mask: 0xff800000000003cf, value: 0x3800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:238
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	38: {name: "ISCADD", mask: 0xfe7e00000000000f, value: 0x4000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:238
+	38: {name: "ISCADD", mask: 0xfe7e00000000000f, value: 0x4000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:239
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 56, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 55, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	39: {name: "IADD", mask: 0xfffe00000000008f, value: 0x4800000000000003, noPred: false, newOnly: false, short: false, alias: 40, class: ClassInt, // fermi.spec:239
+	39: {name: "IADD", mask: 0xfffe00000000008f, value: 0x4800000000000003, noPred: false, newOnly: false, short: false, alias: 40, class: ClassInt, // fermi.spec:240
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	40: {name: "ISUB", mask: 0xfffe00000000038f, value: 0x4800000000000103, noPred: false, newOnly: true, short: false, alias: 41, class: ClassInt, // fermi.spec:240
+	40: {name: "ISUB", mask: 0xfffe00000000038f, value: 0x4800000000000103, noPred: false, newOnly: true, short: false, alias: 41, class: ClassInt, // fermi.spec:241
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	41: {name: "ISUB", mask: 0xfffe40000000038f, value: 0x4800400000000203, noPred: false, newOnly: true, short: false, alias: 0, class: ClassInt, // fermi.spec:241
+	41: {name: "ISUB", mask: 0xfffe40000000038f, value: 0x4800400000000203, noPred: false, newOnly: true, short: false, alias: 0, class: ClassInt, // fermi.spec:242
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	42: {name: "IMUL", mask: 0xfffe00000000030f, value: 0x5000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:242
+	42: {name: "IMUL", mask: 0xfffe00000000030f, value: 0x5000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:243
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	43: {name: "SHR", mask: 0xfffe00000000004f, value: 0x5800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:243
+	43: {name: "SHR", mask: 0xfffe00000000004f, value: 0x5800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:244
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 8, Width: 1}, text: ".BREV"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	44: {name: "SHL", mask: 0xfffe0000000001af, value: 0x6000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:244
+	44: {name: "SHL", mask: 0xfffe0000000001af, value: 0x6000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:245
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	45: {name: "LOP", mask: 0xfffe00000000000f, value: 0x6800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:245
+	45: {name: "LOP", mask: 0xfffe00000000000f, value: 0x6800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:246
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, table: tblLop}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	46: {name: "BFE", mask: 0xfffe0000000002cf, value: 0x7000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:246
+	46: {name: "BFE", mask: 0xfffe0000000002cf, value: 0x7000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:247
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 8, Width: 1}, text: ".BREV"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	47: {name: "FLO", mask: 0xfffe000003f0028f, value: 0x7800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:247
+	47: {name: "FLO", mask: 0xfffe000003f0028f, value: 0x7800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:248
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".SH"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	48: {name: "CSET", mask: 0xff80fffffe0003cf, value: 0x0000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:252
+	48: {name: "CSET", mask: 0xff80fffffe0003cf, value: 0x0000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:253
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 5}, table: tblCctest}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	49: {name: "CSETP", mask: 0xff81fffffe0003ef, value: 0x0400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:253
+	49: {name: "CSETP", mask: 0xff81fffffe0003ef, value: 0x0400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:254
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 5}, table: tblCctest}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	50: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: false, short: false, alias: 51, class: ClassPredicate, // fermi.spec:255
+	50: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: false, short: false, alias: 51, class: ClassPredicate, // fermi.spec:256
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}}},
-	51: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassPredicate, // fermi.spec:256
+	51: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassPredicate, // fermi.spec:257
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	52: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: false, short: false, alias: 53, class: ClassPredicate, // fermi.spec:257
+	52: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: false, short: false, alias: 53, class: ClassPredicate, // fermi.spec:258
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}}},
-	53: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassPredicate, // fermi.spec:258
+	53: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassPredicate, // fermi.spec:259
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	54: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: false, short: false, alias: 55, class: ClassConvert, // fermi.spec:264
+	54: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: false, short: false, alias: 55, class: ClassConvert, // fermi.spec:265
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2fr}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	55: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassConvert, // fermi.spec:265
+	55: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassConvert, // fermi.spec:266
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modLit, text: ".F32.F32"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2frn}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	56: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: false, short: false, alias: 57, class: ClassConvert, // fermi.spec:266
+	56: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: false, short: false, alias: 57, class: ClassConvert, // fermi.spec:267
 		mods: []mod{{kind: modLit, text: ".F64.F64"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2fr}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}}},
-	57: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassConvert, // fermi.spec:267
+	57: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassConvert, // fermi.spec:268
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modLit, text: ".F64.F64"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2frn}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}}},
-	58: {name: "F2F", mask: 0xfe7800000240028f, value: 0x1000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:268
+	58: {name: "F2F", mask: 0xfe7800000240028f, value: 0x1000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:269
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 23, Width: 2}, table: tblF2fx}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, hsel: 56}}},
-	59: {name: "F2I", mask: 0xfe7800000240022f, value: 0x1400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:269
+	59: {name: "F2I", mask: 0xfe7800000240022f, value: 0x1400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:270
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 7, Width: 1}, table: tblItype}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, table: tblFtype}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, table: tblF2ir}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, hsel: 56}}},
-	60: {name: "I2F", mask: 0xfe780000024000af, value: 0x1800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:270
+	60: {name: "I2F", mask: 0xfe780000024000af, value: 0x1800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:271
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, table: tblFtype}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 9, Width: 1}, table: tblItype}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, bsel: 55, hsel: 56}}},
-	61: {name: "I2I", mask: 0xfe7e00000240000f, value: 0x1c00000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:271
+	61: {name: "I2I", mask: 0xfe7e00000240000f, value: 0x1c00000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:272
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 7, Width: 1}, table: tblItype}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 9, Width: 1}, table: tblItype}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, bsel: 55, hsel: 56}}},
-	62: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:273
+	62: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:274
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "PR"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	63: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:274
+	63: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:275
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "PR"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	64: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000024, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:277
+	64: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000024, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:278
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	65: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000024, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:278
+	65: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000024, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:279
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	66: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:280
+	66: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:281
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	67: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:282
+	67: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:283
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	68: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:283
+	68: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:284
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	69: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:284
+	69: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:285
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblPrmt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	70: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:285
+	70: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:286
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	71: {name: "MOV", mask: 0xffff000003f0020f, value: 0x2800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:286
+	71: {name: "MOV", mask: 0xffff000003f0020f, value: 0x2800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:287
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 5, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	72: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:287
+	72: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:288
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opSReg, f: isa.Field{Pos: 26, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	73: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMisc, // fermi.spec:289
+	73: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMisc, // fermi.spec:290
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opNopCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	74: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:291
+	74: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:292
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblVote}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}}},
-	75: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:296
+	75: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:297
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	76: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:297
+	76: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:298
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	77: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:298
+	77: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:299
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	78: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:299
+	78: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:300
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	79: {name: "BAR.RED", mask: 0xff01ffff0000038f, value: 0x5000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:303
+	79: {name: "BAR.RED", mask: 0xff01ffff0000038f, value: 0x5000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:304
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	80: {name: "BAR.RED", mask: 0xff01ffff0300038f, value: 0x5000800000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:304
+	80: {name: "BAR.RED", mask: 0xff01ffff0300038f, value: 0x5000800000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:305
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	81: {name: "BAR.RED", mask: 0xff01ffc00000038f, value: 0x5000400000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:305
+	81: {name: "BAR.RED", mask: 0xff01ffc00000038f, value: 0x5000400000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:306
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	82: {name: "BAR.RED", mask: 0xff01ffc00300038f, value: 0x5000c00000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:306
+	82: {name: "BAR.RED", mask: 0xff01ffc00300038f, value: 0x5000c00000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:307
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	83: {name: "BAR.ARV", mask: 0xffffffff000fc3ef, value: 0x500e000000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:307
+	83: {name: "BAR.ARV", mask: 0xffffffff000fc3ef, value: 0x500e000000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:308
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	84: {name: "BAR.ARV", mask: 0xffffffff030fc3ef, value: 0x500e800000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:308
+	84: {name: "BAR.ARV", mask: 0xffffffff030fc3ef, value: 0x500e800000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:309
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	85: {name: "BAR.ARV", mask: 0xffffffc0000fc3ef, value: 0x500e400000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:309
+	85: {name: "BAR.ARV", mask: 0xffffffc0000fc3ef, value: 0x500e400000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:310
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	86: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:311
+	86: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:312
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	87: {name: "VADD", mask: 0xfc0008000000010f, value: 0xc000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:316
+	87: {name: "VADD", mask: 0xfc0008000000010f, value: 0xc000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:317
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: 7, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	88: {name: "VADD", mask: 0xfc0008000000008f, value: 0xc000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:317
+	88: {name: "VADD", mask: 0xfc0008000000008f, value: 0xc000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:318
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	89: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000184, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:318
+	89: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000184, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:319
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modLit, text: ".PO"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	90: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:319
+	90: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:320
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".MX"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	91: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:320
+	91: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:321
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	92: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:321
+	92: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:322
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 3}, table: tblIcmp}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	93: {name: "VSETP", mask: 0xff810c000000000f, value: 0xf800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:324
+	93: {name: "VSETP", mask: 0xff810c000000000f, value: 0xf800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:325
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 3}, table: tblIcmp}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	94: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:325
+	94: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:326
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	95: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:326
+	95: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:327
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	96: {name: "VMAD", mask: 0xfe000c000000010f, value: 0xf000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:327
+	96: {name: "VMAD", mask: 0xfe000c000000010f, value: 0xf000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:328
 		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblVmad}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: 7, abs: -1, not: -1, cc: -1}}},
-	97: {name: "VMAD", mask: 0xfe000c000000008f, value: 0xf000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:328
+	97: {name: "VMAD", mask: 0xfe000c000000008f, value: 0xf000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:329
 		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblVmad}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	98: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000184, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:329
+	98: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000184, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:330
 		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modLit, text: ".PO"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblVmad}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	99: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:333
+	99: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:334
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	100: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:334
+	100: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:335
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.U64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	101: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:335
+	101: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:336
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modLit, text: ".S32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	102: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:336
+	102: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:337
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.F32.FTZ.RN"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	103: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:338
+	103: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:339
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	104: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:339
+	104: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:340
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	105: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:340
+	105: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:341
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	106: {name: "LDS_LDU", mask: 0xf80000000000000f, value: 0xa800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:346
+	106: {name: "LDS_LDU", mask: 0xf80000000000000f, value: 0xa800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:347
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 5}, table: tblLduld}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 32, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 43, Width: 10}, neg: -1, abs: -1, not: -1, cc: -1, pair: 1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 5, Width: 5}, f2: isa.Field{Pos: 38, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, base: 26, pair: 2}}},
-	107: {name: "LD_LDU", mask: 0xf00000000000000f, value: 0xb000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:347
+	107: {name: "LD_LDU", mask: 0xf00000000000000f, value: 0xb000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:348
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 58, Width: 2}, table: tblLdue}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 5}, table: tblLduld}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 32, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 43, Width: 10}, neg: -1, abs: -1, not: -1, cc: -1, pair: 1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 5, Width: 5}, f2: isa.Field{Pos: 38, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, base: 26, pair: 2}}},
-	108: {name: "LDLK", mask: 0xf80000000000000f, value: 0xa000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:349
+	108: {name: "LDLK", mask: 0xf80000000000000f, value: 0xa000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:350
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 58, Width: 1}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	109: {name: "STUL", mask: 0xfc0000000000030f, value: 0xe800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:350
+	109: {name: "STUL", mask: 0xfc0000000000030f, value: 0xe800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:351
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	110: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:352
+	110: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:353
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblAtomop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	111: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:353
+	111: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:354
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".CAS"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	112: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:354
+	112: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:355
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.U64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	113: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:355
+	113: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:356
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".EXCH.64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	114: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:356
+	114: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:357
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".CAS.64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	115: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:357
+	115: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:358
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblAtomop}, {kind: modLit, text: ".S32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	116: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:358
+	116: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:359
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.F32.FTZ.RN"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	117: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:360
+	117: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:361
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdlc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	118: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:361
+	118: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:362
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	119: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:362
+	119: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:363
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	120: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:363
+	120: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:364
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	121: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:364
+	121: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:365
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 50, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	122: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:365
+	122: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:366
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	123: {name: "CCTL", mask: 0xf8000000000fc00f, value: 0x98000000000fc005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:369
+	123: {name: "CCTL", mask: 0xf8000000000fc00f, value: 0x98000000000fc005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:370
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 26, Width: 2}, table: tblCctlt}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 28, Width: 30}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	124: {name: "CCTL", mask: 0xf80000000000000f, value: 0x9800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:370
+	124: {name: "CCTL", mask: 0xf80000000000000f, value: 0x9800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:371
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 26, Width: 2}, table: tblCctlt}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 28, Width: 30}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	125: {name: "CCTLL", mask: 0xfffc0000000fc00f, value: 0xd0000000000fc005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:371
+	125: {name: "CCTLL", mask: 0xfffc0000000fc00f, value: 0xd0000000000fc005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:372
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	126: {name: "CCTLL", mask: 0xfffc00000000000f, value: 0xd000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:372
+	126: {name: "CCTLL", mask: 0xfffc00000000000f, value: 0xd000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:373
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	127: {name: "SULD", mask: 0xfffe4fffe000000f, value: 0xd400400000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:379
+	127: {name: "SULD", mask: 0xfffe4fffe000000f, value: 0xd400400000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:380
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	128: {name: "SUST", mask: 0xfffe4fffe000000f, value: 0xdc00400000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:380
+	128: {name: "SUST", mask: 0xfffe4fffe000000f, value: 0xdc00400000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:381
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	129: {name: "SUST", mask: 0xfffe4fffe00000ef, value: 0xdc02400000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:381
+	129: {name: "SUST", mask: 0xfffe4fffe00000ef, value: 0xdc02400000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:382
 		mods: []mod{{kind: modLit, text: ".P"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	130: {name: "SULEA", mask: 0xfe3e4fffe000038f, value: 0xf000400000000085, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:383
+	130: {name: "SULEA", mask: 0xfe3e4fffe000038f, value: 0xf000400000000085, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:384
 		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblSuleat}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	131: {name: "SURED", mask: 0xfffe4fffe000020f, value: 0xd800400100000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:385
+	131: {name: "SURED", mask: 0xfffe4fffe000020f, value: 0xd800400100000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:386
 		mods: []mod{{kind: modLit, text: ".P"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	132: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:387
+	132: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:388
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblMembar}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{}},
-	133: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:391
+	133: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:392
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdcm}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConst, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	134: {name: "TEX", mask: 0xf0840000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:397
+	134: {name: "TEX", mask: 0xf0840000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:398
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 3}, table: tblTexlod}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 45, Width: 1}, text: ".NDV"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	135: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:398
+	135: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:399
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, table: tblTldl}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".MS"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".CL"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	136: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:399
+	136: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:400
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, table: tblTldl}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".MS"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".CL"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	137: {name: "TXQ", mask: 0xf03c2000fc00006f, value: 0xc0000000fc000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:400
+	137: {name: "TXQ", mask: 0xf03c2000fc00006f, value: 0xc0000000fc000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:401
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 54, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTxq}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	138: {name: "TMML", mask: 0xffc40000fc00006f, value: 0xb000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:402
+	138: {name: "TMML", mask: 0xffc40000fc00006f, value: 0xb000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:403
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 45, Width: 1}, text: ".NDV"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	139: {name: "TXD", mask: 0xff8420000000006f, value: 0xe000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:403
+	139: {name: "TXD", mask: 0xff8420000000006f, value: 0xe000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:404
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	140: {name: "TLD4", mask: 0xfe040000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:404
+	140: {name: "TLD4", mask: 0xfe040000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:405
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblRgba}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modEnum, f: isa.Field{Pos: 54, Width: 2}, table: tblToff}, {kind: modFlag, f: isa.Field{Pos: 45, Width: 1}, text: ".NDV"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	141: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:408
+	141: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:409
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	142: {name: "JMP", mask: 0xffff800003fe401f, value: 0x0000000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:411
+	142: {name: "JMP", mask: 0xffff800003fe401f, value: 0x0000000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:412
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	143: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:412
+	143: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:413
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	144: {name: "BRA", mask: 0xffff800003fe401f, value: 0x4000000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:413
+	144: {name: "BRA", mask: 0xffff800003fe401f, value: 0x4000000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:414
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	145: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:414
+	145: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:415
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	146: {name: "BRX", mask: 0xfffc0000000ec01f, value: 0x4800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:415
+	146: {name: "BRX", mask: 0xfffc0000000ec01f, value: 0x4800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:416
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opRegOff, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	147: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:416
+	147: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:417
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	148: {name: "JMX", mask: 0xfc000000000ec01f, value: 0x0800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:417
+	148: {name: "JMX", mask: 0xfc000000000ec01f, value: 0x0800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:418
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opRegOff, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	149: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:418
+	149: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:419
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	150: {name: "JCAL", mask: 0xffff800003feffff, value: 0x1000000000004007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:419
+	150: {name: "JCAL", mask: 0xffff800003feffff, value: 0x1000000000004007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:420
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	151: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:420
+	151: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:421
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	152: {name: "CAL", mask: 0xffff800003feffff, value: 0x5000000000004007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:421
+	152: {name: "CAL", mask: 0xffff800003feffff, value: 0x5000000000004007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:422
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	153: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:422
+	153: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:423
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	154: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:423
+	154: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:424
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	155: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:424
+	155: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:425
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	156: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:425
+	156: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:426
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	157: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:426
+	157: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:427
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	158: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:427
+	158: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:428
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	159: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:428
+	159: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:429
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	160: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:429
+	160: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:430
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	161: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:430
+	161: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:431
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	162: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:431
+	162: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:432
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	163: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:432
+	163: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:433
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	164: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:433
+	164: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:434
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 2}, table: tblBpt}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 20}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	165: {name: "NOP_N", mask: 0xffffffffffffc3ff, value: 0x0000000000000008, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMisc, // fermi.spec:446
+	165: {name: "NOP_N", mask: 0xffffffffffffc3ff, value: 0x0000000000000008, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMisc, // fermi.spec:447
 		mods: []mod{},
 		ops:  []operand{}},
-	166: {name: "MOV_N", mask: 0xfffffffffc0000ff, value: 0x0000000000000028, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMove, // fermi.spec:448
+	166: {name: "MOV_N", mask: 0xfffffffffc0000ff, value: 0x0000000000000028, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMove, // fermi.spec:449
 		mods: []mod{},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 20, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	167: {name: "IADD_N", mask: 0xffffffff000000bf, value: 0x000000000000002c, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:451
+	167: {name: "IADD_N", mask: 0xffffffff000000bf, value: 0x000000000000002c, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:452
 		mods: []mod{},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 6, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	168: {name: "IMUL_N", mask: 0xffffffff000000bf, value: 0x000000000000002a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:452
+	168: {name: "IADD_N", mask: 0xffffffff000000bf, value: 0x00000000000000ac, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:454
+		mods: []mod{},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 6, abs: -1, not: -1, cc: -1}, {kind: opShortImm, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	169: {name: "IMUL_N", mask: 0xffffffff000000bf, value: 0x000000000000002a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:455
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 1}, table: tblImuln}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	169: {name: "IMAD_N", mask: 0xffffffff0000001f, value: 0x000000000000000d, noPred: true, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:453
+	170: {name: "IMUL_N", mask: 0xffffffff000000bf, value: 0x00000000000000aa, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:456
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 1}, table: tblImuln}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortImm, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	171: {name: "IMAD_N", mask: 0xffffffff0000001f, value: 0x000000000000000d, noPred: true, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:457
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, table: tblImuln}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 6, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 8, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	170: {name: "LOP_N", mask: 0xffffffff0000009f, value: 0x000000000000001d, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:454
+	172: {name: "LOP_N", mask: 0xffffffff0000009f, value: 0x000000000000001d, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:458
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblLop}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	171: {name: "ISETP_N", mask: 0xffffffff000000ff, value: 0x0000000000000048, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:455
+	173: {name: "LOP_N", mask: 0xffffffff0000009f, value: 0x000000000000009d, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:459
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblLop}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortImm, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	174: {name: "ISETP_N", mask: 0xffffffff000000ff, value: 0x0000000000000048, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:460
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 3}, table: tblIcmp}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	172: {name: "I2I_N", mask: 0xffffffff000001ff, value: 0x0000000000000018, noPred: false, newOnly: false, short: true, alias: 0, class: ClassConvert, // fermi.spec:459
+	175: {name: "ISETP_N", mask: 0xffffffff000000ff, value: 0x00000000000000c8, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:461
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 3}, table: tblIcmp}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortImm, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	176: {name: "I2I_N", mask: 0xffffffff000001ff, value: 0x0000000000000018, noPred: false, newOnly: false, short: true, alias: 0, class: ClassConvert, // fermi.spec:465
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, table: tblI2in}, {kind: modEnum, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 24, Width: 1}, table: tblI2in}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 23}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: 22, abs: 25, not: -1, cc: -1}}},
-	173: {name: "FADD_N", mask: 0xffffffff0000007f, value: 0x0000000000000049, noPred: false, newOnly: false, short: true, alias: 0, class: ClassFloat, // fermi.spec:461
+	177: {name: "FADD_N", mask: 0xffffffff0000007f, value: 0x0000000000000049, noPred: false, newOnly: false, short: true, alias: 0, class: ClassFloat, // fermi.spec:467
 		mods: []mod{},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 7, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	174: {name: "FFMA_N", mask: 0xffffffff0000002f, value: 0x000000000000000e, noPred: true, newOnly: false, short: true, alias: 0, class: ClassFloat, // fermi.spec:462
+	178: {name: "FFMA_N", mask: 0xffffffff0000002f, value: 0x000000000000000e, noPred: true, newOnly: false, short: true, alias: 0, class: ClassFloat, // fermi.spec:468
 		mods: []mod{},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 4, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 6, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 8, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	175: {name: "FSETP_N", mask: 0xffffffff0000007f, value: 0x0000000000000059, noPred: false, newOnly: false, short: true, alias: 0, class: ClassFloat, // fermi.spec:463
+	179: {name: "FSETP_N", mask: 0xffffffff0000007f, value: 0x0000000000000059, noPred: false, newOnly: false, short: true, alias: 0, class: ClassFloat, // fermi.spec:469
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 14, Width: 3}, table: tblFcmp}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	176: {name: "LDL_N", mask: 0xffffffff000000ff, value: 0x000000000000000a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:465
+	180: {name: "LDL_N", mask: 0xffffffff000000ff, value: 0x000000000000000a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:471
 		mods: []mod{},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	177: {name: "LDL_N", mask: 0xffffffff000000ff, value: 0x000000000000008a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:466
+	181: {name: "LDL_N", mask: 0xffffffff000000ff, value: 0x000000000000008a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:472
 		mods: []mod{{kind: modLit, text: ".64"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}}},
-	178: {name: "LDS_N", mask: 0xffffffff000000ff, value: 0x000000000000004a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:467
+	182: {name: "LDS_N", mask: 0xffffffff000000ff, value: 0x000000000000004a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:473
 		mods: []mod{},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	179: {name: "LDS_N", mask: 0xffffffff000000ff, value: 0x00000000000000ca, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:468
+	183: {name: "LDS_N", mask: 0xffffffff000000ff, value: 0x00000000000000ca, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:474
 		mods: []mod{{kind: modLit, text: ".64"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}}},
-	180: {name: "STL_N", mask: 0xffffffff000000ff, value: 0x000000000000001a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:469
+	184: {name: "STL_N", mask: 0xffffffff000000ff, value: 0x000000000000001a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:475
 		mods: []mod{},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	181: {name: "STL_N", mask: 0xffffffff000000ff, value: 0x000000000000009a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:470
+	185: {name: "STL_N", mask: 0xffffffff000000ff, value: 0x000000000000009a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:476
 		mods: []mod{{kind: modLit, text: ".64"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	182: {name: "STS_N", mask: 0xffffffff000000ff, value: 0x000000000000005a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:471
+	186: {name: "STS_N", mask: 0xffffffff000000ff, value: 0x000000000000005a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:477
 		mods: []mod{},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	183: {name: "STS_N", mask: 0xffffffff000000ff, value: 0x00000000000000da, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:472
+	187: {name: "STS_N", mask: 0xffffffff000000ff, value: 0x00000000000000da, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:478
 		mods: []mod{{kind: modLit, text: ".64"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	184: {name: "LD_N", mask: 0xffffffff000000bf, value: 0x000000000000000b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:474
+	188: {name: "LD_N", mask: 0xffffffff000000bf, value: 0x000000000000000b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:480
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".E"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
-	185: {name: "LD_N", mask: 0xffffffff000000bf, value: 0x000000000000008b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:475
+	189: {name: "LD_N", mask: 0xffffffff000000bf, value: 0x000000000000008b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:481
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".E"}, {kind: modLit, text: ".64"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}}},
-	186: {name: "ST_N", mask: 0xffffffff000000bf, value: 0x000000000000001b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:476
+	190: {name: "ST_N", mask: 0xffffffff000000bf, value: 0x000000000000001b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:482
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".E"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	187: {name: "ST_N", mask: 0xffffffff000000bf, value: 0x000000000000009b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:477
+	191: {name: "ST_N", mask: 0xffffffff000000bf, value: 0x000000000000009b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:483
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".E"}, {kind: modLit, text: ".64"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	188: {name: "LDC_N", mask: 0xffffffff0000001f, value: 0x000000000000001c, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:479
+	192: {name: "LDC_N", mask: 0xffffffff0000001f, value: 0x000000000000001c, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:485
 		mods: []mod{},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2, bank: isa.Field{Pos: 5, Width: 3}}}},
-	189: {name: "BRA_N", mask: 0xffffffffc000001f, value: 0x000000000000001f, noPred: false, newOnly: false, short: true, alias: 0, class: ClassControl, // fermi.spec:482
+	193: {name: "BRA_N", mask: 0xffffffffc000001f, value: 0x000000000000001f, noPred: false, newOnly: false, short: true, alias: 0, class: ClassControl, // fermi.spec:488
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 28, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 29, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortTarget, f: isa.Field{Pos: 14, Width: 14}, neg: -1, abs: -1, not: -1, cc: -1}}},
 }
 
 // formIndex lists, per value of bits 0-2 and 58-63, the forms to try in order.
 var formIndex = [512][]uint16{
-	0x0:   {165, 166, 172, 171},
-	0x1:   {173, 175},
-	0x2:   {176, 177, 178, 179, 180, 181, 182, 183, 168, 21},
-	0x3:   {184, 185, 186, 187},
-	0x4:   {48, 167, 188},
-	0x5:   {170, 169},
-	0x6:   {174},
-	0x7:   {189, 142, 141},
+	0x0:   {165, 166, 176, 174, 175},
+	0x1:   {177, 179},
+	0x2:   {180, 181, 182, 183, 184, 185, 186, 187, 169, 170, 21},
+	0x3:   {188, 189, 190, 191},
+	0x4:   {48, 167, 168, 192},
+	0x5:   {172, 173, 171},
+	0x6:   {178},
+	0x7:   {193, 142, 141},
 	0xa:   {21},
 	0xc:   {49},
 	0x10:  {0},

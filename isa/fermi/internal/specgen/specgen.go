@@ -410,6 +410,10 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 			return o, err
 		}
 		o.covered |= o.Bank.mask() | o.F2.mask() | Field{20, 6}.mask()
+	case k == "IS":
+		// a 4-byte form's signed 8-bit immediate: low 6 bits at 26, high 2 at 8
+		o.Kind, o.F, o.F2 = "opShortImm", Field{26, 6}, Field{8, 2}
+		o.covered |= o.F2.mask()
 	case k == "TS":
 		// a 4-byte form's target: 14 bits of words from the next instruction
 		o.Kind, o.F = "opShortTarget", Field{14, 14}
