@@ -74,9 +74,9 @@
 // name the probe of cuobjdump's table established are decoded; the other
 // 4-byte encodings are reported invalid (4 bytes skipped).
 //
-// Not implemented, reported as invalid: SUQ (opcode 0x39 of type 5) and
-// TXA, whose operand layouts we could not establish; the 4-byte forms of
-// unknown layout or name (VMAD_N; 0xa8, 0x88 and the rest of the 0x08
-// group); the SIMD video forms (VADD2, VADD4, ...); the graphics-only instructions (IPA,
-// ALD, AST, OUT, PIXLD, ISBERD, TEXCSAA, RTT, QUADON, QUADPOP, PMEVENT).
+// Not implemented, reported as invalid: SUQ (opcode 0x39 of type 5), whose
+// operand layout we could not establish; the 4-byte forms of unknown layout
+// or name (VMAD_N, 0x88, 0xa8 and the 0x08 group other than NOP_N); the
+// SIMD video forms (VADD2, VADD4, ...); FCCO; the graphics-only
+// instructions (IPA, ALD, AST, OUT, PIXLD, VILD, STP, TXA, RTT, SAM, RAM).
 package fermi
