@@ -17,7 +17,7 @@ type Inst struct {
 // Len is the instruction length in bytes: 4 for the short forms (bit 3
 // set, mnemonics ending in _N), else 8. ptxas emits only 8-byte forms.
 func (i Inst) Len() int {
-	if forms[i.form].short {
+	if i.Raw&8 != 0 { // bit 3 says the length (fermi.spec enforces it)
 		return 4
 	}
 	return 8
@@ -50,7 +50,7 @@ func (i Inst) String() string { return Print(i, 0) }
 
 // Bytes appends the instruction's memory image (little endian) to dst.
 func (i Inst) Bytes(dst []byte) []byte {
-	if forms[i.form].short {
+	if i.Raw&8 != 0 {
 		return binary.LittleEndian.AppendUint32(dst, uint32(i.Raw))
 	}
 	return binary.LittleEndian.AppendUint64(dst, i.Raw)

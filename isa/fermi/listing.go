@@ -1,6 +1,7 @@
 package fermi
 
 import (
+	"encoding/binary"
 	"errors"
 
 	"gpuisa/isa"
@@ -50,6 +51,13 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 	var errs []*isa.DecodeError
 	for off := 0; off < len(code); {
 		addr := base + uint64(off)
+		if len(code)-off >= 8 && code[off]&8 == 0 { // the common case, without error values
+			if inst, ok := decodeWord(binary.LittleEndian.Uint64(code[off:])); ok {
+				dst = AppendListing(dst, inst, addr, d)
+				off += 8
+				continue
+			}
+		}
 		inst, err := DecodeAt(code[off:], addr)
 		if err != nil {
 			var de *isa.DecodeError
