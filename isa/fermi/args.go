@@ -19,7 +19,7 @@ const (
 )
 
 // MaxArgs is the most operands a form has.
-const MaxArgs = 6
+const MaxArgs = 7
 
 // Arg is one decoded operand, for tools (emulators, analyses) that want
 // values rather than text.
@@ -31,6 +31,7 @@ type Arg struct {
 	Float             bool // Imm holds float32 bits (Double: float64 bits)
 	Double            bool
 	Neg, Abs, Not, CC bool
+	Sel               uint8 // byte (0-3) or half (0-1) of an 8- or 16-bit conversion source
 	Text              string
 }
 
@@ -41,7 +42,7 @@ func (i Inst) Args(pc uint64) (args [MaxArgs]Arg, n int) {
 	f := &forms[i.form]
 	raw := i.Raw
 	for a := f.alias; a != 0; a = forms[a].alias { // New operand order
-		if af := &forms[a]; raw&af.mask == af.value && validOperands(af, raw) {
+		if af := &forms[a]; raw&af.mask == af.value && validOperands(a, raw) {
 			f = af
 			break
 		}
@@ -58,6 +59,9 @@ func (i Inst) Args(pc uint64) (args [MaxArgs]Arg, n int) {
 
 func decodeArg(o *operand, raw, pc uint64) Arg {
 	a := Arg{Neg: bit(raw, o.neg), Abs: bit(raw, o.abs), Not: bit(raw, o.not), CC: bit(raw, o.cc)}
+	if f, ok, _ := o.selector(raw); ok {
+		a.Sel = uint8(f.Get(raw))
+	}
 	float := o.flavor == immF32 || o.flavor == immF64
 	imm20 := func() {
 		v := raw >> 26 & 0xfffff
@@ -113,9 +117,25 @@ func decodeArg(o *operand, raw, pc uint64) Arg {
 	case opHex:
 		a.Kind, a.Imm = ArgImm, int64(o.f.Get(raw))
 	case opMem:
-		a.Kind, a.Reg, a.Imm = ArgMem, uint8(raw>>20&63), o.memOffset(raw)
+		a.Kind, a.Reg, a.Imm = ArgMem, uint8(o.memBase(raw)), o.memOffset(raw)
+	case opShortImm:
+		a.Kind, a.Imm = ArgImm, isa.SignExtend(o.value(raw), 8)
+	case opConstMem:
+		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, uint8(raw>>20&63), uint8(o.bank.Get(raw)), o.memOffset(raw)
 	case opConst, opConstX:
 		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, uint8(raw>>20&63), uint8(o.f.Get(raw)), isa.SignExtend(raw>>26&0xffff, 16)
+	case opConstNR:
+		a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, 63, uint8(o.f.Get(raw)), isa.SignExtend(raw>>26&0xffff, 16)
+	case opShortTarget:
+		a.Kind, a.Imm = ArgTarget, int64((pc+4+uint64(isa.SignExtend(o.f.Get(raw), 14)<<2))&0xffffffff)
+	case opShortSrc:
+		if sel := o.f2.Get(raw); sel != 0 {
+			a.Kind, a.Reg, a.Bank, a.Imm = ArgConst, 63, uint8(shortBanks[sel]), int64(o.f.Get(raw)<<2)
+		} else {
+			a.Kind, a.Reg = ArgReg, uint8(o.f.Get(raw))
+		}
+	case opRegOff:
+		a.Kind, a.Reg, a.Imm = ArgMem, uint8(raw>>20&63), isa.SignExtend(o.f.Get(raw), o.f.Width)
 	case opTarget:
 		a.Kind, a.Imm = ArgTarget, int64((pc+8+uint64(isa.SignExtend(o.f.Get(raw), 24)))&0xffffffff)
 	case opSReg:

@@ -1,6 +1,7 @@
 package fermi
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -17,44 +18,84 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 	return AssembleDialect(filename, src, DetectDialect(src))
 }
 
+var newline = []byte{'\n'}
+
 // DetectDialect guesses the print style of a listing: Old when it spells
 // constants "c [", the true predicate "pt" or special registers like SR_Tid_X.
+// Each marker is found by jumping to its rarest byte ('[', 'p', '_').
 func DetectDialect(src []byte) Dialect {
-	s := string(src)
-	for _, marker := range []string{"c [", "SR_Tid", "SR_NTid", "SR_CTAid", "SR_NCTAid", "SR_Clock", "SR_LaneId"} {
-		if strings.Contains(s, marker) {
-			return Old
-		}
-	}
-	for i := strings.Index(s, "pt"); i >= 0; {
-		before := i == 0 || strings.IndexByte(" \t,!@", s[i-1]) >= 0
-		after := i+2 == len(s) || strings.IndexByte(" \t,;\n", s[i+2]) >= 0
-		if before && after {
-			return Old
-		}
-		j := strings.Index(s[i+2:], "pt")
+	isAny := func(c byte, set string) bool { return strings.IndexByte(set, c) >= 0 }
+	for i := 0; ; i++ { // "c [" (New: "c[")
+		j := bytes.IndexByte(src[i:], '[')
 		if j < 0 {
 			break
 		}
-		i += 2 + j
+		i += j
+		if i >= 2 && src[i-1] == ' ' && src[i-2] == 'c' {
+			return Old
+		}
+	}
+	for i := 0; ; i++ { // "pt" as a word (New: "PT")
+		j := bytes.IndexByte(src[i:], 'p')
+		if j < 0 {
+			break
+		}
+		i += j
+		if i+1 < len(src) && src[i+1] == 't' &&
+			(i == 0 || isAny(src[i-1], " \t,!@")) &&
+			(i+2 == len(src) || isAny(src[i+2], " \t,;\r\n")) {
+			return Old
+		}
+	}
+	for i := 0; ; i++ { // SR_Tid_X and friends (New: SR_TID.X)
+		j := bytes.IndexByte(src[i:], '_')
+		if j < 0 {
+			break
+		}
+		i += j
+		if i >= 2 && src[i-2] == 'S' && src[i-1] == 'R' && oldSRegAt(src[i-2:]) {
+			return Old
+		}
 	}
 	return New
 }
 
+// oldSRegAt reports whether b starts with an old-style special register
+// name that the new style spells differently.
+func oldSRegAt(b []byte) bool {
+	for _, p := range [...]string{"SR_Tid", "SR_NTid", "SR_CTAid", "SR_NCTAid", "SR_Clock", "SR_LaneId"} {
+		if bytes.HasPrefix(b, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
 // AssembleDialect is Assemble with the dialect given: it decides whether
 // "-0x.." is a negate bit (Old) or a negative immediate (New).
+//
+// Statements are encoded as they are read; only those naming a label not
+// yet defined wait for the end of the file. Nothing is allocated per line.
 func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 	var errs asm.ErrorList
 	type pending struct {
 		s    stmt
 		line int
+		at   int // offset of its 8 bytes in out
 	}
-	var prog []pending
+	var later []pending
 	labels := map[string]uint64{}
 	origin, haveOrigin := uint64(0), false
+	out := make([]byte, 0, 8*(bytes.Count(src, newline)+1))
+	missed := false // a label lookup failed
+	resolve := func(name string) (uint64, bool) {
+		a, ok := labels[name]
+		missed = missed || !ok
+		return a, ok
+	}
 	var sc lineScanner
 	asm.Lines(src, func(line string, n int) {
-		if !haveOrigin && len(prog) == 0 {
+		if !haveOrigin && len(out) == 0 {
 			// a listing starts where its first /*addr*/ column says
 			if a, ok := addressColumn(line); ok {
 				origin, haveOrigin = a, true
@@ -65,30 +106,40 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 				if _, dup := labels[name]; dup {
 					errs.Add(asm.Pos{File: filename, Line: n, Col: col}, "label %s defined twice", name)
 				}
-				labels[name] = origin + uint64(len(prog))*8
+				labels[name] = origin + uint64(len(out))
 			},
-			func() *stmt {
-				prog = append(prog, pending{line: n})
-				return &prog[len(prog)-1].s
+			func(s stmt, parsed bool) {
+				at := len(out)
+				out = append(out, 0, 0, 0, 0)
+				if !s.short() {
+					out = append(out, 0, 0, 0, 0)
+				}
+				if !parsed {
+					return // reported by scan
+				}
+				missed = false
+				inst, err := encodeStmt(&s, origin+uint64(at), resolve, d)
+				switch {
+				case err == nil:
+					inst.Bytes(out[at:at])
+				case missed:
+					later = append(later, pending{s, n, at})
+				default:
+					errs.Add(asm.Pos{File: filename, Line: n, Col: err.col + 1}, "%s", err.msg)
+				}
 			},
 			func(col int, msg string) {
 				errs.Add(asm.Pos{File: filename, Line: n, Col: col}, "%s", msg)
 			})
 	})
-	out := make([]byte, 0, len(prog)*8)
-	resolve := func(name string) (uint64, bool) {
-		a, ok := labels[name]
-		return a, ok
-	}
-	for i := range prog {
-		p := &prog[i]
-		inst, err := encodeStmt(&p.s, origin+uint64(i)*8, resolve, d)
+	for i := range later {
+		p := &later[i]
+		inst, err := encodeStmt(&p.s, origin+uint64(p.at), resolve, d)
 		if err != nil {
 			errs.Add(asm.Pos{File: filename, Line: p.line, Col: err.col + 1}, "%s", err.msg)
-			out = append(out, make([]byte, 8)...)
 			continue
 		}
-		out = inst.Bytes(out)
+		inst.Bytes(out[p.at:p.at])
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -124,18 +175,21 @@ func listingNoise(first string) bool {
 // shared lexer, which also drops /* */ and // comments (so the address and
 // hex columns of listings vanish).
 type lineScanner struct {
-	lx   asm.Lexer
-	toks []asm.Token
+	lx  asm.Lexer
+	buf [64]asm.Token // a line's tokens: enough for any listing line (longer ones allocate)
+	s   stmt
 }
 
-// scan reports the labels of line, fills a statement from newStmt for each
-// instruction and reports errors at 1-based columns.
-func (sc *lineScanner) scan(line string, label func(name string, col int), newStmt func() *stmt, fail func(col int, msg string)) {
+// scan reports the labels of line and each statement (parsed is false when
+// it could not be read; the error went to fail) and reports errors at
+// 1-based columns. Statements are passed by value: a pointer into sc given
+// to a callback would move every lineScanner to the heap.
+func (sc *lineScanner) scan(line string, label func(name string, col int), inst func(s stmt, parsed bool), fail func(col int, msg string)) {
 	sc.lx.Reset(line)
-	sc.toks = sc.toks[:0]
+	toks := sc.buf[:0] // a local slice: keeping it in sc would move sc to the heap
 	for {
 		t := sc.lx.Next()
-		sc.toks = append(sc.toks, t)
+		toks = append(toks, t)
 		if t.Kind == asm.EOL {
 			break
 		}
@@ -144,7 +198,6 @@ func (sc *lineScanner) scan(line string, label func(name string, col int), newSt
 		fail(len(line)+1, "unterminated comment or string")
 		return
 	}
-	toks := sc.toks
 	if toks[0].Text == "Function" && isPunct(toks[1], ":") {
 		return // "Function : name"
 	}
@@ -161,7 +214,7 @@ func (sc *lineScanner) scan(line string, label func(name string, col int), newSt
 			i += 2
 		default:
 			var err *encodeError
-			i, err = parseStmt(newStmt(), line, toks, i)
+			i, err = parseStmt(&sc.s, line, toks, i)
 			if err != nil {
 				fail(err.col+1, err.msg)
 				// resume at the next ';' (a Punct, not a string holding one)
@@ -169,6 +222,7 @@ func (sc *lineScanner) scan(line string, label func(name string, col int), newSt
 					i++
 				}
 			}
+			inst(sc.s, err == nil)
 		}
 	}
 }
@@ -184,13 +238,13 @@ func parseStmt(s *stmt, line string, toks []asm.Token, i int) (int, *encodeError
 		s.guardCol = toks[i].Col - 1
 		i++
 		if isPunct(toks[i], "!") {
-			s.guard = "!"
+			s.guardNeg = true
 			i++
 		}
 		if toks[i].Kind != asm.Ident {
 			return i, errAt(toks[i].Col-1, "missing guard predicate after @")
 		}
-		s.guard += toks[i].Text
+		s.guard = toks[i].Text
 		i++
 	}
 	if toks[i].Kind != asm.Ident {

@@ -20,19 +20,45 @@ func words(ws ...uint64) []byte {
 }
 
 func TestListingNew(t *testing.T) {
-	code := words(0x2800440400005de4, 0x6000000140000007, 0x0000001b0000001b, 0x8000000000001de7)
+	code := words(0x2800440400005de4, 0x6000000140000007, 0x0000000f0000000f, 0x8000000000001de7)
 	out, errs := Disassemble(nil, code, 0x100)
 	want := "" +
 		"        /*0100*/        MOV R1, c[0x1][0x100];                         /* 0x2800440400005de4 */\n" +
 		"        /*0108*/        SSY 0x160;                                     /* 0x6000000140000007 */\n" +
-		"        /*0110*/        /* invalid encoding: 4-byte form 0x0000001b not supported */\n" +
-		"        /*0114*/        /* invalid encoding: 4-byte form 0x0000001b not supported */\n" +
+		"        /*0110*/        /* invalid encoding: no 4-byte form matches 0x0000000f */\n" +
+		"        /*0114*/        /* invalid encoding: no 4-byte form matches 0x0000000f */\n" +
 		"        /*0118*/        EXIT;                                          /* 0x8000000000001de7 */\n"
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 	if len(errs) != 2 || errs[0].Addr != 0x110 || errs[1].Addr != 0x114 || !errors.Is(errs[0], isa.ErrInvalid) {
 		t.Errorf("errs = %v", errs)
+	}
+}
+
+// TestListingShort: 4-byte forms advance the address by 4 and print 8 hex
+// digits; a long form may follow at an address that is 4 mod 8.
+func TestListingShort(t *testing.T) {
+	code := []byte{0x28, 0x5c, 0x20, 0x00, 0x08, 0x1c, 0x00, 0x00}
+	code = append(code, words(0x8000000000001de7)...)
+	for d, want := range map[Dialect]string{
+		New: "" +
+			"        /*0000*/        MOV_N R1, R2;                                  /* 0x00205c28 */\n" +
+			"        /*0004*/        NOP_N;                                         /* 0x00001c08 */\n" +
+			"        /*0008*/        EXIT;                                          /* 0x8000000000001de7 */\n",
+		Old: "" +
+			"\t/*0000*/     /*0x00205c28*/ \tMOV_N R1, R2;\n" +
+			"\t/*0004*/     /*0x00001c08*/ \tNOP_N;\n" +
+			"\t/*0008*/     /*0x00001de780000000*/ \tEXIT;\n",
+	} {
+		out, errs := DisassembleDialect(nil, code, 0, d)
+		if string(out) != want || len(errs) != 0 {
+			t.Errorf("%v: got\n%s\nwant\n%s%v", d, out, want, errs)
+		}
+		back, err := Assemble("s.s", out)
+		if err != nil || !bytes.Equal(back, code) {
+			t.Errorf("%v: reassembled %x, %v", d, back, err)
+		}
 	}
 }
 

@@ -5,13 +5,13 @@ import (
 	"testing"
 )
 
-// benchCode is the golden testdata's instructions (ordinary compiler-like
-// code: every form, realistic operands) repeated to 8 KiB.
+// benchCode is the golden testdata's 8-byte instructions (ordinary
+// compiler-like code: every form, realistic operands) repeated to 8 KiB.
 func benchCode(tb testing.TB) []byte {
 	var b []byte
 	for len(b) < 8192 {
 		for _, c := range readGolden(tb) {
-			if c.dialect == "new" {
+			if c.dialect == "new" && c.raw&8 == 0 {
 				b = binary.LittleEndian.AppendUint64(b, c.raw)
 			}
 		}
@@ -74,4 +74,84 @@ func BenchmarkAssemble(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
+}
+
+// TestAssembleAllocsPerLine checks that the assembler's allocations do not
+// grow with the number of lines (a handful per file: output, label map).
+func TestAssembleAllocsPerLine(t *testing.T) {
+	code := benchCode(t)
+	one, _ := Disassemble(nil, code, 0)
+	two, _ := Disassemble(nil, append(append([]byte{}, code...), code...), 0)
+	count := func(src []byte) float64 {
+		return testing.AllocsPerRun(5, func() {
+			if _, err := Assemble("a.s", src); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	a1, a2 := count(one), count(two)
+	t.Logf("%d lines: %v allocations, %d lines: %v", len(code)/8, a1, 2*len(code)/8, a2)
+	if a2 > a1 {
+		t.Errorf("%d lines: %v allocations, %d lines: %v", len(code)/8, a1, 2*len(code)/8, a2)
+	}
+}
+
+// oracleCode is the real sm_20 code of the oracle (94k words of compiler
+// output) in memory order; benchmarks on it skip when ../shared is absent.
+func oracleCode(b *testing.B) []byte {
+	var code []byte
+	for _, r := range readOracle(b) {
+		code = binary.LittleEndian.AppendUint64(code, r.raw)
+	}
+	return code
+}
+
+func BenchmarkDisassembleOracle(b *testing.B) {
+	code := oracleCode(b)
+	buf := make([]byte, 0, len(code)*16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf, _ = Disassemble(buf[:0], code, 0)
+	}
+	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
+}
+
+func BenchmarkAssembleOracle(b *testing.B) {
+	code := oracleCode(b)
+	src, _ := Disassemble(nil, code, 0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Assemble("o.s", src); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
+}
+
+func BenchmarkDecodeOracle(b *testing.B) {
+	code := oracleCode(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for off := 0; off < len(code); off += 8 {
+			if _, err := Decode(code[off:]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
+}
+
+// TestAssembleLineAllocs: encoding one statement allocates nothing.
+func TestAssembleLineAllocs(t *testing.T) {
+	n := testing.AllocsPerRun(100, func() {
+		if _, err := AssembleLineDialect("@P0 IADD R1, R2, c [0x0] [0x20];", 0, Old); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n != 0 {
+		t.Errorf("AssembleLineDialect: %v allocations", n)
+	}
 }

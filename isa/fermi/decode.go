@@ -3,6 +3,7 @@ package fermi
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 
 	"gpuisa/isa"
 )
@@ -13,8 +14,14 @@ type Inst struct {
 	form uint16
 }
 
-// Len is the instruction length in bytes (ptxas emits only 8-byte forms).
-func (i Inst) Len() int { return 8 }
+// Len is the instruction length in bytes: 4 for the short forms (bit 3
+// set, mnemonics ending in _N), else 8. ptxas emits only 8-byte forms.
+func (i Inst) Len() int {
+	if i.Raw&8 != 0 { // bit 3 says the length (fermi.spec enforces it)
+		return 4
+	}
+	return 8
+}
 
 // Op is the printed mnemonic without modifiers, e.g. "ISETP".
 func (i Inst) Op() string {
@@ -43,6 +50,9 @@ func (i Inst) String() string { return Print(i, 0) }
 
 // Bytes appends the instruction's memory image (little endian) to dst.
 func (i Inst) Bytes(dst []byte) []byte {
+	if i.Raw&8 != 0 {
+		return binary.LittleEndian.AppendUint32(dst, uint32(i.Raw))
+	}
 	return binary.LittleEndian.AppendUint64(dst, i.Raw)
 }
 
@@ -57,8 +67,7 @@ func DecodeAt(b []byte, addr uint64) (Inst, error) {
 	var inst Inst
 	switch {
 	case len(b) >= 4 && b[0]&8 != 0:
-		// a 4-byte form: skip just its 4 bytes
-		err = &isa.DecodeError{Len: 4, Err: isa.ErrInvalid, Detail: invalidDetail(uint64(binary.LittleEndian.Uint32(b)))}
+		inst, err = DecodeWord(uint64(binary.LittleEndian.Uint32(b)))
 	case len(b) < 8:
 		err = &isa.DecodeError{Len: len(b), Err: isa.ErrTruncated}
 	default:
@@ -70,16 +79,14 @@ func DecodeAt(b []byte, addr uint64) (Inst, error) {
 	return inst, err
 }
 
-// DecodeWord decodes one instruction word (word1<<32 | word0).
+// DecodeWord decodes one instruction word (word1<<32 | word0). When bit 3
+// is set the word starts with a 4-byte instruction, decoded from word0.
 func DecodeWord(raw uint64) (Inst, error) {
-	for _, fi := range formIndex[raw&7|raw>>58<<3] {
-		f := &forms[fi]
-		if raw&f.mask != f.value {
-			continue
-		}
-		if validOperands(f, raw) {
-			return Inst{Raw: raw, form: fi}, nil
-		}
+	if raw&8 != 0 {
+		raw &= 0xffffffff
+	}
+	if inst, ok := decodeWord(raw); ok {
+		return inst, nil
 	}
 	n := 8
 	if raw&8 != 0 {
@@ -88,21 +95,37 @@ func DecodeWord(raw uint64) (Inst, error) {
 	return Inst{}, &isa.DecodeError{Len: n, Err: isa.ErrInvalid, Detail: invalidDetail(raw)}
 }
 
+// decodeWord is DecodeWord without building an error.
+func decodeWord(raw uint64) (Inst, bool) {
+	for _, fi := range formIndex[raw&7|raw>>58<<3] {
+		f := &forms[fi]
+		if raw&f.mask != f.value {
+			continue
+		}
+		if c := &formChecks[fi]; c.mods|uint16(c.ops) == 0 || validOperands(fi, raw) {
+			return Inst{Raw: raw, form: fi}, true
+		}
+	}
+	return Inst{}, false
+}
+
 func invalidDetail(raw uint64) string {
 	if raw&8 != 0 {
-		return fmt.Sprintf("4-byte form %#08x not supported", uint32(raw))
+		return fmt.Sprintf("no 4-byte form matches %#08x", uint32(raw))
 	}
 	return fmt.Sprintf("no form matches %#016x (opcode %#x, type %d)", raw, raw>>58, raw&7)
 }
 
 // validOperands checks what the masks cannot: reserved enum values and the
-// bits a composite operand leaves unused in its selected variant.
-func validOperands(f *form, raw uint64) bool {
-	for k := range f.mods {
-		m := &f.mods[k]
+// bits a composite operand leaves unused in its selected variant. Only the
+// modifiers and operands formChecks names are looked at.
+func validOperands(fi uint16, raw uint64) bool {
+	f, c := &forms[fi], &formChecks[fi]
+	for ms := c.mods; ms != 0; ms &= ms - 1 {
+		m := &f.mods[bits.TrailingZeros16(ms)]
 		switch m.kind {
 		case modEnum:
-			if tables[m.table][m.value(raw)] == "?" {
+			if reservedValues[m.table]>>m.value(raw)&1 != 0 {
 				return false
 			}
 		case modVType:
@@ -111,8 +134,8 @@ func validOperands(f *form, raw uint64) bool {
 			}
 		}
 	}
-	for k := range f.ops {
-		o := &f.ops[k]
+	for os := c.ops; os != 0; os &= os - 1 {
+		o := &f.ops[bits.TrailingZeros8(os)]
 		switch o.kind {
 		case opB, opB3:
 			switch raw >> 46 & 3 {
@@ -130,10 +153,61 @@ func validOperands(f *form, raw uint64) bool {
 				return false
 			}
 		case opEnum:
-			if tables[o.table][o.f.Get(raw)] == "?" {
+			if reservedValues[o.table]>>o.f.Get(raw)&1 != 0 {
+				return false
+			}
+		}
+		if o.bsel != 0 || o.hsel != 0 {
+			// selector bits the source size does not use must be zero
+			f, ok, all := o.selector(raw)
+			if ok {
+				all &^= f.Mask()
+			}
+			if raw&all != 0 {
 				return false
 			}
 		}
 	}
 	return true
 }
+
+// reservedValues has, per table, a bit for every "?" (invalid) entry.
+var reservedValues = func() (r [len(tables)]uint64) {
+	for t, entries := range tables {
+		for v, e := range entries {
+			if e == "?" {
+				r[t] |= 1 << v
+			}
+		}
+	}
+	return r
+}()
+
+// formCheck names (as bit sets of indices) the modifiers and operands of a
+// form that validOperands must look at; most have none.
+type formCheck struct {
+	mods uint16
+	ops  uint8
+}
+
+// formChecks is indexed by form; derived once from the tables.
+var formChecks = func() (c [len(forms)]formCheck) {
+	for i := range forms {
+		f := &forms[i]
+		for k := range f.mods {
+			m := &f.mods[k]
+			if m.kind == modVType || m.kind == modEnum && reservedValues[m.table] != 0 {
+				c[i].mods |= 1 << k
+			}
+		}
+		for k := range f.ops {
+			o := &f.ops[k]
+			switch {
+			case o.kind == opB, o.kind == opB3, o.kind == opV, o.bsel != 0, o.hsel != 0,
+				o.kind == opEnum && reservedValues[o.table] != 0:
+				c[i].ops |= 1 << k
+			}
+		}
+	}
+	return c
+}()

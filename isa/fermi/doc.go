@@ -31,15 +31,52 @@
 // the same word (NOTES.md of the oracle); we print .W exactly when the wrap
 // bit is set, as CUDA 5+ does, so 7117 of the 94290 sm_20 rows differ only
 // by that suffix, and their text cannot tell the assembler the wrap bit.
-// The 4-byte instruction forms (bit 3 set) are reported as invalid (4 bytes
-// skipped): ptxas does not emit them and no listing shows how cuobjdump
-// prints them.
 //
-// Mnemonics in no listing of the oracle, spelled from the encoding facts
-// (seed 003, envytools) and the CUDA 5+ Kepler conventions: ATOM, B2R,
-// CONT, CSET, CSETP, DMNMX, DSET, FFMA32I, IMAD32I, ISAD, ISCADD32I, JCAL,
-// JMP, JMX, KIL, LDLK, LDSLK, LEPC, LONGJMP, MEMBAR, P2R, PCNT, PLONGJMP, PRET,
-// R2P, STSUL, STUL, TEX, TLD4, TXQ, VABSDIFF, VMAD, VSET; likewise the variants of
-// listed mnemonics that no row shows (typed RED, BAR.ARV, TLD without .LZ,
-// video byte/half selectors and merge modes).
+// # Forms no listing shows
+//
+// The mnemonics are those of NVIDIA's Fermi instruction set list (CUDA
+// binary utilities) and of cuobjdump's opcode table as asfermi probed it
+// (nanb.md: e.g. VSETP, TXA, SUQ, and the 4-byte MOV_N, IADD_N, ...); the
+// encodings come from seed 003 and envytools. Spelled
+// from the CUDA 5+ Kepler conventions: ATOM, B2R, CONT, CSET, CSETP, DMNMX,
+// DSET, FFMA32I, IMAD32I, ISAD, ISCADD32I, JCAL, JMP, JMX, KIL, LDLK, LDSLK,
+// LEPC, LONGJMP, MEMBAR, P2R, PCNT, PLONGJMP, PRET, R2P, STSUL, STUL, TEX,
+// TLD4, TXQ, VABSDIFF, VMAD, VSET, and the variants of listed mnemonics that
+// no row shows (typed RED, BAR.ARV, TLD without .LZ, video byte/half
+// selectors and merge modes).
+//
+// Spelled as nvdisasm prints the same operations for sm_5x (the Maxwell
+// rows of the oracle): CCTL.E.<type>.<op> [R2+0x10] and CCTLL;
+// IMNMX.U32.XLO/.XMED/.XHI; byte and half sources of I2I/I2F/F2I/F2F
+// ("-|R2.B3|", "R2.H1"); JMP/BRA/CAL/JCAL c[0x1][0x10]; BRX/JMX with a
+// register ("BRX R6 -0x380"); the surface instructions SULD.D.BA,
+// SUST.D.BA, SUST.P, SURED.P and SULEA.D.BA with dimension (.1D-.3D),
+// cache, size and clamp (.CLAMP, .TRAP, none for the zeroing mode)
+// modifiers; P2R/R2P on the condition code ("P2R R0, CC, R2, 0xf"); MOV and
+// MOV32I with a lane mask other than all four, printed last ("MOV R1, R2,
+// 0x3"); VADD/VMAD subtract modes as negated sources and add-one as .PO;
+// texture .NDV and TLD4 .PTP.
+//
+// Spelled by us (fermi.spec gives the details): LD_LDU and LDS_LDU (a load
+// paired with a uniform load) print both sizes, LD's first, then both
+// destinations and addresses: "LD_LDU.E.32.64 R0, [R2+0x4], R6, [R4+0x8]";
+// FSWZ prints the lane select and the op of each quad lane: "FSWZ.DX.FTZ
+// R0, R1, R2, ADD, SUBR, SUB, MOV2"; BAR's general forms print every
+// operand: "BAR.RED.OR P0, R5, R2, 0x40, P3" (result predicate and
+// register, barrier, thread count, input predicate); TMML and TXD follow
+// TEX's operand order (TXD's gradients in R26 after the coordinates).
+//
+// The 4-byte forms (bit 3 set; ptxas does not emit them) carry cuobjdump's
+// names for them, MOV_N, IADD_N, LD_N, BRA_N, ..., with operands written as
+// in the 8-byte forms ("MOV_N R1, c[0x10][0xfc]", "LDS_N.64 R4, [R2+0x3f8]",
+// "BRA_N.U CC.NE, 0x80"); an instruction stream may mix both lengths, and
+// the assembler sizes a statement by its mnemonic. Only the forms whose
+// name the probe of cuobjdump's table established are decoded; the other
+// 4-byte encodings are reported invalid (4 bytes skipped).
+//
+// Not implemented, reported as invalid: SUQ (opcode 0x39 of type 5), whose
+// operand layout we could not establish; the 4-byte forms of unknown layout
+// or name (VMAD_N, 0x88, 0xa8 and the 0x08 group other than NOP_N); the
+// SIMD video forms (VADD2, VADD4, ...); FCCO; the graphics-only
+// instructions (IPA, ALD, AST, OUT, PIXLD, VILD, STP, TXA, RTT, SAM, RAM).
 package fermi

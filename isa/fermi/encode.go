@@ -23,13 +23,24 @@ var formsByName = func() map[string][]uint16 {
 
 // stmt is one parsed instruction statement, ready for encoding.
 type stmt struct {
-	guard    string // "" or e.g. "!P0"
+	guard    string // "" or the guard predicate, e.g. "P0"
+	guardNeg bool   // "@!"
 	guardCol int
 	mnem     string
 	mnemCol  int
 	nops     int
 	ops      [MaxArgs + 2]string
 	opCols   [MaxArgs + 2]int
+}
+
+// short reports a 4-byte statement: the mnemonics of the short forms end
+// in _N (cuobjdump's names), so the size is known before encoding.
+func (s *stmt) short() bool {
+	base := s.mnem
+	if j := strings.IndexByte(base, '.'); j >= 0 {
+		base = base[:j]
+	}
+	return strings.HasSuffix(base, "_N")
 }
 
 // encodeError is an error at a column of the statement.
@@ -59,45 +70,106 @@ func encodeStmt(s *stmt, pc uint64, labels resolver, d Dialect) (Inst, *encodeEr
 	}
 	// The dialect's own spellings first: old and new forms of one word can
 	// share a shape (PSETP lists its sources in opposite orders).
-	var first *encodeError
+	var best formFail
+	bestForm := uint16(0)
 	for pass := 0; pass < 2; pass++ {
 		for _, fi := range cands {
 			if forms[fi].newOnly != (d == New) != (pass == 1) {
 				continue
 			}
-			inst, err := encodeForm(fi, s, pc, labels, d)
-			if err == nil {
+			inst, fail := encodeForm(fi, s, pc, labels, d)
+			if fail.why == failNone {
 				return inst, nil
 			}
-			if first == nil || err.col > first.col {
-				first = err // the form that got furthest says most
+			if best.why == failNone || fail.col > best.col {
+				best, bestForm = fail, fi // the form that got furthest says most
 			}
 		}
 	}
-	return Inst{}, first
+	return Inst{}, &encodeError{best.col, best.message(&forms[bestForm], s)}
 }
 
-func encodeForm(fi uint16, s *stmt, pc uint64, labels resolver, d Dialect) (Inst, *encodeError) {
+// failReason says why a form rejected a statement.
+type failReason uint8
+
+const (
+	failNone      failReason = iota
+	failMnemonic             // the mnemonic is not this form's
+	failNoGuard              // the form cannot be predicated
+	failGuard                // bad guard predicate
+	failModifier             // bad or missing modifier at s.mnem[at:]
+	failExtraMod             // unexpected modifier at s.mnem[at:]
+	failMissingOp            // operand number at+1 is missing
+	failOperand              // operand at: err
+	failTooMany              // operand at is one too many
+	failInvalid              // the fields do not form a valid encoding
+)
+
+// formFail is where and why a form rejected a statement. It is a plain
+// value; the message is built only for the form that gets reported.
+type formFail struct {
+	why failReason
+	col int   // 0-based column in the line
+	at  int   // operand index or offset into the mnemonic
+	err error // failOperand: the operand's error
+}
+
+func (ff formFail) message(f *form, s *stmt) string {
+	switch ff.why {
+	case failMnemonic:
+		return fmt.Sprintf("%s: unknown modifiers", s.mnem)
+	case failNoGuard:
+		return fmt.Sprintf("%s cannot be predicated", f.name)
+	case failGuard:
+		return fmt.Sprintf("bad guard predicate %q", s.guard)
+	case failModifier:
+		return fmt.Sprintf("%s: bad or missing modifier at %q", s.mnem, s.mnem[ff.at:])
+	case failExtraMod:
+		return fmt.Sprintf("%s: unexpected modifier %q", s.mnem, s.mnem[ff.at:])
+	case failMissingOp:
+		return fmt.Sprintf("%s: missing operand %d", f.name, ff.at+1)
+	case failOperand:
+		msg := ff.err.Error()
+		switch ff.err {
+		case errWantText:
+			for k := range f.ops {
+				if f.ops[k].kind == opLit {
+					msg = "want " + f.ops[k].text
+				}
+			}
+		case errUnsignedRange:
+			for k := range f.ops {
+				if f.ops[k].kind == opHex {
+					msg = fmt.Sprintf("want an unsigned value of %d bits", f.ops[k].f.Width)
+				}
+			}
+		}
+		return fmt.Sprintf("operand %q: %s", s.ops[ff.at], msg)
+	case failTooMany:
+		return fmt.Sprintf("%s: too many operands", f.name)
+	case failInvalid:
+		return fmt.Sprintf("%s: operands do not form a valid encoding", f.name)
+	}
+	return "no error"
+}
+
+func encodeForm(fi uint16, s *stmt, pc uint64, labels resolver, d Dialect) (Inst, formFail) {
 	f := &forms[fi]
 	raw := f.value
 	if !strings.HasPrefix(s.mnem, f.name) || len(s.mnem) > len(f.name) && s.mnem[len(f.name)] != '.' {
-		return Inst{}, errAt(s.mnemCol, "%s: unknown modifiers", s.mnem)
+		return Inst{}, formFail{why: failMnemonic, col: s.mnemCol}
 	}
 	// guard
 	if f.noPred {
 		if s.guard != "" {
-			return Inst{}, errAt(s.guardCol, "%s cannot be predicated", f.name)
+			return Inst{}, formFail{why: failNoGuard, col: s.guardCol}
 		}
 	} else {
-		p, neg := uint64(7), false
+		p, neg := uint64(7), s.guardNeg
 		if s.guard != "" {
-			g := s.guard
-			if g[0] == '!' {
-				neg, g = true, g[1:]
-			}
 			var ok bool
-			if p, ok = parsePredName(g); !ok {
-				return Inst{}, errAt(s.guardCol, "bad guard predicate %q", s.guard)
+			if p, ok = parsePredName(s.guard); !ok {
+				return Inst{}, formFail{why: failGuard, col: s.guardCol}
 			}
 		}
 		raw |= p << 10
@@ -110,11 +182,11 @@ func encodeForm(fi uint16, s *stmt, pc uint64, labels resolver, d Dialect) (Inst
 	for k := range f.mods {
 		var ok bool
 		if raw, rem, ok = parseMod(&f.mods[k], raw, rem); !ok {
-			return Inst{}, errAt(s.mnemCol, "%s: bad or missing modifier at %q", s.mnem, rem)
+			return Inst{}, formFail{why: failModifier, col: s.mnemCol, at: len(s.mnem) - len(rem)}
 		}
 	}
 	if rem != "" {
-		return Inst{}, errAt(s.mnemCol, "%s: unexpected modifier %q", s.mnem, rem)
+		return Inst{}, formFail{why: failExtraMod, col: s.mnemCol, at: len(s.mnem) - len(rem)}
 	}
 	// operands
 	ops := s.ops[:s.nops]
@@ -133,23 +205,23 @@ func encodeForm(fi uint16, s *stmt, pc uint64, labels resolver, d Dialect) (Inst
 			if len(ops) > 0 {
 				col = s.opCols[len(ops)-1]
 			}
-			return Inst{}, errAt(col, "%s: missing operand %d", f.name, i+1)
+			return Inst{}, formFail{why: failMissingOp, col: col, at: i}
 		}
 		var err error
 		raw, err = parseOperand(o, raw, ops[i], pc, labels, &st)
 		if err != nil {
-			return Inst{}, errAt(s.opCols[i], "operand %q: %v", ops[i], err)
+			return Inst{}, formFail{why: failOperand, col: s.opCols[i], at: i, err: err}
 		}
 		i++
 	}
 	if i < len(ops) {
-		return Inst{}, errAt(s.opCols[i], "%s: too many operands", f.name)
+		return Inst{}, formFail{why: failTooMany, col: s.opCols[i], at: i}
 	}
-	inst, err := DecodeWord(raw)
-	if err != nil {
-		return Inst{}, errAt(s.mnemCol, "%s: operands do not form a valid encoding", f.name)
+	inst, ok := decodeWord(raw)
+	if !ok {
+		return Inst{}, formFail{why: failInvalid, col: s.mnemCol}
 	}
-	return inst, nil
+	return inst, formFail{}
 }
 
 // AssembleLine encodes one statement of the New dialect for address pc; see
@@ -172,7 +244,7 @@ func AssembleLineDialect(line string, pc uint64, d Dialect) (Inst, error) {
 	)
 	sc.scan(line,
 		func(string, int) { err = fmt.Errorf("labels are not allowed here") },
-		func() *stmt { count++; return &s },
+		func(p stmt, _ bool) { count++; s = p },
 		func(col int, msg string) {
 			if err == nil {
 				err = fmt.Errorf("%d: %s", col, msg)

@@ -1,11 +1,22 @@
 package fermi
 
+import "encoding/binary"
+
 // Fast formatting helpers: the shared isa helpers append digit by digit,
 // these fill a small array first (the listing is printed at >10M lines/s).
 
 const hexDigits = "0123456789abcdef"
 
 const blanks = "                                                                "
+
+// hexPairs spells every byte as two hex digits: the listing's hex columns
+// are most of its digits, and a pair per step halves the work.
+var hexPairs = func() (t [512]byte) {
+	for i := range 256 {
+		t[2*i], t[2*i+1] = hexDigits[i>>4], hexDigits[i&15]
+	}
+	return t
+}()
 
 // appendHexDigits appends x as exactly n hex digits (n <= 16).
 func appendHexDigits(dst []byte, x uint64, n int) []byte {
@@ -15,11 +26,39 @@ func appendHexDigits(dst []byte, x uint64, n int) []byte {
 	} else {
 		dst = append(dst, "0000000000000000"[:n]...)
 	}
-	for i := l + n - 1; i >= l; i-- {
-		dst[i] = hexDigits[x&15]
-		x >>= 4
+	i := l + n - 1
+	for ; i > l; i -= 2 {
+		b := x & 0xff
+		dst[i-1], dst[i] = hexPairs[2*b], hexPairs[2*b+1]
+		x >>= 8
+	}
+	if i == l {
+		dst[l] = hexDigits[x&15]
 	}
 	return dst
+}
+
+// hex8 spells x as 8 lowercase hex digits packed in a uint64, the first
+// digit in the most significant byte: the nibbles are spread to one per
+// byte, then turned into ASCII all at once.
+func hex8(x uint32) uint64 {
+	v := uint64(x)
+	v = (v | v<<16) & 0x0000ffff0000ffff
+	v = (v | v<<8) & 0x00ff00ff00ff00ff
+	v = (v | v<<4) & 0x0f0f0f0f0f0f0f0f
+	letters := (v + 0x0606060606060606) >> 4 & 0x0101010101010101 // 1 where the digit is a-f
+	return v + 0x3030303030303030 + letters*('a'-'0'-10)
+}
+
+// appendHex16 appends x as exactly 16 hex digits.
+func appendHex16(dst []byte, x uint64) []byte {
+	dst = binary.BigEndian.AppendUint64(dst, hex8(uint32(x>>32)))
+	return binary.BigEndian.AppendUint64(dst, hex8(uint32(x)))
+}
+
+// appendHex8 appends x as exactly 8 hex digits.
+func appendHex8(dst []byte, x uint32) []byte {
+	return binary.BigEndian.AppendUint64(dst, hex8(x))
 }
 
 // appendHexNum appends 0x and the minimal hex digits of x.

@@ -1,6 +1,7 @@
 package fermi
 
 import (
+	"encoding/binary"
 	"errors"
 
 	"gpuisa/isa"
@@ -14,8 +15,10 @@ func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
 		dst = append(dst, '\t')
 		dst = appendAddrColumn(dst, addr)
 		dst = append(dst, "     /*0x"...)
-		dst = appendHexDigits(dst, inst.Raw&0xffffffff, 8)
-		dst = appendHexDigits(dst, inst.Raw>>32, 8)
+		dst = appendHex8(dst, uint32(inst.Raw))
+		if inst.Len() == 8 {
+			dst = appendHex8(dst, uint32(inst.Raw>>32))
+		}
 		dst = append(dst, "*/ \t"...)
 		dst = AppendTextDialect(dst, inst, addr, d)
 		return append(dst, '\n')
@@ -28,7 +31,11 @@ func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
 	dst = AppendTextDialect(dst, inst, addr, d)
 	dst = appendBlanks(dst, st.TextCol-(len(dst)-start))
 	dst = append(dst, " /* 0x"...)
-	dst = appendHexDigits(dst, inst.Raw, 16)
+	if inst.Len() == 4 {
+		dst = appendHex8(dst, uint32(inst.Raw))
+		return append(dst, " */\n"...)
+	}
+	dst = appendHex16(dst, inst.Raw)
 	return append(dst, " */\n"...)
 }
 
@@ -44,6 +51,13 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 	var errs []*isa.DecodeError
 	for off := 0; off < len(code); {
 		addr := base + uint64(off)
+		if len(code)-off >= 8 && code[off]&8 == 0 { // the common case, without error values
+			if inst, ok := decodeWord(binary.LittleEndian.Uint64(code[off:])); ok {
+				dst = AppendListing(dst, inst, addr, d)
+				off += 8
+				continue
+			}
+		}
 		inst, err := DecodeAt(code[off:], addr)
 		if err != nil {
 			var de *isa.DecodeError
@@ -67,7 +81,7 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 			continue
 		}
 		dst = AppendListing(dst, inst, addr, d)
-		off += 8
+		off += inst.Len()
 	}
 	return dst, errs
 }

@@ -44,7 +44,7 @@ func AppendTextDialect(dst []byte, inst Inst, pc uint64, d Dialect) []byte {
 	raw := inst.Raw
 	if d == New {
 		for a := f.alias; a != 0; a = forms[a].alias {
-			if af := &forms[a]; raw&af.mask == af.value && validOperands(af, raw) {
+			if af := &forms[a]; raw&af.mask == af.value && validOperands(a, raw) {
 				f = af
 				break
 			}
@@ -62,6 +62,12 @@ func AppendTextDialect(dst []byte, inst Inst, pc uint64, d Dialect) []byte {
 	}
 	dst = append(dst, f.name...)
 	for k := range f.mods {
+		if m := &f.mods[k]; m.kind == modFlag { // most modifiers: one bit
+			if raw>>m.f.Pos&1 != 0 {
+				dst = append(dst, m.text...)
+			}
+			continue
+		}
 		dst = appendMod(dst, &f.mods[k], raw)
 	}
 	first := true
@@ -146,22 +152,29 @@ func appendPred(dst []byte, p uint64, d Dialect) []byte {
 	return append(dst, 'P', byte('0'+p))
 }
 
-// regNames spells R0..R62 and RZ (a table: registers are most of the text).
-var regNames = func() (n [64]string) {
-	for i := range n {
-		n[i] = "R" + strconv.Itoa(i)
-	}
-	n[63] = "RZ"
-	return n
-}()
-
+// appendReg spells R0..R62 and RZ (registers are most of the text).
 func appendReg(dst []byte, r uint64) []byte {
-	return append(dst, regNames[r&63]...)
+	r &= 63
+	switch {
+	case r < 10:
+		return append(dst, 'R', byte('0'+r))
+	case r < 63:
+		return append(dst, 'R', byte('0'+r/10), byte('0'+r%10))
+	}
+	return append(dst, 'R', 'Z')
 }
 
 func bit(raw uint64, b int8) bool { return b >= 0 && raw>>uint(b)&1 != 0 }
 
 func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
+	if o.kind == opReg && o.neg < 0 && o.not < 0 && o.abs < 0 {
+		// the most common operand, before the switch's indirect jump
+		dst = appendReg(dst, o.f.Get(raw))
+		if bit(raw, o.cc) {
+			dst = append(dst, ".CC"...)
+		}
+		return dst
+	}
 	switch o.kind {
 	case opPred:
 		if bit(raw, o.not) {
@@ -193,6 +206,13 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		return strconv.AppendUint(dst, v, 10)
 	case opMem:
 		dst = append(dst, '[')
+		dst = appendAddr(dst, o.memBase(raw), o.memOffset(raw), false, d)
+		return append(dst, ']')
+	case opShortImm:
+		return appendSignedHex(dst, isa.SignExtend(o.value(raw), 8))
+	case opConstMem:
+		dst = appendBank(dst, o.bank.Get(raw), d)
+		dst = append(dst, '[')
 		dst = appendAddr(dst, raw>>20&63, o.memOffset(raw), false, d)
 		return append(dst, ']')
 	case opConst, opConstX:
@@ -202,6 +222,30 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 		return append(dst, ']')
 	case opImm32:
 		return appendImm32(dst, o.flavor, raw>>26&0xffffffff, d)
+	case opConstNR:
+		dst = appendBank(dst, o.f.Get(raw), d)
+		dst = append(dst, '[')
+		dst = appendSignedHex(dst, isa.SignExtend(raw>>26&0xffff, 16))
+		return append(dst, ']')
+	case opShortTarget:
+		t := pc + 4 + uint64(isa.SignExtend(o.f.Get(raw), 14)<<2)
+		return appendHexNum(dst, t&0xffffffff)
+	case opShortSrc:
+		if sel := o.f2.Get(raw); sel != 0 {
+			dst = appendBank(dst, shortBanks[sel], d)
+			dst = append(dst, '[')
+			dst = appendHexNum(dst, o.f.Get(raw)<<2)
+			return append(dst, ']')
+		}
+		return appendReg(dst, o.f.Get(raw))
+	case opRegOff:
+		// "R6 -0x380", as nvdisasm prints BRX and JMX; no offset when zero
+		dst = appendReg(dst, raw>>20&63)
+		if off := isa.SignExtend(o.f.Get(raw), o.f.Width); off != 0 {
+			dst = append(dst, ' ')
+			dst = appendSignedHex(dst, off)
+		}
+		return dst
 	}
 	// register-like operands with decorations
 	if bit(raw, o.neg) {
@@ -248,6 +292,16 @@ func appendOperand(dst []byte, o *operand, raw, pc uint64, d Dialect) []byte {
 			dst = appendReg(dst, raw>>26&63)
 		} else {
 			dst = appendHexNum(dst, raw>>26&0xffff)
+		}
+	}
+	if o.bsel != 0 || o.hsel != 0 {
+		if f, ok, _ := o.selector(raw); ok && f.Get(raw) != 0 {
+			if f.Width == 2 {
+				dst = append(dst, ".B"...)
+			} else {
+				dst = append(dst, ".H"...)
+			}
+			dst = append(dst, byte('0'+f.Get(raw)))
 		}
 	}
 	if abs {

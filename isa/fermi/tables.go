@@ -41,7 +41,20 @@ var tables = [...][]string{
 	33: {"1D", "ARRAY_1D", "2D", "ARRAY_2D", "3D", "?", "CUBE", "ARRAY_CUBE"},                                                                                                                                                                                                                                                                                                                                                                                               // texdim
 	34: {".DRAIN", ".CAL", ".PAUSE", ".TRAP"},                                                                                                                                                                                                                                                                                                                                                                                                                               // bpt
 	35: {".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T", ".OFF", ".LO", ".SFF", ".LS", ".HI", ".SFT", ".HS", ".OFT", ".CSM_TA", ".CSM_TR", ".CSM_MX", ".FCSM_TA", ".FCSM_TR", ".FCSM_MX", ".RLE", ".RGT"},                                                                                                                                                                                             // cctest
-	36: {"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T", "OFF", "LO", "SFF", "LS", "HI", "SFT", "HS", "OFT", "CSM_TA", "CSM_TR", "CSM_MX", "FCSM_TA", "FCSM_TR", "FCSM_MX", "RLE", "RGT"},                                                                                                                                                                                                                             // cc
+	36: {"", ".XLO", ".XMED", ".XHI"},                                                                                                                                                                                                                                                                                                                                                                                                                                       // xmnmx
+	37: {".QRY1", ".PF1", ".PF1_5", ".PF2", ".WB", ".IV", ".IVALL", ".RS", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?", "?"},                                                                                                                                                                                                                                                                          // cctlop
+	38: {"", ".U", ".C", ".I"},                                                                                                                                                                                                                                                                                                                                                                                                                                              // cctlt
+	39: {".1D", ".2D", ".3D", "?"},                                                                                                                                                                                                                                                                                                                                                                                                                                          // sudim
+	40: {"", ".CLAMP", ".TRAP", "?"},                                                                                                                                                                                                                                                                                                                                                                                                                                        // suclamp
+	41: {"", ".64", ".128", "?"},                                                                                                                                                                                                                                                                                                                                                                                                                                            // suleat
+	42: {".U8.U8", ".U8.S8", ".U8.U16", ".U8.S16", ".U8.32", ".S8.U8", ".S8.S8", ".S8.U16", ".S8.S16", ".S8.32", ".U16.U8", ".U16.S8", ".U16.U16", ".U16.S16", ".U16.32", ".S16.U8", ".S16.S8", ".S16.U16", ".S16.S16", ".S16.32", ".32.U8", ".32.S8", ".32.U16", ".32.S16", ".32.32", ".32.64", ".32.128", ".64.32", ".64.64", ".64.128", ".128.32", ".128.64"},                                                                                                            // lduld
+	43: {"", ".E_LDU", ".E_LD", ".E"},                                                                                                                                                                                                                                                                                                                                                                                                                                       // ldue
+	44: {".L0", ".L1", ".L2", ".L3", ".DX", ".DY", "?", "?"},                                                                                                                                                                                                                                                                                                                                                                                                                // fswzsel
+	45: {"ADD", "SUBR", "SUB", "MOV2"},                                                                                                                                                                                                                                                                                                                                                                                                                                      // fswzop
+	46: {"", ".AOFFI", ".PTP", "?"},                                                                                                                                                                                                                                                                                                                                                                                                                                         // toff
+	47: {".U32.U32", ""},                                                                                                                                                                                                                                                                                                                                                                                                                                                    // imuln
+	48: {".U16", ".S16", ".U32", ".S32"},                                                                                                                                                                                                                                                                                                                                                                                                                                    // i2in
+	49: {"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T", "OFF", "LO", "SFF", "LS", "HI", "SFT", "HS", "OFT", "CSM_TA", "CSM_TR", "CSM_MX", "FCSM_TA", "FCSM_TR", "FCSM_MX", "RLE", "RGT"},                                                                                                                                                                                                                             // cc
 }
 
 const tblIcmp = 0
@@ -80,7 +93,20 @@ const tblTldl = 32
 const tblTexdim = 33
 const tblBpt = 34
 const tblCctest = 35
-const tblCc = 36
+const tblXmnmx = 36
+const tblCctlop = 37
+const tblCctlt = 38
+const tblSudim = 39
+const tblSuclamp = 40
+const tblSuleat = 41
+const tblLduld = 42
+const tblLdue = 43
+const tblFswzsel = 44
+const tblFswzop = 45
+const tblToff = 46
+const tblImuln = 47
+const tblI2in = 48
+const tblCc = 49
 
 // Semantic classes of the forms.
 const (
@@ -153,533 +179,750 @@ var sregNames = [256][2]string{
 }
 
 var forms = [...]form{
-	0: {name: "FMNMX", mask: 0xffe000000000000f, value: 0x0800000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:154
+	0: {name: "FMNMX", mask: 0xffe000000000000f, value: 0x0800000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:183
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	1: {name: "FSET", mask: 0xf00000000000000f, value: 0x1000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:155
+	1: {name: "FSET", mask: 0xf00000000000000f, value: 0x1000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:184
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modFlag, f: isa.Field{Pos: 59, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	2: {name: "FSETP", mask: 0xf00100000000002f, value: 0x2000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:156
+	2: {name: "FSETP", mask: 0xf00100000000002f, value: 0x2000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:185
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modFlag, f: isa.Field{Pos: 59, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	3: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: false, alias: 4, class: ClassFloat, // fermi.spec:158
+	3: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: false, short: false, alias: 4, class: ClassFloat, // fermi.spec:187
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	4: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: true, alias: 0, class: ClassFloat, // fermi.spec:159
+	4: {name: "FFMA", mask: 0xfe0000000000000f, value: 0x3000000000000000, noPred: false, newOnly: true, short: false, alias: 0, class: ClassFloat, // fermi.spec:188
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	5: {name: "FCMP", mask: 0xf8010000000003cf, value: 0x3800000000000000, noPred: false, newOnly: false, alias: 6, class: ClassFloat, // fermi.spec:160
+	5: {name: "FCMP", mask: 0xf8010000000003cf, value: 0x3800000000000000, noPred: false, newOnly: false, short: false, alias: 6, class: ClassFloat, // fermi.spec:189
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	6: {name: "FCMP", mask: 0xff810000000003cf, value: 0x3a00000000000000, noPred: false, newOnly: true, alias: 0, class: ClassFloat, // fermi.spec:161
+	6: {name: "FCMP", mask: 0xff810000000003cf, value: 0x3a00000000000000, noPred: false, newOnly: true, short: false, alias: 0, class: ClassFloat, // fermi.spec:190
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	7: {name: "FADD", mask: 0xfe7c00000000000f, value: 0x5000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:162
+	7: {name: "FADD", mask: 0xfe7c00000000000f, value: 0x5000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:191
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 49, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	8: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: false, alias: 9, class: ClassFloat, // fermi.spec:163
+	8: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: false, short: false, alias: 9, class: ClassFloat, // fermi.spec:192
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 49, Width: 3}, table: tblFmulsc}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 57, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	9: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: true, alias: 0, class: ClassFloat, // fermi.spec:164
+	9: {name: "FMUL", mask: 0xfc7000000000030f, value: 0x5800000000000000, noPred: false, newOnly: true, short: false, alias: 0, class: ClassFloat, // fermi.spec:193
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 49, Width: 3}, table: tblFmulsc}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 57, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	10: {name: "RRO", mask: 0xffff000003f0028f, value: 0x6000000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:165
+	10: {name: "FSWZ", mask: 0xfe7eff000000000f, value: 0x4800000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:198
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 3}, table: tblFswzsel}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NDV"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 38, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}, {kind: opEnum, f: isa.Field{Pos: 36, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}, {kind: opEnum, f: isa.Field{Pos: 34, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}, {kind: opEnum, f: isa.Field{Pos: 32, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1, table: tblFswzop}}},
+	11: {name: "RRO", mask: 0xffff000003f0028f, value: 0x6000000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:199
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, table: tblRro}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	11: {name: "MUFU", mask: 0xffffffffe000014f, value: 0xc800000000000000, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:166
+	12: {name: "MUFU", mask: 0xffffffffe000014f, value: 0xc800000000000000, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:200
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 26, Width: 3}, table: tblMufu}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}}},
-	12: {name: "DMNMX", mask: 0xffe000000000002f, value: 0x0800000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:170
+	13: {name: "DMNMX", mask: 0xffe000000000002f, value: 0x0800000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:204
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	13: {name: "DSET", mask: 0xf80000000000000f, value: 0x1000000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:171
+	14: {name: "DSET", mask: 0xf80000000000000f, value: 0x1000000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:205
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	14: {name: "DSETP", mask: 0xf80100000000002f, value: 0x1800000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:172
+	15: {name: "DSETP", mask: 0xf80100000000002f, value: 0x1800000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:206
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 4}, table: tblFcmp}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	15: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: false, alias: 16, class: ClassDouble, // fermi.spec:173
+	16: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: false, short: false, alias: 17, class: ClassDouble, // fermi.spec:207
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF64}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	16: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: true, alias: 0, class: ClassDouble, // fermi.spec:174
+	17: {name: "DFMA", mask: 0xfe000000000000ef, value: 0x2000000000000001, noPred: false, newOnly: true, short: false, alias: 0, class: ClassDouble, // fermi.spec:208
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF64}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	17: {name: "DADD", mask: 0xfe7e00000000002f, value: 0x4800000000000001, noPred: false, newOnly: false, alias: 0, class: ClassDouble, // fermi.spec:175
+	18: {name: "DADD", mask: 0xfe7e00000000002f, value: 0x4800000000000001, noPred: false, newOnly: false, short: false, alias: 0, class: ClassDouble, // fermi.spec:209
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}}},
-	18: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: false, alias: 19, class: ClassDouble, // fermi.spec:176
+	19: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: false, short: false, alias: 20, class: ClassDouble, // fermi.spec:210
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 9, abs: -1, not: -1, cc: -1, flavor: immF64}}},
-	19: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: true, alias: 0, class: ClassDouble, // fermi.spec:177
+	20: {name: "DMUL", mask: 0xfe7e0000000001ef, value: 0x5000000000000001, noPred: false, newOnly: true, short: false, alias: 0, class: ClassDouble, // fermi.spec:211
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF64}}},
-	20: {name: "IMAD32I", mask: 0xf80000000000000f, value: 0x0000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:181
+	21: {name: "IMAD32I", mask: 0xf80000000000000f, value: 0x0000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:215
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, same: true}}},
-	21: {name: "IADD32I", mask: 0xf80000000000018f, value: 0x0800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:182
+	22: {name: "IADD32I", mask: 0xf80000000000018f, value: 0x0800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:216
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	22: {name: "IMUL32I", mask: 0xf80000000000030f, value: 0x1000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:183
+	23: {name: "IMUL32I", mask: 0xf80000000000030f, value: 0x1000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:217
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	23: {name: "MOV32I", mask: 0xfc00000003f003ef, value: 0x18000000000001e2, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:185
+	24: {name: "MOV32I", mask: 0xfc00000003f003ef, value: 0x18000000000001e2, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:219
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	24: {name: "FFMA32I", mask: 0xf80000000000000f, value: 0x2000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:187
+	25: {name: "MOV32I", mask: 0xfc00000003f0020f, value: 0x1800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:221
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}, {kind: opHex, f: isa.Field{Pos: 5, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	26: {name: "FFMA32I", mask: 0xf80000000000000f, value: 0x2000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:223
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1, same: true}}},
-	25: {name: "FADD32I", mask: 0xf80000000000014f, value: 0x2800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:188
+	27: {name: "FADD32I", mask: 0xf80000000000014f, value: 0x2800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:224
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: 7, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	26: {name: "FMUL32I", mask: 0xf80000000000030f, value: 0x3000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassFloat, // fermi.spec:189
+	28: {name: "FMUL32I", mask: 0xf80000000000030f, value: 0x3000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassFloat, // fermi.spec:225
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".FTZ"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".FMZ"}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immF32}}},
-	27: {name: "LOP32I", mask: 0xf80000000000010f, value: 0x3800000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:191
+	29: {name: "LOP32I", mask: 0xf80000000000010f, value: 0x3800000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:227
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, table: tblLop}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	28: {name: "ISCADD32I", mask: 0xf80000000000000f, value: 0x4000000000000002, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:192
+	30: {name: "ISCADD32I", mask: 0xf80000000000000f, value: 0x4000000000000002, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:228
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 58}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opImm32, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	29: {name: "IMNMX", mask: 0xffe00000000003cf, value: 0x0800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:195
-		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+	31: {name: "IMNMX", mask: 0xffe000000000030f, value: 0x0800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:232
+		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, table: tblXmnmx}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	30: {name: "ISET", mask: 0xfc0000000000030f, value: 0x1000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:196
+	32: {name: "ISET", mask: 0xfc0000000000030f, value: 0x1000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:233
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblIcmp}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	31: {name: "ISETP", mask: 0xfc0100000000038f, value: 0x1800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:197
+	33: {name: "ISETP", mask: 0xfc0100000000038f, value: 0x1800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:234
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblIcmp}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	32: {name: "IMAD", mask: 0xfe0000000000000f, value: 0x2000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:198
+	34: {name: "IMAD", mask: 0xfe0000000000000f, value: 0x2000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:235
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	33: {name: "BFI", mask: 0xff800000000003ef, value: 0x2800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:199
+	35: {name: "BFI", mask: 0xff800000000003ef, value: 0x2800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:236
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	34: {name: "ICMP", mask: 0xfc010000000003cf, value: 0x3000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:200
+	36: {name: "ICMP", mask: 0xfc010000000003cf, value: 0x3000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:237
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblIcmp}, {kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	35: {name: "ISAD", mask: 0xff800000000003cf, value: 0x3800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:201
+	37: {name: "ISAD", mask: 0xff800000000003cf, value: 0x3800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:238
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	36: {name: "ISCADD", mask: 0xfe7e00000000000f, value: 0x4000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:202
+	38: {name: "ISCADD", mask: 0xfe7e00000000000f, value: 0x4000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:239
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 56, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 55, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	37: {name: "IADD", mask: 0xfffe00000000008f, value: 0x4800000000000003, noPred: false, newOnly: false, alias: 38, class: ClassInt, // fermi.spec:203
+	39: {name: "IADD", mask: 0xfffe00000000008f, value: 0x4800000000000003, noPred: false, newOnly: false, short: false, alias: 40, class: ClassInt, // fermi.spec:240
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 9, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: -1, not: -1, cc: -1}}},
-	38: {name: "ISUB", mask: 0xfffe00000000038f, value: 0x4800000000000103, noPred: false, newOnly: true, alias: 39, class: ClassInt, // fermi.spec:204
+	40: {name: "ISUB", mask: 0xfffe00000000038f, value: 0x4800000000000103, noPred: false, newOnly: true, short: false, alias: 41, class: ClassInt, // fermi.spec:241
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	39: {name: "ISUB", mask: 0xfffe40000000038f, value: 0x4800400000000203, noPred: false, newOnly: true, alias: 0, class: ClassInt, // fermi.spec:205
+	41: {name: "ISUB", mask: 0xfffe40000000038f, value: 0x4800400000000203, noPred: false, newOnly: true, short: false, alias: 0, class: ClassInt, // fermi.spec:242
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	40: {name: "IMUL", mask: 0xfffe00000000030f, value: 0x5000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:206
+	42: {name: "IMUL", mask: 0xfffe00000000030f, value: 0x5000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:243
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, f2: isa.Field{Pos: 7, Width: 1}, table: tblSgn2}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".HI"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	41: {name: "SHR", mask: 0xfffe00000000004f, value: 0x5800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:207
+	43: {name: "SHR", mask: 0xfffe00000000004f, value: 0x5800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:244
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 8, Width: 1}, text: ".BREV"}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	42: {name: "SHL", mask: 0xfffe0000000001af, value: 0x6000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:208
+	44: {name: "SHL", mask: 0xfffe0000000001af, value: 0x6000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:245
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	43: {name: "LOP", mask: 0xfffe00000000000f, value: 0x6800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:209
+	45: {name: "LOP", mask: 0xfffe00000000000f, value: 0x6800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:246
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 2}, table: tblLop}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".X"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	44: {name: "BFE", mask: 0xfffe0000000002cf, value: 0x7000000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:210
+	46: {name: "BFE", mask: 0xfffe0000000002cf, value: 0x7000000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:247
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 8, Width: 1}, text: ".BREV"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	45: {name: "FLO", mask: 0xfffe000003f0028f, value: 0x7800000000000003, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:211
+	47: {name: "FLO", mask: 0xfffe000003f0028f, value: 0x7800000000000003, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:248
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 5, Width: 1}, text: ".U32"}, {kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".SH"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	46: {name: "CSET", mask: 0xff80fffffe0003cf, value: 0x0000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:216
+	48: {name: "CSET", mask: 0xff80fffffe0003cf, value: 0x0000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:253
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 5}, table: tblCctest}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	47: {name: "CSETP", mask: 0xff81fffffe0003ef, value: 0x0400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:217
+	49: {name: "CSETP", mask: 0xff81fffffe0003ef, value: 0x0400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:254
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 5}, table: tblCctest}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	48: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: false, alias: 49, class: ClassPredicate, // fermi.spec:219
+	50: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: false, short: false, alias: 51, class: ClassPredicate, // fermi.spec:256
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}}},
-	49: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: true, alias: 0, class: ClassPredicate, // fermi.spec:220
+	51: {name: "PSET", mask: 0xff80ffff030003cf, value: 0x0800000000000004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassPredicate, // fermi.spec:257
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".BF"}, {kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	50: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: false, alias: 51, class: ClassPredicate, // fermi.spec:221
+	52: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: false, short: false, alias: 53, class: ClassPredicate, // fermi.spec:258
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}}},
-	51: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: true, alias: 0, class: ClassPredicate, // fermi.spec:222
+	53: {name: "PSETP", mask: 0xff81ffff030003ef, value: 0x0c00000000000004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassPredicate, // fermi.spec:259
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 30, Width: 2}, table: tblBop}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}, {kind: opPred, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: 29, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	52: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: false, alias: 53, class: ClassConvert, // fermi.spec:225
+	54: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: false, short: false, alias: 55, class: ClassConvert, // fermi.spec:265
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2fr}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	53: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: true, alias: 0, class: ClassConvert, // fermi.spec:226
+	55: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001200004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassConvert, // fermi.spec:266
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modLit, text: ".F32.F32"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2frn}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	54: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: false, alias: 55, class: ClassConvert, // fermi.spec:227
+	56: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: false, short: false, alias: 57, class: ClassConvert, // fermi.spec:267
 		mods: []mod{{kind: modLit, text: ".F64.F64"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2fr}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}}},
-	55: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: true, alias: 0, class: ClassConvert, // fermi.spec:228
+	57: {name: "F2F", mask: 0xff78000003f0020f, value: 0x1000000001b00004, noPred: false, newOnly: true, short: false, alias: 0, class: ClassConvert, // fermi.spec:268
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modLit, text: ".F64.F64"}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 49, Width: 2}, table: tblF2frn}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF64}}},
-	56: {name: "F2F", mask: 0xff7800000240028f, value: 0x1000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:229
+	58: {name: "F2F", mask: 0xfe7800000240028f, value: 0x1000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:269
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 23, Width: 2}, table: tblF2fx}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
-		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	57: {name: "F2I", mask: 0xff7800000240022f, value: 0x1400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:230
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, hsel: 56}}},
+	59: {name: "F2I", mask: 0xfe7800000240022f, value: 0x1400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:270
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".FTZ"}, {kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 7, Width: 1}, table: tblItype}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, table: tblFtype}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, table: tblF2ir}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
-		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32}}},
-	58: {name: "I2F", mask: 0xfff80000024000af, value: 0x1800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:231
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, flavor: immF32, hsel: 56}}},
+	60: {name: "I2F", mask: 0xfe780000024000af, value: 0x1800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:271
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, table: tblFtype}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 9, Width: 1}, table: tblItype}, {kind: modEnum, f: isa.Field{Pos: 49, Width: 2}, table: tblRnd}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
-		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1}}},
-	59: {name: "I2I", mask: 0xfffe00000240000f, value: 0x1c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassConvert, // fermi.spec:232
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, bsel: 55, hsel: 56}}},
+	61: {name: "I2I", mask: 0xfe7e00000240000f, value: 0x1c00000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassConvert, // fermi.spec:272
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, f2: isa.Field{Pos: 7, Width: 1}, table: tblItype}, {kind: modEnum, f: isa.Field{Pos: 23, Width: 2}, f2: isa.Field{Pos: 9, Width: 1}, table: tblItype}, {kind: modFlag, f: isa.Field{Pos: 5, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
-		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1}}},
-	60: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:234
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: 8, abs: 6, not: -1, cc: -1, bsel: 55, hsel: 56}}},
+	62: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:274
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "PR"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	61: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassPredicate, // fermi.spec:235
+	63: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:275
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "PR"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
-	62: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:237
+	64: {name: "P2R", mask: 0xffff0000000003ef, value: 0x3000000000000024, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:278
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
+	65: {name: "R2P", mask: 0xffff0000000fc3ef, value: 0x3400000000000024, noPred: false, newOnly: false, short: false, alias: 0, class: ClassPredicate, // fermi.spec:279
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opLit, neg: -1, abs: -1, not: -1, cc: -1, text: "CC"}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1, flavor: immUint}}},
+	66: {name: "B2R", mask: 0xffffffffff0003ef, value: 0x3800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:281
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	63: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:239
+	67: {name: "LEPC", mask: 0xfffffffffff003ef, value: 0x4400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:283
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	64: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:240
+	68: {name: "SEL", mask: 0xffe10000000003ef, value: 0x2000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:284
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
-	65: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:241
+	69: {name: "PRMT", mask: 0xff8100000000030f, value: 0x2400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:285
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblPrmt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB3, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opC, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	66: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:242
+	70: {name: "MOV", mask: 0xffff000003f003ef, value: 0x28000000000001e4, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:286
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	67: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMove, // fermi.spec:243
+	71: {name: "MOV", mask: 0xffff000003f0020f, value: 0x2800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:287
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 5, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	72: {name: "S2R", mask: 0xfffffffc03f003ef, value: 0x2c00000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMove, // fermi.spec:288
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opSReg, f: isa.Field{Pos: 26, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	68: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassMisc, // fermi.spec:245
+	73: {name: "NOP", mask: 0xffffffffffffc00f, value: 0x4000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMisc, // fermi.spec:290
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opNopCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	69: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:247
+	74: {name: "VOTE", mask: 0xfe3fffffff00038f, value: 0x4800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:292
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblVote}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 20, Width: 3}, neg: -1, abs: -1, not: 23, cc: -1}}},
-	70: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:252
+	75: {name: "BAR.RED", mask: 0xffffffff000fc38f, value: 0x50ee0000000fc004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:297
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	71: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:253
+	76: {name: "BAR.SYNC", mask: 0xffffffffff0fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:298
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	72: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:254
+	77: {name: "BAR.SYNC", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:299
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	73: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:255
+	78: {name: "BAR.ARV", mask: 0xffffffc0030fc3ef, value: 0x500ec00000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:300
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	74: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, alias: 0, class: ClassInt, // fermi.spec:257
+	79: {name: "BAR.RED", mask: 0xff01ffff0000038f, value: 0x5000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:304
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
+	80: {name: "BAR.RED", mask: 0xff01ffff0300038f, value: 0x5000800000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:305
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
+	81: {name: "BAR.RED", mask: 0xff01ffc00000038f, value: 0x5000400000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:306
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
+	82: {name: "BAR.RED", mask: 0xff01ffc00300038f, value: 0x5000c00000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:307
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblBarred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 53, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
+	83: {name: "BAR.ARV", mask: 0xffffffff000fc3ef, value: 0x500e000000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:308
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	84: {name: "BAR.ARV", mask: 0xffffffff030fc3ef, value: 0x500e800000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:309
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 20, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	85: {name: "BAR.ARV", mask: 0xffffffc0000fc3ef, value: 0x500e400000000084, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:310
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 12}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	86: {name: "POPC", mask: 0xffff0000000000ef, value: 0x5400000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassInt, // fermi.spec:312
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: 9, cc: -1}, {kind: opB, f: isa.Field{Pos: 26, Width: 22}, neg: -1, abs: -1, not: 8, cc: -1}}},
-	75: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:259
+	87: {name: "VADD", mask: 0xfc0008000000010f, value: 0xc000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:317
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: 7, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	88: {name: "VADD", mask: 0xfc0008000000008f, value: 0xc000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:318
+		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	89: {name: "VADD", mask: 0xfc0008000000018f, value: 0xc000000000000184, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:319
+		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modLit, text: ".PO"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	76: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:260
+	90: {name: "VMNMX", mask: 0xfc0008000000010f, value: 0xc800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:320
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".MX"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	77: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:261
+	91: {name: "VABSDIFF", mask: 0xfc0008000000018f, value: 0xd000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:321
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	78: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:262
+	92: {name: "VSET", mask: 0xfc000c000000000f, value: 0xd800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:322
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 3}, table: tblIcmp}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	79: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:263
+	93: {name: "VSETP", mask: 0xff810c000000000f, value: 0xf800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:325
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 3}, table: tblIcmp}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 2}, table: tblBop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 14, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opPred, f: isa.Field{Pos: 49, Width: 3}, neg: -1, abs: -1, not: 52, cc: -1}}},
+	94: {name: "VSHR", mask: 0xfc0008000000010f, value: 0xe000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:326
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	80: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:264
+	95: {name: "VSHL", mask: 0xfc0008000000010f, value: 0xe800000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:327
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 42, Width: 1}, text: ".UD"}, {kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modFlag, f: isa.Field{Pos: 7, Width: 1}, text: ".W"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 3}, table: tblVred}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	81: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000004, noPred: false, newOnly: false, alias: 0, class: ClassVideo, // fermi.spec:265
+	96: {name: "VMAD", mask: 0xfe000c000000010f, value: 0xf000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:328
 		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblVmad}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: 7, abs: -1, not: -1, cc: -1}}},
+	97: {name: "VMAD", mask: 0xfe000c000000008f, value: 0xf000000000000004, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:329
+		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblVmad}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 8, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	98: {name: "VMAD", mask: 0xfe000c000000018f, value: 0xf000000000000184, noPred: false, newOnly: false, short: false, alias: 0, class: ClassVideo, // fermi.spec:330
+		mods: []mod{{kind: modVType, f: isa.Field{Pos: 44, Width: 3}, f2: isa.Field{Pos: 5, Width: 2}}, {kind: modLit, text: ".PO"}, {kind: modEnum, f: isa.Field{Pos: 55, Width: 2}, table: tblVmad}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".SAT"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 48}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opV, f: isa.Field{Pos: 26, Width: 16}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	82: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:269
+	99: {name: "RED", mask: 0xf80000000000020f, value: 0x1000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:334
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	83: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:270
+	100: {name: "RED", mask: 0xf8000000000003ef, value: 0x1000000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:335
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.U64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	84: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:271
+	101: {name: "RED", mask: 0xf80000000000020f, value: 0x1800000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:336
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modLit, text: ".S32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	85: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:272
+	102: {name: "RED", mask: 0xf8000000000003ef, value: 0x2800000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:337
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.F32.FTZ.RN"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	86: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:274
+	103: {name: "LD", mask: 0xf80000000000000f, value: 0x8000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:339
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	87: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:275
+	104: {name: "LDU", mask: 0xf80000000000030f, value: 0x8800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:340
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	88: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:276
+	105: {name: "ST", mask: 0xf80000000000000f, value: 0x9000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:341
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	89: {name: "LDLK", mask: 0xf80000000000000f, value: 0xa000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:278
+	106: {name: "LDS_LDU", mask: 0xf80000000000000f, value: 0xa800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:347
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 5}, table: tblLduld}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 32, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 43, Width: 10}, neg: -1, abs: -1, not: -1, cc: -1, pair: 1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 5, Width: 5}, f2: isa.Field{Pos: 38, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, base: 26, pair: 2}}},
+	107: {name: "LD_LDU", mask: 0xf00000000000000f, value: 0xb000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:348
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 58, Width: 2}, table: tblLdue}, {kind: modEnum, f: isa.Field{Pos: 53, Width: 5}, table: tblLduld}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 32, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 43, Width: 10}, neg: -1, abs: -1, not: -1, cc: -1, pair: 1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 5, Width: 5}, f2: isa.Field{Pos: 38, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1, base: 26, pair: 2}}},
+	108: {name: "LDLK", mask: 0xf80000000000000f, value: 0xa000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:350
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 58, Width: 1}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	90: {name: "STUL", mask: 0xfc0000000000030f, value: 0xe800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:279
+	109: {name: "STUL", mask: 0xfc0000000000030f, value: 0xe800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:351
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	91: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:281
+	110: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x507e000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:353
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblAtomop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	92: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:282
+	111: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000125, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:354
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".CAS"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	93: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:283
+	112: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:355
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.U64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	94: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:284
+	113: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x507e000000000305, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:356
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".EXCH.64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	95: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:285
+	114: {name: "ATOM", mask: 0xf8000000000003ef, value: 0x5000000000000325, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:357
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".CAS.64"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 49, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	96: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:286
+	115: {name: "ATOM", mask: 0xf87e00000000020f, value: 0x587e000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:358
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblAtomop}, {kind: modLit, text: ".S32"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	97: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, alias: 0, class: ClassAtomic, // fermi.spec:287
+	116: {name: "ATOM", mask: 0xf87e0000000003ef, value: 0x687e000000000205, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:359
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modLit, text: ".ADD.F32.FTZ.RN"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 43, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 17}, f2: isa.Field{Pos: 55, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	98: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:289
+	117: {name: "LDL", mask: 0xfffc00000000000f, value: 0xc000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:361
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdlc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	99: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:290
+	118: {name: "LDS", mask: 0xfffc00000000030f, value: 0xc100000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:362
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	100: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:291
+	119: {name: "STL", mask: 0xfffc00000000000f, value: 0xc800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:363
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	101: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:292
+	120: {name: "STS", mask: 0xfffc00000000030f, value: 0xc900000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:364
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	102: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:293
+	121: {name: "LDSLK", mask: 0xffe000000000030f, value: 0xc400000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:365
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 50, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	103: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:294
+	122: {name: "STSUL", mask: 0xfffc00000000030f, value: 0xcc00000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:366
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	104: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, alias: 0, class: ClassSync, // fermi.spec:296
+	123: {name: "CCTL", mask: 0xf8000000000fc00f, value: 0x98000000000fc005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:370
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 26, Width: 2}, table: tblCctlt}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 28, Width: 30}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
+	124: {name: "CCTL", mask: 0xf80000000000000f, value: 0x9800000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:371
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 58, Width: 1}, text: ".E"}, {kind: modEnum, f: isa.Field{Pos: 26, Width: 2}, table: tblCctlt}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 28, Width: 30}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
+	125: {name: "CCTLL", mask: 0xfffc0000000fc00f, value: 0xd0000000000fc005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:372
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	126: {name: "CCTLL", mask: 0xfffc00000000000f, value: 0xd000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:373
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 5}, table: tblCctlop}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	127: {name: "SULD", mask: 0xfffe4fffe000000f, value: 0xd400400000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:380
+		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	128: {name: "SUST", mask: 0xfffe4fffe000000f, value: 0xdc00400000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:381
+		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	129: {name: "SUST", mask: 0xfffe4fffe00000ef, value: 0xdc02400000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:382
+		mods: []mod{{kind: modLit, text: ".P"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblStc}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	130: {name: "SULEA", mask: 0xfe3e4fffe000038f, value: 0xf000400000000085, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:384
+		mods: []mod{{kind: modLit, text: ".D.BA"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblSuleat}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 54, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	131: {name: "SURED", mask: 0xfffe4fffe000020f, value: 0xd800400100000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassAtomic, // fermi.spec:386
+		mods: []mod{{kind: modLit, text: ".P"}, {kind: modEnum, f: isa.Field{Pos: 44, Width: 2}, table: tblSudim}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 4}, table: tblRedop}, {kind: modEnum, f: isa.Field{Pos: 47, Width: 2}, table: tblSuclamp}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opMem, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	132: {name: "MEMBAR", mask: 0xffffffffffffc38f, value: 0xe000000000000005, noPred: false, newOnly: false, short: false, alias: 0, class: ClassSync, // fermi.spec:388
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblMembar}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{}},
-	105: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, alias: 0, class: ClassMemory, // fermi.spec:300
+	133: {name: "LDC", mask: 0xffff80000000000f, value: 0x1400000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassMemory, // fermi.spec:392
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 8, Width: 2}, table: tblLdcm}, {kind: modEnum, f: isa.Field{Pos: 5, Width: 3}, table: tblLdt}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConst, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	106: {name: "TEX", mask: 0xf0842000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:304
-		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 3}, table: tblTexlod}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+	134: {name: "TEX", mask: 0xf0840000fc00006f, value: 0x8000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:398
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 3}, table: tblTexlod}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 45, Width: 1}, text: ".NDV"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	107: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:305
+	135: {name: "TLD", mask: 0xfc043f00fc00006f, value: 0x90000000fc000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:399
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, table: tblTldl}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".MS"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".CL"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	108: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:306
+	136: {name: "TLD", mask: 0xfc043f000000006f, value: 0x9000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:400
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 57, Width: 1}, table: tblTldl}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 55, Width: 1}, text: ".MS"}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".CL"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	109: {name: "TXQ", mask: 0xf03c2000fc00006f, value: 0xc0000000fc000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:307
+	137: {name: "TXQ", mask: 0xf03c2000fc00006f, value: 0xc0000000fc000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:401
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 54, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTxq}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	110: {name: "TLD4", mask: 0xfe842000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, alias: 0, class: ClassTexture, // fermi.spec:308
-		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblRgba}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+	138: {name: "TMML", mask: 0xffc40000fc00006f, value: 0xb000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:403
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 45, Width: 1}, text: ".NDV"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
 		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	111: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:312
+	139: {name: "TXD", mask: 0xff8420000000006f, value: 0xe000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:404
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 54, Width: 1}, text: ".AOFFI"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	140: {name: "TLD4", mask: 0xfe040000fc00000f, value: 0xa000000000000006, noPred: false, newOnly: false, short: false, alias: 0, class: ClassTexture, // fermi.spec:405
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblRgba}, {kind: modEnum, f: isa.Field{Pos: 7, Width: 2}, table: tblTexm}, {kind: modFlag, f: isa.Field{Pos: 56, Width: 1}, text: ".DC"}, {kind: modEnum, f: isa.Field{Pos: 54, Width: 2}, table: tblToff}, {kind: modFlag, f: isa.Field{Pos: 45, Width: 1}, text: ".NDV"}, {kind: modFlag, f: isa.Field{Pos: 9, Width: 1}, text: ".NODEP"}, {kind: modFlag, f: isa.Field{Pos: 4, Width: 1}, text: ".S"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 32, Width: 8}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 40, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opEnum, f: isa.Field{Pos: 51, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1, table: tblTexdim}, {kind: opHex, f: isa.Field{Pos: 46, Width: 4}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	141: {name: "JMP", mask: 0xfc00000003fe401f, value: 0x0000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:409
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	112: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:313
+	142: {name: "JMP", mask: 0xffff800003fe401f, value: 0x0000000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:412
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
+		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	143: {name: "BRA", mask: 0xfffc000003fe401f, value: 0x4000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:413
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	113: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:314
+	144: {name: "BRA", mask: 0xffff800003fe401f, value: 0x4000000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:414
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 15, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
+		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	145: {name: "BRX", mask: 0xffff8000000ec01f, value: 0x4800000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:415
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	114: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:315
+	146: {name: "BRX", mask: 0xfffc0000000ec01f, value: 0x4800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:416
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
+		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opRegOff, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	147: {name: "JMX", mask: 0xffff8000000ec01f, value: 0x0800000000004007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:417
 		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstX, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	115: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:316
+	148: {name: "JMX", mask: 0xfc000000000ec01f, value: 0x0800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:418
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 16, Width: 1}, text: ".LMT"}},
+		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opRegOff, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	149: {name: "JCAL", mask: 0xfc00000003feffff, value: 0x1000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:419
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 32}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	116: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:317
+	150: {name: "JCAL", mask: 0xffff800003feffff, value: 0x1000000000004007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:420
+		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
+		ops:  []operand{{kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	151: {name: "CAL", mask: 0xfffc000003feffff, value: 0x5000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:421
 		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	117: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:318
+	152: {name: "CAL", mask: 0xffff800003feffff, value: 0x5000000000004007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:422
+		mods: []mod{{kind: modFlagInv, f: isa.Field{Pos: 16, Width: 1}, text: ".NOINC"}},
+		ops:  []operand{{kind: opConstNR, f: isa.Field{Pos: 42, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	153: {name: "PLONGJMP", mask: 0xfffc000003ffffff, value: 0x5800000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:423
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	118: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:319
+	154: {name: "SSY", mask: 0xfffc000003ffffff, value: 0x6000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:424
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	119: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:320
+	155: {name: "PBK", mask: 0xfffc000003ffffff, value: 0x6800000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:425
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	120: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:321
+	156: {name: "PCNT", mask: 0xfffc000003ffffff, value: 0x7000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:426
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	121: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:322
+	157: {name: "PRET", mask: 0xfffc000003ffffff, value: 0x7800000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:427
 		mods: []mod{},
 		ops:  []operand{{kind: opTarget, f: isa.Field{Pos: 26, Width: 24}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	122: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:323
+	158: {name: "EXIT", mask: 0xffffffffffffc01f, value: 0x8000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:428
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	123: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:324
+	159: {name: "LONGJMP", mask: 0xffffffffffffc01f, value: 0x8800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:429
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	124: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:325
+	160: {name: "RET", mask: 0xffffffffffffc01f, value: 0x9000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:430
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	125: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:326
+	161: {name: "KIL", mask: 0xffffffffffffc01f, value: 0x9800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:431
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	126: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:327
+	162: {name: "BRK", mask: 0xffffffffffffc01f, value: 0xa800000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:432
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	127: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:328
+	163: {name: "CONT", mask: 0xffffffffffffc01f, value: 0xb000000000000007, noPred: false, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:433
 		mods: []mod{},
 		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}}},
-	128: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, alias: 0, class: ClassControl, // fermi.spec:329
+	164: {name: "BPT", mask: 0xffffc00003ff3fff, value: 0xd000000000000007, noPred: true, newOnly: false, short: false, alias: 0, class: ClassControl, // fermi.spec:434
 		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 2}, table: tblBpt}},
 		ops:  []operand{{kind: opHex, f: isa.Field{Pos: 26, Width: 20}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	165: {name: "NOP_N", mask: 0xffffffffffffc3ff, value: 0x0000000000000008, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMisc, // fermi.spec:447
+		mods: []mod{},
+		ops:  []operand{}},
+	166: {name: "MOV_N", mask: 0xfffffffffc0000ff, value: 0x0000000000000028, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMove, // fermi.spec:449
+		mods: []mod{},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 20, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	167: {name: "IADD_N", mask: 0xffffffff000000bf, value: 0x000000000000002c, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:452
+		mods: []mod{},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 6, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	168: {name: "IADD_N", mask: 0xffffffff000000bf, value: 0x00000000000000ac, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:454
+		mods: []mod{},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 6, abs: -1, not: -1, cc: -1}, {kind: opShortImm, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	169: {name: "IMUL_N", mask: 0xffffffff000000bf, value: 0x000000000000002a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:455
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 1}, table: tblImuln}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	170: {name: "IMUL_N", mask: 0xffffffff000000bf, value: 0x00000000000000aa, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:456
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 6, Width: 1}, table: tblImuln}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortImm, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	171: {name: "IMAD_N", mask: 0xffffffff0000001f, value: 0x000000000000000d, noPred: true, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:457
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 1}, table: tblImuln}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 6, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 8, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	172: {name: "LOP_N", mask: 0xffffffff0000009f, value: 0x000000000000001d, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:458
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblLop}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	173: {name: "LOP_N", mask: 0xffffffff0000009f, value: 0x000000000000009d, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:459
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 5, Width: 2}, table: tblLop}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortImm, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	174: {name: "ISETP_N", mask: 0xffffffff000000ff, value: 0x0000000000000048, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:460
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 3}, table: tblIcmp}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	175: {name: "ISETP_N", mask: 0xffffffff000000ff, value: 0x00000000000000c8, noPred: false, newOnly: false, short: true, alias: 0, class: ClassInt, // fermi.spec:461
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 14, Width: 3}, table: tblIcmp}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortImm, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	176: {name: "I2I_N", mask: 0xffffffff000001ff, value: 0x0000000000000018, noPred: false, newOnly: false, short: true, alias: 0, class: ClassConvert, // fermi.spec:465
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 20, Width: 2}, table: tblI2in}, {kind: modEnum, f: isa.Field{Pos: 9, Width: 1}, f2: isa.Field{Pos: 24, Width: 1}, table: tblI2in}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: 23}, {kind: opReg, f: isa.Field{Pos: 26, Width: 6}, neg: 22, abs: 25, not: -1, cc: -1}}},
+	177: {name: "FADD_N", mask: 0xffffffff0000007f, value: 0x0000000000000049, noPred: false, newOnly: false, short: true, alias: 0, class: ClassFloat, // fermi.spec:467
+		mods: []mod{},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 7, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	178: {name: "FFMA_N", mask: 0xffffffff0000002f, value: 0x000000000000000e, noPred: true, newOnly: false, short: true, alias: 0, class: ClassFloat, // fermi.spec:468
+		mods: []mod{},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: 4, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 6, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 8, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	179: {name: "FSETP_N", mask: 0xffffffff0000007f, value: 0x0000000000000059, noPred: false, newOnly: false, short: true, alias: 0, class: ClassFloat, // fermi.spec:469
+		mods: []mod{{kind: modEnum, f: isa.Field{Pos: 7, Width: 1}, f2: isa.Field{Pos: 14, Width: 3}, table: tblFcmp}},
+		ops:  []operand{{kind: opPred, f: isa.Field{Pos: 17, Width: 3}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opReg, f: isa.Field{Pos: 20, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortSrc, f: isa.Field{Pos: 26, Width: 6}, f2: isa.Field{Pos: 8, Width: 2}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	180: {name: "LDL_N", mask: 0xffffffff000000ff, value: 0x000000000000000a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:471
+		mods: []mod{},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
+	181: {name: "LDL_N", mask: 0xffffffff000000ff, value: 0x000000000000008a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:472
+		mods: []mod{{kind: modLit, text: ".64"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}}},
+	182: {name: "LDS_N", mask: 0xffffffff000000ff, value: 0x000000000000004a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:473
+		mods: []mod{},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
+	183: {name: "LDS_N", mask: 0xffffffff000000ff, value: 0x00000000000000ca, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:474
+		mods: []mod{{kind: modLit, text: ".64"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}}},
+	184: {name: "STL_N", mask: 0xffffffff000000ff, value: 0x000000000000001a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:475
+		mods: []mod{},
+		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	185: {name: "STL_N", mask: 0xffffffff000000ff, value: 0x000000000000009a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:476
+		mods: []mod{{kind: modLit, text: ".64"}},
+		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	186: {name: "STS_N", mask: 0xffffffff000000ff, value: 0x000000000000005a, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:477
+		mods: []mod{},
+		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	187: {name: "STS_N", mask: 0xffffffff000000ff, value: 0x00000000000000da, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:478
+		mods: []mod{{kind: modLit, text: ".64"}},
+		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	188: {name: "LD_N", mask: 0xffffffff000000bf, value: 0x000000000000000b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:480
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".E"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}}},
+	189: {name: "LD_N", mask: 0xffffffff000000bf, value: 0x000000000000008b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:481
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".E"}, {kind: modLit, text: ".64"}},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}}},
+	190: {name: "ST_N", mask: 0xffffffff000000bf, value: 0x000000000000001b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:482
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".E"}},
+		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	191: {name: "ST_N", mask: 0xffffffff000000bf, value: 0x000000000000009b, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:483
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 6, Width: 1}, text: ".E"}, {kind: modLit, text: ".64"}},
+		ops:  []operand{{kind: opMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 3}, {kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}}},
+	192: {name: "LDC_N", mask: 0xffffffff0000001f, value: 0x000000000000001c, noPred: false, newOnly: false, short: true, alias: 0, class: ClassMemory, // fermi.spec:485
+		mods: []mod{},
+		ops:  []operand{{kind: opReg, f: isa.Field{Pos: 14, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opConstMem, f: isa.Field{Pos: 8, Width: 2}, f2: isa.Field{Pos: 26, Width: 6}, neg: -1, abs: -1, not: -1, cc: -1, shift: 2, bank: isa.Field{Pos: 5, Width: 3}}}},
+	193: {name: "BRA_N", mask: 0xffffffffc000001f, value: 0x000000000000001f, noPred: false, newOnly: false, short: true, alias: 0, class: ClassControl, // fermi.spec:488
+		mods: []mod{{kind: modFlag, f: isa.Field{Pos: 28, Width: 1}, text: ".U"}, {kind: modFlag, f: isa.Field{Pos: 29, Width: 1}, text: ".LMT"}},
+		ops:  []operand{{kind: opCC, f: isa.Field{Pos: 5, Width: 5}, neg: -1, abs: -1, not: -1, cc: -1}, {kind: opShortTarget, f: isa.Field{Pos: 14, Width: 14}, neg: -1, abs: -1, not: -1, cc: -1}}},
 }
 
 // formIndex lists, per value of bits 0-2 and 58-63, the forms to try in order.
 var formIndex = [512][]uint16{
-	0x2:   {20},
-	0x4:   {46},
-	0x7:   {111},
-	0xa:   {20},
-	0xc:   {47},
+	0x0:   {165, 166, 176, 174, 175},
+	0x1:   {177, 179},
+	0x2:   {180, 181, 182, 183, 184, 185, 186, 187, 169, 170, 21},
+	0x3:   {188, 189, 190, 191},
+	0x4:   {48, 167, 168, 192},
+	0x5:   {172, 173, 171},
+	0x6:   {178},
+	0x7:   {193, 142, 141},
+	0xa:   {21},
+	0xc:   {49},
 	0x10:  {0},
-	0x11:  {12},
-	0x12:  {21},
-	0x13:  {29},
-	0x14:  {48},
-	0x17:  {114},
-	0x1a:  {21},
-	0x1c:  {50},
+	0x11:  {13},
+	0x12:  {22},
+	0x13:  {31},
+	0x14:  {50},
+	0x17:  {147, 148},
+	0x1a:  {22},
+	0x1c:  {52},
 	0x20:  {1},
-	0x21:  {13},
-	0x22:  {22},
-	0x23:  {30},
-	0x24:  {52, 54, 56},
-	0x25:  {83, 82},
-	0x27:  {115},
+	0x21:  {14},
+	0x22:  {23},
+	0x23:  {32},
+	0x24:  {54, 56, 58},
+	0x25:  {100, 99},
+	0x27:  {150, 149},
 	0x28:  {1},
-	0x29:  {13},
-	0x2a:  {22},
-	0x2c:  {57},
-	0x2d:  {83, 82},
-	0x2e:  {105},
+	0x29:  {14},
+	0x2a:  {23},
+	0x2c:  {59},
+	0x2d:  {100, 99},
+	0x2e:  {133},
 	0x30:  {1},
-	0x31:  {14},
-	0x32:  {23},
-	0x33:  {31},
-	0x34:  {58},
-	0x35:  {84},
+	0x31:  {15},
+	0x32:  {24, 25},
+	0x33:  {33},
+	0x34:  {60},
+	0x35:  {101},
 	0x38:  {1},
-	0x39:  {14},
-	0x3c:  {59},
-	0x3d:  {84},
+	0x39:  {15},
+	0x3c:  {61},
+	0x3d:  {101},
 	0x40:  {2},
-	0x41:  {15},
-	0x42:  {24},
-	0x43:  {32},
-	0x44:  {64},
+	0x41:  {16},
+	0x42:  {26},
+	0x43:  {34},
+	0x44:  {68},
 	0x48:  {2},
-	0x4a:  {24},
-	0x4c:  {65},
+	0x4a:  {26},
+	0x4c:  {69},
 	0x50:  {2},
-	0x52:  {25},
-	0x53:  {33},
-	0x54:  {66},
-	0x55:  {85},
+	0x52:  {27},
+	0x53:  {35},
+	0x54:  {70, 71},
+	0x55:  {102},
 	0x58:  {2},
-	0x5a:  {25},
-	0x5c:  {67},
-	0x5d:  {85},
+	0x5a:  {27},
+	0x5c:  {72},
+	0x5d:  {102},
 	0x60:  {3},
-	0x62:  {26},
-	0x63:  {34},
-	0x64:  {60},
-	0x6a:  {26},
-	0x6c:  {61},
+	0x62:  {28},
+	0x63:  {36},
+	0x64:  {62, 64},
+	0x6a:  {28},
+	0x6c:  {63, 65},
 	0x70:  {5},
-	0x72:  {27},
-	0x73:  {35},
-	0x74:  {62},
+	0x72:  {29},
+	0x73:  {37},
+	0x74:  {66},
 	0x78:  {5},
-	0x7a:  {27},
-	0x82:  {28},
-	0x83:  {36},
-	0x84:  {68},
-	0x87:  {112},
-	0x8a:  {28},
-	0x8c:  {63},
-	0x91:  {17},
-	0x93:  {37},
-	0x94:  {69},
-	0x97:  {113},
+	0x7a:  {29},
+	0x82:  {30},
+	0x83:  {38},
+	0x84:  {73},
+	0x87:  {144, 143},
+	0x8a:  {30},
+	0x8c:  {67},
+	0x90:  {10},
+	0x91:  {18},
+	0x93:  {39},
+	0x94:  {74},
+	0x97:  {145, 146},
 	0xa0:  {7},
-	0xa1:  {18},
-	0xa3:  {40},
-	0xa4:  {71, 70, 72, 73},
-	0xa5:  {93, 94, 91, 92, 95},
-	0xa7:  {116},
-	0xac:  {74},
-	0xad:  {93, 94, 91, 92, 95},
+	0xa1:  {19},
+	0xa3:  {42},
+	0xa4:  {76, 84, 83, 75, 77, 78, 85, 80, 79, 82, 81},
+	0xa5:  {112, 113, 110, 111, 114},
+	0xa7:  {152, 151},
+	0xac:  {86},
+	0xad:  {112, 113, 110, 111, 114},
 	0xb0:  {8},
-	0xb3:  {41},
-	0xb5:  {96},
-	0xb7:  {117},
-	0xbd:  {96},
-	0xc0:  {10},
-	0xc3:  {42},
-	0xc7:  {118},
-	0xd3:  {43},
-	0xd5:  {97},
-	0xd7:  {119},
-	0xdd:  {97},
-	0xe3:  {44},
-	0xe7:  {120},
-	0xf3:  {45},
-	0xf7:  {121},
-	0x105: {86},
-	0x106: {106},
-	0x107: {122},
-	0x10d: {86},
-	0x10e: {106},
-	0x115: {87},
-	0x116: {106},
-	0x117: {123},
-	0x11d: {87},
-	0x11e: {106},
-	0x125: {88},
-	0x126: {107, 108},
-	0x127: {124},
-	0x12d: {88},
-	0x137: {125},
-	0x145: {89},
-	0x146: {110},
-	0x14d: {89},
-	0x157: {126},
-	0x167: {127},
-	0x184: {75},
-	0x185: {99, 98},
-	0x186: {109},
-	0x18d: {102},
-	0x18e: {109},
-	0x190: {11},
-	0x194: {76},
-	0x195: {101, 100},
-	0x196: {109},
-	0x19d: {103},
-	0x19e: {109},
-	0x1a4: {77},
-	0x1a7: {128},
-	0x1b4: {78},
-	0x1c4: {79},
-	0x1c5: {104},
-	0x1d4: {80},
-	0x1d5: {90},
-	0x1e4: {81},
+	0xb3:  {43},
+	0xb5:  {115},
+	0xb7:  {153},
+	0xbd:  {115},
+	0xc0:  {11},
+	0xc3:  {44},
+	0xc7:  {154},
+	0xd3:  {45},
+	0xd5:  {116},
+	0xd7:  {155},
+	0xdd:  {116},
+	0xe3:  {46},
+	0xe7:  {156},
+	0xf3:  {47},
+	0xf7:  {157},
+	0x105: {103},
+	0x106: {134},
+	0x107: {158},
+	0x10d: {103},
+	0x10e: {134},
+	0x115: {104},
+	0x116: {134},
+	0x117: {159},
+	0x11d: {104},
+	0x11e: {134},
+	0x125: {105},
+	0x126: {135, 136},
+	0x127: {160},
+	0x12d: {105},
+	0x135: {123, 124},
+	0x137: {161},
+	0x13d: {123, 124},
+	0x145: {108},
+	0x146: {140},
+	0x14d: {108},
+	0x155: {106},
+	0x157: {162},
+	0x15d: {106},
+	0x165: {107},
+	0x166: {138},
+	0x167: {163},
+	0x16d: {107},
+	0x175: {107},
+	0x17d: {107},
+	0x184: {89, 87, 88},
+	0x185: {118, 117},
+	0x186: {137},
+	0x18d: {121},
+	0x18e: {137},
+	0x190: {12},
+	0x194: {90},
+	0x195: {120, 119},
+	0x196: {137},
+	0x19d: {122},
+	0x19e: {137},
+	0x1a4: {91},
+	0x1a5: {125, 126},
+	0x1a7: {164},
+	0x1ad: {127},
+	0x1b4: {92},
+	0x1b5: {131},
+	0x1bd: {129, 128},
+	0x1c4: {94},
+	0x1c5: {132},
+	0x1c6: {139},
+	0x1d4: {95},
+	0x1d5: {109},
+	0x1e4: {98, 96, 97},
+	0x1e5: {130},
+	0x1f4: {93},
 }

@@ -37,7 +37,12 @@ type Operand struct {
 	Flavor            string
 	Table             int
 	Text              string
-	Same              bool // repeats a field another operand owns
+	Same              bool  // repeats a field another operand owns
+	BSel, HSel        int   // byte (2 bits) / half (1 bit) source selector position, 0 if none
+	Shift             int   // opMem: the offset field counts units of 1<<Shift bytes
+	Base              int   // opMem: the address register's position when not 20
+	Pair              int   // opMem: offset scaled by the size of part 1 or 2 of the lduld pair
+	Bank              Field // opConstMem: the constant bank field
 	covered           uint64
 }
 
@@ -46,6 +51,7 @@ type Form struct {
 	Name        string
 	Mask, Value uint64
 	NoPred      bool
+	Short       bool // a 4-byte form: every field in bits 0-31
 	NewOnly     bool // a CUDA 5+ spelling of another form's words
 	Class       string
 	Alias       int // the next NewOnly spelling of the same words, 0 if none
@@ -200,6 +206,10 @@ func (s *Spec) parseForm(line string, n int) error {
 			f.NewOnly = true
 			continue
 		}
+		if t == "short" {
+			f.Short = true
+			continue
+		}
 		fs, vs, ok := strings.Cut(t, "=")
 		if !ok {
 			return fmt.Errorf("bad fixed bits %q", t)
@@ -236,7 +246,7 @@ func (s *Spec) parseForm(line string, n int) error {
 		return fmt.Errorf("modifiers must start with the mnemonic %s", f.Name)
 	}
 	f.Name = mt[0]
-	if f.Value&7 != 7 { // every non-control form can be a join point
+	if f.Value&7 != 7 && !f.Short { // every long non-control form can be a join point
 		mt = append(mt, ".S@4")
 	}
 	for _, t := range mt[1:] {
@@ -263,6 +273,12 @@ func (s *Spec) parseForm(line string, n int) error {
 			}
 			f.Ops = append(f.Ops, o)
 		}
+	}
+	if f.Short && (fixed|covered)>>32 != 0 {
+		return fmt.Errorf("a short form describes bits above 31")
+	}
+	if f.Short && (fixed&8 == 0 || f.Value&8 == 0) || !f.Short && (f.Value|covered)&8 != 0 {
+		return fmt.Errorf("bit 3 says the length: fixed 1 in short forms, 0 in long ones")
 	}
 	// Every bit neither fixed nor described must be zero: a decodable word
 	// then always reassembles to itself.
@@ -332,6 +348,28 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 			o.Same = true
 			continue
 		}
+		if opt == "base26" {
+			o.Base = 26
+			continue
+		}
+		if opt == "pair1" || opt == "pair2" {
+			o.Pair = int(opt[4] - '0')
+			continue
+		}
+		if strings.HasPrefix(opt, "bsel") || strings.HasPrefix(opt, "hsel") {
+			b, err := strconv.Atoi(opt[4:])
+			if err != nil || b < 1 || b > 62 {
+				return o, fmt.Errorf("bad bit in %q", opt)
+			}
+			if opt[0] == 'b' {
+				o.BSel = b
+				o.covered |= Field{b, 2}.mask()
+			} else {
+				o.HSel = b
+				o.covered |= Field{b, 1}.mask()
+			}
+			continue
+		}
 		var p *int
 		var num string
 		switch {
@@ -364,6 +402,32 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 	switch {
 	case k == "T":
 		o.Kind, o.F = "opTarget", Field{26, 24}
+	case strings.HasPrefix(k, "K"):
+		// a 4-byte form's c[bank K][R20 + 8-bit signed words at 8:2|26:6]
+		o.Kind, o.F, o.F2, o.Shift = "opConstMem", Field{8, 2}, Field{26, 6}, 2
+		var err error
+		if o.Bank, err = parseField(k[1:]); err != nil {
+			return o, err
+		}
+		o.covered |= o.Bank.mask() | o.F2.mask() | Field{20, 6}.mask()
+	case k == "IS":
+		// a 4-byte form's signed 8-bit immediate: low 6 bits at 26, high 2 at 8
+		o.Kind, o.F, o.F2 = "opShortImm", Field{26, 6}, Field{8, 2}
+		o.covered |= o.F2.mask()
+	case k == "TS":
+		// a 4-byte form's target: 14 bits of words from the next instruction
+		o.Kind, o.F = "opShortTarget", Field{14, 14}
+	case strings.HasPrefix(k, "Q"):
+		// a 4-byte form's source: register, or c[0x0/0x1/0x10][field*4]
+		// when the selector (2 bits at @pos) is 1/2/3
+		reg, sel, ok := strings.Cut(k[1:], "@")
+		r, err1 := strconv.Atoi(reg)
+		p, err2 := strconv.Atoi(sel)
+		if !ok || err1 != nil || err2 != nil || r < 0 || r > 26 || p < 0 || p > 30 {
+			return o, fmt.Errorf("bad short source %q", k)
+		}
+		o.Kind, o.F, o.F2 = "opShortSrc", Field{r, 6}, Field{p, 2}
+		o.covered |= o.F2.mask()
 	case k == "SR":
 		o.Kind, o.F = "opSReg", Field{26, 8}
 	case k == "CC":
@@ -390,6 +454,24 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 		default:
 			o.Kind, o.F = "opImm32", Field{26, 32}
 		}
+	case k == "MR":
+		// [Rx] without an offset
+		o.Kind = "opMem"
+		o.covered |= Field{20, 6}.mask()
+	case strings.HasPrefix(k, "CN"):
+		// c[bank][offset]: bank field, signed offset at 26:16, no register
+		o.Kind = "opConstNR"
+		if o.F, err = parseField(k[2:]); err != nil {
+			return o, err
+		}
+		o.covered |= Field{26, 16}.mask()
+	case strings.HasPrefix(k, "J"):
+		// register at 20 and a signed offset field
+		o.Kind = "opRegOff"
+		if o.F, err = parseField(k[1:]); err != nil {
+			return o, err
+		}
+		o.covered |= Field{20, 6}.mask()
 	case strings.HasPrefix(k, "CMX"):
 		o.Kind = "opConstX"
 		if o.F, err = parseField(k[3:]); err != nil {
@@ -404,7 +486,20 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 		o.covered |= Field{20, 6}.mask() | Field{26, 16}.mask()
 	case strings.HasPrefix(k, "M"):
 		o.Kind = "opMem"
-		lo, hi, split := strings.Cut(k[1:], "+")
+		spec, scale, scaled := strings.Cut(k[1:], "*")
+		if scaled {
+			switch scale {
+			case "2":
+				o.Shift = 1
+			case "4":
+				o.Shift = 2
+			case "8":
+				o.Shift = 3
+			default:
+				return o, fmt.Errorf("bad offset scale in %q", k)
+			}
+		}
+		lo, hi, split := strings.Cut(spec, "+")
 		if o.F, err = parseField(lo); err != nil {
 			return o, err
 		}
@@ -412,11 +507,14 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 			if o.F2, err = parseField(hi); err != nil {
 				return o, err
 			}
-			if o.F.Width+o.F2.Width > 32 {
+			if o.F.Width+o.F2.Width+o.Shift > 32 {
 				return o, fmt.Errorf("offset wider than 32 bits")
 			}
 		}
-		o.covered |= Field{20, 6}.mask() | o.F2.mask()
+		o.covered |= o.F2.mask()
+		if o.Base == 0 {
+			o.covered |= Field{20, 6}.mask()
+		}
 	case strings.HasPrefix(k, "H"):
 		o.Kind = "opHex"
 		if o.F, err = parseField(k[1:]); err != nil {
@@ -469,6 +567,12 @@ func (s *Spec) parseOperand(t string) (Operand, error) {
 		} else {
 			return o, fmt.Errorf("unknown operand %q", k)
 		}
+	}
+	if (o.Base != 0 || o.Pair != 0) && o.Kind != "opMem" {
+		return o, fmt.Errorf("base26 and pairN are memory operand options")
+	}
+	if o.Base != 0 {
+		o.covered |= Field{o.Base, 6}.mask()
 	}
 	if o.Same {
 		if o.Kind != "opReg" {
@@ -600,7 +704,7 @@ func Generate(s *Spec) ([]byte, error) {
 		return strconv.Itoa(b)
 	}
 	for i, f := range s.Forms {
-		fmt.Fprintf(&b, "\t%d: {name: %q, mask: %#016x, value: %#016x, noPred: %v, newOnly: %v, alias: %d, class: Class%s, // fermi.spec:%d\n", i, f.Name, f.Mask, f.Value, f.NoPred, f.NewOnly, f.Alias, f.Class, f.Line)
+		fmt.Fprintf(&b, "\t%d: {name: %q, mask: %#016x, value: %#016x, noPred: %v, newOnly: %v, short: %v, alias: %d, class: Class%s, // fermi.spec:%d\n", i, f.Name, f.Mask, f.Value, f.NoPred, f.NewOnly, f.Short, f.Alias, f.Class, f.Line)
 		b.WriteString("\t\tmods: []mod{")
 		for _, m := range f.Mods {
 			tbl := ""
@@ -616,7 +720,9 @@ func Generate(s *Spec) ([]byte, error) {
 				fl = "" // the zero value
 			}
 			b.WriteString(literal("kind", o.Kind, "f", fld(o.F), "f2", fld(o.F2), "neg", bit(o.Neg), "abs", bit(o.Abs), "not", bit(o.Not), "cc", bit(o.CC),
-				"flavor", fl, "table", tblName(o), "text", strconv.Quote(o.Text), "same", strconv.FormatBool(o.Same)) + ", ")
+				"flavor", fl, "table", tblName(o), "text", strconv.Quote(o.Text), "same", strconv.FormatBool(o.Same),
+				"bsel", strconv.Itoa(o.BSel), "hsel", strconv.Itoa(o.HSel), "shift", strconv.Itoa(o.Shift),
+				"base", strconv.Itoa(o.Base), "pair", strconv.Itoa(o.Pair), "bank", fld(o.Bank)) + ", ")
 		}
 		b.WriteString("}},\n")
 	}
