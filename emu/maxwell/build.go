@@ -97,6 +97,25 @@ const (
 	kVabsdiff4
 	kBrx
 	kB2R
+	kVideo
+)
+
+// video operations (op.sub of kVideo)
+const (
+	vAdd uint8 = iota
+	vMnmx
+	vSet
+	vShl
+	vShr
+	vMad
+)
+
+// video secondary operations (op.bop of kVideo; vSet keeps its comparison in op.rnd)
+const (
+	v2None uint8 = iota
+	v2Add
+	v2Min
+	v2Max
 )
 
 // Comparison codes: bit 0 less, 1 equal, 2 greater, 3 unordered.
@@ -778,6 +797,39 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			o.d2 = x[1]
 		}
 		return nil
+	case "VADD", "VMNMX", "VSET", "VSHL", "VSHR", "VMAD":
+		o.kind = kVideo
+		o.sub = map[string]uint8{"VADD": vAdd, "VMNMX": vMnmx, "VSET": vSet, "VSHL": vShl, "VSHR": vShr, "VMAD": vMad}[name]
+		var ts []uint8
+		for _, m := range mods {
+			if t, ok := cvtTypes[m]; ok {
+				ts = append(ts, t)
+			}
+			switch m {
+			case "ACC":
+				o.bop = v2Add
+			case "MIN":
+				o.bop = v2Min
+			case "MAX":
+				o.bop = v2Max
+			case "MX":
+				o.flags |= fXHI // the primary operation is max
+			case "UD":
+				o.flags |= fUD
+			case "SHR_7":
+				o.size = 7
+			case "SHR_15":
+				o.size = 15
+			}
+			if c, ok := cmpCodes[m]; ok && name == "VSET" {
+				o.rnd = c
+			}
+		}
+		o.st, o.dt = tS32, tS32
+		if len(ts) == 2 {
+			o.st, o.dt = ts[0], ts[1]
+		}
+		return alu(3)
 	case "SYNC":
 		o.kind = kSync
 		return nil

@@ -447,6 +447,8 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32, sc *scratc
 			if o.flags&fArrive != 0 {
 				r += cv[l]
 			}
+		case kVideo:
+			r = video(o, a, b, av[l], bv[l], cv[l])
 		case kPrmt:
 			x, sel, z := av[l], bv[l], cv[l]
 			r = prmt(o.sub, x, sel, z)
@@ -600,9 +602,106 @@ func prmt(mode uint8, a, sel, c uint32) uint32 {
 	return r
 }
 
+// video is a scalar video instruction (VADD, VMNMX, VSET, VSHL, VSHR, VMAD):
+// the operation on the selected, extended operands, saturation to the
+// destination type, then the secondary operation with c.
+func video(o *op, a, b *opnd, x, y, c uint32) uint32 {
+	ta := videoOperand(x, a.sel, o.st)
+	tb := videoOperand(y, b.sel, o.dt)
+	if a.neg {
+		ta = -ta
+	}
+	if b.neg {
+		tb = -tb
+	}
+	unsignedD := o.flags&fUD != 0
+	var r int64
+	switch o.sub {
+	case vAdd:
+		r = ta + tb
+	case vMnmx:
+		if (ta > tb) == (o.flags&fXHI != 0) {
+			r = ta
+		} else {
+			r = tb
+		}
+	case vSet:
+		var rel uint8 = 4
+		switch {
+		case ta < tb:
+			rel = 1
+		case ta == tb:
+			rel = 2
+		}
+		if o.rnd&rel != 0 {
+			r = 1
+		}
+	case vShl, vShr:
+		n := uint64(uint32(y))
+		if b.sel != 0 {
+			n = uint64(tb)
+		}
+		if o.flags&fW != 0 {
+			n &= 31
+		} else {
+			n = min(n, 32)
+		}
+		if o.sub == vShl {
+			r = int64(uint64(ta) << n)
+		} else {
+			r = ta >> n // ta is sign- or zero-extended: arithmetic or logical
+		}
+	case vMad:
+		r = ta*tb + int64(int32(c))
+		if isSigned(o.st) == false && isSigned(o.dt) == false {
+			r = ta*tb + int64(c)
+		}
+		if o.size != 0 {
+			r >>= o.size
+		}
+	}
+	if o.sub != vMad {
+		r = videoSat(r, o, unsignedD)
+		switch o.bop {
+		case v2Add:
+			r = int64(uint32(r) + c)
+		case v2Min, v2Max:
+			cv := int64(int32(c))
+			if unsignedD {
+				cv = int64(c)
+			}
+			if (o.bop == v2Max) == (cv > r) {
+				r = cv
+			}
+		}
+	} else {
+		r = videoSat(r, o, unsignedD)
+	}
+	return uint32(r)
+}
+
+// videoSat clamps to the destination type's range under .SAT.
+func videoSat(r int64, o *op, unsignedD bool) int64 {
+	if o.flags&fSAT == 0 {
+		return r
+	}
+	if unsignedD {
+		return max(0, min(r, 1<<32-1))
+	}
+	return max(-1<<31, min(r, 1<<31-1))
+}
+
 // videoOperand is a video instruction's operand: a byte or half selected
 // (or the whole word), extended by its type.
 func videoOperand(v uint32, sel uint8, t uint8) int64 {
+	if sel == 0 {
+		switch t {
+		case tU8, tS8:
+			sel = 3 // .B0
+		case tU16, tS16:
+			sel = 1 // .H0
+		}
+	}
 	switch sel {
 	case 1, 2:
 		v = v >> (16 * (sel - 1)) & 0xffff

@@ -77,6 +77,12 @@ func prmtRef(mode int, a, b, c uint32) uint32 {
 	case 1: // f4e: d.b3..b0 = 3210 / 4321 / 5432 / 6543
 		n := c & 3
 		d = by(n) | by(n+1)<<8 | by(n+2)<<16 | by(n+3)<<24
+	case 2: // b4e: d.b3..b0 = 5670 / 6701 / 7012 / 0123
+		n := c & 3
+		d = by(n) | by(n+7)<<8 | by(n+6)<<16 | by(n+5)<<24
+	case 3: // ecl: d.b3..b0 = 3210 / 3211 / 3222 / 3333
+		n := c & 3
+		d = by(n) | by(max(n, 1))<<8 | by(max(n, 2))<<16 | by(3)<<24
 	}
 	return d
 }

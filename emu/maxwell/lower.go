@@ -88,6 +88,7 @@ const (
 	fRS
 	fLS
 	fCCTest // BRA tests the condition code too
+	fUD     // video: unsigned destination
 )
 
 // Program is a kernel lowered once for running.
