@@ -1,5 +1,7 @@
 package maxwell
 
+import "math"
+
 // Fast paths for the integer instructions ptxas emits most (MOV, IADD,
 // XMAD, ISETP, shifts, ISCADD, LOP, SEL): one loop per instruction kind with
 // operands fetched once, instead of the general per-lane switch.
@@ -228,6 +230,68 @@ func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	}
 	if o.flags&fCC != 0 {
 		writeCC(regs, ccRow, mask, dr, carry, ov)
+	}
+	return true
+}
+
+// faluFast runs FADD, FMUL and FFMA in the default mode (round to nearest,
+// denormals kept, no saturation) and reports whether it did.
+func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
+	if o.rnd != 0 || o.flags&(fFTZ|fSAT) != 0 || o.sub != 0 {
+		return false
+	}
+	a, b, c := &o.s[0], &o.s[1], &o.s[2]
+	av := k.row(regs, a, mask, &sc.a)
+	bv := k.row(regs, b, mask, &sc.b)
+	dr := int(o.d.row) * 32
+	d := (*lanes)(regs[dr : dr+32])
+	var na, nb, aa, ab uint32 // sign flips and clears
+	if a.neg {
+		na = 1 << 31
+	}
+	if b.neg {
+		nb = 1 << 31
+	}
+	if a.abs {
+		aa = 1 << 31
+	}
+	if b.abs {
+		ab = 1 << 31
+	}
+	out := func(f float32) uint32 {
+		if f != f {
+			return 0x7fffffff
+		}
+		return math.Float32bits(f)
+	}
+	switch o.kind {
+	case kFadd:
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				x := math.Float32frombits(av[l]&^aa ^ na)
+				y := math.Float32frombits(bv[l]&^ab ^ nb)
+				d[l] = out(x + y)
+			}
+		}
+	case kFmul:
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				d[l] = out(math.Float32frombits(av[l]^na) * math.Float32frombits(bv[l]^nb))
+			}
+		}
+	case kFfma:
+		cv := k.row(regs, c, mask, &sc.c)
+		var nc uint32
+		if c.neg {
+			nc = 1 << 31
+		}
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				d[l] = out(fma32(math.Float32frombits(av[l]^na), math.Float32frombits(bv[l]^nb), math.Float32frombits(cv[l]^nc), 0))
+			}
+		}
+	default:
+		return false
 	}
 	return true
 }

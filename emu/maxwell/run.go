@@ -225,7 +225,11 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		k.vote(w, o, mask)
 	case kPsetp, kPset, kCsetp, kP2R, kR2P:
 		k.predOps(w, o, mask)
-	case kFadd, kFmul, kFfma, kFmnmx, kFsetp, kFset, kFcmp, kMufu, kRro, kFchk:
+	case kFadd, kFmul, kFfma:
+		if !k.faluFast(o, mask, w.Regs, sc) {
+			k.falu(w, o, mask)
+		}
+	case kFmnmx, kFsetp, kFset, kFcmp, kMufu, kRro, kFchk:
 		k.falu(w, o, mask)
 	case kDadd, kDmul, kDfma, kDmnmx, kDsetp, kDset:
 		k.dalu(w, o, mask)
