@@ -69,3 +69,20 @@ func BenchmarkReduce(b *testing.B) {
 	benchRun(b, run{program: ownCubin(b, "sm_52"), arch: "sm_52", kernel: "reduce", grid: emu.Dim3{blocks, 1, 1}, block: emu.Dim3{256, 1, 1},
 		args: []arg{make([]byte, 4*256*blocks), make([]byte, 4*blocks)}})
 }
+
+// BenchmarkLower: decoding and lowering, once per launch.
+func BenchmarkLower(b *testing.B) {
+	data := ownCubin(b, "sm_52")
+	img, err := ProgramImage("k", data, "reduce", "sm_52")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(img.Code)))
+	for b.Loop() {
+		if _, err := Lower(img.Code, 52); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(img.Code)/32*3), "insts/op")
+}
