@@ -2,7 +2,7 @@ package maxwell
 
 import (
 	"math"
-	"math/big"
+	"math/bits"
 
 	"gpuisa/emu"
 )
@@ -116,32 +116,47 @@ func floatToHalf(x float64, rnd uint8) uint16 {
 	return s | uint16(fe+15)<<10 | m
 }
 
-// intToFloat rounds the integer (given as big.Int for exactness) to float32/64.
+// intToFloat rounds an integer to float32 or float64 (dt) in mode rnd
+// (0 nearest even, 1 down, 2 up, 3 toward zero) and returns the bits.
 func intToFloat(v uint64, signed bool, dt uint8, rnd uint8) uint64 {
-	var b big.Float
-	if signed {
-		b.SetInt64(int64(v))
-	} else {
-		b.SetUint64(v)
+	neg := signed && int64(v) < 0
+	mag := v
+	if neg {
+		mag = -v
 	}
-	b.SetPrec(24)
+	mbits := 24
 	if dt == tF64 {
-		b.SetPrec(53)
+		mbits = 53
 	}
-	b.SetMode([4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}[rnd&3])
-	var z big.Float
-	z.SetPrec(b.Prec()).SetMode(b.Mode())
-	if signed {
-		z.SetInt64(int64(v))
+	var f float64
+	if n := bits.Len64(mag); n <= mbits {
+		f = float64(mag) // exact
 	} else {
-		z.SetUint64(v)
+		sh := uint(n - mbits)
+		q, rem, half := mag>>sh, mag&(1<<sh-1), uint64(1)<<(sh-1)
+		switch rnd & 3 {
+		case 0:
+			if rem > half || rem == half && q&1 == 1 {
+				q++
+			}
+		case 1:
+			if neg && rem != 0 {
+				q++
+			}
+		case 2:
+			if !neg && rem != 0 {
+				q++
+			}
+		}
+		f = math.Ldexp(float64(q), int(sh))
+	}
+	if neg {
+		f = -f
 	}
 	if dt == tF64 {
-		f, _ := z.Float64()
 		return math.Float64bits(f)
 	}
-	f, _ := z.Float32()
-	return uint64(math.Float32bits(f))
+	return uint64(math.Float32bits(float32(f))) // exact: f has at most 24 significant bits
 }
 
 func (k *Kernel) cvt(w *emu.Warp, o *op, mask uint32) {

@@ -52,48 +52,47 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 			return false
 		}
 		cv := k.row(regs, c, mask, &sc.c)
-		aHi, bHi := a.sel == 2, b.sel == 2
-		sA, sB := o.flags&fS16A != 0, o.flags&fS16B != 0
-		psl, mrg := o.flags&fPSL != 0, o.flags&fMRG != 0
-		clo, chi, cbcc := o.flags&fCLO != 0, o.flags&fCHI != 0, o.flags&fCBCC != 0
+		// every mode as shifts and masks, so that the lane loop has no
+		// branches: halves, sign extension, product shift, c modes, merge
+		var ash, bsh, psl uint32
+		if a.sel == 2 {
+			ash = 16
+		}
+		if b.sel == 2 {
+			bsh = 16
+		}
+		var sgnA, sgnB uint32 // all ones: sign-extend the half
+		if o.flags&fS16A != 0 {
+			sgnA = ^uint32(0)
+		}
+		if o.flags&fS16B != 0 {
+			sgnB = ^uint32(0)
+		}
+		if o.flags&fPSL != 0 {
+			psl = 16
+		}
+		csh, cmask, cbcc := uint32(0), ^uint32(0), uint32(0)
+		switch {
+		case o.flags&fCLO != 0:
+			cmask = 0xffff
+		case o.flags&fCHI != 0:
+			csh = 16
+		case o.flags&fCBCC != 0:
+			cbcc = ^uint32(0)
+		}
+		lo, hi := ^uint32(0), uint32(0)
+		if o.flags&fMRG != 0 {
+			lo, hi = 0xffff, 0xffff0000
+		}
 		for l := range 32 {
 			if mask>>l&1 == 0 {
 				continue
 			}
-			x, y, z := av[l], bv[l], cv[l]
-			if aHi {
-				x >>= 16
-			}
-			if bHi {
-				y >>= 16
-			}
-			if sA {
-				x = uint32(int32(int16(x)))
-			} else {
-				x &= 0xffff
-			}
-			if sB {
-				y = uint32(int32(int16(y)))
-			} else {
-				y &= 0xffff
-			}
-			p := x * y
-			if psl {
-				p <<= 16
-			}
-			switch {
-			case clo:
-				z &= 0xffff
-			case chi:
-				z >>= 16
-			case cbcc:
-				z += bv[l] << 16
-			}
-			r := p + z
-			if mrg {
-				r = r&0xffff | bv[l]<<16
-			}
-			d[l] = r
+			x16, y16 := av[l]>>ash<<16, bv[l]>>bsh<<16
+			x := uint32(int32(x16)>>16)&sgnA | x16>>16&^sgnA
+			y := uint32(int32(y16)>>16)&sgnB | y16>>16&^sgnB
+			r := x*y<<psl + (cv[l]>>csh)&cmask + bv[l]<<16&cbcc
+			d[l] = r&lo | bv[l]<<16&hi
 		}
 	case kIsetp:
 		if o.d2.kind == oPred && o.d2.row != uint16(k.Prog.rowPSink()) {

@@ -233,7 +233,13 @@ func (k *Kernel) atom(b *emu.Block, w *emu.Warp, o *op, mask uint32) error {
 			}
 			switch o.sub {
 			case aAdd, aExch, aCas:
-				op := map[uint8]emu.AtomicOp{aAdd: emu.AtomAdd, aExch: emu.AtomExch, aCas: emu.AtomCAS}[o.sub]
+				op := emu.AtomAdd
+				switch o.sub {
+				case aExch:
+					op = emu.AtomExch
+				case aCas:
+					op = emu.AtomCAS
+				}
 				old, err = mem.Atomic64(addr, op, x, y)
 			default:
 				old, err = casLoop64(mem, addr, func(v uint64) uint64 { return apply64(o.sub, v, x, signed) })

@@ -149,12 +149,18 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		}
 		return errNoSem
 	case kNop:
-	case kSsy:
-		w.Push(emu.StackSync, o.target)
-	case kPbk:
-		w.Push(emu.StackBreak, o.target)
-	case kPcnt:
-		w.Push(emu.StackCont, o.target)
+	case kSsy, kPbk, kPcnt:
+		if mask == 0 {
+			return nil // a guard that fails everywhere
+		}
+		kind := emu.StackSync
+		switch o.kind {
+		case kPbk:
+			kind = emu.StackBreak
+		case kPcnt:
+			kind = emu.StackCont
+		}
+		w.Push(kind, o.target)
 	case kSync:
 		if mask != 0 {
 			w.Sync(mask)
@@ -176,6 +182,9 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 			w.Exit(mask)
 		}
 	case kCal:
+		if mask == 0 {
+			return nil
+		}
 		if mask != w.Active {
 			return errors.New("a guarded CAL that splits the warp is not supported")
 		}
