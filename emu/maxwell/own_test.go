@@ -188,3 +188,28 @@ func TestOwnGlobalVariable(t *testing.T) {
 		seen[v] = true
 	}
 }
+
+// TestNoAllocationsPerInstruction: a launch allocates a fixed amount (the
+// engine's blocks and goroutines), however many instructions it runs.
+func TestNoAllocationsPerInstruction(t *testing.T) {
+	allocs := func(blocks uint32) (float64, int64) {
+		r := run{program: ownCubin(t, "sm_52"), arch: "sm_52", kernel: "reduce", grid: emu.Dim3{blocks, 1, 1}, block: emu.Dim3{256, 1, 1},
+			args: []arg{make([]byte, 4*256*int(blocks)), make([]byte, 4*int(blocks))}}
+		k, cfg, _ := r.prepare(t)
+		cfg.Workers = 1
+		var insts int64
+		a := testing.AllocsPerRun(3, func() {
+			st, err := emu.Run(cfg, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			insts = st.WarpInsts
+		})
+		return a, insts
+	}
+	small, n1 := allocs(1)
+	large, n2 := allocs(64)
+	if large > small+2 {
+		t.Errorf("%v allocations for %d warp-instructions, %v for %d", small, n1, large, n2)
+	}
+}
