@@ -561,9 +561,6 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 				}
 			}
 		}
-		if name == "F2F" && len(ts) == 2 && o.st == o.dt && o.rnd == 0 && !has("RN") {
-			// F2F.F32.F32 without rounding to integer is a plain copy (with FTZ/SAT)
-		}
 		return alu(1)
 	case "PSETP":
 		o.kind = kPsetp
@@ -749,9 +746,6 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			return fmt.Errorf("target %#x is not an instruction", x[0].imm)
 		}
 		o.target, o.hasTarg = t, true
-		if name == "BRA" && len(x) == 1 {
-			// ok
-		}
 		return nil
 	case "VABSDIFF", "VABSDIFF4":
 		o.kind = kVabsdiff

@@ -177,8 +177,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32, sc *scratc
 			if o.sub&2 != 0 {
 				ys = uint64(int64(int32(y)))
 			}
-			hi, lo := bits.Mul64(xs, ys)
-			_ = hi
+			lo := xs * ys // the low 64 bits of the (sign-extended) product
 			prod := uint64(uint32(lo))
 			if o.flags&fHI != 0 {
 				prod = lo >> 32
@@ -652,8 +651,9 @@ func video(o *op, a, b *opnd, x, y, c uint32) uint32 {
 			r = ta >> n // ta is sign- or zero-extended: arithmetic or logical
 		}
 	case vMad:
+		// c is signed unless both operand types are unsigned
 		r = ta*tb + int64(int32(c))
-		if isSigned(o.st) == false && isSigned(o.dt) == false {
+		if !isSigned(o.st) && !isSigned(o.dt) {
 			r = ta*tb + int64(c)
 		}
 		if o.size != 0 {

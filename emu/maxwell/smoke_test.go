@@ -46,15 +46,13 @@ func TestOracleEveryKernel(t *testing.T) {
 					args = append(args, uint32(16))
 				}
 			}
-			name := filepath.Base(p) + ":" + fn.Name
-			img, err := ProgramImage(name, data, fn.Name, arch)
-			if err != nil {
+			name := arch + "/" + filepath.Base(p) + ":" + fn.Name
+			if _, err := ProgramImage(name, data, fn.Name, arch); err != nil {
 				failed = append(failed, name+": "+err.Error())
 				continue
 			}
-			_ = img
 			r := run{program: data, arch: arch, kernel: fn.Name, grid: emu.Dim3{2, 1, 1}, block: emu.Dim3{64, 1, 1}, args: args}
-			_, err = r.exec(t)
+			_, err := r.exec(t)
 			var fault *emu.Fault
 			switch {
 			case err == nil:
