@@ -254,9 +254,6 @@ func (k *Kernel) cvt(w *emu.Warp, o *op, mask uint32) {
 			switch {
 			case x != x:
 				iv, uv = 0, 0
-				if o.dt == tS32 || o.dt == tS64 {
-					iv = int64(lo) // NaN gives the most negative value
-				}
 			case x <= lo:
 				iv, uv = int64(lo), 0
 			case x >= hi:
@@ -278,10 +275,7 @@ func (k *Kernel) cvt(w *emu.Warp, o *op, mask uint32) {
 				out = uv
 			}
 			if f != f {
-				out = 0
-				if isSigned(o.dt) {
-					out = uint64(int64(lo))
-				}
+				out = 0 // PTX: NaN converts to 0
 			}
 		case kI2F:
 			signed := isSigned(o.st)
