@@ -213,3 +213,24 @@ func TestNoAllocationsPerInstruction(t *testing.T) {
 		t.Errorf("%v allocations for %d warp-instructions, %v for %d", small, n1, large, n2)
 	}
 }
+
+// TestFatbin picks the launch's architecture out of a fatbin.
+func TestFatbin(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "kernels.fatbin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, arch := range []string{"sm_50", "sm_53"} {
+		img, err := ProgramImage("kernels.fatbin", data, "warpsum", arch)
+		if err != nil {
+			t.Fatal(arch, err)
+		}
+		want, _ := ProgramImage("k", ownCubin(t, arch), "warpsum", arch)
+		if !bytes.Equal(img.Code, want.Code) {
+			t.Errorf("%s: the fatbin's code differs from the cubin's", arch)
+		}
+	}
+	if _, err := ProgramImage("kernels.fatbin", data, "warpsum", "sm_52"); err == nil || !strings.Contains(err.Error(), "no sm_52") {
+		t.Errorf("sm_52 from a fatbin without it: %v", err)
+	}
+}

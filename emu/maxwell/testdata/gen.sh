@@ -7,3 +7,7 @@ PTXAS=${PTXAS:-/opt/cuda118/usr/bin/ptxas}
 for sm in 50 52 53; do
 	"$PTXAS" -arch sm_$sm -O3 kernels.ptx -o kernels.sm_$sm.cubin
 done
+# a fatbin holding the sm_50 and sm_53 builds
+FATBINARY=${FATBINARY:-$(dirname "$PTXAS")/fatbinary}
+"$FATBINARY" --64 --compress=false --create=kernels.fatbin \
+	--image=profile=sm_50,file=kernels.sm_50.cubin --image=profile=sm_53,file=kernels.sm_53.cubin
