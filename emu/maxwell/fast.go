@@ -23,13 +23,17 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	av := k.row(regs, a, mask, &sc.a)
 	bv := k.row(regs, b, mask, &sc.b)
 	dr := int(o.d.row) * 32
-	d := (*lanes)(regs[dr : dr+32])
+	out := (*lanes)(regs[dr : dr+32])
+	// ALU results have no side effects: compute every lane (into the
+	// destination itself when all lanes run), then keep the masked ones
+	d := out
+	if mask != ^uint32(0) && o.kind != kIsetp { // ISETP writes predicates
+		d = &sc.r // blended into out at the end (not when falling back)
+	}
 	switch o.kind {
 	case kMov:
 		for l := range 32 {
-			if mask>>l&1 != 0 {
-				d[l] = av[l]
-			}
+			d[l] = av[l]
 		}
 	case kIAdd:
 		if o.sub != 0 {
@@ -43,9 +47,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 			nb = ^uint32(0)
 		}
 		for l := range 32 {
-			if mask>>l&1 != 0 {
-				d[l] = (av[l] ^ na) - na + (bv[l] ^ nb) - nb
-			}
+			d[l] = (av[l] ^ na) - na + (bv[l] ^ nb) - nb
 		}
 	case kXmad:
 		if o.flags&fCSFU != 0 {
@@ -85,9 +87,6 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 			lo, hi = 0xffff, 0xffff0000
 		}
 		for l := range 32 {
-			if mask>>l&1 == 0 {
-				continue
-			}
 			x16, y16 := av[l]>>ash<<16, bv[l]>>bsh<<16
 			x := uint32(int32(x16)>>16)&sgnA | x16>>16&^sgnA
 			y := uint32(int32(y16)>>16)&sgnB | y16>>16&^sgnB
@@ -120,12 +119,10 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 			return false
 		}
 		for l := range 32 {
-			if mask>>l&1 != 0 {
-				if n := bv[l]; n < 32 {
-					d[l] = av[l] << n
-				} else {
-					d[l] = 0
-				}
+			if n := bv[l]; n < 32 {
+				d[l] = av[l] << n
+			} else {
+				d[l] = 0
 			}
 		}
 	case kShr:
@@ -134,9 +131,6 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		}
 		signed := o.flags&fSigned != 0
 		for l := range 32 {
-			if mask>>l&1 == 0 {
-				continue
-			}
 			n := bv[l]
 			switch {
 			case signed:
@@ -153,9 +147,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		}
 		sh := c.imm & 31
 		for l := range 32 {
-			if mask>>l&1 != 0 {
-				d[l] = av[l]<<sh + bv[l]
-			}
+			d[l] = av[l]<<sh + bv[l]
 		}
 	case kLop:
 		if o.d2.kind == oPred || o.flags&(fNZ|fZ) != 0 {
@@ -169,9 +161,6 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 			nb = ^uint32(0)
 		}
 		for l := range 32 {
-			if mask>>l&1 == 0 {
-				continue
-			}
 			x, y := av[l]^na, bv[l]^nb
 			switch o.sub {
 			case 0:
@@ -187,14 +176,15 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	case kSel:
 		p := pred(regs, c)
 		for l := range 32 {
-			if mask>>l&1 != 0 {
-				if p>>l&1 != 0 {
-					d[l] = av[l]
-				} else {
-					d[l] = bv[l]
-				}
+			if p>>l&1 != 0 {
+				d[l] = av[l]
+			} else {
+				d[l] = bv[l]
 			}
 		}
+	}
+	if d != out {
+		blend(out, d, mask)
 	}
 	return true
 }
@@ -293,4 +283,13 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		return false
 	}
 	return true
+}
+
+// blend copies the lanes in mask from src to dst.
+func blend(dst, src *lanes, mask uint32) {
+	for l := range 32 {
+		if mask>>l&1 != 0 {
+			dst[l] = src[l]
+		}
+	}
 }

@@ -27,6 +27,7 @@ type Kernel struct {
 // scratch is per-block working storage.
 type scratch struct {
 	a, b, c lanes
+	r       lanes // results of the lanes in a partial mask
 	red     [emu.NumBarriers]reduction
 	lastBar []uint8 // per warp: the barrier of its last BAR.RED
 }
