@@ -235,6 +235,11 @@ func writeFlags(w *emu.Warp, o *op, mask uint32, f *lanes) {
 
 // exec runs one instruction for the lanes in mask.
 func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
+	if o.fast != fastNone && mask == ^uint32(0) {
+		if done, err := k.execFast(b, w, o); done {
+			return err
+		}
+	}
 	switch o.kind {
 	case opNop:
 		return nil
