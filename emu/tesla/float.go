@@ -63,25 +63,37 @@ func mulRZ(x, y float32) float32 {
 // written out for speed: most of a matrix multiply's time is here. The
 // product of two singles is exact in float64 (24+24 bits < 53); cutting its
 // mantissa to 23 bits rounds it toward zero to single precision whenever it
-// is a normal single, and float32 then holds it exactly. Products outside
-// the normal range (other than zero), infinite or NaN factors and NaN sums
-// take fmadRef; denormal sums are flushed in place.
+// is a normal single, and float32 then holds it exactly. The factors'
+// exponents tell beforehand whether it is: two normal factors with biased
+// exponents ex+ey in [128, 380] have a product in [2^-126, 2^128). A zero or
+// denormal factor makes the product a signed zero; what is left (infinite
+// or NaN factors, products outside the normal range, NaN sums) takes
+// fmadRef, and denormal sums are flushed.
 func fmadLanes(a, b, c, r *lanes) {
 	var slow uint32 // lanes that need the general path
 	for l := range r {
-		x, y := ftzFast(a[l]), ftzFast(b[l])
-		pb := math.Float64bits(float64(math.Float32frombits(x)) * float64(math.Float32frombits(y)))
-		if e := uint32(pb>>52) & 0x7ff; e-(1023-126) >= 254 && e != 0 {
+		x, y := a[l], b[l]
+		ex, ey := x>>23&0xff, y>>23&0xff
+		var p float32
+		if ex-1 < 254 && ey-1 < 254 && ex+ey-128 <= 380-128 {
+			pb := math.Float64bits(float64(math.Float32frombits(x)) * float64(math.Float32frombits(y)))
+			p = float32(math.Float64frombits(pb &^ (1<<29 - 1)))
+		} else if (ex == 0 || ey == 0) && ex != 255 && ey != 255 {
+			p = math.Float32frombits((x ^ y) & 0x80000000)
+		} else {
 			slow |= 1 << l // r may be a source's row: leave it for the second pass
 			continue
 		}
-		p := float32(math.Float64frombits(pb &^ (1<<29 - 1)))
-		s := math.Float32bits(p + math.Float32frombits(ftzFast(c[l])))
-		if s&0x7fffffff > 0x7f800000 {
-			slow |= 1 << l
+		z := c[l]
+		if z&0x7f800000 == 0 {
+			z &= 0x80000000
+		}
+		s := math.Float32bits(p + math.Float32frombits(z))
+		if sa := s & 0x7fffffff; sa-1 < 0x7fffff || sa > 0x7f800000 {
+			slow |= 1 << l // a denormal or NaN sum
 			continue
 		}
-		r[l] = ftzFast(s)
+		r[l] = s
 	}
 	for ; slow != 0; slow &= slow - 1 {
 		l := bits.TrailingZeros32(slow)
@@ -89,23 +101,42 @@ func fmadLanes(a, b, c, r *lanes) {
 	}
 }
 
-// fmadLanesUniform is fmadLanes when every lane's first factor is x.
+// fmadLanesUniform is fmadLanes when every lane's first factor is x: the
+// exponents of y that keep the product normal are one range.
 func fmadLanesUniform(x uint32, b, c, r *lanes) {
-	xf := float64(math.Float32frombits(ftzFast(x)))
+	ex := x >> 23 & 0xff
+	lo, hi := max(1, 128-int(ex)), min(254, 380-int(ex)) // ey giving a normal product
+	switch ex {
+	case 0: // x is zero or flushed: every finite product is a signed zero
+		x &= 0x80000000
+		lo, hi = 1, 254
+	case 255: // infinite or NaN: the general path
+		lo, hi = 1, 0
+	}
+	xf := float64(math.Float32frombits(x))
+	span := uint32(hi - lo + 1) // 0 when empty
 	var slow uint32
 	for l := range r {
-		pb := math.Float64bits(xf * float64(math.Float32frombits(ftzFast(b[l]))))
-		if e := uint32(pb>>52) & 0x7ff; e-(1023-126) >= 254 && e != 0 {
-			slow |= 1 << l // r may be a source's row: leave it for the second pass
-			continue
+		y := b[l]
+		if y>>23&0xff-uint32(lo) >= span {
+			if y&0x7f800000 != 0 || ex == 255 {
+				slow |= 1 << l // r may be a source's row: leave it for the second pass
+				continue
+			}
+			y &= 0x80000000 // zero or denormal y: a signed zero product
 		}
+		pb := math.Float64bits(xf * float64(math.Float32frombits(y)))
 		p := float32(math.Float64frombits(pb &^ (1<<29 - 1)))
-		s := math.Float32bits(p + math.Float32frombits(ftzFast(c[l])))
-		if s&0x7fffffff > 0x7f800000 {
-			slow |= 1 << l
+		z := c[l]
+		if z&0x7f800000 == 0 {
+			z &= 0x80000000
+		}
+		s := math.Float32bits(p + math.Float32frombits(z))
+		if sa := s & 0x7fffffff; sa-1 < 0x7fffff || sa > 0x7f800000 {
+			slow |= 1 << l // a denormal or NaN sum
 			continue
 		}
-		r[l] = ftzFast(s)
+		r[l] = s
 	}
 	for ; slow != 0; slow &= slow - 1 {
 		l := bits.TrailingZeros32(slow)
