@@ -72,6 +72,19 @@
 //   - Each launch runs as its architecture: g[] atomics and s[] loads need
 //     sm_11, votes, 64-bit atomics and s[] locks sm_12, double precision
 //     sm_13; earlier architectures fault on them.
+//   - Register numbers are the full 7-bit fields (R0..R127), also beyond
+//     the registers a kernel allocates. FlexGripPlus's transpose_copy ROM
+//     has two hand-edited words (0x58, 0x70) whose destination field is
+//     0x46/0x48 (R70/R72: word0 bit 8 set) while its comments, and the
+//     expected output built from them, say R6/R8. Nothing says G80 or
+//     FlexGrip drops bit 6: seed 001 gives ISET's destination as bits 2-8,
+//     7 bits, R0..R127 (0x7f the internal o[0x7f]); FlexGrip's decode stage
+//     takes a long ALU instruction's destination from bits 8..2 as well;
+//     sm_1x code may use up to 128 registers, so R70 is a register of its
+//     own; and FlexGrip left no log of this run to show otherwise. The same
+//     two words also lack the .C0 write flag their comments claim, so the
+//     words, not the hardware, are wrong. We keep the 7-bit numbers and the
+//     app's expectation fails as documented (knownBadExpectation).
 //   - Not modelled, faulting when executed: texture fetches and the other
 //     graphics-only instructions (attributes, interpolation, outputs, quad
 //     operations, EMIT/RESTART).
