@@ -2,6 +2,7 @@ package tesla
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"gpuisa/emu"
 )
@@ -216,6 +217,9 @@ func (k *Kernel) memOp(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratc
 	}
 	// stores: the value operand (a register, a pair or a quad for 64/128 bits)
 	v := &o.s[1]
+	if size == 4 && !local && !o.hi && v.kind == sReg && v.row < numGPR && v.row != zeroReg {
+		return storeWords(mem, addrs, mask, (*lanes)(w.Regs[int(v.row)*32:]))
+	}
 	for l := range 32 {
 		if mask&(1<<l) == 0 {
 			continue
@@ -269,6 +273,17 @@ func loadWords(m *emu.Memory, addrs *lanes, mask uint32, dst *lanes, ccw bool, w
 			sc.f[l] = intFlags(dst[l], true)
 		}
 		writeFlags(w, o, mask, &sc.f)
+	}
+	return nil
+}
+
+// storeWords is the 32-bit store of a register.
+func storeWords(m *emu.Memory, addrs *lanes, mask uint32, src *lanes) error {
+	for ; mask != 0; mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		if !m.Store32(addrs[l], src[l]) {
+			return &laneErr{l, m.Fault(uint64(addrs[l]), 4, true)}
+		}
 	}
 	return nil
 }
