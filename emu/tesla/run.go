@@ -336,10 +336,6 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		write(w, o, mask, &sc.r)
 		return nil
 	}
-	if o.kind == opMov && mask == ^uint32(0) && o.dst == dReg && !o.ccw && o.s[0].kind == sShared {
-		// a full-warp load from shared memory: straight into the register
-		return k.loadMem(w, &b.Shared, &o.s[0], mask, (*lanes)(w.Regs[int(o.drow)*32:]))
-	}
 	a, err := k.fetch(b, w, &o.s[0], mask, &sc.a)
 	if err != nil {
 		return err
