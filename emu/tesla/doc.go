@@ -80,8 +80,9 @@
 //     FlexGrip drops bit 6: seed 001 gives ISET's destination as bits 2-8,
 //     7 bits, R0..R127 (0x7f the internal o[0x7f]); FlexGrip's decode stage
 //     takes a long ALU instruction's destination from bits 8..2 as well;
-//     sm_1x code may use up to 128 registers, so R70 is a register of its
-//     own; and FlexGrip left no log of this run to show otherwise. The same
+//     nvcc gives sm_10 kernels up to 128 registers (-maxrregcount 128, as
+//     reported on NVIDIA's forum), so R70 is a register of its own; and
+//     FlexGrip left no log of this run to show otherwise. The same
 //     two words also lack the .C0 write flag their comments claim, so the
 //     words, not the hardware, are wrong. We keep the 7-bit numbers and the
 //     app's expectation fails as documented (knownBadExpectation).
