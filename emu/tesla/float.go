@@ -63,19 +63,21 @@ func mulRZ(x, y float32) float32 {
 // written out for speed: most of a matrix multiply's time is here. The
 // product of two singles is exact in float64 (24+24 bits < 53); cutting its
 // mantissa to 23 bits rounds it toward zero to single precision whenever it
-// is a normal single, and float32 then holds it exactly. The factors'
-// exponents tell beforehand whether it is: two normal factors with biased
-// exponents ex+ey in [128, 380] have a product in [2^-126, 2^128). A zero or
-// denormal factor makes the product a signed zero; what is left (infinite
-// or NaN factors, products outside the normal range, NaN sums) takes
-// fmadRef, and denormal sums are flushed.
+// is a normal single, and float32 then holds it exactly. The exponents tell
+// beforehand which lanes need no care: two normal factors with biased
+// exponents ex+ey in [152, 380] have a product in [2^-102, 2^128), and
+// added to zero or to a normal addend of at least 2^-102 (biased exponent
+// 25) the sum is zero or a multiple of 2^-125: never denormal, and never NaN.
+// A zero or denormal factor makes the product a signed zero. What is left
+// (infinite or NaN operands, products or addends below 2^-102 or beyond
+// single range) takes fmadRef.
 func fmadLanes(a, b, c, r *lanes) {
 	var slow uint32 // lanes that need the general path
 	for l := range r {
 		x, y := a[l], b[l]
 		ex, ey := x>>23&0xff, y>>23&0xff
 		var p float32
-		if ex-1 < 254 && ey-1 < 254 && ex+ey-128 <= 380-128 {
+		if ex-1 < 254 && ey-1 < 254 && ex+ey-152 <= 380-152 {
 			pb := math.Float64bits(float64(math.Float32frombits(x)) * float64(math.Float32frombits(y)))
 			p = float32(math.Float64frombits(pb &^ (1<<29 - 1)))
 		} else if (ex == 0 || ey == 0) && ex != 255 && ey != 255 {
@@ -85,15 +87,14 @@ func fmadLanes(a, b, c, r *lanes) {
 			continue
 		}
 		z := c[l]
-		if z&0x7f800000 == 0 {
-			z &= 0x80000000
+		if z>>23&0xff-25 >= 254-24 {
+			if z&0x7f800000 != 0 {
+				slow |= 1 << l // z is tiny, infinite or NaN
+				continue
+			}
+			z &= 0x80000000 // zero or flushed
 		}
-		s := math.Float32bits(p + math.Float32frombits(z))
-		if sa := s & 0x7fffffff; sa-1 < 0x7fffff || sa > 0x7f800000 {
-			slow |= 1 << l // a denormal or NaN sum
-			continue
-		}
-		r[l] = s
+		r[l] = math.Float32bits(p + math.Float32frombits(z))
 	}
 	for ; slow != 0; slow &= slow - 1 {
 		l := bits.TrailingZeros32(slow)
@@ -105,7 +106,7 @@ func fmadLanes(a, b, c, r *lanes) {
 // exponents of y that keep the product normal are one range.
 func fmadLanesUniform(x uint32, b, c, r *lanes) {
 	ex := x >> 23 & 0xff
-	lo, hi := max(1, 128-int(ex)), min(254, 380-int(ex)) // ey giving a normal product
+	lo, hi := max(1, 152-int(ex)), min(254, 380-int(ex)) // ey giving a product in [2^-102, 2^128)
 	switch ex {
 	case 0: // x is zero or flushed: every finite product is a signed zero
 		x &= 0x80000000
@@ -128,15 +129,14 @@ func fmadLanesUniform(x uint32, b, c, r *lanes) {
 		pb := math.Float64bits(xf * float64(math.Float32frombits(y)))
 		p := float32(math.Float64frombits(pb &^ (1<<29 - 1)))
 		z := c[l]
-		if z&0x7f800000 == 0 {
-			z &= 0x80000000
+		if z>>23&0xff-25 >= 254-24 {
+			if z&0x7f800000 != 0 {
+				slow |= 1 << l // z is tiny, infinite or NaN
+				continue
+			}
+			z &= 0x80000000 // zero or flushed
 		}
-		s := math.Float32bits(p + math.Float32frombits(z))
-		if sa := s & 0x7fffffff; sa-1 < 0x7fffff || sa > 0x7f800000 {
-			slow |= 1 << l // a denormal or NaN sum
-			continue
-		}
-		r[l] = s
+		r[l] = math.Float32bits(p + math.Float32frombits(z))
 	}
 	for ; slow != 0; slow &= slow - 1 {
 		l := bits.TrailingZeros32(slow)
