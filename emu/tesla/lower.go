@@ -152,6 +152,7 @@ type op struct {
 	mode2  uint8 // op-specific: second mode (conversion source type, ...)
 	size   uint8 // memory access size
 	fast   fastKind
+	quick  bool // fast, unguarded, no join or exit marker: Run's shortcut
 	s      [3]src
 	target uint32 // branch/call/SSY target (program index)
 	addr   uint32 // byte address of the instruction
@@ -249,6 +250,7 @@ func LowerFor(code []byte, sm int) (*Program, error) {
 	for i := range p.ops {
 		o := &p.ops[i]
 		o.fast = classifyFast(o)
+		o.quick = o.fast != fastNone && o.cond == condAlway && !o.join && !o.exit
 		switch o.kind {
 		case opBra, opCal, opSSY, opPBK, opPret:
 			t, ok := p.index[o.target]

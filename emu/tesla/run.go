@@ -105,6 +105,24 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
 		}
 		o := &ops[pc]
+		if o.quick && w.Active == ^uint32(0) && b.Trace == nil {
+			// an unguarded fast-path op for the whole warp: no join, guard,
+			// trace or exit to look at
+			w.Rejoined = false
+			w.Steps++
+			w.ThreadSteps += 32
+			w.PC = pc + 1
+			done, err := k.execFast(b, w, o)
+			if err != nil {
+				return k.fault(b, w, pc, err)
+			}
+			if done {
+				continue
+			}
+			w.Steps-- // not this time (a g[] factor that is not uniform): the general route
+			w.ThreadSteps -= 32
+			w.PC = pc
+		}
 		if o.join {
 			if !w.Join() {
 				continue
