@@ -47,8 +47,9 @@ func (k *Kernel) loadMem(w *emu.Warp, m *emu.Memory, s *src, mask uint32, buf *l
 		if a := arow[0] + s.off; shape == addrWords && mask == ^uint32(0) && a&3 == 0 && uint64(a)+128 <= uint64(n) {
 			// 32 consecutive words: one bounds check
 			d := (*[128]byte)(data[a : a+128])
-			for l := range buf {
-				buf[l] = binary.LittleEndian.Uint32(d[4*l:])
+			for l := 0; l < 32; l += 2 { // two lanes per load
+				v := binary.LittleEndian.Uint64(d[4*l:])
+				buf[l], buf[l+1] = uint32(v), uint32(v>>32)
 			}
 			return nil
 		}
