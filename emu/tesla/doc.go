@@ -101,6 +101,7 @@
 // the fast path (TestFMADFastPaths checks it bit for bit against fmadRef on
 // 4M random lanes, TestFMADRef checks fmadRef against math/big). The tiled
 // matrix multiply at 512x512 (BenchmarkMxM512, 72M warp-instructions in 5
-// runs) reaches about 21M warp-instructions per CPU-second on a shared,
-// loaded 2-core machine, up from 13M.
+// runs) reaches 22-23.5M warp-instructions per CPU-second on a shared
+// 2-core machine (load average 10-12), up from 12.4-13M before these paths
+// in the same session; wall-clock rates on that machine say little.
 package tesla
