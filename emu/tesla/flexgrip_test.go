@@ -21,7 +21,8 @@ var knownBadExpectation = map[string]string{
 	// The hand-edited ROM words at 0x58 and 0x70 have destination 0x46 and
 	// 0x48 (R70, R72: the word0 bit 8 is set), but the expected copy assumes
 	// the ROM comments' R6 and R8. Writing R70/R72 leaves R6/R8 zero, the
-	// bounds test fails and nothing is copied.
+	// bounds test fails and nothing is copied. Neither G80 nor FlexGrip
+	// ignores bit 6 of a register number (evidence in doc.go).
 	"transpose_copy": "0xbdea2c54",
 }
 

@@ -61,79 +61,93 @@ func mulRZ(x, y float32) float32 {
 
 // fmadLanes is the common FMAD (no negation, nearest sum) for all lanes,
 // written out for speed: most of a matrix multiply's time is here. The
-// truncated product of two normal singles is computed on the integer
-// mantissas (float conversions would chain through false register
-// dependencies); zeros, denormals, infinities, NaNs and results outside the
-// normal range take mulTrunc.
+// product of two singles is exact in float64 (24+24 bits < 53); cutting its
+// mantissa to 23 bits rounds it toward zero to single precision whenever it
+// is a normal single, and float32 then holds it exactly. The exponents tell
+// beforehand which lanes need no care: two normal factors with biased
+// exponents ex+ey in [152, 380] have a product in [2^-102, 2^128), and
+// added to zero or to a normal addend of at least 2^-102 (biased exponent
+// 25) the sum is zero or a multiple of 2^-125: never denormal, and never NaN.
+// A zero or denormal factor makes the product a signed zero. What is left
+// (infinite or NaN operands, products or addends below 2^-102 or beyond
+// single range) takes fmadRef.
 func fmadLanes(a, b, c, r *lanes) {
-	var slow uint32 // lanes whose product or sum needs the general path
+	var slow uint32 // lanes that need the general path
 	for l := range r {
-		x, y, z := a[l], b[l], c[l]
+		x, y := a[l], b[l]
 		ex, ey := x>>23&0xff, y>>23&0xff
-		m := uint64(x&0x7fffff|0x800000) * uint64(y&0x7fffff|0x800000) // in [2^46, 2^48)
-		hi := uint32(m >> 47)
-		e := ex + ey - 127 + hi
-		nz := uint32(int32(-(ex * ey)) >> 31) // 0 when a factor is zero or denormal (flushed)
-		p := (x^y)&0x80000000 | (e<<23|uint32(m>>(23+hi))&0x7fffff)&nz
-		if z&0x7f800000 == 0 {
-			z &= 0x80000000
-		}
-		s := math.Float32bits(math.Float32frombits(p) + math.Float32frombits(z))
-		sa := s & 0x7fffffff
-		// general path: a product outside the normal range (unsigned tests
-		// also catch exponents below 1), an infinite or NaN factor, a
-		// denormal or NaN sum
-		if max(e-1, ex-1, ey-1)&nz >= 254 || max(ex, ey) == 255 || sa-1 < 0x7fffff || sa > 0x7f800000 {
-			slow |= 1 << l // r may be a source's row: leave it for the second pass
+		var p float32
+		if ex-1 < 254 && ey-1 < 254 && ex+ey-152 <= 380-152 {
+			pb := math.Float64bits(float64(math.Float32frombits(x)) * float64(math.Float32frombits(y)))
+			p = float32(math.Float64frombits(pb &^ (1<<29 - 1)))
+		} else if (ex == 0 || ey == 0) && ex != 255 && ey != 255 {
+			p = math.Float32frombits((x ^ y) & 0x80000000)
 		} else {
-			r[l] = s
+			slow |= 1 << l // r may be a source's row: leave it for the second pass
+			continue
 		}
+		z := c[l]
+		if z>>23&0xff-25 >= 254-24 {
+			if z&0x7f800000 != 0 {
+				slow |= 1 << l // z is tiny, infinite or NaN
+				continue
+			}
+			z &= 0x80000000 // zero or flushed
+		}
+		r[l] = math.Float32bits(p + math.Float32frombits(z))
 	}
 	for ; slow != 0; slow &= slow - 1 {
 		l := bits.TrailingZeros32(slow)
-		p := math.Float32frombits(mulTrunc(f32(a[l]), f32(b[l])))
-		r[l] = bitsOut(p + f32(c[l]))
+		r[l] = fmadRef(a[l], b[l], c[l])
 	}
 }
 
-// fmadLanesUniform is fmadLanes when every lane's first factor is x.
+// fmadLanesUniform is fmadLanes when every lane's first factor is x: the
+// exponents of y that keep the product normal are one range.
 func fmadLanesUniform(x uint32, b, c, r *lanes) {
 	ex := x >> 23 & 0xff
-	mx := uint64(x&0x7fffff | 0x800000)
-	sx := x & 0x80000000
-	if ex-1 >= 254 && ex != 0 { // infinity or NaN: the general path
-		var a lanes
-		for l := range a {
-			a[l] = x
-		}
-		fmadLanes(&a, b, c, r)
-		return
+	lo, hi := max(1, 152-int(ex)), min(254, 380-int(ex)) // ey giving a product in [2^-102, 2^128)
+	switch ex {
+	case 0: // x is zero or flushed: every finite product is a signed zero
+		x &= 0x80000000
+		lo, hi = 1, 254
+	case 255: // infinite or NaN: the general path
+		lo, hi = 1, 0
 	}
+	xf := float64(math.Float32frombits(x))
+	span := uint32(hi - lo + 1) // 0 when empty
 	var slow uint32
 	for l := range r {
-		y, z := b[l], c[l]
-		ey := y >> 23 & 0xff
-		m := mx * uint64(y&0x7fffff|0x800000)
-		hi := uint32(m >> 47)
-		e := ex + ey - 127 + hi
-		nz := uint32(int32(-(ex * ey)) >> 31) // 0 when a factor is zero or denormal (flushed)
-		p := (sx^y)&0x80000000 | (e<<23|uint32(m>>(23+hi))&0x7fffff)&nz
-		if z&0x7f800000 == 0 {
-			z &= 0x80000000
+		y := b[l]
+		if y>>23&0xff-uint32(lo) >= span {
+			if y&0x7f800000 != 0 || ex == 255 {
+				slow |= 1 << l // r may be a source's row: leave it for the second pass
+				continue
+			}
+			y &= 0x80000000 // zero or denormal y: a signed zero product
 		}
-		s := math.Float32bits(math.Float32frombits(p) + math.Float32frombits(z))
-		sa := s & 0x7fffffff
-		if max(e-1, ey-1)&nz >= 254 || ey == 255 || sa-1 < 0x7fffff || sa > 0x7f800000 {
-			slow |= 1 << l // r may be a source's row: leave it for the second pass
-		} else {
-			r[l] = s
+		pb := math.Float64bits(xf * float64(math.Float32frombits(y)))
+		p := float32(math.Float64frombits(pb &^ (1<<29 - 1)))
+		z := c[l]
+		if z>>23&0xff-25 >= 254-24 {
+			if z&0x7f800000 != 0 {
+				slow |= 1 << l // z is tiny, infinite or NaN
+				continue
+			}
+			z &= 0x80000000 // zero or flushed
 		}
+		r[l] = math.Float32bits(p + math.Float32frombits(z))
 	}
 	for ; slow != 0; slow &= slow - 1 {
 		l := bits.TrailingZeros32(slow)
-		p := math.Float32frombits(mulTrunc(f32(x), f32(b[l])))
-		r[l] = bitsOut(p + f32(c[l]))
+		r[l] = fmadRef(x, b[l], c[l])
 	}
+}
+
+// fmadRef is FMAD for one lane by the general route: the product truncated
+// by mulTrunc, the sum rounded to nearest, denormals flushed.
+func fmadRef(x, y, z uint32) uint32 {
+	return bitsOut(math.Float32frombits(mulTrunc(f32(x), f32(y))) + f32(z))
 }
 
 // ftzFast flushes a denormal to zero without a branch.

@@ -151,6 +151,8 @@ type op struct {
 	mode   uint8 // op-specific: addop, lop, set condition, rounding, multiply kind...
 	mode2  uint8 // op-specific: second mode (conversion source type, ...)
 	size   uint8 // memory access size
+	fast   fastKind
+	quick  bool // fast, unguarded, no join or exit marker: Run's shortcut
 	s      [3]src
 	target uint32 // branch/call/SSY target (program index)
 	addr   uint32 // byte address of the instruction
@@ -247,6 +249,8 @@ func LowerFor(code []byte, sm int) (*Program, error) {
 	// resolve code targets to op indices
 	for i := range p.ops {
 		o := &p.ops[i]
+		o.fast = classifyFast(o)
+		o.quick = o.fast != fastNone && o.cond == condAlway && !o.join && !o.exit
 		switch o.kind {
 		case opBra, opCal, opSSY, opPBK, opPret:
 			t, ok := p.index[o.target]

@@ -2,6 +2,7 @@ package tesla
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"gpuisa/emu"
 )
@@ -46,8 +47,9 @@ func (k *Kernel) loadMem(w *emu.Warp, m *emu.Memory, s *src, mask uint32, buf *l
 		if a := arow[0] + s.off; shape == addrWords && mask == ^uint32(0) && a&3 == 0 && uint64(a)+128 <= uint64(n) {
 			// 32 consecutive words: one bounds check
 			d := (*[128]byte)(data[a : a+128])
-			for l := range buf {
-				buf[l] = binary.LittleEndian.Uint32(d[4*l:])
+			for l := 0; l < 32; l += 2 { // two lanes per load
+				v := binary.LittleEndian.Uint64(d[4*l:])
+				buf[l], buf[l+1] = uint32(v), uint32(v>>32)
 			}
 			return nil
 		}
@@ -216,6 +218,9 @@ func (k *Kernel) memOp(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratc
 	}
 	// stores: the value operand (a register, a pair or a quad for 64/128 bits)
 	v := &o.s[1]
+	if size == 4 && !local && !o.hi && v.kind == sReg && v.row < numGPR && v.row != zeroReg {
+		return storeWords(mem, addrs, mask, (*lanes)(w.Regs[int(v.row)*32:]))
+	}
 	for l := range 32 {
 		if mask&(1<<l) == 0 {
 			continue
@@ -269,6 +274,17 @@ func loadWords(m *emu.Memory, addrs *lanes, mask uint32, dst *lanes, ccw bool, w
 			sc.f[l] = intFlags(dst[l], true)
 		}
 		writeFlags(w, o, mask, &sc.f)
+	}
+	return nil
+}
+
+// storeWords is the 32-bit store of a register.
+func storeWords(m *emu.Memory, addrs *lanes, mask uint32, src *lanes) error {
+	for ; mask != 0; mask &= mask - 1 {
+		l := bits.TrailingZeros32(mask)
+		if !m.Store32(addrs[l], src[l]) {
+			return &laneErr{l, m.Fault(uint64(addrs[l]), 4, true)}
+		}
 	}
 	return nil
 }

@@ -105,6 +105,24 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
 		}
 		o := &ops[pc]
+		if o.quick && w.Active == ^uint32(0) && b.Trace == nil {
+			// an unguarded fast-path op for the whole warp: no join, guard,
+			// trace or exit to look at
+			w.Rejoined = false
+			w.Steps++
+			w.ThreadSteps += 32
+			w.PC = pc + 1
+			done, err := k.execFast(b, w, o)
+			if err != nil {
+				return k.fault(b, w, pc, err)
+			}
+			if done {
+				continue
+			}
+			w.Steps-- // not this time (a g[] factor that is not uniform): the general route
+			w.ThreadSteps -= 32
+			w.PC = pc
+		}
 		if o.join {
 			if !w.Join() {
 				continue
@@ -235,6 +253,11 @@ func writeFlags(w *emu.Warp, o *op, mask uint32, f *lanes) {
 
 // exec runs one instruction for the lanes in mask.
 func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
+	if o.fast != fastNone && mask == ^uint32(0) {
+		if done, err := k.execFast(b, w, o); done {
+			return err
+		}
+	}
 	switch o.kind {
 	case opNop:
 		return nil
@@ -330,10 +353,6 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		}
 		write(w, o, mask, &sc.r)
 		return nil
-	}
-	if o.kind == opMov && mask == ^uint32(0) && o.dst == dReg && !o.ccw && o.s[0].kind == sShared {
-		// a full-warp load from shared memory: straight into the register
-		return k.loadMem(w, &b.Shared, &o.s[0], mask, (*lanes)(w.Regs[int(o.drow)*32:]))
 	}
 	a, err := k.fetch(b, w, &o.s[0], mask, &sc.a)
 	if err != nil {
