@@ -81,21 +81,28 @@ func (s LineStyle) AppendLine(dst []byte, addr uint64, text []byte, raw uint64, 
 // goes; a disassembler appends the text itself, then AppendSuffix, so the
 // text is written once.
 func (s LineStyle) AppendPrefix(dst []byte, addr uint64) []byte {
-	if addr > 0xffff || s.Indent > len(blanks) || s.Gap > len(blanks) {
+	if s.Indent > len(blanks) || s.Gap > len(blanks) {
 		dst = appendBlanks(dst, s.Indent)
 		dst = AppendAddr(dst, addr)
 		return appendBlanks(dst, s.Gap)
 	}
-	// the common case written in place: blanks, /*xxxx*/, blanks
+	// written in place: blanks, /*addr*/ (at least 4 digits), blanks
+	digits := 4
+	for t := addr >> 16; t != 0; t >>= 4 {
+		digits++
+	}
 	l := len(dst)
-	n := s.Indent + 8 + s.Gap
+	n := s.Indent + 4 + digits + s.Gap
 	dst = grow(dst, n)
 	b := dst[l : l+n]
 	copy(b, blanks[:s.Indent])
-	a := b[s.Indent:]
-	a[0], a[1], a[6], a[7] = '/', '*', '*', '/'
-	a[2], a[3], a[4], a[5] = hexDigits[addr>>12&0xf], hexDigits[addr>>8&0xf], hexDigits[addr>>4&0xf], hexDigits[addr&0xf]
-	copy(a[8:], blanks[:s.Gap])
+	a := b[s.Indent : s.Indent+4+digits]
+	a[0], a[1], a[len(a)-2], a[len(a)-1] = '/', '*', '*', '/'
+	for i := digits + 1; i >= 2; i-- {
+		a[i] = hexDigits[addr&0xf]
+		addr >>= 4
+	}
+	copy(b[s.Indent+4+digits:], blanks[:s.Gap])
 	return dst
 }
 
