@@ -68,6 +68,7 @@ type piece struct {
 	wide  bool      // operand halves depend on field: halves when its low bit is 0
 	field isa.Field // enum/flag field, or the width field of an operand
 	text  string
+	word  uint64 // text packed for putWord (0: too long, use text)
 	opts  []string
 	asm   *pieceAsm // what only the assembler needs, kept out of the printer's way
 }

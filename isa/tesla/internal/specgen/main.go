@@ -588,6 +588,20 @@ func longestFirst(opts []string) []uint8 {
 	return order
 }
 
+// textWord packs a literal of up to 7 bytes for the printer's one-store
+// writer: the bytes from the lowest up, the length in the top byte; 0 when
+// the text is empty or longer.
+func textWord(s string) uint64 {
+	if len(s) == 0 || len(s) > 7 {
+		return 0
+	}
+	w := uint64(len(s)) << 56
+	for i := len(s) - 1; i >= 0; i-- {
+		w |= uint64(s[i]) << (8 * i)
+	}
+	return w
+}
+
 func writePieces(b *bytes.Buffer, name string, ps []piece) {
 	if len(ps) == 0 {
 		return
@@ -599,7 +613,7 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 		}
 		switch p.kind {
 		case "lit":
-			fmt.Fprintf(b, "{kind: pieceLit, text: %q, asm: &pieceAsm{toks: %#v}}", p.text, tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceLit, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.text, textWord(p.text), tokens(p.text))
 		case "join":
 			b.WriteString("{kind: pieceJoin}")
 		case "cc":
@@ -611,9 +625,9 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 			}
 			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v, asm: &pieceAsm{optToks: %#v, order: %#v}}", p.field, p.opts, ot, longestFirst(p.opts))
 		case "flag":
-			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, asm: &pieceAsm{toks: %#v}}", p.field, p.text, tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, textWord(p.text), tokens(p.text))
 		case "nflag":
-			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q, asm: &pieceAsm{toks: %#v}}", p.field, p.text, tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, textWord(p.text), tokens(p.text))
 		case "opnd":
 			fmt.Fprintf(b, "{kind: pieceOperand, opnd: opnd_%s", p.text)
 			switch p.arg {
