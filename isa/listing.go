@@ -1,5 +1,7 @@
 package isa
 
+import "encoding/binary"
+
 // Listing lines are built with append-style helpers so a disassembler can
 // print millions of instructions without allocating per line.
 
@@ -95,14 +97,14 @@ func (s LineStyle) AppendPrefix(dst []byte, addr uint64) []byte {
 	n := s.Indent + 4 + digits + s.Gap
 	dst = grow(dst, n)
 	b := dst[l : l+n]
-	copy(b, blanks[:s.Indent])
+	fillBlanks(b[:s.Indent])
 	a := b[s.Indent : s.Indent+4+digits]
 	a[0], a[1], a[len(a)-2], a[len(a)-1] = '/', '*', '*', '/'
 	for i := digits + 1; i >= 2; i-- {
 		a[i] = hexDigits[addr&0xf]
 		addr >>= 4
 	}
-	copy(b[s.Indent+4+digits:], blanks[:s.Gap])
+	fillBlanks(b[s.Indent+4+digits:])
 	return dst
 }
 
@@ -124,17 +126,48 @@ func (s LineStyle) AppendSuffix(dst []byte, textLen int, raw uint64, digits int)
 	n := pad + 6 + s.HexWidth + 4
 	dst = grow(dst, n)
 	b := dst[l : l+n]
-	copy(b, blanks[:pad])
+	fillBlanks(b[:pad])
 	h := b[pad:]
 	copy(h, " /* 0x")
 	h = h[6:]
-	for i := digits - 1; i >= 0; i-- {
-		h[i] = hexDigits[raw&0xf]
-		raw >>= 4
+	if digits == 16 {
+		binary.BigEndian.PutUint64(h, hex8(uint32(raw>>32)))
+		binary.BigEndian.PutUint64(h[8:], hex8(uint32(raw)))
+	} else if digits == 8 {
+		binary.BigEndian.PutUint64(h, hex8(uint32(raw)))
+	} else {
+		for i := digits - 1; i >= 0; i-- {
+			h[i] = hexDigits[raw&0xf]
+			raw >>= 4
+		}
 	}
-	copy(h[digits:], blanks[:s.HexWidth-digits])
+	fillBlanks(h[digits:s.HexWidth])
 	copy(h[s.HexWidth:], " */\n")
 	return dst
+}
+
+// fillBlanks sets b to blanks, eight at a time.
+func fillBlanks(b []byte) {
+	for len(b) >= 8 {
+		binary.LittleEndian.PutUint64(b, 0x2020202020202020)
+		b = b[8:]
+	}
+	for i := range b {
+		b[i] = ' '
+	}
+}
+
+// hex8 spells x as 8 lower-case hex digits, the first in the top byte.
+func hex8(x uint32) uint64 {
+	// spread the nibbles one a byte, lowest nibble in the lowest byte
+	v := uint64(x)
+	v = (v | v<<16) & 0x0000ffff0000ffff
+	v = (v | v<<8) & 0x00ff00ff00ff00ff
+	v = (v | v<<4) & 0x0f0f0f0f0f0f0f0f
+	// digits above 9 get the distance from '9'+1 to 'a'
+	over := (v + 0x0606060606060606) >> 4 & 0x0101010101010101
+	v += 0x3030303030303030 + over*('a'-'0'-10)
+	return v
 }
 
 // grow extends dst by n bytes (their content is to be overwritten).
