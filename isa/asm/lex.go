@@ -39,13 +39,27 @@ func (l *Lexer) Reset(line string) {
 // Rest is the unread remainder of the line.
 func (l *Lexer) Rest() string { return l.line[l.pos:] }
 
-func isIdentStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || c == '.'
-}
+// charClass holds, per byte, whether it may start (identStart) or continue
+// (identChar) an identifier: one load per character in the lexer's loops.
+var charClass = func() (t [256]uint8) {
+	for c := range 256 {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || c == '.' {
+			t[c] = identStart | identChar
+		} else if c >= '0' && c <= '9' {
+			t[c] = identChar
+		}
+	}
+	return
+}()
 
-func isIdentChar(c byte) bool {
-	return isIdentStart(c) || c >= '0' && c <= '9'
-}
+const (
+	identStart = 1 << iota
+	identChar
+)
+
+func isIdentStart(c byte) bool { return charClass[c]&identStart != 0 }
+
+func isIdentChar(c byte) bool { return charClass[c]&identChar != 0 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
