@@ -480,14 +480,22 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 	if i := strings.IndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}
-	cands, ok := formsByName[base]
-	if !ok {
-		return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base}
-	}
 	p.toks = stmt[1:]
 	p.best = matchErr{}
-	parses := p.mnemParses(cands, mn)
+	// a mnemonic seen before needs no look-up of its candidate forms
+	parses, seen := p.mcache[mn.Text]
+	var cands []uint16
+	if !seen {
+		var ok bool
+		if cands, ok = formsByName[base]; !ok {
+			return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base}
+		}
+		parses = p.mnemParses(cands, mn)
+	}
 	if len(parses) == 0 {
+		if cands == nil {
+			cands = formsByName[base]
+		}
 		// explain the mnemonic failure (the cache kept no messages)
 		delete(p.mcache, mn.Text)
 		p.best = matchErr{}

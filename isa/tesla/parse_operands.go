@@ -29,12 +29,33 @@ func parseReg(t asm.Token, half bool) (uint64, bool) {
 	if half != (h >= 0) {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(num, 10, 8)
-	if err != nil || num == "" || num[0] == '+' {
+	n, ok := parseSmall(num)
+	if !ok {
 		return 0, false
 	}
 	if half {
 		return n*2 + uint64(h), true
+	}
+	return n, true
+}
+
+// parseSmall reads a decimal number below 256 (what strconv.ParseUint(s,
+// 10, 8) accepts), without its generality: register numbers are read for
+// every operand.
+func parseSmall(s string) (uint64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+		if n > 255 {
+			return 0, false
+		}
 	}
 	return n, true
 }

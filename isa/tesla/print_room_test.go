@@ -2,6 +2,7 @@ package tesla
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -71,6 +72,16 @@ func TestOperandTextBound(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+func TestParseSmall(t *testing.T) {
+	for _, s := range []string{"", "0", "7", "007", "127", "255", "256", "0255", "00000000000000000000012", "1000", "+1", "-1", "1a", "٣", "99999999999999999999999"} {
+		n, ok := parseSmall(s)
+		want, err := strconv.ParseUint(s, 10, 8)
+		if ok != (err == nil) || ok && n != want {
+			t.Errorf("parseSmall(%q) = %d, %v; strconv says %d, %v", s, n, ok, want, err)
 		}
 	}
 }
