@@ -73,7 +73,7 @@ func (l *Lexer) Next() Token {
 			l.pos++
 			continue
 		case c == '/' && l.pos+1 < len(s) && s[l.pos+1] == '*':
-			end := indexFrom(s, "*/", l.pos+2)
+			end := commentEnd(s, l.pos+2)
 			if end < 0 {
 				l.Unterminated = true
 				l.pos = len(s)
@@ -153,6 +153,18 @@ func scanNumber(s string, i int) int {
 
 func isHex(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// commentEnd returns the index of the "*/" at or after from, or -1. A byte
+// loop: the comments of listings are a few bytes long, shorter than a
+// general search takes to set up.
+func commentEnd(s string, from int) int {
+	for i := from; i+1 < len(s); i++ {
+		if s[i] == '*' && s[i+1] == '/' {
+			return i
+		}
+	}
+	return -1
 }
 
 func indexFrom(s, sub string, from int) int {
