@@ -279,6 +279,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 	var addr uint64
 	var p parser
 	var lx asm.Lexer
+	var lineToks []asm.Token // reused line after line (p.toks is cut from it)
 	endFunction := func() {
 		if len(insts) > 0 {
 			insts[len(insts)-1].fnEnd = true
@@ -313,7 +314,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 			return
 		}
 		lx.Reset(line)
-		p.toks = p.toks[:0]
+		lineToks = lineToks[:0]
 		for {
 			t := lx.Next()
 			if t.Kind == asm.EOL {
@@ -323,13 +324,13 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: t.Col}, "unexpected character %q", t.Text)
 				return
 			}
-			p.toks = append(p.toks, t)
+			lineToks = append(lineToks, t)
 		}
 		if lx.Unterminated {
 			errs.Add(asm.Pos{File: filename, Line: ln, Col: len(line) + 1}, "unterminated comment or string")
 			return
 		}
-		toks := p.toks
+		toks := lineToks
 		for len(toks) > 0 {
 			// labels
 			if len(toks) >= 2 && toks[0].Kind == asm.Ident && toks[1].Text == ":" {
