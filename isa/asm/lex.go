@@ -65,40 +65,41 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // Next returns the next token; at the end of the line it returns EOL forever.
 func (l *Lexer) Next() Token {
-	s := l.line
-	for l.pos < len(s) {
-		c := s[l.pos]
+	s, pos := l.line, l.pos // a local position: the loops below run per byte
+	for pos < len(s) {
+		c := s[pos]
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-			l.pos++
+			pos++
 			continue
-		case c == '/' && l.pos+1 < len(s) && s[l.pos+1] == '*':
-			end := commentEnd(s, l.pos+2)
+		case c == '/' && pos+1 < len(s) && s[pos+1] == '*':
+			end := commentEnd(s, pos+2)
 			if end < 0 {
 				l.Unterminated = true
-				l.pos = len(s)
+				pos = len(s)
 			} else {
-				l.pos = end + 2
+				pos = end + 2
 			}
 			continue
-		case c == '/' && l.pos+1 < len(s) && s[l.pos+1] == '/', c == '#':
-			l.pos = len(s)
+		case c == '/' && pos+1 < len(s) && s[pos+1] == '/', c == '#':
+			pos = len(s)
 			continue
 		}
-		start := l.pos
+		start := pos
 		col := start + 1
 		switch {
 		case isDigit(c):
-			l.pos = scanNumber(s, l.pos)
+			l.pos = scanNumber(s, pos)
 			return Token{Number, s[start:l.pos], col}
 		case isIdentStart(c):
-			l.pos++
-			for l.pos < len(s) && isIdentChar(s[l.pos]) {
-				l.pos++
+			pos++
+			for pos < len(s) && isIdentChar(s[pos]) {
+				pos++
 			}
-			return Token{Ident, s[start:l.pos], col}
+			l.pos = pos
+			return Token{Ident, s[start:pos], col}
 		case c == '"':
-			end := indexFrom(s, "\"", l.pos+1)
+			end := indexFrom(s, "\"", pos+1)
 			if end < 0 {
 				l.Unterminated = true
 				l.pos = len(s)
@@ -107,14 +108,14 @@ func (l *Lexer) Next() Token {
 			l.pos = end + 1
 			return Token{String, s[start+1 : end], col}
 		}
+		l.pos = pos + 1
 		switch c {
 		case '[', ']', '(', ')', ',', '|', '-', '+', '~', '!', '@', '{', '}', ':', ';', '=', '*':
-			l.pos++
 			return Token{Punct, s[start:l.pos], col}
 		}
-		l.pos++
 		return Token{Bad, s[start:l.pos], col}
 	}
+	l.pos = pos
 	return Token{EOL, "", len(s) + 1}
 }
 
