@@ -160,7 +160,7 @@ func (p *parser) putAreg(st encState, c Class, m memRef) (encState, bool) {
 		inc = 1
 	}
 	if c == ClassLong {
-		return putAll(st, fv{f_alo, m.areg&3}, fv{f_ahi, m.areg>>2}, fv{f_ainc, inc})
+		return putAll(st, fv{f_alo, m.areg & 3}, fv{f_ahi, m.areg >> 2}, fv{f_ainc, inc})
 	}
 	if m.areg > 3 {
 		return st, false
@@ -260,7 +260,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 					p.fail(t.Col, "a g[] index of at most 0x1f")
 					return i, st, false
 				}
-				n, ok := putAll(st, fv{f_sh, 1}, fv{f_s1, m.typ<<5|m.idx})
+				n, ok := putAll(st, fv{f_sh, 1}, fv{f_s1, m.typ<<5 | m.idx})
 				if ok {
 					n, ok = p.putAreg(n, c, m)
 				}
@@ -270,7 +270,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 				p.fail(t.Col, "a g[] index of at most 0xf in a short instruction")
 				return i, st, false
 			}
-			n, ok := putAll(st, fv{f_ssh, 1}, fv{f_ss1, m.typ<<4|m.idx})
+			n, ok := putAll(st, fv{f_ssh, 1}, fv{f_ss1, m.typ<<4 | m.idx})
 			if ok {
 				n, ok = p.putAreg(n, c, m)
 			}
@@ -359,7 +359,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, "o[An+offset]")
 			return i, st, false
 		}
-		n, ok := putAll(st, fv{f_saddr, m.idx}, fv{f_alo, m.areg&3}, fv{f_ahi, m.areg>>2})
+		n, ok := putAll(st, fv{f_saddr, m.idx}, fv{f_alo, m.areg & 3}, fv{f_ahi, m.areg >> 2})
 		return j, n, ok
 	case opnd_bxmem:
 		bank, m, j, ok := p.parseConst(i)
@@ -367,7 +367,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, "c[bank][An+offset]")
 			return i, st, false
 		}
-		n, ok := putAll(st, fv{f_bank, bank}, fv{f_bxoff, m.idx}, fv{f_alo, m.areg&3}, fv{f_ahi, m.areg>>2})
+		n, ok := putAll(st, fv{f_bank, bank}, fv{f_bxoff, m.idx}, fv{f_alo, m.areg & 3}, fv{f_ahi, m.areg >> 2})
 		return j, n, ok
 	case opnd_amem, opnd_vmem:
 		want, fld := "a", f_s1
@@ -383,7 +383,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, want+"[An+offset]")
 			return i, st, false
 		}
-		n, ok := putAll(st, fv{fld, m.idx}, fv{f_alo, m.areg&3}, fv{f_ahi, m.areg>>2})
+		n, ok := putAll(st, fv{fld, m.idx}, fv{f_alo, m.areg & 3}, fv{f_ahi, m.areg >> 2})
 		return j, n, ok
 	case opnd_texmask:
 		x, _, j, ok := p.parseNumber(i, false)
@@ -391,7 +391,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, "a write mask 0x0..0xf")
 			return i, st, false
 		}
-		n, ok := putAll(st, fv{f_tmlo, x&3}, fv{f_tmhi, x>>2})
+		n, ok := putAll(st, fv{f_tmlo, x & 3}, fv{f_tmhi, x >> 2})
 		return j, n, ok
 	case opnd_s1r:
 		return reg(f_s1)
@@ -467,7 +467,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			n, ok := st.put(f_tgt, x)
 			return j, n, ok
 		}
-		n, ok := putAll(st, fv{f_tgt, x&f_tgt.Max()}, fv{f_tgthi, x>>19})
+		n, ok := putAll(st, fv{f_tgt, x & f_tgt.Max()}, fv{f_tgthi, x >> 19})
 		return j, n, ok
 	case opnd_gmem, opnd_gred, opnd_gatom:
 		segf := f_s2
@@ -543,7 +543,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, "an address register A0..A7")
 			return i, st, false
 		} else {
-			n, ok = putAll(st, fv{f_alo, a&3}, fv{f_ahi, a>>2})
+			n, ok = putAll(st, fv{f_alo, a & 3}, fv{f_ahi, a >> 2})
 		}
 		return i + 1, n, ok
 	case opnd_adaimm:
@@ -618,7 +618,7 @@ func (p *parser) parseImm(i int, st encState, signed bool) (int, encState, bool)
 		p.fail(t.Col, "a 32-bit immediate")
 		return i, st, false
 	}
-	n, ok := putAll(st, fv{f_immlo, x&0x3f}, fv{f_immhi, x>>6})
+	n, ok := putAll(st, fv{f_immlo, x & 0x3f}, fv{f_immhi, x >> 6})
 	return j, n, ok
 }
 
