@@ -128,7 +128,8 @@ func (s LineStyle) AppendSuffix(dst []byte, textLen int, raw uint64, digits int)
 	b := dst[l : l+n]
 	fillBlanks(b[:pad])
 	h := b[pad:]
-	copy(h, " /* 0x")
+	// " /* 0x" as one store; its last two bytes are overwritten by digits
+	binary.LittleEndian.PutUint64(h, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
 	h = h[6:]
 	if digits == 16 {
 		binary.BigEndian.PutUint64(h, hex8(uint32(raw>>32)))
@@ -142,7 +143,7 @@ func (s LineStyle) AppendSuffix(dst []byte, textLen int, raw uint64, digits int)
 		}
 	}
 	fillBlanks(h[digits:s.HexWidth])
-	copy(h[s.HexWidth:], " */\n")
+	binary.LittleEndian.PutUint32(h[s.HexWidth:], ' '|'*'<<8|'/'<<16|'\n'<<24)
 	return dst
 }
 
