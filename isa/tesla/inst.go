@@ -87,7 +87,7 @@ type check struct {
 	kind  checkKind
 	opnd  opndKind
 	field isa.Field
-	opts  int // checkEnum: the option at field value x must exist and not be "*"
+	bad   uint64 // checkEnum: bit x is set when field value x names no valid option
 }
 
 type checkKind uint8

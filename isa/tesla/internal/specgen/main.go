@@ -539,14 +539,19 @@ func writeChecks(b *bytes.Buffer, fm *form) {
 	for _, p := range append(append([]piece{}, fm.mnem...), fm.opnds...) {
 		switch p.kind {
 		case "enum":
-			for _, o := range p.opts {
-				if o == "*" {
-					out = append(out, fmt.Sprintf("{kind: checkEnum, field: f_%s, opts: %d}", p.field, len(p.opts)))
-					break
+			// bit x of bad: field value x names no option or a "*" one
+			if fieldWidth(p.field) > 6 {
+				fmt.Fprintf(os.Stderr, "specgen: enumeration field %s is wider than 6 bits\n", p.field)
+				os.Exit(1)
+			}
+			var bad uint64
+			for x := range 1 << fieldWidth(p.field) {
+				if x >= len(p.opts) || p.opts[x] == "*" {
+					bad |= 1 << x
 				}
 			}
-			if len(p.opts) < 1<<fieldWidth(p.field) {
-				out = append(out, fmt.Sprintf("{kind: checkEnum, field: f_%s, opts: %d}", p.field, len(p.opts)))
+			if bad != 0 {
+				out = append(out, fmt.Sprintf("{kind: checkEnum, field: f_%s, bad: %#x}", p.field, bad))
 			}
 		case "cc":
 			out = append(out, "{kind: checkCC}")
