@@ -70,6 +70,7 @@ type piece struct {
 	text  string
 	word  uint64 // text packed for putWord (0: too long, use text)
 	opts  []string
+	words []uint64  // opts packed for putWord (0: too long or empty, use opts)
 	asm   *pieceAsm // what only the assembler needs, kept out of the printer's way
 }
 

@@ -99,12 +99,13 @@ func (c *mnemonicCache) append(dst []byte, inst Inst) []byte {
 	}
 	dst = appendMnemonic(dst, inst)
 	if n := len(dst) - start; n <= 24 {
+		// the words are read past the text, from the room: bytes past n
+		// are never shown
+		b := dst[start : start+24]
 		e.form, e.key, e.n = inst.Form, key, uint8(n)
-		var t [24]byte
-		copy(t[:], dst[start:])
-		e.text[0] = binary.LittleEndian.Uint64(t[:])
-		e.text[1] = binary.LittleEndian.Uint64(t[8:])
-		e.text[2] = binary.LittleEndian.Uint64(t[16:])
+		e.text[0] = binary.LittleEndian.Uint64(b)
+		e.text[1] = binary.LittleEndian.Uint64(b[8:])
+		e.text[2] = binary.LittleEndian.Uint64(b[16:])
 	}
 	return dst
 }

@@ -18,6 +18,14 @@ var condNames = [32]string{
 	"0x18", "0x19", "0x1a", "0x1b", "NOT_SIGN", "NOT_ABOVE", "NOT_CARRY", "NOT_OVERFLOW",
 }
 
+// condWords are condNames packed for putWord (0 for the longer names).
+var condWords = func() (t [32]uint64) {
+	for i, n := range condNames {
+		t[i] = textWord(n)
+	}
+	return
+}()
+
 const condAlways = 0xf
 
 // sharedTypes are the suffixes of g[] and c[] operands by access size.
@@ -91,10 +99,8 @@ func appendGuard(dst []byte, v uint64, lead, trail string) []byte {
 		return dst
 	}
 	dst = append(dst, lead...)
-	dst = append(dst, 'C')
-	dst = append(dst, byte('0'+pr))
-	dst = append(dst, '.')
-	dst = append(dst, condNames[cond]...)
+	dst = putWord(dst, 'C'|('0'+pr)<<8|'.'<<16|3<<56)
+	dst = putText(dst, condNames[cond], condWords[cond])
 	return append(dst, trail...)
 }
 

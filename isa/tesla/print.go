@@ -67,7 +67,8 @@ func putPiece(dst []byte, f *form, p *piece, v uint64) []byte {
 			dst = putWord(dst, '.'|'C'<<8|('0'+f_ccr.Get(v))<<16|3<<56)
 		}
 	case pieceEnum:
-		return append(dst, p.opts[p.field.Get(v)]...)
+		x := p.field.Get(v)
+		return putText(dst, p.opts[x], p.words[x])
 	case pieceFlag:
 		if p.field.Get(v) == 1 {
 			dst = putText(dst, p.text, p.word)

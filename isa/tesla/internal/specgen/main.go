@@ -628,7 +628,11 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 			for _, o := range p.opts {
 				ot = append(ot, tokens(o))
 			}
-			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v, asm: &pieceAsm{optToks: %#v, order: %#v}}", p.field, p.opts, ot, longestFirst(p.opts))
+			var ws []string
+			for _, o := range p.opts {
+				ws = append(ws, fmt.Sprintf("%#x", textWord(o)))
+			}
+			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v, words: []uint64{%s}, asm: &pieceAsm{optToks: %#v, order: %#v}}", p.field, p.opts, strings.Join(ws, ", "), ot, longestFirst(p.opts))
 		case "flag":
 			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, textWord(p.text), tokens(p.text))
 		case "nflag":
