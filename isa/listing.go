@@ -98,13 +98,19 @@ func (s LineStyle) AppendPrefix(dst []byte, addr uint64) []byte {
 	dst = grow(dst, n)
 	b := dst[l : l+n]
 	fillBlanks(b[:s.Indent])
-	a := b[s.Indent : s.Indent+4+digits]
-	a[0], a[1], a[len(a)-2], a[len(a)-1] = '/', '*', '*', '/'
-	for i := digits + 1; i >= 2; i-- {
-		a[i] = hexDigits[addr&0xf]
-		addr >>= 4
+	a := b[s.Indent:]
+	a[0], a[1] = '/', '*'
+	if digits <= 8 && len(a) >= 10 {
+		// the digits as one store; bytes past them are written next
+		binary.BigEndian.PutUint64(a[2:], hex8(uint32(addr))<<(8*(8-digits)))
+	} else {
+		for i := digits + 1; i >= 2; i-- {
+			a[i] = hexDigits[addr&0xf]
+			addr >>= 4
+		}
 	}
-	fillBlanks(b[s.Indent+4+digits:])
+	a[digits+2], a[digits+3] = '*', '/'
+	fillBlanks(a[digits+4:])
 	return dst
 }
 
@@ -126,7 +132,11 @@ func (s LineStyle) AppendSuffix(dst []byte, textLen int, raw uint64, digits int)
 	n := pad + 6 + s.HexWidth + 4
 	dst = grow(dst, n)
 	b := dst[l : l+n]
-	fillBlanks(b[:pad])
+	// the padding in whole words: b goes on at least 8 bytes past it, and
+	// what a word writes past the padding is overwritten below
+	for i := 0; i < pad; i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], 0x2020202020202020)
+	}
 	h := b[pad:]
 	// " /* 0x" as one store; its last two bytes are overwritten by digits
 	binary.LittleEndian.PutUint64(h, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)

@@ -63,3 +63,15 @@ func TestAppendSuffixDigits(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendPrefixAddrs(t *testing.T) {
+	for _, st := range []LineStyle{CuobjdumpStyle, NvdisasmStyle, {Indent: 0, Gap: 0, TextCol: 3, HexWidth: 16}} {
+		for _, addr := range []uint64{0, 8, 0xfff8, 0x10000, 0xabcdef, 0x12345678, 0x123456789, ^uint64(0)} {
+			got := string(st.AppendPrefix([]byte("x"), addr))
+			want := "x" + string(appendBlanks(nil, st.Indent)) + string(AppendAddr(nil, addr)) + string(appendBlanks(nil, st.Gap))
+			if got != want {
+				t.Errorf("%+v AppendPrefix(%#x) = %q, want %q", st, addr, got, want)
+			}
+		}
+	}
+}
