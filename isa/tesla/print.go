@@ -42,7 +42,16 @@ func appendOperands(dst []byte, inst Inst) []byte {
 	if len(f.opnds) > 0 {
 		dst = append(dst, ' ')
 		for i := range f.opnds {
-			dst = putPiece(dst, f, &f.opnds[i], v)
+			// the common pieces without the general switch's call
+			switch p := &f.opnds[i]; {
+			case p.kind == pieceLit && p.word != 0:
+				dst = putWord(dst, p.word)
+			case p.kind == pieceOperand:
+				half := p.half || p.wide && p.field.Get(v)&1 == 0
+				dst = appendOperand(dst, f.class, p, half, v)
+			default:
+				dst = putPiece(dst, f, p, v)
+			}
 		}
 	}
 	return append(dst, ';')
