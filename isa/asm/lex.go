@@ -68,8 +68,12 @@ func (l *Lexer) Next() Token {
 	s, pos := l.line, l.pos // a local position: the loops below run per byte
 	for pos < len(s) {
 		c := s[pos]
+		if c == ' ' { // runs of blanks pad every listing line
+			pos++
+			continue
+		}
 		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		case c == '\t' || c == '\r' || c == '\n':
 			pos++
 			continue
 		case c == '/' && pos+1 < len(s) && s[pos+1] == '*':
@@ -156,14 +160,18 @@ func isHex(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// commentEnd returns the index of the "*/" at or after from, or -1. A byte
-// loop: the comments of listings are a few bytes long, shorter than a
-// general search takes to set up.
+// commentEnd returns the index of the "*/" at or after from, or -1: it
+// looks for each '/' (listing comments hold few) and checks the '*' before it.
 func commentEnd(s string, from int) int {
-	for i := from; i+1 < len(s); i++ {
-		if s[i] == '*' && s[i+1] == '/' {
-			return i
+	for i := from; i < len(s); {
+		j := strings.IndexByte(s[i:], '/')
+		if j < 0 {
+			return -1
 		}
+		if k := i + j; k > from && s[k-1] == '*' {
+			return k - 1
+		}
+		i += j + 1
 	}
 	return -1
 }

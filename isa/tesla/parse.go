@@ -314,7 +314,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 			return
 		}
 		lx.Reset(line)
-		lineToks = lineToks[:0]
+		toks := lineToks[:0] // a local while lexing: lineToks lives in the closure
 		for {
 			t := lx.Next()
 			if t.Kind == asm.EOL {
@@ -324,13 +324,13 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: t.Col}, "unexpected character %q", t.Text)
 				return
 			}
-			lineToks = append(lineToks, t)
+			toks = append(toks, t)
 		}
+		lineToks = toks
 		if lx.Unterminated {
 			errs.Add(asm.Pos{File: filename, Line: ln, Col: len(line) + 1}, "unterminated comment or string")
 			return
 		}
-		toks := lineToks
 		for len(toks) > 0 {
 			// labels
 			if len(toks) >= 2 && toks[0].Kind == asm.Ident && toks[1].Text == ":" {
