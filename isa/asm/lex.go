@@ -68,8 +68,11 @@ func (l *Lexer) Next() Token {
 	s, pos := l.line, l.pos // a local position: the loops below run per byte
 	for pos < len(s) {
 		c := s[pos]
-		if c == ' ' { // runs of blanks pad every listing line
+		if c == ' ' { // runs of blanks pad every listing line: four at a time
 			pos++
+			for pos+4 <= len(s) && s[pos] == ' ' && s[pos+1] == ' ' && s[pos+2] == ' ' && s[pos+3] == ' ' {
+				pos += 4
+			}
 			continue
 		}
 		switch {
@@ -160,18 +163,14 @@ func isHex(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// commentEnd returns the index of the "*/" at or after from, or -1: it
-// looks for each '/' (listing comments hold few) and checks the '*' before it.
+// commentEnd returns the index of the "*/" at or after from, or -1. A byte
+// loop: the comments of listings are a few bytes long, shorter than a
+// general search takes to set up.
 func commentEnd(s string, from int) int {
-	for i := from; i < len(s); {
-		j := strings.IndexByte(s[i:], '/')
-		if j < 0 {
-			return -1
+	for i := from; i+1 < len(s); i++ {
+		if s[i] == '*' && s[i+1] == '/' {
+			return i
 		}
-		if k := i + j; k > from && s[k-1] == '*' {
-			return k - 1
-		}
-		i += j + 1
 	}
 	return -1
 }

@@ -60,6 +60,22 @@ func parseSmall(s string) (uint64, bool) {
 	return n, true
 }
 
+// regOperand reads the register at token i into fld (a method, not a
+// closure in parseOperand: captured variables would live in memory there).
+func (p *parser) regOperand(i int, st encState, half bool, fld isa.Field) (int, encState, bool) {
+	r, ok := parseReg(p.tok(i), half)
+	if !ok || r > fld.Max() {
+		if half {
+			p.fail(p.tok(i).Col, "a 16-bit register (R0L, R0H, ...)")
+		} else {
+			p.fail(p.tok(i).Col, "a register")
+		}
+		return i, st, false
+	}
+	n, ok := st.put(fld, r)
+	return i + 1, n, ok
+}
+
 // parseNumber reads an optionally negative number; neg reports the '-'.
 func (p *parser) parseNumber(i int, allowNeg bool) (uint64, bool, int, bool) {
 	t := p.tok(i)
@@ -215,19 +231,6 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 	if pc.wide && !(t.Kind == asm.Ident && len(t.Text) > 1 && t.Text[0] == 'R') {
 		half = pc.field.Get(st.v)&1 == 0
 	}
-	reg := func(fld isa.Field) (int, encState, bool) {
-		r, ok := parseReg(p.tok(i), half)
-		if !ok || r > fld.Max() {
-			if half {
-				p.fail(p.tok(i).Col, "a 16-bit register (R0L, R0H, ...)")
-			} else {
-				p.fail(p.tok(i).Col, "a register")
-			}
-			return i, st, false
-		}
-		n, ok := st.put(fld, r)
-		return i + 1, n, ok
-	}
 	switch pc.opnd {
 	case opnd_dst:
 		if c == ClassLong {
@@ -245,9 +248,9 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 				return i, st, false
 			}
 			st = n
-			return reg(f_dst)
+			return p.regOperand(i, st, half, f_dst)
 		}
-		return reg(f_sdst)
+		return p.regOperand(i, st, half, f_sdst)
 	case opnd_s1:
 		if t.Text == "g" {
 			m, j, ok := p.parseAddr(i + 1)
@@ -282,14 +285,14 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 				return i, st, false
 			}
 			st = n
-			return reg(f_s1)
+			return p.regOperand(i, st, half, f_s1)
 		}
 		n, ok := st.put(f_ssh, 0)
 		if !ok {
 			return i, st, false
 		}
 		st = n
-		return reg(f_ss1)
+		return p.regOperand(i, st, half, f_ss1)
 	case opnd_s2, opnd_s3:
 		if c == ClassImm {
 			return p.parseImm(i, st, false)
@@ -332,23 +335,23 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 				return i, st, false
 			}
 			st = n
-			return reg(f_ss2)
+			return p.regOperand(i, st, half, f_ss2)
 		case pc.opnd == opnd_s2:
 			n, ok := st.put(f_c2, 0)
 			if !ok {
 				return i, st, false
 			}
 			st = n
-			return reg(f_s2)
+			return p.regOperand(i, st, half, f_s2)
 		}
 		n, ok := st.put(f_c3, 0)
 		if !ok {
 			return i, st, false
 		}
 		st = n
-		return reg(f_s3)
+		return p.regOperand(i, st, half, f_s3)
 	case opnd_s3r:
-		return reg(f_s3)
+		return p.regOperand(i, st, half, f_s3)
 	case opnd_omem:
 		if t.Text != "o" {
 			p.fail(t.Col, "o[An+offset]")
@@ -394,11 +397,11 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		n, ok := putAll(st, fv{f_tmlo, x & 3}, fv{f_tmhi, x >> 2})
 		return j, n, ok
 	case opnd_s1r:
-		return reg(f_s1)
+		return p.regOperand(i, st, half, f_s1)
 	case opnd_s2r:
-		return reg(f_s2)
+		return p.regOperand(i, st, half, f_s2)
 	case opnd_rdst:
-		return reg(f_dst)
+		return p.regOperand(i, st, half, f_dst)
 	case opnd_imm:
 		return p.parseImm(i, st, false)
 	case opnd_imms:
