@@ -29,7 +29,11 @@ func AppendText(dst []byte, inst Inst, pc uint64) []byte {
 func appendMnemonic(dst []byte, inst Inst) []byte {
 	f := &forms[inst.Form]
 	for i := range f.mnem {
-		dst = putPiece(dst, f, &f.mnem[i], inst.Raw)
+		if p := &f.mnem[i]; p.kind == pieceLit && p.word != 0 {
+			dst = putWord(dst, p.word) // the name: no call
+		} else {
+			dst = putPiece(dst, f, p, inst.Raw)
+		}
 	}
 	return dst
 }
