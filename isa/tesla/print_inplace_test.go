@@ -2,7 +2,6 @@ package tesla
 
 import (
 	"math/rand/v2"
-	"strconv"
 	"testing"
 )
 
@@ -76,12 +75,20 @@ func TestOperandTextBound(t *testing.T) {
 	}
 }
 
-func TestParseSmall(t *testing.T) {
-	for _, s := range []string{"", "0", "7", "007", "127", "255", "256", "0255", "00000000000000000000012", "1000", "+1", "-1", "1a", "٣", "99999999999999999999999"} {
-		n, ok := parseSmall(s)
-		want, err := strconv.ParseUint(s, 10, 8)
-		if ok != (err == nil) || ok && n != want {
-			t.Errorf("parseSmall(%q) = %d, %v; strconv says %d, %v", s, n, ok, want, err)
+// TestPieceWords checks the generator's packed words against the texts.
+func TestPieceWords(t *testing.T) {
+	for fi := range forms {
+		for _, ps := range [2][]piece{forms[fi].mnem, forms[fi].opnds} {
+			for _, p := range ps {
+				if p.kind != pieceEnum && p.word != textWord(p.text) {
+					t.Errorf("form %d: word %#x for %q", fi, p.word, p.text)
+				}
+				for x, o := range p.opts {
+					if p.words[x] != textWord(o) {
+						t.Errorf("form %d: word %#x for option %q", fi, p.words[x], o)
+					}
+				}
+			}
 		}
 	}
 }
