@@ -1,5 +1,7 @@
 package isa
 
+import "encoding/binary"
+
 // Listing lines are built with append-style helpers so a disassembler can
 // print millions of instructions without allocating per line.
 
@@ -81,21 +83,34 @@ func (s LineStyle) AppendLine(dst []byte, addr uint64, text []byte, raw uint64, 
 // goes; a disassembler appends the text itself, then AppendSuffix, so the
 // text is written once.
 func (s LineStyle) AppendPrefix(dst []byte, addr uint64) []byte {
-	if addr > 0xffff || s.Indent > len(blanks) || s.Gap > len(blanks) {
+	if s.Indent > len(blanks) || s.Gap > len(blanks) {
 		dst = appendBlanks(dst, s.Indent)
 		dst = AppendAddr(dst, addr)
 		return appendBlanks(dst, s.Gap)
 	}
-	// the common case written in place: blanks, /*xxxx*/, blanks
+	// written in place: blanks, /*addr*/ (at least 4 digits), blanks
+	digits := 4
+	for t := addr >> 16; t != 0; t >>= 4 {
+		digits++
+	}
 	l := len(dst)
-	n := s.Indent + 8 + s.Gap
+	n := s.Indent + 4 + digits + s.Gap
 	dst = grow(dst, n)
 	b := dst[l : l+n]
-	copy(b, blanks[:s.Indent])
+	fillBlanks(b[:s.Indent])
 	a := b[s.Indent:]
-	a[0], a[1], a[6], a[7] = '/', '*', '*', '/'
-	a[2], a[3], a[4], a[5] = hexDigits[addr>>12&0xf], hexDigits[addr>>8&0xf], hexDigits[addr>>4&0xf], hexDigits[addr&0xf]
-	copy(a[8:], blanks[:s.Gap])
+	a[0], a[1] = '/', '*'
+	if digits <= 8 && len(a) >= 10 {
+		// the digits as one store; bytes past them are written next
+		binary.BigEndian.PutUint64(a[2:], hex8(uint32(addr))<<(8*(8-digits)))
+	} else {
+		for i := digits + 1; i >= 2; i-- {
+			a[i] = hexDigits[addr&0xf]
+			addr >>= 4
+		}
+	}
+	a[digits+2], a[digits+3] = '*', '/'
+	fillBlanks(a[digits+4:])
 	return dst
 }
 
@@ -117,17 +132,53 @@ func (s LineStyle) AppendSuffix(dst []byte, textLen int, raw uint64, digits int)
 	n := pad + 6 + s.HexWidth + 4
 	dst = grow(dst, n)
 	b := dst[l : l+n]
-	copy(b, blanks[:pad])
-	h := b[pad:]
-	copy(h, " /* 0x")
-	h = h[6:]
-	for i := digits - 1; i >= 0; i-- {
-		h[i] = hexDigits[raw&0xf]
-		raw >>= 4
+	// the padding in whole words: b goes on at least 8 bytes past it, and
+	// what a word writes past the padding is overwritten below
+	for i := 0; i < pad; i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], 0x2020202020202020)
 	}
-	copy(h[digits:], blanks[:s.HexWidth-digits])
-	copy(h[s.HexWidth:], " */\n")
+	h := b[pad:]
+	// " /* 0x" as one store; its last two bytes are overwritten by digits
+	binary.LittleEndian.PutUint64(h, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
+	h = h[6:]
+	if digits == 16 {
+		binary.BigEndian.PutUint64(h, hex8(uint32(raw>>32)))
+		binary.BigEndian.PutUint64(h[8:], hex8(uint32(raw)))
+	} else if digits == 8 {
+		binary.BigEndian.PutUint64(h, hex8(uint32(raw)))
+	} else {
+		for i := digits - 1; i >= 0; i-- {
+			h[i] = hexDigits[raw&0xf]
+			raw >>= 4
+		}
+	}
+	fillBlanks(h[digits:s.HexWidth])
+	binary.LittleEndian.PutUint32(h[s.HexWidth:], ' '|'*'<<8|'/'<<16|'\n'<<24)
 	return dst
+}
+
+// fillBlanks sets b to blanks, eight at a time.
+func fillBlanks(b []byte) {
+	for len(b) >= 8 {
+		binary.LittleEndian.PutUint64(b, 0x2020202020202020)
+		b = b[8:]
+	}
+	for i := range b {
+		b[i] = ' '
+	}
+}
+
+// hex8 spells x as 8 lower-case hex digits, the first in the top byte.
+func hex8(x uint32) uint64 {
+	// spread the nibbles one a byte, lowest nibble in the lowest byte
+	v := uint64(x)
+	v = (v | v<<16) & 0x0000ffff0000ffff
+	v = (v | v<<8) & 0x00ff00ff00ff00ff
+	v = (v | v<<4) & 0x0f0f0f0f0f0f0f0f
+	// digits above 9 get the distance from '9'+1 to 'a'
+	over := (v + 0x0606060606060606) >> 4 & 0x0101010101010101
+	v += 0x3030303030303030 + over*('a'-'0'-10)
+	return v
 }
 
 // grow extends dst by n bytes (their content is to be overwritten).

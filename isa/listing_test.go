@@ -1,6 +1,9 @@
 package isa
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestAppendLine(t *testing.T) {
 	got := string(CuobjdumpStyle.AppendLine(nil, 0x68, []byte("MOV32 R0, R1;"), 0x10008200, 8))
@@ -41,6 +44,34 @@ func TestAppendHexWidths(t *testing.T) {
 	}{{0, 1, "0"}, {0xabc, 8, "00000abc"}, {0xffffffffffffffff, 16, "ffffffffffffffff"}, {0x1234, 2, "34"}, {5, 18, "000000000000000005"}} {
 		if got := string(AppendHex([]byte("x"), c.x, c.n)); got != "x"+c.want {
 			t.Errorf("AppendHex(%#x, %d) = %q, want %q", c.x, c.n, got, "x"+c.want)
+		}
+	}
+}
+
+func TestAppendSuffixDigits(t *testing.T) {
+	for _, raw := range []uint64{0, 1, 0x0123456789abcdef, 0xfedcba9876543210, 0xa0b0c0d09f8f7f6f, ^uint64(0)} {
+		for _, digits := range []int{8, 16} {
+			got := string(CuobjdumpStyle.AppendSuffix(nil, 46, raw, digits))
+			x := raw
+			if digits == 8 {
+				x &= 0xffffffff
+			}
+			want := fmt.Sprintf(" /* 0x%0*x%*s */\n", digits, x, 16-digits, "")
+			if got != want {
+				t.Errorf("AppendSuffix(%#x, %d) = %q, want %q", raw, digits, got, want)
+			}
+		}
+	}
+}
+
+func TestAppendPrefixAddrs(t *testing.T) {
+	for _, st := range []LineStyle{CuobjdumpStyle, NvdisasmStyle, {Indent: 0, Gap: 0, TextCol: 3, HexWidth: 16}} {
+		for _, addr := range []uint64{0, 8, 0xfff8, 0x10000, 0xabcdef, 0x12345678, 0x123456789, ^uint64(0)} {
+			got := string(st.AppendPrefix([]byte("x"), addr))
+			want := "x" + string(appendBlanks(nil, st.Indent)) + string(AppendAddr(nil, addr)) + string(appendBlanks(nil, st.Gap))
+			if got != want {
+				t.Errorf("%+v AppendPrefix(%#x) = %q, want %q", st, addr, got, want)
+			}
 		}
 	}
 }

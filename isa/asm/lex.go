@@ -39,52 +39,74 @@ func (l *Lexer) Reset(line string) {
 // Rest is the unread remainder of the line.
 func (l *Lexer) Rest() string { return l.line[l.pos:] }
 
-func isIdentStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || c == '.'
-}
+// charClass holds, per byte, whether it may start (identStart) or continue
+// (identChar) an identifier: one load per character in the lexer's loops.
+var charClass = func() (t [256]uint8) {
+	for c := range 256 {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || c == '.' {
+			t[c] = identStart | identChar
+		} else if c >= '0' && c <= '9' {
+			t[c] = identChar
+		}
+	}
+	return
+}()
 
-func isIdentChar(c byte) bool {
-	return isIdentStart(c) || c >= '0' && c <= '9'
-}
+const (
+	identStart = 1 << iota
+	identChar
+)
+
+func isIdentStart(c byte) bool { return charClass[c]&identStart != 0 }
+
+func isIdentChar(c byte) bool { return charClass[c]&identChar != 0 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // Next returns the next token; at the end of the line it returns EOL forever.
 func (l *Lexer) Next() Token {
-	s := l.line
-	for l.pos < len(s) {
-		c := s[l.pos]
-		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-			l.pos++
-			continue
-		case c == '/' && l.pos+1 < len(s) && s[l.pos+1] == '*':
-			end := indexFrom(s, "*/", l.pos+2)
-			if end < 0 {
-				l.Unterminated = true
-				l.pos = len(s)
-			} else {
-				l.pos = end + 2
+	s, pos := l.line, l.pos // a local position: the loops below run per byte
+	for pos < len(s) {
+		c := s[pos]
+		if c == ' ' { // runs of blanks pad every listing line: four at a time
+			pos++
+			for pos+4 <= len(s) && s[pos] == ' ' && s[pos+1] == ' ' && s[pos+2] == ' ' && s[pos+3] == ' ' {
+				pos += 4
 			}
 			continue
-		case c == '/' && l.pos+1 < len(s) && s[l.pos+1] == '/', c == '#':
-			l.pos = len(s)
+		}
+		switch {
+		case c == '\t' || c == '\r' || c == '\n':
+			pos++
+			continue
+		case c == '/' && pos+1 < len(s) && s[pos+1] == '*':
+			end := commentEnd(s, pos+2)
+			if end < 0 {
+				l.Unterminated = true
+				pos = len(s)
+			} else {
+				pos = end + 2
+			}
+			continue
+		case c == '/' && pos+1 < len(s) && s[pos+1] == '/', c == '#':
+			pos = len(s)
 			continue
 		}
-		start := l.pos
+		start := pos
 		col := start + 1
 		switch {
 		case isDigit(c):
-			l.pos = scanNumber(s, l.pos)
+			l.pos = scanNumber(s, pos)
 			return Token{Number, s[start:l.pos], col}
 		case isIdentStart(c):
-			l.pos++
-			for l.pos < len(s) && isIdentChar(s[l.pos]) {
-				l.pos++
+			pos++
+			for pos < len(s) && isIdentChar(s[pos]) {
+				pos++
 			}
-			return Token{Ident, s[start:l.pos], col}
+			l.pos = pos
+			return Token{Ident, s[start:pos], col}
 		case c == '"':
-			end := indexFrom(s, "\"", l.pos+1)
+			end := indexFrom(s, "\"", pos+1)
 			if end < 0 {
 				l.Unterminated = true
 				l.pos = len(s)
@@ -93,14 +115,14 @@ func (l *Lexer) Next() Token {
 			l.pos = end + 1
 			return Token{String, s[start+1 : end], col}
 		}
+		l.pos = pos + 1
 		switch c {
 		case '[', ']', '(', ')', ',', '|', '-', '+', '~', '!', '@', '{', '}', ':', ';', '=', '*':
-			l.pos++
 			return Token{Punct, s[start:l.pos], col}
 		}
-		l.pos++
 		return Token{Bad, s[start:l.pos], col}
 	}
+	l.pos = pos
 	return Token{EOL, "", len(s) + 1}
 }
 
@@ -139,6 +161,18 @@ func scanNumber(s string, i int) int {
 
 func isHex(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// commentEnd returns the index of the "*/" at or after from, or -1. A byte
+// loop: the comments of listings are a few bytes long, shorter than a
+// general search takes to set up.
+func commentEnd(s string, from int) int {
+	for i := from; i+1 < len(s); i++ {
+		if s[i] == '*' && s[i+1] == '/' {
+			return i
+		}
+	}
+	return -1
 }
 
 func indexFrom(s, sub string, from int) int {

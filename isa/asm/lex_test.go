@@ -81,3 +81,18 @@ func FuzzLex(f *testing.F) {
 		}
 	})
 }
+
+func TestCommentEnd(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		from int
+		want int
+	}{
+		{"/**/", 2, 2}, {"/*/", 2, -1}, {"/* a / b */ x", 2, 9}, {"/* 0x1 */", 2, 7},
+		{"/*", 2, -1}, {"/* a ** / */", 2, 10}, {"a*/", 0, 1}, {"*/", 1, -1},
+	} {
+		if got := commentEnd(c.s, c.from); got != c.want {
+			t.Errorf("commentEnd(%q, %d) = %d, want %d", c.s, c.from, got, c.want)
+		}
+	}
+}

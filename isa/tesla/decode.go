@@ -140,7 +140,7 @@ func operandsValid(f *form, v uint64) bool {
 		c := &f.checks[i]
 		switch c.kind {
 		case checkEnum:
-			if x := c.field.Get(v); x >= uint64(c.opts) || !enumValid(f, c.field, x) {
+			if c.bad>>c.field.Get(v)&1 != 0 {
 				return false
 			}
 		case checkCC:
@@ -150,18 +150,6 @@ func operandsValid(f *form, v uint64) bool {
 		case checkOperand:
 			if !operandValid(f, c.opnd, v) {
 				return false
-			}
-		}
-	}
-	return true
-}
-
-// enumValid reports whether option x of the enumeration on field fld is valid.
-func enumValid(f *form, fld isa.Field, x uint64) bool {
-	for _, ps := range [2][]piece{f.mnem, f.opnds} {
-		for i := range ps {
-			if ps[i].kind == pieceEnum && ps[i].field == fld {
-				return ps[i].opts[x] != "*"
 			}
 		}
 	}

@@ -68,7 +68,9 @@ type piece struct {
 	wide  bool      // operand halves depend on field: halves when its low bit is 0
 	field isa.Field // enum/flag field, or the width field of an operand
 	text  string
+	word  uint64 // text packed for putWord (0: too long, use text)
 	opts  []string
+	words []uint64  // opts packed for putWord (0: too long or empty, use opts)
 	asm   *pieceAsm // what only the assembler needs, kept out of the printer's way
 }
 
@@ -86,7 +88,7 @@ type check struct {
 	kind  checkKind
 	opnd  opndKind
 	field isa.Field
-	opts  int // checkEnum: the option at field value x must exist and not be "*"
+	bad   uint64 // checkEnum: bit x is set when field value x names no valid option
 }
 
 type checkKind uint8

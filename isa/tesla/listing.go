@@ -3,8 +3,14 @@ package tesla
 import (
 	"encoding/binary"
 
+	"slices"
+
 	"gpuisa/isa"
 )
+
+// lineRoom is more than one listing line takes: prefix (at most 36 bytes),
+// text with its room for in-place writes, padding and hex column.
+const lineRoom = 40 + textRoom + 80
 
 // Disassemble appends a cuobjdump-style listing of raw Tesla code loaded at
 // base. Words that do not decode are listed as ".word" lines (which the
@@ -40,6 +46,7 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 		if inst.Len == 4 {
 			digits = 8
 		}
+		dst = slices.Grow(dst, lineRoom) // the appends below never reallocate
 		dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
 		start := len(dst)
 		dst = mn.append(dst, inst)
@@ -72,23 +79,33 @@ type mnemonicCache struct {
 		form uint16
 		n    uint8
 		key  uint64
-		text [23]byte
+		text [3]uint64 // little-endian words, stored whole
 	}
 }
 
+// append needs textRoom bytes of room in dst.
 func (c *mnemonicCache) append(dst []byte, inst Inst) []byte {
 	f := &forms[inst.Form]
 	key := inst.Raw & f.mnemMask
 	h := (key ^ key>>29 ^ uint64(inst.Form)*0x9e3779b1) * 0x9e3779b97f4a7c15 >> 56
 	e := &c.slot[h]
-	if e.n != 0 && e.form == inst.Form && e.key == key {
-		return append(dst, e.text[:e.n]...)
-	}
 	start := len(dst)
+	if e.n != 0 && e.form == inst.Form && e.key == key {
+		b := dst[start : start+24]
+		binary.LittleEndian.PutUint64(b, e.text[0])
+		binary.LittleEndian.PutUint64(b[8:], e.text[1])
+		binary.LittleEndian.PutUint64(b[16:], e.text[2])
+		return dst[:start+int(e.n)]
+	}
 	dst = appendMnemonic(dst, inst)
-	if n := len(dst) - start; n <= len(e.text) {
+	if n := len(dst) - start; n <= 24 {
+		// the words are read past the text, from the room: bytes past n
+		// are never shown
+		b := dst[start : start+24]
 		e.form, e.key, e.n = inst.Form, key, uint8(n)
-		copy(e.text[:], dst[start:])
+		e.text[0] = binary.LittleEndian.Uint64(b)
+		e.text[1] = binary.LittleEndian.Uint64(b[8:])
+		e.text[2] = binary.LittleEndian.Uint64(b[16:])
 	}
 	return dst
 }

@@ -18,6 +18,14 @@ var condNames = [32]string{
 	"0x18", "0x19", "0x1a", "0x1b", "NOT_SIGN", "NOT_ABOVE", "NOT_CARRY", "NOT_OVERFLOW",
 }
 
+// condWords are condNames packed for putWord (0 for the longer names).
+var condWords = func() (t [32]uint64) {
+	for i, n := range condNames {
+		t[i] = textWord(n)
+	}
+	return
+}()
+
 const condAlways = 0xf
 
 // sharedTypes are the suffixes of g[] and c[] operands by access size.
@@ -91,10 +99,8 @@ func appendGuard(dst []byte, v uint64, lead, trail string) []byte {
 		return dst
 	}
 	dst = append(dst, lead...)
-	dst = append(dst, 'C')
-	dst = append(dst, byte('0'+pr))
-	dst = append(dst, '.')
-	dst = append(dst, condNames[cond]...)
+	dst = putWord(dst, 'C'|('0'+pr)<<8|'.'<<16|3<<56)
+	dst = putText(dst, condNames[cond], condWords[cond])
 	return append(dst, trail...)
 }
 
@@ -252,6 +258,12 @@ func appendOperand(dst []byte, c Class, p *piece, half bool, v uint64) []byte {
 // immValue is the 32-bit immediate of the immediate class.
 func immValue(v uint64) uint64 { return f_immlo.Get(v) | f_immhi.Get(v)<<6 }
 
+// longBits are the masks of the long class's memory-operand fields.
+var longBits = struct{ sh, cs, areg, inc, bank uint64 }{
+	sh: f_sh.Mask(), cs: f_c2.Mask() | f_c3.Mask(), areg: f_alo.Mask() | f_ahi.Mask(),
+	inc: f_ainc.Mask(), bank: f_bank.Mask(),
+}
+
 // operandValid rejects operand bits that contradict each other: an address
 // register or post-increment with no memory operand to use it, a constant bank
 // with no c[] operand, a condition that cannot be printed.
@@ -259,23 +271,24 @@ func operandValid(f *form, k opndKind, v uint64) bool {
 	c := f.class
 	switch k {
 	case opnd_s1, opnd_s2, opnd_s3:
+		// tested as masks: Decode runs this for most long instructions
 		if c == ClassLong {
-			sh, c2, c3 := f_sh.Get(v) != 0, f_c2.Get(v) != 0, f_c3.Get(v) != 0
-			areg, inc := longAreg(v), f_ainc.Get(v) != 0
-			if !sh && !c2 && !c3 && (areg != 0 || inc) || inc && areg == 0 {
+			m := &longBits
+			sh, cs, areg, inc := v&m.sh != 0, v&m.cs != 0, v&m.areg != 0, v&m.inc != 0
+			if !sh && !cs && (areg || inc) || inc && !areg {
 				return false // an address register with no memory operand to use it
 			}
-			if sh && (c2 || c3) && areg != 0 {
+			if sh && cs && areg {
 				return false // one address register, two memory operands: ambiguous
 			}
-			if !c2 && !c3 && f_bank.Get(v) != 0 && f.care&f_bank.Mask() == f_bank.Mask() {
+			if !cs && v&m.bank != 0 && f.care&m.bank == m.bank {
 				return false // a constant bank with no c[] operand
 			}
 			return true
 		}
 		if c == ClassShort || c == ClassImm {
-			sh, areg, inc := f_ssh.Get(v) != 0, f_salo.Get(v), f_sainc.Get(v) != 0
-			return !(!sh && (areg != 0 || inc) || inc && areg == 0)
+			sh, areg, inc := f_ssh.Get(v) != 0, f_salo.Get(v) != 0, f_sainc.Get(v) != 0
+			return !(!sh && (areg || inc) || inc && !areg)
 		}
 	case opnd_cmem, opnd_lmem, opnd_smemw:
 		return longAreg(v) != 0 || f_ainc.Get(v) == 0

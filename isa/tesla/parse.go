@@ -65,6 +65,7 @@ type parser struct {
 	label  string // label named by a branch target, resolved in pass 2
 	best   matchErr
 	mcache map[string][]mnemParse
+	fixups []fixup // branch targets naming labels, for pass 2
 }
 
 func (p *parser) fail(col int, want string) {
@@ -259,13 +260,15 @@ func (p *parser) matchOpnds(f *form, ps []piece, i int, st encState) (encState, 
 // last instruction of a kernel, so the assembler does the same for the last
 // instruction of each function when it is a long (non-flow, non-immediate) one.
 
+// asmInst holds no pointers: the garbage collector need not scan the
+// instructions of a large program.
 type asmInst struct {
 	v     uint64
-	n     int // bytes
 	addr  uint64
-	fix   *fixup
-	fnEnd bool // last instruction of its function
-	raw   bool // a .word directive, never given the exit marker
+	fix   int32 // 1 + index of its fixup in parser.fixups, 0 for none
+	n     uint8 // bytes
+	fnEnd bool  // last instruction of its function
+	raw   bool  // a .word directive, never given the exit marker
 }
 
 // Assemble turns Tesla assembler source into machine code. It accepts our
@@ -279,6 +282,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 	var addr uint64
 	var p parser
 	var lx asm.Lexer
+	var lineToks []asm.Token // reused line after line (p.toks is cut from it)
 	endFunction := func() {
 		if len(insts) > 0 {
 			insts[len(insts)-1].fnEnd = true
@@ -313,7 +317,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 			return
 		}
 		lx.Reset(line)
-		p.toks = p.toks[:0]
+		toks := lineToks[:0] // a local while lexing: lineToks lives in the closure
 		for {
 			t := lx.Next()
 			if t.Kind == asm.EOL {
@@ -323,13 +327,13 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: t.Col}, "unexpected character %q", t.Text)
 				return
 			}
-			p.toks = append(p.toks, t)
+			toks = append(toks, t)
 		}
+		lineToks = toks
 		if lx.Unterminated {
 			errs.Add(asm.Pos{File: filename, Line: ln, Col: len(line) + 1}, "unterminated comment or string")
 			return
 		}
-		toks := p.toks
 		for len(toks) > 0 {
 			// labels
 			if len(toks) >= 2 && toks[0].Kind == asm.Ident && toks[1].Text == ":" {
@@ -370,15 +374,16 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 	// pass 2: branch targets, then exit markers
 	for i := range insts {
 		in := &insts[i]
-		if in.fix == nil {
+		if in.fix == 0 {
 			continue
 		}
-		a, ok := labels[in.fix.label]
+		fix := &p.fixups[in.fix-1]
+		a, ok := labels[fix.label]
 		switch {
 		case !ok:
-			errs.Add(in.fix.pos, "undefined label %s", in.fix.label)
+			errs.Add(fix.pos, "undefined label %s", fix.label)
 		case a >= 1<<25 || in.n == 4 && a > f_tgt.Max():
-			errs.Add(in.fix.pos, "label %s at %#x is out of branch range", in.fix.label, a)
+			errs.Add(fix.pos, "label %s at %#x is out of branch range", fix.label, a)
 		default:
 			in.v = f_tgt.Set(in.v, a)
 			in.v = f_tgthi.Set(in.v, a>>19)
@@ -427,10 +432,11 @@ func AssembleInst(text string) (uint64, int, error) {
 	if err != nil {
 		return 0, 0, asm.ErrorList{err}
 	}
-	if ai.fix != nil {
-		return 0, 0, asm.ErrorList{{Pos: ai.fix.pos, Msg: "label " + ai.fix.label + " needs a whole program"}}
+	if ai.fix != 0 {
+		fix := &p.fixups[ai.fix-1]
+		return 0, 0, asm.ErrorList{{Pos: fix.pos, Msg: "label " + fix.label + " needs a whole program"}}
 	}
-	return ai.v, ai.n, nil
+	return ai.v, int(ai.n), nil
 }
 
 // markExit sets the end-of-program marker the way ptxas places it, since
@@ -480,14 +486,22 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 	if i := strings.IndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}
-	cands, ok := formsByName[base]
-	if !ok {
-		return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base}
-	}
 	p.toks = stmt[1:]
 	p.best = matchErr{}
-	parses := p.mnemParses(cands, mn)
+	// a mnemonic seen before needs no look-up of its candidate forms
+	parses, seen := p.mcache[mn.Text]
+	var cands []uint16
+	if !seen {
+		var ok bool
+		if cands, ok = formsByName[base]; !ok {
+			return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base}
+		}
+		parses = p.mnemParses(cands, mn)
+	}
 	if len(parses) == 0 {
+		if cands == nil {
+			cands = formsByName[base]
+		}
 		// explain the mnemonic failure (the cache kept no messages)
 		delete(p.mcache, mn.Text)
 		p.best = matchErr{}
@@ -505,7 +519,8 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 			ai.n = 4
 		}
 		if p.label != "" {
-			ai.fix = &fixup{label: p.label, pos: pos}
+			p.fixups = append(p.fixups, fixup{label: p.label, pos: pos})
+			ai.fix = int32(len(p.fixups))
 		}
 		return ai, nil
 	}

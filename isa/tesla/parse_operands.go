@@ -29,14 +29,51 @@ func parseReg(t asm.Token, half bool) (uint64, bool) {
 	if half != (h >= 0) {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(num, 10, 8)
-	if err != nil || num == "" || num[0] == '+' {
+	n, ok := parseSmall(num)
+	if !ok {
 		return 0, false
 	}
 	if half {
 		return n*2 + uint64(h), true
 	}
 	return n, true
+}
+
+// parseSmall reads a decimal number below 256 (what strconv.ParseUint(s,
+// 10, 8) accepts), without its generality: register numbers are read for
+// every operand.
+func parseSmall(s string) (uint64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+		if n > 255 {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// regOperand reads the register at token i into fld (a method, not a
+// closure in parseOperand: captured variables would live in memory there).
+func (p *parser) regOperand(i int, st encState, half bool, fld isa.Field) (int, encState, bool) {
+	r, ok := parseReg(p.tok(i), half)
+	if !ok || r > fld.Max() {
+		if half {
+			p.fail(p.tok(i).Col, "a 16-bit register (R0L, R0H, ...)")
+		} else {
+			p.fail(p.tok(i).Col, "a register")
+		}
+		return i, st, false
+	}
+	n, ok := st.put(fld, r)
+	return i + 1, n, ok
 }
 
 // parseNumber reads an optionally negative number; neg reports the '-'.
@@ -118,11 +155,17 @@ func (p *parser) parseTypeSuffix(i int) (uint64, int) {
 	return 3, i
 }
 
+// fv is one field assignment.
+type fv struct {
+	f isa.Field
+	x uint64
+}
+
 // putAll applies field assignments in order, failing on the first conflict.
-func putAll(st encState, kv ...any) (encState, bool) {
+func putAll(st encState, kv ...fv) (encState, bool) {
 	ok := true
-	for k := 0; k+1 < len(kv) && ok; k += 2 {
-		st, ok = st.put(kv[k].(isa.Field), kv[k+1].(uint64))
+	for k := 0; k < len(kv) && ok; k++ {
+		st, ok = st.put(kv[k].f, kv[k].x)
 	}
 	return st, ok
 }
@@ -133,12 +176,12 @@ func (p *parser) putAreg(st encState, c Class, m memRef) (encState, bool) {
 		inc = 1
 	}
 	if c == ClassLong {
-		return putAll(st, f_alo, m.areg&3, f_ahi, m.areg>>2, f_ainc, inc)
+		return putAll(st, fv{f_alo, m.areg & 3}, fv{f_ahi, m.areg >> 2}, fv{f_ainc, inc})
 	}
 	if m.areg > 3 {
 		return st, false
 	}
-	return putAll(st, f_salo, m.areg, f_sainc, inc)
+	return putAll(st, fv{f_salo, m.areg}, fv{f_sainc, inc})
 }
 
 // parseConst reads "c [bank] [addr]" with an optional type suffix.
@@ -188,19 +231,6 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 	if pc.wide && !(t.Kind == asm.Ident && len(t.Text) > 1 && t.Text[0] == 'R') {
 		half = pc.field.Get(st.v)&1 == 0
 	}
-	reg := func(fld isa.Field) (int, encState, bool) {
-		r, ok := parseReg(p.tok(i), half)
-		if !ok || r > fld.Max() {
-			if half {
-				p.fail(p.tok(i).Col, "a 16-bit register (R0L, R0H, ...)")
-			} else {
-				p.fail(p.tok(i).Col, "a register")
-			}
-			return i, st, false
-		}
-		n, ok := st.put(fld, r)
-		return i + 1, n, ok
-	}
 	switch pc.opnd {
 	case opnd_dst:
 		if c == ClassLong {
@@ -210,7 +240,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 					p.fail(t.Col, "o [0x0..0x7f]")
 					return i, st, false
 				}
-				n, ok := putAll(st, f_odst, uint64(1), f_dst, m.idx)
+				n, ok := putAll(st, fv{f_odst, 1}, fv{f_dst, m.idx})
 				return j, n, ok
 			}
 			n, ok := st.put(f_odst, 0)
@@ -218,9 +248,9 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 				return i, st, false
 			}
 			st = n
-			return reg(f_dst)
+			return p.regOperand(i, st, half, f_dst)
 		}
-		return reg(f_sdst)
+		return p.regOperand(i, st, half, f_sdst)
 	case opnd_s1:
 		if t.Text == "g" {
 			m, j, ok := p.parseAddr(i + 1)
@@ -233,7 +263,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 					p.fail(t.Col, "a g[] index of at most 0x1f")
 					return i, st, false
 				}
-				n, ok := putAll(st, f_sh, uint64(1), f_s1, m.typ<<5|m.idx)
+				n, ok := putAll(st, fv{f_sh, 1}, fv{f_s1, m.typ<<5 | m.idx})
 				if ok {
 					n, ok = p.putAreg(n, c, m)
 				}
@@ -243,7 +273,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 				p.fail(t.Col, "a g[] index of at most 0xf in a short instruction")
 				return i, st, false
 			}
-			n, ok := putAll(st, f_ssh, uint64(1), f_ss1, m.typ<<4|m.idx)
+			n, ok := putAll(st, fv{f_ssh, 1}, fv{f_ss1, m.typ<<4 | m.idx})
 			if ok {
 				n, ok = p.putAreg(n, c, m)
 			}
@@ -255,14 +285,14 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 				return i, st, false
 			}
 			st = n
-			return reg(f_s1)
+			return p.regOperand(i, st, half, f_s1)
 		}
 		n, ok := st.put(f_ssh, 0)
 		if !ok {
 			return i, st, false
 		}
 		st = n
-		return reg(f_ss1)
+		return p.regOperand(i, st, half, f_ss1)
 	case opnd_s2, opnd_s3:
 		if c == ClassImm {
 			return p.parseImm(i, st, false)
@@ -281,7 +311,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 					p.fail(t.Col, "c [0x0] [0x0..0x3f] in a short instruction")
 					return i, st, false
 				}
-				n, ok := putAll(st, f_sc2, uint64(1), f_ss2, m.idx)
+				n, ok := putAll(st, fv{f_sc2, 1}, fv{f_ss2, m.idx})
 				return j, n, ok
 			}
 			sel, idx := f_c2, f_s2
@@ -292,7 +322,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 				p.fail(t.Col, "a c[] index of at most 0x7f")
 				return i, st, false
 			}
-			n, ok := putAll(st, sel, uint64(1), idx, m.idx, f_bank, bank)
+			n, ok := putAll(st, fv{sel, 1}, fv{idx, m.idx}, fv{f_bank, bank})
 			if ok && (m.areg != 0 || m.inc) {
 				n, ok = p.putAreg(n, c, m)
 			}
@@ -305,23 +335,23 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 				return i, st, false
 			}
 			st = n
-			return reg(f_ss2)
+			return p.regOperand(i, st, half, f_ss2)
 		case pc.opnd == opnd_s2:
 			n, ok := st.put(f_c2, 0)
 			if !ok {
 				return i, st, false
 			}
 			st = n
-			return reg(f_s2)
+			return p.regOperand(i, st, half, f_s2)
 		}
 		n, ok := st.put(f_c3, 0)
 		if !ok {
 			return i, st, false
 		}
 		st = n
-		return reg(f_s3)
+		return p.regOperand(i, st, half, f_s3)
 	case opnd_s3r:
-		return reg(f_s3)
+		return p.regOperand(i, st, half, f_s3)
 	case opnd_omem:
 		if t.Text != "o" {
 			p.fail(t.Col, "o[An+offset]")
@@ -332,7 +362,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, "o[An+offset]")
 			return i, st, false
 		}
-		n, ok := putAll(st, f_saddr, m.idx, f_alo, m.areg&3, f_ahi, m.areg>>2)
+		n, ok := putAll(st, fv{f_saddr, m.idx}, fv{f_alo, m.areg & 3}, fv{f_ahi, m.areg >> 2})
 		return j, n, ok
 	case opnd_bxmem:
 		bank, m, j, ok := p.parseConst(i)
@@ -340,7 +370,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, "c[bank][An+offset]")
 			return i, st, false
 		}
-		n, ok := putAll(st, f_bank, bank, f_bxoff, m.idx, f_alo, m.areg&3, f_ahi, m.areg>>2)
+		n, ok := putAll(st, fv{f_bank, bank}, fv{f_bxoff, m.idx}, fv{f_alo, m.areg & 3}, fv{f_ahi, m.areg >> 2})
 		return j, n, ok
 	case opnd_amem, opnd_vmem:
 		want, fld := "a", f_s1
@@ -356,7 +386,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, want+"[An+offset]")
 			return i, st, false
 		}
-		n, ok := putAll(st, fld, m.idx, f_alo, m.areg&3, f_ahi, m.areg>>2)
+		n, ok := putAll(st, fv{fld, m.idx}, fv{f_alo, m.areg & 3}, fv{f_ahi, m.areg >> 2})
 		return j, n, ok
 	case opnd_texmask:
 		x, _, j, ok := p.parseNumber(i, false)
@@ -364,14 +394,14 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, "a write mask 0x0..0xf")
 			return i, st, false
 		}
-		n, ok := putAll(st, f_tmlo, x&3, f_tmhi, x>>2)
+		n, ok := putAll(st, fv{f_tmlo, x & 3}, fv{f_tmhi, x >> 2})
 		return j, n, ok
 	case opnd_s1r:
-		return reg(f_s1)
+		return p.regOperand(i, st, half, f_s1)
 	case opnd_s2r:
-		return reg(f_s2)
+		return p.regOperand(i, st, half, f_s2)
 	case opnd_rdst:
-		return reg(f_dst)
+		return p.regOperand(i, st, half, f_dst)
 	case opnd_imm:
 		return p.parseImm(i, st, false)
 	case opnd_imms:
@@ -390,7 +420,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 				p.fail(t.Col, "the carry register (C0..C3)")
 				return i, st, false
 			}
-			n, ok := putAll(st, f_cond, uint64(condAlways), f_pr, uint64(0))
+			n, ok := putAll(st, fv{f_cond, condAlways}, fv{f_pr, 0})
 			return i, n, ok
 		}
 		reg, cond, ok := parseCond(p.tok(i + 1))
@@ -408,12 +438,12 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		if pc.opnd == opnd_cguard {
 			reg = (reg + 3) & 3
 		}
-		n, ok := putAll(st, f_cond, cond, f_pr, reg)
+		n, ok := putAll(st, fv{f_cond, cond}, fv{f_pr, reg})
 		return i + 3, n, ok
 	case opnd_fcond, opnd_fcond0:
 		reg, cond, ok := parseCond(t)
 		if !ok {
-			n, ok := putAll(st, f_cond, uint64(condAlways), f_pr, uint64(0))
+			n, ok := putAll(st, fv{f_cond, condAlways}, fv{f_pr, 0})
 			return i, n, ok
 		}
 		j := i + 1
@@ -424,7 +454,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			}
 			j++
 		}
-		n, ok := putAll(st, f_cond, cond, f_pr, reg)
+		n, ok := putAll(st, fv{f_cond, cond}, fv{f_pr, reg})
 		return j, n, ok
 	case opnd_tgt:
 		if t.Kind == asm.Ident {
@@ -440,7 +470,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			n, ok := st.put(f_tgt, x)
 			return j, n, ok
 		}
-		n, ok := putAll(st, f_tgt, x&f_tgt.Max(), f_tgthi, x>>19)
+		n, ok := putAll(st, fv{f_tgt, x & f_tgt.Max()}, fv{f_tgthi, x >> 19})
 		return j, n, ok
 	case opnd_gmem, opnd_gred, opnd_gatom:
 		segf := f_s2
@@ -464,7 +494,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(p.tok(i+1).Col, "[Rn]")
 			return i, st, false
 		}
-		n, ok := putAll(st, f_s1, r, segf, seg)
+		n, ok := putAll(st, fv{f_s1, r}, fv{segf, seg})
 		return i + 4, n, ok
 	case opnd_hex:
 		x, _, j, ok := p.parseNumber(i, false)
@@ -488,7 +518,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, want+" [An+offset]")
 			return i, st, false
 		}
-		n, ok := putAll(st, f_saddr, m.idx)
+		n, ok := putAll(st, fv{f_saddr, m.idx})
 		if ok {
 			n, ok = p.putAreg(n, c, m)
 		}
@@ -498,7 +528,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 		if !ok || m.idx > f_saddr.Max() {
 			return i, st, false
 		}
-		n, ok := putAll(st, f_bank, bank, f_saddr, m.idx, f_ctype, m.typ)
+		n, ok := putAll(st, fv{f_bank, bank}, fv{f_saddr, m.idx}, fv{f_ctype, m.typ})
 		if ok {
 			n, ok = p.putAreg(n, c, m)
 		}
@@ -516,7 +546,7 @@ func (p *parser) parseOperand(c Class, pc *piece, i int, st encState) (int, encS
 			p.fail(t.Col, "an address register A0..A7")
 			return i, st, false
 		} else {
-			n, ok = putAll(st, f_alo, a&3, f_ahi, a>>2)
+			n, ok = putAll(st, fv{f_alo, a & 3}, fv{f_ahi, a >> 2})
 		}
 		return i + 1, n, ok
 	case opnd_adaimm:
@@ -591,7 +621,7 @@ func (p *parser) parseImm(i int, st encState, signed bool) (int, encState, bool)
 		p.fail(t.Col, "a 32-bit immediate")
 		return i, st, false
 	}
-	n, ok := putAll(st, f_immlo, x&0x3f, f_immhi, x>>6)
+	n, ok := putAll(st, fv{f_immlo, x & 0x3f}, fv{f_immhi, x >> 6})
 	return j, n, ok
 }
 

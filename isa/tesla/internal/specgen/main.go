@@ -539,14 +539,19 @@ func writeChecks(b *bytes.Buffer, fm *form) {
 	for _, p := range append(append([]piece{}, fm.mnem...), fm.opnds...) {
 		switch p.kind {
 		case "enum":
-			for _, o := range p.opts {
-				if o == "*" {
-					out = append(out, fmt.Sprintf("{kind: checkEnum, field: f_%s, opts: %d}", p.field, len(p.opts)))
-					break
+			// bit x of bad: field value x names no option or a "*" one
+			if fieldWidth(p.field) > 6 {
+				fmt.Fprintf(os.Stderr, "specgen: enumeration field %s is wider than 6 bits\n", p.field)
+				os.Exit(1)
+			}
+			var bad uint64
+			for x := range 1 << fieldWidth(p.field) {
+				if x >= len(p.opts) || p.opts[x] == "*" {
+					bad |= 1 << x
 				}
 			}
-			if len(p.opts) < 1<<fieldWidth(p.field) {
-				out = append(out, fmt.Sprintf("{kind: checkEnum, field: f_%s, opts: %d}", p.field, len(p.opts)))
+			if bad != 0 {
+				out = append(out, fmt.Sprintf("{kind: checkEnum, field: f_%s, bad: %#x}", p.field, bad))
 			}
 		case "cc":
 			out = append(out, "{kind: checkCC}")
@@ -588,6 +593,20 @@ func longestFirst(opts []string) []uint8 {
 	return order
 }
 
+// textWord packs a literal of up to 7 bytes for the printer's one-store
+// writer: the bytes from the lowest up, the length in the top byte; 0 when
+// the text is empty or longer.
+func textWord(s string) uint64 {
+	if len(s) == 0 || len(s) > 7 {
+		return 0
+	}
+	w := uint64(len(s)) << 56
+	for i := len(s) - 1; i >= 0; i-- {
+		w |= uint64(s[i]) << (8 * i)
+	}
+	return w
+}
+
 func writePieces(b *bytes.Buffer, name string, ps []piece) {
 	if len(ps) == 0 {
 		return
@@ -599,7 +618,7 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 		}
 		switch p.kind {
 		case "lit":
-			fmt.Fprintf(b, "{kind: pieceLit, text: %q, asm: &pieceAsm{toks: %#v}}", p.text, tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceLit, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.text, textWord(p.text), tokens(p.text))
 		case "join":
 			b.WriteString("{kind: pieceJoin}")
 		case "cc":
@@ -609,11 +628,15 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 			for _, o := range p.opts {
 				ot = append(ot, tokens(o))
 			}
-			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v, asm: &pieceAsm{optToks: %#v, order: %#v}}", p.field, p.opts, ot, longestFirst(p.opts))
+			var ws []string
+			for _, o := range p.opts {
+				ws = append(ws, fmt.Sprintf("%#x", textWord(o)))
+			}
+			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v, words: []uint64{%s}, asm: &pieceAsm{optToks: %#v, order: %#v}}", p.field, p.opts, strings.Join(ws, ", "), ot, longestFirst(p.opts))
 		case "flag":
-			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, asm: &pieceAsm{toks: %#v}}", p.field, p.text, tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, textWord(p.text), tokens(p.text))
 		case "nflag":
-			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q, asm: &pieceAsm{toks: %#v}}", p.field, p.text, tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, textWord(p.text), tokens(p.text))
 		case "opnd":
 			fmt.Fprintf(b, "{kind: pieceOperand, opnd: opnd_%s", p.text)
 			switch p.arg {
