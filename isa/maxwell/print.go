@@ -59,6 +59,12 @@ func appendSHex(dst []byte, x int64) []byte {
 
 // appendBody prints everything after the guard.
 func appendBody(dst []byte, inst Inst, pc uint64) []byte {
+	return appendBodyLabels(dst, inst, pc, nil)
+}
+
+// appendBodyLabels prints branch targets as lb names them when lb is not nil
+// (the ELF-mode listing), else as addresses.
+func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	f := &forms[inst.form]
 	w := inst.Word
 	reuse := inst.Ctrl.Reuse()
@@ -119,7 +125,12 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 		case tkSHex:
 			dst = appendSHex(dst, isa.SignExtend(t.get(w), t.width())<<t.shift)
 		case tkRel:
-			dst = appendSHex(dst, int64(pc)+8+isa.SignExtend(t.get(w), t.width()))
+			target := int64(pc) + 8 + isa.SignExtend(t.get(w), t.width())
+			if lb != nil {
+				dst = lb.name(dst, uint64(target))
+			} else {
+				dst = appendSHex(dst, target)
+			}
 		case tkF32:
 			dst = appendF32(dst, uint32(t.get(w)<<(32-t.width())))
 		case tkF64:
