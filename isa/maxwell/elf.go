@@ -1,9 +1,11 @@
 package maxwell
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"gpuisa/binfmt/cubin"
 	"gpuisa/isa"
@@ -54,7 +56,25 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		l.indirect()
 	}
 	for _, l := range lists {
-		l.lb.endLbl = l.lb.add(uint64(len(l.fn.Code)), true)
+		// one label at the end of every function symbol (symbol-table order),
+		// named by the symbol found there if any
+		ends := map[uint64]bool{}
+		for _, s := range l.syms {
+			end := s.addr + s.s.Size
+			if !ends[end] {
+				ends[end] = true
+				// a symbol at a control word does not name that address
+				show := showAlways
+				if l.lb.syms[end] != "" && end%BundleSize != 0 {
+					show = showNever
+				}
+				l.lb.add(end, show)
+			}
+		}
+		if !ends[uint64(len(l.fn.Code))] {
+			l.lb.add(uint64(len(l.fn.Code)), showAlways)
+		}
+		l.lb.endLbl = l.lb.first[uint64(len(l.fn.Code))]
 	}
 	for _, l := range lists {
 		dst = l.list(dst, opts)
@@ -81,21 +101,59 @@ type funcLabels struct {
 	at     map[uint64][]int // address → label numbers, in allocation order
 	first  map[uint64]int   // address → the label nvdisasm names it by
 	syms   map[uint64]string
-	next   *int // label numbers run through the whole file
+	next   *int                // label numbers run through the whole file
 	indir  map[uint64][]uint64 // branch address → EIATTR_INDIRECT_BRANCH_TARGETS targets
+	relocs map[uint64]string   // instruction address → the text of its relocated operand
 	endLbl int
 }
 
-func (l *funcLabels) add(addr uint64, printed bool) int {
+// How add shows a new label in the listing.
+const (
+	showIfFirst = iota // only when no label is at the address yet
+	showAlways
+	showNever // the address has a symbol, which names it
+)
+
+func (l *funcLabels) add(addr uint64, show int) int {
 	n := *l.next
 	*l.next++
-	if _, ok := l.first[addr]; !ok {
+	_, labeled := l.first[addr]
+	if !labeled {
 		l.first[addr] = n
-		l.at[addr] = append(l.at[addr], n)
-	} else if printed {
+	}
+	if show == showAlways || show == showIfFirst && !labeled {
 		l.at[addr] = append(l.at[addr], n)
 	}
 	return n
+}
+
+// relocField is the bit where every operand relocation of sm_5x code starts
+// (R_CUDA_*_20).
+const relocField = 20
+
+// relocAt returns the text nvdisasm prints for the relocated operand of the
+// instruction at pc, or "".
+func (l *funcLabels) relocAt(pc uint64) string {
+	if l == nil || l.relocs == nil {
+		return ""
+	}
+	return l.relocs[pc]
+}
+
+// relocText is how nvdisasm prints an operand relocated against sym, by
+// relocation type name; "" for types it leaves as numbers.
+func relocText(typ, sym string) string {
+	switch typ {
+	case "R_CUDA_ABS32_20", "R_CUDA_ABS16_20", "R_CUDA_ABS24_20":
+		return "`(" + sym + ")"
+	case "R_CUDA_ABS32_LO_20":
+		return "32@lo(" + sym + ")"
+	case "R_CUDA_ABS32_HI_20":
+		return "32@hi(" + sym + ")"
+	case "R_CUDA_CONST_FIELD19_20":
+		return "c[`(" + sym + ")]"
+	}
+	return ""
 }
 
 // name appends the operand text of a branch to target: a function symbol of
@@ -141,6 +199,16 @@ func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int) *funcL
 			syms = append(syms, symAt{s, s.Value})
 		}
 	}
+	for _, r := range fn.Relocs {
+		if int(r.Symbol) < len(f.Symbols) {
+			if t := relocText(cubin.RelocTypeName(r.Type), f.Symbols[r.Symbol].Name); t != "" {
+				if lb.relocs == nil {
+					lb.relocs = map[uint64]string{}
+				}
+				lb.relocs[r.Offset&^7] = t
+			}
+		}
+	}
 	for b := 0; b < n; b++ {
 		ctrl := binary.LittleEndian.Uint64(code[b*BundleSize:])
 		for s := 0; s < 3; s++ {
@@ -155,7 +223,7 @@ func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int) *funcL
 			if t, ok := relTarget(inst, addr); ok {
 				if _, sym := lb.syms[t]; !sym {
 					if _, seen := lb.first[t]; !seen {
-						lb.add(t, true)
+						lb.add(t, showAlways)
 					}
 				}
 			}
@@ -180,11 +248,11 @@ func (fl *funcListing) indirect() {
 			at := uint64(binary.LittleEndian.Uint32(d))
 			cnt := int(binary.LittleEndian.Uint32(d[8:]))
 			d = d[12:]
-			lb.add(at, false)
+			lb.add(at, showIfFirst)
 			for k := 0; k < cnt && len(d) >= 4; k++ {
 				t := uint64(binary.LittleEndian.Uint32(d))
 				d = d[4:]
-				lb.add(t, false)
+				lb.add(t, showIfFirst)
 				lb.indir[at] = append(lb.indir[at], t)
 			}
 		}
@@ -210,6 +278,31 @@ func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
 			text = appendGuard(text, insts[i].inst)
 			leads[i] = len(text) - start
 			text = appendBodyLabels(text, insts[i].inst, addr, lb)
+			if r := lb.relocAt(addr); strings.HasPrefix(r, "c[") {
+				// a relocated constant-bank operand names the symbol instead of c[bank][offset]
+				if k := bytes.Index(text[start:], []byte("c[0x")); k >= 0 {
+					rest := text[start+k:]
+					if e := bytes.IndexByte(rest[bytes.IndexByte(rest, ']')+1:], ']'); e >= 0 {
+						tail := append([]byte(r), rest[bytes.IndexByte(rest, ']')+1+e+1:]...)
+						text = append(text[:start+k], tail...)
+					}
+				}
+			}
+			if ts := lb.indir[addr]; len(ts) != 0 {
+				// the targets of an indirect branch go in a comment before the ';'
+				for len(text) > start && (text[len(text)-1] == ';' || text[len(text)-1] == ' ') {
+					text = text[:len(text)-1]
+				}
+				text = append(text, " (*\"BRANCH_TARGETS "...)
+				for k, t := range ts {
+					if k > 0 {
+						text = append(text, ',')
+					}
+					text = append(text, ".L_x_"...)
+					text = strconv.AppendInt(text, int64(lb.first[t]), 10)
+				}
+				text = append(text, "\"*);"...)
+			}
 		}
 		ends[i] = len(text)
 		maxw = max(maxw, addrLen(addr)+len(text)-start)
@@ -226,8 +319,13 @@ func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
 	}
 	dst = fmt.Appendf(dst, "\t.sectioninfo\t@\"SHI_REGISTERS=%d\"\n\t.align\t32\n", fn.Registers)
 	symBlock := func(dst []byte, s cubin.Symbol, end string) []byte {
-		if s.Bind() == 1 {
+		switch s.Bind() {
+		case 1:
 			dst = append(dst, "        .global         "...)
+			dst = append(dst, s.Name...)
+			dst = append(dst, '\n')
+		case 2:
+			dst = append(dst, "        .weak           "...)
 			dst = append(dst, s.Name...)
 			dst = append(dst, '\n')
 		}
@@ -246,8 +344,10 @@ func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
 				continue
 			}
 			end := endName
-			if s.s.Size != 0 && s.addr+s.s.Size < uint64(len(code)) {
-				end = fmt.Sprintf(".L_x_%d", lb.first[s.addr+s.s.Size])
+			if e := s.addr + s.s.Size; lb.syms[e] != "" && e%BundleSize != 0 {
+				end = lb.syms[e]
+			} else if e < uint64(len(code)) {
+				end = ".L_x_" + strconv.Itoa(lb.first[e])
 			}
 			if addr == 0 && s.s.Other&0x10 == 0 && !sectionLabelDone {
 				dst = append(dst, name...)
@@ -278,8 +378,9 @@ func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
 	for b := 0; b < n; b++ {
 		first := uint64(b*BundleSize + 8)
 		if b > 0 {
-			dst = putSyms(dst, first)
 			dst = putLabels(dst, first-8)
+			dst = putSyms(dst, first-8)
+			dst = putSyms(dst, first)
 		}
 		dst = putLabels(dst, first)
 		if !opts.NoHex {

@@ -121,8 +121,16 @@ func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		case tkTable:
 			dst = appendTable(dst, &tables[t.arg], t.get(w))
 		case tkHex:
+			if r := lb.relocAt(pc); r != "" && r[0] != 'c' && t.parts[0].pos == relocField {
+				dst = append(dst, r...)
+				continue
+			}
 			dst = isa.AppendHexNum(dst, t.get(w)<<t.shift)
 		case tkSHex:
+			if r := lb.relocAt(pc); r != "" && r[0] != 'c' && t.parts[0].pos == relocField {
+				dst = append(dst, r...)
+				continue
+			}
 			dst = appendSHex(dst, isa.SignExtend(t.get(w), t.width())<<t.shift)
 		case tkRel:
 			target := int64(pc) + 8 + isa.SignExtend(t.get(w), t.width())
@@ -139,6 +147,15 @@ func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 			dst = appendF16(dst, uint16(t.get(w)<<(16-t.width())))
 		case tkAddr, tkUAddr:
 			r, off := t.addr(w)
+			if rt := lb.relocAt(pc); rt != "" && rt[0] != 'c' && t.n > 1 && t.parts[1].pos == relocField {
+				if r != 255 {
+					dst = append(dst, 'R')
+					dst = appendDec(dst, r)
+					dst = append(dst, '+')
+				}
+				dst = append(dst, rt...)
+				continue
+			}
 			switch {
 			case r != 255:
 				dst = append(dst, 'R')
