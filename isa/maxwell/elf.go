@@ -74,7 +74,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		if !ends[uint64(len(l.fn.Code))] {
 			l.lb.add(uint64(len(l.fn.Code)), showAlways)
 		}
-		l.lb.endLbl = l.lb.first[uint64(len(l.fn.Code))]
+		l.lb.endLbl = l.lb.first[l.lb.key(uint64(len(l.fn.Code)))]
 	}
 	for _, l := range lists {
 		dst = l.list(dst, opts)
@@ -104,6 +104,7 @@ type funcLabels struct {
 	next   *int                // label numbers run through the whole file
 	indir  map[uint64][]uint64 // branch address → EIATTR_INDIRECT_BRANCH_TARGETS targets
 	relocs map[uint64]string   // instruction address → the text of its relocated operand
+	size   uint64              // of the section
 	endLbl int
 }
 
@@ -114,7 +115,17 @@ const (
 	showNever // the address has a symbol, which names it
 )
 
+// key is where a label at addr lives: a control word's address means the
+// instruction after it (the end of the section stays itself).
+func (l *funcLabels) key(addr uint64) uint64 {
+	if addr%BundleSize == 0 && addr < l.size {
+		return addr + 8
+	}
+	return addr
+}
+
 func (l *funcLabels) add(addr uint64, show int) int {
+	addr = l.key(addr)
 	n := *l.next
 	*l.next++
 	_, labeled := l.first[addr]
@@ -164,7 +175,7 @@ func (l *funcLabels) name(dst []byte, target uint64) []byte {
 		dst = append(dst, s...)
 	} else {
 		dst = append(dst, ".L_x_"...)
-		dst = strconv.AppendInt(dst, int64(l.first[target]), 10)
+		dst = strconv.AppendInt(dst, int64(l.first[l.key(target)]), 10)
 	}
 	return append(dst, ')')
 }
@@ -189,7 +200,7 @@ func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int) *funcL
 	n := len(code) / BundleSize
 	insts := make([]labeled, n*3)
 	var errs []*isa.DecodeError
-	lb := &funcLabels{at: map[uint64][]int{}, first: map[uint64]int{}, syms: map[uint64]string{}, indir: map[uint64][]uint64{}, next: next}
+	lb := &funcLabels{at: map[uint64][]int{}, first: map[uint64]int{}, syms: map[uint64]string{}, indir: map[uint64][]uint64{}, next: next, size: uint64(len(code))}
 	// function symbols of this section (the function and its local
 	// subroutines) name call targets
 	var syms []symAt
@@ -222,7 +233,7 @@ func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int) *funcL
 			insts[b*3+s] = labeled{inst, true}
 			if t, ok := relTarget(inst, addr); ok {
 				if _, sym := lb.syms[t]; !sym {
-					if _, seen := lb.first[t]; !seen {
+					if _, seen := lb.first[lb.key(t)]; !seen {
 						lb.add(t, showAlways)
 					}
 				}
@@ -288,18 +299,20 @@ func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
 					}
 				}
 			}
+			if forms[insts[i].inst.form].name == "JMX" {
+				// a call through a register
+				text = append(trimSemicolon(text, start), " (*\"INDIRECT_CALL\"*);"...)
+			}
 			if ts := lb.indir[addr]; len(ts) != 0 {
 				// the targets of an indirect branch go in a comment before the ';'
-				for len(text) > start && (text[len(text)-1] == ';' || text[len(text)-1] == ' ') {
-					text = text[:len(text)-1]
-				}
+				text = trimSemicolon(text, start)
 				text = append(text, " (*\"BRANCH_TARGETS "...)
 				for k, t := range ts {
 					if k > 0 {
 						text = append(text, ',')
 					}
 					text = append(text, ".L_x_"...)
-					text = strconv.AppendInt(text, int64(lb.first[t]), 10)
+					text = strconv.AppendInt(text, int64(lb.first[lb.key(t)]), 10)
 				}
 				text = append(text, "\"*);"...)
 			}
@@ -347,7 +360,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
 			if e := s.addr + s.s.Size; lb.syms[e] != "" && e%BundleSize != 0 {
 				end = lb.syms[e]
 			} else if e < uint64(len(code)) {
-				end = ".L_x_" + strconv.Itoa(lb.first[e])
+				end = ".L_x_" + strconv.Itoa(lb.first[lb.key(e)])
 			}
 			if addr == 0 && s.s.Other&0x10 == 0 && !sectionLabelDone {
 				dst = append(dst, name...)
@@ -378,11 +391,13 @@ func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
 	for b := 0; b < n; b++ {
 		first := uint64(b*BundleSize + 8)
 		if b > 0 {
-			dst = putLabels(dst, first-8)
+			// labels at a control word are keyed to the instruction after it
+			dst = putLabels(dst, first)
 			dst = putSyms(dst, first-8)
 			dst = putSyms(dst, first)
+		} else {
+			dst = putLabels(dst, first)
 		}
-		dst = putLabels(dst, first)
 		if !opts.NoHex {
 			dst = blanks(dst, col)
 			dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[b*BundleSize:]))
@@ -430,4 +445,12 @@ func relTarget(inst Inst, addr uint64) (uint64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// trimSemicolon removes the " ;" (or ";") ending the text that starts at start.
+func trimSemicolon(text []byte, start int) []byte {
+	for len(text) > start && (text[len(text)-1] == ';' || text[len(text)-1] == ' ') {
+		text = text[:len(text)-1]
+	}
+	return text
 }
