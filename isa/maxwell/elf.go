@@ -55,23 +55,35 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	for _, l := range lists {
 		l.indirect()
 	}
+	// one label at the end of every function symbol, in symbol-table order
+	// across sections, named by the symbol found there if any
+	bySection := map[int]*funcListing{}
 	for _, l := range lists {
-		// one label at the end of every function symbol (symbol-table order),
-		// named by the symbol found there if any
-		ends := map[uint64]bool{}
-		for _, s := range l.syms {
-			end := s.addr + s.s.Size
-			if !ends[end] {
-				ends[end] = true
-				// a symbol at a control word does not name that address
-				show := showAlways
-				if l.lb.syms[end] != "" && end%BundleSize != 0 {
-					show = showNever
-				}
-				l.lb.add(end, show)
-			}
+		bySection[l.fn.Section] = l
+	}
+	ends := map[*funcListing]map[uint64]bool{}
+	for _, s := range f.Symbols {
+		l := bySection[int(s.Section)]
+		if l == nil || s.Type() != 2 {
+			continue
 		}
-		if !ends[uint64(len(l.fn.Code))] {
+		if ends[l] == nil {
+			ends[l] = map[uint64]bool{}
+		}
+		end := s.Value + s.Size
+		if ends[l][end] {
+			continue
+		}
+		ends[l][end] = true
+		// a symbol at a control word does not name that address
+		show := showAlways
+		if l.lb.syms[end] != "" && end%BundleSize != 0 {
+			show = showNever
+		}
+		l.lb.add(end, show)
+	}
+	for _, l := range lists {
+		if !ends[l][uint64(len(l.fn.Code))] {
 			l.lb.add(uint64(len(l.fn.Code)), showAlways)
 		}
 		l.lb.endLbl = l.lb.first[l.lb.key(uint64(len(l.fn.Code)))]
