@@ -88,8 +88,21 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		}
 		l.lb.endLbl = l.lb.first[l.lb.key(uint64(len(l.fn.Code)))]
 	}
+	// one layout for the whole file: annotations start after the widest
+	// plain line, hex comments two blanks after it or one after the longest
+	// annotated line
+	plain, annot := 0, 0
 	for _, l := range lists {
-		dst = l.list(dst, opts)
+		p, a := l.texts()
+		plain, annot = max(plain, p), max(annot, a)
+	}
+	noteCol := 8 + 19 + plain
+	col := noteCol + 2
+	if annot > 0 {
+		col = max(col, noteCol+annot+1)
+	}
+	for _, l := range lists {
+		dst = l.list(dst, opts, noteCol, col)
 	}
 	return dst, errs
 }
@@ -205,6 +218,10 @@ type funcListing struct {
 	lb    *funcLabels
 	syms  []symAt
 	errs  []*isa.DecodeError
+
+	// filled by texts
+	text               []byte
+	ends, leads, notes []int // notes: where a (*"..."*) annotation starts, 0 for none
 }
 
 func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int) *funcListing {
@@ -282,15 +299,15 @@ func (fl *funcListing) indirect() {
 	}
 }
 
-func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
-	fn, insts, lb, syms := fl.fn, fl.insts, fl.lb, fl.syms
-	code := fn.Code
-	n := len(code) / BundleSize
-	// print every text, then lay the lines out at the widest one
+// texts prints every instruction's text into fl.text and returns the
+// widest address+text of the lines without a (*"..."*) annotation and the
+// longest annotation.
+func (fl *funcListing) texts() (plain, annot int) {
+	insts, lb, code := fl.insts, fl.lb, fl.fn.Code
 	var text []byte
 	ends := make([]int, len(insts))
 	leads := make([]int, len(insts))
-	maxw := 0
+	notes := make([]int, len(insts))
 	for i := range insts {
 		start := len(text)
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
@@ -313,12 +330,15 @@ func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
 			}
 			if forms[insts[i].inst.form].name == "JMX" {
 				// a call through a register
-				text = append(trimSemicolon(text, start), " (*\"INDIRECT_CALL\"*);"...)
+				text = trimSemicolon(text, start)
+				notes[i] = len(text) - start
+				text = append(text, "(*\"INDIRECT_CALL\"*);"...)
 			}
 			if ts := lb.indir[addr]; len(ts) != 0 {
 				// the targets of an indirect branch go in a comment before the ';'
 				text = trimSemicolon(text, start)
-				text = append(text, " (*\"BRANCH_TARGETS "...)
+				notes[i] = len(text) - start
+				text = append(text, "(*\"BRANCH_TARGETS "...)
 				for k, t := range ts {
 					if k > 0 {
 						text = append(text, ',')
@@ -330,9 +350,23 @@ func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
 			}
 		}
 		ends[i] = len(text)
-		maxw = max(maxw, addrLen(addr)+len(text)-start)
+		if notes[i] == 0 {
+			plain = max(plain, addrLen(addr)+len(text)-start)
+		} else {
+			annot = max(annot, len(text)-start-notes[i])
+		}
 	}
-	col := 8 + 19 + maxw + 2
+	fl.text, fl.ends, fl.leads, fl.notes = text, ends, leads, notes
+	return plain, annot
+}
+
+// list appends the section; an annotation starts at column noteCol, the hex
+// comments at column col.
+func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []byte {
+	fn, lb, syms := fl.fn, fl.lb, fl.syms
+	code := fn.Code
+	n := len(code) / BundleSize
+	text, ends, leads, notes := fl.text, fl.ends, fl.leads, fl.notes
 
 	name := ".text." + fn.Name
 	dst = sectionRule(dst, name)
@@ -424,9 +458,22 @@ func (fl *funcListing) list(dst []byte, opts ListOptions) []byte {
 			t := text[start:ends[i]]
 			start = ends[i]
 			g := leads[i]
+			lineStart := len(dst)
 			dst = blanks(dst, 8)
 			dst = isa.AppendAddr(dst, addr)
 			dst = blanks(dst, 19-g)
+			if k := notes[i]; k != 0 {
+				dst = append(dst, t[:k]...)
+				dst = blanks(dst, noteCol-(len(dst)-lineStart))
+				dst = append(dst, t[k:]...)
+				if opts.NoHex {
+					dst = append(dst, '\n')
+					continue
+				}
+				dst = blanks(dst, col-(len(dst)-lineStart))
+				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[addr:]))
+				continue
+			}
 			dst = append(dst, t...)
 			if opts.NoHex {
 				dst = append(dst, '\n')
