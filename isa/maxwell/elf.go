@@ -18,7 +18,7 @@ type ListOptions struct {
 	// -novliw`.
 	NoHex bool
 	// NVN adds comments naming constant banks and attribute addresses
-	// (see AppendNVNComment).
+	// (see AnnotateNVN).
 	NVN bool
 }
 
@@ -33,6 +33,13 @@ type ListOptions struct {
 // Not listed (yet): the data sections (.nv.info*, .nv.constant*,
 // .nv.rel.action, ...), and relocated operands keep their raw values.
 func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.DecodeError) {
+	if opts.NVN {
+		start := len(dst)
+		opts.NVN = false
+		out, errs := ListCubin(dst, f, opts)
+		annotated := AnnotateNVN(nil, out[start:])
+		return append(out[:start], annotated...), errs
+	}
 	sm := f.SM()
 	dst = append(dst, "\t.headerflags\t@\""...)
 	dst = append(dst, cubin.HeaderFlags(f.Flags)...)
