@@ -34,10 +34,9 @@ type ListOptions struct {
 // (.nv.info*, .nv.constant*, .nv.rel.action, .nv.shared*, ...) list their
 // EIATTR records and bytes with nvdisasm's .L_N labels.
 //
-// Known gaps (12 of the 110 oracle cubins): the SYMBOLS section of
-// undefined symbols, texture/surface references, the callgraph/prototype
-// sections and EIATTR_EXTERNS of relocatable cubins, and the .L_N numbers
-// that follow them.
+// Known gap (6 of the 110 oracle cubins, the relocatable ones): the
+// .nv.callgraph and .nv.prototype records and EIATTR_EXTERNS are listed as
+// plain bytes and words, and the .L_N numbers after them are off.
 func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.DecodeError) {
 	if opts.NVN {
 		start := len(dst)
@@ -136,6 +135,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 			dst = dl.listData(dst, i)
 		}
 	}
+	dst = dl.listSymbols(dst)
 	return dst, errs
 }
 

@@ -285,6 +285,10 @@ func (d *dataLister) listObjects(dst []byte, sec int) []byte {
 	for a := range d.ends[sec] {
 		cuts[a] = true
 	}
+	relocs := d.dataRelocs(sec)
+	for a := range relocs {
+		cuts[a], cuts[a+4] = true, true
+	}
 	sectionLabel := false
 	at := uint64(0)
 	for at <= size {
@@ -318,7 +322,10 @@ func (d *dataLister) listObjects(dst []byte, sec int) []byte {
 				next = c
 			}
 		}
-		if next > at {
+		if r, ok := relocs[at]; ok && at+4 <= size {
+			dst = append(dst, "\t.align\t\t4\n"...)
+			dst = dataLine(dst, int(at), ".word", r)
+		} else if next > at {
 			if s.Data != nil {
 				dst = bytesLines(dst, int(at), s.Data[at:next])
 			} else {
@@ -338,4 +345,71 @@ func (d *dataLister) listObjects(dst []byte, sec int) []byte {
 
 func visibility(other uint8) string {
 	return [...]string{"STV_DEFAULT", "STV_INTERNAL", "STV_HIDDEN", "STV_PROTECTED"}[other&3]
+}
+
+// dataRelocs returns the words of section sec that relocations patch, with
+// the text nvdisasm prints for them.
+func (d *dataLister) dataRelocs(sec int) map[uint64]string {
+	var out map[uint64]string
+	for i := range d.f.Sections {
+		r := &d.f.Sections[i]
+		if r.Type != cubin.SecRel || int(r.Info) != sec || r.EntSize != 16 {
+			continue
+		}
+		for k := 0; k+16 <= len(r.Data); k += 16 {
+			off := binary.LittleEndian.Uint64(r.Data[k:])
+			info := binary.LittleEndian.Uint64(r.Data[k+8:])
+			sym := d.symName(uint32(info >> 32))
+			var text string
+			switch typ := cubin.RelocTypeName(uint32(info)); typ {
+			case "R_CUDA_TEX_HEADER_INDEX":
+				text = "[20@lo(0x0)=" + sym + "]"
+			case "R_CUDA_SURF_HEADER_INDEX":
+				text = "[20@lo(0x0)=fun@R_CUDA_SURF_HEADER_INDEX(" + sym + ")]"
+			default:
+				text = typ + "(" + sym + ")"
+			}
+			if out == nil {
+				out = map[uint64]string{}
+			}
+			out[off] = text
+		}
+	}
+	return out
+}
+
+// listSymbols appends the SYMBOLS section: symbols defined in no section
+// (externs, texture and surface references).
+func (d *dataLister) listSymbols(dst []byte) []byte {
+	started := false
+	for i := 1; i < len(d.f.Symbols); i++ {
+		y := &d.f.Symbols[i]
+		if y.Section != 0 || y.Name == "" {
+			continue
+		}
+		var typ string
+		switch y.Type() {
+		case 1:
+			typ = "@object"
+		case 2:
+			typ = "@function"
+		case 10:
+			typ = "@\"STT_CUDA_TEXTURE\""
+		case 12:
+			typ = "@\"STT_CUDA_SURFACE\""
+		case 11:
+			typ = "@\"STT_CUDA_SAMPLER\""
+		default:
+			continue
+		}
+		if !started {
+			dst = append(dst, "\n\n//--------------------- SYMBOLS --------------------------\n\n"...)
+			started = true
+		}
+		dst = fmt.Appendf(dst, "\t.type\t\t%s,%s\n", y.Name, typ)
+		if y.Size != 0 {
+			dst = fmt.Appendf(dst, "\t.size\t\t%s,0x%x\n", y.Name, y.Size)
+		}
+	}
+	return dst
 }
