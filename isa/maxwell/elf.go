@@ -31,12 +31,12 @@ type ListOptions struct {
 // function end), branch operands printed as those labels or as the functions
 // they call, relocated operands by symbol (`(sym), 32@lo(sym), c[`(sym)]) and
 // (*"BRANCH_TARGETS ..."*) / (*"INDIRECT_CALL"*) annotations. Data sections
-// (.nv.info*, .nv.constant*, .nv.rel.action, .nv.shared*, ...) list their
-// EIATTR records and bytes with nvdisasm's .L_N labels.
+// (.nv.info*, .nv.constant*, .nv.rel.action, .nv.shared*, .nv.callgraph,
+// .nv.prototype) list their EIATTR records, object symbols and bytes with
+// nvdisasm's .L_N labels; a SYMBOLS section lists undefined symbols.
 //
-// Known gap (6 of the 110 oracle cubins, the relocatable ones): the
-// .nv.callgraph and .nv.prototype records and EIATTR_EXTERNS are listed as
-// plain bytes and words, and the .L_N numbers after them are off.
+// All 110 oracle cubins list byte for byte as nvdisasm does. Record kinds the
+// oracle does not show fall back to plain .word/.byte lines.
 func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.DecodeError) {
 	if opts.NVN {
 		start := len(dst)

@@ -1,6 +1,7 @@
 package maxwell
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"strconv"
@@ -162,6 +163,14 @@ func (d *dataLister) listInfo(dst []byte, sec int, data []byte) []byte {
 			dst = dataLine(dst, p+4, ".short", fmt.Sprintf("0x%04x", binary.LittleEndian.Uint16(payload[4:])))
 			dst = dataLine(dst, p+6, ".short", fmt.Sprintf("0x%04x", binary.LittleEndian.Uint16(payload[6:])))
 			dst = dataLine(dst, p+8, ".byte", fmt.Sprintf("0x%02x, 0x%02x, 0x%02x, 0x%02x", payload[8], payload[9], payload[10], payload[11]))
+		case id == attrExterns:
+			for i := 0; i+4 <= size; i += 4 {
+				dst = fmt.Appendf(dst, "\n\n\t//   ....[%d]....\n\t.align\t\t4\n", i/4)
+				if i == 0 {
+					dst = append(dst, start+":\n"...)
+				}
+				dst = dataLine(dst, p+i, ".word", "index@("+d.symName(word(i))+")")
+			}
 		case offsetListAttrs[id]:
 			for i := 0; i+4 <= size; i += 4 {
 				dst = fmt.Appendf(dst, "\n\n\t//   ....[%d]....\n", i/4)
@@ -220,11 +229,30 @@ func (d *dataLister) listData(dst []byte, sec int) []byte {
 	switch {
 	case s.Type == cubin.SecCUDAInfo:
 		return d.listInfo(dst, sec, s.Data)
+	case s.Type == cubin.SecCUDACallgraph || s.Type == cubin.SecCUDAPrototype:
+		return d.listCallgraph(dst, s)
 	case s.Type == cubin.SecCUDARelocInfo:
 		return bytesLines(dst, 0, s.Data)
+	case s.Type == cubin.SecCUDAShared:
+		return d.listShared(dst, sec)
 	default:
 		return d.listObjects(dst, sec)
 	}
+}
+
+// listShared appends a shared-memory section of a relocatable cubin: each
+// object with its size and alignment, then the section label.
+func (d *dataLister) listShared(dst []byte, sec int) []byte {
+	s := &d.f.Sections[sec]
+	for i := range d.f.Symbols {
+		y := &d.f.Symbols[i]
+		if !objectSym(y) || int(y.Section) != sec {
+			continue
+		}
+		dst = fmt.Appendf(dst, "\t.type\t\t%s,@\"STT_CUDA_OBJECT\"\n\t.size\t\t%s, %d, %d\n", y.Name, y.Name, y.Size, s.Align)
+		dst = fmt.Appendf(dst, "\t.other\t\t%s,@\"STO_CUDA_SHARED %s\"\n%s:\n\t.zero\t\t%d\n", y.Name, visibility(y.Other), y.Name, y.Size)
+	}
+	return append(dst, s.Name+":\n"...)
 }
 
 // objectSym reports symbols nvdisasm lists inside data sections.
@@ -237,8 +265,8 @@ func (d *dataLister) endLabels() {
 	d.ends = map[int]map[uint64]string{}
 	for i := range d.f.Symbols {
 		s := &d.f.Symbols[i]
-		if !objectSym(s) || s.Section == 0 {
-			continue
+		if !objectSym(s) || s.Section == 0 || s.Other&0x40 != 0 {
+			continue // shared-memory objects print their size as a number
 		}
 		l := d.label()
 		end := s.Value + s.Size
@@ -412,4 +440,47 @@ func (d *dataLister) listSymbols(dst []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// attrExterns is EIATTR_EXTERNS: the symbol indices of external functions.
+const attrExterns = 0x0f
+
+// listCallgraph appends .nv.callgraph / .nv.prototype: pairs of words. In
+// the call graph, (0, 0xffffffff) starts the caller→callee edges (two symbol
+// indices), (0, 0xfffffffe) and (0, 0xfffffffd) lists of (symbol, prototype
+// string); .nv.prototype holds (symbol, prototype string) pairs.
+func (d *dataLister) listCallgraph(dst []byte, s *cubin.Section) []byte {
+	secondIsString := s.Type == cubin.SecCUDAPrototype
+	data := s.Data
+	for i := 0; i+8 <= len(data); i += 8 {
+		a, b := binary.LittleEndian.Uint32(data[i:]), binary.LittleEndian.Uint32(data[i+4:])
+		var ta, tb string
+		switch {
+		case a == 0 && b >= 0xfffffff0:
+			ta, tb = "0x00000000", fmt.Sprintf("0x%08x", b)
+			secondIsString = b != 0xffffffff
+		case secondIsString:
+			ta, tb = "index@("+d.symName(a)+")", "str_index@(\""+d.str(b)+"\")"
+		default:
+			ta, tb = "index@("+d.symName(a)+")", "index@("+d.symName(b)+")"
+		}
+		dst = append(dst, "\t.align\t\t4\n"...)
+		dst = dataLine(dst, i, ".word", ta)
+		dst = append(dst, "\t.align\t\t4\n"...)
+		dst = dataLine(dst, i+4, ".word", tb)
+	}
+	return dst
+}
+
+// str returns the string at offset off of .strtab.
+func (d *dataLister) str(off uint32) string {
+	t := d.f.Section(".strtab")
+	if t == nil || int(off) >= len(t.Data) {
+		return strconv.FormatUint(uint64(off), 10)
+	}
+	b := t.Data[off:]
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
 }
