@@ -10,6 +10,7 @@ import (
 
 	"gpuisa/isa"
 	"gpuisa/isa/all"
+	"gpuisa/isa/maxwell"
 )
 
 func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -17,6 +18,7 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	archName := fs.String("arch", "", "architecture of raw input: "+all.Names())
 	baseStr := fs.String("base", "0", "address of the first byte of raw input")
+	nvn := fs.Bool("nvn", false, "sm_5x: comment constant banks and attribute addresses as NVN (Tegra X1) shaders use them")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -36,6 +38,10 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	if *nvn && arch.Name != "" && arch.ISA != "maxwell" {
+		fmt.Fprintf(stderr, "gpuisa dis: -nvn is for sm_5x code, not %s\n", arch.Name)
+		return 2
+	}
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	defer w.Flush()
 	status := 0
@@ -47,17 +53,26 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		var errs []error
+		out := io.Writer(w)
+		var listing *bytes.Buffer
+		if *nvn {
+			listing = new(bytes.Buffer)
+			out = listing
+		}
 		switch {
 		case isContainer(data):
-			errs = disContainer(w, data, arch)
+			errs = disContainer(out, data, arch)
 		case isGXP(data):
-			errs = disGXP(w, data)
+			errs = disGXP(out, data)
 		default:
 			if arch.Name == "" {
 				fmt.Fprintf(stderr, "gpuisa dis: %s: raw input needs -arch (one of %s)\n", name, all.Names())
 				return 2
 			}
-			errs = disRaw(w, data, base, arch)
+			errs = disRaw(out, data, base, arch)
+		}
+		if listing != nil {
+			w.Write(maxwell.AnnotateNVN(nil, listing.Bytes()))
 		}
 		for _, e := range errs {
 			fmt.Fprintf(stderr, "gpuisa dis: %s: %v\n", name, e)

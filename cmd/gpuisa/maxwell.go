@@ -6,24 +6,17 @@ import (
 
 	"gpuisa/binfmt/cubin"
 	"gpuisa/isa"
+	"gpuisa/isa/maxwell"
 )
 
-// disMaxwellCubin lists the functions of an sm_5x cubin: each function's raw
-// nvdisasm listing (which starts with its .headerflags line) under a
-// "Function :" header.
+// disMaxwellCubin lists an sm_5x cubin as `nvdisasm -hex -novliw file.cubin`
+// does (maxwell.ListCubin).
 func disMaxwellCubin(w io.Writer, f *cubin.File, a isa.Arch) []error {
+	out, derrs := maxwell.ListCubin(nil, f, maxwell.ListOptions{})
+	w.Write(out)
 	var errs []error
-	var buf []byte
-	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
-	for _, fn := range f.Functions {
-		fmt.Fprintf(w, "\t\tFunction : %s\n", fn.Name)
-		var derrs []*isa.DecodeError
-		buf, derrs = a.Disassemble(buf[:0], fn.Code, 0)
-		w.Write(buf)
-		for _, e := range derrs {
-			errs = append(errs, fmt.Errorf("function %s: %w", fn.Name, e))
-		}
-		fmt.Fprint(w, "\t\t..........\n\n\n")
+	for _, e := range derrs {
+		errs = append(errs, fmt.Errorf("%s: %w", a.Name, e))
 	}
 	return errs
 }

@@ -86,11 +86,11 @@ loop:   @P0 BRA loop ;
 	for i := range words {
 		words[i] = binary.LittleEndian.Uint64(code[8*i:])
 	}
-	inst, _ := Decode(words[2], CtrlField(words[0], 1), 52)
+	inst, _ := Decode(words[2], CtrlField(words[0], 1), 52, 0x10)
 	if got := Print(inst, 0x10); got != "@P0 BRA 0x10 ;" {
 		t.Errorf("loop branch prints %q", got)
 	}
-	inst, _ = Decode(words[3], CtrlField(words[0], 2), 52)
+	inst, _ = Decode(words[3], CtrlField(words[0], 2), 52, 0x18)
 	if got := Print(inst, 0x18); got != "BRA 0x8 ;" {
 		t.Errorf("start branch prints %q", got)
 	}

@@ -12,7 +12,7 @@ func benchWords(tb testing.TB) []uint64 {
 	var ws []uint64
 	for _, r := range rows {
 		if r.text != "INVALID" && r.ctrl == NeutralCtrl {
-			if _, err := Decode(r.word, NeutralCtrl, 52); err == nil {
+			if _, err := Decode(r.word, NeutralCtrl, 52, 0); err == nil {
 				ws = append(ws, r.word)
 			}
 		}
@@ -39,7 +39,7 @@ func BenchmarkDecode(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Decode(ws[i%len(ws)], NeutralCtrl, 52); err != nil {
+		if _, err := Decode(ws[i%len(ws)], NeutralCtrl, 52, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -49,7 +49,7 @@ func BenchmarkPrint(b *testing.B) {
 	ws := benchWords(b)
 	insts := make([]Inst, len(ws))
 	for i, w := range ws {
-		insts[i], _ = Decode(w, NeutralCtrl, 52)
+		insts[i], _ = Decode(w, NeutralCtrl, 52, 0)
 	}
 	buf := make([]byte, 0, 256)
 	b.ReportAllocs()
@@ -77,7 +77,7 @@ func BenchmarkAssemble(b *testing.B) {
 	ws := benchWords(b)[:2000]
 	texts := make([]string, len(ws))
 	for i, w := range ws {
-		inst, _ := Decode(w, NeutralCtrl, 52)
+		inst, _ := Decode(w, NeutralCtrl, 52, 0)
 		texts[i] = Print(inst, 0x100)
 	}
 	b.ReportAllocs()
@@ -95,7 +95,7 @@ func TestDecodeAllocs(t *testing.T) {
 	buf := make([]byte, 0, 256)
 	n := testing.AllocsPerRun(1000, func() {
 		for _, w := range ws[:100] {
-			inst, _ := Decode(w, NeutralCtrl, 52)
+			inst, _ := Decode(w, NeutralCtrl, 52, 0)
 			buf = AppendText(buf[:0], inst, 0)
 		}
 	})

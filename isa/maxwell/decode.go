@@ -17,25 +17,27 @@ func lookup(w uint64, sm int) int {
 	return -1
 }
 
-// Decode decodes one instruction word under its control field for sm (50, 52
-// or 53). On error the Inst still holds the word and control field.
-func Decode(word uint64, ctrl Ctrl, sm int) (Inst, error) {
+// Decode decodes one instruction word at addr under its control field for sm
+// (50, 52 or 53). On error the Inst still holds the word and control field and
+// the error is a fresh *isa.DecodeError naming addr (Len 8, wrapping
+// isa.ErrInvalid); the success path does not allocate.
+func Decode(word uint64, ctrl Ctrl, sm int, addr uint64) (Inst, error) {
 	inst := Inst{Word: word, Ctrl: ctrl}
 	fi := lookup(word, sm)
 	if fi < 0 {
-		return inst, errUnrecognized
+		return inst, unrecognized(addr)
 	}
 	inst.form = uint16(fi)
 	f := &forms[fi]
 	if f.attrs&attrBad != 0 {
-		return inst, errUnrecognized
+		return inst, unrecognized(addr)
 	}
 	for k := range f.toks {
 		t := &f.toks[k]
 		if t.kind == tkTable {
 			v := t.get(word)
 			if tables[t.arg].kinds[v] == 2 {
-				return inst, &isa.DecodeError{Len: 8, Err: isa.ErrInvalid,
+				return inst, &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid,
 					Detail: fmt.Sprintf("Opclass '%s', undefined value 0x%x for table '%s'", f.name, v, tables[t.arg].name)}
 			}
 		}
@@ -44,21 +46,16 @@ func Decode(word uint64, ctrl Ctrl, sm int) (Inst, error) {
 	// fixed-latency instructions take no barriers; reuse bit 3 is rejected by
 	// fixed-latency ALU instructions and a few variable-latency ones.
 	if f.attrs&attrVar == 0 && (ctrl.WriteBarrier() != 7 || ctrl.ReadBarrier() != 7) {
-		return inst, errUnrecognized
+		return inst, unrecognized(addr)
 	}
 	if ctrl.Reuse()&8 != 0 && (f.attrs&(attrVar|attrCF) == 0 || f.attrs&attrNoR3 != 0) {
-		return inst, errUnrecognized
+		return inst, unrecognized(addr)
 	}
 	return inst, nil
 }
 
-// errUnrecognized is what nvdisasm says for opcodes it does not know, and for
+// unrecognized is what nvdisasm says for opcodes it does not know, and for
 // fixed-latency instructions with barriers.
-var errUnrecognized = &isa.DecodeError{Len: 8, Err: isa.ErrInvalid, Detail: "Unrecognized operation for functional unit 'uC'"}
-
-// decodeError names the address of a failed decode.
-func decodeError(err error, addr uint64) *isa.DecodeError {
-	e := *err.(*isa.DecodeError)
-	e.Addr = addr
-	return &e
+func unrecognized(addr uint64) *isa.DecodeError {
+	return &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid, Detail: "Unrecognized operation for functional unit 'uC'"}
 }

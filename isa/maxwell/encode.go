@@ -70,6 +70,8 @@ func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl,
 	if stall0 {
 		base = 0x7e0
 	}
+	// buffers for printing candidates, on the stack unless a text is long
+	var buf, tbuf [160]byte
 	for _, fi := range cands {
 		f := &forms[fi]
 		if f.attrs&(attrSM52|attrSM50) != 0 && (sm >= 52) != (f.attrs&attrSM52 != 0) || f.attrs&attrBad != 0 {
@@ -79,7 +81,7 @@ func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl,
 		if f.attrs&attrNoGuard != 0 {
 			g = 0 // not predicated; ptxas leaves the field zero
 		}
-		m := matcher{f: f, fi: fi, sm: sm, pc: pc, resolve: resolve, text: body, guard: g, want: norm}
+		m := matcher{f: f, fi: fi, sm: sm, pc: pc, resolve: resolve, text: body, guard: g, want: norm, buf: buf[:0], tbuf: tbuf[:0]}
 		for phase := 0; phase < 4; phase++ {
 			if phase > 0 && f.attrs&attrTex == 0 {
 				break
@@ -127,6 +129,7 @@ type matcher struct {
 	guard   uint64
 	ctrl    Ctrl
 	buf     []byte
+	tbuf    []byte // printed table entries that are not plain strings
 	// a label operand: its span in text and the target it stands for
 	labelAt, labelEnd int
 	labelVal          int64
@@ -154,7 +157,39 @@ func (m *matcher) verify(w uint64) bool {
 		off := len(m.want) - len(m.text) - 1
 		want = m.want[:off+m.labelAt] + string(appendSHex(nil, m.labelVal)) + m.want[off+m.labelEnd:]
 	}
-	return squeeze(string(m.buf)) == want
+	return equalSqueezed(m.buf, want)
+}
+
+// equalSqueezed reports whether b without blanks equals s.
+func equalSqueezed(b []byte, s string) bool {
+	j := 0
+	for _, c := range b {
+		if c == ' ' || c == '\t' {
+			continue
+		}
+		if j >= len(s) || s[j] != c {
+			return false
+		}
+		j++
+	}
+	return j == len(s)
+}
+
+// prefixSqueezed reports whether s starts with lit without its blanks, and
+// the length of that prefix.
+func prefixSqueezed[T string | []byte](s string, lit T) (int, bool) {
+	j := 0
+	for i := 0; i < len(lit); i++ {
+		c := lit[i]
+		if c == ' ' || c == '\t' {
+			continue
+		}
+		if j >= len(s) || s[j] != c {
+			return 0, false
+		}
+		j++
+	}
+	return j, true
 }
 
 func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
@@ -169,11 +204,11 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 	s := m.text[pos:]
 	switch t.kind {
 	case tkLit:
-		lit := squeeze(t.text)
-		if !strings.HasPrefix(s, lit) {
+		n, ok := prefixSqueezed(s, t.text)
+		if !ok {
 			return 0, false
 		}
-		return m.match(k+1, pos+len(lit), w)
+		return m.match(k+1, pos+n, w)
 	case tkGroup:
 		if r, ok := m.match(k+1, pos, w); ok { // present
 			return r, true
@@ -194,8 +229,8 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 		}
 		return m.match(k+1+t.arg, pos, w2)
 	case tkFlag:
-		if strings.HasPrefix(s, squeeze(t.text)) {
-			if r, ok := m.match(k+1, pos+len(squeeze(t.text)), t.set(w, t.def)); ok {
+		if n, ok := prefixSqueezed(s, t.text); ok {
+			if r, ok := m.match(k+1, pos+n, t.set(w, t.def)); ok {
 				return r, true
 			}
 		}
@@ -215,7 +250,8 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			return m.match(k+1, pos+6, w)
 		}
 		// with blanks squeezed out "R62 0x10" reads "R620x10": try the shorter numbers too
-		for _, c := range regChoices(s) {
+		rc := regChoices(s)
+		for _, c := range rc.c[:rc.n] {
 			r := c.r
 			if r != 255 {
 				if r < uint64(t.shift) {
@@ -245,16 +281,18 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 	case tkTable:
 		tb := &tables[t.arg]
 		for v := range tb.entries {
-			var e string
+			var n int
+			var ok bool
 			if tb.kinds[v] == 0 {
-				e = squeeze(tb.entries[v])
+				n, ok = prefixSqueezed(s, tb.entries[v])
 			} else if tb.kinds[v] == 2 {
 				continue
 			} else {
-				e = squeeze(string(appendTable(nil, tb, uint64(v))))
+				m.tbuf = appendTable(m.tbuf[:0], tb, uint64(v))
+				n, ok = prefixSqueezed(s, m.tbuf)
 			}
-			if strings.HasPrefix(s, e) {
-				if r, ok := m.match(k+1, pos+len(e), t.set(w, uint64(v))); ok {
+			if ok {
+				if r, ok := m.match(k+1, pos+n, t.set(w, uint64(v))); ok {
 					return r, true
 				}
 			}
@@ -313,7 +351,8 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			}
 			return m.match(k+1, pos+6, w) // the number came with another operand
 		}
-		for _, c := range regChoices(s) {
+		rc := regChoices(s)
+		for _, c := range rc.c[:rc.n] {
 			if c.r == 255 || c.r < uint64(t.shift) {
 				continue
 			}
@@ -382,20 +421,43 @@ type regChoice struct {
 }
 
 // regChoices lists the readings of a register at the start of s, longest first.
-func regChoices(s string) []regChoice {
+func regChoices(s string) regChoiceList {
+	var out regChoiceList
 	if strings.HasPrefix(s, "RZ") {
-		return []regChoice{{255, 2}}
+		out.c[0], out.n = regChoice{255, 2}, 1
+		return out
 	}
 	if !strings.HasPrefix(s, "R") {
-		return nil
+		return out
 	}
-	var out []regChoice
 	for n := min(len(s), 4); n >= 2; n-- {
-		if v, err := strconv.ParseUint(s[1:n], 10, 8); err == nil && v <= 254 && (n == 2 || s[1] != '0') {
-			out = append(out, regChoice{v, n})
+		if v, ok := decimalDigits(s[1:n]); ok && v <= 254 && (n == 2 || s[1] != '0') {
+			out.c[out.n] = regChoice{v, n}
+			out.n++
 		}
 	}
 	return out
+}
+
+// regChoiceList holds up to three readings (R1, R12, R123) without allocating.
+type regChoiceList struct {
+	c [3]regChoice
+	n int
+}
+
+// decimalDigits parses s when it is all decimal digits (at most 19).
+func decimalDigits(s string) (uint64, bool) {
+	if len(s) == 0 || len(s) > 19 {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(s[i]-'0')
+	}
+	return v, true
 }
 
 func parseReg(s string) (uint64, int, bool) {

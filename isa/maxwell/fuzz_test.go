@@ -34,7 +34,7 @@ func FuzzDisassemble(f *testing.F) {
 			ctrl := binary.LittleEndian.Uint64(code[b:])
 			for s := 0; s < 3; s++ {
 				w := binary.LittleEndian.Uint64(code[b+8+8*s:])
-				inst, err := Decode(w, CtrlField(ctrl, s), 52)
+				inst, err := Decode(w, CtrlField(ctrl, s), 52, uint64(b+8+8*s))
 				if err != nil {
 					continue
 				}
@@ -43,7 +43,7 @@ func FuzzDisassemble(f *testing.F) {
 				if err != nil {
 					continue // texts that lose information (NaN payloads, hidden fields) may not match
 				}
-				inst2, err := Decode(aw, CtrlField(ctrl, s), 52)
+				inst2, err := Decode(aw, CtrlField(ctrl, s), 52, uint64(b+8+8*s))
 				if err != nil {
 					t.Fatalf("%#x -> %q -> %#x does not decode", w, text, aw)
 				}

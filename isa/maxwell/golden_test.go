@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"os"
 	"strings"
 	"testing"
+
+	"gpuisa/isa"
 )
 
 // Golden data made by cmd/mxdiff from our own random and field-walking words:
@@ -70,7 +73,7 @@ func testGolden(t *testing.T, file string, sm int, base, asmBase int) {
 		if !ok || r.text == "INVALID" || asmBase == 0 {
 			continue
 		}
-		inst, _ := Decode(r.word, r.ctrl, sm)
+		inst, _ := Decode(r.word, r.ctrl, sm, pc)
 		w, _, err := EncodeText(r.text, pc, sm, nil)
 		m := CareMask(inst)
 		aok := err == nil && w&m == r.word&m
@@ -160,7 +163,7 @@ func TestListingText(t *testing.T) {
 		w := ws[k]
 		pc := uint64(b*BundleSize + 8 + 8*(k%3))
 		k++
-		inst, err := Decode(w, CtrlField(ctrl, (k-1)%3), 52)
+		inst, err := Decode(w, CtrlField(ctrl, (k-1)%3), 52, pc)
 		want := ".word " + "0x" + strings.TrimLeft(string(appendUpperHexLower(nil, w)), "0")
 		if err == nil {
 			want = Print(inst, pc)
@@ -172,5 +175,26 @@ func TestListingText(t *testing.T) {
 	}
 	if k != len(ws) {
 		t.Fatalf("%d instruction lines, want %d", k, len(ws))
+	}
+}
+
+func TestDecodeErrorNamesAddress(t *testing.T) {
+	const bad = 0xffffffffffffffff // no form has these fixed bits
+	_, e1 := Decode(bad, NeutralCtrl, 52, 0x1238)
+	_, e2 := Decode(bad, NeutralCtrl, 52, 0x40)
+	d1, ok1 := e1.(*isa.DecodeError)
+	d2, ok2 := e2.(*isa.DecodeError)
+	if !ok1 || !ok2 {
+		t.Fatalf("errors %T %T, want *isa.DecodeError", e1, e2)
+	}
+	if d1.Addr != 0x1238 || d2.Addr != 0x40 || d1 == d2 || d1.Len != 8 || !errors.Is(e1, isa.ErrInvalid) {
+		t.Errorf("got %+v and %+v", d1, d2)
+	}
+}
+
+func TestDecodeSuccessDoesNotAllocate(t *testing.T) {
+	const mov = 0x4c98078000870001 // MOV R1, c[0x0][0x20]
+	if n := testing.AllocsPerRun(100, func() { Decode(mov, NeutralCtrl, 52, 8) }); n != 0 {
+		t.Errorf("Decode allocates %v times", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"gpuisa/isa"
@@ -65,18 +66,25 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 		dst = grown
 	}
 	dst = dst[:size]
+	misfit := make([]bool, workers)
 	for c := range chunks {
 		ch := &chunks[c]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			out := ch.lines(dst[offsets[c]:offsets[c]:offsets[c+1]], code, base, col)
-			if len(out) != offsets[c+1]-offsets[c] {
-				panic("maxwell: listing length mismatch") // every line is col+25 bytes
-			}
+			misfit[c] = len(out) != offsets[c+1]-offsets[c]
 		}()
 	}
 	wg.Wait()
+	if slices.Contains(misfit, true) {
+		// every line should be col+25 bytes; if one ever is not, lay the
+		// listing out again serially rather than return a corrupt one
+		dst = dst[:start]
+		for c := range chunks {
+			dst = chunks[c].lines(dst, code, base, col)
+		}
+	}
 	if rest := len(code) % BundleSize; rest != 0 {
 		errs = append(errs, &isa.DecodeError{Addr: base + uint64(n*BundleSize), Len: rest, Err: isa.ErrTruncated,
 			Detail: "Unaligned instruction found"})
@@ -127,10 +135,10 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 				ch.lead = append(ch.lead, slot.lead)
 				continue
 			}
-			inst, err := Decode(w, cf, sm)
+			inst, err := Decode(w, cf, sm, addr)
 			var g int
 			if err != nil {
-				ch.errs = append(ch.errs, decodeError(err, addr))
+				ch.errs = append(ch.errs, err.(*isa.DecodeError))
 				ch.text = append(ch.text, ".word "...)
 				ch.text = isa.AppendHexNum(ch.text, w)
 			} else {

@@ -103,7 +103,7 @@ func parseHex(s string) uint64 {
 
 // checkText decodes w and compares with nvdisasm's text (or INVALID).
 func checkText(w uint64, ctrl Ctrl, sm int, pc uint64, want string) (bool, string) {
-	inst, err := Decode(w, ctrl, sm)
+	inst, err := Decode(w, ctrl, sm, pc)
 	if want == "INVALID" {
 		if err != nil {
 			return true, ""

@@ -59,6 +59,12 @@ func appendSHex(dst []byte, x int64) []byte {
 
 // appendBody prints everything after the guard.
 func appendBody(dst []byte, inst Inst, pc uint64) []byte {
+	return appendBodyLabels(dst, inst, pc, nil)
+}
+
+// appendBodyLabels prints branch targets as lb names them when lb is not nil
+// (the ELF-mode listing), else as addresses.
+func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	f := &forms[inst.form]
 	w := inst.Word
 	reuse := inst.Ctrl.Reuse()
@@ -115,11 +121,24 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 		case tkTable:
 			dst = appendTable(dst, &tables[t.arg], t.get(w))
 		case tkHex:
+			if r := lb.relocAt(pc); r != "" && r[0] != 'c' && t.parts[0].pos == relocField {
+				dst = append(dst, r...)
+				continue
+			}
 			dst = isa.AppendHexNum(dst, t.get(w)<<t.shift)
 		case tkSHex:
+			if r := lb.relocAt(pc); r != "" && r[0] != 'c' && t.parts[0].pos == relocField {
+				dst = append(dst, r...)
+				continue
+			}
 			dst = appendSHex(dst, isa.SignExtend(t.get(w), t.width())<<t.shift)
 		case tkRel:
-			dst = appendSHex(dst, int64(pc)+8+isa.SignExtend(t.get(w), t.width()))
+			target := int64(pc) + 8 + isa.SignExtend(t.get(w), t.width())
+			if lb != nil {
+				dst = lb.name(dst, uint64(target))
+			} else {
+				dst = appendSHex(dst, target)
+			}
 		case tkF32:
 			dst = appendF32(dst, uint32(t.get(w)<<(32-t.width())))
 		case tkF64:
@@ -128,6 +147,15 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 			dst = appendF16(dst, uint16(t.get(w)<<(16-t.width())))
 		case tkAddr, tkUAddr:
 			r, off := t.addr(w)
+			if rt := lb.relocAt(pc); rt != "" && rt[0] != 'c' && t.n > 1 && t.parts[1].pos == relocField {
+				if r != 255 {
+					dst = append(dst, 'R')
+					dst = appendDec(dst, r)
+					dst = append(dst, '+')
+				}
+				dst = append(dst, rt...)
+				continue
+			}
 			switch {
 			case r != 255:
 				dst = append(dst, 'R')

@@ -42,7 +42,7 @@ func TestRoundTripRandom(t *testing.T) {
 		exact.add(mnemonic(c[3]), err == nil && w == want, d)
 		ok := false
 		if err == nil {
-			inst, derr := Decode(want, NeutralCtrl, 52)
+			inst, derr := Decode(want, NeutralCtrl, 52, 0)
 			m := careMask(&forms[inst.form])
 			ok = derr == nil && w&m == want&m
 		}

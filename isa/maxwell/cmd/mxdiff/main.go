@@ -86,7 +86,7 @@ func main() {
 	for i, w := range words {
 		pc := addrOf(i)
 		ctrl := maxwell.CtrlField(ctrls[i/3], i%3)
-		inst, derr := maxwell.Decode(w, ctrl, sm)
+		inst, derr := maxwell.Decode(w, ctrl, sm, pc)
 		var got string
 		if derr == nil {
 			got = maxwell.Print(inst, pc)
@@ -188,7 +188,7 @@ func allowedAsm(inst maxwell.Inst, got, want uint64) string {
 	if strings.Contains(maxwell.Print(inst, 0), "QNAN") {
 		return "nvdisasm prints every NaN as QNAN, so the payload is lost"
 	}
-	if i2, err := maxwell.Decode(got, inst.Ctrl, 52); err == nil && maxwell.Print(i2, 0) == maxwell.Print(inst, 0) {
+	if i2, err := maxwell.Decode(got, inst.Ctrl, 52, 0); err == nil && maxwell.Print(i2, 0) == maxwell.Print(inst, 0) {
 		return "several encodings print the same text; the assembler picks one"
 	}
 	return ""
