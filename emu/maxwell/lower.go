@@ -151,7 +151,7 @@ func Lower(code []byte, sm int) (*Program, error) {
 		for s := range 3 {
 			w := binary.LittleEndian.Uint64(code[b+8+8*s:])
 			addr := uint64(b + 8 + 8*s)
-			inst, err := maxwell.Decode(w, maxwell.CtrlField(ctrl, s), sm)
+			inst, err := maxwell.Decode(w, maxwell.CtrlField(ctrl, s), sm, addr)
 			var o op
 			text := ""
 			if err != nil {
