@@ -43,7 +43,7 @@ func TestOracleLoweringCoverage(t *testing.T) {
 		w, _ := strconv.ParseUint(strings.TrimPrefix(c[3], "0x"), 16, 64)
 		ctrl, _ := strconv.ParseUint(strings.TrimPrefix(c[6], "0x"), 16, 32)
 		addr, _ := strconv.ParseUint(strings.TrimPrefix(c[2], "0x"), 16, 64)
-		inst, err := maxwell.Decode(w, maxwell.Ctrl(ctrl), sm)
+		inst, err := maxwell.Decode(w, maxwell.Ctrl(ctrl), sm, addr)
 		if err != nil {
 			t.Fatalf("%s %s: %v", c[0], c[3], err)
 		}
