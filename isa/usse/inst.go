@@ -128,8 +128,9 @@ func DecodeWord(w uint64, addr uint64) (Inst, error) {
 			continue
 		}
 		in := Inst{Form: int16(fi), Raw: w}
-		for i := range f.fields {
-			in.Args[i] = f.fields[i].get(w)
+		decodeFields(int16(fi), w, &in.Args)
+		if !decoders[fi].mayFail {
+			return in, nil
 		}
 		if bad := f.check(&in); bad >= 0 {
 			return Inst{Form: -1, Raw: w}, &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
