@@ -5,12 +5,22 @@ package usse
 // be invalid.
 
 type formDecoder struct {
-	mayFail bool // check may find an invalid field value
+	mayFail bool      // check may find an invalid field value
+	risky   [][]uint8 // per variant: the elements that may fail check
 }
 
 var decoders = func() (t [len(forms)]formDecoder) {
 	for fi := range forms {
-		t[fi].mayFail = formMayFail(&forms[fi])
+		f := &forms[fi]
+		t[fi].mayFail = formMayFail(f)
+		t[fi].risky = make([][]uint8, len(f.variants))
+		for vi := range f.variants {
+			for j := range f.variants[vi].elems {
+				if elemMayFail(f, &f.variants[vi].elems[j]) {
+					t[fi].risky[vi] = append(t[fi].risky[vi], uint8(j))
+				}
+			}
+		}
 	}
 	return t
 }()

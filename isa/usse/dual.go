@@ -42,7 +42,32 @@ func (o dualOp) marker() string {
 // isDot: dot and ssq read 3 (vec3) or 4 (vec4) channels whatever the mask.
 func (o dualOp) isDot() bool { return o.idx == 1 || o.idx == 2 }
 
+// dualOps holds dualInfo for both operation tables (read-only).
+var dualOps = func() (t [2][16]struct {
+	op dualOp
+	ok bool
+}) {
+	for k, table := range [2]int{enumDualop, enumDualop2} {
+		for i := range t[k] {
+			t[k][i].op, t[k][i].ok = dualInfoSlow(table, uint32(i))
+		}
+	}
+	return t
+}()
+
 func dualInfo(table int, idx uint32) (dualOp, bool) {
+	if idx < 16 {
+		switch table {
+		case enumDualop:
+			return dualOps[0][idx].op, dualOps[0][idx].ok
+		case enumDualop2:
+			return dualOps[1][idx].op, dualOps[1][idx].ok
+		}
+	}
+	return dualInfoSlow(table, idx)
+}
+
+func dualInfoSlow(table int, idx uint32) (dualOp, bool) {
 	t := enumTables[table]
 	if int(idx) >= len(t) || t[idx] == "?" {
 		return dualOp{}, false

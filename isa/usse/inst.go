@@ -70,13 +70,21 @@ type variant struct {
 
 // variant returns the syntax that prints in, or nil when none applies.
 func (f *form) variant(in *Inst) *variant {
+	if i := f.variantIndex(in); i >= 0 {
+		return &f.variants[i]
+	}
+	return nil
+}
+
+// variantIndex is the index of the syntax that prints in, or -1.
+func (f *form) variantIndex(in *Inst) int {
 	for i := range f.variants {
 		v := &f.variants[i]
 		if v.cond < 0 || (in.Args[v.cond] < 32 && v.condVals>>in.Args[v.cond]&1 != 0) {
-			return v
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // Inst is one decoded instruction: the form, the raw word and the value of
@@ -145,11 +153,12 @@ func DecodeWord(w uint64, addr uint64) (Inst, error) {
 // check returns the index of a field whose value the syntax cannot express
 // (an enum or swizzle entry marked '?', a bank outside its list), or -1.
 func (f *form) check(in *Inst) int {
-	v := f.variant(in)
-	if v == nil {
+	vi := f.variantIndex(in)
+	if vi < 0 {
 		return int(f.variants[0].cond)
 	}
-	for i := range v.elems {
+	v := &f.variants[vi]
+	for _, i := range decoders[in.Form].risky[vi] {
 		e := &v.elems[i]
 		switch e.kind {
 		case kPfx, kE, kEo:
