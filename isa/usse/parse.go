@@ -37,13 +37,18 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 	}
 	mnemonicSeen := false
 	var in Inst // reused: it escapes through the label callback
+	lead1, lead2 := leadBytes(text)
 	for fi := range forms {
 		f := &forms[fi]
 		for vi := range f.variants {
 			v := &f.variants[vi]
+			x := &parseIndex[fi][vi]
+			if !x.any && !x.lead.has(lead1) && !x.lead.has(lead2) {
+				continue // the mnemonic cannot start with this letter
+			}
 			// an "eo" enum may be left out of the input (Sony does not print
 			// it); then each of its values is tried, the spelled-out one first
-			for alt := -1; alt < eoValues(v); alt++ {
+			for alt := -1; alt < x.eo; alt++ {
 				in = Inst{Form: int16(fi)}
 				ok, mnem := matchVariant(f, v, &in, text, labels, alt)
 				mnemonicSeen = mnemonicSeen || mnem
