@@ -1,9 +1,11 @@
 package usse
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"strings"
+	"unsafe"
 
 	"gpuisa/isa"
 	"gpuisa/isa/asm"
@@ -53,11 +55,16 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 		line int
 		col  int
 	}
-	var stmts []stmt
+	stmts := make([]stmt, 0, bytes.Count(src, []byte{'\n'})+1)
 	labels := map[string]uint64{}
 	var errs asm.ErrorList
+	// the lines without comments, in one buffer that never grows (a line
+	// never gets longer), so the statements' strings stay valid
+	arena := make([]byte, 0, len(src))
 	asm.Lines(src, func(line string, n int) {
-		body := stripColumns(line)
+		start := len(arena)
+		arena = stripColumns(arena, line)
+		body := unsafe.String(unsafe.SliceData(arena[start:]), len(arena)-start)
 		base := 0 // offset of body in the line
 		for {
 			i := strings.IndexByte(body, ':')
@@ -82,6 +89,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 		}
 	})
 	out := make([]byte, 0, len(stmts)*Len)
+	var scratch Inst
 	for i, s := range stmts {
 		pc := uint64(i) * Len
 		resolve := func(f *form, in *Inst, fi int8, label string) (uint32, bool) {
@@ -94,7 +102,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 			}
 			return uint32(target/Len) & 0xfffff, true
 		}
-		in, err := parseInst(s.text, resolve)
+		in, err := parseInst(s.text, resolve, &scratch)
 		if err != nil {
 			errs.Add(asm.Pos{File: filename, Line: s.line, Col: s.col}, "%v: %s", err, s.text)
 			out = binary.LittleEndian.AppendUint64(out, 0)
@@ -121,10 +129,12 @@ func isLabel(s string) bool {
 	return true
 }
 
-// stripColumns blanks out comments (the /*addr*/ and /* 0x.. */ columns, //
-// and # comments) so the rest keeps its columns.
-func stripColumns(line string) string {
-	b := []byte(line)
+// stripColumns appends line to dst with comments blanked out (the /*addr*/
+// and /* 0x.. */ columns, // and # comments) so the rest keeps its columns.
+func stripColumns(dst []byte, line string) []byte {
+	start := len(dst)
+	dst = append(dst, line...)
+	b := dst[start:]
 	for i := 0; i < len(b); i++ {
 		switch {
 		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
@@ -138,8 +148,8 @@ func stripColumns(line string) string {
 			}
 			i--
 		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/', b[i] == '#':
-			return string(b[:i])
+			return dst[:start+i]
 		}
 	}
-	return string(b)
+	return dst
 }

@@ -13,7 +13,8 @@ import (
 // first-match shadowing cannot cause a mismatch). ".quad 0x..." returns the
 // word in Raw with Form -1.
 func ParseInst(text string) (Inst, error) {
-	return parseInst(text, nil)
+	var scratch Inst
+	return parseInst(text, nil, &scratch)
 }
 
 // labelFunc resolves a label operand of form f, field fi to a field value.
@@ -26,7 +27,9 @@ var (
 	ErrOperands = errors.New("bad operands")
 )
 
-func parseInst(text string, labels labelFunc) (Inst, error) {
+// parseInst parses text; scratch is working space (it escapes through the
+// label callback, so callers parsing many lines pass the same one).
+func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
 	text = strings.TrimSpace(text)
 	if strings.HasPrefix(text, ".quad") {
 		v, ok := parseUint(strings.TrimSpace(text[len(".quad"):]))
@@ -36,7 +39,7 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 		return Inst{Form: -1, Raw: v}, nil
 	}
 	mnemonicSeen := false
-	var in Inst // reused: it escapes through the label callback
+	in := scratch
 	lead1, lead2 := leadBytes(text)
 	for fi := range forms {
 		f := &forms[fi]
@@ -49,13 +52,13 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 			// an "eo" enum may be left out of the input (Sony does not print
 			// it); then each of its values is tried, the spelled-out one first
 			for alt := -1; alt < x.eo; alt++ {
-				in = Inst{Form: int16(fi)}
-				ok, mnem := matchVariant(f, v, &in, text, labels, alt)
+				*in = Inst{Form: int16(fi)}
+				ok, mnem := matchVariant(f, v, in, text, labels, alt)
 				mnemonicSeen = mnemonicSeen || mnem
 				if !ok {
 					continue
 				}
-				w, err := Encode(in)
+				w, err := Encode(*in)
 				if err != nil {
 					continue
 				}
