@@ -45,7 +45,9 @@ func parseDualMnem(s string) (name string, f16 bool, marker, rest string, ok boo
 
 func parseDualOpnds(s string, out *[5]dualOpnd) (int, bool) {
 	n := 0
-	for _, part := range strings.Split(s, ",") {
+	for more := true; more; {
+		var part string
+		part, s, more = strings.Cut(s, ",")
 		p := strings.TrimSpace(part)
 		if n == len(out) || p == "" {
 			return 0, false
@@ -478,28 +480,34 @@ func dualMatches(raw uint64, t *dualText, core []byte, out *[maxDualMatches]Inst
 	return n
 }
 
-// normDual drops blanks next to ',' and '+' and collapses other runs.
-func normDual(s string) string {
-	var b strings.Builder
-	s = strings.TrimSpace(s)
-	for i := 0; i < len(s); i++ {
+// appendNormDual appends s with blanks next to ',' and '+' dropped and
+// other runs collapsed to one blank.
+func appendNormDual[T string | []byte](dst []byte, s T) []byte {
+	lo, hi := 0, len(s)
+	for lo < hi && (s[lo] == ' ' || s[lo] == '\t') {
+		lo++
+	}
+	for hi > lo && (s[hi-1] == ' ' || s[hi-1] == '\t') {
+		hi--
+	}
+	for i := lo; i < hi; i++ {
 		c := s[i]
 		if c == ' ' || c == '\t' {
 			j := i
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			for j < hi && (s[j] == ' ' || s[j] == '\t') {
 				j++
 			}
 			prev := s[i-1]
 			next := s[j]
 			if prev != ',' && prev != '+' && next != ',' && next != '+' {
-				b.WriteByte(' ')
+				dst = append(dst, ' ')
 			}
 			i = j - 1
 			continue
 		}
-		b.WriteByte(c)
+		dst = append(dst, c)
 	}
-	return b.String()
+	return dst
 }
 
 // parseDual resolves a dual-issue text for form fi: mnem1 is the first
@@ -510,7 +518,9 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 	if !ok {
 		return Inst{}, false
 	}
-	want := normDual(mnem1 + " " + rest)
+	var rawBuf, wantBuf, gotBuf [256]byte
+	raw := append(append(append(rawBuf[:0], mnem1...), ' '), rest...)
+	want := appendNormDual(wantBuf[:0], raw)
 	cons := freeCons()
 	var out Inst
 	var buf [256]byte
@@ -523,7 +533,7 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 			p := d.appendMnem1(buf[:0], level)
 			p = append(p, ' ')
 			p = d.appendRest(p, level)
-			if normDual(string(p)) == want {
+			if bytes.Equal(appendNormDual(gotBuf[:0], p), want) {
 				match = level
 			}
 		}
@@ -537,7 +547,7 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 		p := d.appendMnem1(buf[:0], level)
 		p = append(p, ' ')
 		p = d.appendRest(p, level)
-		if normDual(string(p)) == want {
+		if bytes.Equal(appendNormDual(gotBuf[:0], p), want) {
 			out = c
 			return true
 		}

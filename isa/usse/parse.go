@@ -311,8 +311,9 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 			return false
 		}
 		if bankTables[e.table][bankIndex(f, e, in)] != "imm" && m.peek() == '.' {
-			want := string(appendMaskChans(make([]byte, 0, 5), arg(in, e.f[3])))
-			if !strings.HasPrefix(m.s[m.pos:], want) {
+			var buf [5]byte
+			want := appendMaskChans(buf[:0], arg(in, e.f[3]))
+			if !strings.HasPrefix(m.s[m.pos:], string(want)) {
 				return false
 			}
 			m.pos += len(want)
