@@ -1,6 +1,7 @@
 package usse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -489,8 +490,92 @@ func (d *dualView) appendRest(dst []byte, level int) []byte {
 }
 
 // dualLevel is the marker level a word needs: the lowest at which the
-// search finds the word itself (-1 for an invalid word).
+// search finds the word itself (-1 for an invalid word). Only the words
+// found before it matter, and only its rivals (dual_rivals.go) can print
+// its plain text.
 func dualLevel(f *form, in *Inst) int {
+	d, ok := newDualView(f, in)
+	if !ok {
+		return -1
+	}
+	g := uint8(0)
+	if f.op1 == 0x05 {
+		g = 1
+	}
+	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
+	t := d.text()
+	cons := freeCons()
+	var all [maxDualMatches]Inst
+	n := 0
+	var coreBuf, buf [256]byte
+	var core []byte
+	found := false
+rivals:
+	for _, r := range dualRivals[g][i1][i2][cfg] {
+		fi := dualForms[r.group]
+		base := Inst{Form: int16(fi)}
+		decodeFields(int16(fi), in.Raw, &base.Args)
+		for p := uint32(0); p < 2; p++ {
+			for c := uint32(0); c < 4; c++ {
+				if r.cfgs>>c&1 == 0 {
+					continue
+				}
+				w, ok := dualBuild(fi, &base, &t, &cons, uint32(r.i1), uint32(r.i2), p, c)
+				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
+					// the word's own combination: the search finds the word
+					// here or never
+					if !ok || w.Raw != in.Raw {
+						return markExt
+					}
+					all[n] = w
+					n++
+					found = true
+					break rivals
+				}
+				if !ok {
+					continue
+				}
+				dw, ok := newDualView(&forms[w.Form], &w)
+				if !ok {
+					continue
+				}
+				if core == nil {
+					core = d.appendMnem1(coreBuf[:0], markNone)
+					core = d.appendRest(append(core, ' '), markNone)
+				}
+				q := dw.appendMnem1(buf[:0], markNone)
+				q = dw.appendRest(append(q, ' '), markNone)
+				if bytes.Equal(q, core) {
+					all[n] = w
+					if n++; n == len(all) {
+						return markExt
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		return markExt
+	}
+	for level := markNone; level < markExt; level++ {
+		cons := dualConstraints(&d, level)
+		for i := 0; i < n; i++ {
+			if cons.allows(&all[i]) {
+				if all[i].Raw == in.Raw {
+					return level
+				}
+				break
+			}
+		}
+	}
+	// markExt states every field the operands leave open (and prints the
+	// swizzles for the half the ext bits name), so it always names the word
+	return markExt
+}
+
+// dualLevelSearch is dualLevel by the full search over both groups (the
+// reference the rival lists are tested against).
+func dualLevelSearch(f *form, in *Inst) int {
 	d, ok := newDualView(f, in)
 	if !ok {
 		return -1
@@ -513,8 +598,6 @@ func dualLevel(f *form, in *Inst) int {
 			}
 		}
 	}
-	// markExt states every field the operands leave open (and prints the
-	// swizzles for the half the ext bits name), so it always names the word
 	return markExt
 }
 

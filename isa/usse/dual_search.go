@@ -182,13 +182,6 @@ func parseDualText(mnem1, rest string) (dualText, bool) {
 // generic syntax set (predicate, skipinv).
 func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Inst) bool) bool {
 	f := &forms[fi]
-	x := dualIdxByForm[fi]
-	var own [MaxFields]bool // fields the dual text sets
-	for _, k := range x {
-		if k >= 0 {
-			own[k] = true
-		}
-	}
 	if cons.form >= 0 && int(f.op1) != cons.form || t.vec4 && f.op1 != 0x05 {
 		return false
 	}
@@ -207,44 +200,11 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 				continue
 			}
 			for primus := uint32(0); primus < 2; primus++ {
-				// the operation writing the internal destination names an i register
-				if gd := &t.opnd[primus][0]; gd.bank != "i" || t.n[primus] == 0 {
-					continue
-				}
 				for cfg := uint32(0); cfg < 4; cfg++ {
 					if !dualCountsFit(o1, o2, cfg, t) {
 						continue
 					}
-					in := Inst{Form: int16(fi)}
-					for i := range f.fields {
-						if !own[i] {
-							in.Args[i] = base.Args[i]
-						}
-					}
-					a := dualAssign{in: &in, x: &x}
-					for k := range t.fixed {
-						if t.fixed[k] >= 0 {
-							a.setf(k, uint32(t.fixed[k]))
-						}
-						if cons.fixed[k] >= 0 {
-							a.setf(k, uint32(cons.fixed[k]))
-						}
-					}
-					a.setf(dfOp1, uint32(i1))
-					a.setf(dfOp2, uint32(i2))
-					a.setf(dfPrimus, primus)
-					a.setf(dfSrccfg, cfg)
-					a.setf(dfF16, b2u(t.f16))
-					if a.bad || !a.operands(f, t) {
-						continue
-					}
-					// every field fits (setf checks widths), so the word is
-					// the fields' bits; its only form in the group is f
-					in.Raw = f.value
-					for i := range f.fields {
-						in.Raw = f.fields[i].set(in.Raw, in.Args[i])
-					}
-					if fn(in) {
+					if in, ok := dualBuild(fi, base, t, cons, uint32(i1), uint32(i2), primus, cfg); ok && fn(in) {
 						return true
 					}
 				}
@@ -252,6 +212,47 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 		}
 	}
 	return false
+}
+
+// dualBuild is the word of form fi with operations i1, i2, primus and
+// source configuration cfg that text t stands for, if there is one.
+func dualBuild(fi int, base *Inst, t *dualText, cons *dualCons, i1, i2, primus, cfg uint32) (Inst, bool) {
+	// the operation writing the internal destination names an i register
+	if gd := &t.opnd[primus][0]; gd.bank != "i" || t.n[primus] == 0 {
+		return Inst{}, false
+	}
+	f := &forms[fi]
+	x := &dualIdxByForm[fi]
+	in := Inst{Form: int16(fi), Args: base.Args}
+	for _, k := range x {
+		if k >= 0 {
+			in.Args[k] = 0 // fields the dual text sets
+		}
+	}
+	a := dualAssign{in: &in, x: x}
+	for k := range t.fixed {
+		if t.fixed[k] >= 0 {
+			a.setf(k, uint32(t.fixed[k]))
+		}
+		if cons.fixed[k] >= 0 {
+			a.setf(k, uint32(cons.fixed[k]))
+		}
+	}
+	a.setf(dfOp1, i1)
+	a.setf(dfOp2, i2)
+	a.setf(dfPrimus, primus)
+	a.setf(dfSrccfg, cfg)
+	a.setf(dfF16, b2u(t.f16))
+	if a.bad || !a.operands(f, t) {
+		return Inst{}, false
+	}
+	// every field fits (setf checks widths), so the word is the fields'
+	// bits; its only form in the group is f
+	in.Raw = f.value
+	for i := range f.fields {
+		in.Raw = f.fields[i].set(in.Raw, in.Args[i])
+	}
+	return in, true
 }
 
 // dualAssign sets dual fields, noting conflicts.

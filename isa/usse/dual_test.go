@@ -39,3 +39,41 @@ func TestDualTextStructure(t *testing.T) {
 		t.Fatalf("only %d dual words", checked)
 	}
 }
+
+// TestDualRivals: the marker level from the rival lists equals the full
+// search's, for random dual-issue words and the golden ones.
+func TestDualRivals(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var words []uint64
+	for _, g := range readGolden(t) {
+		if op := g.word >> 59; op == 4 || op == 5 {
+			words = append(words, g.word)
+		}
+	}
+	for i := 0; i < 60000; i++ {
+		w := uint64(4+i%2)<<59 | r.Uint64()>>5
+		if i%3 == 0 {
+			w &^= 0x7f << 32 // low register numbers: more texts alike
+		}
+		words = append(words, w)
+	}
+	var levels [markLevels]int
+	for _, w := range words {
+		in, err := DecodeWord(w, 0)
+		if err != nil {
+			continue
+		}
+		f := &forms[in.Form]
+		got, want := dualLevel(f, &in), dualLevelSearch(f, &in)
+		if got != want {
+			t.Fatalf("%016x (%s): level %d, full search %d", w, Print(in, 0), got, want)
+		}
+		levels[got]++
+	}
+	t.Logf("levels: %v", levels)
+	for l := markNone; l < markLevels; l++ {
+		if levels[l] == 0 {
+			t.Errorf("no word needs level %d: the test does not cover it", l)
+		}
+	}
+}
