@@ -139,15 +139,16 @@ func dualIdx(f *form) (x [dfCount]int8) {
 
 // dualView is a decoded dual-issue word.
 type dualView struct {
-	f      *form
-	in     *Inst
-	x      [dfCount]int8
-	vec4   bool
-	op     [2]dualOp
-	lay    [2]string // source letters per operation: u 0 1 2
-	c1     int       // sources of the first operation
-	primus bool      // the first operation writes the unified destination
-	bad    int       // when invalid: the dual field at fault
+	f        *form
+	in       *Inst
+	x        [dfCount]int8
+	vec4     bool
+	op       [2]dualOp
+	lay      [2]string // source letters per operation: u 0 1 2
+	usesMask uint8     // layoutBit set of the letters in lay
+	c1       int       // sources of the first operation
+	primus   bool      // the first operation writes the unified destination
+	bad      int       // when invalid: the dual field at fault
 }
 
 func (d *dualView) get(k int) uint32 {
@@ -174,13 +175,12 @@ func newDualView(f *form, in *Inst) (dualView, bool) {
 		return d, false
 	}
 	d.c1 = d.op[0].srcs
-	l := enumTables[dualLayoutTables[d.c1-1][d.op[1].srcs-1]][d.get(dfSrccfg)]
-	a, b, ok := strings.Cut(l, "/")
-	if !ok {
+	lay := &dualLayouts[d.c1-1][d.op[1].srcs-1][d.get(dfSrccfg)&3]
+	if !lay.ok {
 		d.bad = dfSrccfg // no source layout for these operations
 		return d, false
 	}
-	d.lay = [2]string{a, b}
+	d.lay, d.usesMask = lay.lay, lay.uses
 	d.primus = d.get(dfPrimus) != 0
 	// every swizzle the layout reads must be defined
 	for k := 0; k < 2; k++ {
@@ -202,9 +202,44 @@ func (d *dualView) swzTable() []string {
 }
 
 // uses reports whether a source letter appears in either layout.
-func (d *dualView) uses(c byte) bool {
-	return strings.IndexByte(d.lay[0], c) >= 0 || strings.IndexByte(d.lay[1], c) >= 0
+func (d *dualView) uses(c byte) bool { return d.usesMask>>layoutBit(c)&1 != 0 }
+
+// layoutBit numbers the source letters u 0 1 2.
+func layoutBit(c byte) uint {
+	if c == 'u' {
+		return 0
+	}
+	return uint(c-'0') + 1
 }
+
+type dualLayout struct {
+	lay  [2]string // source letters per operation
+	uses uint8     // layoutBit set of the letters
+	ok   bool
+}
+
+// dualLayouts splits the layout tables by source counts and configuration
+// once (read-only afterwards).
+var dualLayouts = func() (t [3][3][4]dualLayout) {
+	for i := range t {
+		for j := range t[i] {
+			for c, l := range enumTables[dualLayoutTables[i][j]] {
+				a, b, ok := strings.Cut(l, "/")
+				if !ok {
+					continue
+				}
+				x := &t[i][j][c]
+				x.lay, x.ok = [2]string{a, b}, true
+				for k := 0; k < len(l); k++ {
+					if l[k] != '/' {
+						x.uses |= 1 << layoutBit(l[k])
+					}
+				}
+			}
+		}
+	}
+	return t
+}()
 
 // used reports whether the operand text shows dual field k.
 func (d *dualView) used(k int) bool {
@@ -520,8 +555,12 @@ rivals:
 				if r.cfgs>>c&1 == 0 {
 					continue
 				}
+				own := r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg
+				if !own && !dualSourcesFit(&t, dualOps[0][r.i1].op, dualOps[1][r.i2].op, c) {
+					continue
+				}
 				w, ok := dualBuild(fi, &base, &t, &cons, uint32(r.i1), uint32(r.i2), p, c)
-				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
+				if own {
 					// the word's own combination: the search finds the word
 					// here or never
 					if !ok || w.Raw != in.Raw {

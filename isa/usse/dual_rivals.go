@@ -100,3 +100,42 @@ var dualRivals = func() (t [2][16][16][4][]dualCombo) {
 	}
 	return t
 }()
+
+// dualSourcesFit is a quick necessary test for dualBuild: with operations
+// o1, o2 and source configuration cfg, every source that the layout reads
+// from an internal register (letters 0 1 2) must be written as one, as
+// dualAssign.source demands.
+func dualSourcesFit(t *dualText, o1, o2 dualOp, cfg uint32) bool {
+	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
+	if !lay.ok {
+		return false
+	}
+	for k, o := range [2]dualOp{o1, o2} {
+		l := lay.lay[k]
+		for i := 0; i < len(l); i++ {
+			j := 1 + i
+			if o.idx == 2 {
+				j = 1 + 2*i
+			}
+			if j >= t.n[k] {
+				return false
+			}
+			p := &t.opnd[k][j]
+			switch l[i] {
+			case 'u':
+				if p.abs && o1.srcs > 2 {
+					return false
+				}
+			case '0', '1':
+				if p.bank != "i" || p.num > 3 || p.abs || p.neg && l[i] == '0' {
+					return false
+				}
+			case '2':
+				if p.bank != "i" || p.num > 3 || p.abs || p.neg || o1.srcs < 2 && p.num != 2 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
