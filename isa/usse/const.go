@@ -91,6 +91,31 @@ func allConst(s string) bool {
 // w reads f16 bank 0 1 2 3, which are the low and high halves of the f32
 // banks 0 and 1 (Vita3K's f16 tables are exactly these halves).
 func constValue(n uint32, c byte, half bool) uint32 {
+	return constValues[b2u(half)][chanIndex[c]][n&63]
+}
+
+// chanIndex numbers the swizzle characters as swizzleChans does.
+var chanIndex = func() (t [256]uint8) {
+	for i := 0; i < len(swizzleChans); i++ {
+		t[swizzleChans[i]] = uint8(i)
+	}
+	return t
+}()
+
+// constValues[half][channel][n] is constValueSlow, tabulated once
+// (read-only afterwards).
+var constValues = func() (t [2][len(swizzleChans)][64]uint32) {
+	for h := range t {
+		for c := range t[h] {
+			for n := range t[h][c] {
+				t[h][c][n] = constValueSlow(uint32(n), swizzleChans[c], h == 1)
+			}
+		}
+	}
+	return t
+}()
+
+func constValueSlow(n uint32, c byte, half bool) uint32 {
 	if v, ok := constChar(c); ok {
 		return v
 	}
@@ -148,8 +173,20 @@ func firstConst(t []string, want []uint32, half bool) (n uint32, idx int, ok boo
 			}
 			continue
 		}
+		// channels whose value at n is the first wanted one: entries
+		// starting with another channel cannot match
+		var first uint8
+		vals := &constValues[b2u(half)]
+		for c := range vals {
+			if vals[c][n] == want[0] {
+				first |= 1 << c
+			}
+		}
+		if first == 0 {
+			continue
+		}
 		for idx, ent := range t {
-			if ent != "?" && len(ent) >= len(want) && constMatch(n, ent, want, half) {
+			if ent != "?" && len(ent) >= len(want) && first>>chanIndex[ent[0]]&1 != 0 && constMatch(n, ent, want, half) {
 				return n, idx, true
 			}
 		}
