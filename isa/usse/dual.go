@@ -411,6 +411,29 @@ func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
 	return o
 }
 
+// plainNamesWord reports whether the plain text (markNone) names every
+// source swizzle: the parser reads back the entry printed, so the search
+// finds the word itself at its own combination. (An entry that also
+// appears earlier in its table, like dswz4's second "zwzw", is not named
+// by any prefix; such words need markExt.)
+func (d *dualView) plainNamesWord() bool {
+	t := d.swzTable()
+	for k := 0; k < 2; k++ {
+		for i := 0; i < len(d.lay[k]); i++ {
+			c := d.lay[k][i]
+			idx, _ := d.srcSwizzle(c)
+			hi := 16
+			if c == 'u' && d.c1 < 2 || c == '1' {
+				hi = 32
+			}
+			if firstIndex(t, 0, hi, t[idx]) != idx {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func appendDualOpnd(dst []byte, o *dualOpnd) []byte {
 	if o.neg {
 		dst = append(dst, '-')
@@ -533,12 +556,16 @@ func dualLevel(f *form, in *Inst) int {
 	if !ok {
 		return -1
 	}
+	if !d.plainNamesWord() {
+		return markExt // the search never finds the word without ext markers
+	}
 	g := uint8(0)
 	if f.op1 == 0x05 {
 		g = 1
 	}
 	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
-	t := d.text()
+	var t dualText
+	haveText := false
 	cons := freeCons()
 	var all [maxDualMatches]Inst
 	n := 0
@@ -548,29 +575,31 @@ func dualLevel(f *form, in *Inst) int {
 rivals:
 	for _, r := range dualRivals[g][i1][i2][cfg] {
 		fi := dualForms[r.group]
-		base := Inst{Form: int16(fi)}
-		decodeFields(int16(fi), in.Raw, &base.Args)
+		var base Inst
 		for p := uint32(0); p < 2; p++ {
 			for c := uint32(0); c < 4; c++ {
 				if r.cfgs>>c&1 == 0 {
 					continue
 				}
-				own := r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg
-				if !own && !dualSourcesFit(&t, dualOps[0][r.i1].op, dualOps[1][r.i2].op, c) {
-					continue
-				}
-				w, ok := dualBuild(fi, &base, &t, &cons, uint32(r.i1), uint32(r.i2), p, c)
-				if own {
-					// the word's own combination: the search finds the word
-					// here or never
-					if !ok || w.Raw != in.Raw {
-						return markExt
-					}
-					all[n] = w
+				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
+					// the word's own combination: its plain text names
+					// it (plainNamesWord), so the search finds it here
+					all[n] = *in
 					n++
 					found = true
 					break rivals
 				}
+				if !haveText {
+					t, haveText = d.text(), true
+				}
+				if !dualSourcesFit(&t, dualOps[0][r.i1].op, dualOps[1][r.i2].op, c) {
+					continue
+				}
+				if base.Form == 0 { // not built yet (form 0 is not a dual form)
+					base.Form = int16(fi)
+					decodeFields(int16(fi), in.Raw, &base.Args)
+				}
+				w, ok := dualBuild(fi, &base, &t, &cons, uint32(r.i1), uint32(r.i2), p, c)
 				if !ok {
 					continue
 				}

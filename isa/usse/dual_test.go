@@ -77,3 +77,34 @@ func TestDualRivals(t *testing.T) {
 		}
 	}
 }
+
+// TestDualPlainNamesWord: plainNamesWord says exactly when the word's own
+// combination, built from its plain text, gives the word back.
+func TestDualPlainNamesWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	named, unnamed := 0, 0
+	for i := 0; i < 100000; i++ {
+		w := uint64(4+i%2)<<59 | r.Uint64()>>5
+		in, err := DecodeWord(w, 0)
+		if err != nil {
+			continue
+		}
+		d, _ := newDualView(&forms[in.Form], &in)
+		base := in
+		t0 := d.text()
+		cons := freeCons()
+		got, ok := dualBuild(int(in.Form), &base, &t0, &cons, d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg))
+		self := ok && got.Raw == w
+		if self != d.plainNamesWord() {
+			t.Fatalf("%016x (%s): builds itself %v, plainNamesWord %v", w, Print(in, 0), self, !self)
+		}
+		if self {
+			named++
+		} else {
+			unnamed++
+		}
+	}
+	if unnamed == 0 || named == 0 {
+		t.Fatalf("named %d, unnamed %d: both kinds needed", named, unnamed)
+	}
+}
