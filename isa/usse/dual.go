@@ -1,7 +1,6 @@
 package usse
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 )
@@ -569,8 +568,6 @@ func dualLevel(f *form, in *Inst) int {
 	cons := freeCons()
 	var all [maxDualMatches]Inst
 	n := 0
-	var coreBuf, buf [256]byte
-	var core []byte
 	found := false
 rivals:
 	for _, r := range dualRivals[g][i1][i2][cfg] {
@@ -607,13 +604,10 @@ rivals:
 				if !ok {
 					continue
 				}
-				if core == nil {
-					core = d.appendMnem1(coreBuf[:0], markNone)
-					core = d.appendRest(append(core, ' '), markNone)
-				}
-				q := dw.appendMnem1(buf[:0], markNone)
-				q = dw.appendRest(append(q, ' '), markNone)
-				if bytes.Equal(q, core) {
+				// the plain text is a function of its structure and the
+				// parser reads the structure back (TestDualTextStructure):
+				// equal structures are equal texts
+				if dw.text() == t {
 					all[n] = w
 					if n++; n == len(all) {
 						return markExt
