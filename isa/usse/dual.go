@@ -573,9 +573,10 @@ rivals:
 	for _, r := range dualRivals[g][i1][i2][cfg] {
 		fi := dualForms[r.group]
 		var base Inst
+		fits := r.cfgs // narrowed by dualSourcesFit once the text is built
 		for p := uint32(0); p < 2; p++ {
 			for c := uint32(0); c < 4; c++ {
-				if r.cfgs>>c&1 == 0 {
+				if fits>>c&1 == 0 {
 					continue
 				}
 				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
@@ -589,8 +590,15 @@ rivals:
 				if !haveText {
 					t, haveText = d.text(), true
 				}
-				if !dualSourcesFit(&t, dualOps[0][r.i1].op, dualOps[1][r.i2].op, c) {
-					continue
+				if p == 0 {
+					// the layout test does not depend on primus
+					if !dualSourcesFit(&t, dualOps[0][r.i1].op, dualOps[1][r.i2].op, c) {
+						fits &^= 1 << c
+						continue
+					}
+				}
+				if gd := &t.opnd[p][0]; gd.bank != "i" {
+					continue // dualBuild's first test
 				}
 				if base.Form == 0 { // not built yet (form 0 is not a dual form)
 					base.Form = int16(fi)
