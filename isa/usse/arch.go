@@ -26,9 +26,16 @@ func Archs() []isa.Arch {
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
 	var errs []*isa.DecodeError
 	var text [160]byte
+	var in Inst
 	for off := 0; off < len(code); off += Len {
 		addr := base + uint64(off)
-		in, err := Decode(code[off:], addr)
+		var err error
+		if len(code)-off < Len {
+			in = Inst{Form: -1}
+			err = &isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated}
+		} else {
+			err = decodeWord(binary.LittleEndian.Uint64(code[off:]), addr, &in)
+		}
 		if err != nil {
 			var de *isa.DecodeError
 			if !errors.As(err, &de) {
@@ -39,7 +46,7 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 				break
 			}
 		}
-		t := append(AppendText(text[:0], in, addr), " ;"...)
+		t := append(appendText(text[:0], &in), " ;"...)
 		dst = Style.AppendLine(dst, addr, t, in.Raw, 16)
 	}
 	return dst, errs

@@ -125,28 +125,40 @@ func Decode(b []byte, addr uint64) (Inst, error) {
 	if len(b) < Len {
 		return Inst{Form: -1}, &isa.DecodeError{Addr: addr, Len: len(b), Err: isa.ErrTruncated}
 	}
-	return DecodeWord(binary.LittleEndian.Uint64(b), addr)
+	var in Inst
+	err := decodeWord(binary.LittleEndian.Uint64(b), addr, &in)
+	return in, err
 }
 
 // DecodeWord decodes one instruction word.
 func DecodeWord(w uint64, addr uint64) (Inst, error) {
+	var in Inst
+	err := decodeWord(w, addr, &in)
+	return in, err
+}
+
+// decodeWord decodes w into *in (which it overwrites, also on error).
+func decodeWord(w uint64, addr uint64, in *Inst) error {
 	for _, fi := range groups[w>>59] {
 		f := &forms[fi]
 		if w&f.mask != f.value {
 			continue
 		}
-		in := Inst{Form: int16(fi), Raw: w}
+		*in = Inst{Form: int16(fi), Raw: w}
 		decodeFields(int16(fi), w, &in.Args)
 		if !decoders[fi].mayFail {
-			return in, nil
+			return nil
 		}
-		if bad := f.check(&in); bad >= 0 {
-			return Inst{Form: -1, Raw: w}, &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
-				Detail: fmt.Sprintf("%016x: %s: invalid %s %d", w, f.name, f.fields[bad].name, in.Args[bad])}
+		if bad := f.check(in); bad >= 0 {
+			v := in.Args[bad]
+			*in = Inst{Form: -1, Raw: w}
+			return &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
+				Detail: fmt.Sprintf("%016x: %s: invalid %s %d", w, f.name, f.fields[bad].name, v)}
 		}
-		return in, nil
+		return nil
 	}
-	return Inst{Form: -1, Raw: w}, &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
+	*in = Inst{Form: -1, Raw: w}
+	return &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
 		Detail: fmt.Sprintf("%016x: no instruction in op1 group 0x%02x", w, w>>59)}
 }
 

@@ -16,11 +16,15 @@ func Print(in Inst, pc uint64) string {
 // AppendText appends the text of in to dst. pc is the instruction's address
 // (the text does not depend on it today: branch offsets print as encoded).
 func AppendText(dst []byte, in Inst, pc uint64) []byte {
+	return appendText(dst, &in)
+}
+
+func appendText(dst []byte, in *Inst) []byte {
 	if in.Form < 0 || int(in.Form) >= len(forms) {
 		return appendRaw(dst, in.Raw)
 	}
 	f := &forms[in.Form]
-	v := f.variant(&in)
+	v := f.variant(in)
 	if v == nil {
 		return appendRaw(dst, in.Raw)
 	}
@@ -29,19 +33,19 @@ func AppendText(dst []byte, in Inst, pc uint64) []byte {
 	for i := range v.elems {
 		if v.elems[i].kind == kDualm {
 			// dual issue: the marker level comes from a search (dual.go)
-			if level = dualLevel(f, &in); level < 0 {
+			if level = dualLevel(f, in); level < 0 {
 				return appendRaw(dst, in.Raw)
 			}
-			dual, _ = newDualView(f, &in)
+			dual, _ = newDualView(f, in)
 		}
 	}
 	for i := range v.elems {
 		if i == v.mnemEnd {
-			dst = appendFlags(dst, f, v, &in)
+			dst = appendFlags(dst, f, v, in)
 		}
 		switch v.elems[i].kind {
 		case kEo:
-			if eoImplied(f, v, &v.elems[i], &in) {
+			if eoImplied(f, v, &v.elems[i], in) {
 				continue
 			}
 		case kDualm:
@@ -51,10 +55,10 @@ func AppendText(dst []byte, in Inst, pc uint64) []byte {
 			dst = dual.appendRest(dst, level)
 			continue
 		}
-		dst = appendElem(dst, f, &v.elems[i], &in)
+		dst = appendElem(dst, f, &v.elems[i], in)
 	}
 	if v.mnemEnd == len(v.elems) {
-		dst = appendFlags(dst, f, v, &in)
+		dst = appendFlags(dst, f, v, in)
 	}
 	return dst
 }
