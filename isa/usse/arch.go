@@ -155,8 +155,16 @@ func stripColumns(dst []byte, line string) []byte {
 			}
 			i--
 		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/', b[i] == '#':
-			return dst[:start+i]
+			return trimBlanks(dst[:start+i], start)
 		}
 	}
-	return dst
+	return trimBlanks(dst, start)
+}
+
+// trimBlanks drops the blanks (left by comments) at the end of b[start:].
+func trimBlanks(b []byte, start int) []byte {
+	for len(b) > start && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
 }
