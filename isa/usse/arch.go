@@ -142,20 +142,38 @@ func stripColumns(dst []byte, line string) []byte {
 	start := len(dst)
 	dst = append(dst, line...)
 	b := dst[start:]
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
-			end := strings.Index(line[i+2:], "*/")
+	hash := bytes.IndexByte(b, '#') // the next '#' at or after i, or -1
+	for i := 0; i < len(b); {
+		// the next comment start: '/' or '#'
+		k := bytes.IndexByte(b[i:], '/')
+		if k >= 0 {
+			k += i
+		}
+		if hash >= 0 && hash < i {
+			if hash = bytes.IndexByte(b[i:], '#'); hash >= 0 {
+				hash += i
+			}
+		}
+		if hash >= 0 && (k < 0 || hash < k) {
+			return trimBlanks(dst[:start+hash], start)
+		}
+		if k < 0 || k+1 >= len(b) {
+			break
+		}
+		switch b[k+1] {
+		case '/':
+			return trimBlanks(dst[:start+k], start)
+		case '*':
 			stop := len(b)
-			if end >= 0 {
-				stop = i + 2 + end + 2
+			if end := strings.Index(line[k+2:], "*/"); end >= 0 {
+				stop = k + 2 + end + 2
 			}
-			for ; i < stop; i++ {
-				b[i] = ' '
+			for x := k; x < stop; x++ {
+				b[x] = ' '
 			}
-			i--
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/', b[i] == '#':
-			return trimBlanks(dst[:start+i], start)
+			i = stop
+		default:
+			i = k + 1
 		}
 	}
 	return trimBlanks(dst, start)
