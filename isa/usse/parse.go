@@ -41,33 +41,42 @@ func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
 	mnemonicSeen := false
 	in := scratch
 	lead1, lead2 := leadBytes(text)
-	for fi := range forms {
+	// the syntaxes either lead byte allows, merged in spec order
+	l1, l2 := parseOrder[lead1], parseOrder[lead2]
+	if lead2 == lead1 {
+		l2 = nil
+	}
+	for len(l1) > 0 || len(l2) > 0 {
+		var key uint16
+		switch {
+		case len(l2) == 0 || len(l1) > 0 && l1[0] < l2[0]:
+			key, l1 = l1[0], l1[1:]
+		case len(l1) == 0 || l2[0] < l1[0]:
+			key, l2 = l2[0], l2[1:]
+		default: // equal
+			key, l1, l2 = l1[0], l1[1:], l2[1:]
+		}
+		fi, vi := int(key>>8), int(key&0xff)
 		f := &forms[fi]
-		for vi := range f.variants {
-			v := &f.variants[vi]
-			x := &parseIndex[fi][vi]
-			if !x.any && !x.lead.has(lead1) && !x.lead.has(lead2) {
-				continue // the mnemonic cannot start with this letter
+		v := &f.variants[vi]
+		// an "eo" enum may be left out of the input (Sony does not print
+		// it); then each of its values is tried, the spelled-out one first
+		for alt := -1; alt < parseIndex[fi][vi].eo; alt++ {
+			*in = Inst{Form: int16(fi)}
+			ok, mnem := matchVariant(f, v, in, text, labels, alt)
+			mnemonicSeen = mnemonicSeen || mnem
+			if !ok {
+				continue
 			}
-			// an "eo" enum may be left out of the input (Sony does not print
-			// it); then each of its values is tried, the spelled-out one first
-			for alt := -1; alt < x.eo; alt++ {
-				*in = Inst{Form: int16(fi)}
-				ok, mnem := matchVariant(f, v, in, text, labels, alt)
-				mnemonicSeen = mnemonicSeen || mnem
-				if !ok {
-					continue
-				}
-				w, err := Encode(*in)
-				if err != nil {
-					continue
-				}
-				back, err := DecodeWord(w, 0)
-				if err != nil || back.Form != in.Form || f.variant(&back) != v {
-					continue
-				}
-				return back, nil
+			w, err := Encode(*in)
+			if err != nil {
+				continue
 			}
+			back, err := DecodeWord(w, 0)
+			if err != nil || back.Form != in.Form || f.variant(&back) != v {
+				continue
+			}
+			return back, nil
 		}
 	}
 	if mnemonicSeen {

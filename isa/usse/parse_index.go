@@ -84,3 +84,18 @@ func leadBytes(text string) (a, b byte) {
 	}
 	return a, b
 }
+
+// parseOrder lists, for each first byte, the syntaxes (form<<8 | variant)
+// whose mnemonic may start with it, in spec order.
+var parseOrder = func() (t [256][]uint16) {
+	for c := 0; c < 256; c++ {
+		for fi := range forms {
+			for vi := range forms[fi].variants {
+				if x := &parseIndex[fi][vi]; x.any || x.lead.has(byte(c)) {
+					t[c] = append(t[c], uint16(fi)<<8|uint16(vi))
+				}
+			}
+		}
+	}
+	return t
+}()
