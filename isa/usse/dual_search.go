@@ -528,19 +528,6 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 	hit := dualCandidates(fi, base, &t, &cons, func(c Inst) bool {
 		f := &forms[c.Form]
 		d, _ := newDualView(f, &c)
-		// cheap test first: does any marker level print the input?
-		match := -1
-		for level := markNone; level < markLevels && match < 0; level++ {
-			p := d.appendMnem1(buf[:0], level)
-			p = append(p, ' ')
-			p = d.appendRest(p, level)
-			if bytes.Equal(appendNormDual(gotBuf[:0], p), want) {
-				match = level
-			}
-		}
-		if match < 0 {
-			return false
-		}
 		level := dualLevel(f, &c)
 		if level < 0 {
 			return false
