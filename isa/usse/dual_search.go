@@ -201,7 +201,7 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 			}
 			for primus := uint32(0); primus < 2; primus++ {
 				for cfg := uint32(0); cfg < 4; cfg++ {
-					if !dualCountsFit(o1, o2, cfg, t) {
+					if !dualCountsFit(o1, o2, cfg, t) || !dualSourcesFit(t, o1, o2, cfg) {
 						continue
 					}
 					if in, ok := dualBuild(fi, base, t, cons, uint32(i1), uint32(i2), primus, cfg); ok && fn(in) {
