@@ -18,16 +18,16 @@ func (s *byteSet) addAll(t []string) bool {
 	return true
 }
 
-type variantIndex struct {
+type syntaxLead struct {
 	lead byteSet // first byte of the mnemonic (after a predicate prefix)
 	any  bool    // lead is unknown: always try
 	eo   int     // eoValues
 }
 
-var parseIndex = func() (t [len(forms)][]variantIndex) {
+var parseIndex = func() (t [len(forms)][]syntaxLead) {
 	for fi := range forms {
 		f := &forms[fi]
-		t[fi] = make([]variantIndex, len(f.variants))
+		t[fi] = make([]syntaxLead, len(f.variants))
 		for vi := range f.variants {
 			v := &f.variants[vi]
 			x := &t[fi][vi]
