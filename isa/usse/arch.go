@@ -25,7 +25,6 @@ func Archs() []isa.Arch {
 // partial word is reported as truncated.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
 	var errs []*isa.DecodeError
-	var text [160]byte
 	var in Inst
 	for off := 0; off < len(code); off += Len {
 		addr := base + uint64(off)
@@ -46,8 +45,10 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 				break
 			}
 		}
-		t := append(appendText(text[:0], &in), " ;"...)
-		dst = Style.AppendLine(dst, addr, t, in.Raw, 16)
+		dst = Style.AppendPrefix(dst, addr)
+		start := len(dst)
+		dst = append(appendText(dst, &in), " ;"...)
+		dst = Style.AppendSuffix(dst, len(dst)-start, in.Raw, 16)
 	}
 	return dst, errs
 }
