@@ -205,10 +205,11 @@ func constMatch(n uint32, chans string, want []uint32, half bool) bool {
 
 // rswConst reports whether an rsw operand prints as braces, and its values.
 func rswConst(f *form, e *elem, in *Inst, vals *[4]uint32) (int, bool) {
-	reg, sw, hasSw := rswParts(e)
-	if bankTables[e.table][bankIndex(f, &reg, in)] != "special" {
+	// the register part's bank fields are e's first two
+	if bankTables[e.table][bankIndex(f, e, in)] != "special" {
 		return 0, false
 	}
+	_, sw, hasSw := rswParts(e)
 	n := in.Args[e.f[2]]
 	if n >= 64 {
 		return 0, false
