@@ -1,41 +1,85 @@
-package usse
+// The benchmarks are an external test package so that they can read the
+// oracle's GXP files with binfmt/gxp (which imports usse).
+package usse_test
 
 import (
+	"bufio"
 	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
+	"gpuisa/binfmt/gxp"
 	"gpuisa/internal/benchcpu"
 	"gpuisa/internal/oracle"
+	"gpuisa/isa/usse"
 )
 
 // benchSources are the instruction mixes the benchmarks run on: our golden
-// cases (every form, operand-heavy) and the oracle's GXP programs (compiler
-// output), the latter only when the shared directory is present.
+// cases (every form, operand-heavy) and the code of every GXP program of the
+// oracle (compiler output), the latter only when the shared directory is
+// present.
 var benchSources = []struct {
 	name  string
 	words func(b *testing.B) []uint64
 }{
-	{"golden", func(b *testing.B) []uint64 {
-		var ws []uint64
-		for _, g := range readGolden(b) {
-			if _, err := DecodeWord(g.word, 0); err == nil {
-				ws = append(ws, g.word)
+	{"golden", goldenWords},
+	{"gxp", oracleGXPWords},
+}
+
+// goldenWords are the valid words of testdata/decode.txt.
+func goldenWords(b *testing.B) []uint64 {
+	fh, err := os.Open("testdata/decode.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fh.Close()
+	var ws []uint64
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		hex, _, ok := strings.Cut(sc.Text(), "\t")
+		w, err := strconv.ParseUint(hex, 16, 64)
+		if !ok || err != nil {
+			continue // comments
+		}
+		if _, err := usse.DecodeWord(w, 0); err == nil {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+// oracleGXPWords is the primary and secondary code of the oracle's GXPs.
+func oracleGXPWords(b *testing.B) []uint64 {
+	if oracle.SharedDir() == "" {
+		b.Skip("no shared oracle")
+	}
+	dir := oracle.Path(b, "oracle/usse")
+	var ws []uint64
+	for _, pat := range []string{"libvita2d/*.gxp", "vita3k-shader-tests/scratch/*.gxp", "vita3k-shader-tests/tests/*/gxp/*"} {
+		files, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, fn := range files {
+			data, err := os.ReadFile(fn)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := gxp.Parse(data)
+			if err != nil {
+				b.Fatalf("%s: %v", fn, err)
+			}
+			for _, w := range append(p.Primary, p.Secondary...) {
+				if _, err := usse.DecodeWord(w, 0); err == nil {
+					ws = append(ws, w)
+				}
 			}
 		}
-		return ws
-	}},
-	{"oracle", func(b *testing.B) []uint64 {
-		if oracle.SharedDir() == "" {
-			b.Skip("no shared oracle")
-		}
-		var ws []uint64
-		for _, w := range allOracleWords(b) {
-			if _, err := DecodeWord(w.word, 0); err == nil {
-				ws = append(ws, w.word)
-			}
-		}
-		return ws
-	}},
+	}
+	if len(ws) == 0 {
+		b.Fatal("no GXP code found")
+	}
+	return ws
 }
 
 // benchStream repeats the source's valid words up to at least n
@@ -67,8 +111,8 @@ func BenchmarkDecode(b *testing.B) {
 		b.ResetTimer()
 		cpu := benchcpu.Start(b)
 		for i := 0; i < b.N; i++ {
-			for pc := 0; pc+Len <= len(code); pc += Len {
-				if _, err := Decode(code[pc:], uint64(pc)); err != nil {
+			for pc := 0; pc+usse.Len <= len(code); pc += usse.Len {
+				if _, err := usse.Decode(code[pc:], uint64(pc)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -79,9 +123,9 @@ func BenchmarkDecode(b *testing.B) {
 
 func BenchmarkPrint(b *testing.B) {
 	runBench(b, 1<<20, func(b *testing.B, code []byte, n int) {
-		insts := make([]Inst, 0, n)
-		for pc := 0; pc < len(code); pc += Len {
-			in, _ := Decode(code[pc:], 0)
+		insts := make([]usse.Inst, 0, n)
+		for pc := 0; pc < len(code); pc += usse.Len {
+			in, _ := usse.Decode(code[pc:], 0)
 			insts = append(insts, in)
 		}
 		buf := make([]byte, 0, 256)
@@ -90,7 +134,7 @@ func BenchmarkPrint(b *testing.B) {
 		cpu := benchcpu.Start(b)
 		for i := 0; i < b.N; i++ {
 			for j := range insts {
-				buf = AppendText(buf[:0], insts[j], 0)
+				buf = usse.AppendText(buf[:0], insts[j], 0)
 			}
 		}
 		cpu.Report(float64(n)/1e6, "Minsn")
@@ -105,7 +149,7 @@ func BenchmarkDisassemble(b *testing.B) {
 		b.ResetTimer()
 		cpu := benchcpu.Start(b)
 		for i := 0; i < b.N; i++ {
-			out, _ = Disassemble(out[:0], code, 0)
+			out, _ = usse.Disassemble(out[:0], code, 0)
 		}
 		cpu.Report(float64(n)/1e6, "Minsn")
 		b.SetBytes(int64(len(code)))
@@ -114,12 +158,12 @@ func BenchmarkDisassemble(b *testing.B) {
 
 func BenchmarkAssemble(b *testing.B) {
 	runBench(b, 1<<18, func(b *testing.B, code []byte, n int) {
-		lst, _ := Disassemble(nil, code, 0)
+		lst, _ := usse.Disassemble(nil, code, 0)
 		b.ReportAllocs()
 		b.ResetTimer()
 		cpu := benchcpu.Start(b)
 		for i := 0; i < b.N; i++ {
-			if _, err := Assemble("bench.s", lst); err != nil {
+			if _, err := usse.Assemble("bench.s", lst); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -40,7 +40,7 @@ type oracleWord struct {
 }
 
 // listingWords reads "P000 fa44070000000000 PHAS" lines.
-func listingWords(t testing.TB, path string) []oracleWord {
+func listingWords(t *testing.T, path string) []oracleWord {
 	t.Helper()
 	fh, err := os.Open(path)
 	if err != nil {
@@ -68,7 +68,7 @@ func listingWords(t testing.TB, path string) []oracleWord {
 	return out
 }
 
-func allOracleWords(t testing.TB) []oracleWord {
+func allOracleWords(t *testing.T) []oracleWord {
 	a := listingWords(t, oracle.Path(t, "oracle/usse/vita3k_shader_tests_programs.txt"))
 	return append(a, listingWords(t, oracle.Path(t, "oracle/usse/libvita2d/LISTING.txt"))...)
 }
