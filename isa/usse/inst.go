@@ -121,30 +121,34 @@ const Len = 8
 
 // Decode decodes the instruction at the start of b, which is loaded at addr.
 // On error the *isa.DecodeError says how many bytes to skip.
-func Decode(b []byte, addr uint64) (Inst, error) {
+func Decode(b []byte, addr uint64) (in Inst, err error) {
 	if len(b) < Len {
 		return Inst{Form: -1}, &isa.DecodeError{Addr: addr, Len: len(b), Err: isa.ErrTruncated}
 	}
-	var in Inst
-	err := decodeWord(binary.LittleEndian.Uint64(b), addr, &in)
+	err = decodeZeroed(binary.LittleEndian.Uint64(b), addr, &in)
 	return in, err
 }
 
 // DecodeWord decodes one instruction word.
-func DecodeWord(w uint64, addr uint64) (Inst, error) {
-	var in Inst
-	err := decodeWord(w, addr, &in)
+func DecodeWord(w uint64, addr uint64) (in Inst, err error) {
+	err = decodeZeroed(w, addr, &in)
 	return in, err
 }
 
 // decodeWord decodes w into *in (which it overwrites, also on error).
 func decodeWord(w uint64, addr uint64, in *Inst) error {
+	*in = Inst{}
+	return decodeZeroed(w, addr, in)
+}
+
+// decodeZeroed is decodeWord for an *in that is all zero.
+func decodeZeroed(w uint64, addr uint64, in *Inst) error {
 	for _, fi := range groups[w>>59] {
 		f := &forms[fi]
 		if w&f.mask != f.value {
 			continue
 		}
-		*in = Inst{Form: int16(fi), Raw: w}
+		in.Form, in.Raw = int16(fi), w
 		decodeFields(int16(fi), w, &in.Args)
 		if !decoders[fi].mayFail {
 			return nil
@@ -157,7 +161,7 @@ func decodeWord(w uint64, addr uint64, in *Inst) error {
 		}
 		return nil
 	}
-	*in = Inst{Form: -1, Raw: w}
+	in.Form, in.Raw = -1, w
 	return &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
 		Detail: fmt.Sprintf("%016x: no instruction in op1 group 0x%02x", w, w>>59)}
 }
