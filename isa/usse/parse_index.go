@@ -99,3 +99,32 @@ var parseOrder = func() (t [256][]uint16) {
 	}
 	return t
 }()
+
+// flagDefaults holds, per form and syntax, the word bits of the fields the
+// syntax prints as flags and their values when every flag is at its
+// default: a word with those bits prints no flags.
+var flagDefaults = func() (t [len(forms)][]struct{ mask, bits uint64 }) {
+	for fi := range forms {
+		f := &forms[fi]
+		t[fi] = make([]struct{ mask, bits uint64 }, len(f.variants))
+		for vi := range f.variants {
+			x := &t[fi][vi]
+			for _, k := range f.variants[vi].flags {
+				fd := &f.fields[k]
+				var m uint64
+				for _, p := range fd.parts {
+					m |= p.Mask()
+				}
+				if x.mask&m != 0 || uint64(fd.def) >= 1<<fd.width {
+					// no bit pattern stands for "all defaults": never
+					// skip the flags (TestFlagDefaults: does not happen)
+					x.mask, x.bits = 0, 1
+					break
+				}
+				x.mask |= m
+				x.bits = fd.set(x.bits, fd.def)
+			}
+		}
+	}
+	return t
+}()

@@ -24,10 +24,15 @@ func appendText(dst []byte, in *Inst) []byte {
 		return appendRaw(dst, in.Raw)
 	}
 	f := &forms[in.Form]
-	v := f.variant(in)
-	if v == nil {
+	vi := f.variantIndex(in)
+	if vi < 0 {
 		return appendRaw(dst, in.Raw)
 	}
+	v := &f.variants[vi]
+	// a word whose flag bits are all at their defaults prints no flags
+	// (in.Raw holds the fields, as the dual-issue printer also assumes)
+	fd := &flagDefaults[in.Form][vi]
+	flags := in.Raw&fd.mask != fd.bits
 	var dual dualView
 	level := 0
 	for i := range v.elems {
@@ -40,7 +45,7 @@ func appendText(dst []byte, in *Inst) []byte {
 		}
 	}
 	for i := range v.elems {
-		if i == v.mnemEnd {
+		if i == v.mnemEnd && flags {
 			dst = appendFlags(dst, f, v, in)
 		}
 		switch v.elems[i].kind {
@@ -57,7 +62,7 @@ func appendText(dst []byte, in *Inst) []byte {
 		}
 		dst = appendElem(dst, f, &v.elems[i], in)
 	}
-	if v.mnemEnd == len(v.elems) {
+	if v.mnemEnd == len(v.elems) && flags {
 		dst = appendFlags(dst, f, v, in)
 	}
 	return dst
