@@ -108,3 +108,19 @@ func TestDualPlainNamesWord(t *testing.T) {
 		t.Fatalf("named %d, unnamed %d: both kinds needed", named, unnamed)
 	}
 }
+
+// TestDualForms: the dual-issue syntaxes (kDualm) are exactly those of the
+// two dual forms, which the printer tells by form index.
+func TestDualForms(t *testing.T) {
+	for fi := range forms {
+		for _, v := range forms[fi].variants {
+			has := false
+			for _, e := range v.elems {
+				has = has || e.kind == kDualm
+			}
+			if isDual := fi == dualForms[0] || fi == dualForms[1]; has != isDual {
+				t.Errorf("%s: kDualm %v, dual form %v", forms[fi].name, has, isDual)
+			}
+		}
+	}
+}
