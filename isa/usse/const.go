@@ -158,7 +158,18 @@ func appendValues(dst []byte, v []uint32) []byte {
 		if i > 0 {
 			dst = append(dst, ", "...)
 		}
-		dst = strconv.AppendFloat(dst, float64(math.Float32frombits(x)), 'g', -1, 32)
+		switch x { // the common constants, as AppendFloat spells them
+		case f32Zero:
+			dst = append(dst, '0')
+		case f32One:
+			dst = append(dst, '1')
+		case f32Two:
+			dst = append(dst, '2')
+		case f32Half:
+			dst = append(dst, "0.5"...)
+		default:
+			dst = strconv.AppendFloat(dst, float64(math.Float32frombits(x)), 'g', -1, 32)
+		}
 	}
 	return append(dst, '}')
 }

@@ -1,7 +1,9 @@
 package usse
 
 import (
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -71,5 +73,16 @@ func TestFirstConst(t *testing.T) {
 	}
 	if found < 5000 {
 		t.Fatalf("only %d searches found a register", found)
+	}
+}
+
+// TestAppendValuesCommon: the spelled-out common constants are AppendFloat's.
+func TestAppendValuesCommon(t *testing.T) {
+	for _, x := range []uint32{f32Zero, f32One, f32Two, f32Half, 0x80000000, 0x3e800000} {
+		got := string(appendValues(nil, []uint32{x}))
+		want := "{" + strconv.FormatFloat(float64(math.Float32frombits(x)), 'g', -1, 32) + "}"
+		if got != want {
+			t.Errorf("%08x: %s, want %s", x, got, want)
+		}
 	}
 }
