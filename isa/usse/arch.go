@@ -1,9 +1,11 @@
 package usse
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"strings"
+	"unsafe"
 
 	"gpuisa/isa"
 	"gpuisa/isa/asm"
@@ -23,10 +25,16 @@ func Archs() []isa.Arch {
 // partial word is reported as truncated.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
 	var errs []*isa.DecodeError
-	var text [160]byte
+	var in Inst
 	for off := 0; off < len(code); off += Len {
 		addr := base + uint64(off)
-		in, err := Decode(code[off:], addr)
+		var err error
+		if len(code)-off < Len {
+			in = Inst{Form: -1}
+			err = &isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated}
+		} else {
+			err = decodeWord(binary.LittleEndian.Uint64(code[off:]), addr, &in)
+		}
 		if err != nil {
 			var de *isa.DecodeError
 			if !errors.As(err, &de) {
@@ -37,8 +45,10 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 				break
 			}
 		}
-		t := append(AppendText(text[:0], in, addr), " ;"...)
-		dst = Style.AppendLine(dst, addr, t, in.Raw, 16)
+		dst = Style.AppendPrefix(dst, addr)
+		start := len(dst)
+		dst = append(appendText(dst, &in), " ;"...)
+		dst = Style.AppendSuffix(dst, len(dst)-start, in.Raw, 16)
 	}
 	return dst, errs
 }
@@ -53,11 +63,16 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 		line int
 		col  int
 	}
-	var stmts []stmt
+	stmts := make([]stmt, 0, bytes.Count(src, []byte{'\n'})+1)
 	labels := map[string]uint64{}
 	var errs asm.ErrorList
+	// the lines without comments, in one buffer that never grows (a line
+	// never gets longer), so the statements' strings stay valid
+	arena := make([]byte, 0, len(src))
 	asm.Lines(src, func(line string, n int) {
-		body := stripColumns(line)
+		start := len(arena)
+		arena = stripColumns(arena, line)
+		body := unsafe.String(unsafe.SliceData(arena[start:]), len(arena)-start)
 		base := 0 // offset of body in the line
 		for {
 			i := strings.IndexByte(body, ':')
@@ -82,6 +97,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 		}
 	})
 	out := make([]byte, 0, len(stmts)*Len)
+	var scratch Inst
 	for i, s := range stmts {
 		pc := uint64(i) * Len
 		resolve := func(f *form, in *Inst, fi int8, label string) (uint32, bool) {
@@ -94,7 +110,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 			}
 			return uint32(target/Len) & 0xfffff, true
 		}
-		in, err := parseInst(s.text, resolve)
+		in, err := parseInst(s.text, resolve, &scratch)
 		if err != nil {
 			errs.Add(asm.Pos{File: filename, Line: s.line, Col: s.col}, "%v: %s", err, s.text)
 			out = binary.LittleEndian.AppendUint64(out, 0)
@@ -121,25 +137,53 @@ func isLabel(s string) bool {
 	return true
 }
 
-// stripColumns blanks out comments (the /*addr*/ and /* 0x.. */ columns, //
-// and # comments) so the rest keeps its columns.
-func stripColumns(line string) string {
-	b := []byte(line)
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
-			end := strings.Index(line[i+2:], "*/")
+// stripColumns appends line to dst with comments blanked out (the /*addr*/
+// and /* 0x.. */ columns, // and # comments) so the rest keeps its columns.
+func stripColumns(dst []byte, line string) []byte {
+	start := len(dst)
+	dst = append(dst, line...)
+	b := dst[start:]
+	hash := bytes.IndexByte(b, '#') // the next '#' at or after i, or -1
+	for i := 0; i < len(b); {
+		// the next comment start: '/' or '#'
+		k := bytes.IndexByte(b[i:], '/')
+		if k >= 0 {
+			k += i
+		}
+		if hash >= 0 && hash < i {
+			if hash = bytes.IndexByte(b[i:], '#'); hash >= 0 {
+				hash += i
+			}
+		}
+		if hash >= 0 && (k < 0 || hash < k) {
+			return trimBlanks(dst[:start+hash], start)
+		}
+		if k < 0 || k+1 >= len(b) {
+			break
+		}
+		switch b[k+1] {
+		case '/':
+			return trimBlanks(dst[:start+k], start)
+		case '*':
 			stop := len(b)
-			if end >= 0 {
-				stop = i + 2 + end + 2
+			if end := strings.Index(line[k+2:], "*/"); end >= 0 {
+				stop = k + 2 + end + 2
 			}
-			for ; i < stop; i++ {
-				b[i] = ' '
+			for x := k; x < stop; x++ {
+				b[x] = ' '
 			}
-			i--
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/', b[i] == '#':
-			return string(b[:i])
+			i = stop
+		default:
+			i = k + 1
 		}
 	}
-	return string(b)
+	return trimBlanks(dst, start)
+}
+
+// trimBlanks drops the blanks (left by comments) at the end of b[start:].
+func trimBlanks(b []byte, start int) []byte {
+	for len(b) > start && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
 }

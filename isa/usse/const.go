@@ -91,6 +91,31 @@ func allConst(s string) bool {
 // w reads f16 bank 0 1 2 3, which are the low and high halves of the f32
 // banks 0 and 1 (Vita3K's f16 tables are exactly these halves).
 func constValue(n uint32, c byte, half bool) uint32 {
+	return constValues[b2u(half)][chanIndex[c]][n&63]
+}
+
+// chanIndex numbers the swizzle characters as swizzleChans does.
+var chanIndex = func() (t [256]uint8) {
+	for i := 0; i < len(swizzleChans); i++ {
+		t[swizzleChans[i]] = uint8(i)
+	}
+	return t
+}()
+
+// constValues[half][channel][n] is constValueSlow, tabulated once
+// (read-only afterwards).
+var constValues = func() (t [2][len(swizzleChans)][64]uint32) {
+	for h := range t {
+		for c := range t[h] {
+			for n := range t[h][c] {
+				t[h][c][n] = constValueSlow(uint32(n), swizzleChans[c], h == 1)
+			}
+		}
+	}
+	return t
+}()
+
+func constValueSlow(n uint32, c byte, half bool) uint32 {
 	if v, ok := constChar(c); ok {
 		return v
 	}
@@ -133,7 +158,18 @@ func appendValues(dst []byte, v []uint32) []byte {
 		if i > 0 {
 			dst = append(dst, ", "...)
 		}
-		dst = strconv.AppendFloat(dst, float64(math.Float32frombits(x)), 'g', -1, 32)
+		switch x { // the common constants, as AppendFloat spells them
+		case f32Zero:
+			dst = append(dst, '0')
+		case f32One:
+			dst = append(dst, '1')
+		case f32Two:
+			dst = append(dst, '2')
+		case f32Half:
+			dst = append(dst, "0.5"...)
+		default:
+			dst = strconv.AppendFloat(dst, float64(math.Float32frombits(x)), 'g', -1, 32)
+		}
 	}
 	return append(dst, '}')
 }
@@ -148,8 +184,20 @@ func firstConst(t []string, want []uint32, half bool) (n uint32, idx int, ok boo
 			}
 			continue
 		}
+		// channels whose value at n is the first wanted one: entries
+		// starting with another channel cannot match
+		var first uint8
+		vals := &constValues[b2u(half)]
+		for c := range vals {
+			if vals[c][n] == want[0] {
+				first |= 1 << c
+			}
+		}
+		if first == 0 {
+			continue
+		}
 		for idx, ent := range t {
-			if ent != "?" && len(ent) >= len(want) && constMatch(n, ent, want, half) {
+			if ent != "?" && len(ent) >= len(want) && first>>chanIndex[ent[0]]&1 != 0 && constMatch(n, ent, want, half) {
 				return n, idx, true
 			}
 		}
@@ -168,10 +216,11 @@ func constMatch(n uint32, chans string, want []uint32, half bool) bool {
 
 // rswConst reports whether an rsw operand prints as braces, and its values.
 func rswConst(f *form, e *elem, in *Inst, vals *[4]uint32) (int, bool) {
-	reg, sw, hasSw := rswParts(e)
-	if bankTables[e.table][bankIndex(f, &reg, in)] != "special" {
+	// the register part's bank fields are e's first two
+	if bankTables[e.table][bankIndex(f, e, in)] != "special" {
 		return 0, false
 	}
+	_, sw, hasSw := rswParts(e)
 	n := in.Args[e.f[2]]
 	if n >= 64 {
 		return 0, false

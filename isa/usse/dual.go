@@ -42,7 +42,32 @@ func (o dualOp) marker() string {
 // isDot: dot and ssq read 3 (vec3) or 4 (vec4) channels whatever the mask.
 func (o dualOp) isDot() bool { return o.idx == 1 || o.idx == 2 }
 
+// dualOps holds dualInfo for both operation tables (read-only).
+var dualOps = func() (t [2][16]struct {
+	op dualOp
+	ok bool
+}) {
+	for k, table := range [2]int{enumDualop, enumDualop2} {
+		for i := range t[k] {
+			t[k][i].op, t[k][i].ok = dualInfoSlow(table, uint32(i))
+		}
+	}
+	return t
+}()
+
 func dualInfo(table int, idx uint32) (dualOp, bool) {
+	if idx < 16 {
+		switch table {
+		case enumDualop:
+			return dualOps[0][idx].op, dualOps[0][idx].ok
+		case enumDualop2:
+			return dualOps[1][idx].op, dualOps[1][idx].ok
+		}
+	}
+	return dualInfoSlow(table, idx)
+}
+
+func dualInfoSlow(table int, idx uint32) (dualOp, bool) {
 	t := enumTables[table]
 	if int(idx) >= len(t) || t[idx] == "?" {
 		return dualOp{}, false
@@ -113,15 +138,16 @@ func dualIdx(f *form) (x [dfCount]int8) {
 
 // dualView is a decoded dual-issue word.
 type dualView struct {
-	f      *form
-	in     *Inst
-	x      [dfCount]int8
-	vec4   bool
-	op     [2]dualOp
-	lay    [2]string // source letters per operation: u 0 1 2
-	c1     int       // sources of the first operation
-	primus bool      // the first operation writes the unified destination
-	bad    int       // when invalid: the dual field at fault
+	f        *form
+	in       *Inst
+	x        [dfCount]int8
+	vec4     bool
+	op       [2]dualOp
+	lay      [2]string // source letters per operation: u 0 1 2
+	usesMask uint8     // layoutBit set of the letters in lay
+	c1       int       // sources of the first operation
+	primus   bool      // the first operation writes the unified destination
+	bad      int       // when invalid: the dual field at fault
 }
 
 func (d *dualView) get(k int) uint32 {
@@ -148,13 +174,12 @@ func newDualView(f *form, in *Inst) (dualView, bool) {
 		return d, false
 	}
 	d.c1 = d.op[0].srcs
-	l := enumTables[dualLayoutTables[d.c1-1][d.op[1].srcs-1]][d.get(dfSrccfg)]
-	a, b, ok := strings.Cut(l, "/")
-	if !ok {
+	lay := &dualLayouts[d.c1-1][d.op[1].srcs-1][d.get(dfSrccfg)&3]
+	if !lay.ok {
 		d.bad = dfSrccfg // no source layout for these operations
 		return d, false
 	}
-	d.lay = [2]string{a, b}
+	d.lay, d.usesMask = lay.lay, lay.uses
 	d.primus = d.get(dfPrimus) != 0
 	// every swizzle the layout reads must be defined
 	for k := 0; k < 2; k++ {
@@ -176,9 +201,44 @@ func (d *dualView) swzTable() []string {
 }
 
 // uses reports whether a source letter appears in either layout.
-func (d *dualView) uses(c byte) bool {
-	return strings.IndexByte(d.lay[0], c) >= 0 || strings.IndexByte(d.lay[1], c) >= 0
+func (d *dualView) uses(c byte) bool { return d.usesMask>>layoutBit(c)&1 != 0 }
+
+// layoutBit numbers the source letters u 0 1 2.
+func layoutBit(c byte) uint {
+	if c == 'u' {
+		return 0
+	}
+	return uint(c-'0') + 1
 }
+
+type dualLayout struct {
+	lay  [2]string // source letters per operation
+	uses uint8     // layoutBit set of the letters
+	ok   bool
+}
+
+// dualLayouts splits the layout tables by source counts and configuration
+// once (read-only afterwards).
+var dualLayouts = func() (t [3][3][4]dualLayout) {
+	for i := range t {
+		for j := range t[i] {
+			for c, l := range enumTables[dualLayoutTables[i][j]] {
+				a, b, ok := strings.Cut(l, "/")
+				if !ok {
+					continue
+				}
+				x := &t[i][j][c]
+				x.lay, x.ok = [2]string{a, b}, true
+				for k := 0; k < len(l); k++ {
+					if l[k] != '/' {
+						x.uses |= 1 << layoutBit(l[k])
+					}
+				}
+			}
+		}
+	}
+	return t
+}()
 
 // used reports whether the operand text shows dual field k.
 func (d *dualView) used(k int) bool {
@@ -350,6 +410,29 @@ func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
 	return o
 }
 
+// plainNamesWord reports whether the plain text (markNone) names every
+// source swizzle: the parser reads back the entry printed, so the search
+// finds the word itself at its own combination. (An entry that also
+// appears earlier in its table, like dswz4's second "zwzw", is not named
+// by any prefix; such words need markExt.)
+func (d *dualView) plainNamesWord() bool {
+	t := d.swzTable()
+	for k := 0; k < 2; k++ {
+		for i := 0; i < len(d.lay[k]); i++ {
+			c := d.lay[k][i]
+			idx, _ := d.srcSwizzle(c)
+			hi := 16
+			if c == 'u' && d.c1 < 2 || c == '1' {
+				hi = 32
+			}
+			if firstIndex(t, 0, hi, t[idx]) != idx {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func appendDualOpnd(dst []byte, o *dualOpnd) []byte {
 	if o.neg {
 		dst = append(dst, '-')
@@ -464,8 +547,105 @@ func (d *dualView) appendRest(dst []byte, level int) []byte {
 }
 
 // dualLevel is the marker level a word needs: the lowest at which the
-// search finds the word itself (-1 for an invalid word).
+// search finds the word itself (-1 for an invalid word). Only the words
+// found before it matter, and only its rivals (dual_rivals.go) can print
+// its plain text.
 func dualLevel(f *form, in *Inst) int {
+	d, ok := newDualView(f, in)
+	if !ok {
+		return -1
+	}
+	if !d.plainNamesWord() {
+		return markExt // the search never finds the word without ext markers
+	}
+	g := uint8(0)
+	if f.op1 == 0x05 {
+		g = 1
+	}
+	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
+	var t dualText
+	haveText := false
+	cons := freeCons()
+	var all [maxDualMatches]Inst
+	n := 0
+	found := false
+rivals:
+	for _, r := range dualRivals[g][i1][i2][cfg] {
+		fi := dualForms[r.group]
+		var base Inst
+		fits := r.cfgs // narrowed by dualSourcesFit once the text is built
+		for p := uint32(0); p < 2; p++ {
+			for c := uint32(0); c < 4; c++ {
+				if fits>>c&1 == 0 {
+					continue
+				}
+				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
+					// the word's own combination: its plain text names
+					// it (plainNamesWord), so the search finds it here
+					all[n] = *in
+					n++
+					found = true
+					break rivals
+				}
+				if !haveText {
+					t, haveText = d.text(), true
+				}
+				if p == 0 {
+					// the layout test does not depend on primus
+					if !dualSourcesFit(&t, dualOps[0][r.i1].op, dualOps[1][r.i2].op, c) {
+						fits &^= 1 << c
+						continue
+					}
+				}
+				if gd := &t.opnd[p][0]; gd.bank != "i" {
+					continue // dualBuild's first test
+				}
+				if base.Form == 0 { // not built yet (form 0 is not a dual form)
+					base.Form = int16(fi)
+					decodeFields(int16(fi), in.Raw, &base.Args)
+				}
+				w, ok := dualBuild(fi, &base, &t, &cons, uint32(r.i1), uint32(r.i2), p, c)
+				if !ok {
+					continue
+				}
+				dw, ok := newDualView(&forms[w.Form], &w)
+				if !ok {
+					continue
+				}
+				// the plain text is a function of its structure and the
+				// parser reads the structure back (TestDualTextStructure):
+				// equal structures are equal texts
+				if dw.text() == t {
+					all[n] = w
+					if n++; n == len(all) {
+						return markExt
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		return markExt
+	}
+	for level := markNone; level < markExt; level++ {
+		cons := dualConstraints(&d, level)
+		for i := 0; i < n; i++ {
+			if cons.allows(&all[i]) {
+				if all[i].Raw == in.Raw {
+					return level
+				}
+				break
+			}
+		}
+	}
+	// markExt states every field the operands leave open (and prints the
+	// swizzles for the half the ext bits name), so it always names the word
+	return markExt
+}
+
+// dualLevelSearch is dualLevel by the full search over both groups (the
+// reference the rival lists are tested against).
+func dualLevelSearch(f *form, in *Inst) int {
 	d, ok := newDualView(f, in)
 	if !ok {
 		return -1
@@ -488,8 +668,6 @@ func dualLevel(f *form, in *Inst) int {
 			}
 		}
 	}
-	// markExt states every field the operands leave open (and prints the
-	// swizzles for the half the ext bits name), so it always names the word
 	return markExt
 }
 

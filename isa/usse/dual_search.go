@@ -45,7 +45,9 @@ func parseDualMnem(s string) (name string, f16 bool, marker, rest string, ok boo
 
 func parseDualOpnds(s string, out *[5]dualOpnd) (int, bool) {
 	n := 0
-	for _, part := range strings.Split(s, ",") {
+	for more := true; more; {
+		var part string
+		part, s, more = strings.Cut(s, ",")
 		p := strings.TrimSpace(part)
 		if n == len(out) || p == "" {
 			return 0, false
@@ -180,13 +182,6 @@ func parseDualText(mnem1, rest string) (dualText, bool) {
 // generic syntax set (predicate, skipinv).
 func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Inst) bool) bool {
 	f := &forms[fi]
-	x := dualIdxByForm[fi]
-	var own [MaxFields]bool // fields the dual text sets
-	for _, k := range x {
-		if k >= 0 {
-			own[k] = true
-		}
-	}
 	if cons.form >= 0 && int(f.op1) != cons.form || t.vec4 && f.op1 != 0x05 {
 		return false
 	}
@@ -205,44 +200,11 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 				continue
 			}
 			for primus := uint32(0); primus < 2; primus++ {
-				// the operation writing the internal destination names an i register
-				if gd := &t.opnd[primus][0]; gd.bank != "i" || t.n[primus] == 0 {
-					continue
-				}
 				for cfg := uint32(0); cfg < 4; cfg++ {
-					if !dualCountsFit(o1, o2, cfg, t) {
+					if !dualCountsFit(o1, o2, cfg, t) || !dualSourcesFit(t, o1, o2, cfg) {
 						continue
 					}
-					in := Inst{Form: int16(fi)}
-					for i := range f.fields {
-						if !own[i] {
-							in.Args[i] = base.Args[i]
-						}
-					}
-					a := dualAssign{in: &in, x: &x}
-					for k := range t.fixed {
-						if t.fixed[k] >= 0 {
-							a.setf(k, uint32(t.fixed[k]))
-						}
-						if cons.fixed[k] >= 0 {
-							a.setf(k, uint32(cons.fixed[k]))
-						}
-					}
-					a.setf(dfOp1, uint32(i1))
-					a.setf(dfOp2, uint32(i2))
-					a.setf(dfPrimus, primus)
-					a.setf(dfSrccfg, cfg)
-					a.setf(dfF16, b2u(t.f16))
-					if a.bad || !a.operands(f, t) {
-						continue
-					}
-					// every field fits (setf checks widths), so the word is
-					// the fields' bits; its only form in the group is f
-					in.Raw = f.value
-					for i := range f.fields {
-						in.Raw = f.fields[i].set(in.Raw, in.Args[i])
-					}
-					if fn(in) {
+					if in, ok := dualBuild(fi, base, t, cons, uint32(i1), uint32(i2), primus, cfg); ok && fn(in) {
 						return true
 					}
 				}
@@ -250,6 +212,47 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 		}
 	}
 	return false
+}
+
+// dualBuild is the word of form fi with operations i1, i2, primus and
+// source configuration cfg that text t stands for, if there is one.
+func dualBuild(fi int, base *Inst, t *dualText, cons *dualCons, i1, i2, primus, cfg uint32) (Inst, bool) {
+	// the operation writing the internal destination names an i register
+	if gd := &t.opnd[primus][0]; gd.bank != "i" || t.n[primus] == 0 {
+		return Inst{}, false
+	}
+	f := &forms[fi]
+	x := &dualIdxByForm[fi]
+	in := Inst{Form: int16(fi), Args: base.Args}
+	for _, k := range x {
+		if k >= 0 {
+			in.Args[k] = 0 // fields the dual text sets
+		}
+	}
+	a := dualAssign{in: &in, x: x}
+	for k := range t.fixed {
+		if t.fixed[k] >= 0 {
+			a.setf(k, uint32(t.fixed[k]))
+		}
+		if cons.fixed[k] >= 0 {
+			a.setf(k, uint32(cons.fixed[k]))
+		}
+	}
+	a.setf(dfOp1, i1)
+	a.setf(dfOp2, i2)
+	a.setf(dfPrimus, primus)
+	a.setf(dfSrccfg, cfg)
+	a.setf(dfF16, b2u(t.f16))
+	if a.bad || !a.operands(f, t) {
+		return Inst{}, false
+	}
+	// every field fits (setf checks widths), so the word is the fields'
+	// bits; its only form in the group is f
+	in.Raw = f.value
+	for i := range f.fields {
+		in.Raw = f.fields[i].set(in.Raw, in.Args[i])
+	}
+	return in, true
 }
 
 // dualAssign sets dual fields, noting conflicts.
@@ -478,28 +481,34 @@ func dualMatches(raw uint64, t *dualText, core []byte, out *[maxDualMatches]Inst
 	return n
 }
 
-// normDual drops blanks next to ',' and '+' and collapses other runs.
-func normDual(s string) string {
-	var b strings.Builder
-	s = strings.TrimSpace(s)
-	for i := 0; i < len(s); i++ {
+// appendNormDual appends s with blanks next to ',' and '+' dropped and
+// other runs collapsed to one blank.
+func appendNormDual[T string | []byte](dst []byte, s T) []byte {
+	lo, hi := 0, len(s)
+	for lo < hi && (s[lo] == ' ' || s[lo] == '\t') {
+		lo++
+	}
+	for hi > lo && (s[hi-1] == ' ' || s[hi-1] == '\t') {
+		hi--
+	}
+	for i := lo; i < hi; i++ {
 		c := s[i]
 		if c == ' ' || c == '\t' {
 			j := i
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			for j < hi && (s[j] == ' ' || s[j] == '\t') {
 				j++
 			}
 			prev := s[i-1]
 			next := s[j]
 			if prev != ',' && prev != '+' && next != ',' && next != '+' {
-				b.WriteByte(' ')
+				dst = append(dst, ' ')
 			}
 			i = j - 1
 			continue
 		}
-		b.WriteByte(c)
+		dst = append(dst, c)
 	}
-	return b.String()
+	return dst
 }
 
 // parseDual resolves a dual-issue text for form fi: mnem1 is the first
@@ -510,26 +519,15 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 	if !ok {
 		return Inst{}, false
 	}
-	want := normDual(mnem1 + " " + rest)
+	var rawBuf, wantBuf, gotBuf [256]byte
+	raw := append(append(append(rawBuf[:0], mnem1...), ' '), rest...)
+	want := appendNormDual(wantBuf[:0], raw)
 	cons := freeCons()
 	var out Inst
 	var buf [256]byte
 	hit := dualCandidates(fi, base, &t, &cons, func(c Inst) bool {
 		f := &forms[c.Form]
 		d, _ := newDualView(f, &c)
-		// cheap test first: does any marker level print the input?
-		match := -1
-		for level := markNone; level < markLevels && match < 0; level++ {
-			p := d.appendMnem1(buf[:0], level)
-			p = append(p, ' ')
-			p = d.appendRest(p, level)
-			if normDual(string(p)) == want {
-				match = level
-			}
-		}
-		if match < 0 {
-			return false
-		}
 		level := dualLevel(f, &c)
 		if level < 0 {
 			return false
@@ -537,7 +535,7 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 		p := d.appendMnem1(buf[:0], level)
 		p = append(p, ' ')
 		p = d.appendRest(p, level)
-		if normDual(string(p)) == want {
+		if bytes.Equal(appendNormDual(gotBuf[:0], p), want) {
 			out = c
 			return true
 		}

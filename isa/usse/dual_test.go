@@ -39,3 +39,88 @@ func TestDualTextStructure(t *testing.T) {
 		t.Fatalf("only %d dual words", checked)
 	}
 }
+
+// TestDualRivals: the marker level from the rival lists equals the full
+// search's, for random dual-issue words and the golden ones.
+func TestDualRivals(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var words []uint64
+	for _, g := range readGolden(t) {
+		if op := g.word >> 59; op == 4 || op == 5 {
+			words = append(words, g.word)
+		}
+	}
+	for i := 0; i < 60000; i++ {
+		w := uint64(4+i%2)<<59 | r.Uint64()>>5
+		if i%3 == 0 {
+			w &^= 0x7f << 32 // low register numbers: more texts alike
+		}
+		words = append(words, w)
+	}
+	var levels [markLevels]int
+	for _, w := range words {
+		in, err := DecodeWord(w, 0)
+		if err != nil {
+			continue
+		}
+		f := &forms[in.Form]
+		got, want := dualLevel(f, &in), dualLevelSearch(f, &in)
+		if got != want {
+			t.Fatalf("%016x (%s): level %d, full search %d", w, Print(in, 0), got, want)
+		}
+		levels[got]++
+	}
+	t.Logf("levels: %v", levels)
+	for l := markNone; l < markLevels; l++ {
+		if levels[l] == 0 {
+			t.Errorf("no word needs level %d: the test does not cover it", l)
+		}
+	}
+}
+
+// TestDualPlainNamesWord: plainNamesWord says exactly when the word's own
+// combination, built from its plain text, gives the word back.
+func TestDualPlainNamesWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	named, unnamed := 0, 0
+	for i := 0; i < 100000; i++ {
+		w := uint64(4+i%2)<<59 | r.Uint64()>>5
+		in, err := DecodeWord(w, 0)
+		if err != nil {
+			continue
+		}
+		d, _ := newDualView(&forms[in.Form], &in)
+		base := in
+		t0 := d.text()
+		cons := freeCons()
+		got, ok := dualBuild(int(in.Form), &base, &t0, &cons, d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg))
+		self := ok && got.Raw == w
+		if self != d.plainNamesWord() {
+			t.Fatalf("%016x (%s): builds itself %v, plainNamesWord %v", w, Print(in, 0), self, !self)
+		}
+		if self {
+			named++
+		} else {
+			unnamed++
+		}
+	}
+	if unnamed == 0 || named == 0 {
+		t.Fatalf("named %d, unnamed %d: both kinds needed", named, unnamed)
+	}
+}
+
+// TestDualForms: the dual-issue syntaxes (kDualm) are exactly those of the
+// two dual forms, which the printer tells by form index.
+func TestDualForms(t *testing.T) {
+	for fi := range forms {
+		for _, v := range forms[fi].variants {
+			has := false
+			for _, e := range v.elems {
+				has = has || e.kind == kDualm
+			}
+			if isDual := fi == dualForms[0] || fi == dualForms[1]; has != isDual {
+				t.Errorf("%s: kDualm %v, dual form %v", forms[fi].name, has, isDual)
+			}
+		}
+	}
+}

@@ -70,13 +70,21 @@ type variant struct {
 
 // variant returns the syntax that prints in, or nil when none applies.
 func (f *form) variant(in *Inst) *variant {
+	if i := f.variantIndex(in); i >= 0 {
+		return &f.variants[i]
+	}
+	return nil
+}
+
+// variantIndex is the index of the syntax that prints in, or -1.
+func (f *form) variantIndex(in *Inst) int {
 	for i := range f.variants {
 		v := &f.variants[i]
 		if v.cond < 0 || (in.Args[v.cond] < 32 && v.condVals>>in.Args[v.cond]&1 != 0) {
-			return v
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // Inst is one decoded instruction: the form, the raw word and the value of
@@ -113,42 +121,60 @@ const Len = 8
 
 // Decode decodes the instruction at the start of b, which is loaded at addr.
 // On error the *isa.DecodeError says how many bytes to skip.
-func Decode(b []byte, addr uint64) (Inst, error) {
+func Decode(b []byte, addr uint64) (in Inst, err error) {
 	if len(b) < Len {
 		return Inst{Form: -1}, &isa.DecodeError{Addr: addr, Len: len(b), Err: isa.ErrTruncated}
 	}
-	return DecodeWord(binary.LittleEndian.Uint64(b), addr)
+	err = decodeZeroed(binary.LittleEndian.Uint64(b), addr, &in)
+	return in, err
 }
 
 // DecodeWord decodes one instruction word.
-func DecodeWord(w uint64, addr uint64) (Inst, error) {
+func DecodeWord(w uint64, addr uint64) (in Inst, err error) {
+	err = decodeZeroed(w, addr, &in)
+	return in, err
+}
+
+// decodeWord decodes w into *in (which it overwrites, also on error).
+func decodeWord(w uint64, addr uint64, in *Inst) error {
+	*in = Inst{}
+	return decodeZeroed(w, addr, in)
+}
+
+// decodeZeroed is decodeWord for an *in that is all zero.
+func decodeZeroed(w uint64, addr uint64, in *Inst) error {
 	for _, fi := range groups[w>>59] {
 		f := &forms[fi]
 		if w&f.mask != f.value {
 			continue
 		}
-		in := Inst{Form: int16(fi), Raw: w}
-		for i := range f.fields {
-			in.Args[i] = f.fields[i].get(w)
+		in.Form, in.Raw = int16(fi), w
+		decodeFields(int16(fi), w, &in.Args)
+		if !decoders[fi].mayFail {
+			return nil
 		}
-		if bad := f.check(&in); bad >= 0 {
-			return Inst{Form: -1, Raw: w}, &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
-				Detail: fmt.Sprintf("%016x: %s: invalid %s %d", w, f.name, f.fields[bad].name, in.Args[bad])}
+		if bad := f.check(in); bad >= 0 {
+			v := in.Args[bad]
+			*in = Inst{Form: -1, Raw: w}
+			return &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
+				Detail: fmt.Sprintf("%016x: %s: invalid %s %d", w, f.name, f.fields[bad].name, v)}
 		}
-		return in, nil
+		return nil
 	}
-	return Inst{Form: -1, Raw: w}, &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
+	in.Form, in.Raw = -1, w
+	return &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
 		Detail: fmt.Sprintf("%016x: no instruction in op1 group 0x%02x", w, w>>59)}
 }
 
 // check returns the index of a field whose value the syntax cannot express
 // (an enum or swizzle entry marked '?', a bank outside its list), or -1.
 func (f *form) check(in *Inst) int {
-	v := f.variant(in)
-	if v == nil {
+	vi := f.variantIndex(in)
+	if vi < 0 {
 		return int(f.variants[0].cond)
 	}
-	for i := range v.elems {
+	v := &f.variants[vi]
+	for _, i := range decoders[in.Form].risky[vi] {
 		e := &v.elems[i]
 		switch e.kind {
 		case kPfx, kE, kEo:

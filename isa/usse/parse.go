@@ -13,7 +13,8 @@ import (
 // first-match shadowing cannot cause a mismatch). ".quad 0x..." returns the
 // word in Raw with Form -1.
 func ParseInst(text string) (Inst, error) {
-	return parseInst(text, nil)
+	var scratch Inst
+	return parseInst(text, nil, &scratch)
 }
 
 // labelFunc resolves a label operand of form f, field fi to a field value.
@@ -26,7 +27,9 @@ var (
 	ErrOperands = errors.New("bad operands")
 )
 
-func parseInst(text string, labels labelFunc) (Inst, error) {
+// parseInst parses text; scratch is working space (it escapes through the
+// label callback, so callers parsing many lines pass the same one).
+func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
 	text = strings.TrimSpace(text)
 	if strings.HasPrefix(text, ".quad") {
 		v, ok := parseUint(strings.TrimSpace(text[len(".quad"):]))
@@ -36,30 +39,44 @@ func parseInst(text string, labels labelFunc) (Inst, error) {
 		return Inst{Form: -1, Raw: v}, nil
 	}
 	mnemonicSeen := false
-	var in Inst // reused: it escapes through the label callback
-	for fi := range forms {
+	in := scratch
+	lead1, lead2 := leadBytes(text)
+	// the syntaxes either lead byte allows, merged in spec order
+	l1, l2 := parseOrder[lead1], parseOrder[lead2]
+	if lead2 == lead1 {
+		l2 = nil
+	}
+	for len(l1) > 0 || len(l2) > 0 {
+		var key uint16
+		switch {
+		case len(l2) == 0 || len(l1) > 0 && l1[0] < l2[0]:
+			key, l1 = l1[0], l1[1:]
+		case len(l1) == 0 || l2[0] < l1[0]:
+			key, l2 = l2[0], l2[1:]
+		default: // equal
+			key, l1, l2 = l1[0], l1[1:], l2[1:]
+		}
+		fi, vi := int(key>>8), int(key&0xff)
 		f := &forms[fi]
-		for vi := range f.variants {
-			v := &f.variants[vi]
-			// an "eo" enum may be left out of the input (Sony does not print
-			// it); then each of its values is tried, the spelled-out one first
-			for alt := -1; alt < eoValues(v); alt++ {
-				in = Inst{Form: int16(fi)}
-				ok, mnem := matchVariant(f, v, &in, text, labels, alt)
-				mnemonicSeen = mnemonicSeen || mnem
-				if !ok {
-					continue
-				}
-				w, err := Encode(in)
-				if err != nil {
-					continue
-				}
-				back, err := DecodeWord(w, 0)
-				if err != nil || back.Form != in.Form || f.variant(&back) != v {
-					continue
-				}
-				return back, nil
+		v := &f.variants[vi]
+		// an "eo" enum may be left out of the input (Sony does not print
+		// it); then each of its values is tried, the spelled-out one first
+		for alt := -1; alt < parseIndex[fi][vi].eo; alt++ {
+			*in = Inst{Form: int16(fi)}
+			ok, mnem := matchVariant(f, v, in, text, labels, alt)
+			mnemonicSeen = mnemonicSeen || mnem
+			if !ok {
+				continue
 			}
+			w, err := Encode(*in)
+			if err != nil {
+				continue
+			}
+			back, err := DecodeWord(w, 0)
+			if err != nil || back.Form != in.Form || f.variant(&back) != v {
+				continue
+			}
+			return back, nil
 		}
 	}
 	if mnemonicSeen {
@@ -303,8 +320,9 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 			return false
 		}
 		if bankTables[e.table][bankIndex(f, e, in)] != "imm" && m.peek() == '.' {
-			want := string(appendMaskChans(make([]byte, 0, 5), arg(in, e.f[3])))
-			if !strings.HasPrefix(m.s[m.pos:], want) {
+			var buf [5]byte
+			want := appendMaskChans(buf[:0], arg(in, e.f[3]))
+			if !strings.HasPrefix(m.s[m.pos:], string(want)) {
 				return false
 			}
 			m.pos += len(want)

@@ -2,7 +2,6 @@ package usse
 
 import (
 	"strconv"
-	"strings"
 
 	"gpuisa/isa"
 )
@@ -16,32 +15,39 @@ func Print(in Inst, pc uint64) string {
 // AppendText appends the text of in to dst. pc is the instruction's address
 // (the text does not depend on it today: branch offsets print as encoded).
 func AppendText(dst []byte, in Inst, pc uint64) []byte {
+	return appendText(dst, &in)
+}
+
+func appendText(dst []byte, in *Inst) []byte {
 	if in.Form < 0 || int(in.Form) >= len(forms) {
 		return appendRaw(dst, in.Raw)
 	}
 	f := &forms[in.Form]
-	v := f.variant(&in)
-	if v == nil {
+	vi := f.variantIndex(in)
+	if vi < 0 {
 		return appendRaw(dst, in.Raw)
 	}
+	v := &f.variants[vi]
+	// a word whose flag bits are all at their defaults prints no flags
+	// (in.Raw holds the fields, as the dual-issue printer also assumes)
+	fd := &flagDefaults[in.Form][vi]
+	flags := in.Raw&fd.mask != fd.bits
 	var dual dualView
 	level := 0
-	for i := range v.elems {
-		if v.elems[i].kind == kDualm {
-			// dual issue: the marker level comes from a search (dual.go)
-			if level = dualLevel(f, &in); level < 0 {
-				return appendRaw(dst, in.Raw)
-			}
-			dual, _ = newDualView(f, &in)
+	if int(in.Form) == dualForms[0] || int(in.Form) == dualForms[1] {
+		// dual issue (TestDualForms: exactly the syntaxes with a kDualm): the marker level comes from a search (dual.go)
+		if level = dualLevel(f, in); level < 0 {
+			return appendRaw(dst, in.Raw)
 		}
+		dual, _ = newDualView(f, in)
 	}
 	for i := range v.elems {
-		if i == v.mnemEnd {
-			dst = appendFlags(dst, f, v, &in)
+		if i == v.mnemEnd && flags {
+			dst = appendFlags(dst, f, v, in)
 		}
 		switch v.elems[i].kind {
 		case kEo:
-			if eoImplied(f, v, &v.elems[i], &in) {
+			if eoImplied(f, v, &v.elems[i], in) {
 				continue
 			}
 		case kDualm:
@@ -51,10 +57,10 @@ func AppendText(dst []byte, in Inst, pc uint64) []byte {
 			dst = dual.appendRest(dst, level)
 			continue
 		}
-		dst = appendElem(dst, f, &v.elems[i], &in)
+		dst = appendElem(dst, f, &v.elems[i], in)
 	}
-	if v.mnemEnd == len(v.elems) {
-		dst = appendFlags(dst, f, v, &in)
+	if v.mnemEnd == len(v.elems) && flags {
+		dst = appendFlags(dst, f, v, in)
 	}
 	return dst
 }
@@ -493,9 +499,27 @@ func psrcForm(f *form, e *elem, in *Inst) (pair, second bool) {
 	if clash && !next && in.Args[e.f[10]] == 3 && in.Args[e.f[6]] < 2 && in.Args[e.f[7]] >= 2 && in.Args[e.f[8]] == 0 && in.Args[e.f[9]] == 0 {
 		return true, false
 	}
-	var buf [8]byte
-	hole := strings.IndexByte(string(appendSel(buf[:0], &sel, in)), '-') >= 0
-	return false, !next || clash && !hole
+	return false, !next || clash && !selHole(&sel, in)
+}
+
+// selHole reports whether appendSel prints a '-' for sel.
+func selHole(sel *elem, in *Inst) bool {
+	mask := in.Args[sel.f[4]]
+	n := 0
+	if mask != 0 {
+		n = maskLen(mask)
+	}
+	for c := 0; c < 4; c++ {
+		if in.Args[sel.f[c]] != 0 {
+			n = max(n, c+1)
+		}
+	}
+	for c := 0; c < n; c++ {
+		if mask>>c&1 == 0 && in.Args[sel.f[c]] == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func appendPsrc(dst []byte, f *form, e *elem, in *Inst) []byte {

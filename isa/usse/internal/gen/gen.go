@@ -730,7 +730,33 @@ func (s *spec) emit() ([]byte, error) {
 		}
 		p("},\n")
 	}
-	p("}\n")
+	p("}\n\n")
+	// straight-line field extraction per form: decoding is the hot path
+	p("// decodeFields sets a[i] to field i of form fi in word w.\n")
+	p("func decodeFields(fi int16, w uint64, a *[MaxFields]uint32) {\n\tswitch fi {\n")
+	for fi, f := range s.forms {
+		p("\tcase %d: // %s\n", fi, f.name)
+		for i, fd := range f.fields {
+			var terms []string
+			sh := 0
+			for _, pt := range fd.parts {
+				t := fmt.Sprintf("uint32(w>>%d&0x%x)", pt.pos, uint64(1)<<pt.width-1)
+				if pt.pos+pt.width == 64 {
+					t = fmt.Sprintf("uint32(w>>%d)", pt.pos)
+				}
+				if sh > 0 {
+					t += fmt.Sprintf("<<%d", sh)
+				}
+				terms = append(terms, t)
+				sh += int(pt.width)
+			}
+			if len(terms) == 0 {
+				terms = []string{"0"}
+			}
+			p("\t\ta[%d] = %s\n", i, strings.Join(terms, " | "))
+		}
+	}
+	p("\t}\n}\n")
 	_ = sort.Strings
 	out, err := format.Source(b.Bytes())
 	if err != nil {

@@ -1,0 +1,94 @@
+package usse
+
+// A table derived once from the generated ones (read-only afterwards) so
+// that Decode skips the validity check for forms where no field value can
+// be invalid.
+
+type formDecoder struct {
+	mayFail bool      // check may find an invalid field value
+	risky   [][]uint8 // per variant: the elements that may fail check
+}
+
+var decoders = func() (t [len(forms)]formDecoder) {
+	for fi := range forms {
+		f := &forms[fi]
+		t[fi].mayFail = formMayFail(f)
+		t[fi].risky = make([][]uint8, len(f.variants))
+		for vi := range f.variants {
+			for j := range f.variants[vi].elems {
+				if elemMayFail(f, &f.variants[vi].elems[j]) {
+					t[fi].risky[vi] = append(t[fi].risky[vi], uint8(j))
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// formMayFail reports whether check can reject some word of f: a variant
+// may be missing, or an element reads a table entry marked '?' or beyond
+// the table.
+func formMayFail(f *form) bool {
+	always := false
+	for i := range f.variants {
+		v := &f.variants[i]
+		if v.cond < 0 || f.fields[v.cond].width <= 5 && v.condVals == 1<<(1<<f.fields[v.cond].width)-1 {
+			always = true
+		}
+		for j := range v.elems {
+			if elemMayFail(f, &v.elems[j]) {
+				return true
+			}
+		}
+	}
+	return !always
+}
+
+func width(f *form, fi int8) uint {
+	if fi < 0 {
+		return 0
+	}
+	return uint(f.fields[fi].width)
+}
+
+func enumMayFail(t []string, w uint) bool {
+	if len(t) < 1<<w {
+		return true
+	}
+	for _, s := range t[:1<<w] {
+		if s == "?" {
+			return true
+		}
+	}
+	return false
+}
+
+func swizzleMayFail(f *form, e *elem) bool {
+	w := width(f, e.f[0]) + width(f, e.f[1])
+	if e.table == swzV34 {
+		return enumMayFail(swizzleTables[swzV3], w) || enumMayFail(swizzleTables[swzV4], w)
+	}
+	return enumMayFail(swizzleTables[e.table], w)
+}
+
+func elemMayFail(f *form, e *elem) bool {
+	switch e.kind {
+	case kPfx, kE, kEo:
+		return enumMayFail(enumTables[e.table], width(f, e.f[0]))
+	case kPck, kFmt2:
+		return enumMayFail(enumTables[e.table], width(f, e.f[0])) || enumMayFail(enumTables[e.table], width(f, e.f[1]))
+	case kReg, kRegx, kOreg, kNreg, kRegm:
+		return len(bankTables[e.table]) < 1<<(width(f, e.f[0])+width(f, e.f[1]))
+	case kDualm:
+		return true
+	case kSwz:
+		return swizzleMayFail(f, e)
+	case kGsw:
+		sw := gswSwizzle(e)
+		return swizzleMayFail(f, &sw)
+	case kRsw, kRswh:
+		reg, sw, hasSw := rswParts(e)
+		return len(bankTables[e.table]) < 1<<(width(f, reg.f[0])+width(f, reg.f[1])) || hasSw && swizzleMayFail(f, &sw)
+	}
+	return false
+}

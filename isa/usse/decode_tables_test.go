@@ -1,0 +1,66 @@
+package usse
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestMayFail: for forms whose check is skipped, random words of the form
+// pass check, and decodeFields gives the same fields as fieldDef.get.
+func TestMayFail(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	skipped := 0
+	for fi := range forms {
+		f := &forms[fi]
+		if !decoders[fi].mayFail {
+			skipped++
+		}
+		for n := 0; n < 2000; n++ {
+			w := r.Uint64()&^f.mask | f.value
+			in := Inst{Form: int16(fi), Raw: w}
+			for i := range f.fields {
+				in.Args[i] = f.fields[i].get(w)
+			}
+			var fast Inst
+			decodeFields(int16(fi), w, &fast.Args)
+			if fast.Args != in.Args {
+				t.Fatalf("%s: %016x: decodeFields differs from fieldDef.get", f.name, w)
+			}
+			if !decoders[fi].mayFail && f.check(&in) >= 0 {
+				t.Fatalf("%s: %016x fails check, but mayFail is false", f.name, w)
+			}
+		}
+	}
+	t.Logf("%d of %d forms skip the check", skipped, len(forms))
+}
+
+// TestFlagDefaults: every syntax has a bit pattern for "all flags at their
+// default", and words print flags exactly when they differ from it.
+func TestFlagDefaults(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for fi := range forms {
+		for vi := range forms[fi].variants {
+			if x := flagDefaults[fi][vi]; x.mask == 0 && x.bits != 0 {
+				t.Errorf("%s syntax %d: flag fields overlap", forms[fi].name, vi)
+			}
+		}
+	}
+	for i := 0; i < 200000; i++ {
+		w := r.Uint64()
+		if i%2 == 0 {
+			w &^= 0x00ff_0000_0000_0000 // more words at the defaults
+		}
+		in, err := DecodeWord(w, 0)
+		if err != nil {
+			continue
+		}
+		f := &forms[in.Form]
+		vi := f.variantIndex(&in)
+		v := &f.variants[vi]
+		printed := len(appendFlags(nil, f, v, &in)) > 0
+		x := flagDefaults[in.Form][vi]
+		if printed != (w&x.mask != x.bits) {
+			t.Fatalf("%016x (%s): flags printed %v, bits differ %v", w, Print(in, 0), printed, !printed)
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package usse
+
+// Which words can print the same plain text as a dual-issue word is mostly
+// decided by the operation indices and the source configuration: another
+// combination can only match when its operations have the same names and
+// its layout shows as many operands. dualRivals lists, for every
+// combination, those combinations in search order (computed once from the
+// generated tables, read-only afterwards); dualLevel then tries only them.
+
+// dualCombo is a group (0: op1 0x04, 1: 0x05) and the operation indices;
+// cfgs has bit c set when source configuration c fits.
+type dualCombo struct {
+	group, i1, i2, cfgs uint8
+}
+
+// dualForms are the form indices of the two dual-issue groups.
+var dualForms = func() (t [2]int) {
+	t = [2]int{-1, -1}
+	for fi := range forms {
+		switch forms[fi].op1 {
+		case 0x04:
+			t[0] = fi
+		case 0x05:
+			t[1] = fi
+		}
+	}
+	return t
+}()
+
+// dualOpCount is the number of operands operation o shows with layout
+// letters n (ssq repeats its source).
+func dualOpCount(o dualOp, n int) int {
+	if o.idx == 2 {
+		return 1 + 2*n
+	}
+	return 1 + n
+}
+
+// dualCounts gives the operand counts of both operations under cfg.
+func dualCounts(o1, o2 dualOp, cfg uint32) ([2]int, bool) {
+	l := enumTables[dualLayoutTables[o1.srcs-1][o2.srcs-1]][cfg]
+	slash := -1
+	for i := 0; i < len(l); i++ {
+		if l[i] == '/' {
+			slash = i
+		}
+	}
+	if slash < 0 {
+		return [2]int{}, false
+	}
+	return [2]int{dualOpCount(o1, slash), dualOpCount(o2, len(l)-slash-1)}, true
+}
+
+var dualRivals = func() (t [2][16][16][4][]dualCombo) {
+	nops := [2]int{16, 8}
+	for g := 0; g < 2; g++ {
+		for i1 := 0; i1 < 16; i1++ {
+			o1, ok := dualInfo(enumDualop, uint32(i1))
+			if !ok {
+				continue
+			}
+			for i2 := 0; i2 < 16; i2++ {
+				o2, ok := dualInfo(enumDualop2, uint32(i2))
+				if !ok {
+					continue
+				}
+				for cfg := 0; cfg < 4; cfg++ {
+					n, ok := dualCounts(o1, o2, uint32(cfg))
+					if !ok {
+						continue
+					}
+					var list []dualCombo
+					for g2 := 0; g2 < 2; g2++ {
+						for j1 := 0; j1 < nops[g2]; j1++ {
+							p1, ok := dualInfo(enumDualop, uint32(j1))
+							if !ok || p1.name != o1.name {
+								continue
+							}
+							for j2 := 0; j2 < 16; j2++ {
+								p2, ok := dualInfo(enumDualop2, uint32(j2))
+								if !ok || p2.name != o2.name {
+									continue
+								}
+								c := dualCombo{uint8(g2), uint8(j1), uint8(j2), 0}
+								for cfg2 := 0; cfg2 < 4; cfg2++ {
+									if m, ok := dualCounts(p1, p2, uint32(cfg2)); ok && m == n {
+										c.cfgs |= 1 << cfg2
+									}
+								}
+								if c.cfgs != 0 {
+									list = append(list, c)
+								}
+							}
+						}
+					}
+					t[g][i1][i2][cfg] = list
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// dualSourcesFit is a quick necessary test for dualBuild: with operations
+// o1, o2 and source configuration cfg, every source that the layout reads
+// from an internal register (letters 0 1 2) must be written as one, as
+// dualAssign.source demands.
+func dualSourcesFit(t *dualText, o1, o2 dualOp, cfg uint32) bool {
+	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
+	if !lay.ok {
+		return false
+	}
+	for k, o := range [2]dualOp{o1, o2} {
+		l := lay.lay[k]
+		for i := 0; i < len(l); i++ {
+			j := 1 + i
+			if o.idx == 2 {
+				j = 1 + 2*i
+			}
+			if j >= t.n[k] {
+				return false
+			}
+			p := &t.opnd[k][j]
+			switch l[i] {
+			case 'u':
+				if p.abs && o1.srcs > 2 {
+					return false
+				}
+			case '0', '1':
+				if p.bank != "i" || p.num > 3 || p.abs || p.neg && l[i] == '0' {
+					return false
+				}
+			case '2':
+				if p.bank != "i" || p.num > 3 || p.abs || p.neg || o1.srcs < 2 && p.num != 2 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
