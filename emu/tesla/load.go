@@ -116,39 +116,9 @@ func functionText(data []byte, kernel string) ([]byte, error) {
 }
 
 func cubinImage(name string, data []byte, kernel, arch string) (*Image, error) {
-	f, err := cubin.Parse(data)
+	f, fn, err := emu.OpenKernel(name, data, kernel, arch)
 	if err != nil {
-		entries, ferr := fatbin.Extract(data)
-		if ferr != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		f = nil
-		for _, e := range entries {
-			if e.Kind != fatbin.KindELF || "sm_"+strconv.Itoa(e.SM) != arch {
-				continue
-			}
-			if f, err = cubin.Parse(e.Payload); err != nil {
-				return nil, fmt.Errorf("%s: fatbin entry at %#x: %v", name, e.Offset, err)
-			}
-			break
-		}
-		if f == nil {
-			return nil, fmt.Errorf("%s: no %s cubin in the fatbin", name, arch)
-		}
-	}
-	if sm := "sm_" + strconv.Itoa(f.SM()); sm != arch {
-		return nil, fmt.Errorf("%s: the cubin is for %s, the launch says %s", name, sm, arch)
-	}
-	var fn *cubin.Function
-	switch {
-	case kernel != "":
-		if fn = f.Function(kernel); fn == nil {
-			return nil, fmt.Errorf("%s: no function %q", name, kernel)
-		}
-	case len(f.Functions) == 1:
-		fn = &f.Functions[0]
-	default:
-		return nil, fmt.Errorf("%s: %d functions; name one with \"kernel\"", name, len(f.Functions))
+		return nil, err
 	}
 	img := &Image{Code: fn.Code, LocalBytes: int(fn.LocalSize)}
 	for _, banks := range [][]cubin.ConstBank{f.Constants, fn.Constants} {
