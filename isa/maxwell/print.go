@@ -1,6 +1,8 @@
 package maxwell
 
 import (
+	"encoding/binary"
+
 	"gpuisa/isa"
 )
 
@@ -90,7 +92,7 @@ func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 					continue
 				}
 			}
-			dst = append(dst, regNames[r&255]...)
+			dst = appendReg(dst, r&255)
 			if t.arg >= 0 && reuse>>uint(t.arg)&1 != 0 {
 				pending = true
 			}
@@ -269,4 +271,24 @@ func groupShown(toks []tok, w uint64) bool {
 		}
 	}
 	return false
+}
+
+// regWords packs each register name into one little-endian word, so printing
+// a register is one 8-byte store when the buffer has room.
+var regWords = func() (p [256]uint64) {
+	for r, name := range regNames {
+		var b [8]byte
+		copy(b[:], name)
+		p[r] = binary.LittleEndian.Uint64(b[:])
+	}
+	return
+}()
+
+func appendReg(dst []byte, r uint64) []byte {
+	n := len(dst)
+	if cap(dst)-n < 8 {
+		return append(dst, regNames[r&255]...)
+	}
+	binary.LittleEndian.PutUint64(dst[n:n+8], regWords[r&255])
+	return dst[:n+len(regNames[r&255])]
 }
