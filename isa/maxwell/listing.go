@@ -115,7 +115,7 @@ type textCache [4096]struct {
 
 func (ch *chunk) texts(code []byte, base uint64, sm int) {
 	n := ch.last - ch.first
-	ch.text = make([]byte, 0, n*3*48)
+	ch.text = make([]byte, 0, n*3*64) // room for long texts: growing copies the whole buffer
 	ch.ends = make([]uint32, 0, n*3)
 	ch.lead = make([]uint8, 0, n*3)
 	cache := new(textCache)
