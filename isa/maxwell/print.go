@@ -68,6 +68,7 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 // (the ELF-mode listing), else as addresses.
 func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	f := &forms[inst.form]
+	lits := tokLits[inst.form]
 	w := inst.Word
 	reuse := inst.Ctrl.Reuse()
 	if f.attrs&attrReuse == 0 {
@@ -82,7 +83,7 @@ func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 				dst = append(dst, ".reuse"...)
 				pending = false
 			}
-			dst = append(dst, t.text...)
+			dst = appendPacked(dst, &lits[k], t.text)
 		case tkReg:
 			r := t.get(w)
 			if t.shift != 0 {
@@ -118,10 +119,10 @@ func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 				if t.text == "-" && k+1 < len(f.toks) && f.toks[k+1].kind == tkHex && f.toks[k+1].get(w) == 0 {
 					continue
 				}
-				dst = append(dst, t.text...)
+				dst = appendPacked(dst, &lits[k], t.text)
 			}
 		case tkTable:
-			dst = appendTable(dst, &tables[t.arg], t.get(w))
+			dst = appendTable(dst, t.arg, t.get(w))
 		case tkHex:
 			if r := lb.relocAt(pc); r != "" && r[0] != 'c' && t.parts[0].pos == relocField {
 				dst = append(dst, r...)
@@ -219,9 +220,10 @@ func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return append(dst, " ;"...)
 }
 
-func appendTable(dst []byte, t *table, v uint64) []byte {
+func appendTable(dst []byte, ti int, v uint64) []byte {
+	t := &tables[ti]
 	if t.kinds[v] == 0 {
-		return append(dst, t.entries[v]...)
+		return appendPacked(dst, &tableLits[ti][v], t.entries[v])
 	}
 	if t.dot {
 		dst = append(dst, '.')
