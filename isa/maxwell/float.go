@@ -106,10 +106,9 @@ func exactDigits(x float64, sig int) (decimal, bool) {
 	} else {
 		mant |= 1 << 52
 	}
-	for mant&1 == 0 {
-		mant >>= 1
-		e2++
-	}
+	tz := bits.TrailingZeros64(mant)
+	mant >>= uint(tz)
+	e2 += tz
 	if d, ok := shortDigits(mant, e2, sig); ok {
 		return d, true
 	}
@@ -126,7 +125,7 @@ func exactDigits(x float64, sig int) (decimal, bool) {
 		n, intDigits = bigIntDigits(&all, mant, uint(e2))
 	} else {
 		k = -e2
-		if k > 190 {
+		if k >= 64 { // below 1: 19 digits per multiword product
 			return tinyDigits(mant, k, sig)
 		}
 		var ip uint64

@@ -55,7 +55,8 @@ func (s *splitmixT) next() uint64 {
 
 // TestShortDigits aims at shortDigits' edges: random mantissas of every
 // length with exponents around where mant*5^k or mant<<e stops fitting in 64
-// bits, and where the digit count passes 20 or 21, against strconv.
+// bits, where the digit count passes 20 or 21, and below 1 (tinyDigits),
+// against strconv.
 func TestShortDigits(t *testing.T) {
 	n := 2000000
 	if testing.Short() {
@@ -66,7 +67,7 @@ func TestShortDigits(t *testing.T) {
 		r := s.next()
 		bitsLen := 1 + int(r%53)
 		mant := s.next()>>uint(64-bitsLen) | 1<<uint(bitsLen-1) | 1
-		e := int(r>>8%100) - 40
+		e := int(r>>8%300) - 200
 		x := math.Ldexp(float64(mant), e)
 		if r>>20&1 != 0 {
 			x = -x
