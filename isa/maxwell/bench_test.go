@@ -103,3 +103,29 @@ func TestDecodeAllocs(t *testing.T) {
 		t.Errorf("%v allocations per 100 decode+print", n)
 	}
 }
+
+// BenchmarkDisassembleRandom lists 1,000,002 random words Decode accepts
+// (30,000 distinct ones, repeated), with a fresh output buffer each time, the
+// way mxdiff -bench does.
+func BenchmarkDisassembleRandom(b *testing.B) {
+	var ws []uint64
+	x := uint64(1)
+	for len(ws) < 30000 {
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		z ^= z >> 31
+		if _, err := Decode(z, NeutralCtrl, 52, 0); err == nil {
+			ws = append(ws, z)
+		}
+	}
+	code := benchCode(ws, 1000002)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(code)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Disassemble(nil, code, 0, 52)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000002, "ns/insn")
+}

@@ -288,7 +288,7 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			} else if tb.kinds[v] == 2 {
 				continue
 			} else {
-				m.tbuf = appendTable(m.tbuf[:0], tb, uint64(v))
+				m.tbuf = appendTable(m.tbuf[:0], t.arg, uint64(v))
 				n, ok = prefixSqueezed(s, m.tbuf)
 			}
 			if ok {

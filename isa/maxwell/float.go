@@ -106,9 +106,11 @@ func exactDigits(x float64, sig int) (decimal, bool) {
 	} else {
 		mant |= 1 << 52
 	}
-	for mant&1 == 0 {
-		mant >>= 1
-		e2++
+	tz := bits.TrailingZeros64(mant)
+	mant >>= uint(tz)
+	e2 += tz
+	if d, ok := shortDigits(mant, e2, sig); ok {
+		return d, true
 	}
 	// all digits, until sig+1 significant ones and a sticky flag are known
 	var all [48]byte
@@ -123,7 +125,7 @@ func exactDigits(x float64, sig int) (decimal, bool) {
 		n, intDigits = bigIntDigits(&all, mant, uint(e2))
 	} else {
 		k = -e2
-		if k > 190 {
+		if k >= 64 { // below 1: 19 digits per multiword product
 			return tinyDigits(mant, k, sig)
 		}
 		var ip uint64
@@ -395,5 +397,60 @@ func tinyDigits(mant uint64, k, sig int) (decimal, bool) {
 	}
 	copy(r.d[:], all[:sig])
 	r.n = sig
+	return r, true
+}
+
+// pow5 holds 5^k for every k whose power fits in 64 bits.
+var pow5 = func() (p [28]uint64) {
+	p[0] = 1
+	for k := 1; k < len(p); k++ {
+		p[k] = p[k-1] * 5
+	}
+	return
+}()
+
+// shortDigits is the common case of exactDigits: when |x| = mant*2^e2 is
+// N/10^k with N = mant*5^k (or mant<<e2) below 2^64, N's digits are exact and
+// there are at most 20 of them, so no rounding is needed when sig covers them.
+func shortDigits(mant uint64, e2, sig int) (decimal, bool) {
+	var r decimal
+	var n uint64
+	k := 0
+	switch {
+	case e2 >= 0:
+		if e2 >= 64 || bits.Len64(mant)+e2 > 64 {
+			return r, false
+		}
+		n = mant << uint(e2)
+	default:
+		k = -e2
+		if k >= len(pow5) {
+			return r, false
+		}
+		hi, lo := bits.Mul64(mant, pow5[k])
+		if hi != 0 {
+			return r, false
+		}
+		n = lo
+	}
+	var buf [20]byte
+	i := len(buf)
+	for n >= 10 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	i--
+	buf[i] = byte('0' + n)
+	digits := len(buf) - i
+	if digits > sig {
+		return r, false
+	}
+	copy(r.d[:], buf[i:])
+	for j := digits; j < sig; j++ {
+		r.d[j] = '0'
+	}
+	r.n = sig
+	r.exp = digits - 1 - k
 	return r, true
 }

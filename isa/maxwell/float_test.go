@@ -52,3 +52,28 @@ func (s *splitmixT) next() uint64 {
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
 }
+
+// TestShortDigits aims at shortDigits' edges: random mantissas of every
+// length with exponents around where mant*5^k or mant<<e stops fitting in 64
+// bits, where the digit count passes 20 or 21, and below 1 (tinyDigits),
+// against strconv.
+func TestShortDigits(t *testing.T) {
+	n := 2000000
+	if testing.Short() {
+		n = 200000
+	}
+	s := splitmixT(7)
+	for i := 0; i < n; i++ {
+		r := s.next()
+		bitsLen := 1 + int(r%53)
+		mant := s.next()>>uint(64-bitsLen) | 1<<uint(bitsLen-1) | 1
+		e := int(r>>8%300) - 200
+		x := math.Ldexp(float64(mant), e)
+		if r>>20&1 != 0 {
+			x = -x
+		}
+		if got, want := string(appendFloat(nil, x)), slowFloat(x); got != want {
+			t.Fatalf("%v (%#x): got %s want %s", x, math.Float64bits(x), got, want)
+		}
+	}
+}

@@ -102,6 +102,10 @@ type tok struct {
 
 // get extracts the (possibly split) field value.
 func (t *tok) get(w uint64) uint64 {
+	if t.n == 1 { // most fields are one run of bits
+		p := t.parts[0]
+		return w >> p.pos & (1<<p.width - 1)
+	}
 	var x uint64
 	var sh uint8
 	for k := 0; k < int(t.n); k++ {

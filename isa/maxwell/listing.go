@@ -115,7 +115,7 @@ type textCache [4096]struct {
 
 func (ch *chunk) texts(code []byte, base uint64, sm int) {
 	n := ch.last - ch.first
-	ch.text = make([]byte, 0, n*3*48)
+	ch.text = make([]byte, 0, n*3*64) // room for long texts: growing copies the whole buffer
 	ch.ends = make([]uint32, 0, n*3)
 	ch.lead = make([]uint8, 0, n*3)
 	cache := new(textCache)
@@ -196,15 +196,27 @@ func (ch *chunk) lines(dst []byte, code []byte, base uint64, col int) []byte {
 }
 
 func appendHexComment(dst []byte, w uint64) []byte {
-	const hex = "0123456789abcdef"
-	var b [25]byte
-	copy(b[:], "/* 0x")
-	for i := 20; i >= 5; i-- {
-		b[i] = hex[w&15]
-		w >>= 4
+	n := len(dst)
+	if cap(dst)-n < 25 {
+		dst = append(dst, make([]byte, 25)...)[:n]
 	}
-	copy(b[21:], " */\n")
-	return append(dst, b[:]...)
+	d := dst[n : n+25]
+	copy(d[:5], "/* 0x")
+	binary.BigEndian.PutUint64(d[5:13], hexDigits8(uint32(w>>32)))
+	binary.BigEndian.PutUint64(d[13:21], hexDigits8(uint32(w)))
+	copy(d[21:], " */\n")
+	return dst[:n+25]
+}
+
+// hexDigits8 spreads the 8 nibbles of v into the bytes of a word, most
+// significant first, and turns each into its lower-case hex digit.
+func hexDigits8(v uint32) uint64 {
+	x := uint64(v)
+	x = (x | x<<16) & 0x0000ffff0000ffff
+	x = (x | x<<8) & 0x00ff00ff00ff00ff
+	x = (x | x<<4) & 0x0f0f0f0f0f0f0f0f
+	letters := (x + 0x0606060606060606) >> 4 & 0x0101010101010101 // 1 where the nibble is a-f
+	return x + 0x3030303030303030 + letters*('a'-'0'-10)
 }
 
 const spaces = "                                                                                                                                "

@@ -1,6 +1,8 @@
 package maxwell
 
 import (
+	"encoding/binary"
+
 	"gpuisa/isa"
 )
 
@@ -66,6 +68,7 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 // (the ELF-mode listing), else as addresses.
 func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	f := &forms[inst.form]
+	lits := tokLits[inst.form]
 	w := inst.Word
 	reuse := inst.Ctrl.Reuse()
 	if f.attrs&attrReuse == 0 {
@@ -80,7 +83,7 @@ func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 				dst = append(dst, ".reuse"...)
 				pending = false
 			}
-			dst = append(dst, t.text...)
+			dst = appendPacked(dst, &lits[k], t.text)
 		case tkReg:
 			r := t.get(w)
 			if t.shift != 0 {
@@ -90,7 +93,7 @@ func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 					continue
 				}
 			}
-			dst = append(dst, regNames[r&255]...)
+			dst = appendReg(dst, r&255)
 			if t.arg >= 0 && reuse>>uint(t.arg)&1 != 0 {
 				pending = true
 			}
@@ -116,10 +119,10 @@ func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 				if t.text == "-" && k+1 < len(f.toks) && f.toks[k+1].kind == tkHex && f.toks[k+1].get(w) == 0 {
 					continue
 				}
-				dst = append(dst, t.text...)
+				dst = appendPacked(dst, &lits[k], t.text)
 			}
 		case tkTable:
-			dst = appendTable(dst, &tables[t.arg], t.get(w))
+			dst = appendTable(dst, t.arg, t.get(w))
 		case tkHex:
 			if r := lb.relocAt(pc); r != "" && r[0] != 'c' && t.parts[0].pos == relocField {
 				dst = append(dst, r...)
@@ -217,9 +220,10 @@ func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return append(dst, " ;"...)
 }
 
-func appendTable(dst []byte, t *table, v uint64) []byte {
+func appendTable(dst []byte, ti int, v uint64) []byte {
+	t := &tables[ti]
 	if t.kinds[v] == 0 {
-		return append(dst, t.entries[v]...)
+		return appendPacked(dst, &tableLits[ti][v], t.entries[v])
 	}
 	if t.dot {
 		dst = append(dst, '.')
@@ -269,4 +273,24 @@ func groupShown(toks []tok, w uint64) bool {
 		}
 	}
 	return false
+}
+
+// regWords packs each register name into one little-endian word, so printing
+// a register is one 8-byte store when the buffer has room.
+var regWords = func() (p [256]uint64) {
+	for r, name := range regNames {
+		var b [8]byte
+		copy(b[:], name)
+		p[r] = binary.LittleEndian.Uint64(b[:])
+	}
+	return
+}()
+
+func appendReg(dst []byte, r uint64) []byte {
+	n := len(dst)
+	if cap(dst)-n < 8 {
+		return append(dst, regNames[r&255]...)
+	}
+	binary.LittleEndian.PutUint64(dst[n:n+8], regWords[r&255])
+	return dst[:n+len(regNames[r&255])]
 }
