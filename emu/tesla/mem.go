@@ -80,15 +80,7 @@ func (k *Kernel) loadMem(w *emu.Warp, m *emu.Memory, s *src, mask uint32, buf *l
 		if mask&(1<<l) == 0 {
 			continue
 		}
-		a := s.off
-		if arow != nil {
-			if s.inc {
-				a = arow[l]
-				arow[l] += s.off
-			} else {
-				a += arow[l]
-			}
-		}
+		a := laneAddr(s, arow, l)
 		if size == 4 {
 			v, ok := m.Load32(a)
 			if !ok {
@@ -142,15 +134,7 @@ func (k *Kernel) memOp(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratc
 			if mask&(1<<l) == 0 {
 				continue
 			}
-			a := s.off
-			if arow != nil {
-				if s.inc {
-					a = arow[l]
-					arow[l] += s.off
-				} else {
-					a += arow[l]
-				}
-			}
+			a := laneAddr(s, arow, l)
 			sc.a[l] = a
 		}
 		addrs, mem = &sc.a, &b.Shared
@@ -354,15 +338,7 @@ func (k *Kernel) lockLoad(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scr
 		if mask&(1<<l) == 0 {
 			continue
 		}
-		a := s.off
-		if arow != nil {
-			if s.inc {
-				a = arow[l]
-				arow[l] += s.off
-			} else {
-				a += arow[l]
-			}
-		}
+		a := laneAddr(s, arow, l)
 		me := uint32(w.Index*emu.WarpSize+l) + 1
 		if owner := sc.locks[a]; owner != 0 && owner != me {
 			flags[l] = flagZ
@@ -393,4 +369,19 @@ func unlock(w *emu.Warp, sc *scratch, addrs *lanes, mask uint32) {
 			delete(sc.locks, addrs[l])
 		}
 	}
+}
+
+// laneAddr is lane l's address of a memory operand: the offset, plus the
+// lane's address register when there is one; with post-increment (A1+++x)
+// the access uses the register and the register advances by the offset.
+func laneAddr(s *src, arow []uint32, l int) uint32 {
+	if arow == nil {
+		return s.off
+	}
+	if s.inc {
+		a := arow[l]
+		arow[l] += s.off
+		return a
+	}
+	return s.off + arow[l]
 }
