@@ -1,10 +1,10 @@
 package fermi
 
 import (
-	"bytes"
 	"os"
 	"testing"
 
+	"gpuisa/internal/gentest"
 	"gpuisa/isa/fermi/internal/specgen"
 )
 
@@ -19,16 +19,7 @@ func TestTablesUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, err := specgen.Generate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("tables.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatal("tables.go is stale: run go generate ./isa/fermi")
-	}
+	gentest.Current(t, "tables.go", want, err, "./isa/fermi")
 }
 
 // TestFormChecksFit: formChecks keeps modifier and operand indices in bit

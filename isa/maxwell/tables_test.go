@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"gpuisa/internal/gentest"
 	"gpuisa/isa/maxwell/internal/spec"
 )
 
@@ -19,16 +20,7 @@ func TestTablesUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, err := spec.Generate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("tables.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatal("tables.go is stale: run go generate ./isa/maxwell")
-	}
+	gentest.Current(t, "tables.go", want, err, "./isa/maxwell")
 }
 
 // TestSeedOpcodes: every opcode of NVIDIA's Maxwell list (seed 004) has a form.

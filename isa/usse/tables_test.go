@@ -1,10 +1,10 @@
 package usse
 
 import (
-	"bytes"
 	"os"
 	"testing"
 
+	"gpuisa/internal/gentest"
 	"gpuisa/isa/usse/internal/gen"
 )
 
@@ -15,14 +15,5 @@ func TestTablesCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, err := gen.Generate(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("tables.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatal("tables.go is stale: run go generate ./isa/usse")
-	}
+	gentest.Current(t, "tables.go", want, err, "./isa/usse")
 }

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"os"
 	"testing"
+
+	"gpuisa/internal/gentest"
 )
 
 // The committed tables.go must be what the generator makes of spec.txt.
@@ -14,14 +14,5 @@ func TestTablesUpToDate(t *testing.T) {
 	}
 	specFields = fields
 	want, err := generate(fields, forms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("../../tables.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Error("tables.go is out of date: run go generate in isa/tesla")
-	}
+	gentest.Current(t, "../../tables.go", want, err, "./isa/tesla")
 }
