@@ -1,9 +1,15 @@
 package isa
 
+import "io"
+
 // DisassembleFunc appends a listing of code, loaded at address base, to dst and
 // returns it. Instructions that do not decode are reported in errs (in address
 // order) and the listing goes on after them.
 type DisassembleFunc func(dst []byte, code []byte, base uint64) (out []byte, errs []*DecodeError)
+
+// WriteListingFunc writes the listing DisassembleFunc would return to w,
+// without holding all of it in memory. err is w's first write error.
+type WriteListingFunc func(w io.Writer, code []byte, base uint64) (errs []*DecodeError, err error)
 
 // AssembleFunc turns assembler source into machine code. filename is used in
 // error positions only. Errors are an ErrorList from package isa/asm.
@@ -18,4 +24,7 @@ type Arch struct {
 	SMVersion   int    // 10, 11, ... for NVIDIA targets (the ELF EF_CUDA_SM value); 0 otherwise
 	Disassemble DisassembleFunc
 	Assemble    AssembleFunc
+	// WriteListing, when not nil, streams what Disassemble returns: for
+	// ISAs whose listings of large files are worth not materializing.
+	WriteListing WriteListingFunc
 }

@@ -84,11 +84,21 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func isELF(b []byte) bool { return bytes.HasPrefix(b, []byte("\x7fELF")) }
 
-// disRaw lists raw machine code in chunks so memory stays bounded.
+// disRaw lists raw machine code, streamed where the ISA can (Maxwell
+// listings are 20 times the size of the code).
 func disRaw(w io.Writer, data []byte, base uint64, arch isa.Arch) []error {
-	out, derrs := arch.Disassemble(make([]byte, 0, len(data)*12), data, base)
-	w.Write(out)
 	var errs []error
+	var derrs []*isa.DecodeError
+	if arch.WriteListing != nil {
+		var werr error
+		if derrs, werr = arch.WriteListing(w, data, base); werr != nil {
+			errs = append(errs, werr)
+		}
+	} else {
+		var out []byte
+		out, derrs = arch.Disassemble(make([]byte, 0, len(data)*12), data, base)
+		w.Write(out)
+	}
 	for _, e := range derrs {
 		errs = append(errs, e)
 	}

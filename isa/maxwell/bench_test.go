@@ -2,7 +2,10 @@ package maxwell
 
 import (
 	"encoding/binary"
+	"io"
 	"testing"
+
+	"gpuisa/internal/benchcpu"
 )
 
 // benchWords are the golden words nvdisasm accepts, so every benchmark
@@ -104,13 +107,12 @@ func TestDecodeAllocs(t *testing.T) {
 	}
 }
 
-// BenchmarkDisassembleRandom lists 1,000,002 random words Decode accepts
-// (30,000 distinct ones, repeated), with a fresh output buffer each time, the
-// way mxdiff -bench does.
-func BenchmarkDisassembleRandom(b *testing.B) {
+// randomValidWords returns n distinct random words Decode accepts (splitmix64
+// from a fixed seed).
+func randomValidWords(n int) []uint64 {
 	var ws []uint64
 	x := uint64(1)
-	for len(ws) < 30000 {
+	for len(ws) < n {
 		x += 0x9e3779b97f4a7c15
 		z := x
 		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
@@ -120,12 +122,38 @@ func BenchmarkDisassembleRandom(b *testing.B) {
 			ws = append(ws, z)
 		}
 	}
-	code := benchCode(ws, 1000002)
+	return ws
+}
+
+// BenchmarkDisassembleRandom lists 1,000,002 random words Decode accepts
+// (30,000 distinct ones, repeated), with a fresh output buffer each time, the
+// way mxdiff -bench does.
+func BenchmarkDisassembleRandom(b *testing.B) {
+	code := benchCode(randomValidWords(30000), 1000002)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(code)))
 	b.ResetTimer()
+	cpu := benchcpu.Start(b)
 	for i := 0; i < b.N; i++ {
 		Disassemble(nil, code, 0, 52)
 	}
+	cpu.Report(1000002, "insn")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000002, "ns/insn")
+}
+
+// BenchmarkWriteListingRandom streams the listing of the same 1,000,002
+// random words to io.Discard, as `gpuisa dis -arch sm_52 f > /dev/null` does.
+func BenchmarkWriteListingRandom(b *testing.B) {
+	code := benchCode(randomValidWords(30000), 1000002)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(code)))
+	b.ResetTimer()
+	cpu := benchcpu.Start(b)
+	for i := 0; i < b.N; i++ {
+		if _, err := WriteListing(io.Discard, code, 0, 52); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu.Report(1000002, "insn")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000002, "ns/insn")
 }

@@ -3,6 +3,7 @@ package maxwell
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"sync"
@@ -24,72 +25,138 @@ const BundleSize = 32
 // text and finds the width, pass 2 lays the lines out directly into dst (every
 // line's length is known once the width is).
 func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.DecodeError) {
-	n := len(code) / BundleSize
-	workers := runtime.GOMAXPROCS(0)
-	if n < 4096 {
-		workers = 1
-	}
-	chunks := make([]chunk, workers)
-	per := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for c := range chunks {
-		ch := &chunks[c]
-		ch.first = min(c*per, n)
-		ch.last = min((c+1)*per, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ch.texts(code, base, sm)
-		}()
-	}
-	wg.Wait()
-	maxw := 0
-	var errs []*isa.DecodeError
-	for c := range chunks {
-		maxw = max(maxw, chunks[c].maxw)
-		errs = append(errs, chunks[c].errs...)
-	}
-	col := 8 + 19 + maxw + 2 // where every "/* 0x" starts
-	dst = fmt.Appendf(dst, "\t.headerflags    @\"EF_CUDA_SM%d EF_CUDA_PTX_SM(EF_CUDA_SM%d)\"\n", sm, sm)
-	// every line's length follows from the width and its address
+	l := newLayout(code, base, sm)
+	dst = l.appendHeader(dst, sm)
 	start := len(dst)
-	offsets := make([]int, workers+1)
-	size := start
-	for c := range chunks {
-		offsets[c] = size
-		size += (chunks[c].last - chunks[c].first) * 4 * (col + len("/* 0x0000000000000000 */\n"))
-	}
-	offsets[workers] = size
+	size := start + l.size(0, l.n)
 	if cap(dst) < size {
 		grown := make([]byte, len(dst), size)
 		copy(grown, dst)
 		dst = grown
 	}
 	dst = dst[:size]
-	misfit := make([]bool, workers)
-	for c := range chunks {
-		ch := &chunks[c]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out := ch.lines(dst[offsets[c]:offsets[c]:offsets[c+1]], code, base, col)
-			misfit[c] = len(out) != offsets[c+1]-offsets[c]
-		}()
+	// each chunk's lines go straight to their final place
+	var wg sync.WaitGroup
+	misfit := make([]bool, len(l.chunks))
+	at := start
+	for c := range l.chunks {
+		ch := &l.chunks[c]
+		from, to := at, at+l.size(ch.first, ch.last)
+		at = to
+		wg.Go(func() {
+			out := l.lines(dst[from:from:to], ch, ch.first, ch.last)
+			misfit[c] = len(out) != to-from
+		})
 	}
 	wg.Wait()
 	if slices.Contains(misfit, true) {
 		// every line should be col+25 bytes; if one ever is not, lay the
 		// listing out again serially rather than return a corrupt one
 		dst = dst[:start]
-		for c := range chunks {
-			dst = chunks[c].lines(dst, code, base, col)
+		for c := range l.chunks {
+			dst = l.lines(dst, &l.chunks[c], l.chunks[c].first, l.chunks[c].last)
 		}
 	}
+	return dst, l.errs
+}
+
+// WriteListing writes the listing Disassemble returns to w without holding
+// all of it: the texts are printed first (they fix the hex column), then the
+// lines are laid out a block at a time on every core while the previous
+// blocks are written. Memory stays near the size of the texts, a fraction of
+// the listing's. err is w's first write error.
+func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.DecodeError, err error) {
+	l := newLayout(code, base, sm)
+	if _, err := w.Write(l.appendHeader(nil, sm)); err != nil {
+		return l.errs, err
+	}
+	const blockBundles = 2048 // ≈1 MB of listing for random code
+	type block struct {
+		ch       *chunk
+		from, to int
+	}
+	var blocks []block
+	for c := range l.chunks {
+		ch := &l.chunks[c]
+		for b := ch.first; b < ch.last; b += blockBundles {
+			blocks = append(blocks, block{ch, b, min(b+blockBundles, ch.last)})
+		}
+	}
+	// rounds of one block per worker, double-buffered: workers lay out round
+	// r+1 while round r is written
+	workers := len(l.chunks)
+	bufs := [2][][]byte{make([][]byte, workers), make([][]byte, workers)}
+	render := func(set [][]byte, first int) *sync.WaitGroup {
+		var wg sync.WaitGroup
+		for k := 0; k < workers && first+k < len(blocks); k++ {
+			bl := blocks[first+k]
+			wg.Go(func() { set[k] = l.lines(set[k][:0], bl.ch, bl.from, bl.to) })
+		}
+		return &wg
+	}
+	pending := render(bufs[0], 0)
+	for r, first := 0, 0; first < len(blocks); r, first = r+1, first+workers {
+		pending.Wait()
+		set := bufs[r%2]
+		pending = render(bufs[(r+1)%2], first+workers)
+		for k := 0; k < workers && first+k < len(blocks); k++ {
+			if _, err = w.Write(set[k]); err != nil {
+				pending.Wait()
+				return l.errs, err
+			}
+		}
+	}
+	pending.Wait()
+	return l.errs, nil
+}
+
+// layout is pass 1's result: every text, and the column of the hex comments.
+type layout struct {
+	code   []byte
+	base   uint64
+	n      int // whole bundles
+	chunks []chunk
+	col    int // where every "/* 0x" starts
+	errs   []*isa.DecodeError
+}
+
+func newLayout(code []byte, base uint64, sm int) *layout {
+	l := &layout{code: code, base: base, n: len(code) / BundleSize}
+	workers := runtime.GOMAXPROCS(0)
+	if l.n < 4096 {
+		workers = 1
+	}
+	l.chunks = make([]chunk, workers)
+	per := (l.n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for c := range l.chunks {
+		ch := &l.chunks[c]
+		ch.first = min(c*per, l.n)
+		ch.last = min((c+1)*per, l.n)
+		wg.Go(func() { ch.texts(code, base, sm) })
+	}
+	wg.Wait()
+	maxw := 0
+	for c := range l.chunks {
+		maxw = max(maxw, l.chunks[c].maxw)
+		l.errs = append(l.errs, l.chunks[c].errs...)
+	}
+	l.col = 8 + 19 + maxw + 2
 	if rest := len(code) % BundleSize; rest != 0 {
-		errs = append(errs, &isa.DecodeError{Addr: base + uint64(n*BundleSize), Len: rest, Err: isa.ErrTruncated,
+		l.errs = append(l.errs, &isa.DecodeError{Addr: base + uint64(l.n*BundleSize), Len: rest, Err: isa.ErrTruncated,
 			Detail: "Unaligned instruction found"})
 	}
-	return dst, errs
+	return l
+}
+
+func (l *layout) appendHeader(dst []byte, sm int) []byte {
+	return fmt.Appendf(dst, "\t.headerflags    @\"EF_CUDA_SM%d EF_CUDA_PTX_SM(EF_CUDA_SM%d)\"\n", sm, sm)
+}
+
+// size is the listing length of bundles [first, last): every line is the
+// width of the hex column plus the comment.
+func (l *layout) size(first, last int) int {
+	return (last - first) * 4 * (l.col + len("/* 0x0000000000000000 */\n"))
 }
 
 // chunk is a run of bundles one goroutine lists.
@@ -105,7 +172,9 @@ type chunk struct {
 // textCache remembers where the text of a recent (word, control field) pair
 // was printed: real code repeats instructions a lot, and copying a text is
 // cheaper than printing it. Forms with PC-relative operands are not cached.
-type textCache [4096]struct {
+type textCache [4096]cachedText
+
+type cachedText struct {
 	word      uint64
 	ctrl      Ctrl
 	off, size uint32
@@ -113,13 +182,25 @@ type textCache [4096]struct {
 	ok        bool
 }
 
+// The cache costs more than it saves on code that does not repeat (random
+// words): it is used in windows of cacheWindow bundles and switched off for
+// the next window when fewer than 1 in 16 lookups hit; every 8th window
+// probes again.
+const cacheWindow = 512
+
 func (ch *chunk) texts(code []byte, base uint64, sm int) {
 	n := ch.last - ch.first
 	ch.text = make([]byte, 0, n*3*64) // room for long texts: growing copies the whole buffer
 	ch.ends = make([]uint32, 0, n*3)
 	ch.lead = make([]uint8, 0, n*3)
 	cache := new(textCache)
+	useCache, hits, window := true, 0, 0
 	for b := ch.first; b < ch.last; b++ {
+		if (b-ch.first)%cacheWindow == 0 && b > ch.first {
+			window++
+			useCache = hits*16 >= 3*cacheWindow || window%8 == 0
+			hits = 0
+		}
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
 		ctrl := binary.LittleEndian.Uint64(bundle)
 		for s := 0; s < 3; s++ {
@@ -127,8 +208,12 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
 			cf := CtrlField(ctrl, s)
 			start := len(ch.text)
-			slot := &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
-			if slot.ok && slot.word == w && slot.ctrl == cf {
+			var slot *cachedText
+			if useCache {
+				slot = &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
+			}
+			if slot != nil && slot.ok && slot.word == w && slot.ctrl == cf {
+				hits++
 				ch.text = append(ch.text, ch.text[slot.off:slot.off+slot.size]...)
 				ch.maxw = max(ch.maxw, addrLen(addr)+int(slot.size))
 				ch.ends = append(ch.ends, uint32(len(ch.text)))
@@ -145,14 +230,8 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 				ch.text = appendGuard(ch.text, inst)
 				g = len(ch.text) - start
 				ch.text = appendBody(ch.text, inst, addr)
-				if forms[inst.form].attrs&attrPCRel == 0 {
-					*slot = struct {
-						word      uint64
-						ctrl      Ctrl
-						off, size uint32
-						lead      uint8
-						ok        bool
-					}{w, cf, uint32(start), uint32(len(ch.text) - start), uint8(g), true}
+				if slot != nil && forms[inst.form].attrs&attrPCRel == 0 {
+					*slot = cachedText{w, cf, uint32(start), uint32(len(ch.text) - start), uint8(g), true}
 				}
 			}
 			// nvdisasm puts every hex comment in one column: two blanks after the
@@ -172,9 +251,14 @@ func addrLen(addr uint64) int {
 	return n
 }
 
-func (ch *chunk) lines(dst []byte, code []byte, base uint64, col int) []byte {
+// lines lays out bundles [first, last) of ch.
+func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
+	code, base, col := l.code, l.base, l.col
 	start := 0
-	for b := ch.first; b < ch.last; b++ {
+	if first > ch.first {
+		start = int(ch.ends[(first-ch.first)*3-1])
+	}
+	for b := first; b < last; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
 		dst = blanks(dst, col)
 		dst = appendHexComment(dst, binary.LittleEndian.Uint64(bundle))
@@ -245,6 +329,9 @@ func Archs() []isa.Arch {
 			},
 			Assemble: func(filename string, src []byte) ([]byte, error) {
 				return Assemble(filename, src, sm)
+			},
+			WriteListing: func(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
+				return WriteListing(w, code, base, sm)
 			},
 		})
 	}

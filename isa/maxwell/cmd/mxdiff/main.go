@@ -41,6 +41,7 @@ func main() {
 	randCtrl := flag.Bool("ctrl", false, "random control words (stall, yield, barriers, wait, reuse) instead of the neutral one")
 	benchN := flag.Int("bench", 0, "time nvdisasm and gpuisa side by side on a file of this many instructions (valid words only) and exit")
 	benchFile := flag.String("benchfile", "", "with -bench: use this raw file (whole bundles) instead of random words")
+	gpuisaBin := flag.String("gpuisa", "", "with -bench: the gpuisa command to time (default: go build gpuisa/cmd/gpuisa)")
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.Parse()
 	nv := findNvdisasm()
@@ -54,7 +55,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *benchN > 0 {
-		if err := bench(nv, sm, *benchN, *seed, *benchFile); err != nil {
+		if err := bench(nv, *gpuisaBin, sm, *benchN, *seed, *benchFile); err != nil {
 			fmt.Fprintln(os.Stderr, "mxdiff:", err)
 			os.Exit(1)
 		}
@@ -488,13 +489,13 @@ func randomCtrl(r *splitmix) uint64 {
 // bench builds a raw file of n instructions nvdisasm accepts (random words
 // under the neutral control word) and times nvdisasm -hex -novliw and
 // Disassemble on it, reporting instructions per second and peak memory.
-func bench(nv string, sm int, n int, seed uint64, file string) error {
+func bench(nv, gpuisa string, sm int, n int, seed uint64, file string) error {
 	if file != "" {
 		code, err := os.ReadFile(file)
 		if err != nil {
 			return err
 		}
-		return timeBoth(nv, sm, code)
+		return timeBoth(nv, gpuisa, sm, code)
 	}
 	r := splitmix(seed)
 	var valid []uint64
@@ -527,34 +528,65 @@ func bench(nv string, sm int, n int, seed uint64, file string) error {
 	for len(code)%32 != 0 {
 		code = binary.LittleEndian.AppendUint64(code, 0x50b0000000070f00)
 	}
-	return timeBoth(nv, sm, code)
+	return timeBoth(nv, gpuisa, sm, code)
 }
 
-// timeBoth runs nvdisasm and Disassemble on code and reports both.
-func timeBoth(nv string, sm int, code []byte) error {
+// timeBoth times nvdisasm and the gpuisa command on the same file, both
+// listing it to /dev/null as separate processes (start-up, reading and
+// writing included), and reports each one's peak memory. gpuisa runs three
+// times and the median counts; the library call (the listing built in memory)
+// is timed too.
+func timeBoth(nv, gpuisa string, sm int, code []byte) error {
 	n := len(code) / 32 * 3
-	f := filepath.Join(os.TempDir(), fmt.Sprintf("mxdiff-bench-%d.bin", os.Getpid()))
+	dir, err := os.MkdirTemp("", "mxdiff-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	f := filepath.Join(dir, "code.bin")
 	if err := os.WriteFile(f, code, 0o644); err != nil {
 		return err
 	}
-	defer os.Remove(f)
-	cmd := exec.Command(nv, "-b", fmt.Sprintf("SM%d", sm), "-hex", "-novliw", f)
-	cmd.Stdout = nil
-	t0 := time.Now()
-	if err := cmd.Run(); err != nil {
+	if gpuisa == "" {
+		gpuisa = filepath.Join(dir, "gpuisa")
+		if out, err := exec.Command("go", "build", "-o", gpuisa, "gpuisa/cmd/gpuisa").CombinedOutput(); err != nil {
+			return fmt.Errorf("building gpuisa: %v\n%s", err, out)
+		}
+	}
+	run := func(name string, args ...string) (time.Duration, int64, error) {
+		cmd := exec.Command(name, args...) // stdout: /dev/null
+		t0 := time.Now()
+		err := cmd.Run()
+		d := time.Since(t0)
+		if err != nil {
+			return 0, 0, fmt.Errorf("%s: %v", name, err)
+		}
+		return d, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss / 1024, nil
+	}
+	nvTime, nvRSS, err := run(nv, "-b", fmt.Sprintf("SM%d", sm), "-hex", "-novliw", f)
+	if err != nil {
 		return err
 	}
-	nvTime := time.Since(t0)
-	nvRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	var times []time.Duration
+	var ourRSS int64
+	for range 3 {
+		d, rss, err := run(gpuisa, "dis", "-arch", fmt.Sprintf("sm_%d", sm), f)
+		if err != nil {
+			return err
+		}
+		times = append(times, d)
+		ourRSS = max(ourRSS, rss)
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	ourTime := times[1]
 	runtime.GC()
 	t1 := time.Now()
 	out, errs := maxwell.Disassemble(nil, code, 0, sm)
-	ourTime := time.Since(t1)
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	libTime := time.Since(t1)
 	fmt.Printf("file: %d instructions (%d bytes), listing %d bytes, %d errors\n", n, len(code), len(out), len(errs))
-	fmt.Printf("nvdisasm: %.2fs = %.0f insn/s, peak RSS %d MB\n", nvTime.Seconds(), float64(n)/nvTime.Seconds(), nvRSS/1024)
-	fmt.Printf("gpuisa:   %.3fs = %.0f insn/s, peak RSS of this process %d MB (GOMAXPROCS %d)\n", ourTime.Seconds(), float64(n)/ourTime.Seconds(), ru.Maxrss/1024, runtime.GOMAXPROCS(0))
+	fmt.Printf("nvdisasm:    %.2fs = %.0f insn/s, peak RSS %d MB\n", nvTime.Seconds(), float64(n)/nvTime.Seconds(), nvRSS)
+	fmt.Printf("gpuisa dis:  %.3fs = %.0f insn/s, peak RSS %d MB (median of %v; GOMAXPROCS %d)\n", ourTime.Seconds(), float64(n)/ourTime.Seconds(), ourRSS, times, runtime.GOMAXPROCS(0))
 	fmt.Printf("speedup: %.1fx\n", nvTime.Seconds()/ourTime.Seconds())
+	fmt.Printf("library (maxwell.Disassemble into memory): %.3fs = %.0f insn/s, %.1fx\n", libTime.Seconds(), float64(n)/libTime.Seconds(), nvTime.Seconds()/libTime.Seconds())
 	return nil
 }
