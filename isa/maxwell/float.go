@@ -112,6 +112,9 @@ func exactDigits(x float64, sig int) (decimal, bool) {
 	if d, ok := shortDigits(mant, e2, sig); ok {
 		return d, true
 	}
+	if d, ok := fastDigits(mant, e2, sig); ok {
+		return d, true
+	}
 	// all digits, until sig+1 significant ones and a sticky flag are known
 	var all [48]byte
 	n := 0
