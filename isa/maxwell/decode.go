@@ -6,6 +6,19 @@ import (
 	"gpuisa/isa"
 )
 
+// tableToks lists each form's table tokens: the ones Decode checks for
+// values nvdisasm calls undefined.
+var tableToks = func() (p [len(forms)][]uint8) {
+	for f := range forms {
+		for k, t := range forms[f].toks {
+			if t.kind == tkTable {
+				p[f] = append(p[f], uint8(k))
+			}
+		}
+	}
+	return
+}()
+
 // lookup finds the form whose fixed bits match w and that exists on sm, or -1.
 func lookup(w uint64, sm int) int {
 	for i := dispatch[w>>dispatchShift]; candidates[i] != 0xffff; i++ {
@@ -32,14 +45,12 @@ func Decode(word uint64, ctrl Ctrl, sm int, addr uint64) (Inst, error) {
 	if f.attrs&attrBad != 0 {
 		return inst, unrecognized(addr)
 	}
-	for k := range f.toks {
+	for _, k := range tableToks[fi] {
 		t := &f.toks[k]
-		if t.kind == tkTable {
-			v := t.get(word)
-			if tables[t.arg].kinds[v] == 2 {
-				return inst, &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid,
-					Detail: fmt.Sprintf("Opclass '%s', undefined value 0x%x for table '%s'", f.name, v, tables[t.arg].name)}
-			}
+		v := t.get(word)
+		if tables[t.arg].kinds[v] == 2 {
+			return inst, &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid,
+				Detail: fmt.Sprintf("Opclass '%s', undefined value 0x%x for table '%s'", f.name, v, tables[t.arg].name)}
 		}
 	}
 	// nvdisasm's validity rules for the control field (probed per form):
