@@ -30,18 +30,8 @@ func appendPacked(dst []byte, p *packed, s string) []byte {
 	return dst[:n+p.n]
 }
 
-// tokLits and tableLits are the packed texts of forms[f].toks[k].text and
-// tables[t].entries[v], made once from the generated tables.
-var tokLits = func() (p [len(forms)][]packed) {
-	for f := range forms {
-		p[f] = make([]packed, len(forms[f].toks))
-		for k, t := range forms[f].toks {
-			p[f][k] = pack(t.text)
-		}
-	}
-	return
-}()
-
+// tableLits are the packed texts of tables[t].entries[v], made once from
+// the generated tables.
 var tableLits = func() (p [len(tables)][]packed) {
 	for t := range tables {
 		p[t] = make([]packed, len(tables[t].entries))

@@ -65,159 +65,130 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 }
 
 // appendBodyLabels prints branch targets as lb names them when lb is not nil
-// (the ELF-mode listing), else as addresses.
+// (the ELF-mode listing), else as addresses. Each form has its own printer,
+// generated from its template (print_gen.go); the operand kinds whose text
+// takes more than a few lines are printed by the tok* helpers below.
 func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
-	f := &forms[inst.form]
-	lits := tokLits[inst.form]
-	w := inst.Word
-	reuse := inst.Ctrl.Reuse()
-	if f.attrs&attrReuse == 0 {
-		reuse = 0
-	}
-	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
-	for k := 0; k < len(f.toks); k++ {
-		t := &f.toks[k]
-		switch t.kind {
-		case tkLit:
-			if pending {
-				dst = append(dst, ".reuse"...)
-				pending = false
-			}
-			dst = appendPacked(dst, &lits[k], t.text)
-		case tkReg:
-			r := t.get(w)
-			if t.shift != 0 {
-				r += uint64(t.shift) // R@p+k
-				if r > 254 {
-					dst = append(dst, "???255"...) // nvdisasm's text for a pair running past R254
-					continue
-				}
-			}
-			dst = appendReg(dst, r&255)
-			if t.arg >= 0 && reuse>>uint(t.arg)&1 != 0 {
-				pending = true
-			}
-		case tkPred:
-			p := t.get(w)
-			if t.arg == 7 { // stored inverted
-				p ^= 7
-			}
-			dst = appendPred(dst, p)
-		case tkNPred:
-			v := t.get(w)
-			if v&8 != 0 {
-				dst = append(dst, '!')
-			}
-			dst = appendPred(dst, v&7)
-		case tkGroup:
-			if !groupShown(f.toks[k+1:k+1+t.arg], w) {
-				k += t.arg
-			}
-		case tkFlag:
-			if t.get(w) == t.def {
-				// nvdisasm writes no minus before an immediate zero (VADD, VMAD)
-				if t.text == "-" && k+1 < len(f.toks) && f.toks[k+1].kind == tkHex && f.toks[k+1].get(w) == 0 {
-					continue
-				}
-				dst = appendPacked(dst, &lits[k], t.text)
-			}
-		case tkTable:
-			dst = appendTable(dst, t.arg, t.get(w))
-		case tkHex:
-			if r := lb.relocAt(pc); r != "" && r[0] != 'c' && t.parts[0].pos == relocField {
-				dst = append(dst, r...)
-				continue
-			}
-			dst = isa.AppendHexNum(dst, t.get(w)<<t.shift)
-		case tkSHex:
-			if r := lb.relocAt(pc); r != "" && r[0] != 'c' && t.parts[0].pos == relocField {
-				dst = append(dst, r...)
-				continue
-			}
-			dst = appendSHex(dst, isa.SignExtend(t.get(w), t.width())<<t.shift)
-		case tkRel:
-			target := int64(pc) + 8 + isa.SignExtend(t.get(w), t.width())
-			if lb != nil {
-				dst = lb.name(dst, uint64(target))
-			} else {
-				dst = appendSHex(dst, target)
-			}
-		case tkF32:
-			dst = appendF32(dst, uint32(t.get(w)<<(32-t.width())))
-		case tkF64:
-			dst = appendF64(dst, t.get(w)<<(64-t.width()))
-		case tkF16:
-			dst = appendF16(dst, uint16(t.get(w)<<(16-t.width())))
-		case tkAddr, tkUAddr:
-			r, off := t.addr(w)
-			if rt := lb.relocAt(pc); rt != "" && rt[0] != 'c' && t.n > 1 && t.parts[1].pos == relocField {
-				if r != 255 {
-					dst = append(dst, 'R')
-					dst = appendDec(dst, r)
-					dst = append(dst, '+')
-				}
-				dst = append(dst, rt...)
-				continue
-			}
-			switch {
-			case r != 255:
-				dst = append(dst, 'R')
-				dst = appendDec(dst, r)
-				if off != 0 {
-					dst = append(dst, '+')
-					dst = appendSHex(dst, off)
-				}
-			case off != 0 && t.arg > 0:
-				dst = appendSHex(dst, off) // constant-bank offsets stay signed
-			case off != 0:
-				// with RZ the offset is an absolute address: unsigned
-				dst = isa.AppendHexNum(dst, uint64(off)&t.offMask())
-			case t.arg == 2:
-				dst = append(dst, "0x0"...)
-			default:
-				dst = append(dst, "RZ"...)
-			}
-		case tkRegPair:
-			r := t.get(w)
-			if r == 255 || r+uint64(t.shift) > 254 {
-				dst = append(dst, "???255"...)
-			} else {
-				dst = append(dst, 'R')
-				dst = appendDec(dst, r+uint64(t.shift))
-			}
-		case tkBitSet:
-			v := t.get(w)
-			dst = append(dst, '{')
-			first := true
-			for b := int(t.width()) - 1; b >= 0; b-- {
-				if v>>uint(b)&1 != 0 {
-					if !first {
-						dst = append(dst, ',')
-					}
-					first = false
-					dst = appendDec(dst, uint64(b))
-				}
-			}
-			dst = append(dst, '}')
-		case tkPhase:
-			switch inst.Ctrl.Reuse() & 3 {
-			case 1:
-				dst = append(dst, ".T"...)
-			case 2:
-				dst = append(dst, ".P"...)
-			case 3:
-				dst = append(dst, ".INVALIDPHASE3"...)
-			}
-		}
-	}
-	if pending {
-		dst = append(dst, ".reuse"...)
-	}
-	if inst.Ctrl&0x1ffff == 0x7e0 { // stall 0, no yield, no barriers, no wait
+	return formPrinters[inst.form](dst, inst, pc, lb)
+}
 
+// appendEnd closes an instruction: "X;" under a control field of stall 0,
+// no yield, no barriers and no wait, else "X ;".
+func appendEnd(dst []byte, c Ctrl) []byte {
+	if c&0x1ffff == 0x7e0 {
 		return append(dst, ';')
 	}
 	return append(dst, " ;"...)
+}
+
+// relocated is the symbol text nvdisasm prints for an operand field at bit
+// pos that a relocation fills in, or "".
+func relocated(lb *funcLabels, pc uint64, pos uint8) string {
+	if r := lb.relocAt(pc); r != "" && r[0] != 'c' && pos == relocField {
+		return r
+	}
+	return ""
+}
+
+func tokHex(dst []byte, t *tok, w, pc uint64, lb *funcLabels) []byte {
+	if r := relocated(lb, pc, t.parts[0].pos); r != "" {
+		return append(dst, r...)
+	}
+	return isa.AppendHexNum(dst, t.get(w)<<t.shift)
+}
+
+func tokSHex(dst []byte, t *tok, w, pc uint64, lb *funcLabels) []byte {
+	if r := relocated(lb, pc, t.parts[0].pos); r != "" {
+		return append(dst, r...)
+	}
+	return appendSHex(dst, isa.SignExtend(t.get(w), t.width())<<t.shift)
+}
+
+func tokRel(dst []byte, t *tok, w, pc uint64, lb *funcLabels) []byte {
+	target := int64(pc) + 8 + isa.SignExtend(t.get(w), t.width())
+	if lb != nil {
+		return lb.name(dst, uint64(target))
+	}
+	return appendSHex(dst, target)
+}
+
+func tokAddr(dst []byte, t *tok, w, pc uint64, lb *funcLabels) []byte {
+	r, off := t.addr(w)
+	if t.n > 1 {
+		if rt := relocated(lb, pc, t.parts[1].pos); rt != "" {
+			if r != 255 {
+				dst = append(dst, 'R')
+				dst = appendDec(dst, r)
+				dst = append(dst, '+')
+			}
+			return append(dst, rt...)
+		}
+	}
+	switch {
+	case r != 255:
+		dst = append(dst, 'R')
+		dst = appendDec(dst, r)
+		if off != 0 {
+			dst = append(dst, '+')
+			dst = appendSHex(dst, off)
+		}
+		return dst
+	case off != 0 && t.arg > 0:
+		return appendSHex(dst, off) // constant-bank offsets stay signed
+	case off != 0:
+		// with RZ the offset is an absolute address: unsigned
+		return isa.AppendHexNum(dst, uint64(off)&t.offMask())
+	case t.arg == 2:
+		return append(dst, "0x0"...)
+	}
+	return append(dst, "RZ"...)
+}
+
+func tokRegPair(dst []byte, t *tok, w uint64) []byte {
+	r := t.get(w)
+	if r == 255 || r+uint64(t.shift) > 254 {
+		return append(dst, "???255"...)
+	}
+	dst = append(dst, 'R')
+	return appendDec(dst, r+uint64(t.shift))
+}
+
+// tokShiftedReg is R@p+k: a register a fixed distance after the field's.
+func tokShiftedReg(dst []byte, r uint64, shift uint8) ([]byte, bool) {
+	r += uint64(shift)
+	if r > 254 {
+		return append(dst, "???255"...), false // nvdisasm's text for a pair running past R254
+	}
+	return appendReg(dst, r), true
+}
+
+func tokBitSet(dst []byte, t *tok, w uint64) []byte {
+	v := t.get(w)
+	dst = append(dst, '{')
+	first := true
+	for b := int(t.width()) - 1; b >= 0; b-- {
+		if v>>uint(b)&1 != 0 {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = appendDec(dst, uint64(b))
+		}
+	}
+	return append(dst, '}')
+}
+
+// tokPhase is a texture's .T/.P, kept in the first two reuse bits.
+func tokPhase(dst []byte, c Ctrl) []byte {
+	switch c.Reuse() & 3 {
+	case 1:
+		return append(dst, ".T"...)
+	case 2:
+		return append(dst, ".P"...)
+	case 3:
+		return append(dst, ".INVALIDPHASE3"...)
+	}
+	return dst
 }
 
 func appendTable(dst []byte, ti int, v uint64) []byte {
@@ -253,26 +224,6 @@ func appendUpperHex(dst []byte, v uint64) []byte {
 		dst = append(dst, digits[v>>(4*uint(i))&0xf])
 	}
 	return dst
-}
-
-// groupShown: an optional group prints when one of its fields is not its default.
-func groupShown(toks []tok, w uint64) bool {
-	for k := range toks {
-		t := &toks[k]
-		switch t.kind {
-		case tkLit, tkGroup, tkPhase:
-			continue
-		case tkFlag:
-			if t.get(w) == t.def {
-				return true
-			}
-			continue
-		}
-		if t.get(w) != t.def {
-			return true
-		}
-	}
-	return false
 }
 
 // regWords packs each register name into one little-endian word, so printing

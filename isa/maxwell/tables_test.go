@@ -9,7 +9,7 @@ import (
 	"gpuisa/isa/maxwell/internal/spec"
 )
 
-// TestTablesUpToDate: tables.go is what the generator makes of spec.txt.
+// TestTablesUpToDate: tables.go and print_gen.go are what the generator makes of spec.txt.
 func TestTablesUpToDate(t *testing.T) {
 	src, err := os.ReadFile("spec.txt")
 	if err != nil {
@@ -21,6 +21,8 @@ func TestTablesUpToDate(t *testing.T) {
 	}
 	want, err := spec.Generate(s)
 	gentest.Current(t, "tables.go", want, err, "./isa/maxwell")
+	printers, err := spec.GeneratePrinters(s)
+	gentest.Current(t, "print_gen.go", printers, err, "./isa/maxwell")
 }
 
 // TestSeedOpcodes: every opcode of NVIDIA's Maxwell list (seed 004) has a form.

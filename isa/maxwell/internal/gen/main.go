@@ -1,4 +1,5 @@
-// Command gen writes isa/maxwell/tables.go from isa/maxwell/spec.txt.
+// Command gen writes isa/maxwell/tables.go and print_gen.go from
+// isa/maxwell/spec.txt.
 // Run it with `go generate ./isa/maxwell`.
 package main
 
@@ -23,6 +24,13 @@ func main() {
 		fail(err)
 	}
 	if err := os.WriteFile("tables.go", out, 0o644); err != nil {
+		fail(err)
+	}
+	printers, err := spec.GeneratePrinters(s)
+	if err != nil {
+		fail(err)
+	}
+	if err := os.WriteFile("print_gen.go", printers, 0o644); err != nil {
 		fail(err)
 	}
 }
