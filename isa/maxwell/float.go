@@ -49,17 +49,22 @@ func appendSpecial(dst []byte, neg, inf bool) []byte {
 	return append(dst, "QNAN "...)
 }
 
+// f16to64 widens a finite half exactly, building the double's bits directly
+// (math.Ldexp costs more than the rest of a short float's printing).
 func f16to64(b uint16) float64 {
-	sign := 1.0
-	if b&0x8000 != 0 {
-		sign = -1
-	}
-	e := int(b>>10) & 0x1f
-	m := float64(b & 0x3ff)
+	sign := uint64(b>>15) << 63
+	e := uint64(b>>10) & 0x1f
+	m := uint64(b & 0x3ff)
 	if e == 0 {
-		return sign * math.Ldexp(m, -24)
+		if m == 0 {
+			return math.Float64frombits(sign)
+		}
+		// subnormal: m·2^-24; normalize so the leading one is bit 10
+		n := uint64(bits.LeadingZeros64(m) - 53) // shifts to bring the top bit to bit 10
+		m <<= n
+		return math.Float64frombits(sign | (1023-14-n)<<52 | (m&0x3ff)<<42)
 	}
-	return sign * math.Ldexp(1024+m, e-25)
+	return math.Float64frombits(sign | (e+1023-15)<<52 | m<<42)
 }
 
 func appendFloat(dst []byte, x float64) []byte {

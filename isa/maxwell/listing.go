@@ -1,6 +1,7 @@
 package maxwell
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -112,12 +113,13 @@ func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.De
 
 // layout is pass 1's result: every text, and the column of the hex comments.
 type layout struct {
-	code   []byte
-	base   uint64
-	n      int // whole bundles
-	chunks []chunk
-	col    int // where every "/* 0x" starts
-	errs   []*isa.DecodeError
+	code     []byte
+	base     uint64
+	n        int // whole bundles
+	chunks   []chunk
+	col      int    // where every "/* 0x" starts
+	blankRow []byte // col blanks
+	errs     []*isa.DecodeError
 }
 
 func newLayout(code []byte, base uint64, sm int) *layout {
@@ -142,6 +144,7 @@ func newLayout(code []byte, base uint64, sm int) *layout {
 		l.errs = append(l.errs, l.chunks[c].errs...)
 	}
 	l.col = 8 + 19 + maxw + 2
+	l.blankRow = bytes.Repeat([]byte{' '}, l.col)
 	if rest := len(code) % BundleSize; rest != 0 {
 		l.errs = append(l.errs, &isa.DecodeError{Addr: base + uint64(l.n*BundleSize), Len: rest, Err: isa.ErrTruncated,
 			Detail: "Unaligned instruction found"})
@@ -251,45 +254,56 @@ func addrLen(addr uint64) int {
 	return n
 }
 
-// lines lays out bundles [first, last) of ch.
+// lines lays out bundles [first, last) of ch. Every line is col+25 bytes,
+// so each is filled from a row of blanks, then the address, text and hex
+// comment are put in their places.
 func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 	code, base, col := l.code, l.base, l.col
+	lineLen := col + len("/* 0x0000000000000000 */\n")
+	n := len(dst)
+	dst = slices.Grow(dst, (last-first)*4*lineLen)[:n+(last-first)*4*lineLen]
+	out := dst[n:]
 	start := 0
 	if first > ch.first {
 		start = int(ch.ends[(first-ch.first)*3-1])
 	}
 	for b := first; b < last; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
-		dst = blanks(dst, col)
-		dst = appendHexComment(dst, binary.LittleEndian.Uint64(bundle))
+		ln := out[:lineLen]
+		copy(ln, l.blankRow)
+		putHexComment(ln[col:], binary.LittleEndian.Uint64(bundle))
+		out = out[lineLen:]
 		for s := 0; s < 3; s++ {
 			i := (b-ch.first)*3 + s
 			addr := base + uint64(b*BundleSize+8+8*s)
 			text := ch.text[start:ch.ends[i]]
 			start = int(ch.ends[i])
 			g := int(ch.lead[i])
-			dst = blanks(dst, 8)
-			dst = isa.AppendAddr(dst, addr)
-			dst = blanks(dst, 19-g)
-			dst = append(dst, text...)
-			dst = blanks(dst, col-8-addrLen(addr)-19+g-len(text))
-			dst = appendHexComment(dst, binary.LittleEndian.Uint64(bundle[8+8*s:]))
+			ln := out[:lineLen]
+			copy(ln, l.blankRow)
+			isa.AppendAddr(ln[8:8], addr)
+			copy(ln[8+addrLen(addr)+19-g:col], text)
+			putHexComment(ln[col:], binary.LittleEndian.Uint64(bundle[8+8*s:]))
+			out = out[lineLen:]
 		}
 	}
 	return dst
 }
 
-func appendHexComment(dst []byte, w uint64) []byte {
-	n := len(dst)
-	if cap(dst)-n < 25 {
-		dst = append(dst, make([]byte, 25)...)[:n]
-	}
-	d := dst[n : n+25]
+// putHexComment writes "/* 0x%016x */\n" at the start of d.
+func putHexComment(d []byte, w uint64) {
+	d = d[:25]
 	copy(d[:5], "/* 0x")
 	binary.BigEndian.PutUint64(d[5:13], hexDigits8(uint32(w>>32)))
 	binary.BigEndian.PutUint64(d[13:21], hexDigits8(uint32(w)))
 	copy(d[21:], " */\n")
-	return dst[:n+25]
+}
+
+func appendHexComment(dst []byte, w uint64) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, 25)[:n+25]
+	putHexComment(dst[n:], w)
+	return dst
 }
 
 // hexDigits8 spreads the 8 nibbles of v into the bytes of a word, most
