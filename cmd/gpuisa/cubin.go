@@ -10,6 +10,7 @@ import (
 	"gpuisa/binfmt/fatbin"
 	"gpuisa/isa"
 	"gpuisa/isa/all"
+	"gpuisa/isa/maxwell"
 )
 
 // isContainer reports input that holds cubins: an ELF file or a fatbin.
@@ -19,10 +20,10 @@ func isContainer(b []byte) bool {
 
 // disContainer lists every cubin in an ELF cubin, a fatbin or a host ELF
 // file carrying a fatbin.
-func disContainer(w io.Writer, data []byte, arch isa.Arch) []error {
+func disContainer(w io.Writer, data []byte, arch isa.Arch, mx maxwell.ListOptions) []error {
 	f, err := cubin.Parse(data)
 	if err == nil {
-		return disCubin(w, f, arch)
+		return disCubin(w, f, arch, mx)
 	}
 	entries, ferr := fatbin.Extract(data)
 	if ferr != nil {
@@ -45,7 +46,7 @@ func disContainer(w io.Writer, data []byte, arch isa.Arch) []error {
 		if arch.Name != "" && arch.SMVersion != cf.SM() {
 			continue // -arch picks one architecture out of a fatbin
 		}
-		errs = append(errs, disCubin(w, cf, isa.Arch{})...)
+		errs = append(errs, disCubin(w, cf, isa.Arch{}, mx)...)
 		listed++
 	}
 	if listed == 0 && len(errs) == 0 {
@@ -61,8 +62,9 @@ func archOrAny(a isa.Arch) string {
 	return a.Name
 }
 
-// disCubin lists every function of a cubin in cuobjdump -sass form.
-func disCubin(w io.Writer, f *cubin.File, arch isa.Arch) []error {
+// disCubin lists every function of a cubin in cuobjdump -sass form, or for
+// sm_5x as nvdisasm does with the options mx.
+func disCubin(w io.Writer, f *cubin.File, arch isa.Arch, mx maxwell.ListOptions) []error {
 	a, err := all.LookupSM(f.SM())
 	if err != nil {
 		return []error{fmt.Errorf("cubin for sm_%d: %w", f.SM(), err)}
@@ -75,7 +77,7 @@ func disCubin(w io.Writer, f *cubin.File, arch isa.Arch) []error {
 		dots = "\t\t....................................."
 	}
 	if a.ISA == "maxwell" {
-		return disMaxwellCubin(w, f, a)
+		return disMaxwellCubin(w, f, a, mx)
 	}
 	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
 	var errs []error

@@ -19,6 +19,8 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	archName := fs.String("arch", "", "architecture of raw input: "+all.Names())
 	baseStr := fs.String("base", "0", "address of the first byte of raw input")
 	nvn := fs.Bool("nvn", false, "sm_5x: comment constant banks and attribute addresses as NVN (Tegra X1) shaders use them")
+	vliw := fs.Bool("vliw", false, "sm_5x cubins: brace dual-issued pairs as nvdisasm does without -novliw")
+	noHex := fs.Bool("nohex", false, "sm_5x cubins: no hex comments or control-word lines, as nvdisasm without -hex (-vliw -nohex is plain `nvdisasm file.cubin`)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -61,7 +63,7 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		switch {
 		case isContainer(data):
-			errs = disContainer(out, data, arch)
+			errs = disContainer(out, data, arch, maxwell.ListOptions{VLIW: *vliw, NoHex: *noHex})
 		case isGXP(data):
 			errs = disGXP(out, data)
 		default:

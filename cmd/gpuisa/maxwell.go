@@ -9,10 +9,10 @@ import (
 	"gpuisa/isa/maxwell"
 )
 
-// disMaxwellCubin lists an sm_5x cubin as `nvdisasm -hex -novliw file.cubin`
-// does (maxwell.ListCubin).
-func disMaxwellCubin(w io.Writer, f *cubin.File, a isa.Arch) []error {
-	out, derrs := maxwell.ListCubin(nil, f, maxwell.ListOptions{})
+// disMaxwellCubin lists an sm_5x cubin as nvdisasm does (maxwell.ListCubin):
+// by default as `nvdisasm -hex -novliw file.cubin`.
+func disMaxwellCubin(w io.Writer, f *cubin.File, a isa.Arch, opts maxwell.ListOptions) []error {
+	out, derrs := maxwell.ListCubin(nil, f, opts)
 	w.Write(out)
 	var errs []error
 	for _, e := range derrs {

@@ -23,6 +23,24 @@ func TestDisMaxwellCubin(t *testing.T) {
 	}
 }
 
+// -vliw -nohex is plain `nvdisasm file.cubin`: braced dual-issue pairs, no hex.
+func TestDisMaxwellCubinVLIW(t *testing.T) {
+	code, out, stderr := runCLI(t, "", "dis", "-vliw", "-nohex", "../../binfmt/cubin/testdata/small.sm_52.rel.cubin")
+	if code != 0 || stderr != "" {
+		t.Fatalf("dis: %d %s", code, stderr)
+	}
+	want, err := os.ReadFile("../../isa/maxwell/testdata/elf/small.sm_52.rel.vliw.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("listing differs from nvdisasm's:\n%s", out)
+	}
+	if !strings.Contains(out, "}\n") {
+		t.Error("no braced pair in the listing")
+	}
+}
+
 // -nvn comments constant banks and attributes of sm_5x listings.
 func TestDisNVN(t *testing.T) {
 	words := []uint64{0x001fc400fe2007f1, 0x4c98078c00470001, 0x50b0000000070f00, 0x50b0000000070f00}

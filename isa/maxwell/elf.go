@@ -20,7 +20,17 @@ type ListOptions struct {
 	// NVN adds comments naming constant banks and attribute addresses
 	// (see AnnotateNVN).
 	NVN bool
+	// VLIW braces dual-issued pairs as nvdisasm does without -novliw: an
+	// instruction whose control field has stall 0 and the yield bit set opens
+	// "{" with the next one, which loses its ';', closes with "}" and has its
+	// hex comment on a line of its own.
+	VLIW bool
 }
+
+// opensPair: stall 0 with the yield bit set marks the first instruction of a
+// dual-issued pair (nvdisasm's braces; 1,476 pairs in the oracle cubins, no
+// exception).
+func opensPair(c Ctrl) bool { return c&0x1f == 0x10 }
 
 // ListCubin appends what `nvdisasm -hex -novliw file.cubin` prints for an
 // sm_5x cubin: the .headerflags and .elftype lines, then every section in file
@@ -61,7 +71,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	next := 0
 	lists := make([]*funcListing, len(f.Functions))
 	for i := range f.Functions {
-		lists[i] = newFuncListing(f, &f.Functions[i], sm, &next)
+		lists[i] = newFuncListing(f, &f.Functions[i], sm, &next, opts.VLIW)
 		errs = append(errs, lists[i].errs...)
 	}
 	for _, l := range lists {
@@ -105,7 +115,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	// annotated line
 	plain, annot := 0, 0
 	for _, l := range lists {
-		p, a := l.texts()
+		p, a := l.texts(opts.VLIW)
 		plain, annot = max(plain, p), max(annot, a)
 	}
 	noteCol := 8 + 19 + plain
@@ -125,7 +135,11 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		if l == nil {
 			return strconv.FormatUint(addr, 10)
 		}
-		return ".L_x_" + strconv.Itoa(l.lb.first[l.lb.key(addr)])
+		name := ".L_x_" + strconv.Itoa(l.lb.first[l.lb.key(addr)]) + "@srel"
+		if off := l.lb.pairOffset(addr); off != 0 {
+			return fmt.Sprintf("(%s + %#x)", name, off) // inside a braced pair
+		}
+		return name
 	}}
 	dl.endLabels()
 	for i := range f.Sections {
@@ -161,6 +175,7 @@ type funcLabels struct {
 	next   *int                // label numbers run through the whole file
 	indir  map[uint64][]uint64 // branch address → EIATTR_INDIRECT_BRANCH_TARGETS targets
 	relocs map[uint64]string   // instruction address → the text of its relocated operand
+	closes []bool              // VLIW: instructions that close a braced pair
 	size   uint64              // of the section
 	endLbl int
 }
@@ -178,7 +193,7 @@ func (l *funcLabels) key(addr uint64) uint64 {
 	if addr%BundleSize == 0 && addr < l.size {
 		return addr + 8
 	}
-	return addr
+	return addr - l.pairOffset(addr)
 }
 
 func (l *funcLabels) add(addr uint64, show int) int {
@@ -253,15 +268,19 @@ type funcListing struct {
 
 	// filled by texts
 	text               []byte
-	ends, leads, notes []int // notes: where a (*"..."*) annotation starts, 0 for none
+	ends, leads, notes []int  // notes: where a (*"..."*) annotation starts, 0 for none
+	closes             []bool // VLIW: the second instruction of a braced pair
 }
 
-func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int) *funcListing {
+func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw bool) *funcListing {
 	code := fn.Code
 	n := len(code) / BundleSize
 	insts := make([]labeled, n*3)
 	var errs []*isa.DecodeError
 	lb := &funcLabels{at: map[uint64][]int{}, first: map[uint64]int{}, syms: map[uint64]string{}, indir: map[uint64][]uint64{}, next: next, size: uint64(len(code))}
+	if vliw {
+		lb.closes = closers(code)
+	}
 	// function symbols of this section (the function and its local
 	// subroutines) name call targets
 	var syms []symAt
@@ -308,6 +327,35 @@ func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int) *funcL
 	return &funcListing{fn: fn, insts: insts, lb: lb, syms: syms, errs: errs}
 }
 
+// closers marks the second instruction of every braced pair, by instruction
+// index: the one after an instruction that opens a pair and does not itself
+// close one.
+func closers(code []byte) []bool {
+	n := len(code) / BundleSize
+	closes := make([]bool, n*3)
+	for i := 1; i < n*3; i++ {
+		ctrl := binary.LittleEndian.Uint64(code[(i-1)/3*BundleSize:])
+		closes[i] = opensPair(CtrlField(ctrl, (i-1)%3)) && !closes[i-1]
+	}
+	return closes
+}
+
+// pairOffset is how far an address lies after the first instruction of its
+// braced pair (0 outside pairs): labels name the pair's first instruction.
+func (l *funcLabels) pairOffset(addr uint64) uint64 {
+	if addr%BundleSize == 0 || addr >= l.size {
+		return 0
+	}
+	i := addr/BundleSize*3 + addr%BundleSize/8 - 1
+	if int(i) >= len(l.closes) || !l.closes[i] {
+		return 0
+	}
+	if addr%BundleSize == 8 {
+		return 16 // the pair spans a control word
+	}
+	return 8
+}
+
 // indirect numbers the labels of EIATTR_INDIRECT_BRANCH_TARGETS.
 func (fl *funcListing) indirect() {
 	lb := fl.lb
@@ -334,12 +382,13 @@ func (fl *funcListing) indirect() {
 // texts prints every instruction's text into fl.text and returns the
 // widest address+text of the lines without a (*"..."*) annotation and the
 // longest annotation.
-func (fl *funcListing) texts() (plain, annot int) {
+func (fl *funcListing) texts(vliw bool) (plain, annot int) {
 	insts, lb, code := fl.insts, fl.lb, fl.fn.Code
 	var text []byte
 	ends := make([]int, len(insts))
 	leads := make([]int, len(insts))
 	notes := make([]int, len(insts))
+	closes := make([]bool, len(insts))
 	for i := range insts {
 		start := len(text)
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
@@ -381,14 +430,24 @@ func (fl *funcListing) texts() (plain, annot int) {
 				text = append(text, "\"*);"...)
 			}
 		}
+		if vliw && lb.closes[i] {
+			closes[i] = true
+			if n := len(text); n > start && text[n-1] == ';' {
+				text = text[:n-1] // "X ;" becomes "X         }", "(*...*);" "(*...*)        }"
+			}
+			text = append(text, "        }"...)
+		}
 		ends[i] = len(text)
-		if notes[i] == 0 {
-			plain = max(plain, addrLen(addr)+len(text)-start)
-		} else {
+		// a pair's second line has no hex comment: it widens the hex column
+		// only through an annotation (as measured on the oracle's listings)
+		switch {
+		case notes[i] != 0:
 			annot = max(annot, len(text)-start-notes[i])
+		case !closes[i]:
+			plain = max(plain, addrLen(addr)+len(text)-start)
 		}
 	}
-	fl.text, fl.ends, fl.leads, fl.notes = text, ends, leads, notes
+	fl.text, fl.ends, fl.leads, fl.notes, fl.closes = text, ends, leads, notes, closes
 	return plain, annot
 }
 
@@ -398,7 +457,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 	fn, lb, syms := fl.fn, fl.lb, fl.syms
 	code := fn.Code
 	n := len(code) / BundleSize
-	text, ends, leads, notes := fl.text, fl.ends, fl.leads, fl.notes
+	text, ends, leads, notes, closes := fl.text, fl.ends, fl.leads, fl.notes, fl.closes
 
 	name := ".text." + fn.Name
 	dst = sectionRule(dst, name)
@@ -465,6 +524,17 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 		return dst
 	}
 	dst = putSyms(dst, 0)
+	// the hex comment of a pair's second instruction waits on its own line
+	// until the labels of the next address are out
+	pendingHex := -1
+	flushHex := func(dst []byte) []byte {
+		if pendingHex >= 0 {
+			dst = blanks(dst, col)
+			dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
+			pendingHex = -1
+		}
+		return dst
+	}
 	start := 0
 	for b := 0; b < n; b++ {
 		first := uint64(b*BundleSize + 8)
@@ -473,6 +543,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			dst = putLabels(dst, first)
 			dst = putSyms(dst, first-8)
 			dst = putSyms(dst, first)
+			dst = flushHex(dst)
 		} else {
 			dst = putLabels(dst, first)
 		}
@@ -486,6 +557,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			if s > 0 {
 				dst = putSyms(dst, addr)
 				dst = putLabels(dst, addr)
+				dst = flushHex(dst)
 			}
 			t := text[start:ends[i]]
 			start = ends[i]
@@ -494,29 +566,29 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			dst = blanks(dst, 8)
 			dst = isa.AppendAddr(dst, addr)
 			dst = blanks(dst, 19-g)
+			if i+1 < len(closes) && closes[i+1] {
+				dst[lineStart+8+addrLen(addr)+9] = '{' // in the blanks left of the guard
+			}
 			if k := notes[i]; k != 0 {
 				dst = append(dst, t[:k]...)
 				dst = blanks(dst, noteCol-(len(dst)-lineStart))
-				dst = append(dst, t[k:]...)
-				if opts.NoHex {
-					dst = append(dst, '\n')
-					continue
-				}
-				dst = blanks(dst, col-(len(dst)-lineStart))
-				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[addr:]))
-				continue
+				t = t[k:]
 			}
 			dst = append(dst, t...)
-			if opts.NoHex {
+			switch {
+			case opts.NoHex:
 				dst = append(dst, '\n')
-				continue
+			case closes[i]:
+				dst = append(dst, '\n')
+				pendingHex = int(addr)
+			default:
+				dst = blanks(dst, col-(len(dst)-lineStart))
+				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[addr:]))
 			}
-			dst = blanks(dst, col-8-addrLen(addr)-19+g-len(t))
-			dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[addr:]))
 		}
 	}
 	dst = putLabels(dst, uint64(len(code)))
-	return dst
+	return flushHex(dst)
 }
 
 // attrIndirectBranchTargets is EIATTR_INDIRECT_BRANCH_TARGETS: entries of

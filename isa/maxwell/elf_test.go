@@ -122,7 +122,7 @@ func TestListCubinOracle(t *testing.T) {
 		t.Skip("nvdisasm not installed (../shared/tools/cuda118-setup.sh)")
 	}
 	cubins, _ := filepath.Glob(filepath.Join(dir, "sm_5*", "*.cubin"))
-	exact, collapsed, plain, full := 0, 0, 0, 0
+	exact, collapsed, plain, full, vliw := 0, 0, 0, 0, 0
 	for _, c := range cubins {
 		want, err := exec.Command(tool, "-hex", "-novliw", c).Output()
 		if err != nil {
@@ -157,6 +157,21 @@ func TestListCubinOracle(t *testing.T) {
 		} else {
 			t.Logf("%s (no hex): %s", c, d)
 		}
+		// and plain `nvdisasm file.cubin`: VLIW braces, no hex
+		wantDefault, err := exec.Command(tool, c).Output()
+		if err != nil {
+			t.Fatalf("%s: %v", c, err)
+		}
+		gotDefault, _ := ListCubin(nil, f, ListOptions{NoHex: true, VLIW: true})
+		if d := firstDiff(strings.Split(string(gotDefault), "\n"), strings.Split(string(wantDefault), "\n")); d == "" {
+			vliw++
+		} else {
+			t.Logf("%s (nvdisasm's default layout): %s", c, d)
+		}
+	}
+	t.Logf("plain nvdisasm (VLIW, no hex): %d/%d byte-identical", vliw, len(cubins))
+	if vliw < len(cubins) {
+		t.Errorf("plain nvdisasm (VLIW, no hex): %d/%d byte-identical", vliw, len(cubins))
 	}
 	t.Logf("without hex: %d/%d exact", plain, len(cubins))
 	if plain < len(cubins) {

@@ -16,7 +16,7 @@ import (
 type dataLister struct {
 	f      *cubin.File
 	next   int                               // .L_N numbers start at 1
-	xlabel func(sec int, addr uint64) string // .L_x_N of a code address, "" if none
+	xlabel func(sec int, addr uint64) string // .L_x_N@srel of a code address
 	ends   map[int]map[uint64]string         // section → address → end label of an object there
 }
 
@@ -186,14 +186,14 @@ func (d *dataLister) listInfo(dst []byte, sec int, data []byte) []byte {
 				if k == 0 {
 					dst = append(dst, start+":\n"...)
 				}
-				dst = dataLine(dst, p+i, ".word", d.xlabel(sec, uint64(word(i)))+"@srel")
+				dst = dataLine(dst, p+i, ".word", d.xlabel(sec, uint64(word(i))))
 				dst = dataLine(dst, p+i+4, ".short", fmt.Sprintf("0x%x", binary.LittleEndian.Uint16(payload[i+4:])))
 				dst = dataLine(dst, p+i+6, ".short", fmt.Sprintf("0x%x", binary.LittleEndian.Uint16(payload[i+6:])))
 				n := int(word(i + 8))
 				dst = dataLine(dst, p+i+8, ".word", fmt.Sprintf("0x%x", n))
 				i += 12
 				for j := 0; j < n && i+4 <= size; j++ {
-					dst = dataLine(dst, p+i, ".word", d.xlabel(sec, uint64(word(i)))+"@srel")
+					dst = dataLine(dst, p+i, ".word", d.xlabel(sec, uint64(word(i))))
 					i += 4
 				}
 			}

@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"gpuisa/binfmt/cubin"
 	"gpuisa/isa/maxwell"
 )
 
@@ -40,7 +41,7 @@ func main() {
 	verbose := flag.Int("v", 10, "mismatches to show per category")
 	randCtrl := flag.Bool("ctrl", false, "random control words (stall, yield, barriers, wait, reuse) instead of the neutral one")
 	benchN := flag.Int("bench", 0, "time nvdisasm and gpuisa side by side on a file of this many instructions (valid words only) and exit")
-	benchFile := flag.String("benchfile", "", "with -bench: use this raw file (whole bundles) instead of random words")
+	benchFile := flag.String("benchfile", "", "with -bench: use this raw file (whole bundles), or the code of every *.cubin in this directory repeated to -bench instructions, instead of random words")
 	gpuisaBin := flag.String("gpuisa", "", "with -bench: the gpuisa command to time (default: go build gpuisa/cmd/gpuisa)")
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.Parse()
@@ -491,7 +492,7 @@ func randomCtrl(r *splitmix) uint64 {
 // Disassemble on it, reporting instructions per second and peak memory.
 func bench(nv, gpuisa string, sm int, n int, seed uint64, file string) error {
 	if file != "" {
-		code, err := os.ReadFile(file)
+		code, err := benchInput(file, n)
 		if err != nil {
 			return err
 		}
@@ -529,6 +530,45 @@ func bench(nv, gpuisa string, sm int, n int, seed uint64, file string) error {
 		code = binary.LittleEndian.AppendUint64(code, 0x50b0000000070f00)
 	}
 	return timeBoth(nv, gpuisa, sm, code)
+}
+
+// benchInput reads a raw file, or for a directory the code of every function
+// of its *.cubin files (compiled code), repeated to n instructions.
+func benchInput(path string, n int) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return os.ReadFile(path)
+	}
+	names, err := filepath.Glob(filepath.Join(path, "*.cubin"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var text []byte
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		f, err := cubin.Parse(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		for _, fn := range f.Functions {
+			text = append(text, fn.Code[:len(fn.Code)/32*32]...)
+		}
+	}
+	if len(text) == 0 {
+		return nil, fmt.Errorf("%s: no cubin code", path)
+	}
+	code := make([]byte, 0, (n+2)/3*32)
+	for len(code) < cap(code) {
+		code = append(code, text[:min(len(text), cap(code)-len(code))]...)
+	}
+	return code, nil
 }
 
 // timeBoth times nvdisasm and the gpuisa command on the same file, both
