@@ -77,12 +77,12 @@ func LinkImage(name string, data []byte, kernel, arch string, objs []Object) (*I
 			}
 		}
 	}
+	l.placeCode(0, fn.Section, fn.Name) // the kernel starts at address 0
 	for _, c := range f.Constants {
 		if err := l.dataRelocs(0, c.Section, c.Bank, 0); err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
 	}
-	l.placeCode(0, fn.Section, fn.Name)
 	for len(l.queue) > 0 {
 		k := l.queue[0]
 		l.queue = l.queue[1:]
@@ -275,7 +275,6 @@ func (l *linker) codeRelocs(k secKey) error {
 		}
 	}
 	base := l.code[k]
-	code := l.img.Code
 	for _, r := range rels {
 		typ := cubin.RelocTypeName(r.Type)
 		def, err := l.resolve(k.obj, int(r.Symbol))
@@ -303,6 +302,7 @@ func (l *linker) codeRelocs(k secKey) error {
 				v |= uint64(t.bank) << 16
 			}
 		}
+		code := l.img.Code // placing a callee may have moved it
 		w, err := patchWord(binary.LittleEndian.Uint64(code[at:]), typ, v)
 		if err != nil {
 			return fmt.Errorf("relocation at %#x against %q: %v", r.Offset, l.objs[def.obj].f.Symbols[def.sym].Name, err)

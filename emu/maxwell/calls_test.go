@@ -1,0 +1,275 @@
+package maxwell
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gpuisa/binfmt/cubin"
+	"gpuisa/emu"
+)
+
+// testdataFile reads a committed file of ours (testdata/gen.sh builds the cubins).
+func testdataFile(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// callsRef is the calls kernel of testdata/calls.ptx for one input.
+func callsRef(a uint32) uint32 {
+	r := a
+	if a&1 != 0 {
+		r = collatz(a & 0xff)
+	}
+	if r%5 == 0 {
+		return r + 1000 // the lane exited inside maybe_exit
+	}
+	r += 3
+	switch (a >> 1) % 3 {
+	case 0:
+		return r * 5
+	case 1:
+		return r ^ 0x1234
+	}
+	return r - 7
+}
+
+// TestCalls runs calls.ptx built whole (CAL, PRET + BRX) and relocatable
+// (JCAL, PRET + JMX, linked by us): calls in divergent code, exits inside
+// a called function, indirect calls whose targets differ per lane.
+func TestCalls(t *testing.T) {
+	for _, arch := range archs {
+		for _, build := range []string{"", ".rel"} {
+			rng := rand.New(rand.NewPCG(41, 42))
+			const n = 3 * 96
+			in := make([]uint32, n)
+			for i := range in {
+				in[i] = rng.Uint32N(1 << 12)
+			}
+			prog := testdataFile(t, "calls"+build+"."+arch+".cubin")
+			r := run{program: prog, arch: arch, kernel: "calls", grid: emu.Dim3{3, 1, 1}, block: emu.Dim3{96, 1, 1},
+				args: []arg{fromU32(in), make([]byte, 4*n)}}
+			res, err := r.exec(t)
+			if err != nil {
+				t.Fatal(arch, build, err)
+			}
+			want := make([]uint32, n)
+			for i, a := range in {
+				want[i] = callsRef(a)
+			}
+			if err := sameWords(u32s(res.bufs[1]), want); err != nil {
+				t.Fatal(arch, build, err)
+			}
+			if res.stats.Divergent == 0 {
+				t.Error(arch, build, "no divergent branch counted")
+			}
+		}
+	}
+}
+
+func fptrRef(t int, a uint32) uint32 {
+	fa := func(x uint32) uint32 { return x + 100 }
+	fb := func(x uint32) uint32 { return x ^ 0x55 }
+	ext := func(x uint32) uint32 { return x*3 + 7 }
+	gtab := []func(uint32) uint32{fa, fb, ext}
+	ctab := []func(uint32) uint32{fb, ext, fa}
+	return ctab[t%3](gtab[t%3](a))
+}
+
+// TestLinkFunctionPointers links link.ptx (function pointers in a global
+// table and in constant bank 3, R_CUDA_32 data relocations, ABS32_LO/HI_20
+// and ABS16_20 in code) with ext_fn.ptx, and runs nvlink's link of the two
+// as well: both must compute the reference.
+func TestLinkFunctionPointers(t *testing.T) {
+	type build struct {
+		arch, prog string
+		link       []string
+	}
+	var builds []build
+	for _, arch := range archs {
+		builds = append(builds, build{arch, "link.rel." + arch + ".cubin", []string{"ext_fn.rel." + arch + ".cubin"}})
+	}
+	builds = append(builds, build{"sm_52", "link.nvlink.sm_52.cubin", nil})
+	for _, b := range builds {
+		rng := rand.New(rand.NewPCG(43, 44))
+		const n = 160
+		in := make([]uint32, n)
+		for i := range in {
+			in[i] = rng.Uint32()
+		}
+		r := run{program: testdataFile(t, b.prog), arch: b.arch, kernel: "fptr", grid: emu.Dim3{1, 1, 1}, block: emu.Dim3{n, 1, 1},
+			args: []arg{fromU32(in), make([]byte, 4*n)}, link: []Object{}}
+		for _, l := range b.link {
+			r.link = append(r.link, Object{Name: l, Data: testdataFile(t, l)})
+		}
+		res, err := r.exec(t)
+		if err != nil {
+			t.Fatal(b.prog, err)
+		}
+		want := make([]uint32, n)
+		for i, a := range in {
+			want[i] = fptrRef(i, a)
+		}
+		if err := sameWords(u32s(res.bufs[1]), want); err != nil {
+			t.Fatal(b.prog, err)
+		}
+	}
+}
+
+// TestLinkMatchesNvlink compares our link of link.ptx and ext_fn.ptx with
+// nvlink's: every function's code must be nvlink's once the relocations
+// nvlink leaves to the driver (function addresses) are applied with our
+// addresses; the constant-bank fields nvlink resolves must agree, and the
+// global variables' relocations are left for the launch by both.
+func TestLinkMatchesNvlink(t *testing.T) {
+	img, err := LinkImage("link", testdataFile(t, "link.rel.sm_52.cubin"), "fptr", "sm_52",
+		[]Object{{Name: "ext_fn", Data: testdataFile(t, "ext_fn.rel.sm_52.cubin")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nv, err := cubin.Parse(testdataFile(t, "link.nvlink.sm_52.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nv.Functions) != 4 || len(img.Symbols) != 4 {
+		t.Fatalf("nvlink has %d functions, we placed %d (%v)", len(nv.Functions), len(img.Symbols), img.Symbols)
+	}
+	for _, fn := range nv.Functions {
+		addr, ok := img.Symbols[fn.Name]
+		if !ok {
+			t.Errorf("%s: not placed", fn.Name)
+			continue
+		}
+		code := append([]byte(nil), fn.Code...)
+		for _, r := range fn.Relocs {
+			sym := nv.Symbols[r.Symbol]
+			v, ok := img.Symbols[sym.Name]
+			if !ok {
+				// a global variable: both leave the field to the launch
+				if !slices.Contains(img.Relocs, Reloc{Offset: addr + r.Offset, Type: cubin.RelocTypeName(r.Type), Value: sym.Value}) {
+					t.Errorf("%s: nvlink leaves %s against %q at %#x, we do not", fn.Name, cubin.RelocTypeName(r.Type), sym.Name, r.Offset)
+				}
+				continue
+			}
+			w, err := patchWord(binary.LittleEndian.Uint64(code[r.Offset:]), cubin.RelocTypeName(r.Type), v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			binary.LittleEndian.PutUint64(code[r.Offset:], w)
+		}
+		ours := img.Code[addr : addr+uint64(len(code))]
+		for i := 0; i < len(code); i += 8 {
+			if !bytes.Equal(ours[i:i+8], code[i:i+8]) {
+				t.Errorf("%s+%#x: ours %#016x, nvlink %#016x", fn.Name, i,
+					binary.LittleEndian.Uint64(ours[i:]), binary.LittleEndian.Uint64(code[i:]))
+			}
+		}
+	}
+}
+
+// TestLinkErrors: a symbol nobody defines, and one defined twice.
+func TestLinkErrors(t *testing.T) {
+	prog := testdataFile(t, "link.rel.sm_52.cubin")
+	_, err := LinkImage("link.rel.sm_52.cubin", prog, "fptr", "sm_52", nil)
+	if err == nil || !strings.Contains(err.Error(), `undefined symbol "ext_fn"`) {
+		t.Errorf("without ext_fn: %v", err)
+	}
+	ext := Object{Name: "ext_fn.rel.sm_52.cubin", Data: testdataFile(t, "ext_fn.rel.sm_52.cubin")}
+	_, err = LinkImage("link", prog, "fptr", "sm_52", []Object{ext, ext})
+	if err == nil || !strings.Contains(err.Error(), `symbol "ext_fn" is defined in`) {
+		t.Errorf("ext_fn twice: %v", err)
+	}
+	_, err = LinkImage("link", prog, "fptr", "sm_52", []Object{{Name: "ext50", Data: testdataFile(t, "ext_fn.rel.sm_50.cubin")}})
+	if err == nil || !strings.Contains(err.Error(), "sm_50") {
+		t.Errorf("an sm_50 object: %v", err)
+	}
+}
+
+// TestLinkLaunchFile runs a launch file with "link" (our extension).
+func TestLinkLaunchFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"link.rel.sm_53.cubin", "ext_fn.rel.sm_53.cubin"} {
+		if err := os.WriteFile(filepath.Join(dir, f), testdataFile(t, f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := make([]uint32, 64)
+	want := make([]uint32, 64)
+	for i := range in {
+		in[i] = uint32(i * 77)
+		want[i] = fptrRef(i, in[i])
+	}
+	if err := os.WriteFile(filepath.Join(dir, "in.bin"), fromU32(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	launch := `{"program": "link.rel.sm_53.cubin", "link": ["ext_fn.rel.sm_53.cubin"], "arch": "sm_53",
+		"kernel": "fptr", "grid": [1], "block": [64],
+		"buffers": {"in": {"file": "in.bin"}, "out": {"bytes": 256}},
+		"params": [{"ptr": "in"}, {"ptr": "out"}]}`
+	path := filepath.Join(dir, "fptr.json")
+	if err := os.WriteFile(path, []byte(launch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := emu.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := RunSetup(s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := s.Buffers["out"].Addr
+	if err := sameWords(u32s(out.Result.Global[at:at+256]), want); err != nil {
+		t.Fatal(err)
+	}
+	// without the link entry: the missing symbol is named
+	s.Launch.Link = nil
+	if _, err := RunSetup(s, nil); err == nil || !strings.Contains(err.Error(), `"ext_fn"`) {
+		t.Errorf("without link: %v", err)
+	}
+}
+
+// TestBreakpointFault: BPT.TRAP faults as a trap, other BPT modes as a
+// breakpoint, naming the thread and the instruction; lanes whose guard
+// fails go on.
+func TestBreakpointFault(t *testing.T) {
+	for _, c := range []struct {
+		bpt  string
+		want error
+	}{{"BPT.TRAP 0x1", ErrTrap}, {"BPT.INT 0x1", ErrBreakpoint}} {
+		src := `
+	S2R R0, SR_TID.X ;
+	ISETP.NE.AND P0, PT, R0, 0x25, PT ;
+	SSY join ;
+	@P0 SYNC ;
+	` + c.bpt + ` ;
+	SYNC ;
+join:
+	EXIT ;
+`
+		r := run{program: []byte(src), arch: "sm_52", grid: emu.Dim3{1, 1, 1}, block: emu.Dim3{64, 1, 1}}
+		_, err := r.exec(t)
+		var f *emu.Fault
+		if !errors.As(err, &f) || !errors.Is(err, c.want) {
+			t.Fatalf("%s: %v, want a fault %v", c.bpt, err, c.want)
+		}
+		if f.Thread != (emu.Dim3{0x25, 0, 0}) || !strings.HasPrefix(f.Inst, c.bpt) {
+			t.Errorf("%s: fault at thread %v, %q", c.bpt, f.Thread, f.Inst)
+		}
+		// with no lane at 0x25 the kernel ends cleanly
+		r.block = emu.Dim3{32, 1, 1}
+		if _, err := r.exec(t); err != nil {
+			t.Errorf("%s: %v", c.bpt, err)
+		}
+	}
+}
