@@ -196,32 +196,10 @@ func TestLinkErrors(t *testing.T) {
 	}
 }
 
-// TestLinkLaunchFile runs a launch file with "link" (our extension).
+// TestLinkLaunchFile runs testdata/fptr.json, whose "link" (our extension
+// of LAUNCH.md) names ext_fn's cubin, and checks its expectations.
 func TestLinkLaunchFile(t *testing.T) {
-	dir := t.TempDir()
-	for _, f := range []string{"link.rel.sm_53.cubin", "ext_fn.rel.sm_53.cubin"} {
-		if err := os.WriteFile(filepath.Join(dir, f), testdataFile(t, f), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	in := make([]uint32, 64)
-	want := make([]uint32, 64)
-	for i := range in {
-		in[i] = uint32(i * 77)
-		want[i] = fptrRef(i, in[i])
-	}
-	if err := os.WriteFile(filepath.Join(dir, "in.bin"), fromU32(in), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	launch := `{"program": "link.rel.sm_53.cubin", "link": ["ext_fn.rel.sm_53.cubin"], "arch": "sm_53",
-		"kernel": "fptr", "grid": [1], "block": [64],
-		"buffers": {"in": {"file": "in.bin"}, "out": {"bytes": 256}},
-		"params": [{"ptr": "in"}, {"ptr": "out"}]}`
-	path := filepath.Join(dir, "fptr.json")
-	if err := os.WriteFile(path, []byte(launch), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := emu.LoadFile(path)
+	s, err := emu.LoadFile(filepath.Join("testdata", "fptr.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,13 +207,19 @@ func TestLinkLaunchFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := s.Buffers["out"].Addr
-	if err := sameWords(u32s(out.Result.Global[at:at+256]), want); err != nil {
-		t.Fatal(err)
+	if n, err := s.Check(out.Result); err != nil || n != 64 {
+		t.Fatalf("expectations: %d checked, %v", n, err)
+	}
+	at := s.Buffers["in"].Addr
+	in := u32s(out.Result.Global[at : at+256])
+	for i, v := range u32s(testdataFile(t, "fptr_expected.bin")) {
+		if v != fptrRef(i, in[i]) {
+			t.Fatalf("fptr_expected.bin word %d: %#x, the reference says %#x", i, v, fptrRef(i, in[i]))
+		}
 	}
 	// without the link entry: the missing symbol is named
 	s.Launch.Link = nil
-	if _, err := RunSetup(s, nil); err == nil || !strings.Contains(err.Error(), `"ext_fn"`) {
+	if _, err := RunSetup(s, nil); err == nil || !strings.Contains(err.Error(), `undefined symbol "ext_fn"`) {
 		t.Errorf("without link: %v", err)
 	}
 }
