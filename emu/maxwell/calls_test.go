@@ -288,3 +288,56 @@ func TestCallsCubinsUpToDate(t *testing.T) {
 	build("link.nvlink.sm_52.cubin", bin+"nvlink", "-arch", "sm_52",
 		filepath.Join("testdata", "link.rel.sm_52.cubin"), filepath.Join("testdata", "ext_fn.rel.sm_52.cubin"))
 }
+
+// TestControlListing: EXIT with a condition-code test, JMP and JCAL to
+// absolute addresses, a guarded KIL, RET with a condition-code test (some
+// lanes return early, the others later).
+func TestControlListing(t *testing.T) {
+	src := `
+	S2R R0, SR_TID.X ;
+	MOV32I R3, 0x1 ;
+	ISCADD R4.CC, R0, c[0x0][0x140], 0x2 ;
+	IADD.X R5, RZ, c[0x0][0x144] ;
+	STG.E [R4], R3 ;
+	IADD32I R2.CC, R0, -0x10 ;
+	EXIT CC.LT ;
+	JMP 0x78 ;
+	MOV32I R3, 0x7 ;
+	STG.E [R4], R3 ;
+	EXIT ;
+	MOV32I R3, 0x2 ;
+	STG.E [R4], R3 ;
+	ISETP.EQ.AND P0, PT, R0, 0x14, PT ;
+	@P0 KIL ;
+	JCAL 0xc8 ;
+	STG.E [R4], R3 ;
+	EXIT ;
+	IADD32I R2.CC, R0, -0x18 ;
+	MOV32I R3, 0x3 ;
+	RET CC.GE ;
+	MOV32I R3, 0x4 ;
+	RET ;
+`
+	r := run{program: []byte(src), arch: "sm_52", grid: emu.Dim3{1, 1, 1}, block: emu.Dim3{32, 1, 1},
+		args: []arg{make([]byte, 4*32)}}
+	res, err := r.exec(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]uint32, 32)
+	for i := range want {
+		switch {
+		case i < 16:
+			want[i] = 1 // EXIT CC.LT
+		case i == 20:
+			want[i] = 2 // KIL
+		case i < 24:
+			want[i] = 4 // the second RET
+		default:
+			want[i] = 3 // RET CC.GE
+		}
+	}
+	if err := sameWords(u32s(res.bufs[0]), want); err != nil {
+		t.Fatal(err)
+	}
+}
