@@ -341,3 +341,33 @@ func TestControlListing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestFrames: a called function with a 4 KiB stack frame (inlined into the
+// kernel's frame in the whole build): local memory is sized from the
+// frames .nv.info records, not the 1 KiB default.
+func TestFrames(t *testing.T) {
+	for _, arch := range archs {
+		for _, build := range []string{"", ".rel"} {
+			rng := rand.New(rand.NewPCG(45, 46))
+			const n = 64
+			in := make([]uint32, n)
+			for i := range in {
+				in[i] = rng.Uint32()
+			}
+			r := run{program: testdataFile(t, "calls"+build+"."+arch+".cubin"), arch: arch, kernel: "frames",
+				grid: emu.Dim3{1, 1, 1}, block: emu.Dim3{n, 1, 1}, args: []arg{fromU32(in), make([]byte, 4*n)}}
+			res, err := r.exec(t)
+			if err != nil {
+				t.Fatal(arch, build, err)
+			}
+			want := make([]uint32, n)
+			for i, x := range in {
+				m := x & 1023
+				want[i] = x * (m * (m + 1) / 2)
+			}
+			if err := sameWords(u32s(res.bufs[1]), want); err != nil {
+				t.Fatal(arch, build, err)
+			}
+		}
+	}
+}
