@@ -371,3 +371,37 @@ func TestFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestExitLoop: lanes exit inside a loop whose iterations end at a
+// barrier; the barrier goes on with the lanes and warps left.
+func TestExitLoop(t *testing.T) {
+	for _, arch := range archs {
+		for _, build := range []string{"", ".rel"} {
+			out := make([]uint32, 96)
+			for i := range out {
+				out[i] = 0xdeadbeef
+			}
+			const n = 30
+			r := run{program: testdataFile(t, "calls"+build+"."+arch+".cubin"), arch: arch, kernel: "exitloop",
+				grid: emu.Dim3{1, 1, 1}, block: emu.Dim3{96, 1, 1}, args: []arg{fromU32(out), uint32(n)}}
+			res, err := r.exec(t)
+			if err != nil {
+				t.Fatal(arch, build, err)
+			}
+			want := make([]uint32, 96)
+			for tid := range want {
+				switch {
+				case tid == 40:
+					want[tid] = 0xdeadbeef // exits before its first store
+				case tid < 40 && 40-tid <= n-1:
+					want[tid] = uint32(40 - tid - 1)
+				default:
+					want[tid] = n - 1
+				}
+			}
+			if err := sameWords(u32s(res.bufs[0]), want); err != nil {
+				t.Fatal(arch, build, err)
+			}
+		}
+	}
+}
