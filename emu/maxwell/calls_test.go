@@ -405,3 +405,52 @@ func TestExitLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestJmxListing: JMX to per-lane absolute addresses (register plus
+// offset) under a condition-code test: lanes that fail it go on after the
+// JMX, the others split by target.
+func TestJmxListing(t *testing.T) {
+	src := `
+	S2R R0, SR_TID.X ;
+	ISCADD R4.CC, R0, c[0x0][0x140], 0x2 ;
+	IADD.X R5, RZ, c[0x0][0x144] ;
+	LOP.AND.NZ P0, RZ, R0, 0x1 ;
+	MOV32I R6, 0x68 ;
+	@P0 MOV32I R6, 0x98 ;
+	IADD32I R3.CC, R0, -0x8 ;
+	JMX CC.GE, R6 0x10 ;
+	MOV32I R3, 0x1 ;
+	STG.E [R4], R3 ;
+	EXIT ;
+	MOV32I R3, 0x2 ;
+	STG.E [R4], R3 ;
+	EXIT ;
+	NOP ;
+	MOV32I R3, 0x3 ;
+	STG.E [R4], R3 ;
+	EXIT ;
+`
+	r := run{program: []byte(src), arch: "sm_52", grid: emu.Dim3{1, 1, 1}, block: emu.Dim3{32, 1, 1},
+		args: []arg{make([]byte, 4*32)}}
+	res, err := r.exec(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]uint32, 32)
+	for i := range want {
+		switch {
+		case i < 8:
+			want[i] = 1 // CC.GE fails
+		case i%2 == 0:
+			want[i] = 2
+		default:
+			want[i] = 3
+		}
+	}
+	if err := sameWords(u32s(res.bufs[0]), want); err != nil {
+		t.Fatal(err)
+	}
+	if res.stats.Divergent == 0 {
+		t.Error("no divergence counted")
+	}
+}

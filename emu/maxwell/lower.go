@@ -250,6 +250,13 @@ func lowerText(text string, word uint64) (op, error) {
 		// BRX Ra imm: to Ra + the next instruction's address + imm;
 		// JMX Ra[ imm]: to the absolute address Ra + imm
 		f := strings.Fields(rest)
+		if len(f) > 0 && strings.HasPrefix(f[0], "CC.") {
+			cc, err := parseCCTest(opnd{}, strings.TrimSuffix(f[0], ","))
+			if err != nil {
+				return o, fmt.Errorf("%s: %v", text, err)
+			}
+			o.s[2], o.flags, f = cc, o.flags|fCCTest, f[1:]
+		}
 		if len(f) == 1 && name == "JMX" {
 			f = append(f, "0x0")
 		}

@@ -209,6 +209,9 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		}
 		w.Branch(mask, o.target, pc+1)
 	case kBrx, kJmx:
+		if o.flags&fCCTest != 0 {
+			mask = k.ccMask(w, o, mask)
+		}
 		return k.brx(w, o, mask, pc)
 	case kBpt:
 		if mask != 0 {
@@ -706,10 +709,15 @@ func ccTest(cond uint8, f uint32) bool {
 
 var errBadTarget = errors.New("indirect branch to an address that is not an instruction of the program")
 
-// ccMask keeps the lanes of mask whose condition code passes o's test.
+// ccMask keeps the lanes of mask whose condition code passes o's test
+// (in s[1], or in s[2] for BRX/JMX, whose s[1] is the offset).
 func (k *Kernel) ccMask(w *emu.Warp, o *op, mask uint32) uint32 {
+	test := uint8(o.s[1].imm)
+	if o.kind == kBrx || o.kind == kJmx {
+		test = uint8(o.s[2].imm)
+	}
 	for l := range 32 {
-		if mask>>l&1 != 0 && !ccTest(uint8(o.s[1].imm), ccFlags(w.Regs, k.Prog.rowCC(), l)) {
+		if mask>>l&1 != 0 && !ccTest(test, ccFlags(w.Regs, k.Prog.rowCC(), l)) {
 			mask &^= 1 << l
 		}
 	}
