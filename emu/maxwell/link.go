@@ -78,9 +78,13 @@ func LinkImage(name string, data []byte, kernel, arch string, objs []Object) (*I
 		}
 	}
 	l.placeCode(0, fn.Section, fn.Name) // the kernel starts at address 0
-	for _, c := range f.Constants {
-		if err := l.dataRelocs(0, c.Section, c.Bank, 0); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+	for _, banks := range [][]cubin.ConstBank{f.Constants, fn.Constants} {
+		for _, c := range banks {
+			if c.Bank >= 0 && c.Bank < len(img.Const) {
+				if err := l.dataRelocs(0, c.Section, c.Bank, 0); err != nil {
+					return nil, fmt.Errorf("%s: %v", name, err)
+				}
+			}
 		}
 	}
 	for len(l.queue) > 0 {
@@ -146,10 +150,13 @@ func (l *linker) define(i int, o *linkObj) error {
 			continue
 		}
 		if prev, ok := l.defs[s.Name]; ok {
-			if s.Bind() == 2 || l.objs[prev.obj].f.Symbols[prev.sym].Bind() == 2 {
+			prevWeak := l.objs[prev.obj].f.Symbols[prev.sym].Bind() == 2
+			switch {
+			case s.Bind() == 2:
 				continue // a weak definition yields
+			case !prevWeak:
+				return fmt.Errorf("symbol %q is defined in %s and in %s", s.Name, l.objs[prev.obj].name, o.name)
 			}
-			return fmt.Errorf("symbol %q is defined in %s and in %s", s.Name, l.objs[prev.obj].name, o.name)
 		}
 		l.defs[s.Name] = symRef{i, k}
 	}
