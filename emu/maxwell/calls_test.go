@@ -454,3 +454,29 @@ func TestJmxListing(t *testing.T) {
 		t.Error("no divergence counted")
 	}
 }
+
+// TestPatchWord: relocation fields; the CONST_FIELD19_20 case is what
+// nvlink writes into 19_misc's ISETP for misc.const_opt.4.8 (c[0x2][0x4]).
+func TestPatchWord(t *testing.T) {
+	for _, c := range []struct {
+		typ     string
+		w, v    uint64
+		want    uint64
+		wantErr bool
+	}{
+		{"R_CUDA_CONST_FIELD19_20", 0x4b6b038000071107, 2<<16 | 4, 0x4b6b038800171107, false},
+		{"R_CUDA_ABS32_20", 0xe220000000000040, 0x1a0, 0xe22000001a000040, false},
+		{"R_CUDA_ABS32_LO_20", 0x010000000007f003, 0x1_2345_6780, 0x010234567807f003, false},
+		{"R_CUDA_ABS32_HI_20", 0x010000000007f003, 0x1_2345_6780, 0x010000000017f003, false},
+		{"R_CUDA_ABS32_HI_32", 0x0000000000000000, 0x7_0000_0000, 0x0000000700000000, false},
+		{"R_CUDA_ABS16_20", 0x010000000007f000, 0x10000, 0, true},
+		{"R_CUDA_ABS32_20", 0, 0x1_0000_0000, 0, true},
+		{"R_CUDA_CONST_FIELD19_20", 0, 2<<16 | 6, 0, true}, // not a word offset
+		{"R_CUDA_TEX_SLOT", 0, 0, 0, true},
+	} {
+		got, err := patchWord(c.w, c.typ, c.v)
+		if (err != nil) != c.wantErr || err == nil && got != c.want {
+			t.Errorf("%s %#x into %#016x: %#016x, %v; want %#016x", c.typ, c.v, c.w, got, err, c.want)
+		}
+	}
+}
