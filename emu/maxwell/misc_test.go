@@ -3,10 +3,14 @@ package maxwell
 import (
 	"errors"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"gpuisa/emu"
+	"gpuisa/internal/oracle"
 )
 
 // The oracle's 19_misc is relocatable (ptxas -c) and calls ext_fn, which
@@ -117,5 +121,34 @@ func TestOracleMiscUnlinked(t *testing.T) {
 	_, err := ProgramImage("19_misc.O3.cubin", prog, "misc", "sm_52")
 	if err == nil || !strings.Contains(err.Error(), `undefined symbol "ext_fn"`) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestOracleMiscMatchesNvlink links each 19_misc build with our ext_fn
+// both ways, ours and nvlink's (when installed), and compares the code.
+func TestOracleMiscMatchesNvlink(t *testing.T) {
+	const nvlink = "/opt/cuda118/usr/bin/nvlink"
+	if _, err := os.Stat(nvlink); err != nil {
+		t.Skip("no nvlink (../shared/tools/cuda118-setup.sh installs it)")
+	}
+	dir := t.TempDir()
+	for _, v := range variants {
+		name := "19_misc." + v.opt + ".cubin"
+		prog := oracleCubin(t, v.arch, name)
+		img, err := LinkImage(name, prog, "misc", v.arch, extFnObject(t, v.arch))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, v.arch+v.opt+".cubin")
+		cmd := exec.Command(nvlink, "-arch", v.arch, oracle.Path(t, filepath.Join("oracle/maxwell/cubin", v.arch, name)),
+			filepath.Join("testdata", "ext_fn.rel."+v.arch+".cubin"), "-o", out)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("nvlink: %v\n%s", err, b)
+		}
+		linked, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(v.arch+"."+v.opt, func(t *testing.T) { sameAsNvlink(t, img, linked) })
 	}
 }
