@@ -731,9 +731,8 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		if err := need(1); err != nil {
 			return err
 		}
-		if has("NOINC") {
-			return fmt.Errorf("%s.NOINC is not supported", name)
-		}
+		// .NOINC only keeps a call out of the hardware's call-depth limit
+		// count (BRX/JMX.LMT test it); the stack is ours, so it changes nothing
 		if (name == "BRA" || name == "JMP") && x[0].kind == oCC {
 			// BRA CC.test, target: taken where the guard and the test hold
 			o.s[1] = x[0]

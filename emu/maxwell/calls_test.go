@@ -487,3 +487,30 @@ func TestPatchWord(t *testing.T) {
 		}
 	}
 }
+
+// TestCalNoinc: CAL.NOINC calls and returns like CAL.
+func TestCalNoinc(t *testing.T) {
+	src := `
+	S2R R0, SR_TID.X ;
+	ISCADD R4.CC, R0, c[0x0][0x140], 0x2 ;
+	IADD.X R5, RZ, c[0x0][0x144] ;
+	CAL.NOINC 0x48 ;
+	STG.E [R4], R3 ;
+	EXIT ;
+	MOV32I R3, 0x9 ;
+	RET ;
+`
+	r := run{program: []byte(src), arch: "sm_52", grid: emu.Dim3{1, 1, 1}, block: emu.Dim3{32, 1, 1},
+		args: []arg{make([]byte, 4*32)}}
+	res, err := r.exec(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]uint32, 32)
+	for i := range want {
+		want[i] = 9
+	}
+	if err := sameWords(u32s(res.bufs[0]), want); err != nil {
+		t.Fatal(err)
+	}
+}
