@@ -104,7 +104,8 @@ func ReadProgram(s *emu.Setup) (*Image, error) {
 	return LinkImage(p, data, s.Launch.Kernel, s.Launch.Arch, objs)
 }
 
-// ProgramImage turns program file contents into code and launch facts.
+// ProgramImage turns program file contents into code and launch facts; a
+// cubin is linked on its own (LinkImage with no other object).
 func ProgramImage(name string, data []byte, kernel, arch string) (*Image, error) {
 	sm, _ := strconv.Atoi(strings.TrimPrefix(arch, "sm_"))
 	switch {
