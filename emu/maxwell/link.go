@@ -82,7 +82,7 @@ func LinkImage(name string, data []byte, kernel, arch string, objs []Object) (*I
 		for _, c := range banks {
 			if c.Bank >= 0 && c.Bank < len(img.Const) {
 				if err := l.dataRelocs(0, c.Section, c.Bank, 0); err != nil {
-					return nil, fmt.Errorf("%s: %v", name, err)
+					return nil, err // names the object
 				}
 			}
 		}
