@@ -15,6 +15,7 @@ type Launch struct {
 	Program     string            `json:"program"`
 	Arch        string            `json:"arch"`
 	Kernel      string            `json:"kernel"`
+	Link        []string          `json:"link"` // relocatable cubins to link (extension, sm_5x)
 	Grid        []Num             `json:"grid"`
 	Block       []Num             `json:"block"`
 	SharedBytes Num               `json:"shared_bytes"`

@@ -98,6 +98,8 @@ const (
 	kBrx
 	kB2R
 	kVideo
+	kPret // push a return address (the callee's RET comes back there)
+	kJmx  // indirect jump to an absolute address per lane
 )
 
 // video operations (op.sub of kVideo)
@@ -721,12 +723,17 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		copy(o.s[:], x)
 		o.nsrc = uint8(len(x))
 		return nil
-	case "SSY", "PBK", "PCNT", "CAL", "BRA":
-		o.kind = map[string]kind{"SSY": kSsy, "PBK": kPbk, "PCNT": kPcnt, "CAL": kCal, "BRA": kBra}[name]
+	case "SSY", "PBK", "PCNT", "CAL", "BRA", "JCAL", "JMP", "PRET":
+		// JCAL and JMP take absolute addresses, the others PC-relative
+		// ones, which the listing prints as addresses: the same for us
+		o.kind = map[string]kind{"SSY": kSsy, "PBK": kPbk, "PCNT": kPcnt, "CAL": kCal, "BRA": kBra,
+			"JCAL": kCal, "JMP": kBra, "PRET": kPret}[name]
 		if err := need(1); err != nil {
 			return err
 		}
-		if name == "BRA" && x[0].kind == oCC {
+		// .NOINC only keeps a call out of the hardware's call-depth limit
+		// count (BRX/JMX.LMT test it); the stack is ours, so it changes nothing
+		if (name == "BRA" || name == "JMP") && x[0].kind == oCC {
 			// BRA CC.test, target: taken where the guard and the test hold
 			o.s[1] = x[0]
 			o.flags |= fCCTest
@@ -735,10 +742,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 				return err
 			}
 		}
-		if has("U") || x[0].kind != oImm {
-			if name == "BRA" && has("U") && x[0].kind == oImm {
-				break
-			}
+		if x[0].kind != oImm {
 			return fmt.Errorf("%s with a non-immediate target is not supported", name)
 		}
 		t, ok := addrIndex(x[0].imm)
@@ -824,23 +828,19 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			o.st, o.dt = ts[0], ts[1]
 		}
 		return alu(3)
-	case "SYNC":
-		o.kind = kSync
-		return nil
-	case "BRK":
-		o.kind = kBrk
-		return nil
-	case "CONT":
-		o.kind = kCont
-		return nil
-	case "RET":
-		o.kind = kRet
-		return nil
-	case "EXIT":
-		o.kind = kExit
+	case "SYNC", "BRK", "CONT", "RET", "EXIT", "KIL":
+		// KIL ends threads like EXIT; all of them may test the condition code
+		o.kind = map[string]kind{"SYNC": kSync, "BRK": kBrk, "CONT": kCont, "RET": kRet, "EXIT": kExit, "KIL": kExit}[name]
+		if len(x) > 0 && x[0].kind == oCC {
+			o.s[1] = x[0]
+			o.flags |= fCCTest
+		}
 		return nil
 	case "BPT":
 		o.kind = kBpt
+		if has("TRAP") {
+			o.sub = 1
+		}
 		return nil
 	}
 	return errNoSem

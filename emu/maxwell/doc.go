@@ -17,6 +17,11 @@
 // predicates and the carry flag have rows of their own after them.
 //
 // Control flow uses the engine's divergence stack: SSY/SYNC, PBK/BRK,
-// PCNT/CONT, CAL/RET, BRA (divergent branches push the not-taken path), EXIT.
+// PCNT/CONT, CAL/JCAL/PRET and RET, BRA/JMP (divergent branches push the
+// not-taken path), BRX/JMX (lanes with different targets diverge), EXIT.
 // .reuse flags and stall counts change nothing.
+//
+// A cubin is linked before it runs (LinkImage): the kernel at address 0,
+// then the functions it reaches, from the cubin or from relocatable objects
+// linked with it (a launch file's "link"), with their relocations applied.
 package maxwell

@@ -26,8 +26,9 @@ type run struct {
 	block   emu.Dim3
 	shared  int // dynamic shared bytes
 	args    []arg
-	steps   int64 // step limit (0: the default)
-	serial  bool  // one block after the other, in order
+	steps   int64    // step limit (0: the default)
+	serial  bool     // one block after the other, in order
+	link    []Object // relocatable cubins to link (LinkImage)
 }
 
 // result is the launch's buffers after the run.
@@ -102,6 +103,9 @@ func (r run) prepare(t testing.TB) (*Kernel, emu.Config, []placed) {
 	}
 	s.Global = append(global, make([]byte, 4096)...)
 	img, err := ProgramImage("test", r.program, r.kernel, r.arch)
+	if r.link != nil {
+		img, err = LinkImage("test", r.program, r.kernel, r.arch, r.link)
+	}
 	if err != nil {
 		t.Fatalf("%s: %v", r.kernel, err)
 	}

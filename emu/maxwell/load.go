@@ -58,6 +58,12 @@ type Image struct {
 	// Relocs point code at them.
 	Globals []byte
 	Relocs  []Reloc
+	// DataRelocs are pointers to global variables in Globals and in the
+	// constant banks.
+	DataRelocs []DataReloc
+	// Symbols is the code address of every function linked in (the
+	// kernel at 0).
+	Symbols map[string]uint64
 }
 
 // Reloc is a code relocation against a global variable: the variable's
@@ -70,20 +76,36 @@ type Reloc struct {
 
 // ReadProgram reads the launch's program: a cubin or fatbin (the function
 // named by kernel, or the only one), a listing in our assembler's syntax, or
-// raw code.
+// raw code. A cubin is linked with the cubins the launch file's "link"
+// names (our extension of LAUNCH.md).
 func ReadProgram(s *emu.Setup) (*Image, error) {
-	p := s.Launch.Program
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.Dir, p)
+	read := func(p string) (string, []byte, error) {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(s.Dir, p)
+		}
+		data, err := os.ReadFile(p)
+		return p, data, err
 	}
-	data, err := os.ReadFile(p)
+	p, data, err := read(s.Launch.Program)
 	if err != nil {
 		return nil, err
 	}
-	return ProgramImage(p, data, s.Launch.Kernel, s.Launch.Arch)
+	if len(s.Launch.Link) == 0 {
+		return ProgramImage(p, data, s.Launch.Kernel, s.Launch.Arch)
+	}
+	var objs []Object
+	for _, name := range s.Launch.Link {
+		lp, ldata, err := read(name)
+		if err != nil {
+			return nil, fmt.Errorf("link: %v", err)
+		}
+		objs = append(objs, Object{Name: lp, Data: ldata})
+	}
+	return LinkImage(p, data, s.Launch.Kernel, s.Launch.Arch, objs)
 }
 
-// ProgramImage turns program file contents into code and launch facts.
+// ProgramImage turns program file contents into code and launch facts; a
+// cubin is linked on its own (LinkImage with no other object).
 func ProgramImage(name string, data []byte, kernel, arch string) (*Image, error) {
 	sm, _ := strconv.Atoi(strings.TrimPrefix(arch, "sm_"))
 	switch {
@@ -112,93 +134,24 @@ func isText(data []byte) bool {
 }
 
 func cubinImage(name string, data []byte, kernel, arch string) (*Image, error) {
-	f, fn, err := emu.OpenKernel(name, data, kernel, arch)
-	if err != nil {
-		return nil, err
-	}
-	img := &Image{Code: fn.Code, LocalBytes: int(fn.LocalSize), SharedSize: int(fn.SharedSize),
-		Params: fn.Params, ParamBase: fn.ParamBase}
-	if fn.ParamBank != 0 && fn.ParamBank != -1 {
-		return nil, fmt.Errorf("%s: parameters in constant bank %d, not 0", name, fn.ParamBank)
-	}
-	if fn.ParamBank == -1 {
-		img.ParamBase = cbParamBase
-	}
-	for _, banks := range [][]cubin.ConstBank{f.Constants, fn.Constants} {
-		for _, c := range banks {
-			if c.Bank >= 0 && c.Bank < len(img.Const) {
-				img.Const[c.Bank] = c.Data
-			}
-		}
-	}
-	if err := globalRelocs(f, fn, img); err != nil {
-		return nil, fmt.Errorf("%s: function %s: %v", name, fn.Name, err)
-	}
-	return img, nil
-}
-
-// globalRelocs lays out the cubin's global variables and resolves the
-// function's relocations against them; other relocations (external
-// functions, textures) are errors.
-func globalRelocs(f *cubin.File, fn *cubin.Function, img *Image) error {
-	if len(fn.Relocs) == 0 {
-		return nil
-	}
-	base := map[int]uint64{} // section index -> offset in Globals
-	for i, sec := range f.Sections {
-		if sec.Name != ".nv.global.init" && sec.Name != ".nv.global" {
-			continue
-		}
-		off := (uint64(len(img.Globals)) + 255) &^ 255
-		if off+sec.Size > 1<<28 {
-			return fmt.Errorf("global variables of %d bytes", off+sec.Size)
-		}
-		img.Globals = append(img.Globals, make([]byte, off+sec.Size-uint64(len(img.Globals)))...)
-		copy(img.Globals[off:], sec.Data)
-		base[i] = off
-	}
-	for _, r := range fn.Relocs {
-		if int(r.Symbol) >= len(f.Symbols) {
-			return fmt.Errorf("relocation against symbol %d of %d", r.Symbol, len(f.Symbols))
-		}
-		sym := f.Symbols[r.Symbol]
-		off, ok := base[int(sym.Section)]
-		typ := cubin.RelocTypeName(r.Type)
-		switch {
-		case !ok:
-			return fmt.Errorf("relocation %s against %q, which is not a global variable (linking is not supported)", typ, sym.Name)
-		case typ != "R_CUDA_ABS32_LO_20" && typ != "R_CUDA_ABS32_HI_20" && typ != "R_CUDA_ABS32_LO_32" && typ != "R_CUDA_ABS32_HI_32":
-			return fmt.Errorf("relocation type %s is not supported", typ)
-		case r.Offset+8 > uint64(len(img.Code)):
-			return fmt.Errorf("relocation at %#x outside the code", r.Offset)
-		}
-		img.Relocs = append(img.Relocs, Reloc{Offset: r.Offset, Type: typ, Value: off + sym.Value + uint64(r.Addend)})
-	}
-	return nil
+	return LinkImage(name, data, kernel, arch, nil)
 }
 
 // relocate copies code with the relocations applied for global variables
 // at device address addr.
-func relocate(code []byte, relocs []Reloc, addr uint64) []byte {
+func relocate(code []byte, relocs []Reloc, addr uint64) ([]byte, error) {
 	if len(relocs) == 0 {
-		return code
+		return code, nil
 	}
 	code = append([]byte(nil), code...)
 	for _, r := range relocs {
-		v := addr + r.Value
-		part := uint64(uint32(v))
-		if strings.Contains(r.Type, "_HI_") {
-			part = v >> 32
+		w, err := patchWord(binary.LittleEndian.Uint64(code[r.Offset:]), r.Type, addr+r.Value)
+		if err != nil {
+			return nil, fmt.Errorf("relocation at %#x: %v", r.Offset, err)
 		}
-		shift := uint(20)
-		if strings.HasSuffix(r.Type, "_32") {
-			shift = 32
-		}
-		w := binary.LittleEndian.Uint64(code[r.Offset:])
-		w = w&^(0xffffffff<<shift) | part<<shift
 		binary.LittleEndian.PutUint64(code[r.Offset:], w)
 	}
-	return code
+	return code, nil
 }
 
 // paramBytes packs the launch's parameters for sm_5x: pointers are 64-bit;
@@ -287,6 +240,7 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
 	global := append([]byte(nil), s.Global...)
 	code := img.Code
+	var globalsAt uint64 // device address of the cubin's global variables
 	if len(img.Globals) > 0 {
 		// the cubin's variables go after the launch's memory
 		at := (uint64(len(global)) + 255) &^ 255
@@ -295,7 +249,11 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		}
 		global = append(global, make([]byte, at-uint64(len(global)))...)
 		global = append(global, img.Globals...)
-		code = relocate(code, img.Relocs, GlobalBase+at)
+		var err error
+		if code, err = relocate(code, img.Relocs, GlobalBase+at); err != nil {
+			return nil, err
+		}
+		globalsAt = GlobalBase + at
 	}
 	prog, err := Lower(code, sm)
 	if err != nil {
@@ -335,6 +293,18 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		}
 		copy(data, s.Const[i])
 		k.Const[i] = emu.Memory{Space: emu.Constant, Data: data}
+	}
+	// pointers to global variables in their initial values and constants
+	for _, r := range img.DataRelocs {
+		buf := global[globalsAt-GlobalBase:]
+		if r.Bank >= 0 {
+			buf = k.Const[r.Bank].Data
+		}
+		if r.Size == 4 {
+			binary.LittleEndian.PutUint32(buf[r.At:], uint32(globalsAt+r.Value))
+		} else {
+			binary.LittleEndian.PutUint64(buf[r.At:], globalsAt+r.Value)
+		}
 	}
 	k.resolve()
 	return k, nil

@@ -246,18 +246,32 @@ func lowerText(text string, word uint64) (op, error) {
 	mn, rest, _ := strings.Cut(t, " ")
 	parts := strings.Split(mn, ".")
 	name, mods := parts[0], parts[1:]
-	if name == "BRX" {
-		// BRX Ra imm: to Ra + the next instruction's address + imm
+	if name == "BRX" || name == "JMX" {
+		// BRX Ra imm: to Ra + the next instruction's address + imm;
+		// JMX Ra[ imm]: to the absolute address Ra + imm
 		f := strings.Fields(rest)
+		if len(f) > 0 && strings.HasPrefix(f[0], "CC.") {
+			cc, err := parseCCTest(opnd{}, strings.TrimSuffix(f[0], ","))
+			if err != nil {
+				return o, fmt.Errorf("%s: %v", text, err)
+			}
+			o.s[2], o.flags, f = cc, o.flags|fCCTest, f[1:]
+		}
+		if len(f) == 1 && name == "JMX" {
+			f = append(f, "0x0")
+		}
 		if len(f) != 2 {
-			return o, fmt.Errorf("%s: BRX operands not understood", text)
+			return o, fmt.Errorf("%s: %s operands not understood", text, name)
 		}
 		r, ok := regNum(strings.TrimSuffix(f[0], ".reuse"))
 		v, err := parseInt(f[1])
 		if !ok || err != nil {
-			return o, fmt.Errorf("%s: BRX operands not understood", text)
+			return o, fmt.Errorf("%s: %s operands not understood", text, name)
 		}
 		o.kind = kBrx
+		if name == "JMX" {
+			o.kind = kJmx
+		}
 		o.s[0] = opnd{kind: oReg, reg: uint8(r), bc: -1}
 		o.s[1] = opnd{kind: oImm, imm: v, bc: -1}
 		return o, nil

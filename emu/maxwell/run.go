@@ -80,7 +80,15 @@ func (k *Kernel) InitWarp(b *emu.Block, w *emu.Warp) {
 }
 
 var (
-	errTrap    = errors.New("trap (BPT)")
+	// ErrTrap is the fault of BPT.TRAP, what ptxas makes of PTX's trap
+	// and also of brkpt (both compile to BPT.TRAP 0x1 in ptxas 11.8).
+	ErrTrap = errors.New("trap (BPT.TRAP)")
+	// ErrBreakpoint is the fault of the other BPT modes (BPT.INT, ...),
+	// which stop the kernel for a debugger.
+	ErrBreakpoint = errors.New("breakpoint (BPT)")
+)
+
+var (
 	errPastEnd = errors.New("execution ran past the end of the program")
 	errNoLocal = errors.New("local memory access, but the kernel has no local memory (local_bytes)")
 )
@@ -162,24 +170,23 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 			kind = emu.StackCont
 		}
 		w.Push(kind, o.target)
-	case kSync:
-		if mask != 0 {
+	case kSync, kBrk, kCont, kRet, kExit:
+		if o.flags&fCCTest != 0 {
+			mask = k.ccMask(w, o, mask)
+		}
+		if mask == 0 {
+			return nil
+		}
+		switch o.kind {
+		case kSync:
 			w.Sync(mask)
-		}
-	case kBrk:
-		if mask != 0 {
+		case kBrk:
 			w.Break(mask)
-		}
-	case kCont:
-		if mask != 0 {
+		case kCont:
 			w.Cont(mask)
-		}
-	case kRet:
-		if mask != 0 {
+		case kRet:
 			w.Ret(mask)
-		}
-	case kExit:
-		if mask != 0 {
+		default:
 			w.Exit(mask)
 		}
 	case kCal:
@@ -187,23 +194,31 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 			return nil
 		}
 		if mask != w.Active {
-			return errors.New("a guarded CAL that splits the warp is not supported")
+			// CAL and JCAL have no guard in the listing; lanes that do
+			// not call would go on after it
+			w.Diverge(pc+1, w.Active&^mask)
 		}
 		w.Call(o.target, pc+1)
+	case kPret:
+		if mask != 0 {
+			w.Push(emu.StackCall, o.target)
+		}
 	case kBra:
 		if o.flags&fCCTest != 0 {
-			for l := range 32 {
-				if mask>>l&1 != 0 && !ccTest(uint8(o.s[1].imm), ccFlags(w.Regs, k.Prog.rowCC(), l)) {
-					mask &^= 1 << l
-				}
-			}
+			mask = k.ccMask(w, o, mask)
 		}
 		w.Branch(mask, o.target, pc+1)
-	case kBrx:
+	case kBrx, kJmx:
+		if o.flags&fCCTest != 0 {
+			mask = k.ccMask(w, o, mask)
+		}
 		return k.brx(w, o, mask, pc)
 	case kBpt:
 		if mask != 0 {
-			return errTrap
+			if o.sub == 1 {
+				return ErrTrap
+			}
+			return ErrBreakpoint
 		}
 	case kBar:
 		if mask == 0 {
@@ -694,9 +709,25 @@ func ccTest(cond uint8, f uint32) bool {
 
 var errBadTarget = errors.New("indirect branch to an address that is not an instruction of the program")
 
-// brx jumps each lane to its register's address (plus the next
-// instruction's address and the offset); lanes with different targets
-// diverge, the first lane's group running first.
+// ccMask keeps the lanes of mask whose condition code passes o's test
+// (in s[1], or in s[2] for BRX/JMX, whose s[1] is the offset).
+func (k *Kernel) ccMask(w *emu.Warp, o *op, mask uint32) uint32 {
+	test := uint8(o.s[1].imm)
+	if o.kind == kBrx || o.kind == kJmx {
+		test = uint8(o.s[2].imm)
+	}
+	for l := range 32 {
+		if mask>>l&1 != 0 && !ccTest(test, ccFlags(w.Regs, k.Prog.rowCC(), l)) {
+			mask &^= 1 << l
+		}
+	}
+	return mask
+}
+
+// brx jumps each lane to its register's address (BRX: plus the next
+// instruction's address and the offset; JMX: plus the offset, an absolute
+// address); lanes with different targets diverge, the first lane's group
+// running first.
 func (k *Kernel) brx(w *emu.Warp, o *op, mask uint32, pc uint32) error {
 	if mask == 0 {
 		return nil
@@ -706,6 +737,9 @@ func (k *Kernel) brx(w *emu.Warp, o *op, mask uint32, pc uint32) error {
 	}
 	regs := w.Regs
 	base := indexAddr(pc) + 8 + o.s[1].imm
+	if o.kind == kJmx {
+		base = o.s[1].imm
+	}
 	var first uint32
 	var firstMask uint32
 	seen := uint32(0)

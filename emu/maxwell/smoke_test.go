@@ -13,9 +13,14 @@ import (
 	"gpuisa/internal/oracle"
 )
 
+// notYet are the oracle programs that do not run to completion yet: 14_addr64
+// loads 4 GiB past a buffer, 17_texsurf needs texture and surface units.
+var notYet = map[string]bool{"14_addr64": true, "17_texsurf": true}
+
 // TestOracleEveryKernel launches every kernel of every oracle cubin on zeroed
 // buffers: each must finish or stop with a *emu.Fault naming where (never a
-// panic or a hang). The log lists the kernels that do not run yet.
+// panic or a hang), and all but the notYet programs must finish (19_misc
+// linked with our ext_fn). The log lists the kernels that do not run yet.
 func TestOracleEveryKernel(t *testing.T) {
 	dir := oracle.Path(t, "oracle/maxwell/cubin")
 	paths, _ := filepath.Glob(filepath.Join(dir, "sm_5*", "*.cubin"))
@@ -47,11 +52,19 @@ func TestOracleEveryKernel(t *testing.T) {
 				}
 			}
 			name := arch + "/" + filepath.Base(p) + ":" + fn.Name
-			if _, err := ProgramImage(name, data, fn.Name, arch); err != nil {
+			program, _, _ := strings.Cut(filepath.Base(p), ".")
+			var link []Object
+			if program == "19_misc" {
+				link = extFnObject(t, arch)
+			}
+			if _, err := LinkImage(name, data, fn.Name, arch, link); err != nil {
 				failed = append(failed, name+": "+err.Error())
+				if !notYet[program] {
+					t.Errorf("%s: %v", name, err)
+				}
 				continue
 			}
-			r := run{program: data, arch: arch, kernel: fn.Name, grid: emu.Dim3{2, 1, 1}, block: emu.Dim3{64, 1, 1}, args: args}
+			r := run{program: data, arch: arch, kernel: fn.Name, grid: emu.Dim3{2, 1, 1}, block: emu.Dim3{64, 1, 1}, args: args, link: link}
 			_, err := r.exec(t)
 			var fault *emu.Fault
 			switch {
@@ -62,6 +75,9 @@ func TestOracleEveryKernel(t *testing.T) {
 					t.Errorf("%s: a fault without a place: %v", name, err)
 				}
 				failed = append(failed, name+": "+err.Error())
+				if !notYet[program] {
+					t.Errorf("%s: %v", name, err)
+				}
 			default:
 				t.Errorf("%s: not a fault: %v", name, err)
 			}

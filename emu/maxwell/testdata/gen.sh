@@ -11,3 +11,14 @@ done
 FATBINARY=${FATBINARY:-$(dirname "$PTXAS")/fatbinary}
 "$FATBINARY" --64 --compress=false --create=kernels.fatbin \
 	--image=profile=sm_50,file=kernels.sm_50.cubin --image=profile=sm_53,file=kernels.sm_53.cubin
+# control flow and linking: calls.ptx whole and relocatable, link.ptx and
+# ext_fn.ptx relocatable (the emulator links them itself); nvlink's output
+# for link.ptx + ext_fn.ptx checks the emulator's linker
+NVLINK=${NVLINK:-$(dirname "$PTXAS")/nvlink}
+for sm in 50 52 53; do
+	"$PTXAS" -arch sm_$sm -O3 calls.ptx -o calls.sm_$sm.cubin
+	for f in calls link ext_fn; do
+		"$PTXAS" -c -arch sm_$sm -O3 $f.ptx -o $f.rel.sm_$sm.cubin
+	done
+done
+"$NVLINK" -arch sm_52 link.rel.sm_52.cubin ext_fn.rel.sm_52.cubin -o link.nvlink.sm_52.cubin
