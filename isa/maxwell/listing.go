@@ -193,9 +193,11 @@ const cacheWindow = 512
 
 func (ch *chunk) texts(code []byte, base uint64, sm int) {
 	n := ch.last - ch.first
-	ch.text = make([]byte, 0, n*3*64) // room for long texts: growing copies the whole buffer
-	ch.ends = make([]uint32, 0, n*3)
-	ch.lead = make([]uint8, 0, n*3)
+	// locals, not ch's fields, in the loop: they stay in registers
+	text := make([]byte, 0, n*3*64) // room for long texts: growing copies the whole buffer
+	ends := make([]uint32, 0, n*3)
+	lead := make([]uint8, 0, n*3)
+	maxw := 0
 	cache := new(textCache)
 	useCache, hits, window := true, 0, 0
 	for b := ch.first; b < ch.last; b++ {
@@ -206,44 +208,52 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 		}
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
 		ctrl := binary.LittleEndian.Uint64(bundle)
+		// the address width is the same for a bundle's three instructions,
+		// unless an unaligned base puts a 0x10000 boundary among them
+		alFirst, alLast := addrLen(base+uint64(b*BundleSize+8)), addrLen(base+uint64(b*BundleSize+24))
 		for s := 0; s < 3; s++ {
 			addr := base + uint64(b*BundleSize+8+8*s)
+			al := alFirst
+			if alFirst != alLast {
+				al = addrLen(addr)
+			}
 			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
 			cf := CtrlField(ctrl, s)
-			start := len(ch.text)
+			start := len(text)
 			var slot *cachedText
 			if useCache {
 				slot = &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
 			}
 			if slot != nil && slot.ok && slot.word == w && slot.ctrl == cf {
 				hits++
-				ch.text = append(ch.text, ch.text[slot.off:slot.off+slot.size]...)
-				ch.maxw = max(ch.maxw, addrLen(addr)+int(slot.size))
-				ch.ends = append(ch.ends, uint32(len(ch.text)))
-				ch.lead = append(ch.lead, slot.lead)
+				text = append(text, text[slot.off:slot.off+slot.size]...)
+				maxw = max(maxw, al+int(slot.size))
+				ends = append(ends, uint32(len(text)))
+				lead = append(lead, slot.lead)
 				continue
 			}
 			inst, err := Decode(w, cf, sm, addr)
 			var g int
 			if err != nil {
 				ch.errs = append(ch.errs, err.(*isa.DecodeError))
-				ch.text = append(ch.text, ".word "...)
-				ch.text = isa.AppendHexNum(ch.text, w)
+				text = append(text, ".word "...)
+				text = isa.AppendHexNum(text, w)
 			} else {
-				ch.text = appendGuard(ch.text, inst)
-				g = len(ch.text) - start
-				ch.text = appendBody(ch.text, inst, addr)
+				text = appendGuard(text, inst)
+				g = len(text) - start
+				text = appendBody(text, inst, addr)
 				if slot != nil && forms[inst.form].attrs&attrPCRel == 0 {
-					*slot = cachedText{w, cf, uint32(start), uint32(len(ch.text) - start), uint8(g), true}
+					*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), uint8(g), true}
 				}
 			}
 			// nvdisasm puts every hex comment in one column: two blanks after the
 			// longest address+guard+text (the guard hangs left of the mnemonic)
-			ch.maxw = max(ch.maxw, addrLen(addr)+len(ch.text)-start)
-			ch.ends = append(ch.ends, uint32(len(ch.text)))
-			ch.lead = append(ch.lead, uint8(g))
+			maxw = max(maxw, al+len(text)-start)
+			ends = append(ends, uint32(len(text)))
+			lead = append(lead, uint8(g))
 		}
 	}
+	ch.text, ch.ends, ch.lead, ch.maxw = text, ends, lead, maxw
 }
 
 func addrLen(addr uint64) int {
