@@ -49,7 +49,10 @@ func log10Floor2(n int) int {
 // value is outside the fixed-size range.
 func fastDigits(mant uint64, e2, sig int) (decimal, bool) {
 	if e2 >= 0 {
-		return intDigits(mant, e2, sig)
+		if d, ok := intDigits(mant, e2, sig); ok {
+			return d, true
+		}
+		return hugeDigits(mant, e2, sig)
 	}
 	k := -e2
 	est := log10Floor2(bits.Len64(mant) - 1 - k) // the first digit's exponent, or one less
@@ -208,4 +211,63 @@ func len128(v u128) int {
 		return 64 + bits.Len64(v.hi)
 	}
 	return bits.Len64(v.lo)
+}
+
+// hugeDigits handles integers mant<<e2 of up to 1088 bits (doubles up to
+// their largest): D = ⌊mant·2^e2 / 10^p⌋ = ⌊(mant<<(e2-p)) / 5^p⌋, dividing by
+// 5^27 at a time. 5^p is odd, so the discarded fraction is never exactly one
+// half: the remainders, most significant first, decide the rounding.
+func hugeDigits(mant uint64, e2, sig int) (decimal, bool) {
+	digits := log10Floor2(bits.Len64(mant)+e2-1) + 1 // or one less than the true count
+	for _, p := range [2]int{digits - sig, digits - sig + 1} {
+		sh := e2 - p
+		if p <= 0 || sh < 0 || bits.Len64(mant)+sh > 17*64 {
+			return decimal{}, false
+		}
+		var a [18]uint64
+		w, b := sh/64, uint(sh%64)
+		a[w] = mant << b
+		if b != 0 {
+			a[w+1] = mant >> (64 - b)
+		}
+		top := w + 1
+		// divide by 5^p, 27 powers at a time; keep each step's remainder and divisor
+		var rems, divs [12]uint64
+		steps := 0
+		for left := p; left > 0; steps++ {
+			k := min(left, 27)
+			left -= k
+			d := pow5[k]
+			var r uint64
+			for i := top; i >= 0; i-- {
+				a[i], r = bits.Div64(r, a[i], d)
+			}
+			for top > 0 && a[top] == 0 {
+				top--
+			}
+			rems[steps], divs[steps] = r, d
+		}
+		if top > 1 {
+			continue // the estimate was one digit short: more than 128 bits left
+		}
+		d := u128{a[1], a[0]}
+		if !d.less(pow10w[sig]) {
+			continue
+		}
+		if d.less(pow10w[sig-1]) {
+			return decimal{}, false
+		}
+		// the fraction (r_last + lower)/d_last > 1/2?
+		up := false
+		for i := steps - 1; i >= 0; i-- {
+			half := (divs[i] - 1) / 2
+			if rems[i] != half {
+				up = rems[i] > half
+				break
+			}
+			// exactly (d-1)/2: the lower remainders decide; all zero means below half
+		}
+		return roundDigits(d, up, up, sig, -p)
+	}
+	return decimal{}, false
 }
