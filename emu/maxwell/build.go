@@ -98,6 +98,7 @@ const (
 	kBrx
 	kB2R
 	kVideo
+	kTex // texture and surface instructions (tex_run.go)
 )
 
 // video operations (op.sub of kVideo)

@@ -58,6 +58,9 @@ type Image struct {
 	// Relocs point code at them.
 	Globals []byte
 	Relocs  []Reloc
+	// TexSlots are the bound texture and surface references (tex_load.go).
+	TexSlots   []TexSlot
+	codeCopied bool
 }
 
 // Reloc is a code relocation against a global variable: the variable's
@@ -131,6 +134,7 @@ func cubinImage(name string, data []byte, kernel, arch string) (*Image, error) {
 			}
 		}
 	}
+	img.TexSlots = texSlots(f, fn)
 	if err := globalRelocs(f, fn, img); err != nil {
 		return nil, fmt.Errorf("%s: function %s: %v", name, fn.Name, err)
 	}
@@ -164,6 +168,12 @@ func globalRelocs(f *cubin.File, fn *cubin.Function, img *Image) error {
 		sym := f.Symbols[r.Symbol]
 		off, ok := base[int(sym.Section)]
 		typ := cubin.RelocTypeName(r.Type)
+		if v, ok := descSizeReloc(sym.Name); ok && typ == "R_CUDA_ABS32_20" {
+			if err := patchImm32(img, r.Offset, v); err != nil {
+				return err
+			}
+			continue
+		}
 		switch {
 		case !ok:
 			return fmt.Errorf("relocation %s against %q, which is not a global variable (linking is not supported)", typ, sym.Name)
@@ -222,6 +232,12 @@ func paramBytes(s *emu.Setup, img *Image) ([]byte, error) {
 				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, *p.Ptr)
 			}
 			le(place.Addr+GlobalBase, 8)
+		case p.Tex != nil, p.Surf != nil:
+			h, err := s.Launch.ImageHandle(p)
+			if err != nil {
+				return nil, fmt.Errorf("params[%d]: %v", i, err)
+			}
+			le(h, 8)
 		case p.U32 != nil, p.S32 != nil:
 			n := p.U32
 			if n == nil {
@@ -335,6 +351,9 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		}
 		copy(data, s.Const[i])
 		k.Const[i] = emu.Memory{Space: emu.Constant, Data: data}
+	}
+	if err := k.bindImages(s, img); err != nil {
+		return nil, err
 	}
 	k.resolve()
 	return k, nil
