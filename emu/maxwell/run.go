@@ -21,7 +21,7 @@ type Kernel struct {
 	LocalBytes int // per thread
 	Grid       emu.Dim3
 	Block      emu.Dim3
-	bcast      []lanes // immediates and constants broadcast to every lane
+	bcast      []lanes  // immediates and constants broadcast to every lane
 	tex        *texUnit // textures and surfaces (tex_load.go), nil without
 }
 

@@ -61,7 +61,10 @@ func (k *Kernel) surfExec(w *emu.Warp, t *texInst, mask uint32) error {
 		for d := 1; d < 3; d++ {
 			out = out || xyz[d] < 0 || xyz[d] >= im.size[d]
 		}
-		if bx%access != 0 && !out {
+		// element alignment suffices (the kernels ptxas builds load .v2 at
+		// 4-byte steps of an r32 surface)
+		align := min(access, im.f.bytes)
+		if bx%align != 0 && !out {
 			return &laneErr{l, fmt.Errorf("%s: misaligned %d-byte access at byte %d of a row", im.what(), access, bx)}
 		}
 		if out {
@@ -77,7 +80,7 @@ func (k *Kernel) surfExec(w *emu.Warp, t *texInst, mask uint32) error {
 				}
 				continue
 			}
-			bx = min(max(bx, 0), row-access) / access * access
+			bx = min(max(bx, 0), row-access) / align * align
 			for d := 1; d < 3; d++ {
 				xyz[d] = min(max(xyz[d], 0), im.size[d]-1)
 			}
@@ -124,6 +127,7 @@ func (k *Kernel) surfAccess(t *texInst, im *texImage, at uint64, access, l int,
 		// integer formats keep the register bits; decodeTexel gave
 		// floats for the others, which encodeTexel reads back
 		encodeTexel(im.f, v, b)
+		return g.Write(at, b)
 	case t.op == tSuld:
 		if access < 4 {
 			v, err := g.Load(at, access)

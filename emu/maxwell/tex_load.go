@@ -308,7 +308,6 @@ func slotParam(sl TexSlot) emu.Param {
 	return emu.Param{Tex: &name}
 }
 
-
 func (im *texImage) what() string {
 	if im.surface {
 		return fmt.Sprintf("surface %q", im.name)

@@ -1,0 +1,510 @@
+package maxwell
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/rand"
+	"strconv"
+	"testing"
+
+	"gpuisa/emu"
+)
+
+// texLaunch is a one-warp launch with textures and surfaces: the output
+// buffer "out" first, then the kernel's other parameters.
+type texLaunch struct {
+	program  []byte
+	arch     string
+	kernel   string
+	out      []byte
+	params   []emu.Param
+	textures map[string]emu.Image
+	surfaces map[string]emu.Image
+	buffers  map[string][]byte // images backed by buffers
+}
+
+// exec runs the launch and returns the global memory and where each buffer is.
+func (tl texLaunch) exec(t *testing.T) (global []byte, places map[string]emu.BufferPlace, err error) {
+	t.Helper()
+	out := "out"
+	l := &emu.Launch{Arch: tl.arch, Kernel: tl.kernel, Textures: tl.textures, Surfaces: tl.surfaces}
+	l.Params = append([]emu.Param{{Ptr: &out}}, tl.params...)
+	s := &emu.Setup{Launch: l, Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{32, 1, 1}, Buffers: map[string]emu.BufferPlace{}}
+	bufs := map[string][]byte{"out": tl.out}
+	for n, b := range tl.buffers {
+		bufs[n] = b
+	}
+	next := uint64(256)
+	for _, n := range sortedKeys(bufs) {
+		b := bufs[n]
+		s.Buffers[n] = emu.BufferPlace{Addr: next, Bytes: uint64(len(b))}
+		s.Global = append(s.Global, make([]byte, int(next)-len(s.Global))...)
+		s.Global = append(s.Global, b...)
+		next = (uint64(len(s.Global)) + 255) &^ 255
+	}
+	img, err := ProgramImage("test", tl.program, tl.kernel, tl.arch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := NewKernel(s, img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := k.Config(s, img)
+	_, err = emu.Run(cfg, k)
+	return k.Global.Data, s.Buffers, err
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+func nums(v ...float64) []emu.Num {
+	var out []emu.Num
+	for _, x := range v {
+		out = append(out, emu.Num{Text: strconv.FormatFloat(x, 'g', -1, 64)})
+	}
+	return out
+}
+
+// ---- the reference: a texture as decoded texels, sampled the simple way
+
+type refTex struct {
+	w, h, d, layers int
+	levels          [][][4]uint32 // per level: layer-major, then z, y, x
+	integer         bool
+	linear          bool
+	normalized      bool
+	addr            [3]string
+	border          [4]uint32
+}
+
+func (r *refTex) size(l int) [3]int {
+	return [3]int{max(1, r.w>>l), max(1, r.h>>l), max(1, r.d>>l)}
+}
+
+// makeRef decodes bytes of the given format (only what the tests use).
+func makeRef(format string, w, h, d, layers, nlevels int, data []byte) *refTex {
+	r := &refTex{w: w, h: h, d: d, layers: layers, addr: [3]string{"clamp", "clamp", "clamp"}}
+	off := 0
+	for l := range nlevels {
+		s := r.size(l)
+		n := s[0] * s[1] * s[2] * layers
+		lv := make([][4]uint32, n)
+		for i := range lv {
+			one := math.Float32bits(1)
+			switch format {
+			case "rgba32f":
+				for c := range 4 {
+					lv[i][c] = binary.LittleEndian.Uint32(data[off+4*c:])
+				}
+				off += 16
+			case "rgba8unorm":
+				for c := range 4 {
+					lv[i][c] = math.Float32bits(float32(float64(data[off+c]) / 255))
+				}
+				off += 4
+			case "rgba16f":
+				for c := range 4 {
+					lv[i][c] = math.Float32bits(halfToFloat(binary.LittleEndian.Uint16(data[off+2*c:])))
+				}
+				off += 8
+			case "r32f":
+				lv[i] = [4]uint32{binary.LittleEndian.Uint32(data[off:]), 0, 0, one}
+				off += 4
+			case "r32ui":
+				lv[i] = [4]uint32{binary.LittleEndian.Uint32(data[off:]), 0, 0, 1}
+				r.integer = true
+				off += 4
+			default:
+				panic(format)
+			}
+		}
+		r.levels = append(r.levels, lv)
+	}
+	return r
+}
+
+func (r *refTex) get(l, layer, x, y, z int) [4]uint32 {
+	s := r.size(l)
+	return r.levels[l][((layer*s[2]+z)*s[1]+y)*s[0]+x]
+}
+
+// at resolves one texel index per dimension through the address modes.
+func (r *refTex) at(l, layer int, i [3]int) [4]uint32 {
+	s := r.size(l)
+	var x [3]int
+	for d := range 3 {
+		mode := r.addr[d]
+		if !r.normalized && (mode == "wrap" || mode == "mirror") {
+			mode = "clamp"
+		}
+		n, v := s[d], i[d]
+		switch mode {
+		case "clamp":
+			v = max(0, min(v, n-1))
+		case "border":
+			if v < 0 || v >= n {
+				return r.border
+			}
+		case "wrap":
+			v = v % n
+			if v < 0 {
+				v += n
+			}
+		case "mirror":
+			p := v % (2 * n)
+			if p < 0 {
+				p += 2 * n
+			}
+			if p < n {
+				v = p
+			} else {
+				v = 2*n - 1 - p
+			}
+		}
+		x[d] = v
+	}
+	return r.get(l, layer, x[0], x[1], x[2])
+}
+
+// lookup filters at level l: coordinates in level-0 texels (normalized
+// ones scaled first), offsets added to the texel indices, depth compare
+// with ref when dc.
+func (r *refTex) lookup(l, layer, dims int, c [3]float32, off [3]int, dc bool, ref float32) [4]uint32 {
+	s := r.size(l)
+	var u [3]float64
+	for d := range dims {
+		u[d] = float64(c[d])
+		if r.normalized {
+			u[d] *= float64([3]int{r.w, r.h, r.d}[d])
+		}
+		u[d] *= float64(s[d]) / float64([3]int{r.w, r.h, r.d}[d])
+	}
+	layer = max(0, min(layer, r.layers-1))
+	cmp := func(t [4]uint32) [4]uint32 {
+		if !dc {
+			return t
+		}
+		v := float32(0)
+		if ref <= math.Float32frombits(t[0]) {
+			v = 1
+		}
+		b := math.Float32bits(v)
+		return [4]uint32{b, b, b, b}
+	}
+	if !r.linear || r.integer {
+		var i [3]int
+		for d := range dims {
+			i[d] = int(math.Floor(u[d])) + off[d]
+		}
+		return cmp(r.at(l, layer, i))
+	}
+	var base [3]int
+	var a [3]float64
+	for d := range dims {
+		x := u[d] - 0.5
+		base[d] = int(math.Floor(x)) + off[d]
+		a[d] = math.Round((x-math.Floor(x))*256) / 256
+	}
+	var acc [4]float64
+	for dz := range 2 {
+		for dy := range 2 {
+			for dx := range 2 {
+				step := [3]int{dx, dy, dz}
+				w := 1.0
+				skip := false
+				for d := range 3 {
+					if d >= dims {
+						skip = skip || step[d] == 1
+						continue
+					}
+					if step[d] == 1 {
+						w *= a[d]
+					} else {
+						w *= 1 - a[d]
+					}
+				}
+				if skip {
+					continue
+				}
+				t := cmp(r.at(l, layer, [3]int{base[0] + dx, base[1] + dy, base[2] + dz}))
+				for k := range 4 {
+					acc[k] += w * float64(math.Float32frombits(t[k]))
+				}
+			}
+		}
+	}
+	var out [4]uint32
+	for k := range 4 {
+		out[k] = math.Float32bits(float32(acc[k]))
+	}
+	return out
+}
+
+// levelFor is the nearest mip level for a level of detail (GL's rule).
+func (r *refTex) levelFor(lambda float64) int {
+	top := len(r.levels) - 1
+	lambda = math.Max(0, math.Min(lambda, float64(top)))
+	if lambda <= 0.5 {
+		return 0
+	}
+	return min(top, int(math.Ceil(lambda+0.5))-1)
+}
+
+// lodOf is log2 of the larger gradient length, in texels.
+func (r *refTex) lodOf(dx, dy [2]float64) float64 {
+	sx, sy := 1.0, 1.0
+	if r.normalized {
+		sx, sy = float64(r.w), float64(r.h)
+	}
+	a := math.Hypot(dx[0]*sx, dx[1]*sy)
+	b := math.Hypot(dy[0]*sx, dy[1]*sy)
+	return math.Log2(math.Max(a, b))
+}
+
+// gather4 is tld4: component c of the bilinear footprint at level 0.
+func (r *refTex) gather4(c int, uv [2]float32, off [2]int) [4]uint32 {
+	u, v := float64(uv[0]), float64(uv[1])
+	if r.normalized {
+		u, v = u*float64(r.w), v*float64(r.h)
+	}
+	i, j := int(math.Floor(u-0.5))+off[0], int(math.Floor(v-0.5))+off[1]
+	return [4]uint32{
+		r.at(0, 0, [3]int{i, j + 1, 0})[c], r.at(0, 0, [3]int{i + 1, j + 1, 0})[c],
+		r.at(0, 0, [3]int{i + 1, j, 0})[c], r.at(0, 0, [3]int{i, j, 0})[c]}
+}
+
+// fetch is tld: integer coordinates at level 0, zero outside.
+func (r *refTex) fetch(x, y int) [4]uint32 {
+	if x < 0 || y < 0 || x >= r.w || y >= r.h {
+		return [4]uint32{}
+	}
+	return r.get(0, 0, x, y, 0)
+}
+
+func randBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	rng.Read(b)
+	return b
+}
+
+func randFloats(rng *rand.Rand, n int) []byte {
+	b := make([]byte, 4*n)
+	for i := range n {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(rng.Float32()))
+	}
+	return b
+}
+
+func randHalves(rng *rand.Rand, n int) []byte {
+	b := make([]byte, 2*n)
+	for i := range n {
+		binary.LittleEndian.PutUint16(b[2*i:], floatToHalf(rng.Float64()*4-2, 0))
+	}
+	return b
+}
+
+func put4(dst []uint32, v [4]uint32) { copy(dst, v[:]) }
+
+func fbits(x float32) uint32    { return math.Float32bits(x) }
+func fval(x uint32) float32     { return math.Float32frombits(x) }
+func fadd32(a, b uint32) uint32 { return fbits(fval(a) + fval(b)) }
+
+// texsurfSetup is the 17_texsurf launch: bound tref/sref, bindless tobj/sobj
+// (parameters) and tmem/smem (handles in the output buffer).
+type texsurfSetup struct {
+	u, v                float32
+	tref, tobj, tmem    []byte
+	sref, sobj, smem    []byte
+	rtref, rtobj, rtmem *refTex
+	textures, surfaces  map[string]emu.Image
+}
+
+func newTexsurf(seed int64) *texsurfSetup {
+	rng := rand.New(rand.NewSource(seed))
+	s := &texsurfSetup{u: rng.Float32() * 2, v: rng.Float32() * 8}
+	s.tref = randFloats(rng, 4*(16*8+8*4+4*2))
+	s.tobj = randBytes(rng, 4*8*6*4*2)
+	s.tmem = randHalves(rng, 4*12*10)
+	s.sref = randBytes(rng, 160*32*4)
+	s.sobj = randBytes(rng, 40*32*4)
+	s.smem = randBytes(rng, 4*32*4)
+	s.rtref = makeRef("rgba32f", 16, 8, 1, 1, 3, s.tref)
+	s.rtref.linear, s.rtref.addr = true, [3]string{"border", "clamp", "clamp"}
+	s.rtref.border = [4]uint32{fbits(0.125), fbits(0.25), fbits(0.375), fbits(0.5)}
+	s.rtobj = makeRef("rgba8unorm", 8, 6, 4, 2, 1, s.tobj)
+	s.rtobj.addr = [3]string{"border", "border", "border"}
+	s.rtobj.border = [4]uint32{fbits(0.25), fbits(0.5), fbits(0.75), fbits(1)}
+	s.rtmem = makeRef("rgba16f", 12, 10, 1, 1, 1, s.tmem)
+	s.rtmem.linear, s.rtmem.normalized, s.rtmem.addr = true, true, [3]string{"wrap", "mirror", "clamp"}
+	s.textures = map[string]emu.Image{
+		"tref": {Buffer: "tref", Format: "rgba32f", Size: nums(16, 8), Levels: nums(3)[0], Filter: "linear",
+			Address: []string{"border", "clamp"}, Border: nums(0.125, 0.25, 0.375, 0.5)},
+		"tobj": {Buffer: "tobj", Format: "rgba8unorm", Size: nums(8, 6, 4), Layers: nums(2)[0],
+			Address: []string{"border"}, Border: nums(0.25, 0.5, 0.75, 1)},
+		"tmem": {Buffer: "tmem", Format: "rgba16f", Size: nums(12, 10), Filter: "linear", Normalized: true,
+			Address: []string{"wrap", "mirror"}},
+	}
+	s.surfaces = map[string]emu.Image{
+		"sref": {Buffer: "sref", Format: "r32ui", Size: nums(160, 32)},
+		"sobj": {Buffer: "sobj", Format: "r32ui", Size: nums(40, 32)},
+		"smem": {Buffer: "smem", Format: "r32i", Size: nums(4, 32)},
+	}
+	return s
+}
+
+// texsurfRef computes the kernel's output rows and final surfaces.
+func (s *texsurfSetup) ref() (out [32][49]uint32, sref, sobj, smem []uint32) {
+	sref, sobj, smem = u32s(s.sref), u32s(s.sobj), u32s(s.smem)
+	var u, v [32]float32
+	for t := range 32 {
+		u[t] = s.u + float32(t)
+		v[t] = s.v
+	}
+	// implicit level of detail: coarse quad derivatives (lanes +1 and +2)
+	quad := func(r *refTex, t int) int {
+		q := t &^ 3
+		dx := [2]float64{float64(u[q+1]) - float64(u[q]), 0}
+		dy := [2]float64{float64(u[q+2]) - float64(u[q]), 0}
+		return r.levelFor(r.lodOf(dx, dy))
+	}
+	uv := func(t int) [3]float32 { return [3]float32{u[t], v[t], 0} }
+	half := float32(0.5)
+	var r12, r13, r14, r15, r17, r31 [32]uint32
+	for t := range 32 {
+		o := &out[t]
+		f := s.rtref.fetch(t, 0) // f0..f3
+		lgrad := s.rtref.levelFor(s.rtref.lodOf([2]float64{float64(fval(f[0])), float64(fval(f[1]))},
+			[2]float64{float64(fval(f[2])), float64(fval(f[3]))}))
+		put4(o[12:16], s.rtref.lookup(lgrad, 0, 2, uv(t), [3]int{}, false, 0))
+		lref := quad(s.rtref, t)
+		f32 := s.rtobj.lookup(0, 0, 2, uv(t), [3]int{1, -1}, false, 0)
+		f36 := s.rtref.lookup(lref, 0, 2, uv(t), [3]int{1, -1}, true, half)
+		g41 := s.rtobj.gather4(3, [2]float32{u[t], v[t]}, [2]int{1, -1})
+		o[0], o[1], o[2], o[3] = fadd32(f[0], f32[0]), fadd32(f[1], f36[0]), fadd32(f[2], g41[0]), fadd32(f[3], g41[3])
+		tx := s.rtref.lookup(lref, 0, 2, uv(t), [3]int{}, false, 0)
+		m32 := s.rtmem.lookup(0, 0, 2, uv(t), [3]int{}, false, 0)
+		m36 := s.rtmem.gather4(2, [2]float32{u[t], v[t]}, [2]int{})
+		o[4], o[5], o[6], o[7] = tx[0], fadd32(tx[1], m32[0]), fadd32(tx[2], m36[0]), tx[3]
+		put4(o[8:12], s.rtref.lookup(s.rtref.levelFor(0.5), 0, 2, uv(t), [3]int{}, false, 0))
+		put4(o[16:20], s.rtref.gather4(0, [2]float32{u[t], v[t]}, [2]int{}))
+		put4(o[20:24], s.rtobj.lookup(0, 0, 2, uv(t), [3]int{}, false, 0))
+		put4(o[24:28], s.rtobj.gather4(1, [2]float32{u[t], v[t]}, [2]int{}))
+		put4(o[28:32], s.rtobj.fetch(t, 0))
+		t3 := s.rtobj.lookup(0, 0, 3, [3]float32{u[t], v[t], u[t]}, [3]int{}, false, 0)
+		a2 := s.rtobj.lookup(0, min(t, 65535), 2, uv(t), [3]int{}, false, 0)
+		l22 := s.rtobj.lookup(0, 0, 2, [3]float32{v[t], u[t], 0}, [3]int{}, false, 0)
+		m26 := s.rtmem.fetch(t, 0)
+		// smem: suld [smem, {0, t}] before sust [smem, {0}]
+		r31[t] = smem[4*t]
+		o[32], o[33], o[34] = 16, 8, 3
+		o[35] = t3[0] + l22[0]
+		o[36], o[37] = t3[1]+l22[3], t3[2]+m26[0]
+		o[38] = t3[3] + r31[t]
+		o[39], o[40], o[41], o[42] = a2[0], a2[1], a2[2], a2[3]
+		o[43] = 8
+	}
+	smem[0] = 10 // sust [smem, {0}], txq.height of tmem
+	const row = 160
+	for t := range 32 {
+		r12[t] = sref[t]
+	}
+	for t := range 32 {
+		r13[t], r14[t] = sref[t*row+t], sref[t*row+t+1]
+	}
+	for t := range 32 {
+		r15[t] = r12[t] + r13[t]
+		sref[t] = r15[t]
+	}
+	for t := range 32 {
+		copy(sref[t*row+t:], []uint32{r12[t], r13[t], r14[t], r15[t]})
+	}
+	for t := range 32 {
+		sref[t*row+4*t] = r12[t]
+	}
+	for t := range 32 {
+		sref[t] += r15[t]
+	}
+	for t := range 32 {
+		r17[t] = sobj[t*40+t]
+	}
+	for t := range 32 {
+		o := &out[t]
+		o[44], o[45], o[46], o[47], o[48] = r12[t], r13[t], r14[t], row, r17[t]
+	}
+	return
+}
+
+func TestOracleTexsurf(t *testing.T) {
+	for _, vt := range variants {
+		t.Run(vt.arch+"_"+vt.opt, func(t *testing.T) {
+			prog := oracleCubin(t, vt.arch, "17_texsurf."+vt.opt+".cubin")
+			for seed := int64(1); seed <= 3; seed++ {
+				s := newTexsurf(seed)
+				runTexsurf(t, s, prog, vt.arch)
+			}
+		})
+	}
+}
+
+func runTexsurf(t *testing.T, s *texsurfSetup, prog []byte, arch string) {
+	t.Helper()
+	tobj, sobj := "tobj", "sobj"
+	out := make([]byte, 32*256)
+	l := &emu.Launch{Textures: s.textures, Surfaces: s.surfaces}
+	tm, _ := l.ImageHandle(emu.Param{Tex: ptr("tmem")})
+	sm, _ := l.ImageHandle(emu.Param{Surf: ptr("smem")})
+	binary.LittleEndian.PutUint64(out, tm)
+	binary.LittleEndian.PutUint64(out[8:], sm)
+	tl := texLaunch{program: prog, arch: arch, kernel: "texsurf", out: out,
+		params: []emu.Param{{Tex: &tobj}, {Surf: &sobj}, {F32: &emu.Num{Text: strconv.FormatFloat(float64(s.u), 'g', -1, 32)}},
+			{F32: &emu.Num{Text: strconv.FormatFloat(float64(s.v), 'g', -1, 32)}}},
+		textures: s.textures, surfaces: s.surfaces,
+		buffers: map[string][]byte{"tref": s.tref, "tobj": s.tobj, "tmem": s.tmem, "sref": s.sref, "sobj": s.sobj, "smem": s.smem}}
+	g, places, err := tl.exec(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wsref, wsobj, wsmem := s.ref()
+	got := u32s(g[places["out"].Addr:][:32*256])
+	for th := range 32 {
+		for i, w := range want[th] {
+			if x := got[th*64+i]; x != w && !closeF32(x, w) {
+				t.Fatalf("thread %d word %d: got %#x (%g), want %#x (%g)", th, i, x, fval(x), w, fval(w))
+			}
+		}
+	}
+	for name, w := range map[string][]uint32{"sref": wsref, "sobj": wsobj, "smem": wsmem} {
+		p := places[name]
+		if err := sameWords(u32s(g[p.Addr:p.Addr+p.Bytes]), w); err != nil {
+			t.Fatalf("surface %s: %v", name, err)
+		}
+	}
+}
+
+// closeF32 accepts filtered results within a few ulp (the reference sums
+// in another order).
+func closeF32(a, b uint32) bool {
+	x, y := fval(a), fval(b)
+	if math.IsNaN(float64(x)) || math.IsNaN(float64(y)) {
+		return false
+	}
+	return math.Abs(float64(x-y)) <= 1e-6*math.Max(1, math.Abs(float64(y)))
+}
+
+func ptr(s string) *string { return &s }
+
+var _ = errors.New
