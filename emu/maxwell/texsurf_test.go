@@ -301,10 +301,10 @@ func randBytes(rng *rand.Rand, n int) []byte {
 	return b
 }
 
-func randFloats(rng *rand.Rand, n int) []byte {
+func randFloats(rng *rand.Rand, n int, scale float32) []byte {
 	b := make([]byte, 4*n)
 	for i := range n {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(rng.Float32()))
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(rng.Float32()*scale))
 	}
 	return b
 }
@@ -335,8 +335,8 @@ type texsurfSetup struct {
 
 func newTexsurf(seed int64) *texsurfSetup {
 	rng := rand.New(rand.NewSource(seed))
-	s := &texsurfSetup{u: rng.Float32() * 2, v: rng.Float32() * 8}
-	s.tref = randFloats(rng, 4*(16*8+8*4+4*2))
+	s := &texsurfSetup{u: rng.Float32() * 2, v: 0.5 + rng.Float32()*4.5}
+	s.tref = randFloats(rng, 4*(16*8+8*4+4*2), 8) // gradients up to 8 texels: levels 0..2
 	s.tobj = randBytes(rng, 4*8*6*4*2)
 	s.tmem = randHalves(rng, 4*12*10)
 	s.sref = randBytes(rng, 160*32*4)
