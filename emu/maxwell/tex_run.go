@@ -76,7 +76,8 @@ func (t *texInst) layout() (slots []uint8, nA int) {
 	case tTexs, tTlds, tTld4s:
 		coords()
 		extras()
-		if len(slots) >= 3 {
+		// TLDS ARRAY_2D takes the layer alone in Ra (ptxas's register setup)
+		if len(slots) >= 3 && !(t.op == tTlds && isArray(t.dim)) {
 			return slots, 2
 		}
 		return slots, 1

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -508,3 +510,104 @@ func closeF32(a, b uint32) bool {
 func ptr(s string) *string { return &s }
 
 var _ = errors.New
+
+// ownTexCubin reads one of testdata/texsurf.sm_5x.O3/O0.cubin.
+func ownTexCubin(t *testing.T, arch, opt string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "texsurf."+arch+"."+opt+".cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func f32param(x float32) emu.Param {
+	return emu.Param{F32: &emu.Num{Text: strconv.FormatFloat(float64(x), 'g', -1, 32)}}
+}
+
+// lookupMip blends two levels with an 8-bit fraction (mip_filter linear).
+func (r *refTex) lookupMip(lambda float64, layer, dims int, c [3]float32) [4]uint32 {
+	top := float64(len(r.levels) - 1)
+	lambda = math.Max(0, math.Min(lambda, top))
+	l0 := int(lambda)
+	f := math.Round((lambda-float64(l0))*256) / 256
+	a := r.lookup(l0, layer, dims, c, [3]int{}, false, 0)
+	if f == 0 || l0 == len(r.levels)-1 {
+		return a
+	}
+	b := r.lookup(l0+1, layer, dims, c, [3]int{}, false, 0)
+	var out [4]uint32
+	for k := range 4 {
+		out[k] = fbits(float32(float64(fval(a[k]))*(1-f) + float64(fval(b[k]))*f))
+	}
+	return out
+}
+
+func TestOwnTexmore(t *testing.T) {
+	for _, vt := range variants {
+		t.Run(vt.arch+"_"+vt.opt, func(t *testing.T) {
+			prog := ownTexCubin(t, vt.arch, vt.opt)
+			for seed := int64(1); seed <= 3; seed++ {
+				rng := rand.New(rand.NewSource(seed))
+				u0, v0 := rng.Float32()*2-0.5, rng.Float32()*2-0.5
+				a3 := randFloats(rng, 4*6*5*4, 1)
+				arr := randBytes(rng, 4*(5*4+2*2)*3)
+				mip := randBytes(rng, 4*(16*16+8*8+4*4+2*2+1))
+				r3 := makeRef("rgba32f", 6, 5, 4, 1, 1, a3)
+				r3.linear, r3.normalized, r3.addr = true, true, [3]string{"wrap", "wrap", "wrap"}
+				ra := makeRef("r32ui", 5, 4, 1, 3, 2, arr)
+				rm := makeRef("rgba8unorm", 16, 16, 1, 1, 5, mip)
+				rm.linear, rm.normalized, rm.addr = true, true, [3]string{"mirror", "clamp", "clamp"}
+				textures := map[string]emu.Image{
+					"a3":  {Buffer: "a3", Format: "rgba32f", Size: nums(6, 5, 4), Filter: "linear", Normalized: true, Address: []string{"wrap"}},
+					"arr": {Buffer: "arr", Format: "r32ui", Size: nums(5, 4), Layers: nums(3)[0], Levels: nums(2)[0]},
+					"mip": {Buffer: "mip", Format: "rgba8unorm", Size: nums(16, 16), Levels: nums(5)[0], Filter: "linear",
+						MipFilter: "linear", Normalized: true, Address: []string{"mirror", "clamp"}},
+				}
+				tl := texLaunch{program: prog, arch: vt.arch, kernel: "texmore", out: make([]byte, 32*256),
+					params:   []emu.Param{{Tex: ptr("a3")}, {Tex: ptr("arr")}, {Tex: ptr("mip")}, f32param(u0), f32param(v0)},
+					textures: textures, buffers: map[string][]byte{"a3": a3, "arr": arr, "mip": mip}}
+				g, places, err := tl.exec(t)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := u32s(g[places["out"].Addr:][:32*256])
+				var u, w, lod [32]float32
+				for th := range 32 {
+					f40 := float32(th) * 0.0625
+					u[th], w[th], lod[th] = u0+f40, v0-f40, float32(th)*0.125
+				}
+				for th := range 32 {
+					var want []uint32
+					add := func(v [4]uint32) { want = append(want, v[:]...) }
+					add(r3.lookup(0, 0, 3, [3]float32{u[th], v0, w[th]}, [3]int{}, false, 0))
+					add(rm.lookupMip(float64(lod[th]), 0, 2, [3]float32{u[th], v0}))
+					f41 := float64(float32(th) * 0.0625)
+					add(rm.lookupMip(rm.lodOf([2]float64{f41, float64(lod[th])}, [2]float64{float64(lod[th]), f41}), 0, 2, [3]float32{u[th], v0}))
+					if th < 5 && th < 16>>th {
+						add(rm.get(th, 0, th, th, 0))
+					} else {
+						add([4]uint32{})
+					}
+					add(ra.lookup(ra.levelFor(float64(lod[th])), th, 2, [3]float32{u[th], v0}, [3]int{}, false, 0))
+					if th < 3 && th < 4 {
+						add(ra.get(0, th, th, th, 0))
+					} else {
+						add([4]uint32{})
+					}
+					q := th &^ 3
+					lam := rm.lodOf([2]float64{float64(u[q+1]) - float64(u[q]), 0}, [2]float64{float64(u[q+2]) - float64(u[q]), 0})
+					add(rm.lookupMip(lam, 0, 2, [3]float32{u[th], 0}))
+					add([4]uint32{4, 3, 5, 1})
+					add([4]uint32{1, 0, 0x10DC, 0x10B5})
+					want = append(want, uint32(16>>(th&3)), uint32(16>>(th&3)))
+					for i, x := range want {
+						if y := got[th*64+i]; y != x && !closeF32(y, x) {
+							t.Fatalf("seed %d thread %d word %d: got %#x (%g), want %#x (%g)", seed, th, i, y, fval(y), x, fval(x))
+						}
+					}
+				}
+			}
+		})
+	}
+}
