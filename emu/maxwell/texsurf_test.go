@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gpuisa/emu"
@@ -607,6 +608,143 @@ func TestOwnTexmore(t *testing.T) {
 						}
 					}
 				}
+			}
+		})
+	}
+}
+
+func unorm8(x float32) byte {
+	if x != x {
+		return 0
+	}
+	return byte(math.RoundToEven(math.Min(math.Max(float64(x), 0), 1) * 255))
+}
+
+func TestOwnSurfmore(t *testing.T) {
+	for _, vt := range variants {
+		t.Run(vt.arch+"_"+vt.opt, func(t *testing.T) {
+			prog := ownTexCubin(t, vt.arch, vt.opt)
+			rng := rand.New(rand.NewSource(7))
+			s3 := randBytes(rng, 4*32*4*8)
+			sa := randBytes(rng, 4*34*8*8)
+			s8 := randBytes(rng, 4*40*32)
+			const xoff = 120
+			surfaces := map[string]emu.Image{
+				"s3": {Buffer: "s3", Format: "r32ui", Size: nums(32, 4, 8)},
+				"sa": {Buffer: "sa", Format: "r32ui", Size: nums(34, 8), Layers: nums(8)[0]},
+				"s8": {Buffer: "s8", Format: "rgba8unorm", Size: nums(40, 32)},
+			}
+			tl := texLaunch{program: prog, arch: vt.arch, kernel: "surfmore", out: make([]byte, 32*256),
+				params:   []emu.Param{{Surf: ptr("s3")}, {Surf: ptr("sa")}, {Surf: ptr("s8")}, {U32: &emu.Num{Text: strconv.Itoa(xoff)}}},
+				surfaces: surfaces, buffers: map[string][]byte{"s3": s3, "sa": sa, "s8": s8}}
+			g, places, err := tl.exec(t)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// the reference, instruction by instruction, lanes in order
+			m3, ma, m8 := u32s(s3), u32s(sa), append([]byte(nil), s8...)
+			i3 := func(x, y, z int) int { return (z*4+y)*32 + x }
+			ia := func(x, y, layer int) int { return (layer*8+y)*34 + x }
+			var out [32][14]uint32
+			for th := range 32 {
+				out[th][0] = m3[i3(th, th&3, th>>2)]
+			}
+			for th := range 32 {
+				m3[i3(th, th&3, th>>2)] = out[th][0] + uint32(th)
+			}
+			for th := range 32 {
+				out[th][1], out[th][2] = ma[ia(th, th>>2, th&3)], ma[ia(th+1, th>>2, th&3)]
+			}
+			for th := range 32 {
+				ma[ia(th, th&3, th>>2)] = out[th][2]
+			}
+			for th := range 32 {
+				out[th][3] = ma[ia(th, 0, th&3)]
+				out[th][4] = uint32(m8[th*160+th])
+				out[th][5] = uint32(binary.LittleEndian.Uint16(m8[th*160+4*th:]))
+			}
+			for th := range 32 {
+				m8[th*160+th]++
+			}
+			for th := range 32 {
+				f := float32(th) * 0.03125
+				copy(m8[th*160+4*(th+1):], []byte{unorm8(f), unorm8(-f), unorm8(f + 0.5), 255})
+			}
+			for th := range 32 {
+				x := (4*th + xoff) / 4
+				out[th][6] = ma[ia(min(x, 33), 0, 0)]
+				if x < 34 {
+					out[th][7] = ma[ia(x, 0, 0)]
+				}
+			}
+			for th := range 32 {
+				if x := (4*th + xoff) / 4; x < 34 {
+					ma[ia(x, 0, 0)] = uint32(th)
+				}
+			}
+			for th := range 32 {
+				m3[i3(th, th&3, 0)] = min(m3[i3(th, th&3, 0)], uint32(th))
+			}
+			for th := range 32 {
+				m3[i3(th&3, 0, 0)] &= uint32(th)
+			}
+			for th := range 32 {
+				m3[i3(th, 0, 0)] |= uint32(th)
+			}
+			m3[0] += 32
+			for th := range 32 {
+				o := &out[th]
+				o[8], o[9], o[10], o[11], o[12], o[13] = 32, 4, 8, 8, 0x10B5, 0x10D2
+				got := u32s(g[places["out"].Addr+uint64(256*th):][:14*4])
+				if err := sameWords(got, o[:]); err != nil {
+					t.Fatalf("thread %d: %v", th, err)
+				}
+			}
+			for name, w := range map[string][]byte{"s3": fromU32(m3), "sa": fromU32(ma), "s8": m8} {
+				p := places[name]
+				if err := sameWords(u32s(g[p.Addr:p.Addr+p.Bytes]), u32s(w)); err != nil {
+					t.Fatalf("surface %s: %v", name, err)
+				}
+			}
+		})
+	}
+}
+
+// TestTexFaults: a texture handle that names nothing, and a trapping
+// surface load past the end, fault at the instruction with the thread.
+func TestTexFaults(t *testing.T) {
+	for _, vt := range variants {
+		t.Run(vt.arch+"_"+vt.opt, func(t *testing.T) {
+			prog := ownTexCubin(t, vt.arch, vt.opt)
+			textures := map[string]emu.Image{"tx": {Format: "r32f", Size: nums(8)}}
+			surfaces := map[string]emu.Image{"sx": {Format: "r32ui", Size: nums(40), Fill: emu.Num{Text: "1"}}}
+			launch := func(tex emu.Param, x int) error {
+				tl := texLaunch{program: prog, arch: vt.arch, kernel: "texfault", out: make([]byte, 16),
+					params:   []emu.Param{tex, {Surf: ptr("sx")}, {U32: &emu.Num{Text: strconv.Itoa(x)}}},
+					textures: textures, surfaces: surfaces}
+				_, _, err := tl.exec(t)
+				return err
+			}
+			var f *emu.Fault
+			for _, h := range []string{"0", "0x300003", "0x7"} {
+				err := launch(emu.Param{U64: &emu.Num{Text: h}}, 0)
+				if !errors.As(err, &f) || !strings.Contains(f.Inst, "TLD") || f.Thread != (emu.Dim3{0, 0, 0}) ||
+					!strings.Contains(err.Error(), "invalid texture handle") {
+					t.Fatalf("handle %s: %v", h, err)
+				}
+			}
+			// 4 bytes at byte x + 4 tid of a 160-byte surface
+			if err := launch(emu.Param{Tex: ptr("tx")}, 0); err != nil {
+				t.Fatal(err)
+			}
+			err := launch(emu.Param{Tex: ptr("tx")}, 132)
+			if !errors.As(err, &f) || !strings.Contains(f.Inst, "SULD") || !strings.Contains(err.Error(), "out of range (trap)") ||
+				f.Thread != (emu.Dim3{7, 0, 0}) || f.PC == 0 {
+				t.Fatalf("trap: %v", err)
+			}
+			err = launch(emu.Param{Tex: ptr("tx")}, 2)
+			if !errors.As(err, &f) || !strings.Contains(err.Error(), "misaligned") || f.Thread != (emu.Dim3{0, 0, 0}) {
+				t.Fatalf("misaligned: %v", err)
 			}
 		})
 	}
