@@ -1,11 +1,13 @@
 package maxwell
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -485,7 +487,7 @@ func runTexsurf(t *testing.T, s *texsurfSetup, prog []byte, arch string) {
 	got := u32s(g[places["out"].Addr:][:32*256])
 	for th := range 32 {
 		for i, w := range want[th] {
-			if x := got[th*64+i]; x != w && !closeF32(x, w) {
+			if x := got[th*64+i]; x != w {
 				t.Fatalf("thread %d word %d: got %#x (%g), want %#x (%g)", th, i, x, fval(x), w, fval(w))
 			}
 		}
@@ -496,16 +498,6 @@ func runTexsurf(t *testing.T, s *texsurfSetup, prog []byte, arch string) {
 			t.Fatalf("surface %s: %v", name, err)
 		}
 	}
-}
-
-// closeF32 accepts filtered results within a few ulp (the reference sums
-// in another order).
-func closeF32(a, b uint32) bool {
-	x, y := fval(a), fval(b)
-	if math.IsNaN(float64(x)) || math.IsNaN(float64(y)) {
-		return false
-	}
-	return math.Abs(float64(x-y)) <= 1e-6*math.Max(1, math.Abs(float64(y)))
 }
 
 func ptr(s string) *string { return &s }
@@ -544,66 +536,84 @@ func (r *refTex) lookupMip(lambda float64, layer, dims int, c [3]float32) [4]uin
 	return out
 }
 
+// texmoreCase is the texmore kernel's inputs for a seed and the reference
+// output (the first 152 bytes of each thread's 256).
+type texmoreCase struct {
+	u0, v0       float32
+	a3, arr, mip []byte
+	textures     map[string]emu.Image
+	want         [32][]uint32
+}
+
+func newTexmore(seed int64) *texmoreCase {
+	rng := rand.New(rand.NewSource(seed))
+	c := &texmoreCase{u0: rng.Float32()*2 - 0.5, v0: rng.Float32()*2 - 0.5}
+	u0, v0 := c.u0, c.v0
+	c.a3 = randFloats(rng, 4*6*5*4, 1)
+	c.arr = randBytes(rng, 4*(5*4+2*2)*3)
+	c.mip = randBytes(rng, 4*(16*16+8*8+4*4+2*2+1))
+	r3 := makeRef("rgba32f", 6, 5, 4, 1, 1, c.a3)
+	r3.linear, r3.normalized, r3.addr = true, true, [3]string{"wrap", "wrap", "wrap"}
+	ra := makeRef("r32ui", 5, 4, 1, 3, 2, c.arr)
+	rm := makeRef("rgba8unorm", 16, 16, 1, 1, 5, c.mip)
+	rm.linear, rm.normalized, rm.addr = true, true, [3]string{"mirror", "clamp", "clamp"}
+	c.textures = map[string]emu.Image{
+		"a3":  {Buffer: "a3", Format: "rgba32f", Size: nums(6, 5, 4), Filter: "linear", Normalized: true, Address: []string{"wrap"}},
+		"arr": {Buffer: "arr", Format: "r32ui", Size: nums(5, 4), Layers: nums(3)[0], Levels: nums(2)[0]},
+		"mip": {Buffer: "mip", Format: "rgba8unorm", Size: nums(16, 16), Levels: nums(5)[0], Filter: "linear",
+			MipFilter: "linear", Normalized: true, Address: []string{"mirror", "clamp"}},
+	}
+	var u, w, lod [32]float32
+	for th := range 32 {
+		f40 := float32(th) * 0.0625
+		u[th], w[th], lod[th] = u0+f40, v0-f40, float32(th)*0.125
+	}
+	for th := range 32 {
+		var want []uint32
+		add := func(v [4]uint32) { want = append(want, v[:]...) }
+		add(r3.lookup(0, 0, 3, [3]float32{u[th], v0, w[th]}, [3]int{}, false, 0))
+		add(rm.lookupMip(float64(lod[th]), 0, 2, [3]float32{u[th], v0}))
+		f41 := float64(float32(th) * 0.0625)
+		add(rm.lookupMip(rm.lodOf([2]float64{f41, float64(lod[th])}, [2]float64{float64(lod[th]), f41}), 0, 2, [3]float32{u[th], v0}))
+		if th < 5 && th < 16>>th {
+			add(rm.get(th, 0, th, th, 0))
+		} else {
+			add([4]uint32{})
+		}
+		add(ra.lookup(ra.levelFor(float64(lod[th])), th, 2, [3]float32{u[th], v0}, [3]int{}, false, 0))
+		if th < 3 {
+			add(ra.get(0, th, th, th, 0))
+		} else {
+			add([4]uint32{})
+		}
+		// tex.1d: implicit level of detail from the quad (u steps 1/16)
+		q := th &^ 3
+		lam := rm.lodOf([2]float64{float64(u[q+1]) - float64(u[q]), 0}, [2]float64{float64(u[q+2]) - float64(u[q]), 0})
+		add(rm.lookupMip(lam, 0, 2, [3]float32{u[th], 0}))
+		add([4]uint32{4, 3, 5, 1})
+		add([4]uint32{1, 0, 0x10DC, 0x10B5})
+		c.want[th] = append(want, uint32(16>>(th&3)), uint32(16>>(th&3)))
+	}
+	return c
+}
+
 func TestOwnTexmore(t *testing.T) {
 	for _, vt := range variants {
 		t.Run(vt.arch+"_"+vt.opt, func(t *testing.T) {
 			prog := ownTexCubin(t, vt.arch, vt.opt)
 			for seed := int64(1); seed <= 3; seed++ {
-				rng := rand.New(rand.NewSource(seed))
-				u0, v0 := rng.Float32()*2-0.5, rng.Float32()*2-0.5
-				a3 := randFloats(rng, 4*6*5*4, 1)
-				arr := randBytes(rng, 4*(5*4+2*2)*3)
-				mip := randBytes(rng, 4*(16*16+8*8+4*4+2*2+1))
-				r3 := makeRef("rgba32f", 6, 5, 4, 1, 1, a3)
-				r3.linear, r3.normalized, r3.addr = true, true, [3]string{"wrap", "wrap", "wrap"}
-				ra := makeRef("r32ui", 5, 4, 1, 3, 2, arr)
-				rm := makeRef("rgba8unorm", 16, 16, 1, 1, 5, mip)
-				rm.linear, rm.normalized, rm.addr = true, true, [3]string{"mirror", "clamp", "clamp"}
-				textures := map[string]emu.Image{
-					"a3":  {Buffer: "a3", Format: "rgba32f", Size: nums(6, 5, 4), Filter: "linear", Normalized: true, Address: []string{"wrap"}},
-					"arr": {Buffer: "arr", Format: "r32ui", Size: nums(5, 4), Layers: nums(3)[0], Levels: nums(2)[0]},
-					"mip": {Buffer: "mip", Format: "rgba8unorm", Size: nums(16, 16), Levels: nums(5)[0], Filter: "linear",
-						MipFilter: "linear", Normalized: true, Address: []string{"mirror", "clamp"}},
-				}
+				c := newTexmore(seed)
 				tl := texLaunch{program: prog, arch: vt.arch, kernel: "texmore", out: make([]byte, 32*256),
-					params:   []emu.Param{{Tex: ptr("a3")}, {Tex: ptr("arr")}, {Tex: ptr("mip")}, f32param(u0), f32param(v0)},
-					textures: textures, buffers: map[string][]byte{"a3": a3, "arr": arr, "mip": mip}}
+					params:   []emu.Param{{Tex: ptr("a3")}, {Tex: ptr("arr")}, {Tex: ptr("mip")}, f32param(c.u0), f32param(c.v0)},
+					textures: c.textures, buffers: map[string][]byte{"a3": c.a3, "arr": c.arr, "mip": c.mip}}
 				g, places, err := tl.exec(t)
 				if err != nil {
 					t.Fatal(err)
 				}
 				got := u32s(g[places["out"].Addr:][:32*256])
-				var u, w, lod [32]float32
 				for th := range 32 {
-					f40 := float32(th) * 0.0625
-					u[th], w[th], lod[th] = u0+f40, v0-f40, float32(th)*0.125
-				}
-				for th := range 32 {
-					var want []uint32
-					add := func(v [4]uint32) { want = append(want, v[:]...) }
-					add(r3.lookup(0, 0, 3, [3]float32{u[th], v0, w[th]}, [3]int{}, false, 0))
-					add(rm.lookupMip(float64(lod[th]), 0, 2, [3]float32{u[th], v0}))
-					f41 := float64(float32(th) * 0.0625)
-					add(rm.lookupMip(rm.lodOf([2]float64{f41, float64(lod[th])}, [2]float64{float64(lod[th]), f41}), 0, 2, [3]float32{u[th], v0}))
-					if th < 5 && th < 16>>th {
-						add(rm.get(th, 0, th, th, 0))
-					} else {
-						add([4]uint32{})
-					}
-					add(ra.lookup(ra.levelFor(float64(lod[th])), th, 2, [3]float32{u[th], v0}, [3]int{}, false, 0))
-					if th < 3 && th < 4 {
-						add(ra.get(0, th, th, th, 0))
-					} else {
-						add([4]uint32{})
-					}
-					q := th &^ 3
-					lam := rm.lodOf([2]float64{float64(u[q+1]) - float64(u[q]), 0}, [2]float64{float64(u[q+2]) - float64(u[q]), 0})
-					add(rm.lookupMip(lam, 0, 2, [3]float32{u[th], 0}))
-					add([4]uint32{4, 3, 5, 1})
-					add([4]uint32{1, 0, 0x10DC, 0x10B5})
-					want = append(want, uint32(16>>(th&3)), uint32(16>>(th&3)))
-					for i, x := range want {
-						if y := got[th*64+i]; y != x && !closeF32(y, x) {
+					for i, x := range c.want[th] {
+						if y := got[th*64+i]; y != x {
 							t.Fatalf("seed %d thread %d word %d: got %#x (%g), want %#x (%g)", seed, th, i, y, fval(y), x, fval(x))
 						}
 					}
@@ -747,5 +757,109 @@ func TestTexFaults(t *testing.T) {
 				t.Fatalf("misaligned: %v", err)
 			}
 		})
+	}
+}
+
+// TestTexLaunchExample runs testdata/texmore.json, a launch file with
+// textures from files, as gpuisa run does; its inputs and expected output
+// come from the Go reference (GPUISA_WRITE_TESTDATA=1 rewrites them).
+func TestTexLaunchExample(t *testing.T) {
+	c := newTexmore(1)
+	want := make([]uint32, 32*64)
+	for th := range 32 {
+		copy(want[th*64:], c.want[th])
+	}
+	files := map[string][]byte{"texmore_a3.bin": c.a3, "texmore_arr.bin": c.arr, "texmore_mip.bin": c.mip,
+		"texmore_expected.bin": fromU32(want)}
+	json := `{
+  "program": "texsurf.sm_52.O3.cubin",
+  "arch": "sm_52",
+  "kernel": "texmore",
+  "grid": [1],
+  "block": [32],
+  "buffers": {"out": {"bytes": 8192}},
+  "textures": {
+    "a3": {"file": "texmore_a3.bin", "format": "rgba32f", "size": [6, 5, 4], "filter": "linear", "normalized": true, "address": ["wrap"]},
+    "arr": {"file": "texmore_arr.bin", "format": "r32ui", "size": [5, 4], "layers": 3, "levels": 2},
+    "mip": {"file": "texmore_mip.bin", "format": "rgba8unorm", "size": [16, 16], "levels": 5,
+            "filter": "linear", "mip_filter": "linear", "normalized": true, "address": ["mirror", "clamp"]}
+  },
+  "params": [{"ptr": "out"}, {"tex": "a3"}, {"tex": "arr"}, {"tex": "mip"}, {"f32": "` +
+		strconv.FormatFloat(float64(c.u0), 'g', -1, 32) + `"}, {"f32": "` + strconv.FormatFloat(float64(c.v0), 'g', -1, 32) + `"}],
+  "outputs": [{"buffer": "out", "file": "texmore_out.bin"}],
+  "expect": [{"output": "texmore_out.bin", "file": "texmore_expected.bin", "type": "u32"}],
+  "note": "texsurf.ptx's texmore: 3D linear filtering, linear mip filtering, gradients, layered and integer fetches, txq; the expected output is the Go reference's (texsurf_test.go)"
+}
+`
+	files["texmore.json"] = []byte(json)
+	for name, data := range files {
+		p := filepath.Join("testdata", name)
+		if os.Getenv("GPUISA_WRITE_TESTDATA") == "1" {
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		old, err := os.ReadFile(p)
+		if err != nil || !bytes.Equal(old, data) {
+			t.Fatalf("testdata/%s is stale (GPUISA_WRITE_TESTDATA=1 go test -run TestTexLaunchExample rewrites it): %v", name, err)
+		}
+	}
+	s, err := emu.LoadFile(filepath.Join("testdata", "texmore.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := RunSetup(s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Check(out.Result); err != nil || n != 32*64 {
+		t.Fatalf("expectations: %d checked, %v", n, err)
+	}
+}
+
+// TestTexLaunchErrors: launch files with textures that cannot work say why.
+func TestTexLaunchErrors(t *testing.T) {
+	base := `"program": "texsurf.sm_52.O3.cubin", "arch": "sm_52", "kernel": "texfault", "grid": [1], "block": [32],
+	  "buffers": {"out": {"bytes": 64}, "small": {"bytes": 16}},`
+	params := `"params": [{"ptr": "out"}, {"tex": "t"}, {"surf": "s"}, {"u32": 0}]`
+	for _, c := range []struct{ images, params, want string }{
+		{`"textures": {"t": {"format": "rgb32f", "size": [4]}}, "surfaces": {"s": {"format": "r32ui", "size": [4]}},`, params, "format \"rgb32f\""},
+		{`"textures": {"t": {"format": "r32f", "size": [4]}},`, params, "no surface \"s\""},
+		{`"textures": {"t": {"format": "r32f", "size": [0]}}, "surfaces": {"s": {"format": "r32ui", "size": [4]}},`, params, "size[0]"},
+		{`"textures": {"t": {"format": "r32f", "size": [4], "buffer": "nope"}}, "surfaces": {"s": {"format": "r32ui", "size": [4]}},`, params, "no buffer \"nope\""},
+		{`"textures": {"t": {"format": "rgba32f", "size": [4, 4], "buffer": "small"}}, "surfaces": {"s": {"format": "r32ui", "size": [4]}},`, params, "needs 256"},
+		{`"textures": {"t": {"format": "r32f", "size": [4], "levels": 4}}, "surfaces": {"s": {"format": "r32ui", "size": [4]}},`, params, "at most 3"},
+		{`"textures": {"t": {"format": "r32f", "size": [4], "address": ["repeat"]}}, "surfaces": {"s": {"format": "r32ui", "size": [4]}},`, params, "address mode \"repeat\""},
+	} {
+		l, err := emu.ParseLaunch([]byte("{" + base + c.images + c.params + "}"))
+		if err == nil {
+			var s *emu.Setup
+			if s, err = emu.Load(l, "testdata"); err == nil {
+				_, err = RunSetup(s, nil)
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.images, err, c.want)
+		}
+	}
+}
+
+// TestTexCubinsUpToDate rebuilds testdata/texsurf.*.cubin with ptxas when it
+// is installed.
+func TestTexCubinsUpToDate(t *testing.T) {
+	ptxas := "/opt/cuda118/usr/bin/ptxas"
+	if _, err := os.Stat(ptxas); err != nil {
+		t.Skip("no ptxas (../shared/tools/cuda118-setup.sh installs it)")
+	}
+	dir := t.TempDir()
+	for _, vt := range variants {
+		out := filepath.Join(dir, vt.arch+vt.opt+".cubin")
+		if b, err := exec.Command(ptxas, "-arch", vt.arch, "-"+vt.opt, filepath.Join("testdata", "texsurf.ptx"), "-o", out).CombinedOutput(); err != nil {
+			t.Fatalf("ptxas: %v\n%s", err, b)
+		}
+		got, _ := os.ReadFile(out)
+		if !bytes.Equal(got, ownTexCubin(t, vt.arch, vt.opt)) {
+			t.Errorf("testdata/texsurf.%s.%s.cubin is stale: run testdata/gen.sh", vt.arch, vt.opt)
+		}
 	}
 }
