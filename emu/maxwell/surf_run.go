@@ -99,10 +99,10 @@ func (k *Kernel) surfAccess(t *texInst, im *texImage, at uint64, access, l int,
 	g := k.Global
 	switch {
 	case t.op == tSuld && t.formatted:
-		b, err := g.Bytes(at, uint64(access))
-		if err != nil {
-			return err
+		if at+uint64(access) > uint64(len(g.Data)) {
+			return g.Fault(at, access, false)
 		}
+		b := g.Data[at : at+uint64(access)]
 		v := decodeTexel(im.f, b)
 		n := 0
 		for c := range 4 {
@@ -112,10 +112,10 @@ func (k *Kernel) surfAccess(t *texInst, im *texImage, at uint64, access, l int,
 			}
 		}
 	case t.op == tSust && t.formatted:
-		b, err := g.Bytes(at, uint64(access))
-		if err != nil {
-			return err
+		if at+uint64(access) > uint64(len(g.Data)) {
+			return g.Fault(at, access, true)
 		}
+		b := g.Data[at : at+uint64(access)]
 		v := decodeTexel(im.f, b)
 		n := 0
 		for c := range 4 {
@@ -127,7 +127,6 @@ func (k *Kernel) surfAccess(t *texInst, im *texImage, at uint64, access, l int,
 		// integer formats keep the register bits; decodeTexel gave
 		// floats for the others, which encodeTexel reads back
 		encodeTexel(im.f, v, b)
-		return g.Write(at, b)
 	case t.op == tSuld:
 		if access < 4 {
 			v, err := g.Load(at, access)
@@ -166,13 +165,16 @@ func (k *Kernel) surfAccess(t *texInst, im *texImage, at uint64, access, l int,
 		if t.atom == aCas {
 			y = get(t.rb, 1, l)
 		}
-		op := emu.AtomAdd
-		switch t.atom {
-		case aMin, aMax:
-			op = map[[2]bool]emu.AtomicOp{{true, true}: emu.AtomMinS, {true, false}: emu.AtomMinU,
-				{false, true}: emu.AtomMaxS, {false, false}: emu.AtomMaxU}[[2]bool{t.atom == aMin, t.atomSigned}]
-		default:
-			op = atomOps[t.atom]
+		op := atomOps[t.atom]
+		switch {
+		case t.atom == aMin && t.atomSigned:
+			op = emu.AtomMinS
+		case t.atom == aMin:
+			op = emu.AtomMinU
+		case t.atom == aMax && t.atomSigned:
+			op = emu.AtomMaxS
+		case t.atom == aMax:
+			op = emu.AtomMaxU
 		}
 		old, err := g.Atomic32(at, op, x, y)
 		if err != nil {

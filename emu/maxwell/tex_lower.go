@@ -85,6 +85,8 @@ type texInst struct {
 	clamp      uint8
 	atom       uint8 // SURED/SUATOM op (atomCodes)
 	atomSigned bool
+	slots      []uint8 // source slots (layout), fixed at lowering
+	nA         int     // how many of them Ra holds
 }
 
 // isTexName reports whether the mnemonic is a texture or surface instruction.
@@ -281,6 +283,10 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 			return o, err
 		}
 	}
+	if t.dim == dCube || t.dim == dACube || t.dim == dA3D {
+		return o, fmt.Errorf("%s: cube and 3D-array textures are not supported", name)
+	}
+	t.slots, t.nA = t.layout()
 	o.kind = kTex
 	o.tx = t
 	// the register span, so that the program has rows for it

@@ -132,7 +132,7 @@ func (k *Kernel) texExec(w *emu.Warp, t *texInst, mask uint32) error {
 	// every lane's sources first: derivatives read the quad's neighbours,
 	// and the destinations may overlap the sources
 	var args [32]texArgs
-	slots, nA := t.layout()
+	slots, nA := t.slots, t.nA
 	for l := range 32 {
 		a := &args[l]
 		g := 0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"gpuisa/internal/benchcpu"
 	"math"
 	"math/rand"
 	"os"
@@ -27,15 +28,24 @@ type texLaunch struct {
 	textures map[string]emu.Image
 	surfaces map[string]emu.Image
 	buffers  map[string][]byte // images backed by buffers
+	blocks   uint32            // grid size (0: 1)
 }
 
 // exec runs the launch and returns the global memory and where each buffer is.
-func (tl texLaunch) exec(t *testing.T) (global []byte, places map[string]emu.BufferPlace, err error) {
+func (tl texLaunch) exec(t testing.TB) (global []byte, places map[string]emu.BufferPlace, err error) {
+	t.Helper()
+	k, cfg, places := tl.build(t)
+	_, err = emu.Run(cfg, k)
+	return k.Global.Data, places, err
+}
+
+// build makes the kernel and configuration.
+func (tl texLaunch) build(t testing.TB) (*Kernel, emu.Config, map[string]emu.BufferPlace) {
 	t.Helper()
 	out := "out"
 	l := &emu.Launch{Arch: tl.arch, Kernel: tl.kernel, Textures: tl.textures, Surfaces: tl.surfaces}
 	l.Params = append([]emu.Param{{Ptr: &out}}, tl.params...)
-	s := &emu.Setup{Launch: l, Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{32, 1, 1}, Buffers: map[string]emu.BufferPlace{}}
+	s := &emu.Setup{Launch: l, Grid: emu.Dim3{max(tl.blocks, 1), 1, 1}, Block: emu.Dim3{32, 1, 1}, Buffers: map[string]emu.BufferPlace{}}
 	bufs := map[string][]byte{"out": tl.out}
 	for n, b := range tl.buffers {
 		bufs[n] = b
@@ -56,9 +66,7 @@ func (tl texLaunch) exec(t *testing.T) (global []byte, places map[string]emu.Buf
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := k.Config(s, img)
-	_, err = emu.Run(cfg, k)
-	return k.Global.Data, s.Buffers, err
+	return k, k.Config(s, img), s.Buffers
 }
 
 func sortedKeys(m map[string][]byte) []string {
@@ -505,7 +513,7 @@ func ptr(s string) *string { return &s }
 var _ = errors.New
 
 // ownTexCubin reads one of testdata/texsurf.sm_5x.O3/O0.cubin.
-func ownTexCubin(t *testing.T, arch, opt string) []byte {
+func ownTexCubin(t testing.TB, arch, opt string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "texsurf."+arch+"."+opt+".cubin"))
 	if err != nil {
@@ -862,4 +870,31 @@ func TestTexCubinsUpToDate(t *testing.T) {
 			t.Errorf("testdata/texsurf.%s.%s.cubin is stale: run testdata/gen.sh", vt.arch, vt.opt)
 		}
 	}
+}
+
+// BenchmarkTexmore: 256 warps of texmore (3D and mip-linear filtering,
+// gradients, fetches, queries).
+func BenchmarkTexmore(b *testing.B) {
+	c := newTexmore(1)
+	tl := texLaunch{program: ownTexCubin(b, "sm_52", "O3"), arch: "sm_52", kernel: "texmore", out: make([]byte, 32*256),
+		params:   []emu.Param{{Tex: ptr("a3")}, {Tex: ptr("arr")}, {Tex: ptr("mip")}, f32param(c.u0), f32param(c.v0)},
+		textures: c.textures, buffers: map[string][]byte{"a3": c.a3, "arr": c.arr, "mip": c.mip}, blocks: 256}
+	k, cfg, _ := tl.build(b)
+	b.ReportAllocs()
+	var insts int64
+	var secs float64
+	cpu0 := benchcpu.Now()
+	for b.Loop() {
+		st, err := emu.Run(cfg, k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		insts += st.WarpInsts
+		secs += st.Duration.Seconds()
+	}
+	b.ReportMetric(float64(insts)/secs/1e6, "Mwarpinst/s")
+	if cpu := (benchcpu.Now() - cpu0).Seconds(); cpu > 0 {
+		b.ReportMetric(float64(insts)/cpu/1e6, "Mwarpinst/cpu-s")
+	}
+	b.ReportMetric(float64(insts)/float64(b.N), "warpinst/op")
 }
