@@ -898,3 +898,34 @@ func BenchmarkTexmore(b *testing.B) {
 	}
 	b.ReportMetric(float64(insts)/float64(b.N), "warpinst/op")
 }
+
+// TestSuatomListing runs testdata/suatom.s (our assembler's syntax).
+func TestSuatomListing(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "suatom.s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(5))
+	init := randBytes(rng, 4*32)
+	tl := texLaunch{program: src, arch: "sm_52", out: make([]byte, 32*16), params: []emu.Param{{Surf: ptr("s")}},
+		surfaces: map[string]emu.Image{"s": {Buffer: "s", Format: "r32ui", Size: nums(32)}},
+		buffers:  map[string][]byte{"s": init}}
+	g, places, err := tl.exec(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := u32s(init)
+	var want []uint32
+	for th := range 32 {
+		x := uint32(th)
+		old := m[th]
+		want = append(want, old, old+x+5, x, x+100)
+		m[th] = x + 100
+	}
+	if err := sameWords(u32s(g[places["out"].Addr:][:32*16]), want); err != nil {
+		t.Fatal("results:", err)
+	}
+	if err := sameWords(u32s(g[places["s"].Addr:][:32*4]), m); err != nil {
+		t.Fatal("surface:", err)
+	}
+}
