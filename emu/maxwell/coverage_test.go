@@ -13,12 +13,9 @@ import (
 )
 
 // unsupported are the mnemonics of insns.tsv that the emulator rejects on
-// purpose: texture and surface units (no texture state in a launch), and the
-// calls through absolute or register addresses that only linked code uses.
-var unsupported = map[string]bool{
-	"TEX": true, "TEXS": true, "TLD": true, "TLDS": true, "TLD4": true, "TLD4S": true, "TXQ": true, "TXD": true,
-	"SULD": true, "SUST": true, "SURED": true, "JCAL": true, "JMX": true, "PRET": true,
-}
+// purpose: the calls through absolute or register addresses that only
+// linked code uses.
+var unsupported = map[string]bool{"JCAL": true, "JMX": true, "PRET": true}
 
 // TestOracleLoweringCoverage lowers every instruction of the oracle listing
 // (insns.tsv): all must lower except the unsupported mnemonics.
