@@ -37,6 +37,9 @@ func (k *Kernel) surfExec(w *emu.Warp, t *texInst, mask uint32) error {
 			im = k.tex.image(h & 0xfffff)
 		}
 		if im == nil {
+			if err := k.tex.unboundErr(t.index, "surface"); err != nil && !t.bindless {
+				return &laneErr{l, err}
+			}
 			return &laneErr{l, fmt.Errorf("invalid surface handle %#x: no surface or texture has header index %d", h, h&0xfffff)}
 		}
 		n := coordCount(t.dim)

@@ -182,7 +182,19 @@ func (im *texImage) levelSize(l, d int) int { return max(1, im.size[d]>>uint(l))
 
 // texUnit is the launch's texture and surface state.
 type texUnit struct {
-	imgs []*texImage // index = header index; 0 is nil
+	imgs    []*texImage       // index = header index; 0 is nil
+	unbound map[uint32]string // bank-0 offsets of references the launch does not bind
+}
+
+// unboundErr names the cubin's reference behind an unbound index.
+func (u *texUnit) unboundErr(index uint32, what string) error {
+	if u == nil {
+		return nil
+	}
+	if name, ok := u.unbound[4*index]; ok {
+		return fmt.Errorf("%s reference %q is not bound: the launch file has no %s of that name", what, name, what)
+	}
+	return nil
 }
 
 func (u *texUnit) image(i uint32) *texImage {
@@ -290,6 +302,12 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 		h, err := l.ImageHandle(slotParam(sl))
 		if err != nil {
 			h = 0 // unbound: instructions using it fault
+			if sl.Bank == texHandleBank {
+				if u.unbound == nil {
+					u.unbound = map[uint32]string{}
+				}
+				u.unbound[sl.Offset] = sl.Name
+			}
 		}
 		c := k.Const[sl.Bank].Data
 		if int(sl.Offset)+4 <= len(c) {

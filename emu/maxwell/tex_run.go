@@ -177,6 +177,9 @@ func (k *Kernel) texExec(w *emu.Warp, t *texInst, mask uint32) error {
 			smp = u.image(a.handle >> 20)
 		}
 		if im == nil {
+			if err := u.unboundErr(t.index, "texture"); err != nil && !t.bindless {
+				return &laneErr{l, err}
+			}
 			if u == nil {
 				return &laneErr{l, fmt.Errorf("texture handle %#x: %v", a.handle, errNoTexture)}
 			}

@@ -469,6 +469,14 @@ func TestOracleTexsurf(t *testing.T) {
 				s := newTexsurf(seed)
 				runTexsurf(t, s, prog, vt.arch)
 			}
+			// without textures, the bound reference faults by name
+			zero := emu.Num{Text: "0"}
+			tl := texLaunch{program: prog, arch: vt.arch, kernel: "texsurf", out: make([]byte, 32*256),
+				params: []emu.Param{{U64: &zero}, {U64: &zero}, {U32: &zero}, {U32: &zero}}}
+			var f *emu.Fault
+			if _, _, err := tl.exec(t); !errors.As(err, &f) || !strings.Contains(err.Error(), `texture reference "tref" is not bound`) {
+				t.Fatalf("unbound tref: %v", err)
+			}
 		})
 	}
 }
@@ -509,8 +517,6 @@ func runTexsurf(t *testing.T, s *texsurfSetup, prog []byte, arch string) {
 }
 
 func ptr(s string) *string { return &s }
-
-var _ = errors.New
 
 // ownTexCubin reads one of testdata/texsurf.sm_5x.O3/O0.cubin.
 func ownTexCubin(t testing.TB, arch, opt string) []byte {
