@@ -102,8 +102,12 @@
 // min, max, inc, dec, and, or, xor, exch, cas with compare then new value
 // from Rb, Rb+1 as ATOM.CAS).
 //
-// Not supported (fault when reached): cube and 3D-array textures, TMML (no
-// PTX instruction produces it), the .F16 scalar forms, .PTP offsets,
+// TMML (no PTX instruction produces it) returns the computed level of detail
+// and the clamped one as signed 8.8 fixed point (Mesa converts TMML's
+// results with a 1/256 scale; the order is our reading of its lowering).
+//
+// Not supported (fault when reached): cube and 3D-array textures, the .F16
+// scalar forms, .PTP offsets,
 // 64-bit, float and formatted surface atomics. The sparse-residency
 // predicate output is not written.
 package maxwell

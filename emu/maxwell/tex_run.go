@@ -119,8 +119,6 @@ func (k *Kernel) texExec(w *emu.Warp, t *texInst, mask uint32) error {
 	switch t.op {
 	case tSuld, tSust, tSured, tSuatom:
 		return k.surfExec(w, t, mask)
-	case tTmml:
-		return errors.New("TMML is not supported (compute kernels have no level-of-detail query in PTX)")
 	}
 	regs := w.Regs
 	get := func(r uint8, i, l int) uint32 {
@@ -202,7 +200,9 @@ func (k *Kernel) texExec(w *emu.Warp, t *texInst, mask uint32) error {
 				return &laneErr{l, fmt.Errorf("invalid texture handle %#x: sampler index %d is not one of the launch's textures", a.handle, a.handle>>20)}
 			}
 			q := k.request(t, &args, l, im, smp)
-			if t.op == tTld4 || t.op == tTld4s {
+			if t.op == tTmml {
+				out = im.lodQuery(q.lambda)
+			} else if t.op == tTld4 || t.op == tTld4s {
 				out = k.gather(im, smp, &q, t.comp)
 			} else {
 				out = k.sample(im, smp, &q)
@@ -349,4 +349,15 @@ func (k *Kernel) texelFetch(im *texImage, t *texInst, a *texArgs) [4]uint32 {
 		return [4]uint32{}
 	}
 	return k.texel(im, lv, layer, xyz)
+}
+
+// lodQuery is TMML: the computed level of detail, then the clamped one the
+// lookup would use, as signed 8.8 fixed point (what Mesa's TMML lowering
+// converts with a 1/256 scale); the computed one saturates to [-128, 128).
+func (im *texImage) lodQuery(lambda float64) [4]uint32 {
+	fix := func(x float64) uint32 { return uint32(int32(math.Round(min(max(x, -128), 128-1.0/256) * 256))) }
+	if math.IsNaN(lambda) {
+		lambda = 0
+	}
+	return [4]uint32{fix(lambda), fix(min(max(lambda, 0), float64(im.levels-1))), 0, 0}
 }

@@ -935,3 +935,29 @@ func TestSuatomListing(t *testing.T) {
 		t.Fatal("surface:", err)
 	}
 }
+
+// TestTmmlListing runs testdata/tmml.s: level-of-detail queries in signed
+// 8.8 fixed point, computed then clamped to the texture's levels.
+func TestTmmlListing(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "tmml.s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := texLaunch{program: src, arch: "sm_52", out: make([]byte, 32*16), params: []emu.Param{{Tex: ptr("t")}},
+		textures: map[string]emu.Image{"t": {Format: "r8unorm", Size: nums(64, 64), Levels: nums(4)[0], Normalized: true}}}
+	g, places, err := tl.exec(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []uint32
+	for th := range 32 {
+		u := func(l int) float64 { return float64(float32(l*l) / 1024) }
+		q := th &^ 3
+		lambda := math.Log2(math.Max(math.Abs(u(q+1)-u(q)), math.Abs(u(q+2)-u(q))) * 64)
+		fix := func(x float64) uint32 { return uint32(int32(math.Round(x * 256))) }
+		want = append(want, fix(lambda), fix(math.Min(math.Max(lambda, 0), 3)), 0, 0)
+	}
+	if err := sameWords(u32s(g[places["out"].Addr:][:32*16]), want); err != nil {
+		t.Fatal(err)
+	}
+}
