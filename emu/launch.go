@@ -38,7 +38,6 @@ type Launch struct {
 // shape, and (textures) the sampler state.
 type Image struct {
 	File       string   `json:"file"`
-	Bytes      Num      `json:"bytes"`
 	Fill       Num      `json:"fill"`
 	Buffer     string   `json:"buffer"`
 	Format     string   `json:"format"`
@@ -645,12 +644,17 @@ func (l *Launch) checkImages() error {
 				if _, ok := l.Buffers[im.Buffer]; !ok {
 					return fmt.Errorf("%s %q: no buffer %q", group.what, name, im.Buffer)
 				}
-				if im.File != "" || im.Bytes.Set() {
-					return fmt.Errorf("%s %q: a buffer, or a file and bytes, not both", group.what, name)
+				if im.File != "" || im.Fill.Set() {
+					return fmt.Errorf("%s %q: texels from a buffer, or from a file or fill, not both", group.what, name)
 				}
 			}
 			if im.Format == "" {
 				return fmt.Errorf("%s %q has no format", group.what, name)
+			}
+			if im.Fill.Set() {
+				if _, err := im.Fill.Uint(256); err != nil {
+					return fmt.Errorf("%s %q fill: %v", group.what, name, err)
+				}
 			}
 		}
 	}

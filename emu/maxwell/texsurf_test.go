@@ -961,3 +961,50 @@ func TestTmmlListing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// FuzzTexRun runs arbitrary code with textures and surfaces bound (seeded
+// with testdata/texsurf.ptx's kernels): a result or a *emu.Fault, never a
+// panic.
+func FuzzTexRun(f *testing.F) {
+	for _, kn := range []string{"texmore", "surfmore", "texfault"} {
+		img, err := ProgramImage("k", ownTexCubin(f, "sm_52", "O3"), kn, "sm_52")
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(img.Code)
+	}
+	f.Fuzz(func(t *testing.T, code []byte) {
+		if len(code) > 4096 {
+			return
+		}
+		for len(code)%32 != 0 {
+			code = append(code, 0)
+		}
+		exit := make([]byte, 32)
+		binary.LittleEndian.PutUint64(exit, 0x001fc400fe2007f1)
+		for i := 1; i < 4; i++ {
+			binary.LittleEndian.PutUint64(exit[8*i:], 0xe30000000007000f)
+		}
+		code = append(code, exit...)
+		l := &emu.Launch{Arch: "sm_52",
+			Textures: map[string]emu.Image{"a": {Format: "rgba8unorm", Size: nums(4, 4), Levels: nums(2)[0], Filter: "linear", Normalized: true},
+				"b": {Format: "r32ui", Size: nums(3, 2, 2), Layers: nums(2)[0]}},
+			Surfaces: map[string]emu.Image{"s": {Format: "r32ui", Size: nums(8, 4)}}}
+		name := "buf"
+		l.Params = []emu.Param{{Ptr: &name}, {Tex: ptr("a")}, {Tex: ptr("b")}, {Surf: ptr("s")}, {U32: &emu.Num{Text: "3"}}, {U32: &emu.Num{Text: "5"}}}
+		s := &emu.Setup{Launch: l, Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{40, 1, 1}, Global: make([]byte, 1024),
+			Buffers: map[string]emu.BufferPlace{"buf": {Addr: 256, Bytes: 512}}, LocalBytes: 64}
+		img := &Image{Code: code, ParamBase: cbParamBase}
+		k, err := NewKernel(s, img)
+		if err != nil {
+			return
+		}
+		cfg := k.Config(s, img)
+		cfg.MaxSteps = 2000
+		_, err = emu.Run(cfg, k)
+		var fault *emu.Fault
+		if err != nil && !errors.As(err, &fault) {
+			t.Fatalf("not a fault: %v", err)
+		}
+	})
+}
