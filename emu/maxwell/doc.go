@@ -32,6 +32,10 @@
 // instruction's immediate index i reads the handle from c[0][4i] (the
 // cubin's EIATTR_BINDLESS_TEXTURE_BANK is 0), where parameters and the
 // relocated bound references live; the .B forms take it from a register.
+// Bound references are symbols of type STT_CUDA_TEXTURE / STT_CUDA_SURFACE;
+// .rel.nv.constant0.<kernel> relocates a bank-0 word against each
+// (R_CUDA_TEX_HEADER_INDEX, R_CUDA_SURF_HEADER_INDEX), and the launch writes
+// the handle of the image of the same name there.
 // Index 0 and indices past the launch's images fault; an index that is a
 // bound reference the launch lacks faults naming the symbol. TLD, TLDS and
 // TXQ need no sampler; the others fault on a bad sampler index.

@@ -397,6 +397,9 @@ func (s *texsurfSetup) ref() (out [32][49]uint32, sref, sobj, smem []uint32) {
 	uv := func(t int) [3]float32 { return [3]float32{u[t], v[t], 0} }
 	half := float32(0.5)
 	var r12, r13, r14, r15, r17, r31 [32]uint32
+	// %i is read before it is set (suld/sust on smem): ptxas reads a
+	// register no instruction writes (zero at launch here) or R1 (the stack
+	// size, 0 without local memory); the reference takes 0
 	for t := range 32 {
 		o := &out[t]
 		f := s.rtref.fetch(t, 0) // f0..f3
