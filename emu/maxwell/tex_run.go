@@ -148,8 +148,9 @@ func (k *Kernel) texExec(w *emu.Warp, t *texInst, mask uint32) error {
 				a.layer = v
 			case sX, sY, sZ:
 				a.c[s-sX] = v
-			case sLod, sMS:
+			case sLod:
 				a.lod = v
+			case sMS: // the sample index: images have one sample
 			case sOff:
 				a.off = v
 			case sDC:
