@@ -110,8 +110,12 @@
 // and the clamped one as signed 8.8 fixed point (Mesa converts TMML's
 // results with a 1/256 scale; the order is our reading of its lowering).
 //
-// Not supported (fault when reached): cube and 3D-array textures, the .F16
-// scalar forms, .PTP offsets,
+// The .F16 scalar forms (ptxas's f16x2 results, sm_53) pack the enabled
+// components as binary16 (round to nearest even), the first two in Rd (low
+// half first), the others in the second destination.
+//
+// Not supported (fault when reached): cube and 3D-array textures, .PTP
+// offsets,
 // 64-bit, float and formatted surface atomics. The sparse-residency
 // predicate output is not written.
 package maxwell

@@ -71,6 +71,7 @@ type texInst struct {
 	dc       bool
 	ndv      bool
 	ms       bool
+	f16      bool  // scalar forms: components as half pairs, one register each
 	comp     uint8 // TLD4 component
 	mask     uint8 // components written (bit 0 R)
 	rd, rd2  uint8 // destinations (TEXS/TLDS/TLD4S: two pairs)
@@ -161,7 +162,9 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 			t.ndv = true
 		case "MS":
 			t.ms = true
-		case "PTP", "F16":
+		case "F16":
+			t.f16 = true
+		case "PTP":
 			return o, fmt.Errorf("%s.%s is not supported", name, m)
 		}
 	}

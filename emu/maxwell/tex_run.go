@@ -223,6 +223,21 @@ func (k *Kernel) texWrite(regs []uint32, t *texInst, l int, out [4]uint32) {
 		}
 	}
 	n := 0
+	if t.f16 {
+		// .F16: the enabled components as binary16, two per register
+		var h [4]uint32
+		for c := range 4 {
+			if t.mask>>c&1 != 0 {
+				h[n] = uint32(floatToHalf(float64(math.Float32frombits(out[c])), 0))
+				n++
+			}
+		}
+		put(t.rd, 0, h[0]|h[1]<<16)
+		if n > 2 {
+			put(t.rd2, 0, h[2]|h[3]<<16)
+		}
+		return
+	}
 	for c := range 4 {
 		if t.mask>>c&1 == 0 {
 			continue

@@ -879,6 +879,17 @@ func TestTexCubinsUpToDate(t *testing.T) {
 			t.Errorf("testdata/texsurf.%s.%s.cubin is stale: run testdata/gen.sh", vt.arch, vt.opt)
 		}
 	}
+	for _, opt := range []string{"O3", "O0"} {
+		out := filepath.Join(dir, "half"+opt+".cubin")
+		if b, err := exec.Command(ptxas, "-arch", "sm_53", "-"+opt, filepath.Join("testdata", "texhalf.ptx"), "-o", out).CombinedOutput(); err != nil {
+			t.Fatalf("ptxas: %v\n%s", err, b)
+		}
+		got, _ := os.ReadFile(out)
+		want, _ := os.ReadFile(filepath.Join("testdata", "texhalf.sm_53."+opt+".cubin"))
+		if !bytes.Equal(got, want) {
+			t.Errorf("testdata/texhalf.sm_53.%s.cubin is stale: run testdata/gen.sh", opt)
+		}
+	}
 }
 
 // BenchmarkTexmore: 256 warps of texmore (3D and mip-linear filtering,
@@ -1010,4 +1021,84 @@ func FuzzTexRun(f *testing.F) {
 			t.Fatalf("not a fault: %v", err)
 		}
 	})
+}
+
+// refHalfValue decodes a positive finite binary16 (the reference's own code).
+func refHalfValue(h uint16) float64 {
+	e, m := int(h>>10), float64(h&0x3ff)
+	if e == 0 {
+		return m * math.Ldexp(1, -24)
+	}
+	return (1 + m/1024) * math.Ldexp(1, e-15)
+}
+
+// refHalf rounds to the nearest binary16, ties to even, by search.
+func refHalf(f float32) uint32 {
+	x := math.Abs(float64(f))
+	sign := uint32(0)
+	if math.Signbit(float64(f)) {
+		sign = 0x8000
+	}
+	lo, hi := 0, 0x7bff // largest finite
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if refHalfValue(uint16(mid)) <= x {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	h := lo
+	if h < 0x7bff {
+		d0, d1 := x-refHalfValue(uint16(h)), refHalfValue(uint16(h+1))-x
+		if d1 < d0 || d1 == d0 && h&1 == 1 {
+			h++
+		}
+	}
+	return sign | uint32(h)
+}
+
+func TestOwnTexhalf(t *testing.T) {
+	for _, opt := range []string{"O3", "O0"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "texhalf.sm_53."+opt+".cubin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= 3; seed++ {
+			rng := rand.New(rand.NewSource(seed))
+			u0, v0 := rng.Float32(), rng.Float32()
+			img := randFloats(rng, 4*(16*8+8*4+4*2+2*1), 4)
+			r := makeRef("rgba32f", 16, 8, 1, 1, 4, img)
+			r.linear, r.normalized, r.addr = true, true, [3]string{"wrap", "wrap", "wrap"}
+			tl := texLaunch{program: data, arch: "sm_53", kernel: "texhalf", out: make([]byte, 32*32),
+				params: []emu.Param{{Tex: ptr("t")}, f32param(u0), f32param(v0)},
+				textures: map[string]emu.Image{"t": {Buffer: "t", Format: "rgba32f", Size: nums(16, 8), Levels: nums(4)[0],
+					Filter: "linear", Normalized: true, Address: []string{"wrap"}}},
+				buffers: map[string][]byte{"t": img}}
+			g, places, err := tl.exec(t)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := u32s(g[places["out"].Addr:][:32*32])
+			var u [32]float32
+			for th := range 32 {
+				u[th] = u0 + float32(th)*0.0625
+			}
+			for th := range 32 {
+				f0 := float32(th) * 0.0625
+				q := th &^ 3
+				c := [3]float32{u[th], v0}
+				var want []uint32
+				pack := func(v [4]uint32) {
+					want = append(want, refHalf(fval(v[0]))|refHalf(fval(v[1]))<<16, refHalf(fval(v[2]))|refHalf(fval(v[3]))<<16)
+				}
+				pack(r.lookup(r.levelFor(r.lodOf([2]float64{float64(u[q+1]) - float64(u[q]), 0}, [2]float64{float64(u[q+2]) - float64(u[q]), 0})), 0, 2, c, [3]int{}, false, 0))
+				pack(r.lookup(r.levelFor(float64(f0)), 0, 2, c, [3]int{}, false, 0))
+				pack(r.lookup(r.levelFor(r.lodOf([2]float64{float64(f0), float64(v0)}, [2]float64{float64(v0), float64(f0)})), 0, 2, c, [3]int{}, false, 0))
+				if err := sameWords(got[th*8:th*8+6], want); err != nil {
+					t.Fatalf("%s seed %d thread %d: %v", opt, seed, th, err)
+				}
+			}
+		}
+	}
 }

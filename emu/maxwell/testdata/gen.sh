@@ -13,6 +13,10 @@ for sm in 50 52 53; do
 		"$PTXAS" -arch sm_$sm -$o texsurf.ptx -o texsurf.sm_$sm.$o.cubin
 	done
 done
+# f16x2 texture results need sm_53
+for o in O3 O0; do
+	"$PTXAS" -arch sm_53 -$o texhalf.ptx -o texhalf.sm_53.$o.cubin
+done
 # a fatbin holding the sm_50 and sm_53 builds
 FATBINARY=${FATBINARY:-$(dirname "$PTXAS")/fatbinary}
 "$FATBINARY" --64 --compress=false --create=kernels.fatbin \
