@@ -28,6 +28,29 @@ type Launch struct {
 	Outputs     []Output          `json:"outputs"`
 	Expect      []Expect          `json:"expect"`
 	Note        string            `json:"note"`
+	// Textures and Surfaces are images the kernel reads through texture and
+	// surface instructions (extension; see emu/maxwell/README.md).
+	Textures map[string]Image `json:"textures"`
+	Surfaces map[string]Image `json:"surfaces"`
+}
+
+// Image is a texture or surface of a launch file: texels from a file, a
+// fill or a buffer (whose global memory it then shares), their format and
+// shape, and (textures) the sampler state.
+type Image struct {
+	File       string   `json:"file"`
+	Fill       Num      `json:"fill"`
+	Buffer     string   `json:"buffer"`
+	Format     string   `json:"format"`
+	Size       []Num    `json:"size"` // width[, height[, depth]] in texels
+	Layers     Num      `json:"layers"`
+	Levels     Num      `json:"levels"`
+	Filter     string   `json:"filter"`     // nearest (default) or linear
+	MipFilter  string   `json:"mip_filter"` // nearest (default) or linear
+	Address    []string `json:"address"`    // clamp (default), wrap, mirror, border; per dimension
+	Normalized bool     `json:"normalized"`
+	Border     []Num    `json:"border"`
+	Compare    string   `json:"compare"` // depth compare function (default lequal)
 }
 
 // MemImage is a file (or fill) placed at a fixed address before the launch.
@@ -55,6 +78,9 @@ type Param struct {
 	F32 *Num    `json:"f32"`
 	F64 *Num    `json:"f64"`
 	Ptr *string `json:"ptr"`
+	// Tex and Surf pass the 64-bit handle of a texture or surface object.
+	Tex  *string `json:"tex"`
+	Surf *string `json:"surf"`
 }
 
 // Output is what to write to -out DIR after the run.
@@ -201,6 +227,14 @@ func (l *Launch) check() error {
 		if _, err := p.bytes(nil); err != nil {
 			return fmt.Errorf("params[%d]: %v", i, err)
 		}
+		if p.Tex != nil || p.Surf != nil {
+			if _, err := l.ImageHandle(p); err != nil {
+				return fmt.Errorf("params[%d]: %v", i, err)
+			}
+		}
+	}
+	if err := l.checkImages(); err != nil {
+		return err
 	}
 	outs := map[string]bool{}
 	for i, o := range l.Outputs {
@@ -271,13 +305,16 @@ func spaceOf(s string, allowConst bool) (Space, error) {
 // their address from bufs (nil while only checking syntax).
 func (p Param) bytes(bufs map[string]uint64) ([]byte, error) {
 	set := 0
-	for _, x := range []bool{p.U32 != nil, p.S32 != nil, p.U64 != nil, p.F32 != nil, p.F64 != nil, p.Ptr != nil} {
+	for _, x := range []bool{p.U32 != nil, p.S32 != nil, p.U64 != nil, p.F32 != nil, p.F64 != nil, p.Ptr != nil, p.Tex != nil, p.Surf != nil} {
 		if x {
 			set++
 		}
 	}
 	if set != 1 {
-		return nil, fmt.Errorf("a parameter needs exactly one of u32, s32, u64, f32, f64, ptr")
+		return nil, fmt.Errorf("a parameter needs exactly one of u32, s32, u64, f32, f64, ptr, tex, surf")
+	}
+	if p.Tex != nil || p.Surf != nil {
+		return make([]byte, 8), nil // the handle is the ISA's (see ImageHandle)
 	}
 	le := func(v uint64, n int) []byte {
 		b := make([]byte, n)
@@ -495,6 +532,15 @@ func Load(l *Launch, dir string) (*Setup, error) {
 		if err != nil {
 			return nil, fmt.Errorf("params[%d]: %v", i, err)
 		}
+		if p.Tex != nil || p.Surf != nil {
+			h, err := l.ImageHandle(p)
+			if err != nil {
+				return nil, fmt.Errorf("params[%d]: %v", i, err)
+			}
+			for j := range b {
+				b[j] = byte(h >> (8 * j))
+			}
+		}
 		for len(s.Params)%len(b) != 0 {
 			s.Params = append(s.Params, 0)
 		}
@@ -530,4 +576,88 @@ func LoadFile(path string) (*Setup, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
+}
+
+// ImageNames lists the launch's textures (by name) then its surfaces (by
+// name): image i of the list has index i+1 in the texture header table.
+func (l *Launch) ImageNames() (textures, surfaces []string) {
+	for n := range l.Textures {
+		textures = append(textures, n)
+	}
+	for n := range l.Surfaces {
+		surfaces = append(surfaces, n)
+	}
+	sort.Strings(textures)
+	sort.Strings(surfaces)
+	return textures, surfaces
+}
+
+// ImageHandle is the 64-bit handle a tex or surf parameter passes: the
+// header index i (1 for the first texture) in bits 0..19 and, for a
+// texture, its sampler index (also i) in bits 20..31.
+func (l *Launch) ImageHandle(p Param) (uint64, error) {
+	tex, surf := l.ImageNames()
+	if p.Tex != nil {
+		for i, n := range tex {
+			if n == *p.Tex {
+				return uint64(i+1) | uint64(i+1)<<20, nil
+			}
+		}
+		return 0, fmt.Errorf("tex: no texture %q", *p.Tex)
+	}
+	if p.Surf != nil {
+		for i, n := range surf {
+			if n == *p.Surf {
+				return uint64(len(tex) + i + 1), nil
+			}
+		}
+		return 0, fmt.Errorf("surf: no surface %q", *p.Surf)
+	}
+	return 0, fmt.Errorf("not a tex or surf parameter")
+}
+
+// checkImages checks what does not depend on the ISA: shapes and sources.
+func (l *Launch) checkImages() error {
+	if len(l.Textures)+len(l.Surfaces) >= 1<<12 {
+		return fmt.Errorf("more than %d textures and surfaces", 1<<12-1)
+	}
+	for _, group := range []struct {
+		what string
+		m    map[string]Image
+	}{{"texture", l.Textures}, {"surface", l.Surfaces}} {
+		for name, im := range group.m {
+			if len(im.Size) == 0 || len(im.Size) > 3 {
+				return fmt.Errorf("%s %q: size needs 1 to 3 numbers", group.what, name)
+			}
+			for i, n := range im.Size {
+				if v, err := n.Uint(1 << 16); err != nil || v == 0 {
+					return fmt.Errorf("%s %q: size[%d] must be 1..65535", group.what, name, i)
+				}
+			}
+			for f, n := range map[string]Num{"layers": im.Layers, "levels": im.Levels} {
+				if n.Set() {
+					if v, err := n.Uint(1 << 16); err != nil || v == 0 {
+						return fmt.Errorf("%s %q: %s must be 1..65535", group.what, name, f)
+					}
+				}
+			}
+			if im.Buffer != "" {
+				if _, ok := l.Buffers[im.Buffer]; !ok {
+					return fmt.Errorf("%s %q: no buffer %q", group.what, name, im.Buffer)
+				}
+				if im.File != "" || im.Fill.Set() {
+					return fmt.Errorf("%s %q: texels from a buffer, or from a file or fill, not both", group.what, name)
+				}
+			}
+			if im.Format == "" {
+				return fmt.Errorf("%s %q has no format", group.what, name)
+			}
+			if im.Fill.Set() {
+				if _, err := im.Fill.Uint(256); err != nil {
+					return fmt.Errorf("%s %q fill: %v", group.what, name, err)
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -100,6 +100,7 @@ const (
 	kVideo
 	kPret // push a return address (the callee's RET comes back there)
 	kJmx  // indirect jump to an absolute address per lane
+	kTex  // texture and surface instructions (tex_run.go)
 )
 
 // video operations (op.sub of kVideo)

@@ -13,11 +13,8 @@ import (
 )
 
 // unsupported are the mnemonics of insns.tsv that the emulator rejects on
-// purpose: texture and surface units (no texture state in a launch).
-var unsupported = map[string]bool{
-	"TEX": true, "TEXS": true, "TLD": true, "TLDS": true, "TLD4": true, "TLD4S": true, "TXQ": true, "TXD": true,
-	"SULD": true, "SUST": true, "SURED": true,
-}
+// purpose: none left (textures, surfaces and linked calls all run).
+var unsupported = map[string]bool{}
 
 // TestOracleLoweringCoverage lowers every instruction of the oracle listing
 // (insns.tsv): all must lower except the unsupported mnemonics.

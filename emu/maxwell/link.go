@@ -77,6 +77,7 @@ func LinkImage(name string, data []byte, kernel, arch string, objs []Object) (*I
 			}
 		}
 	}
+	img.TexSlots = texSlots(f, fn) // bound texture and surface references, bound at launch
 	l.placeCode(0, fn.Section, fn.Name) // the kernel starts at address 0
 	for _, banks := range [][]cubin.ConstBank{f.Constants, fn.Constants} {
 		for _, c := range banks {
@@ -305,6 +306,21 @@ func (l *linker) codeRelocs(k secKey) error {
 	base := l.code[k]
 	for _, r := range rels {
 		typ := cubin.RelocTypeName(r.Type)
+		if int(r.Symbol) < len(o.f.Symbols) {
+			// the driver's texture/surface descriptor sizes (tex_load.go)
+			if v, ok := descSizeReloc(o.f.Symbols[r.Symbol].Name); ok && typ == "R_CUDA_ABS32_20" {
+				at := base + r.Offset
+				if r.Offset+8 > uint64(len(o.f.Sections[k.sec].Data)) {
+					return fmt.Errorf("relocation at %#x outside the code", r.Offset)
+				}
+				w, err := patchWord(binary.LittleEndian.Uint64(l.img.Code[at:]), typ, v)
+				if err != nil {
+					return err
+				}
+				binary.LittleEndian.PutUint64(l.img.Code[at:], w)
+				continue
+			}
+		}
 		def, err := l.resolve(k.obj, int(r.Symbol))
 		if err != nil {
 			return err
@@ -404,6 +420,9 @@ func (l *linker) dataRelocs(obj, sec, bank int, off uint64) error {
 		}
 		for _, r := range rels {
 			typ := cubin.RelocTypeName(r.Type)
+			if typ == "R_CUDA_TEX_HEADER_INDEX" || typ == "R_CUDA_SURF_HEADER_INDEX" {
+				continue // a bound texture or surface: Image.TexSlots, bound at launch
+			}
 			size := map[string]int{"R_CUDA_32": 4, "R_CUDA_64": 8}[typ]
 			if size == 0 {
 				return fmt.Errorf("%s: relocation type %s in %s is not supported", o.name, typ, o.f.Sections[sec].Name)

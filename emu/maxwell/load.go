@@ -64,6 +64,8 @@ type Image struct {
 	// Symbols is the code address of every function linked in (the
 	// kernel at 0).
 	Symbols map[string]uint64
+	// TexSlots are the bound texture and surface references (tex_load.go).
+	TexSlots []TexSlot
 }
 
 // Reloc is a code relocation against a global variable: the variable's
@@ -175,6 +177,12 @@ func paramBytes(s *emu.Setup, img *Image) ([]byte, error) {
 				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, *p.Ptr)
 			}
 			le(place.Addr+GlobalBase, 8)
+		case p.Tex != nil, p.Surf != nil:
+			h, err := s.Launch.ImageHandle(p)
+			if err != nil {
+				return nil, fmt.Errorf("params[%d]: %v", i, err)
+			}
+			le(h, 8)
 		case p.U32 != nil, p.S32 != nil:
 			n := p.U32
 			if n == nil {
@@ -305,6 +313,9 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		} else {
 			binary.LittleEndian.PutUint64(buf[r.At:], globalsAt+r.Value)
 		}
+	}
+	if err := k.bindImages(s, img); err != nil {
+		return nil, err
 	}
 	k.resolve()
 	return k, nil

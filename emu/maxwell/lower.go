@@ -53,6 +53,7 @@ type op struct {
 	s       [4]opnd
 	target  uint32 // op index of a branch target
 	hasTarg bool
+	tx      *texInst // texture and surface instructions (tex_lower.go)
 }
 
 // op flags, from the mnemonic's modifiers
@@ -246,6 +247,9 @@ func lowerText(text string, word uint64) (op, error) {
 	mn, rest, _ := strings.Cut(t, " ")
 	parts := strings.Split(mn, ".")
 	name, mods := parts[0], parts[1:]
+	if isTexName(name) {
+		return lowerTex(o, name, mods, rest)
+	}
 	if name == "BRX" || name == "JMX" {
 		// BRX Ra imm: to Ra + the next instruction's address + imm;
 		// JMX Ra[ imm]: to the absolute address Ra + imm

@@ -21,7 +21,8 @@ type Kernel struct {
 	LocalBytes int // per thread
 	Grid       emu.Dim3
 	Block      emu.Dim3
-	bcast      []lanes // immediates and constants broadcast to every lane
+	bcast      []lanes  // immediates and constants broadcast to every lane
+	tex        *texUnit // textures and surfaces (tex_load.go), nil without
 }
 
 // scratch is per-block working storage.
@@ -244,6 +245,8 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		return k.mem(b, w, o, mask, sc)
 	case kAtom, kAtoms, kRed:
 		return k.atom(b, w, o, mask)
+	case kTex:
+		return k.texExec(w, o.tx, mask)
 	case kShfl:
 		k.shfl(w, o, mask, sc)
 	case kVote:

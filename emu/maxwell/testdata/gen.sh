@@ -7,6 +7,16 @@ PTXAS=${PTXAS:-/opt/cuda118/usr/bin/ptxas}
 for sm in 50 52 53; do
 	"$PTXAS" -arch sm_$sm -O3 kernels.ptx -o kernels.sm_$sm.cubin
 done
+# texture and surface kernels, both optimization levels
+for sm in 50 52 53; do
+	for o in O3 O0; do
+		"$PTXAS" -arch sm_$sm -$o texsurf.ptx -o texsurf.sm_$sm.$o.cubin
+	done
+done
+# f16x2 texture results need sm_53
+for o in O3 O0; do
+	"$PTXAS" -arch sm_53 -$o texhalf.ptx -o texhalf.sm_53.$o.cubin
+done
 # a fatbin holding the sm_50 and sm_53 builds
 FATBINARY=${FATBINARY:-$(dirname "$PTXAS")/fatbinary}
 "$FATBINARY" --64 --compress=false --create=kernels.fatbin \
