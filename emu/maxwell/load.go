@@ -285,7 +285,8 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		return nil, fmt.Errorf("arch %q is not a Maxwell architecture (sm_50, sm_52, sm_53)", s.Launch.Arch)
 	}
 	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
-	global := append([]byte(nil), s.Global...)
+	gm := s.GlobalMemory()
+	global := gm.Data
 	code := img.Code
 	if len(img.Globals) > 0 {
 		// the cubin's variables go after the launch's memory
@@ -316,7 +317,8 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if n := uint64(k.LocalBytes) * uint64(s.Block.Count()); n > MaxLocalPerBlock {
 		return nil, fmt.Errorf("local memory of %d bytes per thread is %d bytes per block, more than %d", k.LocalBytes, n, MaxLocalPerBlock)
 	}
-	k.Global = &emu.Memory{Space: emu.Global, Data: global}
+	gm.Data = global
+	k.Global = gm
 	for i := range k.Const {
 		size := max(ConstBankBytes, len(img.Const[i]), len(s.Const[i]))
 		data := make([]byte, size)
@@ -427,5 +429,5 @@ func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
 		adjust(&cfg)
 	}
 	st, err := emu.Run(cfg, k)
-	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data}}, err
+	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data, Segments: k.Global.Segments}}, err
 }

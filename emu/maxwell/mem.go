@@ -134,11 +134,12 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 				vals[l][0], vals[l][1] = uint32(v), uint32(v>>32)
 				continue
 			}
-			if addr%16 != 0 || addr+16 > uint64(len(mm.Data)) {
-				return &laneErr{l, mm.Fault(addr, 16, false)}
+			b, err := mm.Slice(addr, 16, false)
+			if err != nil {
+				return &laneErr{l, err}
 			}
 			for i := range 4 {
-				vals[l][i] = binary.LittleEndian.Uint32(mm.Data[addr+uint64(4*i):])
+				vals[l][i] = binary.LittleEndian.Uint32(b[4*i:])
 			}
 		}
 		for l := range 32 {
@@ -174,11 +175,12 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 				}
 				continue
 			}
-			if addr%16 != 0 || addr+16 > uint64(len(mm.Data)) {
-				return &laneErr{l, mm.Fault(addr, 16, true)}
+			b, err := mm.Slice(addr, 16, true)
+			if err != nil {
+				return &laneErr{l, err}
 			}
 			for i := range 4 {
-				binary.LittleEndian.PutUint32(mm.Data[addr+uint64(4*i):], regs[s+32*i+l])
+				binary.LittleEndian.PutUint32(b[4*i:], regs[s+32*i+l])
 			}
 		}
 	}
