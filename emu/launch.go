@@ -409,9 +409,7 @@ func imageBytes(l *Launch, dir, file string, size, fill Num) ([]byte, error) {
 			data = data[:n]
 		} else {
 			f, _ := fill.Uint(256)
-			for uint64(len(data)) < n {
-				data = append(data, byte(f))
-			}
+			data = append(data, bytes.Repeat([]byte{byte(f)}, int(n-uint64(len(data))))...)
 		}
 	}
 	return data, nil
@@ -424,6 +422,15 @@ func Load(l *Launch, dir string) (*Setup, error) {
 	var end uint64 // what the images, buffers and outputs need
 	type placed = placedImage
 	var globals, far []placed
+	var farBytes uint64 // what the far images ask for, known before reading them
+	for _, m := range l.Memory {
+		if a, _ := m.Addr.Uint(0); a >= MaxMemory && (m.Space == "global" || m.Space == "") && m.Bytes.Set() {
+			n, _ := m.Bytes.Uint(MaxMemory + 1)
+			if farBytes += n; farBytes > MaxMemory {
+				return nil, fmt.Errorf("global memory images above %#x need more than %#x bytes", uint64(MaxMemory), uint64(MaxMemory))
+			}
+		}
+	}
 	for i, m := range l.Memory {
 		data, err := imageBytes(l, dir, m.File, m.Bytes, m.Fill)
 		if err != nil {
@@ -433,7 +440,7 @@ func Load(l *Launch, dir string) (*Setup, error) {
 		sp, _ := spaceOf(m.Space, true)
 		switch {
 		case sp == Global && addr >= MaxMemory:
-			if addr+uint64(len(data)) < addr {
+			if n := uint64(len(data)); n > 0 && addr+n-1 < addr {
 				return nil, fmt.Errorf("memory[%d]: image at %#x wraps past the end of the address space", i, addr)
 			}
 			far = append(far, placed{addr, data})
