@@ -86,12 +86,29 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if o.flags&fMRG != 0 {
 			lo, hi = 0xffff, 0xffff0000
 		}
-		for l := range 32 {
-			x16, y16 := av[l]>>ash<<16, bv[l]>>bsh<<16
-			x := uint32(int32(x16)>>16)&sgnA | x16>>16&^sgnA
-			y := uint32(int32(y16)>>16)&sgnB | y16>>16&^sgnB
-			r := x*y<<psl + (cv[l]>>csh)&cmask + bv[l]<<16&cbcc
-			d[l] = r&lo | bv[l]<<16&hi
+		// the unsigned forms of ptxas's 32-bit multiplies (XMAD, XMAD.MRG,
+		// XMAD.PSL.CBCC) have loops with fewer operations per lane
+		switch o.flags & (fS16A | fS16B | fCLO | fCHI | fPSL | fMRG | fCBCC) {
+		case 0:
+			for l := range 32 {
+				d[l] = (av[l]>>ash&0xffff)*(bv[l]>>bsh&0xffff) + cv[l]
+			}
+		case fMRG:
+			for l := range 32 {
+				d[l] = ((av[l]>>ash&0xffff)*(bv[l]>>bsh&0xffff)+cv[l])&0xffff | bv[l]<<16
+			}
+		case fPSL | fCBCC:
+			for l := range 32 {
+				d[l] = (av[l]>>ash&0xffff)*(bv[l]>>bsh&0xffff)<<16 + cv[l] + bv[l]<<16
+			}
+		default:
+			for l := range 32 {
+				x16, y16 := av[l]>>ash<<16, bv[l]>>bsh<<16
+				x := uint32(int32(x16)>>16)&sgnA | x16>>16&^sgnA
+				y := uint32(int32(y16)>>16)&sgnB | y16>>16&^sgnB
+				r := x*y<<psl + (cv[l]>>csh)&cmask + bv[l]<<16&cbcc
+				d[l] = r&lo | bv[l]<<16&hi
+			}
 		}
 	case kIsetp:
 		if o.d2.kind == oPred && o.d2.row != uint16(k.Prog.rowPSink()) {
@@ -206,6 +223,26 @@ func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		sh = uint32(o.s[2].imm & 31)
 	}
 	var carry, ov uint32
+	if mask == ^uint32(0) {
+		// every lane (the usual case): no lane tests, and the zero and
+		// sign flags in the same pass
+		var z, sg uint32
+		for l := range 32 {
+			x, y := av[l]<<sh, bv[l]
+			s := uint64(x) + uint64(y) + uint64(cin>>l&1)
+			r := uint32(s)
+			d[l] = r
+			carry |= uint32(s>>32) << l
+			ov |= ((x ^ r) & (y ^ r) >> 31) << l
+			z |= b2u32(r == 0) << l
+			sg |= r >> 31 << l
+		}
+		if o.flags&fCC != 0 {
+			cc := (*[4]uint32)(regs[ccRow : ccRow+4])
+			cc[0], cc[1], cc[2], cc[3] = carry, z, sg, ov
+		}
+		return true
+	}
 	for l := range 32 {
 		if mask>>l&1 == 0 {
 			continue
@@ -283,6 +320,13 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		return false
 	}
 	return true
+}
+
+func b2u32(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // blend copies the lanes in mask from src to dst.

@@ -339,6 +339,7 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		k.Const[i] = emu.Memory{Space: emu.Constant, Data: data}
 	}
 	k.resolve()
+	k.fuse = k.fusions()
 	return k, nil
 }
 
