@@ -223,6 +223,12 @@ func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		sh = uint32(o.s[2].imm & 31)
 	}
 	var carry, ov uint32
+	if mask == ^uint32(0) && o.flags&fCC == 0 { // IADD.X: the high word of a 64-bit add
+		for l := range 32 {
+			d[l] = av[l]<<sh + bv[l] + cin>>l&1
+		}
+		return true
+	}
 	if mask == ^uint32(0) {
 		// every lane (the usual case): no lane tests, and the zero and
 		// sign flags in the same pass

@@ -359,6 +359,22 @@ func (k *Kernel) load32(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) 
 	regs := w.Regs
 	data := mem.Data
 	r := int(m.row) * 32
+	if dr := int(o.d.row) * 32; mask == ^uint32(0) && wide && dr != r && dr != r+32 {
+		// every lane, the destination not an address register: load
+		// straight into it (on a fault the slow path reruns the
+		// instruction from the unchanged addresses)
+		d := (*lanes)(regs[dr:])
+		lo, hi := (*lanes)(regs[r:]), (*lanes)(regs[r+32:])
+		off := m.imm - GlobalBase
+		for l := range 32 {
+			addr := uint64(lo[l]) | uint64(hi[l])<<32 + off
+			if addr&3 != 0 || addr >= uint64(len(data)) || uint64(len(data))-addr < 4 {
+				return false
+			}
+			d[l] = binary.LittleEndian.Uint32(data[addr:])
+		}
+		return true
+	}
 	var vals lanes
 	for l := range 32 {
 		if mask>>l&1 == 0 {
