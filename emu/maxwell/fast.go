@@ -32,9 +32,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	}
 	switch o.kind {
 	case kMov:
-		for l := range 32 {
-			d[l] = av[l]
-		}
+		*d = *av
 	case kIAdd:
 		if o.sub != 0 {
 			return false
@@ -115,13 +113,21 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 			return false
 		}
 		pc := pred(regs, c)
-		unsigned := o.flags&fU32 != 0
+		// without branches: flipping the sign bits makes a signed
+		// comparison unsigned; the relation (0 less, 1 equal, 2 greater)
+		// picks the condition's bit (icmp's LT, EQ, GT bits)
+		var flip uint32
+		if o.flags&fU32 == 0 {
+			flip = 1 << 31
+		}
+		cond := uint32(o.sub & 7)
 		var res uint32
 		for l := range 32 {
-			if mask>>l&1 != 0 && icmp(o.sub, av[l], bv[l], unsigned) {
-				res |= 1 << l
-			}
+			x, y := av[l]^flip, bv[l]^flip
+			rel := 2*(1-b2u32(x < y)) - b2u32(x == y)
+			res |= cond >> rel & 1 << l
 		}
+		res &= mask
 		switch o.bop {
 		case 0:
 			res &= pc
