@@ -318,6 +318,10 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		return nil, fmt.Errorf("local memory of %d bytes per thread is %d bytes per block, more than %d", k.LocalBytes, n, MaxLocalPerBlock)
 	}
 	gm.Data = global
+	if len(gm.Segments) > 0 && gm.Segments[0].Addr < uint64(len(global)) {
+		return nil, fmt.Errorf("global memory image at %#x overlaps the dense region (%#x bytes with the cubin's variables)",
+			gm.Segments[0].Addr, len(global))
+	}
 	k.Global = gm
 	for i := range k.Const {
 		size := max(ConstBankBytes, len(img.Const[i]), len(s.Const[i]))

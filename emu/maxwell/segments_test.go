@@ -139,3 +139,25 @@ func TestOracleAtomicsFar(t *testing.T) {
 		}
 	})
 }
+
+// TestSegmentOverlapsDense: a segment inside the dense region (which the
+// cubin's variables extend) is refused, not silently hidden.
+func TestSegmentOverlapsDense(t *testing.T) {
+	prog := ownCubin(t, "sm_52")
+	img, err := ProgramImage("k", prog, "ticket", "sm_52")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "out"
+	st := &emu.Setup{Launch: &emu.Launch{Arch: "sm_52", Kernel: "ticket", Params: []emu.Param{{Ptr: &name}}},
+		Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{32, 1, 1}, Global: make([]byte, 0x1000),
+		Buffers:        map[string]emu.BufferPlace{"out": {Addr: 0x100, Bytes: 128}},
+		GlobalSegments: []emu.Segment{{Addr: 0x1000, Data: make([]byte, 256)}}}
+	if _, err := NewKernel(st, img); err == nil || !strings.Contains(err.Error(), "overlaps the dense region") {
+		t.Fatalf("NewKernel: %v", err)
+	}
+	st.GlobalSegments[0].Addr = 1 << 40
+	if _, err := NewKernel(st, img); err != nil {
+		t.Fatal(err)
+	}
+}
