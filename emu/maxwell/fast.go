@@ -114,18 +114,27 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		}
 		pc := pred(regs, c)
 		// without branches: flipping the sign bits makes a signed
-		// comparison unsigned; the relation (0 less, 1 equal, 2 greater)
-		// picks the condition's bit (icmp's LT, EQ, GT bits)
+		// comparison unsigned; the condition's bits (icmp's LT, EQ, GT)
+		// pick from the lanes less and equal
 		var flip uint32
 		if o.flags&fU32 == 0 {
 			flip = 1 << 31
 		}
-		cond := uint32(o.sub & 7)
-		var res uint32
+		var lt, eq uint32
 		for l := range 32 {
 			x, y := av[l]^flip, bv[l]^flip
-			rel := 2*(1-b2u32(x < y)) - b2u32(x == y)
-			res |= cond >> rel & 1 << l
+			lt |= b2u32(x < y) << l
+			eq |= b2u32(x == y) << l
+		}
+		var res uint32
+		if o.sub&1 != 0 {
+			res |= lt
+		}
+		if o.sub&2 != 0 {
+			res |= eq
+		}
+		if o.sub&4 != 0 {
+			res |= ^(lt | eq)
 		}
 		res &= mask
 		switch o.bop {

@@ -390,16 +390,18 @@ func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32) {
 		if sr == srLaneID {
 			base = 0
 		}
+		dst := (*lanes)(regs[d:])
 		for l := range 32 {
 			if mask>>l&1 != 0 {
-				regs[d+l] = base + uint32(l)
+				dst[l] = base + uint32(l)
 			}
 		}
 	case sr == srCtaX || sr == srCtaY || sr == srCtaZ:
 		v := b.ID[sr-srCtaX]
+		dst := (*lanes)(regs[d:])
 		for l := range 32 {
 			if mask>>l&1 != 0 {
-				regs[d+l] = v
+				dst[l] = v
 			}
 		}
 	default:
