@@ -12,7 +12,8 @@ import (
 
 // Result is the memory after a run, as expectations and outputs read it.
 type Result struct {
-	Global   []byte
+	Global []byte
+
 	Segments []Segment // global memory's further regions
 }
 

@@ -351,21 +351,22 @@ const DefaultGlobalBytes = 1 << 18
 // Setup is a launch file with its files read: the memory images built, the
 // buffers placed and the parameters packed.
 type Setup struct {
-	Launch *Launch
-	Dir    string // directory of the launch file
-	Grid   Dim3
-	Block  Dim3
-	Global []byte
-	// GlobalSegments are global memory's further regions (images at or
-	// above MaxMemory), sorted and disjoint.
-	GlobalSegments []Segment
-	Const          [16][]byte // constant banks
-	Shared         []SharedImage
-	Params         []byte // packed parameter bytes (4-byte aligned words)
-	Buffers        map[string]BufferPlace
+	Launch  *Launch
+	Dir     string // directory of the launch file
+	Grid    Dim3
+	Block   Dim3
+	Global  []byte
+	Const   [16][]byte // constant banks
+	Shared  []SharedImage
+	Params  []byte // packed parameter bytes (4-byte aligned words)
+	Buffers map[string]BufferPlace
 	// Sizes asked for by the launch file (0 = the ISA's default).
 	SharedBytes, LocalBytes int
 	MaxSteps                int64
+
+	// GlobalSegments are global memory's further regions (images at or
+	// above MaxMemory), sorted and disjoint.
+	GlobalSegments []Segment
 }
 
 // SharedImage is bytes copied into every block's shared memory.

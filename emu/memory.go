@@ -77,9 +77,6 @@ type Segment struct {
 	Data []byte
 }
 
-// End is the address just past the segment.
-func (s *Segment) End() uint64 { return s.Addr + uint64(len(s.Data)) }
-
 // segment returns the bytes from addr to the end of the segment holding
 // [addr, addr+n), or nil.
 func (m *Memory) segment(addr, n uint64) []byte {
