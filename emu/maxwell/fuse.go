@@ -86,6 +86,15 @@ func mulIdiom(m, p, q *op) bool {
 		!reads(a, t) && !reads(b, t) && !reads(c, t) && !reads(a, d2) && t != d2
 }
 
+// group is the instruction group starting at pc (fuseNone also when the
+// kernel has no groups, not made by NewKernel).
+func (k *Kernel) group(pc uint32) uint8 {
+	if int(pc) < len(k.fuse) {
+		return k.fuse[pc]
+	}
+	return fuseNone
+}
+
 // runFused runs the group starting at o (every lane active, the first
 // instruction already counted) and moves the warp past it.
 func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc uint32) {

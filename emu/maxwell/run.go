@@ -122,7 +122,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
 		}
 		w.PC = pc + 1
-		if f := k.fuse[pc]; f != fuseNone && mask == ^uint32(0) && b.Trace == nil && budget-n >= fuseLen[f] {
+		if f := k.group(pc); f != fuseNone && mask == ^uint32(0) && b.Trace == nil && budget-n >= fuseLen[f] {
 			k.runFused(w, o, f, pc)
 			n += fuseLen[f] - 1
 			continue
