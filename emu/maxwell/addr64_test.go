@@ -368,3 +368,25 @@ func TestAddr64Aligned(t *testing.T) {
 		}
 	})
 }
+
+// TestGenericShared runs gshared (testdata/addr64.ptx): cvta.shared adds
+// bank 0's shared window (c[0x0][0x0]), stores and loads through the generic
+// addresses reach the block's shared memory, and isspacep.shared holds
+// where isspacep.global does not.
+func TestGenericShared(t *testing.T) {
+	ownVariants(t, func(t *testing.T, prog []byte, arch string) {
+		r := run{program: prog, arch: arch, kernel: "gshared", grid: emu.Dim3{2, 1, 1}, block: emu.Dim3{64, 1, 1},
+			args: []arg{make([]byte, 4*64)}}
+		res, err := r.exec(t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]uint32, 64)
+		for i := range want {
+			want[i] = uint32(i^1) | 1<<16
+		}
+		if err := sameWords(u32s(res.bufs[0]), want); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -30,6 +30,7 @@ const MaxSharedBytes = 48 << 10
 
 // Bank 0 offsets ptxas reads.
 const (
+	cbShared    = 0x0 // generic address of shared memory (cvta.shared adds it, isspacep.shared tests it)
 	cbNtid      = 0x8
 	cbNctaid    = 0x14
 	cbStack     = 0x20
@@ -334,6 +335,7 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 				le.PutUint32(data[cbNctaid+4*j:], s.Grid[j])
 			}
 			le.PutUint32(data[cbStack:], uint32(k.LocalBytes))
+			le.PutUint32(data[cbShared:], SharedWindow) // local's window (0x4) is 0
 			if int(img.ParamBase)+len(params) > len(data) {
 				return nil, fmt.Errorf("parameters do not fit in constant bank 0")
 			}
