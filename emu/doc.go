@@ -20,6 +20,13 @@
 // break or continue are removed from the entries above their target, so a
 // later rejoin does not revive them. Program counters are op indices.
 //
+// Global memory is sparse: a dense region at address 0 (the launch's
+// buffers and its images below 1 GiB) and segments at any 64-bit address
+// (images at or above 1 GiB), so a kernel can reach addresses far apart
+// without the gap being allocated. Accesses check the dense region first
+// and only then search the segments; an access outside every region is a
+// *MemFault naming the address and size.
+//
 // Barriers are named (16 per block) and count warp arrivals: a barrier
 // completes when the warps of its thread count (or every live warp) have
 // arrived; warps that only arrive go on, warps that wait stop until then.

@@ -13,16 +13,22 @@ import (
 // Result is the memory after a run, as expectations and outputs read it.
 type Result struct {
 	Global []byte
+
+	Segments []Segment // global memory's further regions
+}
+
+func (r *Result) global() *Memory {
+	return &Memory{Space: Global, Data: r.Global, Segments: r.Segments}
 }
 
 // OutputBytes returns the bytes an output asks for.
 func (s *Setup) OutputBytes(o Output, r *Result) ([]byte, error) {
-	m := Memory{Space: Global, Data: r.Global}
+	m := r.global()
 	if o.Buffer != "" {
 		b := s.Buffers[o.Buffer]
 		return m.Bytes(b.Addr, b.Bytes)
 	}
-	a, _ := o.Addr.Uint(MaxMemory)
+	a, _ := o.Addr.Uint(0)
 	n, _ := o.Bytes.Uint(MaxMemory + 1)
 	return m.Bytes(a, n)
 }
@@ -204,7 +210,7 @@ func (s *Setup) checkOne(i int, e Expect, r *Result) (int, error) {
 		if out.Buffer != "" {
 			base = s.Buffers[out.Buffer].Addr
 		} else {
-			base, _ = out.Addr.Uint(MaxMemory)
+			base, _ = out.Addr.Uint(0)
 		}
 		for off := 0; off < len(want); off += c.size {
 			note(base+uint64(off), get(want[off:], c.size), get(got[off:], c.size))
@@ -218,7 +224,7 @@ func (s *Setup) checkOne(i int, e Expect, r *Result) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("expect[%d]: %s: %v", i, e.Words, err)
 		}
-		m := Memory{Space: Global, Data: r.Global}
+		m := r.global()
 		for _, row := range rows {
 			size := c.size
 			if size == 1 {

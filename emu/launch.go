@@ -183,10 +183,15 @@ func (l *Launch) check() error {
 		}
 	}
 	for i, m := range l.Memory {
-		if _, err := spaceOf(m.Space, true); err != nil {
+		sp, err := spaceOf(m.Space, true)
+		if err != nil {
 			return fmt.Errorf("memory[%d]: %v", i, err)
 		}
-		if _, err := m.Addr.Uint(MaxMemory); err != nil {
+		limit := uint64(MaxMemory)
+		if sp == Global {
+			limit = 0 // anywhere: far images get segments of their own
+		}
+		if _, err := m.Addr.Uint(limit); err != nil {
 			return fmt.Errorf("memory[%d].addr: %v", i, err)
 		}
 		if m.File == "" && !m.Bytes.Set() {
@@ -251,7 +256,7 @@ func (l *Launch) check() error {
 		if _, err := spaceOf(o.Space, false); err != nil {
 			return fmt.Errorf("outputs[%d]: %v", i, err)
 		}
-		if _, err := o.Addr.Uint(MaxMemory); err != nil {
+		if _, err := o.Addr.Uint(0); err != nil {
 			return fmt.Errorf("outputs[%d].addr: %v", i, err)
 		}
 		if _, err := o.Bytes.Uint(MaxMemory + 1); err != nil {
@@ -365,8 +370,16 @@ func (p Param) bytes(bufs map[string]uint64) ([]byte, error) {
 	return le(a, 4), nil
 }
 
-// MaxMemory bounds every memory space a launch file can ask for (1 GiB).
+// MaxMemory bounds every memory space a launch file can ask for (1 GiB):
+// the dense region of global memory, and its segments together.
 const MaxMemory = 1 << 30
+
+// Global memory is sparse (see Memory): images and outputs that end at or
+// below MaxMemory, and the buffers, are in the dense region at address 0;
+// images at or above MaxMemory get segments of their own (images closer
+// than SegmentAlign share one), so a launch can place data at any 64-bit
+// address. Segments start and end at multiples of SegmentAlign.
+const SegmentAlign = 256
 
 // DefaultGlobalBytes is the smallest global memory a launch gets (2^18
 // bytes, the memory of the FlexGripPlus testbench), so kernels that read a
@@ -388,6 +401,10 @@ type Setup struct {
 	// Sizes asked for by the launch file (0 = the ISA's default).
 	SharedBytes, LocalBytes int
 	MaxSteps                int64
+
+	// GlobalSegments are global memory's further regions (images at or
+	// above MaxMemory), sorted and disjoint.
+	GlobalSegments []Segment
 }
 
 // SharedImage is bytes copied into every block's shared memory.
@@ -431,9 +448,7 @@ func imageBytes(l *Launch, dir, file string, size, fill Num) ([]byte, error) {
 			data = data[:n]
 		} else {
 			f, _ := fill.Uint(256)
-			for uint64(len(data)) < n {
-				data = append(data, byte(f))
-			}
+			data = append(data, bytes.Repeat([]byte{byte(f)}, int(n-uint64(len(data))))...)
 		}
 	}
 	return data, nil
@@ -444,21 +459,34 @@ func imageBytes(l *Launch, dir, file string, size, fill Num) ([]byte, error) {
 func Load(l *Launch, dir string) (*Setup, error) {
 	s := &Setup{Launch: l, Dir: dir, Grid: l.GridDim(), Block: l.BlockDim(), Buffers: map[string]BufferPlace{}}
 	var end uint64 // what the images, buffers and outputs need
-	type placed struct {
-		addr uint64
-		data []byte
+	type placed = placedImage
+	var globals, far []placed
+	var farBytes uint64 // what the far images ask for, known before reading them
+	for _, m := range l.Memory {
+		if a, _ := m.Addr.Uint(0); a >= MaxMemory && (m.Space == "global" || m.Space == "") && m.Bytes.Set() {
+			n, _ := m.Bytes.Uint(MaxMemory + 1)
+			if farBytes += n; farBytes > MaxMemory {
+				return nil, fmt.Errorf("global memory images above %#x need more than %#x bytes", uint64(MaxMemory), uint64(MaxMemory))
+			}
+		}
 	}
-	var globals []placed
 	for i, m := range l.Memory {
 		data, err := imageBytes(l, dir, m.File, m.Bytes, m.Fill)
 		if err != nil {
 			return nil, fmt.Errorf("memory[%d]: %v", i, err)
 		}
-		addr, _ := m.Addr.Uint(MaxMemory)
-		if addr+uint64(len(data)) > MaxMemory {
-			return nil, fmt.Errorf("memory[%d]: image ends past %#x", i, MaxMemory)
-		}
+		addr, _ := m.Addr.Uint(0)
 		sp, _ := spaceOf(m.Space, true)
+		switch {
+		case sp == Global && addr >= MaxMemory:
+			if n := uint64(len(data)); n > 0 && addr+n-1 < addr {
+				return nil, fmt.Errorf("memory[%d]: image at %#x wraps past the end of the address space", i, addr)
+			}
+			far = append(far, placed{addr, data})
+			continue
+		case addr+uint64(len(data)) > MaxMemory:
+			return nil, fmt.Errorf("memory[%d]: image ends past %#x (a global image may start at or above it)", i, MaxMemory)
+		}
 		switch sp {
 		case Global:
 			globals = append(globals, placed{addr, data})
@@ -502,9 +530,11 @@ func Load(l *Launch, dir string) (*Setup, error) {
 	}
 	for _, o := range l.Outputs {
 		if o.Buffer == "" && o.Space == "global" {
-			a, _ := o.Addr.Uint(MaxMemory)
+			a, _ := o.Addr.Uint(0)
 			n, _ := o.Bytes.Uint(MaxMemory + 1)
-			end = max(end, a+n)
+			if a < MaxMemory { // the far ones read segments
+				end = max(end, a+n)
+			}
 		}
 	}
 	if l.GlobalBytes.Set() {
@@ -523,6 +553,11 @@ func Load(l *Launch, dir string) (*Setup, error) {
 	for _, g := range globals {
 		copy(s.Global[g.addr:], g.data)
 	}
+	segs, err := segments(far)
+	if err != nil {
+		return nil, err
+	}
+	s.GlobalSegments = segs
 	addrs := map[string]uint64{}
 	for n, b := range s.Buffers {
 		addrs[n] = b.Addr
@@ -559,6 +594,67 @@ func Load(l *Launch, dir string) (*Setup, error) {
 		s.MaxSteps = int64(min(n, math.MaxInt64))
 	}
 	return s, nil
+}
+
+// placedImage is an image at its address.
+type placedImage struct {
+	addr uint64
+	data []byte
+}
+
+// segments lays out images at or above MaxMemory: each spans its image
+// rounded out to SegmentAlign, images whose spans touch share one, later
+// images overwrite earlier ones.
+func segments(far []placedImage) ([]Segment, error) {
+	if len(far) == 0 {
+		return nil, nil
+	}
+	type span struct{ lo, hi uint64 }
+	spans := make([]span, len(far))
+	for i, f := range far {
+		hi := f.addr + uint64(len(f.data))
+		spans[i] = span{f.addr &^ (SegmentAlign - 1), (hi + SegmentAlign - 1) &^ (SegmentAlign - 1)}
+		if spans[i].hi < hi { // rounding wrapped: the image reaches the top of the address space
+			spans[i].hi = 0
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	var merged []span
+	for _, sp := range spans {
+		if n := len(merged); n > 0 && (merged[n-1].hi == 0 || sp.lo <= merged[n-1].hi) {
+			if merged[n-1].hi != 0 && (sp.hi == 0 || sp.hi > merged[n-1].hi) {
+				merged[n-1].hi = sp.hi
+			}
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	var total uint64
+	segs := make([]Segment, len(merged))
+	for i, sp := range merged {
+		n := sp.hi - sp.lo // 2^64 - lo when hi wrapped to 0
+		if total += n; n > MaxMemory || total > MaxMemory {
+			return nil, fmt.Errorf("global memory images above %#x need more than %#x bytes", uint64(MaxMemory), uint64(MaxMemory))
+		}
+		segs[i] = Segment{Addr: sp.lo, Data: make([]byte, n)}
+	}
+	m := Memory{Space: Global, Segments: segs}
+	for _, f := range far {
+		if err := m.Write(f.addr, f.data); err != nil {
+			return nil, err // cannot happen: the segments cover every image
+		}
+	}
+	return segs, nil
+}
+
+// GlobalMemory returns a copy of the setup's global memory (the dense
+// region and the segments) for one run.
+func (s *Setup) GlobalMemory() *Memory {
+	m := &Memory{Space: Global, Data: append([]byte(nil), s.Global...)}
+	for _, sg := range s.GlobalSegments {
+		m.Segments = append(m.Segments, Segment{sg.Addr, append([]byte(nil), sg.Data...)})
+	}
+	return m
 }
 
 // LoadFile reads, parses and loads a launch file.

@@ -32,7 +32,11 @@ type MemFault struct {
 	Addr  uint64
 	Size  int
 	Write bool
-	Limit uint64 // the space's size
+	Limit uint64 // the size of the space's dense region (at address 0)
+	// Segments is the number of the space's further segments (a sparse
+	// space, see Memory); InSegment says the bytes lie in one of them.
+	Segments  int
+	InSegment bool
 }
 
 func (e *MemFault) Error() string {
@@ -40,33 +44,106 @@ func (e *MemFault) Error() string {
 	if e.Write {
 		what = "write"
 	}
-	if e.Size > 1 && e.Addr%uint64(e.Size) != 0 && e.Addr+uint64(e.Size) <= e.Limit {
+	inside := e.InSegment || e.Addr < e.Limit && e.Limit-e.Addr >= uint64(e.Size)
+	if e.Size > 1 && e.Addr%uint64(e.Size) != 0 && inside {
 		return fmt.Sprintf("misaligned %d-byte %s %s at %#x", e.Size, e.Space, what, e.Addr)
+	}
+	if e.Segments > 0 {
+		return fmt.Sprintf("%d-byte %s %s at %#x is outside memory (%#x bytes at 0 and %d further segments)",
+			e.Size, e.Space, what, e.Addr, e.Limit, e.Segments)
 	}
 	return fmt.Sprintf("%d-byte %s %s at %#x is out of bounds (size %#x)", e.Size, e.Space, what, e.Addr, e.Limit)
 }
 
 // Memory is one bounds-checked, little-endian memory space. Accesses must be
-// naturally aligned. Methods return a *MemFault instead of panicking. Data
-// must start 8-byte aligned (as make allocates it) for the atomics.
+// naturally aligned. Methods return a *MemFault instead of panicking.
+//
+// A space is a dense region at address 0 (Data) and, optionally, further
+// segments at arbitrary 64-bit addresses, so that a kernel can touch
+// addresses far apart without the gap being allocated. Accesses look at the
+// dense region first (the common case costs what it did without segments),
+// then search the segments; an access must lie within one region. Data and
+// every segment must start 8-byte aligned (as make allocates it, at an
+// address that is a multiple of 8) for the atomics.
 type Memory struct {
-	Space Space
-	Data  []byte
+	Space    Space
+	Data     []byte
+	Segments []Segment // sorted by address, disjoint, none overlapping Data
 }
 
-func (m *Memory) check(addr uint64, size int, write bool) error {
-	if addr%uint64(size) != 0 || addr >= uint64(len(m.Data)) || uint64(len(m.Data))-addr < uint64(size) {
-		return &MemFault{Space: m.Space, Addr: addr, Size: size, Write: write, Limit: uint64(len(m.Data))}
+// Segment is a region of a sparse space at a fixed address.
+type Segment struct {
+	Addr uint64
+	Data []byte
+}
+
+// segment returns the bytes from addr to the end of the segment holding
+// [addr, addr+n), or nil.
+func (m *Memory) segment(addr, n uint64) []byte {
+	segs := m.Segments
+	// the last segment starting at or below addr
+	lo, hi := 0, len(segs)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if segs[mid].Addr <= addr {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
 	}
-	return nil
+	if lo == 0 {
+		return nil
+	}
+	s := &segs[lo-1]
+	off := addr - s.Addr
+	if off >= uint64(len(s.Data)) || uint64(len(s.Data))-off < n {
+		return nil
+	}
+	return s.Data[off:]
+}
+
+// span returns the bytes from addr on (at least n of them) in the dense
+// region or a segment, or nil when [addr, addr+n) is not within one region.
+func (m *Memory) span(addr, n uint64) []byte {
+	if addr < uint64(len(m.Data)) && uint64(len(m.Data))-addr >= n {
+		return m.Data[addr:]
+	}
+	if len(m.Segments) == 0 {
+		return nil
+	}
+	return m.segment(addr, n)
+}
+
+// at returns the bytes of a naturally aligned size-byte access at addr.
+func (m *Memory) at(addr uint64, size int, write bool) ([]byte, error) {
+	b := m.span(addr, uint64(size))
+	if b == nil || addr%uint64(size) != 0 {
+		return nil, m.fault(addr, size, write, b != nil)
+	}
+	return b, nil
+}
+
+func (m *Memory) fault(addr uint64, size int, write, inside bool) *MemFault {
+	return &MemFault{Space: m.Space, Addr: addr, Size: size, Write: write, Limit: uint64(len(m.Data)),
+		Segments: len(m.Segments), InSegment: inside && addr >= uint64(len(m.Data))}
+}
+
+// Slice returns the bytes of a naturally aligned size-byte access at addr
+// (for accesses wider than Load and Store handle, such as 128-bit ones).
+func (m *Memory) Slice(addr uint64, size int, write bool) ([]byte, error) {
+	b, err := m.at(addr, size, write)
+	if err != nil {
+		return nil, err
+	}
+	return b[:size], nil
 }
 
 // Load reads a size-byte (1, 2, 4 or 8) little-endian value.
 func (m *Memory) Load(addr uint64, size int) (uint64, error) {
-	if err := m.check(addr, size, false); err != nil {
+	b, err := m.at(addr, size, false)
+	if err != nil {
 		return 0, err
 	}
-	b := m.Data[addr:]
 	switch size {
 	case 1:
 		return uint64(b[0]), nil
@@ -80,10 +157,10 @@ func (m *Memory) Load(addr uint64, size int) (uint64, error) {
 
 // Store writes a size-byte (1, 2, 4 or 8) little-endian value.
 func (m *Memory) Store(addr uint64, size int, v uint64) error {
-	if err := m.check(addr, size, true); err != nil {
+	b, err := m.at(addr, size, true)
+	if err != nil {
 		return err
 	}
-	b := m.Data[addr:]
 	switch size {
 	case 1:
 		b[0] = byte(v)
@@ -97,8 +174,8 @@ func (m *Memory) Store(addr uint64, size int, v uint64) error {
 	return nil
 }
 
-// Load32 is Load for the common 32-bit case; ok is false on a fault (call
-// Fault32 for the error).
+// Load32 is Load for the common 32-bit case in the dense region; ok is
+// false otherwise (Load then reads segments or names the fault).
 func (m *Memory) Load32(addr uint32) (uint32, bool) {
 	if addr&3 != 0 || uint64(addr)+4 > uint64(len(m.Data)) {
 		return 0, false
@@ -106,7 +183,8 @@ func (m *Memory) Load32(addr uint32) (uint32, bool) {
 	return binary.LittleEndian.Uint32(m.Data[addr:]), true
 }
 
-// Store32 is Store for the common 32-bit case; ok is false on a fault.
+// Store32 is Store for the common 32-bit case in the dense region; ok is
+// false otherwise.
 func (m *Memory) Store32(addr uint32, v uint32) bool {
 	if addr&3 != 0 || uint64(addr)+4 > uint64(len(m.Data)) {
 		return false
@@ -117,23 +195,42 @@ func (m *Memory) Store32(addr uint32, v uint32) bool {
 
 // Fault builds the error for a failed access.
 func (m *Memory) Fault(addr uint64, size int, write bool) error {
-	return &MemFault{Space: m.Space, Addr: addr, Size: size, Write: write, Limit: uint64(len(m.Data))}
+	_, err := m.at(addr, size, write)
+	if err == nil {
+		return m.fault(addr, size, write, false)
+	}
+	return err
 }
 
-// Bytes returns a copy of n bytes at addr.
+// region returns the n bytes at addr, which must lie within one region
+// (n may be 0 anywhere a region starts or ends).
+func (m *Memory) region(addr, n uint64, write bool) ([]byte, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	b := m.span(addr, n)
+	if b == nil {
+		return nil, m.fault(addr, int(min(n, 1<<30)), write, false)
+	}
+	return b[:n], nil
+}
+
+// Bytes returns a copy of n bytes at addr (within one region).
 func (m *Memory) Bytes(addr, n uint64) ([]byte, error) {
-	if addr > uint64(len(m.Data)) || uint64(len(m.Data))-addr < n {
-		return nil, &MemFault{Space: m.Space, Addr: addr, Size: int(min(n, 1<<30)), Limit: uint64(len(m.Data))}
+	b, err := m.region(addr, n, false)
+	if err != nil {
+		return nil, err
 	}
-	return append([]byte(nil), m.Data[addr:addr+n]...), nil
+	return append([]byte{}, b...), nil
 }
 
-// Write copies b to addr.
+// Write copies b to addr (within one region).
 func (m *Memory) Write(addr uint64, b []byte) error {
-	if addr > uint64(len(m.Data)) || uint64(len(m.Data))-addr < uint64(len(b)) {
-		return &MemFault{Space: m.Space, Addr: addr, Size: len(b), Write: true, Limit: uint64(len(m.Data))}
+	d, err := m.region(addr, uint64(len(b)), true)
+	if err != nil {
+		return err
 	}
-	copy(m.Data[addr:], b)
+	copy(d, b)
 	return nil
 }
 
@@ -197,10 +294,11 @@ func (op AtomicOp) apply32(old, a, b uint32) uint32 {
 // Atomic32 applies op to the aligned word at addr atomically (blocks run in
 // parallel) and returns the old value.
 func (m *Memory) Atomic32(addr uint64, op AtomicOp, a, b uint32) (uint32, error) {
-	if err := m.check(addr, 4, true); err != nil {
+	word, err := m.at(addr, 4, true)
+	if err != nil {
 		return 0, err
 	}
-	p := (*uint32)(unsafe.Pointer(&m.Data[addr]))
+	p := (*uint32)(unsafe.Pointer(&word[0]))
 	for {
 		old := atomic.LoadUint32(p)
 		if atomic.CompareAndSwapUint32(p, old, op.apply32(old, a, b)) {
@@ -211,10 +309,11 @@ func (m *Memory) Atomic32(addr uint64, op AtomicOp, a, b uint32) (uint32, error)
 
 // Atomic64 is Atomic32 for aligned 64-bit words (add, exchange, CAS).
 func (m *Memory) Atomic64(addr uint64, op AtomicOp, a, b uint64) (uint64, error) {
-	if err := m.check(addr, 8, true); err != nil {
+	word, err := m.at(addr, 8, true)
+	if err != nil {
 		return 0, err
 	}
-	p := (*uint64)(unsafe.Pointer(&m.Data[addr]))
+	p := (*uint64)(unsafe.Pointer(&word[0]))
 	for {
 		old := atomic.LoadUint64(p)
 		nv := old

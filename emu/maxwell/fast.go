@@ -32,9 +32,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	}
 	switch o.kind {
 	case kMov:
-		for l := range 32 {
-			d[l] = av[l]
-		}
+		*d = *av
 	case kIAdd:
 		if o.sub != 0 {
 			return false
@@ -86,25 +84,59 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if o.flags&fMRG != 0 {
 			lo, hi = 0xffff, 0xffff0000
 		}
-		for l := range 32 {
-			x16, y16 := av[l]>>ash<<16, bv[l]>>bsh<<16
-			x := uint32(int32(x16)>>16)&sgnA | x16>>16&^sgnA
-			y := uint32(int32(y16)>>16)&sgnB | y16>>16&^sgnB
-			r := x*y<<psl + (cv[l]>>csh)&cmask + bv[l]<<16&cbcc
-			d[l] = r&lo | bv[l]<<16&hi
+		// the unsigned forms of ptxas's 32-bit multiplies (XMAD, XMAD.MRG,
+		// XMAD.PSL.CBCC) have loops with fewer operations per lane
+		switch o.flags & (fS16A | fS16B | fCLO | fCHI | fPSL | fMRG | fCBCC) {
+		case 0:
+			for l := range 32 {
+				d[l] = (av[l]>>ash&0xffff)*(bv[l]>>bsh&0xffff) + cv[l]
+			}
+		case fMRG:
+			for l := range 32 {
+				d[l] = ((av[l]>>ash&0xffff)*(bv[l]>>bsh&0xffff)+cv[l])&0xffff | bv[l]<<16
+			}
+		case fPSL | fCBCC:
+			for l := range 32 {
+				d[l] = (av[l]>>ash&0xffff)*(bv[l]>>bsh&0xffff)<<16 + cv[l] + bv[l]<<16
+			}
+		default:
+			for l := range 32 {
+				x16, y16 := av[l]>>ash<<16, bv[l]>>bsh<<16
+				x := uint32(int32(x16)>>16)&sgnA | x16>>16&^sgnA
+				y := uint32(int32(y16)>>16)&sgnB | y16>>16&^sgnB
+				r := x*y<<psl + (cv[l]>>csh)&cmask + bv[l]<<16&cbcc
+				d[l] = r&lo | bv[l]<<16&hi
+			}
 		}
 	case kIsetp:
 		if o.d2.kind == oPred && o.d2.row != uint16(k.Prog.rowPSink()) {
 			return false
 		}
 		pc := pred(regs, c)
-		unsigned := o.flags&fU32 != 0
-		var res uint32
-		for l := range 32 {
-			if mask>>l&1 != 0 && icmp(o.sub, av[l], bv[l], unsigned) {
-				res |= 1 << l
-			}
+		// without branches: flipping the sign bits makes a signed
+		// comparison unsigned; the condition's bits (icmp's LT, EQ, GT)
+		// pick from the lanes less and equal
+		var flip uint32
+		if o.flags&fU32 == 0 {
+			flip = 1 << 31
 		}
+		var lt, eq uint32
+		for l := range 32 {
+			x, y := av[l]^flip, bv[l]^flip
+			lt |= b2u32(x < y) << l
+			eq |= b2u32(x == y) << l
+		}
+		var res uint32
+		if o.sub&1 != 0 {
+			res |= lt
+		}
+		if o.sub&2 != 0 {
+			res |= eq
+		}
+		if o.sub&4 != 0 {
+			res |= ^(lt | eq)
+		}
+		res &= mask
 		switch o.bop {
 		case 0:
 			res &= pc
@@ -206,6 +238,32 @@ func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		sh = uint32(o.s[2].imm & 31)
 	}
 	var carry, ov uint32
+	if mask == ^uint32(0) && o.flags&fCC == 0 { // IADD.X: the high word of a 64-bit add
+		for l := range 32 {
+			d[l] = av[l]<<sh + bv[l] + cin>>l&1
+		}
+		return true
+	}
+	if mask == ^uint32(0) {
+		// every lane (the usual case): no lane tests, and the zero and
+		// sign flags in the same pass
+		var z, sg uint32
+		for l := range 32 {
+			x, y := av[l]<<sh, bv[l]
+			s := uint64(x) + uint64(y) + uint64(cin>>l&1)
+			r := uint32(s)
+			d[l] = r
+			carry |= uint32(s>>32) << l
+			ov |= ((x ^ r) & (y ^ r) >> 31) << l
+			z |= b2u32(r == 0) << l
+			sg |= r >> 31 << l
+		}
+		if o.flags&fCC != 0 {
+			cc := (*[4]uint32)(regs[ccRow : ccRow+4])
+			cc[0], cc[1], cc[2], cc[3] = carry, z, sg, ov
+		}
+		return true
+	}
 	for l := range 32 {
 		if mask>>l&1 == 0 {
 			continue
@@ -283,6 +341,13 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		return false
 	}
 	return true
+}
+
+func b2u32(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // blend copies the lanes in mask from src to dst.

@@ -222,12 +222,16 @@ func fma32(x, y, z float32, rnd uint8) float32 {
 	e := (p - (s - bb)) + (float64(z) - bb)
 	if rnd == 0 {
 		if e != 0 {
-			f := float32(s)
-			// s is inexact: decide ties with the residual
-			if float64(f) != s {
-				return f
+			// s is inexact; rounding it again is wrong only when it lies
+			// halfway between two float32s (its float64 neighbours round
+			// apart): the true value is on the residual's side
+			up, down := math.Nextafter(s, math.Inf(1)), math.Nextafter(s, math.Inf(-1))
+			if float32(up) != float32(down) {
+				if e > 0 {
+					return float32(up)
+				}
+				return float32(down)
 			}
-			return round32(s+e, 0)
 		}
 		return float32(s)
 	}

@@ -114,14 +114,24 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32, sc *scratc
 				return uint64(x)
 			}
 			x, y, z := v(a), v(b), v(c)
+			if o.flags&(fRS|fLS) == 0 {
+				// two adders, two carries: the first's in CC.C, the
+				// second's in CC.O, and .X adds both back in (a 64-bit
+				// three-way add carries up to 2 into the high words)
+				t := x + y
+				if o.flags&fX != 0 {
+					t += cin + uint64(regs[ccRow+3]>>l&1)
+				}
+				s := t&0xffffffff + z
+				ovOut |= uint32(s>>32) << l
+				r, carry = uint32(s), t>>32 != 0
+				break
+			}
 			var s uint64
-			switch {
-			case o.flags&fRS != 0:
+			if o.flags&fRS != 0 {
 				s = (x+y)>>16 + z
-			case o.flags&fLS != 0:
+			} else {
 				s = (x+y)<<16 + z
-			default:
-				s = x + y + z
 			}
 			if o.flags&fX != 0 {
 				s += cin

@@ -77,7 +77,7 @@ func LinkImage(name string, data []byte, kernel, arch string, objs []Object) (*I
 			}
 		}
 	}
-	img.TexSlots = texSlots(f, fn) // bound texture and surface references, bound at launch
+	img.TexSlots = texSlots(f, fn)      // bound texture and surface references, bound at launch
 	l.placeCode(0, fn.Section, fn.Name) // the kernel starts at address 0
 	for _, banks := range [][]cubin.ConstBank{f.Constants, fn.Constants} {
 		for _, c := range banks {

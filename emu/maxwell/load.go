@@ -30,6 +30,7 @@ const MaxSharedBytes = 48 << 10
 
 // Bank 0 offsets ptxas reads.
 const (
+	cbShared    = 0x0 // generic address of shared memory (cvta.shared adds it, isspacep.shared tests it)
 	cbNtid      = 0x8
 	cbNctaid    = 0x14
 	cbStack     = 0x20
@@ -246,7 +247,8 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		return nil, fmt.Errorf("arch %q is not a Maxwell architecture (sm_50, sm_52, sm_53)", s.Launch.Arch)
 	}
 	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
-	global := append([]byte(nil), s.Global...)
+	gm := s.GlobalMemory()
+	global := gm.Data
 	code := img.Code
 	var globalsAt uint64 // device address of the cubin's global variables
 	if len(img.Globals) > 0 {
@@ -282,7 +284,12 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if n := uint64(k.LocalBytes) * uint64(s.Block.Count()); n > MaxLocalPerBlock {
 		return nil, fmt.Errorf("local memory of %d bytes per thread is %d bytes per block, more than %d", k.LocalBytes, n, MaxLocalPerBlock)
 	}
-	k.Global = &emu.Memory{Space: emu.Global, Data: global}
+	gm.Data = global
+	if len(gm.Segments) > 0 && gm.Segments[0].Addr < uint64(len(global)) {
+		return nil, fmt.Errorf("global memory image at %#x overlaps the dense region (%#x bytes with the cubin's variables)",
+			gm.Segments[0].Addr, len(global))
+	}
+	k.Global = gm
 	for i := range k.Const {
 		size := max(ConstBankBytes, len(img.Const[i]), len(s.Const[i]))
 		data := make([]byte, size)
@@ -294,6 +301,7 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 				le.PutUint32(data[cbNctaid+4*j:], s.Grid[j])
 			}
 			le.PutUint32(data[cbStack:], uint32(k.LocalBytes))
+			le.PutUint32(data[cbShared:], SharedWindow) // local's window (0x4) is 0
 			if int(img.ParamBase)+len(params) > len(data) {
 				return nil, fmt.Errorf("parameters do not fit in constant bank 0")
 			}
@@ -318,6 +326,7 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		return nil, err
 	}
 	k.resolve()
+	k.fuse = k.fusions()
 	return k, nil
 }
 
@@ -408,5 +417,5 @@ func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
 		adjust(&cfg)
 	}
 	st, err := emu.Run(cfg, k)
-	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data}}, err
+	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data, Segments: k.Global.Segments}}, err
 }

@@ -134,11 +134,12 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 				vals[l][0], vals[l][1] = uint32(v), uint32(v>>32)
 				continue
 			}
-			if addr%16 != 0 || addr+16 > uint64(len(mm.Data)) {
-				return &laneErr{l, mm.Fault(addr, 16, false)}
+			b, err := mm.Slice(addr, 16, false)
+			if err != nil {
+				return &laneErr{l, err}
 			}
 			for i := range 4 {
-				vals[l][i] = binary.LittleEndian.Uint32(mm.Data[addr+uint64(4*i):])
+				vals[l][i] = binary.LittleEndian.Uint32(b[4*i:])
 			}
 		}
 		for l := range 32 {
@@ -174,11 +175,12 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 				}
 				continue
 			}
-			if addr%16 != 0 || addr+16 > uint64(len(mm.Data)) {
-				return &laneErr{l, mm.Fault(addr, 16, true)}
+			b, err := mm.Slice(addr, 16, true)
+			if err != nil {
+				return &laneErr{l, err}
 			}
 			for i := range 4 {
-				binary.LittleEndian.PutUint32(mm.Data[addr+uint64(4*i):], regs[s+32*i+l])
+				binary.LittleEndian.PutUint32(b[4*i:], regs[s+32*i+l])
 			}
 		}
 	}
@@ -357,6 +359,22 @@ func (k *Kernel) load32(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) 
 	regs := w.Regs
 	data := mem.Data
 	r := int(m.row) * 32
+	if dr := int(o.d.row) * 32; mask == ^uint32(0) && wide && dr != r && dr != r+32 {
+		// every lane, the destination not an address register: load
+		// straight into it (on a fault the slow path reruns the
+		// instruction from the unchanged addresses)
+		d := (*lanes)(regs[dr:])
+		lo, hi := (*lanes)(regs[r:]), (*lanes)(regs[r+32:])
+		off := m.imm - GlobalBase
+		for l := range 32 {
+			addr := uint64(lo[l]) | uint64(hi[l])<<32 + off
+			if addr&3 != 0 || addr >= uint64(len(data)) || uint64(len(data))-addr < 4 {
+				return false
+			}
+			d[l] = binary.LittleEndian.Uint32(data[addr:])
+		}
+		return true
+	}
 	var vals lanes
 	for l := range 32 {
 		if mask>>l&1 == 0 {

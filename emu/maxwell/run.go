@@ -23,6 +23,7 @@ type Kernel struct {
 	Block      emu.Dim3
 	bcast      []lanes  // immediates and constants broadcast to every lane
 	tex        *texUnit // textures and surfaces (tex_load.go), nil without
+	fuse       []uint8  // per op: the instruction group it starts (fuse.go)
 }
 
 // scratch is per-block working storage.
@@ -130,6 +131,11 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
 		}
 		w.PC = pc + 1
+		if f := k.group(pc); f != fuseNone && mask == ^uint32(0) && b.Trace == nil && budget-n >= fuseLen[f] {
+			k.runFused(w, o, f, pc)
+			n += fuseLen[f] - 1
+			continue
+		}
 		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
 			lane := firstLane(mask)
 			var le *laneErr
@@ -277,10 +283,14 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 // an immediate or constant, or (indexed constants, predicates) the lanes in
 // mask read into buf.
 func (k *Kernel) row(regs []uint32, s *opnd, mask uint32, buf *lanes) *lanes {
+	if s.kind == oReg { // small enough to inline: the common case costs no call
+		return (*lanes)(regs[int(s.row)*32:])
+	}
+	return k.rowOther(regs, s, mask, buf)
+}
+
+func (k *Kernel) rowOther(regs []uint32, s *opnd, mask uint32, buf *lanes) *lanes {
 	switch s.kind {
-	case oReg:
-		r := int(s.row) * 32
-		return (*lanes)(regs[r : r+32])
 	case oImm, oConst:
 		if s.bc >= 0 {
 			return &k.bcast[s.bc]
@@ -398,16 +408,18 @@ func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32) {
 		if sr == srLaneID {
 			base = 0
 		}
+		dst := (*lanes)(regs[d:])
 		for l := range 32 {
 			if mask>>l&1 != 0 {
-				regs[d+l] = base + uint32(l)
+				dst[l] = base + uint32(l)
 			}
 		}
 	case sr == srCtaX || sr == srCtaY || sr == srCtaZ:
 		v := b.ID[sr-srCtaX]
+		dst := (*lanes)(regs[d:])
 		for l := range 32 {
 			if mask>>l&1 != 0 {
-				regs[d+l] = v
+				dst[l] = v
 			}
 		}
 	default:

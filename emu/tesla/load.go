@@ -188,7 +188,7 @@ func NewKernel(s *emu.Setup, code []byte) (*Kernel, error) {
 	if n := uint64(k.LocalBytes) * uint64(s.Block.Count()); n > MaxLocalPerBlock {
 		return nil, fmt.Errorf("local memory of %d bytes per thread is %d bytes per block, more than %d", k.LocalBytes, n, MaxLocalPerBlock)
 	}
-	k.Global = &emu.Memory{Space: emu.Global, Data: append([]byte(nil), s.Global...)}
+	k.Global = s.GlobalMemory()
 	for i := range k.Const {
 		data := zeroBank[:] // read-only: nothing stores to constant memory
 		if len(s.Const[i]) > 0 {
@@ -238,5 +238,5 @@ func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
 		adjust(&cfg)
 	}
 	st, err := emu.Run(cfg, k)
-	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data}}, err
+	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data, Segments: k.Global.Segments}}, err
 }

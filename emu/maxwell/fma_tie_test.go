@@ -1,0 +1,46 @@
+package maxwell
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestFma32Ties: x*y+z whose float64 sum lands exactly halfway between two
+// float32s while the true value lies off it (double rounding), and random
+// sums near such ties, against math/big.
+func TestFma32Ties(t *testing.T) {
+	exact := func(x, y, z float32) float32 {
+		v := new(big.Float).SetPrec(300).Mul(big.NewFloat(float64(x)), big.NewFloat(float64(y)))
+		f, _ := v.Add(v, big.NewFloat(float64(z))).Float32()
+		return f
+	}
+	ld := math.Ldexp
+	cases := [][3]float32{
+		// s = 1+2^-23+2^-24 (a tie), the true value 2^-54 below it
+		{float32(ld(1+ld(1, -15), -24)), float32(1 - ld(1, -15)), float32(1 + ld(1, -23))},
+		// s = 1+2^-24, the true value 2^-54 above it... and below it
+		{float32(ld(1+ld(1, -15), -24)), float32(1 + ld(1, -15)), 1},
+		{float32(ld(1+ld(1, -15), -24)), float32(1 - ld(1, -15)), 1},
+		// near the largest float32: the tie with infinity
+		{float32(ld(1+ld(1, -15), 103)), float32(1 - ld(1, -15)), math.MaxFloat32},
+		{float32(ld(1+ld(1, -15), 103)), float32(1 + ld(1, -15)), math.MaxFloat32},
+	}
+	rng := rand.New(rand.NewPCG(5, 3))
+	for range 200000 {
+		// products of (1+a)(1±b) with 15-bit a, b: ties of z's last bit plus a small tail
+		a, b := float64(rng.IntN(1<<8))*ld(1, -15), float64(rng.IntN(1<<8))*ld(1, -15)
+		z := math.Float32frombits(0x3f800000 | rng.Uint32()&0x7fffff)
+		x, y := float32(ld(1+a, -24)), float32(1-b)
+		if rng.IntN(2) == 0 {
+			y = float32(1 + b)
+		}
+		cases = append(cases, [3]float32{x, y, z}, [3]float32{-x, y, -z})
+	}
+	for _, c := range cases {
+		if got, want := fma32(c[0], c[1], c[2], 0), exact(c[0], c[1], c[2]); got != want {
+			t.Fatalf("fma32(%g, %g, %g) = %#x, want %#x", c[0], c[1], c[2], math.Float32bits(got), math.Float32bits(want))
+		}
+	}
+}

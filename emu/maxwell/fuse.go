@@ -1,0 +1,176 @@
+package maxwell
+
+import "gpuisa/emu"
+
+// Superinstructions: ptxas builds a 32-bit multiply-add from three XMADs
+// (XMAD.MRG, XMAD, XMAD.PSL.CBCC) and a 64-bit add from IADD.CC (or
+// ISCADD.CC) and IADD.X; the interpreter runs each group in one lane loop
+// when every lane is active. The lanes of these instructions are
+// independent, so running the group lane by lane (each lane's first
+// instruction, then its second, reading what the first wrote) is the same
+// as running the instructions one after the other, whatever registers
+// they share. Counters, budgets and traces see every instruction.
+
+// Fusion group kinds, by their first instruction's index (Kernel.fuse).
+const (
+	fuseNone    = iota
+	fuseMulAdd  // XMAD.MRG, XMAD, XMAD.PSL.CBCC
+	fuseMulAdd2 // XMAD, XMAD.MRG, XMAD.PSL.CBCC (ptxas orders the first two either way)
+	fuseAdd64   // IADD.CC or ISCADD.CC, IADD.X
+	fuseMul32   // fuseMulAdd computing d = a*b + c (32 bits), see mulIdiom
+	fuseMul32b  // the same in fuseMulAdd2's order
+)
+
+// fuseLen is the number of instructions in a group.
+var fuseLen = [...]int64{fuseNone: 1, fuseMulAdd: 3, fuseMulAdd2: 3, fuseAdd64: 2, fuseMul32: 3, fuseMul32b: 3}
+
+// fusions finds the groups of k.ops.
+func (k *Kernel) fusions() []uint8 {
+	f := make([]uint8, len(k.ops))
+	pt := uint16(k.Prog.rowP(7))
+	unguarded := func(o *op) bool { return o.guard == pt && !o.gnot }
+	// sources the lane loops read as rows without scratch space
+	plain := func(ss ...*opnd) bool {
+		for _, s := range ss {
+			switch {
+			case s.kind == oReg && s.sel != 1 && s.sel <= 2 && !s.neg && !s.not:
+			case (s.kind == oImm || s.kind == oConst) && s.bc >= 0 && s.sel != 1 && s.sel <= 2 && !s.neg && !s.not:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	xmad := func(o *op, flags uint32) bool {
+		return o.kind == kXmad && o.flags == flags && o.d.kind == oReg && plain(&o.s[0], &o.s[1], &o.s[2])
+	}
+	for i := 0; i+1 < len(k.ops); i++ {
+		a, b := &k.ops[i], &k.ops[i+1]
+		switch {
+		case i+2 < len(k.ops) && xmad(a, fMRG) && xmad(b, 0) && xmad(&k.ops[i+2], fPSL|fCBCC) &&
+			unguarded(b) && unguarded(&k.ops[i+2]):
+			f[i] = fuseMulAdd
+			if mulIdiom(a, b, &k.ops[i+2]) {
+				f[i] = fuseMul32
+			}
+		case i+2 < len(k.ops) && xmad(a, 0) && xmad(b, fMRG) && xmad(&k.ops[i+2], fPSL|fCBCC) &&
+			unguarded(b) && unguarded(&k.ops[i+2]):
+			f[i] = fuseMulAdd2
+			if mulIdiom(b, a, &k.ops[i+2]) {
+				f[i] = fuseMul32b
+			}
+		case (a.kind == kIAdd || a.kind == kIscadd) && a.flags == fCC && a.sub == 0 && a.d.kind == oReg &&
+			plain(&a.s[0], &a.s[1]) && a.s[0].sel == 0 && a.s[1].sel == 0 &&
+			b.kind == kIAdd && b.flags == fX && b.sub == 0 && b.d.kind == oReg &&
+			plain(&b.s[0], &b.s[1]) && b.s[0].sel == 0 && b.s[1].sel == 0 && unguarded(b):
+			f[i] = fuseAdd64
+		}
+	}
+	return f
+}
+
+// mulIdiom reports whether XMAD.MRG t, a, b.H1, RZ (m); XMAD d2, a, b, c
+// (p); XMAD.PSL.CBCC d3, a.H1, t.H1, d2 (q) compute d3 = a*b + c: with t =
+// lo16(a.lo*b.hi) | b<<16, the last adds a.hi*b.lo<<16 and a.lo*b.hi<<16 to
+// a.lo*b.lo + c. None may overwrite a source a later one reads.
+func mulIdiom(m, p, q *op) bool {
+	same := func(x, y *opnd) bool { // the same value (halves aside)
+		return x.kind == y.kind && (x.kind == oReg && x.row == y.row || x.kind != oReg && x.bc == y.bc)
+	}
+	reads := func(x *opnd, row uint16) bool { return x.kind == oReg && x.row == row }
+	a, b, c := &p.s[0], &p.s[1], &p.s[2]
+	t, d2 := m.d.row, p.d.row
+	return a.sel == 0 && b.sel == 0 && same(&m.s[0], a) && m.s[0].sel == 0 && same(&m.s[1], b) && m.s[1].sel == 2 &&
+		m.s[2].kind == oReg && m.s[2].reg == 255 && // RZ
+		same(&q.s[0], a) && q.s[0].sel == 2 && reads(&q.s[1], t) && q.s[1].sel == 2 && reads(&q.s[2], d2) &&
+		!reads(a, t) && !reads(b, t) && !reads(c, t) && !reads(a, d2) && t != d2
+}
+
+// group is the instruction group starting at pc (fuseNone also when the
+// kernel has no groups, not made by NewKernel).
+func (k *Kernel) group(pc uint32) uint8 {
+	if int(pc) < len(k.fuse) {
+		return k.fuse[pc]
+	}
+	return fuseNone
+}
+
+// runFused runs the group starting at o (every lane active, the first
+// instruction already counted) and moves the warp past it.
+func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc uint32) {
+	regs := w.Regs
+	row := func(s *opnd) *lanes { return k.row(regs, s, ^uint32(0), nil) }
+	dst := func(d *opnd) *lanes { return (*lanes)(regs[int(d.row)*32:]) }
+	half := func(s *opnd) uint32 { // the shift that selects an XMAD operand's half
+		if s.sel == 2 {
+			return 16
+		}
+		return 0
+	}
+	switch kind {
+	case fuseMulAdd, fuseMulAdd2:
+		o1, o2, o3 := o, &k.ops[pc+1], &k.ops[pc+2]
+		if kind == fuseMulAdd2 { // run it as fuseMulAdd: o1 the MRG, o2 the plain one
+			o1, o2 = o2, o1
+		}
+		a1, b1, c1, d1 := row(&o1.s[0]), row(&o1.s[1]), row(&o1.s[2]), dst(&o1.d)
+		a2, b2, c2, d2 := row(&o2.s[0]), row(&o2.s[1]), row(&o2.s[2]), dst(&o2.d)
+		a3, b3, c3, d3 := row(&o3.s[0]), row(&o3.s[1]), row(&o3.s[2]), dst(&o3.d)
+		sa1, sb1 := half(&o1.s[0]), half(&o1.s[1])
+		sa2, sb2 := half(&o2.s[0]), half(&o2.s[1])
+		sa3, sb3 := half(&o3.s[0]), half(&o3.s[1])
+		if kind == fuseMulAdd {
+			for l := range 32 {
+				d1[l] = ((a1[l]>>sa1&0xffff)*(b1[l]>>sb1&0xffff)+c1[l])&0xffff | b1[l]<<16
+				d2[l] = (a2[l]>>sa2&0xffff)*(b2[l]>>sb2&0xffff) + c2[l]
+				d3[l] = (a3[l]>>sa3&0xffff)*(b3[l]>>sb3&0xffff)<<16 + c3[l] + b3[l]<<16
+			}
+			break
+		}
+		for l := range 32 { // the plain XMAD first
+			d2[l] = (a2[l]>>sa2&0xffff)*(b2[l]>>sb2&0xffff) + c2[l]
+			d1[l] = ((a1[l]>>sa1&0xffff)*(b1[l]>>sb1&0xffff)+c1[l])&0xffff | b1[l]<<16
+			d3[l] = (a3[l]>>sa3&0xffff)*(b3[l]>>sb3&0xffff)<<16 + c3[l] + b3[l]<<16
+		}
+	case fuseMul32, fuseMul32b:
+		m, p, q := o, &k.ops[pc+1], &k.ops[pc+2]
+		if kind == fuseMul32b {
+			m, p = p, m
+		}
+		a, b, c := row(&p.s[0]), row(&p.s[1]), row(&p.s[2])
+		t, d2, d3 := dst(&m.d), dst(&p.d), dst(&q.d)
+		for l := range 32 {
+			x, y, z := a[l], b[l], c[l]
+			t[l] = (x&0xffff)*(y>>16)&0xffff | y<<16
+			d2[l] = (x&0xffff)*(y&0xffff) + z
+			d3[l] = x*y + z
+		}
+	case fuseAdd64:
+		o2 := &k.ops[pc+1]
+		a1, b1, d1 := row(&o.s[0]), row(&o.s[1]), dst(&o.d)
+		a2, b2, d2 := row(&o2.s[0]), row(&o2.s[1]), dst(&o2.d)
+		var sh uint32
+		if o.kind == kIscadd {
+			sh = uint32(o.s[2].imm & 31)
+		}
+		ccRow := k.Prog.rowCC() * 32
+		var carry, ov, z, sg uint32
+		for l := range 32 {
+			x, y := a1[l]<<sh, b1[l]
+			r := x + y
+			c := b2u32(r < x)
+			d1[l] = r
+			carry |= c << l
+			ov |= ((x ^ r) & (y ^ r) >> 31) << l
+			z |= b2u32(r == 0) << l
+			sg |= r >> 31 << l
+			d2[l] = a2[l] + b2[l] + c
+		}
+		cc := (*[4]uint32)(regs[ccRow : ccRow+4])
+		cc[0], cc[1], cc[2], cc[3] = carry, z, sg, ov
+	}
+	n := fuseLen[kind]
+	w.PC = pc + uint32(n)
+	w.Steps += n - 1
+	w.ThreadSteps += (n - 1) * emu.WarpSize
+}
