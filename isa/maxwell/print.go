@@ -19,22 +19,64 @@ func Print(inst Inst, pc uint64) string { return string(AppendText(nil, inst, pc
 
 func appendGuard(dst []byte, inst Inst) []byte {
 	g := inst.Word >> 16 & 0xf
-	if g == 7 || forms[inst.form].attrs&attrNoGuard != 0 {
-		return dst
+	if forms[inst.form].attrs&attrNoGuard != 0 {
+		g = 7 // prints nothing
 	}
-	dst = append(dst, '@')
-	if g&8 != 0 {
-		dst = append(dst, '!')
+	gw := guardWords[g]
+	return putWord(dst, gw.v, gw.n)
+}
+
+// packedWord is a text of at most 8 bytes, packed little-endian.
+type packedWord struct {
+	v uint64
+	n int
+}
+
+func packWord(s string) packedWord {
+	var b [8]byte
+	copy(b[:], s)
+	return packedWord{binary.LittleEndian.Uint64(b[:]), len(s)}
+}
+
+// guardWords are the guard texts by the 4-bit field (@P0 .. @!PT; 7, PT, is
+// none) and predWords the predicate names: a table lookup and one store,
+// since random code makes any branch on them unpredictable.
+var guardWords, predWords = func() (g [16]packedWord, p [8]packedWord) {
+	for i := range 8 {
+		name := "PT"
+		if i < 7 {
+			name = "P" + string(rune('0'+i))
+		}
+		p[i] = packWord(name)
+		if i != 7 {
+			g[i] = packWord("@" + name + " ")
+		}
+		g[8+i] = packWord("@!" + name + " ")
 	}
-	dst = appendPred(dst, g&7)
-	return append(dst, ' ')
+	return
+}()
+
+// putWord appends the n ≤ 8 bytes packed in v: one store when there is room.
+func putWord(dst []byte, v uint64, n int) []byte {
+	l := len(dst)
+	if cap(dst)-l < 8 {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], v)
+		return append(dst, b[:n]...)
+	}
+	binary.LittleEndian.PutUint64(dst[l:l+8], v)
+	return dst[:l+n]
 }
 
 func appendPred(dst []byte, p uint64) []byte {
-	if p == 7 {
-		return append(dst, "PT"...)
-	}
-	return append(dst, 'P', byte('0'+p))
+	pw := predWords[p&7]
+	return putWord(dst, pw.v, pw.n)
+}
+
+// appendNPred appends a predicate with its negation bit (bit 3): "!P3".
+func appendNPred(dst []byte, v uint64) []byte {
+	dst = putFlag(dst, '!', 1, v>>3&1)
+	return appendPred(dst, v&7)
 }
 
 func appendDec(dst []byte, x uint64) []byte {
@@ -70,6 +112,23 @@ func appendBody(dst []byte, inst Inst, pc uint64) []byte {
 // takes more than a few lines are printed by the tok* helpers below.
 func appendBodyLabels(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return formPrinters[inst.form](dst, inst, pc, lb)
+}
+
+// putFlag appends a flag's text (n ≤ 8 bytes packed little-endian in v) when
+// on is 1, without a branch on it: the 8 bytes are stored either way and the
+// length moves by n or 0.
+func putFlag(dst []byte, v uint64, n int, on uint64) []byte {
+	l := len(dst)
+	if cap(dst)-l < 8 {
+		if on == 0 {
+			return dst
+		}
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], v)
+		return append(dst, b[:n]...)
+	}
+	binary.LittleEndian.PutUint64(dst[l:l+8], v)
+	return dst[:l+n*int(on)]
 }
 
 // appendEnd closes an instruction: "X;" under a control field of stall 0,

@@ -486,50 +486,32 @@ func printForm0(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FADD"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
 	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -543,43 +525,27 @@ func printForm1(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FADD"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -597,9 +563,7 @@ func printForm1(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -613,44 +577,28 @@ func printForm2(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FADD"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -667,14 +615,10 @@ func printForm3(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 1, (w >> 44 & 0x3))
 	dst = appendTable(dst, 2, (w >> 41 & 0x7))
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -685,9 +629,7 @@ func printForm3(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
@@ -708,14 +650,10 @@ func printForm4(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 1, (w >> 44 & 0x3))
 	dst = appendTable(dst, 2, (w >> 41 & 0x7))
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -726,9 +664,7 @@ func printForm4(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -762,14 +698,10 @@ func printForm5(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 1, (w >> 44 & 0x3))
 	dst = appendTable(dst, 2, (w >> 41 & 0x7))
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -781,9 +713,7 @@ func printForm5(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>48&1)^0) // ".NEG"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -799,14 +729,10 @@ func printForm6(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "FFMA"...)
 	dst = appendTable(dst, 1, (w >> 53 & 0x3))
 	dst = appendTable(dst, 0, (w >> 51 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -817,9 +743,7 @@ func printForm6(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
@@ -829,9 +753,7 @@ func printForm6(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -851,14 +773,10 @@ func printForm7(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "FFMA"...)
 	dst = appendTable(dst, 1, (w >> 53 & 0x3))
 	dst = appendTable(dst, 0, (w >> 51 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -869,9 +787,7 @@ func printForm7(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -889,9 +805,7 @@ func printForm7(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "], "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -911,14 +825,10 @@ func printForm8(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "FFMA"...)
 	dst = appendTable(dst, 1, (w >> 53 & 0x3))
 	dst = appendTable(dst, 0, (w >> 51 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -930,17 +840,13 @@ func printForm8(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>48&1)^0) // ".NEG"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -960,14 +866,10 @@ func printForm9(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "FFMA"...)
 	dst = appendTable(dst, 1, (w >> 53 & 0x3))
 	dst = appendTable(dst, 0, (w >> 51 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -978,9 +880,7 @@ func printForm9(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
@@ -990,9 +890,7 @@ func printForm9(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -1023,57 +921,36 @@ func printForm10(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FMNMX"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -1087,39 +964,25 @@ func printForm11(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FMNMX"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -1137,20 +1000,13 @@ func printForm11(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -1164,51 +1020,32 @@ func printForm12(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FMNMX"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -1222,62 +1059,39 @@ func printForm13(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FSET"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>52&1)^0) // ".BF"
 	dst = appendTable(dst, 3, (w >> 48 & 0xf))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>55&1)^0) // ".FTZ"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>53&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -1291,44 +1105,28 @@ func printForm14(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FSET"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>52&1)^0) // ".BF"
 	dst = appendTable(dst, 3, (w >> 48 & 0xf))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>55&1)^0) // ".FTZ"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>53&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -1346,20 +1144,13 @@ func printForm14(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "]"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -1373,56 +1164,35 @@ func printForm15(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FSET"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>52&1)^0) // ".BF"
 	dst = appendTable(dst, 3, (w >> 48 & 0xf))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>55&1)^0) // ".FTZ"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>53&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>44&1)^0) // ".ABS"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -1437,57 +1207,38 @@ func printForm16(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FSETP"...)
 	dst = appendTable(dst, 3, (w >> 48 & 0xf))
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>47&1)^0) // ".FTZ"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0)  // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>6&1)^0)  // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -1502,39 +1253,27 @@ func printForm17(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FSETP"...)
 	dst = appendTable(dst, 3, (w >> 48 & 0xf))
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>47&1)^0) // ".FTZ"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0)  // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>6&1)^0)  // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -1552,20 +1291,13 @@ func printForm17(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "]"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -1580,51 +1312,34 @@ func printForm18(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FSETP"...)
 	dst = appendTable(dst, 3, (w >> 48 & 0xf))
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>47&1)^0) // ".FTZ"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0)  // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>6&1)^0)  // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>44&1)^0) // ".ABS"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -1641,17 +1356,11 @@ func printForm19(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	if (w >> 48 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 48 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -1688,17 +1397,11 @@ func printForm20(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	if (w >> 48 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 48 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -1748,17 +1451,11 @@ func printForm21(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	if (w >> 48 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 48 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -1790,18 +1487,12 @@ func printForm22(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "IADD3"...)
 	dst = appendTable(dst, 12, (w >> 37 & 0x3))
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>48&1)^0) // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 51 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>51&1)^0) // "-"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -1812,9 +1503,7 @@ func printForm22(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>50&1)^0) // "-"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
@@ -1825,9 +1514,7 @@ func printForm22(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -1846,18 +1533,12 @@ func printForm23(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "IADD3"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>48&1)^0) // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 51 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>51&1)^0) // "-"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -1867,9 +1548,7 @@ func printForm23(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>50&1)^0) // "-"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -1887,9 +1566,7 @@ func printForm23(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "], "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -1907,18 +1584,12 @@ func printForm24(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "IADD3"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>48&1)^0) // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 51 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>51&1)^0) // "-"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -1929,17 +1600,13 @@ func printForm24(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	dst = append(dst, ", "...)
 	dst = tokHex(dst, &forms[24].toks[9], w, pc, lb)
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>50&1)^0) // ".NEG"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -1962,9 +1629,7 @@ func printForm25(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 48 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -2009,9 +1674,7 @@ func printForm26(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 48 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -2064,9 +1727,7 @@ func printForm27(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 48 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -2103,15 +1764,11 @@ func printForm28(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "IMNMX"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
 	dst = appendTable(dst, 8, (w >> 43 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2131,12 +1788,7 @@ func printForm28(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -2150,15 +1802,11 @@ func printForm29(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "IMNMX"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
 	dst = appendTable(dst, 8, (w >> 43 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2181,12 +1829,7 @@ func printForm29(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "], "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -2200,15 +1843,11 @@ func printForm30(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "IMNMX"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
 	dst = appendTable(dst, 8, (w >> 43 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2225,12 +1864,7 @@ func printForm30(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -2244,21 +1878,13 @@ func printForm31(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "SHR"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x572e, 2, (w>>39&1)^0)     // ".W"
 	dst = appendTable(dst, 9, (w >> 43 & 0x3))
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, ".BREV"...)
-	}
+	dst = putFlag(dst, 0x564552422e, 5, (w>>40&1)^0) // ".BREV"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2286,21 +1912,13 @@ func printForm32(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "SHR"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x572e, 2, (w>>39&1)^0)     // ".W"
 	dst = appendTable(dst, 9, (w >> 43 & 0x3))
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, ".BREV"...)
-	}
+	dst = putFlag(dst, 0x564552422e, 5, (w>>40&1)^0) // ".BREV"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2336,21 +1954,13 @@ func printForm33(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "SHR"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x572e, 2, (w>>39&1)^0)     // ".W"
 	dst = appendTable(dst, 9, (w >> 43 & 0x3))
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, ".BREV"...)
-	}
+	dst = putFlag(dst, 0x564552422e, 5, (w>>40&1)^0) // ".BREV"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2375,17 +1985,11 @@ func printForm34(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "SHL"...)
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>39&1)^0) // ".W"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0) // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2413,17 +2017,11 @@ func printForm35(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "SHL"...)
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>39&1)^0) // ".W"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0) // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2459,17 +2057,11 @@ func printForm36(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "SHL"...)
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>39&1)^0) // ".W"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0) // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2492,21 +2084,13 @@ func printForm37(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "FLO"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".SH"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x48532e, 3, (w>>41&1)^0)   // ".SH"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, "~"...)
-	}
+	dst = putFlag(dst, 0x7e, 1, (w>>40&1)^0) // "~"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	return appendEnd(dst, inst.Ctrl)
 }
@@ -2516,21 +2100,13 @@ func printForm38(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "FLO"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".SH"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x48532e, 3, (w>>41&1)^0)   // ".SH"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, "~"...)
-	}
+	dst = putFlag(dst, 0x7e, 1, (w>>40&1)^0) // "~"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[38].toks[9], w, pc, lb)
 	dst = append(dst, "]["...)
@@ -2544,22 +2120,14 @@ func printForm39(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "FLO"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".SH"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x48532e, 3, (w>>41&1)^0)   // ".SH"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = tokSHex(dst, &forms[39].toks[7], w, pc, lb)
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, ".INV"...)
-	}
+	dst = putFlag(dst, 0x564e492e, 4, (w>>40&1)^0) // ".INV"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -2569,14 +2137,10 @@ func printForm40(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "IMUL"...)
 	dst = appendTable(dst, 10, (w >> 40 & 0x3))
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".HI"...)
-	}
+	dst = putFlag(dst, 0x49482e, 3, (w>>39&1)^0) // ".HI"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	dst = append(dst, ", "...)
@@ -2590,14 +2154,10 @@ func printForm41(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "IMUL"...)
 	dst = appendTable(dst, 10, (w >> 40 & 0x3))
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".HI"...)
-	}
+	dst = putFlag(dst, 0x49482e, 3, (w>>39&1)^0) // ".HI"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	dst = append(dst, ", c["...)
@@ -2614,14 +2174,10 @@ func printForm42(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "IMUL"...)
 	dst = appendTable(dst, 10, (w >> 40 & 0x3))
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".HI"...)
-	}
+	dst = putFlag(dst, 0x49482e, 3, (w>>39&1)^0) // ".HI"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	dst = append(dst, ", "...)
@@ -2637,9 +2193,7 @@ func printForm43(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LOP"...)
 	dst = appendTable(dst, 6, (w >> 41 & 0x3))
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0) // ".X"
 	dst = appendTable(dst, 7, (w >> 44 & 0x3))
 	dst = append(dst, " "...)
 	if (w >> 48 & 0x7) != 7 {
@@ -2647,13 +2201,9 @@ func printForm43(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ", "...)
 	}
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, "~"...)
-	}
+	dst = putFlag(dst, 0x7e, 1, (w>>39&1)^0) // "~"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -2663,9 +2213,7 @@ func printForm43(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, "~"...)
-	}
+	dst = putFlag(dst, 0x7e, 1, (w>>40&1)^0) // "~"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
@@ -2684,9 +2232,7 @@ func printForm44(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LOP"...)
 	dst = appendTable(dst, 6, (w >> 41 & 0x3))
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0) // ".X"
 	dst = appendTable(dst, 7, (w >> 44 & 0x3))
 	dst = append(dst, " "...)
 	if (w >> 48 & 0x7) != 7 {
@@ -2694,13 +2240,9 @@ func printForm44(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ", "...)
 	}
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, "~"...)
-	}
+	dst = putFlag(dst, 0x7e, 1, (w>>39&1)^0) // "~"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -2710,9 +2252,7 @@ func printForm44(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, "~"...)
-	}
+	dst = putFlag(dst, 0x7e, 1, (w>>40&1)^0) // "~"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -2744,9 +2284,7 @@ func printForm45(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LOP"...)
 	dst = appendTable(dst, 6, (w >> 41 & 0x3))
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0) // ".X"
 	dst = appendTable(dst, 7, (w >> 44 & 0x3))
 	dst = append(dst, " "...)
 	if (w >> 48 & 0x7) != 7 {
@@ -2754,13 +2292,9 @@ func printForm45(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ", "...)
 	}
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, "~"...)
-	}
+	dst = putFlag(dst, 0x7e, 1, (w>>39&1)^0) // "~"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -2771,9 +2305,7 @@ func printForm45(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	dst = append(dst, ", "...)
 	dst = tokSHex(dst, &forms[45].toks[14], w, pc, lb)
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, ".INV"...)
-	}
+	dst = putFlag(dst, 0x564e492e, 4, (w>>40&1)^0) // ".INV"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -2787,17 +2319,11 @@ func printForm46(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "BFE"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, ".BREV"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1)   // ".U32"
+	dst = putFlag(dst, 0x564552422e, 5, (w>>40&1)^0) // ".BREV"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2825,17 +2351,11 @@ func printForm47(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "BFE"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, ".BREV"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1)   // ".U32"
+	dst = putFlag(dst, 0x564552422e, 5, (w>>40&1)^0) // ".BREV"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2871,17 +2391,11 @@ func printForm48(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "BFE"...)
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, ".BREV"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1)   // ".U32"
+	dst = putFlag(dst, 0x564552422e, 5, (w>>40&1)^0) // ".BREV"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2907,9 +2421,7 @@ func printForm49(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "BFI "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2947,9 +2459,7 @@ func printForm50(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "BFI "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -2990,9 +2500,7 @@ func printForm51(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "BFI "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -3027,9 +2535,7 @@ func printForm52(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "BFI "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -3074,9 +2580,7 @@ func printForm53(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "POPC "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, "~"...)
-	}
+	dst = putFlag(dst, 0x7e, 1, (w>>40&1)^0) // "~"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	return appendEnd(dst, inst.Ctrl)
 }
@@ -3088,9 +2592,7 @@ func printForm54(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "POPC "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, "~"...)
-	}
+	dst = putFlag(dst, 0x7e, 1, (w>>40&1)^0) // "~"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[54].toks[5], w, pc, lb)
 	dst = append(dst, "]["...)
@@ -3107,9 +2609,7 @@ func printForm55(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
 	dst = tokSHex(dst, &forms[55].toks[3], w, pc, lb)
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, ".INV"...)
-	}
+	dst = putFlag(dst, 0x564e492e, 4, (w>>40&1)^0) // ".INV"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -3140,12 +2640,7 @@ func printForm56(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -3182,12 +2677,7 @@ func printForm57(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "], "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -3218,12 +2708,7 @@ func printForm58(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -3238,12 +2723,8 @@ func printForm59(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ISETP"...)
 	dst = appendTable(dst, 4, (w >> 49 & 0x7))
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0)     // ".X"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
@@ -3268,12 +2749,7 @@ func printForm59(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -3288,12 +2764,8 @@ func printForm60(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ISETP"...)
 	dst = appendTable(dst, 4, (w >> 49 & 0x7))
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0)     // ".X"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
@@ -3321,12 +2793,7 @@ func printForm60(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "], "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -3341,12 +2808,8 @@ func printForm61(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ISETP"...)
 	dst = appendTable(dst, 4, (w >> 49 & 0x7))
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0)     // ".X"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
@@ -3368,12 +2831,7 @@ func printForm61(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -3387,22 +2845,14 @@ func printForm62(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ISET"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>44&1)^0) // ".BF"
 	dst = appendTable(dst, 4, (w >> 49 & 0x7))
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0)     // ".X"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -3422,12 +2872,7 @@ func printForm62(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -3441,22 +2886,14 @@ func printForm63(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ISET"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>44&1)^0) // ".BF"
 	dst = appendTable(dst, 4, (w >> 49 & 0x7))
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0)     // ".X"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -3479,12 +2916,7 @@ func printForm63(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "], "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -3498,22 +2930,14 @@ func printForm64(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ISET"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>44&1)^0) // ".BF"
 	dst = appendTable(dst, 4, (w >> 49 & 0x7))
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
+	dst = putFlag(dst, 0x582e, 2, (w>>43&1)^0)     // ".X"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -3530,12 +2954,7 @@ func printForm64(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -3550,9 +2969,7 @@ func printForm65(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ICMP"...)
 	dst = appendTable(dst, 4, (w >> 49 & 0x7))
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -3592,9 +3009,7 @@ func printForm66(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ICMP"...)
 	dst = appendTable(dst, 4, (w >> 49 & 0x7))
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -3637,9 +3052,7 @@ func printForm67(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ICMP"...)
 	dst = appendTable(dst, 4, (w >> 49 & 0x7))
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -3676,9 +3089,7 @@ func printForm68(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ICMP"...)
 	dst = appendTable(dst, 4, (w >> 49 & 0x7))
-	if (w >> 48 & 0x1) == 0 {
-		dst = append(dst, ".U32"...)
-	}
+	dst = putFlag(dst, 0x3233552e, 4, (w>>48&1)^1) // ".U32"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -3888,23 +3299,15 @@ func printForm73(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "IMAD"...)
 	dst = appendTable(dst, 10, ((w>>48&0x1)<<0 | (w>>53&0x1)<<1))
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".HI"...)
-	}
+	dst = putFlag(dst, 0x49482e, 3, (w>>54&1)^0) // ".HI"
 	if (w >> 51 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
+	dst = putFlag(dst, 0x582e, 2, (w>>49&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 51 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -3926,23 +3329,15 @@ func printForm74(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "IMAD"...)
 	dst = appendTable(dst, 10, ((w>>48&0x1)<<0 | (w>>53&0x1)<<1))
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".HI"...)
-	}
+	dst = putFlag(dst, 0x49482e, 3, (w>>54&1)^0) // ".HI"
 	if (w >> 51 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
+	dst = putFlag(dst, 0x582e, 2, (w>>49&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 51 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -3966,23 +3361,15 @@ func printForm75(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "IMAD"...)
 	dst = appendTable(dst, 10, ((w>>48&0x1)<<0 | (w>>53&0x1)<<1))
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".HI"...)
-	}
+	dst = putFlag(dst, 0x49482e, 3, (w>>54&1)^0) // ".HI"
 	if (w >> 51 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
+	dst = putFlag(dst, 0x582e, 2, (w>>49&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 51 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -4004,23 +3391,15 @@ func printForm76(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "IMAD"...)
 	dst = appendTable(dst, 10, ((w>>48&0x1)<<0 | (w>>53&0x1)<<1))
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".HI"...)
-	}
+	dst = putFlag(dst, 0x49482e, 3, (w>>54&1)^0) // ".HI"
 	if (w >> 51 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
+	dst = putFlag(dst, 0x582e, 2, (w>>49&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 51 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -4110,41 +3489,27 @@ func printForm80(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
 	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -4161,34 +3526,22 @@ func printForm81(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -4206,9 +3559,7 @@ func printForm81(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -4225,35 +3576,23 @@ func printForm82(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
 	dst = appendF64(dst, ((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<44)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -4270,9 +3609,7 @@ func printForm83(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -4283,9 +3620,7 @@ func printForm83(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
@@ -4306,9 +3641,7 @@ func printForm84(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -4319,9 +3652,7 @@ func printForm84(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -4355,9 +3686,7 @@ func printForm85(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -4369,9 +3698,7 @@ func printForm85(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	dst = append(dst, ", "...)
 	dst = appendF64(dst, ((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<44)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>48&1)^0) // ".NEG"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -4388,9 +3715,7 @@ func printForm86(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 50 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -4401,9 +3726,7 @@ func printForm86(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
@@ -4413,9 +3736,7 @@ func printForm86(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -4436,9 +3757,7 @@ func printForm87(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 50 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -4449,9 +3768,7 @@ func printForm87(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -4469,9 +3786,7 @@ func printForm87(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "], "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -4492,9 +3807,7 @@ func printForm88(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 50 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -4506,17 +3819,13 @@ func printForm88(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	dst = append(dst, ", "...)
 	dst = appendF64(dst, ((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<44)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>48&1)^0) // ".NEG"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -4537,9 +3846,7 @@ func printForm89(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 50 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -4550,9 +3857,7 @@ func printForm89(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
@@ -4562,9 +3867,7 @@ func printForm89(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>49&1)^0) // "-"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -4594,38 +3897,19 @@ func printForm90(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "DMNMX "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -4635,42 +3919,23 @@ func printForm91(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "DMNMX "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[91].toks[12], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[91].toks[14], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -4680,35 +3945,18 @@ func printForm92(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "DMNMX "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = append(dst, ", "...)
 	dst = appendF64(dst, ((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<44)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -4717,45 +3965,24 @@ func printForm93(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "DSET"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>52&1)^0) // ".BF"
 	dst = appendTable(dst, 3, (w >> 48 & 0xf))
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>53&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -4764,49 +3991,28 @@ func printForm94(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "DSET"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>52&1)^0) // ".BF"
 	dst = appendTable(dst, 3, (w >> 48 & 0xf))
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>53&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[94].toks[16], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[94].toks[18], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -4815,42 +4021,23 @@ func printForm95(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "DSET"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>52&1)^0) // ".BF"
 	dst = appendTable(dst, 3, (w >> 48 & 0xf))
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	dst = append(dst, ", "...)
 	dst = appendF64(dst, ((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<44)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>53&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>44&1)^0) // ".ABS"
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -4866,34 +4053,17 @@ func printForm96(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0)  // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>6&1)^0)  // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -4909,38 +4079,21 @@ func printForm97(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0)  // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>6&1)^0)  // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[97].toks[16], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[97].toks[18], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -4956,31 +4109,16 @@ func printForm98(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0)  // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>7&1)^0) // "|"
 	dst = append(dst, ", "...)
 	dst = appendF64(dst, ((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<44)
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>6&1)^0)  // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>44&1)^0) // ".ABS"
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -4992,9 +4130,7 @@ func printForm99(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FCMP"...)
 	dst = appendTable(dst, 14, (w >> 48 & 0xf))
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>47&1)^0) // ".FTZ"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -5034,9 +4170,7 @@ func printForm100(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FCMP"...)
 	dst = appendTable(dst, 14, (w >> 48 & 0xf))
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>47&1)^0) // ".FTZ"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -5079,9 +4213,7 @@ func printForm101(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FCMP"...)
 	dst = appendTable(dst, 14, (w >> 48 & 0xf))
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>47&1)^0) // ".FTZ"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -5118,9 +4250,7 @@ func printForm102(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FCMP"...)
 	dst = appendTable(dst, 14, (w >> 48 & 0xf))
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>47&1)^0) // ".FTZ"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -5171,37 +4301,25 @@ func printForm103(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -5219,30 +4337,20 @@ func printForm104(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -5260,9 +4368,7 @@ func printForm104(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -5280,31 +4386,21 @@ func printForm105(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -5322,19 +4418,13 @@ func printForm106(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -5350,20 +4440,14 @@ func printForm107(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[107].toks[8], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[107].toks[10], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -5377,12 +4461,8 @@ func printForm108(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -5392,22 +4472,14 @@ func printForm109(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "MUFU"...)
 	dst = appendTable(dst, 15, (w >> 20 & 0xf))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -5417,22 +4489,14 @@ func printForm110(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "MUFU"...)
 	dst = appendTable(dst, 16, (w >> 20 & 0xf))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>48&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>46&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -5441,9 +4505,7 @@ func printForm111(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "LD"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>52&1)^0) // ".E"
 	dst = appendTable(dst, 23, (w >> 56 & 0x3))
 	dst = appendTable(dst, 19, (w >> 53 & 0x7))
 	dst = append(dst, " "...)
@@ -5463,9 +4525,7 @@ func printForm112(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ST"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>52&1)^0) // ".E"
 	dst = appendTable(dst, 24, (w >> 56 & 0x3))
 	dst = appendTable(dst, 20, (w >> 53 & 0x7))
 	dst = append(dst, " ["...)
@@ -5484,9 +4544,7 @@ func printForm113(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "LDG"...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>45&1)^0) // ".E"
 	dst = appendTable(dst, 23, (w >> 46 & 0x3))
 	dst = appendTable(dst, 19, (w >> 48 & 0x7))
 	dst = append(dst, " "...)
@@ -5502,9 +4560,7 @@ func printForm114(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "LDG"...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>45&1)^0) // ".E"
 	dst = appendTable(dst, 23, (w >> 46 & 0x3))
 	dst = appendTable(dst, 19, (w >> 48 & 0x7))
 	dst = append(dst, " "...)
@@ -5522,9 +4578,7 @@ func printForm115(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "STG"...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>45&1)^0) // ".E"
 	dst = appendTable(dst, 24, (w >> 46 & 0x3))
 	dst = appendTable(dst, 20, (w >> 48 & 0x7))
 	dst = append(dst, " ["...)
@@ -5628,40 +4682,26 @@ func printForm122(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FADD32I"...)
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>55&1)^0) // ".FTZ"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>52&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>56&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32((w>>20&0xffffffff)<<0))
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 57 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>53&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>57&1)^0) // ".ABS"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -5676,18 +4716,12 @@ func printForm123(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FFMA32I"...)
 	dst = appendTable(dst, 1, (w >> 53 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>52&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>56&1)^0) // "-"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -5703,9 +4737,7 @@ func printForm123(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 57 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>57&1)^0) // "-"
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -5724,14 +4756,10 @@ func printForm124(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FMUL32I"...)
 	dst = appendTable(dst, 1, (w >> 53 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>52&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -5757,18 +4785,12 @@ func printForm125(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LOP32I"...)
 	dst = appendTable(dst, 6, (w >> 53 & 0x3))
-	if (w >> 57 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>57&1)^0) // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>52&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, "~"...)
-	}
+	dst = putFlag(dst, 0x7e, 1, (w>>55&1)^0) // "~"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -5779,9 +4801,7 @@ func printForm125(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	dst = append(dst, ", "...)
 	dst = tokHex(dst, &forms[125].toks[10], w, pc, lb)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, ".INV"...)
-	}
+	dst = putFlag(dst, 0x564e492e, 4, (w>>56&1)^0) // ".INV"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -5794,17 +4814,13 @@ func printForm126(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "IMAD32I"...)
 	dst = appendTable(dst, 10, ((w>>54&0x1)<<0 | (w>>57&0x1)<<1))
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".HI"...)
-	}
+	dst = putFlag(dst, 0x49482e, 3, (w>>53&1)^0) // ".HI"
 	if (w >> 55 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>52&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 55 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -5828,9 +4844,7 @@ func printForm127(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "ISCADD32I "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>52&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -5865,17 +4879,11 @@ func printForm128(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	if (w >> 55 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>54&1)^0) // ".SAT"
+	dst = putFlag(dst, 0x582e, 2, (w>>53&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>52&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 55 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -5902,14 +4910,10 @@ func printForm129(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "IMUL32I"...)
 	dst = appendTable(dst, 10, (w >> 54 & 0x3))
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".HI"...)
-	}
+	dst = putFlag(dst, 0x49482e, 3, (w>>53&1)^0) // ".HI"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>52&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	dst = append(dst, ", "...)
@@ -5937,12 +4941,8 @@ func printForm131(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "BRA"...)
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, ".U"...)
-	}
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".LMT"...)
-	}
+	dst = putFlag(dst, 0x552e, 2, (w>>7&1)^0)     // ".U"
+	dst = putFlag(dst, 0x544d4c2e, 4, (w>>6&1)^0) // ".LMT"
 	dst = append(dst, " "...)
 	dst = appendTable(dst, 28, (w >> 0 & 0x1f))
 	dst = tokRel(dst, &forms[131].toks[5], w, pc, lb)
@@ -5954,12 +4954,8 @@ func printForm132(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "BRA"...)
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, ".U"...)
-	}
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".LMT"...)
-	}
+	dst = putFlag(dst, 0x552e, 2, (w>>7&1)^0)     // ".U"
+	dst = putFlag(dst, 0x544d4c2e, 4, (w>>6&1)^0) // ".LMT"
 	dst = append(dst, " "...)
 	dst = appendTable(dst, 28, (w >> 0 & 0x1f))
 	dst = append(dst, "c["...)
@@ -5975,9 +4971,7 @@ func printForm133(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "BRX"...)
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".LMT"...)
-	}
+	dst = putFlag(dst, 0x544d4c2e, 4, (w>>6&1)^0) // ".LMT"
 	dst = append(dst, " "...)
 	dst = appendTable(dst, 28, (w >> 0 & 0x1f))
 	dst = appendReg(dst, (w>>8&0xff)&255)
@@ -5993,9 +4987,7 @@ func printForm134(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "BRX"...)
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".LMT"...)
-	}
+	dst = putFlag(dst, 0x544d4c2e, 4, (w>>6&1)^0) // ".LMT"
 	dst = append(dst, " "...)
 	dst = appendTable(dst, 28, (w >> 0 & 0x1f))
 	dst = append(dst, "c["...)
@@ -6011,12 +5003,8 @@ func printForm135(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "JMP"...)
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, ".U"...)
-	}
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".LMT"...)
-	}
+	dst = putFlag(dst, 0x552e, 2, (w>>7&1)^0)     // ".U"
+	dst = putFlag(dst, 0x544d4c2e, 4, (w>>6&1)^0) // ".LMT"
 	dst = append(dst, " "...)
 	dst = appendTable(dst, 28, (w >> 0 & 0x1f))
 	dst = tokHex(dst, &forms[135].toks[5], w, pc, lb)
@@ -6028,12 +5016,8 @@ func printForm136(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "JMP"...)
-	if (w >> 7 & 0x1) == 1 {
-		dst = append(dst, ".U"...)
-	}
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".LMT"...)
-	}
+	dst = putFlag(dst, 0x552e, 2, (w>>7&1)^0)     // ".U"
+	dst = putFlag(dst, 0x544d4c2e, 4, (w>>6&1)^0) // ".LMT"
 	dst = append(dst, " "...)
 	dst = appendTable(dst, 28, (w >> 0 & 0x1f))
 	dst = append(dst, "c["...)
@@ -6049,9 +5033,7 @@ func printForm137(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "JMX"...)
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".LMT"...)
-	}
+	dst = putFlag(dst, 0x544d4c2e, 4, (w>>6&1)^0) // ".LMT"
 	dst = append(dst, " "...)
 	dst = appendTable(dst, 28, (w >> 0 & 0x1f))
 	dst = appendReg(dst, (w>>8&0xff)&255)
@@ -6067,9 +5049,7 @@ func printForm138(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "JMX"...)
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".LMT"...)
-	}
+	dst = putFlag(dst, 0x544d4c2e, 4, (w>>6&1)^0) // ".LMT"
 	dst = append(dst, " "...)
 	dst = appendTable(dst, 28, (w >> 0 & 0x1f))
 	dst = append(dst, "c["...)
@@ -6085,9 +5065,7 @@ func printForm139(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "CAL"...)
-	if (w >> 6 & 0x1) == 0 {
-		dst = append(dst, ".NOINC"...)
-	}
+	dst = putFlag(dst, 0x434e494f4e2e, 6, (w>>6&1)^1) // ".NOINC"
 	dst = append(dst, " "...)
 	dst = tokRel(dst, &forms[139].toks[3], w, pc, lb)
 	return appendEnd(dst, inst.Ctrl)
@@ -6098,9 +5076,7 @@ func printForm140(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "CAL"...)
-	if (w >> 6 & 0x1) == 0 {
-		dst = append(dst, ".NOINC"...)
-	}
+	dst = putFlag(dst, 0x434e494f4e2e, 6, (w>>6&1)^1) // ".NOINC"
 	dst = append(dst, " c["...)
 	dst = tokHex(dst, &forms[140].toks[3], w, pc, lb)
 	dst = append(dst, "]["...)
@@ -6114,9 +5090,7 @@ func printForm141(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "JCAL"...)
-	if (w >> 6 & 0x1) == 0 {
-		dst = append(dst, ".NOINC"...)
-	}
+	dst = putFlag(dst, 0x434e494f4e2e, 6, (w>>6&1)^1) // ".NOINC"
 	dst = append(dst, " "...)
 	dst = tokHex(dst, &forms[141].toks[3], w, pc, lb)
 	return appendEnd(dst, inst.Ctrl)
@@ -6127,9 +5101,7 @@ func printForm142(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "JCAL"...)
-	if (w >> 6 & 0x1) == 0 {
-		dst = append(dst, ".NOINC"...)
-	}
+	dst = putFlag(dst, 0x434e494f4e2e, 6, (w>>6&1)^1) // ".NOINC"
 	dst = append(dst, " c["...)
 	dst = tokHex(dst, &forms[142].toks[3], w, pc, lb)
 	dst = append(dst, "]["...)
@@ -6143,9 +5115,7 @@ func printForm143(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "PRET"...)
-	if (w >> 6 & 0x1) == 0 {
-		dst = append(dst, ".NOINC"...)
-	}
+	dst = putFlag(dst, 0x434e494f4e2e, 6, (w>>6&1)^1) // ".NOINC"
 	dst = append(dst, " "...)
 	dst = tokRel(dst, &forms[143].toks[3], w, pc, lb)
 	return appendEnd(dst, inst.Ctrl)
@@ -6156,9 +5126,7 @@ func printForm144(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "PRET"...)
-	if (w >> 6 & 0x1) == 0 {
-		dst = append(dst, ".NOINC"...)
-	}
+	dst = putFlag(dst, 0x434e494f4e2e, 6, (w>>6&1)^1) // ".NOINC"
 	dst = append(dst, " c["...)
 	dst = tokHex(dst, &forms[144].toks[3], w, pc, lb)
 	dst = append(dst, "]["...)
@@ -6356,9 +5324,7 @@ func printForm164(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "IDE"...)
-	if (w >> 5 & 0x1) == 0 {
-		dst = append(dst, ".EN"...)
-	}
+	dst = putFlag(dst, 0x4e452e, 3, (w>>5&1)^1) // ".EN"
 	dst = append(dst, " "...)
 	dst = tokHex(dst, &forms[164].toks[3], w, pc, lb)
 	return appendEnd(dst, inst.Ctrl)
@@ -6430,29 +5396,19 @@ func printForm171(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "XMAD"...)
 	dst = appendTable(dst, 32, (w >> 48 & 0x3))
-	if (w >> 36 & 0x1) == 1 {
-		dst = append(dst, ".PSL"...)
-	}
+	dst = putFlag(dst, 0x4c53502e, 4, (w>>36&1)^0) // ".PSL"
 	dst = appendTable(dst, 33, (w >> 50 & 0x7))
-	if (w >> 37 & 0x1) == 1 {
-		dst = append(dst, ".MRG"...)
-	}
-	if (w >> 38 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x47524d2e, 4, (w>>37&1)^0) // ".MRG"
+	dst = putFlag(dst, 0x582e, 2, (w>>38&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>53&1)^0) // ".H1"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -6462,9 +5418,7 @@ func printForm171(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>35&1)^0) // ".H1"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -6488,29 +5442,19 @@ func printForm172(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "XMAD"...)
 	dst = appendTable(dst, 32, (w >> 48 & 0x3))
-	if (w >> 36 & 0x1) == 1 {
-		dst = append(dst, ".PSL"...)
-	}
+	dst = putFlag(dst, 0x4c53502e, 4, (w>>36&1)^0) // ".PSL"
 	dst = appendTable(dst, 33, (w >> 50 & 0x7))
-	if (w >> 37 & 0x1) == 1 {
-		dst = append(dst, ".MRG"...)
-	}
-	if (w >> 38 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x47524d2e, 4, (w>>37&1)^0) // ".MRG"
+	dst = putFlag(dst, 0x582e, 2, (w>>38&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>53&1)^0) // ".H1"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -6540,29 +5484,19 @@ func printForm173(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "XMAD"...)
 	dst = appendTable(dst, 32, (w >> 48 & 0x3))
-	if (w >> 36 & 0x1) == 1 {
-		dst = append(dst, ".PSL"...)
-	}
+	dst = putFlag(dst, 0x4c53502e, 4, (w>>36&1)^0) // ".PSL"
 	dst = appendTable(dst, 33, (w >> 50 & 0x7))
-	if (w >> 37 & 0x1) == 1 {
-		dst = append(dst, ".MRG"...)
-	}
-	if (w >> 38 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x47524d2e, 4, (w>>37&1)^0) // ".MRG"
+	dst = putFlag(dst, 0x582e, 2, (w>>38&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>53&1)^0) // ".H1"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -6592,29 +5526,19 @@ func printForm174(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "XMAD"...)
 	dst = appendTable(dst, 32, (w >> 48 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".PSL"...)
-	}
+	dst = putFlag(dst, 0x4c53502e, 4, (w>>55&1)^0) // ".PSL"
 	dst = appendTable(dst, 34, (w >> 50 & 0x3))
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, ".MRG"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x47524d2e, 4, (w>>56&1)^0) // ".MRG"
+	dst = putFlag(dst, 0x582e, 2, (w>>54&1)^0)     // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>53&1)^0) // ".H1"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -6632,9 +5556,7 @@ func printForm174(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "]"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>52&1)^0) // ".H1"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -6659,22 +5581,16 @@ func printForm175(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "XMAD"...)
 	dst = appendTable(dst, 32, (w >> 48 & 0x3))
 	dst = appendTable(dst, 34, (w >> 50 & 0x3))
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>54&1)^0) // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>53&1)^0) // ".H1"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -6684,9 +5600,7 @@ func printForm175(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>52&1)^0) // ".H1"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -6715,9 +5629,7 @@ func printForm176(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "NOP"...)
-	if (w >> 13 & 0x1) == 1 {
-		dst = append(dst, ".TRIG"...)
-	}
+	dst = putFlag(dst, 0x474952542e, 5, (w>>13&1)^0) // ".TRIG"
 	dst = appendTable(dst, 29, (w >> 8 & 0x1f))
 	return appendEnd(dst, inst.Ctrl)
 }
@@ -6727,9 +5639,7 @@ func printForm177(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "NOP"...)
-	if (w >> 13 & 0x1) == 1 {
-		dst = append(dst, ".TRIG"...)
-	}
+	dst = putFlag(dst, 0x474952542e, 5, (w>>13&1)^0) // ".TRIG"
 	if (w>>8&0x1f) != 15 || (w>>20&0xffff) != 0 {
 		dst = append(dst, " "...)
 		dst = appendTable(dst, 28, (w >> 8 & 0x1f))
@@ -6794,26 +5704,11 @@ func printForm182(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", "...)
-	if v := (w >> 12 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 12 & 0xf))
 	dst = append(dst, ", "...)
-	if v := (w >> 29 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 29 & 0xf))
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -6822,37 +5717,18 @@ func printForm183(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "PSET"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>44&1)^0) // ".BF"
 	dst = appendTable(dst, 5, (w >> 24 & 0x3))
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if v := (w >> 12 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 12 & 0xf))
 	dst = append(dst, ", "...)
-	if v := (w >> 29 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 29 & 0xf))
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -6868,12 +5744,7 @@ func printForm184(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", CC, "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -6882,23 +5753,14 @@ func printForm185(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "CSET"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>44&1)^0) // ".BF"
 	dst = appendTable(dst, 37, (w >> 8 & 0x1f))
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", CC, "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -6999,12 +5861,7 @@ func printForm191(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 45 & 0x7))
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -7246,9 +6103,7 @@ func printForm201(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LOP3.LUT"...)
-	if (w >> 38 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>38&1)^0) // ".X"
 	dst = appendTable(dst, 7, (w >> 36 & 0x3))
 	dst = append(dst, " "...)
 	if (w >> 48 & 0x7) != 7 {
@@ -7256,9 +6111,7 @@ func printForm201(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ", "...)
 	}
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -7301,14 +6154,10 @@ func printForm202(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LOP3.LUT"...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>56&1)^0) // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -7354,14 +6203,10 @@ func printForm203(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LOP3.LUT"...)
-	if (w >> 57 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>57&1)^0) // ".X"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -7401,22 +6246,16 @@ func printForm204(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LEA"...)
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>46&1)^0) // ".X"
 	dst = append(dst, " "...)
 	if (w >> 48 & 0x7) != 7 {
 		dst = appendPred(dst, (w >> 48 & 0x7))
 		dst = append(dst, ", "...)
 	}
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -7451,22 +6290,16 @@ func printForm205(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LEA"...)
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>46&1)^0) // ".X"
 	dst = append(dst, " "...)
 	if (w >> 48 & 0x7) != 7 {
 		dst = appendPred(dst, (w >> 48 & 0x7))
 		dst = append(dst, ", "...)
 	}
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -7509,22 +6342,16 @@ func printForm206(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LEA"...)
-	if (w >> 46 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>46&1)^0) // ".X"
 	dst = append(dst, " "...)
 	if (w >> 48 & 0x7) != 7 {
 		dst = appendPred(dst, (w >> 48 & 0x7))
 		dst = append(dst, ", "...)
 	}
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -7556,22 +6383,16 @@ func printForm207(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LEA.HI"...)
-	if (w >> 38 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>38&1)^0) // ".X"
 	dst = append(dst, " "...)
 	if (w >> 48 & 0x7) != 7 {
 		dst = appendPred(dst, (w >> 48 & 0x7))
 		dst = append(dst, ", "...)
 	}
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 37 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>37&1)^0) // "-"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -7615,22 +6436,16 @@ func printForm208(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "LEA.HI"...)
-	if (w >> 57 & 0x1) == 1 {
-		dst = append(dst, ".X"...)
-	}
+	dst = putFlag(dst, 0x582e, 2, (w>>57&1)^0) // ".X"
 	dst = append(dst, " "...)
 	if (w >> 48 & 0x7) != 7 {
 		dst = appendPred(dst, (w >> 48 & 0x7))
 		dst = append(dst, ", "...)
 	}
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>56&1)^0) // "-"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -7678,48 +6493,32 @@ func printForm209(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HADD2"...)
 	dst = appendTable(dst, 48, (w >> 49 & 0x3))
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
-	if (w >> 32 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>39&1)^0) // ".FTZ"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>32&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 31 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 30 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>31&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>30&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 28 & 0x3))
-	if (w >> 30 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>30&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -7734,29 +6533,19 @@ func printForm210(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HADD2"...)
 	dst = appendTable(dst, 48, (w >> 49 & 0x3))
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>39&1)^0) // ".FTZ"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>52&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -7783,40 +6572,26 @@ func printForm211(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HADD2"...)
 	dst = appendTable(dst, 48, (w >> 49 & 0x3))
-	if (w >> 39 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>39&1)^0) // ".FTZ"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>52&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>56&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -7834,9 +6609,7 @@ func printForm211(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "]"...)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -7852,42 +6625,30 @@ func printForm212(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "HMUL2"...)
 	dst = appendTable(dst, 48, (w >> 49 & 0x3))
 	dst = appendTable(dst, 50, (w >> 39 & 0x3))
-	if (w >> 32 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>32&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 31 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 30 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>31&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>30&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 28 & 0x3))
-	if (w >> 30 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>30&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -7903,26 +6664,18 @@ func printForm213(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "HMUL2"...)
 	dst = appendTable(dst, 48, (w >> 49 & 0x3))
 	dst = appendTable(dst, 50, (w >> 39 & 0x3))
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>52&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -7950,34 +6703,24 @@ func printForm214(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "HMUL2"...)
 	dst = appendTable(dst, 48, (w >> 49 & 0x3))
 	dst = appendTable(dst, 50, (w >> 39 & 0x3))
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>52&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -7995,9 +6738,7 @@ func printForm214(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "]"...)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -8013,9 +6754,7 @@ func printForm215(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "HFMA2"...)
 	dst = appendTable(dst, 48, (w >> 49 & 0x3))
 	dst = appendTable(dst, 50, (w >> 37 & 0x3))
-	if (w >> 32 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>32&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -8029,9 +6768,7 @@ func printForm215(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 31 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>31&1)^0) // "-"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
@@ -8042,9 +6779,7 @@ func printForm215(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 30 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>30&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -8065,9 +6800,7 @@ func printForm216(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "HFMA2"...)
 	dst = appendTable(dst, 48, (w >> 49 & 0x3))
 	dst = appendTable(dst, 50, (w >> 57 & 0x3))
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>52&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -8093,9 +6826,7 @@ func printForm216(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 51 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>51&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -8116,9 +6847,7 @@ func printForm217(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "HFMA2"...)
 	dst = appendTable(dst, 48, (w >> 49 & 0x3))
 	dst = appendTable(dst, 50, (w >> 57 & 0x3))
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>52&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -8132,9 +6861,7 @@ func printForm217(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>56&1)^0) // "-"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -8152,9 +6879,7 @@ func printForm217(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "], "...)
-	if (w >> 51 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>51&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -8175,9 +6900,7 @@ func printForm218(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "HFMA2"...)
 	dst = appendTable(dst, 48, (w >> 49 & 0x3))
 	dst = appendTable(dst, 49, (w >> 57 & 0x3))
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>52&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -8191,9 +6914,7 @@ func printForm218(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>56&1)^0) // "-"
 	dst = appendReg(dst, (w>>39&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
@@ -8204,9 +6925,7 @@ func printForm218(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 51 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>51&1)^0) // "-"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -8237,61 +6956,40 @@ func printForm219(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HSET2"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>49&1)^0) // ".BF"
 	dst = appendTable(dst, 3, (w >> 35 & 0xf))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>50&1)^0) // ".FTZ"
 	dst = appendTable(dst, 46, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 31 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 30 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>31&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>30&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 28 & 0x3))
-	if (w >> 30 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>30&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -8305,31 +7003,21 @@ func printForm220(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HSET2"...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>53&1)^0) // ".BF"
 	dst = appendTable(dst, 3, (w >> 49 & 0xf))
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>54&1)^0) // ".FTZ"
 	dst = appendTable(dst, 46, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -8347,12 +7035,7 @@ func printForm220(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -8366,39 +7049,27 @@ func printForm221(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HSET2"...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".BF"...)
-	}
+	dst = putFlag(dst, 0x46422e, 3, (w>>53&1)^0) // ".BF"
 	dst = appendTable(dst, 3, (w >> 49 & 0xf))
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>54&1)^0) // ".FTZ"
 	dst = appendTable(dst, 46, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>56&1)^0) // "-"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -8416,12 +7087,7 @@ func printForm221(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "], "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -8436,62 +7102,41 @@ func printForm222(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HSETP2"...)
 	dst = appendTable(dst, 3, (w >> 35 & 0xf))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".H_AND"...)
-	}
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x444e415f482e, 6, (w>>49&1)^0) // ".H_AND"
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>6&1)^0)      // ".FTZ"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 31 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 30 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>31&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>30&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 28 & 0x3))
-	if (w >> 30 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>30&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -8506,32 +7151,22 @@ func printForm223(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HSETP2"...)
 	dst = appendTable(dst, 3, (w >> 49 & 0xf))
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".H_AND"...)
-	}
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x444e415f482e, 6, (w>>53&1)^0) // ".H_AND"
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>6&1)^0)      // ".FTZ"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -8549,12 +7184,7 @@ func printForm223(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -8569,43 +7199,29 @@ func printForm224(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HSETP2"...)
 	dst = appendTable(dst, 3, (w >> 49 & 0xf))
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".H_AND"...)
-	}
-	if (w >> 6 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x444e415f482e, 6, (w>>53&1)^0) // ".H_AND"
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>6&1)^0)      // ".FTZ"
 	dst = appendTable(dst, 5, (w >> 45 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 3 & 0x7))
 	dst = append(dst, ", "...)
 	dst = appendPred(dst, (w >> 0 & 0x7))
 	dst = append(dst, ", "...)
-	if (w >> 43 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>43&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
 	dst = appendTable(dst, 47, (w >> 47 & 0x3))
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>44&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>56&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -8623,20 +7239,13 @@ func printForm224(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, "]"...)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>54&1)^0) // "|"
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -8650,18 +7259,12 @@ func printForm225(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HADD2_32I"...)
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>55&1)^0) // ".FTZ"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>52&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>56&1)^0) // "-"
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
 		pending = true
@@ -8693,9 +7296,7 @@ func printForm226(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "HMUL2_32I"...)
 	dst = appendTable(dst, 50, (w >> 55 & 0x3))
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>52&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -8755,9 +7356,7 @@ func printForm227(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>52&1)^0) // "-"
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	if reuse>>2&1 != 0 {
 		pending = true
@@ -8774,18 +7373,10 @@ func printForm228(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TEX"...)
 	dst = appendTable(dst, 54, (w >> 55 & 0x7))
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>54&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -8811,18 +7402,10 @@ func printForm229(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "TEX"...)
 	dst = appendTable(dst, 54, (w >> 55 & 0x7))
 	dst = append(dst, ".LC"...)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>54&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -8847,21 +7430,11 @@ func printForm230(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TEX"...)
 	dst = appendTable(dst, 54, (w >> 55 & 0x7))
-	if (w >> 58 & 0x1) == 1 {
-		dst = append(dst, ".LC"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x434c2e, 3, (w>>58&1)^0)       // ".LC"
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>54&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 51 & 0x7))
@@ -8888,18 +7461,10 @@ func printForm231(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TEX.B"...)
 	dst = appendTable(dst, 54, (w >> 37 & 0x7))
-	if (w >> 36 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>36&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -8923,18 +7488,10 @@ func printForm232(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "TEX.B"...)
 	dst = appendTable(dst, 54, (w >> 37 & 0x7))
 	dst = append(dst, ".LC"...)
-	if (w >> 36 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>36&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -8957,21 +7514,11 @@ func printForm233(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TEX.B"...)
 	dst = appendTable(dst, 54, (w >> 37 & 0x7))
-	if (w >> 40 & 0x1) == 1 {
-		dst = append(dst, ".LC"...)
-	}
-	if (w >> 36 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x434c2e, 3, (w>>40&1)^0)       // ".LC"
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>36&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 51 & 0x7))
@@ -8997,15 +7544,9 @@ func printForm234(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "TLD4"...)
 	dst = appendTable(dst, 55, (w >> 56 & 0x3))
 	dst = appendTable(dst, 56, (w >> 54 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9031,15 +7572,9 @@ func printForm235(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "TLD4"...)
 	dst = appendTable(dst, 55, (w >> 56 & 0x3))
 	dst = appendTable(dst, 56, (w >> 54 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 51 & 0x7))
@@ -9068,15 +7603,9 @@ func printForm236(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 55, (w >> 38 & 0x3))
 	dst = append(dst, ".B"...)
 	dst = appendTable(dst, 56, (w >> 36 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9101,15 +7630,9 @@ func printForm237(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 55, (w >> 38 & 0x3))
 	dst = append(dst, ".B"...)
 	dst = appendTable(dst, 56, (w >> 36 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 51 & 0x7))
@@ -9134,18 +7657,10 @@ func printForm238(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TLD"...)
 	dst = appendTable(dst, 57, (w >> 55 & 0x1))
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".MS"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".CL"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>35&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x534d2e, 3, (w>>50&1)^0)       // ".MS"
+	dst = putFlag(dst, 0x4c432e, 3, (w>>54&1)^0)       // ".CL"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9170,18 +7685,10 @@ func printForm239(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TLD"...)
 	dst = appendTable(dst, 57, (w >> 55 & 0x1))
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".MS"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".CL"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>35&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x534d2e, 3, (w>>50&1)^0)       // ".MS"
+	dst = putFlag(dst, 0x4c432e, 3, (w>>54&1)^0)       // ".CL"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 51 & 0x7))
@@ -9208,18 +7715,10 @@ func printForm240(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TLD.B"...)
 	dst = appendTable(dst, 57, (w >> 55 & 0x1))
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".MS"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".CL"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>35&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x534d2e, 3, (w>>50&1)^0)       // ".MS"
+	dst = putFlag(dst, 0x4c432e, 3, (w>>54&1)^0)       // ".CL"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9242,18 +7741,10 @@ func printForm241(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TLD.B"...)
 	dst = appendTable(dst, 57, (w >> 55 & 0x1))
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".MS"...)
-	}
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".CL"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>35&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x534d2e, 3, (w>>50&1)^0)       // ".MS"
+	dst = putFlag(dst, 0x4c432e, 3, (w>>54&1)^0)       // ".CL"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 51 & 0x7))
@@ -9277,12 +7768,8 @@ func printForm242(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TXD"...)
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>35&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9304,12 +7791,8 @@ func printForm243(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TXD.LC"...)
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>35&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9331,15 +7814,9 @@ func printForm244(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TXD"...)
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".LC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x434c2e, 3, (w>>50&1)^0)       // ".LC"
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>35&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 51 & 0x7))
@@ -9363,12 +7840,8 @@ func printForm245(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TXD.B"...)
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>35&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9388,12 +7861,8 @@ func printForm246(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TXD.B.LC"...)
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>35&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9413,15 +7882,9 @@ func printForm247(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TXD.B"...)
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".LC"...)
-	}
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x434c2e, 3, (w>>50&1)^0)       // ".LC"
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>35&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendPred(dst, (w >> 51 & 0x7))
@@ -9444,9 +7907,7 @@ func printForm248(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TEXS"...)
 	dst = appendTable(dst, 58, (w >> 53 & 0xf))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>28&0xff)&255)
@@ -9473,9 +7934,7 @@ func printForm249(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TEXS.F16"...)
 	dst = appendTable(dst, 58, (w >> 53 & 0xf))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>28&0xff)&255)
@@ -9502,9 +7961,7 @@ func printForm250(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TEXS"...)
 	dst = appendTable(dst, 58, (w >> 53 & 0xf))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>28&0xff)&255)
@@ -9531,9 +7988,7 @@ func printForm251(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TEXS.F16"...)
 	dst = appendTable(dst, 58, (w >> 53 & 0xf))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>28&0xff)&255)
@@ -9560,9 +8015,7 @@ func printForm252(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TLDS"...)
 	dst = appendTable(dst, 60, (w >> 53 & 0xf))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>28&0xff)&255)
@@ -9589,9 +8042,7 @@ func printForm253(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TLDS.F16"...)
 	dst = appendTable(dst, 60, (w >> 53 & 0xf))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>28&0xff)&255)
@@ -9618,9 +8069,7 @@ func printForm254(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TLDS"...)
 	dst = appendTable(dst, 60, (w >> 53 & 0xf))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>28&0xff)&255)
@@ -9647,9 +8096,7 @@ func printForm255(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TLDS.F16"...)
 	dst = appendTable(dst, 60, (w >> 53 & 0xf))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>28&0xff)&255)
@@ -9676,15 +8123,9 @@ func printForm256(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TLD4S"...)
 	dst = appendTable(dst, 55, (w >> 52 & 0x3))
-	if (w >> 51 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>51&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>28&0xff)&255)
@@ -9705,15 +8146,9 @@ func printForm257(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	_ = w
 	dst = append(dst, "TLD4S.F16"...)
 	dst = appendTable(dst, 55, (w >> 52 & 0x3))
-	if (w >> 51 & 0x1) == 1 {
-		dst = append(dst, ".AOFFI"...)
-	}
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".DC"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x4946464f412e, 6, (w>>51&1)^0) // ".AOFFI"
+	dst = putFlag(dst, 0x43442e, 3, (w>>50&1)^0)       // ".DC"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>28&0xff)&255)
@@ -9733,9 +8168,7 @@ func printForm258(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TXQ"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9755,9 +8188,7 @@ func printForm259(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TXQ.B"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9775,12 +8206,8 @@ func printForm260(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TMML.LOD"...)
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9800,12 +8227,8 @@ func printForm261(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TMML.B.LOD"...)
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9827,12 +8250,8 @@ func printForm262(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "TXA"...)
-	if (w >> 35 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".NODEP"...)
-	}
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>35&1)^0)     // ".NDV"
+	dst = putFlag(dst, 0x5045444f4e2e, 6, (w>>49&1)^0) // ".NODEP"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -9852,21 +8271,15 @@ func printForm263(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VADD"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	if (w >> 56 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 56 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -9911,23 +8324,17 @@ func printForm264(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VADD"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = appendTable(dst, 64, ((w>>28&0x7)<<0 | (w>>49&0x1)<<3))
 	if (w >> 56 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 56 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -9972,21 +8379,15 @@ func printForm265(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VADD"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	if (w >> 56 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 56 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -10027,23 +8428,17 @@ func printForm266(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VADD"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = append(dst, ".U16"...)
 	if (w >> 56 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 56 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -10084,23 +8479,17 @@ func printForm267(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VADD"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = append(dst, ".S16"...)
 	if (w >> 56 & 0x3) == 3 {
 		dst = append(dst, ".PO"...)
 	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 56 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -10141,18 +8530,12 @@ func printForm268(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF"...)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".SD"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x44532e, 3, (w>>54&1)^0)   // ".SD"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10191,20 +8574,14 @@ func printForm269(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF"...)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".SD"...)
-	}
+	dst = putFlag(dst, 0x44532e, 3, (w>>54&1)^0) // ".SD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = appendTable(dst, 64, ((w>>28&0x7)<<0 | (w>>49&0x1)<<3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10243,18 +8620,12 @@ func printForm270(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF"...)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".SD"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x44532e, 3, (w>>54&1)^0)   // ".SD"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10289,20 +8660,14 @@ func printForm271(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF"...)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".SD"...)
-	}
+	dst = putFlag(dst, 0x44532e, 3, (w>>54&1)^0) // ".SD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = append(dst, ".U16"...)
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10337,20 +8702,14 @@ func printForm272(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF"...)
-	if (w >> 54 & 0x1) == 1 {
-		dst = append(dst, ".SD"...)
-	}
+	dst = putFlag(dst, 0x44532e, 3, (w>>54&1)^0) // ".SD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = append(dst, ".S16"...)
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10385,21 +8744,13 @@ func printForm273(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VMNMX"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, ".MX"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1)   // ".UD"
+	dst = putFlag(dst, 0x584d2e, 3, (w>>56&1)^0)   // ".MX"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10438,23 +8789,15 @@ func printForm274(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VMNMX"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = appendTable(dst, 64, ((w>>28&0x7)<<0 | (w>>49&0x1)<<3))
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, ".MX"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x584d2e, 3, (w>>56&1)^0)   // ".MX"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10493,21 +8836,13 @@ func printForm275(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VMNMX"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, ".MX"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1)   // ".UD"
+	dst = putFlag(dst, 0x584d2e, 3, (w>>56&1)^0)   // ".MX"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10542,23 +8877,15 @@ func printForm276(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VMNMX"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = append(dst, ".U16"...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, ".MX"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x584d2e, 3, (w>>56&1)^0)   // ".MX"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10593,23 +8920,15 @@ func printForm277(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VMNMX"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = append(dst, ".S16"...)
-	if (w >> 56 & 0x1) == 1 {
-		dst = append(dst, ".MX"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x584d2e, 3, (w>>56&1)^0)   // ".MX"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10648,9 +8967,7 @@ func printForm278(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10695,9 +9012,7 @@ func printForm279(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10740,9 +9055,7 @@ func printForm280(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10783,9 +9096,7 @@ func printForm281(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10826,9 +9137,7 @@ func printForm282(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10863,21 +9172,13 @@ func printForm283(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VSHL"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1)   // ".UD"
+	dst = putFlag(dst, 0x572e, 2, (w>>49&1)^0)     // ".W"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10916,23 +9217,15 @@ func printForm284(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VSHL"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = appendTable(dst, 65, (w >> 28 & 0x7))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>49&1)^0)     // ".W"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -10971,21 +9264,13 @@ func printForm285(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VSHL"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1)   // ".UD"
+	dst = putFlag(dst, 0x572e, 2, (w>>49&1)^0)     // ".W"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -11020,23 +9305,15 @@ func printForm286(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VSHL"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = append(dst, ".U16"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>49&1)^0)     // ".W"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -11071,21 +9348,13 @@ func printForm287(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VSHR"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1)   // ".UD"
+	dst = putFlag(dst, 0x572e, 2, (w>>49&1)^0)     // ".W"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -11124,23 +9393,15 @@ func printForm288(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VSHR"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = appendTable(dst, 65, (w >> 28 & 0x7))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>49&1)^0)     // ".W"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -11179,21 +9440,13 @@ func printForm289(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VSHR"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1)   // ".UD"
+	dst = putFlag(dst, 0x572e, 2, (w>>49&1)^0)     // ".W"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -11228,23 +9481,15 @@ func printForm290(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VSHR"...)
-	if (w >> 54 & 0x1) == 0 {
-		dst = append(dst, ".UD"...)
-	}
+	dst = putFlag(dst, 0x44552e, 3, (w>>54&1)^1) // ".UD"
 	dst = appendTable(dst, 64, ((w>>36&0x7)<<0 | (w>>48&0x1)<<3))
 	dst = append(dst, ".U16"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>49&1)^0)     // ".W"
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = appendTable(dst, 67, (w >> 51 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -11281,14 +9526,10 @@ func printForm291(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ".PO"...)
 	}
 	dst = appendTable(dst, 68, (w >> 51 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 53 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -11317,14 +9558,10 @@ func printForm292(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ".PO"...)
 	}
 	dst = appendTable(dst, 68, (w >> 51 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 53 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -11353,14 +9590,10 @@ func printForm293(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ".PO"...)
 	}
 	dst = appendTable(dst, 68, (w >> 51 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 53 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -11391,14 +9624,10 @@ func printForm294(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ".PO"...)
 	}
 	dst = appendTable(dst, 68, (w >> 51 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 53 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -11445,14 +9674,10 @@ func printForm295(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ".PO"...)
 	}
 	dst = appendTable(dst, 68, (w >> 51 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 53 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -11480,14 +9705,10 @@ func printForm296(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ".PO"...)
 	}
 	dst = appendTable(dst, 68, (w >> 51 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 53 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -11517,14 +9738,10 @@ func printForm297(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ".PO"...)
 	}
 	dst = appendTable(dst, 68, (w >> 51 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 53 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -11569,14 +9786,10 @@ func printForm298(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ".PO"...)
 	}
 	dst = appendTable(dst, 68, (w >> 51 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 53 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -11606,14 +9819,10 @@ func printForm299(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ".PO"...)
 	}
 	dst = appendTable(dst, 68, (w >> 51 & 0x3))
-	if (w >> 55 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>55&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	if (w >> 53 & 0x3) == 2 {
 		dst = append(dst, "-"...)
@@ -11681,12 +9890,7 @@ func printForm300(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -11729,12 +9933,7 @@ func printForm301(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -11773,12 +9972,7 @@ func printForm302(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -11817,12 +10011,7 @@ func printForm303(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
@@ -11839,9 +10028,7 @@ func printForm304(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 72, ((w>>48&0x1)<<0 | (w>>53&0x1)<<1 | (w>>51&0x3)<<2))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	dst = append(dst, ", "...)
@@ -11861,9 +10048,7 @@ func printForm305(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 72, ((w>>48&0x1)<<0 | (w>>53&0x1)<<1 | (w>>51&0x3)<<2))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	dst = append(dst, ", c["...)
@@ -11885,9 +10070,7 @@ func printForm306(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 72, ((w>>48&0x1)<<0 | (w>>53&0x1)<<1 | (w>>51&0x3)<<2))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	dst = append(dst, ", "...)
@@ -11907,9 +10090,7 @@ func printForm307(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 72, ((w>>48&0x1)<<0 | (w>>53&0x1)<<1 | (w>>51&0x3)<<2))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	dst = append(dst, ", "...)
@@ -11927,9 +10108,7 @@ func printForm308(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = appendTable(dst, 73, (w >> 52 & 0xf))
 	dst = appendTable(dst, 76, (w >> 49 & 0x7))
 	dst = append(dst, " "...)
@@ -11946,9 +10125,7 @@ func printForm309(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = appendTable(dst, 73, (w >> 52 & 0xf))
 	dst = appendTable(dst, 78, (w >> 49 & 0x7))
 	dst = append(dst, " "...)
@@ -11981,9 +10158,7 @@ func printForm311(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "RED"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = appendTable(dst, 75, (w >> 23 & 0x7))
 	dst = appendTable(dst, 76, (w >> 20 & 0x7))
 	dst = append(dst, " ["...)
@@ -11998,9 +10173,7 @@ func printForm312(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "RED"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = appendTable(dst, 75, (w >> 23 & 0x7))
 	dst = appendTable(dst, 78, (w >> 20 & 0x7))
 	dst = append(dst, " ["...)
@@ -12015,9 +10188,7 @@ func printForm313(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -12034,9 +10205,7 @@ func printForm314(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS.64 "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -12083,9 +10252,7 @@ func printForm317(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOMS.CAST"...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".SPIN"...)
-	}
+	dst = putFlag(dst, 0x4e4950532e, 5, (w>>53&1)^0) // ".SPIN"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -12102,9 +10269,7 @@ func printForm318(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOMS.CAST"...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".SPIN"...)
-	}
+	dst = putFlag(dst, 0x4e4950532e, 5, (w>>53&1)^0) // ".SPIN"
 	dst = append(dst, ".64 "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -12123,26 +10288,16 @@ func printForm319(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "I2I"...)
 	dst = appendTable(dst, 79, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 80, ((w>>13&0x1)<<0 | (w>>10&0x3)<<1))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	dst = appendTable(dst, 87, ((w>>41&0x3)<<0 | (w>>10&0x3)<<2))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12153,29 +10308,19 @@ func printForm320(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "I2I"...)
 	dst = appendTable(dst, 79, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 80, ((w>>13&0x1)<<0 | (w>>10&0x3)<<1))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[320].toks[11], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[320].toks[13], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12186,30 +10331,20 @@ func printForm321(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "I2I"...)
 	dst = appendTable(dst, 79, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 80, ((w>>13&0x1)<<0 | (w>>10&0x3)<<1))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[321].toks[11], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[321].toks[13], w, pc, lb)
 	dst = append(dst, "]"...)
 	dst = appendTable(dst, 87, ((w>>41&0x3)<<0 | (w>>10&0x3)<<2))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12220,30 +10355,20 @@ func printForm322(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "I2I"...)
 	dst = appendTable(dst, 79, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 80, ((w>>13&0x1)<<0 | (w>>10&0x3)<<1))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[322].toks[11], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[322].toks[13], w, pc, lb)
 	dst = append(dst, "]"...)
 	dst = appendTable(dst, 87, ((w>>41&0x3)<<0 | (w>>10&0x3)<<2))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12257,21 +10382,13 @@ func printForm323(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	dst = appendTable(dst, 87, ((w>>41&0x3)<<0 | (w>>10&0x3)<<2))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12285,24 +10402,16 @@ func printForm324(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[324].toks[11], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[324].toks[13], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12316,25 +10425,17 @@ func printForm325(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[325].toks[11], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[325].toks[13], w, pc, lb)
 	dst = append(dst, "]"...)
 	dst = appendTable(dst, 87, ((w>>41&0x3)<<0 | (w>>10&0x3)<<2))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12348,25 +10449,17 @@ func printForm326(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[326].toks[11], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[326].toks[13], w, pc, lb)
 	dst = append(dst, "]"...)
 	dst = appendTable(dst, 87, ((w>>41&0x3)<<0 | (w>>10&0x3)<<2))
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12375,31 +10468,19 @@ func printForm327(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2I"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 81, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 88, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0) // ".H1"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0)     // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12408,32 +10489,22 @@ func printForm328(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2I"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 81, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 88, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[328].toks[12], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[328].toks[14], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12442,32 +10513,22 @@ func printForm329(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2I"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 81, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 88, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[329].toks[12], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[329].toks[14], w, pc, lb)
 	dst = append(dst, "].H1"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12476,31 +10537,19 @@ func printForm330(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12509,35 +10558,23 @@ func printForm331(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[331].toks[13], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[331].toks[15], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12546,31 +10583,19 @@ func printForm332(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12579,31 +10604,19 @@ func printForm333(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12612,31 +10625,19 @@ func printForm334(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12645,31 +10646,19 @@ func printForm335(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12678,31 +10667,19 @@ func printForm336(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12711,31 +10688,19 @@ func printForm337(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12744,35 +10709,23 @@ func printForm338(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[338].toks[13], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[338].toks[15], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12781,35 +10734,23 @@ func printForm339(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[339].toks[13], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[339].toks[15], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12818,35 +10759,23 @@ func printForm340(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[340].toks[13], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[340].toks[15], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12855,35 +10784,23 @@ func printForm341(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[341].toks[13], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[341].toks[15], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12892,35 +10809,23 @@ func printForm342(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[342].toks[13], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[342].toks[15], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12929,35 +10834,23 @@ func printForm343(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[343].toks[13], w, pc, lb)
 	dst = append(dst, "]["...)
 	dst = tokSHex(dst, &forms[343].toks[15], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -12966,34 +10859,20 @@ func printForm344(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = append(dst, ".F16"...)
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0) // ".H1"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0)     // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -13002,38 +10881,24 @@ func printForm345(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = append(dst, ".F16"...)
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[345].toks[13], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[345].toks[15], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0) // ".H1"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0)     // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -13044,16 +10909,12 @@ func printForm346(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "SHF.L"...)
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>50&1)^0) // ".W"
 	dst = appendTable(dst, 91, (w >> 37 & 0x3))
 	dst = appendTable(dst, 92, (w >> 48 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -13090,16 +10951,12 @@ func printForm347(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "SHF.L"...)
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>50&1)^0) // ".W"
 	dst = appendTable(dst, 91, (w >> 37 & 0x3))
 	dst = appendTable(dst, 92, (w >> 48 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -13133,16 +10990,12 @@ func printForm348(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "SHF.R"...)
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>50&1)^0) // ".W"
 	dst = appendTable(dst, 91, (w >> 37 & 0x3))
 	dst = appendTable(dst, 92, (w >> 48 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -13179,16 +11032,12 @@ func printForm349(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "SHF.R"...)
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".W"...)
-	}
+	dst = putFlag(dst, 0x572e, 2, (w>>50&1)^0) // ".W"
 	dst = appendTable(dst, 91, (w >> 37 & 0x3))
 	dst = appendTable(dst, 92, (w >> 48 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -13318,12 +11167,7 @@ func printForm358(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -13340,12 +11184,7 @@ func printForm359(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = tokHex(dst, &forms[359].toks[6], w, pc, lb)
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -13360,12 +11199,7 @@ func printForm360(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -13382,12 +11216,7 @@ func printForm361(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = tokHex(dst, &forms[361].toks[6], w, pc, lb)
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -13400,12 +11229,7 @@ func printForm362(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -13418,12 +11242,7 @@ func printForm363(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = tokHex(dst, &forms[363].toks[3], w, pc, lb)
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -13436,12 +11255,7 @@ func printForm364(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -13454,12 +11268,7 @@ func printForm365(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ", "...)
 	dst = tokHex(dst, &forms[365].toks[3], w, pc, lb)
 	dst = append(dst, ", "...)
-	if v := (w >> 39 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 39 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -13468,9 +11277,7 @@ func printForm366(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "CCTL"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>52&1)^0) // ".E"
 	dst = appendTable(dst, 96, (w >> 4 & 0x7))
 	dst = append(dst, ".QRY1["...)
 	dst = tokAddr(dst, &forms[366].toks[4], w, pc, lb)
@@ -13483,9 +11290,7 @@ func printForm367(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "CCTL"...)
-	if (w >> 52 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>52&1)^0) // ".E"
 	dst = appendTable(dst, 96, (w >> 4 & 0x7))
 	dst = appendTable(dst, 95, (w >> 0 & 0xf))
 	dst = append(dst, " ["...)
@@ -13550,9 +11355,7 @@ func printForm373(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "AL2P"...)
-	if (w >> 32 & 0x1) == 1 {
-		dst = append(dst, ".O"...)
-	}
+	dst = putFlag(dst, 0x4f2e, 2, (w>>32&1)^0) // ".O"
 	dst = appendTable(dst, 99, (w >> 47 & 0x3))
 	dst = append(dst, " "...)
 	if (w >> 44 & 0x7) != 7 {
@@ -13576,9 +11379,7 @@ func printForm374(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ALD"...)
-	if (w >> 32 & 0x1) == 1 {
-		dst = append(dst, ".O"...)
-	}
+	dst = putFlag(dst, 0x4f2e, 2, (w>>32&1)^0) // ".O"
 	dst = append(dst, ".P"...)
 	dst = appendTable(dst, 99, (w >> 47 & 0x3))
 	dst = append(dst, " "...)
@@ -13598,9 +11399,7 @@ func printForm375(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ALD"...)
-	if (w >> 32 & 0x1) == 1 {
-		dst = append(dst, ".O"...)
-	}
+	dst = putFlag(dst, 0x4f2e, 2, (w>>32&1)^0) // ".O"
 	dst = append(dst, ".P"...)
 	dst = appendTable(dst, 99, (w >> 47 & 0x3))
 	dst = append(dst, " "...)
@@ -13620,9 +11419,7 @@ func printForm376(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ALD"...)
-	if (w >> 32 & 0x1) == 1 {
-		dst = append(dst, ".O"...)
-	}
+	dst = putFlag(dst, 0x4f2e, 2, (w>>32&1)^0) // ".O"
 	dst = append(dst, ".PHYS"...)
 	dst = appendTable(dst, 99, (w >> 47 & 0x3))
 	dst = append(dst, " "...)
@@ -13642,9 +11439,7 @@ func printForm377(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ALD"...)
-	if (w >> 32 & 0x1) == 1 {
-		dst = append(dst, ".O"...)
-	}
+	dst = putFlag(dst, 0x4f2e, 2, (w>>32&1)^0) // ".O"
 	dst = appendTable(dst, 99, (w >> 47 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -13661,9 +11456,7 @@ func printForm378(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ALD"...)
-	if (w >> 32 & 0x1) == 1 {
-		dst = append(dst, ".O"...)
-	}
+	dst = putFlag(dst, 0x4f2e, 2, (w>>32&1)^0) // ".O"
 	dst = appendTable(dst, 99, (w >> 47 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -13778,9 +11571,7 @@ func printForm385(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "STP"...)
-	if (w >> 31 & 0x1) == 1 {
-		dst = append(dst, ".WAIT"...)
-	}
+	dst = putFlag(dst, 0x544941572e, 5, (w>>31&1)^0) // ".WAIT"
 	dst = tokPhase(dst, inst.Ctrl)
 	dst = append(dst, " "...)
 	dst = tokHex(dst, &forms[385].toks[4], w, pc, lb)
@@ -13880,9 +11671,7 @@ func printForm391(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SULD.D"...)
-	if (w >> 23 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>23&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 23, (w >> 24 & 0x3))
 	dst = appendTable(dst, 105, (w >> 20 & 0x7))
@@ -13905,9 +11694,7 @@ func printForm392(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SULD.D"...)
-	if (w >> 23 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>23&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 23, (w >> 24 & 0x3))
 	dst = appendTable(dst, 105, (w >> 20 & 0x7))
@@ -13944,9 +11731,7 @@ func printForm394(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUST.D"...)
-	if (w >> 23 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>23&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 24, (w >> 24 & 0x3))
 	dst = appendTable(dst, 105, (w >> 20 & 0x7))
@@ -13982,9 +11767,7 @@ func printForm396(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SURED.D"...)
-	if (w >> 23 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>23&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 106, (w >> 24 & 0x7))
 	dst = appendTable(dst, 107, (w >> 20 & 0x7))
@@ -14003,9 +11786,7 @@ func printForm397(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SURED.D"...)
-	if (w >> 23 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>23&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 106, (w >> 24 & 0x7))
 	dst = appendTable(dst, 108, (w >> 20 & 0x7))
@@ -14064,9 +11845,7 @@ func printForm400(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SULD.D"...)
-	if (w >> 23 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>23&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 23, (w >> 24 & 0x3))
 	dst = appendTable(dst, 105, (w >> 20 & 0x7))
@@ -14089,9 +11868,7 @@ func printForm401(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SULD.D"...)
-	if (w >> 23 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>23&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 23, (w >> 24 & 0x3))
 	dst = appendTable(dst, 105, (w >> 20 & 0x7))
@@ -14128,9 +11905,7 @@ func printForm403(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUST.D"...)
-	if (w >> 23 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>23&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 24, (w >> 24 & 0x3))
 	dst = appendTable(dst, 105, (w >> 20 & 0x7))
@@ -14166,9 +11941,7 @@ func printForm405(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SURED.D"...)
-	if (w >> 23 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>23&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 106, (w >> 24 & 0x7))
 	dst = appendTable(dst, 107, (w >> 20 & 0x7))
@@ -14187,9 +11960,7 @@ func printForm406(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SURED.D"...)
-	if (w >> 23 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>23&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 106, (w >> 24 & 0x7))
 	dst = appendTable(dst, 108, (w >> 20 & 0x7))
@@ -14208,9 +11979,7 @@ func printForm407(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.D"...)
-	if (w >> 28 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>28&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 109, (w >> 29 & 0xf))
 	dst = appendTable(dst, 107, (w >> 51 & 0x7))
@@ -14231,9 +12000,7 @@ func printForm408(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.D"...)
-	if (w >> 28 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>28&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 109, (w >> 29 & 0xf))
 	dst = appendTable(dst, 108, (w >> 51 & 0x7))
@@ -14292,9 +12059,7 @@ func printForm411(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.D"...)
-	if (w >> 28 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>28&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = append(dst, ".CAS"...)
 	dst = appendTable(dst, 107, (w >> 51 & 0x7))
@@ -14319,9 +12084,7 @@ func printForm412(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.D"...)
-	if (w >> 28 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>28&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = append(dst, ".CAS"...)
 	dst = appendTable(dst, 108, (w >> 51 & 0x7))
@@ -14342,9 +12105,7 @@ func printForm413(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.D"...)
-	if (w >> 28 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>28&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 109, (w >> 29 & 0xf))
 	dst = appendTable(dst, 107, (w >> 36 & 0x7))
@@ -14367,9 +12128,7 @@ func printForm414(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.D"...)
-	if (w >> 28 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>28&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 109, (w >> 29 & 0xf))
 	dst = appendTable(dst, 107, (w >> 36 & 0x7))
@@ -14390,9 +12149,7 @@ func printForm415(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.D"...)
-	if (w >> 28 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>28&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = appendTable(dst, 109, (w >> 29 & 0xf))
 	dst = appendTable(dst, 108, (w >> 36 & 0x7))
@@ -14451,9 +12208,7 @@ func printForm418(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.D"...)
-	if (w >> 28 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>28&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = append(dst, ".CAS"...)
 	dst = appendTable(dst, 107, (w >> 36 & 0x7))
@@ -14478,9 +12233,7 @@ func printForm419(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.D"...)
-	if (w >> 28 & 0x1) == 1 {
-		dst = append(dst, ".BA"...)
-	}
+	dst = putFlag(dst, 0x41422e, 3, (w>>28&1)^0) // ".BA"
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
 	dst = append(dst, ".CAS"...)
 	dst = appendTable(dst, 108, (w >> 36 & 0x7))
@@ -14503,9 +12256,7 @@ func printForm420(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "IPA.IDX"...)
 	dst = appendTable(dst, 111, (w >> 54 & 0x3))
 	dst = appendTable(dst, 112, (w >> 52 & 0x3))
-	if (w >> 51 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>51&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", a["...)
@@ -14517,12 +12268,7 @@ func printForm420(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = appendReg(dst, (w>>39&0xff)&255)
 	}
 	dst = append(dst, ", "...)
-	if v := (w >> 47 & 0xf); v&8 != 0 {
-		dst = append(dst, '!')
-		dst = appendPred(dst, v&7)
-	} else {
-		dst = appendPred(dst, v)
-	}
+	dst = appendNPred(dst, (w >> 47 & 0xf))
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -14533,20 +12279,14 @@ func printForm421(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF4"...)
-	if (w >> 38 & 0x1) == 1 {
-		dst = append(dst, ".SD"...)
-	}
+	dst = putFlag(dst, 0x44532e, 3, (w>>38&1)^0) // ".SD"
 	dst = appendTable(dst, 113, (w >> 48 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = appendTable(dst, 114, (w >> 53 & 0x3))
 	dst = appendTable(dst, 115, ((w>>51&0x3)<<0 | (w>>36&0x3)<<2))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -14585,20 +12325,14 @@ func printForm422(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF4"...)
-	if (w >> 38 & 0x1) == 1 {
-		dst = append(dst, ".SD"...)
-	}
+	dst = putFlag(dst, 0x44532e, 3, (w>>38&1)^0) // ".SD"
 	dst = appendTable(dst, 113, (w >> 48 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = appendTable(dst, 114, (w >> 53 & 0x3))
 	dst = appendTable(dst, 115, ((w>>51&0x3)<<0 | (w>>36&0x3)<<2))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -14633,20 +12367,14 @@ func printForm423(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF4"...)
-	if (w >> 38 & 0x1) == 1 {
-		dst = append(dst, ".SD"...)
-	}
+	dst = putFlag(dst, 0x44532e, 3, (w>>38&1)^0) // ".SD"
 	dst = appendTable(dst, 113, (w >> 48 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = appendTable(dst, 114, (w >> 53 & 0x3))
 	dst = appendTable(dst, 115, ((w>>51&0x3)<<0 | (w>>36&0x3)<<2))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {
@@ -14681,9 +12409,7 @@ func printForm424(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "IPA"...)
 	dst = appendTable(dst, 111, (w >> 54 & 0x3))
 	dst = appendTable(dst, 112, (w >> 52 & 0x3))
-	if (w >> 51 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>51&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", a["...)
@@ -14696,12 +12422,7 @@ func printForm424(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	}
 	if (w >> 47 & 0xf) != 7 {
 		dst = append(dst, ", "...)
-		if v := (w >> 47 & 0xf); v&8 != 0 {
-			dst = append(dst, '!')
-			dst = appendPred(dst, v&7)
-		} else {
-			dst = appendPred(dst, v)
-		}
+		dst = appendNPred(dst, (w >> 47 & 0xf))
 	}
 	return appendEnd(dst, inst.Ctrl)
 }
@@ -14746,34 +12467,20 @@ func printForm428(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = append(dst, ".F16"...)
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0) // ".H1"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0)     // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -14782,34 +12489,20 @@ func printForm429(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = append(dst, ".F16"...)
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = appendReg(dst, (w>>20&0xff)&255)
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0) // ".H1"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0)     // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -14818,28 +12511,18 @@ func printForm430(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -14848,28 +12531,18 @@ func printForm431(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -14878,28 +12551,18 @@ func printForm432(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -14908,28 +12571,18 @@ func printForm433(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2I"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 81, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 88, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0)   // ".H1"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -14938,31 +12591,19 @@ func printForm434(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF16(dst, uint16((w>>20&0xffff)<<0))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0)   // ".H1"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -14971,31 +12612,19 @@ func printForm435(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF16(dst, uint16((w>>20&0xffff)<<0))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0)   // ".H1"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15004,31 +12633,19 @@ func printForm436(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF16(dst, uint16((w>>20&0xffff)<<0))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0)   // ".H1"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15037,28 +12654,18 @@ func printForm437(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2I"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 81, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 88, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF16(dst, uint16((w>>20&0xffff)<<0))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0)   // ".H1"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15067,28 +12674,18 @@ func printForm438(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15097,28 +12694,18 @@ func printForm439(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15127,28 +12714,18 @@ func printForm440(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15157,28 +12734,18 @@ func printForm441(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2I"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 81, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 88, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF32(dst, uint32(((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<12))
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0)   // ".H1"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15187,28 +12754,18 @@ func printForm442(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF64(dst, ((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<44)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15217,28 +12774,18 @@ func printForm443(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF64(dst, ((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<44)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15247,28 +12794,18 @@ func printForm444(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF64(dst, ((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<44)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15277,28 +12814,18 @@ func printForm445(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2I"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 81, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 85, (w >> 10 & 0x3))
 	dst = appendTable(dst, 88, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendF64(dst, ((w>>20&0x7ffff)<<0|(w>>56&0x1)<<19)<<44)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0)   // ".H1"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15312,17 +12839,11 @@ func printForm446(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = tokSHex(dst, &forms[446].toks[8], w, pc, lb)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	dst = appendTable(dst, 87, ((w>>41&0x3)<<0 | (w>>10&0x3)<<2))
 	return appendEnd(dst, inst.Ctrl)
 }
@@ -15334,22 +12855,14 @@ func printForm447(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "I2I"...)
 	dst = appendTable(dst, 79, ((w>>12&0x1)<<0 | (w>>8&0x3)<<1))
 	dst = appendTable(dst, 80, ((w>>13&0x1)<<0 | (w>>10&0x3)<<1))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = tokSHex(dst, &forms[447].toks[8], w, pc, lb)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, ".NEG"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, ".ABS"...)
-	}
+	dst = putFlag(dst, 0x47454e2e, 4, (w>>45&1)^0) // ".NEG"
+	dst = putFlag(dst, 0x5342412e, 4, (w>>49&1)^0) // ".ABS"
 	dst = appendTable(dst, 87, ((w>>41&0x3)<<0 | (w>>10&0x3)<<2))
 	return appendEnd(dst, inst.Ctrl)
 }
@@ -15359,38 +12872,24 @@ func printForm448(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = append(dst, ".F16"...)
 	dst = appendTable(dst, 89, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[448].toks[13], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[448].toks[15], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0) // ".H1"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0)     // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15399,38 +12898,24 @@ func printForm449(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "F2F"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 84, (w >> 8 & 0x3))
 	dst = append(dst, ".F16"...)
 	dst = appendTable(dst, 90, (w >> 39 & 0x3))
-	if (w >> 50 & 0x1) == 1 {
-		dst = append(dst, ".SAT"...)
-	}
+	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
-	if (w >> 45 & 0x1) == 1 {
-		dst = append(dst, "-"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x2d, 1, (w>>45&1)^0) // "-"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0) // "|"
 	dst = append(dst, "c["...)
 	dst = tokHex(dst, &forms[449].toks[13], w, pc, lb)
 	dst = append(dst, "] ["...)
 	dst = tokSHex(dst, &forms[449].toks[15], w, pc, lb)
 	dst = append(dst, "]"...)
-	if (w >> 41 & 0x1) == 1 {
-		dst = append(dst, ".H1"...)
-	}
-	if (w >> 49 & 0x1) == 1 {
-		dst = append(dst, "|"...)
-	}
+	dst = putFlag(dst, 0x31482e, 3, (w>>41&1)^0) // ".H1"
+	dst = putFlag(dst, 0x7c, 1, (w>>49&1)^0)     // "|"
 	return appendEnd(dst, inst.Ctrl)
 }
 
@@ -15439,9 +12924,7 @@ func printForm450(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOMS.CAST"...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".SPIN"...)
-	}
+	dst = putFlag(dst, 0x4e4950532e, 5, (w>>53&1)^0) // ".SPIN"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -15457,9 +12940,7 @@ func printForm451(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOMS.CAST"...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".SPIN"...)
-	}
+	dst = putFlag(dst, 0x4e4950532e, 5, (w>>53&1)^0) // ".SPIN"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -15474,9 +12955,7 @@ func printForm452(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOMS.CAST"...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".SPIN"...)
-	}
+	dst = putFlag(dst, 0x4e4950532e, 5, (w>>53&1)^0) // ".SPIN"
 	dst = append(dst, ".64 "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -15492,9 +12971,7 @@ func printForm453(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOMS.CAST"...)
-	if (w >> 53 & 0x1) == 1 {
-		dst = append(dst, ".SPIN"...)
-	}
+	dst = putFlag(dst, 0x4e4950532e, 5, (w>>53&1)^0) // ".SPIN"
 	dst = append(dst, ".64 "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -15563,9 +13040,7 @@ func printForm458(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -15581,9 +13056,7 @@ func printForm459(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -15598,9 +13071,7 @@ func printForm460(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS.64 "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -15616,9 +13087,7 @@ func printForm461(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS.64 "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -15641,9 +13110,7 @@ func printForm463(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = appendTable(dst, 73, (w >> 44 & 0xf))
 	dst = appendTable(dst, 76, (w >> 49 & 0x7))
 	dst = append(dst, " "...)
@@ -15662,9 +13129,7 @@ func printForm464(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS "...)
 	dst = appendPred(dst, (w>>41&0x7)^7)
 	dst = append(dst, ", "...)
@@ -15683,9 +13148,7 @@ func printForm465(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS "...)
 	dst = appendPred(dst, (w>>41&0x7)^7)
 	dst = append(dst, ", "...)
@@ -15703,9 +13166,7 @@ func printForm466(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS "...)
 	dst = appendPred(dst, (w>>41&0x7)^7)
 	dst = append(dst, ", "...)
@@ -15722,9 +13183,7 @@ func printForm467(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS.64 "...)
 	dst = appendPred(dst, (w>>41&0x7)^7)
 	dst = append(dst, ", "...)
@@ -15743,9 +13202,7 @@ func printForm468(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS.64 "...)
 	dst = appendPred(dst, (w>>41&0x7)^7)
 	dst = append(dst, ", "...)
@@ -15763,9 +13220,7 @@ func printForm469(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ATOM"...)
-	if (w >> 48 & 0x1) == 1 {
-		dst = append(dst, ".E"...)
-	}
+	dst = putFlag(dst, 0x452e, 2, (w>>48&1)^0) // ".E"
 	dst = append(dst, ".CAS.64 "...)
 	dst = appendPred(dst, (w>>41&0x7)^7)
 	dst = append(dst, ", "...)
@@ -15782,13 +13237,9 @@ func printForm470(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ISBERD"...)
-	if (w >> 32 & 0x1) == 1 {
-		dst = append(dst, ".O"...)
-	}
+	dst = putFlag(dst, 0x4f2e, 2, (w>>32&1)^0) // ".O"
 	dst = appendTable(dst, 118, (w >> 33 & 0x3))
-	if (w >> 31 & 0x1) == 1 {
-		dst = append(dst, ".SKEW"...)
-	}
+	dst = putFlag(dst, 0x57454b532e, 5, (w>>31&1)^0) // ".SKEW"
 	dst = appendTable(dst, 119, (w >> 47 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -15824,18 +13275,12 @@ func printForm472(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	reuse := inst.Ctrl.Reuse()
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "FSWZADD"...)
-	if (w >> 44 & 0x1) == 1 {
-		dst = append(dst, ".FTZ"...)
-	}
+	dst = putFlag(dst, 0x5a54462e, 4, (w>>44&1)^0) // ".FTZ"
 	dst = appendTable(dst, 0, (w >> 39 & 0x3))
-	if (w >> 38 & 0x1) == 1 {
-		dst = append(dst, ".NDV"...)
-	}
+	dst = putFlag(dst, 0x56444e2e, 4, (w>>38&1)^0) // ".NDV"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
-	if (w >> 47 & 0x1) == 1 {
-		dst = append(dst, ".CC"...)
-	}
+	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
 	dst = append(dst, ", "...)
 	dst = appendReg(dst, (w>>8&0xff)&255)
 	if reuse>>0&1 != 0 {

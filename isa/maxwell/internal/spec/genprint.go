@@ -117,7 +117,7 @@ func (g *printGen) tokens(from, to int) {
 				g.line("dst = appendPred(dst, %s)", get(t))
 			}
 		case NPred:
-			g.line("if v := %s; v&8 != 0 { dst = append(dst, '!'); dst = appendPred(dst, v&7) } else { dst = appendPred(dst, v) }", get(t))
+			g.line("dst = appendNPred(dst, %s)", get(t))
 		case Group:
 			var conds []string
 			for _, m := range toks[k+1 : k+1+t.Arg] {
@@ -143,6 +143,13 @@ func (g *printGen) tokens(from, to int) {
 			g.line("}")
 			k += t.Arg
 		case Flag:
+			if len(t.Parts) == 1 && t.Parts[0].Width == 1 && t.Def <= 1 && len(t.Text) <= 8 &&
+				!(t.Text == "-" && k+1 < len(toks) && toks[k+1].Kind == Hex) {
+				// branch-free: random code sets flags at random, and a
+				// mispredicted branch costs more than an unconditional store
+				g.line("dst = putFlag(dst, %s, %d, (w>>%d&1)^%d) // %q", litWord(t.Text), len(t.Text), t.Parts[0].Pos, 1-t.Def, t.Text)
+				continue
+			}
 			cond := fmt.Sprintf("%s == %d", get(t), t.Def)
 			// nvdisasm writes no minus before an immediate zero (VADD, VMAD)
 			if t.Text == "-" && k+1 < len(toks) && toks[k+1].Kind == Hex {
@@ -173,6 +180,15 @@ func (g *printGen) tokens(from, to int) {
 			g.line("dst = tokPhase(dst, inst.Ctrl)")
 		}
 	}
+}
+
+// litWord packs up to 8 bytes of text little-endian, as putFlag stores them.
+func litWord(text string) string {
+	var v uint64
+	for i := len(text) - 1; i >= 0; i-- {
+		v = v<<8 | uint64(text[i])
+	}
+	return fmt.Sprintf("%#x", v)
 }
 
 func width(t Token) int {
