@@ -1,6 +1,9 @@
 package isa
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Listing lines are built with append-style helpers so a disassembler can
 // print millions of instructions without allocating per line.
@@ -25,12 +28,25 @@ func AppendHex(dst []byte, x uint64, n int) []byte {
 // AppendHexNum appends x as 0x followed by the minimal number of hex digits
 // (0x0 for zero), the way NVIDIA's tools print immediates and offsets.
 func AppendHexNum(dst []byte, x uint64) []byte {
-	dst = append(dst, '0', 'x')
-	n := 1
-	for t := x >> 4; t != 0; t >>= 4 {
-		n++
-	}
-	return AppendHex(dst, x, n)
+	// all 16 digits at once, then the significant ones: no loop whose
+	// length depends on x (a mispredicted exit costs more than the digits)
+	n := max((bits.Len64(x)+3)/4, 1)
+	var b [18]byte
+	binary.BigEndian.PutUint64(b[2:10], HexDigits8(uint32(x>>32)))
+	binary.BigEndian.PutUint64(b[10:18], HexDigits8(uint32(x)))
+	b[16-n], b[17-n] = '0', 'x'
+	return append(dst, b[16-n:]...)
+}
+
+// HexDigits8 spreads the 8 nibbles of v into the bytes of a word, most
+// significant first, and turns each into its lower-case hex digit.
+func HexDigits8(v uint32) uint64 {
+	x := uint64(v)
+	x = (x | x<<16) & 0x0000ffff0000ffff
+	x = (x | x<<8) & 0x00ff00ff00ff00ff
+	x = (x | x<<4) & 0x0f0f0f0f0f0f0f0f
+	letters := (x + 0x0606060606060606) >> 4 & 0x0101010101010101 // 1 where the nibble is a-f
+	return x + 0x3030303030303030 + letters*('a'-'0'-10)
 }
 
 // AppendAddr appends the /*0000*/ address column (at least 4 hex digits).

@@ -75,3 +75,25 @@ func TestAppendPrefixAddrs(t *testing.T) {
 		}
 	}
 }
+
+// AppendHexNum is "0x%x" for every digit count and the values around each
+// boundary.
+func TestAppendHexNum(t *testing.T) {
+	check := func(x uint64) {
+		if got, want := string(AppendHexNum([]byte("ab"), x)), fmt.Sprintf("ab0x%x", x); got != want {
+			t.Fatalf("%#x: got %s want %s", x, got, want)
+		}
+	}
+	for sh := 0; sh < 64; sh++ {
+		for _, d := range []uint64{0, 1, 2, 0xa} {
+			check(uint64(1)<<sh - d)
+			check(uint64(1)<<sh + d)
+		}
+	}
+	x := uint64(1)
+	for range 100000 {
+		x = x*6364136223846793005 + 1442695040888963407
+		check(x >> (x & 63))
+	}
+	check(^uint64(0))
+}

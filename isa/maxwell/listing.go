@@ -304,8 +304,8 @@ func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 func putHexComment(d []byte, w uint64) {
 	d = d[:25]
 	copy(d[:5], "/* 0x")
-	binary.BigEndian.PutUint64(d[5:13], hexDigits8(uint32(w>>32)))
-	binary.BigEndian.PutUint64(d[13:21], hexDigits8(uint32(w)))
+	binary.BigEndian.PutUint64(d[5:13], isa.HexDigits8(uint32(w>>32)))
+	binary.BigEndian.PutUint64(d[13:21], isa.HexDigits8(uint32(w)))
 	copy(d[21:], " */\n")
 }
 
@@ -314,17 +314,6 @@ func appendHexComment(dst []byte, w uint64) []byte {
 	dst = slices.Grow(dst, 25)[:n+25]
 	putHexComment(dst[n:], w)
 	return dst
-}
-
-// hexDigits8 spreads the 8 nibbles of v into the bytes of a word, most
-// significant first, and turns each into its lower-case hex digit.
-func hexDigits8(v uint32) uint64 {
-	x := uint64(v)
-	x = (x | x<<16) & 0x0000ffff0000ffff
-	x = (x | x<<8) & 0x00ff00ff00ff00ff
-	x = (x | x<<4) & 0x0f0f0f0f0f0f0f0f
-	letters := (x + 0x0606060606060606) >> 4 & 0x0101010101010101 // 1 where the nibble is a-f
-	return x + 0x3030303030303030 + letters*('a'-'0'-10)
 }
 
 const spaces = "                                                                                                                                "

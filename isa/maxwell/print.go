@@ -176,8 +176,7 @@ func tokAddr(dst []byte, t *tok, w, pc uint64, lb *funcLabels) []byte {
 	if t.n > 1 {
 		if rt := relocated(lb, pc, t.parts[1].pos); rt != "" {
 			if r != 255 {
-				dst = append(dst, 'R')
-				dst = appendDec(dst, r)
+				dst = appendReg(dst, r)
 				dst = append(dst, '+')
 			}
 			return append(dst, rt...)
@@ -185,8 +184,7 @@ func tokAddr(dst []byte, t *tok, w, pc uint64, lb *funcLabels) []byte {
 	}
 	switch {
 	case r != 255:
-		dst = append(dst, 'R')
-		dst = appendDec(dst, r)
+		dst = appendReg(dst, r)
 		if off != 0 {
 			dst = append(dst, '+')
 			dst = appendSHex(dst, off)
