@@ -19,6 +19,7 @@ const (
 	StackCall                   // return address of a call
 	StackBreak                  // break target
 	StackCont                   // continue target
+	StackExit                   // pre-exit target (Maxwell PEXIT): where EXIT sends lanes
 )
 
 // StackEntry is one divergence-stack entry.
@@ -153,6 +154,14 @@ func (w *Warp) leave(k StackKind, mask uint32) {
 		w.unwind()
 	}
 }
+
+// ExitLanes is Maxwell's EXIT: it ends the lanes in mask, unless a pre-exit
+// target (PEXIT) is on the stack; then the lanes wait there as BRK's wait at
+// PBK's, and go on at that target once every lane has left the region.
+// NVIDIA names PEXIT "pre-exit" beside "pre-break", "pre-continue" and
+// "pre-return"; the pairing with EXIT is by that analogy (ptxas never emits
+// PEXIT), not from a documented semantics.
+func (w *Warp) ExitLanes(mask uint32) { w.leave(StackExit, mask) }
 
 // Ret returns the lanes in mask from the innermost call (ending them at top level).
 func (w *Warp) Ret(mask uint32) { w.leave(StackCall, mask) }

@@ -98,7 +98,8 @@ const (
 	kBrx
 	kB2R
 	kVideo
-	kPret // push a return address (the callee's RET comes back there)
+	kPret  // push a return address (the callee's RET comes back there)
+	kPexit // push a pre-exit target: EXIT sends lanes there (emu.Warp.ExitLanes)
 	kJmx  // indirect jump to an absolute address per lane
 	kTex  // texture and surface instructions (tex_run.go)
 )
@@ -724,10 +725,10 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		copy(o.s[:], x)
 		o.nsrc = uint8(len(x))
 		return nil
-	case "SSY", "PBK", "PCNT", "CAL", "BRA", "JCAL", "JMP", "PRET":
+	case "SSY", "PBK", "PCNT", "PEXIT", "CAL", "BRA", "JCAL", "JMP", "PRET":
 		// JCAL and JMP take absolute addresses, the others PC-relative
 		// ones, which the listing prints as addresses: the same for us
-		o.kind = map[string]kind{"SSY": kSsy, "PBK": kPbk, "PCNT": kPcnt, "CAL": kCal, "BRA": kBra,
+		o.kind = map[string]kind{"SSY": kSsy, "PBK": kPbk, "PCNT": kPcnt, "PEXIT": kPexit, "CAL": kCal, "BRA": kBra,
 			"JCAL": kCal, "JMP": kBra, "PRET": kPret}[name]
 		if err := need(1); err != nil {
 			return err
@@ -832,6 +833,9 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 	case "SYNC", "BRK", "CONT", "RET", "EXIT", "KIL":
 		// KIL ends threads like EXIT; all of them may test the condition code
 		o.kind = map[string]kind{"SYNC": kSync, "BRK": kBrk, "CONT": kCont, "RET": kRet, "EXIT": kExit, "KIL": kExit}[name]
+		if name == "KIL" {
+			o.sub = 1 // ends lanes even under a PEXIT target
+		}
 		if len(x) > 0 && x[0].kind == oCC {
 			o.s[1] = x[0]
 			o.flags |= fCCTest

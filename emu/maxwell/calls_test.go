@@ -514,3 +514,47 @@ func TestCalNoinc(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPexitListing: EXIT under a PEXIT target holds the lanes there (as BRK
+// does under PBK) until every lane has left; then the warp goes on at the
+// target, where the next EXIT (its entry popped) ends them. KIL ends a lane
+// for good. The semantics are ours, by analogy with PBK/BRK: ptxas never
+// emits PEXIT (emu.Warp.ExitLanes).
+func TestPexitListing(t *testing.T) {
+	src := `
+	S2R R0, SR_TID.X ;
+	ISCADD R4.CC, R0, c[0x0][0x140], 0x2 ;
+	IADD.X R5, RZ, c[0x0][0x144] ;
+	PEXIT 0x78 ;
+	ISETP.EQ.AND P1, PT, R0, 0x5, PT ;
+	@P1 KIL ;
+	ISETP.LT.AND P0, PT, R0, 0x10, PT ;
+	MOV32I R3, 0x1 ;
+	@P0 EXIT ;
+	MOV32I R3, 0x2 ;
+	EXIT ;
+	IADD32I R3, R3, 0x10 ;
+	STG.E [R4], R3 ;
+	EXIT ;
+`
+	r := run{program: []byte(src), arch: "sm_52", grid: emu.Dim3{1, 1, 1}, block: emu.Dim3{32, 1, 1},
+		args: []arg{make([]byte, 4*32)}}
+	res, err := r.exec(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]uint32, 32)
+	for i := range want {
+		switch {
+		case i == 5:
+			want[i] = 0 // killed
+		case i < 16:
+			want[i] = 0x11
+		default:
+			want[i] = 0x12
+		}
+	}
+	if err := sameWords(u32s(res.bufs[0]), want); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -165,7 +165,7 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		}
 		return errNoSem
 	case kNop:
-	case kSsy, kPbk, kPcnt:
+	case kSsy, kPbk, kPcnt, kPexit:
 		if mask == 0 {
 			return nil // a guard that fails everywhere
 		}
@@ -175,6 +175,8 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 			kind = emu.StackBreak
 		case kPcnt:
 			kind = emu.StackCont
+		case kPexit:
+			kind = emu.StackExit
 		}
 		w.Push(kind, o.target)
 	case kSync, kBrk, kCont, kRet, kExit:
@@ -193,8 +195,12 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 			w.Cont(mask)
 		case kRet:
 			w.Ret(mask)
-		default:
-			w.Exit(mask)
+		case kExit:
+			if o.sub == 1 { // KIL
+				w.Exit(mask)
+			} else {
+				w.ExitLanes(mask)
+			}
 		}
 	case kCal:
 		if mask == 0 {
