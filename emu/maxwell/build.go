@@ -100,8 +100,8 @@ const (
 	kVideo
 	kPret  // push a return address (the callee's RET comes back there)
 	kPexit // push a pre-exit target: EXIT sends lanes there (emu.Warp.ExitLanes)
-	kJmx  // indirect jump to an absolute address per lane
-	kTex  // texture and surface instructions (tex_run.go)
+	kJmx   // indirect jump to an absolute address per lane
+	kTex   // texture and surface instructions (tex_run.go)
 )
 
 // video operations (op.sub of kVideo)
