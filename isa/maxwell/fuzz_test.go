@@ -1,6 +1,7 @@
 package maxwell
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strings"
 	"testing"
@@ -21,6 +22,11 @@ func FuzzDisassemble(f *testing.F) {
 	f.Add([]byte{1, 2, 3})
 	f.Fuzz(func(t *testing.T, code []byte) {
 		out, errs := Disassemble(nil, code, 0, 52)
+		var streamed bytes.Buffer
+		serrs, werr := WriteListing(&streamed, code, 0, 52)
+		if werr != nil || !bytes.Equal(streamed.Bytes(), out) || len(serrs) != len(errs) {
+			t.Fatalf("WriteListing differs from Disassemble (%v)", werr)
+		}
 		lines := strings.Count(string(out), "\n")
 		if want := 1 + len(code)/BundleSize*4; lines != want {
 			t.Fatalf("%d lines, want %d", lines, want)
