@@ -202,6 +202,8 @@ func FuzzListCubin(f *testing.F) {
 		}
 		ListCubin(nil, cf, ListOptions{})
 		ListCubin(nil, cf, ListOptions{NoHex: true, NVN: true})
+		ListCubin(nil, cf, ListOptions{VLIW: true})
+		ListCubin(nil, cf, ListOptions{VLIW: true, NoHex: true})
 	})
 }
 
