@@ -1,6 +1,10 @@
 package fermi
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"gpuisa/isa"
+)
 
 // Fast formatting helpers: the shared isa helpers append digit by digit,
 // these fill a small array first (the listing is printed at >10M lines/s).
@@ -38,27 +42,15 @@ func appendHexDigits(dst []byte, x uint64, n int) []byte {
 	return dst
 }
 
-// hex8 spells x as 8 lowercase hex digits packed in a uint64, the first
-// digit in the most significant byte: the nibbles are spread to one per
-// byte, then turned into ASCII all at once.
-func hex8(x uint32) uint64 {
-	v := uint64(x)
-	v = (v | v<<16) & 0x0000ffff0000ffff
-	v = (v | v<<8) & 0x00ff00ff00ff00ff
-	v = (v | v<<4) & 0x0f0f0f0f0f0f0f0f
-	letters := (v + 0x0606060606060606) >> 4 & 0x0101010101010101 // 1 where the digit is a-f
-	return v + 0x3030303030303030 + letters*('a'-'0'-10)
-}
-
 // appendHex16 appends x as exactly 16 hex digits.
 func appendHex16(dst []byte, x uint64) []byte {
-	dst = binary.BigEndian.AppendUint64(dst, hex8(uint32(x>>32)))
-	return binary.BigEndian.AppendUint64(dst, hex8(uint32(x)))
+	dst = binary.BigEndian.AppendUint64(dst, isa.HexDigits8(uint32(x>>32)))
+	return binary.BigEndian.AppendUint64(dst, isa.HexDigits8(uint32(x)))
 }
 
 // appendHex8 appends x as exactly 8 hex digits.
 func appendHex8(dst []byte, x uint32) []byte {
-	return binary.BigEndian.AppendUint64(dst, hex8(x))
+	return binary.BigEndian.AppendUint64(dst, isa.HexDigits8(x))
 }
 
 // appendHexNum appends 0x and the minimal hex digits of x.
