@@ -9,11 +9,13 @@ import (
 
 const maxwellDir = "../../emu/maxwell/testdata"
 
-// TestRunMaxwell runs the committed sm_52 saxpy (a ptxas cubin) and a kernel
-// that faults on a misaligned load.
-func TestRunMaxwell(t *testing.T) {
+// copyTestdata copies the named files of emu/maxwell/testdata into a fresh
+// directory (launch files name their data relative to themselves, and runs
+// write their outputs beside them).
+func copyTestdata(t *testing.T, names ...string) string {
+	t.Helper()
 	dir := t.TempDir()
-	for _, n := range []string{"saxpy.json", "kernels.sm_52.cubin", "saxpy_x.bin", "saxpy_y.bin", "saxpy_expected.bin"} {
+	for _, n := range names {
 		b, err := os.ReadFile(filepath.Join(maxwellDir, n))
 		if err != nil {
 			t.Fatal(err)
@@ -22,6 +24,13 @@ func TestRunMaxwell(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return dir
+}
+
+// TestRunMaxwell runs the committed sm_52 saxpy (a ptxas cubin) and a kernel
+// that faults on a misaligned load.
+func TestRunMaxwell(t *testing.T) {
+	dir := copyTestdata(t, "saxpy.json", "kernels.sm_52.cubin", "saxpy_x.bin", "saxpy_y.bin", "saxpy_expected.bin")
 	out := filepath.Join(dir, "out")
 	code, stdout, stderr := runCLI(t, "", "run", "-out", out, filepath.Join(dir, "saxpy.json"))
 	if code != 0 {

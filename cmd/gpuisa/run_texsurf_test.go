@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,17 +9,7 @@ import (
 // TestRunTextures runs emu/maxwell's texmore.json: textures from files,
 // tex parameters passing bindless handles, and an expected output.
 func TestRunTextures(t *testing.T) {
-	dir := t.TempDir()
-	for _, n := range []string{"texmore.json", "texsurf.sm_52.O3.cubin", "texmore_a3.bin", "texmore_arr.bin",
-		"texmore_mip.bin", "texmore_expected.bin"} {
-		b, err := os.ReadFile(filepath.Join(maxwellDir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := copyTestdata(t, "texmore.json", "texsurf.sm_52.O3.cubin", "texmore_a3.bin", "texmore_arr.bin", "texmore_mip.bin", "texmore_expected.bin")
 	out := filepath.Join(dir, "out")
 	code, stdout, stderr := runCLI(t, "", "run", "-out", out, filepath.Join(dir, "texmore.json"))
 	if code != 0 || !strings.Contains(stdout, "expectations met: 2048 values checked") {
