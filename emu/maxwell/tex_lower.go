@@ -119,18 +119,6 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 			args = args[1:]
 		}
 	}
-	reg := func(a string) (uint8, error) {
-		a = strings.TrimSuffix(strings.TrimSpace(a), ".reuse")
-		n, ok := regNum(a)
-		if !ok {
-			return 0, fmt.Errorf("register expected, not %q", a)
-		}
-		return uint8(n), nil
-	}
-	imm := func(a string) (uint32, error) {
-		v, err := parseInt(a)
-		return uint32(v), err
-	}
 	var regs []string // register operands in order
 	var other []string
 	for _, a := range args {
@@ -184,26 +172,13 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 		if len(regs) < 2 || len(other) != 3 {
 			return o, fmt.Errorf("operands not understood")
 		}
-		if t.rd, err = reg(regs[0]); err != nil {
+		if err := readRegs(regs, &t.rd, &t.ra, &t.rb); err != nil {
 			return o, err
 		}
-		if t.ra, err = reg(regs[1]); err != nil {
+		if err := t.indexDim(other); err != nil {
 			return o, err
 		}
-		if len(regs) > 2 {
-			if t.rb, err = reg(regs[2]); err != nil {
-				return o, err
-			}
-		}
-		if t.index, err = imm(other[0]); err != nil {
-			return o, err
-		}
-		d, ok := texDims[other[1]]
-		if !ok {
-			return o, fmt.Errorf("dimension %q not understood", other[1])
-		}
-		t.dim = d
-		m, err := imm(other[2])
+		m, err := texImm(other[2])
 		if err != nil {
 			return o, err
 		}
@@ -216,28 +191,12 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 		if len(regs) < 3 || len(other) != 3 {
 			return o, fmt.Errorf("operands not understood")
 		}
-		if t.rd2, err = reg(regs[0]); err != nil {
+		if err := readRegs(regs, &t.rd2, &t.rd, &t.ra, &t.rb); err != nil {
 			return o, err
 		}
-		if t.rd, err = reg(regs[1]); err != nil {
+		if err := t.indexDim(other); err != nil {
 			return o, err
 		}
-		if t.ra, err = reg(regs[2]); err != nil {
-			return o, err
-		}
-		if len(regs) > 3 {
-			if t.rb, err = reg(regs[3]); err != nil {
-				return o, err
-			}
-		}
-		if t.index, err = imm(other[0]); err != nil {
-			return o, err
-		}
-		d, ok := texDims[other[1]]
-		if !ok {
-			return o, fmt.Errorf("dimension %q not understood", other[1])
-		}
-		t.dim = d
 		m, ok := maskOf(other[2])
 		if !ok {
 			return o, fmt.Errorf("mask %q not understood", other[2])
@@ -250,12 +209,10 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 		if len(regs) != 4 || len(other) != 1 {
 			return o, fmt.Errorf("operands not understood")
 		}
-		for i, p := range []*uint8{&t.rd2, &t.rd, &t.ra, &t.rb} {
-			if *p, err = reg(regs[i]); err != nil {
-				return o, err
-			}
+		if err := readRegs(regs, &t.rd2, &t.rd, &t.ra, &t.rb); err != nil {
+			return o, err
 		}
-		if t.index, err = imm(other[0]); err != nil {
+		if t.index, err = texImm(other[0]); err != nil {
 			return o, err
 		}
 		t.dim = d2D
@@ -264,19 +221,16 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 		if len(regs) != 2 || len(other) != 3 {
 			return o, fmt.Errorf("operands not understood")
 		}
-		if t.rd, err = reg(regs[0]); err != nil {
-			return o, err
-		}
-		if t.ra, err = reg(regs[1]); err != nil {
+		if err := readRegs(regs, &t.rd, &t.ra); err != nil {
 			return o, err
 		}
 		if other[0] != "TEX_HEADER_DIMENSION" {
 			return o, fmt.Errorf("TXQ %s is not supported", other[0])
 		}
-		if t.index, err = imm(other[1]); err != nil {
+		if t.index, err = texImm(other[1]); err != nil {
 			return o, err
 		}
-		m, err := imm(other[2])
+		m, err := texImm(other[2])
 		if err != nil {
 			return o, err
 		}
@@ -344,13 +298,6 @@ func lowerSurf(t *texInst, name string, mods, regs, other []string) error {
 		return fmt.Errorf("surface dimension missing")
 	}
 	var err error
-	reg := func(a string) (uint8, error) {
-		n, ok := regNum(strings.TrimSuffix(strings.TrimSpace(a), ".reuse"))
-		if !ok {
-			return 0, fmt.Errorf("register expected, not %q", a)
-		}
-		return uint8(n), nil
-	}
 	handle := func(a string) error {
 		if n, ok := regNum(strings.TrimSuffix(a, ".reuse")); ok {
 			t.bindless, t.rh = true, uint8(n)
@@ -374,18 +321,12 @@ func lowerSurf(t *texInst, name string, mods, regs, other []string) error {
 		if len(all) != 2 {
 			return fmt.Errorf("operands not understood")
 		}
-		if t.rd, err = reg(all[0]); err != nil {
-			return err
-		}
-		t.ra, err = reg(all[1])
+		err = readRegs(all, &t.rd, &t.ra)
 	case tSust, tSured: // [Ra], Rb
 		if len(all) != 2 {
 			return fmt.Errorf("operands not understood")
 		}
-		if t.ra, err = reg(all[0]); err != nil {
-			return err
-		}
-		t.rb, err = reg(all[1])
+		err = readRegs(all, &t.ra, &t.rb)
 	case tSuatom: // Rd, [Ra], Rb
 		if len(all) != 3 {
 			return fmt.Errorf("operands not understood")
@@ -393,13 +334,50 @@ func lowerSurf(t *texInst, name string, mods, regs, other []string) error {
 		if slices.Contains(mods, "CAS") {
 			t.atom = aCas
 		}
-		if t.rd, err = reg(all[0]); err != nil {
-			return err
-		}
-		if t.ra, err = reg(all[1]); err != nil {
-			return err
-		}
-		t.rb, err = reg(all[2])
+		err = readRegs(all, &t.rd, &t.ra, &t.rb)
 	}
 	return err
+}
+
+// readRegs reads the registers of regs into dsts, as many as regs holds
+// (the callers check the count; a missing optional register stays as set).
+func readRegs(regs []string, dsts ...*uint8) error {
+	for i, d := range dsts[:min(len(regs), len(dsts))] {
+		r, err := texReg(regs[i])
+		if err != nil {
+			return err
+		}
+		*d = r
+	}
+	return nil
+}
+
+// indexDim reads the texture index and dimension operands (other[0:2]).
+func (t *texInst) indexDim(other []string) error {
+	var err error
+	if t.index, err = texImm(other[0]); err != nil {
+		return err
+	}
+	d, ok := texDims[other[1]]
+	if !ok {
+		return fmt.Errorf("dimension %q not understood", other[1])
+	}
+	t.dim = d
+	return nil
+}
+
+// texReg reads a register operand (".reuse" allowed).
+func texReg(a string) (uint8, error) {
+	a = strings.TrimSuffix(strings.TrimSpace(a), ".reuse")
+	n, ok := regNum(a)
+	if !ok {
+		return 0, fmt.Errorf("register expected, not %q", a)
+	}
+	return uint8(n), nil
+}
+
+// texImm reads an immediate operand.
+func texImm(a string) (uint32, error) {
+	v, err := parseInt(a)
+	return uint32(v), err
 }
