@@ -28,13 +28,21 @@ func TestRoundTripInsns(t *testing.T) {
 // text does not show (fields no template covers, NaN payloads) may differ.
 func TestRoundTripRandom(t *testing.T) {
 	path := oracle.Path(t, "oracle/maxwell/random/rand_SM52_seed1.tsv.gz")
-	var exact, care tally
+	var exact, care, same tally
 	readTSV(t, path, func(c []string) {
 		if c[3] == "INVALID" {
 			return
 		}
 		want := parseHex(c[2])
 		w, _, err := EncodeText(c[3], parseHex(c[1]), 52, nil)
+		// whatever bits differ, the word must print as nvdisasm printed the original
+		printsSame := false
+		if err == nil {
+			if inst, derr := Decode(w, NeutralCtrl, 52, parseHex(c[1])); derr == nil {
+				printsSame = squeeze(Print(inst, parseHex(c[1]))) == squeeze(c[3])
+			}
+		}
+		same.add(mnemonic(c[3]), printsSame, c[3])
 		d := ""
 		if err != nil || w != want {
 			d = c[3] + ": " + hexOrErr(w, err) + " want " + hexOrErr(want, nil)
@@ -50,6 +58,7 @@ func TestRoundTripRandom(t *testing.T) {
 	})
 	exact.report(t, "as(random) exact", 0)
 	care.report(t, "as(random) on care bits", baseAsmRandom)
+	same.report(t, "as(random) prints as nvdisasm's text", same.total)
 }
 
 func hexOrErr(w uint64, err error) string {
