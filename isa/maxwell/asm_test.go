@@ -99,3 +99,20 @@ loop:   @P0 BRA loop ;
 		t.Errorf("errors not reported with positions: %v", err)
 	}
 }
+
+// A signalling double NaN immediate (nvdisasm prints "-SNAN ") assembles to
+// a word that prints the same (found by mxdiff: DSETP with a 20-bit immediate).
+func TestSNANImmediate(t *testing.T) {
+	text := "@P0 DSETP.LEU.INVALIDBOP3 P5, P3, |R189|, -SNAN , !P3 ;"
+	w, _, err := EncodeText(text, 0x118668, 52, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := Decode(w, NeutralCtrl, 52, 0x118668)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Print(inst, 0x118668); squeeze(got) != squeeze(text) {
+		t.Fatalf("%#x prints %q", w, got)
+	}
+}

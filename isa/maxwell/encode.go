@@ -564,7 +564,8 @@ func parseFloat(s string, kind tokKind) (uint64, int, bool) {
 		}
 	}
 	if strings.HasPrefix(s, "+SNAN") || strings.HasPrefix(s, "-SNAN") {
-		b := uint64(0x7ff0000000000001)
+		// quiet bit clear, the lowest mantissa bit a 20-bit immediate keeps set
+		b := uint64(0x7ff0100000000000)
 		if s[0] == '-' {
 			b |= 1 << 63
 		}
