@@ -51,6 +51,9 @@ type Image struct {
 	Normalized bool     `json:"normalized"`
 	Border     []Num    `json:"border"`
 	Compare    string   `json:"compare"` // depth compare function (default lequal)
+	// Cube: the layers are cube faces (+X, -X, +Y, -Y, +Z, -Z), six per
+	// cube; a square size. CUBE and ARRAY_CUBE lookups need it.
+	Cube bool `json:"cube"`
 }
 
 // MemImage is a file (or fill) placed at a fixed address before the launch.

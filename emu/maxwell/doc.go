@@ -119,8 +119,14 @@
 // components as binary16 (round to nearest even), the first two in Rd (low
 // half first), the others in the second destination.
 //
-// Not supported (fault when reached): cube and 3D-array textures, .PTP
-// offsets,
-// 64-bit, float and formatted surface atomics. The sparse-residency
+// Cube maps (a launch image with "cube": true): the direction's major axis
+// picks the face (x, then y, then z on ties) and the face coordinates, as
+// OpenGL's cube-map table; filtering clamps at the face's edges (no
+// filtering across faces: whether Maxwell's compute path filters seamlessly
+// is not documented), and implicit and gradient levels of detail use the
+// face coordinates.
+//
+// Not supported (fault when reached): 3D-array textures (no PTX lookup
+// makes one), .PTP offsets, 64-bit, float and formatted surface atomics. The sparse-residency
 // predicate output is not written.
 package maxwell

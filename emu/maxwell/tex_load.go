@@ -159,6 +159,7 @@ type texImage struct {
 	normalized bool
 	border     [4]uint32 // raw component values
 	compare    uint8
+	cube       bool // layers are cube faces, six per cube
 }
 
 // levelSize is the size of level l in dimension d.
@@ -369,6 +370,12 @@ func newTexImage(name string, surface bool, li emu.Image) (*texImage, error) {
 		if im.levels > most {
 			return nil, fmt.Errorf("%s: %d levels, a %v image has at most %d", im.what(), im.levels, im.size, most)
 		}
+	}
+	if li.Cube {
+		if surface || im.dims != 2 || im.size[0] != im.size[1] || im.layers%6 != 0 {
+			return nil, fmt.Errorf("%s: a cube map is a texture with a square 2D size and 6 layers per cube (%v, %d layers)", im.what(), im.size[:im.dims], im.layers)
+		}
+		im.cube = true
 	}
 	switch li.Filter {
 	case "", "nearest":

@@ -240,8 +240,8 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 			return o, err
 		}
 	}
-	if t.dim == dCube || t.dim == dACube || t.dim == dA3D {
-		return o, fmt.Errorf("%s: cube and 3D-array textures are not supported", name)
+	if t.dim == dA3D {
+		return o, fmt.Errorf("%s: 3D-array textures are not supported", name) // no PTX lookup makes one
 	}
 	t.slots, t.nA = t.layout()
 	o.kind = kTex

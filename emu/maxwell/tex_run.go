@@ -200,6 +200,9 @@ func (k *Kernel) texExec(w *emu.Warp, t *texInst, mask uint32) error {
 			if smp == nil {
 				return &laneErr{l, fmt.Errorf("invalid texture handle %#x: sampler index %d is not one of the launch's textures", a.handle, a.handle>>20)}
 			}
+			if isCube(t.dim) && !im.cube {
+				return &laneErr{l, fmt.Errorf("%s lookup on %s, which is not a cube map (\"cube\": true)", dimName(t.dim), im.what())}
+			}
 			q := k.request(t, &args, l, im, smp)
 			if t.op == tTmml {
 				out = im.lodQuery(q.lambda)
@@ -265,6 +268,7 @@ type sampleReq struct {
 	lambda float64 // level of detail before clamping
 	dc     bool
 	ref    float32
+	cube   bool // a cube face: indices clamp to the face, whatever the sampler says
 }
 
 // request turns lane l's sources into a lookup: coordinates, offsets,
@@ -272,6 +276,9 @@ type sampleReq struct {
 // quad's derivatives: lanes l&^3 +1 (x) and +2 (y)).
 func (k *Kernel) request(t *texInst, args *[32]texArgs, l int, im, smp *texImage) sampleReq {
 	a := &args[l]
+	if isCube(t.dim) {
+		return k.cubeRequest(t, args, l, im, smp)
+	}
 	q := sampleReq{dims: coordCount(t.dim), dc: t.dc, ref: math.Float32frombits(a.ref)}
 	q.layer = int(a.layer & 0xffff)
 	scale := [3]float64{1, 1, 1}
@@ -376,4 +383,107 @@ func (im *texImage) lodQuery(lambda float64) [4]uint32 {
 		lambda = 0
 	}
 	return [4]uint32{fix(lambda), fix(min(max(lambda, 0), float64(im.levels-1))), 0, 0}
+}
+
+func isCube(d uint8) bool { return d == dCube || d == dACube }
+
+func dimName(d uint8) string {
+	for name, v := range texDims {
+		if v == d {
+			return name
+		}
+	}
+	return "?"
+}
+
+// cubeFace picks the face of a direction by its major axis (x before y
+// before z on ties) and returns the face (+X, -X, +Y, -Y, +Z, -Z = 0..5)
+// and the face coordinates in [0, 1], as OpenGL and Direct3D define them.
+func cubeFace(x, y, z float64) (face int, s, t float64) {
+	ax, ay, az := math.Abs(x), math.Abs(y), math.Abs(z)
+	var ma, sc, tc float64
+	switch {
+	case ax >= ay && ax >= az:
+		ma, tc = ax, -y
+		if x >= 0 {
+			face, sc = 0, -z
+		} else {
+			face, sc = 1, z
+		}
+	case ay >= az:
+		ma, sc = ay, x
+		if y >= 0 {
+			face, tc = 2, z
+		} else {
+			face, tc = 3, -z
+		}
+	default:
+		ma, tc = az, -y
+		if z >= 0 {
+			face, sc = 4, x
+		} else {
+			face, sc = 5, -x
+		}
+	}
+	if ma == 0 {
+		return 0, 0.5, 0.5
+	}
+	return face, (sc/ma + 1) / 2, (tc/ma + 1) / 2
+}
+
+// cubeRequest is request for CUBE and ARRAY_CUBE: the direction picks a
+// face (layer 6*cube + face) and normalized face coordinates; filtering
+// stays inside the face (its edges clamp: no filtering across faces), and
+// the level of detail comes from the face coordinates of the quad's lanes.
+func (k *Kernel) cubeRequest(t *texInst, args *[32]texArgs, l int, im, smp *texImage) sampleReq {
+	a := &args[l]
+	f := func(v uint32) float64 { return float64(math.Float32frombits(v)) }
+	size := float64(im.size[0])
+	project := func(c [3]uint32) (int, float64, float64) {
+		face, s, t := cubeFace(f(c[0]), f(c[1]), f(c[2]))
+		return face, s * size, t * size
+	}
+	face, u, v := project(a.c)
+	q := sampleReq{dims: 2, dc: t.dc, ref: math.Float32frombits(a.ref), cube: true}
+	q.u[0], q.u[1] = u, v
+	q.layer = face
+	if t.dim == dACube {
+		q.layer += 6 * int(a.layer&0xffff)
+	}
+	deriv := func(du, dv [2]float64) float64 {
+		return math.Log2(math.Sqrt(max(du[0]*du[0]+du[1]*du[1], dv[0]*dv[0]+dv[1]*dv[1])))
+	}
+	switch {
+	case t.op == tTxd:
+		// the gradients, taken through the face projection
+		var d [2][2]float64 // d/dx, d/dy of the face coordinates
+		for i := range 2 {
+			var c [3]uint32
+			for k := range 3 {
+				c[k] = math.Float32bits(float32(f(a.c[k]) + f(a.grad[k][i])))
+			}
+			_, u2, v2 := project(c)
+			d[i] = [2]float64{u2 - u, v2 - v}
+		}
+		q.lambda = deriv(d[0], d[1])
+	case t.lod == lodZero:
+		q.lambda = 0
+	case t.lod == lodLevel:
+		q.lambda = f(a.lod)
+	case t.ndv:
+		q.lambda = 0
+		if t.lod == lodBias {
+			q.lambda = f(a.lod)
+		}
+	default: // implicit: the quad's face coordinates
+		base := l &^ 3
+		_, u0, v0 := project(args[base].c)
+		_, u1, v1 := project(args[base+1].c)
+		_, u2, v2 := project(args[base+2].c)
+		q.lambda = deriv([2]float64{u1 - u0, v1 - v0}, [2]float64{u2 - u0, v2 - v0})
+		if t.lod == lodBias {
+			q.lambda += f(a.lod)
+		}
+	}
+	return q
 }

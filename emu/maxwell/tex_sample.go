@@ -133,7 +133,11 @@ func (k *Kernel) fetch(im, smp *texImage, lv, layer int, idx [3]int, q *sampleRe
 	border := false
 	for d := range 3 {
 		n := im.levelSize(lv, d)
-		v, ok := wrapIndex(idx[d], n, smp.addr[d], smp.normalized)
+		mode := smp.addr[d]
+		if q.cube {
+			mode = amClamp
+		}
+		v, ok := wrapIndex(idx[d], n, mode, smp.normalized)
 		xyz[d] = v
 		border = border || !ok
 	}

@@ -870,13 +870,16 @@ func TestTexCubinsUpToDate(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, vt := range variants {
-		out := filepath.Join(dir, vt.arch+vt.opt+".cubin")
-		if b, err := exec.Command(ptxas, "-arch", vt.arch, "-"+vt.opt, filepath.Join("testdata", "texsurf.ptx"), "-o", out).CombinedOutput(); err != nil {
-			t.Fatalf("ptxas: %v\n%s", err, b)
-		}
-		got, _ := os.ReadFile(out)
-		if !bytes.Equal(got, ownTexCubin(t, vt.arch, vt.opt)) {
-			t.Errorf("testdata/texsurf.%s.%s.cubin is stale: run testdata/gen.sh", vt.arch, vt.opt)
+		for _, name := range []string{"texsurf", "texcube"} {
+			out := filepath.Join(dir, name+vt.arch+vt.opt+".cubin")
+			if b, err := exec.Command(ptxas, "-arch", vt.arch, "-"+vt.opt, filepath.Join("testdata", name+".ptx"), "-o", out).CombinedOutput(); err != nil {
+				t.Fatalf("ptxas: %v\n%s", err, b)
+			}
+			got, _ := os.ReadFile(out)
+			want, _ := os.ReadFile(filepath.Join("testdata", name+"."+vt.arch+"."+vt.opt+".cubin"))
+			if !bytes.Equal(got, want) {
+				t.Errorf("testdata/%s.%s.%s.cubin is stale: run testdata/gen.sh", name, vt.arch, vt.opt)
+			}
 		}
 	}
 	for _, opt := range []string{"O3", "O0"} {

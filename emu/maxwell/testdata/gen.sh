@@ -11,6 +11,7 @@ done
 for sm in 50 52 53; do
 	for o in O3 O0; do
 		"$PTXAS" -arch sm_$sm -$o texsurf.ptx -o texsurf.sm_$sm.$o.cubin
+		"$PTXAS" -arch sm_$sm -$o texcube.ptx -o texcube.sm_$sm.$o.cubin
 	done
 done
 # f16x2 texture results need sm_53
