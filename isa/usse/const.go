@@ -39,20 +39,20 @@ func rswHalf(e *elem, in *Inst) bool {
 }
 
 // swizzlePrefix is the text of a swz element without the dot: the shortest
-// prefix of its entry that names it, at least as long as the mask needs.
+// prefix of its entry that names it, at least as long as the mask needs
+// (looked up in swzPrefixLen).
 func swizzlePrefix(f *form, e *elem, in *Inst) string {
-	ent, _ := swizzleEntry(f, e, in)
-	n := len(ent)
+	ti := swizzleTableIndex(e, in)
+	idx := int(arg(in, e.f[1]))<<f.fields[e.f[0]].width | int(in.Args[e.f[0]])
+	t := swizzleTables[ti]
+	if idx >= len(t) || t[idx] == "?" {
+		return ""
+	}
+	m := 4
 	if e.f[2] >= 0 {
-		n = min(maskLen(in.Args[e.f[2]]), len(ent))
+		m = maskLen(in.Args[e.f[2]])
 	}
-	t := swizzleTable(f, e, in)
-	for ; n < len(ent); n++ {
-		if firstWithPrefix(t, ent[:n]) == ent {
-			break
-		}
-	}
-	return ent[:n]
+	return t[idx][:swzPrefixLen[ti][idx][m]]
 }
 
 const (
@@ -214,36 +214,36 @@ func constMatch(n uint32, chans string, want []uint32, half bool) bool {
 	return true
 }
 
-// rswConst reports whether an rsw operand prints as braces, and its values.
+// rswConst reports whether an rsw operand prints as braces, and its values:
+// a constant register read through a swizzle entry that is the first
+// (register, entry) giving those values (constFirst).
 func rswConst(f *form, e *elem, in *Inst, vals *[4]uint32) (int, bool) {
 	// the register part's bank fields are e's first two
 	if bankTables[e.table][bankIndex(f, e, in)] != "special" {
 		return 0, false
 	}
-	_, sw, hasSw := rswParts(e)
 	n := in.Args[e.f[2]]
 	if n >= 64 {
 		return 0, false
 	}
 	k := maskLen(arg(in, e.f[5]))
 	chans := "xyzw"
-	var t []string
-	idx := 0
-	if hasSw {
-		ent, _ := swizzleEntry(f, &sw, in)
-		if len(ent) < k {
-			return 0, false
-		}
-		chans = ent
-		t = swizzleTable(f, &sw, in)
+	ti, idx := len(swizzleTables), 0
+	if _, sw, hasSw := rswParts(e); hasSw {
+		ti = swizzleTableIndex(&sw, in)
 		idx = int(arg(in, sw.f[1]))<<f.fields[sw.f[0]].width | int(in.Args[sw.f[0]])
+		if t := swizzleTables[ti]; idx >= len(t) || len(t[idx]) < k {
+			return 0, false // also "?"
+		} else {
+			chans = t[idx]
+		}
+	}
+	half := rswHalf(e, in)
+	if constFirst[ti][b2u(half)][k-1][n]>>idx&1 == 0 {
+		return 0, false
 	}
 	for i := 0; i < k; i++ {
-		vals[i] = constValue(n, chans[i], rswHalf(e, in))
-		if !finite(vals[i]) {
-			return 0, false
-		}
+		vals[i] = constValue(n, chans[i], half)
 	}
-	n2, idx2, ok := firstConst(t, vals[:k], rswHalf(e, in))
-	return k, ok && n2 == n && idx2 == idx
+	return k, true
 }

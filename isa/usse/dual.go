@@ -389,26 +389,74 @@ func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
 		}
 	}
 	idx, _ := d.srcSwizzle(c)
-	t := d.swzTable()
-	ent := t[idx]
 	// the parser takes the first entry with the printed prefix among the
 	// entries it may mean (see dualAssign.source): print enough channels
-	lo, hi := 0, 16
+	span := dualSpanStd
 	if c == 'u' && d.c1 < 2 || c == '1' {
-		hi = 32
+		span = dualSpanAll
 		if level >= markExt {
-			lo, hi = idx&16, idx&16+16
+			span = dualSpanHalf
 		}
 	}
-	n := min(d.srcChans(k), len(ent))
-	for ; n < len(ent); n++ {
-		if firstIndex(t, lo, hi, ent[:n]) == idx {
-			break
-		}
-	}
-	o.chans = ent[:n]
+	v := b2u(d.vec4)
+	o.chans = d.swzTable()[idx][:dualPrefixLen[v][span][idx][min(d.srcChans(k), 4)]]
 	return o
 }
+
+// Entry ranges a dual-issue source swizzle is read from: the standard
+// half, both halves, or the half the ext bit names.
+const (
+	dualSpanStd = iota
+	dualSpanAll
+	dualSpanHalf
+)
+
+// dualPrefixLen[vec4][span][idx][m] is how many channels of dual swizzle
+// entry idx srcOpnd prints when the operation reads m: the shortest prefix,
+// m or longer, whose first entry in the span is idx (read-only).
+var dualPrefixLen = func() (p [2][3][32][5]uint8) {
+	for v, ti := range [2]int{enumDswz3, enumDswz4} {
+		t := enumTables[ti]
+		for span := range p[v] {
+			for idx, ent := range t {
+				if ent == "?" {
+					continue
+				}
+				lo, hi := 0, 16
+				switch span {
+				case dualSpanAll:
+					hi = 32
+				case dualSpanHalf:
+					lo, hi = idx&16, idx&16+16
+				}
+				for m := 0; m <= 4; m++ {
+					n := min(m, len(ent))
+					for ; n < len(ent); n++ {
+						if firstIndex(t, lo, hi, ent[:n]) == idx {
+							break
+						}
+					}
+					p[v][span][idx][m] = uint8(n)
+				}
+			}
+		}
+	}
+	return p
+}()
+
+// dualNamed[vec4][all][idx] reports whether the full text of dual swizzle
+// entry idx names it among the standard entries (all: among all 32).
+var dualNamed = func() (p [2][2][32]bool) {
+	for v, ti := range [2]int{enumDswz3, enumDswz4} {
+		t := enumTables[ti]
+		for all, hi := range [2]int{16, 32} {
+			for idx := range t {
+				p[v][all][idx] = t[idx] != "?" && firstIndex(t, 0, hi, t[idx]) == idx
+			}
+		}
+	}
+	return p
+}()
 
 // plainNamesWord reports whether the plain text (markNone) names every
 // source swizzle: the parser reads back the entry printed, so the search
@@ -416,16 +464,13 @@ func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
 // appears earlier in its table, like dswz4's second "zwzw", is not named
 // by any prefix; such words need markExt.)
 func (d *dualView) plainNamesWord() bool {
-	t := d.swzTable()
+	v := b2u(d.vec4)
 	for k := 0; k < 2; k++ {
 		for i := 0; i < len(d.lay[k]); i++ {
 			c := d.lay[k][i]
 			idx, _ := d.srcSwizzle(c)
-			hi := 16
-			if c == 'u' && d.c1 < 2 || c == '1' {
-				hi = 32
-			}
-			if firstIndex(t, 0, hi, t[idx]) != idx {
+			all := b2u(c == 'u' && d.c1 < 2 || c == '1')
+			if idx >= 32 || !dualNamed[v][all][idx] {
 				return false
 			}
 		}
@@ -566,13 +611,14 @@ func dualLevel(f *form, in *Inst) int {
 	var t dualText
 	haveText := false
 	cons := freeCons()
-	var all [maxDualMatches]Inst
+	var all [maxDualMatches]dualMatch
 	n := 0
 	found := false
+	var base Inst
 rivals:
 	for _, r := range dualRivals[g][i1][i2][cfg] {
 		fi := dualForms[r.group]
-		var base Inst
+		base.Form = 0
 		fits := r.cfgs // narrowed by dualSourcesFit once the text is built
 		for p := uint32(0); p < 2; p++ {
 			for c := uint32(0); c < 4; c++ {
@@ -582,7 +628,7 @@ rivals:
 				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
 					// the word's own combination: its plain text names
 					// it (plainNamesWord), so the search finds it here
-					all[n] = *in
+					all[n] = newDualMatch(in)
 					n++
 					found = true
 					break rivals
@@ -616,7 +662,7 @@ rivals:
 				// parser reads the structure back (TestDualTextStructure):
 				// equal structures are equal texts
 				if dw.text() == t {
-					all[n] = w
+					all[n] = newDualMatch(&w)
 					if n++; n == len(all) {
 						return markExt
 					}
@@ -630,8 +676,8 @@ rivals:
 	for level := markNone; level < markExt; level++ {
 		cons := dualConstraints(&d, level)
 		for i := 0; i < n; i++ {
-			if cons.allows(&all[i]) {
-				if all[i].Raw == in.Raw {
+			if cons.allowsMatch(&all[i]) {
+				if all[i].raw == in.Raw {
 					return level
 				}
 				break
@@ -641,6 +687,41 @@ rivals:
 	// markExt states every field the operands leave open (and prints the
 	// swizzles for the half the ext bits name), so it always names the word
 	return markExt
+}
+
+// dualMatch is what the marker levels test of a word the search found: its
+// group and the dual fields dualConstraints can fix (0 when absent).
+type dualMatch struct {
+	raw  uint64
+	op1  uint8
+	vals [len(dualMatchFields)]uint32
+}
+
+var dualMatchFields = [...]int{dfOp1, dfOp2, dfSrccfg, dfPrimus, dfG1swzx, dfG2hi}
+
+func newDualMatch(in *Inst) dualMatch {
+	m := dualMatch{raw: in.Raw, op1: forms[in.Form].op1}
+	x := &dualIdxByForm[in.Form]
+	for i, k := range dualMatchFields {
+		if x[k] >= 0 {
+			m.vals[i] = in.Args[x[k]]
+		}
+	}
+	return m
+}
+
+// allowsMatch is allows for a dualMatch (dualConstraints fixes only
+// dualMatchFields).
+func (c *dualCons) allowsMatch(m *dualMatch) bool {
+	if c.form >= 0 && int(m.op1) != c.form {
+		return false
+	}
+	for i, k := range dualMatchFields {
+		if v := c.fixed[k]; v >= 0 && m.vals[i] != uint32(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // dualLevelSearch is dualLevel by the full search over both groups (the

@@ -233,13 +233,18 @@ func bankIndex(f *form, e *elem, in *Inst) int {
 
 // swizzleTable picks the table of a swz element (v34: by its selector field).
 func swizzleTable(f *form, e *elem, in *Inst) []string {
+	return swizzleTables[swizzleTableIndex(e, in)]
+}
+
+// swizzleTableIndex is the index in swizzleTables of a swz element's table.
+func swizzleTableIndex(e *elem, in *Inst) int {
 	if e.table == swzV34 {
 		if arg(in, e.f[3]) != 0 {
-			return swizzleTables[swzV4]
+			return swzV4
 		}
-		return swizzleTables[swzV3]
+		return swzV3
 	}
-	return swizzleTables[e.table]
+	return int(e.table)
 }
 
 func swizzleEntry(f *form, e *elem, in *Inst) (string, bool) {

@@ -32,32 +32,44 @@ func appendText(dst []byte, in *Inst) []byte {
 	// (in.Raw holds the fields, as the dual-issue printer also assumes)
 	fd := &flagDefaults[in.Form][vi]
 	flags := in.Raw&fd.mask != fd.bits
-	var dual dualView
-	level := 0
 	if int(in.Form) == dualForms[0] || int(in.Form) == dualForms[1] {
-		// dual issue (TestDualForms: exactly the syntaxes with a kDualm): the marker level comes from a search (dual.go)
-		if level = dualLevel(f, in); level < 0 {
-			return appendRaw(dst, in.Raw)
-		}
-		dual, _ = newDualView(f, in)
+		return appendDualText(dst, f, v, in, flags)
 	}
 	for i := range v.elems {
 		if i == v.mnemEnd && flags {
 			dst = appendFlags(dst, f, v, in)
 		}
-		switch v.elems[i].kind {
-		case kEo:
-			if eoImplied(f, v, &v.elems[i], in) {
-				continue
-			}
-		case kDualm:
-			dst = dual.appendMnem1(dst, level)
-			continue
-		case kDualr:
-			dst = dual.appendRest(dst, level)
+		if v.elems[i].kind == kEo && eoImplied(f, v, &v.elems[i], in) {
 			continue
 		}
 		dst = appendElem(dst, f, &v.elems[i], in)
+	}
+	if v.mnemEnd == len(v.elems) && flags {
+		dst = appendFlags(dst, f, v, in)
+	}
+	return dst
+}
+
+// appendDualText prints a dual-issue word (TestDualForms: exactly the
+// syntaxes with a kDualm) at the marker level the search finds (dual.go).
+func appendDualText(dst []byte, f *form, v *variant, in *Inst, flags bool) []byte {
+	level := dualLevel(f, in)
+	if level < 0 {
+		return appendRaw(dst, in.Raw)
+	}
+	dual, _ := newDualView(f, in)
+	for i := range v.elems {
+		if i == v.mnemEnd && flags {
+			dst = appendFlags(dst, f, v, in)
+		}
+		switch v.elems[i].kind {
+		case kDualm:
+			dst = dual.appendMnem1(dst, level)
+		case kDualr:
+			dst = dual.appendRest(dst, level)
+		default:
+			dst = appendElem(dst, f, &v.elems[i], in)
+		}
 	}
 	if v.mnemEnd == len(v.elems) && flags {
 		dst = appendFlags(dst, f, v, in)
@@ -322,7 +334,6 @@ func eoImplied(f *form, v *variant, eo *elem, in *Inst) bool {
 	if enumTables[eo.table][in.Args[eo.f[0]]] == "" || in.Args[eo.f[0]] != 0 {
 		return false
 	}
-	v4 := swizzleTables[swzV4]
 	for i := range v.elems {
 		e := &v.elems[i]
 		var sw elem
@@ -344,7 +355,12 @@ func eoImplied(f *form, v *variant, eo *elem, in *Inst) bool {
 		if sw.table != swzV34 || sw.f[3] != eo.f[0] {
 			continue
 		}
-		if firstWithPrefix(v4, swizzlePrefix(f, &sw, in)) == "" {
+		if swizzleTableIndex(&sw, in) == swzV3 {
+			idx := int(arg(in, sw.f[1]))<<f.fields[sw.f[0]].width | int(in.Args[sw.f[0]])
+			if idx < 32 && !v4HasPrefix[idx][len(swizzlePrefix(f, &sw, in))] {
+				return true
+			}
+		} else if firstWithPrefix(swizzleTables[swzV4], swizzlePrefix(f, &sw, in)) == "" {
 			return true
 		}
 	}
