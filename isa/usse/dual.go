@@ -139,7 +139,7 @@ func dualIdx(f *form) (x [dfCount]int8) {
 // dualView is a decoded dual-issue word.
 type dualView struct {
 	f        *form
-	in       *Inst
+	v        [dfCount]uint32 // the dual fields' values (0 when absent)
 	x        [dfCount]int8
 	vec4     bool
 	op       [2]dualOp
@@ -148,21 +148,25 @@ type dualView struct {
 	c1       int       // sources of the first operation
 	primus   bool      // the first operation writes the unified destination
 	bad      int       // when invalid: the dual field at fault
+	mask     [2]uint8  // destMask per operation
+	nch      [2]uint8  // srcChans per operation
 }
 
-func (d *dualView) get(k int) uint32 {
-	if d.x[k] < 0 {
-		return 0
-	}
-	return d.in.Args[d.x[k]]
-}
+func (d *dualView) get(k int) uint32 { return d.v[k] }
 
+// newDualView reads the dual fields of in (a snapshot: later changes to in
+// are not seen).
 func newDualView(f *form, in *Inst) (dualView, bool) {
-	d := dualView{f: f, in: in, vec4: f.op1 == 0x05}
+	d := dualView{f: f, vec4: f.op1 == 0x05}
 	if in.Form >= 0 && int(in.Form) < len(forms) && &forms[in.Form] == f {
 		d.x = dualIdxByForm[in.Form]
 	} else {
 		d.x = dualIdx(f)
+	}
+	for k, fi := range d.x {
+		if fi >= 0 {
+			d.v[k] = in.Args[fi]
+		}
 	}
 	var ok bool
 	if d.op[0], ok = dualInfo(enumDualop, d.get(dfOp1)); !ok {
@@ -189,6 +193,12 @@ func newDualView(f *form, in *Inst) (dualView, bool) {
 				return d, false
 			}
 		}
+	}
+	for k := 0; k < 2; k++ {
+		d.mask[k] = uint8(d.destMaskOf(k))
+	}
+	for k := 0; k < 2; k++ {
+		d.nch[k] = uint8(d.srcChansOf(k))
 	}
 	return d, true
 }
@@ -261,7 +271,9 @@ func (d *dualView) used(k int) bool {
 func (d *dualView) unifiedIsDest(k int) bool { return (k == 0) == d.primus }
 
 // destMask is the write mask of operation k.
-func (d *dualView) destMask(k int) uint32 {
+func (d *dualView) destMask(k int) uint32 { return uint32(d.mask[k]) }
+
+func (d *dualView) destMaskOf(k int) uint32 {
 	if !d.unifiedIsDest(k) {
 		return d.get(dfWmask) | d.get(dfWmaskw)<<3
 	}
@@ -283,7 +295,9 @@ func (d *dualView) destMask(k int) uint32 {
 }
 
 // srcChans is how many swizzle channels operation k's sources show.
-func (d *dualView) srcChans(k int) int {
+func (d *dualView) srcChans(k int) int { return int(d.nch[k]) }
+
+func (d *dualView) srcChansOf(k int) int {
 	switch o := d.op[k]; {
 	case !o.vload:
 		return 1
@@ -315,46 +329,60 @@ func (d *dualView) srcSwizzle(c byte) (int, bool) {
 	return idx, idx < len(t) && t[idx] != "?"
 }
 
-var dualDestBanks = [4]string{"r", "o", "pa", "idx1"}
+// Bank codes of dual-issue operands: r o pa sa as in bank4, then the
+// internal registers, the indexed bank and anything else the text names.
+const (
+	dbR = iota
+	dbO
+	dbPa
+	dbSa
+	dbI
+	dbIdx1
+	dbBad
+)
+
+var dualBankNames = [...]string{"r", "o", "pa", "sa", "i", "idx1"}
+
+var dualDestBanks = [4]uint8{dbR, dbO, dbPa, dbIdx1}
+var dualSrcBanks = [4]uint8{dbR, dbO, dbPa, dbSa}
 
 // dualReg is how a unified register prints: bank r o pa sa idx1, or i for
 // the internal registers at the top of the temp bank; num as printed.
-func dualReg(bank string, num uint32, double bool) (string, int, uint32) {
+func dualReg(bank uint8, num uint32, double bool) (uint8, uint8, uint32) {
 	mult := uint32(1)
 	if double {
 		mult = 2
 	}
 	switch bank {
-	case "r":
+	case dbR:
 		if num >= 124 {
-			return "i", 0, num - 124
+			return dbI, 0, num - 124
 		}
-	case "idx1":
-		return bank, int(num >> 5), (num & 31) * mult
+	case dbIdx1:
+		return bank, uint8(num >> 5), (num & 31) * mult
 	}
 	return bank, 0, num * mult
 }
 
-// maskText is the text of each write mask (".x-z" without the dot).
-var maskText = func() (t [16]string) {
+// maskChans is each write mask as operand channels (".x-z" without the dot).
+var maskChans = func() (t [16]dualChans) {
 	for m := range t {
 		if b := appendMaskChans(nil, uint32(m)); len(b) > 0 {
-			t[m] = string(b[1:])
+			t[m].n = uint8(copy(t[m].c[:], b[1:]))
 		}
 	}
 	return t
 }()
 
-// destOpnd is operation k's destination as printed.
-func (d *dualView) destOpnd(k int) dualOpnd {
-	var o dualOpnd
+// destOpnd sets *o to operation k's destination as printed.
+func (d *dualView) destOpnd(o *dualOpnd, k int) {
+	*o = dualOpnd{}
 	if d.unifiedIsDest(k) {
 		o.bank, o.ibank, o.num = dualReg(dualDestBanks[d.get(dfUdbank)], d.get(dfUdnum), d.op[k].vstore)
 	} else {
-		o.bank, o.num = "i", d.get(dfGdnum)
+		o.bank, o.num = dbI, d.get(dfGdnum)
 	}
-	o.chans = maskText[d.destMask(k)&15]
-	return o
+	o.chans = maskChans[d.destMask(k)&15]
 }
 
 // firstIndex is the first entry in t[lo:hi] starting with p, or -1.
@@ -367,16 +395,15 @@ func firstIndex(t []string, lo, hi int, p string) int {
 	return -1
 }
 
-// srcOpnd is the source of operation k read through layout letter c, as
-// printed at marker level level.
-func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
-	var o dualOpnd
-	o.bank = "i"
+// srcOpnd sets *o to the source of operation k read through layout letter
+// c, as printed at marker level level (level < 0: without its channels).
+func (d *dualView) srcOpnd(o *dualOpnd, k int, c byte, level int) {
+	*o = dualOpnd{bank: dbI}
 	switch c {
 	case 'u':
 		o.abs = d.c1 <= 2 && d.get(dfG2lo) != 0
 		o.neg = d.get(dfUneg) != 0
-		o.bank, o.ibank, o.num = dualReg(bank4[d.get(dfUsbank)], d.get(dfUsnum), d.op[k].vload)
+		o.bank, o.ibank, o.num = dualReg(dualSrcBanks[d.get(dfUsbank)], d.get(dfUsnum), d.op[k].vload)
 	case '0':
 		o.num = d.get(dfG0slot)
 	case '1':
@@ -387,6 +414,9 @@ func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
 		if d.c1 >= 2 {
 			o.num = d.get(dfG2hi)<<1 | d.get(dfG2lo)
 		}
+	}
+	if level < 0 {
+		return
 	}
 	idx, _ := d.srcSwizzle(c)
 	// the parser takes the first entry with the printed prefix among the
@@ -399,8 +429,8 @@ func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
 		}
 	}
 	v := b2u(d.vec4)
-	o.chans = d.swzTable()[idx][:dualPrefixLen[v][span][idx][min(d.srcChans(k), 4)]]
-	return o
+	ent := d.swzTable()[idx]
+	o.chans.n = uint8(copy(o.chans.c[:], ent[:dualPrefixLen[v][span][idx][min(d.srcChans(k), 4)]]))
 }
 
 // Entry ranges a dual-issue source swizzle is read from: the standard
@@ -485,15 +515,15 @@ func appendDualOpnd(dst []byte, o *dualOpnd) []byte {
 	if o.abs {
 		dst = append(dst, '|')
 	}
-	if o.bank == "idx1" {
-		dst = append(dst, bank4[o.ibank]...)
+	if o.bank == dbIdx1 {
+		dst = append(dst, bank4[o.ibank&3]...)
 		dst = append(dst, "[index1 * 2 + "...)
 		dst = append(strconv.AppendUint(dst, uint64(o.num), 10), ']')
 	} else {
-		dst = strconv.AppendUint(append(dst, o.bank...), uint64(o.num), 10)
+		dst = strconv.AppendUint(append(dst, dualBankNames[o.bank]...), uint64(o.num), 10)
 	}
-	if o.chans != "" {
-		dst = append(append(dst, '.'), o.chans...)
+	if o.chans.n != 0 {
+		dst = append(append(dst, '.'), o.chans.c[:o.chans.n]...)
 	}
 	if o.abs {
 		dst = append(dst, '|')
@@ -503,11 +533,11 @@ func appendDualOpnd(dst []byte, o *dualOpnd) []byte {
 
 // operands lists operation k's destination and sources as printed.
 func (d *dualView) operands(k int, level int, out *[5]dualOpnd) int {
-	out[0] = d.destOpnd(k)
+	d.destOpnd(&out[0], k)
 	n := 1
 	lay := d.lay[k]
 	for i := 0; i < len(lay); i++ {
-		out[n] = d.srcOpnd(k, lay[i], level)
+		d.srcOpnd(&out[n], k, lay[i], level)
 		n++
 		if d.op[k].idx == 2 { // ssq: Sony's dot of a source with itself
 			out[n] = out[n-1]
@@ -600,6 +630,12 @@ func dualLevel(f *form, in *Inst) int {
 	if !ok {
 		return -1
 	}
+	return dualViewLevel(&d, in)
+}
+
+// dualViewLevel is dualLevel for a valid view d of in.
+func dualViewLevel(d *dualView, in *Inst) int {
+	f := d.f
 	if !d.plainNamesWord() {
 		return markExt // the search never finds the word without ext markers
 	}
@@ -608,8 +644,8 @@ func dualLevel(f *form, in *Inst) int {
 		g = 1
 	}
 	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
-	var t dualText
-	haveText := false
+	var t, tw dualText
+	haveText, full := false, false
 	cons := freeCons()
 	var all [maxDualMatches]dualMatch
 	n := 0
@@ -634,7 +670,8 @@ rivals:
 					break rivals
 				}
 				if !haveText {
-					t, haveText = d.text(), true
+					d.fillText(&t, true)
+					haveText = true
 				}
 				if p == 0 {
 					// the layout test does not depend on primus
@@ -643,8 +680,12 @@ rivals:
 						continue
 					}
 				}
-				if gd := &t.opnd[p][0]; gd.bank != "i" {
+				if gd := &t.opnd[p][0]; gd.bank != dbI {
 					continue // dualBuild's first test
+				}
+				if !full {
+					d.fillText(&t, false)
+					full = true
 				}
 				if base.Form == 0 { // not built yet (form 0 is not a dual form)
 					base.Form = int16(fi)
@@ -661,7 +702,7 @@ rivals:
 				// the plain text is a function of its structure and the
 				// parser reads the structure back (TestDualTextStructure):
 				// equal structures are equal texts
-				if dw.text() == t {
+				if dw.fillText(&tw, false); tw == t {
 					all[n] = newDualMatch(&w)
 					if n++; n == len(all) {
 						return markExt
@@ -674,7 +715,7 @@ rivals:
 		return markExt
 	}
 	for level := markNone; level < markExt; level++ {
-		cons := dualConstraints(&d, level)
+		cons := dualConstraints(d, level)
 		for i := 0; i < n; i++ {
 			if cons.allowsMatch(&all[i]) {
 				if all[i].raw == in.Raw {
@@ -770,18 +811,33 @@ func (c *dualCons) allows(in *Inst) bool {
 // reads it back.
 func (d *dualView) text() dualText {
 	var t dualText
+	d.fillText(&t, false)
+	return t
+}
+
+// fillText sets *t to text(); lite leaves out the flags and the source
+// channels (enough for dualSourcesFit).
+func (d *dualView) fillText(t *dualText, lite bool) {
+	level := markNone
+	if lite {
+		level = -1
+	}
+	t.name = [2]string{d.op[0].name, d.op[1].name}
+	t.f16 = d.get(dfF16) != 0
+	t.marker = [2]string{}
+	t.vec4 = false
+	for k := 0; k < 2; k++ {
+		t.n[k] = d.operands(k, level, &t.opnd[k])
+	}
+	if lite {
+		return
+	}
 	for k := range t.fixed {
 		t.fixed[k] = -1
 		if d.x[k] >= 0 && !d.used(k) && d.get(k) != 0 {
 			t.fixed[k] = int32(d.get(k)) // printed as a flag
 		}
 	}
-	t.name = [2]string{d.op[0].name, d.op[1].name}
-	t.f16 = d.get(dfF16) != 0
-	for k := 0; k < 2; k++ {
-		t.n[k] = d.operands(k, markNone, &t.opnd[k])
-	}
-	return t
 }
 
 // dualCons restricts the search: fixed fields (by dual field number) and
@@ -821,11 +877,31 @@ func dualConstraints(d *dualView, level int) dualCons {
 	return c
 }
 
-// dualOpnd is one operand as written.
+// dualOpnd is one operand as written (no pointers: cheap to copy and
+// compare).
 type dualOpnd struct {
 	neg, abs bool
-	bank     string // r o pa sa i idx1
-	ibank    int    // idx1: the indexed bank (bank4)
+	bank     uint8 // dbR ... dbBad
+	ibank    uint8 // dbIdx1: the indexed bank (bank4)
 	num      uint32
-	chans    string // swizzle or mask text
+	chans    dualChans // swizzle or mask text
+}
+
+// dualChans is up to four channel letters.
+type dualChans struct {
+	c [4]byte
+	n uint8
+}
+
+// prefixOf reports whether s starts with the (non-empty) channels.
+func (ch *dualChans) prefixOf(s string) bool {
+	if ch.n == 0 || len(s) < int(ch.n) {
+		return false
+	}
+	for i := 0; i < int(ch.n); i++ {
+		if s[i] != ch.c[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -127,11 +127,11 @@ func dualSourcesFit(t *dualText, o1, o2 dualOp, cfg uint32) bool {
 					return false
 				}
 			case '0', '1':
-				if p.bank != "i" || p.num > 3 || p.abs || p.neg && l[i] == '0' {
+				if p.bank != dbI || p.num > 3 || p.abs || p.neg && l[i] == '0' {
 					return false
 				}
 			case '2':
-				if p.bank != "i" || p.num > 3 || p.abs || p.neg || o1.srcs < 2 && p.num != 2 {
+				if p.bank != dbI || p.num > 3 || p.abs || p.neg || o1.srcs < 2 && p.num != 2 {
 					return false
 				}
 			}

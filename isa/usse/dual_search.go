@@ -67,11 +67,18 @@ func parseDualOpnds(s string, out *[5]dualOpnd) (int, bool) {
 		for i < len(p) && p[i] >= 'a' && p[i] <= 'z' {
 			i++
 		}
-		o.bank, p = p[:i], p[i:]
+		bank := p[:i]
+		p = p[i:]
+		o.bank = dbBad
+		for k, name := range dualBankNames {
+			if name == bank {
+				o.bank = uint8(k)
+			}
+		}
 		if strings.HasPrefix(p, "[") {
 			b := -1
 			for k, s := range bank4 {
-				if s == o.bank {
+				if s == bank {
 					b = k
 				}
 			}
@@ -84,8 +91,11 @@ func parseDualOpnds(s string, out *[5]dualOpnd) (int, bool) {
 			if err != nil {
 				return 0, false
 			}
-			o.bank, o.ibank, o.num, p = "idx1", b, uint32(v), p[end+1:]
+			o.bank, o.ibank, o.num, p = dbIdx1, uint8(b), uint32(v), p[end+1:]
 		} else {
+			if o.bank == dbIdx1 {
+				o.bank = dbBad // "idx1" is no bank name in the text
+			}
 			j := 0
 			for j < len(p) && p[j] >= '0' && p[j] <= '9' {
 				j++
@@ -97,7 +107,11 @@ func parseDualOpnds(s string, out *[5]dualOpnd) (int, bool) {
 			o.num, p = uint32(v), p[j:]
 		}
 		if strings.HasPrefix(p, ".") {
-			o.chans, p = p[1:], ""
+			if len(p) > 5 {
+				return 0, false // no swizzle or mask has more than 4 channels
+			}
+			o.chans.n = uint8(copy(o.chans.c[:], p[1:]))
+			p = ""
 		}
 		if p != "" {
 			return 0, false
@@ -218,7 +232,7 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 // source configuration cfg that text t stands for, if there is one.
 func dualBuild(fi int, base *Inst, t *dualText, cons *dualCons, i1, i2, primus, cfg uint32) (Inst, bool) {
 	// the operation writing the internal destination names an i register
-	if gd := &t.opnd[primus][0]; gd.bank != "i" || t.n[primus] == 0 {
+	if gd := &t.opnd[primus][0]; gd.bank != dbI || t.n[primus] == 0 {
 		return Inst{}, false
 	}
 	f := &forms[fi]
@@ -296,20 +310,20 @@ func (a *dualAssign) operands(f *form, t *dualText) bool {
 			return false
 		}
 		if d.unifiedIsDest(k) {
-			bank, num, ok := unifiedReg(dst, dualDestBanks[:], d.op[k].vstore)
+			bank, num, ok := unifiedReg(dst, &dualDestBanks, d.op[k].vstore)
 			if !ok {
 				return false
 			}
 			a.setf(dfUdbank, bank)
 			a.setf(dfUdnum, num)
 		} else {
-			if dst.bank != "i" || dst.num > 3 {
+			if dst.bank != dbI || dst.num > 3 {
 				return false
 			}
 			a.setf(dfGdnum, dst.num)
 			m := uint32(0)
-			for c := 0; c < len(dst.chans) && c < 4; c++ {
-				if dst.chans[c] == "xyzw"[c] {
+			for c := 0; c < int(dst.chans.n); c++ {
+				if dst.chans.c[c] == "xyzw"[c] {
 					m |= 1 << c
 				}
 			}
@@ -330,23 +344,23 @@ func (a *dualAssign) operands(f *form, t *dualText) bool {
 }
 
 // unifiedReg turns a written register into bank index and number.
-func unifiedReg(o *dualOpnd, banks []string, double bool) (uint32, uint32, bool) {
+func unifiedReg(o *dualOpnd, banks *[4]uint8, double bool) (uint32, uint32, bool) {
 	mult := uint32(1)
 	if double {
 		mult = 2
 	}
-	if o.bank == "i" {
+	if o.bank == dbI {
 		return 0, 124 + o.num, o.num < 4
 	}
-	if o.bank == "idx1" {
-		if o.num%mult != 0 || o.num/mult >= 32 || banks[3] != "idx1" {
+	if o.bank == dbIdx1 {
+		if o.num%mult != 0 || o.num/mult >= 32 || banks[3] != dbIdx1 {
 			return 0, 0, false
 		}
 		return 3, uint32(o.ibank)<<5 | o.num/mult, true
 	}
 	for i, b := range banks {
-		if b == o.bank && b != "idx1" {
-			if o.num%mult != 0 || o.num/mult >= 128 || b == "r" && o.num/mult >= 124 {
+		if b == o.bank && b != dbIdx1 {
+			if o.num%mult != 0 || o.num/mult >= 128 || b == dbR && o.num/mult >= 124 {
 				return 0, 0, false
 			}
 			return uint32(i), o.num / mult, true
@@ -368,11 +382,8 @@ func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
 				lo, hi = 16*int(a.in.Args[a.x[extField]]), 16+16*int(a.in.Args[a.x[extField]])
 			}
 		}
-		if o.chans == "" {
-			return 0, false
-		}
 		for i := lo; i < hi; i++ {
-			if strings.HasPrefix(t[i], o.chans) && t[i] != "?" {
+			if o.chans.prefixOf(t[i]) && t[i] != "?" {
 				return i, true
 			}
 		}
@@ -380,7 +391,7 @@ func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
 	}
 	switch c {
 	case 'u':
-		bank, num, ok := unifiedReg(o, bank4[:], d.op[k].vload)
+		bank, num, ok := unifiedReg(o, &dualSrcBanks, d.op[k].vload)
 		if !ok || o.abs && d.c1 > 2 {
 			return false
 		}
@@ -403,7 +414,7 @@ func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
 			a.setf(dfG2hi, uint32(idx>>4))
 		}
 	case '0', '1':
-		if o.bank != "i" || o.num > 3 || o.abs || o.neg && c == '0' {
+		if o.bank != dbI || o.num > 3 || o.abs || o.neg && c == '0' {
 			return false
 		}
 		ext := -1
@@ -424,7 +435,7 @@ func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
 			a.setf(dfG1swzx, uint32(idx>>4))
 		}
 	case '2':
-		if o.bank != "i" || o.num > 3 || o.abs || o.neg {
+		if o.bank != dbI || o.num > 3 || o.abs || o.neg {
 			return false
 		}
 		if d.c1 >= 2 {
@@ -527,11 +538,11 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 	var buf [256]byte
 	hit := dualCandidates(fi, base, &t, &cons, func(c Inst) bool {
 		f := &forms[c.Form]
-		d, _ := newDualView(f, &c)
-		level := dualLevel(f, &c)
-		if level < 0 {
+		d, ok := newDualView(f, &c)
+		if !ok {
 			return false
 		}
+		level := dualViewLevel(&d, &c)
 		p := d.appendMnem1(buf[:0], level)
 		p = append(p, ' ')
 		p = d.appendRest(p, level)

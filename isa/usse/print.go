@@ -53,11 +53,11 @@ func appendText(dst []byte, in *Inst) []byte {
 // appendDualText prints a dual-issue word (TestDualForms: exactly the
 // syntaxes with a kDualm) at the marker level the search finds (dual.go).
 func appendDualText(dst []byte, f *form, v *variant, in *Inst, flags bool) []byte {
-	level := dualLevel(f, in)
-	if level < 0 {
+	dual, ok := newDualView(f, in)
+	if !ok {
 		return appendRaw(dst, in.Raw)
 	}
-	dual, _ := newDualView(f, in)
+	level := dualViewLevel(&dual, in)
 	for i := range v.elems {
 		if i == v.mnemEnd && flags {
 			dst = appendFlags(dst, f, v, in)
