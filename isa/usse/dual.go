@@ -905,3 +905,55 @@ func (ch *dualChans) prefixOf(s string) bool {
 	}
 	return true
 }
+
+// dualCheck is newDualView's validity test without building the view (the
+// decoder's check): -1, or the dual field at fault (newDualView's d.bad).
+func dualCheck(fi int16, in *Inst) int {
+	x := &dualIdxByForm[fi]
+	var v [dfCount]uint32
+	for k, i := range x {
+		if i >= 0 {
+			v[k] = in.Args[i]
+		}
+	}
+	i1, i2 := v[dfOp1], v[dfOp2]
+	if i1 >= 16 || !dualOps[0][i1].ok {
+		return dfOp1
+	}
+	if i2 >= 16 || !dualOps[1][i2].ok {
+		return dfOp2
+	}
+	c1 := dualOps[0][i1].op.srcs
+	lay := &dualLayouts[c1-1][dualOps[1][i2].op.srcs-1][v[dfSrccfg]&3]
+	if !lay.ok {
+		return dfSrccfg
+	}
+	if forms[fi].op1 == 0x05 {
+		return -1 // every vec4 swizzle entry is defined
+	}
+	t := enumTables[enumDswz3]
+	for k := 0; k < 2; k++ {
+		l := lay.lay[k]
+		for i := 0; i < len(l); i++ {
+			var idx uint32
+			var bad int
+			switch l[i] {
+			case 'u':
+				idx, bad = v[dfUswz], dfUswz
+				if c1 < 2 {
+					idx += 16 * v[dfG2hi]
+				}
+			case '0':
+				idx, bad = v[dfG0swz], dfG0swz
+			case '1':
+				idx, bad = v[dfG1swz]+16*v[dfG1swzx], dfG1swz
+			default:
+				continue // '2' reads the identity
+			}
+			if idx >= uint32(len(t)) || t[idx] == "?" {
+				return bad
+			}
+		}
+	}
+	return -1
+}

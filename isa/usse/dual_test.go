@@ -124,3 +124,30 @@ func TestDualForms(t *testing.T) {
 		}
 	}
 }
+
+// TestDualCheck: the decoder's quick validity test agrees with newDualView
+// on random words of both dual-issue groups.
+func TestDualCheck(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	bad := 0
+	for _, fi := range dualForms {
+		f := &forms[fi]
+		for n := 0; n < 50000; n++ {
+			w := r.Uint64()&^f.mask | f.value
+			in := Inst{Form: int16(fi), Raw: w}
+			decodeFields(int16(fi), w, &in.Args)
+			d, ok := newDualView(f, &in)
+			want := -1
+			if !ok {
+				want = d.bad
+				bad++
+			}
+			if got := dualCheck(int16(fi), &in); got != want {
+				t.Fatalf("%s %016x: dualCheck %d, newDualView %d", f.name, w, got, want)
+			}
+		}
+	}
+	if bad == 0 {
+		t.Fatal("no invalid word tried")
+	}
+}

@@ -192,8 +192,8 @@ func (f *form) check(in *Inst) int {
 				return int(e.f[0])
 			}
 		case kDualm:
-			if d, ok := newDualView(f, in); !ok {
-				return int(d.x[d.bad])
+			if bad := dualCheck(in.Form, in); bad >= 0 {
+				return int(dualIdxByForm[in.Form][bad])
 			}
 		case kSwz:
 			if _, ok := swizzleEntry(f, e, in); !ok {
