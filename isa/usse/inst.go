@@ -143,16 +143,17 @@ func decodeWord(w uint64, addr uint64, in *Inst) error {
 
 // decodeZeroed is decodeWord for an *in that is all zero.
 func decodeZeroed(w uint64, addr uint64, in *Inst) error {
-	for _, fi := range groups[w>>59] {
-		f := &forms[fi]
-		if w&f.mask != f.value {
+	for i := range groupMatches[w>>59] {
+		m := &groupMatches[w>>59][i]
+		if w&m.mask != m.value {
 			continue
 		}
-		in.Form, in.Raw = int16(fi), w
-		decodeFields(int16(fi), w, &in.Args)
-		if !decoders[fi].mayFail {
+		in.Form, in.Raw = m.form, w
+		decodeFields(m.form, w, &in.Args)
+		if !m.mayFail {
 			return nil
 		}
+		f := &forms[m.form]
 		if bad := f.check(in); bad >= 0 {
 			v := in.Args[bad]
 			*in = Inst{Form: -1, Raw: w}
