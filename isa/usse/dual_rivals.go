@@ -103,8 +103,10 @@ var dualRivals = func() (t [2][16][16][4][]dualCombo) {
 
 // dualSourcesFit is a quick necessary test for dualBuild: with operations
 // o1, o2 and source configuration cfg, every source that the layout reads
-// from an internal register (letters 0 1 2) must be written as one, as
-// dualAssign.source demands.
+// from an internal register (letters 0 1 2) must be written as one, and the
+// unified source (u) must be a register the operation can read (its
+// numbering, doubled or not), as dualAssign.source demands. It reads no
+// channels, so the lite text (fillText) is enough.
 func dualSourcesFit(t *dualText, o1, o2 dualOp, cfg uint32) bool {
 	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
 	if !lay.ok {
@@ -124,6 +126,9 @@ func dualSourcesFit(t *dualText, o1, o2 dualOp, cfg uint32) bool {
 			switch l[i] {
 			case 'u':
 				if p.abs && o1.srcs > 2 {
+					return false
+				}
+				if _, _, ok := unifiedReg(p, &dualSrcBanks, o.vload); !ok {
 					return false
 				}
 			case '0', '1':
