@@ -691,7 +691,7 @@ rivals:
 					base.Form = int16(fi)
 					decodeFields(int16(fi), in.Raw, &base.Args)
 				}
-				w, ok := dualBuild(fi, &base, &t, &cons, uint32(r.i1), uint32(r.i2), p, c)
+				w, ok := dualBuildArgs(fi, &base, &t, &cons, uint32(r.i1), uint32(r.i2), p, c)
 				if !ok {
 					continue
 				}
@@ -703,6 +703,7 @@ rivals:
 				// parser reads the structure back (TestDualTextStructure):
 				// equal structures are equal texts
 				if dw.fillText(&tw, false); tw == t {
+					w.Raw = dualRaw(&forms[fi], &w)
 					all[n] = newDualMatch(&w)
 					if n++; n == len(all) {
 						return markExt

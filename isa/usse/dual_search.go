@@ -231,6 +231,15 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 // dualBuild is the word of form fi with operations i1, i2, primus and
 // source configuration cfg that text t stands for, if there is one.
 func dualBuild(fi int, base *Inst, t *dualText, cons *dualCons, i1, i2, primus, cfg uint32) (Inst, bool) {
+	in, ok := dualBuildArgs(fi, base, t, cons, i1, i2, primus, cfg)
+	if ok {
+		in.Raw = dualRaw(&forms[fi], &in)
+	}
+	return in, ok
+}
+
+// dualBuildArgs is dualBuild without the word: only Form and Args are set.
+func dualBuildArgs(fi int, base *Inst, t *dualText, cons *dualCons, i1, i2, primus, cfg uint32) (Inst, bool) {
 	// the operation writing the internal destination names an i register
 	if gd := &t.opnd[primus][0]; gd.bank != dbI || t.n[primus] == 0 {
 		return Inst{}, false
@@ -260,13 +269,18 @@ func dualBuild(fi int, base *Inst, t *dualText, cons *dualCons, i1, i2, primus, 
 	if a.bad || !a.operands(f, t) {
 		return Inst{}, false
 	}
-	// every field fits (setf checks widths), so the word is the fields'
-	// bits; its only form in the group is f
-	in.Raw = f.value
-	for i := range f.fields {
-		in.Raw = f.fields[i].set(in.Raw, in.Args[i])
-	}
 	return in, true
+}
+
+// dualRaw is the word of a dual-issue instruction built field by field:
+// every field fits (setf checks widths), so the word is the fields' bits;
+// its only form in the group is f.
+func dualRaw(f *form, in *Inst) uint64 {
+	w := f.value
+	for i := range f.fields {
+		w = f.fields[i].set(w, in.Args[i])
+	}
+	return w
 }
 
 // dualAssign sets dual fields, noting conflicts.
