@@ -33,7 +33,10 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 			in = Inst{Form: -1}
 			err = &isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated}
 		} else {
-			err = decodeWord(binary.LittleEndian.Uint64(code[off:]), addr, &in)
+			// the printer reads only the form's own fields, which
+			// decodeFields all writes: no need to clear the rest
+			in.Form = -1
+			err = decodeZeroed(binary.LittleEndian.Uint64(code[off:]), addr, &in)
 		}
 		if err != nil {
 			var de *isa.DecodeError

@@ -510,12 +510,17 @@ func psrcParts(e *elem) (r1, r2, sel elem) {
 // written out, or source 1 alone.
 func psrcForm(f *form, e *elem, in *Inst) (pair, second bool) {
 	r1, r2, sel := psrcParts(e)
-	next := bankIndex(f, &r1, in) == bankIndex(f, &r2, in) && in.Args[e.f[5]] == in.Args[e.f[2]]+1
+	return psrcFormOf(f, e, in, &r1, &r2, &sel)
+}
+
+// psrcFormOf is psrcForm for e's parts r1, r2, sel (psrcParts).
+func psrcFormOf(f *form, e *elem, in *Inst, r1, r2, sel *elem) (pair, second bool) {
+	next := bankIndex(f, r1, in) == bankIndex(f, r2, in) && in.Args[e.f[5]] == in.Args[e.f[2]]+1
 	clash := in.Args[e.f[11]] == in.Args[e.f[12]] && enumTables[e.tab2][in.Args[e.f[11]]] != ""
 	if clash && !next && in.Args[e.f[10]] == 3 && in.Args[e.f[6]] < 2 && in.Args[e.f[7]] >= 2 && in.Args[e.f[8]] == 0 && in.Args[e.f[9]] == 0 {
 		return true, false
 	}
-	return false, !next || clash && !selHole(&sel, in)
+	return false, !next || clash && !selHole(sel, in)
 }
 
 // selHole reports whether appendSel prints a '-' for sel.
@@ -540,7 +545,7 @@ func selHole(sel *elem, in *Inst) bool {
 
 func appendPsrc(dst []byte, f *form, e *elem, in *Inst) []byte {
 	r1, r2, sel := psrcParts(e)
-	pair, second := psrcForm(f, e, in)
+	pair, second := psrcFormOf(f, e, in, &r1, &r2, &sel)
 	if pair {
 		dst = append(appendReg(append(dst, '('), f, &r1, in), '.', "xy"[in.Args[e.f[6]]])
 		dst = append(appendReg(append(dst, ", "...), f, &r2, in), '.', "xy"[in.Args[e.f[7]]-2])

@@ -1,7 +1,9 @@
 package usse
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -117,4 +119,33 @@ func TestPrintTables(t *testing.T) {
 		t.Fatalf("only %d constant operands and %d swizzles checked", consts, swz)
 	}
 	t.Logf("%d constant operands, %d swizzles", consts, swz)
+}
+
+// TestDisassembleMatchesPrint: Disassemble, which reuses one instruction
+// without clearing it, writes for every word the text Print gives for a
+// fresh decode (random words of every form, in random order).
+func TestDisassembleMatchesPrint(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	var code []byte
+	var want []string
+	for n := 0; n < 20000; n++ {
+		f := &forms[r.IntN(len(forms))]
+		w := r.Uint64()&^f.mask | f.value
+		if n%7 == 0 {
+			w = r.Uint64()
+		}
+		code = binary.LittleEndian.AppendUint64(code, w)
+		in, _ := DecodeWord(w, 0)
+		want = append(want, Print(in, 0))
+	}
+	listing, _ := Disassemble(nil, code, 0)
+	lines := strings.Split(strings.TrimSuffix(string(listing), "\n"), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d", len(lines), len(want))
+	}
+	for i, l := range lines {
+		if !strings.Contains(l, " "+want[i]+" ;") {
+			t.Fatalf("line %d: %q, want text %q", i, l, want[i])
+		}
+	}
 }
