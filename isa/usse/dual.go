@@ -142,7 +142,7 @@ type dualView struct {
 	v        [dfCount]uint32 // the dual fields' values (0 when absent)
 	x        [dfCount]int8
 	vec4     bool
-	op       [2]dualOp
+	op       [2]*dualOp // entries of dualOps
 	lay      [2]string // source letters per operation: u 0 1 2
 	usesMask uint8     // layoutBit set of the letters in lay
 	c1       int       // sources of the first operation
@@ -157,31 +157,44 @@ func (d *dualView) get(k int) uint32 { return d.v[k] }
 // newDualView reads the dual fields of in (a snapshot: later changes to in
 // are not seen).
 func newDualView(f *form, in *Inst) (dualView, bool) {
-	d := dualView{f: f, vec4: f.op1 == 0x05}
+	var d dualView
+	ok := d.init(f, in)
+	return d, ok
+}
+
+// init sets *d to newDualView(f, in) and reports whether it is valid.
+func (d *dualView) init(f *form, in *Inst) bool {
+	d.f, d.vec4 = f, f.op1 == 0x05
+	d.bad = 0
 	if in.Form >= 0 && int(in.Form) < len(forms) && &forms[in.Form] == f {
 		d.x = dualIdxByForm[in.Form]
 	} else {
 		d.x = dualIdx(f)
 	}
 	for k, fi := range d.x {
+		d.v[k] = 0
 		if fi >= 0 {
 			d.v[k] = in.Args[fi]
 		}
 	}
-	var ok bool
-	if d.op[0], ok = dualInfo(enumDualop, d.get(dfOp1)); !ok {
+	d.op = [2]*dualOp{}
+	if i := d.get(dfOp1); i < 16 && dualOps[0][i].ok {
+		d.op[0] = &dualOps[0][i].op
+	} else {
 		d.bad = dfOp1
-		return d, false
+		return false
 	}
-	if d.op[1], ok = dualInfo(enumDualop2, d.get(dfOp2)); !ok {
+	if i := d.get(dfOp2); i < 16 && dualOps[1][i].ok {
+		d.op[1] = &dualOps[1][i].op
+	} else {
 		d.bad = dfOp2
-		return d, false
+		return false
 	}
 	d.c1 = d.op[0].srcs
 	lay := &dualLayouts[d.c1-1][d.op[1].srcs-1][d.get(dfSrccfg)&3]
 	if !lay.ok {
 		d.bad = dfSrccfg // no source layout for these operations
-		return d, false
+		return false
 	}
 	d.lay, d.usesMask = lay.lay, lay.uses
 	d.primus = d.get(dfPrimus) != 0
@@ -190,7 +203,7 @@ func newDualView(f *form, in *Inst) (dualView, bool) {
 		for i := 0; i < len(d.lay[k]); i++ {
 			if _, ok := d.srcSwizzle(d.lay[k][i]); !ok {
 				d.bad = [...]int{'u': dfUswz, '0': dfG0swz, '1': dfG1swz, '2': dfG2hi}[d.lay[k][i]]
-				return d, false
+				return false
 			}
 		}
 	}
@@ -200,7 +213,7 @@ func newDualView(f *form, in *Inst) (dualView, bool) {
 	for k := 0; k < 2; k++ {
 		d.nch[k] = uint8(d.srcChansOf(k))
 	}
-	return d, true
+	return true
 }
 
 func (d *dualView) swzTable() []string {
@@ -645,6 +658,7 @@ func dualViewLevel(d *dualView, in *Inst) int {
 	}
 	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
 	var t, tw dualText
+	var dw dualView
 	haveText, full := false, false
 	cons := freeCons()
 	var all [maxDualMatches]dualMatch
@@ -695,8 +709,7 @@ rivals:
 				if !ok {
 					continue
 				}
-				dw, ok := newDualView(&forms[w.Form], &w)
-				if !ok {
+				if !dw.init(&forms[w.Form], &w) {
 					continue
 				}
 				// the plain text is a function of its structure and the

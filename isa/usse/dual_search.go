@@ -307,8 +307,8 @@ func (a *dualAssign) setf(k int, v uint32) {
 
 // operands assigns the fields the written operands determine.
 func (a *dualAssign) operands(f *form, t *dualText) bool {
-	d, ok := newDualView(f, a.in)
-	if !ok {
+	var d dualView
+	if !d.init(f, a.in) {
 		return false
 	}
 	for k := 0; k < 2; k++ {

@@ -53,8 +53,8 @@ func appendText(dst []byte, in *Inst) []byte {
 // appendDualText prints a dual-issue word (TestDualForms: exactly the
 // syntaxes with a kDualm) at the marker level the search finds (dual.go).
 func appendDualText(dst []byte, f *form, v *variant, in *Inst, flags bool) []byte {
-	dual, ok := newDualView(f, in)
-	if !ok {
+	var dual dualView
+	if !dual.init(f, in) {
 		return appendRaw(dst, in.Raw)
 	}
 	level := dualViewLevel(&dual, in)
