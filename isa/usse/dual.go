@@ -143,13 +143,13 @@ type dualView struct {
 	x        [dfCount]int8
 	vec4     bool
 	op       [2]*dualOp // entries of dualOps
-	lay      [2]string // source letters per operation: u 0 1 2
-	usesMask uint8     // layoutBit set of the letters in lay
-	c1       int       // sources of the first operation
-	primus   bool      // the first operation writes the unified destination
-	bad      int       // when invalid: the dual field at fault
-	mask     [2]uint8  // destMask per operation
-	nch      [2]uint8  // srcChans per operation
+	lay      [2]string  // source letters per operation: u 0 1 2
+	usesMask uint8      // layoutBit set of the letters in lay
+	c1       int        // sources of the first operation
+	primus   bool       // the first operation writes the unified destination
+	bad      int        // when invalid: the dual field at fault
+	mask     [2]uint8   // destMask per operation
+	nch      [2]uint8   // srcChans per operation
 }
 
 func (d *dualView) get(k int) uint32 { return d.v[k] }
