@@ -104,10 +104,11 @@ var enumTables = [...][]string{
 	/*tzero*/ 54: {"t", "z", "nz", "z3"},
 	/*tcomb*/ 55: {"o", "a"},
 	/*incmode*/ 56: {"incrementmode", "swizzlemode"},
-	/*emitk*/ 57: {"emitpds", "emit.k1", "emit.k2", "emitvtx"},
-	/*lsk*/ 58: {"ldr", "ldr", "ldr.k2", "ldr.k3", "str", "str", "str", "str"},
-	/*killpred*/ 59: {"", "!p0", "!p1", "p0"},
-	/*pco*/ 60: {"pcoeff", "ptoff"},
+	/*emittask*/ 57: {"", ".task45", ".task47", ".tasks.taske"},
+	/*emitk*/ 58: {"emitpds", "emit.k1", "emit.k2", "emitvtx"},
+	/*lsk*/ 59: {"ldr", "ldr", "ldr.k2", "ldr.k3", "str", "str", "str", "str"},
+	/*killpred*/ 60: {"", "!p0", "!p1", "p0"},
+	/*pco*/ 61: {"pcoeff", "ptoff"},
 }
 
 // Indices of the enum tables code refers to by name.
@@ -991,21 +992,27 @@ var forms = [...]form{
 				}},
 		}},
 	34: {name: "emit", op1: 0x1f, mask: 0xff70000000000000, value: 0xfb20000000000000,
-		fields: []fieldDef{{name: "end", width: 1, def: 0, parts: []isa.Field{{Pos: 50, Width: 1}}}, {name: "kind", width: 2, def: 0, parts: []isa.Field{{Pos: 48, Width: 2}}}, {name: "s0", width: 7, def: 0, parts: []isa.Field{{Pos: 14, Width: 7}}}, {name: "s1", width: 7, def: 0, parts: []isa.Field{{Pos: 7, Width: 7}}}, {name: "s2", width: 7, def: 0, parts: []isa.Field{{Pos: 0, Width: 7}}}, {name: "dc", width: 29, def: 0, parts: []isa.Field{{Pos: 21, Width: 27}, {Pos: 51, Width: 1}, {Pos: 55, Width: 1}}}},
+		fields: []fieldDef{{name: "end", width: 1, def: 0, parts: []isa.Field{{Pos: 50, Width: 1}}}, {name: "kind", width: 2, def: 0, parts: []isa.Field{{Pos: 48, Width: 2}}}, {name: "task", width: 2, def: 0, parts: []isa.Field{{Pos: 45, Width: 1}, {Pos: 47, Width: 1}}}, {name: "b44", width: 1, def: 1, parts: []isa.Field{{Pos: 44, Width: 1}}}, {name: "sb", width: 12, def: 0, parts: []isa.Field{{Pos: 22, Width: 6}, {Pos: 35, Width: 6}}}, {name: "s0", width: 7, def: 0, parts: []isa.Field{{Pos: 14, Width: 7}}}, {name: "s1", width: 7, def: 0, parts: []isa.Field{{Pos: 7, Width: 7}}}, {name: "s2", width: 7, def: 0, parts: []isa.Field{{Pos: 0, Width: 7}}}, {name: "dc", width: 14, def: 0, parts: []isa.Field{{Pos: 21, Width: 1}, {Pos: 28, Width: 7}, {Pos: 41, Width: 3}, {Pos: 46, Width: 1}, {Pos: 51, Width: 1}, {Pos: 55, Width: 1}}}},
 		variants: []variant{
-			{cond: 1, condVals: 0x1, preset: 0, mnemEnd: 1, flags: []int8{0, 5},
+			{cond: 1, condVals: 0x1, preset: 0, mnemEnd: 2, flags: []int8{0, 3, 8},
 				elems: []elem{
 					{kind: kLit, text: "emitpds", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kE, text: "", f: [16]int8{2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 57, tab2: -1},
 					{kind: kLit, text: " r", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kDec, text: "", f: [16]int8{2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kDec, text: "", f: [16]int8{5, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", r", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kDec, text: "", f: [16]int8{3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kDec, text: "", f: [16]int8{6, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", r", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
-					{kind: kDec, text: "", f: [16]int8{4, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kDec, text: "", f: [16]int8{7, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kLit, text: ", ", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kHex, text: "", f: [16]int8{4, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 				}},
-			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 1, flags: []int8{0, 2, 3, 4, 5},
+			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 2, flags: []int8{0, 3, 5, 6, 7, 8},
 				elems: []elem{
-					{kind: kE, text: "", f: [16]int8{1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 57, tab2: -1},
+					{kind: kE, text: "", f: [16]int8{1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 58, tab2: -1},
+					{kind: kE, text: "", f: [16]int8{2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 57, tab2: -1},
+					{kind: kLit, text: " ", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
+					{kind: kHex, text: "", f: [16]int8{4, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 				}},
 		}},
 	35: {name: "limm", op1: 0x1f, mask: 0xff30000000000000, value: 0xfc20000000000000,
@@ -1086,7 +1093,7 @@ var forms = [...]form{
 				}},
 			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 1, flags: []int8{2, 7},
 				elems: []elem{
-					{kind: kE, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 58, tab2: -1},
+					{kind: kE, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 59, tab2: -1},
 					{kind: kLit, text: " r", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kDec, text: "", f: [16]int8{3, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 					{kind: kLit, text: ", r", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
@@ -1104,7 +1111,7 @@ var forms = [...]form{
 		variants: []variant{
 			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 2, flags: []int8{1},
 				elems: []elem{
-					{kind: kPfx, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 59, tab2: -1},
+					{kind: kPfx, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 60, tab2: -1},
 					{kind: kLit, text: "kill", f: [16]int8{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 0, tab2: -1},
 				}},
 		}},
@@ -1113,7 +1120,7 @@ var forms = [...]form{
 		variants: []variant{
 			{cond: -1, condVals: 0x0, preset: -1, mnemEnd: 1, flags: []int8{1, 2},
 				elems: []elem{
-					{kind: kE, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 60, tab2: -1},
+					{kind: kE, text: "", f: [16]int8{0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, table: 61, tab2: -1},
 				}},
 		}},
 	40: {name: "depthf", op1: 0x1f, mask: 0xff30000000000000, value: 0xfb30000000000000,
@@ -1850,10 +1857,13 @@ func decodeFields(fi int16, w uint64, a *[MaxFields]uint32) {
 	case 34: // emit
 		a[0] = uint32(w >> 50 & 0x1)
 		a[1] = uint32(w >> 48 & 0x3)
-		a[2] = uint32(w >> 14 & 0x7f)
-		a[3] = uint32(w >> 7 & 0x7f)
-		a[4] = uint32(w >> 0 & 0x7f)
-		a[5] = uint32(w>>21&0x7ffffff) | uint32(w>>51&0x1)<<27 | uint32(w>>55&0x1)<<28
+		a[2] = uint32(w>>45&0x1) | uint32(w>>47&0x1)<<1
+		a[3] = uint32(w >> 44 & 0x1)
+		a[4] = uint32(w>>22&0x3f) | uint32(w>>35&0x3f)<<6
+		a[5] = uint32(w >> 14 & 0x7f)
+		a[6] = uint32(w >> 7 & 0x7f)
+		a[7] = uint32(w >> 0 & 0x7f)
+		a[8] = uint32(w>>21&0x1) | uint32(w>>28&0x7f)<<1 | uint32(w>>41&0x7)<<8 | uint32(w>>46&0x1)<<11 | uint32(w>>51&0x1)<<12 | uint32(w>>55&0x1)<<13
 	case 35: // limm
 		a[0] = uint32(w >> 55 & 0x1)
 		a[1] = uint32(w >> 54 & 0x1)
