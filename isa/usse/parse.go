@@ -40,7 +40,7 @@ func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
 	}
 	mnemonicSeen := false
 	in := scratch
-	lead1, lead2 := leadBytes(text)
+	lead1, lead2 := leadKeys2(text)
 	// the syntaxes either lead byte allows, merged in spec order
 	l1, l2 := parseOrder[lead1], parseOrder[lead2]
 	if lead2 == lead1 {

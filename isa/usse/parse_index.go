@@ -1,25 +1,55 @@
 package usse
 
-// A table derived once from the generated ones (read-only afterwards): for
-// each syntax, the bytes its mnemonic can start with, so that the parser
-// tries only the syntaxes a text's first letter allows.
+// Tables derived once from the generated ones (read-only afterwards): for
+// each syntax, the first two letters its mnemonic can start with, so that
+// the parser tries only the syntaxes a text's first two letters allow.
 
-type byteSet [4]uint64
+// leadKey numbers a mnemonic's first two bytes: letters a..z, anything
+// else (or the end of the text) as 26.
+type leadKey uint16
 
-func (s *byteSet) add(c byte)      { s[c>>6] |= 1 << (c & 63) }
-func (s *byteSet) has(c byte) bool { return s[c>>6]>>(c&63)&1 != 0 }
-func (s *byteSet) addAll(t []string) bool {
+const leadKeys = 27 * 27
+
+func leadIndex(c byte) int {
+	if c >= 'a' && c <= 'z' {
+		return int(c - 'a')
+	}
+	return 26
+}
+
+func leadOf(s string) leadKey {
+	var a, b byte
+	if len(s) > 0 {
+		a = s[0]
+	}
+	if len(s) > 1 {
+		b = s[1]
+	}
+	return leadKey(leadIndex(a)*27 + leadIndex(b))
+}
+
+type leadSet [(leadKeys + 63) / 64]uint64
+
+func (s *leadSet) add(k leadKey)      { s[k>>6] |= 1 << (k & 63) }
+func (s *leadSet) has(k leadKey) bool { return s[k>>6]>>(k&63)&1 != 0 }
+
+// addAll adds the leads of the mnemonics t (invalid entries "?" print
+// nothing); false when one is too short to have a two-letter lead.
+func (s *leadSet) addAll(t []string) bool {
 	for _, x := range t {
-		if x == "" {
+		if x == "?" {
+			continue
+		}
+		if len(x) < 2 {
 			return false
 		}
-		s.add(x[0])
+		s.add(leadOf(x))
 	}
 	return true
 }
 
 type syntaxLead struct {
-	lead byteSet // first byte of the mnemonic (after a predicate prefix)
+	lead leadSet // first two bytes of the mnemonic (after a predicate prefix)
 	any  bool    // lead is unknown: always try
 	eo   int     // eoValues
 }
@@ -43,16 +73,12 @@ var parseIndex = func() (t [len(forms)][]syntaxLead) {
 			e := &v.elems[i]
 			switch e.kind {
 			case kLit:
-				if e.text == "" {
-					x.any = true
-				} else {
-					x.lead.add(e.text[0])
-				}
+				x.any = !x.lead.addAll([]string{e.text})
 			case kE, kEo:
 				x.any = !x.lead.addAll(enumTables[e.table])
 			case kPck:
-				x.lead.add('m')
-				x.lead.add('p')
+				x.lead.add(leadOf("mov"))
+				x.lead.add(leadOf("pack"))
 			case kDualm:
 				x.any = !x.lead.addAll(enumTables[enumDualop])
 			default:
@@ -63,36 +89,32 @@ var parseIndex = func() (t [len(forms)][]syntaxLead) {
 	return t
 }()
 
-// leadBytes are the first byte of text and, when text starts with a
-// predicate prefix and a blank, the first byte after it.
-func leadBytes(text string) (a, b byte) {
-	if text == "" {
-		return 0, 0
-	}
-	a, b = text[0], text[0]
+// leadKeys2 are the lead of text and, when text starts with a predicate
+// prefix and a blank, the lead of what follows it.
+func leadKeys2(text string) (a, b leadKey) {
+	a = leadOf(text)
+	b = a
 	for i := 0; i < len(text) && i < 4; i++ {
 		if text[i] == ' ' || text[i] == '\t' {
 			j := i
 			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
 				j++
 			}
-			if j < len(text) {
-				b = text[j]
-			}
+			b = leadOf(text[j:])
 			break
 		}
 	}
 	return a, b
 }
 
-// parseOrder lists, for each first byte, the syntaxes (form<<8 | variant)
-// whose mnemonic may start with it, in spec order.
-var parseOrder = func() (t [256][]uint16) {
-	for c := 0; c < 256; c++ {
+// parseOrder lists, for each lead, the syntaxes (form<<8 | variant) whose
+// mnemonic may start with it, in spec order.
+var parseOrder = func() (t [leadKeys][]uint16) {
+	for k := leadKey(0); k < leadKeys; k++ {
 		for fi := range forms {
 			for vi := range forms[fi].variants {
-				if x := &parseIndex[fi][vi]; x.any || x.lead.has(byte(c)) {
-					t[c] = append(t[c], uint16(fi)<<8|uint16(vi))
+				if x := &parseIndex[fi][vi]; x.any || x.lead.has(k) {
+					t[k] = append(t[k], uint16(fi)<<8|uint16(vi))
 				}
 			}
 		}
