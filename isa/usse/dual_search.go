@@ -83,11 +83,20 @@ func parseDualOpnds(s string, out *[5]dualOpnd) (int, bool) {
 				}
 			}
 			end := strings.IndexByte(p, ']')
-			inner := strings.ReplaceAll(p[1:max(end, 1)], " ", "")
-			if b < 0 || end < 0 || !strings.HasPrefix(inner, "index1*2+") {
+			var innerBuf [32]byte
+			inner := innerBuf[:0]
+			for i := 1; i < end; i++ {
+				if p[i] != ' ' {
+					if len(inner) == len(innerBuf) {
+						return 0, false // no index text is this long
+					}
+					inner = append(inner, p[i])
+				}
+			}
+			if b < 0 || end < 0 || !bytes.HasPrefix(inner, []byte("index1*2+")) {
 				return 0, false
 			}
-			v, err := strconv.ParseUint(inner[len("index1*2+"):], 10, 32)
+			v, err := strconv.ParseUint(string(inner[len("index1*2+"):]), 10, 32)
 			if err != nil {
 				return 0, false
 			}

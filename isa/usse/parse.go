@@ -116,6 +116,27 @@ func (m *matcher) peek() byte {
 	return 0
 }
 
+// mask reads a write mask ".x-z" (nothing: 0).
+func (m *matcher) mask() (uint32, bool) {
+	var v uint32
+	if m.eat('.') {
+		c := 0
+		for ; c < 4 && m.pos < len(m.s); c++ {
+			ch := m.s[m.pos]
+			if ch == "xyzw"[c] {
+				v |= 1 << c
+			} else if ch != '-' {
+				break
+			}
+			m.pos++
+		}
+		if v == 0 || v>>(c-1) == 0 {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
 // assign sets field fi to v, or checks v against an earlier assignment.
 func (m *matcher) assign(in *Inst, fi int8, v uint32) bool {
 	if fi < 0 {
@@ -420,16 +441,8 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		}
 		return m.assign(in, e.f[0], b2u(set))
 	case kMaskr:
-		mk := elem{kind: kMask, f: e.f}
-		var tmp Inst
-		var sub matcher
-		sub.s, sub.pos = m.s, m.pos
-		if !sub.elem(f, &mk, &tmp, nil) {
-			return false
-		}
-		m.pos = sub.pos
-		v := tmp.Args[e.f[0]]
-		return m.assign(in, e.f[0], (v&7)<<1|v>>3)
+		v, ok := m.mask()
+		return ok && m.assign(in, e.f[0], (v&7)<<1|v>>3)
 	case kImark:
 		if strings.HasPrefix(m.s[m.pos:], e.text) {
 			m.pos += len(e.text)
@@ -472,23 +485,8 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		v, ok := m.decimal()
 		return ok && v < 4 && m.assign(in, e.f[0], uint32(v))
 	case kMask:
-		var v uint32
-		if m.eat('.') {
-			c := 0
-			for ; c < 4 && m.pos < len(m.s); c++ {
-				ch := m.s[m.pos]
-				if ch == "xyzw"[c] {
-					v |= 1 << c
-				} else if ch != '-' {
-					break
-				}
-				m.pos++
-			}
-			if v == 0 || v>>(c-1) == 0 {
-				return false
-			}
-		}
-		return m.assign(in, e.f[0], v)
+		v, ok := m.mask()
+		return ok && m.assign(in, e.f[0], v)
 	case kSwz:
 		return m.swizzle(f, e, in)
 	case kGsw:
