@@ -549,23 +549,54 @@ func appendNormDual[T string | []byte](dst []byte, s T) []byte {
 // mnemonic as written, rest everything after the blank that follows the
 // generic flags. It returns the word printing exactly this text.
 func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
+	return parseDualMode(fi, base, mnem1, rest, true)
+}
+
+// parseDualMode is parseDual; with plainFast, a text that states no marker
+// is resolved without marker levels: the first candidate whose plain text
+// it is comes first in the search among the words printing that text, so
+// its level is markNone (TestParseDualPlain checks this against the full
+// resolution).
+func parseDualMode(fi int, base *Inst, mnem1, rest string, plainFast bool) (Inst, bool) {
 	t, ok := parseDualText(mnem1, rest)
 	if !ok {
 		return Inst{}, false
 	}
+	plain := plainFast && !t.vec4 && t.marker == [2]string{} && t.fixed[dfSrccfg] < 0 &&
+		t.fixed[dfPrimus] < 0 && t.fixed[dfG1swzx] < 0 && t.fixed[dfG2hi] < 0
 	var rawBuf, wantBuf, gotBuf [256]byte
 	raw := append(append(append(rawBuf[:0], mnem1...), ' '), rest...)
 	want := appendNormDual(wantBuf[:0], raw)
 	cons := freeCons()
 	var out Inst
 	var buf [256]byte
+	if plain && fi == dualForms[1] {
+		// the vec3 group comes first in the search: a vec3 word printing
+		// this plain text takes it (the vec4 one would need .vec4)
+		base3 := Inst{Form: int16(dualForms[0])}
+		decodeFields(base3.Form, dualRaw(&forms[fi], base), &base3.Args)
+		if dualCandidates(dualForms[0], &base3, &t, &cons, func(c Inst) bool {
+			var d dualView
+			if !d.init(&forms[c.Form], &c) {
+				return false
+			}
+			p := d.appendMnem1(buf[:0], markNone)
+			p = d.appendRest(append(p, ' '), markNone)
+			return bytes.Equal(appendNormDual(gotBuf[:0], p), want)
+		}) {
+			return Inst{}, false
+		}
+	}
 	hit := dualCandidates(fi, base, &t, &cons, func(c Inst) bool {
 		f := &forms[c.Form]
 		d, ok := newDualView(f, &c)
 		if !ok {
 			return false
 		}
-		level := dualViewLevel(&d, &c)
+		level := markNone
+		if !plain {
+			level = dualViewLevel(&d, &c)
+		}
 		p := d.appendMnem1(buf[:0], level)
 		p = append(p, ' ')
 		p = d.appendRest(p, level)

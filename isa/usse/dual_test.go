@@ -151,3 +151,41 @@ func TestDualCheck(t *testing.T) {
 		t.Fatal("no invalid word tried")
 	}
 }
+
+// TestParseDualPlain: texts without markers resolve to the same word with
+// and without the plain-text shortcut, on random dual-issue words.
+func TestParseDualPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	plain := 0
+	for _, fi := range dualForms {
+		f := &forms[fi]
+		for n := 0; n < 4000; n++ {
+			w := r.Uint64()&^f.mask | f.value
+			in, err := DecodeWord(w, 0)
+			if err != nil || int(in.Form) != fi {
+				continue
+			}
+			var d dualView
+			if !d.init(f, &in) {
+				continue
+			}
+			text := string(d.appendMnem1(nil, markNone))
+			rest := string(d.appendRest(nil, markNone))
+			for _, g := range dualForms {
+				base := Inst{Form: int16(g)}
+				decodeFields(int16(g), w, &base.Args)
+				fast, ok1 := parseDualMode(g, &base, text, rest, true)
+				full, ok2 := parseDualMode(g, &base, text, rest, false)
+				if ok1 != ok2 || ok1 && fast.Raw != full.Raw {
+					t.Fatalf("%016x %s %s: shortcut %v %016x, full %v %016x", w, text, rest, ok1, fast.Raw, ok2, full.Raw)
+				}
+				if ok1 {
+					plain++
+				}
+			}
+		}
+	}
+	if plain < 1000 {
+		t.Fatalf("only %d plain texts resolved", plain)
+	}
+}
