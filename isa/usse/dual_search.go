@@ -202,7 +202,8 @@ func parseDualText(mnem1, rest string) (dualText, bool) {
 
 // dualCandidates calls fn with each word of form fi that text t may stand
 // for, in search order, until fn returns true. base holds the fields the
-// generic syntax set (predicate, skipinv).
+// generic syntax set (predicate, skipinv). The words passed have Form and
+// Args only (dualRaw gives the bits).
 func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Inst) bool) bool {
 	f := &forms[fi]
 	if cons.form >= 0 && int(f.op1) != cons.form || t.vec4 && f.op1 != 0x05 {
@@ -222,12 +223,22 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 			if !ok || o2.name != t.name[1] || t.marker[1] != "" && o2.marker() != t.marker[1] {
 				continue
 			}
-			for primus := uint32(0); primus < 2; primus++ {
+			// the layout tests do not depend on primus
+			fits := 0
+			for cfg := uint32(0); cfg < 4; cfg++ {
+				if dualCountsFit(o1, o2, cfg, t) && dualSourcesFit(t, o1, o2, cfg) {
+					fits |= 1 << cfg
+				}
+			}
+			for primus := uint32(0); primus < 2 && fits != 0; primus++ {
+				if gd := &t.opnd[primus][0]; gd.bank != dbI || t.n[primus] == 0 {
+					continue // dualBuildArgs's first test
+				}
 				for cfg := uint32(0); cfg < 4; cfg++ {
-					if !dualCountsFit(o1, o2, cfg, t) || !dualSourcesFit(t, o1, o2, cfg) {
+					if fits>>cfg&1 == 0 {
 						continue
 					}
-					if in, ok := dualBuild(fi, base, t, cons, uint32(i1), uint32(i2), primus, cfg); ok && fn(in) {
+					if in, ok := dualBuildArgs(fi, base, t, cons, uint32(i1), uint32(i2), primus, cfg); ok && fn(in) {
 						return true
 					}
 				}
@@ -494,6 +505,7 @@ func dualMatches(raw uint64, t *dualText, core []byte, out *[maxDualMatches]Inst
 			base.Args[i] = f.fields[i].get(raw)
 		}
 		dualCandidates(fi, &base, t, &cons, func(c Inst) bool {
+			c.Raw = dualRaw(&forms[c.Form], &c)
 			d, ok := newDualView(&forms[c.Form], &c)
 			if !ok {
 				return false
@@ -612,12 +624,11 @@ func parseDualMode(fi int, base *Inst, mnem1, rest string, plainFast bool) (Inst
 // dualCountsFit reports whether the layout for cfg has as many sources per
 // operation as the text shows (a quick test before assigning fields).
 func dualCountsFit(o1, o2 dualOp, cfg uint32, t *dualText) bool {
-	l := enumTables[dualLayoutTables[o1.srcs-1][o2.srcs-1]][cfg]
-	slash := strings.IndexByte(l, '/')
-	if slash < 0 {
+	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
+	if !lay.ok {
 		return false
 	}
-	n := [2]int{slash, len(l) - slash - 1}
+	n := [2]int{len(lay.lay[0]), len(lay.lay[1])}
 	for k, o := range [2]dualOp{o1, o2} {
 		want := 1 + n[k]
 		if o.idx == 2 {
