@@ -212,6 +212,15 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 	nops := 16
 	if f.op1 == 0x05 {
 		nops = 8
+	} else {
+		// vec3 swizzles have three channels: a source showing four is vec4
+		for k := 0; k < 2; k++ {
+			for j := 1; j < t.n[k]; j++ {
+				if t.opnd[k][j].chans.n > 3 {
+					return false
+				}
+			}
+		}
 	}
 	for i1 := 0; i1 < nops; i1++ {
 		o1, ok := dualInfo(enumDualop, uint32(i1))

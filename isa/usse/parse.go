@@ -41,6 +41,7 @@ func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
 	mnemonicSeen := false
 	in := scratch
 	lead1, lead2 := leadKeys2(text)
+	secondOp := hasSecondOp(text)
 	// the syntaxes either lead byte allows, merged in spec order
 	l1, l2 := parseOrder[lead1], parseOrder[lead2]
 	if lead2 == lead1 {
@@ -57,6 +58,9 @@ func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
 			key, l1, l2 = l1[0], l1[1:], l2[1:]
 		}
 		fi, vi := int(key>>8), int(key&0xff)
+		if parseIndex[fi][vi].dual != secondOp {
+			continue
+		}
 		f := &forms[fi]
 		v := &f.variants[vi]
 		// an "eo" enum may be left out of the input (Sony does not print

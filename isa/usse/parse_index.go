@@ -52,6 +52,7 @@ type syntaxLead struct {
 	lead leadSet // first two bytes of the mnemonic (after a predicate prefix)
 	any  bool    // lead is unknown: always try
 	eo   int     // eoValues
+	dual bool    // a dual-issue syntax: its text has a second operation after '+'
 }
 
 var parseIndex = func() (t [len(forms)][]syntaxLead) {
@@ -62,6 +63,9 @@ var parseIndex = func() (t [len(forms)][]syntaxLead) {
 			v := &f.variants[vi]
 			x := &t[fi][vi]
 			x.eo = eoValues(v)
+			for j := range v.elems {
+				x.dual = x.dual || v.elems[j].kind == kDualm
+			}
 			i := 0
 			for i < len(v.elems) && v.elems[i].kind == kPfx {
 				i++
@@ -150,3 +154,23 @@ var flagDefaults = func() (t [len(forms)][]struct{ mask, bits uint64 }) {
 	}
 	return t
 }()
+
+// hasSecondOp reports whether text has a '+' outside brackets followed by a
+// letter: the second operation of a dual-issue text (parseDualText's
+// split), which no other syntax prints.
+func hasSecondOp(text string) bool {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case '+':
+			if depth == 0 && i+1 < len(text) && text[i+1] >= 'a' && text[i+1] <= 'z' {
+				return true
+			}
+		}
+	}
+	return false
+}
