@@ -694,8 +694,8 @@ rivals:
 						continue
 					}
 				}
-				if gd := &t.opnd[p][0]; gd.bank != dbI {
-					continue // dualBuild's first test
+				if !dualDestsFit(&t, dualOps[0][r.i1].op, dualOps[1][r.i2].op, p, r.group == 1) {
+					continue
 				}
 				if !full {
 					d.fillText(&t, false)

@@ -144,3 +144,47 @@ func dualSourcesFit(t *dualText, o1, o2 dualOp, cfg uint32) bool {
 	}
 	return true
 }
+
+// dualDestsFit is the destinations' part of that test, with primus p: the
+// internal destination (operation p) is i0..i3 with a mask the group can
+// encode (w only in the vec4 group), and the unified one (operation 1-p) is
+// a register operation 1-p can write, showing the mask destMask gives it.
+func dualDestsFit(t *dualText, o1, o2 dualOp, p uint32, vec4 bool) bool {
+	if t.n[0] == 0 || t.n[1] == 0 {
+		return false
+	}
+	gd := &t.opnd[p][0]
+	if gd.bank != dbI || gd.num > 3 || gd.neg || gd.abs {
+		return false
+	}
+	if !vec4 {
+		for c := 0; c < int(gd.chans.n); c++ {
+			if gd.chans.c[c] == 'w' {
+				return false
+			}
+		}
+	}
+	o := o1
+	if p == 0 {
+		o = o2
+	}
+	ud := &t.opnd[1-p][0]
+	if ud.neg || ud.abs {
+		return false
+	}
+	if _, _, ok := unifiedReg(ud, &dualDestBanks, o.vstore); !ok {
+		return false
+	}
+	m := uint32(1)
+	switch {
+	case ud.bank == dbI && vec4:
+		m = 15
+	case ud.bank == dbI:
+		m = 7
+	case o.vstore && t.f16:
+		m = 15
+	case o.vstore || t.f16:
+		m = 3
+	}
+	return ud.chans == maskChans[m]
+}

@@ -240,8 +240,8 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 				}
 			}
 			for primus := uint32(0); primus < 2 && fits != 0; primus++ {
-				if gd := &t.opnd[primus][0]; gd.bank != dbI || t.n[primus] == 0 {
-					continue // dualBuildArgs's first test
+				if !dualDestsFit(t, o1, o2, primus, f.op1 == 0x05) {
+					continue
 				}
 				for cfg := uint32(0); cfg < 4; cfg++ {
 					if fits>>cfg&1 == 0 {
