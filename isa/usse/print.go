@@ -39,10 +39,16 @@ func appendText(dst []byte, in *Inst) []byte {
 		if i == v.mnemEnd && flags {
 			dst = appendFlags(dst, f, v, in)
 		}
-		if v.elems[i].kind == kEo && eoImplied(f, v, &v.elems[i], in) {
-			continue
+		switch e := &v.elems[i]; e.kind {
+		case kLit:
+			dst = append(dst, e.text...)
+		case kEo:
+			if !eoImplied(f, v, e, in) {
+				dst = appendElem(dst, f, e, in)
+			}
+		default:
+			dst = appendElem(dst, f, e, in)
 		}
-		dst = appendElem(dst, f, &v.elems[i], in)
 	}
 	if v.mnemEnd == len(v.elems) && flags {
 		dst = appendFlags(dst, f, v, in)
@@ -421,39 +427,41 @@ func regMult(f *form, e *elem, in *Inst) uint64 {
 }
 
 func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
-	name := bankTables[e.table][bankIndex(f, e, in)]
+	bi := bankIndex(f, e, in)
 	num := uint64(in.Args[e.f[2]])
 	w := f.fields[e.f[2]].width
-	mult := regMult(f, e, in)
-	switch name {
-	case "r":
+	if bi >= 8 {
+		return dst
+	}
+	switch k := bankKinds[e.table][bi]; k {
+	case bkR:
 		if lim := uint64(1)<<w - 4; num >= lim {
 			dst = append(dst, 'i')
 			return strconv.AppendUint(dst, num-lim, 10)
 		}
 		dst = append(dst, 'r')
-		return strconv.AppendUint(dst, num*mult, 10)
-	case "o", "pa", "sa":
-		dst = append(dst, name...)
-		return strconv.AppendUint(dst, num*mult, 10)
-	case "special":
+		return strconv.AppendUint(dst, num*regMult(f, e, in), 10)
+	case bkO, bkPa, bkSa:
+		dst = append(dst, bank4[k]...)
+		return strconv.AppendUint(dst, num*regMult(f, e, in), 10)
+	case bkSpecial:
 		if num&0x40 != 0 {
 			dst = append(dst, 'g')
 			return strconv.AppendUint(dst, num&0x3f, 10)
 		}
 		dst = append(dst, 'c')
 		return strconv.AppendUint(dst, num, 10)
-	case "imm":
+	case bkImm:
 		return isa.AppendHexNum(dst, num)
-	case "index":
+	case bkIndex:
 		dst = append(dst, "idx"...)
 		return strconv.AppendUint(dst, num, 10)
-	case "idx1", "idx2":
+	case bkIdx1, bkIdx2:
 		dst = append(dst, bank4[num>>(w-2)]...)
 		dst = append(dst, "[index"...)
-		dst = append(dst, name[3])
+		dst = append(dst, byte('1'+k-bkIdx1))
 		dst = append(dst, " * 2 + "...)
-		return append(strconv.AppendUint(dst, (num&(1<<(w-2)-1))*mult, 10), ']')
+		return append(strconv.AppendUint(dst, (num&(1<<(w-2)-1))*regMult(f, e, in), 10), ']')
 	}
 	return dst
 }

@@ -83,3 +83,34 @@ var constFirst = func() (c [len(swizzleTables) + 1][2][4][64]uint32) {
 	}
 	return c
 }()
+
+// Bank kinds, numbered for the printer's switch (bankKinds).
+const (
+	bkR = iota
+	bkO
+	bkPa
+	bkSa
+	bkSpecial
+	bkImm
+	bkIndex
+	bkIdx1
+	bkIdx2
+	bkOther
+)
+
+// bankKinds[t][i] is the kind of entry i of bank table t.
+var bankKinds = func() (k [len(bankTables)][8]uint8) {
+	names := map[string]uint8{"r": bkR, "o": bkO, "pa": bkPa, "sa": bkSa, "special": bkSpecial,
+		"imm": bkImm, "index": bkIndex, "idx1": bkIdx1, "idx2": bkIdx2}
+	for t, banks := range bankTables {
+		for i := range k[t] {
+			k[t][i] = bkOther
+			if i < len(banks) {
+				if x, ok := names[banks[i]]; ok {
+					k[t][i] = x
+				}
+			}
+		}
+	}
+	return k
+}()
