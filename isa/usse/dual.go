@@ -149,6 +149,8 @@ type dualView struct {
 	primus   bool       // the first operation writes the unified destination
 	bad      int        // when invalid: the dual field at fault
 	mask     [2]uint8   // destMask per operation
+	flagSet  uint32     // dual fields printed as flags at markNone (present, unused, non-zero)
+	usedSet  uint32     // dual fields the operands show (used)
 	nch      [2]uint8   // srcChans per operation
 }
 
@@ -209,6 +211,13 @@ func (d *dualView) init(f *form, in *Inst) bool {
 	}
 	for k := 0; k < 2; k++ {
 		d.mask[k] = uint8(d.destMaskOf(k))
+	}
+	d.usedSet = dualUsedSets[d.c1-1][d.usesMask&15]
+	d.flagSet = 0
+	for k, fi := range d.x {
+		if fi >= 0 && d.v[k] != 0 && d.usedSet>>k&1 == 0 {
+			d.flagSet |= 1 << k
+		}
 	}
 	for k := 0; k < 2; k++ {
 		d.nch[k] = uint8(d.srcChansOf(k))
@@ -279,6 +288,22 @@ func (d *dualView) used(k int) bool {
 	}
 	return true
 }
+
+// dualUsedSets[c1-1][uses] is the set of dual fields used reports for a
+// first operation with c1 sources and layout letters uses (read-only).
+var dualUsedSets = func() (t [3][16]uint32) {
+	for c1 := 1; c1 <= 3; c1++ {
+		for uses := 0; uses < 16; uses++ {
+			d := dualView{c1: c1, usesMask: uint8(uses)}
+			for k := 0; k < dfCount; k++ {
+				if d.used(k) {
+					t[c1-1][uses] |= 1 << k
+				}
+			}
+		}
+	}
+	return t
+}()
 
 // unifiedIsDest reports whether operation k writes the unified destination.
 func (d *dualView) unifiedIsDest(k int) bool { return (k == 0) == d.primus }
@@ -610,25 +635,22 @@ func (d *dualView) appendRest(dst []byte, level int) []byte {
 	if level >= markForm && d.vec4 {
 		dst = append(dst, ".vec4"...)
 	}
-	for k := range dualFieldNames {
-		if d.x[k] < 0 {
-			continue
-		}
-		v := d.get(k)
-		show := !d.used(k) && v != 0
-		switch k {
-		case dfSrccfg:
-			show = level >= markCfg
-		case dfPrimus:
-			show = level >= markPrimus
-		case dfG1swzx, dfG2hi:
-			show = show || level >= markExt && d.used(k)
-		}
-		if !show {
+	show := d.flagSet &^ (1<<dfSrccfg | 1<<dfPrimus)
+	if level >= markCfg {
+		show |= 1 << dfSrccfg
+	}
+	if level >= markPrimus {
+		show |= 1 << dfPrimus
+	}
+	if level >= markExt {
+		show |= d.usedSet & (1<<dfG1swzx | 1<<dfG2hi)
+	}
+	for k := 0; show>>k != 0; k++ {
+		if show>>k&1 == 0 || d.x[k] < 0 {
 			continue
 		}
 		dst = append(append(dst, '.'), dualFieldNames[k]...)
-		dst = strconv.AppendUint(append(dst, '='), uint64(v), 10)
+		dst = strconv.AppendUint(append(dst, '='), uint64(d.get(k)), 10)
 	}
 	dst = append(dst, ' ')
 	return d.appendOperands(dst, 1, level)
@@ -660,7 +682,7 @@ func dualViewLevel(d *dualView, in *Inst) int {
 	var t, tw dualText
 	var dw dualView
 	haveText, full := false, false
-	cons := freeCons()
+	var cons dualCons // freeCons, set up with the full text
 	var all [maxDualMatches]dualMatch
 	n := 0
 	found := false
@@ -699,6 +721,7 @@ rivals:
 				}
 				if !full {
 					d.fillText(&t, false)
+					cons = freeCons()
 					full = true
 				}
 				if base.Form == 0 { // not built yet (form 0 is not a dual form)
@@ -727,6 +750,9 @@ rivals:
 	}
 	if !found {
 		return markExt
+	}
+	if all[0].raw == in.Raw {
+		return markNone // no word before it prints its plain text
 	}
 	for level := markNone; level < markExt; level++ {
 		cons := dualConstraints(d, level)
@@ -848,7 +874,7 @@ func (d *dualView) fillText(t *dualText, lite bool) {
 	}
 	for k := range t.fixed {
 		t.fixed[k] = -1
-		if d.x[k] >= 0 && !d.used(k) && d.get(k) != 0 {
+		if d.flagSet>>k&1 != 0 {
 			t.fixed[k] = int32(d.get(k)) // printed as a flag
 		}
 	}
