@@ -711,12 +711,12 @@ rivals:
 				}
 				if p == 0 {
 					// the layout test does not depend on primus
-					if !dualSourcesFit(&t, dualOps[0][r.i1].op, dualOps[1][r.i2].op, c) {
+					if !dualSourcesFit(&t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, c) {
 						fits &^= 1 << c
 						continue
 					}
 				}
-				if !dualDestsFit(&t, dualOps[0][r.i1].op, dualOps[1][r.i2].op, p, r.group == 1) {
+				if !dualDestsFit(&t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, p, r.group == 1) {
 					continue
 				}
 				if !full {

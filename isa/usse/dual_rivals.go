@@ -107,12 +107,16 @@ var dualRivals = func() (t [2][16][16][4][]dualCombo) {
 // unified source (u) must be a register the operation can read (its
 // numbering, doubled or not), as dualAssign.source demands. It reads no
 // channels, so the lite text (fillText) is enough.
-func dualSourcesFit(t *dualText, o1, o2 dualOp, cfg uint32) bool {
+func dualSourcesFit(t *dualText, o1, o2 *dualOp, cfg uint32) bool {
 	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
 	if !lay.ok {
 		return false
 	}
-	for k, o := range [2]dualOp{o1, o2} {
+	for k := 0; k < 2; k++ {
+		o := o1
+		if k == 1 {
+			o = o2
+		}
 		l := lay.lay[k]
 		for i := 0; i < len(l); i++ {
 			j := 1 + i
@@ -149,7 +153,7 @@ func dualSourcesFit(t *dualText, o1, o2 dualOp, cfg uint32) bool {
 // internal destination (operation p) is i0..i3 with a mask the group can
 // encode (w only in the vec4 group), and the unified one (operation 1-p) is
 // a register operation 1-p can write, showing the mask destMask gives it.
-func dualDestsFit(t *dualText, o1, o2 dualOp, p uint32, vec4 bool) bool {
+func dualDestsFit(t *dualText, o1, o2 *dualOp, p uint32, vec4 bool) bool {
 	if t.n[0] == 0 || t.n[1] == 0 {
 		return false
 	}

@@ -235,12 +235,12 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 			// the layout tests do not depend on primus
 			fits := 0
 			for cfg := uint32(0); cfg < 4; cfg++ {
-				if dualCountsFit(o1, o2, cfg, t) && dualSourcesFit(t, o1, o2, cfg) {
+				if dualCountsFit(o1, o2, cfg, t) && dualSourcesFit(t, &o1, &o2, cfg) {
 					fits |= 1 << cfg
 				}
 			}
 			for primus := uint32(0); primus < 2 && fits != 0; primus++ {
-				if !dualDestsFit(t, o1, o2, primus, f.op1 == 0x05) {
+				if !dualDestsFit(t, &o1, &o2, primus, f.op1 == 0x05) {
 					continue
 				}
 				for cfg := uint32(0); cfg < 4; cfg++ {
