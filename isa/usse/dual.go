@@ -670,27 +670,25 @@ func dualLevel(f *form, in *Inst) int {
 
 // dualViewLevel is dualLevel for a valid view d of in.
 func dualViewLevel(d *dualView, in *Inst) int {
-	f := d.f
 	if !d.plainNamesWord() {
 		return markExt // the search never finds the word without ext markers
 	}
 	g := uint8(0)
-	if f.op1 == 0x05 {
+	if d.f.op1 == 0x05 {
 		g = 1
 	}
 	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
-	var t, tw dualText
-	var dw dualView
-	haveText, full := false, false
-	var cons dualCons // freeCons, set up with the full text
-	var all [maxDualMatches]dualMatch
-	n := 0
+	rivals := dualRivals[g][i1][i2][cfg]
+	// the combinations before the word's own that pass the quick tests, in
+	// search order (at most 8 rivals x 2 x 4 configurations)
+	var tries [64]dualTry
+	nt := 0
+	var t dualText
+	haveText := false
 	found := false
-	var base Inst
-rivals:
-	for _, r := range dualRivals[g][i1][i2][cfg] {
-		fi := dualForms[r.group]
-		base.Form = 0
+search:
+	for ri := range rivals {
+		r := &rivals[ri]
 		fits := r.cfgs // narrowed by dualSourcesFit once the text is built
 		for p := uint32(0); p < 2; p++ {
 			for c := uint32(0); c < 4; c++ {
@@ -700,60 +698,83 @@ rivals:
 				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
 					// the word's own combination: its plain text names
 					// it (plainNamesWord), so the search finds it here
-					all[n] = newDualMatch(in)
-					n++
 					found = true
-					break rivals
+					break search
 				}
 				if !haveText {
 					d.fillText(&t, true)
 					haveText = true
 				}
+				o1, o2 := &dualOps[0][r.i1].op, &dualOps[1][r.i2].op
 				if p == 0 {
 					// the layout test does not depend on primus
-					if !dualSourcesFit(&t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, c) {
+					if !dualSourcesFit(&t, o1, o2, c) {
 						fits &^= 1 << c
 						continue
 					}
 				}
-				if !dualDestsFit(&t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, p, r.group == 1) {
+				if !dualDestsFit(&t, o1, o2, p, r.group == 1) {
 					continue
 				}
-				if !full {
-					d.fillText(&t, false)
-					cons = freeCons()
-					full = true
-				}
-				if base.Form == 0 { // not built yet (form 0 is not a dual form)
-					base.Form = int16(fi)
-					decodeFields(int16(fi), in.Raw, &base.Args)
-				}
-				w, ok := dualBuildArgs(fi, &base, &t, &cons, uint32(r.i1), uint32(r.i2), p, c)
-				if !ok {
-					continue
-				}
-				if !dw.init(&forms[w.Form], &w) {
-					continue
-				}
-				// the plain text is a function of its structure and the
-				// parser reads the structure back (TestDualTextStructure):
-				// equal structures are equal texts
-				if dw.fillText(&tw, false); tw == t {
-					w.Raw = dualRaw(&forms[fi], &w)
-					all[n] = newDualMatch(&w)
-					if n++; n == len(all) {
-						return markExt
-					}
-				}
+				tries[nt] = dualTry{uint8(ri), uint8(p), uint8(c)}
+				nt++
 			}
 		}
 	}
 	if !found {
 		return markExt
 	}
-	if all[0].raw == in.Raw {
-		return markNone // no word before it prints its plain text
+	if nt == 0 {
+		return markNone // no word before it can print its plain text
 	}
+	return dualLevelBuilt(d, in, &t, rivals, tries[:nt])
+}
+
+// dualTry is a rival combination the level search builds: its index in
+// the rival list, primus and source configuration.
+type dualTry struct{ r, p, c uint8 }
+
+// dualLevelBuilt finishes dualViewLevel: it builds the words the tries
+// stand for from the plain text (t holds its lite form), keeps those
+// printing that text, and finds the level at which the word (last in
+// search order) comes first.
+func dualLevelBuilt(d *dualView, in *Inst, t *dualText, rivals []dualCombo, tries []dualTry) int {
+	d.fillText(t, false)
+	cons := freeCons()
+	var all [maxDualMatches]dualMatch
+	n := 0
+	var base Inst
+	var tw dualText
+	var dw dualView
+	baseGroup := -1
+	for _, x := range tries {
+		r := &rivals[x.r]
+		fi := dualForms[r.group]
+		if int(r.group) != baseGroup {
+			base = Inst{Form: int16(fi)}
+			decodeFields(int16(fi), in.Raw, &base.Args)
+			baseGroup = int(r.group)
+		}
+		w, ok := dualBuildArgs(fi, &base, t, &cons, uint32(r.i1), uint32(r.i2), uint32(x.p), uint32(x.c))
+		if !ok || !dw.init(&forms[w.Form], &w) {
+			continue
+		}
+		// the plain text is a function of its structure and the parser
+		// reads the structure back (TestDualTextStructure): equal
+		// structures are equal texts
+		if dw.fillText(&tw, false); tw == *t {
+			w.Raw = dualRaw(&forms[fi], &w)
+			all[n] = newDualMatch(&w)
+			if n++; n == len(all) {
+				return markExt // (the word itself would need the next slot)
+			}
+		}
+	}
+	if n == 0 {
+		return markNone
+	}
+	all[n] = newDualMatch(in)
+	n++
 	for level := markNone; level < markExt; level++ {
 		cons := dualConstraints(d, level)
 		for i := 0; i < n; i++ {
@@ -775,7 +796,7 @@ rivals:
 type dualMatch struct {
 	raw  uint64
 	op1  uint8
-	vals [len(dualMatchFields)]uint32
+	vals [len(dualMatchFields)]uint8 // all fit: op indices, cfg, one-bit fields
 }
 
 var dualMatchFields = [...]int{dfOp1, dfOp2, dfSrccfg, dfPrimus, dfG1swzx, dfG2hi}
@@ -785,7 +806,7 @@ func newDualMatch(in *Inst) dualMatch {
 	x := &dualIdxByForm[in.Form]
 	for i, k := range dualMatchFields {
 		if x[k] >= 0 {
-			m.vals[i] = in.Args[x[k]]
+			m.vals[i] = uint8(in.Args[x[k]])
 		}
 	}
 	return m
@@ -798,7 +819,7 @@ func (c *dualCons) allowsMatch(m *dualMatch) bool {
 		return false
 	}
 	for i, k := range dualMatchFields {
-		if v := c.fixed[k]; v >= 0 && m.vals[i] != uint32(v) {
+		if v := c.fixed[k]; v >= 0 && uint32(m.vals[i]) != uint32(v) {
 			return false
 		}
 	}
