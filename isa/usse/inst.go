@@ -220,6 +220,20 @@ func (f *form) check(in *Inst) int {
 	return -1
 }
 
+// encodeFields builds the word of form f from in.Args; false when a value
+// does not fit its field or the fields overlap the fixed bits.
+func encodeFields(f *form, in *Inst) (uint64, bool) {
+	w := f.value
+	for i := range f.fields {
+		fd := &f.fields[i]
+		if uint64(in.Args[i]) >= 1<<fd.width {
+			return 0, false
+		}
+		w = fd.set(w, in.Args[i])
+	}
+	return w, w&f.mask == f.value
+}
+
 func arg(in *Inst, fi int8) uint32 {
 	if fi < 0 {
 		return 0
@@ -264,15 +278,13 @@ func Encode(in Inst) (uint64, error) {
 		return 0, fmt.Errorf("usse: encode: no form %d", in.Form)
 	}
 	f := &forms[in.Form]
-	w := f.value
-	for i := range f.fields {
-		fd := &f.fields[i]
-		if uint64(in.Args[i]) >= 1<<fd.width {
-			return 0, fmt.Errorf("usse: %s: %s = %d does not fit in %d bits", f.name, fd.name, in.Args[i], fd.width)
+	w, ok := encodeFields(f, &in)
+	if !ok {
+		for i := range f.fields {
+			if fd := &f.fields[i]; uint64(in.Args[i]) >= 1<<fd.width {
+				return 0, fmt.Errorf("usse: %s: %s = %d does not fit in %d bits", f.name, fd.name, in.Args[i], fd.width)
+			}
 		}
-		w = fd.set(w, in.Args[i])
-	}
-	if w&f.mask != f.value {
 		return 0, fmt.Errorf("usse: %s: fields overlap fixed bits", f.name)
 	}
 	if bad := f.check(&in); bad >= 0 {
