@@ -100,7 +100,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 		}
 	})
 	out := make([]byte, 0, len(stmts)*Len)
-	var scratch Inst
+	var scratch parseScratch
 	for i, s := range stmts {
 		pc := uint64(i) * Len
 		resolve := func(f *form, in *Inst, fi int8, label string) (uint32, bool) {

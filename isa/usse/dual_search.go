@@ -566,23 +566,45 @@ func appendNormDual[T string | []byte](dst []byte, s T) []byte {
 	return dst
 }
 
-// parseDual resolves a dual-issue text for form fi: mnem1 is the first
-// mnemonic as written, rest everything after the blank that follows the
-// generic flags. It returns the word printing exactly this text.
-func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
-	return parseDualMode(fi, base, mnem1, rest, true)
+// dualMemo carries what parsing one dual-issue text for the vec3 group
+// found over to the vec4 group (the parser tries both syntaxes in turn):
+// the text's structure, and in plain mode whether a vec3 word prints it.
+type dualMemo struct {
+	mnem1, rest string
+	t           dualText
+	ok          bool
+	haveT       bool
+	vec3Done    bool // vec3Hit is known
+	vec3Hit     bool
 }
 
-// parseDualMode is parseDual; with plainFast, a text that states no marker
-// is resolved without marker levels: the first candidate whose plain text
-// it is comes first in the search among the words printing that text, so
-// its level is markNone (TestParseDualPlain checks this against the full
-// resolution).
-func parseDualMode(fi int, base *Inst, mnem1, rest string, plainFast bool) (Inst, bool) {
-	t, ok := parseDualText(mnem1, rest)
+// text returns the structure of mnem1 rest, parsed once.
+func (m *dualMemo) text(mnem1, rest string) (*dualText, bool) {
+	if !m.haveT || m.mnem1 != mnem1 || m.rest != rest {
+		*m = dualMemo{mnem1: mnem1, rest: rest, haveT: true}
+		m.t, m.ok = parseDualText(mnem1, rest)
+	}
+	return &m.t, m.ok
+}
+
+// parseDualMode resolves a dual-issue text for form fi: mnem1 is the first
+// mnemonic as written, rest everything after the blank that follows the
+// generic flags. It returns the word printing exactly this text. With
+// plainFast, a text that states no marker is resolved without marker
+// levels: the first candidate whose plain text it is comes first in the
+// search among the words printing that text, so its level is markNone
+// (TestParseDualPlain checks this against the full resolution). memo (nil:
+// none) carries the text's structure and the vec3 group's answer from the
+// vec3 syntax to the vec4 one.
+func parseDualMode(fi int, base *Inst, mnem1, rest string, plainFast bool, memo *dualMemo) (Inst, bool) {
+	if memo == nil {
+		memo = new(dualMemo)
+	}
+	tp, ok := memo.text(mnem1, rest)
 	if !ok {
 		return Inst{}, false
 	}
+	t := *tp
 	plain := plainFast && !t.vec4 && t.marker == [2]string{} && t.fixed[dfSrccfg] < 0 &&
 		t.fixed[dfPrimus] < 0 && t.fixed[dfG1swzx] < 0 && t.fixed[dfG2hi] < 0
 	var rawBuf, wantBuf, gotBuf [256]byte
@@ -591,12 +613,13 @@ func parseDualMode(fi int, base *Inst, mnem1, rest string, plainFast bool) (Inst
 	cons := freeCons()
 	var out Inst
 	var buf [256]byte
-	if plain && fi == dualForms[1] {
+	if plain && fi == dualForms[1] && !memo.vec3Done {
 		// the vec3 group comes first in the search: a vec3 word printing
 		// this plain text takes it (the vec4 one would need .vec4)
 		base3 := Inst{Form: int16(dualForms[0])}
 		decodeFields(base3.Form, dualRaw(&forms[fi], base), &base3.Args)
-		if dualCandidates(dualForms[0], &base3, &t, &cons, func(c Inst) bool {
+		memo.vec3Done = true
+		memo.vec3Hit = dualCandidates(dualForms[0], &base3, &t, &cons, func(c Inst) bool {
 			var d dualView
 			if !d.init(&forms[c.Form], &c) {
 				return false
@@ -604,9 +627,10 @@ func parseDualMode(fi int, base *Inst, mnem1, rest string, plainFast bool) (Inst
 			p := d.appendMnem1(buf[:0], markNone)
 			p = d.appendRest(append(p, ' '), markNone)
 			return bytes.Equal(appendNormDual(gotBuf[:0], p), want)
-		}) {
-			return Inst{}, false
-		}
+		})
+	}
+	if plain && fi == dualForms[1] && memo.vec3Hit {
+		return Inst{}, false
 	}
 	hit := dualCandidates(fi, base, &t, &cons, func(c Inst) bool {
 		f := &forms[c.Form]
@@ -627,6 +651,9 @@ func parseDualMode(fi int, base *Inst, mnem1, rest string, plainFast bool) (Inst
 		}
 		return false
 	})
+	if plain && fi == dualForms[0] {
+		memo.vec3Done, memo.vec3Hit = true, hit
+	}
 	return out, hit
 }
 

@@ -174,8 +174,8 @@ func TestParseDualPlain(t *testing.T) {
 			for _, g := range dualForms {
 				base := Inst{Form: int16(g)}
 				decodeFields(int16(g), w, &base.Args)
-				fast, ok1 := parseDualMode(g, &base, text, rest, true)
-				full, ok2 := parseDualMode(g, &base, text, rest, false)
+				fast, ok1 := parseDualMode(g, &base, text, rest, true, nil)
+				full, ok2 := parseDualMode(g, &base, text, rest, false, nil)
 				if ok1 != ok2 || ok1 && fast.Raw != full.Raw {
 					t.Fatalf("%016x %s %s: shortcut %v %016x, full %v %016x", w, text, rest, ok1, fast.Raw, ok2, full.Raw)
 				}

@@ -13,8 +13,15 @@ import (
 // first-match shadowing cannot cause a mismatch). ".quad 0x..." returns the
 // word in Raw with Form -1.
 func ParseInst(text string) (Inst, error) {
-	var scratch Inst
+	var scratch parseScratch
 	return parseInst(text, nil, &scratch)
+}
+
+// parseScratch is the parser's working space (it escapes through the label
+// callback, so callers parsing many lines pass the same one).
+type parseScratch struct {
+	in   Inst
+	memo dualMemo
 }
 
 // labelFunc resolves a label operand of form f, field fi to a field value.
@@ -27,9 +34,8 @@ var (
 	ErrOperands = errors.New("bad operands")
 )
 
-// parseInst parses text; scratch is working space (it escapes through the
-// label callback, so callers parsing many lines pass the same one).
-func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
+// parseInst parses text, working in scratch.
+func parseInst(text string, labels labelFunc, scratch *parseScratch) (Inst, error) {
 	text = strings.TrimSpace(text)
 	if strings.HasPrefix(text, ".quad") {
 		v, ok := parseUint(strings.TrimSpace(text[len(".quad"):]))
@@ -39,9 +45,11 @@ func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
 		return Inst{Form: -1, Raw: v}, nil
 	}
 	mnemonicSeen := false
-	in := scratch
+	in := &scratch.in
 	lead1, lead2 := leadKeys2(text)
 	secondOp := hasSecondOp(text)
+	memo := &scratch.memo
+	memo.haveT = false // a new text
 	// the syntaxes either lead byte allows, merged in spec order
 	l1, l2 := parseOrder[lead1], parseOrder[lead2]
 	if lead2 == lead1 {
@@ -67,7 +75,7 @@ func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
 		// it); then each of its values is tried, the spelled-out one first
 		for alt := -1; alt < parseIndex[fi][vi].eo; alt++ {
 			*in = Inst{Form: int16(fi)}
-			ok, mnem := matchVariant(f, v, in, text, labels, alt)
+			ok, mnem := matchVariant(f, v, in, text, labels, alt, memo)
 			mnemonicSeen = mnemonicSeen || mnem
 			if !ok {
 				continue
@@ -98,7 +106,8 @@ type matcher struct {
 	set    [MaxFields]bool
 	alt    int    // value for an omitted optional enum, or -1
 	marked bool   // an imark element's text was present
-	dual1  string // dual issue: the first mnemonic as written
+	dual1  string    // dual issue: the first mnemonic as written
+	memo   *dualMemo // dual issue: shared by the syntaxes tried for one text
 }
 
 func (m *matcher) blanks() {
@@ -169,8 +178,8 @@ func eoValues(v *variant) int {
 // matchVariant matches text against v. With alt >= 0 the variant's optional
 // enum consumes no text and takes the value alt. mnemonic reports whether
 // the text's mnemonic (with flags) was v's.
-func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, alt int) (ok, mnemonic bool) {
-	m := matcher{s: text, alt: alt}
+func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, alt int, memo *dualMemo) (ok, mnemonic bool) {
+	m := matcher{s: text, alt: alt, memo: memo}
 	for _, fi := range v.flags {
 		in.Args[fi] = f.fields[fi].def // what a missing flag means
 	}
@@ -431,7 +440,7 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		m.pos = end
 		return m.assign(in, e.f[1], b2u(f16))
 	case kDualr:
-		back, ok := parseDual(int(in.Form), in, m.dual1, m.s[m.pos:])
+		back, ok := parseDualMode(int(in.Form), in, m.dual1, m.s[m.pos:], true, m.memo)
 		if !ok {
 			return false
 		}
