@@ -104,8 +104,8 @@ type matcher struct {
 	s      string
 	pos    int
 	set    [MaxFields]bool
-	alt    int    // value for an omitted optional enum, or -1
-	marked bool   // an imark element's text was present
+	alt    int       // value for an omitted optional enum, or -1
+	marked bool      // an imark element's text was present
 	dual1  string    // dual issue: the first mnemonic as written
 	memo   *dualMemo // dual issue: shared by the syntaxes tried for one text
 }
