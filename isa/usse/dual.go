@@ -173,10 +173,14 @@ func (d *dualView) init(f *form, in *Inst) bool {
 	} else {
 		d.x = dualIdx(f)
 	}
+	nz := uint32(0) // fields that are present and non-zero
 	for k, fi := range d.x {
 		d.v[k] = 0
 		if fi >= 0 {
 			d.v[k] = in.Args[fi]
+			if d.v[k] != 0 {
+				nz |= 1 << k
+			}
 		}
 	}
 	d.op = [2]*dualOp{}
@@ -213,12 +217,7 @@ func (d *dualView) init(f *form, in *Inst) bool {
 		d.mask[k] = uint8(d.destMaskOf(k))
 	}
 	d.usedSet = dualUsedSets[d.c1-1][d.usesMask&15]
-	d.flagSet = 0
-	for k, fi := range d.x {
-		if fi >= 0 && d.v[k] != 0 && d.usedSet>>k&1 == 0 {
-			d.flagSet |= 1 << k
-		}
-	}
+	d.flagSet = nz &^ d.usedSet
 	for k := 0; k < 2; k++ {
 		d.nch[k] = uint8(d.srcChansOf(k))
 	}
