@@ -1,5 +1,10 @@
 package usse
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Tables derived once from the generated ones (read-only afterwards): for
 // each syntax, the first two letters its mnemonic can start with, so that
 // the parser tries only the syntaxes a text's first two letters allow.
@@ -53,6 +58,96 @@ type syntaxLead struct {
 	any  bool    // lead is unknown: always try
 	eo   int     // eoValues
 	dual bool    // a dual-issue syntax: its text has a second operation after '+'
+	// hashes (mnemBit) of the mnemonic's first token ("mad") where the
+	// mnemonic has one, and of its first two tokens ("mad.f32") where it
+	// has more; mnemAny: the mnemonics could not be listed
+	mnem1, mnem2 [2]uint64
+	mnemAny      bool
+}
+
+// mnemBit numbers a mnemonic key for the syntaxes' key sets (FNV-1a).
+func mnemBit(key string) uint {
+	h := uint32(2166136261)
+	for i := 0; i < len(key); i++ {
+		h = (h ^ uint32(key[i])) * 16777619
+	}
+	return uint(h % 128)
+}
+
+// mnemKeys splits a mnemonic into its first token and first two tokens
+// ("mad.f32.nosched" -> "mad", "mad.f32"; two is "" with one token).
+func mnemKeys(m string) (one, two string) {
+	i := strings.IndexByte(m, '.')
+	if i < 0 {
+		return m, ""
+	}
+	j := strings.IndexByte(m[i+1:], '.')
+	if j < 0 {
+		return m[:i], m
+	}
+	return m[:i], m[:i+1+j]
+}
+
+// mnemonics lists the texts the mnemonic elements of v (after the
+// predicate, before mnemEnd) can print, or false when an element cannot be
+// listed or there are too many.
+func mnemonics(f *form, v *variant) ([]string, bool) {
+	outs := []string{""}
+	for i := 0; i < v.mnemEnd; i++ {
+		e := &v.elems[i]
+		var alts []string
+		switch e.kind {
+		case kPfx:
+			continue
+		case kLit:
+			alts = []string{e.text}
+		case kE, kEo:
+			for _, x := range enumTables[e.table] {
+				if x != "?" {
+					alts = append(alts, x)
+				}
+			}
+			if e.kind == kEo {
+				alts = append(alts, "")
+			}
+		case kImark, kBit:
+			alts = []string{"", e.text}
+		case kSzmark:
+			alts = []string{"", ".vec3"}
+		case kPck:
+			for _, d := range enumTables[e.table] {
+				for _, x := range enumTables[e.table] {
+					alts = append(alts, "mov."+d, "pack."+d+"."+x)
+				}
+			}
+		case kFmt2:
+			for _, d := range enumTables[e.table] {
+				for _, x := range enumTables[e.table] {
+					alts = append(alts, "."+d, "."+d+"."+x)
+				}
+			}
+		case kDualm:
+			for _, x := range enumTables[enumDualop] {
+				alts = append(alts, x+".f32", x+".f16")
+			}
+		case kDec, kDec1:
+			for x := 0; x < 1<<f.fields[e.f[0]].width; x++ {
+				alts = append(alts, strconv.Itoa(x+int(e.kind-kDec)))
+			}
+		default:
+			return nil, false
+		}
+		var next []string
+		for _, o := range outs {
+			for _, a := range alts {
+				next = append(next, o+a)
+			}
+		}
+		if outs = next; len(outs) > 1<<12 {
+			return nil, false
+		}
+	}
+	return outs, true
 }
 
 var parseIndex = func() (t [len(forms)][]syntaxLead) {
@@ -65,6 +160,21 @@ var parseIndex = func() (t [len(forms)][]syntaxLead) {
 			x.eo = eoValues(v)
 			for j := range v.elems {
 				x.dual = x.dual || v.elems[j].kind == kDualm
+			}
+			ms, ok := mnemonics(f, v)
+			x.mnemAny = !ok
+			for _, m := range ms {
+				one, two := mnemKeys(m)
+				if one == "" {
+					x.mnemAny = true
+				}
+				if two == "" {
+					b := mnemBit(one)
+					x.mnem1[b>>6] |= 1 << (b & 63)
+				} else {
+					b := mnemBit(two)
+					x.mnem2[b>>6] |= 1 << (b & 63)
+				}
 			}
 			i := 0
 			for i < len(v.elems) && v.elems[i].kind == kPfx {
@@ -92,6 +202,36 @@ var parseIndex = func() (t [len(forms)][]syntaxLead) {
 	}
 	return t
 }()
+
+// mnemonicMay reports whether syntax x may print the mnemonic that starts
+// text (up to its first blank): its first two tokens are one of x's, or its
+// first token is one of x's one-token mnemonics (the rest being flags).
+func (x *syntaxLead) mnemonicMay(text string) bool {
+	if x.mnemAny {
+		return true
+	}
+	if i := strings.IndexAny(text, " \t"); i >= 0 {
+		text = text[:i]
+	}
+	one, two := mnemKeys(text)
+	b := mnemBit(one)
+	if x.mnem1[b>>6]>>(b&63)&1 != 0 {
+		return true
+	}
+	b = mnemBit(two)
+	return two != "" && x.mnem2[b>>6]>>(b&63)&1 != 0
+}
+
+// afterPredicate is text after a leading predicate prefix and blanks (as
+// leadKeys2 finds it), or text.
+func afterPredicate(text string) string {
+	for i := 0; i < len(text) && i < 4; i++ {
+		if text[i] == ' ' || text[i] == '\t' {
+			return strings.TrimLeft(text[i:], " \t")
+		}
+	}
+	return text
+}
 
 // leadKeys2 are the lead of text and, when text starts with a predicate
 // prefix and a blank, the lead of what follows it.
