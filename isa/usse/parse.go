@@ -47,7 +47,7 @@ func parseInst(text string, labels labelFunc, scratch *parseScratch) (Inst, erro
 	mnemonicSeen := false
 	in := &scratch.in
 	lead1, lead2 := leadKeys2(text)
-	afterPred := afterPredicate(text)
+	mnemA, mnemB := textMnemOf(text), textMnemOf(afterPredicate(text))
 	secondOp := hasSecondOp(text)
 	memo := &scratch.memo
 	memo.haveT = false // a new text
@@ -67,7 +67,7 @@ func parseInst(text string, labels labelFunc, scratch *parseScratch) (Inst, erro
 			key, l1, l2 = l1[0], l1[1:], l2[1:]
 		}
 		fi, vi := int(key>>8), int(key&0xff)
-		if x := &parseIndex[fi][vi]; x.dual != secondOp || !x.mnemonicMay(text) && !x.mnemonicMay(afterPred) {
+		if x := &parseIndex[fi][vi]; x.dual != secondOp || !x.mnemonicMay(&mnemA) && !x.mnemonicMay(&mnemB) {
 			continue
 		}
 		f := &forms[fi]

@@ -203,23 +203,26 @@ var parseIndex = func() (t [len(forms)][]syntaxLead) {
 	return t
 }()
 
-// mnemonicMay reports whether syntax x may print the mnemonic that starts
-// text (up to its first blank): its first two tokens are one of x's, or its
-// first token is one of x's one-token mnemonics (the rest being flags).
-func (x *syntaxLead) mnemonicMay(text string) bool {
-	if x.mnemAny {
-		return true
-	}
+// textMnem is the hashed mnemonic keys of a text (up to its first blank).
+type textMnem struct {
+	b1, b2 uint
+	has2   bool
+}
+
+func textMnemOf(text string) textMnem {
 	if i := strings.IndexAny(text, " \t"); i >= 0 {
 		text = text[:i]
 	}
 	one, two := mnemKeys(text)
-	b := mnemBit(one)
-	if x.mnem1[b>>6]>>(b&63)&1 != 0 {
-		return true
-	}
-	b = mnemBit(two)
-	return two != "" && x.mnem2[b>>6]>>(b&63)&1 != 0
+	return textMnem{mnemBit(one), mnemBit(two), two != ""}
+}
+
+// mnemonicMay reports whether syntax x may print the mnemonic t: its first
+// two tokens are one of x's, or its first token is one of x's one-token
+// mnemonics (the rest being flags).
+func (x *syntaxLead) mnemonicMay(t *textMnem) bool {
+	return x.mnemAny || x.mnem1[t.b1>>6]>>(t.b1&63)&1 != 0 ||
+		t.has2 && x.mnem2[t.b2>>6]>>(t.b2&63)&1 != 0
 }
 
 // afterPredicate is text after a leading predicate prefix and blanks (as
