@@ -64,3 +64,26 @@ func TestFlagDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeFields: the generated encoder gives the field table's word, and
+// rejects exactly the values that do not fit.
+func TestEncodeFields(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	for fi := range forms {
+		f := &forms[fi]
+		for n := 0; n < 2000; n++ {
+			in := Inst{Form: int16(fi)}
+			for i := range f.fields {
+				in.Args[i] = r.Uint32() & (1<<f.fields[i].width - 1)
+				if n%10 == 0 && r.IntN(len(f.fields)) == 0 {
+					in.Args[i] = r.Uint32() // may not fit
+				}
+			}
+			w1, ok1 := encodeFields(f, &in)
+			w2, ok2 := encodeFieldsSlow(f, &in)
+			if ok1 != ok2 || ok1 && w1 != w2 {
+				t.Fatalf("%s %v: generated %016x %v, table %016x %v", f.name, in.Args[:len(f.fields)], w1, ok1, w2, ok2)
+			}
+		}
+	}
+}

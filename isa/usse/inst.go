@@ -220,9 +220,16 @@ func (f *form) check(in *Inst) int {
 	return -1
 }
 
-// encodeFields builds the word of form f from in.Args; false when a value
-// does not fit its field or the fields overlap the fixed bits.
+// encodeFields builds the word of form f (in.Form's) from in.Args; false
+// when a value does not fit its field (generated code, tested equal to
+// encodeFieldsSlow).
 func encodeFields(f *form, in *Inst) (uint64, bool) {
+	return encodeFieldsGen(in.Form, &in.Args)
+}
+
+// encodeFieldsSlow is encodeFields from the field table; false also when
+// the fields overlap the fixed bits.
+func encodeFieldsSlow(f *form, in *Inst) (uint64, bool) {
 	w := f.value
 	for i := range f.fields {
 		fd := &f.fields[i]
