@@ -42,19 +42,6 @@ func (o dualOp) marker() string {
 // isDot: dot and ssq read 3 (vec3) or 4 (vec4) channels whatever the mask.
 func (o dualOp) isDot() bool { return o.idx == 1 || o.idx == 2 }
 
-// dualOps holds dualInfo for both operation tables (read-only).
-var dualOps = func() (t [2][16]struct {
-	op dualOp
-	ok bool
-}) {
-	for k, table := range [2]int{enumDualop, enumDualop2} {
-		for i := range t[k] {
-			t[k][i].op, t[k][i].ok = dualInfoSlow(table, uint32(i))
-		}
-	}
-	return t
-}()
-
 func dualInfo(table int, idx uint32) (dualOp, bool) {
 	if idx < 16 {
 		switch table {
@@ -113,15 +100,6 @@ const (
 	dfUsnum
 	dfCount
 )
-
-// dualIdxByForm holds dualIdx for every form, computed once from the
-// generated tables (read-only afterwards).
-var dualIdxByForm = func() (t [len(forms)][dfCount]int8) {
-	for fi := range forms {
-		t[fi] = dualIdx(&forms[fi])
-	}
-	return t
-}()
 
 // dualIdx maps the dual field numbers to the form's field indices (-1: absent).
 func dualIdx(f *form) (x [dfCount]int8) {
@@ -248,29 +226,6 @@ type dualLayout struct {
 	ok   bool
 }
 
-// dualLayouts splits the layout tables by source counts and configuration
-// once (read-only afterwards).
-var dualLayouts = func() (t [3][3][4]dualLayout) {
-	for i := range t {
-		for j := range t[i] {
-			for c, l := range enumTables[dualLayoutTables[i][j]] {
-				a, b, ok := strings.Cut(l, "/")
-				if !ok {
-					continue
-				}
-				x := &t[i][j][c]
-				x.lay, x.ok = [2]string{a, b}, true
-				for k := 0; k < len(l); k++ {
-					if l[k] != '/' {
-						x.uses |= 1 << layoutBit(l[k])
-					}
-				}
-			}
-		}
-	}
-	return t
-}()
-
 // used reports whether the operand text shows dual field k.
 func (d *dualView) used(k int) bool {
 	switch k {
@@ -287,22 +242,6 @@ func (d *dualView) used(k int) bool {
 	}
 	return true
 }
-
-// dualUsedSets[c1-1][uses] is the set of dual fields used reports for a
-// first operation with c1 sources and layout letters uses (read-only).
-var dualUsedSets = func() (t [3][16]uint32) {
-	for c1 := 1; c1 <= 3; c1++ {
-		for uses := 0; uses < 16; uses++ {
-			d := dualView{c1: c1, usesMask: uint8(uses)}
-			for k := 0; k < dfCount; k++ {
-				if d.used(k) {
-					t[c1-1][uses] |= 1 << k
-				}
-			}
-		}
-	}
-	return t
-}()
 
 // unifiedIsDest reports whether operation k writes the unified destination.
 func (d *dualView) unifiedIsDest(k int) bool { return (k == 0) == d.primus }
@@ -401,16 +340,6 @@ func dualReg(bank uint8, num uint32, double bool) (uint8, uint8, uint32) {
 	return bank, 0, num * mult
 }
 
-// maskChans is each write mask as operand channels (".x-z" without the dot).
-var maskChans = func() (t [16]dualChans) {
-	for m := range t {
-		if b := appendMaskChans(nil, uint32(m)); len(b) > 0 {
-			t[m].n = uint8(copy(t[m].c[:], b[1:]))
-		}
-	}
-	return t
-}()
-
 // destOpnd sets *o to operation k's destination as printed.
 func (d *dualView) destOpnd(o *dualOpnd, k int) {
 	*o = dualOpnd{}
@@ -477,53 +406,6 @@ const (
 	dualSpanAll
 	dualSpanHalf
 )
-
-// dualPrefixLen[vec4][span][idx][m] is how many channels of dual swizzle
-// entry idx srcOpnd prints when the operation reads m: the shortest prefix,
-// m or longer, whose first entry in the span is idx (read-only).
-var dualPrefixLen = func() (p [2][3][32][5]uint8) {
-	for v, ti := range [2]int{enumDswz3, enumDswz4} {
-		t := enumTables[ti]
-		for span := range p[v] {
-			for idx, ent := range t {
-				if ent == "?" {
-					continue
-				}
-				lo, hi := 0, 16
-				switch span {
-				case dualSpanAll:
-					hi = 32
-				case dualSpanHalf:
-					lo, hi = idx&16, idx&16+16
-				}
-				for m := 0; m <= 4; m++ {
-					n := min(m, len(ent))
-					for ; n < len(ent); n++ {
-						if firstIndex(t, lo, hi, ent[:n]) == idx {
-							break
-						}
-					}
-					p[v][span][idx][m] = uint8(n)
-				}
-			}
-		}
-	}
-	return p
-}()
-
-// dualNamed[vec4][all][idx] reports whether the full text of dual swizzle
-// entry idx names it among the standard entries (all: among all 32).
-var dualNamed = func() (p [2][2][32]bool) {
-	for v, ti := range [2]int{enumDswz3, enumDswz4} {
-		t := enumTables[ti]
-		for all, hi := range [2]int{16, 32} {
-			for idx := range t {
-				p[v][all][idx] = t[idx] != "?" && firstIndex(t, 0, hi, t[idx]) == idx
-			}
-		}
-	}
-	return p
-}()
 
 // plainNamesWord reports whether the plain text (markNone) names every
 // source swizzle: the parser reads back the entry printed, so the search
@@ -655,218 +537,6 @@ func (d *dualView) appendRest(dst []byte, level int) []byte {
 	return d.appendOperands(dst, 1, level)
 }
 
-// dualLevel is the marker level a word needs: the lowest at which the
-// search finds the word itself (-1 for an invalid word). Only the words
-// found before it matter, and only its rivals (dual_rivals.go) can print
-// its plain text.
-func dualLevel(f *form, in *Inst) int {
-	d, ok := newDualView(f, in)
-	if !ok {
-		return -1
-	}
-	return dualViewLevel(&d, in)
-}
-
-// dualViewLevel is dualLevel for a valid view d of in.
-func dualViewLevel(d *dualView, in *Inst) int {
-	if !d.plainNamesWord() {
-		return markExt // the search never finds the word without ext markers
-	}
-	g := uint8(0)
-	if d.f.op1 == 0x05 {
-		g = 1
-	}
-	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
-	rivals := dualRivals[g][i1][i2][cfg]
-	// the combinations before the word's own that pass the quick tests, in
-	// search order (at most 8 rivals x 2 x 4 configurations)
-	var tries [64]dualTry
-	nt := 0
-	var t dualText
-	haveText := false
-	found := false
-search:
-	for ri := range rivals {
-		r := &rivals[ri]
-		fits := r.cfgs // narrowed by dualSourcesFit once the text is built
-		for p := uint32(0); p < 2; p++ {
-			for c := uint32(0); c < 4; c++ {
-				if fits>>c&1 == 0 {
-					continue
-				}
-				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
-					// the word's own combination: its plain text names
-					// it (plainNamesWord), so the search finds it here
-					found = true
-					break search
-				}
-				if !haveText {
-					d.fillText(&t, true)
-					haveText = true
-				}
-				o1, o2 := &dualOps[0][r.i1].op, &dualOps[1][r.i2].op
-				if p == 0 {
-					// the layout test does not depend on primus
-					if !dualSourcesFit(&t, o1, o2, c) {
-						fits &^= 1 << c
-						continue
-					}
-				}
-				if !dualDestsFit(&t, o1, o2, p, r.group == 1) {
-					continue
-				}
-				tries[nt] = dualTry{uint8(ri), uint8(p), uint8(c)}
-				nt++
-			}
-		}
-	}
-	if !found {
-		return markExt
-	}
-	if nt == 0 {
-		return markNone // no word before it can print its plain text
-	}
-	return dualLevelBuilt(d, in, &t, rivals, tries[:nt])
-}
-
-// dualTry is a rival combination the level search builds: its index in
-// the rival list, primus and source configuration.
-type dualTry struct{ r, p, c uint8 }
-
-// dualLevelBuilt finishes dualViewLevel: it builds the words the tries
-// stand for from the plain text (t holds its lite form), keeps those
-// printing that text, and finds the level at which the word (last in
-// search order) comes first.
-func dualLevelBuilt(d *dualView, in *Inst, t *dualText, rivals []dualCombo, tries []dualTry) int {
-	d.fillText(t, false)
-	cons := freeCons()
-	var all [maxDualMatches]dualMatch
-	n := 0
-	var base Inst
-	var tw dualText
-	var dw dualView
-	baseGroup := -1
-	for _, x := range tries {
-		r := &rivals[x.r]
-		fi := dualForms[r.group]
-		if int(r.group) != baseGroup {
-			base = Inst{Form: int16(fi)}
-			decodeFields(int16(fi), in.Raw, &base.Args)
-			baseGroup = int(r.group)
-		}
-		w, ok := dualBuildArgs(fi, &base, t, &cons, uint32(r.i1), uint32(r.i2), uint32(x.p), uint32(x.c))
-		if !ok || !dw.init(&forms[w.Form], &w) {
-			continue
-		}
-		// the plain text is a function of its structure and the parser
-		// reads the structure back (TestDualTextStructure): equal
-		// structures are equal texts
-		if dw.fillText(&tw, false); tw == *t {
-			w.Raw = dualRaw(&forms[fi], &w)
-			all[n] = newDualMatch(&w)
-			if n++; n == len(all) {
-				return markExt // (the word itself would need the next slot)
-			}
-		}
-	}
-	if n == 0 {
-		return markNone
-	}
-	all[n] = newDualMatch(in)
-	n++
-	for level := markNone; level < markExt; level++ {
-		cons := dualConstraints(d, level)
-		for i := 0; i < n; i++ {
-			if cons.allowsMatch(&all[i]) {
-				if all[i].raw == in.Raw {
-					return level
-				}
-				break
-			}
-		}
-	}
-	// markExt states every field the operands leave open (and prints the
-	// swizzles for the half the ext bits name), so it always names the word
-	return markExt
-}
-
-// dualMatch is what the marker levels test of a word the search found: its
-// group and the dual fields dualConstraints can fix (0 when absent).
-type dualMatch struct {
-	raw  uint64
-	op1  uint8
-	vals [len(dualMatchFields)]uint8 // all fit: op indices, cfg, one-bit fields
-}
-
-var dualMatchFields = [...]int{dfOp1, dfOp2, dfSrccfg, dfPrimus, dfG1swzx, dfG2hi}
-
-func newDualMatch(in *Inst) dualMatch {
-	m := dualMatch{raw: in.Raw, op1: forms[in.Form].op1}
-	x := &dualIdxByForm[in.Form]
-	for i, k := range dualMatchFields {
-		if x[k] >= 0 {
-			m.vals[i] = uint8(in.Args[x[k]])
-		}
-	}
-	return m
-}
-
-// allowsMatch is allows for a dualMatch (dualConstraints fixes only
-// dualMatchFields).
-func (c *dualCons) allowsMatch(m *dualMatch) bool {
-	if c.form >= 0 && int(m.op1) != c.form {
-		return false
-	}
-	for i, k := range dualMatchFields {
-		if v := c.fixed[k]; v >= 0 && uint32(m.vals[i]) != uint32(v) {
-			return false
-		}
-	}
-	return true
-}
-
-// dualLevelSearch is dualLevel by the full search over both groups (the
-// reference the rival lists are tested against).
-func dualLevelSearch(f *form, in *Inst) int {
-	d, ok := newDualView(f, in)
-	if !ok {
-		return -1
-	}
-	var buf [256]byte
-	core := d.appendMnem1(buf[:0], markNone)
-	core = append(core, ' ')
-	core = d.appendRest(core, markNone)
-	t := d.text()
-	var all [maxDualMatches]Inst
-	n := dualMatches(in.Raw, &t, core, &all)
-	for level := markNone; level < markExt; level++ {
-		cons := dualConstraints(&d, level)
-		for i := 0; i < n; i++ {
-			if cons.allows(&all[i]) {
-				if all[i].Raw == in.Raw {
-					return level
-				}
-				break
-			}
-		}
-	}
-	return markExt
-}
-
-// allows reports whether a candidate word meets the constraints.
-func (c *dualCons) allows(in *Inst) bool {
-	if c.form >= 0 && int(forms[in.Form].op1) != c.form {
-		return false
-	}
-	x := &dualIdxByForm[in.Form]
-	for k, v := range c.fixed {
-		if v >= 0 && (x[k] < 0 && v != 0 || x[k] >= 0 && in.Args[x[k]] != uint32(v)) {
-			return false
-		}
-	}
-	return true
-}
-
 // text is the structure of d's plain (marker-free) text, as parseDualText
 // reads it back.
 func (d *dualView) text() dualText {
@@ -900,43 +570,6 @@ func (d *dualView) fillText(t *dualText, lite bool) {
 	}
 }
 
-// dualCons restricts the search: fixed fields (by dual field number) and
-// the form.
-type dualCons struct {
-	form  int            // -1 any, else op1 group
-	fixed [dfCount]int32 // -1 free
-}
-
-func freeCons() dualCons {
-	c := dualCons{form: -1}
-	for i := range c.fixed {
-		c.fixed[i] = -1
-	}
-	return c
-}
-
-func dualConstraints(d *dualView, level int) dualCons {
-	c := freeCons()
-	if level >= markForm {
-		c.form = int(d.f.op1)
-	}
-	if level >= markScalar {
-		c.fixed[dfOp1] = int32(d.get(dfOp1))
-		c.fixed[dfOp2] = int32(d.get(dfOp2))
-	}
-	if level >= markCfg {
-		c.fixed[dfSrccfg] = int32(d.get(dfSrccfg))
-	}
-	if level >= markPrimus {
-		c.fixed[dfPrimus] = int32(d.get(dfPrimus))
-	}
-	if level >= markExt {
-		c.fixed[dfG1swzx] = int32(d.get(dfG1swzx))
-		c.fixed[dfG2hi] = int32(d.get(dfG2hi))
-	}
-	return c
-}
-
 // dualOpnd is one operand as written (no pointers: cheap to copy and
 // compare).
 type dualOpnd struct {
@@ -964,56 +597,4 @@ func (ch *dualChans) prefixOf(s string) bool {
 		}
 	}
 	return true
-}
-
-// dualCheck is newDualView's validity test without building the view (the
-// decoder's check): -1, or the dual field at fault (newDualView's d.bad).
-func dualCheck(fi int16, in *Inst) int {
-	x := &dualIdxByForm[fi]
-	var v [dfCount]uint32
-	for k, i := range x {
-		if i >= 0 {
-			v[k] = in.Args[i]
-		}
-	}
-	i1, i2 := v[dfOp1], v[dfOp2]
-	if i1 >= 16 || !dualOps[0][i1].ok {
-		return dfOp1
-	}
-	if i2 >= 16 || !dualOps[1][i2].ok {
-		return dfOp2
-	}
-	c1 := dualOps[0][i1].op.srcs
-	lay := &dualLayouts[c1-1][dualOps[1][i2].op.srcs-1][v[dfSrccfg]&3]
-	if !lay.ok {
-		return dfSrccfg
-	}
-	if forms[fi].op1 == 0x05 {
-		return -1 // every vec4 swizzle entry is defined
-	}
-	t := enumTables[enumDswz3]
-	for k := 0; k < 2; k++ {
-		l := lay.lay[k]
-		for i := 0; i < len(l); i++ {
-			var idx uint32
-			var bad int
-			switch l[i] {
-			case 'u':
-				idx, bad = v[dfUswz], dfUswz
-				if c1 < 2 {
-					idx += 16 * v[dfG2hi]
-				}
-			case '0':
-				idx, bad = v[dfG0swz], dfG0swz
-			case '1':
-				idx, bad = v[dfG1swz]+16*v[dfG1swzx], dfG1swz
-			default:
-				continue // '2' reads the identity
-			}
-			if idx >= uint32(len(t)) || t[idx] == "?" {
-				return bad
-			}
-		}
-	}
-	return -1
 }
