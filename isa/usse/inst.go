@@ -200,20 +200,20 @@ func (f *form) check(in *Inst) int {
 			if _, ok := swizzleEntry(f, e, in); !ok {
 				return int(e.f[0])
 			}
-		case kGsw:
-			sw := gswSwizzle(e)
-			if _, ok := swizzleEntry(f, &sw, in); !ok {
+		case kGsw: // as gswSwizzle's element
+			if !swizzleOK(f, e.table, e.f[1], e.f[2], e.f[4], in) {
 				return int(e.f[1])
 			}
-		case kRsw, kRswh:
-			reg, sw, hasSw := rswParts(e)
-			if bankIndex(f, &reg, in) >= len(bankTables[e.table]) {
+		case kRsw, kRswh: // as rswParts' elements
+			if bankIndex(f, e, in) >= len(bankTables[e.table]) {
 				return int(e.f[0])
 			}
-			if hasSw {
-				if _, ok := swizzleEntry(f, &sw, in); !ok {
-					return int(e.f[3])
-				}
+			sel := e.f[6]
+			if e.kind == kRswh {
+				sel = -1
+			}
+			if e.f[3] >= 0 && !swizzleOK(f, uint8(e.tab2), e.f[3], e.f[4], sel, in) {
+				return int(e.f[3])
 			}
 		}
 	}
@@ -267,6 +267,22 @@ func swizzleTableIndex(e *elem, in *Inst) int {
 		return swzV3
 	}
 	return int(e.table)
+}
+
+// swizzleOK reports whether fields swz (low part) and ext (high part, or
+// -1) name an entry of swizzle table t (swzV34: picked by field sel), as
+// swizzleEntry does for a swz element with those fields.
+func swizzleOK(f *form, t uint8, swz, ext, sel int8, in *Inst) bool {
+	ti := int(t)
+	if t == swzV34 {
+		ti = swzV3
+		if arg(in, sel) != 0 {
+			ti = swzV4
+		}
+	}
+	idx := int(arg(in, ext))<<f.fields[swz].width | int(in.Args[swz])
+	tab := swizzleTables[ti]
+	return idx < len(tab) && tab[idx] != "?"
 }
 
 func swizzleEntry(f *form, e *elem, in *Inst) (string, bool) {
