@@ -42,17 +42,37 @@ func rswHalf(e *elem, in *Inst) bool {
 // prefix of its entry that names it, at least as long as the mask needs
 // (looked up in swzPrefixLen).
 func swizzlePrefix(f *form, e *elem, in *Inst) string {
-	ti := swizzleTableIndex(e, in)
-	idx := int(arg(in, e.f[1]))<<f.fields[e.f[0]].width | int(in.Args[e.f[0]])
-	t := swizzleTables[ti]
-	if idx >= len(t) || t[idx] == "?" {
+	return swizzlePrefixOf(f, e.table, e.f[0], e.f[1], e.f[2], e.f[3], in)
+}
+
+// swizzlePrefixOf is swizzlePrefix for a swz element of table t with fields
+// swz, ext, mask and sel (-1: none), without building the element.
+func swizzlePrefixOf(f *form, t uint8, swz, ext, mask, sel int8, in *Inst) string {
+	ti := int(t)
+	if t == swzV34 {
+		ti = swzV3
+		if arg(in, sel) != 0 {
+			ti = swzV4
+		}
+	}
+	idx := int(arg(in, ext))<<f.fields[swz].width | int(in.Args[swz])
+	tab := swizzleTables[ti]
+	if idx >= len(tab) || tab[idx] == "?" {
 		return ""
 	}
 	m := 4
-	if e.f[2] >= 0 {
-		m = maskLen(in.Args[e.f[2]])
+	if mask >= 0 {
+		m = maskLen(in.Args[mask])
 	}
-	return t[idx][:swzPrefixLen[ti][idx][m]]
+	return tab[idx][:swzPrefixLen[ti][idx][m]]
+}
+
+// rswSel is the selector field of an rsw element's swizzle (rswParts).
+func rswSel(e *elem) int8 {
+	if e.kind == kRswh {
+		return -1 // rswh's seventh field is its precision
+	}
+	return e.f[6]
 }
 
 const (
@@ -219,7 +239,7 @@ func constMatch(n uint32, chans string, want []uint32, half bool) bool {
 // (register, entry) giving those values (constFirst).
 func rswConst(f *form, e *elem, in *Inst, vals *[4]uint32) (int, bool) {
 	// the register part's bank fields are e's first two
-	if bankTables[e.table][bankIndex(f, e, in)] != "special" {
+	if bi := bankIndex(f, e, in); bi >= 8 || bankKinds[e.table][bi] != bkSpecial {
 		return 0, false
 	}
 	n := in.Args[e.f[2]]
@@ -229,9 +249,15 @@ func rswConst(f *form, e *elem, in *Inst, vals *[4]uint32) (int, bool) {
 	k := maskLen(arg(in, e.f[5]))
 	chans := "xyzw"
 	ti, idx := len(swizzleTables), 0
-	if _, sw, hasSw := rswParts(e); hasSw {
-		ti = swizzleTableIndex(&sw, in)
-		idx = int(arg(in, sw.f[1]))<<f.fields[sw.f[0]].width | int(in.Args[sw.f[0]])
+	if e.f[3] >= 0 { // the swizzle part of rswParts: table tab2, fields 3, 4, selector
+		ti = int(e.tab2)
+		if e.tab2 == swzV34 {
+			ti = swzV3
+			if arg(in, rswSel(e)) != 0 {
+				ti = swzV4
+			}
+		}
+		idx = int(arg(in, e.f[4]))<<f.fields[e.f[3]].width | int(in.Args[e.f[3]])
 		if t := swizzleTables[ti]; idx >= len(t) || len(t[idx]) < k {
 			return 0, false // also "?"
 		} else {

@@ -188,9 +188,8 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		return appendMaskChans(dst, in.Args[e.f[0]])
 	case kSwz:
 		return append(append(dst, '.'), swizzlePrefix(f, e, in)...)
-	case kGsw:
-		sw := gswSwizzle(e)
-		p := swizzlePrefix(f, &sw, in)
+	case kGsw: // gswSwizzle's fields
+		p := swizzlePrefixOf(f, e.table, e.f[1], e.f[2], e.f[3], e.f[4], in)
 		num := in.Args[e.f[0]]
 		if num == 0 && allConst(p) {
 			var v [4]uint32
@@ -206,10 +205,10 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		if k, ok := rswConst(f, e, in, &v); ok {
 			return appendValues(dst, v[:k])
 		}
-		reg, sw, hasSw := rswParts(e)
-		dst = appendReg(dst, f, &reg, in)
-		if hasSw {
-			dst = append(append(dst, '.'), swizzlePrefix(f, &sw, in)...)
+		// rswParts' register (numbers doubled for 6-bit fields only) and swizzle
+		dst = appendRegMult(dst, f, e, in, 1+uint64(b2u(f.fields[e.f[2]].width == 6)))
+		if e.f[3] >= 0 {
+			dst = append(append(dst, '.'), swizzlePrefixOf(f, uint8(e.tab2), e.f[3], e.f[4], e.f[5], rswSel(e), in)...)
 		}
 	case kSwzf:
 		v := in.Args[e.f[0]]
@@ -427,6 +426,11 @@ func regMult(f *form, e *elem, in *Inst) uint64 {
 }
 
 func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
+	return appendRegMult(dst, f, e, in, regMult(f, e, in))
+}
+
+// appendRegMult is appendReg with the numbering factor given.
+func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
 	bi := bankIndex(f, e, in)
 	num := uint64(in.Args[e.f[2]])
 	w := f.fields[e.f[2]].width
@@ -440,10 +444,10 @@ func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
 			return strconv.AppendUint(dst, num-lim, 10)
 		}
 		dst = append(dst, 'r')
-		return strconv.AppendUint(dst, num*regMult(f, e, in), 10)
+		return strconv.AppendUint(dst, num*mult, 10)
 	case bkO, bkPa, bkSa:
 		dst = append(dst, bank4[k]...)
-		return strconv.AppendUint(dst, num*regMult(f, e, in), 10)
+		return strconv.AppendUint(dst, num*mult, 10)
 	case bkSpecial:
 		if num&0x40 != 0 {
 			dst = append(dst, 'g')
@@ -461,7 +465,7 @@ func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
 		dst = append(dst, "[index"...)
 		dst = append(dst, byte('1'+k-bkIdx1))
 		dst = append(dst, " * 2 + "...)
-		return append(strconv.AppendUint(dst, (num&(1<<(w-2)-1))*regMult(f, e, in), 10), ']')
+		return append(strconv.AppendUint(dst, (num&(1<<(w-2)-1))*mult, 10), ']')
 	}
 	return dst
 }
