@@ -33,7 +33,10 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 			in = Inst{Form: -1}
 			err = &isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated}
 		} else {
-			err = decodeWord(binary.LittleEndian.Uint64(code[off:]), addr, &in)
+			// the printer reads only the form's own fields, which
+			// decodeFields all writes: no need to clear the rest
+			in.Form = -1
+			err = decodeZeroed(binary.LittleEndian.Uint64(code[off:]), addr, &in)
 		}
 		if err != nil {
 			var de *isa.DecodeError
@@ -59,20 +62,36 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 // in 8-byte units.
 func Assemble(filename string, src []byte) ([]byte, error) {
 	type stmt struct {
-		text string
-		line int
-		col  int
+		text      string
+		line, col int32
 	}
 	stmts := make([]stmt, 0, bytes.Count(src, []byte{'\n'})+1)
 	labels := map[string]uint64{}
 	var errs asm.ErrorList
-	// the lines without comments, in one buffer that never grows (a line
-	// never gets longer), so the statements' strings stay valid
-	arena := make([]byte, 0, len(src))
+	// the lines without comments go to arena, which only keeps those whose
+	// statements are not plain substrings of the line (a comment inside a
+	// statement); appending to it may move it, but a statement's string
+	// keeps its old array alive and nothing writes there again
+	var arena []byte
 	asm.Lines(src, func(line string, n int) {
 		start := len(arena)
 		arena = stripColumns(arena, line)
 		body := unsafe.String(unsafe.SliceData(arena[start:]), len(arena)-start)
+		// stripping keeps columns: a statement without blanked comments in
+		// it reads the same in line at the same offset
+		inArena := false
+		defer func() {
+			if !inArena {
+				arena = arena[:start] // nothing refers to this line's copy
+			}
+		}()
+		own := func(t string, at int) string {
+			if at+len(t) <= len(line) && line[at:at+len(t)] == t {
+				return line[at : at+len(t)]
+			}
+			inArena = true
+			return t
+		}
 		base := 0 // offset of body in the line
 		for {
 			i := strings.IndexByte(body, ':')
@@ -84,20 +103,22 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 				errs.Add(asm.Pos{File: filename, Line: n, Col: base + strings.Index(body, name) + 1}, "label %s defined twice", name)
 			}
 			labels[name] = uint64(len(stmts)) * Len
+			inArena = true // the map keeps name
 			base += i + 1
 			body = body[i+1:]
 		}
 		for len(body) > 0 {
 			part, rest, _ := strings.Cut(body, ";")
 			if t := strings.TrimSpace(part); t != "" {
-				stmts = append(stmts, stmt{t, n, base + strings.Index(part, t) + 1})
+				at := base + strings.Index(part, t)
+				stmts = append(stmts, stmt{own(t, at), int32(n), int32(at + 1)})
 			}
 			base += len(part) + 1
 			body = rest
 		}
 	})
 	out := make([]byte, 0, len(stmts)*Len)
-	var scratch Inst
+	var scratch parseScratch
 	for i, s := range stmts {
 		pc := uint64(i) * Len
 		resolve := func(f *form, in *Inst, fi int8, label string) (uint32, bool) {
@@ -112,7 +133,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 		}
 		in, err := parseInst(s.text, resolve, &scratch)
 		if err != nil {
-			errs.Add(asm.Pos{File: filename, Line: s.line, Col: s.col}, "%v: %s", err, s.text)
+			errs.Add(asm.Pos{File: filename, Line: int(s.line), Col: int(s.col)}, "%v: %s", err, s.text)
 			out = binary.LittleEndian.AppendUint64(out, 0)
 			continue
 		}

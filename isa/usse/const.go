@@ -39,20 +39,40 @@ func rswHalf(e *elem, in *Inst) bool {
 }
 
 // swizzlePrefix is the text of a swz element without the dot: the shortest
-// prefix of its entry that names it, at least as long as the mask needs.
+// prefix of its entry that names it, at least as long as the mask needs
+// (looked up in swzPrefixLen).
 func swizzlePrefix(f *form, e *elem, in *Inst) string {
-	ent, _ := swizzleEntry(f, e, in)
-	n := len(ent)
-	if e.f[2] >= 0 {
-		n = min(maskLen(in.Args[e.f[2]]), len(ent))
-	}
-	t := swizzleTable(f, e, in)
-	for ; n < len(ent); n++ {
-		if firstWithPrefix(t, ent[:n]) == ent {
-			break
+	return swizzlePrefixOf(f, e.table, e.f[0], e.f[1], e.f[2], e.f[3], in)
+}
+
+// swizzlePrefixOf is swizzlePrefix for a swz element of table t with fields
+// swz, ext, mask and sel (-1: none), without building the element.
+func swizzlePrefixOf(f *form, t uint8, swz, ext, mask, sel int8, in *Inst) string {
+	ti := int(t)
+	if t == swzV34 {
+		ti = swzV3
+		if arg(in, sel) != 0 {
+			ti = swzV4
 		}
 	}
-	return ent[:n]
+	idx := int(arg(in, ext))<<f.fields[swz].width | int(in.Args[swz])
+	tab := swizzleTables[ti]
+	if idx >= len(tab) || tab[idx] == "?" {
+		return ""
+	}
+	m := 4
+	if mask >= 0 {
+		m = maskLen(in.Args[mask])
+	}
+	return tab[idx][:swzPrefixLen[ti][idx][m]]
+}
+
+// rswSel is the selector field of an rsw element's swizzle (rswParts).
+func rswSel(e *elem) int8 {
+	if e.kind == kRswh {
+		return -1 // rswh's seventh field is its precision
+	}
+	return e.f[6]
 }
 
 const (
@@ -214,36 +234,42 @@ func constMatch(n uint32, chans string, want []uint32, half bool) bool {
 	return true
 }
 
-// rswConst reports whether an rsw operand prints as braces, and its values.
+// rswConst reports whether an rsw operand prints as braces, and its values:
+// a constant register read through a swizzle entry that is the first
+// (register, entry) giving those values (constFirst).
 func rswConst(f *form, e *elem, in *Inst, vals *[4]uint32) (int, bool) {
 	// the register part's bank fields are e's first two
-	if bankTables[e.table][bankIndex(f, e, in)] != "special" {
+	if bi := bankIndex(f, e, in); bi >= 8 || bankKinds[e.table][bi] != bkSpecial {
 		return 0, false
 	}
-	_, sw, hasSw := rswParts(e)
 	n := in.Args[e.f[2]]
 	if n >= 64 {
 		return 0, false
 	}
 	k := maskLen(arg(in, e.f[5]))
 	chans := "xyzw"
-	var t []string
-	idx := 0
-	if hasSw {
-		ent, _ := swizzleEntry(f, &sw, in)
-		if len(ent) < k {
-			return 0, false
+	ti, idx := len(swizzleTables), 0
+	if e.f[3] >= 0 { // the swizzle part of rswParts: table tab2, fields 3, 4, selector
+		ti = int(e.tab2)
+		if e.tab2 == swzV34 {
+			ti = swzV3
+			if arg(in, rswSel(e)) != 0 {
+				ti = swzV4
+			}
 		}
-		chans = ent
-		t = swizzleTable(f, &sw, in)
-		idx = int(arg(in, sw.f[1]))<<f.fields[sw.f[0]].width | int(in.Args[sw.f[0]])
+		idx = int(arg(in, e.f[4]))<<f.fields[e.f[3]].width | int(in.Args[e.f[3]])
+		if t := swizzleTables[ti]; idx >= len(t) || len(t[idx]) < k {
+			return 0, false // also "?"
+		} else {
+			chans = t[idx]
+		}
+	}
+	half := rswHalf(e, in)
+	if constFirst[ti][b2u(half)][k-1][n]>>idx&1 == 0 {
+		return 0, false
 	}
 	for i := 0; i < k; i++ {
-		vals[i] = constValue(n, chans[i], rswHalf(e, in))
-		if !finite(vals[i]) {
-			return 0, false
-		}
+		vals[i] = constValue(n, chans[i], half)
 	}
-	n2, idx2, ok := firstConst(t, vals[:k], rswHalf(e, in))
-	return k, ok && n2 == n && idx2 == idx
+	return k, true
 }

@@ -92,3 +92,22 @@ func elemMayFail(f *form, e *elem) bool {
 	}
 	return false
 }
+
+// formMatch is what the decoder tests of a form: its fixed bits.
+type formMatch struct {
+	mask, value uint64
+	form        int16
+	mayFail     bool
+}
+
+// groupMatches lists groups' forms by op1 in spec order, compact so that
+// the decoder's first-match loop reads no form structs.
+var groupMatches = func() (t [32][]formMatch) {
+	for op1, g := range groups {
+		for _, fi := range g {
+			f := &forms[fi]
+			t[op1] = append(t[op1], formMatch{f.mask, f.value, int16(fi), decoders[fi].mayFail})
+		}
+	}
+	return t
+}()

@@ -64,3 +64,75 @@ func TestFlagDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeFields: the generated encoder gives the field table's word, and
+// rejects exactly the values that do not fit.
+func TestEncodeFields(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	for fi := range forms {
+		f := &forms[fi]
+		for n := 0; n < 2000; n++ {
+			in := Inst{Form: int16(fi)}
+			for i := range f.fields {
+				in.Args[i] = r.Uint32() & (1<<f.fields[i].width - 1)
+				if n%10 == 0 && r.IntN(len(f.fields)) == 0 {
+					in.Args[i] = r.Uint32() // may not fit
+				}
+			}
+			w1, ok1 := encodeFields(f, &in)
+			w2, ok2 := encodeFieldsSlow(f, &in)
+			if ok1 != ok2 || ok1 && w1 != w2 {
+				t.Fatalf("%s %v: generated %016x %v, table %016x %v", f.name, in.Args[:len(f.fields)], w1, ok1, w2, ok2)
+			}
+		}
+	}
+}
+
+// TestCheckSwizzles: check's swizzle tests agree with swizzleEntry on the
+// elements gswSwizzle and rswParts build, on random words of every form.
+func TestCheckSwizzles(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	tested := 0
+	for fi := range forms {
+		f := &forms[fi]
+		for n := 0; n < 3000; n++ {
+			w := r.Uint64()&^f.mask | f.value
+			in := Inst{Form: int16(fi), Raw: w}
+			decodeFields(int16(fi), w, &in.Args)
+			v := f.variant(&in)
+			if v == nil {
+				continue
+			}
+			for i := range v.elems {
+				e := &v.elems[i]
+				var got, want bool
+				switch e.kind {
+				case kGsw:
+					sw := gswSwizzle(e)
+					_, want = swizzleEntry(f, &sw, &in)
+					got = swizzleOK(f, e.table, e.f[1], e.f[2], e.f[4], &in)
+				case kRsw, kRswh:
+					_, sw, has := rswParts(e)
+					if !has {
+						continue
+					}
+					_, want = swizzleEntry(f, &sw, &in)
+					sel := e.f[6]
+					if e.kind == kRswh {
+						sel = -1
+					}
+					got = swizzleOK(f, uint8(e.tab2), e.f[3], e.f[4], sel, &in)
+				default:
+					continue
+				}
+				tested++
+				if got != want {
+					t.Fatalf("%s %016x elem %d: swizzleOK %v, swizzleEntry %v", f.name, w, i, got, want)
+				}
+			}
+		}
+	}
+	if tested < 10000 {
+		t.Fatalf("only %d swizzles tested", tested)
+	}
+}

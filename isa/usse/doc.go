@@ -21,7 +21,7 @@
 //     they differ from their default (0, or what usse.spec's "defaults" line
 //     gives: skipinv is 1 in all compiler output here), e.g. mad.f32.nosched.
 //   - Don't-care bits of a form are the pseudo-fields dc, dca, ... (at most 32
-//     bits each), printed the same way (emitvtx.end.dc=41944321).
+//     bits each), printed the same way (emitvtx.end.dc=2069 0x0).
 //   - Where two encodings would print alike, one carries a marker: VMAD vec3
 //     ".vec3" (unless its swizzles already rule out vec4), VMAD2 with two
 //     internal-register or constant sources ".vmad2", and VPCK with equal

@@ -42,19 +42,6 @@ func (o dualOp) marker() string {
 // isDot: dot and ssq read 3 (vec3) or 4 (vec4) channels whatever the mask.
 func (o dualOp) isDot() bool { return o.idx == 1 || o.idx == 2 }
 
-// dualOps holds dualInfo for both operation tables (read-only).
-var dualOps = func() (t [2][16]struct {
-	op dualOp
-	ok bool
-}) {
-	for k, table := range [2]int{enumDualop, enumDualop2} {
-		for i := range t[k] {
-			t[k][i].op, t[k][i].ok = dualInfoSlow(table, uint32(i))
-		}
-	}
-	return t
-}()
-
 func dualInfo(table int, idx uint32) (dualOp, bool) {
 	if idx < 16 {
 		switch table {
@@ -114,15 +101,6 @@ const (
 	dfCount
 )
 
-// dualIdxByForm holds dualIdx for every form, computed once from the
-// generated tables (read-only afterwards).
-var dualIdxByForm = func() (t [len(forms)][dfCount]int8) {
-	for fi := range forms {
-		t[fi] = dualIdx(&forms[fi])
-	}
-	return t
-}()
-
 // dualIdx maps the dual field numbers to the form's field indices (-1: absent).
 func dualIdx(f *form) (x [dfCount]int8) {
 	for i, n := range dualFieldNames {
@@ -139,45 +117,68 @@ func dualIdx(f *form) (x [dfCount]int8) {
 // dualView is a decoded dual-issue word.
 type dualView struct {
 	f        *form
-	in       *Inst
+	v        [dfCount]uint32 // the dual fields' values (0 when absent)
 	x        [dfCount]int8
 	vec4     bool
-	op       [2]dualOp
-	lay      [2]string // source letters per operation: u 0 1 2
-	usesMask uint8     // layoutBit set of the letters in lay
-	c1       int       // sources of the first operation
-	primus   bool      // the first operation writes the unified destination
-	bad      int       // when invalid: the dual field at fault
+	op       [2]*dualOp // entries of dualOps
+	lay      [2]string  // source letters per operation: u 0 1 2
+	usesMask uint8      // layoutBit set of the letters in lay
+	c1       int        // sources of the first operation
+	primus   bool       // the first operation writes the unified destination
+	bad      int        // when invalid: the dual field at fault
+	mask     [2]uint8   // destMask per operation
+	flagSet  uint32     // dual fields printed as flags at markNone (present, unused, non-zero)
+	usedSet  uint32     // dual fields the operands show (used)
+	nch      [2]uint8   // srcChans per operation
 }
 
-func (d *dualView) get(k int) uint32 {
-	if d.x[k] < 0 {
-		return 0
-	}
-	return d.in.Args[d.x[k]]
-}
+func (d *dualView) get(k int) uint32 { return d.v[k] }
 
+// newDualView reads the dual fields of in (a snapshot: later changes to in
+// are not seen).
 func newDualView(f *form, in *Inst) (dualView, bool) {
-	d := dualView{f: f, in: in, vec4: f.op1 == 0x05}
+	var d dualView
+	ok := d.init(f, in)
+	return d, ok
+}
+
+// init sets *d to newDualView(f, in) and reports whether it is valid.
+func (d *dualView) init(f *form, in *Inst) bool {
+	d.f, d.vec4 = f, f.op1 == 0x05
+	d.bad = 0
 	if in.Form >= 0 && int(in.Form) < len(forms) && &forms[in.Form] == f {
 		d.x = dualIdxByForm[in.Form]
 	} else {
 		d.x = dualIdx(f)
 	}
-	var ok bool
-	if d.op[0], ok = dualInfo(enumDualop, d.get(dfOp1)); !ok {
-		d.bad = dfOp1
-		return d, false
+	nz := uint32(0) // fields that are present and non-zero
+	for k, fi := range d.x {
+		d.v[k] = 0
+		if fi >= 0 {
+			d.v[k] = in.Args[fi]
+			if d.v[k] != 0 {
+				nz |= 1 << k
+			}
+		}
 	}
-	if d.op[1], ok = dualInfo(enumDualop2, d.get(dfOp2)); !ok {
+	d.op = [2]*dualOp{}
+	if i := d.get(dfOp1); i < 16 && dualOps[0][i].ok {
+		d.op[0] = &dualOps[0][i].op
+	} else {
+		d.bad = dfOp1
+		return false
+	}
+	if i := d.get(dfOp2); i < 16 && dualOps[1][i].ok {
+		d.op[1] = &dualOps[1][i].op
+	} else {
 		d.bad = dfOp2
-		return d, false
+		return false
 	}
 	d.c1 = d.op[0].srcs
 	lay := &dualLayouts[d.c1-1][d.op[1].srcs-1][d.get(dfSrccfg)&3]
 	if !lay.ok {
 		d.bad = dfSrccfg // no source layout for these operations
-		return d, false
+		return false
 	}
 	d.lay, d.usesMask = lay.lay, lay.uses
 	d.primus = d.get(dfPrimus) != 0
@@ -186,11 +187,19 @@ func newDualView(f *form, in *Inst) (dualView, bool) {
 		for i := 0; i < len(d.lay[k]); i++ {
 			if _, ok := d.srcSwizzle(d.lay[k][i]); !ok {
 				d.bad = [...]int{'u': dfUswz, '0': dfG0swz, '1': dfG1swz, '2': dfG2hi}[d.lay[k][i]]
-				return d, false
+				return false
 			}
 		}
 	}
-	return d, true
+	for k := 0; k < 2; k++ {
+		d.mask[k] = uint8(d.destMaskOf(k))
+	}
+	d.usedSet = dualUsedSets[d.c1-1][d.usesMask&15]
+	d.flagSet = nz &^ d.usedSet
+	for k := 0; k < 2; k++ {
+		d.nch[k] = uint8(d.srcChansOf(k))
+	}
+	return true
 }
 
 func (d *dualView) swzTable() []string {
@@ -217,29 +226,6 @@ type dualLayout struct {
 	ok   bool
 }
 
-// dualLayouts splits the layout tables by source counts and configuration
-// once (read-only afterwards).
-var dualLayouts = func() (t [3][3][4]dualLayout) {
-	for i := range t {
-		for j := range t[i] {
-			for c, l := range enumTables[dualLayoutTables[i][j]] {
-				a, b, ok := strings.Cut(l, "/")
-				if !ok {
-					continue
-				}
-				x := &t[i][j][c]
-				x.lay, x.ok = [2]string{a, b}, true
-				for k := 0; k < len(l); k++ {
-					if l[k] != '/' {
-						x.uses |= 1 << layoutBit(l[k])
-					}
-				}
-			}
-		}
-	}
-	return t
-}()
-
 // used reports whether the operand text shows dual field k.
 func (d *dualView) used(k int) bool {
 	switch k {
@@ -261,7 +247,9 @@ func (d *dualView) used(k int) bool {
 func (d *dualView) unifiedIsDest(k int) bool { return (k == 0) == d.primus }
 
 // destMask is the write mask of operation k.
-func (d *dualView) destMask(k int) uint32 {
+func (d *dualView) destMask(k int) uint32 { return uint32(d.mask[k]) }
+
+func (d *dualView) destMaskOf(k int) uint32 {
 	if !d.unifiedIsDest(k) {
 		return d.get(dfWmask) | d.get(dfWmaskw)<<3
 	}
@@ -283,7 +271,9 @@ func (d *dualView) destMask(k int) uint32 {
 }
 
 // srcChans is how many swizzle channels operation k's sources show.
-func (d *dualView) srcChans(k int) int {
+func (d *dualView) srcChans(k int) int { return int(d.nch[k]) }
+
+func (d *dualView) srcChansOf(k int) int {
 	switch o := d.op[k]; {
 	case !o.vload:
 		return 1
@@ -315,46 +305,50 @@ func (d *dualView) srcSwizzle(c byte) (int, bool) {
 	return idx, idx < len(t) && t[idx] != "?"
 }
 
-var dualDestBanks = [4]string{"r", "o", "pa", "idx1"}
+// Bank codes of dual-issue operands: r o pa sa as in bank4, then the
+// internal registers, the indexed bank and anything else the text names.
+const (
+	dbR = iota
+	dbO
+	dbPa
+	dbSa
+	dbI
+	dbIdx1
+	dbBad
+)
+
+var dualBankNames = [...]string{"r", "o", "pa", "sa", "i", "idx1"}
+
+var dualDestBanks = [4]uint8{dbR, dbO, dbPa, dbIdx1}
+var dualSrcBanks = [4]uint8{dbR, dbO, dbPa, dbSa}
 
 // dualReg is how a unified register prints: bank r o pa sa idx1, or i for
 // the internal registers at the top of the temp bank; num as printed.
-func dualReg(bank string, num uint32, double bool) (string, int, uint32) {
+func dualReg(bank uint8, num uint32, double bool) (uint8, uint8, uint32) {
 	mult := uint32(1)
 	if double {
 		mult = 2
 	}
 	switch bank {
-	case "r":
+	case dbR:
 		if num >= 124 {
-			return "i", 0, num - 124
+			return dbI, 0, num - 124
 		}
-	case "idx1":
-		return bank, int(num >> 5), (num & 31) * mult
+	case dbIdx1:
+		return bank, uint8(num >> 5), (num & 31) * mult
 	}
 	return bank, 0, num * mult
 }
 
-// maskText is the text of each write mask (".x-z" without the dot).
-var maskText = func() (t [16]string) {
-	for m := range t {
-		if b := appendMaskChans(nil, uint32(m)); len(b) > 0 {
-			t[m] = string(b[1:])
-		}
-	}
-	return t
-}()
-
-// destOpnd is operation k's destination as printed.
-func (d *dualView) destOpnd(k int) dualOpnd {
-	var o dualOpnd
+// destOpnd sets *o to operation k's destination as printed.
+func (d *dualView) destOpnd(o *dualOpnd, k int) {
+	*o = dualOpnd{}
 	if d.unifiedIsDest(k) {
 		o.bank, o.ibank, o.num = dualReg(dualDestBanks[d.get(dfUdbank)], d.get(dfUdnum), d.op[k].vstore)
 	} else {
-		o.bank, o.num = "i", d.get(dfGdnum)
+		o.bank, o.num = dbI, d.get(dfGdnum)
 	}
-	o.chans = maskText[d.destMask(k)&15]
-	return o
+	o.chans = maskChans[d.destMask(k)&15]
 }
 
 // firstIndex is the first entry in t[lo:hi] starting with p, or -1.
@@ -367,16 +361,15 @@ func firstIndex(t []string, lo, hi int, p string) int {
 	return -1
 }
 
-// srcOpnd is the source of operation k read through layout letter c, as
-// printed at marker level level.
-func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
-	var o dualOpnd
-	o.bank = "i"
+// srcOpnd sets *o to the source of operation k read through layout letter
+// c, as printed at marker level level (level < 0: without its channels).
+func (d *dualView) srcOpnd(o *dualOpnd, k int, c byte, level int) {
+	*o = dualOpnd{bank: dbI}
 	switch c {
 	case 'u':
 		o.abs = d.c1 <= 2 && d.get(dfG2lo) != 0
 		o.neg = d.get(dfUneg) != 0
-		o.bank, o.ibank, o.num = dualReg(bank4[d.get(dfUsbank)], d.get(dfUsnum), d.op[k].vload)
+		o.bank, o.ibank, o.num = dualReg(dualSrcBanks[d.get(dfUsbank)], d.get(dfUsnum), d.op[k].vload)
 	case '0':
 		o.num = d.get(dfG0slot)
 	case '1':
@@ -388,27 +381,31 @@ func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
 			o.num = d.get(dfG2hi)<<1 | d.get(dfG2lo)
 		}
 	}
+	if level < 0 {
+		return
+	}
 	idx, _ := d.srcSwizzle(c)
-	t := d.swzTable()
-	ent := t[idx]
 	// the parser takes the first entry with the printed prefix among the
 	// entries it may mean (see dualAssign.source): print enough channels
-	lo, hi := 0, 16
+	span := dualSpanStd
 	if c == 'u' && d.c1 < 2 || c == '1' {
-		hi = 32
+		span = dualSpanAll
 		if level >= markExt {
-			lo, hi = idx&16, idx&16+16
+			span = dualSpanHalf
 		}
 	}
-	n := min(d.srcChans(k), len(ent))
-	for ; n < len(ent); n++ {
-		if firstIndex(t, lo, hi, ent[:n]) == idx {
-			break
-		}
-	}
-	o.chans = ent[:n]
-	return o
+	v := b2u(d.vec4)
+	ent := d.swzTable()[idx]
+	o.chans.n = uint8(copy(o.chans.c[:], ent[:dualPrefixLen[v][span][idx][min(d.srcChans(k), 4)]]))
 }
+
+// Entry ranges a dual-issue source swizzle is read from: the standard
+// half, both halves, or the half the ext bit names.
+const (
+	dualSpanStd = iota
+	dualSpanAll
+	dualSpanHalf
+)
 
 // plainNamesWord reports whether the plain text (markNone) names every
 // source swizzle: the parser reads back the entry printed, so the search
@@ -416,16 +413,13 @@ func (d *dualView) srcOpnd(k int, c byte, level int) dualOpnd {
 // appears earlier in its table, like dswz4's second "zwzw", is not named
 // by any prefix; such words need markExt.)
 func (d *dualView) plainNamesWord() bool {
-	t := d.swzTable()
+	v := b2u(d.vec4)
 	for k := 0; k < 2; k++ {
 		for i := 0; i < len(d.lay[k]); i++ {
 			c := d.lay[k][i]
 			idx, _ := d.srcSwizzle(c)
-			hi := 16
-			if c == 'u' && d.c1 < 2 || c == '1' {
-				hi = 32
-			}
-			if firstIndex(t, 0, hi, t[idx]) != idx {
+			all := b2u(c == 'u' && d.c1 < 2 || c == '1')
+			if idx >= 32 || !dualNamed[v][all][idx] {
 				return false
 			}
 		}
@@ -440,15 +434,15 @@ func appendDualOpnd(dst []byte, o *dualOpnd) []byte {
 	if o.abs {
 		dst = append(dst, '|')
 	}
-	if o.bank == "idx1" {
-		dst = append(dst, bank4[o.ibank]...)
+	if o.bank == dbIdx1 {
+		dst = append(dst, bank4[o.ibank&3]...)
 		dst = append(dst, "[index1 * 2 + "...)
 		dst = append(strconv.AppendUint(dst, uint64(o.num), 10), ']')
 	} else {
-		dst = strconv.AppendUint(append(dst, o.bank...), uint64(o.num), 10)
+		dst = strconv.AppendUint(append(dst, dualBankNames[o.bank]...), uint64(o.num), 10)
 	}
-	if o.chans != "" {
-		dst = append(append(dst, '.'), o.chans...)
+	if o.chans.n != 0 {
+		dst = append(append(dst, '.'), o.chans.c[:o.chans.n]...)
 	}
 	if o.abs {
 		dst = append(dst, '|')
@@ -458,11 +452,11 @@ func appendDualOpnd(dst []byte, o *dualOpnd) []byte {
 
 // operands lists operation k's destination and sources as printed.
 func (d *dualView) operands(k int, level int, out *[5]dualOpnd) int {
-	out[0] = d.destOpnd(k)
+	d.destOpnd(&out[0], k)
 	n := 1
 	lay := d.lay[k]
 	for i := 0; i < len(lay); i++ {
-		out[n] = d.srcOpnd(k, lay[i], level)
+		d.srcOpnd(&out[n], k, lay[i], level)
 		n++
 		if d.op[k].idx == 2 { // ssq: Sony's dot of a source with itself
 			out[n] = out[n-1]
@@ -522,229 +516,85 @@ func (d *dualView) appendRest(dst []byte, level int) []byte {
 	if level >= markForm && d.vec4 {
 		dst = append(dst, ".vec4"...)
 	}
-	for k := range dualFieldNames {
-		if d.x[k] < 0 {
-			continue
-		}
-		v := d.get(k)
-		show := !d.used(k) && v != 0
-		switch k {
-		case dfSrccfg:
-			show = level >= markCfg
-		case dfPrimus:
-			show = level >= markPrimus
-		case dfG1swzx, dfG2hi:
-			show = show || level >= markExt && d.used(k)
-		}
-		if !show {
+	show := d.flagSet &^ (1<<dfSrccfg | 1<<dfPrimus)
+	if level >= markCfg {
+		show |= 1 << dfSrccfg
+	}
+	if level >= markPrimus {
+		show |= 1 << dfPrimus
+	}
+	if level >= markExt {
+		show |= d.usedSet & (1<<dfG1swzx | 1<<dfG2hi)
+	}
+	for k := 0; show>>k != 0; k++ {
+		if show>>k&1 == 0 || d.x[k] < 0 {
 			continue
 		}
 		dst = append(append(dst, '.'), dualFieldNames[k]...)
-		dst = strconv.AppendUint(append(dst, '='), uint64(v), 10)
+		dst = strconv.AppendUint(append(dst, '='), uint64(d.get(k)), 10)
 	}
 	dst = append(dst, ' ')
 	return d.appendOperands(dst, 1, level)
-}
-
-// dualLevel is the marker level a word needs: the lowest at which the
-// search finds the word itself (-1 for an invalid word). Only the words
-// found before it matter, and only its rivals (dual_rivals.go) can print
-// its plain text.
-func dualLevel(f *form, in *Inst) int {
-	d, ok := newDualView(f, in)
-	if !ok {
-		return -1
-	}
-	if !d.plainNamesWord() {
-		return markExt // the search never finds the word without ext markers
-	}
-	g := uint8(0)
-	if f.op1 == 0x05 {
-		g = 1
-	}
-	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
-	var t dualText
-	haveText := false
-	cons := freeCons()
-	var all [maxDualMatches]Inst
-	n := 0
-	found := false
-rivals:
-	for _, r := range dualRivals[g][i1][i2][cfg] {
-		fi := dualForms[r.group]
-		var base Inst
-		fits := r.cfgs // narrowed by dualSourcesFit once the text is built
-		for p := uint32(0); p < 2; p++ {
-			for c := uint32(0); c < 4; c++ {
-				if fits>>c&1 == 0 {
-					continue
-				}
-				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
-					// the word's own combination: its plain text names
-					// it (plainNamesWord), so the search finds it here
-					all[n] = *in
-					n++
-					found = true
-					break rivals
-				}
-				if !haveText {
-					t, haveText = d.text(), true
-				}
-				if p == 0 {
-					// the layout test does not depend on primus
-					if !dualSourcesFit(&t, dualOps[0][r.i1].op, dualOps[1][r.i2].op, c) {
-						fits &^= 1 << c
-						continue
-					}
-				}
-				if gd := &t.opnd[p][0]; gd.bank != "i" {
-					continue // dualBuild's first test
-				}
-				if base.Form == 0 { // not built yet (form 0 is not a dual form)
-					base.Form = int16(fi)
-					decodeFields(int16(fi), in.Raw, &base.Args)
-				}
-				w, ok := dualBuild(fi, &base, &t, &cons, uint32(r.i1), uint32(r.i2), p, c)
-				if !ok {
-					continue
-				}
-				dw, ok := newDualView(&forms[w.Form], &w)
-				if !ok {
-					continue
-				}
-				// the plain text is a function of its structure and the
-				// parser reads the structure back (TestDualTextStructure):
-				// equal structures are equal texts
-				if dw.text() == t {
-					all[n] = w
-					if n++; n == len(all) {
-						return markExt
-					}
-				}
-			}
-		}
-	}
-	if !found {
-		return markExt
-	}
-	for level := markNone; level < markExt; level++ {
-		cons := dualConstraints(&d, level)
-		for i := 0; i < n; i++ {
-			if cons.allows(&all[i]) {
-				if all[i].Raw == in.Raw {
-					return level
-				}
-				break
-			}
-		}
-	}
-	// markExt states every field the operands leave open (and prints the
-	// swizzles for the half the ext bits name), so it always names the word
-	return markExt
-}
-
-// dualLevelSearch is dualLevel by the full search over both groups (the
-// reference the rival lists are tested against).
-func dualLevelSearch(f *form, in *Inst) int {
-	d, ok := newDualView(f, in)
-	if !ok {
-		return -1
-	}
-	var buf [256]byte
-	core := d.appendMnem1(buf[:0], markNone)
-	core = append(core, ' ')
-	core = d.appendRest(core, markNone)
-	t := d.text()
-	var all [maxDualMatches]Inst
-	n := dualMatches(in.Raw, &t, core, &all)
-	for level := markNone; level < markExt; level++ {
-		cons := dualConstraints(&d, level)
-		for i := 0; i < n; i++ {
-			if cons.allows(&all[i]) {
-				if all[i].Raw == in.Raw {
-					return level
-				}
-				break
-			}
-		}
-	}
-	return markExt
-}
-
-// allows reports whether a candidate word meets the constraints.
-func (c *dualCons) allows(in *Inst) bool {
-	if c.form >= 0 && int(forms[in.Form].op1) != c.form {
-		return false
-	}
-	x := &dualIdxByForm[in.Form]
-	for k, v := range c.fixed {
-		if v >= 0 && (x[k] < 0 && v != 0 || x[k] >= 0 && in.Args[x[k]] != uint32(v)) {
-			return false
-		}
-	}
-	return true
 }
 
 // text is the structure of d's plain (marker-free) text, as parseDualText
 // reads it back.
 func (d *dualView) text() dualText {
 	var t dualText
-	for k := range t.fixed {
-		t.fixed[k] = -1
-		if d.x[k] >= 0 && !d.used(k) && d.get(k) != 0 {
-			t.fixed[k] = int32(d.get(k)) // printed as a flag
-		}
-	}
-	t.name = [2]string{d.op[0].name, d.op[1].name}
-	t.f16 = d.get(dfF16) != 0
-	for k := 0; k < 2; k++ {
-		t.n[k] = d.operands(k, markNone, &t.opnd[k])
-	}
+	d.fillText(&t, false)
 	return t
 }
 
-// dualCons restricts the search: fixed fields (by dual field number) and
-// the form.
-type dualCons struct {
-	form  int            // -1 any, else op1 group
-	fixed [dfCount]int32 // -1 free
+// fillText sets *t to text(); lite leaves out the flags and the source
+// channels (enough for dualSourcesFit).
+func (d *dualView) fillText(t *dualText, lite bool) {
+	level := markNone
+	if lite {
+		level = -1
+	}
+	t.name = [2]string{d.op[0].name, d.op[1].name}
+	t.f16 = d.get(dfF16) != 0
+	t.marker = [2]string{}
+	t.vec4 = false
+	for k := 0; k < 2; k++ {
+		t.n[k] = d.operands(k, level, &t.opnd[k])
+	}
+	if lite {
+		return
+	}
+	for k := range t.fixed {
+		t.fixed[k] = -1
+		if d.flagSet>>k&1 != 0 {
+			t.fixed[k] = int32(d.get(k)) // printed as a flag
+		}
+	}
 }
 
-func freeCons() dualCons {
-	c := dualCons{form: -1}
-	for i := range c.fixed {
-		c.fixed[i] = -1
-	}
-	return c
-}
-
-func dualConstraints(d *dualView, level int) dualCons {
-	c := freeCons()
-	if level >= markForm {
-		c.form = int(d.f.op1)
-	}
-	if level >= markScalar {
-		c.fixed[dfOp1] = int32(d.get(dfOp1))
-		c.fixed[dfOp2] = int32(d.get(dfOp2))
-	}
-	if level >= markCfg {
-		c.fixed[dfSrccfg] = int32(d.get(dfSrccfg))
-	}
-	if level >= markPrimus {
-		c.fixed[dfPrimus] = int32(d.get(dfPrimus))
-	}
-	if level >= markExt {
-		c.fixed[dfG1swzx] = int32(d.get(dfG1swzx))
-		c.fixed[dfG2hi] = int32(d.get(dfG2hi))
-	}
-	return c
-}
-
-// dualOpnd is one operand as written.
+// dualOpnd is one operand as written (no pointers: cheap to copy and
+// compare).
 type dualOpnd struct {
 	neg, abs bool
-	bank     string // r o pa sa i idx1
-	ibank    int    // idx1: the indexed bank (bank4)
+	bank     uint8 // dbR ... dbBad
+	ibank    uint8 // dbIdx1: the indexed bank (bank4)
 	num      uint32
-	chans    string // swizzle or mask text
+	chans    dualChans // swizzle or mask text
+}
+
+// dualChans is up to four channel letters.
+type dualChans struct {
+	c [4]byte
+	n uint8
+}
+
+// prefixOf reports whether s starts with the (non-empty) channels.
+func (ch *dualChans) prefixOf(s string) bool {
+	if ch.n == 0 || len(s) < int(ch.n) {
+		return false
+	}
+	for i := 0; i < int(ch.n); i++ {
+		if s[i] != ch.c[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -103,14 +103,20 @@ var dualRivals = func() (t [2][16][16][4][]dualCombo) {
 
 // dualSourcesFit is a quick necessary test for dualBuild: with operations
 // o1, o2 and source configuration cfg, every source that the layout reads
-// from an internal register (letters 0 1 2) must be written as one, as
-// dualAssign.source demands.
-func dualSourcesFit(t *dualText, o1, o2 dualOp, cfg uint32) bool {
+// from an internal register (letters 0 1 2) must be written as one, and the
+// unified source (u) must be a register the operation can read (its
+// numbering, doubled or not), as dualAssign.source demands. It reads no
+// channels, so the lite text (fillText) is enough.
+func dualSourcesFit(t *dualText, o1, o2 *dualOp, cfg uint32) bool {
 	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
 	if !lay.ok {
 		return false
 	}
-	for k, o := range [2]dualOp{o1, o2} {
+	for k := 0; k < 2; k++ {
+		o := o1
+		if k == 1 {
+			o = o2
+		}
 		l := lay.lay[k]
 		for i := 0; i < len(l); i++ {
 			j := 1 + i
@@ -126,16 +132,63 @@ func dualSourcesFit(t *dualText, o1, o2 dualOp, cfg uint32) bool {
 				if p.abs && o1.srcs > 2 {
 					return false
 				}
+				if _, _, ok := unifiedReg(p, &dualSrcBanks, o.vload); !ok {
+					return false
+				}
 			case '0', '1':
-				if p.bank != "i" || p.num > 3 || p.abs || p.neg && l[i] == '0' {
+				if p.bank != dbI || p.num > 3 || p.abs || p.neg && l[i] == '0' {
 					return false
 				}
 			case '2':
-				if p.bank != "i" || p.num > 3 || p.abs || p.neg || o1.srcs < 2 && p.num != 2 {
+				if p.bank != dbI || p.num > 3 || p.abs || p.neg || o1.srcs < 2 && p.num != 2 {
 					return false
 				}
 			}
 		}
 	}
 	return true
+}
+
+// dualDestsFit is the destinations' part of that test, with primus p: the
+// internal destination (operation p) is i0..i3 with a mask the group can
+// encode (w only in the vec4 group), and the unified one (operation 1-p) is
+// a register operation 1-p can write, showing the mask destMask gives it.
+func dualDestsFit(t *dualText, o1, o2 *dualOp, p uint32, vec4 bool) bool {
+	if t.n[0] == 0 || t.n[1] == 0 {
+		return false
+	}
+	gd := &t.opnd[p][0]
+	if gd.bank != dbI || gd.num > 3 || gd.neg || gd.abs {
+		return false
+	}
+	if !vec4 {
+		for c := 0; c < int(gd.chans.n); c++ {
+			if gd.chans.c[c] == 'w' {
+				return false
+			}
+		}
+	}
+	o := o1
+	if p == 0 {
+		o = o2
+	}
+	ud := &t.opnd[1-p][0]
+	if ud.neg || ud.abs {
+		return false
+	}
+	if _, _, ok := unifiedReg(ud, &dualDestBanks, o.vstore); !ok {
+		return false
+	}
+	m := uint32(1)
+	switch {
+	case ud.bank == dbI && vec4:
+		m = 15
+	case ud.bank == dbI:
+		m = 7
+	case o.vstore && t.f16:
+		m = 15
+	case o.vstore || t.f16:
+		m = 3
+	}
+	return ud.chans == maskChans[m]
 }

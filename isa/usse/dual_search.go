@@ -67,25 +67,44 @@ func parseDualOpnds(s string, out *[5]dualOpnd) (int, bool) {
 		for i < len(p) && p[i] >= 'a' && p[i] <= 'z' {
 			i++
 		}
-		o.bank, p = p[:i], p[i:]
+		bank := p[:i]
+		p = p[i:]
+		o.bank = dbBad
+		for k, name := range dualBankNames {
+			if name == bank {
+				o.bank = uint8(k)
+			}
+		}
 		if strings.HasPrefix(p, "[") {
 			b := -1
 			for k, s := range bank4 {
-				if s == o.bank {
+				if s == bank {
 					b = k
 				}
 			}
 			end := strings.IndexByte(p, ']')
-			inner := strings.ReplaceAll(p[1:max(end, 1)], " ", "")
-			if b < 0 || end < 0 || !strings.HasPrefix(inner, "index1*2+") {
+			var innerBuf [32]byte
+			inner := innerBuf[:0]
+			for i := 1; i < end; i++ {
+				if p[i] != ' ' {
+					if len(inner) == len(innerBuf) {
+						return 0, false // no index text is this long
+					}
+					inner = append(inner, p[i])
+				}
+			}
+			if b < 0 || end < 0 || !bytes.HasPrefix(inner, []byte("index1*2+")) {
 				return 0, false
 			}
-			v, err := strconv.ParseUint(inner[len("index1*2+"):], 10, 32)
+			v, err := strconv.ParseUint(string(inner[len("index1*2+"):]), 10, 32)
 			if err != nil {
 				return 0, false
 			}
-			o.bank, o.ibank, o.num, p = "idx1", b, uint32(v), p[end+1:]
+			o.bank, o.ibank, o.num, p = dbIdx1, uint8(b), uint32(v), p[end+1:]
 		} else {
+			if o.bank == dbIdx1 {
+				o.bank = dbBad // "idx1" is no bank name in the text
+			}
 			j := 0
 			for j < len(p) && p[j] >= '0' && p[j] <= '9' {
 				j++
@@ -97,7 +116,11 @@ func parseDualOpnds(s string, out *[5]dualOpnd) (int, bool) {
 			o.num, p = uint32(v), p[j:]
 		}
 		if strings.HasPrefix(p, ".") {
-			o.chans, p = p[1:], ""
+			if len(p) > 5 {
+				return 0, false // no swizzle or mask has more than 4 channels
+			}
+			o.chans.n = uint8(copy(o.chans.c[:], p[1:]))
+			p = ""
 		}
 		if p != "" {
 			return 0, false
@@ -179,7 +202,8 @@ func parseDualText(mnem1, rest string) (dualText, bool) {
 
 // dualCandidates calls fn with each word of form fi that text t may stand
 // for, in search order, until fn returns true. base holds the fields the
-// generic syntax set (predicate, skipinv).
+// generic syntax set (predicate, skipinv). The words passed have Form and
+// Args only (dualRaw gives the bits).
 func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Inst) bool) bool {
 	f := &forms[fi]
 	if cons.form >= 0 && int(f.op1) != cons.form || t.vec4 && f.op1 != 0x05 {
@@ -188,6 +212,15 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 	nops := 16
 	if f.op1 == 0x05 {
 		nops = 8
+	} else {
+		// vec3 swizzles have three channels: a source showing four is vec4
+		for k := 0; k < 2; k++ {
+			for j := 1; j < t.n[k]; j++ {
+				if t.opnd[k][j].chans.n > 3 {
+					return false
+				}
+			}
+		}
 	}
 	for i1 := 0; i1 < nops; i1++ {
 		o1, ok := dualInfo(enumDualop, uint32(i1))
@@ -199,12 +232,22 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 			if !ok || o2.name != t.name[1] || t.marker[1] != "" && o2.marker() != t.marker[1] {
 				continue
 			}
-			for primus := uint32(0); primus < 2; primus++ {
+			// the layout tests do not depend on primus
+			fits := 0
+			for cfg := uint32(0); cfg < 4; cfg++ {
+				if dualCountsFit(o1, o2, cfg, t) && dualSourcesFit(t, &o1, &o2, cfg) {
+					fits |= 1 << cfg
+				}
+			}
+			for primus := uint32(0); primus < 2 && fits != 0; primus++ {
+				if !dualDestsFit(t, &o1, &o2, primus, f.op1 == 0x05) {
+					continue
+				}
 				for cfg := uint32(0); cfg < 4; cfg++ {
-					if !dualCountsFit(o1, o2, cfg, t) || !dualSourcesFit(t, o1, o2, cfg) {
+					if fits>>cfg&1 == 0 {
 						continue
 					}
-					if in, ok := dualBuild(fi, base, t, cons, uint32(i1), uint32(i2), primus, cfg); ok && fn(in) {
+					if in, ok := dualBuildArgs(fi, base, t, cons, uint32(i1), uint32(i2), primus, cfg); ok && fn(in) {
 						return true
 					}
 				}
@@ -217,8 +260,17 @@ func dualCandidates(fi int, base *Inst, t *dualText, cons *dualCons, fn func(Ins
 // dualBuild is the word of form fi with operations i1, i2, primus and
 // source configuration cfg that text t stands for, if there is one.
 func dualBuild(fi int, base *Inst, t *dualText, cons *dualCons, i1, i2, primus, cfg uint32) (Inst, bool) {
+	in, ok := dualBuildArgs(fi, base, t, cons, i1, i2, primus, cfg)
+	if ok {
+		in.Raw = dualRaw(&forms[fi], &in)
+	}
+	return in, ok
+}
+
+// dualBuildArgs is dualBuild without the word: only Form and Args are set.
+func dualBuildArgs(fi int, base *Inst, t *dualText, cons *dualCons, i1, i2, primus, cfg uint32) (Inst, bool) {
 	// the operation writing the internal destination names an i register
-	if gd := &t.opnd[primus][0]; gd.bank != "i" || t.n[primus] == 0 {
+	if gd := &t.opnd[primus][0]; gd.bank != dbI || t.n[primus] == 0 {
 		return Inst{}, false
 	}
 	f := &forms[fi]
@@ -246,13 +298,18 @@ func dualBuild(fi int, base *Inst, t *dualText, cons *dualCons, i1, i2, primus, 
 	if a.bad || !a.operands(f, t) {
 		return Inst{}, false
 	}
-	// every field fits (setf checks widths), so the word is the fields'
-	// bits; its only form in the group is f
-	in.Raw = f.value
-	for i := range f.fields {
-		in.Raw = f.fields[i].set(in.Raw, in.Args[i])
-	}
 	return in, true
+}
+
+// dualRaw is the word of a dual-issue instruction built field by field:
+// every field fits (setf checks widths), so the word is the fields' bits;
+// its only form in the group is f.
+func dualRaw(f *form, in *Inst) uint64 {
+	w := f.value
+	for i := range f.fields {
+		w = f.fields[i].set(w, in.Args[i])
+	}
+	return w
 }
 
 // dualAssign sets dual fields, noting conflicts.
@@ -279,8 +336,8 @@ func (a *dualAssign) setf(k int, v uint32) {
 
 // operands assigns the fields the written operands determine.
 func (a *dualAssign) operands(f *form, t *dualText) bool {
-	d, ok := newDualView(f, a.in)
-	if !ok {
+	var d dualView
+	if !d.init(f, a.in) {
 		return false
 	}
 	for k := 0; k < 2; k++ {
@@ -296,20 +353,20 @@ func (a *dualAssign) operands(f *form, t *dualText) bool {
 			return false
 		}
 		if d.unifiedIsDest(k) {
-			bank, num, ok := unifiedReg(dst, dualDestBanks[:], d.op[k].vstore)
+			bank, num, ok := unifiedReg(dst, &dualDestBanks, d.op[k].vstore)
 			if !ok {
 				return false
 			}
 			a.setf(dfUdbank, bank)
 			a.setf(dfUdnum, num)
 		} else {
-			if dst.bank != "i" || dst.num > 3 {
+			if dst.bank != dbI || dst.num > 3 {
 				return false
 			}
 			a.setf(dfGdnum, dst.num)
 			m := uint32(0)
-			for c := 0; c < len(dst.chans) && c < 4; c++ {
-				if dst.chans[c] == "xyzw"[c] {
+			for c := 0; c < int(dst.chans.n); c++ {
+				if dst.chans.c[c] == "xyzw"[c] {
 					m |= 1 << c
 				}
 			}
@@ -330,23 +387,23 @@ func (a *dualAssign) operands(f *form, t *dualText) bool {
 }
 
 // unifiedReg turns a written register into bank index and number.
-func unifiedReg(o *dualOpnd, banks []string, double bool) (uint32, uint32, bool) {
+func unifiedReg(o *dualOpnd, banks *[4]uint8, double bool) (uint32, uint32, bool) {
 	mult := uint32(1)
 	if double {
 		mult = 2
 	}
-	if o.bank == "i" {
+	if o.bank == dbI {
 		return 0, 124 + o.num, o.num < 4
 	}
-	if o.bank == "idx1" {
-		if o.num%mult != 0 || o.num/mult >= 32 || banks[3] != "idx1" {
+	if o.bank == dbIdx1 {
+		if o.num%mult != 0 || o.num/mult >= 32 || banks[3] != dbIdx1 {
 			return 0, 0, false
 		}
 		return 3, uint32(o.ibank)<<5 | o.num/mult, true
 	}
 	for i, b := range banks {
-		if b == o.bank && b != "idx1" {
-			if o.num%mult != 0 || o.num/mult >= 128 || b == "r" && o.num/mult >= 124 {
+		if b == o.bank && b != dbIdx1 {
+			if o.num%mult != 0 || o.num/mult >= 128 || b == dbR && o.num/mult >= 124 {
 				return 0, 0, false
 			}
 			return uint32(i), o.num / mult, true
@@ -368,11 +425,8 @@ func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
 				lo, hi = 16*int(a.in.Args[a.x[extField]]), 16+16*int(a.in.Args[a.x[extField]])
 			}
 		}
-		if o.chans == "" {
-			return 0, false
-		}
 		for i := lo; i < hi; i++ {
-			if strings.HasPrefix(t[i], o.chans) && t[i] != "?" {
+			if o.chans.prefixOf(t[i]) && t[i] != "?" {
 				return i, true
 			}
 		}
@@ -380,7 +434,7 @@ func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
 	}
 	switch c {
 	case 'u':
-		bank, num, ok := unifiedReg(o, bank4[:], d.op[k].vload)
+		bank, num, ok := unifiedReg(o, &dualSrcBanks, d.op[k].vload)
 		if !ok || o.abs && d.c1 > 2 {
 			return false
 		}
@@ -403,7 +457,7 @@ func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
 			a.setf(dfG2hi, uint32(idx>>4))
 		}
 	case '0', '1':
-		if o.bank != "i" || o.num > 3 || o.abs || o.neg && c == '0' {
+		if o.bank != dbI || o.num > 3 || o.abs || o.neg && c == '0' {
 			return false
 		}
 		ext := -1
@@ -424,7 +478,7 @@ func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
 			a.setf(dfG1swzx, uint32(idx>>4))
 		}
 	case '2':
-		if o.bank != "i" || o.num > 3 || o.abs || o.neg {
+		if o.bank != dbI || o.num > 3 || o.abs || o.neg {
 			return false
 		}
 		if d.c1 >= 2 {
@@ -460,6 +514,7 @@ func dualMatches(raw uint64, t *dualText, core []byte, out *[maxDualMatches]Inst
 			base.Args[i] = f.fields[i].get(raw)
 		}
 		dualCandidates(fi, &base, t, &cons, func(c Inst) bool {
+			c.Raw = dualRaw(&forms[c.Form], &c)
 			d, ok := newDualView(&forms[c.Form], &c)
 			if !ok {
 				return false
@@ -511,26 +566,81 @@ func appendNormDual[T string | []byte](dst []byte, s T) []byte {
 	return dst
 }
 
-// parseDual resolves a dual-issue text for form fi: mnem1 is the first
+// dualMemo carries what parsing one dual-issue text for the vec3 group
+// found over to the vec4 group (the parser tries both syntaxes in turn):
+// the text's structure, and in plain mode whether a vec3 word prints it.
+type dualMemo struct {
+	mnem1, rest string
+	t           dualText
+	ok          bool
+	haveT       bool
+	vec3Done    bool // vec3Hit is known
+	vec3Hit     bool
+}
+
+// text returns the structure of mnem1 rest, parsed once.
+func (m *dualMemo) text(mnem1, rest string) (*dualText, bool) {
+	if !m.haveT || m.mnem1 != mnem1 || m.rest != rest {
+		*m = dualMemo{mnem1: mnem1, rest: rest, haveT: true}
+		m.t, m.ok = parseDualText(mnem1, rest)
+	}
+	return &m.t, m.ok
+}
+
+// parseDualMode resolves a dual-issue text for form fi: mnem1 is the first
 // mnemonic as written, rest everything after the blank that follows the
-// generic flags. It returns the word printing exactly this text.
-func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
-	t, ok := parseDualText(mnem1, rest)
+// generic flags. It returns the word printing exactly this text. With
+// plainFast, a text that states no marker is resolved without marker
+// levels: the first candidate whose plain text it is comes first in the
+// search among the words printing that text, so its level is markNone
+// (TestParseDualPlain checks this against the full resolution). memo (nil:
+// none) carries the text's structure and the vec3 group's answer from the
+// vec3 syntax to the vec4 one.
+func parseDualMode(fi int, base *Inst, mnem1, rest string, plainFast bool, memo *dualMemo) (Inst, bool) {
+	if memo == nil {
+		memo = new(dualMemo)
+	}
+	tp, ok := memo.text(mnem1, rest)
 	if !ok {
 		return Inst{}, false
 	}
+	t := *tp
+	plain := plainFast && !t.vec4 && t.marker == [2]string{} && t.fixed[dfSrccfg] < 0 &&
+		t.fixed[dfPrimus] < 0 && t.fixed[dfG1swzx] < 0 && t.fixed[dfG2hi] < 0
 	var rawBuf, wantBuf, gotBuf [256]byte
 	raw := append(append(append(rawBuf[:0], mnem1...), ' '), rest...)
 	want := appendNormDual(wantBuf[:0], raw)
 	cons := freeCons()
 	var out Inst
 	var buf [256]byte
+	if plain && fi == dualForms[1] && !memo.vec3Done {
+		// the vec3 group comes first in the search: a vec3 word printing
+		// this plain text takes it (the vec4 one would need .vec4)
+		base3 := Inst{Form: int16(dualForms[0])}
+		decodeFields(base3.Form, dualRaw(&forms[fi], base), &base3.Args)
+		memo.vec3Done = true
+		memo.vec3Hit = dualCandidates(dualForms[0], &base3, &t, &cons, func(c Inst) bool {
+			var d dualView
+			if !d.init(&forms[c.Form], &c) {
+				return false
+			}
+			p := d.appendMnem1(buf[:0], markNone)
+			p = d.appendRest(append(p, ' '), markNone)
+			return bytes.Equal(appendNormDual(gotBuf[:0], p), want)
+		})
+	}
+	if plain && fi == dualForms[1] && memo.vec3Hit {
+		return Inst{}, false
+	}
 	hit := dualCandidates(fi, base, &t, &cons, func(c Inst) bool {
 		f := &forms[c.Form]
-		d, _ := newDualView(f, &c)
-		level := dualLevel(f, &c)
-		if level < 0 {
+		d, ok := newDualView(f, &c)
+		if !ok {
 			return false
+		}
+		level := markNone
+		if !plain {
+			level = dualViewLevel(&d, &c)
 		}
 		p := d.appendMnem1(buf[:0], level)
 		p = append(p, ' ')
@@ -541,18 +651,20 @@ func parseDual(fi int, base *Inst, mnem1, rest string) (Inst, bool) {
 		}
 		return false
 	})
+	if plain && fi == dualForms[0] {
+		memo.vec3Done, memo.vec3Hit = true, hit
+	}
 	return out, hit
 }
 
 // dualCountsFit reports whether the layout for cfg has as many sources per
 // operation as the text shows (a quick test before assigning fields).
 func dualCountsFit(o1, o2 dualOp, cfg uint32, t *dualText) bool {
-	l := enumTables[dualLayoutTables[o1.srcs-1][o2.srcs-1]][cfg]
-	slash := strings.IndexByte(l, '/')
-	if slash < 0 {
+	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
+	if !lay.ok {
 		return false
 	}
-	n := [2]int{slash, len(l) - slash - 1}
+	n := [2]int{len(lay.lay[0]), len(lay.lay[1])}
 	for k, o := range [2]dualOp{o1, o2} {
 		want := 1 + n[k]
 		if o.idx == 2 {

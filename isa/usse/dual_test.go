@@ -124,3 +124,68 @@ func TestDualForms(t *testing.T) {
 		}
 	}
 }
+
+// TestDualCheck: the decoder's quick validity test agrees with newDualView
+// on random words of both dual-issue groups.
+func TestDualCheck(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	bad := 0
+	for _, fi := range dualForms {
+		f := &forms[fi]
+		for n := 0; n < 50000; n++ {
+			w := r.Uint64()&^f.mask | f.value
+			in := Inst{Form: int16(fi), Raw: w}
+			decodeFields(int16(fi), w, &in.Args)
+			d, ok := newDualView(f, &in)
+			want := -1
+			if !ok {
+				want = d.bad
+				bad++
+			}
+			if got := dualCheck(int16(fi), &in); got != want {
+				t.Fatalf("%s %016x: dualCheck %d, newDualView %d", f.name, w, got, want)
+			}
+		}
+	}
+	if bad == 0 {
+		t.Fatal("no invalid word tried")
+	}
+}
+
+// TestParseDualPlain: texts without markers resolve to the same word with
+// and without the plain-text shortcut, on random dual-issue words.
+func TestParseDualPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	plain := 0
+	for _, fi := range dualForms {
+		f := &forms[fi]
+		for n := 0; n < 4000; n++ {
+			w := r.Uint64()&^f.mask | f.value
+			in, err := DecodeWord(w, 0)
+			if err != nil || int(in.Form) != fi {
+				continue
+			}
+			var d dualView
+			if !d.init(f, &in) {
+				continue
+			}
+			text := string(d.appendMnem1(nil, markNone))
+			rest := string(d.appendRest(nil, markNone))
+			for _, g := range dualForms {
+				base := Inst{Form: int16(g)}
+				decodeFields(int16(g), w, &base.Args)
+				fast, ok1 := parseDualMode(g, &base, text, rest, true, nil)
+				full, ok2 := parseDualMode(g, &base, text, rest, false, nil)
+				if ok1 != ok2 || ok1 && fast.Raw != full.Raw {
+					t.Fatalf("%016x %s %s: shortcut %v %016x, full %v %016x", w, text, rest, ok1, fast.Raw, ok2, full.Raw)
+				}
+				if ok1 {
+					plain++
+				}
+			}
+		}
+	}
+	if plain < 1000 {
+		t.Fatalf("only %d plain texts resolved", plain)
+	}
+}

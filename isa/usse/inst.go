@@ -143,16 +143,17 @@ func decodeWord(w uint64, addr uint64, in *Inst) error {
 
 // decodeZeroed is decodeWord for an *in that is all zero.
 func decodeZeroed(w uint64, addr uint64, in *Inst) error {
-	for _, fi := range groups[w>>59] {
-		f := &forms[fi]
-		if w&f.mask != f.value {
+	for i := range groupMatches[w>>59] {
+		m := &groupMatches[w>>59][i]
+		if w&m.mask != m.value {
 			continue
 		}
-		in.Form, in.Raw = int16(fi), w
-		decodeFields(int16(fi), w, &in.Args)
-		if !decoders[fi].mayFail {
+		in.Form, in.Raw = m.form, w
+		decodeFields(m.form, w, &in.Args)
+		if !m.mayFail {
 			return nil
 		}
+		f := &forms[m.form]
 		if bad := f.check(in); bad >= 0 {
 			v := in.Args[bad]
 			*in = Inst{Form: -1, Raw: w}
@@ -192,31 +193,52 @@ func (f *form) check(in *Inst) int {
 				return int(e.f[0])
 			}
 		case kDualm:
-			if d, ok := newDualView(f, in); !ok {
-				return int(d.x[d.bad])
+			if bad := dualCheck(in.Form, in); bad >= 0 {
+				return int(dualIdxByForm[in.Form][bad])
 			}
 		case kSwz:
 			if _, ok := swizzleEntry(f, e, in); !ok {
 				return int(e.f[0])
 			}
-		case kGsw:
-			sw := gswSwizzle(e)
-			if _, ok := swizzleEntry(f, &sw, in); !ok {
+		case kGsw: // as gswSwizzle's element
+			if !swizzleOK(f, e.table, e.f[1], e.f[2], e.f[4], in) {
 				return int(e.f[1])
 			}
-		case kRsw, kRswh:
-			reg, sw, hasSw := rswParts(e)
-			if bankIndex(f, &reg, in) >= len(bankTables[e.table]) {
+		case kRsw, kRswh: // as rswParts' elements
+			if bankIndex(f, e, in) >= len(bankTables[e.table]) {
 				return int(e.f[0])
 			}
-			if hasSw {
-				if _, ok := swizzleEntry(f, &sw, in); !ok {
-					return int(e.f[3])
-				}
+			sel := e.f[6]
+			if e.kind == kRswh {
+				sel = -1
+			}
+			if e.f[3] >= 0 && !swizzleOK(f, uint8(e.tab2), e.f[3], e.f[4], sel, in) {
+				return int(e.f[3])
 			}
 		}
 	}
 	return -1
+}
+
+// encodeFields builds the word of form f (in.Form's) from in.Args; false
+// when a value does not fit its field (generated code, tested equal to
+// encodeFieldsSlow).
+func encodeFields(f *form, in *Inst) (uint64, bool) {
+	return encodeFieldsGen(in.Form, &in.Args)
+}
+
+// encodeFieldsSlow is encodeFields from the field table; false also when
+// the fields overlap the fixed bits.
+func encodeFieldsSlow(f *form, in *Inst) (uint64, bool) {
+	w := f.value
+	for i := range f.fields {
+		fd := &f.fields[i]
+		if uint64(in.Args[i]) >= 1<<fd.width {
+			return 0, false
+		}
+		w = fd.set(w, in.Args[i])
+	}
+	return w, w&f.mask == f.value
 }
 
 func arg(in *Inst, fi int8) uint32 {
@@ -233,13 +255,34 @@ func bankIndex(f *form, e *elem, in *Inst) int {
 
 // swizzleTable picks the table of a swz element (v34: by its selector field).
 func swizzleTable(f *form, e *elem, in *Inst) []string {
+	return swizzleTables[swizzleTableIndex(e, in)]
+}
+
+// swizzleTableIndex is the index in swizzleTables of a swz element's table.
+func swizzleTableIndex(e *elem, in *Inst) int {
 	if e.table == swzV34 {
 		if arg(in, e.f[3]) != 0 {
-			return swizzleTables[swzV4]
+			return swzV4
 		}
-		return swizzleTables[swzV3]
+		return swzV3
 	}
-	return swizzleTables[e.table]
+	return int(e.table)
+}
+
+// swizzleOK reports whether fields swz (low part) and ext (high part, or
+// -1) name an entry of swizzle table t (swzV34: picked by field sel), as
+// swizzleEntry does for a swz element with those fields.
+func swizzleOK(f *form, t uint8, swz, ext, sel int8, in *Inst) bool {
+	ti := int(t)
+	if t == swzV34 {
+		ti = swzV3
+		if arg(in, sel) != 0 {
+			ti = swzV4
+		}
+	}
+	idx := int(arg(in, ext))<<f.fields[swz].width | int(in.Args[swz])
+	tab := swizzleTables[ti]
+	return idx < len(tab) && tab[idx] != "?"
 }
 
 func swizzleEntry(f *form, e *elem, in *Inst) (string, bool) {
@@ -258,15 +301,13 @@ func Encode(in Inst) (uint64, error) {
 		return 0, fmt.Errorf("usse: encode: no form %d", in.Form)
 	}
 	f := &forms[in.Form]
-	w := f.value
-	for i := range f.fields {
-		fd := &f.fields[i]
-		if uint64(in.Args[i]) >= 1<<fd.width {
-			return 0, fmt.Errorf("usse: %s: %s = %d does not fit in %d bits", f.name, fd.name, in.Args[i], fd.width)
+	w, ok := encodeFields(f, &in)
+	if !ok {
+		for i := range f.fields {
+			if fd := &f.fields[i]; uint64(in.Args[i]) >= 1<<fd.width {
+				return 0, fmt.Errorf("usse: %s: %s = %d does not fit in %d bits", f.name, fd.name, in.Args[i], fd.width)
+			}
 		}
-		w = fd.set(w, in.Args[i])
-	}
-	if w&f.mask != f.value {
 		return 0, fmt.Errorf("usse: %s: fields overlap fixed bits", f.name)
 	}
 	if bad := f.check(&in); bad >= 0 {

@@ -243,6 +243,33 @@ func compareIMG(w uint64, text string) string {
 			return "limm immediate differs"
 		}
 	}
+	if want == "emit" {
+		// IMG: [incp (always #0 here, not modelled) /* incp */], [registers,] side-band
+		ops := strings.Split(strings.SplitN(text, " ", 2)[1], ",")
+		if strings.TrimSpace(ops[0]) != "#0 /* incp */" {
+			return "unexpected incp operand " + ops[0]
+		}
+		var img []string
+		for _, o := range ops[1:] {
+			o = strings.TrimSpace(o)
+			if strings.HasPrefix(o, "#") {
+				v, err := strconv.ParseUint(strings.TrimPrefix(o[1:], "0x"), map[bool]int{true: 16, false: 10}[strings.HasPrefix(o, "#0x")], 32)
+				if err != nil {
+					return "unreadable immediate " + o
+				}
+				o = "0x" + strconv.FormatUint(v, 16)
+			}
+			img = append(img, o)
+		}
+		ours := Print(in, 0)
+		mnem, args, _ := strings.Cut(ours, " ")
+		if args != strings.Join(img, ", ") {
+			return "operands " + args + ", IMG " + strings.Join(img, ", ")
+		}
+		if strings.Contains(mn, ".tasks.taske") != strings.Contains(mnem, ".tasks.taske") {
+			return "task flags differ: " + mnem
+		}
+	}
 	switch want {
 	case "ldrstr", "idf", "wdf", "setl", "savl", "smlsi":
 		// operands in our spelling: #N is 0xN, drc is part of idf/wdf only

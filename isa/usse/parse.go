@@ -13,8 +13,15 @@ import (
 // first-match shadowing cannot cause a mismatch). ".quad 0x..." returns the
 // word in Raw with Form -1.
 func ParseInst(text string) (Inst, error) {
-	var scratch Inst
+	var scratch parseScratch
 	return parseInst(text, nil, &scratch)
+}
+
+// parseScratch is the parser's working space (it escapes through the label
+// callback, so callers parsing many lines pass the same one).
+type parseScratch struct {
+	in   Inst
+	memo dualMemo
 }
 
 // labelFunc resolves a label operand of form f, field fi to a field value.
@@ -27,9 +34,8 @@ var (
 	ErrOperands = errors.New("bad operands")
 )
 
-// parseInst parses text; scratch is working space (it escapes through the
-// label callback, so callers parsing many lines pass the same one).
-func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
+// parseInst parses text, working in scratch.
+func parseInst(text string, labels labelFunc, scratch *parseScratch) (Inst, error) {
 	text = strings.TrimSpace(text)
 	if strings.HasPrefix(text, ".quad") {
 		v, ok := parseUint(strings.TrimSpace(text[len(".quad"):]))
@@ -39,8 +45,12 @@ func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
 		return Inst{Form: -1, Raw: v}, nil
 	}
 	mnemonicSeen := false
-	in := scratch
-	lead1, lead2 := leadBytes(text)
+	in := &scratch.in
+	lead1, lead2 := leadKeys2(text)
+	mnemA, mnemB := textMnemOf(text), textMnemOf(afterPredicate(text))
+	secondOp := hasSecondOp(text)
+	memo := &scratch.memo
+	memo.haveT = false // a new text
 	// the syntaxes either lead byte allows, merged in spec order
 	l1, l2 := parseOrder[lead1], parseOrder[lead2]
 	if lead2 == lead1 {
@@ -57,19 +67,24 @@ func parseInst(text string, labels labelFunc, scratch *Inst) (Inst, error) {
 			key, l1, l2 = l1[0], l1[1:], l2[1:]
 		}
 		fi, vi := int(key>>8), int(key&0xff)
+		if x := &parseIndex[fi][vi]; x.dual != secondOp || !x.mnemonicMay(&mnemA) && !x.mnemonicMay(&mnemB) {
+			continue
+		}
 		f := &forms[fi]
 		v := &f.variants[vi]
 		// an "eo" enum may be left out of the input (Sony does not print
 		// it); then each of its values is tried, the spelled-out one first
 		for alt := -1; alt < parseIndex[fi][vi].eo; alt++ {
 			*in = Inst{Form: int16(fi)}
-			ok, mnem := matchVariant(f, v, in, text, labels, alt)
+			ok, mnem := matchVariant(f, v, in, text, labels, alt, memo)
 			mnemonicSeen = mnemonicSeen || mnem
 			if !ok {
 				continue
 			}
-			w, err := Encode(*in)
-			if err != nil {
+			// Encode without its field check: decoding runs the same
+			// check for the form, and another form fails the test below
+			w, ok := encodeFields(f, in)
+			if !ok {
 				continue
 			}
 			back, err := DecodeWord(w, 0)
@@ -90,9 +105,10 @@ type matcher struct {
 	s      string
 	pos    int
 	set    [MaxFields]bool
-	alt    int    // value for an omitted optional enum, or -1
-	marked bool   // an imark element's text was present
-	dual1  string // dual issue: the first mnemonic as written
+	alt    int       // value for an omitted optional enum, or -1
+	marked bool      // an imark element's text was present
+	dual1  string    // dual issue: the first mnemonic as written
+	memo   *dualMemo // dual issue: shared by the syntaxes tried for one text
 }
 
 func (m *matcher) blanks() {
@@ -114,6 +130,27 @@ func (m *matcher) peek() byte {
 		return m.s[m.pos]
 	}
 	return 0
+}
+
+// mask reads a write mask ".x-z" (nothing: 0).
+func (m *matcher) mask() (uint32, bool) {
+	var v uint32
+	if m.eat('.') {
+		c := 0
+		for ; c < 4 && m.pos < len(m.s); c++ {
+			ch := m.s[m.pos]
+			if ch == "xyzw"[c] {
+				v |= 1 << c
+			} else if ch != '-' {
+				break
+			}
+			m.pos++
+		}
+		if v == 0 || v>>(c-1) == 0 {
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // assign sets field fi to v, or checks v against an earlier assignment.
@@ -142,8 +179,8 @@ func eoValues(v *variant) int {
 // matchVariant matches text against v. With alt >= 0 the variant's optional
 // enum consumes no text and takes the value alt. mnemonic reports whether
 // the text's mnemonic (with flags) was v's.
-func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, alt int) (ok, mnemonic bool) {
-	m := matcher{s: text, alt: alt}
+func matchVariant(f *form, v *variant, in *Inst, text string, labels labelFunc, alt int, memo *dualMemo) (ok, mnemonic bool) {
+	m := matcher{s: text, alt: alt, memo: memo}
 	for _, fi := range v.flags {
 		in.Args[fi] = f.fields[fi].def // what a missing flag means
 	}
@@ -404,7 +441,7 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		m.pos = end
 		return m.assign(in, e.f[1], b2u(f16))
 	case kDualr:
-		back, ok := parseDual(int(in.Form), in, m.dual1, m.s[m.pos:])
+		back, ok := parseDualMode(int(in.Form), in, m.dual1, m.s[m.pos:], true, m.memo)
 		if !ok {
 			return false
 		}
@@ -420,16 +457,8 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		}
 		return m.assign(in, e.f[0], b2u(set))
 	case kMaskr:
-		mk := elem{kind: kMask, f: e.f}
-		var tmp Inst
-		var sub matcher
-		sub.s, sub.pos = m.s, m.pos
-		if !sub.elem(f, &mk, &tmp, nil) {
-			return false
-		}
-		m.pos = sub.pos
-		v := tmp.Args[e.f[0]]
-		return m.assign(in, e.f[0], (v&7)<<1|v>>3)
+		v, ok := m.mask()
+		return ok && m.assign(in, e.f[0], (v&7)<<1|v>>3)
 	case kImark:
 		if strings.HasPrefix(m.s[m.pos:], e.text) {
 			m.pos += len(e.text)
@@ -472,23 +501,8 @@ func (m *matcher) elem(f *form, e *elem, in *Inst, labels labelFunc) bool {
 		v, ok := m.decimal()
 		return ok && v < 4 && m.assign(in, e.f[0], uint32(v))
 	case kMask:
-		var v uint32
-		if m.eat('.') {
-			c := 0
-			for ; c < 4 && m.pos < len(m.s); c++ {
-				ch := m.s[m.pos]
-				if ch == "xyzw"[c] {
-					v |= 1 << c
-				} else if ch != '-' {
-					break
-				}
-				m.pos++
-			}
-			if v == 0 || v>>(c-1) == 0 {
-				return false
-			}
-		}
-		return m.assign(in, e.f[0], v)
+		v, ok := m.mask()
+		return ok && m.assign(in, e.f[0], v)
 	case kSwz:
 		return m.swizzle(f, e, in)
 	case kGsw:

@@ -32,32 +32,50 @@ func appendText(dst []byte, in *Inst) []byte {
 	// (in.Raw holds the fields, as the dual-issue printer also assumes)
 	fd := &flagDefaults[in.Form][vi]
 	flags := in.Raw&fd.mask != fd.bits
-	var dual dualView
-	level := 0
 	if int(in.Form) == dualForms[0] || int(in.Form) == dualForms[1] {
-		// dual issue (TestDualForms: exactly the syntaxes with a kDualm): the marker level comes from a search (dual.go)
-		if level = dualLevel(f, in); level < 0 {
-			return appendRaw(dst, in.Raw)
-		}
-		dual, _ = newDualView(f, in)
+		return appendDualText(dst, f, v, in, flags)
 	}
 	for i := range v.elems {
 		if i == v.mnemEnd && flags {
 			dst = appendFlags(dst, f, v, in)
 		}
-		switch v.elems[i].kind {
+		switch e := &v.elems[i]; e.kind {
+		case kLit:
+			dst = append(dst, e.text...)
 		case kEo:
-			if eoImplied(f, v, &v.elems[i], in) {
-				continue
+			if !eoImplied(f, v, e, in) {
+				dst = appendElem(dst, f, e, in)
 			}
+		default:
+			dst = appendElem(dst, f, e, in)
+		}
+	}
+	if v.mnemEnd == len(v.elems) && flags {
+		dst = appendFlags(dst, f, v, in)
+	}
+	return dst
+}
+
+// appendDualText prints a dual-issue word (TestDualForms: exactly the
+// syntaxes with a kDualm) at the marker level the search finds (dual.go).
+func appendDualText(dst []byte, f *form, v *variant, in *Inst, flags bool) []byte {
+	var dual dualView
+	if !dual.init(f, in) {
+		return appendRaw(dst, in.Raw)
+	}
+	level := dualViewLevel(&dual, in)
+	for i := range v.elems {
+		if i == v.mnemEnd && flags {
+			dst = appendFlags(dst, f, v, in)
+		}
+		switch v.elems[i].kind {
 		case kDualm:
 			dst = dual.appendMnem1(dst, level)
-			continue
 		case kDualr:
 			dst = dual.appendRest(dst, level)
-			continue
+		default:
+			dst = appendElem(dst, f, &v.elems[i], in)
 		}
-		dst = appendElem(dst, f, &v.elems[i], in)
 	}
 	if v.mnemEnd == len(v.elems) && flags {
 		dst = appendFlags(dst, f, v, in)
@@ -170,9 +188,8 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		return appendMaskChans(dst, in.Args[e.f[0]])
 	case kSwz:
 		return append(append(dst, '.'), swizzlePrefix(f, e, in)...)
-	case kGsw:
-		sw := gswSwizzle(e)
-		p := swizzlePrefix(f, &sw, in)
+	case kGsw: // gswSwizzle's fields
+		p := swizzlePrefixOf(f, e.table, e.f[1], e.f[2], e.f[3], e.f[4], in)
 		num := in.Args[e.f[0]]
 		if num == 0 && allConst(p) {
 			var v [4]uint32
@@ -188,10 +205,10 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		if k, ok := rswConst(f, e, in, &v); ok {
 			return appendValues(dst, v[:k])
 		}
-		reg, sw, hasSw := rswParts(e)
-		dst = appendReg(dst, f, &reg, in)
-		if hasSw {
-			dst = append(append(dst, '.'), swizzlePrefix(f, &sw, in)...)
+		// rswParts' register (numbers doubled for 6-bit fields only) and swizzle
+		dst = appendRegMult(dst, f, e, in, 1+uint64(b2u(f.fields[e.f[2]].width == 6)))
+		if e.f[3] >= 0 {
+			dst = append(append(dst, '.'), swizzlePrefixOf(f, uint8(e.tab2), e.f[3], e.f[4], e.f[5], rswSel(e), in)...)
 		}
 	case kSwzf:
 		v := in.Args[e.f[0]]
@@ -322,7 +339,6 @@ func eoImplied(f *form, v *variant, eo *elem, in *Inst) bool {
 	if enumTables[eo.table][in.Args[eo.f[0]]] == "" || in.Args[eo.f[0]] != 0 {
 		return false
 	}
-	v4 := swizzleTables[swzV4]
 	for i := range v.elems {
 		e := &v.elems[i]
 		var sw elem
@@ -344,7 +360,12 @@ func eoImplied(f *form, v *variant, eo *elem, in *Inst) bool {
 		if sw.table != swzV34 || sw.f[3] != eo.f[0] {
 			continue
 		}
-		if firstWithPrefix(v4, swizzlePrefix(f, &sw, in)) == "" {
+		if swizzleTableIndex(&sw, in) == swzV3 {
+			idx := int(arg(in, sw.f[1]))<<f.fields[sw.f[0]].width | int(in.Args[sw.f[0]])
+			if idx < 32 && !v4HasPrefix[idx][len(swizzlePrefix(f, &sw, in))] {
+				return true
+			}
+		} else if firstWithPrefix(swizzleTables[swzV4], swizzlePrefix(f, &sw, in)) == "" {
 			return true
 		}
 	}
@@ -405,37 +426,44 @@ func regMult(f *form, e *elem, in *Inst) uint64 {
 }
 
 func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
-	name := bankTables[e.table][bankIndex(f, e, in)]
+	return appendRegMult(dst, f, e, in, regMult(f, e, in))
+}
+
+// appendRegMult is appendReg with the numbering factor given.
+func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
+	bi := bankIndex(f, e, in)
 	num := uint64(in.Args[e.f[2]])
 	w := f.fields[e.f[2]].width
-	mult := regMult(f, e, in)
-	switch name {
-	case "r":
+	if bi >= 8 {
+		return dst
+	}
+	switch k := bankKinds[e.table][bi]; k {
+	case bkR:
 		if lim := uint64(1)<<w - 4; num >= lim {
 			dst = append(dst, 'i')
 			return strconv.AppendUint(dst, num-lim, 10)
 		}
 		dst = append(dst, 'r')
 		return strconv.AppendUint(dst, num*mult, 10)
-	case "o", "pa", "sa":
-		dst = append(dst, name...)
+	case bkO, bkPa, bkSa:
+		dst = append(dst, bank4[k]...)
 		return strconv.AppendUint(dst, num*mult, 10)
-	case "special":
+	case bkSpecial:
 		if num&0x40 != 0 {
 			dst = append(dst, 'g')
 			return strconv.AppendUint(dst, num&0x3f, 10)
 		}
 		dst = append(dst, 'c')
 		return strconv.AppendUint(dst, num, 10)
-	case "imm":
+	case bkImm:
 		return isa.AppendHexNum(dst, num)
-	case "index":
+	case bkIndex:
 		dst = append(dst, "idx"...)
 		return strconv.AppendUint(dst, num, 10)
-	case "idx1", "idx2":
+	case bkIdx1, bkIdx2:
 		dst = append(dst, bank4[num>>(w-2)]...)
 		dst = append(dst, "[index"...)
-		dst = append(dst, name[3])
+		dst = append(dst, byte('1'+k-bkIdx1))
 		dst = append(dst, " * 2 + "...)
 		return append(strconv.AppendUint(dst, (num&(1<<(w-2)-1))*mult, 10), ']')
 	}
@@ -494,12 +522,17 @@ func psrcParts(e *elem) (r1, r2, sel elem) {
 // written out, or source 1 alone.
 func psrcForm(f *form, e *elem, in *Inst) (pair, second bool) {
 	r1, r2, sel := psrcParts(e)
-	next := bankIndex(f, &r1, in) == bankIndex(f, &r2, in) && in.Args[e.f[5]] == in.Args[e.f[2]]+1
+	return psrcFormOf(f, e, in, &r1, &r2, &sel)
+}
+
+// psrcFormOf is psrcForm for e's parts r1, r2, sel (psrcParts).
+func psrcFormOf(f *form, e *elem, in *Inst, r1, r2, sel *elem) (pair, second bool) {
+	next := bankIndex(f, r1, in) == bankIndex(f, r2, in) && in.Args[e.f[5]] == in.Args[e.f[2]]+1
 	clash := in.Args[e.f[11]] == in.Args[e.f[12]] && enumTables[e.tab2][in.Args[e.f[11]]] != ""
 	if clash && !next && in.Args[e.f[10]] == 3 && in.Args[e.f[6]] < 2 && in.Args[e.f[7]] >= 2 && in.Args[e.f[8]] == 0 && in.Args[e.f[9]] == 0 {
 		return true, false
 	}
-	return false, !next || clash && !selHole(&sel, in)
+	return false, !next || clash && !selHole(sel, in)
 }
 
 // selHole reports whether appendSel prints a '-' for sel.
@@ -524,7 +557,7 @@ func selHole(sel *elem, in *Inst) bool {
 
 func appendPsrc(dst []byte, f *form, e *elem, in *Inst) []byte {
 	r1, r2, sel := psrcParts(e)
-	pair, second := psrcForm(f, e, in)
+	pair, second := psrcFormOf(f, e, in, &r1, &r2, &sel)
 	if pair {
 		dst = append(appendReg(append(dst, '('), f, &r1, in), '.', "xy"[in.Args[e.f[6]]])
 		dst = append(appendReg(append(dst, ", "...), f, &r2, in), '.', "xy"[in.Args[e.f[7]]-2])

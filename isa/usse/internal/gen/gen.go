@@ -756,7 +756,43 @@ func (s *spec) emit() ([]byte, error) {
 			p("\t\ta[%d] = %s\n", i, strings.Join(terms, " | "))
 		}
 	}
-	p("\t}\n}\n")
+	p("\t}\n}\n\n")
+	// and the way back, for the assembler
+	p("// encodeFieldsGen returns the word of form fi with fields a (its fixed\n")
+	p("// bits included) and whether every value fits its field.\n")
+	p("func encodeFieldsGen(fi int16, a *[MaxFields]uint32) (uint64, bool) {\n\tswitch fi {\n")
+	for fi, f := range s.forms {
+		p("\tcase %d: // %s\n", fi, f.name)
+		var fits, terms []string
+		for i, fd := range f.fields {
+			if w := fd.width(); w < 32 {
+				fits = append(fits, fmt.Sprintf("a[%d]>>%d", i, w))
+			}
+			sh := 0
+			for _, pt := range fd.parts {
+				t := fmt.Sprintf("uint64(a[%d]", i)
+				if sh > 0 {
+					t += fmt.Sprintf(">>%d", sh)
+				}
+				t += fmt.Sprintf("&0x%x)", uint64(1)<<pt.width-1)
+				if pt.pos > 0 {
+					t += fmt.Sprintf("<<%d", pt.pos)
+				}
+				terms = append(terms, t)
+				sh += int(pt.width)
+			}
+		}
+		w := fmt.Sprintf("0x%x", f.value)
+		if len(terms) > 0 {
+			w += " | " + strings.Join(terms, " | ")
+		}
+		ok := "true"
+		if len(fits) > 0 {
+			ok = "(" + strings.Join(fits, " | ") + ") == 0"
+		}
+		p("\t\treturn %s, %s\n", w, ok)
+	}
+	p("\t}\n\treturn 0, false\n}\n")
 	_ = sort.Strings
 	out, err := format.Source(b.Bytes())
 	if err != nil {

@@ -1,0 +1,253 @@
+package usse
+
+// The marker level of a dual-issue word: the search for the words printing
+// the same plain text (dual.go prints, dual_rivals.go narrows the search).
+
+// dualLevel is the marker level a word needs: the lowest at which the
+// search finds the word itself (-1 for an invalid word). Only the words
+// found before it matter, and only its rivals (dual_rivals.go) can print
+// its plain text.
+func dualLevel(f *form, in *Inst) int {
+	d, ok := newDualView(f, in)
+	if !ok {
+		return -1
+	}
+	return dualViewLevel(&d, in)
+}
+
+// dualViewLevel is dualLevel for a valid view d of in.
+func dualViewLevel(d *dualView, in *Inst) int {
+	if !d.plainNamesWord() {
+		return markExt // the search never finds the word without ext markers
+	}
+	g := uint8(0)
+	if d.f.op1 == 0x05 {
+		g = 1
+	}
+	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
+	rivals := dualRivals[g][i1][i2][cfg]
+	// the combinations before the word's own that pass the quick tests, in
+	// search order (at most 8 rivals x 2 x 4 configurations)
+	var tries [64]dualTry
+	nt := 0
+	var t dualText
+	haveText := false
+	found := false
+search:
+	for ri := range rivals {
+		r := &rivals[ri]
+		fits := r.cfgs // narrowed by dualSourcesFit once the text is built
+		for p := uint32(0); p < 2; p++ {
+			for c := uint32(0); c < 4; c++ {
+				if fits>>c&1 == 0 {
+					continue
+				}
+				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
+					// the word's own combination: its plain text names
+					// it (plainNamesWord), so the search finds it here
+					found = true
+					break search
+				}
+				if !haveText {
+					d.fillText(&t, true)
+					haveText = true
+				}
+				o1, o2 := &dualOps[0][r.i1].op, &dualOps[1][r.i2].op
+				if p == 0 {
+					// the layout test does not depend on primus
+					if !dualSourcesFit(&t, o1, o2, c) {
+						fits &^= 1 << c
+						continue
+					}
+				}
+				if !dualDestsFit(&t, o1, o2, p, r.group == 1) {
+					continue
+				}
+				tries[nt] = dualTry{uint8(ri), uint8(p), uint8(c)}
+				nt++
+			}
+		}
+	}
+	if !found {
+		return markExt
+	}
+	if nt == 0 {
+		return markNone // no word before it can print its plain text
+	}
+	return dualLevelBuilt(d, in, &t, rivals, tries[:nt])
+}
+
+// dualTry is a rival combination the level search builds: its index in
+// the rival list, primus and source configuration.
+type dualTry struct{ r, p, c uint8 }
+
+// dualLevelBuilt finishes dualViewLevel: it builds the words the tries
+// stand for from the plain text (t holds its lite form), keeps those
+// printing that text, and finds the level at which the word (last in
+// search order) comes first.
+func dualLevelBuilt(d *dualView, in *Inst, t *dualText, rivals []dualCombo, tries []dualTry) int {
+	d.fillText(t, false)
+	cons := freeCons()
+	var all [maxDualMatches]dualMatch
+	n := 0
+	var base Inst
+	var tw dualText
+	var dw dualView
+	baseGroup := -1
+	for _, x := range tries {
+		r := &rivals[x.r]
+		fi := dualForms[r.group]
+		if int(r.group) != baseGroup {
+			base = Inst{Form: int16(fi)}
+			decodeFields(int16(fi), in.Raw, &base.Args)
+			baseGroup = int(r.group)
+		}
+		w, ok := dualBuildArgs(fi, &base, t, &cons, uint32(r.i1), uint32(r.i2), uint32(x.p), uint32(x.c))
+		if !ok || !dw.init(&forms[w.Form], &w) {
+			continue
+		}
+		// the plain text is a function of its structure and the parser
+		// reads the structure back (TestDualTextStructure): equal
+		// structures are equal texts
+		if dw.fillText(&tw, false); tw == *t {
+			w.Raw = dualRaw(&forms[fi], &w)
+			all[n] = newDualMatch(&w)
+			if n++; n == len(all) {
+				return markExt // (the word itself would need the next slot)
+			}
+		}
+	}
+	if n == 0 {
+		return markNone
+	}
+	all[n] = newDualMatch(in)
+	n++
+	for level := markNone; level < markExt; level++ {
+		cons := dualConstraints(d, level)
+		for i := 0; i < n; i++ {
+			if cons.allowsMatch(&all[i]) {
+				if all[i].raw == in.Raw {
+					return level
+				}
+				break
+			}
+		}
+	}
+	// markExt states every field the operands leave open (and prints the
+	// swizzles for the half the ext bits name), so it always names the word
+	return markExt
+}
+
+// dualMatch is what the marker levels test of a word the search found: its
+// group and the dual fields dualConstraints can fix (0 when absent).
+type dualMatch struct {
+	raw  uint64
+	op1  uint8
+	vals [len(dualMatchFields)]uint8 // all fit: op indices, cfg, one-bit fields
+}
+
+var dualMatchFields = [...]int{dfOp1, dfOp2, dfSrccfg, dfPrimus, dfG1swzx, dfG2hi}
+
+func newDualMatch(in *Inst) dualMatch {
+	m := dualMatch{raw: in.Raw, op1: forms[in.Form].op1}
+	x := &dualIdxByForm[in.Form]
+	for i, k := range dualMatchFields {
+		if x[k] >= 0 {
+			m.vals[i] = uint8(in.Args[x[k]])
+		}
+	}
+	return m
+}
+
+// allowsMatch is allows for a dualMatch (dualConstraints fixes only
+// dualMatchFields).
+func (c *dualCons) allowsMatch(m *dualMatch) bool {
+	if c.form >= 0 && int(m.op1) != c.form {
+		return false
+	}
+	for i, k := range dualMatchFields {
+		if v := c.fixed[k]; v >= 0 && uint32(m.vals[i]) != uint32(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// dualLevelSearch is dualLevel by the full search over both groups (the
+// reference the rival lists are tested against).
+func dualLevelSearch(f *form, in *Inst) int {
+	d, ok := newDualView(f, in)
+	if !ok {
+		return -1
+	}
+	var buf [256]byte
+	core := d.appendMnem1(buf[:0], markNone)
+	core = append(core, ' ')
+	core = d.appendRest(core, markNone)
+	t := d.text()
+	var all [maxDualMatches]Inst
+	n := dualMatches(in.Raw, &t, core, &all)
+	for level := markNone; level < markExt; level++ {
+		cons := dualConstraints(&d, level)
+		for i := 0; i < n; i++ {
+			if cons.allows(&all[i]) {
+				if all[i].Raw == in.Raw {
+					return level
+				}
+				break
+			}
+		}
+	}
+	return markExt
+}
+
+// allows reports whether a candidate word meets the constraints.
+func (c *dualCons) allows(in *Inst) bool {
+	if c.form >= 0 && int(forms[in.Form].op1) != c.form {
+		return false
+	}
+	x := &dualIdxByForm[in.Form]
+	for k, v := range c.fixed {
+		if v >= 0 && (x[k] < 0 && v != 0 || x[k] >= 0 && in.Args[x[k]] != uint32(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// dualCons restricts the search: fixed fields (by dual field number) and
+// the form.
+type dualCons struct {
+	form  int            // -1 any, else op1 group
+	fixed [dfCount]int32 // -1 free
+}
+
+func freeCons() dualCons {
+	c := dualCons{form: -1}
+	for i := range c.fixed {
+		c.fixed[i] = -1
+	}
+	return c
+}
+
+func dualConstraints(d *dualView, level int) dualCons {
+	c := freeCons()
+	if level >= markForm {
+		c.form = int(d.f.op1)
+	}
+	if level >= markScalar {
+		c.fixed[dfOp1] = int32(d.get(dfOp1))
+		c.fixed[dfOp2] = int32(d.get(dfOp2))
+	}
+	if level >= markCfg {
+		c.fixed[dfSrccfg] = int32(d.get(dfSrccfg))
+	}
+	if level >= markPrimus {
+		c.fixed[dfPrimus] = int32(d.get(dfPrimus))
+	}
+	if level >= markExt {
+		c.fixed[dfG1swzx] = int32(d.get(dfG1swzx))
+		c.fixed[dfG2hi] = int32(d.get(dfG2hi))
+	}
+	return c
+}

@@ -1,0 +1,176 @@
+package usse
+
+import "strings"
+
+// Tables for dual-issue words derived once from the generated ones
+// (read-only afterwards), and the decoder's validity test.
+
+// dualOps holds dualInfo for both operation tables (read-only).
+var dualOps = func() (t [2][16]struct {
+	op dualOp
+	ok bool
+}) {
+	for k, table := range [2]int{enumDualop, enumDualop2} {
+		for i := range t[k] {
+			t[k][i].op, t[k][i].ok = dualInfoSlow(table, uint32(i))
+		}
+	}
+	return t
+}()
+
+// dualIdxByForm holds dualIdx for every form, computed once from the
+// generated tables (read-only afterwards).
+var dualIdxByForm = func() (t [len(forms)][dfCount]int8) {
+	for fi := range forms {
+		t[fi] = dualIdx(&forms[fi])
+	}
+	return t
+}()
+
+// dualLayouts splits the layout tables by source counts and configuration
+// once (read-only afterwards).
+var dualLayouts = func() (t [3][3][4]dualLayout) {
+	for i := range t {
+		for j := range t[i] {
+			for c, l := range enumTables[dualLayoutTables[i][j]] {
+				a, b, ok := strings.Cut(l, "/")
+				if !ok {
+					continue
+				}
+				x := &t[i][j][c]
+				x.lay, x.ok = [2]string{a, b}, true
+				for k := 0; k < len(l); k++ {
+					if l[k] != '/' {
+						x.uses |= 1 << layoutBit(l[k])
+					}
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// dualUsedSets[c1-1][uses] is the set of dual fields used reports for a
+// first operation with c1 sources and layout letters uses (read-only).
+var dualUsedSets = func() (t [3][16]uint32) {
+	for c1 := 1; c1 <= 3; c1++ {
+		for uses := 0; uses < 16; uses++ {
+			d := dualView{c1: c1, usesMask: uint8(uses)}
+			for k := 0; k < dfCount; k++ {
+				if d.used(k) {
+					t[c1-1][uses] |= 1 << k
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// maskChans is each write mask as operand channels (".x-z" without the dot).
+var maskChans = func() (t [16]dualChans) {
+	for m := range t {
+		if b := appendMaskChans(nil, uint32(m)); len(b) > 0 {
+			t[m].n = uint8(copy(t[m].c[:], b[1:]))
+		}
+	}
+	return t
+}()
+
+// dualPrefixLen[vec4][span][idx][m] is how many channels of dual swizzle
+// entry idx srcOpnd prints when the operation reads m: the shortest prefix,
+// m or longer, whose first entry in the span is idx (read-only).
+var dualPrefixLen = func() (p [2][3][32][5]uint8) {
+	for v, ti := range [2]int{enumDswz3, enumDswz4} {
+		t := enumTables[ti]
+		for span := range p[v] {
+			for idx, ent := range t {
+				if ent == "?" {
+					continue
+				}
+				lo, hi := 0, 16
+				switch span {
+				case dualSpanAll:
+					hi = 32
+				case dualSpanHalf:
+					lo, hi = idx&16, idx&16+16
+				}
+				for m := 0; m <= 4; m++ {
+					n := min(m, len(ent))
+					for ; n < len(ent); n++ {
+						if firstIndex(t, lo, hi, ent[:n]) == idx {
+							break
+						}
+					}
+					p[v][span][idx][m] = uint8(n)
+				}
+			}
+		}
+	}
+	return p
+}()
+
+// dualNamed[vec4][all][idx] reports whether the full text of dual swizzle
+// entry idx names it among the standard entries (all: among all 32).
+var dualNamed = func() (p [2][2][32]bool) {
+	for v, ti := range [2]int{enumDswz3, enumDswz4} {
+		t := enumTables[ti]
+		for all, hi := range [2]int{16, 32} {
+			for idx := range t {
+				p[v][all][idx] = t[idx] != "?" && firstIndex(t, 0, hi, t[idx]) == idx
+			}
+		}
+	}
+	return p
+}()
+
+// dualCheck is newDualView's validity test without building the view (the
+// decoder's check): -1, or the dual field at fault (newDualView's d.bad).
+func dualCheck(fi int16, in *Inst) int {
+	x := &dualIdxByForm[fi]
+	var v [dfCount]uint32
+	for k, i := range x {
+		if i >= 0 {
+			v[k] = in.Args[i]
+		}
+	}
+	i1, i2 := v[dfOp1], v[dfOp2]
+	if i1 >= 16 || !dualOps[0][i1].ok {
+		return dfOp1
+	}
+	if i2 >= 16 || !dualOps[1][i2].ok {
+		return dfOp2
+	}
+	c1 := dualOps[0][i1].op.srcs
+	lay := &dualLayouts[c1-1][dualOps[1][i2].op.srcs-1][v[dfSrccfg]&3]
+	if !lay.ok {
+		return dfSrccfg
+	}
+	if forms[fi].op1 == 0x05 {
+		return -1 // every vec4 swizzle entry is defined
+	}
+	t := enumTables[enumDswz3]
+	for k := 0; k < 2; k++ {
+		l := lay.lay[k]
+		for i := 0; i < len(l); i++ {
+			var idx uint32
+			var bad int
+			switch l[i] {
+			case 'u':
+				idx, bad = v[dfUswz], dfUswz
+				if c1 < 2 {
+					idx += 16 * v[dfG2hi]
+				}
+			case '0':
+				idx, bad = v[dfG0swz], dfG0swz
+			case '1':
+				idx, bad = v[dfG1swz]+16*v[dfG1swzx], dfG1swz
+			default:
+				continue // '2' reads the identity
+			}
+			if idx >= uint32(len(t)) || t[idx] == "?" {
+				return bad
+			}
+		}
+	}
+	return -1
+}

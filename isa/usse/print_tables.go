@@ -1,0 +1,116 @@
+package usse
+
+// Tables derived once from the generated ones (read-only afterwards) so that
+// the printer looks answers up instead of searching the swizzle and
+// constant tables for every operand. print_tables_test.go checks each
+// against the search it replaces.
+
+// swzPrefixLen[t][idx][m] is how many channels of entry idx of swizzle
+// table t the printer shows when the mask needs at least m: the shortest
+// prefix, m or longer, whose first entry with that prefix is the entry.
+var swzPrefixLen = func() (p [len(swizzleTables)][32][5]uint8) {
+	for ti, t := range swizzleTables {
+		for idx, ent := range t {
+			if ent == "?" {
+				continue
+			}
+			for m := 0; m <= 4; m++ {
+				n := min(m, len(ent))
+				for ; n < len(ent); n++ {
+					if firstWithPrefix(t, ent[:n]) == ent {
+						break
+					}
+				}
+				p[ti][idx][m] = uint8(n)
+			}
+		}
+	}
+	return p
+}()
+
+// v4HasPrefix[idx][n] reports whether some v4 entry starts with the first
+// n channels of v3 entry idx (VMAD's ".vec3" marker test).
+var v4HasPrefix = func() (h [32][5]bool) {
+	for idx, ent := range swizzleTables[swzV3] {
+		for n := 0; n <= len(ent) && ent != "?"; n++ {
+			h[idx][n] = firstWithPrefix(swizzleTables[swzV4], ent[:n]) != ""
+		}
+	}
+	return h
+}()
+
+// constFirst[t][half][k-1][n] has bit idx set when constant register n
+// read through entry idx of swizzle table t (t = len(swizzleTables): the
+// identity, idx 0) is the first register and entry whose first k channels
+// read those values (firstConst), with all k values finite.
+var constFirst = func() (c [len(swizzleTables) + 1][2][4][64]uint32) {
+	for ti := range c {
+		var t []string
+		if ti < len(swizzleTables) {
+			t = swizzleTables[ti]
+		}
+		for h := 0; h < 2; h++ {
+			half := h == 1
+			for k := 1; k <= 4; k++ {
+				// the first (register, entry) of each value tuple, in search order
+				seen := make(map[[4]uint32]bool)
+				for n := uint32(0); n < 64; n++ {
+					ents := t
+					if t == nil {
+						ents = []string{"xyzw"}
+					}
+					for idx, ent := range ents {
+						if ent == "?" || len(ent) < k {
+							continue
+						}
+						var key [4]uint32
+						fin := true
+						for i := 0; i < k; i++ {
+							key[i] = constValue(n, ent[i], half)
+							fin = fin && finite(key[i])
+						}
+						if seen[key] {
+							continue
+						}
+						seen[key] = true
+						if fin {
+							c[ti][h][k-1][n] |= 1 << idx
+						}
+					}
+				}
+			}
+		}
+	}
+	return c
+}()
+
+// Bank kinds, numbered for the printer's switch (bankKinds).
+const (
+	bkR = iota
+	bkO
+	bkPa
+	bkSa
+	bkSpecial
+	bkImm
+	bkIndex
+	bkIdx1
+	bkIdx2
+	bkOther
+)
+
+// bankKinds[t][i] is the kind of entry i of bank table t.
+var bankKinds = func() (k [len(bankTables)][8]uint8) {
+	names := map[string]uint8{"r": bkR, "o": bkO, "pa": bkPa, "sa": bkSa, "special": bkSpecial,
+		"imm": bkImm, "index": bkIndex, "idx1": bkIdx1, "idx2": bkIdx2}
+	for t, banks := range bankTables {
+		for i := range k[t] {
+			k[t][i] = bkOther
+			if i < len(banks) {
+				if x, ok := names[banks[i]]; ok {
+					k[t][i] = x
+				}
+			}
+		}
+	}
+	return k
+}()

@@ -1,0 +1,151 @@
+package usse
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// rswConstSlow is rswConst by search (firstConst over the swizzle table).
+func rswConstSlow(f *form, e *elem, in *Inst, vals *[4]uint32) (int, bool) {
+	if bankTables[e.table][bankIndex(f, e, in)] != "special" {
+		return 0, false
+	}
+	_, sw, hasSw := rswParts(e)
+	n := in.Args[e.f[2]]
+	if n >= 64 {
+		return 0, false
+	}
+	k := maskLen(arg(in, e.f[5]))
+	chans := "xyzw"
+	var t []string
+	idx := 0
+	if hasSw {
+		ent, _ := swizzleEntry(f, &sw, in)
+		if len(ent) < k {
+			return 0, false
+		}
+		chans = ent
+		t = swizzleTable(f, &sw, in)
+		idx = int(arg(in, sw.f[1]))<<f.fields[sw.f[0]].width | int(in.Args[sw.f[0]])
+	}
+	for i := 0; i < k; i++ {
+		vals[i] = constValue(n, chans[i], rswHalf(e, in))
+		if !finite(vals[i]) {
+			return 0, false
+		}
+	}
+	n2, idx2, ok := firstConst(t, vals[:k], rswHalf(e, in))
+	return k, ok && n2 == n && idx2 == idx
+}
+
+// swizzlePrefixSlow is swizzlePrefix by search.
+func swizzlePrefixSlow(f *form, e *elem, in *Inst) string {
+	ent, _ := swizzleEntry(f, e, in)
+	n := len(ent)
+	if e.f[2] >= 0 {
+		n = min(maskLen(in.Args[e.f[2]]), len(ent))
+	}
+	t := swizzleTable(f, e, in)
+	for ; n < len(ent); n++ {
+		if firstWithPrefix(t, ent[:n]) == ent {
+			break
+		}
+	}
+	return ent[:n]
+}
+
+// TestPrintTables: the looked-up swizzle prefixes and constant operands are
+// what the searches give, on random words of every form with a swizzle or
+// constant operand (bank bits biased towards the constant bank).
+func TestPrintTables(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	consts, swz := 0, 0
+	for fi := range forms {
+		f := &forms[fi]
+		for n := 0; n < 20000; n++ {
+			w := r.Uint64()&^f.mask | f.value
+			in, err := DecodeWord(w, 0)
+			if err != nil || int(in.Form) != fi {
+				continue
+			}
+			v := f.variant(&in)
+			for i := range v.elems {
+				e := &v.elems[i]
+				var sws []elem
+				switch e.kind {
+				case kSwz:
+					sws = append(sws, *e)
+				case kGsw:
+					sws = append(sws, gswSwizzle(e))
+				case kRsw, kRswh:
+					// force the constant bank on half of the tries
+					if n%2 == 0 {
+						for b, name := range bankTables[e.table] {
+							if name == "special" {
+								bw := f.fields[e.f[0]].width
+								in.Args[e.f[0]] = uint32(b) & (1<<bw - 1)
+								if e.f[1] >= 0 {
+									in.Args[e.f[1]] = uint32(b) >> bw
+								}
+								in.Args[e.f[2]] &= 63
+							}
+						}
+					}
+					var a, b [4]uint32
+					k1, ok1 := rswConst(f, e, &in, &a)
+					k2, ok2 := rswConstSlow(f, e, &in, &b)
+					if ok1 != ok2 || ok1 && (k1 != k2 || a != b) {
+						t.Fatalf("%s %016x elem %d: rswConst %d %v %x, search %d %v %x", f.name, w, i, k1, ok1, a, k2, ok2, b)
+					}
+					if ok1 {
+						consts++
+					}
+					if _, sw, has := rswParts(e); has {
+						sws = append(sws, sw)
+					}
+				}
+				for j := range sws {
+					if got, want := swizzlePrefix(f, &sws[j], &in), swizzlePrefixSlow(f, &sws[j], &in); got != want {
+						t.Fatalf("%s %016x elem %d: swizzle %q, search %q", f.name, w, i, got, want)
+					}
+					swz++
+				}
+			}
+		}
+	}
+	if consts < 1000 || swz < 10000 {
+		t.Fatalf("only %d constant operands and %d swizzles checked", consts, swz)
+	}
+	t.Logf("%d constant operands, %d swizzles", consts, swz)
+}
+
+// TestDisassembleMatchesPrint: Disassemble, which reuses one instruction
+// without clearing it, writes for every word the text Print gives for a
+// fresh decode (random words of every form, in random order).
+func TestDisassembleMatchesPrint(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	var code []byte
+	var want []string
+	for n := 0; n < 20000; n++ {
+		f := &forms[r.IntN(len(forms))]
+		w := r.Uint64()&^f.mask | f.value
+		if n%7 == 0 {
+			w = r.Uint64()
+		}
+		code = binary.LittleEndian.AppendUint64(code, w)
+		in, _ := DecodeWord(w, 0)
+		want = append(want, Print(in, 0))
+	}
+	listing, _ := Disassemble(nil, code, 0)
+	lines := strings.Split(strings.TrimSuffix(string(listing), "\n"), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d", len(lines), len(want))
+	}
+	for i, l := range lines {
+		if !strings.Contains(l, " "+want[i]+" ;") {
+			t.Fatalf("line %d: %q, want text %q", i, l, want[i])
+		}
+	}
+}
