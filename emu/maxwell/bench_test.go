@@ -11,6 +11,12 @@ import (
 // kernels are idempotent enough) and reports warp-instructions per second.
 func benchRun(b *testing.B, r run) {
 	k, cfg, _ := r.prepare(b)
+	benchKernel(b, k, cfg)
+}
+
+// benchKernel runs a prepared kernel b.N times and reports
+// warp-instructions per wall second and per CPU second.
+func benchKernel(b *testing.B, k *Kernel, cfg emu.Config) {
 	b.ReportAllocs()
 	var insts int64
 	var secs float64

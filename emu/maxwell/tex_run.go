@@ -316,15 +316,8 @@ func (k *Kernel) request(t *texInst, args *[32]texArgs, l int, im, smp *texImage
 			dx[d], dy[d] = f(a.grad[d][0]), f(a.grad[d][1])
 		}
 		q.lambda = deriv(dx, dy)
-	case t.lod == lodZero:
-		q.lambda = 0
-	case t.lod == lodLevel:
-		q.lambda = f(a.lod)
-	case t.ndv:
-		q.lambda = 0
-		if t.lod == lodBias {
-			q.lambda = f(a.lod)
-		}
+	case t.explicitLevel():
+		q.lambda = t.level(a)
 	default: // implicit: coarse derivatives of the quad
 		base := l &^ 3
 		var dx, dy [3]float64
@@ -466,15 +459,8 @@ func (k *Kernel) cubeRequest(t *texInst, args *[32]texArgs, l int, im, smp *texI
 			d[i] = [2]float64{u2 - u, v2 - v}
 		}
 		q.lambda = deriv(d[0], d[1])
-	case t.lod == lodZero:
-		q.lambda = 0
-	case t.lod == lodLevel:
-		q.lambda = f(a.lod)
-	case t.ndv:
-		q.lambda = 0
-		if t.lod == lodBias {
-			q.lambda = f(a.lod)
-		}
+	case t.explicitLevel():
+		q.lambda = t.level(a)
 	default: // implicit: the quad's face coordinates
 		base := l &^ 3
 		_, u0, v0 := project(args[base].c)
@@ -486,4 +472,18 @@ func (k *Kernel) cubeRequest(t *texInst, args *[32]texArgs, l int, im, smp *texI
 		}
 	}
 	return q
+}
+
+// explicitLevel: the level of detail does not come from derivatives (LZ,
+// LL, or .NDV, where a bias is the level itself).
+func (t *texInst) explicitLevel() bool {
+	return t.lod == lodZero || t.lod == lodLevel || t.ndv
+}
+
+// level is the explicit level of detail of lane sources a.
+func (t *texInst) level(a *texArgs) float64 {
+	if t.lod == lodLevel || t.ndv && t.lod == lodBias {
+		return float64(math.Float32frombits(a.lod))
+	}
+	return 0
 }

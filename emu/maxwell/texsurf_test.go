@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"gpuisa/internal/benchcpu"
 	"math"
 	"math/rand"
 	"os"
@@ -903,23 +902,7 @@ func BenchmarkTexmore(b *testing.B) {
 		params:   []emu.Param{{Tex: ptr("a3")}, {Tex: ptr("arr")}, {Tex: ptr("mip")}, f32param(c.u0), f32param(c.v0)},
 		textures: c.textures, buffers: map[string][]byte{"a3": c.a3, "arr": c.arr, "mip": c.mip}, blocks: 256}
 	k, cfg, _ := tl.build(b)
-	b.ReportAllocs()
-	var insts int64
-	var secs float64
-	cpu0 := benchcpu.Now()
-	for b.Loop() {
-		st, err := emu.Run(cfg, k)
-		if err != nil {
-			b.Fatal(err)
-		}
-		insts += st.WarpInsts
-		secs += st.Duration.Seconds()
-	}
-	b.ReportMetric(float64(insts)/secs/1e6, "Mwarpinst/s")
-	if cpu := (benchcpu.Now() - cpu0).Seconds(); cpu > 0 {
-		b.ReportMetric(float64(insts)/cpu/1e6, "Mwarpinst/cpu-s")
-	}
-	b.ReportMetric(float64(insts)/float64(b.N), "warpinst/op")
+	benchKernel(b, k, cfg)
 }
 
 // TestSuatomListing runs testdata/suatom.s (our assembler's syntax).

@@ -48,23 +48,32 @@ func swizzlePrefix(f *form, e *elem, in *Inst) string {
 // swizzlePrefixOf is swizzlePrefix for a swz element of table t with fields
 // swz, ext, mask and sel (-1: none), without building the element.
 func swizzlePrefixOf(f *form, t uint8, swz, ext, mask, sel int8, in *Inst) string {
-	ti := int(t)
-	if t == swzV34 {
-		ti = swzV3
-		if arg(in, sel) != 0 {
-			ti = swzV4
-		}
-	}
-	idx := int(arg(in, ext))<<f.fields[swz].width | int(in.Args[swz])
-	tab := swizzleTables[ti]
-	if idx >= len(tab) || tab[idx] == "?" {
+	ti, idx, ok := swizzleAt(f, t, swz, ext, sel, in)
+	if !ok {
 		return ""
 	}
+	tab := swizzleTables[ti]
 	m := 4
 	if mask >= 0 {
 		m = maskLen(in.Args[mask])
 	}
 	return tab[idx][:swzPrefixLen[ti][idx][m]]
+}
+
+// swizzleAt finds the entry that fields swz (low part) and ext (high part,
+// or -1) name in swizzle table t (swzV34: picked by field sel); ok is false
+// when they name none.
+func swizzleAt(f *form, t uint8, swz, ext, sel int8, in *Inst) (table, idx int, ok bool) {
+	table = int(t)
+	if t == swzV34 {
+		table = swzV3
+		if arg(in, sel) != 0 {
+			table = swzV4
+		}
+	}
+	idx = int(arg(in, ext))<<f.fields[swz].width | int(in.Args[swz])
+	tab := swizzleTables[table]
+	return table, idx, idx < len(tab) && tab[idx] != "?"
 }
 
 // rswSel is the selector field of an rsw element's swizzle (rswParts).

@@ -273,16 +273,8 @@ func swizzleTableIndex(e *elem, in *Inst) int {
 // -1) name an entry of swizzle table t (swzV34: picked by field sel), as
 // swizzleEntry does for a swz element with those fields.
 func swizzleOK(f *form, t uint8, swz, ext, sel int8, in *Inst) bool {
-	ti := int(t)
-	if t == swzV34 {
-		ti = swzV3
-		if arg(in, sel) != 0 {
-			ti = swzV4
-		}
-	}
-	idx := int(arg(in, ext))<<f.fields[swz].width | int(in.Args[swz])
-	tab := swizzleTables[ti]
-	return idx < len(tab) && tab[idx] != "?"
+	_, _, ok := swizzleAt(f, t, swz, ext, sel, in)
+	return ok
 }
 
 func swizzleEntry(f *form, e *elem, in *Inst) (string, bool) {
