@@ -118,7 +118,7 @@ func (s LineStyle) AppendPrefix(dst []byte, addr uint64) []byte {
 	a[0], a[1] = '/', '*'
 	if digits <= 8 && len(a) >= 10 {
 		// the digits as one store; bytes past them are written next
-		binary.BigEndian.PutUint64(a[2:], hex8(uint32(addr))<<(8*(8-digits)))
+		binary.BigEndian.PutUint64(a[2:], HexDigits8(uint32(addr))<<(8*(8-digits)))
 	} else {
 		for i := digits + 1; i >= 2; i-- {
 			a[i] = hexDigits[addr&0xf]
@@ -158,10 +158,10 @@ func (s LineStyle) AppendSuffix(dst []byte, textLen int, raw uint64, digits int)
 	binary.LittleEndian.PutUint64(h, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
 	h = h[6:]
 	if digits == 16 {
-		binary.BigEndian.PutUint64(h, hex8(uint32(raw>>32)))
-		binary.BigEndian.PutUint64(h[8:], hex8(uint32(raw)))
+		binary.BigEndian.PutUint64(h, HexDigits8(uint32(raw>>32)))
+		binary.BigEndian.PutUint64(h[8:], HexDigits8(uint32(raw)))
 	} else if digits == 8 {
-		binary.BigEndian.PutUint64(h, hex8(uint32(raw)))
+		binary.BigEndian.PutUint64(h, HexDigits8(uint32(raw)))
 	} else {
 		for i := digits - 1; i >= 0; i-- {
 			h[i] = hexDigits[raw&0xf]
@@ -182,19 +182,6 @@ func fillBlanks(b []byte) {
 	for i := range b {
 		b[i] = ' '
 	}
-}
-
-// hex8 spells x as 8 lower-case hex digits, the first in the top byte.
-func hex8(x uint32) uint64 {
-	// spread the nibbles one a byte, lowest nibble in the lowest byte
-	v := uint64(x)
-	v = (v | v<<16) & 0x0000ffff0000ffff
-	v = (v | v<<8) & 0x00ff00ff00ff00ff
-	v = (v | v<<4) & 0x0f0f0f0f0f0f0f0f
-	// digits above 9 get the distance from '9'+1 to 'a'
-	over := (v + 0x0606060606060606) >> 4 & 0x0101010101010101
-	v += 0x3030303030303030 + over*('a'-'0'-10)
-	return v
 }
 
 // grow extends dst by n bytes (their content is to be overwritten).
