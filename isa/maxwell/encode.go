@@ -1,6 +1,7 @@
 package maxwell
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"strconv"
@@ -67,6 +68,7 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 		body = body[i+n:]
 	}
 	body, reuses := cutReuse(sc.body[:0], body)
+	body = withSlack(body)
 	cands, ok := formsOf(body)
 	if !ok {
 		return 0, 0, ErrNoMatch
@@ -222,12 +224,12 @@ var encMaxName = func() int {
 
 // encTokTexts holds, per form, the text of each literal and flag token
 // without blanks, made once from the generated tables.
-var encTokTexts = func() (p [len(forms)][]string) {
+var encTokTexts = func() (p [len(forms)][]encLit) {
 	for f := range forms {
-		p[f] = make([]string, len(forms[f].toks))
+		p[f] = make([]encLit, len(forms[f].toks))
 		for k, t := range forms[f].toks {
 			if t.kind == tkLit || t.kind == tkFlag {
-				p[f][k] = squeeze(t.text)
+				p[f][k] = makeEncLit(squeeze(t.text))
 			}
 		}
 	}
@@ -236,23 +238,63 @@ var encTokTexts = func() (p [len(forms)][]string) {
 
 // encTableTexts holds the printed text of every table entry without blanks
 // (out-of-range values included, as appendTable prints them); rejected
-// values (kind 2) are never matched.
-var encTableTexts = func() (p [len(tables)][]string) {
+// values (kind 2) never match.
+var encTableTexts = func() (p [len(tables)][]encLit) {
 	for ti := range tables {
 		tb := &tables[ti]
-		p[ti] = make([]string, len(tb.entries))
+		p[ti] = make([]encLit, len(tb.entries))
 		for v := range tb.entries {
 			switch tb.kinds[v] {
 			case 0:
-				p[ti][v] = squeeze(tb.entries[v])
+				p[ti][v] = makeEncLit(squeeze(tb.entries[v]))
 			case 2:
+				p[ti][v] = encLit{n: math.MaxInt32}
 			default:
-				p[ti][v] = squeeze(string(appendTable(nil, ti, uint64(v))))
+				p[ti][v] = makeEncLit(squeeze(string(appendTable(nil, ti, uint64(v)))))
 			}
 		}
 	}
 	return
 }()
+
+// encLit is a literal text to find in a squeezed text, its first 8 bytes
+// packed little-endian: most literals are compared in one load and mask.
+type encLit struct {
+	lo, mask uint64
+	n        int
+	s        string
+}
+
+func makeEncLit(s string) encLit {
+	var b [8]byte
+	copy(b[:], s)
+	mask := ^uint64(0)
+	if len(s) < 8 {
+		mask = 1<<(8*len(s)) - 1
+	}
+	return encLit{lo: binary.LittleEndian.Uint64(b[:]), mask: mask, n: len(s), s: s}
+}
+
+// at reports whether text[pos:] starts with the literal. text must have 8
+// bytes of capacity past its length (encode makes sure it does).
+func (l *encLit) at(text []byte, pos int) bool {
+	if pos+l.n > len(text) {
+		return false
+	}
+	if binary.LittleEndian.Uint64(text[pos:pos+8])&l.mask != l.lo {
+		return false
+	}
+	return l.n <= 8 || string(text[pos+8:pos+l.n]) == l.s[8:]
+}
+
+// withSlack returns b, or a copy of it, with 8 bytes of capacity past its
+// length, as encLit.at needs.
+func withSlack(b []byte) []byte {
+	if cap(b)-len(b) >= 8 {
+		return b
+	}
+	return append(make([]byte, 0, len(b)+8), b...)
+}
 
 var phaseTexts = [4]string{"", ".T", ".P", ".INVALIDPHASE3"}
 
@@ -263,7 +305,7 @@ func hasPrefix(s []byte, p string) bool {
 type matcher struct {
 	f       *form
 	fi      uint16
-	texts   []string // the form's literal texts without blanks
+	texts   []encLit // the form's literal texts without blanks
 	sm      int
 	pc      uint64
 	resolve Resolver
@@ -331,11 +373,11 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 		s := m.text[pos:]
 		switch t.kind {
 		case tkLit:
-			lit := m.texts[k]
-			if !hasPrefix(s, lit) {
+			lit := &m.texts[k]
+			if !lit.at(m.text, pos) {
 				return 0, false
 			}
-			pos += len(lit)
+			pos += lit.n
 		case tkGroup:
 			if r, ok := m.match(k+1, pos, w); ok { // present
 				return r, true
@@ -355,8 +397,8 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			}
 			k += t.arg
 		case tkFlag:
-			if lit := m.texts[k]; hasPrefix(s, lit) {
-				if r, ok := m.match(k+1, pos+len(lit), t.set(w, t.def)); ok {
+			if lit := &m.texts[k]; lit.at(m.text, pos) {
+				if r, ok := m.match(k+1, pos+lit.n, t.set(w, t.def)); ok {
 					return r, true
 				}
 			}
@@ -415,13 +457,13 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			w = t.set(w, p|neg)
 			pos += n0 + n
 		case tkTable:
-			texts := &encTableTexts[t.arg]
-			kinds := tables[t.arg].kinds
-			for v, e := range *texts {
-				if kinds[v] == 2 || !hasPrefix(s, e) {
+			texts := encTableTexts[t.arg]
+			for v := range texts {
+				e := &texts[v]
+				if !e.at(m.text, pos) {
 					continue
 				}
-				if r, ok := m.match(k+1, pos+len(e), t.set(w, uint64(v))); ok {
+				if r, ok := m.match(k+1, pos+e.n, t.set(w, uint64(v))); ok {
 					return r, true
 				}
 			}
@@ -785,8 +827,8 @@ func parseFloat(s []byte, kind tokKind) (uint64, int, bool) {
 	for n > 0 && s[n-1] == '.' {
 		n--
 	}
-	if n == 0 {
-		return 0, 0, false
+	if n == 0 || !hasDigit(s[:n]) {
+		return 0, 0, false // strconv would fail, with an allocated error
 	}
 	x, err := strconv.ParseFloat(string(s[:n]), 64)
 	if err != nil {
@@ -804,6 +846,15 @@ func parseFloat(s []byte, kind tokKind) (uint64, int, bool) {
 		return 0, 0, false
 	}
 	return uint64(math.Float32bits(f)), n, true
+}
+
+func hasDigit(s []byte) bool {
+	for _, c := range s {
+		if c >= '0' && c <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 func specialBits(kind tokKind, neg, inf bool) uint64 {
