@@ -1,6 +1,7 @@
 package maxwell
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -77,9 +78,13 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 	if stall0 {
 		base = 0x7e0
 	}
+	set, wide := textBytes(body)
 	for _, fi := range cands {
 		f := &forms[fi]
 		if f.attrs&(attrSM52|attrSM50) != 0 && (sm >= 52) != (f.attrs&attrSM52 != 0) || f.attrs&attrBad != 0 {
+			continue
+		}
+		if !mayPrint(fi, set, wide) {
 			continue
 		}
 		g := guard
@@ -87,6 +92,10 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 			g = 0 // not predicated; ptxas leaves the field zero
 		}
 		m := matcher{f: f, fi: fi, texts: encTokTexts[fi], sm: sm, pc: pc, resolve: resolve, text: body, guard: g, want: norm, buf: sc.print[:0]}
+		// the rounds differ only in the control field, which only the phase
+		// token and verify read: when a round failed before either, so do
+		// the others
+	rounds:
 		for phase := 0; phase < 4; phase++ {
 			if phase > 0 && f.attrs&attrTex == 0 {
 				break
@@ -108,10 +117,18 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 				r := reuse
 				if f.attrs&attrTex != 0 {
 					r = phase
+					if phase > 0 && encPhaseMandatory[fi] && !bytes.Contains(body, []byte(phaseTexts[phase])) {
+						// the phase token must read the phase's text somewhere
+						continue rounds
+					}
 				}
 				m.ctrl = base | Ctrl(r)<<17
+				m.ctrlRead = false
 				if w, ok := m.run(); ok {
 					return w, m.ctrl, nil
+				}
+				if !m.ctrlRead {
+					break rounds
 				}
 			}
 		}
@@ -298,6 +315,22 @@ func withSlack(b []byte) []byte {
 
 var phaseTexts = [4]string{"", ".T", ".P", ".INVALIDPHASE3"}
 
+// encPhaseMandatory marks the forms with a phase token outside optional groups.
+var encPhaseMandatory = func() (p [len(forms)]bool) {
+	for fi := range forms {
+		groupEnd := -1
+		for k, t := range forms[fi].toks {
+			switch {
+			case t.kind == tkGroup:
+				groupEnd = max(groupEnd, k+t.arg)
+			case t.kind == tkPhase && k > groupEnd:
+				p[fi] = true
+			}
+		}
+	}
+	return
+}()
+
 func hasPrefix(s []byte, p string) bool {
 	return len(s) >= len(p) && string(s[:len(p)]) == p
 }
@@ -313,7 +346,9 @@ type matcher struct {
 	want    []byte // the whole squeezed text, for verification
 	guard   uint64
 	ctrl    Ctrl
-	buf     []byte // space to print candidates in
+	// ctrlRead: the phase token or verify has read ctrl in this round
+	ctrlRead bool
+	buf      []byte // space to print candidates in
 	// a label operand: its span in text and the target it stands for
 	labelAt, labelEnd int
 	labelVal          int64
@@ -327,6 +362,7 @@ func (m *matcher) run() (uint64, bool) {
 }
 
 func (m *matcher) verify(w uint64) bool {
+	m.ctrlRead = true
 	if w&m.f.mask != m.f.value {
 		return false
 	}
@@ -406,6 +442,7 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 				w = t.set(w, t.def^1)
 			}
 		case tkPhase: // the phase lives in the control field, which run's caller chose
+			m.ctrlRead = true
 			ph := phaseTexts[m.ctrl.Reuse()&3]
 			if !hasPrefix(s, ph) {
 				return 0, false
