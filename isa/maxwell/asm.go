@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"gpuisa/isa/asm"
 )
@@ -23,7 +24,7 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 	stmts := make([]asmStmt, 0, bytes.Count(src, []byte{'\n'})+1)
 	labels := map[string]uint64{}
 	n := 0 // instructions so far
-	asm.Lines(src, func(line string, ln int) {
+	forLines(src, func(line string, ln int) {
 		st, label, hasLabel, msg := parseLine(line)
 		if hasLabel {
 			labels[label] = addrOf(n)
@@ -171,6 +172,24 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	return asmStmt{kind: stmtInst, text: s, col: int32(strings.IndexByte(line, s[0]) + 1)}, label, hasLabel, ""
 }
 
+// forLines calls fn for each line of src (numbered from 1, without the
+// newline), as asm.Lines does, finding the newlines with IndexByte. The
+// lines alias src, as asm.Lines's do: they are only used during Assemble.
+func forLines(src []byte, fn func(line string, n int)) {
+	s := unsafe.String(unsafe.SliceData(src), len(src))
+	n := 1
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			fn(s, n)
+			return
+		}
+		fn(s[:i], n)
+		s = s[i+1:]
+		n++
+	}
+}
+
 // asciiSpace marks the bytes strings.TrimSpace trims below 0x80.
 var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
@@ -180,6 +199,9 @@ func trimSpace(s string) string {
 	i, j := 0, len(s)
 	for i < j && asciiSpace[s[i]] {
 		i++
+	}
+	for j-i >= 8 && s[j-8:j] == "        " {
+		j -= 8 // runs of blanks pad the listing's columns
 	}
 	for j > i && asciiSpace[s[j-1]] {
 		j--

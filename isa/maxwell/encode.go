@@ -159,6 +159,19 @@ func squeeze(s string) string {
 
 // squeezeInto appends s without its blanks to dst.
 func squeezeInto(dst []byte, s string) []byte {
+	if n := len(dst); cap(dst)-n >= len(s) {
+		// room for all of s: store every byte, keep the non-blank ones
+		d := dst[n : n+len(s)]
+		j := 0
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			d[j] = c
+			if c != ' ' && c != '\t' {
+				j++
+			}
+		}
+		return dst[:n+j]
+	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c != ' ' && c != '\t' {
 			dst = append(dst, c)
@@ -172,6 +185,9 @@ func squeezeInto(dst []byte, s string) []byte {
 // none, else a copy appended to dst.
 func cutReuse(dst, s []byte) ([]byte, int) {
 	const marker = ".reuse"
+	if bytes.Index(s, []byte(marker)) < 0 {
+		return s, 0
+	}
 	n := 0
 	for i := 0; i < len(s); {
 		if s[i] == '.' && hasPrefix(s[i:], marker) {
