@@ -78,13 +78,18 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 	if stall0 {
 		base = 0x7e0
 	}
-	set, wide := textBytes(body)
+	var set byteSet
+	var wide bool
+	if len(cands) > 1 {
+		// with one form the filter could only skip a match that fails anyway
+		set, wide = textBytes(body)
+	}
 	for _, fi := range cands {
 		f := &forms[fi]
 		if f.attrs&(attrSM52|attrSM50) != 0 && (sm >= 52) != (f.attrs&attrSM52 != 0) || f.attrs&attrBad != 0 {
 			continue
 		}
-		if !mayPrint(fi, set, wide) {
+		if len(cands) > 1 && !mayPrint(fi, set, wide) {
 			continue
 		}
 		g := guard
