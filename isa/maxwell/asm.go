@@ -197,6 +197,9 @@ var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r':
 // string is not ASCII.
 func trimSpace(s string) string {
 	i, j := 0, len(s)
+	for j-i >= 8 && s[i:i+8] == "        " {
+		i += 8
+	}
 	for i < j && asciiSpace[s[i]] {
 		i++
 	}

@@ -171,9 +171,7 @@ func squeezeInto(dst []byte, s string) []byte {
 		for i := 0; i < len(s); i++ {
 			c := s[i]
 			d[j] = c
-			if c != ' ' && c != '\t' {
-				j++
-			}
+			j += int(notBlank[c]) // no branch: blanks come at no predictable place
 		}
 		return dst[:n+j]
 	}
@@ -184,6 +182,16 @@ func squeezeInto(dst []byte, s string) []byte {
 	}
 	return dst
 }
+
+// notBlank is 1 for the bytes squeeze keeps.
+var notBlank = func() (t [256]uint8) {
+	for c := range t {
+		if c != ' ' && c != '\t' {
+			t[c] = 1
+		}
+	}
+	return
+}()
 
 // cutReuse returns s without its ".reuse" markers (removed left to right, as
 // strings.ReplaceAll does) and how many there were; s itself when there are
@@ -404,19 +412,15 @@ func (m *matcher) verify(w uint64) bool {
 	return equalSqueezed(printed, m.want)
 }
 
-// equalSqueezed reports whether b without blanks equals s.
+// equalSqueezed reports whether b without blanks equals s. It squeezes b in
+// place.
 func equalSqueezed(b, s []byte) bool {
 	j := 0
 	for _, c := range b {
-		if c == ' ' || c == '\t' {
-			continue
-		}
-		if j >= len(s) || s[j] != c {
-			return false
-		}
-		j++
+		b[j] = c
+		j += int(notBlank[c])
 	}
-	return j == len(s)
+	return string(b[:j]) == string(s)
 }
 
 // match matches tokens k... against text[pos:] with the fields read so far in
@@ -819,17 +823,23 @@ func parseInt(s []byte) (int64, int, bool) {
 }
 
 // hexVal is the value of a hex digit, or 16 for other bytes.
-func hexVal(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10
+func hexVal(c byte) byte { return hexVals[c] }
+
+var hexVals = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = byte(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			t[c] = byte(c - 'A' + 10)
+		default:
+			t[c] = 16
+		}
 	}
-	return 16
-}
+	return
+}()
 
 // parseLabel reads a label reference: name, or `(name) as nvdisasm's ELF mode prints it.
 func parseLabel(s []byte) ([]byte, int) {
