@@ -134,7 +134,7 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	var hexcol uint64
 	hasHex := false
 	if strings.HasSuffix(s, "*/") {
-		if i := strings.LastIndex(s, "/* 0x"); i >= 0 {
+		if i := lastHexColumn(s); i >= 0 {
 			if v, ok := parseHex64(trimSpace(s[i+5 : len(s)-2])); ok {
 				hexcol, hasHex = v, true
 				s = trimSpace(s[:i])
@@ -170,6 +170,18 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 		return // directives (.headerflags, .section, ...) carry no code
 	}
 	return asmStmt{kind: stmtInst, text: s, col: int32(strings.IndexByte(line, s[0]) + 1)}, label, hasLabel, ""
+}
+
+// lastHexColumn is strings.LastIndex(s, "/* 0x"), found from the slashes
+// near the end of the line rather than by hashing it.
+func lastHexColumn(s string) int {
+	for i := len(s); ; {
+		j := strings.LastIndexByte(s[:i], '/')
+		if j < 0 || strings.HasPrefix(s[j:], "/* 0x") {
+			return j
+		}
+		i = j
+	}
 }
 
 // forLines calls fn for each line of src (numbered from 1, without the

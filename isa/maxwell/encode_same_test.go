@@ -1,8 +1,11 @@
 package maxwell
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	"gpuisa/isa/asm"
 )
 
 // TestEncodeTextSameAsReference: the fast encoder (filters, packed literals,
@@ -77,4 +80,82 @@ func TestEncodeTextSameAsReference(t *testing.T) {
 		}
 	}
 	t.Logf("%d texts, %d differ", len(texts), differ)
+}
+
+// TestAssembleHelpersSameAsStrings: the string helpers Assemble uses instead
+// of the strings and strconv ones give the same answers.
+func TestAssembleHelpersSameAsStrings(t *testing.T) {
+	for _, s := range []string{"", " ", "/* 0x", "a /* 0x1 */", "/* 0x1 */ /* 0x2 */", "/* 0/* 0x", "x/*/* 0x", "  \t x \u00a0", "\u0085 a", "                 MOV R1 ;                 ",
+		"0", "ffffffffffffffff", "10000000000000000", "000000000000000000001", "0x1", "g", "FfEe"} {
+		if got, want := lastHexColumn(s), strings.LastIndex(s, "/* 0x"); got != want {
+			t.Errorf("lastHexColumn(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := trimSpace(s), strings.TrimSpace(s); got != want {
+			t.Errorf("trimSpace(%q) = %q, want %q", s, got, want)
+		}
+		v, ok := parseHex64(s)
+		wv, err := strconv.ParseUint(s, 16, 64)
+		if ok != (err == nil) || ok && v != wv {
+			t.Errorf("parseHex64(%q) = %#x %v, want %#x %v", s, v, ok, wv, err)
+		}
+	}
+}
+
+// TestForLinesSameAsAsmLines: Assemble's line splitter numbers and cuts lines
+// as asm.Lines does.
+func TestForLinesSameAsAsmLines(t *testing.T) {
+	for _, src := range []string{"", "a", "a\n", "a\nb", "\n\n", "a\r\nb\n\nc", "\n"} {
+		var got, want []string
+		forLines([]byte(src), func(line string, n int) { got = append(got, strconv.Itoa(n)+":"+line) })
+		asm.Lines([]byte(src), func(line string, n int) { want = append(want, strconv.Itoa(n)+":"+line) })
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%q: forLines %q, asm.Lines %q", src, got, want)
+		}
+	}
+}
+
+// TestAssembleSameAsReference: Assemble gives the same bytes and the same
+// errors as the reference one, on a listing of random words and on
+// mutations of its lines (labels, .word, control lines, comments, columns).
+func TestAssembleSameAsReference(t *testing.T) {
+	code := benchCode(randomValidWords(3000), 3000)
+	listing, _ := Disassemble(nil, code, 0, 52)
+	lines := strings.Split(string(listing), "\n")
+	extra := []string{"L1:", "L2: MOV R1, R2 ;", "  BRA L1 ;", "@P0 BRA `(L2) ;", ".word 0x12", ".word zz", ".headerflags @\"EF_CUDA_SM52\"",
+		"/* 0x001fc400fe2007f1 */", "MOV R1, R2 ; // comment", "// only a comment", "/*0010*/ NOP ;", "/*00zz*/ NOP ;", "\tNOP;\r", "FOO R1 ;", "L1: .word 0x5", "a b:", "x: y: NOP ;", "\u00a0NOP ;\u00a0"}
+	x := uint64(3)
+	next := func() uint64 {
+		x = x*6364136223846793005 + 1442695040888963407
+		return x >> 33
+	}
+	for round := 0; round < 40; round++ {
+		src := append([]string(nil), lines[:200+round]...)
+		for i := 0; i < 20; i++ {
+			p := int(next() % uint64(len(src)))
+			switch next() % 4 {
+			case 0:
+				src = append(src[:p], append([]string{extra[next()%uint64(len(extra))]}, src[p:]...)...)
+			case 1:
+				src = append(src[:p], src[p+1:]...)
+			case 2:
+				if s := src[p]; len(s) > 0 {
+					q := int(next() % uint64(len(s)))
+					src[p] = s[:q] + s[q+1:]
+				}
+			default:
+				src[p] = strings.TrimSpace(src[p])
+			}
+		}
+		text := []byte(strings.Join(src, "\n"))
+		got, err := Assemble("m.s", text, 52)
+		want, werr := refAssemble("m.s", text, 52)
+		if string(got) != string(want) || (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("round %d: Assemble differs from the reference:\n%v\n%v", round, err, werr)
+		}
+	}
+	got, err := Assemble("b.s", listing, 52)
+	want, werr := refAssemble("b.s", listing, 52)
+	if string(got) != string(want) || err != nil || werr != nil {
+		t.Fatalf("the whole listing: %v %v", err, werr)
+	}
 }
