@@ -479,6 +479,14 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 				pos += 6
 				continue
 			}
+			if r, n, ok := singleReg(s); ok {
+				if r != 255 && r < uint64(t.shift) {
+					return 0, false
+				}
+				w = t.set(w, regField(r, t.shift))
+				pos += n
+				continue
+			}
 			// with blanks squeezed out "R62 0x10" reads "R620x10": try the shorter numbers too
 			rc := regChoices(s)
 			last := -1
@@ -704,6 +712,22 @@ func parseBitSet(s []byte, width uint8) (uint64, int, bool) {
 		i = j + 1
 	}
 	return set, end + 1, true
+}
+
+// singleReg reads a register that has one reading only (RZ, R0-R9 not
+// followed by a digit, R0 followed by anything): regChoices's answer
+// without the list.
+func singleReg(s []byte) (uint64, int, bool) {
+	if len(s) < 2 || s[0] != 'R' {
+		return 0, 0, false
+	}
+	if s[1] == 'Z' {
+		return 255, 2, true
+	}
+	if s[1] < '0' || s[1] > '9' || len(s) > 2 && s[2] >= '0' && s[2] <= '9' && s[1] != '0' {
+		return 0, 0, false
+	}
+	return uint64(s[1] - '0'), 2, true
 }
 
 type regChoice struct {

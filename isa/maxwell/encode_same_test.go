@@ -159,3 +159,23 @@ func TestAssembleSameAsReference(t *testing.T) {
 		t.Fatalf("the whole listing: %v %v", err, werr)
 	}
 }
+
+// TestSingleReg: singleReg answers only when regChoices has one reading, and
+// gives that reading.
+func TestSingleReg(t *testing.T) {
+	const chars = "0125789Z,.x"
+	var walk func(s string)
+	walk = func(s string) {
+		rc := regChoices([]byte(s))
+		if r, n, ok := singleReg([]byte(s)); ok && (rc.n != 1 || rc.c[0].r != r || rc.c[0].n != n) {
+			t.Errorf("%q: singleReg %d %d, regChoices %v", s, r, n, rc)
+		}
+		if len(s) < 5 {
+			for i := 0; i < len(chars); i++ {
+				walk(s + chars[i:i+1])
+			}
+		}
+	}
+	walk("R")
+	walk("")
+}
