@@ -528,9 +528,11 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			pos += n0 + n
 		case tkTable:
 			texts := encTableTexts[t.arg]
+			x := binary.LittleEndian.Uint64(m.text[pos : pos+8]) // the 8 bytes every entry starts with
+			left := len(m.text) - pos
 			for v := range texts {
 				e := &texts[v]
-				if !e.at(m.text, pos) {
+				if e.n > left || x&e.mask != e.lo || e.n > 8 && string(m.text[pos+8:pos+e.n]) != e.s[8:] {
 					continue
 				}
 				if r, ok := m.match(k+1, pos+e.n, t.set(w, uint64(v))); ok {
