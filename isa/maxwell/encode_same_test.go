@@ -179,3 +179,39 @@ func TestSingleReg(t *testing.T) {
 	walk("R")
 	walk("")
 }
+
+// FuzzEncodeTextSameAsReference: on any text the fast encoder answers as the
+// reference one.
+func FuzzEncodeTextSameAsReference(f *testing.F) {
+	for i, r := range readGolden(f, "testdata/nvdisasm_sm52.tsv.gz") {
+		if i%211 == 0 && r.text != "INVALID" {
+			f.Add(r.text)
+		}
+	}
+	f.Add("@P0 BRA L ;")
+	f.Add("FFMA R3, R16.reuse, -R16, R5.reuse ;")
+	f.Add("TEXS.LL.T RZ, R22, R36, R39, 0x52, 2D, RA ;")
+	resolve := func(name string) (uint64, bool) { return 0x40, name == "L" }
+	f.Fuzz(func(t *testing.T, text string) {
+		w, c, err := EncodeText(text, 0x100, 52, resolve)
+		rw, rc, rerr := refEncodeText(text, 0x100, 52, refResolver(resolve))
+		if w != rw || c != rc || (err == nil) != (rerr == nil) || err != nil && err.Error() != rerr.Error() {
+			t.Fatalf("%q: got %#x %#x %v, reference %#x %#x %v", text, w, c, err, rw, rc, rerr)
+		}
+	})
+}
+
+// FuzzAssembleSameAsReference: on any source Assemble answers as the
+// reference one (bytes and errors).
+func FuzzAssembleSameAsReference(f *testing.F) {
+	f.Add([]byte("        /*0008*/                   MOV R1, c[0x0][0x20] ;         /* 0x4c98078000870001 */\n"))
+	f.Add([]byte("/* 0x001fc400fe2007f1 */\nL: @P0 BRA L ;\nFFMA R3, R16.reuse, -R16, R5.reuse ;\nNOP;\n.word 0x1\n"))
+	f.Add([]byte("x:\n.word zz\n/* 0x1 */\n// c\n\t.headerflags x\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		got, err := Assemble("f.s", src, 52)
+		want, werr := refAssemble("f.s", src, 52)
+		if string(got) != string(want) || (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("%q:\n%v\n%v", src, err, werr)
+		}
+	})
+}
