@@ -29,22 +29,34 @@ type Resolver func(name string) (uint64, bool)
 // texts still encode, in buffers append allocates.
 const encBufSize = 192
 
-// encScratch is the space one line is encoded in. It is allocated once per
-// EncodeText call, once per Assemble: printing a candidate passes the buffer
-// through the printers' function table, so it cannot live on the stack.
+// encScratch is the space Assemble encodes its lines in, one for all.
 type encScratch struct {
-	norm, body, print [encBufSize]byte
+	norm, body [encBufSize]byte
+	print      printBuf
 }
+
+// printBuf is where candidates are printed. It is passed down the matcher's
+// recursion on its own, not in the matcher: the printers get it through
+// their function table, so it must live on the heap, and the matcher's
+// other buffers need not.
+type printBuf [encBufSize]byte
 
 // EncodeText encodes one instruction text for address pc under sm. It returns
 // the word and the control field the text implies (.reuse, texture phase,
 // "X;" for stall 0). resolve may be nil.
 func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
-	return new(encScratch).encode(text, pc, sm, resolve)
+	var norm, body [encBufSize]byte
+	return encodeIn(norm[:0], body[:0], new(printBuf), text, pc, sm, resolve)
 }
 
 func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
-	norm := squeezeInto(sc.norm[:0], text)
+	return encodeIn(sc.norm[:0], sc.body[:0], &sc.print, text, pc, sm, resolve)
+}
+
+// encodeIn is EncodeText in the given space: normBuf and bodyBuf for the
+// squeezed text (with and without guard and .reuse), pb for printing.
+func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
+	norm := squeezeInto(normBuf, text)
 	if len(norm) == 0 || norm[len(norm)-1] != ';' {
 		norm = append(norm, ';')
 	}
@@ -68,7 +80,7 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 		}
 		body = body[i+n:]
 	}
-	body, reuses := cutReuse(sc.body[:0], body)
+	body, reuses := cutReuse(bodyBuf, body)
 	body = withSlack(body)
 	cands, ok := formsOf(body)
 	if !ok {
@@ -96,7 +108,7 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 		if f.attrs&attrNoGuard != 0 {
 			g = 0 // not predicated; ptxas leaves the field zero
 		}
-		m := matcher{f: f, fi: fi, texts: encTokTexts[fi], sm: sm, pc: pc, resolve: resolve, text: body, guard: g, want: norm, buf: sc.print[:0]}
+		m := matcher{f: f, fi: fi, texts: encTokTexts[fi], sm: sm, pc: pc, resolve: resolve, text: body, guard: g, want: norm}
 		// the rounds differ only in the control field, which only the phase
 		// token and verify read: when a round failed before either, so do
 		// the others
@@ -129,7 +141,7 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 				}
 				m.ctrl = base | Ctrl(r)<<17
 				m.ctrlRead = false
-				if w, ok := m.run(); ok {
+				if w, ok := m.run(pb); ok {
 					return w, m.ctrl, nil
 				}
 				if !m.ctrlRead {
@@ -377,7 +389,6 @@ type matcher struct {
 	ctrl    Ctrl
 	// ctrlRead: the phase token or verify has read ctrl in this round
 	ctrlRead bool
-	buf      []byte // space to print candidates in
 	// a label operand: its span in text and the target it stands for
 	labelAt, labelEnd int
 	labelVal          int64
@@ -385,12 +396,12 @@ type matcher struct {
 
 // run searches the template against the text, backtracking over the choices
 // (table entries, optional pieces), and verifies each complete candidate.
-func (m *matcher) run() (uint64, bool) {
+func (m *matcher) run(pb *printBuf) (uint64, bool) {
 	w := m.f.value | m.guard<<16
-	return m.match(0, 0, w)
+	return m.match(pb, 0, 0, w)
 }
 
-func (m *matcher) verify(w uint64) bool {
+func (m *matcher) verify(pb *printBuf, w uint64) bool {
 	m.ctrlRead = true
 	if w&m.f.mask != m.f.value {
 		return false
@@ -399,7 +410,7 @@ func (m *matcher) verify(w uint64) bool {
 		return false
 	}
 	inst := Inst{Word: w, Ctrl: m.ctrl, form: m.fi}
-	printed := AppendText(m.buf[:0], inst, m.pc)
+	printed := AppendText(pb[:0], inst, m.pc)
 	if m.labelEnd > 0 {
 		// compare with the label replaced by the address it resolved to
 		off := len(m.want) - len(m.text) - 1
@@ -427,7 +438,7 @@ func equalSqueezed(b, s []byte) bool {
 // w. Tokens that leave no choice advance in the loop; each choice point
 // (optional piece, flag, register reading, table entry) tries its first
 // alternative by recursion and, when that fails, goes on with the next.
-func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
+func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 	toks := m.f.toks
 	for ; k < len(toks); k++ {
 		t := &toks[k]
@@ -440,7 +451,7 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			}
 			pos += lit.n
 		case tkGroup:
-			if r, ok := m.match(k+1, pos, w); ok { // present
+			if r, ok := m.match(pb, k+1, pos, w); ok { // present
 				return r, true
 			}
 			// absent: its fields take their defaults
@@ -459,7 +470,7 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			k += t.arg
 		case tkFlag:
 			if lit := &m.texts[k]; lit.at(m.text, pos) {
-				if r, ok := m.match(k+1, pos+lit.n, t.set(w, t.def)); ok {
+				if r, ok := m.match(pb, k+1, pos+lit.n, t.set(w, t.def)); ok {
 					return r, true
 				}
 			}
@@ -504,7 +515,7 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 				if c.r != 255 && c.r < uint64(t.shift) {
 					continue
 				}
-				if r, ok := m.match(k+1, pos+c.n, t.set(w, regField(c.r, t.shift))); ok {
+				if r, ok := m.match(pb, k+1, pos+c.n, t.set(w, regField(c.r, t.shift))); ok {
 					return r, true
 				}
 			}
@@ -535,7 +546,7 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 				if e.n > left || x&e.mask != e.lo || e.n > 8 && string(m.text[pos+8:pos+e.n]) != e.s[8:] {
 					continue
 				}
-				if r, ok := m.match(k+1, pos+e.n, t.set(w, uint64(v))); ok {
+				if r, ok := m.match(pb, k+1, pos+e.n, t.set(w, uint64(v))); ok {
 					return r, true
 				}
 			}
@@ -556,7 +567,7 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 		case tkRel:
 			x, n, ok := parseInt(s)
 			if !ok {
-				return m.matchLabel(k, pos, w)
+				return m.matchLabel(pb, k, pos, w)
 			}
 			w = t.set(w, uint64(x-int64(m.pc)-8))
 			pos += n
@@ -576,7 +587,7 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			pos += n
 		case tkRegPair:
 			if hasPrefix(s, "???255") {
-				if r, ok := m.match(k+1, pos+6, t.set(w, 255)); ok {
+				if r, ok := m.match(pb, k+1, pos+6, t.set(w, 255)); ok {
 					return r, true
 				}
 				pos += 6 // the number came with another operand
@@ -587,7 +598,7 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 				if c.r == 255 || c.r < uint64(t.shift) {
 					continue
 				}
-				if r, ok := m.match(k+1, pos+c.n, t.set(w, c.r-uint64(t.shift))); ok {
+				if r, ok := m.match(pb, k+1, pos+c.n, t.set(w, c.r-uint64(t.shift))); ok {
 					return r, true
 				}
 			}
@@ -610,7 +621,7 @@ func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
 			return 0, false
 		}
 	}
-	if pos == len(m.text) && m.verify(w) {
+	if pos == len(m.text) && m.verify(pb, w) {
 		return w, true
 	}
 	return 0, false
@@ -626,7 +637,7 @@ func regField(r uint64, shift uint8) uint64 {
 }
 
 // matchLabel reads a branch target given as a label (token k is tkRel).
-func (m *matcher) matchLabel(k, pos int, w uint64) (uint64, bool) {
+func (m *matcher) matchLabel(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 	t := &m.f.toks[k]
 	name, n := parseLabel(m.text[pos:])
 	if n == 0 || m.resolve == nil {
@@ -638,7 +649,7 @@ func (m *matcher) matchLabel(k, pos int, w uint64) (uint64, bool) {
 	}
 	x := int64(a)
 	m.labelAt, m.labelEnd, m.labelVal = pos, pos+n, x
-	r, ok := m.match(k+1, pos+n, t.set(w, uint64(x-int64(m.pc)-8)))
+	r, ok := m.match(pb, k+1, pos+n, t.set(w, uint64(x-int64(m.pc)-8)))
 	if !ok {
 		m.labelEnd = 0
 	}
