@@ -461,21 +461,21 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 				case tkLit, tkGroup, tkPhase:
 				case tkFlag:
 					if g.width() == 1 {
-						w = g.set(w, g.def^1)
+						w = setTok(g, w, g.def^1)
 					}
 				default:
-					w = g.set(w, g.def)
+					w = setTok(g, w, g.def)
 				}
 			}
 			k += t.arg
 		case tkFlag:
 			if lit := &m.texts[k]; lit.at(m.text, pos) {
-				if r, ok := m.match(pb, k+1, pos+lit.n, t.set(w, t.def)); ok {
+				if r, ok := m.match(pb, k+1, pos+lit.n, setTok(t, w, t.def)); ok {
 					return r, true
 				}
 			}
 			if t.width() == 1 {
-				w = t.set(w, t.def^1)
+				w = setTok(t, w, t.def^1)
 			}
 		case tkPhase: // the phase lives in the control field, which run's caller chose
 			m.ctrlRead = true
@@ -494,7 +494,7 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 				if r != 255 && r < uint64(t.shift) {
 					return 0, false
 				}
-				w = t.set(w, regField(r, t.shift))
+				w = setTok(t, w, regField(r, t.shift))
 				pos += n
 				continue
 			}
@@ -515,12 +515,12 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 				if c.r != 255 && c.r < uint64(t.shift) {
 					continue
 				}
-				if r, ok := m.match(pb, k+1, pos+c.n, t.set(w, regField(c.r, t.shift))); ok {
+				if r, ok := m.match(pb, k+1, pos+c.n, setTok(t, w, regField(c.r, t.shift))); ok {
 					return r, true
 				}
 			}
 			c := rc.c[last]
-			w = t.set(w, regField(c.r, t.shift))
+			w = setTok(t, w, regField(c.r, t.shift))
 			pos += c.n
 		case tkPred, tkNPred:
 			neg := uint64(0)
@@ -535,7 +535,7 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 			if t.kind == tkPred && t.arg == 7 {
 				p ^= 7
 			}
-			w = t.set(w, p|neg)
+			w = setTok(t, w, p|neg)
 			pos += n0 + n
 		case tkTable:
 			texts := encTableTexts[t.arg]
@@ -546,7 +546,7 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 				if e.n > left || x&e.mask != e.lo || e.n > 8 && string(m.text[pos+8:pos+e.n]) != e.s[8:] {
 					continue
 				}
-				if r, ok := m.match(pb, k+1, pos+e.n, t.set(w, uint64(v))); ok {
+				if r, ok := m.match(pb, k+1, pos+e.n, setTok(t, w, uint64(v))); ok {
 					return r, true
 				}
 			}
@@ -562,14 +562,14 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 				}
 				x >>= t.shift
 			}
-			w = t.set(w, uint64(x))
+			w = setTok(t, w, uint64(x))
 			pos += n
 		case tkRel:
 			x, n, ok := parseInt(s)
 			if !ok {
 				return m.matchLabel(pb, k, pos, w)
 			}
-			w = t.set(w, uint64(x-int64(m.pc)-8))
+			w = setTok(t, w, uint64(x-int64(m.pc)-8))
 			pos += n
 		case tkF32, tkF64, tkF16:
 			bits, n, ok := parseFloat(s, t.kind)
@@ -583,11 +583,11 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 			case tkF16:
 				size = 16
 			}
-			w = t.set(w, bits>>(size-t.width()))
+			w = setTok(t, w, bits>>(size-t.width()))
 			pos += n
 		case tkRegPair:
 			if hasPrefix(s, "???255") {
-				if r, ok := m.match(pb, k+1, pos+6, t.set(w, 255)); ok {
+				if r, ok := m.match(pb, k+1, pos+6, setTok(t, w, 255)); ok {
 					return r, true
 				}
 				pos += 6 // the number came with another operand
@@ -598,7 +598,7 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 				if c.r == 255 || c.r < uint64(t.shift) {
 					continue
 				}
-				if r, ok := m.match(pb, k+1, pos+c.n, t.set(w, c.r-uint64(t.shift))); ok {
+				if r, ok := m.match(pb, k+1, pos+c.n, setTok(t, w, c.r-uint64(t.shift))); ok {
 					return r, true
 				}
 			}
@@ -608,7 +608,7 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 			if !ok {
 				return 0, false
 			}
-			w = t.set(w, set)
+			w = setTok(t, w, set)
 			pos += n
 		case tkAddr, tkUAddr:
 			w2, n, ok := matchAddr(t, s, w)
@@ -625,6 +625,16 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 		return w, true
 	}
 	return 0, false
+}
+
+// setTok is t.set with the common single-run field inline.
+func setTok(t *tok, w, x uint64) uint64 {
+	if t.n == 1 {
+		p := t.parts[0]
+		m := uint64(1<<p.width-1) << p.pos
+		return w&^m | x<<p.pos&m
+	}
+	return t.set(w, x)
 }
 
 // regField is the field value of register r for an operand that holds the
@@ -649,7 +659,7 @@ func (m *matcher) matchLabel(pb *printBuf, k, pos int, w uint64) (uint64, bool) 
 	}
 	x := int64(a)
 	m.labelAt, m.labelEnd, m.labelVal = pos, pos+n, x
-	r, ok := m.match(pb, k+1, pos+n, t.set(w, uint64(x-int64(m.pc)-8)))
+	r, ok := m.match(pb, k+1, pos+n, setTok(t, w, uint64(x-int64(m.pc)-8)))
 	if !ok {
 		m.labelEnd = 0
 	}
@@ -686,7 +696,7 @@ func matchAddr(t *tok, s []byte, w uint64) (uint64, int, bool) {
 	if off&(1<<t.shift-1) != 0 {
 		return 0, 0, false
 	}
-	return rest.set(w, uint64(off>>t.shift)), n, true
+	return setTok(&rest, w, uint64(off>>t.shift)), n, true
 }
 
 // parseBitSet reads {5,4,0}: decimal bit numbers below width, each read as
