@@ -15,9 +15,14 @@ import (
 // candidate word is printed again and compared with the input. A match is
 // therefore exact by construction; bits no field covers are zero.
 //
-// Matching works on the text with its blanks squeezed out, against literal
-// texts squeezed once at start-up (encTokTexts, encTableTexts), in buffers
-// on the stack: a line costs no allocation unless it names a label.
+// What makes it fast without giving up the verification: matching works on
+// the text with its blanks squeezed out, against literal texts squeezed and
+// packed once at start-up (encTokTexts, encTableTexts), in a loop that
+// recurses only at choice points; forms that cannot print the text's bytes
+// are skipped (encfilter.go), and so are control-field rounds that cannot
+// change the outcome. EncodeText allocates one print buffer; Assemble one
+// scratch space for all lines (a label reference allocates its name).
+// encode_ref_test.go keeps the plain matcher this one must agree with.
 
 // ErrNoMatch is returned when no form prints the given text.
 var ErrNoMatch = errors.New("no instruction form matches")
