@@ -1,6 +1,8 @@
 package maxwell
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"strconv"
@@ -12,6 +14,15 @@ import (
 // of every form with its mnemonic, fields are read back from the text, and the
 // candidate word is printed again and compared with the input. A match is
 // therefore exact by construction; bits no field covers are zero.
+//
+// What makes it fast without giving up the verification: matching works on
+// the text with its blanks squeezed out, against literal texts squeezed and
+// packed once at start-up (encTokTexts, encTableTexts), in a loop that
+// recurses only at choice points; forms that cannot print the text's bytes
+// are skipped (encfilter.go), and so are control-field rounds that cannot
+// change the outcome. EncodeText allocates one print buffer; Assemble one
+// scratch space for all lines (a label reference allocates its name).
+// encode_ref_test.go keeps the plain matcher this one must agree with.
 
 // ErrNoMatch is returned when no form prints the given text.
 var ErrNoMatch = errors.New("no instruction form matches")
@@ -19,18 +30,45 @@ var ErrNoMatch = errors.New("no instruction form matches")
 // Resolver turns a label into an address (for branch targets).
 type Resolver func(name string) (uint64, bool)
 
+// encBufSize is the size of the buffers one line is encoded in; longer
+// texts still encode, in buffers append allocates.
+const encBufSize = 192
+
+// encScratch is the space Assemble encodes its lines in, one for all.
+type encScratch struct {
+	norm, body [encBufSize]byte
+	print      printBuf
+}
+
+// printBuf is where candidates are printed. It is passed down the matcher's
+// recursion on its own, not in the matcher: the printers get it through
+// their function table, so it must live on the heap, and the matcher's
+// other buffers need not.
+type printBuf [encBufSize]byte
+
 // EncodeText encodes one instruction text for address pc under sm. It returns
 // the word and the control field the text implies (.reuse, texture phase,
 // "X;" for stall 0). resolve may be nil.
 func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
-	norm := squeeze(text)
-	if !strings.HasSuffix(norm, ";") {
-		norm += ";"
+	var norm, body [encBufSize]byte
+	return encodeIn(norm[:0], body[:0], new(printBuf), text, pc, sm, resolve)
+}
+
+func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
+	return encodeIn(sc.norm[:0], sc.body[:0], &sc.print, text, pc, sm, resolve)
+}
+
+// encodeIn is EncodeText in the given space: normBuf and bodyBuf for the
+// squeezed text (with and without guard and .reuse), pb for printing.
+func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
+	norm := squeezeInto(normBuf, text)
+	if len(norm) == 0 || norm[len(norm)-1] != ';' {
+		norm = append(norm, ';')
 	}
-	stall0 := strings.HasSuffix(strings.TrimRight(text, " \t"), ";") && !strings.HasSuffix(strings.TrimRight(text, " \t"), " ;")
-	body := strings.TrimSuffix(norm, ";")
+	stall0 := endsStall0(text)
+	body := norm[:len(norm)-1]
 	var guard uint64 = 7
-	if strings.HasPrefix(body, "@") {
+	if len(body) > 0 && body[0] == '@' {
 		i := 1
 		neg := false
 		if i < len(body) && body[i] == '!' {
@@ -47,22 +85,9 @@ func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl,
 		}
 		body = body[i+n:]
 	}
-	reuses := strings.Count(body, ".reuse")
-	body = strings.ReplaceAll(body, ".reuse", "")
-	name := body
-	if k := strings.IndexAny(name, "."); k >= 0 {
-		name = name[:k]
-	}
-	// the mnemonic ends where the first operand starts; find the longest known prefix
-	cands, ok := formsByName[name]
-	if !ok {
-		for k := len(body); k > 0; k-- {
-			if c, ok2 := formsByName[body[:k]]; ok2 {
-				cands, ok = c, true
-				break
-			}
-		}
-	}
+	body, reuses := cutReuse(bodyBuf, body)
+	body = withSlack(body)
+	cands, ok := formsOf(body)
 	if !ok {
 		return 0, 0, ErrNoMatch
 	}
@@ -70,33 +95,62 @@ func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl,
 	if stall0 {
 		base = 0x7e0
 	}
-	// buffers for printing candidates, on the stack unless a text is long
-	var buf, tbuf [160]byte
+	var set byteSet
+	var wide bool
+	if len(cands) > 1 {
+		// with one form the filter could only skip a match that fails anyway
+		set, wide = textBytes(body)
+	}
 	for _, fi := range cands {
 		f := &forms[fi]
 		if f.attrs&(attrSM52|attrSM50) != 0 && (sm >= 52) != (f.attrs&attrSM52 != 0) || f.attrs&attrBad != 0 {
+			continue
+		}
+		if len(cands) > 1 && !mayPrint(fi, set, wide) {
 			continue
 		}
 		g := guard
 		if f.attrs&attrNoGuard != 0 {
 			g = 0 // not predicated; ptxas leaves the field zero
 		}
-		m := matcher{f: f, fi: fi, sm: sm, pc: pc, resolve: resolve, text: body, guard: g, want: norm, buf: buf[:0], tbuf: tbuf[:0]}
+		m := matcher{f: f, fi: fi, texts: encTokTexts[fi], sm: sm, pc: pc, resolve: resolve, text: body, guard: g, want: norm}
+		// the rounds differ only in the control field, which only the phase
+		// token and verify read: when a round failed before either, so do
+		// the others
+	rounds:
 		for phase := 0; phase < 4; phase++ {
 			if phase > 0 && f.attrs&attrTex == 0 {
 				break
 			}
 			for reuse := 0; reuse < 8; reuse++ {
-				if reuse > 0 && (reuses == 0 || f.attrs&attrReuse == 0) {
+				if reuse > 0 && (reuses == 0 || f.attrs&attrReuse == 0 || f.attrs&attrTex != 0) {
+					// texture forms keep the phase in the reuse bits: every
+					// further round would try the same control field again
 					break
+				}
+				if f.attrs&(attrTex|attrPCRel) == 0 && reuseBits(reuse) < reuses {
+					// each set bit prints at most one .reuse (one operand per
+					// bit in every printer, and no other text of a form holds
+					// "reuse"): too few bits cannot print the text. Forms
+					// with a branch target are left out: verify compares
+					// them with a label replaced.
+					continue
 				}
 				r := reuse
 				if f.attrs&attrTex != 0 {
 					r = phase
+					if phase > 0 && encPhaseMandatory[fi] && !bytes.Contains(body, []byte(phaseTexts[phase])) {
+						// the phase token must read the phase's text somewhere
+						continue rounds
+					}
 				}
 				m.ctrl = base | Ctrl(r)<<17
-				if w, ok := m.run(); ok {
+				m.ctrlRead = false
+				if w, ok := m.run(pb); ok {
 					return w, m.ctrl, nil
+				}
+				if !m.ctrlRead {
+					break rounds
 				}
 			}
 		}
@@ -104,32 +158,242 @@ func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl,
 	return 0, 0, ErrNoMatch
 }
 
+// reuseBits is the number of set bits of a 3-bit reuse mask.
+func reuseBits(r int) int { return int(r&1 + r>>1&1 + r>>2&1) }
+
+// endsStall0 reports whether text ends in "X;" rather than "X ;" (blanks after
+// the semicolon do not count; a tab before it does not make it "X ;").
+func endsStall0(text string) bool {
+	i := len(text)
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+		i--
+	}
+	return i > 0 && text[i-1] == ';' && (i < 2 || text[i-2] != ' ')
+}
+
 // squeeze removes all blanks: matching and verification ignore whitespace.
 func squeeze(s string) string {
 	if !strings.ContainsAny(s, " \t") {
 		return s
 	}
-	b := make([]byte, 0, len(s))
+	return string(squeezeInto(nil, s))
+}
+
+// squeezeInto appends s without its blanks to dst.
+func squeezeInto(dst []byte, s string) []byte {
+	if n := len(dst); cap(dst)-n >= len(s) {
+		// room for all of s: store every byte, keep the non-blank ones
+		d := dst[n : n+len(s)]
+		j := 0
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			d[j] = c
+			j += int(notBlank[c]) // no branch: blanks come at no predictable place
+		}
+		return dst[:n+j]
+	}
 	for i := 0; i < len(s); i++ {
-		if s[i] != ' ' && s[i] != '\t' {
-			b = append(b, s[i])
+		if c := s[i]; c != ' ' && c != '\t' {
+			dst = append(dst, c)
 		}
 	}
-	return string(b)
+	return dst
+}
+
+// notBlank is 1 for the bytes squeeze keeps.
+var notBlank = func() (t [256]uint8) {
+	for c := range t {
+		if c != ' ' && c != '\t' {
+			t[c] = 1
+		}
+	}
+	return
+}()
+
+// cutReuse returns s without its ".reuse" markers (removed left to right, as
+// strings.ReplaceAll does) and how many there were; s itself when there are
+// none, else a copy appended to dst.
+func cutReuse(dst, s []byte) ([]byte, int) {
+	const marker = ".reuse"
+	if bytes.Index(s, []byte(marker)) < 0 {
+		return s, 0
+	}
+	n := 0
+	for i := 0; i < len(s); {
+		if s[i] == '.' && hasPrefix(s[i:], marker) {
+			if n == 0 {
+				dst = append(dst, s[:i]...)
+			}
+			n++
+			i += len(marker)
+			continue
+		}
+		if n > 0 {
+			dst = append(dst, s[i])
+		}
+		i++
+	}
+	if n == 0 {
+		return s, 0
+	}
+	return dst, n
+}
+
+// formsOf finds the candidate forms of a squeezed instruction body: those of
+// the name before the first dot, else of the longest known prefix (the
+// mnemonic ends where the first operand starts).
+func formsOf(body []byte) ([]uint16, bool) {
+	name := body
+	for k, c := range body {
+		if c == '.' {
+			name = body[:k]
+			break
+		}
+	}
+	if cands, ok := formsByName[string(name)]; ok {
+		return cands, true
+	}
+	// a known name is made of name characters only, so only prefixes of the
+	// leading run of them can be one
+	run := 0
+	for run < len(body) && run < encMaxName && isNameChar(body[run]) {
+		run++
+	}
+	for k := run; k > 0; k-- {
+		if cands, ok := formsByName[string(body[:k])]; ok {
+			return cands, true
+		}
+	}
+	return nil, false
+}
+
+func isNameChar(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// encMaxName is the length of the longest mnemonic.
+var encMaxName = func() int {
+	n := 0
+	for name := range formsByName {
+		for i := 0; i < len(name); i++ {
+			if !isNameChar(name[i]) {
+				panic("maxwell: mnemonic " + name + " has a character formsOf does not expect")
+			}
+		}
+		n = max(n, len(name))
+	}
+	return n
+}()
+
+// encTokTexts holds, per form, the text of each literal and flag token
+// without blanks, made once from the generated tables.
+var encTokTexts = func() (p [len(forms)][]encLit) {
+	for f := range forms {
+		p[f] = make([]encLit, len(forms[f].toks))
+		for k, t := range forms[f].toks {
+			if t.kind == tkLit || t.kind == tkFlag {
+				p[f][k] = makeEncLit(squeeze(t.text))
+			}
+		}
+	}
+	return
+}()
+
+// encTableTexts holds the printed text of every table entry without blanks
+// (out-of-range values included, as appendTable prints them); rejected
+// values (kind 2) never match.
+var encTableTexts = func() (p [len(tables)][]encLit) {
+	for ti := range tables {
+		tb := &tables[ti]
+		p[ti] = make([]encLit, len(tb.entries))
+		for v := range tb.entries {
+			switch tb.kinds[v] {
+			case 0:
+				p[ti][v] = makeEncLit(squeeze(tb.entries[v]))
+			case 2:
+				p[ti][v] = encLit{n: math.MaxInt32}
+			default:
+				p[ti][v] = makeEncLit(squeeze(string(appendTable(nil, ti, uint64(v)))))
+			}
+		}
+	}
+	return
+}()
+
+// encLit is a literal text to find in a squeezed text, its first 8 bytes
+// packed little-endian: most literals are compared in one load and mask.
+type encLit struct {
+	lo, mask uint64
+	n        int
+	s        string
+}
+
+func makeEncLit(s string) encLit {
+	var b [8]byte
+	copy(b[:], s)
+	mask := ^uint64(0)
+	if len(s) < 8 {
+		mask = 1<<(8*len(s)) - 1
+	}
+	return encLit{lo: binary.LittleEndian.Uint64(b[:]), mask: mask, n: len(s), s: s}
+}
+
+// at reports whether text[pos:] starts with the literal. text must have 8
+// bytes of capacity past its length (encode makes sure it does).
+func (l *encLit) at(text []byte, pos int) bool {
+	if pos+l.n > len(text) {
+		return false
+	}
+	if binary.LittleEndian.Uint64(text[pos:pos+8])&l.mask != l.lo {
+		return false
+	}
+	return l.n <= 8 || string(text[pos+8:pos+l.n]) == l.s[8:]
+}
+
+// withSlack returns b, or a copy of it, with 8 bytes of capacity past its
+// length, as encLit.at needs.
+func withSlack(b []byte) []byte {
+	if cap(b)-len(b) >= 8 {
+		return b
+	}
+	return append(make([]byte, 0, len(b)+8), b...)
+}
+
+var phaseTexts = [4]string{"", ".T", ".P", ".INVALIDPHASE3"}
+
+// encPhaseMandatory marks the forms with a phase token outside optional groups.
+var encPhaseMandatory = func() (p [len(forms)]bool) {
+	for fi := range forms {
+		groupEnd := -1
+		for k, t := range forms[fi].toks {
+			switch {
+			case t.kind == tkGroup:
+				groupEnd = max(groupEnd, k+t.arg)
+			case t.kind == tkPhase && k > groupEnd:
+				p[fi] = true
+			}
+		}
+	}
+	return
+}()
+
+func hasPrefix(s []byte, p string) bool {
+	return len(s) >= len(p) && string(s[:len(p)]) == p
 }
 
 type matcher struct {
 	f       *form
 	fi      uint16
+	texts   []encLit // the form's literal texts without blanks
 	sm      int
 	pc      uint64
 	resolve Resolver
-	text    string // instruction without guard, blanks and .reuse
-	want    string // the whole squeezed text, for verification
+	text    []byte // instruction without guard, blanks and .reuse
+	want    []byte // the whole squeezed text, for verification
 	guard   uint64
 	ctrl    Ctrl
-	buf     []byte
-	tbuf    []byte // printed table entries that are not plain strings
+	// ctrlRead: the phase token or verify has read ctrl in this round
+	ctrlRead bool
 	// a label operand: its span in text and the target it stands for
 	labelAt, labelEnd int
 	labelVal          int64
@@ -137,12 +401,13 @@ type matcher struct {
 
 // run searches the template against the text, backtracking over the choices
 // (table entries, optional pieces), and verifies each complete candidate.
-func (m *matcher) run() (uint64, bool) {
+func (m *matcher) run(pb *printBuf) (uint64, bool) {
 	w := m.f.value | m.guard<<16
-	return m.match(0, 0, w)
+	return m.match(pb, 0, 0, w)
 }
 
-func (m *matcher) verify(w uint64) bool {
+func (m *matcher) verify(pb *printBuf, w uint64) bool {
+	m.ctrlRead = true
 	if w&m.f.mask != m.f.value {
 		return false
 	}
@@ -150,269 +415,347 @@ func (m *matcher) verify(w uint64) bool {
 		return false
 	}
 	inst := Inst{Word: w, Ctrl: m.ctrl, form: m.fi}
-	m.buf = AppendText(m.buf[:0], inst, m.pc)
-	want := m.want
+	printed := AppendText(pb[:0], inst, m.pc)
 	if m.labelEnd > 0 {
 		// compare with the label replaced by the address it resolved to
 		off := len(m.want) - len(m.text) - 1
-		want = m.want[:off+m.labelAt] + string(appendSHex(nil, m.labelVal)) + m.want[off+m.labelEnd:]
+		var b [encBufSize]byte
+		want := append(b[:0], m.want[:off+m.labelAt]...)
+		want = appendSHex(want, m.labelVal)
+		want = append(want, m.want[off+m.labelEnd:]...)
+		return equalSqueezed(printed, want)
 	}
-	return equalSqueezed(m.buf, want)
+	return equalSqueezed(printed, m.want)
 }
 
-// equalSqueezed reports whether b without blanks equals s.
-func equalSqueezed(b []byte, s string) bool {
+// equalSqueezed reports whether b without blanks equals s. It squeezes b in
+// place.
+func equalSqueezed(b, s []byte) bool {
 	j := 0
 	for _, c := range b {
-		if c == ' ' || c == '\t' {
-			continue
-		}
-		if j >= len(s) || s[j] != c {
-			return false
-		}
-		j++
+		b[j] = c
+		j += int(notBlank[c])
 	}
-	return j == len(s)
+	return string(b[:j]) == string(s)
 }
 
-// prefixSqueezed reports whether s starts with lit without its blanks, and
-// the length of that prefix.
-func prefixSqueezed[T string | []byte](s string, lit T) (int, bool) {
-	j := 0
-	for i := 0; i < len(lit); i++ {
-		c := lit[i]
-		if c == ' ' || c == '\t' {
-			continue
-		}
-		if j >= len(s) || s[j] != c {
-			return 0, false
-		}
-		j++
-	}
-	return j, true
-}
-
-func (m *matcher) match(k, pos int, w uint64) (uint64, bool) {
+// match matches tokens k... against text[pos:] with the fields read so far in
+// w. Tokens that leave no choice advance in the loop; each choice point
+// (optional piece, flag, register reading, table entry) tries its first
+// alternative by recursion and, when that fails, goes on with the next.
+func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 	toks := m.f.toks
-	if k == len(toks) {
-		if pos == len(m.text) && m.verify(w) {
-			return w, true
-		}
-		return 0, false
-	}
-	t := &toks[k]
-	s := m.text[pos:]
-	switch t.kind {
-	case tkLit:
-		n, ok := prefixSqueezed(s, t.text)
-		if !ok {
-			return 0, false
-		}
-		return m.match(k+1, pos+n, w)
-	case tkGroup:
-		if r, ok := m.match(k+1, pos, w); ok { // present
-			return r, true
-		}
-		// absent: its fields take their defaults
-		w2 := w
-		for j := k + 1; j <= k+t.arg; j++ {
-			g := &toks[j]
-			switch g.kind {
-			case tkLit, tkGroup, tkPhase:
-			case tkFlag:
-				if g.width() == 1 {
-					w2 = g.set(w2, g.def^1)
-				}
-			default:
-				w2 = g.set(w2, g.def)
+	for ; k < len(toks); k++ {
+		t := &toks[k]
+		s := m.text[pos:]
+		switch t.kind {
+		case tkLit:
+			lit := &m.texts[k]
+			if !lit.at(m.text, pos) {
+				return 0, false
 			}
-		}
-		return m.match(k+1+t.arg, pos, w2)
-	case tkFlag:
-		if n, ok := prefixSqueezed(s, t.text); ok {
-			if r, ok := m.match(k+1, pos+n, t.set(w, t.def)); ok {
+			pos += lit.n
+		case tkGroup:
+			if r, ok := m.match(pb, k+1, pos, w); ok { // present
 				return r, true
 			}
-		}
-		if t.width() == 1 {
-			return m.match(k+1, pos, t.set(w, t.def^1))
-		}
-		return m.match(k+1, pos, w)
-	case tkPhase: // the phase lives in the control field, which run's caller chose
-		ph := [4]string{"", ".T", ".P", ".INVALIDPHASE3"}[m.ctrl.Reuse()&3]
-		if !strings.HasPrefix(s, ph) {
-			return 0, false
-		}
-		return m.match(k+1, pos+len(ph), w)
-	case tkReg:
-		if t.shift != 0 && strings.HasPrefix(s, "???255") {
-			// the second register of a pair past R254: the first one has the number
-			return m.match(k+1, pos+6, w)
-		}
-		// with blanks squeezed out "R62 0x10" reads "R620x10": try the shorter numbers too
-		rc := regChoices(s)
-		for _, c := range rc.c[:rc.n] {
-			r := c.r
-			if r != 255 {
-				if r < uint64(t.shift) {
-					continue
+			// absent: its fields take their defaults
+			for j := k + 1; j <= k+t.arg; j++ {
+				g := &toks[j]
+				switch g.kind {
+				case tkLit, tkGroup, tkPhase:
+				case tkFlag:
+					if g.width() == 1 {
+						w = setTok(g, w, g.def^1)
+					}
+				default:
+					w = setTok(g, w, g.def)
 				}
-				r -= uint64(t.shift)
 			}
-			if res, ok := m.match(k+1, pos+c.n, t.set(w, r)); ok {
-				return res, true
-			}
-		}
-		return 0, false
-	case tkPred, tkNPred:
-		neg := uint64(0)
-		n0 := 0
-		if t.kind == tkNPred && strings.HasPrefix(s, "!") {
-			neg, n0 = 8, 1
-		}
-		p, n, ok := parsePred(s[n0:])
-		if !ok {
-			return 0, false
-		}
-		if t.kind == tkPred && t.arg == 7 {
-			p ^= 7
-		}
-		return m.match(k+1, pos+n0+n, t.set(w, p|neg))
-	case tkTable:
-		tb := &tables[t.arg]
-		for v := range tb.entries {
-			var n int
-			var ok bool
-			if tb.kinds[v] == 0 {
-				n, ok = prefixSqueezed(s, tb.entries[v])
-			} else if tb.kinds[v] == 2 {
-				continue
-			} else {
-				m.tbuf = appendTable(m.tbuf[:0], t.arg, uint64(v))
-				n, ok = prefixSqueezed(s, m.tbuf)
-			}
-			if ok {
-				if r, ok := m.match(k+1, pos+n, t.set(w, uint64(v))); ok {
+			k += t.arg
+		case tkFlag:
+			if lit := &m.texts[k]; lit.at(m.text, pos) {
+				if r, ok := m.match(pb, k+1, pos+lit.n, setTok(t, w, t.def)); ok {
 					return r, true
 				}
 			}
-		}
-		return 0, false
-	case tkHex, tkSHex:
-		x, n, ok := parseInt(s)
-		if !ok {
-			return 0, false
-		}
-		if t.shift > 0 {
-			if x&(1<<t.shift-1) != 0 {
+			if t.width() == 1 {
+				w = setTok(t, w, t.def^1)
+			}
+		case tkPhase: // the phase lives in the control field, which run's caller chose
+			m.ctrlRead = true
+			ph := phaseTexts[m.ctrl.Reuse()&3]
+			if !hasPrefix(s, ph) {
 				return 0, false
 			}
-			x >>= t.shift
-		}
-		return m.match(k+1, pos+n, t.set(w, uint64(x)))
-	case tkRel:
-		x, n, ok := parseInt(s)
-		if !ok {
-			var name string
-			name, n = parseLabel(s)
-			if n == 0 || m.resolve == nil {
-				return 0, false
-			}
-			a, found := m.resolve(name)
-			if !found {
-				return 0, false
-			}
-			x = int64(a)
-			m.labelAt, m.labelEnd, m.labelVal = pos, pos+n, x
-			r, ok := m.match(k+1, pos+n, t.set(w, uint64(x-int64(m.pc)-8)))
-			if !ok {
-				m.labelEnd = 0
-			}
-			return r, ok
-		}
-		return m.match(k+1, pos+n, t.set(w, uint64(x-int64(m.pc)-8)))
-	case tkF32, tkF64, tkF16:
-		bits, n, ok := parseFloat(s, t.kind)
-		if !ok {
-			return 0, false
-		}
-		size := uint8(32)
-		switch t.kind {
-		case tkF64:
-			size = 64
-		case tkF16:
-			size = 16
-		}
-		return m.match(k+1, pos+n, t.set(w, bits>>(size-t.width())))
-	case tkRegPair:
-		if strings.HasPrefix(s, "???255") {
-			if r, ok := m.match(k+1, pos+6, t.set(w, 255)); ok {
-				return r, true
-			}
-			return m.match(k+1, pos+6, w) // the number came with another operand
-		}
-		rc := regChoices(s)
-		for _, c := range rc.c[:rc.n] {
-			if c.r == 255 || c.r < uint64(t.shift) {
+			pos += len(ph)
+		case tkReg:
+			if t.shift != 0 && hasPrefix(s, "???255") {
+				// the second register of a pair past R254: the first one has the number
+				pos += 6
 				continue
 			}
-			if res, ok := m.match(k+1, pos+c.n, t.set(w, c.r-uint64(t.shift))); ok {
-				return res, true
-			}
-		}
-		return 0, false
-	case tkBitSet:
-		if !strings.HasPrefix(s, "{") {
-			return 0, false
-		}
-		end := strings.IndexByte(s, '}')
-		if end < 0 {
-			return 0, false
-		}
-		var set uint64
-		if end > 1 {
-			for _, d := range strings.Split(s[1:end], ",") {
-				b, err := strconv.Atoi(d)
-				if err != nil || b < 0 || b >= int(t.width()) {
+			if r, n, ok := singleReg(s); ok {
+				if r != 255 && r < uint64(t.shift) {
 					return 0, false
 				}
-				set |= 1 << uint(b)
+				w = setTok(t, w, regField(r, t.shift))
+				pos += n
+				continue
 			}
-		}
-		return m.match(k+1, pos+end+1, t.set(w, set))
-	case tkAddr, tkUAddr:
-		reg := uint64(255)
-		var off int64
-		n := 0
-		if r, rn, ok := parseReg(s); ok {
-			reg, n = r, rn
-			if strings.HasPrefix(s[n:], "+") {
-				x, xn, ok := parseInt(s[n+1:])
-				if !ok {
-					return 0, false
+			// with blanks squeezed out "R62 0x10" reads "R620x10": try the shorter numbers too
+			rc := regChoices(s)
+			last := -1
+			for i := rc.n - 1; i >= 0; i-- {
+				if c := rc.c[i]; c.r == 255 || c.r >= uint64(t.shift) {
+					last = i
+					break
 				}
-				off, n = x, n+1+xn
 			}
-		} else {
-			x, xn, ok := parseInt(s)
+			if last < 0 {
+				return 0, false
+			}
+			for i := 0; i < last; i++ {
+				c := rc.c[i]
+				if c.r != 255 && c.r < uint64(t.shift) {
+					continue
+				}
+				if r, ok := m.match(pb, k+1, pos+c.n, setTok(t, w, regField(c.r, t.shift))); ok {
+					return r, true
+				}
+			}
+			c := rc.c[last]
+			w = setTok(t, w, regField(c.r, t.shift))
+			pos += c.n
+		case tkPred, tkNPred:
+			neg := uint64(0)
+			n0 := 0
+			if t.kind == tkNPred && len(s) > 0 && s[0] == '!' {
+				neg, n0 = 8, 1
+			}
+			p, n, ok := parsePred(s[n0:])
 			if !ok {
 				return 0, false
 			}
-			off, n = x, xn
-		}
-		w2 := w
-		p := t.parts[0]
-		w2 = w2&^(uint64(1<<p.width-1)<<p.pos) | reg<<p.pos
-		rest := *t
-		rest.parts = [3]part{t.parts[1], t.parts[2]}
-		rest.n = t.n - 1
-		if off&(1<<t.shift-1) != 0 {
+			if t.kind == tkPred && t.arg == 7 {
+				p ^= 7
+			}
+			w = setTok(t, w, p|neg)
+			pos += n0 + n
+		case tkTable:
+			texts := encTableTexts[t.arg]
+			x := binary.LittleEndian.Uint64(m.text[pos : pos+8]) // the 8 bytes every entry starts with
+			left := len(m.text) - pos
+			for v := range texts {
+				e := &texts[v]
+				if e.n > left || x&e.mask != e.lo || e.n > 8 && string(m.text[pos+8:pos+e.n]) != e.s[8:] {
+					continue
+				}
+				if r, ok := m.match(pb, k+1, pos+e.n, setTok(t, w, uint64(v))); ok {
+					return r, true
+				}
+			}
+			return 0, false
+		case tkHex, tkSHex:
+			x, n, ok := parseInt(s)
+			if !ok {
+				return 0, false
+			}
+			if t.shift > 0 {
+				if x&(1<<t.shift-1) != 0 {
+					return 0, false
+				}
+				x >>= t.shift
+			}
+			w = setTok(t, w, uint64(x))
+			pos += n
+		case tkRel:
+			x, n, ok := parseInt(s)
+			if !ok {
+				return m.matchLabel(pb, k, pos, w)
+			}
+			w = setTok(t, w, uint64(x-int64(m.pc)-8))
+			pos += n
+		case tkF32, tkF64, tkF16:
+			bits, n, ok := parseFloat(s, t.kind)
+			if !ok {
+				return 0, false
+			}
+			size := uint8(32)
+			switch t.kind {
+			case tkF64:
+				size = 64
+			case tkF16:
+				size = 16
+			}
+			w = setTok(t, w, bits>>(size-t.width()))
+			pos += n
+		case tkRegPair:
+			if hasPrefix(s, "???255") {
+				if r, ok := m.match(pb, k+1, pos+6, setTok(t, w, 255)); ok {
+					return r, true
+				}
+				pos += 6 // the number came with another operand
+				continue
+			}
+			rc := regChoices(s)
+			for _, c := range rc.c[:rc.n] {
+				if c.r == 255 || c.r < uint64(t.shift) {
+					continue
+				}
+				if r, ok := m.match(pb, k+1, pos+c.n, setTok(t, w, c.r-uint64(t.shift))); ok {
+					return r, true
+				}
+			}
+			return 0, false
+		case tkBitSet:
+			set, n, ok := parseBitSet(s, t.width())
+			if !ok {
+				return 0, false
+			}
+			w = setTok(t, w, set)
+			pos += n
+		case tkAddr, tkUAddr:
+			w2, n, ok := matchAddr(t, s, w)
+			if !ok {
+				return 0, false
+			}
+			w = w2
+			pos += n
+		default:
 			return 0, false
 		}
-		w2 = rest.set(w2, uint64(off>>t.shift))
-		return m.match(k+1, pos+n, w2)
+	}
+	if pos == len(m.text) && m.verify(pb, w) {
+		return w, true
 	}
 	return 0, false
+}
+
+// setTok is t.set with the common single-run field inline.
+func setTok(t *tok, w, x uint64) uint64 {
+	if t.n == 1 {
+		p := t.parts[0]
+		m := uint64(1<<p.width-1) << p.pos
+		return w&^m | x<<p.pos&m
+	}
+	return t.set(w, x)
+}
+
+// regField is the field value of register r for an operand that holds the
+// register number minus shift (RZ stays 255).
+func regField(r uint64, shift uint8) uint64 {
+	if r == 255 {
+		return r
+	}
+	return r - uint64(shift)
+}
+
+// matchLabel reads a branch target given as a label (token k is tkRel).
+func (m *matcher) matchLabel(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
+	t := &m.f.toks[k]
+	name, n := parseLabel(m.text[pos:])
+	if n == 0 || m.resolve == nil {
+		return 0, false
+	}
+	a, found := m.resolve(string(name))
+	if !found {
+		return 0, false
+	}
+	x := int64(a)
+	m.labelAt, m.labelEnd, m.labelVal = pos, pos+n, x
+	r, ok := m.match(pb, k+1, pos+n, setTok(t, w, uint64(x-int64(m.pc)-8)))
+	if !ok {
+		m.labelEnd = 0
+	}
+	return r, ok
+}
+
+// matchAddr reads an address [R1+0x10], [R1], [0x10] (the brackets are
+// literals around the token) into t's register and offset fields.
+func matchAddr(t *tok, s []byte, w uint64) (uint64, int, bool) {
+	reg := uint64(255)
+	var off int64
+	n := 0
+	if r, rn, ok := parseReg(s); ok {
+		reg, n = r, rn
+		if n < len(s) && s[n] == '+' {
+			x, xn, ok := parseInt(s[n+1:])
+			if !ok {
+				return 0, 0, false
+			}
+			off, n = x, n+1+xn
+		}
+	} else {
+		x, xn, ok := parseInt(s)
+		if !ok {
+			return 0, 0, false
+		}
+		off, n = x, xn
+	}
+	p := t.parts[0]
+	w = w&^(uint64(1<<p.width-1)<<p.pos) | reg<<p.pos
+	rest := *t
+	rest.parts = [3]part{t.parts[1], t.parts[2]}
+	rest.n = t.n - 1
+	if off&(1<<t.shift-1) != 0 {
+		return 0, 0, false
+	}
+	return setTok(&rest, w, uint64(off>>t.shift)), n, true
+}
+
+// parseBitSet reads {5,4,0}: decimal bit numbers below width, each read as
+// strconv.Atoi does (a sign and leading zeros allowed).
+func parseBitSet(s []byte, width uint8) (uint64, int, bool) {
+	if len(s) == 0 || s[0] != '{' {
+		return 0, 0, false
+	}
+	end := 1
+	for end < len(s) && s[end] != '}' {
+		end++
+	}
+	if end == len(s) {
+		return 0, 0, false
+	}
+	var set uint64
+	if end == 1 {
+		return 0, 2, true
+	}
+	for i := 1; i <= end; {
+		j := i
+		for j < end && s[j] != ',' {
+			j++
+		}
+		d := s[i:j]
+		neg := false
+		if len(d) > 0 && (d[0] == '+' || d[0] == '-') {
+			neg = d[0] == '-'
+			d = d[1:]
+		}
+		b, ok := decimalDigits(d)
+		if !ok || neg && b != 0 || b >= uint64(width) {
+			return 0, 0, false
+		}
+		set |= 1 << b
+		i = j + 1
+	}
+	return set, end + 1, true
+}
+
+// singleReg reads a register that has one reading only (RZ, R0-R9 not
+// followed by a digit, R0 followed by anything): regChoices's answer
+// without the list.
+func singleReg(s []byte) (uint64, int, bool) {
+	if len(s) < 2 || s[0] != 'R' {
+		return 0, 0, false
+	}
+	if s[1] == 'Z' {
+		return 255, 2, true
+	}
+	if s[1] < '0' || s[1] > '9' || len(s) > 2 && s[2] >= '0' && s[2] <= '9' && s[1] != '0' {
+		return 0, 0, false
+	}
+	return uint64(s[1] - '0'), 2, true
 }
 
 type regChoice struct {
@@ -421,13 +764,13 @@ type regChoice struct {
 }
 
 // regChoices lists the readings of a register at the start of s, longest first.
-func regChoices(s string) regChoiceList {
+func regChoices(s []byte) regChoiceList {
 	var out regChoiceList
-	if strings.HasPrefix(s, "RZ") {
+	if hasPrefix(s, "RZ") {
 		out.c[0], out.n = regChoice{255, 2}, 1
 		return out
 	}
-	if !strings.HasPrefix(s, "R") {
+	if len(s) == 0 || s[0] != 'R' {
 		return out
 	}
 	for n := min(len(s), 4); n >= 2; n-- {
@@ -446,7 +789,7 @@ type regChoiceList struct {
 }
 
 // decimalDigits parses s when it is all decimal digits (at most 19).
-func decimalDigits(s string) (uint64, bool) {
+func decimalDigits(s []byte) (uint64, bool) {
 	if len(s) == 0 || len(s) > 19 {
 		return 0, false
 	}
@@ -460,29 +803,28 @@ func decimalDigits(s string) (uint64, bool) {
 	return v, true
 }
 
-func parseReg(s string) (uint64, int, bool) {
-	if strings.HasPrefix(s, "RZ") {
+// parseReg reads RZ or R<decimal> up to R254 (leading zeros allowed).
+func parseReg(s []byte) (uint64, int, bool) {
+	if hasPrefix(s, "RZ") {
 		return 255, 2, true
 	}
-	if !strings.HasPrefix(s, "R") {
+	if len(s) == 0 || s[0] != 'R' {
 		return 0, 0, false
 	}
 	n := 1
+	var v uint64
 	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		v = min(v*10+uint64(s[n]-'0'), 1000) // saturates: anything past 254 fails
 		n++
 	}
-	if n == 1 {
-		return 0, 0, false
-	}
-	v, err := strconv.ParseUint(s[1:n], 10, 8)
-	if err != nil || v > 254 {
+	if n == 1 || v > 254 {
 		return 0, 0, false
 	}
 	return v, n, true
 }
 
-func parsePred(s string) (uint64, int, bool) {
-	if strings.HasPrefix(s, "PT") {
+func parsePred(s []byte) (uint64, int, bool) {
+	if hasPrefix(s, "PT") {
 		return 7, 2, true
 	}
 	if len(s) >= 2 && s[0] == 'P' && s[1] >= '0' && s[1] <= '6' {
@@ -491,39 +833,40 @@ func parsePred(s string) (uint64, int, bool) {
 	return 0, 0, false
 }
 
-// parseInt reads 0x..., -0x... or a decimal number.
-func parseInt(s string) (int64, int, bool) {
+// parseInt reads 0x..., -0x... or a decimal number (at most 64 bits; a
+// negative number is the two's complement of its magnitude).
+func parseInt(s []byte) (int64, int, bool) {
 	n := 0
 	neg := false
-	if strings.HasPrefix(s, "-") {
+	if len(s) > 0 && s[0] == '-' {
 		neg, n = true, 1
 	}
 	var v uint64
 	start := n
-	if strings.HasPrefix(s[n:], "0x") {
+	if hasPrefix(s[n:], "0x") {
 		n += 2
 		start = n
-		for n < len(s) && isHexDigit(s[n]) {
-			n++
-		}
-		if n == start {
-			return 0, 0, false
-		}
-		var err error
-		if v, err = strconv.ParseUint(s[start:n], 16, 64); err != nil {
-			return 0, 0, false
+		for ; n < len(s); n++ {
+			d := hexVal(s[n])
+			if d > 15 {
+				break
+			}
+			if v>>60 != 0 {
+				return 0, 0, false // more than 64 bits
+			}
+			v = v<<4 | uint64(d)
 		}
 	} else {
-		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-			n++
+		for ; n < len(s) && s[n] >= '0' && s[n] <= '9'; n++ {
+			d := uint64(s[n] - '0')
+			if v > (math.MaxUint64-d)/10 {
+				return 0, 0, false
+			}
+			v = v*10 + d
 		}
-		if n == start {
-			return 0, 0, false
-		}
-		var err error
-		if v, err = strconv.ParseUint(s[start:n], 10, 64); err != nil {
-			return 0, 0, false
-		}
+	}
+	if n == start {
+		return 0, 0, false
 	}
 	if neg {
 		return -int64(v), n, true
@@ -531,17 +874,35 @@ func parseInt(s string) (int64, int, bool) {
 	return int64(v), n, true
 }
 
-func isHexDigit(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
+// hexVal is the value of a hex digit, or 16 for other bytes.
+func hexVal(c byte) byte { return hexVals[c] }
+
+var hexVals = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = byte(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			t[c] = byte(c - 'A' + 10)
+		default:
+			t[c] = 16
+		}
+	}
+	return
+}()
 
 // parseLabel reads a label reference: name, or `(name) as nvdisasm's ELF mode prints it.
-func parseLabel(s string) (string, int) {
+func parseLabel(s []byte) ([]byte, int) {
 	n := 0
-	if strings.HasPrefix(s, "`(") {
-		end := strings.IndexByte(s, ')')
-		if end < 0 {
-			return "", 0
+	if hasPrefix(s, "`(") {
+		end := 0
+		for end < len(s) && s[end] != ')' {
+			end++
+		}
+		if end == len(s) {
+			return nil, 0
 		}
 		return s[2:end], end + 1
 	}
@@ -551,25 +912,30 @@ func parseLabel(s string) (string, int) {
 	return s[:n], n
 }
 
+// floatSpecials are the texts nvdisasm prints for infinities and NaNs.
+var floatSpecials = [...]struct {
+	text string
+	sign bool
+	inf  bool
+}{{"+INF", false, true}, {"-INF", true, true}, {"+QNAN", false, false}, {"-QNAN", true, false}}
+
 // parseFloat reads a float immediate as nvdisasm prints it and returns its
 // bits in the given format.
-func parseFloat(s string, kind tokKind) (uint64, int, bool) {
-	for _, sp := range []struct {
-		text string
-		sign bool
-		inf  bool
-	}{{"+INF", false, true}, {"-INF", true, true}, {"+QNAN", false, false}, {"-QNAN", true, false}} {
-		if strings.HasPrefix(s, sp.text) {
-			return specialBits(kind, sp.sign, sp.inf), len(sp.text), true
+func parseFloat(s []byte, kind tokKind) (uint64, int, bool) {
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') && len(s) > 1 && (s[1] == 'I' || s[1] == 'Q' || s[1] == 'S') {
+		for _, sp := range floatSpecials {
+			if hasPrefix(s, sp.text) {
+				return specialBits(kind, sp.sign, sp.inf), len(sp.text), true
+			}
 		}
-	}
-	if strings.HasPrefix(s, "+SNAN") || strings.HasPrefix(s, "-SNAN") {
-		// quiet bit clear, the lowest mantissa bit a 20-bit immediate keeps set
-		b := uint64(0x7ff0100000000000)
-		if s[0] == '-' {
-			b |= 1 << 63
+		if hasPrefix(s, "+SNAN") || hasPrefix(s, "-SNAN") {
+			// quiet bit clear, the lowest mantissa bit a 20-bit immediate keeps set
+			b := uint64(0x7ff0100000000000)
+			if s[0] == '-' {
+				b |= 1 << 63
+			}
+			return b, 5, kind == tkF64
 		}
-		return b, 5, kind == tkF64
 	}
 	n := 0
 	if n < len(s) && (s[n] == '-' || s[n] == '+') {
@@ -582,10 +948,10 @@ func parseFloat(s string, kind tokKind) (uint64, int, bool) {
 	for n > 0 && s[n-1] == '.' {
 		n--
 	}
-	if n == 0 {
-		return 0, 0, false
+	if n == 0 || !hasDigit(s[:n]) {
+		return 0, 0, false // strconv would fail, with an allocated error
 	}
-	x, err := strconv.ParseFloat(s[:n], 64)
+	x, err := strconv.ParseFloat(string(s[:n]), 64)
 	if err != nil {
 		return 0, 0, false
 	}
@@ -601,6 +967,15 @@ func parseFloat(s string, kind tokKind) (uint64, int, bool) {
 		return 0, 0, false
 	}
 	return uint64(math.Float32bits(f)), n, true
+}
+
+func hasDigit(s []byte) bool {
+	for _, c := range s {
+		if c >= '0' && c <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 func specialBits(kind tokKind, neg, inf bool) uint64 {

@@ -1,0 +1,217 @@
+package maxwell
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"gpuisa/isa/asm"
+)
+
+// TestEncodeTextSameAsReference: the fast encoder (filters, packed literals,
+// loop matching) answers exactly as the reference one (encode_ref_test.go)
+// — same word, same control field, same error — for nvdisasm's texts of
+// the golden data (control-field variants included), texts of random valid
+// words under random control fields, and mutations of them that mostly fail.
+func TestEncodeTextSameAsReference(t *testing.T) {
+	var texts []string
+	for _, path := range []string{"testdata/nvdisasm_sm52.tsv.gz", "testdata/nvdisasm_sm52_ctrl.tsv.gz"} {
+		for i, r := range readGolden(t, path) {
+			if r.text != "INVALID" && (i%3 == 0 || testing.Short() == false && i%3 == 1) {
+				texts = append(texts, r.text)
+			}
+		}
+	}
+	x := uint64(7)
+	next := func() uint64 { // splitmix64
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		return z ^ z>>31
+	}
+	for _, w := range randomValidWords(20000) {
+		ctrl := Ctrl(next()) & 0x1fffff
+		inst, err := Decode(w, ctrl, 52, 0x100)
+		if err != nil {
+			inst, _ = Decode(w, NeutralCtrl, 52, 0x100)
+		}
+		texts = append(texts, Print(inst, 0x100))
+	}
+	const alphabet = " \t.,;-|!@[]{}()+R0159PTxZc?aeLN"
+	n := len(texts)
+	for i := 0; i < n; i++ {
+		s := texts[i]
+		if len(s) < 2 {
+			continue
+		}
+		p := int(next() % uint64(len(s)))
+		c := alphabet[next()%uint64(len(alphabet))]
+		switch next() % 6 {
+		case 0:
+			texts = append(texts, s[:p]+s[p+1:])
+		case 1:
+			texts = append(texts, s[:p]+string(c)+s[p:])
+		case 2:
+			texts = append(texts, s[:p]+string(c)+s[p+1:])
+		case 3:
+			texts = append(texts, s[:p]+".reuse"+s[p:])
+		case 4:
+			texts = append(texts, strings.ReplaceAll(s, " ", "\t"))
+		default:
+			texts = append(texts, strings.TrimSuffix(strings.TrimSuffix(s, " ;"), ";")+";")
+		}
+	}
+	labels := map[string]uint64{"L": 0x40, "start": 0x8, "a.reuse": 0x10}
+	resolve := func(name string) (uint64, bool) { a, ok := labels[name]; return a, ok }
+	texts = append(texts, "BRA L ;", "@P0 BRA start ;", "BRA `(start) ;", "SSY L;", "CAL a.reuse ;", "BRA a.reuse ;", "BRA nowhere ;",
+		"@P9 MOV R1, R2 ;", "@!PT NOP ;", "", ";", "MOV", "R1", "MOVR1,R2;", "MOV R1, R2.reuse ;", "TEX.T R1, R2, R3, 0x1, 2D, 0x1 ;")
+	differ := 0
+	for _, s := range texts {
+		for _, sm := range []int{50, 52} {
+			w, c, err := EncodeText(s, 0x100, sm, resolve)
+			rw, rc, rerr := refEncodeText(s, 0x100, sm, refResolver(resolve))
+			if w != rw || c != rc || (err == nil) != (rerr == nil) || err != nil && err.Error() != rerr.Error() {
+				differ++
+				if differ <= 10 {
+					t.Errorf("sm_%d %q: got %#x %#x %v, reference %#x %#x %v", sm, s, w, c, err, rw, rc, rerr)
+				}
+			}
+		}
+	}
+	t.Logf("%d texts, %d differ", len(texts), differ)
+}
+
+// TestAssembleHelpersSameAsStrings: the string helpers Assemble uses instead
+// of the strings and strconv ones give the same answers.
+func TestAssembleHelpersSameAsStrings(t *testing.T) {
+	for _, s := range []string{"", " ", "/* 0x", "a /* 0x1 */", "/* 0x1 */ /* 0x2 */", "/* 0/* 0x", "x/*/* 0x", "  \t x \u00a0", "\u0085 a", "                 MOV R1 ;                 ",
+		"0", "ffffffffffffffff", "10000000000000000", "000000000000000000001", "0x1", "g", "FfEe"} {
+		if got, want := lastHexColumn(s), strings.LastIndex(s, "/* 0x"); got != want {
+			t.Errorf("lastHexColumn(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := trimSpace(s), strings.TrimSpace(s); got != want {
+			t.Errorf("trimSpace(%q) = %q, want %q", s, got, want)
+		}
+		v, ok := parseHex64(s)
+		wv, err := strconv.ParseUint(s, 16, 64)
+		if ok != (err == nil) || ok && v != wv {
+			t.Errorf("parseHex64(%q) = %#x %v, want %#x %v", s, v, ok, wv, err)
+		}
+	}
+}
+
+// TestForLinesSameAsAsmLines: Assemble's line splitter numbers and cuts lines
+// as asm.Lines does.
+func TestForLinesSameAsAsmLines(t *testing.T) {
+	for _, src := range []string{"", "a", "a\n", "a\nb", "\n\n", "a\r\nb\n\nc", "\n"} {
+		var got, want []string
+		forLines([]byte(src), func(line string, n int) { got = append(got, strconv.Itoa(n)+":"+line) })
+		asm.Lines([]byte(src), func(line string, n int) { want = append(want, strconv.Itoa(n)+":"+line) })
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%q: forLines %q, asm.Lines %q", src, got, want)
+		}
+	}
+}
+
+// TestAssembleSameAsReference: Assemble gives the same bytes and the same
+// errors as the reference one, on a listing of random words and on
+// mutations of its lines (labels, .word, control lines, comments, columns).
+func TestAssembleSameAsReference(t *testing.T) {
+	code := benchCode(randomValidWords(3000), 3000)
+	listing, _ := Disassemble(nil, code, 0, 52)
+	lines := strings.Split(string(listing), "\n")
+	extra := []string{"L1:", "L2: MOV R1, R2 ;", "  BRA L1 ;", "@P0 BRA `(L2) ;", ".word 0x12", ".word zz", ".headerflags @\"EF_CUDA_SM52\"",
+		"/* 0x001fc400fe2007f1 */", "MOV R1, R2 ; // comment", "// only a comment", "/*0010*/ NOP ;", "/*00zz*/ NOP ;", "\tNOP;\r", "FOO R1 ;", "L1: .word 0x5", "a b:", "x: y: NOP ;", "\u00a0NOP ;\u00a0"}
+	x := uint64(3)
+	next := func() uint64 {
+		x = x*6364136223846793005 + 1442695040888963407
+		return x >> 33
+	}
+	for round := 0; round < 40; round++ {
+		src := append([]string(nil), lines[:200+round]...)
+		for i := 0; i < 20; i++ {
+			p := int(next() % uint64(len(src)))
+			switch next() % 4 {
+			case 0:
+				src = append(src[:p], append([]string{extra[next()%uint64(len(extra))]}, src[p:]...)...)
+			case 1:
+				src = append(src[:p], src[p+1:]...)
+			case 2:
+				if s := src[p]; len(s) > 0 {
+					q := int(next() % uint64(len(s)))
+					src[p] = s[:q] + s[q+1:]
+				}
+			default:
+				src[p] = strings.TrimSpace(src[p])
+			}
+		}
+		text := []byte(strings.Join(src, "\n"))
+		got, err := Assemble("m.s", text, 52)
+		want, werr := refAssemble("m.s", text, 52)
+		if string(got) != string(want) || (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("round %d: Assemble differs from the reference:\n%v\n%v", round, err, werr)
+		}
+	}
+	got, err := Assemble("b.s", listing, 52)
+	want, werr := refAssemble("b.s", listing, 52)
+	if string(got) != string(want) || err != nil || werr != nil {
+		t.Fatalf("the whole listing: %v %v", err, werr)
+	}
+}
+
+// TestSingleReg: singleReg answers only when regChoices has one reading, and
+// gives that reading.
+func TestSingleReg(t *testing.T) {
+	const chars = "0125789Z,.x"
+	var walk func(s string)
+	walk = func(s string) {
+		rc := regChoices([]byte(s))
+		if r, n, ok := singleReg([]byte(s)); ok && (rc.n != 1 || rc.c[0].r != r || rc.c[0].n != n) {
+			t.Errorf("%q: singleReg %d %d, regChoices %v", s, r, n, rc)
+		}
+		if len(s) < 5 {
+			for i := 0; i < len(chars); i++ {
+				walk(s + chars[i:i+1])
+			}
+		}
+	}
+	walk("R")
+	walk("")
+}
+
+// FuzzEncodeTextSameAsReference: on any text the fast encoder answers as the
+// reference one.
+func FuzzEncodeTextSameAsReference(f *testing.F) {
+	for i, r := range readGolden(f, "testdata/nvdisasm_sm52.tsv.gz") {
+		if i%211 == 0 && r.text != "INVALID" {
+			f.Add(r.text)
+		}
+	}
+	f.Add("@P0 BRA L ;")
+	f.Add("FFMA R3, R16.reuse, -R16, R5.reuse ;")
+	f.Add("TEXS.LL.T RZ, R22, R36, R39, 0x52, 2D, RA ;")
+	resolve := func(name string) (uint64, bool) { return 0x40, name == "L" }
+	f.Fuzz(func(t *testing.T, text string) {
+		w, c, err := EncodeText(text, 0x100, 52, resolve)
+		rw, rc, rerr := refEncodeText(text, 0x100, 52, refResolver(resolve))
+		if w != rw || c != rc || (err == nil) != (rerr == nil) || err != nil && err.Error() != rerr.Error() {
+			t.Fatalf("%q: got %#x %#x %v, reference %#x %#x %v", text, w, c, err, rw, rc, rerr)
+		}
+	})
+}
+
+// FuzzAssembleSameAsReference: on any source Assemble answers as the
+// reference one (bytes and errors).
+func FuzzAssembleSameAsReference(f *testing.F) {
+	f.Add([]byte("        /*0008*/                   MOV R1, c[0x0][0x20] ;         /* 0x4c98078000870001 */\n"))
+	f.Add([]byte("/* 0x001fc400fe2007f1 */\nL: @P0 BRA L ;\nFFMA R3, R16.reuse, -R16, R5.reuse ;\nNOP;\n.word 0x1\n"))
+	f.Add([]byte("x:\n.word zz\n/* 0x1 */\n// c\n\t.headerflags x\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		got, err := Assemble("f.s", src, 52)
+		want, werr := refAssemble("f.s", src, 52)
+		if string(got) != string(want) || (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("%q:\n%v\n%v", src, err, werr)
+		}
+	})
+}
