@@ -22,7 +22,8 @@ import (
 // are skipped (encfilter.go), and so are control-field rounds that cannot
 // change the outcome. EncodeText allocates one print buffer; Assemble one
 // scratch space for all lines (a label reference allocates its name).
-// encode_ref_test.go keeps the plain matcher this one must agree with.
+// encode_same_test.go checks the property on golden, random and mutated
+// texts and listings: whatever is accepted prints (lists) back the same.
 
 // ErrNoMatch is returned when no form prints the given text.
 var ErrNoMatch = errors.New("no instruction form matches")
