@@ -308,6 +308,10 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			}
 		}
 	}
+	if p, ok := plainALU[name]; ok {
+		o.kind = p.kind
+		return alu(p.nsrc)
+	}
 	switch name {
 	case "NOP", "MEMBAR", "DEPBAR", "CCTL", "CCTLL", "PMEVENT", "NOP.TRIG":
 		o.kind = kNop
@@ -315,9 +319,6 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 	case "MOV", "MOV32I":
 		o.kind = kMov
 		return alu(1)
-	case "SEL":
-		o.kind = kSel
-		return alu(3)
 	case "IADD", "IADD32I":
 		o.kind = kIAdd
 		if has("PO") {
@@ -412,9 +413,6 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		}
 		o.sub = uint8(o.s[3].imm)
 		return nil
-	case "SHL":
-		o.kind = kShl
-		return alu(2)
 	case "SHR":
 		o.kind = kShr
 		if !has("U32") {
@@ -433,20 +431,11 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			o.flags |= fSigned
 		}
 		return alu(3)
-	case "BFE":
-		o.kind = kBfe
-		return alu(2)
-	case "BFI":
-		o.kind = kBfi
-		return alu(3)
 	case "POPC":
 		o.kind = kPopc
 		if len(x) == 3 {
 			return alu(2)
 		}
-		return alu(1)
-	case "FLO":
-		o.kind = kFlo
 		return alu(1)
 	case "IMNMX":
 		o.kind = kImnmx
@@ -491,9 +480,6 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			o.flags |= fFTZ
 		}
 		return alu(3)
-	case "FMNMX":
-		o.kind = kFmnmx
-		return alu(3)
 	case "FSETP":
 		o.kind = kFsetp
 		return setp()
@@ -512,9 +498,6 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 			}
 		}
 		return alu(1)
-	case "RRO":
-		o.kind = kRro
-		return alu(1)
 	case "FCHK":
 		o.kind = kFchk
 		if err := need(3); err != nil {
@@ -523,18 +506,6 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		o.d = x[0]
 		copy(o.s[:], x[1:3])
 		return nil
-	case "DADD":
-		o.kind = kDadd
-		return alu(2)
-	case "DMUL":
-		o.kind = kDmul
-		return alu(2)
-	case "DFMA":
-		o.kind = kDfma
-		return alu(3)
-	case "DMNMX":
-		o.kind = kDmnmx
-		return alu(3)
 	case "DSETP":
 		o.kind = kDsetp
 		return setp()
@@ -600,9 +571,6 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		o.d, o.d2 = x[0], x[1]
 		o.s[0] = x[3]
 		return nil
-	case "P2R":
-		o.kind = kP2R
-		return alu(3)
 	case "R2P":
 		o.kind = kR2P
 		if err := need(3); err != nil {
@@ -611,12 +579,6 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		o.d = x[0]
 		copy(o.s[:], x[1:3])
 		return nil
-	case "S2R":
-		o.kind = kS2R
-		return alu(1)
-	case "CS2R":
-		o.kind = kCs2r
-		return alu(1)
 	case "LD", "LDG", "LDL", "LDS":
 		o.kind = map[string]kind{"LD": kLd, "LDG": kLdg, "LDL": kLdl, "LDS": kLds}[name]
 		memTypes(4)
@@ -888,4 +850,26 @@ func imulTypes(o *op, mods []string) {
 			o.sub |= 2
 		}
 	}
+}
+
+// plainALU are the mnemonics whose lowering needs nothing but their kind
+// and a destination with nsrc sources.
+var plainALU = map[string]struct {
+	kind kind
+	nsrc int
+}{
+	"SEL":   {kSel, 3},
+	"SHL":   {kShl, 2},
+	"BFE":   {kBfe, 2},
+	"BFI":   {kBfi, 3},
+	"FLO":   {kFlo, 1},
+	"FMNMX": {kFmnmx, 3},
+	"RRO":   {kRro, 1},
+	"DADD":  {kDadd, 2},
+	"DMUL":  {kDmul, 2},
+	"DFMA":  {kDfma, 3},
+	"DMNMX": {kDmnmx, 3},
+	"P2R":   {kP2R, 3},
+	"S2R":   {kS2R, 1},
+	"CS2R":  {kCs2r, 1},
 }
