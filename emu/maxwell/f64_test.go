@@ -82,26 +82,6 @@ func div64(a, b float64, m int) float64 {
 	return rnd64(new(big.Float).SetPrec(2200).Quo(ex(a), ex(b)), m)
 }
 
-func ptxMin64(a, b float64) float64 {
-	switch {
-	case a != a:
-		return b
-	case b != b:
-		return a
-	}
-	return min(a, b)
-}
-
-func ptxMax64(a, b float64) float64 {
-	switch {
-	case a != a:
-		return b
-	case b != b:
-		return a
-	}
-	return max(a, b)
-}
-
 func f64Ref(a, b, c, d float64) (x [22]float64, tol [22]bool, r0, r1 uint32) {
 	x[0] = a + b
 	x[1] = add64(a, -c, 3)
@@ -116,8 +96,8 @@ func f64Ref(a, b, c, d float64) (x [22]float64, tol [22]bool, r0, r1 uint32) {
 	x[10], tol[10] = 1/d, true
 	x[11] = math.Sqrt(a)
 	x[12], tol[12] = 1/math.Sqrt(b), true
-	x[13] = ptxMin64(a, b)
-	x[14] = ptxMax64(c, d)
+	x[13] = ptxMin(a, b)
+	x[14] = ptxMax(c, d)
 	x[15] = math.Abs(a)
 	x[16] = -b
 	if a < b {

@@ -193,7 +193,7 @@ func TestOracleFloatops(t *testing.T) {
 }
 
 // ptxMin and ptxMax return the other operand when one is NaN.
-func ptxMin(a, b float32) float32 {
+func ptxMin[T float32 | float64](a, b T) T {
 	switch {
 	case a != a:
 		return b
@@ -203,7 +203,7 @@ func ptxMin(a, b float32) float32 {
 	return min(a, b)
 }
 
-func ptxMax(a, b float32) float32 {
+func ptxMax[T float32 | float64](a, b T) T {
 	switch {
 	case a != a:
 		return b

@@ -52,8 +52,12 @@ func BenchmarkPrint(b *testing.B) {
 	b.ReportMetric(float64(b.N*len(insts))/b.Elapsed().Seconds(), "inst/s")
 }
 
-func BenchmarkDisassemble(b *testing.B) {
-	code := benchCode(b)
+func BenchmarkDisassemble(b *testing.B) { benchDisassemble(b, benchCode(b)) }
+
+func BenchmarkAssemble(b *testing.B) { benchAssemble(b, benchCode(b)) }
+
+// benchDisassemble lists code b.N times and reports instructions per second.
+func benchDisassemble(b *testing.B, code []byte) {
 	buf := make([]byte, 0, len(code)*16)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -63,8 +67,9 @@ func BenchmarkDisassemble(b *testing.B) {
 	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
 }
 
-func BenchmarkAssemble(b *testing.B) {
-	code := benchCode(b)
+// benchAssemble assembles code's listing b.N times and reports instructions
+// per second.
+func benchAssemble(b *testing.B, code []byte) {
 	src, _ := Disassemble(nil, code, 0)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -106,29 +111,9 @@ func oracleCode(b *testing.B) []byte {
 	return code
 }
 
-func BenchmarkDisassembleOracle(b *testing.B) {
-	code := oracleCode(b)
-	buf := make([]byte, 0, len(code)*16)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		buf, _ = Disassemble(buf[:0], code, 0)
-	}
-	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
-}
+func BenchmarkDisassembleOracle(b *testing.B) { benchDisassemble(b, oracleCode(b)) }
 
-func BenchmarkAssembleOracle(b *testing.B) {
-	code := oracleCode(b)
-	src, _ := Disassemble(nil, code, 0)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := Assemble("o.s", src); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
-}
+func BenchmarkAssembleOracle(b *testing.B) { benchAssemble(b, oracleCode(b)) }
 
 func BenchmarkDecodeOracle(b *testing.B) {
 	code := oracleCode(b)
