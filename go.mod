@@ -1,3 +1,3 @@
-module gpuisa
+module github.com/gpuisa/gpuisa
 
 go 1.26

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/binfmt/fatbin"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/fatbin"
 )
 
 // OpenKernel finds the kernel a launch names in an ELF cubin or a fatbin (the

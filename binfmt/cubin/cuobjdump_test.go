@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // hexOrZero prints values the way cuobjdump -elf does in its symbol table.

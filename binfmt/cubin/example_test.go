@@ -5,7 +5,7 @@ import (
 	"log"
 	"os"
 
-	"gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
 )
 
 func ExampleParse() {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // headerFlagCases are e_flags values and what CUDA 11.8 nvdisasm printed for

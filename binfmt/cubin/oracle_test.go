@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // oracleCubins returns every real cubin of the Maxwell oracle, keyed

@@ -21,7 +21,7 @@ import (
 	"errors"
 	"fmt"
 
-	"gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
 )
 
 // Magic starts every fatbin container (little-endian u32).

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
 )
 
 func readFile(t testing.TB, path string) []byte {

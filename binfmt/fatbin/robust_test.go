@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
 )
 
 // TestMalformed corrupts one field of the testdata fatbins at a time and

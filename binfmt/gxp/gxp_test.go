@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
-	"gpuisa/isa/usse"
+	"github.com/gpuisa/gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
 type testParam struct {

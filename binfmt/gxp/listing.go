@@ -3,7 +3,7 @@ package gxp
 import (
 	"fmt"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // AppendListing appends a listing of p: comment lines with the program type,

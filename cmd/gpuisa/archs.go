@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"gpuisa/isa/all"
+	"github.com/gpuisa/gpuisa/isa/all"
 )
 
 func cmdArchs(stdout io.Writer) int {

@@ -10,10 +10,10 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/isa"
-	"gpuisa/isa/all"
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/all"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 func cmdAs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

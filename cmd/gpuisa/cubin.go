@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/binfmt/fatbin"
-	"gpuisa/isa"
-	"gpuisa/isa/all"
-	"gpuisa/isa/maxwell"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/fatbin"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/all"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
 // isContainer reports input that holds cubins: an ELF file or a fatbin.

@@ -8,9 +8,9 @@ import (
 	"io"
 	"strconv"
 
-	"gpuisa/isa"
-	"gpuisa/isa/all"
-	"gpuisa/isa/maxwell"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/all"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
 func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"io"
 
-	"gpuisa/binfmt/gxp"
-	"gpuisa/isa/usse"
+	"github.com/gpuisa/gpuisa/binfmt/gxp"
+	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
 func isGXP(b []byte) bool { return bytes.HasPrefix(b, []byte("GXP\x00")) }

@@ -15,6 +15,7 @@ const usage = `usage:
   gpuisa dis [-arch A] [-base ADDR] FILE...   disassemble (cubin, or raw binary with -arch; - reads stdin)
   gpuisa as -arch A [-o OUT] FILE             assemble a listing into raw machine code
   gpuisa archs                                list the supported architectures
+  gpuisa version                              print the module version
 `
 
 func main() {
@@ -36,6 +37,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdin, stdout, stderr)
 	case "archs":
 		return cmdArchs(stdout)
+	case "version":
+		return cmdVersion(stdout)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

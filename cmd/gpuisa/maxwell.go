@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/isa"
-	"gpuisa/isa/maxwell"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
 // disMaxwellCubin lists an sm_5x cubin as nvdisasm does (maxwell.ListCubin):

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/emu"
-	emaxwell "gpuisa/emu/maxwell"
-	"gpuisa/emu/tesla"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/emu"
+	emaxwell "github.com/gpuisa/gpuisa/emu/maxwell"
+	"github.com/gpuisa/gpuisa/emu/tesla"
 )
 
 // cmdRun runs a kernel described by a launch file (see LAUNCH.md).

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // The oracle's 14_addr64 reads 4 GiB past its buffer, so it needs global

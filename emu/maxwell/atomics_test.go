@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // atomMem is a little-endian memory for the atomics reference.

@@ -3,8 +3,8 @@ package maxwell
 import (
 	"testing"
 
-	"gpuisa/emu"
-	"gpuisa/internal/benchcpu"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/benchcpu"
 )
 
 // benchRun runs the launch r b.N times on the same kernel and memory (the

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 func collatz(n uint32) uint32 {

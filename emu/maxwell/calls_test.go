@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // testdataFile reads a committed file of ours (testdata/gen.sh builds the cubins).

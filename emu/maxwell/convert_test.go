@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // roundMode rounds x to an integer: 0 nearest even, 1 down, 2 up, 3 toward zero.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
-	"gpuisa/isa/maxwell"
+	"github.com/gpuisa/gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
 // unsupported are the mnemonics of insns.tsv that the emulator rejects on

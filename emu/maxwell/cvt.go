@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/bits"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 func isWide(t uint8) bool   { return t == tU64 || t == tS64 || t == tF64 }

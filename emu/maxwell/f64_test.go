@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // rnd64 rounds an exact value to float64 in mode m with math/big.

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // rnd32 rounds the exact value x to float32 in mode m (0 RN, 1 RM, 2 RP, 3

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/big"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // fsrc applies an operand's |x| and -x to float bits (and .H1 for halves).

@@ -1,6 +1,6 @@
 package maxwell
 
-import "gpuisa/emu"
+import "github.com/gpuisa/gpuisa/emu"
 
 // Superinstructions: ptxas builds a 32-bit multiply-add from three XMADs
 // (XMAD.MRG, XMAD, XMAD.PSL.CBCC) and a 64-bit add from IADD.CC (or

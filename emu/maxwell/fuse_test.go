@@ -9,9 +9,9 @@ import (
 	"sort"
 	"testing"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/emu"
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // TestFusedSameAsSingle runs every oracle kernel on random buffers twice,

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // FuzzRun lowers and runs arbitrary code on a small launch: whatever the

@@ -3,7 +3,7 @@ package maxwell
 import (
 	"math"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // halves splits a packed pair by an operand's swizzle (.H0_H0, .H1_H1, or

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"testing"
 
-	"gpuisa/emu"
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // arg is a kernel argument for the test launcher: a buffer ([]byte, placed

@@ -3,7 +3,7 @@ package maxwell
 import (
 	"math/bits"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // half selects a 16-bit half of v (sel .H1 the high one), sign-extended when signed.

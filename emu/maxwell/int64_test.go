@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 func int64Ref(a, b, c uint64, s uint32) (x [24]uint64, h3, h4 uint16) {

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 func sat32(v int64) uint32 { return uint32(max(min(v, 1<<31-1), -1<<31)) }

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 func randF32(rng *rand.Rand, n int) []float32 {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // TestLaunchFile runs our saxpy cubin from a launch file (LAUNCH.md):

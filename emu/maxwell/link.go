@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/binfmt/fatbin"
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/fatbin"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // Object is a cubin to link with a program: relocatable code (ptxas -c)

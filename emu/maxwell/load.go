@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/binfmt/fatbin"
-	"gpuisa/emu"
-	"gpuisa/isa/maxwell"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/fatbin"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
 // ConstBankBytes is the size of each constant bank.

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 func localmemRef(k, s uint32) (out [10]uint32) {

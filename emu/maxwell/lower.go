@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuisa/isa/maxwell"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
 // okind is the kind of a lowered operand.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"math"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // GlobalBase is the device address of global memory's first byte: kernels

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/emu"
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // The oracle's 19_misc is relocatable (ptxas -c) and calls ext_fn, which

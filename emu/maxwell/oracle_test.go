@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 func forVariants(t *testing.T, ptx string, f func(t *testing.T, prog []byte, arch string)) {

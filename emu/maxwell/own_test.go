@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // ownCubin reads one of our committed cubins (testdata/gen.sh builds them).

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 type lanes = [32]uint32

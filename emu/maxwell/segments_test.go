@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // TestLaunchFileFarImage runs testdata/saxpy_far.json the way gpuisa run

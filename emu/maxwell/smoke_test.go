@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/emu"
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // expectedFaults are the oracle kernels this test cannot run to the end,

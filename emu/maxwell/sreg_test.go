@@ -3,7 +3,7 @@ package maxwell
 import (
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // TestOracleSreg checks the special registers with defined values (thread,

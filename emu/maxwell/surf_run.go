@@ -3,7 +3,7 @@ package maxwell
 import (
 	"fmt"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // surfExec runs SULD, SUST, SURED and SUATOM lane by lane in lane order.

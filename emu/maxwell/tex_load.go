@@ -9,8 +9,8 @@ import (
 	"regexp"
 	"strconv"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // Driver facts for textures and surfaces (see doc.go): the 32-bit handle of

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // source slots of a texture instruction, in the order the hardware reads

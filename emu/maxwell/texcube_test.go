@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // refCube is the test's own model of a cube map: faces (+X -X +Y -Y +Z -Z)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // texLaunch is a one-warp launch with textures and surfaces: the output

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 func clampS32(v int64) uint32 { return uint32(max(-1<<31, min(v, 1<<31-1))) }

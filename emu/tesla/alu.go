@@ -1,6 +1,6 @@
 package tesla
 
-import "gpuisa/emu"
+import "github.com/gpuisa/gpuisa/emu"
 
 // Integer semantics, after seed 002's pseudo-code.
 

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gpuisa/emu"
-	"gpuisa/internal/benchcpu"
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/benchcpu"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // mxmSetup builds the FlexGripPlus tiled matrix multiply (CUDA SDK

@@ -3,7 +3,7 @@ package tesla
 import (
 	"math"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // cvt converts between the integer and float types (I2I, I2F, F2I, F2F),

@@ -3,7 +3,7 @@ package tesla
 import (
 	"encoding/binary"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // Fast paths for the instructions that dominate real kernels' inner loops

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/emu"
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // knownBadExpectation lists FlexGrip apps whose expected output cannot be

@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // Single precision as G80 computes it: denormal inputs and results flushed

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // tidInit puts the thread index in R1 (the kernels' own copy of tid.x).

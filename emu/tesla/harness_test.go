@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"testing"
 
-	"gpuisa/emu"
-	"gpuisa/isa/tesla"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/isa/tesla"
 )
 
 // testExec runs a Kernel with extra initial registers and keeps every

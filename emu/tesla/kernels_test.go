@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 var update = flag.Bool("update", false, "rewrite the committed saxpy example in testdata")

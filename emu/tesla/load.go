@@ -10,10 +10,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/binfmt/fatbin"
-	"gpuisa/emu"
-	"gpuisa/isa/tesla"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/fatbin"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/isa/tesla"
 )
 
 // SharedBytes is the shared memory of a G80 multiprocessor, which holds the

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"gpuisa/isa/tesla"
+	"github.com/gpuisa/gpuisa/isa/tesla"
 )
 
 // Register rows of a warp: 128 general registers, then the condition

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"gpuisa/emu"
-	"gpuisa/isa/tesla"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/isa/tesla"
 )
 
 // Lowering of the instructions with more to decode than their operands:

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/emu"
-	"gpuisa/isa/tesla"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/isa/tesla"
 )
 
 // goldenWords reads the Tesla decoder's golden corpus: an encoding of every

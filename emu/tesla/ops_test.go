@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"gpuisa/emu"
-	"gpuisa/isa/tesla"
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/isa/tesla"
 )
 
 // PBK/BRK, KIL and SLCT driven with hand-built lowered ops: the execution

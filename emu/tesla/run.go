@@ -6,7 +6,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 type lanes = [32]uint32

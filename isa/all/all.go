@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"strings"
 
-	"gpuisa/isa"
-	"gpuisa/isa/fermi"
-	"gpuisa/isa/maxwell"
-	"gpuisa/isa/tesla"
-	"gpuisa/isa/usse"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/fermi"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
+	"github.com/gpuisa/gpuisa/isa/tesla"
+	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
 // Archs lists every supported architecture.

@@ -1,6 +1,6 @@
 package fermi
 
-import "gpuisa/isa"
+import "github.com/gpuisa/gpuisa/isa"
 
 // ArgKind says what an Arg holds.
 type ArgKind uint8

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 // Assemble turns a listing into machine code. The code is placed at the

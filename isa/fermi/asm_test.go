@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/isa"
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 func words(ws ...uint64) []byte {

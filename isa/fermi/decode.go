@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // Inst is one decoded instruction: the 64-bit word and the form it matched.

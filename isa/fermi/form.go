@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // The types below are what the generated tables.go is made of. Each form is one

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 type goldenCase struct {

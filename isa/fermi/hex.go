@@ -3,7 +3,7 @@ package fermi
 import (
 	"encoding/binary"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // Fast formatting helpers: the shared isa helpers append digit by digit,

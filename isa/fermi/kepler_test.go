@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // TestKeplerCrossCheck prints the Kepler sm_30 rows of the oracle, mostly

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // AppendListing appends one cuobjdump listing line for inst at addr:

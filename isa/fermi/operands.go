@@ -2,7 +2,7 @@ package fermi
 
 import (
 	"errors"
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa/asm"
 	"math"
 	"strconv"
 	"strings"

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // Dialect selects which generation of cuobjdump's spelling the printer copies.

@@ -2,7 +2,7 @@
 
 package fermi
 
-import "gpuisa/isa"
+import "github.com/gpuisa/gpuisa/isa"
 
 var tables = [...][]string{
 	0:  {".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T"},                                                                                                                                                                                                                                                                                                                                                                                                              // icmp

@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"gpuisa/internal/gentest"
-	"gpuisa/isa/fermi/internal/specgen"
+	"github.com/gpuisa/gpuisa/internal/gentest"
+	"github.com/gpuisa/gpuisa/isa/fermi/internal/specgen"
 )
 
 // TestTablesUpToDate regenerates tables.go from fermi.spec and compares.

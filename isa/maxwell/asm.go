@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 // Assemble turns a listing into raw code: bundles of a control word and three

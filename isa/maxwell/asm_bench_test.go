@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/benchcpu"
+	"github.com/gpuisa/gpuisa/internal/benchcpu"
 )
 
 // assembleBenchLines is the size of the listing BenchmarkAssembleListing

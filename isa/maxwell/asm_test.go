@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // TestAssembleListingInsns rebuilds the .text of every compiled function from

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"gpuisa/internal/benchcpu"
+	"github.com/gpuisa/gpuisa/internal/benchcpu"
 )
 
 // benchWords are the golden words nvdisasm accepts, so every benchmark

@@ -3,7 +3,7 @@ package maxwell
 import (
 	"fmt"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // tableToks lists each form's table tokens: the ones Decode checks for

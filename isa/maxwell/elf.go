@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // ListOptions selects variants of the ELF-mode listing.

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // textSections keeps the header lines and the .text.* sections of an

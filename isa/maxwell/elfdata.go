@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
 )
 
 // The data sections of the ELF-mode listing: .nv.info* (EIATTR records with

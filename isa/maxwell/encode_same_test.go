@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 // TestEncodeTextMutated: for nvdisasm's texts of the golden data (control-

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // Golden data made by cmd/mxdiff from our own random and field-walking words:

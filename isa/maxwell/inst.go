@@ -10,7 +10,7 @@
 // into tables.go, which the decoder, printer and assembler share.
 package maxwell
 
-import "gpuisa/isa"
+import "github.com/gpuisa/gpuisa/isa"
 
 //go:generate go run ./internal/gen
 

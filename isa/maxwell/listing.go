@@ -9,7 +9,7 @@ import (
 	"slices"
 	"sync"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // BundleSize is the size of a control word and its three instructions.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // Baselines: the oracle match counts this package has reached. The tests fail

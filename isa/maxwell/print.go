@@ -3,7 +3,7 @@ package maxwell
 import (
 	"encoding/binary"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // AppendText appends nvdisasm's text for inst at address pc, without the

@@ -3,7 +3,7 @@ package maxwell
 import (
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // TestRoundTripInsns assembles nvdisasm's text of every compiled instruction

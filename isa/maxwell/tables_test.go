@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"gpuisa/internal/gentest"
-	"gpuisa/isa/maxwell/internal/spec"
+	"github.com/gpuisa/gpuisa/internal/gentest"
+	"github.com/gpuisa/gpuisa/isa/maxwell/internal/spec"
 )
 
 // TestTablesUpToDate: tables.go and print_gen.go are what the generator makes of spec.txt.

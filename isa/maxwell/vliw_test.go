@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // The oracle's `nvdisasm -hex` listings (sass-all.tar.gz: the VLIW layout

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"gpuisa/internal/benchcpu"
+	"github.com/gpuisa/gpuisa/internal/benchcpu"
 )
 
 // benchStream builds a stream of about n instructions: the golden corpus

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden.txt from random encodings of every form")

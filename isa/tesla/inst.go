@@ -3,7 +3,7 @@
 // described once, in spec.txt; tables.go is generated from it.
 package tesla
 
-import "gpuisa/isa"
+import "github.com/gpuisa/gpuisa/isa"
 
 // Class is the instruction's encoding class, given by bits 0-1 of its first
 // word (and, for a 32-bit flow word, by the word after it).

@@ -5,7 +5,7 @@ import (
 
 	"slices"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // lineRoom is more than one listing line takes: prefix (at most 36 bytes),

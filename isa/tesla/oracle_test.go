@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // oracleRow is one cuobjdump line of shared/oracle/sass-real.

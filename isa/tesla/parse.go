@@ -5,8 +5,8 @@ import (
 	"encoding/binary"
 	"strings"
 
-	"gpuisa/isa"
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 // encState is the instruction value being built and the bits assigned so far,

@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuisa/isa"
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 // parseReg reads "R12", "R3L" or "R3H" and returns the register field value

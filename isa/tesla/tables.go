@@ -2,7 +2,7 @@
 
 package tesla
 
-import "gpuisa/isa"
+import "github.com/gpuisa/gpuisa/isa"
 
 // Bit fields of the 64-bit instruction value (word1<<32 | word0).
 var (

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unsafe"
 
-	"gpuisa/isa"
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 // Style is the listing layout: the NVIDIA line shape with a wider text column

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/binfmt/gxp"
-	"gpuisa/internal/benchcpu"
-	"gpuisa/internal/oracle"
-	"gpuisa/isa/usse"
+	"github.com/gpuisa/gpuisa/binfmt/gxp"
+	"github.com/gpuisa/gpuisa/internal/benchcpu"
+	"github.com/gpuisa/gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
 // benchSources are the instruction mixes the benchmarks run on: our golden

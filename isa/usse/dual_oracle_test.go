@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gpuisa/binfmt/gxp"
-	"gpuisa/internal/oracle"
-	"gpuisa/isa/usse"
+	"github.com/gpuisa/gpuisa/binfmt/gxp"
+	"github.com/gpuisa/gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
 // TestDualAtlier: the only dual-issue words in the oracle's compiler output

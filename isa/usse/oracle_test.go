@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // vita3kClass names our decode the way the oracle listings do (the class of

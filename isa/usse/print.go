@@ -3,7 +3,7 @@ package usse
 import (
 	"strconv"
 
-	"gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // Print returns the text of in (Sony spelling plus the flags Sony hides).

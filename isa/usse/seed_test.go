@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 var seedGroup = regexp.MustCompile(`^0x([0-9A-F]{8}) - 0x[0-9A-F]{8}$`)

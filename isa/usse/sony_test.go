@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 var sonyLine = regexp.MustCompile(`^\s*\d+:\s+(\+?)(.*?)\s*$`)

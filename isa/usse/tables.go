@@ -2,7 +2,7 @@
 
 package usse
 
-import "gpuisa/isa"
+import "github.com/gpuisa/gpuisa/isa"
 
 const (
 	kLit    elemKind = 0

@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"gpuisa/internal/gentest"
-	"gpuisa/isa/usse/internal/gen"
+	"github.com/gpuisa/gpuisa/internal/gentest"
+	"github.com/gpuisa/gpuisa/isa/usse/internal/gen"
 )
 
 // TestTablesCurrent fails when tables.go is not what usse.spec generates.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpuisa/isa"
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 type golden struct {

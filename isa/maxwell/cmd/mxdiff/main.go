@@ -28,8 +28,8 @@ import (
 	"syscall"
 	"time"
 
-	"gpuisa/binfmt/cubin"
-	"gpuisa/isa/maxwell"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
 func main() {
@@ -589,7 +589,7 @@ func timeBoth(nv, gpuisa string, sm int, code []byte) error {
 	}
 	if gpuisa == "" {
 		gpuisa = filepath.Join(dir, "gpuisa")
-		if out, err := exec.Command("go", "build", "-o", gpuisa, "gpuisa/cmd/gpuisa").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", gpuisa, "github.com/gpuisa/gpuisa/cmd/gpuisa").CombinedOutput(); err != nil {
 			return fmt.Errorf("building gpuisa: %v\n%s", err, out)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 
-	"gpuisa/isa/maxwell/internal/spec"
+	"github.com/gpuisa/gpuisa/isa/maxwell/internal/spec"
 )
 
 func main() {

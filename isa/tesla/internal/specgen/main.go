@@ -16,7 +16,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 type field struct {
@@ -490,7 +490,7 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 	b.WriteString("}\n")
 	out := b.Bytes()
 	// imports
-	out = bytes.Replace(out, []byte("package tesla\n"), []byte("package tesla\n\nimport \"gpuisa/isa\"\n"), 1)
+	out = bytes.Replace(out, []byte("package tesla\n"), []byte("package tesla\n\nimport \"github.com/gpuisa/gpuisa/isa\"\n"), 1)
 	return format.Source(out)
 }
 

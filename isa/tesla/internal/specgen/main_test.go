@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"gpuisa/internal/gentest"
+	"github.com/gpuisa/gpuisa/internal/gentest"
 )
 
 // The committed tables.go must be what the generator makes of spec.txt.

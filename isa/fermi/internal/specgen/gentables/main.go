@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"gpuisa/isa/fermi/internal/specgen"
+	"github.com/gpuisa/gpuisa/isa/fermi/internal/specgen"
 )
 
 func main() {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"gpuisa/isa/usse/internal/gen"
+	"github.com/gpuisa/gpuisa/isa/usse/internal/gen"
 )
 
 func main() {
