@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,28 +15,45 @@ import (
 	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
-func cmdAs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("as", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	archName := fs.String("arch", "", "target architecture: "+all.Names())
-	out := fs.String("o", "", "output file (default: standard output)")
+func asCommand() *command {
+	return &command{
+		name:    "as",
+		args:    "FILE",
+		summary: "assemble a listing into raw machine code, or into a cubin with -cubin",
+		doc: `FILE (- for standard input) is a listing in gpuisa's syntax or NVIDIA's: with or without
+the address and hex columns, with labels, and the listings 'gpuisa dis' prints. Errors
+are reported as file:line:col: message, and the exit status is 1.`,
+		define: defineAs,
+	}
+}
+
+func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
+	archName := fs.String("arch", "", "target architecture `ARCH` (required): "+all.Names())
+	out := fs.String("o", "", "write to `FILE` (default: standard output)")
 	asCubin := fs.Bool("cubin", false, "write an ELF cubin holding one kernel instead of raw code")
-	kernel := fs.String("kernel", "", "with -cubin: the kernel's name (default: the file name)")
-	params := fs.String("params", "", "with -cubin: the kernel parameters' sizes in bytes, e.g. 4,4,4,4")
+	kernel := fs.String("kernel", "", "with -cubin: the kernel's `NAME` (default: the file name)")
+	params := fs.String("params", "", "with -cubin: the kernel parameters' `SIZES` in bytes, e.g. 4,4,4,4")
 	regs := fs.Int("regs", 16, "with -cubin: registers per thread")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	return func(cio *cmdIO, files []string) int {
+		stderr := cio.stderr
+		c := findCommand("as")
+		if len(files) != 1 {
+			return c.usageError(stderr, "want one input file (- for standard input), got %d", len(files))
+		}
+		if *archName == "" {
+			return c.usageError(stderr, "-arch is required (one of %s)", all.Names())
+		}
+		return assemble(cio, files[0], *archName, *out, *asCubin, *kernel, *params, *regs)
 	}
-	if fs.NArg() != 1 || *archName == "" {
-		fmt.Fprintln(stderr, "usage: gpuisa as -arch A [-o OUT] [-cubin [-kernel NAME] [-params 4,4] [-regs N]] FILE")
-		return 2
-	}
-	arch, err := all.Lookup(*archName)
+}
+
+// assemble runs the assembler on one listing and writes code or a cubin.
+func assemble(cio *cmdIO, name, archName, out string, asCubin bool, kernel, params string, regs int) int {
+	stdin, stdout, stderr := cio.stdin, cio.stdout, cio.stderr
+	arch, err := all.Lookup(archName)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
-		return 2
+		return findCommand("as").usageError(stderr, "%v", err)
 	}
-	name := fs.Arg(0)
 	src, err := readInput(name, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
@@ -58,17 +74,17 @@ func cmdAs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	if *asCubin {
-		if code, err = wrapCubin(code, arch, name, *kernel, *params, *regs); err != nil {
+	if asCubin {
+		if code, err = wrapCubin(code, arch, name, kernel, params, regs); err != nil {
 			fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
 			return 1
 		}
 	}
-	if *out == "" {
+	if out == "" {
 		stdout.Write(code)
 		return 0
 	}
-	if err := os.WriteFile(*out, code, 0o644); err != nil {
+	if err := os.WriteFile(out, code, 0o644); err != nil {
 		fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
 		return 1
 	}

@@ -13,41 +13,57 @@ import (
 	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
-func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("dis", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	archName := fs.String("arch", "", "architecture of raw input: "+all.Names())
-	baseStr := fs.String("base", "0", "address of the first byte of raw input")
+func disCommand() *command {
+	return &command{
+		name:    "dis",
+		args:    "FILE...",
+		summary: "list machine code: ELF cubins, fatbins, host objects, GXP shaders, or raw code with -arch",
+		doc: `Each FILE is an NVIDIA ELF cubin, a fat binary or a host object carrying one, a PS Vita
+GXP shader, or raw machine code (little-endian memory order; needs -arch). - reads
+standard input. Cubins list as cuobjdump -sass does (sm_1x, sm_2x) or as
+nvdisasm -hex -novliw does (sm_5x). An encoding that does not decode is listed as a
+.word line (which 'gpuisa as' reads back), reported on standard error with its
+address, and makes the exit status 1.`,
+		define: defineDis,
+	}
+}
+
+func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
+	archName := fs.String("arch", "", "architecture `ARCH` of raw input: "+all.Names())
+	baseStr := fs.String("base", "0", "address `ADDR` of the first byte of raw input")
 	nvn := fs.Bool("nvn", false, "sm_5x: comment constant banks and attribute addresses as NVN (Tegra X1) shaders use them")
 	vliw := fs.Bool("vliw", false, "sm_5x cubins: brace dual-issued pairs as nvdisasm does without -novliw")
-	noHex := fs.Bool("nohex", false, "sm_5x cubins: no hex comments or control-word lines, as nvdisasm without -hex (-vliw -nohex is plain `nvdisasm file.cubin`)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "gpuisa dis: no input file (use - for standard input)")
-		return 2
-	}
-	base, err := strconv.ParseUint(*baseStr, 0, 64)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa dis: bad -base %q\n", *baseStr)
-		return 2
-	}
-	var arch isa.Arch
-	if *archName != "" {
-		if arch, err = all.Lookup(*archName); err != nil {
-			fmt.Fprintf(stderr, "gpuisa dis: %v\n", err)
-			return 2
+	noHex := fs.Bool("nohex", false, "sm_5x cubins: no hex comments or control-word lines, as nvdisasm without -hex\n(-vliw -nohex lists as plain 'nvdisasm file.cubin')")
+	return func(cio *cmdIO, files []string) int {
+		stderr := cio.stderr
+		c := findCommand("dis")
+		if len(files) == 0 {
+			return c.usageError(stderr, "no input file (use - for standard input)")
 		}
+		base, err := strconv.ParseUint(*baseStr, 0, 64)
+		if err != nil {
+			return c.usageError(stderr, "bad -base %q: want a number such as 0x100", *baseStr)
+		}
+		var arch isa.Arch
+		if *archName != "" {
+			if arch, err = all.Lookup(*archName); err != nil {
+				return c.usageError(stderr, "%v", err)
+			}
+		}
+		if *nvn && arch.Name != "" && arch.ISA != "maxwell" {
+			return c.usageError(stderr, "-nvn is for sm_5x code, not %s", arch.Name)
+		}
+		return listFiles(cio, files, arch, base, *nvn, maxwell.ListOptions{VLIW: *vliw, NoHex: *noHex})
 	}
-	if *nvn && arch.Name != "" && arch.ISA != "maxwell" {
-		fmt.Fprintf(stderr, "gpuisa dis: -nvn is for sm_5x code, not %s\n", arch.Name)
-		return 2
-	}
+}
+
+// listFiles lists each file in turn; the exit status is 1 when any failed.
+func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool, mx maxwell.ListOptions) int {
+	stdin, stdout, stderr := cio.stdin, cio.stdout, cio.stderr
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	defer w.Flush()
 	status := 0
-	for _, name := range fs.Args() {
+	for _, name := range files {
 		data, err := readInput(name, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpuisa dis: %v\n", err)
@@ -57,19 +73,19 @@ func cmdDis(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var errs []error
 		out := io.Writer(w)
 		var listing *bytes.Buffer
-		if *nvn {
+		if nvn {
 			listing = new(bytes.Buffer)
 			out = listing
 		}
 		switch {
 		case isContainer(data):
-			errs = disContainer(out, data, arch, maxwell.ListOptions{VLIW: *vliw, NoHex: *noHex})
+			errs = disContainer(out, data, arch, mx)
 		case isGXP(data):
 			errs = disGXP(out, data)
 		default:
 			if arch.Name == "" {
-				fmt.Fprintf(stderr, "gpuisa dis: %s: raw input needs -arch (one of %s)\n", name, all.Names())
-				return 2
+				w.Flush()
+				return findCommand("dis").usageError(stderr, "%s: raw input needs -arch (one of %s)", name, all.Names())
 			}
 			errs = disRaw(out, data, base, arch)
 		}

@@ -1,8 +1,7 @@
-// Command gpuisa disassembles, assembles and runs GPU machine code.
-//
-//	gpuisa dis [-arch A] [-base ADDR] FILE...   list machine code (cubin, or raw with -arch; - is stdin)
-//	gpuisa as -arch A [-o OUT] FILE              assemble a listing into raw machine code
-//	gpuisa archs                                 list the supported architectures
+// Command gpuisa disassembles, assembles and runs GPU machine code: NVIDIA
+// Tesla (sm_10..sm_13), Fermi (sm_20/21), Maxwell (sm_50/52/53) and PowerVR
+// SGX543 USSE. `gpuisa help` lists the commands; `gpuisa help COMMAND` gives
+// a command's flags (both are made from the flag sets in cli.go's commands).
 package main
 
 import (
@@ -11,40 +10,31 @@ import (
 	"os"
 )
 
-const usage = `usage:
-  gpuisa dis [-arch A] [-base ADDR] FILE...   disassemble (cubin, or raw binary with -arch; - reads stdin)
-  gpuisa as -arch A [-o OUT] FILE             assemble a listing into raw machine code
-  gpuisa archs                                list the supported architectures
-  gpuisa version                              print the module version
-`
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run is main without the process: it returns the exit status.
+// run is main without the process: it returns the exit status (0 success, 1
+// failure, 2 misuse).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeOverview(stderr)
 		return 2
 	}
+	cio := &cmdIO{stdin: stdin, stdout: stdout, stderr: stderr}
 	switch args[0] {
-	case "dis":
-		return cmdDis(args[1:], stdin, stdout, stderr)
-	case "as":
-		return cmdAs(args[1:], stdin, stdout, stderr)
-	case "run":
-		return cmdRun(args[1:], stdin, stdout, stderr)
-	case "archs":
-		return cmdArchs(stdout)
-	case "version":
-		return cmdVersion(stdout)
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
+	case "-h", "-help", "--help":
+		writeOverview(stdout)
 		return 0
+	case "-version", "--version":
+		args[0] = "version"
 	}
-	fmt.Fprintf(stderr, "gpuisa: unknown command %q\n%s", args[0], usage)
-	return 2
+	c := findCommand(args[0])
+	if c == nil {
+		fmt.Fprintf(stderr, "gpuisa: unknown command %q (commands: %s)\nRun 'gpuisa help' for usage.\n", args[0], commandNames())
+		return 2
+	}
+	return c.invoke(args[1:], cio)
 }
 
 // readInput reads a file, or standard input for "-".

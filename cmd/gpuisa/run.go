@@ -15,29 +15,48 @@ import (
 	"github.com/gpuisa/gpuisa/emu/tesla"
 )
 
-// cmdRun runs a kernel described by a launch file (see LAUNCH.md).
-func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("out", "", "write the launch file's outputs to `DIR`")
-	trace := fs.Bool("trace", false, "print every executed warp-instruction with its active and guard masks")
-	traceBlock := fs.Int("trace-block", -1, "trace only block `N` (linear index)")
-	traceWarp := fs.Int("trace-warp", -1, "trace only warp `N` of each block")
-	maxSteps := fs.Int64("max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^26)")
-	workers := fs.Int("workers", 0, "blocks run in parallel (default: all cores)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gpuisa run [-out DIR] [-trace] LAUNCH.json")
-		fs.PrintDefaults()
+func runCommand() *command {
+	return &command{
+		name:    "run",
+		args:    "LAUNCH.json",
+		summary: "run an sm_1x or sm_5x kernel as a launch file describes; check its expectations",
+		doc: `The launch file (docs/launch.md) names the program (a cubin, raw code or a listing), the
+grid, the memory and parameters, what to write back and what the run must produce.
+After the run it prints warps, instructions executed, divergent branches and speed; a
+fault (block, thread, pc, instruction, reason) or a failed expectation exits 1.`,
+		define: defineRun,
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+}
+
+func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
+	var o runOptions
+	fs.StringVar(&o.out, "out", "", "write the launch file's outputs to `DIR`")
+	fs.BoolVar(&o.trace, "trace", false, "print every executed warp-instruction with its active and guard masks")
+	fs.IntVar(&o.traceBlock, "trace-block", -1, "trace only block `N` (linear index)")
+	fs.IntVar(&o.traceWarp, "trace-warp", -1, "trace only warp `N` of each block")
+	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^26)")
+	fs.IntVar(&o.workers, "workers", 0, "blocks run in parallel (default: all cores)")
+	return func(cio *cmdIO, files []string) int {
+		if len(files) != 1 {
+			return findCommand("run").usageError(cio.stderr, "want one launch file, got %d", len(files))
+		}
+		return runLaunch(cio, files[0], o)
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
-	}
-	path := fs.Arg(0)
-	setup, err := emu.LoadFile(path)
+}
+
+// runOptions are run's flags.
+type runOptions struct {
+	out                   string
+	trace                 bool
+	traceBlock, traceWarp int
+	maxSteps              int64
+	workers               int
+}
+
+// runLaunch loads a launch file, runs it, writes its outputs and checks it.
+func runLaunch(cio *cmdIO, path string, o runOptions) int {
+	stdout, stderr := cio.stdout, cio.stderr
+	setup, err := loadLaunch(path, cio.stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 		return 1
@@ -53,12 +72,12 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		setup.Launch.Arch = arch
 	}
 	adjust := func(cfg *emu.Config) {
-		cfg.Workers = *workers
-		if *maxSteps > 0 {
-			cfg.MaxSteps = *maxSteps
+		cfg.Workers = o.workers
+		if o.maxSteps > 0 {
+			cfg.MaxSteps = o.maxSteps
 		}
-		if *trace || *traceBlock >= 0 || *traceWarp >= 0 {
-			cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = stdout, *traceBlock, *traceWarp
+		if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
+			cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = stdout, o.traceBlock, o.traceWarp
 		}
 	}
 	var (
@@ -98,18 +117,18 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
 			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 			return 1
 		}
-		for _, o := range setup.Launch.Outputs {
-			b, err := setup.OutputBytes(o, res)
+		for _, output := range setup.Launch.Outputs {
+			b, err := setup.OutputBytes(output, res)
 			if err == nil {
-				err = os.WriteFile(filepath.Join(*out, o.File), b, 0o644)
+				err = os.WriteFile(filepath.Join(o.out, output.File), b, 0o644)
 			}
 			if err != nil {
-				fmt.Fprintf(stderr, "gpuisa run: output %s: %v\n", o.File, err)
+				fmt.Fprintf(stderr, "gpuisa run: output %s: %v\n", output.File, err)
 				return 1
 			}
 		}
@@ -123,6 +142,27 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "expectations met: %d values checked\n", n)
 	}
 	return 0
+}
+
+// loadLaunch reads a launch file; from standard input ("-"), paths in it
+// are relative to the working directory.
+func loadLaunch(path string, stdin io.Reader) (*emu.Setup, error) {
+	if path != "-" {
+		return emu.LoadFile(path)
+	}
+	data, err := io.ReadAll(stdin)
+	if err != nil {
+		return nil, err
+	}
+	l, err := emu.ParseLaunch(data)
+	if err != nil {
+		return nil, fmt.Errorf("<stdin>: %w", err)
+	}
+	s, err := emu.Load(l, ".")
+	if err != nil {
+		return nil, fmt.Errorf("<stdin>: %w", err)
+	}
+	return s, nil
 }
 
 func speed(st emu.Stats) string {

@@ -123,3 +123,18 @@ func TestRunCubinWithoutArch(t *testing.T) {
 		t.Errorf("no arch: %d %s", code, stderr)
 	}
 }
+
+// "-" reads the launch file from standard input; its paths are then relative
+// to the working directory.
+func TestRunLaunchFromStdin(t *testing.T) {
+	dir := copySaxpy(t)
+	launch, err := os.ReadFile(filepath.Join(dir, "saxpy.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, stdout, stderr := runCLI(t, string(launch), "run", "-")
+	if code != 0 || !strings.Contains(stdout, "expectations met: 1000 values checked") {
+		t.Fatalf("run -: %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"flag"
 	"fmt"
-	"io"
 	"runtime/debug"
 )
 
@@ -40,7 +40,18 @@ func versionText() string {
 	return text + " " + info.GoVersion
 }
 
-func cmdVersion(stdout io.Writer) int {
-	fmt.Fprintln(stdout, versionText())
-	return 0
+func versionCommand() *command {
+	return &command{
+		name:    "version",
+		summary: "print gpuisa's module version (from the binary's build information)",
+		define: func(fs *flag.FlagSet) func(*cmdIO, []string) int {
+			return func(io *cmdIO, args []string) int {
+				if len(args) != 0 {
+					return findCommand("version").usageError(io.stderr, "takes no arguments")
+				}
+				fmt.Fprintln(io.stdout, versionText())
+				return 0
+			}
+		},
+	}
 }
