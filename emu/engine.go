@@ -69,6 +69,9 @@ type Block struct {
 	Trace io.Writer
 	// ISA-owned per-block state (e.g. a reused scratch area).
 	Aux any
+
+	launch    *launchState // the launch-wide limits (budget.go)
+	unflushed int64        // warp-instructions not yet added to them
 }
 
 // Fault builds a Fault for lane of w at the instruction at pc.
@@ -103,12 +106,22 @@ type Config struct {
 	Trace       io.Writer
 	TraceBlock  int // -1: every block
 	TraceWarp   int // -1: every warp
+	// Launch-wide limits (budget.go): warp-instructions of the whole
+	// launch (0 = DefaultBudget, <0 none), a deadline (zero: none), and
+	// where to print progress on long runs (nil: nowhere). BlockBytes is
+	// what the ISA allocates per block besides shared memory (local
+	// memory), which bounds the workers (MaxWorkerBytes).
+	Budget     int64
+	Deadline   time.Time
+	Progress   io.Writer
+	BlockBytes int64
 }
 
 // DefaultMaxSteps is the per-block step limit when none is given: far above
-// any test kernel (a 512x512 tiled matrix multiply runs ~5e4 per block), low
-// enough that a runaway kernel stops within seconds.
-const DefaultMaxSteps = 1 << 26
+// any test kernel (a 512x512 tiled matrix multiply runs ~5e4 per block),
+// low enough that a runaway block stops within seconds even at the slowest
+// rates (barrier-bound blocks of 1024 threads, about 4M per second).
+const DefaultMaxSteps = 1 << 24
 
 // quantum is how many instructions a warp runs before the next warp of its
 // block gets a turn (warps also yield at barriers).
@@ -137,6 +150,8 @@ func Run(cfg Config, x Exec) (Stats, error) {
 		workers = 1 // one ordered trace
 	}
 	workers = max(1, min(workers, nblocks))
+	workers = workersFor(workers, int64(cfg.SharedBytes)+cfg.BlockBytes)
+	launch := newLaunchState(cfg, nblocks)
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
@@ -155,12 +170,14 @@ func Run(cfg Config, x Exec) (Stats, error) {
 			defer wg.Done()
 			var st Stats
 			b := newBlock(cfg, x)
+			b.launch = launch
+			defer launch.finish(b)
 			for !stop.Load() {
 				i := int(next.Add(1) - 1)
 				if i >= nblocks {
 					break
 				}
-				err := runBlock(cfg, x, b, i, &st)
+				err := runBlockGuarded(cfg, x, b, i, &st)
 				if err != nil {
 					mu.Lock()
 					if i < errBlock {
@@ -249,6 +266,10 @@ func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 				b.Steps += w.Steps - before
 				if err != nil {
 					return err
+				}
+				if err := b.launch.charge(b, w.Steps-before); err != nil {
+					addr, text := x.Where(w.PC)
+					return b.Fault(w, firstLane(w.Active), addr, text, err)
 				}
 				if w.Fault != nil {
 					addr, text := x.Where(w.PC)

@@ -196,7 +196,7 @@ func (s *Setup) checkOne(i int, e Expect, r *Result) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("expect[%d]: %v", i, err)
 		}
-		want, err := s.Launch.readFile(s.Dir, e.File)
+		want, err := s.Launch.readFile(s.Dir, e.File, MaxMemory)
 		if err != nil {
 			return 0, fmt.Errorf("expect[%d]: %v", i, err)
 		}
@@ -216,7 +216,7 @@ func (s *Setup) checkOne(i int, e Expect, r *Result) (int, error) {
 			note(base+uint64(off), get(want[off:], c.size), get(got[off:], c.size))
 		}
 	} else {
-		data, err := s.Launch.readFile(s.Dir, e.Words)
+		data, err := s.Launch.readFile(s.Dir, e.Words, MaxWordsFileBytes)
 		if err != nil {
 			return 0, fmt.Errorf("expect[%d]: %v", i, err)
 		}

@@ -3,11 +3,13 @@ package emu
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // Launch is a launch file (see LAUNCH.md), as parsed: numbers still as text.
@@ -249,6 +251,9 @@ func (l *Launch) check() error {
 		if o.File == "" {
 			return fmt.Errorf("outputs[%d] has no file", i)
 		}
+		if err := checkOutputFile(o.File); err != nil {
+			return fmt.Errorf("outputs[%d]: %v", i, err)
+		}
 		outs[o.File] = true
 		if o.Buffer != "" {
 			if _, ok := l.Buffers[o.Buffer]; !ok {
@@ -256,7 +261,7 @@ func (l *Launch) check() error {
 			}
 			continue
 		}
-		if _, err := spaceOf(o.Space, false); err != nil {
+		if err := outputSpace(o.Space); err != nil {
 			return fmt.Errorf("outputs[%d]: %v", i, err)
 		}
 		if _, err := o.Addr.Uint(0); err != nil {
@@ -276,7 +281,7 @@ func (l *Launch) check() error {
 				return fmt.Errorf("expect[%d]: no output file %q", i, e.Output)
 			}
 		case e.Words != "":
-			if _, err := spaceOf(e.Space, false); err != nil {
+			if err := outputSpace(e.Space); err != nil {
 				return fmt.Errorf("expect[%d]: %v", i, err)
 			}
 		default:
@@ -333,23 +338,23 @@ func (p Param) bytes(bufs map[string]uint64) ([]byte, error) {
 	}
 	switch {
 	case p.U32 != nil:
-		v, err := p.U32.Int()
-		if err != nil || v < -(1<<31) || v >= 1<<32 {
+		v, err := p.U32.intIn(-(1 << 31), 1<<32-1)
+		if err != nil {
 			return nil, fmt.Errorf("u32 %q out of range", p.U32.Text)
 		}
-		return le(uint64(v), 4), nil
+		return le(v, 4), nil
 	case p.S32 != nil:
-		v, err := p.S32.Int()
-		if err != nil || v < -(1<<31) || v >= 1<<31 {
+		v, err := p.S32.intIn(-(1 << 31), 1<<31-1)
+		if err != nil {
 			return nil, fmt.Errorf("s32 %q out of range", p.S32.Text)
 		}
-		return le(uint64(v), 4), nil
+		return le(v, 4), nil
 	case p.U64 != nil:
-		v, err := p.U64.Int()
+		v, err := p.U64.intIn(math.MinInt64, math.MaxUint64)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("u64 %q out of range", p.U64.Text)
 		}
-		return le(uint64(v), 8), nil
+		return le(v, 8), nil
 	case p.F32 != nil:
 		f, err := p.F32.Float()
 		if err != nil {
@@ -408,6 +413,11 @@ type Setup struct {
 	// GlobalSegments are global memory's further regions (images at or
 	// above MaxMemory), sorted and disjoint.
 	GlobalSegments []Segment
+
+	// RunOnce says the setup is run once (as gpuisa run does): the run
+	// gets its memory instead of a copy, so a launch's global memory
+	// exists once (docs/limits.md).
+	RunOnce bool
 }
 
 // SharedImage is bytes copied into every block's shared memory.
@@ -421,88 +431,77 @@ type BufferPlace struct {
 	Addr, Bytes uint64
 }
 
-func (l *Launch) readFile(dir, name string) ([]byte, error) {
+func (l *Launch) readFile(dir, name string, limit int64) ([]byte, error) {
 	p := name
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, name)
 	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxMemory {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, MaxMemory)
-	}
-	return b, nil
-}
-
-func imageBytes(l *Launch, dir, file string, size, fill Num) ([]byte, error) {
-	var data []byte
-	if file != "" {
-		b, err := l.readFile(dir, file)
-		if err != nil {
-			return nil, err
-		}
-		data = b
-	}
-	if size.Set() {
-		n, _ := size.Uint(MaxMemory + 1)
-		if uint64(len(data)) > n {
-			data = data[:n]
-		} else {
-			f, _ := fill.Uint(256)
-			data = append(data, bytes.Repeat([]byte{byte(f)}, int(n-uint64(len(data))))...)
-		}
-	}
-	return data, nil
+	return safeio.ReadFile(p, limit)
 }
 
 // Load reads the files a launch file names (relative to dir) and builds the
-// initial memory.
+// initial memory. Every size is known and checked before memory is
+// allocated, and files are read straight into place (loadmem.go).
 func Load(l *Launch, dir string) (*Setup, error) {
 	s := &Setup{Launch: l, Dir: dir, Grid: l.GridDim(), Block: l.BlockDim(), Buffers: map[string]BufferPlace{}}
 	var end uint64 // what the images, buffers and outputs need
-	type placed = placedImage
-	var globals, far []placed
-	var farBytes uint64 // what the far images ask for, known before reading them
-	for _, m := range l.Memory {
-		if a, _ := m.Addr.Uint(0); a >= MaxMemory && (m.Space == "global" || m.Space == "") && m.Bytes.Set() {
-			n, _ := m.Bytes.Uint(MaxMemory + 1)
-			if farBytes += n; farBytes > MaxMemory {
-				return nil, fmt.Errorf("global memory images above %#x need more than %#x bytes", uint64(MaxMemory), uint64(MaxMemory))
-			}
-		}
-	}
+	var globals, far []region
+	var farBytes uint64
 	for i, m := range l.Memory {
-		data, err := imageBytes(l, dir, m.File, m.Bytes, m.Fill)
-		if err != nil {
-			return nil, fmt.Errorf("memory[%d]: %v", i, err)
-		}
 		addr, _ := m.Addr.Uint(0)
 		sp, _ := spaceOf(m.Space, true)
+		limit := uint64(MaxMemory)
+		switch {
+		case sp == Constant:
+			limit = ConstBankBytes - min(addr, ConstBankBytes)
+		case sp == Shared:
+			limit = maxSharedImageEnd - min(addr, maxSharedImageEnd)
+		case addr < MaxMemory:
+			limit = MaxMemory - addr
+		}
+		r, err := l.regionOf(dir, m.File, m.Bytes, m.Fill, limit)
+		var big *overLimit
+		switch {
+		case errors.As(err, &big) && sp == Global:
+			return nil, fmt.Errorf("memory[%d]: image of %#x bytes at %#x ends past %#x (a global image may start at or above it)", i, big.n, addr, MaxMemory)
+		case errors.As(err, &big):
+			return nil, fmt.Errorf("memory[%d]: %s image of %#x bytes at %#x ends past %#x", i, sp, big.n, addr, addr+limit)
+		case err != nil:
+			return nil, fmt.Errorf("memory[%d]: %v", i, err)
+		}
+		r.addr = addr
 		switch {
 		case sp == Global && addr >= MaxMemory:
-			if n := uint64(len(data)); n > 0 && addr+n-1 < addr {
+			if r.n > 0 && addr+r.n-1 < addr {
 				return nil, fmt.Errorf("memory[%d]: image at %#x wraps past the end of the address space", i, addr)
 			}
-			far = append(far, placed{addr, data})
+			if farBytes += r.n; farBytes > MaxMemory {
+				return nil, fmt.Errorf("global memory images above %#x need more than %#x bytes", uint64(MaxMemory), uint64(MaxMemory))
+			}
+			far = append(far, r)
 			continue
-		case addr+uint64(len(data)) > MaxMemory:
+		case addr+r.n > MaxMemory:
 			return nil, fmt.Errorf("memory[%d]: image ends past %#x (a global image may start at or above it)", i, MaxMemory)
 		}
 		switch sp {
 		case Global:
-			globals = append(globals, placed{addr, data})
-			end = max(end, addr+uint64(len(data)))
+			globals = append(globals, r)
+			end = max(end, addr+r.n)
 		case Shared:
+			data, err := r.bytes()
+			if err != nil {
+				return nil, fmt.Errorf("memory[%d]: %v", i, err)
+			}
 			s.Shared = append(s.Shared, SharedImage{addr, data})
 		case Constant:
 			bank, _ := m.Bank.Uint(16)
 			c := s.Const[bank]
-			if need := addr + uint64(len(data)); uint64(len(c)) < need {
+			if need := addr + r.n; uint64(len(c)) < need {
 				c = append(c, make([]byte, need-uint64(len(c)))...)
 			}
-			copy(c[addr:], data)
+			if err := r.writeTo(c[addr : addr+r.n]); err != nil {
+				return nil, fmt.Errorf("memory[%d]: %v", i, err)
+			}
 			s.Const[bank] = c
 		}
 	}
@@ -514,25 +513,27 @@ func Load(l *Launch, dir string) (*Setup, error) {
 	sort.Strings(names)
 	next := uint64(256)
 	for _, g := range globals {
-		next = max(next, g.addr+uint64(len(g.data)))
+		next = max(next, g.addr+g.n)
 	}
 	for _, n := range names {
 		b := l.Buffers[n]
-		data, err := imageBytes(l, dir, b.File, b.Bytes, b.Fill)
+		next = (next + 255) &^ 255
+		r, err := l.regionOf(dir, b.File, b.Bytes, b.Fill, MaxMemory-min(next, MaxMemory))
+		var big *overLimit
+		if errors.As(err, &big) {
+			return nil, fmt.Errorf("buffer %q of %#x bytes does not fit below %#x", n, big.n, MaxMemory)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("buffer %q: %v", n, err)
 		}
-		next = (next + 255) &^ 255
-		if next+uint64(len(data)) > MaxMemory {
-			return nil, fmt.Errorf("buffer %q does not fit below %#x", n, MaxMemory)
-		}
-		s.Buffers[n] = BufferPlace{next, uint64(len(data))}
-		globals = append(globals, placed{next, data})
-		next += max(uint64(len(data)), 1)
+		r.addr = next
+		s.Buffers[n] = BufferPlace{next, r.n}
+		globals = append(globals, r)
+		next += max(r.n, 1)
 		end = max(end, next)
 	}
 	for _, o := range l.Outputs {
-		if o.Buffer == "" && o.Space == "global" {
+		if o.Buffer == "" && (o.Space == "global" || o.Space == "") {
 			a, _ := o.Addr.Uint(0)
 			n, _ := o.Bytes.Uint(MaxMemory + 1)
 			if a < MaxMemory { // the far ones read segments
@@ -552,12 +553,11 @@ func Load(l *Launch, dir string) (*Setup, error) {
 	if end > MaxMemory {
 		return nil, fmt.Errorf("global memory of %#x bytes is larger than %#x", end, MaxMemory)
 	}
-	s.Global = make([]byte, (end+255)&^255)
-	for _, g := range globals {
-		copy(s.Global[g.addr:], g.data)
-	}
-	segs, err := segments(far)
+	segs, err := farSegments(far)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.placeGlobal(end, globals); err != nil {
 		return nil, err
 	}
 	s.GlobalSegments = segs
@@ -599,60 +599,13 @@ func Load(l *Launch, dir string) (*Setup, error) {
 	return s, nil
 }
 
-// placedImage is an image at its address.
-type placedImage struct {
-	addr uint64
-	data []byte
-}
-
-// segments lays out images at or above MaxMemory: each spans its image
-// rounded out to SegmentAlign, images whose spans touch share one, later
-// images overwrite earlier ones.
-func segments(far []placedImage) ([]Segment, error) {
-	if len(far) == 0 {
-		return nil, nil
-	}
-	type span struct{ lo, hi uint64 }
-	spans := make([]span, len(far))
-	for i, f := range far {
-		hi := f.addr + uint64(len(f.data))
-		spans[i] = span{f.addr &^ (SegmentAlign - 1), (hi + SegmentAlign - 1) &^ (SegmentAlign - 1)}
-		if spans[i].hi < hi { // rounding wrapped: the image reaches the top of the address space
-			spans[i].hi = 0
-		}
-	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
-	var merged []span
-	for _, sp := range spans {
-		if n := len(merged); n > 0 && (merged[n-1].hi == 0 || sp.lo <= merged[n-1].hi) {
-			if merged[n-1].hi != 0 && (sp.hi == 0 || sp.hi > merged[n-1].hi) {
-				merged[n-1].hi = sp.hi
-			}
-			continue
-		}
-		merged = append(merged, sp)
-	}
-	var total uint64
-	segs := make([]Segment, len(merged))
-	for i, sp := range merged {
-		n := sp.hi - sp.lo // 2^64 - lo when hi wrapped to 0
-		if total += n; n > MaxMemory || total > MaxMemory {
-			return nil, fmt.Errorf("global memory images above %#x need more than %#x bytes", uint64(MaxMemory), uint64(MaxMemory))
-		}
-		segs[i] = Segment{Addr: sp.lo, Data: make([]byte, n)}
-	}
-	m := Memory{Space: Global, Segments: segs}
-	for _, f := range far {
-		if err := m.Write(f.addr, f.data); err != nil {
-			return nil, err // cannot happen: the segments cover every image
-		}
-	}
-	return segs, nil
-}
-
 // GlobalMemory returns a copy of the setup's global memory (the dense
 // region and the segments) for one run.
 func (s *Setup) GlobalMemory() *Memory {
+	if s.RunOnce {
+		// one run: it may have the setup's memory, which then exists once
+		return &Memory{Space: Global, Data: s.Global, Segments: s.GlobalSegments}
+	}
 	m := &Memory{Space: Global, Data: append([]byte(nil), s.Global...)}
 	for _, sg := range s.GlobalSegments {
 		m.Segments = append(m.Segments, Segment{sg.Addr, append([]byte(nil), sg.Data...)})
@@ -662,7 +615,7 @@ func (s *Setup) GlobalMemory() *Memory {
 
 // LoadFile reads, parses and loads a launch file.
 func LoadFile(path string) (*Setup, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path, MaxLaunchFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -750,6 +703,9 @@ func (l *Launch) checkImages() error {
 			}
 			if im.Format == "" {
 				return fmt.Errorf("%s %q has no format", group.what, name)
+			}
+			if _, err := ImageBytes(im); err != nil {
+				return fmt.Errorf("%s %q: %v", group.what, name, err)
 			}
 			if im.Fill.Set() {
 				if _, err := im.Fill.Uint(256); err != nil {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 func main() {
@@ -34,13 +36,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpuisa: unknown command %q (commands: %s)\nRun 'gpuisa help' for usage.\n", args[0], commandNames())
 		return 2
 	}
-	return c.invoke(args[1:], cio)
+	return guard(stderr, c.name, func() int { return c.invoke(args[1:], cio) })
 }
 
-// readInput reads a file, or standard input for "-".
+// readInput reads a file, or standard input for "-", through the input
+// size limit (docs/limits.md).
 func readInput(name string, stdin io.Reader) ([]byte, error) {
 	if name == "-" {
-		return io.ReadAll(stdin)
+		return safeio.ReadAll(stdin, "<stdin>", maxInputBytes)
 	}
-	return os.ReadFile(name)
+	return safeio.ReadFile(name, maxInputBytes)
 }

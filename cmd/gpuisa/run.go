@@ -13,6 +13,7 @@ import (
 	"github.com/gpuisa/gpuisa/emu"
 	emaxwell "github.com/gpuisa/gpuisa/emu/maxwell"
 	"github.com/gpuisa/gpuisa/emu/tesla"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 func runCommand() *command {
@@ -36,6 +37,8 @@ func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	fs.IntVar(&o.traceWarp, "trace-warp", -1, "trace only warp `N` of each block")
 	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^26)")
 	fs.IntVar(&o.workers, "workers", 0, "blocks run in parallel (default: all cores)")
+	fs.Int64Var(&o.budget, "budget", emu.DefaultBudget, "stop the launch after `N` warp-instructions in all (0: no limit)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "stop the launch after `DURATION`, e.g. 30s (default: no limit)")
 	return func(cio *cmdIO, files []string) int {
 		if len(files) != 1 {
 			return findCommand("run").usageError(cio.stderr, "want one launch file, got %d", len(files))
@@ -51,6 +54,8 @@ type runOptions struct {
 	traceBlock, traceWarp int
 	maxSteps              int64
 	workers               int
+	budget                int64
+	timeout               time.Duration
 }
 
 // runLaunch loads a launch file, runs it, writes its outputs and checks it.
@@ -61,6 +66,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 		return 1
 	}
+	setup.RunOnce = true // the launch's memory exists once
 	arch := setup.Launch.Arch
 	if arch == "" {
 		// a cubin says its architecture; raw code and listings need "arch"
@@ -76,6 +82,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		if o.maxSteps > 0 {
 			cfg.MaxSteps = o.maxSteps
 		}
+		applyBudget(cfg, o, stderr)
 		if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
 			cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = stdout, o.traceBlock, o.traceWarp
 		}
@@ -108,6 +115,9 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	fmt.Fprintf(stdout, "%s: %s grid %v block %v: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
 		filepath.Base(path), arch, setup.Grid, setup.Block, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
+	if status := internalRunError(stderr, runErr); status != 0 {
+		return status
+	}
 	if runErr != nil {
 		var f *emu.Fault
 		if errors.As(runErr, &f) {
@@ -125,7 +135,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		for _, output := range setup.Launch.Outputs {
 			b, err := setup.OutputBytes(output, res)
 			if err == nil {
-				err = os.WriteFile(filepath.Join(o.out, output.File), b, 0o644)
+				err = writeOutput(o.out, output.File, b)
 			}
 			if err != nil {
 				fmt.Fprintf(stderr, "gpuisa run: output %s: %v\n", output.File, err)
@@ -150,7 +160,7 @@ func loadLaunch(path string, stdin io.Reader) (*emu.Setup, error) {
 	if path != "-" {
 		return emu.LoadFile(path)
 	}
-	data, err := io.ReadAll(stdin)
+	data, err := safeio.ReadAll(stdin, "<stdin>", emu.MaxLaunchFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +190,7 @@ func cubinArch(s *emu.Setup) string {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(s.Dir, p)
 	}
-	data, err := os.ReadFile(p)
+	data, err := safeio.ReadFile(p, emu.MaxProgramBytes)
 	if err != nil || !isELF(data) {
 		return ""
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/binfmt/fatbin"
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
@@ -86,7 +86,7 @@ func ReadProgram(s *emu.Setup) (*Image, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(s.Dir, p)
 		}
-		data, err := os.ReadFile(p)
+		data, err := safeio.ReadFile(p, emu.MaxProgramBytes)
 		return p, data, err
 	}
 	p, data, err := read(s.Launch.Program)
@@ -246,6 +246,9 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if !IsArch(s.Launch.Arch) {
 		return nil, fmt.Errorf("arch %q is not a Maxwell architecture (sm_50, sm_52, sm_53)", s.Launch.Arch)
 	}
+	if err := checkLaunch(s, img); err != nil {
+		return nil, err
+	}
 	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
 	gm := s.GlobalMemory()
 	global := gm.Data
@@ -389,7 +392,7 @@ func (k *Kernel) Config(s *emu.Setup, img *Image) emu.Config {
 	}
 	shared = min(shared, max(MaxSharedBytes, s.SharedBytes+img.SharedSize))
 	return emu.Config{Grid: s.Grid, Block: s.Block, SharedBytes: shared, MaxSteps: s.MaxSteps,
-		TraceBlock: -1, TraceWarp: -1}
+		TraceBlock: -1, TraceWarp: -1, BlockBytes: k.blockBytes()}
 }
 
 // Outcome is a finished launch.

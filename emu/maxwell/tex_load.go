@@ -4,10 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
-	"regexp"
-	"strconv"
+	"slices"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/emu"
@@ -104,9 +101,6 @@ func descSizeReloc(sym string) (uint64, bool) {
 	return 0, false
 }
 
-// Formats: channels r, rg, rgba; 8, 16 or 32 bits; unorm, snorm, ui, i, f.
-var formatRE = regexp.MustCompile(`^(r|rg|rgba)(8|16|32)(unorm|snorm|ui|i|f)$`)
-
 type texFormat struct {
 	name  string
 	n     int  // channels
@@ -118,14 +112,11 @@ type texFormat struct {
 func (f texFormat) integer() bool { return f.kind == 'U' || f.kind == 'I' }
 
 func parseFormat(s string) (texFormat, error) {
-	m := formatRE.FindStringSubmatch(s)
-	if m == nil || m[3] == "f" && m[2] == "8" {
-		return texFormat{}, fmt.Errorf("format %q not known (r|rg|rgba + 8|16|32 + unorm|snorm|ui|i|f, no 8f)", s)
+	f, err := emu.ParseTexelFormat(s)
+	if err != nil {
+		return texFormat{}, err
 	}
-	bits, _ := strconv.Atoi(m[2])
-	kind := map[string]byte{"unorm": 'u', "snorm": 's', "ui": 'U', "i": 'I', "f": 'f'}[m[3]]
-	n := len(m[1])
-	return texFormat{name: s, n: n, bits: bits, kind: kind, bytes: n * bits / 8}, nil
+	return texFormat{name: s, n: f.Channels, bits: f.Bits, kind: f.Kind, bytes: f.Bytes()}, nil
 }
 
 // Address modes (CUDA's cudaTextureAddressMode numbering, which txq returns).
@@ -199,11 +190,19 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 	tex, surf := l.ImageNames()
 	u := &texUnit{imgs: []*texImage{nil}}
 	global := k.Global.Data
-	place := func(data []byte) uint64 {
+	// place appends n zero bytes, 256-aligned, and returns where they are;
+	// the launch reserved room for the images (emu.Setup.Global's
+	// capacity), so this copies nothing
+	place := func(n uint64) (uint64, error) {
 		at := (uint64(len(global)) + 255) &^ 255
-		global = append(global, make([]byte, at-uint64(len(global)))...)
-		global = append(global, data...)
-		return at
+		if at+n > emu.MaxMemory {
+			return 0, fmt.Errorf("does not fit in global memory (%#x bytes)", uint64(emu.MaxMemory))
+		}
+		global = slices.Grow(global, int(at+n)-len(global))
+		tail := global[len(global) : at+n]
+		clear(tail)
+		global = global[:at+n]
+		return at, nil
 	}
 	for i, name := range append(append([]string(nil), tex...), surf...) {
 		isSurf := i >= len(tex)
@@ -223,31 +222,14 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 			}
 			im.base = p.Addr
 		default:
-			data := make([]byte, im.bytes)
-			if li.Fill.Set() {
-				f, _ := li.Fill.Uint(256)
-				for j := range data {
-					data[j] = byte(f)
-				}
+			at, err := place(im.bytes)
+			if err != nil {
+				return fmt.Errorf("%s %v", im.what(), err)
 			}
-			if li.File != "" {
-				path := li.File
-				if !filepath.IsAbs(path) {
-					path = filepath.Join(s.Dir, path)
-				}
-				b, err := os.ReadFile(path)
-				if err != nil {
-					return fmt.Errorf("%s: %v", im.what(), err)
-				}
-				if uint64(len(b)) < im.bytes && !li.Fill.Set() {
-					return fmt.Errorf("%s: %s has %d bytes, the image needs %d (or give a fill)", im.what(), li.File, len(b), im.bytes)
-				}
-				copy(data, b)
+			if err := readTexels(global[at:at+im.bytes], im, li, s.Dir); err != nil {
+				return err
 			}
-			if uint64(len(global))+im.bytes > emu.MaxMemory {
-				return fmt.Errorf("%s does not fit in global memory", im.what())
-			}
-			im.base = place(data)
+			im.base = at
 		}
 		u.imgs = append(u.imgs, im)
 	}
@@ -275,10 +257,16 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 		le.PutUint32(sv[sdOrder:], im.f.channelOrder())
 		le.PutUint32(sv[sdArraySize:], uint32(im.layers))
 	}
-	tdAt, sdAt := place(td), place(sd)
-	if uint64(len(global)) > emu.MaxMemory {
-		return fmt.Errorf("textures and surfaces do not fit in global memory")
+	tdAt, err := place(uint64(len(td)))
+	if err != nil {
+		return fmt.Errorf("texture descriptors %v", err)
 	}
+	copy(global[tdAt:], td)
+	sdAt, err := place(uint64(len(sd)))
+	if err != nil {
+		return fmt.Errorf("surface descriptors %v", err)
+	}
+	copy(global[sdAt:], sd)
 	k.Global.Data = global
 	c0 := k.Const[0].Data
 	le.PutUint64(c0[cbTexDescTable:], GlobalBase+tdAt)
@@ -351,6 +339,12 @@ func newTexImage(name string, surface bool, li emu.Image) (*texImage, error) {
 		return nil, fmt.Errorf("%s: %v", im.what(), err)
 	}
 	im.f = f
+	// the whole size, checked for overflow and against global memory
+	// before anything below multiplies or allocates
+	total, err := emu.ImageBytes(li)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", im.what(), err)
+	}
 	im.dims = len(li.Size)
 	for d, n := range li.Size {
 		v, _ := n.Uint(1 << 16)
@@ -437,6 +431,9 @@ func newTexImage(name string, surface bool, li emu.Image) (*texImage, error) {
 		off += uint64(im.levelSize(lv, 0)*im.levelSize(lv, 1)*im.levelSize(lv, 2)) * uint64(im.layers) * uint64(f.bytes)
 	}
 	im.bytes = off
+	if off != total {
+		return nil, fmt.Errorf("%s: %d bytes of texels, expected %d", im.what(), off, total)
+	}
 	return im, nil
 }
 

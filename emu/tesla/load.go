@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/binfmt/fatbin"
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 	"github.com/gpuisa/gpuisa/isa/tesla"
 )
 
@@ -48,6 +48,9 @@ type Image struct {
 	Code       []byte
 	Const      [16][]byte // constant banks from a cubin (.nv.constant<N>)
 	LocalBytes int        // local memory per thread a cubin asks for
+	// Params are the cubin's parameters (nil for raw code and listings),
+	// which the launch's must match.
+	Params []cubin.Param
 }
 
 // ReadProgram reads the launch's program: an ELF cubin or a fatbin (the
@@ -58,7 +61,7 @@ func ReadProgram(s *emu.Setup) (*Image, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(s.Dir, p)
 	}
-	data, err := os.ReadFile(p)
+	data, err := safeio.ReadFile(p, emu.MaxProgramBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +123,10 @@ func cubinImage(name string, data []byte, kernel, arch string) (*Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	img := &Image{Code: fn.Code, LocalBytes: int(fn.LocalSize)}
+	img := &Image{Code: fn.Code, LocalBytes: int(fn.LocalSize), Params: fn.Params}
+	if img.Params == nil {
+		img.Params = []cubin.Param{} // a cubin says it takes none
+	}
 	for _, banks := range [][]cubin.ConstBank{f.Constants, fn.Constants} {
 		for _, c := range banks {
 			if c.Bank >= 0 && c.Bank < len(img.Const) {
@@ -148,6 +154,9 @@ func isText(data []byte) bool {
 // NewKernelImage is NewKernel for a program image: a cubin's constant banks
 // come first, then the launch file's images over them.
 func NewKernelImage(s *emu.Setup, img *Image) (*Kernel, error) {
+	if err := checkLaunch(s, img.Params); err != nil {
+		return nil, err
+	}
 	k, err := NewKernel(s, img.Code)
 	if err != nil {
 		return nil, err
@@ -171,6 +180,9 @@ func NewKernelImage(s *emu.Setup, img *Image) (*Kernel, error) {
 func NewKernel(s *emu.Setup, code []byte) (*Kernel, error) {
 	if !IsArch(s.Launch.Arch) {
 		return nil, fmt.Errorf("arch %q is not a Tesla architecture (sm_10..sm_13)", s.Launch.Arch)
+	}
+	if err := checkLaunch(s, nil); err != nil {
+		return nil, err
 	}
 	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
 	prog, err := LowerFor(code, sm)
@@ -209,8 +221,9 @@ func (k *Kernel) Config(s *emu.Setup) emu.Config {
 	for _, img := range s.Shared {
 		shared = max(shared, int(img.Addr)+len(img.Data))
 	}
+	warps := (s.Block.Count() + emu.WarpSize - 1) / emu.WarpSize
 	return emu.Config{Grid: s.Grid, Block: s.Block, SharedBytes: shared, MaxSteps: s.MaxSteps,
-		TraceBlock: -1, TraceWarp: -1}
+		TraceBlock: -1, TraceWarp: -1, BlockBytes: int64(k.LocalBytes) * emu.WarpSize * int64(warps)}
 }
 
 // Outcome is a finished launch.

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gpuisa/gpuisa/emu"
+)
+
+// maxInputBytes bounds a file dis lists or as assembles (docs/limits.md):
+// it is read through this limit, so /dev/zero or an endless pipe fails
+// with a message instead of taking all the memory there is.
+const maxInputBytes = 256 << 20
+
+// applyBudget puts run's launch-wide limits into the engine's
+// configuration: the instruction budget, the deadline and the progress
+// lines a long run prints on stderr.
+func applyBudget(cfg *emu.Config, o runOptions, stderr io.Writer) {
+	cfg.Budget = o.budget
+	if o.budget == 0 {
+		cfg.Budget = -1 // no limit
+	}
+	if o.timeout > 0 {
+		cfg.Deadline = time.Now().Add(o.timeout)
+	}
+	cfg.Progress = prefixed{stderr, "gpuisa run: "}
+}
+
+// prefixed writes each line with a prefix.
+type prefixed struct {
+	w      io.Writer
+	prefix string
+}
+
+func (p prefixed) Write(b []byte) (int, error) {
+	if _, err := fmt.Fprintf(p.w, "%s%s", p.prefix, b); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// writeOutput writes an output file inside dir (the launch file's names are
+// checked to be local when it is parsed; this is the second lock).
+func writeOutput(dir, name string, b []byte) error {
+	if !filepath.IsLocal(name) {
+		return fmt.Errorf("%q is not a name inside %s", name, dir)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, b, 0o644)
+}

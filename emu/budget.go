@@ -1,0 +1,138 @@
+package emu
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultBudget is the launch-wide limit in warp-instructions when the
+// configuration gives none: tens of seconds of emulation, far more than
+// any test kernel, so that a huge grid or a runaway kernel stops on its own.
+const DefaultBudget = 1 << 32
+
+// ProgressEvery is how often a long run reports its progress (the first
+// line comes after this long, so short runs print nothing).
+const ProgressEvery = 2 * time.Second
+
+// MaxWorkerBytes bounds the memory the parallel blocks hold together
+// (each worker's shared and local memory): Run uses fewer workers rather
+// than more memory.
+const MaxWorkerBytes = 512 << 20
+
+var (
+	// ErrBudget: the launch ran more warp-instructions than its budget.
+	ErrBudget = errors.New("launch budget used up")
+	// ErrTimeout: the launch ran past its deadline.
+	ErrTimeout = errors.New("time limit reached")
+)
+
+// flushSteps is how many warp-instructions a block runs between looks at
+// the launch-wide counters.
+const flushSteps = 1 << 16
+
+// launchState is what the workers of one Run share besides the grid: the
+// budget, the deadline and the progress report.
+type launchState struct {
+	budget   int64
+	used     atomic.Int64
+	deadline time.Time
+	blocks   int // in the grid
+	done     atomic.Int64
+
+	progress io.Writer
+	start    time.Time
+	mu       sync.Mutex
+	nextLine time.Time
+}
+
+func newLaunchState(cfg Config, nblocks int) *launchState {
+	st := &launchState{budget: cfg.Budget, deadline: cfg.Deadline, blocks: nblocks, progress: cfg.Progress, start: time.Now()}
+	if st.budget == 0 {
+		st.budget = DefaultBudget
+	}
+	st.nextLine = st.start.Add(ProgressEvery)
+	return st
+}
+
+// charge counts n warp-instructions of block b (its worker's, since a
+// worker reuses its Block); every flushSteps it adds
+// them to the launch's total and checks the budget, the deadline and
+// whether to print progress. A non-nil error stops the block.
+func (st *launchState) charge(b *Block, n int64) error {
+	if st == nil {
+		return nil
+	}
+	b.unflushed += n
+	if b.unflushed < flushSteps {
+		return nil
+	}
+	return st.flush(b)
+}
+
+func (st *launchState) flush(b *Block) error {
+	used := st.used.Add(b.unflushed)
+	b.unflushed = 0
+	if st.budget > 0 && used > st.budget {
+		return fmt.Errorf("%w: %d warp-instructions, %d of %d blocks finished (raise it with -budget)",
+			ErrBudget, st.budget, st.done.Load(), st.blocks)
+	}
+	if st.deadline.IsZero() && st.progress == nil {
+		return nil
+	}
+	now := time.Now()
+	if !st.deadline.IsZero() && now.After(st.deadline) {
+		return fmt.Errorf("%w after %v: %d of %d blocks finished, %d warp-instructions",
+			ErrTimeout, st.deadline.Sub(st.start).Round(time.Millisecond), st.done.Load(), st.blocks, used)
+	}
+	if st.progress != nil && now.After(st.nextLine) {
+		st.mu.Lock()
+		if now.After(st.nextLine) {
+			st.nextLine = now.Add(ProgressEvery)
+			done, took := st.done.Load(), now.Sub(st.start)
+			eta := ""
+			if done > 0 {
+				left := time.Duration(float64(took) * float64(int64(st.blocks)-done) / float64(done))
+				eta = fmt.Sprintf("; about %v to go at this rate", left.Round(time.Second))
+			}
+			fmt.Fprintf(st.progress, "progress: %d of %d blocks finished, %d warp-instructions, %v%s\n",
+				done, st.blocks, used, took.Round(time.Second), eta)
+		}
+		st.mu.Unlock()
+	}
+	return nil
+}
+
+// charge on a nil state (a block run outside Run) counts nothing.
+func (st *launchState) blockDone() {
+	if st != nil {
+		st.done.Add(1)
+	}
+}
+
+// finish adds a worker's last instructions to the total.
+func (st *launchState) finish(b *Block) {
+	st.used.Add(b.unflushed)
+	b.unflushed = 0
+}
+
+// workersFor caps the workers so that their blocks' memory stays within
+// MaxWorkerBytes (at least one worker runs, whatever a block needs).
+func workersFor(workers int, blockBytes int64) int {
+	if blockBytes <= 0 {
+		return workers
+	}
+	return int(max(1, min(int64(workers), MaxWorkerBytes/blockBytes)))
+}
+
+// runBlockGuarded is runBlock with the launch's limits and a panic turned
+// into a *PanicError.
+func runBlockGuarded(cfg Config, x Exec, b *Block, index int, st *Stats) (err error) {
+	defer recoverWorker(&err)
+	err = runBlock(cfg, x, b, index, st)
+	b.launch.blockDone()
+	return err
+}

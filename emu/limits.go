@@ -1,0 +1,248 @@
+package emu
+
+import (
+	"fmt"
+	"math/bits"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// The limits a launch is held to before anything runs (docs/limits.md).
+// Sizes a launch file declares are checked against them before memory is
+// allocated or a file is read.
+
+// ConstBankBytes is the size of a constant bank on every NVIDIA
+// architecture: a constant image must end within it.
+const ConstBankBytes = 64 << 10
+
+// MaxLaunchFileBytes bounds the launch file itself.
+const MaxLaunchFileBytes = 16 << 20
+
+// MaxProgramBytes bounds a program file (cubin, fatbin, listing or raw
+// code) and each file a launch links.
+const MaxProgramBytes = 256 << 20
+
+// MaxWordsFileBytes bounds an expectation's TSV of words.
+const MaxWordsFileBytes = 256 << 20
+
+// ArchLimits are what an architecture lets a launch ask for.
+type ArchLimits struct {
+	Arch         string
+	Grid         Dim3 // largest grid, per dimension
+	Block        Dim3 // largest block, per dimension
+	BlockThreads int  // threads per block
+	SharedBytes  int  // shared memory of a block, everything included
+	LocalBytes   int  // local memory per thread
+}
+
+// LimitsOf returns the limits of an architecture the emulators run (CUDA's
+// figures for the compute capability), and false for others.
+func LimitsOf(arch string) (ArchLimits, bool) {
+	switch arch {
+	case "sm_10", "sm_11", "sm_12", "sm_13":
+		// G80/GT200: 2-D grids and 16 KiB of shared memory (which also
+		// holds the launch words and the parameters); blocks of up to 1024
+		// threads as FlexGripPlus runs them (its apps use them; the G80
+		// stops at 512), shaped as R0 packs tid (x 16 bits, y 10, z 6)
+		return ArchLimits{Arch: arch, Grid: Dim3{65535, 65535, 1}, Block: Dim3{1024, 1024, 64}, BlockThreads: 1024,
+			SharedBytes: 16 << 10, LocalBytes: 16 << 10}, true
+	case "sm_20", "sm_21":
+		return ArchLimits{Arch: arch, Grid: Dim3{65535, 65535, 65535}, Block: Dim3{1024, 1024, 64}, BlockThreads: 1024,
+			SharedBytes: 48 << 10, LocalBytes: 512 << 10}, true
+	case "sm_50", "sm_52", "sm_53":
+		return ArchLimits{Arch: arch, Grid: Dim3{1<<31 - 1, 65535, 65535}, Block: Dim3{1024, 1024, 64}, BlockThreads: 1024,
+			SharedBytes: 48 << 10, LocalBytes: 512 << 10}, true
+	}
+	return ArchLimits{}, false
+}
+
+// CheckShape checks the grid and block of s against the limits.
+func (lim ArchLimits) CheckShape(s *Setup) error {
+	for i := range 3 {
+		if s.Grid[i] > lim.Grid[i] {
+			return fmt.Errorf("grid %v: %s allows at most %v", s.Launch.Grid, lim.Arch, dimList(lim.Grid))
+		}
+		if s.Block[i] > lim.Block[i] {
+			return fmt.Errorf("block %v: %s allows at most %v", s.Launch.Block, lim.Arch, dimList(lim.Block))
+		}
+	}
+	if n := s.Block.Count(); n > lim.BlockThreads {
+		return fmt.Errorf("block %v has %d threads, %s allows at most %d", s.Launch.Block, n, lim.Arch, lim.BlockThreads)
+	}
+	if s.LocalBytes > lim.LocalBytes {
+		return fmt.Errorf("local_bytes %d: %s allows at most %d per thread", s.LocalBytes, lim.Arch, lim.LocalBytes)
+	}
+	return nil
+}
+
+// CheckShared checks a block's shared memory: need bytes in all (the
+// kernel's static part, the launch's shared_bytes and whatever the ISA
+// keeps there), and the shared images.
+func (lim ArchLimits) CheckShared(s *Setup, need int) error {
+	if need > lim.SharedBytes {
+		return fmt.Errorf("shared memory of %d bytes per block (shared_bytes %d and the kernel's own): %s allows at most %d",
+			need, s.SharedBytes, lim.Arch, lim.SharedBytes)
+	}
+	for _, im := range s.Shared {
+		if end := im.Addr + uint64(len(im.Data)); end > uint64(lim.SharedBytes) {
+			return fmt.Errorf("shared memory image at %#x ends at %#x, past the %d bytes of %s shared memory",
+				im.Addr, end, lim.SharedBytes, lim.Arch)
+		}
+	}
+	return nil
+}
+
+// CheckArch checks the launch's shape against its architecture's limits
+// (a launch for an architecture without limits here passes).
+func (s *Setup) CheckArch() error {
+	lim, ok := LimitsOf(s.Launch.Arch)
+	if !ok {
+		return nil
+	}
+	return lim.CheckShape(s)
+}
+
+func dimList(d Dim3) string { return fmt.Sprintf("[%d,%d,%d]", d[0], d[1], d[2]) }
+
+// outputSpace is the space of an output or an expectation: only global
+// memory outlives a run (every block has its own shared memory).
+func outputSpace(s string) error {
+	sp, err := spaceOf(s, false)
+	if err != nil {
+		return err
+	}
+	if sp != Global {
+		return fmt.Errorf("space %q cannot be read after the run (each block has its own); copy it to global memory", s)
+	}
+	return nil
+}
+
+// checkOutputFile rejects output names that would leave -out DIR.
+func checkOutputFile(name string) error {
+	if !filepath.IsLocal(name) || strings.ContainsRune(name, '\\') {
+		return fmt.Errorf("file %q is not a plain name inside the output directory", name)
+	}
+	return nil
+}
+
+// intIn returns the number as the bits of an integer in [lo, hi]: a
+// negative text must fit lo, a non-negative one hi (so that
+// "0xffffffffffffffff" is 2^64-1, not -1).
+func (n Num) intIn(lo int64, hi uint64) (uint64, error) {
+	s := cTrim(strings.TrimSpace(n.Text), false)
+	if strings.HasPrefix(s, "-") {
+		v, err := n.Int()
+		if err != nil {
+			return 0, err
+		}
+		if v < lo {
+			return 0, fmt.Errorf("%q is below %d", n.Text, lo)
+		}
+		return uint64(v), nil
+	}
+	u, err := strconv.ParseUint(strings.TrimPrefix(s, "+"), 0, 64)
+	if err != nil {
+		v, ierr := n.Int() // an integral float such as 1e3
+		if ierr != nil || v < 0 {
+			return 0, fmt.Errorf("%q is not an integer in range", n.Text)
+		}
+		u = uint64(v)
+	}
+	if u > hi {
+		return 0, fmt.Errorf("%q is above %#x", n.Text, hi)
+	}
+	return u, nil
+}
+
+// TexelFormat is an image format of a launch file: r, rg or rgba; 8, 16
+// or 32 bits per channel; unorm, snorm, ui, i or f (no 8-bit f).
+type TexelFormat struct {
+	Name     string
+	Channels int
+	Bits     int  // per channel
+	Kind     byte // 'u' unorm, 's' snorm, 'U' unsigned int, 'I' signed int, 'f' float
+}
+
+// Bytes is the size of a texel.
+func (f TexelFormat) Bytes() int { return f.Channels * f.Bits / 8 }
+
+// ParseTexelFormat reads a format name such as "rgba8unorm" or "r32f".
+func ParseTexelFormat(s string) (TexelFormat, error) {
+	f := TexelFormat{Name: s}
+	rest := s
+	for _, ch := range []string{"rgba", "rg", "r"} {
+		if r, ok := strings.CutPrefix(rest, ch); ok {
+			f.Channels, rest = len(ch), r
+			break
+		}
+	}
+	for _, b := range []string{"8", "16", "32"} {
+		if r, ok := strings.CutPrefix(rest, b); ok {
+			f.Bits, _ = strconv.Atoi(b)
+			rest = r
+			break
+		}
+	}
+	kinds := map[string]byte{"unorm": 'u', "snorm": 's', "ui": 'U', "i": 'I', "f": 'f'}
+	k, ok := kinds[rest]
+	if f.Channels == 0 || f.Bits == 0 || !ok || k == 'f' && f.Bits == 8 {
+		return TexelFormat{}, fmt.Errorf("format %q not known (r|rg|rgba + 8|16|32 + unorm|snorm|ui|i|f, no 8f)", s)
+	}
+	f.Kind = k
+	return f, nil
+}
+
+// ImageBytes is the size of a texture or surface with every level and
+// layer, computed without overflow and checked against the global memory
+// it must fit in (MaxMemory) before anything is allocated.
+func ImageBytes(im Image) (uint64, error) {
+	f, err := ParseTexelFormat(im.Format)
+	if err != nil {
+		return 0, err
+	}
+	size := [3]uint64{1, 1, 1}
+	if len(im.Size) == 0 || len(im.Size) > 3 {
+		return 0, fmt.Errorf("size needs 1 to 3 numbers")
+	}
+	for i, n := range im.Size {
+		v, err := n.Uint(1 << 16)
+		if err != nil || v == 0 {
+			return 0, fmt.Errorf("size[%d] must be 1..65535", i)
+		}
+		size[i] = v
+	}
+	layers, levels := uint64(1), uint64(1)
+	if im.Layers.Set() {
+		if layers, err = im.Layers.Uint(1 << 16); err != nil || layers == 0 {
+			return 0, fmt.Errorf("layers must be 1..65535")
+		}
+	}
+	if im.Levels.Set() {
+		if levels, err = im.Levels.Uint(1 << 16); err != nil || levels == 0 {
+			return 0, fmt.Errorf("levels must be 1..65535")
+		}
+	}
+	var total uint64
+	for lv := range min(levels, 64) {
+		n := uint64(f.Bytes()) * layers
+		for d := range 3 {
+			n = mulCapped(n, max(1, size[d]>>lv))
+		}
+		total += n
+		if total > MaxMemory {
+			return 0, fmt.Errorf("%v texels x %d layers of %s need more than the %d bytes of global memory",
+				size[:len(im.Size)], layers, f.Name, MaxMemory)
+		}
+	}
+	return total, nil
+}
+
+// mulCapped is a*b, or MaxMemory+1 when that is larger (or overflows).
+func mulCapped(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi != 0 || lo > MaxMemory {
+		return MaxMemory + 1
+	}
+	return lo
+}
