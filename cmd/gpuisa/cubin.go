@@ -81,13 +81,9 @@ func disCubin(w io.Writer, f *cubin.File, arch isa.Arch, mx maxwell.ListOptions)
 	}
 	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
 	var errs []error
-	var buf []byte
 	for _, fn := range f.Functions {
 		fmt.Fprintf(w, "\t\tFunction : %s\n\t.headerflags    @\"%s\"\n", fn.Name, cubin.CuobjdumpHeaderFlags(f.Flags))
-		var derrs []*isa.DecodeError
-		buf, derrs = a.Disassemble(buf[:0], fn.Code, 0)
-		w.Write(buf)
-		for _, e := range derrs {
+		for _, e := range disRaw(w, fn.Code, 0, a) { // streamed: a function may be large
 			errs = append(errs, fmt.Errorf("function %s: %w", fn.Name, e))
 		}
 		fmt.Fprintf(w, "%s\n\n\n", dots)

@@ -3,6 +3,7 @@ package fermi
 import (
 	"encoding/binary"
 	"errors"
+	"io"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -48,8 +49,24 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 // Words that do not decode are reported (and listed as a comment) and the
 // listing continues after them.
 func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte, []*isa.DecodeError) {
+	return disassemble(dst, code, base, d, nil)
+}
+
+// WriteListing writes what Disassemble returns to w a piece at a time, so
+// memory does not grow with the code.
+func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
+	fl := &isa.Flusher{W: w}
+	out, errs := disassemble(make([]byte, 0, isa.FlushSize+256), code, base, New, fl)
+	fl.Flush(out)
+	return errs, fl.Err
+}
+
+func disassemble(dst []byte, code []byte, base uint64, d Dialect, fl *isa.Flusher) ([]byte, []*isa.DecodeError) {
 	var errs []*isa.DecodeError
 	for off := 0; off < len(code); {
+		if fl.Due(len(dst)) {
+			dst = fl.Flush(dst)
+		}
 		addr := base + uint64(off)
 		if len(code)-off >= 8 && code[off]&8 == 0 { // the common case, without error values
 			if inst, ok := decodeWord(binary.LittleEndian.Uint64(code[off:])); ok {
@@ -65,17 +82,14 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 				de = &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid}
 			}
 			errs = append(errs, de)
-			dst = appendBlanks(dst, 8)
-			dst = appendAddrColumn(dst, addr)
-			dst = append(dst, "        /* "...)
-			dst = append(dst, de.Err.Error()...)
-			if de.Detail != "" {
-				dst = append(dst, ": "...)
-				dst = append(dst, de.Detail...)
-			}
-			dst = append(dst, " */\n"...)
 			if de.Len <= 0 {
 				de.Len = 8
+			}
+			// .word lines, which the assembler reads back: the bytes
+			// keep their place and every later address stays
+			n := min(de.Len, len(code)-off)
+			for k := 0; k+4 <= n; k += 4 {
+				dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
 			}
 			off += de.Len
 			continue
@@ -84,6 +98,31 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 		off += inst.Len()
 	}
 	return dst, errs
+}
+
+// appendWordLine lists a 32-bit word that does not decode as ".word 0x...;".
+func appendWordLine(dst []byte, addr uint64, w uint32, d Dialect) []byte {
+	if d == Old {
+		dst = append(dst, '\t')
+		dst = appendAddrColumn(dst, addr)
+		dst = append(dst, "     /*0x"...)
+		dst = appendHex8(dst, w)
+		dst = append(dst, "*/ \t.word 0x"...)
+		dst = appendHex8(dst, w)
+		return append(dst, ";\n"...)
+	}
+	st := isa.CuobjdumpStyle
+	dst = appendBlanks(dst, st.Indent)
+	dst = appendAddrColumn(dst, addr)
+	dst = appendBlanks(dst, st.Gap)
+	start := len(dst)
+	dst = append(dst, ".word 0x"...)
+	dst = appendHex8(dst, w)
+	dst = append(dst, ';')
+	dst = appendBlanks(dst, st.TextCol-(len(dst)-start))
+	dst = append(dst, " /* 0x"...)
+	dst = appendHex8(dst, w)
+	return append(dst, " */\n"...)
 }
 
 // ListRaw lists raw little-endian code in the given dialect; it is
@@ -97,7 +136,7 @@ func ListRaw(code []byte, base uint64, d Dialect) (string, []*isa.DecodeError) {
 // encoding (cuobjdump prints them identically).
 func Archs() []isa.Arch {
 	return []isa.Arch{
-		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, Assemble: Assemble},
-		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, Assemble: Assemble},
+		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, Assemble: Assemble, WriteListing: WriteListing},
+		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, Assemble: Assemble, WriteListing: WriteListing},
 	}
 }

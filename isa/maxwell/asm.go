@@ -24,8 +24,15 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 	stmts := make([]asmStmt, 0, bytes.Count(src, []byte{'\n'})+1)
 	labels := map[string]uint64{}
 	n := 0 // instructions so far
+	// a listing starts where its first instruction's /*addr*/ column says
+	// (dis -base): branch targets are absolute, their encodings relative
+	var origin uint64
+	haveOrigin := false
 	forLines(src, func(line string, ln int) {
 		st, label, hasLabel, msg := parseLine(line)
+		if !haveOrigin && (st.kind == stmtInst || st.kind == stmtWord) {
+			origin, haveOrigin = listingOrigin(line, n)
+		}
 		if hasLabel {
 			labels[label] = addrOf(n)
 		}
@@ -52,7 +59,7 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 	})
 	resolve := func(name string) (uint64, bool) {
 		a, ok := labels[name]
-		return a, ok
+		return origin + a, ok
 	}
 	nb := (n + 2) / 3
 	out := make([]byte, nb*BundleSize)
@@ -79,7 +86,7 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 		case stmtWord:
 			binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*slot:], st.value)
 		default:
-			w, c, err := sc.encode(st.text, addrOf(int(st.index)), sm, resolve)
+			w, c, err := sc.encode(st.text, origin+addrOf(int(st.index)), sm, resolve)
 			if err != nil {
 				errs.Add(asm.Pos{File: filename, Line: int(st.line), Col: int(st.col)}, "%v: %s", err, st.text)
 				continue
@@ -92,6 +99,7 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 			}
 		}
 	}
+	checkGivenCtrl(out, stmts, ctrlGiven, sm, filename, &errs)
 	if err := errs.Err(); err != nil {
 		return out, err
 	}
@@ -130,6 +138,10 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 			}
 		}
 	}
+	// a // comment (dis -nvn puts one after the hex column)
+	if i := strings.Index(s, "//"); i >= 0 {
+		s = trimSpace(s[:i])
+	}
 	// a trailing hex column /* 0x... */, or a bare control line
 	var hexcol uint64
 	hasHex := false
@@ -141,9 +153,7 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 			}
 		}
 	}
-	if i := strings.Index(s, "//"); i >= 0 {
-		s = trimSpace(s[:i])
-	}
+	s = stripBlockComments(s)
 	switch {
 	case s == "" && hasHex:
 		return asmStmt{kind: stmtCtrl, value: hexcol}, "", false, ""

@@ -2,6 +2,7 @@ package tesla
 
 import (
 	"encoding/binary"
+	"io"
 
 	"slices"
 
@@ -16,10 +17,26 @@ const lineRoom = 40 + textRoom + 80
 // base. Words that do not decode are listed as ".word" lines (which the
 // assembler reads back) and reported in errs; the listing goes on after them.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
+	return disassemble(dst, code, base, nil)
+}
+
+// WriteListing writes what Disassemble returns to w a piece at a time, so
+// memory does not grow with the code.
+func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
+	fl := &isa.Flusher{W: w}
+	out, errs := disassemble(make([]byte, 0, isa.FlushSize+lineRoom), code, base, fl)
+	fl.Flush(out)
+	return errs, fl.Err
+}
+
+func disassemble(dst []byte, code []byte, base uint64, fl *isa.Flusher) ([]byte, []*isa.DecodeError) {
 	var errs []*isa.DecodeError
 	var text [128]byte
 	var mn mnemonicCache
 	for pc := 0; pc < len(code); {
+		if fl.Due(len(dst)) {
+			dst = fl.Flush(dst)
+		}
 		addr := base + uint64(pc)
 		inst, err := Decode(code[pc:], addr)
 		if err != nil {
@@ -62,11 +79,12 @@ func Archs() []isa.Arch {
 	var out []isa.Arch
 	for _, sm := range []int{10, 11, 12, 13} {
 		out = append(out, isa.Arch{
-			Name:        "sm_" + string(rune('0'+sm/10)) + string(rune('0'+sm%10)),
-			ISA:         "tesla",
-			SMVersion:   sm,
-			Disassemble: Disassemble,
-			Assemble:    Assemble,
+			Name:         "sm_" + string(rune('0'+sm/10)) + string(rune('0'+sm%10)),
+			ISA:          "tesla",
+			SMVersion:    sm,
+			Disassemble:  Disassemble,
+			Assemble:     Assemble,
+			WriteListing: WriteListing,
 		})
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"strings"
 	"unsafe"
 
@@ -17,16 +18,32 @@ var Style = isa.LineStyle{Indent: 8, Gap: 8, TextCol: 64, HexWidth: 16}
 
 // Archs returns the registry entry for the SGX543.
 func Archs() []isa.Arch {
-	return []isa.Arch{{Name: "sgx543", ISA: "usse", Disassemble: Disassemble, Assemble: Assemble}}
+	return []isa.Arch{{Name: "sgx543", ISA: "usse", Disassemble: Disassemble, Assemble: Assemble, WriteListing: WriteListing}}
 }
 
 // Disassemble lists code loaded at base, one line per 64-bit word. Words that
 // do not decode are listed as ".quad 0x..." and reported in errs. A trailing
 // partial word is reported as truncated.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
+	return disassemble(dst, code, base, nil)
+}
+
+// WriteListing writes what Disassemble returns to w a piece at a time, so
+// memory does not grow with the code.
+func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
+	fl := &isa.Flusher{W: w}
+	out, errs := disassemble(make([]byte, 0, isa.FlushSize+512), code, base, fl)
+	fl.Flush(out)
+	return errs, fl.Err
+}
+
+func disassemble(dst []byte, code []byte, base uint64, fl *isa.Flusher) ([]byte, []*isa.DecodeError) {
 	var errs []*isa.DecodeError
 	var in Inst
 	for off := 0; off < len(code); off += Len {
+		if fl.Due(len(dst)) {
+			dst = fl.Flush(dst)
+		}
 		addr := base + uint64(off)
 		var err error
 		if len(code)-off < Len {

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/gpuisa/gpuisa/isa"
+)
+
+// maxCodeEnd bounds where raw code may end with dis -base: the listings'
+// branch targets and the assemblers' addresses are 32-bit.
+const maxCodeEnd = 1 << 32
+
+// baseAlign is the alignment -base must have for an ISA: where its
+// instructions (Maxwell: bundles of a control word and three instructions)
+// may start, so that every address dis prints is one as accepts.
+func baseAlign(a isa.Arch) uint64 {
+	switch a.ISA {
+	case "maxwell":
+		return 32
+	case "usse":
+		return 8
+	}
+	return 4 // Tesla and Fermi have 4-byte forms
+}
+
+// checkBase checks -base for raw code of n bytes.
+func checkBase(a isa.Arch, base uint64, n int) error {
+	if al := baseAlign(a); base%al != 0 {
+		return fmt.Errorf("-base %#x is not a multiple of %d (where %s code may start)", base, al, a.Name)
+	}
+	if base >= maxCodeEnd {
+		return fmt.Errorf("-base %#x is past %#x (addresses are 32-bit)", base, uint64(maxCodeEnd))
+	}
+	if uint64(n) > maxCodeEnd-base {
+		return fmt.Errorf("-base %#x: %d bytes of code would end past %#x (addresses are 32-bit)", base, n, uint64(maxCodeEnd))
+	}
+	return nil
+}
