@@ -621,11 +621,11 @@ func LoadFile(path string) (*Setup, error) {
 	}
 	l, err := ParseLaunch(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, LocateError(path, data, err)
 	}
 	s, err := Load(l, filepath.Dir(path))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, LocateError(path, data, err)
 	}
 	return s, nil
 }

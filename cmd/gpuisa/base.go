@@ -36,3 +36,11 @@ func checkBase(a isa.Arch, base uint64, n int) error {
 	}
 	return nil
 }
+
+// displayName is how messages name an input file ("-" is standard input).
+func displayName(name string) string {
+	if name == "-" {
+		return "<stdin>"
+	}
+	return name
+}

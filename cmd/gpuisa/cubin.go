@@ -46,7 +46,9 @@ func disContainer(w io.Writer, data []byte, arch isa.Arch, mx maxwell.ListOption
 		if arch.Name != "" && arch.SMVersion != cf.SM() {
 			continue // -arch picks one architecture out of a fatbin
 		}
-		errs = append(errs, disCubin(w, cf, isa.Arch{}, mx)...)
+		for _, err := range disCubin(w, cf, isa.Arch{}, mx) {
+			errs = append(errs, fmt.Errorf("fatbin entry at %#x: %w", e.Offset, err))
+		}
 		listed++
 	}
 	if listed == 0 && len(errs) == 0 {
@@ -67,7 +69,7 @@ func archOrAny(a isa.Arch) string {
 func disCubin(w io.Writer, f *cubin.File, arch isa.Arch, mx maxwell.ListOptions) []error {
 	a, err := all.LookupSM(f.SM())
 	if err != nil {
-		return []error{fmt.Errorf("cubin for sm_%d: %w", f.SM(), err)}
+		return []error{fmt.Errorf("e_flags at %#x: cubin for sm_%d: %w", eFlagsOffset(f), f.SM(), err)}
 	}
 	if arch.Name != "" && arch.Name != a.Name {
 		return []error{fmt.Errorf("the cubin is for %s, not %s", a.Name, arch.Name)}
@@ -89,4 +91,12 @@ func disCubin(w io.Writer, f *cubin.File, arch isa.Arch, mx maxwell.ListOptions)
 		fmt.Fprintf(w, "%s\n\n\n", dots)
 	}
 	return errs
+}
+
+// eFlagsOffset is where e_flags (which holds the SM version) is in a cubin.
+func eFlagsOffset(f *cubin.File) int {
+	if f.Class == 32 {
+		return 0x24
+	}
+	return 0x30
 }

@@ -106,7 +106,7 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 			annotate.Close()
 		}
 		for _, e := range errs {
-			fmt.Fprintf(stderr, "gpuisa dis: %s: %v\n", name, e)
+			fmt.Fprintf(stderr, "gpuisa dis: %s: %v\n", displayName(name), e)
 			status = 1
 		}
 	}

@@ -61,7 +61,7 @@ type runOptions struct {
 // runLaunch loads a launch file, runs it, writes its outputs and checks it.
 func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	stdout, stderr := cio.stdout, cio.stderr
-	setup, err := loadLaunch(path, cio.stdin)
+	setup, launchText, err := loadLaunch(path, cio.stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 		return 1
@@ -96,14 +96,14 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	case tesla.IsArch(arch):
 		outcome, err := tesla.RunSetup(setup, adjust)
 		if outcome == nil {
-			fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+			fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateError(displayName(path), launchText, err))
 			return 1
 		}
 		stats, res, runErr = outcome.Stats, outcome.Result, err
 	case emaxwell.IsArch(arch):
 		outcome, err := emaxwell.RunSetup(setup, adjust)
 		if outcome == nil {
-			fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+			fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateError(displayName(path), launchText, err))
 			return 1
 		}
 		stats, res, runErr = outcome.Stats, outcome.Result, err
@@ -154,25 +154,31 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	return 0
 }
 
-// loadLaunch reads a launch file; from standard input ("-"), paths in it
-// are relative to the working directory.
-func loadLaunch(path string, stdin io.Reader) (*emu.Setup, error) {
-	if path != "-" {
-		return emu.LoadFile(path)
+// loadLaunch reads a launch file through its size limit; from standard
+// input ("-"), paths in it are relative to the working directory. It
+// returns the file's text too, to place later errors in it.
+func loadLaunch(path string, stdin io.Reader) (*emu.Setup, []byte, error) {
+	name, dir := path, filepath.Dir(path)
+	var data []byte
+	var err error
+	if path == "-" {
+		name, dir = "<stdin>", "."
+		data, err = safeio.ReadAll(stdin, name, emu.MaxLaunchFileBytes)
+	} else {
+		data, err = safeio.ReadFile(path, emu.MaxLaunchFileBytes)
 	}
-	data, err := safeio.ReadAll(stdin, "<stdin>", emu.MaxLaunchFileBytes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	l, err := emu.ParseLaunch(data)
 	if err != nil {
-		return nil, fmt.Errorf("<stdin>: %w", err)
+		return nil, data, emu.LocateError(name, data, err)
 	}
-	s, err := emu.Load(l, ".")
+	s, err := emu.Load(l, dir)
 	if err != nil {
-		return nil, fmt.Errorf("<stdin>: %w", err)
+		return nil, data, emu.LocateError(name, data, err)
 	}
-	return s, nil
+	return s, data, nil
 }
 
 func speed(st emu.Stats) string {

@@ -13,8 +13,32 @@ import (
 // so dis would list the instruction as a .word. Instructions that take their
 // field from their text, and .word lines, are not checked.
 func checkGivenCtrl(out []byte, stmts []asmStmt, ctrlGiven []bool, sm int, filename string, errs *asm.ErrorList) {
+	n := 0 // instructions
+	for i := range stmts {
+		if stmts[i].kind != stmtCtrl {
+			n = max(n, int(stmts[i].index)+1)
+		}
+	}
 	for i := range stmts {
 		st := &stmts[i]
+		if st.kind == stmtCtrl {
+			// the NOPs that pad the last bundle take the given fields too
+			b := int(st.index) / 3
+			if b >= len(ctrlGiven) {
+				continue // a control line after the last instruction makes nothing
+			}
+			cw := binary.LittleEndian.Uint64(out[b*BundleSize:])
+			for slot := 0; slot < 3; slot++ {
+				if b*3+slot < n {
+					continue
+				}
+				if _, err := Decode(nopWord, CtrlField(cw, slot), sm, 0); err != nil {
+					errs.Add(asm.Pos{File: filename, Line: int(st.line), Col: 1},
+						"the control word gives slot %d, a NOP that pads the bundle, the field %#x, which a NOP cannot have", slot, uint32(CtrlField(cw, slot)))
+				}
+			}
+			continue
+		}
 		if st.kind != stmtInst {
 			continue
 		}
