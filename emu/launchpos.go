@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -35,12 +36,19 @@ func WithPos(data []byte, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		off = len(data)
 	case errors.As(err, &se):
 		off = int(se.Offset) - 1
 	case errors.As(err, &te):
 		off = int(te.Offset) - 1
 		if p, ok := locatePath(data, pathOfField(te.Field)); ok {
 			off = p
+		}
+	case unknownFieldRE.MatchString(err.Error()):
+		name, uerr := strconv.Unquote(unknownFieldRE.FindStringSubmatch(err.Error())[1])
+		if uerr == nil {
+			off = locateKey(data, name)
 		}
 	default:
 		if path := pathOfMessage(err.Error()); path != nil {
@@ -87,6 +95,26 @@ func splitDots(s string) []string {
 		s = s[i+1:]
 	}
 	return out
+}
+
+// unknownFieldRE is encoding/json's message for a field the launch file
+// format does not have.
+var unknownFieldRE = regexp.MustCompile(`json: unknown field ("(?:[^"\\]|\\.)*")`)
+
+// locateKey is the offset of the first object key (or string) name in
+// data, or -1.
+func locateKey(data []byte, name string) int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		at := skipSpace(data, int(dec.InputOffset()))
+		tok, err := dec.Token()
+		if err != nil {
+			return -1
+		}
+		if k, ok := tok.(string); ok && k == name {
+			return at
+		}
+	}
 }
 
 // The launch checks name what they are about at the start of their
@@ -213,9 +241,22 @@ func skipSpace(data []byte, off int) int {
 // LocateError prefixes err with the launch file's name and, when it can be
 // found, the line and column it is about: "name:3:15: ...".
 func LocateError(name string, data []byte, err error) error {
+	return LocateErrorOr(name, data, err, nil)
+}
+
+// LocateErrorOr is LocateError that places an error it cannot otherwise
+// place at the value of the field path fallback (e.g. "program" for the
+// program's problems: its contents, its architecture, its kernels).
+func LocateErrorOr(name string, data []byte, err error, fallback []string) error {
 	var pe *PosError
 	if errors.As(WithPos(data, err), &pe) {
 		return fmt.Errorf("%s:%w", name, pe)
+	}
+	if fallback != nil {
+		if off, ok := locatePath(data, fallback); ok {
+			line, col := lineCol(data, off)
+			return fmt.Errorf("%s:%w", name, &PosError{line, col, err})
+		}
 	}
 	return fmt.Errorf("%s: %w", name, err)
 }

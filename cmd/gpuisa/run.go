@@ -72,7 +72,8 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		// a cubin says its architecture; raw code and listings need "arch"
 		arch = cubinArch(setup)
 		if arch == "" {
-			fmt.Fprintf(stderr, "gpuisa run: %s: the launch file needs \"arch\" for a raw or listing program\n", path)
+			fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), launchText,
+				errors.New("the launch file needs \"arch\" for a raw or listing program"), []string{"program"}))
 			return 1
 		}
 		setup.Launch.Arch = arch
@@ -96,19 +97,20 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	case tesla.IsArch(arch):
 		outcome, err := tesla.RunSetup(setup, adjust)
 		if outcome == nil {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateError(displayName(path), launchText, err))
+			fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), launchText, err, []string{"program"}))
 			return 1
 		}
 		stats, res, runErr = outcome.Stats, outcome.Result, err
 	case emaxwell.IsArch(arch):
 		outcome, err := emaxwell.RunSetup(setup, adjust)
 		if outcome == nil {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateError(displayName(path), launchText, err))
+			fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), launchText, err, []string{"program"}))
 			return 1
 		}
 		stats, res, runErr = outcome.Stats, outcome.Result, err
 	default:
-		fmt.Fprintf(stderr, "gpuisa run: %s: arch %q cannot be run yet (sm_10..sm_13, sm_50..sm_53)\n", path, arch)
+		fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), launchText,
+			fmt.Errorf("arch %q cannot be run yet (sm_10..sm_13, sm_50..sm_53)", arch), []string{"arch"}))
 		return 1
 	}
 	st := stats

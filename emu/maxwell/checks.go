@@ -69,3 +69,24 @@ func readTexels(dst []byte, im *texImage, li emu.Image, dir string) error {
 	}
 	return nil
 }
+
+// zeroBank backs the constant banks nothing initialises or writes: a
+// launch allocates only the banks it uses (bank 0 always), not 16 x 64 KiB.
+var zeroBank [ConstBankBytes]byte
+
+// constBanksWritten marks the banks NewKernel and bindImages write besides
+// their initial data: pointers to global variables, and texture and
+// surface handles.
+func constBanksWritten(img *Image) (w [16]bool) {
+	for _, r := range img.DataRelocs {
+		if r.Bank >= 0 && r.Bank < len(w) {
+			w[r.Bank] = true
+		}
+	}
+	for _, sl := range img.TexSlots {
+		if sl.Bank >= 0 && sl.Bank < len(w) {
+			w[sl.Bank] = true
+		}
+	}
+	return w
+}

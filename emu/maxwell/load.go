@@ -293,7 +293,12 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 			gm.Segments[0].Addr, len(global))
 	}
 	k.Global = gm
+	written := constBanksWritten(img)
 	for i := range k.Const {
+		if i != 0 && !written[i] && len(img.Const[i]) == 0 && len(s.Const[i]) == 0 {
+			k.Const[i] = emu.Memory{Space: emu.Constant, Data: zeroBank[:]} // shared, never written
+			continue
+		}
 		size := max(ConstBankBytes, len(img.Const[i]), len(s.Const[i]))
 		data := make([]byte, size)
 		copy(data, img.Const[i])
