@@ -120,17 +120,26 @@ func locateKey(data []byte, name string) int {
 // The launch checks name what they are about at the start of their
 // messages; these turn those names into paths.
 var (
-	indexedRE = regexp.MustCompile(`^(grid|block|memory|params|outputs|expect)\[(\d+)\](?:\.([a-z_]+))?`)
+	indexedRE = regexp.MustCompile(`^(grid|block|memory|params|outputs|expect)\[(\d+)\](?:\.([a-z_]+)|: ([a-z_0-9]+) )?`)
 	keyedRE   = regexp.MustCompile(`^(buffer|texture|surface) "((?:[^"\\]|\\.)*)"(?: ([a-z_]+))?`)
 	fieldRE   = regexp.MustCompile(`^(grid|block|shared_bytes|local_bytes|global_bytes|max_steps|program|textures|link)\b`)
 )
+
+// elementFields are the fields of memory images, parameters, outputs and
+// expectations a message may name after the element.
+var elementFields = map[string]bool{"space": true, "bank": true, "addr": true, "file": true, "bytes": true, "fill": true,
+	"buffer": true, "words": true, "output": true, "type": true, "u32": true, "s32": true, "u64": true, "f32": true, "f64": true,
+	"ptr": true, "tex": true, "surf": true}
 
 func pathOfMessage(msg string) []string {
 	msg = strings.TrimPrefix(msg, "launch file: ")
 	if m := indexedRE.FindStringSubmatch(msg); m != nil {
 		p := []string{m[1], m[2]}
-		if m[3] != "" {
+		switch {
+		case m[3] != "":
 			p = append(p, m[3])
+		case elementFields[m[4]]:
+			p = append(p, m[4]) // "outputs[0]: file ..." is about the file
 		}
 		return p
 	}

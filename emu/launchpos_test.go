@@ -19,8 +19,8 @@ func TestWithPos(t *testing.T) {
 		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"buffers\": {\"x\": {\"bytes\": \"-1\"}}}", 2, 29, "buffer \"x\" bytes"},
 		{"{\"program\": \"p\",\n \"grid\": [1,,2]}", 2, 13, "invalid character"},
 		{"{\"program\": 3}", 1, 13, "cannot unmarshal"},
-		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"outputs\": [{\"file\": \"../x\", \"bytes\": 4}]}", 2, 14, "not a plain name"},
-		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"params\": [{\"u32\": \"0xffffffffffffffff\"}]}", 2, 13, "out of range"},
+		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"outputs\": [{\"file\": \"../x\", \"bytes\": 4}]}", 2, 23, "not a plain name"},
+		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"params\": [{\"u32\": \"0xffffffffffffffff\"}]}", 2, 21, "out of range"},
 	}
 	for _, c := range cases {
 		_, err := ParseLaunch([]byte(c.text))

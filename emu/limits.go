@@ -61,14 +61,14 @@ func LimitsOf(arch string) (ArchLimits, bool) {
 func (lim ArchLimits) CheckShape(s *Setup) error {
 	for i := range 3 {
 		if s.Grid[i] > lim.Grid[i] {
-			return fmt.Errorf("grid %v: %s allows at most %v", s.Launch.Grid, lim.Arch, dimList(lim.Grid))
+			return fmt.Errorf("grid %s: %s allows at most %s", dimList(s.Grid), lim.Arch, dimList(lim.Grid))
 		}
 		if s.Block[i] > lim.Block[i] {
-			return fmt.Errorf("block %v: %s allows at most %v", s.Launch.Block, lim.Arch, dimList(lim.Block))
+			return fmt.Errorf("block %s: %s allows at most %s", dimList(s.Block), lim.Arch, dimList(lim.Block))
 		}
 	}
 	if n := s.Block.Count(); n > lim.BlockThreads {
-		return fmt.Errorf("block %v has %d threads, %s allows at most %d", s.Launch.Block, n, lim.Arch, lim.BlockThreads)
+		return fmt.Errorf("block %s has %d threads, %s allows at most %d", dimList(s.Block), n, lim.Arch, lim.BlockThreads)
 	}
 	if s.LocalBytes > lim.LocalBytes {
 		return fmt.Errorf("local_bytes %d: %s allows at most %d per thread", s.LocalBytes, lim.Arch, lim.LocalBytes)

@@ -26,3 +26,25 @@ func (f *Flusher) Flush(b []byte) []byte {
 // Due reports whether a buffer of n bytes should be flushed (never for a
 // nil Flusher: the listing is wanted whole).
 func (f *Flusher) Due(n int) bool { return f != nil && n >= FlushSize }
+
+// MaxListedErrors bounds the decode errors a streaming disassembler keeps:
+// code of nothing but invalid words must not cost memory per word. The
+// errors past it are counted in one last error (ErrorsCapped).
+const MaxListedErrors = 1000
+
+// ErrorsCapped adds e to errs while there are fewer than MaxListedErrors,
+// and otherwise counts it in errs' last element, which then stands for
+// every error past the limit (its Error says how many, and where the last
+// was).
+func ErrorsCapped(errs []*DecodeError, e *DecodeError) []*DecodeError {
+	if len(errs) < MaxListedErrors {
+		return append(errs, e)
+	}
+	if len(errs) == MaxListedErrors {
+		errs = append(errs, &DecodeError{Err: e.Err})
+	}
+	last := errs[len(errs)-1]
+	last.more++
+	last.Addr, last.Len = e.Addr, e.Len
+	return errs
+}

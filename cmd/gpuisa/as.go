@@ -49,12 +49,12 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 
 // assemble runs the assembler on one listing and writes code or a cubin.
 func assemble(cio *cmdIO, name, archName, out string, asCubin bool, kernel, params string, regs int) int {
-	stdin, stdout, stderr := cio.stdin, cio.stdout, cio.stderr
+	stdout, stderr := cio.stdout, cio.stderr
 	arch, err := all.Lookup(archName)
 	if err != nil {
 		return findCommand("as").usageError(stderr, "%v", err)
 	}
-	src, err := readInput(name, stdin)
+	src, err := cio.readInput(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
 		return 1

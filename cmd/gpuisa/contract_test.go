@@ -37,7 +37,7 @@ var (
 	// dis errors that are about the request, not the bytes
 	disRequest = regexp.MustCompile(`^gpuisa dis: [^:]+: (no cubin for \S+ in the fatbin|the cubin is for \S+, not \S+)$`)
 	// as: "FILE:LINE:COL: message", or a -cubin problem
-	asLine = regexp.MustCompile(`^(<stdin>|[^:]+):\d+:\d+: \S`)
+	asLine = regexp.MustCompile(`^(<stdin>|[^:]+):\d+:\d+: \S|^\(and \d+ more errors?\)$`)
 	// run: launch problems at line:column, program problems at offsets,
 	// faults, failed expectations, progress
 	runLine = regexp.MustCompile(`^gpuisa run: (<stdin>|[^:]+):\d+:\d+: |^gpuisa run: fault: block |^gpuisa run: FAIL expect\[|^gpuisa run: progress: |^gpuisa run: .*(0x[0-9a-f]+|/\*[0-9a-f]{4,}\*/)`)
@@ -77,7 +77,8 @@ func checkContract(t *testing.T, r cliResult, ok2 bool) {
 		case "as":
 			ok = asLine.MatchString(line)
 		case "run":
-			ok = runLine.MatchString(line)
+			// a listing program's errors come one per line, file:line:col
+			ok = runLine.MatchString(line) || asLine.MatchString(line)
 		}
 		if !ok {
 			t.Fatalf("gpuisa %s: a message without a position:\n%s", strings.Join(r.args, " "), line)

@@ -64,12 +64,12 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 
 // listFiles lists each file in turn; the exit status is 1 when any failed.
 func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool, mx maxwell.ListOptions) int {
-	stdin, stdout, stderr := cio.stdin, cio.stdout, cio.stderr
+	stdout, stderr := cio.stdout, cio.stderr
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	defer w.Flush()
 	status := 0
 	for _, name := range files {
-		data, err := readInput(name, stdin)
+		data, err := cio.readInput(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpuisa dis: %v\n", err)
 			status = 1
@@ -105,8 +105,14 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		if annotate != nil {
 			annotate.Close()
 		}
-		for _, e := range errs {
+		for i, e := range errs {
+			if i == maxPrintedErrors {
+				fmt.Fprintf(stderr, "gpuisa dis: %s: and %d more errors\n", displayName(name), len(errs)-i)
+				break
+			}
 			fmt.Fprintf(stderr, "gpuisa dis: %s: %v\n", displayName(name), e)
+		}
+		if len(errs) > 0 {
 			status = 1
 		}
 	}

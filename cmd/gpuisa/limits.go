@@ -15,6 +15,10 @@ import (
 // with a message instead of taking all the memory there is.
 const maxInputBytes = 256 << 20
 
+// maxPrintedErrors bounds the errors dis prints for one file (a file of
+// random bytes has one per word).
+const maxPrintedErrors = 100
+
 // applyBudget puts run's launch-wide limits into the engine's
 // configuration: the instruction budget, the deadline and the progress
 // lines a long run prints on stderr.

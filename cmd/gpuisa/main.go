@@ -40,10 +40,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // readInput reads a file, or standard input for "-", through the input
-// size limit (docs/limits.md).
-func readInput(name string, stdin io.Reader) ([]byte, error) {
-	if name == "-" {
-		return safeio.ReadAll(stdin, "<stdin>", maxInputBytes)
+// size limit (docs/limits.md; tests may lower it).
+func (c *cmdIO) readInput(name string) ([]byte, error) {
+	limit := int64(maxInputBytes)
+	if c.inputLimit > 0 {
+		limit = c.inputLimit
 	}
-	return safeio.ReadFile(name, maxInputBytes)
+	if name == "-" {
+		return safeio.ReadAll(c.stdin, "<stdin>", limit)
+	}
+	return safeio.ReadFile(name, limit)
 }

@@ -1,8 +1,8 @@
 package fermi
 
 import (
-	"encoding/binary"
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"strings"
 

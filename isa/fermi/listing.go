@@ -81,7 +81,11 @@ func disassemble(dst []byte, code []byte, base uint64, d Dialect, fl *isa.Flushe
 			if !errors.As(err, &de) {
 				de = &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid}
 			}
-			errs = append(errs, de)
+			if fl != nil {
+				errs = isa.ErrorsCapped(errs, de) // a stream: memory must not grow per error
+			} else {
+				errs = append(errs, de)
+			}
 			if de.Len <= 0 {
 				de.Len = 8
 			}

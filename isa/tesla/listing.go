@@ -41,7 +41,11 @@ func disassemble(dst []byte, code []byte, base uint64, fl *isa.Flusher) ([]byte,
 		inst, err := Decode(code[pc:], addr)
 		if err != nil {
 			de := err.(*isa.DecodeError)
-			errs = append(errs, de)
+			if fl != nil {
+				errs = isa.ErrorsCapped(errs, de) // a stream: memory must not grow per error
+			} else {
+				errs = append(errs, de)
+			}
 			n := de.Len
 			if n <= 0 {
 				n = len(code) - pc

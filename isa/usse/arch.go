@@ -60,7 +60,11 @@ func disassemble(dst []byte, code []byte, base uint64, fl *isa.Flusher) ([]byte,
 			if !errors.As(err, &de) {
 				de = &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid}
 			}
-			errs = append(errs, de)
+			if fl != nil {
+				errs = isa.ErrorsCapped(errs, de) // a stream: memory must not grow per error
+			} else {
+				errs = append(errs, de)
+			}
 			if errors.Is(err, isa.ErrTruncated) {
 				break
 			}
