@@ -74,7 +74,7 @@ const (
 type chanSrc struct {
 	reg   uint16
 	part  part
-	fmt   fmtID // how the channel's bits read as a value
+	fmt   fmtID  // how the channel's bits read as a value
 	index uint8  // 1 or 2: add twice that index register (bank-checked)
 	bank  uint16 // with index: first word of the addressed bank
 	val   uint32 // pConst: the value (f32 bits for float data)
@@ -164,5 +164,5 @@ func floatToHalf(f float32) uint32 {
 	return sign | h
 }
 
-func f32(w uint32) float32 { return math.Float32frombits(w) }
+func f32(w uint32) float32  { return math.Float32frombits(w) }
 func bits(f float32) uint32 { return math.Float32bits(f) }
