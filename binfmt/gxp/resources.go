@@ -17,13 +17,18 @@ import (
 // field. A container is {index u16, unused u16, base SA u16, size u16}: the
 // words of buffer `index` land in SA from `base` (14: the default uniform
 // buffer; 16 or 19: literals and data). A literal is {SA offset u32 from the
-// literal container's base, value u32}. The varyings block has the
+// literal container's base, value u32}. A dependent sampler (count/offset
+// at 0x80/0x84) is {resource index * 4 u16, SA offset u16}. The varyings block has the
 // fragment output start (byte 8), type (10) and component count (11), the
 // descriptor count (u16 at 12) and the offset of 16-byte descriptors {info,
 // resource index, size, component info} (u32 at 16, relative to itself).
 type Resources struct {
 	Containers []Container
 	Literals   []Literal
+	// Samplers a program reads with texture instructions (dependent
+	// reads): the texture unit and the SA register, from the data
+	// container's base, where the driver puts the texture's state.
+	Samplers []DependentSampler
 	// Fragment programs only.
 	Inputs []FragmentInput
 	Output FragmentOutput
@@ -40,6 +45,12 @@ type Container struct {
 type Literal struct {
 	Offset uint32 // from the literal container's base
 	Value  uint32 // f32 bits
+}
+
+// DependentSampler ties a texture unit to an SA register.
+type DependentSampler struct {
+	Unit     int    // texture unit (the sampler parameter's resource index)
+	SAOffset uint16 // from the data container's (19) base
 }
 
 // InputKind says what a fragment input iterates.
@@ -139,6 +150,14 @@ func ParseResources(b []byte) (*Resources, error) {
 	for i := uint64(0); i < uint64(n); i++ {
 		o := at + 8*i
 		r.Literals = append(r.Literals, Literal{Offset: u32(o), Value: u32(o + 4)})
+	}
+	at, n, err = table(0x80, 0x84, 4, maxContainers, "dependent samplers")
+	if err != nil {
+		return nil, err
+	}
+	for i := uint64(0); i < uint64(n); i++ {
+		o := at + 4*i
+		r.Samplers = append(r.Samplers, DependentSampler{Unit: int(le.Uint16(b[o:]) / 4), SAOffset: le.Uint16(b[o+2:])})
 	}
 	if p.Kind == Fragment {
 		if err := r.parseFragment(b, p); err != nil {

@@ -7,7 +7,9 @@ import (
 // VPCK (op1 0x08): converts up to four channels between formats. The
 // source is a vector of four channels: for f32, x and y are source 1 and
 // the register after it, z and w source 2 and the register after it (the
-// pair the notes of vita3k-shader-tests describe: "src2 = next register");
+// pair the notes of vita3k-shader-tests describe: "src2 = next register"),
+// unless source 2 is an immediate: then all four are source 1's (Vita3K;
+// libvita2d's texture_tint_f packs i0.xyzw with source 2 the immediate 0);
 // for the other formats, consecutive channels of source 1's registers
 // (vmad16's pack.f32.f16 o6.xy, pa0.zwzw reads pa1's halves). For
 // sources other than f32, bit 0 of source 2's number is bit 1 of the
@@ -53,7 +55,7 @@ func lowerVpck(l *lowerer) {
 			}
 			o.dst[k] = l.dstChan(d, df, c, it*dwords)
 			src, ch := s1, int(s)
-			if sf == fF32 && s >= 2 {
+			if sf == fF32 && s >= 2 && s2.Bank != usse.BankImm {
 				src, ch = s2, int(s)-2
 			}
 			o.src[0][k] = l.rawSrc(src, sf, "xyzw"[ch&3], it*2)
