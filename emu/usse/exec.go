@@ -358,6 +358,9 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 
 // count1 counts one instruction of lane i against the step limit.
 func (q *quad) count1(c *Code, o *op, i int) error {
+	if int(o.inst) >= len(c.Insts) {
+		return nil // the implicit end after the last instruction
+	}
 	q.count[i]++
 	q.steps++
 	if q.count[i] > q.max {
@@ -451,7 +454,7 @@ func (t *Instance) step(c *Code, o *op, tr *tracer) (laneStatus, error) {
 		return laneDone, c.fault(int(o.inst), o.err)
 	case kNop, kEmit:
 	case kEnd:
-		if tr != nil {
+		if tr != nil && int(o.inst) < len(c.Insts) {
 			tr.op(c, o, t)
 		}
 		return laneDone, nil

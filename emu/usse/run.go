@@ -37,9 +37,8 @@ func (p *Program) kindName() string { return p.GXP.Kind.String() }
 // instances. init fills instance i's inputs (its PA registers) after the
 // file is cleared and the secondary program's SA copied in; done reads its
 // results. Instances run in order, one after another.
-func (p *Program) Draw(cfg Config, sa *[bankWords]uint32, n int, init func(i int, t *Instance) error, done func(i int, t *Instance) error) (Stats, error) {
+func (p *Program) Draw(cfg Config, sa *[bankWords]uint32, n int, init func(i int, t *Instance) error, done func(i int, t *Instance) error) (st Stats, err error) {
 	start := time.Now()
-	var st Stats
 	defer func() { st.Duration = time.Since(start) }()
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
@@ -51,7 +50,7 @@ func (p *Program) Draw(cfg Config, sa *[bankWords]uint32, n int, init func(i int
 	if cfg.Trace != nil {
 		q.tr[0] = &tracer{w: cfg.Trace, who: "draw"}
 	}
-	err := q.run(&p.Secondary, 0, 1)
+	err = q.run(&p.Secondary, 0, 1)
 	st.Instructions += q.steps
 	if err != nil {
 		return st, err
