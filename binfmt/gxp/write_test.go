@@ -1,6 +1,7 @@
 package gxp
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -49,4 +50,31 @@ func TestWriteRoundTrip(t *testing.T) {
 			t.Errorf("%s: resources\n%+v\nrewritten\n%+v", f, r, r2)
 		}
 	}
+}
+
+// FuzzResources: ParseResources never panics, and what it reads survives
+// Write.
+func FuzzResources(f *testing.F) {
+	if b, err := os.ReadFile("testdata/tiny_vertex.gxp"); err == nil {
+		f.Add(b)
+	}
+	f.Add(Write(&Program{Kind: Fragment, Primary: []uint64{1}}, &Resources{Containers: []Container{{14, 0, 4}},
+		Literals: []Literal{{1, 2}}, Samplers: []DependentSampler{{1, 4}}, Inputs: []FragmentInput{{Info: 0xf900, SizeWord: 0x40, CompInfo: 0x20}}}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := ParseResources(b)
+		if err != nil {
+			if !errors.Is(err, ErrFormat) {
+				t.Fatalf("error %v does not wrap ErrFormat", err)
+			}
+			return
+		}
+		p, _ := Parse(b)
+		r2, err := ParseResources(Write(p, r))
+		if err != nil {
+			t.Fatalf("rewritten: %v", err)
+		}
+		if len(r2.Containers) != len(r.Containers) || len(r2.Literals) != len(r.Literals) || len(r2.Inputs) != len(r.Inputs) {
+			t.Fatalf("tables changed: %+v -> %+v", r, r2)
+		}
+	})
 }

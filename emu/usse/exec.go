@@ -45,12 +45,23 @@ func (t *Instance) raw(s *chanSrc) uint32 {
 	if s.part == pConst {
 		return s.val
 	}
-	return fieldOf(t.File[t.at(s.reg, s.index, s.bank)], s.part)
+	w := int(s.reg)
+	if s.index != 0 {
+		w = t.at(s.reg, s.index, s.bank)
+	}
+	return fieldOf(t.File[w], s.part)
 }
 
 // readF is a source channel's value; float formats read as floats, the
 // others as their unsigned or signed integer value.
 func (t *Instance) readF(s *chanSrc) float32 {
+	if s.index == 0 && s.part == pWord && s.fmt == fF32 {
+		return f32(t.File[s.reg]) // the common case, inlined
+	}
+	return t.readSlow(s)
+}
+
+func (t *Instance) readSlow(s *chanSrc) float32 {
 	if s.part == pConst {
 		if s.fmt == fF32 {
 			return f32(s.val)
@@ -66,7 +77,10 @@ func (t *Instance) readF(s *chanSrc) float32 {
 
 // write stores bits into a destination channel's part.
 func (t *Instance) write(d *chanDst, v uint32) {
-	i := t.at(d.reg, d.index, d.bank)
+	i := int(d.reg)
+	if d.index != 0 {
+		i = t.at(d.reg, d.index, d.bank)
+	}
 	if d.part == pWord {
 		t.File[i] = v
 		return
@@ -77,6 +91,10 @@ func (t *Instance) write(d *chanDst, v uint32) {
 // writeF stores a value converted to the destination's format.
 func (t *Instance) writeF(d *chanDst, v float32) {
 	if d.fmt == fF32 {
+		if d.index == 0 && d.part == pWord {
+			t.File[d.reg] = bits(v)
+			return
+		}
 		t.write(d, bits(v))
 		return
 	}
@@ -84,8 +102,11 @@ func (t *Instance) writeF(d *chanDst, v float32) {
 }
 
 func applyMods(v float32, m uint8) float32 {
+	if m == 0 {
+		return v
+	}
 	if m&modAbs != 0 {
-		v = float32(math.Abs(float64(v)))
+		v = f32(bits(v) &^ (1 << 31))
 	}
 	if m&modNeg != 0 {
 		v = -v

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -148,11 +149,7 @@ func Run(l *Launch, dir string, cfg Config) (*Outcome, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, name)
 		}
-		b, err := os.ReadFile(p)
-		if err == nil && len(b) > emu.MaxMemory {
-			err = fmt.Errorf("%s: larger than %d bytes", name, emu.MaxMemory)
-		}
-		return b, err
+		return readLimited(p)
 	}
 	data, err := read(l.Program)
 	if err != nil {
@@ -194,9 +191,31 @@ func Run(l *Launch, dir string, cfg Config) (*Outcome, error) {
 	return o, runErr
 }
 
+// readLimited reads a regular file of at most emu.MaxMemory bytes (a
+// launch file naming /dev/zero must not hang the loader).
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, emu.MaxMemory+1))
+	if err == nil && len(b) > emu.MaxMemory {
+		err = fmt.Errorf("%s: larger than %d bytes", path, emu.MaxMemory)
+	}
+	return b, err
+}
+
 // LoadFile reads and parses a shader launch file.
 func LoadFile(path string) (*Launch, error) {
-	data, err := os.ReadFile(path)
+	data, err := readLimited(path)
 	if err != nil {
 		return nil, err
 	}
