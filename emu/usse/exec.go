@@ -77,6 +77,10 @@ func (t *Instance) readSlow(s *chanSrc) float32 {
 
 // write stores bits into a destination channel's part.
 func (t *Instance) write(d *chanDst, v uint32) {
+	if d.part == pConst { // an index register
+		t.Idx[(d.index-1)&1] = v
+		return
+	}
 	i := int(d.reg)
 	if d.index != 0 {
 		i = t.at(d.reg, d.index, d.bank)

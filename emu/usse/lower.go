@@ -176,6 +176,13 @@ func chanPlace(f fmtID, c int) (int, part) {
 
 // dstChan is channel c of destination o written as format f.
 func (l *lowerer) dstChan(o usse.Operand, f fmtID, c, rpt int) chanDst {
+	if o.Bank == usse.BankIndex {
+		// idx1, idx2: the index registers (a pConst part marks them)
+		if o.Num < 1 || o.Num > 2 || c+rpt != 0 {
+			l.fail("index register idx%d (idx1, idx2; one word)", o.Num)
+		}
+		return chanDst{part: pConst, index: uint8(o.Num), fmt: fU32}
+	}
 	switch o.Bank {
 	case usse.BankTemp, usse.BankOutput, usse.BankPrimary, usse.BankSecondary, usse.BankInternal, usse.BankIndexed:
 	default:

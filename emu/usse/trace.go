@@ -37,6 +37,11 @@ func (tr *tracer) op(c *Code, o *op, t *Instance) {
 	tr.head(c, o)
 	sep := "   ; "
 	wrote := func(d *chanDst) {
+		if d.part == pConst {
+			fmt.Fprintf(&tr.line, "%sidx%d=%#x", sep, d.index, t.Idx[(d.index-1)&1])
+			sep = ", "
+			return
+		}
 		w := t.at(d.reg, d.index, d.bank)
 		v := t.File[w]
 		tr.line.WriteString(sep)
