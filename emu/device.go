@@ -27,6 +27,33 @@ type Loaded interface {
 	Run(s *Setup) (Stats, error)
 }
 
+// LoadedFunc is a Loaded that is a function.
+type LoadedFunc func(s *Setup) (Stats, error)
+
+// Run implements Loaded.
+func (f LoadedFunc) Run(s *Setup) (Stats, error) { return f(s) }
+
+// Loader makes an Emulator's Load from an ISA's two steps: read reads a
+// program once; kernel makes the Exec and engine configuration of one
+// launch of it, which runs with the job's options applied.
+func Loader[I any](read func(p *Program, arch string) (I, error),
+	kernel func(s *Setup, img I) (Exec, Config, error)) func(*Program, string) (Loaded, error) {
+	return func(p *Program, arch string) (Loaded, error) {
+		img, err := read(p, arch)
+		if err != nil {
+			return nil, err
+		}
+		return LoadedFunc(func(s *Setup) (Stats, error) {
+			x, cfg, err := kernel(s, img)
+			if err != nil {
+				return Stats{}, err
+			}
+			s.ApplyOptions(&cfg)
+			return Run(cfg, x)
+		}), nil
+	}
+}
+
 // Device is global memory and loaded programs that a sequence of jobs
 // shares, as a GPU context does: buffers stay where the first job that
 // names them put them and keep their contents from one job to the next,

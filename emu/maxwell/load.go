@@ -348,10 +348,14 @@ func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, st, err := runImage(s, img, adjust)
-	if k == nil {
+	k, cfg, err := prepare(s, img)
+	if err != nil {
 		return nil, err
 	}
+	if adjust != nil {
+		adjust(&cfg)
+	}
+	st, err := emu.Run(cfg, k)
 	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data, Segments: k.Global.Segments,
 		Buffers: s.Buffers, Arch: s.Arch, Stats: st}}, err
 }

@@ -9,7 +9,9 @@ import (
 // Emulator is sm_1x's entry in the registry of runnable architectures
 // (emu/all).
 func Emulator() emu.Emulator {
-	return emu.Emulator{Family: "tesla", Archs: archNames(), Load: load}
+	read := func(p *emu.Program, arch string) (*Image, error) { return ProgramImage(p.Name, p.Data, p.Kernel, arch) }
+	kernel := func(s *emu.Setup, img *Image) (emu.Exec, emu.Config, error) { return prepare(s, img) }
+	return emu.Emulator{Family: "tesla", Archs: archNames(), Load: emu.Loader(read, kernel)}
 }
 
 func archNames() []string { return []string{"sm_10", "sm_11", "sm_12", "sm_13"} }
@@ -17,34 +19,12 @@ func archNames() []string { return []string{"sm_10", "sm_11", "sm_12", "sm_13"} 
 // IsArch reports whether arch is one this package runs.
 func IsArch(arch string) bool { return slices.Contains(archNames(), arch) }
 
-// loaded is a program read for a Device: its code and constant banks.
-type loaded struct{ img *Image }
-
-func load(p *emu.Program, arch string) (emu.Loaded, error) {
-	img, err := ProgramImage(p.Name, p.Data, p.Kernel, arch)
-	if err != nil {
-		return nil, err
-	}
-	return &loaded{img}, nil
-}
-
-// Run implements emu.Loaded.
-func (l *loaded) Run(s *emu.Setup) (emu.Stats, error) {
-	_, st, err := runImage(s, l.img, s.ApplyOptions)
-	return st, err
-}
-
-// runImage lowers a program image for a setup and runs it; adjust, when not
-// nil, may change the engine configuration.
-func runImage(s *emu.Setup, img *Image, adjust func(*emu.Config)) (*Kernel, emu.Stats, error) {
+// prepare lowers a program image for a setup and makes the engine
+// configuration.
+func prepare(s *emu.Setup, img *Image) (*Kernel, emu.Config, error) {
 	k, err := NewKernelImage(s, img)
 	if err != nil {
-		return nil, emu.Stats{}, err
+		return nil, emu.Config{}, err
 	}
-	cfg := k.Config(s)
-	if adjust != nil {
-		adjust(&cfg)
-	}
-	st, err := emu.Run(cfg, k)
-	return k, st, err
+	return k, k.Config(s), nil
 }
