@@ -256,7 +256,7 @@ func (l *Launch) check() error {
 			}
 			continue
 		}
-		if _, err := spaceOf(o.Space, false); err != nil {
+		if err := globalOnly(o.Space); err != nil {
 			return fmt.Errorf("outputs[%d]: %v", i, err)
 		}
 		if _, err := o.Addr.Uint(0); err != nil {
@@ -276,7 +276,7 @@ func (l *Launch) check() error {
 				return fmt.Errorf("expect[%d]: no output file %q", i, e.Output)
 			}
 		case e.Words != "":
-			if _, err := spaceOf(e.Space, false); err != nil {
+			if err := globalOnly(e.Space); err != nil {
 				return fmt.Errorf("expect[%d]: %v", i, err)
 			}
 		default:
@@ -291,6 +291,15 @@ func (l *Launch) check() error {
 				return fmt.Errorf("expect[%d].%s: not a non-negative number: %q", i, name, n.Text)
 			}
 		}
+	}
+	return nil
+}
+
+// globalOnly checks the space of an output or an expectation: what a run
+// leaves is global memory (shared memory ends with its block).
+func globalOnly(s string) error {
+	if sp, err := spaceOf(s, false); err != nil || sp != Global {
+		return fmt.Errorf("space %q: outputs and expectations read global memory", s)
 	}
 	return nil
 }
