@@ -117,3 +117,34 @@ func Example_listGXP() {
 	//         /*0000*/        nop ;                                                            /* 0xf800014000000000 */
 	//         /*0008*/        nop.end ;                                                        /* 0xf804014000000000 */
 }
+
+// Look an architecture up by name, list raw code and assemble the listing
+// back into the same bytes.
+func ExampleLookup() {
+	a, err := all.Lookup("sm_52")
+	if err != nil {
+		log.Fatal(err)
+	}
+	listing := []byte("MOV R1, c[0x0][0x20] ;\nS2R R0, SR_TID.X ;\nEXIT ;\n")
+	code, err := a.Assemble("k.s", listing)
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, errs := a.Disassemble(nil, code, 0)
+	if len(errs) > 0 {
+		log.Fatal(errs)
+	}
+	again, err := a.Assemble("k.s", out)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s, %d bytes, round trip %v\n", a.ISA, len(code), bytes.Equal(code, again))
+	fmt.Print(string(out))
+	// Output:
+	// maxwell, 32 bytes, round trip true
+	// 	.headerflags    @"EF_CUDA_SM52 EF_CUDA_PTX_SM(EF_CUDA_SM52)"
+	//                                                            /* 0x001fc400fe2007f1 */
+	//         /*0008*/                   MOV R1, c[0x0][0x20] ;  /* 0x4c98078000870001 */
+	//         /*0010*/                   S2R R0, SR_TID.X ;      /* 0xf0c8000002170000 */
+	//         /*0018*/                   EXIT ;                  /* 0xe30000000007000f */
+}
