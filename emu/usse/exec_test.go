@@ -272,3 +272,39 @@ func TestDual(t *testing.T) {
 		t.Errorf("dot: pa3 = %g, want 18", v)
 	}
 }
+
+// TestEveryForm: every form of usse.spec has a lowering or a stated reason
+// it cannot run, and random words of every op1 group lower without panic
+// (to ops, or to a fault op that names why).
+func TestEveryForm(t *testing.T) {
+	for fi := 0; fi < usse.NumForms(); fi++ {
+		name := usse.FormName(int16(fi))
+		if _, ok := lowerers[name]; !ok && notEmulated[name] == "" {
+			t.Errorf("form %s: no lowering and no reason it cannot run", name)
+		}
+	}
+	seen := map[string]int{}
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := 0; i < 200000; i++ {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		in, err := usse.DecodeWord(x, 0)
+		if err != nil {
+			continue
+		}
+		ops := lower(&in, 0, i%2 == 0)
+		if len(ops) == 0 {
+			t.Fatalf("%016x: no ops", x)
+		}
+		if ops[0].kind == kFault {
+			if ops[0].err == nil {
+				t.Fatalf("%016x: a fault op without a reason", x)
+			}
+			seen[in.Name()+" faults"]++
+		} else {
+			seen[in.Name()]++
+		}
+	}
+	t.Logf("random words lowered: %v", seen)
+}

@@ -257,7 +257,7 @@ func lower(in *usse.Inst, idx int32, secondary bool) []op {
 	if fn, ok := lowerers[name]; ok {
 		fn(l)
 	} else {
-		l.fail("%s: %w", name, errUnsupported)
+		l.fail("%s: %w (%s)", name, errUnsupported, notEmulated[name])
 	}
 	if l.err != nil {
 		return []op{{kind: kFault, inst: idx, err: l.err}}
@@ -319,6 +319,13 @@ func init() {
 		"kill":    lowerKill,
 		"depthf":  lowerDepthf,
 	}
+}
+
+// notEmulated says why the forms without a lowering cannot run.
+var notEmulated = map[string]string{
+	"i8mad2": "its operand fields are not known",
+	"pcoeff": "no description of its operands",
+	"ldrstr": "a microkernel form (SGX540 listing) with no shader use known",
 }
 
 func lowerNop(l *lowerer) { l.emit(op{kind: kNop}) }
