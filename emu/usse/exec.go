@@ -338,18 +338,7 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 			}
 			pc = next
 			continue
-		case kVop:
-			if o.aux == vDsx || o.aux == vDsy {
-				if err := q.derivative(c, o, mask); err != nil {
-					return err
-				}
-				if o.end {
-					return nil
-				}
-				pc = next
-				continue
-			}
-		case kTestMask, kTest:
+		case kVop, kTestMask, kTest:
 			if o.aux == vDsx || o.aux == vDsy {
 				if err := q.derivative(c, o, mask); err != nil {
 					return err

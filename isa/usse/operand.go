@@ -58,11 +58,7 @@ type Operand struct {
 // operands the text leaves out (oreg, nreg) are included: the hardware
 // reads them. Dual-issue words have their own view (Dual).
 func (in *Inst) Operands(dst []Operand) []Operand {
-	if in.Form < 0 || int(in.Form) >= len(forms) {
-		return dst
-	}
-	f := &forms[in.Form]
-	v := f.variant(in)
+	f, v := in.syntax()
 	if v == nil {
 		return dst
 	}
@@ -129,6 +125,16 @@ func (in *Inst) Operands(dst []Operand) []Operand {
 	return dst
 }
 
+// syntax is in's form and the syntax variant that prints it (nil, nil
+// when there is none).
+func (in *Inst) syntax() (*form, *variant) {
+	if in.Form < 0 || int(in.Form) >= len(forms) {
+		return nil, nil
+	}
+	f := &forms[in.Form]
+	return f, f.variant(in)
+}
+
 // regOperand resolves a register element's fields (bank, bank extension,
 // number) with numbering factor mult, as the printer shows them.
 func regOperand(f *form, e *elem, in *Inst, mult uint32) Operand {
@@ -169,11 +175,7 @@ var bank4Kinds = [4]Bank{BankTemp, BankOutput, BankPrimary, BankSecondary}
 // an enum table ("mul", "f16", "rsq"), and whether the active syntax prints
 // the field through one.
 func (in *Inst) Enum(field string) (string, bool) {
-	if in.Form < 0 || int(in.Form) >= len(forms) {
-		return "", false
-	}
-	f := &forms[in.Form]
-	v := f.variant(in)
+	f, v := in.syntax()
 	if v == nil {
 		return "", false
 	}

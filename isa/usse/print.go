@@ -465,11 +465,7 @@ func appendOperand(dst []byte, o Operand) []byte {
 // appendMnemonic appends the mnemonic of in as Sony spells it: the template
 // up to the operands, without predicate prefix and without our flags.
 func appendMnemonic(dst []byte, in *Inst) []byte {
-	if in.Form < 0 || int(in.Form) >= len(forms) {
-		return dst
-	}
-	f := &forms[in.Form]
-	v := f.variant(in)
+	f, v := in.syntax()
 	if v == nil {
 		return dst
 	}
