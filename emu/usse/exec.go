@@ -244,6 +244,8 @@ type quad struct {
 	steps int64 // instance-instructions executed
 	max   int64 // per lane
 	count [4]int64
+	// faultLane is the lane a returned fault happened in.
+	faultLane int
 }
 
 // laneStatus is what step reports for one lane.
@@ -359,6 +361,7 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 			}
 			st, err := q.lanes[i].step(c, o, q.tr[i])
 			if err != nil {
+				q.faultLane = i
 				return err
 			}
 			if st == laneDone {
@@ -378,6 +381,7 @@ func (q *quad) count1(c *Code, o *op, i int) error {
 	q.count[i]++
 	q.steps++
 	if q.count[i] > q.max {
+		q.faultLane = i
 		return c.fault(int(o.inst), fmt.Errorf("%w: %d instructions", ErrStepLimit, q.max))
 	}
 	return nil
@@ -441,6 +445,7 @@ func (q *quad) derivative(c *Code, o *op, mask uint8) error {
 		if t.fault != nil {
 			err := t.fault
 			t.fault = nil
+			q.faultLane = i
 			return c.fault(int(o.inst), err)
 		}
 		if q.tr[i] != nil {

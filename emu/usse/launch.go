@@ -507,11 +507,13 @@ func (in *launchInputs) placeAll(items []perInstance) error {
 			t.File[w] = v
 		}
 		for _, it := range items {
-			if i*it.comps >= len(it.vals) {
-				continue // fewer values than count asks: the registers stay 0
-			}
 			n := wordsOf(it.f, it.comps)
-			pack(it.vals[i*it.comps:(i+1)*it.comps], it.f, t.File[basePA+it.pa:basePA+it.pa+n])
+			regs := t.File[basePA+it.pa : basePA+it.pa+n]
+			if i*it.comps >= len(it.vals) {
+				clear(regs) // fewer values than count asks: the registers are 0
+				continue
+			}
+			pack(it.vals[i*it.comps:(i+1)*it.comps], it.f, regs)
 		}
 		return nil
 	}

@@ -25,6 +25,9 @@ type Code struct {
 	Errs  []error // decode errors, per instruction (nil: decoded)
 	ops   []op
 	first []int32 // op index of instruction i; first[len(Insts)] is the implicit end
+	// reach lists the word ranges of the file the code can touch besides SA
+	// (whole banks where it indexes registers); an instance is cleared there.
+	reach [][2]int
 }
 
 // Fault is an error of a running instance, naming the program and the
@@ -104,6 +107,69 @@ func New(g *gxp.Program, res *gxp.Resources) *Program {
 	return p
 }
 
+// reach computes Code.reach: per bank (pa, o, r, i), the words up to the
+// highest one an op names, or the whole bank when an op indexes it; the
+// inputs an instance receives are written after the clearing.
+func reach(ops []op) [][2]int {
+	hi := map[int]int{}
+	note := func(reg uint16, index uint8, bank uint16, p part) {
+		if p == pConst {
+			return
+		}
+		b := int(bank)
+		if index == 0 {
+			b = int(reg) / bankWords * bankWords
+			if int(reg) >= baseI {
+				b = baseI
+			}
+			hi[b] = max(hi[b], int(reg)+1)
+			return
+		}
+		hi[b] = b + bankWords
+	}
+	for i := range ops {
+		o := &ops[i]
+		for k := range o.dst {
+			note(o.dst[k].reg, o.dst[k].index, o.dst[k].bank, o.dst[k].part)
+		}
+		for s := range o.src {
+			for k := range o.src[s] {
+				c := &o.src[s][k]
+				note(c.reg, c.index, c.bank, c.part)
+			}
+		}
+		if o.dual != nil {
+			for d := range o.dual {
+				for k := range o.dual[d].dst {
+					x := &o.dual[d].dst[k]
+					note(x.reg, x.index, x.bank, x.part)
+				}
+				for s := range o.dual[d].src {
+					for k := range o.dual[d].src[s] {
+						x := &o.dual[d].src[s][k]
+						note(x.reg, x.index, x.bank, x.part)
+					}
+				}
+			}
+		}
+		if o.kind == kLoad || o.kind == kStore {
+			d := o.dst[0]
+			hi[int(d.reg)/bankWords*bankWords] = max(hi[int(d.reg)/bankWords*bankWords], int(d.reg)+int(o.words[0]))
+		}
+	}
+	var out [][2]int
+	for _, b := range []int{basePA, baseO, baseR, baseI} {
+		if h, ok := hi[b]; ok {
+			end := b + bankWords
+			if b == baseI {
+				end = fileWords
+			}
+			out = append(out, [2]int{b, min(h, end)})
+		}
+	}
+	return out
+}
+
 // newCode decodes and lowers a program. Words that do not decode become
 // fault ops: they fault only if control reaches them. Running past the last
 // instruction ends the instance (fragment programs end so: the driver's
@@ -123,6 +189,7 @@ func newCode(name string, words []uint64, secondary bool) Code {
 	}
 	c.first[len(words)] = int32(len(c.ops))
 	c.ops = append(c.ops, op{kind: kEnd, inst: int32(len(words)), last: true})
+	c.reach = reach(c.ops)
 	// branch targets: instruction index -> op index
 	for i := range c.ops {
 		if o := &c.ops[i]; o.kind == kBranch {

@@ -3,6 +3,9 @@ package usse
 import (
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gpuisa/gpuisa/binfmt/gxp"
@@ -19,6 +22,8 @@ type Config struct {
 	Trace    io.Writer // nil: no trace
 	// TraceInstance limits the trace to one instance (-1: all).
 	TraceInstance int
+	// Workers: quads run in parallel (0: every core; a trace runs one).
+	Workers int
 }
 
 // Stats summarises a draw.
@@ -34,19 +39,22 @@ func (p *Program) kindName() string { return p.GXP.Kind.String() }
 
 // Draw runs the secondary program once on sa (the secondary attributes the
 // driver set up, see PlaceUniforms) and then the primary program for n
-// instances. init fills instance i's inputs (its PA registers) after the
-// file is cleared and the secondary program's SA copied in; done reads its
-// results. Instances run in order, one after another.
+// instances, in quads (instances 4k..4k+3 in lockstep). init fills instance
+// i's inputs (its PA registers) after its registers are cleared and the
+// secondary program's SA copied in; done reads its results. Quads run in
+// parallel on cfg.Workers goroutines (0: every core; with a trace, one), so
+// init and done may be called concurrently for different instances. The
+// first fault (of the lowest-numbered instance's quad) is returned.
 func (p *Program) Draw(cfg Config, sa *[bankWords]uint32, n int, init func(i int, t *Instance) error, done func(i int, t *Instance) error) (st Stats, err error) {
 	start := time.Now()
 	defer func() { st.Duration = time.Since(start) }()
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
-	var lanes [4]Instance
+	sec := new(Instance)
 	q := quad{max: cfg.MaxSteps}
-	q.lanes[0] = &lanes[0]
-	copy(lanes[0].File[baseSA:baseSA+bankWords], sa[:])
+	q.lanes[0] = sec
+	copy(sec.File[baseSA:baseSA+bankWords], sa[:])
 	if cfg.Trace != nil {
 		q.tr[0] = &tracer{w: cfg.Trace, who: "draw"}
 	}
@@ -56,47 +64,113 @@ func (p *Program) Draw(cfg Config, sa *[bankWords]uint32, n int, init func(i int
 		return st, err
 	}
 	var shared [bankWords]uint32
-	copy(shared[:], lanes[0].File[baseSA:baseSA+bankWords])
-	for first := 0; first < n; first += 4 {
-		q = quad{max: cfg.MaxSteps}
-		var mask uint8
-		for k := 0; k < 4 && first+k < n; k++ {
-			i := first + k
-			t := &lanes[k]
-			*t = Instance{}
-			copy(t.File[baseSA:baseSA+bankWords], shared[:])
-			if init != nil {
-				if err := init(i, t); err != nil {
-					return st, fmt.Errorf("%s %d: %w", p.kindName(), i, err)
+	copy(shared[:], sec.File[baseSA:baseSA+bankWords])
+	quads := (n + 3) / 4
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Trace != nil {
+		workers = 1 // one ordered trace
+	}
+	workers = max(1, min(workers, quads))
+	var (
+		next     atomic.Int64
+		mu       sync.Mutex
+		firstErr error
+		errQuad  = quads
+		wg       sync.WaitGroup
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var lanes [4]Instance
+			var local Stats
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= quads {
+					break
+				}
+				mu.Lock()
+				stop := k > errQuad
+				mu.Unlock()
+				if stop {
+					break
+				}
+				err := p.drawQuad(cfg, &lanes, &shared, 4*k, n, init, done, &local)
+				if err != nil {
+					mu.Lock()
+					if k < errQuad {
+						errQuad, firstErr = k, err
+					}
+					mu.Unlock()
+					break
 				}
 			}
-			q.lanes[k] = t
-			mask |= 1 << k
-			if cfg.Trace != nil && (cfg.TraceInstance < 0 || cfg.TraceInstance == i) {
-				q.tr[k] = &tracer{w: cfg.Trace, who: fmt.Sprintf("%s %d", p.kindName(), i)}
+			mu.Lock()
+			st.Instances += local.Instances
+			st.Discarded += local.Discarded
+			st.Instructions += local.Instructions
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return st, firstErr
+}
+
+// drawQuad runs instances first..first+3 (those below n) on lanes.
+func (p *Program) drawQuad(cfg Config, lanes *[4]Instance, shared *[bankWords]uint32, first, n int,
+	init func(i int, t *Instance) error, done func(i int, t *Instance) error, st *Stats) error {
+	q := quad{max: cfg.MaxSteps}
+	var mask uint8
+	for k := 0; k < 4 && first+k < n; k++ {
+		i := first + k
+		t := &lanes[k]
+		t.reset(&p.Primary, shared)
+		if init != nil {
+			if err := init(i, t); err != nil {
+				return fmt.Errorf("%s %d: %w", p.kindName(), i, err)
 			}
 		}
-		err := q.run(&p.Primary, 0, mask)
-		st.Instructions += q.steps
-		if err != nil {
-			if f, ok := err.(*Fault); ok {
-				f.Kind, f.Index = p.kindName(), first
-			}
-			return st, err
+		q.lanes[k] = t
+		mask |= 1 << k
+		if cfg.Trace != nil && (cfg.TraceInstance < 0 || cfg.TraceInstance == i) {
+			q.tr[k] = &tracer{w: cfg.Trace, who: fmt.Sprintf("%s %d", p.kindName(), i)}
 		}
-		for k := 0; k < 4 && first+k < n; k++ {
-			st.Instances++
-			if lanes[k].Discarded {
-				st.Discarded++
-			}
-			if done != nil {
-				if err := done(first+k, &lanes[k]); err != nil {
-					return st, fmt.Errorf("%s %d: %w", p.kindName(), first+k, err)
-				}
+	}
+	err := q.run(&p.Primary, 0, mask)
+	st.Instructions += q.steps
+	if err != nil {
+		if f, ok := err.(*Fault); ok {
+			f.Kind, f.Index = p.kindName(), first+q.faultLane
+		}
+		return err
+	}
+	for k := 0; k < 4 && first+k < n; k++ {
+		st.Instances++
+		if lanes[k].Discarded {
+			st.Discarded++
+		}
+		if done != nil {
+			if err := done(first+k, &lanes[k]); err != nil {
+				return fmt.Errorf("%s %d: %w", p.kindName(), first+k, err)
 			}
 		}
 	}
-	return st, nil
+	return nil
+}
+
+// reset readies an instance for code c: the registers c can reach cleared
+// (a program without indexed operands reaches only the words its operands
+// name, so the rest of the file need not be cleared), the SA the secondary
+// program left, the rest of the state zero.
+func (t *Instance) reset(c *Code, sa *[bankWords]uint32) {
+	t.P, t.Idx, t.Link, t.Discarded, t.fault = [4]bool{}, [2]uint32{}, 0, false, nil
+	for _, r := range c.reach {
+		clear(t.File[r[0]:r[1]])
+	}
+	copy(t.File[baseSA:baseSA+bankWords], sa[:])
 }
 
 // PlaceUniforms sets up the secondary attributes as the driver does: each
