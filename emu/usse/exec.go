@@ -290,9 +290,6 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 					}
 					taken |= 1 << i
 				}
-				if q.tr[i] != nil {
-					q.tr[i].op(c, o, t)
-				}
 			}
 			if o.kind == kBranch {
 				// anyinst/allinst: the branch follows any or all lanes
@@ -310,6 +307,11 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 							targets[i] = next
 						}
 					}
+				}
+			}
+			for i := 0; i < 4; i++ {
+				if mask>>i&1 != 0 && q.tr[i] != nil {
+					q.tr[i].jump(c, o, q.lanes[i], targets[i] != next)
 				}
 			}
 			// run the lanes going elsewhere than the first lane as their own groups

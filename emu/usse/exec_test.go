@@ -308,3 +308,25 @@ func TestEveryForm(t *testing.T) {
 	}
 	t.Logf("random words lowered: %v", seen)
 }
+
+// TestTraceBranch: a branch's trace line says whether the instance took it.
+func TestTraceBranch(t *testing.T) {
+	p := asmProgram(t, `
+        mov.u32 r0, 0x0
+        mov.u32 r2, 0x3f800000
+        mov.u32 r4, 0x40000000
+loop:   add.f32 r0.x, r0.x, r2.x
+        tst.sub.f32.testnat.chan0 p0, r0, r4
+        p0 br loop
+`, "")
+	var s SA
+	var buf bytes.Buffer
+	if _, err := p.Draw(Config{Trace: &buf, TraceInstance: -1}, &s, 1, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"p0 br -0x2   ; jumps", "p0 br -0x2   ; falls through", "p0=true", "p0=false"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("trace lacks %q:\n%s", want, buf.String())
+		}
+	}
+}

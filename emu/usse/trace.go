@@ -26,6 +26,20 @@ func (tr *tracer) head(c *Code, o *op) {
 	}
 }
 
+// jump prints a branch or lapc and whether the instance took it.
+func (tr *tracer) jump(c *Code, o *op, t *Instance, taken bool) {
+	tr.head(c, o)
+	if taken {
+		fmt.Fprintf(&tr.line, "   ; jumps")
+	} else {
+		fmt.Fprintf(&tr.line, "   ; falls through")
+	}
+	if o.kind == kBranch && o.aux2 != 0 {
+		fmt.Fprintf(&tr.line, ", link=%d", t.Link)
+	}
+	fmt.Fprintln(tr.w, tr.line.String())
+}
+
 func (tr *tracer) skip(c *Code, o *op) {
 	tr.head(c, o)
 	tr.line.WriteString("   ; predicate false")
@@ -80,8 +94,6 @@ func (tr *tracer) op(c *Code, o *op, t *Instance) {
 	switch o.kind {
 	case kTest:
 		fmt.Fprintf(&tr.line, "%sp%d=%v", sep, o.words[0]&3, t.P[o.words[0]&3])
-	case kBranch, kLoadPC:
-		fmt.Fprintf(&tr.line, "%sjump", sep)
 	case kSetLink:
 		fmt.Fprintf(&tr.line, "%slink=%d", sep, t.Link)
 	case kKill:
