@@ -29,6 +29,11 @@ type Resources struct {
 	// reads): the texture unit and the SA register, from the data
 	// container's base, where the driver puts the texture's state.
 	Samplers []DependentSampler
+	// OutputRegs (vertex programs): how many O registers the program's
+	// outputs take (the top byte of the varyings block's first output word:
+	// 4 for POSITION alone, 6 with a float2 TEXCOORD0, 8 with a COLOR, in
+	// the libvita2d GXPs).
+	OutputRegs int
 	// Fragment programs only.
 	Inputs []FragmentInput
 	Output FragmentOutput
@@ -158,6 +163,11 @@ func ParseResources(b []byte) (*Resources, error) {
 	for i := uint64(0); i < uint64(n); i++ {
 		o := at + 4*i
 		r.Samplers = append(r.Samplers, DependentSampler{Unit: int(le.Uint16(b[o:]) / 4), SAOffset: le.Uint16(b[o+2:])})
+	}
+	if p.Kind == Vertex {
+		if vo := uint64(0x2c) + uint64(le.Uint32(b[0x2c:])); vo+20 <= uint64(len(b)) {
+			r.OutputRegs = int(b[vo+19])
+		}
 	}
 	if p.Kind == Fragment {
 		if err := r.parseFragment(b, p); err != nil {

@@ -39,6 +39,9 @@ func Write(p *Program, r *Resources) []byte {
 	rel(0x2c)
 	vo := len(b)
 	b = append(b, make([]byte, 20)...)
+	if p.Kind == Vertex {
+		b[vo+19] = byte(r.OutputRegs)
+	}
 	if p.Kind == Fragment {
 		b[vo+8], b[vo+10], b[vo+11] = r.Output.StartPA, byte(r.Output.Type), r.Output.Components
 		le.PutUint16(b[vo+12:], uint16(len(r.Inputs)))

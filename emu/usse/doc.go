@@ -71,6 +71,18 @@
 // ldl/ldt/stl/stt and loads of other data types, the MOE-expanded fetch
 // count, I32MAD/I32MAD2 repeats, global registers g0..g63.
 //
+// What vita3k-shader-tests' notes report of the console: an instruction
+// naming an output register past the program's outputs, or a primary
+// attribute past its PA count, discards the instance (here: when the GXP
+// gives the counts, such an instruction ends the instance, discarded, and
+// the trace says why); an invalid instruction crashes the driver or
+// discards the pixel (here: a fault naming it); an end flag in the middle
+// of a program crashes the driver (here: the instance ends there; the
+// suite's vtstmsk programs carry an emitvtx.end before the end of their
+// code and ran on the console). The scheduling flags (skipinv, nosched,
+// syncstart, syncend, the data-ready counters of wdf/idf) have nothing to
+// act on: every instance is valid and every load completes at once.
+//
 // # Checked against the hardware
 //
 // vita3k-shader-tests (a real Vita's results, 449 result files; see
@@ -127,8 +139,7 @@
 // LOD modes are ignored (textures have one level), texel centres at
 // (i+0.5)/size; lda/sta addresses are source 0 + source 1 + source 2 in
 // bytes with immediates counted in words; I32MAD2 step 1 writes source 2;
-// registers past a bank fault (the console discards the pixel, per
-// vita3k-shader-tests' notes, for outputs the program does not declare).
+// indexed registers past a bank fault.
 // The VMOV integer formats' registers are doubled as usse.spec prints
 // them (Vita3K does not double them), and SMP's coordinate register is
 // read as usse.spec prints it (Vita3K doubles it).

@@ -479,7 +479,7 @@ func (t *Instance) step(c *Code, o *op, tr *tracer) (laneStatus, error) {
 			tr.op(c, o, t)
 		}
 		return laneDone, nil
-	case kKill:
+	case kKill, kDiscard:
 		t.Discarded = true
 		if tr != nil {
 			tr.op(c, o, t)

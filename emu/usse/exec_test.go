@@ -330,3 +330,27 @@ loop:   add.f32 r0.x, r0.x, r2.x
 		}
 	}
 }
+
+// TestOutOfRangeDiscards: an instruction naming an O register past the
+// program's outputs (or a PA register past its PA count) discards the
+// instance, as vita3k-shader-tests' notes report of the console.
+func TestOutOfRangeDiscards(t *testing.T) {
+	code, err := usse.Assemble("t.s", []byte("mov.u32 o0, 0x1\nmov.u32 o9, 0x2\nmov.u32 o1, 0x3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := make([]uint64, len(code)/8)
+	for i := range w {
+		w[i] = binary.LittleEndian.Uint64(code[8*i:])
+	}
+	p := New(&gxp.Program{Kind: gxp.Vertex, PARegs: 4, Primary: w}, &gxp.Resources{OutputRegs: 8})
+	var s SA
+	var got Instance
+	st, err := p.Draw(Config{}, &s, 1, nil, func(i int, inst *Instance) error { got = *inst; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Discarded != 1 || got.File[baseO] != 1 || got.File[baseO+1] != 0 {
+		t.Errorf("discarded %d, o0 %d o1 %d; want 1, 1, 0", st.Discarded, got.File[baseO], got.File[baseO+1])
+	}
+}

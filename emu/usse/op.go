@@ -31,6 +31,7 @@ const (
 	kStore                // sta/stl/stt
 	kDepth                // depthf: depth feedback
 	kDual                 // two ops of a dual-issue word (sub ops in dual)
+	kDiscard              // names a register the program does not have: the console discards the instance
 )
 
 // Operations of kVop and dual issue (aux).

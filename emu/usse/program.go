@@ -1,6 +1,7 @@
 package usse
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gpuisa/gpuisa/binfmt/gxp"
@@ -102,9 +103,50 @@ func New(g *gxp.Program, res *gxp.Resources) *Program {
 		res = &gxp.Resources{}
 	}
 	p := &Program{GXP: g, Res: res}
-	p.Primary = newCode("primary", g.Primary, false)
-	p.Secondary = newCode("secondary", g.Secondary, true)
+	p.Primary = newCode("primary", g.Primary, false, limits{pa: int(g.PARegs), o: res.OutputRegs})
+	p.Secondary = newCode("secondary", g.Secondary, true, limits{})
 	return p
+}
+
+// limits are the PA and O registers a primary program has (0: not known).
+type limits struct{ pa, o int }
+
+// check replaces an instruction's ops by a discard when they name a PA
+// register past the program's PA count or an O register past its outputs:
+// vita3k-shader-tests' notes report that the console then discards the
+// pixel. (Indexed operands are checked against the bank only.)
+func (lim limits) check(ops []op) []op {
+	bad := func(reg uint16, index uint8, p part) string {
+		if index != 0 || p == pConst {
+			return ""
+		}
+		w := int(reg)
+		switch {
+		case lim.pa > 0 && w >= basePA && w < basePA+bankWords && w-basePA >= lim.pa:
+			return fmt.Sprintf("pa%d is past the program's %d PA registers", w-basePA, lim.pa)
+		case lim.o > 0 && w >= baseO && w < baseO+bankWords && w-baseO >= lim.o:
+			return fmt.Sprintf("o%d is past the program's %d output registers", w-baseO, lim.o)
+		}
+		return ""
+	}
+	for i := range ops {
+		o := &ops[i]
+		var why string
+		for k := 0; k < int(o.n) && why == ""; k++ {
+			why = bad(o.dst[k].reg, o.dst[k].index, o.dst[k].part)
+		}
+		for s := 0; s < int(o.nsrc) && why == ""; s++ {
+			for k := range o.src[s] {
+				if why == "" {
+					why = bad(o.src[s][k].reg, o.src[s][k].index, o.src[s][k].part)
+				}
+			}
+		}
+		if why != "" {
+			return []op{{kind: kDiscard, inst: o.inst, last: true, err: errors.New(why), end: ops[len(ops)-1].end}}
+		}
+	}
+	return ops
 }
 
 // reach computes Code.reach: per bank (pa, o, r, i), the words up to the
@@ -174,7 +216,7 @@ func reach(ops []op) [][2]int {
 // fault ops: they fault only if control reaches them. Running past the last
 // instruction ends the instance (fragment programs end so: the driver's
 // patched-on tail is not in the GXP).
-func newCode(name string, words []uint64, secondary bool) Code {
+func newCode(name string, words []uint64, secondary bool, lim limits) Code {
 	c := Code{Name: name, Words: words, Insts: make([]usse.Inst, len(words)), Errs: make([]error, len(words))}
 	c.first = make([]int32, len(words)+1)
 	for i, w := range words {
@@ -185,7 +227,7 @@ func newCode(name string, words []uint64, secondary bool) Code {
 			c.ops = append(c.ops, op{kind: kFault, inst: int32(i), err: err, last: true})
 			continue
 		}
-		c.ops = append(c.ops, lower(&c.Insts[i], int32(i), secondary)...)
+		c.ops = append(c.ops, lim.check(lower(&c.Insts[i], int32(i), secondary))...)
 	}
 	c.first[len(words)] = int32(len(c.ops))
 	c.ops = append(c.ops, op{kind: kEnd, inst: int32(len(words)), last: true})

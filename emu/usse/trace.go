@@ -98,6 +98,8 @@ func (tr *tracer) op(c *Code, o *op, t *Instance) {
 		fmt.Fprintf(&tr.line, "%slink=%d", sep, t.Link)
 	case kKill:
 		fmt.Fprintf(&tr.line, "%sdiscarded", sep)
+	case kDiscard:
+		fmt.Fprintf(&tr.line, "%sdiscarded: %v", sep, o.err)
 	}
 	fmt.Fprintln(tr.w, tr.line.String())
 }

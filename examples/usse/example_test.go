@@ -76,7 +76,7 @@ func files(t *testing.T) map[string][]byte {
 		{Name: "aColor", Category: gxp.Attribute, Type: gxp.F32, Components: 4, ArraySize: 1, ResourceIndex: 4},
 		{Name: "uScale", Category: gxp.Uniform, Type: gxp.F32, Components: 4, Container: 14, ArraySize: 1, ResourceIndex: 0},
 		{Name: "uOffset", Category: gxp.Uniform, Type: gxp.F32, Components: 4, Container: 14, ArraySize: 1, ResourceIndex: 4},
-	}}, &gxp.Resources{Containers: []gxp.Container{{Index: 14, BaseSA: 0, Size: 8}}})
+	}}, &gxp.Resources{Containers: []gxp.Container{{Index: 14, BaseSA: 0, Size: 8}}, OutputRegs: 8})
 	var pos, col []byte
 	for v := 0; v < len(positions)/4; v++ {
 		for c := 0; c < 4; c++ {
@@ -133,7 +133,7 @@ func files(t *testing.T) map[string][]byte {
 	out["sum_v.gxp"] = gxp.Write(&gxp.Program{Kind: gxp.Vertex, PARegs: 8, SARegs: 8, Primary: assemble(t, "sum_v.s"), Params: []gxp.Param{
 		{Name: "aAddr", Category: gxp.Attribute, Type: gxp.U32, Components: 1, ArraySize: 1, ResourceIndex: 0},
 		{Name: "uWeights", Category: gxp.Uniform, Type: gxp.F32, Components: 4, Container: 14, ArraySize: 1, ResourceIndex: 0},
-	}}, &gxp.Resources{Containers: []gxp.Container{{Index: 14, BaseSA: 0, Size: 4}}})
+	}}, &gxp.Resources{Containers: []gxp.Container{{Index: 14, BaseSA: 0, Size: 4}}, OutputRegs: 4})
 	out["sum_v_mem.bin"] = f32s(sumMem...)
 	var sums, raw []byte
 	for v := 0; v < 4; v++ { // aAddr = 0x100 + 16v; the launch runs 4 of its 5 vertices
