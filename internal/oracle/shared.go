@@ -25,7 +25,7 @@ import (
 const Env = "GPUISA_SHARED"
 
 // Absent is what a test that needs the oracle says when it skips.
-const Absent = "oracle data absent (../shared, or $GPUISA_SHARED): skipped"
+const Absent = "oracle data absent (no ../shared, GPUISA_SHARED unset)"
 
 // SharedDir returns the shared/ directory (the one holding oracle/ and
 // seeds/), or "" when there is none; see the package comment for where it
