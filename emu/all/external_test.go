@@ -1,4 +1,4 @@
-package all
+package all_test
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package all
+package all_test
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/all"
 )
 
 // FuzzSkeleton: whatever the bytes, Skeleton gives a launch file that
@@ -49,7 +50,7 @@ func FuzzRun(f *testing.F) {
 		if len(code) > 0 && code[0] == 0x7f {
 			arch = "" // a cubin says
 		}
-		res, err := Run(&emu.Job{
+		res, err := all.Run(&emu.Job{
 			Program: &emu.Program{Name: "fuzz", Data: code, Arch: arch},
 			Grid:    emu.Dim3{2}, Block: emu.Dim3{40},
 			Buffers:  []emu.Alloc{{Name: "b", Data: make([]byte, 256)}},

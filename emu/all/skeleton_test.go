@@ -1,4 +1,4 @@
-package all
+package all_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/all"
 	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
@@ -53,7 +54,7 @@ func TestSkeletonOracle(t *testing.T) {
 				continue
 			}
 			j.MaxSteps = 1 << 16
-			res, err := Run(j)
+			res, err := all.Run(j)
 			var fault *emu.Fault
 			switch {
 			case err == nil:
