@@ -105,6 +105,18 @@ func TestDeviceSequence(t *testing.T) {
 	if got := binary.LittleEndian.Uint32(out); got != sum {
 		t.Errorf("reduce of the device's y = %#x, want %#x", got, sum)
 	}
+	// a clone runs on without changing the device
+	fork := dev.Clone()
+	if _, err := fork.Run(&emu.Job{Program: saxpy, Grid: emu.Dim3{2}, Block: emu.Dim3{128},
+		Buffers: []emu.Alloc{{Name: "x"}, {Name: "y"}},
+		Args:    []emu.Arg{emu.U32(n), emu.F32(100), emu.Ptr("x"), emu.Ptr("y")}}); err != nil {
+		t.Fatal(err)
+	}
+	fy, _ := fork.Buffer("y")
+	dy, _ := dev.Buffer("y")
+	if f, d := float32s(fy)[1], float32s(dy)[1]; d != 3.5*x[1] || f != d+100*x[1] {
+		t.Errorf("after a run on the clone: clone y[1] = %g, device y[1] = %g", f, d)
+	}
 	// a buffer given again must keep its size
 	_, err = dev.Run(&emu.Job{Program: saxpy, Buffers: []emu.Alloc{{Name: "x", Data: make([]byte, 8)}, {Name: "y"}},
 		Args: []emu.Arg{emu.U32(0), emu.F32(0), emu.Ptr("x"), emu.Ptr("y")}})
