@@ -146,9 +146,9 @@ func vop(v int, a, b float32) float32 {
 	case vSubflr:
 		return a - float32(math.Floor(float64(b)))
 	case vMin:
-		return float32(minNaN(float64(a), float64(b)))
+		return float32(minMax(float64(a), float64(b), false))
 	case vMax:
-		return float32(maxNaN(float64(a), float64(b)))
+		return float32(minMax(float64(a), float64(b), true))
 	case vDsx, vDsy:
 		return 0 // one instance alone: no neighbouring fragments (doc.go)
 	case vRcp:
@@ -165,26 +165,18 @@ func vop(v int, a, b float32) float32 {
 	return 0
 }
 
-// minNaN and maxNaN return the other operand when one is NaN (our
-// assumption, as IEEE minNum/maxNum).
-func minNaN(a, b float64) float64 {
+// minMax is min (or max) that returns the other operand when one is NaN
+// (our assumption, as IEEE minNum/maxNum).
+func minMax(a, b float64, isMax bool) float64 {
 	switch {
 	case math.IsNaN(a):
 		return b
 	case math.IsNaN(b):
 		return a
+	case isMax:
+		return math.Max(a, b)
 	}
 	return math.Min(a, b)
-}
-
-func maxNaN(a, b float64) float64 {
-	switch {
-	case math.IsNaN(a):
-		return b
-	case math.IsNaN(b):
-		return a
-	}
-	return math.Max(a, b)
 }
 
 // testResult applies a test's sign and zero tests (aux2 of kTest,

@@ -3,12 +3,12 @@ package usse
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gpuisa/gpuisa/binfmt/gxp"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // DefaultMaxSteps bounds the instructions of one instance: far above any
@@ -66,14 +66,7 @@ func (p *Program) Draw(cfg Config, sa *[bankWords]uint32, n int, init func(i int
 	var shared [bankWords]uint32
 	copy(shared[:], sec.File[baseSA:baseSA+bankWords])
 	quads := (n + 3) / 4
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if cfg.Trace != nil {
-		workers = 1 // one ordered trace
-	}
-	workers = max(1, min(workers, quads))
+	workers := emu.WorkerCount(cfg.Workers, quads, cfg.Trace != nil)
 	var (
 		next     atomic.Int64
 		mu       sync.Mutex
