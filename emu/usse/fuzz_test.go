@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/binfmt/gxp"
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // FuzzLaunch: any launch file text either fails to parse or load with an
@@ -93,5 +94,32 @@ func FuzzLoadGXP(f *testing.F) {
 		if len(p.Primary.Insts) != len(p.GXP.Primary) {
 			t.Fatal("instructions lost")
 		}
+		// a launch giving a value to every parameter the table names
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "p.gxp"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		l := &Launch{Program: "p.gxp", Arch: Arch, Count: emu.Num{Text: "3"},
+			Uniforms: map[string]Values{}, Attributes: map[string]Values{}, Inputs: map[string]Values{}}
+		one := Values{Nums: []emu.Num{{Text: "1"}}, Components: emu.Num{Text: "1"}}
+		for _, par := range p.GXP.Params {
+			switch par.Category {
+			case gxp.Uniform:
+				l.Uniforms[par.Name] = Values{Nums: []emu.Num{{Text: "1"}}}
+			case gxp.Attribute:
+				l.Attributes[par.Name] = one
+			}
+		}
+		for i := range p.Res.Inputs {
+			if name := inputName(&p.Res.Inputs[i]); name != "" {
+				l.Inputs[name] = one
+			}
+		}
+		if p.GXP.Kind == gxp.Vertex {
+			l.Inputs = nil
+		} else {
+			l.Attributes = nil
+		}
+		Run(l, dir, Config{MaxSteps: 500}) // errors are fine; panics and hangs are not
 	})
 }

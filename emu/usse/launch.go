@@ -386,7 +386,10 @@ func (p *Program) inputs(l *Launch, read func(string) ([]byte, error)) (*launchI
 		if err != nil {
 			return nil, fmt.Errorf("uniforms: %s: %v", name, err)
 		}
-		comps, elems := max(int(par.Components), 1), max(int(par.ArraySize), 1)
+		comps, elems := max(int(par.Components), 1), int(max(par.ArraySize, 1))
+		if par.ArraySize > bankWords {
+			return nil, fmt.Errorf("uniforms: %s: %d elements do not fit the SA bank", name, par.ArraySize)
+		}
 		if len(vals) != comps*elems {
 			return nil, fmt.Errorf("uniforms: %s takes %d values (%d x %d), got %d", name, comps*elems, elems, comps, len(vals))
 		}
@@ -496,8 +499,8 @@ func (in *launchInputs) placeAll(items []perInstance) error {
 		} else if n != count {
 			return fmt.Errorf("%s covers %d instances, %s %d", it.name, n, items[0].name, count)
 		}
-		if it.pa+wordsOf(it.f, it.comps) > bankWords {
-			return fmt.Errorf("%s: pa%d is past the PA bank", it.name, it.pa)
+		if it.pa < 0 || it.pa+wordsOf(it.f, it.comps) > bankWords {
+			return fmt.Errorf("%s: pa%d..%d is outside the PA bank", it.name, it.pa, it.pa+wordsOf(it.f, it.comps)-1)
 		}
 	}
 	in.count = count
@@ -538,7 +541,10 @@ func (p *Program) vertexInputs(l *Launch, in *launchInputs, read func(string) ([
 		if err != nil {
 			return fmt.Errorf("attributes: %s: %v", name, err)
 		}
-		comps := max(int(par.Components), 1) * max(int(par.ArraySize), 1)
+		comps := max(int(par.Components), 1) * int(max(par.ArraySize, 1))
+		if comps > bankWords || par.ArraySize > bankWords {
+			return fmt.Errorf("attributes: %s: %d components do not fit the PA bank", name, comps)
+		}
 		vals, err = expand(l.Attributes[name], vals, comps)
 		if err != nil {
 			return fmt.Errorf("attributes: %s: %v", name, err)
