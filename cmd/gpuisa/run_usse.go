@@ -37,7 +37,7 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 	if path == "-" {
 		dir = "."
 	}
-	cfg := eusse.Config{MaxSteps: o.maxSteps, TraceInstance: -1}
+	cfg := eusse.Config{MaxSteps: o.maxSteps, TraceInstance: -1, Workers: o.workers}
 	if o.trace || o.traceBlock >= 0 {
 		cfg.Trace, cfg.TraceInstance = stdout, o.traceBlock
 	}
