@@ -3,7 +3,6 @@ package emu
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -203,8 +202,13 @@ func (l *Launch) check() error {
 			return fmt.Errorf("memory[%d] needs a file or bytes", i)
 		}
 		if m.Bytes.Set() {
-			if _, err := m.Bytes.Uint(MaxMemory + 1); err != nil {
+			n, err := m.Bytes.Uint(MaxMemory + 1)
+			if err != nil {
 				return fmt.Errorf("memory[%d].bytes: %v", i, err)
+			}
+			a, _ := m.Addr.Uint(0)
+			if err := checkImageEnd(sp, a, n); err != nil {
+				return fmt.Errorf("memory[%d]: %v", i, err)
 			}
 		}
 		if m.Fill.Set() {
@@ -234,7 +238,7 @@ func (l *Launch) check() error {
 		}
 	}
 	for i, p := range l.Params {
-		if _, err := p.bytes(nil); err != nil {
+		if _, err := p.arg(); err != nil {
 			return fmt.Errorf("params[%d]: %v", i, err)
 		}
 		if p.Tex != nil || p.Surf != nil {
@@ -261,7 +265,7 @@ func (l *Launch) check() error {
 			}
 			continue
 		}
-		if err := outputSpace(o.Space); err != nil {
+		if err := globalOnly(o.Space); err != nil {
 			return fmt.Errorf("outputs[%d]: %v", i, err)
 		}
 		if _, err := o.Addr.Uint(0); err != nil {
@@ -281,7 +285,7 @@ func (l *Launch) check() error {
 				return fmt.Errorf("expect[%d]: no output file %q", i, e.Output)
 			}
 		case e.Words != "":
-			if err := outputSpace(e.Space); err != nil {
+			if err := globalOnly(e.Space); err != nil {
 				return fmt.Errorf("expect[%d]: %v", i, err)
 			}
 		default:
@@ -300,6 +304,15 @@ func (l *Launch) check() error {
 	return nil
 }
 
+// globalOnly checks the space of an output or an expectation: what a run
+// leaves is global memory (shared memory ends with its block).
+func globalOnly(s string) error {
+	if sp, err := spaceOf(s, false); err != nil || sp != Global {
+		return fmt.Errorf("space %q: outputs and expectations read global memory", s)
+	}
+	return nil
+}
+
 func spaceOf(s string, allowConst bool) (Space, error) {
 	switch s {
 	case "global", "":
@@ -312,70 +325,6 @@ func spaceOf(s string, allowConst bool) (Space, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown space %q", s)
-}
-
-// bytes appends the parameter's little-endian bytes; ptr parameters take
-// their address from bufs (nil while only checking syntax).
-func (p Param) bytes(bufs map[string]uint64) ([]byte, error) {
-	set := 0
-	for _, x := range []bool{p.U32 != nil, p.S32 != nil, p.U64 != nil, p.F32 != nil, p.F64 != nil, p.Ptr != nil, p.Tex != nil, p.Surf != nil} {
-		if x {
-			set++
-		}
-	}
-	if set != 1 {
-		return nil, fmt.Errorf("a parameter needs exactly one of u32, s32, u64, f32, f64, ptr, tex, surf")
-	}
-	if p.Tex != nil || p.Surf != nil {
-		return make([]byte, 8), nil // the handle is the ISA's (see ImageHandle)
-	}
-	le := func(v uint64, n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(v >> (8 * i))
-		}
-		return b
-	}
-	switch {
-	case p.U32 != nil:
-		v, err := p.U32.intIn(-(1 << 31), 1<<32-1)
-		if err != nil {
-			return nil, fmt.Errorf("u32 %q out of range", p.U32.Text)
-		}
-		return le(v, 4), nil
-	case p.S32 != nil:
-		v, err := p.S32.intIn(-(1 << 31), 1<<31-1)
-		if err != nil {
-			return nil, fmt.Errorf("s32 %q out of range", p.S32.Text)
-		}
-		return le(v, 4), nil
-	case p.U64 != nil:
-		v, err := p.U64.intIn(math.MinInt64, math.MaxUint64)
-		if err != nil {
-			return nil, fmt.Errorf("u64 %q out of range", p.U64.Text)
-		}
-		return le(v, 8), nil
-	case p.F32 != nil:
-		f, err := p.F32.Float()
-		if err != nil {
-			return nil, err
-		}
-		return le(uint64(math.Float32bits(float32(f))), 4), nil
-	case p.F64 != nil:
-		f, err := p.F64.Float()
-		if err != nil {
-			return nil, err
-		}
-		return le(math.Float64bits(f), 8), nil
-	}
-	if bufs == nil {
-		return le(0, 4), nil
-	}
-	a, ok := bufs[*p.Ptr]
-	if !ok {
-		return nil, fmt.Errorf("ptr to unknown buffer %q", *p.Ptr)
-	}
-	return le(a, 4), nil
 }
 
 // MaxMemory bounds every memory space a launch file can ask for (1 GiB):
@@ -394,11 +343,19 @@ const SegmentAlign = 256
 // little past their input images see zeros, as on that model.
 const DefaultGlobalBytes = 1 << 18
 
-// Setup is a launch file with its files read: the memory images built, the
-// buffers placed and the parameters packed.
+// Setup is a job placed in memory (see Job.Setup): the memory images
+// built, the buffers placed and the parameters packed. It is what the ISA
+// emulators run.
 type Setup struct {
+	Job  *Job
+	Arch string // the architecture the job runs on
+	// Memory, when not nil, is the global memory the run uses (a Device's);
+	// otherwise each run gets a copy of Global and GlobalSegments.
+	Memory *Memory
+	// Launch and Dir are the launch file and its directory, for setups read
+	// from one (Load): its outputs and expectations.
 	Launch  *Launch
-	Dir     string // directory of the launch file
+	Dir     string
 	Grid    Dim3
 	Block   Dim3
 	Global  []byte
@@ -413,11 +370,6 @@ type Setup struct {
 	// GlobalSegments are global memory's further regions (images at or
 	// above MaxMemory), sorted and disjoint.
 	GlobalSegments []Segment
-
-	// RunOnce says the setup is run once (as gpuisa run does): the run
-	// gets its memory instead of a copy, so a launch's global memory
-	// exists once (docs/limits.md).
-	RunOnce bool
 }
 
 // SharedImage is bytes copied into every block's shared memory.
@@ -431,6 +383,8 @@ type BufferPlace struct {
 	Addr, Bytes uint64
 }
 
+// readFile reads a file the launch names (relative to dir) through a size
+// limit: its size is checked before anything is read (internal/safeio).
 func (l *Launch) readFile(dir, name string, limit int64) ([]byte, error) {
 	p := name
 	if !filepath.IsAbs(p) {
@@ -439,172 +393,110 @@ func (l *Launch) readFile(dir, name string, limit int64) ([]byte, error) {
 	return safeio.ReadFile(p, limit)
 }
 
-// Load reads the files a launch file names (relative to dir) and builds the
-// initial memory. Every size is known and checked before memory is
-// allocated, and files are read straight into place (loadmem.go).
-func Load(l *Launch, dir string) (*Setup, error) {
-	s := &Setup{Launch: l, Dir: dir, Grid: l.GridDim(), Block: l.BlockDim(), Buffers: map[string]BufferPlace{}}
-	var end uint64 // what the images, buffers and outputs need
-	var globals, far []region
-	var farBytes uint64
-	for i, m := range l.Memory {
-		addr, _ := m.Addr.Uint(0)
-		sp, _ := spaceOf(m.Space, true)
-		limit := uint64(MaxMemory)
-		switch {
-		case sp == Constant:
-			limit = ConstBankBytes - min(addr, ConstBankBytes)
-		case sp == Shared:
-			limit = maxSharedImageEnd - min(addr, maxSharedImageEnd)
-		case addr < MaxMemory:
-			limit = MaxMemory - addr
+// imageBytes reads a memory image or buffer: size bytes when given (the
+// file's first bytes, then the fill; one allocation, made after size was
+// checked), else the whole file, which must be at most limit bytes.
+func imageBytes(l *Launch, dir, file string, size, fill Num, limit uint64) ([]byte, error) {
+	if !size.Set() {
+		if file == "" {
+			return nil, nil
 		}
-		r, err := l.regionOf(dir, m.File, m.Bytes, m.Fill, limit)
-		var big *overLimit
-		switch {
-		case errors.As(err, &big) && sp == Global:
-			return nil, fmt.Errorf("memory[%d]: image of %#x bytes at %#x ends past %#x (a global image may start at or above it)", i, big.n, addr, MaxMemory)
-		case errors.As(err, &big):
-			return nil, fmt.Errorf("memory[%d]: %s image of %#x bytes at %#x ends past %#x", i, sp, big.n, addr, addr+limit)
-		case err != nil:
-			return nil, fmt.Errorf("memory[%d]: %v", i, err)
-		}
-		r.addr = addr
-		switch {
-		case sp == Global && addr >= MaxMemory:
-			if r.n > 0 && addr+r.n-1 < addr {
-				return nil, fmt.Errorf("memory[%d]: image at %#x wraps past the end of the address space", i, addr)
-			}
-			if farBytes += r.n; farBytes > MaxMemory {
-				return nil, fmt.Errorf("global memory images above %#x need more than %#x bytes", uint64(MaxMemory), uint64(MaxMemory))
-			}
-			far = append(far, r)
-			continue
-		case addr+r.n > MaxMemory:
-			return nil, fmt.Errorf("memory[%d]: image ends past %#x (a global image may start at or above it)", i, MaxMemory)
-		}
-		switch sp {
-		case Global:
-			globals = append(globals, r)
-			end = max(end, addr+r.n)
-		case Shared:
-			data, err := r.bytes()
-			if err != nil {
-				return nil, fmt.Errorf("memory[%d]: %v", i, err)
-			}
-			s.Shared = append(s.Shared, SharedImage{addr, data})
-		case Constant:
-			bank, _ := m.Bank.Uint(16)
-			c := s.Const[bank]
-			if need := addr + r.n; uint64(len(c)) < need {
-				c = append(c, make([]byte, need-uint64(len(c)))...)
-			}
-			if err := r.writeTo(c[addr : addr+r.n]); err != nil {
-				return nil, fmt.Errorf("memory[%d]: %v", i, err)
-			}
-			s.Const[bank] = c
-		}
+		return l.readFile(dir, file, int64(limit))
 	}
-	// buffers after the images, 256-aligned, never at 0, in name order
-	names := make([]string, 0, len(l.Buffers))
-	for n := range l.Buffers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	next := uint64(256)
-	for _, g := range globals {
-		next = max(next, g.addr+g.n)
-	}
-	for _, n := range names {
-		b := l.Buffers[n]
-		next = (next + 255) &^ 255
-		r, err := l.regionOf(dir, b.File, b.Bytes, b.Fill, MaxMemory-min(next, MaxMemory))
-		var big *overLimit
-		if errors.As(err, &big) {
-			return nil, fmt.Errorf("buffer %q of %#x bytes does not fit below %#x", n, big.n, MaxMemory)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("buffer %q: %v", n, err)
-		}
-		r.addr = next
-		s.Buffers[n] = BufferPlace{next, r.n}
-		globals = append(globals, r)
-		next += max(r.n, 1)
-		end = max(end, next)
-	}
-	for _, o := range l.Outputs {
-		if o.Buffer == "" && (o.Space == "global" || o.Space == "") {
-			a, _ := o.Addr.Uint(0)
-			n, _ := o.Bytes.Uint(MaxMemory + 1)
-			if a < MaxMemory { // the far ones read segments
-				end = max(end, a+n)
-			}
-		}
-	}
-	if l.GlobalBytes.Set() {
-		n, _ := l.GlobalBytes.Uint(MaxMemory + 1)
-		if n < end {
-			return nil, fmt.Errorf("global_bytes %#x is smaller than the images, buffers and outputs (%#x)", n, end)
-		}
-		end = n
-	} else {
-		end = max(end, DefaultGlobalBytes)
-	}
-	if end > MaxMemory {
-		return nil, fmt.Errorf("global memory of %#x bytes is larger than %#x", end, MaxMemory)
-	}
-	segs, err := farSegments(far)
+	n, err := size.Uint(MaxMemory + 1)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.placeGlobal(end, globals); err != nil {
+	data := make([]byte, n)
+	got := 0
+	if file != "" {
+		p := file
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, file)
+		}
+		if got, err = safeio.ReadPrefix(p, data); err != nil {
+			return nil, err
+		}
+	}
+	if f, _ := fill.Uint(256); f != 0 {
+		for i := got; i < len(data); i++ {
+			data[i] = byte(f)
+		}
+	}
+	return data, nil
+}
+
+// Load reads the files a launch file names (relative to dir) and builds the
+// initial memory: the Job of the launch file, placed (Job.Setup).
+func Load(l *Launch, dir string) (*Setup, error) {
+	j, err := l.Job(dir)
+	if err != nil {
 		return nil, err
 	}
-	s.GlobalSegments = segs
-	addrs := map[string]uint64{}
-	for n, b := range s.Buffers {
-		addrs[n] = b.Addr
+	s, err := j.Setup()
+	if err != nil {
+		return nil, err
 	}
-	for i, p := range l.Params {
-		b, err := p.bytes(addrs)
-		if err != nil {
-			return nil, fmt.Errorf("params[%d]: %v", i, err)
-		}
-		if p.Tex != nil || p.Surf != nil {
-			h, err := l.ImageHandle(p)
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			for j := range b {
-				b[j] = byte(h >> (8 * j))
-			}
-		}
-		for len(s.Params)%len(b) != 0 {
-			s.Params = append(s.Params, 0)
-		}
-		s.Params = append(s.Params, b...)
-	}
-	if l.SharedBytes.Set() {
-		n, _ := l.SharedBytes.Uint(MaxMemory + 1)
-		s.SharedBytes = int(n)
-	}
-	if l.LocalBytes.Set() {
-		n, _ := l.LocalBytes.Uint(MaxMemory + 1)
-		s.LocalBytes = int(n)
-	}
-	if l.MaxSteps.Set() {
-		n, _ := l.MaxSteps.Uint(0)
-		s.MaxSteps = int64(min(n, math.MaxInt64))
-	}
+	s.Launch, s.Dir = l, dir
 	return s, nil
 }
 
-// GlobalMemory returns a copy of the setup's global memory (the dense
-// region and the segments) for one run.
+// placedImage is an image at its address.
+type placedImage struct {
+	addr uint64
+	data []byte
+}
+
+// segments lays out images at or above MaxMemory: each spans its image
+// rounded out to SegmentAlign, images whose spans touch share one, later
+// images overwrite earlier ones.
+func segments(far []placedImage) ([]Segment, error) {
+	if len(far) == 0 {
+		return nil, nil
+	}
+	type span struct{ lo, hi uint64 }
+	spans := make([]span, len(far))
+	for i, f := range far {
+		hi := f.addr + uint64(len(f.data))
+		spans[i] = span{f.addr &^ (SegmentAlign - 1), (hi + SegmentAlign - 1) &^ (SegmentAlign - 1)}
+		if spans[i].hi < hi { // rounding wrapped: the image reaches the top of the address space
+			spans[i].hi = 0
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	var merged []span
+	for _, sp := range spans {
+		if n := len(merged); n > 0 && (merged[n-1].hi == 0 || sp.lo <= merged[n-1].hi) {
+			if merged[n-1].hi != 0 && (sp.hi == 0 || sp.hi > merged[n-1].hi) {
+				merged[n-1].hi = sp.hi
+			}
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	var total uint64
+	segs := make([]Segment, len(merged))
+	for i, sp := range merged {
+		n := sp.hi - sp.lo // 2^64 - lo when hi wrapped to 0
+		if total += n; n > MaxMemory || total > MaxMemory {
+			return nil, fmt.Errorf("global memory images above %#x need more than %#x bytes", uint64(MaxMemory), uint64(MaxMemory))
+		}
+		segs[i] = Segment{Addr: sp.lo, Data: make([]byte, n)}
+	}
+	m := Memory{Space: Global, Segments: segs}
+	for _, f := range far {
+		if err := m.Write(f.addr, f.data); err != nil {
+			return nil, err // cannot happen: the segments cover every image
+		}
+	}
+	return segs, nil
+}
+
+// GlobalMemory returns the setup's global memory for one run: Memory when
+// set, else a copy of the dense region and the segments.
 func (s *Setup) GlobalMemory() *Memory {
-	if s.RunOnce {
-		// one run: it may have the setup's memory, which then exists once
-		return &Memory{Space: Global, Data: s.Global, Segments: s.GlobalSegments}
+	if s.Memory != nil {
+		return s.Memory
 	}
 	m := &Memory{Space: Global, Data: append([]byte(nil), s.Global...)}
 	for _, sg := range s.GlobalSegments {

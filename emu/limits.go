@@ -93,10 +93,49 @@ func (lim ArchLimits) CheckShared(s *Setup, need int) error {
 	return nil
 }
 
+// checkImageEnd checks that a constant or shared image of n bytes at addr
+// ends within its space (a constant bank; the most shared memory any
+// architecture has), before anything is allocated: a 256-byte constant
+// image at 0x3fffff00 made a 1 GiB bank.
+func checkImageEnd(sp Space, a, n uint64) error {
+	var end uint64
+	switch sp {
+	case Constant:
+		end = ConstBankBytes
+	case Shared:
+		end = maxSharedImageEnd
+	default:
+		return nil
+	}
+	if a > end || n > end-a {
+		return fmt.Errorf("%s image of %#x bytes at %#x ends past %#x", sp, n, a, end)
+	}
+	return nil
+}
+
+// imageLimit is the most a memory image's file may hold at addr of sp:
+// the rest of a constant bank or of shared memory, or of global memory's
+// dense region (images at or above it get segments of their own).
+func imageLimit(sp Space, addr uint64) uint64 {
+	switch {
+	case sp == Constant:
+		return ConstBankBytes - min(addr, ConstBankBytes)
+	case sp == Shared:
+		return maxSharedImageEnd - min(addr, maxSharedImageEnd)
+	case addr < MaxMemory:
+		return MaxMemory - addr
+	}
+	return MaxMemory
+}
+
+// maxSharedImageEnd bounds shared memory images before the architecture is
+// known: no architecture has more shared memory per block.
+const maxSharedImageEnd = 64 << 10
+
 // CheckArch checks the launch's shape against its architecture's limits
 // (a launch for an architecture without limits here passes).
 func (s *Setup) CheckArch() error {
-	lim, ok := LimitsOf(s.Launch.Arch)
+	lim, ok := LimitsOf(s.Arch)
 	if !ok {
 		return nil
 	}
@@ -104,19 +143,6 @@ func (s *Setup) CheckArch() error {
 }
 
 func dimList(d Dim3) string { return fmt.Sprintf("[%d,%d,%d]", d[0], d[1], d[2]) }
-
-// outputSpace is the space of an output or an expectation: only global
-// memory outlives a run (every block has its own shared memory).
-func outputSpace(s string) error {
-	sp, err := spaceOf(s, false)
-	if err != nil {
-		return err
-	}
-	if sp != Global {
-		return fmt.Errorf("space %q cannot be read after the run (each block has its own); copy it to global memory", s)
-	}
-	return nil
-}
 
 // checkOutputFile rejects output names that would leave -out DIR.
 func checkOutputFile(name string) error {
@@ -193,26 +219,22 @@ func ParseTexelFormat(s string) (TexelFormat, error) {
 	return f, nil
 }
 
-// ImageBytes is the size of a texture or surface with every level and
-// layer, computed without overflow and checked against the global memory
-// it must fit in (MaxMemory) before anything is allocated.
+// ImageBytes is the size of a launch file's texture or surface with every
+// level and layer (TexBytes), its numbers checked first.
 func ImageBytes(im Image) (uint64, error) {
-	f, err := ParseTexelFormat(im.Format)
-	if err != nil {
-		return 0, err
-	}
-	size := [3]uint64{1, 1, 1}
 	if len(im.Size) == 0 || len(im.Size) > 3 {
 		return 0, fmt.Errorf("size needs 1 to 3 numbers")
 	}
+	var size []int
 	for i, n := range im.Size {
 		v, err := n.Uint(1 << 16)
 		if err != nil || v == 0 {
 			return 0, fmt.Errorf("size[%d] must be 1..65535", i)
 		}
-		size[i] = v
+		size = append(size, int(v))
 	}
 	layers, levels := uint64(1), uint64(1)
+	var err error
 	if im.Layers.Set() {
 		if layers, err = im.Layers.Uint(1 << 16); err != nil || layers == 0 {
 			return 0, fmt.Errorf("layers must be 1..65535")
@@ -223,16 +245,34 @@ func ImageBytes(im Image) (uint64, error) {
 			return 0, fmt.Errorf("levels must be 1..65535")
 		}
 	}
+	return TexBytes(im.Format, size, int(layers), int(levels))
+}
+
+// TexBytes is the size of an image of the format and shape (sizes
+// 1..65535, layers and levels 0 or 1 for one) with every level and layer,
+// computed without overflow and checked against the global memory it must
+// fit in (MaxMemory) before anything is allocated: a texture of 65535^3
+// texels by 65535 layers wrapped to a small size, a 64 GiB one was
+// allocated before its check.
+func TexBytes(format string, size []int, layers, levels int) (uint64, error) {
+	f, err := ParseTexelFormat(format)
+	if err != nil {
+		return 0, err
+	}
+	dims := [3]uint64{1, 1, 1}
+	for i, n := range size[:min(len(size), 3)] {
+		dims[i] = uint64(max(n, 1))
+	}
 	var total uint64
-	for lv := range min(levels, 64) {
-		n := uint64(f.Bytes()) * layers
+	for lv := range min(max(levels, 1), 64) {
+		n := uint64(f.Bytes()) * uint64(max(layers, 1))
 		for d := range 3 {
-			n = mulCapped(n, max(1, size[d]>>lv))
+			n = mulCapped(n, max(1, dims[d]>>lv))
 		}
 		total += n
 		if total > MaxMemory {
 			return 0, fmt.Errorf("%v texels x %d layers of %s need more than the %d bytes of global memory",
-				size[:len(im.Size)], layers, f.Name, MaxMemory)
+				dims[:max(len(size), 1)], max(layers, 1), f.Name, MaxMemory)
 		}
 	}
 	return total, nil
@@ -245,4 +285,26 @@ func mulCapped(a, b uint64) uint64 {
 		return MaxMemory + 1
 	}
 	return lo
+}
+
+// imageRoom is the global memory a job's textures and surfaces take after
+// the dense region (their texels, alignment and descriptor tables), which
+// the placement reserves as capacity so that placing them copies nothing.
+func (j *Job) imageRoom() uint64 {
+	var room uint64
+	for _, ims := range [][]TexImage{j.Textures, j.Surfaces} {
+		for _, im := range ims {
+			if im.Buffer != "" {
+				continue
+			}
+			if n, err := TexBytes(im.Format, im.Size, im.Layers, im.Levels); err == nil {
+				room += n + 256
+			}
+		}
+	}
+	if room == 0 {
+		return 0
+	}
+	n := uint64(len(j.Textures) + len(j.Surfaces) + 1)
+	return min(room+n*0x60+512, MaxMemory)
 }

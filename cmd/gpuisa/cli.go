@@ -36,6 +36,7 @@ func commands() []*command {
 		disCommand(),
 		asCommand(),
 		runCommand(),
+		launchCommand(),
 		archsCommand(),
 		versionCommand(),
 		helpCommand(),

@@ -65,38 +65,10 @@ func archOrAny(a isa.Arch) string {
 }
 
 // disCubin lists every function of a cubin in cuobjdump -sass form, or for
-// sm_5x as nvdisasm does with the options mx.
+// sm_5x as nvdisasm does with the options mx (isa/all.ListCubin).
 func disCubin(w io.Writer, f *cubin.File, arch isa.Arch, mx maxwell.ListOptions) []error {
-	a, err := all.LookupSM(f.SM())
-	if err != nil {
-		return []error{fmt.Errorf("e_flags at %#x: cubin for sm_%d: %w", eFlagsOffset(f), f.SM(), err)}
-	}
-	if arch.Name != "" && arch.Name != a.Name {
+	if a, err := all.LookupSM(f.SM()); err == nil && arch.Name != "" && arch.Name != a.Name {
 		return []error{fmt.Errorf("the cubin is for %s, not %s", a.Name, arch.Name)}
 	}
-	dots := "\t\t.........."
-	if a.ISA == "tesla" {
-		dots = "\t\t....................................."
-	}
-	if a.ISA == "maxwell" {
-		return disMaxwellCubin(w, f, a, mx)
-	}
-	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
-	var errs []error
-	for _, fn := range f.Functions {
-		fmt.Fprintf(w, "\t\tFunction : %s\n\t.headerflags    @\"%s\"\n", fn.Name, cubin.CuobjdumpHeaderFlags(f.Flags))
-		for _, e := range disRaw(w, fn.Code, 0, a) { // streamed: a function may be large
-			errs = append(errs, fmt.Errorf("function %s: %w", fn.Name, e))
-		}
-		fmt.Fprintf(w, "%s\n\n\n", dots)
-	}
-	return errs
-}
-
-// eFlagsOffset is where e_flags (which holds the SM version) is in a cubin.
-func eFlagsOffset(f *cubin.File) int {
-	if f.Class == 32 {
-		return 0x24
-	}
-	return 0x30
+	return all.WriteCubin(w, f, mx)
 }

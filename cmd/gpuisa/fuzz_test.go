@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-		"fmt"
+	"fmt"
 	"strings"
 	"testing"
 

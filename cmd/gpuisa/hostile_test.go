@@ -143,16 +143,17 @@ func TestSilentDamage(t *testing.T) {
   "buffers": {"b": {"bytes": 16}}, "outputs": [{"buffer": "b", "file": "../x.bin"}]}`, mx, "launch.json:2:72: launch file: outputs[0]: file \"../x.bin\" is not a plain name"},
 		// shared memory read as global
 		{`{"program": "p.s", "arch": "sm_52", "grid": [1], "block": [1],
-  "outputs": [{"space": "shared", "addr": 0, "bytes": 16, "file": "s.bin"}]}`, mx, "cannot be read after the run"},
+  "outputs": [{"space": "shared", "addr": 0, "bytes": 16, "file": "s.bin"}]}`, mx, "launch.json:2:25: launch file: outputs[0]: space \"shared\": outputs and expectations read global memory"},
 		{`{"program": "p.s", "arch": "sm_52", "grid": [1], "block": [1],
-  "expect": [{"space": "shared", "words": "w.tsv"}]}`, mx, "cannot be read after the run"},
+  "expect": [{"space": "shared", "words": "w.tsv"}]}`, mx, "outputs and expectations read global memory"},
 		// a 64-bit value for a u32 parameter
 		{`{"program": "p.s", "arch": "sm_52", "grid": [1], "block": [1],
   "params": [{"u32": "0xffffffffffffffff"}]}`, mx, "launch.json:2:22: launch file: params[0]: u32 \"0xffffffffffffffff\" out of range"},
 		// what the sm_1x runner ignored
 		{`{"program": "v.cubin", "grid": [1], "block": [1], "params": [{"u32": 1}]}`,
 			map[string][]byte{"v.cubin": readRepo(t, "examples/tesla/vecadd.cubin")}, "the launch gives 1 parameters, the kernel takes 4"},
-		{`{"program": "p.s", "arch": "sm_10", "link": ["x.cubin"], "grid": [1], "block": [1]}`, map[string][]byte{"p.s": []byte("RET;\n")}, "\"link\" is an sm_5x extension"},
+		{`{"program": "p.s", "arch": "sm_10", "link": ["x.cubin"], "grid": [1], "block": [1]}`,
+			map[string][]byte{"p.s": []byte("RET;\n"), "x.cubin": readRepo(t, "examples/tesla/vecadd.cubin")}, "\"link\" is an sm_5x extension"},
 		{`{"program": "p.s", "arch": "sm_10", "grid": [1], "block": [1], "textures": {"t": {"format": "r32f", "size": [4]}}}`,
 			map[string][]byte{"p.s": []byte("RET;\n")}, "sm_5x extensions"},
 		{`{"program": "p.s", "arch": "sm_10", "grid": [1], "block": [1], "surfaces": {"s": {"format": "r32f", "size": [4]}}}`,
@@ -183,8 +184,8 @@ func TestHugeFiles(t *testing.T) {
 	img := huge("img.bin", 3<<30)
 	for _, c := range []struct{ launch, want string }{
 		{`{"program": "` + prog + `", "arch": "sm_52", "grid": [1], "block": [1]}`, "more than the limit of 256 MiB"},
-		{`{"program": "p.s", "arch": "sm_52", "grid": [1], "block": [1], "memory": [{"addr": 0, "file": "` + img + `"}]}`, "ends past 0x40000000"},
-		{`{"program": "p.s", "arch": "sm_52", "grid": [1], "block": [1], "buffers": {"b": {"file": "` + img + `"}}}`, "does not fit below 0x40000000"},
+		{`{"program": "p.s", "arch": "sm_52", "grid": [1], "block": [1], "memory": [{"addr": 0, "file": "` + img + `"}]}`, "3221225472 bytes, more than the limit of 1 GiB"},
+		{`{"program": "p.s", "arch": "sm_52", "grid": [1], "block": [1], "buffers": {"b": {"file": "` + img + `"}}}`, "buffer \"b\": " + img + ": 3221225472 bytes, more than the limit of 1 GiB"},
 	} {
 		runExpect(t, c.launch, map[string][]byte{"p.s": []byte("EXIT;\n")}, c.want)
 	}

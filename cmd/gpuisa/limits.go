@@ -19,18 +19,17 @@ const maxInputBytes = 256 << 20
 // random bytes has one per word).
 const maxPrintedErrors = 100
 
-// applyBudget puts run's launch-wide limits into the engine's
-// configuration: the instruction budget, the deadline and the progress
-// lines a long run prints on stderr.
-func applyBudget(cfg *emu.Config, o runOptions, stderr io.Writer) {
-	cfg.Budget = o.budget
+// applyBudget puts run's launch-wide limits into the job: the instruction
+// budget, the deadline and the progress lines a long run prints on stderr.
+func applyBudget(j *emu.Job, o runOptions, stderr io.Writer) {
+	j.Budget = o.budget
 	if o.budget == 0 {
-		cfg.Budget = -1 // no limit
+		j.Budget = -1 // no limit
 	}
 	if o.timeout > 0 {
-		cfg.Deadline = time.Now().Add(o.timeout)
+		j.Deadline = time.Now().Add(o.timeout)
 	}
-	cfg.Progress = prefixed{stderr, "gpuisa run: "}
+	j.Progress = prefixed{stderr, "gpuisa run: "}
 }
 
 // prefixed writes each line with a prefix.

@@ -9,10 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/emu"
-	emaxwell "github.com/gpuisa/gpuisa/emu/maxwell"
-	"github.com/gpuisa/gpuisa/emu/tesla"
+	"github.com/gpuisa/gpuisa/emu/all"
 	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
@@ -20,11 +18,14 @@ func runCommand() *command {
 	return &command{
 		name:    "run",
 		args:    "LAUNCH.json",
-		summary: "run an sm_1x or sm_5x kernel as a launch file describes; check its expectations",
+		summary: "run an sm_1x, sm_2x or sm_5x kernel, or an SGX543 shader, as a launch file describes; check its expectations",
 		doc: `The launch file (docs/launch.md) names the program (a cubin, raw code or a listing), the
 grid, the memory and parameters, what to write back and what the run must produce.
 After the run it prints warps, instructions executed, divergent branches and speed; a
-fault (block, thread, pc, instruction, reason) or a failed expectation exits 1.`,
+fault (block, thread, pc, instruction, reason) or a failed expectation exits 1.
+A launch file with "arch": "sgx543" runs a PS Vita GXP shader (docs/usse-launch.md):
+its secondary program once, then the primary one per vertex or fragment; -trace prints
+each executed instruction with the registers it wrote, -trace-block N only instance N.`,
 		define: defineRun,
 	}
 }
@@ -36,7 +37,7 @@ func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	fs.IntVar(&o.traceBlock, "trace-block", -1, "trace only block `N` (linear index)")
 	fs.IntVar(&o.traceWarp, "trace-warp", -1, "trace only warp `N` of each block")
 	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^26)")
-	fs.IntVar(&o.workers, "workers", 0, "blocks run in parallel (default: all cores)")
+	fs.IntVar(&o.workers, "workers", 0, "run `N` blocks in parallel (default: all cores)")
 	fs.Int64Var(&o.budget, "budget", emu.DefaultBudget, "stop the launch after `N` warp-instructions in all (0: no limit)")
 	fs.DurationVar(&o.timeout, "timeout", 0, "stop the launch after `DURATION`, e.g. 30s (default: no limit)")
 	return func(cio *cmdIO, files []string) int {
@@ -58,68 +59,44 @@ type runOptions struct {
 	timeout               time.Duration
 }
 
-// runLaunch loads a launch file, runs it, writes its outputs and checks it.
+// runLaunch reads a launch file, runs it through the library's entry point
+// (emu/all), writes its outputs and checks its expectations.
 func runLaunch(cio *cmdIO, path string, o runOptions) int {
+	if code, ok := runShader(cio, path, o); ok {
+		return code
+	}
 	stdout, stderr := cio.stdout, cio.stderr
-	setup, launchText, err := loadLaunch(path, cio.stdin)
+	l, dir, text, err := readLaunch(path, cio.stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 		return 1
 	}
-	setup.RunOnce = true // the launch's memory exists once
-	arch := setup.Launch.Arch
-	if arch == "" {
-		// a cubin says its architecture; raw code and listings need "arch"
-		arch = cubinArch(setup)
-		if arch == "" {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), launchText,
-				errors.New("the launch file needs \"arch\" for a raw or listing program"), []string{"program"}))
-			return 1
-		}
-		setup.Launch.Arch = arch
-	}
-	adjust := func(cfg *emu.Config) {
-		cfg.Workers = o.workers
-		if o.maxSteps > 0 {
-			cfg.MaxSteps = o.maxSteps
-		}
-		applyBudget(cfg, o, stderr)
-		if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
-			cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = stdout, o.traceBlock, o.traceWarp
-		}
-	}
-	var (
-		stats  emu.Stats
-		res    *emu.Result
-		runErr error
-	)
-	switch {
-	case tesla.IsArch(arch):
-		outcome, err := tesla.RunSetup(setup, adjust)
-		if outcome == nil {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), launchText, err, []string{"program"}))
-			return 1
-		}
-		stats, res, runErr = outcome.Stats, outcome.Result, err
-	case emaxwell.IsArch(arch):
-		outcome, err := emaxwell.RunSetup(setup, adjust)
-		if outcome == nil {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), launchText, err, []string{"program"}))
-			return 1
-		}
-		stats, res, runErr = outcome.Stats, outcome.Result, err
-	default:
-		fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), launchText,
-			fmt.Errorf("arch %q cannot be run yet (sm_10..sm_13, sm_50..sm_53)", arch), []string{"arch"}))
+	job, err := l.Job(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), text, err, []string{"program"}))
 		return 1
 	}
-	st := stats
-	fmt.Fprintf(stdout, "%s: %s grid %v block %v: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
-		filepath.Base(path), arch, setup.Grid, setup.Block, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
-		st.Duration.Round(time.Microsecond), speed(st))
+	job.Workers = o.workers
+	applyBudget(job, o, stderr)
+	if o.maxSteps > 0 {
+		job.MaxSteps = o.maxSteps
+	}
+	if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
+		job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
+	}
+	res, runErr := all.Run(job)
 	if status := internalRunError(stderr, runErr); status != 0 {
 		return status
 	}
+	if res == nil {
+		// the program, or the launch against the architecture's limits
+		fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), text, runErr, []string{"program"}))
+		return 1
+	}
+	st := res.Stats
+	fmt.Fprintf(stdout, "%s: %s grid %v block %v: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
+		filepath.Base(path), res.Arch, job.Grid, job.Block, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
+		st.Duration.Round(time.Microsecond), speed(st))
 	if runErr != nil {
 		var f *emu.Fault
 		if errors.As(runErr, &f) {
@@ -134,8 +111,8 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 			return 1
 		}
-		for _, output := range setup.Launch.Outputs {
-			b, err := setup.OutputBytes(output, res)
+		for _, output := range l.Outputs {
+			b, err := l.OutputBytes(output, res)
 			if err == nil {
 				err = writeOutput(o.out, output.File, b)
 			}
@@ -145,8 +122,8 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 			}
 		}
 	}
-	if len(setup.Launch.Expect) > 0 {
-		n, err := setup.Check(res)
+	if len(l.Expect) > 0 {
+		n, err := l.Check(dir, res)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpuisa run: FAIL %v\n", err)
 			return 1
@@ -156,10 +133,10 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	return 0
 }
 
-// loadLaunch reads a launch file through its size limit; from standard
-// input ("-"), paths in it are relative to the working directory. It
-// returns the file's text too, to place later errors in it.
-func loadLaunch(path string, stdin io.Reader) (*emu.Setup, []byte, error) {
+// readLaunch reads a launch file through its size limit and parses it; it
+// returns the directory its paths are relative to (from standard input,
+// "-", the working directory) and its text, to place errors in.
+func readLaunch(path string, stdin io.Reader) (*emu.Launch, string, []byte, error) {
 	name, dir := path, filepath.Dir(path)
 	var data []byte
 	var err error
@@ -170,17 +147,13 @@ func loadLaunch(path string, stdin io.Reader) (*emu.Setup, []byte, error) {
 		data, err = safeio.ReadFile(path, emu.MaxLaunchFileBytes)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	l, err := emu.ParseLaunch(data)
 	if err != nil {
-		return nil, data, emu.LocateError(name, data, err)
+		return nil, "", data, emu.LocateError(name, data, err)
 	}
-	s, err := emu.Load(l, dir)
-	if err != nil {
-		return nil, data, emu.LocateError(name, data, err)
-	}
-	return s, data, nil
+	return l, dir, data, nil
 }
 
 func speed(st emu.Stats) string {
@@ -189,22 +162,4 @@ func speed(st emu.Stats) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1fM warp-instructions/s", float64(st.WarpInsts)/s/1e6)
-}
-
-// cubinArch is the architecture of the launch's program when it is an ELF
-// cubin, else "".
-func cubinArch(s *emu.Setup) string {
-	p := s.Launch.Program
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.Dir, p)
-	}
-	data, err := safeio.ReadFile(p, emu.MaxProgramBytes)
-	if err != nil || !isELF(data) {
-		return ""
-	}
-	f, err := cubin.Parse(data)
-	if err != nil {
-		return ""
-	}
-	return fmt.Sprintf("sm_%d", f.SM())
 }

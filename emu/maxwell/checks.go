@@ -2,17 +2,15 @@ package maxwell
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/gpuisa/gpuisa/emu"
-	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // checkLaunch checks a launch against the sm_5x limits before anything is
 // built: grid and block shape, local memory per thread, and shared memory
 // per block (the cubin's static part and the launch's shared_bytes).
 func checkLaunch(s *emu.Setup, img *Image) error {
-	lim, _ := emu.LimitsOf(s.Launch.Arch)
+	lim, _ := emu.LimitsOf(s.Arch)
 	if err := lim.CheckShape(s); err != nil {
 		return err
 	}
@@ -31,43 +29,6 @@ func checkLaunch(s *emu.Setup, img *Image) error {
 func (k *Kernel) blockBytes() int64 {
 	warps := (int64(k.Block.Count()) + emu.WarpSize - 1) / emu.WarpSize
 	return int64(k.LocalBytes) * emu.WarpSize * warps
-}
-
-// readTexels fills an image's place in global memory (dst, zeroed) from
-// its file and fill: the file's size is checked before it is read, and only
-// the bytes the image needs are read.
-func readTexels(dst []byte, im *texImage, li emu.Image, dir string) error {
-	fill := byte(0)
-	if li.Fill.Set() {
-		f, _ := li.Fill.Uint(256)
-		fill = byte(f)
-	}
-	got := 0
-	if li.File != "" {
-		path := li.File
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		size, err := safeio.Size(path)
-		if err != nil {
-			return fmt.Errorf("%s: %v", im.what(), err)
-		}
-		if size >= 0 && uint64(size) < im.bytes && !li.Fill.Set() {
-			return fmt.Errorf("%s: %s has %d bytes, the image needs %d (or give a fill)", im.what(), li.File, size, im.bytes)
-		}
-		if got, err = safeio.ReadPrefix(path, dst); err != nil {
-			return fmt.Errorf("%s: %v", im.what(), err)
-		}
-		if uint64(got) < im.bytes && !li.Fill.Set() {
-			return fmt.Errorf("%s: %s has %d bytes, the image needs %d (or give a fill)", im.what(), li.File, got, im.bytes)
-		}
-	}
-	if fill != 0 {
-		for i := got; i < len(dst); i++ {
-			dst[i] = fill
-		}
-	}
-	return nil
 }
 
 // zeroBank backs the constant banks nothing initialises or writes: a

@@ -1,0 +1,70 @@
+package all
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
+)
+
+// ListCubin appends the listing of every function of a cubin as NVIDIA's
+// tools print it: `cuobjdump -sass` for sm_1x and sm_2x (the "code for" and
+// "Function :" frame), `nvdisasm -hex -novliw` for sm_5x (maxwell.ListCubin,
+// with mx's options). It returns the encodings that did not decode (listed
+// as .word lines), each naming its function.
+func ListCubin(dst []byte, f *cubin.File, mx maxwell.ListOptions) ([]byte, []error) {
+	b := bytes.NewBuffer(dst)
+	errs := WriteCubin(b, f, mx)
+	return b.Bytes(), errs
+}
+
+// WriteCubin writes what ListCubin appends to w, the sm_1x and sm_2x
+// functions a piece at a time (their listings are about 30 times their
+// code), so that a large function does not cost its whole listing.
+func WriteCubin(w io.Writer, f *cubin.File, mx maxwell.ListOptions) []error {
+	a, err := LookupSM(f.SM())
+	if err != nil {
+		return []error{fmt.Errorf("e_flags at %#x: cubin for sm_%d: %w", eFlagsOffset(f), f.SM(), err)}
+	}
+	var errs []error
+	if a.ISA == "maxwell" {
+		out, derrs := maxwell.ListCubin(nil, f, mx)
+		w.Write(out)
+		for _, e := range derrs {
+			errs = append(errs, fmt.Errorf("%s: %w", a.Name, e))
+		}
+		return errs
+	}
+	dots := "\t\t.........."
+	if a.ISA == "tesla" {
+		dots = "\t\t....................................."
+	}
+	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
+	for _, fn := range f.Functions {
+		fmt.Fprintf(w, "\t\tFunction : %s\n\t.headerflags    @\"%s\"\n", fn.Name, cubin.CuobjdumpHeaderFlags(f.Flags))
+		var derrs []*isa.DecodeError
+		if a.WriteListing != nil {
+			derrs, _ = a.WriteListing(w, fn.Code, 0)
+		} else {
+			var out []byte
+			out, derrs = a.Disassemble(nil, fn.Code, 0)
+			w.Write(out)
+		}
+		for _, e := range derrs {
+			errs = append(errs, fmt.Errorf("function %s: %w", fn.Name, e))
+		}
+		fmt.Fprintf(w, "%s\n\n\n", dots)
+	}
+	return errs
+}
+
+// eFlagsOffset is where e_flags (which holds the SM version) is in a cubin.
+func eFlagsOffset(f *cubin.File) int {
+	if f.Class == 32 {
+		return 0x24
+	}
+	return 0x30
+}
