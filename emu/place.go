@@ -29,6 +29,9 @@ func (j *Job) place(dev *Memory, known map[string]BufferPlace) (*Setup, error) {
 	if s.Arch == "" {
 		s.Arch, _ = ArchOf(j.Program.Data) // raw code and listings: the ISA says what is missing
 	}
+	if err := s.CheckArch(); err != nil {
+		return nil, err // the grid and block an architecture allows, before anything is allocated
+	}
 	end := j.reach // what the images, buffers and outputs need
 	var globals, far []placedImage
 	for i, m := range j.Memory {

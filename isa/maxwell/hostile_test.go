@@ -76,3 +76,18 @@ func TestListIndirectTargetsInControlWord(t *testing.T) {
 		t.Errorf("%d bit flips", flips)
 	}
 }
+
+// TestSafeGroupRepanics: a panic in a listing worker reaches the caller's
+// goroutine (where gpuisa's top-level recover is), not the runtime.
+func TestSafeGroupRepanics(t *testing.T) {
+	defer func() {
+		if v := recover(); v != "boom" {
+			t.Errorf("recovered %v", v)
+		}
+	}()
+	var g safeGroup
+	g.Go(func() {})
+	g.Go(func() { panic("boom") })
+	g.Wait()
+	t.Error("Wait returned")
+}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -37,7 +36,7 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 	}
 	dst = dst[:size]
 	// each chunk's lines go straight to their final place
-	var wg sync.WaitGroup
+	var wg safeGroup
 	misfit := make([]bool, len(l.chunks))
 	at := start
 	for c := range l.chunks {
@@ -87,8 +86,8 @@ func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.De
 	// r+1 while round r is written
 	workers := len(l.chunks)
 	bufs := [2][][]byte{make([][]byte, workers), make([][]byte, workers)}
-	render := func(set [][]byte, first int) *sync.WaitGroup {
-		var wg sync.WaitGroup
+	render := func(set [][]byte, first int) *safeGroup {
+		var wg safeGroup
 		for k := 0; k < workers && first+k < len(blocks); k++ {
 			bl := blocks[first+k]
 			wg.Go(func() { set[k] = l.lines(set[k][:0], bl.ch, bl.from, bl.to) })
@@ -130,7 +129,7 @@ func newLayout(code []byte, base uint64, sm int) *layout {
 	}
 	l.chunks = make([]chunk, workers)
 	per := (l.n + workers - 1) / workers
-	var wg sync.WaitGroup
+	var wg safeGroup
 	for c := range l.chunks {
 		ch := &l.chunks[c]
 		ch.first = min(c*per, l.n)
