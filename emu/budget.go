@@ -10,9 +10,15 @@ import (
 )
 
 // DefaultBudget is the launch-wide limit in warp-instructions when the
-// configuration gives none: tens of seconds of emulation, far more than
-// any test kernel, so that a huge grid or a runaway kernel stops on its own.
-const DefaultBudget = 1 << 32
+// configuration gives none: some seconds to half a minute of emulation,
+// far more than any test kernel, so that a huge grid or a runaway kernel
+// stops on its own (gpuisa run -budget 0 lifts it).
+const DefaultBudget = 1 << 30
+
+// BlockCost is what a block counts against the budget before it runs: a
+// block's setup costs about as much as that many warp-instructions, so a
+// huge grid of tiny blocks stops as soon as a huge grid of long ones.
+const BlockCost = 16
 
 // ProgressEvery is how often a long run reports its progress (the first
 // line comes after this long, so short runs print nothing).
@@ -132,6 +138,9 @@ func workersFor(workers int, blockBytes int64) int {
 // into a *PanicError.
 func runBlockGuarded(cfg Config, x Exec, b *Block, index int, st *Stats) (err error) {
 	defer recoverWorker(&err)
+	if err := b.launch.charge(b, BlockCost); err != nil {
+		return &Fault{Block: cfg.Grid.At(index), Err: err}
+	}
 	err = runBlock(cfg, x, b, index, st)
 	b.launch.blockDone()
 	return err

@@ -27,16 +27,30 @@ func (r *Result) global() *Memory {
 	return &Memory{Space: Global, Data: r.Global, Segments: r.Segments}
 }
 
-// OutputBytes returns the bytes an output asks for.
+// OutputBytes returns a copy of the bytes an output asks for.
 func (s *Setup) OutputBytes(o Output, r *Result) ([]byte, error) {
-	m := r.global()
-	if o.Buffer != "" {
-		b := s.Buffers[o.Buffer]
-		return m.Bytes(b.Addr, b.Bytes)
+	b, err := s.outputView(o, r)
+	if err != nil {
+		return nil, err
 	}
+	return append([]byte{}, b...), nil
+}
+
+// outputView is the memory an output asks for, not copied: outputs and
+// expectations read it as it is (a 1 GiB output is not copied to be
+// written or checked).
+func (s *Setup) outputView(o Output, r *Result) ([]byte, error) {
+	m := r.global()
 	a, _ := o.Addr.Uint(0)
 	n, _ := o.Bytes.Uint(MaxMemory + 1)
-	return m.Bytes(a, n)
+	if o.Buffer != "" {
+		b := s.Buffers[o.Buffer]
+		a, n = b.Addr, b.Bytes
+	}
+	if n == 0 {
+		return []byte{}, nil
+	}
+	return m.region(a, n, false)
 }
 
 // Mismatch is a failed expectation.
@@ -198,7 +212,7 @@ func (s *Setup) checkOne(i int, e Expect, r *Result) (int, error) {
 				out = o
 			}
 		}
-		got, err := s.OutputBytes(out, r)
+		got, err := s.outputView(out, r)
 		if err != nil {
 			return 0, fmt.Errorf("expect[%d]: %v", i, err)
 		}

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"fmt"
+	"io"
 	"math/bits"
 	"path/filepath"
 	"strconv"
@@ -307,4 +308,15 @@ func (j *Job) imageRoom() uint64 {
 	}
 	n := uint64(len(j.Textures) + len(j.Surfaces) + 1)
 	return min(room+n*0x60+512, MaxMemory)
+}
+
+// WriteOutput writes the bytes one of the launch file's outputs asks for
+// to w, from the result's memory as it is (OutputBytes copies them).
+func (l *Launch) WriteOutput(w io.Writer, o Output, r *Result) error {
+	b, err := (&Setup{Launch: l, Buffers: r.Buffers}).outputView(o, r)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }

@@ -47,7 +47,7 @@ func (p prefixed) Write(b []byte) (int, error) {
 
 // writeOutput writes an output file inside dir (the launch file's names are
 // checked to be local when it is parsed; this is the second lock).
-func writeOutput(dir, name string, b []byte) error {
+func writeOutput(dir, name string, write func(io.Writer) error) error {
 	if !filepath.IsLocal(name) {
 		return fmt.Errorf("%q is not a name inside %s", name, dir)
 	}
@@ -55,5 +55,13 @@ func writeOutput(dir, name string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(p, b, 0o644)
+	f, err := os.Create(p)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

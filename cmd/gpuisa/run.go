@@ -112,10 +112,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 			return 1
 		}
 		for _, output := range l.Outputs {
-			b, err := l.OutputBytes(output, res)
-			if err == nil {
-				err = writeOutput(o.out, output.File, b)
-			}
+			err := writeOutput(o.out, output.File, func(w io.Writer) error { return l.WriteOutput(w, output, res) })
 			if err != nil {
 				fmt.Fprintf(stderr, "gpuisa run: output %s: %v\n", output.File, err)
 				return 1

@@ -25,7 +25,7 @@ const BundleSize = 32
 // text and finds the width, pass 2 lays the lines out directly into dst (every
 // line's length is known once the width is).
 func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.DecodeError) {
-	l := newLayout(code, base, sm)
+	l := newLayout(code, base, sm, false)
 	dst = l.appendHeader(dst, sm)
 	start := len(dst)
 	size := start + l.size(0, l.n)
@@ -66,7 +66,7 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 // blocks are written. Memory stays near the size of the texts, a fraction of
 // the listing's. err is w's first write error.
 func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.DecodeError, err error) {
-	l := newLayout(code, base, sm)
+	l := newLayout(code, base, sm, true)
 	if _, err := w.Write(l.appendHeader(nil, sm)); err != nil {
 		return l.errs, err
 	}
@@ -121,7 +121,9 @@ type layout struct {
 	errs     []*isa.DecodeError
 }
 
-func newLayout(code []byte, base uint64, sm int) *layout {
+// newLayout prints the texts; capErrs keeps at most isa.MaxListedErrors
+// decode errors per chunk (a stream's memory must not grow per error).
+func newLayout(code []byte, base uint64, sm int, capErrs bool) *layout {
 	l := &layout{code: code, base: base, n: len(code) / BundleSize}
 	workers := runtime.GOMAXPROCS(0)
 	if l.n < 4096 {
@@ -132,7 +134,7 @@ func newLayout(code []byte, base uint64, sm int) *layout {
 	var wg safeGroup
 	for c := range l.chunks {
 		ch := &l.chunks[c]
-		ch.first = min(c*per, l.n)
+		ch.first, ch.capErrs = min(c*per, l.n), capErrs
 		ch.last = min((c+1)*per, l.n)
 		wg.Go(func() { ch.texts(code, base, sm) })
 	}
@@ -169,6 +171,7 @@ type chunk struct {
 	lead        []uint8 // guard length ("@!P0 " is 5)
 	maxw        int
 	errs        []*isa.DecodeError
+	capErrs     bool
 }
 
 // textCache remembers where the text of a recent (word, control field) pair
@@ -234,7 +237,11 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 			inst, err := Decode(w, cf, sm, addr)
 			var g int
 			if err != nil {
-				ch.errs = append(ch.errs, err.(*isa.DecodeError))
+				if ch.capErrs {
+					ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
+				} else {
+					ch.errs = append(ch.errs, err.(*isa.DecodeError))
+				}
 				text = append(text, ".word "...)
 				text = isa.AppendHexNum(text, w)
 			} else {
