@@ -36,9 +36,9 @@ func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	fs.BoolVar(&o.trace, "trace", false, "print every executed warp-instruction with its active and guard masks")
 	fs.IntVar(&o.traceBlock, "trace-block", -1, "trace only block `N` (linear index)")
 	fs.IntVar(&o.traceWarp, "trace-warp", -1, "trace only warp `N` of each block")
-	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^26)")
+	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^24)")
 	fs.IntVar(&o.workers, "workers", 0, "run `N` blocks in parallel (default: all cores)")
-	fs.Int64Var(&o.budget, "budget", emu.DefaultBudget, "stop the launch after `N` warp-instructions in all (0: no limit)")
+	fs.Int64Var(&o.budget, "budget", emu.DefaultBudget, "stop the launch after `N` warp-instructions in all, a block counting 16 before it runs (0: no limit)")
 	fs.DurationVar(&o.timeout, "timeout", 0, "stop the launch after `DURATION`, e.g. 30s (default: no limit)")
 	return func(cio *cmdIO, files []string) int {
 		if len(files) != 1 {
