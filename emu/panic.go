@@ -26,11 +26,13 @@ func recoverWorker(err *error) {
 	if v == nil {
 		return
 	}
-	*err = &PanicError{Value: v, Where: panicSite()}
+	*err = &PanicError{Value: v, Where: PanicSite()}
 }
 
-// panicSite is the first frame below the runtime's panic machinery.
-func panicSite() string {
+// PanicSite is file:line (package directory and file) of the code that
+// panicked, for a function deferred by the frame that recovers, which calls
+// it directly: the first frame below the runtime's panic machinery.
+func PanicSite() string {
 	pc := make([]uintptr, 32)
 	n := runtime.Callers(3, pc)
 	frames := runtime.CallersFrames(pc[:n])

@@ -12,7 +12,9 @@ const maxCodeEnd = 1 << 32
 
 // baseAlign is the alignment -base must have for an ISA: where its
 // instructions (Maxwell: bundles of a control word and three instructions)
-// may start, so that every address dis prints is one as accepts.
+// may start, so that every address dis prints is one as accepts. It is also
+// the smallest piece of raw code dis lists: a shorter tail is reported as
+// truncated.
 func baseAlign(a isa.Arch) uint64 {
 	switch a.ISA {
 	case "maxwell":

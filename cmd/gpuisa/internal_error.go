@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
-	"runtime"
-	"strings"
 
 	"github.com/gpuisa/gpuisa/emu"
 )
@@ -21,7 +18,7 @@ const exitInternal = 3
 func guard(stderr io.Writer, command string, f func() int) (status int) {
 	defer func() {
 		if v := recover(); v != nil {
-			reportInternal(stderr, command, fmt.Sprint(v), panicSite())
+			reportInternal(stderr, command, fmt.Sprint(v), emu.PanicSite())
 			status = exitInternal
 		}
 	}()
@@ -45,26 +42,4 @@ func internalRunError(stderr io.Writer, err error) int {
 	}
 	reportInternal(stderr, "run", fmt.Sprint(pe.Value), pe.Where)
 	return exitInternal
-}
-
-// panicSite is file:line of the code that panicked: the first frame below
-// the runtime's panic machinery, as seen from a deferred recover.
-func panicSite() string {
-	pc := make([]uintptr, 32)
-	n := runtime.Callers(3, pc)
-	frames := runtime.CallersFrames(pc[:n])
-	for {
-		f, more := frames.Next()
-		if !strings.HasPrefix(f.Function, "runtime.") && f.Function != "" && !strings.HasSuffix(f.Function, ".guard.func1") {
-			return shortPath(f.File) + ":" + fmt.Sprint(f.Line)
-		}
-		if !more {
-			return ""
-		}
-	}
-}
-
-// shortPath keeps a source path's package directory and file name.
-func shortPath(p string) string {
-	return path.Join(path.Base(path.Dir(p)), path.Base(p))
 }

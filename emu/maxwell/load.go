@@ -13,7 +13,7 @@ import (
 )
 
 // ConstBankBytes is the size of each constant bank.
-const ConstBankBytes = 64 << 10
+const ConstBankBytes = emu.ConstBankBytes
 
 // DefaultLocalBytes is the local memory (stack) per thread when neither the
 // launch file nor the cubin says more.

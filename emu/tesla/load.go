@@ -19,7 +19,7 @@ import (
 const SharedBytes = 16 << 10
 
 // ConstBankBytes is the size of each constant bank.
-const ConstBankBytes = 64 << 10
+const ConstBankBytes = emu.ConstBankBytes
 
 // MaxLocalPerBlock bounds the local memory of a block's threads together.
 const MaxLocalPerBlock = 256 << 20
