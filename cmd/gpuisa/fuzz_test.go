@@ -94,11 +94,26 @@ func FuzzRoundTrip(f *testing.F) {
 		if !sameCode(arch, back.stdout, data[:n]) {
 			t.Fatalf("%s: dis | as gives\n% x\nwant\n% x\nlisting:\n%s", arch.Name, back.stdout, data[:n], listing.stdout)
 		}
+		// the bits that may differ do not show: the listing is the same
 		again := invoke(back.stdout, append(append([]string{"dis"}, args...), "-")...)
-		if bytes.Equal(back.stdout, data[:n]) && !bytes.Equal(again.stdout, listing.stdout) && n == len(data) {
+		if n == len(data) && textsOf(again.stdout) != textsOf(listing.stdout) {
 			t.Fatalf("%s: the code lists differently the second time:\n%s\n%s", arch.Name, listing.stdout, again.stdout)
 		}
 	})
+}
+
+// textsOf is a listing without its hex columns (and what follows them): the
+// texts, which do not show the bits that may differ.
+func textsOf(listing []byte) string {
+	var b strings.Builder
+	for _, line := range strings.Split(string(listing), "\n") {
+		if i := strings.LastIndex(line, "/* 0x"); i >= 0 {
+			line = line[:i]
+		}
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // sameCode compares code modulo the bits the listing text cannot carry.
@@ -208,4 +223,3 @@ func firstCode(data []byte) []byte {
 	return nil
 }
 
-var _ = strings.TrimSpace

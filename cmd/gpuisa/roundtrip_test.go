@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"encoding/binary"
 	"strings"
 
@@ -61,7 +62,8 @@ func dontCare(a isa.Arch, code []byte) []byte {
 	return nil
 }
 
-// maxwellDontCare: the bits of an instruction no field covers.
+// maxwellDontCare: the bits of an instruction no field covers, and the
+// fields whose value prints as another's does.
 func maxwellDontCare(a isa.Arch, code []byte) []byte {
 	mask := make([]byte, len(code))
 	le := binary.LittleEndian
@@ -71,7 +73,7 @@ func maxwellDontCare(a isa.Arch, code []byte) []byte {
 			at := b + 8 + 8*s
 			inst, err := maxwell.Decode(le.Uint64(code[at:]), maxwell.CtrlField(ctrl, s), a.SMVersion, uint64(at))
 			if err == nil {
-				le.PutUint64(mask[at:], inst.DontCare())
+				le.PutUint64(mask[at:], inst.DontCare()|inst.Ambiguous())
 			}
 		}
 	}
@@ -85,7 +87,14 @@ func teslaDontCare(code []byte) []byte {
 	for pc := 0; pc < len(code); {
 		inst, err := tesla.Decode(code[pc:], uint64(pc))
 		if err != nil {
-			pc += 4 // listed as .word lines, which come back as they are
+			// listed as .word lines, which come back as they are; dis
+			// goes on after the error's length, as the walk must
+			var de *isa.DecodeError
+			n := 4
+			if errors.As(err, &de) && de.Len > 0 {
+				n = de.Len
+			}
+			pc += n
 			continue
 		}
 		var m [8]byte

@@ -15,3 +15,29 @@ func (i Inst) DontCare() uint64 {
 	}
 	return ^covered
 }
+
+// Ambiguous is the mask of inst's table fields whose value prints the same
+// as another value of its table (F2F's .PASS stands for three encodings,
+// VTYPE's .U8 for four, as nvdisasm prints them): the listing names one of
+// them and the assembler writes the first (docs/roundtrip.md).
+func (i Inst) Ambiguous() uint64 {
+	f := &forms[i.form]
+	var m uint64
+	for _, k := range tableToks[i.form] {
+		t := &f.toks[k]
+		tb := &tables[t.arg]
+		v := t.get(i.Word)
+		if v >= uint64(len(tb.entries)) || tb.kinds[v] != 0 {
+			continue
+		}
+		for w, e := range tb.entries {
+			if uint64(w) != v && tb.kinds[w] == 0 && e == tb.entries[v] {
+				for p := 0; p < int(t.n); p++ {
+					m |= (1<<t.parts[p].width - 1) << t.parts[p].pos
+				}
+				break
+			}
+		}
+	}
+	return m
+}
