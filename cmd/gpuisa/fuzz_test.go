@@ -222,4 +222,3 @@ func firstCode(data []byte) []byte {
 	}
 	return nil
 }
-
