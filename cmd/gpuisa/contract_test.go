@@ -35,7 +35,7 @@ var (
 	// dis: "gpuisa dis: FILE: ..." with an offset or address in it
 	disLine = regexp.MustCompile(`^gpuisa dis: [^:]+: .*(0x[0-9a-f]+|/\*[0-9a-f]{4,}\*/)`)
 	// dis errors that are about the request, not the bytes
-	disRequest = regexp.MustCompile(`^gpuisa dis: [^:]+: (no cubin for \S+ in the fatbin|the cubin is for \S+, not \S+|and \d+ more errors)$`)
+	disRequest = regexp.MustCompile(`^gpuisa dis: [^:]+: (the cubin is for \S+, not \S+|and \d+ more errors)$`)
 	// as: "FILE:LINE:COL: message", or a -cubin problem
 	asLine = regexp.MustCompile(`^(<stdin>|[^:]+):\d+:\d+: \S|^\(and \d+ more errors?\)$`)
 	// run: launch problems at line:column, program problems at offsets,

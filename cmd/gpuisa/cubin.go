@@ -52,7 +52,7 @@ func disContainer(w io.Writer, data []byte, arch isa.Arch, mx maxwell.ListOption
 		listed++
 	}
 	if listed == 0 && len(errs) == 0 {
-		errs = append(errs, fmt.Errorf("no cubin for %s in the fatbin", archOrAny(arch)))
+		errs = append(errs, fmt.Errorf("fatbin at offset 0x0: no cubin for %s among its %d entries", archOrAny(arch), len(entries)))
 	}
 	return errs
 }

@@ -22,6 +22,8 @@ var runFiles = map[string]string{
 	"ext.cubin":    "emu/maxwell/testdata/ext_fn.rel.sm_52.cubin",
 	"vecadd.cubin": "examples/tesla/vecadd.cubin",
 	"saxpy.s":      "emu/tesla/testdata/saxpy.s",
+	"sum_v.gxp":    "examples/usse/sum_v.gxp",
+	"tint_f.gxp":   "examples/usse/tint_f.gxp",
 }
 
 // runSeeds are launch files using runFiles and a.bin, b.bin (the fuzzed
@@ -63,6 +65,20 @@ var runSeeds = []string{
 	  "outputs": [{"buffer": "c", "file": "c.out.bin"}, {"space": "global", "addr": "0x200000000", "bytes": 16, "file": "far.out.bin"}],
 	  "expect": [{"output": "far.out.bin", "file": "a.bin", "type": "u8"},
 	             {"space": "global", "words": "b.bin", "type": "f32", "max_ulp": 2, "alt": true}]}`,
+}
+
+// shaderSeeds are PS Vita shader launch files (docs/usse-launch.md).
+var shaderSeeds = []string{
+	`{"program": "sum_v.gxp", "arch": "sgx543", "count": 4, "uniforms": {"uWeights": [1, 0.5, 0.25, 2]},
+	  "attributes": {"aAddr": ["0x100", "0x110", "0x120", "0x130", "0x140"]}, "registers": {"sa4": "0x41200000"},
+	  "memory": [{"addr": "0x100", "file": "a.bin"}], "memory_bytes": "0x1000", "max_steps": 1000,
+	  "outputs": [{"reg": "o0", "components": 2, "format": "f32", "file": "o0.out"}, {"reg": "r8", "components": 1, "format": "raw", "file": "r8.out"}],
+	  "expect": [{"output": "o0.out", "file": "b.bin", "type": "f32"}]}`,
+	`{"program": "tint_f.gxp", "arch": "sgx543", "type": "fragment", "uniforms": {"uTint": {"values": [1, 0.5, 2, 1]}},
+	  "inputs": {"TEXCOORD0": {"file": "a.bin", "format": "f16"}, "COLOR0": {"values": [1, 1, 1, 0.5, 0.25, 1], "components": 3}},
+	  "textures": {"tex": {"file": "b.bin", "format": "rgba8unorm", "size": [4, 4], "filter": "nearest", "address": ["wrap", "clamp"]}},
+	  "outputs": [{"name": "COLOR", "file": "c.out"}, {"name": "COLOR", "as": "uchar4", "file": "c8.out"}],
+	  "expect": [{"output": "c8.out", "file": "b.bin", "type": "u8"}]}`,
 }
 
 // maxDeclared bounds what a fuzzed launch may declare (memory, outputs,
@@ -155,6 +171,9 @@ var programFiles = func() map[string][]byte {
 func FuzzRun(f *testing.F) {
 	for i, s := range runSeeds {
 		f.Add([]byte(s), []byte(strings.Repeat("\x01\x00\x80\x3f", 256)), []byte(fmt.Sprintf("addr\texp\n0x%x\t0x3f800000\n", 256*i)))
+	}
+	for _, s := range shaderSeeds {
+		f.Add([]byte(s), []byte(strings.Repeat("\x00\x3c\x00\x38", 16)), []byte(strings.Repeat("\x40\x80\xc0\xff", 16)))
 	}
 	f.Fuzz(func(t *testing.T, launch, a, b []byte) {
 		if len(launch) > 4096 || len(a) > 16<<10 || len(b) > 16<<10 {
