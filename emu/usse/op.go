@@ -17,6 +17,8 @@ const (
 	kPack                 // format conversion per channel
 	kTest                 // vtst: predicate from a test
 	kTestMask             // vtstmsk: a mask from a test
+	kTestInt              // vtst of an integer operation (lower_tst.go)
+	kTestMaskInt          // vtstmsk of an integer operation
 	kBitwise              // and or xor shl shr rol asr rlp (aux)
 	kIntMad               // integer multiply-add (aux: variant)
 	kSop                  // sum of products (blend-style), 8-bit channels
@@ -50,7 +52,7 @@ const (
 	vLog
 	vExp
 	vMov
-	vSubflr // a - floor(b)
+	vSubflr // a - floor(b), as frc
 )
 
 // op is one lowered instruction (one iteration of a repeated one).
