@@ -633,6 +633,9 @@ func (p *Program) fragmentInputs(l *Launch, in *launchInputs, read func(string) 
 			return fmt.Errorf("textures: the program samples texture unit %d (%s); bind a texture to it", x.Texture, p.samplerName(x.Texture))
 		}
 		tx := in.tex[x.Texture]
+		if tx.Cube {
+			return fmt.Errorf("textures: %s is a cube texture; the program samples it before it starts, with 2D coordinates", p.samplerName(x.Texture))
+		}
 		f, err := typeFmt(x.SampleFormat)
 		if err != nil {
 			return err
@@ -758,8 +761,8 @@ func (p *Program) samplerName(unit int) string {
 }
 
 func loadTexture(im emu.Image, read func(string) ([]byte, error)) (*Texture, error) {
-	if im.Buffer != "" || im.Layers.Set() || im.Levels.Set() || im.Cube || len(im.Border) > 0 || im.Compare != "" || im.MipFilter != "" {
-		return nil, fmt.Errorf("only file/fill, format, size, filter, address and normalized apply to shader textures")
+	if im.Buffer != "" || im.Layers.Set() || im.Levels.Set() || len(im.Border) > 0 || im.Compare != "" || im.MipFilter != "" {
+		return nil, fmt.Errorf("only file/fill, format, size, filter, address, cube and normalized apply to shader textures")
 	}
 	if len(im.Size) != 2 {
 		return nil, fmt.Errorf("size needs [width, height]")
@@ -772,7 +775,7 @@ func loadTexture(im emu.Image, read func(string) ([]byte, error)) (*Texture, err
 		}
 		wh[i] = int(v)
 	}
-	tx := &Texture{Width: wh[0], Height: wh[1], Format: im.Format}
+	tx := &Texture{Width: wh[0], Height: wh[1], Format: im.Format, Cube: im.Cube}
 	switch im.Filter {
 	case "", "nearest":
 	case "linear":
@@ -793,7 +796,7 @@ func loadTexture(im emu.Image, read func(string) ([]byte, error)) (*Texture, err
 	if !ok {
 		return nil, tx.Check()
 	}
-	n := wh[0] * wh[1] * ch * size
+	n := tx.faces() * wh[0] * wh[1] * ch * size
 	switch {
 	case im.File != "":
 		b, err := read(im.File)

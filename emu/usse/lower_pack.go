@@ -167,4 +167,16 @@ func lowerLimm(l *lowerer) {
 // kill ends the instance and discards it (its outputs are not produced).
 func lowerKill(l *lowerer) { l.emit(op{kind: kKill}) }
 
-func lowerDepthf(l *lowerer) { l.fail("depthf (depth feedback): %w", errUnsupported) }
+// DEPTHF: the fragment's depth becomes source 0, an f32 (Vita3K's
+// translator stores it to gl_FragDepth; it reads sources 1 and 2 and the
+// two-sided and feedback fields for nothing, and so does this model). The
+// depth is a word of the instance (the DEPTH output of launch files, 0
+// until depthf writes it). Source 0 is numbered as this spec prints it
+// (Vita3K doubles it).
+func lowerDepthf(l *lowerer) {
+	s0 := l.opnd(0)
+	o := op{kind: kMov, fmt: fF32, n: 1, nsrc: 1}
+	o.dst[0] = chanDst{reg: wordDepth, fmt: fF32}
+	o.src[0][0] = l.floatSrc(s0, fF32, 'x', 0)
+	l.emit(o)
+}
