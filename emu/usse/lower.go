@@ -140,12 +140,19 @@ func (l *lowerer) floatSrc(o usse.Operand, f fmtID, sel byte, rpt int) chanSrc {
 		}
 		return chanSrc{part: pConst, fmt: f, val: o.Num}
 	case usse.BankGlobal:
-		l.fail("g%d: the global registers' contents are not known", o.Num)
+		l.globalReg(o)
 		return chanSrc{part: pConst}
 	case usse.BankInternal:
 		return l.chanAt(o, fF32, c, rpt)
 	}
 	return l.chanAt(o, f, c, rpt)
+}
+
+// globalReg fails on a global register g0..g63: what they hold is not
+// described anywhere we looked (Vita3K reads none; IMG's SGX540
+// microkernel reads g1 and g22, set by hardware we know nothing of).
+func (l *lowerer) globalReg(o usse.Operand) {
+	l.fail("g%d: %w (what the global registers hold is not known)", o.Num, errUnsupported)
 }
 
 // chanAt is channel c of a register operand holding format f.
@@ -336,14 +343,23 @@ func init() {
 
 // notEmulated says why the forms without a lowering cannot run.
 var notEmulated = map[string]string{
-	"i8mad2": "its operand fields are not known",
-	"pcoeff": "no description of its operands",
-	"ldrstr": "a microkernel form (SGX540 listing) with no shader use known",
+	"i8mad2": "its operand fields are not known: Vita3K has no fields for it, the seed only a predicate and .sat",
+	"pcoeff": "no description of its operands: the seed names pcoeff/ptoff only, Vita3K has no pattern, no word occurs in any listing",
+	"ldrstr": "it reads and writes the microkernel's register space (IMG's SGX540 listing: ldr r17, #155, drc0), which a vertex or fragment program cannot reach",
 }
 
 func lowerNop(l *lowerer) { l.emit(op{kind: kNop}) }
 
+// lowerEmit: emitvtx ends a vertex program with .end (every Vita vertex
+// program here ends so) and does nothing else here (no later stage runs).
+// emitpds starts a PDS task (IMG's SGX540 microkernel listing), which a
+// shader model has nothing to run on; the other two kinds have no
+// description.
 func lowerEmit(l *lowerer) {
+	if k := l.enum("kind"); k != "emitvtx" {
+		l.fail("%s: %w (emitpds starts a PDS task, a microkernel operation; emit.k1 and emit.k2 have no description)", k, errUnsupported)
+		return
+	}
 	if l.field("end") != 0 {
 		l.emit(op{kind: kEnd})
 		return
@@ -561,6 +577,9 @@ func (l *lowerer) rawSrc(o usse.Operand, f fmtID, sel byte, rpt int) chanSrc {
 		return chanSrc{part: pConst, fmt: f, val: o.Num}
 	case usse.BankConst:
 		return chanSrc{part: pConst, fmt: f, val: usse.ConstValue(o.Num, sel, false)}
+	case usse.BankGlobal:
+		l.globalReg(o)
+		return chanSrc{part: pConst}
 	}
 	c := chanIndex(sel)
 	if c < 0 {

@@ -207,7 +207,12 @@ func alphaSel(s uint32) uint32 {
 	return s
 }
 
-func lowerSop3(l *lowerer) { l.fail("sop3: %w (no description of its selectors)", errUnsupported) }
+// SOP3 (op1 0x11): only field names are known (Vita3K's pattern: colour
+// op add/sub, csel1, csel2, asel1, aop, modifiers, a source 0; its
+// translator leaves it unimplemented), not how the third source enters.
+func lowerSop3(l *lowerer) {
+	l.fail("sop3: %w (no description of how its three sources combine)", errUnsupported)
+}
 
 // sop runs a sum of products on the four bytes of one word.
 func (t *Instance) sop(o *op) {

@@ -138,7 +138,7 @@ func lowerVtstmsk(l *lowerer) {
 		o.src[0][c] = l.testSrc(s1, f, integer, sel1)
 		o.src[1][c] = l.testSrc(s2, f, integer, sel2)
 	}
-	if l.field("s1neg") != 0 {
+	if l.field("tflag") != 0 {
 		o.mods[0] = modNeg
 	}
 	l.emit(o)
@@ -169,7 +169,7 @@ func lowerVtst(l *lowerer) {
 	if integer {
 		k = kTestInt
 	}
-	if v == vDp {
+	if !integer && v == vDp {
 		v = vMul // a dot product of the one tested channel (Vita3K loads that channel alone)
 	}
 	o := op{kind: k, aux: uint32(v), aux2: l.testCode(), fmt: f, nsrc: 2}

@@ -66,7 +66,7 @@ func defaultMOE() *moeState {
 // for unified-store registers. An internal register is four words: its
 // offsets step whole registers (i0, i1, ...), as Vita3K's do.
 func (l *lowerer) rptOff(mode rptMode, slot int, o usse.Operand, gpi bool, it, mult int) int {
-	if it == 0 {
+	if it == 0 && mode != rmMOE {
 		return 0
 	}
 	internal := o.Bank == usse.BankInternal
