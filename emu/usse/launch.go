@@ -70,8 +70,9 @@ func (v *Values) UnmarshalJSON(b []byte) error {
 
 // Output is one thing to write after the run, per instance in order.
 type Output struct {
-	// Name: "POSITION" (vertex programs: o0..o3) or "COLOR" (fragment
-	// programs: the colour where the GXP says, in its format).
+	// Name: "POSITION" (vertex programs: o0..o3), "COLOR" (fragment
+	// programs: the colour where the GXP says, in its format) or "DEPTH"
+	// (fragment programs: what depthf wrote).
 	Name string `json:"name"`
 	// Reg: the first register of a run of Components channels ("o4",
 	// "pa0", "r2", "sa0"), held as Format (f32 default, f16, u8 unorm, raw).

@@ -96,6 +96,19 @@ func TestBitwiseRotation(t *testing.T) {
 			t.Errorf("xor.op2 (r2 rotated %d): %#x, want %#x", rot, got, want)
 		}
 	}
+	// shifts and rotations by counts past the word: the count is taken mod 32
+	// (our reading; the IMG listing's shifts are all below 32)
+	for _, n := range []uint32{0, 1, 15, 31, 32, 33, 63, 0xffff} {
+		a := uint32(0x80f0000f)
+		out := mustRun(t, "shl.u32 r2.x, r1.x, r0.x\nshr.u32 r3.x, r1.x, r0.x\nasr.u32 r4.x, r1.x, r0.x\nrol.u32 r5.x, r1.x, r0.x\n", nil, setR(0, n, a))
+		s := n % 32
+		want := []uint32{a << s, a >> s, uint32(int32(a) >> s), rotl(a, uint(s))}
+		for i, w := range want {
+			if got := out.File[baseR+2+i]; got != w {
+				t.Errorf("%s by %d: %#x, want %#x", []string{"shl", "shr", "asr", "rol"}[i], n, got, w)
+			}
+		}
+	}
 	wantFault(t, "rlp.u32 r2.x, r1.x, r3.x", "rlp")
 }
 
