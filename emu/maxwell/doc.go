@@ -1,13 +1,13 @@
 // Package maxwell runs NVIDIA Maxwell (sm_50, sm_52, sm_53) kernels, as
 // ptxas builds them, on the SIMT engine of package emu.
 //
-// Lowering decodes every instruction with isa/maxwell and reads its operands
-// from the printed text, which the disassembler tests prove equal to
-// nvdisasm's: the spec stays the one description of the bits, and the
-// emulator sees the instruction exactly as a reader of the listing does
-// (registers, c[bank][offset], immediates, .H1 halves, |x| and -x, guards).
-// Immediates of float forms are taken from the raw word so no precision is
-// lost in printing.
+// Lowering decodes every instruction with isa/maxwell and reads its
+// operands from the decoded fields (maxwell.Inst.Operands): registers,
+// predicates, immediates with the sign and width the spec gives their
+// field (IADD3's 0xffff0 is -16 whatever nvdisasm prints), float
+// immediates in their encoding, c[bank][offset], .H1 halves, |x|, -x and
+// .NEG, guards, and the modifiers by the names spec.txt gives them. The
+// printed text is kept only for traces and fault messages.
 //
 // The launch convention is ptxas's: constant bank 0 holds ntid.xyz at
 // 0x8/0xc/0x10, nctaid.xyz at 0x14/0x18/0x1c, the initial stack pointer
