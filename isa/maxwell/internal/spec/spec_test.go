@@ -40,12 +40,12 @@ form R:5c58 C:4c58 I:3858 : FADD{RND@39} {R@0}, {R@8}, {?-@45/RCK}{B:F}{?.NEG@45
 
 func TestParseErrors(t *testing.T) {
 	for _, src := range []string{
-		"table T a b c",                    // not a power of two
-		"form X:5c58 : FOO{NOPE@3}",        // unknown table
-		"form X:5c58 : FOO{R@3",            // unclosed field
-		"form X:5c58/0000 : FOO",           // value outside the mask
-		"bogus line",                       // unknown statement
-		"table T a b\ntable T c d",         // defined twice
+		"table T a b c",                       // not a power of two
+		"form X:5c58 : FOO{NOPE@3}",           // unknown table
+		"form X:5c58 : FOO{R@3",               // unclosed field
+		"form X:5c58/0000 : FOO",              // value outside the mask
+		"bogus line",                          // unknown statement
+		"table T a b\ntable T c d",            // defined twice
 		"table T a b\nform X:5c58 : F{T@0:2}", // width does not match the table
 	} {
 		if _, err := Parse(src); err == nil {
@@ -90,8 +90,8 @@ space global LDX
 		t.Fatal(err)
 	}
 	for _, src := range []string{
-		"form X:5c58 : F {R@0*NOPE}",       // unknown width table
-		"form X:5c58 : F {R@0*48}",         // not a multiple of 32
+		"form X:5c58 : F {R@0*NOPE}",    // unknown width table
+		"form X:5c58 : F {R@0*48}",      // not a multiple of 32
 		"space global A\nspace local A", // two spaces
 	} {
 		if _, err := Parse(src); err == nil {
