@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/isa"
-
 	"github.com/gpuisa/gpuisa/isa/tesla"
 )
 
