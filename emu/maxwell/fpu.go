@@ -257,13 +257,20 @@ func fma32(x, y, z float32, rnd uint8) float32 {
 	return round32(s, rnd)
 }
 
+// divFast reports whether ptxas's fast division path (q = a*rcp(b), then
+// one correction with the residual a - b*q) gives the correctly rounded
+// a/b: every operand normal, quotient and rcp(b) normal, and the residual
+// exact, which needs the dividend's exponent at least -102 (the residual's
+// lowest bit, 2^(ea-47), must not fall below 2^-149). Zero dividends take
+// the slow path too: the fast path's a*rcp + 0 turns -0 into +0. The slow
+// path is exact, so erring towards it changes no result.
 func divFast(x, y float32) bool {
 	ex := int(math.Float32bits(x)>>23&0xff) - 127
 	ey := int(math.Float32bits(y)>>23&0xff) - 127
 	if ex == 128 || ey == 128 || ex == -127 || ey == -127 {
-		return x == 0 && ey != 128 && ey != -127
+		return false
 	}
-	return ex-ey < 126 && ex-ey > -126 && ey < 126
+	return ex-ey < 126 && ex-ey > -126 && ey < 126 && ex >= -102
 }
 
 // mufu is the special function unit: results are the correctly rounded
