@@ -16,6 +16,15 @@
 // addressed from 0. Registers R0..R254 live in engine rows; RZ, PT, the
 // predicates and the carry flag have rows of their own after them.
 //
+// Memory is laid out as the hardware allocates it: a block's shared memory
+// (static plus dynamic) in 256-byte granules (SharedAllocUnit, the
+// occupancy calculator's allocation unit for sm_5x), so ptxas's vectorised
+// loads past the declared end read within the granule and accesses past it
+// fault; a thread's local memory (at least the 1 KiB default stack) in
+// 16-byte units. A fault in global memory names the device address the
+// kernel computed (0x1_00401100), the launch buffer it falls in or lies
+// nearest to, and the offset from that buffer's start.
+//
 // Control flow uses the engine's divergence stack: SSY/SYNC, PBK/BRK,
 // PCNT/CONT, CAL/JCAL/PRET and RET, BRA/JMP (divergent branches push the
 // not-taken path), BRX/JMX (lanes with different targets diverge), EXIT.
