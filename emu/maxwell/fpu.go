@@ -131,8 +131,10 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32) {
 		var r uint32
 		switch o.kind {
 		case kFadd:
+			// as x*1 + y: the float64 sum of two float32s may be inexact,
+			// and fma32 rounds the exact one
 			x, y := in(a, l), in(b, l)
-			r = fout(round32(float64(x)+float64(y), o.rnd), o)
+			r = fout(fma32(x, 1, y, o.rnd), o)
 		case kFmul:
 			x, y := in(a, l), in(b, l)
 			p := float64(x) * float64(y)
@@ -216,6 +218,11 @@ func fma32(x, y, z float32, rnd uint8) float32 {
 	s := p + float64(z)
 	if math.IsInf(s, 0) || s != s {
 		return float32(s)
+	}
+	if s == 0 && rnd == 1 && (p != 0 || math.Signbit(p) || math.Signbit(float64(z))) {
+		// IEEE: an exact zero sum is -0 when rounding down, unless both
+		// addends are +0 (Go's float64 sum gives +0)
+		return float32(math.Copysign(0, -1))
 	}
 	// error of the float64 sum (TwoSum), to round directed modes correctly
 	bb := s - p
@@ -398,6 +405,23 @@ func (k *Kernel) dalu(w *emu.Warp, o *op, mask uint32) {
 // directed64 computes x+y (kind 1), x*y (2) or x*y+z (3) rounded in mode rnd
 // (1 down, 2 up, 3 toward zero) exactly with math/big; special operands and
 // results take the hardware's usual path.
+// zeroSign is the signed zero of an exact zero result: a product's is
+// the factors' sign (native has it); a sum's is -0 when both addends are
+// -0, or under rounding down unless both are +0 (IEEE 754).
+func zeroSign(rnd uint8, kind int, x, y, z, native float64) float64 {
+	if kind == 2 || rnd != 1 {
+		return native
+	}
+	p, q := x, y
+	if kind == 3 {
+		p, q = x*y, z
+	}
+	if p == 0 && q == 0 && !math.Signbit(p) && !math.Signbit(q) {
+		return 0
+	}
+	return math.Copysign(0, -1)
+}
+
 func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 	var native float64
 	switch kind {
@@ -408,7 +432,14 @@ func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 	default:
 		native = math.FMA(x, y, z)
 	}
-	if math.IsInf(native, 0) || native != native || native == 0 {
+	// a zero from float64 is exact when nothing was multiplied (sums of
+	// doubles do not underflow) or a factor is zero; a product may also
+	// underflow to zero, which the exact computation below rounds
+	exactZero := native == 0 && (kind == 1 || x == 0 || y == 0)
+	if exactZero {
+		return zeroSign(rnd, kind, x, y, z, native)
+	}
+	if math.IsInf(native, 0) || native != native {
 		if math.IsInf(native, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) && !math.IsInf(z, 0) {
 			// overflow: directed modes stop at the largest finite value
 			if rnd == 3 || rnd == 1 && native > 0 || rnd == 2 && native < 0 {
@@ -430,7 +461,10 @@ func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 		res.Mul(bx, by)
 		res.Add(res, new(big.Float).SetPrec(prec).SetFloat64(z))
 	}
-	if res.Sign() != 0 && res.MantExp(nil) < -1021 {
+	if res.Sign() == 0 { // x*y = -z exactly
+		return zeroSign(rnd, 1, 1, -1, 0, 0)
+	}
+	if res.MantExp(nil) < -1021 {
 		// a subnormal result has fewer bits: round at 2^-1074 directly
 		scaled := new(big.Float).SetPrec(prec).SetMantExp(res, 1074)
 		mode := [4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}[rnd&3]
