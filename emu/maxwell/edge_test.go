@@ -118,6 +118,21 @@ func (c edgeCase) run(t *testing.T) {
 	}
 }
 
+// runEdge runs cases (on in unless they have vectors of their own).
+func runEdge(t *testing.T, what string, cases []edgeCase, in [][8]uint32) {
+	t.Helper()
+	n := 0
+	for _, c := range cases {
+		if c.in == nil {
+			c.in = in
+		}
+		c.words = max(c.words, 1)
+		c.run(t)
+		n += len(c.in)
+	}
+	t.Logf("%d %s forms checked, %d vectors", len(cases), what, n)
+}
+
 func r1(x uint32) [4]uint32 { return [4]uint32{x} }
 
 func bitOf(b bool) uint32 {
@@ -295,14 +310,7 @@ func TestEdgeInteger(t *testing.T) {
 			)
 		}
 	}
-	for _, c := range cases {
-		if c.in == nil {
-			c.in = P
-		}
-		c.words = max(c.words, 1)
-		c.run(t)
-	}
-	t.Logf("%d integer forms checked on %d vectors each", len(cases), len(P))
+	runEdge(t, "integer", cases, P)
 }
 
 var rndNames = [4]string{"", ".RM", ".RP", ".RZ"}
@@ -402,16 +410,7 @@ func TestEdgeFloat32(t *testing.T) {
 			)
 		}
 	}
-	n := 0
-	for _, c := range cases {
-		if c.in == nil {
-			c.in = P
-		}
-		c.words = max(c.words, 1)
-		c.run(t)
-		n += len(c.in)
-	}
-	t.Logf("%d float32 forms checked, %d vectors", len(cases), n)
+	runEdge(t, "float32", cases, P)
 }
 
 var f64Edges = []float64{0, math.Copysign(0, -1), math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64,
@@ -496,14 +495,12 @@ func TestEdgeFloat64(t *testing.T) {
 				return [4]uint32{3: bitOf(c) | bitOf(!c)<<1}
 			}})
 	}
-	for _, c := range cases {
-		c.in = P
-		if !c.keepPreds {
-			c.words, c.nanClass = 2, 2
+	for i := range cases {
+		if !cases[i].keepPreds {
+			cases[i].words, cases[i].nanClass = 2, 2
 		}
-		c.run(t)
 	}
-	t.Logf("%d float64 forms checked on %d vectors each", len(cases), len(P))
+	runEdge(t, "float64", cases, P)
 }
 
 // singles are vectors of one float32 (a), its float64 in R6:R7 for
@@ -672,13 +669,7 @@ func TestEdgeConvert(t *testing.T) {
 			return r1(b32(float32(f16val(uint16(v[0] >> 16)))))
 		}},
 	)
-	n := 0
-	for _, c := range cases {
-		c.words = max(c.words, 1)
-		c.run(t)
-		n += len(c.in)
-	}
-	t.Logf("%d conversion forms checked, %d vectors", len(cases), n)
+	runEdge(t, "conversion", cases, nil)
 }
 
 var f16Edges = []uint16{0, 0x8000, 1, 0x8001, 0x3ff, 0x83ff, 0x400, 0x8400, 0x3c00, 0xbc00, 0x3e00, 0x7bff, 0xfbff,
@@ -734,18 +725,7 @@ func TestEdgeHalf(t *testing.T) {
 							x = xbig().Neg(xbig())
 						}
 					default:
-						p := xbig().Mul(xbig().SetFloat64(fa), xbig().SetFloat64(fb))
-						x.Add(p, xbig().SetFloat64(fc))
-						if x.Sign() == 0 {
-							pz := 1.0
-							if p.Sign() == 0 {
-								pz = 0
-								if math.Signbit(fa) != math.Signbit(fb) {
-									pz = math.Copysign(0, -1)
-								}
-							}
-							x = zeroSum(pz, fc, rRN)
-						}
+						x = fmaExact(fa, fb, fc, rRN)
 					}
 					h = f16bits(roundBin(x, 11, -14, 15, rRN))
 				}
@@ -787,12 +767,7 @@ func TestEdgeHalf(t *testing.T) {
 				return [4]uint32{3: p}
 			}})
 	}
-	for _, c := range cases {
-		c.in = in
-		c.words = max(c.words, 1)
-		c.run(t)
-	}
-	t.Logf("%d half forms checked on %d vectors each", len(cases), len(in))
+	runEdge(t, "half", cases, in)
 }
 
 // TestEdgeImmediates: the immediate and constant forms read their operand
@@ -839,12 +814,5 @@ func TestEdgeImmediates(t *testing.T) {
 			return [4]uint32{uint32(r), uint32(r >> 32)}
 		}},
 	}
-	for _, c := range cases {
-		if c.in == nil {
-			c.in = P
-		}
-		c.words = max(c.words, 1)
-		c.run(t)
-	}
-	t.Logf("%d immediate forms checked", len(cases))
+	runEdge(t, "immediate", cases, P)
 }

@@ -153,18 +153,7 @@ func (o fop32) eval(a, b, c uint32) uint32 {
 				}
 			}
 		default:
-			p := xbig().Mul(xbig().SetFloat64(fa), xbig().SetFloat64(fb))
-			x.Add(p, xbig().SetFloat64(fc))
-			if x.Sign() == 0 {
-				pz := 1.0 // a non-zero product
-				if p.Sign() == 0 {
-					pz = 0
-					if math.Signbit(fa) != math.Signbit(fb) {
-						pz = math.Copysign(0, -1)
-					}
-				}
-				x = zeroSum(pz, fc, o.mode)
-			}
+			x = fmaExact(fa, fb, fc, o.mode)
 		}
 		r = refRound32(x, o.mode)
 	}
@@ -188,6 +177,20 @@ func (o fop32) scale() float64 {
 		return 1
 	}
 	return math.Ldexp(1, o.scl)
+}
+
+// fmaExact is a*b + c exactly, with IEEE's sign when it is zero.
+func fmaExact(a, b, c float64, mode int) *big.Float {
+	p := xbig().Mul(xbig().SetFloat64(a), xbig().SetFloat64(b))
+	x := xbig().Add(p, xbig().SetFloat64(c))
+	if x.Sign() != 0 {
+		return x
+	}
+	pz := 1.0 // a non-zero product
+	if p.Sign() == 0 {
+		pz = math.Copysign(0, math.Copysign(1, a)*math.Copysign(1, b))
+	}
+	return zeroSum(pz, c, mode)
 }
 
 // zeroSum is the signed zero of x + y when the exact sum is zero: -0 when
@@ -313,18 +316,7 @@ func dop(kind byte, mode int, a, b, c float64) uint64 {
 			}
 		}
 	default:
-		p := xbig().Mul(xbig().SetFloat64(a), xbig().SetFloat64(b))
-		x.Add(p, xbig().SetFloat64(c))
-		if x.Sign() == 0 {
-			pz := 1.0
-			if p.Sign() == 0 {
-				pz = 0
-				if math.Signbit(a) != math.Signbit(b) {
-					pz = math.Copysign(0, -1)
-				}
-			}
-			x = zeroSum(pz, c, mode)
-		}
+		x = fmaExact(a, b, c, mode)
 	}
 	return refRound64(x, mode)
 }

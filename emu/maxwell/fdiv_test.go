@@ -1,11 +1,9 @@
 package maxwell
 
 import (
-	"bytes"
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -116,21 +114,10 @@ func TestFdivSlowPath(t *testing.T) {
 // TestFdivCubinsUpToDate rebuilds the fdiv cubins from fdiv.ptx with
 // ptxas when it is installed.
 func TestFdivCubinsUpToDate(t *testing.T) {
-	ptxas := "/opt/cuda118/usr/bin/ptxas"
-	if _, err := os.Stat(ptxas); err != nil {
-		t.Skip("no ptxas (../shared/tools/cuda118-setup.sh installs it)")
-	}
-	dir := t.TempDir()
+	nb := newNVBuilder(t, "ptxas", "gen_fdiv.sh")
 	for _, arch := range archs {
 		for _, opt := range []string{"O3", "O0"} {
-			out := filepath.Join(dir, arch+opt+".cubin")
-			if b, err := exec.Command(ptxas, "-arch", arch, "-"+opt, filepath.Join("testdata", "fdiv.ptx"), "-o", out).CombinedOutput(); err != nil {
-				t.Fatalf("ptxas: %v\n%s", err, b)
-			}
-			got, _ := os.ReadFile(out)
-			if !bytes.Equal(got, fdivCubin(t, arch, opt)) {
-				t.Errorf("testdata/fdiv.%s.%s.cubin is stale: run testdata/gen_fdiv.sh", arch, opt)
-			}
+			nb.build("fdiv."+arch+"."+opt+".cubin", "ptxas", "-arch", arch, "-"+opt, testdataPTX("fdiv"))
 		}
 	}
 }

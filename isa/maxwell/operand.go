@@ -30,9 +30,11 @@ const (
 
 var argKindNames = [...]string{"none", "reg", "pred", "imm", "float", "const", "mem", "target", "special", "cc", "enum"}
 
-func (k ArgKind) String() string {
-	if int(k) < len(argKindNames) {
-		return argKindNames[k]
+func (k ArgKind) String() string { return nameOf(argKindNames[:], int(k)) }
+
+func nameOf(names []string, i int) string {
+	if i < len(names) {
+		return names[i]
 	}
 	return "?"
 }
@@ -54,12 +56,7 @@ const (
 
 var spaceNames = [...]string{"", "generic", "global", "local", "shared", "attr", "surface", "isbe", "pixel"}
 
-func (s Space) String() string {
-	if int(s) < len(spaceNames) {
-		return spaceNames[s]
-	}
-	return "?"
-}
+func (s Space) String() string { return nameOf(spaceNames[:], int(s)) }
 
 // FloatEnc says how an ArgFloat's field encodes its value.
 type FloatEnc uint8

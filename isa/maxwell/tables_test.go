@@ -2,7 +2,6 @@ package maxwell
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/gentest"
@@ -11,14 +10,7 @@ import (
 
 // TestTablesUpToDate: tables.go, print_gen.go and operands_gen.go are what the generator makes of spec.txt.
 func TestTablesUpToDate(t *testing.T) {
-	src, err := os.ReadFile("spec.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := spec.Parse(string(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := specForms(t)
 	want, err := spec.Generate(s)
 	gentest.Current(t, "tables.go", want, err, "./isa/maxwell")
 	printers, err := spec.GeneratePrinters(s)

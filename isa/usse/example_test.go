@@ -1,11 +1,8 @@
 package usse_test
 
 import (
-	"errors"
 	"fmt"
-	"testing"
 
-	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
@@ -53,18 +50,4 @@ func ExampleInst_Field() {
 	fmt.Printf("%s: imm %#x, destination register %d\n", inst.Name(), imm, dnum)
 	// Output:
 	// limm: imm 0xad002600, destination register 16
-}
-
-// TestDecoderOutsideCode: addresses before Base or past the code are
-// errors naming the address, not panics.
-func TestDecoderOutsideCode(t *testing.T) {
-	d := usse.Decoder{Base: 0x100}
-	code := make([]byte, 16)
-	for _, addr := range []uint64{0, 0xff, 0x110, 1 << 63} {
-		_, err := d.Decode(code, addr)
-		var de *isa.DecodeError
-		if !errors.As(err, &de) || de.Addr != addr {
-			t.Errorf("%#x: %v", addr, err)
-		}
-	}
 }

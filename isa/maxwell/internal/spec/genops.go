@@ -417,6 +417,19 @@ func (g *opsGen) value(k int, t Token, bracket byte, cur **argGen, main func(int
 // literal reads the punctuation and fixed words of the operand list.
 func (g *opsGen) literal(text string, bracket *byte, cur **argGen, out *formOut,
 	start func() *argGen, closeArg func() error, f *Form) error {
+	// fresh is the operand a bracket or fixed word begins: the current one
+	// if it has no value yet (prefix flags), else a new one
+	fresh := func() (*argGen, error) {
+		if *cur != nil && (*cur).hasMain {
+			if err := closeArg(); err != nil {
+				return nil, err
+			}
+		}
+		if *cur == nil {
+			return start(), nil
+		}
+		return *cur, nil
+	}
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch {
@@ -437,14 +450,9 @@ func (g *opsGen) literal(text string, bracket *byte, cur **argGen, out *formOut,
 			if *bracket != 0 {
 				return fmt.Errorf("nested brackets")
 			}
-			if *cur != nil && (*cur).hasMain {
-				if err := closeArg(); err != nil {
-					return err
-				}
-			}
-			a := *cur
-			if a == nil {
-				a = start()
+			a, err := fresh()
+			if err != nil {
+				return err
 			}
 			i++
 			if c == 'c' {
@@ -457,14 +465,9 @@ func (g *opsGen) literal(text string, bracket *byte, cur **argGen, out *formOut,
 			case ']':
 				*bracket = 'C'
 			case 0:
-				if *cur != nil && (*cur).hasMain {
-					if err := closeArg(); err != nil {
-						return err
-					}
-				}
-				a := *cur
-				if a == nil {
-					a = start()
+				a, err := fresh()
+				if err != nil {
+					return err
 				}
 				sp, ok := g.s.Spaces[f.Name]
 				if !ok {
@@ -502,14 +505,9 @@ func (g *opsGen) literal(text string, bracket *byte, cur **argGen, out *formOut,
 			case word == "RZ" && *bracket == 'm':
 				(*cur).hasMain = true // RZ as the base: no token
 			case word == "RZ" || word == "CC" || word == "0x0":
-				if *cur != nil && (*cur).hasMain {
-					if err := closeArg(); err != nil {
-						return err
-					}
-				}
-				a := *cur
-				if a == nil {
-					a = start()
+				a, err := fresh()
+				if err != nil {
+					return err
 				}
 				a.hasMain = true
 				switch word {
