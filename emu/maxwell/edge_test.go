@@ -135,6 +135,14 @@ func runEdge(t *testing.T, what string, cases []edgeCase, in [][8]uint32) {
 
 func r1(x uint32) [4]uint32 { return [4]uint32{x} }
 
+// setpRef is a xSETP P0, P1, a, b, PT: the comparison and its complement.
+func setpRef(cmp func(v [8]uint32) bool) func(v [8]uint32) [4]uint32 {
+	return func(v [8]uint32) [4]uint32 {
+		c := cmp(v)
+		return [4]uint32{3: bitOf(c) | bitOf(!c)<<1}
+	}
+}
+
 func bitOf(b bool) uint32 {
 	if b {
 		return 1
@@ -299,11 +307,7 @@ func TestEdgeInteger(t *testing.T) {
 				return r
 			}
 			cases = append(cases,
-				edgeCase{body: fmt.Sprintf("ISETP.%s%s.AND P0, P1, R4, R5, PT ;", name, ty), keepPreds: true,
-					ref: func(v [8]uint32) [4]uint32 {
-						c := cmp(v)
-						return [4]uint32{3: bitOf(c) | bitOf(!c)<<1}
-					}},
+				edgeCase{body: fmt.Sprintf("ISETP.%s%s.AND P0, P1, R4, R5, PT ;", name, ty), keepPreds: true, ref: setpRef(cmp)},
 				edgeCase{body: fmt.Sprintf("ISET.%s%s.AND R12, R4, R5, PT ;", name, ty), ref: func(v [8]uint32) [4]uint32 {
 					return r1(-bitOf(cmp(v)))
 				}},
@@ -399,11 +403,7 @@ func TestEdgeFloat32(t *testing.T) {
 				return fcmpRef(uint8(code), float64(f32(a)), float64(f32(b)))
 			}
 			cases = append(cases,
-				edgeCase{body: fmt.Sprintf("FSETP.%s%s.AND P0, P1, R4, R5, PT ;", name, mods), keepPreds: true,
-					ref: func(v [8]uint32) [4]uint32 {
-						c := cmp(v)
-						return [4]uint32{3: bitOf(c) | bitOf(!c)<<1}
-					}},
+				edgeCase{body: fmt.Sprintf("FSETP.%s%s.AND P0, P1, R4, R5, PT ;", name, mods), keepPreds: true, ref: setpRef(cmp)},
 				edgeCase{body: fmt.Sprintf("FSET.BF.%s%s.AND R12, R4, R5, PT ;", name, mods), ref: func(v [8]uint32) [4]uint32 {
 					return r1(0x3f800000 * bitOf(cmp(v)))
 				}},
@@ -489,11 +489,10 @@ func TestEdgeFloat64(t *testing.T) {
 	)
 	for code, name := range []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"} {
 		cases = append(cases, edgeCase{body: fmt.Sprintf("DSETP.%s.AND P0, P1, R4, R6, PT ;", name), keepPreds: true,
-			ref: func(v [8]uint32) [4]uint32 {
+			ref: setpRef(func(v [8]uint32) bool {
 				a, b, _ := ab(v)
-				c := fcmpRef(uint8(code), a, b)
-				return [4]uint32{3: bitOf(c) | bitOf(!c)<<1}
-			}})
+				return fcmpRef(uint8(code), a, b)
+			})})
 	}
 	for i := range cases {
 		if !cases[i].keepPreds {
@@ -592,9 +591,7 @@ func TestEdgeConvert(t *testing.T) {
 				}})
 		}
 		// round to an integral float
-		rint := func(x float64) float64 {
-			return [4]func(float64) float64{math.RoundToEven, math.Floor, math.Ceil, math.Trunc}[mode](x)
-		}
+		rint := intRoundings[mode]
 		fname := []string{".ROUND", ".FLOOR", ".CEIL", ".TRUNC"}[mode]
 		cases = append(cases,
 			edgeCase{body: "F2F.F32.F32" + fname + " R12, R4 ;", in: S, ref: func(v [8]uint32) [4]uint32 {

@@ -227,6 +227,9 @@ func fcmpRef(code uint8, a, b float64) bool {
 	return code&4 != 0
 }
 
+// intRoundings round to an integral value: nearest even, floor, ceil, trunc.
+var intRoundings = [4]func(float64) float64{math.RoundToEven, math.Floor, math.Ceil, math.Trunc}
+
 // f2iRef converts with PTX's cvt rules: NaN is 0, out-of-range values
 // saturate, rounding as the mode says (0 nearest even, 1 floor, 2 ceil,
 // 3 trunc).
@@ -234,16 +237,7 @@ func f2iRef(x float64, mode int, signed bool, bits int) uint64 {
 	if math.IsNaN(x) {
 		return 0
 	}
-	switch mode {
-	case 0:
-		x = math.RoundToEven(x)
-	case 1:
-		x = math.Floor(x)
-	case 2:
-		x = math.Ceil(x)
-	default:
-		x = math.Trunc(x)
-	}
+	x = intRoundings[mode](x)
 	// the range [lo, hi]; past it the largest or smallest value (float64
 	// cannot hold 2^64-1 or 2^63-1, so the top is compared as 2^bits)
 	lo, top := 0.0, math.Ldexp(1, bits)
