@@ -57,8 +57,7 @@ func TestSharedGranule(t *testing.T) {
 // TestLocalRounded: the per-thread local memory is a whole number of
 // 16-byte units.
 func TestLocalRounded(t *testing.T) {
-	l := &emu.Launch{Arch: "sm_52", Kernel: "k"}
-	s := &emu.Setup{Launch: l, Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{32, 1, 1}, Buffers: map[string]emu.BufferPlace{}, LocalBytes: 0x8c}
+	s := &emu.Setup{Arch: "sm_52", Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{32, 1, 1}, Buffers: map[string]emu.BufferPlace{}, LocalBytes: 0x8c}
 	img, err := ProgramImage("k", []byte("STL [R1], RZ ;\nEXIT ;\n"), "k", "sm_52")
 	if err != nil {
 		t.Fatal(err)
