@@ -422,3 +422,21 @@ func BenchmarkOperands(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(insts)), "insts/op")
 }
+
+// FuzzDecoder: any code and address decode or fail with a DecodeError
+// naming the address, without panicking.
+func FuzzDecoder(f *testing.F) {
+	f.Add([]byte("\xf1\x07\x20\xfe\x00\xc4\x1f\x00\x0c\x03\x07\xff\x7f\x00\xc0\x39"), uint64(8), uint64(0))
+	f.Add([]byte{1, 2, 3}, uint64(0x108), uint64(0x100))
+	f.Fuzz(func(t *testing.T, code []byte, addr, base uint64) {
+		inst, err := Decoder{SM: 52, Base: base &^ 31}.Decode(code, addr)
+		if err != nil {
+			var de *isa.DecodeError
+			if !asDecodeError(err, &de) || de.Addr != addr {
+				t.Fatalf("%#x: %v", addr, err)
+			}
+			return
+		}
+		inst.Operands(addr)
+	})
+}
