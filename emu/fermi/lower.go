@@ -185,6 +185,7 @@ const (
 	fUniform  // LD_LDU: the LDU part's address is 64-bit
 	fShared   // LDS_LDU, LDSLK: shared memory
 	fRoundInt // F2F: round to an integral value (.ROUND, .FLOOR, .CEIL, .TRUNC)
+	fAllWarp  // BRA.U: taken only when the guard holds in every running lane
 )
 
 // Register rows: R0..R62 are rows 0..62, row 63 is RZ (always zero);
@@ -459,6 +460,12 @@ func lowerInst(inst fermi.Inst, addr uint64) (o op, target uint64, hasTarget boo
 	case "BRA", "JMP":
 		o.kind = kBra
 		o.cc = uint8(arg(0).Reg)
+		if mod(".U") != 0 {
+			// envytools' "allwarp": the warp branches only when the guard
+			// holds in every running lane; ptxas guards the fall-through
+			// code so, and no SSY precedes these branches
+			o.flags |= fAllWarp
+		}
 		t := arg(1)
 		switch t.Kind {
 		case fermi.ArgTarget:
@@ -475,7 +482,7 @@ func lowerInst(inst fermi.Inst, addr uint64) (o op, target uint64, hasTarget boo
 			o.sub = 1 // absolute
 		}
 		if o.s[0].kind == oConst {
-			o.s[0].kind = oCIdx
+			o.s[0].kind, o.s[0].row = oCIdx, rowRZ
 		}
 	case "CAL", "JCAL":
 		o.kind = kCal
@@ -704,7 +711,9 @@ func lowerInst(inst fermi.Inst, addr uint64) (o op, target uint64, hasTarget boo
 	case "LDC":
 		o.kind = kLdc
 		o.d, o.s[0] = dst(0), src(1)
-		o.s[0].kind = oCIdx
+		if o.s[0].kind == oConst { // c[bank][RZ+offset]
+			o.s[0].kind, o.s[0].row = oCIdx, rowRZ
+		}
 		if err := ldSize(&o, inst, mod, has); err != nil {
 			return o, 0, false, err
 		}

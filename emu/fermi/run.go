@@ -234,6 +234,9 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		if o.cc != ccT {
 			mask &= k.ccMask(w.Regs, o.cc, mask)
 		}
+		if o.flags&fAllWarp != 0 && mask != w.Active {
+			mask = 0
+		}
 		w.Branch(mask, o.target, pc+1)
 	case kBrx:
 		if o.cc != ccT {
