@@ -311,16 +311,10 @@ func floatToHalf(x float64, rnd uint8) uint16 {
 	if e-1 < -14 { // subnormal: fewer bits
 		bitsLeft := e - 1 + 25
 		if bitsLeft <= 0 {
-			// below half the smallest subnormal (or at it)
-			v := new(big.Float).SetMode(mode).SetPrec(1).SetMantExp(scaled, 24)
-			f, _ := v.Float64()
-			switch mode {
-			case big.ToPositiveInf:
+			// below the smallest subnormal 2^-24: 0 or 2^-24
+			switch {
+			case mode == big.ToPositiveInf, mode == big.ToNearestEven && x > 0x1p-25:
 				return sign | 1
-			case big.ToNearestEven:
-				if f >= 1 && x > math.Ldexp(1, -25) {
-					return sign | 1
-				}
 			}
 			return sign
 		}
