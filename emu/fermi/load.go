@@ -34,11 +34,13 @@ const MaxLocalPerBlock = 256 << 20
 // holds ntid.xyz at 0x8/0xc/0x10, nctaid.xyz at 0x14/0x18/0x1c and the
 // parameters from 0x20; bank 1 holds the initial stack pointer at 0x100.
 const (
-	cbNtid      = 0x8
-	cbNctaid    = 0x14
-	cbParamBase = 0x20
-	cbStackBank = 1
-	cbStack     = 0x100
+	cbSharedWindow = 0x0
+	cbLocalWindow  = 0x4
+	cbNtid         = 0x8
+	cbNctaid       = 0x14
+	cbParamBase    = 0x20
+	cbStackBank    = 1
+	cbStack        = 0x100
 )
 
 // IsArch reports whether arch is one this package runs.
@@ -298,6 +300,11 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		le := binary.LittleEndian
 		switch i {
 		case 0:
+			// the generic addresses of shared and local memory (search.isa
+			// adds 0x3180 to c[0x0][0x0] to store to a __shared__ array
+			// through a generic ST)
+			le.PutUint32(data[cbSharedWindow:], SharedWindow)
+			le.PutUint32(data[cbLocalWindow:], LocalWindow)
 			for j := range 3 {
 				le.PutUint32(data[cbNtid+4*j:], s.Block[j])
 				le.PutUint32(data[cbNctaid+4*j:], s.Grid[j])

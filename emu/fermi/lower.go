@@ -1073,7 +1073,7 @@ func lowerAtom(o *op, name string, inst fermi.Inst, a []fermi.Arg, mod func(stri
 	if has(".S32") {
 		o.flags |= fSignedAtom
 	}
-	if o.sub > atomExch {
+	if o.sub > atomCAS {
 		return errLower("%s: reserved operation", name)
 	}
 	return nil

@@ -59,9 +59,11 @@ func (k *Kernel) generic(b *emu.Block, w *emu.Warp, addr uint64, l int, local *e
 // laneMem is the memory and address lane l's access of operand m goes to.
 func (k *Kernel) laneMem(b *emu.Block, w *emu.Warp, o *op, m *opnd, wide bool, l int, local *emu.Memory) (*emu.Memory, uint64, error) {
 	regs := w.Regs
-	switch o.kind {
-	case kLds, kSts:
+	switch {
+	case o.kind == kLds || o.kind == kSts || (o.kind == kStul || o.kind == kLdlk) && o.flags&fShared != 0:
 		return &b.Shared, address(regs, m, false, l), nil
+	}
+	switch o.kind {
 	case kLdl, kStl:
 		if err := k.localOf(w, l, local); err != nil {
 			return nil, 0, err
