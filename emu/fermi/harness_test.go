@@ -4,39 +4,37 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"strconv"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/emu"
 )
 
-// device is global memory shared by a sequence of launches, as a host
-// program's allocations are.
+// device is an emu.Device running this package's emulator: global memory
+// and buffers shared by a sequence of launches, as a host program's
+// allocations are.
 type device struct {
-	global []byte
-	bufs   map[string]emu.BufferPlace
-	next   uint64
+	dev    *emu.Device
+	allocs []emu.Alloc // buffers not placed yet
+	placed []string
+	res    *emu.Result
 }
 
 func newDevice() *device {
-	return &device{bufs: map[string]emu.BufferPlace{}, next: 256}
+	return &device{dev: emu.NewDevice([]emu.Emulator{Emulator()})}
 }
 
-// alloc places a buffer (256-aligned, as the launcher does).
+// alloc adds a buffer, placed by the next launch.
 func (d *device) alloc(name string, data []byte) {
-	d.next = (d.next + 255) &^ 255
-	d.bufs[name] = emu.BufferPlace{Addr: d.next, Bytes: uint64(len(data))}
-	for uint64(len(d.global)) < d.next+uint64(len(data)) {
-		d.global = append(d.global, make([]byte, 4096)...)
-	}
-	copy(d.global[d.next:], data)
-	d.next += max(uint64(len(data)), 1)
+	d.allocs = append(d.allocs, emu.Alloc{Name: name, Data: data})
 }
 
 // bytes is a buffer's current contents.
 func (d *device) bytes(name string) []byte {
-	b := d.bufs[name]
-	return d.global[b.Addr : b.Addr+b.Bytes]
+	b, err := d.dev.Buffer(name)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // buf names a buffer as a pointer parameter.
@@ -50,74 +48,63 @@ type launch struct {
 	block    emu.Dim3
 	shared   int // dynamic shared bytes (0: 48 KiB for raw code)
 	params   []any
-	textures map[string]emu.Image
+	textures []emu.TexImage
 	steps    int64
 	serial   bool
-	addrBits int // the program's address width (0: from the code)
 }
 
-// run runs a launch on the device's memory and keeps its global memory.
+// run runs a launch on the device.
 func (d *device) run(t testing.TB, l launch) (emu.Stats, error) {
 	t.Helper()
-	k, cfg := d.prepare(t, l)
-	st, err := emu.Run(cfg, k)
-	copy(d.global, k.Global.Data)
-	return st, err
+	j := d.job(t, l)
+	res, err := d.dev.Run(j)
+	if res == nil {
+		if err == nil {
+			err = fmt.Errorf("no result")
+		}
+		t.Fatalf("%s: %v", l.kernel, err)
+	}
+	d.res = res
+	return res.Stats, err
 }
 
-func (d *device) prepare(t testing.TB, l launch) (*Kernel, emu.Config) {
+// job makes the emu.Job of a launch: buffers not yet placed go with it.
+func (d *device) job(t testing.TB, l launch) *emu.Job {
 	t.Helper()
-	if l.grid == (emu.Dim3{}) {
-		l.grid = emu.Dim3{1, 1, 1}
+	j := &emu.Job{Program: &emu.Program{Name: "test", Data: l.program, Arch: "sm_20", Kernel: l.kernel},
+		Grid: l.grid, Block: l.block, SharedBytes: l.shared, MaxSteps: l.steps, Textures: l.textures}
+	if l.serial {
+		j.Workers = 1
 	}
-	if l.block == (emu.Dim3{}) {
-		l.block = emu.Dim3{32, 1, 1}
+	for _, name := range d.placed {
+		j.Buffers = append(j.Buffers, emu.Alloc{Name: name})
 	}
-	ln := &emu.Launch{Arch: "sm_20", Kernel: l.kernel, Textures: l.textures}
-	s := &emu.Setup{Launch: ln, Grid: l.grid, Block: l.block, Buffers: d.bufs, SharedBytes: l.shared,
-		Global: append(d.global, make([]byte, 4096)...)}
-	num := func(v string) *emu.Num { return &emu.Num{Text: v} }
+	for _, a := range d.allocs {
+		j.Buffers = append(j.Buffers, a)
+		d.placed = append(d.placed, a.Name)
+	}
+	d.allocs = nil
 	for _, a := range l.params {
-		var p emu.Param
 		switch v := a.(type) {
 		case buf:
-			name := string(v)
-			if _, ok := d.bufs[name]; !ok {
-				t.Fatalf("no buffer %q", name)
-			}
-			p.Ptr = &name
+			j.Args = append(j.Args, emu.Ptr(string(v)))
 		case uint32:
-			p.U32 = num(strconv.FormatUint(uint64(v), 10))
+			j.Args = append(j.Args, emu.U32(v))
 		case int32:
-			p.S32 = num(strconv.FormatInt(int64(v), 10))
+			j.Args = append(j.Args, emu.S32(v))
 		case int:
-			p.S32 = num(strconv.Itoa(v))
+			j.Args = append(j.Args, emu.S32(int32(v)))
 		case uint64:
-			p.U64 = num(strconv.FormatUint(v, 10))
+			j.Args = append(j.Args, emu.U64(v))
 		case float32:
-			p.F32 = num(strconv.FormatFloat(float64(v), 'g', -1, 32))
+			j.Args = append(j.Args, emu.F32(v))
 		case float64:
-			p.F64 = num(strconv.FormatFloat(v, 'g', -1, 64))
+			j.Args = append(j.Args, emu.F64(v))
 		default:
 			t.Fatalf("bad parameter type %T", a)
 		}
-		ln.Params = append(ln.Params, p)
 	}
-	img, err := ProgramImage("test", l.program, l.kernel, "sm_20")
-	if err != nil {
-		t.Fatalf("%s: %v", l.kernel, err)
-	}
-	img.AddrBits = l.addrBits
-	k, err := NewKernel(s, img)
-	if err != nil {
-		t.Fatalf("%s: %v", l.kernel, err)
-	}
-	cfg := k.Config(s, img)
-	cfg.MaxSteps = l.steps
-	if l.serial {
-		cfg.Workers = 1
-	}
-	return k, cfg
+	return j
 }
 
 func u32s(b []byte) []uint32 {

@@ -160,7 +160,7 @@ func TestKernelWideAddresses(t *testing.T) {
 	d.alloc("in", fromU32(in))
 	d.alloc("out", make([]byte, 4*n))
 	if _, err := d.run(t, launch{program: []byte(prog), grid: emu.Dim3{4, 1, 1}, block: emu.Dim3{64, 1, 1},
-		params: []any{buf("in"), buf("out")}, addrBits: 64}); err != nil {
+		params: []any{buf("in"), buf("out")}}); err != nil {
 		t.Fatal(err)
 	}
 	out := u32s(d.bytes("out"))

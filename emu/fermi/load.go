@@ -4,10 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
@@ -58,20 +54,14 @@ type Image struct {
 	ParamBase  uint32
 }
 
-// ReadProgram reads the launch's program: an ELF cubin or a fatbin (the
+// ReadProgram reads the job's program: an ELF cubin or a fatbin (the
 // function named by kernel, or the only one), a listing in our assembler's
 // syntax (cuobjdump's too; kernel picks a "Function :" section), or raw
 // machine code.
-func ReadProgram(s *emu.Setup) (*Image, error) {
-	p := s.Launch.Program
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.Dir, p)
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	return ProgramImage(p, data, s.Launch.Kernel, s.Launch.Arch)
+func ReadProgram(s *emu.Setup) (*Image, error) { return readProgram(s.Job.Program, s.Arch) }
+
+func readProgram(p *emu.Program, arch string) (*Image, error) {
+	return ProgramImage(p.Name, p.Data, p.Kernel, arch)
 }
 
 // ProgramImage turns program file contents into code and launch facts.
@@ -178,80 +168,48 @@ func (img *Image) addrBits(p *Program) int {
 	return 32
 }
 
-// paramBytes packs the launch's parameters for sm_2x: a pointer is as wide
-// as the program's addresses; each value goes to the offset the cubin
-// gives, else to the next naturally aligned offset.
+// paramBytes packs the job's parameters for sm_2x: a pointer is as wide as
+// the program's addresses; each value goes to the offset the cubin gives,
+// else to the next naturally aligned offset.
 func paramBytes(s *emu.Setup, img *Image, addrBits int) ([]byte, error) {
+	var args []emu.Arg
+	if s.Job != nil {
+		args = s.Job.Args
+	}
+	if img.Params != nil && len(args) != len(img.Params) {
+		return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(args), len(img.Params))
+	}
 	var out []byte
 	off := 0
-	for i, p := range s.Launch.Params {
-		var b []byte
-		le := func(v uint64, n int) {
-			b = make([]byte, n)
-			for j := range b {
-				b[j] = byte(v >> (8 * j))
-			}
-		}
-		switch {
-		case p.Ptr != nil:
-			place, ok := s.Buffers[*p.Ptr]
+	for i, a := range args {
+		v := a.Bits
+		switch a.Kind {
+		case emu.ArgPtr:
+			place, ok := s.Buffers[a.Name]
 			if !ok {
-				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, *p.Ptr)
+				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, a.Name)
 			}
-			le(place.Addr, addrBits/8)
-		case p.Tex != nil, p.Surf != nil:
-			return nil, fmt.Errorf("params[%d]: sm_2x kernels take no texture or surface objects (bind a texture by name)", i)
-		case p.U32 != nil, p.S32 != nil:
-			n := p.U32
-			if n == nil {
-				n = p.S32
-			}
-			v, err := n.Int()
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			le(uint64(v), 4)
-		case p.U64 != nil:
-			v, err := p.U64.Int()
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			le(uint64(v), 8)
-		case p.F32 != nil:
-			f, err := p.F32.Float()
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			le(uint64(math.Float32bits(float32(f))), 4)
-		case p.F64 != nil:
-			f, err := p.F64.Float()
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			le(math.Float64bits(f), 8)
-		default:
-			return nil, fmt.Errorf("params[%d]: no value", i)
+			v = place.Addr
+		case emu.ArgTex, emu.ArgSurf:
+			return nil, fmt.Errorf("params[%d]: sm_2x kernels take no texture or surface objects (textures are bound by slot)", i)
 		}
+		n := a.Size(addrBits / 8)
 		if img.Params != nil {
-			if i >= len(img.Params) {
-				return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(s.Launch.Params), len(img.Params))
-			}
 			cp := img.Params[i]
-			if int(cp.Size) != len(b) {
-				return nil, fmt.Errorf("params[%d]: %d bytes, the kernel's parameter %d has %d", i, len(b), i, cp.Size)
+			if int(cp.Size) != n {
+				return nil, fmt.Errorf("params[%d]: %d bytes, the kernel's parameter %d has %d", i, n, i, cp.Size)
 			}
 			off = int(cp.Offset)
 		} else {
-			off = (off + len(b) - 1) &^ (len(b) - 1)
+			off = (off + n - 1) &^ (n - 1)
 		}
-		if need := off + len(b); len(out) < need {
+		if need := off + n; len(out) < need {
 			out = append(out, make([]byte, need-len(out))...)
 		}
-		copy(out[off:], b)
-		off += len(b)
-	}
-	if img.Params != nil && len(s.Launch.Params) != len(img.Params) {
-		return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(s.Launch.Params), len(img.Params))
+		for k := range n {
+			out[off+k] = byte(v >> (8 * k))
+		}
+		off += n
 	}
 	return out, nil
 }
@@ -260,8 +218,8 @@ func paramBytes(s *emu.Setup, img *Image, addrBits int) ([]byte, error) {
 // gets the cubin's bank 0, the launch words and the parameters, bank 1 the
 // stack pointer; the launch file's constant images go over everything.
 func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
-	if !IsArch(s.Launch.Arch) {
-		return nil, fmt.Errorf("arch %q is not a Fermi architecture (sm_20, sm_21)", s.Launch.Arch)
+	if !IsArch(s.Arch) {
+		return nil, fmt.Errorf("arch %q is not a Fermi architecture (sm_20, sm_21)", s.Arch)
 	}
 	prog, err := Lower(img.Code)
 	if err != nil {
@@ -326,38 +284,34 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	return k, nil
 }
 
-// bindTextures makes the launch's textures buffer textures for TLD: slot i
-// is the i-th texture by name; each must name a buffer and a format of
-// 32-bit channels (r32f, rg32ui, rgba32i, ...).
+// bindTextures makes the job's textures buffer textures for TLD: slot i is
+// the job's i-th texture; each must name a buffer and a format of 32-bit
+// channels (r32f, rg32ui, rgba32i, ...).
 func (k *Kernel) bindTextures(s *emu.Setup) error {
-	if len(s.Launch.Surfaces) > 0 {
+	if s.Job == nil {
+		return nil
+	}
+	if len(s.Job.Surfaces) > 0 {
 		return fmt.Errorf("surfaces are not supported on sm_2x")
 	}
-	names := make([]string, 0, len(s.Launch.Textures))
-	for n := range s.Launch.Textures {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		im := s.Launch.Textures[n]
+	for _, im := range s.Job.Textures {
 		if im.Buffer == "" {
-			return fmt.Errorf("texture %q: sm_2x textures here are buffer textures (tex1Dfetch): name a buffer", n)
+			return fmt.Errorf("texture %q: sm_2x textures here are buffer textures (tex1Dfetch): name a buffer", im.Name)
 		}
 		ch := map[string]int{"r32f": 1, "r32ui": 1, "r32i": 1, "rg32f": 2, "rg32ui": 2, "rg32i": 2,
 			"rgba32f": 4, "rgba32ui": 4, "rgba32i": 4}[im.Format]
 		if ch == 0 {
-			return fmt.Errorf("texture %q: format %q is not one of 32-bit channels (r32f, rg32ui, rgba32i, ...)", n, im.Format)
+			return fmt.Errorf("texture %q: format %q is not one of 32-bit channels (r32f, rg32ui, rgba32i, ...)", im.Name, im.Format)
 		}
-		b := s.Buffers[im.Buffer]
+		b, ok := s.Buffers[im.Buffer]
+		if !ok {
+			return fmt.Errorf("texture %q: no buffer %q", im.Name, im.Buffer)
+		}
 		elems := b.Bytes / uint64(4*ch)
-		if len(im.Size) > 0 {
-			v, err := im.Size[0].Uint(0)
-			if err != nil {
-				return fmt.Errorf("texture %q: %v", n, err)
-			}
-			elems = min(elems, v)
+		if len(im.Size) > 0 && im.Size[0] > 0 {
+			elems = min(elems, uint64(im.Size[0]))
 		}
-		k.Textures = append(k.Textures, Texture{Name: n, Addr: b.Addr, Elements: elems, Channels: ch})
+		k.Textures = append(k.Textures, Texture{Name: im.Name, Addr: b.Addr, Elements: elems, Channels: ch})
 	}
 	return nil
 }
@@ -412,30 +366,15 @@ func (k *Kernel) Config(s *emu.Setup, img *Image) emu.Config {
 		TraceBlock: -1, TraceWarp: -1}
 }
 
-// Outcome is a finished launch.
-type Outcome struct {
-	Setup  *emu.Setup
-	Kernel *Kernel
-	Stats  emu.Stats
-	Result *emu.Result
-}
-
-// RunSetup lowers the launch's program and runs it; adjust, when not nil,
-// may change the engine configuration. A fault is returned with the
-// outcome so far.
-func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
-	img, err := ReadProgram(s)
-	if err != nil {
-		return nil, err
+// Emulator is this package's entry in the registry of runnable
+// architectures (emu/all).
+func Emulator() emu.Emulator {
+	kernel := func(s *emu.Setup, img *Image) (emu.Exec, emu.Config, error) {
+		k, err := NewKernel(s, img)
+		if err != nil {
+			return nil, emu.Config{}, err
+		}
+		return k, k.Config(s, img), nil
 	}
-	k, err := NewKernel(s, img)
-	if err != nil {
-		return nil, err
-	}
-	cfg := k.Config(s, img)
-	if adjust != nil {
-		adjust(&cfg)
-	}
-	st, err := emu.Run(cfg, k)
-	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data, Segments: k.Global.Segments}}, err
+	return emu.Emulator{Family: "fermi", Archs: []string{"sm_20", "sm_21"}, Load: emu.Loader(readProgram, kernel)}
 }
