@@ -279,9 +279,15 @@ const (
 func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32) {
 	sr := int(o.s[0].imm)
 	row := dstRow(&o.d, 0) * 32
+	flat := b.Dim[1] == 1 && b.Dim[2] == 1
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
-		t := b.Dim.At(w.Index*emu.WarpSize + l)
+		var t emu.Dim3
+		if flat {
+			t = emu.Dim3{uint32(w.Index*emu.WarpSize + l), 0, 0}
+		} else {
+			t = b.Dim.At(w.Index*emu.WarpSize + l)
+		}
 		var v uint32
 		switch {
 		case sr == srLaneID:

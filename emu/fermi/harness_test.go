@@ -17,10 +17,11 @@ type device struct {
 	allocs []emu.Alloc // buffers not placed yet
 	placed []string
 	res    *emu.Result
+	progs  map[string]*emu.Program // read and lowered once, as a Device does for one *Program
 }
 
 func newDevice() *device {
-	return &device{dev: emu.NewDevice([]emu.Emulator{Emulator()})}
+	return &device{dev: emu.NewDevice([]emu.Emulator{Emulator()}), progs: map[string]*emu.Program{}}
 }
 
 // alloc adds a buffer, placed by the next launch.
@@ -71,7 +72,13 @@ func (d *device) run(t testing.TB, l launch) (emu.Stats, error) {
 // job makes the emu.Job of a launch: buffers not yet placed go with it.
 func (d *device) job(t testing.TB, l launch) *emu.Job {
 	t.Helper()
-	j := &emu.Job{Program: &emu.Program{Name: "test", Data: l.program, Arch: "sm_20", Kernel: l.kernel},
+	key := l.kernel + "\x00" + string(l.program)
+	p := d.progs[key]
+	if p == nil {
+		p = &emu.Program{Name: "test", Data: l.program, Arch: "sm_20", Kernel: l.kernel}
+		d.progs[key] = p
+	}
+	j := &emu.Job{Program: p,
 		Grid: l.grid, Block: l.block, SharedBytes: l.shared, MaxSteps: l.steps, Textures: l.textures}
 	if l.serial {
 		j.Workers = 1

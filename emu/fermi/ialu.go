@@ -87,6 +87,20 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kShl:
+		if o.s[1].kind == oImm {
+			n := uint32(o.s[1].imm)
+			if o.flags&fW != 0 {
+				n &= 31
+			}
+			if n >= 32 {
+				*r = lanes{}
+				break
+			}
+			for l := range r {
+				r[l] = a[l] << n
+			}
+			break
+		}
 		b := k.row(regs, &o.s[1], mask, &sc.b)
 		if o.flags&fW != 0 {
 			for l := range r {
@@ -98,9 +112,44 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kShr:
+		if o.flags&fBREV != 0 {
+			b := k.row(regs, &o.s[1], mask, &sc.b)
+			for l := range r {
+				r[l] = shr(a[l], b[l], o.flags)
+			}
+			break
+		}
+		if o.s[1].kind == oImm {
+			n := uint32(o.s[1].imm)
+			if o.flags&fW != 0 {
+				n &= 31
+			}
+			n = min(n, 32)
+			if o.flags&fU32 != 0 {
+				for l := range r {
+					r[l] = uint32(uint64(a[l]) >> n)
+				}
+			} else {
+				for l := range r {
+					r[l] = uint32(int64(int32(a[l])) >> n)
+				}
+			}
+			break
+		}
 		b := k.row(regs, &o.s[1], mask, &sc.b)
-		for l := range r {
-			r[l] = shr(a[l], b[l], o.flags)
+		switch o.flags & (fW | fU32) {
+		case fW | fU32:
+			for l := range r {
+				r[l] = a[l] >> (b[l] & 31)
+			}
+		case fW:
+			for l := range r {
+				r[l] = uint32(int32(a[l]) >> (b[l] & 31))
+			}
+		default:
+			for l := range r {
+				r[l] = shr(a[l], b[l], o.flags)
+			}
 		}
 	case kLop:
 		b := k.row(regs, &o.s[1], mask, &sc.b)
@@ -535,30 +584,39 @@ func (k *Kernel) icmpMask(regs []uint32, o *op, mask uint32, sc *scratch) uint32
 		}
 		return t
 	}
+	// lt and eq masks in one pass (signed order: flip the sign bits), then
+	// the comparison as a combination of them
+	var lt, eq uint32
+	flip := uint32(0x80000000)
 	if unsigned {
-		switch o.sub {
-		case 1:
-			for l := range 32 {
-				if a[l] < b[l] {
-					t |= 1 << l
-				}
-			}
-			return t
-		case 6:
-			for l := range 32 {
-				if a[l] >= b[l] {
-					t |= 1 << l
-				}
-			}
-			return t
-		}
+		flip = 0
 	}
 	for l := range 32 {
-		if icmp(o.sub, a[l], b[l], unsigned) {
-			t |= 1 << l
+		x, y := a[l]^flip, b[l]^flip
+		if x < y {
+			lt |= 1 << l
+		}
+		if x == y {
+			eq |= 1 << l
 		}
 	}
-	return t
+	switch o.sub & 7 {
+	case 1:
+		return lt
+	case 2:
+		return eq
+	case 3:
+		return lt | eq
+	case 4:
+		return ^(lt | eq)
+	case 5:
+		return ^eq
+	case 6:
+		return ^lt
+	case 7:
+		return ^uint32(0)
+	}
+	return 0
 }
 
 // ialuCC is the general path of the integer instructions that read or

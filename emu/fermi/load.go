@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/binfmt/fatbin"
@@ -14,6 +15,9 @@ import (
 
 // ConstBankBytes is the size of each constant bank.
 const ConstBankBytes = 64 << 10
+
+// zeroBank backs the constant banks a launch leaves empty; it is never written.
+var zeroBank [ConstBankBytes]byte
 
 // MaxSharedBytes is the shared memory a block may have on sm_2x (48 KiB,
 // the larger of the two L1/shared splits).
@@ -52,6 +56,16 @@ type Image struct {
 	AddrBits   int        // 32 or 64 when the container says; 0: from the code
 	Params     []cubin.Param
 	ParamBase  uint32
+
+	lowerOnce sync.Once // the program is lowered once for all its launches
+	prog      *Program
+	lowerErr  error
+}
+
+// program lowers the image's code on first use.
+func (img *Image) program() (*Program, error) {
+	img.lowerOnce.Do(func() { img.prog, img.lowerErr = Lower(img.Code) })
+	return img.prog, img.lowerErr
 }
 
 // ReadProgram reads the job's program: an ELF cubin or a fatbin (the
@@ -221,7 +235,7 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if !IsArch(s.Arch) {
 		return nil, fmt.Errorf("arch %q is not a Fermi architecture (sm_20, sm_21)", s.Arch)
 	}
-	prog, err := Lower(img.Code)
+	prog, err := img.program()
 	if err != nil {
 		return nil, err
 	}
@@ -252,6 +266,11 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	sp := uint32(max(k.LocalBytes-frame, 0))
 	k.Global = s.GlobalMemory()
 	for i := range k.Const {
+		if i > cbStackBank && len(img.Const[i]) == 0 && len(s.Const[i]) == 0 {
+			// an empty bank reads zeros: share one (nothing writes banks)
+			k.Const[i] = emu.Memory{Space: emu.Constant, Data: zeroBank[:]}
+			continue
+		}
 		size := max(ConstBankBytes, len(img.Const[i]), len(s.Const[i]))
 		data := make([]byte, size)
 		copy(data, img.Const[i])

@@ -132,8 +132,8 @@ type opnd struct {
 	neg, abs, not bool
 	sgn           bool  // a video source is signed
 	cc            bool  // a destination that also writes the condition code
-	imm           int64 // immediate, constant or address offset, 64-bit constant value
 	bc            int32 // index of the broadcast row (oImm, oConst), -1 when none
+	imm           int64 // immediate, constant or address offset, 64-bit constant value
 }
 
 // op is one lowered instruction.
@@ -147,12 +147,12 @@ type op struct {
 	rnd    uint8 // rounding: 0 RN, 1 RM, 2 RP, 3 RZ
 	cc     uint8 // condition code test of a control-flow or CSET instruction (15 = T)
 	flags  uint32
-	size   uint8 // memory access bytes; conversion destination size
-	size2  uint8 // LD_LDU's second size; conversion source size
-	lanes  uint8 // MOV's lane mask
-	d, d2  opnd
-	s      [4]opnd
 	target uint32 // op index of a branch target
+	size   uint8  // memory access bytes; conversion destination size
+	size2  uint8  // LD_LDU's second size; conversion source size
+	lanes  uint8  // MOV's lane mask
+	s      [4]opnd
+	d, d2  opnd
 }
 
 // op flags, from the instruction's modifiers.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/emu"
 )
@@ -221,79 +222,116 @@ func putLanes(regs []uint32, d *opnd, size uint8, mask uint32, vals *[32][4]uint
 }
 
 // load32Fast is a 32-bit load whose lanes all fall in one dense memory
-// (shared, local, constant, or global without windows): false sends the
+// (shared, constant, or global below the windows): false sends the
 // instruction the general way.
 func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32, sc *scratch) bool {
-	var mem *emu.Memory
-	switch o.kind {
-	case kLds:
-		mem = &b.Shared
-	case kLdc:
-		mem = &k.Const[m.bank]
-	case kLd:
-		if o.flags&fE != 0 {
-			return false
-		}
-		mem = k.Global
-	default:
+	data, limit, ok := k.dense32(b, o, m)
+	if !ok {
 		return false
 	}
 	regs := w.Regs
 	base := (*lanes)(regs[int(m.row)*32:])
-	if m.row == rowRZ {
-		base = &zeroLanes
-	}
 	off := uint32(m.imm)
 	r := &sc.r
-	data := mem.Data
+	p := unsafe.Pointer(unsafe.SliceData(data))
+	if mask == ^uint32(0) {
+		var bad uint32
+		for l := range r {
+			a := base[l] + off
+			if a > limit {
+				bad = 1
+				a = 0
+			}
+			bad |= a & 3
+			// in bounds (a bad lane reads word 0 and is thrown away below):
+			// read the little-endian word in place
+			r[l] = *(*uint32)(unsafe.Add(p, a&^3))
+		}
+		if bad != 0 {
+			return false
+		}
+		*(*lanes)(regs[dstRow(&o.d, 0)*32:]) = *r
+		return true
+	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
 		a := base[l] + off
-		if a&3 != 0 || uint64(a)+4 > uint64(len(data)) || o.kind == kLd && a >= SharedWindow {
+		if a > limit || a&3 != 0 {
 			return false
 		}
-		r[l] = binary.LittleEndian.Uint32(data[a:])
+		r[l] = *(*uint32)(unsafe.Add(p, a))
 	}
 	write(regs, dstRow(&o.d, 0), mask, r)
 	return true
 }
 
-// store32Fast is load32Fast's counterpart for 32-bit stores.
-func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
+// dense32 is the memory a 32-bit access of o goes to when it is one dense
+// region, and the highest address a word can start at.
+func (k *Kernel) dense32(b *emu.Block, o *op, m *opnd) (data []byte, limit uint32, ok bool) {
 	var mem *emu.Memory
 	switch o.kind {
-	case kSts:
+	case kLds, kSts:
 		mem = &b.Shared
-	case kSt:
+	case kLdc:
+		mem = &k.Const[m.bank]
+	case kLd, kSt:
 		if o.flags&fE != 0 {
-			return false
+			return nil, 0, false
 		}
 		mem = k.Global
 	default:
+		return nil, 0, false
+	}
+	data = mem.Data
+	if len(data) < 4 {
+		return nil, 0, false
+	}
+	n := uint64(len(data)) - 4
+	if o.kind == kLd || o.kind == kSt {
+		n = min(n, SharedWindow-4) // generic addresses from the windows on are not global
+	}
+	return data, uint32(min(n, 1<<32-1)), true
+}
+
+// store32Fast is load32Fast's counterpart for 32-bit stores.
+func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
+	data, limit, ok := k.dense32(b, o, m)
+	if !ok {
 		return false
 	}
 	regs := w.Regs
 	base := (*lanes)(regs[int(m.row)*32:])
-	if m.row == rowRZ {
-		base = &zeroLanes
-	}
 	off := uint32(m.imm)
-	data := mem.Data
-	// check every lane first: a faulting lane must leave memory untouched
-	for mm := mask; mm != 0; mm &= mm - 1 {
-		l := bits.TrailingZeros32(mm)
-		a := base[l] + off
-		if a&3 != 0 || uint64(a)+4 > uint64(len(data)) || o.kind == kSt && a >= SharedWindow {
-			return false
-		}
-	}
 	v := (*lanes)(regs[int(o.s[1].row)*32:])
-	if o.s[1].row == rowRZ || o.s[1].kind != oReg {
+	if o.s[1].kind != oReg {
 		v = &zeroLanes
 	}
+	p := unsafe.Pointer(unsafe.SliceData(data))
+	// check every lane first: a faulting lane must leave memory untouched
+	var bad uint32
+	if mask == ^uint32(0) {
+		for l := range base {
+			a := base[l] + off
+			bad |= a&3 | b2u(a > limit)
+		}
+		if bad != 0 {
+			return false
+		}
+		for l := range base {
+			*(*uint32)(unsafe.Add(p, base[l]+off)) = v[l]
+		}
+		return true
+	}
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		a := base[bits.TrailingZeros32(mm)] + off
+		bad |= a&3 | b2u(a > limit)
+	}
+	if bad != 0 {
+		return false
+	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
-		binary.LittleEndian.PutUint32(data[base[l]+off:], v[l])
+		*(*uint32)(unsafe.Add(p, base[l]+off)) = v[l]
 	}
 	return true
 }

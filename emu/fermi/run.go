@@ -143,10 +143,10 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		k.barResult(w, &ops[sc.pending[w.Index]], sc)
 		sc.pending[w.Index] = -1
 	}
+	if w.Done || w.AtBarrier || w.Fault != nil {
+		return nil
+	}
 	for n := int64(0); n < budget; n++ {
-		if w.Done || w.AtBarrier || w.Fault != nil {
-			return nil
-		}
 		pc := w.PC
 		if int(pc) >= len(ops) {
 			addr, _ := p.Where(pc)
@@ -175,6 +175,10 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		}
 		if o.sync && mask != 0 && !w.Done {
 			k.sync(w, mask)
+		}
+		// only control flow, barriers and faults change the warp's state
+		if (o.kind < kIadd || o.kind == kBar || o.sync) && (w.Done || w.AtBarrier || w.Fault != nil) {
+			return nil
 		}
 	}
 	return nil
