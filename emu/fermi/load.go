@@ -13,6 +13,11 @@ import (
 	"github.com/gpuisa/gpuisa/isa/fermi"
 )
 
+// NumConstBanks is the number of constant banks an instruction can name
+// (a 5-bit field: BRX reads c[0x10], where the compiler keeps its
+// constants, jump tables among them).
+const NumConstBanks = 32
+
 // ConstBankBytes is the size of each constant bank.
 const ConstBankBytes = 64 << 10
 
@@ -50,10 +55,10 @@ func IsArch(arch string) bool { return arch == "sm_20" || arch == "sm_21" }
 // says about the launch.
 type Image struct {
 	Code       []byte
-	Const      [16][]byte // .nv.constant<N> banks of a cubin
-	LocalBytes int        // local memory per thread a cubin asks for
-	SharedSize int        // a cubin's static shared memory
-	AddrBits   int        // 32 or 64 when the container says; 0: from the code
+	Const      [NumConstBanks][]byte // .nv.constant<N> banks of a cubin (16: the compiler's constants)
+	LocalBytes int                   // local memory per thread a cubin asks for
+	SharedSize int                   // a cubin's static shared memory
+	AddrBits   int                   // 32 or 64 when the container says; 0: from the code
 	Params     []cubin.Param
 	ParamBase  uint32
 
@@ -266,12 +271,16 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	sp := uint32(max(k.LocalBytes-frame, 0))
 	k.Global = s.GlobalMemory()
 	for i := range k.Const {
-		if i > cbStackBank && len(img.Const[i]) == 0 && len(s.Const[i]) == 0 {
+		var launch []byte // the launch file's constant images (banks 0..15)
+		if i < len(s.Const) {
+			launch = s.Const[i]
+		}
+		if i > cbStackBank && len(img.Const[i]) == 0 && len(launch) == 0 {
 			// an empty bank reads zeros: share one (nothing writes banks)
 			k.Const[i] = emu.Memory{Space: emu.Constant, Data: zeroBank[:]}
 			continue
 		}
-		size := max(ConstBankBytes, len(img.Const[i]), len(s.Const[i]))
+		size := max(ConstBankBytes, len(img.Const[i]), len(launch))
 		data := make([]byte, size)
 		copy(data, img.Const[i])
 		le := binary.LittleEndian
@@ -293,7 +302,7 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 		case cbStackBank:
 			le.PutUint32(data[cbStack:], sp)
 		}
-		copy(data, s.Const[i])
+		copy(data, launch)
 		k.Const[i] = emu.Memory{Space: emu.Constant, Data: data}
 	}
 	if err := k.bindTextures(s); err != nil {

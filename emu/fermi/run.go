@@ -19,7 +19,7 @@ type Kernel struct {
 	Prog       *Program
 	ops        []op // Prog's ops with constant operands resolved for this launch
 	Global     *emu.Memory
-	Const      [16]emu.Memory
+	Const      [NumConstBanks]emu.Memory
 	Shared     []emu.SharedImage
 	LocalBytes int // per thread
 	Grid       emu.Dim3
