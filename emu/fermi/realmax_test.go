@@ -61,3 +61,71 @@ func TestRealMaxIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestRealBlockScan runs mgpu's snippets/multiscan.isa WarpScan2: one block
+// of 256 threads scans one value each (a scan within each warp, then of
+// the 8 warp totals), writing the inclusive and the exclusive scan.
+func TestRealBlockScan(t *testing.T) {
+	code := realKernel(t, "MultiScan256")
+	rng := rand.New(rand.NewSource(6))
+	values := make([]uint32, 256)
+	for i := range values {
+		values[i] = rng.Uint32()
+	}
+	d := newDevice()
+	d.alloc("values", fromU32(values))
+	d.alloc("inclusive", make([]byte, 4*256))
+	d.alloc("exclusive", make([]byte, 4*256))
+	if _, err := d.run(t, launch{program: code, block: emu.Dim3{256, 1, 1},
+		params: []any{buf("values"), buf("inclusive"), buf("exclusive")}}); err != nil {
+		t.Fatal(err)
+	}
+	inc, exc := make([]uint32, 256), make([]uint32, 256)
+	var sum uint32
+	for i, v := range values {
+		exc[i] = sum
+		sum += v
+		inc[i] = sum
+	}
+	if err := sameWords(u32s(d.bytes("inclusive")), inc); err != nil {
+		t.Errorf("inclusive: %v", err)
+	}
+	if err := sameWords(u32s(d.bytes("exclusive")), exc); err != nil {
+		t.Errorf("exclusive: %v", err)
+	}
+}
+
+// TestRealWarpScan runs mgpu's snippets/warpscan1.isa and warpscan2.isa:
+// one warp scans 32 values in shared memory (guarded adds; VADD.ACC with a
+// zeroed slot below each lane), writing the inclusive and exclusive scans.
+func TestRealWarpScan(t *testing.T) {
+	for _, name := range []string{"WarpScan1", "WarpScan2"} {
+		code := realKernel(t, name)
+		rng := rand.New(rand.NewSource(8))
+		values := make([]uint32, 32)
+		for i := range values {
+			values[i] = rng.Uint32()
+		}
+		d := newDevice()
+		d.alloc("values", fromU32(values))
+		d.alloc("inclusive", make([]byte, 4*32))
+		d.alloc("exclusive", make([]byte, 4*32))
+		if _, err := d.run(t, launch{program: code, block: emu.Dim3{32, 1, 1},
+			params: []any{buf("values"), buf("inclusive"), buf("exclusive")}}); err != nil {
+			t.Fatal(err)
+		}
+		inc, exc := make([]uint32, 32), make([]uint32, 32)
+		var sum uint32
+		for i, v := range values {
+			exc[i] = sum
+			sum += v
+			inc[i] = sum
+		}
+		if err := sameWords(u32s(d.bytes("inclusive")), inc); err != nil {
+			t.Errorf("%s inclusive: %v", name, err)
+		}
+		if err := sameWords(u32s(d.bytes("exclusive")), exc); err != nil {
+			t.Errorf("%s exclusive: %v", name, err)
+		}
+	}
+}
