@@ -59,6 +59,12 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kIscadd:
 		b := k.row(regs, &o.s[1], mask, &sc.b)
 		sh := o.sub & 31
+		if !o.s[0].neg && !o.s[1].neg {
+			for l := range r {
+				r[l] = a[l]<<sh + b[l]
+			}
+			break
+		}
 		na, nb := negMask(o.s[0].neg), negMask(o.s[1].neg)
 		for l := range r {
 			r[l] = ((a[l]^na)-na)<<sh + (b[l] ^ nb) - nb

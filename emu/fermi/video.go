@@ -22,6 +22,22 @@ func (k *Kernel) video(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	if o.s[2].kind != oNone && o.s[2].kind != oPred {
 		c = k.row(regs, &o.s[2], mask, &sc.c)
 	}
+	if o.kind == kVadd && o.flags&(fSAT|fPO|fCCOut) == 0 && o.sub2 == vredAcc && o.s[0].sel == 6 && o.s[1].sel == 6 &&
+		!o.s[0].neg && !o.s[1].neg {
+		// the scans' three-way add: a + b + c (the word sources' signs do
+		// not matter to a wrapped 32-bit sum)
+		r := &sc.r
+		if mask == ^uint32(0) {
+			r = (*lanes)(regs[dstRow(&o.d, 0)*32:])
+		}
+		for l := range r {
+			r[l] = a[l] + b[l] + c[l]
+		}
+		if mask != ^uint32(0) {
+			write(regs, dstRow(&o.d, 0), mask, r)
+		}
+		return
+	}
 	if o.kind == kVshr && o.flags&(fSAT|fUD|fW) == fUD|fW && o.sub2 == vredAcc && !o.s[0].sgn &&
 		o.s[0].sel == 6 && o.s[1].sel == 0 && !o.s[0].neg && !o.s[1].neg {
 		// the radix sorts' digit extraction: (a >> b.b0 % 32) + c
