@@ -67,7 +67,9 @@
 //
 // # Real kernels
 //
-// The tests rebuild real CUDA 3.x/4.x kernels (mgpu's scans, ...) from the
-// oracle's listings and launch them as their host code does (real_test.go
+// The tests rebuild real CUDA 3.x/4.x kernels from the oracle's listings
+// (mgpu's global scan in three passes, argmax in two, block and warp scans,
+// the radix sort's downsweep and the sparse matrix-vector product's
+// finalize pass) and launch them as their host code does (real_test.go
 // explains the recipes and what the oracle in ../shared lacks).
 package fermi

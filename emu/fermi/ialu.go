@@ -468,23 +468,7 @@ func icmp(c uint8, a, b uint32, unsigned bool) bool {
 	} else {
 		lt, eq = int32(a) < int32(b), a == b
 	}
-	switch c & 7 {
-	case 1:
-		return lt
-	case 2:
-		return eq
-	case 3:
-		return lt || eq
-	case 4:
-		return !lt && !eq
-	case 5:
-		return !eq
-	case 6:
-		return !lt
-	case 7:
-		return true
-	}
-	return false
+	return icmpResult(c, lt, eq)
 }
 
 // icmpX is the extended (.X) comparison of the high words a, b of two
@@ -505,6 +489,12 @@ func icmpX(c uint8, a, b uint32, unsigned, carry, zero bool) bool {
 		s := int64(int32(a)) - int64(int32(b)) - int64(borrow)
 		lt = s < 0
 	}
+	return icmpResult(c, lt, eq)
+}
+
+// icmpResult answers comparison c (the icmp table: F LT EQ LE GT NE GE T)
+// from the outcomes less-than and equal.
+func icmpResult(c uint8, lt, eq bool) bool {
 	switch c & 7 {
 	case 1:
 		return lt

@@ -443,6 +443,20 @@ func lowerInst(inst fermi.Inst, addr uint64) (o op, target uint64, hasTarget boo
 		}
 		o.sub2 = uint8(mod("bop"))
 	}
+	// setp lowers ISETP/FSETP; the short (_N) forms write one predicate
+	// and combine with PT.
+	setp := func(k kind, cmp string) {
+		if short {
+			o.kind = k
+			o.d = src(0)
+			o.d2 = opnd{kind: oPred, row: predPT}
+			o.s[0], o.s[1] = src(1), src(2)
+			o.s[2] = opnd{kind: oPred, row: predPT}
+		} else {
+			p2s(k, 3)
+		}
+		o.sub = uint8(mod(cmp))
+	}
 	sgn2 := func() {
 		v := mod("sgn2")
 		if has("imuln") {
@@ -545,16 +559,7 @@ func lowerInst(inst fermi.Inst, addr uint64) (o op, target uint64, hasTarget boo
 		d1s(kIset, 3)
 		o.sub, o.sub2 = uint8(mod("icmp")), uint8(mod("bop"))
 	case "ISETP":
-		if short {
-			o.kind = kIsetp
-			o.d = src(0)
-			o.d2 = opnd{kind: oPred, row: predPT}
-			o.s[0], o.s[1] = src(1), src(2)
-			o.s[2] = opnd{kind: oPred, row: predPT}
-		} else {
-			p2s(kIsetp, 3)
-		}
-		o.sub = uint8(mod("icmp"))
+		setp(kIsetp, "icmp")
 	case "ICMP":
 		d1s(kIcmp, 3)
 		o.sub = uint8(mod("icmp"))
@@ -592,16 +597,7 @@ func lowerInst(inst fermi.Inst, addr uint64) (o op, target uint64, hasTarget boo
 		d1s(kFset, 3)
 		o.sub, o.sub2 = uint8(mod("fcmp")), uint8(mod("bop"))
 	case "FSETP":
-		if short {
-			o.kind = kFsetp
-			o.d = src(0)
-			o.d2 = opnd{kind: oPred, row: predPT}
-			o.s[0], o.s[1] = src(1), src(2)
-			o.s[2] = opnd{kind: oPred, row: predPT}
-		} else {
-			p2s(kFsetp, 3)
-		}
-		o.sub = uint8(mod("fcmp"))
+		setp(kFsetp, "fcmp")
 	case "FCMP":
 		d1s(kFcmp, 3)
 		o.sub = uint8(mod("fcmp"))

@@ -66,33 +66,7 @@ func TestRealMaxIndex(t *testing.T) {
 // of 256 threads scans one value each (a scan within each warp, then of
 // the 8 warp totals), writing the inclusive and the exclusive scan.
 func TestRealBlockScan(t *testing.T) {
-	code := realKernel(t, "MultiScan256")
-	rng := rand.New(rand.NewSource(6))
-	values := make([]uint32, 256)
-	for i := range values {
-		values[i] = rng.Uint32()
-	}
-	d := newDevice()
-	d.alloc("values", fromU32(values))
-	d.alloc("inclusive", make([]byte, 4*256))
-	d.alloc("exclusive", make([]byte, 4*256))
-	if _, err := d.run(t, launch{program: code, block: emu.Dim3{256, 1, 1},
-		params: []any{buf("values"), buf("inclusive"), buf("exclusive")}}); err != nil {
-		t.Fatal(err)
-	}
-	inc, exc := make([]uint32, 256), make([]uint32, 256)
-	var sum uint32
-	for i, v := range values {
-		exc[i] = sum
-		sum += v
-		inc[i] = sum
-	}
-	if err := sameWords(u32s(d.bytes("inclusive")), inc); err != nil {
-		t.Errorf("inclusive: %v", err)
-	}
-	if err := sameWords(u32s(d.bytes("exclusive")), exc); err != nil {
-		t.Errorf("exclusive: %v", err)
-	}
+	checkRealScan(t, "MultiScan256", 256, 6)
 }
 
 // TestRealWarpScan runs mgpu's snippets/warpscan1.isa and warpscan2.isa:
@@ -100,32 +74,40 @@ func TestRealBlockScan(t *testing.T) {
 // zeroed slot below each lane), writing the inclusive and exclusive scans.
 func TestRealWarpScan(t *testing.T) {
 	for _, name := range []string{"WarpScan1", "WarpScan2"} {
-		code := realKernel(t, name)
-		rng := rand.New(rand.NewSource(8))
-		values := make([]uint32, 32)
-		for i := range values {
-			values[i] = rng.Uint32()
-		}
-		d := newDevice()
-		d.alloc("values", fromU32(values))
-		d.alloc("inclusive", make([]byte, 4*32))
-		d.alloc("exclusive", make([]byte, 4*32))
-		if _, err := d.run(t, launch{program: code, block: emu.Dim3{32, 1, 1},
-			params: []any{buf("values"), buf("inclusive"), buf("exclusive")}}); err != nil {
-			t.Fatal(err)
-		}
-		inc, exc := make([]uint32, 32), make([]uint32, 32)
-		var sum uint32
-		for i, v := range values {
-			exc[i] = sum
-			sum += v
-			inc[i] = sum
-		}
-		if err := sameWords(u32s(d.bytes("inclusive")), inc); err != nil {
-			t.Errorf("%s inclusive: %v", name, err)
-		}
-		if err := sameWords(u32s(d.bytes("exclusive")), exc); err != nil {
-			t.Errorf("%s exclusive: %v", name, err)
-		}
+		checkRealScan(t, name, 32, 8)
+	}
+}
+
+// checkRealScan launches the snippet kernel name (parameters: values,
+// inclusive, exclusive) as one block of n threads on random words and
+// compares both scans with the running sums.
+func checkRealScan(t *testing.T, name string, n int, seed int64) {
+	t.Helper()
+	code := realKernel(t, name)
+	rng := rand.New(rand.NewSource(seed))
+	values := make([]uint32, n)
+	for i := range values {
+		values[i] = rng.Uint32()
+	}
+	d := newDevice()
+	d.alloc("values", fromU32(values))
+	d.alloc("inclusive", make([]byte, 4*n))
+	d.alloc("exclusive", make([]byte, 4*n))
+	if _, err := d.run(t, launch{program: code, block: emu.Dim3{uint32(n), 1, 1},
+		params: []any{buf("values"), buf("inclusive"), buf("exclusive")}}); err != nil {
+		t.Fatal(err)
+	}
+	inc, exc := make([]uint32, n), make([]uint32, n)
+	var sum uint32
+	for i, v := range values {
+		exc[i] = sum
+		sum += v
+		inc[i] = sum
+	}
+	if err := sameWords(u32s(d.bytes("inclusive")), inc); err != nil {
+		t.Errorf("%s inclusive: %v", name, err)
+	}
+	if err := sameWords(u32s(d.bytes("exclusive")), exc); err != nil {
+		t.Errorf("%s exclusive: %v", name, err)
 	}
 }

@@ -172,25 +172,7 @@ func vpart(v uint32, sel uint8, signed bool) int64 {
 }
 
 // vcmp compares with the icmp table (F LT EQ LE GT NE GE T).
-func vcmp(c uint8, x, y int64) bool {
-	switch c & 7 {
-	case 1:
-		return x < y
-	case 2:
-		return x == y
-	case 3:
-		return x <= y
-	case 4:
-		return x > y
-	case 5:
-		return x != y
-	case 6:
-		return x >= y
-	case 7:
-		return true
-	}
-	return false
-}
+func vcmp(c uint8, x, y int64) bool { return icmpResult(c, x < y, x == y) }
 
 // Secondary operations (the vred table).
 const (
