@@ -362,25 +362,20 @@ func refPRMT(a, s, b uint32) uint32 {
 // ---- video
 
 func TestInstVideo(t *testing.T) {
+	// part extracts a video source by shifting its field to the top of the
+	// word and back (arithmetic shift when signed)
 	part := func(v uint32, sel int, signed bool) int64 {
+		width := 32
 		switch {
 		case sel < 4:
-			x := v >> (8 * sel) & 0xff
-			if signed {
-				return int64(int8(x))
-			}
-			return int64(x)
+			width, v = 8, v<<(24-8*sel)
 		case sel < 6:
-			x := v >> (16 * (sel - 4)) & 0xffff
-			if signed {
-				return int64(int16(x))
-			}
-			return int64(x)
+			width, v = 16, v<<(16-16*(sel-4))
 		}
 		if signed {
-			return int64(int32(v))
+			return int64(int32(v) >> (32 - width))
 		}
-		return int64(v)
+		return int64(v >> (32 - width))
 	}
 	runInstCases(t, []instCase{
 		{name: "VADD.ACC", text: "VADD.UD.U32.U32.ACC R8, R4, R5, R6;\n VADD.ACC R9, R4, R5, R6;", ref: func(in [4]uint32) [2]uint32 {

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/internal/cc"
 )
 
 type lanes = [32]uint32
@@ -465,8 +466,9 @@ func (k *Kernel) ccMask(regs []uint32, test uint8, mask uint32) uint32 {
 }
 
 // ccTable[t] has bit f set when test t holds for flags f (Z=1, S=2, C=4,
-// O=8). Tests 1..14 are the comparisons as on Tesla (seed 001: L is S, E is
-// Z, unordered is Z and S together, O corrects a signed overflow); 16..23
+// O=8). Tests 0..15 are the comparisons shared with Tesla (package
+// emu/internal/cc: L is S, E is Z, unordered is Z and S together, O
+// corrects a signed overflow; seed 001); 16..23
 // are the flag tests whose names cuobjdump prints (OFF: O clear, LO: C
 // clear, SFF: S clear, LS: C clear or Z, HI: C set and Z clear, SFT: S set,
 // HS: C set, OFT: O set). 24..31 (graphics: CSM_*, RLE, RGT) never hold.
@@ -474,22 +476,6 @@ var ccTable = func() (t [32]uint16) {
 	for f := range 16 {
 		z, s, c, o := f&1 != 0, f&2 != 0, f&4 != 0, f&8 != 0
 		v := [24]bool{
-			0:  false,
-			1:  (s && !z) != o,
-			2:  z && !s,
-			3:  s != (z || o),
-			4:  !z && s == o,
-			5:  !z,
-			6:  s == o,
-			7:  !z || !s,
-			8:  z && s,
-			9:  s != o,
-			10: z,
-			11: z || s != o,
-			12: !s != (z || o),
-			13: !z || s,
-			14: (!s || z) != o,
-			15: true,
 			16: !o,
 			17: !c,
 			18: !s,
@@ -500,7 +486,7 @@ var ccTable = func() (t [32]uint16) {
 			23: o,
 		}
 		for test, ok := range v {
-			if ok {
+			if ok || cc.Compare(test, z, s, o) {
 				t[test] |= 1 << f
 			}
 		}
