@@ -12,8 +12,9 @@
 //
 // Decoder{}.Decode(code, addr) decodes the instruction at address addr of
 // code, the shape every ISA package of gpuisa shares; DecodeWord decodes a
-// word. A decoded Inst exposes its field values (Inst.Field, Inst.Args in
-// form order) for tools that want values rather than text.
+// word. A decoded Inst exposes its operands as typed values (Inst.Operands)
+// and its field values (Inst.Field) for tools that want values rather than
+// text.
 //
 // # Text
 //
