@@ -17,7 +17,7 @@ func runCommand() *command {
 	return &command{
 		name:    "run",
 		args:    "LAUNCH.json",
-		summary: "run an sm_1x or sm_5x kernel, or an SGX543 shader, as a launch file describes; check its expectations",
+		summary: "run an sm_1x, sm_2x or sm_5x kernel, or an SGX543 shader, as a launch file describes; check its expectations",
 		doc: `The launch file (docs/launch.md) names the program (a cubin, raw code or a listing), the
 grid, the memory and parameters, what to write back and what the run must produce.
 After the run it prints warps, instructions executed, divergent branches and speed; a
