@@ -133,6 +133,22 @@ func imageLimit(sp Space, addr uint64) uint64 {
 // known: no architecture has more shared memory per block.
 const maxSharedImageEnd = 64 << 10
 
+// CheckProgram checks what a program asks for against the limits before
+// a launch of it is built: its local memory per thread and static shared
+// memory (sizes a cubin declares, possibly absurd), with the launch's
+// shared_bytes and shared images.
+func (lim ArchLimits) CheckProgram(s *Setup, localBytes, staticShared int) error {
+	if localBytes < 0 || localBytes > lim.LocalBytes {
+		return fmt.Errorf("the program asks for %d bytes of local memory per thread; %s allows at most %d",
+			uint(localBytes), lim.Arch, lim.LocalBytes)
+	}
+	if staticShared < 0 || staticShared > lim.SharedBytes {
+		return fmt.Errorf("the program asks for %d bytes of static shared memory; %s allows at most %d",
+			uint(staticShared), lim.Arch, lim.SharedBytes)
+	}
+	return lim.CheckShared(s, s.SharedBytes+staticShared)
+}
+
 // CheckArch checks the launch's shape against its architecture's limits
 // (a launch for an architecture without limits here passes).
 func (s *Setup) CheckArch() error {

@@ -191,7 +191,7 @@ func FuzzRun(f *testing.F) {
 }
 
 // runArchs are the architectures the emulators run.
-var runArchs = []string{"sm_10", "sm_11", "sm_12", "sm_13", "sm_50", "sm_52", "sm_53"}
+var runArchs = []string{"sm_10", "sm_11", "sm_12", "sm_13", "sm_20", "sm_21", "sm_50", "sm_52", "sm_53"}
 
 // FuzzRunKernel runs mutated programs (raw code, cubins, fatbins and
 // listings) under a fixed launch on every runnable architecture.
@@ -224,6 +224,12 @@ func kernelSeeds() []fuzzseed.Seed {
 		if code := firstCode(s.Data); code != nil {
 			out = append(out, fuzzseed.Seed{Name: s.Name + ".code", Data: code})
 		}
+	}
+	// sm_2x: a listing, and its code
+	fermi := "S2R R0, SR_Tid_X;\nMOV R1, c[0x0][0x20];\nSHL R2, R0, 0x2;\nIADD R3, R2, R1;\nLD R4, [R3];\nST [R3], R4;\nEXIT;\n"
+	out = append(out, fuzzseed.Seed{Name: "fermi.s", Data: []byte(fermi)})
+	if r := invoke([]byte(fermi), "as", "-arch", "sm_20", "-"); r.status == 0 {
+		out = append(out, fuzzseed.Seed{Name: "fermi.bin", Data: r.stdout})
 	}
 	return append(out, fuzzseed.Oracle(2, "flexgrip-apps/*/program.bin")...)
 }

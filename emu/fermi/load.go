@@ -240,6 +240,11 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if !IsArch(s.Arch) {
 		return nil, fmt.Errorf("arch %q is not a Fermi architecture (sm_20, sm_21)", s.Arch)
 	}
+	if lim, ok := emu.LimitsOf(s.Arch); ok { // sizes checked before anything is built
+		if err := lim.CheckProgram(s, img.LocalBytes, img.SharedSize); err != nil {
+			return nil, err
+		}
+	}
 	prog, err := img.program()
 	if err != nil {
 		return nil, err

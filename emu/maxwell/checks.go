@@ -1,8 +1,6 @@
 package maxwell
 
 import (
-	"fmt"
-
 	"github.com/gpuisa/gpuisa/emu"
 )
 
@@ -14,15 +12,7 @@ func checkLaunch(s *emu.Setup, img *Image) error {
 	if err := lim.CheckShape(s); err != nil {
 		return err
 	}
-	if img.LocalBytes < 0 || img.LocalBytes > lim.LocalBytes {
-		return fmt.Errorf("the program asks for %d bytes of local memory per thread; %s allows at most %d",
-			uint(img.LocalBytes), lim.Arch, lim.LocalBytes)
-	}
-	if img.SharedSize < 0 || img.SharedSize > lim.SharedBytes {
-		return fmt.Errorf("the program asks for %d bytes of static shared memory; %s allows at most %d",
-			uint(img.SharedSize), lim.Arch, lim.SharedBytes)
-	}
-	return lim.CheckShared(s, s.SharedBytes+img.SharedSize)
+	return lim.CheckProgram(s, img.LocalBytes, img.SharedSize)
 }
 
 // blockBytes is the local memory the engine's workers allocate per block.
