@@ -233,3 +233,31 @@ func kernelSeeds() []fuzzseed.Seed {
 	}
 	return append(out, fuzzseed.Oracle(2, "flexgrip-apps/*/program.bin")...)
 }
+
+// FuzzLaunchInit writes launch file skeletons from any cubin or fatbin
+// (gpuisa launch init): an error names the file; a skeleton is a launch
+// file that parses.
+func FuzzLaunchInit(f *testing.F) {
+	for _, s := range fuzzseed.Containers() {
+		if len(s.Data) <= maxFuzzInput {
+			f.Add(s.Data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > maxFuzzInput {
+			return
+		}
+		p := filepath.Join(t.TempDir(), "k.cubin")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := invoke(nil, "launch", "init", p)
+		checkContract(t, r, false)
+		if r.status != 0 {
+			return
+		}
+		if _, err := emu.ParseLaunch(r.stdout); err != nil {
+			t.Fatalf("the skeleton does not parse: %v\n%s", err, r.stdout)
+		}
+	})
+}
