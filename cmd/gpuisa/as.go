@@ -54,6 +54,11 @@ func assemble(cio *cmdIO, name, archName, out string, asCubin bool, kernel, para
 	if err != nil {
 		return findCommand("as").usageError(stderr, "%v", err)
 	}
+	if asCubin {
+		if err := checkCubinFlags(arch, kernel, params, regs); err != nil {
+			return findCommand("as").usageError(stderr, "%v", err)
+		}
+	}
 	src, err := cio.readInput(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa as: %v\n", err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -45,4 +47,26 @@ func displayName(name string) string {
 		return "<stdin>"
 	}
 	return name
+}
+
+// checkCubinFlags checks as -cubin's flags before anything is read: what
+// is wrong with them is a usage error (exit 2), not the listing's.
+func checkCubinFlags(a isa.Arch, kernel, params string, regs int) error {
+	if a.SMVersion == 0 {
+		return fmt.Errorf("-cubin needs an NVIDIA architecture, not %s", a.Name)
+	}
+	if regs < 0 || regs > 255 {
+		return fmt.Errorf("-regs %d: registers per thread are 0..255", regs)
+	}
+	if strings.ContainsRune(kernel, 0) {
+		return fmt.Errorf("-kernel %q: a name cannot hold a NUL byte", kernel)
+	}
+	if params != "" {
+		for _, p := range strings.Split(params, ",") {
+			if n, err := strconv.ParseUint(strings.TrimSpace(p), 0, 32); err != nil || n == 0 || n > 256 {
+				return fmt.Errorf("bad -params size %q: want 1..256 bytes", p)
+			}
+		}
+	}
+	return nil
 }
