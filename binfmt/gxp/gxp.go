@@ -14,6 +14,7 @@
 package gxp
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -131,6 +132,10 @@ func bad(off uint64, format string, a ...any) error {
 // squared.
 const maxNameLen = 1 << 12
 
+// maxParams bounds the parameter table (real shaders have tens), so that
+// reading every name costs at most maxParams x maxNameLen.
+const maxParams = 1 << 16
+
 // Parse reads a GXP file. It never panics; every inconsistency (bad magic,
 // offsets or counts outside the file, unterminated names) is an error
 // wrapping ErrFormat.
@@ -210,6 +215,9 @@ func Parse(b []byte) (*Program, error) {
 		if pStart+n*paramSize > uint64(len(b)) {
 			return nil, bad(0x24, "%d parameters at 0x%x run past the file", n, pStart)
 		}
+		if n > maxParams {
+			return nil, bad(0x24, "%d parameters, more than %d", n, maxParams)
+		}
 		p.Params = make([]Param, n)
 		for i := range p.Params {
 			off := pStart + uint64(i)*paramSize
@@ -238,10 +246,9 @@ func cstring(b []byte, at int64) (string, error) {
 	if at < 0 || at >= int64(len(b)) {
 		return "", fmt.Errorf("name offset 0x%x outside the file", at)
 	}
-	for i := at; i < int64(len(b)) && i-at <= maxNameLen; i++ {
-		if b[i] == 0 {
-			return string(b[at:i]), nil
-		}
+	window := b[at:min(int64(len(b)), at+maxNameLen+1)]
+	if i := bytes.IndexByte(window, 0); i >= 0 {
+		return string(window[:i]), nil
 	}
 	return "", fmt.Errorf("name at 0x%x is unterminated or longer than %d bytes", at, maxNameLen)
 }
