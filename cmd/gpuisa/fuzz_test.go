@@ -127,7 +127,7 @@ func sameCode(a isa.Arch, got, want []byte) bool {
 		if mask != nil {
 			m = mask[i]
 		}
-		if (got[i]^want[i])&^m != 0 && !samePrintedNaN(a, got, want, i) {
+		if (got[i]^want[i])&^m != 0 && !samePrinted(a, got, want, i) {
 			return false
 		}
 	}
