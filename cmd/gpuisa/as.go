@@ -64,9 +64,7 @@ func assemble(cio *cmdIO, name, archName, out string, asCubin bool, kernel, para
 		fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
 		return 1
 	}
-	if name == "-" {
-		name = "<stdin>"
-	}
+	name = displayName(name)
 	code, err := arch.Assemble(name, src)
 	if err != nil {
 		var el asm.ErrorList

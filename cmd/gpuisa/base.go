@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/safeio"
 	"github.com/gpuisa/gpuisa/isa"
 )
 
@@ -46,7 +47,7 @@ func displayName(name string) string {
 	if name == "-" {
 		return "<stdin>"
 	}
-	return name
+	return safeio.Quoted(name) // a newline in a name must not start a line
 }
 
 // checkCubinFlags checks as -cubin's flags before anything is read: what

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 // maxInputBytes bounds a file dis lists or as assembles (docs/limits.md):
@@ -64,4 +68,25 @@ func writeOutput(dir, name string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// message is err's text for stderr: control characters (a newline in a
+// file name) escaped, so that one error is one line, except that the
+// errors of an assembler's list come one a line, each with its position.
+func message(err error) string {
+	text := err.Error()
+	var el asm.ErrorList
+	if errors.As(err, &el) {
+		return text
+	}
+	var b strings.Builder
+	for _, r := range text {
+		if r < 0x20 || r == 0x7f {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -68,12 +68,12 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	stdout, stderr := cio.stdout, cio.stderr
 	l, dir, text, err := readLaunch(path, cio.stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
+		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(err))
 		return 1
 	}
 	job, err := l.Job(dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), text, err, []string{"program"}))
+		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateErrorOr(displayName(path), text, err, []string{"program"})))
 		return 1
 	}
 	job.Workers = o.workers
@@ -90,7 +90,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	}
 	if res == nil {
 		// the program, or the launch against the architecture's limits
-		fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), text, runErr, []string{"program"}))
+		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateErrorOr(displayName(path), text, runErr, []string{"program"})))
 		return 1
 	}
 	st := res.Stats
@@ -102,13 +102,13 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		if errors.As(runErr, &f) {
 			fmt.Fprintf(stderr, "gpuisa run: fault: %v\n", f)
 		} else {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", runErr)
+			fmt.Fprintf(stderr, "gpuisa run: %s\n", message(runErr))
 		}
 		return 1
 	}
 	if o.out != "" {
 		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
+			fmt.Fprintf(stderr, "gpuisa run: %s\n", message(err))
 			return 1
 		}
 		for _, output := range l.Outputs {

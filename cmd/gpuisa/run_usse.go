@@ -31,7 +31,7 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 	stdout, stderr := cio.stdout, cio.stderr
 	l, err := eusse.ParseLaunch(data)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), data, err, []string{"program"}))
+		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateErrorOr(displayName(path), data, err, []string{"program"})))
 		return 1, true
 	}
 	dir := filepath.Dir(path)
@@ -44,7 +44,7 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 	}
 	out, err := eusse.Run(l, dir, cfg)
 	if out == nil {
-		fmt.Fprintf(stderr, "gpuisa run: %v\n", emu.LocateErrorOr(displayName(path), data, err, []string{"program"}))
+		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateErrorOr(displayName(path), data, err, []string{"program"})))
 		return 1, true
 	}
 	st := out.Stats
@@ -60,7 +60,7 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 		if errors.As(err, &f) {
 			fmt.Fprintf(stderr, "gpuisa run: fault: %v\n", f)
 		} else {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
+			fmt.Fprintf(stderr, "gpuisa run: %s\n", message(err))
 		}
 		return 1, true
 	}

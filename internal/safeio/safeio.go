@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 )
 
 // TooLargeError is a file or stream longer than its limit.
@@ -20,9 +21,30 @@ type TooLargeError struct {
 
 func (e *TooLargeError) Error() string {
 	if e.Size >= 0 {
-		return fmt.Sprintf("%s: %d bytes, more than the limit of %s", e.Name, e.Size, Bytes(e.Limit))
+		return fmt.Sprintf("%s: %d bytes, more than the limit of %s", Quoted(e.Name), e.Size, Bytes(e.Limit))
 	}
-	return fmt.Sprintf("%s: more than the limit of %s", e.Name, Bytes(e.Limit))
+	return fmt.Sprintf("%s: more than the limit of %s", Quoted(e.Name), Bytes(e.Limit))
+}
+
+// Quoted is a file name as messages show it: as it is, or in Go quotes
+// when it holds a control character (a newline in a name must not start
+// a line of its own in a message).
+func Quoted(name string) string {
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			return strconv.Quote(name)
+		}
+	}
+	return name
+}
+
+// quotedPath quotes the path of an *os.PathError for messages.
+func quotedPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return &os.PathError{Op: pe.Op, Path: Quoted(pe.Path), Err: pe.Err}
+	}
+	return err
 }
 
 // Bytes formats a byte count for people: "256 MiB", "48 KiB", "100 bytes".
@@ -44,7 +66,7 @@ func Bytes(n int64) string {
 func ReadFile(name string, limit int64) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, quotedPath(err)
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
@@ -112,7 +134,7 @@ func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 func ReadPrefix(name string, dst []byte) (int, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return 0, err
+		return 0, quotedPath(err)
 	}
 	defer f.Close()
 	n, err := io.ReadFull(f, dst)
@@ -130,7 +152,7 @@ func ReadPrefix(name string, dst []byte) (int, error) {
 func Size(name string) (int64, error) {
 	fi, err := os.Stat(name)
 	if err != nil {
-		return 0, err
+		return 0, quotedPath(err)
 	}
 	if !fi.Mode().IsRegular() {
 		return -1, nil
