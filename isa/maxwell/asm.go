@@ -13,21 +13,113 @@ import (
 // Assemble turns a listing into raw code: bundles of a control word and three
 // instructions. It reads nvdisasm's listings and ours: "/*0008*/ TEXT ; /* 0x.. */"
 // lines (the address and hex columns are optional), bare "/* 0x... */" lines
-// holding control words, "name:" labels, ".word 0x..." for raw words, and
-// ignores directives such as .headerflags. Without a control line the control
-// field of each instruction follows from its text (.reuse, .T/.P, "X;").
+// holding control words, "name:" labels, ".word 0x..." for raw words, the
+// "{ A ; / B }" pairs of nvdisasm's VLIW layout and its (*"..."*)
+// annotations, and ignores directives such as .headerflags. Without a control
+// line the control field of each instruction follows from its text (.reuse,
+// .T/.P, "X;", a braced pair).
 //
 // The first pass reads the lines into statements (and the labels), the second
 // encodes them in one scratch space: a line allocates nothing.
 func Assemble(filename string, src []byte, sm int) ([]byte, error) {
+	r := assembleLines(filename, func(fn func(string, int)) { forLines(src, fn) }, bytes.Count(src, []byte{'\n'})+1, sm, false)
+	return r.code, r.err
+}
+
+// CodeLine is one line of a listing and its number in the file.
+type CodeLine struct {
+	Text string
+	Line int
+}
+
+// RefKind says how a relocated operand is printed, and so which part of the
+// symbol's address the relocation puts in the instruction.
+type RefKind uint8
+
+const (
+	RefAbs   RefKind = iota // `(sym): the address (or a branch to a function elsewhere)
+	RefLo                   // 32@lo(sym)
+	RefHi                   // 32@hi(sym)
+	RefConst                // c[`(sym)]: the constant bank and offset of sym
+)
+
+// CodeRef is an operand of the code that names a symbol rather than a value:
+// the relocation a cubin needs there. The field is assembled as zero.
+type CodeRef struct {
+	Offset    uint64 // of the instruction in the code
+	Kind      RefKind
+	Symbol    string
+	Line, Col int
+}
+
+// Code is what AssembleCode makes of one function's lines.
+type Code struct {
+	Code []byte
+	// Labels maps every label defined in the lines to the number of
+	// instructions before it: LabelAddr gives the address.
+	Labels map[string]int
+	Refs   []CodeRef
+}
+
+// InstAddr is the address of instruction number i (after its bundle's
+// control word): what a branch to a label before it means.
+func InstAddr(i int) uint64 { return addrOf(i) }
+
+// BoundaryAddr is where a label before instruction i stands when it names a
+// place rather than an instruction (a symbol, the end of a function): the
+// control word of i's bundle when i starts one, else i itself.
+func BoundaryAddr(i int) uint64 {
+	if i%3 == 0 {
+		return uint64(i / 3 * BundleSize)
+	}
+	return addrOf(i)
+}
+
+// AssembleCode assembles the code section of a whole-cubin listing: lines as
+// Assemble reads them, where an operand may name a symbol of the cubin
+// (`(sym), 32@lo(sym), 32@hi(sym), c[`(sym)], [R1+`(sym)]) instead of a
+// value. Such operands are assembled as zero and listed in Refs. Errors
+// carry the lines' numbers.
+func AssembleCode(filename string, lines []CodeLine, sm int) (Code, error) {
+	r := assembleLines(filename, func(fn func(string, int)) {
+		for _, l := range lines {
+			fn(l.Text, l.Line)
+		}
+	}, len(lines), sm, true)
+	return Code{Code: r.code, Labels: r.labels, Refs: r.refs}, r.err
+}
+
+// asmResult is what assembleLines makes.
+type asmResult struct {
+	code   []byte
+	labels map[string]int
+	refs   []CodeRef
+	err    error
+}
+
+// labelDef is where a label was defined: the instructions before it and
+// its line.
+type labelDef struct {
+	index int
+	line  int32
+}
+
+// assembleLines assembles the lines each yields. With refs, operands naming
+// symbols that are not labels are assembled as zero and reported.
+func assembleLines(filename string, each func(func(line string, n int)), lines, sm int, refs bool) asmResult {
 	var errs asm.ErrorList
-	stmts := make([]asmStmt, 0, bytes.Count(src, []byte{'\n'})+1)
-	labels := map[string]uint64{}
-	n := 0 // instructions so far
-	forLines(src, func(line string, ln int) {
+	stmts := make([]asmStmt, 0, lines)
+	labels := map[string]labelDef{}
+	n := 0           // instructions so far
+	pairHex := false // the next bare hex line is the encoding of a braced pair's second instruction
+	each(func(line string, ln int) {
 		st, label, hasLabel, msg := parseLine(line)
 		if hasLabel {
-			labels[label] = addrOf(n)
+			if prev, dup := labels[label]; dup {
+				errs.Add(asm.Pos{File: filename, Line: ln, Col: labelCol(line, label)}, "label %s defined twice (first on line %d)", label, prev.line)
+			} else {
+				labels[label] = labelDef{n, int32(ln)}
+			}
 		}
 		if msg != "" {
 			errs.Add(asm.Pos{File: filename, Line: ln, Col: 1}, "%s", msg)
@@ -37,11 +129,18 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 		case stmtNone:
 			return
 		case stmtCtrl:
+			if pairHex {
+				pairHex = false // the second instruction's own encoding: the text says it all
+				return
+			}
 			if n%3 != 0 {
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: 1}, "control word in the middle of a bundle")
 				return
 			}
 		default:
+			if st.flags&flagClosesPair != 0 {
+				pairHex = true
+			}
 			n++
 		}
 		st.line, st.index = int32(ln), int32(n)
@@ -52,7 +151,7 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 	})
 	resolve := func(name string) (uint64, bool) {
 		a, ok := labels[name]
-		return a, ok
+		return addrOf(a.index), ok
 	}
 	nb := (n + 2) / 3
 	out := make([]byte, nb*BundleSize)
@@ -66,6 +165,7 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 		}
 	}
 	var sc encScratch
+	var refList []CodeRef
 	for i := range stmts {
 		st := &stmts[i]
 		b := int(st.index) / 3
@@ -79,23 +179,53 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 		case stmtWord:
 			binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*slot:], st.value)
 		default:
-			w, c, err := sc.encode(st.text, addrOf(int(st.index)), sm, resolve)
+			text := st.text
+			pc := addrOf(int(st.index))
+			if refs && hasSymbolRef(text) {
+				var found []CodeRef
+				text, found = cutSymbolRefs(text, func(name string) bool { _, ok := labels[name]; return ok })
+				for _, r := range found {
+					r.Offset, r.Line = pc, int(st.line)
+					r.Col += int(st.col) - 1
+					refList = append(refList, r)
+				}
+			}
+			w, c, err := sc.encode(text, pc, sm, resolve)
 			if err != nil {
-				errs.Add(asm.Pos{File: filename, Line: int(st.line), Col: int(st.col)}, "%v: %s", err, st.text)
+				pos := asm.Pos{File: filename, Line: int(st.line), Col: int(st.col)}
+				errs.Add(pos, "%s", explainFailure(text, pc, sm, resolve, err))
 				continue
 			}
 			binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*slot:], w)
 			if !ctrlGiven[b] {
+				if st.flags&flagOpensPair != 0 {
+					c = c&^0x1f | 0x10 // dual issue: stall 0, yield
+				}
 				cw := binary.LittleEndian.Uint64(out[b*BundleSize:])
 				cw = cw&^(0x1fffff<<(21*uint(slot))) | uint64(c)<<(21*uint(slot))
 				binary.LittleEndian.PutUint64(out[b*BundleSize:], cw)
 			}
 		}
 	}
-	if err := errs.Err(); err != nil {
-		return out, err
+	r := asmResult{code: out, refs: refList}
+	if refs {
+		r.labels = make(map[string]int, len(labels))
+		for k, v := range labels {
+			r.labels[k] = v.index
+		}
 	}
-	return out, nil
+	if err := errs.Err(); err != nil {
+		r.err = err
+	}
+	return r
+}
+
+// labelCol is the column where label starts in line.
+func labelCol(line, label string) int {
+	if i := strings.Index(line, label); i >= 0 {
+		return i + 1
+	}
+	return 1
 }
 
 // addrOf is the address of instruction i (after its bundle's control word).
@@ -109,7 +239,14 @@ type asmStmt struct {
 	line  int32
 	col   int32 // stmtInst: column of the text, for errors
 	kind  uint8
+	flags uint8
 }
+
+// Flags of an instruction statement in nvdisasm's VLIW layout.
+const (
+	flagOpensPair  = 1 << iota // "{ A ;": A is dual-issued with the next one
+	flagClosesPair             // "B }": B's encoding follows on a bare hex line
+)
 
 const (
 	stmtNone uint8 = iota // blank, label only, comment or directive
@@ -130,6 +267,11 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 			}
 		}
 	}
+	var flags uint8
+	if len(s) > 0 && s[0] == '{' {
+		flags |= flagOpensPair
+		s = trimSpace(s[1:])
+	}
 	// a trailing hex column /* 0x... */, or a bare control line
 	var hexcol uint64
 	hasHex := false
@@ -144,6 +286,14 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	if i := strings.Index(s, "//"); i >= 0 {
 		s = trimSpace(s[:i])
 	}
+	if len(s) > 0 && s[len(s)-1] == '}' && (len(s) < 2 || s[len(s)-2] == ' ' || s[len(s)-2] == ';') {
+		flags |= flagClosesPair // "{5,4,0}" ends a DEPBAR's set, not a pair
+		s = trimSpace(s[:len(s)-1])
+	}
+	col := offsetIn(line, s) + 1
+	if i := strings.Index(s, "(*\""); i >= 0 {
+		s = cutAnnotation(s, i)
+	}
 	switch {
 	case s == "" && hasHex:
 		return asmStmt{kind: stmtCtrl, value: hexcol}, "", false, ""
@@ -156,6 +306,7 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 		i := strings.IndexByte(s, ':')
 		label, hasLabel = s[:i], true
 		s = trimSpace(s[i+1:])
+		col = offsetIn(line, s) + 1
 	}
 	switch {
 	case s == "":
@@ -169,7 +320,26 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	case s[0] == '.':
 		return // directives (.headerflags, .section, ...) carry no code
 	}
-	return asmStmt{kind: stmtInst, text: s, col: int32(strings.IndexByte(line, s[0]) + 1)}, label, hasLabel, ""
+	return asmStmt{kind: stmtInst, text: s, col: col, flags: flags}, label, hasLabel, ""
+}
+
+// offsetIn is where s, a substring of line, starts in it.
+func offsetIn(line, s string) int32 {
+	if len(s) == 0 {
+		return 0
+	}
+	return int32(uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(line))))
+}
+
+// cutAnnotation removes nvdisasm's (*"BRANCH_TARGETS ..."*) or
+// (*"INDIRECT_CALL"*) comment, which starts at i, from an instruction text.
+func cutAnnotation(s string, i int) string {
+	end := strings.Index(s[i:], "\"*)")
+	if end < 0 {
+		return s
+	}
+	rest := s[i+end+3:]
+	return trimSpace(s[:i]) + " " + trimSpace(rest)
 }
 
 // lastHexColumn is strings.LastIndex(s, "/* 0x"), found from the slashes
