@@ -55,24 +55,22 @@ type CodeRef struct {
 // Code is what AssembleCode makes of one function's lines.
 type Code struct {
 	Code []byte
-	// Labels maps every label defined in the lines to the number of
-	// instructions before it: LabelAddr gives the address.
-	Labels map[string]int
+	// Labels maps every label defined in the lines to its address: that of
+	// the instruction after it, or of the bundle when the label stands
+	// before a bundle's control word (or before its first instruction in
+	// lines without control words), as ptxas's branches to a bundle's first
+	// instruction point at the bundle; the end of the code after the last.
+	Labels map[string]uint64
 	Refs   []CodeRef
 }
 
-// InstAddr is the address of instruction number i (after its bundle's
-// control word): what a branch to a label before it means.
-func InstAddr(i int) uint64 { return addrOf(i) }
-
-// BoundaryAddr is where a label before instruction i stands when it names a
-// place rather than an instruction (a symbol, the end of a function): the
-// control word of i's bundle when i starts one, else i itself.
-func BoundaryAddr(i int) uint64 {
-	if i%3 == 0 {
-		return uint64(i / 3 * BundleSize)
+// InstAt is the address of the instruction a code address stands for: the
+// first of the bundle for the bundle's own address.
+func InstAt(addr uint64) uint64 {
+	if addr%BundleSize == 0 {
+		return addr + 8
 	}
-	return addrOf(i)
+	return addr
 }
 
 // AssembleCode assembles the code section of a whole-cubin listing: lines as
@@ -92,16 +90,26 @@ func AssembleCode(filename string, lines []CodeLine, sm int) (Code, error) {
 // asmResult is what assembleLines makes.
 type asmResult struct {
 	code   []byte
-	labels map[string]int
+	labels map[string]uint64
 	refs   []CodeRef
 	err    error
 }
 
-// labelDef is where a label was defined: the instructions before it and
-// its line.
+// labelDef is where a label was defined: the instructions before it, its
+// line, and whether a control word came between the bundle's start and it.
 type labelDef struct {
-	index int
-	line  int32
+	index     int
+	line      int32
+	afterCtrl bool
+}
+
+// addr is the address the label stands for: the bundle when it is at a
+// bundle's start, unless it follows the control word.
+func (d labelDef) addr() uint64 {
+	if d.index%3 == 0 && !d.afterCtrl {
+		return uint64(d.index / 3 * BundleSize)
+	}
+	return addrOf(d.index)
 }
 
 // assembleLines assembles the lines each yields. With refs, operands naming
@@ -112,13 +120,14 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 	labels := map[string]labelDef{}
 	n := 0           // instructions so far
 	pairHex := false // the next bare hex line is the encoding of a braced pair's second instruction
+	ctrlSeen := false // a control word for instruction n's bundle has been read
 	each(func(line string, ln int) {
 		st, label, hasLabel, msg := parseLine(line)
 		if hasLabel {
 			if prev, dup := labels[label]; dup {
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: labelCol(line, label)}, "label %s defined twice (first on line %d)", label, prev.line)
 			} else {
-				labels[label] = labelDef{n, int32(ln)}
+				labels[label] = labelDef{n, int32(ln), ctrlSeen && n%3 == 0}
 			}
 		}
 		if msg != "" {
@@ -137,7 +146,11 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: 1}, "control word in the middle of a bundle")
 				return
 			}
+			ctrlSeen = true
 		default:
+			if n%3 == 2 {
+				ctrlSeen = false
+			}
 			if st.flags&flagClosesPair != 0 {
 				pairHex = true
 			}
@@ -151,7 +164,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 	})
 	resolve := func(name string) (uint64, bool) {
 		a, ok := labels[name]
-		return addrOf(a.index), ok
+		return a.addr(), ok
 	}
 	nb := (n + 2) / 3
 	out := make([]byte, nb*BundleSize)
@@ -209,9 +222,9 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 	}
 	r := asmResult{code: out, refs: refList}
 	if refs {
-		r.labels = make(map[string]int, len(labels))
+		r.labels = make(map[string]uint64, len(labels))
 		for k, v := range labels {
-			r.labels[k] = v.index
+			r.labels[k] = v.addr()
 		}
 	}
 	if err := errs.Err(); err != nil {
