@@ -82,7 +82,7 @@ type builder struct {
 	byName  map[string]*outSec
 	syms    map[string]*outSym  // by name (the last declared)
 	symOf   map[*Symbol]*outSym // every listing symbol
-	strs    []string           // .strtab, in order
+	strs    []string            // .strtab, in order
 	strSeen map[string]bool
 	shstrs  []string
 	locals  []*outSym

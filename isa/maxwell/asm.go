@@ -118,8 +118,8 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 	var errs asm.ErrorList
 	stmts := make([]asmStmt, 0, lines)
 	labels := map[string]labelDef{}
-	n := 0           // instructions so far
-	pairHex := false // the next bare hex line is the encoding of a braced pair's second instruction
+	n := 0            // instructions so far
+	pairHex := false  // the next bare hex line is the encoding of a braced pair's second instruction
 	ctrlSeen := false // a control word for instruction n's bundle has been read
 	each(func(line string, ln int) {
 		st, label, hasLabel, msg := parseLine(line)
