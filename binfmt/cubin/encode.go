@@ -8,10 +8,10 @@ import (
 
 // EncodeOptions selects how Encode lays out a file.
 type EncodeOptions struct {
-	// ProgramHeaders appends the program header table ptxas writes for
-	// executable cubins (ET_EXEC): PHDR, a LOAD segment over the allocated
-	// sections with file data, one over the allocated sections without
-	// (shared memory), and a LOAD of the table itself.
+	// ProgramHeaders appends the program header table ptxas and nvlink
+	// write for executable cubins (ET_EXEC): PHDR, a LOAD segment over the
+	// allocated read-only sections, one over the allocated writable ones
+	// (shared memory, global data), and a LOAD of the table itself.
 	ProgramHeaders bool
 }
 
@@ -58,8 +58,10 @@ func Encode(f *File, opts EncodeOptions) ([]byte, error) {
 	}
 	out := make([]byte, lay.ehsize)
 	offs := make([]uint64, len(f.Sections))
-	var loadStart, loadEnd, bssStart, bssSize uint64
-	haveLoad, haveBss := false, false
+	// the segments: allocated read-only sections (code, constants), then
+	// allocated writable ones (shared memory, globals), each contiguous
+	var loadStart, loadEnd, rwStart, rwFile, rwMem uint64
+	haveLoad, haveRW := false, false
 	for i := range f.Sections {
 		s := &f.Sections[i]
 		if s.Type == SecNull {
@@ -69,17 +71,23 @@ func Encode(f *File, opts EncodeOptions) ([]byte, error) {
 			out = append(out, make([]byte, a-uint64(len(out))%a)...)
 		}
 		offs[i] = uint64(len(out))
-		if !hasFileData(s.Type) {
-			if s.Flags&SHFAlloc != 0 && s.Type == SecNobits {
-				if !haveBss {
-					bssStart, haveBss = offs[i], true
-				}
-				bssSize += s.Size
+		writable := s.Flags&SHFAlloc != 0 && s.Flags&SHFWrite != 0
+		if writable && (s.Type == SecNobits || hasFileData(s.Type)) {
+			if !haveRW {
+				rwStart, haveRW = offs[i], true
 			}
+			if hasFileData(s.Type) {
+				rwFile += uint64(len(s.Data))
+				rwMem += uint64(len(s.Data))
+			} else {
+				rwMem += s.Size
+			}
+		}
+		if !hasFileData(s.Type) {
 			continue
 		}
 		out = append(out, s.Data...)
-		if s.Flags&SHFAlloc != 0 {
+		if s.Flags&SHFAlloc != 0 && !writable {
 			if !haveLoad {
 				loadStart, haveLoad = offs[i], true
 			}
@@ -125,7 +133,7 @@ func Encode(f *File, opts EncodeOptions) ([]byte, error) {
 		if haveLoad {
 			phnum++
 		}
-		if haveBss {
+		if haveRW {
 			phnum++
 		}
 		tab := phnum * phentsize
@@ -149,8 +157,8 @@ func Encode(f *File, opts EncodeOptions) ([]byte, error) {
 		if haveLoad {
 			phdr(ptLoad, pfRX, loadStart, loadEnd-loadStart, loadEnd-loadStart)
 		}
-		if haveBss {
-			phdr(ptLoad, pfRW, bssStart, 0, bssSize)
+		if haveRW {
+			phdr(ptLoad, pfRW, rwStart, rwFile, rwMem)
 		}
 		phdr(ptLoad, pfRX, phoff, tab, tab)
 	}

@@ -21,6 +21,8 @@ func phnum(b []byte) int {
 func TestEncodeOracle(t *testing.T) {
 	cubins := oracleCubins(t)
 	testdata, _ := filepath.Glob("testdata/*.cubin")
+	emu, _ := filepath.Glob("../../emu/maxwell/testdata/*.cubin")
+	testdata = append(testdata, emu...)
 	for _, p := range testdata {
 		b, err := os.ReadFile(p)
 		if err != nil {

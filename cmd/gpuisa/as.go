@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,16 +14,27 @@ import (
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/all"
 	"github.com/gpuisa/gpuisa/isa/asm"
+	"github.com/gpuisa/gpuisa/isa/cubinasm"
 )
 
 func asCommand() *command {
 	return &command{
 		name:    "as",
 		args:    "FILE",
-		summary: "assemble a listing into raw machine code, or into a cubin with -cubin",
+		summary: "assemble a listing into raw machine code or a cubin; rebuild or patch a cubin",
 		doc: `FILE (- for standard input) is a listing in gpuisa's syntax or NVIDIA's: with or without
 the address and hex columns, with labels, and the listings 'gpuisa dis' prints. Errors
-are reported as file:line:col: message, and the exit status is 1.`,
+are reported as file:line:col: message, and the exit status is 1.
+
+A whole-cubin listing of an sm_5x cubin (what 'gpuisa dis' or nvdisasm print for it, with
+or without -hex, VLIW braces or not) assembles back into the cubin: sections, symbols,
+relocations, .nv.info attributes and constant banks as listed, the tables the listing
+leaves out rebuilt as ptxas makes them (-arch is then optional).
+
+-patch ORIG.cubin -fun NAME replaces the code of one function of ORIG.cubin with the
+code FILE assembles to (FILE: that function's lines, or a whole-cubin listing) and keeps
+everything else; sizes, register and barrier counts, relocations, EXIT and SR_CTAID
+offsets follow the new code.`,
 		define: defineAs,
 	}
 }
@@ -34,44 +46,128 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	kernel := fs.String("kernel", "", "with -cubin: the kernel's `NAME` (default: the file name)")
 	params := fs.String("params", "", "with -cubin: the kernel parameters' `SIZES` in bytes, e.g. 4,4,4,4")
 	regs := fs.Int("regs", 16, "with -cubin: registers per thread")
+	patch := fs.String("patch", "", "replace one function's code in cubin `ORIG` (with -fun) and write the result")
+	fun := fs.String("fun", "", "with -patch: the `NAME` of the function to replace")
 	return func(cio *cmdIO, files []string) int {
 		stderr := cio.stderr
 		c := findCommand("as")
 		if len(files) != 1 {
 			return c.usageError(stderr, "want one input file (- for standard input), got %d", len(files))
 		}
+		if (*patch == "") != (*fun == "") {
+			return c.usageError(stderr, "-patch and -fun go together")
+		}
+		if *patch != "" {
+			return patchCubin(cio, *patch, *fun, files[0], *out)
+		}
+		src, err := readInput(files[0], cio.stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
+			return 1
+		}
+		if cubinasm.IsCubinListing(src) {
+			return rebuildCubin(cio, displayName(files[0]), src, *archName, *out)
+		}
 		if *archName == "" {
 			return c.usageError(stderr, "-arch is required (one of %s)", all.Names())
 		}
-		return assemble(cio, files[0], *archName, *out, *asCubin, *kernel, *params, *regs)
+		return assemble(cio, files[0], src, *archName, *out, *asCubin, *kernel, *params, *regs)
 	}
 }
 
+func displayName(name string) string {
+	if name == "-" {
+		return "<stdin>"
+	}
+	return name
+}
+
+// reportAsmError prints an assembler error: each of an error list's errors
+// on a line of its own.
+func reportAsmError(stderr io.Writer, err error) {
+	var el asm.ErrorList
+	if errors.As(err, &el) {
+		for _, e := range el {
+			fmt.Fprintln(stderr, e)
+		}
+		return
+	}
+	fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
+}
+
+// writeOutput writes b to out, or to standard output.
+func writeOutput(cio *cmdIO, out string, b []byte) int {
+	if out == "" {
+		cio.stdout.Write(b)
+		return 0
+	}
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// rebuildCubin assembles a whole-cubin listing back into the cubin.
+func rebuildCubin(cio *cmdIO, name string, src []byte, archName, out string) int {
+	l, err := cubinasm.Parse(name, src)
+	if err != nil {
+		reportAsmError(cio.stderr, err)
+		return 1
+	}
+	if archName != "" {
+		if want := fmt.Sprintf("sm_%d", l.SM()); archName != want {
+			fmt.Fprintf(cio.stderr, "gpuisa as: the listing is for %s, not %s\n", want, archName)
+			return 1
+		}
+	}
+	f, err := l.Build()
+	if err != nil {
+		reportAsmError(cio.stderr, err)
+		return 1
+	}
+	b, err := cubin.Encode(f, cubin.EncodeOptions{ProgramHeaders: f.Type == cubin.ETExec})
+	if err != nil {
+		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
+		return 1
+	}
+	return writeOutput(cio, out, b)
+}
+
+// patchCubin replaces function fun of cubin orig with the code of file.
+func patchCubin(cio *cmdIO, orig, fun, file, out string) int {
+	data, err := os.ReadFile(orig)
+	if err != nil {
+		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
+		return 1
+	}
+	src, err := readInput(file, cio.stdin)
+	if err != nil {
+		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
+		return 1
+	}
+	b, warnings, err := cubinasm.Patch(data, fun, displayName(file), src)
+	if err != nil {
+		reportAsmError(cio.stderr, err)
+		return 1
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(cio.stderr, "gpuisa as: warning: %s\n", w)
+	}
+	return writeOutput(cio, out, b)
+}
+
 // assemble runs the assembler on one listing and writes code or a cubin.
-func assemble(cio *cmdIO, name, archName, out string, asCubin bool, kernel, params string, regs int) int {
-	stdin, stdout, stderr := cio.stdin, cio.stdout, cio.stderr
+func assemble(cio *cmdIO, name string, src []byte, archName, out string, asCubin bool, kernel, params string, regs int) int {
+	stderr := cio.stderr
 	arch, err := all.Lookup(archName)
 	if err != nil {
 		return findCommand("as").usageError(stderr, "%v", err)
 	}
-	src, err := readInput(name, stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
-		return 1
-	}
-	if name == "-" {
-		name = "<stdin>"
-	}
+	name = displayName(name)
 	code, err := arch.Assemble(name, src)
 	if err != nil {
-		var el asm.ErrorList
-		if errors.As(err, &el) {
-			for _, e := range el {
-				fmt.Fprintln(stderr, e)
-			}
-		} else {
-			fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
-		}
+		reportAsmError(stderr, err)
 		return 1
 	}
 	if asCubin {
@@ -80,15 +176,7 @@ func assemble(cio *cmdIO, name, archName, out string, asCubin bool, kernel, para
 			return 1
 		}
 	}
-	if out == "" {
-		stdout.Write(code)
-		return 0
-	}
-	if err := os.WriteFile(out, code, 0o644); err != nil {
-		fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
-		return 1
-	}
-	return 0
+	return writeOutput(cio, out, code)
 }
 
 // wrapCubin puts assembled code into a one-kernel cubin.

@@ -300,26 +300,13 @@ func (b *builder) sections() {
 	}
 }
 
-// codeRelocType is the relocation an operand that names a symbol needs: the
-// text says which part of the address, the symbol's section how wide.
+// codeRelocType is the relocation an operand that names a symbol needs.
 func (b *builder) codeRelocType(r maxwell.CodeRef) uint32 {
-	switch r.Kind {
-	case maxwell.RefLo:
-		return rABS32_LO_20
-	case maxwell.RefHi:
-		return rABS32_HI_20
-	case maxwell.RefConst:
-		return rCONST_FIELD19_20
-	}
+	sec := ""
 	if y := b.l.symbols[r.Symbol]; y != nil && y.Section != nil {
-		switch {
-		case strings.HasPrefix(y.Section.Name, ".nv.constant"):
-			return rABS16_20 // an offset in a constant bank
-		case strings.HasPrefix(y.Section.Name, ".nv.shared"):
-			return rABS24_20 // an offset in shared memory
-		}
+		sec = y.Section.Name
 	}
-	return rABS32_20
+	return relocTypeFor(r.Kind, sec)
 }
 
 // function is a code section and the function it is named after.
