@@ -62,6 +62,9 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		}
 		src, err := readInput(files[0], cio.stdin)
 		if err != nil {
+			if *archName == "" {
+				return c.usageError(stderr, "-arch is required (one of %s)", all.Names())
+			}
 			fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
 			return 1
 		}
