@@ -205,12 +205,19 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			}
 			w, c, err := sc.encode(text, pc, sm, resolve)
 			if err != nil {
-				pos := asm.Pos{File: filename, Line: int(st.line), Col: int(st.col)}
-				errs.Add(pos, "%s", explainFailure(text, pc, sm, resolve, err))
+				d := explainFailure(text, pc, sm, resolve, err)
+				errs.Add(asm.Pos{File: filename, Line: int(st.line), Col: int(st.col) + d.off}, "%s", d.msg)
 				continue
 			}
 			binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*slot:], w)
-			if !ctrlGiven[b] {
+			if st.flags&flagCtrl != 0 {
+				// the line's own fields, with the reuse bits (or texture
+				// phase) its text implies
+				c = st.ctrl | c&(0xf<<17)
+				cw := binary.LittleEndian.Uint64(out[b*BundleSize:])
+				cw = cw&^(0x1fffff<<(21*uint(slot))) | uint64(c)<<(21*uint(slot))
+				binary.LittleEndian.PutUint64(out[b*BundleSize:], cw)
+			} else if !ctrlGiven[b] {
 				if st.flags&flagOpensPair != 0 {
 					c = c&^0x1f | 0x10 // dual issue: stall 0, yield
 				}
@@ -253,12 +260,14 @@ type asmStmt struct {
 	col   int32 // stmtInst: column of the text, for errors
 	kind  uint8
 	flags uint8
+	ctrl  Ctrl // flagCtrl: the fields a [B------:R-:W-:Y:S00] prefix gives
 }
 
 // Flags of an instruction statement in nvdisasm's VLIW layout.
 const (
 	flagOpensPair  = 1 << iota // "{ A ;": A is dual-issued with the next one
 	flagClosesPair             // "B }": B's encoding follows on a bare hex line
+	flagCtrl                   // the line gives the control fields in text
 )
 
 const (
@@ -284,6 +293,19 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	if len(s) > 0 && s[0] == '{' {
 		flags |= flagOpensPair
 		s = trimSpace(s[1:])
+	}
+	var ctrl Ctrl
+	if len(s) > 0 && s[0] == '[' && len(s) > 2 && s[1] == 'B' {
+		end := strings.IndexByte(s, ']')
+		if end < 0 {
+			return asmStmt{}, "", false, "bad control fields " + s + ": want [B------:R-:W-:Y:S00]"
+		}
+		c, msg := parseCtrlFields(s[:end+1])
+		if msg != "" {
+			return asmStmt{}, "", false, msg
+		}
+		ctrl, flags = c, flags|flagCtrl
+		s = trimSpace(s[end+1:])
 	}
 	// a trailing hex column /* 0x... */, or a bare control line
 	var hexcol uint64
@@ -333,7 +355,7 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	case s[0] == '.':
 		return // directives (.headerflags, .section, ...) carry no code
 	}
-	return asmStmt{kind: stmtInst, text: s, col: col, flags: flags}, label, hasLabel, ""
+	return asmStmt{kind: stmtInst, text: s, col: col, flags: flags, ctrl: ctrl}, label, hasLabel, ""
 }
 
 // offsetIn is where s, a substring of line, starts in it.
