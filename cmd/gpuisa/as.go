@@ -15,6 +15,7 @@ import (
 	"github.com/gpuisa/gpuisa/isa/all"
 	"github.com/gpuisa/gpuisa/isa/asm"
 	"github.com/gpuisa/gpuisa/isa/cubinasm"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
 func asCommand() *command {
@@ -48,6 +49,7 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	regs := fs.Int("regs", 16, "with -cubin: registers per thread")
 	patch := fs.String("patch", "", "replace one function's code in cubin `ORIG` (with -fun) and write the result")
 	fun := fs.String("fun", "", "with -patch: the `NAME` of the function to replace")
+	check := fs.Bool("check", false, "sm_5x: check the result's control words for scheduling hazards (as 'gpuisa check' does;\nfindings on standard error, exit status 1 on an error, the output is still written)")
 	return func(cio *cmdIO, files []string) int {
 		stderr := cio.stderr
 		c := findCommand("as")
@@ -58,7 +60,7 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 			return c.usageError(stderr, "-patch and -fun go together")
 		}
 		if *patch != "" {
-			return patchCubin(cio, *patch, *fun, files[0], *out)
+			return patchCubin(cio, *patch, *fun, files[0], *out, *check)
 		}
 		src, err := readInput(files[0], cio.stdin)
 		if err != nil {
@@ -69,12 +71,12 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 			return 1
 		}
 		if cubinasm.IsCubinListing(src) {
-			return rebuildCubin(cio, displayName(files[0]), src, *archName, *out)
+			return rebuildCubin(cio, displayName(files[0]), src, *archName, *out, *check)
 		}
 		if *archName == "" {
 			return c.usageError(stderr, "-arch is required (one of %s)", all.Names())
 		}
-		return assemble(cio, files[0], src, *archName, *out, *asCubin, *kernel, *params, *regs)
+		return assemble(cio, files[0], src, *archName, *out, *asCubin, *kernel, *params, *regs, *check)
 	}
 }
 
@@ -111,8 +113,28 @@ func writeOutput(cio *cmdIO, out string, b []byte) int {
 	return 0
 }
 
+// checkOutput runs the scheduling checks on what as made (a cubin, or raw
+// sm_5x code) and reports on standard error; it returns 1 on an error.
+func checkOutput(cio *cmdIO, name string, b []byte, sm int) int {
+	var errs, notes int
+	if isELF(b) {
+		var err error
+		if errs, notes, err = checkCubin(cio.stderr, name, b, false); err != nil {
+			fmt.Fprintf(cio.stderr, "gpuisa as: -check: %v\n", err)
+			return 1
+		}
+	} else {
+		if sm < 50 || sm > 53 {
+			fmt.Fprintf(cio.stderr, "gpuisa as: -check is for sm_5x code, not sm_%d\n", sm)
+			return 1
+		}
+		errs, notes = reportHazards(cio.stderr, name, maxwell.Check(b, sm, maxwell.CheckOptions{Kernel: true}), false)
+	}
+	return summarize(cio.stderr, errs, notes)
+}
+
 // rebuildCubin assembles a whole-cubin listing back into the cubin.
-func rebuildCubin(cio *cmdIO, name string, src []byte, archName, out string) int {
+func rebuildCubin(cio *cmdIO, name string, src []byte, archName, out string, check bool) int {
 	l, err := cubinasm.Parse(name, src)
 	if err != nil {
 		reportAsmError(cio.stderr, err)
@@ -134,11 +156,15 @@ func rebuildCubin(cio *cmdIO, name string, src []byte, archName, out string) int
 		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
 		return 1
 	}
-	return writeOutput(cio, out, b)
+	status := writeOutput(cio, out, b)
+	if check {
+		status = max(status, checkOutput(cio, name, b, l.SM()))
+	}
+	return status
 }
 
 // patchCubin replaces function fun of cubin orig with the code of file.
-func patchCubin(cio *cmdIO, orig, fun, file, out string) int {
+func patchCubin(cio *cmdIO, orig, fun, file, out string, check bool) int {
 	data, err := os.ReadFile(orig)
 	if err != nil {
 		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
@@ -157,11 +183,15 @@ func patchCubin(cio *cmdIO, orig, fun, file, out string) int {
 	for _, w := range warnings {
 		fmt.Fprintf(cio.stderr, "gpuisa as: warning: %s\n", w)
 	}
-	return writeOutput(cio, out, b)
+	status := writeOutput(cio, out, b)
+	if check {
+		status = max(status, checkOutput(cio, displayName(file), b, 0))
+	}
+	return status
 }
 
 // assemble runs the assembler on one listing and writes code or a cubin.
-func assemble(cio *cmdIO, name string, src []byte, archName, out string, asCubin bool, kernel, params string, regs int) int {
+func assemble(cio *cmdIO, name string, src []byte, archName, out string, asCubin bool, kernel, params string, regs int, check bool) int {
 	stderr := cio.stderr
 	arch, err := all.Lookup(archName)
 	if err != nil {
@@ -179,7 +209,11 @@ func assemble(cio *cmdIO, name string, src []byte, archName, out string, asCubin
 			return 1
 		}
 	}
-	return writeOutput(cio, out, code)
+	status := writeOutput(cio, out, code)
+	if check {
+		status = max(status, checkOutput(cio, name, code, arch.SMVersion))
+	}
+	return status
 }
 
 // wrapCubin puts assembled code into a one-kernel cubin.

@@ -1,0 +1,96 @@
+package maxwell
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/internal/oracle"
+)
+
+// checkFunctions calls fn for every function of the oracle cubins with its
+// entry points (its own and its subroutines' symbols).
+func checkFunctions(t *testing.T, fn func(name string, sm int, code []byte, opts CheckOptions)) {
+	dir := oracle.Path(t, "oracle/maxwell/cubin")
+	paths, _ := filepath.Glob(filepath.Join(dir, "sm_5*", "*.cubin"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := cubin.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range f.Functions {
+			opts := CheckOptions{Kernel: g.Entry}
+			for _, y := range f.Symbols {
+				if int(y.Section) == g.Section && y.Type() == 2 {
+					opts.Entries = append(opts.Entries, y.Value)
+				}
+			}
+			fn(strings.TrimPrefix(p, dir+"/")+":"+g.Name, f.SM(), g.Code, opts)
+		}
+	}
+}
+
+// TestCheckOracle: ptxas's code is hazard-free by construction: no errors
+// on any instruction of the 110 oracle cubins (bank conflicts are notes,
+// counted).
+func TestCheckOracle(t *testing.T) {
+	insts, notes := 0, 0
+	byKind := map[HazardKind]int{}
+	checkFunctions(t, func(name string, sm int, code []byte, opts CheckOptions) {
+		insts += len(code) / BundleSize * 3
+		for _, h := range Check(code, sm, opts) {
+			if h.Severity == SevNote {
+				notes++
+				continue
+			}
+			byKind[h.Kind]++
+			if byKind[h.Kind] <= 5 {
+				t.Errorf("%s: %v", name, h)
+			}
+		}
+	})
+	t.Logf("%d instructions checked; errors by kind %v; %d bank-conflict notes", insts, byKind, notes)
+}
+
+// TestCheckCommitted: the ptxas and nvlink cubins committed in the
+// repository check clean too (no ../shared needed).
+func TestCheckCommitted(t *testing.T) {
+	paths, _ := filepath.Glob("../../emu/maxwell/testdata/*.cubin")
+	more, _ := filepath.Glob("../../binfmt/cubin/testdata/*.cubin")
+	paths = append(paths, more...)
+	if len(paths) == 0 {
+		t.Fatal("no committed cubins")
+	}
+	n := 0
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := cubin.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range f.Functions {
+			opts := CheckOptions{Kernel: g.Entry}
+			for _, y := range f.Symbols {
+				if int(y.Section) == g.Section && y.Type() == 2 {
+					opts.Entries = append(opts.Entries, y.Value)
+				}
+			}
+			n += len(g.Code) / BundleSize * 3
+			for _, h := range Check(g.Code, f.SM(), opts) {
+				if h.Severity != SevNote {
+					t.Errorf("%s:%s: %v", p, g.Name, h)
+				}
+			}
+		}
+	}
+	t.Logf("%d instructions of %d cubins checked", n, len(paths))
+}
