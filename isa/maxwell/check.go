@@ -86,7 +86,7 @@ func (s *regSet) add(r, n int) {
 		s[k>>6] |= 1 << (k & 63)
 	}
 }
-func (s *regSet) has(r int) bool  { return r < 255 && s[r>>6]&(1<<(r&63)) != 0 }
+func (s *regSet) has(r int) bool { return r < 255 && s[r>>6]&(1<<(r&63)) != 0 }
 func (s regSet) and(o regSet) regSet {
 	return regSet{s[0] & o[0], s[1] & o[1], s[2] & o[2], s[3] & o[3]}
 }
@@ -103,7 +103,7 @@ func (s regSet) first() int {
 // regUse is what one instruction reads and writes.
 type regUse struct {
 	dst, src   regSet
-	pdst, psrc uint8 // predicates P0..P6 (bit 7: none)
+	pdst, psrc uint8  // predicates P0..P6 (bit 7: none)
 	slots      [3]int // registers of operand slots a, b, c (-1: none), for banks and reuse
 }
 
@@ -545,12 +545,12 @@ type flowState struct {
 	wbRegs [6]regSet // registers a write barrier still guards
 	rbRegs [6]regSet // registers a read barrier still guards
 	wbPred [6]uint8
-	loose  regSet    // written by a variable-latency instruction without a write barrier
+	loose  regSet // written by a variable-latency instruction without a write barrier
 	// the same, by unit: a later instruction of the same unit with a write
 	// barrier covers them (results of one unit land in order)
 	looseBy map[string]regSet
-	ready  [255]int8 // fixed latency: cycles before the register's value is there
-	pready [7]int8
+	ready   [255]int8 // fixed latency: cycles before the register's value is there
+	pready  [7]int8
 	// the producer of each not-ready register and its guard
 	readyBy    [255]int32
 	readyGuard [255]uint8
@@ -876,8 +876,10 @@ func barrierSet(insts []checkInst, b int) bool {
 	return false
 }
 
-func orSet(a, b regSet) regSet  { return regSet{a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]} }
-func andNot(a, b regSet) regSet { return regSet{a[0] &^ b[0], a[1] &^ b[1], a[2] &^ b[2], a[3] &^ b[3]} }
+func orSet(a, b regSet) regSet { return regSet{a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]} }
+func andNot(a, b regSet) regSet {
+	return regSet{a[0] &^ b[0], a[1] &^ b[1], a[2] &^ b[2], a[3] &^ b[3]}
+}
 
 func firstBit(m uint8) int {
 	for b := 0; b < 8; b++ {
