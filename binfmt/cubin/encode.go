@@ -201,11 +201,16 @@ func StringIndex(tab []byte, name string) (uint32, bool) {
 	if name == "" {
 		return 0, true
 	}
-	key := append([]byte{0}, name...)
-	key = append(key, 0)
-	i := bytes.Index(tab, key)
-	if i < 0 {
-		return 0, false
+	for from := 0; from < len(tab); {
+		i := bytes.Index(tab[from:], []byte(name))
+		if i < 0 {
+			return 0, false
+		}
+		at := from + i
+		if at > 0 && tab[at-1] == 0 && at+len(name) < len(tab) && tab[at+len(name)] == 0 {
+			return uint32(at), true
+		}
+		from = at + 1
 	}
-	return uint32(i + 1), true
+	return 0, false
 }

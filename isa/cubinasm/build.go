@@ -126,19 +126,19 @@ func (l *Listing) Build() (*cubin.File, error) {
 	// nvdisasm numbers the labels that end functions in symbol-table order,
 	// so the order that lists with the same numbers is ptxas's
 	order := map[*Section][]*Symbol{}
-	f, err := l.layout(order)
+	f, funcs, err := l.layout(order)
 	if err != nil {
 		return nil, err
 	}
 	for sec, group := range l.subroutines() {
-		if len(group) < 2 || len(group) > 6 || l.endsMatch(f, group) {
+		if len(group) < 2 || len(group) > 6 || l.endsMatch(funcs, group) {
 			continue
 		}
 		permute(slices.Clone(group), func(p []*Symbol) bool {
 			order[sec] = p
-			g, err := l.layout(order)
-			if err == nil && l.endsMatch(g, group) {
-				f = g
+			g, gfuncs, err := l.layout(order)
+			if err == nil && l.endsMatch(gfuncs, group) {
+				f, funcs = g, gfuncs
 				return true
 			}
 			delete(order, sec)
@@ -160,30 +160,11 @@ func (l *Listing) subroutines() map[*Section][]*Symbol {
 	return out
 }
 
-// endsMatch reports whether f lists the .size lines of the functions in
-// group (and of their sections' own functions) as the listing has them.
-func (l *Listing) endsMatch(f *cubin.File, group []*Symbol) bool {
-	data, err := cubin.Encode(f, cubin.EncodeOptions{})
-	if err != nil {
-		return false
-	}
-	pf, err := cubin.Parse(data)
-	if err != nil {
-		return false
-	}
-	text, _ := maxwell.ListCubin(nil, pf, maxwell.ListOptions{NoHex: true})
-	got := map[string]string{}
-	for _, line := range strings.Split(string(text), "\n") {
-		rest, ok := strings.CutPrefix(strings.TrimSpace(line), ".size")
-		if !ok {
-			continue
-		}
-		name, expr, ok := strings.Cut(strings.TrimSpace(rest), ",")
-		if ok && strings.HasPrefix(expr, "(") {
-			end, _, _ := strings.Cut(strings.TrimPrefix(expr, "("), " - ")
-			got[name] = end
-		}
-	}
+// endsMatch reports whether the function symbols, in the symbol-table
+// order funcs, give the functions in group (and their sections' own
+// functions) the end labels the listing's .size lines name.
+func (l *Listing) endsMatch(funcs []*Symbol, group []*Symbol) bool {
+	got := l.endLabels(funcs)
 	check := slices.Clone(group)
 	for _, y := range group {
 		if own := l.symbols[strings.TrimPrefix(y.Section.Name, ".text.")]; own != nil {
@@ -191,7 +172,7 @@ func (l *Listing) endsMatch(f *cubin.File, group []*Symbol) bool {
 		}
 	}
 	for _, y := range check {
-		if y.sizeEnd != "" && got[y.Name] != y.sizeEnd {
+		if y.sizeEnd != "" && got[y] != y.sizeEnd {
 			return false
 		}
 	}
@@ -224,8 +205,9 @@ func permute(s []*Symbol, try func([]*Symbol) bool) bool {
 }
 
 // layout makes the cubin with the subroutines of each code section in the
-// given order (listing order for the sections not in it).
-func (l *Listing) layout(order map[*Section][]*Symbol) (*cubin.File, error) {
+// given order (listing order for the sections not in it). It also returns
+// the function symbols in symbol-table order.
+func (l *Listing) layout(order map[*Section][]*Symbol) (*cubin.File, []*Symbol, error) {
 	b := &builder{l: l, byName: map[string]*outSec{}, syms: map[string]*outSym{}, symOf: map[*Symbol]*outSym{}, strSeen: map[string]bool{}, subOrder: order}
 	b.sections()
 	b.symbols()
@@ -234,9 +216,17 @@ func (l *Listing) layout(order map[*Section][]*Symbol) (*cubin.File, error) {
 	b.fixups()
 	b.relocations()
 	if err := b.errs.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return b.file(), nil
+	var funcs []*Symbol
+	for _, o := range append(slices.Clone(b.locals), b.globals...) {
+		for y, oy := range b.symOf {
+			if oy == o && y.Type == 2 {
+				funcs = append(funcs, y)
+			}
+		}
+	}
+	return b.file(), funcs, nil
 }
 
 // sections makes the section list: the ELF tables, the listed sections in
@@ -953,7 +943,9 @@ func (b *builder) relocations() {
 // file assembles the cubin.File.
 func (b *builder) file() *cubin.File {
 	strtab := []byte{0}
+	offs := make(map[string]uint32, len(b.strs))
 	for _, s := range b.strs {
+		offs[s] = uint32(len(strtab))
 		strtab = append(append(strtab, s...), 0)
 	}
 	shstrtab := []byte{0}
@@ -965,8 +957,7 @@ func (b *builder) file() *cubin.File {
 	var symtab []byte
 	symtab = append(symtab, make([]byte, 24)...)
 	for _, y := range append(slices.Clone(b.locals), b.globals...) {
-		name, _ := cubin.StringIndex(strtab, y.name)
-		symtab = binary.LittleEndian.AppendUint32(symtab, name)
+		symtab = binary.LittleEndian.AppendUint32(symtab, offs[y.name])
 		symtab = append(symtab, y.info, y.other)
 		shndx := uint16(0)
 		if y.sec != nil {

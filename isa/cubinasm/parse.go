@@ -135,39 +135,45 @@ func (p *parser) errorf(line, col int, format string, args ...any) {
 }
 
 func (p *parser) line(raw string, n int) {
+	// code lines, the most, go to the ISA's assembler as they are: only
+	// the first character decides
+	i := 0
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t') {
+		i++
+	}
+	if i == len(raw) {
+		return
+	}
+	if p.cur != nil && p.cur.isCode && raw[i] != '.' && raw[i] != '/' {
+		p.codeLine(raw, n, i)
+		return
+	}
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return
 	}
-	col := strings.Index(raw, s) + 1
+	col := i + 1
 	if strings.HasPrefix(s, "//") {
 		if strings.HasPrefix(s, "//----") && strings.Contains(s, " SYMBOLS ") {
 			p.cur, p.inSymbols = nil, true
 		}
 		return
 	}
-	// an address column /*0004*/ before data
-	if strings.HasPrefix(s, "/*") && !strings.HasPrefix(s, "/* ") {
-		if end := strings.Index(s, "*/"); end > 2 {
-			if _, err := strconv.ParseUint(s[2:end], 16, 64); err == nil {
-				rest := strings.TrimSpace(s[end+2:])
-				if p.cur == nil || !p.cur.isCode {
-					col += len(s) - len(rest)
-					s = rest
-				}
-			}
-		}
-	}
 	if p.cur != nil && p.cur.isCode {
 		if s[0] == '.' && !isLabel(s) && !strings.HasPrefix(s, ".word") {
 			p.directive(s, n, col)
 			return
 		}
-		p.cur.code = append(p.cur.code, maxwell.CodeLine{Text: raw, Line: n})
-		if isLabel(s) {
-			p.label(s[:len(s)-1], n, col)
-		}
+		p.codeLine(raw, n, i)
 		return
+	}
+	// an address column /*0004*/ before data
+	if strings.HasPrefix(s, "/*") && !strings.HasPrefix(s, "/* ") {
+		if end := strings.Index(s, "*/"); end > 2 && isHex(s[2:end]) {
+			rest := strings.TrimSpace(s[end+2:])
+			col += len(s) - len(rest)
+			s = rest
+		}
 	}
 	if isLabel(s) {
 		p.label(s[:len(s)-1], n, col)
@@ -178,6 +184,28 @@ func (p *parser) line(raw string, n int) {
 		return
 	}
 	p.errorf(n, col, "unexpected text outside code: %s", s)
+}
+
+// codeLine keeps a line of a code section for the ISA's assembler (and
+// notes the label it defines, if that is all it holds).
+func (p *parser) codeLine(raw string, n, i int) {
+	p.cur.code = append(p.cur.code, maxwell.CodeLine{Text: raw, Line: n})
+	if raw[len(raw)-1] == ':' || raw[len(raw)-1] == ' ' || raw[len(raw)-1] == '\t' {
+		if s := strings.TrimSpace(raw); isLabel(s) {
+			p.label(s[:len(s)-1], n, i+1)
+		}
+	}
+}
+
+// isHex: s is hex digits.
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return len(s) > 0
 }
 
 // isLabel: "name:" alone on the line.
@@ -254,10 +282,7 @@ func quoted(s string) (string, bool) {
 
 func (p *parser) directive(s string, n, col int) {
 	name, args := splitDirective(s)
-	argCol := col + strings.Index(s, args)
-	if args == "" {
-		argCol = col + len(s)
-	}
+	argCol := col + len(s) - len(args) // args is a suffix of s
 	need := func() bool {
 		if p.cur == nil {
 			p.errorf(n, col, "%s outside any section", name)
@@ -408,15 +433,8 @@ func parseSectionType(s string) (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
-	for t := uint32(0); t < 16; t++ {
-		if cubin.SectionTypeName(t) == q {
-			return t, true
-		}
-	}
-	for t := uint32(cubin.SecCUDAInfo); t < cubin.SecCUDAConstant0+8; t++ {
-		if cubin.SectionTypeName(t) == q {
-			return t, true
-		}
+	if t, ok := sectionTypes[q]; ok {
+		return t, true
 	}
 	if v, ok := strings.CutPrefix(q, "SHT_0x"); ok {
 		t, err := strconv.ParseUint(v, 16, 32)
@@ -424,6 +442,18 @@ func parseSectionType(s string) (uint32, bool) {
 	}
 	return 0, false
 }
+
+// sectionTypes maps the names cubin.SectionTypeName gives back to types.
+var sectionTypes = func() map[string]uint32 {
+	m := map[string]uint32{}
+	for t := uint32(0); t < 16; t++ {
+		m[cubin.SectionTypeName(t)] = t
+	}
+	for t := uint32(cubin.SecCUDAInfo); t < cubin.SecCUDAConstant0+8; t++ {
+		m[cubin.SectionTypeName(t)] = t
+	}
+	return m
+}()
 
 func (s *Section) pad(align uint64) {
 	for s.offset()%align != 0 {
@@ -537,17 +567,26 @@ func (p *parser) data(name, args string, n, col int) {
 		p.errorf(n, col, "%s in section %s, which has no file data (only .zero)", name, s.Name)
 		return
 	}
-	size := map[string]int{".byte": 1, ".short": 2, ".word": 4}[name]
-	for k, arg := range strings.Split(args, ", ") {
+	size := 4
+	switch name {
+	case ".byte":
+		size = 1
+	case ".short":
+		size = 2
+	}
+	for k := 0; len(args) > 0; k++ {
+		arg, rest, _ := strings.Cut(args, ",")
+		acol := col + len(args) - len(strings.TrimLeft(args, " "))
 		arg = strings.TrimSpace(arg)
-		acol := col + strings.Index(args, arg)
+		args = strings.TrimLeft(rest, " ")
+		col += len(arg)
 		if k > 0 && size != 1 {
 			p.errorf(n, acol, "%s takes one value", name)
 			return
 		}
 		off := len(s.data)
 		s.data = append(s.data, make([]byte, size)...)
-		if v, err := strconv.ParseUint(arg, 0, 8*size); err == nil {
+		if v, ok := parseNumber(arg); ok && v>>(8*size) == 0 {
 			putLE(s.data[off:], size, v)
 			continue
 		}
@@ -557,6 +596,37 @@ func (p *parser) data(name, args string, n, col int) {
 		}
 		p.expr(s, off, size, arg, n, acol)
 	}
+}
+
+// parseNumber reads 0x-prefixed hex or decimal without allocating.
+func parseNumber(s string) (uint64, bool) {
+	base := uint64(10)
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		base, s = 16, s[2:]
+	}
+	if s == "" {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var d uint64
+		switch {
+		case c >= '0' && c <= '9':
+			d = uint64(c - '0')
+		case base == 16 && c >= 'a' && c <= 'f':
+			d = uint64(c-'a') + 10
+		case base == 16 && c >= 'A' && c <= 'F':
+			d = uint64(c-'A') + 10
+		default:
+			return 0, false
+		}
+		if v > (1<<64-1-d)/base {
+			return 0, false
+		}
+		v = v*base + d
+	}
+	return v, true
 }
 
 func putLE(b []byte, size int, v uint64) {

@@ -177,7 +177,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*s:], nopWord)
 		}
 	}
-	var sc encScratch
+	sc := newEncScratch(len(stmts))
 	var refList []CodeRef
 	for i := range stmts {
 		st := &stmts[i]
@@ -318,16 +318,22 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 			}
 		}
 	}
-	if i := strings.Index(s, "//"); i >= 0 {
+	if i := strings.IndexByte(s, '/'); i >= 0 && i+1 < len(s) && s[i+1] == '/' {
 		s = trimSpace(s[:i])
+	} else if i >= 0 {
+		if j := strings.Index(s, "//"); j >= 0 {
+			s = trimSpace(s[:j])
+		}
 	}
 	if len(s) > 0 && s[len(s)-1] == '}' && (len(s) < 2 || s[len(s)-2] == ' ' || s[len(s)-2] == ';') {
 		flags |= flagClosesPair // "{5,4,0}" ends a DEPBAR's set, not a pair
 		s = trimSpace(s[:len(s)-1])
 	}
 	col := offsetIn(line, s) + 1
-	if i := strings.Index(s, "(*\""); i >= 0 {
-		s = cutAnnotation(s, i)
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		if j := strings.Index(s[i:], "(*\""); j >= 0 {
+			s = cutAnnotation(s, i+j)
+		}
 	}
 	switch {
 	case s == "" && hasHex:

@@ -11,7 +11,7 @@ import "strings"
 
 // hasSymbolRef reports whether text may hold such an operand.
 func hasSymbolRef(text string) bool {
-	return strings.Contains(text, "`(") || strings.Contains(text, "@lo(") || strings.Contains(text, "@hi(")
+	return strings.IndexByte(text, '`') >= 0 || strings.Contains(text, "32@")
 }
 
 // cutSymbolRefs replaces the symbol operands of text (those that do not name

@@ -19,6 +19,9 @@ type CodeFacts struct {
 	// (EIATTR_EXIT_INSTR_OFFSETS); CTAIDReads those of the S2R instructions
 	// that read SR_CTAID.X/Y/Z (EIATTR_S2RCTAID_INSTR_OFFSETS).
 	Exits, CTAIDReads []uint32
+	// Targets are the addresses the PC-relative instructions (branches,
+	// calls, SSY, PBK, ...) point at, in code order.
+	Targets []uint64
 }
 
 // Facts works out the CodeFacts of code (whole bundles) for sm. Words that do
@@ -38,6 +41,9 @@ func Facts(code []byte, sm int) CodeFacts {
 			}
 			fm := &forms[inst.form]
 			maxReg = max(maxReg, highestRegister(fm, w))
+			if t, ok := relTarget(inst, addr); ok {
+				f.Targets = append(f.Targets, t)
+			}
 			switch {
 			case fm.name == "EXIT":
 				f.Exits = append(f.Exits, uint32(addr))
