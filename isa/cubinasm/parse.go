@@ -102,6 +102,10 @@ type dataReloc struct {
 	line int
 }
 
+// maxSectionSize bounds what a listing can ask for (a cubin's sections are
+// kilobytes; this keeps a hostile .zero from taking the machine's memory).
+const maxSectionSize = 1 << 26
+
 // Parse reads a whole-cubin listing.
 func Parse(filename string, src []byte) (*Listing, error) {
 	p := &parser{l: &Listing{File: filename, symbols: map[string]*Symbol{}}, file: filename}
@@ -357,6 +361,10 @@ func (p *parser) directive(s string, n, col int) {
 			p.cur.Align, p.cur.alignSet = v, true
 			return
 		}
+		if p.cur.offset()+v > maxSectionSize {
+			p.errorf(n, argCol, "section %s larger than %d bytes", p.cur.Name, maxSectionSize)
+			return
+		}
 		p.cur.pad(v)
 	case ".global", ".weak":
 		y := p.symbol(args, n)
@@ -554,6 +562,10 @@ func (p *parser) data(name, args string, n, col int) {
 		v, err := strconv.ParseUint(args, 0, 32)
 		if err != nil {
 			p.errorf(n, col, "bad .zero %s", args)
+			return
+		}
+		if s.offset()+v > maxSectionSize {
+			p.errorf(n, col, ".zero %s makes section %s larger than %d bytes", args, s.Name, maxSectionSize)
 			return
 		}
 		if s.hasData() {

@@ -205,7 +205,11 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			}
 			w, c, err := sc.encode(text, pc, sm, resolve)
 			if err != nil {
-				d := explainFailure(text, pc, sm, resolve, err)
+				// saying why takes trials: only for the first errors
+				d := diagnosis{msg: err.Error() + ": " + text}
+				if len(errs) < maxExplained {
+					d = explainFailure(text, pc, sm, resolve, err)
+				}
 				errs.Add(asm.Pos{File: filename, Line: int(st.line), Col: int(st.col) + d.off}, "%s", d.msg)
 				continue
 			}
@@ -247,6 +251,11 @@ func labelCol(line, label string) int {
 	}
 	return 1
 }
+
+// maxExplained is how many errors of one listing get a diagnosis; the
+// rest say only that no form matches (a listing that is not one would
+// otherwise take long to explain).
+const maxExplained = 20
 
 // addrOf is the address of instruction i (after its bundle's control word).
 func addrOf(i int) uint64 { return uint64(i/3*BundleSize + 8 + 8*(i%3)) }

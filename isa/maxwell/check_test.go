@@ -94,3 +94,28 @@ func TestCheckCommitted(t *testing.T) {
 	}
 	t.Logf("%d instructions of %d cubins checked", n, len(paths))
 }
+
+// FuzzCheck: any code checks without panicking or hanging, and every
+// finding names an instruction address of the code.
+func FuzzCheck(f *testing.F) {
+	b, err := os.ReadFile("../../emu/maxwell/testdata/kernels.sm_52.cubin")
+	if err != nil {
+		f.Fatal(err)
+	}
+	cf, err := cubin.Parse(b)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, g := range cf.Functions {
+		f.Add(g.Code, true)
+	}
+	f.Add(make([]byte, 64), false)
+	f.Fuzz(func(t *testing.T, code []byte, kernel bool) {
+		code = code[:len(code)/BundleSize*BundleSize]
+		for _, h := range Check(code, 52, CheckOptions{Kernel: kernel, Entries: []uint64{0x20, 0x48}}) {
+			if h.Addr >= uint64(len(code)) || h.Addr%BundleSize == 0 {
+				t.Fatalf("finding at %#x in %d bytes of code: %v", h.Addr, len(code), h)
+			}
+		}
+	})
+}
