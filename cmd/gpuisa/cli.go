@@ -36,6 +36,7 @@ func commands() []*command {
 		asCommand(),
 		checkCommand(),
 		runCommand(),
+		launchCommand(),
 		archsCommand(),
 		versionCommand(),
 		helpCommand(),
