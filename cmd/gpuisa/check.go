@@ -89,14 +89,9 @@ func checkCubin(w io.Writer, name string, data []byte, notes bool) (errs, ns int
 	if sm := f.SM(); sm < 50 || sm > 53 {
 		return 0, 0, fmt.Errorf("the checks are for sm_5x code, not sm_%d", sm)
 	}
-	for _, fn := range f.Functions {
-		opts := maxwell.CheckOptions{Kernel: fn.Entry}
-		for _, y := range f.Symbols {
-			if int(y.Section) == fn.Section && y.Type() == 2 {
-				opts.Entries = append(opts.Entries, y.Value)
-			}
-		}
-		e, n := reportHazards(w, name+": "+fn.Name, maxwell.Check(fn.Code, f.SM(), opts), notes)
+	for i := range f.Functions {
+		fn := &f.Functions[i]
+		e, n := reportHazards(w, name+": "+fn.Name, maxwell.Check(fn.Code, f.SM(), maxwell.FunctionCheckOptions(f, fn)), notes)
 		errs, ns = errs+e, ns+n
 	}
 	return errs, ns, nil

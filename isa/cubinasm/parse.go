@@ -314,30 +314,22 @@ func (p *parser) directive(s string, n, col int) {
 		}
 	case ".section":
 		p.section(args, n, col, argCol)
-	case ".sectionflags":
+	case ".sectionflags", ".sectioninfo":
 		if !need() {
 			return
 		}
-		q, _ := quoted(args)
-		v, ok := strings.CutPrefix(q, "SHF_BARRIERS=")
-		b, err := strconv.Atoi(v)
-		if !ok || err != nil || b < 0 || b > 127 {
-			p.errorf(n, argCol, "bad .sectionflags %s (want @\"SHF_BARRIERS=n\", n 0..127)", args)
-			return
-		}
-		p.cur.Barriers = b
-	case ".sectioninfo":
-		if !need() {
-			return
+		key, limit, field := "SHF_BARRIERS", 127, &p.cur.Barriers
+		if name == ".sectioninfo" {
+			key, limit, field = "SHI_REGISTERS", 255, &p.cur.Registers
 		}
 		q, _ := quoted(args)
-		v, ok := strings.CutPrefix(q, "SHI_REGISTERS=")
-		r, err := strconv.Atoi(v)
-		if !ok || err != nil || r < 0 || r > 255 {
-			p.errorf(n, argCol, "bad .sectioninfo %s (want @\"SHI_REGISTERS=n\", n 0..255)", args)
+		v, ok := strings.CutPrefix(q, key+"=")
+		x, err := strconv.Atoi(v)
+		if !ok || err != nil || x < 0 || x > limit {
+			p.errorf(n, argCol, "bad %s %s (want @\"%s=n\", n 0..%d)", name, args, key, limit)
 			return
 		}
-		p.cur.Registers = r
+		*field = x
 	case ".sectionentsize":
 		if !need() {
 			return

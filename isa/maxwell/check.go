@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
 )
 
 // Scheduling checks. On sm_5x the compiler, not the hardware, keeps
@@ -377,6 +379,18 @@ type CheckOptions struct {
 	// Kernel: the code starts a kernel, so nothing is outstanding at its
 	// start (a device function may start with barriers its caller set).
 	Kernel bool
+}
+
+// FunctionCheckOptions describes function fn of cubin f for Check: its
+// symbols' addresses and whether it is a kernel.
+func FunctionCheckOptions(f *cubin.File, fn *cubin.Function) CheckOptions {
+	opts := CheckOptions{Kernel: fn.Entry}
+	for _, y := range f.Symbols {
+		if int(y.Section) == fn.Section && y.Type() == 2 {
+			opts.Entries = append(opts.Entries, y.Value)
+		}
+	}
+	return opts
 }
 
 // Check reports the scheduling hazards of a function's code (whole

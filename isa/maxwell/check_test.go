@@ -13,6 +13,13 @@ import (
 // checkFunctions calls fn for every function of the oracle cubins with its
 // entry points (its own and its subroutines' symbols).
 func checkFunctions(t *testing.T, fn func(name string, sm int, code []byte, opts CheckOptions)) {
+	oracleFunctions(t, func(name string, f *cubin.File, g *cubin.Function) {
+		fn(name, f.SM(), g.Code, FunctionCheckOptions(f, g))
+	})
+}
+
+// oracleFunctions calls fn for every function of the oracle cubins.
+func oracleFunctions(t *testing.T, fn func(name string, f *cubin.File, g *cubin.Function)) {
 	dir := oracle.Path(t, "oracle/maxwell/cubin")
 	paths, _ := filepath.Glob(filepath.Join(dir, "sm_5*", "*.cubin"))
 	for _, p := range paths {
@@ -24,14 +31,9 @@ func checkFunctions(t *testing.T, fn func(name string, sm int, code []byte, opts
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, g := range f.Functions {
-			opts := CheckOptions{Kernel: g.Entry}
-			for _, y := range f.Symbols {
-				if int(y.Section) == g.Section && y.Type() == 2 {
-					opts.Entries = append(opts.Entries, y.Value)
-				}
-			}
-			fn(strings.TrimPrefix(p, dir+"/")+":"+g.Name, f.SM(), g.Code, opts)
+		for i := range f.Functions {
+			g := &f.Functions[i]
+			fn(strings.TrimPrefix(p, dir+"/")+":"+g.Name, f, g)
 		}
 	}
 }
@@ -77,15 +79,10 @@ func TestCheckCommitted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, g := range f.Functions {
-			opts := CheckOptions{Kernel: g.Entry}
-			for _, y := range f.Symbols {
-				if int(y.Section) == g.Section && y.Type() == 2 {
-					opts.Entries = append(opts.Entries, y.Value)
-				}
-			}
+		for i := range f.Functions {
+			g := &f.Functions[i]
 			n += len(g.Code) / BundleSize * 3
-			for _, h := range Check(g.Code, f.SM(), opts) {
+			for _, h := range Check(g.Code, f.SM(), FunctionCheckOptions(f, g)) {
 				if h.Severity != SevNote {
 					t.Errorf("%s:%s: %v", p, g.Name, h)
 				}

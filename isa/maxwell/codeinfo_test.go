@@ -2,34 +2,20 @@ package maxwell
 
 import (
 	"encoding/binary"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
-	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // TestFactsOracle: Facts gives ptxas's register and barrier counts and its
 // EXIT and S2R SR_CTAID offsets for every function of the oracle cubins.
 func TestFactsOracle(t *testing.T) {
-	dir := oracle.Path(t, "oracle/maxwell/cubin")
-	paths, _ := filepath.Glob(filepath.Join(dir, "sm_5*", "*.cubin"))
 	n := 0
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := cubin.Parse(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, fn := range f.Functions {
-			n++
+	oracleFunctions(t, func(name string, f *cubin.File, fn *cubin.Function) {
+		n++
+		{
 			got := Facts(fn.Code, f.SM())
-			name := filepath.Base(p) + ":" + fn.Name
 			if got.Registers != fn.Registers {
 				t.Errorf("%s: %d registers, ptxas says %d", name, got.Registers, fn.Registers)
 			}
@@ -54,6 +40,6 @@ func TestFactsOracle(t *testing.T) {
 				t.Errorf("%s: SR_CTAID reads at %x, ptxas says %x", name, got.CTAIDReads, want)
 			}
 		}
-	}
+	})
 	t.Logf("%d functions checked", n)
 }
