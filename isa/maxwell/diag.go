@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 // Diagnostics: when no form matches a text, say why. The matcher itself
@@ -101,52 +103,11 @@ func availableForms(name string, sm int) []uint16 {
 
 // closestNames suggests up to three mnemonics near name.
 func closestNames(name string) string {
-	type cand struct {
-		name string
-		d    int
-	}
-	var cs []cand
+	known := make([]string, 0, len(formsByName))
 	for n := range formsByName {
-		cs = append(cs, cand{n, editDistance(name, n)})
+		known = append(known, n)
 	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].d != cs[j].d {
-			return cs[i].d < cs[j].d
-		}
-		return cs[i].name < cs[j].name
-	})
-	var out []string
-	for _, c := range cs[:min(3, len(cs))] {
-		if c.d > max(2, len(name)/2) {
-			break
-		}
-		out = append(out, c.name)
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return " (closest: " + strings.Join(out, ", ") + ")"
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return asm.Closest(name, known)
 }
 
 // modSlot is one place a modifier can stand in a form's mnemonic: the texts
