@@ -15,12 +15,13 @@ type EncodeOptions struct {
 	ProgramHeaders bool
 }
 
-// Encode writes f as an ELF file laid out as ptxas lays out cubins: the ELF
-// header, each section's data in section order at its alignment (sections
-// without file data take the offset reached, and no room), the section
-// header table, then (with ProgramHeaders) the program headers. It is the
-// inverse of Parse for ptxas's cubins: Encode(Parse(b)) == b for all of the
-// oracle's 110 (TestEncodeOracle).
+// Encode writes f as an ELF file laid out as ptxas (and Write) lay out
+// cubins: the ELF header, each section's data in section order at its
+// alignment (sections without file data take the offset reached, and no
+// room), the section header table 8-aligned, then (with ProgramHeaders) the
+// program headers. It is the inverse of Parse for ptxas's, nvlink's and
+// Write's cubins: Encode(Parse(b)) == b for the oracle's 110 and the 42
+// committed ones (TestEncodeOracle).
 //
 // The sections are written as they are: Data for sections with file data
 // (.symtab and the string tables included), Size for the others. Section
@@ -93,6 +94,9 @@ func Encode(f *File, opts EncodeOptions) ([]byte, error) {
 			}
 			loadEnd = uint64(len(out))
 		}
+	}
+	for len(out)%8 != 0 {
+		out = append(out, 0) // the section headers start 8-aligned
 	}
 	shoff := uint64(len(out))
 	le := binary.LittleEndian

@@ -23,6 +23,8 @@ func TestEncodeOracle(t *testing.T) {
 	testdata, _ := filepath.Glob("testdata/*.cubin")
 	emu, _ := filepath.Glob("../../emu/maxwell/testdata/*.cubin")
 	testdata = append(testdata, emu...)
+	// cubins of ours (Write): an ELF32 Tesla one and a Fermi one
+	testdata = append(testdata, "../../examples/tesla/vecadd.cubin", "../../isa/all/testdata/copy.sm_20.cubin")
 	for _, p := range testdata {
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -30,7 +30,9 @@ are reported as file:line:col: message, and the exit status is 1.
 A whole-cubin listing of an sm_5x cubin (what 'gpuisa dis' or nvdisasm print for it, with
 or without -hex, VLIW braces or not) assembles back into the cubin: sections, symbols,
 relocations, .nv.info attributes and constant banks as listed, the tables the listing
-leaves out rebuilt as ptxas makes them (-arch is then optional).
+leaves out rebuilt as ptxas makes them (-arch is then optional). The cuobjdump-style
+listing of an sm_1x/sm_2x cubin (with -cubin, or without -arch) gives a cubin with the
+same functions and code; what that listing does not show takes defaults.
 
 -patch ORIG.cubin -fun NAME replaces the code of one function of ORIG.cubin with the
 code FILE assembles to (FILE: that function's lines, or a whole-cubin listing) and keeps
@@ -72,6 +74,16 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		}
 		if cubinasm.IsCubinListing(src) {
 			return rebuildCubin(cio, displayName(files[0]), src, *archName, *out, *check)
+		}
+		if cubinasm.IsCuobjdumpListing(src) && (*asCubin || *archName == "") {
+			// an sm_1x/sm_2x cubin's listing: its functions' code
+			b, err := cubinasm.AssembleCuobjdump(displayName(files[0]), src)
+			if err != nil {
+				reportAsmError(stderr, err)
+				return 1
+			}
+			fmt.Fprintf(stderr, "gpuisa as: note: %s\n", cubinasm.Defaulted)
+			return writeOutput(cio, *out, b)
 		}
 		if *archName == "" {
 			return c.usageError(stderr, "-arch is required (one of %s)", all.Names())
