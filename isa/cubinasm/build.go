@@ -131,7 +131,7 @@ func (l *Listing) Build() (*cubin.File, error) {
 		return nil, err
 	}
 	for sec, group := range l.subroutines() {
-		if len(group) < 2 || len(group) > 6 || l.endsMatch(funcs, group) {
+		if len(group) < 2 || len(group) > 5 || l.endsMatch(funcs, group) {
 			continue
 		}
 		permute(slices.Clone(group), func(p []*Symbol) bool {

@@ -103,8 +103,9 @@ type dataReloc struct {
 	line int
 }
 
-// maxSectionSize bounds what a listing can ask for (a cubin's sections are
-// kilobytes; this keeps a hostile .zero from taking the machine's memory).
+// maxSectionSize bounds what a listing can ask for, per section and in
+// all (a cubin's sections are kilobytes; this keeps a hostile .zero from
+// taking the machine's memory).
 const maxSectionSize = 1 << 26
 
 // Parse reads a whole-cubin listing.
@@ -143,6 +144,7 @@ func IsCubinListing(src []byte) bool {
 }
 
 type parser struct {
+	total     uint64 // bytes of section data so far
 	l         *Listing
 	file      string
 	errs      asm.ErrorList
@@ -194,6 +196,9 @@ func (p *parser) line(raw string, n int) {
 			col += len(s) - len(rest)
 			s = rest
 		}
+	}
+	if s == "" {
+		return // an address with nothing after it
 	}
 	if isLabel(s) {
 		p.label(s[:len(s)-1], n, col)
@@ -572,9 +577,12 @@ func (p *parser) data(name, args string, n, col int) {
 			p.errorf(n, col, "bad .zero %s", args)
 			return
 		}
-		if s.offset()+v > maxSectionSize {
-			p.errorf(n, col, ".zero %s makes section %s larger than %d bytes", args, s.Name, maxSectionSize)
+		if s.offset()+v > maxSectionSize || s.hasData() && p.total+v > maxSectionSize {
+			p.errorf(n, col, ".zero %s makes the cubin larger than %d bytes", args, maxSectionSize)
 			return
+		}
+		if s.hasData() {
+			p.total += v
 		}
 		if s.hasData() {
 			s.data = append(s.data, make([]byte, v)...)
