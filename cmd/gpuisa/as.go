@@ -43,7 +43,7 @@ offsets follow the new code.`,
 }
 
 func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
-	archName := fs.String("arch", "", "target architecture `ARCH` (required): "+all.Names())
+	archName := fs.String("arch", "", "target architecture `ARCH` (required but for whole-cubin listings): "+all.Names())
 	out := fs.String("o", "", "write to `FILE` (default: standard output)")
 	asCubin := fs.Bool("cubin", false, "write an ELF cubin holding one kernel instead of raw code")
 	kernel := fs.String("kernel", "", "with -cubin: the kernel's `NAME` (default: the file name)")
