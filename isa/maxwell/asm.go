@@ -344,6 +344,9 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 			s = cutAnnotation(s, i+j)
 		}
 	}
+	if !hasHex && strings.HasPrefix(s, "/* 0x") && strings.HasSuffix(s, "*/") {
+		return asmStmt{}, "", false, badCtrlWord(s)
+	}
 	switch {
 	case s == "" && hasHex:
 		return asmStmt{kind: stmtCtrl, value: hexcol}, "", false, ""

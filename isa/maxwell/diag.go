@@ -558,3 +558,12 @@ func parseCtrlFields(s string) (Ctrl, string) {
 	}
 	return MakeCtrl(stall, yield, wb, rb, wait, 0), ""
 }
+
+// badCtrlWord says why a bare /* 0x... */ line is no control word.
+func badCtrlWord(s string) string {
+	digits := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, "/* 0x"), "*/"))
+	if _, ok := parseHex64(digits); !ok && len(digits) > 16 && strings.Trim(digits, "0123456789abcdefABCDEF") == "" {
+		return fmt.Sprintf("control word 0x%s is wider than 64 bits", digits)
+	}
+	return fmt.Sprintf("bad control word %s: want /* 0x followed by up to 16 hex digits */", s)
+}

@@ -45,6 +45,7 @@ func TestDiagnostics(t *testing.T) {
 		{"[B------:R-:W7:Y:S01] LDG.E R2, [R4] ;", 1, "control field W7 out of range: barriers are 0..5"},
 		{"[B0---6-:R-:W-:Y:S01] MOV R1, R2 ;", 1, "control field B0---6- out of range: it waits on barrier 6"},
 		{"[B------:R-:W-:Y] MOV R1, R2 ;", 1, "bad control fields"},
+		{"        /* 0x1234567890abcdef12 */", 1, "control word 0x1234567890abcdef12 is wider than 64 bits"},
 		// nothing more precise to say: the operand shapes each form takes
 		{"FADD R1, R2, R3, R4 ;", 6, "no form of FADD takes these operands; its forms: R, R, R | R, R, c[imm][imm] | R, R, float"},
 	} {
