@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/isa/asm"
@@ -111,7 +110,7 @@ const maxSectionSize = 1 << 26
 // Parse reads a whole-cubin listing.
 func Parse(filename string, src []byte) (*Listing, error) {
 	p := &parser{l: &Listing{File: filename, symbols: map[string]*Symbol{}}, file: filename}
-	eachLine(src, p.line)
+	asm.Lines(src, p.line)
 	if p.l.Flags == 0 {
 		p.errs.Add(asm.Pos{File: filename, Line: 1, Col: 1}, "no .headerflags line: not a whole-cubin listing")
 	}
@@ -119,21 +118,6 @@ func Parse(filename string, src []byte) (*Listing, error) {
 		return nil, err
 	}
 	return p.l, nil
-}
-
-// eachLine calls fn for each line of src (numbered from 1, without the
-// newline), finding the newlines with IndexByte; the lines alias src.
-func eachLine(src []byte, fn func(line string, n int)) {
-	s := unsafe.String(unsafe.SliceData(src), len(src))
-	for n := 1; len(s) > 0; n++ {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			fn(s, n)
-			return
-		}
-		fn(s[:i], n)
-		s = s[i+1:]
-	}
 }
 
 // IsCubinListing reports whether src looks like a whole-cubin listing (it

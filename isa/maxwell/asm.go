@@ -22,7 +22,7 @@ import (
 // The first pass reads the lines into statements (and the labels), the second
 // encodes them in one scratch space: a line allocates nothing.
 func Assemble(filename string, src []byte, sm int) ([]byte, error) {
-	r := assembleLines(filename, func(fn func(string, int)) { forLines(src, fn) }, bytes.Count(src, []byte{'\n'})+1, sm, false)
+	r := assembleLines(filename, func(fn func(string, int)) { asm.Lines(src, fn) }, bytes.Count(src, []byte{'\n'})+1, sm, false)
 	return r.code, r.err
 }
 
@@ -404,24 +404,6 @@ func lastHexColumn(s string) int {
 			return j
 		}
 		i = j
-	}
-}
-
-// forLines calls fn for each line of src (numbered from 1, without the
-// newline), as asm.Lines does, finding the newlines with IndexByte. The
-// lines alias src, as asm.Lines's do: they are only used during Assemble.
-func forLines(src []byte, fn func(line string, n int)) {
-	s := unsafe.String(unsafe.SliceData(src), len(src))
-	n := 1
-	for len(s) > 0 {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			fn(s, n)
-			return
-		}
-		fn(s[:i], n)
-		s = s[i+1:]
-		n++
 	}
 }
 
