@@ -135,7 +135,6 @@ func TestAssembleHelpersSameAsStrings(t *testing.T) {
 	}
 }
 
-
 // TestAssembleMutated: on a listing of random words and on mutations of its
 // lines (labels, .word, control lines, comments, columns), Assemble either
 // fails with positioned errors or gives code whose listing assembles to the
