@@ -88,13 +88,13 @@ func roleWords(t *testing.T) []roleWord {
 
 // roleRig runs one lowered instruction on one warp.
 type roleRig struct {
-	k     *Kernel
-	b     *emu.Block
-	sc    *scratch
-	nGPR  int
-	ops   maxwell.Operands
-	mem   [3][]byte // initial global, shared, local memory
-	pool  []uint32  // random words
+	k    *Kernel
+	b    *emu.Block
+	sc   *scratch
+	nGPR int
+	ops  maxwell.Operands
+	mem  [3][]byte // initial global, shared, local memory
+	pool []uint32  // random words
 }
 
 const roleLocal = 128 // local bytes per thread

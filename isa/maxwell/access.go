@@ -16,7 +16,9 @@ func (s *RegSet) Add(first, n int) {
 func (s RegSet) Has(r int) bool { return r >= 0 && r < 255 && s[r>>6]&(1<<(r&63)) != 0 }
 
 // Union is the registers in either set.
-func (s RegSet) Union(o RegSet) RegSet { return RegSet{s[0] | o[0], s[1] | o[1], s[2] | o[2], s[3] | o[3]} }
+func (s RegSet) Union(o RegSet) RegSet {
+	return RegSet{s[0] | o[0], s[1] | o[1], s[2] | o[2], s[3] | o[3]}
+}
 
 // Intersect is the registers in both sets.
 func (s RegSet) Intersect(o RegSet) RegSet {

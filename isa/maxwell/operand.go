@@ -307,13 +307,13 @@ type argDesc struct {
 	neg, abs, not int8 // flag tokens, -1 none
 	sel           int8 // suffix token, -1 none (or a fixed suffix)
 	selMod        uint16
-	wtok          int8  // table token giving the register width, -1 none
-	bits          uint8 // the register width in bits, 0: from wtok or 32
-	wflag         int8  // flag token: 64 bits when set (addresses: a pair); 0 none (a flag is never token 0)
-	wmask         part  // one register per bit set in this field (width 0: none)
-	wfrom, wto    uint8 // components [wfrom, wto) of wtok's entry (wto 0: not a slice)
-	welem         uint8 // bits per component
-	wmul          uint8 // wtok's width times this (0, 1: once)
+	wtok          int8    // table token giving the register width, -1 none
+	bits          uint8   // the register width in bits, 0: from wtok or 32
+	wflag         int8    // flag token: 64 bits when set (addresses: a pair); 0 none (a flag is never token 0)
+	wmask         part    // one register per bit set in this field (width 0: none)
+	wfrom, wto    uint8   // components [wfrom, wto) of wtok's entry (wto 0: not a slice)
+	welem         uint8   // bits per component
+	wmul          uint8   // wtok's width times this (0, 1: once)
 	wsum          []wterm // registers as these add up (nil: not a count)
 	space         Space
 	float         FloatEnc
