@@ -711,7 +711,6 @@ func barrierSet(insts []checkInst, b int) bool {
 	return false
 }
 
-
 func firstBit(m uint8) int {
 	for b := 0; b < 8; b++ {
 		if m&(1<<b) != 0 {
