@@ -80,7 +80,7 @@ var modInfos = [...]modInfo{
 	{name: "LE", kind: ModFixed, table: -1, text: ".LE"},
 	{name: "SB", kind: ModTable, table: 43, text: ""},
 	{name: "BSEL", kind: ModTable, table: 45, text: ""},
-	{name: "PRCC", kind: ModTable, table: 44, text: "", ccRead: 0x2},
+	{name: "PRCC", kind: ModTable, table: 44, text: ""},
 	{name: "LUT", kind: ModFixed, table: -1, text: ".LUT"},
 	{name: "HI", kind: ModFixed, table: -1, text: ".HI"},
 	{name: "HOUT", kind: ModTable, table: 48, text: "", keep: 0xc},

@@ -551,7 +551,8 @@ func (g *opsGen) modRoles(m modInfo) (ccRead, ccWrite, keep uint64, err error) {
 				t := g.s.Tables[m.table]
 				for v, e := range t.Entries {
 					e = strings.TrimSpace(e)
-					if t.Kinds[v] == 0 && e != "" && (e == x || t.ID == x) {
+					// a text with a dot names an entry, one without a table
+					if t.Kinds[v] == 0 && e != "" && (strings.HasPrefix(x, ".") && e == x || t.ID == x) {
 						if v >= 64 {
 							return 0, fmt.Errorf("table %s: entry %d past 63 named in a cc or keeps line", t.ID, v)
 						}

@@ -64,7 +64,8 @@
 //	           read (registers, predicates, addresses, indexes, CC).
 //	cc read|write TEXT...  modifiers that make an instruction read or write
 //	           the condition code: a flag's text (.X), a table entry's
-//	           (.XLO), or a table (CC: every entry that prints something)
+//	           (.XLO), or a table by its ID, without a dot (CC: every entry
+//	           that prints something)
 //	keeps TEXT...  modifiers whose instruction writes only part of its
 //	           destination and keeps the rest: the destination is read too
 //
