@@ -25,7 +25,33 @@ type ListOptions struct {
 	// "{" with the next one, which loses its ';', closes with "}" and has its
 	// hex comment on a line of its own.
 	VLIW bool
+
+	// CodeOnly lists the code sections only (nvdisasm -c).
+	CodeOnly bool
+	// SeparateFunctions puts four blank lines before every function
+	// symbol's directives (nvdisasm -sf).
+	SeparateFunctions bool
+	// NoDataflow leaves out the (*"BRANCH_TARGETS ..."*) and
+	// (*"INDIRECT_CALL"*) annotations (nvdisasm -ndf).
+	NoDataflow bool
+	// Raw lists as nvdisasm -raw: guards do not hang left of the mnemonic,
+	// annotations follow the text after ten blanks, no hex comments, and
+	// tabs are expanded to 8-column stops.
+	Raw bool
+	// Sections, when not nil, lists only these code sections (by section
+	// index), numbering labels among them alone (nvdisasm -fun).
+	Sections map[int]bool
+	// LineInfo annotates instructions with their source lines from
+	// .debug_line: LineInfoFile (nvdisasm -g) or LineInfoInline (-gi).
+	LineInfo int
 }
+
+// Values of ListOptions.LineInfo.
+const (
+	LineInfoNone   = iota
+	LineInfoFile   // -g: "//## File "f", line N"
+	LineInfoInline // -gi: also "inlined at" lines
+)
 
 // opensPair: stall 0 with the yield bit set marks the first instruction of a
 // dual-issued pair (nvdisasm's braces; 1,476 pairs in the oracle cubins, no
@@ -56,6 +82,10 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		return append(out[:start], annotated...), errs
 	}
 	sm := f.SM()
+	if opts.Raw {
+		opts.NoHex = true
+	}
+	start := len(dst)
 	dst = append(dst, "\t.headerflags\t@\""...)
 	dst = append(dst, cubin.HeaderFlags(f.Flags)...)
 	dst = append(dst, "\"\n\t.elftype\t@\""...)
@@ -69,10 +99,14 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	// targets first, then the indirect-branch tables, then the end labels
 	var errs []*isa.DecodeError
 	next := 0
-	lists := make([]*funcListing, len(f.Functions))
+	var lists []*funcListing
 	for i := range f.Functions {
-		lists[i] = newFuncListing(f, &f.Functions[i], sm, &next, opts.VLIW)
-		errs = append(errs, lists[i].errs...)
+		if opts.Sections != nil && !opts.Sections[f.Functions[i].Section] {
+			continue
+		}
+		l := newFuncListing(f, &f.Functions[i], sm, &next, opts.VLIW)
+		lists = append(lists, l)
+		errs = append(errs, l.errs...)
 	}
 	for _, l := range lists {
 		l.indirect()
@@ -115,7 +149,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	// annotated line
 	plain, annot := 0, 0
 	for _, l := range lists {
-		p, a := l.texts(opts.VLIW)
+		p, a := l.texts(opts.VLIW, opts.NoDataflow)
 		plain, annot = max(plain, p), max(annot, a)
 	}
 	noteCol := 8 + 19 + plain
@@ -133,7 +167,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	dl := &dataLister{f: f, xlabel: func(sec int, addr uint64) string {
 		l := infoOf[f.Sections[sec].Name]
 		if l == nil {
-			return strconv.FormatUint(addr, 10)
+			return fmt.Sprintf("0x%08x", addr) // the code is not listed (-fun)
 		}
 		name := ".L_x_" + strconv.Itoa(l.lb.first[l.lb.key(addr)]) + "@srel"
 		if off := l.lb.pairOffset(addr); off != 0 {
@@ -145,12 +179,37 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	for i := range f.Sections {
 		if l := textOf[i]; l != nil {
 			dst = l.list(dst, opts, noteCol, col)
-		} else if listable(&f.Sections[i]) {
+		} else if listable(&f.Sections[i]) && !opts.CodeOnly && f.Sections[i].Flags&cubin.SHFExecInstr == 0 {
 			dst = dl.listData(dst, i)
 		}
 	}
 	dst = dl.listSymbols(dst)
+	if opts.Raw {
+		dst = append(dst[:start], expandTabs(dst[start:])...)
+	}
 	return dst, errs
+}
+
+// expandTabs replaces every tab by the blanks up to the next multiple of 8
+// columns, as nvdisasm -raw prints.
+func expandTabs(b []byte) []byte {
+	out := make([]byte, 0, len(b)+len(b)/8)
+	col := 0
+	for _, c := range b {
+		switch c {
+		case '\t':
+			n := 8 - col%8
+			out = append(out, spaces[:n]...)
+			col += n
+		case '\n':
+			out = append(out, c)
+			col = 0
+		default:
+			out = append(out, c)
+			col++
+		}
+	}
+	return out
 }
 
 // sectionRule appends nvdisasm's "//----- name -----" line.
@@ -382,7 +441,7 @@ func (fl *funcListing) indirect() {
 // texts prints every instruction's text into fl.text and returns the
 // widest address+text of the lines without a (*"..."*) annotation and the
 // longest annotation.
-func (fl *funcListing) texts(vliw bool) (plain, annot int) {
+func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot int) {
 	insts, lb, code := fl.insts, fl.lb, fl.fn.Code
 	var text []byte
 	ends := make([]int, len(insts))
@@ -409,13 +468,13 @@ func (fl *funcListing) texts(vliw bool) (plain, annot int) {
 					}
 				}
 			}
-			if forms[insts[i].inst.form].name == "JMX" {
+			if forms[insts[i].inst.form].name == "JMX" && !noDataflow {
 				// a call through a register
 				text = trimSemicolon(text, start)
 				notes[i] = len(text) - start
 				text = append(text, "(*\"INDIRECT_CALL\"*);"...)
 			}
-			if ts := lb.indir[addr]; len(ts) != 0 {
+			if ts := lb.indir[addr]; len(ts) != 0 && !noDataflow {
 				// the targets of an indirect branch go in a comment before the ';'
 				text = trimSemicolon(text, start)
 				notes[i] = len(text) - start
@@ -468,7 +527,12 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 		dst = fmt.Appendf(dst, "\t.sectionflags\t@\"SHF_BARRIERS=%d\"\n", fn.Barriers)
 	}
 	dst = fmt.Appendf(dst, "\t.sectioninfo\t@\"SHI_REGISTERS=%d\"\n\t.align\t32\n", fn.Registers)
+	separated := false // -sf: the blank lines are out already, before the labels
 	symBlock := func(dst []byte, s cubin.Symbol, end string) []byte {
+		if opts.SeparateFunctions && !separated {
+			dst = append(dst, "\n\n\n\n"...)
+		}
+		separated = false
 		switch s.Bind() {
 		case 1:
 			dst = append(dst, "        .global         "...)
@@ -500,6 +564,10 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 				end = ".L_x_" + strconv.Itoa(lb.first[lb.key(e)])
 			}
 			if addr == 0 && s.s.Other&0x10 == 0 && !sectionLabelDone {
+				if opts.SeparateFunctions {
+					dst = append(dst, "\n\n\n\n"...)
+					separated = true
+				}
 				dst = append(dst, name...)
 				dst = append(dst, ":\n"...)
 				sectionLabelDone = true
@@ -539,6 +607,15 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 	for b := 0; b < n; b++ {
 		first := uint64(b*BundleSize + 8)
 		if b > 0 {
+			if opts.SeparateFunctions {
+				for _, s := range syms {
+					if s.addr == first-8 || s.addr == first {
+						dst = append(dst, "\n\n\n\n"...)
+						separated = true
+						break
+					}
+				}
+			}
 			// labels at a control word are keyed to the instruction after it
 			dst = putLabels(dst, first)
 			dst = putSyms(dst, first-8)
@@ -562,6 +639,9 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			t := text[start:ends[i]]
 			start = ends[i]
 			g := leads[i]
+			if opts.Raw {
+				g = 0 // the guard does not hang left of the mnemonic
+			}
 			lineStart := len(dst)
 			dst = blanks(dst, 8)
 			dst = isa.AppendAddr(dst, addr)
@@ -571,7 +651,11 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			}
 			if k := notes[i]; k != 0 {
 				dst = append(dst, t[:k]...)
-				dst = blanks(dst, noteCol-(len(dst)-lineStart))
+				if opts.Raw {
+					dst = blanks(dst, 10)
+				} else {
+					dst = blanks(dst, noteCol-(len(dst)-lineStart))
+				}
 				t = t[k:]
 			}
 			dst = append(dst, t...)

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Rebuilds the line-info corpus from src/*.cu with NVIDIA's CUDA 11.8 nvcc (ptxas
+# inside), and NVIDIA's listings of it: each kernel file as NAME.li.cubin
+# (-lineinfo, optimized) and NAME.g.cubin (-G, debug), for sm_50, sm_52 or sm_53
+# in turn. Run from this directory: sh build.sh [CUDA_BIN]
+set -e
+BIN=${1:-/opt/cuda118/usr/bin}
+export PATH=/opt/cuda118/usr/lib/nvidia-cuda-toolkit/bin:$BIN:$PATH
+NVCC="nvcc -ccbin g++-12 -allow-unsupported-compiler -I/opt/cuda118/usr/include -cubin"
+archs="sm_50 sm_52 sm_53"
+k=0
+mkdir -p cubin
+for src in src/*.cu; do
+	name=$(basename "$src" .cu)
+	set -- $archs
+	shift $((k % 3))
+	arch=$1
+	k=$((k + 1))
+	# the source path is recorded in the line tables: keep it relative
+	$NVCC -arch=$arch -lineinfo -o cubin/$name.li.cubin "$src"
+	$NVCC -arch=$arch -G -o cubin/$name.g.cubin "$src"
+done
