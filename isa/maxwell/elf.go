@@ -2,6 +2,8 @@ package maxwell
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"encoding/binary"
 	"fmt"
 	"strconv"
@@ -108,14 +110,42 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		lists = append(lists, l)
 		errs = append(errs, l.errs...)
 	}
-	for _, l := range lists {
-		l.indirect()
-	}
-	// one label at the end of every function symbol, in symbol-table order
-	// across sections, named by the symbol found there if any
 	bySection := map[int]*funcListing{}
 	for _, l := range lists {
 		bySection[l.fn.Section] = l
+	}
+	// the 64-bit code addresses of the debug sections (DWARF ranges, line
+	// tables) name labels, in section and offset order
+	debugLabels := map[*funcListing]map[uint64]bool{}
+	for i := range f.Sections {
+		if !listable(&f.Sections[i]) || f.Sections[i].Flags&cubin.SHFExecInstr != 0 {
+			continue
+		}
+		rels := sectionRelocs(f, i)
+		slices.SortStableFunc(rels, func(a, b cubin.Reloc) int { return cmp.Compare(a.Offset, b.Offset) })
+		for _, r := range rels {
+			if r.Type != relocR64 || r.Addend == 0 || int(r.Symbol) >= len(f.Symbols) {
+				continue
+			}
+			s := f.Symbols[r.Symbol]
+			l := bySection[int(s.Section)]
+			if l == nil {
+				continue
+			}
+			a := s.Value + uint64(r.Addend)
+			if _, ok := l.lb.first[l.lb.key(a)]; !ok {
+				l.lb.add(a, showAlways)
+				if debugLabels[l] == nil {
+					debugLabels[l] = map[uint64]bool{}
+				}
+				debugLabels[l][a] = true
+			}
+		}
+	}
+	// one label at the end of every function symbol, in symbol-table order
+	// across sections, named by the symbol found there if any
+	for _, l := range lists {
+		l.indirect()
 	}
 	ends := map[*funcListing]map[uint64]bool{}
 	for _, s := range f.Symbols {
@@ -131,15 +161,16 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 			continue
 		}
 		ends[l][end] = true
-		// a symbol at a control word does not name that address
+		// a symbol at a control word does not name that address; a label a
+		// debug section made keeps its number and takes a hidden one
 		show := showAlways
-		if l.lb.syms[end] != "" && end%BundleSize != 0 {
+		if l.lb.syms[end] != "" && end%BundleSize != 0 || debugLabels[l][end] {
 			show = showNever
 		}
 		l.lb.add(end, show)
 	}
 	for _, l := range lists {
-		if !ends[l][uint64(len(l.fn.Code))] {
+		if !ends[l][uint64(len(l.fn.Code))] && !debugLabels[l][uint64(len(l.fn.Code))] {
 			l.lb.add(uint64(len(l.fn.Code)), showAlways)
 		}
 		l.lb.endLbl = l.lb.first[l.lb.key(uint64(len(l.fn.Code)))]
@@ -175,6 +206,22 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		}
 		return name
 	}}
+	dl.codeAddr = func(sym uint32, addend int64) string {
+		s := f.Symbols[sym]
+		l := bySection[int(s.Section)]
+		if l == nil {
+			return fmt.Sprintf("(%s + %#x)", s.Name, addend)
+		}
+		a := s.Value + uint64(addend)
+		text := "(" + s.Name + " + .L_x_" + strconv.Itoa(l.lb.first[l.lb.key(a)]) + "@srel)"
+		if a == l.lb.size {
+			return "(" + text + " + 0x8)" // nvdisasm counts the end label 8 bytes early
+		}
+		if off := l.lb.pairOffset(a); off != 0 {
+			return fmt.Sprintf("(%s + %#x)", text, off)
+		}
+		return text
+	}
 	dl.endLabels()
 	for i := range f.Sections {
 		if l := textOf[i]; l != nil {
@@ -550,7 +597,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 		return dst
 	}
 	endName := ".L_x_" + strconv.Itoa(lb.endLbl)
-	// the section symbol comes after an entry's own label, before others'
+	// the section label comes after a global symbol's own label, before a local or weak one's
 	sectionLabelDone := false
 	putSyms := func(dst []byte, addr uint64) []byte {
 		for _, s := range syms {
@@ -563,7 +610,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			} else if e < uint64(len(code)) {
 				end = ".L_x_" + strconv.Itoa(lb.first[lb.key(e)])
 			}
-			if addr == 0 && s.s.Other&0x10 == 0 && !sectionLabelDone {
+			if addr == 0 && s.s.Bind() != 1 && !sectionLabelDone {
 				if opts.SeparateFunctions {
 					dst = append(dst, "\n\n\n\n"...)
 					separated = true
