@@ -3,9 +3,9 @@ package maxwell
 import (
 	"bytes"
 	"cmp"
-	"slices"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 

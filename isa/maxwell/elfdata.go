@@ -20,7 +20,7 @@ type dataLister struct {
 	// codeAddr is the text of a 64-bit relocation to symbol sym + addend, a
 	// code address: "(sym + .L_x_N@srel)"
 	codeAddr func(sym uint32, addend int64) string
-	ends   map[int]map[uint64]string         // section → address → end label of an object there
+	ends     map[int]map[uint64]string // section → address → end label of an object there
 }
 
 func (d *dataLister) label() string {
