@@ -37,8 +37,8 @@ type ListOptions struct {
 	// (*"INDIRECT_CALL"*) annotations (nvdisasm -ndf).
 	NoDataflow bool
 	// Raw lists as nvdisasm -raw: guards do not hang left of the mnemonic,
-	// annotations follow the text after ten blanks, no hex comments, and
-	// tabs are expanded to 8-column stops.
+	// annotations follow the text after ten blanks, no hex comments, no
+	// line info, and tabs are expanded to 8-column stops.
 	Raw bool
 	// Sections, when not nil, lists only these code sections (by section
 	// index), numbering labels among them alone (nvdisasm -fun).
@@ -85,7 +85,8 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	}
 	sm := f.SM()
 	if opts.Raw {
-		opts.NoHex = true
+		opts.NoHex = true // -raw has no hex comments and no line info
+		opts.LineInfo = LineInfoNone
 	}
 	start := len(dst)
 	dst = append(dst, "\t.headerflags\t@\""...)
@@ -146,6 +147,21 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	// across sections, named by the symbol found there if any
 	for _, l := range lists {
 		l.indirect()
+	}
+	if opts.LineInfo != LineInfoNone {
+		// a damaged line table gives what it has: nvdisasm warns and goes on
+		rows, _ := LineTable(f)
+		for _, l := range lists {
+			for a, note := range lineNotes(rows, l.fn.Section, opts.LineInfo == LineInfoInline) {
+				if l.lb.lines == nil {
+					l.lb.lines = map[uint64][]byte{}
+				}
+				if a%BundleSize == 0 {
+					a += 8 // a control word's address stands for the instruction after it
+				}
+				l.lb.lines[a] = append(l.lb.lines[a], note...)
+			}
+		}
 	}
 	ends := map[*funcListing]map[uint64]bool{}
 	for _, s := range f.Symbols {
@@ -282,6 +298,7 @@ type funcLabels struct {
 	indir  map[uint64][]uint64 // branch address → EIATTR_INDIRECT_BRANCH_TARGETS targets
 	relocs map[uint64]string   // instruction address → the text of its relocated operand
 	closes []bool              // VLIW: instructions that close a braced pair
+	lines  map[uint64][]byte   // -g: source line comments before instructions
 	size   uint64              // of the section
 	endLbl int
 }
@@ -667,9 +684,11 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			dst = putLabels(dst, first)
 			dst = putSyms(dst, first-8)
 			dst = putSyms(dst, first)
+			dst = append(dst, lb.lines[first]...)
 			dst = flushHex(dst)
 		} else {
 			dst = putLabels(dst, first)
+			dst = append(dst, lb.lines[first]...)
 		}
 		if !opts.NoHex {
 			dst = blanks(dst, col)
@@ -681,6 +700,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			if s > 0 {
 				dst = putSyms(dst, addr)
 				dst = putLabels(dst, addr)
+				dst = append(dst, lb.lines[addr]...)
 				dst = flushHex(dst)
 			}
 			t := text[start:ends[i]]
