@@ -20,3 +20,20 @@ for src in src/*.cu; do
 	$NVCC -arch=$arch -lineinfo -o cubin/$name.li.cubin "$src"
 	$NVCC -arch=$arch -G -o cubin/$name.g.cubin "$src"
 done
+
+# NVIDIA's listings of every cubin for the flag sets the tests replay, one
+# gzip file per flag set: "==> NAME <==" lines, then nvdisasm's output
+mkdir -p nvdisasm
+while read -r tag flags; do
+	for c in cubin/*.cubin; do
+		echo "==> $(basename "$c") <=="
+		$BIN/nvdisasm $flags "$c"
+	done | gzip -9n > nvdisasm/$tag.txt.gz
+done <<'SETS'
+plain
+novliw-hex-c -novliw -hex -c
+g-hex-c -g -hex -c
+gi-c -gi -c
+raw-sf-c -raw -sf -c
+ndf-fun1-c -ndf -fun 1 -c
+SETS
