@@ -39,6 +39,7 @@ func commands() []*command {
 		asCommand(),
 		runCommand(),
 		nvdisasmCommand(),
+		cuobjdumpCommand(),
 		archsCommand(),
 		versionCommand(),
 		helpCommand(),

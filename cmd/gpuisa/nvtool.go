@@ -77,7 +77,9 @@ func (t *nvTool) define(fs *flag.FlagSet) {
 			usage = "`" + strings.Trim(o.arg, "<>") + "`: " + usage
 		}
 		fs.Var(v, o.long, usage)
-		fs.Var(v, o.short, "same as -"+o.long)
+		if o.short != o.long {
+			fs.Var(v, o.short, "same as -"+o.long)
+		}
 	}
 }
 
