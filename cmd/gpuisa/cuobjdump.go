@@ -39,7 +39,7 @@ func cuobjdumpTool() *nvTool {
 		{long: "function-index", short: "findex", arg: "<function index>", usage: "Dump only the function with this symbol-table index."},
 		{long: "gpu-architecture", short: "arch", arg: "<gpu architecture name>",
 			allowed: []string{"sm_10", "sm_11", "sm_12", "sm_13", "sm_20", "sm_21", "sm_50", "sm_52", "sm_53"},
-			usage: "Dump only the images for this architecture."},
+			usage:   "Dump only the images for this architecture."},
 		{long: "help", short: "h", usage: "Print this help."},
 		{long: "list-elf", short: "lelf", usage: "List the ELF images of the file (names for -xelf). Other options are ignored."},
 		{long: "list-ptx", short: "lptx", usage: "List the PTX images of the file (names for -xptx). Other options are ignored."},
