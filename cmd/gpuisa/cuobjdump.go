@@ -219,16 +219,16 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 		if t.has("dump-elf") {
 			dumpELF(w, im.elf)
 		}
+		if t.has("dump-sass") {
+			if s := dumpSASS(cio, w, t, im.elf); s != 0 {
+				status = s
+			}
+		}
 		if t.has("dump-elf-symbols") {
 			dumpSymbols(w, im.elf)
 		}
 		if t.has("dump-resource-usage") {
 			dumpResources(w, im.elf)
-		}
-		if t.has("dump-sass") {
-			if s := dumpSASS(cio, w, t, im.elf); s != 0 {
-				status = s
-			}
 		}
 	}
 	return status
