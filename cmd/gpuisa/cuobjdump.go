@@ -219,6 +219,9 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 		if t.has("dump-elf") {
 			dumpELF(w, im.elf)
 		}
+		if t.has("dump-resource-usage") {
+			dumpResources(w, im.elf)
+		}
 		if t.has("dump-sass") {
 			if s := dumpSASS(cio, w, t, im.elf); s != 0 {
 				status = s
@@ -227,9 +230,7 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 		if t.has("dump-elf-symbols") {
 			dumpSymbols(w, im.elf)
 		}
-		if t.has("dump-resource-usage") {
-			dumpResources(w, im.elf)
-		}
+
 	}
 	return status
 }
