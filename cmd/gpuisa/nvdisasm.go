@@ -176,7 +176,15 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 		}
 	}
 	if cfg || bbcfg {
-		return fatal("TODO cfg")
+		out, errs := maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
+		for _, e := range errs {
+			t.report(cio.stderr, "error", rawErrorText(e))
+		}
+		w.Write(out)
+		if len(errs) > 0 {
+			return 1
+		}
+		return 0
 	}
 	out, errs := maxwell.ListCubin(nil, f, opts)
 	for _, e := range errs {

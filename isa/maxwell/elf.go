@@ -83,7 +83,6 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		annotated := AnnotateNVN(nil, out[start:])
 		return append(out[:start], annotated...), errs
 	}
-	sm := f.SM()
 	if opts.Raw {
 		opts.NoHex = true // -raw has no hex comments and no line info
 		opts.LineInfo = LineInfoNone
@@ -98,99 +97,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		dst = append(dst, "ET_EXEC"...)
 	}
 	dst = append(dst, "\"\n"...)
-	// nvdisasm numbers the labels of all functions together: direct branch
-	// targets first, then the indirect-branch tables, then the end labels
-	var errs []*isa.DecodeError
-	next := 0
-	var lists []*funcListing
-	for i := range f.Functions {
-		if opts.Sections != nil && !opts.Sections[f.Functions[i].Section] {
-			continue
-		}
-		l := newFuncListing(f, &f.Functions[i], sm, &next, opts.VLIW)
-		lists = append(lists, l)
-		errs = append(errs, l.errs...)
-	}
-	bySection := map[int]*funcListing{}
-	for _, l := range lists {
-		bySection[l.fn.Section] = l
-	}
-	// the 64-bit code addresses of the debug sections (DWARF ranges, line
-	// tables) name labels, in section and offset order
-	debugLabels := map[*funcListing]map[uint64]bool{}
-	for i := range f.Sections {
-		if !listable(&f.Sections[i]) || f.Sections[i].Flags&cubin.SHFExecInstr != 0 {
-			continue
-		}
-		rels := sectionRelocs(f, i)
-		slices.SortStableFunc(rels, func(a, b cubin.Reloc) int { return cmp.Compare(a.Offset, b.Offset) })
-		for _, r := range rels {
-			if r.Type != relocR64 || r.Addend == 0 || int(r.Symbol) >= len(f.Symbols) {
-				continue
-			}
-			s := f.Symbols[r.Symbol]
-			l := bySection[int(s.Section)]
-			if l == nil {
-				continue
-			}
-			a := s.Value + uint64(r.Addend)
-			if _, ok := l.lb.first[l.lb.key(a)]; !ok {
-				l.lb.add(a, showAlways)
-				if debugLabels[l] == nil {
-					debugLabels[l] = map[uint64]bool{}
-				}
-				debugLabels[l][a] = true
-			}
-		}
-	}
-	// one label at the end of every function symbol, in symbol-table order
-	// across sections, named by the symbol found there if any
-	for _, l := range lists {
-		l.indirect()
-	}
-	if opts.LineInfo != LineInfoNone {
-		// a damaged line table gives what it has: nvdisasm warns and goes on
-		rows, _ := LineTable(f)
-		for _, l := range lists {
-			for a, note := range lineNotes(rows, l.fn.Section, opts.LineInfo == LineInfoInline) {
-				if l.lb.lines == nil {
-					l.lb.lines = map[uint64][]byte{}
-				}
-				if a%BundleSize == 0 {
-					a += 8 // a control word's address stands for the instruction after it
-				}
-				l.lb.lines[a] = append(l.lb.lines[a], note...)
-			}
-		}
-	}
-	ends := map[*funcListing]map[uint64]bool{}
-	for _, s := range f.Symbols {
-		l := bySection[int(s.Section)]
-		if l == nil || s.Type() != 2 {
-			continue
-		}
-		if ends[l] == nil {
-			ends[l] = map[uint64]bool{}
-		}
-		end := s.Value + s.Size
-		if ends[l][end] {
-			continue
-		}
-		ends[l][end] = true
-		// a symbol at a control word does not name that address; a label a
-		// debug section made keeps its number and takes a hidden one
-		show := showAlways
-		if l.lb.syms[end] != "" && end%BundleSize != 0 || debugLabels[l][end] {
-			show = showNever
-		}
-		l.lb.add(end, show)
-	}
-	for _, l := range lists {
-		if !ends[l][uint64(len(l.fn.Code))] && !debugLabels[l][uint64(len(l.fn.Code))] {
-			l.lb.add(uint64(len(l.fn.Code)), showAlways)
-		}
-		l.lb.endLbl = l.lb.first[l.lb.key(uint64(len(l.fn.Code)))]
-	}
+	lists, bySection, errs := labelFunctions(f, opts)
 	// one layout for the whole file: annotations start after the widest
 	// plain line, hex comments two blanks after it or one after the longest
 	// annotated line
@@ -273,6 +180,106 @@ func expandTabs(b []byte) []byte {
 		}
 	}
 	return out
+}
+
+// labelFunctions decodes the code sections opts selects and numbers their
+// labels as nvdisasm does, all functions together: direct branch targets
+// first, then the code addresses of the debug sections, the indirect-branch
+// tables, the line-info comments and the end labels.
+func labelFunctions(f *cubin.File, opts ListOptions) (lists []*funcListing, bySection map[int]*funcListing, errs []*isa.DecodeError) {
+	sm := f.SM()
+	// nvdisasm numbers the labels of all functions together: direct branch
+	// targets first, then the indirect-branch tables, then the end labels
+	next := 0
+	for i := range f.Functions {
+		if opts.Sections != nil && !opts.Sections[f.Functions[i].Section] {
+			continue
+		}
+		l := newFuncListing(f, &f.Functions[i], sm, &next, opts.VLIW)
+		lists = append(lists, l)
+		errs = append(errs, l.errs...)
+	}
+	bySection = map[int]*funcListing{}
+	for _, l := range lists {
+		bySection[l.fn.Section] = l
+	}
+	// the 64-bit code addresses of the debug sections (DWARF ranges, line
+	// tables) name labels, in section and offset order
+	debugLabels := map[*funcListing]map[uint64]bool{}
+	for i := range f.Sections {
+		if !listable(&f.Sections[i]) || f.Sections[i].Flags&cubin.SHFExecInstr != 0 {
+			continue
+		}
+		rels := sectionRelocs(f, i)
+		slices.SortStableFunc(rels, func(a, b cubin.Reloc) int { return cmp.Compare(a.Offset, b.Offset) })
+		for _, r := range rels {
+			if r.Type != relocR64 || r.Addend == 0 || int(r.Symbol) >= len(f.Symbols) {
+				continue
+			}
+			s := f.Symbols[r.Symbol]
+			l := bySection[int(s.Section)]
+			if l == nil {
+				continue
+			}
+			a := s.Value + uint64(r.Addend)
+			if _, ok := l.lb.first[l.lb.key(a)]; !ok {
+				l.lb.add(a, showAlways)
+				if debugLabels[l] == nil {
+					debugLabels[l] = map[uint64]bool{}
+				}
+				debugLabels[l][a] = true
+			}
+		}
+	}
+	// one label at the end of every function symbol, in symbol-table order
+	// across sections, named by the symbol found there if any
+	for _, l := range lists {
+		l.indirect()
+	}
+	if opts.LineInfo != LineInfoNone {
+		// a damaged line table gives what it has: nvdisasm warns and goes on
+		rows, _ := LineTable(f)
+		for _, l := range lists {
+			for a, note := range lineNotes(rows, l.fn.Section, opts.LineInfo == LineInfoInline) {
+				if l.lb.lines == nil {
+					l.lb.lines = map[uint64][]byte{}
+				}
+				if a%BundleSize == 0 {
+					a += 8 // a control word's address stands for the instruction after it
+				}
+				l.lb.lines[a] = append(l.lb.lines[a], note...)
+			}
+		}
+	}
+	ends := map[*funcListing]map[uint64]bool{}
+	for _, s := range f.Symbols {
+		l := bySection[int(s.Section)]
+		if l == nil || s.Type() != 2 {
+			continue
+		}
+		if ends[l] == nil {
+			ends[l] = map[uint64]bool{}
+		}
+		end := s.Value + s.Size
+		if ends[l][end] {
+			continue
+		}
+		ends[l][end] = true
+		// a symbol at a control word does not name that address; a label a
+		// debug section made keeps its number and takes a hidden one
+		show := showAlways
+		if l.lb.syms[end] != "" && end%BundleSize != 0 || debugLabels[l][end] {
+			show = showNever
+		}
+		l.lb.add(end, show)
+	}
+	for _, l := range lists {
+		if !ends[l][uint64(len(l.fn.Code))] && !debugLabels[l][uint64(len(l.fn.Code))] {
+			l.lb.add(uint64(len(l.fn.Code)), showAlways)
+		}
+		l.lb.endLbl = l.lb.first[l.lb.key(uint64(len(l.fn.Code)))]
+	}
+	return lists, bySection, errs
 }
 
 // sectionRule appends nvdisasm's "//----- name -----" line.
