@@ -202,10 +202,12 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
 		first := g.Blocks[h.Blocks[0]].Start
 		addr := g.Insts[first].Addr
 		switch {
-		case addr == fg.entryAddr():
-			nodeOf[h.Blocks[0]] = name
 		case len(fl.lb.at[addr]) > 0:
 			nodeOf[h.Blocks[0]] = ".L_x_" + strconv.Itoa(fl.lb.at[addr][0])
+		case addr == fg.entryAddr() && fg.localAtStart():
+			nodeOf[h.Blocks[0]] = ".text." + fl.fn.Name // the section label comes first
+		case addr == fg.entryAddr():
+			nodeOf[h.Blocks[0]] = name
 		default:
 			nodeOf[h.Blocks[0]] = "BB" + strconv.Itoa(*bb)
 			*bb++
@@ -218,7 +220,10 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
 	for _, h := range groups {
 		node := nodeOf[h.Blocks[0]]
 		dst = append(dst, "node [fontname=\"Courier\",fontsize=10,shape=Mrecord];\n\""+node+"\"\n[label=\"{<entry>"...)
-		if g.Insts[g.Blocks[h.Blocks[0]].Start].Addr == fg.entryAddr() {
+		if a := g.Insts[g.Blocks[h.Blocks[0]].Start].Addr; a == fg.entryAddr() {
+			for _, lbl := range fl.lb.at[a] {
+				dst = append(dst, dotEscape(".L_x_"+strconv.Itoa(lbl)+":\n")...)
+			}
 			dst = append(dst, dotEscape(fg.header(name))...)
 		}
 		type edgeOut struct {
@@ -228,7 +233,11 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
 		var edges []edgeOut
 		for n, k := range h.Blocks {
 			b := &g.Blocks[k]
-			if n > 0 {
+			// a later block opens its own field, unless its first instruction
+			// is its exit, which has one
+			last := &g.Insts[b.End-1]
+			exits := last.Kind == cfg.Jump || last.Kind == cfg.Exit || last.Opaque
+			if n > 0 && !(exits && b.End-b.Start == 1) {
 				dst = append(dst, "|<exitpost"+strconv.Itoa(n-1)+">"...)
 			}
 			for i := b.Start; i < b.End; i++ {
@@ -244,7 +253,6 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
 				}
 				dst = append(dst, dotEscape(fg.lines[i]+"\n")...)
 			}
-			last := &g.Insts[b.End-1]
 			port := "entry"
 			if n > 0 {
 				port = "exitpost" + strconv.Itoa(n-1)
@@ -285,6 +293,9 @@ func (fg *functionGraph) entryAddr() uint64 {
 func (fg *functionGraph) header(name string) string {
 	var b strings.Builder
 	lb := fg.fl.lb
+	if fg.localAtStart() {
+		b.WriteString(".text." + fg.fl.fn.Name + ":\n")
+	}
 	end := ".L_x_" + strconv.Itoa(lb.endLbl)
 	if fg.sym != nil {
 		if e := fg.sym.addr + fg.sym.s.Size; lb.syms[e] != "" && e%BundleSize != 0 {
@@ -306,10 +317,16 @@ func (fg *functionGraph) header(name string) string {
 		}
 		b.WriteString(name + ":\n")
 	}
-	if fg.sym == nil || fg.sym.addr == 0 {
+	if fg.sym == nil || fg.sym.addr == 0 && !fg.localAtStart() {
 		b.WriteString(".text." + fg.fl.fn.Name + ":\n")
 	}
 	return b.String()
+}
+
+// localAtStart: a local or weak function at the start of its section, whose
+// section label the listing puts before the function's directives.
+func (fg *functionGraph) localAtStart() bool {
+	return fg.sym != nil && fg.sym.addr == 0 && fg.sym.s.Bind() != 1
 }
 
 // dotEscape escapes text for a DOT record label: blanks and the record
