@@ -150,7 +150,7 @@ func (fl *funcListing) cfgInsts(opts CFGOptions) ([]cfg.Inst, []string) {
 		}
 		if opts.Offsets {
 			if closes {
-				line = "      " + line
+				line = "         " + line // nvdisasm's width, not the offset's
 			} else {
 				line = strconv.FormatUint(addr|0x10000, 16)[1:] + ": " + line
 			}
@@ -164,7 +164,7 @@ func (fl *funcListing) cfgInsts(opts CFGOptions) ([]cfg.Inst, []string) {
 // cubin: one DOT cluster per function, its blocks as record nodes holding
 // the instructions, edges from each block's exit to its successors.
 func ControlFlowDOT(dst []byte, f *cubin.File, opts CFGOptions) ([]byte, []*isa.DecodeError) {
-	lists, _, errs := labelFunctions(f, opts.List)
+	lists, _, errs := labelFunctions(f, opts.List, false)
 	for _, l := range lists {
 		l.texts(opts.List.VLIW, opts.List.NoDataflow)
 	}

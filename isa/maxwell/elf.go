@@ -97,7 +97,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		dst = append(dst, "ET_EXEC"...)
 	}
 	dst = append(dst, "\"\n"...)
-	lists, bySection, errs := labelFunctions(f, opts)
+	lists, bySection, errs := labelFunctions(f, opts, true)
 	// one layout for the whole file: annotations start after the widest
 	// plain line, hex comments two blanks after it or one after the longest
 	// annotated line
@@ -186,7 +186,10 @@ func expandTabs(b []byte) []byte {
 // labels as nvdisasm does, all functions together: direct branch targets
 // first, then the code addresses of the debug sections, the indirect-branch
 // tables, the line-info comments and the end labels.
-func labelFunctions(f *cubin.File, opts ListOptions) (lists []*funcListing, bySection map[int]*funcListing, errs []*isa.DecodeError) {
+//
+// withDebug: the debug sections' labels are numbered (the listing shows
+// those sections; the control-flow graphs do not).
+func labelFunctions(f *cubin.File, opts ListOptions, withDebug bool) (lists []*funcListing, bySection map[int]*funcListing, errs []*isa.DecodeError) {
 	sm := f.SM()
 	// nvdisasm numbers the labels of all functions together: direct branch
 	// targets first, then the indirect-branch tables, then the end labels
@@ -207,7 +210,7 @@ func labelFunctions(f *cubin.File, opts ListOptions) (lists []*funcListing, bySe
 	// tables) name labels, in section and offset order
 	debugLabels := map[*funcListing]map[uint64]bool{}
 	for i := range f.Sections {
-		if !listable(&f.Sections[i]) || f.Sections[i].Flags&cubin.SHFExecInstr != 0 {
+		if !withDebug || !listable(&f.Sections[i]) || f.Sections[i].Flags&cubin.SHFExecInstr != 0 {
 			continue
 		}
 		rels := sectionRelocs(f, i)
