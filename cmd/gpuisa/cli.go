@@ -37,7 +37,9 @@ func commands() []*command {
 	return []*command{
 		disCommand(),
 		asCommand(),
+		checkCommand(),
 		runCommand(),
+		launchCommand(),
 		nvdisasmCommand(),
 		cuobjdumpCommand(),
 		archsCommand(),

@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -44,7 +43,7 @@ func (tl texLaunch) build(t testing.TB) (*Kernel, emu.Config, map[string]emu.Buf
 	out := "out"
 	l := &emu.Launch{Arch: tl.arch, Kernel: tl.kernel, Textures: tl.textures, Surfaces: tl.surfaces}
 	l.Params = append([]emu.Param{{Ptr: &out}}, tl.params...)
-	s := &emu.Setup{Launch: l, Grid: emu.Dim3{max(tl.blocks, 1), 1, 1}, Block: emu.Dim3{32, 1, 1}, Buffers: map[string]emu.BufferPlace{}}
+	s := &emu.Setup{Arch: l.Arch, Job: jobOf(t, l), Grid: emu.Dim3{max(tl.blocks, 1), 1, 1}, Block: emu.Dim3{32, 1, 1}, Buffers: map[string]emu.BufferPlace{}}
 	bufs := map[string][]byte{"out": tl.out}
 	for n, b := range tl.buffers {
 		bufs[n] = b
@@ -81,6 +80,17 @@ func sortedKeys(m map[string][]byte) []string {
 		}
 	}
 	return out
+}
+
+// jobOf converts a launch built in a test (values only: no files) to the
+// job an emulator reads.
+func jobOf(t testing.TB, l *emu.Launch) *emu.Job {
+	t.Helper()
+	j, err := l.Job("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }
 
 func nums(v ...float64) []emu.Num {
@@ -863,34 +873,14 @@ func TestTexLaunchErrors(t *testing.T) {
 // TestTexCubinsUpToDate rebuilds testdata/texsurf.*.cubin with ptxas when it
 // is installed.
 func TestTexCubinsUpToDate(t *testing.T) {
-	ptxas := "/opt/cuda118/usr/bin/ptxas"
-	if _, err := os.Stat(ptxas); err != nil {
-		t.Skip("no ptxas (../shared/tools/cuda118-setup.sh installs it)")
-	}
-	dir := t.TempDir()
+	nb := newNVBuilder(t, "ptxas", "gen.sh")
 	for _, vt := range variants {
 		for _, name := range []string{"texsurf", "texcube"} {
-			out := filepath.Join(dir, name+vt.arch+vt.opt+".cubin")
-			if b, err := exec.Command(ptxas, "-arch", vt.arch, "-"+vt.opt, filepath.Join("testdata", name+".ptx"), "-o", out).CombinedOutput(); err != nil {
-				t.Fatalf("ptxas: %v\n%s", err, b)
-			}
-			got, _ := os.ReadFile(out)
-			want, _ := os.ReadFile(filepath.Join("testdata", name+"."+vt.arch+"."+vt.opt+".cubin"))
-			if !bytes.Equal(got, want) {
-				t.Errorf("testdata/%s.%s.%s.cubin is stale: run testdata/gen.sh", name, vt.arch, vt.opt)
-			}
+			nb.build(name+"."+vt.arch+"."+vt.opt+".cubin", "ptxas", "-arch", vt.arch, "-"+vt.opt, testdataPTX(name))
 		}
 	}
 	for _, opt := range []string{"O3", "O0"} {
-		out := filepath.Join(dir, "half"+opt+".cubin")
-		if b, err := exec.Command(ptxas, "-arch", "sm_53", "-"+opt, filepath.Join("testdata", "texhalf.ptx"), "-o", out).CombinedOutput(); err != nil {
-			t.Fatalf("ptxas: %v\n%s", err, b)
-		}
-		got, _ := os.ReadFile(out)
-		want, _ := os.ReadFile(filepath.Join("testdata", "texhalf.sm_53."+opt+".cubin"))
-		if !bytes.Equal(got, want) {
-			t.Errorf("testdata/texhalf.sm_53.%s.cubin is stale: run testdata/gen.sh", opt)
-		}
+		nb.build("texhalf.sm_53."+opt+".cubin", "ptxas", "-arch", "sm_53", "-"+opt, testdataPTX("texhalf"))
 	}
 }
 
@@ -992,7 +982,7 @@ func FuzzTexRun(f *testing.F) {
 			Surfaces: map[string]emu.Image{"s": {Format: "r32ui", Size: nums(8, 4)}}}
 		name := "buf"
 		l.Params = []emu.Param{{Ptr: &name}, {Tex: ptr("a")}, {Tex: ptr("b")}, {Surf: ptr("s")}, {U32: &emu.Num{Text: "3"}}, {U32: &emu.Num{Text: "5"}}}
-		s := &emu.Setup{Launch: l, Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{40, 1, 1}, Global: make([]byte, 1024),
+		s := &emu.Setup{Arch: l.Arch, Job: jobOf(t, l), Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{40, 1, 1}, Global: make([]byte, 1024),
 			Buffers: map[string]emu.BufferPlace{"buf": {Addr: 256, Bytes: 512}}, LocalBytes: 64}
 		img := &Image{Code: code, ParamBase: cbParamBase}
 		k, err := NewKernel(s, img)
