@@ -346,3 +346,26 @@ func dotEscape(s string) string {
 	}
 	return b.String()
 }
+
+// Graphs returns the control-flow graph of every function of an sm_5x
+// cubin (basic blocks), with the listing text of each instruction, for
+// package cfg's renderers.
+func Graphs(f *cubin.File, opts ListOptions) ([]cfg.Function, []*isa.DecodeError) {
+	lists, _, errs := labelFunctions(f, opts, false)
+	var out []cfg.Function
+	for _, l := range lists {
+		l.texts(opts.VLIW, opts.NoDataflow)
+		for _, fg := range l.graphs(CFGOptions{BasicBlocks: true, List: opts}) {
+			name := l.fn.Name
+			if fg.sym != nil {
+				name = fg.sym.s.Name
+			}
+			lines := make([]string, len(fg.lines))
+			for i, s := range fg.lines {
+				lines[i] = strings.TrimSpace(s)
+			}
+			out = append(out, cfg.Function{Name: name, Graph: fg.g, Lines: lines})
+		}
+	}
+	return out, errs
+}
