@@ -37,6 +37,7 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	dialect := fs.String("dialect", "new", "sm_20/sm_21: `STYLE` new (CUDA 5 and later cuobjdump) or old (CUDA 3.x/4.0, hex before the text)")
 	graph := fs.Bool("cfg", false, "print control-flow graphs instead of listings (sm_5x cubins), in the -format")
 	format := fs.String("format", "dot", "with -cfg: `FORMAT` dot (nvdisasm -bbcfg's DOT), json or svg")
+	asJSON := fs.Bool("json", false, "sm_5x: one JSON object per instruction (JSON Lines: address, bytes, text, mnemonic,\noperands, control fields, function, section; docs/listing-json.md)")
 	return func(cio *cmdIO, files []string) int {
 		stderr := cio.stderr
 		c := findCommand("dis")
@@ -58,6 +59,9 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		}
 		if *dialect != "new" && *dialect != "old" {
 			return c.usageError(stderr, "bad -dialect %q: want new or old", *dialect)
+		}
+		if *asJSON {
+			return jsonFiles(cio, files, arch, base)
 		}
 		if *graph {
 			return graphFiles(cio, files, *format, maxwell.ListOptions{VLIW: *vliw, NoHex: *noHex})

@@ -9,6 +9,7 @@ import (
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/cfg"
 	"github.com/gpuisa/gpuisa/isa/fermi"
+	"github.com/gpuisa/gpuisa/isa/jsonl"
 	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
@@ -101,6 +102,46 @@ func listFermiOld(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 			var out []byte
 			out, derrs = fermi.DisassembleDialect(nil, data, base, fermi.Old)
 			w.Write(out)
+		}
+		for _, e := range derrs {
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, e)
+			status = 1
+		}
+	}
+	return status
+}
+
+// jsonFiles lists sm_5x cubins or raw sm_5x code as JSON Lines (dis -json).
+func jsonFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
+	w := bufio.NewWriterSize(cio.stdout, 1<<16)
+	defer w.Flush()
+	jw := jsonl.NewWriter(w)
+	status := 0
+	for _, name := range files {
+		data, err := readInput(name, cio.stdin)
+		var f *cubin.File
+		sm := arch.SMVersion
+		switch {
+		case err != nil:
+		case isELF(data):
+			if f, err = cubin.Parse(data); err == nil {
+				sm = f.SM()
+			}
+		case arch.Name == "":
+			return findCommand("dis").usageError(cio.stderr, "%s: raw input needs -arch", name)
+		}
+		if err == nil && sm/10 != 5 {
+			err = fmt.Errorf("-json is made for sm_5x code so far, not sm_%d", sm)
+		}
+		if err != nil {
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, err)
+			status = 1
+			continue
+		}
+		derrs, err := maxwell.WriteJSON(jw, f, data, base, sm)
+		if err != nil {
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
+			return 1
 		}
 		for _, e := range derrs {
 			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, e)
