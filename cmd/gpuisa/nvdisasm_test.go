@@ -22,6 +22,8 @@ var goldenSets = map[string]string{
 	"gi-c":         "-gi -c",
 	"raw-sf-c":     "-raw -sf -c",
 	"ndf-fun1-c":   "-ndf -fun 1 -c",
+	"cfg":          "-cfg",
+	"bbcfg-poff":   "-bbcfg -poff",
 }
 
 // readGolden splits a committed listing file into name → listing.
@@ -195,5 +197,56 @@ func TestNvdisasmLive(t *testing.T) {
 			}
 		}
 		t.Logf("nvdisasm %-12s %d/%d oracle cubins", flags, ok, len(cubins))
+	}
+}
+
+// cuobjdump's listings of the corpus (cubins, a fatbin, a host object).
+func TestCuobjdumpGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(lineinfoDir, "cubin", "*"))
+	for tag, flags := range map[string]string{"sass": "-sass", "symbols-res-usage": "-symbols -res-usage", "lelf-lptx": "-lelf -lptx"} {
+		want := readGolden(t, filepath.Join(lineinfoDir, "cuobjdump", tag+".txt.gz"))
+		ok := 0
+		for _, c := range files {
+			args := append([]string{"cuobjdump"}, strings.Fields(flags)...)
+			code, got, stderr := runCLI(t, "", append(args, c)...)
+			switch w := want[filepath.Base(c)]; {
+			case code != 0:
+				t.Errorf("cuobjdump %s %s: exit %d: %s", flags, c, code, stderr)
+			case got != w:
+				t.Errorf("cuobjdump %s %s:\n%s", flags, filepath.Base(c), firstDiff(w, got))
+			default:
+				ok++
+			}
+		}
+		t.Logf("cuobjdump %-20s %d/%d", flags, ok, len(files))
+	}
+}
+
+// Fermi's two listing styles through dis -dialect, and -cfg's formats.
+func TestDisDialectAndGraphs(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "shl.bin")
+	os.WriteFile(bin, []byte{0x03, 0x1c, 0x00, 0x14, 0x00, 0xc0, 0x00, 0x60}, 0o644)
+	_, old, _ := runCLI(t, "", "dis", "-arch", "sm_20", "-dialect", "old", bin)
+	_, cur, _ := runCLI(t, "", "dis", "-arch", "sm_20", bin)
+	if old != "\t/*0000*/     /*0x14001c036000c000*/ \tSHL R0, R0, 0x5;\n" || !strings.Contains(cur, "SHL R0, R0, 0x5;") || !strings.Contains(cur, "/* 0x6000c00014001c03 */") {
+		t.Errorf("dialects:\n%q\n%q", old, cur)
+	}
+	if code, _, _ := runCLI(t, "", "dis", "-arch", "sm_52", "-dialect", "old", bin); code != 2 {
+		t.Errorf("-dialect old on sm_52: exit %d", code)
+	}
+	c := filepath.Join(lineinfoDir, "cubin", "reduce.li.cubin")
+	want := readGolden(t, filepath.Join(lineinfoDir, "nvdisasm", "bbcfg-poff.txt.gz"))["reduce.li.cubin"]
+	_, dot, _ := runCLI(t, "", "nvdisasm", "-bbcfg", "-novliw", c) // dis lists -novliw unless -vliw
+	_, disDot, _ := runCLI(t, "", "dis", "-cfg", c)
+	if disDot != dot || !strings.HasPrefix(want, "digraph f {") {
+		t.Errorf("dis -cfg is not nvdisasm -bbcfg's DOT")
+	}
+	_, js, _ := runCLI(t, "", "dis", "-cfg", "-format", "json", c)
+	if !strings.Contains(js, `"function": "reduce_sum"`) || !strings.Contains(js, `"kind": "jump"`) {
+		t.Errorf("json graph:\n%s", js)
+	}
+	_, svg, _ := runCLI(t, "", "dis", "-cfg", "-format", "svg", c)
+	if !strings.HasPrefix(svg, "<svg ") || !strings.Contains(svg, "BAR.SYNC") {
+		t.Errorf("svg:\n%.300s", svg)
 	}
 }

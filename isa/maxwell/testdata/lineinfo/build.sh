@@ -36,4 +36,22 @@ g-hex-c -g -hex -c
 gi-c -gi -c
 raw-sf-c -raw -sf -c
 ndf-fun1-c -ndf -fun 1 -c
+cfg -cfg
+bbcfg-poff -bbcfg -poff
+SETS
+
+# a fatbin and a host object carrying two cubins each, for cuobjdump
+NVCCF="nvcc -ccbin g++-12 -allow-unsupported-compiler -I/opt/cuda118/usr/include"
+$NVCCF -fatbin -gencode arch=compute_50,code=sm_50 -gencode arch=compute_52,code=[sm_52,compute_52] -o cubin/vecadd.fatbin src/vecadd.cu
+$NVCCF -c -gencode arch=compute_50,code=sm_50 -gencode arch=compute_53,code=sm_53 -o cubin/reduce.o src/reduce.cu
+mkdir -p cuobjdump
+while read -r tag flags; do
+	for c in cubin/*; do
+		echo "==> $(basename "$c") <=="
+		$BIN/cuobjdump $flags "$c"
+	done | gzip -9n > cuobjdump/$tag.txt.gz
+done <<'SETS'
+sass -sass
+symbols-res-usage -symbols -res-usage
+lelf-lptx -lelf -lptx
 SETS
