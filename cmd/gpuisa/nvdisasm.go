@@ -121,7 +121,12 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 		NoDataflow:        t.has("no-dataflow"),
 		Raw:               t.has("print-raw"),
 	}
+	if lifeRanges {
+		return fatal("-plr and -lrm (register life ranges) are not made by gpuisa yet")
+	}
 	switch {
+	case t.has("print-line-info-ptx"):
+		opts.LineInfo = maxwell.LineInfoPTX
 	case t.has("print-line-info-inline"):
 		opts.LineInfo = maxwell.LineInfoInline
 	case t.has("print-line-info"):

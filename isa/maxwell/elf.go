@@ -53,6 +53,7 @@ const (
 	LineInfoNone   = iota
 	LineInfoFile   // -g: "//## File "f", line N"
 	LineInfoInline // -gi: also "inlined at" lines
+	LineInfoPTX    // -gp: PTX lines, from .nv_debug_line_sass
 )
 
 // opensPair: stall 0 with the yield bit set marks the first instruction of a
@@ -242,6 +243,9 @@ func labelFunctions(f *cubin.File, opts ListOptions, withDebug bool) (lists []*f
 	if opts.LineInfo != LineInfoNone {
 		// a damaged line table gives what it has: nvdisasm warns and goes on
 		rows, _ := LineTable(f)
+		if opts.LineInfo == LineInfoPTX {
+			rows, _ = PTXLineTable(f)
+		}
 		for _, l := range lists {
 			for a, note := range lineNotes(rows, l.fn.Section, opts.LineInfo == LineInfoInline) {
 				if l.lb.lines == nil {

@@ -34,10 +34,16 @@ const extInlineContext = 0x90
 // LineTable decodes the line programs of f's .debug_line section. Rows are
 // in program order. Addresses come from the R_CUDA_64 relocations of the
 // DW_LNE_set_address operands.
-func LineTable(f *cubin.File) ([]LineRow, error) {
+func LineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".debug_line") }
+
+// PTXLineTable decodes .nv_debug_line_sass, which maps the code to lines of
+// the PTX kept in .nv_debug_ptx_txt (the file its rows name).
+func PTXLineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".nv_debug_line_sass") }
+
+func lineTableOf(f *cubin.File, name string) ([]LineRow, error) {
 	sec := -1
 	for i := range f.Sections {
-		if f.Sections[i].Name == ".debug_line" {
+		if f.Sections[i].Name == name {
 			sec = i
 		}
 	}
@@ -129,13 +135,16 @@ func (r *lineReader) cstring() string {
 func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin.Reloc, first int) (lineUnit, error) {
 	u := lineUnit{pos: at, end: len(data)}
 	length := int(binary.LittleEndian.Uint32(data[at:]))
-	if length > len(data)-at-4 {
+	if length < 0 || length > len(data)-at-4 {
 		return u, errLineTruncated
 	}
 	u.end = at + 4 + length
 	r := &lineReader{b: data[:u.end], pos: at + 4}
 	r.byte() // version (2)
 	r.byte()
+	if r.pos+4 > u.end {
+		return u, errLineTruncated
+	}
 	program := r.pos + 4 + int(binary.LittleEndian.Uint32(data[r.pos:]))
 	r.pos += 4
 	minInst := int(r.byte())
@@ -169,10 +178,13 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 	if r.err != nil {
 		return u, r.err
 	}
+	if program < r.pos || program > u.end {
+		return u, errors.New("bad header length")
+	}
 	r.pos = program // ptxas pads the header
 	section, addr, line, file, inlinedAt := -1, uint64(0), 1, 1, 0
 	emit := func() {
-		name := ""
+		name := ".nv_debug_ptx_txt" // the PTX table names no files
 		if file >= 1 && file <= len(files) {
 			name = files[file-1]
 		}
