@@ -42,7 +42,7 @@ func BenchmarkRealGlobalScanSmall(b *testing.B) { benchGlobalScan(b, 1<<17) }
 func benchGlobalScan(b *testing.B, count int) {
 	up := realKernel(b, "GlobalScanUpsweep")
 	red := realKernel(b, "GlobalScanReduction")
-	down := realKernel(b, "GlobalScanDownsweep")
+	down := realKernel(b, "GlobalScanDownsweep@51c35d7391")
 	const numBlocks = 60
 	rng := rand.New(rand.NewSource(1))
 	values := make([]uint32, count)
