@@ -482,10 +482,10 @@ func TestParseSurvey(t *testing.T) {
 	}
 	for _, bad := range []string{
 		"0123456789ab\n",
-		"kernel key=a instructions=1 code=-\n0123456789ab\n",         // whole, no code
-		"kernel key=a instructions=1 code=x\n",                       // no hashes
-		"kernel key=a instructions=1 code=x\n0123456789ab\nabc\n",    // bad hash
-		"kernel key=a instructions=x code=-\n0123456789ab\n",         // bad number
+		"kernel key=a instructions=1 code=-\n0123456789ab\n",      // whole, no code
+		"kernel key=a instructions=1 code=x\n",                    // no hashes
+		"kernel key=a instructions=1 code=x\n0123456789ab\nabc\n", // bad hash
+		"kernel key=a instructions=x code=-\n0123456789ab\n",      // bad number
 		"kernel key=a instructions=2 code=-\n0123456789ab\nkernel key=a instructions=2 code=-\n0123456789ab\n",
 	} {
 		if _, err := parseSurvey(bad); err == nil {
