@@ -376,6 +376,7 @@ func (k *Kernel) resolve() {
 			}
 			x.bc = bi
 		}
+		o.fast = pickFast(o)
 	}
 }
 

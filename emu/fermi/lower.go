@@ -151,6 +151,7 @@ type op struct {
 	size   uint8  // memory access bytes; conversion destination size
 	size2  uint8  // LD_LDU's second size; conversion source size
 	lanes  uint8  // MOV's lane mask
+	fast   uint8  // fast form (fast.go), chosen per launch
 	s      [4]opnd
 	d, d2  opnd
 }
