@@ -17,15 +17,15 @@ import (
 
 // Fast forms (op.fast); 0 is none.
 const (
-	fastNone uint8 = iota
-	fastAdd        // a + b
-	fastSub        // a - b
-	fastRsub       // b - a
-	fastScadd      // a<<sub + b
-	fastShl        // a << imm
-	fastShr        // a >> imm, unsigned
-	fastSar        // a >> imm, signed (the amount at most 31)
-	fastAnd        // (a^na) & (b^nb)
+	fastNone  uint8 = iota
+	fastAdd         // a + b
+	fastSub         // a - b
+	fastRsub        // b - a
+	fastScadd       // a<<sub + b
+	fastShl         // a << imm
+	fastShr         // a >> imm, unsigned
+	fastSar         // a >> imm, signed (the amount at most 31)
+	fastAnd         // (a^na) & (b^nb)
 	fastOr
 	fastXor
 	fastMov
