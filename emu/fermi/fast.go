@@ -33,6 +33,7 @@ const (
 	fastMad   // a * b + c, low word
 	fastSel   // predicate ? a : b
 	fastIsetp // predicates from a comparison
+	fastFsetp // predicates from a float comparison (no FTZ, negation, absolute value)
 	fastAdd3  // VADD.ACC of whole words: a + b + c
 	fastLoad  // 32-bit LD, LDS, LDC (load32Fast)
 	fastStore // 32-bit ST, STS (store32Fast)
@@ -106,6 +107,10 @@ func pickFast(o *op) uint8 {
 		if o.flags&fX == 0 {
 			return fastIsetp
 		}
+	case kFsetp:
+		if o.flags&fFTZ == 0 && !a.neg && !a.abs && !b.neg && !b.abs && b.kind != oNone {
+			return fastFsetp
+		}
 	case kVadd:
 		if o.flags&(fSAT|fPO|fCCOut) == 0 && o.sub2 == vredAcc && a.sel == 6 && b.sel == 6 && !a.neg && !b.neg &&
 			o.s[2].kind != oNone && o.s[2].kind != oPred && o.d.kind == oReg {
@@ -133,61 +138,65 @@ func shiftAmount(o *op) uint32 {
 }
 
 // runFast runs o's fast form for the lanes of mask (not 0); false: o needs
-// the general path, and nothing was written.
+// the general path, and nothing was written. One switch (a jump table)
+// over every form; the ALU forms write to the destination row in place
+// when every lane runs, else through scratch.
 func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
 	regs := w.Regs
+	src := func(i int, buf *lanes) *lanes { return k.row(regs, &o.s[i], mask, buf) }
 	switch o.fast {
-	case fastIsetp:
-		k.isetp(regs, o, mask, sc)
-		return true
 	case fastLoad:
 		return k.load32Fast(b, w, o, &o.s[0], mask, sc)
 	case fastStore:
 		return k.store32Fast(b, w, o, &o.s[0], mask)
+	case fastIsetp:
+		k.isetp(regs, o, mask, sc)
+		return true
+	case fastFsetp:
+		t := fcmpLanes(src(0, &sc.a), src(1, &sc.b), o.sub)
+		p := pred(regs, &o.s[2])
+		setPred(regs, &o.d, mask, bop(o.sub2, t, p))
+		setPred(regs, &o.d2, mask, bop(o.sub2, ^t, p))
+		return true
 	}
 	full := mask == ^uint32(0)
 	r := &sc.r
 	if full {
 		r = rowOf(regs, o.d.row)
 	}
-	a := k.row(regs, &o.s[0], mask, &sc.a)
 	switch o.fast {
 	case fastMov:
-		*r = *a
+		*r = *src(0, &sc.a)
 	case fastShl:
-		shlLanes(r, a, shiftAmount(o))
+		shlLanes(r, src(0, &sc.a), shiftAmount(o))
 	case fastShr:
-		shrLanes(r, a, shiftAmount(o))
+		shrLanes(r, src(0, &sc.a), shiftAmount(o))
 	case fastSar:
-		sarLanes(r, a, shiftAmount(o))
+		sarLanes(r, src(0, &sc.a), shiftAmount(o))
+	case fastAdd:
+		addLanes(r, src(0, &sc.a), src(1, &sc.b))
+	case fastSub:
+		subLanes(r, src(0, &sc.a), src(1, &sc.b))
+	case fastRsub:
+		subLanes(r, src(1, &sc.b), src(0, &sc.a))
+	case fastScadd:
+		scaddLanes(r, src(0, &sc.a), src(1, &sc.b), o.sub&31)
+	case fastAnd:
+		andLanes(r, src(0, &sc.a), src(1, &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+	case fastOr:
+		orLanes(r, src(0, &sc.a), src(1, &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+	case fastXor:
+		xorLanes(r, src(0, &sc.a), src(1, &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+	case fastMul:
+		mulLanes(r, src(0, &sc.a), src(1, &sc.b))
+	case fastSel:
+		selLanes(r, src(0, &sc.a), src(1, &sc.b), pred(regs, &o.s[2]))
+	case fastMad:
+		madLanes(r, src(0, &sc.a), src(1, &sc.b), src(2, &sc.c))
+	case fastAdd3:
+		add3Lanes(r, src(0, &sc.a), src(1, &sc.b), src(2, &sc.c))
 	default:
-		bv := k.row(regs, &o.s[1], mask, &sc.b)
-		switch o.fast {
-		case fastAdd:
-			addLanes(r, a, bv)
-		case fastSub:
-			subLanes(r, a, bv)
-		case fastRsub:
-			subLanes(r, bv, a)
-		case fastScadd:
-			scaddLanes(r, a, bv, o.sub&31)
-		case fastAnd:
-			andLanes(r, a, bv, notMask(o.s[0].not), notMask(o.s[1].not))
-		case fastOr:
-			orLanes(r, a, bv, notMask(o.s[0].not), notMask(o.s[1].not))
-		case fastXor:
-			xorLanes(r, a, bv, notMask(o.s[0].not), notMask(o.s[1].not))
-		case fastMul:
-			mulLanes(r, a, bv)
-		case fastSel:
-			selLanes(r, a, bv, pred(regs, &o.s[2]))
-		case fastMad:
-			madLanes(r, a, bv, k.row(regs, &o.s[2], mask, &sc.c))
-		case fastAdd3:
-			add3Lanes(r, a, bv, k.row(regs, &o.s[2], mask, &sc.c))
-		default:
-			return false
-		}
+		return false
 	}
 	if !full {
 		write(regs, int(o.d.row), mask, r)

@@ -551,30 +551,11 @@ func (k *Kernel) icmpMask(regs []uint32, o *op, mask uint32, sc *scratch) uint32
 		}
 		return t
 	}
-	// lt and eq masks in one pass (signed order: flip the sign bits), then
-	// the comparison as a combination of them
 	flip := uint32(0x80000000)
 	if unsigned {
 		flip = 0
 	}
-	lt, eq := cmpLanes(a, b, flip)
-	switch o.sub & 7 {
-	case 1:
-		return lt
-	case 2:
-		return eq
-	case 3:
-		return lt | eq
-	case 4:
-		return ^(lt | eq)
-	case 5:
-		return ^eq
-	case 6:
-		return ^lt
-	case 7:
-		return ^uint32(0)
-	}
-	return 0
+	return cmpLanes(o.sub, a, b, flip)
 }
 
 // ialuCC is the general path of the integer instructions that read or

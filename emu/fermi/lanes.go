@@ -1,6 +1,9 @@
 package fermi
 
-import "unsafe"
+import (
+	"math"
+	"unsafe"
+)
 
 // Lane loops of the instructions real kernels run most, unrolled by four
 // over the lanes seen as 8 groups of 4 (so that no index needs a bounds
@@ -184,23 +187,100 @@ func blendLanes(row, r *lanes, mask uint32) {
 	}
 }
 
-// cmpLanes is the lanes where a < b and where a == b, after flipping the
-// sign bits by flip (0x80000000 orders signed words as unsigned ones). A
-// 64-bit difference is negative when a < b, and its low word minus one
-// (in 64 bits) when a == b; each lane's bits enter at the top and move
+// ltLanes is the lanes where a < b after flipping the sign bits by flip
+// (0x80000000 orders signed words as unsigned ones): where the 64-bit
+// difference is negative. Each lane's bit enters at the top and moves
 // down, to bit l at the end.
-func cmpLanes(a, b *lanes, flip uint32) (lt, eq uint32) {
+func ltLanes(a, b *lanes, flip uint32) uint32 {
 	qa, qb := qd(a), qd(b)
 	f := uint64(flip)
-	var l64, e64 uint64
+	var t uint64
 	for g := range qa {
 		d0 := (uint64(qa[g][0]) ^ f) - (uint64(qb[g][0]) ^ f)
 		d1 := (uint64(qa[g][1]) ^ f) - (uint64(qb[g][1]) ^ f)
 		d2 := (uint64(qa[g][2]) ^ f) - (uint64(qb[g][2]) ^ f)
 		d3 := (uint64(qa[g][3]) ^ f) - (uint64(qb[g][3]) ^ f)
-		l64 = l64>>4 | d0>>63<<28 | d1>>63<<29 | d2>>63<<30 | d3>>63<<31
-		e64 = e64>>4 | (uint64(uint32(d0))-1)>>63<<28 | (uint64(uint32(d1))-1)>>63<<29 |
-			(uint64(uint32(d2))-1)>>63<<30 | (uint64(uint32(d3))-1)>>63<<31
+		t = t>>4 | d0>>63<<28 | d1>>63<<29 | d2>>63<<30 | d3>>63<<31
 	}
-	return uint32(l64), uint32(e64)
+	return uint32(t)
+}
+
+// eqLanes is the lanes where a == b: where a^b minus one, in 64 bits, is
+// negative.
+func eqLanes(a, b *lanes) uint32 {
+	qa, qb := qd(a), qd(b)
+	var t uint64
+	for g := range qa {
+		t = t>>4 | (uint64(qa[g][0]^qb[g][0])-1)>>63<<28 | (uint64(qa[g][1]^qb[g][1])-1)>>63<<29 |
+			(uint64(qa[g][2]^qb[g][2])-1)>>63<<30 | (uint64(qa[g][3]^qb[g][3])-1)>>63<<31
+	}
+	return uint32(t)
+}
+
+// cmpLanes is the lanes where a cmp b holds (the icmp table: F LT EQ LE GT
+// NE GE T), each comparison in one pass.
+func cmpLanes(c uint8, a, b *lanes, flip uint32) uint32 {
+	switch c & 7 {
+	case 1:
+		return ltLanes(a, b, flip)
+	case 2:
+		return eqLanes(a, b)
+	case 3:
+		return ^ltLanes(b, a, flip)
+	case 4:
+		return ltLanes(b, a, flip)
+	case 5:
+		return ^eqLanes(a, b)
+	case 6:
+		return ^ltLanes(a, b, flip)
+	case 7:
+		return ^uint32(0)
+	}
+	return 0
+}
+
+// fcmpLanes is the lanes where the relation of a and b as floats (fcmpRel's
+// bits: 1 less, 2 equal, 4 greater, 8 unordered) is one of sel's. With
+// the unordered bit, the answer is the complement of the ordered test of
+// the other relations; each ordered test is one comparison per lane.
+func fcmpLanes(a, b *lanes, sel uint8) uint32 {
+	if sel&8 != 0 {
+		return ^fcmpOrdered(a, b, 7&^sel)
+	}
+	return fcmpOrdered(a, b, sel)
+}
+
+func fcmpOrdered(a, b *lanes, sel uint8) uint32 {
+	var t uint32
+	f := func(x uint32) float32 { return math.Float32frombits(x) }
+	switch sel {
+	case 0:
+	case 1:
+		for l := range a {
+			t = t>>1 | b2u(f(a[l]) < f(b[l]))<<31
+		}
+	case 2:
+		for l := range a {
+			t = t>>1 | b2u(f(a[l]) == f(b[l]))<<31
+		}
+	case 3:
+		for l := range a {
+			t = t>>1 | b2u(f(a[l]) <= f(b[l]))<<31
+		}
+	case 4:
+		for l := range a {
+			t = t>>1 | b2u(f(a[l]) > f(b[l]))<<31
+		}
+	case 6:
+		for l := range a {
+			t = t>>1 | b2u(f(a[l]) >= f(b[l]))<<31
+		}
+	default: // 5 (less or greater), 7 (ordered)
+		for l := range a {
+			x, y := f(a[l]), f(b[l])
+			rel := b2u(x < y) | b2u(x == y)<<1 | b2u(x > y)<<2
+			t = t>>1 | b2u(rel&uint32(sel) != 0)<<31
+		}
+	}
+	return t
 }

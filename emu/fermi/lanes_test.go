@@ -1,6 +1,7 @@
 package fermi
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 	"unsafe"
@@ -62,12 +63,22 @@ func TestLaneLoops(t *testing.T) {
 		})
 		// the aliased form: r is a source
 		check("add aliased", func(r *lanes) { *r = a; addLanes(r, r, &b) }, func(l int) uint32 { return a[l] + b[l] })
-		for _, flip := range []uint32{0, 0x80000000} {
-			lt, eq := cmpLanes(&a, &b, flip)
+		for sel := range uint8(16) {
+			m := fcmpLanes(&a, &b, sel)
 			for l := range a {
-				x, y := a[l]^flip, b[l]^flip
-				if lt>>l&1 != b2u(x < y) || eq>>l&1 != b2u(x == y) {
-					t.Fatalf("cmp flip %#x lane %d: %#x vs %#x: lt %d eq %d", flip, l, a[l], b[l], lt>>l&1, eq>>l&1)
+				x, y := math.Float32frombits(a[l]), math.Float32frombits(b[l])
+				if want := b2u(fcmpRel(float64(x), float64(y))&sel != 0); m>>l&1 != want {
+					t.Fatalf("fcmp sel %#x lane %d: %g vs %g: %d", sel, l, x, y, m>>l&1)
+				}
+			}
+		}
+		for _, flip := range []uint32{0, 0x80000000} {
+			for c := range uint8(8) {
+				m := cmpLanes(c, &a, &b, flip)
+				for l := range a {
+					if want := icmpResult(c, a[l]^flip < b[l]^flip, a[l] == b[l]); m>>l&1 != b2u(want) {
+						t.Fatalf("cmp %d flip %#x lane %d: %#x vs %#x: %d", c, flip, l, a[l], b[l], m>>l&1)
+					}
 				}
 			}
 		}

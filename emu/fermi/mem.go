@@ -285,12 +285,14 @@ func inBounds(base *lanes, off, limit uint32) bool {
 // pairs never carry from one lane into the next.
 func consecutive(base *lanes, off, limit uint32) (first uint32, ok bool) {
 	b0 := base[0]
-	pairs := (*[16]uint64)(unsafe.Pointer(base))
+	pairs := (*[4][4]uint64)(unsafe.Pointer(base))
+	const step = 8<<32 | 8
 	want := uint64(b0) | uint64(b0+4)<<32
 	var dev uint64
-	for i := range pairs {
-		dev |= pairs[i] ^ want
-		want += 8<<32 | 8
+	for g := range pairs {
+		q := &pairs[g]
+		dev |= (q[0] ^ want) | (q[1] ^ (want + step)) | (q[2] ^ (want + 2*step)) | (q[3] ^ (want + 3*step))
+		want += 4 * step
 	}
 	first = b0 + off
 	return first, dev == 0 && uint64(b0)+31*4 <= math.MaxUint32 && first&3 == 0 && uint64(first)+31*4 <= uint64(limit)
