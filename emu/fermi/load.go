@@ -308,7 +308,9 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if err := k.bindTextures(s); err != nil {
 		return nil, err
 	}
-	k.resolve()
+	if err := k.resolve(); err != nil {
+		return nil, err
+	}
 	return k, nil
 }
 
@@ -346,8 +348,10 @@ func (k *Kernel) bindTextures(s *emu.Setup) error {
 
 // resolve gives constant operands (other than indexed ones) their values
 // for this launch: 64 bits, of which 32-bit instructions read the low word
-// (through a broadcast row shared by equal values).
-func (k *Kernel) resolve() {
+// (through a broadcast row shared by equal values). It also checks that
+// every register operand names a row of the register file, which the
+// interpreter then addresses without bounds checks (rowOf).
+func (k *Kernel) resolve() error {
 	k.ops = append([]op(nil), k.Prog.ops...)
 	index := map[uint32]int32{}
 	for i := range k.ops {
@@ -376,8 +380,15 @@ func (k *Kernel) resolve() {
 			}
 			x.bc = bi
 		}
+		for _, x := range [...]*opnd{&o.d, &o.d2, &o.s[0], &o.s[1], &o.s[2], &o.s[3]} {
+			if (x.kind == oReg || x.kind == oMem || x.kind == oCIdx) && int(x.row) >= numRows {
+				addr, _ := k.Prog.Where(uint32(i))
+				return fmt.Errorf("instruction at %#x: register row %d is past the register file", addr, x.row)
+			}
+		}
 		o.fast = pickFast(o)
 	}
+	return nil
 }
 
 // Config is the engine configuration for a setup: the kernel's static
