@@ -204,6 +204,10 @@ func fflags(x float64) (z, s bool) {
 // dround computes x+y (kind 0), x*y (1) or x*y+z (2) in double precision
 // rounded in mode rnd; directed modes of inexact results are computed
 // exactly with math/big.
+//
+// Shared code to come: emu/maxwell repeats this exact double rounding (its fpu.go);
+// both move to a package under emu/internal once helper ops' rewrite of
+// emu/maxwell's lowering has landed (it had not when this was written).
 func dround(kind int, x, y, z float64, rnd uint8) float64 {
 	var r float64
 	switch kind {

@@ -177,6 +177,10 @@ const (
 // flushed input (the hardware's results are within a few ulp; PTX allows
 // sin/cos 2^-20.9 absolute, ex2 2 ulp, lg2 2^-22.6, rcp and rsqrt 1 ulp).
 // RCP64H and RSQ64H take and give the high word of a double.
+//
+// Shared code to come: emu/maxwell repeats this MUFU functions (its fpu.go);
+// both move to a package under emu/internal once helper ops' rewrite of
+// emu/maxwell's lowering has landed (it had not when this was written).
 func mufu(fn uint8, v uint32, s *opnd, flags uint32) uint32 {
 	if fn == mRcp64h || fn == mRsq64h {
 		if s.abs {

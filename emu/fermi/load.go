@@ -190,6 +190,10 @@ func (img *Image) addrBits(p *Program) int {
 // paramBytes packs the job's parameters for sm_2x: a pointer is as wide as
 // the program's addresses; each value goes to the offset the cubin gives,
 // else to the next naturally aligned offset.
+//
+// Shared code to come: emu/maxwell repeats this parameter packing (its load.go);
+// both move to a package under emu/internal once helper ops' rewrite of
+// emu/maxwell's lowering has landed (it had not when this was written).
 func paramBytes(s *emu.Setup, img *Image, addrBits int) ([]byte, error) {
 	var args []emu.Arg
 	if s.Job != nil {
