@@ -10,6 +10,7 @@ import (
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/binfmt/fatbin"
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/internal/params"
 	"github.com/gpuisa/gpuisa/isa/fermi"
 )
 
@@ -190,51 +191,13 @@ func (img *Image) addrBits(p *Program) int {
 // paramBytes packs the job's parameters for sm_2x: a pointer is as wide as
 // the program's addresses; each value goes to the offset the cubin gives,
 // else to the next naturally aligned offset.
-//
-// Shared code to come: emu/maxwell repeats this parameter packing (its load.go);
-// both move to a package under emu/internal once helper ops' rewrite of
-// emu/maxwell's lowering has landed (it had not when this was written).
 func paramBytes(s *emu.Setup, img *Image, addrBits int) ([]byte, error) {
-	var args []emu.Arg
-	if s.Job != nil {
-		args = s.Job.Args
-	}
-	if img.Params != nil && len(args) != len(img.Params) {
-		return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(args), len(img.Params))
-	}
-	var out []byte
-	off := 0
-	for i, a := range args {
-		v := a.Bits
-		switch a.Kind {
-		case emu.ArgPtr:
-			place, ok := s.Buffers[a.Name]
-			if !ok {
-				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, a.Name)
-			}
-			v = place.Addr
-		case emu.ArgTex, emu.ArgSurf:
-			return nil, fmt.Errorf("params[%d]: sm_2x kernels take no texture or surface objects (textures are bound by slot)", i)
+	return params.Pack(s, img.Params, addrBits/8, func(i int, a emu.Arg) (uint64, error) {
+		if a.Kind != emu.ArgPtr {
+			return 0, fmt.Errorf("sm_2x kernels take no texture or surface objects (textures are bound by slot)")
 		}
-		n := a.Size(addrBits / 8)
-		if img.Params != nil {
-			cp := img.Params[i]
-			if int(cp.Size) != n {
-				return nil, fmt.Errorf("params[%d]: %d bytes, the kernel's parameter %d has %d", i, n, i, cp.Size)
-			}
-			off = int(cp.Offset)
-		} else {
-			off = (off + n - 1) &^ (n - 1)
-		}
-		if need := off + n; len(out) < need {
-			out = append(out, make([]byte, need-len(out))...)
-		}
-		for k := range n {
-			out[off+k] = byte(v >> (8 * k))
-		}
-		off += n
-	}
-	return out, nil
+		return params.BufferAddr(s, a)
+	})
 }
 
 // NewKernel lowers the image's code and builds the launch's memory: bank 0
