@@ -36,6 +36,7 @@ func commands() []*command {
 		asCommand(),
 		runCommand(),
 		launchCommand(),
+		injectCommand(),
 		archsCommand(),
 		versionCommand(),
 		helpCommand(),

@@ -130,8 +130,11 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		if b.Trace != nil {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
 		}
+		if b.Probe != nil {
+			mask = b.Probe.Before(b, w, pc, mask)
+		}
 		w.PC = pc + 1
-		if f := k.group(pc); f != fuseNone && mask == ^uint32(0) && b.Trace == nil && budget-n >= fuseLen[f] {
+		if f := k.group(pc); f != fuseNone && mask == ^uint32(0) && b.Trace == nil && b.Probe == nil && budget-n >= fuseLen[f] {
 			k.runFused(w, o, f, pc)
 			n += fuseLen[f] - 1
 			continue
@@ -143,6 +146,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 				lane, err = le.lane, le.err
 			}
 			return b.Fault(w, lane, p.addrs[pc], p.texts[pc], err)
+		}
+		if b.Probe != nil {
+			b.Probe.After(b, w, pc, mask)
 		}
 	}
 	return nil

@@ -105,7 +105,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
 		}
 		o := &ops[pc]
-		if o.quick && w.Active == ^uint32(0) && b.Trace == nil {
+		if o.quick && w.Active == ^uint32(0) && b.Trace == nil && b.Probe == nil {
 			// an unguarded fast-path op for the whole warp: no join, guard,
 			// trace or exit to look at
 			w.Rejoined = false
@@ -125,6 +125,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		}
 		if o.join {
 			if !w.Join() {
+				n-- // switching paths executes nothing: budget counts instructions
 				continue
 			}
 		} else {
@@ -139,12 +140,18 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		if b.Trace != nil {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, o.addr, w.Active, mask, p.Text(int(pc)))
 		}
+		if b.Probe != nil {
+			mask = b.Probe.Before(b, w, pc, mask)
+		}
 		w.PC = pc + 1
 		if err := k.exec(b, w, o, mask, sc); err != nil {
 			return k.fault(b, w, pc, err)
 		}
 		if o.exit {
 			w.Exit(w.Active)
+		}
+		if b.Probe != nil {
+			b.Probe.After(b, w, pc, mask)
 		}
 	}
 	return nil
