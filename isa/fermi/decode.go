@@ -34,6 +34,11 @@ func (i Inst) Op() string {
 	return n
 }
 
+// Form is the mnemonic of the instruction's form as fermi.spec names it,
+// fixed suffixes included ("BAR.ARV", "ISETP"): what tells apart forms that
+// share a mnemonic but no modifier does.
+func (i Inst) Form() string { return forms[i.form].name }
+
 // Class is the instruction's semantic class.
 func (i Inst) Class() Class { return forms[i.form].class }
 
