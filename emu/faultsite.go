@@ -141,3 +141,11 @@ type Inspector interface {
 	// executed now (ok false: they cannot be told in advance).
 	Accesses(b *Block, w *Warp, pc uint32, l int, into []Access) (out []Access, ok bool)
 }
+
+// ExecState is implemented by Execs that keep state of a launch outside
+// its blocks and global memory (sm_2x's global locks): a checkpoint saves
+// it and puts it back.
+type ExecState interface {
+	SaveState() any
+	RestoreState(any)
+}

@@ -165,6 +165,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		if b.Trace != nil {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
 		}
+		if b.Probe != nil {
+			mask = b.Probe.Before(b, w, pc, mask)
+		}
 		w.PC = pc + 1
 		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
 			lane := firstLane(mask)
@@ -176,6 +179,12 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		}
 		if o.sync && mask != 0 && !w.Done {
 			k.sync(w, mask)
+		}
+		if b.Probe != nil {
+			b.Probe.After(b, w, pc, mask)
+			if w.Fault != nil {
+				return nil
+			}
 		}
 		// only control flow, barriers and faults change the warp's state
 		if (o.kind < kIadd || o.kind == kBar || o.sync) && (w.Done || w.AtBarrier || w.Fault != nil) {

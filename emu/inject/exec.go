@@ -172,6 +172,10 @@ func (m *machine) runChunk(injs []*injection, emit func(*injection)) error {
 func (m *machine) fork(inj *injection, lr *launchRun, g, f *emu.BlockRun) {
 	m.dev.Save(&m.saved)
 	defer m.dev.Restore(&m.saved)
+	if es, ok := lr.prep.Exec.(emu.ExecState); ok {
+		state := es.SaveState()
+		defer es.RestoreState(state)
+	}
 	p := m.newProbe(inj, lr)
 	if err := g.CopyTo(f); err != nil {
 		panicf("injection %d: %v", inj.id, err)

@@ -291,6 +291,9 @@ func (k *Kernel) Reg(w *emu.Warp, r emu.Reg, l int) uint32 {
 			return w.Regs[p.rowP(int(r.N))*32] >> l & 1
 		}
 	case emu.RegCC:
+		if r.N != 0 {
+			return 0
+		}
 		return ccFlags(w.Regs, p.rowCC(), l)
 	}
 	return 0
@@ -310,6 +313,9 @@ func (k *Kernel) SetReg(w *emu.Warp, r emu.Reg, l int, v uint32) {
 			*m = *m&^(1<<l) | (v&1)<<l
 		}
 	case emu.RegCC:
+		if r.N != 0 {
+			return
+		}
 		cc := w.Regs[p.rowCC()*32:]
 		for i, row := range [4]int{1, 2, 0, 3} { // ccFlags's order: Z, S, C, O
 			cc[row] = cc[row]&^(1<<l) | (v>>i&1)<<l
