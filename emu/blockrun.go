@@ -105,40 +105,48 @@ func (r *BlockRun) Done() bool { return r.done }
 // Run runs the block until it finishes (true), pauses as u says or a probe
 // halts it (false, nil), or faults.
 func (r *BlockRun) Run(u Until) (bool, error) {
-	cfg, x, b := r.cfg, r.x, r.B
-	var ran int64
-	paused := func(w *Warp) bool {
-		return u.Steps >= 0 && ran >= u.Steps || u.Warp == w.Index && w.Steps >= u.WarpSteps
+	if r.done {
+		return true, nil
 	}
-	for !r.done {
-		if r.turn == len(b.Warps) {
+	cfg, x, b := &r.cfg, r.x, r.B
+	// the scheduler's place in locals (a turn can be a few instructions)
+	turn, left := r.turn, r.left
+	defer func() { r.turn, r.left = turn, left }()
+	var ran int64
+	for {
+		if turn == len(b.Warps) {
+			r.turn = 0
 			if err := r.endRound(); err != nil {
 				return false, err
 			}
+			turn = 0
+			if r.done {
+				return true, nil
+			}
 			continue
 		}
-		w := &b.Warps[r.turn]
+		w := &b.Warps[turn]
 		if w.Done {
-			r.turn++
+			turn++
 			continue
 		}
 		halted := false
 		if !w.AtBarrier {
-			if paused(w) {
+			if u.Steps >= 0 && ran >= u.Steps || u.Warp == turn && w.Steps >= u.WarpSteps {
 				return false, nil
 			}
-			if r.left == 0 {
-				r.left = quantum
+			if left == 0 {
+				left = quantum
 				b.Trace = nil
-				if r.traceBlock && (cfg.TraceWarp < 0 || cfg.TraceWarp == w.Index) {
+				if r.traceBlock && (cfg.TraceWarp < 0 || cfg.TraceWarp == turn) {
 					b.Trace = cfg.Trace
 				}
 			}
-			budget := min(r.left, cfg.MaxSteps-b.Steps)
+			budget := min(left, cfg.MaxSteps-b.Steps)
 			if u.Steps >= 0 {
 				budget = min(budget, u.Steps-ran)
 			}
-			if u.Warp == w.Index {
+			if u.Warp == turn {
 				budget = min(budget, u.WarpSteps-w.Steps)
 			}
 			before := w.Steps
@@ -146,7 +154,7 @@ func (r *BlockRun) Run(u Until) (bool, error) {
 			n := w.Steps - before
 			b.Steps += n
 			ran += n
-			r.left -= n
+			left -= n
 			if err != nil {
 				return false, err
 			}
@@ -162,27 +170,26 @@ func (r *BlockRun) Run(u Until) (bool, error) {
 				lane := firstLane(w.Active)
 				return false, b.Fault(w, lane, addr, text, fmt.Errorf("%w: %d warp-instructions in this block", ErrStepLimit, b.Steps))
 			}
-			if r.left > 0 && !w.Done && !w.AtBarrier {
+			if left > 0 && !w.Done && !w.AtBarrier {
 				// the turn goes on: paused, halted, or the ISA returned early
-				if halted || paused(w) {
+				if halted || u.Steps >= 0 && ran >= u.Steps || u.Warp == turn && w.Steps >= u.WarpSteps {
 					return false, nil
 				}
 				continue
 			}
 		}
-		r.left = 0
+		left = 0
 		if !w.Done {
 			r.live++
 			if w.AtBarrier {
 				r.waiting++
 			}
 		}
-		r.turn++
+		turn++
 		if halted {
 			return false, nil
 		}
 	}
-	return true, nil
 }
 
 // endRound ends a round of turns: the block finishes when no warp is live;
@@ -191,7 +198,7 @@ func (r *BlockRun) Run(u Until) (bool, error) {
 func (r *BlockRun) endRound() error {
 	b := r.B
 	live, waiting := r.live, r.waiting
-	r.turn, r.live, r.waiting = 0, 0, 0
+	r.live, r.waiting = 0, 0
 	if live == 0 {
 		r.done = true
 		return nil

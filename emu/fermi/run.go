@@ -140,6 +140,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	sc := b.Aux.(*scratch)
 	regs := w.Regs
 	flags := regs[rowFlags*32 : rowFlags*32+32 : rowFlags*32+32]
+	probe := b.Probe // fault injection's hook (nil: none); it is set between Run calls
 	if sc.pending[w.Index] >= 0 {
 		k.barResult(w, &ops[sc.pending[w.Index]], sc)
 		sc.pending[w.Index] = -1
@@ -165,8 +166,8 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		if b.Trace != nil {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
 		}
-		if b.Probe != nil {
-			mask = b.Probe.Before(b, w, pc, mask)
+		if probe != nil {
+			mask = probe.Before(b, w, pc, mask)
 		}
 		w.PC = pc + 1
 		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
@@ -180,8 +181,8 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		if o.sync && mask != 0 && !w.Done {
 			k.sync(w, mask)
 		}
-		if b.Probe != nil {
-			b.Probe.After(b, w, pc, mask)
+		if probe != nil {
+			probe.After(b, w, pc, mask)
 			if w.Fault != nil {
 				return nil
 			}

@@ -313,6 +313,20 @@ func Load(path string) (*Loaded, error) {
 // LoadCampaign reads the launch file a parsed campaign (from path) names.
 func LoadCampaign(c *Campaign, path string) (*Loaded, error) {
 	lp := c.Launch
+	if strings.Contains(lp, "$") {
+		// "$GPUISA_SHARED/oracle/...": launch files of the shared oracle data
+		missing := ""
+		lp = os.Expand(lp, func(v string) string {
+			val, ok := os.LookupEnv(v)
+			if !ok {
+				missing = v
+			}
+			return val
+		})
+		if missing != "" {
+			return nil, fmt.Errorf("%s: the launch file %q names $%s, which is not set", path, c.Launch, missing)
+		}
+	}
 	if !filepath.IsAbs(lp) {
 		lp = filepath.Join(filepath.Dir(path), lp)
 	}
