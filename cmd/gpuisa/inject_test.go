@@ -130,3 +130,93 @@ func TestInjectReplaySummaryPlan(t *testing.T) {
 		t.Fatalf("bad shard: %d %s", code, stderr)
 	}
 }
+
+// gpuisaOnPath puts a "gpuisa" that runs this test binary as gpuisa first
+// on PATH, so that the job files run as written.
+func gpuisaOnPath(t *testing.T) []string {
+	t.Helper()
+	bin := t.TempDir()
+	script := fmt.Sprintf("#!/bin/sh\nGPUISA_AS_MAIN=1 exec %q \"$@\"\n", os.Args[0])
+	if err := os.WriteFile(filepath.Join(bin, "gpuisa"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// The job files of docs/inject-jobs run a campaign in shards whose merge is
+// the single-process results: the Slurm array script (its tasks run one
+// after another here, with Slurm's variables), the Kubernetes Indexed
+// Job's command (with the completion index), GNU parallel's script (when
+// parallel is installed).
+func TestInjectJobFiles(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	env := gpuisaOnPath(t)
+	dir := t.TempDir()
+	path := writeCampaign(t, dir, 12)
+	if code, _, stderr := runCLI(t, "", "inject", "-o", filepath.Join(dir, "one"), "-progress", "0", path); code != 0 {
+		t.Fatal(stderr)
+	}
+	want, _ := os.ReadFile(filepath.Join(dir, "one", "results.jsonl"))
+	merged := func(out string, n int) {
+		t.Helper()
+		var files []string
+		for i := range n {
+			files = append(files, filepath.Join(out, fmt.Sprintf("results-%d-of-%d.jsonl", i, n)))
+		}
+		args := append([]string{"inject", "merge", "-o", filepath.Join(out, "results.jsonl")}, files...)
+		if code, _, stderr := runCLI(t, "", args...); code != 0 {
+			t.Fatalf("merge: %s", stderr)
+		}
+		got, _ := os.ReadFile(filepath.Join(out, "results.jsonl"))
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the merged shards differ from one process", out)
+		}
+	}
+	slurm := filepath.Join(dir, "slurm")
+	for i := range 3 {
+		cmd := exec.Command("sh", "../../docs/inject-jobs/slurm.sh", path, slurm)
+		cmd.Env = append(env, fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", i), "SLURM_ARRAY_TASK_COUNT=3", "SLURM_CPUS_PER_TASK=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("slurm task %d: %v\n%s", i, err, out)
+		}
+	}
+	merged(slurm, 3)
+
+	yaml, err := os.ReadFile("../../docs/inject-jobs/k8s-indexed-job.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := strings.Cut(string(yaml), "args:\n            - >-\n")
+	line, _, _ := strings.Cut(after, "\n          resources:")
+	command := strings.Join(strings.Fields(line), " ")
+	if !strings.Contains(command, `-shard "$JOB_COMPLETION_INDEX/32"`) {
+		t.Fatalf("the Job's command: %q", command)
+	}
+	k8s := filepath.Join(dir, "k8s")
+	command = strings.NewReplacer("/data/out", k8s, "/data/campaign.json", path, "/32", "/4").Replace(command)
+	for i := range 4 {
+		cmd := exec.Command("sh", "-c", command)
+		cmd.Env = append(env, fmt.Sprintf("JOB_COMPLETION_INDEX=%d", i))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("pod %d: %v\n%s", i, err, out)
+		}
+	}
+	merged(k8s, 4)
+
+	if _, err := exec.LookPath("parallel"); err != nil {
+		t.Log("GNU parallel is not installed: parallel.sh not run")
+		return
+	}
+	par := filepath.Join(dir, "parallel")
+	cmd := exec.Command("sh", "../../docs/inject-jobs/parallel.sh", path, par, "5")
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("parallel.sh: %v\n%s", err, out)
+	}
+	got, _ := os.ReadFile(filepath.Join(par, "results.jsonl"))
+	if !bytes.Equal(got, want) {
+		t.Error("parallel.sh's merged results differ from one process")
+	}
+}
