@@ -157,13 +157,27 @@ func WriteSummary(w io.Writer, recs []Record) {
 			t.Counts[Masked+"/"+NeverRead], t.Counts[Masked+"/"+Overwritten], t.Counts[Masked+"/"+ReadEqual],
 			pct(t.Counts[SDC], t.N), pct(t.Counts[DUE], t.N), pct(t.Counts[Hang], t.N), avf)
 	}
-	writeVulnerability(w, recs, "opcode", func(r *Record) string { return r.Op }, 0)
-	writeVulnerability(w, recs, "static instruction", func(r *Record) string {
-		if r.PC == "" {
-			return ""
+	// per opcode and static instruction: the first experiment at single
+	// instructions (the rates of different models do not add up)
+	for _, t := range ts {
+		if t.N == 0 || permanent(t.Model) {
+			continue
 		}
-		return fmt.Sprintf("%s %s", r.PC, r.Op)
-	}, 10)
+		var mine []Record
+		for _, r := range recs {
+			if r.Exp == t.Exp {
+				mine = append(mine, r)
+			}
+		}
+		writeVulnerability(w, mine, t.Exp, "opcode", func(r *Record) string { return r.Op }, 0)
+		writeVulnerability(w, mine, t.Exp, "static instruction", func(r *Record) string {
+			if r.PC == "" {
+				return ""
+			}
+			return fmt.Sprintf("%s %s", r.PC, r.Op)
+		}, 10)
+		break
+	}
 	dues := map[string]int{}
 	for _, r := range recs {
 		if r.Outcome == DUE || r.Outcome == Hang {
@@ -193,7 +207,7 @@ func WriteSummary(w io.Writer, recs []Record) {
 // writeVulnerability tabulates failure rates by a key (opcode, static
 // instruction) over the injections at single instructions; limit > 0
 // keeps the keys with the most failures.
-func writeVulnerability(w io.Writer, recs []Record, what string, key func(*Record) string, limit int) {
+func writeVulnerability(w io.Writer, recs []Record, exp, what string, key func(*Record) string, limit int) {
 	type row struct {
 		key        string
 		n, sdc, fa int
@@ -239,14 +253,14 @@ func writeVulnerability(w io.Writer, recs []Record, what string, key func(*Recor
 	if limit > 0 && len(rows) > limit {
 		rows = rows[:limit]
 	}
-	title := "by " + what
+	title := fmt.Sprintf("%s by %s", exp, what)
 	if limit > 0 {
-		title = fmt.Sprintf("top %d by %s", limit, what)
+		title = fmt.Sprintf("%s, top %d by %s", exp, limit, what)
 	}
-	fmt.Fprintf(w, "\n| %s | injections | SDC | failures | share of all failures' rate |\n|---|---:|---|---|---:|\n", title)
+	fmt.Fprintf(w, "\n| %s | injections | SDC | failures | of the failure rate |\n|---|---:|---|---|---:|\n", title)
 	for _, x := range rows {
-		// the key's contribution to the overall failure rate: its
+		// the key's contribution to the experiment's failure rate: its
 		// injections are its share of the population
-		fmt.Fprintf(w, "| %s | %d | %s | %s | %.2f%% |\n", x.key, x.n, pct(x.sdc, x.n), pct(x.fa, x.n), 100*float64(x.fa)/float64(max(1, total)))
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %.1f%% |\n", x.key, x.n, pct(x.sdc, x.n), pct(x.fa, x.n), 100*float64(x.fa)/float64(max(1, total)))
 	}
 }

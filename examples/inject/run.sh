@@ -6,7 +6,13 @@
 set -e
 cd "$(dirname "$0")"
 GPUISA=${1:-go run ../../cmd/gpuisa}
-export GPUISA_SHARED=${GPUISA_SHARED:-$(cd ../../.. && pwd)/shared}
+if [ -z "${GPUISA_SHARED:-}" ]; then
+	# ../shared beside the repository, or beside a worktree's parent
+	for d in ../../../shared ../../../../shared; do
+		[ -d "$d/oracle" ] && GPUISA_SHARED=$(cd "$d" && pwd) && break
+	done
+fi
+export GPUISA_SHARED
 out=../../docs/inject-examples.md
 tmp=$(mktemp -d)
 {
