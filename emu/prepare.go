@@ -131,3 +131,63 @@ func (d *Device) Same(s *DeviceState) bool {
 	}
 	return true
 }
+
+// Span is a range of addresses [Addr, Addr+Len) of a memory.
+type Span struct {
+	Addr, Len uint64
+}
+
+// Diff lists where the device's global memory differs from what s holds
+// (sorted; the memory must have the shape s saved: regions do not move).
+func (d *Device) Diff(s *DeviceState) []Span {
+	if d.mem == nil {
+		return nil
+	}
+	var out []Span
+	diff := func(base uint64, a, b []byte) {
+		for i := 0; i < len(a) && i < len(b); {
+			if a[i] == b[i] {
+				// skip equal bytes eight at a time
+				for i+8 <= len(a) && i+8 <= len(b) && string(a[i:i+8]) == string(b[i:i+8]) {
+					i += 8
+				}
+				for i < len(a) && i < len(b) && a[i] == b[i] {
+					i++
+				}
+				continue
+			}
+			j := i
+			for j < len(a) && j < len(b) && a[j] != b[j] {
+				j++
+			}
+			out = append(out, Span{base + uint64(i), uint64(j - i)})
+			i = j
+		}
+	}
+	diff(0, d.mem.Data, s.data)
+	for i := range min(len(d.mem.Segments), len(s.segs)) {
+		diff(s.segs[i].Addr, d.mem.Segments[i].Data, s.segs[i].Data)
+	}
+	return out
+}
+
+// RestoreExcept puts back what s holds, except the bytes of keep.
+func (d *Device) RestoreExcept(s *DeviceState, keep []Span) {
+	if d.mem == nil {
+		return
+	}
+	var kept [][]byte
+	for _, k := range keep {
+		b, err := d.mem.Bytes(k.Addr, k.Len)
+		if err != nil {
+			b = nil
+		}
+		kept = append(kept, b)
+	}
+	d.Restore(s)
+	for i, k := range keep {
+		if kept[i] != nil {
+			d.mem.Write(k.Addr, kept[i])
+		}
+	}
+}

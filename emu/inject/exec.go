@@ -244,8 +244,13 @@ func (m *machine) runFrom(p *faultProbe, lr *launchRun, f *emu.BlockRun, after *
 			return
 		}
 		if after != nil {
-			if len(p.mem) == 0 && !permanent(p.inj.e.Model) && m.dev.Same(after) {
+			diff := m.dev.Diff(after)
+			if len(diff) == 0 && len(p.mem) == 0 && !permanent(p.inj.e.Model) {
 				m.masked(p, used, true)
+				return
+			}
+			if rest, ok := m.skippable(p, lr, f.B.Index, diff, used); ok {
+				m.skipRest(p, lr, f.B.Index, diff, used+rest)
 				return
 			}
 			after = nil
@@ -350,3 +355,74 @@ func (t *goldenTrace) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 
 }
 
 func (t *goldenTrace) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {}
+
+// skippable reports whether the rest of a faulty run after block bi can be
+// told without running it: no later block reads a byte where memory
+// differs from the golden run's (nor anything it cannot tell), so every
+// later block runs as in the golden run; rest is their warp-instructions.
+func (m *machine) skippable(p *faultProbe, lr *launchRun, bi int, diff []emu.Span, used int64) (int64, bool) {
+	if len(m.ld.jobs()) != 1 || permanent(p.inj.e.Model) {
+		return 0, false
+	}
+	if _, ok := lr.prep.Exec.(emu.ExecState); ok {
+		return 0, false // launch state (locks) may differ too
+	}
+	d := spansOf(diff)
+	var rest int64
+	for _, bm := range m.g.blocks[lr.index][bi+1:] {
+		if bm.unknown || overlaps(bm.reads, d) {
+			return 0, false
+		}
+		rest += bm.steps
+	}
+	return rest, used+rest < m.budget()
+}
+
+// skipRest ends a faulty run whose later blocks run as in the golden run:
+// memory becomes the golden run's final memory, except the differing
+// bytes no later block writes.
+func (m *machine) skipRest(p *faultProbe, lr *launchRun, bi int, diff []emu.Span, used int64) {
+	var writes []span
+	for _, bm := range m.g.blocks[lr.index][bi+1:] {
+		writes = append(writes, bm.writes...)
+	}
+	writes = mergeSpans(writes)
+	keep := subtract(spansOf(diff), writes)
+	var ks []emu.Span
+	for _, k := range keep {
+		ks = append(ks, emu.Span{Addr: k.lo, Len: k.hi - k.lo})
+	}
+	// corrupted bytes still followed: overwritten by a later block, or
+	// never read (no later block reads a differing byte)
+	kept := p.mem[:0]
+	for _, rg := range p.mem {
+		for j := range 32 {
+			a := rg.lo + uint64(j)
+			if rg.pending>>j&1 != 0 && overlaps(writes, []span{{a, a + 1}}) {
+				rg.pending &^= 1 << j
+				p.overwrote = true
+			}
+		}
+		if rg.pending != 0 {
+			kept = append(kept, rg)
+		}
+	}
+	p.mem = kept
+	m.dev.RestoreExcept(&m.g.final, ks)
+	early := bi+1 < len(m.g.blocks[lr.index]) // blocks were left out
+	if sdc := compare(m.g.Outputs, m.result()); sdc != nil {
+		p.rec.Outcome, p.rec.SDC, p.rec.Insts, p.rec.Early = SDC, sdc, used, early
+		p.rec.NVBitFI = NVBitFI(SDC, "")
+		m.finishRecord(p)
+		return
+	}
+	m.masked(p, used, early)
+}
+
+func spansOf(d []emu.Span) []span {
+	out := make([]span, len(d))
+	for i, s := range d {
+		out[i] = span{s.Addr, s.Addr + s.Len}
+	}
+	return out
+}

@@ -17,7 +17,8 @@ func launches(t *testing.T) []string {
 	files := []string{"../../../examples/tesla/vecadd.json", "../../../examples/tesla/scale.json",
 		"loop.json", "dead.json",
 		"../../../examples/maxwell/saxpy.json", "../../../examples/maxwell/kinds.json",
-		"../../../examples/fermi/histogram.json", "../../../examples/fermi/saxpy64.json"}
+		"../../../examples/fermi/histogram.json", "../../../examples/fermi/saxpy64.json",
+		"../../../examples/inject/maxwell/vecadd.json", "../../../examples/inject/maxwell/reduce.json"}
 	if d := oracle.SharedDir(); d != "" {
 		for _, app := range []string{"mxm_tiled", "reduction", "sort", "nn", "edge", "scalar_product", "transpose_naive", "sin_soft"} {
 			files = append(files, filepath.Join(d, "oracle/flexgrip-apps", app, "launch.json"))

@@ -21,6 +21,17 @@ type Golden struct {
 	Derate                float64
 	pops                  []population // per experiment
 	sites                 [][]emu.Site // per launch
+	blocks                [][]blockMem // per launch and block
+	final                 emu.DeviceState
+}
+
+// blockMem is what a golden block did to global memory: the bytes it read
+// and wrote (sorted, merged), its warp-instructions; unknown: an access
+// could not be told (a texture fetch), so it may read anything.
+type blockMem struct {
+	steps         int64
+	reads, writes []span
+	unknown       bool
 }
 
 // LaunchProfile is one launch's counts.
@@ -50,18 +61,44 @@ type blockCount struct {
 // span is a range of memory addresses.
 type span struct{ lo, hi uint64 }
 
-// profileProbe counts every instruction of the golden run.
+// profileProbe counts every instruction of the golden run and notes the
+// global memory each block reads and writes.
 type profileProbe struct {
 	lp     *LaunchProfile
+	lr     *launchRun
 	sels   []*selector
 	k      int
 	t      int64
 	counts []int64
+	bm     blockMem
+	acc    []emu.Access
 }
 
 func (p *profileProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 {
 	p.lp.PCWarp[pc]++
 	p.lp.PCThread[pc] += int64(bits.OnesCount32(mask))
+	if p.lr.sites[pc].Mem && !p.bm.unknown {
+		for m := mask; m != 0; m &= m - 1 {
+			acc, ok := p.lr.insp.Accesses(b, w, pc, bits.TrailingZeros32(m), p.acc[:0])
+			p.acc = acc
+			if !ok {
+				p.bm.unknown = true
+				break
+			}
+			for _, a := range acc {
+				if a.Space != emu.Global {
+					continue
+				}
+				sp := span{a.Addr, a.Addr + uint64(a.Size)}
+				if a.Read {
+					p.bm.reads = appendSpan(p.bm.reads, sp)
+				}
+				if a.Write {
+					p.bm.writes = appendSpan(p.bm.writes, sp)
+				}
+			}
+		}
+	}
 	for i, s := range p.sels {
 		if s != nil {
 			n, _ := s.count(p.k, pc, p.t, w, mask)
@@ -106,10 +143,12 @@ func Profile(ld *Loaded) (*Golden, error) {
 			lp.Addrs[pc], lp.Texts[pc] = lr.where(uint32(pc))
 			lp.Ops[pc] = lr.sites[pc].Op
 		}
-		p.lp, p.k = &lp, k
+		p.lp, p.k, p.lr = &lp, k, lr
 		r := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
+		g.blocks = append(g.blocks, make([]blockMem, lr.blocks))
 		for bi := range lr.blocks {
 			clear(p.counts)
+			p.bm = blockMem{}
 			if err := r.Start(bi); err != nil {
 				return nil, fmt.Errorf("the golden run faults: %w", err)
 			}
@@ -125,6 +164,9 @@ func Profile(ld *Loaded) (*Golden, error) {
 				}
 			}
 			lp.WarpInsts += r.B.Steps
+			p.bm.steps = r.B.Steps
+			p.bm.reads, p.bm.writes = mergeSpans(p.bm.reads), mergeSpans(p.bm.writes)
+			g.blocks[k][bi] = p.bm
 			for wi := range r.B.Warps {
 				lp.ThreadInsts += r.B.Warps[wi].ThreadSteps
 			}
@@ -139,6 +181,7 @@ func Profile(ld *Loaded) (*Golden, error) {
 	}
 	g.Total = p.t
 	g.sites = m.sites
+	m.dev.Save(&g.final)
 	outs, err := ld.readOutputs(m.result())
 	if err != nil {
 		return nil, err
@@ -181,7 +224,22 @@ func (ld *Loaded) allocated(s *emu.Setup) []span {
 	for _, r := range ld.regions(s.Buffers) {
 		out = append(out, span{r.Addr, r.Addr + r.Bytes})
 	}
-	slices.SortFunc(out, func(a, b span) int {
+	return mergeSpans(out)
+}
+
+// appendSpan adds sp to a list, joining it to the last span when they
+// touch (accesses come mostly in order).
+func appendSpan(list []span, sp span) []span {
+	if n := len(list); n > 0 && sp.lo <= list[n-1].hi && sp.hi >= list[n-1].lo {
+		list[n-1] = span{min(sp.lo, list[n-1].lo), max(sp.hi, list[n-1].hi)}
+		return list
+	}
+	return append(list, sp)
+}
+
+// mergeSpans sorts spans and joins those that overlap or touch.
+func mergeSpans(list []span) []span {
+	slices.SortFunc(list, func(a, b span) int {
 		switch {
 		case a.lo < b.lo:
 			return -1
@@ -191,7 +249,7 @@ func (ld *Loaded) allocated(s *emu.Setup) []span {
 		return 0
 	})
 	var merged []span
-	for _, sp := range out {
+	for _, sp := range list {
 		if n := len(merged); n > 0 && sp.lo <= merged[n-1].hi {
 			merged[n-1].hi = max(merged[n-1].hi, sp.hi)
 			continue
@@ -199,6 +257,43 @@ func (ld *Loaded) allocated(s *emu.Setup) []span {
 		merged = append(merged, sp)
 	}
 	return merged
+}
+
+// overlaps reports whether two sorted span lists share an address.
+func overlaps(a, b []span) bool {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i].hi <= b[j].lo:
+			i++
+		case b[j].hi <= a[i].lo:
+			j++
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// subtract removes the addresses of b (sorted) from a (sorted).
+func subtract(a, b []span) []span {
+	var out []span
+	j := 0
+	for _, sp := range a {
+		lo := sp.lo
+		for j < len(b) && b[j].hi <= lo {
+			j++
+		}
+		for k := j; k < len(b) && b[k].lo < sp.hi; k++ {
+			if b[k].lo > lo {
+				out = append(out, span{lo, b[k].lo})
+			}
+			lo = max(lo, b[k].hi)
+		}
+		if lo < sp.hi {
+			out = append(out, span{lo, sp.hi})
+		}
+	}
+	return out
 }
 
 // rfShape is an SM's register file (32-bit registers) and resident

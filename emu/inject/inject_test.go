@@ -324,3 +324,20 @@ func elements(b []byte) []uint32 {
 
 var _ = strconv.Itoa
 var _ = elements
+
+// The span arithmetic the skipping of golden blocks relies on.
+func TestSpans(t *testing.T) {
+	a := mergeSpans([]span{{10, 20}, {0, 5}, {5, 8}, {30, 40}, {15, 25}})
+	if fmt.Sprint(a) != "[{0 8} {10 25} {30 40}]" {
+		t.Fatalf("merge: %v", a)
+	}
+	if !overlaps(a, []span{{24, 26}}) || overlaps(a, []span{{8, 10}, {25, 30}}) || overlaps(a, nil) {
+		t.Fatal("overlaps")
+	}
+	if got := subtract(a, []span{{2, 4}, {12, 35}}); fmt.Sprint(got) != "[{0 2} {4 8} {10 12} {35 40}]" {
+		t.Fatalf("subtract: %v", got)
+	}
+	if got := appendSpan(appendSpan(nil, span{0, 4}), span{4, 8}); fmt.Sprint(got) != "[{0 8}]" {
+		t.Fatalf("append: %v", got)
+	}
+}
