@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -127,15 +128,7 @@ func (m *machine) runChunk(injs []*injection, emit func(*injection)) error {
 			}
 			m.dev.Save(&m.after)
 			m.dev.Restore(&m.before)
-			slices.SortStableFunc(here, func(a, b *injection) int {
-				switch {
-				case a.seq < b.seq:
-					return -1
-				case a.seq > b.seq:
-					return 1
-				}
-				return 0
-			})
+			slices.SortStableFunc(here, func(a, b *injection) int { return cmp.Compare(a.seq, b.seq) })
 			if err := r.Start(bi); err != nil {
 				return err
 			}

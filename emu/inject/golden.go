@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -239,15 +240,7 @@ func appendSpan(list []span, sp span) []span {
 
 // mergeSpans sorts spans and joins those that overlap or touch.
 func mergeSpans(list []span) []span {
-	slices.SortFunc(list, func(a, b span) int {
-		switch {
-		case a.lo < b.lo:
-			return -1
-		case a.lo > b.lo:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(list, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
 	var merged []span
 	for _, sp := range list {
 		if n := len(merged); n > 0 && sp.lo <= merged[n-1].hi {

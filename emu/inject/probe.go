@@ -1,6 +1,7 @@
 package inject
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math/bits"
@@ -26,15 +27,7 @@ func newLocateProbe(k int, t int64, sels []*selector, here []*injection) *locate
 		p.queues[inj.exp] = append(p.queues[inj.exp], inj)
 	}
 	for _, q := range p.queues {
-		slices.SortStableFunc(q, func(a, b *injection) int {
-			switch {
-			case a.r < b.r:
-				return -1
-			case a.r > b.r:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(q, func(a, b *injection) int { return cmp.Compare(a.r, b.r) })
 	}
 	return p
 }
