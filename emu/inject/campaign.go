@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/usse"
 )
 
 // Campaign is a campaign file (docs/inject.md).
@@ -333,6 +334,9 @@ func LoadCampaign(c *Campaign, path string) (*Loaded, error) {
 	ldata, err := os.ReadFile(lp)
 	if err != nil {
 		return nil, err
+	}
+	if usse.IsLaunch(ldata) {
+		return nil, fmt.Errorf("%s: a shader launch file (sgx543): shaders run outside the engine fault injection hooks into (docs/inject.md)", lp)
 	}
 	l, err := emu.ParseLaunch(ldata)
 	if err != nil {

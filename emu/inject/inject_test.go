@@ -341,3 +341,39 @@ func TestSpans(t *testing.T) {
 		t.Fatalf("append: %v", got)
 	}
 }
+
+// Selections: a time window keeps injections inside it, a kernel that is
+// not the launch's leaves nothing to draw, a pc keeps them at that address.
+func TestSelection(t *testing.T) {
+	c := &Campaign{Launch: "../../../examples/tesla/vecadd.json", Seed: 8, Experiments: []Experiment{
+		{Name: "window", Model: ModelFlip1, Group: "gp", Window: []int64{30, 60}, Injections: 40},
+		{Name: "rf-window", Model: ModelRF, Window: []int64{0, 10}, Injections: 20},
+		{Name: "mem-window", Model: ModelMemGlobal, Window: []int64{90, 104}, Injections: 20},
+		{Name: "other-kernel", Model: ModelFlip1, Group: "gp", Kernel: "nosuch", Injections: 5},
+		{Name: "pc", Model: ModelZero, Group: "ld", PC: []string{"0x40"}, Injections: 20}}}
+	ld, g := campaign(t, c)
+	for _, r := range run(t, ld, g, Options{}) {
+		switch r.Exp {
+		case "window":
+			if r.Time < 30 || r.Time >= 60 {
+				t.Errorf("outside [30, 60): %s", r.line())
+			}
+		case "rf-window":
+			if r.Time >= 10 {
+				t.Errorf("outside [0, 10): %s", r.line())
+			}
+		case "mem-window":
+			if r.Time < 90 {
+				t.Errorf("outside [90, 104): %s", r.line())
+			}
+		case "other-kernel":
+			if r.Outcome != NoSite {
+				t.Errorf("a kernel the launch does not run: %s", r.line())
+			}
+		case "pc":
+			if r.PC != "0x0040" || r.Op != "GLD.U32" {
+				t.Errorf("not at 0x40: %s", r.line())
+			}
+		}
+	}
+}
