@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	mbits "math/bits"
 )
 
 // Instance is the state of one program instance (a vertex or a fragment;
@@ -141,9 +142,9 @@ func vop(v int, a, b float32) float32 {
 		return a + b
 	case vSub:
 		return a - b
-	case vFrc:
-		return a - float32(math.Floor(float64(a)))
-	case vSubflr:
+	case vFrc, vSubflr:
+		// Vita3K: "Dest = Source1 - Floor(Source2)" (the fractional part
+		// when both sources are one register)
 		return a - float32(math.Floor(float64(b)))
 	case vMin:
 		return float32(minMax(float64(a), float64(b), false))
@@ -180,34 +181,36 @@ func minMax(a, b float64, isMax bool) float64 {
 }
 
 // testResult applies a test's sign and zero tests (aux2 of kTest,
-// kTestMask): sign t(rue) n(egative) p(ositive), zero t z(ero) n(on)z(ero),
-// combined by and (bit 4) or or.
+// kTestMask) to a float result.
 func testResult(code uint32, r float32) bool {
-	var sign, zero bool
+	return testFlags(code, r < 0, r > 0, r == 0)
+}
+
+// testFlags combines a result's sign and zero: sign test t(rue)
+// n(egative) p(ositive), zero test t z(ero) n(on)z(ero), combined by and
+// (bit 4) or or; value 3 of either test fails.
+func testFlags(code uint32, neg, pos, zero bool) bool {
+	var sign, z bool
 	switch code & 3 {
 	case 0:
 		sign = true
 	case 1:
-		sign = r < 0
+		sign = neg
 	case 2:
-		sign = r > 0
-	case 3:
-		sign = false
+		sign = pos
 	}
 	switch code >> 2 & 3 {
 	case 0:
-		zero = true
+		z = true
 	case 1:
-		zero = r == 0
+		z = zero
 	case 2:
-		zero = r != 0
-	case 3:
-		zero = false
+		z = !zero
 	}
 	if code>>4&1 != 0 {
-		return sign && zero
+		return sign && z
 	}
-	return sign || zero
+	return sign || z
 }
 
 // cmovTest is the condition of cmov on source 0's channel value
@@ -435,6 +438,9 @@ func (q *quad) derivative(c *Code, o *op, mask uint8) error {
 			t.storeRaw(o, &raw)
 		case kTest:
 			t.P[o.words[0]&3] = testResult(o.aux2, diff[0])
+			if o.n > 0 {
+				t.writeF(&o.dst[0], diff[0])
+			}
 		}
 		if t.fault != nil {
 			err := t.fault
@@ -549,11 +555,21 @@ func (t *Instance) step(c *Code, o *op, tr *tracer) (laneStatus, error) {
 		}
 		t.storeRaw(o, &rawv)
 	case kTestMask:
+		var dot float32
 		for i := 0; i < 4; i++ {
 			a := applyMods(t.readF(&o.src[0][i]), o.mods[0])
 			b := t.readF(&o.src[1][i])
+			res[i] = vop(int(o.aux), a, b)
+			if o.aux == vDp {
+				dot += float32(a * b)
+			}
+		}
+		for i := 0; i < 4; i++ {
+			if o.aux == vDp {
+				res[i] = dot // a dot product of the four channels, tested in each
+			}
 			rawv[i] = 0
-			if testResult(o.aux2, vop(int(o.aux), a, b)) {
+			if testResult(o.aux2, res[i]) {
 				rawv[i] = maskTrue(o.sfmt)
 			}
 		}
@@ -561,9 +577,16 @@ func (t *Instance) step(c *Code, o *op, tr *tracer) (laneStatus, error) {
 	case kTest:
 		a := applyMods(t.readF(&o.src[0][0]), o.mods[0])
 		b := t.readF(&o.src[1][0])
-		t.P[o.words[0]&3] = testResult(o.aux2, vop(int(o.aux), a, b))
+		r := vop(int(o.aux), a, b)
+		t.P[o.words[0]&3] = testResult(o.aux2, r)
+		if o.n > 0 {
+			t.writeF(&o.dst[0], r)
+		}
+	case kTestInt, kTestMaskInt:
+		t.testInt(o)
 	case kBitwise:
 		a, b := t.raw(&o.src[0][0]), t.raw(&o.src[1][0])
+		b = mbits.RotateLeft32(b, int(o.words[1]))
 		if o.aux2 != 0 {
 			b = ^b
 		}

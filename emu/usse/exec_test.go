@@ -293,7 +293,7 @@ func TestEveryForm(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		ops := lower(&in, 0, i%2 == 0)
+		ops := lower(&in, 0, i%2 == 0, nil)
 		if len(ops) == 0 {
 			t.Fatalf("%016x: no ops", x)
 		}

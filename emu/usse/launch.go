@@ -70,8 +70,9 @@ func (v *Values) UnmarshalJSON(b []byte) error {
 
 // Output is one thing to write after the run, per instance in order.
 type Output struct {
-	// Name: "POSITION" (vertex programs: o0..o3) or "COLOR" (fragment
-	// programs: the colour where the GXP says, in its format).
+	// Name: "POSITION" (vertex programs: o0..o3), "COLOR" (fragment
+	// programs: the colour where the GXP says, in its format) or "DEPTH"
+	// (fragment programs: what depthf wrote).
 	Name string `json:"name"`
 	// Reg: the first register of a run of Components channels ("o4",
 	// "pa0", "r2", "sa0"), held as Format (f32 default, f16, u8 unorm, raw).
@@ -633,6 +634,9 @@ func (p *Program) fragmentInputs(l *Launch, in *launchInputs, read func(string) 
 			return fmt.Errorf("textures: the program samples texture unit %d (%s); bind a texture to it", x.Texture, p.samplerName(x.Texture))
 		}
 		tx := in.tex[x.Texture]
+		if tx.Cube {
+			return fmt.Errorf("textures: %s is a cube texture; the program samples it before it starts, with 2D coordinates", p.samplerName(x.Texture))
+		}
 		f, err := typeFmt(x.SampleFormat)
 		if err != nil {
 			return err
@@ -758,8 +762,8 @@ func (p *Program) samplerName(unit int) string {
 }
 
 func loadTexture(im emu.Image, read func(string) ([]byte, error)) (*Texture, error) {
-	if im.Buffer != "" || im.Layers.Set() || im.Levels.Set() || im.Cube || len(im.Border) > 0 || im.Compare != "" || im.MipFilter != "" {
-		return nil, fmt.Errorf("only file/fill, format, size, filter, address and normalized apply to shader textures")
+	if im.Buffer != "" || im.Layers.Set() || im.Levels.Set() || len(im.Border) > 0 || im.Compare != "" || im.MipFilter != "" {
+		return nil, fmt.Errorf("only file/fill, format, size, filter, address, cube and normalized apply to shader textures")
 	}
 	if len(im.Size) != 2 {
 		return nil, fmt.Errorf("size needs [width, height]")
@@ -772,7 +776,7 @@ func loadTexture(im emu.Image, read func(string) ([]byte, error)) (*Texture, err
 		}
 		wh[i] = int(v)
 	}
-	tx := &Texture{Width: wh[0], Height: wh[1], Format: im.Format}
+	tx := &Texture{Width: wh[0], Height: wh[1], Format: im.Format, Cube: im.Cube}
 	switch im.Filter {
 	case "", "nearest":
 	case "linear":
@@ -793,7 +797,7 @@ func loadTexture(im emu.Image, read func(string) ([]byte, error)) (*Texture, err
 	if !ok {
 		return nil, tx.Check()
 	}
-	n := wh[0] * wh[1] * ch * size
+	n := tx.faces() * wh[0] * wh[1] * ch * size
 	switch {
 	case im.File != "":
 		b, err := read(im.File)

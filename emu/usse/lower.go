@@ -21,6 +21,7 @@ type lowerer struct {
 	opnds     []usse.Operand
 	out       []op
 	err       error
+	moe       *moeState // the MOE state smlsi set (program order; repeat.go)
 }
 
 func (l *lowerer) field(name string) uint32 {
@@ -139,12 +140,19 @@ func (l *lowerer) floatSrc(o usse.Operand, f fmtID, sel byte, rpt int) chanSrc {
 		}
 		return chanSrc{part: pConst, fmt: f, val: o.Num}
 	case usse.BankGlobal:
-		l.fail("g%d: the global registers' contents are not known", o.Num)
+		l.globalReg(o)
 		return chanSrc{part: pConst}
 	case usse.BankInternal:
 		return l.chanAt(o, fF32, c, rpt)
 	}
 	return l.chanAt(o, f, c, rpt)
+}
+
+// globalReg fails on a global register g0..g63: what they hold is not
+// described anywhere we looked (Vita3K reads none; IMG's SGX540
+// microkernel reads g1 and g22, set by hardware we know nothing of).
+func (l *lowerer) globalReg(o usse.Operand) {
+	l.fail("g%d: %w (what the global registers hold is not known)", o.Num, errUnsupported)
 }
 
 // chanAt is channel c of a register operand holding format f.
@@ -246,9 +254,21 @@ func (l *lowerer) repeats() int {
 	return 1
 }
 
+// progState is what lowering carries from one instruction of a program to
+// the next: the MOE state (repeat.go).
+type progState struct{ moe *moeState }
+
 // lower turns in into ops (at least one; a fault op when it cannot run).
-func lower(in *usse.Inst, idx int32, secondary bool) []op {
-	l := &lowerer{in: in, idx: idx, secondary: secondary}
+// ps carries the program's lowering state (nil: a fresh one).
+func lower(in *usse.Inst, idx int32, secondary bool, ps *progState) []op {
+	if ps == nil {
+		ps = &progState{}
+	}
+	if ps.moe == nil {
+		ps.moe = defaultMOE()
+	}
+	l := &lowerer{in: in, idx: idx, secondary: secondary, moe: ps.moe}
+	defer func() { ps.moe = l.moe }()
 	if in.Form < 0 {
 		return []op{{kind: kFault, inst: idx, err: errors.New("not an instruction")}}
 	}
@@ -305,8 +325,8 @@ func init() {
 		"st":      lowerStore,
 		"phas":    lowerNop,
 		"nop":     lowerNop,
-		"smlsi":   lowerNop,
-		"smbo":    lowerNop,
+		"smlsi":   lowerSmlsi,
+		"smbo":    lowerSmbo,
 		"idf":     lowerNop,
 		"wdf":     lowerNop,
 		"mutex":   lowerNop,
@@ -323,14 +343,23 @@ func init() {
 
 // notEmulated says why the forms without a lowering cannot run.
 var notEmulated = map[string]string{
-	"i8mad2": "its operand fields are not known",
-	"pcoeff": "no description of its operands",
-	"ldrstr": "a microkernel form (SGX540 listing) with no shader use known",
+	"i8mad2": "its operand fields are not known: Vita3K has no fields for it, the seed only a predicate and .sat",
+	"pcoeff": "no description of its operands: the seed names pcoeff/ptoff only, Vita3K has no pattern, no word occurs in any listing",
+	"ldrstr": "it reads and writes the microkernel's register space (IMG's SGX540 listing: ldr r17, #155, drc0), which a vertex or fragment program cannot reach",
 }
 
 func lowerNop(l *lowerer) { l.emit(op{kind: kNop}) }
 
+// lowerEmit: emitvtx ends a vertex program with .end (every Vita vertex
+// program here ends so) and does nothing else here (no later stage runs).
+// emitpds starts a PDS task (IMG's SGX540 microkernel listing), which a
+// shader model has nothing to run on; the other two kinds have no
+// description.
 func lowerEmit(l *lowerer) {
+	if k := l.enum("kind"); k != "emitvtx" {
+		l.fail("%s: %w (emitpds starts a PDS task, a microkernel operation; emit.k1 and emit.k2 have no description)", k, errUnsupported)
+		return
+	}
 	if l.field("end") != 0 {
 		l.emit(op{kind: kEnd})
 		return
@@ -360,19 +389,18 @@ func mods(o usse.Operand) uint8 {
 }
 
 // vector lowers a per-channel float operation: destination operand d,
-// sources srcs (with swizzles), format f, the channels to write, and the
-// register offsets each iteration adds to the destination and sources.
-func (l *lowerer) vector(k kind, aux uint32, d usse.Operand, srcs []usse.Operand, f fmtID, chans []int, rpt int, dstep, sstep int) {
-	for it := 0; it < rpt; it++ {
+// sources srcs (in MOE slots slots; gpi marks VMAD's internal source
+// slots), format f, the channels to write, n iterations in repeat mode
+// mode (repeat.go; multiplier 2).
+func (l *lowerer) vector(k kind, aux uint32, d usse.Operand, srcs []usse.Operand, slots []int, gpi []bool, f fmtID, chans []int, n int, mode rptMode) {
+	for it := 0; it < n; it++ {
 		o := op{kind: k, aux: aux, fmt: f, n: uint8(len(chans)), nsrc: uint8(len(srcs))}
+		doff := l.rptOff(mode, slotDst, d, false, it, 2)
 		for i, c := range chans {
-			o.dst[i] = l.dstChan(d, f, c, it*dstep)
+			o.dst[i] = l.dstChan(d, f, c, doff)
 			for s, so := range srcs {
-				step := it * sstep
-				if so.Bank == usse.BankInternal {
-					step = 0
-				}
-				o.src[s][i] = l.floatSrc(so, f, swz(so.Swizzle, c), step)
+				off := l.rptOff(mode, slots[s], so, gpi != nil && gpi[s], it, 2)
+				o.src[s][i] = l.floatSrc(so, f, swz(so.Swizzle, c), off)
 			}
 		}
 		for s, so := range srcs {
@@ -387,7 +415,7 @@ func lowerVmad2(l *lowerer) {
 	f := l.fmtOf("fmt")
 	d, s0, s1, s2 := l.opnd(0), l.opnd(1), l.opnd(2), l.opnd(3)
 	chans := destChannels(d, f, l.field("mask"), true)
-	l.vector(kMad, 0, d, []usse.Operand{s0, s1, s2}, f, chans, 1, 0, 0)
+	l.vector(kMad, 0, d, []usse.Operand{s0, s1, s2}, []int{slotSrc0, slotSrc1, slotSrc2}, nil, f, chans, 1, rmMOE)
 }
 
 var vopByName = map[string]int{"mul": vMul, "add": vAdd, "frc": vFrc, "dsx": vDsx, "dsy": vDsy, "min": vMin, "max": vMax, "dp": vDp}
@@ -406,55 +434,53 @@ func lowerVnmad(l *lowerer) {
 	chans := destChannels(d, f, l.field("mask"), false)
 	if v == vDp {
 		// a dot product of the written channels, in every written channel
-		l.vector(kDot, uint32(len(chans)), d, []usse.Operand{s1, s2}, f, chans, 1, 0, 0)
+		l.vector(kDot, uint32(len(chans)), d, []usse.Operand{s1, s2}, []int{slotSrc1, slotSrc2}, nil, f, chans, 1, rmMOE)
 		return
 	}
-	l.vector(kVop, uint32(v), d, []usse.Operand{s1, s2}, f, chans, 1, 0, 0)
+	l.vector(kVop, uint32(v), d, []usse.Operand{s1, s2}, []int{slotSrc1, slotSrc2}, nil, f, chans, 1, rmMOE)
 }
 
 // VMAD (op1 0x03, bit 53 set): d = s1*i + i, f32, vec3 or vec4 swizzles.
-// Repeats step external registers by 4 words and internal ones by 1
-// (Vita3K's "both" repeat mode, which the compiler always sets).
+// Repeats follow the instruction's repeat mode (repeat.go); the two
+// internal sources are GPI slots.
 func lowerVmad(l *lowerer) {
 	d, s1, g0, g1 := l.opnd(0), l.opnd(1), l.opnd(2), l.opnd(3)
 	chans := destChannels(d, fF32, l.field("mask"), false)
-	n := l.repeats()
-	dstep := 4
-	if d.Bank == usse.BankInternal {
-		dstep = 1
-	}
-	l.vector(kMad, 0, d, []usse.Operand{s1, g0, g1}, fF32, chans, n, dstep, 4)
+	l.vector(kMad, 0, d, []usse.Operand{s1, g0, g1}, []int{slotSrc1, slotSrc0, slotSrc2}, []bool{false, true, true},
+		fF32, chans, l.repeats(), l.rptModeOf())
 }
 
 // VDP (op1 0x03, bit 53 clear): d = dot(s1, i) over 3 (vec3) or 4
-// channels, written to every channel of the mask. Repeats: the next
-// iteration writes the next destination channel (word) and reads the next
-// four source registers; the internal source stays (atlier.gxp's
-// dot.f32.rpt=2 i1.x, sa0.xyzw, i0.xyzw computes three rows of a matrix
-// product into i1.x, i1.y, i1.z).
+// channels, written to every channel of the mask. Repeats follow the
+// repeat mode, and each iteration rotates the write mask one channel on
+// (Vita3K): atlier.gxp's dot.f32.rpt=2 i1.x, sa0.xyzw, i0.xyzw (external
+// mode: sa0, sa4, sa8) computes three rows of a matrix product into i1.x,
+// i1.y, i1.z.
 func lowerVdp(l *lowerer) {
 	d, s1, g0 := l.opnd(0), l.opnd(1), l.opnd(2)
 	nch := uint32(3)
 	if l.field("op2") != 0 {
 		nch = 4
 	}
-	chans := destChannels(d, fF32, l.field("mask"), false)
+	mask := l.field("mask") & 0xf
+	mode := l.rptModeOf()
 	n := l.repeats()
 	for it := 0; it < n; it++ {
+		chans := destChannels(d, fF32, mask, false)
 		o := op{kind: kDot, aux: nch, fmt: fF32, n: uint8(len(chans)), nsrc: 2}
+		doff := l.rptOff(mode, slotDst, d, false, it, 2)
 		for i, c := range chans {
-			o.dst[i] = l.dstChan(d, fF32, c, it)
+			o.dst[i] = l.dstChan(d, fF32, c, doff)
 		}
+		s1off := l.rptOff(mode, slotSrc1, s1, false, it, 2)
+		g0off := l.rptOff(mode, slotSrc0, g0, true, it, 2)
 		for c := 0; c < int(nch); c++ {
-			step := 4 * it
-			if s1.Bank == usse.BankInternal {
-				step = 0
-			}
-			o.src[0][c] = l.floatSrc(s1, fF32, swz(s1.Swizzle, c), step)
-			o.src[1][c] = l.floatSrc(g0, fF32, swz(g0.Swizzle, c), 0)
+			o.src[0][c] = l.floatSrc(s1, fF32, swz(s1.Swizzle, c), s1off)
+			o.src[1][c] = l.floatSrc(g0, fF32, swz(g0.Swizzle, c), g0off)
 		}
 		o.mods[0], o.mods[1] = mods(s1), mods(g0)
 		l.emit(o)
+		mask = (mask<<1 | mask>>3) & 0xf
 	}
 }
 
@@ -474,10 +500,11 @@ func lowerVcomp(l *lowerer) {
 	n := l.repeats()
 	for it := 0; it < n; it++ {
 		o := op{kind: kComplex, aux: uint32(v), fmt: df, sfmt: sf, n: uint8(len(chans)), nsrc: 1, mods: [3]uint8{mods(s)}}
+		doff := l.rptOff(rmMOE, slotDst, d, false, it, 2)
 		for i, ch := range chans {
-			o.dst[i] = l.dstChan(d, df, ch, it)
+			o.dst[i] = l.dstChan(d, df, ch, doff)
 		}
-		o.src[0][0] = l.floatSrc(s, sf, c, it)
+		o.src[0][0] = l.floatSrc(s, sf, c, l.rptOff(rmMOE, slotSrc1, s, false, it, 2))
 		l.emit(o)
 	}
 }
@@ -490,14 +517,18 @@ func lowerVmov(l *lowerer) {
 	d := l.opnd(0)
 	chans := destChannels(d, f, l.field("mask"), true)
 	n := l.repeats()
-	step := 2 // Vita3K: repeats advance doubled registers by 2 words
+	mult := 1 // Vita3K: MOE repeats, multiplier 2 for f16/f32, 1 for the others
+	if f == fF16 || f == fF32 {
+		mult = 2
+	}
 	if l.field("op") == 0 {
 		s := l.opnd(1)
 		for it := 0; it < n; it++ {
 			o := op{kind: kMov, fmt: f, n: uint8(len(chans)), nsrc: 1}
+			doff, soff := l.rptOff(rmMOE, slotDst, d, false, it, mult), l.rptOff(rmMOE, slotSrc1, s, false, it, mult)
 			for i, c := range chans {
-				o.dst[i] = l.dstChan(d, f, c, it*step)
-				o.src[0][i] = l.rawSrc(s, f, swz(s.Swizzle, c), it*step)
+				o.dst[i] = l.dstChan(d, f, c, doff)
+				o.src[0][i] = l.rawSrc(s, f, swz(s.Swizzle, c), soff)
 			}
 			l.emit(o)
 		}
@@ -519,15 +550,17 @@ func lowerVmov(l *lowerer) {
 	test := l.field("cond")<<1 | l.field("tstb")
 	for it := 0; it < n; it++ {
 		o := op{kind: kCmov, aux: test, fmt: f, sfmt: tf, n: uint8(len(chans)), nsrc: 3}
+		doff := l.rptOff(rmMOE, slotDst, d, false, it, mult)
+		off0, off1, off2 := l.rptOff(rmMOE, slotSrc0, s0, false, it, mult), l.rptOff(rmMOE, slotSrc1, s1, false, it, mult), l.rptOff(rmMOE, slotSrc2, s2, false, it, mult)
 		for i, c := range chans {
-			o.dst[i] = l.dstChan(d, f, c, it*step)
+			o.dst[i] = l.dstChan(d, f, c, doff)
 			sel0 := "xyzw"[c]
 			if l.field("s0sel") != 0 {
 				sel0 = swz(s1.Swizzle, c)
 			}
-			o.src[0][i] = l.rawSrc(s0, tf, sel0, it*step)
-			o.src[1][i] = l.rawSrc(s1, f, swz(s1.Swizzle, c), it*step)
-			o.src[2][i] = l.rawSrc(s2, f, swz(s2.Swizzle, c), it*step)
+			o.src[0][i] = l.rawSrc(s0, tf, sel0, off0)
+			o.src[1][i] = l.rawSrc(s1, f, swz(s1.Swizzle, c), off1)
+			o.src[2][i] = l.rawSrc(s2, f, swz(s2.Swizzle, c), off2)
 		}
 		l.emit(o)
 	}
@@ -544,6 +577,9 @@ func (l *lowerer) rawSrc(o usse.Operand, f fmtID, sel byte, rpt int) chanSrc {
 		return chanSrc{part: pConst, fmt: f, val: o.Num}
 	case usse.BankConst:
 		return chanSrc{part: pConst, fmt: f, val: usse.ConstValue(o.Num, sel, false)}
+	case usse.BankGlobal:
+		l.globalReg(o)
+		return chanSrc{part: pConst}
 	}
 	c := chanIndex(sel)
 	if c < 0 {

@@ -155,14 +155,16 @@ func lowerSop2(l *lowerer) {
 	l.sopOperands(&o)
 }
 
+// sopOperands emits a sum of products per repeat (MOE mode, Vita3K's
+// default multiplier 2).
 func (l *lowerer) sopOperands(o *op) {
 	d, s1, s2 := l.opnd(0), l.opnd(1), l.opnd(2)
 	n := l.repeats()
 	for it := 0; it < n; it++ {
 		x := *o
-		x.dst[0] = l.dstChan(d, fU32, 0, it)
-		x.src[0][0] = l.rawSrc(s1, fU32, 'x', it)
-		x.src[1][0] = l.rawSrc(s2, fU32, 'x', it)
+		x.dst[0] = l.dstChan(d, fU32, 0, l.rptOff(rmMOE, slotDst, d, false, it, 2))
+		x.src[0][0] = l.rawSrc(s1, fU32, 'x', l.rptOff(rmMOE, slotSrc1, s1, false, it, 2))
+		x.src[1][0] = l.rawSrc(s2, fU32, 'x', l.rptOff(rmMOE, slotSrc2, s2, false, it, 2))
 		l.emit(x)
 	}
 }
@@ -205,7 +207,12 @@ func alphaSel(s uint32) uint32 {
 	return s
 }
 
-func lowerSop3(l *lowerer) { l.fail("sop3: %w (no description of its selectors)", errUnsupported) }
+// SOP3 (op1 0x11): only field names are known (Vita3K's pattern: colour
+// op add/sub, csel1, csel2, asel1, aop, modifiers, a source 0; its
+// translator leaves it unimplemented), not how the third source enters.
+func lowerSop3(l *lowerer) {
+	l.fail("sop3: %w (no description of how its three sources combine)", errUnsupported)
+}
 
 // sop runs a sum of products on the four bytes of one word.
 func (t *Instance) sop(o *op) {
@@ -265,10 +272,17 @@ func (t *Instance) sop(o *op) {
 	t.write(&o.dst[0], r)
 }
 
-// I8MAD (op1 0x13): per byte, source1 * source2 + source0 (or minus with
-// the negate), 8-bit integers after Vita3K (multiply without rescaling),
-// saturated with .sat, else wrapped. csel/asel pick the add source's
-// channels; the component modifiers are not emulated.
+// I8MAD (op1 0x13): per byte (x y z colour, w alpha), source1 * source2
+// + source0 (or minus it with s0neg), 8-bit integers after Vita3K
+// (multiply without rescaling), saturated to 0..255 with .sat, else
+// wrapped. The channel selects are Vita3K's: csel0 picks the added colour
+// (0 source 0's, 1 source 1's, 2 source 0's alpha in every colour
+// channel, 3 source 1's alpha), asel0 the added alpha (source 0's or 1's),
+// csel1 and csel2 replace the colour of source 1 or 2 by its alpha before
+// the multiply (source 1 as selected also feeds csel0 1 and 3). The six
+// component modifiers (cmod0..2, amod0..2) have no description (Vita3K:
+// "Custom modifiers for components not handled") and fault. Repeats: MOE
+// mode, multiplier 2.
 func lowerI8mad(l *lowerer) {
 	for _, m := range []string{"cmod0", "cmod1", "cmod2", "amod0", "amod1", "amod2"} {
 		if l.field(m) != 0 {
@@ -276,29 +290,57 @@ func lowerI8mad(l *lowerer) {
 			return
 		}
 	}
-	if l.field("csel0") != 0 || l.field("asel0") != 0 || l.field("csel1") != 0 || l.field("csel2") != 0 {
-		l.fail("i8mad channel selects: %w", errUnsupported)
-		return
-	}
 	d, s0, s1, s2 := l.opnd(0), l.opnd(1), l.opnd(2), l.opnd(3)
 	n := l.repeats()
 	for it := 0; it < n; it++ {
 		o := op{kind: kIntMad, aux: intMad8, aux2: l.field("sat") | l.field("s0neg")<<1, n: 1}
-		o.dst[0] = l.dstChan(d, fU32, 0, it)
-		o.src[0][0] = l.rawSrc(s0, fU32, 'x', it)
-		o.src[1][0] = l.rawSrc(s1, fU32, 'x', it)
-		o.src[2][0] = l.rawSrc(s2, fU32, 'x', it)
+		o.words[0] = l.field("csel0") | l.field("asel0")<<2 | l.field("csel1")<<3 | l.field("csel2")<<4
+		o.dst[0] = l.dstChan(d, fU32, 0, l.rptOff(rmMOE, slotDst, d, false, it, 2))
+		o.src[0][0] = l.rawSrc(s0, fU32, 'x', l.rptOff(rmMOE, slotSrc0, s0, false, it, 2))
+		o.src[1][0] = l.rawSrc(s1, fU32, 'x', l.rptOff(rmMOE, slotSrc1, s1, false, it, 2))
+		o.src[2][0] = l.rawSrc(s2, fU32, 'x', l.rptOff(rmMOE, slotSrc2, s2, false, it, 2))
 		l.emit(o)
 	}
 }
 
+// I16MAD (op1 0x14), after Vita3K's reading: the two 16-bit halves of
+// source 0 times one channel of source 1 plus one channel of source 2,
+// written to the two halves of the destination; mode 0/1 unsigned, 2/3
+// signed, 1 and 3 saturating to the 16-bit range (else wrapping). Sources
+// 1 and 2 are the low half, or with format 1 a byte (the low byte, or
+// byte 1 with sel1hi/sel2hi), sign-extended in the signed modes. s2neg
+// negates source 2 (its name; Vita3K ignores it). abs, or_shift and the
+// source formats 2 and 3 have no description and fault. Registers are not
+// doubled. Repeats: MOE mode, multiplier 2.
 func lowerI16mad(l *lowerer) {
-	l.fail("i16mad: %w (no public description of its operand forms)", errUnsupported)
+	if l.field("abs") != 0 || l.field("orshift") != 0 {
+		l.fail("i16mad abs/or_shift: %w (no description of them)", errUnsupported)
+		return
+	}
+	if l.field("s1fmt") > 1 || l.field("s2fmt") > 1 {
+		l.fail("i16mad source format %d/%d: %w (formats 0 and 1 are known)", l.field("s1fmt"), l.field("s2fmt"), errUnsupported)
+		return
+	}
+	mode := l.field("mode")
+	d, s0, s1, s2 := l.opnd(0), l.opnd(1), l.opnd(2), l.opnd(3)
+	n := l.repeats()
+	for it := 0; it < n; it++ {
+		o := op{kind: kIntMad, aux: intMad16, n: 1}
+		o.aux2 = mode>>1 | (mode&1)<<1 | l.field("s2neg")<<2
+		o.words[0] = l.field("s1fmt") | l.field("sel1hi")<<2
+		o.words[1] = l.field("s2fmt") | l.field("sel2hi")<<2
+		o.dst[0] = l.dstChan(d, fU32, 0, l.rptOff(rmMOE, slotDst, d, false, it, 2))
+		o.src[0][0] = l.rawSrc(s0, fU32, 'x', l.rptOff(rmMOE, slotSrc0, s0, false, it, 2))
+		o.src[1][0] = l.rawSrc(s1, fU32, 'x', l.rptOff(rmMOE, slotSrc1, s1, false, it, 2))
+		o.src[2][0] = l.rawSrc(s2, fU32, 'x', l.rptOff(rmMOE, slotSrc2, s2, false, it, 2))
+		l.emit(o)
+	}
 }
 
 // Integer multiply-add variants (aux of kIntMad).
 const (
 	intMad8     = iota
+	intMad16    // I16MAD: two halves of source 0
 	intMad16x16 // I32MAD: 16-bit halves of sources 0 and 1, source 2 32 or 16 bits
 	intMad32    // I32MAD2 step 0
 	intMadAcc   // I32MAD2 step 1: the accumulated source 2 (Vita3K's console tests)
@@ -372,17 +414,9 @@ func (t *Instance) intOp(o *op) {
 	var r uint32
 	switch o.aux {
 	case intMad8:
-		for k := 0; k < 4; k++ {
-			x := int32(a >> (8 * k) & 0xff)
-			v := int32(b>>(8*k)&0xff)*int32(c>>(8*k)&0xff) + x
-			if o.aux2&2 != 0 {
-				v -= 2 * x
-			}
-			if o.aux2&1 != 0 {
-				v = min(max(v, 0), 255)
-			}
-			r |= uint32(v&0xff) << (8 * k)
-		}
+		r = i8mad(a, b, c, o.words[0], o.aux2)
+	case intMad16:
+		r = i16mad(a, b, c, o.words[0], o.words[1], o.aux2)
 	case intMad16x16:
 		var v int64
 		if signed {
@@ -417,4 +451,83 @@ func (t *Instance) intOp(o *op) {
 		return
 	}
 	t.write(&o.dst[0], r)
+}
+
+// i8mad is I8MAD on the words of sources 0, 1, 2 (sel: csel0 | asel0<<2
+// | csel1<<3 | csel2<<4; flags: sat | s0neg<<1).
+func i8mad(a, b, c, sel, flags uint32) uint32 {
+	byteOf := func(w uint32, k int) int32 { return int32(w >> (8 * k) & 0xff) }
+	var r uint32
+	for k := 0; k < 4; k++ {
+		m1, m2 := byteOf(b, k), byteOf(c, k)
+		var add int32
+		if k < 3 {
+			if sel>>3&1 != 0 {
+				m1 = byteOf(b, 3)
+			}
+			if sel>>4&1 != 0 {
+				m2 = byteOf(c, 3)
+			}
+			switch sel & 3 {
+			case 0:
+				add = byteOf(a, k)
+			case 1:
+				add = m1
+			case 2:
+				add = byteOf(a, 3)
+			case 3:
+				add = byteOf(b, 3)
+			}
+		} else {
+			add = byteOf(a, 3)
+			if sel>>2&1 != 0 {
+				add = byteOf(b, 3)
+			}
+		}
+		if flags&2 != 0 {
+			add = -add
+		}
+		v := m1*m2 + add
+		if flags&1 != 0 {
+			v = min(max(v, 0), 255)
+		}
+		r |= uint32(v&0xff) << (8 * k)
+	}
+	return r
+}
+
+// i16mad is I16MAD on the words of sources 0, 1, 2 (f1, f2: format | hi<<2
+// of sources 1 and 2; flags: signed | sat<<1 | s2neg<<2).
+func i16mad(a, b, c, f1, f2, flags uint32) uint32 {
+	signed := flags&1 != 0
+	ext := func(v uint32, bits int) int64 {
+		v &= 1<<bits - 1
+		if signed && v>>(bits-1)&1 != 0 {
+			return int64(v) - 1<<bits
+		}
+		return int64(v)
+	}
+	chanOf := func(w, f uint32) int64 {
+		if f&3 == 1 { // a byte
+			return ext(w>>(8*(f>>2&1)), 8)
+		}
+		return ext(w, 16)
+	}
+	m, add := chanOf(b, f1), chanOf(c, f2)
+	if flags&4 != 0 {
+		add = -add
+	}
+	var r uint32
+	for h := 0; h < 2; h++ {
+		v := ext(a>>(16*h), 16)*m + add
+		if flags&2 != 0 {
+			lo, hi := int64(0), int64(0xffff)
+			if signed {
+				lo, hi = -0x8000, 0x7fff
+			}
+			v = min(max(v, lo), hi)
+		}
+		r |= uint32(v&0xffff) << (16 * h)
+	}
+	return r
 }

@@ -45,118 +45,27 @@ func lowerVpck(l *lowerer) {
 		chans = chans[:2]
 	}
 	n := l.repeats()
-	dwords := wordsFor(df, chans)
+	smult := 1 // Vita3K's repeat multipliers: sources 2 when they are floats, destination 1
+	if sf.isFloat() {
+		smult = 2
+	}
 	for it := 0; it < n; it++ {
 		o := op{kind: kPack, fmt: df, sfmt: sf, aux: scale, n: uint8(len(chans)), nsrc: 1}
+		doff := l.rptOff(rmMOE, slotDst, d, false, it, 1)
 		for k, c := range chans {
 			s := sel[k&3]
 			if floats {
 				s = sel[c]
 			}
-			o.dst[k] = l.dstChan(d, df, c, it*dwords)
-			src, ch := s1, int(s)
+			o.dst[k] = l.dstChan(d, df, c, doff)
+			src, ch, slot := s1, int(s), slotSrc1
 			if sf == fF32 && s >= 2 && s2.Bank != usse.BankImm {
-				src, ch = s2, int(s)-2
+				src, ch, slot = s2, int(s)-2, slotSrc2
 			}
-			o.src[0][k] = l.rawSrc(src, sf, "xyzw"[ch&3], it*2)
+			o.src[0][k] = l.rawSrc(src, sf, "xyzw"[ch&3], l.rptOff(rmMOE, slot, src, false, it, smult))
 		}
 		l.emit(o)
 	}
-}
-
-// wordsFor is how many register words the channels of a format span.
-func wordsFor(f fmtID, chans []int) int {
-	if len(chans) == 0 {
-		return 1
-	}
-	hi := chans[len(chans)-1]
-	off, _ := chanPlace(f, hi)
-	return off + 1
-}
-
-// Test ALU operations (VTST/VTSTMSK alu_sel 0: the float table).
-var testOps = map[string]int{"add": vAdd, "frc": vFrc, "rcp": vRcp, "rsq": vRsq, "log": vLog, "exp": vExp,
-	"dp": vDp, "min": vMin, "max": vMax, "dsx": vDsx, "dsy": vDsy, "mul": vMul, "sub": vSub}
-
-// testCode packs a test's sign test, zero test and combination (aux2).
-func (l *lowerer) testCode() uint32 {
-	return l.field("signtst") | l.field("zerotst")<<2 | l.field("crand")<<4
-}
-
-// testALU is the float operation of a test and its format; the integer
-// tables (alu_sel 1..3) are not emulated.
-func (l *lowerer) testALU() (int, fmtID, bool) {
-	if l.field("alusel") != 0 {
-		l.fail("integer tests (alu_sel %d): %w", l.field("alusel"), errUnsupported)
-		return 0, 0, false
-	}
-	name := l.enum("aluop")
-	v, ok := testOps[name]
-	if !ok {
-		l.fail("test operation %q: %w", name, errUnsupported)
-		return 0, 0, false
-	}
-	f := fF32
-	if l.enum("prec") == "f16" {
-		f = fF16
-	}
-	return v, f, true
-}
-
-// VTSTMSK (op1 0x0F): computes s1 OP s2 on four channels, tests each result
-// (sign test, zero test, and/or) and writes an all-ones or zero mask per
-// channel in the mask format (u8: bytes of one register; f16: halves; f32:
-// words).
-func lowerVtstmsk(l *lowerer) {
-	v, f, ok := l.testALU()
-	if !ok {
-		return
-	}
-	mf := map[string]fmtID{".u8": fU8, ".f16": fF16, ".f32": fF32}[l.enum("mtype")]
-	d, s1, s2 := l.opnd(0), l.opnd(1), l.opnd(2)
-	o := op{kind: kTestMask, aux: uint32(v), aux2: l.testCode(), fmt: f, sfmt: mf, n: 4, nsrc: 2}
-	scalar := v == vRcp || v == vRsq || v == vLog || v == vExp
-	for c := 0; c < 4; c++ {
-		o.dst[c] = l.dstChan(d, mf, c, 0)
-		sel1 := byte("xyzw"[c])
-		if scalar {
-			// the complex unit is scalar: every channel tests the x result
-			// (vtstmsk_log_mask2: the y mask equals the x mask on the console)
-			sel1 = 'x'
-		}
-		o.src[0][c] = l.floatSrc(s1, f, sel1, 0)
-		sel := byte("xyzw"[c])
-		if l.field("s2vs") != 0 {
-			sel = 'x' // a scalar second source (our reading of src2_vscomp)
-		}
-		o.src[1][c] = l.floatSrc(s2, f, sel, 0)
-	}
-	if l.field("s1neg") != 0 {
-		o.mods[0] = modNeg
-	}
-	l.emit(o)
-}
-
-// VTST (op1 0x09): the same test on channel "chan" sets predicate pdst.
-func lowerVtst(l *lowerer) {
-	v, f, ok := l.testALU()
-	if !ok {
-		return
-	}
-	s1, s2 := l.opnd(0), l.opnd(1)
-	c := int(l.field("chan") & 3)
-	o := op{kind: kTest, aux: uint32(v), aux2: l.testCode(), fmt: f, n: 1, nsrc: 2}
-	o.words[0] = l.field("pdst")
-	o.src[0][0] = l.floatSrc(s1, f, "xyzw"[c], 0)
-	sel := byte("xyzw"[c])
-	if l.field("s2vs") != 0 {
-		sel = 'x'
-	}
-	o.src[1][0] = l.floatSrc(s2, f, sel, 0)
-	if l.field("s1neg") != 0 {
-		o.mods[0] = modNeg
-	}
-	l.emit(o)
 }
 
 // Bitwise operations (aux of kBitwise).
@@ -170,19 +79,25 @@ const (
 	bwAsr
 )
 
-var bwByName = map[string]int{"and": bwAnd, "or": bwOr, "xor": bwXor, "shl": bwShl, "rol": bwRol, "shr": bwShr, "asr": bwAsr}
+var bwByName = map[string]int{"and": bwAnd, "or": bwOr, "xor": bwXor, "xor.op2": bwXor, "shl": bwShl, "rol": bwRol, "shr": bwShr, "asr": bwAsr}
 
 // VBW (op1 0x0A..0x0E): d = s1 OP s2 on 32-bit words; s2 may be the 16-bit
-// immediate, inverted (~). Repeats step every register by one word.
+// immediate. Source 2 is rotated left by s2rot bits and then inverted
+// (s2inv): IMG's SGX540 disassembler, on words this spec decodes alike,
+// prints the rotated immediate (0xfc00 rotated by 18 is
+// "~#0xF0000003", 0xff00 by 20 "~#0xF000000F"); that a register source
+// rotates too is our reading of the field (Vita3K: src2_rot). op1 0x0B
+// with op2 set is xor as with op2 clear (Vita3K's decode). rlp (op1
+// 0x0E) has no description. Repeats: MOE mode, multiplier 1 (Vita3K).
 func lowerVbw(l *lowerer) {
 	name := l.enum("op")
 	b, ok := bwByName[name]
 	if !ok {
-		l.fail("bitwise %q: %w", name, errUnsupported)
+		l.fail("bitwise %q: %w (no description of it)", name, errUnsupported)
 		return
 	}
-	if l.field("s2rot") != 0 {
-		l.fail("bitwise source-2 rotation %d: %w", l.field("s2rot"), errUnsupported)
+	if l.field("partial") != 0 {
+		l.fail("bitwise partial flag: %w (no description of it)", errUnsupported)
 		return
 	}
 	d, s1 := l.opnd(0), l.opnd(1)
@@ -193,11 +108,16 @@ func lowerVbw(l *lowerer) {
 		s2 = usse.Operand{Bank: usse.BankImm, Num: l.field("s2num") | l.field("s2sel")<<7 | l.field("s2exth")<<14}
 	}
 	n := l.repeats()
+	if n > 1 && l.field("rptsel") != 0 {
+		l.fail("bitwise repeat select: %w (no description of it)", errUnsupported)
+		return
+	}
 	for it := 0; it < n; it++ {
 		o := op{kind: kBitwise, aux: uint32(b), aux2: l.field("s2inv"), fmt: fU32, n: 1, nsrc: 2}
-		o.dst[0] = l.dstChan(d, fU32, 0, it)
-		o.src[0][0] = l.rawSrc(s1, fU32, 'x', it)
-		o.src[1][0] = l.rawSrc(s2, fU32, 'x', it)
+		o.words[1] = l.field("s2rot") & 31
+		o.dst[0] = l.dstChan(d, fU32, 0, l.rptOff(rmMOE, slotDst, d, false, it, 1))
+		o.src[0][0] = l.rawSrc(s1, fU32, 'x', l.rptOff(rmMOE, slotSrc1, s1, false, it, 1))
+		o.src[1][0] = l.rawSrc(s2, fU32, 'x', l.rptOff(rmMOE, slotSrc2, s2, false, it, 1))
 		l.emit(o)
 	}
 }
@@ -247,4 +167,16 @@ func lowerLimm(l *lowerer) {
 // kill ends the instance and discards it (its outputs are not produced).
 func lowerKill(l *lowerer) { l.emit(op{kind: kKill}) }
 
-func lowerDepthf(l *lowerer) { l.fail("depthf (depth feedback): %w", errUnsupported) }
+// DEPTHF: the fragment's depth becomes source 0, an f32 (Vita3K's
+// translator stores it to gl_FragDepth; it reads sources 1 and 2 and the
+// two-sided and feedback fields for nothing, and so does this model). The
+// depth is a word of the instance (the DEPTH output of launch files, 0
+// until depthf writes it). Source 0 is numbered as this spec prints it
+// (Vita3K doubles it).
+func lowerDepthf(l *lowerer) {
+	s0 := l.opnd(0)
+	o := op{kind: kMov, fmt: fF32, n: 1, nsrc: 1}
+	o.dst[0] = chanDst{reg: wordDepth, fmt: fF32}
+	o.src[0][0] = l.floatSrc(s0, fF32, 'x', 0)
+	l.emit(o)
+}

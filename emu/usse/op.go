@@ -4,34 +4,36 @@ package usse
 type kind uint8
 
 const (
-	kFault    kind = iota // cannot execute: err says why
-	kNop                  // nop, phas, wdf, idf, smlsi, smbo, lock: no register effect here
-	kEnd                  // emit (emitvtx/emitpds) with end, or the end of the code
-	kEmit                 // emit without end
-	kMad                  // d = a*b + c (f32/f16 data paths)
-	kVop                  // vector two-source op (sub-op in aux)
-	kDot                  // d = dot(a, b) over aux channels, or ssq
-	kComplex              // rcp rsq log exp of one channel (aux)
-	kMov                  // bit copy of channels
-	kCmov                 // d = test(s0) ? s1 : s2 (aux: test)
-	kPack                 // format conversion per channel
-	kTest                 // vtst: predicate from a test
-	kTestMask             // vtstmsk: a mask from a test
-	kBitwise              // and or xor shl shr rol asr rlp (aux)
-	kIntMad               // integer multiply-add (aux: variant)
-	kSop                  // sum of products (blend-style), 8-bit channels
-	kBranch               // br/ba (aux: target op index; link in flags)
-	kSetLink              // link = source word
-	kSaveLink             // dest word = link
-	kLoadPC               // lapc: jump to link
-	kLimm                 // dest = 32-bit immediate
-	kKill                 // stop the instance, discarded
-	kSample               // texture sample
-	kLoad                 // lda/ldl/ldt
-	kStore                // sta/stl/stt
-	kDepth                // depthf: depth feedback
-	kDual                 // two ops of a dual-issue word (sub ops in dual)
-	kDiscard              // names a register the program does not have: the console discards the instance
+	kFault       kind = iota // cannot execute: err says why
+	kNop                     // nop, phas, wdf, idf, smlsi, smbo, lock: no register effect here
+	kEnd                     // emit (emitvtx/emitpds) with end, or the end of the code
+	kEmit                    // emit without end
+	kMad                     // d = a*b + c (f32/f16 data paths)
+	kVop                     // vector two-source op (sub-op in aux)
+	kDot                     // d = dot(a, b) over aux channels, or ssq
+	kComplex                 // rcp rsq log exp of one channel (aux)
+	kMov                     // bit copy of channels
+	kCmov                    // d = test(s0) ? s1 : s2 (aux: test)
+	kPack                    // format conversion per channel
+	kTest                    // vtst: predicate from a test
+	kTestMask                // vtstmsk: a mask from a test
+	kTestInt                 // vtst of an integer operation (lower_tst.go)
+	kTestMaskInt             // vtstmsk of an integer operation
+	kBitwise                 // and or xor shl shr rol asr rlp (aux)
+	kIntMad                  // integer multiply-add (aux: variant)
+	kSop                     // sum of products (blend-style), 8-bit channels
+	kBranch                  // br/ba (aux: target op index; link in flags)
+	kSetLink                 // link = source word
+	kSaveLink                // dest word = link
+	kLoadPC                  // lapc: jump to link
+	kLimm                    // dest = 32-bit immediate
+	kKill                    // stop the instance, discarded
+	kSample                  // texture sample
+	kLoad                    // lda/ldl/ldt
+	kStore                   // sta/stl/stt
+	kDepth                   // depthf: depth feedback
+	kDual                    // two ops of a dual-issue word (sub ops in dual)
+	kDiscard                 // names a register the program does not have: the console discards the instance
 )
 
 // Operations of kVop and dual issue (aux).
@@ -50,7 +52,7 @@ const (
 	vLog
 	vExp
 	vMov
-	vSubflr // a - floor(b)
+	vSubflr // a - floor(b), as frc
 )
 
 // op is one lowered instruction (one iteration of a repeated one).

@@ -67,6 +67,8 @@ func (p *Program) outputPlan(l *Launch, count int) (*outputPlan, error) {
 				off, pt := chanPlace(f, c)
 				chans = append(chans, chanSrc{reg: uint16(base + off), part: pt, fmt: f})
 			}
+		case o.Name == "DEPTH" && p.GXP.Kind == gxp.Fragment:
+			chans = []chanSrc{{reg: wordDepth, fmt: fF32}} // what depthf wrote
 		case o.Reg != "":
 			w, err := regWord(o.Reg)
 			if err != nil {
@@ -99,7 +101,7 @@ func (p *Program) outputPlan(l *Launch, count int) (*outputPlan, error) {
 				chans = append(chans, chanSrc{reg: uint16(w + off), part: pt, fmt: f})
 			}
 		default:
-			return nil, fmt.Errorf("outputs[%d]: name %q is not an output of a %s program (POSITION for vertex programs, COLOR for fragment ones; or give reg)", i, o.Name, p.kindName())
+			return nil, fmt.Errorf("outputs[%d]: name %q is not an output of a %s program (POSITION for vertex programs, COLOR and DEPTH for fragment ones; or give reg)", i, o.Name, p.kindName())
 		}
 		it := outputItem{off: plan.size, chans: chans, raw: raw, uchar4: o.As == "uchar4"}
 		if it.uchar4 && raw {

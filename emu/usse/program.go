@@ -219,6 +219,7 @@ func reach(ops []op) [][2]int {
 func newCode(name string, words []uint64, secondary bool, lim limits) Code {
 	c := Code{Name: name, Words: words, Insts: make([]usse.Inst, len(words)), Errs: make([]error, len(words))}
 	c.first = make([]int32, len(words)+1)
+	ps := &progState{}
 	for i, w := range words {
 		in, err := usse.DecodeWord(w, uint64(i)*usse.Len)
 		c.Insts[i], c.Errs[i] = in, err
@@ -227,7 +228,7 @@ func newCode(name string, words []uint64, secondary bool, lim limits) Code {
 			c.ops = append(c.ops, op{kind: kFault, inst: int32(i), err: err, last: true})
 			continue
 		}
-		c.ops = append(c.ops, lim.check(lower(&c.Insts[i], int32(i), secondary))...)
+		c.ops = append(c.ops, lim.check(lower(&c.Insts[i], int32(i), secondary, ps))...)
 	}
 	c.first[len(words)] = int32(len(c.ops))
 	c.ops = append(c.ops, op{kind: kEnd, inst: int32(len(words)), last: true})

@@ -16,7 +16,8 @@ const (
 	baseO     = baseSA + bankWords
 	baseR     = baseO + bankWords
 	baseI     = baseR + bankWords // i0..i3, four words each
-	fileWords = baseI + 16
+	wordDepth = baseI + 16        // the fragment depth depthf writes (f32)
+	fileWords = wordDepth + 1
 )
 
 // bankBase is the first word of a unified-store bank.
@@ -47,8 +48,10 @@ func regName(w int) string {
 		return fmt.Sprintf("o%d", w-baseO)
 	case w < baseI:
 		return fmt.Sprintf("r%d", w-baseR)
-	case w < fileWords:
+	case w < wordDepth:
 		return fmt.Sprintf("i%d.%c", (w-baseI)/4, "xyzw"[(w-baseI)%4])
+	case w == wordDepth:
+		return "depth"
 	}
 	return fmt.Sprintf("word%d", w)
 }

@@ -16,6 +16,9 @@ type Texture struct {
 	Data   []byte
 	Linear bool      // bilinear filtering, else nearest
 	Wrap   [2]string // per axis: "clamp" (default), "wrap", "mirror"
+	// Cube: Data holds six square faces, +X, -X, +Y, -Y, +Z, -Z, one after
+	// the other (the face order of GXM, GL and the Maxwell launch files).
+	Cube bool
 }
 
 // texLayout is a format's channel count and bytes per channel (1: unorm8,
@@ -49,7 +52,10 @@ func (tx *Texture) Check() error {
 	if tx.Width <= 0 || tx.Height <= 0 || tx.Width > 1<<14 || tx.Height > 1<<14 {
 		return fmt.Errorf("texture size %dx%d (1..16384 each)", tx.Width, tx.Height)
 	}
-	if need := tx.Width * tx.Height * ch * size; len(tx.Data) < need {
+	if tx.Cube && tx.Width != tx.Height {
+		return fmt.Errorf("cube texture faces %dx%d are not square", tx.Width, tx.Height)
+	}
+	if need := tx.faces() * tx.Width * tx.Height * ch * size; len(tx.Data) < need {
 		return fmt.Errorf("texture %dx%d %s needs %d bytes, has %d", tx.Width, tx.Height, tx.Format, need, len(tx.Data))
 	}
 	for _, w := range tx.Wrap {
@@ -62,10 +68,18 @@ func (tx *Texture) Check() error {
 	return nil
 }
 
-// texel reads texel (x, y) as RGBA.
-func (tx *Texture) texel(x, y int) [4]float32 {
+// faces is 6 for a cube texture, else 1.
+func (tx *Texture) faces() int {
+	if tx.Cube {
+		return 6
+	}
+	return 1
+}
+
+// texel reads texel (x, y) of face face as RGBA.
+func (tx *Texture) texel(face, x, y int) [4]float32 {
 	ch, size, _ := texLayout(tx.Format)
-	b := tx.Data[(y*tx.Width+x)*ch*size:]
+	b := tx.Data[((face*tx.Height+y)*tx.Width+x)*ch*size:]
 	r := [4]float32{0, 0, 0, 1}
 	for c := 0; c < ch; c++ {
 		switch size {
@@ -104,8 +118,44 @@ func address(i, n int, mode string) int {
 }
 
 // Sample reads the texture at normalised coordinates (u, v): texel centres
-// at (i+0.5)/size, nearest or bilinear.
-func (tx *Texture) Sample(u, v float32) [4]float32 {
+// at (i+0.5)/size, nearest or bilinear. A cube texture reads face +X.
+func (tx *Texture) Sample(u, v float32) [4]float32 { return tx.sampleFace(0, u, v) }
+
+// SampleCube reads a cube texture in direction (x, y, z): the face of the
+// largest coordinate (its sign picks the positive or negative face), and
+// (s, t) in that face as OpenGL's cube map table gives them (the table
+// every API shares). Ties between equal magnitudes prefer z, then y (our
+// choice: the GL specification leaves them open). Each face is sampled on
+// its own with its address modes (no filtering across faces).
+func (tx *Texture) SampleCube(x, y, z float32) [4]float32 {
+	ax, ay, az := math.Abs(float64(x)), math.Abs(float64(y)), math.Abs(float64(z))
+	var face int
+	var sc, tc, ma float64
+	switch {
+	case az >= ax && az >= ay:
+		face, ma, sc, tc = 4, az, float64(x), -float64(y)
+		if z < 0 {
+			face, sc = 5, -float64(x)
+		}
+	case ay >= ax:
+		face, ma, sc, tc = 2, ay, float64(x), float64(z)
+		if y < 0 {
+			face, tc = 3, -float64(z)
+		}
+	default:
+		face, ma, sc, tc = 0, ax, -float64(z), -float64(y)
+		if x < 0 {
+			face, sc = 1, float64(z)
+		}
+	}
+	if ma == 0 || math.IsNaN(ma) {
+		return tx.sampleFace(face, 0.5, 0.5)
+	}
+	return tx.sampleFace(face, float32((sc/ma+1)/2), float32((tc/ma+1)/2))
+}
+
+// sampleFace samples one face at (u, v).
+func (tx *Texture) sampleFace(face int, u, v float32) [4]float32 {
 	x := float64(u)*float64(tx.Width) - 0.5
 	y := float64(v)*float64(tx.Height) - 0.5
 	if math.IsNaN(x) || math.IsNaN(y) {
@@ -116,13 +166,13 @@ func (tx *Texture) Sample(u, v float32) [4]float32 {
 	if !tx.Linear {
 		xi := address(int(math.Floor(x+0.5)), tx.Width, tx.Wrap[0])
 		yi := address(int(math.Floor(y+0.5)), tx.Height, tx.Wrap[1])
-		return tx.texel(xi, yi)
+		return tx.texel(face, xi, yi)
 	}
 	x0, y0 := math.Floor(x), math.Floor(y)
 	fx, fy := float32(x-x0), float32(y-y0)
 	xa, xb := address(int(x0), tx.Width, tx.Wrap[0]), address(int(x0)+1, tx.Width, tx.Wrap[0])
 	ya, yb := address(int(y0), tx.Height, tx.Wrap[1]), address(int(y0)+1, tx.Height, tx.Wrap[1])
-	t00, t10, t01, t11 := tx.texel(xa, ya), tx.texel(xb, ya), tx.texel(xa, yb), tx.texel(xb, yb)
+	t00, t10, t01, t11 := tx.texel(face, xa, ya), tx.texel(face, xb, ya), tx.texel(face, xa, yb), tx.texel(face, xb, yb)
 	var r [4]float32
 	for c := range r {
 		top := t00[c] + (t10[c]-t00[c])*fx
@@ -137,13 +187,22 @@ type textureSet [16]*Texture
 
 // SMP (op1 0x1C): samples texture unit (the word in the sampler register:
 // the driver's texture state there is, in this model, the unit number the
-// launch binds), at the coordinates of source 0 (f32, f16 or fx10; 1D and
-// 2D), and writes RGBA as f32 (4 registers), f16 (2) or, by format 0, f32
-// (Vita3K). LOD bias, replace and gradients are read and ignored: textures
-// have one level here.
+// launch binds), at the coordinates of source 0 (f32, f16 or fx10; 1D, 2D
+// and cube: one, two or three channels, as Vita3K loads them), and writes
+// RGBA as f32 (4 registers), f16 (2) or, by format 0, f32 (Vita3K). LOD
+// bias, replace and gradients are read and ignored: textures have one
+// level here.
 func lowerSmp(l *lowerer) {
 	dim := l.enum("dim")
-	if dim != "1D" && dim != "2D" {
+	var nc int
+	switch dim {
+	case "1D":
+		nc = 1
+	case "2D":
+		nc = 2
+	case "Cube":
+		nc = 3
+	default:
 		l.fail("%s textures: %w", dim, errUnsupported)
 		return
 	}
@@ -164,15 +223,15 @@ func lowerSmp(l *lowerer) {
 		df = fF16
 	}
 	d, s0, s1 := l.opnd(0), l.opnd(1), l.opnd(2)
-	o := op{kind: kSample, fmt: df, n: 4, nsrc: 2}
+	o := op{kind: kSample, fmt: df, n: 4, nsrc: 2, aux: uint32(nc)}
 	for c := 0; c < 4; c++ {
 		o.dst[c] = l.dstChan(d, df, c, 0)
 	}
-	o.src[0][0] = l.floatSrc(s0, cf, 'x', 0)
-	if dim == "2D" {
-		o.src[0][1] = l.floatSrc(s0, cf, 'y', 0)
-	} else {
-		o.src[0][1] = chanSrc{part: pConst, fmt: fF32}
+	for c := 0; c < 3; c++ {
+		o.src[0][c] = chanSrc{part: pConst, fmt: fF32}
+		if c < nc {
+			o.src[0][c] = l.floatSrc(s0, cf, "xyz"[c], 0)
+		}
 	}
 	o.src[1][0] = l.rawSrc(s1, fU32, 'x', 0)
 	l.emit(o)
@@ -185,6 +244,16 @@ func (t *Instance) sample(o *op) {
 		t.fault = fmt.Errorf("texture unit %d has no texture (the launch binds textures by sampler name)", unit)
 		return
 	}
-	texel := t.tex[unit].Sample(t.readF(&o.src[0][0]), t.readF(&o.src[0][1]))
+	tx := t.tex[unit]
+	if cube := o.aux == 3; cube != tx.Cube {
+		t.fault = fmt.Errorf("texture unit %d: a cube lookup needs a cube texture and a cube texture a cube lookup (cube texture: %v)", unit, tx.Cube)
+		return
+	}
+	var texel [4]float32
+	if tx.Cube {
+		texel = tx.SampleCube(t.readF(&o.src[0][0]), t.readF(&o.src[0][1]), t.readF(&o.src[0][2]))
+	} else {
+		texel = tx.Sample(t.readF(&o.src[0][0]), t.readF(&o.src[0][1]))
+	}
 	t.storeF(o, &texel)
 }

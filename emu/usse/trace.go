@@ -92,7 +92,7 @@ func (tr *tracer) op(c *Code, o *op, t *Instance) {
 		}
 	}
 	switch o.kind {
-	case kTest:
+	case kTest, kTestInt:
 		fmt.Fprintf(&tr.line, "%sp%d=%v", sep, o.words[0]&3, t.P[o.words[0]&3])
 	case kSetLink:
 		fmt.Fprintf(&tr.line, "%slink=%d", sep, t.Link)

@@ -230,3 +230,43 @@ func NumForms() int { return len(forms) }
 
 // HalfToFloat32 widens IEEE half-precision bits to single-precision bits.
 func HalfToFloat32(h uint16) uint32 { return f16to32(h) }
+
+// bankListIndex maps the names of usse.spec's "banks" lines to their index
+// in bankTables (the order of those lines; TestRegField checks it).
+var bankListIndex = map[string]uint8{"dst": 0, "src": 1, "src0": 2, "rpa": 3}
+
+// RegField resolves a register that the form's syntax does not print from
+// its fields, as the printer would: bank list ("dst", "src", "src0",
+// "rpa"), the bank field, the bank-extension field ("" for none) and the
+// number field, numbers multiplied by mult (2 for doubled numbering). It
+// reports false when the form lacks a field or the bank value names no
+// bank of the list. VTST's write-back destination is such a register: IMG's
+// SGX540 disassembler prints it ("isub16.testtaz.chan0 r0, p0, r0, #1")
+// where Sony's syntax, which this spec follows, does not.
+func (in *Inst) RegField(list, bank, ext, num string, mult uint32) (Operand, bool) {
+	t, ok := bankListIndex[list]
+	if !ok || in.Form < 0 || int(in.Form) >= len(forms) {
+		return Operand{}, false
+	}
+	e := elem{table: t, f: [16]int8{-1, -1, -1}}
+	names := [3]string{bank, ext, num}
+	for i, name := range names {
+		if name == "" {
+			continue
+		}
+		fi := FieldIndex(in.Form, name)
+		if fi < 0 {
+			return Operand{}, false
+		}
+		e.f[i] = int8(fi)
+	}
+	if e.f[0] < 0 || e.f[2] < 0 {
+		return Operand{}, false
+	}
+	f := &forms[in.Form]
+	if bankIndex(f, &e, in) >= len(bankTables[t]) {
+		return Operand{}, false
+	}
+	o := regOperand(f, &e, in, mult)
+	return o, o.Bank != BankNone
+}

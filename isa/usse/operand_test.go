@@ -73,3 +73,39 @@ func TestEnum(t *testing.T) {
 		t.Error("nosched is not printed through an enum")
 	}
 }
+
+// TestRegField: registers resolved from fields the syntax does not print
+// read as the printer reads the same fields where it prints them.
+func TestRegField(t *testing.T) {
+	for name, want := range map[string][]string{
+		"dst": {"r", "o", "pa", "idx1", "sa", "special", "index", "idx2"},
+		"src": {"r", "o", "pa", "sa", "idx1", "special", "imm", "idx2"}, "src0": {"r", "pa", "o", "sa"}, "rpa": {"r", "pa"},
+	} {
+		if got := bankTables[bankListIndex[name]]; strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("bank list %s is %v in the tables, want %v", name, got, want)
+		}
+	}
+	// isub16.testtaz.chan0 r2, p0, r2, #1 (IMG's SGX540 text): the write-back
+	// destination r2 is in fields dbank/dext/dnum.
+	in, err := DecodeWord(0x480111802055c101, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := in.RegField("dst", "dbank", "dext", "dnum", 1)
+	if !ok || o.Bank != BankTemp || o.Num != 2 {
+		t.Errorf("write-back destination %+v %v, want r2", o, ok)
+	}
+	// the same word with the destination bank special (IMG prints !c0)
+	in, _ = DecodeWord(0x48081181000c0000, 0)
+	if o, ok := in.RegField("dst", "dbank", "dext", "dnum", 1); !ok || o.Bank != BankConst {
+		t.Errorf("!c0 destination %+v %v, want a constant", o, ok)
+	}
+	if _, ok := in.RegField("dst", "nosuch", "", "dnum", 1); ok {
+		t.Error("a missing field resolved")
+	}
+	// agrees with Operands for a printed register: vmad2's destination
+	in, _ = DecodeWord(0x04a09286f0003004, 0)
+	if o, _ := in.RegField("dst", "dbank", "", "dnum", 2); o != in.Operands(nil)[0] {
+		t.Errorf("RegField %+v, Operands %+v", o, in.Operands(nil)[0])
+	}
+}
