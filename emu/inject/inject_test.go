@@ -377,3 +377,31 @@ func TestSelection(t *testing.T) {
 		}
 	}
 }
+
+// A load/store unit stuck-at in lane 0 on address bit 2: lane 0's threads
+// (i = 0 mod 32, their word addresses have bit 2 clear) load a[i+1] and
+// b[i+1] and store to c[i+1], which thus gets its right value; c[i] keeps
+// its fill. Exactly those c[i] differ.
+func TestStuckAddress(t *testing.T) {
+	lane, bit, value := 0, 2, 1
+	c := &Campaign{Launch: "../../../examples/tesla/vecadd.json", Seed: 4, Experiments: []Experiment{
+		{Model: ModelStuckUnit, Unit: "lsu", Lane: &lane, Bit: &bit, Value: &value, Injections: 1}}}
+	ld, g := campaign(t, c)
+	m := newMachine(ld)
+	m.g = g
+	inj := ld.draw(g, 0)
+	if err := m.runWhole(inj); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := m.result().Buffer("c")
+	golden := g.Outputs[0].Data
+	var differ []int
+	for i := 0; i+4 <= len(golden); i += 4 {
+		if !bytes.Equal(res[i:i+4], golden[i:i+4]) {
+			differ = append(differ, i/4)
+		}
+	}
+	if fmt.Sprint(differ) != "[0 32 64 96 128 160 192 224]" || inj.rec.Outcome != SDC || inj.rec.Activations == 0 {
+		t.Fatalf("differing elements %v: %s", differ, inj.rec.line())
+	}
+}

@@ -163,7 +163,11 @@ func (p *faultProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 {
 func (p *faultProbe) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {
 	site := &p.lr.sites[pc]
 	for _, d := range p.restore {
+		if slices.Contains(site.Dst, d.r) {
+			continue // the instruction wrote it anew (a load into its address register)
+		}
 		// put back what was changed, keeping what the instruction added
+		// (a post-increment)
 		cur := p.lr.insp.Reg(d.w, d.r, d.lane)
 		p.lr.insp.SetReg(d.w, d.r, d.lane, cur-d.set+d.before)
 	}
