@@ -40,9 +40,11 @@ type Until struct {
 var ToEnd = Until{Steps: -1, Warp: -1}
 
 // Probe watches a block's execution instruction by instruction, and may
-// change it: fault injection's hook. The ISA emulators call it when
-// Block.Probe is not nil, so it costs nothing otherwise (their fast paths,
-// which run several instructions at once, are off while it is set).
+// change it: fault injection's hook. The ISA emulators read Block.Probe
+// when a warp's Run begins and call it for every instruction when it is
+// not nil, so it costs nothing otherwise (their fast paths, which run
+// several instructions at once, are off while it is set); a probe that
+// clears Block.Probe is called until that Run returns.
 type Probe interface {
 	// Before is called when warp w is about to execute the instruction at
 	// program index pc for the lanes in mask (its guard holds in them);
