@@ -34,6 +34,7 @@ func commands() []*command {
 	return []*command{
 		disCommand(),
 		asCommand(),
+		checkCommand(),
 		runCommand(),
 		launchCommand(),
 		injectCommand(),
