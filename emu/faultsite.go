@@ -68,6 +68,30 @@ const (
 	GroupBranch                   // transfers control: branches, calls, and guarded exits, returns, breaks
 )
 
+// DestGroups is the groups of an instruction writing the given registers:
+// GP when it writes a general register, PR when it writes predicates and
+// no general register, CC when it writes the condition code.
+func DestGroups(lists ...[]Reg) Group {
+	var g Group
+	pred := false
+	for _, rs := range lists {
+		for _, r := range rs {
+			switch r.File {
+			case RegGPR:
+				g |= GroupGP
+			case RegPred:
+				pred = true
+			case RegCC:
+				g |= GroupCC
+			}
+		}
+	}
+	if pred && g&GroupGP == 0 {
+		g |= GroupPR
+	}
+	return g
+}
+
 // Unit is the functional unit an instruction runs on (for permanent faults).
 type Unit uint8
 

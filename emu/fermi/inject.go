@@ -209,22 +209,8 @@ func site(o *op) emu.Site {
 	if o.flags&fCCOut != 0 {
 		st.Dst = append(st.Dst, cc)
 	}
-	gp, pr := false, false
-	for _, r := range append(st.Dst, st.Partial...) {
-		switch r.File {
-		case emu.RegGPR:
-			gp = true
-		case emu.RegPred:
-			pr = true
-		case emu.RegCC:
-			st.Groups |= emu.GroupCC
-		}
-	}
-	if gp {
-		st.Groups |= emu.GroupGP
-	} else if pr {
-		st.Groups |= emu.GroupPR
-	}
+	st.Groups |= emu.DestGroups(st.Dst, st.Partial)
+	gp := st.Groups&emu.GroupGP != 0
 	switch {
 	case o.kind >= kFadd && o.kind <= kRro:
 		st.Groups |= emu.GroupFP32

@@ -201,22 +201,8 @@ func (p *Program) site(o *op) emu.Site {
 		}
 	}
 	// groups and unit
-	gp, pr := false, false
-	for _, r := range st.Dst {
-		switch r.File {
-		case emu.RegGPR:
-			gp = true
-		case emu.RegPred:
-			pr = true
-		case emu.RegCC:
-			st.Groups |= emu.GroupCC
-		}
-	}
-	if gp {
-		st.Groups |= emu.GroupGP
-	} else if pr {
-		st.Groups |= emu.GroupPR
-	}
+	st.Groups |= emu.DestGroups(st.Dst, st.Partial)
+	gp := st.Groups&emu.GroupGP != 0
 	switch o.kind {
 	case kShfl, kVote, kBar:
 		st.CrossLane = true

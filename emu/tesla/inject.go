@@ -177,14 +177,7 @@ func (p *Program) site(i int) emu.Site {
 		st.Dst = append(st.Dst, emu.Reg{File: emu.RegCC, N: uint16(o.ccr)})
 	}
 	// groups and unit
-	for _, r := range append(st.Dst, st.Partial...) {
-		switch r.File {
-		case emu.RegGPR:
-			st.Groups |= emu.GroupGP
-		case emu.RegCC:
-			st.Groups |= emu.GroupCC
-		}
-	}
+	st.Groups |= emu.DestGroups(st.Dst, st.Partial)
 	switch {
 	case fp32Kinds[o.kind]:
 		st.Groups |= emu.GroupFP32
