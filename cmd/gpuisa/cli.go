@@ -37,6 +37,7 @@ func commands() []*command {
 		checkCommand(),
 		runCommand(),
 		launchCommand(),
+		injectCommand(),
 		archsCommand(),
 		versionCommand(),
 		helpCommand(),

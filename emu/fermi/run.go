@@ -144,6 +144,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		return fmt.Errorf("warp %d has %d register words, the kernel needs %d", w.Index, len(regs), numRows*32)
 	}
 	flags := regs[rowFlags*32 : rowFlags*32+32 : rowFlags*32+32]
+	probe := b.Probe // fault injection's hook (nil: none); it is set between Run calls
 	if sc.pending[w.Index] >= 0 {
 		k.barResult(w, &ops[sc.pending[w.Index]], sc)
 		sc.pending[w.Index] = -1
@@ -177,6 +178,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		if b.Trace != nil {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
 		}
+		if probe != nil {
+			mask = probe.Before(b, w, pc, mask)
+		}
 		w.PC = pc + 1
 		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
 			lane := firstLane(mask)
@@ -188,6 +192,12 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		}
 		if o.sync && mask != 0 && !w.Done {
 			k.sync(w, mask)
+		}
+		if probe != nil {
+			probe.After(b, w, pc, mask)
+			if w.Fault != nil {
+				return nil
+			}
 		}
 		// only control flow, barriers and faults change the warp's state
 		if (o.kind < kIadd || o.kind == kBar || o.sync) && (w.Done || w.AtBarrier || w.Fault != nil) {
