@@ -152,9 +152,11 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	if w.Done || w.AtBarrier || w.Fault != nil {
 		return nil
 	}
-	traced := b.Trace != nil
+	// traces and fault injection's probe see every instruction: the fast
+	// forms' loop runs only without them
+	fast := b.Trace == nil && probe == nil
 	for n := int64(0); n < budget; n++ {
-		if !traced {
+		if fast {
 			// the fast forms, as many as follow one another
 			n += k.runFastStretch(b, w, sc, budget-n)
 			if n >= budget {
