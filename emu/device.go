@@ -43,13 +43,12 @@ func Loader[I any](read func(p *Program, arch string) (I, error),
 		if err != nil {
 			return nil, err
 		}
-		return LoadedFunc(func(s *Setup) (Stats, error) {
+		return preparedLoad(func(s *Setup) (Exec, Config, error) {
 			x, cfg, err := kernel(s, img)
-			if err != nil {
-				return Stats{}, err
+			if err == nil {
+				s.ApplyOptions(&cfg)
 			}
-			s.ApplyOptions(&cfg)
-			return Run(cfg, x)
+			return x, cfg, err
 		}), nil
 	}
 }
@@ -121,16 +120,29 @@ func (d *Device) Load(p *Program) (string, error) {
 // is returned with the result so far; a job that cannot start returns a
 // nil result.
 func (d *Device) Run(j *Job) (*Result, error) {
+	s, loaded, err := d.place(j)
+	if err != nil {
+		return nil, err
+	}
+	st, runErr := loaded.Run(s)
+	if f := (*Fault)(nil); runErr != nil && !errors.As(runErr, &f) {
+		return nil, runErr // the launch did not start (its setup was refused)
+	}
+	return d.result(s.Arch, st), runErr
+}
+
+// place loads j's program and places j's data on the device.
+func (d *Device) place(j *Job) (*Setup, Loaded, error) {
 	if j.Program == nil {
-		return nil, fmt.Errorf("no program")
+		return nil, nil, fmt.Errorf("no program")
 	}
 	arch, err := d.Load(j.Program)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s, err := j.place(d.mem, d.buffers)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if d.mem == nil {
 		d.mem = &Memory{Space: Global, Data: s.Global, Segments: s.GlobalSegments}
@@ -138,11 +150,12 @@ func (d *Device) Run(j *Job) (*Result, error) {
 	}
 	s.Arch = arch
 	d.buffers = s.Buffers
-	st, runErr := d.programs[j.Program].loaded.Run(s)
-	if f := (*Fault)(nil); runErr != nil && !errors.As(runErr, &f) {
-		return nil, runErr // the launch did not start (its setup was refused)
-	}
-	return &Result{Arch: arch, Stats: st, Global: d.mem.Data, Segments: d.mem.Segments, Buffers: d.buffers}, runErr
+	return s, d.programs[j.Program].loaded, nil
+}
+
+// result is the device's memory and buffers after a run.
+func (d *Device) result(arch string, st Stats) *Result {
+	return &Result{Arch: arch, Stats: st, Global: d.mem.Data, Segments: d.mem.Segments, Buffers: d.buffers}
 }
 
 // Clone returns a device with a copy of d's global memory and buffers that

@@ -40,6 +40,7 @@ func commands() []*command {
 		checkCommand(),
 		runCommand(),
 		launchCommand(),
+		injectCommand(),
 		nvdisasmCommand(),
 		cuobjdumpCommand(),
 		archsCommand(),
