@@ -180,18 +180,13 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			opts.Sections[int(s.Section)] = true
 		}
 	}
+	var out []byte
+	var errs []*isa.DecodeError
 	if cfg || bbcfg {
-		out, errs := maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
-		for _, e := range errs {
-			t.report(cio.stderr, "error", rawErrorText(e))
-		}
-		w.Write(out)
-		if len(errs) > 0 {
-			return 1
-		}
-		return 0
+		out, errs = maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
+	} else {
+		out, errs = maxwell.ListCubin(nil, f, opts)
 	}
-	out, errs := maxwell.ListCubin(nil, f, opts)
 	for _, e := range errs {
 		t.report(cio.stderr, "error", rawErrorText(e))
 	}
