@@ -206,6 +206,11 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32) {
 		setPred(regs, &o.d2, mask, pOut2)
 	case kFchk:
 		setPred(regs, &o.d, mask, pOut)
+	default:
+		if o.flags&fCC != 0 {
+			// FSET.CC: ptxas branches on CC.EQ/NE of the 0 / -1 result
+			writeCC(regs, k.Prog.rowCC()*32, mask, d, 0, 0)
+		}
 	}
 }
 
@@ -261,9 +266,13 @@ func divFast(x, y float32) bool {
 	ex := int(math.Float32bits(x)>>23&0xff) - 127
 	ey := int(math.Float32bits(y)>>23&0xff) - 127
 	if ex == 128 || ey == 128 || ex == -127 || ey == -127 {
-		return x == 0 && ey != 128 && ey != -127
+		// zeros too: the fast path's first product x*rcp + RZ would
+		// turn -0 into +0 (0/-y, -0/y), which the slow path gets right
+		return false
 	}
-	return ex-ey < 126 && ex-ey > -126 && ey < 126
+	// the residual x - y*q must be exact: x at least 2^-102 (found by
+	// testing the fast path against x/y, divFastTest)
+	return ex-ey < 126 && ex-ey > -126 && ey < 126 && ex >= -102
 }
 
 // mufu is the special function unit: results are the correctly rounded
@@ -401,7 +410,29 @@ func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 	default:
 		native = math.FMA(x, y, z)
 	}
-	if math.IsInf(native, 0) || native != native || native == 0 {
+	var zeros bool // the terms are zeros: the result is an exact zero
+	switch kind {
+	case 1:
+		zeros = x == 0 && y == 0
+	case 2:
+		zeros = x == 0 || y == 0
+	default:
+		finite := func(v float64) bool { return !math.IsInf(v, 0) && v == v }
+		zeros = (x == 0 && finite(y) || y == 0 && finite(x)) && z == 0
+	}
+	if zeros && kind != 2 {
+		// a sum of zeros is -0 when both are, or when rounding down
+		// and one is
+		a, b := x, y
+		if kind == 3 {
+			a, b = x*y, z
+		}
+		neg := math.Signbit(a) && math.Signbit(b) || rnd == 1 && (math.Signbit(a) || math.Signbit(b))
+		return math.Copysign(0, b2f(neg))
+	}
+	// native is 0 for a non-zero result below half the smallest
+	// subnormal, which the directed modes round away from zero
+	if math.IsInf(native, 0) || native != native || zeros {
 		if math.IsInf(native, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) && !math.IsInf(z, 0) {
 			// overflow: directed modes stop at the largest finite value
 			if rnd == 3 || rnd == 1 && native > 0 || rnd == 2 && native < 0 {
@@ -423,7 +454,11 @@ func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 		res.Mul(bx, by)
 		res.Add(res, new(big.Float).SetPrec(prec).SetFloat64(z))
 	}
-	if res.Sign() != 0 && res.MantExp(nil) < -1021 {
+	if res.Sign() == 0 {
+		// non-zero terms that cancel: +0, or -0 rounding down
+		return math.Copysign(0, b2f(rnd == 1))
+	}
+	if res.MantExp(nil) < -1021 {
 		// a subnormal result has fewer bits: round at 2^-1074 directly
 		scaled := new(big.Float).SetPrec(prec).SetMantExp(res, 1074)
 		mode := [4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}[rnd&3]
@@ -442,4 +477,12 @@ func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 	mode := [4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}[rnd&3]
 	f, _ := new(big.Float).SetMode(mode).SetPrec(53).Set(res).Float64()
 	return f
+}
+
+// b2f is -1 for true, 1 for false (a sign for math.Copysign).
+func b2f(neg bool) float64 {
+	if neg {
+		return -1
+	}
+	return 1
 }
