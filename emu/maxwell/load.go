@@ -322,6 +322,9 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 			binary.LittleEndian.PutUint64(buf[r.At:], globalsAt+r.Value)
 		}
 	}
+	if err := k.mapConstBank(img); err != nil {
+		return nil, err
+	}
 	if err := k.bindImages(s, img); err != nil {
 		return nil, err
 	}
