@@ -312,3 +312,47 @@ func TestCorpusInt64(t *testing.T) {
 		diff.report(t, len(got))
 	})
 }
+
+// TestCorpusDivConst: the inlined slow path of a division by a constant
+// (issue 15's IADD3 with a negative 20-bit immediate) on tiny, subnormal
+// and special dividends.
+func TestCorpusDivConst(t *testing.T) {
+	if !iadd3SignedImm(t) {
+		t.Skip("IADD3's 20-bit immediate is read unsigned: issue 15 item 1 (branch ops) fixes it")
+	}
+	forCorpus(t, "arith", func(t *testing.T, d *device) {
+		rng := rand.New(rand.NewPCG(605, 1))
+		var a []float32
+		for _, x := range edgeF32 {
+			a = append(a, math.Float32frombits(x))
+		}
+		for range 2000 {
+			a = append(a, randF32Bits(rng))
+		}
+		n := len(a)
+		d.alloc("a", fromF32(a))
+		d.alloc("out", make([]byte, 4*n))
+		d.launch("f32_div_const", grid1(n, 128), dim(128, 1), 0, buf("a"), buf("out"), n)
+		got := f32s(d.get("out"))
+		diff := diffs{what: "x/3214212.01f"}
+		for i, x := range a {
+			sameF32(&diff, i, "q", got[i], x/float32(3214212.01))
+		}
+		diff.report(t, n)
+	})
+}
+
+// iadd3SignedImm runs IADD3 R4, RZ, 0xfffeb, RZ: the hardware sign-extends
+// the 20-bit immediate (-21).
+func iadd3SignedImm(t *testing.T) bool {
+	const probe = `MOV R2, c[0x0][0x140] ;
+	MOV R3, c[0x0][0x144] ;
+	IADD3 R4, RZ, 0xfffeb, RZ ;
+	STG.E [R2], R4 ;
+	EXIT ;
+`
+	d := newDevice(t, []byte(probe), "sm_52")
+	d.alloc("out", make([]byte, 4))
+	d.launch("", dim(1, 1), dim(1, 1), 0, buf("out"))
+	return int32(d.word("out", 0)) == -21
+}

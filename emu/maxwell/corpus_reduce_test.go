@@ -114,3 +114,23 @@ func TestCorpusBitonic(t *testing.T) {
 		sameInts(t, "keys", u32s(d.get("keys")), keys)
 	})
 }
+
+// TestCorpusSharedTail: a 16-byte shared load 4 bytes past a 140-byte
+// allocation (issue 15's LDS.U.128 at 0x80), which the hardware allows.
+func TestCorpusSharedTail(t *testing.T) {
+	forCorpus(t, "reduce", func(t *testing.T, d *device) {
+		rng := rand.New(rand.NewPCG(406, 1))
+		in := make([]int32, 35)
+		for i := range in {
+			in[i] = int32(rng.Uint32())
+		}
+		d.alloc("in", fromI32(in))
+		d.alloc("out", make([]byte, 4*32))
+		d.launch("shared_tail", dim(1, 1), dim(32, 1), 0, buf("in"), buf("out"))
+		want := make([]int32, 32)
+		for i := range want {
+			want[i] = in[(i+1)&31]*in[32] + in[33] - in[34]
+		}
+		sameInts(t, "out", i32s(d.get("out")), want)
+	})
+}
