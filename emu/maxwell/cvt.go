@@ -257,9 +257,12 @@ func (k *Kernel) cvt(w *emu.Warp, o *op, mask uint32) {
 			case x <= lo:
 				iv, uv = int64(lo), 0
 			case x >= hi:
-				if o.dt == tU64 {
+				switch o.dt {
+				case tU64:
 					uv = math.MaxUint64
-				} else {
+				case tS64:
+					iv = math.MaxInt64 // hi is 2^63 in float64: int64(hi) overflows
+				default:
 					iv, uv = int64(hi), uint64(hi)
 				}
 			default:

@@ -132,7 +132,9 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32) {
 		switch o.kind {
 		case kFadd:
 			x, y := in(a, l), in(b, l)
-			r = fout(round32(float64(x)+float64(y), o.rnd), o)
+			// the float64 sum is inexact when the exponents differ by
+			// more than 29, which only the directed modes notice
+			r = fout(fma32(x, 1, y, o.rnd), o)
 		case kFmul:
 			x, y := in(a, l), in(b, l)
 			p := float64(x) * float64(y)
@@ -221,6 +223,11 @@ func fma32(x, y, z float32, rnd uint8) float32 {
 	s := p + float64(z)
 	if math.IsInf(s, 0) || s != s {
 		return float32(s)
+	}
+	if s == 0 && rnd == 1 && !(p == 0 && z == 0 && !math.Signbit(p) && !math.Signbit(float64(z))) {
+		// an exact zero (s is zero only then) is -0 rounding down, unless
+		// both terms are +0; float64 arithmetic rounds to nearest: +0
+		return float32(math.Copysign(0, -1))
 	}
 	// error of the float64 sum (TwoSum), to round directed modes correctly
 	bb := s - p

@@ -205,6 +205,10 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32, sc *scratc
 				s += cin
 			}
 			r, carry = uint32(s), s>>32 != 0
+			if o.flags&fSAT != 0 {
+				// IMAD.HI.SAT (PTX mad.hi.sat.s32): the signed sum clamped
+				r = uint32(max(min(int64(int32(prod))+int64(int32(z)), 1<<31-1), -1<<31))
+			}
 		case kIscadd:
 			// a negated operand enters the adder inverted with a carry
 			// in of 1, as in IADD: subtracting 0 carries out
