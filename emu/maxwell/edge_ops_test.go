@@ -53,7 +53,6 @@ var modeNames = []string{"rn", "rz", "rm", "rp"}
 
 func s32(v uint64) int64 { return int64(int32(uint32(v))) }
 
-
 func edgeI32() edgeGroup {
 	u := func(v uint64) uint32 { return uint32(v) }
 	w := func(v uint32) uint64 { return uint64(v) }
@@ -502,7 +501,9 @@ func edgeF32Group() edgeGroup {
 	g.ops = append(g.ops, predOp("setp.geu.f32 imm", "setp.geu.f32 %p1, %a, 0f3F800000;", func(a, _, _ uint64) bool { return fcompare("geu", ptxF32(a), 1) }))
 	mmImm := func(ins string, k uint32, isMax bool) {
 		g.ops = append(g.ops, edgeOp{name: fmt.Sprintf("%s imm %#x", ins, k), ptx: fmt.Sprintf("%s %%d, %%a, 0f%08X;", ins, k), float: 32,
-			ref: func(a, _, _ uint64) uint64 { return bitsF32(minMax(isMax, ptxF32(a), float64(math.Float32frombits(k)))) },
+			ref: func(a, _, _ uint64) uint64 {
+				return bitsF32(minMax(isMax, ptxF32(a), float64(math.Float32frombits(k))))
+			},
 			undefined: func(a, _, _ uint64) bool { return ptxF32(a) == 0 && math.Float32frombits(k) == 0 && uint32(a) != k }})
 	}
 	mmImm("min.f32", 0x3f800000, false)
@@ -583,7 +584,9 @@ func edgeF64Group() edgeGroup {
 	return g
 }
 
-func edgeGroups() []edgeGroup { return []edgeGroup{edgeI32(), edgeI64(), edgeF32Group(), edgeF64Group()} }
+func edgeGroups() []edgeGroup {
+	return []edgeGroup{edgeI32(), edgeI64(), edgeF32Group(), edgeF64Group()}
+}
 
 // edgePTX is the PTX of every group: per thread, inputs a[i], b[i], c[i]
 // and one output per operation, out[i*len(ops)+k].
