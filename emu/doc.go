@@ -1,7 +1,18 @@
-// Package emu is the SIMT engine that the per-ISA emulators (emu/tesla, and
-// later Fermi and Maxwell) share: launch files (LAUNCH.md), bounds-checked
-// memory spaces, the grid of blocks, warps of 32 lanes with an active mask
-// and a divergence stack, barriers, limits, and the checks of expectations.
+// Package emu is the SIMT engine that the per-ISA emulators (emu/tesla,
+// emu/maxwell, ...) share: launches described in Go (Job) or by launch files
+// (Launch, docs/launch.md), bounds-checked memory spaces, the grid of
+// blocks, warps of 32 lanes with an active mask and a divergence stack,
+// barriers, limits, and the checks of expectations.
+//
+// A Job is one launch as Go values: the program (cubin bytes, a listing or
+// raw code; the architecture is the cubin's own unless named), the grid,
+// buffers from []byte, parameters (U32, F32, Ptr, ...), images. A Device
+// holds global memory and loaded programs for a sequence of jobs; its Run
+// dispatches to the emulator of the job's architecture among those it was
+// made with (Emulator entries; emu/all lists every one and is the entry
+// point: all.Run(job)). The Result holds the memory after the run
+// (Result.Buffer) and the statistics. A launch file is read into a Job by
+// (*Launch).Job, so `gpuisa run` and the library run the same value.
 //
 // An ISA package decodes a kernel once into a flat slice of lowered ops and
 // implements Exec: Run executes one warp with a switch loop until the warp

@@ -10,11 +10,17 @@ import (
 	"strings"
 )
 
-// Result is the memory after a run, as expectations and outputs read it.
+// Result is a finished run: the memory after it, as expectations and
+// outputs read it, and (from a Device) where the buffers are, the
+// architecture and the statistics.
 type Result struct {
 	Global []byte
 
 	Segments []Segment // global memory's further regions
+
+	Buffers map[string]BufferPlace
+	Arch    string
+	Stats   Stats
 }
 
 func (r *Result) global() *Memory {

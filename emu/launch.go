@@ -232,7 +232,7 @@ func (l *Launch) check() error {
 		}
 	}
 	for i, p := range l.Params {
-		if _, err := p.bytes(nil); err != nil {
+		if _, err := p.arg(); err != nil {
 			return fmt.Errorf("params[%d]: %v", i, err)
 		}
 		if p.Tex != nil || p.Surf != nil {
@@ -256,7 +256,7 @@ func (l *Launch) check() error {
 			}
 			continue
 		}
-		if _, err := spaceOf(o.Space, false); err != nil {
+		if err := globalOnly(o.Space); err != nil {
 			return fmt.Errorf("outputs[%d]: %v", i, err)
 		}
 		if _, err := o.Addr.Uint(0); err != nil {
@@ -276,7 +276,7 @@ func (l *Launch) check() error {
 				return fmt.Errorf("expect[%d]: no output file %q", i, e.Output)
 			}
 		case e.Words != "":
-			if _, err := spaceOf(e.Space, false); err != nil {
+			if err := globalOnly(e.Space); err != nil {
 				return fmt.Errorf("expect[%d]: %v", i, err)
 			}
 		default:
@@ -295,6 +295,15 @@ func (l *Launch) check() error {
 	return nil
 }
 
+// globalOnly checks the space of an output or an expectation: what a run
+// leaves is global memory (shared memory ends with its block).
+func globalOnly(s string) error {
+	if sp, err := spaceOf(s, false); err != nil || sp != Global {
+		return fmt.Errorf("space %q: outputs and expectations read global memory", s)
+	}
+	return nil
+}
+
 func spaceOf(s string, allowConst bool) (Space, error) {
 	switch s {
 	case "global", "":
@@ -307,70 +316,6 @@ func spaceOf(s string, allowConst bool) (Space, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown space %q", s)
-}
-
-// bytes appends the parameter's little-endian bytes; ptr parameters take
-// their address from bufs (nil while only checking syntax).
-func (p Param) bytes(bufs map[string]uint64) ([]byte, error) {
-	set := 0
-	for _, x := range []bool{p.U32 != nil, p.S32 != nil, p.U64 != nil, p.F32 != nil, p.F64 != nil, p.Ptr != nil, p.Tex != nil, p.Surf != nil} {
-		if x {
-			set++
-		}
-	}
-	if set != 1 {
-		return nil, fmt.Errorf("a parameter needs exactly one of u32, s32, u64, f32, f64, ptr, tex, surf")
-	}
-	if p.Tex != nil || p.Surf != nil {
-		return make([]byte, 8), nil // the handle is the ISA's (see ImageHandle)
-	}
-	le := func(v uint64, n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(v >> (8 * i))
-		}
-		return b
-	}
-	switch {
-	case p.U32 != nil:
-		v, err := p.U32.Int()
-		if err != nil || v < -(1<<31) || v >= 1<<32 {
-			return nil, fmt.Errorf("u32 %q out of range", p.U32.Text)
-		}
-		return le(uint64(v), 4), nil
-	case p.S32 != nil:
-		v, err := p.S32.Int()
-		if err != nil || v < -(1<<31) || v >= 1<<31 {
-			return nil, fmt.Errorf("s32 %q out of range", p.S32.Text)
-		}
-		return le(uint64(v), 4), nil
-	case p.U64 != nil:
-		v, err := p.U64.Int()
-		if err != nil {
-			return nil, err
-		}
-		return le(uint64(v), 8), nil
-	case p.F32 != nil:
-		f, err := p.F32.Float()
-		if err != nil {
-			return nil, err
-		}
-		return le(uint64(math.Float32bits(float32(f))), 4), nil
-	case p.F64 != nil:
-		f, err := p.F64.Float()
-		if err != nil {
-			return nil, err
-		}
-		return le(math.Float64bits(f), 8), nil
-	}
-	if bufs == nil {
-		return le(0, 4), nil
-	}
-	a, ok := bufs[*p.Ptr]
-	if !ok {
-		return nil, fmt.Errorf("ptr to unknown buffer %q", *p.Ptr)
-	}
-	return le(a, 4), nil
 }
 
 // MaxMemory bounds every memory space a launch file can ask for (1 GiB):
@@ -389,11 +334,19 @@ const SegmentAlign = 256
 // little past their input images see zeros, as on that model.
 const DefaultGlobalBytes = 1 << 18
 
-// Setup is a launch file with its files read: the memory images built, the
-// buffers placed and the parameters packed.
+// Setup is a job placed in memory (see Job.Setup): the memory images
+// built, the buffers placed and the parameters packed. It is what the ISA
+// emulators run.
 type Setup struct {
+	Job  *Job
+	Arch string // the architecture the job runs on
+	// Memory, when not nil, is the global memory the run uses (a Device's);
+	// otherwise each run gets a copy of Global and GlobalSegments.
+	Memory *Memory
+	// Launch and Dir are the launch file and its directory, for setups read
+	// from one (Load): its outputs and expectations.
 	Launch  *Launch
-	Dir     string // directory of the launch file
+	Dir     string
 	Grid    Dim3
 	Block   Dim3
 	Global  []byte
@@ -458,144 +411,17 @@ func imageBytes(l *Launch, dir, file string, size, fill Num) ([]byte, error) {
 }
 
 // Load reads the files a launch file names (relative to dir) and builds the
-// initial memory.
+// initial memory: the Job of the launch file, placed (Job.Setup).
 func Load(l *Launch, dir string) (*Setup, error) {
-	s := &Setup{Launch: l, Dir: dir, Grid: l.GridDim(), Block: l.BlockDim(), Buffers: map[string]BufferPlace{}}
-	var end uint64 // what the images, buffers and outputs need
-	type placed = placedImage
-	var globals, far []placed
-	var farBytes uint64 // what the far images ask for, known before reading them
-	for _, m := range l.Memory {
-		if a, _ := m.Addr.Uint(0); a >= MaxMemory && (m.Space == "global" || m.Space == "") && m.Bytes.Set() {
-			n, _ := m.Bytes.Uint(MaxMemory + 1)
-			if farBytes += n; farBytes > MaxMemory {
-				return nil, fmt.Errorf("global memory images above %#x need more than %#x bytes", uint64(MaxMemory), uint64(MaxMemory))
-			}
-		}
-	}
-	for i, m := range l.Memory {
-		data, err := imageBytes(l, dir, m.File, m.Bytes, m.Fill)
-		if err != nil {
-			return nil, fmt.Errorf("memory[%d]: %v", i, err)
-		}
-		addr, _ := m.Addr.Uint(0)
-		sp, _ := spaceOf(m.Space, true)
-		switch {
-		case sp == Global && addr >= MaxMemory:
-			if n := uint64(len(data)); n > 0 && addr+n-1 < addr {
-				return nil, fmt.Errorf("memory[%d]: image at %#x wraps past the end of the address space", i, addr)
-			}
-			far = append(far, placed{addr, data})
-			continue
-		case addr+uint64(len(data)) > MaxMemory:
-			return nil, fmt.Errorf("memory[%d]: image ends past %#x (a global image may start at or above it)", i, MaxMemory)
-		}
-		switch sp {
-		case Global:
-			globals = append(globals, placed{addr, data})
-			end = max(end, addr+uint64(len(data)))
-		case Shared:
-			s.Shared = append(s.Shared, SharedImage{addr, data})
-		case Constant:
-			bank, _ := m.Bank.Uint(16)
-			c := s.Const[bank]
-			if need := addr + uint64(len(data)); uint64(len(c)) < need {
-				c = append(c, make([]byte, need-uint64(len(c)))...)
-			}
-			copy(c[addr:], data)
-			s.Const[bank] = c
-		}
-	}
-	// buffers after the images, 256-aligned, never at 0, in name order
-	names := make([]string, 0, len(l.Buffers))
-	for n := range l.Buffers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	next := uint64(256)
-	for _, g := range globals {
-		next = max(next, g.addr+uint64(len(g.data)))
-	}
-	for _, n := range names {
-		b := l.Buffers[n]
-		data, err := imageBytes(l, dir, b.File, b.Bytes, b.Fill)
-		if err != nil {
-			return nil, fmt.Errorf("buffer %q: %v", n, err)
-		}
-		next = (next + 255) &^ 255
-		if next+uint64(len(data)) > MaxMemory {
-			return nil, fmt.Errorf("buffer %q does not fit below %#x", n, MaxMemory)
-		}
-		s.Buffers[n] = BufferPlace{next, uint64(len(data))}
-		globals = append(globals, placed{next, data})
-		next += max(uint64(len(data)), 1)
-		end = max(end, next)
-	}
-	for _, o := range l.Outputs {
-		if o.Buffer == "" && o.Space == "global" {
-			a, _ := o.Addr.Uint(0)
-			n, _ := o.Bytes.Uint(MaxMemory + 1)
-			if a < MaxMemory { // the far ones read segments
-				end = max(end, a+n)
-			}
-		}
-	}
-	if l.GlobalBytes.Set() {
-		n, _ := l.GlobalBytes.Uint(MaxMemory + 1)
-		if n < end {
-			return nil, fmt.Errorf("global_bytes %#x is smaller than the images, buffers and outputs (%#x)", n, end)
-		}
-		end = n
-	} else {
-		end = max(end, DefaultGlobalBytes)
-	}
-	if end > MaxMemory {
-		return nil, fmt.Errorf("global memory of %#x bytes is larger than %#x", end, MaxMemory)
-	}
-	s.Global = make([]byte, (end+255)&^255)
-	for _, g := range globals {
-		copy(s.Global[g.addr:], g.data)
-	}
-	segs, err := segments(far)
+	j, err := l.Job(dir)
 	if err != nil {
 		return nil, err
 	}
-	s.GlobalSegments = segs
-	addrs := map[string]uint64{}
-	for n, b := range s.Buffers {
-		addrs[n] = b.Addr
+	s, err := j.Setup()
+	if err != nil {
+		return nil, err
 	}
-	for i, p := range l.Params {
-		b, err := p.bytes(addrs)
-		if err != nil {
-			return nil, fmt.Errorf("params[%d]: %v", i, err)
-		}
-		if p.Tex != nil || p.Surf != nil {
-			h, err := l.ImageHandle(p)
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			for j := range b {
-				b[j] = byte(h >> (8 * j))
-			}
-		}
-		for len(s.Params)%len(b) != 0 {
-			s.Params = append(s.Params, 0)
-		}
-		s.Params = append(s.Params, b...)
-	}
-	if l.SharedBytes.Set() {
-		n, _ := l.SharedBytes.Uint(MaxMemory + 1)
-		s.SharedBytes = int(n)
-	}
-	if l.LocalBytes.Set() {
-		n, _ := l.LocalBytes.Uint(MaxMemory + 1)
-		s.LocalBytes = int(n)
-	}
-	if l.MaxSteps.Set() {
-		n, _ := l.MaxSteps.Uint(0)
-		s.MaxSteps = int64(min(n, math.MaxInt64))
-	}
+	s.Launch, s.Dir = l, dir
 	return s, nil
 }
 
@@ -650,9 +476,12 @@ func segments(far []placedImage) ([]Segment, error) {
 	return segs, nil
 }
 
-// GlobalMemory returns a copy of the setup's global memory (the dense
-// region and the segments) for one run.
+// GlobalMemory returns the setup's global memory for one run: Memory when
+// set, else a copy of the dense region and the segments.
 func (s *Setup) GlobalMemory() *Memory {
+	if s.Memory != nil {
+		return s.Memory
+	}
 	m := &Memory{Space: Global, Data: append([]byte(nil), s.Global...)}
 	for _, sg := range s.GlobalSegments {
 		m.Segments = append(m.Segments, Segment{sg.Addr, append([]byte(nil), sg.Data...)})

@@ -165,6 +165,7 @@ func TestLoadErrors(t *testing.T) {
 		}
 		return p
 	}
+	write("p", "") // the program: Load reads it, the emulators look at it
 	p := write("a.json", `{"program": "p", "grid": [1], "block": [1], "memory": [{"space": "global", "addr": 0, "file": "missing.bin"}]}`)
 	if _, err := LoadFile(p); err == nil || !strings.Contains(err.Error(), "missing.bin") {
 		t.Errorf("missing image: %v", err)

@@ -119,6 +119,7 @@ func TestLoadFarImages(t *testing.T) {
 		}
 	}
 	write("a.bin", []byte{1, 2, 3, 4, 5, 6, 7, 8})
+	write("p", nil)
 	write("tsv", []byte("addr\texp\n0x200000000\t0x4030201\n0x200000104\t0x99999999\n"))
 	l, err := ParseLaunch([]byte(`{"program": "p", "grid": [1], "block": [32],
 	  "memory": [

@@ -63,34 +63,12 @@ func archOrAny(a isa.Arch) string {
 }
 
 // disCubin lists every function of a cubin in cuobjdump -sass form, or for
-// sm_5x as nvdisasm does with the options mx.
+// sm_5x as nvdisasm does with the options mx (isa/all.ListCubin).
 func disCubin(w io.Writer, f *cubin.File, arch isa.Arch, mx maxwell.ListOptions) []error {
-	a, err := all.LookupSM(f.SM())
-	if err != nil {
-		return []error{fmt.Errorf("cubin for sm_%d: %w", f.SM(), err)}
-	}
-	if arch.Name != "" && arch.Name != a.Name {
+	if a, err := all.LookupSM(f.SM()); err == nil && arch.Name != "" && arch.Name != a.Name {
 		return []error{fmt.Errorf("the cubin is for %s, not %s", a.Name, arch.Name)}
 	}
-	dots := "\t\t.........."
-	if a.ISA == "tesla" {
-		dots = "\t\t....................................."
-	}
-	if a.ISA == "maxwell" {
-		return disMaxwellCubin(w, f, a, mx)
-	}
-	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
-	var errs []error
-	var buf []byte
-	for _, fn := range f.Functions {
-		fmt.Fprintf(w, "\t\tFunction : %s\n\t.headerflags    @\"%s\"\n", fn.Name, cubin.CuobjdumpHeaderFlags(f.Flags))
-		var derrs []*isa.DecodeError
-		buf, derrs = a.Disassemble(buf[:0], fn.Code, 0)
-		w.Write(buf)
-		for _, e := range derrs {
-			errs = append(errs, fmt.Errorf("function %s: %w", fn.Name, e))
-		}
-		fmt.Fprintf(w, "%s\n\n\n", dots)
-	}
+	out, errs := all.ListCubin(nil, f, mx)
+	w.Write(out)
 	return errs
 }

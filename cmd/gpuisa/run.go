@@ -9,10 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/emu"
-	emaxwell "github.com/gpuisa/gpuisa/emu/maxwell"
-	"github.com/gpuisa/gpuisa/emu/tesla"
+	"github.com/gpuisa/gpuisa/emu/all"
 )
 
 func runCommand() *command {
@@ -53,60 +51,35 @@ type runOptions struct {
 	workers               int
 }
 
-// runLaunch loads a launch file, runs it, writes its outputs and checks it.
+// runLaunch reads a launch file, runs it through the library's entry point
+// (emu/all), writes its outputs and checks its expectations.
 func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	stdout, stderr := cio.stdout, cio.stderr
-	setup, err := loadLaunch(path, cio.stdin)
+	l, dir, err := readLaunch(path, cio.stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 		return 1
 	}
-	arch := setup.Launch.Arch
-	if arch == "" {
-		// a cubin says its architecture; raw code and listings need "arch"
-		arch = cubinArch(setup)
-		if arch == "" {
-			fmt.Fprintf(stderr, "gpuisa run: %s: the launch file needs \"arch\" for a raw or listing program\n", path)
-			return 1
-		}
-		setup.Launch.Arch = arch
-	}
-	adjust := func(cfg *emu.Config) {
-		cfg.Workers = o.workers
-		if o.maxSteps > 0 {
-			cfg.MaxSteps = o.maxSteps
-		}
-		if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
-			cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = stdout, o.traceBlock, o.traceWarp
-		}
-	}
-	var (
-		stats  emu.Stats
-		res    *emu.Result
-		runErr error
-	)
-	switch {
-	case tesla.IsArch(arch):
-		outcome, err := tesla.RunSetup(setup, adjust)
-		if outcome == nil {
-			fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
-			return 1
-		}
-		stats, res, runErr = outcome.Stats, outcome.Result, err
-	case emaxwell.IsArch(arch):
-		outcome, err := emaxwell.RunSetup(setup, adjust)
-		if outcome == nil {
-			fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
-			return 1
-		}
-		stats, res, runErr = outcome.Stats, outcome.Result, err
-	default:
-		fmt.Fprintf(stderr, "gpuisa run: %s: arch %q cannot be run yet (sm_10..sm_13, sm_50..sm_53)\n", path, arch)
+	job, err := l.Job(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
 		return 1
 	}
-	st := stats
+	job.Workers = o.workers
+	if o.maxSteps > 0 {
+		job.MaxSteps = o.maxSteps
+	}
+	if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
+		job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
+	}
+	res, runErr := all.Run(job)
+	if res == nil {
+		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
+		return 1
+	}
+	st := res.Stats
 	fmt.Fprintf(stdout, "%s: %s grid %v block %v: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
-		filepath.Base(path), arch, setup.Grid, setup.Block, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
+		filepath.Base(path), res.Arch, job.Grid, job.Block, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
 	if runErr != nil {
 		var f *emu.Fault
@@ -122,8 +95,8 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 			return 1
 		}
-		for _, output := range setup.Launch.Outputs {
-			b, err := setup.OutputBytes(output, res)
+		for _, output := range l.Outputs {
+			b, err := l.OutputBytes(output, res)
 			if err == nil {
 				err = os.WriteFile(filepath.Join(o.out, output.File), b, 0o644)
 			}
@@ -133,8 +106,8 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 			}
 		}
 	}
-	if len(setup.Launch.Expect) > 0 {
-		n, err := setup.Check(res)
+	if len(l.Expect) > 0 {
+		n, err := l.Check(dir, res)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpuisa run: FAIL %v\n", err)
 			return 1
@@ -144,25 +117,22 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	return 0
 }
 
-// loadLaunch reads a launch file; from standard input ("-"), paths in it
-// are relative to the working directory.
-func loadLaunch(path string, stdin io.Reader) (*emu.Setup, error) {
-	if path != "-" {
-		return emu.LoadFile(path)
-	}
-	data, err := io.ReadAll(stdin)
+// readLaunch reads and parses a launch file and returns the directory its
+// paths are relative to: from standard input ("-"), the working directory.
+func readLaunch(path string, stdin io.Reader) (*emu.Launch, string, error) {
+	data, err := readInput(path, stdin)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	name, dir := path, filepath.Dir(path)
+	if path == "-" {
+		name, dir = "<stdin>", "."
 	}
 	l, err := emu.ParseLaunch(data)
 	if err != nil {
-		return nil, fmt.Errorf("<stdin>: %w", err)
+		return nil, "", fmt.Errorf("%s: %w", name, err)
 	}
-	s, err := emu.Load(l, ".")
-	if err != nil {
-		return nil, fmt.Errorf("<stdin>: %w", err)
-	}
-	return s, nil
+	return l, dir, nil
 }
 
 func speed(st emu.Stats) string {
@@ -171,22 +141,4 @@ func speed(st emu.Stats) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1fM warp-instructions/s", float64(st.WarpInsts)/s/1e6)
-}
-
-// cubinArch is the architecture of the launch's program when it is an ELF
-// cubin, else "".
-func cubinArch(s *emu.Setup) string {
-	p := s.Launch.Program
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.Dir, p)
-	}
-	data, err := os.ReadFile(p)
-	if err != nil || !isELF(data) {
-		return ""
-	}
-	f, err := cubin.Parse(data)
-	if err != nil {
-		return ""
-	}
-	return fmt.Sprintf("sm_%d", f.SM())
 }

@@ -201,7 +201,7 @@ func (s *addr64Setup) launch(t *testing.T, prog []byte, arch string, withFar boo
 	}
 	launch := &emu.Launch{Arch: arch, Kernel: kernel, Params: []emu.Param{
 		u64(GlobalBase + s.p.base), u64(GlobalBase + s.p.out), u64(s.p.stride), {U32: &ci}}}
-	st := &emu.Setup{Launch: launch, Grid: emu.Dim3{1, 1, 1}, Block: s.p.block, Global: l.dense, GlobalSegments: l.segs}
+	st := &emu.Setup{Arch: arch, Job: jobOf(t, launch), Grid: emu.Dim3{1, 1, 1}, Block: s.p.block, Global: l.dense, GlobalSegments: l.segs}
 	st.Const[3] = s.cst // ctab
 	img, err := ProgramImage(kernel, prog, kernel, arch)
 	if err != nil {

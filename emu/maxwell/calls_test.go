@@ -225,7 +225,7 @@ func TestLinkLaunchFile(t *testing.T) {
 		}
 	}
 	// without the link entry: the missing symbol is named
-	s.Launch.Link = nil
+	s.Job.Program.Link = nil
 	if _, err := RunSetup(s, nil); err == nil || !strings.Contains(err.Error(), `undefined symbol "ext_fn"`) {
 		t.Errorf("without link: %v", err)
 	}

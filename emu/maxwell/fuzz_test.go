@@ -42,7 +42,7 @@ func FuzzRun(f *testing.F) {
 		l := &emu.Launch{Arch: "sm_52"}
 		name := "buf"
 		l.Params = []emu.Param{{Ptr: &name}, {U32: &emu.Num{Text: "7"}}}
-		s := &emu.Setup{Launch: l, Grid: emu.Dim3{2, 1, 1}, Block: emu.Dim3{40, 1, 1}, Global: make([]byte, 1024),
+		s := &emu.Setup{Arch: l.Arch, Job: jobOf(t, l), Grid: emu.Dim3{2, 1, 1}, Block: emu.Dim3{40, 1, 1}, Global: make([]byte, 1024),
 			Buffers: map[string]emu.BufferPlace{"buf": {Addr: 256, Bytes: 512}}, SharedBytes: 256, LocalBytes: 64}
 		img := &Image{Code: code, ParamBase: cbParamBase}
 		k, err := NewKernel(s, img)

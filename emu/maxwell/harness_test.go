@@ -61,14 +61,13 @@ type placed struct {
 // prepare builds the kernel and configuration of a launch.
 func (r run) prepare(t testing.TB) (*Kernel, emu.Config, []placed) {
 	t.Helper()
-	l := &emu.Launch{Arch: r.arch, Kernel: r.kernel}
-	s := &emu.Setup{Launch: l, Grid: r.grid, Block: r.block, Buffers: map[string]emu.BufferPlace{}, SharedBytes: r.shared}
+	j := &emu.Job{}
+	s := &emu.Setup{Arch: r.arch, Job: j, Grid: r.grid, Block: r.block, Buffers: map[string]emu.BufferPlace{}, SharedBytes: r.shared}
 	next := uint64(256)
 	var places []placed
 	var global []byte
 	for i, a := range r.args {
-		num := func(v string) *emu.Num { return &emu.Num{Text: v} }
-		var p emu.Param
+		var arg emu.Arg
 		switch v := a.(type) {
 		case []byte:
 			name := "b" + strconv.Itoa(i)
@@ -80,26 +79,26 @@ func (r run) prepare(t testing.TB) (*Kernel, emu.Config, []placed) {
 			}
 			copy(global[next:], v)
 			next += uint64(len(v))
-			p.Ptr = &name
+			arg = emu.Ptr(name)
 		case uint32:
-			p.U32 = num(strconv.FormatUint(uint64(v), 10))
+			arg = emu.U32(v)
 			places = append(places, placed{})
 		case int32:
-			p.S32 = num(strconv.FormatInt(int64(v), 10))
+			arg = emu.S32(v)
 			places = append(places, placed{})
 		case uint64:
-			p.U64 = num(strconv.FormatUint(v, 10))
+			arg = emu.U64(v)
 			places = append(places, placed{})
 		case float32:
-			p.F32 = num(strconv.FormatFloat(float64(v), 'g', -1, 32))
+			arg = emu.F32(v)
 			places = append(places, placed{})
 		case float64:
-			p.F64 = num(strconv.FormatFloat(v, 'g', -1, 64))
+			arg = emu.F64(v)
 			places = append(places, placed{})
 		default:
 			t.Fatalf("bad argument type %T", a)
 		}
-		l.Params = append(l.Params, p)
+		j.Args = append(j.Args, arg)
 	}
 	s.Global = append(global, make([]byte, 4096)...)
 	img, err := ProgramImage("test", r.program, r.kernel, r.arch)

@@ -14,10 +14,7 @@ import (
 // Object is a cubin to link with a program: relocatable code (ptxas -c)
 // defining functions the kernel calls, e.g. an extern .func. Data may also
 // be a fatbin holding a cubin for the launch's arch.
-type Object struct {
-	Name string // for errors
-	Data []byte
-}
+type Object = emu.Object
 
 // DataReloc is a pointer in the program's data (a global variable's
 // initial value, a constant) to a global variable, whose address is known

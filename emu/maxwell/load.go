@@ -3,9 +3,6 @@ package maxwell
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -36,15 +33,6 @@ const (
 	cbStack     = 0x20
 	cbParamBase = 0x140
 )
-
-// IsArch reports whether arch is one this package runs.
-func IsArch(arch string) bool {
-	switch arch {
-	case "sm_50", "sm_52", "sm_53":
-		return true
-	}
-	return false
-}
 
 // Image is a program ready to lower.
 type Image struct {
@@ -77,34 +65,18 @@ type Reloc struct {
 	Value  uint64 // offset in Globals
 }
 
-// ReadProgram reads the launch's program: a cubin or fatbin (the function
+// ReadProgram reads the job's program: a cubin or fatbin (the function
 // named by kernel, or the only one), a listing in our assembler's syntax, or
-// raw code. A cubin is linked with the cubins the launch file's "link"
-// names (our extension of LAUNCH.md).
+// raw code. A cubin is linked with the job's Link objects.
 func ReadProgram(s *emu.Setup) (*Image, error) {
-	read := func(p string) (string, []byte, error) {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(s.Dir, p)
-		}
-		data, err := os.ReadFile(p)
-		return p, data, err
+	return readProgram(s.Job.Program, s.Arch)
+}
+
+func readProgram(p *emu.Program, arch string) (*Image, error) {
+	if len(p.Link) == 0 {
+		return ProgramImage(p.Name, p.Data, p.Kernel, arch)
 	}
-	p, data, err := read(s.Launch.Program)
-	if err != nil {
-		return nil, err
-	}
-	if len(s.Launch.Link) == 0 {
-		return ProgramImage(p, data, s.Launch.Kernel, s.Launch.Arch)
-	}
-	var objs []Object
-	for _, name := range s.Launch.Link {
-		lp, ldata, err := read(name)
-		if err != nil {
-			return nil, fmt.Errorf("link: %v", err)
-		}
-		objs = append(objs, Object{Name: lp, Data: ldata})
-	}
-	return LinkImage(p, data, s.Launch.Kernel, s.Launch.Arch, objs)
+	return LinkImage(p.Name, p.Data, p.Kernel, arch, p.Link)
 }
 
 // ProgramImage turns program file contents into code and launch facts; a
@@ -157,84 +129,52 @@ func relocate(code []byte, relocs []Reloc, addr uint64) ([]byte, error) {
 	return code, nil
 }
 
-// paramBytes packs the launch's parameters for sm_5x: pointers are 64-bit;
+// paramBytes packs the job's parameters for sm_5x: pointers are 64-bit;
 // each value goes to the offset the cubin gives, else to the next naturally
 // aligned offset.
 func paramBytes(s *emu.Setup, img *Image) ([]byte, error) {
+	var args []emu.Arg
+	if s.Job != nil {
+		args = s.Job.Args
+	}
+	if img.Params != nil && len(args) != len(img.Params) {
+		return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(args), len(img.Params))
+	}
 	var out []byte
 	off := 0
-	for i, p := range s.Launch.Params {
-		var b []byte
-		le := func(v uint64, n int) {
-			b = make([]byte, n)
-			for j := range b {
-				b[j] = byte(v >> (8 * j))
-			}
-		}
-		switch {
-		case p.Ptr != nil:
-			place, ok := s.Buffers[*p.Ptr]
+	for i, a := range args {
+		v := a.Bits
+		switch a.Kind {
+		case emu.ArgPtr:
+			place, ok := s.Buffers[a.Name]
 			if !ok {
-				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, *p.Ptr)
+				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, a.Name)
 			}
-			le(place.Addr+GlobalBase, 8)
-		case p.Tex != nil, p.Surf != nil:
-			h, err := s.Launch.ImageHandle(p)
+			v = place.Addr + GlobalBase
+		case emu.ArgTex, emu.ArgSurf:
+			h, err := s.Job.ImageHandle(a)
 			if err != nil {
 				return nil, fmt.Errorf("params[%d]: %v", i, err)
 			}
-			le(h, 8)
-		case p.U32 != nil, p.S32 != nil:
-			n := p.U32
-			if n == nil {
-				n = p.S32
-			}
-			v, err := n.Int()
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			le(uint64(v), 4)
-		case p.U64 != nil:
-			v, err := p.U64.Int()
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			le(uint64(v), 8)
-		case p.F32 != nil:
-			f, err := p.F32.Float()
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			le(uint64(math.Float32bits(float32(f))), 4)
-		case p.F64 != nil:
-			f, err := p.F64.Float()
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			le(math.Float64bits(f), 8)
-		default:
-			return nil, fmt.Errorf("params[%d]: no value", i)
+			v = h
 		}
+		n := a.Size(8)
 		if img.Params != nil {
-			if i >= len(img.Params) {
-				return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(s.Launch.Params), len(img.Params))
-			}
 			cp := img.Params[i]
-			if int(cp.Size) != len(b) {
-				return nil, fmt.Errorf("params[%d]: %d bytes, the kernel's parameter %d has %d", i, len(b), i, cp.Size)
+			if int(cp.Size) != n {
+				return nil, fmt.Errorf("params[%d]: %d bytes, the kernel's parameter %d has %d", i, n, i, cp.Size)
 			}
 			off = int(cp.Offset)
 		} else {
-			off = (off + len(b) - 1) &^ (len(b) - 1)
+			off = (off + n - 1) &^ (n - 1)
 		}
-		if need := off + len(b); len(out) < need {
+		if need := off + n; len(out) < need {
 			out = append(out, make([]byte, need-len(out))...)
 		}
-		copy(out[off:], b)
-		off += len(b)
-	}
-	if img.Params != nil && len(s.Launch.Params) != len(img.Params) {
-		return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(s.Launch.Params), len(img.Params))
+		for k := range n {
+			out[off+k] = byte(v >> (8 * k))
+		}
+		off += n
 	}
 	return out, nil
 }
@@ -243,10 +183,10 @@ func paramBytes(s *emu.Setup, img *Image) ([]byte, error) {
 // gets the cubin's bank 0, the driver words and the parameters; the launch
 // file's constant images go over everything.
 func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
-	if !IsArch(s.Launch.Arch) {
-		return nil, fmt.Errorf("arch %q is not a Maxwell architecture (sm_50, sm_52, sm_53)", s.Launch.Arch)
+	if !IsArch(s.Arch) {
+		return nil, fmt.Errorf("arch %q is not a Maxwell architecture (sm_50, sm_52, sm_53)", s.Arch)
 	}
-	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
+	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Arch, "sm_"))
 	gm := s.GlobalMemory()
 	global := gm.Data
 	code := img.Code
@@ -411,14 +351,14 @@ func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := NewKernel(s, img)
+	k, cfg, err := prepare(s, img)
 	if err != nil {
 		return nil, err
 	}
-	cfg := k.Config(s, img)
 	if adjust != nil {
 		adjust(&cfg)
 	}
 	st, err := emu.Run(cfg, k)
-	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data, Segments: k.Global.Segments}}, err
+	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data, Segments: k.Global.Segments,
+		Buffers: s.Buffers, Arch: s.Arch, Stats: st}}, err
 }

@@ -21,7 +21,9 @@ func TestLaunchFileFarImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Launch.Arch = "sm_52" // gpuisa run takes it from the cubin
+	if s.Arch != "sm_52" {
+		t.Fatalf("arch %q, the cubin says sm_52", s.Arch) // the library reads it from the cubin
+	}
 	if len(s.GlobalSegments) != 1 || s.GlobalSegments[0].Addr != 0x2_0000_0000 || len(s.Global) > 1<<20 {
 		t.Fatalf("%d segments, dense region %#x bytes", len(s.GlobalSegments), len(s.Global))
 	}
@@ -112,7 +114,7 @@ func TestOracleAtomicsFar(t *testing.T) {
 		ptr := func(v uint64) emu.Param {
 			return emu.Param{U64: &emu.Num{Text: "0x" + strconv.FormatUint(GlobalBase+v, 16)}}
 		}
-		st := &emu.Setup{Launch: &emu.Launch{Arch: arch, Kernel: "atomics", Params: []emu.Param{ptr(gAt), ptr(outAt)}},
+		st := &emu.Setup{Arch: arch, Job: jobOf(t, &emu.Launch{Params: []emu.Param{ptr(gAt), ptr(outAt)}}),
 			Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{32, 1, 1}, Global: l.dense, GlobalSegments: l.segs}
 		img, err := ProgramImage("atomics", prog, "atomics", arch)
 		if err != nil {
@@ -149,7 +151,7 @@ func TestSegmentOverlapsDense(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := "out"
-	st := &emu.Setup{Launch: &emu.Launch{Arch: "sm_52", Kernel: "ticket", Params: []emu.Param{{Ptr: &name}}},
+	st := &emu.Setup{Arch: "sm_52", Job: jobOf(t, &emu.Launch{Params: []emu.Param{{Ptr: &name}}}),
 		Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{32, 1, 1}, Global: make([]byte, 0x1000),
 		Buffers:        map[string]emu.BufferPlace{"out": {Addr: 0x100, Bytes: 128}},
 		GlobalSegments: []emu.Segment{{Addr: 0x1000, Data: make([]byte, 256)}}}

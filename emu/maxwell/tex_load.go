@@ -3,9 +3,6 @@ package maxwell
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 
@@ -192,11 +189,13 @@ func (u *texUnit) image(i uint32) *texImage {
 // bindImages builds the launch's header table: places texels in global
 // memory, writes the descriptor tables and binds the cubin's references.
 func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
-	l := s.Launch
-	if len(l.Textures)+len(l.Surfaces) == 0 && len(img.TexSlots) == 0 {
+	j := s.Job
+	if j == nil {
+		j = &emu.Job{}
+	}
+	if len(j.Textures)+len(j.Surfaces) == 0 && len(img.TexSlots) == 0 {
 		return nil
 	}
-	tex, surf := l.ImageNames()
 	u := &texUnit{imgs: []*texImage{nil}}
 	global := k.Global.Data
 	place := func(data []byte) uint64 {
@@ -205,13 +204,8 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 		global = append(global, data...)
 		return at
 	}
-	for i, name := range append(append([]string(nil), tex...), surf...) {
-		isSurf := i >= len(tex)
-		li := l.Textures[name]
-		if isSurf {
-			li = l.Surfaces[name]
-		}
-		im, err := newTexImage(name, isSurf, li)
+	for i, li := range append(append([]emu.TexImage(nil), j.Textures...), j.Surfaces...) {
+		im, err := newTexImage(li.Name, i >= len(j.Textures), li)
 		if err != nil {
 			return err
 		}
@@ -223,27 +217,16 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 			}
 			im.base = p.Addr
 		default:
+			if uint64(len(li.Data)) < im.bytes && li.Data != nil && !li.Pad {
+				return fmt.Errorf("%s: %d bytes of texels, the image needs %d (or give a fill)", im.what(), len(li.Data), im.bytes)
+			}
 			data := make([]byte, im.bytes)
-			if li.Fill.Set() {
-				f, _ := li.Fill.Uint(256)
+			if li.Fill != 0 {
 				for j := range data {
-					data[j] = byte(f)
+					data[j] = li.Fill
 				}
 			}
-			if li.File != "" {
-				path := li.File
-				if !filepath.IsAbs(path) {
-					path = filepath.Join(s.Dir, path)
-				}
-				b, err := os.ReadFile(path)
-				if err != nil {
-					return fmt.Errorf("%s: %v", im.what(), err)
-				}
-				if uint64(len(b)) < im.bytes && !li.Fill.Set() {
-					return fmt.Errorf("%s: %s has %d bytes, the image needs %d (or give a fill)", im.what(), li.File, len(b), im.bytes)
-				}
-				copy(data, b)
-			}
+			copy(data, li.Data)
 			if uint64(len(global))+im.bytes > emu.MaxMemory {
 				return fmt.Errorf("%s does not fit in global memory", im.what())
 			}
@@ -284,7 +267,7 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 	le.PutUint64(c0[cbTexDescTable:], GlobalBase+tdAt)
 	le.PutUint64(c0[cbSurfDescTable:], GlobalBase+sdAt)
 	for _, sl := range img.TexSlots {
-		h, err := l.ImageHandle(slotParam(sl))
+		h, err := j.ImageHandle(slotArg(sl))
 		if err != nil {
 			h = 0 // unbound: instructions using it fault
 			if sl.Bank == texHandleBank {
@@ -303,12 +286,11 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 	return nil
 }
 
-func slotParam(sl TexSlot) emu.Param {
-	name := sl.Name
+func slotArg(sl TexSlot) emu.Arg {
 	if sl.Surface {
-		return emu.Param{Surf: &name}
+		return emu.Surf(sl.Name)
 	}
-	return emu.Param{Tex: &name}
+	return emu.Tex(sl.Name)
 }
 
 func (im *texImage) what() string {
@@ -344,7 +326,7 @@ func (f texFormat) channelOrder() uint32 {
 	return map[int]uint32{1: 0x10B0, 2: 0x10B2, 4: 0x10B5}[f.n] // CL_R, CL_RG, CL_RGBA
 }
 
-func newTexImage(name string, surface bool, li emu.Image) (*texImage, error) {
+func newTexImage(name string, surface bool, li emu.TexImage) (*texImage, error) {
 	im := &texImage{name: name, surface: surface, size: [3]int{1, 1, 1}, layers: 1, levels: 1, compare: 3}
 	f, err := parseFormat(li.Format)
 	if err != nil {
@@ -352,17 +334,10 @@ func newTexImage(name string, surface bool, li emu.Image) (*texImage, error) {
 	}
 	im.f = f
 	im.dims = len(li.Size)
-	for d, n := range li.Size {
-		v, _ := n.Uint(1 << 16)
-		im.size[d] = int(v)
-	}
-	if li.Layers.Set() {
-		v, _ := li.Layers.Uint(1 << 16)
-		im.layers = int(v)
-	}
-	if li.Levels.Set() {
-		v, _ := li.Levels.Uint(1 << 16)
-		im.levels = int(v)
+	copy(im.size[:], li.Size)
+	im.layers = max(li.Layers, 1)
+	if li.Levels > 0 {
+		im.levels = li.Levels
 		most := 1
 		for d := range 3 {
 			most = max(most, bitsLen(im.size[d]))
@@ -409,21 +384,7 @@ func newTexImage(name string, surface bool, li emu.Image) (*texImage, error) {
 	if len(li.Border) > 4 {
 		return nil, fmt.Errorf("%s: border has more than 4 components", im.what())
 	}
-	for c, n := range li.Border {
-		if f.integer() {
-			v, err := n.Int()
-			if err != nil {
-				return nil, fmt.Errorf("%s: border[%d]: %v", im.what(), c, err)
-			}
-			im.border[c] = uint32(v)
-		} else {
-			v, err := n.Float()
-			if err != nil {
-				return nil, fmt.Errorf("%s: border[%d]: %v", im.what(), c, err)
-			}
-			im.border[c] = math.Float32bits(float32(v))
-		}
-	}
+	copy(im.border[:], li.Border)
 	if li.Compare != "" {
 		c, ok := compareFuncs[li.Compare]
 		if !ok {

@@ -207,7 +207,7 @@ func TestTexcubeErrors(t *testing.T) {
 		{Format: "rgba32f", Size: nums(8, 4), Layers: nums(6)[0], Cube: true},
 		{Format: "rgba32f", Size: nums(8, 8), Layers: nums(5)[0], Cube: true},
 	} {
-		if _, err := newTexImage("c", false, bad); err == nil || !strings.Contains(err.Error(), "cube map") {
+		if _, err := newTexImage("c", false, jobOf(t, &emu.Launch{Textures: map[string]emu.Image{"c": bad}}).Textures[0]); err == nil || !strings.Contains(err.Error(), "cube map") {
 			t.Errorf("%+v: got %v, want a cube-map shape error", bad, err)
 		}
 	}

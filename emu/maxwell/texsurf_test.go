@@ -44,7 +44,7 @@ func (tl texLaunch) build(t testing.TB) (*Kernel, emu.Config, map[string]emu.Buf
 	out := "out"
 	l := &emu.Launch{Arch: tl.arch, Kernel: tl.kernel, Textures: tl.textures, Surfaces: tl.surfaces}
 	l.Params = append([]emu.Param{{Ptr: &out}}, tl.params...)
-	s := &emu.Setup{Launch: l, Grid: emu.Dim3{max(tl.blocks, 1), 1, 1}, Block: emu.Dim3{32, 1, 1}, Buffers: map[string]emu.BufferPlace{}}
+	s := &emu.Setup{Arch: l.Arch, Job: jobOf(t, l), Grid: emu.Dim3{max(tl.blocks, 1), 1, 1}, Block: emu.Dim3{32, 1, 1}, Buffers: map[string]emu.BufferPlace{}}
 	bufs := map[string][]byte{"out": tl.out}
 	for n, b := range tl.buffers {
 		bufs[n] = b
@@ -81,6 +81,17 @@ func sortedKeys(m map[string][]byte) []string {
 		}
 	}
 	return out
+}
+
+// jobOf converts a launch built in a test (values only: no files) to the
+// job an emulator reads.
+func jobOf(t testing.TB, l *emu.Launch) *emu.Job {
+	t.Helper()
+	j, err := l.Job("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }
 
 func nums(v ...float64) []emu.Num {
@@ -992,7 +1003,7 @@ func FuzzTexRun(f *testing.F) {
 			Surfaces: map[string]emu.Image{"s": {Format: "r32ui", Size: nums(8, 4)}}}
 		name := "buf"
 		l.Params = []emu.Param{{Ptr: &name}, {Tex: ptr("a")}, {Tex: ptr("b")}, {Surf: ptr("s")}, {U32: &emu.Num{Text: "3"}}, {U32: &emu.Num{Text: "5"}}}
-		s := &emu.Setup{Launch: l, Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{40, 1, 1}, Global: make([]byte, 1024),
+		s := &emu.Setup{Arch: l.Arch, Job: jobOf(t, l), Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{40, 1, 1}, Global: make([]byte, 1024),
 			Buffers: map[string]emu.BufferPlace{"buf": {Addr: 256, Bytes: 512}}, LocalBytes: 64}
 		img := &Image{Code: code, ParamBase: cbParamBase}
 		k, err := NewKernel(s, img)

@@ -42,7 +42,7 @@ func mxmSetup(tb testing.TB, n int) (*emu.Setup, []byte, []float32, []float32) {
 		binary.LittleEndian.PutUint32(params[4*i:], v)
 	}
 	s := &emu.Setup{
-		Launch: &emu.Launch{Arch: "sm_10"},
+		Arch:   "sm_10",
 		Grid:   emu.Dim3{uint32(n / 32), uint32(n / 32), 1},
 		Block:  emu.Dim3{32, 32, 1},
 		Global: global,

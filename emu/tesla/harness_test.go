@@ -104,7 +104,7 @@ func runCode(tb testing.TB, kr kernelRun, code []byte) *runResult {
 	if kr.arch == "" {
 		kr.arch = "sm_13"
 	}
-	s := &emu.Setup{Launch: &emu.Launch{Arch: kr.arch}, Grid: emu.Dim3{uint32(kr.blocks), 1, 1},
+	s := &emu.Setup{Arch: kr.arch, Grid: emu.Dim3{uint32(kr.blocks), 1, 1},
 		Block: emu.Dim3{uint32(kr.threads), 1, 1}, Global: kr.global, Params: params, MaxSteps: kr.steps}
 	for b, c := range kr.consts {
 		s.Const[b] = c

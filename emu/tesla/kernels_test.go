@@ -240,7 +240,7 @@ func TestCubinProgram(t *testing.T) {
 			t.Fatalf("c[%d] = %#x, want %#x", i, got[i], want)
 		}
 	}
-	s.Launch.Kernel = "nosuch"
+	s.Job.Program.Kernel = "nosuch"
 	if _, err := RunSetup(s, nil); err == nil {
 		t.Error("a missing kernel name was accepted")
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -33,15 +31,6 @@ var zeroBank [ConstBankBytes]byte
 // not say.
 const DefaultLocalBytes = 1 << 10
 
-// IsArch reports whether arch is one this package runs.
-func IsArch(arch string) bool {
-	switch arch {
-	case "sm_10", "sm_11", "sm_12", "sm_13":
-		return true
-	}
-	return false
-}
-
 // Image is a program ready to lower: machine code and what its container
 // adds to the launch.
 type Image struct {
@@ -50,19 +39,12 @@ type Image struct {
 	LocalBytes int        // local memory per thread a cubin asks for
 }
 
-// ReadProgram reads the launch's program: an ELF cubin or a fatbin (the
+// ReadProgram reads the job's program: an ELF cubin or a fatbin (the
 // function named by kernel, or the only one), a listing in our assembler's
 // syntax (text), or raw machine code.
 func ReadProgram(s *emu.Setup) (*Image, error) {
-	p := s.Launch.Program
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.Dir, p)
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	return ProgramImage(p, data, s.Launch.Kernel, s.Launch.Arch)
+	p := s.Job.Program
+	return ProgramImage(p.Name, p.Data, p.Kernel, s.Arch)
 }
 
 // ProgramImage turns program file contents into machine code.
@@ -169,10 +151,10 @@ func NewKernelImage(s *emu.Setup, img *Image) (*Kernel, error) {
 
 // NewKernel lowers code and attaches the launch's memory.
 func NewKernel(s *emu.Setup, code []byte) (*Kernel, error) {
-	if !IsArch(s.Launch.Arch) {
-		return nil, fmt.Errorf("arch %q is not a Tesla architecture (sm_10..sm_13)", s.Launch.Arch)
+	if !IsArch(s.Arch) {
+		return nil, fmt.Errorf("arch %q is not a Tesla architecture (sm_10..sm_13)", s.Arch)
 	}
-	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Launch.Arch, "sm_"))
+	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Arch, "sm_"))
 	prog, err := LowerFor(code, sm)
 	if err != nil {
 		return nil, err
@@ -229,14 +211,14 @@ func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := NewKernelImage(s, img)
+	k, cfg, err := prepare(s, img)
 	if err != nil {
 		return nil, err
 	}
-	cfg := k.Config(s)
 	if adjust != nil {
 		adjust(&cfg)
 	}
 	st, err := emu.Run(cfg, k)
-	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data, Segments: k.Global.Segments}}, err
+	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data, Segments: k.Global.Segments,
+		Buffers: s.Buffers, Arch: s.Arch, Stats: st}}, err
 }

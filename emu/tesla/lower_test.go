@@ -104,7 +104,7 @@ func FuzzRun(f *testing.F) {
 		if len(code) == 0 {
 			return
 		}
-		s := &emu.Setup{Launch: &emu.Launch{Arch: "sm_10"}, Grid: emu.Dim3{2, 1, 1}, Block: emu.Dim3{64, 1, 1},
+		s := &emu.Setup{Arch: "sm_10", Grid: emu.Dim3{2, 1, 1}, Block: emu.Dim3{64, 1, 1},
 			Global: make([]byte, 1<<12), Params: make([]byte, 16), MaxSteps: 2000}
 		k, err := NewKernel(s, code)
 		if err != nil {

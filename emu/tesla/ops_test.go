@@ -21,7 +21,7 @@ func runOps(t *testing.T, p *Program, threads int, init func(int, []uint32)) *ru
 			p.ops[i].cond = condAlway
 		}
 	}
-	s := &emu.Setup{Launch: &emu.Launch{Arch: "sm_10"}, Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{uint32(threads), 1, 1},
+	s := &emu.Setup{Arch: "sm_10", Grid: emu.Dim3{1, 1, 1}, Block: emu.Dim3{uint32(threads), 1, 1},
 		Global: make([]byte, 1<<12)}
 	k, err := NewKernel(s, []byte{0x01, 0, 0, 0, 0, 0, 0, 0x80}) // any valid code; replaced below
 	if err != nil {
