@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,58 +42,63 @@ func forCorpus(t *testing.T, src string, f func(t *testing.T, d *device)) {
 	}
 }
 
-// device is global memory that persists across launches of one program's
-// kernels, as a host program's allocations do.
+// device is a host program's view of the GPU for the corpus: an
+// emu.Device (global memory that persists across launches, programs read
+// once) and the buffers and constant data the next launch passes.
 type device struct {
-	t      testing.TB
-	prog   []byte
-	arch   string
-	global []byte
-	bufs   map[string]emu.BufferPlace
-	konst  [16][]byte // constant banks the launches override (__constant__ data)
-	images map[string]*Image
-	stats  emu.Stats
-	trace  io.Writer // when set, launches trace every instruction
+	t       testing.TB
+	prog    []byte
+	arch    string
+	dev     *emu.Device
+	progs   map[string]*emu.Program // per kernel
+	names   []string                // the buffers, in the order of allocation
+	pending map[string][]byte       // new contents for the next launch
+	konst   []emu.Placement         // __constant__ data, for every launch
+	stats   emu.Stats
+	trace   io.Writer // when set, launches trace every instruction
 }
 
 // buf names a device buffer as a kernel argument.
 type buf string
 
 func newDevice(t testing.TB, prog []byte, arch string) *device {
-	return &device{t: t, prog: prog, arch: arch, global: make([]byte, 256), bufs: map[string]emu.BufferPlace{}, images: map[string]*Image{}}
+	return &device{t: t, prog: prog, arch: arch, dev: emu.NewDevice([]emu.Emulator{Emulator()}),
+		progs: map[string]*emu.Program{}, pending: map[string][]byte{}}
 }
 
-// alloc places a buffer holding data (256-byte aligned, as cudaMalloc).
+// alloc makes a buffer holding data (placed by the next launch, 256-byte
+// aligned as cudaMalloc's).
 func (d *device) alloc(name string, data []byte) {
-	at := (uint64(len(d.global)) + 255) &^ 255
-	d.global = append(d.global, make([]byte, int(at)-len(d.global))...)
-	d.global = append(d.global, data...)
-	d.bufs[name] = emu.BufferPlace{Addr: at, Bytes: uint64(len(data))}
+	if !slices.Contains(d.names, name) {
+		d.names = append(d.names, name)
+	}
+	d.pending[name] = data
 }
 
 // get is the buffer's current contents (a copy).
 func (d *device) get(name string) []byte {
-	p, ok := d.bufs[name]
-	if !ok {
-		d.t.Fatalf("no buffer %q", name)
+	d.t.Helper()
+	if b, ok := d.pending[name]; ok { // what the next launch copies in
+		return append([]byte(nil), b...)
 	}
-	return append([]byte(nil), d.global[p.Addr:p.Addr+p.Bytes]...)
+	b, err := d.dev.Buffer(name)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	return b
 }
 
-// set overwrites the buffer's contents (a cudaMemcpy to the device).
-func (d *device) set(name string, data []byte) {
-	p := d.bufs[name]
-	copy(d.global[p.Addr:p.Addr+p.Bytes], data)
-}
+// set overwrites the buffer's contents before the next launch (a
+// cudaMemcpy to the device).
+func (d *device) set(name string, data []byte) { d.alloc(name, data) }
 
 // word reads the i-th 32-bit word of a buffer.
 func (d *device) word(name string, i int) uint32 {
-	p := d.bufs[name]
-	return binary.LittleEndian.Uint32(d.global[p.Addr+4*uint64(i):])
+	return binary.LittleEndian.Uint32(d.get(name)[4*i:])
 }
 
 // launch runs kernel on the device memory; args are buf names or scalars
-// (uint32, int32, float32, uint64, float64).
+// (uint32, int32, int, float32, uint64, float64).
 func (d *device) launch(kernel string, grid, block emu.Dim3, shared int, args ...any) {
 	d.t.Helper()
 	if err := d.tryLaunch(kernel, grid, block, shared, args...); err != nil {
@@ -101,53 +107,44 @@ func (d *device) launch(kernel string, grid, block emu.Dim3, shared int, args ..
 }
 
 func (d *device) tryLaunch(kernel string, grid, block emu.Dim3, shared int, args ...any) error {
-	l := &emu.Launch{Arch: d.arch, Kernel: kernel}
+	p, ok := d.progs[kernel]
+	if !ok {
+		p = &emu.Program{Name: "corpus", Data: d.prog, Arch: d.arch, Kernel: kernel}
+		d.progs[kernel] = p
+	}
+	j := &emu.Job{Program: p, Grid: grid, Block: block, SharedBytes: shared, Memory: d.konst}
+	for _, n := range d.names {
+		j.Buffers = append(j.Buffers, emu.Alloc{Name: n, Data: d.pending[n]})
+	}
+	if d.trace != nil {
+		j.Trace = &emu.Trace{W: d.trace, Block: -1, Warp: -1}
+	}
 	for i, a := range args {
-		num := func(v string) *emu.Num { return &emu.Num{Text: v} }
-		var p emu.Param
 		switch v := a.(type) {
 		case buf:
-			name := string(v)
-			if _, ok := d.bufs[name]; !ok {
-				return fmt.Errorf("argument %d: no buffer %q", i, name)
-			}
-			p.Ptr = &name
+			j.Args = append(j.Args, emu.Ptr(string(v)))
 		case uint32:
-			p.U32 = num(strconv.FormatUint(uint64(v), 10))
+			j.Args = append(j.Args, emu.U32(v))
 		case int32:
-			p.S32 = num(strconv.FormatInt(int64(v), 10))
+			j.Args = append(j.Args, emu.S32(v))
 		case int:
-			p.S32 = num(strconv.Itoa(v))
+			j.Args = append(j.Args, emu.S32(int32(v)))
 		case uint64:
-			p.U64 = num(strconv.FormatUint(v, 10))
+			j.Args = append(j.Args, emu.U64(v))
 		case float32:
-			p.F32 = num(strconv.FormatFloat(float64(v), 'g', -1, 32))
+			j.Args = append(j.Args, emu.F32(v))
 		case float64:
-			p.F64 = num(strconv.FormatFloat(v, 'g', -1, 64))
+			j.Args = append(j.Args, emu.F64(v))
 		default:
 			return fmt.Errorf("argument %d: type %T", i, a)
 		}
-		l.Params = append(l.Params, p)
 	}
-	img, ok := d.images[kernel]
-	if !ok {
-		var err error
-		if img, err = ProgramImage("corpus", d.prog, kernel, d.arch); err != nil {
-			return err
-		}
-		d.images[kernel] = img
+	res, err := d.dev.Run(j)
+	if res != nil {
+		clear(d.pending)
+		d.stats.WarpInsts += res.Stats.WarpInsts
+		d.stats.Warps += res.Stats.Warps
 	}
-	s := &emu.Setup{Launch: l, Grid: grid, Block: block, Global: d.global, Const: d.konst, Buffers: d.bufs, SharedBytes: shared}
-	k, err := NewKernel(s, img)
-	if err != nil {
-		return err
-	}
-	cfg := k.Config(s, img)
-	cfg.Trace = d.trace
-	st, err := emu.Run(cfg, k)
-	copy(d.global, k.Global.Data)
-	d.stats.WarpInsts += st.WarpInsts
-	d.stats.Warps += st.Warps
 	return err
 }
 
@@ -258,13 +255,10 @@ func (d *device) setConst(symbol string, data []byte) {
 		}
 		sec := f.Sections[s.Section]
 		bank, err := strconv.Atoi(strings.TrimPrefix(sec.Name, ".nv.constant"))
-		if err != nil || bank < 0 || bank >= len(d.konst) || s.Value+uint64(len(data)) > uint64(len(sec.Data)) {
+		if err != nil || bank < 0 || bank > 15 || s.Value+uint64(len(data)) > uint64(len(sec.Data)) {
 			d.t.Fatalf("%s: in section %s", symbol, sec.Name)
 		}
-		if d.konst[bank] == nil {
-			d.konst[bank] = append([]byte(nil), sec.Data...)
-		}
-		copy(d.konst[bank][s.Value:], data)
+		d.konst = append(d.konst, emu.Placement{Space: emu.Constant, Bank: bank, Addr: s.Value, Data: data})
 		return
 	}
 	d.t.Fatalf("no symbol %s", symbol)
