@@ -145,6 +145,27 @@ func (d *Device) Run(j *Job) (*Result, error) {
 	return &Result{Arch: arch, Stats: st, Global: d.mem.Data, Segments: d.mem.Segments, Buffers: d.buffers}, runErr
 }
 
+// Clone returns a device with a copy of d's global memory and buffers that
+// shares d's loaded programs (which launches only read): a checkpoint that
+// can run on without changing d.
+func (d *Device) Clone() *Device {
+	c := &Device{emulators: d.emulators, buffers: map[string]BufferPlace{}, programs: map[*Program]loadedProgram{}}
+	for k, v := range d.buffers {
+		c.buffers[k] = v
+	}
+	for k, v := range d.programs {
+		c.programs[k] = v
+	}
+	if d.mem != nil {
+		m := &Memory{Space: d.mem.Space, Data: append([]byte(nil), d.mem.Data...)}
+		for _, sg := range d.mem.Segments {
+			m.Segments = append(m.Segments, Segment{sg.Addr, append([]byte(nil), sg.Data...)})
+		}
+		c.mem = m
+	}
+	return c
+}
+
 // Buffer returns a copy of the current bytes of a buffer of the device.
 func (d *Device) Buffer(name string) ([]byte, error) {
 	if d.mem == nil {

@@ -35,6 +35,7 @@ func commands() []*command {
 		disCommand(),
 		asCommand(),
 		runCommand(),
+		launchCommand(),
 		archsCommand(),
 		versionCommand(),
 		helpCommand(),

@@ -33,7 +33,7 @@ func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	fs.IntVar(&o.traceBlock, "trace-block", -1, "trace only block `N` (linear index)")
 	fs.IntVar(&o.traceWarp, "trace-warp", -1, "trace only warp `N` of each block")
 	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^26)")
-	fs.IntVar(&o.workers, "workers", 0, "blocks run in parallel (default: all cores)")
+	fs.IntVar(&o.workers, "workers", 0, "run `N` blocks in parallel (default: all cores)")
 	return func(cio *cmdIO, files []string) int {
 		if len(files) != 1 {
 			return findCommand("run").usageError(cio.stderr, "want one launch file, got %d", len(files))

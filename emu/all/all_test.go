@@ -1,4 +1,4 @@
-package all
+package all_test
 
 import (
 	"encoding/binary"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/all"
 )
 
 func readFile(t testing.TB, path string) []byte {
@@ -22,26 +23,10 @@ func readFile(t testing.TB, path string) []byte {
 	return b
 }
 
-func f32s(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-func floats(b []byte) []float32 {
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
-}
-
 // saxpyJob is y = a*x + y over n elements with ptxas's sm_52 saxpy.
 func saxpyJob(t testing.TB, prog *emu.Program, n int, a float32, x, y []float32) *emu.Job {
 	return &emu.Job{Program: prog, Grid: emu.Dim3{3}, Block: emu.Dim3{128},
-		Buffers: []emu.Alloc{{Name: "x", Data: f32s(x)}, {Name: "y", Data: f32s(y)}},
+		Buffers: []emu.Alloc{{Name: "x", Data: fromFloat32s(x)}, {Name: "y", Data: fromFloat32s(y)}},
 		Args:    []emu.Arg{emu.U32(uint32(n)), emu.F32(a), emu.Ptr("x"), emu.Ptr("y")}}
 }
 
@@ -52,7 +37,7 @@ func TestRunArchFromCubin(t *testing.T) {
 	for i := range x {
 		x[i], y[i] = float32(i), float32(2*i)
 	}
-	res, err := Run(saxpyJob(t, prog, n, 1.5, x, y))
+	res, err := all.Run(saxpyJob(t, prog, n, 1.5, x, y))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +48,7 @@ func TestRunArchFromCubin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, v := range floats(b) {
+	for i, v := range float32s(b) {
 		if want := 1.5*x[i] + y[i]; v != want {
 			t.Fatalf("y[%d] = %g, want %g", i, v, want)
 		}
@@ -85,7 +70,7 @@ func TestDeviceSequence(t *testing.T) {
 	for i := range x {
 		x[i] = float32(i % 7)
 	}
-	dev := NewDevice()
+	dev := all.NewDevice()
 	if _, err := dev.Run(saxpyJob(t, saxpy, n, 1, x, y)); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +88,7 @@ func TestDeviceSequence(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sum uint32
-	for i, v := range floats(b) {
+	for i, v := range float32s(b) {
 		if want := 3.5 * x[i]; v != want {
 			t.Fatalf("y[%d] = %g after three launches, want %g", i, v, want)
 		}
@@ -120,6 +105,18 @@ func TestDeviceSequence(t *testing.T) {
 	if got := binary.LittleEndian.Uint32(out); got != sum {
 		t.Errorf("reduce of the device's y = %#x, want %#x", got, sum)
 	}
+	// a clone runs on without changing the device
+	fork := dev.Clone()
+	if _, err := fork.Run(&emu.Job{Program: saxpy, Grid: emu.Dim3{2}, Block: emu.Dim3{128},
+		Buffers: []emu.Alloc{{Name: "x"}, {Name: "y"}},
+		Args:    []emu.Arg{emu.U32(n), emu.F32(100), emu.Ptr("x"), emu.Ptr("y")}}); err != nil {
+		t.Fatal(err)
+	}
+	fy, _ := fork.Buffer("y")
+	dy, _ := dev.Buffer("y")
+	if f, d := float32s(fy)[1], float32s(dy)[1]; d != 3.5*x[1] || f != d+100*x[1] {
+		t.Errorf("after a run on the clone: clone y[1] = %g, device y[1] = %g", f, d)
+	}
 	// a buffer given again must keep its size
 	_, err = dev.Run(&emu.Job{Program: saxpy, Buffers: []emu.Alloc{{Name: "x", Data: make([]byte, 8)}, {Name: "y"}},
 		Args: []emu.Arg{emu.U32(0), emu.F32(0), emu.Ptr("x"), emu.Ptr("y")}})
@@ -134,17 +131,17 @@ func TestRunTeslaCubin(t *testing.T) {
 	for i := range a {
 		a[i], b[i] = float32(i), 0.25
 	}
-	res, err := Run(&emu.Job{
+	res, err := all.Run(&emu.Job{
 		Program: &emu.Program{Name: "vecadd.cubin", Data: readFile(t, "../../examples/tesla/vecadd.cubin")},
 		Grid:    emu.Dim3{4}, Block: emu.Dim3{64},
-		Buffers: []emu.Alloc{{Name: "a", Data: f32s(a)}, {Name: "b", Data: f32s(b)}, {Name: "c", Data: make([]byte, 4*n)}},
+		Buffers: []emu.Alloc{{Name: "a", Data: fromFloat32s(a)}, {Name: "b", Data: fromFloat32s(b)}, {Name: "c", Data: make([]byte, 4*n)}},
 		Args:    []emu.Arg{emu.Ptr("a"), emu.Ptr("b"), emu.Ptr("c"), emu.U32(n)},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c, _ := res.Buffer("c")
-	for i, v := range floats(c) {
+	for i, v := range float32s(c) {
 		if v != a[i]+b[i] {
 			t.Fatalf("c[%d] = %g", i, v)
 		}
@@ -172,13 +169,13 @@ func TestRunErrors(t *testing.T) {
 		{emu.Job{Program: &emu.Program{Data: cub, Kernel: "nosuch"}}, `no function "nosuch"`},
 	}
 	for _, c := range cases {
-		res, err := Run(&c.job)
+		res, err := all.Run(&c.job)
 		if err == nil || !strings.Contains(err.Error(), c.want) || res != nil {
 			t.Errorf("%+v: %v, want an error containing %q and no result", c.job, err, c.want)
 		}
 	}
 	// a fault comes with the result so far
-	res, err := Run(&emu.Job{Program: &emu.Program{Data: cub}, Args: []emu.Arg{emu.U32(0), emu.U32(0), emu.U32(0x7ffffff0), emu.U32(1)}})
+	res, err := all.Run(&emu.Job{Program: &emu.Program{Data: cub}, Args: []emu.Arg{emu.U32(0), emu.U32(0), emu.U32(0x7ffffff0), emu.U32(1)}})
 	var f *emu.Fault
 	if !errors.As(err, &f) || res == nil || res.Stats.WarpInsts == 0 {
 		t.Errorf("fault: %v, result %v", err, res)
@@ -200,7 +197,7 @@ func TestArchOf(t *testing.T) {
 }
 
 func TestRunnable(t *testing.T) {
-	got := Runnable()
+	got := all.Runnable()
 	for _, a := range []string{"sm_10", "sm_13", "sm_50", "sm_53"} {
 		if !slices.Contains(got, a) {
 			t.Errorf("%s is not runnable: %v", a, got)

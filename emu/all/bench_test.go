@@ -1,9 +1,10 @@
-package all
+package all_test
 
 import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/all"
 )
 
 // The per-launch fixed cost of the library entry point: a small launch
@@ -14,11 +15,11 @@ import (
 
 func benchLaunch(b *testing.B, prog *emu.Program, job func() *emu.Job, fresh bool) {
 	b.ReportAllocs()
-	dev := NewDevice()
+	dev := all.NewDevice()
 	var insts int64
 	for b.Loop() {
 		if fresh {
-			dev = NewDevice()
+			dev = all.NewDevice()
 		}
 		res, err := dev.Run(job())
 		if err != nil {

@@ -202,28 +202,10 @@ func (l *linker) placeCode(obj, sec int, name string) uint64 {
 		if len(l.code) > 1 { // the kernel's .nv.local is counted already
 			img.LocalBytes += int(fn.LocalSize)
 		}
-		img.LocalBytes += stackBytes(f, fn.Symbol)
+		// every function placed adds its stack: an over-estimate, which is safe
+		img.LocalBytes += emu.KernelStackBytes(f, fn.Symbol)
 	}
 	return at
-}
-
-// stackBytes is what a function needs on the stack (local memory below
-// c[0x0][0x20]): its frame and the deepest stack of its callees, as
-// .nv.info records them (EIATTR_FRAME_SIZE, EIATTR_MAX_STACK_SIZE). Adding
-// it up over every function placed over-estimates, which is safe.
-func stackBytes(f *cubin.File, sym int) int {
-	n := 0
-	for _, a := range f.Info {
-		if a.ID != cubin.AttrFrameSize && a.ID != cubin.AttrMaxStackSize {
-			continue
-		}
-		if s, ok := a.Word(0); ok && int(s) == sym {
-			if v, ok := a.Word(1); ok && v < 1<<20 {
-				n += int(v)
-			}
-		}
-	}
-	return n
 }
 
 // target is where a symbol is: code (Value is its address), a constant
