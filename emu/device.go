@@ -3,6 +3,7 @@ package emu
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -43,12 +44,14 @@ func Loader[I any](read func(p *Program, arch string) (I, error),
 		if err != nil {
 			return nil, err
 		}
+		blocks := &Blocks{}
 		return LoadedFunc(func(s *Setup) (Stats, error) {
 			x, cfg, err := kernel(s, img)
 			if err != nil {
 				return Stats{}, err
 			}
 			s.ApplyOptions(&cfg)
+			cfg.Blocks = blocks
 			return Run(cfg, x)
 		}), nil
 	}
@@ -157,7 +160,7 @@ func (d *Device) Clone() *Device {
 		c.programs[k] = v
 	}
 	if d.mem != nil {
-		m := &Memory{Space: d.mem.Space, Data: append([]byte(nil), d.mem.Data...)}
+		m := &Memory{Space: d.mem.Space, Data: append([]byte(nil), d.mem.Data...), Reserved: maps.Clone(d.mem.Reserved)}
 		for _, sg := range d.mem.Segments {
 			m.Segments = append(m.Segments, Segment{sg.Addr, append([]byte(nil), sg.Data...)})
 		}

@@ -103,6 +103,48 @@ type Config struct {
 	Trace       io.Writer
 	TraceBlock  int // -1: every block
 	TraceWarp   int // -1: every warp
+	// Blocks, when not nil, keeps the workers' blocks for the next launch
+	// of the same shape.
+	Blocks *Blocks
+}
+
+// Blocks keeps the engine's working blocks (registers, shared and local
+// memory) from one launch to the next of the same program and shape, so
+// that short repeated launches (a host loop's) do not allocate them again;
+// emu.Loader gives each loaded program one. Safe for concurrent launches.
+type Blocks struct {
+	mu   sync.Mutex
+	free []*Block
+}
+
+// get returns a kept block that fits the launch, or a new one.
+func (p *Blocks) get(cfg Config, x Exec) *Block {
+	if p != nil {
+		nwarps := (cfg.Block.Count() + WarpSize - 1) / WarpSize
+		p.mu.Lock()
+		for i, b := range p.free {
+			if len(b.Warps) == nwarps && len(b.Warps[0].Regs) == x.NumRegs()*WarpSize && len(b.Shared.Data) == cfg.SharedBytes {
+				p.free = append(p.free[:i], p.free[i+1:]...)
+				p.mu.Unlock()
+				b.Dim, b.GridDim = cfg.Block, cfg.Grid
+				return b
+			}
+		}
+		p.mu.Unlock()
+	}
+	return newBlock(cfg, x)
+}
+
+// put keeps a block for a later launch (a few: the workers of one launch).
+func (p *Blocks) put(b *Block) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if len(p.free) < 64 {
+		p.free = append(p.free, b)
+	}
+	p.mu.Unlock()
 }
 
 // DefaultMaxSteps is the per-block step limit when none is given: far above
@@ -149,37 +191,45 @@ func Run(cfg Config, x Exec) (Stats, error) {
 		errBlock = nblocks
 		wg       sync.WaitGroup
 	)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var st Stats
-			b := newBlock(cfg, x)
-			for !stop.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= nblocks {
-					break
-				}
-				err := runBlock(cfg, x, b, i, &st)
-				if err != nil {
-					mu.Lock()
-					if i < errBlock {
-						errBlock, firstErr = i, err
-					}
-					mu.Unlock()
-					stop.Store(true)
-				}
+	work := func() {
+		var st Stats
+		b := cfg.Blocks.get(cfg, x)
+		defer cfg.Blocks.put(b)
+		for !stop.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= nblocks {
+				break
 			}
-			mu.Lock()
-			total.Blocks += st.Blocks
-			total.Warps += st.Warps
-			total.WarpInsts += st.WarpInsts
-			total.ThreadInsts += st.ThreadInsts
-			total.Divergent += st.Divergent
-			mu.Unlock()
-		}()
+			err := runBlock(cfg, x, b, i, &st)
+			if err != nil {
+				mu.Lock()
+				if i < errBlock {
+					errBlock, firstErr = i, err
+				}
+				mu.Unlock()
+				stop.Store(true)
+			}
+		}
+		mu.Lock()
+		total.Blocks += st.Blocks
+		total.Warps += st.Warps
+		total.WarpInsts += st.WarpInsts
+		total.ThreadInsts += st.ThreadInsts
+		total.Divergent += st.Divergent
+		mu.Unlock()
 	}
-	wg.Wait()
+	if workers == 1 {
+		work() // no goroutine to start and wait for: short launches cost less
+	} else {
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work()
+			}()
+		}
+		wg.Wait()
+	}
 	total.Duration = time.Since(start)
 	return total, firstErr
 }
