@@ -60,26 +60,35 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 		return 1
 	}
-	job, err := l.Job(dir)
+	// one launch, or the launch file's sequence of launches, on one device
+	seq, err := l.NewSequence(all.NewDevice(), dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
 		return 1
 	}
-	job.Workers = o.workers
-	if o.maxSteps > 0 {
-		job.MaxSteps = o.maxSteps
+	var last *emu.Job
+	seq.Adjust = func(job *emu.Job) {
+		job.Workers = o.workers
+		if o.maxSteps > 0 {
+			job.MaxSteps = o.maxSteps
+		}
+		if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
+			job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
+		}
+		last = job
 	}
-	if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
-		job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
-	}
-	res, runErr := all.Run(job)
+	res, runErr := seq.Run()
 	if res == nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
 		return 1
 	}
-	st := res.Stats
-	fmt.Fprintf(stdout, "%s: %s grid %v block %v: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
-		filepath.Base(path), res.Arch, job.Grid, job.Block, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
+	st := seq.Stats
+	shape := fmt.Sprintf("grid %v block %v", last.Grid, last.Block)
+	if seq.Launches > 1 {
+		shape = fmt.Sprintf("%d launches", seq.Launches)
+	}
+	fmt.Fprintf(stdout, "%s: %s %s: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
+		filepath.Base(path), res.Arch, shape, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
 	if runErr != nil {
 		var f *emu.Fault

@@ -111,3 +111,39 @@ func TestRelaunchCost(t *testing.T) {
 		t.Errorf("%.0f allocations per relaunch, want at most 40 (lowering allocates hundreds)", n)
 	}
 }
+
+// BenchmarkSequence is the cost per launch of a launch file's repeated
+// step (the relaunch kernel, 306 warp-instructions, with a parameter that
+// changes every launch): what a host loop costs in `gpuisa run`.
+func BenchmarkSequence(b *testing.B) {
+	dir := b.TempDir()
+	data := []byte(`{"program": "` + filepath.Join(mustAbs(b, "testdata/corpus"), "stencil.sm_52.O3.cubin") + `", "kernel": "jacobi2d_step",
+		"buffers": {"a": {"bytes": 1024}, "b": {"bytes": 1024}},
+		"launches": [{"repeat": 1000, "grid": [1], "block": [16, 12], "params": [{"ptr": "a"}, {"ptr": "b"}, {"s32": "{16+$i%2}"}]}]}`)
+	l, err := emu.ParseLaunch(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	start := benchcpu.Now()
+	launches := 0
+	for b.Loop() {
+		seq, err := l.NewSequence(emu.NewDevice([]emu.Emulator{Emulator()}), dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := seq.Run(); err != nil {
+			b.Fatal(err)
+		}
+		launches += seq.Launches
+	}
+	b.ReportMetric(float64((benchcpu.Now()-start).Microseconds())/float64(launches), "cpu-us/launch")
+}
+
+func mustAbs(tb testing.TB, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return a
+}
