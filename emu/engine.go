@@ -106,6 +106,16 @@ type Config struct {
 	// Blocks, when not nil, keeps the workers' blocks for the next launch
 	// of the same shape.
 	Blocks *Blocks
+	// Progress, when not nil, counts blocks, warps and warp-instructions
+	// as each block finishes.
+	Progress *Progress
+}
+
+// Progress is a run's work so far, updated atomically as it goes (blocks
+// and warps as blocks finish, warp-instructions as warps yield): a display
+// reads it from another goroutine.
+type Progress struct {
+	Blocks, Warps, WarpInsts atomic.Int64
 }
 
 // Blocks keeps the engine's working blocks (registers, shared and local
@@ -273,12 +283,18 @@ func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 	}
 	defer func() {
 		st.Blocks++
+		var steps int64
 		for i := range b.Warps {
 			w := &b.Warps[i]
 			st.Warps++
-			st.WarpInsts += w.Steps
+			steps += w.Steps
 			st.ThreadInsts += w.ThreadSteps
 			st.Divergent += w.Divergent
+		}
+		st.WarpInsts += steps
+		if p := cfg.Progress; p != nil {
+			p.Blocks.Add(1)
+			p.Warps.Add(int64(len(b.Warps)))
 		}
 	}()
 	for {
@@ -297,6 +313,9 @@ func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 				before := w.Steps
 				err := x.Run(b, w, budget)
 				b.Steps += w.Steps - before
+				if cfg.Progress != nil {
+					cfg.Progress.WarpInsts.Add(w.Steps - before)
+				}
 				if err != nil {
 					return err
 				}

@@ -41,6 +41,9 @@ type Job struct {
 	// optional trace of every executed warp-instruction.
 	Workers int
 	Trace   *Trace
+	// Progress, when not nil, counts the work done as the run goes (for a
+	// progress display; a sequence's jobs may share one).
+	Progress *Progress
 
 	// reach is the end of what a launch file's outputs read in the dense
 	// region, which the region must cover.

@@ -171,6 +171,7 @@ func (s *Setup) ApplyOptions(cfg *Config) {
 		return
 	}
 	cfg.Workers = s.Job.Workers
+	cfg.Progress = s.Job.Progress
 	if t := s.Job.Trace; t != nil && t.W != nil {
 		cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = t.W, t.Block, t.Warp
 	}

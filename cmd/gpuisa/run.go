@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/gpuisa/gpuisa/emu"
@@ -29,11 +30,13 @@ fault (block, thread, pc, instruction, reason) or a failed expectation exits 1.`
 func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	var o runOptions
 	fs.StringVar(&o.out, "out", "", "write the launch file's outputs to `DIR`")
-	fs.BoolVar(&o.trace, "trace", false, "print every executed warp-instruction with its active and guard masks")
+	fs.BoolVar(&o.trace, "trace", false, "print every executed warp-instruction with its active and guard masks, and (sm_5x) the registers, predicates, condition code and memory it wrote")
 	fs.IntVar(&o.traceBlock, "trace-block", -1, "trace only block `N` (linear index)")
 	fs.IntVar(&o.traceWarp, "trace-warp", -1, "trace only warp `N` of each block")
 	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^26)")
 	fs.IntVar(&o.workers, "workers", 0, "run `N` blocks in parallel (default: all cores)")
+	fs.BoolVar(&o.outOnFault, "out-on-fault", false, "write the outputs (-out) also when the run faults: the memory as the fault left it")
+	fs.DurationVar(&o.progress, "progress", time.Second, "print a progress line every `D` of a run that lasts longer (0: never)")
 	return func(cio *cmdIO, files []string) int {
 		if len(files) != 1 {
 			return findCommand("run").usageError(cio.stderr, "want one launch file, got %d", len(files))
@@ -49,10 +52,13 @@ type runOptions struct {
 	traceBlock, traceWarp int
 	maxSteps              int64
 	workers               int
+	outOnFault            bool
+	progress              time.Duration
 }
 
-// runLaunch reads a launch file, runs it through the library's entry point
-// (emu/all), writes its outputs and checks its expectations.
+// runLaunch reads a launch file, runs it through the library (emu/all):
+// its one launch or its sequence of launches, on one device; writes its
+// outputs and checks every expectation.
 func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	stdout, stderr := cio.stdout, cio.stderr
 	l, dir, err := readLaunch(path, cio.stdin)
@@ -60,13 +66,14 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 		return 1
 	}
-	// one launch, or the launch file's sequence of launches, on one device
 	seq, err := l.NewSequence(all.NewDevice(), dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
 		return 1
 	}
 	var last *emu.Job
+	progress := &emu.Progress{}
+	var launches atomic.Int64
 	seq.Adjust = func(job *emu.Job) {
 		job.Workers = o.workers
 		if o.maxSteps > 0 {
@@ -75,9 +82,13 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
 			job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
 		}
+		job.Progress = progress
+		launches.Add(1)
 		last = job
 	}
+	stop := showProgress(stderr, path, progress, &launches, o.progress)
 	res, runErr := seq.Run()
+	stop()
 	if res == nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
 		return 1
@@ -88,42 +99,96 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		shape = fmt.Sprintf("%d launches", seq.Launches)
 	}
 	fmt.Fprintf(stdout, "%s: %s %s: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
-		filepath.Base(path), res.Arch, shape, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
+		path, res.Arch, shape, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
 	if runErr != nil {
 		var f *emu.Fault
 		if errors.As(runErr, &f) {
-			fmt.Fprintf(stderr, "gpuisa run: fault: %v\n", f)
+			fmt.Fprintf(stderr, "gpuisa run: %s: fault: %v\n", path, runErr)
 		} else {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", runErr)
+			fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
+		}
+		if o.outOnFault {
+			writeOutputs(cio, path, l, res, o.out)
 		}
 		return 1
 	}
-	if o.out != "" {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
-			return 1
-		}
-		for _, output := range l.Outputs {
-			b, err := l.OutputBytes(output, res)
-			if err == nil {
-				err = os.WriteFile(filepath.Join(o.out, output.File), b, 0o644)
-			}
-			if err != nil {
-				fmt.Fprintf(stderr, "gpuisa run: output %s: %v\n", output.File, err)
-				return 1
-			}
-		}
+	status := 0
+	if !writeOutputs(cio, path, l, res, o.out) {
+		status = 1 // the expectations are still checked
 	}
 	if len(l.Expect) > 0 {
 		n, err := l.Check(dir, res)
 		if err != nil {
-			fmt.Fprintf(stderr, "gpuisa run: FAIL %v\n", err)
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			}
+			for _, e := range errs {
+				fmt.Fprintf(stderr, "gpuisa run: FAIL %v\n", e)
+			}
+			fmt.Fprintf(stderr, "gpuisa run: %s: FAIL: %d of %d expectations failed (%d values checked)\n", path, len(errs), len(l.Expect), n)
 			return 1
 		}
-		fmt.Fprintf(stdout, "expectations met: %d values checked\n", n)
+		fmt.Fprintf(stdout, "%s: expectations met: %d values checked\n", path, n)
 	}
-	return 0
+	return status
+}
+
+// writeOutputs writes the launch file's outputs into dir (none without
+// -out); it reports each that fails and goes on with the others.
+func writeOutputs(cio *cmdIO, path string, l *emu.Launch, res *emu.Result, dir string) bool {
+	if dir == "" || len(l.Outputs) == 0 {
+		return true
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(cio.stderr, "gpuisa run: %s: %v\n", path, err)
+		return false
+	}
+	ok := true
+	for _, output := range l.Outputs {
+		b, err := l.OutputBytes(output, res)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, output.File), b, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(cio.stderr, "gpuisa run: %s: output %s: %v\n", path, output.File, err)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// showProgress prints a line to w every interval once a run has taken
+// longer than that (0: never): launches, blocks, warps and
+// warp-instructions done, and the rate. It returns the function that stops it.
+func showProgress(w io.Writer, path string, p *emu.Progress, launches *atomic.Int64, every time.Duration) func() {
+	if every <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				insts := p.WarpInsts.Load()
+				fmt.Fprintf(w, "gpuisa run: %s: %v: launch %d, %d blocks and %d warps done, %d warp-instructions, %.1fM/s\n",
+					path, now.Sub(start).Round(time.Second), launches.Load(), p.Blocks.Load(), p.Warps.Load(), insts,
+					float64(insts)/now.Sub(start).Seconds()/1e6)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
 }
 
 // readLaunch reads and parses a launch file and returns the directory its

@@ -32,6 +32,7 @@ type scratch struct {
 	r       lanes // results of the lanes in a partial mask
 	red     [emu.NumBarriers]reduction
 	lastBar []uint8 // per warp: the barrier of its last BAR.RED
+	trace   traceState
 }
 
 // reduction is a BAR.RED in progress on one barrier, and the result of the
@@ -129,6 +130,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		mask := w.Active & g
 		if b.Trace != nil {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
+			k.traceBefore(b, w, o, mask, &sc.trace)
 		}
 		w.PC = pc + 1
 		if f := k.group(pc); f != fuseNone && mask == ^uint32(0) && b.Trace == nil && budget-n >= fuseLen[f] {
@@ -136,7 +138,11 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			n += fuseLen[f] - 1
 			continue
 		}
-		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
+		err := k.exec(b, w, o, mask, sc, pc)
+		if b.Trace != nil {
+			k.traceAfter(b.Trace, w, &sc.trace)
+		}
+		if err != nil {
 			lane := firstLane(mask)
 			var le *laneErr
 			if errors.As(err, &le) {
