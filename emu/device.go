@@ -52,6 +52,14 @@ func Loader[I any](read func(p *Program, arch string) (I, error),
 			}
 			s.ApplyOptions(&cfg)
 			cfg.Blocks = blocks
+			if j := s.Job; j != nil && j.Check != 0 {
+				c, ok := x.(Checkable)
+				if !ok {
+					return Stats{}, fmt.Errorf("sanitizer checks run sm_5x kernels only")
+				}
+				cfg.Checker = NewChecker(j.Check, c.CheckInfo())
+				s.Checker = cfg.Checker
+			}
 			return Run(cfg, x)
 		}), nil
 	}
@@ -145,7 +153,11 @@ func (d *Device) Run(j *Job) (*Result, error) {
 	if f := (*Fault)(nil); runErr != nil && !errors.As(runErr, &f) {
 		return nil, runErr // the launch did not start (its setup was refused)
 	}
-	return &Result{Arch: arch, Stats: st, Global: d.mem.Data, Segments: d.mem.Segments, Buffers: d.buffers}, runErr
+	res := &Result{Arch: arch, Stats: st, Global: d.mem.Data, Segments: d.mem.Segments, Buffers: d.buffers}
+	if s.Checker != nil {
+		res.Findings, res.FindingsDropped = s.Checker.Findings()
+	}
+	return res, runErr
 }
 
 // Clone returns a device with a copy of d's global memory and buffers that

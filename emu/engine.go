@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,7 +65,13 @@ type Block struct {
 	Shared  Memory
 	Warps   []Warp
 	Steps   int64 // warp-instructions executed in this block
-	bars    [NumBarriers]barrier
+	// Epoch counts the barriers completed in this block: accesses in an
+	// earlier epoch are ordered before those in a later one.
+	Epoch uint64
+	// Check, when not nil, receives the block's memory accesses (the
+	// sanitizer, sanitize.go).
+	Check *Checker
+	bars  [NumBarriers]barrier
 	// Trace, when not nil, receives one line per executed warp-instruction.
 	Trace io.Writer
 	// ISA-owned per-block state (e.g. a reused scratch area).
@@ -109,6 +116,38 @@ type Config struct {
 	// Progress, when not nil, counts blocks, warps and warp-instructions
 	// as each block finishes.
 	Progress *Progress
+	// Checker, when not nil, runs sanitizer checks on every memory access
+	// (the blocks then run one after the other).
+	Checker *Checker
+	// Schedule is the order warps take turns in.
+	Schedule Schedule
+}
+
+// Schedule is how the warps of a block take turns. By default each runs up
+// to 4096 instructions (or to a barrier) before the next; Interleave makes
+// them take turns instruction by instruction, Reverse in the opposite order
+// (last warp first): a racy kernel then shows other outcomes. Every
+// schedule is deterministic.
+type Schedule struct {
+	Interleave, Reverse bool
+}
+
+// ParseSchedule reads a comma-separated schedule: interleave, reverse
+// ("" or "default": the default).
+func ParseSchedule(s string) (Schedule, error) {
+	var sc Schedule
+	for _, f := range strings.Split(s, ",") {
+		switch strings.TrimSpace(f) {
+		case "interleave":
+			sc.Interleave = true
+		case "reverse":
+			sc.Reverse = true
+		case "", "default":
+		default:
+			return sc, fmt.Errorf("unknown schedule %q (default, interleave, reverse)", f)
+		}
+	}
+	return sc, nil
 }
 
 // Progress is a run's work so far, updated atomically as it goes (blocks
@@ -185,8 +224,8 @@ func Run(cfg Config, x Exec) (Stats, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if cfg.Trace != nil {
-		workers = 1 // one ordered trace
+	if cfg.Trace != nil || cfg.Checker != nil {
+		workers = 1 // one ordered trace; one checker's memory
 	}
 	workers = max(1, min(workers, nblocks))
 	if cfg.MaxSteps <= 0 {
@@ -258,7 +297,11 @@ func newBlock(cfg Config, x Exec) *Block {
 }
 
 func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
-	b.Index, b.ID, b.Steps = index, cfg.Grid.At(index), 0
+	b.Index, b.ID, b.Steps, b.Epoch = index, cfg.Grid.At(index), 0, 0
+	b.Check = cfg.Checker
+	if b.Check != nil {
+		b.Check.startBlock(index)
+	}
 	b.bars = [NumBarriers]barrier{}
 	clear(b.Shared.Data)
 	b.Trace = nil
@@ -297,9 +340,17 @@ func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 			p.Warps.Add(int64(len(b.Warps)))
 		}
 	}()
+	q := int64(quantum)
+	if cfg.Schedule.Interleave {
+		q = 1
+	}
 	for {
 		live, waiting := 0, 0
-		for i := range b.Warps {
+		for k := range b.Warps {
+			i := k
+			if cfg.Schedule.Reverse {
+				i = len(b.Warps) - 1 - k
+			}
 			w := &b.Warps[i]
 			if w.Done {
 				continue
@@ -309,7 +360,7 @@ func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 				if traceBlock && (cfg.TraceWarp < 0 || cfg.TraceWarp == i) {
 					b.Trace = cfg.Trace
 				}
-				budget := min(quantum, cfg.MaxSteps-b.Steps)
+				budget := min(q, cfg.MaxSteps-b.Steps)
 				before := w.Steps
 				err := x.Run(b, w, budget)
 				b.Steps += w.Steps - before
@@ -407,6 +458,7 @@ func (b *Block) releaseBarriers(live int) bool {
 			}
 		}
 		bar.arrived -= need
+		b.Epoch++
 	}
 	return released
 }

@@ -23,6 +23,10 @@ type Result struct {
 	Buffers map[string]BufferPlace
 	Arch    string
 	Stats   Stats
+	// Findings are the sanitizer's reports (Job.Check), in the order
+	// found; FindingsDropped counts those past MaxFindings.
+	Findings        []Finding
+	FindingsDropped int
 }
 
 func (r *Result) global() *Memory {

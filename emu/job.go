@@ -44,6 +44,11 @@ type Job struct {
 	// Progress, when not nil, counts the work done as the run goes (for a
 	// progress display; a sequence's jobs may share one).
 	Progress *Progress
+	// Check runs sanitizer checks (sanitize.go; sm_5x) and Schedule orders
+	// the warps' turns (engine.go): both leave the results of a correct
+	// kernel as they are.
+	Check    CheckSet
+	Schedule Schedule
 
 	// reach is the end of what a launch file's outputs read in the dense
 	// region, which the region must cover.

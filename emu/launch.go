@@ -373,6 +373,8 @@ type Setup struct {
 	// Sizes asked for by the launch file (0 = the ISA's default).
 	SharedBytes, LocalBytes int
 	MaxSteps                int64
+	// Checker is the sanitizer of the run (Job.Check), nil without checks.
+	Checker *Checker
 
 	// GlobalSegments are global memory's further regions (images at or
 	// above MaxMemory), sorted and disjoint.

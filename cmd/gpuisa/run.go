@@ -37,6 +37,8 @@ func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	fs.IntVar(&o.workers, "workers", 0, "run `N` blocks in parallel (default: all cores)")
 	fs.BoolVar(&o.outOnFault, "out-on-fault", false, "write the outputs (-out) also when the run faults: the memory as the fault left it")
 	fs.DurationVar(&o.progress, "progress", time.Second, "print a progress line every `D` of a run that lasts longer (0: never)")
+	fs.StringVar(&o.check, "check", "", "sanitizer checks, comma-separated `LIST` (sm_5x): memory (accesses outside the buffers and declared shared memory), race (conflicting accesses by warps no barrier orders), init (reads of shared or local memory never written), all")
+	fs.StringVar(&o.schedule, "schedule", "", "the order warps take turns in, comma-separated `LIST`: interleave (one instruction each), reverse (last warp first); default: up to 4096 instructions or a barrier each, first warp first")
 	return func(cio *cmdIO, files []string) int {
 		if len(files) != 1 {
 			return findCommand("run").usageError(cio.stderr, "want one launch file, got %d", len(files))
@@ -54,6 +56,7 @@ type runOptions struct {
 	workers               int
 	outOnFault            bool
 	progress              time.Duration
+	check, schedule       string
 }
 
 // runLaunch reads a launch file, runs it through the library (emu/all):
@@ -61,6 +64,14 @@ type runOptions struct {
 // outputs and checks every expectation.
 func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	stdout, stderr := cio.stdout, cio.stderr
+	checks, err := emu.ParseChecks(o.check)
+	if err != nil {
+		return findCommand("run").usageError(stderr, "-check: %v", err)
+	}
+	schedule, err := emu.ParseSchedule(o.schedule)
+	if err != nil {
+		return findCommand("run").usageError(stderr, "-schedule: %v", err)
+	}
 	l, dir, err := readLaunch(path, cio.stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
@@ -83,8 +94,24 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 			job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
 		}
 		job.Progress = progress
+		job.Check, job.Schedule = checks, schedule
 		launches.Add(1)
 		last = job
+	}
+	var findings []string
+	dropped := 0
+	seq.After = func(n int, _ *emu.Job, r *emu.Result, _ error) {
+		if r == nil {
+			return
+		}
+		for _, f := range r.Findings {
+			line := f.String()
+			if len(l.Launches) > 0 {
+				line = fmt.Sprintf("launch %d: %s", n, line)
+			}
+			findings = append(findings, line)
+		}
+		dropped += r.FindingsDropped
 	}
 	stop := showProgress(stderr, path, progress, &launches, o.progress)
 	res, runErr := seq.Run()
@@ -101,6 +128,22 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	fmt.Fprintf(stdout, "%s: %s %s: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
 		path, res.Arch, shape, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
+	status := 0
+	if checks != 0 {
+		for _, f := range findings {
+			fmt.Fprintf(stderr, "gpuisa run: %s\n", f)
+		}
+		if len(findings) > 0 {
+			more := ""
+			if dropped > 0 {
+				more = fmt.Sprintf(" (and %d not shown)", dropped)
+			}
+			fmt.Fprintf(stderr, "gpuisa run: %s: %d sanitizer reports%s\n", path, len(findings), more)
+			status = 1
+		} else {
+			fmt.Fprintf(stdout, "%s: sanitizer (%s): no reports\n", path, o.check)
+		}
+	}
 	if runErr != nil {
 		var f *emu.Fault
 		if errors.As(runErr, &f) {
@@ -113,7 +156,6 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		}
 		return 1
 	}
-	status := 0
 	if !writeOutputs(cio, path, l, res, o.out) {
 		status = 1 // the expectations are still checked
 	}

@@ -39,6 +39,7 @@ func (k *Kernel) mapConstBank(img *Image, at uint64) (uint64, error) {
 		at = GlobalBase + off
 	}
 	copy(g.Data[at-GlobalBase:], k.Const[constBank].Data[:n])
+	k.regions = append(k.regions, emu.Region{Name: "constant bank 3's copy", Addr: at - GlobalBase, Size: n})
 	binary.LittleEndian.PutUint64(k.Const[0].Data[cbConstWindow:], at)
 	return at, nil
 }

@@ -25,7 +25,7 @@ type seqFile struct {
 
 // runSeq writes the launch file into a temporary directory, runs it on a
 // device and checks its expectations; it returns the sequence.
-func runSeq(t *testing.T, f seqFile) *emu.Sequence {
+func runSeq(t *testing.T, b corpusBuild, f seqFile) *emu.Sequence {
 	t.Helper()
 	dir := t.TempDir()
 	for name, data := range f.files {
@@ -44,6 +44,16 @@ func runSeq(t *testing.T, f seqFile) *emu.Sequence {
 	seq, err := l.NewSequence(emu.NewDevice([]emu.Emulator{Emulator()}), dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if b.checked() {
+		seq.Adjust = func(j *emu.Job) { j.Check = emu.CheckMemory | emu.CheckRace | emu.CheckInit }
+		seq.After = func(n int, _ *emu.Job, r *emu.Result, _ error) {
+			if r != nil {
+				for _, f := range r.Findings {
+					t.Errorf("launch %d: %v", n, f)
+				}
+			}
+		}
 	}
 	res, err := seq.Run()
 	if err != nil {
@@ -103,7 +113,7 @@ func TestSeqPathfinder(t *testing.T) {
 			want = next
 		}
 		steps := (rows - 1) / pyramid
-		seq := runSeq(t, seqFile{
+		seq := runSeq(t, b, seqFile{
 			launch: map[string]any{
 				"program": corpusPath(t, "dp", b), "arch": b.arch, "kernel": "pathfinder_step",
 				"buffers": map[string]any{"wall": fileBuf("wall.bin"), "r0": fileBuf("row0.bin"), "r1": map[string]any{"bytes": 4 * cols}},
@@ -143,7 +153,7 @@ func TestSeqBFS(t *testing.T) {
 		for _, d := range want {
 			levels = max(levels, int(d)+1)
 		}
-		seq := runSeq(t, seqFile{
+		seq := runSeq(t, b, seqFile{
 			launch: map[string]any{
 				"program": corpusPath(t, "graph", b), "arch": b.arch, "kernel": "bfs_level",
 				"buffers": map[string]any{"rowptr": fileBuf("rowptr.bin"), "cols": fileBuf("cols.bin"), "dist": fileBuf("dist.bin"),
@@ -185,7 +195,7 @@ func TestSeqBFSMask(t *testing.T) {
 			}
 		}
 		grid := []any{(n + 255) / 256}
-		runSeq(t, seqFile{
+		runSeq(t, b, seqFile{
 			launch: map[string]any{
 				"program": corpusPath(t, "graph", b), "arch": b.arch, "block": []any{256}, "grid": grid,
 				"buffers": map[string]any{"rowptr": fileBuf("rowptr.bin"), "cols": fileBuf("cols.bin"), "mask": fileBuf("mask.bin"),
@@ -230,7 +240,7 @@ func TestSeqNeedlemanWunsch(t *testing.T) {
 			}
 		}
 		params := func(d string) []any { return []any{ptrp("score"), ptrp("ref"), s32p(n), s32p(penalty), s32t(d)} }
-		seq := runSeq(t, seqFile{
+		seq := runSeq(t, b, seqFile{
 			launch: map[string]any{
 				"program": corpusPath(t, "dp", b), "arch": b.arch, "block": []any{16},
 				"buffers": map[string]any{"score": fileBuf("score.bin"), "ref": fileBuf("ref.bin")},

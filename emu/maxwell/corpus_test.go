@@ -29,6 +29,12 @@ var corpusBuilds = []corpusBuild{
 	{"sm_50", "O3"}, {"sm_50", "O0"}, {"sm_52", "O3"}, {"sm_52", "O0"}, {"sm_53", "O3"}, {"sm_53", "O0"}, {"sm_52", "G"},
 }
 
+// checked: the builds whose launches also run the sanitizer's checks,
+// which must find nothing in these correct kernels.
+func (b corpusBuild) checked() bool {
+	return b == corpusBuild{"sm_52", "O3"} || b == corpusBuild{"sm_50", "O0"} || b == corpusBuild{"sm_52", "G"}
+}
+
 // forCorpus runs f on every build of testdata/corpus/src.cu.
 func forCorpus(t *testing.T, src string, f func(t *testing.T, d *device)) {
 	for _, b := range corpusBuilds {
@@ -37,7 +43,11 @@ func forCorpus(t *testing.T, src string, f func(t *testing.T, d *device)) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f(t, newDevice(t, prog, b.arch))
+			d := newDevice(t, prog, b.arch)
+			if b.checked() {
+				d.check = emu.CheckMemory | emu.CheckRace | emu.CheckInit
+			}
+			f(t, d)
 		})
 	}
 }
@@ -55,7 +65,13 @@ type device struct {
 	pending map[string][]byte       // new contents for the next launch
 	konst   []emu.Placement         // __constant__ data, for every launch
 	stats   emu.Stats
-	trace   io.Writer // when set, launches trace every instruction
+	trace   io.Writer    // when set, launches trace every instruction
+	check   emu.CheckSet // sanitizer checks: a report fails the launch
+	// findings are the last launch's reports; with keepFindings they do
+	// not fail it
+	findings     []emu.Finding
+	keepFindings bool
+	schedule     emu.Schedule
 }
 
 // buf names a device buffer as a kernel argument.
@@ -119,6 +135,7 @@ func (d *device) tryLaunch(kernel string, grid, block emu.Dim3, shared int, args
 	if d.trace != nil {
 		j.Trace = &emu.Trace{W: d.trace, Block: -1, Warp: -1}
 	}
+	j.Check, j.Schedule = d.check, d.schedule
 	for i, a := range args {
 		switch v := a.(type) {
 		case buf:
@@ -144,6 +161,14 @@ func (d *device) tryLaunch(kernel string, grid, block emu.Dim3, shared int, args
 		clear(d.pending)
 		d.stats.WarpInsts += res.Stats.WarpInsts
 		d.stats.Warps += res.Stats.Warps
+		d.findings = res.Findings
+		if err == nil && len(res.Findings) > 0 && !d.keepFindings {
+			var lines []string
+			for _, f := range res.Findings {
+				lines = append(lines, f.String())
+			}
+			return fmt.Errorf("sanitizer:\n%s", strings.Join(lines, "\n"))
+		}
 	}
 	return err
 }

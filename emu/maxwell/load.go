@@ -236,6 +236,11 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 			gm.Segments[0].Addr, len(global))
 	}
 	k.Global = gm
+	k.launchRegions(s)
+	k.sharedDeclared = s.SharedBytes + img.SharedSize
+	if len(img.Globals) > 0 {
+		k.regions = append(k.regions, emu.Region{Name: "the cubin's global variables", Addr: globalsAt - GlobalBase, Size: uint64(len(img.Globals))})
+	}
 	for i := range k.Const {
 		// a bank holds what the cubin and the launch put there (LDC reads
 		// zeros past it, up to ConstBankBytes); bank 0 the driver's words

@@ -24,6 +24,10 @@ type Kernel struct {
 	bcast      []lanes  // immediates and constants broadcast to every lane
 	tex        *texUnit // textures and surfaces (tex_load.go), nil without
 	fuse       []uint8  // per op: the instruction group it starts (fuse.go)
+	// what the sanitizer needs (check.go): the launch's parts of global
+	// memory, the declared shared memory
+	regions        []emu.Region
+	sharedDeclared int
 }
 
 // scratch is per-block working storage.
@@ -33,6 +37,7 @@ type scratch struct {
 	red     [emu.NumBarriers]reduction
 	lastBar []uint8 // per warp: the barrier of its last BAR.RED
 	trace   traceState
+	checked []access // the sanitizer's accesses of the current instruction
 }
 
 // reduction is a BAR.RED in progress on one barrier, and the result of the
@@ -138,9 +143,15 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			n += fuseLen[f] - 1
 			continue
 		}
+		if b.Check != nil {
+			sc.checked = k.accesses(b, w, o, mask, sc.checked[:0])
+		}
 		err := k.exec(b, w, o, mask, sc, pc)
 		if b.Trace != nil {
 			k.traceAfter(b.Trace, w, &sc.trace)
+		}
+		if b.Check != nil {
+			k.check(b, w, o, p.addrs[pc], p.texts[pc], sc.checked)
 		}
 		if err != nil {
 			lane := firstLane(mask)
