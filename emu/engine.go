@@ -121,6 +121,14 @@ type Config struct {
 	Checker *Checker
 	// Schedule is the order warps take turns in.
 	Schedule Schedule
+
+	// WarpCores is how many cores the warps of one block may use
+	// (parallel.go): 0, the cores the blocks leave idle; 1, one.
+	// WarpCoresAfter is how many warp-instructions a block runs the usual
+	// way first (0: 32768).
+	WarpCores      int
+	WarpCoresAfter int64
+	parallel       int
 }
 
 // Schedule is how the warps of a block take turns. By default each runs up
@@ -227,7 +235,24 @@ func Run(cfg Config, x Exec) (Stats, error) {
 	if cfg.Trace != nil || cfg.Checker != nil {
 		workers = 1 // one ordered trace; one checker's memory
 	}
+	cores := workers
 	workers = max(1, min(workers, nblocks))
+	if cfg.Trace == nil && cfg.Checker == nil && cfg.Schedule == (Schedule{}) {
+		// cores the blocks leave idle run the warps of a block
+		cfg.parallel = cores / workers
+		if cfg.WarpCores > 0 {
+			cfg.parallel = cfg.WarpCores
+		}
+		if cfg.parallel >= 2 {
+			// the blocks then run one after the other: a block's rounds
+			// go back to its saved global memory, which no other block
+			// writes meanwhile
+			workers = 1
+		}
+	}
+	if cfg.WarpCoresAfter <= 0 {
+		cfg.WarpCoresAfter = parallelAfter
+	}
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
@@ -344,7 +369,23 @@ func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
 	if cfg.Schedule.Interleave {
 		q = 1
 	}
+	px, _ := x.(ParallelExec)
+	tried := px == nil || cfg.parallel < 2 || len(b.Warps) < 2
+	after := cfg.WarpCoresAfter
+	if !tried && cfg.WarpCores == 0 {
+		// the rounds start with a copy of global memory: worth it for
+		// blocks that run long
+		after = max(after, int64(len(px.GlobalMemory().Data)>>lineShift))
+	}
 	for {
+		if !tried && b.Steps+1 >= after && b.idle() {
+			tried = true
+			if len(px.GlobalMemory().Segments) == 0 {
+				if done, err := runParallel(cfg, x, px, b, cfg.parallel); done {
+					return err
+				}
+			}
+		}
 		live, waiting := 0, 0
 		for k := range b.Warps {
 			i := k
@@ -461,6 +502,16 @@ func (b *Block) releaseBarriers(live int) bool {
 		b.Epoch++
 	}
 	return released
+}
+
+// idle reports whether no barrier has arrivals pending.
+func (b *Block) idle() bool {
+	for _, bar := range b.bars {
+		if bar.arrived > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func firstLane(m uint32) int {

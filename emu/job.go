@@ -49,6 +49,11 @@ type Job struct {
 	// kernel as they are.
 	Check    CheckSet
 	Schedule Schedule
+	// WarpCores is how many cores a block's warps may use (0: those the
+	// blocks leave idle; 1: one), WarpCoresAfter after how many
+	// warp-instructions (0: 32768): results do not depend on them.
+	WarpCores      int
+	WarpCoresAfter int64
 
 	// reach is the end of what a launch file's outputs read in the dense
 	// region, which the region must cover.

@@ -173,6 +173,7 @@ func (s *Setup) ApplyOptions(cfg *Config) {
 	cfg.Workers = s.Job.Workers
 	cfg.Progress = s.Job.Progress
 	cfg.Schedule = s.Job.Schedule
+	cfg.WarpCores, cfg.WarpCoresAfter = s.Job.WarpCores, s.Job.WarpCoresAfter
 	if t := s.Job.Trace; t != nil && t.W != nil {
 		cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = t.W, t.Block, t.Warp
 	}

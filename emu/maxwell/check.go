@@ -51,3 +51,78 @@ func (k *Kernel) check(b *emu.Block, w *emu.Warp, o *op, pc uint64, text string,
 		b.Check.Access(b, w, a.lane, pc, text, a.space, a.addr, a.size, a.write || atomic, atomic, value)
 	}
 }
+
+// syncPoint reports whether an instruction must not run in a parallel
+// round: its effect depends on the order of warps (barriers, atomics,
+// surface writes).
+func syncPoint(o *op) bool {
+	switch o.kind {
+	case kBar, kAtom, kAtoms, kRed:
+		return true
+	case kTex:
+		switch o.tx.op {
+		case tSust, tSured, tSuatom:
+			return true
+		}
+	}
+	return false
+}
+
+// GlobalMemory implements emu.ParallelExec.
+func (k *Kernel) GlobalMemory() *emu.Memory { return k.Global }
+
+// WarpAux implements emu.ParallelExec: a warp's own working rows.
+func (k *Kernel) WarpAux() any { return new(scratch) }
+
+// SaveAux implements emu.ParallelExec: the barrier reductions' state.
+func (k *Kernel) SaveAux(b *emu.Block) func() {
+	sc := b.Aux.(*scratch)
+	red, last := sc.red, append([]uint8(nil), sc.lastBar...)
+	return func() { sc.red, sc.lastBar = red, append(sc.lastBar[:0], last...) }
+}
+
+// track records a parallel round's plain global and shared accesses
+// (emu.Track): the common forms' addresses straight from the registers,
+// the others through accesses.
+func (k *Kernel) track(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) {
+	t := w.Track
+	switch o.kind {
+	case kLdg, kStg, kLds, kSts:
+		m := &o.s[0]
+		write := o.kind == kStg || o.kind == kSts
+		if write {
+			m = &o.d
+		}
+		space, wide := emu.Global, o.flags&fE != 0
+		if o.kind == kLds || o.kind == kSts {
+			space, wide = emu.Shared, false
+		}
+		set, shift := t.Lines(space, write)
+		span := uint64(max(int(o.size), 1)) - 1
+		last := ^uint64(0)
+		r := int(m.row) * 32
+		for l := range 32 {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			// k.address, inline: coalesced lanes share lines
+			addr := uint64(w.Regs[r+l])
+			if wide {
+				addr = (addr | uint64(w.Regs[r+32+l])<<32) + m.imm - GlobalBase
+			} else {
+				addr = uint64(uint32(addr + m.imm))
+			}
+			for ln := addr >> shift; ln <= (addr+span)>>shift; ln++ {
+				if ln != last {
+					set.Mark(ln)
+					last = ln
+				}
+			}
+		}
+	case kLd, kSt, kLdl, kStl:
+		sc.checked = k.accesses(b, w, o, mask, sc.checked[:0])
+		for _, a := range sc.checked {
+			t.Access(a.space, a.addr, a.size, a.write)
+		}
+	}
+}

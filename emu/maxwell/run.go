@@ -114,6 +114,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	p := k.Prog
 	ops := k.ops
 	sc := b.Aux.(*scratch)
+	if w.Aux != nil {
+		sc = w.Aux.(*scratch) // a parallel round's (parallel.go)
+	}
 	regs := w.Regs
 	for n := int64(0); n < budget; n++ {
 		if w.Done || w.AtBarrier || w.Fault != nil {
@@ -124,8 +127,12 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			addr, _ := p.Where(pc)
 			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
 		}
-		w.Rejoined = false
 		o := &ops[pc]
+		if w.Track != nil && syncPoint(o) {
+			w.Track.Stopped = true // the engine runs it between rounds
+			return nil
+		}
+		w.Rejoined = false
 		w.Steps++
 		w.ThreadSteps += int64(bits.OnesCount32(w.Active))
 		g := regs[int(o.guard)*32]
@@ -145,6 +152,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		}
 		if b.Check != nil {
 			sc.checked = k.accesses(b, w, o, mask, sc.checked[:0])
+		}
+		if w.Track != nil {
+			k.track(b, w, o, mask, sc)
 		}
 		err := k.exec(b, w, o, mask, sc, pc)
 		if b.Trace != nil {

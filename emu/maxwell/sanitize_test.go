@@ -161,3 +161,44 @@ func TestSanitizeUninitialized(t *testing.T) {
 		}
 	})
 }
+
+// TestParallelWarpsRacy: with a block's warps in parallel rounds, racy
+// kernels give exactly the results of the usual schedule (a round whose
+// warps touch the same word, one writing it, goes back), run after run.
+func TestParallelWarpsRacy(t *testing.T) {
+	if raceDetector {
+		t.Skip("the racy kernels' optimistic rounds are Go data races (undone after the round)")
+	}
+	forBugs(t, func(t *testing.T, b corpusBuild) {
+		in := make([]int32, 64)
+		for i := range in {
+			in[i] = int32(100 + i)
+		}
+		for _, k := range []struct {
+			name  string
+			block emu.Dim3
+		}{{"race_rows", dim(32, 8)}, {"race_shared", dim(64, 1)}, {"synced_shared", dim(64, 1)}} {
+			var want []byte
+			for run := range 4 {
+				d := bugDevice(t, b)
+				d.check = 0
+				if run > 0 {
+					d.warpCores = 2
+				}
+				d.alloc("in", fromI32(in))
+				d.alloc("out", make([]byte, 4*64))
+				args := []any{buf("in"), buf("out")}
+				if k.name == "race_rows" {
+					args = args[1:]
+				}
+				d.launch(k.name, dim(1, 1), k.block, 0, args...)
+				got := d.get("out")
+				if run == 0 {
+					want = got
+				} else if string(got) != string(want) {
+					t.Errorf("%s: parallel run %d differs from the usual schedule", k.name, run)
+				}
+			}
+		}
+	})
+}
