@@ -223,22 +223,28 @@ type Stats struct {
 	Duration    time.Duration
 }
 
+// WorkerCount is how many goroutines run n independent items (blocks,
+// shader quads): asked (0: every core), one when a trace must stay in
+// order, at least 1 and at most n.
+func WorkerCount(asked, n int, ordered bool) int {
+	if asked <= 0 {
+		asked = runtime.GOMAXPROCS(0)
+	}
+	if ordered {
+		asked = 1
+	}
+	return max(1, min(asked, n))
+}
+
 // Run runs every block of the grid and returns the statistics and the first
 // fault (of the lowest-numbered failing block).
 func Run(cfg Config, x Exec) (Stats, error) {
 	start := time.Now()
 	nblocks := cfg.Grid.Count()
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if cfg.Trace != nil || cfg.Checker != nil {
-		workers = 1 // one ordered trace; one checker's memory
-	}
-	cores := workers
-	workers = max(1, min(workers, nblocks))
+	workers := WorkerCount(cfg.Workers, nblocks, cfg.Trace != nil || cfg.Checker != nil) // one ordered trace; one checker's memory
 	if cfg.Trace == nil && cfg.Checker == nil && cfg.Schedule == (Schedule{}) {
 		// cores the blocks leave idle run the warps of a block
+		cores := WorkerCount(cfg.Workers, 1<<30, false)
 		cfg.parallel = cores / workers
 		if cfg.WarpCores > 0 {
 			cfg.parallel = cfg.WarpCores

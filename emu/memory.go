@@ -37,6 +37,17 @@ type MemFault struct {
 	// space, see Memory); InSegment says the bytes lie in one of them.
 	Segments  int
 	InSegment bool
+	// What the ISA adds when it knows it (zero otherwise): Device is the
+	// address the kernel computed, when it differs from Addr (Maxwell's
+	// global memory starts at 4 GiB); Buffer is the launch buffer the
+	// access falls in or lies nearest to, BufferOffset the access's
+	// offset from the buffer's start (negative before it, BufferBytes or
+	// more past its end).
+	Device       uint64
+	HasDevice    bool // Device is set
+	Buffer       string
+	BufferOffset int64
+	BufferBytes  uint64
 }
 
 func (e *MemFault) Error() string {
@@ -46,13 +57,42 @@ func (e *MemFault) Error() string {
 	}
 	inside := e.InSegment || e.Addr < e.Limit && e.Limit-e.Addr >= uint64(e.Size)
 	if e.Size > 1 && e.Addr%uint64(e.Size) != 0 && inside {
-		return fmt.Sprintf("misaligned %d-byte %s %s at %#x", e.Size, e.Space, what, e.Addr)
+		return fmt.Sprintf("misaligned %d-byte %s %s at %#x", e.Size, e.Space, what, e.Addr) + e.where()
 	}
 	if e.Segments > 0 {
 		return fmt.Sprintf("%d-byte %s %s at %#x is outside memory (%#x bytes at 0 and %d further segments)",
-			e.Size, e.Space, what, e.Addr, e.Limit, e.Segments)
+			e.Size, e.Space, what, e.Addr, e.Limit, e.Segments) + e.where()
 	}
-	return fmt.Sprintf("%d-byte %s %s at %#x is out of bounds (size %#x)", e.Size, e.Space, what, e.Addr, e.Limit)
+	return fmt.Sprintf("%d-byte %s %s at %#x is out of bounds (size %#x)", e.Size, e.Space, what, e.Addr, e.Limit) + e.where()
+}
+
+// where is the device address and buffer part of the message.
+func (e *MemFault) where() string {
+	s := ""
+	if e.HasDevice && e.Device != e.Addr {
+		s = "; device address " + DeviceHex(e.Device)
+	}
+	if e.Buffer == "" {
+		return s
+	}
+	switch off := e.BufferOffset; {
+	case off < 0:
+		s += fmt.Sprintf("; %d bytes before buffer %q (%d bytes)", -off, e.Buffer, e.BufferBytes)
+	case uint64(off) >= e.BufferBytes:
+		s += fmt.Sprintf("; %d bytes past the end of buffer %q (%d bytes, offset %#x)", uint64(off)-e.BufferBytes, e.Buffer, e.BufferBytes, off)
+	default:
+		s += fmt.Sprintf("; offset %#x of buffer %q (%d bytes)", off, e.Buffer, e.BufferBytes)
+	}
+	return s
+}
+
+// DeviceHex writes a 64-bit device address with its high word apart:
+// 0x1_00401100.
+func DeviceHex(a uint64) string {
+	if a>>32 == 0 {
+		return fmt.Sprintf("%#x", a)
+	}
+	return fmt.Sprintf("%#x_%08x", a>>32, uint32(a))
 }
 
 // Memory is one bounds-checked, little-endian memory space. Accesses must be

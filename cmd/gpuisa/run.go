@@ -18,11 +18,14 @@ func runCommand() *command {
 	return &command{
 		name:    "run",
 		args:    "LAUNCH.json",
-		summary: "run an sm_1x or sm_5x kernel as a launch file describes; check its expectations",
+		summary: "run an sm_1x, sm_2x or sm_5x kernel, or an SGX543 shader, as a launch file describes; check its expectations",
 		doc: `The launch file (docs/launch.md) names the program (a cubin, raw code or a listing), the
 grid, the memory and parameters, what to write back and what the run must produce.
 After the run it prints warps, instructions executed, divergent branches and speed; a
-fault (block, thread, pc, instruction, reason) or a failed expectation exits 1.`,
+fault (block, thread, pc, instruction, reason) or a failed expectation exits 1.
+A launch file with "arch": "sgx543" runs a PS Vita GXP shader (docs/usse-launch.md):
+its secondary program once, then the primary one per vertex or fragment; -trace prints
+each executed instruction with the registers it wrote, -trace-block N only instance N.`,
 		define: defineRun,
 	}
 }
@@ -63,6 +66,9 @@ type runOptions struct {
 // its one launch or its sequence of launches, on one device; writes its
 // outputs and checks every expectation.
 func runLaunch(cio *cmdIO, path string, o runOptions) int {
+	if code, ok := runShader(cio, path, o); ok {
+		return code
+	}
 	stdout, stderr := cio.stdout, cio.stderr
 	checks, err := emu.ParseChecks(o.check)
 	if err != nil {

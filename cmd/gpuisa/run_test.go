@@ -89,9 +89,9 @@ func TestRunFaultAndTrace(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "grid[0] is 0") {
 		t.Fatalf("bad launch: %d %s", code, stderr)
 	}
-	write("fermi.json", `{"program": "loop.s", "arch": "sm_20", "grid": [1], "block": [1]}`)
-	code, _, stderr = runCLI(t, "", "run", filepath.Join(dir, "fermi.json"))
-	if code != 1 || !strings.Contains(stderr, "sm_20") {
+	write("kepler.json", `{"program": "loop.s", "arch": "sm_30", "grid": [1], "block": [1]}`)
+	code, _, stderr = runCLI(t, "", "run", filepath.Join(dir, "kepler.json"))
+	if code != 1 || !strings.Contains(stderr, "sm_30") {
 		t.Fatalf("other arch: %d %s", code, stderr)
 	}
 }

@@ -7,6 +7,7 @@ package all
 
 import (
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/fermi"
 	"github.com/gpuisa/gpuisa/emu/maxwell"
 	"github.com/gpuisa/gpuisa/emu/tesla"
 )
@@ -15,6 +16,7 @@ import (
 func Emulators() []emu.Emulator {
 	return []emu.Emulator{
 		tesla.Emulator(),
+		fermi.Emulator(),
 		maxwell.Emulator(),
 	}
 }

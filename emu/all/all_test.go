@@ -159,7 +159,7 @@ func TestRunErrors(t *testing.T) {
 	}{
 		{emu.Job{}, "no program"},
 		{emu.Job{Program: &emu.Program{Name: "raw", Data: []byte{1, 2, 3, 4, 5, 6, 7, 8}}}, `needs "arch"`},
-		{emu.Job{Program: &emu.Program{Name: "raw", Data: make([]byte, 8), Arch: "sm_20"}}, `arch "sm_20" cannot be run`},
+		{emu.Job{Program: &emu.Program{Name: "raw", Data: make([]byte, 8), Arch: "sm_30"}}, `arch "sm_30" cannot be run`},
 		{emu.Job{Program: &emu.Program{Data: cub}, Args: []emu.Arg{emu.Ptr("nope")}}, `unknown buffer "nope"`},
 		{emu.Job{Program: &emu.Program{Data: cub}, Args: []emu.Arg{emu.Tex("t")}}, `no texture "t"`},
 		{emu.Job{Program: &emu.Program{Data: cub}, Block: emu.Dim3{1 << 10, 1 << 10}}, "threads"},

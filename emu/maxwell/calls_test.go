@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -269,30 +268,14 @@ join:
 // TestCallsCubinsUpToDate rebuilds calls, link and ext_fn cubins (and
 // nvlink's link) with NVIDIA's tools when they are installed.
 func TestCallsCubinsUpToDate(t *testing.T) {
-	const bin = "/opt/cuda118/usr/bin/"
-	if _, err := os.Stat(bin + "nvlink"); err != nil {
-		t.Skip("no ptxas/nvlink (../shared/tools/cuda118-setup.sh installs them)")
-	}
-	dir := t.TempDir()
-	build := func(out string, args ...string) {
-		t.Helper()
-		path := filepath.Join(dir, out)
-		if b, err := exec.Command(args[0], append(args[1:], "-o", path)...).CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, b)
-		}
-		got, _ := os.ReadFile(path)
-		if !bytes.Equal(got, testdataFile(t, out)) {
-			t.Errorf("testdata/%s is stale: run testdata/gen.sh", out)
-		}
-	}
-	src := func(name string) string { return filepath.Join("testdata", name+".ptx") }
+	nb := newNVBuilder(t, "nvlink", "gen.sh")
 	for _, arch := range archs {
-		build("calls."+arch+".cubin", bin+"ptxas", "-arch", arch, "-O3", src("calls"))
+		nb.build("calls."+arch+".cubin", "ptxas", "-arch", arch, "-O3", testdataPTX("calls"))
 		for _, f := range []string{"calls", "link", "ext_fn"} {
-			build(f+".rel."+arch+".cubin", bin+"ptxas", "-c", "-arch", arch, "-O3", src(f))
+			nb.build(f+".rel."+arch+".cubin", "ptxas", "-c", "-arch", arch, "-O3", testdataPTX(f))
 		}
 	}
-	build("link.nvlink.sm_52.cubin", bin+"nvlink", "-arch", "sm_52",
+	nb.build("link.nvlink.sm_52.cubin", "nvlink", "-arch", "sm_52",
 		filepath.Join("testdata", "link.rel.sm_52.cubin"), filepath.Join("testdata", "ext_fn.rel.sm_52.cubin"))
 }
 

@@ -44,7 +44,7 @@ func TestOracleLoweringCoverage(t *testing.T) {
 			t.Fatalf("%s %s: %v", c[0], c[3], err)
 		}
 		n++
-		if _, err := lowerText(maxwell.Print(inst, addr), w); err != nil && !unsupported[inst.Op()] {
+		if _, err := lowerInst(inst, addr); err != nil && !unsupported[inst.Op()] {
 			failed[inst.Op()] = err.Error()
 		}
 	}

@@ -260,8 +260,8 @@ func (k *Kernel) cvt(w *emu.Warp, o *op, mask uint32) {
 				switch o.dt {
 				case tU64:
 					uv = math.MaxUint64
-				case tS64:
-					iv = math.MaxInt64 // hi is 2^63 in float64: int64(hi) overflows
+				case tS64: // float64 has no 2^63-1: hi is 2^63, past int64
+					iv = math.MaxInt64
 				default:
 					iv, uv = int64(hi), uint64(hi)
 				}

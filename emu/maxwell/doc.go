@@ -1,13 +1,13 @@
 // Package maxwell runs NVIDIA Maxwell (sm_50, sm_52, sm_53) kernels, as
 // ptxas builds them, on the SIMT engine of package emu.
 //
-// Lowering decodes every instruction with isa/maxwell and reads its operands
-// from the printed text, which the disassembler tests prove equal to
-// nvdisasm's: the spec stays the one description of the bits, and the
-// emulator sees the instruction exactly as a reader of the listing does
-// (registers, c[bank][offset], immediates, .H1 halves, |x| and -x, guards).
-// Immediates of float forms are taken from the raw word so no precision is
-// lost in printing.
+// Lowering decodes every instruction with isa/maxwell and reads its
+// operands from the decoded fields (maxwell.Inst.Operands): registers,
+// predicates, immediates with the sign and width the spec gives their
+// field (IADD3's 0xffff0 is -16 whatever nvdisasm prints), float
+// immediates in their encoding, c[bank][offset], .H1 halves, |x|, -x and
+// .NEG, guards, and the modifiers by the names spec.txt gives them. The
+// printed text is kept only for traces and fault messages.
 //
 // The launch convention is ptxas's: constant bank 0 holds ntid.xyz at
 // 0x8/0xc/0x10, nctaid.xyz at 0x14/0x18/0x1c, the initial stack pointer
@@ -15,6 +15,15 @@
 // offset the cubin's .nv.info gives (0x140). Local memory is per thread,
 // addressed from 0. Registers R0..R254 live in engine rows; RZ, PT, the
 // predicates and the carry flag have rows of their own after them.
+//
+// Memory is laid out as the hardware allocates it: a block's shared memory
+// (static plus dynamic) in 256-byte granules (SharedAllocUnit, the
+// occupancy calculator's allocation unit for sm_5x), so ptxas's vectorised
+// loads past the declared end read within the granule and accesses past it
+// fault; a thread's local memory (at least the 1 KiB default stack) in
+// 16-byte units. A fault in global memory names the device address the
+// kernel computed (0x1_00401100), the launch buffer it falls in or lies
+// nearest to, and the offset from that buffer's start.
 //
 // Control flow uses the engine's divergence stack: SSY/SYNC, PBK/BRK,
 // PCNT/CONT, CAL/JCAL/PRET and RET, BRA/JMP (divergent branches push the

@@ -131,9 +131,9 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32) {
 		var r uint32
 		switch o.kind {
 		case kFadd:
+			// as x*1 + y: the float64 sum of two float32s may be inexact,
+			// and fma32 rounds the exact one
 			x, y := in(a, l), in(b, l)
-			// the float64 sum is inexact when the exponents differ by
-			// more than 29, which only the directed modes notice
 			r = fout(fma32(x, 1, y, o.rnd), o)
 		case kFmul:
 			x, y := in(a, l), in(b, l)
@@ -224,9 +224,9 @@ func fma32(x, y, z float32, rnd uint8) float32 {
 	if math.IsInf(s, 0) || s != s {
 		return float32(s)
 	}
-	if s == 0 && rnd == 1 && !(p == 0 && z == 0 && !math.Signbit(p) && !math.Signbit(float64(z))) {
-		// an exact zero (s is zero only then) is -0 rounding down, unless
-		// both terms are +0; float64 arithmetic rounds to nearest: +0
+	if s == 0 && rnd == 1 && (p != 0 || math.Signbit(p) || math.Signbit(float64(z))) {
+		// IEEE: an exact zero sum is -0 when rounding down, unless both
+		// addends are +0 (Go's float64 sum gives +0)
 		return float32(math.Copysign(0, -1))
 	}
 	// error of the float64 sum (TwoSum), to round directed modes correctly
@@ -269,16 +269,19 @@ func fma32(x, y, z float32, rnd uint8) float32 {
 	return round32(s, rnd)
 }
 
+// divFast reports whether ptxas's fast division path (q = a*rcp(b), then
+// one correction with the residual a - b*q) gives the correctly rounded
+// a/b: every operand normal, quotient and rcp(b) normal, and the residual
+// exact, which needs the dividend's exponent at least -102 (the residual's
+// lowest bit, 2^(ea-47), must not fall below 2^-149). Zero dividends take
+// the slow path too: the fast path's a*rcp + 0 turns -0 into +0. The slow
+// path is exact, so erring towards it changes no result.
 func divFast(x, y float32) bool {
 	ex := int(math.Float32bits(x)>>23&0xff) - 127
 	ey := int(math.Float32bits(y)>>23&0xff) - 127
 	if ex == 128 || ey == 128 || ex == -127 || ey == -127 {
-		// zeros too: the fast path's first product x*rcp + RZ would
-		// turn -0 into +0 (0/-y, -0/y), which the slow path gets right
 		return false
 	}
-	// the residual x - y*q must be exact: x at least 2^-102 (found by
-	// testing the fast path against x/y, divFastTest)
 	return ex-ey < 126 && ex-ey > -126 && ey < 126 && ex >= -102
 }
 
@@ -407,6 +410,23 @@ func (k *Kernel) dalu(w *emu.Warp, o *op, mask uint32) {
 // directed64 computes x+y (kind 1), x*y (2) or x*y+z (3) rounded in mode rnd
 // (1 down, 2 up, 3 toward zero) exactly with math/big; special operands and
 // results take the hardware's usual path.
+// zeroSign is the signed zero of an exact zero result: a product's is
+// the factors' sign (native has it); a sum's is -0 when both addends are
+// -0, or under rounding down unless both are +0 (IEEE 754).
+func zeroSign(rnd uint8, kind int, x, y, z, native float64) float64 {
+	if kind == 2 || rnd != 1 {
+		return native
+	}
+	p, q := x, y
+	if kind == 3 {
+		p, q = x*y, z
+	}
+	if p == 0 && q == 0 && !math.Signbit(p) && !math.Signbit(q) {
+		return 0
+	}
+	return math.Copysign(0, -1)
+}
+
 func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 	var native float64
 	switch kind {
@@ -417,29 +437,14 @@ func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 	default:
 		native = math.FMA(x, y, z)
 	}
-	var zeros bool // the terms are zeros: the result is an exact zero
-	switch kind {
-	case 1:
-		zeros = x == 0 && y == 0
-	case 2:
-		zeros = x == 0 || y == 0
-	default:
-		finite := func(v float64) bool { return !math.IsInf(v, 0) && v == v }
-		zeros = (x == 0 && finite(y) || y == 0 && finite(x)) && z == 0
+	// a zero from float64 is exact when nothing was multiplied (sums of
+	// doubles do not underflow) or a factor is zero; a product may also
+	// underflow to zero, which the exact computation below rounds
+	exactZero := native == 0 && (kind == 1 || x == 0 || y == 0)
+	if exactZero {
+		return zeroSign(rnd, kind, x, y, z, native)
 	}
-	if zeros && kind != 2 {
-		// a sum of zeros is -0 when both are, or when rounding down
-		// and one is
-		a, b := x, y
-		if kind == 3 {
-			a, b = x*y, z
-		}
-		neg := math.Signbit(a) && math.Signbit(b) || rnd == 1 && (math.Signbit(a) || math.Signbit(b))
-		return math.Copysign(0, b2f(neg))
-	}
-	// native is 0 for a non-zero result below half the smallest
-	// subnormal, which the directed modes round away from zero
-	if math.IsInf(native, 0) || native != native || zeros {
+	if math.IsInf(native, 0) || native != native {
 		if math.IsInf(native, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) && !math.IsInf(z, 0) {
 			// overflow: directed modes stop at the largest finite value
 			if rnd == 3 || rnd == 1 && native > 0 || rnd == 2 && native < 0 {
@@ -448,7 +453,8 @@ func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 		}
 		return native
 	}
-	const prec = 2200
+	// exact: a sum spans from 2^1024 down to a product's 2^-2148
+	const prec = 3300
 	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
 	by := new(big.Float).SetPrec(prec).SetFloat64(y)
 	res := new(big.Float).SetPrec(prec)
@@ -461,9 +467,8 @@ func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 		res.Mul(bx, by)
 		res.Add(res, new(big.Float).SetPrec(prec).SetFloat64(z))
 	}
-	if res.Sign() == 0 {
-		// non-zero terms that cancel: +0, or -0 rounding down
-		return math.Copysign(0, b2f(rnd == 1))
+	if res.Sign() == 0 { // x*y = -z exactly
+		return zeroSign(rnd, 1, 1, -1, 0, 0)
 	}
 	if res.MantExp(nil) < -1021 {
 		// a subnormal result has fewer bits: round at 2^-1074 directly
@@ -484,12 +489,4 @@ func directed64(rnd uint8, x, y, z float64, kind int) float64 {
 	mode := [4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}[rnd&3]
 	f, _ := new(big.Float).SetMode(mode).SetPrec(53).Set(res).Float64()
 	return f
-}
-
-// b2f is -1 for true, 1 for false (a sign for math.Copysign).
-func b2f(neg bool) float64 {
-	if neg {
-		return -1
-	}
-	return 1
 }

@@ -27,6 +27,17 @@ const MaxLocalPerBlock = 256 << 20
 // MaxSharedBytes is the shared memory a block may have (sm_5x: 48 KiB).
 const MaxSharedBytes = 48 << 10
 
+// SharedAllocUnit is the granule sm_5x allocates a block's shared memory
+// in (the CUDA occupancy calculator's "shared memory allocation unit size"
+// for compute capability 5.0, 5.2 and 5.3): a block may access its whole
+// last granule, as ptxas's vectorised loads past the declared size do
+// (LDS.U.128 R4, [0x80] reading three words of a 0x8c-byte allocation).
+const SharedAllocUnit = 256
+
+// LocalAllocUnit rounds the per-thread local memory (the stack) so that
+// the widest access, 16 bytes, fits at its aligned end.
+const LocalAllocUnit = 16
+
 // Bank 0 offsets ptxas reads.
 const (
 	cbShared    = 0x0 // generic address of shared memory (cvta.shared adds it, isspacep.shared tests it)
@@ -224,9 +235,11 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if s.LocalBytes > 0 {
 		k.LocalBytes = s.LocalBytes
 	}
+	k.LocalBytes = roundUp(k.LocalBytes, LocalAllocUnit)
 	if !prog.usesLocal() {
 		k.LocalBytes = 0
 	}
+	k.buffers = placeList(s.Buffers)
 	if n := uint64(k.LocalBytes) * uint64(s.Block.Count()); n > MaxLocalPerBlock {
 		return nil, fmt.Errorf("local memory of %d bytes per thread is %d bytes per block, more than %d", k.LocalBytes, n, MaxLocalPerBlock)
 	}
@@ -357,6 +370,7 @@ func (k *Kernel) Config(s *emu.Setup, img *Image) emu.Config {
 		shared = max(shared, int(im.Addr)+len(im.Data))
 	}
 	shared = min(shared, max(MaxSharedBytes, s.SharedBytes+img.SharedSize))
+	shared = roundUp(shared, SharedAllocUnit) // what the hardware allocates
 	return emu.Config{Grid: s.Grid, Block: s.Block, SharedBytes: shared, MaxSteps: s.MaxSteps,
 		TraceBlock: -1, TraceWarp: -1}
 }
@@ -388,3 +402,5 @@ func RunSetup(s *emu.Setup, adjust func(*emu.Config)) (*Outcome, error) {
 	return &Outcome{Setup: s, Kernel: k, Stats: st, Result: &emu.Result{Global: k.Global.Data, Segments: k.Global.Segments,
 		Buffers: s.Buffers, Arch: s.Arch, Stats: st}}, err
 }
+
+func roundUp(n, unit int) int { return (n + unit - 1) / unit * unit }

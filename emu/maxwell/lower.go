@@ -1,9 +1,7 @@
 package maxwell
 
 import (
-	"encoding/binary"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/isa/maxwell"
@@ -146,24 +144,25 @@ func Lower(code []byte, sm int) (*Program, error) {
 		return nil, fmt.Errorf("code size %d is not a whole number of 32-byte bundles", len(code))
 	}
 	p := &Program{sm: sm}
+	dec := maxwell.Decoder{SM: sm}
 	maxReg := 0
+	var text []byte
 	for b := 0; b+32 <= len(code); b += 32 {
-		ctrl := binary.LittleEndian.Uint64(code[b:])
 		for s := range 3 {
-			w := binary.LittleEndian.Uint64(code[b+8+8*s:])
 			addr := uint64(b + 8 + 8*s)
-			inst, err := maxwell.Decode(w, maxwell.CtrlField(ctrl, s), sm, addr)
+			inst, err := dec.Decode(code, addr)
 			var o op
-			text := ""
+			text = text[:0]
 			if err != nil {
 				o.kind = kInvalid
-				err = fmt.Errorf("invalid instruction %#016x: %v", w, err)
+				err = fmt.Errorf("invalid instruction %#016x: %v", inst.Word, err)
 			} else {
-				text = maxwell.Print(inst, addr)
-				o, err = lowerText(text, w)
+				o, err = lowerInst(inst, addr)
 				if err != nil {
 					o = op{kind: kInvalid}
 				}
+				// the text is for traces and fault messages only
+				text = maxwell.AppendText(text, inst, addr)
 			}
 			for _, x := range append([]opnd{o.d, o.d2}, o.s[:]...) {
 				if x.kind == oReg || x.kind == oAddr || x.kind == oCIdx {
@@ -172,8 +171,11 @@ func Lower(code []byte, sm int) (*Program, error) {
 					}
 				}
 			}
+			if err != nil && len(text) > 0 {
+				err = fmt.Errorf("%s: %v", strings.TrimSuffix(strings.TrimSpace(string(text)), ";"), err)
+			}
 			p.ops = append(p.ops, o)
-			p.texts = append(p.texts, strings.TrimSuffix(strings.TrimSpace(text), ";"))
+			p.texts = append(p.texts, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(text)), ";")))
 			p.addrs = append(p.addrs, addr)
 			p.errs = append(p.errs, err)
 		}
@@ -227,298 +229,190 @@ func (p *Program) rows(o *op) {
 	}
 }
 
-// lowerText lowers one instruction from its printed text (and raw word, for
-// float immediates).
-func lowerText(text string, word uint64) (op, error) {
-	o := op{guard: 7}
-	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), ";"))
-	if strings.HasPrefix(t, "@") {
-		g, rest, _ := strings.Cut(t[1:], " ")
-		if strings.HasPrefix(g, "!") {
-			o.gnot, g = true, g[1:]
+// lowerInst lowers one decoded instruction at addr from its typed operands
+// (maxwell.Inst.Operands): every register, predicate, immediate (with the
+// sign and width the spec gives its field), constant reference and
+// modifier comes from the encoded fields, never from the printed text.
+func lowerInst(inst maxwell.Inst, addr uint64) (op, error) {
+	ops := inst.Operands(addr)
+	o := op{guard: uint16(ops.Guard.Reg), gnot: ops.Guard.Not}
+	name := ops.Op
+	var mods []string
+	var x []opnd
+	for _, m := range ops.Mods {
+		if m.IsZero() {
+			break
 		}
-		n, ok := predNum(g)
-		if !ok {
-			return o, fmt.Errorf("bad guard %q", g)
+		if m.Name() == "CCE" { // a condition-code test after the mnemonic: EXIT CC.LT
+			if m.Text() != "" {
+				cc, err := ccOperand(m)
+				if err != nil {
+					return o, err
+				}
+				x = append(x, cc)
+			}
+			continue
 		}
-		o.guard = uint16(n)
-		t = strings.TrimSpace(rest)
+		mods = appendModNames(mods, m.Text())
 	}
-	mn, rest, _ := strings.Cut(t, " ")
-	parts := strings.Split(mn, ".")
-	name, mods := parts[0], parts[1:]
+	args := ops.Args[:ops.NArgs()]
 	if isTexName(name) {
-		return lowerTex(o, name, mods, rest)
+		return lowerTex(o, name, mods, args)
 	}
 	if name == "BRX" || name == "JMX" {
-		// BRX Ra imm: to Ra + the next instruction's address + imm;
-		// JMX Ra[ imm]: to the absolute address Ra + imm
-		f := strings.Fields(rest)
-		if len(f) > 0 && strings.HasPrefix(f[0], "CC.") {
-			cc, err := parseCCTest(opnd{}, strings.TrimSuffix(f[0], ","))
-			if err != nil {
-				return o, fmt.Errorf("%s: %v", text, err)
-			}
-			o.s[2], o.flags, f = cc, o.flags|fCCTest, f[1:]
-		}
-		if len(f) == 1 && name == "JMX" {
-			f = append(f, "0x0")
-		}
-		if len(f) != 2 {
-			return o, fmt.Errorf("%s: %s operands not understood", text, name)
-		}
-		r, ok := regNum(strings.TrimSuffix(f[0], ".reuse"))
-		v, err := parseInt(f[1])
-		if !ok || err != nil {
-			return o, fmt.Errorf("%s: %s operands not understood", text, name)
-		}
-		o.kind = kBrx
-		if name == "JMX" {
-			o.kind = kJmx
-		}
-		o.s[0] = opnd{kind: oReg, reg: uint8(r), bc: -1}
-		o.s[1] = opnd{kind: oImm, imm: v, bc: -1}
-		return o, nil
+		return lowerIndirect(o, name, args)
 	}
-	args := splitArgs(rest)
-	ops := make([]opnd, 0, len(args))
-	for _, a := range args {
-		x, err := parseOperand(a, name, word)
+	// LOP, LOP3 and LEA may write a predicate first; PT writes nothing
+	if (name == "LOP" || name == "LOP3" || name == "LEA") && len(args) > 0 && isPT(args[0]) {
+		args = args[1:]
+	}
+	if name == "B2R" && len(args) > 1 && isPT(args[len(args)-1]) {
+		args = args[:len(args)-1] // B2R.RESULT Rd, PT: no predicate written
+	}
+	for i := range args {
+		a := &args[i]
+		if a.Kind == maxwell.ArgEnum && a.Mod.Name() == "CC" && a.Mod.Text() == "" {
+			continue // no condition-code test (CC.T)
+		}
+		v, err := operand(a)
 		if err != nil {
-			return o, fmt.Errorf("%s: %v", text, err)
+			return o, err
 		}
-		ops = append(ops, x)
+		if a.Mod.Name() == "CC" && a.Kind == maxwell.ArgReg {
+			o.flags |= fCC // Rd.CC: writes the carry flag
+		}
+		x = append(x, v)
 	}
-	if err := build(&o, name, mods, ops, word); err != nil {
-		return o, fmt.Errorf("%s: %v", text, err)
-	}
-	if len(args) > 0 && strings.HasSuffix(strings.ReplaceAll(args[0], ".reuse", ""), ".CC") {
-		o.flags |= fCC
+	if err := build(&o, name, mods, x, inst.Word); err != nil {
+		return o, err
 	}
 	return o, nil
 }
 
-// splitArgs splits an operand list at top-level commas.
-func splitArgs(s string) []string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil
+func isPT(a maxwell.Arg) bool { return a.Kind == maxwell.ArgPred && a.Reg == 7 && !a.Not }
+
+// appendModNames appends a modifier's dot-separated names: ".U.128" is U
+// and 128, as build and lowerTex look them up.
+func appendModNames(mods []string, text string) []string {
+	for _, part := range strings.Split(text, ".") {
+		if part != "" {
+			mods = append(mods, part)
+		}
 	}
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
+	return mods
+}
+
+// lowerIndirect lowers BRX Ra imm (to Ra + the next instruction's address
+// + imm) and JMX Ra imm (to the absolute address Ra + imm).
+func lowerIndirect(o op, name string, args []maxwell.Arg) (op, error) {
+	if len(args) > 0 && args[0].Kind == maxwell.ArgEnum {
+		if args[0].Mod.Text() != "" {
+			cc, err := ccOperand(args[0].Mod)
+			if err != nil {
+				return o, err
 			}
+			o.s[2], o.flags = cc, o.flags|fCCTest
 		}
+		args = args[1:]
 	}
-	return append(out, strings.TrimSpace(s[start:]))
+	if len(args) != 2 || args[0].Kind != maxwell.ArgReg || args[1].Kind != maxwell.ArgImm {
+		return o, fmt.Errorf("%s through a constant bank is not supported", name)
+	}
+	o.kind = kBrx
+	if name == "JMX" {
+		o.kind = kJmx
+	}
+	o.s[0] = opnd{kind: oReg, reg: args[0].Reg, bc: -1}
+	o.s[1] = opnd{kind: oImm, imm: uint64(args[1].Imm), bc: -1}
+	return o, nil
 }
 
-func predNum(s string) (int, bool) {
-	if s == "PT" {
-		return 7, true
-	}
-	if len(s) == 2 && s[0] == 'P' && s[1] >= '0' && s[1] <= '6' {
-		return int(s[1] - '0'), true
-	}
-	return 0, false
-}
+// selectors are the halves and bytes an operand's suffix selects (opnd.sel).
+var selectors = map[string]uint8{"": 0, ".H0": 1, ".H1": 2, ".B0": 3, ".B1": 4, ".B2": 5, ".B3": 6, ".H0_H0": 7, ".H1_H1": 8, ".CC": 0}
 
-func regNum(s string) (int, bool) {
-	if s == "RZ" {
-		return 255, true
-	}
-	if len(s) < 2 || s[0] != 'R' {
-		return 0, false
-	}
-	n, err := strconv.Atoi(s[1:])
-	return n, err == nil && n >= 0 && n < 255
-}
-
-func parseInt(s string) (uint64, error) {
-	neg := false
-	if strings.HasPrefix(s, "-") {
-		neg, s = true, s[1:]
-	}
-	v, err := strconv.ParseUint(s, 0, 64)
-	if neg {
-		v = -v
-	}
-	return v, err
-}
-
-// floatImm is the 32-bit float (or the high word of a double) an ALU word
-// holds: 32-bit forms keep it in bits 20..51, the others keep its top 20 bits
-// (bit 56 the sign).
-func floatImm(name string, word uint64) uint64 {
-	if strings.HasSuffix(name, "32I") {
-		return word >> 20 & 0xffffffff
-	}
-	return (word>>20&0x7ffff | word>>56&1<<19) << 12
-}
-
-var selNames = map[string]uint8{"H0": 1, "H1": 2, "B0": 3, "B1": 4, "B2": 5, "B3": 6, "H0_H0": 7, "H1_H1": 8, "H1_H0": 0}
-
-func parseOperand(a, name string, word uint64) (opnd, error) {
-	x := opnd{bc: -1}
-	a = strings.ReplaceAll(a, " ", "")
-	a = strings.ReplaceAll(a, ".reuse", "")
-	for {
-		switch {
-		case strings.HasPrefix(a, "-") && len(a) > 1 && (a[1] == 'R' || a[1] == 'c' || a[1] == '|'):
-			x.neg, a = true, a[1:]
-			continue
-		case strings.HasPrefix(a, "~"):
-			x.not, a = true, a[1:]
-			continue
-		case strings.HasPrefix(a, "!"):
-			x.not, a = true, a[1:]
-			continue
-		case strings.HasPrefix(a, "|") && strings.HasSuffix(a, "|"):
-			x.abs, a = true, a[1:len(a)-1]
-			continue
-		}
-		break
-	}
-	if strings.HasPrefix(a, "CC.") {
-		return parseCCTest(x, a)
-	}
-	// half/byte selectors and .CC on destinations
-	for {
-		i := strings.LastIndex(a, ".")
-		if i < 0 || strings.HasPrefix(a, "SR_") {
-			break
-		}
-		if s, ok := selNames[a[i+1:]]; ok {
-			x.sel, a = s, a[:i]
-			continue
-		}
-		if a[i+1:] == "CC" || a[i+1:] == "64" || a[i+1:] == "U32" {
-			a = a[:i]
-			continue
-		}
-		break
-	}
-	if n, ok := regNum(a); ok {
-		x.kind, x.reg = oReg, uint8(n)
-		return x, nil
-	}
-	if a == "CC" {
-		x.kind = oCC
-		return x, nil
-	}
-
-	if a == "PR" {
-		x.kind = oPR
-		return x, nil
-	}
-	if n, ok := predNum(a); ok {
-		x.kind, x.reg = oPred, uint8(n)
-		return x, nil
-	}
-	if strings.HasPrefix(a, "SR_") || strings.HasPrefix(a, "SRZ") {
-		s, ok := sregs[a]
+// operand converts a typed operand.
+func operand(a *maxwell.Arg) (opnd, error) {
+	x := opnd{bc: -1, neg: a.Neg, abs: a.Abs, not: a.Not}
+	switch a.Kind {
+	case maxwell.ArgReg, maxwell.ArgConst, maxwell.ArgImm, maxwell.ArgFloat:
+		// a half or byte of the operand's 32 bits (.H1, .B2, .H0_H0)
+		s, ok := selectors[a.Mod.Text()]
 		if !ok {
-			return x, fmt.Errorf("special register %s is not supported", a)
+			return x, fmt.Errorf("operand selector %s is not supported", a.Mod.Text())
+		}
+		x.sel = s
+	}
+	switch a.Kind {
+	case maxwell.ArgReg, maxwell.ArgConst:
+		if a.Kind == maxwell.ArgReg {
+			x.kind, x.reg = oReg, a.Reg
+			return x, nil
+		}
+		if a.Bank >= 16 {
+			return x, fmt.Errorf("constant bank %d does not exist (0..15)", a.Bank)
+		}
+		x.bank, x.imm = a.Bank, uint64(a.Imm)
+		x.kind = oConst
+		if a.Reg != 255 {
+			x.kind, x.reg = oCIdx, a.Reg
+		}
+		return x, nil
+	case maxwell.ArgPred:
+		x.kind, x.reg = oPred, a.Reg
+		return x, nil
+	case maxwell.ArgImm:
+		x.kind, x.imm = oImm, uint64(a.Imm)
+		return x, nil
+	case maxwell.ArgFloat:
+		x.kind = oImm
+		switch a.Float {
+		case maxwell.FloatF64Hi:
+			x.imm = uint64(a.Imm) >> 32 // the high word: val64 puts it back on top
+		default:
+			x.imm = uint64(a.Imm)
+		}
+		return x, nil
+	case maxwell.ArgMem:
+		if a.Space == maxwell.SpaceAttr || a.Space == maxwell.SpaceISBE || a.Space == maxwell.SpacePixel {
+			return x, fmt.Errorf("%s memory is not supported", a.Space)
+		}
+		x.kind, x.reg, x.imm = oAddr, a.Reg, uint64(a.Imm)
+		return x, nil
+	case maxwell.ArgTarget:
+		x.kind, x.imm = oImm, uint64(a.Imm)
+		return x, nil
+	case maxwell.ArgSpecial:
+		s, ok := sregs[a.Mod.Text()]
+		if !ok {
+			return x, fmt.Errorf("special register %s is not supported", a.Mod.Text())
 		}
 		x.kind, x.imm = oSReg, uint64(s)
 		return x, nil
-	}
-	if strings.HasPrefix(a, "c[") {
-		i := strings.Index(a, "]")
-		bank, err := parseInt(a[2:i])
-		if err != nil || !strings.HasPrefix(a[i+1:], "[") || !strings.HasSuffix(a, "]") {
-			return x, fmt.Errorf("bad constant operand %q", a)
-		}
-		if bank >= 16 {
-			return x, fmt.Errorf("constant bank %d does not exist (0..15)", bank)
-		}
-		x.bank = uint8(bank)
-		inner := a[i+2 : len(a)-1]
-		if r, off, ok := strings.Cut(inner, "+"); ok || inner[0] == 'R' {
-			n, rok := regNum(r)
-			if !rok {
-				return x, fmt.Errorf("bad constant operand %q", a)
-			}
-			x.kind, x.reg = oCIdx, uint8(n)
-			if ok {
-				v, err := parseInt(off)
-				if err != nil {
-					return x, fmt.Errorf("bad constant offset %q", a)
-				}
-				x.imm = v
+	case maxwell.ArgCC:
+		x.kind = oCC
+		return x, nil
+	case maxwell.ArgEnum:
+		switch a.Mod.Name() {
+		case "PRCC":
+			if a.Mod.Text() == "PR" {
+				x.kind = oPR
+			} else {
+				x.kind = oCC
 			}
 			return x, nil
+		case "CC":
+			return ccOperand(a.Mod)
 		}
-		v, err := parseInt(inner)
-		if err != nil {
-			return x, fmt.Errorf("bad constant offset %q", a)
-		}
-		x.kind, x.imm = oConst, v
-		return x, nil
-	}
-	if strings.HasPrefix(a, "[") && strings.HasSuffix(a, "]") {
-		inner := a[1 : len(a)-1]
-		x.kind, x.reg = oAddr, 255
-		r, off, ok := strings.Cut(inner, "+")
-		if n, rok := regNum(strings.TrimSuffix(r, ".64")); rok {
-			x.reg = uint8(n)
-			if !ok {
-				return x, nil
-			}
-			inner = off
-		}
-		v, err := parseInt(inner)
-		if err != nil {
-			return x, fmt.Errorf("bad address %q", a)
-		}
-		x.imm = v
-		return x, nil
-	}
-	if strings.HasPrefix(a, "SB") && len(a) == 3 {
 		return x, nil // DEPBAR's scoreboard: nothing to wait for here
 	}
-	if strings.HasPrefix(a, "{") {
-		return x, nil // DEPBAR's scoreboard set: nothing to do
-	}
-	// integer immediates print in hex; decimal literals are floats, whose
-	// exact bits are in the word
-	if strings.HasPrefix(a, "0x") || strings.HasPrefix(a, "-0x") {
-		if v, err := parseInt(a); err == nil {
-			x.kind, x.imm = oImm, v
-			return x, nil
-		}
-	}
-	// a float literal: the exact bits are in the word
-	if a == "+INF" || a == "-INF" || a == "+QNAN" || a == "-QNAN" || a == "+SNAN" || a == "-SNAN" || isFloat(a) {
-		x.kind, x.imm = oImm, floatImm(name, word)
-		return x, nil
-	}
-	return x, fmt.Errorf("operand %q not understood", a)
+	return x, fmt.Errorf("operand kind %v not understood", a.Kind)
 }
 
-func isFloat(s string) bool {
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil
-}
-
-func parseCCTest(x opnd, a string) (opnd, error) {
-	t := strings.TrimPrefix(a, "CC.")
-	c, ok := cmpCodes[t]
-	if !ok {
-		c, ok = ccTests[t]
+// ccOperand is a condition-code test (the CC and CCE tables): its value is the
+// comparison code (0..15, T = no test) or one of the flag tests after it.
+func ccOperand(m maxwell.Mod) (opnd, error) {
+	if m.Value >= 24 {
+		return opnd{}, fmt.Errorf("condition code test %s is not supported", m.Text())
 	}
-	if !ok {
-		return x, fmt.Errorf("condition code test %q not understood", a)
-	}
-	x.kind, x.imm = oCC, uint64(c)
-	return x, nil
+	return opnd{kind: oCC, imm: uint64(m.Value), bc: -1}, nil
 }

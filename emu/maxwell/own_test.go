@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,20 +152,9 @@ func TestInvalidInstruction(t *testing.T) {
 // TestOwnCubinsUpToDate rebuilds the committed cubins with ptxas when it is
 // installed.
 func TestOwnCubinsUpToDate(t *testing.T) {
-	ptxas := "/opt/cuda118/usr/bin/ptxas"
-	if _, err := os.Stat(ptxas); err != nil {
-		t.Skip("no ptxas (../shared/tools/cuda118-setup.sh installs it)")
-	}
-	dir := t.TempDir()
+	nb := newNVBuilder(t, "ptxas", "gen.sh")
 	for _, arch := range archs {
-		out := filepath.Join(dir, arch+".cubin")
-		if b, err := exec.Command(ptxas, "-arch", arch, "-O3", filepath.Join("testdata", "kernels.ptx"), "-o", out).CombinedOutput(); err != nil {
-			t.Fatalf("ptxas: %v\n%s", err, b)
-		}
-		got, _ := os.ReadFile(out)
-		if !bytes.Equal(got, ownCubin(t, arch)) {
-			t.Errorf("testdata/kernels.%s.cubin is stale: run testdata/gen.sh", arch)
-		}
+		nb.build("kernels."+arch+".cubin", "ptxas", "-arch", arch, "-O3", testdataPTX("kernels"))
 	}
 }
 

@@ -24,6 +24,7 @@ type Kernel struct {
 	bcast      []lanes  // immediates and constants broadcast to every lane
 	tex        *texUnit // textures and surfaces (tex_load.go), nil without
 	fuse       []uint8  // per op: the instruction group it starts (fuse.go)
+	buffers    []place  // the launch's buffers by address, for fault messages
 	// what the sanitizer needs (check.go): the launch's parts of global
 	// memory, the declared shared memory
 	regions        []emu.Region
@@ -169,6 +170,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			if errors.As(err, &le) {
 				lane, err = le.lane, le.err
 			}
+			k.locate(o, err)
 			return b.Fault(w, lane, p.addrs[pc], p.texts[pc], err)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
 // texture and surface instructions (texInst.op)
@@ -93,9 +95,6 @@ type texInst struct {
 // isTexName reports whether the mnemonic is a texture or surface instruction.
 func isTexName(name string) bool { _, ok := texOps[name]; return ok }
 
-var texsMasks = []string{"RGB", "RGA", "RBA", "GBA", "RGBA"}
-var texsMasks1 = []string{"R", "G", "B", "A", "RG", "RA", "GA", "BA"}
-
 func maskOf(s string) (uint8, bool) {
 	var m uint8
 	for _, c := range s {
@@ -108,30 +107,25 @@ func maskOf(s string) (uint8, bool) {
 	return m, s != ""
 }
 
-// lowerTex lowers a texture or surface instruction from its printed text.
-func lowerTex(o op, name string, mods []string, rest string) (op, error) {
+// lowerTex lowers a texture or surface instruction from its typed operands.
+func lowerTex(o op, name string, mods []string, args []maxwell.Arg) (op, error) {
 	t := &texInst{op: texOps[name], rd: 255, rd2: 255, ra: 255, rb: 255, rh: 255, mask: 0xf}
 	has := func(m string) bool { return slices.Contains(mods, m) }
-	args := splitArgs(rest)
 	// a leading predicate output (sparse residency) is not modelled
-	if len(args) > 0 {
-		if _, ok := predNum(strings.TrimPrefix(args[0], "!")); ok {
-			args = args[1:]
-		}
+	if len(args) > 0 && args[0].Kind == maxwell.ArgPred {
+		args = args[1:]
 	}
-	var regs []string // register operands in order
-	var other []string
+	var regs []uint8        // register operands in order ([Ra] of surfaces too)
+	var other []maxwell.Arg // then the rest
 	for _, a := range args {
-		a = strings.TrimSpace(a)
-		if strings.HasPrefix(a, "[") {
-			regs = append(regs, strings.Trim(a, "[]"))
-			continue
+		switch {
+		case a.Kind == maxwell.ArgMem && a.Space == maxwell.SpaceSurface:
+			regs = append(regs, a.Reg)
+		case a.Kind == maxwell.ArgReg && len(other) == 0:
+			regs = append(regs, a.Reg)
+		default:
+			other = append(other, a)
 		}
-		if _, ok := regNum(strings.TrimSuffix(a, ".reuse")); ok && len(other) == 0 {
-			regs = append(regs, a)
-			continue
-		}
-		other = append(other, a)
 	}
 	var err error
 	for _, m := range mods {
@@ -172,17 +166,11 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 		if len(regs) < 2 || len(other) != 3 {
 			return o, fmt.Errorf("operands not understood")
 		}
-		if err := readRegs(regs, &t.rd, &t.ra, &t.rb); err != nil {
-			return o, err
-		}
+		readRegs(regs, &t.rd, &t.ra, &t.rb)
 		if err := t.indexDim(other); err != nil {
 			return o, err
 		}
-		m, err := texImm(other[2])
-		if err != nil {
-			return o, err
-		}
-		t.mask = uint8(m & 0xf)
+		t.mask = uint8(other[2].Imm & 0xf)
 		if t.op == tTmml {
 			t.lod = lodAuto
 		}
@@ -191,15 +179,13 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 		if len(regs) < 3 || len(other) != 3 {
 			return o, fmt.Errorf("operands not understood")
 		}
-		if err := readRegs(regs, &t.rd2, &t.rd, &t.ra, &t.rb); err != nil {
-			return o, err
-		}
+		readRegs(regs, &t.rd2, &t.rd, &t.ra, &t.rb)
 		if err := t.indexDim(other); err != nil {
 			return o, err
 		}
-		m, ok := maskOf(other[2])
+		m, ok := maskOf(other[2].Mod.Text())
 		if !ok {
-			return o, fmt.Errorf("mask %q not understood", other[2])
+			return o, fmt.Errorf("mask %q not understood", other[2].Mod.Text())
 		}
 		t.mask = m
 		if t.op == tTexs && !has("LZ") && !has("LL") {
@@ -209,34 +195,22 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 		if len(regs) != 4 || len(other) != 1 {
 			return o, fmt.Errorf("operands not understood")
 		}
-		if err := readRegs(regs, &t.rd2, &t.rd, &t.ra, &t.rb); err != nil {
-			return o, err
-		}
-		if t.index, err = texImm(other[0]); err != nil {
-			return o, err
-		}
+		readRegs(regs, &t.rd2, &t.rd, &t.ra, &t.rb)
+		t.index = uint32(other[0].Imm)
 		t.dim = d2D
 	case tTxq:
 		// Rd, Ra, mode, index, mask
 		if len(regs) != 2 || len(other) != 3 {
 			return o, fmt.Errorf("operands not understood")
 		}
-		if err := readRegs(regs, &t.rd, &t.ra); err != nil {
-			return o, err
+		readRegs(regs, &t.rd, &t.ra)
+		if m := other[0].Mod.Text(); m != "TEX_HEADER_DIMENSION" {
+			return o, fmt.Errorf("TXQ %s is not supported", m)
 		}
-		if other[0] != "TEX_HEADER_DIMENSION" {
-			return o, fmt.Errorf("TXQ %s is not supported", other[0])
-		}
-		if t.index, err = texImm(other[1]); err != nil {
-			return o, err
-		}
-		m, err := texImm(other[2])
-		if err != nil {
-			return o, err
-		}
-		t.mask = uint8(m & 0xf)
+		t.index = uint32(other[1].Imm)
+		t.mask = uint8(other[2].Imm & 0xf)
 	default:
-		if err := lowerSurf(t, name, mods, regs, other); err != nil {
+		if err = lowerSurf(t, name, mods, regs, other); err != nil {
 			return o, err
 		}
 	}
@@ -264,7 +238,7 @@ func lowerTex(o op, name string, mods []string, rest string) (op, error) {
 var suSizes = map[string]uint8{"U8": 1, "S8": 1, "U16": 2, "S16": 2, "64": 8, "128": 16}
 
 // lowerSurf reads SULD/SUST/SURED/SUATOM operands.
-func lowerSurf(t *texInst, name string, mods, regs, other []string) error {
+func lowerSurf(t *texInst, name string, mods []string, regs []uint8, other []maxwell.Arg) error {
 	t.size = 4
 	t.clamp = suClamp
 	t.formatted = slices.Contains(mods, "P")
@@ -297,87 +271,51 @@ func lowerSurf(t *texInst, name string, mods, regs, other []string) error {
 	if !dimSet {
 		return fmt.Errorf("surface dimension missing")
 	}
-	var err error
-	handle := func(a string) error {
-		if n, ok := regNum(strings.TrimSuffix(a, ".reuse")); ok {
-			t.bindless, t.rh = true, uint8(n)
-			return nil
-		}
-		v, err := parseInt(a)
-		t.index = uint32(v)
-		return err
-	}
 	// the handle, a register or an index, is the last operand
-	all := append(append([]string(nil), regs...), other...)
-	if len(all) < 3 {
+	switch {
+	case len(other) == 1 && other[0].Kind == maxwell.ArgImm:
+		t.index = uint32(other[0].Imm)
+	case len(other) == 0 && len(regs) > 0:
+		t.bindless, t.rh = true, regs[len(regs)-1]
+		regs = regs[:len(regs)-1]
+	default:
 		return fmt.Errorf("operands not understood")
 	}
-	if err := handle(all[len(all)-1]); err != nil {
-		return err
-	}
-	all = all[:len(all)-1]
+	var want int
+	var dst []*uint8
 	switch t.op {
 	case tSuld: // Rd, [Ra]
-		if len(all) != 2 {
-			return fmt.Errorf("operands not understood")
-		}
-		err = readRegs(all, &t.rd, &t.ra)
+		want, dst = 2, []*uint8{&t.rd, &t.ra}
 	case tSust, tSured: // [Ra], Rb
-		if len(all) != 2 {
-			return fmt.Errorf("operands not understood")
-		}
-		err = readRegs(all, &t.ra, &t.rb)
+		want, dst = 2, []*uint8{&t.ra, &t.rb}
 	case tSuatom: // Rd, [Ra], Rb
-		if len(all) != 3 {
-			return fmt.Errorf("operands not understood")
-		}
 		if slices.Contains(mods, "CAS") {
 			t.atom = aCas
 		}
-		err = readRegs(all, &t.rd, &t.ra, &t.rb)
+		want, dst = 3, []*uint8{&t.rd, &t.ra, &t.rb}
 	}
-	return err
+	if len(regs) != want {
+		return fmt.Errorf("operands not understood")
+	}
+	readRegs(regs, dst...)
+	return nil
 }
 
-// readRegs reads the registers of regs into dsts, as many as regs holds
+// readRegs copies the registers of regs into dsts, as many as regs holds
 // (the callers check the count; a missing optional register stays as set).
-func readRegs(regs []string, dsts ...*uint8) error {
+func readRegs(regs []uint8, dsts ...*uint8) {
 	for i, d := range dsts[:min(len(regs), len(dsts))] {
-		r, err := texReg(regs[i])
-		if err != nil {
-			return err
-		}
-		*d = r
+		*d = regs[i]
 	}
-	return nil
 }
 
 // indexDim reads the texture index and dimension operands (other[0:2]).
-func (t *texInst) indexDim(other []string) error {
-	var err error
-	if t.index, err = texImm(other[0]); err != nil {
-		return err
-	}
-	d, ok := texDims[other[1]]
+func (t *texInst) indexDim(other []maxwell.Arg) error {
+	t.index = uint32(other[0].Imm)
+	d, ok := texDims[other[1].Mod.Text()]
 	if !ok {
-		return fmt.Errorf("dimension %q not understood", other[1])
+		return fmt.Errorf("dimension %q not understood", other[1].Mod.Text())
 	}
 	t.dim = d
 	return nil
-}
-
-// texReg reads a register operand (".reuse" allowed).
-func texReg(a string) (uint8, error) {
-	a = strings.TrimSuffix(strings.TrimSpace(a), ".reuse")
-	n, ok := regNum(a)
-	if !ok {
-		return 0, fmt.Errorf("register expected, not %q", a)
-	}
-	return uint8(n), nil
-}
-
-// texImm reads an immediate operand.
-func texImm(a string) (uint32, error) {
-	v, err := parseInt(a)
-	return uint32(v), err
 }

@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -874,34 +873,14 @@ func TestTexLaunchErrors(t *testing.T) {
 // TestTexCubinsUpToDate rebuilds testdata/texsurf.*.cubin with ptxas when it
 // is installed.
 func TestTexCubinsUpToDate(t *testing.T) {
-	ptxas := "/opt/cuda118/usr/bin/ptxas"
-	if _, err := os.Stat(ptxas); err != nil {
-		t.Skip("no ptxas (../shared/tools/cuda118-setup.sh installs it)")
-	}
-	dir := t.TempDir()
+	nb := newNVBuilder(t, "ptxas", "gen.sh")
 	for _, vt := range variants {
 		for _, name := range []string{"texsurf", "texcube"} {
-			out := filepath.Join(dir, name+vt.arch+vt.opt+".cubin")
-			if b, err := exec.Command(ptxas, "-arch", vt.arch, "-"+vt.opt, filepath.Join("testdata", name+".ptx"), "-o", out).CombinedOutput(); err != nil {
-				t.Fatalf("ptxas: %v\n%s", err, b)
-			}
-			got, _ := os.ReadFile(out)
-			want, _ := os.ReadFile(filepath.Join("testdata", name+"."+vt.arch+"."+vt.opt+".cubin"))
-			if !bytes.Equal(got, want) {
-				t.Errorf("testdata/%s.%s.%s.cubin is stale: run testdata/gen.sh", name, vt.arch, vt.opt)
-			}
+			nb.build(name+"."+vt.arch+"."+vt.opt+".cubin", "ptxas", "-arch", vt.arch, "-"+vt.opt, testdataPTX(name))
 		}
 	}
 	for _, opt := range []string{"O3", "O0"} {
-		out := filepath.Join(dir, "half"+opt+".cubin")
-		if b, err := exec.Command(ptxas, "-arch", "sm_53", "-"+opt, filepath.Join("testdata", "texhalf.ptx"), "-o", out).CombinedOutput(); err != nil {
-			t.Fatalf("ptxas: %v\n%s", err, b)
-		}
-		got, _ := os.ReadFile(out)
-		want, _ := os.ReadFile(filepath.Join("testdata", "texhalf.sm_53."+opt+".cubin"))
-		if !bytes.Equal(got, want) {
-			t.Errorf("testdata/texhalf.sm_53.%s.cubin is stale: run testdata/gen.sh", opt)
-		}
+		nb.build("texhalf.sm_53."+opt+".cubin", "ptxas", "-arch", "sm_53", "-"+opt, testdataPTX("texhalf"))
 	}
 }
 

@@ -1,11 +1,15 @@
 package tesla
 
-import "math"
+import (
+	"math"
+
+	"github.com/gpuisa/gpuisa/emu/internal/cc"
+)
 
 // condTable[c] has bit f set when condition c holds for flags f
-// (Z=1, S=2, C=4, O=8). The 16 comparison conditions test l/e/g/u states
-// encoded as L: S, E: Z, G: neither, U: Z and S, with O correcting a signed
-// overflow; formulas from the FlexGripPlus reference (seed 001). Codes
+// (Z=1, S=2, C=4, O=8). Codes 0..15 are the comparisons shared with Fermi
+// (package emu/internal/cc: L is S, E is Z, U is Z and S, O corrects a
+// signed overflow; the FlexGripPlus reference, seed 001). Codes
 // 0x14..0x1b have no known meaning and are false.
 var condTable = buildCondTable()
 
@@ -14,22 +18,6 @@ func buildCondTable() [32]uint16 {
 	for f := range 16 {
 		z, s, c, o := f&flagZ != 0, f&flagS != 0, f&flagC != 0, f&flagO != 0
 		v := [32]bool{
-			0:    false,
-			1:    (s && !z) != o,
-			2:    z && !s,
-			3:    s != (z || o),
-			4:    !z && s == o,
-			5:    !z,
-			6:    s == o,
-			7:    !z || !s,
-			8:    z && s,
-			9:    s != o,
-			10:   z,
-			11:   z || s != o,
-			12:   !s != (z || o),
-			13:   !z || s,
-			14:   (!s || z) != o,
-			15:   true,
 			0x10: o,
 			0x11: c,
 			0x12: !z && c,
@@ -40,7 +28,7 @@ func buildCondTable() [32]uint16 {
 			0x1f: !o,
 		}
 		for cond, ok := range v {
-			if ok {
+			if ok || cc.Compare(cond, z, s, o) {
 				t[cond] |= 1 << f
 			}
 		}

@@ -211,7 +211,7 @@ func Lower(code []byte) (*Program, error) { return LowerFor(code, 13) }
 func LowerFor(code []byte, sm int) (*Program, error) {
 	p := &Program{index: map[uint32]uint32{}, sm: sm}
 	for off := 0; off < len(code); {
-		inst, err := tesla.Decode(code[off:], uint64(off))
+		inst, err := tesla.Decoder{}.Decode(code, uint64(off))
 		n := int(inst.Len)
 		if n <= 0 {
 			n = 4

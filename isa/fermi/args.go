@@ -47,6 +47,19 @@ func (i Inst) Args(pc uint64) (args [MaxArgs]Arg, n int) {
 			break
 		}
 	}
+	return argsOf(f, raw, pc)
+}
+
+// FormArgs decodes the operands of inst at address pc in the order of the
+// form the decoder matched (the Old dialect's: FFMA's product negation on
+// the second factor, PSET's sources last to first), with every decoration
+// bit of that form. The New spellings drop some (ISUB is IADD with the
+// second source's negate bit), so consumers of values read these.
+func (i Inst) FormArgs(pc uint64) (args [MaxArgs]Arg, n int) {
+	return argsOf(&forms[i.form], i.Raw, pc)
+}
+
+func argsOf(f *form, raw, pc uint64) (args [MaxArgs]Arg, n int) {
 	for k := range f.ops {
 		if n == MaxArgs {
 			break

@@ -34,6 +34,11 @@ func (i Inst) Op() string {
 	return n
 }
 
+// Form is the mnemonic of the instruction's form as fermi.spec names it,
+// fixed suffixes included ("BAR.ARV", "ISETP"): what tells apart forms that
+// share a mnemonic but no modifier does.
+func (i Inst) Form() string { return forms[i.form].name }
+
 // Class is the instruction's semantic class.
 func (i Inst) Class() Class { return forms[i.form].class }
 
@@ -56,11 +61,28 @@ func (i Inst) Bytes(dst []byte) []byte {
 	return binary.LittleEndian.AppendUint64(dst, i.Raw)
 }
 
+// Decoder decodes sm_2x code: the decoding shape every ISA package shares,
+// Decoder.Decode(code, addr).
+type Decoder struct {
+	Base uint64 // address of code[0]
+}
+
+// Decode decodes the instruction (4 or 8 bytes) at address addr of code,
+// which is loaded at d.Base. Errors are *isa.DecodeError naming addr and
+// saying how many bytes to skip.
+func (d Decoder) Decode(code []byte, addr uint64) (Inst, error) {
+	if addr < d.Base || addr-d.Base >= uint64(len(code)) {
+		return Inst{}, &isa.DecodeError{Addr: addr, Err: isa.ErrTruncated,
+			Detail: fmt.Sprintf("address outside the code (%d bytes at %#x)", len(code), d.Base)}
+	}
+	return DecodeAt(code[addr-d.Base:], addr)
+}
+
 // Decode decodes the instruction at the start of b; see DecodeAt.
 func Decode(b []byte) (Inst, error) { return DecodeAt(b, 0) }
 
 // DecodeAt decodes the instruction at the start of b, which sits at address
-// addr. Errors are *isa.DecodeError (naming addr, wrapping isa.ErrTruncated
+// addr: Decoder.Decode for code that starts at the instruction. Errors are *isa.DecodeError (naming addr, wrapping isa.ErrTruncated
 // or isa.ErrInvalid) and say how many bytes to skip to resynchronise.
 func DecodeAt(b []byte, addr uint64) (Inst, error) {
 	var err error

@@ -7,6 +7,10 @@
 // (AssembleLineDialect, Assemble) all read. Bits a form does not describe must
 // be zero, so every word that decodes reassembles to itself.
 //
+// Decoder{}.Decode(code, addr) decodes the instruction at address addr of
+// code, the shape every ISA package of gpuisa shares (DecodeWord decodes a
+// word); Inst.Args(pc) gives its operands as typed values.
+//
 // # Dialects
 //
 // cuobjdump printed sm_2x code in two styles. Old (CUDA 3.x/4.0, all of the

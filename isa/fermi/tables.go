@@ -108,6 +108,9 @@ const tblImuln = 47
 const tblI2in = 48
 const tblCc = 49
 
+// tableNames are the tables' names in fermi.spec (Inst.Mods reports enum modifiers by them).
+var tableNames = [...]string{"icmp", "fcmp", "bop", "rnd", "sgn2", "lop", "mufu", "rro", "fmulsc", "ftype", "itype", "f2fr", "f2frn", "f2ir", "f2fx", "prmt", "vote", "barred", "ldt", "ldc", "ldcm", "texlod", "rgba", "txq", "ldlc", "stc", "redop", "atomop", "membar", "vred", "vmad", "texm", "tldl", "texdim", "bpt", "cctest", "xmnmx", "cctlop", "cctlt", "sudim", "suclamp", "suleat", "lduld", "ldue", "fswzsel", "fswzop", "toff", "imuln", "i2in", "cc"}
+
 // Semantic classes of the forms.
 const (
 	ClassFloat Class = iota

@@ -1,10 +1,43 @@
 package maxwell
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
+
+// Decoder decodes sm_5x code: the decoding shape every ISA package shares,
+// Decoder.Decode(code, addr). Code comes in 32-byte bundles (a control word,
+// then three instructions), so an instruction decodes with the control field
+// its bundle gives it and the SM whose rules apply.
+type Decoder struct {
+	SM   int    // 50, 52 or 53
+	Base uint64 // address of code[0] (a multiple of 32: bundles start there)
+}
+
+// Decode decodes the instruction at address addr of code, which is loaded
+// at d.Base. addr must be an instruction's address (8, 16 or 24 past a
+// bundle's start). Errors are *isa.DecodeError naming addr (Len 8: skip to
+// the next instruction); the success path does not allocate.
+func (d Decoder) Decode(code []byte, addr uint64) (Inst, error) {
+	off := addr - d.Base
+	if addr < d.Base || off >= uint64(len(code)) {
+		return Inst{}, &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrTruncated,
+			Detail: fmt.Sprintf("address outside the code (%d bytes at %#x)", len(code), d.Base)}
+	}
+	if off%8 != 0 || off%32 == 0 {
+		return Inst{}, &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid,
+			Detail: "not an instruction's address (bundles are a control word and three instructions)"}
+	}
+	bundle := off &^ 31
+	if off+8 > uint64(len(code)) {
+		return Inst{}, &isa.DecodeError{Addr: addr, Len: int(uint64(len(code)) - off), Err: isa.ErrTruncated}
+	}
+	ctrl := binary.LittleEndian.Uint64(code[bundle:])
+	word := binary.LittleEndian.Uint64(code[off:])
+	return Decode(word, CtrlField(ctrl, int(off%32/8-1)), d.SM, addr)
+}
 
 // tableToks lists each form's table tokens: the ones Decode checks for
 // values nvdisasm calls undefined.
@@ -31,7 +64,8 @@ func lookup(w uint64, sm int) int {
 }
 
 // Decode decodes one instruction word at addr under its control field for sm
-// (50, 52 or 53). On error the Inst still holds the word and control field and
+// (50, 52 or 53): the word-level decoder under Decoder.Decode, for tools
+// that hold words and control fields rather than code. On error the Inst still holds the word and control field and
 // the error is a fresh *isa.DecodeError naming addr (Len 8, wrapping
 // isa.ErrInvalid); the success path does not allocate.
 func Decode(word uint64, ctrl Ctrl, sm int, addr uint64) (Inst, error) {

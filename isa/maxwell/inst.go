@@ -7,7 +7,29 @@
 // (.reuse, texture phase, "X;" versus "X ;") and whether nvdisasm accepts it.
 //
 // Every instruction form is described once in spec.txt; `go generate` turns it
-// into tables.go, which the decoder, printer and assembler share.
+// into tables.go, which the decoder, printer and assembler share, and into
+// operands_gen.go, the typed operand view.
+//
+// # Decoding
+//
+// Decoder{SM: 52}.Decode(code, addr) decodes the instruction at address addr
+// of code, with the control field its bundle gives it: the shape every ISA
+// package of gpuisa shares (tesla, fermi and usse have a Decoder too).
+// Decode(word, ctrl, sm, addr) is the word-level decoder under it.
+//
+// # Operands
+//
+// Inst.Operands(pc) gives the instruction as typed values in the shape of
+// golang.org/x/arch's Inst{Op, Args}: the mnemonic, the guard predicate, the
+// modifiers (Mod: named as spec.txt's flags and tables name them, with the
+// field's value) and the operands (Arg: registers with their width, RZ;
+// predicates with negation, PT; integer immediates with their value, sign
+// and field width; float immediates with their encoding; constant-bank
+// references c[bank][Rn+offset]; memory addresses with their space and
+// access size; branch targets; special registers). Every value is read from
+// its encoded field as the spec declares it, so it does not depend on how
+// nvdisasm prints it: IADD3's 20-bit immediate 0xffff0 is -16 (nvdisasm
+// prints the raw field), and 0x10.NEG is 16 with Neg set.
 package maxwell
 
 import "github.com/gpuisa/gpuisa/isa"

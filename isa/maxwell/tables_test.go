@@ -2,27 +2,21 @@ package maxwell
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/gentest"
 	"github.com/gpuisa/gpuisa/isa/maxwell/internal/spec"
 )
 
-// TestTablesUpToDate: tables.go and print_gen.go are what the generator makes of spec.txt.
+// TestTablesUpToDate: tables.go, print_gen.go and operands_gen.go are what the generator makes of spec.txt.
 func TestTablesUpToDate(t *testing.T) {
-	src, err := os.ReadFile("spec.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := spec.Parse(string(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := specForms(t)
 	want, err := spec.Generate(s)
 	gentest.Current(t, "tables.go", want, err, "./isa/maxwell")
 	printers, err := spec.GeneratePrinters(s)
 	gentest.Current(t, "print_gen.go", printers, err, "./isa/maxwell")
+	operands, err := spec.GenerateOperands(s)
+	gentest.Current(t, "operands_gen.go", operands, err, "./isa/maxwell")
 }
 
 // TestSeedOpcodes: every opcode of NVIDIA's Maxwell list (seed 004) has a form.

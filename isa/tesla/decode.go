@@ -24,9 +24,27 @@ func classOf(v uint64) Class {
 	return ClassFlow
 }
 
+// Decoder decodes sm_1x code: the decoding shape every ISA package shares,
+// Decoder.Decode(code, addr).
+type Decoder struct {
+	Base uint64 // address of code[0]
+}
+
+// Decode decodes the instruction at address addr of code, which is loaded at
+// d.Base. On error the returned Inst has Len set to the number of bytes to
+// skip, and the error is an *isa.DecodeError naming addr.
+func (d Decoder) Decode(code []byte, addr uint64) (Inst, error) {
+	if addr < d.Base || addr-d.Base >= uint64(len(code)) {
+		return Inst{}, &isa.DecodeError{Addr: addr, Len: 0, Err: isa.ErrTruncated,
+			Detail: fmt.Sprintf("address outside the code (%d bytes at %#x)", len(code), d.Base)}
+	}
+	return Decode(code[addr-d.Base:], addr)
+}
+
 // Decode decodes the instruction at the start of b, which sits at address
-// addr (used in errors only). On error the returned Inst has Len set to the
-// number of bytes to skip.
+// addr (used in errors only): Decoder.Decode for code that starts at the
+// instruction. On error the returned Inst has Len set to the number of
+// bytes to skip.
 func Decode(b []byte, addr uint64) (Inst, error) {
 	if len(b) < 4 {
 		return Inst{Len: uint8(len(b))}, &isa.DecodeError{Addr: addr, Len: len(b), Err: isa.ErrTruncated}

@@ -1,6 +1,11 @@
 // Package tesla disassembles and assembles NVIDIA Tesla (G80..GT200, sm_10..sm_13)
 // machine code in the syntax cuobjdump prints. Every instruction form is
 // described once, in spec.txt; tables.go is generated from it.
+//
+// Decoder{}.Decode(code, addr) decodes the instruction at address addr of
+// code (32- and 64-bit instructions mixed), the shape every ISA package of
+// gpuisa shares; DecodeValue decodes an instruction value.
+// Inst.Resolve gives its operands and modifiers as plain values.
 package tesla
 
 import "github.com/gpuisa/gpuisa/isa"

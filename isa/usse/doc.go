@@ -8,6 +8,14 @@
 // instructions; words there, and field values the spec marks invalid, are
 // decode errors.
 //
+// # Decoding
+//
+// Decoder{}.Decode(code, addr) decodes the instruction at address addr of
+// code, the shape every ISA package of gpuisa shares; DecodeWord decodes a
+// word. A decoded Inst exposes its operands as typed values (Inst.Operands)
+// and its field values (Inst.Field) for tools that want values rather than
+// text.
+//
 // # Text
 //
 // The text is Sony's (mad.f32, lda32.fetch4 r24, [sa116, 0x24],

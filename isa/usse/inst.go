@@ -119,7 +119,25 @@ func (in *Inst) Field(name string) (uint32, bool) {
 // Len is the instruction size in bytes (always 8).
 const Len = 8
 
-// Decode decodes the instruction at the start of b, which is loaded at addr.
+// Decoder decodes SGX543 USSE code: the decoding shape every ISA package
+// shares, Decoder.Decode(code, addr).
+type Decoder struct {
+	Base uint64 // address of code[0]
+}
+
+// Decode decodes the 8-byte instruction at address addr of code, which is
+// loaded at d.Base. Errors are *isa.DecodeError naming addr and saying how
+// many bytes to skip.
+func (d Decoder) Decode(code []byte, addr uint64) (Inst, error) {
+	if addr < d.Base || addr-d.Base >= uint64(len(code)) {
+		return Inst{Form: -1}, &isa.DecodeError{Addr: addr, Err: isa.ErrTruncated,
+			Detail: fmt.Sprintf("address outside the code (%d bytes at %#x)", len(code), d.Base)}
+	}
+	return Decode(code[addr-d.Base:], addr)
+}
+
+// Decode decodes the instruction at the start of b, which is loaded at addr:
+// Decoder.Decode for code that starts at the instruction.
 // On error the *isa.DecodeError says how many bytes to skip.
 func Decode(b []byte, addr uint64) (in Inst, err error) {
 	if len(b) < Len {

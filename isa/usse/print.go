@@ -431,41 +431,33 @@ func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
 
 // appendRegMult is appendReg with the numbering factor given.
 func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
-	bi := bankIndex(f, e, in)
-	num := uint64(in.Args[e.f[2]])
-	w := f.fields[e.f[2]].width
-	if bi >= 8 {
+	if bankIndex(f, e, in) >= 8 {
 		return dst
 	}
-	switch k := bankKinds[e.table][bi]; k {
-	case bkR:
-		if lim := uint64(1)<<w - 4; num >= lim {
-			dst = append(dst, 'i')
-			return strconv.AppendUint(dst, num-lim, 10)
-		}
-		dst = append(dst, 'r')
-		return strconv.AppendUint(dst, num*mult, 10)
-	case bkO, bkPa, bkSa:
-		dst = append(dst, bank4[k]...)
-		return strconv.AppendUint(dst, num*mult, 10)
-	case bkSpecial:
-		if num&0x40 != 0 {
-			dst = append(dst, 'g')
-			return strconv.AppendUint(dst, num&0x3f, 10)
-		}
-		dst = append(dst, 'c')
-		return strconv.AppendUint(dst, num, 10)
-	case bkImm:
-		return isa.AppendHexNum(dst, num)
-	case bkIndex:
-		dst = append(dst, "idx"...)
-		return strconv.AppendUint(dst, num, 10)
-	case bkIdx1, bkIdx2:
-		dst = append(dst, bank4[num>>(w-2)]...)
+	return appendOperand(dst, regOperand(f, e, in, uint32(mult)))
+}
+
+// appendOperand prints a register operand (without swizzle or modifiers).
+func appendOperand(dst []byte, o Operand) []byte {
+	switch o.Bank {
+	case BankInternal:
+		return strconv.AppendUint(append(dst, 'i'), uint64(o.Num), 10)
+	case BankTemp, BankOutput, BankPrimary, BankSecondary:
+		return strconv.AppendUint(append(dst, o.Bank.String()...), uint64(o.Num), 10)
+	case BankGlobal:
+		return strconv.AppendUint(append(dst, 'g'), uint64(o.Num), 10)
+	case BankConst:
+		return strconv.AppendUint(append(dst, 'c'), uint64(o.Num), 10)
+	case BankImm:
+		return isa.AppendHexNum(dst, uint64(o.Num))
+	case BankIndex:
+		return strconv.AppendUint(append(dst, "idx"...), uint64(o.Num), 10)
+	case BankIndexed:
+		dst = append(dst, o.Base.String()...)
 		dst = append(dst, "[index"...)
-		dst = append(dst, byte('1'+k-bkIdx1))
+		dst = append(dst, '0'+o.IndexReg)
 		dst = append(dst, " * 2 + "...)
-		return append(strconv.AppendUint(dst, (num&(1<<(w-2)-1))*mult, 10), ']')
+		return append(strconv.AppendUint(dst, uint64(o.Num), 10), ']')
 	}
 	return dst
 }
@@ -473,11 +465,7 @@ func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
 // appendMnemonic appends the mnemonic of in as Sony spells it: the template
 // up to the operands, without predicate prefix and without our flags.
 func appendMnemonic(dst []byte, in *Inst) []byte {
-	if in.Form < 0 || int(in.Form) >= len(forms) {
-		return dst
-	}
-	f := &forms[in.Form]
-	v := f.variant(in)
+	f, v := in.syntax()
 	if v == nil {
 		return dst
 	}

@@ -614,6 +614,14 @@ func Generate(s *Spec) ([]byte, error) {
 	for i, n := range s.TableNames {
 		fmt.Fprintf(&b, "const tbl%s = %d\n", exportName(n), i)
 	}
+	b.WriteString("\n// tableNames are the tables' names in fermi.spec (Inst.Mods reports enum modifiers by them).\nvar tableNames = [...]string{")
+	for i, n := range s.TableNames {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", n)
+	}
+	b.WriteString("}\n")
 	b.WriteString("\n// Semantic classes of the forms.\nconst (\n")
 	for i, c := range s.Classes {
 		if i == 0 {

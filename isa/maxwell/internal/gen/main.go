@@ -1,4 +1,4 @@
-// Command gen writes isa/maxwell/tables.go and print_gen.go from
+// Command gen writes isa/maxwell/tables.go, print_gen.go and operands_gen.go from
 // isa/maxwell/spec.txt.
 // Run it with `go generate ./isa/maxwell`.
 package main
@@ -31,6 +31,13 @@ func main() {
 		fail(err)
 	}
 	if err := os.WriteFile("print_gen.go", printers, 0o644); err != nil {
+		fail(err)
+	}
+	operands, err := spec.GenerateOperands(s)
+	if err != nil {
+		fail(err)
+	}
+	if err := os.WriteFile("operands_gen.go", operands, 0o644); err != nil {
 		fail(err)
 	}
 }

@@ -21,6 +21,8 @@
 //	{?txt@p}   txt when bit p is set
 //	{ID@p}     table ID at bit p (width from the table size)
 //	{X@p:w[,p:w...][<<s]}  unsigned hex     {SX@...} signed hex
+//	{XS@...}   printed as the raw field, like X, but signed to the hardware
+//	           (IADD3's 20-bit immediate: nvdisasm prints 0xffff0, the adder sees -16)
 //	{F32@...} {F64@...} {F16@...} float of the top bits
 //	{A@p,q:w}  address [Rp+offset]: register at p, signed offset at q (UA: unsigned;
 //	           CA/CA0: constant-bank addresses, signed with RZ too, CA0 prints RZ+0 as 0x0)
@@ -28,6 +30,18 @@
 //	<...>      optional group: printed only when one of its fields is not its
 //	           default (RZ, PT, 0, flag clear)
 //	{?!txt@p}  txt when bit p is clear
+//	{R@p*N} {R@p*T}  register operand N bits wide (64: a pair, 128: a quad), or
+//	           as wide as the entry of table T (a table of the same form) says:
+//	           the first number in the entry's text is its width in bits
+//	           (".U8" 8, ".64" 64, ".F16x2" 32), an entry without one is 32 bits.
+//	           The first such register of a form with a memory operand gives
+//	           the access size. Registers without a width are 32 bits.
+//	space S MNEMONIC...  the memory space of the [..] operands of these
+//	           mnemonics (generic, global, local, shared, surface, ...);
+//	           a[..] is the attribute space and c[..] a constant bank
+//
+// Operand facts the printer does not need (XS, widths, spaces) feed the
+// typed operand view (operands_gen.go, maxwell.Inst.Operands).
 package spec
 
 import (
@@ -69,6 +83,12 @@ type Token struct {
 	Shift uint8  // value is shifted left by this much (constant offsets)
 	Def   uint64 // the value an omitted optional field stands for
 	Arg   int    // reuse slot (0..2, -1 none), table index, group length, 1 for an inverted flag
+	// Signed: a Hex field ({XS}) whose value the hardware sign-extends.
+	Signed bool
+	// WidthBits and WidthTable: a register operand's width ({R@p*64}, or
+	// the entry of table WidthTable, -1 none).
+	WidthBits  uint8
+	WidthTable int
 }
 
 // Table is one enumeration.
@@ -97,11 +117,12 @@ type Spec struct {
 	Tables  []*Table
 	TableID map[string]int
 	Forms   []*Form
+	Spaces  map[string]string // mnemonic -> memory space of its [..] operands
 }
 
 // Parse reads spec text.
 func Parse(src string) (*Spec, error) {
-	s := &Spec{TableID: map[string]int{}}
+	s := &Spec{TableID: map[string]int{}, Spaces: map[string]string{}}
 	for n, line := range strings.Split(src, "\n") {
 		if i := strings.Index(line, "#"); i >= 0 {
 			line = line[:i]
@@ -116,6 +137,8 @@ func Parse(src string) (*Spec, error) {
 			err = s.table(line[6:])
 		case strings.HasPrefix(line, "form "):
 			err = s.form(line[5:], n+1)
+		case strings.HasPrefix(line, "space "):
+			err = s.space(line[6:])
 		default:
 			err = fmt.Errorf("unknown statement")
 		}
@@ -124,6 +147,20 @@ func Parse(src string) (*Spec, error) {
 		}
 	}
 	return s, nil
+}
+
+func (s *Spec) space(line string) error {
+	f := strings.Fields(line)
+	if len(f) < 2 {
+		return fmt.Errorf("space without mnemonics")
+	}
+	for _, m := range f[1:] {
+		if _, dup := s.Spaces[m]; dup {
+			return fmt.Errorf("space of %s given twice", m)
+		}
+		s.Spaces[m] = f[0]
+	}
+	return nil
 }
 
 func (s *Spec) table(line string) error {
@@ -353,25 +390,32 @@ const cbuf = "c[{X@34:5}][{SX@20:14<<2}]"
 
 func expandOperand(f string, kind byte) (string, bool) {
 	switch {
-	case f == "C":
+	case f == "C" || f == "C:D":
 		if kind == 'K' {
 			return cbuf, true
+		}
+		if f == "C:D" { // a double: a register pair
+			return "{R@39*64}", true
 		}
 		return "{R@39}", true
 	case strings.HasPrefix(f, "B:"):
 		// {B:k[:slot]}: slot overrides the register's reuse slot
 		f, slot, hasSlot := strings.Cut(f[2:], ":")
 		f = "B:" + f
+		wide := ""
+		if f == "B:D" { // a double: a register pair
+			wide = "*64"
+		}
 		switch kind {
 		case 'R':
 			if hasSlot {
-				return "{R@20:" + slot + "}", true
+				return "{R@20:" + slot + wide + "}", true
 			}
-			return "{R@20}", true
+			return "{R@20" + wide + "}", true
 		case 'C':
 			return cbuf, true
 		case 'K':
-			return "{R@39:1}", true
+			return "{R@39:1" + wide + "}", true
 		case 'I':
 			switch f[2:] {
 			case "F":
@@ -382,6 +426,8 @@ func expandOperand(f string, kind byte) (string, bool) {
 				return "{SX@20:19,56:1}", true
 			case "U":
 				return "{X@20:19,56:1}", true
+			case "XS": // signed, printed as the raw field
+				return "{XS@20:19,56:1}", true
 			case "U19":
 				return "{X@20:19}", true
 			case "S6": // shift counts
@@ -394,7 +440,7 @@ func expandOperand(f string, kind byte) (string, bool) {
 }
 
 func (s *Spec) field(f string) (Token, error) {
-	tk := Token{Arg: -1}
+	tk := Token{Arg: -1, WidthTable: -1}
 	name, loc, ok := strings.Cut(f, "@")
 	if !ok {
 		if f == "PHASE" {
@@ -435,6 +481,22 @@ func (s *Spec) field(f string) (Token, error) {
 			tk.Parts = append(tk.Parts, Part{uint8(p), uint8(w)})
 		}
 		return tk, nil
+	}
+	// {R@p*64}, {R@p*T}: the register's width, in bits or by a table
+	if name == "R" || name == "RP" {
+		if a, b, ok := strings.Cut(loc, "*"); ok {
+			if n, err := strconv.Atoi(b); err == nil {
+				if n <= 0 || n > 128 || n%32 != 0 {
+					return tk, fmt.Errorf("register width %d", n)
+				}
+				tk.WidthBits = uint8(n)
+			} else if ti, ok := s.TableID[b]; ok {
+				tk.WidthTable = ti
+			} else {
+				return tk, fmt.Errorf("register width %q: not a number or a table", b)
+			}
+			loc = a
+		}
 	}
 	// {R@p+k}: the register k above the one encoded (CAS's second operand)
 	if name == "R" || name == "RP" {
@@ -524,6 +586,9 @@ func (s *Spec) field(f string) (Token, error) {
 		tk.Kind = Hex
 	case "SX":
 		tk.Kind = SHex
+	case "XS":
+		tk.Kind = Hex
+		tk.Signed = true
 	case "F32":
 		tk.Kind = F32
 	case "F64":

@@ -405,7 +405,13 @@ func edgeF32Group() edgeGroup {
 		g.ops = append(g.ops, edgeOp{name: name, ptx: ptx, ref: func(a, b, c uint64) uint64 { return f(ptxF32(a), ptxF32(b), ptxF32(c)) }})
 	}
 	fl := func(x float64) float64 { return float64(ftz32(float32(x))) }
-	for m, mn := range modeNames {
+	fbits := func(name, ptx string, o fop32) {
+		g.ops = append(g.ops, edgeOp{name: name, ptx: ptx, float: 32, ref: func(a, b, c uint64) uint64 {
+			return uint64(o.eval(uint32(a), uint32(b), uint32(c)))
+		}})
+	}
+	for mi, mn := range modeNames {
+		m := ptxModes[mi]
 		fop("add."+mn+".f32", "add."+mn+".f32 %d, %a, %b;", func(x, y, _ float64) float64 { return ieeeOp('+', x, y, 0, fmt32, m) })
 		fop("mul."+mn+".f32", "mul."+mn+".f32 %d, %a, %b;", func(x, y, _ float64) float64 { return ieeeOp('*', x, y, 0, fmt32, m) })
 		fop("fma."+mn+".f32", "fma."+mn+".f32 %d, %a, %b, %c;", func(x, y, z float64) float64 { return ieeeOp('f', x, y, z, fmt32, m) })
@@ -422,20 +428,20 @@ func edgeF32Group() edgeGroup {
 		g.ops = append(g.ops, edgeOp{name: "cvt." + mn + ".f16.f32", ptx: "cvt." + mn + ".f16.f32 %h0, %a; cvt.u32.u16 %d, %h0;",
 			ref: func(a, _, _ uint64) uint64 { return uint64(f32ToHalf(float32(ptxF32(a)), m)) }, undefined: func(a, _, _ uint64) bool { return math.IsNaN(ptxF32(a)) }})
 	}
-	fop("sub.rn.f32", "sub.rn.f32 %d, %a, %b;", func(x, y, _ float64) float64 { return ieeeOp('+', x, -y, 0, fmt32, rn) })
-	fop("add.rn.ftz.f32", "add.rn.ftz.f32 %d, %a, %b;", func(x, y, _ float64) float64 { return fl(ieeeOp('+', fl(x), fl(y), 0, fmt32, rn)) })
-	fop("mul.rn.ftz.f32", "mul.rn.ftz.f32 %d, %a, %b;", func(x, y, _ float64) float64 { return fl(ieeeOp('*', fl(x), fl(y), 0, fmt32, rn)) })
-	fop("fma.rn.ftz.f32", "fma.rn.ftz.f32 %d, %a, %b, %c;", func(x, y, z float64) float64 { return fl(ieeeOp('f', fl(x), fl(y), fl(z), fmt32, rn)) })
+	fop("sub.rn.f32", "sub.rn.f32 %d, %a, %b;", func(x, y, _ float64) float64 { return ieeeOp('+', x, -y, 0, fmt32, rRN) })
+	fbits("add.rn.ftz.f32", "add.rn.ftz.f32 %d, %a, %b;", fop32{kind: '+', ftz: true})
+	fbits("mul.rn.ftz.f32", "mul.rn.ftz.f32 %d, %a, %b;", fop32{kind: '*', ftz: true})
+	fbits("fma.rn.ftz.f32", "fma.rn.ftz.f32 %d, %a, %b, %c;", fop32{kind: 'f', ftz: true})
 	satFrom := len(g.ops)
-	fop("add.rn.sat.f32", "add.rn.sat.f32 %d, %a, %b;", func(x, y, _ float64) float64 { return sat01(ieeeOp('+', x, y, 0, fmt32, rn)) })
-	fop("mul.rn.sat.f32", "mul.rn.sat.f32 %d, %a, %b;", func(x, y, _ float64) float64 { return sat01(ieeeOp('*', x, y, 0, fmt32, rn)) })
-	fop("fma.rn.sat.f32", "fma.rn.sat.f32 %d, %a, %b, %c;", func(x, y, z float64) float64 { return sat01(ieeeOp('f', x, y, z, fmt32, rn)) })
+	fbits("add.rn.sat.f32", "add.rn.sat.f32 %d, %a, %b;", fop32{kind: '+', sat: true})
+	fbits("mul.rn.sat.f32", "mul.rn.sat.f32 %d, %a, %b;", fop32{kind: '*', sat: true})
+	fbits("fma.rn.sat.f32", "fma.rn.sat.f32 %d, %a, %b, %c;", fop32{kind: 'f', sat: true})
 	for i := satFrom; i < len(g.ops); i++ {
 		g.ops[i].anyZero = true
 	}
-	fop("div.rn.ftz.f32", "div.rn.ftz.f32 %d, %a, %b;", func(x, y, _ float64) float64 { return fl(ieeeDiv(fl(x), fl(y), fmt32, rn)) })
-	fop("sqrt.rn.ftz.f32", "sqrt.rn.ftz.f32 %d, %a;", func(x, _, _ float64) float64 { return fl(ieeeSqrt(fl(x), fmt32, rn)) })
-	fop("rcp.rn.ftz.f32", "rcp.rn.ftz.f32 %d, %a;", func(x, _, _ float64) float64 { return fl(ieeeDiv(1, fl(x), fmt32, rn)) })
+	fop("div.rn.ftz.f32", "div.rn.ftz.f32 %d, %a, %b;", func(x, y, _ float64) float64 { return fl(ieeeDiv(fl(x), fl(y), fmt32, rRN)) })
+	fop("sqrt.rn.ftz.f32", "sqrt.rn.ftz.f32 %d, %a;", func(x, _, _ float64) float64 { return fl(ieeeSqrt(fl(x), fmt32, rRN)) })
+	fop("rcp.rn.ftz.f32", "rcp.rn.ftz.f32 %d, %a;", func(x, _, _ float64) float64 { return fl(ieeeDiv(1, fl(x), fmt32, rRN)) })
 	mm := func(name, ptx string, isMax, ftz bool) {
 		g.ops = append(g.ops, edgeOp{name: name, ptx: ptx, float: 32, ref: func(a, b, _ uint64) uint64 {
 			x, y := ptxF32(a), ptxF32(b)
@@ -466,18 +472,18 @@ func edgeF32Group() edgeGroup {
 	iop("set.gtu.u32.f32", "set.gtu.u32.f32 %d, %a, %b;", func(x, y, _ float64) uint64 { return uint64(-ptxB32(fcompare("gtu", x, y))) })
 	fop("cvt.rzi.ftz.f32.f32", "cvt.rzi.ftz.f32.f32 %d, %a;", func(x, _, _ float64) float64 { return math.Trunc(fl(x)) })
 	iop("cvt.rzi.s16.f32", "cvt.rzi.s16.f32 %h0, %a; cvt.s32.s16 %d, %h0;", func(x, _, _ float64) uint64 {
-		return uint64(uint32(int32(int16(cvtInt(x, rz, true, 16)))))
+		return uint64(uint32(int32(int16(cvtInt(x, rRZ, true, 16)))))
 	})
-	iop("cvt.rni.u8.f32", "cvt.rni.u8.f32 %h0, %a; cvt.u32.u16 %d, %h0;", func(x, _, _ float64) uint64 { return cvtInt(x, rn, false, 8) })
-	iop("cvt.rzi.s64.f32 lo", "cvt.rzi.s64.f32 %w0, %a; cvt.u32.u64 %d, %w0;", func(x, _, _ float64) uint64 { return cvtInt(x, rz, true, 64) & 0xffffffff })
-	iop("cvt.rzi.s64.f32 hi", "cvt.rzi.s64.f32 %w0, %a; shr.u64 %w0, %w0, 32; cvt.u32.u64 %d, %w0;", func(x, _, _ float64) uint64 { return cvtInt(x, rz, true, 64) >> 32 })
-	iop("cvt.rpi.u64.f32 hi", "cvt.rpi.u64.f32 %w0, %a; shr.u64 %w0, %w0, 32; cvt.u32.u64 %d, %w0;", func(x, _, _ float64) uint64 { return cvtInt(x, rp, false, 64) >> 32 })
+	iop("cvt.rni.u8.f32", "cvt.rni.u8.f32 %h0, %a; cvt.u32.u16 %d, %h0;", func(x, _, _ float64) uint64 { return cvtInt(x, rRN, false, 8) })
+	iop("cvt.rzi.s64.f32 lo", "cvt.rzi.s64.f32 %w0, %a; cvt.u32.u64 %d, %w0;", func(x, _, _ float64) uint64 { return cvtInt(x, rRZ, true, 64) & 0xffffffff })
+	iop("cvt.rzi.s64.f32 hi", "cvt.rzi.s64.f32 %w0, %a; shr.u64 %w0, %w0, 32; cvt.u32.u64 %d, %w0;", func(x, _, _ float64) uint64 { return cvtInt(x, rRZ, true, 64) >> 32 })
+	iop("cvt.rpi.u64.f32 hi", "cvt.rpi.u64.f32 %w0, %a; shr.u64 %w0, %w0, 32; cvt.u32.u64 %d, %w0;", func(x, _, _ float64) uint64 { return cvtInt(x, rRP, false, 64) >> 32 })
 	g.ops = append(g.ops, edgeOp{name: "cvt.f64.f32 hi", ptx: "cvt.f64.f32 %w0, %a; shr.u64 %w0, %w0, 32; cvt.u32.u64 %d, %w0;",
 		ref: func(a, _, _ uint64) uint64 { return math.Float64bits(ptxF32(a)) >> 32 }, undefined: func(a, _, _ uint64) bool { return math.IsNaN(ptxF32(a)) }})
 	g.ops = append(g.ops, edgeOp{name: "cvt.f64.f32 lo", ptx: "cvt.f64.f32 %w0, %a; cvt.u32.u64 %d, %w0;",
 		ref: func(a, _, _ uint64) uint64 { return math.Float64bits(ptxF32(a)) & 0xffffffff }, undefined: func(a, _, _ uint64) bool { return math.IsNaN(ptxF32(a)) }})
 	fop("cvt.f32.f16(cvt.rn.f16.f32)", "cvt.rn.f16.f32 %h0, %a; cvt.f32.f16 %d, %h0;", func(x, _, _ float64) float64 {
-		return float64(halfToF32(f32ToHalf(float32(x), rn)))
+		return float64(halfToF32(f32ToHalf(float32(x), rRN)))
 	})
 	// immediates: 20-bit (FADD R, R, 1.5) and 32-bit (FADD32I) forms
 	fimm := func(ins string, k uint32, f func(x, y float64) float64) {
@@ -486,17 +492,19 @@ func edgeF32Group() edgeGroup {
 		})
 	}
 	for _, k := range []uint32{0x3f800000, 0xff800000, 0x00000001, 0x3f800001, 0xc0000000, 0x00800000, 0x7f7fffff} {
-		fimm("add.rn.f32", k, func(x, y float64) float64 { return ieeeOp('+', x, y, 0, fmt32, rn) })
-		fimm("mul.rn.f32", k, func(x, y float64) float64 { return ieeeOp('*', x, y, 0, fmt32, rn) })
+		fimm("add.rn.f32", k, func(x, y float64) float64 { return ieeeOp('+', x, y, 0, fmt32, rRN) })
+		fimm("mul.rn.f32", k, func(x, y float64) float64 { return ieeeOp('*', x, y, 0, fmt32, rRN) })
 	}
-	fimm("mul.rz.f32", 0x3eaaaaab, func(x, y float64) float64 { return ieeeOp('*', x, y, 0, fmt32, rz) })
-	fimm("add.rm.f32", 0x3dcccccd, func(x, y float64) float64 { return ieeeOp('+', x, y, 0, fmt32, rm) })
-	fop("fma.rn.f32 imm", "fma.rn.f32 %d, %a, 0f40400000, %c;", func(x, _, z float64) float64 { return ieeeOp('f', x, 3, z, fmt32, rn) })
+	fimm("mul.rz.f32", 0x3eaaaaab, func(x, y float64) float64 { return ieeeOp('*', x, y, 0, fmt32, rRZ) })
+	fimm("add.rm.f32", 0x3dcccccd, func(x, y float64) float64 { return ieeeOp('+', x, y, 0, fmt32, rRM) })
+	fop("fma.rn.f32 imm", "fma.rn.f32 %d, %a, 0f40400000, %c;", func(x, _, z float64) float64 { return ieeeOp('f', x, 3, z, fmt32, rRN) })
 	fop("fma.rn.f32 imm32", "fma.rn.f32 %d, %a, 0f3F800001, %c;", func(x, _, z float64) float64 {
-		return ieeeOp('f', x, float64(math.Float32frombits(0x3f800001)), z, fmt32, rn)
+		return ieeeOp('f', x, float64(math.Float32frombits(0x3f800001)), z, fmt32, rRN)
 	})
-	fop("fma.rn.f32 imm c", "fma.rn.f32 %d, %a, %b, 0fBF800000;", func(x, y, _ float64) float64 { return ieeeOp('f', x, y, -1, fmt32, rn) })
-	fop("div.rn.f32 imm", "div.rn.f32 %d, %a, 0f4A442E10;", func(x, _, _ float64) float64 { return ieeeDiv(x, float64(math.Float32frombits(0x4a442e10)), fmt32, rn) })
+	fop("fma.rn.f32 imm c", "fma.rn.f32 %d, %a, %b, 0fBF800000;", func(x, y, _ float64) float64 { return ieeeOp('f', x, y, -1, fmt32, rRN) })
+	fop("div.rn.f32 imm", "div.rn.f32 %d, %a, 0f4A442E10;", func(x, _, _ float64) float64 {
+		return ieeeDiv(x, float64(math.Float32frombits(0x4a442e10)), fmt32, rRN)
+	})
 	g.ops = append(g.ops, predOp("setp.lt.f32 imm", "setp.lt.f32 %p1, %a, 0f00000000;", func(a, _, _ uint64) bool { return ptxF32(a) < 0 }))
 	g.ops = append(g.ops, predOp("setp.geu.f32 imm", "setp.geu.f32 %p1, %a, 0f3F800000;", func(a, _, _ uint64) bool { return fcompare("geu", ptxF32(a), 1) }))
 	mmImm := func(ins string, k uint32, isMax bool) {
@@ -529,7 +537,8 @@ func edgeF64Group() edgeGroup {
 	iop := func(name, ptx string, f func(x, y, z float64) uint64) {
 		g.ops = append(g.ops, edgeOp{name: name, ptx: ptx, ref: func(a, b, c uint64) uint64 { return f(ptxF64(a), ptxF64(b), ptxF64(c)) }})
 	}
-	for m, mn := range modeNames {
+	for mi, mn := range modeNames {
+		m := ptxModes[mi]
 		fop("add."+mn+".f64", "add."+mn+".f64 %d, %a, %b;", func(x, y, _ float64) float64 { return ieeeOp('+', x, y, 0, fmt64, m) })
 		fop("mul."+mn+".f64", "mul."+mn+".f64 %d, %a, %b;", func(x, y, _ float64) float64 { return ieeeOp('*', x, y, 0, fmt64, m) })
 		fop("fma."+mn+".f64", "fma."+mn+".f64 %d, %a, %b, %c;", func(x, y, z float64) float64 { return ieeeOp('f', x, y, z, fmt64, m) })
@@ -555,7 +564,7 @@ func edgeF64Group() edgeGroup {
 		g.ops = append(g.ops, edgeOp{name: "cvt." + mn + ".f32.s64", ptx: "cvt." + mn + ".f32.s64 %t0, %a; cvt.u64.u32 %d, %t0;", float: 32,
 			ref: func(a, _, _ uint64) uint64 { return bitsF32(ptxIntToFloat(a, true, fmt32, m)) }})
 	}
-	fop("sub.rn.f64", "sub.rn.f64 %d, %a, %b;", func(x, y, _ float64) float64 { return ieeeOp('+', x, -y, 0, fmt64, rn) })
+	fop("sub.rn.f64", "sub.rn.f64 %d, %a, %b;", func(x, y, _ float64) float64 { return ieeeOp('+', x, -y, 0, fmt64, rRN) })
 	mm := func(ins string, isMax bool) {
 		g.ops = append(g.ops, edgeOp{name: ins, ptx: ins + " %d, %a, %b;", float: 64, ref: func(a, b, _ uint64) uint64 {
 			return math.Float64bits(minMax(isMax, ptxF64(a), ptxF64(b)))
@@ -576,11 +585,11 @@ func edgeF64Group() edgeGroup {
 			func(a, b, _ uint64) bool { return fcompare(c, ptxF64(a), ptxF64(b)) }))
 	}
 	for _, k := range []uint64{0x3ff0000000000000, 0xc000000000000000, 0x0000000000000001, 0x3ff0000000000001, 0x7fefffffffffffff} {
-		fop(fmt.Sprintf("add.rn.f64 imm %#x", k), fmt.Sprintf("add.rn.f64 %%d, %%a, 0d%016X;", k), func(x, _, _ float64) float64 { return ieeeOp('+', x, ptxF64(k), 0, fmt64, rn) })
-		fop(fmt.Sprintf("mul.rn.f64 imm %#x", k), fmt.Sprintf("mul.rn.f64 %%d, %%a, 0d%016X;", k), func(x, _, _ float64) float64 { return ieeeOp('*', x, ptxF64(k), 0, fmt64, rn) })
+		fop(fmt.Sprintf("add.rn.f64 imm %#x", k), fmt.Sprintf("add.rn.f64 %%d, %%a, 0d%016X;", k), func(x, _, _ float64) float64 { return ieeeOp('+', x, ptxF64(k), 0, fmt64, rRN) })
+		fop(fmt.Sprintf("mul.rn.f64 imm %#x", k), fmt.Sprintf("mul.rn.f64 %%d, %%a, 0d%016X;", k), func(x, _, _ float64) float64 { return ieeeOp('*', x, ptxF64(k), 0, fmt64, rRN) })
 	}
-	fop("fma.rn.f64 imm", "fma.rn.f64 %d, %a, 0d4008000000000000, %c;", func(x, _, z float64) float64 { return ieeeOp('f', x, 3, z, fmt64, rn) })
-	fop("div.rn.f64 imm", "div.rn.f64 %d, %a, 0d1E3F3A8F4BF3F2A1;", func(x, _, _ float64) float64 { return ieeeDiv(x, ptxF64(0x1e3f3a8f4bf3f2a1), fmt64, rn) })
+	fop("fma.rn.f64 imm", "fma.rn.f64 %d, %a, 0d4008000000000000, %c;", func(x, _, z float64) float64 { return ieeeOp('f', x, 3, z, fmt64, rRN) })
+	fop("div.rn.f64 imm", "div.rn.f64 %d, %a, 0d1E3F3A8F4BF3F2A1;", func(x, _, _ float64) float64 { return ieeeDiv(x, ptxF64(0x1e3f3a8f4bf3f2a1), fmt64, rRN) })
 	return g
 }
 
@@ -592,7 +601,7 @@ func edgeGroups() []edgeGroup {
 // and one output per operation, out[i*len(ops)+k].
 func edgePTX() string {
 	var s strings.Builder
-	s.WriteString("// Code generated by go test -run TestEdgePTX -update (edge_ops_test.go). DO NOT EDIT.\n")
+	s.WriteString("// Code generated by go test -run TestPTXEdgeCurrent -update (ptxedge_ops_test.go). DO NOT EDIT.\n")
 	s.WriteString("// PTX operations on edge values: every output against PTX's definition.\n")
 	s.WriteString(".version 7.8\n.target sm_50\n.address_size 64\n")
 	for _, g := range edgeGroups() {

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	eusse "github.com/gpuisa/gpuisa/emu/usse"
+)
+
+// runShader runs a shader launch file (arch sgx543, docs/usse-launch.md)
+// and reports whether path was one; other launch files are left to
+// runLaunch (from standard input, the text read is put back in cio).
+func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(cio.stdin)
+		cio.stdin = bytes.NewReader(data)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil || !eusse.IsLaunch(data) {
+		return 0, false // runLaunch reports the error
+	}
+	stdout, stderr := cio.stdout, cio.stderr
+	l, err := eusse.ParseLaunch(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+		return 1, true
+	}
+	dir := filepath.Dir(path)
+	if path == "-" {
+		dir = "."
+	}
+	cfg := eusse.Config{MaxSteps: o.maxSteps, TraceInstance: -1, Workers: o.workers}
+	if o.trace || o.traceBlock >= 0 {
+		cfg.Trace, cfg.TraceInstance = stdout, o.traceBlock
+	}
+	out, err := eusse.Run(l, dir, cfg)
+	if out == nil {
+		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+		return 1, true
+	}
+	st := out.Stats
+	rate := "-"
+	if s := st.Duration.Seconds(); s > 0 {
+		rate = fmt.Sprintf("%.1fM instructions/s", float64(st.Instructions)/s/1e6)
+	}
+	fmt.Fprintf(stdout, "%s: %s %s program: %d instances (%d discarded), %d instructions, %v, %s\n",
+		filepath.Base(path), eusse.Arch, out.Prog.GXP.Kind, st.Instances, st.Discarded, st.Instructions,
+		st.Duration.Round(time.Microsecond), rate)
+	if err != nil {
+		var f *eusse.Fault
+		if errors.As(err, &f) {
+			fmt.Fprintf(stderr, "gpuisa run: fault: %v\n", f)
+		} else {
+			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
+		}
+		return 1, true
+	}
+	return finishShader(cio, out, o), true
+}
+
+// finishShader writes the outputs and checks the expectations.
+func finishShader(cio *cmdIO, out *eusse.Outcome, o runOptions) int {
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			fmt.Fprintf(cio.stderr, "gpuisa run: %v\n", err)
+			return 1
+		}
+		for _, x := range out.Setup.Launch.Outputs {
+			b, err := out.Setup.OutputBytes(x, out.Result)
+			if err == nil {
+				err = os.WriteFile(filepath.Join(o.out, x.File), b, 0o644)
+			}
+			if err != nil {
+				fmt.Fprintf(cio.stderr, "gpuisa run: output %s: %v\n", x.File, err)
+				return 1
+			}
+		}
+	}
+	if len(out.Setup.Launch.Expect) > 0 {
+		n, err := out.Setup.Check(out.Result)
+		if err != nil {
+			fmt.Fprintf(cio.stderr, "gpuisa run: FAIL %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(cio.stdout, "expectations met: %d values checked\n", n)
+	}
+	return 0
+}

@@ -1,0 +1,170 @@
+package fermi
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/benchcpu"
+)
+
+// benchLaunches runs a sequence of launches b.N times on one device and
+// reports warp-instructions per second of engine time (wall and CPU).
+func benchLaunches(b *testing.B, d *device, ls []launch) {
+	b.ReportAllocs()
+	var insts int64
+	var secs float64
+	cpu0 := benchcpu.Now()
+	for b.Loop() {
+		for _, l := range ls {
+			st, err := d.run(b, l)
+			if err != nil {
+				b.Fatal(err)
+			}
+			insts += st.WarpInsts
+			secs += st.Duration.Seconds()
+		}
+	}
+	b.ReportMetric(float64(insts)/secs/1e6, "Mwarpinst/s")
+	if cpu := (benchcpu.Now() - cpu0).Seconds(); cpu > 0 {
+		b.ReportMetric(float64(insts)/cpu/1e6, "Mwarpinst/cpu-s")
+	}
+	b.ReportMetric(float64(insts)/float64(b.N), "warpinst/op")
+}
+
+// BenchmarkRealGlobalScan runs mgpu's three global scan kernels on 2^20
+// values (60 blocks of 256 threads in the up and down sweeps).
+func BenchmarkRealGlobalScan(b *testing.B) { benchGlobalScan(b, 1<<20) }
+
+// BenchmarkRealGlobalScanSmall: 2^17 values, which stay in the caches.
+func BenchmarkRealGlobalScanSmall(b *testing.B) { benchGlobalScan(b, 1<<17) }
+
+func benchGlobalScan(b *testing.B, count int) {
+	up := realKernel(b, "GlobalScanUpsweep")
+	red := realKernel(b, "GlobalScanReduction")
+	down := realKernel(b, "GlobalScanDownsweep")
+	const numBlocks = 60
+	rng := rand.New(rand.NewSource(1))
+	values := make([]uint32, count)
+	for i := range values {
+		values[i] = rng.Uint32() & 0xffff
+	}
+	ranges := make([]uint32, 2*numBlocks)
+	bricks := count / 2048
+	x := uint32(0)
+	for i := range numBlocks {
+		n := bricks / numBlocks
+		if i < bricks%numBlocks {
+			n++
+		}
+		ranges[2*i], ranges[2*i+1] = x, x+uint32(n*2048)
+		x += uint32(n * 2048)
+	}
+	d := newDevice()
+	d.alloc("values", fromU32(values))
+	d.alloc("scan", make([]byte, 4*count))
+	d.alloc("blockScan", make([]byte, 4*(numBlocks+1)))
+	d.alloc("ranges", fromU32(ranges))
+	block := emu.Dim3{256, 1, 1}
+	benchLaunches(b, d, []launch{
+		{program: up, grid: emu.Dim3{numBlocks, 1, 1}, block: block, params: []any{buf("values"), buf("ranges"), buf("blockScan")}},
+		{program: red, block: block, params: []any{buf("blockScan"), numBlocks}},
+		{program: down, grid: emu.Dim3{numBlocks, 1, 1}, block: block,
+			params: []any{buf("values"), buf("scan"), buf("blockScan"), buf("ranges"), count, uint32(0), uint32(0)}},
+	})
+}
+
+// Kernels of our own, which need no oracle.
+
+const benchReduce = gtid + `
+	SHL R3, R0, 0x2;
+	IADD R3, R3, c[0x0][0x20];
+	LD R4, [R3];
+	S2R R5, SR_TID.X;
+	SHL R6, R5, 0x2;
+	STS [R6], R4;
+	MOV32I R7, 0x80;
+tree:
+	BAR.RED.POPC RZ, RZ;
+	ISETP.LT.U32.AND P0, PT, R5, R7, PT;
+	SHL R8, R7, 0x2;
+	IADD R8, R8, R6;
+	@P0 LDS R9, [R8];
+	@P0 LDS R10, [R6];
+	@P0 IADD R10, R10, R9;
+	@P0 STS [R6], R10;
+	SHR.U32 R7, R7, 0x1;
+	ISETP.NE.AND P1, PT, R7, RZ, PT;
+	@P1 BRA tree;
+	ISETP.NE.AND P0, PT, R5, RZ, PT;
+	@P0 EXIT;
+	LDS R11, [RZ];
+	S2R R12, SR_CTAID.X;
+	SHL R12, R12, 0x2;
+	IADD R12, R12, c[0x0][0x24];
+	ST [R12], R11;
+	EXIT;
+`
+
+// BenchmarkReduce: a shared-memory tree reduction, 2048 blocks of 256.
+func BenchmarkReduce(b *testing.B) {
+	const blocks = 2048
+	d := newDevice()
+	d.alloc("in", make([]byte, 4*256*blocks))
+	d.alloc("out", make([]byte, 4*blocks))
+	benchLaunches(b, d, []launch{{program: []byte(benchReduce), grid: emu.Dim3{blocks, 1, 1}, block: emu.Dim3{256, 1, 1},
+		shared: 1024, params: []any{buf("in"), buf("out")}}})
+}
+
+// BenchmarkLower: decoding and lowering, once per launch.
+func BenchmarkLower(b *testing.B) {
+	img, err := ProgramImage("k", []byte(benchReduce+vecAdd), "", "sm_20")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(img.Code)))
+	for b.Loop() {
+		if _, err := Lower(img.Code); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestNoAllocPerInstruction: a run's allocations do not grow with the
+// instructions it executes (the same loop run 10 and 1000 times).
+func TestNoAllocPerInstruction(t *testing.T) {
+	prog := gtid + `
+	MOV R3, c[0x0][0x20];
+	MOV R4, RZ;
+loop:
+	IADD R4, R4, 0x1;
+	FFMA R5, R4, R4, R5;
+	LDS R6, [RZ];
+	STS [0x4], R4;
+	VADD.UD.U32.U32.ACC R7, R4, R5, R6;
+	ISETP.LT.AND P0, PT, R4, R3, PT;
+	@P0 BRA loop;
+	BAR.RED.POPC RZ, RZ;
+	EXIT;
+`
+	allocs := func(n uint32) (float64, int64) {
+		d := newDevice()
+		var insts int64
+		a := testing.AllocsPerRun(3, func() {
+			st, err := d.run(t, launch{program: []byte(prog), grid: emu.Dim3{2, 1, 1}, block: emu.Dim3{64, 1, 1}, shared: 64,
+				params: []any{n}, serial: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			insts = st.WarpInsts
+		})
+		return a, insts
+	}
+	few, n1 := allocs(10)
+	many, n2 := allocs(1000)
+	t.Logf("%d warp-instructions: %.0f allocations; %d: %.0f", n1, few, n2, many)
+	if many > few+2 {
+		t.Errorf("allocations grow with the instructions executed: %.0f for %d, %.0f for %d", few, n1, many, n2)
+	}
+}

@@ -1,0 +1,728 @@
+package fermi
+
+import (
+	"math/bits"
+
+	"github.com/gpuisa/gpuisa/emu"
+)
+
+// ialu runs the integer, move and select instructions.
+func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
+	regs := w.Regs
+	switch o.kind {
+	case kIsetp:
+		k.isetp(regs, o, mask, sc)
+		return
+	case kIset:
+		k.iset(regs, o, mask, sc)
+		return
+	}
+	a := k.row(regs, &o.s[0], mask, &sc.a)
+	d := int(o.d.row)
+	r := &sc.r
+	direct := mask == ^uint32(0) && o.flags&(fCCOut|fX|fSAT) == 0 && o.kind != kMov
+	if direct {
+		r = (*lanes)(regs[d*32:])
+	}
+	if o.flags&(fCCOut|fX|fSAT) != 0 {
+		k.ialuCC(w, o, mask, sc)
+		return
+	}
+	switch o.kind {
+	case kMov:
+		m := mask
+		if o.lanes != 0xf {
+			m &= quadLanes(o.lanes)
+		}
+		write(regs, d, m, a)
+		return
+	case kIadd:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		switch {
+		case !o.s[0].neg && !o.s[1].neg:
+			for l := range r {
+				r[l] = a[l] + b[l]
+			}
+		case !o.s[0].neg:
+			for l := range r {
+				r[l] = a[l] - b[l]
+			}
+		case !o.s[1].neg:
+			for l := range r {
+				r[l] = b[l] - a[l]
+			}
+		default:
+			for l := range r {
+				r[l] = -a[l] - b[l]
+			}
+		}
+	case kIscadd:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		sh := o.sub & 31
+		if !o.s[0].neg && !o.s[1].neg {
+			for l := range r {
+				r[l] = a[l]<<sh + b[l]
+			}
+			break
+		}
+		na, nb := negMask(o.s[0].neg), negMask(o.s[1].neg)
+		for l := range r {
+			r[l] = ((a[l]^na)-na)<<sh + (b[l] ^ nb) - nb
+		}
+	case kImul:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		if o.flags&fHI == 0 {
+			for l := range r {
+				r[l] = a[l] * b[l]
+			}
+		} else {
+			for l := range r {
+				r[l] = uint32(product(a[l], b[l], o.flags) >> 32)
+			}
+		}
+	case kImad:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		c := k.row(regs, &o.s[2], mask, &sc.c)
+		if o.flags&fHI == 0 && !o.s[0].neg && !o.s[2].neg {
+			for l := range r {
+				r[l] = a[l]*b[l] + c[l]
+			}
+		} else {
+			for l := range r {
+				r[l], _, _ = imad(a[l], b[l], c[l], 0, o)
+			}
+		}
+	case kShl:
+		if o.s[1].kind == oImm {
+			n := uint32(o.s[1].imm)
+			if o.flags&fW != 0 {
+				n &= 31
+			}
+			if n >= 32 {
+				*r = lanes{}
+				break
+			}
+			for l := range r {
+				r[l] = a[l] << n
+			}
+			break
+		}
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		if o.flags&fW != 0 {
+			for l := range r {
+				r[l] = a[l] << (b[l] & 31)
+			}
+		} else {
+			for l := range r {
+				r[l] = uint32(uint64(a[l]) << min(b[l], 32))
+			}
+		}
+	case kShr:
+		if o.flags&fBREV != 0 {
+			b := k.row(regs, &o.s[1], mask, &sc.b)
+			for l := range r {
+				r[l] = shr(a[l], b[l], o.flags)
+			}
+			break
+		}
+		if o.s[1].kind == oImm {
+			n := uint32(o.s[1].imm)
+			if o.flags&fW != 0 {
+				n &= 31
+			}
+			n = min(n, 32)
+			if o.flags&fU32 != 0 {
+				for l := range r {
+					r[l] = uint32(uint64(a[l]) >> n)
+				}
+			} else {
+				for l := range r {
+					r[l] = uint32(int64(int32(a[l])) >> n)
+				}
+			}
+			break
+		}
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		switch o.flags & (fW | fU32) {
+		case fW | fU32:
+			for l := range r {
+				r[l] = a[l] >> (b[l] & 31)
+			}
+		case fW:
+			for l := range r {
+				r[l] = uint32(int32(a[l]) >> (b[l] & 31))
+			}
+		default:
+			for l := range r {
+				r[l] = shr(a[l], b[l], o.flags)
+			}
+		}
+	case kLop:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		na, nb := notMask(o.s[0].not), notMask(o.s[1].not)
+		switch o.sub {
+		case 0:
+			for l := range r {
+				r[l] = (a[l] ^ na) & (b[l] ^ nb)
+			}
+		case 1:
+			for l := range r {
+				r[l] = (a[l] ^ na) | (b[l] ^ nb)
+			}
+		case 2:
+			for l := range r {
+				r[l] = (a[l] ^ na) ^ (b[l] ^ nb)
+			}
+		default: // PASS_B
+			for l := range r {
+				r[l] = b[l] ^ nb
+			}
+		}
+	case kBfe:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		if o.flags&(fU32|fBREV) == fU32 {
+			for l := range r {
+				pos, n := b[l]&0xff, b[l]>>8&0xff
+				if pos < 32 && n > 0 && pos+n <= 32 {
+					r[l] = a[l] >> pos & (1<<n - 1)
+				} else {
+					r[l] = bfe(a[l], b[l], o.flags)
+				}
+			}
+		} else {
+			for l := range r {
+				r[l] = bfe(a[l], b[l], o.flags)
+			}
+		}
+	case kBfi:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		c := k.row(regs, &o.s[2], mask, &sc.c)
+		for l := range r {
+			r[l] = bfi(a[l], b[l], c[l])
+		}
+	case kFlo:
+		for l := range r {
+			r[l] = flo(a[l], o)
+		}
+	case kPopc:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		na, nb := notMask(o.s[0].not), notMask(o.s[1].not)
+		for l := range r {
+			r[l] = uint32(bits.OnesCount32((a[l] ^ na) & (b[l] ^ nb)))
+		}
+	case kImnmx:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		p := pred(regs, &o.s[2])
+		unsigned := o.flags&fU32 != 0
+		for l := range r {
+			lt := a[l] < b[l]
+			if !unsigned {
+				lt = int32(a[l]) < int32(b[l])
+			}
+			if lt == (p>>l&1 != 0) { // min when the predicate holds, max when not
+				r[l] = a[l]
+			} else {
+				r[l] = b[l]
+			}
+		}
+	case kIcmp:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		c := k.row(regs, &o.s[2], mask, &sc.c)
+		unsigned := o.flags&fU32 != 0
+		for l := range r {
+			if icmp(o.sub, c[l], 0, unsigned) {
+				r[l] = a[l]
+			} else {
+				r[l] = b[l]
+			}
+		}
+	case kIsad:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		c := k.row(regs, &o.s[2], mask, &sc.c)
+		unsigned := o.flags&fU32 != 0
+		for l := range r {
+			x, y := a[l], b[l]
+			var diff uint32
+			switch {
+			case unsigned && x >= y, !unsigned && int32(x) >= int32(y):
+				diff = x - y
+			default:
+				diff = y - x
+			}
+			r[l] = diff + c[l]
+		}
+	case kSel:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		p := pred(regs, &o.s[2])
+		for l := range r {
+			if p>>l&1 != 0 {
+				r[l] = a[l]
+			} else {
+				r[l] = b[l]
+			}
+		}
+	case kPrmt:
+		b := k.row(regs, &o.s[1], mask, &sc.b)
+		c := k.row(regs, &o.s[2], mask, &sc.c)
+		for l := range r {
+			r[l] = prmt(a[l], b[l], c[l], o.sub)
+		}
+	default:
+		return
+	}
+	if !direct {
+		write(regs, dstRow(&o.d, 0), mask, r)
+	}
+}
+
+// quadLanes is the lane mask of a MOV lane mask: lane l writes when bit
+// l%4 is set (as Tesla's MOV lane masks; no sm_2x listing shows one).
+func quadLanes(m uint8) uint32 {
+	var q uint32
+	for l := range 32 {
+		if m>>(l&3)&1 != 0 {
+			q |= 1 << l
+		}
+	}
+	return q
+}
+
+func negMask(neg bool) uint32 {
+	if neg {
+		return ^uint32(0)
+	}
+	return 0
+}
+
+func notMask(not bool) uint32 { return negMask(not) }
+
+// product is a*b as 64 bits, each factor signed or not as the flags say.
+func product(a, b uint32, flags uint32) uint64 {
+	x, y := int64(a), int64(b)
+	if flags&fASgn != 0 {
+		x = int64(int32(a))
+	}
+	if flags&fBSgn != 0 {
+		y = int64(int32(b))
+	}
+	return uint64(x * y)
+}
+
+// imad is a*b+c (the low or, with .HI, high word of the product; -a negates
+// the product, -c the addend) with carry-in cin; it returns the result, the
+// carry out and the signed overflow.
+func imad(a, b, c, cin uint32, o *op) (r uint32, carry, ov bool) {
+	p := product(a, b, o.flags)
+	if o.s[0].neg {
+		p = -p
+	}
+	x := uint32(p)
+	if o.flags&fHI != 0 {
+		x = uint32(p >> 32)
+	}
+	y := c
+	if o.s[2].neg {
+		y = ^c
+		if o.flags&fX == 0 {
+			cin = 1
+		}
+	}
+	s := uint64(x) + uint64(y) + uint64(cin)
+	r = uint32(s)
+	return r, s>>32 != 0, (x^r)&(y^r)>>31 != 0
+}
+
+// shr is SHR: a shift right, arithmetic unless .U32; amounts past 31 clamp
+// (or wrap with .W); .BREV reverses a's bits first.
+func shr(a, b uint32, flags uint32) uint32 {
+	if flags&fBREV != 0 {
+		a = bits.Reverse32(a)
+	}
+	if flags&fW != 0 {
+		b &= 31
+	} else {
+		b = min(b, 32)
+	}
+	if flags&fU32 != 0 {
+		return uint32(uint64(a) >> b)
+	}
+	return uint32(int64(int32(a)) >> b)
+}
+
+// bfe extracts the field of b's length (bits 8..15) at b's position (bits
+// 0..7) from a, sign-extending it unless .U32 (PTX bfe: bits past 31 read
+// as the sign bit, the sign bit being the field's top bit within a).
+func bfe(a, b uint32, flags uint32) uint32 {
+	if flags&fBREV != 0 {
+		a = bits.Reverse32(a)
+	}
+	pos, n := b&0xff, b>>8&0xff
+	var sbit uint32
+	if flags&fU32 == 0 && n > 0 {
+		top := min(pos+n-1, 31)
+		sbit = a >> top & 1
+	}
+	var r uint32
+	for i := uint32(0); i < min(n, 32); i++ {
+		var v uint32
+		if pos+i < 32 {
+			v = a >> (pos + i) & 1
+		} else {
+			v = sbit
+		}
+		r |= v << i
+	}
+	if sbit != 0 && n < 32 {
+		r |= ^uint32(0) << n
+	}
+	return r
+}
+
+// bfi inserts a's low bits into c at the field b gives (position bits
+// 0..7, length 8..15); bits past 31 are dropped.
+func bfi(a, b, c uint32) uint32 {
+	pos, n := b&0xff, b>>8&0xff
+	if pos >= 32 || n == 0 {
+		return c
+	}
+	n = min(n, 32-pos)
+	m := uint32(uint64(1)<<n-1) << pos
+	return c&^m | a<<pos&m
+}
+
+// flo is the bit position of the most significant 1 (unsigned) or of the
+// most significant bit that differs from the sign (signed), 0xffffffff when
+// none; .SH gives 31 minus it; ~ complements the source first.
+func flo(a uint32, o *op) uint32 {
+	if o.s[0].not {
+		a = ^a
+	}
+	if o.flags&fU32 == 0 && int32(a) < 0 {
+		a = ^a
+	}
+	if a == 0 {
+		return ^uint32(0)
+	}
+	p := uint32(31 - bits.LeadingZeros32(a))
+	if o.flags&fSH != 0 {
+		return 31 - p
+	}
+	return p
+}
+
+// prmt picks bytes of the pair {b:a} (a bytes 0-3, b bytes 4-7) as the
+// selector s says; the modes are PTX's prmt modes.
+func prmt(a, s, b uint32, mode uint8) uint32 {
+	src := uint64(b)<<32 | uint64(a)
+	byteOf := func(i uint32) uint32 { return uint32(src >> (8 * (i & 7)) & 0xff) }
+	var sel [4]uint32
+	switch mode {
+	case 0: // generic: a nibble per byte, bit 3 replicates the byte's sign
+		var r uint32
+		for i := range 4 {
+			n := s >> (4 * i) & 0xf
+			v := byteOf(n & 7)
+			if n&8 != 0 {
+				v = (v >> 7) * 0xff
+			}
+			r |= v << (8 * i)
+		}
+		return r
+	case 1: // F4E forward 4 extract
+		c := s & 3
+		sel = [4]uint32{c, c + 1, c + 2, c + 3}
+	case 2: // B4E backward 4 extract
+		c := s & 3
+		sel = [4]uint32{c, c - 1, c - 2, c - 3}
+		for i := range sel {
+			sel[i] &= 7
+		}
+	case 3: // RC8 replicate byte
+		c := s & 3
+		sel = [4]uint32{c, c, c, c}
+	case 4: // ECL edge clamp left
+		c := s & 3
+		sel = [4]uint32{c, max(c, 1), max(c, 2), 3}
+	case 5: // ECR edge clamp right
+		c := s & 3
+		sel = [4]uint32{0, min(c, 1), min(c, 2), c}
+	case 6: // RC16 replicate half
+		c := s & 1
+		sel = [4]uint32{2 * c, 2*c + 1, 2 * c, 2*c + 1}
+	default:
+		return 0
+	}
+	var r uint32
+	for i, x := range sel {
+		r |= byteOf(x) << (8 * i)
+	}
+	return r
+}
+
+// icmp compares a and b with comparison c (the icmp table: F LT EQ LE GT
+// NE GE T).
+func icmp(c uint8, a, b uint32, unsigned bool) bool {
+	var lt, eq bool
+	if unsigned {
+		lt, eq = a < b, a == b
+	} else {
+		lt, eq = int32(a) < int32(b), a == b
+	}
+	return icmpResult(c, lt, eq)
+}
+
+// icmpX is the extended (.X) comparison of the high words a, b of two
+// 64-bit values whose low words a preceding subtraction compared, leaving
+// the carry (no borrow) and zero flags: the high words are subtracted with
+// that borrow, and the pair is equal only when both differences are zero.
+func icmpX(c uint8, a, b uint32, unsigned, carry, zero bool) bool {
+	borrow := uint64(1)
+	if carry {
+		borrow = 0
+	}
+	d := uint64(a) - uint64(b) - borrow
+	eq := uint32(d) == 0 && zero
+	var lt bool
+	if unsigned {
+		lt = d>>32 != 0 // borrow out
+	} else {
+		s := int64(int32(a)) - int64(int32(b)) - int64(borrow)
+		lt = s < 0
+	}
+	return icmpResult(c, lt, eq)
+}
+
+// icmpResult answers comparison c (the icmp table: F LT EQ LE GT NE GE T)
+// from the outcomes less-than and equal.
+func icmpResult(c uint8, lt, eq bool) bool {
+	switch c & 7 {
+	case 1:
+		return lt
+	case 2:
+		return eq
+	case 3:
+		return lt || eq
+	case 4:
+		return !lt && !eq
+	case 5:
+		return !eq
+	case 6:
+		return !lt
+	case 7:
+		return true
+	}
+	return false
+}
+
+// bop combines predicate-style masks: the bop table AND, OR, XOR.
+func bop(op uint8, x, y uint32) uint32 {
+	switch op {
+	case 1:
+		return x | y
+	case 2:
+		return x ^ y
+	}
+	return x & y
+}
+
+// isetp: P = (a cmp b) bop p, Q = !(a cmp b) bop p.
+func (k *Kernel) isetp(regs []uint32, o *op, mask uint32, sc *scratch) {
+	t := k.icmpMask(regs, o, mask, sc)
+	p := pred(regs, &o.s[2])
+	setPred(regs, &o.d, mask, bop(o.sub2, t, p))
+	setPred(regs, &o.d2, mask, bop(o.sub2, ^t, p))
+}
+
+// iset: the comparison combined with p as a register: all ones (or 1 with
+// .BF) when it holds, else 0.
+func (k *Kernel) iset(regs []uint32, o *op, mask uint32, sc *scratch) {
+	t := bop(o.sub2, k.icmpMask(regs, o, mask, sc), pred(regs, &o.s[2]))
+	on := ^uint32(0)
+	if o.flags&fBF != 0 {
+		on = 0x3f800000
+	}
+	r := &sc.r
+	for l := range r {
+		r[l] = 0
+		if t>>l&1 != 0 {
+			r[l] = on
+		}
+	}
+	write(regs, dstRow(&o.d, 0), mask, r)
+	if o.flags&fCCOut != 0 {
+		var z, s uint32
+		for l := range r {
+			if r[l] == 0 {
+				z |= 1 << l
+			}
+			if int32(r[l]) < 0 {
+				s |= 1 << l
+			}
+		}
+		setCC(regs, mask, z, s, 0, 0)
+	}
+}
+
+// icmpMask is the lanes of mask where a cmp b holds (.X: extended by the
+// condition code).
+func (k *Kernel) icmpMask(regs []uint32, o *op, mask uint32, sc *scratch) uint32 {
+	a := k.row(regs, &o.s[0], mask, &sc.a)
+	b := k.row(regs, &o.s[1], mask, &sc.b)
+	unsigned := o.flags&fU32 != 0
+	var t uint32
+	if o.flags&fX != 0 {
+		cf := regs[rowFlags*32+flagC]
+		zf := regs[rowFlags*32+flagZ]
+		for l := range 32 {
+			if icmpX(o.sub, a[l], b[l], unsigned, cf>>l&1 != 0, zf>>l&1 != 0) {
+				t |= 1 << l
+			}
+		}
+		return t
+	}
+	// lt and eq masks in one pass (signed order: flip the sign bits), then
+	// the comparison as a combination of them
+	var lt, eq uint32
+	flip := uint32(0x80000000)
+	if unsigned {
+		flip = 0
+	}
+	for l := range 32 {
+		x, y := a[l]^flip, b[l]^flip
+		if x < y {
+			lt |= 1 << l
+		}
+		if x == y {
+			eq |= 1 << l
+		}
+	}
+	switch o.sub & 7 {
+	case 1:
+		return lt
+	case 2:
+		return eq
+	case 3:
+		return lt | eq
+	case 4:
+		return ^(lt | eq)
+	case 5:
+		return ^eq
+	case 6:
+		return ^lt
+	case 7:
+		return ^uint32(0)
+	}
+	return 0
+}
+
+// ialuCC is the general path of the integer instructions that read or
+// write the condition code (.X, .CC) or saturate. Adds and multiply-adds
+// produce carry and overflow; the others set only zero and sign (LOP.X
+// chains the zero flag: zero only when the previous word was zero too).
+func (k *Kernel) ialuCC(w *emu.Warp, o *op, mask uint32, sc *scratch) {
+	regs := w.Regs
+	switch o.kind {
+	case kIadd, kIscadd, kImad:
+	default:
+		plain := *o
+		plain.flags &^= fCCOut | fX | fSAT
+		k.ialu(w, &plain, mask, sc)
+		if o.flags&fCCOut != 0 {
+			row := (*lanes)(regs[dstRow(&o.d, 0)*32:])
+			var z, s uint32
+			for l := range row {
+				if row[l] == 0 {
+					z |= 1 << l
+				}
+				if int32(row[l]) < 0 {
+					s |= 1 << l
+				}
+			}
+			if o.kind == kLop && o.flags&fX != 0 {
+				z &= regs[rowFlags*32+flagZ]
+			}
+			setCC(regs, mask, z, s, 0, 0)
+		}
+		return
+	}
+	a := k.row(regs, &o.s[0], mask, &sc.a)
+	b := k.row(regs, &o.s[1], mask, &sc.b)
+	c := &zeroLanes
+	if o.s[2].kind != oNone {
+		c = k.row(regs, &o.s[2], mask, &sc.c)
+	}
+	cf := regs[rowFlags*32+flagC]
+	r := &sc.r
+	var zOut, sOut, cOut, oOut uint32
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		cin := cf >> l & 1
+		var res uint32
+		var carry, ov bool
+		switch o.kind {
+		case kIadd:
+			x, y := a[l], b[l]
+			var c0 uint32
+			if o.s[0].neg {
+				x, c0 = ^x, c0+1
+			}
+			if o.s[1].neg {
+				y, c0 = ^y, c0+1
+			}
+			if o.flags&fX != 0 {
+				c0 = cin
+			}
+			s := uint64(x) + uint64(y) + uint64(c0)
+			res, carry = uint32(s), s>>32 != 0
+			ov = (x^res)&(y^res)>>31 != 0
+			if o.flags&fSAT != 0 && ov {
+				if int32(x) < 0 {
+					res = 0x80000000
+				} else {
+					res = 0x7fffffff
+				}
+			}
+		case kIscadd:
+			x, y := a[l], b[l]
+			if o.s[0].neg {
+				x = -x
+			}
+			if o.s[1].neg {
+				y = -y
+			}
+			x <<= o.sub & 31
+			s := uint64(x) + uint64(y)
+			res, carry = uint32(s), s>>32 != 0
+			ov = (x^res)&(y^res)>>31 != 0
+		case kImad:
+			if o.flags&fX == 0 {
+				cin = 0
+			}
+			res, carry, ov = imad(a[l], b[l], c[l], cin, o)
+			if o.flags&fSAT != 0 && ov {
+				if int32(res) >= 0 {
+					res = 0x80000000
+				} else {
+					res = 0x7fffffff
+				}
+			}
+		}
+		r[l] = res
+		if res == 0 {
+			zOut |= 1 << l
+		}
+		if int32(res) < 0 {
+			sOut |= 1 << l
+		}
+		if carry {
+			cOut |= 1 << l
+		}
+		if ov {
+			oOut |= 1 << l
+		}
+	}
+	write(regs, dstRow(&o.d, 0), mask, r)
+	if o.flags&fCCOut != 0 {
+		setCC(regs, mask, zOut, sOut, cOut, oOut)
+	}
+}

@@ -1,0 +1,555 @@
+package fermi
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"sync"
+	"unsafe"
+
+	"github.com/gpuisa/gpuisa/emu"
+)
+
+// Generic addresses (LD, ST, LDU, ATOM, RED, LDLK, STUL): sm_2x maps a
+// window of the generic address space onto the block's shared memory and
+// another onto the thread's local memory; the rest is global memory. The
+// windows are where nouveau's Fermi compute setup puts them (the
+// SHARED_BASE and LOCAL_BASE methods of nvc0_compute.c: 0xfe << 24 and
+// 0xff << 24), which is also what S2R SR_SWINLO / SR_LWINLO return here;
+// NVIDIA's driver does not document its choice. Global memory is the
+// launch's dense region at address 0 (its buffers start at 0x100), in 32-
+// and 64-bit builds alike.
+const (
+	SharedWindow = 0xfe000000
+	LocalWindow  = 0xff000000
+	WindowSize   = 1 << 24
+)
+
+// address is lane l's address of memory operand m: 32 bits, or (wide, a
+// .E access) the 64-bit register pair plus the offset.
+func address(regs []uint32, m *opnd, wide bool, l int) uint64 {
+	base := uint64(regs[int(m.row)*32+l])
+	if m.row == rowRZ {
+		base = 0
+	}
+	if wide {
+		if m.row != rowRZ {
+			base |= uint64(hiReg(regs, int(m.row), l)) << 32
+		}
+		return base + uint64(m.imm)
+	}
+	return uint64(uint32(base + uint64(m.imm)))
+}
+
+// generic resolves a generic address to a memory and an offset in it.
+func (k *Kernel) generic(b *emu.Block, w *emu.Warp, addr uint64, l int, local *emu.Memory) (*emu.Memory, uint64, error) {
+	switch {
+	case addr >= SharedWindow && addr < SharedWindow+WindowSize:
+		return &b.Shared, addr - SharedWindow, nil
+	case addr >= LocalWindow && addr < LocalWindow+WindowSize:
+		if err := k.localOf(w, l, local); err != nil {
+			return nil, 0, err
+		}
+		return local, addr - LocalWindow, nil
+	}
+	return k.Global, addr, nil
+}
+
+// laneMem is the memory and address lane l's access of operand m goes to.
+func (k *Kernel) laneMem(b *emu.Block, w *emu.Warp, o *op, m *opnd, wide bool, l int, local *emu.Memory) (*emu.Memory, uint64, error) {
+	regs := w.Regs
+	switch {
+	case o.kind == kLds || o.kind == kSts || (o.kind == kStul || o.kind == kLdlk) && o.flags&fShared != 0:
+		return &b.Shared, address(regs, m, false, l), nil
+	}
+	switch o.kind {
+	case kLdl, kStl:
+		if err := k.localOf(w, l, local); err != nil {
+			return nil, 0, err
+		}
+		return local, address(regs, m, false, l), nil
+	case kLdc:
+		return &k.Const[m.bank], address(regs, m, false, l), nil
+	}
+	return k.generic(b, w, address(regs, m, wide, l), l, local)
+}
+
+// extend sign-extends a loaded 8- or 16-bit value when signed.
+func extend(v uint64, size uint8, signed bool) uint32 {
+	if !signed {
+		return uint32(v)
+	}
+	switch size {
+	case 1:
+		return uint32(int32(int8(v)))
+	case 2:
+		return uint32(int32(int16(v)))
+	}
+	return uint32(v)
+}
+
+// mem runs the loads and stores.
+func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
+	regs := w.Regs
+	local := emu.Memory{Space: emu.Local}
+	switch o.kind {
+	case kLdLdu:
+		// both loads read before either register is written
+		var lo, hi [32][4]uint32
+		ldKind := kLd
+		if o.flags&fShared != 0 {
+			ldKind = kLds
+		}
+		if err := k.loadLanes(b, w, ldKind, &o.s[0], o.size, o.sub != 0, o.flags&fE != 0 && o.flags&fShared == 0, mask, &local, &lo); err != nil {
+			return err
+		}
+		wideU := o.flags&fUniform != 0 || o.flags&fShared != 0 && o.flags&fE != 0
+		if err := k.loadLanes(b, w, kLd, &o.s[1], o.size2, o.sub2 != 0, wideU, mask, &local, &hi); err != nil {
+			return err
+		}
+		putLanes(regs, &o.d, o.size, mask, &lo)
+		putLanes(regs, &o.d2, o.size2, mask, &hi)
+		return nil
+	case kLd, kLds, kLdl, kLdc, kLdlk:
+		m := &o.s[0]
+		if o.size == 4 && o.kind != kLdlk {
+			if k.load32Fast(b, w, o, m, mask, sc) {
+				return nil
+			}
+		}
+		var vals [32][4]uint32
+		if o.kind == kLdlk {
+			return k.loadLock(b, w, o, mask, sc, &local)
+		}
+		if err := k.loadLanes(b, w, o.kind, m, o.size, o.flags&fSigned != 0, o.flags&fE != 0, mask, &local, &vals); err != nil {
+			return err
+		}
+		putLanes(regs, &o.d, o.size, mask, &vals)
+		return nil
+	}
+	// stores
+	m := &o.s[0]
+	if o.size == 4 && o.kind != kStul && k.store32Fast(b, w, o, m, mask) {
+		return nil
+	}
+	size := int(o.size)
+	words := max(1, size/4)
+	v := &o.s[1]
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		mem, addr, err := k.laneMem(b, w, o, m, o.flags&fE != 0, l, &local)
+		if err != nil {
+			return &laneErr{l, err}
+		}
+		if o.kind == kStul {
+			k.unlock(b, w, o, mem, addr, l, sc)
+		}
+		if size <= 8 {
+			x := uint64(srcWord(regs, v, 0, l))
+			if size == 8 {
+				x |= uint64(srcWord(regs, v, 1, l)) << 32
+			}
+			if err := mem.Store(addr, size, x); err != nil {
+				return &laneErr{l, err}
+			}
+			continue
+		}
+		buf, err := mem.Slice(addr, size, true)
+		if err != nil {
+			return &laneErr{l, err}
+		}
+		for i := range words {
+			binary.LittleEndian.PutUint32(buf[4*i:], srcWord(regs, v, i, l))
+		}
+	}
+	return nil
+}
+
+// srcWord is word i of a multi-register source in lane l (RZ and past R62: 0).
+func srcWord(regs []uint32, v *opnd, i, l int) uint32 {
+	if v.kind != oReg {
+		return 0
+	}
+	r := int(v.row) + i
+	if v.row == rowRZ || r >= rowRZ {
+		return 0
+	}
+	return regs[r*32+l]
+}
+
+// loadLanes reads the lanes of mask into vals (words of each access).
+func (k *Kernel) loadLanes(b *emu.Block, w *emu.Warp, kd kind, m *opnd, size uint8, signed, wide bool, mask uint32,
+	local *emu.Memory, vals *[32][4]uint32) error {
+	tmp := op{kind: kd}
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		mem, addr, err := k.laneMem(b, w, &tmp, m, wide, l, local)
+		if err != nil {
+			return &laneErr{l, err}
+		}
+		if size <= 8 {
+			v, err := mem.Load(addr, int(size))
+			if err != nil {
+				return &laneErr{l, err}
+			}
+			vals[l][0] = extend(v, size, signed)
+			vals[l][1] = uint32(v >> 32)
+			continue
+		}
+		buf, err := mem.Slice(addr, int(size), false)
+		if err != nil {
+			return &laneErr{l, err}
+		}
+		for i := range 4 {
+			vals[l][i] = binary.LittleEndian.Uint32(buf[4*i:])
+		}
+	}
+	return nil
+}
+
+// putLanes writes loaded words to the destination registers.
+func putLanes(regs []uint32, d *opnd, size uint8, mask uint32, vals *[32][4]uint32) {
+	words := max(1, int(size)/4)
+	for i := range words {
+		row := dstRow(d, i) * 32
+		for mm := mask; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros32(mm)
+			regs[row+l] = vals[l][i]
+		}
+	}
+}
+
+// load32Fast is a 32-bit load whose lanes all fall in one dense memory
+// (shared, constant, or global below the windows): false sends the
+// instruction the general way.
+func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32, sc *scratch) bool {
+	data, limit, ok := k.dense32(b, o, m)
+	if !ok {
+		return false
+	}
+	regs := w.Regs
+	base := (*lanes)(regs[int(m.row)*32:])
+	off := uint32(m.imm)
+	r := &sc.r
+	p := unsafe.Pointer(unsafe.SliceData(data))
+	if mask == ^uint32(0) {
+		var bad uint32
+		for l := range r {
+			a := base[l] + off
+			if a > limit {
+				bad = 1
+				a = 0
+			}
+			bad |= a & 3
+			// in bounds (a bad lane reads word 0 and is thrown away below):
+			// read the little-endian word in place
+			r[l] = *(*uint32)(unsafe.Add(p, a&^3))
+		}
+		if bad != 0 {
+			return false
+		}
+		*(*lanes)(regs[dstRow(&o.d, 0)*32:]) = *r
+		return true
+	}
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		a := base[l] + off
+		if a > limit || a&3 != 0 {
+			return false
+		}
+		r[l] = *(*uint32)(unsafe.Add(p, a))
+	}
+	write(regs, dstRow(&o.d, 0), mask, r)
+	return true
+}
+
+// dense32 is the memory a 32-bit access of o goes to when it is one dense
+// region, and the highest address a word can start at.
+func (k *Kernel) dense32(b *emu.Block, o *op, m *opnd) (data []byte, limit uint32, ok bool) {
+	var mem *emu.Memory
+	switch o.kind {
+	case kLds, kSts:
+		mem = &b.Shared
+	case kLdc:
+		mem = &k.Const[m.bank]
+	case kLd, kSt:
+		if o.flags&fE != 0 {
+			return nil, 0, false
+		}
+		mem = k.Global
+	default:
+		return nil, 0, false
+	}
+	data = mem.Data
+	if len(data) < 4 {
+		return nil, 0, false
+	}
+	n := uint64(len(data)) - 4
+	if o.kind == kLd || o.kind == kSt {
+		n = min(n, SharedWindow-4) // generic addresses from the windows on are not global
+	}
+	return data, uint32(min(n, 1<<32-1)), true
+}
+
+// store32Fast is load32Fast's counterpart for 32-bit stores.
+func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
+	data, limit, ok := k.dense32(b, o, m)
+	if !ok {
+		return false
+	}
+	regs := w.Regs
+	base := (*lanes)(regs[int(m.row)*32:])
+	off := uint32(m.imm)
+	v := (*lanes)(regs[int(o.s[1].row)*32:])
+	if o.s[1].kind != oReg {
+		v = &zeroLanes
+	}
+	p := unsafe.Pointer(unsafe.SliceData(data))
+	// check every lane first: a faulting lane must leave memory untouched
+	var bad uint32
+	if mask == ^uint32(0) {
+		for l := range base {
+			a := base[l] + off
+			bad |= a&3 | b2u(a > limit)
+		}
+		if bad != 0 {
+			return false
+		}
+		for l := range base {
+			*(*uint32)(unsafe.Add(p, base[l]+off)) = v[l]
+		}
+		return true
+	}
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		a := base[bits.TrailingZeros32(mm)] + off
+		bad |= a&3 | b2u(a > limit)
+	}
+	if bad != 0 {
+		return false
+	}
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		*(*uint32)(unsafe.Add(p, base[l]+off)) = v[l]
+	}
+	return true
+}
+
+// atom runs ATOM (returning the old value) and RED on generic addresses;
+// the lanes apply in lane order, atomically with respect to other blocks.
+func (k *Kernel) atom(b *emu.Block, w *emu.Warp, o *op, mask uint32) error {
+	regs := w.Regs
+	local := emu.Memory{Space: emu.Local}
+	var olds [32][2]uint32
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		mem, addr, err := k.generic(b, w, address(regs, &o.s[0], o.flags&fE != 0, l), l, &local)
+		if err != nil {
+			return &laneErr{l, err}
+		}
+		if o.size == 8 {
+			x := uint64(srcWord(regs, &o.s[1], 0, l)) | uint64(srcWord(regs, &o.s[1], 1, l))<<32
+			y := uint64(srcWord(regs, &o.s[2], 0, l)) | uint64(srcWord(regs, &o.s[2], 1, l))<<32
+			op := map[uint8]emu.AtomicOp{atomAdd: emu.AtomAdd, atomExch: emu.AtomExch, atomCAS: emu.AtomCAS}[o.sub]
+			old, err := mem.Atomic64(addr, op, x, y)
+			if err != nil {
+				return &laneErr{l, err}
+			}
+			olds[l] = [2]uint32{uint32(old), uint32(old >> 32)}
+			continue
+		}
+		x, y := srcWord(regs, &o.s[1], 0, l), srcWord(regs, &o.s[2], 0, l)
+		var old uint32
+		if o.flags&fFloat != 0 {
+			old, err = atomicFAdd(mem, addr, x)
+		} else {
+			old, err = mem.Atomic32(addr, atomicOp(o.sub, o.flags&fSignedAtom != 0), x, y)
+		}
+		if err != nil {
+			return &laneErr{l, err}
+		}
+		olds[l][0] = old
+	}
+	if o.kind == kAtom {
+		for i := range int(o.size) / 4 {
+			row := dstRow(&o.d, i) * 32
+			for mm := mask; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm)
+				regs[row+l] = olds[l][i]
+			}
+		}
+	}
+	return nil
+}
+
+// atomicOp maps the atomop table to the engine's operations.
+func atomicOp(sub uint8, signed bool) emu.AtomicOp {
+	switch sub {
+	case atomMin:
+		if signed {
+			return emu.AtomMinS
+		}
+		return emu.AtomMinU
+	case atomMax:
+		if signed {
+			return emu.AtomMaxS
+		}
+		return emu.AtomMaxU
+	}
+	return [...]emu.AtomicOp{atomAdd: emu.AtomAdd, atomInc: emu.AtomInc, atomDec: emu.AtomDec, atomAnd: emu.AtomAnd,
+		atomOr: emu.AtomOr, atomXor: emu.AtomXor, atomExch: emu.AtomExch, atomCAS: emu.AtomCAS}[sub]
+}
+
+// atomicFAdd adds a float atomically (denormals flushed, rounding to
+// nearest: .ADD.F32.FTZ.RN) with a compare-and-swap loop.
+func atomicFAdd(mem *emu.Memory, addr uint64, x uint32) (uint32, error) {
+	for {
+		old, err := mem.Load(addr, 4)
+		if err != nil {
+			return 0, err
+		}
+		f := fadd32(math.Float32frombits(flush32(uint32(old))), math.Float32frombits(flush32(x)), 0)
+		nv := fout(f, fFTZ)
+		got, err := mem.Atomic32(addr, emu.AtomCAS, uint32(old), nv)
+		if err != nil {
+			return 0, err
+		}
+		if got == uint32(old) {
+			return got, nil
+		}
+	}
+}
+
+// globalLocks are the words of global memory locked by LDLK, for every
+// block of a launch.
+type globalLocks struct {
+	mu    sync.Mutex
+	owner map[uint64]uint64 // address -> block<<32 | thread, +1
+}
+
+var errLockSpace = errors.New("lock outside global and shared memory")
+
+// loadLock is LDLK/LDSLK: each lane, in lane order, loads the word and
+// takes its lock unless another thread holds it; the predicate says
+// whether it got it.
+func (k *Kernel) loadLock(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch, local *emu.Memory) error {
+	regs := w.Regs
+	var got uint32
+	var vals [32][4]uint32
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		var mem *emu.Memory
+		var addr uint64
+		var err error
+		if o.flags&fShared != 0 {
+			mem, addr = &b.Shared, address(regs, &o.s[0], false, l)
+		} else {
+			mem, addr, err = k.generic(b, w, address(regs, &o.s[0], o.flags&fE != 0, l), l, local)
+			if err != nil {
+				return &laneErr{l, err}
+			}
+		}
+		owner := uint64(b.Index)<<32 | uint64(w.Index*32+l) + 1
+		if k.lock(mem, addr, owner, b, sc) {
+			got |= 1 << l
+		}
+		v, err := mem.Load(addr, int(min(o.size, 8)))
+		if err != nil {
+			return &laneErr{l, err}
+		}
+		vals[l][0], vals[l][1] = extend(v, o.size, o.flags&fSigned != 0), uint32(v>>32)
+	}
+	putLanes(regs, &o.d, o.size, mask, &vals)
+	setPred(regs, &o.d2, mask, got)
+	return nil
+}
+
+// lock takes the lock of the word at addr for owner; false when another
+// owner holds it.
+func (k *Kernel) lock(mem *emu.Memory, addr, owner uint64, b *emu.Block, sc *scratch) bool {
+	if mem.Space == emu.Shared {
+		if sc.locks == nil {
+			sc.locks = map[lockKey]uint32{}
+		}
+		key := lockKey{true, addr}
+		if h, ok := sc.locks[key]; ok && uint64(h) != owner&0xffffffff {
+			return false
+		}
+		sc.locks[key] = uint32(owner)
+		return true
+	}
+	k.glocks.mu.Lock()
+	defer k.glocks.mu.Unlock()
+	if k.glocks.owner == nil {
+		k.glocks.owner = map[uint64]uint64{}
+	}
+	if h, ok := k.glocks.owner[addr]; ok && h != owner {
+		return false
+	}
+	k.glocks.owner[addr] = owner
+	return true
+}
+
+// unlock releases the lock of the word a store-and-unlock writes.
+func (k *Kernel) unlock(b *emu.Block, w *emu.Warp, o *op, mem *emu.Memory, addr uint64, l int, sc *scratch) {
+	if mem.Space == emu.Shared {
+		delete(sc.locks, lockKey{true, addr})
+		return
+	}
+	k.glocks.mu.Lock()
+	delete(k.glocks.owner, addr)
+	k.glocks.mu.Unlock()
+}
+
+// Texture is a buffer texture (tex1Dfetch): elements of Channels 32-bit
+// words at Addr in global memory.
+type Texture struct {
+	Name     string
+	Addr     uint64
+	Elements uint64
+	Channels int
+}
+
+// tld is TLD.LZ of a 1D buffer texture: each lane fetches the element its
+// register indexes (0 outside the texture, as tex1Dfetch does) and writes
+// the channels the mask enables to consecutive registers.
+func (k *Kernel) tld(w *emu.Warp, o *op, mask uint32) error {
+	regs := w.Regs
+	slot := int(o.sub)
+	if slot >= len(k.Textures) {
+		return fmt.Errorf("texture %d is not bound (the launch has %d buffer textures)", slot, len(k.Textures))
+	}
+	t := &k.Textures[slot]
+	var vals [32][4]uint32
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		i := uint64(regs[int(o.s[0].row)*32+l])
+		if o.s[0].row == rowRZ {
+			i = 0
+		}
+		if i >= t.Elements {
+			continue
+		}
+		for c := range t.Channels {
+			v, err := k.Global.Load(t.Addr+(i*uint64(t.Channels)+uint64(c))*4, 4)
+			if err != nil {
+				return &laneErr{l, err}
+			}
+			vals[l][c] = uint32(v)
+		}
+	}
+	n := 0
+	for c := range 4 {
+		if o.lanes>>c&1 == 0 {
+			continue
+		}
+		row := dstRow(&o.d, n) * 32
+		n++
+		for mm := mask; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros32(mm)
+			regs[row+l] = vals[l][c]
+		}
+	}
+	return nil
+}
