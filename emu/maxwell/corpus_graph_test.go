@@ -40,6 +40,34 @@ func bfsRef(rowptr, cols []int32, src int) []int32 {
 	return dist
 }
 
+// bfsStart is the frontier BFS's state before level 0: every distance -1
+// but the source's, the source alone in the queue (two halves), the
+// level populations with 1 at level 0.
+func bfsStart(n, src int) (dist, queue, counts []int32) {
+	dist = make([]int32, n)
+	for i := range dist {
+		dist[i] = -1
+	}
+	dist[src] = 0
+	queue = make([]int32, 2*n)
+	queue[0] = int32(src)
+	counts = make([]int32, n+2)
+	counts[0] = 1
+	return dist, queue, counts
+}
+
+// bfsMaskStart is Rodinia's BFS state before the first level: the source
+// masked and visited at cost 0, every other cost 1<<30.
+func bfsMaskStart(n, src int) (mask, visited []byte, cost []int32) {
+	mask, visited = make([]byte, n), make([]byte, n)
+	cost = make([]int32, n)
+	for i := range cost {
+		cost[i] = 1 << 30
+	}
+	mask[src], visited[src], cost[src] = 1, 1, 0
+	return mask, visited, cost
+}
+
 // TestCorpusBFS: the frontier-queue BFS, one launch per level until the
 // next frontier is empty (the host reads counts[level+1], as a host loop does).
 func TestCorpusBFS(t *testing.T) {
@@ -47,15 +75,7 @@ func TestCorpusBFS(t *testing.T) {
 		rng := rand.New(rand.NewPCG(301, 1))
 		const n, src = 3000, 5
 		rowptr, cols := randomGraph(rng, n, 4)
-		dist := make([]int32, n)
-		for i := range dist {
-			dist[i] = -1
-		}
-		dist[src] = 0
-		queue := make([]int32, 2*n)
-		queue[0] = src
-		counts := make([]int32, n+2)
-		counts[0] = 1
+		dist, queue, counts := bfsStart(n, src)
 		d.alloc("rowptr", fromI32(rowptr))
 		d.alloc("cols", fromI32(cols))
 		d.alloc("dist", fromI32(dist))
@@ -92,12 +112,7 @@ func TestCorpusBFSMask(t *testing.T) {
 		rng := rand.New(rand.NewPCG(302, 1))
 		const n, src = 2000, 0
 		rowptr, cols := randomGraph(rng, n, 4)
-		mask, visited := make([]byte, n), make([]byte, n)
-		cost := make([]int32, n)
-		for i := range cost {
-			cost[i] = 1 << 30
-		}
-		mask[src], visited[src], cost[src] = 1, 1, 0
+		mask, visited, cost := bfsMaskStart(n, src)
 		d.alloc("rowptr", fromI32(rowptr))
 		d.alloc("cols", fromI32(cols))
 		d.alloc("mask", mask)

@@ -139,15 +139,7 @@ func TestSeqBFS(t *testing.T) {
 		rng := rand.New(rand.NewPCG(312, 1))
 		const n, src = 2000, 3
 		rowptr, cols := randomGraph(rng, n, 4)
-		dist := make([]int32, n)
-		for i := range dist {
-			dist[i] = -1
-		}
-		dist[src] = 0
-		queue := make([]int32, 2*n)
-		queue[0] = src
-		counts := make([]int32, n+2)
-		counts[0] = 1
+		dist, queue, counts := bfsStart(n, src)
 		want := bfsRef(rowptr, cols, src)
 		levels := 0
 		for _, d := range want {
@@ -182,12 +174,7 @@ func TestSeqBFSMask(t *testing.T) {
 		rng := rand.New(rand.NewPCG(313, 1))
 		const n, src = 1500, 0
 		rowptr, cols := randomGraph(rng, n, 4)
-		mask, visited := make([]byte, n), make([]byte, n)
-		cost := make([]int32, n)
-		for i := range cost {
-			cost[i] = 1 << 30
-		}
-		mask[src], visited[src], cost[src] = 1, 1, 0
+		mask, visited, cost := bfsMaskStart(n, src)
 		want := bfsRef(rowptr, cols, src)
 		for i, v := range want {
 			if v < 0 {
@@ -267,13 +254,7 @@ func TestSeqWhileLimit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(312, 1))
 	const n = 500
 	rowptr, cols := randomGraph(rng, n, 4)
-	dist := make([]int32, n)
-	for i := range dist {
-		dist[i] = -1
-	}
-	dist[0] = 0
-	counts := make([]int32, n+2)
-	counts[0] = 1
+	dist, _, counts := bfsStart(n, 0)
 	dir := t.TempDir()
 	for name, data := range map[string][]byte{"rowptr.bin": fromI32(rowptr), "cols.bin": fromI32(cols), "dist.bin": fromI32(dist),
 		"counts.bin": fromI32(counts)} {

@@ -29,22 +29,11 @@ func relaunchJob(tb testing.TB) (*emu.Device, *emu.Job) {
 	return dev, j
 }
 
-// BenchmarkRelaunch is the cost of a launch after the first on a device.
+// BenchmarkRelaunch is the cost of a launch after the first on a device
+// (cpu-us/op: the machine is shared, CPU time is what a launch costs).
 func BenchmarkRelaunch(b *testing.B) {
 	dev, j := relaunchJob(b)
-	b.ReportAllocs()
-	var insts int64
-	start := benchcpu.Now()
-	for b.Loop() {
-		res, err := dev.Run(j)
-		if err != nil {
-			b.Fatal(err)
-		}
-		insts = res.Stats.WarpInsts
-	}
-	b.ReportMetric(float64(insts), "warp-insts/launch")
-	// the machine is shared: CPU time is what a launch costs
-	b.ReportMetric(float64((benchcpu.Now()-start).Microseconds())/float64(b.N), "cpu-us/launch")
+	benchJob(b, dev, j)
 }
 
 // TestDeviceVariablesPersist: a program's __device__ variables keep their

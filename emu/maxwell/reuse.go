@@ -123,24 +123,10 @@ func (k *Kernel) resolveShared(img *Image) {
 	c := &r.resolved
 	if c.prog == k.Prog && c.keys != nil {
 		i, same := 0, true
-		for oi := range k.Prog.ops {
-			o := &k.Prog.ops[oi]
-			if o.kind == kLdc {
-				continue
-			}
-			for j := range o.s {
-				if x := &o.s[j]; x.kind == oConst {
-					if i >= len(c.keys) || c.keys[i] != k.constValue(x) {
-						same = false
-						break
-					}
-					i++
-				}
-			}
-			if !same {
-				break
-			}
-		}
+		k.constOperands(func(x *opnd) {
+			same = same && i < len(c.keys) && c.keys[i] == k.constValue(x)
+			i++
+		})
 		if same && i == len(c.keys) {
 			k.ops, k.bcast, k.fuse = c.ops, c.bcast, c.fuse
 			return
@@ -149,7 +135,13 @@ func (k *Kernel) resolveShared(img *Image) {
 	k.resolve()
 	k.fuse = k.fusions()
 	c.prog, c.ops, c.bcast, c.fuse = k.Prog, k.ops, k.bcast, k.fuse
-	c.keys = c.keys[:0]
+	c.keys = []uint64{}
+	k.constOperands(func(x *opnd) { c.keys = append(c.keys, k.constValue(x)) })
+}
+
+// constOperands calls f with each constant operand resolve gives a value
+// (every c[bank][offset] but LDC's address), in program order.
+func (k *Kernel) constOperands(f func(x *opnd)) {
 	for oi := range k.Prog.ops {
 		o := &k.Prog.ops[oi]
 		if o.kind == kLdc {
@@ -157,12 +149,9 @@ func (k *Kernel) resolveShared(img *Image) {
 		}
 		for j := range o.s {
 			if x := &o.s[j]; x.kind == oConst {
-				c.keys = append(c.keys, k.constValue(x))
+				f(x)
 			}
 		}
-	}
-	if c.keys == nil {
-		c.keys = []uint64{}
 	}
 }
 

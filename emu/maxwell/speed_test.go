@@ -68,6 +68,7 @@ func benchJob(b *testing.B, dev *emu.Device, j *emu.Job) {
 	b.ReportMetric(float64(insts)/secs/1e6, "Mwarpinst/s")
 	if cpu := (benchcpu.Now() - cpu0).Seconds(); cpu > 0 {
 		b.ReportMetric(float64(insts)/cpu/1e6, "Mwarpinst/cpu-s")
+		b.ReportMetric(cpu*1e6/float64(b.N), "cpu-us/op")
 	}
 	b.ReportMetric(float64(insts)/float64(b.N), "warpinst/op")
 }
