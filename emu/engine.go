@@ -76,6 +76,8 @@ type Block struct {
 	Trace io.Writer
 	// ISA-owned per-block state (e.g. a reused scratch area).
 	Aux any
+	// Probe, when not nil, sees every instruction (fault injection).
+	Probe Probe
 }
 
 // Fault builds a Fault for lane of w at the instruction at pc.
@@ -328,129 +330,13 @@ func newBlock(cfg Config, x Exec) *Block {
 }
 
 func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
-	b.Index, b.ID, b.Steps, b.Epoch = index, cfg.Grid.At(index), 0, 0
-	b.Check = cfg.Checker
-	if b.Check != nil {
-		b.Check.startBlock(index)
+	r := BlockRun{cfg: cfg, x: x, B: b}
+	if err := r.Start(index); err != nil {
+		return err
 	}
-	b.bars = [NumBarriers]barrier{}
-	clear(b.Shared.Data)
-	b.Trace = nil
-	traceBlock := cfg.Trace != nil && (cfg.TraceBlock < 0 || cfg.TraceBlock == index)
-	nthreads := cfg.Block.Count()
-	for i := range b.Warps {
-		w := &b.Warps[i]
-		// registers are the ISA's to initialise (InitWarp), so that it can
-		// clear only the rows a program uses
-		regs, local, stack := w.Regs, w.Local, w.Stack[:0]
-		clear(local)
-		*w = Warp{Index: i, Regs: regs, Local: local, Stack: stack}
-		lanes := min(WarpSize, nthreads-i*WarpSize)
-		w.Active = uint32(1<<lanes - 1)
-		w.Exited = ^w.Active
-	}
-	if err := x.InitBlock(b); err != nil {
-		return &Fault{Block: b.ID, Err: err}
-	}
-	for i := range b.Warps {
-		x.InitWarp(b, &b.Warps[i])
-	}
-	defer func() {
-		st.Blocks++
-		var steps int64
-		for i := range b.Warps {
-			w := &b.Warps[i]
-			st.Warps++
-			steps += w.Steps
-			st.ThreadInsts += w.ThreadSteps
-			st.Divergent += w.Divergent
-		}
-		st.WarpInsts += steps
-		if p := cfg.Progress; p != nil {
-			p.Blocks.Add(1)
-			p.Warps.Add(int64(len(b.Warps)))
-		}
-	}()
-	q := int64(quantum)
-	if cfg.Schedule.Interleave {
-		q = 1
-	}
-	px, _ := x.(ParallelExec)
-	tried := px == nil || cfg.parallel < 2 || len(b.Warps) < 2
-	after := cfg.WarpCoresAfter
-	if !tried && cfg.WarpCores == 0 {
-		// the rounds start with a copy of global memory: worth it for
-		// blocks that run long
-		after = max(after, int64(len(px.GlobalMemory().Data)>>lineShift))
-	}
-	for {
-		if !tried && b.Steps+1 >= after && b.idle() {
-			tried = true
-			if len(px.GlobalMemory().Segments) == 0 {
-				if done, err := runParallel(cfg, x, px, b, cfg.parallel); done {
-					return err
-				}
-			}
-		}
-		live, waiting := 0, 0
-		for k := range b.Warps {
-			i := k
-			if cfg.Schedule.Reverse {
-				i = len(b.Warps) - 1 - k
-			}
-			w := &b.Warps[i]
-			if w.Done {
-				continue
-			}
-			if !w.AtBarrier {
-				b.Trace = nil
-				if traceBlock && (cfg.TraceWarp < 0 || cfg.TraceWarp == i) {
-					b.Trace = cfg.Trace
-				}
-				budget := min(q, cfg.MaxSteps-b.Steps)
-				before := w.Steps
-				err := x.Run(b, w, budget)
-				b.Steps += w.Steps - before
-				if cfg.Progress != nil {
-					cfg.Progress.WarpInsts.Add(w.Steps - before)
-				}
-				if err != nil {
-					return err
-				}
-				if w.Fault != nil {
-					addr, text := x.Where(w.PC)
-					return &Fault{Block: b.ID, Thread: b.Dim.At(w.Index * WarpSize), Warp: w.Index, PC: addr, Inst: text, Err: w.Fault}
-				}
-				if b.Steps >= cfg.MaxSteps && !w.Done && !w.AtBarrier {
-					addr, text := x.Where(w.PC)
-					lane := firstLane(w.Active)
-					return b.Fault(w, lane, addr, text, fmt.Errorf("%w: %d warp-instructions in this block", ErrStepLimit, b.Steps))
-				}
-			}
-			if w.Done {
-				continue
-			}
-			live++
-			if w.AtBarrier {
-				waiting++
-			}
-		}
-		if live == 0 {
-			return nil
-		}
-		if waiting > 0 && !b.releaseBarriers(live) && waiting == live {
-			// every live warp waits and no barrier can complete
-			for i := range b.Warps {
-				if w := &b.Warps[i]; !w.Done {
-					addr, text := x.Where(w.PC - 1)
-					bar := &b.bars[w.Barrier]
-					return b.Fault(w, firstLane(w.Active), addr, text, fmt.Errorf(
-						"%w: all %d live warps wait; barrier %d has %d of %d arrivals", ErrDeadlock, live, w.Barrier,
-						bar.arrived, bar.needed(live)))
-				}
-			}
-		}
-	}
+	defer r.addStats(st)
+	_, err := r.Run(ToEnd)
+	return err
 }
 
 // NumBarriers is the number of named barriers per block.

@@ -34,8 +34,10 @@ func commands() []*command {
 	return []*command{
 		disCommand(),
 		asCommand(),
+		checkCommand(),
 		runCommand(),
 		launchCommand(),
+		injectCommand(),
 		archsCommand(),
 		versionCommand(),
 		helpCommand(),

@@ -11,6 +11,7 @@ import (
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/binfmt/fatbin"
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/internal/params"
 	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
@@ -150,50 +151,13 @@ func relocate(code []byte, relocs []Reloc, addr uint64) ([]byte, error) {
 // each value goes to the offset the cubin gives, else to the next naturally
 // aligned offset.
 func paramBytes(s *emu.Setup, img *Image) ([]byte, error) {
-	var args []emu.Arg
-	if s.Job != nil {
-		args = s.Job.Args
-	}
-	if img.Params != nil && len(args) != len(img.Params) {
-		return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(args), len(img.Params))
-	}
-	var out []byte
-	off := 0
-	for i, a := range args {
-		v := a.Bits
-		switch a.Kind {
-		case emu.ArgPtr:
-			place, ok := s.Buffers[a.Name]
-			if !ok {
-				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, a.Name)
-			}
-			v = place.Addr + GlobalBase
-		case emu.ArgTex, emu.ArgSurf:
-			h, err := s.Job.ImageHandle(a)
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			v = h
+	return params.Pack(s, img.Params, 8, func(i int, a emu.Arg) (uint64, error) {
+		if a.Kind == emu.ArgPtr {
+			addr, err := params.BufferAddr(s, a)
+			return addr + GlobalBase, err
 		}
-		n := a.Size(8)
-		if img.Params != nil {
-			cp := img.Params[i]
-			if int(cp.Size) != n {
-				return nil, fmt.Errorf("params[%d]: %d bytes, the kernel's parameter %d has %d", i, n, i, cp.Size)
-			}
-			off = int(cp.Offset)
-		} else {
-			off = (off + n - 1) &^ (n - 1)
-		}
-		if need := off + n; len(out) < need {
-			out = append(out, make([]byte, need-len(out))...)
-		}
-		for k := range n {
-			out[off+k] = byte(v >> (8 * k))
-		}
-		off += n
-	}
-	return out, nil
+		return s.Job.ImageHandle(a)
+	})
 }
 
 // NewKernel lowers the image's code and builds the launch's memory: bank 0

@@ -119,6 +119,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		sc = w.Aux.(*scratch) // a parallel round's (parallel.go)
 	}
 	regs := w.Regs
+	probe := b.Probe // fault injection's hook (nil: none); it is set between Run calls
 	for n := int64(0); n < budget; n++ {
 		if w.Done || w.AtBarrier || w.Fault != nil {
 			return nil
@@ -145,8 +146,11 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
 			k.traceBefore(b, w, o, mask, &sc.trace)
 		}
+		if probe != nil {
+			mask = probe.Before(b, w, pc, mask)
+		}
 		w.PC = pc + 1
-		if f := k.group(pc); f != fuseNone && mask == ^uint32(0) && b.Trace == nil && budget-n >= fuseLen[f] {
+		if f := k.group(pc); f != fuseNone && mask == ^uint32(0) && b.Trace == nil && probe == nil && budget-n >= fuseLen[f] {
 			k.runFused(w, o, f, pc)
 			n += fuseLen[f] - 1
 			continue
@@ -172,6 +176,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			}
 			k.locate(o, err)
 			return b.Fault(w, lane, p.addrs[pc], p.texts[pc], err)
+		}
+		if probe != nil {
+			probe.After(b, w, pc, mask)
 		}
 	}
 	return nil

@@ -3,6 +3,8 @@ package maxwell
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/gpuisa/gpuisa/emu/internal/fp"
 	"testing"
 )
 
@@ -76,9 +78,9 @@ func TestDirectedTiny(t *testing.T) {
 		{1, 0, math.Inf(1), 0, 3, math.NaN()},           // 0*inf
 		{2, 0x1p-1000, 0x1p-80, 0x1p-1074, 3, 2 * tiny}, // tiny + product
 	} {
-		got := directed64(c.rnd, c.x, c.y, c.z, c.kind)
+		got := fp.Round64([4]int{1: fp.Add, 2: fp.Mul, 3: fp.FMA}[c.kind], c.x, c.y, c.z, c.rnd)
 		if math.Float64bits(got) != math.Float64bits(c.want) && !(got != got && c.want != c.want) {
-			t.Errorf("directed64(%d, %g, %g, %g, %d) = %g, want %g", c.rnd, c.x, c.y, c.z, c.kind, got, c.want)
+			t.Errorf("mode %d of %g, %g, %g (kind %d) = %g, want %g", c.rnd, c.x, c.y, c.z, c.kind, got, c.want)
 		}
 	}
 }

@@ -66,6 +66,10 @@ func FuzzAssemble(f *testing.F) {
 	f.Add([]byte("        /*0008*/                   MOV R1, c[0x0][0x20] ;         /* 0x4c98078000870001 */\n"))
 	f.Add([]byte("/* 0x001fc400fe2007f1 */\nL: @P0 BRA L ;\nFFMA R3, R16.reuse, -R16, R5.reuse ;\nNOP;\n.word 0x1\n"))
 	f.Add([]byte("TEXS.LL.T RZ, R22, R36, R39, 0x52, 2D, RA ;\nDEPBAR.LE SB5, 0x1 ;\n"))
+	// control fields as text, VLIW braces, annotations, diagnostics
+	f.Add([]byte("[B01----:R-:W2:Y:S04] LDG.E R2, [R4] ;\n[B------:R-:W-:Y:S16] MOV R1, R2 ;\n"))
+	f.Add([]byte("/*0090*/ {   IADD R4.CC, R6, c[0x0][0x148] ;   /* 0x4c10800005270604 */\n/*0098*/  LDG.E R2, [R2]   }\n  /* 0xeed4200000070202 */\n"))
+	f.Add([]byte("SYNC (*\"BRANCH_TARGETS .L_x_2\"*);\nIADD.X.SAT R1, R2, 0x12345678 ;\nFADDD R1, R2, R3 ;\nx:\nx:\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		out, err := Assemble("fuzz.s", src, 52)
 		if len(out)%BundleSize != 0 {
