@@ -25,6 +25,8 @@ type BlockRun struct {
 	live, waiting int
 	done          bool
 	traceBlock    bool
+	// parallel rounds (parallel.go): tried once per block
+	triedParallel bool
 }
 
 // Until says where BlockRun.Run pauses: after Steps more warp-instructions
@@ -75,7 +77,13 @@ func NewBlockRun(cfg Config, x Exec) *BlockRun {
 func (r *BlockRun) Start(index int) error {
 	cfg, b := r.cfg, r.B
 	r.turn, r.left, r.live, r.waiting, r.done = 0, 0, 0, 0, false
-	b.Index, b.ID, b.Steps = index, cfg.Grid.At(index), 0
+	b.Index, b.ID, b.Steps, b.Epoch = index, cfg.Grid.At(index), 0, 0
+	b.Check = cfg.Checker
+	if b.Check != nil {
+		b.Check.startBlock(index)
+	}
+	px, _ := r.x.(ParallelExec)
+	r.triedParallel = px == nil || cfg.parallel < 2 || len(b.Warps) < 2
 	b.bars = [NumBarriers]barrier{}
 	clear(b.Shared.Data)
 	b.Trace = nil
@@ -115,7 +123,24 @@ func (r *BlockRun) Run(u Until) (bool, error) {
 	turn, left := r.turn, r.left
 	defer func() { r.turn, r.left = turn, left }()
 	var ran int64
+	q := int64(quantum)
+	if cfg.Schedule.Interleave {
+		q = 1
+	}
+	// the warp whose turn it is (the last first with Schedule.Reverse)
+	warpAt := func(turn int) int {
+		if cfg.Schedule.Reverse {
+			return len(b.Warps) - 1 - turn
+		}
+		return turn
+	}
 	for {
+		if turn == 0 && left == 0 && !r.triedParallel && u == ToEnd && b.Probe == nil {
+			if done, err := r.tryParallel(); done || err != nil {
+				r.done = done
+				return done, err
+			}
+		}
 		if turn == len(b.Warps) {
 			r.turn = 0
 			if err := r.endRound(); err != nil {
@@ -127,20 +152,21 @@ func (r *BlockRun) Run(u Until) (bool, error) {
 			}
 			continue
 		}
-		w := &b.Warps[turn]
+		wi := warpAt(turn)
+		w := &b.Warps[wi]
 		if w.Done {
 			turn++
 			continue
 		}
 		halted := false
 		if !w.AtBarrier {
-			if u.Steps >= 0 && ran >= u.Steps || u.Warp == turn && w.Steps >= u.WarpSteps {
+			if u.Steps >= 0 && ran >= u.Steps || u.Warp == wi && w.Steps >= u.WarpSteps {
 				return false, nil
 			}
 			if left == 0 {
-				left = quantum
+				left = q
 				b.Trace = nil
-				if r.traceBlock && (cfg.TraceWarp < 0 || cfg.TraceWarp == turn) {
+				if r.traceBlock && (cfg.TraceWarp < 0 || cfg.TraceWarp == wi) {
 					b.Trace = cfg.Trace
 				}
 			}
@@ -148,7 +174,7 @@ func (r *BlockRun) Run(u Until) (bool, error) {
 			if u.Steps >= 0 {
 				budget = min(budget, u.Steps-ran)
 			}
-			if u.Warp == turn {
+			if u.Warp == wi {
 				budget = min(budget, u.WarpSteps-w.Steps)
 			}
 			before := w.Steps
@@ -157,6 +183,9 @@ func (r *BlockRun) Run(u Until) (bool, error) {
 			b.Steps += n
 			ran += n
 			left -= n
+			if cfg.Progress != nil {
+				cfg.Progress.WarpInsts.Add(n)
+			}
 			if err != nil {
 				return false, err
 			}
@@ -174,7 +203,7 @@ func (r *BlockRun) Run(u Until) (bool, error) {
 			}
 			if left > 0 && !w.Done && !w.AtBarrier {
 				// the turn goes on: paused, halted, or the ISA returned early
-				if halted || u.Steps >= 0 && ran >= u.Steps || u.Warp == turn && w.Steps >= u.WarpSteps {
+				if halted || u.Steps >= 0 && ran >= u.Steps || u.Warp == wi && w.Steps >= u.WarpSteps {
 					return false, nil
 				}
 				continue
@@ -219,8 +248,34 @@ func (r *BlockRun) endRound() error {
 	return nil
 }
 
+// tryParallel runs the rest of the block in parallel rounds when it has
+// run long enough the usual way (parallel.go): it reports whether the
+// block finished; if not, the block is as it was and runs on the usual way.
+func (r *BlockRun) tryParallel() (bool, error) {
+	cfg, b := &r.cfg, r.B
+	px := r.x.(ParallelExec)
+	after := cfg.WarpCoresAfter
+	if cfg.WarpCores == 0 {
+		// the rounds start with a copy of global memory: worth it for
+		// blocks that run long
+		after = max(after, int64(len(px.GlobalMemory().Data)>>lineShift))
+	}
+	if b.Steps+1 < after || !b.idle() {
+		return false, nil
+	}
+	r.triedParallel = true
+	if len(px.GlobalMemory().Segments) > 0 {
+		return false, nil
+	}
+	return runParallel(*cfg, r.x, px, b, cfg.parallel)
+}
+
 // addStats adds the block's counts to st.
 func (r *BlockRun) addStats(st *Stats) {
+	if p := r.cfg.Progress; p != nil {
+		p.Blocks.Add(1)
+		p.Warps.Add(int64(len(r.B.Warps)))
+	}
 	st.Blocks++
 	for i := range r.B.Warps {
 		w := &r.B.Warps[i]
@@ -257,7 +312,7 @@ func (r *BlockRun) CopyTo(dst *BlockRun) error {
 	}
 	warps := d.Warps
 	*d = Block{Index: src.Index, ID: src.ID, Dim: src.Dim, GridDim: src.GridDim, Warps: warps, Steps: src.Steps,
-		bars: src.bars, Aux: aux, Shared: Memory{Space: src.Shared.Space, Data: d.Shared.Data}}
+		Epoch: src.Epoch, bars: src.bars, Aux: aux, Shared: Memory{Space: src.Shared.Space, Data: d.Shared.Data}}
 	copy(d.Shared.Data, src.Shared.Data)
 	for i := range src.Warps {
 		s, w := &src.Warps[i], &warps[i]
@@ -273,6 +328,7 @@ func (r *BlockRun) CopyTo(dst *BlockRun) error {
 		w.Stack = append(stack, s.Stack...)
 	}
 	dst.turn, dst.left, dst.live, dst.waiting, dst.done = r.turn, r.left, r.live, r.waiting, r.done
+	dst.triedParallel = true // a checkpoint runs the usual way
 	dst.traceBlock = false
 	return nil
 }

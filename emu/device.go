@@ -3,6 +3,7 @@ package emu
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -43,12 +44,23 @@ func Loader[I any](read func(p *Program, arch string) (I, error),
 		if err != nil {
 			return nil, err
 		}
+		blocks := &Blocks{} // the engine's blocks, kept for the program's next launch
 		return preparedLoad(func(s *Setup) (Exec, Config, error) {
 			x, cfg, err := kernel(s, img)
-			if err == nil {
-				s.ApplyOptions(&cfg)
+			if err != nil {
+				return x, cfg, err
 			}
-			return x, cfg, err
+			s.ApplyOptions(&cfg)
+			cfg.Blocks = blocks
+			if j := s.Job; j != nil && j.Check != 0 {
+				c, ok := x.(Checkable)
+				if !ok {
+					return x, cfg, fmt.Errorf("sanitizer checks run sm_5x kernels only")
+				}
+				cfg.Checker = NewChecker(j.Check, c.CheckInfo())
+				s.Checker = cfg.Checker
+			}
+			return x, cfg, nil
 		}), nil
 	}
 }
@@ -128,7 +140,11 @@ func (d *Device) Run(j *Job) (*Result, error) {
 	if f := (*Fault)(nil); runErr != nil && !errors.As(runErr, &f) {
 		return nil, runErr // the launch did not start (its setup was refused)
 	}
-	return d.result(s.Arch, st), runErr
+	res := d.result(s.Arch, st)
+	if s.Checker != nil {
+		res.Findings, res.FindingsDropped = s.Checker.Findings()
+	}
+	return res, runErr
 }
 
 // place loads j's program and places j's data on the device.
@@ -170,7 +186,7 @@ func (d *Device) Clone() *Device {
 		c.programs[k] = v
 	}
 	if d.mem != nil {
-		m := &Memory{Space: d.mem.Space, Data: append([]byte(nil), d.mem.Data...)}
+		m := &Memory{Space: d.mem.Space, Data: append([]byte(nil), d.mem.Data...), Reserved: maps.Clone(d.mem.Reserved)}
 		for _, sg := range d.mem.Segments {
 			m.Segments = append(m.Segments, Segment{sg.Addr, append([]byte(nil), sg.Data...)})
 		}

@@ -3,6 +3,7 @@ package emu
 import (
 	"bytes"
 	"fmt"
+	"maps"
 )
 
 // Preparer is a Loaded that can make a launch's Exec and engine
@@ -73,9 +74,10 @@ func (d *Device) Result(arch string, st Stats) *Result {
 // (Device.Same). Saving into the same DeviceState again reuses its
 // storage.
 type DeviceState struct {
-	data    []byte
-	segs    []Segment
-	buffers map[string]BufferPlace
+	data     []byte
+	segs     []Segment
+	buffers  map[string]BufferPlace
+	reserved map[any]uint64 // Memory.Reserved: where programs' own data lie
 }
 
 // Save copies the device's global memory and buffer places into s.
@@ -89,6 +91,7 @@ func (d *Device) Save(s *DeviceState) {
 		return
 	}
 	s.data = append(s.data[:0], d.mem.Data...)
+	s.reserved = maps.Clone(d.mem.Reserved)
 	if len(s.segs) != len(d.mem.Segments) {
 		s.segs = make([]Segment, len(d.mem.Segments))
 	}
@@ -108,6 +111,7 @@ func (d *Device) Restore(s *DeviceState) {
 		return
 	}
 	d.mem.Data = append(d.mem.Data[:0], s.data...)
+	d.mem.Reserved = maps.Clone(s.reserved)
 	if len(d.mem.Segments) != len(s.segs) {
 		d.mem.Segments = make([]Segment, len(s.segs))
 	}

@@ -57,11 +57,11 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			j, err := l.Job(filepath.Dir(path))
+			seq, err := l.NewSequence(all.NewDevice(), filepath.Dir(path))
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := all.Run(j)
+			res, err := seq.Run()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -208,6 +208,11 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32) {
 		setPred(regs, &o.d2, mask, pOut2)
 	case kFchk:
 		setPred(regs, &o.d, mask, pOut)
+	default:
+		if o.flags&fCC != 0 {
+			// FSET.CC: ptxas branches on CC.EQ/NE of the 0 / -1 result
+			writeCC(regs, k.Prog.rowCC()*32, mask, d, 0, 0)
+		}
 	}
 }
 

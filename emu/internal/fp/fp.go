@@ -94,7 +94,8 @@ func Round64(op int, x, y, z float64, rnd uint8) float64 {
 		}
 		return r
 	}
-	const prec = 2200 // holds any product of doubles plus any double exactly
+	// exact: a sum spans from 2^1024 down to a product's 2^-2148
+	const prec = 3300
 	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
 	by := new(big.Float).SetPrec(prec).SetFloat64(y)
 	t := new(big.Float).SetPrec(prec)

@@ -15,8 +15,8 @@ func TestRound64(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	modes := [4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}
 	ref := func(op int, x, y, z float64, rnd uint8) float64 {
-		bx, by := new(big.Float).SetPrec(2200).SetFloat64(x), new(big.Float).SetPrec(2200).SetFloat64(y)
-		e := new(big.Float).SetPrec(2200)
+		bx, by := new(big.Float).SetPrec(3300).SetFloat64(x), new(big.Float).SetPrec(3300).SetFloat64(y)
+		e := new(big.Float).SetPrec(3300)
 		switch op {
 		case Add:
 			e.Add(bx, by)
@@ -24,7 +24,7 @@ func TestRound64(t *testing.T) {
 			e.Mul(bx, by)
 		default:
 			e.Mul(bx, by)
-			e.Add(e, new(big.Float).SetPrec(2200).SetFloat64(z))
+			e.Add(e, new(big.Float).SetPrec(3300).SetFloat64(z))
 		}
 		if e.Sign() == 0 {
 			return math.NaN() // signs of zeros checked apart
@@ -89,6 +89,11 @@ func TestRound64(t *testing.T) {
 				t.Fatalf("op %d mode %d of %g %g %g: %g, want %g", op, rnd, x, y, z, got, want)
 			}
 		}
+	}
+	// a product below 2^-2148 under a large addend still moves a directed
+	// result (3171 bits between them)
+	if r := Round64(FMA, 0x1p-1074, 0x1p-1074, 0x1p1023, 2); r != math.Nextafter(0x1p1023, math.Inf(1)) {
+		t.Errorf("FMA.RP of a tiny product and 2^1023: %g", r)
 	}
 	// signed zeros: -0 when rounding down unless both summands are +0
 	for _, c := range []struct {
