@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/gpuisa/gpuisa/emu"
@@ -32,11 +33,15 @@ each executed instruction with the registers it wrote, -trace-block N only insta
 func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	var o runOptions
 	fs.StringVar(&o.out, "out", "", "write the launch file's outputs to `DIR`")
-	fs.BoolVar(&o.trace, "trace", false, "print every executed warp-instruction with its active and guard masks")
+	fs.BoolVar(&o.trace, "trace", false, "print every executed warp-instruction with its active and guard masks, and (sm_5x) the registers, predicates, condition code and memory it wrote")
 	fs.IntVar(&o.traceBlock, "trace-block", -1, "trace only block `N` (linear index)")
 	fs.IntVar(&o.traceWarp, "trace-warp", -1, "trace only warp `N` of each block")
 	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^26)")
 	fs.IntVar(&o.workers, "workers", 0, "run `N` blocks in parallel (default: all cores)")
+	fs.BoolVar(&o.outOnFault, "out-on-fault", false, "write the outputs (-out) also when the run faults: the memory as the fault left it")
+	fs.DurationVar(&o.progress, "progress", time.Second, "print a progress line every `D` of a run that lasts longer (0: never)")
+	fs.StringVar(&o.check, "check", "", "sanitizer checks, comma-separated `LIST` (sm_5x): memory (accesses outside the buffers and declared shared memory), race (conflicting accesses by warps no barrier orders), init (reads of shared or local memory never written), all")
+	fs.StringVar(&o.schedule, "schedule", "", "the order warps take turns in, comma-separated `LIST`: interleave (one instruction each), reverse (last warp first); default: up to 4096 instructions or a barrier each, first warp first")
 	return func(cio *cmdIO, files []string) int {
 		if len(files) != 1 {
 			return findCommand("run").usageError(cio.stderr, "want one launch file, got %d", len(files))
@@ -52,75 +57,186 @@ type runOptions struct {
 	traceBlock, traceWarp int
 	maxSteps              int64
 	workers               int
+	outOnFault            bool
+	progress              time.Duration
+	check, schedule       string
 }
 
-// runLaunch reads a launch file, runs it through the library's entry point
-// (emu/all), writes its outputs and checks its expectations.
+// runLaunch reads a launch file, runs it through the library (emu/all):
+// its one launch or its sequence of launches, on one device; writes its
+// outputs and checks every expectation.
 func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	if code, ok := runShader(cio, path, o); ok {
 		return code
 	}
 	stdout, stderr := cio.stdout, cio.stderr
+	checks, err := emu.ParseChecks(o.check)
+	if err != nil {
+		return findCommand("run").usageError(stderr, "-check: %v", err)
+	}
+	schedule, err := emu.ParseSchedule(o.schedule)
+	if err != nil {
+		return findCommand("run").usageError(stderr, "-schedule: %v", err)
+	}
 	l, dir, err := readLaunch(path, cio.stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
 		return 1
 	}
-	job, err := l.Job(dir)
+	seq, err := l.NewSequence(all.NewDevice(), dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
 		return 1
 	}
-	job.Workers = o.workers
-	if o.maxSteps > 0 {
-		job.MaxSteps = o.maxSteps
+	var last *emu.Job
+	progress := &emu.Progress{}
+	var launches atomic.Int64
+	seq.Adjust = func(job *emu.Job) {
+		job.Workers = o.workers
+		if o.maxSteps > 0 {
+			job.MaxSteps = o.maxSteps
+		}
+		if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
+			job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
+		}
+		job.Progress = progress
+		job.Check, job.Schedule = checks, schedule
+		launches.Add(1)
+		last = job
 	}
-	if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
-		job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
+	var findings []string
+	dropped := 0
+	seq.After = func(n int, _ *emu.Job, r *emu.Result, _ error) {
+		if r == nil {
+			return
+		}
+		for _, f := range r.Findings {
+			line := f.String()
+			if len(l.Launches) > 0 {
+				line = fmt.Sprintf("launch %d: %s", n, line)
+			}
+			findings = append(findings, line)
+		}
+		dropped += r.FindingsDropped
 	}
-	res, runErr := all.Run(job)
+	stop := showProgress(stderr, path, progress, &launches, o.progress)
+	res, runErr := seq.Run()
+	stop()
 	if res == nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
 		return 1
 	}
-	st := res.Stats
-	fmt.Fprintf(stdout, "%s: %s grid %v block %v: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
-		filepath.Base(path), res.Arch, job.Grid, job.Block, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
+	st := seq.Stats
+	shape := fmt.Sprintf("grid %v block %v", last.Grid, last.Block)
+	if seq.Launches > 1 {
+		shape = fmt.Sprintf("%d launches", seq.Launches)
+	}
+	fmt.Fprintf(stdout, "%s: %s %s: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
+		path, res.Arch, shape, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
+	status := 0
+	if checks != 0 {
+		for _, f := range findings {
+			fmt.Fprintf(stderr, "gpuisa run: %s\n", f)
+		}
+		if len(findings) > 0 {
+			more := ""
+			if dropped > 0 {
+				more = fmt.Sprintf(" (and %d not shown)", dropped)
+			}
+			fmt.Fprintf(stderr, "gpuisa run: %s: %d sanitizer reports%s\n", path, len(findings), more)
+			status = 1
+		} else {
+			fmt.Fprintf(stdout, "%s: sanitizer (%s): no reports\n", path, o.check)
+		}
+	}
 	if runErr != nil {
 		var f *emu.Fault
 		if errors.As(runErr, &f) {
-			fmt.Fprintf(stderr, "gpuisa run: fault: %v\n", f)
+			fmt.Fprintf(stderr, "gpuisa run: %s: fault: %v\n", path, runErr)
 		} else {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", runErr)
+			fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
+		}
+		if o.outOnFault {
+			writeOutputs(cio, path, l, res, o.out)
 		}
 		return 1
 	}
-	if o.out != "" {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
-			return 1
-		}
-		for _, output := range l.Outputs {
-			b, err := l.OutputBytes(output, res)
-			if err == nil {
-				err = os.WriteFile(filepath.Join(o.out, output.File), b, 0o644)
-			}
-			if err != nil {
-				fmt.Fprintf(stderr, "gpuisa run: output %s: %v\n", output.File, err)
-				return 1
-			}
-		}
+	if !writeOutputs(cio, path, l, res, o.out) {
+		status = 1 // the expectations are still checked
 	}
 	if len(l.Expect) > 0 {
 		n, err := l.Check(dir, res)
 		if err != nil {
-			fmt.Fprintf(stderr, "gpuisa run: FAIL %v\n", err)
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			}
+			for _, e := range errs {
+				fmt.Fprintf(stderr, "gpuisa run: FAIL %v\n", e)
+			}
+			fmt.Fprintf(stderr, "gpuisa run: %s: FAIL: %d of %d expectations failed (%d values checked)\n", path, len(errs), len(l.Expect), n)
 			return 1
 		}
-		fmt.Fprintf(stdout, "expectations met: %d values checked\n", n)
+		fmt.Fprintf(stdout, "%s: expectations met: %d values checked\n", path, n)
 	}
-	return 0
+	return status
+}
+
+// writeOutputs writes the launch file's outputs into dir (none without
+// -out); it reports each that fails and goes on with the others.
+func writeOutputs(cio *cmdIO, path string, l *emu.Launch, res *emu.Result, dir string) bool {
+	if dir == "" || len(l.Outputs) == 0 {
+		return true
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(cio.stderr, "gpuisa run: %s: %v\n", path, err)
+		return false
+	}
+	ok := true
+	for _, output := range l.Outputs {
+		b, err := l.OutputBytes(output, res)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, output.File), b, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(cio.stderr, "gpuisa run: %s: output %s: %v\n", path, output.File, err)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// showProgress prints a line to w every interval once a run has taken
+// longer than that (0: never): launches, blocks, warps and
+// warp-instructions done, and the rate. It returns the function that stops it.
+func showProgress(w io.Writer, path string, p *emu.Progress, launches *atomic.Int64, every time.Duration) func() {
+	if every <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				insts := p.WarpInsts.Load()
+				fmt.Fprintf(w, "gpuisa run: %s: %v: launch %d, %d blocks and %d warps done, %d warp-instructions, %.1fM/s\n",
+					path, now.Sub(start).Round(time.Second), launches.Load(), p.Blocks.Load(), p.Warps.Load(), insts,
+					float64(insts)/now.Sub(start).Seconds()/1e6)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
 }
 
 // readLaunch reads and parses a launch file and returns the directory its

@@ -198,10 +198,11 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 	}
 	u := &texUnit{imgs: []*texImage{nil}}
 	global := k.Global.Data
-	place := func(data []byte) uint64 {
+	place := func(data []byte, what string) uint64 {
 		at := (uint64(len(global)) + 255) &^ 255
 		global = append(global, make([]byte, at-uint64(len(global)))...)
 		global = append(global, data...)
+		k.regions = append(k.regions, emu.Region{Name: what, Addr: at, Size: uint64(len(data))})
 		return at
 	}
 	for i, li := range append(append([]emu.TexImage(nil), j.Textures...), j.Surfaces...) {
@@ -230,7 +231,7 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 			if uint64(len(global))+im.bytes > emu.MaxMemory {
 				return fmt.Errorf("%s does not fit in global memory", im.what())
 			}
-			im.base = place(data)
+			im.base = place(data, im.what())
 		}
 		u.imgs = append(u.imgs, im)
 	}
@@ -258,7 +259,7 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 		le.PutUint32(sv[sdOrder:], im.f.channelOrder())
 		le.PutUint32(sv[sdArraySize:], uint32(im.layers))
 	}
-	tdAt, sdAt := place(td), place(sd)
+	tdAt, sdAt := place(td, "the texture descriptors"), place(sd, "the surface descriptors")
 	if uint64(len(global)) > emu.MaxMemory {
 		return fmt.Errorf("textures and surfaces do not fit in global memory")
 	}
