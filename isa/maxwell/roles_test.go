@@ -16,7 +16,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
@@ -173,14 +172,7 @@ func collectLive(t *testing.T, tool string, cubins []string) (facts map[liveKey]
 	}
 	wg.Wait()
 	for i, c := range cubins {
-		data, err := os.ReadFile(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := cubin.Parse(data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := parseCubinFile(t, c)
 		marks, err := parsePLR(listings[i])
 		if err != nil {
 			t.Fatal(err)
