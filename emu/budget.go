@@ -3,8 +3,6 @@ package emu
 import (
 	"errors"
 	"fmt"
-	"io"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -19,10 +17,6 @@ const DefaultBudget = 1 << 30
 // block's setup costs about as much as that many warp-instructions, so a
 // huge grid of tiny blocks stops as soon as a huge grid of long ones.
 const BlockCost = 16
-
-// ProgressEvery is how often a long run reports its progress (the first
-// line comes after this long, so short runs print nothing).
-const ProgressEvery = 2 * time.Second
 
 // MaxWorkerBytes bounds the memory the parallel blocks hold together
 // (each worker's shared and local memory): Run uses fewer workers rather
@@ -41,33 +35,28 @@ var (
 const flushSteps = 1 << 16
 
 // launchState is what the workers of one Run share besides the grid: the
-// budget, the deadline and the progress report.
+// budget and the deadline (the progress a display shows is Config.Progress).
 type launchState struct {
 	budget   int64
 	used     atomic.Int64
 	deadline time.Time
 	blocks   int // in the grid
 	done     atomic.Int64
-
-	progress io.Writer
 	start    time.Time
-	mu       sync.Mutex
-	nextLine time.Time
 }
 
 func newLaunchState(cfg Config, nblocks int) *launchState {
-	st := &launchState{budget: cfg.Budget, deadline: cfg.Deadline, blocks: nblocks, progress: cfg.Progress, start: time.Now()}
+	st := &launchState{budget: cfg.Budget, deadline: cfg.Deadline, blocks: nblocks, start: time.Now()}
 	if st.budget == 0 {
 		st.budget = DefaultBudget
 	}
-	st.nextLine = st.start.Add(ProgressEvery)
 	return st
 }
 
 // charge counts n warp-instructions of block b (its worker's, since a
 // worker reuses its Block); every flushSteps it adds
 // them to the launch's total and checks the budget, the deadline and
-// whether to print progress. A non-nil error stops the block.
+// the deadline. A non-nil error stops the block.
 func (st *launchState) charge(b *Block, n int64) error {
 	if st == nil {
 		return nil
@@ -86,33 +75,15 @@ func (st *launchState) flush(b *Block) error {
 		return fmt.Errorf("%w: %d warp-instructions, %d of %d blocks finished (raise it with -budget)",
 			ErrBudget, st.budget, st.done.Load(), st.blocks)
 	}
-	if st.deadline.IsZero() && st.progress == nil {
-		return nil
-	}
-	now := time.Now()
-	if !st.deadline.IsZero() && now.After(st.deadline) {
+	if !st.deadline.IsZero() && time.Now().After(st.deadline) {
 		return fmt.Errorf("%w after %v: %d of %d blocks finished, %d warp-instructions",
 			ErrTimeout, st.deadline.Sub(st.start).Round(time.Millisecond), st.done.Load(), st.blocks, used)
-	}
-	if st.progress != nil && now.After(st.nextLine) {
-		st.mu.Lock()
-		if now.After(st.nextLine) {
-			st.nextLine = now.Add(ProgressEvery)
-			done, took := st.done.Load(), now.Sub(st.start)
-			eta := ""
-			if done > 0 {
-				left := time.Duration(float64(took) * float64(int64(st.blocks)-done) / float64(done))
-				eta = fmt.Sprintf("; about %v to go at this rate", left.Round(time.Second))
-			}
-			fmt.Fprintf(st.progress, "progress: %d of %d blocks finished, %d warp-instructions, %v%s\n",
-				done, st.blocks, used, took.Round(time.Second), eta)
-		}
-		st.mu.Unlock()
 	}
 	return nil
 }
 
-// charge on a nil state (a block run outside Run) counts nothing.
+// blockDone counts a finished block (on a nil state, a block run outside
+// Run, nothing).
 func (st *launchState) blockDone() {
 	if st != nil {
 		st.done.Add(1)

@@ -3,6 +3,7 @@ package emu
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -43,13 +44,23 @@ func Loader[I any](read func(p *Program, arch string) (I, error),
 		if err != nil {
 			return nil, err
 		}
-		return LoadedFunc(func(s *Setup) (Stats, error) {
+		blocks := &Blocks{} // the engine's blocks, kept for the program's next launch
+		return preparedLoad(func(s *Setup) (Exec, Config, error) {
 			x, cfg, err := kernel(s, img)
 			if err != nil {
-				return Stats{}, err
+				return x, cfg, err
 			}
 			s.ApplyOptions(&cfg)
-			return Run(cfg, x)
+			cfg.Blocks = blocks
+			if j := s.Job; j != nil && j.Check != 0 {
+				c, ok := x.(Checkable)
+				if !ok {
+					return x, cfg, fmt.Errorf("sanitizer checks run sm_5x kernels only")
+				}
+				cfg.Checker = NewChecker(j.Check, c.CheckInfo())
+				s.Checker = cfg.Checker
+			}
+			return x, cfg, nil
 		}), nil
 	}
 }
@@ -121,16 +132,33 @@ func (d *Device) Load(p *Program) (string, error) {
 // is returned with the result so far; a job that cannot start returns a
 // nil result.
 func (d *Device) Run(j *Job) (*Result, error) {
+	s, loaded, err := d.place(j)
+	if err != nil {
+		return nil, err
+	}
+	st, runErr := loaded.Run(s)
+	if f := (*Fault)(nil); runErr != nil && !errors.As(runErr, &f) {
+		return nil, runErr // the launch did not start (its setup was refused)
+	}
+	res := d.result(s.Arch, st)
+	if s.Checker != nil {
+		res.Findings, res.FindingsDropped = s.Checker.Findings()
+	}
+	return res, runErr
+}
+
+// place loads j's program and places j's data on the device.
+func (d *Device) place(j *Job) (*Setup, Loaded, error) {
 	if j.Program == nil {
-		return nil, fmt.Errorf("no program")
+		return nil, nil, fmt.Errorf("no program")
 	}
 	arch, err := d.Load(j.Program)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s, err := j.place(d.mem, d.buffers)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if d.mem == nil {
 		d.mem = &Memory{Space: Global, Data: s.Global, Segments: s.GlobalSegments}
@@ -138,11 +166,12 @@ func (d *Device) Run(j *Job) (*Result, error) {
 	}
 	s.Arch = arch
 	d.buffers = s.Buffers
-	st, runErr := d.programs[j.Program].loaded.Run(s)
-	if f := (*Fault)(nil); runErr != nil && !errors.As(runErr, &f) {
-		return nil, runErr // the launch did not start (its setup was refused)
-	}
-	return &Result{Arch: arch, Stats: st, Global: d.mem.Data, Segments: d.mem.Segments, Buffers: d.buffers}, runErr
+	return s, d.programs[j.Program].loaded, nil
+}
+
+// result is the device's memory and buffers after a run.
+func (d *Device) result(arch string, st Stats) *Result {
+	return &Result{Arch: arch, Stats: st, Global: d.mem.Data, Segments: d.mem.Segments, Buffers: d.buffers}
 }
 
 // Clone returns a device with a copy of d's global memory and buffers that
@@ -157,7 +186,7 @@ func (d *Device) Clone() *Device {
 		c.programs[k] = v
 	}
 	if d.mem != nil {
-		m := &Memory{Space: d.mem.Space, Data: append([]byte(nil), d.mem.Data...)}
+		m := &Memory{Space: d.mem.Space, Data: append([]byte(nil), d.mem.Data...), Reserved: maps.Clone(d.mem.Reserved)}
 		for _, sg := range d.mem.Segments {
 			m.Segments = append(m.Segments, Segment{sg.Addr, append([]byte(nil), sg.Data...)})
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,13 +65,21 @@ type Block struct {
 	Shared  Memory
 	Warps   []Warp
 	Steps   int64 // warp-instructions executed in this block
-	bars    [NumBarriers]barrier
+	// Epoch counts the barriers completed in this block: accesses in an
+	// earlier epoch are ordered before those in a later one.
+	Epoch uint64
+	// Check, when not nil, receives the block's memory accesses (the
+	// sanitizer, sanitize.go).
+	Check *Checker
+	bars  [NumBarriers]barrier
 	// Trace, when not nil, receives one line per executed warp-instruction.
 	Trace io.Writer
 	// ISA-owned per-block state (e.g. a reused scratch area).
 	Aux any
+	// Probe, when not nil, sees every instruction (fault injection).
+	Probe Probe
 
-	launch    *launchState // the launch-wide limits (budget.go)
+	launch    *launchState // the launch-wide limits (budget.go); nil outside Run
 	unflushed int64        // warp-instructions not yet added to them
 }
 
@@ -107,14 +116,106 @@ type Config struct {
 	TraceBlock  int // -1: every block
 	TraceWarp   int // -1: every warp
 	// Launch-wide limits (budget.go): warp-instructions of the whole
-	// launch (0 = DefaultBudget, <0 none), a deadline (zero: none), and
-	// where to print progress on long runs (nil: nowhere). BlockBytes is
-	// what the ISA allocates per block besides shared memory (local
-	// memory), which bounds the workers (MaxWorkerBytes).
+	// launch (0 = DefaultBudget, <0 none) and a deadline (zero: none).
+	// BlockBytes is what the ISA allocates per block besides shared memory
+	// (local memory), which bounds the workers (MaxWorkerBytes).
 	Budget     int64
 	Deadline   time.Time
-	Progress   io.Writer
 	BlockBytes int64
+	// Blocks, when not nil, keeps the workers' blocks for the next launch
+	// of the same shape.
+	Blocks *Blocks
+	// Progress, when not nil, counts blocks, warps and warp-instructions
+	// as each block finishes.
+	Progress *Progress
+	// Checker, when not nil, runs sanitizer checks on every memory access
+	// (the blocks then run one after the other).
+	Checker *Checker
+	// Schedule is the order warps take turns in.
+	Schedule Schedule
+
+	// WarpCores is how many cores the warps of one block may use
+	// (parallel.go): 0, the cores the blocks leave idle; 1, one.
+	// WarpCoresAfter is how many warp-instructions a block runs the usual
+	// way first (0: 32768).
+	WarpCores      int
+	WarpCoresAfter int64
+	parallel       int
+}
+
+// Schedule is how the warps of a block take turns. By default each runs up
+// to 4096 instructions (or to a barrier) before the next; Interleave makes
+// them take turns instruction by instruction, Reverse in the opposite order
+// (last warp first): a racy kernel then shows other outcomes. Every
+// schedule is deterministic.
+type Schedule struct {
+	Interleave, Reverse bool
+}
+
+// ParseSchedule reads a comma-separated schedule: interleave, reverse
+// ("" or "default": the default).
+func ParseSchedule(s string) (Schedule, error) {
+	var sc Schedule
+	for _, f := range strings.Split(s, ",") {
+		switch strings.TrimSpace(f) {
+		case "interleave":
+			sc.Interleave = true
+		case "reverse":
+			sc.Reverse = true
+		case "", "default":
+		default:
+			return sc, fmt.Errorf("unknown schedule %q (default, interleave, reverse)", f)
+		}
+	}
+	return sc, nil
+}
+
+// Progress is a run's work so far, updated atomically as it goes (blocks
+// and warps as blocks finish, warp-instructions as warps yield): a display
+// reads it from another goroutine.
+type Progress struct {
+	Blocks, Warps, WarpInsts atomic.Int64
+	// GridBlocks is the blocks of the launches begun so far, done or not.
+	GridBlocks atomic.Int64
+}
+
+// Blocks keeps the engine's working blocks (registers, shared and local
+// memory) from one launch to the next of the same program and shape, so
+// that short repeated launches (a host loop's) do not allocate them again;
+// emu.Loader gives each loaded program one. Safe for concurrent launches.
+type Blocks struct {
+	mu   sync.Mutex
+	free []*Block
+}
+
+// get returns a kept block that fits the launch, or a new one.
+func (p *Blocks) get(cfg Config, x Exec) *Block {
+	if p != nil {
+		nwarps := (cfg.Block.Count() + WarpSize - 1) / WarpSize
+		p.mu.Lock()
+		for i, b := range p.free {
+			if len(b.Warps) == nwarps && len(b.Warps[0].Regs) == x.NumRegs()*WarpSize && len(b.Shared.Data) == cfg.SharedBytes {
+				p.free = append(p.free[:i], p.free[i+1:]...)
+				p.mu.Unlock()
+				b.Dim, b.GridDim = cfg.Block, cfg.Grid
+				return b
+			}
+		}
+		p.mu.Unlock()
+	}
+	return newBlock(cfg, x)
+}
+
+// put keeps a block for a later launch (a few: the workers of one launch).
+func (p *Blocks) put(b *Block) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if len(p.free) < 64 {
+		p.free = append(p.free, b)
+	}
+	p.mu.Unlock()
 }
 
 // DefaultMaxSteps is the per-block step limit when none is given: far above
@@ -155,9 +256,29 @@ func WorkerCount(asked, n int, ordered bool) int {
 func Run(cfg Config, x Exec) (Stats, error) {
 	start := time.Now()
 	nblocks := cfg.Grid.Count()
-	workers := WorkerCount(cfg.Workers, nblocks, cfg.Trace != nil)
+	workers := WorkerCount(cfg.Workers, nblocks, cfg.Trace != nil || cfg.Checker != nil) // one ordered trace; one checker's memory
 	workers = workersFor(workers, int64(cfg.SharedBytes)+cfg.BlockBytes)
 	launch := newLaunchState(cfg, nblocks)
+	if cfg.Progress != nil {
+		cfg.Progress.GridBlocks.Add(int64(nblocks))
+	}
+	if cfg.Trace == nil && cfg.Checker == nil && cfg.Schedule == (Schedule{}) {
+		// cores the blocks leave idle run the warps of a block
+		cores := WorkerCount(cfg.Workers, 1<<30, false)
+		cfg.parallel = cores / workers
+		if cfg.WarpCores > 0 {
+			cfg.parallel = cfg.WarpCores
+		}
+		if cfg.parallel >= 2 {
+			// the blocks then run one after the other: a block's rounds
+			// go back to its saved global memory, which no other block
+			// writes meanwhile
+			workers = 1
+		}
+	}
+	if cfg.WarpCoresAfter <= 0 {
+		cfg.WarpCoresAfter = parallelAfter
+	}
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
@@ -170,39 +291,47 @@ func Run(cfg Config, x Exec) (Stats, error) {
 		errBlock = nblocks
 		wg       sync.WaitGroup
 	)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var st Stats
-			b := newBlock(cfg, x)
-			b.launch = launch
-			defer launch.finish(b)
-			for !stop.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= nblocks {
-					break
-				}
-				err := runBlockGuarded(cfg, x, b, i, &st)
-				if err != nil {
-					mu.Lock()
-					if i < errBlock {
-						errBlock, firstErr = i, err
-					}
-					mu.Unlock()
-					stop.Store(true)
-				}
+	work := func() {
+		var st Stats
+		b := cfg.Blocks.get(cfg, x)
+		defer cfg.Blocks.put(b)
+		b.launch = launch
+		defer launch.finish(b)
+		for !stop.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= nblocks {
+				break
 			}
-			mu.Lock()
-			total.Blocks += st.Blocks
-			total.Warps += st.Warps
-			total.WarpInsts += st.WarpInsts
-			total.ThreadInsts += st.ThreadInsts
-			total.Divergent += st.Divergent
-			mu.Unlock()
-		}()
+			err := runBlockGuarded(cfg, x, b, i, &st)
+			if err != nil {
+				mu.Lock()
+				if i < errBlock {
+					errBlock, firstErr = i, err
+				}
+				mu.Unlock()
+				stop.Store(true)
+			}
+		}
+		mu.Lock()
+		total.Blocks += st.Blocks
+		total.Warps += st.Warps
+		total.WarpInsts += st.WarpInsts
+		total.ThreadInsts += st.ThreadInsts
+		total.Divergent += st.Divergent
+		mu.Unlock()
 	}
-	wg.Wait()
+	if workers == 1 {
+		work() // no goroutine to start and wait for: short launches cost less
+	} else {
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work()
+			}()
+		}
+		wg.Wait()
+	}
 	total.Duration = time.Since(start)
 	return total, firstErr
 }
@@ -221,96 +350,13 @@ func newBlock(cfg Config, x Exec) *Block {
 }
 
 func runBlock(cfg Config, x Exec, b *Block, index int, st *Stats) error {
-	b.Index, b.ID, b.Steps = index, cfg.Grid.At(index), 0
-	b.bars = [NumBarriers]barrier{}
-	clear(b.Shared.Data)
-	b.Trace = nil
-	traceBlock := cfg.Trace != nil && (cfg.TraceBlock < 0 || cfg.TraceBlock == index)
-	nthreads := cfg.Block.Count()
-	for i := range b.Warps {
-		w := &b.Warps[i]
-		// registers are the ISA's to initialise (InitWarp), so that it can
-		// clear only the rows a program uses
-		regs, local, stack := w.Regs, w.Local, w.Stack[:0]
-		clear(local)
-		*w = Warp{Index: i, Regs: regs, Local: local, Stack: stack}
-		lanes := min(WarpSize, nthreads-i*WarpSize)
-		w.Active = uint32(1<<lanes - 1)
-		w.Exited = ^w.Active
+	r := BlockRun{cfg: cfg, x: x, B: b}
+	if err := r.Start(index); err != nil {
+		return err
 	}
-	if err := x.InitBlock(b); err != nil {
-		return &Fault{Block: b.ID, Err: err}
-	}
-	for i := range b.Warps {
-		x.InitWarp(b, &b.Warps[i])
-	}
-	defer func() {
-		st.Blocks++
-		for i := range b.Warps {
-			w := &b.Warps[i]
-			st.Warps++
-			st.WarpInsts += w.Steps
-			st.ThreadInsts += w.ThreadSteps
-			st.Divergent += w.Divergent
-		}
-	}()
-	for {
-		live, waiting := 0, 0
-		for i := range b.Warps {
-			w := &b.Warps[i]
-			if w.Done {
-				continue
-			}
-			if !w.AtBarrier {
-				b.Trace = nil
-				if traceBlock && (cfg.TraceWarp < 0 || cfg.TraceWarp == i) {
-					b.Trace = cfg.Trace
-				}
-				budget := min(quantum, cfg.MaxSteps-b.Steps)
-				before := w.Steps
-				err := x.Run(b, w, budget)
-				b.Steps += w.Steps - before
-				if err != nil {
-					return err
-				}
-				if err := b.launch.charge(b, w.Steps-before); err != nil {
-					addr, text := x.Where(w.PC)
-					return b.Fault(w, firstLane(w.Active), addr, text, err)
-				}
-				if w.Fault != nil {
-					addr, text := x.Where(w.PC)
-					return &Fault{Block: b.ID, Thread: b.Dim.At(w.Index * WarpSize), Warp: w.Index, PC: addr, Inst: text, Err: w.Fault}
-				}
-				if b.Steps >= cfg.MaxSteps && !w.Done && !w.AtBarrier {
-					addr, text := x.Where(w.PC)
-					lane := firstLane(w.Active)
-					return b.Fault(w, lane, addr, text, fmt.Errorf("%w: %d warp-instructions in this block", ErrStepLimit, b.Steps))
-				}
-			}
-			if w.Done {
-				continue
-			}
-			live++
-			if w.AtBarrier {
-				waiting++
-			}
-		}
-		if live == 0 {
-			return nil
-		}
-		if waiting > 0 && !b.releaseBarriers(live) && waiting == live {
-			// every live warp waits and no barrier can complete
-			for i := range b.Warps {
-				if w := &b.Warps[i]; !w.Done {
-					addr, text := x.Where(w.PC - 1)
-					bar := &b.bars[w.Barrier]
-					return b.Fault(w, firstLane(w.Active), addr, text, fmt.Errorf(
-						"%w: all %d live warps wait; barrier %d has %d of %d arrivals", ErrDeadlock, live, w.Barrier,
-						bar.arrived, bar.needed(live)))
-				}
-			}
-		}
-	}
+	defer r.addStats(st)
+	_, err := r.Run(ToEnd)
+	return err
 }
 
 // NumBarriers is the number of named barriers per block.
@@ -365,8 +411,19 @@ func (b *Block) releaseBarriers(live int) bool {
 			}
 		}
 		bar.arrived -= need
+		b.Epoch++
 	}
 	return released
+}
+
+// idle reports whether no barrier has arrivals pending.
+func (b *Block) idle() bool {
+	for _, bar := range b.bars {
+		if bar.arrived > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func firstLane(m uint32) int {

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -21,6 +23,10 @@ type Result struct {
 	Buffers map[string]BufferPlace
 	Arch    string
 	Stats   Stats
+	// Findings are the sanitizer's reports (Job.Check), in the order
+	// found; FindingsDropped counts those past MaxFindings.
+	Findings        []Finding
+	FindingsDropped int
 }
 
 func (r *Result) global() *Memory {
@@ -53,34 +59,61 @@ func (s *Setup) outputView(o Output, r *Result) ([]byte, error) {
 	return m.region(a, n, false)
 }
 
-// Mismatch is a failed expectation.
+// Mismatch is a failed expectation: how many values differ, and the first
+// few with where they are, what was expected, what came, and how far
+// apart they are against the tolerance.
 type Mismatch struct {
-	Expect   int // index in the launch file
-	Addr     uint64
-	Type     string
-	Expected string
-	Got      string
-	Count    int // differing elements in this expectation
-	Total    int
+	Expect    int    // index in the launch file
+	What      string // the output file (and buffer) or words file compared
+	Type      string
+	Tolerance string // "exact", or the launch file's max_ulp/max_abs/max_rel
+	Count     int    // differing elements in this expectation
+	Total     int
+	First     []Diff // the first MaxDiffs differing elements
+	// The first difference (First[0]'s address and values).
+	Addr          uint64
+	Expected, Got string
 }
+
+// Diff is one differing element.
+type Diff struct {
+	Name          string // c[5] for element 5 of buffer c's output; the address for words
+	Addr          uint64 // device address (global offset)
+	Expected, Got string
+	Distance      string // floats: ulps, absolute and relative error; integers: got - expected
+}
+
+// MaxDiffs is how many differing elements a Mismatch lists.
+const MaxDiffs = 5
 
 func (m *Mismatch) Error() string {
-	return fmt.Sprintf("expect[%d]: %d of %d %s values differ; first at %#x: expected %s, got %s",
-		m.Expect, m.Count, m.Total, m.Type, m.Addr, m.Expected, m.Got)
+	var b strings.Builder
+	fmt.Fprintf(&b, "expect[%d] (%s, %s, %s): %d of %d values differ; first at %#x: expected %s, got %s",
+		m.Expect, m.What, m.Type, m.Tolerance, m.Count, m.Total, m.Addr, m.Expected, m.Got)
+	for _, d := range m.First {
+		fmt.Fprintf(&b, "\n    %s (%#x): expected %s, got %s: %s", d.Name, d.Addr, d.Expected, d.Got, d.Distance)
+	}
+	if m.Count > len(m.First) {
+		fmt.Fprintf(&b, "\n    ... %d more", m.Count-len(m.First))
+	}
+	return b.String()
 }
 
-// Check checks every expectation; it returns a *Mismatch for the first that
-// fails, and the number of values checked.
+// Check checks every expectation, also after one fails; it returns the
+// number of values checked and, when some fail, an error joining a
+// *Mismatch for each (errors.As finds the first) and any that could not be
+// checked.
 func (s *Setup) Check(r *Result) (int, error) {
 	checked := 0
+	var errs []error
 	for i, e := range s.Launch.Expect {
 		n, err := s.checkOne(i, e, r)
 		checked += n
 		if err != nil {
-			return checked, err
+			errs = append(errs, err)
 		}
 	}
-	return checked, nil
+	return checked, errors.Join(errs...)
 }
 
 type cmp struct {
@@ -167,6 +200,51 @@ func (c cmp) match(exp, got uint64) bool {
 	return false
 }
 
+// tolerance describes what the comparison accepts.
+func (c cmp) tolerance() string {
+	var t []string
+	if c.hasUlp {
+		t = append(t, fmt.Sprintf("max_ulp %g", c.ulp))
+	}
+	if c.hasAbs {
+		t = append(t, fmt.Sprintf("max_abs %g", c.abs))
+	}
+	if c.hasRel {
+		t = append(t, fmt.Sprintf("max_rel %g", c.rel))
+	}
+	if len(t) == 0 || c.typ != "f32" && c.typ != "f64" {
+		return "exact"
+	}
+	return strings.Join(t, " or ")
+}
+
+// distance says how far got is from exp.
+func (c cmp) distance(exp, got uint64) string {
+	if c.typ != "f32" && c.typ != "f64" {
+		switch c.typ {
+		case "s32":
+			return fmt.Sprintf("off by %d", int64(int32(got))-int64(int32(exp)))
+		case "u8":
+			return fmt.Sprintf("off by %d", int64(got)-int64(exp))
+		}
+		return fmt.Sprintf("off by %d", int64(got)-int64(exp))
+	}
+	e, g := c.float(exp), c.float(got)
+	if math.IsNaN(e) || math.IsNaN(g) || math.IsInf(e, 0) || math.IsInf(g, 0) {
+		return "a special value (NaN matches only NaN, an infinity only itself)"
+	}
+	d := c.ordered(exp) - c.ordered(got)
+	if d < 0 {
+		d = -d
+	}
+	abs := math.Abs(e - g)
+	rel := math.Inf(1)
+	if e != 0 {
+		rel = abs / math.Abs(e)
+	}
+	return fmt.Sprintf("%d ulp, abs %.3g, rel %.3g (%s)", d, abs, rel, c.tolerance())
+}
+
 func (c cmp) text(bits uint64) string {
 	switch c.typ {
 	case "f32":
@@ -195,15 +273,20 @@ func (s *Setup) checkOne(i int, e Expect, r *Result) (int, error) {
 	c := newCmp(e)
 	var mm *Mismatch
 	total := 0
+	what, elem := e.Words, func(int, uint64) string { return "" }
 	note := func(addr, exp, got uint64) {
 		total++
 		if c.match(exp, got) {
 			return
 		}
 		if mm == nil {
-			mm = &Mismatch{Expect: i, Addr: addr, Type: c.typ, Expected: c.text(exp), Got: c.text(got)}
+			mm = &Mismatch{Expect: i, What: what, Addr: addr, Type: c.typ, Tolerance: c.tolerance(), Expected: c.text(exp), Got: c.text(got)}
 		}
 		mm.Count++
+		if len(mm.First) < MaxDiffs {
+			mm.First = append(mm.First, Diff{Name: elem(total-1, addr), Addr: addr, Expected: c.text(exp), Got: c.text(got),
+				Distance: c.distance(exp, got)})
+		}
 	}
 	if e.Output != "" {
 		var out Output
@@ -212,6 +295,13 @@ func (s *Setup) checkOne(i int, e Expect, r *Result) (int, error) {
 				out = o
 			}
 		}
+		what = "output " + e.Output
+		name := strings.TrimSuffix(e.Output, filepath.Ext(e.Output))
+		if out.Buffer != "" {
+			what += ", buffer " + out.Buffer
+			name = out.Buffer
+		}
+		elem = func(k int, _ uint64) string { return fmt.Sprintf("%s[%d]", name, k) }
 		got, err := s.outputView(out, r)
 		if err != nil {
 			return 0, fmt.Errorf("expect[%d]: %v", i, err)
@@ -236,6 +326,8 @@ func (s *Setup) checkOne(i int, e Expect, r *Result) (int, error) {
 			note(base+uint64(off), get(want[off:], c.size), get(got[off:], c.size))
 		}
 	} else {
+		what = "words " + e.Words
+		elem = func(k int, addr uint64) string { return fmt.Sprintf("word %#x", addr) }
 		data, err := s.Launch.readFile(s.Dir, e.Words, MaxWordsFileBytes)
 		if err != nil {
 			return 0, fmt.Errorf("expect[%d]: %v", i, err)

@@ -43,11 +43,22 @@ type Job struct {
 	Workers int
 	Trace   *Trace
 	// Limits of the whole launch (budget.go): warp-instructions in all
-	// (0: DefaultBudget, <0: none), a deadline (zero: none), and where a
-	// long run reports its progress (nil: nowhere).
+	// (0: DefaultBudget, <0: none) and a deadline (zero: none).
 	Budget   int64
 	Deadline time.Time
-	Progress io.Writer
+	// Progress, when not nil, counts the work done as the run goes (for a
+	// progress display; a sequence's jobs may share one).
+	Progress *Progress
+	// Check runs sanitizer checks (sanitize.go; sm_5x) and Schedule orders
+	// the warps' turns (engine.go): both leave the results of a correct
+	// kernel as they are.
+	Check    CheckSet
+	Schedule Schedule
+	// WarpCores is how many cores a block's warps may use (0: those the
+	// blocks leave idle; 1: one), WarpCoresAfter after how many
+	// warp-instructions (0: 32768): results do not depend on them.
+	WarpCores      int
+	WarpCoresAfter int64
 
 	// reach is the end of what a launch file's outputs read in the dense
 	// region, which the region must cover.

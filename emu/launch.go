@@ -33,6 +33,9 @@ type Launch struct {
 	// surface instructions (extension; see emu/maxwell/README.md).
 	Textures map[string]Image `json:"textures"`
 	Surfaces map[string]Image `json:"surfaces"`
+	// Launches make the file a sequence of launches over its buffers
+	// (extension; sequence.go): steps over the fields above.
+	Launches []RawStep `json:"launches"`
 }
 
 // Image is a texture or surface of a launch file: texels from a file, a
@@ -157,6 +160,19 @@ func (l *Launch) BlockDim() Dim3 { d, _ := dim3("block", l.Block); return d }
 var elemSizes = map[string]int{"": 4, "u8": 1, "u32": 4, "s32": 4, "f32": 4, "f64": 8}
 
 func (l *Launch) check() error {
+	if len(l.Launches) > 0 {
+		// each step's launch is checked; the launch file's own fields
+		// are defaults the steps may leave out
+		if err := l.checkSteps(l.Launches, 0); err != nil {
+			return fmt.Errorf("launches: %v", err)
+		}
+		return nil
+	}
+	return l.checkFields()
+}
+
+// checkFields checks one launch's fields (without reading its files).
+func (l *Launch) checkFields() error {
 	if l.Program == "" {
 		return fmt.Errorf("no program")
 	}
@@ -366,6 +382,8 @@ type Setup struct {
 	// Sizes asked for by the launch file (0 = the ISA's default).
 	SharedBytes, LocalBytes int
 	MaxSteps                int64
+	// Checker is the sanitizer of the run (Job.Check), nil without checks.
+	Checker *Checker
 
 	// GlobalSegments are global memory's further regions (images at or
 	// above MaxMemory), sorted and disjoint.

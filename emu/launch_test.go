@@ -191,6 +191,9 @@ func FuzzParseLaunch(f *testing.F) {
 	}
 	f.Add([]byte(`{"program": "p", "grid": [1], "block": [1], "params": [{"f64": "nan"}, {"u64": "-1"}]}`))
 	f.Add([]byte(`{"program": "p", "grid": ["0x1f", 2, 3], "block": [1], "expect": [{"words": "w", "max_rel": 1e-300}]}`))
+	f.Add([]byte(`{"program": "p", "buffers": {"b": {"bytes": 4}}, "launches": [{"grid": ["{$i+1}"], "block": [1], "repeat": 3,
+		"params": [{"ptr": "b"}, {"s32": "{20*$i}"}]}, {"repeat": 2, "zero": ["b"], "while": {"buffer": "b", "index": "{$i}"},
+		"launches": [{"grid": [1], "block": [1], "kernel": "k"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := ParseLaunch(data)
 		if err != nil {

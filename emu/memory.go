@@ -109,6 +109,12 @@ type Memory struct {
 	Space    Space
 	Data     []byte
 	Segments []Segment // sorted by address, disjoint, none overlapping Data
+	// Reserved records where an emulator put a program's own data in the
+	// dense region (a cubin's global variables, a constant bank's copy),
+	// under a key of the emulator's: the later launches on this memory (a
+	// Device's) find them there with the values the kernels left, and a
+	// Device's Clone keeps them.
+	Reserved map[any]uint64
 }
 
 // Segment is a region of a sparse space at a fixed address.

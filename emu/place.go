@@ -26,7 +26,7 @@ func (j *Job) place(dev *Memory, known map[string]BufferPlace) (*Setup, error) {
 	s := &Setup{Job: j, Grid: shape(j.Grid), Block: shape(j.Block), Buffers: map[string]BufferPlace{},
 		SharedBytes: j.SharedBytes, LocalBytes: j.LocalBytes, MaxSteps: j.MaxSteps, Memory: dev}
 	s.Arch = j.Program.Arch
-	if s.Arch == "" {
+	if s.Arch == "" && dev == nil { // a Device knows the arch of the programs it loaded
 		s.Arch, _ = ArchOf(j.Program.Data) // raw code and listings: the ISA says what is missing
 	}
 	if err := s.CheckArch(); err != nil {
@@ -175,7 +175,10 @@ func (s *Setup) ApplyOptions(cfg *Config) {
 		return
 	}
 	cfg.Workers = s.Job.Workers
-	cfg.Budget, cfg.Deadline, cfg.Progress = s.Job.Budget, s.Job.Deadline, s.Job.Progress
+	cfg.Budget, cfg.Deadline = s.Job.Budget, s.Job.Deadline
+	cfg.Progress = s.Job.Progress
+	cfg.Schedule = s.Job.Schedule
+	cfg.WarpCores, cfg.WarpCoresAfter = s.Job.WarpCores, s.Job.WarpCoresAfter
 	if t := s.Job.Trace; t != nil && t.W != nil {
 		cfg.Trace, cfg.TraceBlock, cfg.TraceWarp = t.W, t.Block, t.Warp
 	}

@@ -45,6 +45,10 @@ type Warp struct {
 	Regs      []uint32
 	Local     []byte // per-thread local memory (ISA-managed)
 	Fault     error  // set by the divergence operations (stack overflow)
+	// In a parallel round (parallel.go): the warp's access record and the
+	// ISA's per-warp working state.
+	Track *Track
+	Aux   any
 
 	// counters
 	Steps       int64 // warp-instructions executed

@@ -23,7 +23,7 @@ func launchFiles(t *testing.T) []string {
 	t.Helper()
 	var files []string
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") && !strings.HasSuffix(path, ".campaign.json") {
 			// shader launch files (arch sgx543) have their own format and
 			// tests (examples/usse)
 			if data, err := os.ReadFile(path); err == nil && usse.IsLaunch(data) {
@@ -57,11 +57,11 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			j, err := l.Job(filepath.Dir(path))
+			seq, err := l.NewSequence(all.NewDevice(), filepath.Dir(path))
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := all.Run(j)
+			res, err := seq.Run()
 			if err != nil {
 				t.Fatal(err)
 			}

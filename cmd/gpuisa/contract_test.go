@@ -36,11 +36,13 @@ var (
 	disLine = regexp.MustCompile(`^gpuisa dis: [^:]+: .*(0x[0-9a-f]+|/\*[0-9a-f]{4,}\*/)`)
 	// dis errors that are about the request, not the bytes
 	disRequest = regexp.MustCompile(`^gpuisa dis: [^:]+: (the cubin is for \S+, not \S+|and \d+ more errors)$`)
-	// as: "FILE:LINE:COL: message", or a -cubin problem
-	asLine = regexp.MustCompile(`^(<stdin>|[^:]+):\d+:\d+: \S|^\(and \d+ more errors?\)$`)
+	// as: "FILE:LINE:COL: message", or a whole-cubin listing for another
+	// architecture than -arch asks for
+	asLine = regexp.MustCompile(`^(<stdin>|[^:]+):\d+:\d+: \S|^\(and \d+ more errors?\)$|^gpuisa as: [^:]+: the listing is for sm_\d+, not sm_\d+$`)
 	// run: launch problems at line:column, program problems at offsets,
-	// faults, failed expectations, progress
-	runLine = regexp.MustCompile(`^gpuisa run: (<stdin>|[^:]+):\d+:\d+: |^gpuisa run: fault: block |^gpuisa run: FAIL expect\[|^gpuisa run: progress: |^gpuisa run: .*(0x[0-9a-f]+|/\*[0-9a-f]{4,}\*/)`)
+	// faults, failed expectations (each differing value at its address),
+	// their count, progress
+	runLine = regexp.MustCompile(`^gpuisa run: (<stdin>|[^:]+):\d+:\d+: |^gpuisa run: [^:]+: fault: block |^gpuisa run: FAIL expect\[|^    \S+ \(0x[0-9a-f]+\): |^    \.\.\. \d+ more$|^gpuisa run: [^:]+: FAIL: \d+ of \d+ expectations failed|^gpuisa run: [^:]+: \d[0-9hmsµn.]*: launch \d+, |^gpuisa run: .*(0x[0-9a-f]+|/\*[0-9a-f]{4,}\*/)`)
 )
 
 // checkContract fails t when r breaks the contract for its command. ok2

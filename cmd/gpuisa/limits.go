@@ -3,14 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
@@ -23,30 +24,27 @@ const maxInputBytes = 256 << 20
 // random bytes has one per word).
 const maxPrintedErrors = 100
 
-// applyBudget puts run's launch-wide limits into the job: the instruction
-// budget, the deadline and the progress lines a long run prints on stderr.
-func applyBudget(j *emu.Job, o runOptions, stderr io.Writer) {
-	j.Budget = o.budget
+// runLimits are run's launch-wide limits: -budget for each launch, and
+// -timeout for the whole run (a sequence's launches share the deadline).
+type runLimits struct {
+	budget   int64
+	deadline time.Time
+}
+
+func newRunLimits(o runOptions) runLimits {
+	r := runLimits{budget: o.budget}
 	if o.budget == 0 {
-		j.Budget = -1 // no limit
+		r.budget = -1 // no limit
 	}
 	if o.timeout > 0 {
-		j.Deadline = time.Now().Add(o.timeout)
+		r.deadline = time.Now().Add(o.timeout)
 	}
-	j.Progress = prefixed{stderr, "gpuisa run: "}
+	return r
 }
 
-// prefixed writes each line with a prefix.
-type prefixed struct {
-	w      io.Writer
-	prefix string
-}
-
-func (p prefixed) Write(b []byte) (int, error) {
-	if _, err := fmt.Fprintf(p.w, "%s%s", p.prefix, b); err != nil {
-		return 0, err
-	}
-	return len(b), nil
+// apply puts the limits into a job.
+func (r runLimits) apply(j *emu.Job) {
+	j.Budget, j.Deadline = r.budget, r.deadline
 }
 
 // writeOutput writes an output file inside dir (the launch file's names are
@@ -68,6 +66,13 @@ func writeOutput(dir, name string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// tooLarge reports whether err is an input over its size limit (the
+// NVIDIA drop-ins say so rather than "cannot open").
+func tooLarge(err error) bool {
+	var tl *safeio.TooLargeError
+	return errors.As(err, &tl)
 }
 
 // message is err's text for stderr: control characters (a newline in a

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/gpuisa/gpuisa/emu"
@@ -33,13 +34,17 @@ each executed instruction with the registers it wrote, -trace-block N only insta
 func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	var o runOptions
 	fs.StringVar(&o.out, "out", "", "write the launch file's outputs to `DIR`")
-	fs.BoolVar(&o.trace, "trace", false, "print every executed warp-instruction with its active and guard masks")
+	fs.BoolVar(&o.trace, "trace", false, "print every executed warp-instruction with its active and guard masks, and (sm_5x) the registers, predicates, condition code and memory it wrote")
 	fs.IntVar(&o.traceBlock, "trace-block", -1, "trace only block `N` (linear index)")
 	fs.IntVar(&o.traceWarp, "trace-warp", -1, "trace only warp `N` of each block")
 	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^24)")
 	fs.IntVar(&o.workers, "workers", 0, "run `N` blocks in parallel (default: all cores)")
-	fs.Int64Var(&o.budget, "budget", emu.DefaultBudget, "stop the launch after `N` warp-instructions in all, a block counting 16 before it runs (0: no limit)")
-	fs.DurationVar(&o.timeout, "timeout", 0, "stop the launch after `DURATION`, e.g. 30s (default: no limit)")
+	fs.Int64Var(&o.budget, "budget", emu.DefaultBudget, "stop each launch after `N` warp-instructions in all, a block counting 16 before it runs (0: no limit)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "stop the run after `DURATION`, e.g. 30s (default: no limit)")
+	fs.BoolVar(&o.outOnFault, "out-on-fault", false, "write the outputs (-out) also when the run faults: the memory as the fault left it")
+	fs.DurationVar(&o.progress, "progress", time.Second, "print a progress line every `D` of a run that lasts longer (0: never)")
+	fs.StringVar(&o.check, "check", "", "sanitizer checks, comma-separated `LIST` (sm_5x): memory (accesses outside the buffers and declared shared memory), race (conflicting accesses by warps no barrier orders), init (reads of shared or local memory never written), all")
+	fs.StringVar(&o.schedule, "schedule", "", "the order warps take turns in, comma-separated `LIST`: interleave (one instruction each), reverse (last warp first); default: up to 4096 instructions or a barrier each, first warp first")
 	return func(cio *cmdIO, files []string) int {
 		if len(files) != 1 {
 			return findCommand("run").usageError(cio.stderr, "want one launch file, got %d", len(files))
@@ -57,34 +62,74 @@ type runOptions struct {
 	workers               int
 	budget                int64
 	timeout               time.Duration
+	outOnFault            bool
+	progress              time.Duration
+	check, schedule       string
 }
 
-// runLaunch reads a launch file, runs it through the library's entry point
-// (emu/all), writes its outputs and checks its expectations.
+// runLaunch reads a launch file, runs it through the library (emu/all):
+// its one launch or its sequence of launches, on one device; writes its
+// outputs and checks every expectation.
 func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	if code, ok := runShader(cio, path, o); ok {
 		return code
 	}
 	stdout, stderr := cio.stdout, cio.stderr
+	checks, err := emu.ParseChecks(o.check)
+	if err != nil {
+		return findCommand("run").usageError(stderr, "-check: %v", err)
+	}
+	schedule, err := emu.ParseSchedule(o.schedule)
+	if err != nil {
+		return findCommand("run").usageError(stderr, "-schedule: %v", err)
+	}
 	l, dir, text, err := readLaunch(path, cio.stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(err))
 		return 1
 	}
-	job, err := l.Job(dir)
+	seq, err := l.NewSequence(all.NewDevice(), dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateErrorOr(displayName(path), text, err, []string{"program"})))
 		return 1
 	}
-	job.Workers = o.workers
-	applyBudget(job, o, stderr)
-	if o.maxSteps > 0 {
-		job.MaxSteps = o.maxSteps
+	name := displayName(path) // quoted: a file name is one line of a message
+	limits := newRunLimits(o)
+	var last *emu.Job
+	progress := &emu.Progress{}
+	var launches atomic.Int64
+	seq.Adjust = func(job *emu.Job) {
+		job.Workers = o.workers
+		limits.apply(job)
+		if o.maxSteps > 0 {
+			job.MaxSteps = o.maxSteps
+		}
+		if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
+			job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
+		}
+		job.Progress = progress
+		job.Check, job.Schedule = checks, schedule
+		launches.Add(1)
+		last = job
 	}
-	if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
-		job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
+	var findings []string
+	dropped := 0
+	seq.After = func(n int, _ *emu.Job, r *emu.Result, _ error) {
+		if r == nil {
+			return
+		}
+		for _, f := range r.Findings {
+			line := f.String()
+			if len(l.Launches) > 0 {
+				line = fmt.Sprintf("launch %d: %s", n, line)
+			}
+			findings = append(findings, line)
+		}
+		dropped += r.FindingsDropped
 	}
-	res, runErr := all.Run(job)
+	stop := showProgress(stderr, name, progress, &launches, o.progress)
+	res, runErr := seq.Run()
+	stop()
 	if status := internalRunError(stderr, runErr); status != 0 {
 		return status
 	}
@@ -93,41 +138,122 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateErrorOr(displayName(path), text, runErr, []string{"program"})))
 		return 1
 	}
-	st := res.Stats
-	fmt.Fprintf(stdout, "%s: %s grid %v block %v: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
-		filepath.Base(path), res.Arch, job.Grid, job.Block, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
+	st := seq.Stats
+	shape := fmt.Sprintf("grid %v block %v", last.Grid, last.Block)
+	if seq.Launches > 1 {
+		shape = fmt.Sprintf("%d launches", seq.Launches)
+	}
+	fmt.Fprintf(stdout, "%s: %s %s: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
+		name, res.Arch, shape, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
+	status := 0
+	if checks != 0 {
+		for _, f := range findings {
+			fmt.Fprintf(stderr, "gpuisa run: %s\n", f)
+		}
+		if len(findings) > 0 {
+			more := ""
+			if dropped > 0 {
+				more = fmt.Sprintf(" (and %d not shown)", dropped)
+			}
+			fmt.Fprintf(stderr, "gpuisa run: %s: %d sanitizer reports%s\n", name, len(findings), more)
+			status = 1
+		} else {
+			fmt.Fprintf(stdout, "%s: sanitizer (%s): no reports\n", name, o.check)
+		}
+	}
 	if runErr != nil {
 		var f *emu.Fault
 		if errors.As(runErr, &f) {
-			fmt.Fprintf(stderr, "gpuisa run: fault: %v\n", f)
+			fmt.Fprintf(stderr, "gpuisa run: %s: fault: %s\n", name, message(runErr))
 		} else {
-			fmt.Fprintf(stderr, "gpuisa run: %s\n", message(runErr))
+			fmt.Fprintf(stderr, "gpuisa run: %s: %s\n", name, message(runErr))
+		}
+		if o.outOnFault {
+			writeOutputs(cio, name, l, res, o.out)
 		}
 		return 1
 	}
-	if o.out != "" {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			fmt.Fprintf(stderr, "gpuisa run: %s\n", message(err))
-			return 1
-		}
-		for _, output := range l.Outputs {
-			err := writeOutput(o.out, output.File, func(w io.Writer) error { return l.WriteOutput(w, output, res) })
-			if err != nil {
-				fmt.Fprintf(stderr, "gpuisa run: output %s: %v\n", output.File, err)
-				return 1
-			}
-		}
+	if !writeOutputs(cio, name, l, res, o.out) {
+		status = 1 // the expectations are still checked
 	}
 	if len(l.Expect) > 0 {
 		n, err := l.Check(dir, res)
 		if err != nil {
-			fmt.Fprintf(stderr, "gpuisa run: FAIL %v\n", err)
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			}
+			for _, e := range errs {
+				fmt.Fprintf(stderr, "gpuisa run: FAIL %v\n", e)
+			}
+			fmt.Fprintf(stderr, "gpuisa run: %s: FAIL: %d of %d expectations failed (%d values checked)\n", name, len(errs), len(l.Expect), n)
 			return 1
 		}
-		fmt.Fprintf(stdout, "expectations met: %d values checked\n", n)
+		fmt.Fprintf(stdout, "%s: expectations met: %d values checked\n", name, n)
 	}
-	return 0
+	return status
+}
+
+// writeOutputs writes the launch file's outputs into dir (none without
+// -out), each a local name checked again and written from the run's memory
+// without a copy; it reports each that fails and goes on with the others.
+func writeOutputs(cio *cmdIO, name string, l *emu.Launch, res *emu.Result, dir string) bool {
+	if dir == "" || len(l.Outputs) == 0 {
+		return true
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(cio.stderr, "gpuisa run: %s: %s\n", name, message(err))
+		return false
+	}
+	ok := true
+	for _, output := range l.Outputs {
+		err := writeOutput(dir, output.File, func(w io.Writer) error { return l.WriteOutput(w, output, res) })
+		if err != nil {
+			fmt.Fprintf(cio.stderr, "gpuisa run: %s: output %s: %s\n", name, safeio.Quoted(output.File), message(err))
+			ok = false
+		}
+	}
+	return ok
+}
+
+// showProgress prints a line to w every interval once a run has taken
+// longer than that (0: never): launches, blocks (of those the launches
+// begun so far have), warps and warp-instructions done, the rate, and how
+// long the blocks begun still take at that rate. It returns the function
+// that stops it.
+func showProgress(w io.Writer, path string, p *emu.Progress, launches *atomic.Int64, every time.Duration) func() {
+	if every <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				insts, blocks, took := p.WarpInsts.Load(), p.Blocks.Load(), now.Sub(start)
+				eta := ""
+				if grid := p.GridBlocks.Load(); blocks > 0 && grid > blocks {
+					left := time.Duration(float64(took) * float64(grid-blocks) / float64(blocks))
+					eta = fmt.Sprintf(", about %v to go", left.Round(time.Second))
+				}
+				fmt.Fprintf(w, "gpuisa run: %s: %v: launch %d, %d of %d blocks and %d warps done, %d warp-instructions, %.1fM/s%s\n",
+					path, took.Round(time.Second), launches.Load(), blocks, p.GridBlocks.Load(), p.Warps.Load(), insts,
+					float64(insts)/took.Seconds()/1e6, eta)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
 }
 
 // readLaunch reads a launch file through its size limit and parses it; it

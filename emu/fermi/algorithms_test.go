@@ -9,9 +9,11 @@ import (
 	"github.com/gpuisa/gpuisa/emu"
 )
 
-// Algorithms of the categories the real kernels of the oracle cover only
-// partly (a sort, a merge, a sparse matrix-vector product), as kernels of
-// our own, checked against Go.
+// Algorithms of the categories whose real kernels the TSV of ../shared
+// does not hold whole (a sort, a merge, a sparse matrix-vector product, a
+// multi-block scan; docs/fermi-launch.md has the survey's figures), as
+// kernels of our own, checked against Go. Reductions and histograms of our
+// own are in kernels_test.go (TestKernelBarrierReduction, TestKernelAtomics).
 
 // bitonicSort: each block sorts its 256 keys in shared memory (a bitonic
 // network: uniform loops, BAR between steps, predicated swaps).
@@ -224,6 +226,98 @@ func TestSpMV(t *testing.T) {
 		}
 		if math.Float32bits(got[r]) != acc {
 			t.Fatalf("row %d: %g, want %g (fused, in order)", r, got[r], math.Float32frombits(acc))
+		}
+	}
+}
+
+// blockScan: the inclusive scan of each block's 256 words in shared memory
+// (Hillis-Steele: log2(256) steps, BAR between reading and writing), the
+// block's total written by its last thread. scanAddOffsets adds to every
+// word the scanned total of the blocks before its block. Together, with
+// blockScan run again on the block totals, a scan over many blocks
+// (mgpu's global scan in three launches, written by us).
+const blockScan = `
+	S2R R0, SR_TID.X;
+	S2R R20, SR_CTAID.X;
+	ISCADD R3, R20, R0, 0x8;
+	ISCADD R4, R3, c[0x0][0x20], 0x2;
+	LD R5, [R4];
+	SHL R2, R0, 0x2;
+	STS [R2], R5;
+	MOV32I R7, 0x1;
+step:
+	BAR.RED.POPC RZ, RZ;
+	ISETP.GE.U32.AND P0, PT, R0, R7, PT;
+	SHL R8, R7, 0x2;
+	IADD R8, R2, -R8;
+	@P0 LDS R9, [R8];
+	BAR.RED.POPC RZ, RZ;
+	@P0 IADD R5, R5, R9;
+	@P0 STS [R2], R5;
+	SHL R7, R7, 0x1;
+	ISETP.LT.U32.AND P1, PT, R7, 0x100, PT;
+	@P1 BRA step;
+	ISCADD R10, R3, c[0x0][0x24], 0x2;
+	ST [R10], R5;
+	ISETP.NE.AND P2, PT, R0, 0xff, PT;
+	@P2 EXIT;
+	ISCADD R11, R20, c[0x0][0x28], 0x2;
+	ST [R11], R5;
+	EXIT;
+`
+
+const scanAddOffsets = `
+	S2R R0, SR_TID.X;
+	S2R R20, SR_CTAID.X;
+	ISETP.EQ.AND P0, PT, R20, RZ, PT;
+	@P0 EXIT;
+	ISCADD R3, R20, R0, 0x8;
+	ISCADD R4, R3, c[0x0][0x20], 0x2;
+	ISCADD R6, R20, c[0x0][0x24], 0x2;
+	LD R5, [R4];
+	LD R7, [R6+-0x4];
+	IADD R5, R5, R7;
+	ST [R4], R5;
+	EXIT;
+`
+
+func TestScan(t *testing.T) {
+	rng := rand.New(rand.NewSource(14))
+	for _, blocks := range []int{64, 3, 1, 256} {
+		n := 256 * blocks
+		in := make([]uint32, n)
+		for i := range in {
+			in[i] = rng.Uint32() >> uint(rng.Intn(32))
+		}
+		d := newDevice()
+		d.alloc("in", fromU32(in))
+		d.alloc("out", make([]byte, 4*n))
+		d.alloc("totals", make([]byte, 4*256))
+		d.alloc("scannedTotals", make([]byte, 4*256))
+		d.alloc("grand", make([]byte, 4))
+		block := emu.Dim3{256, 1, 1}
+		for _, l := range []launch{
+			{program: []byte(blockScan), grid: emu.Dim3{uint32(blocks), 1, 1}, block: block, shared: 1024,
+				params: []any{buf("in"), buf("out"), buf("totals")}},
+			{program: []byte(blockScan), block: block, shared: 1024, params: []any{buf("totals"), buf("scannedTotals"), buf("grand")}},
+			{program: []byte(scanAddOffsets), grid: emu.Dim3{uint32(blocks), 1, 1}, block: block,
+				params: []any{buf("out"), buf("scannedTotals")}},
+		} {
+			if _, err := d.run(t, l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := make([]uint32, n)
+		var sum uint32
+		for i, v := range in {
+			sum += v
+			want[i] = sum
+		}
+		if err := sameWords(u32s(d.bytes("out")), want); err != nil {
+			t.Errorf("%d blocks: %v", blocks, err)
+		}
+		if got := u32s(d.bytes("grand"))[0]; got != sum {
+			t.Errorf("%d blocks: total %#x, want %#x", blocks, got, sum)
 		}
 	}
 }

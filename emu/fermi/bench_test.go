@@ -1,6 +1,7 @@
 package fermi
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -32,18 +33,89 @@ func benchLaunches(b *testing.B, d *device, ls []launch) {
 	b.ReportMetric(float64(insts)/float64(b.N), "warpinst/op")
 }
 
+// The real kernels' benchmarks run them as their tests do. Kernels whose
+// words the TSV lacks run only with GPUISA_FERMI_LISTINGS (real_test.go);
+// BenchmarkRealKernels runs every one it can rebuild and reports them
+// together.
+
+// BenchmarkRealKernels: mgpu's b-tree build over 2^20 keys (4 launches),
+// and with the listings its global scan of 2^20 values (60 blocks), its
+// argmax over 2^20 floats (60 blocks) and its block and warp scans.
+func BenchmarkRealKernels(b *testing.B) {
+	var ls []launch
+	d := newDevice()
+	for _, add := range []func(*testing.B, *device) []launch{benchTreeLaunches, benchScanLaunches, benchMaxLaunches, benchSnippetLaunches} {
+		ls = append(ls, add(b, d)...)
+	}
+	benchLaunches(b, d, ls)
+}
+
 // BenchmarkRealGlobalScan runs mgpu's three global scan kernels on 2^20
 // values (60 blocks of 256 threads in the up and down sweeps).
-func BenchmarkRealGlobalScan(b *testing.B) { benchGlobalScan(b, 1<<20) }
+func BenchmarkRealGlobalScan(b *testing.B) { benchOne(b, benchScanLaunches) }
 
-// BenchmarkRealGlobalScanSmall: 2^17 values, which stay in the caches.
-func BenchmarkRealGlobalScanSmall(b *testing.B) { benchGlobalScan(b, 1<<17) }
+// BenchmarkRealBuildTree runs mgpu's b-tree build over 2^20 keys.
+func BenchmarkRealBuildTree(b *testing.B) { benchOne(b, benchTreeLaunches) }
 
-func benchGlobalScan(b *testing.B, count int) {
-	up := realKernel(b, "GlobalScanUpsweep")
-	red := realKernel(b, "GlobalScanReduction")
-	down := realKernel(b, "GlobalScanDownsweep")
-	const numBlocks = 60
+// BenchmarkRealMaxIndex runs mgpu's argmax over 2^20 floats.
+func BenchmarkRealMaxIndex(b *testing.B) { benchOne(b, benchMaxLaunches) }
+
+func benchOne(b *testing.B, add func(*testing.B, *device) []launch) {
+	d := newDevice()
+	ls := add(b, d)
+	if len(ls) == 0 {
+		b.Skip("the kernels are not in ../shared's TSV; set GPUISA_FERMI_LISTINGS")
+	}
+	benchLaunches(b, d, ls)
+}
+
+// benchKernels rebuilds kernels, or none when one of them cannot be.
+func benchKernels(b *testing.B, keys ...string) [][]byte {
+	var codes [][]byte
+	for _, key := range keys {
+		code, gaps := rebuildKernel(b, key)
+		if gaps > 0 {
+			return nil
+		}
+		codes = append(codes, code)
+	}
+	return codes
+}
+
+func benchTreeLaunches(b *testing.B, d *device) []launch {
+	codes := benchKernels(b, "BuildTree4")
+	if codes == nil {
+		return nil
+	}
+	const count = 1 << 20
+	data := make([]uint32, count)
+	for i := range data {
+		data[i] = uint32(3 * i)
+	}
+	sizes := treeLevelSizes(count)
+	sizes[len(sizes)-1] = count
+	d.alloc("treeData", fromU32(data))
+	name := func(i int) string {
+		if i == len(sizes)-1 {
+			return "treeData"
+		}
+		return fmt.Sprintf("treeLevel%d", i)
+	}
+	var ls []launch
+	for i := len(sizes) - 2; i >= 0; i-- {
+		d.alloc(name(i), make([]byte, 4*sizes[i]))
+		ls = append(ls, launch{program: codes[0], grid: emu.Dim3{uint32((sizes[i] + 255) / 256), 1, 1}, block: emu.Dim3{256, 1, 1},
+			params: []any{buf(name(i + 1)), uint32(sizes[i+1]), buf(name(i))}})
+	}
+	return ls
+}
+
+func benchScanLaunches(b *testing.B, d *device) []launch {
+	codes := benchKernels(b, "GlobalScanUpsweep", "GlobalScanReduction", "GlobalScanDownsweep@51c35d7391")
+	if codes == nil {
+		return nil
+	}
+	const count, numBlocks = 1 << 20, 60
 	rng := rand.New(rand.NewSource(1))
 	values := make([]uint32, count)
 	for i := range values {
@@ -60,18 +132,58 @@ func benchGlobalScan(b *testing.B, count int) {
 		ranges[2*i], ranges[2*i+1] = x, x+uint32(n*2048)
 		x += uint32(n * 2048)
 	}
-	d := newDevice()
 	d.alloc("values", fromU32(values))
 	d.alloc("scan", make([]byte, 4*count))
 	d.alloc("blockScan", make([]byte, 4*(numBlocks+1)))
 	d.alloc("ranges", fromU32(ranges))
 	block := emu.Dim3{256, 1, 1}
-	benchLaunches(b, d, []launch{
-		{program: up, grid: emu.Dim3{numBlocks, 1, 1}, block: block, params: []any{buf("values"), buf("ranges"), buf("blockScan")}},
-		{program: red, block: block, params: []any{buf("blockScan"), numBlocks}},
-		{program: down, grid: emu.Dim3{numBlocks, 1, 1}, block: block,
+	return []launch{
+		{program: codes[0], grid: emu.Dim3{numBlocks, 1, 1}, block: block, params: []any{buf("values"), buf("ranges"), buf("blockScan")}},
+		{program: codes[1], block: block, params: []any{buf("blockScan"), numBlocks}},
+		{program: codes[2], grid: emu.Dim3{numBlocks, 1, 1}, block: block,
 			params: []any{buf("values"), buf("scan"), buf("blockScan"), buf("ranges"), count, uint32(0), uint32(0)}},
-	})
+	}
+}
+
+func benchMaxLaunches(b *testing.B, d *device) []launch {
+	codes := benchKernels(b, "FindMaxIndexLoop", "FindMaxIndexReduce")
+	if codes == nil {
+		return nil
+	}
+	const count, blocks = 1 << 20, 60
+	data := make([]float32, count)
+	for i := range data {
+		data[i] = float32(i%9973) * 0.5
+	}
+	ranges := make([]uint32, 2*blocks)
+	for i := range blocks {
+		ranges[2*i], ranges[2*i+1] = uint32(i*count/blocks), uint32((i+1)*count/blocks)
+	}
+	d.alloc("maxData", fromF32(data))
+	d.alloc("max", make([]byte, 4*blocks))
+	d.alloc("index", make([]byte, 4*blocks))
+	d.alloc("maxRanges", fromU32(ranges))
+	block := emu.Dim3{256, 1, 1}
+	return []launch{
+		{program: codes[0], grid: emu.Dim3{blocks, 1, 1}, block: block, params: []any{buf("maxData"), buf("max"), buf("index"), buf("maxRanges")}},
+		{program: codes[1], block: block, params: []any{buf("max"), buf("index"), uint32(blocks)}},
+	}
+}
+
+func benchSnippetLaunches(b *testing.B, d *device) []launch {
+	codes := benchKernels(b, "MultiScan256", "WarpScan1", "WarpScan2")
+	if codes == nil {
+		return nil
+	}
+	d.alloc("snipValues", make([]byte, 4*256))
+	d.alloc("snipInc", make([]byte, 4*256))
+	d.alloc("snipExc", make([]byte, 4*256))
+	params := []any{buf("snipValues"), buf("snipInc"), buf("snipExc")}
+	return []launch{
+		{program: codes[0], block: emu.Dim3{256, 1, 1}, params: params},
+		{program: codes[1], block: emu.Dim3{32, 1, 1}, params: params},
+		{program: codes[2], block: emu.Dim3{32, 1, 1}, params: params},
+	}
 }
 
 // Kernels of our own, which need no oracle.

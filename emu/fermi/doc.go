@@ -9,7 +9,11 @@
 // every modifier from the spec's named fields (Inst.Mods: ".FTZ", "icmp",
 // "rnd", "vtype", ...), never from printed text. The op slice runs in a
 // switch loop over 32-lane warps; lowering happens once per program and
-// is shared by all its launches.
+// is shared by all its launches. Each launch picks the fast form of the
+// instructions kernels run most (fast.go: integer adds, shifts, logic,
+// moves, selects, ISETP/FSETP, 32-bit loads and stores), which run in a
+// loop of their own with unrolled lane loops (lanes.go); any lane that
+// needs more sends the instruction the general way.
 //
 // docs/fermi-launch.md describes the launch convention (constant banks,
 // pointer width, memory windows) and the source of each fact. In short:
@@ -68,8 +72,10 @@
 // # Real kernels
 //
 // The tests rebuild real CUDA 3.x/4.x kernels from the oracle's listings
-// (mgpu's global scan in three passes, argmax in two, block and warp scans,
-// the radix sort's downsweep and the sparse matrix-vector product's
-// finalize pass) and launch them as their host code does (real_test.go
-// explains the recipes and what the oracle in ../shared lacks).
+// and launch them as their host code does: testdata/real/survey.txt names
+// each examined function's words by hash (real_test.go). mgpu's b-tree
+// build (BuildTree4) is the one function whose every word is in the TSV
+// of ../shared and runs everywhere; the others (global scan, argmax, block
+// and warp scans, radix downsweep, SpMV finalize) need the public listing
+// named by GPUISA_FERMI_LISTINGS (docs/fermi-launch.md).
 package fermi

@@ -2,7 +2,6 @@ package fermi
 
 import (
 	"math"
-	"math/big"
 )
 
 // Floating point as sm_2x computes it: IEEE 754-2008 single and double
@@ -199,74 +198,4 @@ func fflags(x float64) (z, s bool) {
 		return true, false
 	}
 	return false, x < 0
-}
-
-// dround computes x+y (kind 0), x*y (1) or x*y+z (2) in double precision
-// rounded in mode rnd; directed modes of inexact results are computed
-// exactly with math/big.
-func dround(kind int, x, y, z float64, rnd uint8) float64 {
-	var r float64
-	switch kind {
-	case 0:
-		r = x + y
-	case 1:
-		r = x * y
-	default:
-		r = math.FMA(x, y, z)
-	}
-	if rnd == 0 || r != r {
-		return r
-	}
-	if math.IsInf(r, 0) {
-		if math.IsInf(x, 0) || math.IsInf(y, 0) || kind == 2 && math.IsInf(z, 0) {
-			return r
-		}
-		// overflow
-		if rnd == 3 || rnd == 1 && r > 0 || rnd == 2 && r < 0 {
-			return math.Copysign(math.MaxFloat64, r)
-		}
-		return r
-	}
-	const prec = 2200
-	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
-	by := new(big.Float).SetPrec(prec).SetFloat64(y)
-	t := new(big.Float).SetPrec(prec)
-	switch kind {
-	case 0:
-		t.Add(bx, by)
-	case 1:
-		t.Mul(bx, by)
-	default:
-		t.Mul(bx, by)
-		t.Add(t, new(big.Float).SetPrec(prec).SetFloat64(z))
-	}
-	if t.Sign() == 0 {
-		if rnd == 1 && kind != 1 {
-			// an exact zero sum is -0 when rounding down, unless every
-			// summand is +0
-			a, b := x, y
-			if kind == 2 {
-				a, b = x*y, z
-			}
-			if !(a == 0 && b == 0 && !math.Signbit(a) && !math.Signbit(b)) {
-				return math.Copysign(0, -1)
-			}
-		}
-		return r
-	}
-	// r is the nearest double; the true value lies between r and the
-	// neighbour on its side
-	c := new(big.Float).SetPrec(prec).SetFloat64(r).Cmp(t) // r above (1) or below (-1) it
-	if c == 0 {
-		return r
-	}
-	switch {
-	case rnd == 1 && c > 0:
-		return math.Nextafter(r, math.Inf(-1))
-	case rnd == 2 && c < 0:
-		return math.Nextafter(r, math.Inf(1))
-	case rnd == 3 && (c > 0 && t.Sign() > 0 || c < 0 && t.Sign() < 0):
-		return math.Nextafter(r, 0)
-	}
-	return r
 }

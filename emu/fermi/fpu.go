@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/internal/fp"
 )
 
 // falu runs the single-precision instructions.
@@ -161,56 +162,26 @@ func (k *Kernel) writeF(regs []uint32, o *op, mask uint32, r *lanes) {
 	}
 }
 
-// MUFU functions (the mufu table).
-const (
-	mCos = iota
-	mSin
-	mEx2
-	mLg2
-	mRcp
-	mRsq
-	mRcp64h
-	mRsq64h
-)
-
-// mufu is the special function unit: the correctly rounded function of the
-// flushed input (the hardware's results are within a few ulp; PTX allows
-// sin/cos 2^-20.9 absolute, ex2 2 ulp, lg2 2^-22.6, rcp and rsqrt 1 ulp).
-// RCP64H and RSQ64H take and give the high word of a double.
+// mufu is the special function unit (fn: the mufu field, whose codes are
+// package fp's): the correctly rounded function of the flushed input
+// (fp.SFU; the hardware's results are within a few ulp: PTX
+// allows sin/cos 2^-20.9 absolute, ex2 2 ulp, lg2 2^-22.6, rcp and rsqrt
+// 1 ulp). RCP64H and RSQ64H take and give the high word of a double.
 func mufu(fn uint8, v uint32, s *opnd, flags uint32) uint32 {
-	if fn == mRcp64h || fn == mRsq64h {
+	if fn == fp.Rcp64H || fn == fp.Rsq64H {
 		if s.abs {
 			v &^= 1 << 31
 		}
 		if s.neg {
 			v ^= 1 << 31
 		}
-		x := math.Float64frombits(uint64(v) << 32)
-		r := 1 / x
-		if fn == mRsq64h {
-			r = 1 / math.Sqrt(x)
-		}
+		r := fp.High64(fn, v)
 		if r != r {
 			return uint32(canonicalNaN64 >> 32)
 		}
 		return uint32(math.Float64bits(r) >> 32)
 	}
-	x := float64(fin(v, s, true))
-	var r float64
-	switch fn {
-	case mCos:
-		r = math.Cos(x)
-	case mSin:
-		r = math.Sin(x)
-	case mEx2:
-		r = math.Exp2(x)
-	case mLg2:
-		r = math.Log2(x)
-	case mRcp:
-		r = 1 / x
-	case mRsq:
-		r = 1 / math.Sqrt(x)
-	}
+	r := fp.SFU(fn, float64(fin(v, s, true)))
 	return flush32(fout(float32(r), flags))
 }
 
@@ -234,11 +205,11 @@ func (k *Kernel) dalu(w *emu.Warp, o *op, mask uint32) {
 		var r float64
 		switch o.kind {
 		case kDadd:
-			r = dround(0, x, y, 0, o.rnd)
+			r = fp.Round64(fp.Add, x, y, 0, o.rnd)
 		case kDmul:
-			r = dround(1, x, y, 0, o.rnd)
+			r = fp.Round64(fp.Mul, x, y, 0, o.rnd)
 		case kDfma:
-			r = dround(2, x, y, din(&o.s[2], l), o.rnd)
+			r = fp.Round64(fp.FMA, x, y, din(&o.s[2], l), o.rnd)
 		case kDmnmx:
 			r = dminmax(x, y, pred(regs, &o.s[2])>>l&1 != 0)
 		case kDset, kDsetp:

@@ -22,7 +22,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	r := &sc.r
 	direct := mask == ^uint32(0) && o.flags&(fCCOut|fX|fSAT) == 0 && o.kind != kMov
 	if direct {
-		r = (*lanes)(regs[d*32:])
+		r = rowAt(regs, d)
 	}
 	if o.flags&(fCCOut|fX|fSAT) != 0 {
 		k.ialuCC(w, o, mask, sc)
@@ -40,17 +40,11 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		b := k.row(regs, &o.s[1], mask, &sc.b)
 		switch {
 		case !o.s[0].neg && !o.s[1].neg:
-			for l := range r {
-				r[l] = a[l] + b[l]
-			}
+			addLanes(r, a, b)
 		case !o.s[0].neg:
-			for l := range r {
-				r[l] = a[l] - b[l]
-			}
+			subLanes(r, a, b)
 		case !o.s[1].neg:
-			for l := range r {
-				r[l] = b[l] - a[l]
-			}
+			subLanes(r, b, a)
 		default:
 			for l := range r {
 				r[l] = -a[l] - b[l]
@@ -60,9 +54,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		b := k.row(regs, &o.s[1], mask, &sc.b)
 		sh := o.sub & 31
 		if !o.s[0].neg && !o.s[1].neg {
-			for l := range r {
-				r[l] = a[l]<<sh + b[l]
-			}
+			scaddLanes(r, a, b, sh)
 			break
 		}
 		na, nb := negMask(o.s[0].neg), negMask(o.s[1].neg)
@@ -72,9 +64,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kImul:
 		b := k.row(regs, &o.s[1], mask, &sc.b)
 		if o.flags&fHI == 0 {
-			for l := range r {
-				r[l] = a[l] * b[l]
-			}
+			mulLanes(r, a, b)
 		} else {
 			for l := range r {
 				r[l] = uint32(product(a[l], b[l], o.flags) >> 32)
@@ -84,9 +74,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		b := k.row(regs, &o.s[1], mask, &sc.b)
 		c := k.row(regs, &o.s[2], mask, &sc.c)
 		if o.flags&fHI == 0 && !o.s[0].neg && !o.s[2].neg {
-			for l := range r {
-				r[l] = a[l]*b[l] + c[l]
-			}
+			madLanes(r, a, b, c)
 		} else {
 			for l := range r {
 				r[l], _, _ = imad(a[l], b[l], c[l], 0, o)
@@ -102,9 +90,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 				*r = lanes{}
 				break
 			}
-			for l := range r {
-				r[l] = a[l] << n
-			}
+			shlLanes(r, a, n)
 			break
 		}
 		b := k.row(regs, &o.s[1], mask, &sc.b)
@@ -130,15 +116,13 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			if o.flags&fW != 0 {
 				n &= 31
 			}
-			n = min(n, 32)
-			if o.flags&fU32 != 0 {
-				for l := range r {
-					r[l] = uint32(uint64(a[l]) >> n)
-				}
-			} else {
-				for l := range r {
-					r[l] = uint32(int64(int32(a[l])) >> n)
-				}
+			switch {
+			case o.flags&fU32 == 0:
+				sarLanes(r, a, min(n, 31))
+			case n >= 32:
+				*r = lanes{}
+			default:
+				shrLanes(r, a, n)
 			}
 			break
 		}
@@ -162,17 +146,11 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		na, nb := notMask(o.s[0].not), notMask(o.s[1].not)
 		switch o.sub {
 		case 0:
-			for l := range r {
-				r[l] = (a[l] ^ na) & (b[l] ^ nb)
-			}
+			andLanes(r, a, b, na, nb)
 		case 1:
-			for l := range r {
-				r[l] = (a[l] ^ na) | (b[l] ^ nb)
-			}
+			orLanes(r, a, b, na, nb)
 		case 2:
-			for l := range r {
-				r[l] = (a[l] ^ na) ^ (b[l] ^ nb)
-			}
+			xorLanes(r, a, b, na, nb)
 		default: // PASS_B
 			for l := range r {
 				r[l] = b[l] ^ nb
@@ -253,14 +231,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		}
 	case kSel:
 		b := k.row(regs, &o.s[1], mask, &sc.b)
-		p := pred(regs, &o.s[2])
-		for l := range r {
-			if p>>l&1 != 0 {
-				r[l] = a[l]
-			} else {
-				r[l] = b[l]
-			}
-		}
+		selLanes(r, a, b, pred(regs, &o.s[2]))
 	case kPrmt:
 		b := k.row(regs, &o.s[1], mask, &sc.b)
 		c := k.row(regs, &o.s[2], mask, &sc.c)
@@ -580,39 +551,11 @@ func (k *Kernel) icmpMask(regs []uint32, o *op, mask uint32, sc *scratch) uint32
 		}
 		return t
 	}
-	// lt and eq masks in one pass (signed order: flip the sign bits), then
-	// the comparison as a combination of them
-	var lt, eq uint32
 	flip := uint32(0x80000000)
 	if unsigned {
 		flip = 0
 	}
-	for l := range 32 {
-		x, y := a[l]^flip, b[l]^flip
-		if x < y {
-			lt |= 1 << l
-		}
-		if x == y {
-			eq |= 1 << l
-		}
-	}
-	switch o.sub & 7 {
-	case 1:
-		return lt
-	case 2:
-		return eq
-	case 3:
-		return lt | eq
-	case 4:
-		return ^(lt | eq)
-	case 5:
-		return ^eq
-	case 6:
-		return ^lt
-	case 7:
-		return ^uint32(0)
-	}
-	return 0
+	return cmpLanes(o.sub, a, b, flip)
 }
 
 // ialuCC is the general path of the integer instructions that read or
@@ -628,7 +571,7 @@ func (k *Kernel) ialuCC(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		plain.flags &^= fCCOut | fX | fSAT
 		k.ialu(w, &plain, mask, sc)
 		if o.flags&fCCOut != 0 {
-			row := (*lanes)(regs[dstRow(&o.d, 0)*32:])
+			row := rowAt(regs, dstRow(&o.d, 0))
 			var z, s uint32
 			for l := range row {
 				if row[l] == 0 {

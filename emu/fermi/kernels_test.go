@@ -535,6 +535,8 @@ func TestKernelFaults(t *testing.T) {
 		{"MOV R2, c[0x0][0x20];\n LD R3, [R2+0x7fff0];\n EXIT;", "out of bounds"},
 		{"IADD32I R2, RZ, 0x102;\n ST [R2], R2;\n EXIT;", "misaligned"},
 		{"TEX.T R0, R2, 0x0, 0x0, 2D, 0x1;\n EXIT;", "TEX"},
+		{rawWords(0x8800000000001c07, 0x8000000000001de7), "long-jump stack are not documented"},
+		{rawWords(0x4800000000001c00, 0x8000000000001de7), "pixel quad"},
 		{"BPT.TRAP 0x1;", "trap"},
 		{"loop:\n BRA loop;", "step limit"},
 		{"S2R R0, SR_TID.X;\n ISETP.EQ.AND P0, PT, R0, RZ, PT;\n @P0 EXIT;\n BAR.RED.POPC RZ, RZ;\n BAR.SYNC 0x1, 0x40;\n EXIT;", ""},
@@ -558,6 +560,15 @@ func TestKernelFaults(t *testing.T) {
 			t.Errorf("%q: fault names no instruction: %v", c.prog, f)
 		}
 	}
+}
+
+// rawWords is raw code of the given canonical words.
+func rawWords(ws ...uint64) string {
+	var b []byte
+	for _, w := range ws {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	return string(b)
 }
 
 // bitsOf is used by the tests' references.

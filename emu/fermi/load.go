@@ -10,6 +10,7 @@ import (
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/binfmt/fatbin"
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/internal/params"
 	"github.com/gpuisa/gpuisa/isa/fermi"
 )
 
@@ -191,46 +192,12 @@ func (img *Image) addrBits(p *Program) int {
 // the program's addresses; each value goes to the offset the cubin gives,
 // else to the next naturally aligned offset.
 func paramBytes(s *emu.Setup, img *Image, addrBits int) ([]byte, error) {
-	var args []emu.Arg
-	if s.Job != nil {
-		args = s.Job.Args
-	}
-	if img.Params != nil && len(args) != len(img.Params) {
-		return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(args), len(img.Params))
-	}
-	var out []byte
-	off := 0
-	for i, a := range args {
-		v := a.Bits
-		switch a.Kind {
-		case emu.ArgPtr:
-			place, ok := s.Buffers[a.Name]
-			if !ok {
-				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, a.Name)
-			}
-			v = place.Addr
-		case emu.ArgTex, emu.ArgSurf:
-			return nil, fmt.Errorf("params[%d]: sm_2x kernels take no texture or surface objects (textures are bound by slot)", i)
+	return params.Pack(s, img.Params, addrBits/8, func(i int, a emu.Arg) (uint64, error) {
+		if a.Kind != emu.ArgPtr {
+			return 0, fmt.Errorf("sm_2x kernels take no texture or surface objects (textures are bound by slot)")
 		}
-		n := a.Size(addrBits / 8)
-		if img.Params != nil {
-			cp := img.Params[i]
-			if int(cp.Size) != n {
-				return nil, fmt.Errorf("params[%d]: %d bytes, the kernel's parameter %d has %d", i, n, i, cp.Size)
-			}
-			off = int(cp.Offset)
-		} else {
-			off = (off + n - 1) &^ (n - 1)
-		}
-		if need := off + n; len(out) < need {
-			out = append(out, make([]byte, need-len(out))...)
-		}
-		for k := range n {
-			out[off+k] = byte(v >> (8 * k))
-		}
-		off += n
-	}
-	return out, nil
+		return params.BufferAddr(s, a)
+	})
 }
 
 // NewKernel lowers the image's code and builds the launch's memory: bank 0
@@ -313,7 +280,9 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if err := k.bindTextures(s); err != nil {
 		return nil, err
 	}
-	k.resolve()
+	if err := k.resolve(); err != nil {
+		return nil, err
+	}
 	return k, nil
 }
 
@@ -351,8 +320,10 @@ func (k *Kernel) bindTextures(s *emu.Setup) error {
 
 // resolve gives constant operands (other than indexed ones) their values
 // for this launch: 64 bits, of which 32-bit instructions read the low word
-// (through a broadcast row shared by equal values).
-func (k *Kernel) resolve() {
+// (through a broadcast row shared by equal values). It also checks that
+// every register operand names a row of the register file, which the
+// interpreter then addresses without bounds checks (rowOf).
+func (k *Kernel) resolve() error {
 	k.ops = append([]op(nil), k.Prog.ops...)
 	index := map[uint32]int32{}
 	for i := range k.ops {
@@ -381,7 +352,15 @@ func (k *Kernel) resolve() {
 			}
 			x.bc = bi
 		}
+		for _, x := range [...]*opnd{&o.d, &o.d2, &o.s[0], &o.s[1], &o.s[2], &o.s[3]} {
+			if (x.kind == oReg || x.kind == oMem || x.kind == oCIdx) && int(x.row) >= numRows {
+				addr, _ := k.Prog.Where(uint32(i))
+				return fmt.Errorf("instruction at %#x: register row %d is past the register file", addr, x.row)
+			}
+		}
+		o.fast = pickFast(o)
 	}
+	return nil
 }
 
 // Config is the engine configuration for a setup: the kernel's static

@@ -151,6 +151,7 @@ type op struct {
 	size   uint8  // memory access bytes; conversion destination size
 	size2  uint8  // LD_LDU's second size; conversion source size
 	lanes  uint8  // MOV's lane mask
+	fast   uint8  // fast form (fast.go), chosen per launch
 	s      [4]opnd
 	d, d2  opnd
 }
@@ -522,7 +523,14 @@ func lowerInst(inst fermi.Inst, addr uint64) (o op, target uint64, hasTarget boo
 			}
 		}
 	case "PLONGJMP", "LONGJMP":
-		return o, 0, false, errLower("%s is not supported", name)
+		// nothing public says what sm_2x's long-jump stack keeps or restores
+		// (envytools names the instructions only), and no compute listing of
+		// the oracle uses them
+		return o, 0, false, errLower("%s is not run: the semantics of sm_2x's long-jump stack are not documented "+
+			"(no compute listing of the oracle uses it)", name)
+	case "FSWZ":
+		return o, 0, false, errLower("FSWZ is a pixel-shader instruction (a swizzle across the lanes of a pixel quad); " +
+			"the compute emulator has no pixel quads")
 	// ---- integer
 	case "IADD", "IADD32I":
 		d1s(kIadd, 2)

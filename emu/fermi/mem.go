@@ -230,27 +230,23 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 		return false
 	}
 	regs := w.Regs
-	base := (*lanes)(regs[int(m.row)*32:])
+	base := rowOf(regs, m.row)
 	off := uint32(m.imm)
 	r := &sc.r
 	p := unsafe.Pointer(unsafe.SliceData(data))
 	if mask == ^uint32(0) {
-		var bad uint32
-		for l := range r {
-			a := base[l] + off
-			if a > limit {
-				bad = 1
-				a = 0
-			}
-			bad |= a & 3
-			// in bounds (a bad lane reads word 0 and is thrown away below):
-			// read the little-endian word in place
-			r[l] = *(*uint32)(unsafe.Add(p, a&^3))
+		// check every lane's address first (the general path reports a
+		// fault), then read the little-endian words in place
+		if first, ok := consecutive(base, off, limit); ok {
+			// one 128-byte run: the common coalesced access
+			*rowAt(regs, dstRow(&o.d, 0)) = *(*lanes)(unsafe.Add(p, first))
+			return true
 		}
-		if bad != 0 {
+		if !inBounds(base, off, limit) {
 			return false
 		}
-		*(*lanes)(regs[dstRow(&o.d, 0)*32:]) = *r
+		gather(r, p, base, off)
+		*rowAt(regs, dstRow(&o.d, 0)) = *r
 		return true
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
@@ -263,6 +259,66 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 	}
 	write(regs, dstRow(&o.d, 0), mask, r)
 	return true
+}
+
+// inBounds reports whether every lane's word base[l]+off is aligned and
+// starts at or below limit (limit minus the address, in 64 bits, is
+// negative for an address past it).
+func inBounds(base *lanes, off, limit uint32) bool {
+	var align uint32
+	var past uint64
+	lim := uint64(limit)
+	qb := qd(base)
+	for g := range qb {
+		q := &qb[g]
+		a0, a1, a2, a3 := q[0]+off, q[1]+off, q[2]+off, q[3]+off
+		align |= a0 | a1 | a2 | a3
+		past |= (lim - uint64(a0)) | (lim - uint64(a1)) | (lim - uint64(a2)) | (lim - uint64(a3))
+	}
+	return align&3 == 0 && past>>63 == 0
+}
+
+// consecutive reports whether lane l's address base[l]+off is first+4*l,
+// with first aligned and the whole run at or below limit+3. It compares
+// two lanes at a time as one 64-bit word (the host is little-endian, as
+// the in-place loads assume); base[0] is low enough that the expected
+// pairs never carry from one lane into the next.
+func consecutive(base *lanes, off, limit uint32) (first uint32, ok bool) {
+	b0 := base[0]
+	pairs := (*[4][4]uint64)(unsafe.Pointer(base))
+	const step = 8<<32 | 8
+	want := uint64(b0) | uint64(b0+4)<<32
+	var dev uint64
+	for g := range pairs {
+		q := &pairs[g]
+		dev |= (q[0] ^ want) | (q[1] ^ (want + step)) | (q[2] ^ (want + 2*step)) | (q[3] ^ (want + 3*step))
+		want += 4 * step
+	}
+	first = b0 + off
+	return first, dev == 0 && uint64(b0)+31*4 <= math.MaxUint32 && first&3 == 0 && uint64(first)+31*4 <= uint64(limit)
+}
+
+// gather reads lane l's word at p+base[l]+off (in bounds: inBounds).
+func gather(r *lanes, p unsafe.Pointer, base *lanes, off uint32) {
+	qr, qb := qd(r), qd(base)
+	for g := range qr {
+		qr[g][0] = *(*uint32)(unsafe.Add(p, qb[g][0]+off))
+		qr[g][1] = *(*uint32)(unsafe.Add(p, qb[g][1]+off))
+		qr[g][2] = *(*uint32)(unsafe.Add(p, qb[g][2]+off))
+		qr[g][3] = *(*uint32)(unsafe.Add(p, qb[g][3]+off))
+	}
+}
+
+// scatter writes lane l's word v[l] at p+base[l]+off in lane order (in
+// bounds: inBounds).
+func scatter(p unsafe.Pointer, base *lanes, off uint32, v *lanes) {
+	qb, qv := qd(base), qd(v)
+	for g := range qb {
+		*(*uint32)(unsafe.Add(p, qb[g][0]+off)) = qv[g][0]
+		*(*uint32)(unsafe.Add(p, qb[g][1]+off)) = qv[g][1]
+		*(*uint32)(unsafe.Add(p, qb[g][2]+off)) = qv[g][2]
+		*(*uint32)(unsafe.Add(p, qb[g][3]+off)) = qv[g][3]
+	}
 }
 
 // dense32 is the memory a 32-bit access of o goes to when it is one dense
@@ -300,9 +356,9 @@ func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uin
 		return false
 	}
 	regs := w.Regs
-	base := (*lanes)(regs[int(m.row)*32:])
+	base := rowOf(regs, m.row)
 	off := uint32(m.imm)
-	v := (*lanes)(regs[int(o.s[1].row)*32:])
+	v := rowOf(regs, o.s[1].row)
 	if o.s[1].kind != oReg {
 		v = &zeroLanes
 	}
@@ -310,16 +366,14 @@ func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uin
 	// check every lane first: a faulting lane must leave memory untouched
 	var bad uint32
 	if mask == ^uint32(0) {
-		for l := range base {
-			a := base[l] + off
-			bad |= a&3 | b2u(a > limit)
+		if first, ok := consecutive(base, off, limit); ok {
+			*(*lanes)(unsafe.Add(p, first)) = *v
+			return true
 		}
-		if bad != 0 {
+		if !inBounds(base, off, limit) {
 			return false
 		}
-		for l := range base {
-			*(*uint32)(unsafe.Add(p, base[l]+off)) = v[l]
-		}
+		scatter(p, base, off, v)
 		return true
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {

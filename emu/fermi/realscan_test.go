@@ -18,7 +18,7 @@ func mgpuScan(t *testing.T, values []uint32, inclusive bool, numSMs int) (scan [
 	t.Helper()
 	up := realKernel(t, "GlobalScanUpsweep")
 	red := realKernel(t, "GlobalScanReduction")
-	down := realKernel(t, "GlobalScanDownsweep")
+	down := realKernel(t, "GlobalScanDownsweep@51c35d7391")
 	count := len(values)
 	engineBlocks := 4 * numSMs
 	numBricks := (count + 2047) / 2048

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/emu"
 	"github.com/gpuisa/gpuisa/emu/internal/cc"
@@ -139,7 +140,11 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	ops := k.ops
 	sc := b.Aux.(*scratch)
 	regs := w.Regs
+	if len(regs) < numRows*32 {
+		return fmt.Errorf("warp %d has %d register words, the kernel needs %d", w.Index, len(regs), numRows*32)
+	}
 	flags := regs[rowFlags*32 : rowFlags*32+32 : rowFlags*32+32]
+	probe := b.Probe // fault injection's hook (nil: none); it is set between Run calls
 	if sc.pending[w.Index] >= 0 {
 		k.barResult(w, &ops[sc.pending[w.Index]], sc)
 		sc.pending[w.Index] = -1
@@ -147,7 +152,17 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	if w.Done || w.AtBarrier || w.Fault != nil {
 		return nil
 	}
+	// traces and fault injection's probe see every instruction: the fast
+	// forms' loop runs only without them
+	fast := b.Trace == nil && probe == nil
 	for n := int64(0); n < budget; n++ {
+		if fast {
+			// the fast forms, as many as follow one another
+			n += k.runFastStretch(b, w, sc, budget-n)
+			if n >= budget {
+				return nil
+			}
+		}
 		pc := w.PC
 		if int(pc) >= len(ops) {
 			addr, _ := p.Where(pc)
@@ -165,6 +180,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		if b.Trace != nil {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
 		}
+		if probe != nil {
+			mask = probe.Before(b, w, pc, mask)
+		}
 		w.PC = pc + 1
 		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
 			lane := firstLane(mask)
@@ -176,6 +194,12 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		}
 		if o.sync && mask != 0 && !w.Done {
 			k.sync(w, mask)
+		}
+		if probe != nil {
+			probe.After(b, w, pc, mask)
+			if w.Fault != nil {
+				return nil
+			}
 		}
 		// only control flow, barriers and faults change the warp's state
 		if (o.kind < kIadd || o.kind == kBar || o.sync) && (w.Done || w.AtBarrier || w.Fault != nil) {
@@ -333,10 +357,18 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 // mask read into buf.
 func (k *Kernel) row(regs []uint32, s *opnd, mask uint32, buf *lanes) *lanes {
 	if s.kind == oReg {
-		return (*lanes)(regs[int(s.row)*32:])
+		return rowOf(regs, s.row)
 	}
 	return k.rowOther(regs, s, mask, buf)
 }
+
+// rowOf is register row r. Run checks once that regs holds every row
+// (numRows), and lowering gives rows below numRows only.
+func rowOf(regs []uint32, r uint8) *lanes {
+	return (*lanes)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(regs)), uintptr(r)*32*4))
+}
+
+func rowAt(regs []uint32, r int) *lanes { return rowOf(regs, uint8(r)) }
 
 func (k *Kernel) rowOther(regs []uint32, s *opnd, mask uint32, buf *lanes) *lanes {
 	switch s.kind {
@@ -428,9 +460,13 @@ func setPred(regs []uint32, d *opnd, mask, v uint32) {
 
 // write stores r to destination row d for the lanes in mask.
 func write(regs []uint32, d int, mask uint32, r *lanes) {
-	row := (*lanes)(regs[d*32:])
+	row := rowAt(regs, d)
 	if mask == ^uint32(0) {
 		*row = *r
+		return
+	}
+	if bits.OnesCount32(mask) > 8 {
+		blendLanes(row, r, mask)
 		return
 	}
 	for m := mask; m != 0; m &= m - 1 {

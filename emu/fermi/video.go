@@ -28,11 +28,9 @@ func (k *Kernel) video(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		// not matter to a wrapped 32-bit sum)
 		r := &sc.r
 		if mask == ^uint32(0) {
-			r = (*lanes)(regs[dstRow(&o.d, 0)*32:])
+			r = rowAt(regs, dstRow(&o.d, 0))
 		}
-		for l := range r {
-			r[l] = a[l] + b[l] + c[l]
-		}
+		add3Lanes(r, a, b, c)
 		if mask != ^uint32(0) {
 			write(regs, dstRow(&o.d, 0), mask, r)
 		}
@@ -43,7 +41,7 @@ func (k *Kernel) video(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		// the radix sorts' digit extraction: (a >> b.b0 % 32) + c
 		r := &sc.r
 		if mask == ^uint32(0) {
-			r = (*lanes)(regs[dstRow(&o.d, 0)*32:])
+			r = rowAt(regs, dstRow(&o.d, 0))
 		}
 		for l := range r {
 			r[l] = a[l]>>(b[l]&31) + c[l]

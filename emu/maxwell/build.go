@@ -3,6 +3,8 @@ package maxwell
 import (
 	"fmt"
 	"slices"
+
+	"github.com/gpuisa/gpuisa/emu/internal/fp"
 )
 
 // kind is what a lowered op does.
@@ -148,17 +150,17 @@ var cvtTypes = map[string]uint8{"U8": tU8, "S8": tS8, "U16": tU16, "S16": tS16, 
 
 var rndCodes = map[string]uint8{"RN": 0, "RM": 1, "RP": 2, "RZ": 3, "ROUND": 4, "FLOOR": 5, "CEIL": 6, "TRUNC": 7}
 
-// MUFU functions.
+// MUFU functions (package fp's codes, which sm_2x shares).
 const (
-	mCos uint8 = iota
-	mSin
-	mEx2
-	mLg2
-	mRcp
-	mRsq
-	mRcp64h
-	mRsq64h
-	mSqrt
+	mCos    = fp.Cos
+	mSin    = fp.Sin
+	mEx2    = fp.Ex2
+	mLg2    = fp.Lg2
+	mRcp    = fp.Rcp
+	mRsq    = fp.Rsq
+	mRcp64h = fp.Rcp64H
+	mRsq64h = fp.Rsq64H
+	mSqrt   = fp.Sqrt
 )
 
 var mufuCodes = map[string]uint8{"COS": mCos, "SIN": mSin, "EX2": mEx2, "LG2": mLg2, "RCP": mRcp, "RSQ": mRsq,

@@ -2,9 +2,9 @@ package maxwell
 
 import (
 	"math"
-	"math/big"
 
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/internal/fp"
 )
 
 // fsrc applies an operand's |x| and -x to float bits (and .H1 for halves).
@@ -208,6 +208,11 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32) {
 		setPred(regs, &o.d2, mask, pOut2)
 	case kFchk:
 		setPred(regs, &o.d, mask, pOut)
+	default:
+		if o.flags&fCC != 0 {
+			// FSET.CC: ptxas branches on CC.EQ/NE of the 0 / -1 result
+			writeCC(regs, k.Prog.rowCC()*32, mask, d, 0, 0)
+		}
 	}
 }
 
@@ -281,33 +286,13 @@ func divFast(x, y float32) bool {
 }
 
 // mufu is the special function unit: results are the correctly rounded
-// function values (the hardware's are within 2 ulp; see the package tests).
+// function values (fp.SFU; the hardware's are within 2 ulp, see the
+// package tests). RCP64H and RSQ64H take and give a double's high word.
 func mufu(fn uint8, v uint32, o *op) uint32 {
-	x := float64(math.Float32frombits(flush(v)))
-	var r float64
-	switch fn {
-	case mCos:
-		r = math.Cos(x)
-	case mSin:
-		r = math.Sin(x)
-	case mEx2:
-		r = math.Exp2(x)
-	case mLg2:
-		r = math.Log2(x)
-	case mRcp:
-		r = 1 / x
-	case mRsq:
-		r = 1 / math.Sqrt(x)
-	case mSqrt:
-		r = math.Sqrt(x)
-	case mRcp64h, mRsq64h:
-		// v is the high word of a double: the result's high word
-		dx := math.Float64frombits(uint64(v) << 32)
-		if fn == mRcp64h {
-			return uint32(math.Float64bits(1/dx) >> 32)
-		}
-		return uint32(math.Float64bits(1/math.Sqrt(dx)) >> 32)
+	if fn == mRcp64h || fn == mRsq64h {
+		return uint32(math.Float64bits(fp.High64(fn, v)) >> 32)
 	}
+	r := fp.SFU(fn, float64(math.Float32frombits(flush(v))))
 	return flush(fout(float32(r), o))
 }
 
@@ -338,19 +323,19 @@ func (k *Kernel) dalu(w *emu.Warp, o *op, mask uint32) {
 			x, y := k.dsrc(regs, a, l), k.dsrc(regs, b, l)
 			r = x + y
 			if o.rnd != 0 {
-				r = directed64(o.rnd, x, y, 0, 1)
+				r = fp.Round64(fp.Add, x, y, 0, o.rnd)
 			}
 		case kDmul:
 			x, y := k.dsrc(regs, a, l), k.dsrc(regs, b, l)
 			r = x * y
 			if o.rnd != 0 {
-				r = directed64(o.rnd, x, y, 0, 2)
+				r = fp.Round64(fp.Mul, x, y, 0, o.rnd)
 			}
 		case kDfma:
 			x, y, z := k.dsrc(regs, a, l), k.dsrc(regs, b, l), k.dsrc(regs, c, l)
 			r = math.FMA(x, y, z)
 			if o.rnd != 0 {
-				r = directed64(o.rnd, x, y, z, 3)
+				r = fp.Round64(fp.FMA, x, y, z, o.rnd)
 			}
 		case kDmnmx:
 			x, y := k.dsrc(regs, a, l), k.dsrc(regs, b, l)
@@ -400,87 +385,4 @@ func (k *Kernel) dalu(w *emu.Warp, o *op, mask uint32) {
 		setPred(regs, &o.d, mask, pOut)
 		setPred(regs, &o.d2, mask, pOut2)
 	}
-}
-
-// directed64 computes x+y (kind 1), x*y (2) or x*y+z (3) rounded in mode rnd
-// (1 down, 2 up, 3 toward zero) exactly with math/big; special operands and
-// results take the hardware's usual path.
-// zeroSign is the signed zero of an exact zero result: a product's is
-// the factors' sign (native has it); a sum's is -0 when both addends are
-// -0, or under rounding down unless both are +0 (IEEE 754).
-func zeroSign(rnd uint8, kind int, x, y, z, native float64) float64 {
-	if kind == 2 || rnd != 1 {
-		return native
-	}
-	p, q := x, y
-	if kind == 3 {
-		p, q = x*y, z
-	}
-	if p == 0 && q == 0 && !math.Signbit(p) && !math.Signbit(q) {
-		return 0
-	}
-	return math.Copysign(0, -1)
-}
-
-func directed64(rnd uint8, x, y, z float64, kind int) float64 {
-	var native float64
-	switch kind {
-	case 1:
-		native = x + y
-	case 2:
-		native = x * y
-	default:
-		native = math.FMA(x, y, z)
-	}
-	// a zero from float64 is exact when nothing was multiplied (sums of
-	// doubles do not underflow) or a factor is zero; a product may also
-	// underflow to zero, which the exact computation below rounds
-	exactZero := native == 0 && (kind == 1 || x == 0 || y == 0)
-	if exactZero {
-		return zeroSign(rnd, kind, x, y, z, native)
-	}
-	if math.IsInf(native, 0) || native != native {
-		if math.IsInf(native, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) && !math.IsInf(z, 0) {
-			// overflow: directed modes stop at the largest finite value
-			if rnd == 3 || rnd == 1 && native > 0 || rnd == 2 && native < 0 {
-				return math.Copysign(math.MaxFloat64, native)
-			}
-		}
-		return native
-	}
-	const prec = 2200
-	bx := new(big.Float).SetPrec(prec).SetFloat64(x)
-	by := new(big.Float).SetPrec(prec).SetFloat64(y)
-	res := new(big.Float).SetPrec(prec)
-	switch kind {
-	case 1:
-		res.Add(bx, by)
-	case 2:
-		res.Mul(bx, by)
-	default:
-		res.Mul(bx, by)
-		res.Add(res, new(big.Float).SetPrec(prec).SetFloat64(z))
-	}
-	if res.Sign() == 0 { // x*y = -z exactly
-		return zeroSign(rnd, 1, 1, -1, 0, 0)
-	}
-	if res.MantExp(nil) < -1021 {
-		// a subnormal result has fewer bits: round at 2^-1074 directly
-		scaled := new(big.Float).SetPrec(prec).SetMantExp(res, 1074)
-		mode := [4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}[rnd&3]
-		var i int64
-		if e := scaled.MantExp(nil); e >= 1 {
-			i, _ = new(big.Float).SetMode(mode).SetPrec(uint(e)).Set(scaled).Int64()
-		} else { // below the smallest subnormal
-			half := new(big.Float).Abs(scaled).Cmp(big.NewFloat(0.5))
-			switch {
-			case rnd == 1 && scaled.Sign() < 0, rnd == 2 && scaled.Sign() > 0, rnd == 0 && half > 0:
-				i = int64(scaled.Sign())
-			}
-		}
-		return math.Copysign(math.Ldexp(float64(i), -1074), float64(res.Sign()))
-	}
-	mode := [4]big.RoundingMode{big.ToNearestEven, big.ToNegativeInf, big.ToPositiveInf, big.ToZero}[rnd&3]
-	f, _ := new(big.Float).SetMode(mode).SetPrec(53).Set(res).Float64()
-	return f
 }

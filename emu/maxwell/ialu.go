@@ -205,25 +205,33 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, regs []uint32, sc *scratc
 				s += cin
 			}
 			r, carry = uint32(s), s>>32 != 0
+			if o.flags&fSAT != 0 {
+				// IMAD.HI.SAT (PTX mad.hi.sat.s32): the signed sum clamped
+				r = uint32(max(min(int64(int32(prod))+int64(int32(z)), 1<<31-1), -1<<31))
+			}
 		case kIscadd:
-			x, y := av[l], bv[l]
+			// a negated operand enters the adder inverted with a carry
+			// in of 1, as in IADD: subtracting 0 carries out
+			x, y := uint64(av[l]<<(c.imm&31)), uint64(bv[l])
+			var extra uint64
 			if a.neg {
-				x = -x
+				x, extra = uint64(^uint32(x)), extra+1
 			}
 			if b.neg {
-				y = -y
+				y, extra = uint64(^uint32(y)), extra+1
 			}
-			s := uint64(x<<(c.imm&31)) + uint64(y)
+			s := x + y + extra
 			r, carry = uint32(s), s>>32 != 0
 		case kLea:
-			x, y := av[l], bv[l]
+			x := uint64(av[l] << (c.imm & 31))
+			var extra uint64
 			if a.neg {
-				x = -x
+				x, extra = uint64(^uint32(x)), 1
 			}
-			s := uint64(x<<(c.imm&31)) + uint64(y)
 			if o.flags&fX != 0 {
-				s += cin
+				extra = cin
 			}
+			s := x + uint64(bv[l]) + extra
 			r, carry = uint32(s), s>>32 != 0
 		case kLeaHi:
 			x, y, z := av[l], bv[l], cv[l]

@@ -12,79 +12,23 @@ func sat32(v int64) uint32 { return uint32(max(min(v, 1<<31-1), -1<<31)) }
 
 func sext24(v uint32) int64 { return int64(int32(v<<8) >> 8) }
 
-// ptxBfe is PTX bfe: bits pos..pos+len-1 of a, sign-extended for s32.
+// ptxBfe, ptxBfi, bfind and prmtRef are the 32-bit forms of the PTX
+// references in edge_ref_test.go.
 func ptxBfe(a, pos, n uint32, signed bool) uint32 {
-	pos, n = pos&0xff, n&0xff
-	var sbit uint32
-	if signed {
-		sbit = a >> min(pos+n-1, 31) & 1
-		if n == 0 {
-			sbit = 0
-		}
-	}
-	var d uint32
-	for i := uint32(0); i < 32; i++ {
-		var bit uint32
-		if i < n && pos+i <= 31 {
-			bit = a >> (pos + i) & 1
-		} else {
-			bit = sbit
-		}
-		d |= bit << i
-	}
-	return d
+	return uint32(ptxBfeN(uint64(a), uint64(pos), uint64(n), 32, signed))
 }
 
 func ptxBfi(a, b, pos, n uint32) uint32 {
-	pos, n = pos&0xff, n&0xff
-	d := b
-	for i := uint32(0); i < n && pos+i <= 31; i++ {
-		d = d&^(1<<(pos+i)) | (a>>i&1)<<(pos+i)
-	}
-	return d
+	return uint32(ptxBfiN(uint64(a), uint64(b), int(pos&0xff), int(n&0xff), 32))
 }
 
-func bfind(a uint32, signed bool) uint32 {
-	if signed && int32(a) < 0 {
-		a = ^a
-	}
-	if a == 0 {
-		return 0xffffffff
-	}
-	return uint32(31 - bits.LeadingZeros32(a))
-}
+func bfind(a uint32, signed bool) uint32 { return uint32(ptxBfindN(uint64(a), 32, signed, false)) }
 
 func ptxPrmt(a, b, c uint32) uint32 { return prmtRef(0, a, b, c) }
 
-// prmtRef is PTX prmt (independently of prmt in ialu.go: byte tables spelled out).
+// prmtRef is prmt in mode 0 (default), 1 (f4e), 2 (b4e) or 3 (ecl).
 func prmtRef(mode int, a, b, c uint32) uint32 {
-	src := uint64(b)<<32 | uint64(a)
-	by := func(i uint32) uint32 { return uint32(src>>(8*(i&7))) & 0xff }
-	var d uint32
-	switch mode {
-	case 0:
-		for i := 0; i < 4; i++ {
-			s := c >> (4 * i) & 0xf
-			v := by(s)
-			if s&8 != 0 {
-				v = 0
-				if by(s)&0x80 != 0 {
-					v = 0xff
-				}
-			}
-			d |= v << (8 * i)
-		}
-	case 1: // f4e: d.b3..b0 = 3210 / 4321 / 5432 / 6543
-		n := c & 3
-		d = by(n) | by(n+1)<<8 | by(n+2)<<16 | by(n+3)<<24
-	case 2: // b4e: d.b3..b0 = 5670 / 6701 / 7012 / 0123
-		n := c & 3
-		d = by(n) | by(n+7)<<8 | by(n+6)<<16 | by(n+5)<<24
-	case 3: // ecl: d.b3..b0 = 3210 / 3211 / 3222 / 3333
-		n := c & 3
-		d = by(n) | by(max(n, 1))<<8 | by(max(n, 2))<<16 | by(3)<<24
-	}
-	return d
+	return ptxPrmtN(a, b, c, [4]string{"", "f4e", "b4e", "ecl"}[mode])
 }
 
 func intopsRef(a, b, c, s uint32) (r [64]uint32, w [3]uint64) {

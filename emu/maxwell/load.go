@@ -3,12 +3,15 @@ package maxwell
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/binfmt/fatbin"
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/emu/internal/params"
 	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
@@ -66,6 +69,10 @@ type Image struct {
 	Symbols map[string]uint64
 	// TexSlots are the bound texture and surface references (tex_load.go).
 	TexSlots []TexSlot
+
+	// what launches of the image share (reuse.go)
+	once  sync.Once
+	reuse *reuse
 }
 
 // Reloc is a code relocation against a global variable: the variable's
@@ -144,50 +151,13 @@ func relocate(code []byte, relocs []Reloc, addr uint64) ([]byte, error) {
 // each value goes to the offset the cubin gives, else to the next naturally
 // aligned offset.
 func paramBytes(s *emu.Setup, img *Image) ([]byte, error) {
-	var args []emu.Arg
-	if s.Job != nil {
-		args = s.Job.Args
-	}
-	if img.Params != nil && len(args) != len(img.Params) {
-		return nil, fmt.Errorf("the launch gives %d parameters, the kernel takes %d", len(args), len(img.Params))
-	}
-	var out []byte
-	off := 0
-	for i, a := range args {
-		v := a.Bits
-		switch a.Kind {
-		case emu.ArgPtr:
-			place, ok := s.Buffers[a.Name]
-			if !ok {
-				return nil, fmt.Errorf("params[%d]: unknown buffer %q", i, a.Name)
-			}
-			v = place.Addr + GlobalBase
-		case emu.ArgTex, emu.ArgSurf:
-			h, err := s.Job.ImageHandle(a)
-			if err != nil {
-				return nil, fmt.Errorf("params[%d]: %v", i, err)
-			}
-			v = h
+	return params.Pack(s, img.Params, 8, func(i int, a emu.Arg) (uint64, error) {
+		if a.Kind == emu.ArgPtr {
+			addr, err := params.BufferAddr(s, a)
+			return addr + GlobalBase, err
 		}
-		n := a.Size(8)
-		if img.Params != nil {
-			cp := img.Params[i]
-			if int(cp.Size) != n {
-				return nil, fmt.Errorf("params[%d]: %d bytes, the kernel's parameter %d has %d", i, n, i, cp.Size)
-			}
-			off = int(cp.Offset)
-		} else {
-			off = (off + n - 1) &^ (n - 1)
-		}
-		if need := off + n; len(out) < need {
-			out = append(out, make([]byte, need-len(out))...)
-		}
-		for k := range n {
-			out[off+k] = byte(v >> (8 * k))
-		}
-		off += n
-	}
-	return out, nil
+		return s.Job.ImageHandle(a)
+	})
 }
 
 // NewKernel lowers the image's code and builds the launch's memory: bank 0
@@ -202,27 +172,27 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	}
 	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Arch, "sm_"))
 	gm := s.GlobalMemory()
-	global := gm.Data
-	code := img.Code
 	var globalsAt uint64 // device address of the cubin's global variables
+	placedAt, constAt, placed := img.placed(s.Memory)
+	fresh := false // the variables were placed by this launch
 	if len(img.Globals) > 0 {
-		// the cubin's variables go after the launch's memory
-		at := (uint64(len(global)) + 255) &^ 255
-		if at+uint64(len(img.Globals)) > emu.MaxMemory {
-			return nil, fmt.Errorf("global variables do not fit in global memory")
+		if placed {
+			globalsAt = placedAt // on a device, they keep their place and values
+		} else {
+			// the cubin's variables go after the launch's memory
+			at, err := reserve(gm, uint64(len(img.Globals)), "global variables")
+			if err != nil {
+				return nil, err
+			}
+			copy(gm.Data[at:], img.Globals)
+			globalsAt, fresh = GlobalBase+at, true
 		}
-		global = append(global, make([]byte, at-uint64(len(global)))...)
-		global = append(global, img.Globals...)
-		var err error
-		if code, err = relocate(code, img.Relocs, GlobalBase+at); err != nil {
-			return nil, err
-		}
-		globalsAt = GlobalBase + at
 	}
-	prog, err := Lower(code, sm)
+	prog, err := img.lower(sm, globalsAt)
 	if err != nil {
 		return nil, err
 	}
+	global := gm.Data
 	params, err := paramBytes(s, img)
 	if err != nil {
 		return nil, err
@@ -246,13 +216,28 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 			gm.Segments[0].Addr, len(global))
 	}
 	k.Global = gm
-	written := constBanksWritten(img)
+	k.launchRegions(s)
+	k.sharedDeclared = s.SharedBytes + img.SharedSize
+	if len(img.Globals) > 0 {
+		k.regions = append(k.regions, emu.Region{Name: "the cubin's global variables", Addr: globalsAt - GlobalBase, Size: uint64(len(img.Globals))})
+	}
 	for i := range k.Const {
-		if i != 0 && !written[i] && len(img.Const[i]) == 0 && len(s.Const[i]) == 0 {
-			k.Const[i] = emu.Memory{Space: emu.Constant, Data: zeroBank[:]} // shared, never written
+		// a bank holds what the cubin and the launch put there (LDC reads
+		// zeros past it, up to ConstBankBytes); bank 0 the driver's words
+		// and the parameters too
+		size := max(len(img.Const[i]), len(s.Const[i]))
+		if i == 0 {
+			size = max(size, cbDriverWords, int(img.ParamBase)+len(params))
+		}
+		for _, sl := range img.TexSlots {
+			if sl.Bank == i {
+				size = max(size, int(sl.Offset)+4)
+			}
+		}
+		if size == 0 {
+			k.Const[i] = emu.Memory{Space: emu.Constant}
 			continue
 		}
-		size := max(ConstBankBytes, len(img.Const[i]), len(s.Const[i]))
 		data := make([]byte, size)
 		copy(data, img.Const[i])
 		if i == 0 {
@@ -273,6 +258,9 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	}
 	// pointers to global variables in their initial values and constants
 	for _, r := range img.DataRelocs {
+		if r.Bank < 0 && !fresh {
+			continue // variables already placed keep the values the kernels left
+		}
 		buf := global[globalsAt-GlobalBase:]
 		if r.Bank >= 0 {
 			buf = k.Const[r.Bank].Data
@@ -283,11 +271,14 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 			binary.LittleEndian.PutUint64(buf[r.At:], globalsAt+r.Value)
 		}
 	}
+	if constAt, err = k.mapConstBank(img, constAt); err != nil {
+		return nil, err
+	}
+	img.place(s.Memory, globalsAt, constAt)
 	if err := k.bindImages(s, img); err != nil {
 		return nil, err
 	}
-	k.resolve()
-	k.fuse = k.fusions()
+	k.resolveShared(img)
 	return k, nil
 }
 
@@ -295,7 +286,7 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 // for this launch: 64 bits, of which 32-bit instructions read the low word.
 func (k *Kernel) resolve() {
 	k.ops = append([]op(nil), k.Prog.ops...)
-	index := map[uint32]int32{}
+	var vals []uint32 // k.bcast's values: few, a scan beats a map
 	for i := range k.ops {
 		o := &k.ops[i]
 		if o.kind == kLdc {
@@ -304,25 +295,22 @@ func (k *Kernel) resolve() {
 		for j := range o.s {
 			x := &o.s[j]
 			if x.kind == oConst {
-				m := &k.Const[x.bank]
-				lo, _ := m.Load32(uint32(x.imm))
-				hi, _ := m.Load32(uint32(x.imm + 4))
-				x.imm = uint64(lo) | uint64(hi)<<32
+				x.imm = k.constValue(x)
 			}
 			if x.kind != oImm && x.kind != oConst {
 				continue
 			}
 			// a row of the value for every lane, shared by equal values
 			v := uint32(x.imm)
-			bi, ok := index[v]
-			if !ok {
+			bi := int32(slices.Index(vals, v))
+			if bi < 0 {
 				bi = int32(len(k.bcast))
 				var row lanes
 				for l := range row {
 					row[l] = v
 				}
 				k.bcast = append(k.bcast, row)
-				index[v] = bi
+				vals = append(vals, v)
 			}
 			x.bc = bi
 		}

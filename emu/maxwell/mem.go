@@ -96,7 +96,7 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 			if s.kind == oCIdx {
 				addr = uint64(regs[int(s.row)*32+l] + uint32(s.imm))
 			}
-			if err := k.load(&k.Const[s.bank], addr, size, o.flags&fSigned != 0, regs, d, l); err != nil {
+			if err := k.load(k.constWindow(s.bank, addr, size), addr, size, o.flags&fSigned != 0, regs, d, l); err != nil {
 				return &laneErr{l, err}
 			}
 		}

@@ -25,6 +25,10 @@ type Kernel struct {
 	tex        *texUnit // textures and surfaces (tex_load.go), nil without
 	fuse       []uint8  // per op: the instruction group it starts (fuse.go)
 	buffers    []place  // the launch's buffers by address, for fault messages
+	// what the sanitizer needs (check.go): the launch's parts of global
+	// memory, the declared shared memory
+	regions        []emu.Region
+	sharedDeclared int
 }
 
 // scratch is per-block working storage.
@@ -33,6 +37,8 @@ type scratch struct {
 	r       lanes // results of the lanes in a partial mask
 	red     [emu.NumBarriers]reduction
 	lastBar []uint8 // per warp: the barrier of its last BAR.RED
+	trace   traceState
+	checked []access // the sanitizer's accesses of the current instruction
 }
 
 // reduction is a BAR.RED in progress on one barrier, and the result of the
@@ -109,7 +115,11 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	p := k.Prog
 	ops := k.ops
 	sc := b.Aux.(*scratch)
+	if w.Aux != nil {
+		sc = w.Aux.(*scratch) // a parallel round's (parallel.go)
+	}
 	regs := w.Regs
+	probe := b.Probe // fault injection's hook (nil: none); it is set between Run calls
 	for n := int64(0); n < budget; n++ {
 		if w.Done || w.AtBarrier || w.Fault != nil {
 			return nil
@@ -119,8 +129,12 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			addr, _ := p.Where(pc)
 			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
 		}
-		w.Rejoined = false
 		o := &ops[pc]
+		if w.Track != nil && syncPoint(o) {
+			w.Track.Stopped = true // the engine runs it between rounds
+			return nil
+		}
+		w.Rejoined = false
 		w.Steps++
 		w.ThreadSteps += int64(bits.OnesCount32(w.Active))
 		g := regs[int(o.guard)*32]
@@ -130,14 +144,31 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		mask := w.Active & g
 		if b.Trace != nil {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
+			k.traceBefore(b, w, o, mask, &sc.trace)
+		}
+		if probe != nil {
+			mask = probe.Before(b, w, pc, mask)
 		}
 		w.PC = pc + 1
-		if f := k.group(pc); f != fuseNone && mask == ^uint32(0) && b.Trace == nil && budget-n >= fuseLen[f] {
+		if f := k.group(pc); f != fuseNone && mask == ^uint32(0) && b.Trace == nil && probe == nil && budget-n >= fuseLen[f] {
 			k.runFused(w, o, f, pc)
 			n += fuseLen[f] - 1
 			continue
 		}
-		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
+		if b.Check != nil {
+			sc.checked = k.accesses(b, w, o, mask, sc.checked[:0])
+		}
+		if w.Track != nil {
+			k.track(b, w, o, mask, sc)
+		}
+		err := k.exec(b, w, o, mask, sc, pc)
+		if b.Trace != nil {
+			k.traceAfter(b.Trace, w, &sc.trace)
+		}
+		if b.Check != nil {
+			k.check(b, w, o, p.addrs[pc], p.texts[pc], sc.checked)
+		}
+		if err != nil {
 			lane := firstLane(mask)
 			var le *laneErr
 			if errors.As(err, &le) {
@@ -145,6 +176,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			}
 			k.locate(o, err)
 			return b.Fault(w, lane, p.addrs[pc], p.texts[pc], err)
+		}
+		if probe != nil {
+			probe.After(b, w, pc, mask)
 		}
 	}
 	return nil

@@ -194,7 +194,7 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 	// place appends n zero bytes, 256-aligned, and returns where they are;
 	// the launch reserved room for the images (emu.Setup.Global's
 	// capacity), so this copies nothing
-	place := func(n uint64) (uint64, error) {
+	place := func(n uint64, what string) (uint64, error) {
 		at := (uint64(len(global)) + 255) &^ 255
 		if at+n > emu.MaxMemory {
 			return 0, fmt.Errorf("does not fit in global memory (%#x bytes)", uint64(emu.MaxMemory))
@@ -203,6 +203,7 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 		tail := global[len(global) : at+n]
 		clear(tail)
 		global = global[:at+n]
+		k.regions = append(k.regions, emu.Region{Name: what, Addr: at, Size: n})
 		return at, nil
 	}
 	for i, li := range append(append([]emu.TexImage(nil), j.Textures...), j.Surfaces...) {
@@ -221,7 +222,7 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 			if uint64(len(li.Data)) < im.bytes && li.Data != nil && !li.Pad {
 				return fmt.Errorf("%s: %d bytes of texels, the image needs %d (or give a fill)", im.what(), len(li.Data), im.bytes)
 			}
-			at, err := place(im.bytes)
+			at, err := place(im.bytes, im.what())
 			if err != nil {
 				return fmt.Errorf("%s %v", im.what(), err)
 			}
@@ -260,12 +261,12 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 		le.PutUint32(sv[sdOrder:], im.f.channelOrder())
 		le.PutUint32(sv[sdArraySize:], uint32(im.layers))
 	}
-	tdAt, err := place(uint64(len(td)))
+	tdAt, err := place(uint64(len(td)), "the texture descriptors")
 	if err != nil {
 		return fmt.Errorf("texture descriptors %v", err)
 	}
 	copy(global[tdAt:], td)
-	sdAt, err := place(uint64(len(sd)))
+	sdAt, err := place(uint64(len(sd)), "the surface descriptors")
 	if err != nil {
 		return fmt.Errorf("surface descriptors %v", err)
 	}

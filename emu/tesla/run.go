@@ -95,6 +95,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	ops := p.ops
 	sc := b.Aux.(*scratch)
 	regs := w.Regs
+	probe := b.Probe // fault injection's hook (nil: none); it is set between Run calls
 	for n := int64(0); n < budget; n++ {
 		if w.Done || w.AtBarrier || w.Fault != nil {
 			return nil
@@ -105,7 +106,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
 		}
 		o := &ops[pc]
-		if o.quick && w.Active == ^uint32(0) && b.Trace == nil {
+		if o.quick && w.Active == ^uint32(0) && b.Trace == nil && probe == nil {
 			// an unguarded fast-path op for the whole warp: no join, guard,
 			// trace or exit to look at
 			w.Rejoined = false
@@ -125,6 +126,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		}
 		if o.join {
 			if !w.Join() {
+				n-- // switching paths executes nothing: budget counts instructions
 				continue
 			}
 		} else {
@@ -139,12 +141,18 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		if b.Trace != nil {
 			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, o.addr, w.Active, mask, p.Text(int(pc)))
 		}
+		if probe != nil {
+			mask = probe.Before(b, w, pc, mask)
+		}
 		w.PC = pc + 1
 		if err := k.exec(b, w, o, mask, sc); err != nil {
 			return k.fault(b, w, pc, err)
 		}
 		if o.exit {
 			w.Exit(w.Active)
+		}
+		if probe != nil {
+			probe.After(b, w, pc, mask)
 		}
 	}
 	return nil

@@ -17,6 +17,7 @@ func main() {
 	kinds()
 	link()
 	textures()
+	bfs()
 }
 
 func write(name string, words ...any) {
@@ -170,4 +171,58 @@ func textures() {
 	}
 	write("textures_out_expected.bin", out...)
 	write("textures_surf_expected.bin", each(32, func(t int) any { return uint32(t * t) })...)
+}
+
+// bfs: a graph of 100 nodes (node i has edges to (7i+1) mod 100 and
+// (13i+5) mod 100, and to i+1 unless i ends in 9), searched from node 0:
+// the distances (-1 for nodes never reached), and for the two-kernel
+// version the same with 1<<30 for them.
+func bfs() {
+	const n = 100
+	rowptr := []any{int32(0)}
+	var cols []any
+	var adj [n][]int
+	for i := range n {
+		adj[i] = []int{(7*i + 1) % n, (13*i + 5) % n}
+		if i%10 != 9 {
+			adj[i] = append(adj[i], i+1)
+		}
+		for _, u := range adj[i] {
+			cols = append(cols, int32(u))
+		}
+		rowptr = append(rowptr, int32(len(cols)))
+	}
+	dist := make([]int32, n)
+	for i := range dist {
+		dist[i] = -1
+	}
+	dist[0] = 0
+	for q := []int{0}; len(q) > 0; q = q[1:] {
+		for _, u := range adj[q[0]] {
+			if dist[u] < 0 {
+				dist[u] = dist[q[0]] + 1
+				q = append(q, u)
+			}
+		}
+	}
+	write("bfs_rowptr.bin", rowptr...)
+	write("bfs_cols.bin", cols...)
+	write("bfs_dist0.bin", each(n, func(i int) any { return int32(-1 + int(b2i(i == 0))) })...)
+	write("bfs_counts0.bin", each(n+2, func(i int) any { return int32(b2i(i == 0)) })...)
+	write("bfs_mask0.bin", each(n, func(i int) any { return uint8(b2i(i == 0)) })...)
+	write("bfs_cost0.bin", each(n, func(i int) any { return int32((1 << 30) * (1 - b2i(i == 0))) })...)
+	write("bfs_dist_expected.bin", each(n, func(i int) any { return dist[i] })...)
+	write("bfs_cost_expected.bin", each(n, func(i int) any {
+		if dist[i] < 0 {
+			return int32(1 << 30)
+		}
+		return dist[i]
+	})...)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

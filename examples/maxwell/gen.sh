@@ -12,3 +12,4 @@ $NVCC -cubin -arch=sm_52 -o kinds.sm_52.cubin kinds.cu
 $NVCC -cubin -rdc=true -arch=sm_52 -o link_main.rel.sm_52.cubin link_main.cu
 $NVCC -cubin -rdc=true -arch=sm_52 -o link_lib.rel.sm_52.cubin link_lib.cu
 "$CUDA/bin/ptxas" -arch=sm_52 -O3 -o textures.sm_52.cubin textures.ptx
+$NVCC -cubin -arch=sm_52 -o bfs.sm_52.cubin bfs.cu

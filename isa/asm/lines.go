@@ -1,6 +1,9 @@
 package asm
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Lines calls fn for every line of src with its 1-based number. It does not
 // allocate or copy: each line aliases src, so src must not change while the
@@ -9,14 +12,12 @@ func Lines(src []byte, fn func(line string, n int)) {
 	s := unsafe.String(unsafe.SliceData(src), len(src))
 	n := 1
 	for len(s) > 0 {
-		i := 0
-		for i < len(s) && s[i] != '\n' {
-			i++
-		}
-		fn(s[:i], n)
-		if i == len(s) {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			fn(s, n)
 			return
 		}
+		fn(s[:i], n)
 		s = s[i+1:]
 		n++
 	}

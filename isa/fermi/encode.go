@@ -3,6 +3,8 @@ package fermi
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
 // Encode returns the memory image of inst (8 bytes, little endian).
@@ -66,7 +68,11 @@ func encodeStmt(s *stmt, pc uint64, labels resolver, d Dialect) (Inst, *encodeEr
 	}
 	cands := formsByName[base]
 	if len(cands) == 0 {
-		return Inst{}, errAt(s.mnemCol, "unknown instruction %q", base)
+		names := make([]string, 0, len(formsByName))
+		for n := range formsByName {
+			names = append(names, n)
+		}
+		return Inst{}, errAt(s.mnemCol, "unknown instruction %q%s", base, asm.Closest(base, names))
 	}
 	// The dialect's own spellings first: old and new forms of one word can
 	// share a shape (PSETP lists its sources in opposite orders).

@@ -13,28 +13,130 @@ import (
 // Assemble turns a listing into raw code: bundles of a control word and three
 // instructions. It reads nvdisasm's listings and ours: "/*0008*/ TEXT ; /* 0x.. */"
 // lines (the address and hex columns are optional), bare "/* 0x... */" lines
-// holding control words, "name:" labels, ".word 0x..." for raw words, and
-// ignores directives such as .headerflags. Without a control line the control
-// field of each instruction follows from its text (.reuse, .T/.P, "X;").
+// holding control words, "name:" labels, ".word 0x..." for raw words, the
+// "{ A ; / B }" pairs of nvdisasm's VLIW layout and its (*"..."*)
+// annotations, and ignores directives such as .headerflags. Without a control
+// line the control field of each instruction follows from its text (.reuse,
+// .T/.P, "X;", a braced pair).
 //
 // The first pass reads the lines into statements (and the labels), the second
 // encodes them in one scratch space: a line allocates nothing.
 func Assemble(filename string, src []byte, sm int) ([]byte, error) {
+	r := assembleLines(filename, func(fn func(string, int)) { asm.Lines(src, fn) }, bytes.Count(src, []byte{'\n'})+1, sm, false)
+	return r.code, r.err
+}
+
+// CodeLine is one line of a listing and its number in the file.
+type CodeLine struct {
+	Text string
+	Line int
+}
+
+// RefKind says how a relocated operand is printed, and so which part of the
+// symbol's address the relocation puts in the instruction.
+type RefKind uint8
+
+const (
+	RefAbs   RefKind = iota // `(sym): the address (or a branch to a function elsewhere)
+	RefLo                   // 32@lo(sym)
+	RefHi                   // 32@hi(sym)
+	RefConst                // c[`(sym)]: the constant bank and offset of sym
+)
+
+// CodeRef is an operand of the code that names a symbol rather than a value:
+// the relocation a cubin needs there. The field is assembled as zero.
+type CodeRef struct {
+	Offset    uint64 // of the instruction in the code
+	Kind      RefKind
+	Symbol    string
+	Line, Col int
+}
+
+// Code is what AssembleCode makes of one function's lines.
+type Code struct {
+	Code []byte
+	// Labels maps every label defined in the lines to its address: that of
+	// the instruction after it, or of the bundle when the label stands
+	// before a bundle's control word (or before its first instruction in
+	// lines without control words), as ptxas's branches to a bundle's first
+	// instruction point at the bundle; the end of the code after the last.
+	Labels map[string]uint64
+	Refs   []CodeRef
+}
+
+// InstAt is the address of the instruction a code address stands for: the
+// first of the bundle for the bundle's own address.
+func InstAt(addr uint64) uint64 {
+	if addr%BundleSize == 0 {
+		return addr + 8
+	}
+	return addr
+}
+
+// AssembleCode assembles the code section of a whole-cubin listing: lines as
+// Assemble reads them, where an operand may name a symbol of the cubin
+// (`(sym), 32@lo(sym), 32@hi(sym), c[`(sym)], [R1+`(sym)]) instead of a
+// value. Such operands are assembled as zero and listed in Refs. Errors
+// carry the lines' numbers.
+func AssembleCode(filename string, lines []CodeLine, sm int) (Code, error) {
+	r := assembleLines(filename, func(fn func(string, int)) {
+		for _, l := range lines {
+			fn(l.Text, l.Line)
+		}
+	}, len(lines), sm, true)
+	return Code{Code: r.code, Labels: r.labels, Refs: r.refs}, r.err
+}
+
+// asmResult is what assembleLines makes.
+type asmResult struct {
+	code   []byte
+	labels map[string]uint64
+	refs   []CodeRef
+	err    error
+}
+
+// labelDef is where a label was defined: the instructions before it, its
+// line, and whether a control word came between the bundle's start and it.
+type labelDef struct {
+	index     int
+	line      int32
+	afterCtrl bool
+}
+
+// addr is the address the label stands for: the bundle when it is at a
+// bundle's start, unless it follows the control word.
+func (d labelDef) addr() uint64 {
+	if d.index%3 == 0 && !d.afterCtrl {
+		return uint64(d.index / 3 * BundleSize)
+	}
+	return addrOf(d.index)
+}
+
+// assembleLines assembles the lines each yields. With refs, operands naming
+// symbols that are not labels are assembled as zero and reported.
+func assembleLines(filename string, each func(func(line string, n int)), lines, sm int, refs bool) asmResult {
 	var errs asm.ErrorList
-	stmts := make([]asmStmt, 0, bytes.Count(src, []byte{'\n'})+1)
-	labels := map[string]uint64{}
-	n := 0 // instructions so far
+	stmts := make([]asmStmt, 0, lines)
+	labels := map[string]labelDef{}
+	n := 0            // instructions so far
+	pairHex := false  // the next bare hex line is the encoding of a braced pair's second instruction
+	ctrlSeen := false // a control word for instruction n's bundle has been read
 	// a listing starts where its first instruction's /*addr*/ column says
-	// (dis -base): branch targets are absolute, their encodings relative
+	// (dis -base): branch targets are absolute, their encodings relative.
+	// A whole cubin's functions start at 0.
 	var origin uint64
-	haveOrigin := false
-	forLines(src, func(line string, ln int) {
+	haveOrigin := refs
+	each(func(line string, ln int) {
 		st, label, hasLabel, msg := parseLine(line)
 		if !haveOrigin && (st.kind == stmtInst || st.kind == stmtWord) {
 			origin, haveOrigin = listingOrigin(line, n)
 		}
 		if hasLabel {
-			labels[label] = addrOf(n)
+			if prev, dup := labels[label]; dup {
+				errs.Add(asm.Pos{File: filename, Line: ln, Col: labelCol(line, label)}, "label %s defined twice (first on line %d)", label, prev.line)
+			} else {
+				labels[label] = labelDef{n, int32(ln), ctrlSeen && n%3 == 0}
+			}
 		}
 		if msg != "" {
 			errs.Add(asm.Pos{File: filename, Line: ln, Col: 1}, "%s", msg)
@@ -44,11 +146,22 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 		case stmtNone:
 			return
 		case stmtCtrl:
+			if pairHex {
+				pairHex = false // the second instruction's own encoding: the text says it all
+				return
+			}
 			if n%3 != 0 {
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: 1}, "control word in the middle of a bundle")
 				return
 			}
+			ctrlSeen = true
 		default:
+			if n%3 == 2 {
+				ctrlSeen = false
+			}
+			if st.flags&flagClosesPair != 0 {
+				pairHex = true
+			}
 			n++
 		}
 		st.line, st.index = int32(ln), int32(n)
@@ -59,7 +172,7 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 	})
 	resolve := func(name string) (uint64, bool) {
 		a, ok := labels[name]
-		return origin + a, ok
+		return origin + a.addr(), ok
 	}
 	nb := (n + 2) / 3
 	out := make([]byte, nb*BundleSize)
@@ -72,7 +185,8 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 			binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*s:], nopWord)
 		}
 	}
-	var sc encScratch
+	sc := newEncScratch(len(stmts))
+	var refList []CodeRef
 	for i := range stmts {
 		st := &stmts[i]
 		b := int(st.index) / 3
@@ -86,13 +200,39 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 		case stmtWord:
 			binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*slot:], st.value)
 		default:
-			w, c, err := sc.encode(st.text, origin+addrOf(int(st.index)), sm, resolve)
+			text := st.text
+			pc := origin + addrOf(int(st.index))
+			if refs && hasSymbolRef(text) {
+				var found []CodeRef
+				text, found = cutSymbolRefs(text, func(name string) bool { _, ok := labels[name]; return ok })
+				for _, r := range found {
+					r.Offset, r.Line = pc, int(st.line)
+					r.Col += int(st.col) - 1
+					refList = append(refList, r)
+				}
+			}
+			w, c, err := sc.encode(text, pc, sm, resolve)
 			if err != nil {
-				errs.Add(asm.Pos{File: filename, Line: int(st.line), Col: int(st.col)}, "%v: %s", err, st.text)
+				// saying why takes trials: only for the first errors
+				d := diagnosis{msg: err.Error() + ": " + text}
+				if len(errs) < maxExplained {
+					d = explainFailure(text, pc, sm, resolve, err)
+				}
+				errs.Add(asm.Pos{File: filename, Line: int(st.line), Col: int(st.col) + d.off}, "%s", d.msg)
 				continue
 			}
 			binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*slot:], w)
-			if !ctrlGiven[b] {
+			if st.flags&flagCtrl != 0 {
+				// the line's own fields, with the reuse bits (or texture
+				// phase) its text implies
+				c = st.ctrl | c&(0xf<<17)
+				cw := binary.LittleEndian.Uint64(out[b*BundleSize:])
+				cw = cw&^(0x1fffff<<(21*uint(slot))) | uint64(c)<<(21*uint(slot))
+				binary.LittleEndian.PutUint64(out[b*BundleSize:], cw)
+			} else if !ctrlGiven[b] {
+				if st.flags&flagOpensPair != 0 {
+					c = c&^0x1f | 0x10 // dual issue: stall 0, yield
+				}
 				cw := binary.LittleEndian.Uint64(out[b*BundleSize:])
 				cw = cw&^(0x1fffff<<(21*uint(slot))) | uint64(c)<<(21*uint(slot))
 				binary.LittleEndian.PutUint64(out[b*BundleSize:], cw)
@@ -100,11 +240,31 @@ func Assemble(filename string, src []byte, sm int) ([]byte, error) {
 		}
 	}
 	checkGivenCtrl(out, stmts, ctrlGiven, sm, filename, &errs)
-	if err := errs.Err(); err != nil {
-		return out, err
+	r := asmResult{code: out, refs: refList}
+	if refs {
+		r.labels = make(map[string]uint64, len(labels))
+		for k, v := range labels {
+			r.labels[k] = v.addr()
+		}
 	}
-	return out, nil
+	if err := errs.Err(); err != nil {
+		r.err = err
+	}
+	return r
 }
+
+// labelCol is the column where label starts in line.
+func labelCol(line, label string) int {
+	if i := strings.Index(line, label); i >= 0 {
+		return i + 1
+	}
+	return 1
+}
+
+// maxExplained is how many errors of one listing get a diagnosis; the
+// rest say only that no form matches (a listing that is not one would
+// otherwise take long to explain).
+const maxExplained = 20
 
 // addrOf is the address of instruction i (after its bundle's control word).
 func addrOf(i int) uint64 { return uint64(i/3*BundleSize + 8 + 8*(i%3)) }
@@ -117,7 +277,16 @@ type asmStmt struct {
 	line  int32
 	col   int32 // stmtInst: column of the text, for errors
 	kind  uint8
+	flags uint8
+	ctrl  Ctrl // flagCtrl: the fields a [B------:R-:W-:Y:S00] prefix gives
 }
+
+// Flags of an instruction statement in nvdisasm's VLIW layout.
+const (
+	flagOpensPair  = 1 << iota // "{ A ;": A is dual-issued with the next one
+	flagClosesPair             // "B }": B's encoding follows on a bare hex line
+	flagCtrl                   // the line gives the control fields in text
+)
 
 const (
 	stmtNone uint8 = iota // blank, label only, comment or directive
@@ -138,6 +307,24 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 			}
 		}
 	}
+	var flags uint8
+	if len(s) > 0 && s[0] == '{' {
+		flags |= flagOpensPair
+		s = trimSpace(s[1:])
+	}
+	var ctrl Ctrl
+	if len(s) > 0 && s[0] == '[' && len(s) > 2 && s[1] == 'B' {
+		end := strings.IndexByte(s, ']')
+		if end < 0 {
+			return asmStmt{}, "", false, "bad control fields " + s + ": want [B------:R-:W-:Y:S00]"
+		}
+		c, msg := parseCtrlFields(s[:end+1])
+		if msg != "" {
+			return asmStmt{}, "", false, msg
+		}
+		ctrl, flags = c, flags|flagCtrl
+		s = trimSpace(s[end+1:])
+	}
 	// a // comment (dis -nvn puts one after the hex column)
 	if i := strings.Index(s, "//"); i >= 0 {
 		s = trimSpace(s[:i])
@@ -153,6 +340,19 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 			}
 		}
 	}
+	if len(s) > 0 && s[len(s)-1] == '}' && (len(s) < 2 || s[len(s)-2] == ' ' || s[len(s)-2] == ';') {
+		flags |= flagClosesPair // "{5,4,0}" ends a DEPBAR's set, not a pair
+		s = trimSpace(s[:len(s)-1])
+	}
+	col := offsetIn(line, s) + 1
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		if j := strings.Index(s[i:], "(*\""); j >= 0 {
+			s = cutAnnotation(s, i+j)
+		}
+	}
+	if !hasHex && strings.HasPrefix(s, "/* 0x") && strings.HasSuffix(s, "*/") {
+		return asmStmt{}, "", false, badCtrlWord(s)
+	}
 	s = stripBlockComments(s)
 	switch {
 	case s == "" && hasHex:
@@ -166,6 +366,7 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 		i := strings.IndexByte(s, ':')
 		label, hasLabel = s[:i], true
 		s = trimSpace(s[i+1:])
+		col = offsetIn(line, s) + 1
 	}
 	switch {
 	case s == "":
@@ -179,7 +380,26 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	case s[0] == '.':
 		return // directives (.headerflags, .section, ...) carry no code
 	}
-	return asmStmt{kind: stmtInst, text: s, col: int32(strings.IndexByte(line, s[0]) + 1)}, label, hasLabel, ""
+	return asmStmt{kind: stmtInst, text: s, col: col, flags: flags, ctrl: ctrl}, label, hasLabel, ""
+}
+
+// offsetIn is where s, a substring of line, starts in it.
+func offsetIn(line, s string) int32 {
+	if len(s) == 0 {
+		return 0
+	}
+	return int32(uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(line))))
+}
+
+// cutAnnotation removes nvdisasm's (*"BRANCH_TARGETS ..."*) or
+// (*"INDIRECT_CALL"*) comment, which starts at i, from an instruction text.
+func cutAnnotation(s string, i int) string {
+	end := strings.Index(s[i:], "\"*)")
+	if end < 0 {
+		return s
+	}
+	rest := s[i+end+3:]
+	return trimSpace(s[:i]) + " " + trimSpace(rest)
 }
 
 // lastHexColumn is strings.LastIndex(s, "/* 0x"), found from the slashes
@@ -191,24 +411,6 @@ func lastHexColumn(s string) int {
 			return j
 		}
 		i = j
-	}
-}
-
-// forLines calls fn for each line of src (numbered from 1, without the
-// newline), as asm.Lines does, finding the newlines with IndexByte. The
-// lines alias src, as asm.Lines's do: they are only used during Assemble.
-func forLines(src []byte, fn func(line string, n int)) {
-	s := unsafe.String(unsafe.SliceData(src), len(src))
-	n := 1
-	for len(s) > 0 {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			fn(s, n)
-			return
-		}
-		fn(s[:i], n)
-		s = s[i+1:]
-		n++
 	}
 }
 

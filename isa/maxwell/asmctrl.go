@@ -7,8 +7,8 @@ import (
 	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
-// checkGivenCtrl reports the instructions whose bundle's control line gives
-// them a control field they cannot have (barriers on a fixed-latency
+// checkGivenCtrl reports the instructions whose bundle's control line (or
+// their own [B------:R-:W-:Y:S00] fields) give them a control field they cannot have (barriers on a fixed-latency
 // instruction, reuse bit 3 where it is rejected): the code would not decode,
 // so dis would list the instruction as a .word. Instructions that take their
 // field from their text, and .word lines, are not checked.
@@ -43,15 +43,15 @@ func checkGivenCtrl(out []byte, stmts []asmStmt, ctrlGiven []bool, sm int, filen
 			continue
 		}
 		b, slot := int(st.index)/3, int(st.index)%3
-		if b >= len(ctrlGiven) || !ctrlGiven[b] {
-			continue
+		if b >= len(ctrlGiven) || !ctrlGiven[b] && st.flags&flagCtrl == 0 {
+			continue // fields the assembler chose for the instruction
 		}
 		cw := binary.LittleEndian.Uint64(out[b*BundleSize:])
 		w := binary.LittleEndian.Uint64(out[b*BundleSize+8+8*slot:])
 		cf := CtrlField(cw, slot)
 		if _, err := Decode(w, cf, sm, addrOf(int(st.index))); err != nil {
 			errs.Add(asm.Pos{File: filename, Line: int(st.line), Col: int(st.col)},
-				"the bundle's control word gives this instruction the field %#x (stall %d, write barrier %d, read barrier %d, wait %#x, reuse %#x), which it cannot have: %v: %s",
+				"the control fields give this instruction the field %#x (stall %d, write barrier %d, read barrier %d, wait %#x, reuse %#x), which it cannot have: %v: %s",
 				uint32(cf), cf.Stall(), cf.WriteBarrier(), cf.ReadBarrier(), cf.WaitMask(), cf.Reuse(), err, st.text)
 		}
 	}

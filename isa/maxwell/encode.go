@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/maphash"
 	"math"
 	"strconv"
 	"strings"
@@ -39,6 +40,25 @@ const encBufSize = 192
 type encScratch struct {
 	norm, body [encBufSize]byte
 	print      printBuf
+	// texts encoded before: real code repeats instructions, and a text
+	// means the same word wherever it stands unless it names an address
+	cache []encCached // a power of two long
+	seed  maphash.Seed
+}
+
+// newEncScratch makes a scratch space for assembling about n lines.
+func newEncScratch(n int) *encScratch {
+	size := 64
+	for size < n && size < 2048 {
+		size *= 2
+	}
+	return &encScratch{cache: make([]encCached, size), seed: maphash.MakeSeed()}
+}
+
+type encCached struct {
+	text string
+	word uint64
+	ctrl Ctrl
 }
 
 // printBuf is where candidates are printed. It is passed down the matcher's
@@ -56,7 +76,17 @@ func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl,
 }
 
 func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
-	return encodeIn(sc.norm[:0], sc.body[:0], &sc.print, text, pc, sm, resolve)
+	slot := &sc.cache[maphash.String(sc.seed, text)&uint64(len(sc.cache)-1)]
+	if slot.text == text && text != "" {
+		return slot.word, slot.ctrl, nil
+	}
+	w, c, err := encodeIn(sc.norm[:0], sc.body[:0], &sc.print, text, pc, sm, resolve)
+	if err == nil {
+		if fi := lookup(w, sm); fi >= 0 && forms[fi].attrs&attrPCRel == 0 {
+			*slot = encCached{text, w, c}
+		}
+	}
+	return w, c, err
 }
 
 // encodeIn is EncodeText in the given space: normBuf and bodyBuf for the

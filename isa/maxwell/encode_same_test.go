@@ -135,19 +135,6 @@ func TestAssembleHelpersSameAsStrings(t *testing.T) {
 	}
 }
 
-// TestForLinesSameAsAsmLines: Assemble's line splitter numbers and cuts lines
-// as asm.Lines does.
-func TestForLinesSameAsAsmLines(t *testing.T) {
-	for _, src := range []string{"", "a", "a\n", "a\nb", "\n\n", "a\r\nb\n\nc", "\n"} {
-		var got, want []string
-		forLines([]byte(src), func(line string, n int) { got = append(got, strconv.Itoa(n)+":"+line) })
-		asm.Lines([]byte(src), func(line string, n int) { want = append(want, strconv.Itoa(n)+":"+line) })
-		if strings.Join(got, "|") != strings.Join(want, "|") {
-			t.Errorf("%q: forLines %q, asm.Lines %q", src, got, want)
-		}
-	}
-}
-
 // TestAssembleMutated: on a listing of random words and on mutations of its
 // lines (labels, .word, control lines, comments, columns), Assemble either
 // fails with positioned errors or gives code whose listing assembles to the

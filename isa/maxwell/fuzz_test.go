@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// FuzzDisassemble: any bytes list without panicking, one line per word, and
-// every listed instruction assembles back to a word with the same text.
+// FuzzDisassemble: any bytes list without panicking, one line per word,
+// every listed instruction's operand roles say which registers it reads and
+// writes, and it assembles back to a word with the same text.
 func FuzzDisassemble(f *testing.F) {
 	for i, r := range readGolden(f, "testdata/nvdisasm_sm52.tsv.gz") {
 		if i%97 != 0 {
@@ -44,6 +45,10 @@ func FuzzDisassemble(f *testing.F) {
 				if err != nil {
 					continue
 				}
+				ops := inst.Operands(uint64(b + 8 + 8*s))
+				if x := ops.Access(); x.Written.Has(255) || x.Read.Has(255) || (x.PredWritten|x.PredRead)&0x80 != 0 {
+					t.Fatalf("%#x: RZ or PT among the registers it reads or writes", w)
+				}
 				text := Print(inst, uint64(b+8+8*s))
 				aw, _, err := EncodeText(text, uint64(b+8+8*s), 52, nil)
 				if err != nil {
@@ -66,6 +71,10 @@ func FuzzAssemble(f *testing.F) {
 	f.Add([]byte("        /*0008*/                   MOV R1, c[0x0][0x20] ;         /* 0x4c98078000870001 */\n"))
 	f.Add([]byte("/* 0x001fc400fe2007f1 */\nL: @P0 BRA L ;\nFFMA R3, R16.reuse, -R16, R5.reuse ;\nNOP;\n.word 0x1\n"))
 	f.Add([]byte("TEXS.LL.T RZ, R22, R36, R39, 0x52, 2D, RA ;\nDEPBAR.LE SB5, 0x1 ;\n"))
+	// control fields as text, VLIW braces, annotations, diagnostics
+	f.Add([]byte("[B01----:R-:W2:Y:S04] LDG.E R2, [R4] ;\n[B------:R-:W-:Y:S16] MOV R1, R2 ;\n"))
+	f.Add([]byte("/*0090*/ {   IADD R4.CC, R6, c[0x0][0x148] ;   /* 0x4c10800005270604 */\n/*0098*/  LDG.E R2, [R2]   }\n  /* 0xeed4200000070202 */\n"))
+	f.Add([]byte("SYNC (*\"BRANCH_TARGETS .L_x_2\"*);\nIADD.X.SAT R1, R2, 0x12345678 ;\nFADDD R1, R2, R3 ;\nx:\nx:\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		out, err := Assemble("fuzz.s", src, 52)
 		if len(out)%BundleSize != 0 {

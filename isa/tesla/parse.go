@@ -498,7 +498,7 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 	if !seen {
 		var ok bool
 		if cands, ok = formsByName[base]; !ok {
-			return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base}
+			return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base + asm.Closest(base, mnemonicNames())}
 		}
 		parses = p.mnemParses(cands, mn)
 	}
@@ -533,4 +533,13 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 		epos.Col = p.best.col
 	}
 	return asmInst{}, &asm.Error{Pos: epos, Msg: base + ": expected " + p.best.message()}
+}
+
+// mnemonicNames lists the mnemonics the assembler knows, for suggestions.
+func mnemonicNames() []string {
+	names := make([]string, 0, len(formsByName))
+	for n := range formsByName {
+		names = append(names, n)
+	}
+	return names
 }

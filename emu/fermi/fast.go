@@ -1,0 +1,236 @@
+package fermi
+
+import (
+	"math/bits"
+
+	"github.com/gpuisa/gpuisa/emu"
+)
+
+// Fast paths: the forms real kernels run most (integer adds, shifts,
+// logic, moves, multiply-adds, selects, ISETP, the scans' three-way VADD,
+// 32-bit loads and stores) are picked once per launch (resolve) and run
+// by runFast in a loop of their own (Run), without the general dispatch.
+// None of them changes the warp's control state, so the loop keeps the
+// program counter and the step counts in locals. A fast form with a lane
+// that needs more (an address out of range or misaligned) returns false
+// and runs the general way.
+
+// Fast forms (op.fast); 0 is none.
+const (
+	fastNone  uint8 = iota
+	fastAdd         // a + b
+	fastSub         // a - b
+	fastRsub        // b - a
+	fastScadd       // a<<sub + b
+	fastShl         // a << imm
+	fastShr         // a >> imm, unsigned
+	fastSar         // a >> imm, signed (the amount at most 31)
+	fastAnd         // (a^na) & (b^nb)
+	fastOr
+	fastXor
+	fastMov
+	fastMul   // a * b, low word
+	fastMad   // a * b + c, low word
+	fastSel   // predicate ? a : b
+	fastIsetp // predicates from a comparison
+	fastFsetp // predicates from a float comparison (no FTZ, negation, absolute value)
+	fastAdd3  // VADD.ACC of whole words: a + b + c
+	fastLoad  // 32-bit LD, LDS, LDC (load32Fast)
+	fastStore // 32-bit ST, STS (store32Fast)
+)
+
+// pickFast chooses o's fast form, once its constants are resolved.
+func pickFast(o *op) uint8 {
+	if o.sync {
+		return fastNone
+	}
+	plainInt := o.flags&(fCCOut|fX|fSAT) == 0 && o.d.kind == oReg
+	a, b := &o.s[0], &o.s[1]
+	imm := func(s *opnd) (uint32, bool) { return uint32(s.imm), s.kind == oImm || s.kind == oConst }
+	switch o.kind {
+	case kIadd:
+		switch {
+		case !plainInt:
+		case !a.neg && !b.neg:
+			return fastAdd
+		case !a.neg:
+			return fastSub
+		case !b.neg:
+			return fastRsub
+		}
+	case kIscadd:
+		if plainInt && !a.neg && !b.neg {
+			return fastScadd
+		}
+	case kShl:
+		if n, ok := imm(b); ok && plainInt {
+			if o.flags&fW != 0 {
+				n &= 31
+			}
+			if n < 32 {
+				return fastShl
+			}
+		}
+	case kShr:
+		if n, ok := imm(b); ok && plainInt && o.flags&fBREV == 0 {
+			if o.flags&fW != 0 {
+				n &= 31
+			}
+			if o.flags&fU32 == 0 {
+				return fastSar
+			}
+			if n < 32 {
+				return fastShr
+			}
+		}
+	case kLop:
+		if plainInt && o.sub <= 2 {
+			return [...]uint8{fastAnd, fastOr, fastXor}[o.sub]
+		}
+	case kMov:
+		if plainInt && o.lanes == 0xf {
+			return fastMov
+		}
+	case kImul:
+		if plainInt && o.flags&fHI == 0 {
+			return fastMul
+		}
+	case kImad:
+		if plainInt && o.flags&fHI == 0 && !a.neg && !o.s[2].neg {
+			return fastMad
+		}
+	case kSel:
+		if plainInt {
+			return fastSel
+		}
+	case kIsetp:
+		if o.flags&fX == 0 {
+			return fastIsetp
+		}
+	case kFsetp:
+		if o.flags&fFTZ == 0 && !a.neg && !a.abs && !b.neg && !b.abs && b.kind != oNone {
+			return fastFsetp
+		}
+	case kVadd:
+		if o.flags&(fSAT|fPO|fCCOut) == 0 && o.sub2 == vredAcc && a.sel == 6 && b.sel == 6 && !a.neg && !b.neg &&
+			o.s[2].kind != oNone && o.s[2].kind != oPred && o.d.kind == oReg {
+			return fastAdd3
+		}
+	case kLd, kLds, kLdc:
+		if o.size == 4 && o.d.kind == oReg {
+			return fastLoad
+		}
+	case kSt, kSts:
+		if o.size == 4 {
+			return fastStore
+		}
+	}
+	return fastNone
+}
+
+// shiftAmount is the fast shifts' amount (pickFast checked its range).
+func shiftAmount(o *op) uint32 {
+	n := uint32(o.s[1].imm)
+	if o.flags&fW != 0 {
+		n &= 31
+	}
+	return min(n, 31)
+}
+
+// runFast runs o's fast form for the lanes of mask (not 0); false: o needs
+// the general path, and nothing was written. One switch (a jump table)
+// over every form; the ALU forms write to the destination row in place
+// when every lane runs, else through scratch.
+func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
+	regs := w.Regs
+	src := func(i int, buf *lanes) *lanes { return k.row(regs, &o.s[i], mask, buf) }
+	switch o.fast {
+	case fastLoad:
+		return k.load32Fast(b, w, o, &o.s[0], mask, sc)
+	case fastStore:
+		return k.store32Fast(b, w, o, &o.s[0], mask)
+	case fastIsetp:
+		k.isetp(regs, o, mask, sc)
+		return true
+	case fastFsetp:
+		t := fcmpLanes(src(0, &sc.a), src(1, &sc.b), o.sub)
+		p := pred(regs, &o.s[2])
+		setPred(regs, &o.d, mask, bop(o.sub2, t, p))
+		setPred(regs, &o.d2, mask, bop(o.sub2, ^t, p))
+		return true
+	}
+	full := mask == ^uint32(0)
+	r := &sc.r
+	if full {
+		r = rowOf(regs, o.d.row)
+	}
+	switch o.fast {
+	case fastMov:
+		*r = *src(0, &sc.a)
+	case fastShl:
+		shlLanes(r, src(0, &sc.a), shiftAmount(o))
+	case fastShr:
+		shrLanes(r, src(0, &sc.a), shiftAmount(o))
+	case fastSar:
+		sarLanes(r, src(0, &sc.a), shiftAmount(o))
+	case fastAdd:
+		addLanes(r, src(0, &sc.a), src(1, &sc.b))
+	case fastSub:
+		subLanes(r, src(0, &sc.a), src(1, &sc.b))
+	case fastRsub:
+		subLanes(r, src(1, &sc.b), src(0, &sc.a))
+	case fastScadd:
+		scaddLanes(r, src(0, &sc.a), src(1, &sc.b), o.sub&31)
+	case fastAnd:
+		andLanes(r, src(0, &sc.a), src(1, &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+	case fastOr:
+		orLanes(r, src(0, &sc.a), src(1, &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+	case fastXor:
+		xorLanes(r, src(0, &sc.a), src(1, &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+	case fastMul:
+		mulLanes(r, src(0, &sc.a), src(1, &sc.b))
+	case fastSel:
+		selLanes(r, src(0, &sc.a), src(1, &sc.b), pred(regs, &o.s[2]))
+	case fastMad:
+		madLanes(r, src(0, &sc.a), src(1, &sc.b), src(2, &sc.c))
+	case fastAdd3:
+		add3Lanes(r, src(0, &sc.a), src(1, &sc.b), src(2, &sc.c))
+	default:
+		return false
+	}
+	if !full {
+		write(regs, int(o.d.row), mask, r)
+	}
+	return true
+}
+
+// runFastStretch runs fast forms from w.PC on, up to budget instructions,
+// and reports how many it ran.
+func (k *Kernel) runFastStretch(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) int64 {
+	ops := k.ops
+	flags := rowOf(w.Regs, rowFlags)
+	pc, active := w.PC, w.Active
+	var n int64
+	for n < budget && int(pc) < len(ops) {
+		o := &ops[pc]
+		if o.fast == fastNone {
+			break
+		}
+		g := flags[o.guard&31]
+		if o.gnot {
+			g = ^g
+		}
+		if mask := active & g; mask != 0 && !k.runFast(b, w, o, mask, sc) {
+			break
+		}
+		pc++
+		n++
+	}
+	if n > 0 {
+		w.PC = pc
+		w.Steps += n
+		w.ThreadSteps += n * int64(bits.OnesCount32(active))
+		w.Rejoined = false
+	}
+	return n
+}

@@ -1,0 +1,286 @@
+package fermi
+
+import (
+	"math"
+	"unsafe"
+)
+
+// Lane loops of the instructions real kernels run most, unrolled by four
+// over the lanes seen as 8 groups of 4 (so that no index needs a bounds
+// check): the compiler neither unrolls nor vectorizes. Each writes every
+// lane of r; r may be one of the sources (lane l reads its sources before
+// it writes).
+
+type quads = [8][4]uint32
+
+func qd(x *lanes) *quads { return (*quads)(unsafe.Pointer(x)) }
+
+func addLanes(r, a, b *lanes) {
+	qr := qd(r)
+	qa := qd(a)
+	qb := qd(b)
+	for g := range qr {
+		qr[g][0] = qa[g][0] + qb[g][0]
+		qr[g][1] = qa[g][1] + qb[g][1]
+		qr[g][2] = qa[g][2] + qb[g][2]
+		qr[g][3] = qa[g][3] + qb[g][3]
+	}
+}
+
+// subLanes is a - b.
+func subLanes(r, a, b *lanes) {
+	qr := qd(r)
+	qa := qd(a)
+	qb := qd(b)
+	for g := range qr {
+		qr[g][0] = qa[g][0] - qb[g][0]
+		qr[g][1] = qa[g][1] - qb[g][1]
+		qr[g][2] = qa[g][2] - qb[g][2]
+		qr[g][3] = qa[g][3] - qb[g][3]
+	}
+}
+
+func add3Lanes(r, a, b, c *lanes) {
+	qr := qd(r)
+	qa := qd(a)
+	qb := qd(b)
+	qc := qd(c)
+	for g := range qr {
+		qr[g][0] = qa[g][0] + qb[g][0] + qc[g][0]
+		qr[g][1] = qa[g][1] + qb[g][1] + qc[g][1]
+		qr[g][2] = qa[g][2] + qb[g][2] + qc[g][2]
+		qr[g][3] = qa[g][3] + qb[g][3] + qc[g][3]
+	}
+}
+
+// scaddLanes is a<<sh + b.
+func scaddLanes(r, a, b *lanes, sh uint8) {
+	qr := qd(r)
+	qa := qd(a)
+	qb := qd(b)
+	for g := range qr {
+		qr[g][0] = qa[g][0]<<sh + qb[g][0]
+		qr[g][1] = qa[g][1]<<sh + qb[g][1]
+		qr[g][2] = qa[g][2]<<sh + qb[g][2]
+		qr[g][3] = qa[g][3]<<sh + qb[g][3]
+	}
+}
+
+func shlLanes(r, a *lanes, n uint32) {
+	qr := qd(r)
+	qa := qd(a)
+	for g := range qr {
+		qr[g][0] = qa[g][0] << n
+		qr[g][1] = qa[g][1] << n
+		qr[g][2] = qa[g][2] << n
+		qr[g][3] = qa[g][3] << n
+	}
+}
+
+func shrLanes(r, a *lanes, n uint32) {
+	qr := qd(r)
+	qa := qd(a)
+	for g := range qr {
+		qr[g][0] = qa[g][0] >> n
+		qr[g][1] = qa[g][1] >> n
+		qr[g][2] = qa[g][2] >> n
+		qr[g][3] = qa[g][3] >> n
+	}
+}
+
+func sarLanes(r, a *lanes, n uint32) {
+	qr := qd(r)
+	qa := qd(a)
+	for g := range qr {
+		qr[g][0] = uint32(int32(qa[g][0]) >> n)
+		qr[g][1] = uint32(int32(qa[g][1]) >> n)
+		qr[g][2] = uint32(int32(qa[g][2]) >> n)
+		qr[g][3] = uint32(int32(qa[g][3]) >> n)
+	}
+}
+
+// andLanes, orLanes and xorLanes combine a^na and b^nb (na, nb: 0, or all
+// ones for an inverted source).
+func andLanes(r, a, b *lanes, na, nb uint32) {
+	qr := qd(r)
+	qa := qd(a)
+	qb := qd(b)
+	for g := range qr {
+		qr[g][0] = (qa[g][0] ^ na) & (qb[g][0] ^ nb)
+		qr[g][1] = (qa[g][1] ^ na) & (qb[g][1] ^ nb)
+		qr[g][2] = (qa[g][2] ^ na) & (qb[g][2] ^ nb)
+		qr[g][3] = (qa[g][3] ^ na) & (qb[g][3] ^ nb)
+	}
+}
+
+func orLanes(r, a, b *lanes, na, nb uint32) {
+	qr := qd(r)
+	qa := qd(a)
+	qb := qd(b)
+	for g := range qr {
+		qr[g][0] = (qa[g][0] ^ na) | (qb[g][0] ^ nb)
+		qr[g][1] = (qa[g][1] ^ na) | (qb[g][1] ^ nb)
+		qr[g][2] = (qa[g][2] ^ na) | (qb[g][2] ^ nb)
+		qr[g][3] = (qa[g][3] ^ na) | (qb[g][3] ^ nb)
+	}
+}
+
+func xorLanes(r, a, b *lanes, na, nb uint32) {
+	qr := qd(r)
+	qa := qd(a)
+	qb := qd(b)
+	for g := range qr {
+		qr[g][0] = qa[g][0] ^ na ^ qb[g][0] ^ nb
+		qr[g][1] = qa[g][1] ^ na ^ qb[g][1] ^ nb
+		qr[g][2] = qa[g][2] ^ na ^ qb[g][2] ^ nb
+		qr[g][3] = qa[g][3] ^ na ^ qb[g][3] ^ nb
+	}
+}
+
+// madLanes is a*b + c (the low word).
+func madLanes(r, a, b, c *lanes) {
+	qr := qd(r)
+	qa := qd(a)
+	qb := qd(b)
+	qc := qd(c)
+	for g := range qr {
+		qr[g][0] = qa[g][0]*qb[g][0] + qc[g][0]
+		qr[g][1] = qa[g][1]*qb[g][1] + qc[g][1]
+		qr[g][2] = qa[g][2]*qb[g][2] + qc[g][2]
+		qr[g][3] = qa[g][3]*qb[g][3] + qc[g][3]
+	}
+}
+
+func mulLanes(r, a, b *lanes) {
+	qr := qd(r)
+	qa := qd(a)
+	qb := qd(b)
+	for g := range qr {
+		qr[g][0] = qa[g][0] * qb[g][0]
+		qr[g][1] = qa[g][1] * qb[g][1]
+		qr[g][2] = qa[g][2] * qb[g][2]
+		qr[g][3] = qa[g][3] * qb[g][3]
+	}
+}
+
+// selLanes is a where bit l of p is set, else b.
+func selLanes(r, a, b *lanes, p uint32) {
+	qr, qa, qb := qd(r), qd(a), qd(b)
+	for g := range qr {
+		qr[g][0] = qb[g][0] ^ (qa[g][0]^qb[g][0])&-(p&1)
+		qr[g][1] = qb[g][1] ^ (qa[g][1]^qb[g][1])&-(p>>1&1)
+		qr[g][2] = qb[g][2] ^ (qa[g][2]^qb[g][2])&-(p>>2&1)
+		qr[g][3] = qb[g][3] ^ (qa[g][3]^qb[g][3])&-(p>>3&1)
+		p >>= 4
+	}
+}
+
+// blendLanes writes the lanes of mask of r into row.
+func blendLanes(row, r *lanes, mask uint32) {
+	qw, qr := qd(row), qd(r)
+	for g := range qw {
+		qw[g][0] ^= (qw[g][0] ^ qr[g][0]) & -(mask & 1)
+		qw[g][1] ^= (qw[g][1] ^ qr[g][1]) & -(mask >> 1 & 1)
+		qw[g][2] ^= (qw[g][2] ^ qr[g][2]) & -(mask >> 2 & 1)
+		qw[g][3] ^= (qw[g][3] ^ qr[g][3]) & -(mask >> 3 & 1)
+		mask >>= 4
+	}
+}
+
+// ltLanes is the lanes where a < b after flipping the sign bits by flip
+// (0x80000000 orders signed words as unsigned ones): where the 64-bit
+// difference is negative. Each lane's bit enters at the top and moves
+// down, to bit l at the end.
+func ltLanes(a, b *lanes, flip uint32) uint32 {
+	qa, qb := qd(a), qd(b)
+	f := uint64(flip)
+	var t uint64
+	for g := range qa {
+		d0 := (uint64(qa[g][0]) ^ f) - (uint64(qb[g][0]) ^ f)
+		d1 := (uint64(qa[g][1]) ^ f) - (uint64(qb[g][1]) ^ f)
+		d2 := (uint64(qa[g][2]) ^ f) - (uint64(qb[g][2]) ^ f)
+		d3 := (uint64(qa[g][3]) ^ f) - (uint64(qb[g][3]) ^ f)
+		t = t>>4 | d0>>63<<28 | d1>>63<<29 | d2>>63<<30 | d3>>63<<31
+	}
+	return uint32(t)
+}
+
+// eqLanes is the lanes where a == b: where a^b minus one, in 64 bits, is
+// negative.
+func eqLanes(a, b *lanes) uint32 {
+	qa, qb := qd(a), qd(b)
+	var t uint64
+	for g := range qa {
+		t = t>>4 | (uint64(qa[g][0]^qb[g][0])-1)>>63<<28 | (uint64(qa[g][1]^qb[g][1])-1)>>63<<29 |
+			(uint64(qa[g][2]^qb[g][2])-1)>>63<<30 | (uint64(qa[g][3]^qb[g][3])-1)>>63<<31
+	}
+	return uint32(t)
+}
+
+// cmpLanes is the lanes where a cmp b holds (the icmp table: F LT EQ LE GT
+// NE GE T), each comparison in one pass.
+func cmpLanes(c uint8, a, b *lanes, flip uint32) uint32 {
+	switch c & 7 {
+	case 1:
+		return ltLanes(a, b, flip)
+	case 2:
+		return eqLanes(a, b)
+	case 3:
+		return ^ltLanes(b, a, flip)
+	case 4:
+		return ltLanes(b, a, flip)
+	case 5:
+		return ^eqLanes(a, b)
+	case 6:
+		return ^ltLanes(a, b, flip)
+	case 7:
+		return ^uint32(0)
+	}
+	return 0
+}
+
+// fcmpLanes is the lanes where the relation of a and b as floats (fcmpRel's
+// bits: 1 less, 2 equal, 4 greater, 8 unordered) is one of sel's. With
+// the unordered bit, the answer is the complement of the ordered test of
+// the other relations; each ordered test is one comparison per lane.
+func fcmpLanes(a, b *lanes, sel uint8) uint32 {
+	if sel&8 != 0 {
+		return ^fcmpOrdered(a, b, 7&^sel)
+	}
+	return fcmpOrdered(a, b, sel)
+}
+
+func fcmpOrdered(a, b *lanes, sel uint8) uint32 {
+	var t uint32
+	f := func(x uint32) float32 { return math.Float32frombits(x) }
+	switch sel {
+	case 0:
+	case 1:
+		for l := range a {
+			t = t>>1 | b2u(f(a[l]) < f(b[l]))<<31
+		}
+	case 2:
+		for l := range a {
+			t = t>>1 | b2u(f(a[l]) == f(b[l]))<<31
+		}
+	case 3:
+		for l := range a {
+			t = t>>1 | b2u(f(a[l]) <= f(b[l]))<<31
+		}
+	case 4:
+		for l := range a {
+			t = t>>1 | b2u(f(a[l]) > f(b[l]))<<31
+		}
+	case 6:
+		for l := range a {
+			t = t>>1 | b2u(f(a[l]) >= f(b[l]))<<31
+		}
+	default: // 5 (less or greater), 7 (ordered)
+		for l := range a {
+			x, y := f(a[l]), f(b[l])
+			rel := b2u(x < y) | b2u(x == y)<<1 | b2u(x > y)<<2
+			t = t>>1 | b2u(rel&uint32(sel) != 0)<<31
+		}
+	}
+	return t
+}

@@ -1,0 +1,421 @@
+package inject
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gpuisa/gpuisa/emu"
+)
+
+// budget is the hang budget: HangFactor times the golden run's
+// warp-instructions.
+func (m *machine) budget() int64 { return int64(math.Ceil(m.ld.HangFactor * float64(m.g.Total))) }
+
+// codeBytes is the size of launch lr's program.
+func (m *machine) codeBytes(lr *launchRun) uint64 {
+	a := m.g.Launches[lr.index].Addrs
+	if len(a) == 0 {
+		return 0
+	}
+	return a[len(a)-1] + 8
+}
+
+// reset puts the device back to the start of the run (the first launch's
+// data placed).
+func (m *machine) reset() error {
+	if m.started {
+		m.dev.Restore(&m.start)
+		return nil
+	}
+	if _, err := m.prepare(0); err != nil {
+		return err
+	}
+	m.dev.Save(&m.start)
+	m.started = true
+	return nil
+}
+
+// newProbe makes an injection's probe and starts its record; a permanent
+// fault's place is drawn here.
+func (m *machine) newProbe(inj *injection, lr *launchRun) *faultProbe {
+	e := inj.e
+	rec := &inj.rec
+	*rec = Record{Campaign: m.ld.Hash, ID: inj.id, Of: m.ld.Total(), Exp: e.Name, Model: e.Model, Group: e.Group,
+		WarpWide: e.Warp, Launch: inj.launch, Block: inj.block, Lane: -1, Bit: -1, Kernel: lr.kernel}
+	if e.Model == ModelRF {
+		rec.Derate = m.g.Derate
+	}
+	p := &faultProbe{m: m, inj: inj, lr: lr, rec: rec}
+	rng := inj.rng
+	value := func() uint32 {
+		if e.Value != nil {
+			return uint32(*e.Value)
+		}
+		return uint32(rng.IntN(2))
+	}
+	pinned := func(v *int, n int) int {
+		if v != nil {
+			return *v
+		}
+		return rng.IntN(n)
+	}
+	switch e.Model {
+	case ModelStuckUnit:
+		p.unit = unitNames[e.Unit]
+		p.lane, p.bit = pinned(e.Lane, emu.WarpSize), pinned(e.Bit, 32)
+		p.value = value()
+		rec.Target = fmt.Sprintf("%s unit, lane %d", p.unit, p.lane)
+		rec.Warp, rec.Block = -1, -1
+	case ModelStuckReg:
+		p.slot, p.lane = rng.IntN(max(1, m.g.Warps)), pinned(e.Lane, emu.WarpSize)
+		p.reg = emu.Reg{File: emu.RegGPR, N: uint16(rng.IntN(max(1, m.g.Alloc)))}
+		p.bit = pinned(e.Bit, 32)
+		p.value = value()
+		rec.Target = fmt.Sprintf("%s of warp slot %d", p.reg, p.slot)
+		rec.Warp, rec.Block = p.slot, -1
+	}
+	if permanent(e.Model) {
+		p.injected = true
+		rec.Lane, rec.Bit, rec.New = p.lane, p.bit, fmt.Sprintf("stuck-at-%d", p.value)
+	}
+	if m.trace != nil {
+		p.trace, p.traceLeft = m.trace, m.traceWindow
+	}
+	return p
+}
+
+// runChunk runs injections at single instructions (sorted by place in the
+// run) with checkpoints: the golden run goes once through the blocks, and
+// each injection forks it at its instruction.
+func (m *machine) runChunk(injs []*injection, emit func(*injection)) error {
+	if err := m.reset(); err != nil {
+		return err
+	}
+	m.time = 0
+	next := 0
+	for k := 0; k < len(m.ld.jobs()) && next < len(injs); k++ {
+		lr, err := m.prepare(k)
+		if err != nil {
+			return err
+		}
+		r := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
+		f := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
+		for bi := 0; bi < lr.blocks && next < len(injs); bi++ {
+			j := next
+			for j < len(injs) && injs[j].launch == k && injs[j].block == bi {
+				j++
+			}
+			here := injs[next:j]
+			next = j
+			if err := r.Start(bi); err != nil {
+				return fmt.Errorf("the golden run faults: %w", err)
+			}
+			if len(here) == 0 {
+				if _, err := r.Run(emu.ToEnd); err != nil {
+					return fmt.Errorf("the golden run faults: %w", err)
+				}
+				m.time += r.B.Steps
+				continue
+			}
+			// find the injections' instructions, and the memory after the block
+			m.dev.Save(&m.before)
+			r.B.Probe = newLocateProbe(k, m.time, m.sels, here)
+			if _, err := r.Run(emu.ToEnd); err != nil {
+				return fmt.Errorf("the golden run faults: %w", err)
+			}
+			m.dev.Save(&m.after)
+			m.dev.Restore(&m.before)
+			slices.SortStableFunc(here, func(a, b *injection) int { return cmp.Compare(a.seq, b.seq) })
+			if err := r.Start(bi); err != nil {
+				return err
+			}
+			if m.trace != nil {
+				r.B.Probe = &goldenTrace{m: m, lr: lr, inj: here[0]}
+			}
+			for _, inj := range here {
+				if !inj.located {
+					panicf("injection %d was not found in block %d", inj.id, bi)
+				}
+				if _, err := r.Run(emu.Until{Steps: inj.seq - r.B.Steps, Warp: -1}); err != nil {
+					return fmt.Errorf("the golden run faults: %w", err)
+				}
+				probe := r.B.Probe
+				r.B.Probe = nil
+				m.fork(inj, lr, r, f)
+				r.B.Probe = probe
+				emit(inj)
+			}
+			if _, err := r.Run(emu.ToEnd); err != nil {
+				return fmt.Errorf("the golden run faults: %w", err)
+			}
+			if !m.dev.Same(&m.after) {
+				return fmt.Errorf("launch %d block %d: the golden run differs from itself (a race between blocks?)", k, bi)
+			}
+			m.time += r.B.Steps
+		}
+	}
+	return nil
+}
+
+// fork runs injection inj from the golden block g paused at its
+// instruction, on a copy (f), and puts the device back.
+func (m *machine) fork(inj *injection, lr *launchRun, g, f *emu.BlockRun) {
+	m.dev.Save(&m.saved)
+	defer m.dev.Restore(&m.saved)
+	if es, ok := lr.prep.Exec.(emu.ExecState); ok {
+		state := es.SaveState()
+		defer es.RestoreState(state)
+	}
+	p := m.newProbe(inj, lr)
+	if err := g.CopyTo(f); err != nil {
+		panicf("injection %d: %v", inj.id, err)
+	}
+	p.armed, p.halt = true, true
+	f.B.Probe = p
+	used := m.time + g.B.Steps
+	p.t = used
+	m.runFrom(p, lr, f, &m.after, used)
+}
+
+// runWhole runs one injection from the start of the run: a permanent
+// fault, or any injection without checkpoints (Options.Full).
+func (m *machine) runWhole(inj *injection) error {
+	if err := m.reset(); err != nil {
+		return err
+	}
+	lr, err := m.prepare(0)
+	if err != nil {
+		return err
+	}
+	p := m.newProbe(inj, lr)
+	if !permanent(inj.e.Model) {
+		p.loc = newLocateProbe(inj.launch, 0, m.sels, []*injection{inj})
+	}
+	f := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
+	if err := f.Start(0); err != nil {
+		return fmt.Errorf("the run does not start: %w", err)
+	}
+	f.B.Probe = p
+	m.runFrom(p, lr, f, nil, 0)
+	return nil
+}
+
+// runFrom runs a faulty run on from block f of launch lr (started, maybe
+// part-way through) to its end or an early stop, and completes the
+// record. used is the warp-instructions the run executed before; after
+// (not nil) is the golden memory after f's block.
+func (m *machine) runFrom(p *faultProbe, lr *launchRun, f *emu.BlockRun, after *emu.DeviceState, used int64) {
+	rec := p.rec
+	budget := m.budget()
+	for {
+		for {
+			before := f.B.Steps
+			done, err := f.Run(emu.Until{Steps: budget - used, Warp: -1})
+			used += f.B.Steps - before
+			if err != nil {
+				m.fail(p, err, used)
+				return
+			}
+			if done {
+				break
+			}
+			if p.dead && p.halt {
+				m.masked(p, used, true)
+				return
+			}
+			if used >= budget {
+				m.fail(p, errBudget, used)
+				return
+			}
+		}
+		p.blockEnd(f.B)
+		if p.dead && p.halt {
+			m.masked(p, used, true)
+			return
+		}
+		if after != nil {
+			diff := m.dev.Diff(after)
+			if len(diff) == 0 && len(p.mem) == 0 && !permanent(p.inj.e.Model) {
+				m.masked(p, used, true)
+				return
+			}
+			if rest, ok := m.skippable(p, lr, f.B.Index, diff, used); ok {
+				m.skipRest(p, lr, f.B.Index, diff, used+rest)
+				return
+			}
+			after = nil
+		}
+		bi := f.B.Index + 1
+		if bi == lr.blocks {
+			k := lr.index + 1
+			if k == len(m.ld.jobs()) {
+				break
+			}
+			next, err := m.prepare(k)
+			if err != nil {
+				m.fail(p, err, used)
+				return
+			}
+			lr = next
+			p.setLaunch(lr)
+			f = emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
+			bi = 0
+		}
+		if err := f.Start(bi); err != nil {
+			m.fail(p, err, used)
+			return
+		}
+		f.B.Probe = nil
+		if p.active() {
+			f.B.Probe = p
+		}
+	}
+	if sdc := compare(m.g.Outputs, m.result()); sdc != nil {
+		rec.Outcome, rec.SDC, rec.Insts = SDC, sdc, used
+		rec.NVBitFI = NVBitFI(SDC, "")
+		m.finishRecord(p)
+		return
+	}
+	m.masked(p, used, false)
+}
+
+// masked records a Masked outcome with its subdivision.
+func (m *machine) masked(p *faultProbe, used int64, early bool) {
+	rec := p.rec
+	sub := p.sub
+	switch {
+	case permanent(p.inj.e.Model):
+		sub = ReadEqual
+		if p.activations == 0 {
+			sub = NeverRead // the fault never changed a value
+		}
+	case sub == "":
+		sub = NeverRead // corrupted global memory never read, or a fault that changed nothing
+		if p.overwrote {
+			sub = Overwritten
+		}
+	}
+	rec.Outcome, rec.Sub, rec.Insts, rec.Early = Masked, sub, used, early
+	rec.NVBitFI = NVBitFI(Masked, sub)
+	m.finishRecord(p)
+}
+
+// fail records a faulty run's error: a DUE or a Hang.
+func (m *machine) fail(p *faultProbe, err error, used int64) {
+	var inv invariantError
+	if errors.As(err, &inv) {
+		panic(inv)
+	}
+	rec := p.rec
+	rec.Outcome, rec.Detail = classify(err)
+	if rec.Outcome == Hang && errors.Is(err, errBudget) {
+		rec.Detail = fmt.Sprintf("instruction budget: %d warp-instructions, %g x the golden run", used, m.ld.HangFactor)
+	}
+	rec.Insts = used
+	rec.NVBitFI = NVBitFI(rec.Outcome, "")
+	m.finishRecord(p)
+}
+
+func (m *machine) finishRecord(p *faultProbe) {
+	if permanent(p.inj.e.Model) {
+		p.rec.Activations = p.activations
+	}
+	if p.rec.PC == "" && !permanent(p.inj.e.Model) && !p.inj.located {
+		p.rec.Detail = "the injection's instruction was never reached"
+	}
+	p.inj.recorded = true
+}
+
+// goldenTrace prints the golden run's instructions of the faulty warp
+// before the fault (replay).
+type goldenTrace struct {
+	m   *machine
+	lr  *launchRun
+	inj *injection
+	seq int64
+}
+
+func (t *goldenTrace) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 {
+	if w.Index == t.inj.warp && t.seq >= t.inj.seq-int64(t.m.traceWindow) && t.seq < t.inj.seq {
+		addr, text := t.lr.where(pc)
+		fmt.Fprintf(t.m.trace, "  golden %#06x  %-48s %08x\n", addr, text, mask)
+	}
+	t.seq++
+	return mask
+}
+
+func (t *goldenTrace) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {}
+
+// skippable reports whether the rest of a faulty run after block bi can be
+// told without running it: no later block reads a byte where memory
+// differs from the golden run's (nor anything it cannot tell), so every
+// later block runs as in the golden run; rest is their warp-instructions.
+func (m *machine) skippable(p *faultProbe, lr *launchRun, bi int, diff []emu.Span, used int64) (int64, bool) {
+	if len(m.ld.jobs()) != 1 || permanent(p.inj.e.Model) {
+		return 0, false
+	}
+	if _, ok := lr.prep.Exec.(emu.ExecState); ok {
+		return 0, false // launch state (locks) may differ too
+	}
+	d := spansOf(diff)
+	var rest int64
+	for _, bm := range m.g.blocks[lr.index][bi+1:] {
+		if bm.unknown || overlaps(bm.reads, d) {
+			return 0, false
+		}
+		rest += bm.steps
+	}
+	return rest, used+rest < m.budget()
+}
+
+// skipRest ends a faulty run whose later blocks run as in the golden run:
+// memory becomes the golden run's final memory, except the differing
+// bytes no later block writes.
+func (m *machine) skipRest(p *faultProbe, lr *launchRun, bi int, diff []emu.Span, used int64) {
+	var writes []span
+	for _, bm := range m.g.blocks[lr.index][bi+1:] {
+		writes = append(writes, bm.writes...)
+	}
+	writes = mergeSpans(writes)
+	keep := subtract(spansOf(diff), writes)
+	var ks []emu.Span
+	for _, k := range keep {
+		ks = append(ks, emu.Span{Addr: k.lo, Len: k.hi - k.lo})
+	}
+	// corrupted bytes still followed: overwritten by a later block, or
+	// never read (no later block reads a differing byte)
+	kept := p.mem[:0]
+	for _, rg := range p.mem {
+		for j := range 32 {
+			a := rg.lo + uint64(j)
+			if rg.pending>>j&1 != 0 && overlaps(writes, []span{{a, a + 1}}) {
+				rg.pending &^= 1 << j
+				p.overwrote = true
+			}
+		}
+		if rg.pending != 0 {
+			kept = append(kept, rg)
+		}
+	}
+	p.mem = kept
+	m.dev.RestoreExcept(&m.g.final, ks)
+	early := bi+1 < len(m.g.blocks[lr.index]) // blocks were left out
+	if sdc := compare(m.g.Outputs, m.result()); sdc != nil {
+		p.rec.Outcome, p.rec.SDC, p.rec.Insts, p.rec.Early = SDC, sdc, used, early
+		p.rec.NVBitFI = NVBitFI(SDC, "")
+		m.finishRecord(p)
+		return
+	}
+	m.masked(p, used, early)
+}
+
+func spansOf(d []emu.Span) []span {
+	out := make([]span, len(d))
+	for i, s := range d {
+		out[i] = span{s.Addr, s.Addr + s.Len}
+	}
+	return out
+}

@@ -1,0 +1,139 @@
+package inject
+
+import (
+	"bytes"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/internal/oracle"
+)
+
+// launches are launch files of every ISA with injection facts: the
+// examples, the tests' own, and (with the oracle) the FlexGripPlus apps;
+// relative paths are relative to testdata/, as campaigns there name them.
+func launches(t *testing.T) []string {
+	files := []string{"../../../examples/tesla/vecadd.json", "../../../examples/tesla/scale.json",
+		"loop.json", "dead.json",
+		"../../../examples/maxwell/saxpy.json", "../../../examples/maxwell/kinds.json",
+		"../../../examples/fermi/histogram.json", "../../../examples/fermi/saxpy64.json",
+		"../../../examples/inject/maxwell/vecadd.json", "../../../examples/inject/maxwell/reduce.json"}
+	if d := oracle.SharedDir(); d != "" {
+		for _, app := range []string{"mxm_tiled", "reduction", "sort", "nn", "edge", "scalar_product", "transpose_naive", "sin_soft"} {
+			files = append(files, filepath.Join(d, "oracle/flexgrip-apps", app, "launch.json"))
+		}
+	}
+	return files
+}
+
+// checkProbe compares a warp's registers before and after each
+// instruction: every register that changed must be one the instruction's
+// facts say it writes, in a lane that ran it.
+type checkProbe struct {
+	t      *testing.T
+	name   string
+	lr     *launchRun
+	regs   []emu.Reg
+	before []uint32
+	bad    int
+}
+
+func (c *checkProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 {
+	c.before = c.before[:0]
+	for _, r := range c.regs {
+		for l := range emu.WarpSize {
+			c.before = append(c.before, c.lr.insp.Reg(w, r, l))
+		}
+	}
+	return mask
+}
+
+func (c *checkProbe) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {
+	site := &c.lr.sites[pc]
+	i := 0
+	for _, r := range c.regs {
+		declared := slices.Contains(site.Dst, r) || slices.Contains(site.Partial, r)
+		for l := range emu.WarpSize {
+			v := c.lr.insp.Reg(w, r, l)
+			if v != c.before[i] && (!declared || mask>>l&1 == 0) && c.bad < 5 {
+				addr, text := c.lr.where(pc)
+				c.t.Errorf("%s: %#x %s wrote %s in lane %d (mask %08x), not in its facts %v/%v", c.name, addr, text, r, l, mask, site.Dst, site.Partial)
+				c.bad++
+			}
+			i++
+		}
+	}
+}
+
+// The registers an instruction changes are among those its facts name.
+func TestFactsWrites(t *testing.T) {
+	for _, path := range launches(t) {
+		c := &Campaign{Launch: path, Seed: 1, Experiments: []Experiment{{Model: ModelRF, Injections: 1}}}
+		ld, g := campaign(t, c)
+		m := newMachine(ld)
+		m.g = g
+		if err := m.reset(); err != nil {
+			t.Fatal(err)
+		}
+		lr, err := m.prepare(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var regs []emu.Reg
+		for n := range g.Alloc + 4 {
+			regs = append(regs, emu.Reg{File: emu.RegGPR, N: uint16(n)})
+		}
+		for n := range 7 {
+			regs = append(regs, emu.Reg{File: emu.RegPred, N: uint16(n)})
+		}
+		for n := range 4 {
+			regs = append(regs, emu.Reg{File: emu.RegCC, N: uint16(n)})
+		}
+		for n := 1; n < 16; n++ {
+			regs = append(regs, emu.Reg{File: emu.RegAddr, N: uint16(n)})
+		}
+		probe := &checkProbe{t: t, name: filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path), lr: lr, regs: regs}
+		r := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
+		for bi := range lr.blocks {
+			if err := r.Start(bi); err != nil {
+				t.Fatal(err)
+			}
+			r.B.Probe = probe
+			if _, err := r.Run(emu.ToEnd); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// Early stops never change an outcome: every kind of injection, with
+// checkpoints and early stops, gives what a whole run without them gives
+// (a read the facts miss would end a run as Masked that goes on to an
+// SDC).
+func TestEarlyStopsAgreeWithWholeRuns(t *testing.T) {
+	n := 12
+	if testing.Short() {
+		n = 4
+	}
+	for _, path := range launches(t) {
+		c := mixed(t, 77, n)
+		c.Launch = path
+		c.Experiments = append(c.Experiments, Experiment{Model: ModelFlip1, Group: "pr"}, Experiment{Model: ModelRF, Warp: true})
+		ld, g := campaign(t, c)
+		cp := run(t, ld, g, Options{})
+		full := run(t, ld, g, Options{Full: true})
+		early := 0
+		for i := range cp {
+			a, b := cp[i], full[i]
+			if a.Early {
+				early++
+			}
+			a.Insts, b.Insts, a.Early, b.Early = 0, 0, false, false
+			if !bytes.Equal(a.line(), b.line()) {
+				t.Errorf("%s: checkpointed and whole runs differ:\n%s%s", path, a.line(), b.line())
+			}
+		}
+		t.Logf("%s: %d injections, %d stopped early", filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), len(cp), early)
+	}
+}

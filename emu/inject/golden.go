@@ -1,0 +1,320 @@
+package inject
+
+import (
+	"cmp"
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/gpuisa/gpuisa/emu"
+)
+
+// Golden is what the fault-free run produced and counted.
+type Golden struct {
+	Total    int64 // warp-instructions of the whole run
+	Launches []LaunchProfile
+	Outputs  []Output
+	// Allocated general registers per thread (the most any launch
+	// uses), warps and threads per block of the first launch.
+	Alloc, Warps, Threads int
+	SharedBytes           int    // shared memory per block of the first launch
+	Global                []span // allocated global memory (buffers, images, outputs)
+	Derate                float64
+	pops                  []population // per experiment
+	sites                 [][]emu.Site // per launch
+	blocks                [][]blockMem // per launch and block
+	final                 emu.DeviceState
+}
+
+// blockMem is what a golden block did to global memory: the bytes it read
+// and wrote (sorted, merged), its warp-instructions; unknown: an access
+// could not be told (a texture fetch), so it may read anything.
+type blockMem struct {
+	steps         int64
+	reads, writes []span
+	unknown       bool
+}
+
+// LaunchProfile is one launch's counts.
+type LaunchProfile struct {
+	Kernel, Arch           string
+	Blocks                 int
+	Start                  int64 // the run's warp-instructions before it
+	WarpInsts, ThreadInsts int64
+	Addrs                  []uint64 // per program index
+	Texts                  []string
+	Ops                    []string
+	PCWarp, PCThread       []int64 // executions per program index
+}
+
+// population is an experiment's units per block, in run order (blocks
+// without any are left out).
+type population struct {
+	total  int64
+	blocks []blockCount
+}
+
+type blockCount struct {
+	launch, block int
+	start, count  int64 // units before the block, units in it
+}
+
+// span is a range of memory addresses.
+type span struct{ lo, hi uint64 }
+
+// profileProbe counts every instruction of the golden run and notes the
+// global memory each block reads and writes.
+type profileProbe struct {
+	lp     *LaunchProfile
+	lr     *launchRun
+	sels   []*selector
+	k      int
+	t      int64
+	counts []int64
+	bm     blockMem
+	acc    []emu.Access
+}
+
+func (p *profileProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 {
+	p.lp.PCWarp[pc]++
+	p.lp.PCThread[pc] += int64(bits.OnesCount32(mask))
+	if p.lr.sites[pc].Mem && !p.bm.unknown {
+		for m := mask; m != 0; m &= m - 1 {
+			acc, ok := p.lr.insp.Accesses(b, w, pc, bits.TrailingZeros32(m), p.acc[:0])
+			p.acc = acc
+			if !ok {
+				p.bm.unknown = true
+				break
+			}
+			for _, a := range acc {
+				if a.Space != emu.Global {
+					continue
+				}
+				sp := span{a.Addr, a.Addr + uint64(a.Size)}
+				if a.Read {
+					p.bm.reads = appendSpan(p.bm.reads, sp)
+				}
+				if a.Write {
+					p.bm.writes = appendSpan(p.bm.writes, sp)
+				}
+			}
+		}
+	}
+	for i, s := range p.sels {
+		if s != nil {
+			n, _ := s.count(p.k, pc, p.t, w, mask)
+			p.counts[i] += n
+		}
+	}
+	p.t++
+	return mask
+}
+
+func (p *profileProbe) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {}
+
+// selectors makes the selectors of the experiments (nil for permanent
+// faults, which have no population).
+func (ld *Loaded) selectors() []*selector {
+	sels := make([]*selector, len(ld.Experiments))
+	for i := range ld.Experiments {
+		if e := &ld.Experiments[i]; !permanent(e.Model) {
+			sels[i] = newSelector(e, len(ld.jobs()))
+		}
+	}
+	return sels
+}
+
+// Profile runs the campaign's launches once without faults, counting
+// instructions per launch, static instruction and experiment population,
+// and reads the outputs.
+func Profile(ld *Loaded) (*Golden, error) {
+	m := newMachine(ld)
+	g := &Golden{pops: make([]population, len(ld.Experiments))}
+	p := &profileProbe{sels: m.sels, counts: make([]int64, len(ld.Experiments))}
+	for k := range ld.jobs() {
+		lr, err := m.prepare(k)
+		if err != nil {
+			return nil, err
+		}
+		n := len(lr.sites)
+		lp := LaunchProfile{Kernel: lr.kernel, Arch: lr.arch(), Blocks: lr.blocks, Start: p.t,
+			Addrs: make([]uint64, n), Texts: make([]string, n), Ops: make([]string, n),
+			PCWarp: make([]int64, n), PCThread: make([]int64, n)}
+		for pc := range n {
+			lp.Addrs[pc], lp.Texts[pc] = lr.where(uint32(pc))
+			lp.Ops[pc] = lr.sites[pc].Op
+		}
+		p.lp, p.k, p.lr = &lp, k, lr
+		r := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
+		g.blocks = append(g.blocks, make([]blockMem, lr.blocks))
+		for bi := range lr.blocks {
+			clear(p.counts)
+			p.bm = blockMem{}
+			if err := r.Start(bi); err != nil {
+				return nil, fmt.Errorf("the golden run faults: %w", err)
+			}
+			r.B.Probe = p
+			if _, err := r.Run(emu.ToEnd); err != nil {
+				return nil, fmt.Errorf("the golden run faults: %w", err)
+			}
+			for i, c := range p.counts {
+				if c > 0 {
+					pop := &g.pops[i]
+					pop.blocks = append(pop.blocks, blockCount{launch: k, block: bi, start: pop.total, count: c})
+					pop.total += c
+				}
+			}
+			lp.WarpInsts += r.B.Steps
+			p.bm.steps = r.B.Steps
+			p.bm.reads, p.bm.writes = mergeSpans(p.bm.reads), mergeSpans(p.bm.writes)
+			g.blocks[k][bi] = p.bm
+			for wi := range r.B.Warps {
+				lp.ThreadInsts += r.B.Warps[wi].ThreadSteps
+			}
+		}
+		if k == 0 {
+			g.Warps, g.Threads = len(r.B.Warps), lr.prep.Config.Block.Count()
+			g.SharedBytes = len(r.B.Shared.Data)
+			g.Global = ld.allocated(lr.prep.Setup)
+		}
+		g.Alloc = max(g.Alloc, allocated(lr.sites))
+		g.Launches = append(g.Launches, lp)
+	}
+	g.Total = p.t
+	g.sites = m.sites
+	m.dev.Save(&g.final)
+	outs, err := ld.readOutputs(m.result())
+	if err != nil {
+		return nil, err
+	}
+	g.Outputs = outs
+	g.Derate = derating(g.Launches[0].Arch, g.Alloc, g.Threads*g.Launches[0].Blocks, ld.RFRegs)
+	return g, nil
+}
+
+// allocated is one more than the highest general register a program names.
+func allocated(sites []emu.Site) int {
+	n := 0
+	for i := range sites {
+		s := &sites[i]
+		for _, rs := range [][]emu.Reg{s.Dst, s.Partial, s.Src} {
+			for _, r := range rs {
+				if r.File == emu.RegGPR {
+					n = max(n, int(r.N)+1)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// allocated lists the global memory a launch owns: its buffers, its
+// global images and the regions its outputs read.
+func (ld *Loaded) allocated(s *emu.Setup) []span {
+	var out []span
+	for _, b := range s.Buffers {
+		if b.Bytes > 0 {
+			out = append(out, span{b.Addr, b.Addr + b.Bytes})
+		}
+	}
+	for _, m := range ld.Job.Memory {
+		if m.Space == emu.Global && len(m.Data) > 0 {
+			out = append(out, span{m.Addr, m.Addr + uint64(len(m.Data))})
+		}
+	}
+	for _, r := range ld.regions(s.Buffers) {
+		out = append(out, span{r.Addr, r.Addr + r.Bytes})
+	}
+	return mergeSpans(out)
+}
+
+// appendSpan adds sp to a list, joining it to the last span when they
+// touch (accesses come mostly in order).
+func appendSpan(list []span, sp span) []span {
+	if n := len(list); n > 0 && sp.lo <= list[n-1].hi && sp.hi >= list[n-1].lo {
+		list[n-1] = span{min(sp.lo, list[n-1].lo), max(sp.hi, list[n-1].hi)}
+		return list
+	}
+	return append(list, sp)
+}
+
+// mergeSpans sorts spans and joins those that overlap or touch.
+func mergeSpans(list []span) []span {
+	slices.SortFunc(list, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	var merged []span
+	for _, sp := range list {
+		if n := len(merged); n > 0 && sp.lo <= merged[n-1].hi {
+			merged[n-1].hi = max(merged[n-1].hi, sp.hi)
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	return merged
+}
+
+// overlaps reports whether two sorted span lists share an address.
+func overlaps(a, b []span) bool {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i].hi <= b[j].lo:
+			i++
+		case b[j].hi <= a[i].lo:
+			j++
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// subtract removes the addresses of b (sorted) from a (sorted).
+func subtract(a, b []span) []span {
+	var out []span
+	j := 0
+	for _, sp := range a {
+		lo := sp.lo
+		for j < len(b) && b[j].hi <= lo {
+			j++
+		}
+		for k := j; k < len(b) && b[k].lo < sp.hi; k++ {
+			if b[k].lo > lo {
+				out = append(out, span{lo, b[k].lo})
+			}
+			lo = max(lo, b[k].hi)
+		}
+		if lo < sp.hi {
+			out = append(out, span{lo, sp.hi})
+		}
+	}
+	return out
+}
+
+// rfShape is an SM's register file (32-bit registers) and resident
+// threads, by architecture.
+func rfShape(arch string) (regs, threads int) {
+	switch arch {
+	case "sm_10", "sm_11":
+		return 8192, 768
+	case "sm_12", "sm_13":
+		return 16384, 1024
+	case "sm_20", "sm_21":
+		return 32768, 1536
+	}
+	return 65536, 2048
+}
+
+// derating is SASSIFI's register-file derating: the fraction of an SM's
+// physical registers allocated while the kernel runs (allocated registers
+// per thread times the resident threads, over the register file). The
+// resident threads are the launch's, at most what the SM holds.
+func derating(arch string, alloc, threads, rfRegs int) float64 {
+	regs, maxThreads := rfShape(arch)
+	if rfRegs > 0 {
+		regs = rfRegs
+	}
+	if alloc == 0 {
+		return 0
+	}
+	resident := min(threads, maxThreads, regs/alloc)
+	return min(1, float64(alloc*resident)/float64(regs))
+}

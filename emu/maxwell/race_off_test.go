@@ -1,0 +1,5 @@
+//go:build !race
+
+package maxwell
+
+const raceDetector = false
