@@ -127,6 +127,9 @@ func jsonFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 			if f, err = cubin.Parse(data); err == nil {
 				sm = f.SM()
 			}
+		case isContainer(data) || isGXP(data):
+			// a fatbin or a shader: a file's problem, not the command line's
+			err = fmt.Errorf("-json lists sm_5x cubins and raw code, not fatbins or shaders (cuobjdump -xelf extracts a fatbin's cubins)")
 		case arch.Name == "":
 			return findCommand("dis").usageError(cio.stderr, "%s: raw input needs -arch", name)
 		}

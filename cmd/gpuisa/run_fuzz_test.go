@@ -65,6 +65,15 @@ var runSeeds = []string{
 	  "outputs": [{"buffer": "c", "file": "c.out.bin"}, {"space": "global", "addr": "0x200000000", "bytes": 16, "file": "far.out.bin"}],
 	  "expect": [{"output": "far.out.bin", "file": "a.bin", "type": "u8"},
 	             {"space": "global", "words": "b.bin", "type": "f32", "max_ulp": 2, "alt": true}]}`,
+	// a sequence: repeats, expressions, a group repeated while a buffer says so
+	`{"program": "k52.cubin", "grid": [2], "block": [64],
+	  "buffers": {"x": {"file": "a.bin"}, "y": {"bytes": 1024}, "c": {"bytes": 16}},
+	  "launches": [
+	    {"kernel": "saxpy", "repeat": 3, "params": [{"u32": "{$i*64+64}"}, {"f32": 1.5}, {"ptr": "x"}, {"ptr": "y"}]},
+	    {"repeat": 2, "zero": ["c"], "while": {"buffer": "c", "type": "u32"},
+	     "launches": [{"kernel": "saxpy", "grid": [1], "params": [{"u32": 16}, {"f32": 2}, {"ptr": "y"}, {"ptr": "x"}]}]}],
+	  "outputs": [{"buffer": "y", "file": "y.out"}],
+	  "expect": [{"output": "y.out", "file": "b.bin", "type": "f32", "max_ulp": 4}]}`,
 }
 
 // shaderSeeds are PS Vita shader launch files (docs/usse-launch.md).

@@ -26,6 +26,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/emu"
 	"github.com/gpuisa/gpuisa/emu/usse"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // Campaign is a campaign file (docs/inject.md).
@@ -300,7 +301,7 @@ type Loaded struct {
 
 // Load reads a campaign file and the launch file it names.
 func Load(path string) (*Loaded, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path, emu.MaxLaunchFileBytes) // a campaign is no larger than a launch file
 	if err != nil {
 		return nil, err
 	}
@@ -331,7 +332,7 @@ func LoadCampaign(c *Campaign, path string) (*Loaded, error) {
 	if !filepath.IsAbs(lp) {
 		lp = filepath.Join(filepath.Dir(path), lp)
 	}
-	ldata, err := os.ReadFile(lp)
+	ldata, err := safeio.ReadFile(lp, emu.MaxLaunchFileBytes)
 	if err != nil {
 		return nil, err
 	}
