@@ -271,7 +271,7 @@ func (r *BlockRun) tryParallel() (bool, error) {
 		return false, nil
 	}
 	r.triedParallel = true
-	if len(px.GlobalMemory().Segments) > 0 {
+	if len(px.GlobalMemory().Segments) > 0 || len(px.GlobalMemory().Data) > MaxParallelCopy {
 		return false, nil
 	}
 	return runParallel(*cfg, r.x, px, b, cfg.parallel)

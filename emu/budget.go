@@ -23,6 +23,11 @@ const BlockCost = 16
 // than more memory.
 const MaxWorkerBytes = 512 << 20
 
+// MaxParallelCopy bounds the global memory a block's parallel rounds
+// copy before they start (parallel.go): past it the block runs the usual
+// way, so that a launch's memory is not held a third time.
+const MaxParallelCopy = 256 << 20
+
 var (
 	// ErrBudget: the launch ran more warp-instructions than its budget.
 	ErrBudget = errors.New("launch budget used up")

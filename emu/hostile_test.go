@@ -62,3 +62,41 @@ func TestMemoryOnce(t *testing.T) {
 		t.Errorf("placing a %d-byte buffer allocated %d bytes", n, got)
 	}
 }
+
+// bigMemExec is an Exec whose global memory is large: parallel rounds must
+// not copy it (save would take a third copy of a launch's memory).
+type bigMemExec struct {
+	mem   Memory
+	saved bool
+}
+
+func (x *bigMemExec) NumRegs() int                         { return 1 }
+func (x *bigMemExec) InitBlock(*Block) error               { return nil }
+func (x *bigMemExec) InitWarp(*Block, *Warp)               {}
+func (x *bigMemExec) Run(b *Block, w *Warp, n int64) error { w.Steps++; w.Done = true; return nil }
+func (x *bigMemExec) Where(uint32) (uint64, string)        { return 0, "" }
+func (x *bigMemExec) GlobalMemory() *Memory                { return &x.mem }
+func (x *bigMemExec) WarpAux() any                         { return nil }
+func (x *bigMemExec) SaveAux(*Block) func()                { x.saved = true; return func() {} }
+
+// TestParallelSkipsHugeMemory: a long block over more than MaxParallelCopy
+// bytes of global memory runs the usual way; over less, its parallel rounds
+// start (and save the block).
+func TestParallelSkipsHugeMemory(t *testing.T) {
+	for _, c := range []struct {
+		bytes int
+		save  bool
+	}{{MaxParallelCopy + 1<<20, false}, {1 << 20, true}} {
+		x := &bigMemExec{mem: Memory{Space: Global, Data: make([]byte, c.bytes)}} // untouched pages cost nothing
+		cfg := Config{Grid: Dim3{1, 1, 1}, Block: Dim3{64, 1, 1}, MaxSteps: 1 << 40, parallel: 2, WarpCores: 2, WarpCoresAfter: 1}
+		r := NewBlockRun(cfg, x)
+		if err := r.Start(0); err != nil {
+			t.Fatal(err)
+		}
+		r.B.Steps = 1 << 30 // long past the point where rounds are worth it
+		r.tryParallel()
+		if !r.triedParallel || x.saved != c.save {
+			t.Errorf("%d bytes of global memory: tried %v, saved %v; want saved %v", c.bytes, r.triedParallel, x.saved, c.save)
+		}
+	}
+}

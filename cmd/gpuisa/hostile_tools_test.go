@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Regression tests for the input paths of the commands main added after
+// issue 11's first fixes (check, dis -cfg/-json, as -patch, the NVIDIA
+// drop-ins, inject): every file goes through the input limit, and -optf
+// files cannot recurse.
+
+// sparseFile makes a file of size bytes that takes no room (or skips).
+func sparseFile(t *testing.T, name string, size int64) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	return p
+}
+
+// TestNewPathsLimited: a file over the input limit (here lowered to 1 MiB)
+// is refused from its size by every command that reads one, before it is
+// read, with a message that says so; standard input that never ends too.
+func TestNewPathsLimited(t *testing.T) {
+	big := sparseFile(t, "big.cubin", 2<<20)
+	small := filepath.Join(t.TempDir(), "k.cubin")
+	if err := os.WriteFile(small, readRepo(t, patchCubinFile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args  []string
+		stdin bool // read from an endless standard input
+		want  string
+	}{
+		{[]string{"check", big}, false, "more than the limit of 1 MiB"},
+		{[]string{"check", "-arch", "sm_52", "-"}, true, "<stdin>: more than the limit of 1 MiB"},
+		{[]string{"dis", "-cfg", big}, false, "more than the limit of 1 MiB"},
+		{[]string{"dis", "-json", big}, false, "more than the limit of 1 MiB"},
+		{[]string{"dis", "-json", "-arch", "sm_52", "-"}, true, "<stdin>: more than the limit of 1 MiB"},
+		{[]string{"dis", "-dialect", "old", "-arch", "sm_20", "-"}, true, "<stdin>: more than the limit of 1 MiB"},
+		{[]string{"as", "-patch", big, "-fun", "saxpy", "-"}, false, "more than the limit of 1 MiB"},
+		{[]string{"as", "-patch", small, "-fun", "saxpy", "-"}, true, "<stdin>: more than the limit of 1 MiB"},
+		{[]string{"nvdisasm", big}, false, "nvdisasm fatal   : " + big + ": 2097152 bytes, more than the limit of 1 MiB"},
+		{[]string{"cuobjdump", "-sass", big}, false, "cuobjdump fatal   : " + big + ": 2097152 bytes, more than the limit of 1 MiB"},
+	} {
+		var out, errb bytes.Buffer
+		cio := &cmdIO{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, inputLimit: 1 << 20}
+		if c.stdin {
+			cio.stdin = endless{}
+		}
+		st := findCommand(c.args[0]).invoke(c.args[1:], cio)
+		if st != 1 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("gpuisa %s: exit %d, stderr:\n%s\nwant exit 1 and %q", strings.Join(c.args, " "), st, errb.String(), c.want)
+		}
+	}
+}
+
+// TestOptionsFileLoop: an -optf file that names itself recursed until the
+// goroutine stack ran out (a fatal error no recover catches); now its
+// nesting is bounded, and an options file over 1 MiB is refused.
+func TestOptionsFileLoop(t *testing.T) {
+	dir := t.TempDir()
+	loop := filepath.Join(dir, "loop.optf")
+	if err := os.WriteFile(loop, []byte("-optf "+loop+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"nvdisasm", "cuobjdump"} {
+		r := invoke(nil, tool, "-optf", loop, "x.cubin")
+		if r.status != 1 || !strings.Contains(string(r.stderr), tool+" fatal   : Options files nested more than 8 deep") {
+			t.Errorf("%s -optf loop: exit %d, %s", tool, r.status, r.stderr)
+		}
+	}
+	big := sparseFile(t, "big.optf", 2<<20)
+	r := invoke(nil, "nvdisasm", "-optf", big, "x.cubin")
+	if r.status != 1 || !strings.Contains(string(r.stderr), "more than the limit of 1 MiB") {
+		t.Errorf("nvdisasm -optf of 2 MiB: exit %d, %s", r.status, r.stderr)
+	}
+}
+
+// TestInjectFilesLimited: inject reads a campaign file, and the launch file
+// it names, through the launch file limit (16 MiB).
+func TestInjectFilesLimited(t *testing.T) {
+	big := sparseFile(t, "big.json", 32<<20)
+	r := invoke(nil, "inject", "plan", big)
+	if r.status != 1 || !strings.Contains(string(r.stderr), "more than the limit of 16 MiB") {
+		t.Errorf("inject plan of a 32 MiB campaign: exit %d, %s", r.status, r.stderr)
+	}
+	c := filepath.Join(t.TempDir(), "c.json")
+	if err := os.WriteFile(c, []byte(`{"launch": "`+big+`", "injections": 10, "experiments": [{"model": "flip1", "bit": 4}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = invoke(nil, "inject", "plan", c)
+	if r.status != 1 || !strings.Contains(string(r.stderr), "more than the limit of 16 MiB") {
+		t.Errorf("inject plan of a campaign naming a 32 MiB launch file: exit %d, %s", r.status, r.stderr)
+	}
+}
