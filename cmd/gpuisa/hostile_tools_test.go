@@ -104,3 +104,18 @@ func TestInjectFilesLimited(t *testing.T) {
 		t.Errorf("inject plan of a campaign naming a 32 MiB launch file: exit %d, %s", r.status, r.stderr)
 	}
 }
+
+// TestSequenceBudget: -budget holds for a sequence's launches together (a
+// launch file repeating a long kernel 2^20 times ran each repetition with
+// a budget of its own); the same launches run within a larger budget.
+func TestSequenceBudget(t *testing.T) {
+	// about 196,600 warp-instructions per launch
+	count := "MOV32I R0, 0x10000;\nloop:\nIADD32I R0, R0, -0x1;\nISETP.NE.AND P0, PT, R0, RZ, PT;\n@P0 BRA loop;\nEXIT;\n"
+	launch := `{"program": "c.s", "arch": "sm_52", "grid": [1], "block": [1], "launches": [{"repeat": 8}]}`
+	files := map[string][]byte{"c.s": []byte(count)}
+	runExpect(t, launch, files, "(repetition 5): block (0,0,0)", "-budget", "1000000")
+	r := invoke(nil, "run", "-budget", "2000000", launchDir(t, launch, files))
+	if r.status != 0 || !strings.Contains(string(r.stdout), "8 launches") {
+		t.Fatalf("within the budget: exit %d\n%s%s", r.status, r.stdout, r.stderr)
+	}
+}

@@ -24,8 +24,9 @@ const maxInputBytes = 256 << 20
 // random bytes has one per word).
 const maxPrintedErrors = 100
 
-// runLimits are run's launch-wide limits: -budget for each launch, and
-// -timeout for the whole run (a sequence's launches share the deadline).
+// runLimits are run's limits of the whole run: -budget and -timeout hold
+// for all the launches of a sequence together (a sequence repeating a long
+// kernel stops as surely as one launch of it).
 type runLimits struct {
 	budget   int64
 	deadline time.Time
@@ -42,9 +43,15 @@ func newRunLimits(o runOptions) runLimits {
 	return r
 }
 
-// apply puts the limits into a job.
-func (r runLimits) apply(j *emu.Job) {
+// apply puts the limits into the next job: the deadline, and what is left
+// of the budget after the work done so far (p counts it; a block costs
+// emu.BlockCost before it runs).
+func (r runLimits) apply(j *emu.Job, p *emu.Progress) {
 	j.Budget, j.Deadline = r.budget, r.deadline
+	if r.budget > 0 {
+		used := p.WarpInsts.Load() + emu.BlockCost*p.Blocks.Load()
+		j.Budget = max(1, r.budget-used)
+	}
 }
 
 // writeOutput writes an output file inside dir (the launch file's names are

@@ -39,7 +39,7 @@ func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	fs.IntVar(&o.traceWarp, "trace-warp", -1, "trace only warp `N` of each block")
 	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^24)")
 	fs.IntVar(&o.workers, "workers", 0, "run `N` blocks in parallel (default: all cores)")
-	fs.Int64Var(&o.budget, "budget", emu.DefaultBudget, "stop each launch after `N` warp-instructions in all, a block counting 16 before it runs (0: no limit)")
+	fs.Int64Var(&o.budget, "budget", emu.DefaultBudget, "stop the run after `N` warp-instructions in all (all launches of a sequence), a block counting 16 before it runs (0: no limit)")
 	fs.DurationVar(&o.timeout, "timeout", 0, "stop the run after `DURATION`, e.g. 30s (default: no limit)")
 	fs.BoolVar(&o.outOnFault, "out-on-fault", false, "write the outputs (-out) also when the run faults: the memory as the fault left it")
 	fs.DurationVar(&o.progress, "progress", time.Second, "print a progress line every `D` of a run that lasts longer (0: never)")
@@ -100,7 +100,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	var launches atomic.Int64
 	seq.Adjust = func(job *emu.Job) {
 		job.Workers = o.workers
-		limits.apply(job)
+		limits.apply(job, progress)
 		if o.maxSteps > 0 {
 			job.MaxSteps = o.maxSteps
 		}
