@@ -167,21 +167,8 @@ func TestSilentDamage(t *testing.T) {
 // limit is rejected from its size, before it is read (sparse files: the
 // test reads nothing either).
 func TestHugeFiles(t *testing.T) {
-	dir := t.TempDir()
-	huge := func(name string, size int64) string {
-		p := filepath.Join(dir, name)
-		f, err := os.Create(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := f.Truncate(size); err != nil {
-			t.Skip("no sparse files here:", err)
-		}
-		return p
-	}
-	prog := huge("prog.bin", 300<<20)
-	img := huge("img.bin", 3<<30)
+	prog := sparseFile(t, "prog.bin", 300<<20)
+	img := sparseFile(t, "img.bin", 3<<30)
 	for _, c := range []struct{ launch, want string }{
 		{`{"program": "` + prog + `", "arch": "sm_52", "grid": [1], "block": [1]}`, "more than the limit of 256 MiB"},
 		{`{"program": "p.s", "arch": "sm_52", "grid": [1], "block": [1], "memory": [{"addr": 0, "file": "` + img + `"}]}`, "3221225472 bytes, more than the limit of 1 GiB"},
