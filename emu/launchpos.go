@@ -120,9 +120,9 @@ func locateKey(data []byte, name string) int {
 // The launch checks name what they are about at the start of their
 // messages; these turn those names into paths.
 var (
-	indexedRE = regexp.MustCompile(`^(grid|block|memory|params|outputs|expect)\[(\d+)\](?:\.([a-z_]+)|: ([a-z_0-9]+) )?`)
+	indexedRE = regexp.MustCompile(`^(grid|block|memory|params|outputs|expect|experiments)\[(\d+)\](?:\.([a-z_]+)|: ([a-z_0-9]+) )?`)
 	keyedRE   = regexp.MustCompile(`^(buffer|texture|surface) "((?:[^"\\]|\\.)*)"(?: ([a-z_]+))?`)
-	fieldRE   = regexp.MustCompile(`^(grid|block|shared_bytes|local_bytes|global_bytes|max_steps|program|textures|link)\b`)
+	fieldRE   = regexp.MustCompile(`^(grid|block|shared_bytes|local_bytes|global_bytes|max_steps|program|textures|link|hang_factor|injections)\b`)
 )
 
 // elementFields are the fields of memory images, parameters, outputs and
@@ -133,6 +133,7 @@ var elementFields = map[string]bool{"space": true, "bank": true, "addr": true, "
 
 func pathOfMessage(msg string) []string {
 	msg = strings.TrimPrefix(msg, "launch file: ")
+	msg = strings.TrimPrefix(msg, "campaign file: ") // emu/inject's, the same JSON conventions
 	if m := indexedRE.FindStringSubmatch(msg); m != nil {
 		p := []string{m[1], m[2]}
 		switch {

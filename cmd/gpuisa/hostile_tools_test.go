@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/fuzzseed"
 )
 
 // Regression tests for the input paths of the commands main added after
@@ -118,4 +120,33 @@ func TestSequenceBudget(t *testing.T) {
 	if r.status != 0 || !strings.Contains(string(r.stdout), "8 launches") {
 		t.Fatalf("within the budget: exit %d\n%s%s", r.status, r.stdout, r.stderr)
 	}
+}
+
+// TestCampaignErrorsLocated: a campaign file's problems name the file and
+// the line:column of the value they are about, as a launch file's do.
+func TestCampaignErrorsLocated(t *testing.T) {
+	launch := filepath.Join(fuzzseedRoot(t), "examples", "maxwell", "saxpy.json")
+	for _, c := range []struct{ text, want string }{
+		{`{"launch": "L",` + "\n" + ` "injections": 10,` + "\n" + ` "experiments": [{"model": "flip1", "bit": 40}]}`, "c.json:3:18: campaign file: experiments[0]: flip1: bit is 0..31"},
+		{`{"launch": "L",` + "\n" + ` "injections": -1, "experiments": [{"model": "flip1"}]}`, "c.json:2:16: campaign file: injections -1 is not in 0..1e8"},
+		{`{"launch": 5}`, "c.json:1:12: campaign file: json: cannot unmarshal number"},
+		{`{"launch": "L",` + "\n" + ` "experiments": [`, "c.json:2:18: campaign file: unexpected EOF"},
+	} {
+		p := filepath.Join(t.TempDir(), "c.json")
+		if err := os.WriteFile(p, []byte(strings.Replace(c.text, `"L"`, `"`+launch+`"`, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := invoke(nil, "inject", "plan", p)
+		if r.status != 1 || !strings.Contains(string(r.stderr), c.want) {
+			t.Errorf("%s: exit %d, %s; want %q", c.text, r.status, r.stderr, c.want)
+		}
+	}
+}
+
+func fuzzseedRoot(t *testing.T) string {
+	root := fuzzseed.Root()
+	if root == "" {
+		t.Skip("no module root")
+	}
+	return root
 }

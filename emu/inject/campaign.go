@@ -307,7 +307,7 @@ func Load(path string) (*Loaded, error) {
 	}
 	c, err := ParseCampaign(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, emu.LocateError(path, data, err) // path:line:col: when the place is known
 	}
 	return LoadCampaign(c, path)
 }
