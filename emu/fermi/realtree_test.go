@@ -23,13 +23,17 @@ const treeSegLanes = 128 / 4 // uints per node
 
 // treeLevelSizes is DeriveLevelSizes of mgpusearch.cpp for 4-byte keys:
 // the sizes of the tree's levels from the root down, the data last.
-func treeLevelSizes(count int) []int {
+func treeLevelSizes(count int) []int { return treeLevelSizesOf(count, treeSegLanes) }
+
+// treeLevelSizesOf is DeriveLevelSizes for nodes of lanes keys (32 of 4
+// bytes, 16 of 8).
+func treeLevelSizesOf(count, lanes int) []int {
 	roundUp := func(x, y int) int { return (x + y - 1) / y * y }
-	sizes := []int{roundUp(count, treeSegLanes)}
+	sizes := []int{roundUp(count, lanes)}
 	for n := count; ; {
-		n = roundUp((n+treeSegLanes-1)/treeSegLanes, treeSegLanes)
+		n = roundUp((n+lanes-1)/lanes, lanes)
 		sizes = append(sizes, n)
-		if n <= treeSegLanes {
+		if n <= lanes {
 			break
 		}
 	}
@@ -39,10 +43,12 @@ func treeLevelSizes(count int) []int {
 
 // buildTreeRef is what BuildTree4 computes for one level: entry g is the
 // last key of node g of the level below (the level's last key past its end).
-func buildTreeRef(below []uint32, size int) []uint32 {
-	out := make([]uint32, size)
+func buildTreeRef(below []uint32, size int) []uint32 { return buildTreeRefOf(below, size, treeSegLanes) }
+
+func buildTreeRefOf[T uint32 | uint64](below []T, size, lanes int) []T {
+	out := make([]T, size)
 	for g := range out {
-		out[g] = below[min(treeSegLanes*g+treeSegLanes-1, len(below)-1)]
+		out[g] = below[min(lanes*g+lanes-1, len(below)-1)]
 	}
 	return out
 }
@@ -90,6 +96,52 @@ func TestRealBuildTree(t *testing.T) {
 		}
 		if len(below) != treeSegLanes {
 			t.Errorf("count %d: root level has %d entries, want one node (%d)", count, len(below), treeSegLanes)
+		}
+	}
+}
+
+// TestRealBuildTree8 runs BuildTree8, the same pass for 8-byte keys (nodes
+// of 16 keys; LD.64/ST.64), launched as searchBuildTree launches it.
+func TestRealBuildTree8(t *testing.T) {
+	code := realKernel(t, "BuildTree8")
+	rng := rand.New(rand.NewSource(8))
+	for _, count := range []int{300_001, 16*256 + 1, 17, 3} {
+		data := make([]uint64, count)
+		for i := range data {
+			data[i] = rng.Uint64() >> 2
+		}
+		slices.Sort(data)
+		sizes := treeLevelSizesOf(count, 16)
+		levels := len(sizes)
+		sizes[levels-1] = count
+		d := newDevice()
+		name := func(i int) string {
+			if i == levels-1 {
+				return "data"
+			}
+			return fmt.Sprintf("level%d", i)
+		}
+		d.alloc("data", fromU64(data))
+		for i := range levels - 1 {
+			d.alloc(name(i), make([]byte, 8*sizes[i]))
+		}
+		for i := levels - 2; i >= 0; i-- {
+			l := launch{program: code, grid: emu.Dim3{uint32((sizes[i] + 255) / 256), 1, 1}, block: emu.Dim3{256, 1, 1},
+				params: []any{buf(name(i + 1)), uint32(sizes[i+1]), buf(name(i))}}
+			if _, err := d.run(t, l); err != nil {
+				t.Fatalf("count %d, level %d: %v", count, i, err)
+			}
+		}
+		below := data
+		for i := levels - 2; i >= 0; i-- {
+			want := buildTreeRefOf(below, sizes[i], 16)
+			if err := sameWords(u32s(d.bytes(name(i))), u32s(fromU64(want))); err != nil {
+				t.Errorf("count %d, level %d of %d (%d entries): %v", count, i, levels-1, sizes[i], err)
+			}
+			below = want
+		}
+		if len(below) != 16 {
+			t.Errorf("count %d: root level has %d entries, want one node (16)", count, len(below))
 		}
 	}
 }
