@@ -43,7 +43,9 @@ func treeLevelSizesOf(count, lanes int) []int {
 
 // buildTreeRef is what BuildTree4 computes for one level: entry g is the
 // last key of node g of the level below (the level's last key past its end).
-func buildTreeRef(below []uint32, size int) []uint32 { return buildTreeRefOf(below, size, treeSegLanes) }
+func buildTreeRef(below []uint32, size int) []uint32 {
+	return buildTreeRefOf(below, size, treeSegLanes)
+}
 
 func buildTreeRefOf[T uint32 | uint64](below []T, size, lanes int) []T {
 	out := make([]T, size)
