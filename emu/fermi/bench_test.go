@@ -282,9 +282,10 @@ func benchBWTLaunches(b *testing.B, d *device) []launch {
 	d.alloc("bwtIndices", make([]byte, 4*count))
 	d.alloc("bwtFlags", make([]byte, count))
 	params = append(params, buf("bwtIndices"))
+	// shared memory as bwt.cu declares it (raw code would get 48 KiB a block)
 	return []launch{
-		{program: codes[0], grid: emu.Dim3{blocks, 1, 1}, block: emu.Dim3{512, 1, 1}, params: params},
-		{program: codes[1], grid: emu.Dim3{blocks, 1, 1}, block: emu.Dim3{512, 1, 1},
+		{program: codes[0], grid: emu.Dim3{blocks, 1, 1}, block: emu.Dim3{512, 1, 1}, shared: 4 * 160, params: params},
+		{program: codes[1], grid: emu.Dim3{blocks, 1, 1}, block: emu.Dim3{512, 1, 1}, shared: 4*3*513 + 512,
 			params:   []any{buf("bwtIndices"), uint32(count), uint32(0xffffff00), buf("bwtFlags")},
 			textures: []emu.TexImage{{Name: "string_texture", Buffer: "bwtString", Format: "r32ui", Size: []int{len(s) / 4}}}},
 	}
