@@ -245,22 +245,8 @@ func benchSpMVLaunches(b *testing.B, d *device) []launch {
 	for i := range x {
 		x[i] = float32(rng.NormFloat64())
 	}
-	e := encodeSpMV(rowPtr, cols, vals, 4)
-	numWarps := len(e.warpOutputs)
-	d.alloc("spmvWarps", fromU32(e.warpOutputs))
-	d.alloc("spmvCols", fromU32(e.cols))
-	d.alloc("spmvVals", fromF32(e.vals))
-	d.alloc("spmvTemp", make([]byte, 4*e.numOutputs+4))
-	d.alloc("spmvX", fromF32(x))
-	d.alloc("spmvRows", fromU32(e.outputIndices))
-	d.alloc("spmvY", make([]byte, 4*rows))
-	return []launch{
-		{program: codes[0], grid: emu.Dim3{uint32((numWarps + 7) / 8), 1, 1}, block: emu.Dim3{256, 1, 1},
-			params:   []any{buf("spmvWarps"), buf("spmvCols"), buf("spmvVals"), buf("spmvTemp"), uint32(numWarps)},
-			textures: []emu.TexImage{{Name: "xVec_texture", Buffer: "spmvX", Format: "r32f", Size: []int{width}}}},
-		{program: codes[1], grid: emu.Dim3{(rows + 255) / 256, 1, 1}, block: emu.Dim3{256, 1, 1},
-			params: []any{buf("spmvTemp"), buf("spmvRows"), uint32(rows), buf("spmvY"), float32(1), float32(0), uint32(0)}},
-	}
+	ls := spmvLaunches(d, codes[0], codes[1], encodeSpMV(rowPtr, cols, vals, 4), x, rows)
+	return ls[:]
 }
 
 func benchBWTLaunches(b *testing.B, d *device) []launch {

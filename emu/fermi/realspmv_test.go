@@ -315,31 +315,20 @@ func TestRealSpMxV(t *testing.T) {
 			x[i] = float32(rng.NormFloat64())
 		}
 		e := encodeSpMV(rowPtr, colIdx, vals, 4)
-		numWarps := len(e.warpOutputs)
-
 		d := newDevice()
-		d.alloc("warpOutputs", fromU32(e.warpOutputs))
-		d.alloc("cols", fromU32(e.cols))
-		d.alloc("vals", fromF32(e.vals))
-		d.alloc("temp", make([]byte, 4*e.numOutputs+4))
-		d.alloc("x", fromF32(x))
-		d.alloc("outputIndices", fromU32(e.outputIndices))
-		d.alloc("y", make([]byte, 4*c.rows))
-		if _, err := d.run(t, launch{program: spmxv, grid: emu.Dim3{uint32((numWarps + 7) / 8), 1, 1}, block: emu.Dim3{256, 1, 1},
-			params:   []any{buf("warpOutputs"), buf("cols"), buf("vals"), buf("temp"), uint32(numWarps)},
-			textures: []emu.TexImage{{Name: "xVec_texture", Buffer: "x", Format: "r32f", Size: []int{c.width}}}}); err != nil {
+		ls := spmvLaunches(d, spmxv, finalize, e, x, c.rows)
+		if _, err := d.run(t, ls[0]); err != nil {
 			t.Fatal(err)
 		}
-		name := fmt.Sprintf("%d rows, %d nonzeros, %d warps", c.rows, len(vals), numWarps)
-		if err := sameWords(u32s(d.bytes("temp"))[:e.numOutputs], spmxvRef(e, x)); err != nil {
+		name := fmt.Sprintf("%d rows, %d nonzeros, %d warps", c.rows, len(vals), len(e.warpOutputs))
+		if err := sameWords(u32s(d.bytes("spmvTemp"))[:e.numOutputs], spmxvRef(e, x)); err != nil {
 			t.Errorf("%s: temporary outputs: %v", name, err)
 			continue
 		}
-		if _, err := d.run(t, launch{program: finalize, grid: emu.Dim3{uint32((c.rows + 255) / 256), 1, 1}, block: emu.Dim3{256, 1, 1},
-			params: []any{buf("temp"), buf("outputIndices"), uint32(c.rows), buf("y"), float32(1), float32(0), uint32(0)}}); err != nil {
+		if _, err := d.run(t, ls[1]); err != nil {
 			t.Fatal(err)
 		}
-		y := f32s(d.bytes("y"))
+		y := f32s(d.bytes("spmvY"))
 		for r := range c.rows {
 			var want, mag float64
 			for k := rowPtr[r]; k < rowPtr[r+1]; k++ {
@@ -352,5 +341,26 @@ func TestRealSpMxV(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// spmvLaunches places an encoded matrix, its x vector and y (rows words)
+// on d, and returns SpMxV's launch as the engine makes it (8 warps a
+// block, x as texture slot 0) and Finalize's (y = A*x: alpha 1, no beta).
+func spmvLaunches(d *device, spmxv, finalize []byte, e spmvEncoded, x []float32, rows int) [2]launch {
+	numWarps := len(e.warpOutputs)
+	d.alloc("spmvWarps", fromU32(e.warpOutputs))
+	d.alloc("spmvCols", fromU32(e.cols))
+	d.alloc("spmvVals", fromF32(e.vals))
+	d.alloc("spmvTemp", make([]byte, 4*e.numOutputs+4))
+	d.alloc("spmvX", fromF32(x))
+	d.alloc("spmvRows", fromU32(e.outputIndices))
+	d.alloc("spmvY", make([]byte, 4*rows))
+	return [2]launch{
+		{program: spmxv, grid: emu.Dim3{uint32((numWarps + 7) / 8), 1, 1}, block: emu.Dim3{256, 1, 1},
+			params:   []any{buf("spmvWarps"), buf("spmvCols"), buf("spmvVals"), buf("spmvTemp"), uint32(numWarps)},
+			textures: []emu.TexImage{{Name: "xVec_texture", Buffer: "spmvX", Format: "r32f", Size: []int{len(x)}}}},
+		{program: finalize, grid: emu.Dim3{uint32((rows + 255) / 256), 1, 1}, block: emu.Dim3{256, 1, 1},
+			params: []any{buf("spmvTemp"), buf("spmvRows"), uint32(rows), buf("spmvY"), float32(1), float32(0), uint32(0)}},
 	}
 }

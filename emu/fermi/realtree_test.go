@@ -41,13 +41,10 @@ func treeLevelSizesOf(count, lanes int) []int {
 	return sizes
 }
 
-// buildTreeRef is what BuildTree4 computes for one level: entry g is the
-// last key of node g of the level below (the level's last key past its end).
-func buildTreeRef(below []uint32, size int) []uint32 {
-	return buildTreeRefOf(below, size, treeSegLanes)
-}
-
-func buildTreeRefOf[T uint32 | uint64](below []T, size, lanes int) []T {
+// buildTreeRef is what a BuildTree kernel computes for one level: entry g
+// is the last key of node g (of lanes keys) of the level below (the
+// level's last key past its end).
+func buildTreeRef[T uint32 | uint64](below []T, size, lanes int) []T {
 	out := make([]T, size)
 	for g := range out {
 		out[g] = below[min(lanes*g+lanes-1, len(below)-1)]
@@ -63,42 +60,7 @@ func TestRealBuildTree(t *testing.T) {
 		for i := range data {
 			data[i] = rng.Uint32() >> 2
 		}
-		slices.Sort(data)
-		sizes := treeLevelSizes(count)
-		levels := len(sizes)
-		sizes[levels-1] = count
-		// the host program puts the levels one after another in one
-		// allocation; the kernel sees only each level's address, so each
-		// is a buffer of its own here
-		d := newDevice()
-		d.alloc("data", fromU32(data))
-		name := func(i int) string {
-			if i == levels-1 {
-				return "data"
-			}
-			return fmt.Sprintf("level%d", i)
-		}
-		for i := range levels - 1 {
-			d.alloc(name(i), make([]byte, 4*sizes[i]))
-		}
-		for i := levels - 2; i >= 0; i-- {
-			l := launch{program: code, grid: emu.Dim3{uint32((sizes[i] + 255) / 256), 1, 1}, block: emu.Dim3{256, 1, 1},
-				params: []any{buf(name(i + 1)), uint32(sizes[i+1]), buf(name(i))}}
-			if _, err := d.run(t, l); err != nil {
-				t.Fatalf("count %d, level %d: %v", count, i, err)
-			}
-		}
-		below := data
-		for i := levels - 2; i >= 0; i-- {
-			want := buildTreeRef(below, sizes[i])
-			if err := sameWords(u32s(d.bytes(name(i))), want); err != nil {
-				t.Errorf("count %d, level %d of %d (%d entries): %v", count, i, levels-1, sizes[i], err)
-			}
-			below = want
-		}
-		if len(below) != treeSegLanes {
-			t.Errorf("count %d: root level has %d entries, want one node (%d)", count, len(below), treeSegLanes)
-		}
+		checkBuildTree(t, code, data, treeSegLanes, fromU32)
 	}
 }
 
@@ -112,38 +74,49 @@ func TestRealBuildTree8(t *testing.T) {
 		for i := range data {
 			data[i] = rng.Uint64() >> 2
 		}
-		slices.Sort(data)
-		sizes := treeLevelSizesOf(count, 16)
-		levels := len(sizes)
-		sizes[levels-1] = count
-		d := newDevice()
-		name := func(i int) string {
-			if i == levels-1 {
-				return "data"
-			}
-			return fmt.Sprintf("level%d", i)
+		checkBuildTree(t, code, data, 16, fromU64)
+	}
+}
+
+// checkBuildTree sorts data, builds its tree level by level from the data
+// up with a BuildTree kernel of nodes of lanes keys, and checks each level.
+func checkBuildTree[T uint32 | uint64](t *testing.T, code []byte, data []T, lanes int, bytesOf func([]T) []byte) {
+	t.Helper()
+	count := len(data)
+	slices.Sort(data)
+	sizes := treeLevelSizesOf(count, lanes)
+	levels := len(sizes)
+	sizes[levels-1] = count
+	// the host program puts the levels one after another in one
+	// allocation; the kernel sees only each level's address, so each
+	// is a buffer of its own here
+	d := newDevice()
+	d.alloc("data", bytesOf(data))
+	name := func(i int) string {
+		if i == levels-1 {
+			return "data"
 		}
-		d.alloc("data", fromU64(data))
-		for i := range levels - 1 {
-			d.alloc(name(i), make([]byte, 8*sizes[i]))
+		return fmt.Sprintf("level%d", i)
+	}
+	for i := range levels - 1 {
+		d.alloc(name(i), make([]byte, len(bytesOf(data[:1]))*sizes[i]))
+	}
+	for i := levels - 2; i >= 0; i-- {
+		l := launch{program: code, grid: emu.Dim3{uint32((sizes[i] + 255) / 256), 1, 1}, block: emu.Dim3{256, 1, 1},
+			params: []any{buf(name(i + 1)), uint32(sizes[i+1]), buf(name(i))}}
+		if _, err := d.run(t, l); err != nil {
+			t.Fatalf("count %d, level %d: %v", count, i, err)
 		}
-		for i := levels - 2; i >= 0; i-- {
-			l := launch{program: code, grid: emu.Dim3{uint32((sizes[i] + 255) / 256), 1, 1}, block: emu.Dim3{256, 1, 1},
-				params: []any{buf(name(i + 1)), uint32(sizes[i+1]), buf(name(i))}}
-			if _, err := d.run(t, l); err != nil {
-				t.Fatalf("count %d, level %d: %v", count, i, err)
-			}
+	}
+	below := data
+	for i := levels - 2; i >= 0; i-- {
+		want := buildTreeRef(below, sizes[i], lanes)
+		if err := sameWords(u32s(d.bytes(name(i))), u32s(bytesOf(want))); err != nil {
+			t.Errorf("count %d, level %d of %d (%d entries): %v", count, i, levels-1, sizes[i], err)
 		}
-		below := data
-		for i := levels - 2; i >= 0; i-- {
-			want := buildTreeRefOf(below, sizes[i], 16)
-			if err := sameWords(u32s(d.bytes(name(i))), u32s(fromU64(want))); err != nil {
-				t.Errorf("count %d, level %d of %d (%d entries): %v", count, i, levels-1, sizes[i], err)
-			}
-			below = want
-		}
-		if len(below) != 16 {
-			t.Errorf("count %d: root level has %d entries, want one node (16)", count, len(below))
-		}
+		below = want
+	}
+	if len(below) != lanes {
+		t.Errorf("count %d: root level has %d entries, want one node (%d)", count, len(below), lanes)
 	}
 }
