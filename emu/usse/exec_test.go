@@ -354,3 +354,24 @@ func TestOutOfRangeDiscards(t *testing.T) {
 		t.Errorf("discarded %d, o0 %d o1 %d; want 1, 1, 0", st.Discarded, got.File[baseO], got.File[baseO+1])
 	}
 }
+
+// TestLaunchChecksExpect: expectations are checked when a launch file is
+// read (an unknown type once reached the comparison and divided by zero).
+func TestLaunchChecksExpect(t *testing.T) {
+	head := `{"program": "p.gxp", "arch": "sgx543", "outputs": [{"name": "POSITION", "file": "p.out"}], "expect": [`
+	for _, c := range []struct{ expect, want string }{
+		{`{"output": "p.out", "file": "e", "type": "bogus"}`, "unknown type"},
+		{`{"output": "q.out", "file": "e", "type": "f32"}`, "no output file"},
+		{`{"output": "p.out", "file": "e", "type": "f32", "max_abs": -1}`, "max_abs"},
+		{`{"space": "shared", "words": "w.tsv"}`, "space"},
+		{`{"type": "f32"}`, "needs output"},
+	} {
+		_, err := ParseLaunch([]byte(head + c.expect + `]}`))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %q", c.expect, err, c.want)
+		}
+	}
+	if _, err := ParseLaunch([]byte(head + `{"output": "p.out", "file": "e", "type": "f32", "max_ulp": 2}]}`)); err != nil {
+		t.Errorf("a good expectation: %v", err)
+	}
+}
