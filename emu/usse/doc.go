@@ -58,8 +58,8 @@
 // 16- and 32-bit integer add sub mul; 8-bit add sub mul fpsub; bitwise and
 // or xor shl shr rol asr), dual issue (mad dot ssq mul add mov rsq rcp and
 // the scalar mad add mul subflr exp log), the bitwise ops (and or xor
-// xor.op2 shl shr asr rol, immediates, source-2 rotation, inversion), SOP2
-// and SOP2M (blend arithmetic on bytes), I8MAD (with its channel
+// xor.op2 shl shr asr rol, immediates, source-2 rotation, inversion), SOP2,
+// SOP2M and SOP3 (blend arithmetic on bytes), I8MAD (with its channel
 // selects), I16MAD, I32MAD, I32MAD2 (steps 0 and 1), LIMM, SMP (1D, 2D
 // and cube textures; f32 or f16 results), LDA/STA (elements of 4, 2 or 1
 // bytes; with or without the MOE bit), DEPTHF (the DEPTH output), repeats
@@ -73,7 +73,11 @@
 // translator (its decode tables and what its code does with each field:
 // VLDST's element sizes, I16MAD, I8MAD's selects, the test tables, frc as
 // source 1 minus the floor of source 2, depthf to the fragment depth, cube
-// lookups with three coordinates, the repeat modes and smlsi), and IMG's
+// lookups with three coordinates, the repeat modes and smlsi; SOP3 from
+// the partial implementation its pull request 2177 added in 2022, read in
+// a 2024 copy of its SPIR-V translator, spirv/translator/alu.cpp, in the
+// korenkonder/Vita3K fork: its factor tables, that the second alpha
+// factor follows csel2 and cmod2, add and sub only), and IMG's
 // own SGX540 disassembler: its TEST (op1 0x09) and bitwise (0x0A..0x0E)
 // words decode with this spec's SGX543 layouts to the same text (373 and
 // 390 words: mnemonics, registers, immediates, tests, channels; only the
@@ -89,9 +93,8 @@
 // patterns; Vita3K's translator: ialu, alu, data, special, texture,
 // translator.h, types.h; linux-sunxi's USSE ISA page, the Vita wiki's
 // SGX543 page, IMG's public Rogue documents):
-//   - SOP3: Vita3K's pattern names the fields (add/sub, selectors, a
-//     source 0), its translator leaves it unimplemented, the seed names
-//     add.fx8/sub.fx8; how the third source enters is not known.
+//   - SOP3's saturated source alpha factor (selector 1), its dmod and its
+//     operations 2 and 3 (Vita3K's SOP3 leaves them out).
 //   - I8MAD2: Vita3K has no fields for it; the seed only a predicate and
 //     .sat.
 //   - I8MAD's component modifiers cmod0..2/amod0..2 (Vita3K: "Custom
@@ -197,8 +200,10 @@
 // is a plain subtraction (Vita3K). I8MAD multiplies bytes without
 // rescaling (Vita3K) and wraps unless .sat; I16MAD as Vita3K reads it
 // (source 0's two halves times one channel of source 1 plus one of source
-// 2; s2neg negates source 2). SOP2 after Vita3K's reading, results below
-// 0 clamped. VBW: a register source 2 rotates as an immediate does; shift
+// 2; s2neg negates source 2). SOP2 and SOP3 after Vita3K's reading, in
+// integers: (factor1 * source1 +/- factor2 * source2) / 255 truncated,
+// results clamped to 0..255 (Vita3K computes in floats and converts back;
+// its rounding there is not known). VBW: a register source 2 rotates as an immediate does; shift
 // counts are taken mod 32.
 //
 // SMP's sampler register holds the texture unit (the driver puts texture

@@ -200,8 +200,9 @@ func TestKill(t *testing.T) {
 // TestFaultNamesInstruction: an instruction that cannot run faults with
 // the program, the instance, its address and its text.
 func TestFaultNamesInstruction(t *testing.T) {
-	// nop, then a SOP3 word (op1 0x11), which is not emulated
-	p := New(&gxp.Program{Kind: gxp.Vertex, Primary: []uint64{0xf800014000000000, 0x8880000000000000}}, nil)
+	// nop, then a SOP3 word (op1 0x11) with the saturated alpha factor
+	// (csel1 1), which is not emulated
+	p := New(&gxp.Program{Kind: gxp.Vertex, Primary: []uint64{0xf800014000000000, 0x8880004000000000}}, nil)
 	_, err := runOne(t, p, 1, nil, nil)
 	var f *Fault
 	if !errors.As(err, &f) {

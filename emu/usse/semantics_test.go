@@ -710,10 +710,78 @@ func TestRepeats(t *testing.T) {
 // instruction.
 func TestNotEmulatedFaults(t *testing.T) {
 	for _, c := range [][2]string{
-		{"add.fx8 r3, r0, r1, r2, s1, s2, add, s1a", "add.fx8"}, // SOP3
+		{"add.fx8 r3, r0, r1, r2, sat, s2, add, s1a", "add.fx8"}, // SOP3 with the saturated alpha factor
 		{"emitpds r1, r2, r3, 0x0", "emitpds"},
 		{"and.u32 r0.x, r1.x, g3.x", "g3"},
 	} {
 		wantFault(t, c[0], c[1])
 	}
+}
+
+// TestSop3: SOP3 as Vita3K's translator reads it (lowerSop3), against a
+// reference written from that reading's tables: colour factors by csel
+// (zero, -, s1, s1a, s0, s0a, s2, s2a), the first alpha factor by asel1
+// (zero, s0a, s1a, s2a), the second by the source csel2 names; the
+// complements; add or sub; bytes, results clamped to 0..255.
+func TestSop3(t *testing.T) {
+	csel := []string{"zero", "sat", "s1", "s1a", "s0", "s0a", "s2", "s2a"}
+	asel := []string{"zero", "s0a", "s1a", "s2a"}
+	ops := []string{"add", "sub"}
+	r := rand.New(rand.NewPCG(16, 3))
+	for n := 0; n < 300; n++ {
+		c1, c2 := []int{0, 2, 3, 4, 5, 6, 7}[r.IntN(7)], []int{0, 2, 3, 4, 5, 6, 7}[r.IntN(7)]
+		a1, cop, aop := r.IntN(4), r.IntN(2), r.IntN(2)
+		m1, m2, am := r.IntN(2), r.IntN(2), r.IntN(2)
+		var src [3][4]uint32 // sources 0, 1, 2 as bytes
+		var words [3]uint32
+		for s := range src {
+			for c := range src[s] {
+				src[s][c] = uint32(r.IntN(256))
+				words[s] |= src[s][c] << (8 * c)
+			}
+		}
+		cmp := func(m int) string { return []string{"", "1-"}[m] }
+		text := fmt.Sprintf("%s.fx8 r3, r0, r1, r2, %s%s, %s%s, %s, %s%s\n", ops[cop], cmp(m1), csel[c1], cmp(m2), csel[c2], ops[aop], cmp(am), asel[a1])
+		out := mustRun(t, text, nil, setR(0, words[0], words[1], words[2]))
+		// the reference
+		pick := func(sel, c int) uint32 { // a colour factor for channel c
+			s := []int{-1, -1, 1, 1, 0, 0, 2, 2}[sel]
+			switch {
+			case s < 0:
+				return 0
+			case sel%2 == 1: // an alpha
+				return src[s][3]
+			}
+			return src[s][c]
+		}
+		comp := func(x uint32, m int) uint32 {
+			if m == 1 {
+				return 255 - x
+			}
+			return x
+		}
+		combine := func(op int, x, y uint32) uint32 {
+			v := int64(x) + int64(y)
+			if op == 1 {
+				v = int64(x) - int64(y)
+			}
+			return uint32(min(max(v, 0)/255, 255))
+		}
+		var want uint32
+		for c := 0; c < 3; c++ {
+			want |= combine(cop, comp(pick(c1, c), m1)*src[1][c], comp(pick(c2, c), m2)*src[2][c]) << (8 * c)
+		}
+		alpha1 := comp([]uint32{0, src[0][3], src[1][3], src[2][3]}[a1], am)
+		alpha2 := comp(pick(c2|1, 3), m2) // the alpha of the source csel2 names
+		if c2 == 0 {
+			alpha2 = comp(0, m2)
+		}
+		want |= combine(aop, alpha1*src[1][3], alpha2*src[2][3]) << 24
+		if got := out.File[baseR+3]; got != want {
+			t.Errorf("%s  sources %#08x %#08x %#08x: %#08x, want %#08x", strings.TrimSpace(text), words[0], words[1], words[2], got, want)
+		}
+	}
+	// what Vita3K leaves out faults
+	wantFault(t, "add.fx8 r3, r0, r1, r2, sat, s2, add, s1a", "add.fx8")
+	wantFault(t, "add.fx8.dmod r3, r0, r1, r2, s1, s2, add, s1a", "add.fx8")
 }
