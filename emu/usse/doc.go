@@ -58,15 +58,16 @@
 // 16- and 32-bit integer add sub mul; 8-bit add sub mul fpsub; bitwise and
 // or xor shl shr rol asr), dual issue (mad dot ssq mul add mov rsq rcp and
 // the scalar mad add mul subflr exp log), the bitwise ops (and or xor
-// xor.op2 shl shr asr rol, immediates, source-2 rotation, inversion), SOP2,
-// SOP2M and SOP3 (blend arithmetic on bytes), I8MAD (with its channel
-// selects), I16MAD, I32MAD, I32MAD2 (steps 0 and 1), LIMM, SMP (1D, 2D
-// and cube textures; f32 or f16 results), LDA/STA (elements of 4, 2 or 1
-// bytes; with or without the MOE bit), DEPTHF (the DEPTH output), repeats
-// (Vita3K's repeat model, repeat.go) with SMLSI's MOE increments, branches
-// (br relative, ba absolute, predicated, anyinst/allinst, .savelink),
-// lapc, mov to and from pclink, kill, emitvtx (end), nop, phas, wdf, idf,
-// smbo with zero offsets, lock (no effect on registers: scheduling and
+// xor.op2 shl shr asr rol, immediates, source-2 rotation, inversion; and
+// the partial flag's 16-bit forms but rol), SOP2, SOP2M and SOP3 (blend
+// arithmetic on bytes), I8MAD (with its channel selects), I16MAD, I32MAD
+// (repeated too), I32MAD2 (steps 0 and 1), LIMM, SMP (1D, 2D and cube
+// textures; f32 or f16 results), LDA/STA (elements of 4, 2 or 1 bytes; with
+// or without the MOE bit), DEPTHF (the DEPTH output), repeats (Vita3K's
+// repeat model, repeat.go) with SMLSI's MOE increments, branches (br
+// relative, ba absolute, predicated, anyinst/allinst, .savelink), lapc, mov
+// to and from pclink, kill, emitvtx (end), nop, phas, wdf, idf, smbo with
+// zero offsets, lock (no effect on registers: scheduling and
 // synchronisation have nothing to wait for here).
 //
 // Where the facts come from, besides the console (below): Vita3K's
@@ -77,7 +78,10 @@
 // the partial implementation its pull request 2177 added in 2022, read in
 // a 2024 copy of its SPIR-V translator, spirv/translator/alu.cpp, in the
 // korenkonder/Vita3K fork: its factor tables, that the second alpha
-// factor follows csel2 and cmod2, add and sub only), and IMG's
+// factor follows csel2 and cmod2, add and sub only; the same copy's
+// translator, ialu.cpp, gives VBW's partial flag as 16-bit operands with
+// the rotation and inversion of source 2 within 16 bits, and repeats
+// I32MAD in MOE mode with multiplier 1), and IMG's
 // own SGX540 disassembler: its TEST (op1 0x09) and bitwise (0x0A..0x0E)
 // words decode with this spec's SGX543 layouts to the same text (373 and
 // 390 words: mnemonics, registers, immediates, tests, channels; only the
@@ -103,7 +107,8 @@
 //   - The test operations fpmul.u8, fpadd.u8 and the unnamed table
 //     entries; repeated tests, the onceonly flag, channels 4..7, VTSTMSK
 //     without test_wben (Vita3K: "not supported yet").
-//   - VBW rlp (op1 0x0E), its partial flag, its repeat select.
+//   - VBW rlp (op1 0x0E), rol with the partial flag (Vita3K has no rol),
+//     the repeat select.
 //   - pcoeff and ptoff: the seed gives the mnemonics only; no Vita3K
 //     pattern, no word in any listing.
 //   - emitpds (starts a PDS task: IMG's microkernel listing), emit kinds 1
@@ -115,7 +120,7 @@
 //     reads g1 and g22).
 //   - SMBO with non-zero offsets, SMLSI's register limits, MOE
 //     swizzle-mode increments past iteration 3 (Vita3K leaves them stale).
-//   - I32MAD/I32MAD2 repeats (Vita3K runs them once whatever the count).
+//   - I32MAD2 repeats (Vita3K runs it once whatever the count).
 //
 // What vita3k-shader-tests' notes report of the console: an instruction
 // naming an output register past the program's outputs, or a primary
@@ -203,8 +208,9 @@
 // 2; s2neg negates source 2). SOP2 and SOP3 after Vita3K's reading, in
 // integers: (factor1 * source1 +/- factor2 * source2) / 255 truncated,
 // results clamped to 0..255 (Vita3K computes in floats and converts back;
-// its rounding there is not known). VBW: a register source 2 rotates as an immediate does; shift
-// counts are taken mod 32.
+// its rounding there is not known). VBW: shift counts are taken mod 32
+// (mod 32 also for the partial flag's 16-bit shifts: Vita3K shifts its
+// zero-extended halves on 32 bits, so asr there does not extend a sign).
 //
 // SMP's sampler register holds the texture unit (the driver puts texture
 // state there; launch files bind textures by unit), its format 0 means

@@ -395,31 +395,30 @@ const (
 
 // I32MAD (op1 0x15): d = s0.half * s1.half + s2 (Vita3K; atlier's skinning
 // index * stride + base), signed or unsigned, source 2 a 32-bit word when
-// s2type is 2 else a half.
+// s2type is 2 else a half. Repeats: MOE mode, multiplier 1 for every
+// operand (Vita3K's translator since 2024; before, it ran I32MAD once).
 func lowerI32mad(l *lowerer) {
 	d, s0, s1, s2 := l.opnd(0), l.opnd(1), l.opnd(2), l.opnd(3)
-	if l.repeats() > 1 {
-		l.fail("i32mad repeat: %w", errUnsupported)
-		return
-	}
 	half := func(hi uint32) part { return pLo + part(hi&1) }
-	o := op{kind: kIntMad, aux: intMad16x16, n: 1}
-	o.aux2 = l.field("signed") | l.field("sat")<<1
-	o.dst[0] = l.dstChan(d, fU32, 0, 0)
-	o.src[0][0] = l.rawSrc(s0, fU32, 'x', 0)
-	o.src[1][0] = l.rawSrc(s1, fU32, 'x', 0)
-	o.src[2][0] = l.rawSrc(s2, fU32, 'x', 0)
-	for i, hi := range []uint32{l.field("s0hi"), l.field("s1hi")} {
-		if o.src[i][0].part == pWord {
-			o.src[i][0].part = half(hi)
-		} else {
-			o.src[i][0].val = fieldOf(o.src[i][0].val, half(hi))
+	for it := 0; it < l.repeats(); it++ {
+		o := op{kind: kIntMad, aux: intMad16x16, n: 1}
+		o.aux2 = l.field("signed") | l.field("sat")<<1
+		o.dst[0] = l.dstChan(d, fU32, 0, l.rptOff(rmMOE, slotDst, d, false, it, 1))
+		o.src[0][0] = l.rawSrc(s0, fU32, 'x', l.rptOff(rmMOE, slotSrc0, s0, false, it, 1))
+		o.src[1][0] = l.rawSrc(s1, fU32, 'x', l.rptOff(rmMOE, slotSrc1, s1, false, it, 1))
+		o.src[2][0] = l.rawSrc(s2, fU32, 'x', l.rptOff(rmMOE, slotSrc2, s2, false, it, 1))
+		for i, hi := range []uint32{l.field("s0hi"), l.field("s1hi")} {
+			if o.src[i][0].part == pWord {
+				o.src[i][0].part = half(hi)
+			} else {
+				o.src[i][0].val = fieldOf(o.src[i][0].val, half(hi))
+			}
 		}
+		if l.field("s2type") != 2 && o.src[2][0].part == pWord {
+			o.src[2][0].part = half(l.field("s2hi"))
+		}
+		l.emit(o)
 	}
-	if l.field("s2type") != 2 && o.src[2][0].part == pWord {
-		o.src[2][0].part = half(l.field("s2hi"))
-	}
-	l.emit(o)
 }
 
 // I32MAD2 (op1 0x1A): d = s0*s1 + s2 on 32 bits with negations; step 1

@@ -785,3 +785,72 @@ func TestSop3(t *testing.T) {
 	wantFault(t, "add.fx8 r3, r0, r1, r2, sat, s2, add, s1a", "add.fx8")
 	wantFault(t, "add.fx8.dmod r3, r0, r1, r2, s1, s2, add, s1a", "add.fx8")
 }
+
+// TestBitwisePartial: the partial flag makes VBW a 16-bit operation
+// (Vita3K's translator): the low halves of source 1 and of source 2 (or
+// the immediate), source 2 rotated and inverted within 16 bits, the result
+// in the low half of the destination, its high half kept.
+func TestBitwisePartial(t *testing.T) {
+	rotl16 := func(x uint32, r uint) uint32 { r &= 15; x &= 0xffff; return (x<<r | x>>(16-r)) & 0xffff }
+	ops := []struct {
+		name string
+		f    func(a, b uint32) uint32
+	}{
+		{"and", func(a, b uint32) uint32 { return a & b }},
+		{"or", func(a, b uint32) uint32 { return a | b }},
+		{"xor", func(a, b uint32) uint32 { return a ^ b }},
+		{"shl", func(a, b uint32) uint32 { return a << (b & 31) }},
+		{"shr", func(a, b uint32) uint32 { return a >> (b & 31) }},
+		{"asr", func(a, b uint32) uint32 { return a >> (b & 31) }}, // a zero-extended half: no sign
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := 0; n < 200; n++ {
+		o := ops[r.IntN(len(ops))]
+		rot, inv := uint(r.IntN(32)), r.IntN(2) == 1
+		a, b, old := r.Uint32(), r.Uint32(), r.Uint32()
+		if o.name == "shl" || o.name == "shr" || o.name == "asr" {
+			b, rot, inv = uint32(r.IntN(20)), 0, false // a count
+		}
+		tilde := map[bool]string{true: "~", false: ""}[inv]
+		imm := uint32(r.IntN(1 << 16))
+		src := fmt.Sprintf("%s.u32.partial.s2rot=%d r3.x, r1.x, %sr2.x\n%s.u32.partial.s2rot=%d r4.x, r1.x, %s%#x\n", o.name, rot, tilde, o.name, rot, tilde, imm)
+		if o.name != "and" && o.name != "or" && o.name != "xor" {
+			src = fmt.Sprintf("%s.u32.partial r3.x, r1.x, r2.x\n%s.u32.partial r4.x, r1.x, %#x\n", o.name, o.name, imm%20)
+		}
+		out := mustRun(t, src, nil, setR(1, a, b, old, old))
+		for i, s2 := range []uint32{b, imm} {
+			if i == 1 && o.name != "and" && o.name != "or" && o.name != "xor" {
+				s2 = imm % 20
+			}
+			x := rotl16(s2, rot)
+			if inv {
+				x = ^x & 0xffff
+			}
+			want := old&0xffff0000 | o.f(a&0xffff, x)&0xffff
+			if got := out.File[baseR+3+i]; got != want {
+				t.Errorf("%s: r%d = %#x, want %#x (r1 %#x, source 2 %#x)", strings.ReplaceAll(strings.TrimSpace(src), "\n", "; "), 3+i, got, want, a, s2)
+			}
+		}
+	}
+	wantFault(t, "rol.u32.partial r2.x, r1.x, r3.x", "rol")
+}
+
+// TestI32madRepeat: a repeated I32MAD steps every operand by one register
+// per iteration (MOE mode, multiplier 1: Vita3K's translator since 2024).
+func TestI32madRepeat(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var in [8]uint32
+	for i := range in {
+		in[i] = r.Uint32()
+	}
+	out := mustRun(t, "mad.u32.rpt=2.s2type=2 r10, r0.lo16, r2.hi16, r4\n", nil, setR(0, in[:]...))
+	for it := 0; it < 3; it++ {
+		want := (in[it]&0xffff)*(in[2+it]>>16) + in[4+it]
+		if got := out.File[baseR+10+it]; got != want {
+			t.Errorf("iteration %d: r%d = %#x, want %#x", it, 10+it, got, want)
+		}
+	}
+	if got := out.File[baseR+13]; got != 0 {
+		t.Errorf("r13 = %#x: a fourth iteration ran", got)
+	}
+}
