@@ -78,8 +78,12 @@
 // the partial implementation its pull request 2177 added in 2022, read in
 // a 2024 copy of its SPIR-V translator, spirv/translator/alu.cpp, in the
 // korenkonder/Vita3K fork: its factor tables, that the second alpha
-// factor follows csel2 and cmod2, add and sub only; the same copy's
-// translator, ialu.cpp, gives VBW's partial flag as 16-bit operands with
+// factor follows csel2 and cmod2, add and sub only; IMG's own pixel
+// shader combiner, combiner.c of its SGX DDK, builds a SOP3 with csel1
+// SRC0, csel2 ZERO, cmod2 complement and asel1 SRC0ALPHA for "RGB = SRC0 *
+// SRC1 + (1 - ZERO) * SRC2, A = SRC0 * SRC1 + (1 - ZERO) * SRC2", the
+// same reading, the second alpha factor included; the Vita3K copy's
+// ialu.cpp gives VBW's partial flag as 16-bit operands with
 // the rotation and inversion of source 2 within 16 bits, and repeats
 // I32MAD in MOE mode with multiplier 1), and IMG's
 // own SGX540 disassembler: its TEST (op1 0x09) and bitwise (0x0A..0x0E)
@@ -110,7 +114,11 @@
 //   - VBW rlp (op1 0x0E), rol with the partial flag (Vita3K has no rol),
 //     the repeat select.
 //   - pcoeff and ptoff: the seed gives the mnemonics only; no Vita3K
-//     pattern, no word in any listing.
+//     pattern, no word in any listing. IMG's own GLES1 driver (public
+//     copies of its SGX DDK) shows what they are for, not how they encode
+//     their operands: pcoeff hands the ISP a fragment's depth plane
+//     coefficients (three sources, before an alpha test) and ptoff ends a
+//     pass's punch-through; this model has no ISP to hand them to.
 //   - emitpds (starts a PDS task: IMG's microkernel listing), emit kinds 1
 //     and 2; ldr/str (the microkernel's register space, ldr r17, #155).
 //   - ldl/ldt/stl/stt (local and tiled addressing: IMG's mnemonic lists
