@@ -60,7 +60,8 @@
 // the scalar mad add mul subflr exp log), the bitwise ops (and or xor
 // xor.op2 shl shr asr rol, immediates, source-2 rotation, inversion; and
 // the partial flag's 16-bit forms but rol), SOP2, SOP2M and SOP3 (blend
-// arithmetic on bytes), I8MAD (with its channel selects), I16MAD, I32MAD
+// arithmetic on bytes), I8MAD (with its channel selects and component
+// modifiers), I16MAD, I32MAD
 // (repeated too), I32MAD2 (steps 0 and 1), LIMM, SMP (1D, 2D and cube
 // textures; f32 or f16 results), LDA/STA (elements of 4, 2 or 1 bytes; with
 // or without the MOE bit), DEPTHF (the DEPTH output), repeats (Vita3K's
@@ -82,7 +83,9 @@
 // shader combiner, combiner.c of its SGX DDK, builds a SOP3 with csel1
 // SRC0, csel2 ZERO, cmod2 complement and asel1 SRC0ALPHA for "RGB = SRC0 *
 // SRC1 + (1 - ZERO) * SRC2, A = SRC0 * SRC1 + (1 - ZERO) * SRC2", the
-// same reading, the second alpha factor included; the Vita3K copy's
+// same reading, the second alpha factor included, and its GLES1 driver
+// builds IMA8 (I8MAD) with a complemented colour modifier, see
+// lowerI8mad; the Vita3K copy's
 // ialu.cpp gives VBW's partial flag as 16-bit operands with
 // the rotation and inversion of source 2 within 16 bits, and repeats
 // I32MAD in MOE mode with multiplier 1), and IMG's
@@ -105,9 +108,7 @@
 //     operations 2 and 3 (Vita3K's SOP3 leaves them out).
 //   - I8MAD2: Vita3K has no fields for it; the seed only a predicate and
 //     .sat.
-//   - I8MAD's component modifiers cmod0..2/amod0..2 (Vita3K: "Custom
-//     modifiers for components not handled"); I16MAD's abs and or_shift
-//     and source formats 2 and 3.
+//   - I16MAD's abs and or_shift and source formats 2 and 3.
 //   - The test operations fpmul.u8, fpadd.u8 and the unnamed table
 //     entries; repeated tests, the onceonly flag, channels 4..7, VTSTMSK
 //     without test_wben (Vita3K: "not supported yet").

@@ -327,21 +327,26 @@ func (t *Instance) sop(o *op) {
 // channel, 3 source 1's alpha), asel0 the added alpha (source 0's or 1's),
 // csel1 and csel2 replace the colour of source 1 or 2 by its alpha before
 // the multiply (source 1 as selected also feeds csel0 1 and 3). The six
-// component modifiers (cmod0..2, amod0..2) have no description (Vita3K:
-// "Custom modifiers for components not handled") and fault. Repeats: MOE
-// mode, multiplier 2.
+// component modifiers complement their operand (255 - x): cmod0..2 the
+// colour of the added term, of the first and of the second factor as
+// selected, amod0..2 their alpha. Vita3K leaves them out ("Custom
+// modifiers for components not handled"); IMG's own GLES1 driver (its SGX
+// DDK's texture-combiner code) builds IMA8 with source 0 = 0x00FFFFFF and
+// colour modifier 0 "complemented" for "0 + CURRENT_RGBA * Scaling": the
+// complement of 255 is the 0 added to the colour bytes (alpha, not
+// complemented, adds 0 too), and the scale factors 1, 2, 4 multiply
+// without rescaling. That the complement comes after the channel selects
+// is our reading. Repeats: MOE mode, multiplier 2.
 func lowerI8mad(l *lowerer) {
-	for _, m := range []string{"cmod0", "cmod1", "cmod2", "amod0", "amod1", "amod2"} {
-		if l.field(m) != 0 {
-			l.fail("i8mad modifier %s: %w", m, errUnsupported)
-			return
-		}
+	mods := uint32(0)
+	for i, m := range []string{"cmod0", "cmod1", "cmod2", "amod0", "amod1", "amod2"} {
+		mods |= l.field(m) << (5 + i)
 	}
 	d, s0, s1, s2 := l.opnd(0), l.opnd(1), l.opnd(2), l.opnd(3)
 	n := l.repeats()
 	for it := 0; it < n; it++ {
 		o := op{kind: kIntMad, aux: intMad8, aux2: l.field("sat") | l.field("s0neg")<<1, n: 1}
-		o.words[0] = l.field("csel0") | l.field("asel0")<<2 | l.field("csel1")<<3 | l.field("csel2")<<4
+		o.words[0] = l.field("csel0") | l.field("asel0")<<2 | l.field("csel1")<<3 | l.field("csel2")<<4 | mods
 		o.dst[0] = l.dstChan(d, fU32, 0, l.rptOff(rmMOE, slotDst, d, false, it, 2))
 		o.src[0][0] = l.rawSrc(s0, fU32, 'x', l.rptOff(rmMOE, slotSrc0, s0, false, it, 2))
 		o.src[1][0] = l.rawSrc(s1, fU32, 'x', l.rptOff(rmMOE, slotSrc1, s1, false, it, 2))
@@ -529,6 +534,19 @@ func i8mad(a, b, c, sel, flags uint32) uint32 {
 			if sel>>2&1 != 0 {
 				add = byteOf(b, 3)
 			}
+		}
+		mods := sel >> 5 // cmod0..2, then amod0..2
+		if k == 3 {
+			mods >>= 3
+		}
+		if mods&1 != 0 {
+			add = 255 - add
+		}
+		if mods&2 != 0 {
+			m1 = 255 - m1
+		}
+		if mods&4 != 0 {
+			m2 = 255 - m2
 		}
 		if flags&2 != 0 {
 			add = -add

@@ -331,7 +331,7 @@ func TestFrc(t *testing.T) {
 
 // refI8mad is I8MAD as Vita3K reads it: per byte (x y z colour, w alpha)
 // src1*src2 + src0 (or minus), the selects replacing channels.
-func refI8mad(a, b, c [4]int, csel0, asel0, csel1, csel2 int, sat, neg bool) uint32 {
+func refI8mad(a, b, c [4]int, csel0, asel0, csel1, csel2 int, sat, neg bool, mods int) uint32 {
 	m1, m2 := b, c
 	if csel1 == 1 {
 		m1 = [4]int{b[3], b[3], b[3], b[3]}
@@ -344,6 +344,21 @@ func refI8mad(a, b, c [4]int, csel0, asel0, csel1, csel2 int, sat, neg bool) uin
 		add[k] = [4]int{a[k], m1[k], a[3], b[3]}[csel0]
 	}
 	add[3] = [2]int{a[3], b[3]}[asel0]
+	// the modifiers complement each operand as selected: bits 0..2 the
+	// colour of the added term and the two factors, bits 3..5 their alpha
+	comp := func(x, bit int) int {
+		if mods>>bit&1 != 0 {
+			return 255 - x
+		}
+		return x
+	}
+	for k := 0; k < 4; k++ {
+		base := 0
+		if k == 3 {
+			base = 3
+		}
+		add[k], m1[k], m2[k] = comp(add[k], base), comp(m1[k], base+1), comp(m2[k], base+2)
+	}
 	var r uint32
 	for k := 0; k < 4; k++ {
 		v := m1[k] * m2[k]
@@ -390,14 +405,28 @@ func TestI8mad(t *testing.T) {
 		if neg {
 			negS = "-"
 		}
+		mods := 0
+		if k%3 != 0 { // two thirds of the cases with modifiers
+			mods = r.IntN(64)
+		}
+		for i, m := range []string{"cmod0", "cmod1", "cmod2", "amod0", "amod1", "amod2"} {
+			if mods>>i&1 != 0 {
+				flags += "." + m
+			}
+		}
 		src := fmt.Sprintf("mad%s.u8%s r3, %sr0, r1, r2\n", satS, flags, negS)
 		out := mustRun(t, src, nil, setR(0, a, b, c))
-		want := refI8mad(bytesOf(a), bytesOf(b), bytesOf(c), csel0, asel0, csel1, csel2, sat, neg)
+		want := refI8mad(bytesOf(a), bytesOf(b), bytesOf(c), csel0, asel0, csel1, csel2, sat, neg, mods)
 		if got := out.File[baseR+3]; got != want {
 			t.Errorf("%s with %#x %#x %#x: %#x, want %#x", strings.TrimSpace(src), a, b, c, got, want)
 		}
 	}
-	wantFault(t, "mad.u8.cmod0 r3, r0, r1, r2", "mad")
+	// IMG's GLES1 driver scales a colour so: source 0 = 0x00FFFFFF with
+	// colour modifier 0 complemented adds 0 to every byte; .sat clamps
+	out := mustRun(t, "mad.sat.u8.cmod0 r3, r0, r1, r2\n", nil, setR(0, 0x00ffffff, 0x80402010, 0x01020402))
+	if got, want := out.File[baseR+3], uint32(0x80808020); got != want { // 0x10*2, 0x20*4, 0x40*2, 0x80*1
+		t.Errorf("IMG's colour scale: %#x, want %#x", got, want)
+	}
 }
 
 // refI16mad is I16MAD as Vita3K reads it.
