@@ -61,49 +61,49 @@
 // xor.op2 shl shr asr rol, immediates, source-2 rotation, inversion; and
 // the partial flag's 16-bit forms but rol), SOP2, SOP2M and SOP3 (blend
 // arithmetic on bytes), I8MAD (with its channel selects and component
-// modifiers), I16MAD, I32MAD
-// (repeated too), I32MAD2 (steps 0 and 1), LIMM, SMP (1D, 2D and cube
-// textures; f32 or f16 results), LDA/STA (elements of 4, 2 or 1 bytes; with
-// or without the MOE bit), DEPTHF (the DEPTH output), repeats (Vita3K's
-// repeat model, repeat.go) with SMLSI's MOE increments, branches (br
-// relative, ba absolute, predicated, anyinst/allinst, .savelink), lapc, mov
-// to and from pclink, kill, emitvtx (end), nop, phas, wdf, idf, smbo with
-// zero offsets, lock (no effect on registers: scheduling and
-// synchronisation have nothing to wait for here).
+// modifiers), I16MAD, I32MAD (repeated too), I32MAD2 (steps 0 and 1), LIMM,
+// SMP (1D, 2D and cube textures; f32 or f16 results), LDA/STA (elements of
+// 4, 2 or 1 bytes; with or without the MOE bit), DEPTHF (the DEPTH output),
+// repeats (Vita3K's repeat model, repeat.go) with SMLSI's MOE increments,
+// branches (br relative, ba absolute, predicated, anyinst/allinst,
+// .savelink), lapc, mov to and from pclink, kill, emitvtx (end), nop, phas,
+// wdf, idf, smbo with zero offsets, lock (no effect on registers:
+// scheduling and synchronisation have nothing to wait for here).
 //
 // Where the facts come from, besides the console (below): Vita3K's
 // translator (its decode tables and what its code does with each field:
 // VLDST's element sizes, I16MAD, I8MAD's selects, the test tables, frc as
 // source 1 minus the floor of source 2, depthf to the fragment depth, cube
-// lookups with three coordinates, the repeat modes and smlsi; SOP3 from
-// the partial implementation its pull request 2177 added in 2022, read in
-// a 2024 copy of its SPIR-V translator, spirv/translator/alu.cpp, in the
-// korenkonder/Vita3K fork: its factor tables, that the second alpha
-// factor follows csel2 and cmod2, add and sub only; IMG's own pixel
-// shader combiner, combiner.c of its SGX DDK, builds a SOP3 with csel1
-// SRC0, csel2 ZERO, cmod2 complement and asel1 SRC0ALPHA for "RGB = SRC0 *
-// SRC1 + (1 - ZERO) * SRC2, A = SRC0 * SRC1 + (1 - ZERO) * SRC2", the
-// same reading, the second alpha factor included, and its GLES1 driver
-// builds IMA8 (I8MAD) with a complemented colour modifier, see
-// lowerI8mad; the Vita3K copy's
-// ialu.cpp gives VBW's partial flag as 16-bit operands with
-// the rotation and inversion of source 2 within 16 bits, and repeats
-// I32MAD in MOE mode with multiplier 1), and IMG's
-// own SGX540 disassembler: its TEST (op1 0x09) and bitwise (0x0A..0x0E)
-// words decode with this spec's SGX543 layouts to the same text (373 and
-// 390 words: mnemonics, registers, immediates, tests, channels; only the
-// repeat field differs, which USSE1 uses as a mask, 0001 = once), so they
-// show the test write-back ("isub16.testtaz.chan0 r0, p0, r0, #1"; "!c0"
-// where test_wben is clear), the integer table names, and the rotated
-// immediates of VBW ("and r4, r4, ~#0xF0000003" is 0xfc00 rotated left
-// by 18, inverted).
+// lookups with three coordinates, the repeat modes and smlsi; SOP3 from the
+// partial implementation its pull request 2177 added in 2022, read in a
+// 2024 copy of its SPIR-V translator, spirv/translator/alu.cpp, in the
+// korenkonder/Vita3K fork: its factor tables, that the second alpha factor
+// follows csel2 and cmod2, add and sub only; IMG's own pixel shader
+// combiner, combiner.c of its SGX DDK, builds a SOP3 with csel1 SRC0, csel2
+// ZERO, cmod2 complement and asel1 SRC0ALPHA for "RGB = SRC0 * SRC1 + (1 -
+// ZERO) * SRC2, A = SRC0 * SRC1 + (1 - ZERO) * SRC2", the same reading, the
+// second alpha factor included, and its GLES1 driver builds IMA8 (I8MAD)
+// with a complemented colour modifier, see lowerI8mad; the Vita3K copy's
+// ialu.cpp gives VBW's partial flag as 16-bit operands with the rotation
+// and inversion of source 2 within 16 bits, and repeats I32MAD in MOE mode
+// with multiplier 1), and IMG's own SGX540 disassembler: its TEST (op1
+// 0x09) and bitwise (0x0A..0x0E) words decode with this spec's SGX543
+// layouts to the same text (373 and 390 words: mnemonics, registers,
+// immediates, tests, channels; only the repeat field differs, which USSE1
+// uses as a mask, 0001 = once), so they show the test write-back
+// ("isub16.testtaz.chan0 r0, p0, r0, #1"; "!c0" where test_wben is clear),
+// the integer table names, and the rotated immediates of VBW ("and r4, r4,
+// ~#0xF0000003" is 0xfc00 rotated left by 18, inverted).
 //
 // Faulting as not emulated, because no description of their effect was
 // found (searched: the seeds; ../shared/oracle/usse: the opcode map, NOTES,
 // the SGX540 listings and their notes, psvgxp's grammar, Vita3K's decoder
 // patterns; Vita3K's translator: ialu, alu, data, special, texture,
-// translator.h, types.h; linux-sunxi's USSE ISA page, the Vita wiki's
-// SGX543 page, IMG's public Rogue documents):
+// translator.h, types.h, and its 2024 copy in korenkonder/Vita3K;
+// Vita3K's pull requests and issues; linux-sunxi's USSE ISA page, the Vita
+// wiki's SGX543 page, IMG's public Rogue documents; the copies of IMG's
+// SGX DDK sources in public code: useasm.c, combiner.c, the GLES1 driver's
+// texture-combiner and alpha-test code):
 //   - SOP3's saturated source alpha factor (selector 1), its dmod and its
 //     operations 2 and 3 (Vita3K's SOP3 leaves them out).
 //   - I8MAD2: Vita3K has no fields for it; the seed only a predicate and
