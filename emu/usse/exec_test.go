@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/binfmt/gxp"
+	"github.com/gpuisa/gpuisa/emu"
 	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
@@ -374,5 +375,30 @@ func TestLaunchChecksExpect(t *testing.T) {
 	}
 	if _, err := ParseLaunch([]byte(head + `{"output": "p.out", "file": "e", "type": "f32", "max_ulp": 2}]}`)); err != nil {
 		t.Errorf("a good expectation: %v", err)
+	}
+}
+
+// TestTraceMemory: a load lists every register it wrote, a store the
+// memory words it wrote (it writes no register).
+func TestTraceMemory(t *testing.T) {
+	p := asmProgram(t, "sta32.fetch3.dtype=1 [r0, 0x1], r8\nlda32.fetch2 r12, [r0, 0x0]\n", "")
+	var s SA
+	var buf bytes.Buffer
+	_, err := p.Draw(Config{Trace: &buf, TraceInstance: -1}, &s, 1, func(i int, in *Instance) error {
+		in.File[baseR] = 0x40
+		in.File[baseR+8], in.File[baseR+9] = 0x44332211, 0x88776655
+		in.mem = &emu.Memory{Space: emu.Global, Data: make([]byte, 256)}
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"; mem[0x42]=0x2211, mem[0x44]=0x4433, mem[0x46]=0x6655\n",
+		"; r12=0x22110000, r13=0x66554433\n",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("trace:\n%s\nlacks %q", buf.String(), want)
+		}
 	}
 }
