@@ -67,8 +67,9 @@
 // repeats (Vita3K's repeat model, repeat.go) with SMLSI's MOE increments,
 // branches (br relative, ba absolute, predicated, anyinst/allinst,
 // .savelink), lapc, mov to and from pclink, kill, emitvtx (end), nop, phas,
-// wdf, idf, smbo with zero offsets, lock (no effect on registers:
-// scheduling and synchronisation have nothing to wait for here).
+// wdf, idf, smbo (MOE base offsets: Vita3K), lock (no effect on
+// registers: scheduling and synchronisation have nothing to wait for
+// here).
 //
 // Where the facts come from, besides the console (below): Vita3K's
 // translator (its decode tables and what its code does with each field:
@@ -127,8 +128,8 @@
 //     address increment modes, load data type 3.
 //   - Global registers g0..g63 (Vita3K reads none; IMG's microkernel
 //     reads g1 and g22).
-//   - SMBO with non-zero offsets, SMLSI's register limits, MOE
-//     swizzle-mode increments past iteration 3 (Vita3K leaves them stale).
+//   - SMLSI's register limits, MOE swizzle-mode increments past
+//     iteration 3 (Vita3K leaves them stale).
 //   - I32MAD2 repeats (Vita3K runs it once whatever the count).
 //
 // What vita3k-shader-tests' notes report of the console: an instruction
@@ -203,10 +204,11 @@
 //
 // Repeats follow Vita3K's model (repeat.go), itself unchecked: external
 // mode steps 4 registers, internal mode one internal register, MOE mode
-// the smlsi increments (default: the iteration) times 2 for unified
-// registers (1 for VBW, integer VMOVs, VPCK's destination and integer
-// sources); VDP rotates its write mask each iteration; smlsi's state is
-// taken in program order. Only VMOV f32 (libvita2d), VPCK and external
+// the smlsi increments (default: the iteration; smbo makes them the
+// iteration plus a base offset) times 2 for unified registers (1 for VBW,
+// integer VMOVs, VPCK's destination and integer sources); VDP rotates its
+// write mask each iteration; smlsi's and smbo's state is taken in program
+// order. Only VMOV f32 (libvita2d), VPCK and external
 // VDP repeats (atlier.gxp) occur in the oracle's code.
 //
 // Integer tests: channels at the operation's width, wrapping results, the

@@ -721,7 +721,24 @@ func TestRepeats(t *testing.T) {
 	}
 	wantFault(t, "smlsi 0x1e, 0x0, 0x0, 0x0, swizzlemode, incrementmode, incrementmode, incrementmode, 0x0, 0x0, 0x0\nor.u32.rpt=4 r40.x, r20.x, 0x0", "or.u32")
 	wantFault(t, "smlsi 0x1, 0x0, 0x0, 0x0, incrementmode, incrementmode, incrementmode, incrementmode, 0x1, 0x0, 0x0", "smlsi")
-	wantFault(t, "smbo 1, 0, 0, 0", "smbo")
+	// smbo: the increments become iteration + offset (destination 2, source
+	// 1 3), iteration 0 included, replacing smlsi's; smbo 0, 0, 0, 0 restores
+	// the default
+	out = mustRun(t, "smlsi 0x1, 0x0, 0xfe, 0x0, incrementmode, incrementmode, incrementmode, incrementmode, 0x0, 0x0, 0x0\nsmbo 2, 0, 3, 0\nor.u32.rpt=1 r40.x, r20.x, 0x0\n", nil, set)
+	for it := 0; it < 2; it++ {
+		if get(out, 42+it) != float32(23+it)+0.5 {
+			t.Errorf("after smbo 2, 0, 3, 0: r%d = %g, want r%d's", 42+it, get(out, 42+it), 23+it)
+		}
+	}
+	if get(out, 40) != 40.5 || get(out, 41) != 41.5 {
+		t.Errorf("after smbo: r40, r41 = %g, %g, want their own 40.5, 41.5 (not written)", get(out, 40), get(out, 41))
+	}
+	out = mustRun(t, "smlsi 0x1, 0x0, 0xfe, 0x0, incrementmode, incrementmode, incrementmode, incrementmode, 0x0, 0x0, 0x0\nsmbo 0, 0, 0, 0\nor.u32.rpt=2 r40.x, r20.x, 0x0\n", nil, set)
+	for i := 0; i < 3; i++ {
+		if get(out, 40+i) != float32(20+i)+0.5 {
+			t.Errorf("after smbo 0, 0, 0, 0: r%d = %g, want r%d's", 40+i, get(out, 40+i), 20+i)
+		}
+	}
 	// VDP, external mode: source 1 steps four registers, the mask rotates
 	out = mustRun(t, "mov.f32 i0.xyzw, r0.xyzw\ndot.f32.rpt=3 i1.x, r20.xyzw, i0.xyzw\nmov.f32 r40.xy, i1.xyzw\nmov.f32 r42.xy, i1.zwzw\n", nil, set)
 	for it := 0; it < 4; it++ {
