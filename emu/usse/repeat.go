@@ -138,9 +138,10 @@ func lowerSmlsi(l *lowerer) {
 
 // SMBO (set MOE base offsets, one per slot): the MOE increment of
 // iteration it becomes it + the slot's offset, replacing what smlsi set
-// (Vita3K's translator, a 2025 copy of its special.cpp: repeat_increase =
-// i + offset). The offset so applies to iteration 0 too: every later
-// MOE-mode operand moves by offset times its multiplier, repeated or not.
+// (Vita3K's translator, a 2025 copy of its special.cpp in the
+// ikhoeyZX/Vita3K-Android fork: repeat_increase = i + offset). The
+// offset so applies to iteration 0 too: every later MOE-mode operand moves
+// by offset times its multiplier, repeated or not.
 func lowerSmbo(l *lowerer) {
 	m := defaultMOE()
 	for slot, f := range [4]string{"s0off", "s1off", "s2off", "doff"} {
