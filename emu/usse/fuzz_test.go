@@ -18,8 +18,10 @@ func FuzzLaunch(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "scale_v.json")); err == nil {
-		f.Add(b)
+	for _, name := range []string{"scale_v.json", "sky_f.json", "sum_v.json"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+			f.Add(b)
+		}
 	}
 	f.Add([]byte(`{"program": "scale_v.gxp", "arch": "sgx543", "count": 3, "registers": {"pa0": "0x3f800000"}, "outputs": [{"reg": "o0", "components": 8, "format": "f16", "file": "x"}]}`))
 	f.Add([]byte(`{"program": "scale_v.gxp", "arch": "sgx543", "uniforms": {"uScale": {"values": [1, 2, 3, 4]}}, "attributes": {"aColor": {"values": [1], "components": 1}}}`))
