@@ -106,7 +106,11 @@
 // SGX DDK sources in public code: useasm.c, combiner.c, the GLES1 driver's
 // texture-combiner and alpha-test code):
 //   - SOP3's saturated source alpha factor (selector 1), its dmod and its
-//     operations 2 and 3 (Vita3K's SOP3 leaves them out).
+//     operations 2 and 3 (Vita3K's SOP3 leaves them out). IMG's compiler
+//     (its USC's GetLiveChansInSOP3Argument) shows that SOP3's alpha half
+//     is either a sum of products (ASOP, as emulated) or a lerp (ALRP,
+//     which reads source 0's alpha); which encoding selects ALRP is not
+//     known, so these cases stay faults.
 //   - I8MAD2: Vita3K has no fields for it; the seed only a predicate and
 //     .sat.
 //   - I16MAD's abs and or_shift and source formats 2 and 3.
