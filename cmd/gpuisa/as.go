@@ -157,7 +157,7 @@ func rebuildCubin(cio *cmdIO, name string, src []byte, archName, out string, che
 	}
 	if archName != "" {
 		if want := fmt.Sprintf("sm_%d", l.SM()); archName != want {
-			fmt.Fprintf(cio.stderr, "gpuisa as: %s: the listing is for %s, not %s\n", name, want, archName)
+			fmt.Fprintf(cio.stderr, "%s:%d:1: the listing's .headerflags are for %s, not -arch %s\n", name, l.FlagsLine, want, archName)
 			return 1
 		}
 	}

@@ -36,9 +36,8 @@ var (
 	disLine = regexp.MustCompile(`^gpuisa dis: [^:]+: .*(0x[0-9a-f]+|/\*[0-9a-f]{4,}\*/)`)
 	// dis errors that are about the request, not the bytes
 	disRequest = regexp.MustCompile(`^gpuisa dis: [^:]+: (the cubin is for \S+, not \S+|and \d+ more errors)$`)
-	// as: "FILE:LINE:COL: message", or a whole-cubin listing for another
-	// architecture than -arch asks for
-	asLine = regexp.MustCompile(`^(<stdin>|[^:]+):\d+:\d+: \S|^\(and \d+ more errors?\)$|^gpuisa as: [^:]+: the listing is for sm_\d+, not sm_\d+$`)
+	// as: "FILE:LINE:COL: message"
+	asLine = regexp.MustCompile(`^(<stdin>|[^:]+):\d+:\d+: \S|^\(and \d+ more errors?\)$`)
 	// run: launch problems at line:column, program problems at offsets,
 	// faults, failed expectations (each differing value at its address),
 	// their count, progress
