@@ -101,31 +101,46 @@ func readSized(r io.Reader, name string, size, limit int64) ([]byte, error) {
 }
 
 // ReadAll reads r to its end when that is at most limit bytes; name is
-// used in errors. The buffer grows with what arrives, so memory stays
-// within about twice what was read and never much past the limit.
+// used in errors. It reads into pieces that grow with what arrives (64 KiB
+// first, at most 16 MiB each) and joins them once at the end, so an input
+// costs about twice its size, and an endless one about the limit before it
+// is refused (a buffer doubling up to the limit held three times it).
 func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
-	buf := make([]byte, 0, min(limit+1, 64<<10))
+	var pieces [][]byte
+	var total int64
+	size := min(limit+1, 64<<10)
 	for {
-		if int64(len(buf)) > limit {
-			return nil, &TooLargeError{Name: name, Size: -1, Limit: limit}
-		}
-		if len(buf) == cap(buf) {
-			grown := make([]byte, len(buf), min(int64(cap(buf))*2, limit+1))
-			copy(grown, buf)
-			buf = grown
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			if int64(len(buf)) > limit {
+		buf := make([]byte, 0, size)
+		for len(buf) < cap(buf) {
+			n, err := r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if total+int64(len(buf)) > limit {
 				return nil, &TooLargeError{Name: name, Size: -1, Limit: limit}
 			}
-			return buf, nil
+			if err == io.EOF {
+				pieces = append(pieces, buf)
+				return join(pieces, total+int64(len(buf))), nil
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+		pieces = append(pieces, buf)
+		total += int64(len(buf))
+		size = min(size*2, 16<<20, limit+1-total)
 	}
+}
+
+// join is the pieces as one slice (the piece itself when there is one).
+func join(pieces [][]byte, total int64) []byte {
+	if len(pieces) == 1 {
+		return pieces[0]
+	}
+	out := make([]byte, 0, total)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // ReadPrefix reads at most n bytes from the start of the named file into

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,28 @@ func TestReadAllLimit(t *testing.T) {
 	}
 	if _, err := ReadAll(strings.NewReader(strings.Repeat("x", 1<<20+1)), "s", 1<<20); err == nil {
 		t.Error("one byte past the limit was read")
+	}
+}
+
+// TestReadAllMemory: refusing an endless stream allocates about the limit
+// (a doubling buffer allocated twice the limit, and held three times it at
+// its peak), and a stream that ends comes back whole.
+func TestReadAllMemory(t *testing.T) {
+	const limit = 64 << 20
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	if _, err := ReadAll(endless{}, "<stdin>", limit); err == nil {
+		t.Fatal("endless stream read")
+	}
+	runtime.ReadMemStats(&b)
+	if got := b.TotalAlloc - a.TotalAlloc; got > limit*5/4 {
+		t.Errorf("refusing an endless stream allocated %d MiB for a limit of %d MiB", got>>20, limit>>20)
+	}
+	data := []byte(strings.Repeat("0123456789", 3<<20))
+	got, err := ReadAll(strings.NewReader(string(data)), "s", limit)
+	if err != nil || string(got) != string(data) {
+		t.Errorf("30 MiB stream: %d bytes back, %v", len(got), err)
 	}
 }
 
