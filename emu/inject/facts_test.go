@@ -72,11 +72,11 @@ func TestFactsWrites(t *testing.T) {
 		c := &Campaign{Launch: path, Seed: 1, Experiments: []Experiment{{Model: ModelRF, Injections: 1}}}
 		ld, g := campaign(t, c)
 		m := newMachine(ld)
-		m.g = g
+		m.use(g)
 		if err := m.reset(); err != nil {
 			t.Fatal(err)
 		}
-		lr, err := m.prepare(0)
+		lr, err := m.prepare(g.launches[0].job, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,10 +42,10 @@ func run(t *testing.T, ld *Loaded, g *Golden, opt Options) []Record {
 // starts with prefix.
 func pcOf(t *testing.T, g *Golden, prefix string) string {
 	t.Helper()
-	lp := g.Launches[0]
-	for i, text := range lp.Texts {
+	ki := g.Launches[0].ki
+	for i, text := range ki.texts {
 		if strings.HasPrefix(text, prefix) {
-			return fmt.Sprintf("%#x", lp.Addrs[i])
+			return fmt.Sprintf("%#x", ki.addrs[i])
 		}
 	}
 	t.Fatalf("no instruction %q", prefix)
@@ -132,7 +132,7 @@ func TestStuckLaneOnly(t *testing.T) {
 		ld, g := campaign(t, c)
 		golden := g.Outputs[0].Data
 		m := newMachine(ld)
-		m.g = g
+		m.use(g)
 		for id := range ld.Total() {
 			inj := ld.draw(g, id)
 			if err := m.runWhole(inj); err != nil {
@@ -388,7 +388,7 @@ func TestStuckAddress(t *testing.T) {
 		{Model: ModelStuckUnit, Unit: "lsu", Lane: &lane, Bit: &bit, Value: &value, Injections: 1}}}
 	ld, g := campaign(t, c)
 	m := newMachine(ld)
-	m.g = g
+	m.use(g)
 	inj := ld.draw(g, 0)
 	if err := m.runWhole(inj); err != nil {
 		t.Fatal(err)

@@ -185,7 +185,8 @@ func runTasks(ld *Loaded, g *Golden, tasks []task, workers int, opt Options, add
 		go func() {
 			defer wg.Done()
 			m := newMachine(ld)
-			m.g, m.full = g, opt.Full
+			m.use(g)
+			m.full = opt.Full
 			m.trace, m.traceWindow = opt.Trace, opt.TraceWindow
 			for t := range ch {
 				if firstErr.Load() != nil {
