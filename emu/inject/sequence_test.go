@@ -337,4 +337,3 @@ func corpusBFSMask(t *testing.T, dir string) string {
 	}, map[string][]byte{"rowptr.bin": i32Bytes(rowptr), "cols.bin": i32Bytes(cols), "mask.bin": mask, "visited.bin": visited,
 		"cost.bin": i32Bytes(cost)})
 }
-

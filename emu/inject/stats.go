@@ -97,7 +97,7 @@ type Tally struct {
 	Counts            map[string]int // Masked, SDC, DUE, Hang, and Masked/sub
 	// Derate is the mean register-file derating of the injections (rf:
 	// each injection's launch's)
-	Derate float64
+	Derate  float64
 	derated int
 }
 
