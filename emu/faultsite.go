@@ -173,3 +173,10 @@ type ExecState interface {
 	SaveState() any
 	RestoreState(any)
 }
+
+// ImageLister is implemented by Execs that place images of a launch in
+// global memory themselves (sm_5x textures and surfaces): fault
+// injection's memory models hit them too.
+type ImageLister interface {
+	Images() []Region
+}

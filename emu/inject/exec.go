@@ -23,19 +23,29 @@ func (m *machine) codeBytes(lr *launchRun) uint64 {
 	return a[len(a)-1] + 8
 }
 
-// reset puts the device back to the start of the run (the first launch's
-// data placed).
-func (m *machine) reset() error {
+// reset puts the device back to the start of the run, the first
+// launch's data placed, and returns that launch. It is prepared once: a
+// launch placed again would place its images (textures) anew, elsewhere
+// than the golden run's.
+func (m *machine) reset() (*launchRun, error) {
 	if m.started {
 		m.dev.Restore(&m.start)
-		return nil
+		if es, ok := m.first.prep.Exec.(emu.ExecState); ok {
+			es.RestoreState(m.firstState)
+		}
+		return m.first, nil
 	}
-	if _, err := m.prepare(m.g.launches[0].job, 0); err != nil {
-		return err
+	lr, err := m.prepare(m.g.launches[0].job, 0)
+	if err != nil {
+		return nil, err
 	}
+	m.first = lr
 	m.dev.Save(&m.start)
+	if es, ok := lr.prep.Exec.(emu.ExecState); ok {
+		m.firstState = es.SaveState()
+	}
 	m.started = true
-	return nil
+	return lr, nil
 }
 
 // newProbe makes an injection's probe and starts its record.
@@ -73,7 +83,8 @@ func (m *machine) newProbe(inj *injection, lr *launchRun) *faultProbe {
 // permanent faults fork where they first change a value (before it, the
 // faulty run is the golden run), found as the golden run goes.
 func (m *machine) runChunk(injs []*injection, emit func(*injection)) error {
-	if err := m.reset(); err != nil {
+	first, err := m.reset()
+	if err != nil {
 		return err
 	}
 	m.time = 0
@@ -87,9 +98,11 @@ func (m *machine) runChunk(injs []*injection, emit func(*injection)) error {
 	}
 	next := 0
 	for k := 0; k < len(m.g.launches) && (next < len(trans) || len(perm) > 0); k++ {
-		lr, err := m.prepare(m.g.launches[k].job, k)
-		if err != nil {
-			return err
+		lr := first
+		if k > 0 {
+			if lr, err = m.prepare(m.g.launches[k].job, k); err != nil {
+				return err
+			}
 		}
 		r := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
 		f := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
@@ -190,7 +203,8 @@ func (m *machine) fork(inj *injection, lr *launchRun, g, f *emu.BlockRun) {
 // runWhole runs one injection from the start of the run: any injection
 // without checkpoints (Options.Full).
 func (m *machine) runWhole(inj *injection) error {
-	if err := m.reset(); err != nil {
+	first, err := m.reset()
+	if err != nil {
 		return err
 	}
 	seq := m.ld.seq.Fork(m.dev)
@@ -198,20 +212,18 @@ func (m *machine) runWhole(inj *injection) error {
 	if err != nil || job == nil {
 		return fmt.Errorf("the run does not start: %v", err)
 	}
-	lr, err := m.prepare(job, 0)
-	if err != nil {
-		return err
-	}
-	p := m.newProbe(inj, lr)
+	lr := *first // the first launch, placed (job: the sequence's own)
+	lr.job = job
+	p := m.newProbe(inj, &lr)
 	if !permanent(inj.e.Model) {
-		p.loc = newLocateProbe(lr, 0, m.sels, []*injection{inj}, nil)
+		p.loc = newLocateProbe(&lr, 0, m.sels, []*injection{inj}, nil)
 	}
 	f := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
 	if err := f.Start(0); err != nil {
 		return fmt.Errorf("the run does not start: %w", err)
 	}
 	f.B.Probe = p
-	m.runFrom(p, lr, f, seq, nil, 0)
+	m.runFrom(p, &lr, f, seq, nil, 0)
 	return nil
 }
 

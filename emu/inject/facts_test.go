@@ -2,6 +2,7 @@ package inject
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -18,7 +19,8 @@ func launches(t *testing.T) []string {
 		"loop.json", "dead.json",
 		"../../../examples/maxwell/saxpy.json", "../../../examples/maxwell/kinds.json",
 		"../../../examples/fermi/histogram.json", "../../../examples/fermi/saxpy64.json",
-		"../../../examples/inject/maxwell/vecadd.json", "../../../examples/inject/maxwell/reduce.json"}
+		"../../../examples/inject/maxwell/vecadd.json", "../../../examples/inject/maxwell/reduce.json",
+		"../../../examples/maxwell/textures.json", "../../maxwell/testdata/texmore.json"}
 	if d := oracle.SharedDir(); d != "" {
 		for _, app := range []string{"mxm_tiled", "reduction", "sort", "nn", "edge", "scalar_product", "transpose_naive", "sin_soft"} {
 			files = append(files, filepath.Join(d, "oracle/flexgrip-apps", app, "launch.json"))
@@ -73,10 +75,7 @@ func TestFactsWrites(t *testing.T) {
 		ld, g := campaign(t, c)
 		m := newMachine(ld)
 		m.use(g)
-		if err := m.reset(); err != nil {
-			t.Fatal(err)
-		}
-		lr, err := m.prepare(g.launches[0].job, 0)
+		lr, err := m.reset()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,5 +134,61 @@ func TestEarlyStopsAgreeWithWholeRuns(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d injections, %d stopped early", filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), len(cp), early)
+	}
+}
+
+// Texture lookups and surface accesses say which texels and elements they
+// touch (emu.Inspector.Accesses), so memory flips in images are followed
+// exactly: with early stops (a flip no lookup reads stops as Masked at
+// once) every outcome is what whole runs give; a missing texel would stop
+// a run as Masked that goes on to an SDC.
+func TestTextureAccesses(t *testing.T) {
+	for _, path := range []string{"../../../examples/maxwell/textures.json", "../../maxwell/testdata/texmore.json"} {
+		c := &Campaign{Launch: path, Seed: 5, Experiments: []Experiment{{Model: ModelMemGlobal, Injections: 300},
+			{Model: ModelFlip1, Group: "ld", Injections: 60}}}
+		ld, g := campaign(t, c)
+		for k, gl := range g.launches {
+			for bi, bm := range gl.blocks {
+				if bm.unknown {
+					t.Errorf("%s: launch %d block %d has accesses it cannot tell", path, k, bi)
+				}
+			}
+		}
+		m := newMachine(ld)
+		m.use(g)
+		lr, err := m.reset()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var images []span
+		for _, im := range lr.prep.Exec.(emu.ImageLister).Images() {
+			images = append(images, span{im.Addr, im.Addr + im.Size})
+		}
+		var reads, outputs []span
+		for _, bm := range g.launches[0].blocks {
+			reads = append(reads, bm.reads...)
+		}
+		for _, o := range g.Outputs {
+			outputs = append(outputs, span{o.Addr, o.Addr + o.Bytes})
+		}
+		reads, outputs = mergeSpans(reads), mergeSpans(outputs)
+		outcomes := map[string]int{}
+		for _, r := range bothWays(t, ld, g) {
+			var a uint64
+			if _, err := fmt.Sscanf(r.Target, "global[%v]", &a); err != nil || !overlaps(images, []span{{a, a + 1}}) {
+				continue
+			}
+			outcomes[r.Outcome+"/"+r.Sub]++
+			// an image byte that changes the outputs (and is not one)
+			// was read by a lookup
+			at := []span{{a, a + 1}}
+			if r.Outcome == SDC && !overlaps(outputs, at) && !overlaps(reads, at) {
+				t.Errorf("%s: a flip no lookup reads changes the outputs: %s", path, r.line())
+			}
+		}
+		t.Logf("%s: flips in texture and surface images: %v", path, outcomes)
+		if outcomes[Masked+"/"+NeverRead] == 0 || outcomes[SDC+"/"] == 0 {
+			t.Errorf("%s: want image flips never read and flips that reach the outputs: %v", path, outcomes)
+		}
 	}
 }

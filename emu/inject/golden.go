@@ -19,7 +19,7 @@ type Golden struct {
 	// block of the first launch.
 	Alloc, Warps, Threads int
 	SharedBytes           int    // shared memory per block of the first launch
-	Global                []span // allocated global memory (buffers, images, outputs)
+	Global                []span // allocated global memory (buffers, images, outputs) of the first launch
 	Derate                float64
 	pops                  []population // per experiment
 	kernels               []goldenKernel
@@ -45,6 +45,7 @@ type goldenLaunch struct {
 	seq    *emu.Sequence
 	blocks []blockMem
 	placed []span
+	global []span // the global memory mem-global hits while it runs
 }
 
 // blockMem is what a golden block did to global memory: the bytes it read
@@ -170,6 +171,13 @@ func Profile(ld *Loaded) (*Golden, error) {
 			g.kernels = append(g.kernels, goldenKernel{job.Program, lr.ki})
 		}
 		gl.placed = placedSpans(job, lr.prep.Setup)
+		gl.global = ld.allocated(lr.prep.Setup)
+		if il, ok := lr.prep.Exec.(emu.ImageLister); ok {
+			for _, im := range il.Images() {
+				gl.global = append(gl.global, span{im.Addr, im.Addr + im.Size})
+			}
+			gl.global = mergeSpans(gl.global)
+		}
 		n := len(lr.sites)
 		lp := LaunchProfile{Kernel: lr.kernel, Arch: lr.arch(), Blocks: lr.blocks, Start: p.t,
 			PCWarp: make([]int64, n), PCThread: make([]int64, n), ki: lr.ki}
@@ -205,7 +213,7 @@ func Profile(ld *Loaded) (*Golden, error) {
 		if k == 0 {
 			g.Threads = threads
 			g.SharedBytes = len(r.B.Shared.Data)
-			g.Global = ld.allocated(lr.prep.Setup)
+			g.Global = gl.global
 			g.buffers = bufferSpans(lr.prep.Setup)
 			g.hostReads = ld.hostReads(lr.prep.Setup)
 		}

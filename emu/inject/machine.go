@@ -56,7 +56,9 @@ type machine struct {
 	// start of the run
 	before, after, saved, start emu.DeviceState
 	started                     bool
-	full                        bool // no checkpoints: every injection runs whole
+	first                       *launchRun // the first launch, prepared once (reset)
+	firstState                  any        // its emu.ExecState when prepared
+	full                        bool       // no checkpoints: every injection runs whole
 	trace                       io.Writer
 	traceWindow                 int
 }

@@ -524,14 +524,14 @@ func (p *faultProbe) flipMemory(b *emu.Block) {
 	} else {
 		mem = p.m.dev.Memory()
 		var total uint64
-		for _, s := range p.m.g.Global {
+		for _, s := range p.m.g.launches[p.lr.index].global {
 			total += s.hi - s.lo
 		}
 		if total == 0 {
 			return
 		}
 		u := rng.Uint64N(total)
-		for _, s := range p.m.g.Global {
+		for _, s := range p.m.g.launches[p.lr.index].global {
 			if u < s.hi-s.lo {
 				addr = s.lo + u
 				break
