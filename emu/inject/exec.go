@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"github.com/gpuisa/gpuisa/emu"
@@ -143,6 +144,9 @@ func (m *machine) runChunk(injs []*injection, emit func(*injection)) error {
 				continue
 			}
 			m.dev.Save(&m.after)
+			if es, ok := lr.prep.Exec.(emu.ExecState); ok {
+				m.afterState = es.SaveState()
+			}
 			m.dev.Restore(&m.before)
 			slices.SortStableFunc(found, func(a, b *injection) int { return cmp.Compare(a.seq, b.seq) })
 			if err := r.Start(bi); err != nil {
@@ -263,7 +267,7 @@ func (m *machine) runFrom(p *faultProbe, lr *launchRun, f *emu.BlockRun, seq *em
 		}
 		if after != nil {
 			diff := m.dev.Diff(after)
-			if len(diff) == 0 && len(p.mem) == 0 && !permanent(p.inj.e.Model) {
+			if len(diff) == 0 && len(p.mem) == 0 && !permanent(p.inj.e.Model) && m.sameExecState(lr) {
 				m.masked(p, used, true)
 				return
 			}
@@ -398,8 +402,8 @@ func (m *machine) skippable(p *faultProbe, lr *launchRun, bi int, diff []emu.Spa
 	if permanent(p.inj.e.Model) {
 		return 0, false
 	}
-	if _, ok := lr.prep.Exec.(emu.ExecState); ok {
-		return 0, false // launch state (locks) may differ too
+	if !m.sameExecState(lr) {
+		return 0, false // the launch's state (sm_2x's locks) differs too
 	}
 	d := spansOf(diff)
 	k := lr.index
@@ -484,4 +488,12 @@ func spansOf(d []emu.Span) []span {
 		out[i] = span{s.Addr, s.Addr + s.Len}
 	}
 	return out
+}
+
+// sameExecState reports whether the launch's state outside its blocks
+// (emu.ExecState: sm_2x's global locks) is the golden run's after the
+// forked block.
+func (m *machine) sameExecState(lr *launchRun) bool {
+	es, ok := lr.prep.Exec.(emu.ExecState)
+	return !ok || reflect.DeepEqual(es.SaveState(), m.afterState)
 }

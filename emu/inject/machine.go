@@ -56,6 +56,7 @@ type machine struct {
 	// start of the run
 	before, after, saved, start emu.DeviceState
 	started                     bool
+	afterState                  any        // the launch's emu.ExecState after the golden block (with after)
 	first                       *launchRun // the first launch, prepared once (reset)
 	firstState                  any        // its emu.ExecState when prepared
 	full                        bool       // no checkpoints: every injection runs whole
