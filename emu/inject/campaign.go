@@ -299,6 +299,8 @@ type Loaded struct {
 	// seq is the launch file's sequence, not started: runs fork it (its
 	// programs are read once)
 	seq *emu.Sequence
+	// shader is a shader launch (sgx543, shader.go) instead of Job
+	shader *usse.Launch
 }
 
 // Load reads a campaign file and the launch file it names.
@@ -339,7 +341,7 @@ func LoadCampaign(c *Campaign, path string) (*Loaded, error) {
 		return nil, err
 	}
 	if usse.IsLaunch(ldata) {
-		return nil, fmt.Errorf("%s: a shader launch file (sgx543): shaders run outside the engine fault injection hooks into (docs/inject.md)", lp)
+		return loadShader(c, path, lp, ldata)
 	}
 	l, err := emu.ParseLaunch(ldata)
 	if err != nil {

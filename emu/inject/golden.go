@@ -28,6 +28,11 @@ type Golden struct {
 	// global memory the host reads between launches (while conditions'
 	// buffers; all of it when it cannot be told), and the buffers
 	hostReads, buffers []span
+	// a shader's (shader.go): the most steps one instance ran, the
+	// register words its programs name (rf, stuck-reg)
+	shaderMax  int64
+	shaderRegs []int
+	shaderOuts []int // the words the outputs read
 }
 
 // goldenKernel is a program the golden run ran, with its facts.
@@ -148,6 +153,9 @@ func (ld *Loaded) selectors() []*selector {
 // instructions per launch, static instruction and experiment population,
 // and reads the outputs.
 func Profile(ld *Loaded) (*Golden, error) {
+	if ld.shader != nil {
+		return ld.profileShader()
+	}
 	m := newMachine(ld)
 	g := &Golden{pops: make([]population, len(ld.Experiments))}
 	m.g = g

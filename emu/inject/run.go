@@ -102,7 +102,7 @@ func Run(ld *Loaded, g *Golden, opt Options) ([]Record, error) {
 			immediate = append(immediate, Record{Campaign: ld.Hash, ID: id, Of: ld.Total(), Exp: e.Name, Model: e.Model,
 				Group: e.Group, WarpWide: e.Warp, Lane: -1, Bit: -1, Outcome: NoSite,
 				Detail: "no dynamic instruction matches the experiment's selection"})
-		case permanent(inj.e.Model) || opt.Full:
+		case permanent(inj.e.Model) || opt.Full || ld.shader != nil:
 			tasks = append(tasks, task{whole: inj})
 		default:
 			chunkable = append(chunkable, inj)
@@ -224,6 +224,11 @@ func (m *machine) runTask(t task, add func(Record) error) (err error) {
 		if e := add(inj.rec); e != nil && err == nil {
 			err = e
 		}
+	}
+	if t.whole != nil && m.ld.shader != nil {
+		_ = m.runShader(t.whole)
+		emit(t.whole)
+		return err
 	}
 	if t.whole != nil {
 		if err := m.runWhole(t.whole); err != nil {
