@@ -58,6 +58,9 @@ func (m *machine) newProbe(inj *injection, lr *launchRun) *faultProbe {
 	if lr != nil {
 		rec.Kernel = lr.kernel
 	}
+	if e.Model == ModelRF && inj.launch < len(m.g.Launches) {
+		rec.Derate = m.g.Launches[inj.launch].Derate // the derating while its launch runs
+	}
 	p := &faultProbe{m: m, inj: inj, lr: lr, rec: rec, pf: inj.perm}
 	switch e.Model {
 	case ModelStuckUnit:

@@ -447,7 +447,7 @@ func TestAllocFromCubin(t *testing.T) {
 	}{{filepath.Join(dir, "saxpy24.json"), 24, true}, {"../../../examples/maxwell/saxpy.json", 10, true},
 		{"../../../examples/inject/maxwell/matmul.json", 32, true}, {"loop.json", 4, false},
 		{"../../../examples/fermi/histogram.json", 9, false}} {
-		_, g := campaign(t, &Campaign{Launch: c.path, Seed: 1, Experiments: []Experiment{{Model: ModelRF, Injections: 1}}})
+		ld, g := campaign(t, &Campaign{Launch: c.path, Seed: 1, Experiments: []Experiment{{Model: ModelRF, Injections: 3}}})
 		ki := g.Launches[0].ki
 		named := namedRegs(ki.sites)
 		if ki.alloc != c.want || ki.fromCubin != c.fromCubin || g.Alloc != c.want || !c.fromCubin && named != c.want {
@@ -456,6 +456,19 @@ func TestAllocFromCubin(t *testing.T) {
 		}
 		if d := derating(ki.arch, c.want, g.Threads*g.Launches[0].Blocks, 0); g.Derate != d {
 			t.Errorf("%s: derating %g, want %g", c.path, g.Derate, d)
+		}
+		// each rf record carries its launch's derating, and the summary
+		// shows the derated rate
+		recs := run(t, ld, g, Options{Workers: 1})
+		for _, r := range recs {
+			if r.Derate != g.Launches[r.Launch].Derate || r.Derate <= 0 {
+				t.Errorf("%s: record derating %g, want %g", c.path, r.Derate, g.Launches[r.Launch].Derate)
+			}
+		}
+		var sum bytes.Buffer
+		WriteSummary(&sum, recs)
+		if !strings.Contains(sum.String(), "derating") {
+			t.Errorf("%s: the summary shows no derated rate:\n%s", c.path, sum.String())
 		}
 	}
 }
