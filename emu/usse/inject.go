@@ -133,35 +133,25 @@ func (s *Step) Pred() int {
 	}
 }
 
-// word is the file word a destination channel names (-1: none, an index
-// register).
-func (t *Instance) dstWord(d *chanDst) int {
-	if d.part == pConst {
+// wordOf is the file word a channel names (-1: none: a constant, an
+// index register, or an indexed word past its bank, which faults).
+func (t *Instance) wordOf(reg uint16, index uint8, bank uint16, p part) int {
+	if p == pConst {
 		return -1
 	}
-	if d.index != 0 {
-		w := int(d.reg) + 2*int(t.Idx[d.index-1])
-		if w >= int(d.bank)+bankWords || w >= fileWords {
-			return -1 // faults
-		}
-		return w
+	if index == 0 {
+		return int(reg)
 	}
-	return int(d.reg)
+	w := int(reg) + 2*int(t.Idx[index-1])
+	if w >= int(bank)+bankWords || w >= fileWords {
+		return -1
+	}
+	return w
 }
 
-func (t *Instance) srcWord(s *chanSrc) int {
-	if s.part == pConst {
-		return -1
-	}
-	if s.index != 0 {
-		w := int(s.reg) + 2*int(t.Idx[s.index-1])
-		if w >= int(s.bank)+bankWords || w >= fileWords {
-			return -1
-		}
-		return w
-	}
-	return int(s.reg)
-}
+func (t *Instance) dstWord(d *chanDst) int { return t.wordOf(d.reg, d.index, d.bank, d.part) }
+
+func (t *Instance) srcWord(s *chanSrc) int { return t.wordOf(s.reg, s.index, s.bank, s.part) }
 
 // add appends w unless it is -1 or already there.
 func add(into []int, w int) []int {
