@@ -549,6 +549,9 @@ func (p *shaderProbe) permAfter(s *usse.Step) {
 }
 
 func (p *shaderProbe) force(s *usse.Step, w int) {
+	if w < 0 {
+		return
+	}
 	old := s.T.Word(w)
 	if v := stuck(old, &p.pf); v != old {
 		s.T.SetWord(w, v)
@@ -567,10 +570,14 @@ func (m *machine) runShader(inj *injection) *shaderProbe {
 		p.done = true
 		p.pf.lane %= 4
 		rec.Lane, rec.Bit, rec.New = p.pf.lane, p.pf.bit, fmt.Sprintf("stuck-at-%d", p.pf.value)
-		if e.Model == ModelStuckReg {
+		switch {
+		case e.Model == ModelStuckReg && len(m.g.shaderRegs) == 0:
+			p.pword = -1 // no register to hold a stuck cell: the fault changes nothing
+			rec.Target = "no register"
+		case e.Model == ModelStuckReg:
 			p.pword = m.g.shaderRegs[int(p.pf.reg.N)%len(m.g.shaderRegs)]
 			rec.Target = fmt.Sprintf("%s of quad lane %d", usse.WordName(p.pword), p.pf.lane)
-		} else {
+		default:
 			rec.Target = fmt.Sprintf("%s unit, quad lane %d", p.pf.unit, p.pf.lane)
 		}
 	}
@@ -587,7 +594,7 @@ func (m *machine) runShader(inj *injection) *shaderProbe {
 	case errors.Is(err, usse.ErrStepLimit):
 		rec.Outcome, rec.Detail = Hang, fmt.Sprintf("instruction budget: %d instructions in one instance, %g x the golden run's longest", budget, m.ld.HangFactor)
 	case err != nil:
-		rec.Outcome, rec.Detail = DUE, err.Error()
+		rec.Outcome, rec.Detail = DUE, shaderFault(err)
 	default:
 		o.Result.Buffers = o.Setup.Buffers
 		if sdc := compare(m.g.Outputs, o.Result); sdc != nil {
@@ -689,4 +696,25 @@ func shaderOp(text string) string {
 		return strings.ToUpper(f)
 	}
 	return "?"
+}
+
+// shaderFault names a shader run's fault as classify names the engine's:
+// the cause first (an out-of-bounds access as memFaultName says), then
+// where.
+func shaderFault(err error) string {
+	cause, where := err, ""
+	var f *usse.Fault
+	if errors.As(err, &f) {
+		cause = f.Err
+		who := f.Program + " program"
+		if f.Kind != "" {
+			who = fmt.Sprintf("%s %d, %s", f.Kind, f.Index, who)
+		}
+		where = fmt.Sprintf(" (%s, pc %#04x %s)", who, f.PC, f.Inst)
+	}
+	var mf *emu.MemFault
+	if errors.As(cause, &mf) {
+		return memFaultName(mf) + where
+	}
+	return strings.TrimSpace(cause.Error()) + where
 }

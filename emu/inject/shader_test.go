@@ -131,7 +131,7 @@ func TestShaderCampaign(t *testing.T) {
 			outcomes[r.Exp] = map[string]int{}
 		}
 		outcomes[r.Exp][r.Outcome]++
-		if r.Target == "pa0" && r.Outcome == DUE && strings.Contains(r.Detail, "out of bounds") {
+		if r.Target == "pa0" && r.Outcome == DUE && strings.HasPrefix(r.Detail, "out-of-bounds global read") {
 			oob++
 		}
 		if r.Exp == "rf-lda-addr" && r.Target == "pa0" && r.Outcome != DUE {
