@@ -37,8 +37,6 @@ func loadShader(c *Campaign, path, lp string, data []byte) (*Loaded, error) {
 		switch {
 		case !shaderModels[e.Model]:
 			return nil, fmt.Errorf("%s: %s: model %s is not for shaders (sgx543: flip1, flip2, random, zero, rf, mem-global, cf-pred, stuck-unit, stuck-reg)", path, e.Name, e.Model)
-		case e.Warp:
-			return nil, fmt.Errorf("%s: %s: warp-wide faults are not for shaders (their quads are not warps)", path, e.Name)
 		case e.Lane != nil && *e.Lane > 3:
 			return nil, fmt.Errorf("%s: %s: a shader's lanes are 0..3 (the instances of a quad)", path, e.Name)
 		}
@@ -198,6 +196,8 @@ type shaderProfile struct {
 	perInst map[int]int64 // steps per instance (secondary: -1)
 	named   map[int]bool  // register words the programs read or write
 	buf     []int
+	qops    quadOps
+	seen    []int64 // per experiment: the quad-op last counted (quad-wide)
 }
 
 func (p *shaderProfile) kernel(c *usse.Code) *shaderKernel {
@@ -267,8 +267,15 @@ func (p *shaderProfile) Before(s *usse.Step) {
 			}
 		}
 	}
+	serial := p.qops.at(s)
 	for i, sel := range p.sels {
 		if sel.counts(s, s.Code.Name, p.t, p.buf) {
+			if sel.e.Warp {
+				if p.seen[i] == serial {
+					continue // a quad-op counts once, at its first lane
+				}
+				p.seen[i] = serial
+			}
 			p.g.pops[i].total++
 		}
 	}
@@ -286,6 +293,7 @@ func (ld *Loaded) profileShader() (*Golden, error) {
 	for i := range ld.Experiments {
 		p.sels = append(p.sels, newShaderSel(&ld.Experiments[i]))
 	}
+	p.seen = make([]int64, len(p.sels))
 	o, err := usse.Run(ld.shader, ld.Dir, usse.Config{Workers: 1, Probe: p})
 	if err != nil {
 		return nil, fmt.Errorf("the golden run faults: %w", err)
@@ -333,6 +341,28 @@ func (ld *Loaded) profileShader() (*Golden, error) {
 	return g, nil
 }
 
+// quadOps numbers the quad-ops of a draw (an op run by the lanes of one
+// quad): the unit of warp-wide (quad-wide) faults.
+type quadOps struct {
+	code           *usse.Code
+	op, quad, lane int
+	serial         int64
+}
+
+// at is the number of the quad-op step s belongs to (from 1).
+func (q *quadOps) at(s *usse.Step) int64 {
+	quad := -1
+	if s.Instance >= 0 {
+		quad = s.Instance / 4
+	}
+	if q.code != s.Code || q.op != s.Op || q.quad != quad || s.Lane <= q.lane {
+		q.code, q.op, q.quad = s.Code, s.Op, quad
+		q.serial++
+	}
+	q.lane = s.Lane
+	return q.serial
+}
+
 // shaderProbe injects one fault into a shader's draw.
 type shaderProbe struct {
 	m    *machine
@@ -343,19 +373,28 @@ type shaderProbe struct {
 	u    int64 // units of the population so far
 	buf  []int
 	done bool // injected
-	// the corrupted word of one instance, followed: a value model's
-	// destination, an rf word
-	inst, word int
-	followed   bool
-	read       bool
-	overwrote  bool
-	restore    func() // undoes a fault that lasts one op (store value or address, cf-pred)
-	memByte    uint64 // mem-global: the flipped byte
-	memFlip    bool
-	pf         permFault
-	pword      int // stuck-reg's word
-	acts       int64
-	unchanged  bool // the fault changed no value
+	// the corrupted word, followed in the instances that hold it (-1: the
+	// secondary program's, read by every instance's copy): a value
+	// model's destination, an rf word
+	insts     []int
+	word      int
+	followed  bool
+	read      bool
+	overwrote bool
+	restore   [4]func() // per lane: undoes a fault that lasts one op (store value or address, cf-pred)
+	memByte   uint64    // mem-global: the flipped byte
+	memFlip   bool
+	pf        permFault
+	pword     int // stuck-reg's word
+	acts      int64
+	unchanged bool // the fault changed no value
+	// quad-wide faults: the quad-op of the injection, its first lane,
+	// and the change every other lane running the op gets
+	qops   quadOps
+	seen   int64 // the quad-op last counted
+	serial int64
+	first  int
+	apply  func(uint32) uint32
 }
 
 func (p *shaderProbe) Before(s *usse.Step) {
@@ -368,19 +407,39 @@ func (p *shaderProbe) Before(s *usse.Step) {
 		p.permBefore(s)
 		return
 	}
-	// a corruption in the secondary program's SA is read by every
-	// instance's copy
+	serial := p.qops.at(s)
+	e := p.inj.e
 	p.follow(s)
+	if p.done && e.Warp && serial == p.serial && s.Lane != p.first && s.Runs() {
+		// the other lanes of a quad-wide fault's quad-op
+		switch e.Model {
+		case ModelCFPred:
+			w := s.Pred()
+			old := s.T.Word(w)
+			s.T.SetWord(w, old^1)
+			p.restore[s.Lane] = func() { s.T.SetWord(w, old) }
+		case ModelRF:
+			p.spread(s)
+			p.follow(s)
+		}
+		return
+	}
 	if p.done || !p.sel.counts(s, s.Code.Name, p.t, p.buf) {
 		return
+	}
+	if e.Warp {
+		if p.seen == serial {
+			return // the quad-op is counted at its first lane
+		}
+		p.seen = serial
 	}
 	if p.u < p.inj.r {
 		p.u++
 		return
 	}
-	p.done = true
+	p.done, p.serial, p.first = true, serial, s.Lane
 	p.where(s)
-	rec, e := p.rec, p.inj.e
+	rec := p.rec
 	switch e.Model {
 	case ModelMemGlobal:
 		mem := s.T.Memory()
@@ -392,12 +451,11 @@ func (p *shaderProbe) Before(s *usse.Step) {
 		old := s.T.Word(w)
 		rec.Target, rec.Old, rec.New = usse.WordName(w), hex32(old), hex32(old^1)
 		s.T.SetWord(w, old^1)
-		p.restore = func() { s.T.SetWord(w, old) }
+		p.restore[s.Lane] = func() { s.T.SetWord(w, old) }
 		p.read = true // the branch reads it
 	case ModelRF:
 		w := p.m.g.shaderRegs[p.inj.rng.IntN(len(p.m.g.shaderRegs))]
 		p.corruptWord(s, w, 32, e.Bits)
-		p.followed = !p.unchanged
 		p.follow(s) // this very op may read it
 	default:
 		if e.Group == "st-value" || e.Group == "st-addr" {
@@ -406,7 +464,7 @@ func (p *shaderProbe) Before(s *usse.Step) {
 			old := s.T.Word(w)
 			p.corruptWord(s, w, 32, e.Bits)
 			p.read = true
-			p.restore = func() { s.T.SetWord(w, old) }
+			p.restore[s.Lane] = func() { s.T.SetWord(w, old) }
 		}
 	}
 }
@@ -418,7 +476,7 @@ func (p *shaderProbe) follow(s *usse.Step) {
 	if p.read || p.overwrote {
 		return
 	}
-	if p.followed && (s.Instance == p.inst || p.inst < 0) {
+	if p.followed && (slices.Contains(p.insts, s.Instance) || slices.Contains(p.insts, -1)) {
 		if p.word == s.Pred() || s.Runs() && slices.Contains(s.Reads(p.buf[:0]), p.word) {
 			p.read = true
 		}
@@ -430,15 +488,34 @@ func (p *shaderProbe) follow(s *usse.Step) {
 	}
 }
 
+// spread applies a quad-wide fault's change to the corrupted word of
+// another lane of its quad-op.
+func (p *shaderProbe) spread(s *usse.Step) {
+	old := s.T.Word(p.word)
+	nv := p.apply(old)
+	if p.word >= usse.PredWord(0) {
+		nv &= 1
+	}
+	if nv != old {
+		s.T.SetWord(p.word, nv)
+		p.insts = append(p.insts, s.Instance)
+		p.followed, p.unchanged = true, false
+	}
+}
+
 // where fills the record's place of the step.
 func (p *shaderProbe) where(s *usse.Step) {
 	rec := p.rec
 	addr, text := s.Code.Where(s.Op)
 	// launch 0 is the secondary program, launch 1 the primary: block is
-	// the quad (instances 4k..4k+3), lane the instance's lane in it
+	// the quad (instances 4k..4k+3), lane the instance's lane in it (-1:
+	// a quad-wide fault)
 	rec.Kernel, rec.Launch, rec.Block, rec.Warp, rec.Lane = s.Code.Name, 0, 0, 0, s.Lane
 	if s.Instance >= 0 {
 		rec.Launch, rec.Block = 1, s.Instance/4
+	}
+	if p.inj.e.Warp {
+		rec.Lane = -1
 	}
 	rec.Step, rec.Time, rec.PC = p.t, p.t, fmt.Sprintf("%#04x", addr)
 	rec.Op = shaderOp(text)
@@ -449,46 +526,55 @@ func (p *shaderProbe) After(s *usse.Step) {
 		p.permAfter(s)
 		return
 	}
-	if p.restore != nil {
-		p.restore()
-		p.restore = nil
+	if f := p.restore[s.Lane]; f != nil {
+		f()
+		p.restore[s.Lane] = nil
 		return
 	}
-	if p.followed && s.Instance == p.inst && s.Runs() && !p.read && !p.overwrote && p.m.g != nil {
+	if p.followed && slices.Contains(p.insts, s.Instance) && s.Runs() && !p.read && !p.overwrote {
 		if slices.Contains(s.Writes(p.buf[:0]), p.word) {
-			p.overwrote = true
+			p.insts = slices.DeleteFunc(p.insts, func(i int) bool { return i == s.Instance })
+			p.overwrote = len(p.insts) == 0 // every instance holding it overwrote it
 		}
 	}
-	if !p.done || p.followed || p.memFlip || p.rec.Target != "" {
+	e := p.inj.e
+	if !p.done || p.memFlip || e.Model == ModelRF || e.Model == ModelCFPred || e.Group == "st-value" || e.Group == "st-addr" {
+		return
+	}
+	if p.rec.Target != "" {
+		// a destination model's other lanes (quad-wide)
+		if e.Warp && p.qops.serial == p.serial && s.Lane != p.first && s.Runs() &&
+			slices.Contains(shaderTargets(s, e.Group, p.buf), p.word) {
+			p.spread(s)
+		}
 		return
 	}
 	// a destination model: corrupt one of the words the op wrote
-	ws := shaderTargets(s, p.inj.e.Group, p.buf)
+	ws := shaderTargets(s, e.Group, p.buf)
 	w := ws[p.inj.rng.IntN(len(ws))]
 	width := 32
 	if w >= usse.PredWord(0) {
 		width = 1
 	}
 	p.corruptWord(s, w, width, 0)
-	p.followed = !p.unchanged
 }
 
 // corruptWord applies the experiment's model to word w of the step's
 // instance (bits: the rf and memory models' adjacent bits; 0: the
-// model's own).
+// model's own), and keeps the change for a quad-wide fault's other lanes.
 func (p *shaderProbe) corruptWord(s *usse.Step, w, width, bits int) {
 	rec, e, rng := p.rec, p.inj.e, p.inj.rng
 	old := s.T.Word(w)
-	nv := old
 	bit := -1
 	switch {
 	case e.Model == ModelRandom:
-		nv = rng.Uint32()
+		v := rng.Uint32()
 		if width == 1 {
-			nv &= 1
+			v &= 1
 		}
+		p.apply = func(uint32) uint32 { return v }
 	case e.Model == ModelZero:
-		nv = 0
+		p.apply = func(uint32) uint32 { return 0 }
 	default:
 		n := 1
 		if e.Model == ModelFlip2 || bits == 2 {
@@ -498,12 +584,18 @@ func (p *shaderProbe) corruptWord(s *usse.Step, w, width, bits int) {
 		if e.Bit != nil {
 			bit = min(*e.Bit, width-n)
 		}
-		nv = old ^ (uint32(1<<n-1) << bit)
+		mask := uint32(1<<n-1) << bit
+		p.apply = func(v uint32) uint32 { return v ^ mask }
 	}
+	nv := p.apply(old)
 	s.T.SetWord(w, nv)
-	p.inst, p.word = s.Instance, w
+	p.insts, p.word = []int{s.Instance}, w
 	rec.Target, rec.Bit, rec.Old, rec.New = usse.WordName(w), bit, hex32(old), hex32(nv)
 	p.unchanged = nv == old
+	p.followed = !p.unchanged
+	if p.unchanged {
+		p.insts = nil
+	}
 }
 
 func (p *shaderProbe) flipByte(mem *emu.Memory, a uint64, bits int) {
@@ -584,7 +676,8 @@ func (m *machine) runShader(inj *injection) *shaderProbe {
 	budget := int64(math.Ceil(m.ld.HangFactor * float64(m.g.shaderMax)))
 	o, err := usse.Run(m.ld.shader, m.ld.Dir, usse.Config{Workers: 1, Probe: p, MaxSteps: max(budget, 1)})
 	rec.Insts = p.t
-	if p.followed && !p.read && !p.overwrote && p.inst >= 0 && slices.Contains(m.g.shaderOuts, p.word) {
+	if p.followed && !p.read && !p.overwrote && slices.ContainsFunc(p.insts, func(i int) bool { return i >= 0 }) &&
+		slices.Contains(m.g.shaderOuts, p.word) {
 		p.read = true // the outputs read it
 	}
 	if permanent(e.Model) {

@@ -67,7 +67,8 @@ func TestShaderFactsWrites(t *testing.T) {
 func TestShaderNeverRead(t *testing.T) {
 	for _, path := range shaderLaunches {
 		c := &Campaign{Launch: path, Seed: 11, Experiments: []Experiment{{Model: ModelRF, Injections: 400},
-			{Model: ModelFlip1, Group: "all", Injections: 200}, {Model: ModelMemGlobal, Injections: 200}}}
+			{Model: ModelFlip1, Group: "all", Injections: 200}, {Model: ModelMemGlobal, Injections: 200},
+			{Model: ModelFlip1, Group: "all", Warp: true, Injections: 100}, {Model: ModelRF, Warp: true, Injections: 100}}}
 		ld, g := campaign(t, c)
 		m := newMachine(ld)
 		m.use(g)
@@ -103,6 +104,7 @@ func TestShaderCampaign(t *testing.T) {
 		{Model: ModelFlip1}, {Model: ModelFlip2, Group: "fp32"}, {Model: ModelRandom, Group: "ld"}, {Model: ModelZero, Group: "pr"},
 		{Model: ModelRF, Bits: 2}, {Model: ModelMemGlobal}, {Model: ModelCFPred},
 		{Model: ModelStuckUnit, Unit: "fp32"}, {Model: ModelStuckReg},
+		{Model: ModelFlip1, Warp: true}, {Model: ModelRF, Warp: true}, {Model: ModelCFPred, Warp: true},
 		{Model: ModelRF, Name: "rf-lda-addr", PC: []string{"0x8"}, Bit: ptr(20), Injections: 200}}}
 	ld, g := campaign(t, c)
 	one := run(t, ld, g, Options{Workers: 1})
@@ -150,3 +152,33 @@ func TestShaderCampaign(t *testing.T) {
 }
 
 func ptr(v int) *int { return &v }
+
+// A quad-wide fault changes the same bits in every lane of the quad
+// running the op: on scale_v (each instance writes its own outputs) a
+// single-lane flip that is an SDC changes one instance's outputs, a
+// quad-wide one those of several.
+func TestShaderQuadWide(t *testing.T) {
+	c := &Campaign{Launch: shaderLaunches[2], Seed: 4, Experiments: []Experiment{{Model: ModelFlip1, Injections: 100},
+		{Model: ModelFlip1, Warp: true, Injections: 100}}}
+	ld, g := campaign(t, c)
+	if a, b := g.pops[0].total, g.pops[1].total; b*2 > a || b == 0 {
+		t.Errorf("quad-ops %d, lane-ops %d: want a quad-op per up to four lane-ops", b, a)
+	}
+	most := map[string]int{}
+	for _, r := range run(t, ld, g, Options{Workers: 1}) {
+		if r.Outcome != SDC {
+			continue
+		}
+		most[r.Exp] = max(most[r.Exp], r.SDC.Elements)
+		if r.Exp == "flip1" && r.SDC.Elements > 1 && strings.HasPrefix(r.Target, "o0") {
+			t.Errorf("a one-lane flip changed %d elements: %s", r.SDC.Elements, r.line())
+		}
+		if r.Exp == "flip1-warp" && r.Lane != -1 {
+			t.Errorf("a quad-wide record names a lane: %s", r.line())
+		}
+	}
+	t.Logf("most elements differing per SDC: %v", most)
+	if most["flip1-warp"] <= most["flip1"] {
+		t.Errorf("quad-wide flips change no more elements than one-lane flips: %v", most)
+	}
+}

@@ -253,14 +253,14 @@ func (q *quad) probeAll(c *Code, pc int, mask uint8, f func(Probe, *Step)) {
 	}
 	for i := 0; i < 4; i++ {
 		if mask>>i&1 != 0 {
-			f(q.probe, q.probeStep(c, pc, i))
+			f(q.probe, q.probeStep(c, pc, i, mask))
 		}
 	}
 }
 
 // probeStep is the probe's view of lane i at op pc of code c.
-func (q *quad) probeStep(c *Code, pc, i int) *Step {
-	return &Step{Code: c, Op: pc, Instance: q.who[i], Lane: i, T: q.lanes[i]}
+func (q *quad) probeStep(c *Code, pc, i int, mask uint8) *Step {
+	return &Step{Code: c, Op: pc, Instance: q.who[i], Lane: i, Quad: mask, T: q.lanes[i]}
 }
 
 // laneStatus is what step reports for one lane.
@@ -294,7 +294,7 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 					return err
 				}
 				if q.probe != nil {
-					q.probe.Before(q.probeStep(c, pc, i))
+					q.probe.Before(q.probeStep(c, pc, i, mask))
 				}
 				targets[i] = next
 				if t.predOK(o) {
@@ -332,7 +332,7 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 					q.tr[i].jump(c, o, q.lanes[i], targets[i] != next)
 				}
 				if mask>>i&1 != 0 && q.probe != nil {
-					q.probe.After(q.probeStep(c, pc, i))
+					q.probe.After(q.probeStep(c, pc, i, mask))
 				}
 			}
 			// run the lanes going elsewhere than the first lane as their own groups
@@ -377,6 +377,7 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 				continue
 			}
 		}
+		running := mask // as the op starts (lanes leave mask as they end)
 		for i := 0; i < 4; i++ {
 			if mask>>i&1 == 0 {
 				continue
@@ -385,7 +386,7 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 				return err
 			}
 			if q.probe != nil {
-				q.probe.Before(q.probeStep(c, pc, i))
+				q.probe.Before(q.probeStep(c, pc, i, running))
 			}
 			st, err := q.lanes[i].step(c, o, q.tr[i])
 			if err != nil {
@@ -393,7 +394,7 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 				return err
 			}
 			if q.probe != nil {
-				q.probe.After(q.probeStep(c, pc, i))
+				q.probe.After(q.probeStep(c, pc, i, running))
 			}
 			if st == laneDone {
 				mask &^= 1 << i

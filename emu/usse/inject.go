@@ -27,6 +27,7 @@ type Step struct {
 	Op       int // the op's index in Code (an iteration of a repeated instruction)
 	Instance int // the vertex or fragment; -1: the secondary program
 	Lane     int // its lane in the quad
+	Quad     uint8 // the quad's lanes running the op (as it starts)
 	T        *Instance
 }
 
