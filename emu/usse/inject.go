@@ -24,9 +24,9 @@ type Probe interface {
 // Step is one op of one instance, as a Probe sees it.
 type Step struct {
 	Code     *Code
-	Op       int // the op's index in Code (an iteration of a repeated instruction)
-	Instance int // the vertex or fragment; -1: the secondary program
-	Lane     int // its lane in the quad
+	Op       int   // the op's index in Code (an iteration of a repeated instruction)
+	Instance int   // the vertex or fragment; -1: the secondary program
+	Lane     int   // its lane in the quad
 	Quad     uint8 // the quad's lanes running the op (as it starts)
 	T        *Instance
 }
