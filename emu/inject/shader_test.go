@@ -12,7 +12,7 @@ import (
 
 // shaderLaunches are the shader (sgx543) launch files of the examples.
 var shaderLaunches = []string{"../../../examples/usse/sum_v.json", "../../../examples/usse/tint_f.json",
-	"../../../examples/usse/scale_v.json"}
+	"../../../examples/usse/scale_v.json", "../../../examples/usse/sky_f.json", "../../../examples/usse/sky_f_fill.json"}
 
 // writesProbe checks that every word an op changes is one its facts
 // (usse.Step.Writes) name.
