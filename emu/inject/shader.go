@@ -476,7 +476,7 @@ func (p *shaderProbe) follow(s *usse.Step) {
 	if p.read || p.overwrote {
 		return
 	}
-	if p.followed && (slices.Contains(p.insts, s.Instance) || slices.Contains(p.insts, -1)) {
+	if p.followed && (slices.Contains(p.insts, s.Instance) || slices.Contains(p.insts, -1) || s.ReadsQuad() && p.inQuad(s)) {
 		if p.word == s.Pred() || s.Runs() && slices.Contains(s.Reads(p.buf[:0]), p.word) {
 			p.read = true
 		}
@@ -486,6 +486,12 @@ func (p *shaderProbe) follow(s *usse.Step) {
 			p.read, p.overwrote = !store, store
 		}
 	}
+}
+
+// inQuad reports whether an instance holding the corrupted word is in
+// step s's quad (a derivative there reads its words).
+func (p *shaderProbe) inQuad(s *usse.Step) bool {
+	return s.Instance >= 0 && slices.ContainsFunc(p.insts, func(i int) bool { return i >= 0 && i/4 == s.Instance/4 })
 }
 
 // spread applies a quad-wide fault's change to the corrupted word of

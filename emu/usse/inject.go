@@ -317,3 +317,10 @@ func (p *Program) OutputWords(l *Launch) ([]int, error) {
 	}
 	return out, nil
 }
+
+// ReadsQuad reports whether the op reads the words of other lanes of its
+// quad (derivatives: the same source words, of the neighbour).
+func (s *Step) ReadsQuad() bool {
+	o := s.op()
+	return (o.kind == kVop || o.kind == kTestMask || o.kind == kTest) && (o.aux == vDsx || o.aux == vDsy)
+}
