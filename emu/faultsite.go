@@ -137,6 +137,10 @@ type Site struct {
 	// Offset is added.
 	Value, Addr []Reg
 	Offset      int64
+	// Addr2 and Offset2: a second address the instruction accesses
+	// (sm_2x LD_LDU's uniform load), for the lsu stuck-at.
+	Addr2   []Reg
+	Offset2 int64
 	// Target is the program index a branch or call goes to (HasTarget).
 	Target    uint32
 	HasTarget bool

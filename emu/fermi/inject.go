@@ -201,6 +201,7 @@ func site(o *op) emu.Site {
 	case kLdLdu:
 		full(&o.d, words(o.size))
 		full(&o.d2, words(o.size2))
+		st.Addr2, st.Offset2 = regsOfOpnd(nil, &o.s[1], sw[1]), o.s[1].imm
 	case kSt, kSts, kStl, kStul, kRed:
 	default:
 		full(&o.d, dw)

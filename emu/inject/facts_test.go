@@ -248,3 +248,68 @@ func spmv20(t *testing.T) string {
 	}, map[string][]byte{"rowptr.bin": i32Bytes(rowptr), "col.bin": i32Bytes(col), "val.bin": f32(val), "x.bin": f32(x),
 		"scale.bin": f32([]float32{1.5})})
 }
+
+// addrProbe compares, at every memory instruction, the addresses the
+// facts' address registers give (Site.Addr, Addr2: what the lsu stuck-at
+// forces) with those Accesses tells.
+type addrProbe struct {
+	t      *testing.T
+	lr     *launchRun
+	second int // instructions with a second address seen
+	acc    []emu.Access
+}
+
+func (p *addrProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 {
+	site := &p.lr.sites[pc]
+	if len(site.Addr2) == 0 || mask&1 == 0 {
+		return mask
+	}
+	p.second++
+	acc, ok := p.lr.insp.Accesses(b, w, pc, 0, p.acc[:0])
+	if !ok || len(acc) != 2 {
+		p.t.Fatalf("pc %d: %d accesses (%v)", pc, len(acc), ok)
+	}
+	for k := range 2 {
+		regs, off := siteAddr(site, k)
+		if a := laneAddress(p.lr.insp, w, regs, off, 0); a != acc[k].Addr {
+			p.t.Errorf("pc %d address %d: the facts give %#x, the access is at %#x", pc, k, a, acc[k].Addr)
+		}
+	}
+	return mask
+}
+
+func (p *addrProbe) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {}
+
+// LD_LDU's two addresses are in its facts (Addr, Addr2), as its accesses
+// have them, so the lsu stuck-at forces a bit of both.
+func TestLDUAddresses(t *testing.T) {
+	c := &Campaign{Launch: spmv20(t), Seed: 1, Experiments: []Experiment{{Model: ModelStuckUnit, Unit: "lsu", Injections: 40}}}
+	ld, g := campaign(t, c)
+	m := newMachine(ld)
+	m.use(g)
+	lr, err := m.reset()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &addrProbe{t: t, lr: lr}
+	r := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
+	if err := r.Start(0); err != nil {
+		t.Fatal(err)
+	}
+	r.B.Probe = p
+	if _, err := r.Run(emu.ToEnd); err != nil {
+		t.Fatal(err)
+	}
+	if p.second == 0 {
+		t.Fatal("no instruction with a second address")
+	}
+	// checkpointed and whole runs agree
+	cp, full := run(t, ld, g, Options{}), run(t, ld, g, Options{Full: true})
+	for i := range cp {
+		a, b := cp[i], full[i]
+		a.Insts, b.Insts, a.Early, b.Early = 0, 0, false, false
+		if !bytes.Equal(a.line(), b.line()) {
+			t.Errorf("checkpointed and whole runs differ:\n%s%s", a.line(), b.line())
+		}
+	}
+}

@@ -106,8 +106,15 @@ func (p *locateProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 
 			if mask>>f.lane&1 == 0 {
 				return false
 			}
-			eff := laneAddress(p.lr.insp, w, site, f.lane)
-			return stuckAddr(eff, f) != eff
+			for k := range 2 {
+				if regs, off := siteAddr(site, k); len(regs) > 0 {
+					eff := laneAddress(p.lr.insp, w, regs, off, f.lane)
+					if stuckAddr(eff, f) != eff {
+						return true
+					}
+				}
+			}
+			return false
 		}, b, w, pc)
 	}
 	return mask
@@ -155,12 +162,20 @@ func stuckAddr(a uint64, f *permFault) uint64 { return a&^(1<<f.bit) | uint64(f.
 
 // laneAddress is the effective address of a memory instruction in lane l
 // (its address registers plus its offset).
-func laneAddress(insp emu.Inspector, w *emu.Warp, site *emu.Site, l int) uint64 {
+func laneAddress(insp emu.Inspector, w *emu.Warp, regs []emu.Reg, off int64, l int) uint64 {
 	var a uint64
-	for i, r := range site.Addr {
+	for i, r := range regs {
 		a |= uint64(insp.Reg(w, r, l)) << (32 * i)
 	}
-	return a + uint64(site.Offset)
+	return a + uint64(off)
+}
+
+// siteAddr is address k of a memory instruction (0: Addr, 1: Addr2).
+func siteAddr(site *emu.Site, k int) ([]emu.Reg, int64) {
+	if k == 0 {
+		return site.Addr, site.Offset
+	}
+	return site.Addr2, site.Offset2
 }
 
 // memRange is corrupted memory being followed: bytes [lo, lo+n) of a
@@ -683,17 +698,30 @@ func (p *faultProbe) stuckAddress(w *emu.Warp, mask uint32, site *emu.Site) {
 		return
 	}
 	insp, l := p.lr.insp, f.lane
-	eff := laneAddress(insp, w, site, l)
-	forced := stuckAddr(eff, f)
-	if forced == eff {
+	// both addresses (LD_LDU) are computed before either register changes
+	var set [2]uint64
+	var acts [2]bool
+	for k := range 2 {
+		if regs, off := siteAddr(site, k); len(regs) > 0 {
+			eff := laneAddress(insp, w, regs, off, l)
+			forced := stuckAddr(eff, f)
+			set[k], acts[k] = forced-uint64(off), forced != eff
+		}
+	}
+	if !acts[0] && !acts[1] {
 		return
 	}
 	p.activated()
-	na := forced - uint64(site.Offset)
-	for i, r := range site.Addr {
-		nv := uint32(na >> (32 * i))
-		p.restore = append(p.restore, regDelta{w, r, l, insp.Reg(w, r, l), nv})
-		insp.SetReg(w, r, l, nv)
+	for k := range 2 {
+		if !acts[k] {
+			continue
+		}
+		regs, _ := siteAddr(site, k)
+		for i, r := range regs {
+			nv := uint32(set[k] >> (32 * i))
+			p.restore = append(p.restore, regDelta{w, r, l, insp.Reg(w, r, l), nv})
+			insp.SetReg(w, r, l, nv)
+		}
 	}
 }
 
