@@ -76,12 +76,7 @@ func TestFactsWrites(t *testing.T) {
 	for _, path := range launches(t) {
 		c := &Campaign{Launch: path, Seed: 1, Experiments: []Experiment{{Model: ModelRF, Injections: 1}}}
 		ld, g := campaign(t, c)
-		m := newMachine(ld)
-		m.use(g)
-		lr, err := m.reset()
-		if err != nil {
-			t.Fatal(err)
-		}
+		lr := firstLaunch(t, ld, g)
 		var regs []emu.Reg
 		for n := range g.Alloc + 4 {
 			regs = append(regs, emu.Reg{File: emu.RegGPR, N: uint16(n)})
@@ -159,12 +154,7 @@ func TestTextureAccesses(t *testing.T) {
 				}
 			}
 		}
-		m := newMachine(ld)
-		m.use(g)
-		lr, err := m.reset()
-		if err != nil {
-			t.Fatal(err)
-		}
+		lr := firstLaunch(t, ld, g)
 		var images []span
 		if il, ok := lr.prep.Exec.(emu.ImageLister); ok {
 			for _, im := range il.Images() {
@@ -285,12 +275,7 @@ func (p *addrProbe) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {}
 func TestLDUAddresses(t *testing.T) {
 	c := &Campaign{Launch: spmv20(t), Seed: 1, Experiments: []Experiment{{Model: ModelStuckUnit, Unit: "lsu", Injections: 40}}}
 	ld, g := campaign(t, c)
-	m := newMachine(ld)
-	m.use(g)
-	lr, err := m.reset()
-	if err != nil {
-		t.Fatal(err)
-	}
+	lr := firstLaunch(t, ld, g)
 	p := &addrProbe{t: t, lr: lr}
 	r := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
 	if err := r.Start(0); err != nil {
@@ -312,4 +297,16 @@ func TestLDUAddresses(t *testing.T) {
 			t.Errorf("checkpointed and whole runs differ:\n%s%s", a.line(), b.line())
 		}
 	}
+}
+
+// firstLaunch is the run's first launch, placed on a machine of its own.
+func firstLaunch(t *testing.T, ld *Loaded, g *Golden) *launchRun {
+	t.Helper()
+	m := newMachine(ld)
+	m.use(g)
+	lr, err := m.reset()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lr
 }
