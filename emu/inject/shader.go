@@ -96,8 +96,7 @@ func loadShader(c *Campaign, path, lp string, data []byte) (*Loaded, error) {
 // shaderKernel is one of a shader's two programs as a campaign sees it.
 type shaderKernel struct {
 	*kernelInfo
-	code *usse.Code
-	lp   *LaunchProfile
+	lp *LaunchProfile
 }
 
 // shaderSel is an experiment's population on shader steps.
@@ -128,14 +127,9 @@ func (sel *shaderSel) counts(s *usse.Step, kernel string, t int64, buf []int) bo
 	case ModelCFPred:
 		return s.Class().Branch && s.Pred() >= 0
 	case ModelRF:
-		return s.Runs() && (e.Group == "" || shaderGroup(s, e.Group, buf))
+		return s.Runs() && (e.Group == "" || len(shaderTargets(s, e.Group, buf)) > 0)
 	}
 	return s.Runs() && len(shaderTargets(s, e.Group, buf)) > 0
-}
-
-// shaderGroup reports whether step s is of group g.
-func shaderGroup(s *usse.Step, g string, buf []int) bool {
-	return len(shaderTargets(s, g, buf)) > 0
 }
 
 // shaderTargets are the words a destination model can corrupt at step s
@@ -218,7 +212,7 @@ func (p *shaderProfile) kernel(c *usse.Code) *shaderKernel {
 	}
 	ki.alloc = -1 // set when the run is over
 	p.g.kernels = append(p.g.kernels, goldenKernel{kernelInfo: ki})
-	k := &shaderKernel{kernelInfo: ki, code: c}
+	k := &shaderKernel{kernelInfo: ki}
 	p.g.Launches = append(p.g.Launches, LaunchProfile{Kernel: c.Name, Arch: usse.Arch, Start: p.t,
 		PCWarp: make([]int64, n), PCThread: make([]int64, n), ki: ki})
 	k.lp = &p.g.Launches[len(p.g.Launches)-1]
