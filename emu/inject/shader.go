@@ -616,12 +616,43 @@ func (p *shaderProbe) flipByte(mem *emu.Memory, a uint64, bits int) {
 // op; stuck-unit forces the bit in every word its unit writes in its
 // lane.
 func (p *shaderProbe) permBefore(s *usse.Step) {
-	if p.inj.e.Model == ModelStuckReg && s.Lane == p.pf.lane {
+	if s.Lane != p.pf.lane {
+		return
+	}
+	if p.inj.e.Model == ModelStuckReg {
 		p.force(s, p.pword)
+		return
+	}
+	if p.pf.unit != emu.UnitLSU || !s.Runs() {
+		return
+	}
+	// the lsu stuck-at forces a bit of the address lda or sta accesses:
+	// its address source 0 changes for the op
+	addr, _, _, ok := s.MemRange()
+	w := s.AddressWord()
+	if !ok || w < 0 {
+		return
+	}
+	forced := uint32(stuckAddr(addr, &p.pf))
+	if forced == uint32(addr) {
+		return
+	}
+	old := s.T.Word(w)
+	set := old + forced - uint32(addr)
+	s.T.SetWord(w, set)
+	p.acts++
+	p.restore[s.Lane] = func() {
+		if !slices.Contains(s.Writes(p.buf[:0]), w) { // not loaded anew
+			s.T.SetWord(w, s.T.Word(w)-set+old)
+		}
 	}
 }
 
 func (p *shaderProbe) permAfter(s *usse.Step) {
+	if f := p.restore[s.Lane]; f != nil {
+		f()
+		p.restore[s.Lane] = nil
+	}
 	if s.Lane != p.pf.lane || !s.Runs() {
 		return
 	}
@@ -629,8 +660,8 @@ func (p *shaderProbe) permAfter(s *usse.Step) {
 	case ModelStuckReg:
 		p.force(s, p.pword)
 	case ModelStuckUnit:
-		if s.Class().Unit != p.pf.unit {
-			return
+		if s.Class().Unit != p.pf.unit || p.pf.unit == emu.UnitLSU {
+			return // lsu: the address (permBefore)
 		}
 		for _, w := range s.Writes(p.buf[:0]) {
 			if w < usse.PredWord(0) {

@@ -182,3 +182,18 @@ func TestShaderQuadWide(t *testing.T) {
 		t.Errorf("quad-wide flips change no more elements than one-lane flips: %v", most)
 	}
 }
+
+// The lsu stuck-at forces a bit of the address lda reads, in its lane's
+// instances only: a high bit set is an out-of-bounds read there.
+func TestShaderStuckAddress(t *testing.T) {
+	lane, bit, value := 1, 20, 1
+	c := &Campaign{Launch: shaderLaunches[0], Seed: 2, Experiments: []Experiment{{Model: ModelStuckUnit, Unit: "lsu",
+		Lane: &lane, Bit: &bit, Value: &value, Injections: 3}}}
+	ld, g := campaign(t, c)
+	for _, r := range run(t, ld, g, Options{Workers: 1}) {
+		if r.Outcome != DUE || !strings.HasPrefix(r.Detail, "out-of-bounds global read") || !strings.Contains(r.Detail, "vertex 1,") ||
+			r.Activations == 0 {
+			t.Errorf("want an out-of-bounds read of vertex 1: %s", r.line())
+		}
+	}
+}

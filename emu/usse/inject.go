@@ -270,6 +270,15 @@ func (s *Step) StoreValue() int {
 // a store, or a constant).
 func (s *Step) StoreAddress() int {
 	if o := s.op(); o.kind == kStore {
+		return s.AddressWord()
+	}
+	return -1
+}
+
+// AddressWord is the register word of lda's or sta's address source 0
+// (-1: another op, or a constant).
+func (s *Step) AddressWord() int {
+	if o := s.op(); o.kind == kLoad || o.kind == kStore {
 		return s.T.srcWord(&o.src[0][0])
 	}
 	return -1
