@@ -163,8 +163,12 @@ func injectRun(cio *cmdIO, path string, o injectOptions) int {
 	}
 	took := time.Since(start)
 	var sum bytes.Buffer
-	fmt.Fprintf(&sum, "Campaign %s (%s), seed %d: golden run %d warp-instructions (%s), hang budget %g x; shard %d/%d, %d injections.\n\n",
-		filepath.Base(path), ld.Hash, ld.Seed, g.Total, golden.Round(time.Millisecond), ld.HangFactor, shard, shards, len(recs))
+	unit := "warp-instructions"
+	if len(g.Launches) > 0 && g.Launches[0].Arch == "sgx543" {
+		unit = "instance-instructions" // a shader's ops, one instance at a time
+	}
+	fmt.Fprintf(&sum, "Campaign %s (%s), seed %d: golden run %d %s (%s), hang budget %g x; shard %d/%d, %d injections.\n\n",
+		filepath.Base(path), ld.Hash, ld.Seed, g.Total, unit, golden.Round(time.Millisecond), ld.HangFactor, shard, shards, len(recs))
 	inject.WriteSummary(&sum, recs)
 	sumName := "summary.md"
 	if shards > 1 {
