@@ -228,14 +228,14 @@ func TestInjectShader(t *testing.T) {
 	launch, _ := filepath.Abs("../../examples/usse/sum_v.json")
 	path := filepath.Join(dir, "sum_v.campaign.json")
 	text := fmt.Sprintf(`{"launch": %q, "seed": 9, "injections": 20, "experiments": [{"model": "flip1", "kernel": "primary"},
-		{"model": "rf", "pc": ["0x8"]}, {"model": "stuck-reg"}, {"model": "cf-target"}]}`, launch)
+		{"model": "rf", "pc": ["0x8"]}, {"model": "stuck-reg"}, {"model": "mem-shared"}]}`, launch)
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runCLI(t, "", "inject", "-progress", "0", path); code != 1 || !strings.Contains(stderr, "cf-target is not for shaders") {
+	if code, _, stderr := runCLI(t, "", "inject", "-progress", "0", path); code != 1 || !strings.Contains(stderr, "mem-shared is not for shaders") {
 		t.Fatalf("a model shaders do not take: %d %s", code, stderr)
 	}
-	text = strings.Replace(text, `, {"model": "cf-target"}`, "", 1)
+	text = strings.Replace(text, `, {"model": "mem-shared"}`, "", 1)
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

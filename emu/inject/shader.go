@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	mbits "math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,7 +26,12 @@ import (
 
 // shaderModels are the models a shader campaign takes.
 var shaderModels = map[string]bool{ModelFlip1: true, ModelFlip2: true, ModelRandom: true, ModelZero: true, ModelRF: true,
-	ModelMemGlobal: true, ModelCFPred: true, ModelStuckUnit: true, ModelStuckReg: true}
+	ModelMemGlobal: true, ModelCFPred: true, ModelCFTarget: true, ModelStuckUnit: true, ModelStuckReg: true}
+
+// quadUnits: the experiment draws quad-ops (the ops a quad's lanes run
+// together), counted at their first lane that is a unit: quad-wide
+// faults, and branch targets (one per quad).
+func quadUnits(e *Experiment) bool { return e.Warp || e.Model == ModelCFTarget }
 
 // loadShader finishes a campaign on a shader launch file (text data at lp).
 func loadShader(c *Campaign, path, lp string, data []byte) (*Loaded, error) {
@@ -36,7 +42,7 @@ func loadShader(c *Campaign, path, lp string, data []byte) (*Loaded, error) {
 	for _, e := range c.Experiments {
 		switch {
 		case !shaderModels[e.Model]:
-			return nil, fmt.Errorf("%s: %s: model %s is not for shaders (sgx543: flip1, flip2, random, zero, rf, mem-global, cf-pred, stuck-unit, stuck-reg)", path, e.Name, e.Model)
+			return nil, fmt.Errorf("%s: %s: model %s is not for shaders (sgx543: flip1, flip2, random, zero, rf, mem-global, cf-pred, cf-target, stuck-unit, stuck-reg)", path, e.Name, e.Model)
 		case e.Lane != nil && *e.Lane > 3:
 			return nil, fmt.Errorf("%s: %s: a shader's lanes are 0..3 (the instances of a quad)", path, e.Name)
 		}
@@ -126,6 +132,8 @@ func (sel *shaderSel) counts(s *usse.Step, kernel string, t int64, buf []int) bo
 		return s.T.Memory() != nil
 	case ModelCFPred:
 		return s.Class().Branch && s.Pred() >= 0
+	case ModelCFTarget:
+		return s.Jump() && s.Runs() // a lane takes it
 	case ModelRF:
 		return s.Runs() && (e.Group == "" || len(shaderTargets(s, e.Group, buf)) > 0)
 	}
@@ -264,7 +272,7 @@ func (p *shaderProfile) Before(s *usse.Step) {
 	serial := p.qops.at(s)
 	for i, sel := range p.sels {
 		if sel.counts(s, s.Code.Name, p.t, p.buf) {
-			if sel.e.Warp {
+			if quadUnits(sel.e) {
 				if p.seen[i] == serial {
 					continue // a quad-op counts once, at its first lane
 				}
@@ -381,7 +389,8 @@ type shaderProbe struct {
 	pf        permFault
 	pword     int // stuck-reg's word
 	acts      int64
-	unchanged bool // the fault changed no value
+	unchanged bool   // the fault changed no value
+	badTarget string // cf-target: the branch went to an address that is no instruction
 	// quad-wide faults: the quad-op of the injection, its first lane,
 	// and the change every other lane running the op gets
 	qops   quadOps
@@ -421,7 +430,7 @@ func (p *shaderProbe) Before(s *usse.Step) {
 	if p.done || !p.sel.counts(s, s.Code.Name, p.t, p.buf) {
 		return
 	}
-	if e.Warp {
+	if quadUnits(e) {
 		if p.seen == serial {
 			return // the quad-op is counted at its first lane
 		}
@@ -447,6 +456,25 @@ func (p *shaderProbe) Before(s *usse.Step) {
 		s.T.SetWord(w, old^1)
 		p.restore[s.Lane] = func() { s.T.SetWord(w, old) }
 		p.read = true // the branch reads it
+	case ModelCFTarget:
+		// a bit of the target address flipped, as the engine's (bits 2 up
+		// to the code's size: bits 2 and 1 give an address that is not an
+		// instruction)
+		addr := s.Code.Addr(s.BranchTarget())
+		span := mbits.Len64(s.Code.Addr(len(s.Code.Insts))) + 1
+		b := 2 + p.inj.rng.IntN(max(1, span-2))
+		if e.Bit != nil {
+			b = *e.Bit
+		}
+		na := addr ^ 1<<b
+		rec.Target, rec.Bit, rec.Old, rec.New = "target", b, fmt.Sprintf("%#x", addr), fmt.Sprintf("%#x", na)
+		inst := int(na / 8)
+		if na%8 != 0 || inst >= len(s.Code.Insts) {
+			inst = -1
+			p.badTarget = fmt.Sprintf("branch to %#x, not an instruction (target %#x with bit %d flipped)", na, addr, b)
+		}
+		p.restore[s.Lane] = s.Redirect(inst)
+		p.read = true
 	case ModelRF:
 		w := p.m.g.shaderRegs[p.inj.rng.IntN(len(p.m.g.shaderRegs))]
 		p.corruptWord(s, w, 32, e.Bits)
@@ -514,7 +542,7 @@ func (p *shaderProbe) where(s *usse.Step) {
 	if s.Instance >= 0 {
 		rec.Launch, rec.Block = 1, s.Instance/4
 	}
-	if p.inj.e.Warp {
+	if quadUnits(p.inj.e) {
 		rec.Lane = -1
 	}
 	rec.Step, rec.Time, rec.PC = p.t, p.t, fmt.Sprintf("%#04x", addr)
@@ -718,7 +746,7 @@ func (m *machine) runShader(inj *injection) *shaderProbe {
 	case errors.Is(err, usse.ErrStepLimit):
 		rec.Outcome, rec.Detail = Hang, fmt.Sprintf("instruction budget: %d instructions in one instance, %g x the golden run's longest", budget, m.ld.HangFactor)
 	case err != nil:
-		rec.Outcome, rec.Detail = DUE, shaderFault(err)
+		rec.Outcome, rec.Detail = DUE, shaderFault(err, p.badTarget)
 	default:
 		o.Result.Buffers = o.Setup.Buffers
 		if sdc := compare(m.g.Outputs, o.Result); sdc != nil {
@@ -825,7 +853,7 @@ func shaderOp(text string) string {
 // shaderFault names a shader run's fault as classify names the engine's:
 // the cause first (an out-of-bounds access as memFaultName says), then
 // where.
-func shaderFault(err error) string {
+func shaderFault(err error, badTarget string) string {
 	cause, where := err, ""
 	var f *usse.Fault
 	if errors.As(err, &f) {
@@ -835,9 +863,15 @@ func shaderFault(err error) string {
 			who = fmt.Sprintf("%s %d, %s", f.Kind, f.Index, who)
 		}
 		where = fmt.Sprintf(" (%s, pc %#04x %s)", who, f.PC, f.Inst)
+		if f.Inst == "" {
+			where = fmt.Sprintf(" (%s, pc %#04x)", who, f.PC)
+		}
 	}
 	var mf *emu.MemFault
-	if errors.As(cause, &mf) {
+	switch {
+	case badTarget != "" && where != "":
+		return badTarget // control left the program there (the record's pc is the branch)
+	case errors.As(cause, &mf):
 		return memFaultName(mf) + where
 	}
 	return strings.TrimSpace(cause.Error()) + where

@@ -104,7 +104,7 @@ func TestShaderCampaign(t *testing.T) {
 		{Model: ModelFlip1}, {Model: ModelFlip2, Group: "fp32"}, {Model: ModelRandom, Group: "ld"}, {Model: ModelZero, Group: "pr"},
 		{Model: ModelRF, Bits: 2}, {Model: ModelMemGlobal}, {Model: ModelCFPred},
 		{Model: ModelStuckUnit, Unit: "fp32"}, {Model: ModelStuckReg},
-		{Model: ModelFlip1, Warp: true}, {Model: ModelRF, Warp: true}, {Model: ModelCFPred, Warp: true},
+		{Model: ModelFlip1, Warp: true}, {Model: ModelRF, Warp: true}, {Model: ModelCFPred, Warp: true}, {Model: ModelCFTarget},
 		{Model: ModelRF, Name: "rf-lda-addr", PC: []string{"0x8"}, Bit: ptr(20), Injections: 200}}}
 	ld, g := campaign(t, c)
 	one := run(t, ld, g, Options{Workers: 1})
@@ -141,6 +141,17 @@ func TestShaderCampaign(t *testing.T) {
 		}
 	}
 	t.Logf("%v", outcomes)
+	// sum_v's loop branch redirected once: to an address that is no
+	// instruction (a DUE naming it), or into code that redoes part of the
+	// sum (the loop runs on to the same total: Masked)
+	if ct := outcomes["cf-target"]; ct[DUE] == 0 || ct[Masked] == 0 {
+		t.Errorf("cf-target: want branches to no instruction (DUE) and to other instructions: %v", ct)
+	}
+	for _, r := range one {
+		if r.Exp == "cf-target" && r.Outcome == DUE && !strings.HasPrefix(r.Detail, "branch to 0x") {
+			t.Errorf("cf-target DUE not named: %s", r.line())
+		}
+	}
 	if oob == 0 {
 		t.Errorf("no out-of-bounds DUE from lda's address register")
 	}

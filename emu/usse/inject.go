@@ -333,3 +333,30 @@ func (s *Step) ReadsQuad() bool {
 	o := s.op()
 	return (o.kind == kVop || o.kind == kTestMask || o.kind == kTest) && (o.aux == vDsx || o.aux == vDsy)
 }
+
+// Jump reports whether the op is a br or ba (a branch whose target is in
+// the code; lapc's is the link register).
+func (s *Step) Jump() bool { return s.op().kind == kBranch }
+
+// BranchTarget is the instruction a br or ba goes to when taken (-1: none).
+func (s *Step) BranchTarget() int {
+	if o := s.op(); o.kind == kBranch && int(o.aux) < len(s.Code.ops) {
+		return int(s.Code.ops[o.aux].inst)
+	}
+	return -1
+}
+
+// Redirect makes the step's branch go to instruction inst when taken, for
+// every lane of its quad that takes it after this call, until undo is
+// called; an inst outside the code makes control leave the program (a
+// fault).
+func (s *Step) Redirect(inst int) (undo func()) {
+	o := s.op()
+	old := o.aux
+	op := s.Code.opOf(inst)
+	if op < 0 || inst >= len(s.Code.Insts) {
+		op = len(s.Code.ops)
+	}
+	o.aux = uint32(op)
+	return func() { o.aux = old }
+}
