@@ -77,12 +77,14 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		}
 		if cubinasm.IsCuobjdumpListing(src) && (*asCubin || *archName == "") {
 			// an sm_1x/sm_2x cubin's listing: its functions' code
-			b, err := cubinasm.AssembleCuobjdump(displayName(files[0]), src)
+			b, defaulted, err := cubinasm.RebuildCuobjdump(displayName(files[0]), src)
 			if err != nil {
 				reportAsmError(stderr, err)
 				return 1
 			}
-			fmt.Fprintf(stderr, "gpuisa as: note: %s\n", cubinasm.Defaulted)
+			if len(defaulted) > 0 {
+				fmt.Fprintf(stderr, "gpuisa as: note: %s: %s\n", strings.Join(defaulted, ", "), cubinasm.Defaulted)
+			}
 			return writeOutput(cio, *out, b)
 		}
 		if *archName == "" {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/isa/all"
 	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
@@ -66,6 +67,33 @@ func FuzzPatch(f *testing.F) {
 		}
 		if _, err := cubin.Parse(out); err != nil {
 			t.Fatalf("patched cubin does not parse: %v", err)
+		}
+	})
+}
+
+// FuzzCuobjdump: any text either rebuilds a cubin that parses from a
+// cuobjdump-style listing with .cubin facts, or fails with an error.
+func FuzzCuobjdump(f *testing.F) {
+	for _, p := range []string{"../../examples/tesla/vecadd.cubin", "../../isa/all/testdata/copy.sm_20.cubin"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		cf, err := cubin.Parse(b)
+		if err != nil {
+			f.Fatal(err)
+		}
+		l, _ := all.ListCubinFacts(nil, cf, maxwell.ListOptions{})
+		f.Add(l)
+	}
+	f.Add([]byte("\tcode for sm_20\n\t\tFunction : k\n\t.cubin const bank=1 size=0x10000\n\t.cubin const bank=1 at=0xfff0 data=00ff\n\tEXIT;\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out, _, err := RebuildCuobjdump("fuzz.s", src)
+		if err != nil {
+			return
+		}
+		if _, err := cubin.Parse(out); err != nil {
+			t.Fatalf("rebuilt a cubin that does not parse: %v", err)
 		}
 	})
 }
