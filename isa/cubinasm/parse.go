@@ -54,6 +54,9 @@ type Section struct {
 	code     []maxwell.CodeLine
 	isCode   bool
 	asm      maxwell.Code
+	// code: the branch targets (endLabels), once worked out
+	targets    []uint64
+	targetsSet bool
 }
 
 // Code reports whether the section holds machine code (.text.<name>).
@@ -150,7 +153,9 @@ func (p *parser) line(raw string, n int) {
 	if i == len(raw) {
 		return
 	}
-	if p.cur != nil && p.cur.isCode && raw[i] != '.' && raw[i] != '/' {
+	if p.cur != nil && p.cur.isCode && raw[i] != '.' && (raw[i] != '/' || i+1 < len(raw) && raw[i+1] == '*') {
+		// (instruction lines of listings start with their address column
+		// /*0008*/, control words with /* 0x...; // starts a comment)
 		p.codeLine(raw, n, i)
 		return
 	}

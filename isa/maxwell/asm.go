@@ -139,7 +139,12 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			return
 		case stmtCtrl:
 			if pairHex {
-				pairHex = false // the second instruction's own encoding: the text says it all
+				// the second instruction's own encoding: the text says it
+				// all, the word is its listed one
+				pairHex = false
+				if k := len(stmts) - 1; k >= 0 && stmts[k].kind == stmtInst && stmts[k].flags&flagHex == 0 {
+					stmts[k].value, stmts[k].flags = st.value, stmts[k].flags|flagHex
+				}
 				return
 			}
 			if n%3 != 0 {
@@ -202,6 +207,13 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 					r.Col += int(st.col) - 1
 					refList = append(refList, r)
 				}
+			}
+			if st.flags&(flagHex|flagCtrl) == flagHex && ctrlGiven[b] &&
+				sc.listedWordFits(text, st.value, CtrlField(binary.LittleEndian.Uint64(out[b*BundleSize:]), slot), pc, sm) {
+				// the listing's own word prints as the text: it is an
+				// encoding of it (the one the listing came from)
+				binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*slot:], st.value)
+				continue
 			}
 			w, c, err := sc.encode(text, pc, sm, resolve)
 			if err != nil {
@@ -277,6 +289,7 @@ const (
 	flagOpensPair  = 1 << iota // "{ A ;": A is dual-issued with the next one
 	flagClosesPair             // "B }": B's encoding follows on a bare hex line
 	flagCtrl                   // the line gives the control fields in text
+	flagHex                    // value holds the line's hex column: its word as listed
 )
 
 const (
@@ -373,7 +386,10 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	case s[0] == '.':
 		return // directives (.headerflags, .section, ...) carry no code
 	}
-	return asmStmt{kind: stmtInst, text: s, col: col, flags: flags, ctrl: ctrl}, label, hasLabel, ""
+	if hasHex {
+		flags |= flagHex
+	}
+	return asmStmt{kind: stmtInst, text: s, col: col, flags: flags, ctrl: ctrl, value: hexcol}, label, hasLabel, ""
 }
 
 // offsetIn is where s, a substring of line, starts in it.

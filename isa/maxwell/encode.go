@@ -89,6 +89,23 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 	return w, c, err
 }
 
+// listedWordFits reports whether w, the word a listing line gives in its
+// hex column, under the bundle's control field ctrl is an encoding of the
+// line's text: it decodes for sm and prints as the text (blanks aside), the
+// test the matcher's candidates pass. An edited text no longer fits its old
+// word and is encoded from the text.
+func (sc *encScratch) listedWordFits(text string, w uint64, ctrl Ctrl, pc uint64, sm int) bool {
+	inst, err := Decode(w, ctrl, sm, pc)
+	if err != nil {
+		return false
+	}
+	norm := squeezeInto(sc.norm[:0], text)
+	if len(norm) == 0 || norm[len(norm)-1] != ';' {
+		norm = append(norm, ';')
+	}
+	return equalSqueezed(AppendText(sc.print[:0], inst, pc), norm)
+}
+
 // encodeIn is EncodeText in the given space: normBuf and bodyBuf for the
 // squeezed text (with and without guard and .reuse), pb for printing.
 func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
