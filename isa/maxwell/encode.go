@@ -44,6 +44,8 @@ type encScratch struct {
 	// means the same word wherever it stands unless it names an address
 	cache []encCached // a power of two long
 	seed  maphash.Seed
+	// stmts: assembleLines's statements, reused section after section
+	stmts []asmStmt
 }
 
 // newEncScratch makes a scratch space for assembling about n lines.
