@@ -14,8 +14,20 @@ import (
 func seedListings(f *testing.F) [][]byte {
 	paths, _ := filepath.Glob("../../binfmt/cubin/testdata/*.cubin")
 	more, _ := filepath.Glob("../../emu/maxwell/testdata/kernels.sm_52.cubin")
+	out := seedCubinListings(f, append(paths, more...), func(cf *cubin.File) []byte {
+		l, _ := maxwell.ListCubin(nil, cf, maxwell.ListOptions{})
+		return l
+	})
+	f.Add([]byte("\t.headerflags\t@\"EF_CUDA_SM52\"\n\t.section\t.text.x,\"ax\",@progbits\n\t.align\t32\nx:\n"))
+	f.Add([]byte("\t.headerflags\t@\"EF_CUDA_SM52\"\n\t.elftype\t@\"ET_EXEC\"\n\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n\t.word\tindex@(nothing)\n.short (.L_2 - .L_1)\n"))
+	return out
+}
+
+// seedCubinListings adds list's listing of each cubin in paths to a fuzz
+// corpus and returns the cubins.
+func seedCubinListings(f *testing.F, paths []string, list func(*cubin.File) []byte) [][]byte {
 	var out [][]byte
-	for _, p := range append(paths, more...) {
+	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -24,12 +36,9 @@ func seedListings(f *testing.F) [][]byte {
 		if err != nil {
 			f.Fatal(err)
 		}
-		l, _ := maxwell.ListCubin(nil, cf, maxwell.ListOptions{})
 		out = append(out, b)
-		f.Add(l)
+		f.Add(list(cf))
 	}
-	f.Add([]byte("\t.headerflags\t@\"EF_CUDA_SM52\"\n\t.section\t.text.x,\"ax\",@progbits\n\t.align\t32\nx:\n"))
-	f.Add([]byte("\t.headerflags\t@\"EF_CUDA_SM52\"\n\t.elftype\t@\"ET_EXEC\"\n\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n\t.word\tindex@(nothing)\n.short (.L_2 - .L_1)\n"))
 	return out
 }
 
@@ -74,18 +83,10 @@ func FuzzPatch(f *testing.F) {
 // FuzzCuobjdump: any text either rebuilds a cubin that parses from a
 // cuobjdump-style listing with .cubin facts, or fails with an error.
 func FuzzCuobjdump(f *testing.F) {
-	for _, p := range []string{"../../examples/tesla/vecadd.cubin", "../../isa/all/testdata/copy.sm_20.cubin"} {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		cf, err := cubin.Parse(b)
-		if err != nil {
-			f.Fatal(err)
-		}
+	seedCubinListings(f, []string{"../../examples/tesla/vecadd.cubin", "../../isa/all/testdata/copy.sm_20.cubin"}, func(cf *cubin.File) []byte {
 		l, _ := all.ListCubinFacts(nil, cf, maxwell.ListOptions{})
-		f.Add(l)
-	}
+		return l
+	})
 	f.Add([]byte("\tcode for sm_20\n\t\tFunction : k\n\t.cubin const bank=1 size=0x10000\n\t.cubin const bank=1 at=0xfff0 data=00ff\n\tEXIT;\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		out, _, err := RebuildCuobjdump("fuzz.s", src)
