@@ -101,11 +101,15 @@ func (sc *encScratch) listedWordFits(text string, w uint64, ctrl Ctrl, pc uint64
 	if err != nil {
 		return false
 	}
+	printed := AppendText(sc.print[:0], inst, pc)
+	if string(printed) == text {
+		return true // as listed by gpuisa dis (or nvdisasm): no blanks to squeeze
+	}
 	norm := squeezeInto(sc.norm[:0], text)
 	if len(norm) == 0 || norm[len(norm)-1] != ';' {
 		norm = append(norm, ';')
 	}
-	return equalSqueezed(AppendText(sc.print[:0], inst, pc), norm)
+	return equalSqueezed(printed, norm)
 }
 
 // encodeIn is EncodeText in the given space: normBuf and bodyBuf for the
