@@ -17,7 +17,18 @@ import (
 // as .word lines), each naming its function.
 func ListCubin(dst []byte, f *cubin.File, mx maxwell.ListOptions) ([]byte, []error) {
 	b := bytes.NewBuffer(dst)
-	errs := WriteCubin(b, f, mx)
+	errs := writeCubin(b, f, mx, false)
+	return b.Bytes(), errs
+}
+
+// ListCubinFacts is ListCubin that also prints, for sm_1x and sm_2x, what
+// cuobjdump does not show and a rebuild needs (the ELF class and flags,
+// registers, barriers, parameters, constant banks, shared and local
+// sizes): cubin.AppendFacts's .cubin lines after each .headerflags line.
+// An sm_5x listing shows all of it already and is the same as ListCubin's.
+func ListCubinFacts(dst []byte, f *cubin.File, mx maxwell.ListOptions) ([]byte, []error) {
+	b := bytes.NewBuffer(dst)
+	errs := writeCubin(b, f, mx, true)
 	return b.Bytes(), errs
 }
 
@@ -25,6 +36,15 @@ func ListCubin(dst []byte, f *cubin.File, mx maxwell.ListOptions) ([]byte, []err
 // functions a piece at a time (their listings are about 30 times their
 // code), so that a large function does not cost its whole listing.
 func WriteCubin(w io.Writer, f *cubin.File, mx maxwell.ListOptions) []error {
+	return writeCubin(w, f, mx, false)
+}
+
+// WriteCubinFacts writes what ListCubinFacts appends to w, as WriteCubin.
+func WriteCubinFacts(w io.Writer, f *cubin.File, mx maxwell.ListOptions) []error {
+	return writeCubin(w, f, mx, true)
+}
+
+func writeCubin(w io.Writer, f *cubin.File, mx maxwell.ListOptions, facts bool) []error {
 	a, err := LookupSM(f.SM())
 	if err != nil {
 		return []error{fmt.Errorf("e_flags at %#x: cubin for sm_%d: %w", eFlagsOffset(f), f.SM(), err)}
@@ -43,8 +63,15 @@ func WriteCubin(w io.Writer, f *cubin.File, mx maxwell.ListOptions) []error {
 		dots = "\t\t....................................."
 	}
 	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
-	for _, fn := range f.Functions {
+	var m *cubin.Module
+	if facts {
+		m = cubin.ModuleOf(f)
+	}
+	for i, fn := range f.Functions {
 		fmt.Fprintf(w, "\t\tFunction : %s\n\t.headerflags    @\"%s\"\n", fn.Name, cubin.CuobjdumpHeaderFlags(f.Flags))
+		if facts && i < len(m.Kernels) {
+			w.Write(cubin.AppendFacts(nil, m, &m.Kernels[i]))
+		}
 		var derrs []*isa.DecodeError
 		if a.WriteListing != nil {
 			derrs, _ = a.WriteListing(w, fn.Code, 0)
