@@ -150,3 +150,25 @@ func fuzzseedRoot(t *testing.T) string {
 	}
 	return root
 }
+
+// TestInjectShaderFilesLimited: a shader campaign hashes every file its
+// launch names; a huge one (or a device) was read whole, now through the
+// launch's 1 GiB limit.
+func TestInjectShaderFilesLimited(t *testing.T) {
+	big := sparseFile(t, "big.bin", 2<<30)
+	dir := t.TempDir()
+	gxp := filepath.Join(fuzzseedRoot(t), "examples", "usse", "sum_v.gxp")
+	launch := filepath.Join(dir, "l.json")
+	if err := os.WriteFile(launch, []byte(`{"program": "`+gxp+`", "arch": "sgx543", "count": 4,
+  "memory": [{"addr": "0x100", "file": "`+big+`"}], "memory_bytes": "0x1000"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := filepath.Join(dir, "c.json")
+	if err := os.WriteFile(c, []byte(`{"launch": "l.json", "injections": 10, "experiments": [{"model": "flip1", "bit": 4}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(nil, "inject", "plan", c)
+	if r.status != 1 || !strings.Contains(string(r.stderr), "more than the limit of 1 GiB") {
+		t.Errorf("inject plan of a shader launch naming a 2 GiB file: exit %d, %s", r.status, r.stderr)
+	}
+}
