@@ -6,7 +6,11 @@
 // them, and Hyperblocks merges chains of blocks as nvdisasm -cfg does.
 package cfg
 
-import "sort"
+import (
+	"slices"
+	"sort"
+	"strconv"
+)
 
 // Kind is how an instruction passes control on.
 type Kind uint8
@@ -15,7 +19,7 @@ const (
 	Next Kind = iota // to the next instruction
 	Jump             // to its Targets (an indirect jump lists what it may reach)
 	Exit             // out of the function (EXIT, RET)
-	Call             // to a subroutine, then to the next instruction
+	Call             // to a subroutine (its Targets, when known), then to the next instruction
 )
 
 // Inst is one instruction's branch facts.
@@ -28,6 +32,15 @@ type Inst struct {
 	// Opaque ends the block here without knowing where control goes (an
 	// indirect jump with no known targets).
 	Opaque bool
+	// Push: the instruction pushes a stack entry of this kind holding
+	// PushTarget (SSY, PBK, PCNT, PRET); control goes on as Kind says.
+	Push       Stack
+	PushTarget uint64
+	// PopTo: the instruction goes to the innermost stack entry of this
+	// kind (BRK, CONT, Fermi's .S, RET after PRET); Build makes it a Jump
+	// to what it reaches. Kind says what it does when no such entry is on
+	// the stack (RET: Exit; .S: Next; BRK: Jump with Opaque).
+	PopTo Stack
 }
 
 // Edge is a successor of a block.
@@ -57,7 +70,9 @@ func (g *Graph) Last(b int) int { return g.Blocks[b].End - 1 }
 func endsBlock(in *Inst) bool { return in.Kind == Jump || in.Kind == Exit || in.Opaque }
 
 // Build makes the graph of the function entered at insts[entry]: the
-// blocks of insts (in address order) reachable from there.
+// blocks of insts (in address order) reachable from there. Instructions
+// that go where the reconvergence stack says (PopTo) are resolved first, on
+// a copy of insts (Graph.Insts).
 func Build(insts []Inst, entry int) *Graph {
 	g := &Graph{Insts: insts}
 	if entry < 0 || entry >= len(insts) {
@@ -67,6 +82,8 @@ func Build(insts []Inst, entry int) *Graph {
 	for i := range insts {
 		index[insts[i].Addr] = i
 	}
+	insts = resolveStack(insts, entry, index)
+	g.Insts = insts
 	leader := make([]bool, len(insts))
 	leader[0], leader[entry] = true, true
 	for i := range insts {
@@ -80,6 +97,11 @@ func Build(insts []Inst, entry int) *Graph {
 		for _, t := range in.Targets {
 			if k, ok := index[t]; ok {
 				leader[k] = true
+			}
+		}
+		if in.Push != NoStack {
+			if k, ok := index[in.PushTarget]; ok {
+				leader[k] = true // a reconvergence point
 			}
 		}
 	}
@@ -187,4 +209,60 @@ func fallsInto(b *Block, k int) bool {
 		}
 	}
 	return false
+}
+
+// Program returns the graph of the code entered at insts[entry], named
+// name, then one per subroutine: each call target inside insts other than
+// the entry, in address order, named name+"@"+its address in hex. lines
+// holds the listing text of each instruction.
+func Program(name string, insts []Inst, lines []string, entry int) []Function {
+	out := []Function{{Name: name, Graph: Build(insts, entry), Lines: lines}}
+	if entry < 0 || entry >= len(insts) {
+		return out
+	}
+	index := make(map[uint64]int, len(insts))
+	for i := range insts {
+		index[insts[i].Addr] = i
+	}
+	var subs []int
+	for i := range insts {
+		if insts[i].Kind != Call {
+			continue
+		}
+		for _, t := range insts[i].Targets {
+			if k, ok := index[t]; ok && k != entry && !slices.Contains(subs, k) {
+				subs = append(subs, k)
+			}
+		}
+	}
+	slices.Sort(subs)
+	for _, k := range subs {
+		out = append(out, Function{Name: name + "@" + strconv.FormatUint(insts[k].Addr, 16), Graph: Build(insts, k), Lines: lines})
+	}
+	return out
+}
+
+// String is a compact text form of the graph, one block a line: the
+// addresses of its first and last instruction, then its successors by
+// start address, "j" for a jump and "f" for a fall-through:
+// "0x10-0x28: j0x40 f0x30".
+func (g *Graph) String() string {
+	var b []byte
+	for _, bl := range g.Blocks {
+		b = append(b, "0x"...)
+		b = strconv.AppendUint(b, g.Insts[bl.Start].Addr, 16)
+		b = append(b, "-0x"...)
+		b = strconv.AppendUint(b, g.Insts[bl.End-1].Addr, 16)
+		b = append(b, ':')
+		for _, e := range bl.Succs {
+			kind := " j0x"
+			if e.Fall {
+				kind = " f0x"
+			}
+			b = append(b, kind...)
+			b = strconv.AppendUint(b, g.Insts[g.Blocks[e.To].Start].Addr, 16)
+		}
+		b = append(b, '\n')
+	}
+	return string(b)
 }
