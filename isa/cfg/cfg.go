@@ -266,3 +266,13 @@ func (g *Graph) String() string {
 	}
 	return string(b)
 }
+
+// BlockOf returns the index of the block holding the instruction at addr,
+// or -1 when no reachable block does.
+func (g *Graph) BlockOf(addr uint64) int {
+	b := sort.Search(len(g.Blocks), func(b int) bool { return g.Insts[g.Blocks[b].End-1].Addr >= addr })
+	if b < len(g.Blocks) && g.Insts[g.Blocks[b].Start].Addr <= addr {
+		return b
+	}
+	return -1
+}

@@ -97,7 +97,7 @@ func ListRaw(code []byte, base uint64, d Dialect) (string, []*isa.DecodeError) {
 // encoding (cuobjdump prints them identically).
 func Archs() []isa.Arch {
 	return []isa.Arch{
-		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, Assemble: Assemble},
-		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, Assemble: Assemble},
+		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON},
+		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON},
 	}
 }

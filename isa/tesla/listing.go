@@ -67,6 +67,8 @@ func Archs() []isa.Arch {
 			SMVersion:   sm,
 			Disassemble: Disassemble,
 			Assemble:    Assemble,
+			Graphs:      Graphs,
+			WriteJSON:   WriteJSON,
 		})
 	}
 	return out

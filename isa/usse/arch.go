@@ -17,7 +17,7 @@ var Style = isa.LineStyle{Indent: 8, Gap: 8, TextCol: 64, HexWidth: 16}
 
 // Archs returns the registry entry for the SGX543.
 func Archs() []isa.Arch {
-	return []isa.Arch{{Name: "sgx543", ISA: "usse", Disassemble: Disassemble, Assemble: Assemble}}
+	return []isa.Arch{{Name: "sgx543", ISA: "usse", Disassemble: Disassemble, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON}}
 }
 
 // Disassemble lists code loaded at base, one line per 64-bit word. Words that
