@@ -3,6 +3,7 @@ package fermi
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"strings"
 
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/jsonl"
@@ -65,9 +66,12 @@ func jsonOperand(a Arg, space, sel string) jsonl.Operand {
 func JSONInstruction(inst Inst, addr uint64, text string) jsonl.Instruction {
 	rec := jsonl.Instruction{Address: addr, Bytes: hex.EncodeToString(inst.Bytes(nil)), Text: text, Length: inst.Len()}
 	f := newForm(inst)
-	rec.Mnemonic = inst.Op()
-	if len(f.name) > len(rec.Mnemonic) {
-		rec.Modifiers = append(rec.Modifiers, f.name[len(rec.Mnemonic):])
+	// the printed form's name: an alias (ISUB for IADD with a negated
+	// operand) names the instruction as the text does
+	mn, fixed, _ := strings.Cut(f.name, ".")
+	rec.Mnemonic = mn
+	if fixed != "" {
+		rec.Modifiers = append(rec.Modifiers, "."+fixed)
 	}
 	var buf []byte
 	for k := range f.mods {

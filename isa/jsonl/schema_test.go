@@ -184,6 +184,9 @@ func TestListingSchema(t *testing.T) {
 	total := map[string][2]int{}
 	add := func(isaName, name string, listing []byte) {
 		r, o := checkRecords(t, schema, name, listing)
+		if err := consistent(listing, isaName != "usse"); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 		c := total[isaName]
 		total[isaName] = [2]int{c[0] + r, c[1] + o}
 	}
