@@ -6,15 +6,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sync"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/binfmt/gxp"
+	"github.com/gpuisa/gpuisa/internal/jsonschema"
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/all"
 	"github.com/gpuisa/gpuisa/isa/fermi"
@@ -24,110 +22,18 @@ import (
 	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
-// patterns holds the schema's compiled patterns (the tests validate
-// hundreds of thousands of strings against a few of them).
-var patterns sync.Map
-
-func compiled(p string) *regexp.Regexp {
-	if re, ok := patterns.Load(p); ok {
-		return re.(*regexp.Regexp)
-	}
-	re := regexp.MustCompile(p)
-	patterns.Store(p, re)
-	return re
-}
-
-// validate checks v against the subset of JSON Schema that
-// docs/listing.schema.json uses: type, required, properties,
-// additionalProperties false, items, enum, minimum, maximum, pattern, $ref.
-func validate(schema, root map[string]any, v any, path string) error {
-	if ref, ok := schema["$ref"].(string); ok {
-		var name string
-		fmt.Sscanf(ref, "#/$defs/%s", &name)
-		return validate(root["$defs"].(map[string]any)[name].(map[string]any), root, v, path)
-	}
-	if enum, ok := schema["enum"].([]any); ok {
-		for _, e := range enum {
-			if e == v {
-				return nil
-			}
-		}
-		return fmt.Errorf("%s: %v not in %v", path, v, enum)
-	}
-	switch schema["type"] {
-	case "object":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return fmt.Errorf("%s: not an object", path)
-		}
-		props, _ := schema["properties"].(map[string]any)
-		for _, r := range schema["required"].([]any) {
-			if _, ok := m[r.(string)]; !ok {
-				return fmt.Errorf("%s: missing %s", path, r)
-			}
-		}
-		for k, x := range m {
-			p, ok := props[k].(map[string]any)
-			if !ok {
-				return fmt.Errorf("%s: unexpected field %s", path, k)
-			}
-			if err := validate(p, root, x, path+"."+k); err != nil {
-				return err
-			}
-		}
-	case "array":
-		a, ok := v.([]any)
-		if !ok {
-			return fmt.Errorf("%s: not an array", path)
-		}
-		for i, x := range a {
-			if err := validate(schema["items"].(map[string]any), root, x, fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
-		}
-	case "string":
-		s, ok := v.(string)
-		if !ok {
-			return fmt.Errorf("%s: not a string", path)
-		}
-		if p, ok := schema["pattern"].(string); ok && !compiled(p).MatchString(s) {
-			return fmt.Errorf("%s: %q does not match %s", path, s, p)
-		}
-	case "boolean":
-		if _, ok := v.(bool); !ok {
-			return fmt.Errorf("%s: not a boolean", path)
-		}
-	case "integer":
-		n, ok := v.(float64)
-		if !ok || n != float64(int64(n)) {
-			return fmt.Errorf("%s: not an integer", path)
-		}
-		if lo, ok := schema["minimum"].(float64); ok && n < lo {
-			return fmt.Errorf("%s: %v < %v", path, n, lo)
-		}
-		if hi, ok := schema["maximum"].(float64); ok && n > hi {
-			return fmt.Errorf("%s: %v > %v", path, n, hi)
-		}
-	}
-	return nil
-}
-
 // loadSchema reads docs/listing.schema.json.
-func loadSchema(t *testing.T) map[string]any {
-	raw, err := os.ReadFile("../../docs/listing.schema.json")
+func loadSchema(t *testing.T) *jsonschema.Schema {
+	s, err := jsonschema.Load("../../docs/listing.schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var schema map[string]any
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		t.Fatal(err)
-	}
-	return schema
+	return s
 }
 
 // checkRecords validates every line of a JSON listing; it returns the
 // number of records and how many have operands (or dual-issue operations).
-func checkRecords(t *testing.T, schema map[string]any, name string, listing []byte) (records, withOps int) {
+func checkRecords(t *testing.T, schema *jsonschema.Schema, name string, listing []byte) (records, withOps int) {
 	t.Helper()
 	sc := bufio.NewScanner(bytes.NewReader(listing))
 	sc.Buffer(nil, 1<<20)
@@ -136,7 +42,7 @@ func checkRecords(t *testing.T, schema map[string]any, name string, listing []by
 		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
 			t.Fatalf("%s: %v: %s", name, err, sc.Text())
 		}
-		if err := validate(schema, schema, v, "$"); err != nil {
+		if err := schema.Validate(v); err != nil {
 			t.Fatalf("%s: %v: %s", name, err, sc.Text())
 		}
 		records++
@@ -290,11 +196,11 @@ func TestListingSchema(t *testing.T) {
 	}
 	// a record that breaks the schema is caught
 	bad := map[string]any{"address": 8.0, "bytes": "zz", "text": "X"}
-	if validate(schema, schema, bad, "$") == nil {
+	if schema.Validate(bad) == nil {
 		t.Fatal("bad bytes accepted")
 	}
 	bad = map[string]any{"address": 8.0, "bytes": "00", "text": "X", "length": 6.0}
-	if validate(schema, schema, bad, "$") == nil {
+	if schema.Validate(bad) == nil {
 		t.Fatal("bad length accepted")
 	}
 }
