@@ -97,26 +97,18 @@ func WriteJSON(w *jsonl.Writer, f *cubin.File, code []byte, base uint64, sm int)
 func WriteJSONCode(w *jsonl.Writer, code []byte, base uint64, sm int, function, section string) ([]*isa.DecodeError, error) {
 	var errs []*isa.DecodeError
 	var text []byte
-	for b := 0; b+BundleSize <= len(code); b += BundleSize {
-		ctrl := binary.LittleEndian.Uint64(code[b:])
-		for s := 0; s < 3; s++ {
-			off := b + 8 + 8*s
-			word := binary.LittleEndian.Uint64(code[off:])
-			c := CtrlField(ctrl, s)
-			addr := base + uint64(off)
-			inst, err := Decode(word, c, sm, addr)
-			if err != nil {
-				errs = append(errs, err.(*isa.DecodeError))
-				text = isa.AppendHexNum(append(text[:0], ".word "...), word)
-			} else {
-				text = appendBody(appendGuard(text[:0], inst), inst, addr)
-			}
-			rec := JSONInstruction(word, c, sm, addr, strings.TrimSpace(string(text)))
-			rec.Function, rec.Section = function, section
-			if err := w.Write(&rec); err != nil {
-				return errs, err
-			}
+	var werr error
+	eachSlot(code, base, sm, func(addr, word uint64, c Ctrl, inst Inst, err error) bool {
+		if err != nil {
+			errs = append(errs, err.(*isa.DecodeError))
+			text = isa.AppendHexNum(append(text[:0], ".word "...), word)
+		} else {
+			text = appendBody(appendGuard(text[:0], inst), inst, addr)
 		}
-	}
-	return errs, nil
+		rec := JSONInstruction(word, c, sm, addr, strings.TrimSpace(string(text)))
+		rec.Function, rec.Section = function, section
+		werr = w.Write(&rec)
+		return werr == nil
+	})
+	return errs, werr
 }

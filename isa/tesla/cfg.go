@@ -68,30 +68,54 @@ func BranchFacts(inst Inst, addr, base uint64) cfg.Inst {
 func Graphs(code []byte, base uint64, name string) ([]cfg.Function, []*isa.DecodeError) {
 	var insts []cfg.Inst
 	var lines []string
-	var errs []*isa.DecodeError
 	var buf []byte
-	for pc := 0; pc < len(code); {
-		addr := base + uint64(pc)
-		inst, err := Decode(code[pc:], addr)
-		if err != nil {
-			de := err.(*isa.DecodeError)
-			errs = append(errs, de)
-			n := de.Len
-			if n <= 0 || n > len(code)-pc {
-				n = len(code) - pc
-			}
-			for k := 0; k+4 <= n; k += 4 { // as the listing: one .word per word
-				buf = isa.AppendHexNum(append(buf[:0], ".word "...), uint64(binary.LittleEndian.Uint32(code[pc+k:])))
-				insts = append(insts, cfg.Inst{Addr: addr + uint64(k)})
-				lines = append(lines, string(buf)+";")
-			}
-			pc += n
-			continue
+	errs := eachInst(code, base, func(addr uint64, inst Inst, bad []byte, _ *isa.DecodeError) bool {
+		if bad != nil {
+			insts = append(insts, cfg.Inst{Addr: addr})
+			lines = append(lines, string(appendWord(buf[:0], bad)))
+			return true
 		}
 		insts = append(insts, BranchFacts(inst, addr, base))
 		buf = AppendText(buf[:0], inst, addr)
 		lines = append(lines, string(buf))
-		pc += int(inst.Len)
-	}
+		return true
+	})
 	return cfg.Program(name, insts, lines, 0), errs
+}
+
+// eachInst calls fn for each instruction of code loaded at base, and for
+// each 32-bit word of an encoding that does not decode (bad: the word's
+// bytes, de its error), as the listing goes on after them; fn returns
+// false to stop. It returns the decode errors.
+func eachInst(code []byte, base uint64, fn func(addr uint64, inst Inst, bad []byte, de *isa.DecodeError) bool) []*isa.DecodeError {
+	var errs []*isa.DecodeError
+	for pc := 0; pc < len(code); {
+		addr := base + uint64(pc)
+		inst, err := Decode(code[pc:], addr)
+		if err == nil {
+			if !fn(addr, inst, nil, nil) {
+				return errs
+			}
+			pc += int(inst.Len)
+			continue
+		}
+		de := err.(*isa.DecodeError)
+		errs = append(errs, de)
+		n := de.Len
+		if n <= 0 || n > len(code)-pc {
+			n = len(code) - pc
+		}
+		for k := 0; k+4 <= n; k += 4 {
+			if !fn(addr+uint64(k), Inst{}, code[pc+k:pc+k+4], de) {
+				return errs
+			}
+		}
+		pc += n
+	}
+	return errs
+}
+
+// appendWord appends the listing's text of a word that does not decode.
+func appendWord(dst, word []byte) []byte {
+	return append(isa.AppendHexNum(append(dst, ".word "...), uint64(binary.LittleEndian.Uint32(word))), ';')
 }

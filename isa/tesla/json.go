@@ -103,37 +103,20 @@ func JSONInstruction(inst Inst, addr uint64, text string) jsonl.Instruction {
 // that do not decode are records with an error, one per 32-bit word, as
 // the listing's .word lines.
 func WriteJSON(w *jsonl.Writer, code []byte, base uint64, function, section string) ([]*isa.DecodeError, error) {
-	var errs []*isa.DecodeError
+	var werr error
 	var buf []byte
-	for pc := 0; pc < len(code); {
-		addr := base + uint64(pc)
-		inst, err := Decode(code[pc:], addr)
-		if err != nil {
-			de := err.(*isa.DecodeError)
-			errs = append(errs, de)
-			n := de.Len
-			if n <= 0 || n > len(code)-pc {
-				n = len(code) - pc
-			}
-			for k := 0; k+4 <= n; k += 4 {
-				word := code[pc+k : pc+k+4]
-				buf = isa.AppendHexNum(append(buf[:0], ".word "...), uint64(binary.LittleEndian.Uint32(word)))
-				rec := jsonl.Instruction{Address: addr + uint64(k), Bytes: hex.EncodeToString(word), Text: string(buf) + ";",
-					Length: 4, Error: de.Error(), Function: function, Section: section}
-				if err := w.Write(&rec); err != nil {
-					return errs, err
-				}
-			}
-			pc += n
-			continue
+	errs := eachInst(code, base, func(addr uint64, inst Inst, bad []byte, de *isa.DecodeError) bool {
+		var rec jsonl.Instruction
+		if bad != nil {
+			rec = jsonl.Instruction{Address: addr, Bytes: hex.EncodeToString(bad), Text: string(appendWord(buf[:0], bad)),
+				Length: 4, Error: de.Error()}
+		} else {
+			buf = AppendText(buf[:0], inst, addr)
+			rec = JSONInstruction(inst, addr, string(buf))
 		}
-		buf = AppendText(buf[:0], inst, addr)
-		rec := JSONInstruction(inst, addr, string(buf))
 		rec.Function, rec.Section = function, section
-		if err := w.Write(&rec); err != nil {
-			return errs, err
-		}
-		pc += int(inst.Len)
-	}
-	return errs, nil
+		werr = w.Write(&rec)
+		return werr == nil
+	})
+	return errs, werr
 }
