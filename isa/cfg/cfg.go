@@ -74,18 +74,37 @@ func endsBlock(in *Inst) bool { return in.Kind == Jump || in.Kind == Exit || in.
 // that go where the reconvergence stack says (PopTo) are resolved first, on
 // a copy of insts (Graph.Insts).
 func Build(insts []Inst, entry int) *Graph {
-	g := &Graph{Insts: insts}
 	if entry < 0 || entry >= len(insts) {
-		return g
+		return &Graph{Insts: insts}
 	}
+	index := indexOf(insts)
+	return newLayout(resolveStack(insts, entry, index), index, entry).graph(entry)
+}
+
+func indexOf(insts []Inst) map[uint64]int {
 	index := make(map[uint64]int, len(insts))
 	for i := range insts {
 		index[insts[i].Addr] = i
 	}
-	insts = resolveStack(insts, entry, index)
-	g.Insts = insts
+	return index
+}
+
+// layout is the blocks of a function's instructions, reachable or not:
+// what the graphs of its entry and of each subroutine share.
+type layout struct {
+	insts   []Inst
+	index   map[uint64]int
+	starts  []int       // the blocks' first instructions
+	blockAt map[int]int // block by its first instruction
+}
+
+// newLayout cuts insts into blocks; each entry starts one.
+func newLayout(insts []Inst, index map[uint64]int, entries ...int) *layout {
 	leader := make([]bool, len(insts))
-	leader[0], leader[entry] = true, true
+	leader[0] = true
+	for _, e := range entries {
+		leader[e] = true
+	}
 	for i := range insts {
 		in := &insts[i]
 		if in.Leader {
@@ -105,66 +124,70 @@ func Build(insts []Inst, entry int) *Graph {
 			}
 		}
 	}
-	// blocks by their first instruction, then the reachable ones
-	var starts []int
-	for i, l := range leader {
-		if l {
-			starts = append(starts, i)
+	l := &layout{insts: insts, index: index, blockAt: map[int]int{}}
+	for i, isLeader := range leader {
+		if isLeader {
+			l.blockAt[i] = len(l.starts)
+			l.starts = append(l.starts, i)
 		}
 	}
-	blockAt := map[int]int{}
-	for k, s := range starts {
-		blockAt[s] = k
+	return l
+}
+
+func (l *layout) end(k int) int {
+	if k+1 < len(l.starts) {
+		return l.starts[k+1]
 	}
-	end := func(k int) int {
-		if k+1 < len(starts) {
-			return starts[k+1]
-		}
-		return len(insts)
-	}
-	succs := func(k int) []Edge {
-		last := &insts[end(k)-1]
-		var out []Edge
-		if last.Kind == Jump {
-			for _, t := range last.Targets {
-				if i, ok := index[t]; ok {
-					out = append(out, Edge{To: blockAt[i]})
-				}
+	return len(l.insts)
+}
+
+func (l *layout) succs(k int) []Edge {
+	last := &l.insts[l.end(k)-1]
+	var out []Edge
+	if last.Kind == Jump {
+		for _, t := range last.Targets {
+			if i, ok := l.index[t]; ok {
+				out = append(out, Edge{To: l.blockAt[i]})
 			}
 		}
-		falls := last.Kind == Next || last.Kind == Call || last.Cond && !last.Opaque
-		if falls && end(k) < len(insts) {
-			out = append(out, Edge{To: blockAt[end(k)], Fall: true})
-		}
-		return out
 	}
-	seen := make([]bool, len(starts))
-	work := []int{blockAt[entry]}
-	seen[blockAt[entry]] = true
-	for len(work) > 0 {
+	falls := last.Kind == Next || last.Kind == Call || last.Cond && !last.Opaque
+	if falls && l.end(k) < len(l.insts) {
+		out = append(out, Edge{To: l.blockAt[l.end(k)], Fall: true})
+	}
+	return out
+}
+
+// graph is the graph of the blocks reachable from insts[entry], which
+// must start a block; its cost grows with the reachable blocks only.
+func (l *layout) graph(entry int) *Graph {
+	g := &Graph{Insts: l.insts}
+	first, ok := l.blockAt[entry]
+	if !ok {
+		return g
+	}
+	seen := map[int]bool{first: true}
+	reached := []int{first}
+	for work := []int{first}; len(work) > 0; {
 		k := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, e := range succs(k) {
+		for _, e := range l.succs(k) {
 			if !seen[e.To] {
 				seen[e.To] = true
+				reached = append(reached, e.To)
 				work = append(work, e.To)
 			}
 		}
 	}
-	renum := make([]int, len(starts))
-	for k := range starts {
-		renum[k] = -1
-		if seen[k] {
-			renum[k] = len(g.Blocks)
-			g.Blocks = append(g.Blocks, Block{Start: starts[k], End: end(k)})
-		}
+	sort.Ints(reached)
+	renum := make(map[int]int, len(reached))
+	for _, k := range reached {
+		renum[k] = len(g.Blocks)
+		g.Blocks = append(g.Blocks, Block{Start: l.starts[k], End: l.end(k)})
 	}
-	for k := range starts {
-		if !seen[k] {
-			continue
-		}
+	for _, k := range reached {
 		b := &g.Blocks[renum[k]]
-		for _, e := range succs(k) {
+		for _, e := range l.succs(k) {
 			b.Succs = append(b.Succs, Edge{To: renum[e.To], Fall: e.Fall})
 		}
 	}
@@ -220,10 +243,7 @@ func Program(name string, insts []Inst, lines []string, entry int) []Function {
 	if entry < 0 || entry >= len(insts) {
 		return out
 	}
-	index := make(map[uint64]int, len(insts))
-	for i := range insts {
-		index[insts[i].Addr] = i
-	}
+	index := indexOf(insts)
 	var subs []int
 	for i := range insts {
 		if insts[i].Kind != Call {
@@ -236,10 +256,32 @@ func Program(name string, insts []Inst, lines []string, entry int) []Function {
 		}
 	}
 	slices.Sort(subs)
+	// without stack entries every graph has the same blocks (call targets
+	// start blocks): one layout, and each subroutine costs what it reaches.
+	// So too when walking the stack from every subroutine would take too
+	// long (damaged or random code calling everywhere): their pops are
+	// then left as the ISA gave them, going nowhere known.
+	var shared *layout
+	if !usesStack(insts) || len(subs)*len(insts) > maxStackWalks {
+		shared = newLayout(insts, index, subs...)
+	}
 	for _, k := range subs {
-		out = append(out, Function{Name: name + "@" + strconv.FormatUint(insts[k].Addr, 16), Graph: Build(insts, k), Lines: lines})
+		g := shared.graphOr(insts, k)
+		out = append(out, Function{Name: name + "@" + strconv.FormatUint(insts[k].Addr, 16), Graph: g, Lines: lines})
 	}
 	return out
+}
+
+// maxStackWalks bounds the instructions Program's stack walks may copy:
+// about a second of work.
+const maxStackWalks = 1 << 26
+
+// graphOr is l's graph of entry, or Build's when l is nil.
+func (l *layout) graphOr(insts []Inst, entry int) *Graph {
+	if l == nil {
+		return Build(insts, entry)
+	}
+	return l.graph(entry)
 }
 
 // String is a compact text form of the graph, one block a line: the

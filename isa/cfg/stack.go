@@ -78,14 +78,7 @@ func (s *stackWalk) cutBottom(st int32) int32 {
 // was found to reach, or keeps the Kind its ISA gave for an empty stack.
 // It returns insts itself when nothing refers to the stack, else a copy.
 func resolveStack(insts []Inst, entry int, index map[uint64]int) []Inst {
-	uses := false
-	for i := range insts {
-		if insts[i].Push != NoStack || insts[i].PopTo != NoStack {
-			uses = true
-			break
-		}
-	}
-	if !uses {
+	if !usesStack(insts) {
 		return insts
 	}
 	s := &stackWalk{insts: insts, index: index, nodes: []stackNode{{}}, intern: map[stackNode]int32{},
@@ -162,4 +155,14 @@ func resolveStack(insts []Inst, entry int, index map[uint64]int) []Inst {
 		}
 	}
 	return out
+}
+
+// usesStack reports an instruction that pushes or pops a stack entry.
+func usesStack(insts []Inst) bool {
+	for i := range insts {
+		if insts[i].Push != NoStack || insts[i].PopTo != NoStack {
+			return true
+		}
+	}
+	return false
 }

@@ -124,3 +124,28 @@ func TestStackRandom(t *testing.T) {
 		}
 	}
 }
+
+// A program calling a thousand subroutines whose code uses the stack costs
+// what it reaches, not the whole code per subroutine, past the walks'
+// bound; the pops then go nowhere known.
+func TestProgramManyCalls(t *testing.T) {
+	const n = 1 << 16
+	insts := make([]Inst, n)
+	for i := range insts {
+		insts[i] = Inst{Addr: uint64(8 * i)}
+		switch {
+		case i < n/2:
+			insts[i].Kind, insts[i].Targets = Call, []uint64{uint64(8 * (n/2 + 2*i))}
+		case i%2 == 1:
+			insts[i].Kind, insts[i].PopTo = Exit, Return
+		}
+	}
+	insts[0].Push, insts[0].PushTarget = Sync, 8
+	fns := Program("p", insts, make([]string, n), 0)
+	if len(fns) != 1+n/4 {
+		t.Fatalf("%d functions, want %d", len(fns), 1+n/4)
+	}
+	if got := fns[1].Graph.String(); got != "0x40000-0x40008:\n" {
+		t.Errorf("first subroutine:\n%s", got)
+	}
+}
