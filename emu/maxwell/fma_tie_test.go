@@ -38,6 +38,18 @@ func TestFma32Ties(t *testing.T) {
 		}
 		cases = append(cases, [3]float32{x, y, z}, [3]float32{-x, y, -z})
 	}
+	for range 200000 {
+		// x*y near half an ulp of z, give or take a few float64 ulps: the
+		// float64 sum lands beside a tie (not on it), where rounding it
+		// again is right; the old check took its neighbours' disagreement
+		// for a tie and rounded these towards the residual
+		z := math.Float32frombits(0x3f800000 | rng.Uint32()&0x7fffff)
+		x := math.Float32frombits(0x3f800000 | rng.Uint32()&0x7fffff)
+		ulp := float64(math.Nextafter32(z, 2)) - float64(z)
+		y := float32((ulp/2 + ulp*ld(float64(rng.IntN(5))-2, -29)) / float64(x))
+		y = math.Float32frombits(math.Float32bits(y) + uint32(rng.IntN(5)) - 2)
+		cases = append(cases, [3]float32{x, y, z}, [3]float32{x, -y, z})
+	}
 	for _, c := range cases {
 		if got, want := fma32(c[0], c[1], c[2], 0), exact(c[0], c[1], c[2]); got != want {
 			t.Fatalf("fma32(%g, %g, %g) = %#x, want %#x", c[0], c[1], c[2], math.Float32bits(got), math.Float32bits(want))
