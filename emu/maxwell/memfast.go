@@ -1,0 +1,259 @@
+package maxwell
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+
+	"github.com/gpuisa/gpuisa/emu"
+)
+
+// The fast path of the plain loads and stores: LDG, STG, LDS and STS of 4,
+// 8 or 16 bytes in the dense part of global memory or in shared memory.
+// The general path (mem) asks the memory for every lane, with its checks;
+// here a warp's addresses are checked all together (alignment, bounds),
+// then accessed without further tests. When the active lanes access
+// consecutive elements in lane order, or all the same one (the usual
+// coalesced and uniform patterns), that is one check and a copy. Anything
+// else (a lane that would fault, far segments, narrower or generic
+// accesses) returns false having changed nothing: mem then runs the
+// access and names the fault. In a parallel round the accesses are
+// recorded here too, by range when they are contiguous.
+
+// memFast runs o if it can and reports whether it did.
+func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
+	size := uint64(o.size)
+	if size != 4 && size != 8 && size != 16 {
+		return false
+	}
+	if mask == 0 {
+		return true
+	}
+	mem, wide := k.memOf(b, o)
+	data := mem.Data
+	store := o.kind == kStg || o.kind == kSts
+	m, v := &o.s[0], int(o.d.row)*32 // the address, and the value's rows
+	if store {
+		m, v = &o.d, int(o.s[0].row)*32
+	}
+	regs := w.Regs
+	if start, step, ok := warpRun(regs, int(m.row)*32, m.imm, wide, uint32(size), mask); ok {
+		first, last := bits.TrailingZeros32(mask), 31-bits.LeadingZeros32(mask)
+		span := uint64(last-first)*uint64(step) + size
+		if start&(size-1) != 0 || start >= uint64(len(data)) || uint64(len(data))-start < span || !wide && start+span > 1<<32 {
+			return false
+		}
+		if w.Track != nil {
+			w.Track.AccessRange(mem.Space, start, start+span, store)
+		}
+		run := data[start : start+span]
+		if store {
+			storeRun(run, regs, v, int(size/4), step, mask)
+		} else {
+			loadRun(run, regs, v, int(size/4), step, mask)
+		}
+		return true
+	}
+	addrs := &sc.addrs
+	ok, lo, hi := laneAddrs(regs, m, wide, mask, size, uint64(len(data)), addrs)
+	if !ok {
+		return false
+	}
+	if w.Track != nil {
+		track(w.Track, mem.Space, store, addrs, mask, lo, hi, size)
+	}
+	words := int(size / 4)
+	if store {
+		if words == 1 && mask == ^uint32(0) {
+			src := (*lanes)(regs[v:])
+			for l := range 32 { // in lane order: the last lane's value stays
+				binary.LittleEndian.PutUint32(data[addrs[l]:], src[l])
+			}
+			return true
+		}
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				for i := range words {
+					binary.LittleEndian.PutUint32(data[addrs[l]+4*uint64(i):], regs[v+32*i+l])
+				}
+			}
+		}
+		return true
+	}
+	// the addresses are in addrs: a destination that is also the address
+	// may be written at once
+	if words == 1 && mask == ^uint32(0) {
+		dst := (*lanes)(regs[v:])
+		for l := range 32 {
+			dst[l] = binary.LittleEndian.Uint32(data[addrs[l]:])
+		}
+		return true
+	}
+	for l := range 32 {
+		if mask>>l&1 != 0 {
+			for i := range words {
+				regs[v+32*i+l] = binary.LittleEndian.Uint32(data[addrs[l]+4*uint64(i):])
+			}
+		}
+	}
+	return true
+}
+
+// warpRun reports whether the active lanes' addresses (rows r, and r+1
+// when wide) lie size bytes apart in lane order (lane l at the first
+// active lane's plus (l-first)*size), or are all the same, and gives the
+// first active lane's offset in memory and the step (size or 0). The low
+// words must not wrap between the first and last active lane, so that the
+// high word is the same for all.
+func warpRun(regs []uint32, r int, imm uint64, wide bool, size uint32, mask uint32) (start uint64, step uint32, ok bool) {
+	first, last := bits.TrailingZeros32(mask), 31-bits.LeadingZeros32(mask)
+	lo := (*lanes)(regs[r:])
+	switch dist := lo[last] - lo[first]; {
+	case dist == 0:
+	case dist == size*uint32(last-first):
+		step = size
+	default:
+		return 0, 0, false
+	}
+	if uint64(lo[first])+uint64(last-first)*uint64(step) > math.MaxUint32 {
+		return 0, 0, false
+	}
+	want := lo[first] - uint32(first)*step // lane 0's place in the run
+	var bad uint32
+	if wide {
+		hi := (*lanes)(regs[r+32:])
+		h0 := hi[first]
+		if mask == ^uint32(0) {
+			for l := range 32 {
+				bad |= (lo[l] ^ want) | (hi[l] ^ h0)
+				want += step
+			}
+		} else {
+			for l := range 32 {
+				active := -(mask >> l & 1) // all ones in an active lane
+				bad |= ((lo[l] ^ want) | (hi[l] ^ h0)) & active
+				want += step
+			}
+		}
+		return uint64(h0)<<32 | uint64(lo[first]) + imm - GlobalBase, step, bad == 0
+	}
+	for l := range 32 {
+		bad |= (lo[l] ^ want) & -(mask >> l & 1)
+		want += step
+	}
+	return uint64(lo[first] + uint32(imm)), step, bad == 0
+}
+
+// loadRun loads the active lanes' elements of words words from run (the
+// first active lane's at 0, step bytes apart) into the rows at d.
+func loadRun(run []byte, regs []uint32, d, words int, step uint32, mask uint32) {
+	if mask == ^uint32(0) && words == 1 {
+		row := (*lanes)(regs[d:])
+		if step == 0 {
+			v := binary.LittleEndian.Uint32(run)
+			for l := range 32 {
+				row[l] = v
+			}
+			return
+		}
+		src := (*[128]byte)(run)
+		for l := range 32 {
+			row[l] = binary.LittleEndian.Uint32(src[4*l:])
+		}
+		return
+	}
+	off := uint64(0)
+	for l := bits.TrailingZeros32(mask); l < 32; l++ {
+		if mask>>l&1 != 0 {
+			for i := range words {
+				regs[d+32*i+l] = binary.LittleEndian.Uint32(run[off+4*uint64(i):])
+			}
+		}
+		off += uint64(step)
+	}
+}
+
+// storeRun stores the active lanes' elements from the rows at s into run
+// (as loadRun); with step 0 every lane stores to the same element and the
+// last active lane's value stays.
+func storeRun(run []byte, regs []uint32, s, words int, step uint32, mask uint32) {
+	if step == 0 {
+		l := 31 - bits.LeadingZeros32(mask)
+		for i := range words {
+			binary.LittleEndian.PutUint32(run[4*i:], regs[s+32*i+l])
+		}
+		return
+	}
+	if mask == ^uint32(0) && words == 1 {
+		dst := (*[128]byte)(run)
+		row := (*lanes)(regs[s:])
+		for l := range 32 {
+			binary.LittleEndian.PutUint32(dst[4*l:], row[l])
+		}
+		return
+	}
+	off := uint64(0)
+	for l := bits.TrailingZeros32(mask); l < 32; l++ {
+		if mask>>l&1 != 0 {
+			for i := range words {
+				binary.LittleEndian.PutUint32(run[off+4*uint64(i):], regs[s+32*i+l])
+			}
+		}
+		off += uint64(step)
+	}
+}
+
+// laneAddrs computes the active lanes' offsets in memory into addrs and
+// reports whether all are aligned to size and inside n bytes, with the
+// lowest and highest.
+func laneAddrs(regs []uint32, m *opnd, wide bool, mask uint32, size, n uint64, addrs *[32]uint64) (ok bool, lo, hi uint64) {
+	r := int(m.row) * 32
+	var or uint64
+	lo = ^uint64(0)
+	if mask == ^uint32(0) && wide { // the usual case without lane tests
+		rlo, rhi := (*lanes)(regs[r:]), (*lanes)(regs[r+32:])
+		off := m.imm - GlobalBase
+		for l := range 32 {
+			a := uint64(rlo[l]) | uint64(rhi[l])<<32 + off
+			addrs[l] = a
+			or |= a
+			lo, hi = min(lo, a), max(hi, a)
+		}
+	} else {
+		for l := range 32 {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			a := uint64(regs[r+l])
+			if wide {
+				a = a | uint64(regs[r+32+l])<<32 + m.imm - GlobalBase
+			} else {
+				a = uint64(uint32(a + m.imm))
+			}
+			addrs[l] = a
+			or |= a
+			lo, hi = min(lo, a), max(hi, a)
+		}
+	}
+	return or&(size-1) == 0 && n >= size && hi <= n-size, lo, hi
+}
+
+// track records the lanes' accesses in a parallel round: their whole
+// range when it is no more than a warp's worth of elements (exact when
+// contiguous), else lane by lane.
+func track(t *emu.Track, space emu.Space, write bool, addrs *[32]uint64, mask uint32, lo, hi, size uint64) {
+	if hi-lo < 32*size {
+		t.AccessRange(space, lo, hi+size, write)
+		return
+	}
+	set, shift := t.Lines(space, write)
+	for l := range 32 {
+		if mask>>l&1 != 0 {
+			if a := addrs[l]; a>>shift == (a+size-1)>>shift {
+				set.Mark(a >> shift)
+			} else {
+				set.MarkRange(a>>shift, (a+size-1)>>shift)
+			}
+		}
+	}
+}
