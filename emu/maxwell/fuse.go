@@ -176,12 +176,30 @@ func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc, mask uint32, allFl
 // registers.
 func addPair(a1, b1, d1, a2, b2, d2 *lanes, sh, mask uint32, cc *[4]uint32) {
 	sh &= 31 // no test for shifts of 32 or more in the loops
-	if cc == nil && mask == ^uint32(0) {
-		for l := range 32 {
-			x := a1[l] << sh
-			r := x + b1[l]
-			d1[l] = r
-			d2[l] = a2[l] + b2[l] + b2u32(r < x)
+	if cc == nil {
+		// the carry is the 64-bit sum's high word; the rows' nil checks
+		// once, before the loops
+		_, _, _, _, _, _ = a1[31], b1[31], d1[31], a2[31], b2[31], d2[31]
+		switch {
+		case mask == ^uint32(0) && sh == 0: // IADD.CC
+			for l := range 32 {
+				s := uint64(a1[l]) + uint64(b1[l])
+				d1[l] = uint32(s)
+				d2[l] = a2[l] + b2[l] + uint32(s>>32)
+			}
+		case mask == ^uint32(0):
+			for l := range 32 {
+				s := uint64(a1[l]<<sh) + uint64(b1[l])
+				d1[l] = uint32(s)
+				d2[l] = a2[l] + b2[l] + uint32(s>>32)
+			}
+		default: // inactive lanes keep their values: no branches
+			for l := range 32 {
+				on := -(mask >> l & 1)
+				s := uint64(a1[l]<<sh) + uint64(b1[l])
+				d1[l] = d1[l]&^on | uint32(s)&on
+				d2[l] = d2[l]&^on | (a2[l]+b2[l]+uint32(s>>32))&on
+			}
 		}
 		return
 	}
@@ -200,9 +218,7 @@ func addPair(a1, b1, d1, a2, b2, d2 *lanes, sh, mask uint32, cc *[4]uint32) {
 		z |= b2u32(r == 0) << l
 		sg |= r >> 31 << l
 	}
-	if cc != nil {
-		for i, v := range [4]uint32{carry, z, sg, ov} {
-			cc[i] = cc[i]&^mask | v&mask
-		}
+	for i, v := range [4]uint32{carry, z, sg, ov} {
+		cc[i] = cc[i]&^mask | v&mask
 	}
 }

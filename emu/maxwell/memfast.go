@@ -55,14 +55,21 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 		return true
 	}
 	addrs := &sc.addrs
-	ok, lo, hi := laneAddrs(regs, m, wide, mask, size, uint64(len(data)), addrs)
-	if !ok {
+	if !laneAddrs(regs, m, wide, mask, size, uint64(len(data)), addrs) {
 		return false
 	}
 	if w.Track != nil {
-		track(w.Track, mem.Space, store, addrs, mask, lo, hi, size)
+		track(w.Track, mem.Space, store, addrs, mask, size)
 	}
 	words := int(size / 4)
+	if words == 1 && mask == ^uint32(0) && hostLE {
+		if store {
+			scatter(data, addrs, (*lanes)(regs[v:]))
+		} else {
+			gather((*lanes)(regs[v:]), data, addrs)
+		}
+		return true
+	}
 	if store {
 		if words == 1 && mask == ^uint32(0) {
 			src := (*lanes)(regs[v:])
@@ -123,7 +130,11 @@ func warpRun(regs []uint32, r int, imm uint64, wide bool, size uint32, mask uint
 	if wide {
 		hi := (*lanes)(regs[r+32:])
 		h0 := hi[first]
-		if mask == ^uint32(0) {
+		if mask == ^uint32(0) && hostLE {
+			if !runPairs(lo, hi, want, step, h0) {
+				return 0, 0, false
+			}
+		} else if mask == ^uint32(0) {
 			for l := range 32 {
 				bad |= (lo[l] ^ want) | (hi[l] ^ h0)
 				want += step
@@ -144,6 +155,24 @@ func warpRun(regs []uint32, r int, imm uint64, wide bool, size uint32, mask uint
 	return uint64(lo[first] + uint32(imm)), step, bad == 0
 }
 
+// runPairs reports whether lane l of lo is want+l*step and every lane of
+// hi is h, two lanes at a time (a word of lanePairs; the run must not wrap
+// in 32 bits, so no half carries into the other).
+func runPairs(lo, hi *lanes, want, step, h uint32) bool {
+	pl, ph := pr(lo), pr(hi)
+	w := uint64(want) | uint64(want+step)<<32
+	st := uint64(2*step) | uint64(2*step)<<32
+	hh := uint64(h) | uint64(h)<<32
+	var dev uint64
+	for g := range pl {
+		q, qh := &pl[g], &ph[g]
+		dev |= q[0] ^ w | q[1] ^ (w + st) | q[2] ^ (w + 2*st) | q[3] ^ (w + 3*st)
+		dev |= qh[0] ^ hh | qh[1] ^ hh | qh[2] ^ hh | qh[3] ^ hh
+		w += 4 * st
+	}
+	return dev == 0
+}
+
 // loadRun loads the active lanes' elements of words words from run (the
 // first active lane's at 0, step bytes apart) into the rows at d.
 func loadRun(run []byte, regs []uint32, d, words int, step uint32, mask uint32) {
@@ -154,6 +183,10 @@ func loadRun(run []byte, regs []uint32, d, words int, step uint32, mask uint32) 
 			for l := range 32 {
 				row[l] = v
 			}
+			return
+		}
+		if hostLE {
+			*row = *rowBytes(run)
 			return
 		}
 		src := (*[128]byte)(run)
@@ -185,8 +218,12 @@ func storeRun(run []byte, regs []uint32, s, words int, step uint32, mask uint32)
 		return
 	}
 	if mask == ^uint32(0) && words == 1 {
-		dst := (*[128]byte)(run)
 		row := (*lanes)(regs[s:])
+		if hostLE {
+			*rowBytes(run) = *row
+			return
+		}
+		dst := (*[128]byte)(run)
 		for l := range 32 {
 			binary.LittleEndian.PutUint32(dst[4*l:], row[l])
 		}
@@ -204,12 +241,16 @@ func storeRun(run []byte, regs []uint32, s, words int, step uint32, mask uint32)
 }
 
 // laneAddrs computes the active lanes' offsets in memory into addrs and
-// reports whether all are aligned to size and inside n bytes, with the
-// lowest and highest.
-func laneAddrs(regs []uint32, m *opnd, wide bool, mask uint32, size, n uint64, addrs *[32]uint64) (ok bool, lo, hi uint64) {
+// reports whether all are aligned to size and inside n bytes.
+func laneAddrs(regs []uint32, m *opnd, wide bool, mask uint32, size, n uint64, addrs *[32]uint64) bool {
+	if n < size || n >= 1<<62 {
+		return false
+	}
+	lim := n - size
 	r := int(m.row) * 32
-	var or uint64
-	lo = ^uint64(0)
+	// past's top bit: some lane's offset beyond lim (offsets of 2^63 or
+	// more show in or's top bit, where lim - a would not)
+	var or, past uint64
 	if mask == ^uint32(0) && wide { // the usual case without lane tests
 		rlo, rhi := (*lanes)(regs[r:]), (*lanes)(regs[r+32:])
 		off := m.imm - GlobalBase
@@ -217,7 +258,7 @@ func laneAddrs(regs []uint32, m *opnd, wide bool, mask uint32, size, n uint64, a
 			a := uint64(rlo[l]) | uint64(rhi[l])<<32 + off
 			addrs[l] = a
 			or |= a
-			lo, hi = min(lo, a), max(hi, a)
+			past |= lim - a
 		}
 	} else {
 		for l := range 32 {
@@ -232,16 +273,22 @@ func laneAddrs(regs []uint32, m *opnd, wide bool, mask uint32, size, n uint64, a
 			}
 			addrs[l] = a
 			or |= a
-			lo, hi = min(lo, a), max(hi, a)
+			past |= lim - a
 		}
 	}
-	return or&(size-1) == 0 && n >= size && hi <= n-size, lo, hi
+	return or&(size-1) == 0 && (or|past)>>63 == 0
 }
 
 // track records the lanes' accesses in a parallel round: their whole
 // range when it is no more than a warp's worth of elements (exact when
 // contiguous), else lane by lane.
-func track(t *emu.Track, space emu.Space, write bool, addrs *[32]uint64, mask uint32, lo, hi, size uint64) {
+func track(t *emu.Track, space emu.Space, write bool, addrs *[32]uint64, mask uint32, size uint64) {
+	lo, hi := ^uint64(0), uint64(0)
+	for l := range 32 {
+		if mask>>l&1 != 0 {
+			lo, hi = min(lo, addrs[l]), max(hi, addrs[l])
+		}
+	}
 	if hi-lo < 32*size {
 		t.AccessRange(space, lo, hi+size, write)
 		return
