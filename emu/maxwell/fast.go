@@ -345,6 +345,10 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if c.neg {
 			nc = 1 << 31
 		}
+		if mask == ^uint32(0) && na|nb|nc == 0 {
+			ffmaLanes(d, av, bv, cv)
+			return true
+		}
 		for l := range 32 {
 			if mask>>l&1 == 0 {
 				continue
@@ -364,6 +368,29 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		return false
 	}
 	return true
+}
+
+// ffmaLanes is FFMA d = a*b + c in every lane (round to nearest, no
+// negations): the float64 sum, rounded once (x*y is exact in float64), is
+// rounded again to float32 unless it could be a float32 midpoint (or
+// infinite, NaN, zero; each has its low 28 bits clear), where fma32 takes
+// the careful path.
+func ffmaLanes(d, a, b, c *lanes) {
+	_, _, _, _ = d[31], a[31], b[31], c[31] // the rows' nil checks once
+	for l := range 32 {
+		x, y, z := math.Float32frombits(a[l]), math.Float32frombits(b[l]), math.Float32frombits(c[l])
+		s := float64(x)*float64(y) + float64(z)
+		if math.Float64bits(s)&(1<<28-1) == 0 {
+			f := fma32(x, y, z, 0)
+			if f != f {
+				d[l] = 0x7fffffff
+				continue
+			}
+			d[l] = math.Float32bits(f)
+			continue
+		}
+		d[l] = math.Float32bits(float32(s))
+	}
 }
 
 func b2u32(b bool) uint32 {

@@ -80,6 +80,12 @@ func (k *Kernel) generic(b *emu.Block, w *emu.Warp, m *opnd, wide bool, l int, l
 }
 
 func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
+	switch o.kind {
+	case kLdg, kLds, kStg, kSts:
+		if !k.slow && k.memFast(b, w, o, mask, sc) {
+			return nil
+		}
+	}
 	regs := w.Regs
 	local := emu.Memory{Space: emu.Local}
 	size := int(o.size)
@@ -102,9 +108,6 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 		}
 		return nil
 	case kLd, kLdg, kLds, kLdl:
-		if (o.kind == kLdg || o.kind == kLds) && !k.slow && k.memFast(b, w, o, mask, sc) {
-			return nil
-		}
 		if w.Track != nil {
 			k.track(b, w, o, mask, sc)
 		}
@@ -153,9 +156,6 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 		}
 		return nil
 	default: // stores
-		if (o.kind == kStg || o.kind == kSts) && !k.slow && k.memFast(b, w, o, mask, sc) {
-			return nil
-		}
 		if w.Track != nil {
 			k.track(b, w, o, mask, sc)
 		}

@@ -167,6 +167,17 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			mask, err = k.execWatched(b, w, o, mask, sc, pc, probe)
 		} else {
 			w.PC = pc + 1
+			// the commonest kinds straight to their fast paths
+			switch o.kind {
+			case kLdg, kStg, kLds, kSts:
+				if !k.slow && k.memFast(b, w, o, mask, sc) {
+					continue
+				}
+			case kFfma, kFadd, kFmul:
+				if !k.slow && k.faluFast(o, mask, regs, sc) {
+					continue
+				}
+			}
 			err = k.exec(b, w, o, mask, sc, pc)
 		}
 		if err != nil {
