@@ -279,28 +279,25 @@ func laneAddrs(regs []uint32, m *opnd, wide bool, mask uint32, size, n uint64, a
 	return or&(size-1) == 0 && (or|past)>>63 == 0
 }
 
-// track records the lanes' accesses in a parallel round: their whole
-// range when it is no more than a warp's worth of elements (exact when
-// contiguous), else lane by lane.
+// track records the lanes' accesses in a parallel round (lines the warp
+// touched). The offsets are aligned to size (laneAddrs), so an access no
+// larger than a line lies in one.
 func track(t *emu.Track, space emu.Space, write bool, addrs *[32]uint64, mask uint32, size uint64) {
-	lo, hi := ^uint64(0), uint64(0)
-	for l := range 32 {
-		if mask>>l&1 != 0 {
-			lo, hi = min(lo, addrs[l]), max(hi, addrs[l])
-		}
-	}
-	if hi-lo < 32*size {
-		t.AccessRange(space, lo, hi+size, write)
+	set, shift := t.Lines(space, write)
+	if set == nil {
 		return
 	}
-	set, shift := t.Lines(space, write)
+	if size <= 1<<shift {
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				set.Mark(addrs[l] >> shift)
+			}
+		}
+		return
+	}
 	for l := range 32 {
 		if mask>>l&1 != 0 {
-			if a := addrs[l]; a>>shift == (a+size-1)>>shift {
-				set.Mark(a >> shift)
-			} else {
-				set.MarkRange(a>>shift, (a+size-1)>>shift)
-			}
+			set.MarkRange(addrs[l]>>shift, (addrs[l]+size-1)>>shift)
 		}
 	}
 }

@@ -125,9 +125,10 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	}
 	regs := w.Regs
 	probe := b.Probe // fault injection's hook (nil: none); it is set between Run calls
-	// the trace, the probe, the sanitizer or a parallel round's record
-	// sees every instruction (execWatched); the others run plainly
-	watched := b.Trace != nil || probe != nil || b.Check != nil || w.Track != nil
+	// the trace, the probe or the sanitizer sees every instruction
+	// (execWatched); the others run plainly (a parallel round's record
+	// too: the memory paths record their accesses, mem and memFast)
+	watched := b.Trace != nil || probe != nil || b.Check != nil
 	sc.ccAll = b.Trace != nil || probe != nil || k.slow
 	fuse := k.fuse
 	if b.Trace != nil || probe != nil {
