@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/emu"
 )
@@ -55,8 +56,12 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 		return true
 	}
 	addrs := &sc.addrs
-	if !laneAddrs(regs, m, wide, mask, size, uint64(len(data)), addrs) {
-		return false
+	if !sc.seen.same(w, data, mask, m, size, wide, regs) {
+		if !laneAddrs(regs, m, wide, mask, size, uint64(len(data)), addrs) {
+			sc.seen.w = nil
+			return false
+		}
+		sc.seen.keep(w, data, mask, m, size, wide, regs)
 	}
 	if w.Track != nil {
 		track(w.Track, mem.Space, store, addrs, mask, size)
@@ -166,8 +171,9 @@ func runPairs(lo, hi *lanes, want, step, h uint32) bool {
 	var dev uint64
 	for g := range pl {
 		q, qh := &pl[g], &ph[g]
-		dev |= q[0] ^ w | q[1] ^ (w + st) | q[2] ^ (w + 2*st) | q[3] ^ (w + 3*st)
-		dev |= qh[0] ^ hh | qh[1] ^ hh | qh[2] ^ hh | qh[3] ^ hh
+		// (^ and | bind alike, left to right: each xor in parentheses)
+		dev |= (q[0] ^ w) | (q[1] ^ (w + st)) | (q[2] ^ (w + 2*st)) | (q[3] ^ (w + 3*st))
+		dev |= (qh[0] ^ hh) | (qh[1] ^ hh) | (qh[2] ^ hh) | (qh[3] ^ hh)
 		w += 4 * st
 	}
 	return dev == 0
@@ -238,6 +244,46 @@ func storeRun(run []byte, regs []uint32, s, words int, step uint32, mask uint32)
 		}
 		off += uint64(step)
 	}
+}
+
+// seenAddrs remembers the last access laneAddrs checked (its addresses
+// are in scratch.addrs): a loop that loads or stores the same scattered
+// elements again and again (an accumulator in memory, one per thread,
+// maybe by several instructions of an unrolled loop) compares the address
+// registers instead of checking every lane again.
+type seenAddrs struct {
+	w         *emu.Warp // nil: none
+	data      *byte     // the memory, and its size
+	n         int
+	mask      uint32
+	imm, size uint64 // the address's offset, the access's size
+	wide      bool
+	rows      [64]uint32 // the address registers (the high words' row too when wide)
+}
+
+// same reports whether warp w accesses, for the lanes in mask, the same
+// memory with an access of the same size at the same offset from the same
+// address register values (the rows at r) as the access remembered.
+func (s *seenAddrs) same(w *emu.Warp, data []byte, mask uint32, m *opnd, size uint64, wide bool, regs []uint32) bool {
+	if s.w != w || s.mask != mask || s.imm != m.imm || s.size != size || s.wide != wide ||
+		s.data != unsafe.SliceData(data) || s.n != len(data) {
+		return false
+	}
+	r, n := int(m.row)*32, 32
+	if wide {
+		n = 64
+	}
+	return equalWords(s.rows[:n], regs[r:r+n])
+}
+
+// keep remembers an access whose addresses laneAddrs checked.
+func (s *seenAddrs) keep(w *emu.Warp, data []byte, mask uint32, m *opnd, size uint64, wide bool, regs []uint32) {
+	s.w, s.data, s.n, s.mask, s.imm, s.size, s.wide = w, unsafe.SliceData(data), len(data), mask, m.imm, size, wide
+	r, n := int(m.row)*32, 32
+	if wide {
+		n = 64
+	}
+	copy(s.rows[:n], regs[r:r+n])
 }
 
 // laneAddrs computes the active lanes' offsets in memory into addrs and

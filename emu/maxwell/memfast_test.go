@@ -12,7 +12,8 @@ import (
 // TestMemFastSameAsGeneral runs loads and stores of 4, 8 and 16 bytes to
 // global and shared memory with per-warp address patterns (coalesced runs,
 // reversed, uniform, strided, random, runs crossing the end of memory,
-// lanes meeting on one word, runs but for two lanes) under per-lane guards, once with the fast
+// lanes meeting on one word, runs but for two lanes, the same
+// addresses again) under per-lane guards, once with the fast
 // paths (memfast.go), once by the general path (generalOnly) and once
 // in parallel rounds, and wants the same registers, memory and faults.
 func TestMemFastSameAsGeneral(t *testing.T) {
@@ -43,12 +44,17 @@ LOP32I.AND R24, R4, 0x3f0 ;
 @P3 STS [R22], R5 ;
 @P4 LDS R13, [R22+0x4] ;
 @P5 STG.E.64 [R10], R4 ;
+@P5 LDG.E.64 R26, [R10] ;
+IADD R10.CC, R10, 0x8 ;
+@P5 LDG.E.64 R28, [R10] ;
 @P6 LDG.E.128 R16, [R20] ;
 @P6 STG.E.128 [R20+0x10], R4 ;
 @!P6 LDS.64 R16, [R23] ;
 @P0 STS.128 [R24], R12 ;
-IADD R12, R12, R16 ;
-IADD R13, R13, R17 ;
+IADD3 R12, R12, R16, R26 ;
+IADD3 R13, R13, R17, R27 ;
+IADD R14, R14, R28 ;
+IADD R15, R15, R29 ;
 IADD R14, R14, R18 ;
 IADD R15, R15, R19 ;
 IADD R2.CC, R1, c[0x0][0x150] ;
@@ -148,6 +154,43 @@ EXIT ;
 		}
 		if seed%4 == 3 {
 			t.Logf("seed %d: %s", seed, outcome[0])
+		}
+	}
+}
+
+// TestRunPairsExact: the two-lanes-at-a-time comparisons (runPairs,
+// equalWords) accept exactly the rows they should: any one bit changed
+// anywhere is seen.
+func TestRunPairsExact(t *testing.T) {
+	if !hostLE {
+		t.Skip("runPairs runs on little-endian hosts only")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		step := []uint32{0, 4, 8, 16}[rng.IntN(4)]
+		want, h := rng.Uint32N(1<<30), rng.Uint32()
+		var lo, hi lanes
+		for l := range 32 {
+			lo[l], hi[l] = want+uint32(l)*step, h
+		}
+		if !runPairs(&lo, &hi, want, step, h) {
+			t.Fatalf("a run from %#x by %d (high %#x) not seen", want, step, h)
+		}
+		words := append(append([]uint32{}, lo[:]...), hi[:]...)
+		if !equalWords(words, append(lo[:], hi[:]...)) {
+			t.Fatal("equal words not seen")
+		}
+		l, bit := rng.IntN(32), uint32(1)<<rng.IntN(32)
+		if rng.IntN(2) == 0 {
+			lo[l] ^= bit
+		} else {
+			hi[l] ^= bit
+		}
+		if runPairs(&lo, &hi, want, step, h) {
+			t.Fatalf("lane %d changed by %#x: still a run", l, bit)
+		}
+		if equalWords(words, append(lo[:], hi[:]...)) {
+			t.Fatalf("lane %d changed by %#x: still equal", l, bit)
 		}
 	}
 }

@@ -38,6 +38,7 @@ type scratch struct {
 	a, b, c lanes
 	r       lanes      // results of the lanes in a partial mask
 	addrs   [32]uint64 // a memory access's lane addresses (memfast.go)
+	seen    seenAddrs  // the access whose addresses are in addrs
 	// ccAll: compute every condition-code flag, also those no later
 	// instruction reads (ccflow.go): traces and probes see them
 	ccAll   bool
