@@ -20,6 +20,9 @@ type command struct {
 	// define adds the command's flags to fs and returns the function that
 	// runs the command once fs is parsed, given the positional arguments.
 	define func(fs *flag.FlagSet) func(io *cmdIO, args []string) int
+	// ownArgs: the command parses its arguments itself, with the flags
+	// define made (drop-ins for NVIDIA's tools take their command lines)
+	ownArgs bool
 }
 
 // cmdIO is a command's standard streams.
@@ -38,6 +41,8 @@ func commands() []*command {
 		runCommand(),
 		launchCommand(),
 		injectCommand(),
+		nvdisasmCommand(),
+		cuobjdumpCommand(),
 		archsCommand(),
 		versionCommand(),
 		helpCommand(),
@@ -67,6 +72,9 @@ func (c *command) flagSet(stderr io.Writer) (*flag.FlagSet, func(*cmdIO, []strin
 // synopsis to stderr and exits 2.
 func (c *command) invoke(args []string, io *cmdIO) int {
 	fs, runIt := c.flagSet(io.stderr)
+	if c.ownArgs {
+		return runIt(io, args)
+	}
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.writeHelp(io.stdout)

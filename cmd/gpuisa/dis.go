@@ -34,6 +34,10 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	nvn := fs.Bool("nvn", false, "sm_5x: comment constant banks and attribute addresses as NVN (Tegra X1) shaders use them")
 	vliw := fs.Bool("vliw", false, "sm_5x cubins: brace dual-issued pairs as nvdisasm does without -novliw")
 	noHex := fs.Bool("nohex", false, "sm_5x cubins: no hex comments or control-word lines, as nvdisasm without -hex\n(-vliw -nohex lists as plain 'nvdisasm file.cubin')")
+	dialect := fs.String("dialect", "new", "sm_20/sm_21: `STYLE` new (CUDA 5 and later cuobjdump) or old (CUDA 3.x/4.0, hex before the text)")
+	graph := fs.Bool("cfg", false, "print control-flow graphs instead of listings (sm_5x cubins), in the -format")
+	format := fs.String("format", "dot", "with -cfg: `FORMAT` dot (nvdisasm -bbcfg's DOT), json or svg")
+	asJSON := fs.Bool("json", false, "sm_5x: one JSON object per instruction (JSON Lines: address, bytes, text, mnemonic,\noperands, control fields, function, section; docs/listing-json.md)")
 	return func(cio *cmdIO, files []string) int {
 		stderr := cio.stderr
 		c := findCommand("dis")
@@ -52,6 +56,21 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		}
 		if *nvn && arch.Name != "" && arch.ISA != "maxwell" {
 			return c.usageError(stderr, "-nvn is for sm_5x code, not %s", arch.Name)
+		}
+		if *dialect != "new" && *dialect != "old" {
+			return c.usageError(stderr, "bad -dialect %q: want new or old", *dialect)
+		}
+		if *asJSON {
+			return jsonFiles(cio, files, arch, base)
+		}
+		if *graph {
+			return graphFiles(cio, files, *format, maxwell.ListOptions{VLIW: *vliw, NoHex: *noHex})
+		}
+		if *dialect == "old" {
+			if arch.Name != "" && arch.ISA != "fermi" {
+				return c.usageError(stderr, "-dialect old is for sm_20 and sm_21, not %s", arch.Name)
+			}
+			return listFermiOld(cio, files, arch, base)
 		}
 		return listFiles(cio, files, arch, base, *nvn, maxwell.ListOptions{VLIW: *vliw, NoHex: *noHex})
 	}

@@ -8,10 +8,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	// installed or linked as nvdisasm or cuobjdump, it is that tool
+	switch name := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe"); name {
+	case "nvdisasm", "cuobjdump":
+		args = append([]string{name}, args...)
+	}
+	os.Exit(run(args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // run is main without the process: it returns the exit status (0 success, 1

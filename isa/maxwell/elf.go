@@ -2,8 +2,10 @@ package maxwell
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +27,34 @@ type ListOptions struct {
 	// "{" with the next one, which loses its ';', closes with "}" and has its
 	// hex comment on a line of its own.
 	VLIW bool
+
+	// CodeOnly lists the code sections only (nvdisasm -c).
+	CodeOnly bool
+	// SeparateFunctions puts four blank lines before every function
+	// symbol's directives (nvdisasm -sf).
+	SeparateFunctions bool
+	// NoDataflow leaves out the (*"BRANCH_TARGETS ..."*) and
+	// (*"INDIRECT_CALL"*) annotations (nvdisasm -ndf).
+	NoDataflow bool
+	// Raw lists as nvdisasm -raw: guards do not hang left of the mnemonic,
+	// annotations follow the text after ten blanks, no hex comments, no
+	// line info, and tabs are expanded to 8-column stops.
+	Raw bool
+	// Sections, when not nil, lists only these code sections (by section
+	// index), numbering labels among them alone (nvdisasm -fun).
+	Sections map[int]bool
+	// LineInfo annotates instructions with their source lines from
+	// .debug_line: LineInfoFile (nvdisasm -g) or LineInfoInline (-gi).
+	LineInfo int
 }
+
+// Values of ListOptions.LineInfo.
+const (
+	LineInfoNone   = iota
+	LineInfoFile   // -g: "//## File "f", line N"
+	LineInfoInline // -gi: also "inlined at" lines
+	LineInfoPTX    // -gp: PTX lines, from .nv_debug_line_sass
+)
 
 // opensPair: stall 0 with the yield bit set marks the first instruction of a
 // dual-issued pair (nvdisasm's braces; 1,476 pairs in the oracle cubins, no
@@ -55,7 +84,11 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		annotated := AnnotateNVN(nil, out[start:])
 		return append(out[:start], annotated...), errs
 	}
-	sm := f.SM()
+	if opts.Raw {
+		opts.NoHex = true // -raw has no hex comments and no line info
+		opts.LineInfo = LineInfoNone
+	}
+	start := len(dst)
 	dst = append(dst, "\t.headerflags\t@\""...)
 	dst = append(dst, cubin.HeaderFlags(f.Flags)...)
 	dst = append(dst, "\"\n\t.elftype\t@\""...)
@@ -65,57 +98,13 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		dst = append(dst, "ET_EXEC"...)
 	}
 	dst = append(dst, "\"\n"...)
-	// nvdisasm numbers the labels of all functions together: direct branch
-	// targets first, then the indirect-branch tables, then the end labels
-	var errs []*isa.DecodeError
-	next := 0
-	lists := make([]*funcListing, len(f.Functions))
-	for i := range f.Functions {
-		lists[i] = newFuncListing(f, &f.Functions[i], sm, &next, opts.VLIW)
-		errs = append(errs, lists[i].errs...)
-	}
-	for _, l := range lists {
-		l.indirect()
-	}
-	// one label at the end of every function symbol, in symbol-table order
-	// across sections, named by the symbol found there if any
-	bySection := map[int]*funcListing{}
-	for _, l := range lists {
-		bySection[l.fn.Section] = l
-	}
-	ends := map[*funcListing]map[uint64]bool{}
-	for _, s := range f.Symbols {
-		l := bySection[int(s.Section)]
-		if l == nil || s.Type() != 2 {
-			continue
-		}
-		if ends[l] == nil {
-			ends[l] = map[uint64]bool{}
-		}
-		end := s.Value + s.Size
-		if ends[l][end] {
-			continue
-		}
-		ends[l][end] = true
-		// a symbol at a control word does not name that address
-		show := showAlways
-		if l.lb.syms[end] != "" && end%BundleSize != 0 {
-			show = showNever
-		}
-		l.lb.add(end, show)
-	}
-	for _, l := range lists {
-		if !ends[l][uint64(len(l.fn.Code))] {
-			l.lb.add(uint64(len(l.fn.Code)), showAlways)
-		}
-		l.lb.endLbl = l.lb.first[l.lb.key(uint64(len(l.fn.Code)))]
-	}
+	lists, bySection, errs := labelFunctions(f, opts, true)
 	// one layout for the whole file: annotations start after the widest
 	// plain line, hex comments two blanks after it or one after the longest
 	// annotated line
 	plain, annot := 0, 0
 	for _, l := range lists {
-		p, a := l.texts(opts.VLIW)
+		p, a := l.texts(opts.VLIW, opts.NoDataflow)
 		plain, annot = max(plain, p), max(annot, a)
 	}
 	noteCol := 8 + 19 + plain
@@ -133,7 +122,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	dl := &dataLister{f: f, xlabel: func(sec int, addr uint64) string {
 		l := infoOf[f.Sections[sec].Name]
 		if l == nil {
-			return strconv.FormatUint(addr, 10)
+			return fmt.Sprintf("0x%08x", addr) // the code is not listed (-fun)
 		}
 		name := ".L_x_" + strconv.Itoa(l.lb.first[l.lb.key(addr)]) + "@srel"
 		if off := l.lb.pairOffset(addr); off != 0 {
@@ -141,16 +130,163 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		}
 		return name
 	}}
+	dl.codeAddr = func(sym uint32, addend int64) string {
+		s := f.Symbols[sym]
+		l := bySection[int(s.Section)]
+		if l == nil {
+			return fmt.Sprintf("(%s + %#x)", s.Name, addend)
+		}
+		a := s.Value + uint64(addend)
+		text := "(" + s.Name + " + .L_x_" + strconv.Itoa(l.lb.first[l.lb.key(a)]) + "@srel)"
+		if a == l.lb.size {
+			return "(" + text + " + 0x8)" // nvdisasm counts the end label 8 bytes early
+		}
+		if off := l.lb.pairOffset(a); off != 0 {
+			return fmt.Sprintf("(%s + %#x)", text, off)
+		}
+		return text
+	}
 	dl.endLabels()
 	for i := range f.Sections {
 		if l := textOf[i]; l != nil {
 			dst = l.list(dst, opts, noteCol, col)
-		} else if listable(&f.Sections[i]) {
+		} else if listable(&f.Sections[i]) && !opts.CodeOnly && f.Sections[i].Flags&cubin.SHFExecInstr == 0 {
 			dst = dl.listData(dst, i)
 		}
 	}
 	dst = dl.listSymbols(dst)
+	if opts.Raw {
+		dst = append(dst[:start], expandTabs(dst[start:])...)
+	}
 	return dst, errs
+}
+
+// expandTabs replaces every tab by the blanks up to the next multiple of 8
+// columns, as nvdisasm -raw prints.
+func expandTabs(b []byte) []byte {
+	out := make([]byte, 0, len(b)+len(b)/8)
+	col := 0
+	for _, c := range b {
+		switch c {
+		case '\t':
+			n := 8 - col%8
+			out = append(out, spaces[:n]...)
+			col += n
+		case '\n':
+			out = append(out, c)
+			col = 0
+		default:
+			out = append(out, c)
+			col++
+		}
+	}
+	return out
+}
+
+// labelFunctions decodes the code sections opts selects and numbers their
+// labels as nvdisasm does, all functions together: direct branch targets
+// first, then the code addresses of the debug sections, the indirect-branch
+// tables, the line-info comments and the end labels.
+//
+// withDebug: the debug sections' labels are numbered (the listing shows
+// those sections; the control-flow graphs do not).
+func labelFunctions(f *cubin.File, opts ListOptions, withDebug bool) (lists []*funcListing, bySection map[int]*funcListing, errs []*isa.DecodeError) {
+	sm := f.SM()
+	// nvdisasm numbers the labels of all functions together: direct branch
+	// targets first, then the indirect-branch tables, then the end labels
+	next := 0
+	for i := range f.Functions {
+		if opts.Sections != nil && !opts.Sections[f.Functions[i].Section] {
+			continue
+		}
+		l := newFuncListing(f, &f.Functions[i], sm, &next, opts.VLIW)
+		lists = append(lists, l)
+		errs = append(errs, l.errs...)
+	}
+	bySection = map[int]*funcListing{}
+	for _, l := range lists {
+		bySection[l.fn.Section] = l
+	}
+	// the 64-bit code addresses of the debug sections (DWARF ranges, line
+	// tables) name labels, in section and offset order
+	debugLabels := map[*funcListing]map[uint64]bool{}
+	for i := range f.Sections {
+		if !withDebug || !listable(&f.Sections[i]) || f.Sections[i].Flags&cubin.SHFExecInstr != 0 {
+			continue
+		}
+		rels := sectionRelocs(f, i)
+		slices.SortStableFunc(rels, func(a, b cubin.Reloc) int { return cmp.Compare(a.Offset, b.Offset) })
+		for _, r := range rels {
+			if r.Type != relocR64 || r.Addend == 0 || int(r.Symbol) >= len(f.Symbols) {
+				continue
+			}
+			s := f.Symbols[r.Symbol]
+			l := bySection[int(s.Section)]
+			if l == nil {
+				continue
+			}
+			a := s.Value + uint64(r.Addend)
+			if _, ok := l.lb.first[l.lb.key(a)]; !ok {
+				l.lb.add(a, showAlways)
+				if debugLabels[l] == nil {
+					debugLabels[l] = map[uint64]bool{}
+				}
+				debugLabels[l][a] = true
+			}
+		}
+	}
+	// one label at the end of every function symbol, in symbol-table order
+	// across sections, named by the symbol found there if any
+	for _, l := range lists {
+		l.indirect()
+	}
+	if opts.LineInfo != LineInfoNone {
+		// a damaged line table gives what it has: nvdisasm warns and goes on
+		rows, _ := LineTable(f)
+		if opts.LineInfo == LineInfoPTX {
+			rows, _ = PTXLineTable(f)
+		}
+		for _, l := range lists {
+			for a, note := range lineNotes(rows, l.fn.Section, opts.LineInfo == LineInfoInline) {
+				if l.lb.lines == nil {
+					l.lb.lines = map[uint64][]byte{}
+				}
+				if a%BundleSize == 0 {
+					a += 8 // a control word's address stands for the instruction after it
+				}
+				l.lb.lines[a] = append(l.lb.lines[a], note...)
+			}
+		}
+	}
+	ends := map[*funcListing]map[uint64]bool{}
+	for _, s := range f.Symbols {
+		l := bySection[int(s.Section)]
+		if l == nil || s.Type() != 2 {
+			continue
+		}
+		if ends[l] == nil {
+			ends[l] = map[uint64]bool{}
+		}
+		end := s.Value + s.Size
+		if ends[l][end] {
+			continue
+		}
+		ends[l][end] = true
+		// a symbol at a control word does not name that address; a label a
+		// debug section made keeps its number and takes a hidden one
+		show := showAlways
+		if l.lb.syms[end] != "" && end%BundleSize != 0 || debugLabels[l][end] {
+			show = showNever
+		}
+		l.lb.add(end, show)
+	}
+	for _, l := range lists {
+		if !ends[l][uint64(len(l.fn.Code))] && !debugLabels[l][uint64(len(l.fn.Code))] {
+			l.lb.add(uint64(len(l.fn.Code)), showAlways)
+		}
+		l.lb.endLbl = l.lb.first[l.lb.key(uint64(len(l.fn.Code)))]
+	}
+	return lists, bySection, errs
 }
 
 // sectionRule appends nvdisasm's "//----- name -----" line.
@@ -176,6 +312,7 @@ type funcLabels struct {
 	indir  map[uint64][]uint64 // branch address → EIATTR_INDIRECT_BRANCH_TARGETS targets
 	relocs map[uint64]string   // instruction address → the text of its relocated operand
 	closes []bool              // VLIW: instructions that close a braced pair
+	lines  map[uint64][]byte   // -g: source line comments before instructions
 	size   uint64              // of the section
 	endLbl int
 }
@@ -382,7 +519,7 @@ func (fl *funcListing) indirect() {
 // texts prints every instruction's text into fl.text and returns the
 // widest address+text of the lines without a (*"..."*) annotation and the
 // longest annotation.
-func (fl *funcListing) texts(vliw bool) (plain, annot int) {
+func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot int) {
 	insts, lb, code := fl.insts, fl.lb, fl.fn.Code
 	var text []byte
 	ends := make([]int, len(insts))
@@ -409,13 +546,13 @@ func (fl *funcListing) texts(vliw bool) (plain, annot int) {
 					}
 				}
 			}
-			if forms[insts[i].inst.form].name == "JMX" {
+			if forms[insts[i].inst.form].name == "JMX" && !noDataflow {
 				// a call through a register
 				text = trimSemicolon(text, start)
 				notes[i] = len(text) - start
 				text = append(text, "(*\"INDIRECT_CALL\"*);"...)
 			}
-			if ts := lb.indir[addr]; len(ts) != 0 {
+			if ts := lb.indir[addr]; len(ts) != 0 && !noDataflow {
 				// the targets of an indirect branch go in a comment before the ';'
 				text = trimSemicolon(text, start)
 				notes[i] = len(text) - start
@@ -468,7 +605,12 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 		dst = fmt.Appendf(dst, "\t.sectionflags\t@\"SHF_BARRIERS=%d\"\n", fn.Barriers)
 	}
 	dst = fmt.Appendf(dst, "\t.sectioninfo\t@\"SHI_REGISTERS=%d\"\n\t.align\t32\n", fn.Registers)
+	separated := false // -sf: the blank lines are out already, before the labels
 	symBlock := func(dst []byte, s cubin.Symbol, end string) []byte {
+		if opts.SeparateFunctions && !separated {
+			dst = append(dst, "\n\n\n\n"...)
+		}
+		separated = false
 		switch s.Bind() {
 		case 1:
 			dst = append(dst, "        .global         "...)
@@ -486,7 +628,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 		return dst
 	}
 	endName := ".L_x_" + strconv.Itoa(lb.endLbl)
-	// the section symbol comes after an entry's own label, before others'
+	// the section label comes after a global symbol's own label, before a local or weak one's
 	sectionLabelDone := false
 	putSyms := func(dst []byte, addr uint64) []byte {
 		for _, s := range syms {
@@ -499,7 +641,11 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			} else if e < uint64(len(code)) {
 				end = ".L_x_" + strconv.Itoa(lb.first[lb.key(e)])
 			}
-			if addr == 0 && s.s.Other&0x10 == 0 && !sectionLabelDone {
+			if addr == 0 && s.s.Bind() != 1 && !sectionLabelDone {
+				if opts.SeparateFunctions {
+					dst = append(dst, "\n\n\n\n"...)
+					separated = true
+				}
 				dst = append(dst, name...)
 				dst = append(dst, ":\n"...)
 				sectionLabelDone = true
@@ -539,13 +685,24 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 	for b := 0; b < n; b++ {
 		first := uint64(b*BundleSize + 8)
 		if b > 0 {
+			if opts.SeparateFunctions {
+				for _, s := range syms {
+					if s.addr == first-8 || s.addr == first {
+						dst = append(dst, "\n\n\n\n"...)
+						separated = true
+						break
+					}
+				}
+			}
 			// labels at a control word are keyed to the instruction after it
 			dst = putLabels(dst, first)
 			dst = putSyms(dst, first-8)
 			dst = putSyms(dst, first)
+			dst = append(dst, lb.lines[first]...)
 			dst = flushHex(dst)
 		} else {
 			dst = putLabels(dst, first)
+			dst = append(dst, lb.lines[first]...)
 		}
 		if !opts.NoHex {
 			dst = blanks(dst, col)
@@ -557,11 +714,15 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			if s > 0 {
 				dst = putSyms(dst, addr)
 				dst = putLabels(dst, addr)
+				dst = append(dst, lb.lines[addr]...)
 				dst = flushHex(dst)
 			}
 			t := text[start:ends[i]]
 			start = ends[i]
 			g := leads[i]
+			if opts.Raw {
+				g = 0 // the guard does not hang left of the mnemonic
+			}
 			lineStart := len(dst)
 			dst = blanks(dst, 8)
 			dst = isa.AppendAddr(dst, addr)
@@ -571,7 +732,11 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			}
 			if k := notes[i]; k != 0 {
 				dst = append(dst, t[:k]...)
-				dst = blanks(dst, noteCol-(len(dst)-lineStart))
+				if opts.Raw {
+					dst = blanks(dst, 10)
+				} else {
+					dst = blanks(dst, noteCol-(len(dst)-lineStart))
+				}
 				t = t[k:]
 			}
 			dst = append(dst, t...)

@@ -17,7 +17,10 @@ type dataLister struct {
 	f      *cubin.File
 	next   int                               // .L_N numbers start at 1
 	xlabel func(sec int, addr uint64) string // .L_x_N@srel of a code address
-	ends   map[int]map[uint64]string         // section → address → end label of an object there
+	// codeAddr is the text of a 64-bit relocation to symbol sym + addend, a
+	// code address: "(sym + .L_x_N@srel)"
+	codeAddr func(sym uint32, addend int64) string
+	ends     map[int]map[uint64]string // section → address → end label of an object there
 }
 
 func (d *dataLister) label() string {
@@ -55,7 +58,10 @@ func sectionHeader(dst []byte, s *cubin.Section) []byte {
 	case cubin.SecNobits:
 		typ = "@nobits"
 	}
-	dst = fmt.Appendf(dst, "\t.section\t%s,\"%s\",%s\n\t.align\t%d\n", s.Name, flags, typ, s.Align)
+	dst = fmt.Appendf(dst, "\t.section\t%s,\"%s\",%s\n", s.Name, flags, typ)
+	if s.Align > 1 {
+		dst = fmt.Appendf(dst, "\t.align\t%d\n", s.Align)
+	}
 	if s.EntSize != 0 {
 		dst = fmt.Appendf(dst, "\t.sectionentsize\t%d\n", s.EntSize)
 	}
@@ -314,8 +320,8 @@ func (d *dataLister) listObjects(dst []byte, sec int) []byte {
 		cuts[a] = true
 	}
 	relocs := d.dataRelocs(sec)
-	for a := range relocs {
-		cuts[a], cuts[a+4] = true, true
+	for a, r := range relocs {
+		cuts[a], cuts[a+r.size] = true, true
 	}
 	sectionLabel := false
 	at := uint64(0)
@@ -350,9 +356,13 @@ func (d *dataLister) listObjects(dst []byte, sec int) []byte {
 				next = c
 			}
 		}
-		if r, ok := relocs[at]; ok && at+4 <= size {
-			dst = append(dst, "\t.align\t\t4\n"...)
-			dst = dataLine(dst, int(at), ".word", r)
+		if r, ok := relocs[at]; ok && at+r.size <= size {
+			if r.size == 8 {
+				dst = dataLine(dst, int(at), ".dword", r.text)
+			} else {
+				dst = append(dst, "\t.align\t\t4\n"...)
+				dst = dataLine(dst, int(at), ".word", r.text)
+			}
 		} else if next > at {
 			if s.Data != nil {
 				dst = bytesLines(dst, int(at), s.Data[at:next])
@@ -375,33 +385,67 @@ func visibility(other uint8) string {
 	return [...]string{"STV_DEFAULT", "STV_INTERNAL", "STV_HIDDEN", "STV_PROTECTED"}[other&3]
 }
 
-// dataRelocs returns the words of section sec that relocations patch, with
-// the text nvdisasm prints for them.
-func (d *dataLister) dataRelocs(sec int) map[uint64]string {
-	var out map[uint64]string
-	for i := range d.f.Sections {
-		r := &d.f.Sections[i]
-		if r.Type != cubin.SecRel || int(r.Info) != sec || r.EntSize != 16 {
+// dataReloc is a relocated value in a data section as nvdisasm lists it.
+type dataReloc struct {
+	text string
+	size uint64 // 4: a .word after .align 4; 8: a .dword where it lies
+}
+
+// relocR64 is R_CUDA_64, the 64-bit addresses of the debug sections.
+const relocR64 = 2
+
+// sectionRelocs returns the relocations that patch section sec (from its
+// REL and RELA sections), in table order. A REL entry's addend is the
+// value already in sec's data.
+func sectionRelocs(f *cubin.File, sec int) []cubin.Reloc {
+	var out []cubin.Reloc
+	data := f.Sections[sec].Data
+	for i := range f.Sections {
+		r := &f.Sections[i]
+		if int(r.Info) != sec || !(r.Type == cubin.SecRel && r.EntSize == 16 || r.Type == cubin.SecRela && r.EntSize == 24) {
 			continue
 		}
-		for k := 0; k+16 <= len(r.Data); k += 16 {
+		size := int(r.EntSize)
+		for k := 0; k+size <= len(r.Data); k += size {
 			off := binary.LittleEndian.Uint64(r.Data[k:])
 			info := binary.LittleEndian.Uint64(r.Data[k+8:])
-			sym := d.symName(uint32(info >> 32))
-			var text string
-			switch typ := cubin.RelocTypeName(uint32(info)); typ {
-			case "R_CUDA_TEX_HEADER_INDEX":
-				text = "[20@lo(0x0)=" + sym + "]"
-			case "R_CUDA_SURF_HEADER_INDEX":
-				text = "[20@lo(0x0)=fun@R_CUDA_SURF_HEADER_INDEX(" + sym + ")]"
-			default:
-				text = typ + "(" + sym + ")"
+			rel := cubin.Reloc{Offset: off, Type: uint32(info), Symbol: uint32(info >> 32)}
+			switch {
+			case r.Type == cubin.SecRela:
+				rel.Addend = int64(binary.LittleEndian.Uint64(r.Data[k+16:]))
+			case rel.Type == relocR64 && off+8 <= uint64(len(data)):
+				rel.Addend = int64(binary.LittleEndian.Uint64(data[off:]))
 			}
-			if out == nil {
-				out = map[uint64]string{}
-			}
-			out[off] = text
+			out = append(out, rel)
 		}
+	}
+	return out
+}
+
+// dataRelocs returns the values of section sec that relocations patch, with
+// the text nvdisasm prints for them.
+func (d *dataLister) dataRelocs(sec int) map[uint64]dataReloc {
+	var out map[uint64]dataReloc
+	for _, r := range sectionRelocs(d.f, sec) {
+		sym := d.symName(r.Symbol)
+		rel := dataReloc{size: 4}
+		switch typ := cubin.RelocTypeName(r.Type); typ {
+		case "R_CUDA_TEX_HEADER_INDEX":
+			rel.text = "[20@lo(0x0)=" + sym + "]"
+		case "R_CUDA_SURF_HEADER_INDEX":
+			rel.text = "[20@lo(0x0)=fun@R_CUDA_SURF_HEADER_INDEX(" + sym + ")]"
+		case "R_CUDA_64":
+			rel.size, rel.text = 8, sym
+			if r.Addend != 0 && d.codeAddr != nil {
+				rel.text = d.codeAddr(r.Symbol, r.Addend)
+			}
+		default:
+			rel.text = typ + "(" + sym + ")"
+		}
+		if out == nil {
+			out = map[uint64]dataReloc{}
+		}
+		out[r.Offset] = rel
 	}
 	return out
 }

@@ -350,3 +350,108 @@ func Archs() []isa.Arch {
 	}
 	return out
 }
+
+// ListRaw appends what nvdisasm -b SMxx prints for raw code loaded at base
+// with the options opts (NoHex, VLIW, Raw; the others concern cubins):
+// Disassemble's listing is the one for the options -hex -novliw.
+func ListRaw(dst []byte, code []byte, base uint64, sm int, opts ListOptions) ([]byte, []*isa.DecodeError) {
+	if !opts.NoHex && !opts.VLIW && !opts.Raw {
+		return Disassemble(dst, code, base, sm)
+	}
+	if opts.Raw {
+		opts.NoHex = true // -raw prints neither hex comments nor the header
+	} else {
+		dst = (&layout{}).appendHeader(dst, sm)
+	}
+	n := len(code) / BundleSize
+	var closes []bool
+	if opts.VLIW {
+		closes = closers(code[:n*BundleSize])
+	}
+	var errs []*isa.DecodeError
+	var text []byte
+	ends := make([]int, n*3)
+	leads := make([]int, n*3)
+	width := 0
+	for i := range ends {
+		addr := base + uint64(i/3*BundleSize+8+8*(i%3))
+		off := i/3*BundleSize + 8 + 8*(i%3)
+		start := len(text)
+		inst, err := Decode(binary.LittleEndian.Uint64(code[off:]), CtrlField(binary.LittleEndian.Uint64(code[i/3*BundleSize:]), i%3), sm, addr)
+		if err != nil {
+			errs = append(errs, err.(*isa.DecodeError))
+			text = append(text, ".word "...)
+			text = isa.AppendHexNum(text, binary.LittleEndian.Uint64(code[off:]))
+		} else {
+			text = appendGuard(text, inst)
+			leads[i] = len(text) - start
+			text = appendBody(text, inst, addr)
+		}
+		if closes != nil && closes[i] {
+			if k := len(text); k > start && text[k-1] == ';' {
+				text = text[:k-1]
+			}
+			text = append(text, "        }"...)
+		} else {
+			width = max(width, addrLen(addr)+len(text)-start)
+		}
+		ends[i] = len(text)
+	}
+	col := 8 + 19 + width + 2
+	pendingHex := -1
+	start := 0
+	for b := 0; b < n; b++ {
+		if pendingHex >= 0 {
+			dst = blanks(dst, col)
+			dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
+			pendingHex = -1
+		}
+		if !opts.NoHex {
+			dst = blanks(dst, col)
+			dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[b*BundleSize:]))
+		}
+		for s := 0; s < 3; s++ {
+			i := b*3 + s
+			off := b*BundleSize + 8 + 8*s
+			addr := base + uint64(off)
+			if s > 0 && pendingHex >= 0 {
+				dst = blanks(dst, col)
+				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
+				pendingHex = -1
+			}
+			t := text[start:ends[i]]
+			start = ends[i]
+			g := leads[i]
+			if opts.Raw {
+				g = 0
+			}
+			lineStart := len(dst)
+			dst = blanks(dst, 8)
+			dst = isa.AppendAddr(dst, addr)
+			dst = blanks(dst, 19-g)
+			if closes != nil && i+1 < len(closes) && closes[i+1] {
+				dst[lineStart+8+addrLen(addr)+9] = '{'
+			}
+			dst = append(dst, t...)
+			switch {
+			case opts.NoHex:
+				dst = append(dst, '\n')
+			case closes != nil && closes[i]:
+				dst = append(dst, '\n')
+				pendingHex = off
+			default:
+				dst = blanks(dst, col-(len(dst)-lineStart))
+				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[off:]))
+			}
+		}
+	}
+	if pendingHex >= 0 {
+		dst = blanks(dst, col)
+		dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
+	}
+	if rest := len(code) % BundleSize; rest != 0 {
+		errs = append(errs, &isa.DecodeError{Addr: base + uint64(n*BundleSize), Len: rest, Err: isa.ErrTruncated,
+			Detail: "Unaligned instruction found"})
+	}
+	return dst, errs
+}

@@ -7367,7 +7367,7 @@ func printForm227(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:246
+// TEX, spec.txt:266
 func printForm228(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7395,7 +7395,7 @@ func printForm228(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:247
+// TEX, spec.txt:267
 func printForm229(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7424,7 +7424,7 @@ func printForm229(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:248
+// TEX, spec.txt:268
 func printForm230(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7455,7 +7455,7 @@ func printForm230(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:250
+// TEX, spec.txt:270
 func printForm231(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7481,7 +7481,7 @@ func printForm231(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:251
+// TEX, spec.txt:271
 func printForm232(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7508,7 +7508,7 @@ func printForm232(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:252
+// TEX, spec.txt:272
 func printForm233(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7537,7 +7537,7 @@ func printForm233(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4, spec.txt:254
+// TLD4, spec.txt:274
 func printForm234(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7565,7 +7565,7 @@ func printForm234(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4, spec.txt:255
+// TLD4, spec.txt:275
 func printForm235(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7595,7 +7595,7 @@ func printForm235(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4, spec.txt:257
+// TLD4, spec.txt:277
 func printForm236(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7622,7 +7622,7 @@ func printForm236(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4, spec.txt:258
+// TLD4, spec.txt:278
 func printForm237(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7651,7 +7651,7 @@ func printForm237(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD, spec.txt:260
+// TLD, spec.txt:280
 func printForm238(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7679,7 +7679,7 @@ func printForm238(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD, spec.txt:261
+// TLD, spec.txt:281
 func printForm239(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7709,7 +7709,7 @@ func printForm239(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD, spec.txt:263
+// TLD, spec.txt:283
 func printForm240(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7735,7 +7735,7 @@ func printForm240(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD, spec.txt:264
+// TLD, spec.txt:284
 func printForm241(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7763,7 +7763,7 @@ func printForm241(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:266
+// TXD, spec.txt:286
 func printForm242(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7786,7 +7786,7 @@ func printForm242(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:267
+// TXD, spec.txt:287
 func printForm243(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7809,7 +7809,7 @@ func printForm243(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:268
+// TXD, spec.txt:288
 func printForm244(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7835,7 +7835,7 @@ func printForm244(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:270
+// TXD, spec.txt:290
 func printForm245(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7856,7 +7856,7 @@ func printForm245(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:271
+// TXD, spec.txt:291
 func printForm246(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7877,7 +7877,7 @@ func printForm246(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:272
+// TXD, spec.txt:292
 func printForm247(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7901,7 +7901,7 @@ func printForm247(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEXS, spec.txt:273
+// TEXS, spec.txt:293
 func printForm248(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7928,7 +7928,7 @@ func printForm248(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEXS, spec.txt:274
+// TEXS, spec.txt:294
 func printForm249(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7955,7 +7955,7 @@ func printForm249(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEXS, spec.txt:275
+// TEXS, spec.txt:295
 func printForm250(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7982,7 +7982,7 @@ func printForm250(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEXS, spec.txt:276
+// TEXS, spec.txt:296
 func printForm251(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8009,7 +8009,7 @@ func printForm251(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLDS, spec.txt:277
+// TLDS, spec.txt:297
 func printForm252(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8036,7 +8036,7 @@ func printForm252(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLDS, spec.txt:278
+// TLDS, spec.txt:298
 func printForm253(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8063,7 +8063,7 @@ func printForm253(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLDS, spec.txt:279
+// TLDS, spec.txt:299
 func printForm254(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8090,7 +8090,7 @@ func printForm254(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLDS, spec.txt:280
+// TLDS, spec.txt:300
 func printForm255(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8117,7 +8117,7 @@ func printForm255(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4S, spec.txt:281
+// TLD4S, spec.txt:301
 func printForm256(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8140,7 +8140,7 @@ func printForm256(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4S, spec.txt:282
+// TLD4S, spec.txt:302
 func printForm257(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8163,7 +8163,7 @@ func printForm257(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXQ, spec.txt:283
+// TXQ, spec.txt:303
 func printForm258(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8183,7 +8183,7 @@ func printForm258(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXQ, spec.txt:284
+// TXQ, spec.txt:304
 func printForm259(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8201,7 +8201,7 @@ func printForm259(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TMML, spec.txt:285
+// TMML, spec.txt:305
 func printForm260(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8222,7 +8222,7 @@ func printForm260(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TMML, spec.txt:286
+// TMML, spec.txt:306
 func printForm261(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8245,7 +8245,7 @@ func printForm261(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXA, spec.txt:287
+// TXA, spec.txt:307
 func printForm262(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8264,7 +8264,7 @@ func printForm262(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VADD, spec.txt:300
+// VADD, spec.txt:320
 func printForm263(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8317,7 +8317,7 @@ func printForm263(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VADD, spec.txt:301
+// VADD, spec.txt:321
 func printForm264(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8372,7 +8372,7 @@ func printForm264(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VADD, spec.txt:302
+// VADD, spec.txt:322
 func printForm265(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8421,7 +8421,7 @@ func printForm265(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VADD, spec.txt:303
+// VADD, spec.txt:323
 func printForm266(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8472,7 +8472,7 @@ func printForm266(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VADD, spec.txt:304
+// VADD, spec.txt:324
 func printForm267(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8523,7 +8523,7 @@ func printForm267(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF, spec.txt:305
+// VABSDIFF, spec.txt:325
 func printForm268(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8567,7 +8567,7 @@ func printForm268(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF, spec.txt:306
+// VABSDIFF, spec.txt:326
 func printForm269(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8613,7 +8613,7 @@ func printForm269(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF, spec.txt:307
+// VABSDIFF, spec.txt:327
 func printForm270(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8653,7 +8653,7 @@ func printForm270(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF, spec.txt:308
+// VABSDIFF, spec.txt:328
 func printForm271(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8695,7 +8695,7 @@ func printForm271(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF, spec.txt:309
+// VABSDIFF, spec.txt:329
 func printForm272(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8737,7 +8737,7 @@ func printForm272(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMNMX, spec.txt:310
+// VMNMX, spec.txt:330
 func printForm273(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8782,7 +8782,7 @@ func printForm273(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMNMX, spec.txt:311
+// VMNMX, spec.txt:331
 func printForm274(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8829,7 +8829,7 @@ func printForm274(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMNMX, spec.txt:312
+// VMNMX, spec.txt:332
 func printForm275(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8870,7 +8870,7 @@ func printForm275(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMNMX, spec.txt:313
+// VMNMX, spec.txt:333
 func printForm276(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8913,7 +8913,7 @@ func printForm276(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMNMX, spec.txt:314
+// VMNMX, spec.txt:334
 func printForm277(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8956,7 +8956,7 @@ func printForm277(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSET, spec.txt:315
+// VSET, spec.txt:335
 func printForm278(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8999,7 +8999,7 @@ func printForm278(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSET, spec.txt:316
+// VSET, spec.txt:336
 func printForm279(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9044,7 +9044,7 @@ func printForm279(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSET, spec.txt:317
+// VSET, spec.txt:337
 func printForm280(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9083,7 +9083,7 @@ func printForm280(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSET, spec.txt:318
+// VSET, spec.txt:338
 func printForm281(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9124,7 +9124,7 @@ func printForm281(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSET, spec.txt:319
+// VSET, spec.txt:339
 func printForm282(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9165,7 +9165,7 @@ func printForm282(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHL, spec.txt:320
+// VSHL, spec.txt:340
 func printForm283(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9210,7 +9210,7 @@ func printForm283(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHL, spec.txt:321
+// VSHL, spec.txt:341
 func printForm284(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9257,7 +9257,7 @@ func printForm284(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHL, spec.txt:322
+// VSHL, spec.txt:342
 func printForm285(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9298,7 +9298,7 @@ func printForm285(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHL, spec.txt:323
+// VSHL, spec.txt:343
 func printForm286(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9341,7 +9341,7 @@ func printForm286(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHR, spec.txt:324
+// VSHR, spec.txt:344
 func printForm287(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9386,7 +9386,7 @@ func printForm287(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHR, spec.txt:325
+// VSHR, spec.txt:345
 func printForm288(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9433,7 +9433,7 @@ func printForm288(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHR, spec.txt:326
+// VSHR, spec.txt:346
 func printForm289(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9474,7 +9474,7 @@ func printForm289(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHR, spec.txt:327
+// VSHR, spec.txt:347
 func printForm290(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9517,7 +9517,7 @@ func printForm290(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:328
+// VMAD, spec.txt:348
 func printForm291(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9547,7 +9547,7 @@ func printForm291(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:330
+// VMAD, spec.txt:350
 func printForm292(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9579,7 +9579,7 @@ func printForm292(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:332
+// VMAD, spec.txt:352
 func printForm293(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9611,7 +9611,7 @@ func printForm293(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:333
+// VMAD, spec.txt:353
 func printForm294(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9665,7 +9665,7 @@ func printForm294(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:334
+// VMAD, spec.txt:354
 func printForm295(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9694,7 +9694,7 @@ func printForm295(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:336
+// VMAD, spec.txt:356
 func printForm296(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9725,7 +9725,7 @@ func printForm296(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:337
+// VMAD, spec.txt:357
 func printForm297(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9775,7 +9775,7 @@ func printForm297(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:339
+// VMAD, spec.txt:359
 func printForm298(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9806,7 +9806,7 @@ func printForm298(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:340
+// VMAD, spec.txt:360
 func printForm299(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9856,7 +9856,7 @@ func printForm299(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSETP, spec.txt:342
+// VSETP, spec.txt:362
 func printForm300(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9897,7 +9897,7 @@ func printForm300(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSETP, spec.txt:343
+// VSETP, spec.txt:363
 func printForm301(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9940,7 +9940,7 @@ func printForm301(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSETP, spec.txt:344
+// VSETP, spec.txt:364
 func printForm302(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9979,7 +9979,7 @@ func printForm302(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSETP, spec.txt:345
+// VSETP, spec.txt:365
 func printForm303(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10018,7 +10018,7 @@ func printForm303(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IMADSP, spec.txt:351
+// IMADSP, spec.txt:371
 func printForm304(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10038,7 +10038,7 @@ func printForm304(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IMADSP, spec.txt:351
+// IMADSP, spec.txt:371
 func printForm305(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10060,7 +10060,7 @@ func printForm305(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IMADSP, spec.txt:351
+// IMADSP, spec.txt:371
 func printForm306(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10080,7 +10080,7 @@ func printForm306(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IMADSP, spec.txt:351
+// IMADSP, spec.txt:371
 func printForm307(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10103,7 +10103,7 @@ func printForm307(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:361
+// ATOM, spec.txt:381
 func printForm308(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10120,7 +10120,7 @@ func printForm308(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:362
+// ATOM, spec.txt:382
 func printForm309(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10137,7 +10137,7 @@ func printForm309(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:363
+// ATOMS, spec.txt:383
 func printForm310(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10153,7 +10153,7 @@ func printForm310(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// RED, spec.txt:364
+// RED, spec.txt:384
 func printForm311(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10168,7 +10168,7 @@ func printForm311(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// RED, spec.txt:365
+// RED, spec.txt:385
 func printForm312(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10183,7 +10183,7 @@ func printForm312(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:367
+// ATOM, spec.txt:387
 func printForm313(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10200,7 +10200,7 @@ func printForm313(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:368
+// ATOM, spec.txt:388
 func printForm314(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10217,7 +10217,7 @@ func printForm314(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:369
+// ATOMS, spec.txt:389
 func printForm315(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10232,7 +10232,7 @@ func printForm315(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:370
+// ATOMS, spec.txt:390
 func printForm316(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10247,7 +10247,7 @@ func printForm316(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:371
+// ATOMS, spec.txt:391
 func printForm317(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10264,7 +10264,7 @@ func printForm317(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:372
+// ATOMS, spec.txt:392
 func printForm318(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10281,7 +10281,7 @@ func printForm318(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:388
+// I2I, spec.txt:408
 func printForm319(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10301,7 +10301,7 @@ func printForm319(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:389
+// I2I, spec.txt:409
 func printForm320(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10324,7 +10324,7 @@ func printForm320(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:390
+// I2I, spec.txt:410
 func printForm321(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10348,7 +10348,7 @@ func printForm321(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:391
+// I2I, spec.txt:411
 func printForm322(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10372,7 +10372,7 @@ func printForm322(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:392
+// I2F, spec.txt:412
 func printForm323(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10392,7 +10392,7 @@ func printForm323(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:393
+// I2F, spec.txt:413
 func printForm324(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10415,7 +10415,7 @@ func printForm324(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:394
+// I2F, spec.txt:414
 func printForm325(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10439,7 +10439,7 @@ func printForm325(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:395
+// I2F, spec.txt:415
 func printForm326(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10463,7 +10463,7 @@ func printForm326(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:396
+// F2I, spec.txt:416
 func printForm327(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10484,7 +10484,7 @@ func printForm327(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:397
+// F2I, spec.txt:417
 func printForm328(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10508,7 +10508,7 @@ func printForm328(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:398
+// F2I, spec.txt:418
 func printForm329(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10532,7 +10532,7 @@ func printForm329(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:399
+// F2F, spec.txt:419
 func printForm330(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10553,7 +10553,7 @@ func printForm330(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:400
+// F2F, spec.txt:420
 func printForm331(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10578,7 +10578,7 @@ func printForm331(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:401
+// F2F, spec.txt:421
 func printForm332(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10599,7 +10599,7 @@ func printForm332(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:402
+// F2F, spec.txt:422
 func printForm333(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10620,7 +10620,7 @@ func printForm333(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:403
+// F2F, spec.txt:423
 func printForm334(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10641,7 +10641,7 @@ func printForm334(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:404
+// F2F, spec.txt:424
 func printForm335(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10662,7 +10662,7 @@ func printForm335(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:405
+// F2F, spec.txt:425
 func printForm336(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10683,7 +10683,7 @@ func printForm336(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:406
+// F2F, spec.txt:426
 func printForm337(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10704,7 +10704,7 @@ func printForm337(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:407
+// F2F, spec.txt:427
 func printForm338(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10729,7 +10729,7 @@ func printForm338(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:408
+// F2F, spec.txt:428
 func printForm339(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10754,7 +10754,7 @@ func printForm339(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:409
+// F2F, spec.txt:429
 func printForm340(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10779,7 +10779,7 @@ func printForm340(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:410
+// F2F, spec.txt:430
 func printForm341(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10804,7 +10804,7 @@ func printForm341(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:411
+// F2F, spec.txt:431
 func printForm342(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10829,7 +10829,7 @@ func printForm342(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:412
+// F2F, spec.txt:432
 func printForm343(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10854,7 +10854,7 @@ func printForm343(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:413
+// F2F, spec.txt:433
 func printForm344(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10876,7 +10876,7 @@ func printForm344(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:414
+// F2F, spec.txt:434
 func printForm345(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10902,7 +10902,7 @@ func printForm345(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SHF, spec.txt:419
+// SHF, spec.txt:439
 func printForm346(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10944,7 +10944,7 @@ func printForm346(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SHF, spec.txt:419
+// SHF, spec.txt:439
 func printForm347(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10983,7 +10983,7 @@ func printForm347(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SHF, spec.txt:420
+// SHF, spec.txt:440
 func printForm348(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11025,7 +11025,7 @@ func printForm348(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SHF, spec.txt:420
+// SHF, spec.txt:440
 func printForm349(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11064,7 +11064,7 @@ func printForm349(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:427
+// BAR, spec.txt:447
 func printForm350(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11075,7 +11075,7 @@ func printForm350(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:428
+// BAR, spec.txt:448
 func printForm351(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11088,7 +11088,7 @@ func printForm351(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:429
+// BAR, spec.txt:449
 func printForm352(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11099,7 +11099,7 @@ func printForm352(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:430
+// BAR, spec.txt:450
 func printForm353(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11112,7 +11112,7 @@ func printForm353(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:431
+// BAR, spec.txt:451
 func printForm354(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11123,7 +11123,7 @@ func printForm354(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:432
+// BAR, spec.txt:452
 func printForm355(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11134,7 +11134,7 @@ func printForm355(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:433
+// BAR, spec.txt:453
 func printForm356(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11145,7 +11145,7 @@ func printForm356(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:434
+// BAR, spec.txt:454
 func printForm357(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11156,7 +11156,7 @@ func printForm357(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:435
+// BAR, spec.txt:455
 func printForm358(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11171,7 +11171,7 @@ func printForm358(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:436
+// BAR, spec.txt:456
 func printForm359(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11188,7 +11188,7 @@ func printForm359(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:437
+// BAR, spec.txt:457
 func printForm360(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11203,7 +11203,7 @@ func printForm360(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:438
+// BAR, spec.txt:458
 func printForm361(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11220,7 +11220,7 @@ func printForm361(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:439
+// BAR, spec.txt:459
 func printForm362(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11233,7 +11233,7 @@ func printForm362(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:440
+// BAR, spec.txt:460
 func printForm363(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11246,7 +11246,7 @@ func printForm363(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:441
+// BAR, spec.txt:461
 func printForm364(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11259,7 +11259,7 @@ func printForm364(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:442
+// BAR, spec.txt:462
 func printForm365(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11272,7 +11272,7 @@ func printForm365(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTL, spec.txt:450
+// CCTL, spec.txt:470
 func printForm366(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11285,7 +11285,7 @@ func printForm366(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTL, spec.txt:451
+// CCTL, spec.txt:471
 func printForm367(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11299,7 +11299,7 @@ func printForm367(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTLL, spec.txt:452
+// CCTLL, spec.txt:472
 func printForm368(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11312,7 +11312,7 @@ func printForm368(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTLT, spec.txt:453
+// CCTLT, spec.txt:473
 func printForm369(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11320,7 +11320,7 @@ func printForm369(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTLT, spec.txt:454
+// CCTLT, spec.txt:474
 func printForm370(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11331,7 +11331,7 @@ func printForm370(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTLT, spec.txt:455
+// CCTLT, spec.txt:475
 func printForm371(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11339,7 +11339,7 @@ func printForm371(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTLT, spec.txt:456
+// CCTLT, spec.txt:476
 func printForm372(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11350,7 +11350,7 @@ func printForm372(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AL2P, spec.txt:462
+// AL2P, spec.txt:482
 func printForm373(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11374,7 +11374,7 @@ func printForm373(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ALD, spec.txt:463
+// ALD, spec.txt:483
 func printForm374(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11394,7 +11394,7 @@ func printForm374(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ALD, spec.txt:464
+// ALD, spec.txt:484
 func printForm375(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11414,7 +11414,7 @@ func printForm375(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ALD, spec.txt:465
+// ALD, spec.txt:485
 func printForm376(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11434,7 +11434,7 @@ func printForm376(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ALD, spec.txt:467
+// ALD, spec.txt:487
 func printForm377(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11451,7 +11451,7 @@ func printForm377(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ALD, spec.txt:468
+// ALD, spec.txt:488
 func printForm378(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11470,7 +11470,7 @@ func printForm378(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AST, spec.txt:469
+// AST, spec.txt:489
 func printForm379(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11487,7 +11487,7 @@ func printForm379(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AST, spec.txt:470
+// AST, spec.txt:490
 func printForm380(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11504,7 +11504,7 @@ func printForm380(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AST, spec.txt:471
+// AST, spec.txt:491
 func printForm381(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11521,7 +11521,7 @@ func printForm381(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AST, spec.txt:472
+// AST, spec.txt:492
 func printForm382(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11536,7 +11536,7 @@ func printForm382(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AST, spec.txt:473
+// AST, spec.txt:493
 func printForm383(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11553,7 +11553,7 @@ func printForm383(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// R2B, spec.txt:474
+// R2B, spec.txt:494
 func printForm384(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11566,7 +11566,7 @@ func printForm384(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// STP, spec.txt:475
+// STP, spec.txt:495
 func printForm385(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11578,7 +11578,7 @@ func printForm385(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// OUT, spec.txt:476
+// OUT, spec.txt:496
 func printForm386(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11596,7 +11596,7 @@ func printForm386(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// OUT, spec.txt:476
+// OUT, spec.txt:496
 func printForm387(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11611,7 +11611,7 @@ func printForm387(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// OUT, spec.txt:476
+// OUT, spec.txt:496
 func printForm388(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11626,7 +11626,7 @@ func printForm388(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:486
+// SULD, spec.txt:508
 func printForm389(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11648,7 +11648,7 @@ func printForm389(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:487
+// SULD, spec.txt:509
 func printForm390(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11666,7 +11666,7 @@ func printForm390(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:488
+// SULD, spec.txt:510
 func printForm391(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11689,7 +11689,7 @@ func printForm391(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:489
+// SULD, spec.txt:511
 func printForm392(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11708,7 +11708,7 @@ func printForm392(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUST, spec.txt:490
+// SUST, spec.txt:512
 func printForm393(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11726,7 +11726,7 @@ func printForm393(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUST, spec.txt:491
+// SUST, spec.txt:513
 func printForm394(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11745,7 +11745,7 @@ func printForm394(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:492
+// SURED, spec.txt:514
 func printForm395(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11762,7 +11762,7 @@ func printForm395(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:493
+// SURED, spec.txt:515
 func printForm396(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11781,7 +11781,7 @@ func printForm396(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:494
+// SURED, spec.txt:516
 func printForm397(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11800,7 +11800,7 @@ func printForm397(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:495
+// SULD, spec.txt:517
 func printForm398(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11822,7 +11822,7 @@ func printForm398(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:496
+// SULD, spec.txt:518
 func printForm399(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11840,7 +11840,7 @@ func printForm399(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:497
+// SULD, spec.txt:519
 func printForm400(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11863,7 +11863,7 @@ func printForm400(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:498
+// SULD, spec.txt:520
 func printForm401(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11882,7 +11882,7 @@ func printForm401(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUST, spec.txt:499
+// SUST, spec.txt:521
 func printForm402(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11900,7 +11900,7 @@ func printForm402(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUST, spec.txt:500
+// SUST, spec.txt:522
 func printForm403(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11919,7 +11919,7 @@ func printForm403(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:501
+// SURED, spec.txt:523
 func printForm404(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11936,7 +11936,7 @@ func printForm404(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:502
+// SURED, spec.txt:524
 func printForm405(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11955,7 +11955,7 @@ func printForm405(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:503
+// SURED, spec.txt:525
 func printForm406(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11974,7 +11974,7 @@ func printForm406(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:507
+// SUATOM, spec.txt:529
 func printForm407(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11995,7 +11995,7 @@ func printForm407(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:508
+// SUATOM, spec.txt:530
 func printForm408(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12016,7 +12016,7 @@ func printForm408(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:509
+// SUATOM, spec.txt:531
 func printForm409(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12035,7 +12035,7 @@ func printForm409(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:510
+// SUATOM, spec.txt:532
 func printForm410(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12054,7 +12054,7 @@ func printForm410(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:511
+// SUATOM, spec.txt:533
 func printForm411(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12079,7 +12079,7 @@ func printForm411(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:512
+// SUATOM, spec.txt:534
 func printForm412(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12100,7 +12100,7 @@ func printForm412(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:513
+// SUATOM, spec.txt:535
 func printForm413(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12123,7 +12123,7 @@ func printForm413(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:515
+// SUATOM, spec.txt:537
 func printForm414(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12144,7 +12144,7 @@ func printForm414(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:516
+// SUATOM, spec.txt:538
 func printForm415(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12165,7 +12165,7 @@ func printForm415(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:517
+// SUATOM, spec.txt:539
 func printForm416(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12184,7 +12184,7 @@ func printForm416(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:518
+// SUATOM, spec.txt:540
 func printForm417(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12203,7 +12203,7 @@ func printForm417(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:519
+// SUATOM, spec.txt:541
 func printForm418(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12228,7 +12228,7 @@ func printForm418(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:520
+// SUATOM, spec.txt:542
 func printForm419(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12249,7 +12249,7 @@ func printForm419(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IPA, spec.txt:525
+// IPA, spec.txt:547
 func printForm420(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12272,7 +12272,7 @@ func printForm420(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF4, spec.txt:533
+// VABSDIFF4, spec.txt:555
 func printForm421(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12318,7 +12318,7 @@ func printForm421(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF4, spec.txt:534
+// VABSDIFF4, spec.txt:556
 func printForm422(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12360,7 +12360,7 @@ func printForm422(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF4, spec.txt:535
+// VABSDIFF4, spec.txt:557
 func printForm423(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12402,7 +12402,7 @@ func printForm423(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IPA, spec.txt:536
+// IPA, spec.txt:558
 func printForm424(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12427,7 +12427,7 @@ func printForm424(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// B2R, spec.txt:537
+// B2R, spec.txt:559
 func printForm425(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12438,7 +12438,7 @@ func printForm425(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// B2R, spec.txt:538
+// B2R, spec.txt:560
 func printForm426(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12449,7 +12449,7 @@ func printForm426(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// B2R, spec.txt:539
+// B2R, spec.txt:561
 func printForm427(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12462,7 +12462,7 @@ func printForm427(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:541
+// F2F, spec.txt:563
 func printForm428(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12484,7 +12484,7 @@ func printForm428(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:542
+// F2F, spec.txt:564
 func printForm429(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12506,7 +12506,7 @@ func printForm429(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:544
+// F2F, spec.txt:566
 func printForm430(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12526,7 +12526,7 @@ func printForm430(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:545
+// F2F, spec.txt:567
 func printForm431(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12546,7 +12546,7 @@ func printForm431(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:546
+// F2F, spec.txt:568
 func printForm432(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12566,7 +12566,7 @@ func printForm432(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:547
+// F2I, spec.txt:569
 func printForm433(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12586,7 +12586,7 @@ func printForm433(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:548
+// F2F, spec.txt:570
 func printForm434(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12607,7 +12607,7 @@ func printForm434(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:549
+// F2F, spec.txt:571
 func printForm435(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12628,7 +12628,7 @@ func printForm435(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:550
+// F2F, spec.txt:572
 func printForm436(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12649,7 +12649,7 @@ func printForm436(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:551
+// F2I, spec.txt:573
 func printForm437(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12669,7 +12669,7 @@ func printForm437(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:552
+// F2F, spec.txt:574
 func printForm438(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12689,7 +12689,7 @@ func printForm438(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:553
+// F2F, spec.txt:575
 func printForm439(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12709,7 +12709,7 @@ func printForm439(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:554
+// F2F, spec.txt:576
 func printForm440(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12729,7 +12729,7 @@ func printForm440(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:555
+// F2I, spec.txt:577
 func printForm441(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12749,7 +12749,7 @@ func printForm441(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:556
+// F2F, spec.txt:578
 func printForm442(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12769,7 +12769,7 @@ func printForm442(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:557
+// F2F, spec.txt:579
 func printForm443(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12789,7 +12789,7 @@ func printForm443(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:558
+// F2F, spec.txt:580
 func printForm444(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12809,7 +12809,7 @@ func printForm444(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:559
+// F2I, spec.txt:581
 func printForm445(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12829,7 +12829,7 @@ func printForm445(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:560
+// I2F, spec.txt:582
 func printForm446(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12848,7 +12848,7 @@ func printForm446(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:561
+// I2I, spec.txt:583
 func printForm447(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12867,7 +12867,7 @@ func printForm447(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:562
+// F2F, spec.txt:584
 func printForm448(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12893,7 +12893,7 @@ func printForm448(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:563
+// F2F, spec.txt:585
 func printForm449(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12919,7 +12919,7 @@ func printForm449(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:565
+// ATOMS, spec.txt:587
 func printForm450(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12935,7 +12935,7 @@ func printForm450(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:566
+// ATOMS, spec.txt:588
 func printForm451(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12950,7 +12950,7 @@ func printForm451(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:567
+// ATOMS, spec.txt:589
 func printForm452(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12966,7 +12966,7 @@ func printForm452(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:568
+// ATOMS, spec.txt:590
 func printForm453(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12981,7 +12981,7 @@ func printForm453(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:569
+// ATOMS, spec.txt:591
 func printForm454(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12995,7 +12995,7 @@ func printForm454(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:570
+// ATOMS, spec.txt:592
 func printForm455(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13008,7 +13008,7 @@ func printForm455(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:571
+// ATOMS, spec.txt:593
 func printForm456(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13022,7 +13022,7 @@ func printForm456(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:572
+// ATOMS, spec.txt:594
 func printForm457(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13035,7 +13035,7 @@ func printForm457(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:573
+// ATOM, spec.txt:595
 func printForm458(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13051,7 +13051,7 @@ func printForm458(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:574
+// ATOM, spec.txt:596
 func printForm459(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13066,7 +13066,7 @@ func printForm459(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:575
+// ATOM, spec.txt:597
 func printForm460(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13082,7 +13082,7 @@ func printForm460(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:576
+// ATOM, spec.txt:598
 func printForm461(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13097,7 +13097,7 @@ func printForm461(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:578
+// ATOM, spec.txt:600
 func printForm462(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13105,7 +13105,7 @@ func printForm462(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:579
+// ATOM, spec.txt:601
 func printForm463(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13124,7 +13124,7 @@ func printForm463(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:581
+// ATOM, spec.txt:603
 func printForm464(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13143,7 +13143,7 @@ func printForm464(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:582
+// ATOM, spec.txt:604
 func printForm465(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13161,7 +13161,7 @@ func printForm465(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:583
+// ATOM, spec.txt:605
 func printForm466(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13178,7 +13178,7 @@ func printForm466(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:584
+// ATOM, spec.txt:606
 func printForm467(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13197,7 +13197,7 @@ func printForm467(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:585
+// ATOM, spec.txt:607
 func printForm468(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13215,7 +13215,7 @@ func printForm468(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:586
+// ATOM, spec.txt:608
 func printForm469(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13232,7 +13232,7 @@ func printForm469(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ISBERD, spec.txt:592
+// ISBERD, spec.txt:614
 func printForm470(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13249,7 +13249,7 @@ func printForm470(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// PIXLD, spec.txt:593
+// PIXLD, spec.txt:615
 func printForm471(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13268,7 +13268,7 @@ func printForm471(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// FSWZADD, spec.txt:595
+// FSWZADD, spec.txt:617
 func printForm472(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w

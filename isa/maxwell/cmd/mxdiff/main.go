@@ -5,6 +5,7 @@
 // that the assembler gives the word back from nvdisasm's text.
 //
 //	go run ./isa/maxwell/cmd/mxdiff [-arch sm_52] [-n 20000] [-seed 7] [-golden out.tsv.gz]
+//	go run ./isa/maxwell/cmd/mxdiff -tools [-v 3] FILE...   (the nvdisasm/cuobjdump drop-ins, per flag set)
 //
 // Without nvdisasm (looked up as $NVDISASM, /opt/cuda118/usr/bin/nvdisasm,
 // then on $PATH) it says so and exits 0. Differences that are understood are
@@ -44,10 +45,22 @@ func main() {
 	benchFile := flag.String("benchfile", "", "with -bench: use this raw file (whole bundles), or the code of every *.cubin in this directory repeated to -bench instructions, instead of random words")
 	gpuisaBin := flag.String("gpuisa", "", "with -bench: the gpuisa command to time (default: go build gpuisa/cmd/gpuisa)")
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
+	tools := flag.Bool("tools", false, "compare gpuisa nvdisasm and gpuisa cuobjdump with the live tools, every flag set on every FILE argument (cubins; fatbins and host objects for cuobjdump), and report agreement per flag set")
 	flag.Parse()
 	nv := findNvdisasm()
 	if nv == "" {
 		fmt.Println("mxdiff: nvdisasm not found ($NVDISASM, /opt/cuda118/usr/bin, $PATH); skipping")
+		return
+	}
+	if *tools {
+		cuobjdump := filepath.Join(filepath.Dir(nv), "cuobjdump")
+		if _, err := os.Stat(cuobjdump); err != nil {
+			cuobjdump = ""
+		}
+		if err := toolsDiff(nv, cuobjdump, *gpuisaBin, flag.Args(), *verbose); err != nil {
+			fmt.Fprintln(os.Stderr, "mxdiff:", err)
+			os.Exit(1)
+		}
 		return
 	}
 	sm, err := strconv.Atoi(strings.TrimPrefix(*arch, "sm_"))

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
+)
+
+// nvdisasmTool is nvdisasm 11.8's command line (the options it documents,
+// with its spellings); the descriptions are ours.
+func nvdisasmTool() *nvTool {
+	return &nvTool{name: "nvdisasm", usage: "[options] <image file>", opts: []toolOpt{
+		{long: "base-address", short: "base", arg: "<value>", usage: "Address of the first byte of a raw binary (see --binary); cubins keep their own addresses. Default value: 0x0."},
+		{long: "binary", short: "b", arg: "<SMxy>", allowed: []string{"SM50", "SM52", "SM53"},
+			usage: "The input is raw machine code (instructions as they lie in memory) for this architecture, not an ELF cubin."},
+		{long: "cuda-function-index", short: "fun", arg: "<symbol index>", list: true,
+			usage: "List only the code sections that hold the functions with these symbol-table indices; data sections are still listed."},
+		{long: "help", short: "h", usage: "Print this help."},
+		{long: "life-range-mode", short: "lrm", arg: "<mode>", allowed: []string{"count", "narrow", "wide"},
+			usage: "Implies --print-life-ranges and picks its columns: count (the number of live registers only), wide (one spaced column per register, the default) or narrow (one character per register)."},
+		{long: "no-dataflow", short: "ndf", usage: "Do not analyse the branch stack: SYNC, BRK, CONT and indirect branches and calls get no target annotations."},
+		{long: "no-vliw", short: "novliw", usage: "List dual-issued pairs as ordinary lines, without braces."},
+		{long: "options-file", short: "optf", arg: "<file>", list: true, usage: "Read more options from these files."},
+		{long: "output-control-flow-graph", short: "cfg", usage: "Print the control-flow graph of each function in DOT (Graphviz), one node per hyperblock."},
+		{long: "output-control-flow-graph-with-basic-blocks", short: "bbcfg", usage: "Print the control-flow graph of each function in DOT (Graphviz), one node per basic block."},
+		{long: "print-code", short: "c", usage: "List the code sections only."},
+		{long: "print-instr-offsets-cfg", short: "poff", usage: "Put instruction offsets in the nodes of the control-flow graph (with -cfg or -bbcfg)."},
+		{long: "print-instruction-encoding", short: "hex", usage: "Print each instruction's encoding, and each control word, in a /* 0x... */ column."},
+		{long: "print-life-ranges", short: "plr", usage: "Print which registers are live at each instruction in a trailing column."},
+		{long: "print-line-info", short: "g", usage: "Mark the source lines of the instructions, from the .debug_line section."},
+		{long: "print-line-info-inline", short: "gi", usage: "Mark the source lines of the instructions and where they were inlined, from the .debug_line section."},
+		{long: "print-line-info-ptx", short: "gp", usage: "Mark the PTX lines of the instructions, from the .nv_debug_line_sass section."},
+		{long: "print-raw", short: "raw", usage: "List without beautifying: no hanging guards, no aligned annotation and hex columns, tabs as blanks."},
+		{long: "separate-functions", short: "sf", usage: "Put blank lines before every function so that functions stand out."},
+		{long: "version", short: "V", usage: "Print the version of the tool."},
+	}}
+}
+
+func nvdisasmCommand() *command {
+	return &command{
+		name:    "nvdisasm",
+		args:    "[options] FILE",
+		summary: "drop-in for NVIDIA's nvdisasm 11.8 (sm_5x cubins and raw code): its options, its output",
+		doc: `Takes nvdisasm's command line (long --name and short -name spellings, values as the
+next argument or after '=', -optf files) and prints what nvdisasm 11.8 prints for sm_50,
+sm_52 and sm_53: plain, -hex, -novliw, -raw, -c, -sf, -fun, -ndf, -g/-gi line info,
+-cfg/-bbcfg graphs. Errors are reported as nvdisasm reports them ("nvdisasm fatal   : ...",
+exit status 1). The same happens when the gpuisa binary is run under the name nvdisasm.`,
+		ownArgs: true,
+		define: func(fs *flag.FlagSet) func(*cmdIO, []string) int {
+			t := nvdisasmTool()
+			t.define(fs)
+			return func(cio *cmdIO, args []string) int { return runNvdisasm(cio, t, args) }
+		},
+	}
+}
+
+// nvVersion is what -V prints: scripts read the release line.
+const nvVersion = "%s: gpuisa's drop-in for NVIDIA's CUDA %s\nCuda compilation tools, release 11.8, V11.8.86\n"
+
+func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
+	files, err := t.parse(args)
+	if err != nil {
+		t.report(cio.stderr, "fatal", err.Error())
+		return 1
+	}
+	if t.has("help") || len(files) != 1 && !t.has("version") {
+		t.writeHelp(cio.stdout)
+		return 0
+	}
+	if t.has("version") {
+		fmt.Fprintf(cio.stdout, nvVersion, t.name, "disassembler")
+		return 0
+	}
+	fatal := func(format string, a ...any) int {
+		t.report(cio.stderr, "fatal", fmt.Sprintf(format, a...))
+		return 1
+	}
+	cfg, bbcfg := t.has("output-control-flow-graph"), t.has("output-control-flow-graph-with-basic-blocks")
+	lifeRanges := t.has("print-life-ranges") || t.has("life-range-mode")
+	switch {
+	case cfg && bbcfg:
+		return fatal("Specify either -cfg or -bbcfg option")
+	case (cfg || bbcfg) && lifeRanges:
+		return fatal("Specify either -cfg or -plr option")
+	case lifeRanges && t.has("no-dataflow"):
+		return fatal("Life range printing is not supported with -ndf option")
+	}
+	base := uint64(0)
+	if t.has("base-address") {
+		if base, err = number(t.value("base-address")); err != nil {
+			return fatal("%v", err)
+		}
+	}
+	var funs []uint64
+	for _, s := range t.list("cuda-function-index") {
+		n, err := number(s)
+		if err != nil {
+			return fatal("%v", err)
+		}
+		funs = append(funs, n)
+	}
+	name := files[0]
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return fatal("Cannot open object file %s", name)
+	}
+	opts := maxwell.ListOptions{
+		NoHex:             !t.has("print-instruction-encoding"),
+		VLIW:              !t.has("no-vliw"),
+		CodeOnly:          t.has("print-code"),
+		SeparateFunctions: t.has("separate-functions"),
+		NoDataflow:        t.has("no-dataflow"),
+		Raw:               t.has("print-raw"),
+	}
+	if lifeRanges {
+		return fatal("-plr and -lrm (register life ranges) are not made by gpuisa yet")
+	}
+	switch {
+	case t.has("print-line-info-ptx"):
+		opts.LineInfo = maxwell.LineInfoPTX
+	case t.has("print-line-info-inline"):
+		opts.LineInfo = maxwell.LineInfoInline
+	case t.has("print-line-info"):
+		opts.LineInfo = maxwell.LineInfoFile
+	}
+	w := bufio.NewWriterSize(cio.stdout, 1<<16)
+	defer w.Flush()
+	if t.has("binary") {
+		sm, _ := strconv.Atoi(strings.TrimPrefix(t.value("binary"), "SM"))
+		out, errs := maxwell.ListRaw(nil, data, base, sm, opts)
+		if len(errs) > 0 {
+			// nvdisasm prints no listing when a word does not decode
+			for _, e := range errs {
+				t.report(cio.stderr, "error", rawErrorText(e))
+			}
+			return 1
+		}
+		w.Write(out)
+		return 0
+	}
+	if len(data) < 4 || string(data[:4]) != "\x7fELF" {
+		if len(data) < 64 {
+			return fatal("Object file %s appears truncated", name)
+		}
+		return fatal("File %s does not appear to be an Elf file", name)
+	}
+	f, err := cubin.Parse(data)
+	if err != nil {
+		return fatal("%s: %v", name, err)
+	}
+	if sm := f.SM(); sm != 50 && sm != 52 && sm != 53 {
+		if sm == 0 {
+			return fatal("Elf file '%s' does not contain Cuda architecture information", name)
+		}
+		return fatal("%s: sm_%d code: this nvdisasm lists sm_50, sm_52 and sm_53 (gpuisa dis lists the others)", name, sm)
+	}
+	if funs != nil {
+		opts.Sections = map[int]bool{}
+		for _, k := range funs {
+			if k >= uint64(len(f.Symbols)) {
+				t.report(cio.stderr, "error", fmt.Sprintf("No symbol with index %d", k))
+				t.report(cio.stderr, "warning", "Dataflow analysis disabled due to previous warnings")
+				return 1
+			}
+			s := f.Symbols[k]
+			if s.Section == 0 || int(s.Section) >= len(f.Sections) {
+				t.report(cio.stderr, "error", fmt.Sprintf("No section found for symbol \"%s\", index %d", s.Name, k))
+				t.report(cio.stderr, "warning", "Dataflow analysis disabled due to previous warnings")
+				return 1
+			}
+			opts.Sections[int(s.Section)] = true
+		}
+	}
+	var out []byte
+	var errs []*isa.DecodeError
+	if cfg || bbcfg {
+		out, errs = maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
+	} else {
+		out, errs = maxwell.ListCubin(nil, f, opts)
+	}
+	for _, e := range errs {
+		t.report(cio.stderr, "error", rawErrorText(e))
+	}
+	w.Write(out)
+	if len(errs) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// rawErrorText is how nvdisasm words a decoding error.
+func rawErrorText(e *isa.DecodeError) string {
+	if errors.Is(e, isa.ErrTruncated) {
+		return "Unaligned instruction found"
+	}
+	if e.Detail != "" {
+		return fmt.Sprintf("%s at address 0x%08x", e.Detail, e.Addr)
+	}
+	return fmt.Sprintf("Unrecognized operation at address 0x%08x", e.Addr)
+}

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/oracle"
+)
+
+const lineinfoDir = "../../isa/maxwell/testdata/lineinfo"
+
+// goldenSets are the flag sets whose NVIDIA listings build.sh committed.
+var goldenSets = map[string]string{
+	"plain":        "",
+	"novliw-hex-c": "-novliw -hex -c",
+	"g-hex-c":      "-g -hex -c",
+	"gi-c":         "-gi -c",
+	"raw-sf-c":     "-raw -sf -c",
+	"ndf-fun1-c":   "-ndf -fun 1 -c",
+	"cfg":          "-cfg",
+	"bbcfg-poff":   "-bbcfg -poff",
+}
+
+// readGolden splits a committed listing file into name → listing.
+func readGolden(t *testing.T, path string) map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	var name string
+	var b strings.Builder
+	sc := bufio.NewScanner(z)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "==> ") && strings.HasSuffix(line, " <==") {
+			if name != "" {
+				out[name] = b.String()
+			}
+			name = strings.TrimSuffix(strings.TrimPrefix(line, "==> "), " <==")
+			b.Reset()
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	out[name] = b.String()
+	return out
+}
+
+// The committed line-info corpus (16 kernels, -lineinfo and -G builds) lists
+// as nvdisasm 11.8 listed it, for every committed flag set.
+func TestNvdisasmGolden(t *testing.T) {
+	cubins, _ := filepath.Glob(filepath.Join(lineinfoDir, "cubin", "*.cubin"))
+	if len(cubins) < 30 {
+		t.Fatalf("%d cubins in the line-info corpus", len(cubins))
+	}
+	for tag, flags := range goldenSets {
+		want := readGolden(t, filepath.Join(lineinfoDir, "nvdisasm", tag+".txt.gz"))
+		ok := 0
+		for _, c := range cubins {
+			args := append([]string{"nvdisasm"}, strings.Fields(flags)...)
+			code, got, stderr := runCLI(t, "", append(args, c)...)
+			w, found := want[filepath.Base(c)]
+			switch {
+			case !found:
+				t.Errorf("%s: no golden listing for %s", tag, c)
+			case code != 0:
+				t.Errorf("%s %s: exit %d: %s", flags, c, code, stderr)
+			case got != w:
+				t.Errorf("%s %s: listing differs from nvdisasm's:\n%s", flags, filepath.Base(c), firstDiff(w, got))
+			default:
+				ok++
+			}
+		}
+		t.Logf("nvdisasm %-16s %d/%d", flags, ok, len(cubins))
+	}
+}
+
+// firstDiff shows the first line where two listings differ.
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			return "line " + itoa(i+1) + ":\nwant " + w + "\ngot  " + g
+		}
+	}
+	return ""
+}
+
+func itoa(n int) string {
+	s := ""
+	for ; n > 0 || s == ""; n /= 10 {
+		s = string(rune('0'+n%10)) + s
+	}
+	return s
+}
+
+// Command-line errors are nvdisasm's, word for word.
+func TestNvdisasmCommandLine(t *testing.T) {
+	c := filepath.Join(lineinfoDir, "cubin", "vecadd.li.cubin")
+	for _, tc := range []struct {
+		args   string
+		code   int
+		stderr string
+	}{
+		{"-foo " + c, 1, "nvdisasm fatal   : Unknown option 'foo'\n"},
+		{"--b SM52 " + c, 1, "nvdisasm fatal   : Unknown option '-b'\n"},
+		{"-b", 1, "nvdisasm fatal   : argument expected after '-b'\n"},
+		{"-hex=true " + c, 1, "nvdisasm fatal   : no argument expected after '-hex'\n"},
+		{"-b SM99 " + c, 1, "nvdisasm fatal   : Value 'SM99' is not defined for option 'binary'\n"},
+		{"-cfg -bbcfg " + c, 1, "nvdisasm fatal   : Specify either -cfg or -bbcfg option\n"},
+		{"-bbcfg -plr " + c, 1, "nvdisasm fatal   : Specify either -cfg or -plr option\n"},
+		{"-lrm count -ndf " + c, 1, "nvdisasm fatal   : Life range printing is not supported with -ndf option\n"},
+		{"-fun x " + c, 1, "nvdisasm fatal   : 'x': expected a number\n"},
+		{"-fun 99 -c " + c, 1, "nvdisasm error   : No symbol with index 99\nnvdisasm warning : Dataflow analysis disabled due to previous warnings\n"},
+		{"nonexistent.cubin", 1, "nvdisasm fatal   : Cannot open object file nonexistent.cubin\n"},
+		{"-optf nonexistent.opts " + c, 1, "nvdisasm fatal   : Could not open options file 'nonexistent.opts'\n"},
+	} {
+		code, _, stderr := runCLI(t, "", append([]string{"nvdisasm"}, strings.Fields(tc.args)...)...)
+		if code != tc.code || stderr != tc.stderr {
+			t.Errorf("nvdisasm %s: exit %d, stderr %q; want %d, %q", tc.args, code, stderr, tc.code, tc.stderr)
+		}
+	}
+	// no file, two files and -h print the help; -V the version
+	for _, args := range [][]string{{"nvdisasm"}, {"nvdisasm", "-h"}, {"nvdisasm", c, c}, {"nvdisasm", "--help", "-V"}} {
+		code, out, _ := runCLI(t, "", args...)
+		if code != 0 || !strings.Contains(out, "Usage  : nvdisasm [options] <image file>") || !strings.Contains(out, "--print-line-info-inline") {
+			t.Errorf("%v: exit %d, help:\n%s", args, code, out)
+		}
+	}
+	if code, out, _ := runCLI(t, "", "nvdisasm", "-V"); code != 0 || !strings.Contains(out, "release 11.8, V11.8.86") {
+		t.Errorf("-V: %d %q", code, out)
+	}
+	// long spellings, '=' values and options files mean the same as short ones
+	opts := filepath.Join(t.TempDir(), "opts")
+	os.WriteFile(opts, []byte("-g\n--print-code\n"), 0o644)
+	_, a, _ := runCLI(t, "", "nvdisasm", "--print-line-info", "-c", c)
+	_, b, _ := runCLI(t, "", "nvdisasm", "-optf="+opts, c)
+	if a != b || !strings.Contains(a, "//## File") {
+		t.Errorf("--print-line-info -c and -optf differ or lack line info:\n%s\n%s", a, b)
+	}
+}
+
+// Against the live tool when it is installed: oracle cubins (a sample;
+// GPUISA_LIVE_ALL=1 for all), for flag sets that carry no line info.
+func TestNvdisasmLive(t *testing.T) {
+	nv := "/opt/cuda118/usr/bin/nvdisasm"
+	if _, err := exec.LookPath(nv); err != nil {
+		t.Skip("nvdisasm 11.8 not installed")
+	}
+	dir := oracle.Path(t, "oracle/maxwell/cubin")
+	cubins, _ := filepath.Glob(filepath.Join(dir, "sm_5*", "*.cubin"))
+	// nvdisasm takes a third of a second a file: a sample unless asked for
+	// all (mxdiff -tools runs every flag set on every file)
+	if os.Getenv("GPUISA_LIVE_ALL") == "" {
+		var sample []string
+		for i := 0; i < len(cubins); i += 19 {
+			sample = append(sample, cubins[i])
+		}
+		cubins = sample
+	}
+	for _, flags := range []string{"", "-hex -novliw", "-c -sf", "-raw", "-ndf -fun 1"} {
+		ok := 0
+		for _, c := range cubins {
+			want, err := exec.Command(nv, append(strings.Fields(flags), c)...).Output()
+			if err != nil {
+				t.Fatalf("nvdisasm %s %s: %v", flags, c, err)
+			}
+			_, got, _ := runCLI(t, "", append(append([]string{"nvdisasm"}, strings.Fields(flags)...), c)...)
+			if got != string(want) {
+				t.Errorf("nvdisasm %s %s:\n%s", flags, c, firstDiff(string(want), got))
+			} else {
+				ok++
+			}
+		}
+		t.Logf("nvdisasm %-12s %d/%d oracle cubins", flags, ok, len(cubins))
+	}
+}
+
+// cuobjdump's listings of the corpus (cubins, a fatbin, a host object).
+func TestCuobjdumpGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(lineinfoDir, "cubin", "*"))
+	for tag, flags := range map[string]string{"sass": "-sass", "symbols-res-usage": "-symbols -res-usage", "lelf-lptx": "-lelf -lptx"} {
+		want := readGolden(t, filepath.Join(lineinfoDir, "cuobjdump", tag+".txt.gz"))
+		ok := 0
+		for _, c := range files {
+			args := append([]string{"cuobjdump"}, strings.Fields(flags)...)
+			code, got, stderr := runCLI(t, "", append(args, c)...)
+			switch w := want[filepath.Base(c)]; {
+			case code != 0:
+				t.Errorf("cuobjdump %s %s: exit %d: %s", flags, c, code, stderr)
+			case got != w:
+				t.Errorf("cuobjdump %s %s:\n%s", flags, filepath.Base(c), firstDiff(w, got))
+			default:
+				ok++
+			}
+		}
+		t.Logf("cuobjdump %-20s %d/%d", flags, ok, len(files))
+	}
+}
+
+// Fermi's two listing styles through dis -dialect, and -cfg's formats.
+func TestDisDialectAndGraphs(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "shl.bin")
+	os.WriteFile(bin, []byte{0x03, 0x1c, 0x00, 0x14, 0x00, 0xc0, 0x00, 0x60}, 0o644)
+	_, old, _ := runCLI(t, "", "dis", "-arch", "sm_20", "-dialect", "old", bin)
+	_, cur, _ := runCLI(t, "", "dis", "-arch", "sm_20", bin)
+	if old != "\t/*0000*/     /*0x14001c036000c000*/ \tSHL R0, R0, 0x5;\n" || !strings.Contains(cur, "SHL R0, R0, 0x5;") || !strings.Contains(cur, "/* 0x6000c00014001c03 */") {
+		t.Errorf("dialects:\n%q\n%q", old, cur)
+	}
+	if code, _, _ := runCLI(t, "", "dis", "-arch", "sm_52", "-dialect", "old", bin); code != 2 {
+		t.Errorf("-dialect old on sm_52: exit %d", code)
+	}
+	c := filepath.Join(lineinfoDir, "cubin", "reduce.li.cubin")
+	want := readGolden(t, filepath.Join(lineinfoDir, "nvdisasm", "bbcfg-poff.txt.gz"))["reduce.li.cubin"]
+	_, dot, _ := runCLI(t, "", "nvdisasm", "-bbcfg", "-novliw", c) // dis lists -novliw unless -vliw
+	_, disDot, _ := runCLI(t, "", "dis", "-cfg", c)
+	if disDot != dot || !strings.HasPrefix(want, "digraph f {") {
+		t.Errorf("dis -cfg is not nvdisasm -bbcfg's DOT")
+	}
+	_, js, _ := runCLI(t, "", "dis", "-cfg", "-format", "json", c)
+	if !strings.Contains(js, `"function": "reduce_sum"`) || !strings.Contains(js, `"kind": "jump"`) {
+		t.Errorf("json graph:\n%s", js)
+	}
+	_, svg, _ := runCLI(t, "", "dis", "-cfg", "-format", "svg", c)
+	if !strings.HasPrefix(svg, "<svg ") || !strings.Contains(svg, "BAR.SYNC") {
+		t.Errorf("svg:\n%.300s", svg)
+	}
+}

@@ -1,0 +1,371 @@
+package maxwell
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/cfg"
+)
+
+// CFGOptions selects the control-flow graph ControlFlowDOT prints.
+type CFGOptions struct {
+	BasicBlocks bool // one node per basic block (nvdisasm -bbcfg), else per hyperblock (-cfg)
+	Offsets     bool // instruction offsets in the nodes (-poff)
+	List        ListOptions
+}
+
+// guardPT is the guard field value that means "always" (prints nothing).
+const guardPT = 7
+
+// BranchFacts returns the cfg facts of a decoded instruction at addr:
+// indirect lists the targets nvdisasm's dataflow found for SYNC, BRK, CONT
+// and BRX (EIATTR_INDIRECT_BRANCH_TARGETS); a BRX without them ends its
+// block with no known successor.
+func BranchFacts(inst Inst, addr uint64, indirect []uint64) cfg.Inst {
+	in := cfg.Inst{Addr: addr}
+	f := &forms[inst.form]
+	in.Cond = f.attrs&attrNoGuard == 0 && inst.Word>>16&0xf != guardPT
+	switch f.name {
+	case "BRA":
+		if t, ok := relTarget(inst, addr); ok {
+			in.Kind, in.Targets = cfg.Jump, []uint64{t}
+		}
+	case "SYNC", "BRK", "CONT", "BRX", "JMX":
+		if f.name == "JMX" {
+			in.Kind = cfg.Call
+			break
+		}
+		in.Kind, in.Targets = cfg.Jump, append([]uint64(nil), indirect...)
+		in.Opaque = len(indirect) == 0
+	case "EXIT", "RET":
+		in.Kind = cfg.Exit
+	case "CAL", "JCAL":
+		in.Kind = cfg.Call
+	}
+	for k, t := range in.Targets {
+		if t%BundleSize == 0 {
+			in.Targets[k] = t + 8 // a control word's address means the instruction after it
+		}
+	}
+	return in
+}
+
+// functionGraph is the cfg of one function symbol and the text of its
+// section's instructions as the graph shows them.
+type functionGraph struct {
+	fl    *funcListing
+	sym   *symAt // nil: the section has no function symbol at 0
+	g     *cfg.Graph
+	lines []string // per instruction, before escaping
+}
+
+// graphs makes the cfg of every function symbol of the section, by address.
+func (fl *funcListing) graphs(opts CFGOptions) []*functionGraph {
+	insts, lines := fl.cfgInsts(opts)
+	var syms []*symAt
+	for k := range fl.syms {
+		syms = append(syms, &fl.syms[k])
+	}
+	slices.SortStableFunc(syms, func(a, b *symAt) int { return cmp.Compare(a.addr, b.addr) })
+	if len(syms) == 0 || syms[0].addr != 0 {
+		syms = append([]*symAt{nil}, syms...)
+	}
+	index := map[uint64]int{}
+	for i := range insts {
+		index[insts[i].Addr] = i
+	}
+	for _, s := range syms {
+		if s != nil {
+			a := s.addr
+			if a%BundleSize == 0 {
+				a += 8
+			}
+			if i, ok := index[a]; ok {
+				insts[i].Leader = true
+			}
+		}
+	}
+	var out []*functionGraph
+	for _, s := range syms {
+		entry := 0
+		if s != nil {
+			a := s.addr
+			if a%BundleSize == 0 {
+				a += 8
+			}
+			var ok bool
+			if entry, ok = index[a]; !ok {
+				continue
+			}
+		}
+		out = append(out, &functionGraph{fl: fl, sym: s, g: cfg.Build(insts, entry), lines: lines})
+	}
+	return out
+}
+
+// cfgInsts returns the branch facts and graph texts of the section's
+// instructions.
+func (fl *funcListing) cfgInsts(opts CFGOptions) ([]cfg.Inst, []string) {
+	n := len(fl.insts)
+	insts := make([]cfg.Inst, n)
+	lines := make([]string, n)
+	start := 0
+	for i := range fl.insts {
+		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+		t := string(fl.text[start:fl.ends[i]])
+		start = fl.ends[i]
+		if fl.insts[i].ok {
+			insts[i] = BranchFacts(fl.insts[i].inst, addr, fl.lb.indir[addr])
+		} else {
+			insts[i] = cfg.Inst{Addr: addr}
+		}
+		_, labeled := fl.lb.at[addr]
+		insts[i].Leader = labeled
+		// the listing's text: guard, body, annotation, pair braces
+		closes := fl.closes[i]
+		if closes {
+			t = strings.TrimRight(strings.TrimSuffix(t, "        }"), " ")
+		}
+		note := ""
+		if k := fl.notes[i]; k != 0 && k <= len(t) {
+			t, note = t[:k], t[k:]
+		}
+		prefix := "  "
+		if i+1 < n && fl.closes[i+1] {
+			prefix = "{ "
+		}
+		line := prefix + t
+		if note != "" {
+			line += "  " + note
+		}
+		if closes {
+			if note == "" {
+				line += " "
+			}
+			line += "}"
+		}
+		if opts.Offsets {
+			if closes {
+				line = "         " + line // nvdisasm's width, not the offset's
+			} else {
+				line = strconv.FormatUint(addr|0x10000, 16)[1:] + ": " + line
+			}
+		}
+		lines[i] = line
+	}
+	return insts, lines
+}
+
+// ControlFlowDOT appends what nvdisasm -cfg (or -bbcfg) prints for an sm_5x
+// cubin: one DOT cluster per function, its blocks as record nodes holding
+// the instructions, edges from each block's exit to its successors.
+func ControlFlowDOT(dst []byte, f *cubin.File, opts CFGOptions) ([]byte, []*isa.DecodeError) {
+	lists, _, errs := labelFunctions(f, opts.List, false)
+	for _, l := range lists {
+		l.texts(opts.List.VLIW, opts.List.NoDataflow)
+	}
+	dst = append(dst, "digraph f {\n"...)
+	bb := 0
+	for _, l := range lists {
+		for _, fg := range l.graphs(opts) {
+			dst = fg.appendDOT(dst, &bb, !opts.BasicBlocks)
+		}
+	}
+	return append(dst, "}\n"...), errs
+}
+
+// appendDOT appends one function's cluster; bb numbers unlabeled blocks
+// across the file.
+func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
+	fl, g := fg.fl, fg.g
+	name := fl.fn.Name
+	if fg.sym != nil {
+		name = fg.sym.s.Name
+	}
+	dst = append(dst, "subgraph \"cluster_"+name+"\" {\n"...)
+	var groups []cfg.Hyperblock
+	if hyper {
+		groups = g.Hyperblocks()
+	} else {
+		for k := range g.Blocks {
+			groups = append(groups, cfg.Hyperblock{Blocks: []int{k}})
+		}
+	}
+	// node names: the function for the entry, a label, or BBn
+	nodeOf := make([]string, len(g.Blocks))
+	groupOf := make([]int, len(g.Blocks))
+	for gi, h := range groups {
+		first := g.Blocks[h.Blocks[0]].Start
+		addr := g.Insts[first].Addr
+		switch {
+		case len(fl.lb.at[addr]) > 0:
+			nodeOf[h.Blocks[0]] = ".L_x_" + strconv.Itoa(fl.lb.at[addr][0])
+		case addr == fg.entryAddr() && fg.localAtStart():
+			nodeOf[h.Blocks[0]] = ".text." + fl.fn.Name // the section label comes first
+		case addr == fg.entryAddr():
+			nodeOf[h.Blocks[0]] = name
+		default:
+			nodeOf[h.Blocks[0]] = "BB" + strconv.Itoa(*bb)
+			*bb++
+		}
+		for _, k := range h.Blocks {
+			groupOf[k] = gi
+			nodeOf[k] = nodeOf[h.Blocks[0]]
+		}
+	}
+	for _, h := range groups {
+		node := nodeOf[h.Blocks[0]]
+		dst = append(dst, "node [fontname=\"Courier\",fontsize=10,shape=Mrecord];\n\""+node+"\"\n[label=\"{<entry>"...)
+		if a := g.Insts[g.Blocks[h.Blocks[0]].Start].Addr; a == fg.entryAddr() {
+			for _, lbl := range fl.lb.at[a] {
+				dst = append(dst, dotEscape(".L_x_"+strconv.Itoa(lbl)+":\n")...)
+			}
+			dst = append(dst, dotEscape(fg.header(name))...)
+		}
+		type edgeOut struct {
+			port string
+			e    cfg.Edge
+		}
+		var edges []edgeOut
+		for n, k := range h.Blocks {
+			b := &g.Blocks[k]
+			// a later block opens its own field, unless its first instruction
+			// is its exit, which has one
+			last := &g.Insts[b.End-1]
+			exits := last.Kind == cfg.Jump || last.Kind == cfg.Exit || last.Opaque
+			if n > 0 && !(exits && b.End-b.Start == 1) {
+				dst = append(dst, "|<exitpost"+strconv.Itoa(n-1)+">"...)
+			}
+			for i := b.Start; i < b.End; i++ {
+				addr := g.Insts[i].Addr
+				if i == b.Start && addr != fg.entryAddr() {
+					for _, lbl := range fl.lb.at[addr] {
+						dst = append(dst, dotEscape(".L_x_"+strconv.Itoa(lbl)+":\n")...)
+					}
+				}
+				in := &g.Insts[i]
+				if i == b.End-1 && (in.Kind == cfg.Jump || in.Kind == cfg.Exit || in.Opaque) {
+					dst = append(dst, "|<exit"+strconv.Itoa(n)+">"...)
+				}
+				dst = append(dst, dotEscape(fg.lines[i]+"\n")...)
+			}
+			port := "entry"
+			if n > 0 {
+				port = "exitpost" + strconv.Itoa(n-1)
+			}
+			if last.Kind == cfg.Jump || last.Kind == cfg.Exit || last.Opaque {
+				port = "exit" + strconv.Itoa(n)
+			}
+			for _, e := range b.Succs {
+				if hyper && e.Fall && groupOf[e.To] == groupOf[k] {
+					continue // inside the hyperblock
+				}
+				edges = append(edges, edgeOut{port, e})
+			}
+		}
+		dst = append(dst, "}\"]\n"...)
+		for _, eo := range edges {
+			side := "e"
+			if eo.e.Fall {
+				side = "s"
+			}
+			dst = append(dst, "\""+node+"\":"+eo.port+":"+side+" -> \""+nodeOf[eo.e.To]+"\":entry:n [style=solid];\n"...)
+		}
+	}
+	return append(dst, "}\n"...)
+}
+
+func (fg *functionGraph) entryAddr() uint64 {
+	if fg.sym == nil || fg.sym.addr%BundleSize == 0 {
+		if fg.sym == nil {
+			return 8
+		}
+		return fg.sym.addr + 8
+	}
+	return fg.sym.addr
+}
+
+// header is the function's directives at the top of its entry node.
+func (fg *functionGraph) header(name string) string {
+	var b strings.Builder
+	lb := fg.fl.lb
+	if fg.localAtStart() {
+		b.WriteString(".text." + fg.fl.fn.Name + ":\n")
+	}
+	end := ".L_x_" + strconv.Itoa(lb.endLbl)
+	if fg.sym != nil {
+		if e := fg.sym.addr + fg.sym.s.Size; lb.syms[e] != "" && e%BundleSize != 0 {
+			end = lb.syms[e]
+		} else if e < lb.size {
+			end = ".L_x_" + strconv.Itoa(lb.first[lb.key(e)])
+		}
+		sym := &fg.sym.s
+		switch sym.Bind() {
+		case 1:
+			b.WriteString("\t.global\t\t" + name + "\n")
+		case 2:
+			b.WriteString("\t.weak\t\t" + name + "\n")
+		}
+		b.WriteString("\t.type\t\t" + name + ",@function\n")
+		b.WriteString("\t.size\t\t" + name + ",(" + end + " - " + name + ")\n")
+		if sym.Other&0x10 != 0 {
+			b.WriteString("\t.other\t\t" + name + ",<no object>\n")
+		}
+		b.WriteString(name + ":\n")
+	}
+	if fg.sym == nil || fg.sym.addr == 0 && !fg.localAtStart() {
+		b.WriteString(".text." + fg.fl.fn.Name + ":\n")
+	}
+	return b.String()
+}
+
+// localAtStart: a local or weak function at the start of its section, whose
+// section label the listing puts before the function's directives.
+func (fg *functionGraph) localAtStart() bool {
+	return fg.sym != nil && fg.sym.addr == 0 && fg.sym.s.Bind() != 1
+}
+
+// dotEscape escapes text for a DOT record label: blanks and the record
+// metacharacters get a backslash, line ends become \l.
+func dotEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\n':
+			b.WriteString(`\l`)
+		case ' ', '[', ']', '{', '}', '<', '>', '|', '"':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// Graphs returns the control-flow graph of every function of an sm_5x
+// cubin (basic blocks), with the listing text of each instruction, for
+// package cfg's renderers.
+func Graphs(f *cubin.File, opts ListOptions) ([]cfg.Function, []*isa.DecodeError) {
+	lists, _, errs := labelFunctions(f, opts, false)
+	var out []cfg.Function
+	for _, l := range lists {
+		l.texts(opts.VLIW, opts.NoDataflow)
+		for _, fg := range l.graphs(CFGOptions{BasicBlocks: true, List: opts}) {
+			name := l.fn.Name
+			if fg.sym != nil {
+				name = fg.sym.s.Name
+			}
+			lines := make([]string, len(fg.lines))
+			for i, s := range fg.lines {
+				lines[i] = strings.TrimSpace(s)
+			}
+			out = append(out, cfg.Function{Name: name, Graph: fg.g, Lines: lines})
+		}
+	}
+	return out, errs
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// The -tools mode: every flag set of the nvdisasm and cuobjdump drop-ins
+// against the live tools, on every given file; agreement (standard output
+// and exit status identical) is reported per flag set.
+
+// nvdisasmFlagSets are the flag combinations compared for nvdisasm.
+var nvdisasmFlagSets = []string{
+	"", "-hex", "-novliw", "-hex -novliw", "-c", "-sf", "-raw", "-raw -hex", "-ndf",
+	"-c -sf -hex", "-fun 1", "-fun 1,3 -c", "-g", "-gi", "-g -hex -c", "-gi -novliw",
+	"-g -raw", "-cfg", "-bbcfg", "-cfg -poff", "-bbcfg -poff", "-cfg -novliw", "-cfg -ndf",
+	"-plr", "-lrm count", "-lrm narrow", "-b SM52 -base 0x100 -c",
+}
+
+// cuobjdumpFlagSets are the flag combinations compared for cuobjdump.
+var cuobjdumpFlagSets = []string{
+	"-sass", "-symbols", "-res-usage", "-lelf", "-lptx", "-ptx", "-elf", "-all -sass",
+	"-sort -sass", "-sass -arch sm_52", "-sass -fun vecadd", "-symbols -res-usage -sass",
+}
+
+// toolsDiff runs the comparison; files are cubins (nvdisasm and cuobjdump)
+// or fatbins and host objects (cuobjdump only).
+func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) error {
+	dir, err := os.MkdirTemp("", "mxdiff-tools")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if gpuisa == "" {
+		gpuisa = filepath.Join(dir, "gpuisa")
+		if out, err := exec.Command("go", "build", "-o", gpuisa, "github.com/gpuisa/gpuisa/cmd/gpuisa").CombinedOutput(); err != nil {
+			return fmt.Errorf("building gpuisa: %v\n%s", err, out)
+		}
+	}
+	var cubins []string
+	for _, f := range files {
+		if strings.HasSuffix(f, ".cubin") {
+			cubins = append(cubins, f)
+		}
+	}
+	type job struct {
+		tool, nv, flags string
+		files           []string
+	}
+	var jobs []job
+	for _, fl := range nvdisasmFlagSets {
+		jobs = append(jobs, job{"nvdisasm", nvdisasm, fl, cubins})
+	}
+	if cuobjdump != "" {
+		for _, fl := range cuobjdumpFlagSets {
+			jobs = append(jobs, job{"cuobjdump", cuobjdump, fl, files})
+		}
+	}
+	fmt.Printf("%-10s %-28s %s\n", "tool", "flags", "agree/files")
+	total, agree := 0, 0
+	for _, j := range jobs {
+		ok := 0
+		var bad []string
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, 2)
+		for _, f := range j.files {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func(f string) {
+				defer wg.Done()
+				defer func() { <-sem }()
+				args := append(strings.Fields(j.flags), f)
+				want, wcode := runTool(j.nv, args)
+				got, gcode := runTool(gpuisa, append([]string{j.tool}, args...))
+				mu.Lock()
+				defer mu.Unlock()
+				if bytes.Equal(want, got) && wcode == gcode {
+					ok++
+				} else {
+					bad = append(bad, filepath.Base(f))
+				}
+			}(f)
+		}
+		wg.Wait()
+		total += len(j.files)
+		agree += ok
+		fmt.Printf("%-10s %-28q %d/%d\n", j.tool, j.flags, ok, len(j.files))
+		for k := 0; k < len(bad) && k < verbose; k++ {
+			fmt.Printf("           differs: %s\n", bad[k])
+		}
+	}
+	fmt.Printf("all flag sets: %d/%d runs agree\n", agree, total)
+	return nil
+}
+
+// runTool runs a command in a scratch directory and returns its standard
+// output and exit status.
+func runTool(name string, args []string) ([]byte, int) {
+	cmd := exec.Command(name, args...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		code = -1
+	}
+	return out.Bytes(), code
+}
