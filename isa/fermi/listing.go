@@ -46,62 +46,44 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 }
 
 // DisassembleDialect lists code loaded at base, one line per instruction.
-// Words that do not decode are reported (and listed as a comment) and the
-// listing continues after them.
+// Words that do not decode are reported (and listed as .word lines, which
+// the assembler reads back) and the listing continues after them.
 func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte, []*isa.DecodeError) {
-	return disassemble(dst, code, base, d, nil)
+	return isa.ListSteps(dst, code, base, d.step)
 }
 
-// WriteListing writes what Disassemble returns to w a piece at a time, so
-// memory does not grow with the code.
+// WriteListing writes the listing Disassemble returns (the New dialect)
+// to w a buffer at a time: memory does not grow with the code.
 func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
-	fl := &isa.Flusher{W: w}
-	out, errs := disassemble(make([]byte, 0, isa.FlushSize+256), code, base, New, fl)
-	fl.Flush(out)
-	return errs, fl.Err
+	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return New.step })
 }
 
-func disassemble(dst []byte, code []byte, base uint64, d Dialect, fl *isa.Flusher) ([]byte, []*isa.DecodeError) {
-	var errs []*isa.DecodeError
-	for off := 0; off < len(code); {
-		if fl.Due(len(dst)) {
-			dst = fl.Flush(dst)
+// step lists the instruction at code[off:] in dialect d (isa.StepFunc).
+func (d Dialect) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
+	addr := base + uint64(off)
+	if len(code)-off >= 8 && code[off]&8 == 0 { // the common case, without error values
+		if inst, ok := decodeWord(binary.LittleEndian.Uint64(code[off:])); ok {
+			return AppendListing(dst, inst, addr, d), 8, nil
 		}
-		addr := base + uint64(off)
-		if len(code)-off >= 8 && code[off]&8 == 0 { // the common case, without error values
-			if inst, ok := decodeWord(binary.LittleEndian.Uint64(code[off:])); ok {
-				dst = AppendListing(dst, inst, addr, d)
-				off += 8
-				continue
-			}
-		}
-		inst, err := DecodeAt(code[off:], addr)
-		if err != nil {
-			var de *isa.DecodeError
-			if !errors.As(err, &de) {
-				de = &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid}
-			}
-			if fl != nil {
-				errs = isa.ErrorsCapped(errs, de) // a stream: memory must not grow per error
-			} else {
-				errs = append(errs, de)
-			}
-			if de.Len <= 0 {
-				de.Len = 8
-			}
-			// .word lines, which the assembler reads back: the bytes
-			// keep their place and every later address stays
-			n := min(de.Len, len(code)-off)
-			for k := 0; k+4 <= n; k += 4 {
-				dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
-			}
-			off += de.Len
-			continue
-		}
-		dst = AppendListing(dst, inst, addr, d)
-		off += inst.Len()
 	}
-	return dst, errs
+	inst, err := DecodeAt(code[off:], addr)
+	if err == nil {
+		return AppendListing(dst, inst, addr, d), inst.Len(), nil
+	}
+	var de *isa.DecodeError
+	if !errors.As(err, &de) {
+		de = &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid}
+	}
+	if de.Len <= 0 {
+		de.Len = 8
+	}
+	// .word lines, which the assembler reads back: the bytes keep their
+	// place and every later address stays (a comment made as drop them)
+	n := min(de.Len, len(code)-off)
+	for k := 0; k+4 <= n; k += 4 {
+		dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
+	}
+	return dst, de.Len, de
 }
 
 // appendWordLine lists a 32-bit word that does not decode as ".word 0x...;".
@@ -140,7 +122,7 @@ func ListRaw(code []byte, base uint64, d Dialect) (string, []*isa.DecodeError) {
 // encoding (cuobjdump prints them identically).
 func Archs() []isa.Arch {
 	return []isa.Arch{
-		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, Assemble: Assemble, WriteListing: WriteListing},
-		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, Assemble: Assemble, WriteListing: WriteListing},
+		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, WriteListing: WriteListing, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON},
+		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, WriteListing: WriteListing, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON},
 	}
 }

@@ -17,65 +17,47 @@ const lineRoom = 40 + textRoom + 80
 // base. Words that do not decode are listed as ".word" lines (which the
 // assembler reads back) and reported in errs; the listing goes on after them.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
-	return disassemble(dst, code, base, nil)
-}
-
-// WriteListing writes what Disassemble returns to w a piece at a time, so
-// memory does not grow with the code.
-func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
-	fl := &isa.Flusher{W: w}
-	out, errs := disassemble(make([]byte, 0, isa.FlushSize+lineRoom), code, base, fl)
-	fl.Flush(out)
-	return errs, fl.Err
-}
-
-func disassemble(dst []byte, code []byte, base uint64, fl *isa.Flusher) ([]byte, []*isa.DecodeError) {
-	var errs []*isa.DecodeError
-	var text [128]byte
 	var mn mnemonicCache
-	for pc := 0; pc < len(code); {
-		if fl.Due(len(dst)) {
-			dst = fl.Flush(dst)
+	return isa.ListSteps(dst, code, base, mn.step)
+}
+
+// WriteListing writes the listing Disassemble returns to w a buffer at a
+// time: memory does not grow with the code.
+func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
+	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return new(mnemonicCache).step })
+}
+
+// step lists the instruction at code[pc:] (isa.StepFunc).
+func (mn *mnemonicCache) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int, *isa.DecodeError) {
+	addr := base + uint64(pc)
+	inst, err := Decode(code[pc:], addr)
+	if err != nil {
+		de := err.(*isa.DecodeError)
+		n := de.Len
+		if n <= 0 {
+			n = len(code) - pc
 		}
-		addr := base + uint64(pc)
-		inst, err := Decode(code[pc:], addr)
-		if err != nil {
-			de := err.(*isa.DecodeError)
-			if fl != nil {
-				errs = isa.ErrorsCapped(errs, de) // a stream: memory must not grow per error
-			} else {
-				errs = append(errs, de)
-			}
-			n := de.Len
-			if n <= 0 {
-				n = len(code) - pc
-			}
-			for k := 0; k+4 <= n; k += 4 {
-				w := binary.LittleEndian.Uint32(code[pc+k:])
-				t := append(text[:0], ".word "...)
-				t = isa.AppendHexNum(t, uint64(w))
-				t = append(t, ';')
-				dst = isa.CuobjdumpStyle.AppendLine(dst, addr+uint64(k), t, uint64(w), 8)
-			}
-			if n%4 != 0 {
-				// a truncated tail: nothing left to list
-			}
-			pc += n
-			continue
+		var text [32]byte
+		for k := 0; k+4 <= n; k += 4 { // a truncated tail of under 4 bytes is not listed
+			w := binary.LittleEndian.Uint32(code[pc+k:])
+			t := append(text[:0], ".word "...)
+			t = isa.AppendHexNum(t, uint64(w))
+			t = append(t, ';')
+			dst = isa.CuobjdumpStyle.AppendLine(dst, addr+uint64(k), t, uint64(w), 8)
 		}
-		digits := 16
-		if inst.Len == 4 {
-			digits = 8
-		}
-		dst = slices.Grow(dst, lineRoom) // the appends below never reallocate
-		dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
-		start := len(dst)
-		dst = mn.append(dst, inst)
-		dst = appendOperands(dst, inst)
-		dst = isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
-		pc += int(inst.Len)
+		return dst, n, de
 	}
-	return dst, errs
+	digits := 16
+	if inst.Len == 4 {
+		digits = 8
+	}
+	dst = slices.Grow(dst, lineRoom) // the appends below never reallocate
+	dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
+	start := len(dst)
+	dst = mn.append(dst, inst)
+	dst = appendOperands(dst, inst)
+	dst = isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
+	return dst, int(inst.Len), nil
 }
 
 // Archs returns the registry entries of the Tesla targets.
@@ -89,6 +71,8 @@ func Archs() []isa.Arch {
 			Disassemble:  Disassemble,
 			Assemble:     Assemble,
 			WriteListing: WriteListing,
+			Graphs:       Graphs,
+			WriteJSON:    WriteJSON,
 		})
 	}
 	return out
