@@ -47,6 +47,8 @@ type encScratch struct {
 	seed  maphash.Seed
 	// stmts: assembleLines's statements, reused section after section
 	stmts []asmStmt
+	// arena: the texts of lines rewritten before encoding
+	arena textArena
 }
 
 // newEncScratch makes a scratch space for assembling about n lines.
