@@ -276,10 +276,40 @@ const (
 // layout; no sm_2x listing reads it); the windows are the generic address
 // windows (mem.go); SR_CLOCKLO counts the warp's instructions so runs
 // repeat; performance counters, error status and virtual ids read 0.
-func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32) {
+func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) {
+	sr := int(o.s[0].imm)
+	flat := b.Dim[1] == 1 && b.Dim[2] == 1
+	// the registers kernels read first thing, for the whole warp at once
+	var v uint32
+	switch {
+	case sr == srTidX && flat:
+		r := &sc.r
+		base := uint32(w.Index * emu.WarpSize)
+		for l := range r {
+			r[l] = base + uint32(l)
+		}
+		write(w.Regs, dstRow(&o.d, 0), mask, r)
+		return
+	case sr >= srCtaidX && sr <= srCtaidX+2:
+		v = b.ID[sr-srCtaidX]
+	case sr >= srNtidX && sr <= srNtidX+2:
+		v = b.Dim[sr-srNtidX]
+	case sr >= srNctaidX && sr <= srNctaidX+2:
+		v = b.GridDim[sr-srNctaidX]
+	default:
+		k.s2rLanes(b, w, o, mask, flat)
+		return
+	}
+	r := rowAt(w.Regs, dstRow(&o.d, 0))
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		r[bits.TrailingZeros32(mm)] = v
+	}
+}
+
+// s2rLanes is s2r lane by lane.
+func (k *Kernel) s2rLanes(b *emu.Block, w *emu.Warp, o *op, mask uint32, flat bool) {
 	sr := int(o.s[0].imm)
 	row := dstRow(&o.d, 0) * 32
-	flat := b.Dim[1] == 1 && b.Dim[2] == 1
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
 		var t emu.Dim3

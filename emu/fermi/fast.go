@@ -37,6 +37,8 @@ const (
 	fastAdd3  // VADD.ACC of whole words: a + b + c
 	fastLoad  // 32-bit LD, LDS, LDC (load32Fast)
 	fastStore // 32-bit ST, STS (store32Fast)
+	fastS2r   // S2R of any register but SR_CLOCKLO (which counts the warp's steps)
+	fastTld   // TLD of one 32-bit channel (tldFast)
 	// The rest run their kind's own code (ialu, falu, video): no form of
 	// their own, but they stay in the loop (none faults or branches).
 	fastIalu  // PRMT, BFE, BFI, FLO, POPC, IMNMX, ICMP
@@ -132,6 +134,12 @@ func pickFast(o *op) uint8 {
 		if o.size == 4 {
 			return fastStore
 		}
+	case kS2R:
+		if o.s[0].imm != srClockLo {
+			return fastS2r
+		}
+	case kTld:
+		return fastTld
 	case kPrmt, kBfe, kBfi, kFlo, kPopc, kImnmx, kIcmp:
 		if o.flags&(fCCOut|fX|fSAT) == 0 && o.d.kind == oReg {
 			return fastIalu
@@ -178,6 +186,11 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 		setPred(regs, &o.d, mask, bop(o.sub2, t, p))
 		setPred(regs, &o.d2, mask, bop(o.sub2, ^t, p))
 		return true
+	case fastS2r:
+		k.s2r(b, w, o, mask, sc)
+		return true
+	case fastTld:
+		return k.tldFast(w, o, mask, sc)
 	case fastIalu:
 		k.ialu(w, o, mask, sc)
 		return true

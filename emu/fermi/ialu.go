@@ -175,6 +175,10 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kBfi:
 		b := k.row(regs, &o.s[1], mask, &sc.b)
 		c := k.row(regs, &o.s[2], mask, &sc.c)
+		if o.s[1].kind == oImm || o.s[1].kind == oConst {
+			bfiLanes(r, a, uint32(o.s[1].imm), c)
+			break
+		}
 		for l := range r {
 			r[l] = bfi(a[l], b[l], c[l])
 		}
@@ -235,6 +239,10 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kPrmt:
 		b := k.row(regs, &o.s[1], mask, &sc.b)
 		c := k.row(regs, &o.s[2], mask, &sc.c)
+		if o.sub == 0 {
+			prmtLanes(r, a, b, c)
+			break
+		}
 		for l := range r {
 			r[l] = prmt(a[l], b[l], c[l], o.sub)
 		}
@@ -361,6 +369,24 @@ func bfi(a, b, c uint32) uint32 {
 	return c&^m | a<<pos&m
 }
 
+// bfiLanes is BFI with one field for every lane (b a constant).
+func bfiLanes(r, a *lanes, b uint32, c *lanes) {
+	pos, n := b&0xff, b>>8&0xff
+	if pos >= 32 || n == 0 {
+		*r = *c
+		return
+	}
+	n = min(n, 32-pos)
+	m := uint32(uint64(1)<<n-1) << pos
+	qr, qa, qc := qd(r), qd(a), qd(c)
+	for g := range qr {
+		qr[g][0] = qc[g][0]&^m | qa[g][0]<<pos&m
+		qr[g][1] = qc[g][1]&^m | qa[g][1]<<pos&m
+		qr[g][2] = qc[g][2]&^m | qa[g][2]<<pos&m
+		qr[g][3] = qc[g][3]&^m | qa[g][3]<<pos&m
+	}
+}
+
 // flo is the bit position of the most significant 1 (unsigned) or of the
 // most significant bit that differs from the sign (signed), 0xffffffff when
 // none; .SH gives 31 minus it; ~ complements the source first.
@@ -428,6 +454,22 @@ func prmt(a, s, b uint32, mode uint8) uint32 {
 		r |= byteOf(x) << (8 * i)
 	}
 	return r
+}
+
+// prmtLanes is PRMT's generic mode, each lane with its own selector s.
+// Selectors that replicate no sign (the usual byte moves) take bytes by
+// shifts alone.
+func prmtLanes(r, a, s, b *lanes) {
+	for l := range r {
+		sel := s[l]
+		if sel&0x8888 != 0 {
+			r[l] = prmt(a[l], sel, b[l], 0)
+			continue
+		}
+		src := uint64(b[l])<<32 | uint64(a[l])
+		r[l] = uint32(src>>(sel<<3&0x38))&0xff | uint32(src>>(sel>>1&0x38))&0xff<<8 |
+			uint32(src>>(sel>>5&0x38))&0xff<<16 | uint32(src>>(sel>>9&0x38))<<24
+	}
 }
 
 // icmp compares a and b with comparison c (the icmp table: F LT EQ LE GT

@@ -565,6 +565,35 @@ type Texture struct {
 	Channels int
 }
 
+// tldFast is tld for the usual case: one 32-bit channel, wholly inside
+// the dense part of global memory, read to one register; false: tld must
+// run (nothing was written).
+func (k *Kernel) tldFast(w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
+	slot := int(o.sub)
+	if slot >= len(k.Textures) || o.lanes != 1 {
+		return false
+	}
+	t := &k.Textures[slot]
+	data := k.Global.Data
+	if t.Channels != 1 || t.Addr&3 != 0 || t.Elements > uint64(len(data))/4 || t.Addr > uint64(len(data))-4*t.Elements {
+		return false
+	}
+	texels := data[t.Addr : t.Addr+4*t.Elements]
+	p := unsafe.Pointer(unsafe.SliceData(texels))
+	idx := rowOf(w.Regs, o.s[0].row)
+	r := &sc.r
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		var v uint32
+		if i := uint64(idx[l]); i < t.Elements {
+			v = *(*uint32)(unsafe.Add(p, 4*i))
+		}
+		r[l] = v
+	}
+	write(w.Regs, dstRow(&o.d, 0), mask, r)
+	return true
+}
+
 // tld is TLD.LZ of a 1D buffer texture: each lane fetches the element its
 // register indexes (0 outside the texture, as tex1Dfetch does) and writes
 // the channels the mask enables to consecutive registers.

@@ -308,7 +308,7 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 	case kVote:
 		k.vote(w, o, mask)
 	case kS2R:
-		k.s2r(b, w, o, mask)
+		k.s2r(b, w, o, mask, sc)
 	case kLepc:
 		k.lepc(w, o, mask, pc)
 	case kCset, kCsetp, kPset, kPsetp, kP2R, kR2P:
