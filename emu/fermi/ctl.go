@@ -32,8 +32,8 @@ func (k *Kernel) predOps(w *emu.Warp, o *op, mask uint32) {
 	case kP2R:
 		// P2R Rd, PR|CC, Ra, mask: d = a &^ mask | bits & mask
 		var buf, buf2 lanes
-		a := k.row(regs, &o.s[0], mask, &buf)
-		mk := k.row(regs, &o.s[1], mask, &buf2)
+		a := k.row(regs, &o.s[0], &buf)
+		mk := k.row(regs, &o.s[1], &buf2)
 		for mm := mask; mm != 0; mm &= mm - 1 {
 			l := bits.TrailingZeros32(mm)
 			v := prBits(regs, o.flags&fCCPR != 0, l)
@@ -42,8 +42,8 @@ func (k *Kernel) predOps(w *emu.Warp, o *op, mask uint32) {
 	case kR2P:
 		// R2P PR|CC, Ra, mask: the bits of a that mask selects
 		var buf, buf2 lanes
-		a := k.row(regs, &o.s[0], mask, &buf)
-		mk := k.row(regs, &o.s[1], mask, &buf2)
+		a := k.row(regs, &o.s[0], &buf)
+		mk := k.row(regs, &o.s[1], &buf2)
 		f := regs[rowFlags*32 : rowFlags*32+32]
 		for mm := mask; mm != 0; mm &= mm - 1 {
 			l := bits.TrailingZeros32(mm)
@@ -151,10 +151,10 @@ func (k *Kernel) bar(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch,
 	id, threads := 0, 0
 	var buf lanes
 	if o.s[0].kind != oNone {
-		id = int(k.row(regs, &o.s[0], mask, &buf)[first])
+		id = int(k.row(regs, &o.s[0], &buf)[first])
 	}
 	if o.s[1].kind != oNone {
-		threads = int(k.row(regs, &o.s[1], mask, &buf)[first])
+		threads = int(k.row(regs, &o.s[1], &buf)[first])
 	}
 	if id < 0 || id >= emu.NumBarriers {
 		return fmt.Errorf("barrier %d does not exist (0..%d)", id, emu.NumBarriers-1)
@@ -218,7 +218,7 @@ func (k *Kernel) barResult(w *emu.Warp, o *op, sc *scratch) {
 	var buf lanes
 	id := 0
 	if o.s[0].kind != oNone {
-		id = int(k.row(regs, &o.s[0], w.Active, &buf)[firstLane(w.Active)])
+		id = int(k.row(regs, &o.s[0], &buf)[firstLane(w.Active)])
 	}
 	if id < 0 || id >= emu.NumBarriers {
 		return

@@ -12,13 +12,13 @@ import (
 func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	regs := w.Regs
 	ftz := o.flags&fFTZ != 0
-	a := k.row(regs, &o.s[0], mask, &sc.a)
+	a := k.row(regs, &o.s[0], &sc.a)
 	var b, c *lanes
 	if o.s[1].kind != oNone {
-		b = k.row(regs, &o.s[1], mask, &sc.b)
+		b = k.row(regs, &o.s[1], &sc.b)
 	}
 	if o.s[2].kind != oNone && o.s[2].kind != oPred {
-		c = k.row(regs, &o.s[2], mask, &sc.c)
+		c = k.row(regs, &o.s[2], &sc.c)
 	}
 	r := &sc.r
 	switch o.kind {

@@ -17,7 +17,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		k.iset(regs, o, mask, sc)
 		return
 	}
-	a := k.row(regs, &o.s[0], mask, &sc.a)
+	a := k.row(regs, &o.s[0], &sc.a)
 	d := int(o.d.row)
 	r := &sc.r
 	direct := mask == ^uint32(0) && o.flags&(fCCOut|fX|fSAT) == 0 && o.kind != kMov
@@ -37,7 +37,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		write(regs, d, m, a)
 		return
 	case kIadd:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		switch {
 		case !o.s[0].neg && !o.s[1].neg:
 			addLanes(r, a, b)
@@ -51,7 +51,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kIscadd:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		sh := o.sub & 31
 		if !o.s[0].neg && !o.s[1].neg {
 			scaddLanes(r, a, b, sh)
@@ -62,7 +62,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			r[l] = ((a[l]^na)-na)<<sh + (b[l] ^ nb) - nb
 		}
 	case kImul:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		if o.flags&fHI == 0 {
 			mulLanes(r, a, b)
 		} else {
@@ -71,8 +71,8 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kImad:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
-		c := k.row(regs, &o.s[2], mask, &sc.c)
+		b := k.row(regs, &o.s[1], &sc.b)
+		c := k.row(regs, &o.s[2], &sc.c)
 		if o.flags&fHI == 0 && !o.s[0].neg && !o.s[2].neg {
 			madLanes(r, a, b, c)
 		} else {
@@ -93,7 +93,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			shlLanes(r, a, n)
 			break
 		}
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		if o.flags&fW != 0 {
 			for l := range r {
 				r[l] = a[l] << (b[l] & 31)
@@ -105,7 +105,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		}
 	case kShr:
 		if o.flags&fBREV != 0 {
-			b := k.row(regs, &o.s[1], mask, &sc.b)
+			b := k.row(regs, &o.s[1], &sc.b)
 			for l := range r {
 				r[l] = shr(a[l], b[l], o.flags)
 			}
@@ -126,7 +126,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 			break
 		}
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		switch o.flags & (fW | fU32) {
 		case fW | fU32:
 			for l := range r {
@@ -142,7 +142,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kLop:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		na, nb := notMask(o.s[0].not), notMask(o.s[1].not)
 		switch o.sub {
 		case 0:
@@ -157,7 +157,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kBfe:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		if o.flags&(fU32|fBREV) == fU32 {
 			for l := range r {
 				pos, n := b[l]&0xff, b[l]>>8&0xff
@@ -173,8 +173,8 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kBfi:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
-		c := k.row(regs, &o.s[2], mask, &sc.c)
+		b := k.row(regs, &o.s[1], &sc.b)
+		c := k.row(regs, &o.s[2], &sc.c)
 		if o.s[1].kind == oImm || o.s[1].kind == oConst {
 			bfiLanes(r, a, uint32(o.s[1].imm), c)
 			break
@@ -187,13 +187,13 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			r[l] = flo(a[l], o)
 		}
 	case kPopc:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		na, nb := notMask(o.s[0].not), notMask(o.s[1].not)
 		for l := range r {
 			r[l] = uint32(bits.OnesCount32((a[l] ^ na) & (b[l] ^ nb)))
 		}
 	case kImnmx:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		p := pred(regs, &o.s[2])
 		unsigned := o.flags&fU32 != 0
 		for l := range r {
@@ -208,8 +208,8 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kIcmp:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
-		c := k.row(regs, &o.s[2], mask, &sc.c)
+		b := k.row(regs, &o.s[1], &sc.b)
+		c := k.row(regs, &o.s[2], &sc.c)
 		unsigned := o.flags&fU32 != 0
 		for l := range r {
 			if icmp(o.sub, c[l], 0, unsigned) {
@@ -219,8 +219,8 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kIsad:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
-		c := k.row(regs, &o.s[2], mask, &sc.c)
+		b := k.row(regs, &o.s[1], &sc.b)
+		c := k.row(regs, &o.s[2], &sc.c)
 		unsigned := o.flags&fU32 != 0
 		for l := range r {
 			x, y := a[l], b[l]
@@ -234,11 +234,11 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			r[l] = diff + c[l]
 		}
 	case kSel:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		selLanes(r, a, b, pred(regs, &o.s[2]))
 	case kPrmt:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
-		c := k.row(regs, &o.s[2], mask, &sc.c)
+		b := k.row(regs, &o.s[1], &sc.b)
+		c := k.row(regs, &o.s[2], &sc.c)
 		if o.sub == 0 {
 			prmtLanes(r, a, b, c)
 			break
@@ -579,8 +579,8 @@ func (k *Kernel) iset(regs []uint32, o *op, mask uint32, sc *scratch) {
 // icmpMask is the lanes of mask where a cmp b holds (.X: extended by the
 // condition code).
 func (k *Kernel) icmpMask(regs []uint32, o *op, mask uint32, sc *scratch) uint32 {
-	a := k.row(regs, &o.s[0], mask, &sc.a)
-	b := k.row(regs, &o.s[1], mask, &sc.b)
+	a := k.row(regs, &o.s[0], &sc.a)
+	b := k.row(regs, &o.s[1], &sc.b)
 	unsigned := o.flags&fU32 != 0
 	var t uint32
 	if o.flags&fX != 0 {
@@ -630,11 +630,11 @@ func (k *Kernel) ialuCC(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		}
 		return
 	}
-	a := k.row(regs, &o.s[0], mask, &sc.a)
-	b := k.row(regs, &o.s[1], mask, &sc.b)
+	a := k.row(regs, &o.s[0], &sc.a)
+	b := k.row(regs, &o.s[1], &sc.b)
 	c := &zeroLanes
 	if o.s[2].kind != oNone {
-		c = k.row(regs, &o.s[2], mask, &sc.c)
+		c = k.row(regs, &o.s[2], &sc.c)
 	}
 	cf := regs[rowFlags*32+flagC]
 	r := &sc.r

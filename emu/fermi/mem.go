@@ -261,21 +261,20 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 	return true
 }
 
-// inBounds reports whether every lane's word base[l]+off is aligned and
-// starts at or below limit (limit minus the address, in 64 bits, is
-// negative for an address past it).
+// inBounds reports whether every lane's word base[l]+off (in 32 bits) is
+// aligned and starts at or below limit: the highest address is (two
+// running maxima, compare and move, no branch).
 func inBounds(base *lanes, off, limit uint32) bool {
-	var align uint32
-	var past uint64
-	lim := uint64(limit)
+	var align, hi0, hi1 uint32
 	qb := qd(base)
 	for g := range qb {
 		q := &qb[g]
 		a0, a1, a2, a3 := q[0]+off, q[1]+off, q[2]+off, q[3]+off
 		align |= a0 | a1 | a2 | a3
-		past |= (lim - uint64(a0)) | (lim - uint64(a1)) | (lim - uint64(a2)) | (lim - uint64(a3))
+		hi0 = max(hi0, a0, a1)
+		hi1 = max(hi1, a2, a3)
 	}
-	return align&3 == 0 && past>>63 == 0
+	return align&3 == 0 && max(hi0, hi1) <= limit
 }
 
 // consecutive reports whether lane l's address base[l]+off is first+4*l,
@@ -285,6 +284,9 @@ func inBounds(base *lanes, off, limit uint32) bool {
 // pairs never carry from one lane into the next.
 func consecutive(base *lanes, off, limit uint32) (first uint32, ok bool) {
 	b0 := base[0]
+	if base[31] != b0+31*4 {
+		return 0, false // most other accesses fail here, before the loop
+	}
 	pairs := (*[4][4]uint64)(unsafe.Pointer(base))
 	const step = 8<<32 | 8
 	want := uint64(b0) | uint64(b0+4)<<32

@@ -16,11 +16,11 @@ import (
 // source and vmad's "plus one" as .PO.
 func (k *Kernel) video(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	regs := w.Regs
-	a := k.row(regs, &o.s[0], mask, &sc.a)
-	b := k.row(regs, &o.s[1], mask, &sc.b)
+	a := k.row(regs, &o.s[0], &sc.a)
+	b := k.row(regs, &o.s[1], &sc.b)
 	var c *lanes = &zeroLanes
 	if o.s[2].kind != oNone && o.s[2].kind != oPred {
-		c = k.row(regs, &o.s[2], mask, &sc.c)
+		c = k.row(regs, &o.s[2], &sc.c)
 	}
 	if o.kind == kVadd && o.flags&(fSAT|fPO|fCCOut) == 0 && o.sub2 == vredAcc && o.s[0].sel == 6 && o.s[1].sel == 6 &&
 		!o.s[0].neg && !o.s[1].neg {
