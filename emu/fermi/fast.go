@@ -35,8 +35,8 @@ const (
 	fastIsetp // predicates from a comparison
 	fastFsetp // predicates from a float comparison (no FTZ, negation, absolute value)
 	fastAdd3  // VADD.ACC of whole words: a + b + c
-	fastLoad  // 32-bit LD, LDS, LDC (load32Fast)
-	fastStore // 32-bit ST, STS (store32Fast)
+	fastLoad  // 8-, 16- and 32-bit LD, LDS, LDC (load32Fast, loadSmallFast)
+	fastStore // 8-, 16- and 32-bit ST, STS (store32Fast, storeSmallFast)
 	fastS2r   // S2R of any register but SR_CLOCKLO (which counts the warp's steps)
 	fastTld   // TLD of one 32-bit channel (tldFast)
 	// The rest run their kind's own code (ialu, falu, video): no form of
@@ -127,11 +127,11 @@ func pickFast(o *op) uint8 {
 			return fastVideo
 		}
 	case kLd, kLds, kLdc:
-		if o.size == 4 && o.d.kind == oReg {
+		if (o.size == 4 || o.size == 2 || o.size == 1) && o.d.kind == oReg {
 			return fastLoad
 		}
 	case kSt, kSts:
-		if o.size == 4 {
+		if o.size == 4 || o.size == 2 || o.size == 1 {
 			return fastStore
 		}
 	case kS2R:
@@ -193,12 +193,12 @@ stretch:
 		}
 		switch o.fast {
 		case fastLoad:
-			if !k.load32Fast(b, w, o, &o.s[0], mask, sc) {
+			if o.size == 4 && !k.load32Fast(b, w, o, &o.s[0], mask, sc) || o.size < 4 && !k.loadSmallFast(b, w, o, &o.s[0], mask, sc) {
 				break stretch
 			}
 			continue
 		case fastStore:
-			if !k.store32Fast(b, w, o, &o.s[0], mask) {
+			if o.size == 4 && !k.store32Fast(b, w, o, &o.s[0], mask) || o.size < 4 && !k.storeSmallFast(b, w, o, &o.s[0], mask) {
 				break stretch
 			}
 			continue

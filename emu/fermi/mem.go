@@ -119,6 +119,9 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 				return nil
 			}
 		}
+		if o.size < 4 && k.loadSmallFast(b, w, o, m, mask, sc) {
+			return nil
+		}
 		var vals [32][4]uint32
 		if o.kind == kLdlk {
 			return k.loadLock(b, w, o, mask, sc, &local)
@@ -132,6 +135,9 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 	// stores
 	m := &o.s[0]
 	if o.size == 4 && o.kind != kStul && k.store32Fast(b, w, o, m, mask) {
+		return nil
+	}
+	if o.size < 4 && k.storeSmallFast(b, w, o, m, mask) {
 		return nil
 	}
 	size := int(o.size)
@@ -388,6 +394,93 @@ func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uin
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
 		*(*uint32)(unsafe.Add(p, base[l]+off)) = v[l]
+	}
+	return true
+}
+
+// smallFast is loadSmallFast's and storeSmallFast's memory: the dense
+// region of dense32, the highest address an access of o.size bytes can
+// start at, and o.size-1 (the alignment bits).
+func (k *Kernel) smallFast(b *emu.Block, o *op, m *opnd) (p unsafe.Pointer, limit, align uint32, ok bool) {
+	data, limit32, ok := k.dense32(b, o, m)
+	if !ok || o.size != 1 && o.size != 2 {
+		return nil, 0, 0, false
+	}
+	// dense32's limit is the end less 4, at most 2^32-1
+	limit = uint32(min(uint64(limit32)+4-uint64(o.size), 1<<32-1))
+	return unsafe.Pointer(unsafe.SliceData(data)), limit, uint32(o.size) - 1, true
+}
+
+// loadSmallFast is load32Fast for 8- and 16-bit loads (LD, LDS, LDC .U8
+// .S8 .U16 .S16).
+func (k *Kernel) loadSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32, sc *scratch) bool {
+	p, limit, align, ok := k.smallFast(b, o, m)
+	if !ok {
+		return false
+	}
+	regs := w.Regs
+	base := rowOf(regs, m.row)
+	off := uint32(m.imm)
+	var bad uint32
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		a := base[bits.TrailingZeros32(mm)] + off
+		bad |= a&align | b2u(a > limit)
+	}
+	if bad != 0 {
+		return false
+	}
+	r := &sc.r
+	signed := o.flags&fSigned != 0
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		q := unsafe.Add(p, base[l]+off)
+		var v uint32
+		switch {
+		case o.size == 1 && signed:
+			v = uint32(int32(*(*int8)(q)))
+		case o.size == 1:
+			v = uint32(*(*uint8)(q))
+		case signed:
+			v = uint32(int32(*(*int16)(q)))
+		default:
+			v = uint32(*(*uint16)(q))
+		}
+		r[l] = v
+	}
+	write(regs, dstRow(&o.d, 0), mask, r)
+	return true
+}
+
+// storeSmallFast is store32Fast for 8- and 16-bit stores (ST, STS).
+func (k *Kernel) storeSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
+	p, limit, align, ok := k.smallFast(b, o, m)
+	if !ok {
+		return false
+	}
+	regs := w.Regs
+	base := rowOf(regs, m.row)
+	off := uint32(m.imm)
+	v := rowOf(regs, o.s[1].row)
+	if o.s[1].kind != oReg {
+		v = &zeroLanes
+	}
+	// check every lane first: a faulting lane must leave memory untouched
+	var bad uint32
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		a := base[bits.TrailingZeros32(mm)] + off
+		bad |= a&align | b2u(a > limit)
+	}
+	if bad != 0 {
+		return false
+	}
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		q := unsafe.Add(p, base[l]+off)
+		if o.size == 1 {
+			*(*uint8)(q) = uint8(v[l])
+		} else {
+			*(*uint16)(q) = uint16(v[l])
+		}
 	}
 	return true
 }
