@@ -159,13 +159,11 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kBfe:
 		b := k.row(regs, &o.s[1], &sc.b)
 		if o.flags&(fU32|fBREV) == fU32 {
+			// unsigned: the field's bits past 31 read 0, so one 64-bit
+			// shift and mask serve every position and length
 			for l := range r {
-				pos, n := b[l]&0xff, b[l]>>8&0xff
-				if pos < 32 && n > 0 && pos+n <= 32 {
-					r[l] = a[l] >> pos & (1<<n - 1)
-				} else {
-					r[l] = bfe(a[l], b[l], o.flags)
-				}
+				pos, n := b[l]&0xff, min(b[l]>>8&0xff, 32)
+				r[l] = uint32(uint64(a[l]) >> pos & (1<<n - 1))
 			}
 		} else {
 			for l := range r {

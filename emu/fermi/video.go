@@ -58,14 +58,25 @@ func (k *Kernel) video(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		if mask == ^uint32(0) {
 			r = rowAt(regs, dstRow(&o.d, 0))
 		}
-		for l := range r {
-			n := uint64(uint32(vpart(b[l], o.s[1].sel, o.s[1].sgn)))
-			if o.flags&fW != 0 {
-				n &= 31
-			} else {
-				n = min(n, 32)
+		switch {
+		case o.s[1].sel >= 6 && o.flags&fW != 0: // a whole-word amount, either sign
+			for l := range r {
+				r[l] = a[l]<<(b[l]&31) + c[l]
 			}
-			r[l] = uint32(uint64(a[l])<<n) + c[l]
+		case o.s[1].sel >= 6:
+			for l := range r {
+				r[l] = uint32(uint64(a[l])<<min(b[l], 32)) + c[l]
+			}
+		default:
+			for l := range r {
+				n := uint64(uint32(vpart(b[l], o.s[1].sel, o.s[1].sgn)))
+				if o.flags&fW != 0 {
+					n &= 31
+				} else {
+					n = min(n, 32)
+				}
+				r[l] = uint32(uint64(a[l])<<n) + c[l]
+			}
 		}
 		if mask != ^uint32(0) {
 			write(regs, dstRow(&o.d, 0), mask, r)
