@@ -8,12 +8,13 @@ import (
 
 // Fast paths: the forms real kernels run most (integer adds, shifts,
 // logic, moves, multiply-adds, selects, ISETP, the scans' three-way VADD,
-// 32-bit loads and stores, S2R, TLD) are picked once per launch (resolve)
-// and run in a loop of their own (runFastStretch, called by Run), without
-// the general dispatch. None of them changes the warp's control state, so the loop keeps the
-// program counter and the step counts in locals. A fast form with a lane
-// that needs more (an address out of range or misaligned) returns false
-// and runs the general way.
+// 8- to 32-bit loads and stores, S2R, TLD, branches that do not diverge)
+// are picked once per launch (resolve) and run in a loop of their own
+// (runFastStretch, called by Run), without the general dispatch. None of
+// them changes the warp's control state but its program counter, so the
+// loop keeps that and the step counts in locals. A fast form with a lane
+// that needs more (an address out of range or misaligned, a diverging
+// branch) ends the loop and runs the general way.
 
 // Fast forms (op.fast); 0 is none.
 const (
@@ -39,6 +40,7 @@ const (
 	fastStore // 8-, 16- and 32-bit ST, STS (store32Fast, storeSmallFast)
 	fastS2r   // S2R of any register but SR_CLOCKLO (which counts the warp's steps)
 	fastTld   // TLD of one 32-bit channel (tldFast)
+	fastBra   // BRA that every active lane takes or none does (divergence: the general path)
 	// The rest run their kind's own code (ialu, falu, video): no form of
 	// their own, but they stay in the loop (none faults or branches).
 	fastIalu  // PRMT, BFE, BFI, FLO, POPC, IMNMX, ICMP
@@ -140,6 +142,10 @@ func pickFast(o *op) uint8 {
 		}
 	case kTld:
 		return fastTld
+	case kBra:
+		if o.cc == ccT {
+			return fastBra
+		}
 	case kPrmt, kBfe, kBfi, kFlo, kPopc, kImnmx, kIcmp:
 		if o.flags&(fCCOut|fX|fSAT) == 0 && o.d.kind == oReg {
 			return fastIalu
@@ -218,6 +224,15 @@ stretch:
 			if !k.tldFast(w, o, mask, sc) {
 				break stretch
 			}
+			continue
+		case fastBra:
+			if mask != active {
+				if o.flags&fAllWarp == 0 {
+					break stretch // the warp diverges
+				}
+				continue // BRA.U not taken by every lane: no lane branches
+			}
+			pc = o.target - 1 // the loop's step adds 1
 			continue
 		case fastIalu:
 			k.ialu(w, o, mask, sc)
