@@ -251,29 +251,35 @@ func fcmpLanes(a, b *lanes, sel uint8) uint32 {
 }
 
 func fcmpOrdered(a, b *lanes, sel uint8) uint32 {
+	qa, qb := qd(a), qd(b)
+	f := math.Float32frombits
 	var t uint32
-	f := func(x uint32) float32 { return math.Float32frombits(x) }
 	switch sel {
 	case 0:
 	case 1:
-		for l := range a {
-			t = t>>1 | b2u(f(a[l]) < f(b[l]))<<31
+		for g := range qa {
+			x, y := &qa[g], &qb[g]
+			t = t>>4 | b2u(f(x[0]) < f(y[0]))<<28 | b2u(f(x[1]) < f(y[1]))<<29 | b2u(f(x[2]) < f(y[2]))<<30 | b2u(f(x[3]) < f(y[3]))<<31
 		}
 	case 2:
-		for l := range a {
-			t = t>>1 | b2u(f(a[l]) == f(b[l]))<<31
+		for g := range qa {
+			x, y := &qa[g], &qb[g]
+			t = t>>4 | b2u(f(x[0]) == f(y[0]))<<28 | b2u(f(x[1]) == f(y[1]))<<29 | b2u(f(x[2]) == f(y[2]))<<30 | b2u(f(x[3]) == f(y[3]))<<31
 		}
 	case 3:
-		for l := range a {
-			t = t>>1 | b2u(f(a[l]) <= f(b[l]))<<31
+		for g := range qa {
+			x, y := &qa[g], &qb[g]
+			t = t>>4 | b2u(f(x[0]) <= f(y[0]))<<28 | b2u(f(x[1]) <= f(y[1]))<<29 | b2u(f(x[2]) <= f(y[2]))<<30 | b2u(f(x[3]) <= f(y[3]))<<31
 		}
 	case 4:
-		for l := range a {
-			t = t>>1 | b2u(f(a[l]) > f(b[l]))<<31
+		for g := range qa {
+			x, y := &qa[g], &qb[g]
+			t = t>>4 | b2u(f(x[0]) > f(y[0]))<<28 | b2u(f(x[1]) > f(y[1]))<<29 | b2u(f(x[2]) > f(y[2]))<<30 | b2u(f(x[3]) > f(y[3]))<<31
 		}
 	case 6:
-		for l := range a {
-			t = t>>1 | b2u(f(a[l]) >= f(b[l]))<<31
+		for g := range qa {
+			x, y := &qa[g], &qb[g]
+			t = t>>4 | b2u(f(x[0]) >= f(y[0]))<<28 | b2u(f(x[1]) >= f(y[1]))<<29 | b2u(f(x[2]) >= f(y[2]))<<30 | b2u(f(x[3]) >= f(y[3]))<<31
 		}
 	default: // 5 (less or greater), 7 (ordered)
 		for l := range a {
