@@ -252,6 +252,10 @@ stretch:
 		a := k.row(regs, &o.s[0], &sc.a)
 		switch o.fast {
 		case fastMov:
+			if !full {
+				write(regs, int(o.d.row), mask, a) // straight from the source
+				continue
+			}
 			*r = *a
 		case fastShl:
 			shlLanes(r, a, shiftAmount(o))
