@@ -248,10 +248,9 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 			*rowAt(regs, dstRow(&o.d, 0)) = *(*lanes)(unsafe.Add(p, first))
 			return true
 		}
-		if !inBounds(base, off, limit) {
+		if !gatherChecked(r, p, base, off, limit) {
 			return false
 		}
-		gather(r, p, base, off)
 		*rowAt(regs, dstRow(&o.d, 0)) = *r
 		return true
 	}
@@ -306,15 +305,22 @@ func consecutive(base *lanes, off, limit uint32) (first uint32, ok bool) {
 	return first, dev == 0 && uint64(b0)+31*4 <= math.MaxUint32 && first&3 == 0 && uint64(first)+31*4 <= uint64(limit)
 }
 
-// gather reads lane l's word at p+base[l]+off (in bounds: inBounds).
-func gather(r *lanes, p unsafe.Pointer, base *lanes, off uint32) {
+// gatherChecked is inBounds and gather in one pass, four lanes checked
+// before they are read; false: a lane is out of bounds or misaligned (r is
+// then partly written).
+func gatherChecked(r *lanes, p unsafe.Pointer, base *lanes, off, limit uint32) bool {
 	qr, qb := qd(r), qd(base)
 	for g := range qr {
-		qr[g][0] = *(*uint32)(unsafe.Add(p, qb[g][0]+off))
-		qr[g][1] = *(*uint32)(unsafe.Add(p, qb[g][1]+off))
-		qr[g][2] = *(*uint32)(unsafe.Add(p, qb[g][2]+off))
-		qr[g][3] = *(*uint32)(unsafe.Add(p, qb[g][3]+off))
+		a0, a1, a2, a3 := qb[g][0]+off, qb[g][1]+off, qb[g][2]+off, qb[g][3]+off
+		if (a0|a1|a2|a3)&3 != 0 || max(a0, a1, a2, a3) > limit {
+			return false
+		}
+		qr[g][0] = *(*uint32)(unsafe.Add(p, a0))
+		qr[g][1] = *(*uint32)(unsafe.Add(p, a1))
+		qr[g][2] = *(*uint32)(unsafe.Add(p, a2))
+		qr[g][3] = *(*uint32)(unsafe.Add(p, a3))
 	}
+	return true
 }
 
 // scatter writes lane l's word v[l] at p+base[l]+off in lane order (in
