@@ -256,7 +256,7 @@ stretch:
 				write(regs, int(o.d.row), mask, a) // straight from the source
 				continue
 			}
-			*r = *a
+			copyLanes(r, a)
 		case fastShl:
 			shlLanes(r, a, shiftAmount(o))
 		case fastShr:

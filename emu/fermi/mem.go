@@ -245,13 +245,13 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 		// fault), then read the little-endian words in place
 		if first, ok := consecutive(base, off, limit); ok {
 			// one 128-byte run: the common coalesced access
-			*rowAt(regs, dstRow(&o.d, 0)) = *(*lanes)(unsafe.Add(p, first))
+			copyLanes(rowAt(regs, dstRow(&o.d, 0)), (*lanes)(unsafe.Add(p, first)))
 			return true
 		}
 		if !gatherChecked(r, p, base, off, limit) {
 			return false
 		}
-		*rowAt(regs, dstRow(&o.d, 0)) = *r
+		copyLanes(rowAt(regs, dstRow(&o.d, 0)), r)
 		return true
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
@@ -381,7 +381,7 @@ func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uin
 	var bad uint32
 	if mask == ^uint32(0) {
 		if first, ok := consecutive(base, off, limit); ok {
-			*(*lanes)(unsafe.Add(p, first)) = *v
+			copyLanes((*lanes)(unsafe.Add(p, first)), v)
 			return true
 		}
 		if !inBounds(base, off, limit) {

@@ -462,7 +462,7 @@ func setPred(regs []uint32, d *opnd, mask, v uint32) {
 func write(regs []uint32, d int, mask uint32, r *lanes) {
 	row := rowAt(regs, d)
 	if mask == ^uint32(0) {
-		*row = *r
+		copyLanes(row, r)
 		return
 	}
 	if bits.OnesCount32(mask) > 8 {
