@@ -206,6 +206,9 @@ func blendLanes(row, r *lanes, mask uint32) {
 // difference is negative. Each lane's bit enters at the top and moves
 // down, to bit l at the end.
 func ltLanes(a, b *lanes, flip uint32) uint32 {
+	if flip == 0 {
+		return ltLanesU(a, b)
+	}
 	qa, qb := qd(a), qd(b)
 	f := uint64(flip)
 	var t uint64
@@ -214,6 +217,20 @@ func ltLanes(a, b *lanes, flip uint32) uint32 {
 		d1 := (uint64(qa[g][1]) ^ f) - (uint64(qb[g][1]) ^ f)
 		d2 := (uint64(qa[g][2]) ^ f) - (uint64(qb[g][2]) ^ f)
 		d3 := (uint64(qa[g][3]) ^ f) - (uint64(qb[g][3]) ^ f)
+		t = t>>4 | d0>>63<<28 | d1>>63<<29 | d2>>63<<30 | d3>>63<<31
+	}
+	return uint32(t)
+}
+
+// ltLanesU is ltLanes of unsigned words (no sign to flip).
+func ltLanesU(a, b *lanes) uint32 {
+	qa, qb := qd(a), qd(b)
+	var t uint64
+	for g := range qa {
+		d0 := uint64(qa[g][0]) - uint64(qb[g][0])
+		d1 := uint64(qa[g][1]) - uint64(qb[g][1])
+		d2 := uint64(qa[g][2]) - uint64(qb[g][2])
+		d3 := uint64(qa[g][3]) - uint64(qb[g][3])
 		t = t>>4 | d0>>63<<28 | d1>>63<<29 | d2>>63<<30 | d3>>63<<31
 	}
 	return uint32(t)
