@@ -306,7 +306,8 @@ func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 	}
 }
 
-// s2rLanes is s2r lane by lane.
+// s2rLanes is s2r lane by lane (of the registers s2r does not read for
+// the whole warp).
 func (k *Kernel) s2rLanes(b *emu.Block, w *emu.Warp, o *op, mask uint32, flat bool) {
 	sr := int(o.s[0].imm)
 	row := dstRow(&o.d, 0) * 32
@@ -326,12 +327,6 @@ func (k *Kernel) s2rLanes(b *emu.Block, w *emu.Warp, o *op, mask uint32, flat bo
 			v = t[0] | t[1]<<16 | t[2]<<26
 		case sr >= srTidX && sr <= srTidX+2:
 			v = t[sr-srTidX]
-		case sr >= srCtaidX && sr <= srCtaidX+2:
-			v = b.ID[sr-srCtaidX]
-		case sr >= srNtidX && sr <= srNtidX+2:
-			v = b.Dim[sr-srNtidX]
-		case sr >= srNctaidX && sr <= srNctaidX+2:
-			v = b.GridDim[sr-srNctaidX]
 		case sr == srSWinLo:
 			v = SharedWindow
 		case sr == srSWinSz, sr == srLWinSz:

@@ -363,22 +363,36 @@ func (k *Kernel) dense32(b *emu.Block, o *op, m *opnd) (data []byte, limit uint3
 	return data, uint32(min(n, 1<<32-1)), true
 }
 
+// storeRows are a store's address row, offset and value row (zeros for
+// RZ or a value that is not a register).
+func storeRows(regs []uint32, o *op, m *opnd) (base *lanes, off uint32, v *lanes) {
+	base, off, v = rowOf(regs, m.row), uint32(m.imm), rowOf(regs, o.s[1].row)
+	if o.s[1].kind != oReg {
+		v = &zeroLanes
+	}
+	return base, off, v
+}
+
+// lanesFit reports whether the address base[l]+off of every lane of mask
+// is aligned (no bit of align set) and at most limit.
+func lanesFit(base *lanes, off, mask, limit, align uint32) bool {
+	var bad uint32
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		a := base[bits.TrailingZeros32(mm)] + off
+		bad |= a&align | b2u(a > limit)
+	}
+	return bad == 0
+}
+
 // store32Fast is load32Fast's counterpart for 32-bit stores.
 func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
 	data, limit, ok := k.dense32(b, o, m)
 	if !ok {
 		return false
 	}
-	regs := w.Regs
-	base := rowOf(regs, m.row)
-	off := uint32(m.imm)
-	v := rowOf(regs, o.s[1].row)
-	if o.s[1].kind != oReg {
-		v = &zeroLanes
-	}
+	base, off, v := storeRows(w.Regs, o, m)
 	p := unsafe.Pointer(unsafe.SliceData(data))
 	// check every lane first: a faulting lane must leave memory untouched
-	var bad uint32
 	if mask == ^uint32(0) {
 		if first, ok := consecutive(base, off, limit); ok {
 			copyLanes((*lanes)(unsafe.Add(p, first)), v)
@@ -390,11 +404,7 @@ func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uin
 		scatter(p, base, off, v)
 		return true
 	}
-	for mm := mask; mm != 0; mm &= mm - 1 {
-		a := base[bits.TrailingZeros32(mm)] + off
-		bad |= a&3 | b2u(a > limit)
-	}
-	if bad != 0 {
+	if !lanesFit(base, off, mask, limit, 3) {
 		return false
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
@@ -427,12 +437,7 @@ func (k *Kernel) loadSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask u
 	regs := w.Regs
 	base := rowOf(regs, m.row)
 	off := uint32(m.imm)
-	var bad uint32
-	for mm := mask; mm != 0; mm &= mm - 1 {
-		a := base[bits.TrailingZeros32(mm)] + off
-		bad |= a&align | b2u(a > limit)
-	}
-	if bad != 0 {
+	if !lanesFit(base, off, mask, limit, align) {
 		return false
 	}
 	r := &sc.r
@@ -463,20 +468,9 @@ func (k *Kernel) storeSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask 
 	if !ok {
 		return false
 	}
-	regs := w.Regs
-	base := rowOf(regs, m.row)
-	off := uint32(m.imm)
-	v := rowOf(regs, o.s[1].row)
-	if o.s[1].kind != oReg {
-		v = &zeroLanes
-	}
+	base, off, v := storeRows(w.Regs, o, m)
 	// check every lane first: a faulting lane must leave memory untouched
-	var bad uint32
-	for mm := mask; mm != 0; mm &= mm - 1 {
-		a := base[bits.TrailingZeros32(mm)] + off
-		bad |= a&align | b2u(a > limit)
-	}
-	if bad != 0 {
+	if !lanesFit(base, off, mask, limit, align) {
 		return false
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
