@@ -29,6 +29,7 @@ type Kernel struct {
 	// memory, the declared shared memory
 	regions        []emu.Region
 	sharedDeclared int
+	texReads       *[]emu.Access // not nil: texel reads are noted here (inject.go's copies)
 }
 
 // scratch is per-block working storage.
