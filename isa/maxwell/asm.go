@@ -151,7 +151,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 	var origin uint64
 	haveOrigin := refs
 	each(func(line string, ln int) {
-		st, label, hasLabel, msg := parseLine(line)
+		st, label, hasLabel, msg := parseLine(&sc.arena, line)
 		if !haveOrigin && (st.kind == stmtInst || st.kind == stmtWord) {
 			origin, haveOrigin = listingOrigin(line, n)
 		}
@@ -215,6 +215,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 		}
 	}
 	var refList []CodeRef
+	isLabel := func(name string) bool { _, ok := labels[name]; return ok }
 	for i := range stmts {
 		st := &stmts[i]
 		b := int(st.index) / 3
@@ -231,12 +232,12 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			text := st.text
 			pc := origin + addrOf(int(st.index))
 			if refs && hasSymbolRef(text) {
-				var found []CodeRef
-				text, found = cutSymbolRefs(text, func(name string) bool { _, ok := labels[name]; return ok })
-				for _, r := range found {
+				n0 := len(refList)
+				text, refList = cutSymbolRefs(&sc.arena, text, isLabel, refList)
+				for k := n0; k < len(refList); k++ {
+					r := &refList[k]
 					r.Offset, r.Line = pc, int(st.line)
 					r.Col += int(st.col) - 1
-					refList = append(refList, r)
 				}
 			}
 			if st.flags&(flagHex|flagCtrl) == flagHex && ctrlGiven[b] &&
@@ -332,8 +333,8 @@ const (
 )
 
 // parseLine reads one listing line: the statement it holds, a label it
-// defines, or an error message.
-func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string) {
+// defines, or an error message. A text it rewrites is kept in arena.
+func parseLine(arena *textArena, line string) (st asmStmt, label string, hasLabel bool, msg string) {
 	s := trimSpace(line)
 	// an address column /*0008*/
 	if len(s) > 2 && s[0] == '/' && s[1] == '*' && s[2] != ' ' {
@@ -383,7 +384,7 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	col := offsetIn(line, s) + 1
 	if i := strings.IndexByte(s, '('); i >= 0 {
 		if j := strings.Index(s[i:], "(*\""); j >= 0 {
-			s = cutAnnotation(s, i+j)
+			s = cutAnnotation(arena, s, i+j)
 		}
 	}
 	if !hasHex && strings.HasPrefix(s, "/* 0x") && strings.HasSuffix(s, "*/") {
@@ -431,14 +432,18 @@ func offsetIn(line, s string) int32 {
 }
 
 // cutAnnotation removes nvdisasm's (*"BRANCH_TARGETS ..."*) or
-// (*"INDIRECT_CALL"*) comment, which starts at i, from an instruction text.
-func cutAnnotation(s string, i int) string {
+// (*"INDIRECT_CALL"*) comment, which starts at i, from an instruction text,
+// writing the new text to arena.
+func cutAnnotation(arena *textArena, s string, i int) string {
 	end := strings.Index(s[i:], "\"*)")
 	if end < 0 {
 		return s
 	}
-	rest := s[i+end+3:]
-	return trimSpace(s[:i]) + " " + trimSpace(rest)
+	start := arena.begin()
+	arena.write(trimSpace(s[:i]))
+	arena.write(" ")
+	arena.write(trimSpace(s[i+end+3:]))
+	return arena.end(start)
 }
 
 // lastHexColumn is strings.LastIndex(s, "/* 0x"), found from the slashes
