@@ -102,12 +102,12 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	// one layout for the whole file: annotations start after the widest
 	// plain line, hex comments two blanks after it or one after the longest
 	// annotated line
-	plain, annot := 0, 0
+	plain, annot, far := 0, 0, 0
 	for _, l := range lists {
-		p, a := l.texts(opts.VLIW, opts.NoDataflow)
-		plain, annot = max(plain, p), max(annot, a)
+		p, a, q := l.texts(opts.VLIW, opts.NoDataflow)
+		plain, annot, far = max(plain, p), max(annot, a), max(far, q)
 	}
-	noteCol := 8 + 19 + plain
+	noteCol := 8 + 19 + max(plain, far)
 	col := noteCol + 2
 	if annot > 0 {
 		col = max(col, noteCol+annot+1)
@@ -407,6 +407,7 @@ type funcListing struct {
 	text               []byte
 	ends, leads, notes []int  // notes: where a (*"..."*) annotation starts, 0 for none
 	closes             []bool // VLIW: the second instruction of a braced pair
+	quests             []bool // the annotation is a ??? operand: -raw adds no blanks
 }
 
 func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw bool) *funcListing {
@@ -517,15 +518,16 @@ func (fl *funcListing) indirect() {
 }
 
 // texts prints every instruction's text into fl.text and returns the
-// widest address+text of the lines without a (*"..."*) annotation and the
-// longest annotation.
-func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot int) {
+// widest address+text of the lines without a (*"..."*) annotation, the
+// longest annotation and the farthest address+text before a ??? operand.
+func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot, far int) {
 	insts, lb, code := fl.insts, fl.lb, fl.fn.Code
 	var text []byte
 	ends := make([]int, len(insts))
 	leads := make([]int, len(insts))
 	notes := make([]int, len(insts))
 	closes := make([]bool, len(insts))
+	quests := make([]bool, len(insts))
 	for i := range insts {
 		start := len(text)
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
@@ -574,6 +576,15 @@ func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot int) {
 			}
 			text = append(text, "        }"...)
 		}
+		if notes[i] == 0 {
+			// an operand printed as ??? starts an annotation too (random words
+			// only), in the same column, or farther when its line's raw layout
+			// puts it there
+			if q := questAt(text[start:]); q >= 0 {
+				notes[i], quests[i] = q, true
+				far = max(far, addrLen(addr)+q)
+			}
+		}
 		ends[i] = len(text)
 		// a pair's second line has no hex comment: it widens the hex column
 		// only through an annotation (as measured on the oracle's listings)
@@ -584,8 +595,8 @@ func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot int) {
 			plain = max(plain, addrLen(addr)+len(text)-start)
 		}
 	}
-	fl.text, fl.ends, fl.leads, fl.notes, fl.closes = text, ends, leads, notes, closes
-	return plain, annot
+	fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests = text, ends, leads, notes, closes, quests
+	return plain, annot, far
 }
 
 // list appends the section; an annotation starts at column noteCol, the hex
@@ -732,9 +743,11 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			}
 			if k := notes[i]; k != 0 {
 				dst = append(dst, t[:k]...)
-				if opts.Raw {
+				switch {
+				case opts.Raw && fl.quests[i]:
+				case opts.Raw:
 					dst = blanks(dst, 10)
-				} else {
+				default:
 					dst = blanks(dst, noteCol-(len(dst)-lineStart))
 				}
 				t = t[k:]
