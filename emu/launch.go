@@ -282,13 +282,21 @@ func (l *Launch) checkFields() error {
 			return fmt.Errorf("outputs[%d].bytes: %v", i, err)
 		}
 	}
-	for i, e := range l.Expect {
+	return CheckExpect(l.Expect, outs)
+}
+
+// CheckExpect checks expectations without reading their files: each
+// compares an output (one of outputs, by file name) or global words, with a
+// known element type and non-negative tolerances. Other launch formats
+// (shader launches) that reuse Expect check theirs with it.
+func CheckExpect(expect []Expect, outputs map[string]bool) error {
+	for i, e := range expect {
 		if _, ok := elemSizes[e.Type]; !ok {
 			return fmt.Errorf("expect[%d]: unknown type %q (u8, u32, s32, f32, f64)", i, e.Type)
 		}
 		switch {
 		case e.Output != "" && e.File != "":
-			if !outs[e.Output] {
+			if !outputs[e.Output] {
 				return fmt.Errorf("expect[%d]: no output file %q", i, e.Output)
 			}
 		case e.Words != "":

@@ -40,11 +40,14 @@ func benchLaunches(b *testing.B, d *device, ls []launch) {
 
 // BenchmarkRealKernels: mgpu's b-tree build over 2^20 keys (4 launches),
 // and with the listings its global scan of 2^20 values (60 blocks), its
-// argmax over 2^20 floats (60 blocks) and its block and warp scans.
+// argmax over 2^20 floats (60 blocks), its block and warp scans, its
+// radix sort's digit histogram and histogram pass, its sparse
+// matrix-vector product and its BWT key gather and compare.
 func BenchmarkRealKernels(b *testing.B) {
 	var ls []launch
 	d := newDevice()
-	for _, add := range []func(*testing.B, *device) []launch{benchTreeLaunches, benchScanLaunches, benchMaxLaunches, benchSnippetLaunches} {
+	for _, add := range []func(*testing.B, *device) []launch{benchTreeLaunches, benchScanLaunches, benchMaxLaunches, benchSnippetLaunches,
+		benchHistLaunches, benchSpMVLaunches, benchBWTLaunches} {
 		ls = append(ls, add(b, d)...)
 	}
 	benchLaunches(b, d, ls)
@@ -59,6 +62,18 @@ func BenchmarkRealBuildTree(b *testing.B) { benchOne(b, benchTreeLaunches) }
 
 // BenchmarkRealMaxIndex runs mgpu's argmax over 2^20 floats.
 func BenchmarkRealMaxIndex(b *testing.B) { benchOne(b, benchMaxLaunches) }
+
+// BenchmarkRealSortHistogram runs mgpu's digit count (CountBucketsLoop_5)
+// over 150 sort blocks of 1536 keys in 32 tasks, then SortHist_5.
+func BenchmarkRealSortHistogram(b *testing.B) { benchOne(b, benchHistLaunches) }
+
+// BenchmarkRealSpMV runs mgpu's SpMxV_4 and Finalize on a 20000-row matrix
+// of about 100000 nonzeros.
+func BenchmarkRealSpMV(b *testing.B) { benchOne(b, benchSpMVLaunches) }
+
+// BenchmarkRealBWT runs mgpu's GatherBWTKeys_6 and CompareBWTKeys_3 over a
+// string of 2^17 bytes (a texture of fewer than 2^16 words: emu's limit).
+func BenchmarkRealBWT(b *testing.B) { benchOne(b, benchBWTLaunches) }
 
 func benchOne(b *testing.B, add func(*testing.B, *device) []launch) {
 	d := newDevice()
@@ -183,6 +198,82 @@ func benchSnippetLaunches(b *testing.B, d *device) []launch {
 		{program: codes[0], block: emu.Dim3{256, 1, 1}, params: params},
 		{program: codes[1], block: emu.Dim3{32, 1, 1}, params: params},
 		{program: codes[2], block: emu.Dim3{32, 1, 1}, params: params},
+	}
+}
+
+func benchHistLaunches(b *testing.B, d *device) []launch {
+	codes := benchKernels(b, "CountBucketsLoop_5", "SortHist_5")
+	if codes == nil {
+		return nil
+	}
+	const numBlocks, numTasks, vt = 150, 32, 48
+	rng := rand.New(rand.NewSource(3))
+	keys := make([]uint32, numBlocks*32*vt)
+	for i := range keys {
+		keys[i] = rng.Uint32()
+	}
+	d.alloc("histKeys", fromU32(keys))
+	d.alloc("histCounts", make([]byte, 4*numBlocks*16))
+	d.alloc("histTotals", make([]byte, 4*numTasks*32))
+	d.alloc("histScan", make([]byte, 4*32))
+	return []launch{
+		{program: codes[0], grid: emu.Dim3{numTasks, 1, 1}, block: emu.Dim3{128, 1, 1},
+			params: []any{buf("histKeys"), uint32(0), uint32(vt), uint32(numBlocks / numTasks), uint32(numBlocks % numTasks),
+				buf("histCounts"), buf("histTotals")}},
+		{program: codes[1], block: emu.Dim3{1024, 1, 1}, params: []any{buf("histTotals"), uint32(numTasks), buf("histScan")}},
+	}
+}
+
+func benchSpMVLaunches(b *testing.B, d *device) []launch {
+	codes := benchKernels(b, "SpMxV_4", "SpMxVFinalize")
+	if codes == nil {
+		return nil
+	}
+	const rows, width = 20000, 4000
+	rng := rand.New(rand.NewSource(4))
+	rowPtr := []uint32{0}
+	var cols []uint32
+	var vals []float32
+	for range rows {
+		for range rng.Intn(11) {
+			cols = append(cols, uint32(rng.Intn(width)))
+			vals = append(vals, float32(rng.NormFloat64()))
+		}
+		rowPtr = append(rowPtr, uint32(len(cols)))
+	}
+	x := make([]float32, width)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	ls := spmvLaunches(d, codes[0], codes[1], encodeSpMV(rowPtr, cols, vals, 4), x, rows)
+	return ls[:]
+}
+
+func benchBWTLaunches(b *testing.B, d *device) []launch {
+	codes := benchKernels(b, "GatherBWTKeys_6", "CompareBWTKeys_3")
+	if codes == nil {
+		return nil
+	}
+	const count = 1 << 17
+	blocks := uint32(count / 512)
+	s := make([]byte, count+4*160)
+	rand.New(rand.NewSource(5)).Read(s)
+	d.alloc("bwtString", s)
+	params := []any{buf("bwtString"), uint32(count)}
+	for k := range 6 {
+		name := fmt.Sprintf("bwtKeys%d", k)
+		d.alloc(name, make([]byte, 4*count))
+		params = append(params, buf(name))
+	}
+	d.alloc("bwtIndices", make([]byte, 4*count))
+	d.alloc("bwtFlags", make([]byte, count))
+	params = append(params, buf("bwtIndices"))
+	// shared memory as bwt.cu declares it (raw code would get 48 KiB a block)
+	return []launch{
+		{program: codes[0], grid: emu.Dim3{blocks, 1, 1}, block: emu.Dim3{512, 1, 1}, shared: 4 * 160, params: params},
+		{program: codes[1], grid: emu.Dim3{blocks, 1, 1}, block: emu.Dim3{512, 1, 1}, shared: 4*3*513 + 512,
+			params:   []any{buf("bwtIndices"), uint32(count), uint32(0xffffff00), buf("bwtFlags")},
+			textures: []emu.TexImage{{Name: "string_texture", Buffer: "bwtString", Format: "r32ui", Size: []int{len(s) / 4}}}},
 	}
 }
 

@@ -37,6 +37,11 @@ const (
 	fastAdd3  // VADD.ACC of whole words: a + b + c
 	fastLoad  // 32-bit LD, LDS, LDC (load32Fast)
 	fastStore // 32-bit ST, STS (store32Fast)
+	// The rest run their kind's own code (ialu, falu, video): no form of
+	// their own, but they stay in the loop (none faults or branches).
+	fastIalu  // PRMT, BFE, BFI, FLO, POPC, IMNMX, ICMP
+	fastFalu  // FADD, FMUL, FFMA, FMNMX
+	fastVideo // VSHL, VSHR, VADD, VMNMX, VABSDIFF, VMAD (not VSET/VSETP)
 )
 
 // pickFast chooses o's fast form, once its constants are resolved.
@@ -116,6 +121,9 @@ func pickFast(o *op) uint8 {
 			o.s[2].kind != oNone && o.s[2].kind != oPred && o.d.kind == oReg {
 			return fastAdd3
 		}
+		if o.flags&fCCOut == 0 && o.d.kind == oReg {
+			return fastVideo
+		}
 	case kLd, kLds, kLdc:
 		if o.size == 4 && o.d.kind == oReg {
 			return fastLoad
@@ -123,6 +131,18 @@ func pickFast(o *op) uint8 {
 	case kSt, kSts:
 		if o.size == 4 {
 			return fastStore
+		}
+	case kPrmt, kBfe, kBfi, kFlo, kPopc, kImnmx, kIcmp:
+		if o.flags&(fCCOut|fX|fSAT) == 0 && o.d.kind == oReg {
+			return fastIalu
+		}
+	case kFadd, kFmul, kFfma, kFmnmx:
+		if o.flags&fCCOut == 0 && o.d.kind == oReg {
+			return fastFalu
+		}
+	case kVshl, kVshr, kVmnmx, kVabsdiff, kVmad:
+		if o.flags&fCCOut == 0 && o.d.kind == oReg {
+			return fastVideo
 		}
 	}
 	return fastNone
@@ -157,6 +177,15 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 		p := pred(regs, &o.s[2])
 		setPred(regs, &o.d, mask, bop(o.sub2, t, p))
 		setPred(regs, &o.d2, mask, bop(o.sub2, ^t, p))
+		return true
+	case fastIalu:
+		k.ialu(w, o, mask, sc)
+		return true
+	case fastFalu:
+		k.falu(w, o, mask, sc)
+		return true
+	case fastVideo:
+		k.video(w, o, mask, sc)
 		return true
 	}
 	full := mask == ^uint32(0)

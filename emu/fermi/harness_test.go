@@ -130,6 +130,14 @@ func fromU32(v []uint32) []byte {
 	return b
 }
 
+func fromU64(v []uint64) []byte {
+	b := make([]byte, 8*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(b[8*i:], x)
+	}
+	return b
+}
+
 func fromF32(v []float32) []byte {
 	b := make([]byte, 4*len(v))
 	for i, x := range v {

@@ -405,6 +405,10 @@ func TestInstVideo(t *testing.T) {
 		{name: "VSHL", text: "VSHL.UD.U32.U32.W.ACC R8, R4, R5, R6;\n VSHL.UD.U32.U32.ACC R9, R4, R5, R6;", ref: func(in [4]uint32) [2]uint32 {
 			return [2]uint32{in[0]<<(in[1]&31) + in[2], uint32(uint64(in[0])<<min(in[1], 32)) + in[2]}
 		}},
+		{name: "VSHL.S8", text: "VSHL.UD.S32.S8.ACC R8, R4, R5, R6;\n VSHL.UD.U32.S8.W.ACC R9, R4, R5, R6;", ref: func(in [4]uint32) [2]uint32 {
+			n := uint64(uint32(int32(int8(in[1]))))
+			return [2]uint32{uint32(uint64(in[0])<<min(n, 32)) + in[2], in[0]<<(n&31) + in[2]}
+		}},
 		{name: "VSHR", text: "VSHR.UD.U32.U8.W.ACC R8, R4, 0x5, R6;\n VSHR.UD.U32.U8.ACC R9, R4, R5, R6;", ref: func(in [4]uint32) [2]uint32 {
 			return [2]uint32{in[0]>>5 + in[2], uint32(uint64(in[0])>>min(in[1]&0xff, 32)) + in[2]}
 		}},

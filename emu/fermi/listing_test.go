@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
 // Public sm_20 listings are read only while developing (never committed):
@@ -124,11 +126,21 @@ var (
 	listingsErr  error
 )
 
-// devListings reads every listing of GPUISA_FERMI_LISTINGS (none without it).
+// sharedListings is where ../shared keeps the transcriptions of public
+// sm_20 listings (data fetched from public repositories stays there).
+const sharedListings = "oracle/sass-real/sm_20-listings"
+
+// devListings reads every listing of GPUISA_FERMI_LISTINGS, else of
+// ../shared's sm_20-listings (none without either).
 func devListings(t testing.TB) []listedFunc {
 	t.Helper()
 	dir := os.Getenv("GPUISA_FERMI_LISTINGS")
 	if dir == "" {
+		if shared := oracle.SharedDir(); shared != "" {
+			dir = filepath.Join(shared, sharedListings)
+		}
+	}
+	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
 		return nil
 	}
 	listingsOnce.Do(func() {

@@ -586,7 +586,14 @@ func (k *Kernel) tld(w *emu.Warp, o *op, mask uint32) error {
 			continue
 		}
 		for c := range t.Channels {
-			v, err := k.Global.Load(t.Addr+(i*uint64(t.Channels)+uint64(c))*4, 4)
+			a := t.Addr + (i*uint64(t.Channels)+uint64(c))*4
+			if a < 1<<32 {
+				if v, ok := k.Global.Load32(uint32(a)); ok {
+					vals[l][c] = v
+					continue
+				}
+			}
+			v, err := k.Global.Load(a, 4)
 			if err != nil {
 				return &laneErr{l, err}
 			}

@@ -371,10 +371,15 @@ func TestWriteSurvey(t *testing.T) {
 			sum := sha256.Sum256(code)
 			k.code = hex.EncodeToString(sum[:])
 		}
-		// the same function already surveyed (same name and words): update it
+		// the same function already surveyed (same name and words, or a
+		// prefix of them read before): update it
 		found := false
 		for i := range ks {
-			if ks[i].function == k.function && strings.Join(ks[i].hashes, "") == strings.Join(k.hashes, "") {
+			old := strings.Join(ks[i].hashes, "")
+			same := old == strings.Join(k.hashes, "")
+			grown := !ks[i].whole() && ks[i].blob == k.blob && len(ks[i].hashes) <= len(k.hashes) &&
+				old == strings.Join(k.hashes[:len(ks[i].hashes)], "")
+			if ks[i].function == k.function && (same || grown) {
 				k.key = ks[i].key
 				ks[i] = k
 				found = true

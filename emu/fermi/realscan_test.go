@@ -2,6 +2,7 @@ package fermi
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/emu"
@@ -85,5 +86,55 @@ func TestRealGlobalScan(t *testing.T) {
 		if total != sum {
 			t.Errorf("count %d: total %d, want %d", c.count, total, sum)
 		}
+	}
+}
+
+// TestRealSegScanWarp runs mgpu's one-warp segmented scan
+// (support/src/segscan/segscan.isa, SegScanWarp; source segscan.cu): each
+// of 32 lanes holds a value with its segment's head flag in bit 31; the
+// distance to its segment's head comes from VOTE.ANY, a BFI mask and FLO,
+// and a Hillis-Steele scan guarded by that distance leaves the exclusive
+// scan of each segment. One block of one warp, parameters (in, out), as
+// the demonstration's host code launches it. Lane 0 must start a segment:
+// without a head at or below it the distance (FLO of nothing is -1) is 1
+// and lane 0 reads the word below the shared array, which the emulator
+// faults as out of bounds (a test of that is below). Trial 0 is one
+// segment.
+func TestRealSegScanWarp(t *testing.T) {
+	code := realKernel(t, "SegScanWarp")
+	rng := rand.New(rand.NewSource(23))
+	for trial := range 20 {
+		in := make([]uint32, 32)
+		for i := range in {
+			in[i] = rng.Uint32() >> 8
+			if i == 0 || (trial > 0 && rng.Intn(5) == 0) {
+				in[i] |= 1 << 31
+			}
+		}
+		d := newDevice()
+		d.alloc("in", fromU32(in))
+		d.alloc("out", make([]byte, 4*32))
+		if _, err := d.run(t, launch{program: code, block: emu.Dim3{32, 1, 1}, params: []any{buf("in"), buf("out")}}); err != nil {
+			t.Fatal(err)
+		}
+		want := make([]uint32, 32)
+		var sum uint32
+		for i, v := range in {
+			if v>>31 != 0 {
+				sum = 0
+			}
+			want[i] = sum
+			sum += v &^ (1 << 31)
+		}
+		if err := sameWords(u32s(d.bytes("out")), want); err != nil {
+			t.Errorf("trial %d: %v", trial, err)
+		}
+	}
+	d := newDevice()
+	d.alloc("in", make([]byte, 4*32))
+	d.alloc("out", make([]byte, 4*32))
+	_, err := d.run(t, launch{program: code, block: emu.Dim3{32, 1, 1}, params: []any{buf("in"), buf("out")}})
+	if err == nil || !strings.Contains(err.Error(), "out of bounds") || !strings.Contains(err.Error(), "pc 0x0098") {
+		t.Errorf("no head at lane 0: %v, want the read below shared memory at 0x98 to fault", err)
 	}
 }

@@ -51,6 +51,27 @@ func (k *Kernel) video(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		}
 		return
 	}
+	if o.kind == kVshl && o.flags&(fSAT|fCCOut) == 0 && o.sub2 == vredAcc && o.s[0].sel == 6 && !o.s[0].neg && !o.s[1].neg {
+		// the digit counters' increment: (a << b) + c; of a whole word a
+		// the low 32 bits do not depend on its sign
+		r := &sc.r
+		if mask == ^uint32(0) {
+			r = rowAt(regs, dstRow(&o.d, 0))
+		}
+		for l := range r {
+			n := uint64(uint32(vpart(b[l], o.s[1].sel, o.s[1].sgn)))
+			if o.flags&fW != 0 {
+				n &= 31
+			} else {
+				n = min(n, 32)
+			}
+			r[l] = uint32(uint64(a[l])<<n) + c[l]
+		}
+		if mask != ^uint32(0) {
+			write(regs, dstRow(&o.d, 0), mask, r)
+		}
+		return
+	}
 	signedD := o.flags&fUD == 0
 	var t uint32
 	r := &sc.r

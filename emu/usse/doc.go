@@ -58,51 +58,73 @@
 // 16- and 32-bit integer add sub mul; 8-bit add sub mul fpsub; bitwise and
 // or xor shl shr rol asr), dual issue (mad dot ssq mul add mov rsq rcp and
 // the scalar mad add mul subflr exp log), the bitwise ops (and or xor
-// xor.op2 shl shr asr rol, immediates, source-2 rotation, inversion), SOP2
-// and SOP2M (blend arithmetic on bytes), I8MAD (with its channel
-// selects), I16MAD, I32MAD, I32MAD2 (steps 0 and 1), LIMM, SMP (1D, 2D
-// and cube textures; f32 or f16 results), LDA/STA (elements of 4, 2 or 1
-// bytes; with or without the MOE bit), DEPTHF (the DEPTH output), repeats
-// (Vita3K's repeat model, repeat.go) with SMLSI's MOE increments, branches
-// (br relative, ba absolute, predicated, anyinst/allinst, .savelink),
-// lapc, mov to and from pclink, kill, emitvtx (end), nop, phas, wdf, idf,
-// smbo with zero offsets, lock (no effect on registers: scheduling and
-// synchronisation have nothing to wait for here).
+// xor.op2 shl shr asr rol, immediates, source-2 rotation, inversion; and
+// the partial flag's 16-bit forms but rol), SOP2, SOP2M and SOP3 (blend
+// arithmetic on bytes), I8MAD (with its channel selects and component
+// modifiers), I16MAD, I32MAD (repeated too), I32MAD2 (steps 0 and 1), LIMM,
+// SMP (1D, 2D and cube textures; f32 or f16 results), LDA/STA (elements of
+// 4, 2 or 1 bytes; with or without the MOE bit), DEPTHF (the DEPTH output),
+// repeats (Vita3K's repeat model, repeat.go) with SMLSI's MOE increments,
+// branches (br relative, ba absolute, predicated, anyinst/allinst,
+// .savelink), lapc, mov to and from pclink, kill, emitvtx (end), nop, phas,
+// wdf, idf, smbo (MOE base offsets: Vita3K), lock (no effect on
+// registers: scheduling and synchronisation have nothing to wait for
+// here).
 //
 // Where the facts come from, besides the console (below): Vita3K's
 // translator (its decode tables and what its code does with each field:
 // VLDST's element sizes, I16MAD, I8MAD's selects, the test tables, frc as
 // source 1 minus the floor of source 2, depthf to the fragment depth, cube
-// lookups with three coordinates, the repeat modes and smlsi), and IMG's
-// own SGX540 disassembler: its TEST (op1 0x09) and bitwise (0x0A..0x0E)
-// words decode with this spec's SGX543 layouts to the same text (373 and
-// 390 words: mnemonics, registers, immediates, tests, channels; only the
-// repeat field differs, which USSE1 uses as a mask, 0001 = once), so they
-// show the test write-back ("isub16.testtaz.chan0 r0, p0, r0, #1"; "!c0"
-// where test_wben is clear), the integer table names, and the rotated
-// immediates of VBW ("and r4, r4, ~#0xF0000003" is 0xfc00 rotated left
-// by 18, inverted).
+// lookups with three coordinates, the repeat modes and smlsi; SOP3 from the
+// partial implementation its pull request 2177 added in 2022, read in a
+// 2024 copy of its SPIR-V translator, spirv/translator/alu.cpp, in the
+// korenkonder/Vita3K fork: its factor tables, that the second alpha factor
+// follows csel2 and cmod2, add and sub only; IMG's own pixel shader
+// combiner, combiner.c of its SGX DDK, builds a SOP3 with csel1 SRC0, csel2
+// ZERO, cmod2 complement and asel1 SRC0ALPHA for "RGB = SRC0 * SRC1 + (1 -
+// ZERO) * SRC2, A = SRC0 * SRC1 + (1 - ZERO) * SRC2", the same reading, the
+// second alpha factor included, and its GLES1 driver builds IMA8 (I8MAD)
+// with a complemented colour modifier, see lowerI8mad; the Vita3K copy's
+// ialu.cpp gives VBW's partial flag as 16-bit operands with the rotation
+// and inversion of source 2 within 16 bits, and repeats I32MAD in MOE mode
+// with multiplier 1), and IMG's own SGX540 disassembler: its TEST (op1
+// 0x09) and bitwise (0x0A..0x0E) words decode with this spec's SGX543
+// layouts to the same text (373 and 390 words: mnemonics, registers,
+// immediates, tests, channels; only the repeat field differs, which USSE1
+// uses as a mask, 0001 = once), so they show the test write-back
+// ("isub16.testtaz.chan0 r0, p0, r0, #1"; "!c0" where test_wben is clear),
+// the integer table names, and the rotated immediates of VBW ("and r4, r4,
+// ~#0xF0000003" is 0xfc00 rotated left by 18, inverted).
 //
 // Faulting as not emulated, because no description of their effect was
 // found (searched: the seeds; ../shared/oracle/usse: the opcode map, NOTES,
 // the SGX540 listings and their notes, psvgxp's grammar, Vita3K's decoder
 // patterns; Vita3K's translator: ialu, alu, data, special, texture,
-// translator.h, types.h; linux-sunxi's USSE ISA page, the Vita wiki's
-// SGX543 page, IMG's public Rogue documents):
-//   - SOP3: Vita3K's pattern names the fields (add/sub, selectors, a
-//     source 0), its translator leaves it unimplemented, the seed names
-//     add.fx8/sub.fx8; how the third source enters is not known.
+// translator.h, types.h, and its 2024 copy in korenkonder/Vita3K;
+// Vita3K's pull requests and issues; linux-sunxi's USSE ISA page, the Vita
+// wiki's SGX543 page, IMG's public Rogue documents; the copies of IMG's
+// SGX DDK sources in public code: useasm.c, combiner.c, the GLES1 driver's
+// texture-combiner and alpha-test code):
+//   - SOP3's saturated source alpha factor (selector 1), its dmod and its
+//     operations 2 and 3 (Vita3K's SOP3 leaves them out). IMG's compiler
+//     (its USC's GetLiveChansInSOP3Argument) shows that SOP3's alpha half
+//     is either a sum of products (ASOP, as emulated) or a lerp (ALRP,
+//     which reads source 0's alpha); which encoding selects ALRP is not
+//     known, so these cases stay faults.
 //   - I8MAD2: Vita3K has no fields for it; the seed only a predicate and
 //     .sat.
-//   - I8MAD's component modifiers cmod0..2/amod0..2 (Vita3K: "Custom
-//     modifiers for components not handled"); I16MAD's abs and or_shift
-//     and source formats 2 and 3.
+//   - I16MAD's abs and or_shift and source formats 2 and 3.
 //   - The test operations fpmul.u8, fpadd.u8 and the unnamed table
 //     entries; repeated tests, the onceonly flag, channels 4..7, VTSTMSK
 //     without test_wben (Vita3K: "not supported yet").
-//   - VBW rlp (op1 0x0E), its partial flag, its repeat select.
+//   - VBW rlp (op1 0x0E), rol with the partial flag (Vita3K has no rol),
+//     the repeat select.
 //   - pcoeff and ptoff: the seed gives the mnemonics only; no Vita3K
-//     pattern, no word in any listing.
+//     pattern, no word in any listing. IMG's own GLES1 driver (public
+//     copies of its SGX DDK) shows what they are for, not how they encode
+//     their operands: pcoeff hands the ISP a fragment's depth plane
+//     coefficients (three sources, before an alpha test) and ptoff ends a
+//     pass's punch-through; this model has no ISP to hand them to.
 //   - emitpds (starts a PDS task: IMG's microkernel listing), emit kinds 1
 //     and 2; ldr/str (the microkernel's register space, ldr r17, #155).
 //   - ldl/ldt/stl/stt (local and tiled addressing: IMG's mnemonic lists
@@ -110,9 +132,9 @@
 //     address increment modes, load data type 3.
 //   - Global registers g0..g63 (Vita3K reads none; IMG's microkernel
 //     reads g1 and g22).
-//   - SMBO with non-zero offsets, SMLSI's register limits, MOE
-//     swizzle-mode increments past iteration 3 (Vita3K leaves them stale).
-//   - I32MAD/I32MAD2 repeats (Vita3K runs them once whatever the count).
+//   - SMLSI's register limits, MOE swizzle-mode increments past
+//     iteration 3 (Vita3K leaves them stale).
+//   - I32MAD2 repeats (Vita3K runs it once whatever the count).
 //
 // What vita3k-shader-tests' notes report of the console: an instruction
 // naming an output register past the program's outputs, or a primary
@@ -186,10 +208,11 @@
 //
 // Repeats follow Vita3K's model (repeat.go), itself unchecked: external
 // mode steps 4 registers, internal mode one internal register, MOE mode
-// the smlsi increments (default: the iteration) times 2 for unified
-// registers (1 for VBW, integer VMOVs, VPCK's destination and integer
-// sources); VDP rotates its write mask each iteration; smlsi's state is
-// taken in program order. Only VMOV f32 (libvita2d), VPCK and external
+// the smlsi increments (default: the iteration; smbo makes them the
+// iteration plus a base offset) times 2 for unified registers (1 for VBW,
+// integer VMOVs, VPCK's destination and integer sources); VDP rotates its
+// write mask each iteration; smlsi's and smbo's state is taken in program
+// order. Only VMOV f32 (libvita2d), VPCK and external
 // VDP repeats (atlier.gxp) occur in the oracle's code.
 //
 // Integer tests: channels at the operation's width, wrapping results, the
@@ -197,9 +220,12 @@
 // is a plain subtraction (Vita3K). I8MAD multiplies bytes without
 // rescaling (Vita3K) and wraps unless .sat; I16MAD as Vita3K reads it
 // (source 0's two halves times one channel of source 1 plus one of source
-// 2; s2neg negates source 2). SOP2 after Vita3K's reading, results below
-// 0 clamped. VBW: a register source 2 rotates as an immediate does; shift
-// counts are taken mod 32.
+// 2; s2neg negates source 2). SOP2 and SOP3 after Vita3K's reading, in
+// integers: (factor1 * source1 +/- factor2 * source2) / 255 truncated,
+// results clamped to 0..255 (Vita3K computes in floats and converts back;
+// its rounding there is not known). VBW: shift counts are taken mod 32
+// (mod 32 also for the partial flag's 16-bit shifts: Vita3K shifts its
+// zero-extended halves on 32 bits, so asr there does not extend a sign).
 //
 // SMP's sampler register holds the texture unit (the driver puts texture
 // state there; launch files bind textures by unit), its format 0 means

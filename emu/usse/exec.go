@@ -586,9 +586,16 @@ func (t *Instance) step(c *Code, o *op, tr *tracer) (laneStatus, error) {
 		t.testInt(o)
 	case kBitwise:
 		a, b := t.raw(&o.src[0][0]), t.raw(&o.src[1][0])
-		b = mbits.RotateLeft32(b, int(o.words[1]))
-		if o.aux2 != 0 {
-			b = ^b
+		if o.words[2] != 0 { // partial: 16 bits
+			b = uint32(mbits.RotateLeft16(uint16(b), int(o.words[1])))
+			if o.aux2 != 0 {
+				b = ^b & 0xffff
+			}
+		} else {
+			b = mbits.RotateLeft32(b, int(o.words[1]))
+			if o.aux2 != 0 {
+				b = ^b
+			}
 		}
 		rawv[0] = bitwise(int(o.aux), a, b)
 		t.storeRaw(o, &rawv)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/binfmt/gxp"
+	"github.com/gpuisa/gpuisa/emu"
 	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
@@ -200,8 +201,9 @@ func TestKill(t *testing.T) {
 // TestFaultNamesInstruction: an instruction that cannot run faults with
 // the program, the instance, its address and its text.
 func TestFaultNamesInstruction(t *testing.T) {
-	// nop, then a SOP3 word (op1 0x11), which is not emulated
-	p := New(&gxp.Program{Kind: gxp.Vertex, Primary: []uint64{0xf800014000000000, 0x8880000000000000}}, nil)
+	// nop, then a SOP3 word (op1 0x11) with the saturated alpha factor
+	// (csel1 1), which is not emulated
+	p := New(&gxp.Program{Kind: gxp.Vertex, Primary: []uint64{0xf800014000000000, 0x8880004000000000}}, nil)
 	_, err := runOne(t, p, 1, nil, nil)
 	var f *Fault
 	if !errors.As(err, &f) {
@@ -352,5 +354,51 @@ func TestOutOfRangeDiscards(t *testing.T) {
 	}
 	if st.Discarded != 1 || got.File[baseO] != 1 || got.File[baseO+1] != 0 {
 		t.Errorf("discarded %d, o0 %d o1 %d; want 1, 1, 0", st.Discarded, got.File[baseO], got.File[baseO+1])
+	}
+}
+
+// TestLaunchChecksExpect: expectations are checked when a launch file is
+// read (an unknown type once reached the comparison and divided by zero).
+func TestLaunchChecksExpect(t *testing.T) {
+	head := `{"program": "p.gxp", "arch": "sgx543", "outputs": [{"name": "POSITION", "file": "p.out"}], "expect": [`
+	for _, c := range []struct{ expect, want string }{
+		{`{"output": "p.out", "file": "e", "type": "bogus"}`, "unknown type"},
+		{`{"output": "q.out", "file": "e", "type": "f32"}`, "no output file"},
+		{`{"output": "p.out", "file": "e", "type": "f32", "max_abs": -1}`, "max_abs"},
+		{`{"space": "shared", "words": "w.tsv"}`, "space"},
+		{`{"type": "f32"}`, "needs output"},
+	} {
+		_, err := ParseLaunch([]byte(head + c.expect + `]}`))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %q", c.expect, err, c.want)
+		}
+	}
+	if _, err := ParseLaunch([]byte(head + `{"output": "p.out", "file": "e", "type": "f32", "max_ulp": 2}]}`)); err != nil {
+		t.Errorf("a good expectation: %v", err)
+	}
+}
+
+// TestTraceMemory: a load lists every register it wrote, a store the
+// memory words it wrote (it writes no register).
+func TestTraceMemory(t *testing.T) {
+	p := asmProgram(t, "sta32.fetch3.dtype=1 [r0, 0x1], r8\nlda32.fetch2 r12, [r0, 0x0]\n", "")
+	var s SA
+	var buf bytes.Buffer
+	_, err := p.Draw(Config{Trace: &buf, TraceInstance: -1}, &s, 1, func(i int, in *Instance) error {
+		in.File[baseR] = 0x40
+		in.File[baseR+8], in.File[baseR+9] = 0x44332211, 0x88776655
+		in.mem = &emu.Memory{Space: emu.Global, Data: make([]byte, 256)}
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"; mem[0x42]=0x2211, mem[0x44]=0x4433, mem[0x46]=0x6655\n",
+		"; r12=0x22110000, r13=0x66554433\n",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("trace:\n%s\nlacks %q", buf.String(), want)
+		}
 	}
 }

@@ -18,11 +18,15 @@ func FuzzLaunch(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "scale_v.json")); err == nil {
-		f.Add(b)
+	for _, name := range []string{"scale_v.json", "sky_f.json", "sum_v.json"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+			f.Add(b)
+		}
 	}
 	f.Add([]byte(`{"program": "scale_v.gxp", "arch": "sgx543", "count": 3, "registers": {"pa0": "0x3f800000"}, "outputs": [{"reg": "o0", "components": 8, "format": "f16", "file": "x"}]}`))
 	f.Add([]byte(`{"program": "scale_v.gxp", "arch": "sgx543", "uniforms": {"uScale": {"values": [1, 2, 3, 4]}}, "attributes": {"aColor": {"values": [1], "components": 1}}}`))
+	// expectations of every kind (an unknown type used to divide by zero)
+	f.Add([]byte(`{"program": "scale_v.gxp", "arch": "sgx543", "outputs": [{"name": "POSITION", "file": "p"}], "expect": [{"output": "p", "file": "scale_v_pos.expected", "type": "f32"}, {"space": "global", "words": "sky_f_color8.tsv", "type": "u8", "alt": true, "max_rel": 0.5}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := ParseLaunch(data)
 		if err != nil {
@@ -37,6 +41,9 @@ func FuzzLaunch(f *testing.F) {
 		out, err := Run(l, dir, Config{MaxSteps: 1000})
 		if err == nil && out == nil {
 			t.Fatal("no outcome and no error")
+		}
+		if err == nil {
+			out.Setup.Check(out.Result) // mismatches are errors, never panics
 		}
 	})
 }

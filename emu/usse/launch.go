@@ -126,7 +126,35 @@ func ParseLaunch(data []byte) (*Launch, error) {
 			return nil, fmt.Errorf("launch file: outputs[%d]: as %q (f32 or uchar4)", i, o.As)
 		}
 	}
+	outs := map[string]bool{}
+	for _, o := range l.Outputs {
+		outs[o.File] = true
+	}
+	if err := emu.CheckExpect(l.Expect, outs); err != nil {
+		return nil, fmt.Errorf("launch file: %w", err)
+	}
+	if err := checkNormalized(data); err != nil {
+		return nil, fmt.Errorf("launch file: %w", err)
+	}
 	return &l, nil
+}
+
+// checkNormalized refuses "normalized": false in a texture: shaders
+// address textures with normalised coordinates only, and emu.Image's
+// bool cannot tell false from absent.
+func checkNormalized(data []byte) error {
+	var raw struct {
+		Textures map[string]map[string]json.RawMessage `json:"textures"`
+	}
+	if json.Unmarshal(data, &raw) != nil {
+		return nil // the typed decode has accepted it; nothing to add
+	}
+	for _, name := range sortedKeys(raw.Textures) {
+		if v, ok := raw.Textures[name]["normalized"]; ok && string(bytes.TrimSpace(v)) != "true" {
+			return fmt.Errorf("textures: %s: normalized %s: shader textures take normalised coordinates only", name, v)
+		}
+	}
+	return nil
 }
 
 // Outcome is a finished run: statistics, and the outputs as emu's setup
@@ -762,8 +790,11 @@ func (p *Program) samplerName(unit int) string {
 }
 
 func loadTexture(im emu.Image, read func(string) ([]byte, error)) (*Texture, error) {
-	if im.Buffer != "" || im.Layers.Set() || im.Levels.Set() || len(im.Border) > 0 || im.Compare != "" || im.MipFilter != "" {
-		return nil, fmt.Errorf("only file/fill, format, size, filter, address, cube and normalized apply to shader textures")
+	for name, set := range map[string]bool{"buffer": im.Buffer != "", "layers": im.Layers.Set(), "levels": im.Levels.Set(),
+		"border": len(im.Border) > 0, "compare": im.Compare != "", "mip_filter": im.MipFilter != ""} {
+		if set {
+			return nil, fmt.Errorf("%s: only file or fill, format, size, filter, address, cube and normalized (true) apply to shader textures", name)
+		}
 	}
 	if len(im.Size) != 2 {
 		return nil, fmt.Errorf("size needs [width, height]")
@@ -834,6 +865,9 @@ func loadMemory(l *Launch, read func(string) ([]byte, error)) (*emu.Memory, erro
 	for i, m := range l.Memory {
 		if m.Space != "" && m.Space != "global" {
 			return nil, fmt.Errorf("memory[%d]: space %q (shaders reach one memory: global)", i, m.Space)
+		}
+		if m.Bank.Set() {
+			return nil, fmt.Errorf("memory[%d]: bank: only constant memory has banks, and shaders reach global memory only", i)
 		}
 		a, err := m.Addr.Uint(1 << 32)
 		if err != nil {

@@ -344,7 +344,7 @@ func init() {
 // notEmulated says why the forms without a lowering cannot run.
 var notEmulated = map[string]string{
 	"i8mad2": "its operand fields are not known: Vita3K has no fields for it, the seed only a predicate and .sat",
-	"pcoeff": "no description of its operands: the seed names pcoeff/ptoff only, Vita3K has no pattern, no word occurs in any listing",
+	"pcoeff": "no description of its operands (the seed names pcoeff/ptoff only, Vita3K has no pattern, no word occurs in any listing), and they act on the ISP (depth plane coefficients, punch-through), which this model does not have",
 	"ldrstr": "it reads and writes the microkernel's register space (IMG's SGX540 listing: ldr r17, #155, drc0), which a vertex or fragment program cannot reach",
 }
 

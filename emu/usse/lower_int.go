@@ -131,6 +131,8 @@ const (
 	selS2
 	selS1a // source 1 alpha
 	selS2a
+	selS0 // SOP3's source 0
+	selS0a
 )
 
 func lowerSop2(l *lowerer) {
@@ -165,6 +167,7 @@ func (l *lowerer) sopOperands(o *op) {
 		x.dst[0] = l.dstChan(d, fU32, 0, l.rptOff(rmMOE, slotDst, d, false, it, 2))
 		x.src[0][0] = l.rawSrc(s1, fU32, 'x', l.rptOff(rmMOE, slotSrc1, s1, false, it, 2))
 		x.src[1][0] = l.rawSrc(s2, fU32, 'x', l.rptOff(rmMOE, slotSrc2, s2, false, it, 2))
+		x.nsrc = 2
 		l.emit(x)
 	}
 }
@@ -203,20 +206,60 @@ func alphaSel(s uint32) uint32 {
 		return selS1a
 	case selS2:
 		return selS2a
+	case selS0:
+		return selS0a
 	}
 	return s
 }
 
-// SOP3 (op1 0x11): only field names are known (Vita3K's pattern: colour
-// op add/sub, csel1, csel2, asel1, aop, modifiers, a source 0; its
-// translator leaves it unimplemented), not how the third source enters.
+// SOP3 (op1 0x11), as Vita3K's translator reads it since its pull request
+// 2177 (a partial implementation, checked against a game's graphics, not
+// the console): colour = cop(f1 * source1, f2 * source2) and alpha =
+// aop(a1 * source1 alpha, a2 * source2 alpha), each factor a byte of one of
+// the three sources or its complement. csel1 and csel2 pick f1 and f2 (0
+// zero, 1 source alpha saturated, 2 source 1's colour, 3 its alpha, 4
+// source 0's colour, 5 its alpha, 6 source 2's colour, 7 its alpha), asel1
+// picks a1 (zero, source 0's, 1's or 2's alpha), and a2 is the alpha of
+// the source csel2 names; cmod1 complements f1, cmod2 f2 and a2, amod1 a1.
+// cop and aop are add or sub. All four bytes are written; register
+// numbers are not doubled; there is no repeat field. What Vita3K leaves
+// out faults: the saturated alpha factor, dmod, and operations 2 and 3.
 func lowerSop3(l *lowerer) {
-	l.fail("sop3: %w (no description of how its three sources combine)", errUnsupported)
+	csel := [8]uint32{selZero, 0, selS1, selS1a, selS0, selS0a, selS2, selS2a}
+	asel := [4]uint32{selZero, selS0a, selS1a, selS2a}
+	c1, c2 := l.field("csel1"), l.field("csel2")
+	switch {
+	case c1 == 1 || c2 == 1:
+		l.fail("sop3 factor sat (source alpha saturated): %w", errUnsupported)
+		return
+	case l.field("dmod") != 0:
+		l.fail("sop3 dmod: %w", errUnsupported)
+		return
+	case l.field("cop") > 1 || l.field("aop") > 1:
+		l.fail("sop3 operation %d/%d: %w (add and sub only)", l.field("cop"), l.field("aop"), errUnsupported)
+		return
+	}
+	o := op{kind: kSop, n: 1}
+	o.words[0] = csel[c1] | l.field("cmod1")<<4 | csel[c2]<<8 | l.field("cmod2")<<12
+	o.words[1] = asel[l.field("asel1")] | l.field("amod1")<<4 | alphaSel(csel[c2])<<8 | l.field("cmod2")<<12
+	o.words[2] = l.field("cop") | l.field("aop")<<4 // sopAdd, sopSub
+	o.words[3] = 0xf
+	d, s0, s1, s2 := l.opnd(0), l.opnd(1), l.opnd(2), l.opnd(3)
+	o.dst[0] = l.dstChan(d, fU32, 0, 0)
+	o.src[0][0] = l.rawSrc(s1, fU32, 'x', 0)
+	o.src[1][0] = l.rawSrc(s2, fU32, 'x', 0)
+	o.src[2][0] = l.rawSrc(s0, fU32, 'x', 0)
+	o.nsrc = 3
+	l.emit(o)
 }
 
 // sop runs a sum of products on the four bytes of one word.
 func (t *Instance) sop(o *op) {
 	a, b := t.raw(&o.src[0][0]), t.raw(&o.src[1][0])
+	var s0 uint32
+	if o.nsrc == 3 {
+		s0 = t.raw(&o.src[2][0]) // SOP3
+	}
 	byteOf := func(w uint32, c int) uint32 { return w >> (8 * c) & 0xff }
 	if o.words[2]>>8&1 != 0 { // source 1 colour complement
 		a = a&0xff000000 | ^a&0x00ffffff
@@ -235,6 +278,10 @@ func (t *Instance) sop(o *op) {
 			f = byteOf(a, 3)
 		case selS2a:
 			f = byteOf(b, 3)
+		case selS0:
+			f = byteOf(s0, c)
+		case selS0a:
+			f = byteOf(s0, 3)
 		}
 		if sel>>4&1 != 0 {
 			f = 255 - f
@@ -280,21 +327,26 @@ func (t *Instance) sop(o *op) {
 // channel, 3 source 1's alpha), asel0 the added alpha (source 0's or 1's),
 // csel1 and csel2 replace the colour of source 1 or 2 by its alpha before
 // the multiply (source 1 as selected also feeds csel0 1 and 3). The six
-// component modifiers (cmod0..2, amod0..2) have no description (Vita3K:
-// "Custom modifiers for components not handled") and fault. Repeats: MOE
-// mode, multiplier 2.
+// component modifiers complement their operand (255 - x): cmod0..2 the
+// colour of the added term, of the first and of the second factor as
+// selected, amod0..2 their alpha. Vita3K leaves them out ("Custom
+// modifiers for components not handled"); IMG's own GLES1 driver (its SGX
+// DDK's texture-combiner code) builds IMA8 with source 0 = 0x00FFFFFF and
+// colour modifier 0 "complemented" for "0 + CURRENT_RGBA * Scaling": the
+// complement of 255 is the 0 added to the colour bytes (alpha, not
+// complemented, adds 0 too), and the scale factors 1, 2, 4 multiply
+// without rescaling. That the complement comes after the channel selects
+// is our reading. Repeats: MOE mode, multiplier 2.
 func lowerI8mad(l *lowerer) {
-	for _, m := range []string{"cmod0", "cmod1", "cmod2", "amod0", "amod1", "amod2"} {
-		if l.field(m) != 0 {
-			l.fail("i8mad modifier %s: %w", m, errUnsupported)
-			return
-		}
+	mods := uint32(0)
+	for i, m := range []string{"cmod0", "cmod1", "cmod2", "amod0", "amod1", "amod2"} {
+		mods |= l.field(m) << (5 + i)
 	}
 	d, s0, s1, s2 := l.opnd(0), l.opnd(1), l.opnd(2), l.opnd(3)
 	n := l.repeats()
 	for it := 0; it < n; it++ {
 		o := op{kind: kIntMad, aux: intMad8, aux2: l.field("sat") | l.field("s0neg")<<1, n: 1}
-		o.words[0] = l.field("csel0") | l.field("asel0")<<2 | l.field("csel1")<<3 | l.field("csel2")<<4
+		o.words[0] = l.field("csel0") | l.field("asel0")<<2 | l.field("csel1")<<3 | l.field("csel2")<<4 | mods
 		o.dst[0] = l.dstChan(d, fU32, 0, l.rptOff(rmMOE, slotDst, d, false, it, 2))
 		o.src[0][0] = l.rawSrc(s0, fU32, 'x', l.rptOff(rmMOE, slotSrc0, s0, false, it, 2))
 		o.src[1][0] = l.rawSrc(s1, fU32, 'x', l.rptOff(rmMOE, slotSrc1, s1, false, it, 2))
@@ -348,31 +400,30 @@ const (
 
 // I32MAD (op1 0x15): d = s0.half * s1.half + s2 (Vita3K; atlier's skinning
 // index * stride + base), signed or unsigned, source 2 a 32-bit word when
-// s2type is 2 else a half.
+// s2type is 2 else a half. Repeats: MOE mode, multiplier 1 for every
+// operand (Vita3K's translator since 2024; before, it ran I32MAD once).
 func lowerI32mad(l *lowerer) {
 	d, s0, s1, s2 := l.opnd(0), l.opnd(1), l.opnd(2), l.opnd(3)
-	if l.repeats() > 1 {
-		l.fail("i32mad repeat: %w", errUnsupported)
-		return
-	}
 	half := func(hi uint32) part { return pLo + part(hi&1) }
-	o := op{kind: kIntMad, aux: intMad16x16, n: 1}
-	o.aux2 = l.field("signed") | l.field("sat")<<1
-	o.dst[0] = l.dstChan(d, fU32, 0, 0)
-	o.src[0][0] = l.rawSrc(s0, fU32, 'x', 0)
-	o.src[1][0] = l.rawSrc(s1, fU32, 'x', 0)
-	o.src[2][0] = l.rawSrc(s2, fU32, 'x', 0)
-	for i, hi := range []uint32{l.field("s0hi"), l.field("s1hi")} {
-		if o.src[i][0].part == pWord {
-			o.src[i][0].part = half(hi)
-		} else {
-			o.src[i][0].val = fieldOf(o.src[i][0].val, half(hi))
+	for it := 0; it < l.repeats(); it++ {
+		o := op{kind: kIntMad, aux: intMad16x16, n: 1}
+		o.aux2 = l.field("signed") | l.field("sat")<<1
+		o.dst[0] = l.dstChan(d, fU32, 0, l.rptOff(rmMOE, slotDst, d, false, it, 1))
+		o.src[0][0] = l.rawSrc(s0, fU32, 'x', l.rptOff(rmMOE, slotSrc0, s0, false, it, 1))
+		o.src[1][0] = l.rawSrc(s1, fU32, 'x', l.rptOff(rmMOE, slotSrc1, s1, false, it, 1))
+		o.src[2][0] = l.rawSrc(s2, fU32, 'x', l.rptOff(rmMOE, slotSrc2, s2, false, it, 1))
+		for i, hi := range []uint32{l.field("s0hi"), l.field("s1hi")} {
+			if o.src[i][0].part == pWord {
+				o.src[i][0].part = half(hi)
+			} else {
+				o.src[i][0].val = fieldOf(o.src[i][0].val, half(hi))
+			}
 		}
+		if l.field("s2type") != 2 && o.src[2][0].part == pWord {
+			o.src[2][0].part = half(l.field("s2hi"))
+		}
+		l.emit(o)
 	}
-	if l.field("s2type") != 2 && o.src[2][0].part == pWord {
-		o.src[2][0].part = half(l.field("s2hi"))
-	}
-	l.emit(o)
 }
 
 // I32MAD2 (op1 0x1A): d = s0*s1 + s2 on 32 bits with negations; step 1
@@ -483,6 +534,19 @@ func i8mad(a, b, c, sel, flags uint32) uint32 {
 			if sel>>2&1 != 0 {
 				add = byteOf(b, 3)
 			}
+		}
+		mods := sel >> 5 // cmod0..2, then amod0..2
+		if k == 3 {
+			mods >>= 3
+		}
+		if mods&1 != 0 {
+			add = 255 - add
+		}
+		if mods&2 != 0 {
+			m1 = 255 - m1
+		}
+		if mods&4 != 0 {
+			m2 = 255 - m2
 		}
 		if flags&2 != 0 {
 			add = -add

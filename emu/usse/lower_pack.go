@@ -85,10 +85,17 @@ var bwByName = map[string]int{"and": bwAnd, "or": bwOr, "xor": bwXor, "xor.op2":
 // immediate. Source 2 is rotated left by s2rot bits and then inverted
 // (s2inv): IMG's SGX540 disassembler, on words this spec decodes alike,
 // prints the rotated immediate (0xfc00 rotated by 18 is
-// "~#0xF0000003", 0xff00 by 20 "~#0xF000000F"); that a register source
-// rotates too is our reading of the field (Vita3K: src2_rot). op1 0x0B
+// "~#0xF0000003", 0xff00 by 20 "~#0xF000000F"); a register source
+// rotates too (Vita3K's translator since 2024 rotates both). op1 0x0B
 // with op2 set is xor as with op2 clear (Vita3K's decode). rlp (op1
 // 0x0E) has no description. Repeats: MOE mode, multiplier 1 (Vita3K).
+//
+// The partial flag makes it a 16-bit operation (Vita3K's translator since
+// 2024: its operands are UINT16): source 1 is the low half of its
+// register, source 2 the low half or the immediate, rotated within 16 bits
+// (s2rot mod 16) and inverted within 16 bits, and the result's low 16 bits
+// go to the low half of the destination, whose high half stays. Vita3K
+// has no rol, and none at 16 bits is described: partial rol faults.
 func lowerVbw(l *lowerer) {
 	name := l.enum("op")
 	b, ok := bwByName[name]
@@ -96,9 +103,17 @@ func lowerVbw(l *lowerer) {
 		l.fail("bitwise %q: %w (no description of it)", name, errUnsupported)
 		return
 	}
-	if l.field("partial") != 0 {
-		l.fail("bitwise partial flag: %w (no description of it)", errUnsupported)
+	partial := l.field("partial") != 0
+	if partial && b == bwRol {
+		l.fail("16-bit (partial) rol: %w (no description of it)", errUnsupported)
 		return
+	}
+	half := func(c *chanSrc) {
+		if c.part == pConst {
+			c.val &= 0xffff
+		} else if c.part == pWord {
+			c.part = pLo
+		}
 	}
 	d, s1 := l.opnd(0), l.opnd(1)
 	var s2 usse.Operand
@@ -118,6 +133,15 @@ func lowerVbw(l *lowerer) {
 		o.dst[0] = l.dstChan(d, fU32, 0, l.rptOff(rmMOE, slotDst, d, false, it, 1))
 		o.src[0][0] = l.rawSrc(s1, fU32, 'x', l.rptOff(rmMOE, slotSrc1, s1, false, it, 1))
 		o.src[1][0] = l.rawSrc(s2, fU32, 'x', l.rptOff(rmMOE, slotSrc2, s2, false, it, 1))
+		if partial {
+			o.words[1] &= 15
+			o.words[2] = 1
+			half(&o.src[0][0])
+			half(&o.src[1][0])
+			if o.dst[0].part == pWord {
+				o.dst[0].part = pLo
+			}
+		}
 		l.emit(o)
 	}
 }

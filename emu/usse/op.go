@@ -5,7 +5,7 @@ type kind uint8
 
 const (
 	kFault       kind = iota // cannot execute: err says why
-	kNop                     // nop, phas, wdf, idf, smlsi, smbo, lock: no register effect here
+	kNop                     // nop, phas, wdf, idf, smlsi, smbo, lock: no register effect when run (smlsi and smbo act as they are lowered)
 	kEnd                     // emit (emitvtx/emitpds) with end, or the end of the code
 	kEmit                    // emit without end
 	kMad                     // d = a*b + c (f32/f16 data paths)

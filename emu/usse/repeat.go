@@ -19,7 +19,8 @@ import "github.com/gpuisa/gpuisa/isa/usse"
 //     VPCK's destination and integer sources.
 //
 // smlsi sets the MOE increments: per slot an 8-bit signed step (it*step) or,
-// in swizzle mode, four 2-bit increments for iterations 0..3. Here the MOE
+// in swizzle mode, four 2-bit increments for iterations 0..3; smbo sets
+// them to it plus a per-slot base offset. Here the MOE
 // state is taken in program order as the code is lowered (Vita3K does the
 // same as it translates): an smlsi that only some paths reach, or one
 // reached again after a branch back, is not modelled.
@@ -135,16 +136,21 @@ func lowerSmlsi(l *lowerer) {
 	l.emit(op{kind: kNop})
 }
 
-// SMBO (set MOE base offsets, by its fields one per slot): with all
-// offsets 0 it changes nothing; how other offsets apply is not described
-// anywhere we looked (Vita3K decodes it and does nothing).
+// SMBO (set MOE base offsets, one per slot): the MOE increment of
+// iteration it becomes it + the slot's offset, replacing what smlsi set
+// (Vita3K's translator, a 2025 copy of its special.cpp in the
+// ikhoeyZX/Vita3K-Android fork: repeat_increase = i + offset). The
+// offset so applies to iteration 0 too: every later MOE-mode operand moves
+// by offset times its multiplier, repeated or not.
 func lowerSmbo(l *lowerer) {
-	for _, f := range []string{"doff", "s0off", "s1off", "s2off"} {
-		if l.field(f) != 0 {
-			l.fail("smbo %s %d: %w (no description of MOE base offsets)", f, l.field(f), errUnsupported)
-			return
+	m := defaultMOE()
+	for slot, f := range [4]string{"s0off", "s1off", "s2off", "doff"} {
+		off := int16(l.field(f))
+		for it := range m.inc[slot] {
+			m.inc[slot][it] = int16(it) + off
 		}
 	}
+	l.moe = m
 	l.emit(op{kind: kNop})
 }
 

@@ -331,7 +331,7 @@ func TestFrc(t *testing.T) {
 
 // refI8mad is I8MAD as Vita3K reads it: per byte (x y z colour, w alpha)
 // src1*src2 + src0 (or minus), the selects replacing channels.
-func refI8mad(a, b, c [4]int, csel0, asel0, csel1, csel2 int, sat, neg bool) uint32 {
+func refI8mad(a, b, c [4]int, csel0, asel0, csel1, csel2 int, sat, neg bool, mods int) uint32 {
 	m1, m2 := b, c
 	if csel1 == 1 {
 		m1 = [4]int{b[3], b[3], b[3], b[3]}
@@ -344,6 +344,21 @@ func refI8mad(a, b, c [4]int, csel0, asel0, csel1, csel2 int, sat, neg bool) uin
 		add[k] = [4]int{a[k], m1[k], a[3], b[3]}[csel0]
 	}
 	add[3] = [2]int{a[3], b[3]}[asel0]
+	// the modifiers complement each operand as selected: bits 0..2 the
+	// colour of the added term and the two factors, bits 3..5 their alpha
+	comp := func(x, bit int) int {
+		if mods>>bit&1 != 0 {
+			return 255 - x
+		}
+		return x
+	}
+	for k := 0; k < 4; k++ {
+		base := 0
+		if k == 3 {
+			base = 3
+		}
+		add[k], m1[k], m2[k] = comp(add[k], base), comp(m1[k], base+1), comp(m2[k], base+2)
+	}
 	var r uint32
 	for k := 0; k < 4; k++ {
 		v := m1[k] * m2[k]
@@ -390,14 +405,28 @@ func TestI8mad(t *testing.T) {
 		if neg {
 			negS = "-"
 		}
+		mods := 0
+		if k%3 != 0 { // two thirds of the cases with modifiers
+			mods = r.IntN(64)
+		}
+		for i, m := range []string{"cmod0", "cmod1", "cmod2", "amod0", "amod1", "amod2"} {
+			if mods>>i&1 != 0 {
+				flags += "." + m
+			}
+		}
 		src := fmt.Sprintf("mad%s.u8%s r3, %sr0, r1, r2\n", satS, flags, negS)
 		out := mustRun(t, src, nil, setR(0, a, b, c))
-		want := refI8mad(bytesOf(a), bytesOf(b), bytesOf(c), csel0, asel0, csel1, csel2, sat, neg)
+		want := refI8mad(bytesOf(a), bytesOf(b), bytesOf(c), csel0, asel0, csel1, csel2, sat, neg, mods)
 		if got := out.File[baseR+3]; got != want {
 			t.Errorf("%s with %#x %#x %#x: %#x, want %#x", strings.TrimSpace(src), a, b, c, got, want)
 		}
 	}
-	wantFault(t, "mad.u8.cmod0 r3, r0, r1, r2", "mad")
+	// IMG's GLES1 driver scales a colour so: source 0 = 0x00FFFFFF with
+	// colour modifier 0 complemented adds 0 to every byte; .sat clamps
+	out := mustRun(t, "mad.sat.u8.cmod0 r3, r0, r1, r2\n", nil, setR(0, 0x00ffffff, 0x80402010, 0x01020402))
+	if got, want := out.File[baseR+3], uint32(0x80808020); got != want { // 0x10*2, 0x20*4, 0x40*2, 0x80*1
+		t.Errorf("IMG's colour scale: %#x, want %#x", got, want)
+	}
 }
 
 // refI16mad is I16MAD as Vita3K reads it.
@@ -692,7 +721,24 @@ func TestRepeats(t *testing.T) {
 	}
 	wantFault(t, "smlsi 0x1e, 0x0, 0x0, 0x0, swizzlemode, incrementmode, incrementmode, incrementmode, 0x0, 0x0, 0x0\nor.u32.rpt=4 r40.x, r20.x, 0x0", "or.u32")
 	wantFault(t, "smlsi 0x1, 0x0, 0x0, 0x0, incrementmode, incrementmode, incrementmode, incrementmode, 0x1, 0x0, 0x0", "smlsi")
-	wantFault(t, "smbo 1, 0, 0, 0", "smbo")
+	// smbo: the increments become iteration + offset (destination 2, source
+	// 1 3), iteration 0 included, replacing smlsi's; smbo 0, 0, 0, 0 restores
+	// the default
+	out = mustRun(t, "smlsi 0x1, 0x0, 0xfe, 0x0, incrementmode, incrementmode, incrementmode, incrementmode, 0x0, 0x0, 0x0\nsmbo 2, 0, 3, 0\nor.u32.rpt=1 r40.x, r20.x, 0x0\n", nil, set)
+	for it := 0; it < 2; it++ {
+		if get(out, 42+it) != float32(23+it)+0.5 {
+			t.Errorf("after smbo 2, 0, 3, 0: r%d = %g, want r%d's", 42+it, get(out, 42+it), 23+it)
+		}
+	}
+	if get(out, 40) != 40.5 || get(out, 41) != 41.5 {
+		t.Errorf("after smbo: r40, r41 = %g, %g, want their own 40.5, 41.5 (not written)", get(out, 40), get(out, 41))
+	}
+	out = mustRun(t, "smlsi 0x1, 0x0, 0xfe, 0x0, incrementmode, incrementmode, incrementmode, incrementmode, 0x0, 0x0, 0x0\nsmbo 0, 0, 0, 0\nor.u32.rpt=2 r40.x, r20.x, 0x0\n", nil, set)
+	for i := 0; i < 3; i++ {
+		if get(out, 40+i) != float32(20+i)+0.5 {
+			t.Errorf("after smbo 0, 0, 0, 0: r%d = %g, want r%d's", 40+i, get(out, 40+i), 20+i)
+		}
+	}
 	// VDP, external mode: source 1 steps four registers, the mask rotates
 	out = mustRun(t, "mov.f32 i0.xyzw, r0.xyzw\ndot.f32.rpt=3 i1.x, r20.xyzw, i0.xyzw\nmov.f32 r40.xy, i1.xyzw\nmov.f32 r42.xy, i1.zwzw\n", nil, set)
 	for it := 0; it < 4; it++ {
@@ -710,10 +756,147 @@ func TestRepeats(t *testing.T) {
 // instruction.
 func TestNotEmulatedFaults(t *testing.T) {
 	for _, c := range [][2]string{
-		{"add.fx8 r3, r0, r1, r2, s1, s2, add, s1a", "add.fx8"}, // SOP3
+		{"add.fx8 r3, r0, r1, r2, sat, s2, add, s1a", "add.fx8"}, // SOP3 with the saturated alpha factor
 		{"emitpds r1, r2, r3, 0x0", "emitpds"},
 		{"and.u32 r0.x, r1.x, g3.x", "g3"},
 	} {
 		wantFault(t, c[0], c[1])
+	}
+}
+
+// TestSop3: SOP3 as Vita3K's translator reads it (lowerSop3), against a
+// reference written from that reading's tables: colour factors by csel
+// (zero, -, s1, s1a, s0, s0a, s2, s2a), the first alpha factor by asel1
+// (zero, s0a, s1a, s2a), the second by the source csel2 names; the
+// complements; add or sub; bytes, results clamped to 0..255.
+func TestSop3(t *testing.T) {
+	csel := []string{"zero", "sat", "s1", "s1a", "s0", "s0a", "s2", "s2a"}
+	asel := []string{"zero", "s0a", "s1a", "s2a"}
+	ops := []string{"add", "sub"}
+	r := rand.New(rand.NewPCG(16, 3))
+	for n := 0; n < 300; n++ {
+		c1, c2 := []int{0, 2, 3, 4, 5, 6, 7}[r.IntN(7)], []int{0, 2, 3, 4, 5, 6, 7}[r.IntN(7)]
+		a1, cop, aop := r.IntN(4), r.IntN(2), r.IntN(2)
+		m1, m2, am := r.IntN(2), r.IntN(2), r.IntN(2)
+		var src [3][4]uint32 // sources 0, 1, 2 as bytes
+		var words [3]uint32
+		for s := range src {
+			for c := range src[s] {
+				src[s][c] = uint32(r.IntN(256))
+				words[s] |= src[s][c] << (8 * c)
+			}
+		}
+		cmp := func(m int) string { return []string{"", "1-"}[m] }
+		text := fmt.Sprintf("%s.fx8 r3, r0, r1, r2, %s%s, %s%s, %s, %s%s\n", ops[cop], cmp(m1), csel[c1], cmp(m2), csel[c2], ops[aop], cmp(am), asel[a1])
+		out := mustRun(t, text, nil, setR(0, words[0], words[1], words[2]))
+		// the reference
+		pick := func(sel, c int) uint32 { // a colour factor for channel c
+			s := []int{-1, -1, 1, 1, 0, 0, 2, 2}[sel]
+			switch {
+			case s < 0:
+				return 0
+			case sel%2 == 1: // an alpha
+				return src[s][3]
+			}
+			return src[s][c]
+		}
+		comp := func(x uint32, m int) uint32 {
+			if m == 1 {
+				return 255 - x
+			}
+			return x
+		}
+		combine := func(op int, x, y uint32) uint32 {
+			v := int64(x) + int64(y)
+			if op == 1 {
+				v = int64(x) - int64(y)
+			}
+			return uint32(min(max(v, 0)/255, 255))
+		}
+		var want uint32
+		for c := 0; c < 3; c++ {
+			want |= combine(cop, comp(pick(c1, c), m1)*src[1][c], comp(pick(c2, c), m2)*src[2][c]) << (8 * c)
+		}
+		alpha1 := comp([]uint32{0, src[0][3], src[1][3], src[2][3]}[a1], am)
+		alpha2 := comp(pick(c2|1, 3), m2) // the alpha of the source csel2 names
+		if c2 == 0 {
+			alpha2 = comp(0, m2)
+		}
+		want |= combine(aop, alpha1*src[1][3], alpha2*src[2][3]) << 24
+		if got := out.File[baseR+3]; got != want {
+			t.Errorf("%s  sources %#08x %#08x %#08x: %#08x, want %#08x", strings.TrimSpace(text), words[0], words[1], words[2], got, want)
+		}
+	}
+	// what Vita3K leaves out faults
+	wantFault(t, "add.fx8 r3, r0, r1, r2, sat, s2, add, s1a", "add.fx8")
+	wantFault(t, "add.fx8.dmod r3, r0, r1, r2, s1, s2, add, s1a", "add.fx8")
+}
+
+// TestBitwisePartial: the partial flag makes VBW a 16-bit operation
+// (Vita3K's translator): the low halves of source 1 and of source 2 (or
+// the immediate), source 2 rotated and inverted within 16 bits, the result
+// in the low half of the destination, its high half kept.
+func TestBitwisePartial(t *testing.T) {
+	rotl16 := func(x uint32, r uint) uint32 { r &= 15; x &= 0xffff; return (x<<r | x>>(16-r)) & 0xffff }
+	ops := []struct {
+		name string
+		f    func(a, b uint32) uint32
+	}{
+		{"and", func(a, b uint32) uint32 { return a & b }},
+		{"or", func(a, b uint32) uint32 { return a | b }},
+		{"xor", func(a, b uint32) uint32 { return a ^ b }},
+		{"shl", func(a, b uint32) uint32 { return a << (b & 31) }},
+		{"shr", func(a, b uint32) uint32 { return a >> (b & 31) }},
+		{"asr", func(a, b uint32) uint32 { return a >> (b & 31) }}, // a zero-extended half: no sign
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := 0; n < 200; n++ {
+		o := ops[r.IntN(len(ops))]
+		rot, inv := uint(r.IntN(32)), r.IntN(2) == 1
+		a, b, old := r.Uint32(), r.Uint32(), r.Uint32()
+		if o.name == "shl" || o.name == "shr" || o.name == "asr" {
+			b, rot, inv = uint32(r.IntN(20)), 0, false // a count
+		}
+		tilde := map[bool]string{true: "~", false: ""}[inv]
+		imm := uint32(r.IntN(1 << 16))
+		src := fmt.Sprintf("%s.u32.partial.s2rot=%d r3.x, r1.x, %sr2.x\n%s.u32.partial.s2rot=%d r4.x, r1.x, %s%#x\n", o.name, rot, tilde, o.name, rot, tilde, imm)
+		if o.name != "and" && o.name != "or" && o.name != "xor" {
+			src = fmt.Sprintf("%s.u32.partial r3.x, r1.x, r2.x\n%s.u32.partial r4.x, r1.x, %#x\n", o.name, o.name, imm%20)
+		}
+		out := mustRun(t, src, nil, setR(1, a, b, old, old))
+		for i, s2 := range []uint32{b, imm} {
+			if i == 1 && o.name != "and" && o.name != "or" && o.name != "xor" {
+				s2 = imm % 20
+			}
+			x := rotl16(s2, rot)
+			if inv {
+				x = ^x & 0xffff
+			}
+			want := old&0xffff0000 | o.f(a&0xffff, x)&0xffff
+			if got := out.File[baseR+3+i]; got != want {
+				t.Errorf("%s: r%d = %#x, want %#x (r1 %#x, source 2 %#x)", strings.ReplaceAll(strings.TrimSpace(src), "\n", "; "), 3+i, got, want, a, s2)
+			}
+		}
+	}
+	wantFault(t, "rol.u32.partial r2.x, r1.x, r3.x", "rol")
+}
+
+// TestI32madRepeat: a repeated I32MAD steps every operand by one register
+// per iteration (MOE mode, multiplier 1: Vita3K's translator since 2024).
+func TestI32madRepeat(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var in [8]uint32
+	for i := range in {
+		in[i] = r.Uint32()
+	}
+	out := mustRun(t, "mad.u32.rpt=2.s2type=2 r10, r0.lo16, r2.hi16, r4\n", nil, setR(0, in[:]...))
+	for it := 0; it < 3; it++ {
+		want := (in[it]&0xffff)*(in[2+it]>>16) + in[4+it]
+		if got := out.File[baseR+10+it]; got != want {
+			t.Errorf("iteration %d: r%d = %#x, want %#x", it, 10+it, got, want)
+		}
+	}
+	if got := out.File[baseR+13]; got != 0 {
+		t.Errorf("r13 = %#x: a fourth iteration ran", got)
 	}
 }

@@ -81,8 +81,27 @@ func (tr *tracer) op(c *Code, o *op, t *Instance) {
 			fmt.Fprintf(&tr.line, "%s=%#x", name, x)
 		}
 	}
-	for i := 0; i < int(o.n); i++ {
-		wrote(&o.dst[i])
+	switch o.kind {
+	case kLoad: // words[0] consecutive registers from dst[0]
+		for i := 0; i < int(o.words[0]); i++ {
+			d := o.dst[0]
+			d.reg += uint16(i)
+			wrote(&d)
+		}
+	case kStore: // memory, not registers: the words written
+		addr := (uint64(t.raw(&o.src[0][0])) + uint64(t.raw(&o.src[1][0])) + uint64(t.raw(&o.src[2][0]))) & 0xffffffff
+		size := int(o.words[2])
+		for k := 0; k < int(o.words[1]) && t.mem != nil; k++ {
+			a := addr + uint64(k*size)
+			if v, err := t.mem.Load(a, size); err == nil {
+				fmt.Fprintf(&tr.line, "%smem[%#x]=%#0*x", sep, a, 2*size, v)
+				sep = ", "
+			}
+		}
+	default:
+		for i := 0; i < int(o.n); i++ {
+			wrote(&o.dst[i])
+		}
 	}
 	if o.dual != nil {
 		for k := range o.dual {

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/binfmt/gxp"
+	"github.com/gpuisa/gpuisa/emu"
 	eusse "github.com/gpuisa/gpuisa/emu/usse"
 	"github.com/gpuisa/gpuisa/isa/usse"
 )
@@ -60,8 +62,64 @@ var (
 
 	sumWeights = []float32{1, 0.5, 0.25, 2}
 	sumLimit   = float32(10)
-	sumMem     = []float32{1, 2, 3, 4, 0.5, 0.5, 0.5, 0.5, 4, 0, 0, 0, 0, 0, 0, 1.25, 2, 2, 2, 2}
+	sumMem     = []float32{1, 2, 3, 4, 0.5, 0.5, 0.5, 0.5, 4, 0, 0, 0, 0, 0, 0, 1.25}
+	sumFill    = byte(0x40) // the memory image at 0x140: 16 bytes of it
+
+	// sky_f: a direction (TEXCOORD0) and a depth input (TEXCOORD1) per
+	// fragment. Fragment 6 lies on the edge between faces +X and +Z.
+	skyDirs  = [][3]float32{{1, 0.2, -0.3}, {-2, 0.5, 0.5}, {0.1, 1, 0.6}, {-0.4, -3, 0.2}, {0.3, -0.2, 1}, {0.6, 0.1, -1}, {1, 0.25, 1}, {0.9, -0.7, 0.2}}
+	skyDepth = []float32{0, 0.25, 0.5, 0.75, 1, 1.5, 2, -1}
+	uDepth   = []float32{0.5, 0.125}
+	skyFill  = byte(128)
 )
+
+// skyTexel is texel (x, y) of face f of the sky cube texture (4x4 faces,
+// RGBA8, in the order +X, -X, +Y, -Y, +Z, -Z).
+func skyTexel(f, x, y int) [4]byte {
+	return [4]byte{byte(40*f + 20), byte(64*x + 10), byte(64*y + 10), byte(255 - 16*f)}
+}
+
+// cubeFace is the face a direction selects and the face coordinates (s, t)
+// in [0, 1], from OpenGL's cube map table; preferZ decides a tie between
+// the x and z axes (the emulator's choice; the console's is not known).
+func cubeFace(d [3]float32, preferZ bool) (face int, s, t float64) {
+	x, y, z := float64(d[0]), float64(d[1]), float64(d[2])
+	ax, ay, az := math.Abs(x), math.Abs(y), math.Abs(z)
+	var sc, tc, ma float64
+	switch {
+	case az > ax && az >= ay || az == ax && az >= ay && preferZ:
+		if z >= 0 {
+			face, sc, tc = 4, x, -y
+		} else {
+			face, sc, tc = 5, -x, -y
+		}
+		ma = az
+	case ay >= ax:
+		if y >= 0 {
+			face, sc, tc = 2, x, z
+		} else {
+			face, sc, tc = 3, x, -z
+		}
+		ma = ay
+	default:
+		if x >= 0 {
+			face, sc, tc = 0, -z, -y
+		} else {
+			face, sc, tc = 1, z, -y
+		}
+		ma = ax
+	}
+	return face, (sc/ma + 1) / 2, (tc/ma + 1) / 2
+}
+
+// skyColour is what a nearest lookup of the sky texture gives.
+func skyColour(d [3]float32, preferZ bool) [4]byte {
+	const n = 4
+	face, s, t := cubeFace(d, preferZ)
+	x := min(max(int(math.Floor(s*n)), 0), n-1)
+	y := min(max(int(math.Floor(t*n)), 0), n-1)
+	return skyTexel(face, x, y)
+}
 
 // texel is the tint_f texture: 4x4 RGBA8, texel (x, y) = (32x, 32y, 255-16(x+y), 255).
 func texel(x, y int) [4]byte { return [4]byte{byte(32 * x), byte(32 * y), byte(255 - 16*(x+y)), 255} }
@@ -135,11 +193,16 @@ func files(t *testing.T) map[string][]byte {
 		{Name: "uWeights", Category: gxp.Uniform, Type: gxp.F32, Components: 4, Container: 14, ArraySize: 1, ResourceIndex: 0},
 	}}, &gxp.Resources{Containers: []gxp.Container{{Index: 14, BaseSA: 0, Size: 4}}, OutputRegs: 4})
 	out["sum_v_mem.bin"] = f32s(sumMem...)
+	filled := math.Float32frombits(uint32(sumFill) * 0x01010101)
 	var sums, raw []byte
-	for v := 0; v < 4; v++ { // aAddr = 0x100 + 16v; the launch runs 4 of its 5 vertices
+	for v := 0; v < 5; v++ { // aAddr = 0x100 + 16v; the launch runs 5 of its 6 vertices
 		var p float32
 		for k := 0; k < 4; k++ {
-			p += sumWeights[k] * sumMem[4*v+k]
+			m := filled // vertex 4 reads the filled image
+			if v < 4 {
+				m = sumMem[4*v+k]
+			}
+			p += sumWeights[k] * m
 		}
 		var s float32
 		for {
@@ -152,6 +215,56 @@ func files(t *testing.T) map[string][]byte {
 		raw = append(raw, f32s(s)...)
 	}
 	out["sum_v_o0.expected"], out["sum_v_r8.expected"] = sums, raw
+
+	// sky_f: a cube texture read in a direction, and the DEPTH output
+	out["sky_f.gxp"] = gxp.Write(&gxp.Program{Kind: gxp.Fragment, PARegs: 8, SARegs: 8, Primary: assemble(t, "sky_f.s"), Params: []gxp.Param{
+		{Name: "uDepth", Category: gxp.Uniform, Type: gxp.F32, Components: 2, Container: 14, ArraySize: 1, ResourceIndex: 0},
+		{Name: "sky", Category: gxp.Sampler, Type: gxp.F32, Components: 4, ArraySize: 1, ResourceIndex: 0},
+	}}, &gxp.Resources{
+		Containers: []gxp.Container{{Index: 14, BaseSA: 0, Size: 2}, {Index: 19, BaseSA: 4, Size: 1}},
+		Samplers:   []gxp.DependentSampler{{Unit: 0, SAOffset: 0}},
+		Output:     gxp.FragmentOutput{Type: gxp.F16, Components: 4},
+		Inputs: []gxp.FragmentInput{
+			{Info: 0x0080000f, SizeWord: 0x20}, // TEXCOORD0: f32 x3 in pa0..pa2
+			{Info: 0x0000100f},                 // TEXCOORD1: f32 x1 in pa3
+		}})
+	var sky []byte
+	for f := 0; f < 6; f++ {
+		for y := 0; y < 4; y++ {
+			for x := 0; x < 4; x++ {
+				c := skyTexel(f, x, y)
+				sky = append(sky, c[:]...)
+			}
+		}
+	}
+	out["sky_f_tex.bin"] = sky
+	// The outputs are buffers laid end to end: COLOR as f32 (16 bytes a
+	// fragment), COLOR as uchar4 (4 bytes), DEPTH. Where a direction ties
+	// two faces, exp_alt is the other face's texel.
+	var skyDep []byte
+	header := "addr\texp\texp_alt\n"
+	colF, col8 := header, header
+	row := func(addr int, exp, alt uint32) string {
+		if alt == exp {
+			return fmt.Sprintf("%#x\t%#08x\n", addr, exp)
+		}
+		return fmt.Sprintf("%#x\t%#08x\t%#08x\n", addr, exp, alt)
+	}
+	colour8At := 16 * len(skyDirs)
+	for f, d := range skyDirs {
+		c, alt := skyColour(d, true), skyColour(d, false)
+		for k := 0; k < 4; k++ {
+			colF += row(16*f+4*k, math.Float32bits(float32(c[k])/255), math.Float32bits(float32(alt[k])/255))
+		}
+		col8 += row(colour8At+4*f, binary.LittleEndian.Uint32(c[:]), binary.LittleEndian.Uint32(alt[:]))
+		skyDep = append(skyDep, f32s(skyDepth[f]*uDepth[0]+uDepth[1])...)
+	}
+	out["sky_f_color.tsv"], out["sky_f_color8.tsv"], out["sky_f_depth.expected"] = []byte(colF), []byte(col8), skyDep
+	var grey []byte
+	for range 4 {
+		grey = append(grey, skyFill, skyFill, skyFill, skyFill)
+	}
+	out["sky_f_fill_color8.expected"] = grey
 	return out
 }
 
@@ -216,13 +329,54 @@ func TestLaunches(t *testing.T) {
 	}
 }
 
-// noEffect lists shader launch fields that no example can show.
-var noEffect = map[string]string{}
+// notApplicable lists the fields of the shared launch types (emu.Image,
+// emu.MemImage) that shader launches refuse, with why; TestRefused checks
+// that each is refused.
+var notApplicable = map[string]string{
+	"Image.buffer":     "shader textures are images of their own, not views of a buffer",
+	"Image.layers":     "no texture arrays: 1D, 2D and cube textures only",
+	"Image.levels":     "one level: SMP's LOD modes are read and ignored",
+	"Image.mip_filter": "one level",
+	"Image.border":     "no border address mode on the SGX543 model (clamp, wrap, mirror)",
+	"Image.compare":    "no depth-compare sampling in the model",
+	"Image.normalized": "shaders use normalised coordinates only: true is what happens anyway, false is refused",
+	"MemImage.bank":    "banks are CUDA constant memory's; shaders reach global memory only",
+}
 
-// TestEveryFieldHasAnExample: each field of the shader launch format (its
-// own types: Launch, Values, Output) is used by some example here.
-func TestEveryFieldHasAnExample(t *testing.T) {
+// refusedValue is a value that shows each notApplicable field refused.
+var refusedValue = map[string]any{
+	"Image.buffer": "b", "Image.layers": 1, "Image.levels": 1, "Image.mip_filter": "linear",
+	"Image.border": []float64{0}, "Image.compare": "less", "Image.normalized": false, "MemImage.bank": 1,
+}
+
+// launchTypes are the types of the shader launch format, by the JSON path
+// that holds them.
+var launchTypes = []reflect.Type{
+	reflect.TypeOf(eusse.Launch{}), reflect.TypeOf(eusse.Values{}), reflect.TypeOf(eusse.Output{}),
+	reflect.TypeOf(emu.Image{}), reflect.TypeOf(emu.MemImage{}), reflect.TypeOf(emu.Expect{}),
+}
+
+// namedOutputs are the values of Output.name: each needs an example too.
+var namedOutputs = []string{"POSITION", "COLOR", "DEPTH"}
+
+// fieldsUsed lists the fields (Type.field) and named outputs
+// (Output.name=NAME) the launch files here use.
+func fieldsUsed(t *testing.T) map[string]bool {
 	used := map[string]bool{}
+	mark := func(typ string, obj any) {
+		m, ok := obj.(map[string]any)
+		if !ok {
+			return
+		}
+		for f := range m {
+			used[typ+"."+f] = true
+		}
+		if typ == "Output" {
+			if name, ok := m["name"].(string); ok {
+				used["Output.name="+name] = true
+			}
+		}
+	}
 	for _, name := range launchFiles(t) {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -232,41 +386,89 @@ func TestEveryFieldHasAnExample(t *testing.T) {
 		if err := json.Unmarshal(data, &v); err != nil {
 			t.Fatal(err)
 		}
+		mark("Launch", v)
 		for k, x := range v {
-			used["Launch."+k] = true
 			switch k {
 			case "uniforms", "attributes", "inputs":
 				for _, val := range x.(map[string]any) {
-					if obj, ok := val.(map[string]any); ok {
-						for f := range obj {
-							used["Values."+f] = true
-						}
-					}
+					mark("Values", val)
 				}
-			case "outputs":
+			case "textures":
+				for _, val := range x.(map[string]any) {
+					mark("Image", val)
+				}
+			case "outputs", "memory", "expect":
+				typ := map[string]string{"outputs": "Output", "memory": "MemImage", "expect": "Expect"}[k]
 				for _, o := range x.([]any) {
-					for f := range o.(map[string]any) {
-						used["Output."+f] = true
-					}
+					mark(typ, o)
 				}
 			}
 		}
 	}
+	return used
+}
+
+// TestEveryFieldHasAnExample: each field of the shader launch format (its
+// own types Launch, Values and Output, and the shared Image, MemImage and
+// Expect it holds), and each named output, is used by some example here,
+// or is listed in notApplicable.
+func TestEveryFieldHasAnExample(t *testing.T) {
+	used := fieldsUsed(t)
 	var missing []string
-	for _, typ := range []reflect.Type{reflect.TypeOf(eusse.Launch{}), reflect.TypeOf(eusse.Values{}), reflect.TypeOf(eusse.Output{})} {
+	for _, typ := range launchTypes {
 		for i := range typ.NumField() {
 			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-			if name == "" {
+			if name == "" || name == "-" {
 				continue
 			}
 			key := typ.Name() + "." + name
-			if !used[key] && noEffect[key] == "" {
+			if used[key] && notApplicable[key] != "" {
+				t.Errorf("%s is used by an example but listed as not applicable", key)
+			}
+			if !used[key] && notApplicable[key] == "" {
 				missing = append(missing, key)
 			}
+		}
+	}
+	for _, n := range namedOutputs {
+		if !used["Output.name="+n] {
+			missing = append(missing, "Output.name="+n)
 		}
 	}
 	sort.Strings(missing)
 	if len(missing) > 0 {
 		t.Errorf("shader launch fields without an example here: %s", strings.Join(missing, ", "))
+	}
+}
+
+// TestRefused: each notApplicable field, added to a working example, makes
+// the launch fail with an error naming it.
+func TestRefused(t *testing.T) {
+	base, err := os.ReadFile("sky_f.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key := range notApplicable {
+		typ, field, _ := strings.Cut(key, ".")
+		var v map[string]any
+		if err := json.Unmarshal(base, &v); err != nil {
+			t.Fatal(err)
+		}
+		switch typ {
+		case "Image":
+			v["textures"].(map[string]any)["sky"].(map[string]any)[field] = refusedValue[key]
+		case "MemImage":
+			v["memory"] = []any{map[string]any{"addr": 0, "bytes": 4, field: refusedValue[key]}}
+		default:
+			t.Fatalf("%s: no way to add it", key)
+		}
+		data, _ := json.Marshal(v)
+		l, err := eusse.ParseLaunch(data)
+		if err == nil {
+			_, err = eusse.Run(l, ".", eusse.Config{})
+		}
+		if err == nil || !strings.Contains(err.Error(), field) {
+			t.Errorf("%s: launch error %v, want one refusing %s", key, err, field)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 )
@@ -80,225 +79,28 @@ func (h Hazard) String() string {
 	return fmt.Sprintf("/*%04x*/ %s: %s: %s", h.Addr, sev, h.Kind, h.Msg)
 }
 
-// regSet is a set of the 255 general registers (RZ is never in it).
-type regSet [4]uint64
-
-func (s *regSet) add(r, n int) {
-	for k := r; k < r+n && k < 255; k++ {
-		s[k>>6] |= 1 << (k & 63)
-	}
-}
-func (s *regSet) has(r int) bool { return r < 255 && s[r>>6]&(1<<(r&63)) != 0 }
-func (s regSet) and(o regSet) regSet {
-	return regSet{s[0] & o[0], s[1] & o[1], s[2] & o[2], s[3] & o[3]}
-}
-func (s regSet) empty() bool { return s[0]|s[1]|s[2]|s[3] == 0 }
-func (s regSet) first() int {
-	for i := 0; i < 255; i++ {
-		if s.has(i) {
-			return i
-		}
-	}
-	return -1
-}
-
 // regUse is what one instruction reads and writes.
 type regUse struct {
-	dst, src   regSet
+	dst, src   RegSet
 	pdst, psrc uint8  // predicates P0..P6 (bit 7: none)
 	slots      [3]int // registers of operand slots a, b, c (-1: none), for banks and reuse
 }
 
-// uses works out which registers an instruction reads and writes, from its
-// form's fields: the register at bit 0 is written (stores read it; texture
-// instructions write a second one at bit 28), every other register and
-// address base is read; predicate fields that cannot be negated are
-// written, the others and the guard read. Widths: double-precision
-// arithmetic works on pairs, conversions on the types their modifiers
-// name, memory data on the size modifier's bytes, .E addresses are pairs,
-// texture results span their channel mask. (The typed operand API, once it
-// says which operands are written, replaces these rules.)
-func uses(fm *form, w uint64) regUse {
-	var u regUse
-	u.slots = [3]int{-1, -1, -1}
-	name := fm.name
-	dstN, srcN, dataN := 1, 1, 1 // registers a destination, a source, a memory datum spans
-	var types []int
-	wideAddr := false
-	for k := range fm.toks {
-		t := &fm.toks[k]
-		switch t.kind {
-		case tkTable:
-			e := tables[t.arg].entries[t.get(w)]
-			n := 1
-			switch {
-			case strings.Contains(e, "128"):
-				n = 4
-			case strings.Contains(e, "64"):
-				n = 2
-			}
-			if isSizeTable(t.arg) {
-				dataN = n
-			} else if isTypeTable(t.arg) {
-				types = append(types, n)
-			}
-		case tkFlag:
-			if t.text == ".E" && t.get(w) == t.def {
-				wideAddr = true
-			}
-		}
-	}
-	switch {
-	case name == "DADD" || name == "DMUL" || name == "DFMA" || name == "DMNMX":
-		dstN, srcN = 2, 2
-	case name == "DSET" || name == "DSETP":
-		srcN = 2
-	case name == "F2F" || name == "F2I" || name == "I2F" || name == "I2I":
-		if len(types) > 0 {
-			dstN = types[0]
-		}
-		if len(types) > 1 {
-			srcN = types[1]
-		}
-	}
-	store := storeLike(name)
-	memory := dataN > 1 || isMemory(name)
-	if !fm.noGuard() {
-		if g := int(w>>16) & 7; g != 7 {
-			u.psrc |= 1 << g
-		}
-	}
-	dsts := 1
-	if name == "TEXS" || name == "TLDS" || name == "TLD4S" {
-		dsts = 2
-	}
-	texN := 0
-	if texLike(name) {
-		texN = 4
-		for k := range fm.toks {
-			if t := &fm.toks[k]; t.kind == tkHex && t.parts[0].pos == 31 && t.parts[0].width == 4 {
-				texN = popcount4(t.get(w))
-			}
-		}
-	}
-	for k := range fm.toks {
-		t := &fm.toks[k]
-		switch t.kind {
-		case tkReg, tkRegPair:
-			r := int(t.get(w) + uint64(t.shift))
-			pos := t.parts[0].pos
-			if dsts > 0 && !store && (pos == 0 || pos == 28 && dsts == 2) {
-				dsts--
-				n := dstN
-				switch {
-				case memory:
-					n = dataN
-				case dsts == 1 || name == "TEXS" || name == "TLDS" || name == "TLD4S":
-					n = 2
-				case texN > 0:
-					n = texN
-				}
-				if r < 255 {
-					u.dst.add(r, n)
-				}
-				continue
-			}
-			if r >= 255 {
-				continue
-			}
-			n := srcN
-			if memory && (pos == 0 || pos == 20 && strings.HasPrefix(name, "ATOM")) {
-				n = dataN
-			} else if memory {
-				n = 1
-			}
-			u.src.add(r, n)
-			switch pos {
-			case 8:
-				u.slots[0] = r
-			case 20:
-				u.slots[1] = r
-			case 39:
-				u.slots[2] = r
-			}
-		case tkAddr, tkUAddr:
-			r, _ := t.addr(w)
-			if r < 255 {
-				n := 1
-				if wideAddr {
-					n = 2
-				}
-				u.src.add(int(r), n)
-				if t.parts[0].pos == 8 {
-					u.slots[0] = int(r)
-				}
-			}
-		case tkPred:
-			p := t.get(w)
-			if t.arg == 7 {
-				p ^= 7 // stored inverted: 7 is P0, 0 is PT
-			}
-			switch {
-			case p >= 7:
-			case name == "LD" || name == "ST":
-				u.psrc |= 1 << p // the generic access's predicate: read at issue
-			default:
-				u.pdst |= 1 << p
-			}
-		case tkNPred:
-			if p := t.get(w) & 7; p < 7 {
-				u.psrc |= 1 << p
-			}
+// uses is what an instruction reads and writes, as its operands' roles say
+// (Operands.Access: spec.txt's facts), and the registers its source
+// operand slots read.
+func uses(o *Operands) regUse {
+	x := o.Access()
+	u := regUse{dst: x.Written, src: x.Read, pdst: x.PredWritten, psrc: x.PredRead, slots: [3]int{-1, -1, -1}}
+	for _, a := range o.Args[:o.NArgs()] {
+		if a.Kind == ArgReg && a.Role == RoleRead && a.Slot >= 0 && a.Reg != 255 {
+			u.slots[a.Slot] = int(a.Reg)
 		}
 	}
 	return u
 }
 
-func popcount4(x uint64) int { return int(x&1 + x>>1&1 + x>>2&1 + x>>3&1) }
-
-// isTypeTable: a table of number types (.F32, .S64, ...), as conversions
-// name their destination's and source's.
-func isTypeTable(ti int) bool {
-	for _, e := range tables[ti].entries {
-		if e == ".F64" || e == ".S64" || e == ".U64" {
-			return true
-		}
-	}
-	return false
-}
-
-// isSizeTable: a memory access size table (.U8 ... .64 .128).
-func isSizeTable(ti int) bool {
-	switch tables[ti].name {
-	case "SIZE", "ATOMICSIZE", "ATOMSSZ":
-		return true
-	}
-	return false
-}
-
-// isMemory: forms whose register at bit 0 is a memory datum.
-func isMemory(name string) bool {
-	switch name {
-	case "LD", "LDG", "LDL", "LDS", "LDC", "ST", "STG", "STL", "STS", "ATOM", "ATOMS", "RED":
-		return true
-	}
-	return false
-}
-
 func (f *form) noGuard() bool { return f.attrs&attrNoGuard != 0 }
-
-// storeLike: forms whose register at bit 0 is data they read.
-func storeLike(name string) bool {
-	switch name {
-	case "ST", "STG", "STL", "STS", "RED", "SUST", "SURED", "AST", "STP", "OUT":
-		return true
-	}
-	return false
-}
-
-func texLike(name string) bool {
-	return strings.HasPrefix(name, "TEX") || strings.HasPrefix(name, "TLD") || strings.HasPrefix(name, "TMML") || strings.HasPrefix(name, "TXD") || strings.HasPrefix(name, "TXQ") || name == "TXA"
-}
 
 // checkInst is a decoded instruction with what the checks need.
 type checkInst struct {
@@ -306,8 +108,10 @@ type checkInst struct {
 	ok     bool
 	ctrl   Ctrl
 	fm     *form
-	word   uint64
 	use    regUse
+	guard  uint8 // guardNibble
+	ccTest bool  // reads the condition code (BRA CC.LT: conditional)
+	unit   string
 	varLat bool
 	succ   []int // control-flow successors (instruction indices)
 	depbar int   // DEPBAR.LE SBn, k: n (-1: none); the count in depbarK
@@ -364,11 +168,16 @@ func complementary(a, b uint8) bool {
 }
 
 // guardOf is an instruction's guard nibble (7: none).
-func guardOf(ci *checkInst) uint8 {
-	if ci.fm.noGuard() {
-		return noGuardNibble
+func guardOf(ci *checkInst) uint8 { return ci.guard }
+
+// guardNibble is the guard predicate as a nibble: P0..P6, 7 PT, plus 8
+// when negated.
+func guardNibble(g Arg) uint8 {
+	n := g.Reg & guardPredMask
+	if g.Not {
+		n |= guardNegBit
 	}
-	return uint8(ci.word>>16) & 0xf
+	return n
 }
 
 // CheckOptions describes the code Check looks at.
@@ -436,14 +245,18 @@ func decodeForCheck(code []byte, sm int, entries []uint64) []checkInst {
 		cw := binary.LittleEndian.Uint64(code[b:])
 		w := binary.LittleEndian.Uint64(code[addr:])
 		ci := &insts[i]
-		ci.addr, ci.ctrl, ci.word, ci.depbar = addr, CtrlField(cw, i%3), w, -1
+		ci.addr, ci.ctrl, ci.depbar = addr, CtrlField(cw, i%3), -1
 		inst, err := Decode(w, ci.ctrl, sm, addr)
 		if err != nil {
 			continue
 		}
 		ci.ok, ci.fm = true, &forms[inst.form]
 		ci.varLat = ci.fm.attrs&attrVar != 0
-		ci.use = uses(ci.fm, w)
+		o := inst.Operands(addr)
+		ci.use = uses(&o)
+		ci.guard = guardNibble(o.Guard)
+		ci.ccTest = o.CC.Reads()
+		ci.unit = unitOf(&o, ci.fm)
 		if t, ok := relTarget(inst, addr); ok {
 			if ti := index(t); ti >= 0 {
 				switch ci.fm.name {
@@ -463,10 +276,15 @@ func decodeForCheck(code []byte, sm int, entries []uint64) []checkInst {
 				}
 			}
 		}
-		if ci.fm.name == "DEPBAR" {
-			ci.depSet = uint8(w & 0x3f)
-			if w>>29&1 != 0 { // .LE SBn, count
-				ci.depbar, ci.depbK = int(w>>26&7), int(w>>20&0x3f)
+		if o.Op == "DEPBAR" {
+			// DEPBAR {set} waits on the barriers of its bit set; DEPBAR.LE
+			// SBn, k until barrier n has at most k producers outstanding
+			args := o.Args[:o.NArgs()]
+			if len(args) > 0 && args[len(args)-1].Kind == ArgImm && (len(args) == 1 || len(args) == 3) {
+				ci.depSet = uint8(args[len(args)-1].Imm)
+			}
+			if o.Has("LE") && len(args) >= 2 {
+				ci.depbar, ci.depbK = int(args[0].Imm), int(args[1].Imm)
 			}
 		}
 	}
@@ -491,15 +309,8 @@ func decodeForCheck(code []byte, sm int, entries []uint64) []checkInst {
 		if !ci.ok {
 			continue
 		}
-		guarded := ci.fm.attrs&attrNoGuard == 0 && int(ci.word>>16)&0xf != 7
-		ccTest := false
-		for k := range ci.fm.toks {
-			t := &ci.fm.toks[k]
-			if t.kind == tkTable && (tables[t.arg].name == "CC") && t.get(ci.word) != 15 {
-				ccTest = true // a condition-code test: conditional
-			}
-		}
-		cond := guarded || ccTest
+		// a guard or a condition-code test makes it conditional
+		cond := ci.guard != noGuardNibble || ci.ccTest
 		ends := false
 		// SYNC, BRK and CONT go where the innermost SSY, PBK or PCNT
 		// around them points (the one before them whose target is after
@@ -556,13 +367,13 @@ type flowState struct {
 	// (instruction indices, in issue order) and whether any is outstanding
 	wbProd [6][]int32
 	rbProd [6][]int32
-	wbRegs [6]regSet // registers a write barrier still guards
-	rbRegs [6]regSet // registers a read barrier still guards
+	wbRegs [6]RegSet // registers a write barrier still guards
+	rbRegs [6]RegSet // registers a read barrier still guards
 	wbPred [6]uint8
-	loose  regSet // written by a variable-latency instruction without a write barrier
+	loose  RegSet // written by a variable-latency instruction without a write barrier
 	// the same, by unit: a later instruction of the same unit with a write
 	// barrier covers them (results of one unit land in order)
-	looseBy map[string]regSet
+	looseBy map[string]RegSet
 	ready   [255]int8 // fixed latency: cycles before the register's value is there
 	pready  [7]int8
 	// the producer of each not-ready register and its guard
@@ -605,9 +416,9 @@ func (s *flowState) join(o *flowState) bool {
 	}
 	for name, l := range o.looseBy {
 		if s.looseBy == nil {
-			s.looseBy = map[string]regSet{}
+			s.looseBy = map[string]RegSet{}
 		}
-		if n := orSet(s.looseBy[name], l); n != s.looseBy[name] {
+		if n := s.looseBy[name].Union(l); n != s.looseBy[name] {
 			s.looseBy[name], changed = n, true
 		}
 	}
@@ -629,7 +440,7 @@ func (s *flowState) clearBarriers(mask uint8) {
 	for b := 0; b < 6; b++ {
 		if mask&(1<<b) != 0 {
 			s.wbProd[b], s.rbProd[b] = nil, nil
-			s.wbRegs[b], s.rbRegs[b], s.wbPred[b] = regSet{}, regSet{}, 0
+			s.wbRegs[b], s.rbRegs[b], s.wbPred[b] = RegSet{}, RegSet{}, 0
 		}
 	}
 }
@@ -637,7 +448,7 @@ func (s *flowState) clearBarriers(mask uint8) {
 func (s *flowState) clone() *flowState {
 	c := *s
 	if s.looseBy != nil {
-		c.looseBy = make(map[string]regSet, len(s.looseBy))
+		c.looseBy = make(map[string]RegSet, len(s.looseBy))
 		for k, v := range s.looseBy {
 			c.looseBy[k] = v
 		}
@@ -725,24 +536,24 @@ func step(insts []checkInst, i int, s *flowState, report func(Hazard)) *flowStat
 			continue
 		}
 		s.wbProd[b], s.rbProd[b] = nil, nil
-		s.wbRegs[b], s.rbRegs[b], s.wbPred[b] = regSet{}, regSet{}, 0
+		s.wbRegs[b], s.rbRegs[b], s.wbPred[b] = RegSet{}, RegSet{}, 0
 	}
 	if ci.depbar >= 0 {
 		b := ci.depbar
 		// all but the last k producers are done
 		if k := ci.depbK; len(s.wbProd[b]) > k {
 			s.wbProd[b] = s.wbProd[b][len(s.wbProd[b])-k:]
-			s.wbRegs[b], s.wbPred[b] = regSet{}, 0
+			s.wbRegs[b], s.wbPred[b] = RegSet{}, 0
 			for _, p := range s.wbProd[b] {
-				s.wbRegs[b] = orSet(s.wbRegs[b], insts[p].use.dst)
+				s.wbRegs[b] = s.wbRegs[b].Union(insts[p].use.dst)
 				s.wbPred[b] |= insts[p].use.pdst
 			}
 		}
 		if k := ci.depbK; len(s.rbProd[b]) > k {
 			s.rbProd[b] = s.rbProd[b][len(s.rbProd[b])-k:]
-			s.rbRegs[b] = regSet{}
+			s.rbRegs[b] = RegSet{}
 			for _, p := range s.rbProd[b] {
-				s.rbRegs[b] = orSet(s.rbRegs[b], insts[p].use.src)
+				s.rbRegs[b] = s.rbRegs[b].Union(insts[p].use.src)
 			}
 		}
 	}
@@ -752,13 +563,13 @@ func step(insts []checkInst, i int, s *flowState, report func(Hazard)) *flowStat
 	// latency writes of one unit land in order
 	touched := u.src
 	if !ci.varLat {
-		touched = orSet(u.src, u.dst)
+		touched = u.src.Union(u.dst)
 	}
 	for b := 0; b < 6; b++ {
-		if x := s.wbRegs[b].and(touched); !x.empty() {
-			r := x.first()
+		if x := s.wbRegs[b].Intersect(touched); !x.Empty() {
+			r := x.First()
 			verb := "reads"
-			if !u.src.has(r) {
+			if !u.src.Has(r) {
 				verb = "overwrites"
 			}
 			rep(HazRAW, "%s R%d before waiting on barrier %d, which guards %s's result", verb, r, b, producerName(insts, s.wbProd[b], r))
@@ -766,8 +577,8 @@ func step(insts []checkInst, i int, s *flowState, report func(Hazard)) *flowStat
 		if p := s.wbPred[b] & (u.psrc | u.pdst); p != 0 {
 			rep(HazRAW, "uses P%d before waiting on barrier %d, which guards it", firstBit(p), b)
 		}
-		if x := s.rbRegs[b].and(u.dst); !x.empty() && !ci.varLat {
-			r := x.first()
+		if x := s.rbRegs[b].Intersect(u.dst); !x.Empty() && !ci.varLat {
+			r := x.First()
 			rep(HazWAR, "overwrites R%d before waiting on barrier %d, while %s may still read it", r, b, producerName(insts, s.rbProd[b], -1))
 		}
 	}
@@ -778,7 +589,7 @@ func step(insts []checkInst, i int, s *flowState, report func(Hazard)) *flowStat
 		slack = regLatency - regLatencyVar
 	}
 	for r := 0; r < 255; r++ {
-		if s.ready[r] > slack && u.src.has(r) && !complementary(g, s.readyGuard[r]) {
+		if s.ready[r] > slack && u.src.Has(r) && !complementary(g, s.readyGuard[r]) {
 			p := insts[s.readyBy[r]]
 			if p.varLat {
 				rep(HazUnprotected, "reads R%d %d cycles after %s at %04x, which set no write barrier, wrote it", r,
@@ -795,44 +606,44 @@ func step(insts []checkInst, i int, s *flowState, report func(Hazard)) *flowStat
 		}
 	}
 	// effects
-	s.loose = andNot(s.loose, u.dst)
+	s.loose = s.loose.Minus(u.dst)
 	for k, l := range s.looseBy {
-		s.looseBy[k] = andNot(l, u.dst)
+		s.looseBy[k] = l.Minus(u.dst)
 	}
 	for b := 0; b < 6; b++ {
-		s.wbRegs[b] = andNot(s.wbRegs[b], u.dst) // a later write wins
+		s.wbRegs[b] = s.wbRegs[b].Minus(u.dst) // a later write wins
 	}
 	if ci.varLat {
 		wb, rb := ci.ctrl.WriteBarrier(), ci.ctrl.ReadBarrier()
 		if wb < 6 {
 			s.wbProd[wb] = append(s.wbProd[wb], int32(i))
-			s.wbRegs[wb] = orSet(s.wbRegs[wb], u.dst)
+			s.wbRegs[wb] = s.wbRegs[wb].Union(u.dst)
 			s.wbPred[wb] |= u.pdst
 			// earlier results of the same kind without a barrier land
 			// before this one: its barrier covers them
-			if l := s.looseBy[unitOf(name)]; !l.empty() {
+			if l := s.looseBy[ci.unit]; !l.Empty() {
 				for r := 0; r < 255; r++ {
-					if l.has(r) && s.ready[r] > 0 {
-						s.wbRegs[wb].add(r, 1)
+					if l.Has(r) && s.ready[r] > 0 {
+						s.wbRegs[wb].Add(r, 1)
 						s.ready[r] = 0
 					}
 				}
-				s.loose = andNot(s.loose, l)
-				delete(s.looseBy, unitOf(name))
+				s.loose = s.loose.Minus(l)
+				delete(s.looseBy, ci.unit)
 			}
-		} else if !u.dst.empty() {
-			s.loose = orSet(s.loose, u.dst)
+		} else if !u.dst.Empty() {
+			s.loose = s.loose.Union(u.dst)
 			if s.looseBy == nil {
-				s.looseBy = map[string]regSet{}
+				s.looseBy = map[string]RegSet{}
 			}
-			s.looseBy[unitOf(name)] = orSet(s.looseBy[unitOf(name)], u.dst)
+			s.looseBy[ci.unit] = (s.looseBy[ci.unit]).Union(u.dst)
 		}
 		if rb < 6 {
 			s.rbProd[rb] = append(s.rbProd[rb], int32(i))
-			s.rbRegs[rb] = orSet(s.rbRegs[rb], u.src)
+			s.rbRegs[rb] = s.rbRegs[rb].Union(u.src)
 		}
 		for r := 0; r < 255; r++ {
-			if u.dst.has(r) {
+			if u.dst.Has(r) {
 				s.ready[r] = 0
 				if wb >= 6 {
 					s.ready[r], s.readyBy[r], s.readyGuard[r] = looseLatency, int32(i), g
@@ -841,7 +652,7 @@ func step(insts []checkInst, i int, s *flowState, report func(Hazard)) *flowStat
 		}
 	} else if name != "NOP" {
 		for r := 0; r < 255; r++ {
-			if u.dst.has(r) {
+			if u.dst.Has(r) {
 				s.ready[r], s.readyBy[r], s.readyGuard[r] = regLatency, int32(i), g
 			}
 		}
@@ -864,19 +675,29 @@ func step(insts []checkInst, i int, s *flowState, report func(Hazard)) *flowStat
 }
 
 // unitOf names the unit a variable-latency instruction goes to; results of
-// one unit come back in order.
-func unitOf(name string) string {
+// one unit come back in order: textures and surfaces, shared memory, other
+// memory (and constant loads), doubles, and each other mnemonic its own.
+func unitOf(o *Operands, fm *form) string {
 	switch {
-	case texLike(name) || strings.HasPrefix(name, "SU"):
+	case fm.attrs&attrTex != 0:
 		return "texture"
-	case name == "LDS" || name == "STS" || name == "ATOMS":
-		return "shared"
-	case isMemory(name):
+	case o.Op == "LDC":
 		return "memory"
-	case isDouble(name):
+	case isDouble(o.Op):
 		return "double"
 	}
-	return name
+	for _, a := range o.Args[:o.NArgs()] {
+		switch {
+		case a.Kind != ArgMem:
+		case a.Space == SpaceSurface:
+			return "texture"
+		case a.Space == SpaceShared:
+			return "shared"
+		case a.Space == SpaceGlobal || a.Space == SpaceLocal || a.Space == SpaceGeneric:
+			return "memory"
+		}
+	}
+	return o.Op
 }
 
 // barrierSet reports whether any instruction of the code sets barrier b.
@@ -888,11 +709,6 @@ func barrierSet(insts []checkInst, b int) bool {
 		}
 	}
 	return false
-}
-
-func orSet(a, b regSet) regSet { return regSet{a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]} }
-func andNot(a, b regSet) regSet {
-	return regSet{a[0] &^ b[0], a[1] &^ b[1], a[2] &^ b[2], a[3] &^ b[3]}
 }
 
 func firstBit(m uint8) int {
@@ -908,7 +724,7 @@ func firstBit(m uint8) int {
 func producerName(insts []checkInst, prods []int32, r int) string {
 	for k := len(prods) - 1; k >= 0; k-- {
 		p := &insts[prods[k]]
-		if r < 0 || p.use.dst.has(r) {
+		if r < 0 || p.use.dst.Has(r) {
 			return fmt.Sprintf("%s at %04x", p.fm.name, p.addr)
 		}
 	}
@@ -952,8 +768,8 @@ func checkPairs(insts []checkInst, report func(Hazard)) {
 		if !opens || !b.ok || complementary(guardOf(a), guardOf(b)) {
 			continue
 		}
-		if x := orSet(b.use.src, b.use.dst).and(a.use.dst); !x.empty() {
-			report(Hazard{Addr: b.addr, Kind: HazDualIssue, Msg: fmt.Sprintf("is dual-issued with %s at %04x, whose result R%d it uses", a.fm.name, a.addr, x.first())})
+		if x := b.use.src.Union(b.use.dst).Intersect(a.use.dst); !x.Empty() {
+			report(Hazard{Addr: b.addr, Kind: HazDualIssue, Msg: fmt.Sprintf("is dual-issued with %s at %04x, whose result R%d it uses", a.fm.name, a.addr, x.First())})
 			continue
 		}
 		if p := (b.use.psrc | b.use.pdst) & a.use.pdst; p != 0 {

@@ -23,19 +23,25 @@ func oracleFunctions(t *testing.T, fn func(name string, f *cubin.File, g *cubin.
 	dir := oracle.Path(t, "oracle/maxwell/cubin")
 	paths, _ := filepath.Glob(filepath.Join(dir, "sm_5*", "*.cubin"))
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := cubin.Parse(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := parseCubinFile(t, p)
 		for i := range f.Functions {
 			g := &f.Functions[i]
 			fn(strings.TrimPrefix(p, dir+"/")+":"+g.Name, f, g)
 		}
 	}
+}
+
+// parseCubinFile reads and parses a cubin.
+func parseCubinFile(t *testing.T, path string) *cubin.File {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubin.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // TestCheckOracle: ptxas's code is hazard-free by construction: no errors
@@ -71,14 +77,7 @@ func TestCheckCommitted(t *testing.T) {
 	}
 	n := 0
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := cubin.Parse(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := parseCubinFile(t, p)
 		for i := range f.Functions {
 			g := &f.Functions[i]
 			n += len(g.Code) / BundleSize * 3

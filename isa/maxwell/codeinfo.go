@@ -39,21 +39,26 @@ func Facts(code []byte, sm int) CodeFacts {
 			if err != nil {
 				continue
 			}
-			fm := &forms[inst.form]
-			maxReg = max(maxReg, highestRegister(fm, w))
+			o := inst.Operands(addr)
+			maxReg = max(maxReg, highestRegister(&o))
 			if t, ok := relTarget(inst, addr); ok {
 				f.Targets = append(f.Targets, t)
 			}
-			switch {
-			case fm.name == "EXIT":
+			switch o.Op {
+			case "EXIT":
 				f.Exits = append(f.Exits, uint32(addr))
-			case fm.name == "S2R" && readsCTAID(fm, w):
-				f.CTAIDReads = append(f.CTAIDReads, uint32(addr))
-			case fm.name == "BAR" && f.Barriers >= 0:
-				if w>>44&1 == 0 {
-					f.Barriers = -1 // the barrier number is in a register
+			case "S2R":
+				if readsCTAID(&o) {
+					f.CTAIDReads = append(f.CTAIDReads, uint32(addr))
+				}
+			case "BAR":
+				if f.Barriers < 0 {
+					break
+				}
+				if b := o.Args[0]; b.Kind == ArgImm {
+					f.Barriers = max(f.Barriers, int(b.Imm)+1)
 				} else {
-					f.Barriers = max(f.Barriers, int(w>>8&0xff)+1)
+					f.Barriers = -1 // the barrier number is in a register
 				}
 			}
 		}
@@ -63,70 +68,23 @@ func Facts(code []byte, sm int) CodeFacts {
 }
 
 // highestRegister is the highest register an instruction names (-1 for
-// none), a data operand of a 64-bit form spanning two and of a 128-bit one
-// four. Widths come from the form: double-precision mnemonics, and size
-// modifiers whose table entry is .64/.128 (until the typed operand API says
-// each operand's width).
-func highestRegister(fm *form, w uint64) int {
-	span := 0
-	if fm.name[0] == 'D' && fm.name != "DEPBAR" {
-		span = 1
-	}
-	for k := range fm.toks {
-		t := &fm.toks[k]
-		if t.kind != tkTable {
-			continue
-		}
-		e := tables[t.arg].entries[t.get(w)]
-		switch {
-		case strings.Contains(e, "128"):
-			span = 3
-		case strings.Contains(e, "64"):
-			span = max(span, 1)
-		}
-	}
+// none): every register of its operands, as wide as they are (pairs,
+// quads, texture results, 64-bit addresses).
+func highestRegister(o *Operands) int {
 	hi := -1
-	for k := range fm.toks {
-		t := &fm.toks[k]
-		var r uint64
-		width := span
-		switch t.kind {
-		case tkReg, tkRegPair:
-			r = t.get(w) + uint64(t.shift)
-		case tkAddr, tkUAddr:
-			r, _ = t.addr(w)
-			width = 0
-		default:
-			continue
-		}
-		if r < 255 {
-			hi = max(hi, int(r)+width)
+	for _, a := range o.Args[:o.NArgs()] {
+		if first, n := a.Registers(); n > 0 {
+			hi = max(hi, first+n-1)
 		}
 	}
 	return hi
 }
 
-// ctaidSR holds the SR table values of SR_CTAID.X, .Y and .Z.
-var ctaidSR = func() (m [256]bool) {
-	for ti := range tables {
-		if tables[ti].name != "SR" {
-			continue
-		}
-		for v, e := range tables[ti].entries {
-			if strings.HasPrefix(e, "SR_CTAID.") {
-				m[v] = true
-			}
-		}
-	}
-	return
-}()
-
 // readsCTAID reports whether an S2R reads SR_CTAID.X/Y/Z.
-func readsCTAID(fm *form, w uint64) bool {
-	for k := range fm.toks {
-		t := &fm.toks[k]
-		if t.kind == tkTable && tables[t.arg].name == "SR" {
-			return ctaidSR[t.get(w)&0xff]
+func readsCTAID(o *Operands) bool {
+	for _, a := range o.Args[:o.NArgs()] {
+		if a.Kind == ArgSpecial {
+			return strings.HasPrefix(a.Mod.Text(), "SR_CTAID.")
 		}
 	}
 	return false

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// FuzzDisassemble: any bytes list without panicking, one line per word, and
-// every listed instruction assembles back to a word with the same text.
+// FuzzDisassemble: any bytes list without panicking, one line per word,
+// every listed instruction's operand roles say which registers it reads and
+// writes, and it assembles back to a word with the same text.
 func FuzzDisassemble(f *testing.F) {
 	for i, r := range readGolden(f, "testdata/nvdisasm_sm52.tsv.gz") {
 		if i%97 != 0 {
@@ -43,6 +44,10 @@ func FuzzDisassemble(f *testing.F) {
 				inst, err := Decode(w, CtrlField(ctrl, s), 52, uint64(b+8+8*s))
 				if err != nil {
 					continue
+				}
+				ops := inst.Operands(uint64(b + 8 + 8*s))
+				if x := ops.Access(); x.Written.Has(255) || x.Read.Has(255) || (x.PredWritten|x.PredRead)&0x80 != 0 {
+					t.Fatalf("%#x: RZ or PT among the registers it reads or writes", w)
 				}
 				text := Print(inst, uint64(b+8+8*s))
 				aw, _, err := EncodeText(text, uint64(b+8+8*s), 52, nil)

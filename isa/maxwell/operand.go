@@ -2,6 +2,7 @@ package maxwell
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -94,6 +95,44 @@ type modInfo struct {
 	kind  ModKind
 	table int
 	text  string
+	// per value (bit 0: a flag or fixed text): reads the condition code,
+	// writes it, writes only part of the destination (spec.txt's cc and
+	// keeps lines)
+	ccRead, ccWrite, keep uint64
+}
+
+// Role says what an instruction does with an operand (spec.txt's writes
+// lines; every other register, predicate, address, index, special
+// register and condition-code operand is read).
+type Role uint8
+
+const (
+	RoleNone      Role = iota // neither: immediates, targets, names
+	RoleRead                  // read (a memory or constant reference: its base or index register)
+	RoleWrite                 // written
+	RoleReadWrite             // read and written (a destination only partly written)
+)
+
+var roleNames = [...]string{"none", "read", "write", "readwrite"}
+
+func (r Role) String() string { return nameOf(roleNames[:], int(r)) }
+
+// Reads reports whether the role reads the operand.
+func (r Role) Reads() bool { return r == RoleRead || r == RoleReadWrite }
+
+// Writes reports whether the role writes the operand.
+func (r Role) Writes() bool { return r == RoleWrite || r == RoleReadWrite }
+
+// has reports whether modifier m's value is among mask's (a flag or fixed
+// text, which is present only when set: bit 0).
+func (m Mod) has(mask uint64) bool {
+	if mask == 0 {
+		return false
+	}
+	if modInfos[m.id].kind != ModTable {
+		return true
+	}
+	return m.Value < 64 && mask>>m.Value&1 != 0
 }
 
 // Name is the flag's text without its dot ("FTZ", "U32"), the fixed text
@@ -168,10 +207,39 @@ type Arg struct {
 	// printed after the operand (.H1, .B2, .CC, .F32), if any.
 	Mod Mod
 	Imm int64 // ArgImm, ArgFloat (bits), ArgConst and ArgMem offsets, ArgTarget address, ArgSpecial number
+	// Role: read, written, both (none for immediates, targets, names).
+	Role Role
+	// AddrBits: ArgMem's base register width, 64 for a pair (.E); 32 else.
+	AddrBits uint8
+	// Slot: the operand slot (0 a, 1 b, 2 c) of a register whose reuse
+	// bit and register-file port it uses; -1 none.
+	Slot int8
 }
 
-// Regs is how many consecutive registers an ArgReg spans.
-func (a Arg) Regs() int { return max(1, (int(a.Bits)+31)/32) }
+// Regs is how many consecutive registers an ArgReg spans: 0 when its
+// width is 0 (a texture destination whose mask enables no component).
+func (a Arg) Regs() int { return (int(a.Bits) + 31) / 32 }
+
+// Registers is the range of general registers the operand names: an
+// ArgReg's value, an ArgMem's base (a pair for 64-bit addresses), an
+// ArgConst's index register. n is 0 for RZ and for other operands; the
+// range stops before RZ (255).
+func (a Arg) Registers() (first, n int) {
+	switch a.Kind {
+	case ArgReg:
+		n = a.Regs()
+	case ArgMem:
+		n = max(1, int(a.AddrBits)/32)
+	case ArgConst:
+		n = 1
+	default:
+		return 0, 0
+	}
+	if a.Reg == 255 {
+		return 255, 0
+	}
+	return int(a.Reg), min(n, 255-int(a.Reg))
+}
 
 // Float64 is an ArgFloat's value (a pair's high half for FloatF16x2).
 func (a Arg) Float64() float64 {
@@ -199,6 +267,9 @@ type Operands struct {
 	Mods  [MaxMods]Mod
 	Args  [MaxArgs]Arg
 	Ctrl  Ctrl
+	// CC: what the instruction does with the condition code: a .CC
+	// destination writes it; .X, CC tests, CSETP's CC, P2R CC read it.
+	CC Role
 }
 
 // Mod returns the first modifier named name.
@@ -236,11 +307,18 @@ type argDesc struct {
 	neg, abs, not int8 // flag tokens, -1 none
 	sel           int8 // suffix token, -1 none (or a fixed suffix)
 	selMod        uint16
-	wtok          int8  // table token giving the register width, -1 none
-	bits          uint8 // the register width in bits, 0: from wtok or 32
+	wtok          int8    // table token giving the register width, -1 none
+	bits          uint8   // the register width in bits, 0: from wtok or 32
+	wflag         int8    // flag token: 64 bits when set (addresses: a pair); 0 none (a flag is never token 0)
+	wmask         part    // one register per bit set in this field (width 0: none)
+	wfrom, wto    uint8   // components [wfrom, wto) of wtok's entry (wto 0: not a slice)
+	welem         uint8   // bits per component
+	wmul          uint8   // wtok's width times this (0, 1: once)
+	wsum          []wterm // registers as these add up (nil: not a count)
 	space         Space
 	float         FloatEnc
 	signed        bool
+	role          Role
 }
 
 type modDesc struct {
@@ -292,15 +370,56 @@ func (i Inst) Operands(pc uint64) Operands {
 		o.Mods[n] = m
 		n++
 	}
-	for k := range fo.args {
-		o.Args[k] = i.arg(f, &fo.args[k], pc)
+	o.Guard.Role = RoleRead
+	cc := RoleNone
+	keep := false
+	for _, m := range o.Mods[:n] {
+		mi := &modInfos[m.id]
+		cc |= ccRole(m, mi)
+		keep = keep || m.has(mi.keep)
 	}
+	for k := range fo.args {
+		a := i.arg(f, &fo.args[k], pc)
+		mi := &modInfos[a.Mod.id]
+		cc |= ccRole(a.Mod, mi)
+		switch {
+		case a.Kind == ArgCC:
+			cc |= RoleRead
+		case a.Kind == ArgEnum && mi.name == "PRCC" && a.Mod.Value == 1: // P2R/R2P's CC
+			cc |= ccFrom(a.Role)
+		case keep && a.Role == RoleWrite && a.Kind == ArgReg:
+			a.Role = RoleReadWrite
+		}
+		o.Args[k] = a
+	}
+	o.CC = cc
 	return o
+}
+
+// ccRole is what modifier m does to the condition code, as a set of
+// RoleRead and RoleWrite bits (RoleReadWrite is both).
+func ccRole(m Mod, mi *modInfo) Role {
+	var r Role
+	if m.has(mi.ccRead) {
+		r |= RoleRead
+	}
+	if m.has(mi.ccWrite) {
+		r |= RoleWrite
+	}
+	return r
+}
+
+func ccFrom(r Role) Role {
+	switch r {
+	case RoleRead, RoleWrite, RoleReadWrite:
+		return r
+	}
+	return RoleNone
 }
 
 func (i Inst) arg(f *form, d *argDesc, pc uint64) Arg {
 	w := i.Word
-	a := Arg{Kind: d.kind, Signed: d.signed, Space: d.space, Float: d.float, Reg: 255}
+	a := Arg{Kind: d.kind, Signed: d.signed, Space: d.space, Float: d.float, Reg: 255, Role: d.role, Slot: -1}
 	if d.neg >= 0 {
 		a.Neg = flagOn(&f.toks[d.neg], w)
 	}
@@ -338,8 +457,11 @@ func (i Inst) arg(f *form, d *argDesc, pc uint64) Arg {
 			r = 255
 		}
 		a.Reg = uint8(r)
-		if t.arg >= 0 && f.attrs&attrReuse != 0 && t.kind == tkReg {
-			a.Reuse = i.Ctrl.Reuse()>>uint(t.arg)&1 != 0
+		if t.arg >= 0 && t.kind == tkReg {
+			a.Slot = int8(t.arg)
+			if f.attrs&attrReuse != 0 {
+				a.Reuse = i.Ctrl.Reuse()>>uint(t.arg)&1 != 0
+			}
 		}
 	case ArgPred:
 		v := t.get(w)
@@ -409,6 +531,13 @@ func (i Inst) arg(f *form, d *argDesc, pc uint64) Arg {
 		if d.wtok < 0 && d.bits == 0 {
 			a.Size = 0
 		}
+		a.AddrBits = 32
+		if d.wflag > 0 && flagOn(&f.toks[d.wflag], w) {
+			a.AddrBits = 64
+		}
+		if d.wsum != nil { // a surface's coordinates
+			a.AddrBits = 32 * registerCount(f, d.wsum, w)
+		}
 		if t == nil { // a[RZ]
 			return a
 		}
@@ -438,19 +567,94 @@ func (i Inst) arg(f *form, d *argDesc, pc uint64) Arg {
 // width is a register operand's width in bits (and a memory operand's
 // access width): the spec's, or its width table's entry, else 32.
 func (i Inst) width(f *form, d *argDesc) uint8 {
-	if d.bits != 0 {
+	w := i.Word
+	switch {
+	case d.bits != 0:
 		return d.bits
-	}
-	if d.wtok < 0 {
+	case d.wsum != nil && d.kind == ArgReg:
+		return 32 * registerCount(f, d.wsum, w)
+	case d.wmask.width != 0:
+		return 32 * uint8(bits.OnesCount64(w>>d.wmask.pos&(1<<d.wmask.width-1)))
+	case d.wflag > 0 && d.kind == ArgReg:
+		if flagOn(&f.toks[d.wflag], w) {
+			return 64
+		}
+		return 32
+	case d.wtok < 0:
 		return 32
 	}
 	t := &f.toks[d.wtok]
-	v := t.get(i.Word)
+	v := t.get(w)
 	tb := &tables[t.arg]
 	if tb.kinds[v] != 0 {
 		return 32
 	}
-	return entryBits(tb.entries[v])
+	if d.wto != 0 { // a slice of the components the entry names
+		n := uint8(components(tb.entries[v]))
+		return d.welem * (min(n, d.wto) - min(n, d.wfrom))
+	}
+	return entryBits(tb.entries[v]) * max(1, d.wmul)
+}
+
+// wterm is one term of a register count ({R@p*=TERM+...}).
+type wterm struct {
+	kind  uint8 // wtN, wtFlag, wtCount
+	n     uint8 // wtN: registers
+	tok   int8  // wtFlag: the flag; wtCount: the field's token (-1: the count's own field)
+	count uint8 // wtCount: index into regCounts
+}
+
+const (
+	wtN = iota
+	wtFlag
+	wtCount
+)
+
+// regCount is a count list of the spec: registers per value of a table
+// (the form's token) or of a field.
+type regCount struct {
+	name   string
+	field  part
+	values []uint8
+}
+
+// registerCount adds up a count's terms for word w.
+func registerCount(f *form, terms []wterm, w uint64) uint8 {
+	n := uint8(0)
+	for _, tm := range terms {
+		switch tm.kind {
+		case wtN:
+			n += tm.n
+		case wtFlag:
+			if flagOn(&f.toks[tm.tok], w) {
+				n++
+			}
+		case wtCount:
+			c := &regCounts[tm.count]
+			var v uint64
+			if tm.tok >= 0 {
+				v = f.toks[tm.tok].get(w)
+			} else {
+				v = w >> c.field.pos & (1<<c.field.width - 1)
+			}
+			if v < uint64(len(c.values)) {
+				n += c.values[v]
+			}
+		}
+	}
+	return n
+}
+
+// components counts the component letters (R, G, B, A) of a mask entry.
+func components(s string) int {
+	n := 0
+	for k := 0; k < len(s); k++ {
+		switch s[k] {
+		case 'R', 'G', 'B', 'A':
+			n++
+		}
+	}
+	return n
 }
 
 // entryBits is the width a table entry names: its first number (".U8" 8,

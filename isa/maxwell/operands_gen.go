@@ -14,20 +14,20 @@ var modInfos = [...]modInfo{
 	{name: "FTZ", kind: ModFlag, table: -1, text: ".FTZ"},
 	{name: "RND", kind: ModTable, table: 0, text: ""},
 	{name: "SAT", kind: ModFlag, table: -1, text: ".SAT"},
-	{name: "CC", kind: ModFlag, table: -1, text: ".CC"},
+	{name: "CC", kind: ModFlag, table: -1, text: ".CC", ccWrite: 0x1},
 	{name: "FMZ", kind: ModTable, table: 1, text: ""},
 	{name: "SCALE", kind: ModTable, table: 2, text: ""},
 	{name: "BF", kind: ModFlag, table: -1, text: ".BF"},
 	{name: "FCMP", kind: ModTable, table: 3, text: ""},
 	{name: "BOP", kind: ModTable, table: 5, text: ""},
 	{name: "PO", kind: ModFlag, table: -1, text: ".PO"},
-	{name: "X", kind: ModFlag, table: -1, text: ".X"},
+	{name: "X", kind: ModFlag, table: -1, text: ".X", ccRead: 0x1},
 	{name: "IADD3SH", kind: ModTable, table: 12, text: ""},
 	{name: "HSEL", kind: ModTable, table: 11, text: ""},
 	{name: "U32", kind: ModFlag, table: -1, text: ".U32"},
-	{name: "XMODE", kind: ModTable, table: 8, text: ""},
+	{name: "XMODE", kind: ModTable, table: 8, text: "", ccRead: 0xe},
 	{name: "W", kind: ModFlag, table: -1, text: ".W"},
-	{name: "SHRX", kind: ModTable, table: 9, text: ""},
+	{name: "SHRX", kind: ModTable, table: 9, text: "", ccRead: 0xc},
 	{name: "BREV", kind: ModFlag, table: -1, text: ".BREV"},
 	{name: "SH", kind: ModFlag, table: -1, text: ".SH"},
 	{name: "IMULS", kind: ModTable, table: 10, text: ""},
@@ -54,9 +54,9 @@ var modInfos = [...]modInfo{
 	{name: "PSIGN32", kind: ModTable, table: 27, text: ""},
 	{name: "U", kind: ModFlag, table: -1, text: ".U"},
 	{name: "LMT", kind: ModFlag, table: -1, text: ".LMT"},
-	{name: "CC", kind: ModTable, table: 28, text: ""},
+	{name: "CC", kind: ModTable, table: 28, text: "", ccRead: 0xffff7fff},
 	{name: "NOINC", kind: ModFlag, table: -1, text: ".NOINC"},
-	{name: "CCE", kind: ModTable, table: 29, text: ""},
+	{name: "CCE", kind: ModTable, table: 29, text: "", ccRead: 0xffff7fff},
 	{name: "KEEPREFCOUNT", kind: ModFlag, table: -1, text: ".KEEPREFCOUNT"},
 	{name: "RTT", kind: ModTable, table: 31, text: ""},
 	{name: "EN", kind: ModFlag, table: -1, text: ".EN"},
@@ -83,7 +83,7 @@ var modInfos = [...]modInfo{
 	{name: "PRCC", kind: ModTable, table: 44, text: ""},
 	{name: "LUT", kind: ModFixed, table: -1, text: ".LUT"},
 	{name: "HI", kind: ModFixed, table: -1, text: ".HI"},
-	{name: "HOUT", kind: ModTable, table: 48, text: ""},
+	{name: "HOUT", kind: ModTable, table: 48, text: "", keep: 0xc},
 	{name: "HSWZ", kind: ModTable, table: 47, text: ""},
 	{name: "HMFMZ", kind: ModTable, table: 50, text: ""},
 	{name: "HFMZ", kind: ModTable, table: 49, text: ""},
@@ -151,7 +151,7 @@ var modInfos = [...]modInfo{
 	{name: "F2FPASS", kind: ModTable, table: 90, text: ""},
 	{name: "L", kind: ModFixed, table: -1, text: ".L"},
 	{name: "MAXSHIFT", kind: ModTable, table: 91, text: ""},
-	{name: "SHFX", kind: ModTable, table: 92, text: ""},
+	{name: "SHFX", kind: ModTable, table: 92, text: "", ccRead: 0xc},
 	{name: "R", kind: ModFixed, table: -1, text: ".R"},
 	{name: "SYNC", kind: ModFixed, table: -1, text: ".SYNC"},
 	{name: "ARV", kind: ModFixed, table: -1, text: ".ARV"},
@@ -188,7 +188,7 @@ var modInfos = [...]modInfo{
 	{name: "IPASAMP", kind: ModTable, table: 112, text: ""},
 	{name: "V4TYPE", kind: ModTable, table: 113, text: ""},
 	{name: "V4RED", kind: ModTable, table: 114, text: ""},
-	{name: "V4MASK", kind: ModTable, table: 115, text: ""},
+	{name: "V4MASK", kind: ModTable, table: 115, text: "", ccRead: 0x2},
 	{name: "ASEL4", kind: ModTable, table: 116, text: ""},
 	{name: "BSEL4", kind: ModTable, table: 117, text: ""},
 	{name: "INVALID", kind: ModFixed, table: -1, text: ".INVALID"},
@@ -200,241 +200,257 @@ var modInfos = [...]modInfo{
 	{name: "SWZ", kind: ModTable, table: 121, text: ""},
 }
 
+// regCounts are the spec's count lists the forms use: registers per value.
+var regCounts = [...]regCount{
+	{name: "DIM", field: part{0, 0}, values: []uint8{1, 2, 2, 3, 3, 4, 3, 4}},
+	{name: "BLOD", field: part{0, 0}, values: []uint8{0, 0, 1, 1, 0, 0, 1, 1}},
+	{name: "TLD4OFF", field: part{0, 0}, values: []uint8{0, 1, 2, 0}},
+	{name: "LZLL", field: part{0, 0}, values: []uint8{0, 1}},
+	{name: "GRAD", field: part{0, 0}, values: []uint8{2, 2, 4, 4, 6, 6, 6, 6}},
+	{name: "TEXSA", field: part{0, 0}, values: []uint8{1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0}},
+	{name: "TEXSB", field: part{0, 0}, values: []uint8{0, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1, 2, 0, 0}},
+	{name: "TLDSA", field: part{0, 0}, values: []uint8{1, 1, 1, 0, 2, 2, 2, 2, 1, 0, 0, 0, 2, 0, 0, 0}},
+	{name: "TLDSB", field: part{0, 0}, values: []uint8{0, 1, 1, 0, 1, 1, 1, 1, 2, 0, 0, 0, 2, 0, 0, 0}},
+	{name: "TLD4SA", field: part{50, 2}, values: []uint8{1, 2, 2, 2}},
+	{name: "TLD4SB", field: part{50, 2}, values: []uint8{1, 1, 1, 2}},
+	{name: "SUDIM", field: part{0, 0}, values: []uint8{1, 1, 2, 2, 3, 3, 0, 0}},
+}
+
 // formOperands[f] groups form f's tokens into modifiers and operands.
 var formOperands = [...]formOps{
 	{ // 0 FADD, spec.txt:23
 		mods: []modDesc{{1, 1}, {2, 2}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: 13, abs: 14, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: 13, abs: 14, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 1 FADD, spec.txt:23
 		mods: []modDesc{{1, 1}, {2, 2}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 16, tok2: 18, neg: 13, abs: 14, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 2 FADD, spec.txt:23
 		mods: []modDesc{{1, 1}, {2, 2}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 13, tok2: -1, neg: 14, abs: 15, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
 	{ // 3 FMUL, spec.txt:24
 		mods: []modDesc{{1, 5}, {2, 6}, {3, 2}, {4, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 4 FMUL, spec.txt:24
 		mods: []modDesc{{1, 5}, {2, 6}, {3, 2}, {4, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 5 FMUL, spec.txt:24
 		mods: []modDesc{{1, 5}, {2, 6}, {3, 2}, {4, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 11, tok2: -1, neg: 12, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
 	{ // 6 FFMA, spec.txt:25
 		mods: []modDesc{{1, 5}, {2, 2}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: 13, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: 13, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 7 FFMA, spec.txt:25
 		mods: []modDesc{{1, 5}, {2, 2}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 12, tok2: 14, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 8 FFMA, spec.txt:25
 		mods: []modDesc{{1, 5}, {2, 2}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: 13, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: 13, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 9 FFMA, spec.txt:25
 		mods: []modDesc{{1, 5}, {2, 2}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 15, tok2: 17, neg: 13, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 10 FMNMX, spec.txt:26
 		mods: []modDesc{{1, 1}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 11 FMNMX, spec.txt:26
 		mods: []modDesc{{1, 1}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 14, tok2: 16, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 12 FMNMX, spec.txt:26
 		mods: []modDesc{{1, 1}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 11, tok2: -1, neg: 12, abs: 13, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
-			{kind: ArgPred, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 13 FSET, spec.txt:27
 		mods: []modDesc{{1, 7}, {2, 8}, {3, 1}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: 14, abs: 15, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: 14, abs: 15, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 14 FSET, spec.txt:27
 		mods: []modDesc{{1, 7}, {2, 8}, {3, 1}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 17, tok2: 19, neg: 14, abs: 15, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 23, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 23, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 15 FSET, spec.txt:27
 		mods: []modDesc{{1, 7}, {2, 8}, {3, 1}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 14, tok2: -1, neg: 15, abs: 16, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
-			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 16 FSETP, spec.txt:28
 		mods: []modDesc{{1, 8}, {2, 1}, {3, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: 14, abs: 15, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: 14, abs: 15, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 17 FSETP, spec.txt:28
 		mods: []modDesc{{1, 8}, {2, 1}, {3, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 17, tok2: 19, neg: 14, abs: 15, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 23, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 23, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 18 FSETP, spec.txt:28
 		mods: []modDesc{{1, 8}, {2, 1}, {3, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 14, tok2: -1, neg: 15, abs: 16, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
-			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 19 IADD, spec.txt:31
 		mods: []modDesc{{1, 10}, {2, 3}, {3, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 20 IADD, spec.txt:31
 		mods: []modDesc{{1, 10}, {2, 3}, {3, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 21 IADD, spec.txt:31
 		mods: []modDesc{{1, 10}, {2, 3}, {3, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: 12, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 22 IADD3, spec.txt:32
 		mods: []modDesc{{1, 12}, {2, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 7, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 13},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 13},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: 17, wtok: -1, selMod: 13},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 7, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 13, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 13, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: 17, wtok: -1, selMod: 13, role: RoleRead},
 		},
 	},
 	{ // 23 IADD3, spec.txt:33
 		mods: []modDesc{{1, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 11, tok2: 13, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 24 IADD3, spec.txt:33
 		mods: []modDesc{{1, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: 12, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: 12, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 25 ISCADD, spec.txt:34
 		mods: []modDesc{{1, 10}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 26 ISCADD, spec.txt:34
 		mods: []modDesc{{1, 10}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 11, tok2: 13, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 			{kind: ArgImm, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
@@ -442,8 +458,8 @@ var formOperands = [...]formOps{
 	{ // 27 ISCADD, spec.txt:34
 		mods: []modDesc{{1, 10}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
@@ -451,430 +467,430 @@ var formOperands = [...]formOps{
 	{ // 28 IMNMX, spec.txt:35
 		mods: []modDesc{{1, 14}, {2, 15}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 29 IMNMX, spec.txt:35
 		mods: []modDesc{{1, 14}, {2, 15}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 9, tok2: 11, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 30 IMNMX, spec.txt:35
 		mods: []modDesc{{1, 14}, {2, 15}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 31 SHR, spec.txt:36
 		mods: []modDesc{{1, 14}, {2, 16}, {3, 17}, {4, 18}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 32 SHR, spec.txt:36
 		mods: []modDesc{{1, 14}, {2, 16}, {3, 17}, {4, 18}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 11, tok2: 13, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 33 SHR, spec.txt:36
 		mods: []modDesc{{1, 14}, {2, 16}, {3, 17}, {4, 18}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 34 SHL, spec.txt:37
 		mods: []modDesc{{1, 16}, {2, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 35 SHL, spec.txt:37
 		mods: []modDesc{{1, 16}, {2, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 9, tok2: 11, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 36 SHL, spec.txt:37
 		mods: []modDesc{{1, 16}, {2, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 37 FLO, spec.txt:38
 		mods: []modDesc{{1, 14}, {2, 19}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: 7, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: 7, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 38 FLO, spec.txt:38
 		mods: []modDesc{{1, 14}, {2, 19}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 9, tok2: 11, neg: -1, abs: -1, not: 7, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 39 FLO, spec.txt:38
 		mods: []modDesc{{1, 14}, {2, 19}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
 			{kind: ArgImm, tok: 7, tok2: -1, neg: -1, abs: -1, not: 8, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 40 IMUL, spec.txt:39
 		mods: []modDesc{{1, 20}, {2, 21}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 41 IMUL, spec.txt:39
 		mods: []modDesc{{1, 20}, {2, 21}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 9, tok2: 11, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 42 IMUL, spec.txt:39
 		mods: []modDesc{{1, 20}, {2, 21}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 43 LOP, spec.txt:40
 		mods: []modDesc{{1, 22}, {2, 11}, {3, 23}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: 11, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: 14, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: 11, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: 14, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 44 LOP, spec.txt:40
 		mods: []modDesc{{1, 22}, {2, 11}, {3, 23}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: 11, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: 11, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 16, tok2: 18, neg: -1, abs: -1, not: 14, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 45 LOP, spec.txt:40
 		mods: []modDesc{{1, 22}, {2, 11}, {3, 23}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: 11, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: 11, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: 15, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 46 BFE, spec.txt:41
 		mods: []modDesc{{1, 14}, {2, 18}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 47 BFE, spec.txt:41
 		mods: []modDesc{{1, 14}, {2, 18}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 9, tok2: 11, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 48 BFE, spec.txt:41
 		mods: []modDesc{{1, 14}, {2, 18}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 49 BFI, spec.txt:42
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 50 BFI, spec.txt:42
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 6, tok2: 8, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 51 BFI, spec.txt:42
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 52 BFI, spec.txt:42
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 8, tok2: 10, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 53 POPC, spec.txt:43
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: 3, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: 3, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 54 POPC, spec.txt:43
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgConst, tok: 5, tok2: 7, neg: -1, abs: -1, not: 3, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 55 POPC, spec.txt:43
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: 4, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 56 SEL, spec.txt:44
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 57 SEL, spec.txt:44
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 5, tok2: 7, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 58 SEL, spec.txt:44
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 59 ISETP, spec.txt:45
 		mods: []modDesc{{1, 24}, {2, 14}, {3, 11}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 60 ISETP, spec.txt:45
 		mods: []modDesc{{1, 24}, {2, 14}, {3, 11}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 12, tok2: 14, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 61 ISETP, spec.txt:45
 		mods: []modDesc{{1, 24}, {2, 14}, {3, 11}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 62 ISET, spec.txt:46
 		mods: []modDesc{{1, 7}, {2, 24}, {3, 14}, {4, 11}, {5, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 63 ISET, spec.txt:46
 		mods: []modDesc{{1, 7}, {2, 24}, {3, 14}, {4, 11}, {5, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 12, tok2: 14, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 64 ISET, spec.txt:46
 		mods: []modDesc{{1, 7}, {2, 24}, {3, 14}, {4, 11}, {5, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 65 ICMP, spec.txt:47
 		mods: []modDesc{{1, 24}, {2, 14}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 66 ICMP, spec.txt:47
 		mods: []modDesc{{1, 24}, {2, 14}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 8, tok2: 10, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 67 ICMP, spec.txt:47
 		mods: []modDesc{{1, 24}, {2, 14}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 68 ICMP, spec.txt:47
 		mods: []modDesc{{1, 24}, {2, 14}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 10, tok2: 12, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 69 PRMT, spec.txt:48
 		mods: []modDesc{{1, 25}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 70 PRMT, spec.txt:48
 		mods: []modDesc{{1, 25}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 7, tok2: 9, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 71 PRMT, spec.txt:48
 		mods: []modDesc{{1, 25}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 72 PRMT, spec.txt:48
 		mods: []modDesc{{1, 25}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 9, tok2: 11, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 73 IMAD, spec.txt:49
 		mods: []modDesc{{1, 20}, {2, 21}, {3, 10}, {4, 3}, {5, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 74 IMAD, spec.txt:49
 		mods: []modDesc{{1, 20}, {2, 21}, {3, 10}, {4, 3}, {5, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 18, tok2: -1, neg: 17, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 18, tok2: -1, neg: 17, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 75 IMAD, spec.txt:49
 		mods: []modDesc{{1, 20}, {2, 21}, {3, 10}, {4, 3}, {5, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 76 IMAD, spec.txt:49
 		mods: []modDesc{{1, 20}, {2, 21}, {3, 10}, {4, 3}, {5, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 17, tok2: 19, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 77 MOV, spec.txt:52
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 78 MOV, spec.txt:52
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgConst, tok: 3, tok2: 5, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 79 MOV, spec.txt:52
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 			{kind: ArgImm, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
@@ -882,389 +898,389 @@ var formOperands = [...]formOps{
 	{ // 80 DADD, spec.txt:60
 		mods: []modDesc{{1, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
 	{ // 81 DADD, spec.txt:60
 		mods: []modDesc{{1, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgConst, tok: 14, tok2: 16, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 82 DADD, spec.txt:60
 		mods: []modDesc{{1, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgFloat, tok: 11, tok2: -1, neg: 12, abs: 13, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
 		},
 	},
 	{ // 83 DMUL, spec.txt:61
 		mods: []modDesc{{1, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
 	{ // 84 DMUL, spec.txt:61
 		mods: []modDesc{{1, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgConst, tok: 10, tok2: 12, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 85 DMUL, spec.txt:61
 		mods: []modDesc{{1, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgFloat, tok: 8, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
 		},
 	},
 	{ // 86 DFMA, spec.txt:62
 		mods: []modDesc{{1, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
 	{ // 87 DFMA, spec.txt:62
 		mods: []modDesc{{1, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgConst, tok: 10, tok2: 12, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: 14, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: 14, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
 	{ // 88 DFMA, spec.txt:62
 		mods: []modDesc{{1, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgFloat, tok: 8, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
 	{ // 89 DFMA, spec.txt:62
 		mods: []modDesc{{1, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 11, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 90 DMNMX, spec.txt:63
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: 4, abs: 5, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: 4, abs: 5, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 91 DMNMX, spec.txt:63
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: 4, abs: 5, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: 4, abs: 5, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgConst, tok: 12, tok2: 14, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 92 DMNMX, spec.txt:63
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, bits: 64},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: 4, abs: 5, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: 4, abs: 5, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgFloat, tok: 9, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
-			{kind: ArgPred, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 93 DSET, spec.txt:64
 		mods: []modDesc{{1, 7}, {2, 8}, {3, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: 13, abs: 14, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: 13, abs: 14, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 94 DSET, spec.txt:64
 		mods: []modDesc{{1, 7}, {2, 8}, {3, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgConst, tok: 16, tok2: 18, neg: 13, abs: 14, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 22, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 22, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 95 DSET, spec.txt:64
 		mods: []modDesc{{1, 7}, {2, 8}, {3, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgFloat, tok: 13, tok2: -1, neg: 14, abs: 15, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
-			{kind: ArgPred, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 96 DSETP, spec.txt:65
 		mods: []modDesc{{1, 8}, {2, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: 13, abs: 14, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: 13, abs: 14, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 97 DSETP, spec.txt:65
 		mods: []modDesc{{1, 8}, {2, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgConst, tok: 16, tok2: 18, neg: 13, abs: 14, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 22, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 22, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 98 DSETP, spec.txt:65
 		mods: []modDesc{{1, 8}, {2, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgFloat, tok: 13, tok2: -1, neg: 14, abs: 15, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
-			{kind: ArgPred, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 99 FCMP, spec.txt:66
 		mods: []modDesc{{1, 26}, {2, 1}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 100 FCMP, spec.txt:66
 		mods: []modDesc{{1, 26}, {2, 1}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 8, tok2: 10, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 101 FCMP, spec.txt:66
 		mods: []modDesc{{1, 26}, {2, 1}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 102 FCMP, spec.txt:66
 		mods: []modDesc{{1, 26}, {2, 1}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 10, tok2: 12, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 103 FCHK, spec.txt:67
 		mods: []modDesc{{1, 27}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: 5, abs: 6, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: 5, abs: 6, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 104 FCHK, spec.txt:67
 		mods: []modDesc{{1, 27}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: 5, abs: 6, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: 5, abs: 6, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 105 FCHK, spec.txt:67
 		mods: []modDesc{{1, 27}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: 5, abs: 6, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: 5, abs: 6, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
 	{ // 106 RRO, spec.txt:68
 		mods: []modDesc{{1, 28}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: 5, abs: 6, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: 5, abs: 6, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 107 RRO, spec.txt:68
 		mods: []modDesc{{1, 28}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgConst, tok: 8, tok2: 10, neg: 5, abs: 6, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 108 RRO, spec.txt:68
 		mods: []modDesc{{1, 28}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgFloat, tok: 5, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
 	{ // 109 MUFU, spec.txt:69
 		mods: []modDesc{{1, 29}, {2, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 110 MUFU, spec.txt:70
 		mods: []modDesc{{1, 30}, {2, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 111 LD, spec.txt:81
 		mods: []modDesc{{1, 31}, {2, 32}, {3, 33}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceGeneric, signed: true},
-			{kind: ArgPred, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, wflag: 1, role: RoleRead, space: SpaceGeneric, signed: true},
+			{kind: ArgPred, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 112 ST, spec.txt:82
 		mods: []modDesc{{1, 31}, {2, 34}, {3, 35}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceGeneric, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
-			{kind: ArgPred, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, wflag: 1, role: RoleRead, space: SpaceGeneric, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead},
+			{kind: ArgPred, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 113 LDG, spec.txt:83
 		mods: []modDesc{{1, 31}, {2, 32}, {3, 33}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
 		},
 	},
 	{ // 114 LDG, spec.txt:84
 		mods: []modDesc{{1, 31}, {2, 32}, {3, 33}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceGlobal, signed: true},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
 		},
 	},
 	{ // 115 STG, spec.txt:85
 		mods: []modDesc{{1, 31}, {2, 34}, {3, 35}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
 	{ // 116 LDL, spec.txt:86
 		mods: []modDesc{{1, 36}, {2, 35}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2},
-			{kind: ArgMem, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, space: SpaceLocal, signed: true},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleWrite},
+			{kind: ArgMem, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleRead, space: SpaceLocal, signed: true},
 		},
 	},
 	{ // 117 STL, spec.txt:87
 		mods: []modDesc{{1, 34}, {2, 35}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, space: SpaceLocal, signed: true},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2},
+			{kind: ArgMem, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleRead, space: SpaceLocal, signed: true},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleRead},
 		},
 	},
 	{ // 118 LDS, spec.txt:88
 		mods: []modDesc{{1, 35}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead, space: SpaceShared, signed: true},
 		},
 	},
 	{ // 119 LDS, spec.txt:89
 		mods: []modDesc{{-1, 37}, {1, 38}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead, space: SpaceShared, signed: true},
 		},
 	},
 	{ // 120 STS, spec.txt:90
 		mods: []modDesc{{1, 35}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead},
 		},
 	},
 	{ // 121 LDC, spec.txt:91
 		mods: []modDesc{{1, 39}, {2, 40}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1},
-			{kind: ArgConst, tok: 6, tok2: 8, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleWrite},
+			{kind: ArgConst, tok: 6, tok2: 8, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, signed: true},
 		},
 	},
 	{ // 122 FADD32I, spec.txt:95
 		mods: []modDesc{{1, 1}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 6, abs: 7, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 11, tok2: -1, neg: 12, abs: 13, not: -1, sel: -1, wtok: -1, float: FloatF32},
 		},
 	},
 	{ // 123 FFMA32I, spec.txt:96
 		mods: []modDesc{{1, 5}, {2, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: 7, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: 7, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF32},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: 12, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: 12, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 124 FMUL32I, spec.txt:97
 		mods: []modDesc{{1, 5}, {2, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgFloat, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF32},
 		},
 	},
 	{ // 125 LOP32I, spec.txt:98
 		mods: []modDesc{{1, 22}, {2, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: 7, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: 7, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 10, tok2: -1, neg: -1, abs: -1, not: 11, sel: -1, wtok: -1},
 		},
 	},
 	{ // 126 IMAD32I, spec.txt:99
 		mods: []modDesc{{1, 20}, {2, 21}, {3, 10}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: 13, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: 13, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 127 ISCADD32I, spec.txt:100
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: 2, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 			{kind: ArgImm, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
@@ -1272,22 +1288,22 @@ var formOperands = [...]formOps{
 	{ // 128 IADD32I, spec.txt:101
 		mods: []modDesc{{1, 41}, {2, 10}, {3, 3}, {4, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 129 IMUL32I, spec.txt:102
 		mods: []modDesc{{1, 20}, {2, 21}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 130 MOV32I, spec.txt:103
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgImm, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
@@ -1310,7 +1326,7 @@ var formOperands = [...]formOps{
 		mods: []modDesc{{1, 43}},
 		args: []argDesc{
 			{kind: ArgEnum, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 44},
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
@@ -1318,7 +1334,7 @@ var formOperands = [...]formOps{
 		mods: []modDesc{{1, 43}},
 		args: []argDesc{
 			{kind: ArgEnum, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 44},
-			{kind: ArgConst, tok: 5, tok2: 7, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
+			{kind: ArgConst, tok: 5, tok2: 7, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, signed: true},
 		},
 	},
 	{ // 135 JMP, spec.txt:114
@@ -1339,7 +1355,7 @@ var formOperands = [...]formOps{
 		mods: []modDesc{{1, 43}},
 		args: []argDesc{
 			{kind: ArgEnum, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 44},
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
@@ -1347,7 +1363,7 @@ var formOperands = [...]formOps{
 		mods: []modDesc{{1, 43}},
 		args: []argDesc{
 			{kind: ArgEnum, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 44},
-			{kind: ArgConst, tok: 5, tok2: 7, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
+			{kind: ArgConst, tok: 5, tok2: 7, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, signed: true},
 		},
 	},
 	{ // 139 CAL, spec.txt:118
@@ -1473,71 +1489,71 @@ var formOperands = [...]formOps{
 	},
 	{ // 166 GETCRSPTR, spec.txt:145
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 		},
 	},
 	{ // 167 SETCRSPTR, spec.txt:146
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 168 GETLMEMBASE, spec.txt:147
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 		},
 	},
 	{ // 169 SETLMEMBASE, spec.txt:148
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 170 LEPC, spec.txt:149
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 		},
 	},
 	{ // 171 XMAD, spec.txt:155
 		mods: []modDesc{{1, 51}, {2, 52}, {3, 53}, {4, 54}, {5, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 55},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: 14, wtok: -1, selMod: 55},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 55, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: 14, wtok: -1, selMod: 55, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 172 XMAD, spec.txt:157
 		mods: []modDesc{{1, 51}, {2, 52}, {3, 53}, {4, 54}, {5, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 55},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 55, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 173 XMAD, spec.txt:158
 		mods: []modDesc{{1, 51}, {2, 52}, {3, 53}, {4, 54}, {5, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 55},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 55, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 174 XMAD, spec.txt:159
 		mods: []modDesc{{1, 51}, {2, 52}, {3, 56}, {4, 54}, {5, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 55},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 55, role: RoleRead},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: -1, abs: -1, not: -1, sel: 17, wtok: -1, selMod: 55, signed: true},
-			{kind: ArgReg, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 175 XMAD, spec.txt:160
 		mods: []modDesc{{1, 51}, {2, 56}, {3, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 55},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 55},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 55, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 55, role: RoleRead},
 			{kind: ArgConst, tok: 14, tok2: 16, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
@@ -1553,100 +1569,100 @@ var formOperands = [...]formOps{
 	},
 	{ // 178 S2R, spec.txt:177
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgSpecial, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 58},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgSpecial, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 58, role: RoleRead},
 		},
 	},
 	{ // 179 S2R, spec.txt:178
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgSpecial, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 59},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgSpecial, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 59, role: RoleRead},
 		},
 	},
 	{ // 180 CS2R, spec.txt:179
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgSpecial, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 58},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgSpecial, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 58, role: RoleRead},
 		},
 	},
 	{ // 181 CS2R, spec.txt:180
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgSpecial, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 59},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgSpecial, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 59, role: RoleRead},
 		},
 	},
 	{ // 182 PSETP, spec.txt:181
 		mods: []modDesc{{1, 9}, {2, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 183 PSET, spec.txt:182
 		mods: []modDesc{{1, 7}, {2, 9}, {3, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 184 CSETP, spec.txt:183
 		mods: []modDesc{{1, 60}, {2, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgCC, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgCC, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 185 CSET, spec.txt:184
 		mods: []modDesc{{1, 7}, {2, 60}, {3, 9}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgCC, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgCC, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 186 SHFL, spec.txt:185
 		mods: []modDesc{{1, 61}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 187 SHFL, spec.txt:186
 		mods: []modDesc{{1, 61}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 188 SHFL, spec.txt:187
 		mods: []modDesc{{1, 61}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 189 SHFL, spec.txt:188
 		mods: []modDesc{{1, 61}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
@@ -1657,9 +1673,9 @@ var formOperands = [...]formOps{
 	{ // 191 VOTE, spec.txt:190
 		mods: []modDesc{{1, 64}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 192 VOTE, spec.txt:191
@@ -1684,98 +1700,98 @@ var formOperands = [...]formOps{
 	{ // 195 P2R, spec.txt:194
 		mods: []modDesc{{1, 69}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgEnum, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgEnum, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 196 P2R, spec.txt:194
 		mods: []modDesc{{1, 69}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgEnum, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgEnum, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 9, tok2: 11, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 197 P2R, spec.txt:194
 		mods: []modDesc{{1, 69}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgEnum, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgEnum, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 198 R2P, spec.txt:195
 		args: []argDesc{
-			{kind: ArgEnum, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 69},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgEnum, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70, role: RoleWrite},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 69, role: RoleRead},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 199 R2P, spec.txt:195
 		args: []argDesc{
-			{kind: ArgEnum, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 69},
+			{kind: ArgEnum, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70, role: RoleWrite},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 69, role: RoleRead},
 			{kind: ArgConst, tok: 6, tok2: 8, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 200 R2P, spec.txt:195
 		args: []argDesc{
-			{kind: ArgEnum, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 69},
+			{kind: ArgEnum, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 70, role: RoleWrite},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 69, role: RoleRead},
 			{kind: ArgImm, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 201 LOP3, spec.txt:198
 		mods: []modDesc{{-1, 71}, {1, 11}, {2, 23}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 202 LOP3, spec.txt:199
 		mods: []modDesc{{-1, 71}, {1, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 8, tok2: 10, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 203 LOP3, spec.txt:200
 		mods: []modDesc{{-1, 71}, {1, 11}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: 4, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 204 LEA, spec.txt:201
 		mods: []modDesc{{1, 11}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 205 LEA, spec.txt:201
 		mods: []modDesc{{1, 11}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 12, tok2: 14, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 			{kind: ArgImm, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
@@ -1783,9 +1799,9 @@ var formOperands = [...]formOps{
 	{ // 206 LEA, spec.txt:201
 		mods: []modDesc{{1, 11}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 			{kind: ArgImm, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
@@ -1793,2282 +1809,2282 @@ var formOperands = [...]formOps{
 	{ // 207 LEA, spec.txt:202
 		mods: []modDesc{{-1, 72}, {1, 11}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 208 LEA, spec.txt:203
 		mods: []modDesc{{-1, 72}, {1, 11}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 12, tok2: 14, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
 	{ // 209 HADD2, spec.txt:212
 		mods: []modDesc{{1, 73}, {2, 1}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 7, abs: 8, not: -1, sel: 10, wtok: -1, selMod: 74},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: 13, abs: 14, not: -1, sel: 16, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 7, abs: 8, not: -1, sel: 10, wtok: -1, selMod: 74, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: 13, abs: 14, not: -1, sel: 16, wtok: -1, selMod: 74, role: RoleRead},
 		},
 	},
 	{ // 210 HADD2, spec.txt:213
 		mods: []modDesc{{1, 73}, {2, 1}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 7, abs: 8, not: -1, sel: 10, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 7, abs: 8, not: -1, sel: 10, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgFloat, tok: 13, tok2: 15, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF16x2},
 		},
 	},
 	{ // 211 HADD2, spec.txt:214
 		mods: []modDesc{{1, 73}, {2, 1}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 7, abs: 8, not: -1, sel: 10, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 7, abs: 8, not: -1, sel: 10, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgConst, tok: 16, tok2: 18, neg: 13, abs: 14, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 212 HMUL2, spec.txt:215
 		mods: []modDesc{{1, 73}, {2, 75}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: 7, not: -1, sel: 9, wtok: -1, selMod: 74},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: 12, abs: 13, not: -1, sel: 15, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: 7, not: -1, sel: 9, wtok: -1, selMod: 74, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: 12, abs: 13, not: -1, sel: 15, wtok: -1, selMod: 74, role: RoleRead},
 		},
 	},
 	{ // 213 HMUL2, spec.txt:216
 		mods: []modDesc{{1, 73}, {2, 75}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 7, abs: 8, not: -1, sel: 10, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 7, abs: 8, not: -1, sel: 10, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgFloat, tok: 13, tok2: 15, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF16x2},
 		},
 	},
 	{ // 214 HMUL2, spec.txt:217
 		mods: []modDesc{{1, 73}, {2, 75}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: 7, not: -1, sel: 9, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: 7, not: -1, sel: 9, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgConst, tok: 15, tok2: 17, neg: 12, abs: 13, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 215 HFMA2, spec.txt:218
 		mods: []modDesc{{1, 73}, {2, 75}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 74},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 74},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: 14, abs: -1, not: -1, sel: 16, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 74, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 74, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: 14, abs: -1, not: -1, sel: 16, wtok: -1, selMod: 74, role: RoleRead},
 		},
 	},
 	{ // 216 HFMA2, spec.txt:219
 		mods: []modDesc{{1, 73}, {2, 75}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgFloat, tok: 10, tok2: 12, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF16x2},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: 14, abs: -1, not: -1, sel: 16, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: 14, abs: -1, not: -1, sel: 16, wtok: -1, selMod: 74, role: RoleRead},
 		},
 	},
 	{ // 217 HFMA2, spec.txt:220
 		mods: []modDesc{{1, 73}, {2, 75}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgConst, tok: 12, tok2: 14, neg: 10, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: 18, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: 18, wtok: -1, selMod: 74, role: RoleRead},
 		},
 	},
 	{ // 218 HFMA2, spec.txt:221
 		mods: []modDesc{{1, 73}, {2, 76}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 74},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 74, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgConst, tok: 16, tok2: 18, neg: 14, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
 	{ // 219 HSET2, spec.txt:222
 		mods: []modDesc{{1, 7}, {2, 8}, {3, 1}, {4, 77}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: 11, wtok: -1, selMod: 74},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: 14, abs: 15, not: -1, sel: 17, wtok: -1, selMod: 74},
-			{kind: ArgPred, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: 11, wtok: -1, selMod: 74, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: 14, abs: 15, not: -1, sel: 17, wtok: -1, selMod: 74, role: RoleRead},
+			{kind: ArgPred, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 220 HSET2, spec.txt:223
 		mods: []modDesc{{1, 7}, {2, 8}, {3, 1}, {4, 77}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: 11, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: 11, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgFloat, tok: 14, tok2: 16, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF16x2},
-			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 221 HSET2, spec.txt:224
 		mods: []modDesc{{1, 7}, {2, 8}, {3, 1}, {4, 77}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: 11, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: 11, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgConst, tok: 16, tok2: 18, neg: 14, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 222 HSETP2, spec.txt:225
 		mods: []modDesc{{1, 8}, {2, 78}, {3, 1}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 74},
-			{kind: ArgReg, tok: 18, tok2: -1, neg: 16, abs: 17, not: -1, sel: 19, wtok: -1, selMod: 74},
-			{kind: ArgPred, tok: 22, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 74, role: RoleRead},
+			{kind: ArgReg, tok: 18, tok2: -1, neg: 16, abs: 17, not: -1, sel: 19, wtok: -1, selMod: 74, role: RoleRead},
+			{kind: ArgPred, tok: 22, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 223 HSETP2, spec.txt:226
 		mods: []modDesc{{1, 8}, {2, 78}, {3, 1}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 74},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgFloat, tok: 16, tok2: 18, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF16x2},
-			{kind: ArgPred, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 224 HSETP2, spec.txt:227
 		mods: []modDesc{{1, 8}, {2, 78}, {3, 1}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 74},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgConst, tok: 19, tok2: 21, neg: 16, abs: 17, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 25, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 25, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 225 HADD2_32I, spec.txt:228
 		mods: []modDesc{{1, 1}, {2, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: 6, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgFloat, tok: 10, tok2: 12, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF16x2},
 		},
 	},
 	{ // 226 HMUL2_32I, spec.txt:229
 		mods: []modDesc{{1, 75}, {2, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgFloat, tok: 9, tok2: 11, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF16x2},
 		},
 	},
 	{ // 227 HFMA2_32I, spec.txt:230
 		mods: []modDesc{{1, 76}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 74},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 74, role: RoleRead},
 			{kind: ArgFloat, tok: 8, tok2: 10, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, float: FloatF16x2},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: 12, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: 12, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 228 TEX, spec.txt:246
+	{ // 228 TEX, spec.txt:266
 		mods: []modDesc{{1, 79}, {2, 80}, {3, 81}, {4, 82}, {5, 83}, {6, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 17, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 1}, {kind: wtFlag, tok: 2}, {kind: wtFlag, tok: 3}}, role: RoleRead},
 			{kind: ArgImm, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 229 TEX, spec.txt:247
+	{ // 229 TEX, spec.txt:267
 		mods: []modDesc{{1, 79}, {-1, 86}, {3, 80}, {4, 81}, {5, 82}, {6, 83}, {7, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 18, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 1}, {kind: wtFlag, tok: 3}, {kind: wtFlag, tok: 4}}, role: RoleRead},
 			{kind: ArgImm, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 230 TEX, spec.txt:248
+	{ // 230 TEX, spec.txt:268
 		mods: []modDesc{{1, 79}, {2, 87}, {3, 80}, {4, 81}, {5, 82}, {6, 83}, {7, 84}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 20, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 1}, {kind: wtFlag, tok: 3}, {kind: wtFlag, tok: 4}}, role: RoleRead},
 			{kind: ArgImm, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 22, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 231 TEX, spec.txt:250
+	{ // 231 TEX, spec.txt:270
 		mods: []modDesc{{-1, 88}, {1, 79}, {2, 80}, {3, 81}, {4, 82}, {5, 83}, {6, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 15, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}, {kind: wtCount, tok: 1, count: 1}, {kind: wtFlag, tok: 2}, {kind: wtFlag, tok: 3}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 232 TEX, spec.txt:251
+	{ // 232 TEX, spec.txt:271
 		mods: []modDesc{{-1, 88}, {1, 79}, {-1, 86}, {3, 80}, {4, 81}, {5, 82}, {6, 83}, {7, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}, {kind: wtCount, tok: 1, count: 1}, {kind: wtFlag, tok: 3}, {kind: wtFlag, tok: 4}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 233 TEX, spec.txt:252
+	{ // 233 TEX, spec.txt:272
 		mods: []modDesc{{-1, 88}, {1, 79}, {2, 87}, {3, 80}, {4, 81}, {5, 82}, {6, 83}, {7, 84}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 18, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}, {kind: wtCount, tok: 1, count: 1}, {kind: wtFlag, tok: 3}, {kind: wtFlag, tok: 4}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 234 TLD4, spec.txt:254
+	{ // 234 TLD4, spec.txt:274
 		mods: []modDesc{{1, 89}, {2, 90}, {3, 81}, {4, 82}, {5, 83}, {6, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 17, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 2, count: 2}, {kind: wtFlag, tok: 3}}, role: RoleRead},
 			{kind: ArgImm, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 235 TLD4, spec.txt:255
+	{ // 235 TLD4, spec.txt:275
 		mods: []modDesc{{1, 89}, {2, 90}, {3, 81}, {4, 82}, {5, 83}, {6, 84}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 19, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 2, count: 2}, {kind: wtFlag, tok: 3}}, role: RoleRead},
 			{kind: ArgImm, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 21, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 236 TLD4, spec.txt:257
+	{ // 236 TLD4, spec.txt:277
 		mods: []modDesc{{1, 89}, {-1, 88}, {3, 90}, {4, 81}, {5, 82}, {6, 83}, {7, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}, {kind: wtCount, tok: 3, count: 2}, {kind: wtFlag, tok: 4}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 237 TLD4, spec.txt:258
+	{ // 237 TLD4, spec.txt:278
 		mods: []modDesc{{1, 89}, {-1, 88}, {3, 90}, {4, 81}, {5, 82}, {6, 83}, {7, 84}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 18, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}, {kind: wtCount, tok: 3, count: 2}, {kind: wtFlag, tok: 4}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 20, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 238 TLD, spec.txt:260
+	{ // 238 TLD, spec.txt:280
 		mods: []modDesc{{1, 91}, {2, 80}, {3, 92}, {4, 93}, {5, 83}, {6, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 17, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 3}, {kind: wtFlag, tok: 2}, {kind: wtFlag, tok: 3}}, role: RoleRead},
 			{kind: ArgImm, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 239 TLD, spec.txt:261
+	{ // 239 TLD, spec.txt:281
 		mods: []modDesc{{1, 91}, {2, 80}, {3, 92}, {4, 93}, {5, 83}, {6, 84}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 19, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 3}, {kind: wtFlag, tok: 2}, {kind: wtFlag, tok: 3}}, role: RoleRead},
 			{kind: ArgImm, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 21, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 240 TLD, spec.txt:263
+	{ // 240 TLD, spec.txt:283
 		mods: []modDesc{{-1, 88}, {1, 91}, {2, 80}, {3, 92}, {4, 93}, {5, 83}, {6, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 15, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}, {kind: wtCount, tok: 1, count: 3}, {kind: wtFlag, tok: 2}, {kind: wtFlag, tok: 3}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 241 TLD, spec.txt:264
+	{ // 241 TLD, spec.txt:284
 		mods: []modDesc{{-1, 88}, {1, 91}, {2, 80}, {3, 92}, {4, 93}, {5, 83}, {6, 84}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 17, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}, {kind: wtCount, tok: 1, count: 3}, {kind: wtFlag, tok: 2}, {kind: wtFlag, tok: 3}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 242 TXD, spec.txt:266
+	{ // 242 TXD, spec.txt:286
 		mods: []modDesc{{1, 80}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 13, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 13, count: 4}, {kind: wtFlag, tok: 1}}, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 243 TXD, spec.txt:267
+	{ // 243 TXD, spec.txt:287
 		mods: []modDesc{{-1, 86}, {1, 80}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 13, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 13, count: 4}, {kind: wtFlag, tok: 1}}, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 244 TXD, spec.txt:268
+	{ // 244 TXD, spec.txt:288
 		mods: []modDesc{{1, 87}, {2, 80}, {3, 83}, {4, 84}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 4}, {kind: wtFlag, tok: 2}}, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 245 TXD, spec.txt:270
+	{ // 245 TXD, spec.txt:290
 		mods: []modDesc{{-1, 88}, {1, 80}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}, {kind: wtCount, tok: 11, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 11, count: 4}, {kind: wtFlag, tok: 1}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 246 TXD, spec.txt:271
+	{ // 246 TXD, spec.txt:291
 		mods: []modDesc{{-1, 88}, {-1, 86}, {1, 80}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}, {kind: wtCount, tok: 11, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 11, count: 4}, {kind: wtFlag, tok: 1}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 247 TXD, spec.txt:272
+	{ // 247 TXD, spec.txt:292
 		mods: []modDesc{{-1, 88}, {1, 87}, {2, 80}, {3, 83}, {4, 84}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}, {kind: wtCount, tok: 14, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 14, count: 4}, {kind: wtFlag, tok: 2}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 248 TEXS, spec.txt:273
+	{ // 248 TEXS, spec.txt:293
 		mods: []modDesc{{1, 94}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 2, wto: 4, welem: 32, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 0, wto: 2, welem: 32, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 5}}, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 6}}, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 95},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 96},
 		},
 	},
-	{ // 249 TEXS, spec.txt:274
+	{ // 249 TEXS, spec.txt:294
 		mods: []modDesc{{-1, 97}, {1, 94}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 2, wto: 4, welem: 16, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 0, wto: 2, welem: 16, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 5}}, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 6}}, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 95},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 96},
 		},
 	},
-	{ // 250 TEXS, spec.txt:275
+	{ // 250 TEXS, spec.txt:295
 		mods: []modDesc{{1, 94}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 2, wto: 4, welem: 32, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 0, wto: 2, welem: 32, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 5}}, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 6}}, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 95},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 98},
 		},
 	},
-	{ // 251 TEXS, spec.txt:276
+	{ // 251 TEXS, spec.txt:296
 		mods: []modDesc{{-1, 97}, {1, 94}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 2, wto: 4, welem: 16, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 0, wto: 2, welem: 16, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 5}}, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 6}}, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 95},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 98},
 		},
 	},
-	{ // 252 TLDS, spec.txt:277
+	{ // 252 TLDS, spec.txt:297
 		mods: []modDesc{{1, 99}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 2, wto: 4, welem: 32, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 0, wto: 2, welem: 32, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 7}}, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 8}}, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 100},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 96},
 		},
 	},
-	{ // 253 TLDS, spec.txt:278
+	{ // 253 TLDS, spec.txt:298
 		mods: []modDesc{{-1, 97}, {1, 99}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 2, wto: 4, welem: 16, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 0, wto: 2, welem: 16, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 7}}, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 8}}, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 100},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 96},
 		},
 	},
-	{ // 254 TLDS, spec.txt:279
+	{ // 254 TLDS, spec.txt:299
 		mods: []modDesc{{1, 99}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 2, wto: 4, welem: 32, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 0, wto: 2, welem: 32, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 7}}, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 8}}, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 100},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 98},
 		},
 	},
-	{ // 255 TLDS, spec.txt:280
+	{ // 255 TLDS, spec.txt:300
 		mods: []modDesc{{-1, 97}, {1, 99}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 2, wto: 4, welem: 16, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 18, wfrom: 0, wto: 2, welem: 16, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 7}}, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 16, count: 8}}, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 100},
 			{kind: ArgEnum, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 98},
 		},
 	},
-	{ // 256 TLD4S, spec.txt:281
+	{ // 256 TLD4S, spec.txt:301
 		mods: []modDesc{{1, 89}, {2, 80}, {3, 81}, {4, 83}, {5, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: -1, count: 9}}, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: -1, count: 10}}, role: RoleRead},
 			{kind: ArgImm, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 257 TLD4S, spec.txt:282
+	{ // 257 TLD4S, spec.txt:302
 		mods: []modDesc{{-1, 97}, {1, 89}, {2, 80}, {3, 81}, {4, 83}, {5, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: -1, count: 9}}, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: -1, count: 10}}, role: RoleRead},
 			{kind: ArgImm, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 258 TXQ, spec.txt:283
+	{ // 258 TXQ, spec.txt:303
 		mods: []modDesc{{1, 83}, {2, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgEnum, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 101},
 			{kind: ArgImm, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 259 TXQ, spec.txt:284
+	{ // 259 TXQ, spec.txt:304
 		mods: []modDesc{{-1, 88}, {1, 83}, {2, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 2}}, role: RoleRead},
 			{kind: ArgEnum, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 101},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgImm, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 260 TMML, spec.txt:285
+	{ // 260 TMML, spec.txt:305
 		mods: []modDesc{{-1, 102}, {1, 82}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 11, count: 0}}, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 261 TMML, spec.txt:286
+	{ // 261 TMML, spec.txt:306
 		mods: []modDesc{{-1, 88}, {-1, 102}, {1, 82}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 12, count: 0}}, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtN, n: 1}}, role: RoleRead},
 			{kind: ArgImm, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgEnum, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 85},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 262 TXA, spec.txt:287
+	{ // 262 TXA, spec.txt:307
 		mods: []modDesc{{1, 82}, {2, 83}, {3, 84}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{31, 4}, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 263 VADD, spec.txt:300
+	{ // 263 VADD, spec.txt:320
 		mods: []modDesc{{1, 103}, {2, 10}, {3, 3}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: 13, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: 13, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 264 VADD, spec.txt:301
+	{ // 264 VADD, spec.txt:321
 		mods: []modDesc{{1, 103}, {2, 106}, {3, 106}, {4, 10}, {5, 3}, {6, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: 17, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: 17, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 19, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 265 VADD, spec.txt:302
+	{ // 265 VADD, spec.txt:322
 		mods: []modDesc{{1, 103}, {2, 10}, {3, 3}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 9, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: 13, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 266 VADD, spec.txt:303
+	{ // 266 VADD, spec.txt:323
 		mods: []modDesc{{1, 103}, {2, 106}, {-1, 107}, {4, 10}, {5, 3}, {6, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 267 VADD, spec.txt:304
+	{ // 267 VADD, spec.txt:324
 		mods: []modDesc{{1, 103}, {2, 106}, {-1, 108}, {4, 10}, {5, 3}, {6, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 11, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 18, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 268 VABSDIFF, spec.txt:305
+	{ // 268 VABSDIFF, spec.txt:325
 		mods: []modDesc{{1, 109}, {2, 3}, {3, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 269 VABSDIFF, spec.txt:306
+	{ // 269 VABSDIFF, spec.txt:326
 		mods: []modDesc{{1, 109}, {2, 106}, {3, 106}, {4, 3}, {5, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: 14, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: 14, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 270 VABSDIFF, spec.txt:307
+	{ // 270 VABSDIFF, spec.txt:327
 		mods: []modDesc{{1, 109}, {2, 3}, {3, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 271 VABSDIFF, spec.txt:308
+	{ // 271 VABSDIFF, spec.txt:328
 		mods: []modDesc{{1, 109}, {2, 106}, {-1, 107}, {4, 3}, {5, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 272 VABSDIFF, spec.txt:309
+	{ // 272 VABSDIFF, spec.txt:329
 		mods: []modDesc{{1, 109}, {2, 106}, {-1, 108}, {4, 3}, {5, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 273 VMNMX, spec.txt:310
+	{ // 273 VMNMX, spec.txt:330
 		mods: []modDesc{{1, 103}, {2, 110}, {3, 3}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 274 VMNMX, spec.txt:311
+	{ // 274 VMNMX, spec.txt:331
 		mods: []modDesc{{1, 103}, {2, 106}, {3, 106}, {4, 110}, {5, 3}, {6, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 275 VMNMX, spec.txt:312
+	{ // 275 VMNMX, spec.txt:332
 		mods: []modDesc{{1, 103}, {2, 110}, {3, 3}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 276 VMNMX, spec.txt:313
+	{ // 276 VMNMX, spec.txt:333
 		mods: []modDesc{{1, 103}, {2, 106}, {-1, 107}, {4, 110}, {5, 3}, {6, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 277 VMNMX, spec.txt:314
+	{ // 277 VMNMX, spec.txt:334
 		mods: []modDesc{{1, 103}, {2, 106}, {-1, 108}, {4, 110}, {5, 3}, {6, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 278 VSET, spec.txt:315
+	{ // 278 VSET, spec.txt:335
 		mods: []modDesc{{1, 111}, {2, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 279 VSET, spec.txt:316
+	{ // 279 VSET, spec.txt:336
 		mods: []modDesc{{1, 111}, {2, 106}, {3, 106}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 280 VSET, spec.txt:317
+	{ // 280 VSET, spec.txt:337
 		mods: []modDesc{{1, 111}, {2, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: 5, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 281 VSET, spec.txt:318
+	{ // 281 VSET, spec.txt:338
 		mods: []modDesc{{1, 111}, {2, 106}, {-1, 107}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 282 VSET, spec.txt:319
+	{ // 282 VSET, spec.txt:339
 		mods: []modDesc{{1, 111}, {2, 106}, {-1, 108}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 283 VSHL, spec.txt:320
+	{ // 283 VSHL, spec.txt:340
 		mods: []modDesc{{1, 103}, {2, 16}, {3, 3}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 284 VSHL, spec.txt:321
+	{ // 284 VSHL, spec.txt:341
 		mods: []modDesc{{1, 103}, {2, 106}, {3, 112}, {4, 16}, {5, 3}, {6, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 285 VSHL, spec.txt:322
+	{ // 285 VSHL, spec.txt:342
 		mods: []modDesc{{1, 103}, {2, 16}, {3, 3}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 286 VSHL, spec.txt:323
+	{ // 286 VSHL, spec.txt:343
 		mods: []modDesc{{1, 103}, {2, 106}, {-1, 107}, {4, 16}, {5, 3}, {6, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 287 VSHR, spec.txt:324
+	{ // 287 VSHR, spec.txt:344
 		mods: []modDesc{{1, 103}, {2, 16}, {3, 3}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 288 VSHR, spec.txt:325
+	{ // 288 VSHR, spec.txt:345
 		mods: []modDesc{{1, 103}, {2, 106}, {3, 112}, {4, 16}, {5, 3}, {6, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 17, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 289 VSHR, spec.txt:326
+	{ // 289 VSHR, spec.txt:346
 		mods: []modDesc{{1, 103}, {2, 16}, {3, 3}, {4, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 290 VSHR, spec.txt:327
+	{ // 290 VSHR, spec.txt:347
 		mods: []modDesc{{1, 103}, {2, 106}, {-1, 107}, {4, 16}, {5, 3}, {6, 104}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 291 VMAD, spec.txt:328
+	{ // 291 VMAD, spec.txt:348
 		mods: []modDesc{{1, 10}, {2, 113}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: 13, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: 15, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 292 VMAD, spec.txt:330
+	{ // 292 VMAD, spec.txt:350
 		mods: []modDesc{{1, 106}, {2, 106}, {3, 10}, {4, 113}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 18, tok2: -1, neg: 17, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 18, tok2: -1, neg: 17, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 293 VMAD, spec.txt:332
+	{ // 293 VMAD, spec.txt:352
 		mods: []modDesc{{1, 106}, {2, 106}, {3, 10}, {4, 113}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 18, tok2: -1, neg: 17, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 18, tok2: -1, neg: 17, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 294 VMAD, spec.txt:333
+	{ // 294 VMAD, spec.txt:353
 		mods: []modDesc{{1, 106}, {2, 106}, {3, 10}, {4, 113}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 18, tok2: -1, neg: 17, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: 15, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 18, tok2: -1, neg: 17, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 295 VMAD, spec.txt:334
+	{ // 295 VMAD, spec.txt:354
 		mods: []modDesc{{1, 10}, {2, 113}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: 8, abs: -1, not: -1, sel: 10, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: 14, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: 14, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 296 VMAD, spec.txt:336
+	{ // 296 VMAD, spec.txt:356
 		mods: []modDesc{{1, 106}, {-1, 107}, {3, 10}, {4, 113}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 297 VMAD, spec.txt:337
+	{ // 297 VMAD, spec.txt:357
 		mods: []modDesc{{1, 106}, {-1, 107}, {3, 10}, {4, 113}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 298 VMAD, spec.txt:339
+	{ // 298 VMAD, spec.txt:359
 		mods: []modDesc{{1, 106}, {-1, 108}, {3, 10}, {4, 113}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 299 VMAD, spec.txt:340
+	{ // 299 VMAD, spec.txt:360
 		mods: []modDesc{{1, 106}, {-1, 108}, {3, 10}, {4, 113}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 10, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 17, tok2: -1, neg: 16, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 300 VSETP, spec.txt:342
+	{ // 300 VSETP, spec.txt:362
 		mods: []modDesc{{1, 111}, {2, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105},
-			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: 9, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: 12, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 301 VSETP, spec.txt:343
+	{ // 301 VSETP, spec.txt:363
 		mods: []modDesc{{1, 111}, {2, 106}, {3, 106}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: 14, wtok: -1, selMod: 105},
-			{kind: ArgPred, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: 14, wtok: -1, selMod: 105, role: RoleRead},
+			{kind: ArgPred, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 302 VSETP, spec.txt:344
+	{ // 302 VSETP, spec.txt:364
 		mods: []modDesc{{1, 111}, {2, 106}, {-1, 107}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 303 VSETP, spec.txt:345
+	{ // 303 VSETP, spec.txt:365
 		mods: []modDesc{{1, 111}, {2, 106}, {-1, 108}, {4, 9}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 105, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgPred, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 304 IMADSP, spec.txt:351
+	{ // 304 IMADSP, spec.txt:371
 		mods: []modDesc{{1, 114}, {2, 115}, {3, 116}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 305 IMADSP, spec.txt:351
+	{ // 305 IMADSP, spec.txt:371
 		mods: []modDesc{{1, 114}, {2, 115}, {3, 116}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 10, tok2: 12, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 306 IMADSP, spec.txt:351
+	{ // 306 IMADSP, spec.txt:371
 		mods: []modDesc{{1, 114}, {2, 115}, {3, 116}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 307 IMADSP, spec.txt:351
+	{ // 307 IMADSP, spec.txt:371
 		mods: []modDesc{{1, 114}, {2, 115}, {3, 116}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 12, tok2: 14, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 308 ATOM, spec.txt:361
+	{ // 308 ATOM, spec.txt:381
 		mods: []modDesc{{1, 31}, {2, 117}, {3, 118}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 309 ATOM, spec.txt:362
+	{ // 309 ATOM, spec.txt:382
 		mods: []modDesc{{1, 31}, {2, 117}, {3, 119}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 310 ATOMS, spec.txt:363
+	{ // 310 ATOMS, spec.txt:383
 		mods: []modDesc{{1, 120}, {2, 121}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2},
-			{kind: ArgMem, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleWrite},
+			{kind: ArgMem, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleRead},
 		},
 	},
-	{ // 311 RED, spec.txt:364
+	{ // 311 RED, spec.txt:384
 		mods: []modDesc{{1, 31}, {2, 122}, {3, 118}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 312 RED, spec.txt:365
+	{ // 312 RED, spec.txt:385
 		mods: []modDesc{{1, 31}, {2, 122}, {3, 119}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 313 ATOM, spec.txt:367
+	{ // 313 ATOM, spec.txt:387
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 314 ATOM, spec.txt:368
+	{ // 314 ATOM, spec.txt:388
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 315 ATOMS, spec.txt:369
+	{ // 315 ATOMS, spec.txt:389
 		mods: []modDesc{{-1, 123}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 316 ATOMS, spec.txt:370
+	{ // 316 ATOMS, spec.txt:390
 		mods: []modDesc{{-1, 123}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 317 ATOMS, spec.txt:371
+	{ // 317 ATOMS, spec.txt:391
 		mods: []modDesc{{-1, 125}, {1, 126}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 318 ATOMS, spec.txt:372
+	{ // 318 ATOMS, spec.txt:392
 		mods: []modDesc{{-1, 125}, {1, 126}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 319 I2I, spec.txt:388
+	{ // 319 I2I, spec.txt:408
 		mods: []modDesc{{1, 127}, {2, 128}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: 11, wtok: -1, selMod: 129},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: 11, wtok: -1, selMod: 129, role: RoleRead},
 		},
 	},
-	{ // 320 I2I, spec.txt:389
+	{ // 320 I2I, spec.txt:409
 		mods: []modDesc{{1, 127}, {2, 128}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 11, tok2: 13, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 321 I2I, spec.txt:390
+	{ // 321 I2I, spec.txt:410
 		mods: []modDesc{{1, 127}, {2, 128}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 11, tok2: 13, neg: 8, abs: 9, not: -1, sel: 15, wtok: -1, selMod: 129, signed: true},
 		},
 	},
-	{ // 322 I2I, spec.txt:391
+	{ // 322 I2I, spec.txt:411
 		mods: []modDesc{{1, 127}, {2, 128}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 11, tok2: 13, neg: 8, abs: 9, not: -1, sel: 15, wtok: -1, selMod: 129, signed: true},
 		},
 	},
-	{ // 323 I2F, spec.txt:392
+	{ // 323 I2F, spec.txt:412
 		mods: []modDesc{{1, 130}, {2, 131}, {3, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: 11, wtok: 2, selMod: 129},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: 8, abs: 9, not: -1, sel: 11, wtok: 2, selMod: 129, role: RoleRead},
 		},
 	},
-	{ // 324 I2F, spec.txt:393
+	{ // 324 I2F, spec.txt:413
 		mods: []modDesc{{1, 130}, {2, 131}, {3, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 11, tok2: 13, neg: 8, abs: 9, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 325 I2F, spec.txt:394
+	{ // 325 I2F, spec.txt:414
 		mods: []modDesc{{1, 130}, {2, 131}, {3, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 11, tok2: 13, neg: 8, abs: 9, not: -1, sel: 15, wtok: -1, selMod: 129, signed: true},
 		},
 	},
-	{ // 326 I2F, spec.txt:395
+	{ // 326 I2F, spec.txt:415
 		mods: []modDesc{{1, 130}, {2, 131}, {3, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 11, tok2: 13, neg: 8, abs: 9, not: -1, sel: 15, wtok: -1, selMod: 129, signed: true},
 		},
 	},
-	{ // 327 F2I, spec.txt:396
+	{ // 327 F2I, spec.txt:416
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: 12, wtok: 3, selMod: 55},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: 9, abs: 10, not: -1, sel: 12, wtok: 3, selMod: 55, role: RoleRead},
 		},
 	},
-	{ // 328 F2I, spec.txt:397
+	{ // 328 F2I, spec.txt:417
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 12, tok2: 14, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 329 F2I, spec.txt:398
+	{ // 329 F2I, spec.txt:418
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 12, tok2: 14, neg: 9, abs: 10, not: -1, sel: -1, wtok: -1, selMod: 135, signed: true},
 		},
 	},
-	{ // 330 F2F, spec.txt:399
+	{ // 330 F2F, spec.txt:419
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 2}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 331 F2F, spec.txt:400
+	{ // 331 F2F, spec.txt:420
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 2}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 332 F2F, spec.txt:401
+	{ // 332 F2F, spec.txt:421
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 333 F2F, spec.txt:402
+	{ // 333 F2F, spec.txt:422
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 334 F2F, spec.txt:403
+	{ // 334 F2F, spec.txt:423
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 335 F2F, spec.txt:404
+	{ // 335 F2F, spec.txt:424
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 336 F2F, spec.txt:405
+	{ // 336 F2F, spec.txt:425
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 337 F2F, spec.txt:406
+	{ // 337 F2F, spec.txt:426
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 338 F2F, spec.txt:407
+	{ // 338 F2F, spec.txt:427
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 339 F2F, spec.txt:408
+	{ // 339 F2F, spec.txt:428
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 340 F2F, spec.txt:409
+	{ // 340 F2F, spec.txt:429
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 341 F2F, spec.txt:410
+	{ // 341 F2F, spec.txt:430
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 342 F2F, spec.txt:411
+	{ // 342 F2F, spec.txt:431
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 343 F2F, spec.txt:412
+	{ // 343 F2F, spec.txt:432
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 344 F2F, spec.txt:413
+	{ // 344 F2F, spec.txt:433
 		mods: []modDesc{{1, 1}, {2, 136}, {-1, 97}, {4, 2}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 55},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 55, role: RoleRead},
 		},
 	},
-	{ // 345 F2F, spec.txt:414
+	{ // 345 F2F, spec.txt:434
 		mods: []modDesc{{1, 1}, {2, 136}, {-1, 97}, {4, 2}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: 17, wtok: -1, selMod: 55, signed: true},
 		},
 	},
-	{ // 346 SHF, spec.txt:419
+	{ // 346 SHF, spec.txt:439
 		mods: []modDesc{{-1, 139}, {1, 16}, {2, 140}, {3, 141}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 347 SHF, spec.txt:419
+	{ // 347 SHF, spec.txt:439
 		mods: []modDesc{{-1, 139}, {1, 16}, {2, 140}, {3, 141}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 348 SHF, spec.txt:420
+	{ // 348 SHF, spec.txt:440
 		mods: []modDesc{{-1, 142}, {1, 16}, {2, 140}, {3, 141}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 349 SHF, spec.txt:420
+	{ // 349 SHF, spec.txt:440
 		mods: []modDesc{{-1, 142}, {1, 16}, {2, 140}, {3, 141}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 350 BAR, spec.txt:427
+	{ // 350 BAR, spec.txt:447
 		mods: []modDesc{{-1, 143}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 351 BAR, spec.txt:428
+	{ // 351 BAR, spec.txt:448
 		mods: []modDesc{{-1, 143}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 352 BAR, spec.txt:429
+	{ // 352 BAR, spec.txt:449
 		mods: []modDesc{{-1, 143}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 353 BAR, spec.txt:430
+	{ // 353 BAR, spec.txt:450
 		mods: []modDesc{{-1, 143}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgImm, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 354 BAR, spec.txt:431
+	{ // 354 BAR, spec.txt:451
 		mods: []modDesc{{-1, 144}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 355 BAR, spec.txt:432
+	{ // 355 BAR, spec.txt:452
 		mods: []modDesc{{-1, 144}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 356 BAR, spec.txt:433
+	{ // 356 BAR, spec.txt:453
 		mods: []modDesc{{-1, 144}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 357 BAR, spec.txt:434
+	{ // 357 BAR, spec.txt:454
 		mods: []modDesc{{-1, 144}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 358 BAR, spec.txt:435
+	{ // 358 BAR, spec.txt:455
 		mods: []modDesc{{-1, 145}, {1, 146}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 359 BAR, spec.txt:436
+	{ // 359 BAR, spec.txt:456
 		mods: []modDesc{{-1, 145}, {1, 146}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 360 BAR, spec.txt:437
+	{ // 360 BAR, spec.txt:457
 		mods: []modDesc{{-1, 145}, {1, 146}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 361 BAR, spec.txt:438
+	{ // 361 BAR, spec.txt:458
 		mods: []modDesc{{-1, 145}, {1, 146}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgImm, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 362 BAR, spec.txt:439
+	{ // 362 BAR, spec.txt:459
 		mods: []modDesc{{-1, 147}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 363 BAR, spec.txt:440
+	{ // 363 BAR, spec.txt:460
 		mods: []modDesc{{-1, 147}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 364 BAR, spec.txt:441
+	{ // 364 BAR, spec.txt:461
 		mods: []modDesc{{-1, 147}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 365 BAR, spec.txt:442
+	{ // 365 BAR, spec.txt:462
 		mods: []modDesc{{-1, 147}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 366 CCTL, spec.txt:450
+	{ // 366 CCTL, spec.txt:470
 		mods: []modDesc{{1, 31}, {2, 148}, {-1, 149}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceGeneric, signed: true},
+			{kind: ArgMem, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wflag: 1, role: RoleRead, space: SpaceGeneric, signed: true},
 		},
 	},
-	{ // 367 CCTL, spec.txt:451
+	{ // 367 CCTL, spec.txt:471
 		mods: []modDesc{{1, 31}, {2, 148}, {3, 150}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceGeneric, signed: true},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wflag: 1, role: RoleRead, space: SpaceGeneric, signed: true},
 		},
 	},
-	{ // 368 CCTLL, spec.txt:452
+	{ // 368 CCTLL, spec.txt:472
 		mods: []modDesc{{1, 151}, {2, 152}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceLocal, signed: true},
+			{kind: ArgMem, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceLocal, signed: true},
 		},
 	},
-	{ // 369 CCTLT, spec.txt:453
+	{ // 369 CCTLT, spec.txt:473
 		mods: []modDesc{{-1, 153}},
 	},
-	{ // 370 CCTLT, spec.txt:454
+	{ // 370 CCTLT, spec.txt:474
 		mods: []modDesc{{1, 154}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 371 CCTLT, spec.txt:455
+	{ // 371 CCTLT, spec.txt:475
 		mods: []modDesc{{-1, 153}},
 	},
-	{ // 372 CCTLT, spec.txt:456
+	{ // 372 CCTLT, spec.txt:476
 		mods: []modDesc{{1, 154}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 373 AL2P, spec.txt:462
+	{ // 373 AL2P, spec.txt:482
 		mods: []modDesc{{1, 155}, {2, 156}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 374 ALD, spec.txt:463
+	{ // 374 ALD, spec.txt:483
 		mods: []modDesc{{1, 155}, {-1, 157}, {3, 156}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceAttr, signed: true},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead, space: SpaceAttr, signed: true},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 375 ALD, spec.txt:464
+	{ // 375 ALD, spec.txt:484
 		mods: []modDesc{{1, 155}, {-1, 157}, {3, 156}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceAttr},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead, space: SpaceAttr},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 376 ALD, spec.txt:465
+	{ // 376 ALD, spec.txt:485
 		mods: []modDesc{{1, 155}, {-1, 158}, {3, 156}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceAttr},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead, space: SpaceAttr},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 377 ALD, spec.txt:467
+	{ // 377 ALD, spec.txt:487
 		mods: []modDesc{{1, 155}, {2, 156}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2},
-			{kind: ArgMem, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, space: SpaceAttr},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleWrite},
+			{kind: ArgMem, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleRead, space: SpaceAttr},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 378 ALD, spec.txt:468
+	{ // 378 ALD, spec.txt:488
 		mods: []modDesc{{1, 155}, {2, 156}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2},
-			{kind: ArgMem, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, space: SpaceAttr},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleWrite},
+			{kind: ArgMem, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 2, role: RoleRead, space: SpaceAttr},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 379 AST, spec.txt:469
+	{ // 379 AST, spec.txt:489
 		mods: []modDesc{{-1, 157}, {1, 156}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, space: SpaceAttr, signed: true},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead, space: SpaceAttr, signed: true},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 380 AST, spec.txt:470
+	{ // 380 AST, spec.txt:490
 		mods: []modDesc{{-1, 157}, {1, 156}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, space: SpaceAttr},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead, space: SpaceAttr},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 381 AST, spec.txt:471
+	{ // 381 AST, spec.txt:491
 		mods: []modDesc{{-1, 158}, {1, 156}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, space: SpaceAttr},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead, space: SpaceAttr},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 382 AST, spec.txt:472
+	{ // 382 AST, spec.txt:492
 		mods: []modDesc{{1, 156}},
 		args: []argDesc{
-			{kind: ArgMem, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, space: SpaceAttr},
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1},
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead, space: SpaceAttr},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 383 AST, spec.txt:473
+	{ // 383 AST, spec.txt:493
 		mods: []modDesc{{1, 156}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, space: SpaceAttr},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead, space: SpaceAttr},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 1, role: RoleRead},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 384 R2B, spec.txt:474
+	{ // 384 R2B, spec.txt:494
 		mods: []modDesc{{1, 159}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 385 STP, spec.txt:475
+	{ // 385 STP, spec.txt:495
 		mods: []modDesc{{1, 160}, {2, 84}},
 		args: []argDesc{
 			{kind: ArgImm, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 386 OUT, spec.txt:476
+	{ // 386 OUT, spec.txt:496
 		mods: []modDesc{{1, 161}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgConst, tok: 7, tok2: 9, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 387 OUT, spec.txt:476
+	{ // 387 OUT, spec.txt:496
 		mods: []modDesc{{1, 161}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 388 OUT, spec.txt:476
+	{ // 388 OUT, spec.txt:496
 		mods: []modDesc{{1, 161}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 		},
 	},
-	{ // 389 SULD, spec.txt:486
+	{ // 389 SULD, spec.txt:508
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 32}, {3, 163}, {4, 164}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{20, 4}, role: RoleWrite},
+			{kind: ArgMem, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 390 SULD, spec.txt:487
+	{ // 390 SULD, spec.txt:509
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 32}, {3, 163}, {4, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{20, 4}, role: RoleWrite},
+			{kind: ArgMem, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 391 SULD, spec.txt:488
+	{ // 391 SULD, spec.txt:510
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 32}, {4, 167}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4},
-			{kind: ArgMem, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, space: SpaceSurface},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 392 SULD, spec.txt:489
+	{ // 392 SULD, spec.txt:511
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 32}, {4, 167}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, space: SpaceSurface},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 393 SUST, spec.txt:490
+	{ // 393 SUST, spec.txt:512
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 34}, {3, 163}, {4, 164}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{20, 4}, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 394 SUST, spec.txt:491
+	{ // 394 SUST, spec.txt:513
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 34}, {4, 167}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, space: SpaceSurface},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 395 SURED, spec.txt:492
+	{ // 395 SURED, spec.txt:514
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 168}, {3, 164}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 396 SURED, spec.txt:493
+	{ // 396 SURED, spec.txt:515
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 168}, {4, 169}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 397 SURED, spec.txt:494
+	{ // 397 SURED, spec.txt:516
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 168}, {4, 170}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 398 SULD, spec.txt:495
+	{ // 398 SULD, spec.txt:517
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 32}, {3, 163}, {4, 164}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
+			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{20, 4}, role: RoleWrite},
+			{kind: ArgMem, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 399 SULD, spec.txt:496
+	{ // 399 SULD, spec.txt:518
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 32}, {3, 163}, {4, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{20, 4}, role: RoleWrite},
+			{kind: ArgMem, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
 			{kind: ArgImm, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 400 SULD, spec.txt:497
+	{ // 400 SULD, spec.txt:519
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 32}, {4, 167}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4},
-			{kind: ArgMem, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, space: SpaceSurface},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
 			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 401 SULD, spec.txt:498
+	{ // 401 SULD, spec.txt:520
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 32}, {4, 167}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, space: SpaceSurface},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 402 SUST, spec.txt:499
+	{ // 402 SUST, spec.txt:521
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 34}, {3, 163}, {4, 164}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wmask: part{20, 4}, role: RoleRead},
 			{kind: ArgImm, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 403 SUST, spec.txt:500
+	{ // 403 SUST, spec.txt:522
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 34}, {4, 167}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, space: SpaceSurface},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 404 SURED, spec.txt:501
+	{ // 404 SURED, spec.txt:523
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 168}, {3, 164}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 405 SURED, spec.txt:502
+	{ // 405 SURED, spec.txt:524
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 168}, {4, 169}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 406 SURED, spec.txt:503
+	{ // 406 SURED, spec.txt:525
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 168}, {4, 170}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 407 SUATOM, spec.txt:507
+	{ // 407 SUATOM, spec.txt:529
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 171}, {4, 169}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 408 SUATOM, spec.txt:508
+	{ // 408 SUATOM, spec.txt:530
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 171}, {4, 170}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 409 SUATOM, spec.txt:509
+	{ // 409 SUATOM, spec.txt:531
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 171}, {3, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 410 SUATOM, spec.txt:510
+	{ // 410 SUATOM, spec.txt:532
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 171}, {3, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 411 SUATOM, spec.txt:511
+	{ // 411 SUATOM, spec.txt:533
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {-1, 123}, {4, 169}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wmul: 2, role: RoleRead},
 			{kind: ArgImm, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 412 SUATOM, spec.txt:512
+	{ // 412 SUATOM, spec.txt:534
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {-1, 123}, {4, 170}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wmul: 2, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 413 SUATOM, spec.txt:513
+	{ // 413 SUATOM, spec.txt:535
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 171}, {4, 169}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 414 SUATOM, spec.txt:515
+	{ // 414 SUATOM, spec.txt:537
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 171}, {4, 169}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 415 SUATOM, spec.txt:516
+	{ // 415 SUATOM, spec.txt:538
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 171}, {4, 170}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 416 SUATOM, spec.txt:517
+	{ // 416 SUATOM, spec.txt:539
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 172}, {3, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 417 SUATOM, spec.txt:518
+	{ // 417 SUATOM, spec.txt:540
 		mods: []modDesc{{-1, 157}, {1, 162}, {2, 172}, {3, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 418 SUATOM, spec.txt:519
+	{ // 418 SUATOM, spec.txt:541
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {-1, 123}, {4, 169}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wmul: 2, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 419 SUATOM, spec.txt:520
+	{ // 419 SUATOM, spec.txt:542
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {-1, 123}, {4, 170}, {5, 164}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceSurface},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wmul: 2, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 420 IPA, spec.txt:525
+	{ // 420 IPA, spec.txt:547
 		mods: []modDesc{{-1, 173}, {1, 174}, {2, 175}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceAttr},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceAttr},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 421 VABSDIFF4, spec.txt:533
+	{ // 421 VABSDIFF4, spec.txt:555
 		mods: []modDesc{{1, 109}, {2, 176}, {3, 3}, {4, 177}, {5, 178}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 179},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: 14, wtok: -1, selMod: 180},
-			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 179, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: 14, wtok: -1, selMod: 180, role: RoleRead},
+			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 422 VABSDIFF4, spec.txt:534
+	{ // 422 VABSDIFF4, spec.txt:556
 		mods: []modDesc{{1, 109}, {2, 176}, {3, 3}, {4, 177}, {5, 178}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 179},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 179, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 423 VABSDIFF4, spec.txt:535
+	{ // 423 VABSDIFF4, spec.txt:557
 		mods: []modDesc{{1, 109}, {2, 176}, {3, 3}, {4, 177}, {5, 178}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 179},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 179, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
-			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 424 IPA, spec.txt:536
+	{ // 424 IPA, spec.txt:558
 		mods: []modDesc{{1, 174}, {2, 175}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceAttr},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceAttr},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgPred, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 425 B2R, spec.txt:537
+	{ // 425 B2R, spec.txt:559
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 426 B2R, spec.txt:538
+	{ // 426 B2R, spec.txt:560
 		mods: []modDesc{{-1, 181}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 427 B2R, spec.txt:539
+	{ // 427 B2R, spec.txt:561
 		mods: []modDesc{{-1, 182}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 		},
 	},
-	{ // 428 F2F, spec.txt:541
+	{ // 428 F2F, spec.txt:563
 		mods: []modDesc{{1, 1}, {2, 136}, {-1, 97}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 55},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 55, role: RoleRead},
 		},
 	},
-	{ // 429 F2F, spec.txt:542
+	{ // 429 F2F, spec.txt:564
 		mods: []modDesc{{1, 1}, {2, 136}, {-1, 97}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
-			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 55},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 55, role: RoleRead},
 		},
 	},
-	{ // 430 F2F, spec.txt:544
+	{ // 430 F2F, spec.txt:566
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 2}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 431 F2F, spec.txt:545
+	{ // 431 F2F, spec.txt:567
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 432 F2F, spec.txt:546
+	{ // 432 F2F, spec.txt:568
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 433 F2I, spec.txt:547
+	{ // 433 F2I, spec.txt:569
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 9, tok2: -1, neg: 10, abs: 11, not: -1, sel: 12, wtok: -1, selMod: 55, float: FloatF32Hi},
 		},
 	},
-	{ // 434 F2F, spec.txt:548
+	{ // 434 F2F, spec.txt:570
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 2}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: 13, wtok: -1, selMod: 55, float: FloatF16},
 		},
 	},
-	{ // 435 F2F, spec.txt:549
+	{ // 435 F2F, spec.txt:571
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: 13, wtok: -1, selMod: 55, float: FloatF16},
 		},
 	},
-	{ // 436 F2F, spec.txt:550
+	{ // 436 F2F, spec.txt:572
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: 13, wtok: -1, selMod: 55, float: FloatF16},
 		},
 	},
-	{ // 437 F2I, spec.txt:551
+	{ // 437 F2I, spec.txt:573
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 9, tok2: -1, neg: 10, abs: 11, not: -1, sel: 12, wtok: -1, selMod: 55, float: FloatF16},
 		},
 	},
-	{ // 438 F2F, spec.txt:552
+	{ // 438 F2F, spec.txt:574
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 2}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 439 F2F, spec.txt:553
+	{ // 439 F2F, spec.txt:575
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 440 F2F, spec.txt:554
+	{ // 440 F2F, spec.txt:576
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 441 F2I, spec.txt:555
+	{ // 441 F2I, spec.txt:577
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 9, tok2: -1, neg: 10, abs: 11, not: -1, sel: 12, wtok: -1, selMod: 55, float: FloatF32Hi},
 		},
 	},
-	{ // 442 F2F, spec.txt:556
+	{ // 442 F2F, spec.txt:578
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 2}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
 		},
 	},
-	{ // 443 F2F, spec.txt:557
+	{ // 443 F2F, spec.txt:579
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
 		},
 	},
-	{ // 444 F2F, spec.txt:558
+	{ // 444 F2F, spec.txt:580
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
 		},
 	},
-	{ // 445 F2I, spec.txt:559
+	{ // 445 F2I, spec.txt:581
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 9, tok2: -1, neg: 10, abs: 11, not: -1, sel: 12, wtok: -1, selMod: 55, float: FloatF64Hi},
 		},
 	},
-	{ // 446 I2F, spec.txt:560
+	{ // 446 I2F, spec.txt:582
 		mods: []modDesc{{1, 130}, {2, 131}, {3, 2}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4, role: RoleWrite},
 			{kind: ArgImm, tok: 8, tok2: -1, neg: 9, abs: 10, not: -1, sel: 11, wtok: -1, selMod: 129, signed: true},
 		},
 	},
-	{ // 447 I2I, spec.txt:561
+	{ // 447 I2I, spec.txt:583
 		mods: []modDesc{{1, 127}, {2, 128}, {3, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
 			{kind: ArgImm, tok: 8, tok2: -1, neg: 9, abs: 10, not: -1, sel: 11, wtok: -1, selMod: 129, signed: true},
 		},
 	},
-	{ // 448 F2F, spec.txt:562
+	{ // 448 F2F, spec.txt:584
 		mods: []modDesc{{1, 1}, {2, 136}, {-1, 97}, {4, 137}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: 17, wtok: -1, selMod: 55, signed: true},
 		},
 	},
-	{ // 449 F2F, spec.txt:563
+	{ // 449 F2F, spec.txt:585
 		mods: []modDesc{{1, 1}, {2, 136}, {-1, 97}, {4, 138}, {5, 3}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: 17, wtok: -1, selMod: 55, signed: true},
 		},
 	},
-	{ // 450 ATOMS, spec.txt:565
+	{ // 450 ATOMS, spec.txt:587
 		mods: []modDesc{{-1, 125}, {1, 126}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 451 ATOMS, spec.txt:566
+	{ // 451 ATOMS, spec.txt:588
 		mods: []modDesc{{-1, 125}, {1, 126}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 452 ATOMS, spec.txt:567
+	{ // 452 ATOMS, spec.txt:589
 		mods: []modDesc{{-1, 125}, {1, 126}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 453 ATOMS, spec.txt:568
+	{ // 453 ATOMS, spec.txt:590
 		mods: []modDesc{{-1, 125}, {1, 126}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 454 ATOMS, spec.txt:569
+	{ // 454 ATOMS, spec.txt:591
 		mods: []modDesc{{-1, 123}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 455 ATOMS, spec.txt:570
+	{ // 455 ATOMS, spec.txt:592
 		mods: []modDesc{{-1, 123}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 456 ATOMS, spec.txt:571
+	{ // 456 ATOMS, spec.txt:593
 		mods: []modDesc{{-1, 123}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 457 ATOMS, spec.txt:572
+	{ // 457 ATOMS, spec.txt:594
 		mods: []modDesc{{-1, 123}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceShared, signed: true},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead, space: SpaceShared, signed: true},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 458 ATOM, spec.txt:573
+	{ // 458 ATOM, spec.txt:595
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 459 ATOM, spec.txt:574
+	{ // 459 ATOM, spec.txt:596
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 460 ATOM, spec.txt:575
+	{ // 460 ATOM, spec.txt:597
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 461 ATOM, spec.txt:576
+	{ // 461 ATOM, spec.txt:598
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceGlobal, signed: true},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, wflag: 1, role: RoleRead, space: SpaceGlobal, signed: true},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 462 ATOM, spec.txt:578
+	{ // 462 ATOM, spec.txt:600
 	},
-	{ // 463 ATOM, spec.txt:579
+	{ // 463 ATOM, spec.txt:601
 		mods: []modDesc{{1, 31}, {2, 117}, {3, 118}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, space: SpaceGlobal},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3},
+			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, wflag: 1, role: RoleRead, space: SpaceGlobal},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 464 ATOM, spec.txt:581
+	{ // 464 ATOM, spec.txt:603
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceGlobal},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wflag: 1, role: RoleRead, space: SpaceGlobal},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 465 ATOM, spec.txt:582
+	{ // 465 ATOM, spec.txt:604
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceGlobal},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wflag: 1, role: RoleRead, space: SpaceGlobal},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 466 ATOM, spec.txt:583
+	{ // 466 ATOM, spec.txt:605
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceGlobal},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, wflag: 1, role: RoleRead, space: SpaceGlobal},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 467 ATOM, spec.txt:584
+	{ // 467 ATOM, spec.txt:606
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceGlobal},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, wflag: 1, role: RoleRead, space: SpaceGlobal},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 468 ATOM, spec.txt:585
+	{ // 468 ATOM, spec.txt:607
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceGlobal},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, wflag: 1, role: RoleRead, space: SpaceGlobal},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 469 ATOM, spec.txt:586
+	{ // 469 ATOM, spec.txt:608
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
-			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
-			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, space: SpaceGlobal},
-			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64},
+			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
+			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, wflag: 1, role: RoleRead, space: SpaceGlobal},
+			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 470 ISBERD, spec.txt:592
+	{ // 470 ISBERD, spec.txt:614
 		mods: []modDesc{{1, 155}, {2, 183}, {3, 184}, {4, 185}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpaceISBE},
+			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceISBE},
 		},
 	},
-	{ // 471 PIXLD, spec.txt:593
+	{ // 471 PIXLD, spec.txt:615
 		mods: []modDesc{{1, 186}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, space: SpacePixel, signed: true},
+			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpacePixel, signed: true},
 		},
 	},
-	{ // 472 FSWZADD, spec.txt:595
+	{ // 472 FSWZADD, spec.txt:617
 		mods: []modDesc{{1, 1}, {2, 2}, {3, 82}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4},
-			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgEnum, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 187},
 			{kind: ArgEnum, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 187},
 			{kind: ArgEnum, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 187},

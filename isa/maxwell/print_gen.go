@@ -7369,7 +7369,7 @@ func printForm227(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:246
+// TEX, spec.txt:266
 func printForm228(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7397,7 +7397,7 @@ func printForm228(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:247
+// TEX, spec.txt:267
 func printForm229(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7426,7 +7426,7 @@ func printForm229(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:248
+// TEX, spec.txt:268
 func printForm230(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7457,7 +7457,7 @@ func printForm230(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:250
+// TEX, spec.txt:270
 func printForm231(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7483,7 +7483,7 @@ func printForm231(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:251
+// TEX, spec.txt:271
 func printForm232(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7510,7 +7510,7 @@ func printForm232(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEX, spec.txt:252
+// TEX, spec.txt:272
 func printForm233(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7539,7 +7539,7 @@ func printForm233(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4, spec.txt:254
+// TLD4, spec.txt:274
 func printForm234(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7567,7 +7567,7 @@ func printForm234(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4, spec.txt:255
+// TLD4, spec.txt:275
 func printForm235(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7597,7 +7597,7 @@ func printForm235(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4, spec.txt:257
+// TLD4, spec.txt:277
 func printForm236(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7624,7 +7624,7 @@ func printForm236(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4, spec.txt:258
+// TLD4, spec.txt:278
 func printForm237(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7653,7 +7653,7 @@ func printForm237(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD, spec.txt:260
+// TLD, spec.txt:280
 func printForm238(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7681,7 +7681,7 @@ func printForm238(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD, spec.txt:261
+// TLD, spec.txt:281
 func printForm239(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7711,7 +7711,7 @@ func printForm239(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD, spec.txt:263
+// TLD, spec.txt:283
 func printForm240(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7737,7 +7737,7 @@ func printForm240(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD, spec.txt:264
+// TLD, spec.txt:284
 func printForm241(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7765,7 +7765,7 @@ func printForm241(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:266
+// TXD, spec.txt:286
 func printForm242(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7788,7 +7788,7 @@ func printForm242(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:267
+// TXD, spec.txt:287
 func printForm243(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7811,7 +7811,7 @@ func printForm243(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:268
+// TXD, spec.txt:288
 func printForm244(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7837,7 +7837,7 @@ func printForm244(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:270
+// TXD, spec.txt:290
 func printForm245(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7858,7 +7858,7 @@ func printForm245(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:271
+// TXD, spec.txt:291
 func printForm246(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7879,7 +7879,7 @@ func printForm246(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXD, spec.txt:272
+// TXD, spec.txt:292
 func printForm247(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7903,7 +7903,7 @@ func printForm247(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEXS, spec.txt:273
+// TEXS, spec.txt:293
 func printForm248(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7930,7 +7930,7 @@ func printForm248(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEXS, spec.txt:274
+// TEXS, spec.txt:294
 func printForm249(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7957,7 +7957,7 @@ func printForm249(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEXS, spec.txt:275
+// TEXS, spec.txt:295
 func printForm250(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -7984,7 +7984,7 @@ func printForm250(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TEXS, spec.txt:276
+// TEXS, spec.txt:296
 func printForm251(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8011,7 +8011,7 @@ func printForm251(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLDS, spec.txt:277
+// TLDS, spec.txt:297
 func printForm252(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8038,7 +8038,7 @@ func printForm252(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLDS, spec.txt:278
+// TLDS, spec.txt:298
 func printForm253(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8065,7 +8065,7 @@ func printForm253(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLDS, spec.txt:279
+// TLDS, spec.txt:299
 func printForm254(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8092,7 +8092,7 @@ func printForm254(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLDS, spec.txt:280
+// TLDS, spec.txt:300
 func printForm255(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8119,7 +8119,7 @@ func printForm255(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4S, spec.txt:281
+// TLD4S, spec.txt:301
 func printForm256(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8142,7 +8142,7 @@ func printForm256(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TLD4S, spec.txt:282
+// TLD4S, spec.txt:302
 func printForm257(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8165,7 +8165,7 @@ func printForm257(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXQ, spec.txt:283
+// TXQ, spec.txt:303
 func printForm258(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8185,7 +8185,7 @@ func printForm258(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXQ, spec.txt:284
+// TXQ, spec.txt:304
 func printForm259(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8203,7 +8203,7 @@ func printForm259(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TMML, spec.txt:285
+// TMML, spec.txt:305
 func printForm260(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8224,7 +8224,7 @@ func printForm260(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TMML, spec.txt:286
+// TMML, spec.txt:306
 func printForm261(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8247,7 +8247,7 @@ func printForm261(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// TXA, spec.txt:287
+// TXA, spec.txt:307
 func printForm262(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8266,7 +8266,7 @@ func printForm262(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VADD, spec.txt:300
+// VADD, spec.txt:320
 func printForm263(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8319,7 +8319,7 @@ func printForm263(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VADD, spec.txt:301
+// VADD, spec.txt:321
 func printForm264(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8374,7 +8374,7 @@ func printForm264(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VADD, spec.txt:302
+// VADD, spec.txt:322
 func printForm265(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8423,7 +8423,7 @@ func printForm265(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VADD, spec.txt:303
+// VADD, spec.txt:323
 func printForm266(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8474,7 +8474,7 @@ func printForm266(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VADD, spec.txt:304
+// VADD, spec.txt:324
 func printForm267(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8525,7 +8525,7 @@ func printForm267(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF, spec.txt:305
+// VABSDIFF, spec.txt:325
 func printForm268(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8569,7 +8569,7 @@ func printForm268(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF, spec.txt:306
+// VABSDIFF, spec.txt:326
 func printForm269(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8615,7 +8615,7 @@ func printForm269(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF, spec.txt:307
+// VABSDIFF, spec.txt:327
 func printForm270(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8655,7 +8655,7 @@ func printForm270(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF, spec.txt:308
+// VABSDIFF, spec.txt:328
 func printForm271(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8697,7 +8697,7 @@ func printForm271(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF, spec.txt:309
+// VABSDIFF, spec.txt:329
 func printForm272(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8739,7 +8739,7 @@ func printForm272(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMNMX, spec.txt:310
+// VMNMX, spec.txt:330
 func printForm273(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8784,7 +8784,7 @@ func printForm273(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMNMX, spec.txt:311
+// VMNMX, spec.txt:331
 func printForm274(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8831,7 +8831,7 @@ func printForm274(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMNMX, spec.txt:312
+// VMNMX, spec.txt:332
 func printForm275(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8872,7 +8872,7 @@ func printForm275(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMNMX, spec.txt:313
+// VMNMX, spec.txt:333
 func printForm276(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8915,7 +8915,7 @@ func printForm276(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMNMX, spec.txt:314
+// VMNMX, spec.txt:334
 func printForm277(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -8958,7 +8958,7 @@ func printForm277(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSET, spec.txt:315
+// VSET, spec.txt:335
 func printForm278(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9001,7 +9001,7 @@ func printForm278(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSET, spec.txt:316
+// VSET, spec.txt:336
 func printForm279(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9046,7 +9046,7 @@ func printForm279(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSET, spec.txt:317
+// VSET, spec.txt:337
 func printForm280(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9085,7 +9085,7 @@ func printForm280(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSET, spec.txt:318
+// VSET, spec.txt:338
 func printForm281(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9126,7 +9126,7 @@ func printForm281(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSET, spec.txt:319
+// VSET, spec.txt:339
 func printForm282(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9167,7 +9167,7 @@ func printForm282(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHL, spec.txt:320
+// VSHL, spec.txt:340
 func printForm283(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9212,7 +9212,7 @@ func printForm283(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHL, spec.txt:321
+// VSHL, spec.txt:341
 func printForm284(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9259,7 +9259,7 @@ func printForm284(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHL, spec.txt:322
+// VSHL, spec.txt:342
 func printForm285(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9300,7 +9300,7 @@ func printForm285(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHL, spec.txt:323
+// VSHL, spec.txt:343
 func printForm286(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9343,7 +9343,7 @@ func printForm286(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHR, spec.txt:324
+// VSHR, spec.txt:344
 func printForm287(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9388,7 +9388,7 @@ func printForm287(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHR, spec.txt:325
+// VSHR, spec.txt:345
 func printForm288(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9435,7 +9435,7 @@ func printForm288(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHR, spec.txt:326
+// VSHR, spec.txt:346
 func printForm289(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9476,7 +9476,7 @@ func printForm289(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSHR, spec.txt:327
+// VSHR, spec.txt:347
 func printForm290(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9519,7 +9519,7 @@ func printForm290(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:328
+// VMAD, spec.txt:348
 func printForm291(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9549,7 +9549,7 @@ func printForm291(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:330
+// VMAD, spec.txt:350
 func printForm292(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9581,7 +9581,7 @@ func printForm292(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:332
+// VMAD, spec.txt:352
 func printForm293(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9613,7 +9613,7 @@ func printForm293(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:333
+// VMAD, spec.txt:353
 func printForm294(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9667,7 +9667,7 @@ func printForm294(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:334
+// VMAD, spec.txt:354
 func printForm295(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9696,7 +9696,7 @@ func printForm295(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:336
+// VMAD, spec.txt:356
 func printForm296(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9727,7 +9727,7 @@ func printForm296(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:337
+// VMAD, spec.txt:357
 func printForm297(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9777,7 +9777,7 @@ func printForm297(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:339
+// VMAD, spec.txt:359
 func printForm298(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9808,7 +9808,7 @@ func printForm298(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VMAD, spec.txt:340
+// VMAD, spec.txt:360
 func printForm299(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9858,7 +9858,7 @@ func printForm299(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSETP, spec.txt:342
+// VSETP, spec.txt:362
 func printForm300(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9899,7 +9899,7 @@ func printForm300(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSETP, spec.txt:343
+// VSETP, spec.txt:363
 func printForm301(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9942,7 +9942,7 @@ func printForm301(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSETP, spec.txt:344
+// VSETP, spec.txt:364
 func printForm302(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -9981,7 +9981,7 @@ func printForm302(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VSETP, spec.txt:345
+// VSETP, spec.txt:365
 func printForm303(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10020,7 +10020,7 @@ func printForm303(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IMADSP, spec.txt:351
+// IMADSP, spec.txt:371
 func printForm304(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10040,7 +10040,7 @@ func printForm304(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IMADSP, spec.txt:351
+// IMADSP, spec.txt:371
 func printForm305(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10062,7 +10062,7 @@ func printForm305(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IMADSP, spec.txt:351
+// IMADSP, spec.txt:371
 func printForm306(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10082,7 +10082,7 @@ func printForm306(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IMADSP, spec.txt:351
+// IMADSP, spec.txt:371
 func printForm307(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10105,7 +10105,7 @@ func printForm307(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:361
+// ATOM, spec.txt:381
 func printForm308(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10122,7 +10122,7 @@ func printForm308(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:362
+// ATOM, spec.txt:382
 func printForm309(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10139,7 +10139,7 @@ func printForm309(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:363
+// ATOMS, spec.txt:383
 func printForm310(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10155,7 +10155,7 @@ func printForm310(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// RED, spec.txt:364
+// RED, spec.txt:384
 func printForm311(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10170,7 +10170,7 @@ func printForm311(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// RED, spec.txt:365
+// RED, spec.txt:385
 func printForm312(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10185,7 +10185,7 @@ func printForm312(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:367
+// ATOM, spec.txt:387
 func printForm313(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10202,7 +10202,7 @@ func printForm313(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:368
+// ATOM, spec.txt:388
 func printForm314(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10219,7 +10219,7 @@ func printForm314(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:369
+// ATOMS, spec.txt:389
 func printForm315(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10234,7 +10234,7 @@ func printForm315(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:370
+// ATOMS, spec.txt:390
 func printForm316(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10249,7 +10249,7 @@ func printForm316(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:371
+// ATOMS, spec.txt:391
 func printForm317(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10266,7 +10266,7 @@ func printForm317(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:372
+// ATOMS, spec.txt:392
 func printForm318(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10283,7 +10283,7 @@ func printForm318(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:388
+// I2I, spec.txt:408
 func printForm319(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10303,7 +10303,7 @@ func printForm319(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:389
+// I2I, spec.txt:409
 func printForm320(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10326,7 +10326,7 @@ func printForm320(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:390
+// I2I, spec.txt:410
 func printForm321(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10350,7 +10350,7 @@ func printForm321(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:391
+// I2I, spec.txt:411
 func printForm322(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10374,7 +10374,7 @@ func printForm322(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:392
+// I2F, spec.txt:412
 func printForm323(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10394,7 +10394,7 @@ func printForm323(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:393
+// I2F, spec.txt:413
 func printForm324(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10417,7 +10417,7 @@ func printForm324(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:394
+// I2F, spec.txt:414
 func printForm325(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10441,7 +10441,7 @@ func printForm325(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:395
+// I2F, spec.txt:415
 func printForm326(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10465,7 +10465,7 @@ func printForm326(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:396
+// F2I, spec.txt:416
 func printForm327(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10486,7 +10486,7 @@ func printForm327(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:397
+// F2I, spec.txt:417
 func printForm328(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10510,7 +10510,7 @@ func printForm328(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:398
+// F2I, spec.txt:418
 func printForm329(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10534,7 +10534,7 @@ func printForm329(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:399
+// F2F, spec.txt:419
 func printForm330(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10555,7 +10555,7 @@ func printForm330(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:400
+// F2F, spec.txt:420
 func printForm331(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10580,7 +10580,7 @@ func printForm331(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:401
+// F2F, spec.txt:421
 func printForm332(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10601,7 +10601,7 @@ func printForm332(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:402
+// F2F, spec.txt:422
 func printForm333(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10622,7 +10622,7 @@ func printForm333(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:403
+// F2F, spec.txt:423
 func printForm334(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10643,7 +10643,7 @@ func printForm334(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:404
+// F2F, spec.txt:424
 func printForm335(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10664,7 +10664,7 @@ func printForm335(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:405
+// F2F, spec.txt:425
 func printForm336(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10685,7 +10685,7 @@ func printForm336(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:406
+// F2F, spec.txt:426
 func printForm337(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10706,7 +10706,7 @@ func printForm337(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:407
+// F2F, spec.txt:427
 func printForm338(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10731,7 +10731,7 @@ func printForm338(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:408
+// F2F, spec.txt:428
 func printForm339(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10756,7 +10756,7 @@ func printForm339(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:409
+// F2F, spec.txt:429
 func printForm340(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10781,7 +10781,7 @@ func printForm340(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:410
+// F2F, spec.txt:430
 func printForm341(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10806,7 +10806,7 @@ func printForm341(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:411
+// F2F, spec.txt:431
 func printForm342(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10831,7 +10831,7 @@ func printForm342(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:412
+// F2F, spec.txt:432
 func printForm343(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10856,7 +10856,7 @@ func printForm343(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:413
+// F2F, spec.txt:433
 func printForm344(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10878,7 +10878,7 @@ func printForm344(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:414
+// F2F, spec.txt:434
 func printForm345(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10904,7 +10904,7 @@ func printForm345(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SHF, spec.txt:419
+// SHF, spec.txt:439
 func printForm346(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10946,7 +10946,7 @@ func printForm346(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SHF, spec.txt:419
+// SHF, spec.txt:439
 func printForm347(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -10985,7 +10985,7 @@ func printForm347(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SHF, spec.txt:420
+// SHF, spec.txt:440
 func printForm348(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11027,7 +11027,7 @@ func printForm348(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SHF, spec.txt:420
+// SHF, spec.txt:440
 func printForm349(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11066,7 +11066,7 @@ func printForm349(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:427
+// BAR, spec.txt:447
 func printForm350(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11077,7 +11077,7 @@ func printForm350(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:428
+// BAR, spec.txt:448
 func printForm351(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11090,7 +11090,7 @@ func printForm351(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:429
+// BAR, spec.txt:449
 func printForm352(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11101,7 +11101,7 @@ func printForm352(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:430
+// BAR, spec.txt:450
 func printForm353(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11114,7 +11114,7 @@ func printForm353(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:431
+// BAR, spec.txt:451
 func printForm354(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11125,7 +11125,7 @@ func printForm354(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:432
+// BAR, spec.txt:452
 func printForm355(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11136,7 +11136,7 @@ func printForm355(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:433
+// BAR, spec.txt:453
 func printForm356(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11147,7 +11147,7 @@ func printForm356(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:434
+// BAR, spec.txt:454
 func printForm357(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11158,7 +11158,7 @@ func printForm357(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:435
+// BAR, spec.txt:455
 func printForm358(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11173,7 +11173,7 @@ func printForm358(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:436
+// BAR, spec.txt:456
 func printForm359(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11190,7 +11190,7 @@ func printForm359(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:437
+// BAR, spec.txt:457
 func printForm360(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11205,7 +11205,7 @@ func printForm360(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:438
+// BAR, spec.txt:458
 func printForm361(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11222,7 +11222,7 @@ func printForm361(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:439
+// BAR, spec.txt:459
 func printForm362(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11235,7 +11235,7 @@ func printForm362(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:440
+// BAR, spec.txt:460
 func printForm363(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11248,7 +11248,7 @@ func printForm363(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:441
+// BAR, spec.txt:461
 func printForm364(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11261,7 +11261,7 @@ func printForm364(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// BAR, spec.txt:442
+// BAR, spec.txt:462
 func printForm365(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11274,7 +11274,7 @@ func printForm365(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTL, spec.txt:450
+// CCTL, spec.txt:470
 func printForm366(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11287,7 +11287,7 @@ func printForm366(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTL, spec.txt:451
+// CCTL, spec.txt:471
 func printForm367(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11301,7 +11301,7 @@ func printForm367(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTLL, spec.txt:452
+// CCTLL, spec.txt:472
 func printForm368(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11314,7 +11314,7 @@ func printForm368(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTLT, spec.txt:453
+// CCTLT, spec.txt:473
 func printForm369(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11322,7 +11322,7 @@ func printForm369(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTLT, spec.txt:454
+// CCTLT, spec.txt:474
 func printForm370(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11333,7 +11333,7 @@ func printForm370(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTLT, spec.txt:455
+// CCTLT, spec.txt:475
 func printForm371(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11341,7 +11341,7 @@ func printForm371(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// CCTLT, spec.txt:456
+// CCTLT, spec.txt:476
 func printForm372(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11352,7 +11352,7 @@ func printForm372(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AL2P, spec.txt:462
+// AL2P, spec.txt:482
 func printForm373(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11376,7 +11376,7 @@ func printForm373(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ALD, spec.txt:463
+// ALD, spec.txt:483
 func printForm374(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11396,7 +11396,7 @@ func printForm374(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ALD, spec.txt:464
+// ALD, spec.txt:484
 func printForm375(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11416,7 +11416,7 @@ func printForm375(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ALD, spec.txt:465
+// ALD, spec.txt:485
 func printForm376(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11436,7 +11436,7 @@ func printForm376(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ALD, spec.txt:467
+// ALD, spec.txt:487
 func printForm377(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11453,7 +11453,7 @@ func printForm377(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ALD, spec.txt:468
+// ALD, spec.txt:488
 func printForm378(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11472,7 +11472,7 @@ func printForm378(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AST, spec.txt:469
+// AST, spec.txt:489
 func printForm379(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11489,7 +11489,7 @@ func printForm379(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AST, spec.txt:470
+// AST, spec.txt:490
 func printForm380(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11506,7 +11506,7 @@ func printForm380(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AST, spec.txt:471
+// AST, spec.txt:491
 func printForm381(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11523,7 +11523,7 @@ func printForm381(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AST, spec.txt:472
+// AST, spec.txt:492
 func printForm382(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11538,7 +11538,7 @@ func printForm382(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// AST, spec.txt:473
+// AST, spec.txt:493
 func printForm383(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11555,7 +11555,7 @@ func printForm383(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// R2B, spec.txt:474
+// R2B, spec.txt:494
 func printForm384(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11568,7 +11568,7 @@ func printForm384(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// STP, spec.txt:475
+// STP, spec.txt:495
 func printForm385(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11580,7 +11580,7 @@ func printForm385(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// OUT, spec.txt:476
+// OUT, spec.txt:496
 func printForm386(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11598,7 +11598,7 @@ func printForm386(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// OUT, spec.txt:476
+// OUT, spec.txt:496
 func printForm387(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11613,7 +11613,7 @@ func printForm387(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// OUT, spec.txt:476
+// OUT, spec.txt:496
 func printForm388(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11628,7 +11628,7 @@ func printForm388(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:486
+// SULD, spec.txt:508
 func printForm389(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11650,7 +11650,7 @@ func printForm389(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:487
+// SULD, spec.txt:509
 func printForm390(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11668,7 +11668,7 @@ func printForm390(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:488
+// SULD, spec.txt:510
 func printForm391(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11691,7 +11691,7 @@ func printForm391(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:489
+// SULD, spec.txt:511
 func printForm392(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11710,7 +11710,7 @@ func printForm392(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUST, spec.txt:490
+// SUST, spec.txt:512
 func printForm393(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11728,7 +11728,7 @@ func printForm393(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUST, spec.txt:491
+// SUST, spec.txt:513
 func printForm394(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11747,7 +11747,7 @@ func printForm394(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:492
+// SURED, spec.txt:514
 func printForm395(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11764,7 +11764,7 @@ func printForm395(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:493
+// SURED, spec.txt:515
 func printForm396(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11783,7 +11783,7 @@ func printForm396(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:494
+// SURED, spec.txt:516
 func printForm397(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11802,7 +11802,7 @@ func printForm397(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:495
+// SULD, spec.txt:517
 func printForm398(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11824,7 +11824,7 @@ func printForm398(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:496
+// SULD, spec.txt:518
 func printForm399(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11842,7 +11842,7 @@ func printForm399(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:497
+// SULD, spec.txt:519
 func printForm400(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11865,7 +11865,7 @@ func printForm400(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SULD, spec.txt:498
+// SULD, spec.txt:520
 func printForm401(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11884,7 +11884,7 @@ func printForm401(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUST, spec.txt:499
+// SUST, spec.txt:521
 func printForm402(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11902,7 +11902,7 @@ func printForm402(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUST, spec.txt:500
+// SUST, spec.txt:522
 func printForm403(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11921,7 +11921,7 @@ func printForm403(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:501
+// SURED, spec.txt:523
 func printForm404(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11938,7 +11938,7 @@ func printForm404(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:502
+// SURED, spec.txt:524
 func printForm405(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11957,7 +11957,7 @@ func printForm405(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SURED, spec.txt:503
+// SURED, spec.txt:525
 func printForm406(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11976,7 +11976,7 @@ func printForm406(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:507
+// SUATOM, spec.txt:529
 func printForm407(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -11997,7 +11997,7 @@ func printForm407(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:508
+// SUATOM, spec.txt:530
 func printForm408(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12018,7 +12018,7 @@ func printForm408(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:509
+// SUATOM, spec.txt:531
 func printForm409(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12037,7 +12037,7 @@ func printForm409(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:510
+// SUATOM, spec.txt:532
 func printForm410(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12056,7 +12056,7 @@ func printForm410(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:511
+// SUATOM, spec.txt:533
 func printForm411(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12081,7 +12081,7 @@ func printForm411(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:512
+// SUATOM, spec.txt:534
 func printForm412(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12102,7 +12102,7 @@ func printForm412(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:513
+// SUATOM, spec.txt:535
 func printForm413(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12125,7 +12125,7 @@ func printForm413(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:515
+// SUATOM, spec.txt:537
 func printForm414(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12146,7 +12146,7 @@ func printForm414(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:516
+// SUATOM, spec.txt:538
 func printForm415(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12167,7 +12167,7 @@ func printForm415(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:517
+// SUATOM, spec.txt:539
 func printForm416(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12186,7 +12186,7 @@ func printForm416(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:518
+// SUATOM, spec.txt:540
 func printForm417(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12205,7 +12205,7 @@ func printForm417(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:519
+// SUATOM, spec.txt:541
 func printForm418(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12230,7 +12230,7 @@ func printForm418(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:520
+// SUATOM, spec.txt:542
 func printForm419(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12251,7 +12251,7 @@ func printForm419(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IPA, spec.txt:525
+// IPA, spec.txt:547
 func printForm420(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12274,7 +12274,7 @@ func printForm420(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF4, spec.txt:533
+// VABSDIFF4, spec.txt:555
 func printForm421(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12320,7 +12320,7 @@ func printForm421(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF4, spec.txt:534
+// VABSDIFF4, spec.txt:556
 func printForm422(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12362,7 +12362,7 @@ func printForm422(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF4, spec.txt:535
+// VABSDIFF4, spec.txt:557
 func printForm423(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12404,7 +12404,7 @@ func printForm423(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IPA, spec.txt:536
+// IPA, spec.txt:558
 func printForm424(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12429,7 +12429,7 @@ func printForm424(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// B2R, spec.txt:537
+// B2R, spec.txt:559
 func printForm425(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12440,7 +12440,7 @@ func printForm425(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// B2R, spec.txt:538
+// B2R, spec.txt:560
 func printForm426(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12451,7 +12451,7 @@ func printForm426(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// B2R, spec.txt:539
+// B2R, spec.txt:561
 func printForm427(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12464,7 +12464,7 @@ func printForm427(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:541
+// F2F, spec.txt:563
 func printForm428(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12486,7 +12486,7 @@ func printForm428(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:542
+// F2F, spec.txt:564
 func printForm429(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12508,7 +12508,7 @@ func printForm429(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:544
+// F2F, spec.txt:566
 func printForm430(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12528,7 +12528,7 @@ func printForm430(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:545
+// F2F, spec.txt:567
 func printForm431(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12548,7 +12548,7 @@ func printForm431(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:546
+// F2F, spec.txt:568
 func printForm432(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12568,7 +12568,7 @@ func printForm432(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:547
+// F2I, spec.txt:569
 func printForm433(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12588,7 +12588,7 @@ func printForm433(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:548
+// F2F, spec.txt:570
 func printForm434(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12609,7 +12609,7 @@ func printForm434(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:549
+// F2F, spec.txt:571
 func printForm435(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12630,7 +12630,7 @@ func printForm435(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:550
+// F2F, spec.txt:572
 func printForm436(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12651,7 +12651,7 @@ func printForm436(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:551
+// F2I, spec.txt:573
 func printForm437(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12671,7 +12671,7 @@ func printForm437(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:552
+// F2F, spec.txt:574
 func printForm438(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12691,7 +12691,7 @@ func printForm438(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:553
+// F2F, spec.txt:575
 func printForm439(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12711,7 +12711,7 @@ func printForm439(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:554
+// F2F, spec.txt:576
 func printForm440(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12731,7 +12731,7 @@ func printForm440(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:555
+// F2I, spec.txt:577
 func printForm441(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12751,7 +12751,7 @@ func printForm441(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:556
+// F2F, spec.txt:578
 func printForm442(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12771,7 +12771,7 @@ func printForm442(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:557
+// F2F, spec.txt:579
 func printForm443(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12791,7 +12791,7 @@ func printForm443(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:558
+// F2F, spec.txt:580
 func printForm444(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12811,7 +12811,7 @@ func printForm444(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:559
+// F2I, spec.txt:581
 func printForm445(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12831,7 +12831,7 @@ func printForm445(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:560
+// I2F, spec.txt:582
 func printForm446(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12850,7 +12850,7 @@ func printForm446(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:561
+// I2I, spec.txt:583
 func printForm447(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12869,7 +12869,7 @@ func printForm447(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:562
+// F2F, spec.txt:584
 func printForm448(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12895,7 +12895,7 @@ func printForm448(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:563
+// F2F, spec.txt:585
 func printForm449(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12921,7 +12921,7 @@ func printForm449(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:565
+// ATOMS, spec.txt:587
 func printForm450(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12937,7 +12937,7 @@ func printForm450(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:566
+// ATOMS, spec.txt:588
 func printForm451(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12952,7 +12952,7 @@ func printForm451(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:567
+// ATOMS, spec.txt:589
 func printForm452(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12968,7 +12968,7 @@ func printForm452(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:568
+// ATOMS, spec.txt:590
 func printForm453(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12983,7 +12983,7 @@ func printForm453(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:569
+// ATOMS, spec.txt:591
 func printForm454(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12997,7 +12997,7 @@ func printForm454(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:570
+// ATOMS, spec.txt:592
 func printForm455(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13010,7 +13010,7 @@ func printForm455(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:571
+// ATOMS, spec.txt:593
 func printForm456(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13024,7 +13024,7 @@ func printForm456(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:572
+// ATOMS, spec.txt:594
 func printForm457(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13037,7 +13037,7 @@ func printForm457(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:573
+// ATOM, spec.txt:595
 func printForm458(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13053,7 +13053,7 @@ func printForm458(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:574
+// ATOM, spec.txt:596
 func printForm459(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13068,7 +13068,7 @@ func printForm459(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:575
+// ATOM, spec.txt:597
 func printForm460(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13084,7 +13084,7 @@ func printForm460(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:576
+// ATOM, spec.txt:598
 func printForm461(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13099,7 +13099,7 @@ func printForm461(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:578
+// ATOM, spec.txt:600
 func printForm462(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13107,7 +13107,7 @@ func printForm462(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:579
+// ATOM, spec.txt:601
 func printForm463(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13126,7 +13126,7 @@ func printForm463(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:581
+// ATOM, spec.txt:603
 func printForm464(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13145,7 +13145,7 @@ func printForm464(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:582
+// ATOM, spec.txt:604
 func printForm465(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13163,7 +13163,7 @@ func printForm465(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:583
+// ATOM, spec.txt:605
 func printForm466(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13180,7 +13180,7 @@ func printForm466(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:584
+// ATOM, spec.txt:606
 func printForm467(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13199,7 +13199,7 @@ func printForm467(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:585
+// ATOM, spec.txt:607
 func printForm468(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13217,7 +13217,7 @@ func printForm468(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:586
+// ATOM, spec.txt:608
 func printForm469(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13234,7 +13234,7 @@ func printForm469(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ISBERD, spec.txt:592
+// ISBERD, spec.txt:614
 func printForm470(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13251,7 +13251,7 @@ func printForm470(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// PIXLD, spec.txt:593
+// PIXLD, spec.txt:615
 func printForm471(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13270,7 +13270,7 @@ func printForm471(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// FSWZADD, spec.txt:595
+// FSWZADD, spec.txt:617
 func printForm472(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w

@@ -36,12 +36,41 @@
 //	           (".U8" 8, ".64" 64, ".F16x2" 32), an entry without one is 32 bits.
 //	           The first such register of a form with a memory operand gives
 //	           the access size. Registers without a width are 32 bits.
+//	{R@p*MASK@q:w}  one 32-bit register per bit set in the field at q (w bits):
+//	           texture results by their component mask
+//	{R@p*T[a:b]} {R@p*T[a:b,16]}  components a..b-1 of the ones table T's
+//	           entry names (letters R, G, B, A), 32 (or 16) bits each: the
+//	           scalar texture forms split their results over two registers
+//	{R@p*T*2}  twice table T's width (a compare-and-swap's pair of values)
+//	{R@p*.F} {A@p,q:w*.F}  64 bits (a pair) when the form's flag .F is set:
+//	           .E's 64-bit addresses
+//	{R@p*=TERM+TERM...}  as many 32-bit registers as the terms add up to: a
+//	           number, .F (1 when flag .F is set) or a count list's entry
+//	           for the form's field (a texture's coordinates by dimension)
+//	count NAME[=TABLE|=@p:w] N0 N1 ...  a count list: Ni registers for value
+//	           i of table TABLE (NAME itself when no =) or of the field at p
 //	space S MNEMONIC...  the memory space of the [..] operands of these
 //	           mnemonics (generic, global, local, shared, surface, ...);
 //	           a[..] is the attribute space and c[..] a constant bank
 //
-// Operand facts the printer does not need (XS, widths, spaces) feed the
-// typed operand view (operands_gen.go, maxwell.Inst.Operands).
+// Operand roles (what an instruction reads and writes):
+//
+//	writes MNEMONIC... : FIELD...  the operands these mnemonics write, by
+//	           field: R@p, P@p, IP@p (the register or predicate field at
+//	           bit p; the first such operand when a form names it twice),
+//	           PRCC@p (R2P's PR or CC), "-" for none; +FIELD is read and
+//	           written. A field a form lacks is skipped. Mnemonics without
+//	           a writes line write their R@0 operand. Every other operand is
+//	           read (registers, predicates, addresses, indexes, CC).
+//	cc read|write TEXT...  modifiers that make an instruction read or write
+//	           the condition code: a flag's text (.X), a table entry's
+//	           (.XLO), or a table by its ID, without a dot (CC: every entry
+//	           that prints something)
+//	keeps TEXT...  modifiers whose instruction writes only part of its
+//	           destination and keeps the rest: the destination is read too
+//
+// Operand facts the printer does not need (XS, widths, spaces, roles) feed
+// the typed operand view (operands_gen.go, maxwell.Inst.Operands).
 package spec
 
 import (
@@ -89,6 +118,48 @@ type Token struct {
 	// the entry of table WidthTable, -1 none).
 	WidthBits  uint8
 	WidthTable int
+	// WidthMask: one register per bit set in this field ({R@p*MASK@q:w}).
+	WidthMask []Part
+	// WidthFrom, WidthTo, WidthElem: components [From, To) of WidthTable's
+	// entry, WidthElem bits each ({R@p*T[a:b,16]}); WidthTo 0: not a slice.
+	WidthFrom, WidthTo, WidthElem uint8
+	// WidthMul multiplies the table's width ({R@p*T*2}); 0 is 1.
+	WidthMul uint8
+	// WidthFlag: 64 bits when the form's flag of this text is set ({R@p*.E}).
+	WidthFlag string
+	// WidthSum: registers as the terms add up ({R@p*=TERM+...}).
+	WidthSum []Term
+}
+
+// Term is one term of a register count: N, a flag (1 when set) or a
+// count list's entry for its field.
+type Term struct {
+	N     int
+	Flag  string
+	Count string
+}
+
+// Count is a count list: registers per value of a table or of a field.
+type Count struct {
+	Table  int // -1: the field Field
+	Field  Part
+	Values []int
+}
+
+// FieldRef names an operand by its field: kind (R, P, IP, PRCC) and bit.
+type FieldRef struct {
+	Kind string
+	Pos  uint8
+	// Both: the operand is read and written.
+	Both bool
+}
+
+func (r FieldRef) String() string {
+	s := fmt.Sprintf("%s@%d", r.Kind, r.Pos)
+	if r.Both {
+		s = "+" + s
+	}
+	return s
 }
 
 // Table is one enumeration.
@@ -118,11 +189,16 @@ type Spec struct {
 	TableID map[string]int
 	Forms   []*Form
 	Spaces  map[string]string // mnemonic -> memory space of its [..] operands
+	// Writes: mnemonic -> the operands it writes (empty: none).
+	Writes map[string][]FieldRef
+	// CCRead, CCWrite, Keeps: modifier texts and table IDs (cc, keeps lines).
+	CCRead, CCWrite, Keeps []string
+	Counts                 map[string]*Count
 }
 
 // Parse reads spec text.
 func Parse(src string) (*Spec, error) {
-	s := &Spec{TableID: map[string]int{}, Spaces: map[string]string{}}
+	s := &Spec{TableID: map[string]int{}, Spaces: map[string]string{}, Writes: map[string][]FieldRef{}, Counts: map[string]*Count{}}
 	for n, line := range strings.Split(src, "\n") {
 		if i := strings.Index(line, "#"); i >= 0 {
 			line = line[:i]
@@ -139,6 +215,14 @@ func Parse(src string) (*Spec, error) {
 			err = s.form(line[5:], n+1)
 		case strings.HasPrefix(line, "space "):
 			err = s.space(line[6:])
+		case strings.HasPrefix(line, "writes "):
+			err = s.writes(line[7:])
+		case strings.HasPrefix(line, "cc "):
+			err = s.cc(line[3:])
+		case strings.HasPrefix(line, "count "):
+			err = s.count(line[6:])
+		case strings.HasPrefix(line, "keeps "):
+			s.Keeps = append(s.Keeps, strings.Fields(line[6:])...)
 		default:
 			err = fmt.Errorf("unknown statement")
 		}
@@ -159,6 +243,101 @@ func (s *Spec) space(line string) error {
 			return fmt.Errorf("space of %s given twice", m)
 		}
 		s.Spaces[m] = f[0]
+	}
+	return nil
+}
+
+func (s *Spec) writes(line string) error {
+	names, fields, ok := strings.Cut(line, " : ")
+	if !ok || len(strings.Fields(names)) == 0 {
+		return fmt.Errorf("writes without mnemonics or ' : '")
+	}
+	refs := []FieldRef{}
+	for _, f := range strings.Fields(fields) {
+		if f == "-" {
+			continue
+		}
+		var r FieldRef
+		if strings.HasPrefix(f, "+") {
+			r.Both, f = true, f[1:]
+		}
+		kind, pos, ok := strings.Cut(f, "@")
+		p, err := strconv.Atoi(pos)
+		if !ok || err != nil || p < 0 || p > 63 {
+			return fmt.Errorf("writes: field %q", f)
+		}
+		switch kind {
+		case "R", "P", "IP", "PRCC":
+		default:
+			return fmt.Errorf("writes: field kind %q", kind)
+		}
+		r.Kind, r.Pos = kind, uint8(p)
+		refs = append(refs, r)
+	}
+	for _, m := range strings.Fields(names) {
+		if _, dup := s.Writes[m]; dup {
+			return fmt.Errorf("writes of %s given twice", m)
+		}
+		s.Writes[m] = refs
+	}
+	return nil
+}
+
+func (s *Spec) count(line string) error {
+	f := strings.Fields(line)
+	if len(f) < 2 {
+		return fmt.Errorf("count without values")
+	}
+	name, of, hasOf := strings.Cut(f[0], "=")
+	if !hasOf {
+		of = name
+	}
+	c := &Count{Table: -1}
+	n := 0
+	if at, ok := strings.CutPrefix(of, "@"); ok {
+		ps, ws, ok := strings.Cut(at, ":")
+		p, err1 := strconv.Atoi(ps)
+		w, err2 := strconv.Atoi(ws)
+		if !ok || err1 != nil || err2 != nil || w < 1 || w > 6 || p+w > 64 {
+			return fmt.Errorf("count %s: field %q", name, of)
+		}
+		c.Field, n = Part{uint8(p), uint8(w)}, 1<<w
+	} else {
+		ti, ok := s.TableID[of]
+		if !ok {
+			return fmt.Errorf("count %s: no table %s", name, of)
+		}
+		c.Table, n = ti, len(s.Tables[ti].Entries)
+	}
+	for _, v := range f[1:] {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 0 || k > 8 {
+			return fmt.Errorf("count %s: %q", name, v)
+		}
+		c.Values = append(c.Values, k)
+	}
+	if len(c.Values) != n {
+		return fmt.Errorf("count %s: %d values for %d", name, len(c.Values), n)
+	}
+	if _, dup := s.Counts[name]; dup {
+		return fmt.Errorf("count %s given twice", name)
+	}
+	s.Counts[name] = c
+	return nil
+}
+
+func (s *Spec) cc(line string) error {
+	f := strings.Fields(line)
+	if len(f) < 2 {
+		return fmt.Errorf("cc without modifiers")
+	}
+	switch f[0] {
+	case "read":
+		s.CCRead = append(s.CCRead, f[1:]...)
+	case "write":
+		s.CCWrite = append(s.CCWrite, f[1:]...)
+	default:
+		return fmt.Errorf("cc %s: want read or write", f[0])
 	}
 	return nil
 }
@@ -271,6 +450,79 @@ func (s *Spec) form(line string, n int) error {
 		f.Name = name
 		s.Forms = append(s.Forms, f)
 	}
+	return nil
+}
+
+// width reads a register width after '*' (see the format above).
+func (s *Spec) width(tk *Token, b string) error {
+	if sum, ok := strings.CutPrefix(b, "="); ok {
+		for _, term := range strings.Split(sum, "+") {
+			var tm Term
+			if n, err := strconv.Atoi(term); err == nil && n >= 0 && n <= 8 {
+				tm.N = n
+			} else if strings.HasPrefix(term, ".") {
+				tm.Flag = term
+			} else if _, ok := s.Counts[term]; ok {
+				tm.Count = term
+			} else {
+				return fmt.Errorf("register count term %q: not a number, flag or count list", term)
+			}
+			tk.WidthSum = append(tk.WidthSum, tm)
+		}
+		return nil
+	}
+	if n, err := strconv.Atoi(b); err == nil {
+		if n <= 0 || n > 128 || n%32 != 0 {
+			return fmt.Errorf("register width %d", n)
+		}
+		tk.WidthBits = uint8(n)
+		return nil
+	}
+	if strings.HasPrefix(b, ".") {
+		tk.WidthFlag = b
+		return nil
+	}
+	if m, ok := strings.CutPrefix(b, "MASK@"); ok {
+		ps, ws, ok := strings.Cut(m, ":")
+		p, err1 := strconv.Atoi(ps)
+		w, err2 := strconv.Atoi(ws)
+		if !ok || err1 != nil || err2 != nil || w < 1 || w > 8 || p+w > 64 {
+			return fmt.Errorf("mask width %q", b)
+		}
+		tk.WidthMask = []Part{{uint8(p), uint8(w)}}
+		return nil
+	}
+	if t, mul, ok := strings.Cut(b, "*"); ok {
+		n, err := strconv.Atoi(mul)
+		if err != nil || n < 1 || n > 4 {
+			return fmt.Errorf("width multiplier %q", mul)
+		}
+		tk.WidthMul, b = uint8(n), t
+	}
+	if t, sl, ok := strings.Cut(b, "["); ok {
+		sl, ok := strings.CutSuffix(sl, "]")
+		rng, elem, _ := strings.Cut(sl, ",")
+		from, to, ok2 := strings.Cut(rng, ":")
+		f, err1 := strconv.Atoi(from)
+		e, err2 := strconv.Atoi(to)
+		if !ok || !ok2 || err1 != nil || err2 != nil || f < 0 || e <= f || e > 4 {
+			return fmt.Errorf("component slice %q", b)
+		}
+		tk.WidthFrom, tk.WidthTo, tk.WidthElem = uint8(f), uint8(e), 32
+		if elem != "" {
+			n, err := strconv.Atoi(elem)
+			if err != nil || n != 16 && n != 32 {
+				return fmt.Errorf("component size %q", elem)
+			}
+			tk.WidthElem = uint8(n)
+		}
+		b = t
+	}
+	ti, ok := s.TableID[b]
+	if !ok {
+		return fmt.Errorf("register width %q: not a number, flag, mask or table", b)
+	}
+	tk.WidthTable = ti
 	return nil
 }
 
@@ -482,18 +734,14 @@ func (s *Spec) field(f string) (Token, error) {
 		}
 		return tk, nil
 	}
-	// {R@p*64}, {R@p*T}: the register's width, in bits or by a table
-	if name == "R" || name == "RP" {
+	// {R@p*64}, {R@p*T}, ...: the register's width
+	if name == "R" || name == "RP" || name == "A" {
 		if a, b, ok := strings.Cut(loc, "*"); ok {
-			if n, err := strconv.Atoi(b); err == nil {
-				if n <= 0 || n > 128 || n%32 != 0 {
-					return tk, fmt.Errorf("register width %d", n)
-				}
-				tk.WidthBits = uint8(n)
-			} else if ti, ok := s.TableID[b]; ok {
-				tk.WidthTable = ti
-			} else {
-				return tk, fmt.Errorf("register width %q: not a number or a table", b)
+			if err := s.width(&tk, b); err != nil {
+				return tk, err
+			}
+			if name == "A" && tk.WidthFlag == "" && tk.WidthSum == nil {
+				return tk, fmt.Errorf("address width %q: only *.FLAG", b)
 			}
 			loc = a
 		}

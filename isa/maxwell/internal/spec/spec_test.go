@@ -112,3 +112,81 @@ space global LDX
 		}
 	}
 }
+
+// TestRoleFacts: writes, cc, keeps and count lines and the register count
+// widths parse, and what names nothing is an error.
+func TestRoleFacts(t *testing.T) {
+	s, err := Parse(`
+table M R G B A RG RA GA BA
+table D 1D 2D
+count D 1 2
+count TWO=@50:1 1 2
+form X:5c58 : TEXZ{?.X@47}{?.E@46} {P@51}, {R@28*M[2:4]}, {R@0*M[0:2,16]}, {R@8*=D+.X+TWO+1}, [{A@8,20:24*.E}], {M@40}, {D@44}, {R@39*MASK@31:4}
+writes TEXZ : P@51 R@0 +R@28
+space global TEXZ
+cc read .X D
+keeps .E
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := s.Writes["TEXZ"]; fmt.Sprint(w) != "[P@51 R@0 +R@28]" {
+		t.Errorf("writes %v", w)
+	}
+	var got []string
+	for _, tk := range s.Forms[0].Tokens {
+		switch {
+		case tk.WidthTo != 0:
+			got = append(got, fmt.Sprintf("slice %d:%d/%d", tk.WidthFrom, tk.WidthTo, tk.WidthElem))
+		case tk.WidthSum != nil:
+			got = append(got, fmt.Sprintf("sum %v", tk.WidthSum))
+		case tk.WidthFlag != "":
+			got = append(got, "flag "+tk.WidthFlag)
+		case tk.WidthMask != nil:
+			got = append(got, fmt.Sprintf("mask %v", tk.WidthMask))
+		}
+	}
+	if want := "slice 2:4/32|slice 0:2/16|sum [{0  D} {0 .X } {0  TWO} {1  }]|flag .E|mask [{31 4}]"; strings.Join(got, "|") != want {
+		t.Errorf("widths %q, want %q", strings.Join(got, "|"), want)
+	}
+	out, err := GenerateOperands(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, frag := range []string{"role: RoleWrite", "role: RoleReadWrite", "ccRead: 0x1", "ccRead: 0x3", "keep: 0x1", `{name: "TWO", field: part{50, 1}`} {
+		if !strings.Contains(string(out), frag) {
+			t.Errorf("generated operands lack %q", frag)
+		}
+	}
+	for _, src := range []string{
+		"writes A : Q@3",                            // unknown field kind
+		"writes A : R@x",                            // bad position
+		"writes A B : -\nwrites A : R@0",            // given twice
+		"cc both .X",                                // neither read nor write
+		"table D a b\ncount D 1",                    // one value for two entries
+		"count N=@70:2 1 1 1 1",                     // field past the word
+		"form X:5c58 : F {R@0*=NOPE}",               // unknown count
+		"form X:5c58 : F {R@0*MASK@31}",             // mask without a width
+		"table M R G\nform X:5c58 : F {R@0*M[2:1]}", // empty slice
+		"form X:5c58 : F [{A@8,20:24*64}]",          // an address width in bits
+	} {
+		if _, err := Parse(src); err == nil {
+			t.Errorf("%q: no error", src)
+		}
+	}
+	for _, src := range []string{
+		"form X:5c58 : F {R@0}\nwrites F : P@3",              // no form of F has P@3
+		"form X:5c58 : F {R@0}\nwrites G : R@0",              // no form is G
+		"form X:5c58 : F {R@0}\ncc read .NOPE",               // no modifier .NOPE
+		"form X:5c58 : F {R@0*.E}",                           // no flag .E
+		"table D a b\ncount D 1 2\nform X:5c58 : F {R@0*=D}", // the count's table is not in the form
+	} {
+		s, err := Parse(src)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if _, err := GenerateOperands(s); err == nil {
+			t.Errorf("%q: GenerateOperands gave no error", src)
+		}
+	}
+}
