@@ -46,6 +46,11 @@ type ListOptions struct {
 	// LineInfo annotates instructions with their source lines from
 	// .debug_line: LineInfoFile (nvdisasm -g) or LineInfoInline (-gi).
 	LineInfo int
+	// LifeRanges adds nvdisasm -plr's register life-range column to the
+	// code sections (LifeRangesWide, LifeRangesNarrow or LifeRangesCount,
+	// -lrm's modes) and lists no other sections than .nv.info and the
+	// constant banks.
+	LifeRanges int
 }
 
 // Values of ListOptions.LineInfo.
@@ -98,7 +103,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		dst = append(dst, "ET_EXEC"...)
 	}
 	dst = append(dst, "\"\n"...)
-	lists, bySection, errs := labelFunctions(f, opts, true)
+	lists, bySection, errs := labelFunctions(f, opts, opts.LifeRanges == LifeRangesNone)
 	// one layout for the whole file: annotations start after the widest
 	// plain line, hex comments two blanks after it or one after the longest
 	// annotated line
@@ -111,6 +116,20 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	col := noteCol + 2
 	if annot > 0 {
 		col = max(col, noteCol+annot+1)
+	}
+	var lifeLy *lifeLayout
+	lifeOf := map[*funcListing]*lifeInfo{}
+	if opts.LifeRanges != LifeRangesNone {
+		infos := make([]*lifeInfo, len(lists))
+		for k, l := range lists {
+			infos[k] = l.lifeRanges()
+			lifeOf[l] = infos[k]
+		}
+		lifeLy = newLifeLayout(opts.LifeRanges, lists, infos)
+		lifeLy.col = col + 4
+		if !opts.NoHex {
+			lifeLy.col += len("/* 0x0000000000000000 */")
+		}
 	}
 	// every section in file order: code as above, data as nvdisasm lays it out
 	textOf := map[int]*funcListing{}
@@ -147,10 +166,23 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		return text
 	}
 	dl.endLabels()
+	lifeText := map[*funcListing][]byte{}
+	if lifeLy != nil {
+		// the column starts after the longest line of the code sections,
+		// directives and labels included
+		for _, l := range lists {
+			lifeText[l] = l.list(nil, opts, noteCol, col)
+			lifeLy.col = max(lifeLy.col, longestLine(lifeText[l])+2+4)
+		}
+	}
 	for i := range f.Sections {
-		if l := textOf[i]; l != nil {
+		switch l := textOf[i]; {
+		case l != nil && lifeLy != nil:
+			dst = l.withLifeRanges(dst, lifeText[l], lifeOf[l], lifeLy, !opts.NoHex)
+		case l != nil:
 			dst = l.list(dst, opts, noteCol, col)
-		} else if listable(&f.Sections[i]) && !opts.CodeOnly && f.Sections[i].Flags&cubin.SHFExecInstr == 0 {
+		case lifeLy != nil && !lifeSectionListed(f.Sections[i].Name):
+		case listable(&f.Sections[i]) && !opts.CodeOnly && f.Sections[i].Flags&cubin.SHFExecInstr == 0:
 			dst = dl.listData(dst, i)
 		}
 	}
