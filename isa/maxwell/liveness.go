@@ -546,4 +546,3 @@ func longestLine(b []byte) int {
 	}
 	return n
 }
-
