@@ -165,6 +165,11 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		}
 		return text
 	}
+	if lifeLy != nil {
+		dl.hidden = func(sec int) bool {
+			return sec < len(f.Sections) && textOf[sec] == nil && !lifeSectionListed(f.Sections[sec].Name)
+		}
+	}
 	dl.endLabels()
 	lifeText := map[*funcListing][]byte{}
 	if lifeLy != nil {

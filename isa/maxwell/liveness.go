@@ -34,6 +34,9 @@ const (
 // exitLive is what stays live at an EXIT or RET: R1, the stack pointer.
 var exitLive = func() RegSet { var s RegSet; s.Add(1, 1); return s }()
 
+// guardedKills: nvdisasm ends a range at a guarded write too.
+const guardedKills = false
+
 // lifeInfo is the liveness of one code section's instructions.
 type lifeInfo struct {
 	reach     []bool
@@ -121,7 +124,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			}
 			a := &li.acc[i]
 			kill, pkill := a.Written, a.PredWritten
-			if guarded[i] {
+			if guarded[i] && !guardedKills {
 				kill, pkill = RegSet{}, 0
 			}
 			in := a.Read.Union(out.Minus(kill))
@@ -209,7 +212,7 @@ func (ly *lifeLayout) rule(dst []byte, fill byte) []byte {
 }
 
 func centered(dst []byte, label string, w int) []byte {
-	left := (w - 4) / 2
+	left := (w - len(label) - 1) / 2
 	dst = blanks(dst, left)
 	dst = append(dst, label...)
 	return blanks(dst, w-left-len(label))
