@@ -191,6 +191,8 @@ func TestListCubinOracle(t *testing.T) {
 // ListCubin never panics, whatever a parsable cubin holds.
 func FuzzListCubin(f *testing.F) {
 	seeds, _ := filepath.Glob("../../binfmt/cubin/testdata/*.cubin")
+	lineinfo, _ := filepath.Glob("testdata/lineinfo/cubin/*.li.cubin")
+	seeds = append(seeds, lineinfo[:min(3, len(lineinfo))]...)
 	for _, s := range seeds {
 		if data, err := os.ReadFile(s); err == nil {
 			f.Add(data)
@@ -205,6 +207,9 @@ func FuzzListCubin(f *testing.F) {
 		ListCubin(nil, cf, ListOptions{NoHex: true, NVN: true})
 		ListCubin(nil, cf, ListOptions{VLIW: true})
 		ListCubin(nil, cf, ListOptions{VLIW: true, NoHex: true})
+		ListCubin(nil, cf, ListOptions{VLIW: true, LifeRanges: LifeRangesWide})
+		ListCubin(nil, cf, ListOptions{NoHex: true, LifeRanges: LifeRangesNarrow})
+		ListCubin(nil, cf, ListOptions{LifeRanges: LifeRangesCount})
 	})
 }
 
