@@ -46,6 +46,7 @@ func main() {
 	benchFile := flag.String("benchfile", "", "with -bench: use this raw file (whole bundles), or the code of every *.cubin in this directory repeated to -bench instructions, instead of random words")
 	gpuisaBin := flag.String("gpuisa", "", "with -bench: the gpuisa command to time (default: go build gpuisa/cmd/gpuisa)")
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
+	flag.BoolVar(&benchToFile, "tofile", false, "with -bench: both tools write the listing to a regular file instead of /dev/null")
 	tools := flag.Bool("tools", false, "compare gpuisa nvdisasm and gpuisa cuobjdump with the live tools, every flag set on every FILE argument (cubins; fatbins and host objects for cuobjdump), and report agreement per flag set")
 	flag.Parse()
 	nv := findNvdisasm()
@@ -502,6 +503,9 @@ func writeListing(nv string, sm int, prefix string, words []uint64, texts []stri
 	return os.WriteFile(prefix+".txt", out, 0o644)
 }
 
+// benchToFile: -bench times the listings written to a regular file.
+var benchToFile bool
+
 // filler replaces rejected words: MEMBAR.CTA is valid under any control field.
 const filler = 0xef98000000070000
 
@@ -617,7 +621,7 @@ func benchInput(path string, n int) ([]byte, error) {
 }
 
 // timeBoth times nvdisasm and the gpuisa command on the same file, both
-// listing it to /dev/null as separate processes (start-up, reading and
+// listing it to /dev/null (to a regular file with -tofile) as separate processes (start-up, reading and
 // writing included), and reports each one's peak memory. gpuisa runs three
 // times and the median counts; the library call (the listing built in memory)
 // is timed too.
@@ -639,7 +643,15 @@ func timeBoth(nv, gpuisa string, sm int, code []byte) error {
 		}
 	}
 	run := func(name string, args ...string) (time.Duration, int64, error) {
-		cmd := exec.Command(name, args...) // stdout: /dev/null
+		cmd := exec.Command(name, args...) // stdout: /dev/null, or a regular file with -tofile
+		if benchToFile {
+			out, err := os.Create(filepath.Join(dir, "listing.txt"))
+			if err != nil {
+				return 0, 0, err
+			}
+			defer out.Close()
+			cmd.Stdout = out
+		}
 		t0 := time.Now()
 		err := cmd.Run()
 		d := time.Since(t0)
