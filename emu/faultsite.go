@@ -137,6 +137,10 @@ type Site struct {
 	// Offset is added.
 	Value, Addr []Reg
 	Offset      int64
+	// Addr2 and Offset2: a second address the instruction accesses
+	// (sm_2x LD_LDU's uniform load), for the lsu stuck-at.
+	Addr2   []Reg
+	Offset2 int64
 	// Target is the program index a branch or call goes to (HasTarget).
 	Target    uint32
 	HasTarget bool
@@ -172,4 +176,11 @@ type Inspector interface {
 type ExecState interface {
 	SaveState() any
 	RestoreState(any)
+}
+
+// ImageLister is implemented by Execs that place images of a launch in
+// global memory themselves (sm_5x textures and surfaces): fault
+// injection's memory models hit them too.
+type ImageLister interface {
+	Images() []Region
 }

@@ -58,14 +58,18 @@ type Track struct {
 // Access records an access of size bytes at addr (an offset) of global or
 // shared memory.
 func (t *Track) Access(space Space, addr uint64, size int, write bool) {
+	t.AccessRange(space, addr, addr+uint64(max(size, 1)), write)
+}
+
+// AccessRange records an access of the bytes [lo, hi) of global or shared
+// memory: a warp's coalesced access is a few bitmap words, not a mark per
+// lane.
+func (t *Track) AccessRange(space Space, lo, hi uint64, write bool) {
 	set, shift := t.Lines(space, write)
-	if set == nil {
+	if set == nil || hi <= lo {
 		return // local memory is the thread's own
 	}
-	end := addr + uint64(max(size, 1)) - 1
-	for l := addr >> shift; l <= end>>shift; l++ {
-		set.Mark(l)
-	}
+	set.MarkRange(lo>>shift, (hi-1)>>shift)
 }
 
 // Lines is the set that records reads or writes of global or shared
@@ -103,6 +107,23 @@ func (s *LineSet) Mark(line uint64) {
 		s.touched = append(s.touched, w)
 	}
 	s.bits[w] |= 1 << (line & 63)
+}
+
+// MarkRange adds the lines first..last, a bitmap word at a time.
+func (s *LineSet) MarkRange(first, last uint64) {
+	for first <= last {
+		w := first >> 6
+		if w >= uint64(len(s.bits)) {
+			return // past the memory (see Mark)
+		}
+		n := min(last, w<<6|63) - first + 1 // lines in this word
+		m := ^uint64(0) >> (64 - n) << (first & 63)
+		if s.bits[w] == 0 {
+			s.touched = append(s.touched, int(w))
+		}
+		s.bits[w] |= m
+		first += n
+	}
 }
 
 // union adds the lines of o.

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -266,13 +268,17 @@ func typeSize(t string) (int, error) {
 	return 0, fmt.Errorf("type %q (u8 .. u64, s8 .. s64, f32, f64)", t)
 }
 
-// Sequence is the progress of a launch file's launches on a device.
+// Sequence is the progress of a launch file's launches on a device. Run
+// runs them all; Next and Done step through them one launch at a time for
+// callers that run each launch themselves (fault injection runs them block
+// by block), and Fork copies the progress to go on from the same place on
+// another device.
 type Sequence struct {
 	l        *Launch
 	dir      string
 	dev      *Device
-	base     *Job                // the launch file's own job: its data read once
-	programs map[string]*Program // by what the step names, so a device loads each once
+	base     *Job // the launch file's own job: its data read once
+	programs *programCache
 	// Adjust, when set, changes each job before it runs (workers, trace,
 	// step limits: how to run).
 	Adjust func(*Job)
@@ -284,7 +290,38 @@ type Sequence struct {
 	Stats    Stats // their sum
 	first    bool
 	zeroNext []string // buffers the next launch zero-fills
+	// where the sequence is: the lists of steps being run, the outermost
+	// first; started once Next has been called
+	stack   []frame
+	started bool
+	pending bool // Next returned a launch that Done has not reported
+	advance bool // the innermost step's repetition has ended: check its while, go on
 }
+
+// frame is a list of steps being run (the launch file's, or a group's)
+// and the place in it: step k, its repetition i.
+type frame struct {
+	steps  []RawStep
+	k      int
+	tmpl   *Step // step k as written (nil: not begun)
+	first  *Step // its repetition 0
+	n      uint64
+	varies bool
+	i      int64
+	s      *Step // step k at repetition i
+}
+
+// programCache holds the programs a sequence (and its forks) read, by
+// what the step names, so a device loads each once.
+type programCache struct {
+	mu sync.Mutex
+	m  map[string]*Program
+}
+
+// ErrHostLoop is the error of a while step still not done after its
+// repetitions (a host loop that would not end) or of a sequence past
+// MaxLaunches.
+var ErrHostLoop = errors.New("host loop limit")
 
 // NewSequence reads the launch file's data (relative to dir) for a run on
 // dev.
@@ -293,8 +330,8 @@ func (l *Launch) NewSequence(dev *Device, dir string) (*Sequence, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Sequence{l: l, dir: dir, dev: dev, base: base, programs: map[string]*Program{}, first: true}
-	q.programs[programKey(l)] = base.Program
+	q := &Sequence{l: l, dir: dir, dev: dev, base: base, programs: &programCache{m: map[string]*Program{}}, first: true}
+	q.programs.m[programKey(l)] = base.Program
 	return q, nil
 }
 
@@ -308,102 +345,234 @@ func programKey(l *Launch) string {
 func (q *Sequence) Run() (*Result, error) {
 	start := time.Now()
 	defer func() { q.Stats.Duration = time.Since(start) }()
-	if len(q.l.Launches) == 0 {
-		return q.launch(q.l, q.base.Program)
+	var res *Result
+	for {
+		j, err := q.Next()
+		if err != nil || j == nil {
+			return res, err
+		}
+		r, err := q.dev.Run(j)
+		if r != nil {
+			res = r
+		}
+		if err := q.Done(j, r, err); err != nil {
+			return res, err
+		}
 	}
-	return q.steps(q.l.Launches, 0)
 }
 
-// steps runs a list of steps (the launch file's, or a group's).
-func (q *Sequence) steps(steps []RawStep, depth int) (*Result, error) {
-	var res *Result
-	for k, raw := range steps {
-		tmpl, err := readStep(raw)
-		if err != nil {
-			return res, fmt.Errorf("step %d: %v", k, err)
-		}
-		first, err := tmpl.at(0)
-		if err != nil {
-			return res, fmt.Errorf("step %d: %v", k, err)
-		}
-		n := uint64(1)
-		if first.Repeat.Set() {
-			n, _ = first.Repeat.Uint(maxRepeat + 1)
-		} else if first.While != nil {
-			n = defaultWhile
-		}
-		varies := bytes.Contains(raw, []byte("$i")) // else every repetition is the first
-		for i := int64(0); uint64(i) < n; i++ {
-			s := first
-			if i > 0 && varies {
-				if s, err = tmpl.at(i); err != nil {
-					return res, fmt.Errorf("step %d (repetition %d): %v", k, i, err)
-				}
-			}
-			if s.Launches != nil {
-				if depth >= maxNesting {
-					return res, fmt.Errorf("step %d: groups nested deeper than %d", k, maxNesting)
-				}
-				q.zeroNext = append(q.zeroNext, s.Zero...)
-				r, err := q.steps(s.Launches, depth+1)
-				if r != nil {
-					res = r
-				}
-				if err != nil {
-					return res, fmt.Errorf("step %d (repetition %d): %w", k, i, err)
-				}
-			} else {
-				c := s.launch(q.l)
-				prog, err := q.program(c)
-				if err != nil {
-					return res, fmt.Errorf("step %d: %v", k, err)
-				}
-				q.zeroNext = append(q.zeroNext, s.Zero...)
-				r, err := q.launch(c, prog)
-				if r != nil {
-					res = r
-				}
-				if err != nil {
-					return res, fmt.Errorf("step %d (repetition %d): %w", k, i, err)
-				}
-			}
-			if s.While != nil {
-				more, err := q.nonZero(s.While)
-				if err != nil {
-					return res, fmt.Errorf("step %d: while: %v", k, err)
-				}
-				if !more {
-					break
-				}
-				if uint64(i) == n-1 {
-					return res, fmt.Errorf("step %d: while: %s is still not zero after %d repetitions", k, s.While.Buffer, n)
-				}
-			}
+// Fork returns a copy of the sequence's progress that goes on, on dev
+// (whose memory the caller has put in the state this sequence's device
+// is in), independently of q. Programs read by either are shared.
+func (q *Sequence) Fork(dev *Device) *Sequence {
+	c := *q
+	c.dev = dev
+	c.stack = slices.Clone(q.stack)
+	c.zeroNext = slices.Clone(q.zeroNext)
+	return &c
+}
+
+// Next returns the job of the next launch, or nil when the sequence has
+// ended. The caller runs it on the sequence's device (Device.Run, or block
+// by block after Device.Prepare) and reports the result with Done before
+// the next call; a while condition is read from the device's memory by
+// the call after the launch.
+func (q *Sequence) Next() (*Job, error) {
+	if q.pending {
+		return nil, fmt.Errorf("sequence: Next before the last launch's Done")
+	}
+	if !q.started {
+		q.started = true
+		if len(q.l.Launches) == 0 {
+			// a launch file without launches is its one launch
+			q.stack = []frame{{n: 1, s: &Step{}, first: &Step{}}}
+		} else {
+			q.stack = []frame{{steps: q.l.Launches}}
 		}
 	}
-	return res, nil
+	if q.advance {
+		q.advance = false
+		if err := q.endRepetition(); err != nil {
+			return nil, err
+		}
+	}
+	for len(q.stack) > 0 {
+		d := len(q.stack) - 1
+		f := &q.stack[d]
+		if f.s == nil {
+			if f.k >= len(f.steps) {
+				// a group's steps are done: its repetition ended
+				q.stack = q.stack[:d]
+				if d == 0 {
+					return nil, nil
+				}
+				if err := q.endRepetition(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if err := q.beginStep(f); err != nil {
+				return nil, q.wrap(d, fmt.Errorf("step %d: %v", f.k, err))
+			}
+			if f.s == nil {
+				continue // repeated 0 times
+			}
+		}
+		s := f.s
+		if s.Launches != nil {
+			if d >= maxNesting {
+				return nil, q.wrap(d, fmt.Errorf("step %d: groups nested deeper than %d", f.k, maxNesting))
+			}
+			q.zeroNext = append(q.zeroNext, s.Zero...)
+			q.stack = append(q.stack, frame{steps: s.Launches})
+			continue
+		}
+		c, prog := q.l, q.base.Program
+		if f.steps != nil {
+			c = s.launch(q.l)
+			var err error
+			if prog, err = q.program(c); err != nil {
+				return nil, q.wrap(d, fmt.Errorf("step %d: %v", f.k, err))
+			}
+		}
+		q.zeroNext = append(q.zeroNext, s.Zero...)
+		j, err := q.job(c, prog)
+		if err != nil {
+			return nil, q.wrapLaunch(err)
+		}
+		q.pending = true
+		return j, nil
+	}
+	return nil, nil
+}
+
+// Done reports the result of the launch Next returned (r nil: it did not
+// start) and returns its error placed in the sequence (nil without one).
+func (q *Sequence) Done(j *Job, r *Result, err error) error {
+	if !q.pending {
+		return fmt.Errorf("sequence: Done without a launch")
+	}
+	q.pending = false
+	if q.After != nil {
+		q.After(q.Launches, j, r, err)
+	}
+	if r != nil {
+		q.first = false
+		q.Launches++
+		st := r.Stats
+		q.Stats.Blocks += st.Blocks
+		q.Stats.Warps += st.Warps
+		q.Stats.WarpInsts += st.WarpInsts
+		q.Stats.ThreadInsts += st.ThreadInsts
+		q.Stats.Divergent += st.Divergent
+	}
+	if err != nil {
+		return q.wrapLaunch(err)
+	}
+	q.advance = true
+	return nil
+}
+
+// beginStep reads step f.k at its repetition 0.
+func (q *Sequence) beginStep(f *frame) error {
+	tmpl, err := readStep(f.steps[f.k])
+	if err != nil {
+		return err
+	}
+	first, err := tmpl.at(0)
+	if err != nil {
+		return err
+	}
+	n := uint64(1)
+	if first.Repeat.Set() {
+		n, _ = first.Repeat.Uint(maxRepeat + 1)
+	} else if first.While != nil {
+		n = defaultWhile
+	}
+	f.tmpl, f.first, f.n, f.i, f.s = tmpl, first, n, 0, first
+	f.varies = bytes.Contains(f.steps[f.k], []byte("$i")) // else every repetition is the first
+	if n == 0 {
+		f.k, f.s = f.k+1, nil
+	}
+	return nil
+}
+
+// endRepetition goes on after the innermost step's repetition: its while
+// condition, its next repetition or the next step.
+func (q *Sequence) endRepetition() error {
+	d := len(q.stack) - 1
+	f := &q.stack[d]
+	s := f.s
+	if s.While != nil {
+		more, err := q.nonZero(s.While)
+		if err != nil {
+			return q.wrap(d, fmt.Errorf("step %d: while: %v", f.k, err))
+		}
+		if !more {
+			f.k, f.s = f.k+1, nil
+			return nil
+		}
+		if uint64(f.i) == f.n-1 {
+			return q.wrap(d, fmt.Errorf("step %d: while: %s is still not zero after %d repetitions (%w)", f.k, s.While.Buffer, f.n, ErrHostLoop))
+		}
+	}
+	f.i++
+	if uint64(f.i) >= f.n {
+		f.k, f.s = f.k+1, nil
+		return nil
+	}
+	f.s = f.first
+	if f.varies {
+		var err error
+		if f.s, err = f.tmpl.at(f.i); err != nil {
+			return q.wrap(d, fmt.Errorf("step %d (repetition %d): %v", f.k, f.i, err))
+		}
+	}
+	return nil
+}
+
+// wrap places an error of the steps at depth d in the groups around them.
+func (q *Sequence) wrap(d int, err error) error {
+	for a := d - 1; a >= 0; a-- {
+		f := &q.stack[a]
+		err = fmt.Errorf("step %d (repetition %d): %w", f.k, f.i, err)
+	}
+	return err
+}
+
+// wrapLaunch places the error of the innermost step's launch.
+func (q *Sequence) wrapLaunch(err error) error {
+	d := len(q.stack) - 1
+	if q.stack[d].steps == nil {
+		return err // the launch file's one launch
+	}
+	return q.wrap(d+1, err)
 }
 
 // program returns the step's program, read once.
 func (q *Sequence) program(c *Launch) (*Program, error) {
 	key := programKey(c)
-	if p, ok := q.programs[key]; ok {
+	pc := q.programs
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if p, ok := pc.m[key]; ok {
 		return p, nil
 	}
 	p, err := c.program(q.dir)
 	if err != nil {
 		return nil, err
 	}
-	q.programs[key] = p
+	pc.m[key] = p
 	return p, nil
 }
 
-// launch runs one launch made from c (the launch file with a step over it).
-func (q *Sequence) launch(c *Launch, prog *Program) (*Result, error) {
+// job makes the job of one launch from c (the launch file with a step
+// over it).
+func (q *Sequence) job(c *Launch, prog *Program) (*Job, error) {
 	zero := q.zeroNext
 	q.zeroNext = nil
 	if q.Launches >= MaxLaunches {
-		return nil, fmt.Errorf("more than %d launches", MaxLaunches)
+		return nil, fmt.Errorf("more than %d launches (%w)", MaxLaunches, ErrHostLoop)
 	}
 	j := *q.base
 	j.Program = prog
@@ -468,21 +637,7 @@ func (q *Sequence) launch(c *Launch, prog *Program) (*Result, error) {
 	if q.Adjust != nil {
 		q.Adjust(&j)
 	}
-	res, err := q.dev.Run(&j)
-	if q.After != nil {
-		q.After(q.Launches, &j, res, err)
-	}
-	if res != nil {
-		q.first = false
-		q.Launches++
-		st := res.Stats
-		q.Stats.Blocks += st.Blocks
-		q.Stats.Warps += st.Warps
-		q.Stats.WarpInsts += st.WarpInsts
-		q.Stats.ThreadInsts += st.ThreadInsts
-		q.Stats.Divergent += st.Divergent
-	}
-	return res, err
+	return &j, nil
 }
 
 // nonZero reads a while condition's element.

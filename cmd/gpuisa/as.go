@@ -32,7 +32,8 @@ or without -hex, VLIW braces or not) assembles back into the cubin: sections, sy
 relocations, .nv.info attributes and constant banks as listed, the tables the listing
 leaves out rebuilt as ptxas makes them (-arch is then optional). The cuobjdump-style
 listing of an sm_1x/sm_2x cubin (with -cubin, or without -arch) gives a cubin with the
-same functions and code; what that listing does not show takes defaults.
+same functions and code, and with 'gpuisa dis -facts' listings (.cubin lines) the same
+cubin; what a plain listing does not show takes defaults.
 
 -patch ORIG.cubin -fun NAME replaces the code of one function of ORIG.cubin with the
 code FILE assembles to (FILE: that function's lines, or a whole-cubin listing) and keeps
@@ -77,12 +78,14 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		}
 		if cubinasm.IsCuobjdumpListing(src) && (*asCubin || *archName == "") {
 			// an sm_1x/sm_2x cubin's listing: its functions' code
-			b, err := cubinasm.AssembleCuobjdump(displayName(files[0]), src)
+			b, defaulted, err := cubinasm.RebuildCuobjdump(displayName(files[0]), src)
 			if err != nil {
 				reportAsmError(stderr, err)
 				return 1
 			}
-			fmt.Fprintf(stderr, "gpuisa as: note: %s\n", cubinasm.Defaulted)
+			if len(defaulted) > 0 {
+				fmt.Fprintf(stderr, "gpuisa as: note: %s: %s\n", strings.Join(defaulted, ", "), cubinasm.Defaulted)
+			}
 			return writeOutput(cio, *out, b)
 		}
 		if *archName == "" {

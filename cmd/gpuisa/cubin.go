@@ -20,7 +20,7 @@ func isContainer(b []byte) bool {
 
 // disContainer lists every cubin in an ELF cubin, a fatbin or a host ELF
 // file carrying a fatbin.
-func disContainer(w io.Writer, data []byte, arch isa.Arch, mx maxwell.ListOptions) []error {
+func disContainer(w io.Writer, data []byte, arch isa.Arch, mx cubinListOptions) []error {
 	f, err := cubin.Parse(data)
 	if err == nil {
 		return disCubin(w, f, arch, mx)
@@ -62,13 +62,24 @@ func archOrAny(a isa.Arch) string {
 	return a.Name
 }
 
+// cubinListOptions are dis's options for cubins: nvdisasm's for sm_5x, and
+// Facts: the sm_1x/sm_2x facts a rebuild needs (isa/all.ListCubinFacts).
+type cubinListOptions struct {
+	maxwell.ListOptions
+	Facts bool
+}
+
 // disCubin lists every function of a cubin in cuobjdump -sass form, or for
 // sm_5x as nvdisasm does with the options mx (isa/all.ListCubin).
-func disCubin(w io.Writer, f *cubin.File, arch isa.Arch, mx maxwell.ListOptions) []error {
+func disCubin(w io.Writer, f *cubin.File, arch isa.Arch, mx cubinListOptions) []error {
 	if a, err := all.LookupSM(f.SM()); err == nil && arch.Name != "" && arch.Name != a.Name {
 		return []error{fmt.Errorf("the cubin is for %s, not %s", a.Name, arch.Name)}
 	}
-	out, errs := all.ListCubin(nil, f, mx)
+	list := all.ListCubin
+	if mx.Facts {
+		list = all.ListCubinFacts
+	}
+	out, errs := list(nil, f, mx.ListOptions)
 	w.Write(out)
 	return errs
 }

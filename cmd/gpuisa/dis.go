@@ -37,6 +37,7 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	dialect := fs.String("dialect", "new", "sm_20/sm_21: `STYLE` new (CUDA 5 and later cuobjdump) or old (CUDA 3.x/4.0, hex before the text)")
 	graph := fs.Bool("cfg", false, "print control-flow graphs instead of listings (sm_5x cubins), in the -format")
 	format := fs.String("format", "dot", "with -cfg: `FORMAT` dot (nvdisasm -bbcfg's DOT), json or svg")
+	facts := fs.Bool("facts", false, "sm_1x/sm_2x cubins: after each .headerflags, print as .cubin lines what cuobjdump does not show\nand 'gpuisa as' needs to rebuild the same cubin (ELF class and flags, registers, barriers,\nparameters, constant banks, shared and local sizes; docs/sass-editing.md)")
 	asJSON := fs.Bool("json", false, "sm_5x: one JSON object per instruction (JSON Lines: address, bytes, text, mnemonic,\noperands, control fields, function, section; docs/listing-json.md)")
 	return func(cio *cmdIO, files []string) int {
 		stderr := cio.stderr
@@ -72,12 +73,12 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 			}
 			return listFermiOld(cio, files, arch, base)
 		}
-		return listFiles(cio, files, arch, base, *nvn, maxwell.ListOptions{VLIW: *vliw, NoHex: *noHex})
+		return listFiles(cio, files, arch, base, *nvn, cubinListOptions{maxwell.ListOptions{VLIW: *vliw, NoHex: *noHex}, *facts})
 	}
 }
 
 // listFiles lists each file in turn; the exit status is 1 when any failed.
-func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool, mx maxwell.ListOptions) int {
+func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool, mx cubinListOptions) int {
 	stdin, stdout, stderr := cio.stdin, cio.stdout, cio.stderr
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	defer w.Flush()

@@ -18,8 +18,9 @@ func injectCommand() *command {
 		name:    "inject",
 		args:    "CAMPAIGN.json | plan [CAMPAIGN.json] | replay CAMPAIGN.json ID | merge FILE... | summary FILE...",
 		summary: "run a fault-injection campaign on a launch file; plan, replay, merge and summarise campaigns",
-		doc: `inject CAMPAIGN.json runs a campaign (docs/inject.md): a golden run of its launch file, then its
-injections, drawn from its seed. In -o DIR it writes golden.json (counts per kernel, static
+		doc: `inject CAMPAIGN.json runs a campaign (docs/inject.md): a golden run of its launch file (sm_1x,
+sm_2x, sm_5x, launch sequences included, or an SGX543 shader launch), then its injections,
+drawn from its seed. In -o DIR it writes golden.json (counts per kernel, static
 instruction, opcode and group), results.jsonl (one line per injection, sorted by id) and
 summary.md (outcomes with 95% Wilson intervals, per-opcode and per-instruction rates), and
 prints the summary. It runs on every core, prints progress to standard error, and resumes:
@@ -30,7 +31,7 @@ or GNU parallel; merge combines the shards' files into what one process writes, 
 inject plan says how many injections give a margin of error (-margin, -confidence, -p); with
 a campaign file it also gives each experiment's population (finite-population correction).
 inject replay CAMPAIGN.json ID reruns one injection, prints the instructions of its warp
-around the fault (-window) and its result line, and checks it against -results (default:
+around the fault (-window; a shader: the faulty instance's trace) and its result line, and checks it against -results (default:
 the campaign's results file, when it has the id). inject summary prints the tables of
 results files.`,
 		define: defineInject,
@@ -57,7 +58,7 @@ func defineInject(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	fs.StringVar(&o.shard, "shard", "", "run shard `i/N`: the injections whose id is i modulo N")
 	fs.IntVar(&o.workers, "workers", 0, "run `N` injections in parallel (default: all cores)")
 	fs.DurationVar(&o.progress, "progress", time.Second, "print progress every `D` to standard error (0: never)")
-	fs.BoolVar(&o.full, "full", false, "run every injection from the start, without checkpoints or early stops (to measure what they save)")
+	fs.BoolVar(&o.full, "full", false, "run every injection from the start, without checkpoints or early stops (to measure what they save; shader campaigns always do)")
 	fs.Float64Var(&o.margin, "margin", 0.01, "plan: the margin of error, a fraction")
 	fs.Float64Var(&o.confidence, "confidence", 0.95, "plan: the confidence level")
 	fs.Float64Var(&o.p, "p", 0.5, "plan: the expected rate (0.5: the worst case)")
@@ -162,8 +163,12 @@ func injectRun(cio *cmdIO, path string, o injectOptions) int {
 	}
 	took := time.Since(start)
 	var sum bytes.Buffer
-	fmt.Fprintf(&sum, "Campaign %s (%s), seed %d: golden run %d warp-instructions (%s), hang budget %g x; shard %d/%d, %d injections.\n\n",
-		filepath.Base(path), ld.Hash, ld.Seed, g.Total, golden.Round(time.Millisecond), ld.HangFactor, shard, shards, len(recs))
+	unit := "warp-instructions"
+	if len(g.Launches) > 0 && g.Launches[0].Arch == "sgx543" {
+		unit = "instance-instructions" // a shader's ops, one instance at a time
+	}
+	fmt.Fprintf(&sum, "Campaign %s (%s), seed %d: golden run %d %s (%s), hang budget %g x; shard %d/%d, %d injections.\n\n",
+		filepath.Base(path), ld.Hash, ld.Seed, g.Total, unit, golden.Round(time.Millisecond), ld.HangFactor, shard, shards, len(recs))
 	inject.WriteSummary(&sum, recs)
 	sumName := "summary.md"
 	if shards > 1 {

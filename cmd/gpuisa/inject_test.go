@@ -220,3 +220,44 @@ func TestInjectJobFiles(t *testing.T) {
 		t.Error("parallel.sh's merged results differ from one process")
 	}
 }
+
+// A shader campaign (sgx543) runs from the command line; replay prints the
+// faulty instance's trace and finds the same result line.
+func TestInjectShader(t *testing.T) {
+	dir := t.TempDir()
+	launch, _ := filepath.Abs("../../examples/usse/sum_v.json")
+	path := filepath.Join(dir, "sum_v.campaign.json")
+	text := fmt.Sprintf(`{"launch": %q, "seed": 9, "injections": 20, "experiments": [{"model": "flip1", "kernel": "primary"},
+		{"model": "rf", "pc": ["0x8"]}, {"model": "stuck-reg"}, {"model": "mem-shared"}]}`, launch)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "", "inject", "-progress", "0", path); code != 1 || !strings.Contains(stderr, "mem-shared is not for shaders") {
+		t.Fatalf("a model shaders do not take: %d %s", code, stderr)
+	}
+	text = strings.Replace(text, `, {"model": "mem-shared"}`, "", 1)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "", "inject", "-progress", "0", path)
+	if code != 0 || !strings.Contains(out, "| flip1 | 20 |") || !strings.Contains(out, "| rf | 20 |") {
+		t.Fatalf("inject: %d\n%s\n%s", code, out, stderr)
+	}
+	if !strings.Contains(out, "| DUE: out-of-bounds global read |") {
+		t.Errorf("no out-of-bounds read among the DUE causes:\n%s", out)
+	}
+	code, out, stderr = runCLI(t, "", "inject", "replay", path, "1")
+	if code != 0 || !strings.Contains(out, "identical to") || !strings.Contains(out, "the faulty run of instance") ||
+		!strings.Contains(out, "primary /*00") {
+		t.Fatalf("replay: %d\n%s\n%s", code, out, stderr)
+	}
+	res, err := os.ReadFile(filepath.Join(dir, "sum_v.campaign.out", "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(res)), "\n") {
+		if strings.Contains(line, `"exp":"rf"`) && !strings.Contains(line, `"pc":"0x0008"`) {
+			t.Errorf("an rf injection outside its pc: %s", line)
+		}
+	}
+}

@@ -201,6 +201,7 @@ func site(o *op) emu.Site {
 	case kLdLdu:
 		full(&o.d, words(o.size))
 		full(&o.d2, words(o.size2))
+		st.Addr2, st.Offset2 = regsOfOpnd(nil, &o.s[1], sw[1]), o.s[1].imm
 	case kSt, kSts, kStl, kStul, kRed:
 	default:
 		full(&o.d, dw)
@@ -297,8 +298,8 @@ func (k *Kernel) SetReg(w *emu.Warp, r emu.Reg, l int, v uint32) {
 // Index implements emu.Inspector.
 func (k *Kernel) Index(addr uint64) (uint32, bool) { return k.Prog.indexOf(addr) }
 
-// Accesses implements emu.Inspector: loads, stores, atomics, locks
-// (buffer texture fetches are not told).
+// Accesses implements emu.Inspector: loads (both of LD_LDU's), stores,
+// atomics, locks, buffer texture fetches.
 func (k *Kernel) Accesses(b *emu.Block, w *emu.Warp, pc uint32, l int, into []emu.Access) ([]emu.Access, bool) {
 	if int(pc) >= len(k.ops) {
 		return into, true
@@ -329,7 +330,26 @@ func (k *Kernel) Accesses(b *emu.Block, w *emu.Warp, pc uint32, l int, into []em
 	case kSt, kSts, kStl, kStul:
 		return into, at(&o.s[0], wide, o.size, false, true)
 	case kLdLdu:
-		return into, false // two loads of two kinds: not told
+		// the LD (or LDS) part's address, then the uniform LDU part's
+		ld := op{kind: kLd}
+		if o.flags&fShared != 0 {
+			ld.kind = kLds
+		}
+		wideU := o.flags&fUniform != 0 || o.flags&fShared != 0 && o.flags&fE != 0
+		for _, part := range []struct {
+			o    *op
+			m    *opnd
+			wide bool
+			size uint8
+		}{{&ld, &o.s[0], wide && o.flags&fShared == 0, o.size}, {&op{kind: kLd}, &o.s[1], wideU, o.size2}} {
+			var local emu.Memory
+			mm, addr, err := k.laneMem(b, w, part.o, part.m, part.wide, l, &local)
+			if err != nil {
+				return into, true // it faults
+			}
+			into = append(into, emu.Access{Space: space(mm), Addr: addr, Size: int(part.size), Read: true})
+		}
+		return into, true
 	case kAtom, kRed:
 		var local emu.Memory
 		mm, addr, err := k.generic(b, w, address(w.Regs, &o.s[0], wide, l), l, &local)
@@ -338,7 +358,20 @@ func (k *Kernel) Accesses(b *emu.Block, w *emu.Warp, pc uint32, l int, into []em
 		}
 		return append(into, emu.Access{Space: space(mm), Addr: addr, Size: int(o.size), Read: true, Write: true}), true
 	case kTld:
-		return into, false
+		// element i of the buffer texture (none past its end)
+		if int(o.sub) >= len(k.Textures) {
+			return into, true
+		}
+		t := &k.Textures[o.sub]
+		i := uint64(w.Regs[int(o.s[0].row)*32+l])
+		if o.s[0].row == rowRZ {
+			i = 0
+		}
+		if i >= t.Elements {
+			return into, true
+		}
+		return append(into, emu.Access{Space: emu.Global, Addr: t.Addr + i*uint64(t.Channels)*4, Size: 4 * int(t.Channels),
+			Read: true}), true
 	}
 	return into, true
 }

@@ -293,9 +293,14 @@ type Loaded struct {
 	Path    string // the campaign file
 	Launch  *emu.Launch
 	Dir     string   // the launch file's directory
-	Job     *emu.Job // the launch, read once; runs place copies of its data
+	Job     *emu.Job // the launch file's own job, read once
 	Hash    string   // identifies the campaign and its inputs
 	Outputs []Region
+	// seq is the launch file's sequence, not started: runs fork it (its
+	// programs are read once)
+	seq *emu.Sequence
+	// shader is a shader launch (sgx543, shader.go) instead of Job
+	shader *usse.Launch
 }
 
 // Load reads a campaign file and the launch file it names.
@@ -336,7 +341,7 @@ func LoadCampaign(c *Campaign, path string) (*Loaded, error) {
 		return nil, err
 	}
 	if usse.IsLaunch(ldata) {
-		return nil, fmt.Errorf("%s: a shader launch file (sgx543): shaders run outside the engine fault injection hooks into (docs/inject.md)", lp)
+		return loadShader(c, path, lp, ldata)
 	}
 	l, err := emu.ParseLaunch(ldata)
 	if err != nil {
@@ -347,7 +352,11 @@ func LoadCampaign(c *Campaign, path string) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", lp, err)
 	}
-	ld := &Loaded{Campaign: c, Path: path, Launch: l, Dir: dir, Job: job}
+	seq, err := l.NewSequence(nil, dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", lp, err)
+	}
+	ld := &Loaded{Campaign: c, Path: path, Launch: l, Dir: dir, Job: job, seq: seq}
 	ld.Hash = ld.hash()
 	return ld, nil
 }
@@ -377,6 +386,9 @@ func (ld *Loaded) hash() string {
 	}
 	for _, o := range ld.Launch.Outputs {
 		fmt.Fprintf(h, "|%+v|", o)
+	}
+	for _, st := range ld.Launch.Launches {
+		fmt.Fprintf(h, "|%s|", st)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }

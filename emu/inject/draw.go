@@ -3,6 +3,8 @@ package inject
 import (
 	"math/rand/v2"
 	"sort"
+
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // injection is one fault to inject: drawn from the seed and its id alone,
@@ -26,8 +28,20 @@ type injection struct {
 	time     int64
 	located  bool
 	noSite   bool
+	perm     permFault // a permanent fault's place, drawn with the injection
 	rec      Record
 	recorded bool
+}
+
+// permFault is where a permanent fault is: a functional unit of one lane,
+// or a register-file cell (register reg of warp slot slot, lane lane),
+// with its stuck bit and value.
+type permFault struct {
+	unit       emu.Unit
+	slot, lane int
+	reg        emu.Reg
+	bit        int
+	value      uint32
 }
 
 // newRNG is injection id's random stream.
@@ -41,6 +55,7 @@ func (ld *Loaded) draw(g *Golden, id int) *injection {
 	ei, _ := ld.experimentOf(id)
 	inj := &injection{id: id, exp: ei, e: &ld.Experiments[ei], rng: newRNG(ld.Seed, id), lane: -1}
 	if permanent(inj.e.Model) {
+		inj.perm = drawPermanent(inj.e, inj.rng, g)
 		return inj
 	}
 	pop := &g.pops[ei]
@@ -64,4 +79,27 @@ func before(a, b *injection) bool {
 		return a.block < b.block
 	}
 	return a.id < b.id
+}
+
+// drawPermanent draws a permanent fault's place (what the experiment does
+// not pin).
+func drawPermanent(e *Experiment, rng *rand.Rand, g *Golden) permFault {
+	var f permFault
+	pinned := func(v *int, n int) int {
+		if v != nil {
+			return *v
+		}
+		return rng.IntN(n)
+	}
+	switch e.Model {
+	case ModelStuckUnit:
+		f.unit = unitNames[e.Unit]
+		f.lane, f.bit = pinned(e.Lane, emu.WarpSize), pinned(e.Bit, 32)
+	case ModelStuckReg:
+		f.slot, f.lane = rng.IntN(max(1, g.Warps)), pinned(e.Lane, emu.WarpSize)
+		f.reg = emu.Reg{File: emu.RegGPR, N: uint16(rng.IntN(max(1, g.Alloc)))}
+		f.bit = pinned(e.Bit, 32)
+	}
+	f.value = uint32(pinned(e.Value, 2))
+	return f
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 
 	"github.com/gpuisa/gpuisa/emu"
@@ -16,70 +17,63 @@ func (m *machine) budget() int64 { return int64(math.Ceil(m.ld.HangFactor * floa
 
 // codeBytes is the size of launch lr's program.
 func (m *machine) codeBytes(lr *launchRun) uint64 {
-	a := m.g.Launches[lr.index].Addrs
+	a := lr.ki.addrs
 	if len(a) == 0 {
 		return 0
 	}
 	return a[len(a)-1] + 8
 }
 
-// reset puts the device back to the start of the run (the first launch's
-// data placed).
-func (m *machine) reset() error {
+// reset puts the device back to the start of the run, the first
+// launch's data placed, and returns that launch. It is prepared once: a
+// launch placed again would place its images (textures) anew, elsewhere
+// than the golden run's.
+func (m *machine) reset() (*launchRun, error) {
 	if m.started {
 		m.dev.Restore(&m.start)
-		return nil
+		if es, ok := m.first.prep.Exec.(emu.ExecState); ok {
+			es.RestoreState(m.firstState)
+		}
+		return m.first, nil
 	}
-	if _, err := m.prepare(0); err != nil {
-		return err
+	lr, err := m.prepare(m.g.launches[0].job, 0)
+	if err != nil {
+		return nil, err
 	}
+	m.first = lr
 	m.dev.Save(&m.start)
+	if es, ok := lr.prep.Exec.(emu.ExecState); ok {
+		m.firstState = es.SaveState()
+	}
 	m.started = true
-	return nil
+	return lr, nil
 }
 
-// newProbe makes an injection's probe and starts its record; a permanent
-// fault's place is drawn here.
+// newProbe makes an injection's probe and starts its record.
 func (m *machine) newProbe(inj *injection, lr *launchRun) *faultProbe {
 	e := inj.e
 	rec := &inj.rec
 	*rec = Record{Campaign: m.ld.Hash, ID: inj.id, Of: m.ld.Total(), Exp: e.Name, Model: e.Model, Group: e.Group,
-		WarpWide: e.Warp, Launch: inj.launch, Block: inj.block, Lane: -1, Bit: -1, Kernel: lr.kernel}
-	if e.Model == ModelRF {
-		rec.Derate = m.g.Derate
+		WarpWide: e.Warp, Launch: inj.launch, Block: inj.block, Lane: -1, Bit: -1}
+	if lr != nil {
+		rec.Kernel = lr.kernel
 	}
-	p := &faultProbe{m: m, inj: inj, lr: lr, rec: rec}
-	rng := inj.rng
-	value := func() uint32 {
-		if e.Value != nil {
-			return uint32(*e.Value)
-		}
-		return uint32(rng.IntN(2))
+	if e.Model == ModelRF && inj.launch < len(m.g.Launches) {
+		rec.Derate = m.g.Launches[inj.launch].Derate // the derating while its launch runs
 	}
-	pinned := func(v *int, n int) int {
-		if v != nil {
-			return *v
-		}
-		return rng.IntN(n)
-	}
+	p := &faultProbe{m: m, inj: inj, lr: lr, rec: rec, pf: inj.perm}
 	switch e.Model {
 	case ModelStuckUnit:
-		p.unit = unitNames[e.Unit]
-		p.lane, p.bit = pinned(e.Lane, emu.WarpSize), pinned(e.Bit, 32)
-		p.value = value()
-		rec.Target = fmt.Sprintf("%s unit, lane %d", p.unit, p.lane)
+		rec.Target = fmt.Sprintf("%s unit, lane %d", p.pf.unit, p.pf.lane)
 		rec.Warp, rec.Block = -1, -1
 	case ModelStuckReg:
-		p.slot, p.lane = rng.IntN(max(1, m.g.Warps)), pinned(e.Lane, emu.WarpSize)
-		p.reg = emu.Reg{File: emu.RegGPR, N: uint16(rng.IntN(max(1, m.g.Alloc)))}
-		p.bit = pinned(e.Bit, 32)
-		p.value = value()
-		rec.Target = fmt.Sprintf("%s of warp slot %d", p.reg, p.slot)
-		rec.Warp, rec.Block = p.slot, -1
+		rec.Target = fmt.Sprintf("%s of warp slot %d", p.pf.reg, p.pf.slot)
+		rec.Warp, rec.Block = p.pf.slot, -1
 	}
 	if permanent(e.Model) {
 		p.injected = true
-		rec.Lane, rec.Bit, rec.New = p.lane, p.bit, fmt.Sprintf("stuck-at-%d", p.value)
+		rec.Launch, rec.Kernel = 0, ""
+		rec.Lane, rec.Bit, rec.New = p.pf.lane, p.pf.bit, fmt.Sprintf("stuck-at-%d", p.pf.value)
 	}
 	if m.trace != nil {
 		p.trace, p.traceLeft = m.trace, m.traceWindow
@@ -87,58 +81,84 @@ func (m *machine) newProbe(inj *injection, lr *launchRun) *faultProbe {
 	return p
 }
 
-// runChunk runs injections at single instructions (sorted by place in the
-// run) with checkpoints: the golden run goes once through the blocks, and
-// each injection forks it at its instruction.
+// runChunk runs injections with checkpoints: the golden run goes once
+// through the blocks, and each injection forks it at its instruction.
+// Injections at single instructions come sorted by place in the run;
+// permanent faults fork where they first change a value (before it, the
+// faulty run is the golden run), found as the golden run goes.
 func (m *machine) runChunk(injs []*injection, emit func(*injection)) error {
-	if err := m.reset(); err != nil {
+	first, err := m.reset()
+	if err != nil {
 		return err
 	}
 	m.time = 0
+	var trans, perm []*injection
+	for _, inj := range injs {
+		if permanent(inj.e.Model) {
+			perm = append(perm, inj)
+		} else {
+			trans = append(trans, inj)
+		}
+	}
 	next := 0
-	for k := 0; k < len(m.ld.jobs()) && next < len(injs); k++ {
-		lr, err := m.prepare(k)
-		if err != nil {
-			return err
+	for k := 0; k < len(m.g.launches) && (next < len(trans) || len(perm) > 0); k++ {
+		lr := first
+		if k > 0 {
+			if lr, err = m.prepare(m.g.launches[k].job, k); err != nil {
+				return err
+			}
 		}
 		r := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
 		f := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
-		for bi := 0; bi < lr.blocks && next < len(injs); bi++ {
+		for bi := 0; bi < lr.blocks && (next < len(trans) || len(perm) > 0); bi++ {
 			j := next
-			for j < len(injs) && injs[j].launch == k && injs[j].block == bi {
+			for j < len(trans) && trans[j].launch == k && trans[j].block == bi {
 				j++
 			}
-			here := injs[next:j]
+			here := trans[next:j]
 			next = j
 			if err := r.Start(bi); err != nil {
 				return fmt.Errorf("the golden run faults: %w", err)
 			}
-			if len(here) == 0 {
+			if len(here) == 0 && len(perm) == 0 {
 				if _, err := r.Run(emu.ToEnd); err != nil {
 					return fmt.Errorf("the golden run faults: %w", err)
 				}
 				m.time += r.B.Steps
 				continue
 			}
-			// find the injections' instructions, and the memory after the block
+			// find the injections' instructions (and the permanent faults
+			// that first act here), and the memory after the block
 			m.dev.Save(&m.before)
-			r.B.Probe = newLocateProbe(k, m.time, m.sels, here)
+			loc := newLocateProbe(lr, m.time, m.sels, here, perm)
+			r.B.Probe = loc
 			if _, err := r.Run(emu.ToEnd); err != nil {
 				return fmt.Errorf("the golden run faults: %w", err)
-			}
-			m.dev.Save(&m.after)
-			m.dev.Restore(&m.before)
-			slices.SortStableFunc(here, func(a, b *injection) int { return cmp.Compare(a.seq, b.seq) })
-			if err := r.Start(bi); err != nil {
-				return err
-			}
-			if m.trace != nil {
-				r.B.Probe = &goldenTrace{m: m, lr: lr, inj: here[0]}
 			}
 			for _, inj := range here {
 				if !inj.located {
 					panicf("injection %d was not found in block %d", inj.id, bi)
 				}
+			}
+			perm = loc.pending()
+			found := loc.found
+			if len(found) == 0 {
+				m.time += r.B.Steps
+				continue
+			}
+			m.dev.Save(&m.after)
+			if es, ok := lr.prep.Exec.(emu.ExecState); ok {
+				m.afterState = es.SaveState()
+			}
+			m.dev.Restore(&m.before)
+			slices.SortStableFunc(found, func(a, b *injection) int { return cmp.Compare(a.seq, b.seq) })
+			if err := r.Start(bi); err != nil {
+				return err
+			}
+			if m.trace != nil {
+				r.B.Probe = &goldenTrace{m: m, lr: lr, inj: found[0]}
+			}
+			for _, inj := range found {
 				if _, err := r.Run(emu.Until{Steps: inj.seq - r.B.Steps, Warp: -1}); err != nil {
 					return fmt.Errorf("the golden run faults: %w", err)
 				}
@@ -157,6 +177,13 @@ func (m *machine) runChunk(injs []*injection, emit func(*injection)) error {
 			m.time += r.B.Steps
 		}
 	}
+	// permanent faults that change no value of the golden run: the
+	// faulty run is the golden run
+	for _, inj := range perm {
+		p := m.newProbe(inj, nil)
+		m.masked(p, m.g.Total, true)
+		emit(inj)
+	}
 	return nil
 }
 
@@ -173,41 +200,46 @@ func (m *machine) fork(inj *injection, lr *launchRun, g, f *emu.BlockRun) {
 	if err := g.CopyTo(f); err != nil {
 		panicf("injection %d: %v", inj.id, err)
 	}
-	p.armed, p.halt = true, true
+	p.armed, p.halt = !permanent(inj.e.Model), true
 	f.B.Probe = p
 	used := m.time + g.B.Steps
 	p.t = used
-	m.runFrom(p, lr, f, &m.after, used)
+	m.runFrom(p, lr, f, nil, &m.after, used)
 }
 
-// runWhole runs one injection from the start of the run: a permanent
-// fault, or any injection without checkpoints (Options.Full).
+// runWhole runs one injection from the start of the run: any injection
+// without checkpoints (Options.Full).
 func (m *machine) runWhole(inj *injection) error {
-	if err := m.reset(); err != nil {
-		return err
-	}
-	lr, err := m.prepare(0)
+	first, err := m.reset()
 	if err != nil {
 		return err
 	}
-	p := m.newProbe(inj, lr)
+	seq := m.ld.seq.Fork(m.dev)
+	job, err := seq.Next()
+	if err != nil || job == nil {
+		return fmt.Errorf("the run does not start: %v", err)
+	}
+	lr := *first // the first launch, placed (job: the sequence's own)
+	lr.job = job
+	p := m.newProbe(inj, &lr)
 	if !permanent(inj.e.Model) {
-		p.loc = newLocateProbe(inj.launch, 0, m.sels, []*injection{inj})
+		p.loc = newLocateProbe(&lr, 0, m.sels, []*injection{inj}, nil)
 	}
 	f := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
 	if err := f.Start(0); err != nil {
 		return fmt.Errorf("the run does not start: %w", err)
 	}
 	f.B.Probe = p
-	m.runFrom(p, lr, f, nil, 0)
+	m.runFrom(p, &lr, f, seq, nil, 0)
 	return nil
 }
 
 // runFrom runs a faulty run on from block f of launch lr (started, maybe
 // part-way through) to its end or an early stop, and completes the
-// record. used is the warp-instructions the run executed before; after
-// (not nil) is the golden memory after f's block.
-func (m *machine) runFrom(p *faultProbe, lr *launchRun, f *emu.BlockRun, after *emu.DeviceState, used int64) {
+// record. seq is the sequence's progress with lr's launch running (nil:
+// the golden run's, forked); used is the warp-instructions the run
+// executed before; after (not nil) is the golden memory after f's block.
+func (m *machine) runFrom(p *faultProbe, lr *launchRun, f *emu.BlockRun, seq *emu.Sequence, after *emu.DeviceState, used int64) {
 	rec := p.rec
 	budget := m.budget()
 	for {
@@ -238,7 +270,7 @@ func (m *machine) runFrom(p *faultProbe, lr *launchRun, f *emu.BlockRun, after *
 		}
 		if after != nil {
 			diff := m.dev.Diff(after)
-			if len(diff) == 0 && len(p.mem) == 0 && !permanent(p.inj.e.Model) {
+			if len(diff) == 0 && len(p.mem) == 0 && !permanent(p.inj.e.Model) && m.sameExecState(lr) {
 				m.masked(p, used, true)
 				return
 			}
@@ -250,11 +282,24 @@ func (m *machine) runFrom(p *faultProbe, lr *launchRun, f *emu.BlockRun, after *
 		}
 		bi := f.B.Index + 1
 		if bi == lr.blocks {
-			k := lr.index + 1
-			if k == len(m.ld.jobs()) {
+			// the launch ended: the sequence goes on from here, its while
+			// conditions reading the faulty run's memory
+			if seq == nil {
+				seq = m.g.launches[lr.index].seq.Fork(m.dev)
+			}
+			if err := seq.Done(lr.job, m.result(), nil); err != nil {
+				m.fail(p, err, used)
+				return
+			}
+			job, err := seq.Next()
+			if err != nil {
+				m.fail(p, err, used)
+				return
+			}
+			if job == nil {
 				break
 			}
-			next, err := m.prepare(k)
+			next, err := m.prepare(job, lr.index+1)
 			if err != nil {
 				m.fail(p, err, used)
 				return
@@ -349,35 +394,63 @@ func (t *goldenTrace) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 
 
 func (t *goldenTrace) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {}
 
-// skippable reports whether the rest of a faulty run after block bi can be
-// told without running it: no later block reads a byte where memory
-// differs from the golden run's (nor anything it cannot tell), so every
+// skippable reports whether the rest of a faulty run after block bi of
+// launch lr (the golden run's launch of that number: the run forked in
+// it) can be told without running it: no later block, of this launch or
+// of the launches after it, reads a byte where memory differs from the
+// golden run's (nor anything it cannot tell), and the host reads none
+// between launches (the sequence takes the golden run's path), so every
 // later block runs as in the golden run; rest is their warp-instructions.
 func (m *machine) skippable(p *faultProbe, lr *launchRun, bi int, diff []emu.Span, used int64) (int64, bool) {
-	if len(m.ld.jobs()) != 1 || permanent(p.inj.e.Model) {
+	if permanent(p.inj.e.Model) {
 		return 0, false
 	}
-	if _, ok := lr.prep.Exec.(emu.ExecState); ok {
-		return 0, false // launch state (locks) may differ too
+	if !m.sameExecState(lr) {
+		return 0, false // the launch's state (sm_2x's locks) differs too
 	}
 	d := spansOf(diff)
+	k := lr.index
+	if overlaps(d, m.g.hostReads) || k+1 < len(m.g.launches) && len(subtract(d, m.g.buffers)) > 0 {
+		// differences in what a while condition reads (the sequence may
+		// take another path, even past the golden run's last launch), or
+		// outside the buffers where a later launch places its constants
+		// or images
+		return 0, false
+	}
 	var rest int64
-	for _, bm := range m.g.blocks[lr.index][bi+1:] {
-		if bm.unknown || overlaps(bm.reads, d) {
-			return 0, false
+	for kk := k; kk < len(m.g.launches); kk++ {
+		blocks := m.g.launches[kk].blocks
+		if kk == k {
+			blocks = blocks[bi+1:]
 		}
-		rest += bm.steps
+		for _, bm := range blocks {
+			if bm.unknown || overlaps(bm.reads, d) {
+				return 0, false
+			}
+			rest += bm.steps
+		}
 	}
 	return rest, used+rest < m.budget()
 }
 
 // skipRest ends a faulty run whose later blocks run as in the golden run:
 // memory becomes the golden run's final memory, except the differing
-// bytes no later block writes.
+// bytes nothing later writes (a later block, or a later launch's
+// placement of its data).
 func (m *machine) skipRest(p *faultProbe, lr *launchRun, bi int, diff []emu.Span, used int64) {
 	var writes []span
-	for _, bm := range m.g.blocks[lr.index][bi+1:] {
-		writes = append(writes, bm.writes...)
+	k := lr.index
+	for kk := k; kk < len(m.g.launches); kk++ {
+		gl := &m.g.launches[kk]
+		blocks := gl.blocks
+		if kk == k {
+			blocks = blocks[bi+1:]
+		} else {
+			writes = append(writes, gl.placed...)
+		}
+		for _, bm := range blocks {
+			writes = append(writes, bm.writes...)
+		}
 	}
 	writes = mergeSpans(writes)
 	keep := subtract(spansOf(diff), writes)
@@ -402,7 +475,7 @@ func (m *machine) skipRest(p *faultProbe, lr *launchRun, bi int, diff []emu.Span
 	}
 	p.mem = kept
 	m.dev.RestoreExcept(&m.g.final, ks)
-	early := bi+1 < len(m.g.blocks[lr.index]) // blocks were left out
+	early := bi+1 < len(m.g.launches[k].blocks) || k+1 < len(m.g.launches) // blocks were left out
 	if sdc := compare(m.g.Outputs, m.result()); sdc != nil {
 		p.rec.Outcome, p.rec.SDC, p.rec.Insts, p.rec.Early = SDC, sdc, used, early
 		p.rec.NVBitFI = NVBitFI(SDC, "")
@@ -418,4 +491,12 @@ func spansOf(d []emu.Span) []span {
 		out[i] = span{s.Addr, s.Addr + s.Len}
 	}
 	return out
+}
+
+// sameExecState reports whether the launch's state outside its blocks
+// (emu.ExecState: sm_2x's global locks) is the golden run's after the
+// forked block.
+func (m *machine) sameExecState(lr *launchRun) bool {
+	es, ok := lr.prep.Exec.(emu.ExecState)
+	return !ok || reflect.DeepEqual(es.SaveState(), m.afterState)
 }

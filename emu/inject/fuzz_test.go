@@ -3,6 +3,7 @@ package inject
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -48,6 +49,41 @@ func FuzzReadRecords(f *testing.F) {
 		again, err := ReadRecords(&b)
 		if err != nil || len(again) != len(recs) {
 			t.Fatalf("%d records read back as %d (%v)", len(recs), len(again), err)
+		}
+	})
+}
+
+// A shader campaign with any experiments runs or is refused with an
+// error, never a panic (experiments capped at a few injections).
+func FuzzShaderCampaign(f *testing.F) {
+	for _, p := range []string{"../../examples/inject/usse/sum_v.campaign.json", "../../examples/inject/usse/tint_f.campaign.json"} {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b, uint8(0))
+		}
+	}
+	f.Add([]byte(`{"launch": "x", "experiments": [{"model": "flip2", "group": "pr", "bit": 31}, {"model": "rf", "bits": 2, "window": [3, 9]}]}`), uint8(1))
+	f.Add([]byte(`{"launch": "x", "experiments": [{"model": "stuck-reg", "lane": 3, "value": 1, "bit": 0}, {"model": "random", "group": "st-addr"}]}`), uint8(2))
+	launches := []string{"../../examples/usse/sum_v.json", "../../examples/usse/tint_f.json", "../../examples/usse/scale_v.json"}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		c, err := ParseCampaign(data)
+		if err != nil || len(c.Experiments) > 12 {
+			return
+		}
+		for i := range c.Experiments {
+			c.Experiments[i].Injections = min(c.Experiments[i].Injections, 3)
+		}
+		c.HangFactor = min(c.HangFactor, 4)
+		c.Launch, _ = filepath.Abs(launches[int(which)%len(launches)])
+		ld, err := LoadCampaign(c, "fuzz.campaign.json")
+		if err != nil {
+			return
+		}
+		g, err := Profile(ld)
+		if err != nil {
+			return
+		}
+		if _, err := Run(ld, g, Options{Workers: 1}); err != nil {
+			t.Fatalf("%s: %v", data, err)
 		}
 	})
 }

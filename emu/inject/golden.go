@@ -14,21 +14,48 @@ type Golden struct {
 	Total    int64 // warp-instructions of the whole run
 	Launches []LaunchProfile
 	Outputs  []Output
-	// Allocated general registers per thread (the most any launch
-	// uses), warps and threads per block of the first launch.
+	// Allocated general registers per thread (the most any kernel
+	// holds), warps per block (the most of any launch), threads per
+	// block of the first launch.
 	Alloc, Warps, Threads int
 	SharedBytes           int    // shared memory per block of the first launch
-	Global                []span // allocated global memory (buffers, images, outputs)
+	Global                []span // allocated global memory (buffers, images, outputs) of the first launch
 	Derate                float64
 	pops                  []population // per experiment
-	sites                 [][]emu.Site // per launch
-	blocks                [][]blockMem // per launch and block
+	kernels               []goldenKernel
+	launches              []goldenLaunch
 	final                 emu.DeviceState
+	// global memory the host reads between launches (while conditions'
+	// buffers; all of it when it cannot be told), and the buffers
+	hostReads, buffers []span
+	// a shader's (shader.go): the most steps one instance ran, the
+	// register words its programs name (rf, stuck-reg)
+	shaderMax  int64
+	shaderRegs []int
+	shaderOuts []int // the words the outputs read
+}
+
+// goldenKernel is a program the golden run ran, with its facts.
+type goldenKernel struct {
+	prog *emu.Program
+	*kernelInfo
+}
+
+// goldenLaunch is one launch of the golden run: its job, the sequence's
+// progress with it about to run (a faulty run forks it to go on after
+// the launch), what each block did to global memory, and the global bytes
+// its placement writes (zero-filled buffers, images).
+type goldenLaunch struct {
+	job    *emu.Job
+	seq    *emu.Sequence
+	blocks []blockMem
+	placed []span
+	global []span // the global memory mem-global hits while it runs
 }
 
 // blockMem is what a golden block did to global memory: the bytes it read
 // and wrote (sorted, merged), its warp-instructions; unknown: an access
-// could not be told (a texture fetch), so it may read anything.
+// could not be told, so it may read anything.
 type blockMem struct {
 	steps         int64
 	reads, writes []span
@@ -41,10 +68,9 @@ type LaunchProfile struct {
 	Blocks                 int
 	Start                  int64 // the run's warp-instructions before it
 	WarpInsts, ThreadInsts int64
-	Addrs                  []uint64 // per program index
-	Texts                  []string
-	Ops                    []string
 	PCWarp, PCThread       []int64 // executions per program index
+	Derate                 float64 // the register-file derating while it runs
+	ki                     *kernelInfo
 }
 
 // population is an experiment's units per block, in run order (blocks
@@ -68,7 +94,6 @@ type profileProbe struct {
 	lp     *LaunchProfile
 	lr     *launchRun
 	sels   []*selector
-	k      int
 	t      int64
 	counts []int64
 	bm     blockMem
@@ -102,7 +127,7 @@ func (p *profileProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32
 	}
 	for i, s := range p.sels {
 		if s != nil {
-			n, _ := s.count(p.k, pc, p.t, w, mask)
+			n, _ := s.count(p.lr.ki.elig[i], pc, p.t, w, mask)
 			p.counts[i] += n
 		}
 	}
@@ -118,7 +143,7 @@ func (ld *Loaded) selectors() []*selector {
 	sels := make([]*selector, len(ld.Experiments))
 	for i := range ld.Experiments {
 		if e := &ld.Experiments[i]; !permanent(e.Model) {
-			sels[i] = newSelector(e, len(ld.jobs()))
+			sels[i] = newSelector(e)
 		}
 	}
 	return sels
@@ -128,25 +153,45 @@ func (ld *Loaded) selectors() []*selector {
 // instructions per launch, static instruction and experiment population,
 // and reads the outputs.
 func Profile(ld *Loaded) (*Golden, error) {
+	if ld.shader != nil {
+		return ld.profileShader()
+	}
 	m := newMachine(ld)
 	g := &Golden{pops: make([]population, len(ld.Experiments))}
+	m.g = g
 	p := &profileProbe{sels: m.sels, counts: make([]int64, len(ld.Experiments))}
-	for k := range ld.jobs() {
-		lr, err := m.prepare(k)
+	seq := ld.seq.Fork(m.dev)
+	for k := 0; ; k++ {
+		job, err := seq.Next()
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("the golden run: %w", err)
+		}
+		if job == nil {
+			break
+		}
+		gl := goldenLaunch{job: job, seq: seq.Fork(nil)}
+		lr, err := m.prepare(job, k)
+		if err != nil {
+			return nil, fmt.Errorf("the golden run: launch %d: %w", k, err)
+		}
+		if lr.ki.index < 0 {
+			lr.ki.index = len(g.kernels)
+			g.kernels = append(g.kernels, goldenKernel{job.Program, lr.ki})
+		}
+		gl.placed = placedSpans(job, lr.prep.Setup)
+		gl.global = ld.allocated(lr.prep.Setup)
+		if il, ok := lr.prep.Exec.(emu.ImageLister); ok {
+			for _, im := range il.Images() {
+				gl.global = append(gl.global, span{im.Addr, im.Addr + im.Size})
+			}
+			gl.global = mergeSpans(gl.global)
 		}
 		n := len(lr.sites)
 		lp := LaunchProfile{Kernel: lr.kernel, Arch: lr.arch(), Blocks: lr.blocks, Start: p.t,
-			Addrs: make([]uint64, n), Texts: make([]string, n), Ops: make([]string, n),
-			PCWarp: make([]int64, n), PCThread: make([]int64, n)}
-		for pc := range n {
-			lp.Addrs[pc], lp.Texts[pc] = lr.where(uint32(pc))
-			lp.Ops[pc] = lr.sites[pc].Op
-		}
-		p.lp, p.k, p.lr = &lp, k, lr
+			PCWarp: make([]int64, n), PCThread: make([]int64, n), ki: lr.ki}
+		p.lp, p.lr = &lp, lr
 		r := emu.NewBlockRun(lr.prep.Config, lr.prep.Exec)
-		g.blocks = append(g.blocks, make([]blockMem, lr.blocks))
+		gl.blocks = make([]blockMem, lr.blocks)
 		for bi := range lr.blocks {
 			clear(p.counts)
 			p.bm = blockMem{}
@@ -167,45 +212,78 @@ func Profile(ld *Loaded) (*Golden, error) {
 			lp.WarpInsts += r.B.Steps
 			p.bm.steps = r.B.Steps
 			p.bm.reads, p.bm.writes = mergeSpans(p.bm.reads), mergeSpans(p.bm.writes)
-			g.blocks[k][bi] = p.bm
+			gl.blocks[bi] = p.bm
 			for wi := range r.B.Warps {
 				lp.ThreadInsts += r.B.Warps[wi].ThreadSteps
 			}
 		}
+		threads := lr.prep.Config.Block.Count()
 		if k == 0 {
-			g.Warps, g.Threads = len(r.B.Warps), lr.prep.Config.Block.Count()
+			g.Threads = threads
 			g.SharedBytes = len(r.B.Shared.Data)
-			g.Global = ld.allocated(lr.prep.Setup)
+			g.Global = gl.global
+			g.buffers = bufferSpans(lr.prep.Setup)
+			g.hostReads = ld.hostReads(lr.prep.Setup)
 		}
-		g.Alloc = max(g.Alloc, allocated(lr.sites))
+		g.Warps = max(g.Warps, len(r.B.Warps))
+		g.Alloc = max(g.Alloc, lr.ki.alloc)
+		lp.Derate = derating(lr.arch(), lr.ki.alloc, threads*lr.blocks, ld.RFRegs)
 		g.Launches = append(g.Launches, lp)
+		g.launches = append(g.launches, gl)
+		if err := seq.Done(job, m.result(), nil); err != nil {
+			return nil, err
+		}
+	}
+	if len(g.Launches) == 0 {
+		return nil, fmt.Errorf("the launch file runs no launch")
 	}
 	g.Total = p.t
-	g.sites = m.sites
 	m.dev.Save(&g.final)
 	outs, err := ld.readOutputs(m.result())
 	if err != nil {
 		return nil, err
 	}
 	g.Outputs = outs
-	g.Derate = derating(g.Launches[0].Arch, g.Alloc, g.Threads*g.Launches[0].Blocks, ld.RFRegs)
+	// the derating of the whole run: each launch's, weighted by its
+	// thread-instructions (rf injections are drawn uniformly over them)
+	var w, sum float64
+	for _, lp := range g.Launches {
+		w += float64(lp.ThreadInsts)
+		sum += float64(lp.ThreadInsts) * lp.Derate
+	}
+	if w > 0 {
+		g.Derate = sum / w
+	}
 	return g, nil
 }
 
-// allocated is one more than the highest general register a program names.
-func allocated(sites []emu.Site) int {
-	n := 0
-	for i := range sites {
-		s := &sites[i]
-		for _, rs := range [][]emu.Reg{s.Dst, s.Partial, s.Src} {
-			for _, r := range rs {
-				if r.File == emu.RegGPR {
-					n = max(n, int(r.N)+1)
-				}
-			}
+// placedSpans is the global memory a launch's placement writes: the
+// buffers it gives data for (the first launch's, zero-filled ones) and
+// its global images.
+func placedSpans(j *emu.Job, s *emu.Setup) []span {
+	var out []span
+	for _, b := range j.Buffers {
+		if p, ok := s.Buffers[b.Name]; ok && b.Data != nil && p.Bytes > 0 {
+			out = append(out, span{p.Addr, p.Addr + p.Bytes})
 		}
 	}
-	return n
+	for _, im := range j.Memory {
+		if im.Space == emu.Global && len(im.Data) > 0 {
+			out = append(out, span{im.Addr, im.Addr + uint64(len(im.Data))})
+		}
+	}
+	return mergeSpans(out)
+}
+
+// bufferSpans is where a launch's buffers lie.
+func bufferSpans(s *emu.Setup) []span {
+	var out []span
+	for _, b := range s.Buffers {
+		if b.Bytes > 0 {
+			out = append(out, span{b.Addr, b.Addr + b.Bytes})
+		}
+	}
+	return mergeSpans(out)
 }
 
 // allocated lists the global memory a launch owns: its buffers, its

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"math"
 	"os"
 	"path/filepath"
@@ -42,10 +43,10 @@ func run(t *testing.T, ld *Loaded, g *Golden, opt Options) []Record {
 // starts with prefix.
 func pcOf(t *testing.T, g *Golden, prefix string) string {
 	t.Helper()
-	lp := g.Launches[0]
-	for i, text := range lp.Texts {
+	ki := g.Launches[0].ki
+	for i, text := range ki.texts {
 		if strings.HasPrefix(text, prefix) {
-			return fmt.Sprintf("%#x", lp.Addrs[i])
+			return fmt.Sprintf("%#x", ki.addrs[i])
 		}
 	}
 	t.Fatalf("no instruction %q", prefix)
@@ -132,7 +133,7 @@ func TestStuckLaneOnly(t *testing.T) {
 		ld, g := campaign(t, c)
 		golden := g.Outputs[0].Data
 		m := newMachine(ld)
-		m.g = g
+		m.use(g)
 		for id := range ld.Total() {
 			inj := ld.draw(g, id)
 			if err := m.runWhole(inj); err != nil {
@@ -388,7 +389,7 @@ func TestStuckAddress(t *testing.T) {
 		{Model: ModelStuckUnit, Unit: "lsu", Lane: &lane, Bit: &bit, Value: &value, Injections: 1}}}
 	ld, g := campaign(t, c)
 	m := newMachine(ld)
-	m.g = g
+	m.use(g)
 	inj := ld.draw(g, 0)
 	if err := m.runWhole(inj); err != nil {
 		t.Fatal(err)
@@ -403,5 +404,71 @@ func TestStuckAddress(t *testing.T) {
 	}
 	if fmt.Sprint(differ) != "[0 32 64 96 128 160 192 224]" || inj.rec.Outcome != SDC || inj.rec.Activations == 0 {
 		t.Fatalf("differing elements %v: %s", differ, inj.rec.line())
+	}
+}
+
+// The register-file derating counts what ptxas allocated: the cubin's
+// REGCOUNT (EIATTR_REGCOUNT, else the register count of its .text
+// section), not the highest register the code names (which ptxas's
+// counts equal in the examples: a copy of saxpy's cubin says 24); raw code
+// and listings have only the latter.
+func TestAllocFromCubin(t *testing.T) {
+	dir := t.TempDir()
+	ex, _ := filepath.Abs("../../examples/maxwell")
+	data, err := os.ReadFile(filepath.Join(ex, "saxpy.sm_52.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubin.Parse(data) // its attributes alias data
+	if err != nil {
+		t.Fatal(err)
+	}
+	patched := false
+	for _, a := range f.Info {
+		if a.ID == cubin.AttrRegCount {
+			binary.LittleEndian.PutUint32(a.Data[4:], 24)
+			patched = true
+		}
+	}
+	if !patched {
+		t.Fatal("saxpy's cubin has no EIATTR_REGCOUNT")
+	}
+	os.WriteFile(filepath.Join(dir, "saxpy24.sm_52.cubin"), data, 0o644)
+	launch, _ := os.ReadFile(filepath.Join(ex, "saxpy.json"))
+	launch = bytes.Replace(launch, []byte(`"saxpy.sm_52.cubin"`), []byte(`"saxpy24.sm_52.cubin"`), 1)
+	for _, name := range []string{"saxpy_x", "saxpy_y"} {
+		launch = bytes.Replace(launch, []byte(`"`+name+`.bin"`), []byte(strconv.Quote(filepath.Join(ex, name+".bin"))), 1)
+	}
+	os.WriteFile(filepath.Join(dir, "saxpy24.json"), launch, 0o644)
+	for _, c := range []struct {
+		path      string
+		want      int
+		fromCubin bool
+	}{{filepath.Join(dir, "saxpy24.json"), 24, true}, {"../../../examples/maxwell/saxpy.json", 10, true},
+		{"../../../examples/inject/maxwell/matmul.json", 32, true}, {"loop.json", 4, false},
+		{"../../../examples/fermi/histogram.json", 9, false}} {
+		ld, g := campaign(t, &Campaign{Launch: c.path, Seed: 1, Experiments: []Experiment{{Model: ModelRF, Injections: 3}}})
+		ki := g.Launches[0].ki
+		named := namedRegs(ki.sites)
+		if ki.alloc != c.want || ki.fromCubin != c.fromCubin || g.Alloc != c.want || !c.fromCubin && named != c.want {
+			t.Errorf("%s: %d registers (from the cubin: %v), want %d (%v); the code names %d", c.path, ki.alloc, ki.fromCubin,
+				c.want, c.fromCubin, named)
+		}
+		if d := derating(ki.arch, c.want, g.Threads*g.Launches[0].Blocks, 0); g.Derate != d {
+			t.Errorf("%s: derating %g, want %g", c.path, g.Derate, d)
+		}
+		// each rf record carries its launch's derating, and the summary
+		// shows the derated rate
+		recs := run(t, ld, g, Options{Workers: 1})
+		for _, r := range recs {
+			if r.Derate != g.Launches[r.Launch].Derate || r.Derate <= 0 {
+				t.Errorf("%s: record derating %g, want %g", c.path, r.Derate, g.Launches[r.Launch].Derate)
+			}
+		}
+		var sum bytes.Buffer
+		WriteSummary(&sum, recs)
+		if !strings.Contains(sum.String(), "derating") {
+			t.Errorf("%s: the summary shows no derated rate:\n%s", c.path, sum.String())
+		}
 	}
 }

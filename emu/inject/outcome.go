@@ -232,6 +232,8 @@ func classify(err error) (outcome, detail string) {
 		return Hang, "block step limit"
 	case errors.Is(cause, emu.ErrDeadlock):
 		return Hang, "barrier deadlock" + where
+	case errors.Is(cause, emu.ErrHostLoop):
+		return Hang, "host loop limit: " + cause.Error()
 	}
 	var mf *emu.MemFault
 	if errors.As(cause, &mf) {

@@ -11,25 +11,68 @@ import (
 )
 
 // locateProbe runs a golden block and finds the instruction and lane of
-// every injection drawn in it: injection r is the r-th unit of its
-// experiment's population in the block.
+// every injection drawn in it (injection r is the r-th unit of its
+// experiment's population in the block), and the instruction where each
+// permanent fault not yet found first changes a value.
 type locateProbe struct {
-	k      int
+	lr     *launchRun
 	t, seq int64 // the run's and the block's warp-instructions so far
 	sels   []*selector
 	queues [][]*injection // per experiment, by r
 	counts []int64
+	// permanent faults not found yet: register cells by warp slot, units
+	// (the load/store unit's act on addresses, before the instruction;
+	// the others' on results, after it)
+	cells map[int][]*injection
+	units [][]*injection
+	found []*injection
+	acc   []emu.Access
 }
 
-func newLocateProbe(k int, t int64, sels []*selector, here []*injection) *locateProbe {
-	p := &locateProbe{k: k, t: t, sels: sels, queues: make([][]*injection, len(sels)), counts: make([]int64, len(sels))}
+func newLocateProbe(lr *launchRun, t int64, sels []*selector, here, perm []*injection) *locateProbe {
+	p := &locateProbe{lr: lr, t: t, sels: sels, queues: make([][]*injection, len(sels)), counts: make([]int64, len(sels))}
 	for _, inj := range here {
 		p.queues[inj.exp] = append(p.queues[inj.exp], inj)
 	}
 	for _, q := range p.queues {
 		slices.SortStableFunc(q, func(a, b *injection) int { return cmp.Compare(a.r, b.r) })
 	}
+	for _, inj := range perm {
+		switch inj.e.Model {
+		case ModelStuckReg:
+			if p.cells == nil {
+				p.cells = map[int][]*injection{}
+			}
+			p.cells[inj.perm.slot] = append(p.cells[inj.perm.slot], inj)
+		case ModelStuckUnit:
+			if p.units == nil {
+				p.units = make([][]*injection, emu.UnitLSU+1)
+			}
+			p.units[inj.perm.unit] = append(p.units[inj.perm.unit], inj)
+		}
+	}
 	return p
+}
+
+// pending lists the permanent faults not found yet, by id.
+func (p *locateProbe) pending() []*injection {
+	var out []*injection
+	for _, l := range p.cells {
+		out = append(out, l...)
+	}
+	for _, l := range p.units {
+		out = append(out, l...)
+	}
+	slices.SortFunc(out, func(a, b *injection) int { return a.id - b.id })
+	return out
+}
+
+// at notes that inj happens at the current instruction.
+func (p *locateProbe) at(inj *injection, w *emu.Warp, pc uint32, seq int64) {
+	inj.seq, inj.warp, inj.pc, inj.time = seq, w.Index, pc, p.t-(p.seq-seq)
+	inj.launch, inj.block = p.lr.index, -1
+	inj.located = true
+	p.found = append(p.found, inj)
 }
 
 func (p *locateProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 {
@@ -37,12 +80,13 @@ func (p *locateProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 
 		if len(q) == 0 {
 			continue
 		}
-		n, lanes := p.sels[e].count(p.k, pc, p.t, w, mask)
+		n, lanes := p.sels[e].count(p.lr.ki.elig[e], pc, p.t, w, mask)
 		for len(q) > 0 && q[0].r < p.counts[e]+n {
 			inj := q[0]
 			inj.seq, inj.warp, inj.pc, inj.time, inj.lanes = p.seq, w.Index, pc, p.t, lanes
 			inj.lane = p.sels[e].pick(inj.r-p.counts[e], lanes)
 			inj.located = true
+			p.found = append(p.found, inj)
 			q = q[1:]
 		}
 		p.queues[e] = q
@@ -50,10 +94,89 @@ func (p *locateProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 
 	}
 	p.seq++
 	p.t++
+	if cells := p.cells[w.Index]; len(cells) > 0 {
+		p.cells[w.Index] = p.activate(cells, func(inj *injection) bool {
+			f := &inj.perm
+			return stuck(p.lr.insp.Reg(w, f.reg, f.lane), f) != p.lr.insp.Reg(w, f.reg, f.lane)
+		}, b, w, pc)
+	}
+	if site := &p.lr.sites[pc]; p.units != nil && site.Unit == emu.UnitLSU && len(site.Addr) > 0 {
+		p.units[emu.UnitLSU] = p.activate(p.units[emu.UnitLSU], func(inj *injection) bool {
+			f := &inj.perm
+			if mask>>f.lane&1 == 0 {
+				return false
+			}
+			for k := range 2 {
+				if regs, off := siteAddr(site, k); len(regs) > 0 {
+					eff := laneAddress(p.lr.insp, w, regs, off, f.lane)
+					if stuckAddr(eff, f) != eff {
+						return true
+					}
+				}
+			}
+			return false
+		}, b, w, pc)
+	}
 	return mask
 }
 
-func (p *locateProbe) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {}
+func (p *locateProbe) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {
+	site := &p.lr.sites[pc]
+	if p.units == nil || site.Unit == emu.UnitLSU || int(site.Unit) >= len(p.units) || len(p.units[site.Unit]) == 0 {
+		return
+	}
+	p.units[site.Unit] = p.activate(p.units[site.Unit], func(inj *injection) bool {
+		f := &inj.perm
+		if mask>>f.lane&1 == 0 {
+			return false
+		}
+		for _, r := range site.Dst {
+			if v := p.lr.insp.Reg(w, r, f.lane); r.File == emu.RegGPR && stuck(v, f) != v {
+				return true
+			}
+		}
+		return false
+	}, b, w, pc)
+}
+
+// activate takes out of list the faults that act at this instruction
+// (the block's seq-1'th) and notes where.
+func (p *locateProbe) activate(list []*injection, acts func(*injection) bool, b *emu.Block, w *emu.Warp, pc uint32) []*injection {
+	kept := list[:0]
+	for _, inj := range list {
+		if acts(inj) {
+			p.at(inj, w, pc, p.seq-1)
+			inj.block = b.Index
+			continue
+		}
+		kept = append(kept, inj)
+	}
+	return kept
+}
+
+// stuck is v with a permanent fault's bit forced.
+func stuck(v uint32, f *permFault) uint32 { return v&^(1<<f.bit) | f.value<<f.bit }
+
+// stuckAddr is an address with a permanent fault's bit forced.
+func stuckAddr(a uint64, f *permFault) uint64 { return a&^(1<<f.bit) | uint64(f.value)<<f.bit }
+
+// laneAddress is the effective address of a memory instruction in lane l
+// (its address registers plus its offset).
+func laneAddress(insp emu.Inspector, w *emu.Warp, regs []emu.Reg, off int64, l int) uint64 {
+	var a uint64
+	for i, r := range regs {
+		a |= uint64(insp.Reg(w, r, l)) << (32 * i)
+	}
+	return a + uint64(off)
+}
+
+// siteAddr is address k of a memory instruction (0: Addr, 1: Addr2).
+func siteAddr(site *emu.Site, k int) ([]emu.Reg, int64) {
+	if k == 0 {
+		return site.Addr, site.Offset
+	}
+	return site.Addr2, site.Offset2
+}
 
 // memRange is corrupted memory being followed: bytes [lo, lo+n) of a
 // space (shared: of one block), pending bytes as a bit mask.
@@ -91,12 +214,8 @@ type faultProbe struct {
 	dead bool
 	// registers changed before an instruction, put back after it
 	restore []regDelta
-	// permanent faults
-	unit        emu.Unit
-	slot, lane  int
-	reg         emu.Reg
-	bit         int
-	value       uint32
+	// a permanent fault, and the values it changed
+	pf          permFault
 	activations int64
 	// replay's trace
 	trace     io.Writer
@@ -122,6 +241,7 @@ func (p *faultProbe) setLaunch(lr *launchRun) { p.lr = lr }
 func (p *faultProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 {
 	if p.loc != nil && p.lr.index == p.inj.launch && b.Index == p.inj.block {
 		p.loc.t = p.t
+		p.loc.lr = p.lr
 		p.loc.Before(b, w, pc, mask)
 		if p.inj.located {
 			p.loc, p.armed = nil, true
@@ -143,8 +263,8 @@ func (p *faultProbe) Before(b *emu.Block, w *emu.Warp, pc, mask uint32) uint32 {
 	case ModelStuckUnit:
 		p.stuckAddress(w, mask, site)
 	case ModelStuckReg:
-		if w.Index == p.slot {
-			p.force(w, p.reg, p.lane)
+		if w.Index == p.pf.slot {
+			p.force(w, p.pf.reg, p.pf.lane)
 		}
 	}
 	if p.tracking && w.Index == p.twarp {
@@ -176,10 +296,10 @@ func (p *faultProbe) After(b *emu.Block, w *emu.Warp, pc, mask uint32) {
 		p.post = false
 		p.injectAfter(b, w, pc, mask, site)
 	}
-	if p.inj.e.Model == ModelStuckUnit && site.Unit == p.unit && p.unit != emu.UnitLSU && mask>>p.lane&1 != 0 {
+	if f := &p.pf; p.inj.e.Model == ModelStuckUnit && site.Unit == f.unit && f.unit != emu.UnitLSU && mask>>f.lane&1 != 0 {
 		for _, r := range site.Dst {
 			if r.File == emu.RegGPR {
-				p.force(w, r, p.lane)
+				p.force(w, r, f.lane)
 			}
 		}
 	}
@@ -419,14 +539,14 @@ func (p *faultProbe) flipMemory(b *emu.Block) {
 	} else {
 		mem = p.m.dev.Memory()
 		var total uint64
-		for _, s := range p.m.g.Global {
+		for _, s := range p.m.g.launches[p.lr.index].global {
 			total += s.hi - s.lo
 		}
 		if total == 0 {
 			return
 		}
 		u := rng.Uint64N(total)
-		for _, s := range p.m.g.Global {
+		for _, s := range p.m.g.launches[p.lr.index].global {
 			if u < s.hi-s.lo {
 				addr = s.lo + u
 				break
@@ -573,25 +693,35 @@ func (p *faultProbe) wrongTarget(w *emu.Warp, site *emu.Site) {
 // stuckAddress forces the stuck bit of the address a memory instruction
 // of the faulty lane computes (stuck-unit lsu).
 func (p *faultProbe) stuckAddress(w *emu.Warp, mask uint32, site *emu.Site) {
-	if p.unit != emu.UnitLSU || site.Unit != emu.UnitLSU || len(site.Addr) == 0 || mask>>p.lane&1 == 0 {
+	f := &p.pf
+	if f.unit != emu.UnitLSU || site.Unit != emu.UnitLSU || len(site.Addr) == 0 || mask>>f.lane&1 == 0 {
 		return
 	}
-	insp, l := p.lr.insp, p.lane
-	var a uint64
-	for i, r := range site.Addr {
-		a |= uint64(insp.Reg(w, r, l)) << (32 * i)
+	insp, l := p.lr.insp, f.lane
+	// both addresses (LD_LDU) are computed before either register changes
+	var set [2]uint64
+	var acts [2]bool
+	for k := range 2 {
+		if regs, off := siteAddr(site, k); len(regs) > 0 {
+			eff := laneAddress(insp, w, regs, off, l)
+			forced := stuckAddr(eff, f)
+			set[k], acts[k] = forced-uint64(off), forced != eff
+		}
 	}
-	eff := a + uint64(site.Offset)
-	forced := eff&^(1<<p.bit) | uint64(p.value)<<p.bit
-	if forced == eff {
+	if !acts[0] && !acts[1] {
 		return
 	}
-	p.activations++
-	na := forced - uint64(site.Offset)
-	for i, r := range site.Addr {
-		nv := uint32(na >> (32 * i))
-		p.restore = append(p.restore, regDelta{w, r, l, insp.Reg(w, r, l), nv})
-		insp.SetReg(w, r, l, nv)
+	p.activated()
+	for k := range 2 {
+		if !acts[k] {
+			continue
+		}
+		regs, _ := siteAddr(site, k)
+		for i, r := range regs {
+			nv := uint32(set[k] >> (32 * i))
+			p.restore = append(p.restore, regDelta{w, r, l, insp.Reg(w, r, l), nv})
+			insp.SetReg(w, r, l, nv)
+		}
 	}
 }
 
@@ -599,11 +729,19 @@ func (p *faultProbe) stuckAddress(w *emu.Warp, mask uint32, site *emu.Site) {
 func (p *faultProbe) force(w *emu.Warp, r emu.Reg, l int) {
 	insp := p.lr.insp
 	v := insp.Reg(w, r, l)
-	nv := v&^(1<<p.bit) | p.value<<p.bit
-	if nv != v {
+	if nv := stuck(v, &p.pf); nv != v {
 		insp.SetReg(w, r, l, nv)
-		p.activations++
+		p.activated()
 	}
+}
+
+// activated counts a value a permanent fault changed; the first is the
+// fault's time.
+func (p *faultProbe) activated() {
+	if p.activations == 0 {
+		p.rec.Time = p.t - 1
+	}
+	p.activations++
 }
 
 // fillWhere records where the fault is.

@@ -44,8 +44,9 @@ func ShardIDs(total, shard, shards int) []int {
 	return ids
 }
 
-// task is a worker's unit: injections at single instructions run with
-// checkpoints (sorted), or one injection run whole.
+// task is a worker's unit: injections run with checkpoints (sorted; a
+// permanent fault forks where it first changes a value), or one
+// injection run whole (-full, shaders).
 type task struct {
 	chunk []*injection
 	whole *injection
@@ -102,7 +103,7 @@ func Run(ld *Loaded, g *Golden, opt Options) ([]Record, error) {
 			immediate = append(immediate, Record{Campaign: ld.Hash, ID: id, Of: ld.Total(), Exp: e.Name, Model: e.Model,
 				Group: e.Group, WarpWide: e.Warp, Lane: -1, Bit: -1, Outcome: NoSite,
 				Detail: "no dynamic instruction matches the experiment's selection"})
-		case permanent(inj.e.Model) || opt.Full:
+		case opt.Full || ld.shader != nil:
 			tasks = append(tasks, task{whole: inj})
 		default:
 			chunkable = append(chunkable, inj)
@@ -185,7 +186,8 @@ func runTasks(ld *Loaded, g *Golden, tasks []task, workers int, opt Options, add
 		go func() {
 			defer wg.Done()
 			m := newMachine(ld)
-			m.g, m.full = g, opt.Full
+			m.use(g)
+			m.full = opt.Full
 			m.trace, m.traceWindow = opt.Trace, opt.TraceWindow
 			for t := range ch {
 				if firstErr.Load() != nil {
@@ -223,6 +225,11 @@ func (m *machine) runTask(t task, add func(Record) error) (err error) {
 		if e := add(inj.rec); e != nil && err == nil {
 			err = e
 		}
+	}
+	if t.whole != nil && m.ld.shader != nil {
+		_ = m.runShader(t.whole)
+		emit(t.whole)
+		return err
 	}
 	if t.whole != nil {
 		if err := m.runWhole(t.whole); err != nil {

@@ -17,7 +17,6 @@ type selector struct {
 	group  emu.Group // 0: any
 	pcs    map[uint64]bool
 	window [2]int64 // [from, to); to < 0: none
-	elig   [][]bool // per launch, per program index
 }
 
 type unitKind uint8
@@ -29,8 +28,8 @@ const (
 	perActiveLane                 // each running lane, guard or not (cf-pred)
 )
 
-func newSelector(e *Experiment, launches int) *selector {
-	s := &selector{e: e, window: [2]int64{0, -1}, elig: make([][]bool, launches)}
+func newSelector(e *Experiment) *selector {
+	s := &selector{e: e, window: [2]int64{0, -1}}
 	if len(e.Window) == 2 {
 		s.window = [2]int64{e.Window[0], e.Window[1]}
 	}
@@ -63,21 +62,19 @@ func newSelector(e *Experiment, launches int) *selector {
 	return s
 }
 
-// prepareLaunch marks the instructions of launch k the experiment can hit.
-func (s *selector) prepareLaunch(lr *launchRun) {
-	el := make([]bool, len(lr.sites))
-	if s.e.Kernel == "" || s.e.Kernel == lr.kernel {
-		for pc := range lr.sites {
-			site := &lr.sites[pc]
-			if s.pcs != nil {
-				if addr, _ := lr.where(uint32(pc)); !s.pcs[addr] {
-					continue
-				}
-			}
-			el[pc] = s.eligible(site)
-		}
+// eligibleIn marks the instructions of a program the experiment can hit.
+func (s *selector) eligibleIn(ki *kernelInfo) []bool {
+	el := make([]bool, len(ki.sites))
+	if s.e.Kernel != "" && s.e.Kernel != ki.name {
+		return el
 	}
-	s.elig[lr.index] = el
+	for pc := range ki.sites {
+		if s.pcs != nil && !s.pcs[ki.addrs[pc]] {
+			continue
+		}
+		el[pc] = s.eligible(&ki.sites[pc])
+	}
+	return el
 }
 
 // eligible is the experiment's static condition on an instruction.
@@ -95,8 +92,8 @@ func (s *selector) eligible(site *emu.Site) bool {
 
 // count is how many units an executed instruction adds, and the lanes
 // they stand for (perLane, perActiveLane; perWarp: the lanes it hits).
-func (s *selector) count(k int, pc uint32, t int64, w *emu.Warp, mask uint32) (int64, uint32) {
-	if !s.elig[k][pc] || t < s.window[0] || s.window[1] >= 0 && t >= s.window[1] {
+func (s *selector) count(el []bool, pc uint32, t int64, w *emu.Warp, mask uint32) (int64, uint32) {
+	if !el[pc] || t < s.window[0] || s.window[1] >= 0 && t >= s.window[1] {
 		return 0, 0
 	}
 	switch s.units {

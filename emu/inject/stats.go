@@ -95,7 +95,10 @@ type Tally struct {
 	N                 int // injections with an outcome (NoSite excluded)
 	NoSite            int
 	Counts            map[string]int // Masked, SDC, DUE, Hang, and Masked/sub
-	Derate            float64
+	// Derate is the mean register-file derating of the injections (rf:
+	// each injection's launch's)
+	Derate  float64
+	derated int
 }
 
 func (t *Tally) failures() int { return t.Counts[SDC] + t.Counts[DUE] + t.Counts[Hang] }
@@ -121,7 +124,8 @@ func Tallies(recs []Record) []*Tally {
 			t.Counts[Masked+"/"+r.Sub]++
 		}
 		if r.Derate > 0 {
-			t.Derate = r.Derate
+			t.Derate += (r.Derate - t.Derate) / float64(t.derated+1)
+			t.derated++
 		}
 	}
 	return out
@@ -170,9 +174,16 @@ func WriteSummary(w io.Writer, recs []Record) {
 			}
 		}
 		writeVulnerability(w, mine, t.Exp, "opcode", func(r *Record) string { return r.Op }, 0)
+		kernels := map[string]bool{}
+		for _, r := range mine {
+			kernels[r.Kernel] = true
+		}
 		writeVulnerability(w, mine, t.Exp, "static instruction", func(r *Record) string {
-			if r.PC == "" {
+			switch {
+			case r.PC == "":
 				return ""
+			case len(kernels) > 1: // a sequence of several kernels
+				return fmt.Sprintf("%s %s %s", r.Kernel, r.PC, r.Op)
 			}
 			return fmt.Sprintf("%s %s", r.PC, r.Op)
 		}, 10)

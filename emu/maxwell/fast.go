@@ -179,7 +179,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		}
 		sh := c.imm & 31
 		for l := range 32 {
-			d[l] = av[l]<<sh + bv[l]
+			d[l] = av[l]<<(sh&31) + bv[l]
 		}
 	case kLop:
 		if o.d2.kind == oPred || o.flags&(fNZ|fZ) != 0 {
@@ -240,8 +240,21 @@ func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	var carry, ov uint32
 	if mask == ^uint32(0) && o.flags&fCC == 0 { // IADD.X: the high word of a 64-bit add
 		for l := range 32 {
-			d[l] = av[l]<<sh + bv[l] + cin>>l&1
+			d[l] = av[l]<<(sh&31) + bv[l] + cin>>l&1
 		}
+		return true
+	}
+	if o.flags&fCC != 0 && o.ccLive&^ccRowC == 0 && !sc.ccAll {
+		// only the carry is read later (by the IADD.X of a 64-bit add)
+		for l := range 32 {
+			if mask>>l&1 != 0 {
+				s := uint64(av[l]<<(sh&31)) + uint64(bv[l]) + uint64(cin>>l&1)
+				d[l] = uint32(s)
+				carry |= uint32(s>>32) << l
+			}
+		}
+		cc := &regs[ccRow]
+		*cc = *cc&^mask | carry&mask
 		return true
 	}
 	if mask == ^uint32(0) {
@@ -249,7 +262,7 @@ func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		// sign flags in the same pass
 		var z, sg uint32
 		for l := range 32 {
-			x, y := av[l]<<sh, bv[l]
+			x, y := av[l]<<(sh&31), bv[l]
 			s := uint64(x) + uint64(y) + uint64(cin>>l&1)
 			r := uint32(s)
 			d[l] = r
@@ -268,7 +281,7 @@ func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if mask>>l&1 == 0 {
 			continue
 		}
-		x, y := av[l]<<sh, bv[l]
+		x, y := av[l]<<(sh&31), bv[l]
 		s := uint64(x) + uint64(y) + uint64(cin>>l&1)
 		r := uint32(s)
 		d[l] = r
@@ -332,15 +345,52 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if c.neg {
 			nc = 1 << 31
 		}
+		if mask == ^uint32(0) && na|nb|nc == 0 {
+			ffmaLanes(d, av, bv, cv)
+			return true
+		}
 		for l := range 32 {
-			if mask>>l&1 != 0 {
-				d[l] = out(fma32(math.Float32frombits(av[l]^na), math.Float32frombits(bv[l]^nb), math.Float32frombits(cv[l]^nc), 0))
+			if mask>>l&1 == 0 {
+				continue
 			}
+			x, y, z := math.Float32frombits(av[l]^na), math.Float32frombits(bv[l]^nb), math.Float32frombits(cv[l]^nc)
+			// x*y is exact in float64, so the float64 sum is rounded once;
+			// rounding it to float32 is then right unless it could be a
+			// float32 tie (or infinite, NaN, zero): each of those has its
+			// low 28 bits clear and takes fma32's careful path
+			if s := float64(x)*float64(y) + float64(z); math.Float64bits(s)&(1<<28-1) != 0 {
+				d[l] = math.Float32bits(float32(s))
+				continue
+			}
+			d[l] = out(fma32(x, y, z, 0))
 		}
 	default:
 		return false
 	}
 	return true
+}
+
+// ffmaLanes is FFMA d = a*b + c in every lane (round to nearest, no
+// negations): the float64 sum, rounded once (x*y is exact in float64), is
+// rounded again to float32 unless it could be a float32 midpoint (or
+// infinite, NaN, zero; each has its low 28 bits clear), where fma32 takes
+// the careful path.
+func ffmaLanes(d, a, b, c *lanes) {
+	_, _, _, _ = d[31], a[31], b[31], c[31] // the rows' nil checks once
+	for l := range 32 {
+		x, y, z := math.Float32frombits(a[l]), math.Float32frombits(b[l]), math.Float32frombits(c[l])
+		s := float64(x)*float64(y) + float64(z)
+		if math.Float64bits(s)&(1<<28-1) == 0 {
+			f := fma32(x, y, z, 0)
+			if f != f {
+				d[l] = 0x7fffffff
+				continue
+			}
+			d[l] = math.Float32bits(f)
+			continue
+		}
+		d[l] = math.Float32bits(float32(s))
+	}
 }
 
 func b2u32(b bool) uint32 {

@@ -233,17 +233,15 @@ func fma32(x, y, z float32, rnd uint8) float32 {
 	bb := s - p
 	e := (p - (s - bb)) + (float64(z) - bb)
 	if rnd == 0 {
-		if e != 0 {
-			// s is inexact; rounding it again is wrong only when it lies
-			// halfway between two float32s (its float64 neighbours round
-			// apart): the true value is on the residual's side
-			up, down := math.Nextafter(s, math.Inf(1)), math.Nextafter(s, math.Inf(-1))
-			if float32(up) != float32(down) {
-				if e > 0 {
-					return float32(up)
-				}
-				return float32(down)
+		if e != 0 && tie32(s) {
+			// s is inexact and rounding it again is wrong only when it
+			// lies exactly halfway between two float32s (every such
+			// midpoint is a float64, so the true value lies on s's side
+			// of all others): the true value is on the residual's side
+			if e > 0 {
+				return float32(math.Nextafter(s, math.Inf(1)))
 			}
+			return float32(math.Nextafter(s, math.Inf(-1)))
 		}
 		return float32(s)
 	}
@@ -267,6 +265,23 @@ func fma32(x, y, z float32, rnd uint8) float32 {
 		return f
 	}
 	return round32(s, rnd)
+}
+
+// tie32 reports whether s lies halfway between two adjacent float32s
+// (above the largest, between it and 2^128, where rounding overflows).
+func tie32(s float64) bool {
+	f := float32(s)
+	if math.IsInf(float64(f), 0) {
+		return math.Abs(s) == math.MaxFloat32+0x1p103
+	}
+	if float64(f) == s {
+		return false
+	}
+	other := math.Nextafter32(f, float32(math.Inf(1))) // the float32 on s's other side
+	if float64(f) > s {
+		other = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return (float64(f)+float64(other))/2 == s
 }
 
 // divFast reports whether ptxas's fast division path (q = a*rcp(b), then

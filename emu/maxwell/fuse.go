@@ -1,6 +1,10 @@
 package maxwell
 
-import "github.com/gpuisa/gpuisa/emu"
+import (
+	"math/bits"
+
+	"github.com/gpuisa/gpuisa/emu"
+)
 
 // Superinstructions: ptxas builds a 32-bit multiply-add from three XMADs
 // (XMAD.MRG, XMAD, XMAD.PSL.CBCC) and a 64-bit add from IADD.CC (or
@@ -86,18 +90,18 @@ func mulIdiom(m, p, q *op) bool {
 		!reads(a, t) && !reads(b, t) && !reads(c, t) && !reads(a, d2) && t != d2
 }
 
-// group is the instruction group starting at pc (fuseNone also when the
-// kernel has no groups, not made by NewKernel).
-func (k *Kernel) group(pc uint32) uint8 {
-	if int(pc) < len(k.fuse) {
-		return k.fuse[pc]
-	}
-	return fuseNone
+// fusable reports whether group f runs as one for the lanes in mask: they
+// must be every active lane, so that the group's later instructions
+// (unguarded) run for the same lanes; the multiply-adds need all 32.
+func fusable(f uint8, mask, active uint32) bool {
+	return mask == active && (mask == ^uint32(0) || f == fuseAdd64)
 }
 
-// runFused runs the group starting at o (every lane active, the first
-// instruction already counted) and moves the warp past it.
-func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc uint32) {
+// runFused runs the group starting at o for the lanes in mask, every
+// active lane (all 32 but for fuseAdd64, see fusable), the first
+// instruction already counted, and moves the warp past it. allFlags
+// computes every condition-code flag (ccflow.go).
+func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc, mask uint32, allFlags bool) {
 	regs := w.Regs
 	row := func(s *opnd) *lanes { return k.row(regs, s, ^uint32(0), nil) }
 	dst := func(d *opnd) *lanes { return (*lanes)(regs[int(d.row)*32:]) }
@@ -147,30 +151,74 @@ func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc uint32) {
 		}
 	case fuseAdd64:
 		o2 := &k.ops[pc+1]
-		a1, b1, d1 := row(&o.s[0]), row(&o.s[1]), dst(&o.d)
-		a2, b2, d2 := row(&o2.s[0]), row(&o2.s[1]), dst(&o2.d)
 		var sh uint32
 		if o.kind == kIscadd {
 			sh = uint32(o.s[2].imm & 31)
 		}
-		ccRow := k.Prog.rowCC() * 32
-		var carry, ov, z, sg uint32
-		for l := range 32 {
-			x, y := a1[l]<<sh, b1[l]
-			r := x + y
-			c := b2u32(r < x)
-			d1[l] = r
-			carry |= c << l
-			ov |= ((x ^ r) & (y ^ r) >> 31) << l
-			z |= b2u32(r == 0) << l
-			sg |= r >> 31 << l
-			d2[l] = a2[l] + b2[l] + c
+		var flags *[4]uint32
+		if o2.ccLive != 0 || allFlags {
+			ccRow := k.Prog.rowCC() * 32
+			flags = (*[4]uint32)(regs[ccRow : ccRow+4])
 		}
-		cc := (*[4]uint32)(regs[ccRow : ccRow+4])
-		cc[0], cc[1], cc[2], cc[3] = carry, z, sg, ov
+		addPair(row(&o.s[0]), row(&o.s[1]), dst(&o.d), row(&o2.s[0]), row(&o2.s[1]), dst(&o2.d), sh, mask, flags)
 	}
 	n := fuseLen[kind]
 	w.PC = pc + uint32(n)
 	w.Steps += n - 1
-	w.ThreadSteps += (n - 1) * emu.WarpSize
+	w.ThreadSteps += (n - 1) * int64(bits.OnesCount32(mask))
+}
+
+// addPair runs IADD.CC (ISCADD.CC when sh > 0) d1 = a1<<sh + b1 and IADD.X
+// d2 = a2 + b2 + carry in the lanes in mask, lane by lane (so either may
+// read what the first wrote). The condition code goes to cc, when a later
+// instruction may read it (ccflow.go); else the carry stays in the loop.
+// A small function of its own, so that the loops keep their values in
+// registers.
+func addPair(a1, b1, d1, a2, b2, d2 *lanes, sh, mask uint32, cc *[4]uint32) {
+	sh &= 31 // no test for shifts of 32 or more in the loops
+	if cc == nil {
+		// the carry is the 64-bit sum's high word; the rows' nil checks
+		// once, before the loops
+		_, _, _, _, _, _ = a1[31], b1[31], d1[31], a2[31], b2[31], d2[31]
+		switch {
+		case mask == ^uint32(0) && sh == 0: // IADD.CC
+			for l := range 32 {
+				s := uint64(a1[l]) + uint64(b1[l])
+				d1[l] = uint32(s)
+				d2[l] = a2[l] + b2[l] + uint32(s>>32)
+			}
+		case mask == ^uint32(0):
+			for l := range 32 {
+				s := uint64(a1[l]<<sh) + uint64(b1[l])
+				d1[l] = uint32(s)
+				d2[l] = a2[l] + b2[l] + uint32(s>>32)
+			}
+		default: // inactive lanes keep their values: no branches
+			for l := range 32 {
+				on := -(mask >> l & 1)
+				s := uint64(a1[l]<<sh) + uint64(b1[l])
+				d1[l] = d1[l]&^on | uint32(s)&on
+				d2[l] = d2[l]&^on | (a2[l]+b2[l]+uint32(s>>32))&on
+			}
+		}
+		return
+	}
+	var carry, ov, z, sg uint32
+	for l := range 32 {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		x, y := a1[l]<<sh, b1[l]
+		r := x + y
+		c := b2u32(r < x)
+		d1[l] = r
+		d2[l] = a2[l] + b2[l] + c
+		carry |= c << l
+		ov |= ((x ^ r) & (y ^ r) >> 31) << l
+		z |= b2u32(r == 0) << l
+		sg |= r >> 31 << l
+	}
+	for i, v := range [4]uint32{carry, z, sg, ov} {
+		cc[i] = cc[i]&^mask | v&mask
+	}
 }

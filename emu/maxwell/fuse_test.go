@@ -15,8 +15,9 @@ import (
 )
 
 // TestFusedSameAsSingle runs every oracle kernel on random buffers twice,
-// with the instruction groups of fuse.go and without (each instruction on
-// its own), and wants the same memory, counters and faults.
+// with the instruction groups of fuse.go and the other fast paths, and
+// without (each instruction on its own, by the general paths: see
+// generalOnly), and wants the same memory, counters and faults.
 func TestFusedSameAsSingle(t *testing.T) {
 	dir := oracle.Path(t, "oracle/maxwell/cubin")
 	paths, _ := filepath.Glob(filepath.Join(dir, "sm_5*", "*.cubin"))
@@ -64,7 +65,7 @@ func TestFusedSameAsSingle(t *testing.T) {
 						}
 					}
 				} else {
-					clear(k.fuse)
+					k.generalOnly()
 				}
 				st, err := emu.Run(cfg, k)
 				mem[i], outcome[i] = k.Global.Data, fmt.Sprintf("%d %d %v", st.WarpInsts, st.ThreadInsts, err)
@@ -83,4 +84,11 @@ func TestFusedSameAsSingle(t *testing.T) {
 		t.Errorf("only %d instruction groups in %d kernels", groups, kernels)
 	}
 	t.Logf("%d kernels, %d instruction groups", kernels, groups)
+}
+
+// generalOnly makes k run every instruction on its own by the general
+// paths: no instruction groups, no fast loops for loads, stores and ALU
+// instructions, every condition-code flag computed.
+func (k *Kernel) generalOnly() {
+	k.fuse, k.slow = nil, true
 }

@@ -244,9 +244,8 @@ func (p *Program) site(o *op) emu.Site {
 }
 
 // texSite: texture and surface instructions read up to four registers
-// from each source group and write up to four per destination group,
-// depending on the form; the facts are a superset (reads) and partial
-// writes, never counted as overwriting.
+// from each source group (a superset) and write the registers their
+// component mask (texWrite) or access size gives.
 func (p *Program) texSite(st emu.Site, o *op) emu.Site {
 	t := o.tx
 	st.Unit = emu.UnitLSU
@@ -259,9 +258,69 @@ func (p *Program) texSite(st emu.Site, o *op) emu.Site {
 	if t.bindless {
 		st.Src = gprs(st.Src, t.rh, 1)
 	}
-	st.Partial = gprs(st.Partial, t.rd, 4)
-	st.Partial = gprs(st.Partial, t.rd2, 4)
+	n := bitsSet(t.mask)
+	regs := func(r uint8, k int) { st.Dst = gprs(st.Dst, r, k) }
+	switch t.op {
+	case tSuld, tSuatom, tSust, tSured:
+		words := max(1, int(t.size)/4)
+		if t.formatted {
+			words = n
+		}
+		switch t.op {
+		case tSuld:
+			regs(t.rd, words)
+		case tSuatom:
+			regs(t.rd, 1)
+		}
+		if t.op != tSuld {
+			st.Value = gprs(nil, t.rb, words)
+			if t.op == tSuatom {
+				st.Value = gprs(nil, t.rb, 1) // the operand (CAS: and its second)
+			}
+			st.Groups |= emu.GroupST
+		}
+	default:
+		switch {
+		case t.f16:
+			regs(t.rd, 1)
+			if n > 2 {
+				regs(t.rd2, 1)
+			}
+		case t.op == tTexs || t.op == tTlds || t.op == tTld4s:
+			regs(t.rd, min(n, 2))
+			regs(t.rd2, n-min(n, 2))
+		default:
+			regs(t.rd, n)
+		}
+	}
+	st.Groups |= emu.DestGroups(st.Dst)
+	if len(st.Dst) > 0 {
+		st.Groups |= emu.GroupLD
+	}
 	return st
+}
+
+func bitsSet(m uint8) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
+}
+
+// Images implements emu.ImageLister: the launch's texture and surface
+// images in global memory (a buffer's, where one holds the image).
+func (k *Kernel) Images() []emu.Region {
+	if k.tex == nil {
+		return nil
+	}
+	var out []emu.Region
+	for _, im := range k.tex.imgs {
+		if im != nil && im.bytes > 0 {
+			out = append(out, emu.Region{Name: im.what(), Addr: im.base, Size: im.bytes})
+		}
+	}
+	return out
 }
 
 // Reg implements emu.Inspector.
@@ -315,8 +374,8 @@ func (k *Kernel) Index(addr uint64) (uint32, bool) {
 	return i, ok && int(i) < len(k.ops)
 }
 
-// Accesses implements emu.Inspector: loads, stores and atomics (texture
-// and surface accesses are not told).
+// Accesses implements emu.Inspector: loads, stores, atomics, the texels
+// of texture lookups and the elements of surface accesses.
 func (k *Kernel) Accesses(b *emu.Block, w *emu.Warp, pc uint32, l int, into []emu.Access) ([]emu.Access, bool) {
 	if int(pc) >= len(k.ops) {
 		return into, true
@@ -354,7 +413,37 @@ func (k *Kernel) Accesses(b *emu.Block, w *emu.Warp, pc uint32, l int, into []em
 		addr := k.address(w.Regs, &o.s[0], wide, l)
 		return append(into, emu.Access{Space: sp, Addr: addr, Size: int(o.size), Read: true, Write: true}), true
 	case kTex:
-		return into, false
+		return k.texAccesses(w, o.tx, l, into), true
 	}
 	return into, true
+}
+
+// texAccesses appends lane l's accesses of a texture or surface
+// instruction: the texels a lookup reads (the lookup runs on a copy of
+// the kernel that notes them), or the surface element; none where the
+// instruction faults.
+func (k *Kernel) texAccesses(w *emu.Warp, t *texInst, l int, into []emu.Access) []emu.Access {
+	if t == nil {
+		return into
+	}
+	switch t.op {
+	case tSuld, tSust, tSured, tSuatom:
+		get := func(r uint8, i, l int) uint32 {
+			if r == 255 {
+				return 0
+			}
+			return w.Regs[(int(r)+i)*32+l]
+		}
+		_, at, size, ignored, err := k.surfAt(get, t, l)
+		if err != nil || ignored {
+			return into
+		}
+		return append(into, emu.Access{Space: emu.Global, Addr: at, Size: size, Read: t.op != tSust, Write: t.op != tSuld})
+	}
+	var args [32]texArgs
+	k.texSources(w.Regs, t, &args)
+	c := *k
+	c.texReads = &into
+	c.texLane(t, &args, l)
+	return into
 }

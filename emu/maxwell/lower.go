@@ -52,6 +52,7 @@ type op struct {
 	target  uint32 // op index of a branch target
 	hasTarg bool
 	tx      *texInst // texture and surface instructions (tex_lower.go)
+	ccLive  uint8    // the condition-code flags read after it (ccflow.go)
 }
 
 // op flags, from the mnemonic's modifiers
@@ -188,6 +189,7 @@ func Lower(code []byte, sm int) (*Program, error) {
 			o.kind, p.errs[i] = kInvalid, fmt.Errorf("branch target outside the program")
 		}
 	}
+	p.ccLiveness()
 	return p, nil
 }
 

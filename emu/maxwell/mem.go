@@ -80,6 +80,12 @@ func (k *Kernel) generic(b *emu.Block, w *emu.Warp, m *opnd, wide bool, l int, l
 }
 
 func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
+	switch o.kind {
+	case kLdg, kLds, kStg, kSts:
+		if !k.slow && k.memFast(b, w, o, mask, sc) {
+			return nil
+		}
+	}
 	regs := w.Regs
 	local := emu.Memory{Space: emu.Local}
 	size := int(o.size)
@@ -102,12 +108,10 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 		}
 		return nil
 	case kLd, kLdg, kLds, kLdl:
-		m := &o.s[0]
-		if size == 4 && (o.kind == kLdg || o.kind == kLds) {
-			if k.load32(b, w, o, m, mask) {
-				return nil
-			}
+		if w.Track != nil {
+			k.track(b, w, o, mask, sc)
 		}
+		m := &o.s[0]
 		d := int(o.d.row) * 32
 		// all lanes read before any register is written (the address may be the destination)
 		var vals [32][4]uint32
@@ -152,11 +156,11 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 		}
 		return nil
 	default: // stores
+		if w.Track != nil {
+			k.track(b, w, o, mask, sc)
+		}
 		m := &o.d
 		s := int(o.s[0].row) * 32
-		if size == 4 && (o.kind == kStg || o.kind == kSts) && k.store32(b, w, o, m, mask, s) {
-			return nil
-		}
 		for l := range 32 {
 			if mask>>l&1 == 0 {
 				continue
@@ -350,85 +354,4 @@ func (k *Kernel) memOf(b *emu.Block, o *op) (*emu.Memory, bool) {
 		return &b.Shared, false
 	}
 	return k.Global, o.flags&fE != 0
-}
-
-// load32 is the common 32-bit load; it reports false (having changed
-// nothing) when some lane's access would fault, for the slow path to name it.
-func (k *Kernel) load32(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
-	mem, wide := k.memOf(b, o)
-	regs := w.Regs
-	data := mem.Data
-	r := int(m.row) * 32
-	if dr := int(o.d.row) * 32; mask == ^uint32(0) && wide && dr != r && dr != r+32 {
-		// every lane, the destination not an address register: load
-		// straight into it (on a fault the slow path reruns the
-		// instruction from the unchanged addresses)
-		d := (*lanes)(regs[dr:])
-		lo, hi := (*lanes)(regs[r:]), (*lanes)(regs[r+32:])
-		off := m.imm - GlobalBase
-		for l := range 32 {
-			addr := uint64(lo[l]) | uint64(hi[l])<<32 + off
-			if addr&3 != 0 || addr >= uint64(len(data)) || uint64(len(data))-addr < 4 {
-				return false
-			}
-			d[l] = binary.LittleEndian.Uint32(data[addr:])
-		}
-		return true
-	}
-	var vals lanes
-	for l := range 32 {
-		if mask>>l&1 == 0 {
-			continue
-		}
-		addr := uint64(regs[r+l])
-		if wide {
-			addr |= uint64(regs[r+32+l]) << 32
-			addr += m.imm - GlobalBase
-		} else {
-			addr = uint64(uint32(addr + m.imm))
-		}
-		if addr&3 != 0 || addr >= uint64(len(data)) || uint64(len(data))-addr < 4 {
-			return false
-		}
-		vals[l] = binary.LittleEndian.Uint32(data[addr:])
-	}
-	d := regs[int(o.d.row)*32:]
-	for l := range 32 {
-		if mask>>l&1 != 0 {
-			d[l] = vals[l]
-		}
-	}
-	return true
-}
-
-// store32 is the common 32-bit store (lanes in order; false before any
-// store when some lane would fault).
-func (k *Kernel) store32(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32, s int) bool {
-	mem, wide := k.memOf(b, o)
-	regs := w.Regs
-	data := mem.Data
-	r := int(m.row) * 32
-	var addrs [32]uint64
-	for l := range 32 {
-		if mask>>l&1 == 0 {
-			continue
-		}
-		addr := uint64(regs[r+l])
-		if wide {
-			addr |= uint64(regs[r+32+l]) << 32
-			addr += m.imm - GlobalBase
-		} else {
-			addr = uint64(uint32(addr + m.imm))
-		}
-		if addr&3 != 0 || addr >= uint64(len(data)) || uint64(len(data))-addr < 4 {
-			return false
-		}
-		addrs[l] = addr
-	}
-	for l := range 32 {
-		if mask>>l&1 != 0 {
-			binary.LittleEndian.PutUint32(data[addrs[l]:], regs[s+l])
-		}
-	}
-	return true
 }

@@ -24,17 +24,25 @@ type Kernel struct {
 	bcast      []lanes  // immediates and constants broadcast to every lane
 	tex        *texUnit // textures and surfaces (tex_load.go), nil without
 	fuse       []uint8  // per op: the instruction group it starts (fuse.go)
-	buffers    []place  // the launch's buffers by address, for fault messages
+	// slow runs every instruction by the general paths (tests compare)
+	slow    bool
+	buffers []place // the launch's buffers by address, for fault messages
 	// what the sanitizer needs (check.go): the launch's parts of global
 	// memory, the declared shared memory
 	regions        []emu.Region
 	sharedDeclared int
+	texReads       *[]emu.Access // not nil: texel reads are noted here (inject.go's copies)
 }
 
 // scratch is per-block working storage.
 type scratch struct {
 	a, b, c lanes
-	r       lanes // results of the lanes in a partial mask
+	r       lanes      // results of the lanes in a partial mask
+	addrs   [32]uint64 // a memory access's lane addresses (memfast.go)
+	seen    seenAddrs  // the access whose addresses are in addrs
+	// ccAll: compute every condition-code flag, also those no later
+	// instruction reads (ccflow.go): traces and probes see them
+	ccAll   bool
 	red     [emu.NumBarriers]reduction
 	lastBar []uint8 // per warp: the barrier of its last BAR.RED
 	trace   traceState
@@ -112,7 +120,6 @@ func (e *laneErr) Error() string { return e.err.Error() }
 
 // Run implements emu.Exec: the interpreter loop.
 func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
-	p := k.Prog
 	ops := k.ops
 	sc := b.Aux.(*scratch)
 	if w.Aux != nil {
@@ -120,13 +127,22 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	}
 	regs := w.Regs
 	probe := b.Probe // fault injection's hook (nil: none); it is set between Run calls
+	// the trace, the probe or the sanitizer sees every instruction
+	// (execWatched); the others run plainly (a parallel round's record
+	// too: the memory paths record their accesses, mem and memFast)
+	watched := b.Trace != nil || probe != nil || b.Check != nil
+	sc.ccAll = b.Trace != nil || probe != nil || k.slow
+	fuse := k.fuse
+	if b.Trace != nil || probe != nil {
+		fuse = nil // they see the instructions of a group one by one
+	}
 	for n := int64(0); n < budget; n++ {
 		if w.Done || w.AtBarrier || w.Fault != nil {
 			return nil
 		}
 		pc := w.PC
 		if int(pc) >= len(ops) {
-			addr, _ := p.Where(pc)
+			addr, _ := k.Prog.Where(pc)
 			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
 		}
 		o := &ops[pc]
@@ -142,31 +158,30 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			g = ^g
 		}
 		mask := w.Active & g
-		if b.Trace != nil {
-			fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
-			k.traceBefore(b, w, o, mask, &sc.trace)
+		if int(pc) < len(fuse) {
+			if f := fuse[pc]; f != fuseNone && fusable(f, mask, w.Active) && budget-n >= fuseLen[f] {
+				k.runFused(w, o, f, pc, mask, sc.ccAll)
+				n += fuseLen[f] - 1
+				continue
+			}
 		}
-		if probe != nil {
-			mask = probe.Before(b, w, pc, mask)
-		}
-		w.PC = pc + 1
-		if f := k.group(pc); f != fuseNone && mask == ^uint32(0) && b.Trace == nil && probe == nil && budget-n >= fuseLen[f] {
-			k.runFused(w, o, f, pc)
-			n += fuseLen[f] - 1
-			continue
-		}
-		if b.Check != nil {
-			sc.checked = k.accesses(b, w, o, mask, sc.checked[:0])
-		}
-		if w.Track != nil {
-			k.track(b, w, o, mask, sc)
-		}
-		err := k.exec(b, w, o, mask, sc, pc)
-		if b.Trace != nil {
-			k.traceAfter(b.Trace, w, &sc.trace)
-		}
-		if b.Check != nil {
-			k.check(b, w, o, p.addrs[pc], p.texts[pc], sc.checked)
+		var err error
+		if watched {
+			mask, err = k.execWatched(b, w, o, mask, sc, pc, probe)
+		} else {
+			w.PC = pc + 1
+			// the commonest kinds straight to their fast paths
+			switch o.kind {
+			case kLdg, kStg, kLds, kSts:
+				if !k.slow && k.memFast(b, w, o, mask, sc) {
+					continue
+				}
+			case kFfma, kFadd, kFmul:
+				if !k.slow && k.faluFast(o, mask, regs, sc) {
+					continue
+				}
+			}
+			err = k.exec(b, w, o, mask, sc, pc)
 		}
 		if err != nil {
 			lane := firstLane(mask)
@@ -175,13 +190,39 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 				lane, err = le.lane, le.err
 			}
 			k.locate(o, err)
-			return b.Fault(w, lane, p.addrs[pc], p.texts[pc], err)
-		}
-		if probe != nil {
-			probe.After(b, w, pc, mask)
+			return b.Fault(w, lane, k.Prog.addrs[pc], k.Prog.texts[pc], err)
 		}
 	}
 	return nil
+}
+
+// execWatched runs one instruction with the trace, fault injection's probe
+// and the sanitizer seeing it; it returns the lanes that ran it (the probe
+// may change them).
+func (k *Kernel) execWatched(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch, pc uint32, probe emu.Probe) (uint32, error) {
+	p := k.Prog
+	if b.Trace != nil {
+		fmt.Fprintf(b.Trace, "block %v warp %d %#04x %08x/%08x %s\n", b.ID, w.Index, p.addrs[pc], w.Active, mask, p.texts[pc])
+		k.traceBefore(b, w, o, mask, &sc.trace)
+	}
+	if probe != nil {
+		mask = probe.Before(b, w, pc, mask)
+	}
+	w.PC = pc + 1
+	if b.Check != nil {
+		sc.checked = k.accesses(b, w, o, mask, sc.checked[:0])
+	}
+	err := k.exec(b, w, o, mask, sc, pc)
+	if b.Trace != nil {
+		k.traceAfter(b.Trace, w, &sc.trace)
+	}
+	if b.Check != nil {
+		k.check(b, w, o, p.addrs[pc], p.texts[pc], sc.checked)
+	}
+	if err == nil && probe != nil {
+		probe.After(b, w, pc, mask)
+	}
+	return mask, err
 }
 
 func firstLane(m uint32) int {
@@ -302,7 +343,7 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 	case kPsetp, kPset, kCsetp, kP2R, kR2P:
 		k.predOps(w, o, mask)
 	case kFadd, kFmul, kFfma:
-		if !k.faluFast(o, mask, w.Regs, sc) {
+		if k.slow || !k.faluFast(o, mask, w.Regs, sc) {
 			k.falu(w, o, mask)
 		}
 	case kFmnmx, kFsetp, kFset, kFcmp, kMufu, kRro, kFchk:
@@ -314,7 +355,7 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 	case kHadd2, kHmul2, kHfma2, kHsetp2, kHset2:
 		k.halfOps(w, o, mask)
 	default:
-		if !k.ialuFast(o, mask, regs, sc) {
+		if k.slow || !k.ialuFast(o, mask, regs, sc) {
 			k.ialu(w, o, mask, regs, sc)
 		}
 	}

@@ -26,75 +26,88 @@ func (k *Kernel) surfExec(w *emu.Warp, t *texInst, mask uint32) error {
 		if mask>>l&1 == 0 {
 			continue
 		}
-		var h uint32
-		if t.bindless {
-			h = get(t.rh, 0, l)
-		} else {
-			h, _ = k.Const[texHandleBank].Load32(4 * t.index)
+		im, at, access, ignored, err := k.surfAt(get, t, l)
+		if err != nil {
+			return &laneErr{l, err}
 		}
-		var im *texImage
-		if k.tex != nil {
-			im = k.tex.image(h & 0xfffff)
-		}
-		if im == nil {
-			if err := k.tex.unboundErr(t.index, "surface"); err != nil && !t.bindless {
-				return &laneErr{l, err}
-			}
-			return &laneErr{l, fmt.Errorf("invalid surface handle %#x: no surface or texture has header index %d", h, h&0xfffff)}
-		}
-		n := coordCount(t.dim)
-		var xyz [3]int
-		for d := range n {
-			xyz[d] = int(int32(get(t.ra, d, l)))
-		}
-		layer := 0
-		if isArray(t.dim) {
-			layer = int(int32(get(t.ra, n, l)))
-		}
-		access := int(t.size)
-		if t.formatted {
-			access = im.f.bytes
-		}
-		bx := xyz[0]
-		if !t.byteAddr {
-			bx *= access
-		}
-		row := im.size[0] * im.f.bytes
-		out := bx < 0 || bx+access > row || layer < 0 || layer >= im.layers
-		for d := 1; d < 3; d++ {
-			out = out || xyz[d] < 0 || xyz[d] >= im.size[d]
-		}
-		// element alignment suffices (the kernels ptxas builds load .v2 at
-		// 4-byte steps of an r32 surface)
-		align := min(access, im.f.bytes)
-		if bx%align != 0 && !out {
-			return &laneErr{l, fmt.Errorf("%s: misaligned %d-byte access at byte %d of a row", im.what(), access, bx)}
-		}
-		if out {
-			switch t.clamp {
-			case suTrap:
-				return &laneErr{l, fmt.Errorf("%s: access out of range (trap): byte x %d, y %d, z %d, layer %d; the surface is %d bytes x %d x %d, %d layers",
-					im.what(), bx, xyz[1], xyz[2], layer, row, im.size[1], im.size[2], im.layers)}
-			case suIgnore:
-				if t.op == tSuld || t.op == tSuatom {
-					for i := range max(1, access/4) {
-						put(t.rd, i, l, 0)
-					}
+		if ignored {
+			if t.op == tSuld || t.op == tSuatom {
+				for i := range max(1, access/4) {
+					put(t.rd, i, l, 0)
 				}
-				continue
 			}
-			bx = min(max(bx, 0), row-access) / align * align
-			for d := 1; d < 3; d++ {
-				xyz[d] = min(max(xyz[d], 0), im.size[d]-1)
-			}
-			layer = min(max(layer, 0), im.layers-1)
+			continue
 		}
-		at := im.base + (uint64(layer*im.size[2]+xyz[2])*uint64(im.size[1])+uint64(xyz[1]))*uint64(row) + uint64(bx)
 		if err := k.surfAccess(t, im, at, access, l, get, put); err != nil {
 			return &laneErr{l, err}
 		}
 	}
 	return nil
+}
+
+// surfAt is where lane l's surface access goes: the image, the byte
+// offset in global memory and the size; ignored: out of range under
+// .IGN, so it accesses nothing.
+func (k *Kernel) surfAt(get func(r uint8, i, l int) uint32, t *texInst, l int) (im *texImage, at uint64, access int, ignored bool, err error) {
+	var h uint32
+	if t.bindless {
+		h = get(t.rh, 0, l)
+	} else {
+		h, _ = k.Const[texHandleBank].Load32(4 * t.index)
+	}
+	if k.tex != nil {
+		im = k.tex.image(h & 0xfffff)
+	}
+	if im == nil {
+		if err := k.tex.unboundErr(t.index, "surface"); err != nil && !t.bindless {
+			return nil, 0, 0, false, err
+		}
+		return nil, 0, 0, false, fmt.Errorf("invalid surface handle %#x: no surface or texture has header index %d", h, h&0xfffff)
+	}
+	n := coordCount(t.dim)
+	var xyz [3]int
+	for d := range n {
+		xyz[d] = int(int32(get(t.ra, d, l)))
+	}
+	layer := 0
+	if isArray(t.dim) {
+		layer = int(int32(get(t.ra, n, l)))
+	}
+	access = int(t.size)
+	if t.formatted {
+		access = im.f.bytes
+	}
+	bx := xyz[0]
+	if !t.byteAddr {
+		bx *= access
+	}
+	row := im.size[0] * im.f.bytes
+	out := bx < 0 || bx+access > row || layer < 0 || layer >= im.layers
+	for d := 1; d < 3; d++ {
+		out = out || xyz[d] < 0 || xyz[d] >= im.size[d]
+	}
+	// element alignment suffices (the kernels ptxas builds load .v2 at
+	// 4-byte steps of an r32 surface)
+	align := min(access, im.f.bytes)
+	if bx%align != 0 && !out {
+		return nil, 0, 0, false, fmt.Errorf("%s: misaligned %d-byte access at byte %d of a row", im.what(), access, bx)
+	}
+	if out {
+		switch t.clamp {
+		case suTrap:
+			return nil, 0, 0, false, fmt.Errorf("%s: access out of range (trap): byte x %d, y %d, z %d, layer %d; the surface is %d bytes x %d x %d, %d layers",
+				im.what(), bx, xyz[1], xyz[2], layer, row, im.size[1], im.size[2], im.layers)
+		case suIgnore:
+			return im, 0, access, true, nil
+		}
+		bx = min(max(bx, 0), row-access) / align * align
+		for d := 1; d < 3; d++ {
+			xyz[d] = min(max(xyz[d], 0), im.size[d]-1)
+		}
+		layer = min(max(layer, 0), im.layers-1)
+	}
+	at = im.base + (uint64(layer*im.size[2]+xyz[2])*uint64(im.size[1])+uint64(xyz[1]))*uint64(row) + uint64(bx)
+	return im, at, access, false, nil
 }
 
 func (k *Kernel) surfAccess(t *texInst, im *texImage, at uint64, access, l int,

@@ -120,16 +120,31 @@ func (k *Kernel) texExec(w *emu.Warp, t *texInst, mask uint32) error {
 	case tSuld, tSust, tSured, tSuatom:
 		return k.surfExec(w, t, mask)
 	}
-	regs := w.Regs
+	// every lane's sources first: derivatives read the quad's neighbours,
+	// and the destinations may overlap the sources
+	var args [32]texArgs
+	k.texSources(w.Regs, t, &args)
+	for l := range 32 {
+		if mask>>l&1 == 0 {
+			continue
+		}
+		out, err := k.texLane(t, &args, l)
+		if err != nil {
+			return err
+		}
+		k.texWrite(w.Regs, t, l, out)
+	}
+	return nil
+}
+
+// texSources reads every lane's sources of a texture instruction.
+func (k *Kernel) texSources(regs []uint32, t *texInst, args *[32]texArgs) {
 	get := func(r uint8, i, l int) uint32 {
 		if r == 255 {
 			return 0
 		}
 		return regs[(int(r)+i)*32+l]
 	}
-	// every lane's sources first: derivatives read the quad's neighbours,
-	// and the destinations may overlap the sources
-	var args [32]texArgs
 	slots, nA := t.slots, t.nA
 	for l := range 32 {
 		a := &args[l]
@@ -164,57 +179,56 @@ func (k *Kernel) texExec(w *emu.Warp, t *texInst, mask uint32) error {
 			a.handle, _ = k.Const[texHandleBank].Load32(4 * t.index)
 		}
 	}
+}
+
+// texLane is lane l's result of a texture instruction (not a surface
+// one).
+func (k *Kernel) texLane(t *texInst, args *[32]texArgs, l int) ([4]uint32, error) {
+	var out [4]uint32
 	u := k.tex
-	for l := range 32 {
-		if mask>>l&1 == 0 {
-			continue
-		}
-		a := &args[l]
-		var im, smp *texImage
-		if u != nil {
-			im = u.image(a.handle & 0xfffff)
-			smp = u.image(a.handle >> 20)
-		}
-		if im == nil {
-			if err := u.unboundErr(t.index, "texture"); err != nil && !t.bindless {
-				return &laneErr{l, err}
-			}
-			if u == nil {
-				return &laneErr{l, fmt.Errorf("texture handle %#x: %v", a.handle, errNoTexture)}
-			}
-			return &laneErr{l, fmt.Errorf("invalid texture handle %#x: header index %d is not one of the launch's %d textures and surfaces", a.handle, a.handle&0xfffff, len(u.imgs)-1)}
-		}
-		var out [4]uint32
-		switch t.op {
-		case tTxq:
-			lv := int(a.lod)
-			if lv < im.levels {
-				out = [4]uint32{uint32(im.levelSize(lv, 0)), uint32(im.levelSize(lv, 1)), uint32(im.levelSize(lv, 2)), uint32(im.levels)}
-				if im.layers > 1 {
-					out[2] = uint32(im.layers)
-				}
-			}
-		case tTld, tTlds:
-			out = k.texelFetch(im, t, a)
-		default:
-			if smp == nil {
-				return &laneErr{l, fmt.Errorf("invalid texture handle %#x: sampler index %d is not one of the launch's textures", a.handle, a.handle>>20)}
-			}
-			if isCube(t.dim) && !im.cube {
-				return &laneErr{l, fmt.Errorf("%s lookup on %s, which is not a cube map (\"cube\": true)", dimName(t.dim), im.what())}
-			}
-			q := k.request(t, &args, l, im, smp)
-			if t.op == tTmml {
-				out = im.lodQuery(q.lambda)
-			} else if t.op == tTld4 || t.op == tTld4s {
-				out = k.gather(im, smp, &q, t.comp)
-			} else {
-				out = k.sample(im, smp, &q)
-			}
-		}
-		k.texWrite(regs, t, l, out)
+	a := &args[l]
+	var im, smp *texImage
+	if u != nil {
+		im = u.image(a.handle & 0xfffff)
+		smp = u.image(a.handle >> 20)
 	}
-	return nil
+	if im == nil {
+		if err := u.unboundErr(t.index, "texture"); err != nil && !t.bindless {
+			return out, &laneErr{l, err}
+		}
+		if u == nil {
+			return out, &laneErr{l, fmt.Errorf("texture handle %#x: %v", a.handle, errNoTexture)}
+		}
+		return out, &laneErr{l, fmt.Errorf("invalid texture handle %#x: header index %d is not one of the launch's %d textures and surfaces", a.handle, a.handle&0xfffff, len(u.imgs)-1)}
+	}
+	switch t.op {
+	case tTxq:
+		lv := int(a.lod)
+		if lv < im.levels {
+			out = [4]uint32{uint32(im.levelSize(lv, 0)), uint32(im.levelSize(lv, 1)), uint32(im.levelSize(lv, 2)), uint32(im.levels)}
+			if im.layers > 1 {
+				out[2] = uint32(im.layers)
+			}
+		}
+	case tTld, tTlds:
+		out = k.texelFetch(im, t, a)
+	default:
+		if smp == nil {
+			return out, &laneErr{l, fmt.Errorf("invalid texture handle %#x: sampler index %d is not one of the launch's textures", a.handle, a.handle>>20)}
+		}
+		if isCube(t.dim) && !im.cube {
+			return out, &laneErr{l, fmt.Errorf("%s lookup on %s, which is not a cube map (\"cube\": true)", dimName(t.dim), im.what())}
+		}
+		q := k.request(t, args, l, im, smp)
+		if t.op == tTmml {
+			out = im.lodQuery(q.lambda)
+		} else if t.op == tTld4 || t.op == tTld4s {
+			out = k.gather(im, smp, &q, t.comp)
+		} else {
+			out = k.sample(im, smp, &q)
+		}
+	}
+	return out, nil
 }
 
 // texWrite writes the enabled components: full forms to Rd, Rd+1, ...;

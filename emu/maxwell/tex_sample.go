@@ -3,6 +3,8 @@ package maxwell
 import (
 	"encoding/binary"
 	"math"
+
+	"github.com/gpuisa/gpuisa/emu"
 )
 
 // texel reads and decodes texel (x, y, z) of a layer of level lv.
@@ -13,6 +15,9 @@ func (k *Kernel) texel(im *texImage, lv, layer int, xyz [3]int) [4]uint32 {
 	g := k.Global.Data
 	if at+uint64(im.f.bytes) > uint64(len(g)) {
 		return [4]uint32{}
+	}
+	if k.texReads != nil {
+		*k.texReads = append(*k.texReads, emu.Access{Space: emu.Global, Addr: at, Size: im.f.bytes, Read: true})
 	}
 	return decodeTexel(im.f, g[at:at+uint64(im.f.bytes)])
 }

@@ -241,6 +241,26 @@ type quad struct {
 	count [4]int64
 	// faultLane is the lane a returned fault happened in.
 	faultLane int
+	probe     Probe  // nil: none (inject.go)
+	who       [4]int // the lanes' instance numbers (for the probe)
+}
+
+// probeAll calls f of the probe for every lane in mask (derivatives:
+// their lanes read each other's words).
+func (q *quad) probeAll(c *Code, pc int, mask uint8, f func(Probe, *Step)) {
+	if q.probe == nil {
+		return
+	}
+	for i := 0; i < 4; i++ {
+		if mask>>i&1 != 0 {
+			f(q.probe, q.probeStep(c, pc, i, mask))
+		}
+	}
+}
+
+// probeStep is the probe's view of lane i at op pc of code c.
+func (q *quad) probeStep(c *Code, pc, i int, mask uint8) *Step {
+	return &Step{Code: c, Op: pc, Instance: q.who[i], Lane: i, Quad: mask, T: q.lanes[i]}
 }
 
 // laneStatus is what step reports for one lane.
@@ -272,6 +292,9 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 				t := q.lanes[i]
 				if err := q.count1(c, o, i); err != nil {
 					return err
+				}
+				if q.probe != nil {
+					q.probe.Before(q.probeStep(c, pc, i, mask))
 				}
 				targets[i] = next
 				if t.predOK(o) {
@@ -308,6 +331,9 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 				if mask>>i&1 != 0 && q.tr[i] != nil {
 					q.tr[i].jump(c, o, q.lanes[i], targets[i] != next)
 				}
+				if mask>>i&1 != 0 && q.probe != nil {
+					q.probe.After(q.probeStep(c, pc, i, mask))
+				}
 			}
 			// run the lanes going elsewhere than the first lane as their own groups
 			first := -1
@@ -339,9 +365,11 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 			continue
 		case kVop, kTestMask, kTest:
 			if o.aux == vDsx || o.aux == vDsy {
+				q.probeAll(c, pc, mask, Probe.Before)
 				if err := q.derivative(c, o, mask); err != nil {
 					return err
 				}
+				q.probeAll(c, pc, mask, Probe.After)
 				if o.end {
 					return nil
 				}
@@ -349,6 +377,7 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 				continue
 			}
 		}
+		running := mask // as the op starts (lanes leave mask as they end)
 		for i := 0; i < 4; i++ {
 			if mask>>i&1 == 0 {
 				continue
@@ -356,10 +385,16 @@ func (q *quad) run(c *Code, pc int, mask uint8) error {
 			if err := q.count1(c, o, i); err != nil {
 				return err
 			}
+			if q.probe != nil {
+				q.probe.Before(q.probeStep(c, pc, i, running))
+			}
 			st, err := q.lanes[i].step(c, o, q.tr[i])
 			if err != nil {
 				q.faultLane = i
 				return err
+			}
+			if q.probe != nil {
+				q.probe.After(q.probeStep(c, pc, i, running))
 			}
 			if st == laneDone {
 				mask &^= 1 << i

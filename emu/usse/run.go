@@ -24,6 +24,9 @@ type Config struct {
 	TraceInstance int
 	// Workers: quads run in parallel (0: every core; a trace runs one).
 	Workers int
+	// Probe, when set, is called around every op (fault injection,
+	// inject.go); the quads then run one at a time, in order.
+	Probe Probe
 }
 
 // Stats summarises a draw.
@@ -52,7 +55,7 @@ func (p *Program) Draw(cfg Config, sa *[bankWords]uint32, n int, init func(i int
 		cfg.MaxSteps = DefaultMaxSteps
 	}
 	sec := new(Instance)
-	q := quad{max: cfg.MaxSteps}
+	q := quad{max: cfg.MaxSteps, probe: cfg.Probe, who: [4]int{-1}}
 	q.lanes[0] = sec
 	copy(sec.File[baseSA:baseSA+bankWords], sa[:])
 	if cfg.Trace != nil {
@@ -66,7 +69,7 @@ func (p *Program) Draw(cfg Config, sa *[bankWords]uint32, n int, init func(i int
 	var shared [bankWords]uint32
 	copy(shared[:], sec.File[baseSA:baseSA+bankWords])
 	quads := (n + 3) / 4
-	workers := emu.WorkerCount(cfg.Workers, quads, cfg.Trace != nil)
+	workers := emu.WorkerCount(cfg.Workers, quads, cfg.Trace != nil || cfg.Probe != nil)
 	var (
 		next     atomic.Int64
 		mu       sync.Mutex
@@ -115,7 +118,7 @@ func (p *Program) Draw(cfg Config, sa *[bankWords]uint32, n int, init func(i int
 // drawQuad runs instances first..first+3 (those below n) on lanes.
 func (p *Program) drawQuad(cfg Config, lanes *[4]Instance, shared *[bankWords]uint32, first, n int,
 	init func(i int, t *Instance) error, done func(i int, t *Instance) error, st *Stats) error {
-	q := quad{max: cfg.MaxSteps}
+	q := quad{max: cfg.MaxSteps, probe: cfg.Probe}
 	var mask uint8
 	for k := 0; k < 4 && first+k < n; k++ {
 		i := first + k
@@ -126,7 +129,7 @@ func (p *Program) drawQuad(cfg Config, lanes *[4]Instance, shared *[bankWords]ui
 				return fmt.Errorf("%s %d: %w", p.kindName(), i, err)
 			}
 		}
-		q.lanes[k] = t
+		q.lanes[k], q.who[k] = t, i
 		mask |= 1 << k
 		if cfg.Trace != nil && (cfg.TraceInstance < 0 || cfg.TraceInstance == i) {
 			q.tr[k] = &tracer{w: cfg.Trace, who: fmt.Sprintf("%s %d", p.kindName(), i)}

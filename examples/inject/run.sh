@@ -23,7 +23,7 @@ tmp=$(mktemp -d)
 	echo "([inject.md](inject.md) says what the models, groups and outcomes are). The runs are"
 	echo "deterministic: the same campaign gives these tables on any machine."
 } > "$out"
-for c in maxwell/*.campaign.json fermi/*.campaign.json flexgrip/*.campaign.json; do
+for c in maxwell/*.campaign.json fermi/*.campaign.json usse/*.campaign.json flexgrip/*.campaign.json; do
 	name=${c%.campaign.json}
 	$GPUISA inject -progress 0 -o "$tmp/$(echo $name | tr / _)" "$c" > "$tmp/summary.md" 2> "$tmp/err" || { cat "$tmp/err"; exit 1; }
 	{

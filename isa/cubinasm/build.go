@@ -102,11 +102,16 @@ func (l *Listing) Build() (*cubin.File, error) {
 		return nil, fmt.Errorf("%s: whole-cubin listings of sm_%d are not supported (sm_50..sm_53)", l.File, sm)
 	}
 	var errs asm.ErrorList
+	lines := 0
+	for _, s := range l.Sections {
+		lines += len(s.code)
+	}
+	ca := maxwell.NewCodeAssembler(sm, lines) // one cache of encoded texts for all sections
 	for _, s := range l.Sections {
 		if !s.isCode {
 			continue
 		}
-		code, err := maxwell.AssembleCode(l.File, s.code, sm)
+		code, err := ca.Assemble(l.File, s.code)
 		if err != nil {
 			var el asm.ErrorList
 			if errors.As(err, &el) {

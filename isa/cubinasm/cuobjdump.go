@@ -14,11 +14,12 @@ import (
 
 // Tesla (sm_1x) and Fermi (sm_2x) cubins list as cuobjdump -sass lists them
 // ("code for sm_XX", then "Function : NAME" and the code of each function):
-// the code and the function names, nothing else. AssembleCuobjdump rebuilds
-// a cubin from such a listing with cubin.Write: each function's code comes
-// back exactly; its registers, parameters, constant banks and memory sizes
-// are not in the listing, so they take Write's defaults (Rebuilt says
-// which).
+// the code and the function names. With gpuisa dis -facts each function
+// also carries .cubin lines (cubin.AppendFacts): the ELF class and flags,
+// registers, barriers, parameters, constant banks and memory sizes.
+// AssembleCuobjdump rebuilds a cubin from such a listing with cubin.Write:
+// each function's code comes back exactly, its facts from its .cubin lines;
+// a function without them takes Write's defaults (Defaulted says which).
 
 // IsCuobjdumpListing reports whether src is a cuobjdump -sass style listing
 // of an sm_1x or sm_2x cubin.
@@ -28,17 +29,28 @@ func IsCuobjdumpListing(src []byte) bool {
 
 // Defaulted lists what a cubin rebuilt from a cuobjdump-style listing takes
 // from defaults rather than from the listing.
-const Defaulted = "registers (16), barriers, parameters, constant banks, shared and local sizes: a cuobjdump-style listing shows only the code"
+const Defaulted = "registers (16), barriers, parameters, constant banks, shared and local sizes: a cuobjdump-style listing shows only the code (gpuisa dis -facts lists them too)"
 
 // AssembleCuobjdump rebuilds a cubin from a cuobjdump-style listing.
 func AssembleCuobjdump(filename string, src []byte) ([]byte, error) {
+	b, _, err := RebuildCuobjdump(filename, src)
+	return b, err
+}
+
+// RebuildCuobjdump is AssembleCuobjdump that also names the functions that
+// had no .cubin facts and so took Write's defaults.
+func RebuildCuobjdump(filename string, src []byte) (out []byte, defaulted []string, err error) {
 	var errs asm.ErrorList
 	sm := 0
 	type fn struct {
-		name  string
-		line  int
-		lines []string
+		name   string
+		line   int
+		lines  []string
+		kernel cubin.Kernel
+		facts  bool
 	}
+	m := &cubin.Module{}
+	moduleSeen := false
 	var fns []*fn
 	var cur *fn
 	asm.Lines(src, func(line string, n int) {
@@ -51,6 +63,14 @@ func AssembleCuobjdump(filename string, src []byte) ([]byte, error) {
 				return
 			}
 			sm = v
+			m.SM, m.VirtualSM = sm, sm
+		case strings.HasPrefix(s, cubin.FactsDirective+" ") && cur != nil && sm != 0:
+			isModule := strings.Contains(s, " class=")
+			if err := cubin.ReadFact(s[len(cubin.FactsDirective):], m, &cur.kernel, moduleSeen); err != nil {
+				errs.Add(asm.Pos{File: filename, Line: n, Col: strings.Index(line, cubin.FactsDirective) + 1}, "%v", err)
+			}
+			moduleSeen = moduleSeen || isModule
+			cur.facts = cur.facts || !isModule
 		case strings.HasPrefix(s, "Function : "):
 			cur = &fn{name: strings.TrimSpace(strings.TrimPrefix(s, "Function : ")), line: n}
 			fns = append(fns, cur)
@@ -70,13 +90,12 @@ func AssembleCuobjdump(filename string, src []byte) ([]byte, error) {
 		errs.Add(asm.Pos{File: filename, Line: 1, Col: 1}, "no \"code for sm_XX\" line")
 	}
 	if err := errs.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	arch, err := all.LookupSM(sm)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filename, err)
+		return nil, nil, fmt.Errorf("%s: %w", filename, err)
 	}
-	m := &cubin.Module{SM: sm, VirtualSM: sm}
 	for _, f := range fns {
 		// a function's lines start after its header: pad so errors name
 		// the listing's line numbers
@@ -88,12 +107,22 @@ func AssembleCuobjdump(filename string, src []byte) ([]byte, error) {
 				errs = append(errs, el...)
 				continue
 			}
-			return nil, err
+			return nil, nil, err
 		}
-		m.Kernels = append(m.Kernels, cubin.Kernel{Name: f.name, Code: code, Registers: 16})
+		k := f.kernel
+		if !f.facts {
+			k.Registers = 16
+			defaulted = append(defaulted, f.name)
+		}
+		k.Name, k.Code = f.name, code
+		m.Kernels = append(m.Kernels, k)
 	}
 	if err := errs.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return cubin.Write(m)
+	out, err = cubin.Write(m)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", filename, err)
+	}
+	return out, defaulted, nil
 }

@@ -52,7 +52,11 @@ func (l *Listing) endLabels(funcs []*Symbol) map[*Symbol]string {
 		}
 	}
 	for _, s := range code {
-		for _, t := range maxwell.Facts(s.data, l.SM()).Targets {
+		if !s.targetsSet {
+			// the same for every symbol order Build tries
+			s.targets, s.targetsSet = maxwell.BranchTargets(s.data, l.SM()), true
+		}
+		for _, t := range s.targets {
 			if symAt(s, t) != nil {
 				continue // a call names the function
 			}

@@ -54,6 +54,12 @@ type Section struct {
 	code     []maxwell.CodeLine
 	isCode   bool
 	asm      maxwell.Code
+	// code: where its lines start in the parser's codeLines, while there
+	codeFrom   int
+	codeShared bool
+	// code: the branch targets (endLabels), once worked out
+	targets    []uint64
+	targetsSet bool
 }
 
 // Code reports whether the section holds machine code (.text.<name>).
@@ -110,6 +116,8 @@ const maxSectionSize = 1 << 26
 // Parse reads a whole-cubin listing.
 func Parse(filename string, src []byte) (*Listing, error) {
 	p := &parser{l: &Listing{File: filename, symbols: map[string]*Symbol{}}, file: filename}
+	// room for every line: code sections take their lines from it in turn
+	p.codeLines = make([]maxwell.CodeLine, 0, bytes.Count(src, []byte{'\n'})+1)
 	asm.Lines(src, p.line)
 	if p.l.Flags == 0 {
 		p.errs.Add(asm.Pos{File: filename, Line: 1, Col: 1}, "no .headerflags line: not a whole-cubin listing")
@@ -134,6 +142,7 @@ type parser struct {
 	errs      asm.ErrorList
 	cur       *Section
 	inSymbols bool
+	codeLines []maxwell.CodeLine // backs the code sections' lines, one after the other
 }
 
 func (p *parser) errorf(line, col int, format string, args ...any) {
@@ -150,7 +159,9 @@ func (p *parser) line(raw string, n int) {
 	if i == len(raw) {
 		return
 	}
-	if p.cur != nil && p.cur.isCode && raw[i] != '.' && raw[i] != '/' {
+	if p.cur != nil && p.cur.isCode && raw[i] != '.' && (raw[i] != '/' || i+1 < len(raw) && raw[i+1] == '*') {
+		// (instruction lines of listings start with their address column
+		// /*0008*/, control words with /* 0x...; // starts a comment)
 		p.codeLine(raw, n, i)
 		return
 	}
@@ -198,7 +209,21 @@ func (p *parser) line(raw string, n int) {
 // codeLine keeps a line of a code section for the ISA's assembler (and
 // notes the label it defines, if that is all it holds).
 func (p *parser) codeLine(raw string, n, i int) {
-	p.cur.code = append(p.cur.code, maxwell.CodeLine{Text: raw, Line: n})
+	s, line := p.cur, maxwell.CodeLine{Text: raw, Line: n}
+	// a section's lines take the next places of p.codeLines while they end
+	// it (it has a place for every line of the listing, so it never moves);
+	// s.code's capacity ends at its lines, so an append elsewhere copies
+	room := len(p.codeLines) < cap(p.codeLines)
+	switch {
+	case len(s.code) == 0 && room:
+		s.codeFrom, s.codeShared = len(p.codeLines), true
+		fallthrough
+	case s.codeShared && room && s.codeFrom+len(s.code) == len(p.codeLines):
+		p.codeLines = append(p.codeLines, line)
+		s.code = p.codeLines[s.codeFrom:len(p.codeLines):len(p.codeLines)]
+	default:
+		s.code, s.codeShared = append(s.code, line), false
+	}
 	if raw[len(raw)-1] == ':' || raw[len(raw)-1] == ' ' || raw[len(raw)-1] == '\t' {
 		if s := strings.TrimSpace(raw); isLabel(s) {
 			p.label(s[:len(s)-1], n, i+1)

@@ -22,7 +22,8 @@ import (
 // The first pass reads the lines into statements (and the labels), the second
 // encodes them in one scratch space: a line allocates nothing.
 func Assemble(filename string, src []byte, sm int) ([]byte, error) {
-	r := assembleLines(filename, func(fn func(string, int)) { asm.Lines(src, fn) }, bytes.Count(src, []byte{'\n'})+1, sm, false)
+	lines := bytes.Count(src, []byte{'\n'}) + 1
+	r := assembleLines(filename, func(fn func(string, int)) { asm.Lines(src, fn) }, lines, sm, false, newEncScratch(lines))
 	return r.code, r.err
 }
 
@@ -79,11 +80,30 @@ func InstAt(addr uint64) uint64 {
 // value. Such operands are assembled as zero and listed in Refs. Errors
 // carry the lines' numbers.
 func AssembleCode(filename string, lines []CodeLine, sm int) (Code, error) {
+	return NewCodeAssembler(sm, len(lines)).Assemble(filename, lines)
+}
+
+// A CodeAssembler assembles the code sections of one cubin (AssembleCode
+// for each) in one scratch space, which remembers the instruction texts
+// encoded before: sections share their cache and their buffers.
+type CodeAssembler struct {
+	sm int
+	sc *encScratch
+}
+
+// NewCodeAssembler makes a CodeAssembler for sm and about lines code lines
+// in all.
+func NewCodeAssembler(sm, lines int) *CodeAssembler {
+	return &CodeAssembler{sm: sm, sc: newEncScratch(lines)}
+}
+
+// Assemble is AssembleCode of one section's lines.
+func (a *CodeAssembler) Assemble(filename string, lines []CodeLine) (Code, error) {
 	r := assembleLines(filename, func(fn func(string, int)) {
 		for _, l := range lines {
 			fn(l.Text, l.Line)
 		}
-	}, len(lines), sm, true)
+	}, len(lines), a.sm, true, a.sc)
 	return Code{Code: r.code, Labels: r.labels, Refs: r.refs}, r.err
 }
 
@@ -114,9 +134,13 @@ func (d labelDef) addr() uint64 {
 
 // assembleLines assembles the lines each yields. With refs, operands naming
 // symbols that are not labels are assembled as zero and reported.
-func assembleLines(filename string, each func(func(line string, n int)), lines, sm int, refs bool) asmResult {
+func assembleLines(filename string, each func(func(line string, n int)), lines, sm int, refs bool, sc *encScratch) asmResult {
 	var errs asm.ErrorList
-	stmts := make([]asmStmt, 0, lines)
+	stmts := sc.stmts[:0] // the statements of the last section done, no longer needed
+	if cap(stmts) < lines {
+		stmts = make([]asmStmt, 0, lines)
+	}
+	defer func() { sc.stmts = stmts[:0] }()
 	labels := map[string]labelDef{}
 	n := 0            // instructions so far
 	pairHex := false  // the next bare hex line is the encoding of a braced pair's second instruction
@@ -139,7 +163,12 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			return
 		case stmtCtrl:
 			if pairHex {
-				pairHex = false // the second instruction's own encoding: the text says it all
+				// the second instruction's own encoding: the text says it
+				// all, the word is its listed one
+				pairHex = false
+				if k := len(stmts) - 1; k >= 0 && stmts[k].kind == stmtInst && stmts[k].flags&flagHex == 0 {
+					stmts[k].value, stmts[k].flags = st.value, stmts[k].flags|flagHex
+				}
 				return
 			}
 			if n%3 != 0 {
@@ -177,7 +206,6 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*s:], nopWord)
 		}
 	}
-	sc := newEncScratch(len(stmts))
 	var refList []CodeRef
 	for i := range stmts {
 		st := &stmts[i]
@@ -202,6 +230,13 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 					r.Col += int(st.col) - 1
 					refList = append(refList, r)
 				}
+			}
+			if st.flags&(flagHex|flagCtrl) == flagHex && ctrlGiven[b] &&
+				sc.listedWordFits(text, st.value, CtrlField(binary.LittleEndian.Uint64(out[b*BundleSize:]), slot), pc, sm) {
+				// the listing's own word prints as the text: it is an
+				// encoding of it (the one the listing came from)
+				binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*slot:], st.value)
+				continue
 			}
 			w, c, err := sc.encode(text, pc, sm, resolve)
 			if err != nil {
@@ -277,6 +312,7 @@ const (
 	flagOpensPair  = 1 << iota // "{ A ;": A is dual-issued with the next one
 	flagClosesPair             // "B }": B's encoding follows on a bare hex line
 	flagCtrl                   // the line gives the control fields in text
+	flagHex                    // value holds the line's hex column: its word as listed
 )
 
 const (
@@ -373,7 +409,10 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	case s[0] == '.':
 		return // directives (.headerflags, .section, ...) carry no code
 	}
-	return asmStmt{kind: stmtInst, text: s, col: col, flags: flags, ctrl: ctrl}, label, hasLabel, ""
+	if hasHex {
+		flags |= flagHex
+	}
+	return asmStmt{kind: stmtInst, text: s, col: col, flags: flags, ctrl: ctrl, value: hexcol}, label, hasLabel, ""
 }
 
 // offsetIn is where s, a substring of line, starts in it.

@@ -67,6 +67,27 @@ func Facts(code []byte, sm int) CodeFacts {
 	return f
 }
 
+// BranchTargets is Facts's Targets alone: the addresses the PC-relative
+// instructions of code point at, in code order, without working out the
+// operands of every instruction (the cubin assembler numbers labels by them).
+func BranchTargets(code []byte, sm int) []uint64 {
+	var out []uint64
+	for b := 0; b+BundleSize <= len(code); b += BundleSize {
+		cw := binary.LittleEndian.Uint64(code[b:])
+		for s := 0; s < 3; s++ {
+			addr := uint64(b + 8 + 8*s)
+			inst, err := Decode(binary.LittleEndian.Uint64(code[addr:]), CtrlField(cw, s), sm, addr)
+			if err != nil {
+				continue
+			}
+			if t, ok := relTarget(inst, addr); ok {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
 // highestRegister is the highest register an instruction names (-1 for
 // none): every register of its operands, as wide as they are (pairs,
 // quads, texture results, 64-bit addresses).

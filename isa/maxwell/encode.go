@@ -44,6 +44,8 @@ type encScratch struct {
 	// means the same word wherever it stands unless it names an address
 	cache []encCached // a power of two long
 	seed  maphash.Seed
+	// stmts: assembleLines's statements, reused section after section
+	stmts []asmStmt
 }
 
 // newEncScratch makes a scratch space for assembling about n lines.
@@ -87,6 +89,27 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 		}
 	}
 	return w, c, err
+}
+
+// listedWordFits reports whether w, the word a listing line gives in its
+// hex column, under the bundle's control field ctrl is an encoding of the
+// line's text: it decodes for sm and prints as the text (blanks aside), the
+// test the matcher's candidates pass. An edited text no longer fits its old
+// word and is encoded from the text.
+func (sc *encScratch) listedWordFits(text string, w uint64, ctrl Ctrl, pc uint64, sm int) bool {
+	inst, err := Decode(w, ctrl, sm, pc)
+	if err != nil {
+		return false
+	}
+	printed := AppendText(sc.print[:0], inst, pc)
+	if string(printed) == text {
+		return true // as listed by gpuisa dis (or nvdisasm): no blanks to squeeze
+	}
+	norm := squeezeInto(sc.norm[:0], text)
+	if len(norm) == 0 || norm[len(norm)-1] != ';' {
+		norm = append(norm, ';')
+	}
+	return equalSqueezed(printed, norm)
 }
 
 // encodeIn is EncodeText in the given space: normBuf and bodyBuf for the
@@ -390,6 +413,138 @@ func withSlack(b []byte) []byte {
 	return append(make([]byte, 0, len(b)+8), b...)
 }
 
+// encTableSkip marks, per form and table token, the entries the matcher
+// need not try: an entry whose text an earlier entry has and whose field
+// bits differ from that entry's only in bits later tokens of the form
+// always write. Both lead to the same text positions and, once the later
+// tokens have written, to the same candidate words, which the earlier
+// entry has tried already. (VMAD's type table holds ".U8" four times: the
+// byte selector the register operand prints sets the bits that differ.)
+var encTableSkip = func() (p [len(forms)][][]uint64) {
+	for fi := range forms {
+		toks := forms[fi].toks
+		later := uint64(0) // bits tokens after k write on every path
+		for k := len(toks) - 1; k >= 0; k-- {
+			t := &toks[k]
+			if t.kind == tkTable {
+				texts := encTableTexts[t.arg]
+				var skip []uint64
+				for v := range texts {
+					if texts[v].n == math.MaxInt32 {
+						continue
+					}
+					for u := 0; u < v; u++ {
+						if texts[u].n == texts[v].n && texts[u].s == texts[v].s &&
+							(setTok(t, 0, uint64(u))^setTok(t, 0, uint64(v)))&^later == 0 {
+							if skip == nil {
+								p[fi] = make([][]uint64, len(toks))
+								skip = make([]uint64, (len(texts)+63)/64)
+							}
+							skip[v/64] |= 1 << (v % 64)
+							break
+						}
+					}
+				}
+				if skip != nil {
+					p[fi][k] = skip
+				}
+			}
+			if alwaysWrites(t) {
+				later |= setTok(t, 0, ^uint64(0))
+			}
+		}
+	}
+	return
+}()
+
+// encTableChecks lists, per form and table token k, the earlier table
+// tokens whose field k's field overlaps and that no token after k writes:
+// their printed text is final once k has chosen its entry, so an entry
+// that changes it from the text they matched cannot verify. (VMAD's
+// operand selector shares bits with the type before it: ".U8" and an
+// operand without a selector leave one of the four blank selectors.)
+// Tokens in groups are left out: an absent group prints no text at all.
+var encTableChecks = func() (p [len(forms)][][]uint8) {
+	for fi := range forms {
+		toks := forms[fi].toks
+		if len(toks) > encMaxToks {
+			panic("maxwell: a form has more tokens than the matcher's encMaxToks")
+		}
+		inGroup := make([]bool, len(toks))
+		for k, t := range toks {
+			if t.kind == tkGroup {
+				for j := k + 1; j <= k+t.arg && j < len(toks); j++ {
+					inGroup[j] = true
+				}
+			}
+		}
+		for k := range toks {
+			t := &toks[k]
+			if t.kind != tkTable || inGroup[k] {
+				continue
+			}
+			later := uint64(0) // bits any token after k may write
+			for j := k + 1; j < len(toks); j++ {
+				if toks[j].kind != tkLit && toks[j].kind != tkGroup && toks[j].kind != tkPhase {
+					later |= setTok(&toks[j], 0, ^uint64(0))
+				}
+			}
+			mine := setTok(t, 0, ^uint64(0))
+			for j := 0; j < k; j++ {
+				e := &toks[j]
+				if e.kind != tkTable || inGroup[j] {
+					continue
+				}
+				if f := setTok(e, 0, ^uint64(0)); f&mine != 0 && f&later == 0 {
+					if p[fi] == nil {
+						p[fi] = make([][]uint8, len(toks))
+					}
+					p[fi][k] = append(p[fi][k], uint8(j))
+				}
+			}
+		}
+	}
+	return
+}()
+
+// encTableTextIDs numbers the texts of each table's entries: entries with
+// the same text have the same number (a rejected entry one of its own).
+var encTableTextIDs = func() (p [len(tables)][]uint16) {
+	for ti := range tables {
+		texts := encTableTexts[ti]
+		p[ti] = make([]uint16, len(texts))
+		for v := range texts {
+			p[ti][v] = uint16(v)
+			if texts[v].n == math.MaxInt32 {
+				continue
+			}
+			for u := 0; u < v; u++ {
+				if texts[u].n == texts[v].n && texts[u].s == texts[v].s {
+					p[ti][v] = p[ti][u]
+					break
+				}
+			}
+		}
+	}
+	return
+}()
+
+// alwaysWrites reports whether every match that gets past token t has
+// written t's whole field (present or, in an absent group, defaulted).
+// Registers with a shift and register pairs may skip theirs ("???255"),
+// flags wider than a bit keep theirs when absent.
+func alwaysWrites(t *tok) bool {
+	switch t.kind {
+	case tkTable, tkPred, tkNPred, tkHex, tkSHex, tkF32, tkF64, tkF16, tkRel, tkBitSet, tkAddr, tkUAddr:
+		return true
+	case tkReg:
+		return t.shift == 0
+	case tkFlag:
+		return t.width() == 1
+	}
+	return false
+}
+
 var phaseTexts = [4]string{"", ".T", ".P", ".INVALIDPHASE3"}
 
 // encPhaseMandatory marks the forms with a phase token outside optional groups.
@@ -428,7 +583,12 @@ type matcher struct {
 	// a label operand: its span in text and the target it stands for
 	labelAt, labelEnd int
 	labelVal          int64
+	// chosen: the entry each table token on the current path took
+	chosen [encMaxToks]uint16
 }
+
+// encMaxToks bounds the tokens of a form (26 in the tables).
+const encMaxToks = 32
 
 // run searches the template against the text, backtracking over the choices
 // (table entries, optional pieces), and verifies each complete candidate.
@@ -577,12 +737,28 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 			texts := encTableTexts[t.arg]
 			x := binary.LittleEndian.Uint64(m.text[pos : pos+8]) // the 8 bytes every entry starts with
 			left := len(m.text) - pos
+			var skip []uint64
+			if sk := encTableSkip[m.fi]; sk != nil {
+				skip = sk[k]
+			}
+			var checks []uint8
+			if ch := encTableChecks[m.fi]; ch != nil {
+				checks = ch[k]
+			}
 			for v := range texts {
 				e := &texts[v]
+				if skip != nil && skip[v/64]&(1<<(v%64)) != 0 {
+					continue
+				}
 				if e.n > left || x&e.mask != e.lo || e.n > 8 && string(m.text[pos+8:pos+e.n]) != e.s[8:] {
 					continue
 				}
-				if r, ok := m.match(pb, k+1, pos+e.n, setTok(t, w, uint64(v))); ok {
+				w2 := setTok(t, w, uint64(v))
+				if !m.keepsTexts(checks, w2) {
+					continue
+				}
+				m.chosen[k] = uint16(v)
+				if r, ok := m.match(pb, k+1, pos+e.n, w2); ok {
 					return r, true
 				}
 			}
@@ -661,6 +837,19 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 		return w, true
 	}
 	return 0, false
+}
+
+// keepsTexts reports whether the table tokens checks (encTableChecks)
+// still print in w the texts of the entries they chose.
+func (m *matcher) keepsTexts(checks []uint8, w uint64) bool {
+	for _, j := range checks {
+		e := &m.f.toks[j]
+		ids := encTableTextIDs[e.arg]
+		if cur := e.get(w); cur >= uint64(len(ids)) || ids[cur] != ids[m.chosen[j]] {
+			return false
+		}
+	}
+	return true
 }
 
 // setTok is t.set with the common single-run field inline.

@@ -274,7 +274,7 @@ type asmInst struct {
 // Assemble turns Tesla assembler source into machine code. It accepts our
 // listings and cuobjdump's (address and hex columns are comments), labels
 // ("name:"), and the cuobjdump frame lines (code for, Function :,
-// .headerflags, dot lines), which it skips; "Function :" starts a new function.
+// .headerflags, dot lines, and the .cubin facts of gpuisa dis -facts), which it skips; "Function :" starts a new function.
 func Assemble(filename string, src []byte) ([]byte, error) {
 	var errs asm.ErrorList
 	insts := make([]asmInst, 0, bytes.Count(src, []byte{'\n'})+1)
@@ -309,6 +309,7 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 			endFunction()
 			return
 		case strings.HasPrefix(trimmed, "code for"), strings.HasPrefix(trimmed, ".headerflags"),
+			strings.HasPrefix(trimmed, ".cubin "), // gpuisa dis -facts: cubin facts, not code
 			strings.HasPrefix(trimmed, "....."), strings.HasPrefix(trimmed, "Fatbin"),
 			strings.HasPrefix(trimmed, "====="), strings.HasPrefix(trimmed, "arch ="),
 			strings.HasPrefix(trimmed, "code version"), strings.HasPrefix(trimmed, "producer"),
