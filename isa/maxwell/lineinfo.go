@@ -34,13 +34,15 @@ const extInlineContext = 0x90
 // LineTable decodes the line programs of f's .debug_line section. Rows are
 // in program order. Addresses come from the R_CUDA_64 relocations of the
 // DW_LNE_set_address operands.
-func LineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".debug_line") }
+func LineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".debug_line", nil) }
 
 // PTXLineTable decodes .nv_debug_line_sass, which maps the code to lines of
 // the PTX kept in .nv_debug_ptx_txt (the file its rows name).
-func PTXLineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".nv_debug_line_sass") }
+func PTXLineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".nv_debug_line_sass", nil) }
 
-func lineTableOf(f *cubin.File, name string) ([]LineRow, error) {
+// lineTableOf decodes the line programs of section name; a non-nil trace
+// also describes them.
+func lineTableOf(f *cubin.File, name string, trace *lineTrace) ([]LineRow, error) {
 	sec := -1
 	for i := range f.Sections {
 		if f.Sections[i].Name == name {
@@ -57,10 +59,10 @@ func lineTableOf(f *cubin.File, name string) ([]LineRow, error) {
 	}
 	var rows []LineRow
 	for at := 0; at+4 <= len(data); {
-		unit, err := decodeLineUnit(f, data, at, relocAt, len(rows), nil)
+		unit, err := decodeLineUnit(f, data, at, relocAt, len(rows), trace)
 		rows = append(rows, unit.rows...)
 		if err != nil {
-			return rows, fmt.Errorf(".debug_line at %#x: %w", unit.pos, err)
+			return rows, fmt.Errorf("%s at %#x: %w", name, unit.pos, err)
 		}
 		at = unit.end
 	}
@@ -341,33 +343,9 @@ func (t *lineTrace) special(adj, addrAdv, lineAdv, line int) {
 // DumpLineSection appends cuobjdump -elf's description of the line programs
 // in section name (.debug_line or .nv_debug_line_sass) of f.
 func DumpLineSection(dst []byte, f *cubin.File, name string) ([]byte, error) {
-	sec := -1
-	debugStr := false
-	for i := range f.Sections {
-		switch f.Sections[i].Name {
-		case name:
-			sec = i
-		case ".debug_str":
-			debugStr = true
-		}
-	}
-	if sec < 0 {
-		return dst, nil
-	}
-	data := f.Sections[sec].Data
-	relocAt := map[uint64]cubin.Reloc{}
-	for _, r := range sectionRelocs(f, sec) {
-		relocAt[r.Offset] = r
-	}
-	t := &lineTrace{out: dst, debugStr: debugStr && name == ".debug_line"}
-	for at := 0; at+4 <= len(data); {
-		unit, err := decodeLineUnit(f, data, at, relocAt, 0, t)
-		if err != nil {
-			return t.out, fmt.Errorf("%s at %#x: %w", name, unit.pos, err)
-		}
-		at = unit.end
-	}
-	return t.out, nil
+	t := &lineTrace{out: dst, debugStr: name == ".debug_line" && f.Section(".debug_str") != nil}
+	_, err := lineTableOf(f, name, t)
+	return t.out, err
 }
 
 // lineNotes returns the //## comments nvdisasm -g (or -gi with inline)
