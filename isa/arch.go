@@ -1,6 +1,11 @@
 package isa
 
-import "io"
+import (
+	"io"
+
+	"github.com/gpuisa/gpuisa/isa/cfg"
+	"github.com/gpuisa/gpuisa/isa/jsonl"
+)
 
 // DisassembleFunc appends a listing of code, loaded at address base, to dst and
 // returns it. Instructions that do not decode are reported in errs (in address
@@ -10,6 +15,17 @@ type DisassembleFunc func(dst []byte, code []byte, base uint64) (out []byte, err
 // WriteListingFunc writes the listing DisassembleFunc would return to w,
 // without holding all of it in memory. err is w's first write error.
 type WriteListingFunc func(w io.Writer, code []byte, base uint64) (errs []*DecodeError, err error)
+
+// GraphsFunc returns the control-flow graphs of raw code loaded at base:
+// the code entered at its first instruction, named name, then each
+// subroutine its calls reach (cfg.Program). Encodings that do not decode
+// are reported and pass control on.
+type GraphsFunc func(code []byte, base uint64, name string) ([]cfg.Function, []*DecodeError)
+
+// WriteJSONFunc writes the JSON Lines listing of raw code loaded at base
+// (docs/listing-json.md), each record naming function and section when
+// they are not "". err is w's first write error.
+type WriteJSONFunc func(w *jsonl.Writer, code []byte, base uint64, function, section string) (errs []*DecodeError, err error)
 
 // AssembleFunc turns assembler source into machine code. filename is used in
 // error positions only. Errors are an ErrorList from package isa/asm.
@@ -27,4 +43,6 @@ type Arch struct {
 	// WriteListing, when not nil, streams what Disassemble returns: for
 	// ISAs whose listings of large files are worth not materializing.
 	WriteListing WriteListingFunc
+	Graphs       GraphsFunc
+	WriteJSON    WriteJSONFunc
 }

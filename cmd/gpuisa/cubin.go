@@ -21,19 +21,29 @@ func isContainer(b []byte) bool {
 // disContainer lists every cubin in an ELF cubin, a fatbin or a host ELF
 // file carrying a fatbin.
 func disContainer(w io.Writer, data []byte, arch isa.Arch, mx cubinListOptions) []error {
+	cubins, errs := containerCubins(data, arch)
+	for _, cf := range cubins {
+		errs = append(errs, disCubin(w, cf, arch, mx)...)
+	}
+	return errs
+}
+
+// containerCubins returns the cubins of an ELF cubin, or those for arch
+// (any when arch is empty) of a fatbin or a host ELF file carrying one.
+func containerCubins(data []byte, arch isa.Arch) ([]*cubin.File, []error) {
 	f, err := cubin.Parse(data)
 	if err == nil {
-		return disCubin(w, f, arch, mx)
+		return []*cubin.File{f}, nil
 	}
 	entries, ferr := fatbin.Extract(data)
 	if ferr != nil {
 		if errors.Is(ferr, fatbin.ErrNoFatbin) {
-			return []error{err} // not a fatbin either: the cubin error says why
+			return nil, []error{err} // not a fatbin either: the cubin error says why
 		}
-		return []error{ferr}
+		return nil, []error{ferr}
 	}
+	var out []*cubin.File
 	var errs []error
-	listed := 0
 	for _, e := range entries {
 		if e.Kind != fatbin.KindELF {
 			continue
@@ -46,13 +56,12 @@ func disContainer(w io.Writer, data []byte, arch isa.Arch, mx cubinListOptions) 
 		if arch.Name != "" && arch.SMVersion != cf.SM() {
 			continue // -arch picks one architecture out of a fatbin
 		}
-		errs = append(errs, disCubin(w, cf, isa.Arch{}, mx)...)
-		listed++
+		out = append(out, cf)
 	}
-	if listed == 0 && len(errs) == 0 {
+	if len(out) == 0 && len(errs) == 0 {
 		errs = append(errs, fmt.Errorf("no cubin for %s in the fatbin", archOrAny(arch)))
 	}
-	return errs
+	return out, errs
 }
 
 func archOrAny(a isa.Arch) string {

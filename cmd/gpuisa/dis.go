@@ -35,10 +35,10 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	vliw := fs.Bool("vliw", false, "sm_5x cubins: brace dual-issued pairs as nvdisasm does without -novliw")
 	noHex := fs.Bool("nohex", false, "sm_5x cubins: no hex comments or control-word lines, as nvdisasm without -hex\n(-vliw -nohex lists as plain 'nvdisasm file.cubin')")
 	dialect := fs.String("dialect", "new", "sm_20/sm_21: `STYLE` new (CUDA 5 and later cuobjdump) or old (CUDA 3.x/4.0, hex before the text)")
-	graph := fs.Bool("cfg", false, "print control-flow graphs instead of listings (sm_5x cubins), in the -format")
-	format := fs.String("format", "dot", "with -cfg: `FORMAT` dot (nvdisasm -bbcfg's DOT), json or svg")
+	graph := fs.Bool("cfg", false, "print control-flow graphs instead of listings (cubins, GXP shaders, raw code of every ISA), in the -format")
+	format := fs.String("format", "dot", "with -cfg: `FORMAT` dot (sm_5x cubins: nvdisasm -bbcfg's DOT), json or svg")
 	facts := fs.Bool("facts", false, "sm_1x/sm_2x cubins: after each .headerflags, print as .cubin lines what cuobjdump does not show\nand 'gpuisa as' needs to rebuild the same cubin (ELF class and flags, registers, barriers,\nparameters, constant banks, shared and local sizes; docs/sass-editing.md)")
-	asJSON := fs.Bool("json", false, "sm_5x: one JSON object per instruction (JSON Lines: address, bytes, text, mnemonic,\noperands, control fields, function, section; docs/listing-json.md)")
+	asJSON := fs.Bool("json", false, "one JSON object per instruction (JSON Lines: address, bytes, text, mnemonic, operands,\nsm_5x control fields, function, section; docs/listing-json.md), for every ISA")
 	return func(cio *cmdIO, files []string) int {
 		stderr := cio.stderr
 		c := findCommand("dis")
@@ -65,7 +65,7 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 			return jsonFiles(cio, files, arch, base)
 		}
 		if *graph {
-			return graphFiles(cio, files, *format, maxwell.ListOptions{VLIW: *vliw, NoHex: *noHex})
+			return graphFiles(cio, files, *format, arch, base, maxwell.ListOptions{VLIW: *vliw, NoHex: *noHex})
 		}
 		if *dialect == "old" {
 			if arch.Name != "" && arch.ISA != "fermi" {

@@ -6,18 +6,23 @@ import (
 	"io"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/binfmt/gxp"
 	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/all"
 	"github.com/gpuisa/gpuisa/isa/cfg"
 	"github.com/gpuisa/gpuisa/isa/fermi"
 	"github.com/gpuisa/gpuisa/isa/jsonl"
 	"github.com/gpuisa/gpuisa/isa/maxwell"
+	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
-// graphFiles prints the control-flow graphs of sm_5x cubins (dis -cfg).
-func graphFiles(cio *cmdIO, files []string, format string, opts maxwell.ListOptions) int {
+// graphFiles prints the control-flow graphs of each file (dis -cfg): the
+// functions of cubins (sm_5x: DOT as nvdisasm -bbcfg prints it), both
+// programs of a GXP shader, or raw code of arch loaded at base.
+func graphFiles(cio *cmdIO, files []string, format string, arch isa.Arch, base uint64, opts maxwell.ListOptions) int {
 	c := findCommand("dis")
-	write := map[string]func(io.Writer, []cfg.Function) error{"json": cfg.WriteJSON, "svg": cfg.WriteSVG}[format]
-	if write == nil && format != "dot" {
+	write := map[string]func(io.Writer, []cfg.Function) error{"dot": cfg.WriteDOT, "json": cfg.WriteJSON, "svg": cfg.WriteSVG}[format]
+	if write == nil {
 		return c.usageError(cio.stderr, "bad -format %q: want dot, json or svg", format)
 	}
 	w := bufio.NewWriter(cio.stdout)
@@ -25,40 +30,105 @@ func graphFiles(cio *cmdIO, files []string, format string, opts maxwell.ListOpti
 	status := 0
 	for _, name := range files {
 		data, err := readInput(name, cio.stdin)
-		if err == nil && !isELF(data) {
-			err = fmt.Errorf("-cfg needs a cubin (graphs of raw code are not made yet)")
-		}
-		var f *cubin.File
-		if err == nil {
-			f, err = cubin.Parse(data)
-		}
-		if err == nil && f.SM()/10 != 5 {
-			err = fmt.Errorf("-cfg is made for sm_5x cubins so far, not sm_%d", f.SM())
-		}
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, err)
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
 			status = 1
 			continue
 		}
-		var derrs []*isa.DecodeError
-		if write == nil {
-			var out []byte
-			out, derrs = maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: true, List: opts})
-			w.Write(out)
-		} else {
-			var fns []cfg.Function
-			fns, derrs = maxwell.Graphs(f, opts)
+		var fns []cfg.Function
+		var errs []error
+		switch {
+		case isContainer(data):
+			cubins, cerrs := containerCubins(data, arch)
+			errs = cerrs
+			for _, f := range cubins {
+				if f.SM()/10 == 5 && format == "dot" {
+					out, derrs := maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: true, List: opts})
+					w.Write(out)
+					errs = append(errs, decodeErrors(derrs)...)
+					continue
+				}
+				g, gerrs := cubinGraphs(f, opts)
+				fns = append(fns, g...)
+				errs = append(errs, gerrs...)
+			}
+		case isGXP(data):
+			fns, errs = gxpGraphs(data)
+		default:
+			if arch.Name == "" {
+				w.Flush()
+				return c.usageError(cio.stderr, "%s: raw input needs -arch (one of %s)", name, all.Names())
+			}
+			var derrs []*isa.DecodeError
+			fns, derrs = arch.Graphs(data, base, "code")
+			errs = decodeErrors(derrs)
+		}
+		if len(fns) > 0 {
 			if err := write(w, fns); err != nil {
 				fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
 				return 1
 			}
 		}
-		for _, e := range derrs {
+		for _, e := range errs {
 			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, e)
 			status = 1
 		}
 	}
 	return status
+}
+
+func decodeErrors(derrs []*isa.DecodeError) []error {
+	var errs []error
+	for _, e := range derrs {
+		errs = append(errs, e)
+	}
+	return errs
+}
+
+// cubinGraphs returns the graphs of every function of a cubin: sm_5x with
+// the cubin's labels and indirect-branch facts, the others from each
+// function's code.
+func cubinGraphs(f *cubin.File, opts maxwell.ListOptions) ([]cfg.Function, []error) {
+	if f.SM()/10 == 5 {
+		fns, derrs := maxwell.Graphs(f, opts)
+		return fns, decodeErrors(derrs)
+	}
+	a, err := all.LookupSM(f.SM())
+	if err != nil {
+		return nil, []error{fmt.Errorf("cubin for sm_%d: %w", f.SM(), err)}
+	}
+	var fns []cfg.Function
+	var errs []error
+	for _, fn := range f.Functions {
+		g, derrs := a.Graphs(fn.Code, 0, fn.Name)
+		fns = append(fns, g...)
+		for _, e := range derrs {
+			errs = append(errs, fmt.Errorf("function %s: %w", fn.Name, e))
+		}
+	}
+	return fns, errs
+}
+
+// gxpGraphs returns the graphs of a GXP shader's primary and secondary
+// programs (each from address 0, as the listing counts them).
+func gxpGraphs(data []byte) ([]cfg.Function, []error) {
+	p, err := gxp.Parse(data)
+	if err != nil {
+		return nil, []error{err}
+	}
+	var fns []cfg.Function
+	var errs []error
+	for _, prog := range []struct {
+		name  string
+		words []uint64
+	}{{"primary", p.Primary}, {"secondary", p.Secondary}} {
+		g, derrs := usse.Graphs(gxp.Code(prog.words), 0, prog.name)
+		fns = append(fns, g...)
+		for _, e := range derrs {
+			errs = append(errs, fmt.Errorf("%s program: %w", prog.name, e))
+		}
+	}
+	return fns, errs
 }
 
 // listFermiOld lists sm_20/sm_21 code, raw or cubins, in the CUDA 3.x/4.0
@@ -111,7 +181,8 @@ func listFermiOld(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 	return status
 }
 
-// jsonFiles lists sm_5x cubins or raw sm_5x code as JSON Lines (dis -json).
+// jsonFiles lists cubins, GXP shaders or raw code as JSON Lines (dis
+// -json).
 func jsonFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 	w := bufio.NewWriterSize(cio.stdout, 1<<16)
 	defer w.Flush()
@@ -119,34 +190,83 @@ func jsonFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 	status := 0
 	for _, name := range files {
 		data, err := readInput(name, cio.stdin)
-		var f *cubin.File
-		sm := arch.SMVersion
-		switch {
-		case err != nil:
-		case isELF(data):
-			if f, err = cubin.Parse(data); err == nil {
-				sm = f.SM()
-			}
-		case arch.Name == "":
-			return findCommand("dis").usageError(cio.stderr, "%s: raw input needs -arch", name)
-		}
-		if err == nil && sm/10 != 5 {
-			err = fmt.Errorf("-json is made for sm_5x code so far, not sm_%d", sm)
-		}
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, err)
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
 			status = 1
 			continue
 		}
-		derrs, err := maxwell.WriteJSON(jw, f, data, base, sm)
-		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
+		var errs []error
+		var werr error
+		switch {
+		case isContainer(data):
+			cubins, cerrs := containerCubins(data, arch)
+			errs = cerrs
+			for _, f := range cubins {
+				if werr != nil {
+					break
+				}
+				var derrs []error
+				derrs, werr = cubinJSON(jw, f)
+				errs = append(errs, derrs...)
+			}
+		case isGXP(data):
+			p, err := gxp.Parse(data)
+			if err != nil {
+				errs = append(errs, err)
+				break
+			}
+			for _, prog := range []struct {
+				name  string
+				words []uint64
+			}{{"primary", p.Primary}, {"secondary", p.Secondary}} {
+				var derrs []*isa.DecodeError
+				if derrs, werr = usse.WriteJSON(jw, gxp.Code(prog.words), 0, prog.name, ""); werr != nil {
+					break
+				}
+				for _, e := range derrs {
+					errs = append(errs, fmt.Errorf("%s program: %w", prog.name, e))
+				}
+			}
+		default:
+			if arch.Name == "" {
+				w.Flush()
+				return findCommand("dis").usageError(cio.stderr, "%s: raw input needs -arch (one of %s)", name, all.Names())
+			}
+			var derrs []*isa.DecodeError
+			derrs, werr = arch.WriteJSON(jw, data, base, "", "")
+			errs = decodeErrors(derrs)
+		}
+		if werr != nil {
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", werr)
 			return 1
 		}
-		for _, e := range derrs {
+		for _, e := range errs {
 			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, e)
 			status = 1
 		}
 	}
 	return status
+}
+
+// cubinJSON writes the JSON listing of every function of a cubin, each
+// record naming its function and .text section.
+func cubinJSON(jw *jsonl.Writer, f *cubin.File) (errs []error, werr error) {
+	a, err := all.LookupSM(f.SM())
+	if err != nil {
+		return []error{fmt.Errorf("cubin for sm_%d: %w", f.SM(), err)}, nil
+	}
+	if a.ISA == "maxwell" {
+		derrs, werr := maxwell.WriteJSON(jw, f, nil, 0, f.SM())
+		return decodeErrors(derrs), werr
+	}
+	for _, fn := range f.Functions {
+		derrs, werr := a.WriteJSON(jw, fn.Code, 0, fn.Name, ".text."+fn.Name)
+		for _, e := range derrs {
+			errs = append(errs, fmt.Errorf("function %s: %w", fn.Name, e))
+		}
+		if werr != nil {
+			return errs, werr
+		}
+	}
+	return errs, nil
 }

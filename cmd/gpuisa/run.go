@@ -41,6 +41,7 @@ func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	fs.BoolVar(&o.outOnFault, "out-on-fault", false, "write the outputs (-out) also when the run faults: the memory as the fault left it")
 	fs.DurationVar(&o.progress, "progress", time.Second, "print a progress line every `D` of a run that lasts longer (0: never)")
 	fs.StringVar(&o.check, "check", "", "sanitizer checks, comma-separated `LIST` (sm_5x): memory (accesses outside the buffers and declared shared memory), race (conflicting accesses by warps no barrier orders), init (reads of shared or local memory never written), all")
+	fs.BoolVar(&o.json, "json", false, "print the run's report as one JSON object (statistics, fault, sanitizer reports, each failed\nexpectation with its first differing values; docs/run-json.md) instead of the text lines;\n-trace then goes to standard error")
 	fs.StringVar(&o.schedule, "schedule", "", "the order warps take turns in, comma-separated `LIST`: interleave (one instruction each), reverse (last warp first); default: up to 4096 instructions or a barrier each, first warp first")
 	return func(cio *cmdIO, files []string) int {
 		if len(files) != 1 {
@@ -60,12 +61,22 @@ type runOptions struct {
 	outOnFault            bool
 	progress              time.Duration
 	check, schedule       string
+	json                  bool
+	report                *runReport // -json: what the run found, printed at its end
 }
 
 // runLaunch reads a launch file, runs it through the library (emu/all):
 // its one launch or its sequence of launches, on one device; writes its
 // outputs and checks every expectation.
-func runLaunch(cio *cmdIO, path string, o runOptions) int {
+func runLaunch(cio *cmdIO, path string, o runOptions) (status int) {
+	traceTo := cio.stdout
+	if o.json {
+		o.report = &runReport{Launch: path}
+		out := cio.stdout
+		defer func() { o.report.write(out, status) }()
+		traceTo = cio.stderr
+		cio = &cmdIO{stdin: cio.stdin, stdout: io.Discard, stderr: cio.stderr} // the text lines
+	}
 	if code, ok := runShader(cio, path, o); ok {
 		return code
 	}
@@ -81,11 +92,13 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	l, dir, err := readLaunch(path, cio.stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
+		o.report.failed(err, false)
 		return 1
 	}
 	seq, err := l.NewSequence(all.NewDevice(), dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+		o.report.failed(err, false)
 		return 1
 	}
 	var last *emu.Job
@@ -97,7 +110,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 			job.MaxSteps = o.maxSteps
 		}
 		if o.trace || o.traceBlock >= 0 || o.traceWarp >= 0 {
-			job.Trace = &emu.Trace{W: stdout, Block: o.traceBlock, Warp: o.traceWarp}
+			job.Trace = &emu.Trace{W: traceTo, Block: o.traceBlock, Warp: o.traceWarp}
 		}
 		job.Progress = progress
 		job.Check, job.Schedule = checks, schedule
@@ -124,9 +137,11 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	stop()
 	if res == nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
+		o.report.failed(runErr, false)
 		return 1
 	}
 	st := seq.Stats
+	o.report.kernelStats(res.Arch, last, seq.Launches, st)
 	shape := fmt.Sprintf("grid %v block %v", last.Grid, last.Block)
 	if seq.Launches > 1 {
 		shape = fmt.Sprintf("%d launches", seq.Launches)
@@ -134,7 +149,9 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	fmt.Fprintf(stdout, "%s: %s %s: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
 		path, res.Arch, shape, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
-	status := 0
+	if o.report != nil {
+		o.report.Findings, o.report.FindingsDropped = findings, dropped
+	}
 	if checks != 0 {
 		for _, f := range findings {
 			fmt.Fprintf(stderr, "gpuisa run: %s\n", f)
@@ -152,6 +169,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	}
 	if runErr != nil {
 		var f *emu.Fault
+		o.report.failed(runErr, errors.As(runErr, &f))
 		if errors.As(runErr, &f) {
 			fmt.Fprintf(stderr, "gpuisa run: %s: fault: %v\n", path, runErr)
 		} else {
@@ -167,6 +185,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) int {
 	}
 	if len(l.Expect) > 0 {
 		n, err := l.Check(dir, res)
+		o.report.checked(n, err)
 		if err != nil {
 			errs := []error{err}
 			if j, ok := err.(interface{ Unwrap() []error }); ok {

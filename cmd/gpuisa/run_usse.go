@@ -31,6 +31,7 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 	l, err := eusse.ParseLaunch(data)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+		o.report.failed(err, false)
 		return 1, true
 	}
 	dir := filepath.Dir(path)
@@ -40,13 +41,22 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 	cfg := eusse.Config{MaxSteps: o.maxSteps, TraceInstance: -1, Workers: o.workers}
 	if o.trace || o.traceBlock >= 0 {
 		cfg.Trace, cfg.TraceInstance = stdout, o.traceBlock
+		if o.report != nil {
+			cfg.Trace = stderr // stdout is the report
+		}
 	}
 	out, err := eusse.Run(l, dir, cfg)
 	if out == nil {
 		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+		o.report.failed(err, false)
 		return 1, true
 	}
 	st := out.Stats
+	if r := o.report; r != nil {
+		r.Arch, r.Program = eusse.Arch, out.Prog.GXP.Kind.String()
+		r.ShaderStats = &shaderStats{Instances: int64(st.Instances), Discarded: int64(st.Discarded), Instructions: int64(st.Instructions),
+			DurationNS: st.Duration.Nanoseconds()}
+	}
 	rate := "-"
 	if s := st.Duration.Seconds(); s > 0 {
 		rate = fmt.Sprintf("%.1fM instructions/s", float64(st.Instructions)/s/1e6)
@@ -56,6 +66,7 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 		st.Duration.Round(time.Microsecond), rate)
 	if err != nil {
 		var f *eusse.Fault
+		o.report.failed(err, errors.As(err, &f))
 		if errors.As(err, &f) {
 			fmt.Fprintf(stderr, "gpuisa run: fault: %v\n", f)
 		} else {
@@ -86,6 +97,7 @@ func finishShader(cio *cmdIO, out *eusse.Outcome, o runOptions) int {
 	}
 	if len(out.Setup.Launch.Expect) > 0 {
 		n, err := out.Setup.Check(out.Result)
+		o.report.checked(n, err)
 		if err != nil {
 			fmt.Fprintf(cio.stderr, "gpuisa run: FAIL %v\n", err)
 			return 1

@@ -32,8 +32,8 @@ func (k *Kernel) predOps(w *emu.Warp, o *op, mask uint32) {
 	case kP2R:
 		// P2R Rd, PR|CC, Ra, mask: d = a &^ mask | bits & mask
 		var buf, buf2 lanes
-		a := k.row(regs, &o.s[0], mask, &buf)
-		mk := k.row(regs, &o.s[1], mask, &buf2)
+		a := k.row(regs, &o.s[0], &buf)
+		mk := k.row(regs, &o.s[1], &buf2)
 		for mm := mask; mm != 0; mm &= mm - 1 {
 			l := bits.TrailingZeros32(mm)
 			v := prBits(regs, o.flags&fCCPR != 0, l)
@@ -42,8 +42,8 @@ func (k *Kernel) predOps(w *emu.Warp, o *op, mask uint32) {
 	case kR2P:
 		// R2P PR|CC, Ra, mask: the bits of a that mask selects
 		var buf, buf2 lanes
-		a := k.row(regs, &o.s[0], mask, &buf)
-		mk := k.row(regs, &o.s[1], mask, &buf2)
+		a := k.row(regs, &o.s[0], &buf)
+		mk := k.row(regs, &o.s[1], &buf2)
 		f := regs[rowFlags*32 : rowFlags*32+32]
 		for mm := mask; mm != 0; mm &= mm - 1 {
 			l := bits.TrailingZeros32(mm)
@@ -151,10 +151,10 @@ func (k *Kernel) bar(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch,
 	id, threads := 0, 0
 	var buf lanes
 	if o.s[0].kind != oNone {
-		id = int(k.row(regs, &o.s[0], mask, &buf)[first])
+		id = int(k.row(regs, &o.s[0], &buf)[first])
 	}
 	if o.s[1].kind != oNone {
-		threads = int(k.row(regs, &o.s[1], mask, &buf)[first])
+		threads = int(k.row(regs, &o.s[1], &buf)[first])
 	}
 	if id < 0 || id >= emu.NumBarriers {
 		return fmt.Errorf("barrier %d does not exist (0..%d)", id, emu.NumBarriers-1)
@@ -218,7 +218,7 @@ func (k *Kernel) barResult(w *emu.Warp, o *op, sc *scratch) {
 	var buf lanes
 	id := 0
 	if o.s[0].kind != oNone {
-		id = int(k.row(regs, &o.s[0], w.Active, &buf)[firstLane(w.Active)])
+		id = int(k.row(regs, &o.s[0], &buf)[firstLane(w.Active)])
 	}
 	if id < 0 || id >= emu.NumBarriers {
 		return
@@ -276,10 +276,41 @@ const (
 // layout; no sm_2x listing reads it); the windows are the generic address
 // windows (mem.go); SR_CLOCKLO counts the warp's instructions so runs
 // repeat; performance counters, error status and virtual ids read 0.
-func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32) {
+func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) {
+	sr := int(o.s[0].imm)
+	flat := b.Dim[1] == 1 && b.Dim[2] == 1
+	// the registers kernels read first thing, for the whole warp at once
+	var v uint32
+	switch {
+	case sr == srTidX && flat:
+		r := &sc.r
+		base := uint32(w.Index * emu.WarpSize)
+		for l := range r {
+			r[l] = base + uint32(l)
+		}
+		write(w.Regs, dstRow(&o.d, 0), mask, r)
+		return
+	case sr >= srCtaidX && sr <= srCtaidX+2:
+		v = b.ID[sr-srCtaidX]
+	case sr >= srNtidX && sr <= srNtidX+2:
+		v = b.Dim[sr-srNtidX]
+	case sr >= srNctaidX && sr <= srNctaidX+2:
+		v = b.GridDim[sr-srNctaidX]
+	default:
+		k.s2rLanes(b, w, o, mask, flat)
+		return
+	}
+	r := rowAt(w.Regs, dstRow(&o.d, 0))
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		r[bits.TrailingZeros32(mm)] = v
+	}
+}
+
+// s2rLanes is s2r lane by lane (of the registers s2r does not read for
+// the whole warp).
+func (k *Kernel) s2rLanes(b *emu.Block, w *emu.Warp, o *op, mask uint32, flat bool) {
 	sr := int(o.s[0].imm)
 	row := dstRow(&o.d, 0) * 32
-	flat := b.Dim[1] == 1 && b.Dim[2] == 1
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
 		var t emu.Dim3
@@ -296,12 +327,6 @@ func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32) {
 			v = t[0] | t[1]<<16 | t[2]<<26
 		case sr >= srTidX && sr <= srTidX+2:
 			v = t[sr-srTidX]
-		case sr >= srCtaidX && sr <= srCtaidX+2:
-			v = b.ID[sr-srCtaidX]
-		case sr >= srNtidX && sr <= srNtidX+2:
-			v = b.Dim[sr-srNtidX]
-		case sr >= srNctaidX && sr <= srNctaidX+2:
-			v = b.GridDim[sr-srNctaidX]
 		case sr == srSWinLo:
 			v = SharedWindow
 		case sr == srSWinSz, sr == srLWinSz:

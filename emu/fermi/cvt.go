@@ -19,7 +19,7 @@ func (k *Kernel) cvt(w *emu.Warp, o *op, mask uint32) {
 	dt, st := o.size, o.size2
 	var z, sg uint32
 	var buf lanes
-	src := k.row(regs, s, mask, &buf)
+	src := k.row(regs, s, &buf)
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		var raw uint64

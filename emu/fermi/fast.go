@@ -8,12 +8,13 @@ import (
 
 // Fast paths: the forms real kernels run most (integer adds, shifts,
 // logic, moves, multiply-adds, selects, ISETP, the scans' three-way VADD,
-// 32-bit loads and stores) are picked once per launch (resolve) and run
-// by runFast in a loop of their own (Run), without the general dispatch.
-// None of them changes the warp's control state, so the loop keeps the
-// program counter and the step counts in locals. A fast form with a lane
-// that needs more (an address out of range or misaligned) returns false
-// and runs the general way.
+// 8- to 32-bit loads and stores, S2R, TLD, branches that do not diverge)
+// are picked once per launch (resolve) and run in a loop of their own
+// (runFastStretch, called by Run), without the general dispatch. None of
+// them changes the warp's control state but its program counter, so the
+// loop keeps that and the step counts in locals. A fast form with a lane
+// that needs more (an address out of range or misaligned, a diverging
+// branch) ends the loop and runs the general way.
 
 // Fast forms (op.fast); 0 is none.
 const (
@@ -35,8 +36,11 @@ const (
 	fastIsetp // predicates from a comparison
 	fastFsetp // predicates from a float comparison (no FTZ, negation, absolute value)
 	fastAdd3  // VADD.ACC of whole words: a + b + c
-	fastLoad  // 32-bit LD, LDS, LDC (load32Fast)
-	fastStore // 32-bit ST, STS (store32Fast)
+	fastLoad  // 8-, 16- and 32-bit LD, LDS, LDC (load32Fast, loadSmallFast)
+	fastStore // 8-, 16- and 32-bit ST, STS (store32Fast, storeSmallFast)
+	fastS2r   // S2R of any register but SR_CLOCKLO (which counts the warp's steps)
+	fastTld   // TLD of one 32-bit channel (tldFast)
+	fastBra   // BRA that every active lane takes or none does (divergence: the general path)
 	// The rest run their kind's own code (ialu, falu, video): no form of
 	// their own, but they stay in the loop (none faults or branches).
 	fastIalu  // PRMT, BFE, BFI, FLO, POPC, IMNMX, ICMP
@@ -125,12 +129,22 @@ func pickFast(o *op) uint8 {
 			return fastVideo
 		}
 	case kLd, kLds, kLdc:
-		if o.size == 4 && o.d.kind == oReg {
+		if (o.size == 4 || o.size == 2 || o.size == 1) && o.d.kind == oReg {
 			return fastLoad
 		}
 	case kSt, kSts:
-		if o.size == 4 {
+		if o.size == 4 || o.size == 2 || o.size == 1 {
 			return fastStore
+		}
+	case kS2R:
+		if o.s[0].imm != srClockLo {
+			return fastS2r
+		}
+	case kTld:
+		return fastTld
+	case kBra:
+		if o.cc == ccT {
+			return fastBra
 		}
 	case kPrmt, kBfe, kBfi, kFlo, kPopc, kImnmx, kIcmp:
 		if o.flags&(fCCOut|fX|fSAT) == 0 && o.d.kind == oReg {
@@ -157,90 +171,20 @@ func shiftAmount(o *op) uint32 {
 	return min(n, 31)
 }
 
-// runFast runs o's fast form for the lanes of mask (not 0); false: o needs
-// the general path, and nothing was written. One switch (a jump table)
-// over every form; the ALU forms write to the destination row in place
-// when every lane runs, else through scratch.
-func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
-	regs := w.Regs
-	src := func(i int, buf *lanes) *lanes { return k.row(regs, &o.s[i], mask, buf) }
-	switch o.fast {
-	case fastLoad:
-		return k.load32Fast(b, w, o, &o.s[0], mask, sc)
-	case fastStore:
-		return k.store32Fast(b, w, o, &o.s[0], mask)
-	case fastIsetp:
-		k.isetp(regs, o, mask, sc)
-		return true
-	case fastFsetp:
-		t := fcmpLanes(src(0, &sc.a), src(1, &sc.b), o.sub)
-		p := pred(regs, &o.s[2])
-		setPred(regs, &o.d, mask, bop(o.sub2, t, p))
-		setPred(regs, &o.d2, mask, bop(o.sub2, ^t, p))
-		return true
-	case fastIalu:
-		k.ialu(w, o, mask, sc)
-		return true
-	case fastFalu:
-		k.falu(w, o, mask, sc)
-		return true
-	case fastVideo:
-		k.video(w, o, mask, sc)
-		return true
-	}
-	full := mask == ^uint32(0)
-	r := &sc.r
-	if full {
-		r = rowOf(regs, o.d.row)
-	}
-	switch o.fast {
-	case fastMov:
-		*r = *src(0, &sc.a)
-	case fastShl:
-		shlLanes(r, src(0, &sc.a), shiftAmount(o))
-	case fastShr:
-		shrLanes(r, src(0, &sc.a), shiftAmount(o))
-	case fastSar:
-		sarLanes(r, src(0, &sc.a), shiftAmount(o))
-	case fastAdd:
-		addLanes(r, src(0, &sc.a), src(1, &sc.b))
-	case fastSub:
-		subLanes(r, src(0, &sc.a), src(1, &sc.b))
-	case fastRsub:
-		subLanes(r, src(1, &sc.b), src(0, &sc.a))
-	case fastScadd:
-		scaddLanes(r, src(0, &sc.a), src(1, &sc.b), o.sub&31)
-	case fastAnd:
-		andLanes(r, src(0, &sc.a), src(1, &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
-	case fastOr:
-		orLanes(r, src(0, &sc.a), src(1, &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
-	case fastXor:
-		xorLanes(r, src(0, &sc.a), src(1, &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
-	case fastMul:
-		mulLanes(r, src(0, &sc.a), src(1, &sc.b))
-	case fastSel:
-		selLanes(r, src(0, &sc.a), src(1, &sc.b), pred(regs, &o.s[2]))
-	case fastMad:
-		madLanes(r, src(0, &sc.a), src(1, &sc.b), src(2, &sc.c))
-	case fastAdd3:
-		add3Lanes(r, src(0, &sc.a), src(1, &sc.b), src(2, &sc.c))
-	default:
-		return false
-	}
-	if !full {
-		write(regs, int(o.d.row), mask, r)
-	}
-	return true
-}
-
 // runFastStretch runs fast forms from w.PC on, up to budget instructions,
-// and reports how many it ran.
+// and reports how many it ran. Each form is one case of a switch (a jump
+// table) in the loop itself; a form that needs the general path (its
+// helper reports false, having written nothing) ends the stretch. The ALU
+// forms write to the destination row in place when every lane runs, else
+// through scratch.
 func (k *Kernel) runFastStretch(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) int64 {
 	ops := k.ops
-	flags := rowOf(w.Regs, rowFlags)
+	regs := w.Regs
+	flags := rowOf(regs, rowFlags)
 	pc, active := w.PC, w.Active
 	var n int64
-	for n < budget && int(pc) < len(ops) {
+stretch:
+	for ; n < budget && int(pc) < len(ops); pc, n = pc+1, n+1 {
 		o := &ops[pc]
 		if o.fast == fastNone {
 			break
@@ -249,11 +193,104 @@ func (k *Kernel) runFastStretch(b *emu.Block, w *emu.Warp, sc *scratch, budget i
 		if o.gnot {
 			g = ^g
 		}
-		if mask := active & g; mask != 0 && !k.runFast(b, w, o, mask, sc) {
-			break
+		mask := active & g
+		if mask == 0 {
+			continue
 		}
-		pc++
-		n++
+		switch o.fast {
+		case fastLoad:
+			if o.size == 4 && !k.load32Fast(b, w, o, &o.s[0], mask, sc) || o.size < 4 && !k.loadSmallFast(b, w, o, &o.s[0], mask, sc) {
+				break stretch
+			}
+			continue
+		case fastStore:
+			if o.size == 4 && !k.store32Fast(b, w, o, &o.s[0], mask) || o.size < 4 && !k.storeSmallFast(b, w, o, &o.s[0], mask) {
+				break stretch
+			}
+			continue
+		case fastIsetp:
+			k.isetp(regs, o, mask, sc)
+			continue
+		case fastFsetp:
+			t := fcmpLanes(k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b), o.sub)
+			p := pred(regs, &o.s[2])
+			setPred(regs, &o.d, mask, bop(o.sub2, t, p))
+			setPred(regs, &o.d2, mask, bop(o.sub2, ^t, p))
+			continue
+		case fastS2r:
+			k.s2r(b, w, o, mask, sc)
+			continue
+		case fastTld:
+			if !k.tldFast(w, o, mask, sc) {
+				break stretch
+			}
+			continue
+		case fastBra:
+			if mask != active {
+				if o.flags&fAllWarp == 0 {
+					break stretch // the warp diverges
+				}
+				continue // BRA.U not taken by every lane: no lane branches
+			}
+			pc = o.target - 1 // the loop's step adds 1
+			continue
+		case fastIalu:
+			k.ialu(w, o, mask, sc)
+			continue
+		case fastFalu:
+			k.falu(w, o, mask, sc)
+			continue
+		case fastVideo:
+			k.video(w, o, mask, sc)
+			continue
+		}
+		full := mask == ^uint32(0)
+		r := &sc.r
+		if full {
+			r = rowOf(regs, o.d.row)
+		}
+		a := k.row(regs, &o.s[0], &sc.a)
+		switch o.fast {
+		case fastMov:
+			if !full {
+				write(regs, int(o.d.row), mask, a) // straight from the source
+				continue
+			}
+			copyLanes(r, a)
+		case fastShl:
+			shlLanes(r, a, shiftAmount(o))
+		case fastShr:
+			shrLanes(r, a, shiftAmount(o))
+		case fastSar:
+			sarLanes(r, a, shiftAmount(o))
+		case fastAdd:
+			addLanes(r, a, k.row(regs, &o.s[1], &sc.b))
+		case fastSub:
+			subLanes(r, a, k.row(regs, &o.s[1], &sc.b))
+		case fastRsub:
+			subLanes(r, k.row(regs, &o.s[1], &sc.b), a)
+		case fastScadd:
+			scaddLanes(r, a, k.row(regs, &o.s[1], &sc.b), o.sub&31)
+		case fastAnd:
+			andLanes(r, a, k.row(regs, &o.s[1], &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+		case fastOr:
+			orLanes(r, a, k.row(regs, &o.s[1], &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+		case fastXor:
+			xorLanes(r, a, k.row(regs, &o.s[1], &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+		case fastMul:
+			mulLanes(r, a, k.row(regs, &o.s[1], &sc.b))
+		case fastSel:
+			selLanes(r, a, k.row(regs, &o.s[1], &sc.b), pred(regs, &o.s[2]))
+		case fastMad:
+			madLanes(r, a, k.row(regs, &o.s[1], &sc.b), k.row(regs, &o.s[2], &sc.c))
+		case fastAdd3:
+			add3Lanes(r, a, k.row(regs, &o.s[1], &sc.b), k.row(regs, &o.s[2], &sc.c))
+		default:
+			break stretch
+		}
+		if !full {
+			write(regs, int(o.d.row), mask, r)
+		}
 	}
 	if n > 0 {
 		w.PC = pc

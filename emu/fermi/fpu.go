@@ -12,13 +12,13 @@ import (
 func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	regs := w.Regs
 	ftz := o.flags&fFTZ != 0
-	a := k.row(regs, &o.s[0], mask, &sc.a)
+	a := k.row(regs, &o.s[0], &sc.a)
 	var b, c *lanes
 	if o.s[1].kind != oNone {
-		b = k.row(regs, &o.s[1], mask, &sc.b)
+		b = k.row(regs, &o.s[1], &sc.b)
 	}
 	if o.s[2].kind != oNone && o.s[2].kind != oPred {
-		c = k.row(regs, &o.s[2], mask, &sc.c)
+		c = k.row(regs, &o.s[2], &sc.c)
 	}
 	r := &sc.r
 	switch o.kind {
@@ -54,8 +54,11 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	switch o.kind {
 	case kFadd:
 		if plainRN && !o.s[0].neg && !o.s[1].neg {
+			// float32 arithmetic rounds to nearest as the double sum
+			// rounded once more would (53 bits hold any such sum exactly
+			// enough: no double-rounding error for +, -, *)
 			for l := range r {
-				r[l] = fnan(float32(float64(math.Float32frombits(a[l])) + float64(math.Float32frombits(b[l]))))
+				r[l] = fnan(math.Float32frombits(a[l]) + math.Float32frombits(b[l]))
 			}
 			break
 		}
@@ -66,7 +69,7 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		scale := fmulScale[o.sub&7]
 		if plainRN && scale == 1 && !o.s[0].neg && !o.s[1].neg {
 			for l := range r {
-				r[l] = fnan(float32(float64(math.Float32frombits(a[l])) * float64(math.Float32frombits(b[l]))))
+				r[l] = fnan(math.Float32frombits(a[l]) * math.Float32frombits(b[l]))
 			}
 			break
 		}

@@ -17,7 +17,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		k.iset(regs, o, mask, sc)
 		return
 	}
-	a := k.row(regs, &o.s[0], mask, &sc.a)
+	a := k.row(regs, &o.s[0], &sc.a)
 	d := int(o.d.row)
 	r := &sc.r
 	direct := mask == ^uint32(0) && o.flags&(fCCOut|fX|fSAT) == 0 && o.kind != kMov
@@ -37,7 +37,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		write(regs, d, m, a)
 		return
 	case kIadd:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		switch {
 		case !o.s[0].neg && !o.s[1].neg:
 			addLanes(r, a, b)
@@ -51,7 +51,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kIscadd:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		sh := o.sub & 31
 		if !o.s[0].neg && !o.s[1].neg {
 			scaddLanes(r, a, b, sh)
@@ -62,7 +62,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			r[l] = ((a[l]^na)-na)<<sh + (b[l] ^ nb) - nb
 		}
 	case kImul:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		if o.flags&fHI == 0 {
 			mulLanes(r, a, b)
 		} else {
@@ -71,8 +71,8 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kImad:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
-		c := k.row(regs, &o.s[2], mask, &sc.c)
+		b := k.row(regs, &o.s[1], &sc.b)
+		c := k.row(regs, &o.s[2], &sc.c)
 		if o.flags&fHI == 0 && !o.s[0].neg && !o.s[2].neg {
 			madLanes(r, a, b, c)
 		} else {
@@ -93,7 +93,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			shlLanes(r, a, n)
 			break
 		}
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		if o.flags&fW != 0 {
 			for l := range r {
 				r[l] = a[l] << (b[l] & 31)
@@ -105,7 +105,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		}
 	case kShr:
 		if o.flags&fBREV != 0 {
-			b := k.row(regs, &o.s[1], mask, &sc.b)
+			b := k.row(regs, &o.s[1], &sc.b)
 			for l := range r {
 				r[l] = shr(a[l], b[l], o.flags)
 			}
@@ -126,7 +126,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 			break
 		}
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		switch o.flags & (fW | fU32) {
 		case fW | fU32:
 			for l := range r {
@@ -142,7 +142,7 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kLop:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		na, nb := notMask(o.s[0].not), notMask(o.s[1].not)
 		switch o.sub {
 		case 0:
@@ -157,15 +157,13 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kBfe:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		if o.flags&(fU32|fBREV) == fU32 {
+			// unsigned: the field's bits past 31 read 0, so one 64-bit
+			// shift and mask serve every position and length
 			for l := range r {
-				pos, n := b[l]&0xff, b[l]>>8&0xff
-				if pos < 32 && n > 0 && pos+n <= 32 {
-					r[l] = a[l] >> pos & (1<<n - 1)
-				} else {
-					r[l] = bfe(a[l], b[l], o.flags)
-				}
+				pos, n := b[l]&0xff, min(b[l]>>8&0xff, 32)
+				r[l] = uint32(uint64(a[l]) >> pos & (1<<n - 1))
 			}
 		} else {
 			for l := range r {
@@ -173,8 +171,12 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kBfi:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
-		c := k.row(regs, &o.s[2], mask, &sc.c)
+		b := k.row(regs, &o.s[1], &sc.b)
+		c := k.row(regs, &o.s[2], &sc.c)
+		if o.s[1].kind == oImm || o.s[1].kind == oConst {
+			bfiLanes(r, a, uint32(o.s[1].imm), c)
+			break
+		}
 		for l := range r {
 			r[l] = bfi(a[l], b[l], c[l])
 		}
@@ -183,13 +185,13 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			r[l] = flo(a[l], o)
 		}
 	case kPopc:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		na, nb := notMask(o.s[0].not), notMask(o.s[1].not)
 		for l := range r {
 			r[l] = uint32(bits.OnesCount32((a[l] ^ na) & (b[l] ^ nb)))
 		}
 	case kImnmx:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		p := pred(regs, &o.s[2])
 		unsigned := o.flags&fU32 != 0
 		for l := range r {
@@ -204,8 +206,8 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kIcmp:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
-		c := k.row(regs, &o.s[2], mask, &sc.c)
+		b := k.row(regs, &o.s[1], &sc.b)
+		c := k.row(regs, &o.s[2], &sc.c)
 		unsigned := o.flags&fU32 != 0
 		for l := range r {
 			if icmp(o.sub, c[l], 0, unsigned) {
@@ -215,8 +217,8 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			}
 		}
 	case kIsad:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
-		c := k.row(regs, &o.s[2], mask, &sc.c)
+		b := k.row(regs, &o.s[1], &sc.b)
+		c := k.row(regs, &o.s[2], &sc.c)
 		unsigned := o.flags&fU32 != 0
 		for l := range r {
 			x, y := a[l], b[l]
@@ -230,11 +232,15 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			r[l] = diff + c[l]
 		}
 	case kSel:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
+		b := k.row(regs, &o.s[1], &sc.b)
 		selLanes(r, a, b, pred(regs, &o.s[2]))
 	case kPrmt:
-		b := k.row(regs, &o.s[1], mask, &sc.b)
-		c := k.row(regs, &o.s[2], mask, &sc.c)
+		b := k.row(regs, &o.s[1], &sc.b)
+		c := k.row(regs, &o.s[2], &sc.c)
+		if o.sub == 0 {
+			prmtLanes(r, a, b, c)
+			break
+		}
 		for l := range r {
 			r[l] = prmt(a[l], b[l], c[l], o.sub)
 		}
@@ -361,6 +367,24 @@ func bfi(a, b, c uint32) uint32 {
 	return c&^m | a<<pos&m
 }
 
+// bfiLanes is BFI with one field for every lane (b a constant).
+func bfiLanes(r, a *lanes, b uint32, c *lanes) {
+	pos, n := b&0xff, b>>8&0xff
+	if pos >= 32 || n == 0 {
+		*r = *c
+		return
+	}
+	n = min(n, 32-pos)
+	m := uint32(uint64(1)<<n-1) << pos
+	qr, qa, qc := qd(r), qd(a), qd(c)
+	for g := range qr {
+		qr[g][0] = qc[g][0]&^m | qa[g][0]<<pos&m
+		qr[g][1] = qc[g][1]&^m | qa[g][1]<<pos&m
+		qr[g][2] = qc[g][2]&^m | qa[g][2]<<pos&m
+		qr[g][3] = qc[g][3]&^m | qa[g][3]<<pos&m
+	}
+}
+
 // flo is the bit position of the most significant 1 (unsigned) or of the
 // most significant bit that differs from the sign (signed), 0xffffffff when
 // none; .SH gives 31 minus it; ~ complements the source first.
@@ -428,6 +452,22 @@ func prmt(a, s, b uint32, mode uint8) uint32 {
 		r |= byteOf(x) << (8 * i)
 	}
 	return r
+}
+
+// prmtLanes is PRMT's generic mode, each lane with its own selector s.
+// Selectors that replicate no sign (the usual byte moves) take bytes by
+// shifts alone.
+func prmtLanes(r, a, s, b *lanes) {
+	for l := range r {
+		sel := s[l]
+		if sel&0x8888 != 0 {
+			r[l] = prmt(a[l], sel, b[l], 0)
+			continue
+		}
+		src := uint64(b[l])<<32 | uint64(a[l])
+		r[l] = uint32(src>>(sel<<3&0x38))&0xff | uint32(src>>(sel>>1&0x38))&0xff<<8 |
+			uint32(src>>(sel>>5&0x38))&0xff<<16 | uint32(src>>(sel>>9&0x38))<<24
+	}
 }
 
 // icmp compares a and b with comparison c (the icmp table: F LT EQ LE GT
@@ -537,8 +577,8 @@ func (k *Kernel) iset(regs []uint32, o *op, mask uint32, sc *scratch) {
 // icmpMask is the lanes of mask where a cmp b holds (.X: extended by the
 // condition code).
 func (k *Kernel) icmpMask(regs []uint32, o *op, mask uint32, sc *scratch) uint32 {
-	a := k.row(regs, &o.s[0], mask, &sc.a)
-	b := k.row(regs, &o.s[1], mask, &sc.b)
+	a := k.row(regs, &o.s[0], &sc.a)
+	b := k.row(regs, &o.s[1], &sc.b)
 	unsigned := o.flags&fU32 != 0
 	var t uint32
 	if o.flags&fX != 0 {
@@ -588,11 +628,11 @@ func (k *Kernel) ialuCC(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		}
 		return
 	}
-	a := k.row(regs, &o.s[0], mask, &sc.a)
-	b := k.row(regs, &o.s[1], mask, &sc.b)
+	a := k.row(regs, &o.s[0], &sc.a)
+	b := k.row(regs, &o.s[1], &sc.b)
 	c := &zeroLanes
 	if o.s[2].kind != oNone {
-		c = k.row(regs, &o.s[2], mask, &sc.c)
+		c = k.row(regs, &o.s[2], &sc.c)
 	}
 	cf := regs[rowFlags*32+flagC]
 	r := &sc.r

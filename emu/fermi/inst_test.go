@@ -308,6 +308,19 @@ func TestInstInteger(t *testing.T) {
 		{name: "PRMT", text: "PRMT R8, R4, R6, R5;\n PRMT R9, R4, 0x4140, RZ;", ref: func(in [4]uint32) [2]uint32 {
 			return [2]uint32{refPRMT(in[0], in[2], in[1]), in[0]&0xff | (in[0]>>8&0xff)<<16}
 		}},
+		{name: "PRMT bytes", text: "PRMT R8, R4, R6, R5;\n PRMT R9, R5, R6, R4;", ref: func(in [4]uint32) [2]uint32 {
+			return [2]uint32{refPRMT(in[0], in[2], in[1]), refPRMT(in[1], in[2], in[0])}
+		}, gen: func(r *rand.Rand) [4]uint32 {
+			// selectors without sign replication in most lanes (prmtLanes' shifts)
+			sel := r.Uint32()
+			if r.Intn(4) != 0 {
+				sel &= 0x7777
+			}
+			return [4]uint32{r.Uint32(), r.Uint32(), sel, 0}
+		}},
+		{name: "BFI const", text: "BFI R8, R4, 0x803, R6;\n BFI R9, R4, 0x1c1e, R6;", ref: func(in [4]uint32) [2]uint32 {
+			return [2]uint32{refBFI(in[0], 0x803, in[2]), refBFI(in[0], 0x1c1e, in[2])}
+		}},
 		{name: "MOV", text: "MOV R8, R4;\n MOV32I R9, 0xdeadbeef;", ref: func(in [4]uint32) [2]uint32 { return [2]uint32{in[0], 0xdeadbeef} }},
 	})
 }

@@ -534,6 +534,11 @@ func TestKernelFaults(t *testing.T) {
 	}{
 		{"MOV R2, c[0x0][0x20];\n LD R3, [R2+0x7fff0];\n EXIT;", "out of bounds"},
 		{"IADD32I R2, RZ, 0x102;\n ST [R2], R2;\n EXIT;", "misaligned"},
+		// the 8- and 16-bit fast paths leave these to the general path
+		{"IADD32I R2, RZ, 0x101;\n STS.U16 [R2], R2;\n EXIT;", "misaligned"},
+		{"IADD32I R2, RZ, 0x103;\n LDS.S16 R3, [R2];\n EXIT;", "misaligned"},
+		{"MOV R2, c[0x0][0x20];\n LD.U8 R3, [R2+0x7ffff];\n EXIT;", "out of bounds"},
+		{"S2R R2, SR_TID.X;\n SHL R2, R2, 0xa;\n STS.U8 [R2], R2;\n EXIT;", "out of bounds"},
 		{"TEX.T R0, R2, 0x0, 0x0, 2D, 0x1;\n EXIT;", "TEX"},
 		{rawWords(0x8800000000001c07, 0x8000000000001de7), "long-jump stack are not documented"},
 		{rawWords(0x4800000000001c00, 0x8000000000001de7), "pixel quad"},

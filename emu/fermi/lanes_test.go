@@ -90,6 +90,7 @@ func TestLaneLoops(t *testing.T) {
 // of the address space.
 func TestLaneAddresses(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
+	small := make([]byte, 0x10000+4)
 	for range 2000 {
 		var base lanes
 		start := []uint32{0, 4, rng.Uint32() &^ 3, 0xffffffff - 31*4, 0xffffffff - 31*4 + 1, 0xfffffff8, 1000, 0x10000 - 128}[rng.Intn(8)]
@@ -118,6 +119,12 @@ func TestLaneAddresses(t *testing.T) {
 		wantRun = wantRun && wantIn
 		if got := inBounds(&base, off, limit); got != wantIn {
 			t.Fatalf("inBounds(start %#x off %#x limit %#x) = %v", start, off, limit, got)
+		}
+		if limit < uint32(len(small)) {
+			var r lanes
+			if got := gatherChecked(&r, unsafe.Pointer(unsafe.SliceData(small)), &base, off, limit); got != wantIn {
+				t.Fatalf("gatherChecked(start %#x off %#x limit %#x) = %v", start, off, limit, got)
+			}
 		}
 		f, run := consecutive(&base, off, limit)
 		if run && (!wantRun || f != first) {
@@ -148,7 +155,9 @@ func TestLaneAddresses(t *testing.T) {
 	}
 	p := unsafe.Pointer(unsafe.SliceData(mem))
 	scatter(p, &idx, 0, &v)
-	gather(&r, p, &idx, 0)
+	if !gatherChecked(&r, p, &idx, 0, uint32(len(mem)-4)) {
+		t.Fatal("gatherChecked refuses words in bounds")
+	}
 	for l := range r {
 		last := -1
 		for m := range idx {

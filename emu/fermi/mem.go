@@ -119,6 +119,9 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 				return nil
 			}
 		}
+		if o.size < 4 && k.loadSmallFast(b, w, o, m, mask, sc) {
+			return nil
+		}
 		var vals [32][4]uint32
 		if o.kind == kLdlk {
 			return k.loadLock(b, w, o, mask, sc, &local)
@@ -132,6 +135,9 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 	// stores
 	m := &o.s[0]
 	if o.size == 4 && o.kind != kStul && k.store32Fast(b, w, o, m, mask) {
+		return nil
+	}
+	if o.size < 4 && k.storeSmallFast(b, w, o, m, mask) {
 		return nil
 	}
 	size := int(o.size)
@@ -239,14 +245,13 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 		// fault), then read the little-endian words in place
 		if first, ok := consecutive(base, off, limit); ok {
 			// one 128-byte run: the common coalesced access
-			*rowAt(regs, dstRow(&o.d, 0)) = *(*lanes)(unsafe.Add(p, first))
+			copyLanes(rowAt(regs, dstRow(&o.d, 0)), (*lanes)(unsafe.Add(p, first)))
 			return true
 		}
-		if !inBounds(base, off, limit) {
+		if !gatherChecked(r, p, base, off, limit) {
 			return false
 		}
-		gather(r, p, base, off)
-		*rowAt(regs, dstRow(&o.d, 0)) = *r
+		copyLanes(rowAt(regs, dstRow(&o.d, 0)), r)
 		return true
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
@@ -261,21 +266,20 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 	return true
 }
 
-// inBounds reports whether every lane's word base[l]+off is aligned and
-// starts at or below limit (limit minus the address, in 64 bits, is
-// negative for an address past it).
+// inBounds reports whether every lane's word base[l]+off (in 32 bits) is
+// aligned and starts at or below limit: the highest address is (two
+// running maxima, compare and move, no branch).
 func inBounds(base *lanes, off, limit uint32) bool {
-	var align uint32
-	var past uint64
-	lim := uint64(limit)
+	var align, hi0, hi1 uint32
 	qb := qd(base)
 	for g := range qb {
 		q := &qb[g]
 		a0, a1, a2, a3 := q[0]+off, q[1]+off, q[2]+off, q[3]+off
 		align |= a0 | a1 | a2 | a3
-		past |= (lim - uint64(a0)) | (lim - uint64(a1)) | (lim - uint64(a2)) | (lim - uint64(a3))
+		hi0 = max(hi0, a0, a1)
+		hi1 = max(hi1, a2, a3)
 	}
-	return align&3 == 0 && past>>63 == 0
+	return align&3 == 0 && max(hi0, hi1) <= limit
 }
 
 // consecutive reports whether lane l's address base[l]+off is first+4*l,
@@ -285,6 +289,9 @@ func inBounds(base *lanes, off, limit uint32) bool {
 // pairs never carry from one lane into the next.
 func consecutive(base *lanes, off, limit uint32) (first uint32, ok bool) {
 	b0 := base[0]
+	if base[31] != b0+31*4 {
+		return 0, false // most other accesses fail here, before the loop
+	}
 	pairs := (*[4][4]uint64)(unsafe.Pointer(base))
 	const step = 8<<32 | 8
 	want := uint64(b0) | uint64(b0+4)<<32
@@ -298,15 +305,22 @@ func consecutive(base *lanes, off, limit uint32) (first uint32, ok bool) {
 	return first, dev == 0 && uint64(b0)+31*4 <= math.MaxUint32 && first&3 == 0 && uint64(first)+31*4 <= uint64(limit)
 }
 
-// gather reads lane l's word at p+base[l]+off (in bounds: inBounds).
-func gather(r *lanes, p unsafe.Pointer, base *lanes, off uint32) {
+// gatherChecked is inBounds and gather in one pass, four lanes checked
+// before they are read; false: a lane is out of bounds or misaligned (r is
+// then partly written).
+func gatherChecked(r *lanes, p unsafe.Pointer, base *lanes, off, limit uint32) bool {
 	qr, qb := qd(r), qd(base)
 	for g := range qr {
-		qr[g][0] = *(*uint32)(unsafe.Add(p, qb[g][0]+off))
-		qr[g][1] = *(*uint32)(unsafe.Add(p, qb[g][1]+off))
-		qr[g][2] = *(*uint32)(unsafe.Add(p, qb[g][2]+off))
-		qr[g][3] = *(*uint32)(unsafe.Add(p, qb[g][3]+off))
+		a0, a1, a2, a3 := qb[g][0]+off, qb[g][1]+off, qb[g][2]+off, qb[g][3]+off
+		if (a0|a1|a2|a3)&3 != 0 || max(a0, a1, a2, a3) > limit {
+			return false
+		}
+		qr[g][0] = *(*uint32)(unsafe.Add(p, a0))
+		qr[g][1] = *(*uint32)(unsafe.Add(p, a1))
+		qr[g][2] = *(*uint32)(unsafe.Add(p, a2))
+		qr[g][3] = *(*uint32)(unsafe.Add(p, a3))
 	}
+	return true
 }
 
 // scatter writes lane l's word v[l] at p+base[l]+off in lane order (in
@@ -349,25 +363,39 @@ func (k *Kernel) dense32(b *emu.Block, o *op, m *opnd) (data []byte, limit uint3
 	return data, uint32(min(n, 1<<32-1)), true
 }
 
+// storeRows are a store's address row, offset and value row (zeros for
+// RZ or a value that is not a register).
+func storeRows(regs []uint32, o *op, m *opnd) (base *lanes, off uint32, v *lanes) {
+	base, off, v = rowOf(regs, m.row), uint32(m.imm), rowOf(regs, o.s[1].row)
+	if o.s[1].kind != oReg {
+		v = &zeroLanes
+	}
+	return base, off, v
+}
+
+// lanesFit reports whether the address base[l]+off of every lane of mask
+// is aligned (no bit of align set) and at most limit.
+func lanesFit(base *lanes, off, mask, limit, align uint32) bool {
+	var bad uint32
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		a := base[bits.TrailingZeros32(mm)] + off
+		bad |= a&align | b2u(a > limit)
+	}
+	return bad == 0
+}
+
 // store32Fast is load32Fast's counterpart for 32-bit stores.
 func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
 	data, limit, ok := k.dense32(b, o, m)
 	if !ok {
 		return false
 	}
-	regs := w.Regs
-	base := rowOf(regs, m.row)
-	off := uint32(m.imm)
-	v := rowOf(regs, o.s[1].row)
-	if o.s[1].kind != oReg {
-		v = &zeroLanes
-	}
+	base, off, v := storeRows(w.Regs, o, m)
 	p := unsafe.Pointer(unsafe.SliceData(data))
 	// check every lane first: a faulting lane must leave memory untouched
-	var bad uint32
 	if mask == ^uint32(0) {
 		if first, ok := consecutive(base, off, limit); ok {
-			*(*lanes)(unsafe.Add(p, first)) = *v
+			copyLanes((*lanes)(unsafe.Add(p, first)), v)
 			return true
 		}
 		if !inBounds(base, off, limit) {
@@ -376,16 +404,83 @@ func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uin
 		scatter(p, base, off, v)
 		return true
 	}
-	for mm := mask; mm != 0; mm &= mm - 1 {
-		a := base[bits.TrailingZeros32(mm)] + off
-		bad |= a&3 | b2u(a > limit)
-	}
-	if bad != 0 {
+	if !lanesFit(base, off, mask, limit, 3) {
 		return false
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
 		*(*uint32)(unsafe.Add(p, base[l]+off)) = v[l]
+	}
+	return true
+}
+
+// smallFast is loadSmallFast's and storeSmallFast's memory: the dense
+// region of dense32, the highest address an access of o.size bytes can
+// start at, and o.size-1 (the alignment bits).
+func (k *Kernel) smallFast(b *emu.Block, o *op, m *opnd) (p unsafe.Pointer, limit, align uint32, ok bool) {
+	data, limit32, ok := k.dense32(b, o, m)
+	if !ok || o.size != 1 && o.size != 2 {
+		return nil, 0, 0, false
+	}
+	// dense32's limit is the end less 4, at most 2^32-1
+	limit = uint32(min(uint64(limit32)+4-uint64(o.size), 1<<32-1))
+	return unsafe.Pointer(unsafe.SliceData(data)), limit, uint32(o.size) - 1, true
+}
+
+// loadSmallFast is load32Fast for 8- and 16-bit loads (LD, LDS, LDC .U8
+// .S8 .U16 .S16).
+func (k *Kernel) loadSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32, sc *scratch) bool {
+	p, limit, align, ok := k.smallFast(b, o, m)
+	if !ok {
+		return false
+	}
+	regs := w.Regs
+	base := rowOf(regs, m.row)
+	off := uint32(m.imm)
+	if !lanesFit(base, off, mask, limit, align) {
+		return false
+	}
+	r := &sc.r
+	signed := o.flags&fSigned != 0
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		q := unsafe.Add(p, base[l]+off)
+		var v uint32
+		switch {
+		case o.size == 1 && signed:
+			v = uint32(int32(*(*int8)(q)))
+		case o.size == 1:
+			v = uint32(*(*uint8)(q))
+		case signed:
+			v = uint32(int32(*(*int16)(q)))
+		default:
+			v = uint32(*(*uint16)(q))
+		}
+		r[l] = v
+	}
+	write(regs, dstRow(&o.d, 0), mask, r)
+	return true
+}
+
+// storeSmallFast is store32Fast for 8- and 16-bit stores (ST, STS).
+func (k *Kernel) storeSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
+	p, limit, align, ok := k.smallFast(b, o, m)
+	if !ok {
+		return false
+	}
+	base, off, v := storeRows(w.Regs, o, m)
+	// check every lane first: a faulting lane must leave memory untouched
+	if !lanesFit(base, off, mask, limit, align) {
+		return false
+	}
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		q := unsafe.Add(p, base[l]+off)
+		if o.size == 1 {
+			*(*uint8)(q) = uint8(v[l])
+		} else {
+			*(*uint16)(q) = uint16(v[l])
+		}
 	}
 	return true
 }
@@ -563,6 +658,35 @@ type Texture struct {
 	Addr     uint64
 	Elements uint64
 	Channels int
+}
+
+// tldFast is tld for the usual case: one 32-bit channel, wholly inside
+// the dense part of global memory, read to one register; false: tld must
+// run (nothing was written).
+func (k *Kernel) tldFast(w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
+	slot := int(o.sub)
+	if slot >= len(k.Textures) || o.lanes != 1 {
+		return false
+	}
+	t := &k.Textures[slot]
+	data := k.Global.Data
+	if t.Channels != 1 || t.Addr&3 != 0 || t.Elements > uint64(len(data))/4 || t.Addr > uint64(len(data))-4*t.Elements {
+		return false
+	}
+	texels := data[t.Addr : t.Addr+4*t.Elements]
+	p := unsafe.Pointer(unsafe.SliceData(texels))
+	idx := rowOf(w.Regs, o.s[0].row)
+	r := &sc.r
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm)
+		var v uint32
+		if i := uint64(idx[l]); i < t.Elements {
+			v = *(*uint32)(unsafe.Add(p, 4*i))
+		}
+		r[l] = v
+	}
+	write(w.Regs, dstRow(&o.d, 0), mask, r)
+	return true
 }
 
 // tld is TLD.LZ of a 1D buffer texture: each lane fetches the element its

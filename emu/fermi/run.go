@@ -308,7 +308,7 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 	case kVote:
 		k.vote(w, o, mask)
 	case kS2R:
-		k.s2r(b, w, o, mask)
+		k.s2r(b, w, o, mask, sc)
 	case kLepc:
 		k.lepc(w, o, mask, pc)
 	case kCset, kCsetp, kPset, kPsetp, kP2R, kR2P:
@@ -353,13 +353,13 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 }
 
 // row is source s for every lane: a register row itself, a broadcast row of
-// an immediate or constant, or (indexed constants, predicates) the lanes in
-// mask read into buf.
-func (k *Kernel) row(regs []uint32, s *opnd, mask uint32, buf *lanes) *lanes {
-	if s.kind == oReg {
-		return rowOf(regs, s.row)
+// an immediate or constant, or (indexed constants, predicates) every lane
+// read into buf. It is small enough to be inlined.
+func (k *Kernel) row(regs []uint32, s *opnd, buf *lanes) *lanes {
+	if s.kind != oReg {
+		return k.rowOther(regs, s, buf)
 	}
-	return k.rowOther(regs, s, mask, buf)
+	return (*lanes)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(regs)), uintptr(s.row)*128))
 }
 
 // rowOf is register row r. Run checks once that regs holds every row
@@ -370,7 +370,9 @@ func rowOf(regs []uint32, r uint8) *lanes {
 
 func rowAt(regs []uint32, r int) *lanes { return rowOf(regs, uint8(r)) }
 
-func (k *Kernel) rowOther(regs []uint32, s *opnd, mask uint32, buf *lanes) *lanes {
+// Indexed constants are read in every lane (inactive lanes' reads have no
+// effect), so that row, with one argument fewer, is inlined.
+func (k *Kernel) rowOther(regs []uint32, s *opnd, buf *lanes) *lanes {
 	switch s.kind {
 	case oImm, oConst:
 		if s.bc >= 0 {
@@ -382,10 +384,8 @@ func (k *Kernel) rowOther(regs []uint32, s *opnd, mask uint32, buf *lanes) *lane
 		return buf
 	case oCIdx:
 		for l := range 32 {
-			if mask>>l&1 != 0 {
-				v, _ := k.Const[s.bank].Load32(regs[int(s.row)*32+l] + uint32(s.imm))
-				buf[l] = v
-			}
+			v, _ := k.Const[s.bank].Load32(regs[int(s.row)*32+l] + uint32(s.imm))
+			buf[l] = v
 		}
 		return buf
 	case oPred:
@@ -462,7 +462,7 @@ func setPred(regs []uint32, d *opnd, mask, v uint32) {
 func write(regs []uint32, d int, mask uint32, r *lanes) {
 	row := rowAt(regs, d)
 	if mask == ^uint32(0) {
-		*row = *r
+		copyLanes(row, r)
 		return
 	}
 	if bits.OnesCount32(mask) > 8 {
@@ -541,7 +541,7 @@ func (k *Kernel) brx(w *emu.Warp, o *op, mask uint32, pc uint32) error {
 		w.Diverge(pc+1, w.Active&^mask)
 	}
 	var buf lanes
-	t := k.row(w.Regs, &o.s[0], mask, &buf)
+	t := k.row(w.Regs, &o.s[0], &buf)
 	base := k.Prog.addrs[pc] + 8
 	if o.sub == 1 {
 		base = 0

@@ -16,11 +16,11 @@ import (
 // source and vmad's "plus one" as .PO.
 func (k *Kernel) video(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	regs := w.Regs
-	a := k.row(regs, &o.s[0], mask, &sc.a)
-	b := k.row(regs, &o.s[1], mask, &sc.b)
+	a := k.row(regs, &o.s[0], &sc.a)
+	b := k.row(regs, &o.s[1], &sc.b)
 	var c *lanes = &zeroLanes
 	if o.s[2].kind != oNone && o.s[2].kind != oPred {
-		c = k.row(regs, &o.s[2], mask, &sc.c)
+		c = k.row(regs, &o.s[2], &sc.c)
 	}
 	if o.kind == kVadd && o.flags&(fSAT|fPO|fCCOut) == 0 && o.sub2 == vredAcc && o.s[0].sel == 6 && o.s[1].sel == 6 &&
 		!o.s[0].neg && !o.s[1].neg {
@@ -58,14 +58,25 @@ func (k *Kernel) video(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		if mask == ^uint32(0) {
 			r = rowAt(regs, dstRow(&o.d, 0))
 		}
-		for l := range r {
-			n := uint64(uint32(vpart(b[l], o.s[1].sel, o.s[1].sgn)))
-			if o.flags&fW != 0 {
-				n &= 31
-			} else {
-				n = min(n, 32)
+		switch {
+		case o.s[1].sel >= 6 && o.flags&fW != 0: // a whole-word amount, either sign
+			for l := range r {
+				r[l] = a[l]<<(b[l]&31) + c[l]
 			}
-			r[l] = uint32(uint64(a[l])<<n) + c[l]
+		case o.s[1].sel >= 6:
+			for l := range r {
+				r[l] = uint32(uint64(a[l])<<min(b[l], 32)) + c[l]
+			}
+		default:
+			for l := range r {
+				n := uint64(uint32(vpart(b[l], o.s[1].sel, o.s[1].sgn)))
+				if o.flags&fW != 0 {
+					n &= 31
+				} else {
+					n = min(n, 32)
+				}
+				r[l] = uint32(uint64(a[l])<<n) + c[l]
+			}
 		}
 		if mask != ^uint32(0) {
 			write(regs, dstRow(&o.d, 0), mask, r)

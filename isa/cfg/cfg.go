@@ -6,7 +6,11 @@
 // them, and Hyperblocks merges chains of blocks as nvdisasm -cfg does.
 package cfg
 
-import "sort"
+import (
+	"slices"
+	"sort"
+	"strconv"
+)
 
 // Kind is how an instruction passes control on.
 type Kind uint8
@@ -15,7 +19,7 @@ const (
 	Next Kind = iota // to the next instruction
 	Jump             // to its Targets (an indirect jump lists what it may reach)
 	Exit             // out of the function (EXIT, RET)
-	Call             // to a subroutine, then to the next instruction
+	Call             // to a subroutine (its Targets, when known), then to the next instruction
 )
 
 // Inst is one instruction's branch facts.
@@ -28,6 +32,15 @@ type Inst struct {
 	// Opaque ends the block here without knowing where control goes (an
 	// indirect jump with no known targets).
 	Opaque bool
+	// Push: the instruction pushes a stack entry of this kind holding
+	// PushTarget (SSY, PBK, PCNT, PRET); control goes on as Kind says.
+	Push       Stack
+	PushTarget uint64
+	// PopTo: the instruction goes to the innermost stack entry of this
+	// kind (BRK, CONT, Fermi's .S, RET after PRET); Build makes it a Jump
+	// to what it reaches. Kind says what it does when no such entry is on
+	// the stack (RET: Exit; .S: Next; BRK: Jump with Opaque).
+	PopTo Stack
 }
 
 // Edge is a successor of a block.
@@ -57,18 +70,41 @@ func (g *Graph) Last(b int) int { return g.Blocks[b].End - 1 }
 func endsBlock(in *Inst) bool { return in.Kind == Jump || in.Kind == Exit || in.Opaque }
 
 // Build makes the graph of the function entered at insts[entry]: the
-// blocks of insts (in address order) reachable from there.
+// blocks of insts (in address order) reachable from there. Instructions
+// that go where the reconvergence stack says (PopTo) are resolved first, on
+// a copy of insts (Graph.Insts).
 func Build(insts []Inst, entry int) *Graph {
-	g := &Graph{Insts: insts}
 	if entry < 0 || entry >= len(insts) {
-		return g
+		return &Graph{Insts: insts}
 	}
+	index := indexOf(insts)
+	return newLayout(resolveStack(insts, entry, index), index, entry).graph(entry)
+}
+
+func indexOf(insts []Inst) map[uint64]int {
 	index := make(map[uint64]int, len(insts))
 	for i := range insts {
 		index[insts[i].Addr] = i
 	}
+	return index
+}
+
+// layout is the blocks of a function's instructions, reachable or not:
+// what the graphs of its entry and of each subroutine share.
+type layout struct {
+	insts   []Inst
+	index   map[uint64]int
+	starts  []int       // the blocks' first instructions
+	blockAt map[int]int // block by its first instruction
+}
+
+// newLayout cuts insts into blocks; each entry starts one.
+func newLayout(insts []Inst, index map[uint64]int, entries ...int) *layout {
 	leader := make([]bool, len(insts))
-	leader[0], leader[entry] = true, true
+	leader[0] = true
+	for _, e := range entries {
+		leader[e] = true
+	}
 	for i := range insts {
 		in := &insts[i]
 		if in.Leader {
@@ -82,67 +118,76 @@ func Build(insts []Inst, entry int) *Graph {
 				leader[k] = true
 			}
 		}
-	}
-	// blocks by their first instruction, then the reachable ones
-	var starts []int
-	for i, l := range leader {
-		if l {
-			starts = append(starts, i)
-		}
-	}
-	blockAt := map[int]int{}
-	for k, s := range starts {
-		blockAt[s] = k
-	}
-	end := func(k int) int {
-		if k+1 < len(starts) {
-			return starts[k+1]
-		}
-		return len(insts)
-	}
-	succs := func(k int) []Edge {
-		last := &insts[end(k)-1]
-		var out []Edge
-		if last.Kind == Jump {
-			for _, t := range last.Targets {
-				if i, ok := index[t]; ok {
-					out = append(out, Edge{To: blockAt[i]})
-				}
+		if in.Push != NoStack {
+			if k, ok := index[in.PushTarget]; ok {
+				leader[k] = true // a reconvergence point
 			}
 		}
-		falls := last.Kind == Next || last.Kind == Call || last.Cond && !last.Opaque
-		if falls && end(k) < len(insts) {
-			out = append(out, Edge{To: blockAt[end(k)], Fall: true})
-		}
-		return out
 	}
-	seen := make([]bool, len(starts))
-	work := []int{blockAt[entry]}
-	seen[blockAt[entry]] = true
-	for len(work) > 0 {
+	l := &layout{insts: insts, index: index, blockAt: map[int]int{}}
+	for i, isLeader := range leader {
+		if isLeader {
+			l.blockAt[i] = len(l.starts)
+			l.starts = append(l.starts, i)
+		}
+	}
+	return l
+}
+
+func (l *layout) end(k int) int {
+	if k+1 < len(l.starts) {
+		return l.starts[k+1]
+	}
+	return len(l.insts)
+}
+
+func (l *layout) succs(k int) []Edge {
+	last := &l.insts[l.end(k)-1]
+	var out []Edge
+	if last.Kind == Jump {
+		for _, t := range last.Targets {
+			if i, ok := l.index[t]; ok {
+				out = append(out, Edge{To: l.blockAt[i]})
+			}
+		}
+	}
+	falls := last.Kind == Next || last.Kind == Call || last.Cond && !last.Opaque
+	if falls && l.end(k) < len(l.insts) {
+		out = append(out, Edge{To: l.blockAt[l.end(k)], Fall: true})
+	}
+	return out
+}
+
+// graph is the graph of the blocks reachable from insts[entry], which
+// must start a block; its cost grows with the reachable blocks only.
+func (l *layout) graph(entry int) *Graph {
+	g := &Graph{Insts: l.insts}
+	first, ok := l.blockAt[entry]
+	if !ok {
+		return g
+	}
+	seen := map[int]bool{first: true}
+	reached := []int{first}
+	for work := []int{first}; len(work) > 0; {
 		k := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, e := range succs(k) {
+		for _, e := range l.succs(k) {
 			if !seen[e.To] {
 				seen[e.To] = true
+				reached = append(reached, e.To)
 				work = append(work, e.To)
 			}
 		}
 	}
-	renum := make([]int, len(starts))
-	for k := range starts {
-		renum[k] = -1
-		if seen[k] {
-			renum[k] = len(g.Blocks)
-			g.Blocks = append(g.Blocks, Block{Start: starts[k], End: end(k)})
-		}
+	sort.Ints(reached)
+	renum := make(map[int]int, len(reached))
+	for _, k := range reached {
+		renum[k] = len(g.Blocks)
+		g.Blocks = append(g.Blocks, Block{Start: l.starts[k], End: l.end(k)})
 	}
-	for k := range starts {
-		if !seen[k] {
-			continue
-		}
+	for _, k := range reached {
 		b := &g.Blocks[renum[k]]
-		for _, e := range succs(k) {
+		for _, e := range l.succs(k) {
 			b.Succs = append(b.Succs, Edge{To: renum[e.To], Fall: e.Fall})
 		}
 	}
@@ -187,4 +232,89 @@ func fallsInto(b *Block, k int) bool {
 		}
 	}
 	return false
+}
+
+// Program returns the graph of the code entered at insts[entry], named
+// name, then one per subroutine: each call target inside insts other than
+// the entry, in address order, named name+"@"+its address in hex. lines
+// holds the listing text of each instruction.
+func Program(name string, insts []Inst, lines []string, entry int) []Function {
+	out := []Function{{Name: name, Graph: Build(insts, entry), Lines: lines}}
+	if entry < 0 || entry >= len(insts) {
+		return out
+	}
+	index := indexOf(insts)
+	var subs []int
+	for i := range insts {
+		if insts[i].Kind != Call {
+			continue
+		}
+		for _, t := range insts[i].Targets {
+			if k, ok := index[t]; ok && k != entry && !slices.Contains(subs, k) {
+				subs = append(subs, k)
+			}
+		}
+	}
+	slices.Sort(subs)
+	// without stack entries every graph has the same blocks (call targets
+	// start blocks): one layout, and each subroutine costs what it reaches.
+	// So too when walking the stack from every subroutine would take too
+	// long (damaged or random code calling everywhere): their pops are
+	// then left as the ISA gave them, going nowhere known.
+	var shared *layout
+	if !usesStack(insts) || len(subs)*len(insts) > maxStackWalks {
+		shared = newLayout(insts, index, subs...)
+	}
+	for _, k := range subs {
+		g := shared.graphOr(insts, k)
+		out = append(out, Function{Name: name + "@" + strconv.FormatUint(insts[k].Addr, 16), Graph: g, Lines: lines})
+	}
+	return out
+}
+
+// maxStackWalks bounds the instructions Program's stack walks may copy:
+// about a second of work.
+const maxStackWalks = 1 << 26
+
+// graphOr is l's graph of entry, or Build's when l is nil.
+func (l *layout) graphOr(insts []Inst, entry int) *Graph {
+	if l == nil {
+		return Build(insts, entry)
+	}
+	return l.graph(entry)
+}
+
+// String is a compact text form of the graph, one block a line: the
+// addresses of its first and last instruction, then its successors by
+// start address, "j" for a jump and "f" for a fall-through:
+// "0x10-0x28: j0x40 f0x30".
+func (g *Graph) String() string {
+	var b []byte
+	for _, bl := range g.Blocks {
+		b = append(b, "0x"...)
+		b = strconv.AppendUint(b, g.Insts[bl.Start].Addr, 16)
+		b = append(b, "-0x"...)
+		b = strconv.AppendUint(b, g.Insts[bl.End-1].Addr, 16)
+		b = append(b, ':')
+		for _, e := range bl.Succs {
+			kind := " j0x"
+			if e.Fall {
+				kind = " f0x"
+			}
+			b = append(b, kind...)
+			b = strconv.AppendUint(b, g.Insts[g.Blocks[e.To].Start].Addr, 16)
+		}
+		b = append(b, '\n')
+	}
+	return string(b)
+}
+
+// BlockOf returns the index of the block holding the instruction at addr,
+// or -1 when no reachable block does.
+func (g *Graph) BlockOf(addr uint64) int {
+	b := sort.Search(len(g.Blocks), func(b int) bool { return g.Insts[g.Blocks[b].End-1].Addr >= addr })
+	if b < len(g.Blocks) && g.Insts[g.Blocks[b].Start].Addr <= addr {
+		return b
+	}
+	return -1
 }

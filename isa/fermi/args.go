@@ -39,15 +39,19 @@ type Arg struct {
 // dialect prints them. Condition codes that print nothing (CC.T) are
 // included as ArgCC.
 func (i Inst) Args(pc uint64) (args [MaxArgs]Arg, n int) {
+	return argsOf(newForm(i), i.Raw, pc)
+}
+
+// newForm is the form the New dialect prints inst with: the first "new"
+// alias of the decoded form whose fixed bits and operands fit the word.
+func newForm(i Inst) *form {
 	f := &forms[i.form]
-	raw := i.Raw
-	for a := f.alias; a != 0; a = forms[a].alias { // New operand order
-		if af := &forms[a]; raw&af.mask == af.value && validOperands(a, raw) {
-			f = af
-			break
+	for a := f.alias; a != 0; a = forms[a].alias {
+		if af := &forms[a]; i.Raw&af.mask == af.value && validOperands(a, i.Raw) {
+			return af
 		}
 	}
-	return argsOf(f, raw, pc)
+	return f
 }
 
 // FormArgs decodes the operands of inst at address pc in the order of the

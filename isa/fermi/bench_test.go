@@ -2,6 +2,7 @@ package fermi
 
 import (
 	"encoding/binary"
+	"io"
 	"testing"
 )
 
@@ -139,4 +140,21 @@ func TestAssembleLineAllocs(t *testing.T) {
 	if n != 0 {
 		t.Errorf("AssembleLineDialect: %v allocations", n)
 	}
+}
+
+// BenchmarkWriteListing is the streamed listing (dis -arch sm_2x) of the
+// golden code, repeated to 1M instructions, to io.Discard, on every core.
+func BenchmarkWriteListing(b *testing.B) {
+	code := benchCode(b)
+	for len(code) < 8<<20 {
+		code = append(code, code...)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := WriteListing(io.Discard, code, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(code)/8)/b.Elapsed().Seconds(), "inst/s")
 }

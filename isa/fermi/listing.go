@@ -3,6 +3,7 @@ package fermi
 import (
 	"encoding/binary"
 	"errors"
+	"io"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -48,42 +49,44 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 // Words that do not decode are reported (and listed as a comment) and the
 // listing continues after them.
 func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte, []*isa.DecodeError) {
-	var errs []*isa.DecodeError
-	for off := 0; off < len(code); {
-		addr := base + uint64(off)
-		if len(code)-off >= 8 && code[off]&8 == 0 { // the common case, without error values
-			if inst, ok := decodeWord(binary.LittleEndian.Uint64(code[off:])); ok {
-				dst = AppendListing(dst, inst, addr, d)
-				off += 8
-				continue
-			}
+	return isa.ListSteps(dst, code, base, d.step)
+}
+
+// WriteListing writes the listing Disassemble returns (the New dialect)
+// to w a buffer at a time: memory does not grow with the code.
+func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
+	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return New.step })
+}
+
+// step lists the instruction at code[off:] in dialect d (isa.StepFunc).
+func (d Dialect) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
+	addr := base + uint64(off)
+	if len(code)-off >= 8 && code[off]&8 == 0 { // the common case, without error values
+		if inst, ok := decodeWord(binary.LittleEndian.Uint64(code[off:])); ok {
+			return AppendListing(dst, inst, addr, d), 8, nil
 		}
-		inst, err := DecodeAt(code[off:], addr)
-		if err != nil {
-			var de *isa.DecodeError
-			if !errors.As(err, &de) {
-				de = &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid}
-			}
-			errs = append(errs, de)
-			dst = appendBlanks(dst, 8)
-			dst = appendAddrColumn(dst, addr)
-			dst = append(dst, "        /* "...)
-			dst = append(dst, de.Err.Error()...)
-			if de.Detail != "" {
-				dst = append(dst, ": "...)
-				dst = append(dst, de.Detail...)
-			}
-			dst = append(dst, " */\n"...)
-			if de.Len <= 0 {
-				de.Len = 8
-			}
-			off += de.Len
-			continue
-		}
-		dst = AppendListing(dst, inst, addr, d)
-		off += inst.Len()
 	}
-	return dst, errs
+	inst, err := DecodeAt(code[off:], addr)
+	if err == nil {
+		return AppendListing(dst, inst, addr, d), inst.Len(), nil
+	}
+	var de *isa.DecodeError
+	if !errors.As(err, &de) {
+		de = &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid}
+	}
+	dst = appendBlanks(dst, 8)
+	dst = appendAddrColumn(dst, addr)
+	dst = append(dst, "        /* "...)
+	dst = append(dst, de.Err.Error()...)
+	if de.Detail != "" {
+		dst = append(dst, ": "...)
+		dst = append(dst, de.Detail...)
+	}
+	dst = append(dst, " */\n"...)
+	if de.Len <= 0 {
+		de.Len = 8
+	}
+	return dst, de.Len, de
 }
 
 // ListRaw lists raw little-endian code in the given dialect; it is
@@ -97,7 +100,7 @@ func ListRaw(code []byte, base uint64, d Dialect) (string, []*isa.DecodeError) {
 // encoding (cuobjdump prints them identically).
 func Archs() []isa.Arch {
 	return []isa.Arch{
-		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, Assemble: Assemble},
-		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, Assemble: Assemble},
+		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, WriteListing: WriteListing, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON},
+		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, WriteListing: WriteListing, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON},
 	}
 }

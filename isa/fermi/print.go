@@ -43,12 +43,7 @@ func AppendTextDialect(dst []byte, inst Inst, pc uint64, d Dialect) []byte {
 	f := &forms[inst.form]
 	raw := inst.Raw
 	if d == New {
-		for a := f.alias; a != 0; a = forms[a].alias {
-			if af := &forms[a]; raw&af.mask == af.value && validOperands(a, raw) {
-				f = af
-				break
-			}
-		}
+		f = newForm(inst)
 	}
 	if !f.noPred {
 		if p, neg := raw>>10&7, raw>>13&1 != 0; p != 7 || neg {

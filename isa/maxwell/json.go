@@ -76,40 +76,39 @@ func JSONInstruction(w uint64, c Ctrl, sm int, addr uint64, text string) jsonl.I
 // sections (one record per instruction, with its function and section), or
 // of raw code at base when f is nil.
 func WriteJSON(w *jsonl.Writer, f *cubin.File, code []byte, base uint64, sm int) ([]*isa.DecodeError, error) {
-	var errs []*isa.DecodeError
-	list := func(code []byte, base uint64, fn, section string) error {
-		for b := 0; b+BundleSize <= len(code); b += BundleSize {
-			ctrl := binary.LittleEndian.Uint64(code[b:])
-			for s := 0; s < 3; s++ {
-				off := b + 8 + 8*s
-				word := binary.LittleEndian.Uint64(code[off:])
-				c := CtrlField(ctrl, s)
-				addr := base + uint64(off)
-				var text []byte
-				inst, err := Decode(word, c, sm, addr)
-				if err != nil {
-					errs = append(errs, err.(*isa.DecodeError))
-					text = isa.AppendHexNum(append(text, ".word "...), word)
-				} else {
-					text = appendBody(appendGuard(text, inst), inst, addr)
-				}
-				rec := JSONInstruction(word, c, sm, addr, strings.TrimSpace(string(text)))
-				rec.Function, rec.Section = fn, section
-				if err := w.Write(&rec); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
 	if f == nil {
-		return errs, list(code, base, "", "")
+		return WriteJSONCode(w, code, base, sm, "", "")
 	}
+	var errs []*isa.DecodeError
 	for i := range f.Functions {
 		fn := &f.Functions[i]
-		if err := list(fn.Code, 0, fn.Name, ".text."+fn.Name); err != nil {
+		e, err := WriteJSONCode(w, fn.Code, 0, sm, fn.Name, ".text."+fn.Name)
+		errs = append(errs, e...)
+		if err != nil {
 			return errs, err
 		}
 	}
 	return errs, nil
+}
+
+// WriteJSONCode writes the JSON Lines listing of raw sm_5x code loaded at
+// base (whole bundles), each record naming function and section when they
+// are not "".
+func WriteJSONCode(w *jsonl.Writer, code []byte, base uint64, sm int, function, section string) ([]*isa.DecodeError, error) {
+	var errs []*isa.DecodeError
+	var text []byte
+	var werr error
+	eachSlot(code, base, sm, func(addr, word uint64, c Ctrl, inst Inst, err error) bool {
+		if err != nil {
+			errs = append(errs, err.(*isa.DecodeError))
+			text = isa.AppendHexNum(append(text[:0], ".word "...), word)
+		} else {
+			text = appendBody(appendGuard(text[:0], inst), inst, addr)
+		}
+		rec := JSONInstruction(word, c, sm, addr, strings.TrimSpace(string(text)))
+		rec.Function, rec.Section = function, section
+		werr = w.Write(&rec)
+		return werr == nil
+	})
+	return errs, werr
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/gpuisa/gpuisa/isa"
+	"github.com/gpuisa/gpuisa/isa/cfg"
+	"github.com/gpuisa/gpuisa/isa/jsonl"
 )
 
 // BundleSize is the size of a control word and its three instructions.
@@ -448,6 +450,12 @@ func Archs() []isa.Arch {
 			},
 			WriteListing: func(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
 				return WriteListing(w, code, base, sm)
+			},
+			Graphs: func(code []byte, base uint64, name string) ([]cfg.Function, []*isa.DecodeError) {
+				return RawGraphs(code, base, sm, name)
+			},
+			WriteJSON: func(w *jsonl.Writer, code []byte, base uint64, function, section string) ([]*isa.DecodeError, error) {
+				return WriteJSONCode(w, code, base, sm, function, section)
 			},
 		})
 	}

@@ -1,6 +1,7 @@
 package tesla
 
 import (
+	"io"
 	"os"
 	"testing"
 
@@ -100,4 +101,21 @@ func BenchmarkAssemble(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mlines/s")
 	cpu.Report(float64(n)/1e6, "Mlines")
+}
+
+// BenchmarkWriteListing is the streamed listing (dis -arch sm_1x) of the
+// same code, to io.Discard, on every core.
+func BenchmarkWriteListing(b *testing.B) {
+	code, n := benchStream(b, 1<<20)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := benchcpu.Start(b)
+	for i := 0; i < b.N; i++ {
+		if _, err := WriteListing(io.Discard, code, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Minsn/s")
+	cpu.Report(float64(n)/1e6, "Minsn")
+	b.SetBytes(int64(len(code)))
 }

@@ -25,7 +25,7 @@ const (
 	OpTarget            // code address Imm
 	OpBarrier           // barrier Reg, thread count Imm (next operand)
 	OpEnum              // a named choice printed among the operands (Text), e.g. a SET condition
-	OpGraphics          // a[], v[], o[] memory or a texture mask: graphics-only operands
+	OpGraphics          // graphics-only operands: Text "a", "v", "o" (a[A+Offset] memory, Offset the index as printed) or "mask" (a texture mask, Imm)
 )
 
 // Operand is one resolved operand.
@@ -265,8 +265,14 @@ func resolveOperand(f *form, p *piece, half bool, v uint64) Operand {
 			size = 8 // .U64
 		}
 		return Operand{Kind: OpGlobal, Reg: uint8(f_s1.Get(v)), Bank: uint8(seg), Size: size, Signed: f_mtype.Get(v) == 7}
-	case opnd_omem, opnd_amem, opnd_vmem, opnd_texmask:
-		return Operand{Kind: OpGraphics}
+	case opnd_omem:
+		return Operand{Kind: OpGraphics, Text: "o", Areg: uint8(longAreg(v)), Offset: uint32(f_saddr.Get(v))}
+	case opnd_amem:
+		return Operand{Kind: OpGraphics, Text: "a", Areg: uint8(longAreg(v)), Offset: uint32(f_s1.Get(v))}
+	case opnd_vmem:
+		return Operand{Kind: OpGraphics, Text: "v", Areg: uint8(longAreg(v)), Offset: uint32(f_vidx.Get(v))}
+	case opnd_texmask:
+		return Operand{Kind: OpGraphics, Text: "mask", Imm: uint32(f_tmlo.Get(v) | f_tmhi.Get(v)<<2)}
 	case opnd_adst:
 		return Operand{Kind: OpAddrReg, Reg: uint8(f_dst.Get(v))}
 	case opnd_asrc:

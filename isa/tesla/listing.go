@@ -2,6 +2,7 @@ package tesla
 
 import (
 	"encoding/binary"
+	"io"
 
 	"slices"
 
@@ -16,45 +17,47 @@ const lineRoom = 40 + textRoom + 80
 // base. Words that do not decode are listed as ".word" lines (which the
 // assembler reads back) and reported in errs; the listing goes on after them.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
-	var errs []*isa.DecodeError
-	var text [128]byte
 	var mn mnemonicCache
-	for pc := 0; pc < len(code); {
-		addr := base + uint64(pc)
-		inst, err := Decode(code[pc:], addr)
-		if err != nil {
-			de := err.(*isa.DecodeError)
-			errs = append(errs, de)
-			n := de.Len
-			if n <= 0 {
-				n = len(code) - pc
-			}
-			for k := 0; k+4 <= n; k += 4 {
-				w := binary.LittleEndian.Uint32(code[pc+k:])
-				t := append(text[:0], ".word "...)
-				t = isa.AppendHexNum(t, uint64(w))
-				t = append(t, ';')
-				dst = isa.CuobjdumpStyle.AppendLine(dst, addr+uint64(k), t, uint64(w), 8)
-			}
-			if n%4 != 0 {
-				// a truncated tail: nothing left to list
-			}
-			pc += n
-			continue
+	return isa.ListSteps(dst, code, base, mn.step)
+}
+
+// WriteListing writes the listing Disassemble returns to w a buffer at a
+// time: memory does not grow with the code.
+func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
+	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return new(mnemonicCache).step })
+}
+
+// step lists the instruction at code[pc:] (isa.StepFunc).
+func (mn *mnemonicCache) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int, *isa.DecodeError) {
+	addr := base + uint64(pc)
+	inst, err := Decode(code[pc:], addr)
+	if err != nil {
+		de := err.(*isa.DecodeError)
+		n := de.Len
+		if n <= 0 {
+			n = len(code) - pc
 		}
-		digits := 16
-		if inst.Len == 4 {
-			digits = 8
+		var text [32]byte
+		for k := 0; k+4 <= n; k += 4 { // a truncated tail of under 4 bytes is not listed
+			w := binary.LittleEndian.Uint32(code[pc+k:])
+			t := append(text[:0], ".word "...)
+			t = isa.AppendHexNum(t, uint64(w))
+			t = append(t, ';')
+			dst = isa.CuobjdumpStyle.AppendLine(dst, addr+uint64(k), t, uint64(w), 8)
 		}
-		dst = slices.Grow(dst, lineRoom) // the appends below never reallocate
-		dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
-		start := len(dst)
-		dst = mn.append(dst, inst)
-		dst = appendOperands(dst, inst)
-		dst = isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
-		pc += int(inst.Len)
+		return dst, n, de
 	}
-	return dst, errs
+	digits := 16
+	if inst.Len == 4 {
+		digits = 8
+	}
+	dst = slices.Grow(dst, lineRoom) // the appends below never reallocate
+	dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
+	start := len(dst)
+	dst = mn.append(dst, inst)
+	dst = appendOperands(dst, inst)
+	dst = isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
+	return dst, int(inst.Len), nil
 }
 
 // Archs returns the registry entries of the Tesla targets.
@@ -62,11 +65,14 @@ func Archs() []isa.Arch {
 	var out []isa.Arch
 	for _, sm := range []int{10, 11, 12, 13} {
 		out = append(out, isa.Arch{
-			Name:        "sm_" + string(rune('0'+sm/10)) + string(rune('0'+sm%10)),
-			ISA:         "tesla",
-			SMVersion:   sm,
-			Disassemble: Disassemble,
-			Assemble:    Assemble,
+			Name:         "sm_" + string(rune('0'+sm/10)) + string(rune('0'+sm%10)),
+			ISA:          "tesla",
+			SMVersion:    sm,
+			Disassemble:  Disassemble,
+			Assemble:     Assemble,
+			WriteListing: WriteListing,
+			Graphs:       Graphs,
+			WriteJSON:    WriteJSON,
 		})
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"strings"
 	"unsafe"
 
@@ -17,43 +18,52 @@ var Style = isa.LineStyle{Indent: 8, Gap: 8, TextCol: 64, HexWidth: 16}
 
 // Archs returns the registry entry for the SGX543.
 func Archs() []isa.Arch {
-	return []isa.Arch{{Name: "sgx543", ISA: "usse", Disassemble: Disassemble, Assemble: Assemble}}
+	return []isa.Arch{{Name: "sgx543", ISA: "usse", Disassemble: Disassemble, WriteListing: WriteListing, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON}}
 }
 
 // Disassemble lists code loaded at base, one line per 64-bit word. Words that
 // do not decode are listed as ".quad 0x..." and reported in errs. A trailing
 // partial word is reported as truncated.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
-	var errs []*isa.DecodeError
 	var in Inst
-	for off := 0; off < len(code); off += Len {
-		addr := base + uint64(off)
-		var err error
-		if len(code)-off < Len {
-			in = Inst{Form: -1}
-			err = &isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated}
-		} else {
-			// the printer reads only the form's own fields, which
-			// decodeFields all writes: no need to clear the rest
-			in.Form = -1
-			err = decodeZeroed(binary.LittleEndian.Uint64(code[off:]), addr, &in)
-		}
-		if err != nil {
-			var de *isa.DecodeError
-			if !errors.As(err, &de) {
-				de = &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid}
-			}
-			errs = append(errs, de)
-			if errors.Is(err, isa.ErrTruncated) {
-				break
-			}
-		}
-		dst = Style.AppendPrefix(dst, addr)
-		start := len(dst)
-		dst = append(appendText(dst, &in), " ;"...)
-		dst = Style.AppendSuffix(dst, len(dst)-start, in.Raw, 16)
+	return isa.ListSteps(dst, code, base, in.step)
+}
+
+// WriteListing writes the listing Disassemble returns to w a buffer at a
+// time: memory does not grow with the code.
+func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
+	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return new(Inst).step })
+}
+
+// step lists the word at code[off:] (isa.StepFunc), decoding into in,
+// which is reused from word to word.
+func (in *Inst) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
+	addr := base + uint64(off)
+	if len(code)-off < Len {
+		return dst, len(code) - off, &isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated}
 	}
-	return dst, errs
+	// the printer reads only the form's own fields, which decodeFields
+	// all writes: no need to clear the rest
+	in.Form = -1
+	var de *isa.DecodeError
+	if err := decodeZeroed(binary.LittleEndian.Uint64(code[off:]), addr, in); err != nil {
+		de = decodeError(err, addr)
+	}
+	dst = Style.AppendPrefix(dst, addr)
+	start := len(dst)
+	dst = append(appendText(dst, in), " ;"...)
+	dst = Style.AppendSuffix(dst, len(dst)-start, in.Raw, 16)
+	return dst, Len, de
+}
+
+// decodeError is err as a DecodeError at addr (kept out of step: the
+// variable errors.As fills escapes, and only bad words should pay for it).
+func decodeError(err error, addr uint64) *isa.DecodeError {
+	var de *isa.DecodeError
+	if !errors.As(err, &de) {
+		de = &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid}
+	}
+	return de
 }
 
 // Assemble turns a listing (ours, with or without the /*addr*/ and /* 0x */

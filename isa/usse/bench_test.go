@@ -5,6 +5,7 @@ package usse_test
 import (
 	"bufio"
 	"encoding/binary"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -168,5 +169,22 @@ func BenchmarkAssemble(b *testing.B) {
 			}
 		}
 		cpu.Report(float64(n)/1e6, "Mlines")
+	})
+}
+
+// BenchmarkWriteListing is the streamed listing (dis -arch sgx543) to
+// io.Discard, on every core.
+func BenchmarkWriteListing(b *testing.B) {
+	runBench(b, 1<<20, func(b *testing.B, code []byte, n int) {
+		b.ReportAllocs()
+		b.ResetTimer()
+		cpu := benchcpu.Start(b)
+		for i := 0; i < b.N; i++ {
+			if _, err := usse.WriteListing(io.Discard, code, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu.Report(float64(n)/1e6, "Minsn")
+		b.SetBytes(int64(len(code)))
 	})
 }

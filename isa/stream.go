@@ -1,0 +1,101 @@
+package isa
+
+import (
+	"io"
+	"runtime"
+	"sync"
+)
+
+// StepFunc appends the listing line(s) of the instruction at code[off:]
+// (code loaded at base) to dst and returns how many bytes it took (at
+// least 1) and its decode error, if it did not decode.
+type StepFunc func(dst []byte, code []byte, off int, base uint64) (out []byte, n int, err *DecodeError)
+
+// ListSteps lists all of code with step: the Disassemble of ISAs whose
+// lines do not depend on each other.
+func ListSteps(dst []byte, code []byte, base uint64, step StepFunc) ([]byte, []*DecodeError) {
+	p := listPart(dst, nil, code, base, step, 0, len(code))
+	return p.out, p.errs
+}
+
+// part is the listing of the instructions starting in [from, to) of the
+// code when the first starts at from; end is where the one after them
+// starts.
+type part struct {
+	out  []byte
+	errs []*DecodeError
+	from int
+	end  int
+}
+
+func listPart(dst []byte, errs []*DecodeError, code []byte, base uint64, step StepFunc, from, to int) part {
+	off := from
+	for off < to {
+		var n int
+		var de *DecodeError
+		dst, n, de = step(dst, code, off, base)
+		if de != nil {
+			errs = append(errs, de)
+		}
+		off += max(n, 1)
+	}
+	return part{out: dst, errs: errs, from: from, end: off}
+}
+
+// partBytes is the code one worker lists at a time: about 2 MB of Tesla
+// or Fermi listing.
+const partBytes = 128 << 10
+
+// WriteSteps writes what ListSteps(newStep()) returns to w, a part of the
+// code at a time, each listed on its own core while the parts before it
+// are written: memory does not grow with the code (but for the decode
+// errors). A part is listed from its first byte on the guess that an
+// instruction starts there; when the part before it ended elsewhere (an
+// instruction across the boundary), it is listed again from there, so the
+// listing is exactly ListSteps'. newStep makes one StepFunc per worker.
+// err is w's first write error.
+func WriteSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc) (errs []*DecodeError, err error) {
+	return writeSteps(w, code, base, newStep, partBytes)
+}
+
+func writeSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc, partBytes int) (errs []*DecodeError, err error) {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	steps := make([]StepFunc, workers+1) // the last one for parts listed again
+	for k := range steps {
+		steps[k] = newStep()
+	}
+	nparts := (len(code) + partBytes - 1) / partBytes
+	bufs := [2][]part{make([]part, workers), make([]part, workers)}
+	render := func(set []part, first int) *sync.WaitGroup {
+		var wg sync.WaitGroup
+		for k := 0; k < workers && first+k < nparts; k++ {
+			from := (first + k) * partBytes
+			to := min(from+partBytes, len(code))
+			wg.Go(func() { set[k] = listPart(set[k].out[:0], set[k].errs[:0], code, base, steps[k], from, to) })
+		}
+		return &wg
+	}
+	next := 0 // where the next instruction to list starts
+	pending := render(bufs[0], 0)
+	for r, first := 0, 0; first < nparts; r, first = r+1, first+workers {
+		pending.Wait()
+		set := bufs[r%2]
+		pending = render(bufs[(r+1)%2], first+workers)
+		for k := 0; k < workers && first+k < nparts; k++ {
+			p := &set[k]
+			if to := min((first+k+1)*partBytes, len(code)); p.from != next && next < to {
+				*p = listPart(p.out[:0], p.errs[:0], code, base, steps[workers], next, to) // off the guess
+			} else if p.from != next {
+				continue // the part before ran past all of this one
+			}
+			errs = append(errs, p.errs...)
+			next = p.end
+			if _, err = w.Write(p.out); err != nil {
+				pending.Wait()
+				return errs, err
+			}
+		}
+	}
+	pending.Wait()
+	return errs, nil
+}

@@ -1,0 +1,72 @@
+package isa
+
+import (
+	"bytes"
+	"errors"
+	"math/rand"
+	"strconv"
+	"testing"
+)
+
+// lengthStep lists code whose instructions are as long as their first
+// byte's low 4 bits say (0: 16 bytes), reporting a DecodeError for odd
+// first bytes: boundaries that a guess at a part's start often misses.
+func lengthStep(dst []byte, code []byte, off int, base uint64) ([]byte, int, *DecodeError) {
+	n := int(code[off] & 15)
+	if n == 0 {
+		n = 16
+	}
+	n = min(n, len(code)-off)
+	dst = strconv.AppendUint(dst, base+uint64(off), 16)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(n), 10)
+	dst = append(dst, '\n')
+	if code[off]&1 != 0 {
+		return dst, n, &DecodeError{Addr: base + uint64(off), Len: n, Err: ErrInvalid}
+	}
+	return dst, n, nil
+}
+
+// The parallel listing is the sequential one, whatever the part size and
+// wherever instructions cross the parts' boundaries.
+func TestWriteSteps(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, size := range []int{0, 1, 7, 100, 1000, 5000} {
+		code := make([]byte, size)
+		r.Read(code)
+		want, wantErrs := ListSteps(nil, code, 0x100, lengthStep)
+		for _, part := range []int{1, 3, 16, 64, 1 << 20} {
+			var buf bytes.Buffer
+			errs, err := writeSteps(&buf, code, 0x100, func() StepFunc { return lengthStep }, part)
+			if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
+				t.Fatalf("size %d, parts of %d: %d errors (want %d), %v; listing equal %v", size, part, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
+			}
+			for i := range errs {
+				if *errs[i] != *wantErrs[i] {
+					t.Fatalf("size %d, parts of %d: error %d %v, want %v", size, part, i, errs[i], wantErrs[i])
+				}
+			}
+		}
+	}
+}
+
+type failWriter struct{ n int }
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	if f.n--; f.n < 0 {
+		return 0, errors.New("disk full")
+	}
+	return len(p), nil
+}
+
+// The first write error ends the listing and is returned.
+func TestWriteStepsError(t *testing.T) {
+	code := make([]byte, 4000)
+	for i := range code {
+		code[i] = 4
+	}
+	_, err := writeSteps(&failWriter{n: 2}, code, 0, func() StepFunc { return lengthStep }, 100)
+	if err == nil || err.Error() != "disk full" {
+		t.Fatalf("error %v", err)
+	}
+}
