@@ -38,7 +38,9 @@ func LineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".debug
 
 // PTXLineTable decodes .nv_debug_line_sass, which maps the code to lines of
 // the PTX kept in .nv_debug_ptx_txt (the file its rows name).
-func PTXLineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".nv_debug_line_sass", nil) }
+func PTXLineTable(f *cubin.File) ([]LineRow, error) {
+	return lineTableOf(f, ".nv_debug_line_sass", nil)
+}
 
 // lineTableOf decodes the line programs of section name; a non-nil trace
 // also describes them.
