@@ -64,7 +64,10 @@ type Probe interface {
 var ErrHalt = errors.New("halted by a probe")
 
 // NewBlockRun makes the storage of a block of launches of cfg on x; Start
-// begins a block in it.
+// begins a block in it. Only cfg.MaxSteps limits it: the launch-wide budget
+// and deadline (Config.Budget, Deadline) belong to Run, and a caller of
+// BlockRun keeps its own (emu/inject stops a faulted run at its hang
+// budget, a multiple of the golden run's instructions).
 func NewBlockRun(cfg Config, x Exec) *BlockRun {
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
@@ -189,6 +192,10 @@ func (r *BlockRun) Run(u Until) (bool, error) {
 			if err != nil {
 				return false, err
 			}
+			if err := b.launch.charge(b, n); err != nil {
+				addr, text := x.Where(w.PC)
+				return false, b.Fault(w, firstLane(w.Active), addr, text, err)
+			}
 			if w.Fault == ErrHalt {
 				w.Fault, halted = nil, true
 			}
@@ -264,7 +271,7 @@ func (r *BlockRun) tryParallel() (bool, error) {
 		return false, nil
 	}
 	r.triedParallel = true
-	if len(px.GlobalMemory().Segments) > 0 {
+	if len(px.GlobalMemory().Segments) > 0 || len(px.GlobalMemory().Data) > MaxParallelCopy {
 		return false, nil
 	}
 	return runParallel(*cfg, r.x, px, b, cfg.parallel)

@@ -78,6 +78,9 @@ type Block struct {
 	Aux any
 	// Probe, when not nil, sees every instruction (fault injection).
 	Probe Probe
+
+	launch    *launchState // the launch-wide limits (budget.go); nil outside Run
+	unflushed int64        // warp-instructions not yet added to them
 }
 
 // Fault builds a Fault for lane of w at the instruction at pc.
@@ -112,6 +115,13 @@ type Config struct {
 	Trace       io.Writer
 	TraceBlock  int // -1: every block
 	TraceWarp   int // -1: every warp
+	// Launch-wide limits (budget.go): warp-instructions of the whole
+	// launch (0 = DefaultBudget, <0 none) and a deadline (zero: none).
+	// BlockBytes is what the ISA allocates per block besides shared memory
+	// (local memory), which bounds the workers (MaxWorkerBytes).
+	Budget     int64
+	Deadline   time.Time
+	BlockBytes int64
 	// Blocks, when not nil, keeps the workers' blocks for the next launch
 	// of the same shape.
 	Blocks *Blocks
@@ -165,6 +175,8 @@ func ParseSchedule(s string) (Schedule, error) {
 // reads it from another goroutine.
 type Progress struct {
 	Blocks, Warps, WarpInsts atomic.Int64
+	// GridBlocks is the blocks of the launches begun so far, done or not.
+	GridBlocks atomic.Int64
 }
 
 // Blocks keeps the engine's working blocks (registers, shared and local
@@ -207,9 +219,10 @@ func (p *Blocks) put(b *Block) {
 }
 
 // DefaultMaxSteps is the per-block step limit when none is given: far above
-// any test kernel (a 512x512 tiled matrix multiply runs ~5e4 per block), low
-// enough that a runaway kernel stops within seconds.
-const DefaultMaxSteps = 1 << 26
+// any test kernel (a 512x512 tiled matrix multiply runs ~5e4 per block),
+// low enough that a runaway block stops within seconds even at the slowest
+// rates (barrier-bound blocks of 1024 threads, about 4M per second).
+const DefaultMaxSteps = 1 << 24
 
 // quantum is how many instructions a warp runs before the next warp of its
 // block gets a turn (warps also yield at barriers).
@@ -244,6 +257,11 @@ func Run(cfg Config, x Exec) (Stats, error) {
 	start := time.Now()
 	nblocks := cfg.Grid.Count()
 	workers := WorkerCount(cfg.Workers, nblocks, cfg.Trace != nil || cfg.Checker != nil) // one ordered trace; one checker's memory
+	workers = workersFor(workers, int64(cfg.SharedBytes)+cfg.BlockBytes)
+	launch := newLaunchState(cfg, nblocks)
+	if cfg.Progress != nil {
+		cfg.Progress.GridBlocks.Add(int64(nblocks))
+	}
 	if cfg.Trace == nil && cfg.Checker == nil && cfg.Schedule == (Schedule{}) {
 		// cores the blocks leave idle run the warps of a block
 		cores := WorkerCount(cfg.Workers, 1<<30, false)
@@ -277,12 +295,14 @@ func Run(cfg Config, x Exec) (Stats, error) {
 		var st Stats
 		b := cfg.Blocks.get(cfg, x)
 		defer cfg.Blocks.put(b)
+		b.launch = launch
+		defer launch.finish(b)
 		for !stop.Load() {
 			i := int(next.Add(1) - 1)
 			if i >= nblocks {
 				break
 			}
-			err := runBlock(cfg, x, b, i, &st)
+			err := runBlockGuarded(cfg, x, b, i, &st)
 			if err != nil {
 				mu.Lock()
 				if i < errBlock {

@@ -33,16 +33,30 @@ func (r *Result) global() *Memory {
 	return &Memory{Space: Global, Data: r.Global, Segments: r.Segments}
 }
 
-// OutputBytes returns the bytes an output asks for.
+// OutputBytes returns a copy of the bytes an output asks for.
 func (s *Setup) OutputBytes(o Output, r *Result) ([]byte, error) {
-	m := r.global()
-	if o.Buffer != "" {
-		b := s.Buffers[o.Buffer]
-		return m.Bytes(b.Addr, b.Bytes)
+	b, err := s.outputView(o, r)
+	if err != nil {
+		return nil, err
 	}
+	return append([]byte{}, b...), nil
+}
+
+// outputView is the memory an output asks for, not copied: outputs and
+// expectations read it as it is (a 1 GiB output is not copied to be
+// written or checked).
+func (s *Setup) outputView(o Output, r *Result) ([]byte, error) {
+	m := r.global()
 	a, _ := o.Addr.Uint(0)
 	n, _ := o.Bytes.Uint(MaxMemory + 1)
-	return m.Bytes(a, n)
+	if o.Buffer != "" {
+		b := s.Buffers[o.Buffer]
+		a, n = b.Addr, b.Bytes
+	}
+	if n == 0 {
+		return []byte{}, nil
+	}
+	return m.region(a, n, false)
 }
 
 // Mismatch is a failed expectation: how many values differ, and the first
@@ -288,11 +302,11 @@ func (s *Setup) checkOne(i int, e Expect, r *Result) (int, error) {
 			name = out.Buffer
 		}
 		elem = func(k int, _ uint64) string { return fmt.Sprintf("%s[%d]", name, k) }
-		got, err := s.OutputBytes(out, r)
+		got, err := s.outputView(out, r)
 		if err != nil {
 			return 0, fmt.Errorf("expect[%d]: %v", i, err)
 		}
-		want, err := s.Launch.readFile(s.Dir, e.File)
+		want, err := s.Launch.readFile(s.Dir, e.File, MaxMemory)
 		if err != nil {
 			return 0, fmt.Errorf("expect[%d]: %v", i, err)
 		}
@@ -314,7 +328,7 @@ func (s *Setup) checkOne(i int, e Expect, r *Result) (int, error) {
 	} else {
 		what = "words " + e.Words
 		elem = func(k int, addr uint64) string { return fmt.Sprintf("word %#x", addr) }
-		data, err := s.Launch.readFile(s.Dir, e.Words)
+		data, err := s.Launch.readFile(s.Dir, e.Words, MaxWordsFileBytes)
 		if err != nil {
 			return 0, fmt.Errorf("expect[%d]: %v", i, err)
 		}

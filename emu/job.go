@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"time"
 )
 
 // Job is one kernel launch described in Go: the program, the grid, the data
@@ -41,6 +42,10 @@ type Job struct {
 	// optional trace of every executed warp-instruction.
 	Workers int
 	Trace   *Trace
+	// Limits of the whole launch (budget.go): warp-instructions in all
+	// (0: DefaultBudget, <0: none) and a deadline (zero: none).
+	Budget   int64
+	Deadline time.Time
 	// Progress, when not nil, counts the work done as the run goes (for a
 	// progress display; a sequence's jobs may share one).
 	Progress *Progress
@@ -280,6 +285,9 @@ func (j *Job) check() error {
 		if len(m.Data) > MaxMemory {
 			return fmt.Errorf("memory[%d]: larger than %d bytes", i, MaxMemory)
 		}
+		if err := checkImageEnd(m.Space, m.Addr, uint64(len(m.Data))); err != nil {
+			return fmt.Errorf("memory[%d]: %v", i, err)
+		}
 	}
 	for i, a := range j.Args {
 		switch a.Kind {
@@ -335,6 +343,9 @@ func (j *Job) checkImages(bufs map[string]bool) error {
 			}
 			if im.Format == "" {
 				return fmt.Errorf("%s %q has no format", group.what, im.Name)
+			}
+			if _, err := TexBytes(im.Format, im.Size, im.Layers, im.Levels); err != nil {
+				return fmt.Errorf("%s %q: %v", group.what, im.Name, err)
 			}
 		}
 	}

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // Launch is a launch file (see LAUNCH.md), as parsed: numbers still as text.
@@ -217,8 +218,13 @@ func (l *Launch) checkFields() error {
 			return fmt.Errorf("memory[%d] needs a file or bytes", i)
 		}
 		if m.Bytes.Set() {
-			if _, err := m.Bytes.Uint(MaxMemory + 1); err != nil {
+			n, err := m.Bytes.Uint(MaxMemory + 1)
+			if err != nil {
 				return fmt.Errorf("memory[%d].bytes: %v", i, err)
+			}
+			a, _ := m.Addr.Uint(0)
+			if err := checkImageEnd(sp, a, n); err != nil {
+				return fmt.Errorf("memory[%d]: %v", i, err)
 			}
 		}
 		if m.Fill.Set() {
@@ -264,6 +270,9 @@ func (l *Launch) checkFields() error {
 	for i, o := range l.Outputs {
 		if o.File == "" {
 			return fmt.Errorf("outputs[%d] has no file", i)
+		}
+		if err := checkOutputFile(o.File); err != nil {
+			return fmt.Errorf("outputs[%d]: %v", i, err)
 		}
 		outs[o.File] = true
 		if o.Buffer != "" {
@@ -400,37 +409,44 @@ type BufferPlace struct {
 	Addr, Bytes uint64
 }
 
-func (l *Launch) readFile(dir, name string) ([]byte, error) {
+// readFile reads a file the launch names (relative to dir) through a size
+// limit: its size is checked before anything is read (internal/safeio).
+func (l *Launch) readFile(dir, name string, limit int64) ([]byte, error) {
 	p := name
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, name)
 	}
-	b, err := os.ReadFile(p)
+	return safeio.ReadFile(p, limit)
+}
+
+// imageBytes reads a memory image or buffer: size bytes when given (the
+// file's first bytes, then the fill; one allocation, made after size was
+// checked), else the whole file, which must be at most limit bytes.
+func imageBytes(l *Launch, dir, file string, size, fill Num, limit uint64) ([]byte, error) {
+	if !size.Set() {
+		if file == "" {
+			return nil, nil
+		}
+		return l.readFile(dir, file, int64(limit))
+	}
+	n, err := size.Uint(MaxMemory + 1)
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > MaxMemory {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, MaxMemory)
-	}
-	return b, nil
-}
-
-func imageBytes(l *Launch, dir, file string, size, fill Num) ([]byte, error) {
-	var data []byte
+	data := make([]byte, n)
+	got := 0
 	if file != "" {
-		b, err := l.readFile(dir, file)
-		if err != nil {
+		p := file
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, file)
+		}
+		if got, err = safeio.ReadPrefix(p, data); err != nil {
 			return nil, err
 		}
-		data = b
 	}
-	if size.Set() {
-		n, _ := size.Uint(MaxMemory + 1)
-		if uint64(len(data)) > n {
-			data = data[:n]
-		} else {
-			f, _ := fill.Uint(256)
-			data = append(data, bytes.Repeat([]byte{byte(f)}, int(n-uint64(len(data))))...)
+	if f, _ := fill.Uint(256); f != 0 {
+		for i := got; i < len(data); i++ {
+			data[i] = byte(f)
 		}
 	}
 	return data, nil
@@ -517,17 +533,17 @@ func (s *Setup) GlobalMemory() *Memory {
 
 // LoadFile reads, parses and loads a launch file.
 func LoadFile(path string) (*Setup, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path, MaxLaunchFileBytes)
 	if err != nil {
 		return nil, err
 	}
 	l, err := ParseLaunch(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, LocateError(path, data, err)
 	}
 	s, err := Load(l, filepath.Dir(path))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, LocateError(path, data, err)
 	}
 	return s, nil
 }
@@ -605,6 +621,9 @@ func (l *Launch) checkImages() error {
 			}
 			if im.Format == "" {
 				return fmt.Errorf("%s %q has no format", group.what, name)
+			}
+			if _, err := ImageBytes(im); err != nil {
+				return fmt.Errorf("%s %q: %v", group.what, name, err)
 			}
 			if im.Fill.Set() {
 				if _, err := im.Fill.Uint(256); err != nil {

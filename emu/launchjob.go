@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // Job reads the files a launch file names (relative to dir) into the Go
@@ -23,12 +25,12 @@ func (l *Launch) Job(dir string) (*Job, error) {
 	}
 	j.Program = prog
 	for i, m := range l.Memory {
-		data, err := imageBytes(l, dir, m.File, m.Bytes, m.Fill)
+		addr, _ := m.Addr.Uint(0)
+		sp, _ := spaceOf(m.Space, true)
+		data, err := imageBytes(l, dir, m.File, m.Bytes, m.Fill, imageLimit(sp, addr))
 		if err != nil {
 			return nil, fmt.Errorf("memory[%d]: %v", i, err)
 		}
-		addr, _ := m.Addr.Uint(0)
-		sp, _ := spaceOf(m.Space, true)
 		bank, _ := m.Bank.Uint(16)
 		j.Memory = append(j.Memory, Placement{Space: sp, Bank: int(bank), Addr: addr, Data: data})
 	}
@@ -39,7 +41,7 @@ func (l *Launch) Job(dir string) (*Job, error) {
 	sort.Strings(names)
 	for _, n := range names {
 		b := l.Buffers[n]
-		data, err := imageBytes(l, dir, b.File, b.Bytes, b.Fill)
+		data, err := imageBytes(l, dir, b.File, b.Bytes, b.Fill, MaxMemory)
 		if err != nil {
 			return nil, fmt.Errorf("buffer %q: %v", n, err)
 		}
@@ -115,7 +117,7 @@ func (l *Launch) program(dir string) (*Program, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
-	data, err := l.readFile(dir, l.Program)
+	data, err := l.readFile(dir, l.Program, MaxProgramBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +127,7 @@ func (l *Launch) program(dir string) (*Program, error) {
 		if !filepath.IsAbs(lp) {
 			lp = filepath.Join(dir, lp)
 		}
-		ld, err := l.readFile(dir, name)
+		ld, err := l.readFile(dir, name, MaxProgramBytes)
 		if err != nil {
 			return nil, fmt.Errorf("link: %v", err)
 		}
@@ -150,11 +152,21 @@ func (l *Launch) texImage(dir, name string, li Image) (TexImage, error) {
 		im.Fill, im.Pad = byte(f), true
 	}
 	if li.File != "" {
-		b, err := l.readFile(dir, li.File)
+		// only the bytes the image needs, its size checked first
+		n, err := ImageBytes(li)
 		if err != nil {
 			return im, err
 		}
-		im.Data = b
+		p := li.File
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		b := make([]byte, n)
+		got, err := safeio.ReadPrefix(p, b)
+		if err != nil {
+			return im, err
+		}
+		im.Data = b[:got]
 	}
 	// integer formats take integer border values, the others floats
 	integer := strings.HasSuffix(li.Format, "i")
@@ -190,23 +202,24 @@ func (p Param) arg() (Arg, error) {
 	}
 	switch {
 	case p.U32 != nil:
-		v, err := p.U32.Int()
-		if err != nil || v < -(1<<31) || v >= 1<<32 {
+		// "0xffffffffffffffff" is 2^64-1, not -1 (intIn)
+		v, err := p.U32.intIn(-(1 << 31), 1<<32-1)
+		if err != nil {
 			return Arg{}, fmt.Errorf("u32 %q out of range", p.U32.Text)
 		}
 		return U32(uint32(v)), nil
 	case p.S32 != nil:
-		v, err := p.S32.Int()
-		if err != nil || v < -(1<<31) || v >= 1<<31 {
+		v, err := p.S32.intIn(-(1 << 31), 1<<31-1)
+		if err != nil {
 			return Arg{}, fmt.Errorf("s32 %q out of range", p.S32.Text)
 		}
 		return S32(int32(v)), nil
 	case p.U64 != nil:
-		v, err := p.U64.Int()
+		v, err := p.U64.intIn(math.MinInt64, math.MaxUint64)
 		if err != nil {
-			return Arg{}, err
+			return Arg{}, fmt.Errorf("u64 %q out of range", p.U64.Text)
 		}
-		return U64(uint64(v)), nil
+		return U64(v), nil
 	case p.F32 != nil:
 		f, err := p.F32.Float()
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -28,16 +29,23 @@ func (n *Num) UnmarshalJSON(b []byte) error {
 		}
 		t = strings.TrimSpace(t)
 		if t == "" {
-			return fmt.Errorf("empty number")
+			return notNumber(`""`)
 		}
 		n.Text = t
 		return nil
 	}
 	if s == "" || !(s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
-		return fmt.Errorf("%s is not a number", s)
+		return notNumber(s)
 	}
 	n.Text = s
 	return nil
+}
+
+// notNumber is the error for a JSON value that is not a number: a type
+// error, which encoding/json completes with the field it is in (so that
+// the message can point at it).
+func notNumber(v string) error {
+	return &json.UnmarshalTypeError{Value: v + " (not a number)", Type: reflect.TypeFor[Num]()}
 }
 
 // Set reports whether the number was given.

@@ -292,7 +292,9 @@ func runParallel(cfg Config, x Exec, px ParallelExec, b *Block, n int) (bool, er
 		if cfg.Progress != nil {
 			cfg.Progress.WarpInsts.Add(steps)
 		}
-		if b.Steps >= cfg.MaxSteps {
+		if b.Steps >= cfg.MaxSteps || b.launch.charge(b, steps) != nil {
+			// the usual schedule reports the step limit, the budget or the
+			// deadline (those stay used up) at its instruction
 			return back()
 		}
 		for _, t := range tracks {

@@ -29,6 +29,9 @@ func (j *Job) place(dev *Memory, known map[string]BufferPlace) (*Setup, error) {
 	if s.Arch == "" && dev == nil { // a Device knows the arch of the programs it loaded
 		s.Arch, _ = ArchOf(j.Program.Data) // raw code and listings: the ISA says what is missing
 	}
+	if err := s.CheckArch(); err != nil {
+		return nil, err // the grid and block an architecture allows, before anything is allocated
+	}
 	end := j.reach // what the images, buffers and outputs need
 	var globals, far []placedImage
 	for i, m := range j.Memory {
@@ -105,7 +108,8 @@ func (j *Job) place(dev *Memory, known map[string]BufferPlace) (*Setup, error) {
 	}
 	end = (end + 255) &^ 255
 	if dev == nil {
-		s.Global = make([]byte, end)
+		// with room for the textures, which the ISA places after it
+		s.Global = make([]byte, end, end+j.imageRoom())
 		segs, err := segments(far)
 		if err != nil {
 			return nil, err
@@ -171,6 +175,7 @@ func (s *Setup) ApplyOptions(cfg *Config) {
 		return
 	}
 	cfg.Workers = s.Job.Workers
+	cfg.Budget, cfg.Deadline = s.Job.Budget, s.Job.Deadline
 	cfg.Progress = s.Job.Progress
 	cfg.Schedule = s.Job.Schedule
 	cfg.WarpCores, cfg.WarpCoresAfter = s.Job.WarpCores, s.Job.WarpCoresAfter

@@ -610,11 +610,11 @@ func (q *Sequence) job(c *Launch, prog *Program) (*Job, error) {
 			j.Memory = append(j.Memory, q.base.Memory[i])
 			continue
 		}
-		data, err := imageBytes(c, q.dir, m.File, m.Bytes, m.Fill)
+		addr, _ := m.Addr.Uint(0)
+		data, err := imageBytes(c, q.dir, m.File, m.Bytes, m.Fill, imageLimit(sp, addr))
 		if err != nil {
 			return nil, fmt.Errorf("memory[%d]: %v", i, err)
 		}
-		addr, _ := m.Addr.Uint(0)
 		bank, _ := m.Bank.Uint(16)
 		j.Memory = append(j.Memory, Placement{Space: sp, Bank: int(bank), Addr: addr, Data: data})
 	}

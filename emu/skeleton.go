@@ -1,9 +1,11 @@
 package emu
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 )
@@ -61,7 +63,10 @@ func Skeleton(program string, data []byte, kernel string) ([]byte, error) {
 	local := fn.LocalSize + uint64(KernelStackBytes(f, fn.Symbol))
 	undefined := undefinedSymbols(f)
 	var b strings.Builder
-	fmt.Fprintf(&b, "{\n  \"program\": %q,\n  \"arch\": %q,\n  \"kernel\": %q,\n", program, arch, fn.Name)
+	if !utf8.ValidString(fn.Name) || !utf8.ValidString(program) {
+		return nil, fmt.Errorf("%s: the kernel's name %q or the program's path is not UTF-8 text, which a launch file (JSON) cannot hold", program, fn.Name)
+	}
+	fmt.Fprintf(&b, "{\n  \"program\": %s,\n  \"arch\": %s,\n  \"kernel\": %s,\n", jsonString(program), jsonString(arch), jsonString(fn.Name))
 	if len(undefined) > 0 {
 		b.WriteString("  \"link\": [],\n")
 	}
@@ -78,8 +83,14 @@ func Skeleton(program string, data []byte, kernel string) ([]byte, error) {
 	if len(undefined) > 0 {
 		note += fmt.Sprintf("; the cubin uses symbols it does not define (%s): list relocatable cubins that define them in \"link\"", strings.Join(undefined, ", "))
 	}
-	fmt.Fprintf(&b, "  \"note\": %q\n}\n", note)
+	fmt.Fprintf(&b, "  \"note\": %s\n}\n", jsonString(note))
 	return []byte(b.String()), nil
+}
+
+// jsonString quotes s as JSON does (Go's %q escapes are not all JSON).
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // jsonList lays out items one a line between open and close.

@@ -27,9 +27,13 @@ type DecodeError struct {
 	Len    int
 	Err    error  // ErrTruncated or ErrInvalid
 	Detail string // what was wrong, e.g. "unknown opcode 0x8/2"
+	more   int    // ErrorsCapped: the errors this one stands for
 }
 
 func (e *DecodeError) Error() string {
+	if e.more > 0 {
+		return fmt.Sprintf("and %d more words that do not decode (not listed one by one), the last at /*%04x*/", e.more, e.Addr)
+	}
 	if e.Detail == "" {
 		return fmt.Sprintf("/*%04x*/ %v", e.Addr, e.Err)
 	}

@@ -88,7 +88,9 @@ func writeSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc, 
 			} else if p.from != next {
 				continue // the part before ran past all of this one
 			}
-			errs = append(errs, p.errs...)
+			for _, e := range p.errs {
+				errs = ErrorsCapped(errs, e) // memory must not grow per invalid word
+			}
 			next = p.end
 			if _, err = w.Write(p.out); err != nil {
 				pending.Wait()
@@ -98,4 +100,26 @@ func writeSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc, 
 	}
 	pending.Wait()
 	return errs, nil
+}
+
+// MaxListedErrors bounds the decode errors a streaming disassembler keeps:
+// code of nothing but invalid words must not cost memory per word. The
+// errors past it are counted in one last error (ErrorsCapped).
+const MaxListedErrors = 1000
+
+// ErrorsCapped adds e to errs while there are fewer than MaxListedErrors,
+// and otherwise counts it in errs' last element, which then stands for
+// every error past the limit (its Error says how many, and where the last
+// was).
+func ErrorsCapped(errs []*DecodeError, e *DecodeError) []*DecodeError {
+	if len(errs) < MaxListedErrors {
+		return append(errs, e)
+	}
+	if len(errs) == MaxListedErrors {
+		errs = append(errs, &DecodeError{Err: e.Err})
+	}
+	last := errs[len(errs)-1]
+	last.more++
+	last.Addr, last.Len = e.Addr, e.Len
+	return errs
 }

@@ -102,8 +102,9 @@ const (
 // malformed file gives a *FormatError naming the byte offset.
 func Extract(data []byte) ([]Entry, error) {
 	le := binary.LittleEndian
+	room := decompressRoom(len(data))
 	if len(data) >= 4 && le.Uint32(data) == Magic {
-		return extractContainers(data, 0)
+		return extractContainers(data, 0, &room)
 	}
 	if len(data) >= 4 && string(data[:4]) == "\x7fELF" {
 		f, err := cubin.ParseELF(data)
@@ -120,7 +121,7 @@ func Extract(data []byte) ([]Entry, error) {
 				continue
 			}
 			found = true
-			es, err := extractContainers(s.Data, s.Offset)
+			es, err := extractContainers(s.Data, s.Offset, &room)
 			if err != nil {
 				return nil, err
 			}
@@ -136,7 +137,7 @@ func Extract(data []byte) ([]Entry, error) {
 
 // extractContainers reads consecutive containers from b, which sits at file
 // offset base. Zero padding between containers is skipped.
-func extractContainers(b []byte, base uint64) ([]Entry, error) {
+func extractContainers(b []byte, base uint64, room *uint64) ([]Entry, error) {
 	le := binary.LittleEndian
 	var out []Entry
 	n := uint64(len(b))
@@ -161,7 +162,7 @@ func extractContainers(b []byte, base uint64) ([]Entry, error) {
 		}
 		body := b[off+hsize : off+hsize+fatSize]
 		for e := uint64(0); e < fatSize; {
-			ent, next, err := parseEntry(body, e, base+off+hsize)
+			ent, next, err := parseEntry(body, e, base+off+hsize, room)
 			if err != nil {
 				return nil, err
 			}
@@ -181,7 +182,7 @@ func extractContainers(b []byte, base uint64) ([]Entry, error) {
 // descriptor (u32 offset, u32 size, relative to the entry), u16 minor,
 // u16 major, u32 arch, u32 name offset, u32 name size, u64 flags, u64 0,
 // u64 decompressed size.
-func parseEntry(body []byte, e, base uint64) (Entry, uint64, error) {
+func parseEntry(body []byte, e, base uint64, room *uint64) (Entry, uint64, error) {
 	le := binary.LittleEndian
 	n := uint64(len(body))
 	at := base + e
@@ -238,6 +239,9 @@ func parseEntry(body []byte, e, base uint64) (Entry, uint64, error) {
 		dsize := le.Uint64(h[0x38:])
 		if csize == 0 || csize > psize {
 			return Entry{}, 0, errAt(at+0x10, "compressed size 0x%x out of range (payload 0x%x bytes)", csize, psize)
+		}
+		if err := checkRatio(csize, dsize, room); err != nil {
+			return Entry{}, 0, errAt(at+0x38, "%v", err)
 		}
 		out, err := decompressLZ4(payload[:csize], dsize)
 		if err != nil {

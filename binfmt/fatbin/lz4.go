@@ -21,8 +21,9 @@ func decompressLZ4(src []byte, want uint64) ([]byte, error) {
 	if limit := 255*uint64(len(src)) + 16; want > limit {
 		return nil, &lz4Error{0, fmt.Sprintf("declared size 0x%x impossible for %d compressed bytes", want, len(src))}
 	}
-	// Grow with the real output rather than trusting want for the capacity.
-	dst := make([]byte, 0, min(want, 4*uint64(len(src))+64))
+	// Callers check want against the ratio limit (limits.go) first; the
+	// capacity trusts it only that far, and grows with the real output.
+	dst := make([]byte, 0, min(want, MaxRatio*uint64(len(src))+RatioSlack))
 	i := 0
 	length := func(n int) (int, error) {
 		if n != 15 {

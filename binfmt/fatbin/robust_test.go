@@ -53,7 +53,13 @@ func TestMalformed(t *testing.T) {
 			le.PutUint64(b[e0+0x38:], le.Uint64(b[e0+0x38:])-1)
 			return b
 		}, 0, "exceeds the declared size"},
-		{"decompressed size huge", comp, func(b []byte) []byte { le.PutUint64(b[e0+0x38:], 1<<40); return b }, e0 + 0x40, "impossible"},
+		{"decompressed size huge", comp, func(b []byte) []byte { le.PutUint64(b[e0+0x38:], 1<<40); return b }, e0 + 0x38, "more than 32 times"},
+		// issue 11: a 199 KiB fatbin declared a 48 MiB cubin (LZ4 allows
+		// 255:1) and listing it took 2.6 GB; 33:1 is past the limit
+		{"decompressed size past the ratio", comp, func(b []byte) []byte {
+			le.PutUint64(b[e0+0x38:], 33*uint64(le.Uint32(b[e0+0x10:]))+RatioSlack+1)
+			return b
+		}, e0 + 0x38, "more than 32 times"},
 		{"lz4 bad match offset", comp, func(b []byte) []byte {
 			// first token 0xa2: 10 literals then a match whose offset we break
 			b[e0+0x40+11] = 0xff

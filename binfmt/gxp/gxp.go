@@ -14,6 +14,7 @@
 package gxp
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -121,19 +122,29 @@ const (
 	maxWords   = 1 << 20
 )
 
-func bad(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, a...))
+// bad is a format error at byte offset off of the file.
+func bad(off uint64, format string, a ...any) error {
+	return fmt.Errorf("%w: at 0x%x: %s", ErrFormat, off, fmt.Sprintf(format, a...))
 }
+
+// maxNameLen bounds a parameter name: each is searched for its end, and
+// many parameters naming one long string must not cost the file's size
+// squared.
+const maxNameLen = 1 << 12
+
+// maxParams bounds the parameter table (real shaders have tens), so that
+// reading every name costs at most maxParams x maxNameLen.
+const maxParams = 1 << 16
 
 // Parse reads a GXP file. It never panics; every inconsistency (bad magic,
 // offsets or counts outside the file, unterminated names) is an error
 // wrapping ErrFormat.
 func Parse(b []byte) (*Program, error) {
 	if len(b) < headerSize {
-		return nil, bad("%d bytes, header needs %d", len(b), headerSize)
+		return nil, bad(uint64(len(b)), "the file ends after %d bytes; the header needs %d", len(b), headerSize)
 	}
 	if string(b[:4]) != "GXP\x00" {
-		return nil, bad("magic %q, want \"GXP\\0\"", b[:4])
+		return nil, bad(0, "magic %q, want \"GXP\\0\"", b[:4])
 	}
 	le := binary.LittleEndian
 	u32 := func(off int) uint32 { return le.Uint32(b[off:]) }
@@ -151,19 +162,19 @@ func Parse(b []byte) (*Program, error) {
 		p.Kind = Fragment
 	}
 	if p.Size > uint32(len(b)) {
-		return nil, bad("header size %d exceeds the %d-byte file", p.Size, len(b))
+		return nil, bad(8, "header size %d exceeds the %d-byte file", p.Size, len(b))
 	}
 	// relative offsets: target = position of the field + value
 	rel := func(field int) (uint64, error) {
 		t := uint64(field) + uint64(u32(field))
 		if t > uint64(len(b)) {
-			return 0, bad("offset at 0x%x points to 0x%x, beyond the file", field, t)
+			return 0, bad(uint64(field), "offset points to 0x%x, beyond the file", t)
 		}
 		return t, nil
 	}
-	words := func(start uint64, n uint64, what string) ([]uint64, error) {
+	words := func(field int, start uint64, n uint64, what string) ([]uint64, error) {
 		if n > maxWords || start+8*n > uint64(len(b)) {
-			return nil, bad("%s: %d words at 0x%x run past the file", what, n, start)
+			return nil, bad(uint64(field), "%s: %d words at 0x%x run past the file", what, n, start)
 		}
 		w := make([]uint64, n)
 		for i := range w {
@@ -175,7 +186,7 @@ func Parse(b []byte) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.Primary, err = words(start, uint64(u32(0x3c)), "primary program"); err != nil {
+	if p.Primary, err = words(0x3c, start, uint64(u32(0x3c)), "primary program"); err != nil {
 		return nil, err
 	}
 	p.PrimaryOffset = uint32(start)
@@ -188,9 +199,9 @@ func Parse(b []byte) (*Program, error) {
 		return nil, err
 	}
 	if sEnd < sStart || (sEnd-sStart)%8 != 0 {
-		return nil, bad("secondary program bounds 0x%x..0x%x", sStart, sEnd)
+		return nil, bad(0x48, "secondary program bounds 0x%x..0x%x", sStart, sEnd)
 	}
-	if p.Secondary, err = words(sStart, (sEnd-sStart)/8, "secondary program"); err != nil {
+	if p.Secondary, err = words(0x48, sStart, (sEnd-sStart)/8, "secondary program"); err != nil {
 		return nil, err
 	}
 	p.SecondaryOffset = uint32(sStart)
@@ -202,14 +213,17 @@ func Parse(b []byte) (*Program, error) {
 			return nil, err
 		}
 		if pStart+n*paramSize > uint64(len(b)) {
-			return nil, bad("%d parameters at 0x%x run past the file", n, pStart)
+			return nil, bad(0x24, "%d parameters at 0x%x run past the file", n, pStart)
+		}
+		if n > maxParams {
+			return nil, bad(0x24, "%d parameters, more than %d", n, maxParams)
 		}
 		p.Params = make([]Param, n)
 		for i := range p.Params {
 			off := pStart + uint64(i)*paramSize
 			name, err := cstring(b, int64(off)+int64(int32(u32(int(off)))))
 			if err != nil {
-				return nil, bad("parameter %d: %v", i, err)
+				return nil, bad(off, "parameter %d: %v", i, err)
 			}
 			bits := le.Uint16(b[off+4:])
 			p.Params[i] = Param{
@@ -232,12 +246,11 @@ func cstring(b []byte, at int64) (string, error) {
 	if at < 0 || at >= int64(len(b)) {
 		return "", fmt.Errorf("name offset 0x%x outside the file", at)
 	}
-	for i := at; i < int64(len(b)); i++ {
-		if b[i] == 0 {
-			return string(b[at:i]), nil
-		}
+	window := b[at:min(int64(len(b)), at+maxNameLen+1)]
+	if i := bytes.IndexByte(window, 0); i >= 0 {
+		return string(window[:i]), nil
 	}
-	return "", errors.New("unterminated name")
+	return "", fmt.Errorf("name at 0x%x is unterminated or longer than %d bytes", at, maxNameLen)
 }
 
 // Code returns a program's words as little-endian bytes (what a raw-binary

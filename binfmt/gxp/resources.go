@@ -131,11 +131,11 @@ func ParseResources(b []byte) (*Resources, error) {
 			return 0, 0, nil
 		}
 		if n > limit {
-			return 0, 0, bad("%d %s (limit %d)", n, what, limit)
+			return 0, 0, bad(countAt, "%d %s (limit %d)", n, what, limit)
 		}
 		at := rel(offAt)
 		if at+uint64(n)*size > uint64(len(b)) {
-			return 0, 0, bad("%d %s at 0x%x run past the file", n, what, at)
+			return 0, 0, bad(offAt, "%d %s at 0x%x run past the file", n, what, at)
 		}
 		return at, n, nil
 	}
@@ -203,7 +203,7 @@ func (r *Resources) parseFragment(b []byte, p *Program) error {
 	le := binary.LittleEndian
 	vo := uint64(0x2c) + uint64(le.Uint32(b[0x2c:]))
 	if vo+20 > uint64(len(b)) {
-		return bad("varyings at 0x%x run past the file", vo)
+		return bad(0x2c, "varyings at 0x%x run past the file", vo)
 	}
 	r.Output = FragmentOutput{
 		StartPA:     b[vo+8],
@@ -216,11 +216,11 @@ func (r *Resources) parseFragment(b []byte, p *Program) error {
 		return nil
 	}
 	if n > maxInputs {
-		return bad("%d fragment inputs (limit %d)", n, maxInputs)
+		return bad(vo+12, "%d fragment inputs (limit %d)", n, maxInputs)
 	}
 	at := vo + 16 + uint64(le.Uint32(b[vo+16:]))
 	if at+16*n > uint64(len(b)) {
-		return bad("%d fragment inputs at 0x%x run past the file", n, at)
+		return bad(vo+16, "%d fragment inputs at 0x%x run past the file", n, at)
 	}
 	pa := 0
 	for i := uint64(0); i < n; i++ {
@@ -239,7 +239,7 @@ func (r *Resources) parseFragment(b []byte, p *Program) error {
 			case id == 0xd000:
 				in.Kind = InputPosition
 			default:
-				return bad("fragment input %d: unknown kind 0x%x", i, id)
+				return bad(o, "fragment input %d: unknown kind 0x%x", i, id)
 			}
 			colour := in.Kind == InputColor
 			switch t := in.Info & 0x30100000; {

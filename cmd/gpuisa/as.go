@@ -65,7 +65,17 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		if *patch != "" {
 			return patchCubin(cio, *patch, *fun, files[0], *out, *check)
 		}
-		src, err := readInput(files[0], cio.stdin)
+		if *asCubin && *archName != "" {
+			// -cubin's flags are checked before anything is read
+			arch, err := all.Lookup(*archName)
+			if err != nil {
+				return c.usageError(stderr, "%v", err)
+			}
+			if err := checkCubinFlags(arch, *kernel, *params, *regs); err != nil {
+				return c.usageError(stderr, "%v", err)
+			}
+		}
+		src, err := cio.readInput(files[0])
 		if err != nil {
 			if *archName == "" {
 				return c.usageError(stderr, "-arch is required (one of %s)", all.Names())
@@ -86,20 +96,13 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 			if len(defaulted) > 0 {
 				fmt.Fprintf(stderr, "gpuisa as: note: %s: %s\n", strings.Join(defaulted, ", "), cubinasm.Defaulted)
 			}
-			return writeOutput(cio, *out, b)
+			return writeResult(cio, *out, b)
 		}
 		if *archName == "" {
 			return c.usageError(stderr, "-arch is required (one of %s)", all.Names())
 		}
 		return assemble(cio, files[0], src, *archName, *out, *asCubin, *kernel, *params, *regs, *check)
 	}
-}
-
-func displayName(name string) string {
-	if name == "-" {
-		return "<stdin>"
-	}
-	return name
 }
 
 // reportAsmError prints an assembler error: each of an error list's errors
@@ -115,8 +118,8 @@ func reportAsmError(stderr io.Writer, err error) {
 	fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
 }
 
-// writeOutput writes b to out, or to standard output.
-func writeOutput(cio *cmdIO, out string, b []byte) int {
+// writeResult writes b to out, or to standard output.
+func writeResult(cio *cmdIO, out string, b []byte) int {
 	if out == "" {
 		cio.stdout.Write(b)
 		return 0
@@ -157,7 +160,7 @@ func rebuildCubin(cio *cmdIO, name string, src []byte, archName, out string, che
 	}
 	if archName != "" {
 		if want := fmt.Sprintf("sm_%d", l.SM()); archName != want {
-			fmt.Fprintf(cio.stderr, "gpuisa as: the listing is for %s, not %s\n", want, archName)
+			fmt.Fprintf(cio.stderr, "%s:%d:1: the listing's .headerflags are for %s, not -arch %s\n", name, l.FlagsLine, want, archName)
 			return 1
 		}
 	}
@@ -171,7 +174,7 @@ func rebuildCubin(cio *cmdIO, name string, src []byte, archName, out string, che
 		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
 		return 1
 	}
-	status := writeOutput(cio, out, b)
+	status := writeResult(cio, out, b)
 	if check {
 		status = max(status, checkOutput(cio, name, b, l.SM()))
 	}
@@ -180,12 +183,12 @@ func rebuildCubin(cio *cmdIO, name string, src []byte, archName, out string, che
 
 // patchCubin replaces function fun of cubin orig with the code of file.
 func patchCubin(cio *cmdIO, orig, fun, file, out string, check bool) int {
-	data, err := os.ReadFile(orig)
+	data, err := cio.readInput(orig)
 	if err != nil {
 		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
 		return 1
 	}
-	src, err := readInput(file, cio.stdin)
+	src, err := cio.readInput(file)
 	if err != nil {
 		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
 		return 1
@@ -198,7 +201,7 @@ func patchCubin(cio *cmdIO, orig, fun, file, out string, check bool) int {
 	for _, w := range warnings {
 		fmt.Fprintf(cio.stderr, "gpuisa as: warning: %s\n", w)
 	}
-	status := writeOutput(cio, out, b)
+	status := writeResult(cio, out, b)
 	if check {
 		status = max(status, checkOutput(cio, displayName(file), b, 0))
 	}
@@ -224,7 +227,7 @@ func assemble(cio *cmdIO, name string, src []byte, archName, out string, asCubin
 			return 1
 		}
 	}
-	status := writeOutput(cio, out, code)
+	status := writeResult(cio, out, code)
 	if check {
 		status = max(status, checkOutput(cio, name, code, arch.SMVersion))
 	}

@@ -39,7 +39,7 @@ func defineCheck(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		if len(files) != 1 {
 			return c.usageError(cio.stderr, "want one input file (- for standard input), got %d", len(files))
 		}
-		src, err := readInput(files[0], cio.stdin)
+		src, err := cio.readInput(files[0])
 		if err != nil {
 			fmt.Fprintf(cio.stderr, "gpuisa check: %v\n", err)
 			return 1

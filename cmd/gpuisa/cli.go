@@ -29,6 +29,7 @@ type command struct {
 type cmdIO struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	inputLimit     int64 // bytes a command reads from a file at most; 0: maxInputBytes
 }
 
 // commands lists the tool's commands in the order `gpuisa help` shows them.

@@ -59,7 +59,7 @@ func containerCubins(data []byte, arch isa.Arch) ([]*cubin.File, []error) {
 		out = append(out, cf)
 	}
 	if len(out) == 0 && len(errs) == 0 {
-		errs = append(errs, fmt.Errorf("no cubin for %s in the fatbin", archOrAny(arch)))
+		errs = append(errs, fmt.Errorf("fatbin at offset 0x0: no cubin for %s among its %d entries", archOrAny(arch), len(entries)))
 	}
 	return out, errs
 }
@@ -84,11 +84,8 @@ func disCubin(w io.Writer, f *cubin.File, arch isa.Arch, mx cubinListOptions) []
 	if a, err := all.LookupSM(f.SM()); err == nil && arch.Name != "" && arch.Name != a.Name {
 		return []error{fmt.Errorf("the cubin is for %s, not %s", a.Name, arch.Name)}
 	}
-	list := all.ListCubin
 	if mx.Facts {
-		list = all.ListCubinFacts
+		return all.WriteCubinFacts(w, f, mx.ListOptions)
 	}
-	out, errs := list(nil, f, mx.ListOptions)
-	w.Write(out)
-	return errs
+	return all.WriteCubin(w, f, mx.ListOptions)
 }

@@ -110,8 +110,11 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 		t.report(cio.stderr, "fatal", fmt.Sprintf(format, a...))
 		return 1
 	}
-	data, err := os.ReadFile(name)
+	data, err := cio.readInput(name)
 	if err != nil {
+		if tooLarge(err) {
+			return fatal("%v", err)
+		}
 		return fatal("Could not open input file '%s'", name)
 	}
 	raw := data

@@ -30,7 +30,7 @@ address, and makes the exit status 1.`,
 
 func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	archName := fs.String("arch", "", "architecture `ARCH` of raw input: "+all.Names())
-	baseStr := fs.String("base", "0", "address `ADDR` of the first byte of raw input")
+	baseStr := fs.String("base", "0", "address `ADDR` of the first byte of raw input: a multiple of the\ninstruction alignment (4; sm_5x 32, sgx543 8), the code ending below 2^32;\nas reads it back from the listing's first address")
 	nvn := fs.Bool("nvn", false, "sm_5x: comment constant banks and attribute addresses as NVN (Tegra X1) shaders use them")
 	vliw := fs.Bool("vliw", false, "sm_5x cubins: brace dual-issued pairs as nvdisasm does without -novliw")
 	noHex := fs.Bool("nohex", false, "sm_5x cubins: no hex comments or control-word lines, as nvdisasm without -hex\n(-vliw -nohex lists as plain 'nvdisasm file.cubin')")
@@ -58,6 +58,11 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		if *nvn && arch.Name != "" && arch.ISA != "maxwell" {
 			return c.usageError(stderr, "-nvn is for sm_5x code, not %s", arch.Name)
 		}
+		if arch.Name != "" {
+			if err := checkBase(arch, base, 0); err != nil {
+				return c.usageError(stderr, "%v", err)
+			}
+		}
 		if *dialect != "new" && *dialect != "old" {
 			return c.usageError(stderr, "bad -dialect %q: want new or old", *dialect)
 		}
@@ -79,12 +84,12 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 
 // listFiles lists each file in turn; the exit status is 1 when any failed.
 func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool, mx cubinListOptions) int {
-	stdin, stdout, stderr := cio.stdin, cio.stdout, cio.stderr
+	stdout, stderr := cio.stdout, cio.stderr
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	defer w.Flush()
 	status := 0
 	for _, name := range files {
-		data, err := readInput(name, stdin)
+		data, err := cio.readInput(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpuisa dis: %v\n", err)
 			status = 1
@@ -92,10 +97,14 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		}
 		var errs []error
 		out := io.Writer(w)
-		var listing *bytes.Buffer
+		var annotate *nvnWriter
 		if nvn {
-			listing = new(bytes.Buffer)
-			out = listing
+			annotate = &nvnWriter{w: w}
+			out = annotate
+		}
+		if base != 0 && (isContainer(data) || isGXP(data)) {
+			w.Flush()
+			return findCommand("dis").usageError(stderr, "%s: -base is for raw code; a cubin, fatbin or GXP file says where its code is", name)
 		}
 		switch {
 		case isContainer(data):
@@ -107,13 +116,23 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 				w.Flush()
 				return findCommand("dis").usageError(stderr, "%s: raw input needs -arch (one of %s)", name, all.Names())
 			}
+			if err := checkBase(arch, base, len(data)); err != nil {
+				w.Flush()
+				return findCommand("dis").usageError(stderr, "%s: %v", name, err)
+			}
 			errs = disRaw(out, data, base, arch)
 		}
-		if listing != nil {
-			w.Write(maxwell.AnnotateNVN(nil, listing.Bytes()))
+		if annotate != nil {
+			annotate.Close()
 		}
-		for _, e := range errs {
-			fmt.Fprintf(stderr, "gpuisa dis: %s: %v\n", name, e)
+		for i, e := range errs {
+			if i == maxPrintedErrors {
+				fmt.Fprintf(stderr, "gpuisa dis: %s: and %d more errors\n", displayName(name), len(errs)-i)
+				break
+			}
+			fmt.Fprintf(stderr, "gpuisa dis: %s: %v\n", displayName(name), e)
+		}
+		if len(errs) > 0 {
 			status = 1
 		}
 	}

@@ -29,7 +29,7 @@ func graphFiles(cio *cmdIO, files []string, format string, arch isa.Arch, base u
 	defer w.Flush()
 	status := 0
 	for _, name := range files {
-		data, err := readInput(name, cio.stdin)
+		data, err := cio.readInput(name)
 		if err != nil {
 			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
 			status = 1
@@ -138,7 +138,7 @@ func listFermiOld(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 	defer w.Flush()
 	status := 0
 	for _, name := range files {
-		data, err := readInput(name, cio.stdin)
+		data, err := cio.readInput(name)
 		if err != nil {
 			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
 			status = 1
@@ -189,7 +189,7 @@ func jsonFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 	jw := jsonl.NewWriter(w)
 	status := 0
 	for _, name := range files {
-		data, err := readInput(name, cio.stdin)
+		data, err := cio.readInput(name)
 		if err != nil {
 			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
 			status = 1

@@ -17,8 +17,7 @@ func disGXP(w io.Writer, data []byte) []error {
 	if err != nil {
 		return []error{err}
 	}
-	out, derrs := p.AppendListing(nil, usse.Disassemble)
-	w.Write(out)
+	derrs, _ := p.WriteListing(w, usse.WriteListing)
 	var errs []error
 	for _, e := range derrs {
 		errs = append(errs, e)

@@ -38,7 +38,7 @@ func defineLaunch(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		if path == "-" {
 			return c.usageError(cio.stderr, "the launch file names its cubin by path: give a file, not standard input")
 		}
-		data, err := os.ReadFile(path)
+		data, err := cio.readInput(path) // through the input limit
 		if err != nil {
 			fmt.Fprintf(cio.stderr, "gpuisa launch: %v\n", err)
 			return 1

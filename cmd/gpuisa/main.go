@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 func main() {
@@ -42,13 +44,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpuisa: unknown command %q (commands: %s)\nRun 'gpuisa help' for usage.\n", args[0], commandNames())
 		return 2
 	}
-	return c.invoke(args[1:], cio)
+	return guard(stderr, c.name, func() int { return c.invoke(args[1:], cio) })
 }
 
-// readInput reads a file, or standard input for "-".
-func readInput(name string, stdin io.Reader) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(stdin)
+// readInput reads a file, or standard input for "-", through the input
+// size limit (docs/limits.md; tests may lower it).
+func (c *cmdIO) readInput(name string) ([]byte, error) {
+	limit := int64(maxInputBytes)
+	if c.inputLimit > 0 {
+		limit = c.inputLimit
 	}
-	return os.ReadFile(name)
+	if name == "-" {
+		return safeio.ReadAll(c.stdin, "<stdin>", limit)
+	}
+	return safeio.ReadFile(name, limit)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -109,8 +108,11 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 		funs = append(funs, n)
 	}
 	name := files[0]
-	data, err := os.ReadFile(name)
+	data, err := cio.readInput(name)
 	if err != nil {
+		if tooLarge(err) {
+			return fatal("%v", err)
+		}
 		return fatal("Cannot open object file %s", name)
 	}
 	opts := maxwell.ListOptions{

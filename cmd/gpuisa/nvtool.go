@@ -4,9 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // The command lines of NVIDIA's tools, shared by the nvdisasm and cuobjdump
@@ -59,7 +60,17 @@ type nvTool struct {
 	usage string // what follows the name on the help's Usage line
 	opts  []toolOpt
 	vals  map[string]*toolValue // by long name
+	// optfDepth is how deep -optf files are nested now (a file that names
+	// itself would otherwise recurse until the stack runs out)
+	optfDepth int
 }
+
+// maxOptionsFileBytes bounds an -optf file, and maxOptionsFileDepth how
+// deep such files may name each other.
+const (
+	maxOptionsFileBytes = 1 << 20
+	maxOptionsFileDepth = 8
+)
 
 // define adds both spellings of every option to fs (gpuisa help lists them)
 // and binds them to t's values.
@@ -122,11 +133,16 @@ func (t *nvTool) parse(args []string) ([]string, error) {
 			value = args[i]
 		}
 		if o.long == "options-file" {
+			if t.optfDepth >= maxOptionsFileDepth {
+				return nil, toolFatal(fmt.Sprintf("Options files nested more than %d deep at '%s'", maxOptionsFileDepth, value))
+			}
 			more, err := readOptionsFiles(value)
 			if err != nil {
 				return nil, err
 			}
+			t.optfDepth++
 			rest, err := t.parse(more)
+			t.optfDepth--
 			if err != nil {
 				return nil, err
 			}
@@ -149,8 +165,11 @@ func (t *nvTool) parse(args []string) ([]string, error) {
 func readOptionsFiles(list string) ([]string, error) {
 	var args []string
 	for _, name := range strings.Split(list, ",") {
-		data, err := os.ReadFile(name)
+		data, err := safeio.ReadFile(name, maxOptionsFileBytes)
 		if err != nil {
+			if tooLarge(err) {
+				return nil, toolFatal(err.Error())
+			}
 			return nil, toolFatal(fmt.Sprintf("Could not open options file '%s'", name))
 		}
 		args = append(args, strings.Fields(string(data))...)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/emu"
 	"github.com/gpuisa/gpuisa/emu/all"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 func runCommand() *command {
@@ -36,8 +37,10 @@ func defineRun(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	fs.BoolVar(&o.trace, "trace", false, "print every executed warp-instruction with its active and guard masks, and (sm_5x) the registers, predicates, condition code and memory it wrote")
 	fs.IntVar(&o.traceBlock, "trace-block", -1, "trace only block `N` (linear index)")
 	fs.IntVar(&o.traceWarp, "trace-warp", -1, "trace only warp `N` of each block")
-	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^26)")
+	fs.Int64Var(&o.maxSteps, "max-steps", 0, "stop a block after `N` warp-instructions (default: launch file, else 2^24)")
 	fs.IntVar(&o.workers, "workers", 0, "run `N` blocks in parallel (default: all cores)")
+	fs.Int64Var(&o.budget, "budget", emu.DefaultBudget, "stop the run after `N` warp-instructions in all (all launches of a sequence), a block counting 16 before it runs (0: no limit)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "stop the run after `DURATION`, e.g. 30s (default: no limit)")
 	fs.BoolVar(&o.outOnFault, "out-on-fault", false, "write the outputs (-out) also when the run faults: the memory as the fault left it")
 	fs.DurationVar(&o.progress, "progress", time.Second, "print a progress line every `D` of a run that lasts longer (0: never)")
 	fs.StringVar(&o.check, "check", "", "sanitizer checks, comma-separated `LIST` (sm_5x): memory (accesses outside the buffers and declared shared memory), race (conflicting accesses by warps no barrier orders), init (reads of shared or local memory never written), all")
@@ -58,6 +61,8 @@ type runOptions struct {
 	traceBlock, traceWarp int
 	maxSteps              int64
 	workers               int
+	budget                int64
+	timeout               time.Duration
 	outOnFault            bool
 	progress              time.Duration
 	check, schedule       string
@@ -89,23 +94,26 @@ func runLaunch(cio *cmdIO, path string, o runOptions) (status int) {
 	if err != nil {
 		return findCommand("run").usageError(stderr, "-schedule: %v", err)
 	}
-	l, dir, err := readLaunch(path, cio.stdin)
+	l, dir, text, err := readLaunch(path, cio.stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
+		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(err))
 		o.report.failed(err, false)
 		return 1
 	}
 	seq, err := l.NewSequence(all.NewDevice(), dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateErrorOr(displayName(path), text, err, []string{"program"})))
 		o.report.failed(err, false)
 		return 1
 	}
+	name := displayName(path) // quoted: a file name is one line of a message
+	limits := newRunLimits(o)
 	var last *emu.Job
 	progress := &emu.Progress{}
 	var launches atomic.Int64
 	seq.Adjust = func(job *emu.Job) {
 		job.Workers = o.workers
+		limits.apply(job, progress)
 		if o.maxSteps > 0 {
 			job.MaxSteps = o.maxSteps
 		}
@@ -132,11 +140,15 @@ func runLaunch(cio *cmdIO, path string, o runOptions) (status int) {
 		}
 		dropped += r.FindingsDropped
 	}
-	stop := showProgress(stderr, path, progress, &launches, o.progress)
+	stop := showProgress(stderr, name, progress, &launches, o.progress)
 	res, runErr := seq.Run()
 	stop()
+	if status := internalRunError(stderr, runErr); status != 0 {
+		return status
+	}
 	if res == nil {
-		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
+		// the program, or the launch against the architecture's limits
+		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateErrorOr(displayName(path), text, runErr, []string{"program"})))
 		o.report.failed(runErr, false)
 		return 1
 	}
@@ -147,7 +159,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) (status int) {
 		shape = fmt.Sprintf("%d launches", seq.Launches)
 	}
 	fmt.Fprintf(stdout, "%s: %s %s: %d blocks, %d warps, %d warp-instructions (%d thread-instructions), %d divergent branches, %v, %s\n",
-		path, res.Arch, shape, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
+		name, res.Arch, shape, st.Blocks, st.Warps, st.WarpInsts, st.ThreadInsts, st.Divergent,
 		st.Duration.Round(time.Microsecond), speed(st))
 	if o.report != nil {
 		o.report.Findings, o.report.FindingsDropped = findings, dropped
@@ -161,26 +173,26 @@ func runLaunch(cio *cmdIO, path string, o runOptions) (status int) {
 			if dropped > 0 {
 				more = fmt.Sprintf(" (and %d not shown)", dropped)
 			}
-			fmt.Fprintf(stderr, "gpuisa run: %s: %d sanitizer reports%s\n", path, len(findings), more)
+			fmt.Fprintf(stderr, "gpuisa run: %s: %d sanitizer reports%s\n", name, len(findings), more)
 			status = 1
 		} else {
-			fmt.Fprintf(stdout, "%s: sanitizer (%s): no reports\n", path, o.check)
+			fmt.Fprintf(stdout, "%s: sanitizer (%s): no reports\n", name, o.check)
 		}
 	}
 	if runErr != nil {
 		var f *emu.Fault
 		o.report.failed(runErr, errors.As(runErr, &f))
 		if errors.As(runErr, &f) {
-			fmt.Fprintf(stderr, "gpuisa run: %s: fault: %v\n", path, runErr)
+			fmt.Fprintf(stderr, "gpuisa run: %s: fault: %s\n", name, message(runErr))
 		} else {
-			fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, runErr)
+			fmt.Fprintf(stderr, "gpuisa run: %s: %s\n", name, message(runErr))
 		}
 		if o.outOnFault {
-			writeOutputs(cio, path, l, res, o.out)
+			writeOutputs(cio, name, l, res, o.out)
 		}
 		return 1
 	}
-	if !writeOutputs(cio, path, l, res, o.out) {
+	if !writeOutputs(cio, name, l, res, o.out) {
 		status = 1 // the expectations are still checked
 	}
 	if len(l.Expect) > 0 {
@@ -194,32 +206,30 @@ func runLaunch(cio *cmdIO, path string, o runOptions) (status int) {
 			for _, e := range errs {
 				fmt.Fprintf(stderr, "gpuisa run: FAIL %v\n", e)
 			}
-			fmt.Fprintf(stderr, "gpuisa run: %s: FAIL: %d of %d expectations failed (%d values checked)\n", path, len(errs), len(l.Expect), n)
+			fmt.Fprintf(stderr, "gpuisa run: %s: FAIL: %d of %d expectations failed (%d values checked)\n", name, len(errs), len(l.Expect), n)
 			return 1
 		}
-		fmt.Fprintf(stdout, "%s: expectations met: %d values checked\n", path, n)
+		fmt.Fprintf(stdout, "%s: expectations met: %d values checked\n", name, n)
 	}
 	return status
 }
 
 // writeOutputs writes the launch file's outputs into dir (none without
-// -out); it reports each that fails and goes on with the others.
-func writeOutputs(cio *cmdIO, path string, l *emu.Launch, res *emu.Result, dir string) bool {
+// -out), each a local name checked again and written from the run's memory
+// without a copy; it reports each that fails and goes on with the others.
+func writeOutputs(cio *cmdIO, name string, l *emu.Launch, res *emu.Result, dir string) bool {
 	if dir == "" || len(l.Outputs) == 0 {
 		return true
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		fmt.Fprintf(cio.stderr, "gpuisa run: %s: %v\n", path, err)
+		fmt.Fprintf(cio.stderr, "gpuisa run: %s: %s\n", name, message(err))
 		return false
 	}
 	ok := true
 	for _, output := range l.Outputs {
-		b, err := l.OutputBytes(output, res)
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, output.File), b, 0o644)
-		}
+		err := writeOutput(dir, output.File, func(w io.Writer) error { return l.WriteOutput(w, output, res) })
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa run: %s: output %s: %v\n", path, output.File, err)
+			fmt.Fprintf(cio.stderr, "gpuisa run: %s: output %s: %s\n", name, safeio.Quoted(output.File), message(err))
 			ok = false
 		}
 	}
@@ -227,8 +237,10 @@ func writeOutputs(cio *cmdIO, path string, l *emu.Launch, res *emu.Result, dir s
 }
 
 // showProgress prints a line to w every interval once a run has taken
-// longer than that (0: never): launches, blocks, warps and
-// warp-instructions done, and the rate. It returns the function that stops it.
+// longer than that (0: never): launches, blocks (of those the launches
+// begun so far have), warps and warp-instructions done, the rate, and how
+// long the blocks begun still take at that rate. It returns the function
+// that stops it.
 func showProgress(w io.Writer, path string, p *emu.Progress, launches *atomic.Int64, every time.Duration) func() {
 	if every <= 0 {
 		return func() {}
@@ -245,10 +257,15 @@ func showProgress(w io.Writer, path string, p *emu.Progress, launches *atomic.In
 			case <-done:
 				return
 			case now := <-t.C:
-				insts := p.WarpInsts.Load()
-				fmt.Fprintf(w, "gpuisa run: %s: %v: launch %d, %d blocks and %d warps done, %d warp-instructions, %.1fM/s\n",
-					path, now.Sub(start).Round(time.Second), launches.Load(), p.Blocks.Load(), p.Warps.Load(), insts,
-					float64(insts)/now.Sub(start).Seconds()/1e6)
+				insts, blocks, took := p.WarpInsts.Load(), p.Blocks.Load(), now.Sub(start)
+				eta := ""
+				if grid := p.GridBlocks.Load(); blocks > 0 && grid > blocks {
+					left := time.Duration(float64(took) * float64(grid-blocks) / float64(blocks))
+					eta = fmt.Sprintf(", about %v to go", left.Round(time.Second))
+				}
+				fmt.Fprintf(w, "gpuisa run: %s: %v: launch %d, %d of %d blocks and %d warps done, %d warp-instructions, %.1fM/s%s\n",
+					path, took.Round(time.Second), launches.Load(), blocks, p.GridBlocks.Load(), p.Warps.Load(), insts,
+					float64(insts)/took.Seconds()/1e6, eta)
 			}
 		}
 	}()
@@ -258,22 +275,27 @@ func showProgress(w io.Writer, path string, p *emu.Progress, launches *atomic.In
 	}
 }
 
-// readLaunch reads and parses a launch file and returns the directory its
-// paths are relative to: from standard input ("-"), the working directory.
-func readLaunch(path string, stdin io.Reader) (*emu.Launch, string, error) {
-	data, err := readInput(path, stdin)
-	if err != nil {
-		return nil, "", err
-	}
+// readLaunch reads a launch file through its size limit and parses it; it
+// returns the directory its paths are relative to (from standard input,
+// "-", the working directory) and its text, to place errors in.
+func readLaunch(path string, stdin io.Reader) (*emu.Launch, string, []byte, error) {
 	name, dir := path, filepath.Dir(path)
+	var data []byte
+	var err error
 	if path == "-" {
 		name, dir = "<stdin>", "."
+		data, err = safeio.ReadAll(stdin, name, emu.MaxLaunchFileBytes)
+	} else {
+		data, err = safeio.ReadFile(path, emu.MaxLaunchFileBytes)
+	}
+	if err != nil {
+		return nil, "", nil, err
 	}
 	l, err := emu.ParseLaunch(data)
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", name, err)
+		return nil, "", data, emu.LocateError(name, data, err)
 	}
-	return l, dir, nil
+	return l, dir, data, nil
 }
 
 func speed(st emu.Stats) string {

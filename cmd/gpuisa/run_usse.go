@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/gpuisa/gpuisa/emu"
 	eusse "github.com/gpuisa/gpuisa/emu/usse"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // runShader runs a shader launch file (arch sgx543, docs/usse-launch.md)
@@ -19,10 +20,10 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = io.ReadAll(cio.stdin)
+		data, err = safeio.ReadAll(cio.stdin, "<stdin>", emu.MaxLaunchFileBytes)
 		cio.stdin = bytes.NewReader(data)
 	} else {
-		data, err = os.ReadFile(path)
+		data, err = safeio.ReadFile(path, emu.MaxLaunchFileBytes)
 	}
 	if err != nil || !eusse.IsLaunch(data) {
 		return 0, false // runLaunch reports the error
@@ -30,7 +31,7 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 	stdout, stderr := cio.stdout, cio.stderr
 	l, err := eusse.ParseLaunch(data)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateErrorOr(displayName(path), data, err, []string{"program"})))
 		o.report.failed(err, false)
 		return 1, true
 	}
@@ -47,7 +48,7 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 	}
 	out, err := eusse.Run(l, dir, cfg)
 	if out == nil {
-		fmt.Fprintf(stderr, "gpuisa run: %s: %v\n", path, err)
+		fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateErrorOr(displayName(path), data, err, []string{"program"})))
 		o.report.failed(err, false)
 		return 1, true
 	}
@@ -70,7 +71,7 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 		if errors.As(err, &f) {
 			fmt.Fprintf(stderr, "gpuisa run: fault: %v\n", f)
 		} else {
-			fmt.Fprintf(stderr, "gpuisa run: %v\n", err)
+			fmt.Fprintf(stderr, "gpuisa run: %s\n", message(err))
 		}
 		return 1, true
 	}

@@ -207,6 +207,11 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if !IsArch(s.Arch) {
 		return nil, fmt.Errorf("arch %q is not a Fermi architecture (sm_20, sm_21)", s.Arch)
 	}
+	if lim, ok := emu.LimitsOf(s.Arch); ok { // sizes checked before anything is built
+		if err := lim.CheckProgram(s, img.LocalBytes, img.SharedSize); err != nil {
+			return nil, err
+		}
+	}
 	prog, err := img.program()
 	if err != nil {
 		return nil, err
@@ -369,8 +374,10 @@ func (k *Kernel) Config(s *emu.Setup, img *Image) emu.Config {
 	for _, im := range s.Shared {
 		shared = max(shared, int(im.Addr)+len(im.Data))
 	}
+	// local memory each warp holds, which bounds the parallel workers
+	warps := (int64(s.Block.Count()) + emu.WarpSize - 1) / emu.WarpSize
 	return emu.Config{Grid: s.Grid, Block: s.Block, SharedBytes: shared, MaxSteps: s.MaxSteps,
-		TraceBlock: -1, TraceWarp: -1}
+		TraceBlock: -1, TraceWarp: -1, BlockBytes: int64(k.LocalBytes) * emu.WarpSize * warps}
 }
 
 // Emulator is this package's entry in the registry of runnable

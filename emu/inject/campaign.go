@@ -26,6 +26,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/emu"
 	"github.com/gpuisa/gpuisa/emu/usse"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // Campaign is a campaign file (docs/inject.md).
@@ -305,13 +306,13 @@ type Loaded struct {
 
 // Load reads a campaign file and the launch file it names.
 func Load(path string) (*Loaded, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path, emu.MaxLaunchFileBytes) // a campaign is no larger than a launch file
 	if err != nil {
 		return nil, err
 	}
 	c, err := ParseCampaign(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, emu.LocateError(path, data, err) // path:line:col: when the place is known
 	}
 	return LoadCampaign(c, path)
 }
@@ -336,7 +337,7 @@ func LoadCampaign(c *Campaign, path string) (*Loaded, error) {
 	if !filepath.IsAbs(lp) {
 		lp = filepath.Join(filepath.Dir(path), lp)
 	}
-	ldata, err := os.ReadFile(lp)
+	ldata, err := safeio.ReadFile(lp, emu.MaxLaunchFileBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/emu"
 	"github.com/gpuisa/gpuisa/emu/usse"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // Campaigns on SGX543 (USSE) shader launches: the shader runs outside the
@@ -82,8 +83,9 @@ func loadShader(c *Campaign, path, lp string, data []byte) (*Loaded, error) {
 				if !filepath.IsAbs(p) {
 					p = filepath.Join(dir, p)
 				}
-				b, err := os.ReadFile(p)
-				if err != nil && key == "program" {
+				b, err := safeio.ReadFile(p, emu.MaxMemory) // the launch's own limit for its files
+				var tl *safeio.TooLargeError
+				if err != nil && (key == "program" || errors.As(err, &tl)) {
 					return err
 				}
 				fmt.Fprintf(h, "|%s|%d|", v, len(b))

@@ -16,7 +16,7 @@ import (
 )
 
 // ConstBankBytes is the size of each constant bank.
-const ConstBankBytes = 64 << 10
+const ConstBankBytes = emu.ConstBankBytes
 
 // DefaultLocalBytes is the local memory (stack) per thread when neither the
 // launch file nor the cubin says more.
@@ -166,6 +166,9 @@ func paramBytes(s *emu.Setup, img *Image) ([]byte, error) {
 func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 	if !IsArch(s.Arch) {
 		return nil, fmt.Errorf("arch %q is not a Maxwell architecture (sm_50, sm_52, sm_53)", s.Arch)
+	}
+	if err := checkLaunch(s, img); err != nil {
+		return nil, err
 	}
 	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Arch, "sm_"))
 	gm := s.GlobalMemory()
@@ -336,7 +339,7 @@ func (k *Kernel) Config(s *emu.Setup, img *Image) emu.Config {
 	shared = min(shared, max(MaxSharedBytes, s.SharedBytes+img.SharedSize))
 	shared = roundUp(shared, SharedAllocUnit) // what the hardware allocates
 	return emu.Config{Grid: s.Grid, Block: s.Block, SharedBytes: shared, MaxSteps: s.MaxSteps,
-		TraceBlock: -1, TraceWarp: -1}
+		TraceBlock: -1, TraceWarp: -1, BlockBytes: k.blockBytes()}
 }
 
 // Outcome is a finished launch.

@@ -3,8 +3,7 @@ package maxwell
 import (
 	"encoding/binary"
 	"fmt"
-	"regexp"
-	"strconv"
+	"slices"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/emu"
@@ -101,9 +100,6 @@ func descSizeReloc(sym string) (uint64, bool) {
 	return 0, false
 }
 
-// Formats: channels r, rg, rgba; 8, 16 or 32 bits; unorm, snorm, ui, i, f.
-var formatRE = regexp.MustCompile(`^(r|rg|rgba)(8|16|32)(unorm|snorm|ui|i|f)$`)
-
 type texFormat struct {
 	name  string
 	n     int  // channels
@@ -115,14 +111,11 @@ type texFormat struct {
 func (f texFormat) integer() bool { return f.kind == 'U' || f.kind == 'I' }
 
 func parseFormat(s string) (texFormat, error) {
-	m := formatRE.FindStringSubmatch(s)
-	if m == nil || m[3] == "f" && m[2] == "8" {
-		return texFormat{}, fmt.Errorf("format %q not known (r|rg|rgba + 8|16|32 + unorm|snorm|ui|i|f, no 8f)", s)
+	f, err := emu.ParseTexelFormat(s)
+	if err != nil {
+		return texFormat{}, err
 	}
-	bits, _ := strconv.Atoi(m[2])
-	kind := map[string]byte{"unorm": 'u', "snorm": 's', "ui": 'U', "i": 'I', "f": 'f'}[m[3]]
-	n := len(m[1])
-	return texFormat{name: s, n: n, bits: bits, kind: kind, bytes: n * bits / 8}, nil
+	return texFormat{name: s, n: f.Channels, bits: f.Bits, kind: f.Kind, bytes: f.Bytes()}, nil
 }
 
 // Address modes (CUDA's cudaTextureAddressMode numbering, which txq returns).
@@ -198,12 +191,20 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 	}
 	u := &texUnit{imgs: []*texImage{nil}}
 	global := k.Global.Data
-	place := func(data []byte, what string) uint64 {
+	// place appends n zero bytes, 256-aligned, and returns where they are;
+	// the launch reserved room for the images (emu.Setup.Global's
+	// capacity), so this copies nothing
+	place := func(n uint64, what string) (uint64, error) {
 		at := (uint64(len(global)) + 255) &^ 255
-		global = append(global, make([]byte, at-uint64(len(global)))...)
-		global = append(global, data...)
-		k.regions = append(k.regions, emu.Region{Name: what, Addr: at, Size: uint64(len(data))})
-		return at
+		if at+n > emu.MaxMemory {
+			return 0, fmt.Errorf("does not fit in global memory (%#x bytes)", uint64(emu.MaxMemory))
+		}
+		global = slices.Grow(global, int(at+n)-len(global))
+		tail := global[len(global) : at+n]
+		clear(tail)
+		global = global[:at+n]
+		k.regions = append(k.regions, emu.Region{Name: what, Addr: at, Size: n})
+		return at, nil
 	}
 	for i, li := range append(append([]emu.TexImage(nil), j.Textures...), j.Surfaces...) {
 		im, err := newTexImage(li.Name, i >= len(j.Textures), li)
@@ -221,17 +222,18 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 			if uint64(len(li.Data)) < im.bytes && li.Data != nil && !li.Pad {
 				return fmt.Errorf("%s: %d bytes of texels, the image needs %d (or give a fill)", im.what(), len(li.Data), im.bytes)
 			}
-			data := make([]byte, im.bytes)
+			at, err := place(im.bytes, im.what())
+			if err != nil {
+				return fmt.Errorf("%s %v", im.what(), err)
+			}
+			data := global[at : at+im.bytes]
 			if li.Fill != 0 {
 				for j := range data {
 					data[j] = li.Fill
 				}
 			}
 			copy(data, li.Data)
-			if uint64(len(global))+im.bytes > emu.MaxMemory {
-				return fmt.Errorf("%s does not fit in global memory", im.what())
-			}
-			im.base = place(data, im.what())
+			im.base = at
 		}
 		u.imgs = append(u.imgs, im)
 	}
@@ -259,10 +261,16 @@ func (k *Kernel) bindImages(s *emu.Setup, img *Image) error {
 		le.PutUint32(sv[sdOrder:], im.f.channelOrder())
 		le.PutUint32(sv[sdArraySize:], uint32(im.layers))
 	}
-	tdAt, sdAt := place(td, "the texture descriptors"), place(sd, "the surface descriptors")
-	if uint64(len(global)) > emu.MaxMemory {
-		return fmt.Errorf("textures and surfaces do not fit in global memory")
+	tdAt, err := place(uint64(len(td)), "the texture descriptors")
+	if err != nil {
+		return fmt.Errorf("texture descriptors %v", err)
 	}
+	copy(global[tdAt:], td)
+	sdAt, err := place(uint64(len(sd)), "the surface descriptors")
+	if err != nil {
+		return fmt.Errorf("surface descriptors %v", err)
+	}
+	copy(global[sdAt:], sd)
 	k.Global.Data = global
 	c0 := k.Const[0].Data
 	le.PutUint64(c0[cbTexDescTable:], GlobalBase+tdAt)
@@ -334,6 +342,12 @@ func newTexImage(name string, surface bool, li emu.TexImage) (*texImage, error) 
 		return nil, fmt.Errorf("%s: %v", im.what(), err)
 	}
 	im.f = f
+	// the whole size, checked for overflow and against global memory
+	// before anything below multiplies or allocates
+	total, err := emu.TexBytes(li.Format, li.Size, li.Layers, li.Levels)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", im.what(), err)
+	}
 	im.dims = len(li.Size)
 	copy(im.size[:], li.Size)
 	im.layers = max(li.Layers, 1)
@@ -399,6 +413,9 @@ func newTexImage(name string, surface bool, li emu.TexImage) (*texImage, error) 
 		off += uint64(im.levelSize(lv, 0)*im.levelSize(lv, 1)*im.levelSize(lv, 2)) * uint64(im.layers) * uint64(f.bytes)
 	}
 	im.bytes = off
+	if off != total {
+		return nil, fmt.Errorf("%s: %d bytes of texels, expected %d", im.what(), off, total)
+	}
 	return im, nil
 }
 

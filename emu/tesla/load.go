@@ -19,7 +19,7 @@ import (
 const SharedBytes = 16 << 10
 
 // ConstBankBytes is the size of each constant bank.
-const ConstBankBytes = 64 << 10
+const ConstBankBytes = emu.ConstBankBytes
 
 // MaxLocalPerBlock bounds the local memory of a block's threads together.
 const MaxLocalPerBlock = 256 << 20
@@ -37,6 +37,9 @@ type Image struct {
 	Code       []byte
 	Const      [16][]byte // constant banks from a cubin (.nv.constant<N>)
 	LocalBytes int        // local memory per thread a cubin asks for
+	// Params are the cubin's parameters (nil for raw code and listings),
+	// which the launch's must match.
+	Params []cubin.Param
 }
 
 // ReadProgram reads the job's program: an ELF cubin or a fatbin (the
@@ -102,7 +105,10 @@ func cubinImage(name string, data []byte, kernel, arch string) (*Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	img := &Image{Code: fn.Code, LocalBytes: int(fn.LocalSize)}
+	img := &Image{Code: fn.Code, LocalBytes: int(fn.LocalSize), Params: fn.Params}
+	if img.Params == nil {
+		img.Params = []cubin.Param{} // a cubin says it takes none
+	}
 	for _, banks := range [][]cubin.ConstBank{f.Constants, fn.Constants} {
 		for _, c := range banks {
 			if c.Bank >= 0 && c.Bank < len(img.Const) {
@@ -130,6 +136,9 @@ func isText(data []byte) bool {
 // NewKernelImage is NewKernel for a program image: a cubin's constant banks
 // come first, then the launch file's images over them.
 func NewKernelImage(s *emu.Setup, img *Image) (*Kernel, error) {
+	if err := checkLaunch(s, img.Params); err != nil {
+		return nil, err
+	}
 	k, err := NewKernel(s, img.Code)
 	if err != nil {
 		return nil, err
@@ -153,6 +162,9 @@ func NewKernelImage(s *emu.Setup, img *Image) (*Kernel, error) {
 func NewKernel(s *emu.Setup, code []byte) (*Kernel, error) {
 	if !IsArch(s.Arch) {
 		return nil, fmt.Errorf("arch %q is not a Tesla architecture (sm_10..sm_13)", s.Arch)
+	}
+	if err := checkLaunch(s, nil); err != nil {
+		return nil, err
 	}
 	sm, _ := strconv.Atoi(strings.TrimPrefix(s.Arch, "sm_"))
 	prog, err := LowerFor(code, sm)
@@ -191,8 +203,9 @@ func (k *Kernel) Config(s *emu.Setup) emu.Config {
 	for _, img := range s.Shared {
 		shared = max(shared, int(img.Addr)+len(img.Data))
 	}
+	warps := (s.Block.Count() + emu.WarpSize - 1) / emu.WarpSize
 	return emu.Config{Grid: s.Grid, Block: s.Block, SharedBytes: shared, MaxSteps: s.MaxSteps,
-		TraceBlock: -1, TraceWarp: -1}
+		TraceBlock: -1, TraceWarp: -1, BlockBytes: int64(k.LocalBytes) * emu.WarpSize * int64(warps)}
 }
 
 // Outcome is a finished launch.

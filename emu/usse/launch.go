@@ -235,6 +235,9 @@ func readLimited(path string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
+	if fi.Size() > emu.MaxMemory {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, emu.MaxMemory) // before reading any
+	}
 	b, err := io.ReadAll(io.LimitReader(f, emu.MaxMemory+1))
 	if err == nil && len(b) > emu.MaxMemory {
 		err = fmt.Errorf("%s: larger than %d bytes", path, emu.MaxMemory)

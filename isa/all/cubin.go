@@ -1,7 +1,9 @@
 package all
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/isa"
@@ -14,7 +16,9 @@ import (
 // with mx's options). It returns the encodings that did not decode (listed
 // as .word lines), each naming its function.
 func ListCubin(dst []byte, f *cubin.File, mx maxwell.ListOptions) ([]byte, []error) {
-	return listCubin(dst, f, mx, false)
+	b := bytes.NewBuffer(dst)
+	errs := writeCubin(b, f, mx, false)
+	return b.Bytes(), errs
 }
 
 // ListCubinFacts is ListCubin that also prints, for sm_1x and sm_2x, what
@@ -23,43 +27,71 @@ func ListCubin(dst []byte, f *cubin.File, mx maxwell.ListOptions) ([]byte, []err
 // sizes): cubin.AppendFacts's .cubin lines after each .headerflags line.
 // An sm_5x listing shows all of it already and is the same as ListCubin's.
 func ListCubinFacts(dst []byte, f *cubin.File, mx maxwell.ListOptions) ([]byte, []error) {
-	return listCubin(dst, f, mx, true)
+	b := bytes.NewBuffer(dst)
+	errs := writeCubin(b, f, mx, true)
+	return b.Bytes(), errs
 }
 
-func listCubin(dst []byte, f *cubin.File, mx maxwell.ListOptions, facts bool) ([]byte, []error) {
+// WriteCubin writes what ListCubin appends to w, the sm_1x and sm_2x
+// functions a piece at a time (their listings are about 30 times their
+// code), so that a large function does not cost its whole listing.
+func WriteCubin(w io.Writer, f *cubin.File, mx maxwell.ListOptions) []error {
+	return writeCubin(w, f, mx, false)
+}
+
+// WriteCubinFacts writes what ListCubinFacts appends to w, as WriteCubin.
+func WriteCubinFacts(w io.Writer, f *cubin.File, mx maxwell.ListOptions) []error {
+	return writeCubin(w, f, mx, true)
+}
+
+func writeCubin(w io.Writer, f *cubin.File, mx maxwell.ListOptions, facts bool) []error {
 	a, err := LookupSM(f.SM())
 	if err != nil {
-		return dst, []error{fmt.Errorf("cubin for sm_%d: %w", f.SM(), err)}
+		return []error{fmt.Errorf("e_flags at %#x: cubin for sm_%d: %w", eFlagsOffset(f), f.SM(), err)}
 	}
 	var errs []error
 	if a.ISA == "maxwell" {
-		var derrs []*isa.DecodeError
-		dst, derrs = maxwell.ListCubin(dst, f, mx)
+		out, derrs := maxwell.ListCubin(nil, f, mx)
+		w.Write(out)
 		for _, e := range derrs {
 			errs = append(errs, fmt.Errorf("%s: %w", a.Name, e))
 		}
-		return dst, errs
+		return errs
 	}
 	dots := "\t\t.........."
 	if a.ISA == "tesla" {
 		dots = "\t\t....................................."
 	}
-	dst = fmt.Appendf(dst, "\n\tcode for %s\n", a.Name)
+	fmt.Fprintf(w, "\n\tcode for %s\n", a.Name)
 	var m *cubin.Module
 	if facts {
 		m = cubin.ModuleOf(f)
 	}
 	for i, fn := range f.Functions {
-		dst = fmt.Appendf(dst, "\t\tFunction : %s\n\t.headerflags    @\"%s\"\n", fn.Name, cubin.CuobjdumpHeaderFlags(f.Flags))
-		if facts {
-			dst = cubin.AppendFacts(dst, m, &m.Kernels[i])
+		fmt.Fprintf(w, "\t\tFunction : %s\n\t.headerflags    @\"%s\"\n", fn.Name, cubin.CuobjdumpHeaderFlags(f.Flags))
+		if facts && i < len(m.Kernels) {
+			w.Write(cubin.AppendFacts(nil, m, &m.Kernels[i]))
 		}
 		var derrs []*isa.DecodeError
-		dst, derrs = a.Disassemble(dst, fn.Code, 0)
+		if a.WriteListing != nil {
+			derrs, _ = a.WriteListing(w, fn.Code, 0)
+		} else {
+			var out []byte
+			out, derrs = a.Disassemble(nil, fn.Code, 0)
+			w.Write(out)
+		}
 		for _, e := range derrs {
 			errs = append(errs, fmt.Errorf("function %s: %w", fn.Name, e))
 		}
-		dst = fmt.Appendf(dst, "%s\n\n\n", dots)
+		fmt.Fprintf(w, "%s\n\n\n", dots)
 	}
-	return dst, errs
+	return errs
+}
+
+// eFlagsOffset is where e_flags (which holds the SM version) is in a cubin.
+func eFlagsOffset(f *cubin.File) int {
+	if f.Class == 32 {
+		return 0x24
+	}
+	return 0x30
 }

@@ -3,7 +3,6 @@ package cubinasm
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,10 +97,11 @@ func (b *builder) errorf(line int, format string, args ...any) {
 // Build assembles the code and lays the cubin out as ptxas does.
 func (l *Listing) Build() (*cubin.File, error) {
 	sm := l.SM()
-	if sm < 50 || sm > 53 {
-		return nil, fmt.Errorf("%s: whole-cubin listings of sm_%d are not supported (sm_50..sm_53)", l.File, sm)
-	}
 	var errs asm.ErrorList
+	if sm < 50 || sm > 53 {
+		errs.Add(asm.Pos{File: l.File, Line: l.FlagsLine, Col: 1}, "whole-cubin listings of sm_%d are not supported (sm_50..sm_53)", sm)
+		return nil, errs.Err()
+	}
 	lines := 0
 	for _, s := range l.Sections {
 		lines += len(s.code)

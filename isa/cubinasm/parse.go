@@ -24,6 +24,7 @@ import (
 type Listing struct {
 	File      string
 	Flags     uint32 // e_flags, from .headerflags
+	FlagsLine int    // the line of .headerflags
 	Type      uint16 // cubin.ETExec or cubin.ETRel, from .elftype
 	Sections  []*Section
 	Undefined []*Symbol // the SYMBOLS block: symbols no section defines
@@ -332,7 +333,7 @@ func (p *parser) directive(s string, n, col int) {
 			p.errorf(n, argCol, "bad .headerflags %s: %s", args, err)
 			return
 		}
-		p.l.Flags = flags
+		p.l.Flags, p.l.FlagsLine = flags, n
 	case ".elftype":
 		switch q, _ := quoted(args); q {
 		case "ET_EXEC":

@@ -2,6 +2,7 @@ package fermi
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"strings"
 
@@ -94,12 +95,21 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 		return a, ok
 	}
 	var sc lineScanner
+	var wordLx asm.Lexer
 	asm.Lines(src, func(line string, n int) {
 		if !haveOrigin && len(out) == 0 {
 			// a listing starts where its first /*addr*/ column says
 			if a, ok := addressColumn(line); ok {
 				origin, haveOrigin = a, true
 			}
+		}
+		if v, col, msg, ok := rawWord(&wordLx, line); ok {
+			// a word that did not decode, as dis lists it: four bytes as they are
+			if msg != "" {
+				errs.Add(asm.Pos{File: filename, Line: n, Col: col}, "%s", msg)
+			}
+			out = binary.LittleEndian.AppendUint32(out, v)
+			return
 		}
 		sc.scan(line,
 			func(name string, col int) {
@@ -145,6 +155,28 @@ func AssembleDialect(filename string, src []byte, d Dialect) ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// rawWord reads a ".word N;" line (after an optional label-free address
+// column): ok says the line is one, msg (at col) what is wrong with it.
+func rawWord(lx *asm.Lexer, line string) (v uint32, col int, msg string, ok bool) {
+	if !strings.Contains(line, ".word") {
+		return 0, 0, "", false
+	}
+	lx.Reset(line)
+	t := lx.Next()
+	if t.Kind != asm.Ident || t.Text != ".word" {
+		return 0, 0, "", false
+	}
+	num := lx.Next()
+	x, err := strconv.ParseUint(num.Text, 0, 32)
+	if num.Kind != asm.Number || err != nil {
+		return 0, num.Col, ".word: expected one 32-bit number", true
+	}
+	if end := lx.Next(); !(end.Kind == asm.EOL || end.Kind == asm.Punct && end.Text == ";" && lx.Next().Kind == asm.EOL) {
+		return 0, end.Col, ".word: expected one 32-bit number", true
+	}
+	return uint32(x), 0, "", true
 }
 
 // addressColumn reads the /*0000*/ column that starts a listing line.

@@ -25,14 +25,20 @@ func TestListingNew(t *testing.T) {
 	want := "" +
 		"        /*0100*/        MOV R1, c[0x1][0x100];                         /* 0x2800440400005de4 */\n" +
 		"        /*0108*/        SSY 0x160;                                     /* 0x6000000140000007 */\n" +
-		"        /*0110*/        /* invalid encoding: no 4-byte form matches 0x0000000f */\n" +
-		"        /*0114*/        /* invalid encoding: no 4-byte form matches 0x0000000f */\n" +
+		"        /*0110*/        .word 0x0000000f;                              /* 0x0000000f */\n" +
+		"        /*0114*/        .word 0x0000000f;                              /* 0x0000000f */\n" +
 		"        /*0118*/        EXIT;                                          /* 0x8000000000001de7 */\n"
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 	if len(errs) != 2 || errs[0].Addr != 0x110 || errs[1].Addr != 0x114 || !errors.Is(errs[0], isa.ErrInvalid) {
 		t.Errorf("errs = %v", errs)
+	}
+	// issue 11: the words that do not decode keep their place when the
+	// listing is assembled (they were comments, which moved every later
+	// address and branch)
+	if back, err := Assemble("l.s", out); err != nil || !bytes.Equal(back, code) {
+		t.Errorf("reassembled % x, %v; want % x", back, err, code)
 	}
 }
 

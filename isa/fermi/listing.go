@@ -46,8 +46,8 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 }
 
 // DisassembleDialect lists code loaded at base, one line per instruction.
-// Words that do not decode are reported (and listed as a comment) and the
-// listing continues after them.
+// Words that do not decode are reported (and listed as .word lines, which
+// the assembler reads back) and the listing continues after them.
 func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte, []*isa.DecodeError) {
 	return isa.ListSteps(dst, code, base, d.step)
 }
@@ -74,19 +74,41 @@ func (d Dialect) step(dst []byte, code []byte, off int, base uint64) ([]byte, in
 	if !errors.As(err, &de) {
 		de = &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid}
 	}
-	dst = appendBlanks(dst, 8)
-	dst = appendAddrColumn(dst, addr)
-	dst = append(dst, "        /* "...)
-	dst = append(dst, de.Err.Error()...)
-	if de.Detail != "" {
-		dst = append(dst, ": "...)
-		dst = append(dst, de.Detail...)
-	}
-	dst = append(dst, " */\n"...)
 	if de.Len <= 0 {
 		de.Len = 8
 	}
+	// .word lines, which the assembler reads back: the bytes keep their
+	// place and every later address stays (a comment made as drop them)
+	n := min(de.Len, len(code)-off)
+	for k := 0; k+4 <= n; k += 4 {
+		dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
+	}
 	return dst, de.Len, de
+}
+
+// appendWordLine lists a 32-bit word that does not decode as ".word 0x...;".
+func appendWordLine(dst []byte, addr uint64, w uint32, d Dialect) []byte {
+	if d == Old {
+		dst = append(dst, '\t')
+		dst = appendAddrColumn(dst, addr)
+		dst = append(dst, "     /*0x"...)
+		dst = appendHex8(dst, w)
+		dst = append(dst, "*/ \t.word 0x"...)
+		dst = appendHex8(dst, w)
+		return append(dst, ";\n"...)
+	}
+	st := isa.CuobjdumpStyle
+	dst = appendBlanks(dst, st.Indent)
+	dst = appendAddrColumn(dst, addr)
+	dst = appendBlanks(dst, st.Gap)
+	start := len(dst)
+	dst = append(dst, ".word 0x"...)
+	dst = appendHex8(dst, w)
+	dst = append(dst, ';')
+	dst = appendBlanks(dst, st.TextCol-(len(dst)-start))
+	dst = append(dst, " /* 0x"...)
+	dst = appendHex8(dst, w)
+	return append(dst, " */\n"...)
 }
 
 // ListRaw lists raw little-endian code in the given dialect; it is

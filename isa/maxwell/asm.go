@@ -145,8 +145,16 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 	n := 0            // instructions so far
 	pairHex := false  // the next bare hex line is the encoding of a braced pair's second instruction
 	ctrlSeen := false // a control word for instruction n's bundle has been read
+	// a listing starts where its first instruction's /*addr*/ column says
+	// (dis -base): branch targets are absolute, their encodings relative.
+	// A whole cubin's functions start at 0.
+	var origin uint64
+	haveOrigin := refs
 	each(func(line string, ln int) {
 		st, label, hasLabel, msg := parseLine(&sc.arena, line)
+		if !haveOrigin && (st.kind == stmtInst || st.kind == stmtWord) {
+			origin, haveOrigin = listingOrigin(line, n)
+		}
 		if hasLabel {
 			if prev, dup := labels[label]; dup {
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: labelCol(line, label)}, "label %s defined twice (first on line %d)", label, prev.line)
@@ -193,7 +201,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 	})
 	resolve := func(name string) (uint64, bool) {
 		a, ok := labels[name]
-		return a.addr(), ok
+		return origin + a.addr(), ok
 	}
 	nb := (n + 2) / 3
 	out := make([]byte, nb*BundleSize)
@@ -222,7 +230,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			binary.LittleEndian.PutUint64(out[b*BundleSize+8+8*slot:], st.value)
 		default:
 			text := st.text
-			pc := addrOf(int(st.index))
+			pc := origin + addrOf(int(st.index))
 			if refs && hasSymbolRef(text) {
 				n0 := len(refList)
 				text, refList = cutSymbolRefs(&sc.arena, text, isLabel, refList)
@@ -267,6 +275,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			}
 		}
 	}
+	checkGivenCtrl(out, stmts, ctrlGiven, sm, filename, &errs)
 	r := asmResult{code: out, refs: refList}
 	if refs {
 		r.labels = make(map[string]uint64, len(labels))
@@ -353,6 +362,10 @@ func parseLine(arena *textArena, line string) (st asmStmt, label string, hasLabe
 		ctrl, flags = c, flags|flagCtrl
 		s = trimSpace(s[end+1:])
 	}
+	// a // comment (dis -nvn puts one after the hex column)
+	if i := strings.Index(s, "//"); i >= 0 {
+		s = trimSpace(s[:i])
+	}
 	// a trailing hex column /* 0x... */, or a bare control line
 	var hexcol uint64
 	hasHex := false
@@ -362,13 +375,6 @@ func parseLine(arena *textArena, line string) (st asmStmt, label string, hasLabe
 				hexcol, hasHex = v, true
 				s = trimSpace(s[:i])
 			}
-		}
-	}
-	if i := strings.IndexByte(s, '/'); i >= 0 && i+1 < len(s) && s[i+1] == '/' {
-		s = trimSpace(s[:i])
-	} else if i >= 0 {
-		if j := strings.Index(s, "//"); j >= 0 {
-			s = trimSpace(s[:j])
 		}
 	}
 	if len(s) > 0 && s[len(s)-1] == '}' && (len(s) < 2 || s[len(s)-2] == ' ' || s[len(s)-2] == ';') {
@@ -384,6 +390,7 @@ func parseLine(arena *textArena, line string) (st asmStmt, label string, hasLabe
 	if !hasHex && strings.HasPrefix(s, "/* 0x") && strings.HasSuffix(s, "*/") {
 		return asmStmt{}, "", false, badCtrlWord(s)
 	}
+	s = stripBlockComments(s)
 	switch {
 	case s == "" && hasHex:
 		return asmStmt{kind: stmtCtrl, value: hexcol}, "", false, ""

@@ -518,8 +518,8 @@ func closers(code []byte) []bool {
 // pairOffset is how far an address lies after the first instruction of its
 // braced pair (0 outside pairs): labels name the pair's first instruction.
 func (l *funcLabels) pairOffset(addr uint64) uint64 {
-	if addr%BundleSize == 0 || addr >= l.size {
-		return 0
+	if addr%BundleSize < 8 || addr >= l.size {
+		return 0 // a control word (an attribute may point inside one)
 	}
 	i := addr/BundleSize*3 + addr%BundleSize/8 - 1
 	if int(i) >= len(l.closes) || !l.closes[i] {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/internal/fuzzseed"
 	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
@@ -198,7 +199,17 @@ func FuzzListCubin(f *testing.F) {
 			f.Add(data)
 		}
 	}
+	// our cubins with every attribute kind (issue 11: the seeds lacked the
+	// one that crashed)
+	for _, s := range fuzzseed.Containers() {
+		if len(s.Data) <= 32<<10 {
+			f.Add(s.Data)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 32<<10 {
+			return // a large input is listed slowly and minimised for ever
+		}
 		cf, err := cubin.Parse(data)
 		if err != nil {
 			return

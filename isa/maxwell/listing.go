@@ -7,7 +7,6 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/cfg"
@@ -28,7 +27,7 @@ const BundleSize = 32
 // text and finds the width, pass 2 lays the lines out directly into dst (every
 // line's length is known once the width is).
 func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.DecodeError) {
-	l := newLayout(code, base, sm)
+	l := newLayout(code, base, sm, false)
 	dst = l.appendHeader(dst, sm)
 	start := len(dst)
 	size := start + l.size(0, l.n)
@@ -39,7 +38,7 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 	}
 	dst = dst[:size]
 	// each chunk's lines go straight to their final place
-	var wg sync.WaitGroup
+	var wg safeGroup
 	misfit := make([]bool, len(l.chunks))
 	at := start
 	for c := range l.chunks {
@@ -69,7 +68,7 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 // blocks are written. Memory stays near the size of the texts, a fraction of
 // the listing's. err is w's first write error.
 func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.DecodeError, err error) {
-	l := newLayout(code, base, sm)
+	l := newLayout(code, base, sm, true)
 	if _, err := w.Write(l.appendHeader(nil, sm)); err != nil {
 		return l.errs, err
 	}
@@ -89,8 +88,8 @@ func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.De
 	// r+1 while round r is written
 	workers := len(l.chunks)
 	bufs := [2][][]byte{make([][]byte, workers), make([][]byte, workers)}
-	render := func(set [][]byte, first int) *sync.WaitGroup {
-		var wg sync.WaitGroup
+	render := func(set [][]byte, first int) *safeGroup {
+		var wg safeGroup
 		for k := 0; k < workers && first+k < len(blocks); k++ {
 			bl := blocks[first+k]
 			wg.Go(func() { set[k] = l.lines(set[k][:0], bl.ch, bl.from, bl.to) })
@@ -124,7 +123,9 @@ type layout struct {
 	errs     []*isa.DecodeError
 }
 
-func newLayout(code []byte, base uint64, sm int) *layout {
+// newLayout prints the texts; capErrs keeps at most isa.MaxListedErrors
+// decode errors per chunk (a stream's memory must not grow per error).
+func newLayout(code []byte, base uint64, sm int, capErrs bool) *layout {
 	l := &layout{code: code, base: base, n: len(code) / BundleSize}
 	workers := runtime.GOMAXPROCS(0)
 	if l.n < 4096 {
@@ -132,10 +133,10 @@ func newLayout(code []byte, base uint64, sm int) *layout {
 	}
 	l.chunks = make([]chunk, workers)
 	per := (l.n + workers - 1) / workers
-	var wg sync.WaitGroup
+	var wg safeGroup
 	for c := range l.chunks {
 		ch := &l.chunks[c]
-		ch.first = min(c*per, l.n)
+		ch.first, ch.capErrs = min(c*per, l.n), capErrs
 		ch.last = min((c+1)*per, l.n)
 		wg.Go(func() { ch.texts(code, base, sm) })
 	}
@@ -275,6 +276,7 @@ type chunk struct {
 	lead        []uint8 // guard length ("@!P0 " is 5)
 	maxw        int
 	errs        []*isa.DecodeError
+	capErrs     bool
 }
 
 // textCache remembers where the text of a recent (word, control field) pair
@@ -340,7 +342,11 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 			inst, err := Decode(w, cf, sm, addr)
 			var g int
 			if err != nil {
-				ch.errs = append(ch.errs, err.(*isa.DecodeError))
+				if ch.capErrs {
+					ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
+				} else {
+					ch.errs = append(ch.errs, err.(*isa.DecodeError))
+				}
 				text = append(text, ".word "...)
 				text = isa.AppendHexNum(text, w)
 			} else {

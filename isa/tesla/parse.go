@@ -367,6 +367,10 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 				continue
 			}
 			ai.addr = addr
+			if err := checkEncoded(ai); err != nil {
+				errs.Add(pos, "%v", err)
+				continue
+			}
 			addr += uint64(ai.n)
 			insts = append(insts, ai)
 		}

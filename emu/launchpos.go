@@ -1,0 +1,272 @@
+package emu
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// PosError is an error in a launch file at a line and column (1-based):
+// JSON syntax, a value of the wrong type, or a check of the launch that
+// names what it is about (grid[1], memory[2].addr, buffer "x", ...).
+type PosError struct {
+	Line, Col int
+	Err       error
+}
+
+func (e *PosError) Error() string { return fmt.Sprintf("%d:%d: %v", e.Line, e.Col, e.Err) }
+func (e *PosError) Unwrap() error { return e.Err }
+
+// WithPos returns err located in the launch file data: a *PosError when a
+// position can be found, else err.
+func WithPos(data []byte, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *PosError
+	if errors.As(err, &pe) {
+		return err
+	}
+	off := -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		off = len(data)
+	case errors.As(err, &se):
+		off = int(se.Offset) - 1
+	case errors.As(err, &te):
+		off = int(te.Offset) - 1
+		if p, ok := locatePath(data, pathOfField(te.Field)); ok {
+			off = p
+		}
+	case unknownFieldRE.MatchString(err.Error()):
+		name, uerr := strconv.Unquote(unknownFieldRE.FindStringSubmatch(err.Error())[1])
+		if uerr == nil {
+			off = locateKey(data, name)
+		}
+	default:
+		if path := pathOfMessage(err.Error()); path != nil {
+			if p, ok := locatePath(data, path); ok {
+				off = p
+			}
+		}
+	}
+	if off < 0 {
+		return err
+	}
+	line, col := lineCol(data, off)
+	return &PosError{line, col, err}
+}
+
+// lineCol turns a byte offset into a 1-based line and column.
+func lineCol(data []byte, off int) (int, int) {
+	off = min(max(off, 0), len(data))
+	line := 1 + bytes.Count(data[:off], []byte{'\n'})
+	col := off + 1
+	if i := bytes.LastIndexByte(data[:off], '\n'); i >= 0 {
+		col = off - i
+	}
+	return line, col
+}
+
+// pathOfField turns encoding/json's field path ("memory.0.addr" or
+// "grid.1") into path elements.
+func pathOfField(f string) []string {
+	if f == "" {
+		return nil
+	}
+	return splitDots(f)
+}
+
+func splitDots(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		i := bytes.IndexByte([]byte(s), '.')
+		if i < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:i])
+		s = s[i+1:]
+	}
+	return out
+}
+
+// unknownFieldRE is encoding/json's message for a field the launch file
+// format does not have.
+var unknownFieldRE = regexp.MustCompile(`json: unknown field ("(?:[^"\\]|\\.)*")`)
+
+// locateKey is the offset of the first object key (or string) name in
+// data, or -1.
+func locateKey(data []byte, name string) int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		at := skipSpace(data, int(dec.InputOffset()))
+		tok, err := dec.Token()
+		if err != nil {
+			return -1
+		}
+		if k, ok := tok.(string); ok && k == name {
+			return at
+		}
+	}
+}
+
+// The launch checks name what they are about at the start of their
+// messages; these turn those names into paths.
+var (
+	indexedRE = regexp.MustCompile(`^(grid|block|memory|params|outputs|expect|experiments)\[(\d+)\](?:\.([a-z_]+)|: ([a-z_0-9]+) )?`)
+	keyedRE   = regexp.MustCompile(`^(buffer|texture|surface) "((?:[^"\\]|\\.)*)"(?: ([a-z_]+))?`)
+	fieldRE   = regexp.MustCompile(`^(grid|block|shared_bytes|local_bytes|global_bytes|max_steps|program|textures|link|hang_factor|injections)\b`)
+)
+
+// elementFields are the fields of memory images, parameters, outputs and
+// expectations a message may name after the element.
+var elementFields = map[string]bool{"space": true, "bank": true, "addr": true, "file": true, "bytes": true, "fill": true,
+	"buffer": true, "words": true, "output": true, "type": true, "u32": true, "s32": true, "u64": true, "f32": true, "f64": true,
+	"ptr": true, "tex": true, "surf": true}
+
+func pathOfMessage(msg string) []string {
+	msg = strings.TrimPrefix(msg, "launch file: ")
+	msg = strings.TrimPrefix(msg, "campaign file: ") // emu/inject's, the same JSON conventions
+	if m := indexedRE.FindStringSubmatch(msg); m != nil {
+		p := []string{m[1], m[2]}
+		switch {
+		case m[3] != "":
+			p = append(p, m[3])
+		case elementFields[m[4]]:
+			p = append(p, m[4]) // "outputs[0]: file ..." is about the file
+		}
+		return p
+	}
+	if m := keyedRE.FindStringSubmatch(msg); m != nil {
+		name, err := strconv.Unquote(`"` + m[2] + `"`)
+		if err != nil {
+			name = m[2]
+		}
+		group := map[string]string{"buffer": "buffers", "texture": "textures", "surface": "surfaces"}[m[1]]
+		p := []string{group, name}
+		if m[3] == "bytes" || m[3] == "fill" {
+			p = append(p, m[3])
+		}
+		return p
+	}
+	if m := fieldRE.FindStringSubmatch(msg); m != nil {
+		return []string{m[1]}
+	}
+	if msg == "no program" {
+		return []string{}
+	}
+	return nil
+}
+
+// locatePath returns the offset of the value at path (object keys and
+// array indices as text) in the JSON document data: the deepest prefix of
+// path that exists, so a missing field points at its object.
+func locatePath(data []byte, path []string) (int, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type frame struct {
+		path    []string // of the container
+		array   bool
+		index   int
+		key     string
+		wantKey bool
+	}
+	var stack []*frame
+	best, bestDepth := -1, -1
+	for {
+		start := skipSpace(data, int(dec.InputOffset()))
+		var vpath []string // the path of the next value, when a value comes next
+		isValue := true
+		if n := len(stack); n > 0 {
+			top := stack[n-1]
+			switch {
+			case top.array:
+				vpath = append(append([]string(nil), top.path...), strconv.Itoa(top.index))
+			case top.wantKey:
+				isValue = false
+			default:
+				vpath = append(append([]string(nil), top.path...), top.key)
+			}
+		}
+		if isValue && matchPrefix(vpath, path) == len(vpath) && len(vpath) > bestDepth {
+			best, bestDepth = start, len(vpath)
+			if len(vpath) == len(path) {
+				return best, true
+			}
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return best, best >= 0
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
+			stack = append(stack, &frame{path: vpath, array: d == '[', wantKey: d == '{'})
+			continue
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+		} else if k, ok := tok.(string); ok && !isValue {
+			top := stack[len(stack)-1]
+			top.key, top.wantKey = k, false
+			continue
+		}
+		// a value ended: its container wants the next index or key
+		if n := len(stack); n > 0 {
+			if top := stack[n-1]; top.array {
+				top.index++
+			} else {
+				top.wantKey = true
+			}
+		}
+	}
+}
+
+// matchPrefix is how many leading elements of cur match path.
+func matchPrefix(cur, path []string) int {
+	n := 0
+	for n < len(cur) && n < len(path) && cur[n] == path[n] {
+		n++
+	}
+	return n
+}
+
+// skipSpace skips white space, ':' and ',' from off.
+func skipSpace(data []byte, off int) int {
+	for off < len(data) {
+		switch data[off] {
+		case ' ', '\t', '\r', '\n', ':', ',':
+			off++
+			continue
+		}
+		break
+	}
+	return off
+}
+
+// LocateError prefixes err with the launch file's name and, when it can be
+// found, the line and column it is about: "name:3:15: ...".
+func LocateError(name string, data []byte, err error) error {
+	return LocateErrorOr(name, data, err, nil)
+}
+
+// LocateErrorOr is LocateError that places an error it cannot otherwise
+// place at the value of the field path fallback (e.g. "program" for the
+// program's problems: its contents, its architecture, its kernels).
+func LocateErrorOr(name string, data []byte, err error, fallback []string) error {
+	var pe *PosError
+	if errors.As(WithPos(data, err), &pe) {
+		return fmt.Errorf("%s:%w", name, pe)
+	}
+	if fallback != nil {
+		if off, ok := locatePath(data, fallback); ok {
+			line, col := lineCol(data, off)
+			return fmt.Errorf("%s:%w", name, &PosError{line, col, err})
+		}
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}

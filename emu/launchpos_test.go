@@ -1,0 +1,33 @@
+package emu
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestWithPos: launch file errors name a line and column: JSON syntax,
+// wrong types, unknown fields and the checks' own messages.
+func TestWithPos(t *testing.T) {
+	cases := []struct {
+		text      string
+		line, col int
+		msg       string
+	}{
+		{"{\n  \"program\": \"p\",\n  \"grid\": [1, 0],\n  \"block\": [1]\n}", 3, 15, "grid[1] is 0"},
+		{"{\"program\": \"p\", \"grid\": [1],\n \"block\": [1],\n \"memory\": [{\"addr\": 0, \"bytes\": 4},\n   {\"space\": \"texture\", \"addr\": 0}]}", 4, 4, "unknown space"},
+		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"buffers\": {\"x\": {\"bytes\": \"-1\"}}}", 2, 29, "buffer \"x\" bytes"},
+		{"{\"program\": \"p\",\n \"grid\": [1,,2]}", 2, 13, "invalid character"},
+		{"{\"program\": 3}", 1, 13, "cannot unmarshal"},
+		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"outputs\": [{\"file\": \"../x\", \"bytes\": 4}]}", 2, 23, "not a plain name"},
+		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"params\": [{\"u32\": \"0xffffffffffffffff\"}]}", 2, 21, "out of range"},
+	}
+	for _, c := range cases {
+		_, err := ParseLaunch([]byte(c.text))
+		err = WithPos([]byte(c.text), err)
+		var pe *PosError
+		if !errors.As(err, &pe) || pe.Line != c.line || pe.Col != c.col || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s:\n  error %v; want %d:%d: ...%s", c.text, err, c.line, c.col, c.msg)
+		}
+	}
+}

@@ -1,0 +1,176 @@
+// Package safeio reads files and streams through a size limit, so that a
+// huge file, /dev/zero or an endless pipe costs at most the limit (checked
+// before reading where the size is known) instead of all the memory there
+// is. docs/limits.md lists the limits the tool uses.
+package safeio
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+// TooLargeError is a file or stream longer than its limit.
+type TooLargeError struct {
+	Name  string
+	Size  int64 // the file's size when known, else -1 (a stream)
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size >= 0 {
+		return fmt.Sprintf("%s: %d bytes, more than the limit of %s", Quoted(e.Name), e.Size, Bytes(e.Limit))
+	}
+	return fmt.Sprintf("%s: more than the limit of %s", Quoted(e.Name), Bytes(e.Limit))
+}
+
+// Quoted is a file name as messages show it: as it is, or in Go quotes
+// when it holds a control character (a newline in a name must not start
+// a line of its own in a message).
+func Quoted(name string) string {
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			return strconv.Quote(name)
+		}
+	}
+	return name
+}
+
+// quotedPath quotes the path of an *os.PathError for messages.
+func quotedPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return &os.PathError{Op: pe.Op, Path: Quoted(pe.Path), Err: pe.Err}
+	}
+	return err
+}
+
+// Bytes formats a byte count for people: "256 MiB", "48 KiB", "100 bytes".
+func Bytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// ReadFile reads the named file when it holds at most limit bytes. A
+// regular file's size is checked before anything is read or allocated;
+// other files (pipes, devices) are read until the limit is passed.
+func ReadFile(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, quotedPath(err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if fi.Size() > limit {
+			return nil, &TooLargeError{Name: name, Size: fi.Size(), Limit: limit}
+		}
+		return readSized(f, name, fi.Size(), limit)
+	}
+	return ReadAll(f, name, limit)
+}
+
+// readSized reads a file whose size was size when it was opened (it may
+// have changed since).
+func readSized(r io.Reader, name string, size, limit int64) ([]byte, error) {
+	buf := make([]byte, size+1) // one more byte sees a file that grew
+	n, err := io.ReadFull(r, buf)
+	switch {
+	case err == nil: // grew: read the rest through the limit
+		rest, err := ReadAll(r, name, limit-int64(n))
+		if err != nil {
+			var tl *TooLargeError
+			if errors.As(err, &tl) {
+				tl.Limit = limit
+			}
+			return nil, err
+		}
+		return append(buf, rest...), nil
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return buf[:n], nil
+	}
+	return nil, fmt.Errorf("%s: %w", name, err)
+}
+
+// ReadAll reads r to its end when that is at most limit bytes; name is
+// used in errors. It reads into pieces that grow with what arrives (64 KiB
+// first, at most 16 MiB each) and joins them once at the end, so an input
+// costs about twice its size, and an endless one about the limit before it
+// is refused (a buffer doubling up to the limit held three times it).
+func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
+	var pieces [][]byte
+	var total int64
+	size := min(limit+1, 64<<10)
+	for {
+		buf := make([]byte, 0, size)
+		for len(buf) < cap(buf) {
+			n, err := r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if total+int64(len(buf)) > limit {
+				return nil, &TooLargeError{Name: name, Size: -1, Limit: limit}
+			}
+			if err == io.EOF {
+				pieces = append(pieces, buf)
+				return join(pieces, total+int64(len(buf))), nil
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		pieces = append(pieces, buf)
+		total += int64(len(buf))
+		size = min(size*2, 16<<20, limit+1-total)
+	}
+}
+
+// join is the pieces as one slice (the piece itself when there is one).
+func join(pieces [][]byte, total int64) []byte {
+	if len(pieces) == 1 {
+		return pieces[0]
+	}
+	out := make([]byte, 0, total)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// ReadPrefix reads at most n bytes from the start of the named file into
+// dst (which must hold n bytes) and returns how many it read: a file longer
+// than n is not an error, its tail is not read.
+func ReadPrefix(name string, dst []byte) (int, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, quotedPath(err)
+	}
+	defer f.Close()
+	n, err := io.ReadFull(f, dst)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	if err != nil {
+		return n, fmt.Errorf("%s: %w", name, err)
+	}
+	return n, nil
+}
+
+// Size is the size of the named file when it is a regular file, else -1
+// (pipes and devices say nothing until read).
+func Size(name string) (int64, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return 0, quotedPath(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return -1, nil
+	}
+	return fi.Size(), nil
+}

@@ -1,0 +1,90 @@
+package safeio
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+type endless struct{}
+
+func (endless) Read(b []byte) (int, error) { clear(b); return len(b), nil }
+
+func TestReadAllLimit(t *testing.T) {
+	_, err := ReadAll(endless{}, "<stdin>", 1<<20)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.Size != -1 || err.Error() != "<stdin>: more than the limit of 1 MiB" {
+		t.Errorf("endless stream: %v", err)
+	}
+	b, err := ReadAll(strings.NewReader(strings.Repeat("x", 1<<20)), "s", 1<<20)
+	if err != nil || len(b) != 1<<20 {
+		t.Errorf("exactly the limit: %d bytes, %v", len(b), err)
+	}
+	if _, err := ReadAll(strings.NewReader(strings.Repeat("x", 1<<20+1)), "s", 1<<20); err == nil {
+		t.Error("one byte past the limit was read")
+	}
+}
+
+// TestReadAllMemory: refusing an endless stream allocates about the limit
+// (a doubling buffer allocated twice the limit, and held three times it at
+// its peak), and a stream that ends comes back whole.
+func TestReadAllMemory(t *testing.T) {
+	const limit = 64 << 20
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	if _, err := ReadAll(endless{}, "<stdin>", limit); err == nil {
+		t.Fatal("endless stream read")
+	}
+	runtime.ReadMemStats(&b)
+	if got := b.TotalAlloc - a.TotalAlloc; got > limit*5/4 {
+		t.Errorf("refusing an endless stream allocated %d MiB for a limit of %d MiB", got>>20, limit>>20)
+	}
+	data := []byte(strings.Repeat("0123456789", 3<<20))
+	got, err := ReadAll(strings.NewReader(string(data)), "s", limit)
+	if err != nil || string(got) != string(data) {
+		t.Errorf("30 MiB stream: %d bytes back, %v", len(got), err)
+	}
+}
+
+func TestReadFileLimit(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(5 << 30) // sparse: the size alone is checked, nothing read
+	f.Close()
+	_, err = ReadFile(p, 1<<30)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.Size != 5<<30 || !strings.Contains(err.Error(), "5368709120 bytes, more than the limit of 1 GiB") {
+		t.Errorf("large file: %v", err)
+	}
+	os.WriteFile(p, []byte("hello"), 0o644)
+	if b, err := ReadFile(p, 5); err != nil || string(b) != "hello" {
+		t.Errorf("%q %v", b, err)
+	}
+	buf := make([]byte, 3)
+	if n, err := ReadPrefix(p, buf); n != 3 || err != nil || string(buf) != "hel" {
+		t.Errorf("prefix %q %d %v", buf, n, err)
+	}
+	buf = make([]byte, 8)
+	if n, err := ReadPrefix(p, buf); n != 5 || err != nil {
+		t.Errorf("prefix of a shorter file: %d %v", n, err)
+	}
+	if n, err := Size(p); n != 5 || err != nil {
+		t.Errorf("size %d %v", n, err)
+	}
+}
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{256 << 20: "256 MiB", 48 << 10: "48 KiB", 1 << 30: "1 GiB", 100: "100 bytes", 1<<20 + 1: "1048577 bytes"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
