@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/gpuisa/gpuisa/isa"
@@ -84,11 +85,17 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 	defer w.Flush()
 	status := 0
 	for _, name := range files {
-		data, err := readInput(name, stdin)
+		data, failed, err := readOrStream(w, stdin, stderr, name, base, arch, nvn)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpuisa dis: %v\n", err)
 			status = 1
 			continue
+		}
+		if failed {
+			status = 1
+		}
+		if data == nil && arch.WriteListingFrom != nil && !nvn {
+			continue // listed as it was read
 		}
 		var errs []error
 		out := io.Writer(w)
@@ -118,6 +125,45 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		}
 	}
 	return status
+}
+
+// readOrStream reads file name (or standard input for "-"), unless it is
+// raw code of an arch that lists from a reader: that is listed to w as it
+// is read (memory does not grow with the file; decode errors are reported
+// as their part is listed), and data is nil. failed says an error was
+// reported.
+func readOrStream(w io.Writer, stdin io.Reader, stderr io.Writer, name string, base uint64, arch isa.Arch, nvn bool) (data []byte, failed bool, err error) {
+	if arch.WriteListingFrom == nil || nvn {
+		data, err = readInput(name, stdin)
+		return data, false, err
+	}
+	in := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, false, err
+		}
+		defer f.Close()
+		in = f
+	}
+	br := bufio.NewReaderSize(in, 1<<16)
+	head, err := br.Peek(4)
+	if err != nil && err != io.EOF {
+		return nil, false, err
+	}
+	if isContainer(head) || isGXP(head) {
+		data, err = io.ReadAll(br)
+		return data, false, err
+	}
+	rerr := arch.WriteListingFrom(w, br, base, func(e *isa.DecodeError) {
+		failed = true
+		fmt.Fprintf(stderr, "gpuisa dis: %s: %v\n", name, e)
+	})
+	if rerr != nil {
+		fmt.Fprintf(stderr, "gpuisa dis: %s: %v\n", name, rerr)
+		failed = true
+	}
+	return nil, failed, nil
 }
 
 func isELF(b []byte) bool { return bytes.HasPrefix(b, []byte("\x7fELF")) }
