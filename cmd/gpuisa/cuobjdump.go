@@ -57,8 +57,9 @@ func cuobjdumpCommand() *command {
 		doc: `Takes cuobjdump's command line and prints what cuobjdump 11.8 prints for sm_5x images
 (-sass, -symbols, -res-usage, -lelf, -lptx, -xelf, -xptx, -ptx, -fun, -arch, -all), and
 for sm_1x and sm_2x the -sass listings of the cuobjdump releases that supported them;
--dialect old gives Fermi's CUDA 3.x/4.0 style. -elf prints the section table, symbols and
-section contents (cuobjdump's decoding of .nv.info records is not reproduced). Errors
+-dialect old gives Fermi's CUDA 3.x/4.0 style. -elf prints cuobjdump's section table,
+symbols, .nv.info records, relocations, call graph and line tables; the DWARF sections of
+-G builds (.debug_info, .debug_abbrev, .debug_loc, .debug_frame) are dumped as words. Errors
 are reported as cuobjdump reports them. The same happens when the gpuisa binary is run
 under the name cuobjdump.`,
 		ownArgs: true,
@@ -394,33 +395,6 @@ func dumpResources(w io.Writer, f *cubin.File) {
 			fmt.Fprintf(w, " CONSTANT[%d]:%d", c.Bank, f.Sections[c.Section].Size)
 		}
 		fmt.Fprintf(w, " TEXTURE:%d SURFACE:%d SAMPLER:%d\n", tex, surf, samp)
-	}
-}
-
-// dumpELF prints -elf: the ELF header line, the section table, the symbols
-// and each section's words.
-func dumpELF(w io.Writer, f *cubin.File) {
-	fmt.Fprintf(w, "\n64bit elf: type=%d, abi=%d, sm=%d, toolkit=118, flags = 0x%x\n", f.Type, f.ABIVersion, f.SM(), f.Flags)
-	fmt.Fprintf(w, "Sections:\nIndex Offset   Size ES Align        Type        Flags Link     Info Name\n")
-	for i := 1; i < len(f.Sections); i++ {
-		s := &f.Sections[i]
-		fmt.Fprintf(w, "%5d %6x %6x %2x %2x %17s %7x %4x %8x %s\n", i, s.Offset, s.Size, s.EntSize, s.Align,
-			strings.TrimPrefix(cubin.SectionTypeName(s.Type), "SHT_"), s.Flags, s.Link, s.Info, s.Name)
-	}
-	for i := 1; i < len(f.Sections); i++ {
-		s := &f.Sections[i]
-		fmt.Fprintf(w, "\n.section %s\n", s.Name)
-		if s.Type == cubin.SecSymtab {
-			fmt.Fprintf(w, " index           value           size      info    other  shndx    name  \n")
-			for k, y := range f.Symbols {
-				name := y.Name
-				if k == 0 {
-					name = "(null)"
-				}
-				fmt.Fprintf(w, "%6s %15s %15s %8s %8s %6s     %s\n", hexOrZero(uint64(k)), hexOrZero(y.Value), hexOrZero(y.Size),
-					hexOrZero(uint64(y.Info)), hexOrZero(uint64(y.Other)), hexOrZero(uint64(y.Section)), name)
-			}
-		}
 	}
 }
 

@@ -52,7 +52,7 @@ func nvdisasmCommand() *command {
 		doc: `Takes nvdisasm's command line (long --name and short -name spellings, values as the
 next argument or after '=', -optf files) and prints what nvdisasm 11.8 prints for sm_50,
 sm_52 and sm_53: plain, -hex, -novliw, -raw, -c, -sf, -fun, -ndf, -g/-gi line info,
--cfg/-bbcfg graphs. Errors are reported as nvdisasm reports them ("nvdisasm fatal   : ...",
+-cfg/-bbcfg graphs, -plr/-lrm register life ranges. Errors are reported as nvdisasm reports them ("nvdisasm fatal   : ...",
 exit status 1). The same happens when the gpuisa binary is run under the name nvdisasm.`,
 		ownArgs: true,
 		define: func(fs *flag.FlagSet) func(*cmdIO, []string) int {
@@ -122,7 +122,14 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 		Raw:               t.has("print-raw"),
 	}
 	if lifeRanges {
-		return fatal("-plr and -lrm (register life ranges) are not made by gpuisa yet")
+		switch t.value("life-range-mode") {
+		case "narrow":
+			opts.LifeRanges = maxwell.LifeRangesNarrow
+		case "count":
+			opts.LifeRanges = maxwell.LifeRangesCount
+		default:
+			opts.LifeRanges = maxwell.LifeRangesWide
+		}
 	}
 	switch {
 	case t.has("print-line-info-ptx"):

@@ -67,3 +67,30 @@ func BenchmarkAssembleCodeLines(b *testing.B) {
 	cpu.Report(float64(lines), "line")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(lines), "ns/line")
 }
+
+// BenchmarkAssembleCubinListingsText rebuilds the 110 oracle cubins from
+// their listings in nvdisasm's default layout without -hex (VLIW pairs, no
+// hex column, no control-word lines): every instruction is encoded from
+// its text. The rate is per listing line (code and data).
+func BenchmarkAssembleCubinListingsText(b *testing.B) {
+	cubins := oracleCubins(b)
+	keys := sortedKeys(cubins)
+	listings := make([][]byte, len(keys))
+	lines := 0
+	for i, k := range keys {
+		listings[i] = list(b, cubins[k], maxwell.ListOptions{VLIW: true, NoHex: true})
+		lines += bytes.Count(listings[i], []byte{'\n'})
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := benchcpu.Start(b)
+	for i := 0; i < b.N; i++ {
+		for k, l := range listings {
+			if _, err := Assemble(keys[k], l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cpu.Report(float64(lines), "line")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(lines), "ns/line")
+}

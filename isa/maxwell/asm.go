@@ -146,7 +146,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 	pairHex := false  // the next bare hex line is the encoding of a braced pair's second instruction
 	ctrlSeen := false // a control word for instruction n's bundle has been read
 	each(func(line string, ln int) {
-		st, label, hasLabel, msg := parseLine(line)
+		st, label, hasLabel, msg := parseLine(&sc.arena, line)
 		if hasLabel {
 			if prev, dup := labels[label]; dup {
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: labelCol(line, label)}, "label %s defined twice (first on line %d)", label, prev.line)
@@ -207,6 +207,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 		}
 	}
 	var refList []CodeRef
+	isLabel := func(name string) bool { _, ok := labels[name]; return ok }
 	for i := range stmts {
 		st := &stmts[i]
 		b := int(st.index) / 3
@@ -223,12 +224,12 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			text := st.text
 			pc := addrOf(int(st.index))
 			if refs && hasSymbolRef(text) {
-				var found []CodeRef
-				text, found = cutSymbolRefs(text, func(name string) bool { _, ok := labels[name]; return ok })
-				for _, r := range found {
+				n0 := len(refList)
+				text, refList = cutSymbolRefs(&sc.arena, text, isLabel, refList)
+				for k := n0; k < len(refList); k++ {
+					r := &refList[k]
 					r.Offset, r.Line = pc, int(st.line)
 					r.Col += int(st.col) - 1
-					refList = append(refList, r)
 				}
 			}
 			if st.flags&(flagHex|flagCtrl) == flagHex && ctrlGiven[b] &&
@@ -323,8 +324,8 @@ const (
 )
 
 // parseLine reads one listing line: the statement it holds, a label it
-// defines, or an error message.
-func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string) {
+// defines, or an error message. A text it rewrites is kept in arena.
+func parseLine(arena *textArena, line string) (st asmStmt, label string, hasLabel bool, msg string) {
 	s := trimSpace(line)
 	// an address column /*0008*/
 	if len(s) > 2 && s[0] == '/' && s[1] == '*' && s[2] != ' ' {
@@ -377,7 +378,7 @@ func parseLine(line string) (st asmStmt, label string, hasLabel bool, msg string
 	col := offsetIn(line, s) + 1
 	if i := strings.IndexByte(s, '('); i >= 0 {
 		if j := strings.Index(s[i:], "(*\""); j >= 0 {
-			s = cutAnnotation(s, i+j)
+			s = cutAnnotation(arena, s, i+j)
 		}
 	}
 	if !hasHex && strings.HasPrefix(s, "/* 0x") && strings.HasSuffix(s, "*/") {
@@ -424,14 +425,18 @@ func offsetIn(line, s string) int32 {
 }
 
 // cutAnnotation removes nvdisasm's (*"BRANCH_TARGETS ..."*) or
-// (*"INDIRECT_CALL"*) comment, which starts at i, from an instruction text.
-func cutAnnotation(s string, i int) string {
+// (*"INDIRECT_CALL"*) comment, which starts at i, from an instruction text,
+// writing the new text to arena.
+func cutAnnotation(arena *textArena, s string, i int) string {
 	end := strings.Index(s[i:], "\"*)")
 	if end < 0 {
 		return s
 	}
-	rest := s[i+end+3:]
-	return trimSpace(s[:i]) + " " + trimSpace(rest)
+	start := arena.begin()
+	arena.write(trimSpace(s[:i]))
+	arena.write(" ")
+	arena.write(trimSpace(s[i+end+3:]))
+	return arena.end(start)
 }
 
 // lastHexColumn is strings.LastIndex(s, "/* 0x"), found from the slashes

@@ -46,6 +46,11 @@ type ListOptions struct {
 	// LineInfo annotates instructions with their source lines from
 	// .debug_line: LineInfoFile (nvdisasm -g) or LineInfoInline (-gi).
 	LineInfo int
+	// LifeRanges adds nvdisasm -plr's register life-range column to the
+	// code sections (LifeRangesWide, LifeRangesNarrow or LifeRangesCount,
+	// -lrm's modes) and lists no other sections than .nv.info and the
+	// constant banks.
+	LifeRanges int
 }
 
 // Values of ListOptions.LineInfo.
@@ -98,19 +103,33 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		dst = append(dst, "ET_EXEC"...)
 	}
 	dst = append(dst, "\"\n"...)
-	lists, bySection, errs := labelFunctions(f, opts, true)
+	lists, bySection, errs := labelFunctions(f, opts, opts.LifeRanges == LifeRangesNone)
 	// one layout for the whole file: annotations start after the widest
 	// plain line, hex comments two blanks after it or one after the longest
 	// annotated line
-	plain, annot := 0, 0
+	plain, annot, far := 0, 0, 0
 	for _, l := range lists {
-		p, a := l.texts(opts.VLIW, opts.NoDataflow)
-		plain, annot = max(plain, p), max(annot, a)
+		p, a, q := l.texts(opts.VLIW, opts.NoDataflow)
+		plain, annot, far = max(plain, p), max(annot, a), max(far, q)
 	}
-	noteCol := 8 + 19 + plain
+	noteCol := 8 + 19 + max(plain, far)
 	col := noteCol + 2
 	if annot > 0 {
 		col = max(col, noteCol+annot+1)
+	}
+	var lifeLy *lifeLayout
+	lifeOf := map[*funcListing]*lifeInfo{}
+	if opts.LifeRanges != LifeRangesNone {
+		infos := make([]*lifeInfo, len(lists))
+		for k, l := range lists {
+			infos[k] = l.lifeRanges()
+			lifeOf[l] = infos[k]
+		}
+		lifeLy = newLifeLayout(opts.LifeRanges, lists, infos)
+		lifeLy.col = col + 4
+		if !opts.NoHex {
+			lifeLy.col += len("/* 0x0000000000000000 */")
+		}
 	}
 	// every section in file order: code as above, data as nvdisasm lays it out
 	textOf := map[int]*funcListing{}
@@ -146,11 +165,29 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		}
 		return text
 	}
+	if lifeLy != nil {
+		dl.hidden = func(sec int) bool {
+			return sec < len(f.Sections) && textOf[sec] == nil && !lifeSectionListed(f.Sections[sec].Name)
+		}
+	}
 	dl.endLabels()
+	lifeText := map[*funcListing][]byte{}
+	if lifeLy != nil {
+		// the column starts after the longest line of the code sections,
+		// directives and labels included
+		for _, l := range lists {
+			lifeText[l] = l.list(nil, opts, noteCol, col)
+			lifeLy.col = max(lifeLy.col, longestLine(lifeText[l])+2+4)
+		}
+	}
 	for i := range f.Sections {
-		if l := textOf[i]; l != nil {
+		switch l := textOf[i]; {
+		case l != nil && lifeLy != nil:
+			dst = l.withLifeRanges(dst, lifeText[l], lifeOf[l], lifeLy, !opts.NoHex)
+		case l != nil:
 			dst = l.list(dst, opts, noteCol, col)
-		} else if listable(&f.Sections[i]) && !opts.CodeOnly && f.Sections[i].Flags&cubin.SHFExecInstr == 0 {
+		case lifeLy != nil && !lifeSectionListed(f.Sections[i].Name):
+		case listable(&f.Sections[i]) && !opts.CodeOnly && f.Sections[i].Flags&cubin.SHFExecInstr == 0:
 			dst = dl.listData(dst, i)
 		}
 	}
@@ -407,6 +444,7 @@ type funcListing struct {
 	text               []byte
 	ends, leads, notes []int  // notes: where a (*"..."*) annotation starts, 0 for none
 	closes             []bool // VLIW: the second instruction of a braced pair
+	quests             []bool // the annotation is a ??? operand: -raw adds no blanks
 }
 
 func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw bool) *funcListing {
@@ -517,15 +555,16 @@ func (fl *funcListing) indirect() {
 }
 
 // texts prints every instruction's text into fl.text and returns the
-// widest address+text of the lines without a (*"..."*) annotation and the
-// longest annotation.
-func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot int) {
+// widest address+text of the lines without a (*"..."*) annotation, the
+// longest annotation and the farthest address+text before a ??? operand.
+func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot, far int) {
 	insts, lb, code := fl.insts, fl.lb, fl.fn.Code
 	var text []byte
 	ends := make([]int, len(insts))
 	leads := make([]int, len(insts))
 	notes := make([]int, len(insts))
 	closes := make([]bool, len(insts))
+	quests := make([]bool, len(insts))
 	for i := range insts {
 		start := len(text)
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
@@ -574,6 +613,15 @@ func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot int) {
 			}
 			text = append(text, "        }"...)
 		}
+		if notes[i] == 0 {
+			// an operand printed as ??? starts an annotation too (random words
+			// only), in the same column, or farther when its line's raw layout
+			// puts it there
+			if q := questAt(text[start:]); q >= 0 {
+				notes[i], quests[i] = q, true
+				far = max(far, addrLen(addr)+q)
+			}
+		}
 		ends[i] = len(text)
 		// a pair's second line has no hex comment: it widens the hex column
 		// only through an annotation (as measured on the oracle's listings)
@@ -584,8 +632,8 @@ func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot int) {
 			plain = max(plain, addrLen(addr)+len(text)-start)
 		}
 	}
-	fl.text, fl.ends, fl.leads, fl.notes, fl.closes = text, ends, leads, notes, closes
-	return plain, annot
+	fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests = text, ends, leads, notes, closes, quests
+	return plain, annot, far
 }
 
 // list appends the section; an annotation starts at column noteCol, the hex
@@ -732,9 +780,11 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			}
 			if k := notes[i]; k != 0 {
 				dst = append(dst, t[:k]...)
-				if opts.Raw {
+				switch {
+				case opts.Raw && fl.quests[i]:
+				case opts.Raw:
 					dst = blanks(dst, 10)
-				} else {
+				default:
 					dst = blanks(dst, noteCol-(len(dst)-lineStart))
 				}
 				t = t[k:]

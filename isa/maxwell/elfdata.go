@@ -21,6 +21,9 @@ type dataLister struct {
 	// code address: "(sym + .L_x_N@srel)"
 	codeAddr func(sym uint32, addend int64) string
 	ends     map[int]map[uint64]string // section → address → end label of an object there
+	// hidden, when set, says which sections are not listed (-plr): their
+	// objects take no label
+	hidden func(sec int) bool
 }
 
 func (d *dataLister) label() string {
@@ -273,6 +276,9 @@ func (d *dataLister) endLabels() {
 		s := &d.f.Symbols[i]
 		if !objectSym(s) || s.Section == 0 || s.Other&0x40 != 0 {
 			continue // shared-memory objects print their size as a number
+		}
+		if d.hidden != nil && d.hidden(int(s.Section)) {
+			continue
 		}
 		l := d.label()
 		end := s.Value + s.Size

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Encoding is the inverse of printing: the text of one instruction (as
@@ -46,6 +47,8 @@ type encScratch struct {
 	seed  maphash.Seed
 	// stmts: assembleLines's statements, reused section after section
 	stmts []asmStmt
+	// arena: the texts of lines rewritten before encoding
+	arena textArena
 }
 
 // newEncScratch makes a scratch space for assembling about n lines.
@@ -74,7 +77,8 @@ type printBuf [encBufSize]byte
 // "X;" for stall 0). resolve may be nil.
 func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
 	var norm, body [encBufSize]byte
-	return encodeIn(norm[:0], body[:0], new(printBuf), text, pc, sm, resolve)
+	w, c, _, err := encodeIn(norm[:0], body[:0], new(printBuf), text, pc, sm, resolve, false)
+	return w, c, err
 }
 
 func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
@@ -82,11 +86,10 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 	if slot.text == text && text != "" {
 		return slot.word, slot.ctrl, nil
 	}
-	w, c, err := encodeIn(sc.norm[:0], sc.body[:0], &sc.print, text, pc, sm, resolve)
-	if err == nil {
-		if fi := lookup(w, sm); fi >= 0 && forms[fi].attrs&attrPCRel == 0 {
-			*slot = encCached{text, w, c}
-		}
+	// assembleLines's resolvers only look the name up: they may borrow it
+	w, c, fi, err := encodeIn(sc.norm[:0], sc.body[:0], &sc.print, text, pc, sm, resolve, true)
+	if err == nil && forms[fi].attrs&attrPCRel == 0 {
+		*slot = encCached{text, w, c}
 	}
 	return w, c, err
 }
@@ -113,8 +116,11 @@ func (sc *encScratch) listedWordFits(text string, w uint64, ctrl Ctrl, pc uint64
 }
 
 // encodeIn is EncodeText in the given space: normBuf and bodyBuf for the
-// squeezed text (with and without guard and .reuse), pb for printing.
-func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
+// squeezed text (with and without guard and .reuse), pb for printing. It
+// also returns the form the word is an encoding of. With borrow, resolve
+// is given label names that point into the scratch space, valid only
+// during the call (no allocation per label reference).
+func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm int, resolve Resolver, borrow bool) (uint64, Ctrl, uint16, error) {
 	norm := squeezeInto(normBuf, text)
 	if len(norm) == 0 || norm[len(norm)-1] != ';' {
 		norm = append(norm, ';')
@@ -131,7 +137,7 @@ func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm 
 		}
 		p, n, ok := parsePred(body[i:])
 		if !ok {
-			return 0, 0, errors.New("bad guard predicate")
+			return 0, 0, 0, errBadGuard
 		}
 		guard = p
 		if neg {
@@ -143,7 +149,7 @@ func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm 
 	body = withSlack(body)
 	cands, ok := formsOf(body)
 	if !ok {
-		return 0, 0, ErrNoMatch
+		return 0, 0, 0, ErrNoMatch
 	}
 	base := NeutralCtrl
 	if stall0 {
@@ -167,7 +173,7 @@ func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm 
 		if f.attrs&attrNoGuard != 0 {
 			g = 0 // not predicated; ptxas leaves the field zero
 		}
-		m := matcher{f: f, fi: fi, texts: encTokTexts[fi], sm: sm, pc: pc, resolve: resolve, text: body, guard: g, want: norm}
+		m := matcher{f: f, fi: fi, texts: encTokTexts[fi], sm: sm, pc: pc, resolve: resolve, borrow: borrow, text: body, guard: g, want: norm}
 		// the rounds differ only in the control field, which only the phase
 		// token and verify read: when a round failed before either, so do
 		// the others
@@ -201,7 +207,7 @@ func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm 
 				m.ctrl = base | Ctrl(r)<<17
 				m.ctrlRead = false
 				if w, ok := m.run(pb); ok {
-					return w, m.ctrl, nil
+					return w, m.ctrl, fi, nil
 				}
 				if !m.ctrlRead {
 					break rounds
@@ -209,8 +215,11 @@ func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm 
 			}
 		}
 	}
-	return 0, 0, ErrNoMatch
+	return 0, 0, 0, ErrNoMatch
 }
+
+// errBadGuard: the text starts with @ and no predicate.
+var errBadGuard = errors.New("bad guard predicate")
 
 // reuseBits is the number of set bits of a 3-bit reuse mask.
 func reuseBits(r int) int { return int(r&1 + r>>1&1 + r>>2&1) }
@@ -574,6 +583,7 @@ type matcher struct {
 	sm      int
 	pc      uint64
 	resolve Resolver
+	borrow  bool   // resolve may be given a name in the text's own bytes
 	text    []byte // instruction without guard, blanks and .reuse
 	want    []byte // the whole squeezed text, for verification
 	guard   uint64
@@ -878,7 +888,13 @@ func (m *matcher) matchLabel(pb *printBuf, k, pos int, w uint64) (uint64, bool) 
 	if n == 0 || m.resolve == nil {
 		return 0, false
 	}
-	a, found := m.resolve(string(name))
+	var a uint64
+	var found bool
+	if m.borrow {
+		a, found = m.resolve(unsafe.String(unsafe.SliceData(name), len(name)))
+	} else {
+		a, found = m.resolve(string(name))
+	}
 	if !found {
 		return 0, false
 	}

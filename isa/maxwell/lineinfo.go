@@ -34,13 +34,17 @@ const extInlineContext = 0x90
 // LineTable decodes the line programs of f's .debug_line section. Rows are
 // in program order. Addresses come from the R_CUDA_64 relocations of the
 // DW_LNE_set_address operands.
-func LineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".debug_line") }
+func LineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".debug_line", nil) }
 
 // PTXLineTable decodes .nv_debug_line_sass, which maps the code to lines of
 // the PTX kept in .nv_debug_ptx_txt (the file its rows name).
-func PTXLineTable(f *cubin.File) ([]LineRow, error) { return lineTableOf(f, ".nv_debug_line_sass") }
+func PTXLineTable(f *cubin.File) ([]LineRow, error) {
+	return lineTableOf(f, ".nv_debug_line_sass", nil)
+}
 
-func lineTableOf(f *cubin.File, name string) ([]LineRow, error) {
+// lineTableOf decodes the line programs of section name; a non-nil trace
+// also describes them.
+func lineTableOf(f *cubin.File, name string, trace *lineTrace) ([]LineRow, error) {
 	sec := -1
 	for i := range f.Sections {
 		if f.Sections[i].Name == name {
@@ -57,10 +61,10 @@ func lineTableOf(f *cubin.File, name string) ([]LineRow, error) {
 	}
 	var rows []LineRow
 	for at := 0; at+4 <= len(data); {
-		unit, err := decodeLineUnit(f, data, at, relocAt, len(rows))
+		unit, err := decodeLineUnit(f, data, at, relocAt, len(rows), trace)
 		rows = append(rows, unit.rows...)
 		if err != nil {
-			return rows, fmt.Errorf(".debug_line at %#x: %w", unit.pos, err)
+			return rows, fmt.Errorf("%s at %#x: %w", name, unit.pos, err)
 		}
 		at = unit.end
 	}
@@ -132,7 +136,9 @@ func (r *lineReader) cstring() string {
 	return s
 }
 
-func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin.Reloc, first int) (lineUnit, error) {
+// decodeLineUnit decodes the line program at offset at; with a non-nil
+// trace it also describes the header and every opcode as cuobjdump -elf does.
+func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin.Reloc, first int, trace *lineTrace) (lineUnit, error) {
 	u := lineUnit{pos: at, end: len(data)}
 	length := int(binary.LittleEndian.Uint32(data[at:]))
 	if length < 0 || length > len(data)-at-4 {
@@ -140,15 +146,14 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 	}
 	u.end = at + 4 + length
 	r := &lineReader{b: data[:u.end], pos: at + 4}
-	r.byte() // version (2)
-	r.byte()
+	version := int(r.byte()) | int(r.byte())<<8 // 2
 	if r.pos+4 > u.end {
 		return u, errLineTruncated
 	}
 	program := r.pos + 4 + int(binary.LittleEndian.Uint32(data[r.pos:]))
 	r.pos += 4
 	minInst := int(r.byte())
-	r.byte() // default is_stmt
+	isStmt := int(r.byte()) // default is_stmt
 	lineBase := int(int8(r.byte()))
 	lineRange := int(r.byte())
 	opBase := int(r.byte())
@@ -159,17 +164,22 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 	for k := 1; k < opBase; k++ {
 		stdLens[k] = int(r.byte())
 	}
+	if trace != nil {
+		trace.header(at, length, version, program-(at+10), minInst, isStmt, lineBase, lineRange, stdLens)
+	}
 	var dirs []string
 	for r.err == nil && r.pos < len(r.b) && r.b[r.pos] != 0 {
 		dirs = append(dirs, r.cstring())
 	}
 	r.byte()
+	trace.dirs(dirs)
 	var files []string
 	for r.err == nil && r.pos < len(r.b) && r.b[r.pos] != 0 {
 		name := r.cstring()
 		dir := int(r.uleb())
-		r.uleb() // modification time
-		r.uleb() // length
+		time := r.uleb() // modification time
+		size := r.uleb() // length
+		trace.file(len(files)+1, dir, time, size, name)
 		if dir > 0 && dir <= len(dirs) && (name == "" || name[0] != '/') {
 			name = dirs[dir-1] + "/" + name
 		}
@@ -180,6 +190,9 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 	}
 	if program < r.pos || program > u.end {
 		return u, errors.New("bad header length")
+	}
+	if trace != nil {
+		trace.statements(data[min(r.pos+1, program):program])
 	}
 	r.pos = program // ptxas pads the header
 	section, addr, line, file, inlinedAt := -1, uint64(0), 1, 1, 0
@@ -197,6 +210,7 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 			adj := op - opBase
 			addr += uint64(adj / lineRange * minInst)
 			line += lineBase + adj%lineRange
+			trace.special(adj, adj/lineRange*minInst, lineBase+adj%lineRange, line)
 			emit()
 		case op == 0:
 			n := int(r.uleb())
@@ -204,10 +218,14 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 			if n == 0 || end > u.end {
 				return u, errLineTruncated
 			}
-			switch r.byte() {
+			switch ext := r.byte(); ext {
 			case 1: // end_sequence
 				section, addr, line, file, inlinedAt = -1, 0, 1, 1, 0
+				trace.printf("  Extended opcode 1: End of Sequence\n")
 			case 2: // set_address: the operand is relocated against a function
+				if trace != nil && r.pos+8 <= end {
+					trace.setAddress(binary.LittleEndian.Uint64(data[r.pos:]))
+				}
 				rel, ok := relocAt[uint64(r.pos)]
 				if !ok || int(rel.Symbol) >= len(f.Symbols) {
 					return u, fmt.Errorf("set_address at %#x without a relocation", r.pos)
@@ -216,28 +234,120 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 				section, addr = int(s.Section), s.Value+uint64(rel.Addend)
 			case extInlineContext:
 				inlinedAt = int(r.uleb())
-				r.uleb() // the inlined function's name in .debug_str
+				name := r.uleb() // the inlined function's name in .debug_str
+				trace.printf("  Extended opcode 144: Set context to %d and function offset to %#x\n", inlinedAt, name)
+			default:
+				trace.printf("  Extended opcode %d\n", ext)
 			}
 			r.pos = end
 		case op == 1: // copy
+			trace.printf("  Copy\n")
 			emit()
 		case op == 2:
-			addr += r.uleb() * uint64(minInst)
+			d := r.uleb() * uint64(minInst)
+			addr += d
+			trace.advancePC(d)
 		case op == 3:
-			line += int(r.sleb())
+			d := int(r.sleb())
+			line += d
+			trace.printf("  Advance Line by %d to %d\n", d, line)
 		case op == 4:
 			file = int(r.uleb())
+			trace.printf("  Set File Name to entry %d in the File Name Table\n", file)
 		case op == 8: // const_add_pc
-			addr += uint64((255 - opBase) / lineRange * minInst)
+			d := uint64((255 - opBase) / lineRange * minInst)
+			addr += d
+			trace.advancePC(d)
 		case op == 9:
-			addr += uint64(r.byte()) | uint64(r.byte())<<8
+			d := uint64(r.byte()) | uint64(r.byte())<<8
+			addr += d
+			trace.advancePC(d)
 		default:
 			for k := 0; k < stdLens[op]; k++ {
 				r.uleb()
 			}
+			trace.printf("  Opcode %d\n", op)
 		}
 	}
 	return u, r.err
+}
+
+// lineTrace describes a line program as cuobjdump -elf prints it. Its
+// methods do nothing on a nil trace. The addresses are those the program
+// itself sets (cuobjdump does not apply the relocations).
+type lineTrace struct {
+	out      []byte
+	debugStr bool // the file has .debug_str: cuobjdump prints the header's offset into it
+	addr     uint64
+}
+
+func (t *lineTrace) printf(format string, a ...any) {
+	if t != nil {
+		t.out = fmt.Appendf(t.out, format, a...)
+	}
+}
+
+func (t *lineTrace) header(offset, length, version, prologue, minInst, isStmt, lineBase, lineRange int, stdLens []int) {
+	t.printf("  Offset:                         %d\n  Length:                         %d\n", offset, length)
+	t.printf("  DWARF Version:                   %d\n  Prologue Length:                %d\n", version, prologue)
+	t.printf("  Minimum instruction length:      %d\n  Initial value of is_stmt:        %d\n", minInst, isStmt)
+	t.printf("  Line base:                       %d\n  Line range:                      %d\n  Opcode base:                     %d\n\nOpcodes:\n", lineBase, lineRange, len(stdLens))
+	for k := 1; k < len(stdLens); k++ {
+		t.printf("  Opcode %d has %d args\n", k, stdLens[k])
+	}
+}
+
+func (t *lineTrace) dirs(dirs []string) {
+	t.printf("\nThe Directory Table:\n")
+	for _, d := range dirs {
+		t.printf("  %s\n", d)
+	}
+	t.printf("\nThe File Name Table:\n  Entry   Dir     Time    Size    Name\n")
+}
+
+func (t *lineTrace) file(entry, dir int, time, size uint64, name string) {
+	t.printf("   %d       %d      %d       %d       %s\n", entry, dir, time, size, name)
+}
+
+// statements starts the opcodes; pad is the header after the file table.
+func (t *lineTrace) statements(pad []byte) {
+	if t.debugStr {
+		off := uint32(0)
+		for k := len(pad) - 1; k >= 0 && k >= len(pad)-4; k-- {
+			off = off<<8 | uint32(pad[k])
+		}
+		t.printf("\nOffset in .debug_str:            %d\n", off)
+	}
+	t.printf("\nLine Number Statements:\n")
+}
+
+func (t *lineTrace) setAddress(a uint64) {
+	if t != nil {
+		t.addr = a
+		t.printf("  Extended opcode 2: set Address to %#x\n", a)
+	}
+}
+
+func (t *lineTrace) advancePC(d uint64) {
+	if t != nil {
+		t.addr += d
+		t.printf("  Advance PC by %d to %#x\n", d, t.addr)
+	}
+}
+
+func (t *lineTrace) special(adj, addrAdv, lineAdv, line int) {
+	if t != nil {
+		t.addr += uint64(addrAdv)
+		t.printf("  Special opcode %d: advance Address by %d to %#x and Line by %d to %d\n", adj, addrAdv, t.addr, lineAdv, line)
+	}
+}
+
+// DumpLineSection appends cuobjdump -elf's description of the line programs
+// in section name (.debug_line or .nv_debug_line_sass) of f.
+func DumpLineSection(dst []byte, f *cubin.File, name string) ([]byte, error) {
+	t := &lineTrace{out: dst, debugStr: name == ".debug_line" && f.Section(".debug_str") != nil}
+	_, err := lineTableOf(f, name, t)
+	return t.out, err
 }
 
 // lineNotes returns the //## comments nvdisasm -g (or -gi with inline)

@@ -64,5 +64,6 @@ func FuzzLineTable(f *testing.F) {
 			}
 		}
 		lineNotes(rows, -1, true)
+		DumpLineSection(nil, cf, ".debug_line")
 	})
 }

@@ -141,17 +141,120 @@ func newLayout(code []byte, base uint64, sm int) *layout {
 	}
 	wg.Wait()
 	maxw := 0
+	quest := false
 	for c := range l.chunks {
 		maxw = max(maxw, l.chunks[c].maxw)
 		l.errs = append(l.errs, l.chunks[c].errs...)
+		quest = quest || bytes.Contains(l.chunks[c].text, []byte(" ???"))
 	}
 	l.col = 8 + 19 + maxw + 2
+	if quest {
+		l.col = l.alignQuestions()
+	}
 	l.blankRow = bytes.Repeat([]byte{' '}, l.col)
 	if rest := len(code) % BundleSize; rest != 0 {
 		l.errs = append(l.errs, &isa.DecodeError{Addr: base + uint64(l.n*BundleSize), Len: rest, Err: isa.ErrTruncated,
 			Detail: "Unaligned instruction found"})
 	}
 	return l
+}
+
+// alignQuestions lays out the lines with an operand nvdisasm prints as ???
+// (an out-of-range scoreboard, the register after R255 of a pair): nvdisasm
+// aligns that operand, and the rest of its line, in a column of its own,
+// where the widest other line would end in -raw layout (or where the
+// farthest such operand lies in -raw layout); such a line's hex comment then
+// comes one blank after it. It rewrites the texts of the chunks that hold
+// such lines and returns the hex column. Random words only: compiled code
+// has no ??? operand.
+func (l *layout) alignQuestions() int {
+	// raw columns are 8+19 plus address+text; questions are rare, so each
+	// pass finds them again rather than remember them
+	plain, far, rest := 0, 0, 0
+	l.eachLine(func(al int, text []byte) {
+		if q := questAt(text); q >= 0 {
+			far, rest = max(far, al+q), max(rest, len(text)-q)
+		} else {
+			plain = max(plain, al+len(text))
+		}
+	})
+	noteCol := 8 + 19 + max(plain, far)
+	for c := range l.chunks {
+		ch := &l.chunks[c]
+		if !bytes.Contains(ch.text, []byte(" ???")) {
+			continue
+		}
+		text := make([]byte, 0, len(ch.text)+len(ch.ends)*8)
+		start := 0
+		for i, end := range ch.ends {
+			t := ch.text[start:end]
+			start = int(end)
+			if q := questAt(t); q >= 0 {
+				b := ch.first + i/3
+				al := addrLen(l.base + uint64(b*BundleSize+8+8*(i%3)))
+				text = append(text, t[:q]...)
+				text = blanks(text, noteCol-(8+al+19-int(ch.lead[i])+q))
+				text = append(text, t[q:]...)
+			} else {
+				text = append(text, t...)
+			}
+			ch.ends[i] = uint32(len(text))
+		}
+		ch.text = text
+	}
+	return max(8+19+plain+2, noteCol+rest+1)
+}
+
+// alignRawQuestions is alignQuestions for ListRaw's texts (ends and leads
+// per instruction, width the widest address+text of the other lines).
+func alignRawQuestions(text []byte, ends, leads []int, base uint64, width int) ([]byte, int) {
+	far, rest := 0, 0
+	start := 0
+	for i, end := range ends {
+		if q := questAt(text[start:end]); q >= 0 {
+			far, rest = max(far, addrLen(base+uint64(i/3*BundleSize+8+8*(i%3)))+q), max(rest, end-start-q)
+		}
+		start = end
+	}
+	noteCol := 8 + 19 + max(width, far)
+	out := make([]byte, 0, len(text)+len(ends)*8)
+	start = 0
+	for i, end := range ends {
+		t := text[start:end]
+		start = end
+		if q := questAt(t); q >= 0 {
+			al := addrLen(base + uint64(i/3*BundleSize+8+8*(i%3)))
+			out = append(out, t[:q]...)
+			out = blanks(out, noteCol-(8+al+19-leads[i]+q))
+			t = t[q:]
+		}
+		out = append(out, t...)
+		ends[i] = len(out)
+	}
+	return out, max(8+19+width+2, noteCol+rest+1)
+}
+
+// eachLine calls fn with every instruction's text and address width.
+func (l *layout) eachLine(fn func(al int, text []byte)) {
+	for c := range l.chunks {
+		ch := &l.chunks[c]
+		start := 0
+		for i, end := range ch.ends {
+			b := ch.first + i/3
+			fn(addrLen(l.base+uint64(b*BundleSize+8+8*(i%3))), ch.text[start:end])
+			start = int(end)
+		}
+	}
+}
+
+// questAt is where the first operand printed as ??? starts in an
+// instruction's text (not a modifier: ".???3"), or -1.
+func questAt(text []byte) int {
+	k := bytes.Index(text, []byte(" ???"))
+	if k < 0 {
+		return -1
+	}
+	return k + 1
 }
 
 func (l *layout) appendHeader(dst []byte, sm int) []byte {
@@ -400,12 +503,15 @@ func ListRaw(dst []byte, code []byte, base uint64, sm int, opts ListOptions) ([]
 				text = text[:k-1]
 			}
 			text = append(text, "        }"...)
-		} else {
+		} else if opts.Raw || questAt(text[start:]) < 0 {
 			width = max(width, addrLen(addr)+len(text)-start)
 		}
 		ends[i] = len(text)
 	}
 	col := 8 + 19 + width + 2
+	if !opts.Raw && bytes.Contains(text, []byte(" ???")) {
+		text, col = alignRawQuestions(text, ends, leads, base, width)
+	}
 	pendingHex := -1
 	start := 0
 	for b := 0; b < n; b++ {

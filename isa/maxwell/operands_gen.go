@@ -1673,9 +1673,9 @@ var formOperands = [...]formOps{
 	{ // 191 VOTE, spec.txt:190
 		mods: []modDesc{{1, 64}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
-			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
-			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
 	{ // 192 VOTE, spec.txt:191

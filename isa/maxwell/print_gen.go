@@ -5857,8 +5857,10 @@ func printForm191(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "VOTE"...)
 	dst = appendTable(dst, 41, (w >> 48 & 0x3))
 	dst = append(dst, " "...)
-	dst = appendReg(dst, (w>>0&0xff)&255)
-	dst = append(dst, ", "...)
+	if (w >> 0 & 0xff) != 255 {
+		dst = appendReg(dst, (w>>0&0xff)&255)
+		dst = append(dst, ", "...)
+	}
 	dst = appendPred(dst, (w >> 45 & 0x7))
 	dst = append(dst, ", "...)
 	dst = appendNPred(dst, (w >> 39 & 0xf))

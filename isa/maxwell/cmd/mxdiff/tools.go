@@ -19,13 +19,13 @@ var nvdisasmFlagSets = []string{
 	"", "-hex", "-novliw", "-hex -novliw", "-c", "-sf", "-raw", "-raw -hex", "-ndf",
 	"-c -sf -hex", "-fun 1", "-fun 1,3 -c", "-g", "-gi", "-g -hex -c", "-gi -novliw",
 	"-g -raw", "-cfg", "-bbcfg", "-cfg -poff", "-bbcfg -poff", "-cfg -novliw", "-cfg -ndf",
-	"-plr", "-lrm count", "-lrm narrow", "-b SM52 -base 0x100 -c",
+	"-plr", "-plr -hex", "-plr -novliw", "-lrm count", "-lrm narrow", "-b SM52 -base 0x100 -c",
 }
 
 // cuobjdumpFlagSets are the flag combinations compared for cuobjdump.
 var cuobjdumpFlagSets = []string{
 	"-sass", "-symbols", "-res-usage", "-lelf", "-lptx", "-ptx", "-elf", "-all -sass",
-	"-sort -sass", "-sass -arch sm_52", "-sass -fun vecadd", "-symbols -res-usage -sass",
+	"-sort -sass", "-sass -arch sm_52", "-sass -fun vecadd", "-symbols -res-usage -sass", "-elf -sass",
 }
 
 // toolsDiff runs the comparison; files are cubins (nvdisasm and cuobjdump)

@@ -40,6 +40,17 @@ cfg -cfg
 bbcfg-poff -bbcfg -poff
 SETS
 
+# register life ranges of the -lineinfo builds (gpuisa matches part of them:
+# see TestNvdisasmLifeRanges)
+for set in "plr-c -plr -c" "lrm-count-hex-c -lrm count -hex -c"; do
+	tag=${set%% *}
+	flags=${set#* }
+	for c in cubin/*.li.cubin; do
+		echo "==> $(basename "$c") <=="
+		$BIN/nvdisasm $flags "$c"
+	done | gzip -9n > nvdisasm/$tag.txt.gz
+done
+
 # a fatbin and a host object carrying two cubins each, for cuobjdump
 NVCCF="nvcc -ccbin g++-12 -allow-unsupported-compiler -I/opt/cuda118/usr/include"
 $NVCCF -fatbin -gencode arch=compute_50,code=sm_50 -gencode arch=compute_52,code=[sm_52,compute_52] -o cubin/vecadd.fatbin src/vecadd.cu
@@ -55,3 +66,10 @@ sass -sass
 symbols-res-usage -symbols -res-usage
 lelf-lptx -lelf -lptx
 SETS
+
+# -elf of the files without -G's DWARF sections (gpuisa does not print
+# .debug_info, .debug_abbrev, .debug_loc and .debug_frame yet)
+for c in cubin/*.li.cubin cubin/vecadd.fatbin cubin/reduce.o; do
+	echo "==> $(basename "$c") <=="
+	$BIN/cuobjdump -elf "$c"
+done | gzip -9n > cuobjdump/elf.txt.gz

@@ -1,0 +1,551 @@
+package maxwell
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/isa/cfg"
+)
+
+// Register life ranges as nvdisasm -plr (-lrm wide|narrow|count) prints
+// them: a column of cells after every line of a code section, one per
+// general register and predicate of the file, saying what the instruction
+// does with the register (^ writes it, v reads it, x both, : it is live
+// across) and how many are live.
+//
+// The facts come from the operand roles (Operands.Access) and a backward
+// dataflow over the function's control flow (the branch targets nvdisasm's
+// own dataflow finds for SYNC, BRK and CONT included). What nvdisasm does
+// not say and was measured on the oracle: a register written and never
+// read shows nothing; EXIT keeps R1 (the stack pointer) live; a guarded
+// write does not end a range; the lines of a braced pair show the pair's
+// facts together; labels after code that does not fall through get a
+// dotted rule, the end of the function a solid one and the legend.
+
+// Values of ListOptions.LifeRanges.
+const (
+	LifeRangesNone   = iota
+	LifeRangesWide   // -plr, -lrm wide: a spaced column per register
+	LifeRangesNarrow // -lrm narrow: one character per register
+	LifeRangesCount  // -lrm count: the number of live registers only
+)
+
+// exitLive is what stays live at an EXIT or RET: R1, the stack pointer.
+var exitLive = func() RegSet { var s RegSet; s.Add(1, 1); return s }()
+
+// guardedKills: nvdisasm ends a range at a guarded write too.
+const guardedKills = false
+
+// lifeInfo is the liveness of one code section's instructions.
+type lifeInfo struct {
+	reach     []bool
+	fall      []bool // control goes on to the next instruction
+	acc       []Access
+	in, out   []RegSet
+	pin, pout []uint8
+}
+
+// lifeRanges computes the liveness of every instruction of the section.
+func (fl *funcListing) lifeRanges() *lifeInfo {
+	n := len(fl.insts)
+	li := &lifeInfo{reach: make([]bool, n), fall: make([]bool, n), acc: make([]Access, n), in: make([]RegSet, n), out: make([]RegSet, n),
+		pin: make([]uint8, n), pout: make([]uint8, n)}
+	succ := make([][]int, n)
+	exits := make([]bool, n)
+	guarded := make([]bool, n)
+	index := func(addr uint64) (int, bool) {
+		if addr%BundleSize == 0 {
+			addr += 8
+		}
+		i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)
+		return i, i >= 0 && i < n
+	}
+	for i := range fl.insts {
+		if !fl.insts[i].ok {
+			li.fall[i] = true
+			if i+1 < n {
+				succ[i] = append(succ[i], i+1)
+			}
+			continue
+		}
+		inst := fl.insts[i].inst
+		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+		ops := inst.Operands(addr)
+		li.acc[i] = ops.Access()
+		guarded[i] = ops.Guard.Reg != 7 || ops.Guard.Not
+		facts := BranchFacts(inst, addr, fl.lb.indir[addr])
+		fall := true
+		switch facts.Kind {
+		case cfg.Jump:
+			for _, t := range facts.Targets {
+				if k, ok := index(t); ok {
+					succ[i] = append(succ[i], k)
+				}
+			}
+			fall = facts.Cond
+		case cfg.Exit:
+			exits[i] = true
+			fall = facts.Cond
+		}
+		if facts.Opaque {
+			fall = facts.Cond
+		}
+		li.fall[i] = fall
+		if fall && i+1 < n {
+			succ[i] = append(succ[i], i+1)
+		}
+	}
+	// reachable from the entry
+	stack := []int{0}
+	for len(stack) > 0 && n > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if li.reach[i] {
+			continue
+		}
+		li.reach[i] = true
+		stack = append(stack, succ[i]...)
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := n - 1; i >= 0; i-- {
+			if !li.reach[i] {
+				continue
+			}
+			var out RegSet
+			var pout uint8
+			if exits[i] {
+				out = exitLive
+			}
+			for _, k := range succ[i] {
+				out = out.Union(li.in[k])
+				pout |= li.pin[k]
+			}
+			a := &li.acc[i]
+			kill, pkill := a.Written, a.PredWritten
+			if guarded[i] && !guardedKills {
+				kill, pkill = RegSet{}, 0
+			}
+			in := a.Read.Union(out.Minus(kill))
+			pin := a.PredRead | pout&^pkill
+			if in != li.in[i] || pin != li.pin[i] || out != li.out[i] || pout != li.pout[i] {
+				li.in[i], li.out[i], li.pin[i], li.pout[i] = in, out, pin, pout
+				changed = true
+			}
+		}
+	}
+	// a register live into and out of a basic block is shown live all
+	// through it, also between a last read and a new write (as measured)
+	leader := make([]bool, n+1)
+	leader[0], leader[n] = true, true
+	for i := range succ {
+		for _, k := range succ[i] {
+			if k != i+1 {
+				leader[k] = true
+				leader[i+1] = true
+			}
+		}
+		if !li.fall[i] || exits[i] {
+			leader[i+1] = true
+		}
+	}
+	for first := 0; first < n; {
+		last := first
+		for !leader[last+1] {
+			last++
+		}
+		if li.reach[first] && li.reach[last] {
+			through := li.in[first].Intersect(li.out[last])
+			pthrough := li.pin[first] & li.pout[last]
+			for i := first; i <= last; i++ {
+				li.in[i], li.out[i] = li.in[i].Union(through), li.out[i].Union(through)
+				li.pin[i], li.pout[i] = li.pin[i]|pthrough, li.pout[i]|pthrough
+			}
+		}
+		first = last + 1
+	}
+	return li
+}
+
+// lifeLayout is the shape of the column: registers and predicates shown.
+type lifeLayout struct {
+	mode        int
+	regs, preds int // columns: R0..regs-1, P0..preds-1
+	col         int // where "// " starts
+}
+
+func (ly *lifeLayout) gprWidth() int {
+	switch ly.mode {
+	case LifeRangesCount:
+		return 4
+	case LifeRangesNarrow:
+		return 4 + ly.regs + 1
+	}
+	w := 3 + 1
+	for r := 0; r < ly.regs; r++ {
+		w += len(strconv.Itoa(r)) + 1
+	}
+	return w
+}
+
+func (ly *lifeLayout) predWidth() int {
+	switch ly.mode {
+	case LifeRangesCount:
+		return 5
+	case LifeRangesNarrow:
+		return 3 + ly.preds + 1
+	}
+	return 2 + 2*ly.preds + 1
+}
+
+// rule is "+-----+-----+" (fill '-', '.').
+func (ly *lifeLayout) rule(dst []byte, fill byte) []byte {
+	dst = append(dst, '+')
+	dst = append(dst, bytes.Repeat([]byte{fill}, ly.gprWidth())...)
+	dst = append(dst, '+')
+	if ly.preds > 0 {
+		dst = append(dst, bytes.Repeat([]byte{fill}, ly.predWidth())...)
+		dst = append(dst, '+')
+	}
+	return dst
+}
+
+func centered(dst []byte, label string, w int) []byte {
+	left := (w - len(label) - 1) / 2
+	dst = blanks(dst, left)
+	dst = append(dst, label...)
+	return blanks(dst, w-left-len(label))
+}
+
+// header is the four lines above the first line of a section (five in
+// narrow mode), each without the leading blanks.
+func (ly *lifeLayout) header() [][]byte {
+	gw, pw := ly.gprWidth(), ly.predWidth()
+	row := func(gpr, pred []byte) []byte {
+		b := append([]byte("|"), gpr...)
+		b = append(b, '|')
+		if ly.preds > 0 {
+			b = append(b, pred...)
+			b = append(b, '|')
+		}
+		return b
+	}
+	lines := [][]byte{ly.rule(nil, '-'), row(centered(nil, "GPR", gw), centered(nil, "PRED", pw))}
+	switch ly.mode {
+	case LifeRangesCount:
+		lines = append(lines, row([]byte("  # "), []byte("  #  ")))
+	case LifeRangesNarrow:
+		tens, units := []byte("    "), []byte("  # ")
+		for r := 0; r < ly.regs; r++ {
+			tens = append(tens, byte('0'+r/10%10))
+			units = append(units, byte('0'+r%10))
+		}
+		ptens, punits := blanks(nil, 3), []byte(" # ")
+		for p := 0; p < ly.preds; p++ {
+			ptens = append(ptens, ' ')
+			punits = append(punits, byte('0'+p))
+		}
+		lines = append(lines, row(append(tens, ' '), append(ptens, ' ')), row(append(units, ' '), append(punits, ' ')))
+	default:
+		g, p := []byte("  #"), []byte(" #")
+		for r := 0; r < ly.regs; r++ {
+			g = append(g, ' ')
+			g = strconv.AppendInt(g, int64(r), 10)
+		}
+		for k := 0; k < ly.preds; k++ {
+			p = append(p, ' ')
+			p = strconv.AppendInt(p, int64(k), 10)
+		}
+		lines = append(lines, row(append(g, ' '), append(p, ' ')))
+	}
+	return append(lines, ly.rule(nil, '-'))
+}
+
+var legend = []string{"Legend:", "    ^       : Register assignment", "    v       : Register usage",
+	"    x       : Register usage and reassignment", "    :       : Register in use", "    <space> : Register not in use",
+	"    #       : Number of occupied registers"}
+
+// cells appends "|...|...|": for each register, what the instruction does
+// with it (read, written: the registers it writes that stay live; live:
+// the others live across it); empty is a line outside the function's code.
+func (ly *lifeLayout) cells(dst []byte, read, written, live RegSet, pread, pwritten, plive uint8, empty bool) []byte {
+	sym := func(r, w, l bool) byte {
+		switch {
+		case empty:
+			return ' '
+		case r && w:
+			return 'x'
+		case w:
+			return '^'
+		case r:
+			return 'v'
+		case l:
+			return ':'
+		}
+		return ' '
+	}
+	count := func(dst []byte, n, width int) []byte {
+		if n == 0 || empty {
+			return blanks(dst, width)
+		}
+		s := strconv.Itoa(n)
+		dst = blanks(dst, width-len(s))
+		return append(dst, s...)
+	}
+	all := live.Union(read).Union(written)
+	pall := plive | pread | pwritten
+	dst = append(dst, '|')
+	switch ly.mode {
+	case LifeRangesCount:
+		dst = count(dst, all.Len(), 3)
+		dst = append(dst, " |"...)
+	case LifeRangesNarrow:
+		dst = count(dst, all.Len(), 3)
+		dst = append(dst, ' ')
+		for r := 0; r < ly.regs; r++ {
+			dst = append(dst, sym(read.Has(r), written.Has(r), live.Has(r)))
+		}
+		dst = append(dst, " |"...)
+	default:
+		dst = count(dst, all.Len(), 3)
+		for r := 0; r < ly.regs; r++ {
+			dst = blanks(dst, len(strconv.Itoa(r)))
+			dst = append(dst, sym(read.Has(r), written.Has(r), live.Has(r)))
+		}
+		dst = append(dst, " |"...)
+	}
+	if ly.preds == 0 {
+		return dst
+	}
+	np := 0
+	for p := 0; p < 7; p++ {
+		if pall&(1<<p) != 0 {
+			np++
+		}
+	}
+	switch ly.mode {
+	case LifeRangesCount:
+		dst = count(dst, np, 3)
+		dst = append(dst, "  |"...)
+	case LifeRangesNarrow:
+		dst = count(dst, np, 2)
+		dst = append(dst, ' ')
+		for p := 0; p < ly.preds; p++ {
+			dst = append(dst, sym(pread&(1<<p) != 0, pwritten&(1<<p) != 0, plive&(1<<p) != 0))
+		}
+		dst = append(dst, " |"...)
+	default:
+		dst = count(dst, np, 2)
+		for p := 0; p < ly.preds; p++ {
+			dst = append(dst, ' ', sym(pread&(1<<p) != 0, pwritten&(1<<p) != 0, plive&(1<<p) != 0))
+		}
+		dst = append(dst, " |"...)
+	}
+	return dst
+}
+
+// instCells appends the cells of instruction i (of pair [i, j]).
+func (ly *lifeLayout) instCells(dst []byte, li *lifeInfo, i, j int) []byte {
+	if !li.reach[i] {
+		return ly.cells(dst, RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true)
+	}
+	var read, written RegSet
+	var pread, pwritten uint8
+	for k := i; k <= j; k++ {
+		read = read.Union(li.acc[k].Read)
+		pread |= li.acc[k].PredRead
+		written = written.Union(li.acc[k].Written)
+		pwritten |= li.acc[k].PredWritten & li.pout[k]
+	}
+	live := li.in[i].Union(li.out[j])
+	plive := li.pin[i] | li.pout[j]
+	return ly.cells(dst, read, written, live, pread, pwritten, plive, false)
+}
+
+// liveCells appends the cells of a point between instructions (a label or
+// a control word before instruction i): what is live there.
+func (ly *lifeLayout) liveCells(dst []byte, li *lifeInfo, i int) []byte {
+	if i < 0 || i >= len(li.reach) || !li.reach[i] {
+		return ly.cells(dst, RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true)
+	}
+	return ly.cells(dst, RegSet{}, RegSet{}, li.in[i], 0, 0, li.pin[i], false)
+}
+
+// isAddrLine reports whether line is an instruction line ("        /*0a8*/ ...")
+// and returns its address.
+func isAddrLine(line []byte) (uint64, bool) {
+	if len(line) < 13 || !bytes.HasPrefix(line, []byte("        /*")) {
+		return 0, false
+	}
+	end := bytes.Index(line[10:], []byte("*/"))
+	if end <= 0 {
+		return 0, false
+	}
+	a, err := strconv.ParseUint(string(line[10:10+end]), 16, 64)
+	return a, err == nil
+}
+
+// withLifeRanges adds the life-range column to section, the listing of fl's
+// code section, and drops the padding after the function's last branch to
+// itself as nvdisasm -plr does.
+func (fl *funcListing) withLifeRanges(dst, section []byte, li *lifeInfo, ly *lifeLayout, hex bool) []byte {
+	n := len(fl.insts)
+	last := n - 1 // the last instruction listed
+	for i := n - 1; i >= 0; i-- {
+		if fl.insts[i].ok && forms[fl.insts[i].inst.form].name == "BRA" {
+			addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+			if t, ok := relTarget(fl.insts[i].inst, addr); ok && (t == addr || t+8 == addr && t%BundleSize == 0) {
+				last = i
+				break
+			}
+		}
+		if !fl.insts[i].ok || forms[fl.insts[i].inst.form].name != "NOP" {
+			break
+		}
+	}
+	put := func(dst, line, cells []byte) []byte {
+		dst = append(dst, line...)
+		dst = blanks(dst, ly.col-len(line))
+		dst = append(dst, "// "...)
+		dst = append(dst, cells...)
+		return append(dst, '\n')
+	}
+	legendAfter := func(dst, line []byte) []byte {
+		dst = put(dst, line, ly.rule(nil, '-'))
+		for _, l := range legend {
+			dst = put(dst, nil, []byte(l))
+		}
+		return append(dst, '\n')
+	}
+	prev := -1       // the last instruction line's index
+	pending := false // a braced pair's hex comment line is due
+	var cells []byte
+	for len(section) > 0 {
+		k := bytes.IndexByte(section, '\n')
+		if k < 0 {
+			k = len(section) - 1
+		}
+		line := section[:k]
+		section = section[k+1:]
+		trimmed := bytes.TrimLeft(line, " ")
+		switch {
+		case len(line) == 0 || bytes.HasPrefix(line, []byte("//")) || line[0] == '\t':
+			dst = append(dst, line...)
+			dst = append(dst, '\n')
+			if bytes.HasPrefix(line, []byte("\t.align")) {
+				for _, h := range ly.header() {
+					dst = put(dst, nil, h)
+				}
+			}
+		case bytes.HasPrefix(trimmed, []byte("/* 0x")):
+			switch {
+			case pending:
+				// nvdisasm ends the table here, as at the end of the function
+				pending = false
+				dst = legendAfter(dst, line)
+			case prev >= last:
+				// the padding's control word is not listed
+			case prev < 0:
+				dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+			default:
+				dst = put(dst, line, ly.liveCells(cells[:0], li, prev+1))
+			}
+		default:
+			addr, isInst := isAddrLine(line)
+			switch {
+			case isInst:
+				i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)
+				if i < 0 || i >= n || i > last {
+					continue
+				}
+				first, second := i, i
+				if fl.closes != nil && fl.closes[i] {
+					first = i - 1
+					pending = hex
+				} else if fl.closes != nil && i+1 < n && fl.closes[i+1] {
+					second = i + 1
+				}
+				dst = put(dst, line, ly.instCells(cells[:0], li, first, second))
+				prev = i
+			case bytes.HasSuffix(line, []byte(":")) && line[0] != ' ':
+				switch {
+				case prev < 0:
+					dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+				case prev >= last && (prev == n-1 || len(section) == 0 || isEnd(section)):
+					dst = legendAfter(dst, line)
+				case !li.fall[prev]:
+					dst = put(dst, line, ly.rule(nil, '.'))
+				default:
+					dst = put(dst, line, ly.liveCells(cells[:0], li, prev+1))
+				}
+			default: // directives
+				dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+			}
+		}
+	}
+	return dst
+}
+
+// isEnd reports whether the rest of a section's listing holds no more
+// instruction lines (only labels and hex lines).
+func isEnd(rest []byte) bool {
+	for _, l := range bytes.Split(rest, []byte("\n")) {
+		if _, ok := isAddrLine(l); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// newLifeLayout sizes the column for the listed code sections: as many
+// registers as the most any function has, the predicates up to the highest
+// one any instruction uses (all seven when there is a call).
+func newLifeLayout(mode int, lists []*funcListing, infos []*lifeInfo) *lifeLayout {
+	ly := &lifeLayout{mode: mode}
+	for k, l := range lists {
+		ly.regs = max(ly.regs, l.fn.Registers)
+		for i := range l.insts {
+			if l.insts[i].ok && BranchFacts(l.insts[i].inst, 0, nil).Kind == cfg.Call {
+				ly.preds = 7 // a callee may use any predicate
+			}
+		}
+		for i := range infos[k].acc {
+			if !infos[k].reach[i] {
+				continue
+			}
+			p := infos[k].acc[i].PredRead | infos[k].acc[i].PredWritten
+			for b := 6; b >= 0; b-- {
+				if p&(1<<b) != 0 {
+					ly.preds = max(ly.preds, b+1)
+					break
+				}
+			}
+		}
+	}
+	return ly
+}
+
+// lifeSectionListed: -plr lists only the .nv.info and constant sections
+// besides the code.
+func lifeSectionListed(name string) bool {
+	return strings.HasPrefix(name, ".nv.info") || strings.HasPrefix(name, ".nv.constant")
+}
+
+// longestLine is the length of the longest label or directive line of a
+// code section's listing (not the section's own lines, which start with a
+// tab; instruction lines are already within the hex column).
+func longestLine(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		k := bytes.IndexByte(b, '\n')
+		if k < 0 {
+			k = len(b)
+		}
+		if _, inst := isAddrLine(b[:k]); k > 0 && b[0] != '\t' && !bytes.HasPrefix(b, []byte("//")) && !inst && !bytes.HasPrefix(bytes.TrimLeft(b[:k], " "), []byte("/*")) {
+			n = max(n, k)
+		}
+		b = b[min(k+1, len(b)):]
+	}
+	return n
+}
