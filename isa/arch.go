@@ -16,6 +16,12 @@ type DisassembleFunc func(dst []byte, code []byte, base uint64) (out []byte, err
 // without holding all of it in memory. err is w's first write error.
 type WriteListingFunc func(w io.Writer, code []byte, base uint64) (errs []*DecodeError, err error)
 
+// WriteListingFromFunc writes the listing of the code read from r (loaded
+// at base), reading it a window at a time: memory stays bounded however
+// long the code is. Each decode error goes to onErr (nil: dropped) once its
+// window is listed. err is r's first read error or w's first write error.
+type WriteListingFromFunc func(w io.Writer, r io.Reader, base uint64, onErr func(*DecodeError)) error
+
 // GraphsFunc returns the control-flow graphs of raw code loaded at base:
 // the code entered at its first instruction, named name, then each
 // subroutine its calls reach (cfg.Program). Encodings that do not decode
@@ -43,6 +49,9 @@ type Arch struct {
 	// WriteListing, when not nil, streams what Disassemble returns: for
 	// ISAs whose listings of large files are worth not materializing.
 	WriteListing WriteListingFunc
-	Graphs       GraphsFunc
-	WriteJSON    WriteJSONFunc
+	// WriteListingFrom, when not nil, is WriteListing reading the code
+	// from an io.Reader as it goes.
+	WriteListingFrom WriteListingFromFunc
+	Graphs           GraphsFunc
+	WriteJSON        WriteJSONFunc
 }

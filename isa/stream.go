@@ -55,27 +55,88 @@ const partBytes = 128 << 10
 // listing is exactly ListSteps'. newStep makes one StepFunc per worker.
 // err is w's first write error.
 func WriteSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc) (errs []*DecodeError, err error) {
-	return writeSteps(w, code, base, newStep, partBytes)
+	sw := newStepWriter(newStep, partBytes)
+	// memory must not grow per invalid word
+	_, err = sw.write(w, code, base, len(code), func(e *DecodeError) { errs = ErrorsCapped(errs, e) })
+	return errs, err
 }
 
-func writeSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc, partBytes int) (errs []*DecodeError, err error) {
-	workers := max(1, runtime.GOMAXPROCS(0))
-	steps := make([]StepFunc, workers+1) // the last one for parts listed again
-	for k := range steps {
-		steps[k] = newStep()
+// WriteStepsFrom is WriteSteps of the code read from r, which is read a
+// window at a time: memory stays bounded however long the code is, and
+// each decode error goes to onErr (in address order) as soon as its window
+// is listed. maxLen is the longest instruction in bytes: a window's
+// instructions are listed only when the bytes of the longest one are all
+// in memory, so the listing is byte for byte WriteSteps'. err is r's first
+// read error or w's first write error.
+func WriteStepsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFunc, maxLen int, onErr func(*DecodeError)) error {
+	sw := newStepWriter(newStep, partBytes)
+	return sw.writeFrom(w, r, base, windowParts*partBytes, maxLen, onErr)
+}
+
+// windowParts is the number of parts WriteStepsFrom holds in memory: a few
+// rounds of parts for every core between refills.
+const windowParts = 16
+
+func (sw *stepWriter) writeFrom(w io.Writer, r io.Reader, base uint64, window, maxLen int, onErr func(*DecodeError)) error {
+	if onErr == nil {
+		onErr = func(*DecodeError) {}
 	}
-	nparts := (len(code) + partBytes - 1) / partBytes
-	bufs := [2][]part{make([]part, workers), make([]part, workers)}
+	buf := make([]byte, window+maxLen)
+	held := 0 // bytes of buf read and not yet listed
+	for {
+		n, rerr := io.ReadFull(r, buf[held:])
+		held += n
+		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
+		if rerr != nil && !eof {
+			return rerr
+		}
+		limit := held // instructions starting before limit are listed now
+		if !eof {
+			limit = held - maxLen
+		}
+		next, err := sw.write(w, buf[:held], base, limit, onErr)
+		if err != nil || eof {
+			return err
+		}
+		held = copy(buf, buf[next:held]) // an instruction running past limit
+		base += uint64(next)
+	}
+}
+
+// stepWriter lists parts of code on every core: one StepFunc per worker and
+// the double-buffered parts, reused from call to call.
+type stepWriter struct {
+	workers   int
+	partBytes int
+	steps     []StepFunc // the last one for parts listed again
+	bufs      [2][]part
+}
+
+func newStepWriter(newStep func() StepFunc, partBytes int) *stepWriter {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	sw := &stepWriter{workers: workers, partBytes: partBytes, steps: make([]StepFunc, workers+1)}
+	for k := range sw.steps {
+		sw.steps[k] = newStep()
+	}
+	sw.bufs = [2][]part{make([]part, workers), make([]part, workers)}
+	return sw
+}
+
+// write lists the instructions of code (loaded at base) that start before
+// limit, the first at code[0], and returns where the one after them starts.
+// Instructions may read code past limit.
+func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, onErr func(*DecodeError)) (next int, err error) {
+	workers, partBytes, steps, bufs := sw.workers, sw.partBytes, sw.steps, sw.bufs
+	nparts := (limit + partBytes - 1) / partBytes
 	render := func(set []part, first int) *sync.WaitGroup {
 		var wg sync.WaitGroup
 		for k := 0; k < workers && first+k < nparts; k++ {
 			from := (first + k) * partBytes
-			to := min(from+partBytes, len(code))
+			to := min(from+partBytes, limit)
 			wg.Go(func() { set[k] = listPart(set[k].out[:0], set[k].errs[:0], code, base, steps[k], from, to) })
 		}
 		return &wg
 	}
-	next := 0 // where the next instruction to list starts
 	pending := render(bufs[0], 0)
 	for r, first := 0, 0; first < nparts; r, first = r+1, first+workers {
 		pending.Wait()
@@ -83,23 +144,23 @@ func writeSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc, 
 		pending = render(bufs[(r+1)%2], first+workers)
 		for k := 0; k < workers && first+k < nparts; k++ {
 			p := &set[k]
-			if to := min((first+k+1)*partBytes, len(code)); p.from != next && next < to {
+			if to := min((first+k+1)*partBytes, limit); p.from != next && next < to {
 				*p = listPart(p.out[:0], p.errs[:0], code, base, steps[workers], next, to) // off the guess
 			} else if p.from != next {
 				continue // the part before ran past all of this one
 			}
 			for _, e := range p.errs {
-				errs = ErrorsCapped(errs, e) // memory must not grow per invalid word
+				onErr(e)
 			}
 			next = p.end
 			if _, err = w.Write(p.out); err != nil {
 				pending.Wait()
-				return errs, err
+				return next, err
 			}
 		}
 	}
 	pending.Wait()
-	return errs, nil
+	return next, nil
 }
 
 // MaxListedErrors bounds the decode errors a streaming disassembler keeps:

@@ -3,9 +3,11 @@ package isa
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math/rand"
 	"strconv"
 	"testing"
+	"testing/iotest"
 )
 
 // lengthStep lists code whose instructions are as long as their first
@@ -37,7 +39,8 @@ func TestWriteSteps(t *testing.T) {
 		want, wantErrs := ListSteps(nil, code, 0x100, lengthStep)
 		for _, part := range []int{1, 3, 16, 64, 1 << 20} {
 			var buf bytes.Buffer
-			errs, err := writeSteps(&buf, code, 0x100, func() StepFunc { return lengthStep }, part)
+			var errs []*DecodeError
+			_, err := newStepWriter(func() StepFunc { return lengthStep }, part).write(&buf, code, 0x100, len(code), func(e *DecodeError) { errs = append(errs, e) })
 			if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
 				t.Fatalf("size %d, parts of %d: %d errors (want %d), %v; listing equal %v", size, part, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
 			}
@@ -47,6 +50,43 @@ func TestWriteSteps(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Read a window at a time, the listing and its errors are still the
+// sequential ones, whatever the window and the reader's chunks.
+func TestWriteStepsFrom(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for _, size := range []int{0, 1, 15, 16, 17, 100, 1000, 5000} {
+		code := make([]byte, size)
+		r.Read(code)
+		want, wantErrs := ListSteps(nil, code, 0x100, lengthStep)
+		for _, part := range []int{1, 3, 16, 64} {
+			for _, window := range []int{1, 5, 16, 100, 1 << 20} {
+				var buf bytes.Buffer
+				var errs []*DecodeError
+				sw := newStepWriter(func() StepFunc { return lengthStep }, part)
+				err := sw.writeFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x100, window, 16, func(e *DecodeError) { errs = append(errs, e) })
+				if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
+					t.Fatalf("size %d, parts of %d, window %d: %d errors (want %d), %v; listing equal %v", size, part, window, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
+				}
+				for i := range errs {
+					if *errs[i] != *wantErrs[i] {
+						t.Fatalf("size %d, parts of %d, window %d: error %d %v, want %v", size, part, window, i, errs[i], wantErrs[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// A read error ends the listing and is returned.
+func TestWriteStepsFromReadError(t *testing.T) {
+	code := make([]byte, 4000)
+	r := io.MultiReader(bytes.NewReader(code), iotest.ErrReader(errors.New("bad disk")))
+	err := WriteStepsFrom(io.Discard, r, 0, func() StepFunc { return lengthStep }, 16, nil)
+	if err == nil || err.Error() != "bad disk" {
+		t.Fatalf("error %v", err)
 	}
 }
 
@@ -65,7 +105,7 @@ func TestWriteStepsError(t *testing.T) {
 	for i := range code {
 		code[i] = 4
 	}
-	_, err := writeSteps(&failWriter{n: 2}, code, 0, func() StepFunc { return lengthStep }, 100)
+	_, err := newStepWriter(func() StepFunc { return lengthStep }, 100).write(&failWriter{n: 2}, code, 0, len(code), func(*DecodeError) {})
 	if err == nil || err.Error() != "disk full" {
 		t.Fatalf("error %v", err)
 	}

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
+	"github.com/gpuisa/gpuisa/internal/safeio"
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/all"
 	"github.com/gpuisa/gpuisa/isa/maxwell"
@@ -89,11 +91,17 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 	defer w.Flush()
 	status := 0
 	for _, name := range files {
-		data, err := cio.readInput(name)
+		data, failed, err := cio.readOrStream(w, name, base, arch, nvn)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpuisa dis: %v\n", err)
 			status = 1
 			continue
+		}
+		if failed {
+			status = 1
+		}
+		if data == nil && arch.WriteListingFrom != nil && !nvn && base == 0 {
+			continue // listed as it was read
 		}
 		var errs []error
 		out := io.Writer(w)
@@ -137,6 +145,58 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		}
 	}
 	return status
+}
+
+// readOrStream reads file name (or standard input for "-"), unless it is
+// raw code of an arch that lists from a reader: that is listed to w as it
+// is read (memory does not grow with the file; decode errors are reported
+// as their part is listed), and data is nil. failed says an error was
+// reported.
+func (cio *cmdIO) readOrStream(w io.Writer, name string, base uint64, arch isa.Arch, nvn bool) (data []byte, failed bool, err error) {
+	if arch.WriteListingFrom == nil || nvn || base != 0 {
+		// a -base code is read whole: its length must be checked against
+		// the 32-bit address space before anything is listed
+		data, err = cio.readInput(name)
+		return data, false, err
+	}
+	limit := int64(maxInputBytes)
+	if cio.inputLimit > 0 {
+		limit = cio.inputLimit
+	}
+	in, shown := cio.stdin, "<stdin>"
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, false, err
+		}
+		defer f.Close()
+		in, shown = f, name
+	}
+	br := bufio.NewReaderSize(&safeio.LimitedReader{R: in, Name: shown, Limit: limit}, 1<<16)
+	head, err := br.Peek(4)
+	if err != nil && err != io.EOF {
+		return nil, false, err
+	}
+	if isContainer(head) || isGXP(head) {
+		data, err = safeio.ReadAll(br, shown, limit)
+		return data, false, err
+	}
+	printed := 0
+	rerr := arch.WriteListingFrom(w, br, base, func(e *isa.DecodeError) {
+		failed = true
+		if printed < maxPrintedErrors {
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", displayName(name), e)
+		}
+		printed++
+	})
+	if printed > maxPrintedErrors {
+		fmt.Fprintf(cio.stderr, "gpuisa dis: %s: and %d more errors\n", displayName(name), printed-maxPrintedErrors)
+	}
+	if rerr != nil {
+		fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %s\n", displayName(name), message(rerr))
+		failed = true
+	}
+	return nil, failed, nil
 }
 
 func isELF(b []byte) bool { return bytes.HasPrefix(b, []byte("\x7fELF")) }

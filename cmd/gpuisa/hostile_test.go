@@ -186,12 +186,18 @@ func (endless) Read(b []byte) (int, error) { clear(b); return len(b), nil }
 
 // TestEndlessInput: dis and as read through the input limit.
 func TestEndlessInput(t *testing.T) {
-	for _, args := range [][]string{{"-arch", "sm_52", "-"}, {"-"}} {
+	// sm_10, sm_20 and sgx543 list raw code as they read it: the same limit
+	// stops the stream, and at most maxPrintedErrors decode errors print
+	for _, args := range [][]string{{"-arch", "sm_52", "-"}, {"-"}, {"-arch", "sm_10", "-"}, {"-arch", "sm_20", "-"}, {"-arch", "sgx543", "-"}} {
 		var out, errb bytes.Buffer
-		cio := &cmdIO{stdin: endless{}, stdout: &out, stderr: &errb, inputLimit: 1 << 20}
+		cio := &cmdIO{stdin: endless{}, stdout: io.Discard, stderr: &errb, inputLimit: 1 << 20}
 		if st := findCommand("dis").invoke(args, cio); st != 1 || !strings.Contains(errb.String(), "<stdin>: more than the limit of 1 MiB") {
 			t.Errorf("dis %v: exit %d, %s", args, st, errb.String())
 		}
+		if n := strings.Count(errb.String(), "\n"); n > maxPrintedErrors+2 {
+			t.Errorf("dis %v: %d lines of errors", args, n)
+		}
+		_ = out
 	}
 	var out, errb bytes.Buffer
 	cio := &cmdIO{stdin: endless{}, stdout: &out, stderr: &errb, inputLimit: 1 << 20}

@@ -174,3 +174,30 @@ func Size(name string) (int64, error) {
 	}
 	return fi.Size(), nil
 }
+
+// LimitedReader reads R until Limit bytes have passed, then fails with a
+// *TooLargeError naming Name: a stream consumed piece by piece (a listing
+// written as its code is read) stops at the same limit a whole read has.
+type LimitedReader struct {
+	R     io.Reader
+	Name  string
+	Limit int64
+	read  int64
+}
+
+func (l *LimitedReader) Read(p []byte) (int, error) {
+	if l.read >= l.Limit {
+		// one byte more tells a stream of exactly Limit bytes from a longer one
+		var one [1]byte
+		if n, _ := io.ReadFull(l.R, one[:]); n == 0 {
+			return 0, io.EOF
+		}
+		return 0, &TooLargeError{Name: l.Name, Size: -1, Limit: l.Limit}
+	}
+	if int64(len(p)) > l.Limit-l.read {
+		p = p[:l.Limit-l.read]
+	}
+	n, err := l.R.Read(p)
+	l.read += int64(n)
+	return n, err
+}

@@ -58,6 +58,12 @@ func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, er
 	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return New.step })
 }
 
+// WriteListingFrom is WriteListing of the code read from r as it goes
+// (isa.WriteListingFromFunc).
+func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.DecodeError)) error {
+	return isa.WriteStepsFrom(w, r, base, func() isa.StepFunc { return New.step }, 8, onErr)
+}
+
 // step lists the instruction at code[off:] in dialect d (isa.StepFunc).
 func (d Dialect) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
 	addr := base + uint64(off)
@@ -122,7 +128,7 @@ func ListRaw(code []byte, base uint64, d Dialect) (string, []*isa.DecodeError) {
 // encoding (cuobjdump prints them identically).
 func Archs() []isa.Arch {
 	return []isa.Arch{
-		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, WriteListing: WriteListing, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON},
-		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, WriteListing: WriteListing, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON},
+		{Name: "sm_20", ISA: "fermi", SMVersion: 20, Disassemble: Disassemble, WriteListing: WriteListing, WriteListingFrom: WriteListingFrom, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON},
+		{Name: "sm_21", ISA: "fermi", SMVersion: 21, Disassemble: Disassemble, WriteListing: WriteListing, WriteListingFrom: WriteListingFrom, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON},
 	}
 }

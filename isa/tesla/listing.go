@@ -27,6 +27,12 @@ func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, er
 	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return new(mnemonicCache).step })
 }
 
+// WriteListingFrom is WriteListing of the code read from r as it goes
+// (isa.WriteListingFromFunc).
+func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.DecodeError)) error {
+	return isa.WriteStepsFrom(w, r, base, func() isa.StepFunc { return new(mnemonicCache).step }, 8, onErr)
+}
+
 // step lists the instruction at code[pc:] (isa.StepFunc).
 func (mn *mnemonicCache) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int, *isa.DecodeError) {
 	addr := base + uint64(pc)
@@ -65,14 +71,15 @@ func Archs() []isa.Arch {
 	var out []isa.Arch
 	for _, sm := range []int{10, 11, 12, 13} {
 		out = append(out, isa.Arch{
-			Name:         "sm_" + string(rune('0'+sm/10)) + string(rune('0'+sm%10)),
-			ISA:          "tesla",
-			SMVersion:    sm,
-			Disassemble:  Disassemble,
-			Assemble:     Assemble,
-			WriteListing: WriteListing,
-			Graphs:       Graphs,
-			WriteJSON:    WriteJSON,
+			Name:             "sm_" + string(rune('0'+sm/10)) + string(rune('0'+sm%10)),
+			ISA:              "tesla",
+			SMVersion:        sm,
+			Disassemble:      Disassemble,
+			Assemble:         Assemble,
+			WriteListing:     WriteListing,
+			WriteListingFrom: WriteListingFrom,
+			Graphs:           Graphs,
+			WriteJSON:        WriteJSON,
 		})
 	}
 	return out

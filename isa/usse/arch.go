@@ -18,7 +18,7 @@ var Style = isa.LineStyle{Indent: 8, Gap: 8, TextCol: 64, HexWidth: 16}
 
 // Archs returns the registry entry for the SGX543.
 func Archs() []isa.Arch {
-	return []isa.Arch{{Name: "sgx543", ISA: "usse", Disassemble: Disassemble, WriteListing: WriteListing, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON}}
+	return []isa.Arch{{Name: "sgx543", ISA: "usse", Disassemble: Disassemble, WriteListing: WriteListing, WriteListingFrom: WriteListingFrom, Assemble: Assemble, Graphs: Graphs, WriteJSON: WriteJSON}}
 }
 
 // Disassemble lists code loaded at base, one line per 64-bit word. Words that
@@ -33,6 +33,12 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 // time: memory does not grow with the code.
 func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
 	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return new(Inst).step })
+}
+
+// WriteListingFrom is WriteListing of the code read from r as it goes
+// (isa.WriteListingFromFunc).
+func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.DecodeError)) error {
+	return isa.WriteStepsFrom(w, r, base, func() isa.StepFunc { return new(Inst).step }, Len, onErr)
 }
 
 // step lists the word at code[off:] (isa.StepFunc), decoding into in,

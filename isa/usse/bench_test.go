@@ -4,6 +4,7 @@ package usse_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"io"
 	"os"
@@ -181,6 +182,23 @@ func BenchmarkWriteListing(b *testing.B) {
 		cpu := benchcpu.Start(b)
 		for i := 0; i < b.N; i++ {
 			if _, err := usse.WriteListing(io.Discard, code, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu.Report(float64(n)/1e6, "Minsn")
+		b.SetBytes(int64(len(code)))
+	})
+}
+
+// BenchmarkWriteListingFrom is BenchmarkWriteListing reading the code from
+// an io.Reader a window at a time (dis -arch sgx543 of a file).
+func BenchmarkWriteListingFrom(b *testing.B) {
+	runBench(b, 1<<20, func(b *testing.B, code []byte, n int) {
+		b.ReportAllocs()
+		b.ResetTimer()
+		cpu := benchcpu.Start(b)
+		for i := 0; i < b.N; i++ {
+			if err := usse.WriteListingFrom(io.Discard, bytes.NewReader(code), 0, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -90,16 +90,15 @@ func appendRaw(dst []byte, w uint64) []byte {
 }
 
 func appendFlags(dst []byte, f *form, vr *variant, in *Inst) []byte {
+	prefixes := flagPrefixes[in.Form]
 	for _, fi := range vr.flags {
-		fd := &f.fields[fi]
 		v := in.Args[fi]
-		if v == fd.def {
+		if v == f.fields[fi].def {
 			continue
 		}
-		dst = append(dst, '.')
-		dst = append(dst, fd.name...)
-		if fd.width > 1 || fd.def != 0 {
-			dst = append(dst, '=')
+		p := prefixes[fi]
+		dst = append(dst, p...)
+		if p[len(p)-1] == '=' {
 			dst = strconv.AppendUint(dst, uint64(v), 10)
 		}
 	}

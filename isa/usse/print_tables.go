@@ -114,3 +114,21 @@ var bankKinds = func() (k [len(bankTables)][8]uint8) {
 	}
 	return k
 }()
+
+// flagPrefixes[form][field] is what appendFlags prints before a flag's
+// value: ".name=", or ".name" alone for a one-bit flag that defaults to 0
+// (printed bare when set).
+var flagPrefixes = func() (t [len(forms)][]string) {
+	for fi := range forms {
+		f := &forms[fi]
+		t[fi] = make([]string, len(f.fields))
+		for i := range f.fields {
+			fd := &f.fields[i]
+			t[fi][i] = "." + fd.name
+			if fd.width > 1 || fd.def != 0 {
+				t[fi][i] += "="
+			}
+		}
+	}
+	return t
+}()
