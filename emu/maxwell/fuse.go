@@ -193,6 +193,12 @@ func addPair(a1, b1, d1, a2, b2, d2 *lanes, sh, mask uint32, cc *[4]uint32) {
 				d1[l] = uint32(s)
 				d2[l] = a2[l] + b2[l] + uint32(s>>32)
 			}
+		case contiguous(mask): // a range of lanes (later lanes finished)
+			for l := bits.TrailingZeros32(mask); l < 32 && mask>>l&1 != 0; l++ {
+				s := uint64(a1[l]<<sh) + uint64(b1[l])
+				d1[l] = uint32(s)
+				d2[l] = a2[l] + b2[l] + uint32(s>>32)
+			}
 		default: // inactive lanes keep their values: no branches
 			for l := range 32 {
 				on := -(mask >> l & 1)

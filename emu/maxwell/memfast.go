@@ -83,6 +83,15 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 			}
 			return true
 		}
+		if words == 1 && hostLE {
+			src := (*lanes)(regs[v:])
+			p := unsafe.Pointer(unsafe.SliceData(data))
+			for m := mask; m != 0; m &= m - 1 { // in lane order (offsets checked)
+				l := bits.TrailingZeros32(m)
+				*(*uint32)(unsafe.Add(p, addrs[l])) = src[l]
+			}
+			return true
+		}
 		for l := range 32 {
 			if mask>>l&1 != 0 {
 				for i := range words {
@@ -98,6 +107,15 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 		dst := (*lanes)(regs[v:])
 		for l := range 32 {
 			dst[l] = binary.LittleEndian.Uint32(data[addrs[l]:])
+		}
+		return true
+	}
+	if words == 1 && hostLE {
+		dst := (*lanes)(regs[v:])
+		p := unsafe.Pointer(unsafe.SliceData(data))
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			dst[l] = *(*uint32)(unsafe.Add(p, addrs[l]))
 		}
 		return true
 	}
@@ -139,8 +157,11 @@ func warpRun(regs []uint32, r int, imm uint64, wide bool, size uint32, mask uint
 			if !runPairs(lo, hi, want, step, h0) {
 				return 0, 0, false
 			}
-		} else if mask == ^uint32(0) {
-			for l := range 32 {
+		} else if contiguous(mask) {
+			// a range of lanes (a loop whose later lanes finished first):
+			// only those, without lane tests
+			want += uint32(first) * step
+			for l := first; l <= last; l++ {
 				bad |= (lo[l] ^ want) | (hi[l] ^ h0)
 				want += step
 			}
@@ -153,11 +174,25 @@ func warpRun(regs []uint32, r int, imm uint64, wide bool, size uint32, mask uint
 		}
 		return uint64(h0)<<32 | uint64(lo[first]) + imm - GlobalBase, step, bad == 0
 	}
+	if contiguous(mask) {
+		want += uint32(first) * step
+		for l := first; l <= last; l++ {
+			bad |= lo[l] ^ want
+			want += step
+		}
+		return uint64(lo[first] + uint32(imm)), step, bad == 0
+	}
 	for l := range 32 {
 		bad |= (lo[l] ^ want) & -(mask >> l & 1)
 		want += step
 	}
 	return uint64(lo[first] + uint32(imm)), step, bad == 0
+}
+
+// contiguous reports whether mask (not 0) is one run of set bits.
+func contiguous(mask uint32) bool {
+	m := mask >> bits.TrailingZeros32(mask)
+	return m&(m+1) == 0
 }
 
 // runPairs reports whether lane l of lo is want+l*step and every lane of
@@ -201,6 +236,13 @@ func loadRun(run []byte, regs []uint32, d, words int, step uint32, mask uint32) 
 		}
 		return
 	}
+	if words == 1 && step == 4 && hostLE && contiguous(mask) {
+		// a range of lanes: a copy
+		first, n := bits.TrailingZeros32(mask), bits.OnesCount32(mask)
+		row := (*lanes)(regs[d:])
+		copy(row[first:first+n], unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(run))), n))
+		return
+	}
 	off := uint64(0)
 	for l := bits.TrailingZeros32(mask); l < 32; l++ {
 		if mask>>l&1 != 0 {
@@ -233,6 +275,12 @@ func storeRun(run []byte, regs []uint32, s, words int, step uint32, mask uint32)
 		for l := range 32 {
 			binary.LittleEndian.PutUint32(dst[4*l:], row[l])
 		}
+		return
+	}
+	if words == 1 && step == 4 && hostLE && contiguous(mask) {
+		first, n := bits.TrailingZeros32(mask), bits.OnesCount32(mask)
+		row := (*lanes)(regs[s:])
+		copy(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(run))), n), row[first:first+n])
 		return
 	}
 	off := uint64(0)
