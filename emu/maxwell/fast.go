@@ -1,6 +1,9 @@
 package maxwell
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // Fast paths for the integer instructions ptxas emits most (MOV, IADD,
 // XMAD, ISETP, shifts, ISCADD, LOP, SEL): one loop per instruction kind with
@@ -345,8 +348,8 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if c.neg {
 			nc = 1 << 31
 		}
-		if mask == ^uint32(0) && na|nb|nc == 0 {
-			ffmaLanes(d, av, bv, cv)
+		if na|nb|nc == 0 && contiguous(mask) { // every lane, or a range
+			ffmaLanes(d, av, bv, cv, bits.TrailingZeros32(mask), bits.OnesCount32(mask))
 			return true
 		}
 		for l := range 32 {
@@ -370,14 +373,19 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	return true
 }
 
-// ffmaLanes is FFMA d = a*b + c in every lane (round to nearest, no
+// ffmaLanes is FFMA d = a*b + c in n lanes from first (round to nearest, no
 // negations): the float64 sum, rounded once (x*y is exact in float64), is
 // rounded again to float32 unless it could be a float32 midpoint (or
 // infinite, NaN, zero; each has its low 28 bits clear), where fma32 takes
 // the careful path.
-func ffmaLanes(d, a, b, c *lanes) {
-	_, _, _, _ = d[31], a[31], b[31], c[31] // the rows' nil checks once
-	for l := range 32 {
+func ffmaLanes(d, a, b, c *lanes, first, n int) {
+	// the lanes first..first+n-1 (a range of lanes: no lane tests), as
+	// slices of one length (no bounds checks in the loop)
+	ds := d[first : first+n]
+	as, bs, cs := a[first:first+n], b[first:first+n], c[first:first+n]
+	as, bs, cs = as[:len(ds)], bs[:len(ds)], cs[:len(ds)]
+	for l := range ds {
+		d, a, b, c := ds, as, bs, cs
 		x, y, z := math.Float32frombits(a[l]), math.Float32frombits(b[l]), math.Float32frombits(c[l])
 		s := float64(x)*float64(y) + float64(z)
 		if math.Float64bits(s)&(1<<28-1) == 0 {

@@ -168,6 +168,21 @@ func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc, mask uint32, allFl
 	w.ThreadSteps += (n - 1) * int64(bits.OnesCount32(mask))
 }
 
+// addRange is IADD.CC d1 = a1 + b1, IADD.X d2 = a2 + b2 + carry in the
+// n lanes from first (slices of one length: no bounds checks in the loop).
+func addRange(a1, b1, d1, a2, b2, d2 *lanes, first, n int) {
+	x1 := d1[first : first+n]
+	y1, z1 := a1[first:first+n], b1[first:first+n]
+	y1, z1 = y1[:len(x1)], z1[:len(x1)]
+	x2, y2, z2 := d2[first:first+n], a2[first:first+n], b2[first:first+n]
+	x2, y2, z2 = x2[:len(x1)], y2[:len(x1)], z2[:len(x1)]
+	for l := range x1 {
+		s := uint64(y1[l]) + uint64(z1[l])
+		x1[l] = uint32(s)
+		x2[l] = y2[l] + z2[l] + uint32(s>>32)
+	}
+}
+
 // addPair runs IADD.CC (ISCADD.CC when sh > 0) d1 = a1<<sh + b1 and IADD.X
 // d2 = a2 + b2 + carry in the lanes in mask, lane by lane (so either may
 // read what the first wrote). The condition code goes to cc, when a later
@@ -181,12 +196,8 @@ func addPair(a1, b1, d1, a2, b2, d2 *lanes, sh, mask uint32, cc *[4]uint32) {
 		// once, before the loops
 		_, _, _, _, _, _ = a1[31], b1[31], d1[31], a2[31], b2[31], d2[31]
 		switch {
-		case mask == ^uint32(0) && sh == 0: // IADD.CC
-			for l := range 32 {
-				s := uint64(a1[l]) + uint64(b1[l])
-				d1[l] = uint32(s)
-				d2[l] = a2[l] + b2[l] + uint32(s>>32)
-			}
+		case contiguous(mask) && sh == 0: // IADD.CC in every lane or a range of lanes
+			addRange(a1, b1, d1, a2, b2, d2, bits.TrailingZeros32(mask), bits.OnesCount32(mask))
 		case mask == ^uint32(0):
 			for l := range 32 {
 				s := uint64(a1[l]<<sh) + uint64(b1[l])

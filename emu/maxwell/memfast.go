@@ -63,8 +63,17 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 		}
 		sc.seen.keep(w, data, mask, m, size, wide, regs)
 	}
-	if w.Track != nil {
-		track(w.Track, mem.Space, store, addrs, mask, size)
+	if t := w.Track; t != nil {
+		// an accumulator's lanes, loaded and stored again and again: once
+		// a round
+		seen := &sc.seen
+		if seen.track != t || seen.round != t.Round {
+			seen.track, seen.round, seen.tracked = t, t.Round, 0
+		}
+		if bit := uint8(1) << b2u32(store); seen.tracked&bit == 0 {
+			track(t, mem.Space, store, addrs, mask, size)
+			seen.tracked |= bit
+		}
 	}
 	words := int(size / 4)
 	if words == 1 && mask == ^uint32(0) && hostLE {
@@ -307,6 +316,11 @@ type seenAddrs struct {
 	imm, size uint64 // the address's offset, the access's size
 	wide      bool
 	rows      [64]uint32 // the address registers (the high words' row too when wide)
+	// in a parallel round: the record the access went to, its round,
+	// and whether the reads (bit 0) and writes (bit 1) are recorded
+	track   *emu.Track
+	round   uint64
+	tracked uint8
 }
 
 // same reports whether warp w accesses, for the lanes in mask, the same
@@ -327,6 +341,7 @@ func (s *seenAddrs) same(w *emu.Warp, data []byte, mask uint32, m *opnd, size ui
 // keep remembers an access whose addresses laneAddrs checked.
 func (s *seenAddrs) keep(w *emu.Warp, data []byte, mask uint32, m *opnd, size uint64, wide bool, regs []uint32) {
 	s.w, s.data, s.n, s.mask, s.imm, s.size, s.wide = w, unsafe.SliceData(data), len(data), mask, m.imm, size, wide
+	s.track, s.tracked = nil, 0
 	r, n := int(m.row)*32, 32
 	if wide {
 		n = 64

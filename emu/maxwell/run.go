@@ -136,17 +136,21 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	if b.Trace != nil || probe != nil {
 		fuse = nil // they see the instructions of a group one by one
 	}
+	tracked := w.Track != nil // set by the engine between Run calls
+	fast := !watched && !k.slow
+	if w.Done || w.AtBarrier || w.Fault != nil {
+		return nil
+	}
+	// only the general paths (control flow, barriers, faults) end a warp
+	// or stop it: the flags are tested after them, not after the fast paths
 	for n := int64(0); n < budget; n++ {
-		if w.Done || w.AtBarrier || w.Fault != nil {
-			return nil
-		}
 		pc := w.PC
 		if int(pc) >= len(ops) {
 			addr, _ := k.Prog.Where(pc)
 			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
 		}
 		o := &ops[pc]
-		if w.Track != nil && syncPoint(o) {
+		if tracked && syncPoint(o) {
 			w.Track.Stopped = true // the engine runs it between rounds
 			return nil
 		}
@@ -171,14 +175,20 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		} else {
 			w.PC = pc + 1
 			// the commonest kinds straight to their fast paths
-			switch o.kind {
-			case kLdg, kStg, kLds, kSts:
-				if !k.slow && k.memFast(b, w, o, mask, sc) {
-					continue
-				}
-			case kFfma, kFadd, kFmul:
-				if !k.slow && k.faluFast(o, mask, regs, sc) {
-					continue
+			if fast {
+				switch o.kind {
+				case kLdg, kStg, kLds, kSts:
+					if k.memFast(b, w, o, mask, sc) {
+						continue
+					}
+				case kFfma, kFadd, kFmul:
+					if k.faluFast(o, mask, regs, sc) {
+						continue
+					}
+				case kMov, kIAdd, kXmad, kIsetp, kShl, kShr, kIscadd, kLop, kSel:
+					if k.ialuFast(o, mask, regs, sc) {
+						continue
+					}
 				}
 			}
 			err = k.exec(b, w, o, mask, sc, pc)
@@ -191,6 +201,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			}
 			k.locate(o, err)
 			return b.Fault(w, lane, k.Prog.addrs[pc], k.Prog.texts[pc], err)
+		}
+		if w.Done || w.AtBarrier || w.Fault != nil {
+			return nil
 		}
 	}
 	return nil
