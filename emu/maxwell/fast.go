@@ -3,6 +3,7 @@ package maxwell
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 )
 
 // Fast paths for the integer instructions ptxas emits most (MOV, IADD,
@@ -381,12 +382,13 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 func ffmaLanes(d, a, b, c *lanes, first, n int) {
 	// the lanes first..first+n-1 (a range of lanes: no lane tests), as
 	// slices of one length (no bounds checks in the loop)
+	// seen as float32 (the same bits), which the conversions read in place
 	ds := d[first : first+n]
-	as, bs, cs := a[first:first+n], b[first:first+n], c[first:first+n]
+	as, bs, cs := f32s(a)[first:first+n], f32s(b)[first:first+n], f32s(c)[first:first+n]
 	as, bs, cs = as[:len(ds)], bs[:len(ds)], cs[:len(ds)]
 	for l := range ds {
-		d, a, b, c := ds, as, bs, cs
-		x, y, z := math.Float32frombits(a[l]), math.Float32frombits(b[l]), math.Float32frombits(c[l])
+		d := ds
+		x, y, z := as[l], bs[l], cs[l]
 		s := float64(x)*float64(y) + float64(z)
 		if math.Float64bits(s)&(1<<28-1) == 0 {
 			f := fma32(x, y, z, 0)
@@ -400,6 +402,9 @@ func ffmaLanes(d, a, b, c *lanes, first, n int) {
 		d[l] = math.Float32bits(float32(s))
 	}
 }
+
+// f32s is a row's lanes seen as float32 values of the same bits.
+func f32s(r *lanes) *[32]float32 { return (*[32]float32)(unsafe.Pointer(r)) }
 
 func b2u32(b bool) uint32 {
 	if b {

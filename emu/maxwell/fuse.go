@@ -150,22 +150,35 @@ func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc, mask uint32, allFl
 			d3[l] = x*y + z
 		}
 	case fuseAdd64:
-		o2 := &k.ops[pc+1]
-		var sh uint32
-		if o.kind == kIscadd {
-			sh = uint32(o.s[2].imm & 31)
-		}
-		var flags *[4]uint32
-		if o2.ccLive != 0 || allFlags {
-			ccRow := k.Prog.rowCC() * 32
-			flags = (*[4]uint32)(regs[ccRow : ccRow+4])
-		}
-		addPair(row(&o.s[0]), row(&o.s[1]), dst(&o.d), row(&o2.s[0]), row(&o2.s[1]), dst(&o2.d), sh, mask, flags)
+		k.add64(regs, o, &k.ops[pc+1], mask, allFlags)
 	}
 	n := fuseLen[kind]
 	w.PC = pc + uint32(n)
 	w.Steps += n - 1
 	w.ThreadSteps += (n - 1) * int64(bits.OnesCount32(mask))
+}
+
+// add64 runs the fuseAdd64 group o, o2 for the lanes in mask (see
+// runFused).
+func (k *Kernel) add64(regs []uint32, o, o2 *op, mask uint32, allFlags bool) {
+	a1, b1 := k.row(regs, &o.s[0], ^uint32(0), nil), k.row(regs, &o.s[1], ^uint32(0), nil)
+	a2, b2 := k.row(regs, &o2.s[0], ^uint32(0), nil), k.row(regs, &o2.s[1], ^uint32(0), nil)
+	d1, d2 := (*lanes)(regs[int(o.d.row)*32:]), (*lanes)(regs[int(o2.d.row)*32:])
+	if o.kind == kIAdd && o2.ccLive == 0 && !allFlags && contiguous(mask) {
+		// IADD.CC in every lane or a range of lanes, the carry in the loop
+		addRange(a1, b1, d1, a2, b2, d2, bits.TrailingZeros32(mask), bits.OnesCount32(mask))
+		return
+	}
+	var sh uint32
+	if o.kind == kIscadd {
+		sh = uint32(o.s[2].imm & 31)
+	}
+	var flags *[4]uint32
+	if o2.ccLive != 0 || allFlags {
+		ccRow := k.Prog.rowCC() * 32
+		flags = (*[4]uint32)(regs[ccRow : ccRow+4])
+	}
+	addPair(a1, b1, d1, a2, b2, d2, sh, mask, flags)
 }
 
 // addRange is IADD.CC d1 = a1 + b1, IADD.X d2 = a2 + b2 + carry in the

@@ -23,6 +23,10 @@ import (
 
 // memFast runs o if it can and reports whether it did.
 func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
+	if mask == ^uint32(0) && o.size == 4 && o.flags&fE != 0 && hostLE && (o.kind == kLdg || o.kind == kStg) &&
+		k.coalesced32(w, o, o.kind == kStg) {
+		return true
+	}
 	size := uint64(o.size)
 	if size != 4 && size != 8 && size != 16 {
 		return false
@@ -134,6 +138,37 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 				regs[v+32*i+l] = binary.LittleEndian.Uint32(data[addrs[l]+4*uint64(i):])
 			}
 		}
+	}
+	return true
+}
+
+// coalesced32 runs the commonest access, if it is one: a 32-bit LDG.E or
+// STG.E of every lane to consecutive words in the dense region.
+func (k *Kernel) coalesced32(w *emu.Warp, o *op, store bool) bool {
+	m, v := &o.s[0], &o.d
+	if store {
+		m, v = &o.d, &o.s[0]
+	}
+	regs := w.Regs
+	r := int(m.row) * 32
+	lo, hi := (*lanes)(regs[r:r+32]), (*lanes)(regs[r+32:r+64])
+	l0 := lo[0]
+	if lo[31]-l0 != 31*4 || l0 > math.MaxUint32-31*4 || !runPairs(lo, hi, l0, 4, hi[0]) {
+		return false
+	}
+	data := k.Global.Data
+	start := uint64(hi[0])<<32 | uint64(l0) + m.imm - GlobalBase
+	if start&3 != 0 || start >= uint64(len(data)) || uint64(len(data))-start < 128 {
+		return false
+	}
+	if w.Track != nil {
+		w.Track.AccessRange(k.Global.Space, start, start+128, store)
+	}
+	row := (*lanes)(regs[int(v.row)*32:][:32])
+	if store {
+		*rowBytes(data[start:]) = *row
+	} else {
+		*row = *rowBytes(data[start:])
 	}
 	return true
 }

@@ -164,6 +164,14 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		mask := w.Active & g
 		if int(pc) < len(fuse) {
 			if f := fuse[pc]; f != fuseNone && fusable(f, mask, w.Active) && budget-n >= fuseLen[f] {
+				if f == fuseAdd64 { // the commonest, without runFused's generality
+					k.add64(regs, o, &ops[pc+1], mask, sc.ccAll)
+					w.PC = pc + 2
+					w.Steps++
+					w.ThreadSteps += int64(bits.OnesCount32(mask))
+					n++
+					continue
+				}
 				k.runFused(w, o, f, pc, mask, sc.ccAll)
 				n += fuseLen[f] - 1
 				continue
