@@ -384,7 +384,7 @@ func ffmaLanes(d, a, b, c *lanes, first, n int) {
 	// slices of one length (no bounds checks in the loop)
 	// seen as float32 (the same bits), which the conversions read in place
 	ds := d[first : first+n]
-	as, bs, cs := f32s(a)[first:first+n], f32s(b)[first:first+n], f32s(c)[first:first+n]
+	as, bs, cs := rowF32(a)[first:first+n], rowF32(b)[first:first+n], rowF32(c)[first:first+n]
 	as, bs, cs = as[:len(ds)], bs[:len(ds)], cs[:len(ds)]
 	for l := range ds {
 		d := ds
@@ -403,8 +403,8 @@ func ffmaLanes(d, a, b, c *lanes, first, n int) {
 	}
 }
 
-// f32s is a row's lanes seen as float32 values of the same bits.
-func f32s(r *lanes) *[32]float32 { return (*[32]float32)(unsafe.Pointer(r)) }
+// rowF32 is a row's lanes seen as float32 values of the same bits.
+func rowF32(r *lanes) *[32]float32 { return (*[32]float32)(unsafe.Pointer(r)) }
 
 func b2u32(b bool) uint32 {
 	if b {
