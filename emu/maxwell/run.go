@@ -141,6 +141,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	if w.Done || w.AtBarrier || w.Fault != nil {
 		return nil
 	}
+	if fast && len(fuse) == len(ops) {
+		return k.runFast(b, w, sc, budget)
+	}
 	// only the general paths (control flow, barriers, faults) end a warp
 	// or stop it: the flags are tested after them, not after the fast paths
 	for n := int64(0); n < budget; n++ {
@@ -202,13 +205,83 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			err = k.exec(b, w, o, mask, sc, pc)
 		}
 		if err != nil {
-			lane := firstLane(mask)
-			var le *laneErr
-			if errors.As(err, &le) {
-				lane, err = le.lane, le.err
+			return k.fault(b, w, o, pc, mask, err)
+		}
+		if w.Done || w.AtBarrier || w.Fault != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// fault reports instruction o's error err (of the lanes in mask, or of
+// the lane a laneErr names).
+func (k *Kernel) fault(b *emu.Block, w *emu.Warp, o *op, pc, mask uint32, err error) error {
+	lane := firstLane(mask)
+	var le *laneErr
+	if errors.As(err, &le) {
+		lane, err = le.lane, le.err
+	}
+	k.locate(o, err)
+	return b.Fault(w, lane, k.Prog.addrs[pc], k.Prog.texts[pc], err)
+}
+
+// runFast is Run's loop when nothing watches the instructions and the
+// fast paths are on: the same steps as Run's, in a small function whose
+// few values the compiler keeps in registers.
+func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) error {
+	ops := k.ops
+	fuse := k.fuse[:len(ops)]
+	for n := int64(0); n < budget; n++ {
+		pc := w.PC
+		if int(pc) >= len(ops) {
+			addr, _ := k.Prog.Where(pc)
+			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
+		}
+		o := &ops[pc]
+		if w.Track != nil && syncPoint(o) {
+			w.Track.Stopped = true // the engine runs it between rounds
+			return nil
+		}
+		w.Rejoined = false
+		w.Steps++
+		w.ThreadSteps += int64(bits.OnesCount32(w.Active))
+		regs := w.Regs
+		g := regs[int(o.guard)*32]
+		if o.gnot {
+			g = ^g
+		}
+		mask := w.Active & g
+		if f := fuse[pc]; f != fuseNone && fusable(f, mask, w.Active) && budget-n >= fuseLen[f] {
+			if f == fuseAdd64 { // the commonest, without runFused's generality
+				k.add64(regs, o, &ops[pc+1], mask, sc.ccAll)
+				w.PC = pc + 2
+				w.Steps++
+				w.ThreadSteps += int64(bits.OnesCount32(mask))
+				n++
+				continue
 			}
-			k.locate(o, err)
-			return b.Fault(w, lane, k.Prog.addrs[pc], k.Prog.texts[pc], err)
+			k.runFused(w, o, f, pc, mask, sc.ccAll)
+			n += fuseLen[f] - 1
+			continue
+		}
+		w.PC = pc + 1
+		switch o.kind {
+		case kLdg, kStg, kLds, kSts:
+			if k.memFast(b, w, o, mask, sc) {
+				continue
+			}
+		case kFfma, kFadd, kFmul:
+			if k.faluFast(o, mask, regs, sc) {
+				continue
+			}
+		case kMov, kIAdd, kXmad, kIsetp, kShl, kShr, kIscadd, kLop, kSel:
+			if k.ialuFast(o, mask, regs, sc) {
+				continue
+			}
+		}
+		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
+			return k.fault(b, w, o, pc, mask, err)
 		}
 		if w.Done || w.AtBarrier || w.Fault != nil {
 			return nil
