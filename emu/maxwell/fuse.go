@@ -2,6 +2,7 @@ package maxwell
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/emu"
 )
@@ -28,9 +29,27 @@ const (
 // fuseLen is the number of instructions in a group.
 var fuseLen = [...]int64{fuseNone: 1, fuseMulAdd: 3, fuseMulAdd2: 3, fuseAdd64: 2, fuseMul32: 3, fuseMul32b: 3}
 
-// fusions finds the groups of k.ops.
-func (k *Kernel) fusions() []uint8 {
+// addRows are a fuseAdd64 group's operand rows, each an offset in the
+// registers (row*32) or, for a broadcast row i, ^i: add64 finds them
+// without looking at the operands' kinds.
+type addRows struct {
+	a1, b1, d1, a2, b2, d2 int32
+	end                    int32 // past the highest register row: checked once
+}
+
+// rowOffset is a plain operand's addRows entry.
+func rowOffset(s *opnd) int32 {
+	if s.kind == oReg {
+		return int32(s.row) * 32
+	}
+	return ^s.bc
+}
+
+// fusions finds the groups of k.ops, and the rows of the fuseAdd64 ones
+// (by the index of their first instruction).
+func (k *Kernel) fusions() ([]uint8, []addRows) {
 	f := make([]uint8, len(k.ops))
+	adds := make([]addRows, len(k.ops))
 	pt := uint16(k.Prog.rowP(7))
 	unguarded := func(o *op) bool { return o.guard == pt && !o.gnot }
 	// sources the lane loops read as rows without scratch space
@@ -68,9 +87,13 @@ func (k *Kernel) fusions() []uint8 {
 			b.kind == kIAdd && b.flags == fX && b.sub == 0 && b.d.kind == oReg &&
 			plain(&b.s[0], &b.s[1]) && b.s[0].sel == 0 && b.s[1].sel == 0 && unguarded(b):
 			f[i] = fuseAdd64
+			r := addRows{rowOffset(&a.s[0]), rowOffset(&a.s[1]), int32(a.d.row) * 32,
+				rowOffset(&b.s[0]), rowOffset(&b.s[1]), int32(b.d.row) * 32, 0}
+			r.end = max(r.a1, r.b1, r.d1, r.a2, r.b2, r.d2) + 32
+			adds[i] = r
 		}
 	}
-	return f
+	return f, adds
 }
 
 // mulIdiom reports whether XMAD.MRG t, a, b.H1, RZ (m); XMAD d2, a, b, c
@@ -150,7 +173,7 @@ func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc, mask uint32, allFl
 			d3[l] = x*y + z
 		}
 	case fuseAdd64:
-		k.add64(regs, o, &k.ops[pc+1], mask, allFlags)
+		k.add64(regs, o, &k.ops[pc+1], &k.adds[pc], mask, allFlags)
 	}
 	n := fuseLen[kind]
 	w.PC = pc + uint32(n)
@@ -160,10 +183,12 @@ func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc, mask uint32, allFl
 
 // add64 runs the fuseAdd64 group o, o2 for the lanes in mask (see
 // runFused).
-func (k *Kernel) add64(regs []uint32, o, o2 *op, mask uint32, allFlags bool) {
-	a1, b1 := k.row(regs, &o.s[0], ^uint32(0), nil), k.row(regs, &o.s[1], ^uint32(0), nil)
-	a2, b2 := k.row(regs, &o2.s[0], ^uint32(0), nil), k.row(regs, &o2.s[1], ^uint32(0), nil)
-	d1, d2 := (*lanes)(regs[int(o.d.row)*32:]), (*lanes)(regs[int(o2.d.row)*32:])
+func (k *Kernel) add64(regs []uint32, o, o2 *op, r *addRows, mask uint32, allFlags bool) {
+	if int(r.end) > len(regs) {
+		panic("add64: register rows past the registers") // lowering's bug, not the kernel's
+	}
+	a1, b1, a2, b2 := k.rowAt(regs, r.a1), k.rowAt(regs, r.b1), k.rowAt(regs, r.a2), k.rowAt(regs, r.b2)
+	d1, d2 := regRow(regs, r.d1), regRow(regs, r.d2)
 	if o.kind == kIAdd && o2.ccLive == 0 && !allFlags && contiguous(mask) {
 		// IADD.CC in every lane or a range of lanes, the carry in the loop
 		addRange(a1, b1, d1, a2, b2, d2, bits.TrailingZeros32(mask), bits.OnesCount32(mask))
@@ -179,6 +204,20 @@ func (k *Kernel) add64(regs []uint32, o, o2 *op, mask uint32, allFlags bool) {
 		flags = (*[4]uint32)(regs[ccRow : ccRow+4])
 	}
 	addPair(a1, b1, d1, a2, b2, d2, sh, mask, flags)
+}
+
+// rowAt is an addRows entry's row (a register row below r.end, checked).
+func (k *Kernel) rowAt(regs []uint32, x int32) *lanes {
+	if x >= 0 {
+		return regRow(regs, x)
+	}
+	return &k.bcast[^x]
+}
+
+// regRow is the row at offset x of regs, which the caller checked holds
+// it (x >= 0, x+32 <= len(regs)): no slice arithmetic.
+func regRow(regs []uint32, x int32) *lanes {
+	return (*lanes)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(regs)), uintptr(x)*4))
 }
 
 // addRange is IADD.CC d1 = a1 + b1, IADD.X d2 = a2 + b2 + carry in the

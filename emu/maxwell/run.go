@@ -21,9 +21,10 @@ type Kernel struct {
 	LocalBytes int // per thread
 	Grid       emu.Dim3
 	Block      emu.Dim3
-	bcast      []lanes  // immediates and constants broadcast to every lane
-	tex        *texUnit // textures and surfaces (tex_load.go), nil without
-	fuse       []uint8  // per op: the instruction group it starts (fuse.go)
+	bcast      []lanes   // immediates and constants broadcast to every lane
+	tex        *texUnit  // textures and surfaces (tex_load.go), nil without
+	fuse       []uint8   // per op: the instruction group it starts (fuse.go)
+	adds       []addRows // per op: a fuseAdd64 group's rows
 	// slow runs every instruction by the general paths (tests compare)
 	slow    bool
 	buffers []place // the launch's buffers by address, for fault messages
@@ -168,7 +169,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		if int(pc) < len(fuse) {
 			if f := fuse[pc]; f != fuseNone && fusable(f, mask, w.Active) && budget-n >= fuseLen[f] {
 				if f == fuseAdd64 { // the commonest, without runFused's generality
-					k.add64(regs, o, &ops[pc+1], mask, sc.ccAll)
+					k.add64(regs, o, &ops[pc+1], &k.adds[pc], mask, sc.ccAll)
 					w.PC = pc + 2
 					w.Steps++
 					w.ThreadSteps += int64(bits.OnesCount32(mask))
@@ -231,7 +232,7 @@ func (k *Kernel) fault(b *emu.Block, w *emu.Warp, o *op, pc, mask uint32, err er
 // few values the compiler keeps in registers.
 func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) error {
 	ops := k.ops
-	fuse := k.fuse[:len(ops)]
+	fuse, adds := k.fuse[:len(ops)], k.adds[:len(ops)]
 	for n := int64(0); n < budget; n++ {
 		pc := w.PC
 		if int(pc) >= len(ops) {
@@ -254,7 +255,7 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 		mask := w.Active & g
 		if f := fuse[pc]; f != fuseNone && fusable(f, mask, w.Active) && budget-n >= fuseLen[f] {
 			if f == fuseAdd64 { // the commonest, without runFused's generality
-				k.add64(regs, o, &ops[pc+1], mask, sc.ccAll)
+				k.add64(regs, o, &ops[pc+1], &adds[pc], mask, sc.ccAll)
 				w.PC = pc + 2
 				w.Steps++
 				w.ThreadSteps += int64(bits.OnesCount32(mask))
