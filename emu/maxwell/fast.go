@@ -27,7 +27,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	av := k.row(regs, a, mask, &sc.a)
 	bv := k.row(regs, b, mask, &sc.b)
 	dr := int(o.d.row) * 32
-	out := (*lanes)(regs[dr : dr+32])
+	out := regLanes(regs, dr)
 	// ALU results have no side effects: compute every lane (into the
 	// destination itself when all lanes run), then keep the masked ones
 	d := out
@@ -231,7 +231,7 @@ func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	av := k.row(regs, &o.s[0], mask, &sc.a)
 	bv := k.row(regs, &o.s[1], mask, &sc.b)
 	dr := int(o.d.row) * 32
-	d := (*lanes)(regs[dr : dr+32])
+	d := regLanes(regs, dr)
 	ccRow := k.Prog.rowCC() * 32
 	cin := regs[ccRow]
 	if o.flags&fX == 0 {
@@ -308,7 +308,7 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	av := k.row(regs, a, mask, &sc.a)
 	bv := k.row(regs, b, mask, &sc.b)
 	dr := int(o.d.row) * 32
-	d := (*lanes)(regs[dr : dr+32])
+	d := regLanes(regs, dr)
 	var na, nb, aa, ab uint32 // sign flips and clears
 	if a.neg {
 		na = 1 << 31

@@ -151,7 +151,7 @@ func (k *Kernel) coalesced32(w *emu.Warp, o *op, store bool) bool {
 	}
 	regs := w.Regs
 	r := int(m.row) * 32
-	lo, hi := (*lanes)(regs[r:r+32]), (*lanes)(regs[r+32:r+64])
+	lo, hi := regLanes(regs, r), regLanes(regs, r+32)
 	l0 := lo[0]
 	if lo[31]-l0 != 31*4 || l0 > math.MaxUint32-31*4 || !runPairs(lo, hi, l0, 4, hi[0]) {
 		return false
@@ -164,7 +164,7 @@ func (k *Kernel) coalesced32(w *emu.Warp, o *op, store bool) bool {
 	if w.Track != nil {
 		w.Track.AccessRange(k.Global.Space, start, start+128, store)
 	}
-	row := (*lanes)(regs[int(v.row)*32:][:32])
+	row := regLanes(regs, int(v.row)*32)
 	if store {
 		*rowBytes(data[start:]) = *row
 	} else {

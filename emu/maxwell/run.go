@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/emu"
 )
@@ -482,6 +483,13 @@ func (k *Kernel) rowOther(regs []uint32, s *opnd, mask uint32, buf *lanes) *lane
 		}
 	}
 	return buf
+}
+
+// regLanes is the register row at offset i of regs, with one bounds test
+// (a slice's conversion to *lanes costs several).
+func regLanes(regs []uint32, i int) *lanes {
+	_ = regs[i+31] // the row's last word (a row past the registers is the lowering's bug)
+	return (*lanes)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(regs)), uintptr(i)*4))
 }
 
 // zeroLanes is read-only.
