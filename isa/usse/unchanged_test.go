@@ -27,7 +27,7 @@ func randomValidCode(n int) []byte {
 
 // TestListingUnchanged: the listing of random valid instructions is byte
 // for byte what the printer printed before its hot paths were rewritten
-//. If the text of an
+// . If the text of an
 // instruction changes on purpose, put the new hash here.
 func TestListingUnchanged(t *testing.T) {
 	code := randomValidCode(1 << 17)
