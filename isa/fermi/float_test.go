@@ -95,7 +95,7 @@ func BenchmarkAppendFloat(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	vals := make([]float64, 4096)
 	for i := range vals {
-		vals[i] = float64(math.Float32frombits(r.Uint32() &^ (0xff << 23) | 0x7f<<23)) // [1, 2)
+		vals[i] = float64(math.Float32frombits(r.Uint32()&^(0xff<<23) | 0x7f<<23)) // [1, 2)
 	}
 	buf := make([]byte, 0, 64)
 	b.ReportAllocs()
@@ -111,7 +111,7 @@ func BenchmarkAppendFloatStrconv(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	vals := make([]float64, 4096)
 	for i := range vals {
-		vals[i] = float64(math.Float32frombits(r.Uint32() &^ (0xff << 23) | 0x7f<<23)) // [1, 2)
+		vals[i] = float64(math.Float32frombits(r.Uint32()&^(0xff<<23) | 0x7f<<23)) // [1, 2)
 	}
 	buf := make([]byte, 0, 64)
 	b.ReportAllocs()

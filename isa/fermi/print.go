@@ -392,4 +392,3 @@ func isNaN20(flavor uint8, v uint64) bool {
 	}
 	return false
 }
-

@@ -5,8 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"io"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/benchcpu"
 )
 
 // randomValidCode is n random valid instructions (a fixed seed): every
@@ -46,4 +49,21 @@ func TestListingUnchanged(t *testing.T) {
 	if got, want := hex.EncodeToString(sum[:]), "d7566bf62edc07bacaaa01fbc6a0f4cb3c509576289fdd9a9902d0788fd577ad"; got != want {
 		t.Errorf("listing of %d random instructions (%d bytes): sha256 %s, want %s", 1<<17, len(out), got, want)
 	}
+}
+
+// BenchmarkWriteListingRandom is the streamed listing (dis -arch of a raw
+// file) of 1M random valid instructions, to io.Discard, on every core.
+func BenchmarkWriteListingRandom(b *testing.B) {
+	const n = 1 << 20
+	code := randomValidCode(n)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := benchcpu.Start(b)
+	for i := 0; i < b.N; i++ {
+		if err := WriteListingFrom(io.Discard, bytes.NewReader(code), 0, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Minsn/s")
+	cpu.Report(n/1e6, "Minsn")
 }
