@@ -88,19 +88,28 @@ func appendRaw(dst []byte, w uint64) []byte {
 }
 
 func appendFlags(dst []byte, f *form, vr *variant, in *Inst) []byte {
-	prefixes := flagPrefixes[in.Form]
-	for _, fi := range vr.flags {
-		v := in.Args[fi]
-		if v == f.fields[fi].def {
+	for i, ops := 0, flagOps[in.Form][f.indexOf(vr)]; i < len(ops); i++ {
+		op := &ops[i]
+		v := in.Args[op.arg]
+		if v == op.def {
 			continue
 		}
-		p := prefixes[fi]
-		dst = append(dst, p...)
-		if p[len(p)-1] == '=' {
+		dst = append(dst, op.prefix...)
+		if op.valued {
 			dst = isa.AppendDec(dst, uint64(v))
 		}
 	}
 	return dst
+}
+
+// indexOf is the index of vr, one of f's syntaxes, in f.variants.
+func (f *form) indexOf(vr *variant) int {
+	for i := range f.variants {
+		if &f.variants[i] == vr {
+			return i
+		}
+	}
+	return -1
 }
 
 const swizzleChans = "xyzw012h"
