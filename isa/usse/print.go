@@ -443,8 +443,18 @@ func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
 
 // appendRegMult is appendReg with the numbering factor given.
 func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
-	if bankIndex(f, e, in) >= 8 {
+	bi := bankIndex(f, e, in)
+	if bi >= 8 {
 		return dst
+	}
+	// the four register banks (most operands) spelled straight from the
+	// fields, as regOperand reads them
+	if k := bankKinds[e.table][bi]; k <= bkSa {
+		num := in.Args[e.f[2]]
+		if lim := uint32(1)<<f.fields[e.f[2]].width - 4; k == bkR && num >= lim {
+			return isa.AppendDec(append(dst, 'i'), uint64(num-lim))
+		}
+		return isa.AppendDec(append(dst, bank4[k]...), uint64(num*uint32(mult)))
 	}
 	return appendOperand(dst, regOperand(f, e, in, uint32(mult)))
 }
