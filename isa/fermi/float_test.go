@@ -91,34 +91,26 @@ func TestFloat32Immediates(t *testing.T) {
 	}
 }
 
-func BenchmarkAppendFloat(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 2))
-	vals := make([]float64, 4096)
-	for i := range vals {
-		vals[i] = float64(math.Float32frombits(r.Uint32()&^(0xff<<23) | 0x7f<<23)) // [1, 2)
-	}
-	buf := make([]byte, 0, 64)
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := benchcpu.Start(b)
-	for i := 0; i < b.N; i++ {
-		buf = appendFloat(buf[:0], vals[i%len(vals)])
-	}
-	cpu.Report(1, "float")
+func BenchmarkAppendFloat(b *testing.B) { benchFloat(b, appendFloat) }
+
+// BenchmarkAppendFloatStrconv is BenchmarkAppendFloat through strconv.
+func BenchmarkAppendFloatStrconv(b *testing.B) {
+	benchFloat(b, func(dst []byte, f float64) []byte { return strconv.AppendFloat(dst, f, 'g', 20, 64) })
 }
 
-func BenchmarkAppendFloatStrconv(b *testing.B) {
+// benchFloat formats random floats in [1, 2) with format.
+func benchFloat(b *testing.B, format func([]byte, float64) []byte) {
 	r := rand.New(rand.NewPCG(1, 2))
 	vals := make([]float64, 4096)
 	for i := range vals {
-		vals[i] = float64(math.Float32frombits(r.Uint32()&^(0xff<<23) | 0x7f<<23)) // [1, 2)
+		vals[i] = float64(math.Float32frombits(r.Uint32()&^(0xff<<23) | 0x7f<<23))
 	}
 	buf := make([]byte, 0, 64)
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := benchcpu.Start(b)
 	for i := 0; i < b.N; i++ {
-		buf = strconv.AppendFloat(buf[:0], vals[i%len(vals)], 'g', 20, 64)
+		buf = format(buf[:0], vals[i%len(vals)])
 	}
 	cpu.Report(1, "float")
 }
