@@ -82,6 +82,10 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			r[l] = fout(fmul32(x, y, scale, o.rnd), o.flags)
 		}
 	case kFfma:
+		if plainRN && !o.s[2].abs {
+			ffmaRN(r, a, b, c, signMask(o.s[0].neg != o.s[1].neg), signMask(o.s[2].neg))
+			break
+		}
 		for l := range r {
 			x, y, z := fin(a[l], &o.s[0], ftz), fin(b[l], &o.s[1], ftz), fin(c[l], &o.s[2], ftz)
 			if o.flags&fFMZ != 0 && (x == 0 || y == 0) {
@@ -285,4 +289,27 @@ func dminmax(x, y float64, min bool) float64 {
 		return x
 	}
 	return y
+}
+
+// signMask is the sign bit when neg holds (a negated float source).
+func signMask(neg bool) uint32 { return negMask(neg) & (1 << 31) }
+
+// ffmaRN is FFMA rounding to nearest without FTZ, SAT or FMZ: np negates
+// the product, nc the addend. The product of two singles is exact in a
+// double, so the double sum is rounded once; rounding it again to a
+// single gives the single-rounded result unless the sum lies halfway
+// between two singles, which needs its low 28 bits zero (as a zero does):
+// those lanes take ffma32.
+func ffmaRN(r, a, b, c *lanes, np, nc uint32) {
+	for l := range r {
+		x := math.Float32frombits(a[l] ^ np)
+		y := math.Float32frombits(b[l])
+		z := math.Float32frombits(c[l] ^ nc)
+		s := float64(x)*float64(y) + float64(z)
+		if math.Float64bits(s)&(1<<28-1) == 0 {
+			r[l] = fnan(ffma32(x, y, z, 0))
+			continue
+		}
+		r[l] = fnan(float32(s))
+	}
 }

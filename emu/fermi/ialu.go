@@ -458,6 +458,39 @@ func prmt(a, s, b uint32, mode uint8) uint32 {
 // Selectors that replicate no sign (the usual byte moves) take bytes by
 // shifts alone.
 func prmtLanes(r, a, s, b *lanes) {
+	// a window of four consecutive bytes in every lane, backward
+	// (c*0x1111 + 0x0123, mgpu's BWT keys) or forward (c*0x1111 +
+	// 0x3210), c at most 4 (past it a nibble has the sign bit): one shift
+	// a lane, into t first (r may be a source)
+	var t lanes
+	qt, qa, qs, qb := qd(&t), qd(a), qd(s), qd(b)
+	back := func(a, s, b uint32) (uint32, uint32) {
+		c := s >> 12 & 7
+		return bits.ReverseBytes32(uint32((uint64(b)<<32 | uint64(a)) >> (c << 3 & 63))), s ^ (c*0x1111 + 0x0123) | (c+3)&8
+	}
+	var bad, e0, e1, e2, e3 uint32
+	for g := range qt {
+		qt[g][0], e0 = back(qa[g][0], qs[g][0], qb[g][0])
+		qt[g][1], e1 = back(qa[g][1], qs[g][1], qb[g][1])
+		qt[g][2], e2 = back(qa[g][2], qs[g][2], qb[g][2])
+		qt[g][3], e3 = back(qa[g][3], qs[g][3], qb[g][3])
+		bad |= e0 | e1 | e2 | e3
+	}
+	if bad == 0 {
+		*r = t
+		return
+	}
+	bad = 0
+	for l := range t {
+		sel := s[l]
+		c := sel & 7
+		bad |= sel ^ (c*0x1111 + 0x3210) | (c+3)&8
+		t[l] = uint32((uint64(b[l])<<32 | uint64(a[l])) >> (c << 3 & 63))
+	}
+	if bad == 0 {
+		*r = t
+		return
+	}
 	for l := range r {
 		sel := s[l]
 		if sel&0x8888 != 0 {
