@@ -46,10 +46,67 @@ const (
 	fastIalu  // PRMT, BFE, BFI, FLO, POPC, IMNMX, ICMP
 	fastFalu  // FADD, FMUL, FFMA, FMNMX
 	fastVideo // VSHL, VSHR, VADD, VMNMX, VABSDIFF, VMAD (not VSET/VSETP)
+	// Forms whose second source is an immediate or a constant: the scalar
+	// fimm (with the source's negation or inversion applied) in every lane.
+	fastAddI   // a + fimm
+	fastRsubI  // fimm - a
+	fastScaddI // a<<sub + fimm
+	fastAndI   // (a^na) & fimm
+	fastOrI
+	fastXorI
+	fastMovI // fimm
 )
 
-// pickFast chooses o's fast form, once its constants are resolved.
+// scalarSource reports whether s is an immediate or a constant (resolved
+// for the launch), and its low word.
+func scalarSource(s *opnd) (uint32, bool) { return uint32(s.imm), s.kind == oImm || s.kind == oConst }
+
+// pickScalar chooses o's immediate form and its scalar, once constants are
+// resolved; fastNone when it has none.
+func pickScalar(o *op, form uint8) (uint8, uint32) {
+	a, b := &o.s[0], &o.s[1]
+	v, ok := scalarSource(b)
+	if form == fastMov {
+		if v, ok := scalarSource(a); ok {
+			return fastMovI, v
+		}
+		return fastNone, 0
+	}
+	if !ok {
+		return fastNone, 0
+	}
+	switch form {
+	case fastAdd:
+		return fastAddI, v
+	case fastSub:
+		return fastAddI, -v
+	case fastRsub:
+		return fastRsubI, v
+	case fastScadd:
+		return fastScaddI, v
+	case fastAnd:
+		return fastAndI, v ^ notMask(b.not)
+	case fastOr:
+		return fastOrI, v ^ notMask(b.not)
+	case fastXor:
+		return fastXorI, v ^ notMask(b.not)
+	}
+	return fastNone, 0
+}
+
+// pickFast chooses o's fast form, once its constants are resolved (and
+// fimm, for the immediate forms).
 func pickFast(o *op) uint8 {
+	form := pickForm(o)
+	if f, v := pickScalar(o, form); f != fastNone {
+		o.fimm = v
+		return f
+	}
+	return form
+}
+
+// pickForm is pickFast's form before the immediate forms.
+func pickForm(o *op) uint8 {
 	if o.sync {
 		return fastNone
 	}
@@ -220,6 +277,16 @@ stretch:
 		case fastS2r:
 			k.s2r(b, w, o, mask, sc)
 			continue
+		case fastMovI:
+			if mask == ^uint32(0) {
+				fillLanes(rowOf(regs, o.d.row), o.fimm)
+				continue
+			}
+			row := rowOf(regs, o.d.row)
+			for m := mask; m != 0; m &= m - 1 {
+				row[bits.TrailingZeros32(m)] = o.fimm
+			}
+			continue
 		case fastTld:
 			if !k.tldFast(w, o, mask, sc) {
 				break stretch
@@ -257,6 +324,18 @@ stretch:
 				continue
 			}
 			copyLanes(r, a)
+		case fastAddI:
+			addImmLanes(r, a, o.fimm)
+		case fastRsubI:
+			rsubImmLanes(r, a, o.fimm)
+		case fastScaddI:
+			scaddImmLanes(r, a, o.fimm, o.sub&31)
+		case fastAndI:
+			andImmLanes(r, a, notMask(o.s[0].not), o.fimm)
+		case fastOrI:
+			orImmLanes(r, a, notMask(o.s[0].not), o.fimm)
+		case fastXorI:
+			xorImmLanes(r, a, notMask(o.s[0].not), o.fimm)
 		case fastShl:
 			shlLanes(r, a, shiftAmount(o))
 		case fastShr:

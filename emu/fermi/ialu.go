@@ -161,6 +161,11 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		if o.flags&(fU32|fBREV) == fU32 {
 			// unsigned: the field's bits past 31 read 0, so one 64-bit
 			// shift and mask serve every position and length
+			if uniform(b) {
+				pos, n := b[0]&0xff, min(b[0]>>8&0xff, 32)
+				bfeUniform(r, a, min(pos, 63), uint64(1)<<n-1)
+				break
+			}
 			for l := range r {
 				pos, n := b[l]&0xff, min(b[l]>>8&0xff, 32)
 				r[l] = uint32(uint64(a[l]) >> pos & (1<<n - 1))
@@ -237,6 +242,10 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kPrmt:
 		b := k.row(regs, &o.s[1], &sc.b)
 		c := k.row(regs, &o.s[2], &sc.c)
+		if sel, ok := scalarSource(&o.s[1]); ok && o.sub == 0 && sel&0x8888 == 0 {
+			prmtScalar(r, a, sel, c)
+			break
+		}
 		if o.sub == 0 {
 			prmtLanes(r, a, b, c)
 			break
@@ -452,6 +461,34 @@ func prmt(a, s, b uint32, mode uint8) uint32 {
 		r |= byteOf(x) << (8 * i)
 	}
 	return r
+}
+
+// prmtScalar is PRMT's generic mode with one selector for every lane
+// that replicates no sign: four byte moves by fixed shifts.
+func prmtScalar(r, a *lanes, sel uint32, b *lanes) {
+	s0, s1, s2, s3 := sel<<3&0x38, sel>>1&0x38, sel>>5&0x38, sel>>9&0x38
+	for l := range r {
+		src := uint64(b[l])<<32 | uint64(a[l])
+		r[l] = uint32(src>>s0)&0xff | uint32(src>>s1)&0xff<<8 | uint32(src>>s2)&0xff<<16 | uint32(src>>s3)<<24
+	}
+}
+
+// uniform reports whether every lane of x holds the same word.
+func uniform(x *lanes) bool {
+	q, v := od(x), x[0]
+	var d uint32
+	for g := range q {
+		d |= (q[g][0] ^ v) | (q[g][1] ^ v) | (q[g][2] ^ v) | (q[g][3] ^ v) | (q[g][4] ^ v) | (q[g][5] ^ v) | (q[g][6] ^ v) | (q[g][7] ^ v)
+	}
+	return d == 0
+}
+
+// bfeUniform is BFE.U32 with one position and length for every lane: a
+// shift (pos below 64) and a mask.
+func bfeUniform(r, a *lanes, pos uint32, m uint64) {
+	for l := range r {
+		r[l] = uint32(uint64(a[l]) >> pos & m)
+	}
 }
 
 // prmtLanes is PRMT's generic mode, each lane with its own selector s.

@@ -94,6 +94,111 @@ func scaddLanes(r, a, b *lanes, sh uint8) {
 	}
 }
 
+// addImmLanes is a + v.
+func addImmLanes(r, a *lanes, v uint32) {
+	qr, qa := od(r), od(a)
+	for g := range qr {
+		qr[g][0] = qa[g][0] + v
+		qr[g][1] = qa[g][1] + v
+		qr[g][2] = qa[g][2] + v
+		qr[g][3] = qa[g][3] + v
+		qr[g][4] = qa[g][4] + v
+		qr[g][5] = qa[g][5] + v
+		qr[g][6] = qa[g][6] + v
+		qr[g][7] = qa[g][7] + v
+	}
+}
+
+// rsubImmLanes is v - a.
+func rsubImmLanes(r, a *lanes, v uint32) {
+	qr, qa := od(r), od(a)
+	for g := range qr {
+		qr[g][0] = v - qa[g][0]
+		qr[g][1] = v - qa[g][1]
+		qr[g][2] = v - qa[g][2]
+		qr[g][3] = v - qa[g][3]
+		qr[g][4] = v - qa[g][4]
+		qr[g][5] = v - qa[g][5]
+		qr[g][6] = v - qa[g][6]
+		qr[g][7] = v - qa[g][7]
+	}
+}
+
+// scaddImmLanes is a<<sh + v.
+func scaddImmLanes(r, a *lanes, v uint32, sh uint8) {
+	qr, qa := od(r), od(a)
+	sh &= 31
+	for g := range qr {
+		qr[g][0] = qa[g][0]<<sh + v
+		qr[g][1] = qa[g][1]<<sh + v
+		qr[g][2] = qa[g][2]<<sh + v
+		qr[g][3] = qa[g][3]<<sh + v
+		qr[g][4] = qa[g][4]<<sh + v
+		qr[g][5] = qa[g][5]<<sh + v
+		qr[g][6] = qa[g][6]<<sh + v
+		qr[g][7] = qa[g][7]<<sh + v
+	}
+}
+
+// andImmLanes, orImmLanes and xorImmLanes combine a^na and v.
+func andImmLanes(r, a *lanes, na, v uint32) {
+	qr, qa := od(r), od(a)
+	for g := range qr {
+		qr[g][0] = (qa[g][0] ^ na) & v
+		qr[g][1] = (qa[g][1] ^ na) & v
+		qr[g][2] = (qa[g][2] ^ na) & v
+		qr[g][3] = (qa[g][3] ^ na) & v
+		qr[g][4] = (qa[g][4] ^ na) & v
+		qr[g][5] = (qa[g][5] ^ na) & v
+		qr[g][6] = (qa[g][6] ^ na) & v
+		qr[g][7] = (qa[g][7] ^ na) & v
+	}
+}
+
+func orImmLanes(r, a *lanes, na, v uint32) {
+	qr, qa := od(r), od(a)
+	for g := range qr {
+		qr[g][0] = (qa[g][0] ^ na) | v
+		qr[g][1] = (qa[g][1] ^ na) | v
+		qr[g][2] = (qa[g][2] ^ na) | v
+		qr[g][3] = (qa[g][3] ^ na) | v
+		qr[g][4] = (qa[g][4] ^ na) | v
+		qr[g][5] = (qa[g][5] ^ na) | v
+		qr[g][6] = (qa[g][6] ^ na) | v
+		qr[g][7] = (qa[g][7] ^ na) | v
+	}
+}
+
+func xorImmLanes(r, a *lanes, na, v uint32) {
+	qr, qa := od(r), od(a)
+	v ^= na
+	for g := range qr {
+		qr[g][0] = qa[g][0] ^ v
+		qr[g][1] = qa[g][1] ^ v
+		qr[g][2] = qa[g][2] ^ v
+		qr[g][3] = qa[g][3] ^ v
+		qr[g][4] = qa[g][4] ^ v
+		qr[g][5] = qa[g][5] ^ v
+		qr[g][6] = qa[g][6] ^ v
+		qr[g][7] = qa[g][7] ^ v
+	}
+}
+
+// fillLanes is v in every lane.
+func fillLanes(r *lanes, v uint32) {
+	qr := od(r)
+	for g := range qr {
+		qr[g][0] = v
+		qr[g][1] = v
+		qr[g][2] = v
+		qr[g][3] = v
+		qr[g][4] = v
+		qr[g][5] = v
+		qr[g][6] = v
+		qr[g][7] = v
+	}
+}
+
 func shlLanes(r, a *lanes, n uint32) {
 	qr, qa := od(r), od(a)
 	n &= 31
