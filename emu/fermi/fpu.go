@@ -57,9 +57,7 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			// float32 arithmetic rounds to nearest as the double sum
 			// rounded once more would (53 bits hold any such sum exactly
 			// enough: no double-rounding error for +, -, *)
-			for l := range r {
-				r[l] = fnan(math.Float32frombits(a[l]) + math.Float32frombits(b[l]))
-			}
+			faddRN(r, a, b)
 			break
 		}
 		for l := range r {
@@ -68,9 +66,7 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kFmul:
 		scale := fmulScale[o.sub&7]
 		if plainRN && scale == 1 && !o.s[0].neg && !o.s[1].neg {
-			for l := range r {
-				r[l] = fnan(math.Float32frombits(a[l]) * math.Float32frombits(b[l]))
-			}
+			fmulRN(r, a, b)
 			break
 		}
 		for l := range r {
@@ -301,15 +297,55 @@ func signMask(neg bool) uint32 { return negMask(neg) & (1 << 31) }
 // between two singles, which needs its low 28 bits zero (as a zero does):
 // those lanes take ffma32.
 func ffmaRN(r, a, b, c *lanes, np, nc uint32) {
+	var m uint32
 	for l := range r {
 		x := math.Float32frombits(a[l] ^ np)
 		y := math.Float32frombits(b[l])
 		z := math.Float32frombits(c[l] ^ nc)
 		s := float64(x)*float64(y) + float64(z)
+		v := math.Float32bits(float32(s))
 		if math.Float64bits(s)&(1<<28-1) == 0 {
-			r[l] = fnan(ffma32(x, y, z, 0))
-			continue
+			v = math.Float32bits(ffma32(x, y, z, 0))
 		}
-		r[l] = fnan(float32(s))
+		r[l] = v
+		m = max(m, v&^(1<<31))
+	}
+	canonicalNaNs(r, m)
+}
+
+// faddRN and fmulRN are FADD and FMUL rounding to nearest without
+// modifiers: single arithmetic (a double result rounded once more would
+// round the same: 53 bits hold the sum or product exactly enough), NaNs
+// made canonical afterwards.
+func faddRN(r, a, b *lanes) {
+	var m uint32
+	for l := range r {
+		v := math.Float32bits(math.Float32frombits(a[l]) + math.Float32frombits(b[l]))
+		r[l] = v
+		m = max(m, v&^(1<<31))
+	}
+	canonicalNaNs(r, m)
+}
+
+func fmulRN(r, a, b *lanes) {
+	var m uint32
+	for l := range r {
+		v := math.Float32bits(math.Float32frombits(a[l]) * math.Float32frombits(b[l]))
+		r[l] = v
+		m = max(m, v&^(1<<31))
+	}
+	canonicalNaNs(r, m)
+}
+
+// canonicalNaNs makes every NaN of r canonical, given the largest magnitude
+// bits m among r's words (NaNs are the magnitudes above infinity's).
+func canonicalNaNs(r *lanes, m uint32) {
+	if m <= 0x7f800000 {
+		return
+	}
+	for l := range r {
+		if r[l]&^(1<<31) > 0x7f800000 {
+			r[l] = canonicalNaN32
+		}
 	}
 }

@@ -199,6 +199,10 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		b := k.row(regs, &o.s[1], &sc.b)
 		p := pred(regs, &o.s[2])
 		unsigned := o.flags&fU32 != 0
+		if p == ^uint32(0) || p == 0 {
+			minMaxLanes(r, a, b, p != 0, unsigned)
+			break
+		}
 		for l := range r {
 			lt := a[l] < b[l]
 			if !unsigned {
@@ -472,6 +476,32 @@ func prmtScalar(r, a *lanes, sel uint32, b *lanes) {
 		r[l] = uint32(src>>s0)&0xff | uint32(src>>s1)&0xff<<8 | uint32(src>>s2)&0xff<<16 | uint32(src>>s3)<<24
 	}
 }
+
+// minMaxLanes is IMNMX with one choice for every lane: the minimum or
+// the maximum, unsigned or signed.
+func minMaxLanes(r, a, b *lanes, takeMin, unsigned bool) {
+	switch {
+	case takeMin && unsigned:
+		for l := range r {
+			r[l] = min(a[l], b[l])
+		}
+	case unsigned:
+		for l := range r {
+			r[l] = max(a[l], b[l])
+		}
+	case takeMin:
+		for l := range r {
+			r[l] = uint32(min(int32(a[l]), int32(b[l])))
+		}
+	default:
+		for l := range r {
+			r[l] = uint32(max(int32(a[l]), int32(b[l])))
+		}
+	}
+}
+
+func builtinMin[T uint32 | int32](x, y T) T { return min(x, y) }
+func builtinMax[T uint32 | int32](x, y T) T { return max(x, y) }
 
 // uniform reports whether every lane of x holds the same word.
 func uniform(x *lanes) bool {
