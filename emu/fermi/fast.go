@@ -55,6 +55,12 @@ const (
 	fastOrI
 	fastXorI
 	fastMovI // fimm
+	// Forms the loop only skips: when no lane runs them they do nothing
+	// (EXIT, KIL, RET, BRK, CONT testing no condition code flag; NOP and
+	// BPT); otherwise they end the stretch and run the general way.
+	fastSkip
+	fastPred // CSET, CSETP, PSET, PSETP, P2R, R2P (predOps: nothing when no lane runs them)
+	fastPush // SSY, PBK, PCNT without a guard, while the stack has room
 )
 
 // scalarSource reports whether s is an immediate or a constant (resolved
@@ -203,6 +209,19 @@ func pickForm(o *op) uint8 {
 		if o.cc == ccT {
 			return fastBra
 		}
+	case kExit, kKil, kRet, kBrk, kCont:
+		if o.cc == ccT {
+			return fastSkip
+		}
+	case kNop, kBpt:
+		return fastSkip
+	case kCset, kCsetp, kPset, kPsetp, kP2R, kR2P:
+		return fastPred
+	case kSsy, kPbk, kPcnt:
+		// they push whatever the guard (run.go): the loop skips a false one
+		if o.guard == predPT && !o.gnot {
+			return fastPush
+		}
 	case kPrmt, kBfe, kBfi, kFlo, kPopc, kImnmx, kIcmp:
 		if o.flags&(fCCOut|fX|fSAT) == 0 && o.d.kind == oReg {
 			return fastIalu
@@ -276,6 +295,17 @@ stretch:
 			continue
 		case fastS2r:
 			k.s2r(b, w, o, mask, sc)
+			continue
+		case fastSkip:
+			break stretch // a lane runs it
+		case fastPred:
+			k.predOps(w, o, mask)
+			continue
+		case fastPush:
+			if len(w.Stack) >= emu.MaxStackDepth {
+				break stretch // the general way reports the overflow
+			}
+			w.Push(pushKind(o.kind), o.target)
 			continue
 		case fastMovI:
 			if mask == ^uint32(0) {

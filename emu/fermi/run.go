@@ -209,6 +209,17 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	return nil
 }
 
+// pushKind is the stack entry SSY, PBK or PCNT pushes.
+func pushKind(kd kind) emu.StackKind {
+	switch kd {
+	case kPbk:
+		return emu.StackBreak
+	case kPcnt:
+		return emu.StackCont
+	}
+	return emu.StackSync
+}
+
 // sync is the .S flag: after the instruction, the lanes that ran it wait
 // at the innermost reconvergence point (SSY), the others go on; when every
 // path has arrived the warp resumes at the SSY target. Without an SSY on
@@ -249,14 +260,7 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		return nil
 	case kSsy, kPbk, kPcnt:
 		// no guard: the spec gives these forms none
-		kind := emu.StackSync
-		switch o.kind {
-		case kPbk:
-			kind = emu.StackBreak
-		case kPcnt:
-			kind = emu.StackCont
-		}
-		w.Push(kind, o.target)
+		w.Push(pushKind(o.kind), o.target)
 	case kPret:
 		w.Push(emu.StackCall, o.target)
 	case kBra:
