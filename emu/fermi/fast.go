@@ -265,13 +265,15 @@ stretch:
 		if o.fast == fastNone {
 			break
 		}
-		g := flags[o.guard&31]
-		if o.gnot {
-			g = ^g
-		}
-		mask := active & g
-		if mask == 0 {
-			continue
+		mask := active
+		if !o.uncond {
+			g := flags[o.guard&31]
+			if o.gnot {
+				g = ^g
+			}
+			if mask &= g; mask == 0 {
+				continue
+			}
 		}
 		switch o.fast {
 		case fastLoad:

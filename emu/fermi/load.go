@@ -402,6 +402,7 @@ func (k *Kernel) resolve() error {
 			}
 		}
 		o.fast = pickFast(o)
+		o.uncond = o.guard == predPT && !o.gnot
 	}
 	return nil
 }
