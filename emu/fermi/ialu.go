@@ -388,6 +388,7 @@ func bfiLanes(r, a *lanes, b uint32, c *lanes) {
 		return
 	}
 	n = min(n, 32-pos)
+	pos &= 31 // below 32: no shift needs a range check
 	m := uint32(uint64(1)<<n-1) << pos
 	qr, qa, qc := qd(r), qd(a), qd(c)
 	for g := range qr {
