@@ -3,6 +3,7 @@ package fermi
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/emu"
 	"github.com/gpuisa/gpuisa/emu/internal/fp"
@@ -318,24 +319,46 @@ func ffmaRN(r, a, b, c *lanes, np, nc uint32) {
 // round the same: 53 bits hold the sum or product exactly enough), NaNs
 // made canonical afterwards.
 func faddRN(r, a, b *lanes) {
-	var m uint32
-	for l := range r {
-		v := math.Float32bits(math.Float32frombits(a[l]) + math.Float32frombits(b[l]))
-		r[l] = v
-		m = max(m, v&^(1<<31))
+	fr, fa, fb := f32Lanes(r), f32Lanes(a), f32Lanes(b)
+	var acc float32
+	for g := 0; g < 32; g += 4 {
+		x0 := fa[g+0] + fb[g+0]
+		x1 := fa[g+1] + fb[g+1]
+		x2 := fa[g+2] + fb[g+2]
+		x3 := fa[g+3] + fb[g+3]
+		fr[g+0] = x0
+		fr[g+1] = x1
+		fr[g+2] = x2
+		fr[g+3] = x3
+		acc += (x0 - x0) + (x1 - x1) + (x2 - x2) + (x3 - x3)
 	}
-	canonicalNaNs(r, m)
+	if acc != acc { // a NaN or an infinity somewhere
+		canonicalNaNs(r, 0x7f800001)
+	}
 }
 
 func fmulRN(r, a, b *lanes) {
-	var m uint32
-	for l := range r {
-		v := math.Float32bits(math.Float32frombits(a[l]) * math.Float32frombits(b[l]))
-		r[l] = v
-		m = max(m, v&^(1<<31))
+	fr, fa, fb := f32Lanes(r), f32Lanes(a), f32Lanes(b)
+	var acc float32
+	for g := 0; g < 32; g += 4 {
+		x0 := fa[g+0] * fb[g+0]
+		x1 := fa[g+1] * fb[g+1]
+		x2 := fa[g+2] * fb[g+2]
+		x3 := fa[g+3] * fb[g+3]
+		fr[g+0] = x0
+		fr[g+1] = x1
+		fr[g+2] = x2
+		fr[g+3] = x3
+		acc += (x0 - x0) + (x1 - x1) + (x2 - x2) + (x3 - x3)
 	}
-	canonicalNaNs(r, m)
+	if acc != acc { // a NaN or an infinity somewhere
+		canonicalNaNs(r, 0x7f800001)
+	}
 }
+
+// f32Lanes is a row seen as singles (the host is little-endian and
+// IEEE, as math.Float32frombits assumes).
+func f32Lanes(x *lanes) *[32]float32 { return (*[32]float32)(unsafe.Pointer(x)) }
 
 // canonicalNaNs makes every NaN of r canonical, given the largest magnitude
 // bits m among r's words (NaNs are the magnitudes above infinity's).
