@@ -35,10 +35,20 @@ func TestPrmtLanesWindows(t *testing.T) {
 				s[l] = rng.Uint32()
 			}
 		}
-		prmtLanes(&r, &a, &s, &b)
+		back := prmtLanes(&r, &a, &s, &b)
 		for l := range r {
 			if want := prmt(a[l], s[l], b[l], 0); r[l] != want {
 				t.Fatalf("sel %#x: got %#x want %#x", s[l], r[l], want)
+			}
+		}
+		if back {
+			var shift, r2 lanes
+			for l := range s {
+				shift[l] = s[l] >> 9 & 0x38
+			}
+			prmtBackward(&r2, &a, &shift, &b)
+			if r2 != r {
+				t.Fatalf("prmtBackward differs from prmtLanes")
 			}
 		}
 	}

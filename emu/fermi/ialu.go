@@ -251,7 +251,18 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			break
 		}
 		if o.sub == 0 {
-			prmtLanes(r, a, b, c)
+			if sc.prmt.ok && *b == sc.prmt.sel {
+				prmtBackward(r, a, &sc.prmt.shift, c)
+				break
+			}
+			sel := *b // r may be the selector's row
+			if prmtLanes(r, a, &sel, c) {
+				sc.prmt.sel = sel
+				for l := range sel {
+					sc.prmt.shift[l] = sel[l] >> 9 & 0x38
+				}
+				sc.prmt.ok = true
+			}
 			break
 		}
 		for l := range r {
@@ -522,10 +533,22 @@ func bfeUniform(r, a *lanes, pos uint32, m uint64) {
 	}
 }
 
+// prmtBackward is prmtLanes' backward windows with each lane's shift
+// known (prmtCache).
+func prmtBackward(r, a, shift, b *lanes) {
+	qr, qa, qs, qb := qd(r), qd(a), qd(shift), qd(b)
+	for g := range qr {
+		qr[g][0] = bits.ReverseBytes32(uint32((uint64(qb[g][0])<<32 | uint64(qa[g][0])) >> (qs[g][0] & 63)))
+		qr[g][1] = bits.ReverseBytes32(uint32((uint64(qb[g][1])<<32 | uint64(qa[g][1])) >> (qs[g][1] & 63)))
+		qr[g][2] = bits.ReverseBytes32(uint32((uint64(qb[g][2])<<32 | uint64(qa[g][2])) >> (qs[g][2] & 63)))
+		qr[g][3] = bits.ReverseBytes32(uint32((uint64(qb[g][3])<<32 | uint64(qa[g][3])) >> (qs[g][3] & 63)))
+	}
+}
+
 // prmtLanes is PRMT's generic mode, each lane with its own selector s.
 // Selectors that replicate no sign (the usual byte moves) take bytes by
-// shifts alone.
-func prmtLanes(r, a, s, b *lanes) {
+// shifts alone. It reports whether every lane took a backward window.
+func prmtLanes(r, a, s, b *lanes) (backward bool) {
 	// a window of four consecutive bytes in every lane, backward
 	// (c*0x1111 + 0x0123, mgpu's BWT keys) or forward (c*0x1111 +
 	// 0x3210), c at most 4 (past it a nibble has the sign bit): one shift
@@ -546,7 +569,7 @@ func prmtLanes(r, a, s, b *lanes) {
 	}
 	if bad == 0 {
 		*r = t
-		return
+		return true
 	}
 	bad = 0
 	for l := range t {
@@ -557,7 +580,7 @@ func prmtLanes(r, a, s, b *lanes) {
 	}
 	if bad == 0 {
 		*r = t
-		return
+		return false
 	}
 	for l := range r {
 		sel := s[l]
@@ -569,6 +592,7 @@ func prmtLanes(r, a, s, b *lanes) {
 		r[l] = uint32(src>>(sel<<3&0x38))&0xff | uint32(src>>(sel>>1&0x38))&0xff<<8 |
 			uint32(src>>(sel>>5&0x38))&0xff<<16 | uint32(src>>(sel>>9&0x38))<<24
 	}
+	return false
 }
 
 // icmp compares a and b with comparison c (the icmp table: F LT EQ LE GT

@@ -38,6 +38,15 @@ type scratch struct {
 	red        [emu.NumBarriers]reduction
 	pending    []int32            // per warp: op index of a BAR.RED whose results are due, -1 none
 	locks      map[lockKey]uint32 // words locked by LDLK/LDSLK: owner thread+1
+	prmt       prmtCache
+}
+
+// prmtCache is the last selector row whose every lane took a backward
+// byte window (prmtLanes), with each lane's shift: the BWT's keys permute
+// several words by one selector row in a row.
+type prmtCache struct {
+	sel, shift lanes
+	ok         bool
 }
 
 type lockKey struct {
