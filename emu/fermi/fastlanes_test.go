@@ -131,9 +131,9 @@ func TestPrmtScalarBfeUniform(t *testing.T) {
 func TestFaddFmulRN(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	var a, b, r lanes
-	for it := 0; it < 50000; it++ {
+	for it := 0; it < 20000; it++ {
+		randomRows(rng, &a, &b)
 		for l := range a {
-			a[l], b[l] = rng.Uint32(), rng.Uint32()
 			if rng.Intn(8) == 0 {
 				a[l] = 0x7f800000 | rng.Uint32()&0x807fffff
 			}
@@ -141,16 +141,19 @@ func TestFaddFmulRN(t *testing.T) {
 				b[l] = 0x7f800000 | rng.Uint32()&0x80000000
 			}
 		}
-		faddRN(&r, &a, &b)
-		for l := range r {
-			if want := fnan(math.Float32frombits(a[l]) + math.Float32frombits(b[l])); r[l] != want {
-				t.Fatalf("fadd %#x %#x: got %#x want %#x", a[l], b[l], r[l], want)
-			}
-		}
-		fmulRN(&r, &a, &b)
-		for l := range r {
-			if want := fnan(math.Float32frombits(a[l]) * math.Float32frombits(b[l])); r[l] != want {
-				t.Fatalf("fmul %#x %#x: got %#x want %#x", a[l], b[l], r[l], want)
+		for _, c := range []struct {
+			name string
+			row  func(r, a, b *lanes)
+			op   func(x, y float32) float32
+		}{
+			{"fadd", faddRN, func(x, y float32) float32 { return x + y }},
+			{"fmul", fmulRN, func(x, y float32) float32 { return x * y }},
+		} {
+			c.row(&r, &a, &b)
+			for l := range r {
+				if want := fnan(c.op(math.Float32frombits(a[l]), math.Float32frombits(b[l]))); r[l] != want {
+					t.Fatalf("%s %#x %#x: got %#x want %#x", c.name, a[l], b[l], r[l], want)
+				}
 			}
 		}
 	}
@@ -161,8 +164,8 @@ func TestMinMaxLanes(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	var a, b, r lanes
 	for it := 0; it < 5000; it++ {
+		randomRows(rng, &a, &b)
 		for l := range a {
-			a[l], b[l] = rng.Uint32(), rng.Uint32()
 			if rng.Intn(4) == 0 {
 				b[l] = a[l]
 			}
@@ -212,6 +215,15 @@ func TestVshlAccBfiLanes(t *testing.T) {
 			if want := bfi(a[l], pos|n<<8, c[l]); r[l] != want {
 				t.Fatalf("bfi %d %d: got %#x want %#x", pos, n, r[l], want)
 			}
+		}
+	}
+}
+
+// randomRows fills rows with random words.
+func randomRows(rng *rand.Rand, rows ...*lanes) {
+	for _, x := range rows {
+		for l := range x {
+			x[l] = rng.Uint32()
 		}
 	}
 }
