@@ -318,37 +318,22 @@ func ffmaRN(r, a, b, c *lanes, np, nc uint32) {
 // modifiers: single arithmetic (a double result rounded once more would
 // round the same: 53 bits hold the sum or product exactly enough), NaNs
 // made canonical afterwards.
-func faddRN(r, a, b *lanes) {
-	fr, fa, fb := f32Lanes(r), f32Lanes(a), f32Lanes(b)
-	var acc float32
-	for g := 0; g < 32; g += 4 {
-		x0 := fa[g+0] + fb[g+0]
-		x1 := fa[g+1] + fb[g+1]
-		x2 := fa[g+2] + fb[g+2]
-		x3 := fa[g+3] + fb[g+3]
-		fr[g+0] = x0
-		fr[g+1] = x1
-		fr[g+2] = x2
-		fr[g+3] = x3
-		acc += (x0 - x0) + (x1 - x1) + (x2 - x2) + (x3 - x3)
-	}
-	if acc != acc { // a NaN or an infinity somewhere
-		canonicalNaNs(r, 0x7f800001)
-	}
-}
+func faddRN(r, a, b *lanes) { floatRowRN(r, a, b, false) }
 
-func fmulRN(r, a, b *lanes) {
+func fmulRN(r, a, b *lanes) { floatRowRN(r, a, b, true) }
+
+// floatRowRN is faddRN (mul false) or fmulRN, four lanes at a time.
+func floatRowRN(r, a, b *lanes, mul bool) {
 	fr, fa, fb := f32Lanes(r), f32Lanes(a), f32Lanes(b)
 	var acc float32
 	for g := 0; g < 32; g += 4 {
-		x0 := fa[g+0] * fb[g+0]
-		x1 := fa[g+1] * fb[g+1]
-		x2 := fa[g+2] * fb[g+2]
-		x3 := fa[g+3] * fb[g+3]
-		fr[g+0] = x0
-		fr[g+1] = x1
-		fr[g+2] = x2
-		fr[g+3] = x3
+		var x0, x1, x2, x3 float32
+		if mul {
+			x0, x1, x2, x3 = fa[g]*fb[g], fa[g+1]*fb[g+1], fa[g+2]*fb[g+2], fa[g+3]*fb[g+3]
+		} else {
+			x0, x1, x2, x3 = fa[g]+fb[g], fa[g+1]+fb[g+1], fa[g+2]+fb[g+2], fa[g+3]+fb[g+3]
+		}
+		fr[g], fr[g+1], fr[g+2], fr[g+3] = x0, x1, x2, x3
 		acc += (x0 - x0) + (x1 - x1) + (x2 - x2) + (x3 - x3)
 	}
 	if acc != acc { // a NaN or an infinity somewhere
