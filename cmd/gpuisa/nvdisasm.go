@@ -85,13 +85,16 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	}
 	cfg, bbcfg := t.has("output-control-flow-graph"), t.has("output-control-flow-graph-with-basic-blocks")
 	lifeRanges := t.has("print-life-ranges") || t.has("life-range-mode")
-	switch {
-	case cfg && bbcfg:
-		return fatal("Specify either -cfg or -bbcfg option")
+	// nvdisasm's order of checks: -ndf conflicts first, then -plr, then both graphs
+	switch ndf := t.has("no-dataflow"); {
+	case lifeRanges && ndf:
+		return fatal("Life range printing is not supported with -ndf option")
+	case (cfg || bbcfg) && ndf:
+		return fatal("Control flow graph printing is not supported with -ndf option")
 	case (cfg || bbcfg) && lifeRanges:
 		return fatal("Specify either -cfg or -plr option")
-	case lifeRanges && t.has("no-dataflow"):
-		return fatal("Life range printing is not supported with -ndf option")
+	case cfg && bbcfg:
+		return fatal("Specify either -cfg or -bbcfg option")
 	}
 	base := uint64(0)
 	if t.has("base-address") {

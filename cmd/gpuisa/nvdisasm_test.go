@@ -24,6 +24,7 @@ var goldenSets = map[string]string{
 	"ndf-fun1-c":   "-ndf -fun 1 -c",
 	"cfg":          "-cfg",
 	"bbcfg-poff":   "-bbcfg -poff",
+	"cfg-poff":     "-cfg -poff",
 }
 
 // readGolden splits a committed listing file into name → listing.
@@ -134,6 +135,10 @@ func TestNvdisasmCommandLine(t *testing.T) {
 		{"-cfg -bbcfg " + c, 1, "nvdisasm fatal   : Specify either -cfg or -bbcfg option\n"},
 		{"-bbcfg -plr " + c, 1, "nvdisasm fatal   : Specify either -cfg or -plr option\n"},
 		{"-lrm count -ndf " + c, 1, "nvdisasm fatal   : Life range printing is not supported with -ndf option\n"},
+		{"-cfg -ndf " + c, 1, "nvdisasm fatal   : Control flow graph printing is not supported with -ndf option\n"},
+		{"-cfg -bbcfg -ndf " + c, 1, "nvdisasm fatal   : Control flow graph printing is not supported with -ndf option\n"},
+		{"-cfg -bbcfg -plr " + c, 1, "nvdisasm fatal   : Specify either -cfg or -plr option\n"},
+		{"-cfg -plr -ndf " + c, 1, "nvdisasm fatal   : Life range printing is not supported with -ndf option\n"},
 		{"-fun x " + c, 1, "nvdisasm fatal   : 'x': expected a number\n"},
 		{"-fun 99 -c " + c, 1, "nvdisasm error   : No symbol with index 99\nnvdisasm warning : Dataflow analysis disabled due to previous warnings\n"},
 		{"nonexistent.cubin", 1, "nvdisasm fatal   : Cannot open object file nonexistent.cubin\n"},

@@ -38,6 +38,7 @@ raw-sf-c -raw -sf -c
 ndf-fun1-c -ndf -fun 1 -c
 cfg -cfg
 bbcfg-poff -bbcfg -poff
+cfg-poff -cfg -poff
 SETS
 
 # register life ranges of the -lineinfo builds (gpuisa matches part of them:
