@@ -3,12 +3,14 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/internal/oracle"
 )
 
@@ -294,4 +296,47 @@ func TestNvdisasmLifeRanges(t *testing.T) {
 var lifeRangesSame = map[string]map[string]bool{
 	"plr-c":           {"histogram.li.cubin": true, "matmul.li.cubin": true, "pathfinder.li.cubin": true, "saxpy.li.cubin": true},
 	"lrm-count-hex-c": {"saxpy.li.cubin": true},
+}
+
+// A cubin with a word nvdisasm rejects lists nothing: the errors, then (not
+// with -ndf) the dataflow warning; with -novliw the VLIW rejections go.
+// (nvdisasm 11.8 on saxpy.li.cubin with its second bundle's last two
+// control fields marked as dual issues.)
+func TestNvdisasmRejectedCubin(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(lineinfoDir, "cubin", "saxpy.li.cubin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubin.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := f.Sections[f.Functions[0].Section]
+	off := sec.Offset + 32
+	ctrl := binary.LittleEndian.Uint64(data[off:])
+	for k := 1; k < 3; k++ {
+		ctrl = ctrl&^(0x1f<<(21*k)) | 0x10<<(21*k)
+	}
+	binary.LittleEndian.PutUint64(data[off:], ctrl)
+	path := filepath.Join(t.TempDir(), "p.cubin")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errs := "nvdisasm error   : Unrecognized operation for functional unit 'uC' at address 0x00000048\n" +
+		"nvdisasm error   : Unrecognized operation for functional unit 'uC' at address 0x00000050\n" +
+		"nvdisasm error   : Unrecognized operation for functional unit 'uC' at address 0x00000058\n"
+	for _, tc := range []struct {
+		flags, stderr string
+		code          int
+	}{
+		{"", errs + "nvdisasm warning : Dataflow analysis disabled due to previous warnings\n", 1},
+		{"-ndf", errs, 1},
+		{"-cfg", errs + "nvdisasm warning : Dataflow analysis disabled due to previous warnings\n", 1},
+		{"-novliw", "", 0},
+	} {
+		code, out, stderr := runCLI(t, "", append(append([]string{"nvdisasm"}, strings.Fields(tc.flags)...), path)...)
+		if code != tc.code || stderr != tc.stderr || (code != 0) != (out == "") {
+			t.Errorf("nvdisasm %s: exit %d, stderr %q, %d bytes out; want %d, %q", tc.flags, code, stderr, len(out), tc.code, tc.stderr)
+		}
+	}
 }

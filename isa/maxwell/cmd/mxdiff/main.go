@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,11 +168,11 @@ func main() {
 		}
 	}
 	// the whole listing, byte for byte, on the words nvdisasm accepts
-	if n, msg := compareListing(nv, sm, words, ctrls, agree); msg != "" {
+	if n, rejected, msg := compareListing(nv, sm, words, ctrls, agree); msg != "" {
 		fmt.Printf("LISTING differs (%d lines):\n%s", n, msg)
 		bad["listing"] = append(bad["listing"], msg)
 	} else {
-		fmt.Printf("listing: identical to nvdisasm with %d flag sets (%d lines)\n", len(listingFlagSets), n)
+		fmt.Printf("listing: identical to nvdisasm with %d flag sets (%d lines; %d words rejected alike under braces)\n", len(listingFlagSets), n, rejected)
 	}
 	if *listingOut != "" {
 		if err := writeListing(nv, sm, *listingOut, words, texts); err != nil {
@@ -397,10 +398,11 @@ var listingFlagSets = []struct {
 // compareListing lists the compared words nvdisasm accepts and gpuisa prints
 // alike as one raw file, in their bundles and under their control words (the
 // others replaced by the filler), with every flag set of listingFlagSets, and
-// compares the whole listings byte for byte; it returns the line count and a
+// compares the whole listings byte for byte; it returns the line count, the words rejected alike
+// and a
 // description of the differences ("" when there are none). ??? operands are
 // included: their column depends on the whole file.
-func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int, string) {
+func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int, int, string) {
 	var code []byte
 	for i := 0; i < len(words) && len(code) < 6000*32; i += 3 {
 		code = binary.LittleEndian.AppendUint64(code, ctrls[i/3])
@@ -414,7 +416,7 @@ func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int
 	}
 	f := filepath.Join(os.TempDir(), fmt.Sprintf("mxdiff-l-%d.bin", os.Getpid()))
 	if err := os.WriteFile(f, code, 0o644); err != nil {
-		return 0, err.Error()
+		return 0, 0, err.Error()
 	}
 	defer func() {
 		if os.Getenv("MXKEEP") == "" {
@@ -422,19 +424,34 @@ func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int
 		}
 	}()
 	var b strings.Builder
-	nd, lines := 0, 0
+	nd, lines, rejected := 0, 0, 0
 	for _, fs := range listingFlagSets {
 		args := append([]string{"-b", fmt.Sprintf("SM%d", sm)}, strings.Fields(fs.flags)...)
 		var stderr strings.Builder
 		cmd := exec.Command(nv, append(args, f)...)
 		cmd.Stderr = &stderr
 		want, err := cmd.Output()
-		if err != nil {
-			// with braces, nvdisasm rejects some words under random control
-			// fields that -novliw accepts (a rule not modelled yet)
-			nd++
-			fmt.Fprintf(&b, "  %q: nvdisasm rejects the file (%d errors; -hex -novliw accepts it), first: %s", fs.flags,
-				strings.Count(stderr.String(), "\n"), strings.SplitAfter(stderr.String(), "\n")[0])
+		var vliw []*isa.DecodeError
+		if fs.opts.VLIW {
+			vliw = maxwell.VLIWErrors(code, 0, sm)
+		}
+		if err != nil || len(vliw) > 0 {
+			// with braces, nvdisasm rejects the bundle after one whose
+			// last two control fields both mark a dual issue
+			// (maxwell.VLIWErrors): the rejected addresses must agree
+			var theirs, ours []string
+			for _, m := range errRE.FindAllStringSubmatch(stderr.String(), -1) {
+				theirs = append(theirs, m[2])
+			}
+			for _, e := range vliw {
+				ours = append(ours, fmt.Sprintf("%08x", e.Addr))
+			}
+			if err == nil || !slices.Equal(theirs, ours) {
+				nd++
+				fmt.Fprintf(&b, "  %q: nvdisasm rejects %d words %v, gpuisa %d %v\n", fs.flags, len(theirs), theirs, len(ours), ours)
+			} else {
+				rejected += len(ours)
+			}
 			continue
 		}
 		var got []byte
@@ -469,9 +486,9 @@ func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int
 		}
 	}
 	if nd == 0 {
-		return lines, ""
+		return lines, rejected, ""
 	}
-	return nd, b.String()
+	return nd, rejected, b.String()
 }
 
 // writeListing stores up to 1000 words nvdisasm accepts (without ??? operands,
