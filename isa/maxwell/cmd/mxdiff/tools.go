@@ -14,18 +14,24 @@ import (
 // against the live tools, on every given file; agreement (standard output
 // and exit status identical) is reported per flag set.
 
-// nvdisasmFlagSets are the flag combinations compared for nvdisasm.
+// nvdisasmFlagSets are the flag combinations compared for nvdisasm: every
+// flag of nvdisasm 11.8 alone and in the combinations scripts use, and the
+// ones it refuses. "@OPTF" stands for an options file holding "-hex -c".
 var nvdisasmFlagSets = []string{
 	"", "-hex", "-novliw", "-hex -novliw", "-c", "-sf", "-raw", "-raw -hex", "-ndf",
 	"-c -sf -hex", "-fun 1", "-fun 1,3 -c", "-g", "-gi", "-g -hex -c", "-gi -novliw",
 	"-g -raw", "-cfg", "-bbcfg", "-cfg -poff", "-bbcfg -poff", "-cfg -novliw", "-cfg -ndf",
-	"-plr", "-plr -hex", "-plr -novliw", "-lrm count", "-lrm narrow", "-b SM52 -base 0x100 -c",
+	"-bbcfg -ndf", "-cfg -bbcfg", "-cfg -plr", "-poff",
+	"-plr", "-plr -hex", "-plr -novliw", "-lrm count", "-lrm wide", "-lrm narrow", "-plr -ndf",
+	"-b SM52 -base 0x100 -c", "-optf @OPTF",
 }
 
-// cuobjdumpFlagSets are the flag combinations compared for cuobjdump.
+// cuobjdumpFlagSets are the flag combinations compared for cuobjdump; with
+// -xelf the files it writes are compared too.
 var cuobjdumpFlagSets = []string{
 	"-sass", "-symbols", "-res-usage", "-lelf", "-lptx", "-ptx", "-elf", "-all -sass",
 	"-sort -sass", "-sass -arch sm_52", "-sass -fun vecadd", "-symbols -res-usage -sass", "-elf -sass",
+	"-all -elf", "-elf -arch sm_50", "-fun saxpy -elf", "-xelf all", "-lelf -lptx",
 }
 
 // toolsDiff runs the comparison; files are cubins (nvdisasm and cuobjdump)
@@ -42,8 +48,15 @@ func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) 
 			return fmt.Errorf("building gpuisa: %v\n%s", err, out)
 		}
 	}
+	optf := filepath.Join(dir, "options")
+	if err := os.WriteFile(optf, []byte("-hex -c\n"), 0o644); err != nil {
+		return err
+	}
 	var cubins []string
-	for _, f := range files {
+	for k, f := range files {
+		if abs, err := filepath.Abs(f); err == nil {
+			files[k], f = abs, abs // the tools run in scratch directories
+		}
 		if strings.HasSuffix(f, ".cubin") {
 			cubins = append(cubins, f)
 		}
@@ -63,6 +76,9 @@ func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) 
 	}
 	fmt.Printf("%-10s %-28s %s\n", "tool", "flags", "agree/files")
 	total, agree := 0, 0
+	type tally struct{ ok, n int }
+	perFlag := map[string]*tally{}
+	var flagOrder []string
 	for _, j := range jobs {
 		ok := 0
 		var bad []string
@@ -75,7 +91,8 @@ func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) 
 			go func(f string) {
 				defer wg.Done()
 				defer func() { <-sem }()
-				args := append(strings.Fields(j.flags), f)
+				args := strings.Fields(strings.ReplaceAll(j.flags, "@OPTF", optf))
+				args = append(args, f)
 				want, wcode := runTool(j.nv, args)
 				got, gcode := runTool(gpuisa, append([]string{j.tool}, args...))
 				mu.Lock()
@@ -90,27 +107,55 @@ func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) 
 		wg.Wait()
 		total += len(j.files)
 		agree += ok
+		for _, fl := range strings.Fields(j.flags) {
+			if !strings.HasPrefix(fl, "-") {
+				continue
+			}
+			key := j.tool + " " + fl
+			if perFlag[key] == nil {
+				perFlag[key] = &tally{}
+				flagOrder = append(flagOrder, key)
+			}
+			perFlag[key].ok += ok
+			perFlag[key].n += len(j.files)
+		}
 		fmt.Printf("%-10s %-28q %d/%d\n", j.tool, j.flags, ok, len(j.files))
 		for k := 0; k < len(bad) && k < verbose; k++ {
 			fmt.Printf("           differs: %s\n", bad[k])
 		}
 	}
-	fmt.Printf("all flag sets: %d/%d runs agree\n", agree, total)
+	fmt.Printf("all flag sets: %d/%d runs agree\nper flag (every set holding it):\n", agree, total)
+	for _, k := range flagOrder {
+		fmt.Printf("  %-22s %d/%d\n", k, perFlag[k].ok, perFlag[k].n)
+	}
 	return nil
 }
 
 // runTool runs a command in a scratch directory and returns its standard
-// output and exit status.
+// output, followed by the files it wrote there (cuobjdump -xelf) with their
+// names and contents, and its exit status.
 func runTool(name string, args []string) ([]byte, int) {
+	dir, err := os.MkdirTemp("", "mxdiff-run")
+	if err != nil {
+		return []byte(err.Error()), -1
+	}
+	defer os.RemoveAll(dir)
 	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout = &out
-	err := cmd.Run()
+	err = cmd.Run()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
 		code = -1
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		fmt.Fprintf(&out, "\n==> written: %s (%d bytes) <==\n", e.Name(), len(data))
+		out.Write(data)
 	}
 	return out.Bytes(), code
 }

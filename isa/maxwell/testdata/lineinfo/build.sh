@@ -68,9 +68,8 @@ symbols-res-usage -symbols -res-usage
 lelf-lptx -lelf -lptx
 SETS
 
-# -elf of the files without -G's DWARF sections (gpuisa does not print
-# .debug_info, .debug_abbrev, .debug_loc and .debug_frame yet)
-for c in cubin/*.li.cubin cubin/vecadd.fatbin cubin/reduce.o; do
+# -elf of every file (the -G builds' DWARF sections decoded)
+for c in cubin/*; do
 	echo "==> $(basename "$c") <=="
 	$BIN/cuobjdump -elf "$c"
 done | gzip -9n > cuobjdump/elf.txt.gz
