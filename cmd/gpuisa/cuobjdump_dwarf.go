@@ -462,7 +462,7 @@ func (d *elfDumper) debugFrame(i int, s *cubin.Section) {
 			return // only 64-bit entries are made by ptxas
 		}
 		length := r.u64()
-		if length > uint64(len(s.Data)-r.pos) {
+		if length < 8 || length > uint64(len(s.Data)-r.pos) {
 			return
 		}
 		end := r.pos + int(length)

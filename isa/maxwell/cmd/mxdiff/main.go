@@ -45,7 +45,7 @@ func main() {
 	randCtrl := flag.Bool("ctrl", false, "random control words (stall, yield, barriers, wait, reuse) instead of the neutral one")
 	benchN := flag.Int("bench", 0, "time nvdisasm and gpuisa side by side on a file of this many instructions (valid words only) and exit")
 	benchFile := flag.String("benchfile", "", "with -bench: use this raw file (whole bundles), or the code of every *.cubin in this directory repeated to -bench instructions, instead of random words")
-	gpuisaBin := flag.String("gpuisa", "", "with -bench: the gpuisa command to time (default: go build gpuisa/cmd/gpuisa)")
+	gpuisaBin := flag.String("gpuisa", "", "with -bench: the gpuisa command to time; with -tools: the drop-in's binary, or several separated by commas compared side by side (default: go build gpuisa/cmd/gpuisa)")
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.BoolVar(&benchToFile, "tofile", false, "with -bench: both tools write the listing to a regular file instead of /dev/null")
 	tools := flag.Bool("tools", false, "compare gpuisa nvdisasm and gpuisa cuobjdump with the live tools, every flag set on every FILE argument (cubins; fatbins and host objects for cuobjdump), and report agreement per flag set")

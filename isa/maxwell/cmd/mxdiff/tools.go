@@ -21,9 +21,10 @@ var nvdisasmFlagSets = []string{
 	"", "-hex", "-novliw", "-hex -novliw", "-c", "-sf", "-raw", "-raw -hex", "-ndf",
 	"-c -sf -hex", "-fun 1", "-fun 1,3 -c", "-g", "-gi", "-g -hex -c", "-gi -novliw",
 	"-g -raw", "-cfg", "-bbcfg", "-cfg -poff", "-bbcfg -poff", "-cfg -novliw", "-cfg -ndf",
-	"-bbcfg -ndf", "-cfg -bbcfg", "-cfg -plr", "-poff",
-	"-plr", "-plr -hex", "-plr -novliw", "-lrm count", "-lrm wide", "-lrm narrow", "-plr -ndf",
+	"-bbcfg -ndf", "-cfg -bbcfg", "-cfg -plr", "-poff", "-plr -ndf",
 	"-b SM52 -base 0x100 -c", "-optf @OPTF",
+	// life ranges last: the slowest for nvdisasm
+	"-plr", "-plr -hex", "-plr -novliw", "-lrm count", "-lrm wide", "-lrm narrow",
 }
 
 // cuobjdumpFlagSets are the flag combinations compared for cuobjdump; with
@@ -35,7 +36,9 @@ var cuobjdumpFlagSets = []string{
 }
 
 // toolsDiff runs the comparison; files are cubins (nvdisasm and cuobjdump)
-// or fatbins and host objects (cuobjdump only).
+// or fatbins and host objects (cuobjdump only). gpuisa is the drop-in's
+// binary, or several separated by commas (say, before and after a change),
+// each compared with the same NVIDIA run; "" builds the current one.
 func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) error {
 	dir, err := os.MkdirTemp("", "mxdiff-tools")
 	if err != nil {
@@ -48,6 +51,7 @@ func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) 
 			return fmt.Errorf("building gpuisa: %v\n%s", err, out)
 		}
 	}
+	bins := strings.Split(gpuisa, ",")
 	optf := filepath.Join(dir, "options")
 	if err := os.WriteFile(optf, []byte("-hex -c\n"), 0o644); err != nil {
 		return err
@@ -74,17 +78,21 @@ func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) 
 			jobs = append(jobs, job{"cuobjdump", cuobjdump, fl, files})
 		}
 	}
-	fmt.Printf("%-10s %-28s %s\n", "tool", "flags", "agree/files")
-	total, agree := 0, 0
-	type tally struct{ ok, n int }
+	fmt.Printf("%-10s %-28s agree/files (per gpuisa binary: %s)\n", "tool", "flags", strings.Join(bins, ", "))
+	total := 0
+	agree := make([]int, len(bins))
+	type tally struct {
+		ok []int
+		n  int
+	}
 	perFlag := map[string]*tally{}
 	var flagOrder []string
 	for _, j := range jobs {
-		ok := 0
-		var bad []string
+		ok := make([]int, len(bins))
+		bad := make([][]string, len(bins))
 		var mu sync.Mutex
 		var wg sync.WaitGroup
-		sem := make(chan struct{}, 2)
+		sem := make(chan struct{}, 4)
 		for _, f := range j.files {
 			wg.Add(1)
 			sem <- struct{}{}
@@ -94,39 +102,55 @@ func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) 
 				args := strings.Fields(strings.ReplaceAll(j.flags, "@OPTF", optf))
 				args = append(args, f)
 				want, wcode := runTool(j.nv, args)
-				got, gcode := runTool(gpuisa, append([]string{j.tool}, args...))
-				mu.Lock()
-				defer mu.Unlock()
-				if bytes.Equal(want, got) && wcode == gcode {
-					ok++
-				} else {
-					bad = append(bad, filepath.Base(f))
+				for b, bin := range bins {
+					got, gcode := runTool(bin, append([]string{j.tool}, args...))
+					mu.Lock()
+					if bytes.Equal(want, got) && wcode == gcode {
+						ok[b]++
+					} else {
+						bad[b] = append(bad[b], filepath.Base(f))
+					}
+					mu.Unlock()
 				}
 			}(f)
 		}
 		wg.Wait()
 		total += len(j.files)
-		agree += ok
+		cells := make([]string, len(bins))
+		for b := range bins {
+			agree[b] += ok[b]
+			cells[b] = fmt.Sprintf("%d/%d", ok[b], len(j.files))
+		}
 		for _, fl := range strings.Fields(j.flags) {
 			if !strings.HasPrefix(fl, "-") {
 				continue
 			}
 			key := j.tool + " " + fl
 			if perFlag[key] == nil {
-				perFlag[key] = &tally{}
+				perFlag[key] = &tally{ok: make([]int, len(bins))}
 				flagOrder = append(flagOrder, key)
 			}
-			perFlag[key].ok += ok
+			for b := range bins {
+				perFlag[key].ok[b] += ok[b]
+			}
 			perFlag[key].n += len(j.files)
 		}
-		fmt.Printf("%-10s %-28q %d/%d\n", j.tool, j.flags, ok, len(j.files))
-		for k := 0; k < len(bad) && k < verbose; k++ {
-			fmt.Printf("           differs: %s\n", bad[k])
+		fmt.Printf("%-10s %-28q %s\n", j.tool, j.flags, strings.Join(cells, "  "))
+		last := bad[len(bins)-1]
+		for k := 0; k < len(last) && k < verbose; k++ {
+			fmt.Printf("           differs: %s\n", last[k])
 		}
 	}
-	fmt.Printf("all flag sets: %d/%d runs agree\nper flag (every set holding it):\n", agree, total)
+	cells := make([]string, len(bins))
+	for b := range bins {
+		cells[b] = fmt.Sprintf("%d/%d", agree[b], total)
+	}
+	fmt.Printf("all flag sets: %s runs agree\nper flag (every set holding it):\n", strings.Join(cells, "  "))
 	for _, k := range flagOrder {
-		fmt.Printf("  %-22s %d/%d\n", k, perFlag[k].ok, perFlag[k].n)
+		for b := range bins {
+			cells[b] = fmt.Sprintf("%d/%d", perFlag[k].ok[b], perFlag[k].n)
+		}
+		fmt.Printf("  %-22s %s\n", k, strings.Join(cells, "  "))
 	}
 	return nil
 }
