@@ -402,37 +402,36 @@ func (d *elfDumper) debugLoc(i int, s *cubin.Section) {
 // regSass prints .nv_debug_info_reg_sass: per function, the PTX registers
 // and where (a register number and an address range) they live.
 func (d *elfDumper) regSass(s *cubin.Section) {
-	w := d.w
-	r := &dwarfReader{b: s.Data}
-	for r.more() {
-		name := r.cstring()
-		n := r.u32()
-		fmt.Fprintf(w, "  Function Name: %s\n  Total entry: %x\n", name, n)
-		for k := uint64(0); k < n && r.more(); k++ {
-			r.u32() // zero
-			reg := r.cstring()
-			loc, start, end := r.u32(), r.u32(), r.u32()
-			fmt.Fprintf(w, "    (reg: %s) 0x%x, 0x%x, 0x%x\n", reg, loc, start, end)
-		}
-	}
+	d.perFunction(s, func(r *dwarfReader) {
+		r.u32() // zero
+		reg := r.cstring()
+		loc, start, end := r.u32(), r.u32(), r.u32()
+		fmt.Fprintf(d.w, "    (reg: %s) 0x%x, 0x%x, 0x%x\n", reg, loc, start, end)
+	})
 }
 
 // regType prints .nv_debug_info_reg_type: per function, the PTX type of
 // each register of .nv_debug_info_reg_sass.
 func (d *elfDumper) regType(s *cubin.Section) {
-	w := d.w
+	d.perFunction(s, func(r *dwarfReader) {
+		if t := r.u8(); int(t) < len(ptxTypeNames) {
+			fmt.Fprintf(d.w, "%s\n", ptxTypeNames[t])
+		} else {
+			fmt.Fprintf(d.w, "0x%x\n", t)
+		}
+	})
+}
+
+// perFunction walks the records of NVIDIA's register maps: a function's
+// name, its entry count (printed in hex), then entry reads each entry.
+func (d *elfDumper) perFunction(s *cubin.Section, entry func(r *dwarfReader)) {
 	r := &dwarfReader{b: s.Data}
 	for r.more() {
 		name := r.cstring()
 		n := r.u32()
-		fmt.Fprintf(w, "  Function Name: %s\n  Total entry: %x\n", name, n)
+		fmt.Fprintf(d.w, "  Function Name: %s\n  Total entry: %x\n", name, n)
 		for k := uint64(0); k < n && r.more(); k++ {
-			t := r.u8()
-			if int(t) < len(ptxTypeNames) && ptxTypeNames[t] != "" {
-				fmt.Fprintf(w, "%s\n", ptxTypeNames[t])
-			} else {
-				fmt.Fprintf(w, "0x%x\n", t)
-			}
+			entry(r)
 		}
 	}
 }

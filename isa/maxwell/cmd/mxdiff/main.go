@@ -48,6 +48,7 @@ func main() {
 	gpuisaBin := flag.String("gpuisa", "", "with -bench: the gpuisa command to time; with -tools: the drop-in's binary, or several separated by commas compared side by side (default: go build gpuisa/cmd/gpuisa)")
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.BoolVar(&benchToFile, "tofile", false, "with -bench: both tools write the listing to a regular file instead of /dev/null")
+	toolSets := flag.String("sets", "", "with -tools: only the flag sets matching this regular expression (against \"nvdisasm FLAGS\" or \"cuobjdump FLAGS\", e.g. ^nvdisasm -cfg -poff$)")
 	tools := flag.Bool("tools", false, "compare gpuisa nvdisasm and gpuisa cuobjdump with the live tools, every flag set on every FILE argument (cubins; fatbins and host objects for cuobjdump), and report agreement per flag set")
 	flag.Parse()
 	nv := findNvdisasm()
@@ -60,7 +61,15 @@ func main() {
 		if _, err := os.Stat(cuobjdump); err != nil {
 			cuobjdump = ""
 		}
-		if err := toolsDiff(nv, cuobjdump, *gpuisaBin, flag.Args(), *verbose); err != nil {
+		var only *regexp.Regexp
+		if *toolSets != "" {
+			var err error
+			if only, err = regexp.Compile(*toolSets); err != nil {
+				fmt.Fprintln(os.Stderr, "mxdiff: -sets:", err)
+				os.Exit(2)
+			}
+		}
+		if err := toolsDiff(nv, cuobjdump, *gpuisaBin, flag.Args(), *verbose, only); err != nil {
 			fmt.Fprintln(os.Stderr, "mxdiff:", err)
 			os.Exit(1)
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -39,7 +40,7 @@ var cuobjdumpFlagSets = []string{
 // or fatbins and host objects (cuobjdump only). gpuisa is the drop-in's
 // binary, or several separated by commas (say, before and after a change),
 // each compared with the same NVIDIA run; "" builds the current one.
-func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) error {
+func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int, only *regexp.Regexp) error {
 	dir, err := os.MkdirTemp("", "mxdiff-tools")
 	if err != nil {
 		return err
@@ -71,11 +72,15 @@ func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) 
 	}
 	var jobs []job
 	for _, fl := range nvdisasmFlagSets {
-		jobs = append(jobs, job{"nvdisasm", nvdisasm, fl, cubins})
+		if only == nil || only.MatchString("nvdisasm "+fl) {
+			jobs = append(jobs, job{"nvdisasm", nvdisasm, fl, cubins})
+		}
 	}
 	if cuobjdump != "" {
 		for _, fl := range cuobjdumpFlagSets {
-			jobs = append(jobs, job{"cuobjdump", cuobjdump, fl, files})
+			if only == nil || only.MatchString("cuobjdump "+fl) {
+				jobs = append(jobs, job{"cuobjdump", cuobjdump, fl, files})
+			}
 		}
 	}
 	fmt.Printf("%-10s %-28s agree/files (per gpuisa binary: %s)\n", "tool", "flags", strings.Join(bins, ", "))
@@ -92,7 +97,7 @@ func toolsDiff(nvdisasm, cuobjdump, gpuisa string, files []string, verbose int) 
 		bad := make([][]string, len(bins))
 		var mu sync.Mutex
 		var wg sync.WaitGroup
-		sem := make(chan struct{}, 4)
+		sem := make(chan struct{}, 6)
 		for _, f := range j.files {
 			wg.Add(1)
 			sem <- struct{}{}
