@@ -357,7 +357,10 @@ func dwarfExpr(b []byte) (string, bool) {
 			return "", false
 		}
 	}
-	return strings.Join(ops, "; "), !r.bad
+	if r.bad {
+		return "", false
+	}
+	return strings.Join(ops, "; "), true
 }
 
 // regxName: ptxas's DW_OP_regx operand is a PTX register name packed into
