@@ -193,6 +193,26 @@ func (d *elfDumper) section(i int, kind int) {
 		out, _ := maxwell.DumpLineSection(nil, f, s.Name)
 		w.Write(out)
 		w.WriteString("\n\n")
+	case s.Name == ".debug_macinfo":
+		return // cuobjdump leaves it out, with its relocations
+	case s.Name == ".debug_abbrev":
+		fmt.Fprintf(w, "\n.section %s\n", s.Name)
+		d.debugAbbrev(s)
+	case s.Name == ".debug_info":
+		fmt.Fprintf(w, "\n.section %s\n", s.Name)
+		d.debugInfo(i, s)
+	case s.Name == ".debug_loc":
+		fmt.Fprintf(w, "\n.section %s\n", s.Name)
+		d.debugLoc(i, s)
+	case s.Name == ".debug_frame":
+		fmt.Fprintf(w, "\n.section %s\n", s.Name)
+		d.debugFrame(i, s)
+	case s.Name == ".nv_debug_info_reg_sass":
+		fmt.Fprintf(w, "\n.section %s\n", s.Name)
+		d.regSass(s)
+	case s.Name == ".nv_debug_info_reg_type":
+		fmt.Fprintf(w, "\n.section %s\n", s.Name)
+		d.regType(s)
 	case s.Name == ".debug_str" || s.Name == ".nv_debug_ptx_txt":
 		fmt.Fprintf(w, "\n.section %s\n", s.Name)
 		d.strings(s.Data)
@@ -249,7 +269,7 @@ func (d *elfDumper) rel(i int) {
 			name = f.Symbols[sym].Name
 		}
 		if s.Type == cubin.SecRela {
-			fmt.Fprintf(w, "0x%x    %s    %s    %d\n", off, name, cubin.RelocTypeName(uint32(info)), int64(binary.LittleEndian.Uint64(e[16:])))
+			fmt.Fprintf(w, "0x%x    %s    %s    %#x\n", off, name, cubin.RelocTypeName(uint32(info)), int64(binary.LittleEndian.Uint64(e[16:])))
 		} else {
 			fmt.Fprintf(w, "0x%x    %s    %s\n", off, name, cubin.RelocTypeName(uint32(info)))
 		}

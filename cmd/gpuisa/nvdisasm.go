@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,13 +87,16 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	}
 	cfg, bbcfg := t.has("output-control-flow-graph"), t.has("output-control-flow-graph-with-basic-blocks")
 	lifeRanges := t.has("print-life-ranges") || t.has("life-range-mode")
-	switch {
-	case cfg && bbcfg:
-		return fatal("Specify either -cfg or -bbcfg option")
+	// nvdisasm's order of checks: -ndf conflicts first, then -plr, then both graphs
+	switch ndf := t.has("no-dataflow"); {
+	case lifeRanges && ndf:
+		return fatal("Life range printing is not supported with -ndf option")
+	case (cfg || bbcfg) && ndf:
+		return fatal("Control flow graph printing is not supported with -ndf option")
 	case (cfg || bbcfg) && lifeRanges:
 		return fatal("Specify either -cfg or -plr option")
-	case lifeRanges && t.has("no-dataflow"):
-		return fatal("Life range printing is not supported with -ndf option")
+	case cfg && bbcfg:
+		return fatal("Specify either -cfg or -bbcfg option")
 	}
 	base := uint64(0)
 	if t.has("base-address") {
@@ -146,6 +151,9 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	if t.has("binary") {
 		sm, _ := strconv.Atoi(strings.TrimPrefix(t.value("binary"), "SM"))
 		out, errs := maxwell.ListRaw(nil, data, base, sm, opts)
+		if opts.VLIW {
+			errs = withVLIWErrors(errs, maxwell.VLIWErrors(data, base, sm))
+		}
 		if len(errs) > 0 {
 			// nvdisasm prints no listing when a word does not decode
 			for _, e := range errs {
@@ -196,14 +204,37 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	} else {
 		out, errs = maxwell.ListCubin(nil, f, opts)
 	}
-	for _, e := range errs {
-		t.report(cio.stderr, "error", rawErrorText(e))
+	if opts.VLIW {
+		for i := range f.Functions {
+			fn := &f.Functions[i]
+			if opts.Sections == nil || opts.Sections[fn.Section] {
+				errs = withVLIWErrors(errs, maxwell.VLIWErrors(fn.Code, 0, f.SM()))
+			}
+		}
 	}
-	w.Write(out)
 	if len(errs) > 0 {
+		// nvdisasm lists nothing of a cubin with a word it rejects
+		for _, e := range errs {
+			t.report(cio.stderr, "error", rawErrorText(e))
+		}
+		if !opts.NoDataflow {
+			t.report(cio.stderr, "warning", "Dataflow analysis disabled due to previous warnings")
+		}
 		return 1
 	}
+	w.Write(out)
 	return 0
+}
+
+// withVLIWErrors adds the rejections of maxwell.VLIWErrors to the decoding
+// errors, in address order as nvdisasm reports them.
+func withVLIWErrors(errs, vliw []*isa.DecodeError) []*isa.DecodeError {
+	if len(vliw) == 0 {
+		return errs
+	}
+	errs = append(errs, vliw...)
+	slices.SortStableFunc(errs, func(a, b *isa.DecodeError) int { return cmp.Compare(a.Addr, b.Addr) })
+	return errs
 }
 
 // rawErrorText is how nvdisasm words a decoding error.

@@ -149,8 +149,10 @@ func (fl *funcListing) cfgInsts(opts CFGOptions) ([]cfg.Inst, []string) {
 			line += "}"
 		}
 		if opts.Offsets {
-			if closes {
-				line = "         " + line // nvdisasm's width, not the offset's
+			if closes && opts.BasicBlocks {
+				// -bbcfg blanks the second of a pair (nvdisasm's width, not
+				// the offset's); -cfg gives it its own offset
+				line = "         " + line
 			} else {
 				line = strconv.FormatUint(addr|0x10000, 16)[1:] + ": " + line
 			}

@@ -102,5 +102,5 @@ func Decode(word uint64, ctrl Ctrl, sm int, addr uint64) (Inst, error) {
 // unrecognized is what nvdisasm says for opcodes it does not know, and for
 // fixed-latency instructions with barriers.
 func unrecognized(addr uint64) *isa.DecodeError {
-	return &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid, Detail: "Unrecognized operation for functional unit 'uC'"}
+	return &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid, Detail: unitErrorText}
 }

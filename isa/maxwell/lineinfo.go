@@ -222,6 +222,9 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 			case 1: // end_sequence
 				section, addr, line, file, inlinedAt = -1, 0, 1, 1, 0
 				trace.printf("  Extended opcode 1: End of Sequence\n")
+				if end < u.end {
+					trace.printf("\n") // cuobjdump parts sequences with a blank line
+				}
 			case 2: // set_address: the operand is relocated against a function
 				if trace != nil && r.pos+8 <= end {
 					trace.setAddress(binary.LittleEndian.Uint64(data[r.pos:]))

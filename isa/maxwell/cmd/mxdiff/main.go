@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,9 +45,10 @@ func main() {
 	randCtrl := flag.Bool("ctrl", false, "random control words (stall, yield, barriers, wait, reuse) instead of the neutral one")
 	benchN := flag.Int("bench", 0, "time nvdisasm and gpuisa side by side on a file of this many instructions (valid words only) and exit")
 	benchFile := flag.String("benchfile", "", "with -bench: use this raw file (whole bundles), or the code of every *.cubin in this directory repeated to -bench instructions, instead of random words")
-	gpuisaBin := flag.String("gpuisa", "", "with -bench: the gpuisa command to time (default: go build gpuisa/cmd/gpuisa)")
+	gpuisaBin := flag.String("gpuisa", "", "with -bench: the gpuisa command to time; with -tools: the drop-in's binary, or several separated by commas compared side by side (default: go build gpuisa/cmd/gpuisa)")
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.BoolVar(&benchToFile, "tofile", false, "with -bench: both tools write the listing to a regular file instead of /dev/null")
+	toolSets := flag.String("sets", "", "with -tools: only the flag sets matching this regular expression (against \"nvdisasm FLAGS\" or \"cuobjdump FLAGS\", e.g. ^nvdisasm -cfg -poff$)")
 	tools := flag.Bool("tools", false, "compare gpuisa nvdisasm and gpuisa cuobjdump with the live tools, every flag set on every FILE argument (cubins; fatbins and host objects for cuobjdump), and report agreement per flag set")
 	flag.Parse()
 	nv := findNvdisasm()
@@ -59,7 +61,15 @@ func main() {
 		if _, err := os.Stat(cuobjdump); err != nil {
 			cuobjdump = ""
 		}
-		if err := toolsDiff(nv, cuobjdump, *gpuisaBin, flag.Args(), *verbose); err != nil {
+		var only *regexp.Regexp
+		if *toolSets != "" {
+			var err error
+			if only, err = regexp.Compile(*toolSets); err != nil {
+				fmt.Fprintln(os.Stderr, "mxdiff: -sets:", err)
+				os.Exit(2)
+			}
+		}
+		if err := toolsDiff(nv, cuobjdump, *gpuisaBin, flag.Args(), *verbose, only); err != nil {
 			fmt.Fprintln(os.Stderr, "mxdiff:", err)
 			os.Exit(1)
 		}
@@ -167,11 +177,11 @@ func main() {
 		}
 	}
 	// the whole listing, byte for byte, on the words nvdisasm accepts
-	if n, msg := compareListing(nv, sm, words, ctrls, agree); msg != "" {
+	if n, rejected, msg := compareListing(nv, sm, words, ctrls, agree); msg != "" {
 		fmt.Printf("LISTING differs (%d lines):\n%s", n, msg)
 		bad["listing"] = append(bad["listing"], msg)
 	} else {
-		fmt.Printf("listing: identical to nvdisasm with %d flag sets (%d lines)\n", len(listingFlagSets), n)
+		fmt.Printf("listing: identical to nvdisasm with %d flag sets (%d lines; %d words rejected alike under braces)\n", len(listingFlagSets), n, rejected)
 	}
 	if *listingOut != "" {
 		if err := writeListing(nv, sm, *listingOut, words, texts); err != nil {
@@ -397,10 +407,11 @@ var listingFlagSets = []struct {
 // compareListing lists the compared words nvdisasm accepts and gpuisa prints
 // alike as one raw file, in their bundles and under their control words (the
 // others replaced by the filler), with every flag set of listingFlagSets, and
-// compares the whole listings byte for byte; it returns the line count and a
+// compares the whole listings byte for byte; it returns the line count, the words rejected alike
+// and a
 // description of the differences ("" when there are none). ??? operands are
 // included: their column depends on the whole file.
-func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int, string) {
+func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int, int, string) {
 	var code []byte
 	for i := 0; i < len(words) && len(code) < 6000*32; i += 3 {
 		code = binary.LittleEndian.AppendUint64(code, ctrls[i/3])
@@ -414,7 +425,7 @@ func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int
 	}
 	f := filepath.Join(os.TempDir(), fmt.Sprintf("mxdiff-l-%d.bin", os.Getpid()))
 	if err := os.WriteFile(f, code, 0o644); err != nil {
-		return 0, err.Error()
+		return 0, 0, err.Error()
 	}
 	defer func() {
 		if os.Getenv("MXKEEP") == "" {
@@ -422,19 +433,34 @@ func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int
 		}
 	}()
 	var b strings.Builder
-	nd, lines := 0, 0
+	nd, lines, rejected := 0, 0, 0
 	for _, fs := range listingFlagSets {
 		args := append([]string{"-b", fmt.Sprintf("SM%d", sm)}, strings.Fields(fs.flags)...)
 		var stderr strings.Builder
 		cmd := exec.Command(nv, append(args, f)...)
 		cmd.Stderr = &stderr
 		want, err := cmd.Output()
-		if err != nil {
-			// with braces, nvdisasm rejects some words under random control
-			// fields that -novliw accepts (a rule not modelled yet)
-			nd++
-			fmt.Fprintf(&b, "  %q: nvdisasm rejects the file (%d errors; -hex -novliw accepts it), first: %s", fs.flags,
-				strings.Count(stderr.String(), "\n"), strings.SplitAfter(stderr.String(), "\n")[0])
+		var vliw []*isa.DecodeError
+		if fs.opts.VLIW {
+			vliw = maxwell.VLIWErrors(code, 0, sm)
+		}
+		if err != nil || len(vliw) > 0 {
+			// with braces, nvdisasm rejects the bundle after one whose
+			// last two control fields both mark a dual issue
+			// (maxwell.VLIWErrors): the rejected addresses must agree
+			var theirs, ours []string
+			for _, m := range errRE.FindAllStringSubmatch(stderr.String(), -1) {
+				theirs = append(theirs, m[2])
+			}
+			for _, e := range vliw {
+				ours = append(ours, fmt.Sprintf("%08x", e.Addr))
+			}
+			if err == nil || !slices.Equal(theirs, ours) {
+				nd++
+				fmt.Fprintf(&b, "  %q: nvdisasm rejects %d words %v, gpuisa %d %v\n", fs.flags, len(theirs), theirs, len(ours), ours)
+			} else {
+				rejected += len(ours)
+			}
 			continue
 		}
 		var got []byte
@@ -469,9 +495,9 @@ func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int
 		}
 	}
 	if nd == 0 {
-		return lines, ""
+		return lines, rejected, ""
 	}
-	return nd, b.String()
+	return nd, rejected, b.String()
 }
 
 // writeListing stores up to 1000 words nvdisasm accepts (without ??? operands,

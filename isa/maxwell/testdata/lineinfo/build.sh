@@ -38,6 +38,7 @@ raw-sf-c -raw -sf -c
 ndf-fun1-c -ndf -fun 1 -c
 cfg -cfg
 bbcfg-poff -bbcfg -poff
+cfg-poff -cfg -poff
 SETS
 
 # register life ranges of the -lineinfo builds (gpuisa matches part of them:
@@ -67,9 +68,8 @@ symbols-res-usage -symbols -res-usage
 lelf-lptx -lelf -lptx
 SETS
 
-# -elf of the files without -G's DWARF sections (gpuisa does not print
-# .debug_info, .debug_abbrev, .debug_loc and .debug_frame yet)
-for c in cubin/*.li.cubin cubin/vecadd.fatbin cubin/reduce.o; do
+# -elf of every file (the -G builds' DWARF sections decoded)
+for c in cubin/*; do
 	echo "==> $(basename "$c") <=="
 	$BIN/cuobjdump -elf "$c"
 done | gzip -9n > cuobjdump/elf.txt.gz
