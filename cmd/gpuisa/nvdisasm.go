@@ -189,13 +189,19 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			opts.Sections[int(s.Section)] = true
 		}
 	}
-	var out []byte
-	var errs []*isa.DecodeError
-	if cfg || bbcfg {
-		out, errs = maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
-	} else {
-		out, errs = maxwell.ListCubin(nil, f, opts)
+	if !cfg && !bbcfg {
+		// streamed; the errors are all found before the code is written
+		failed := false
+		maxwell.WriteCubin(w, f, opts, func(e *isa.DecodeError) {
+			t.report(cio.stderr, "error", rawErrorText(e))
+			failed = true
+		})
+		if failed {
+			return 1
+		}
+		return 0
 	}
+	out, errs := maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
 	for _, e := range errs {
 		t.report(cio.stderr, "error", rawErrorText(e))
 	}
