@@ -15,7 +15,7 @@ import (
 // dataLister keeps the .L_N label counter of one listing.
 type dataLister struct {
 	f      *cubin.File
-	out    *listOut // where a large section's listing goes as it is made
+	out    *listOut                          // where a large section's listing goes as it is made
 	next   int                               // .L_N numbers start at 1
 	xlabel func(sec int, addr uint64) string // .L_x_N@srel of a code address
 	// codeAddr is the text of a 64-bit relocation to symbol sym + addend, a
