@@ -169,7 +169,7 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 		if l == nil {
 			return fmt.Sprintf("0x%08x", addr) // the code is not listed (-fun)
 		}
-		name := ".L_x_" + strconv.Itoa(l.lb.first[l.lb.key(addr)]) + "@srel"
+		name := ".L_x_" + strconv.Itoa(l.lb.first(l.lb.key(addr))) + "@srel"
 		if off := l.lb.pairOffset(addr); off != 0 {
 			return fmt.Sprintf("(%s + %#x)", name, off) // inside a braced pair
 		}
@@ -182,7 +182,7 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 			return fmt.Sprintf("(%s + %#x)", s.Name, addend)
 		}
 		a := s.Value + uint64(addend)
-		text := "(" + s.Name + " + .L_x_" + strconv.Itoa(l.lb.first[l.lb.key(a)]) + "@srel)"
+		text := "(" + s.Name + " + .L_x_" + strconv.Itoa(l.lb.first(l.lb.key(a))) + "@srel)"
 		if a == l.lb.size {
 			return "(" + text + " + 0x8)" // nvdisasm counts the end label 8 bytes early
 		}
@@ -344,7 +344,7 @@ func labelFuncs(f *cubin.File, opts ListOptions, withDebug, keep bool, onErr fun
 				continue
 			}
 			a := s.Value + uint64(r.Addend)
-			if _, ok := l.lb.first[l.lb.key(a)]; !ok {
+			if !l.lb.has(l.lb.key(a)) {
 				l.lb.add(a, showAlways)
 				if debugLabels[l] == nil {
 					debugLabels[l] = map[uint64]bool{}
@@ -402,7 +402,10 @@ func labelFuncs(f *cubin.File, opts ListOptions, withDebug, keep bool, onErr fun
 		if !ends[l][uint64(len(l.fn.Code))] && !debugLabels[l][uint64(len(l.fn.Code))] {
 			l.lb.add(uint64(len(l.fn.Code)), showAlways)
 		}
-		l.lb.endLbl = l.lb.first[l.lb.key(uint64(len(l.fn.Code)))]
+	}
+	for _, l := range lists {
+		l.lb.finish()
+		l.lb.endLbl = l.lb.first(l.lb.key(uint64(len(l.fn.Code))))
 	}
 	return lists, bySection
 }
@@ -423,8 +426,9 @@ type labeled struct {
 
 // funcLabels numbers the labels of one .text section.
 type funcLabels struct {
-	at     map[uint64][]int // address → label numbers, in allocation order
-	first  map[uint64]int   // address → the label nvdisasm names it by
+	labels []label             // in number order, then (finish) by address
+	marks  []uint64            // until finish: a bit per instruction address with a label
+	others map[uint64][]uint32 // the labels elsewhere (label's low half)
 	syms   map[uint64]string
 	next   *int                // label numbers run through the whole file
 	indir  map[uint64][]uint64 // branch address → EIATTR_INDIRECT_BRANCH_TARGETS targets
@@ -451,18 +455,90 @@ func (l *funcLabels) key(addr uint64) uint64 {
 	return addr - l.pairOffset(addr)
 }
 
+// add numbers a label at addr (all before finish).
 func (l *funcLabels) add(addr uint64, show int) int {
-	addr = l.key(addr)
+	key := l.key(addr)
 	n := *l.next
 	*l.next++
-	_, labeled := l.first[addr]
-	if !labeled {
-		l.first[addr] = n
-	}
+	labeled := l.has(key)
+	v := uint32(n) << 1
 	if show == showAlways || show == showIfFirst && !labeled {
-		l.at[addr] = append(l.at[addr], n)
+		v |= 1 // listed as a line of its own
+	}
+	if l.inSection(key) {
+		if l.marks == nil {
+			l.marks = make([]uint64, l.size/8/64+1)
+		}
+		l.marks[key/8/64] |= 1 << (key / 8 % 64)
+		l.labels = append(l.labels, label(key/8)<<32|label(v))
+	} else {
+		if l.others == nil {
+			l.others = map[uint64][]uint32{}
+		}
+		l.others[key] = append(l.others[key], v)
 	}
 	return n
+}
+
+// label is one .L_x_N label at an instruction address of a code section:
+// the address/8 in the high half, the number times 2 in the low half and
+// 1 when it is listed as a line of its own. A label per instruction is
+// possible (code that branches everywhere), so it is small, and the
+// labels sort by address, each address's in number order.
+type label uint64
+
+// inSection reports whether key is an instruction address of the section
+// (or its end), where labels are kept as labels; attributes and random
+// branches give others, kept in a map.
+func (l *funcLabels) inSection(key uint64) bool { return key%8 == 0 && key <= l.size }
+
+// has reports whether a label lives at key (before finish).
+func (l *funcLabels) has(key uint64) bool {
+	if l.inSection(key) {
+		return l.marks != nil && l.marks[key/8/64]>>(key/8%64)&1 != 0
+	}
+	_, ok := l.others[key]
+	return ok
+}
+
+// finish sorts the labels by address.
+func (l *funcLabels) finish() {
+	slices.Sort(l.labels)
+	l.marks = nil
+}
+
+// at appends to dst the labels at key, in number order (after finish),
+// each its number times 2, plus 1 when it is listed.
+func (l *funcLabels) at(dst []uint32, key uint64) []uint32 {
+	if !l.inSection(key) {
+		return append(dst, l.others[key]...)
+	}
+	i, _ := slices.BinarySearch(l.labels, label(key/8)<<32)
+	for ; i < len(l.labels) && uint64(l.labels[i]>>32) == key/8; i++ {
+		dst = append(dst, uint32(l.labels[i]))
+	}
+	return dst
+}
+
+// first is the number of the label nvdisasm names key by (the first one
+// there; 0 for none).
+func (l *funcLabels) first(key uint64) int {
+	var buf [4]uint32
+	if at := l.at(buf[:0], key); len(at) > 0 {
+		return int(at[0] >> 1)
+	}
+	return 0
+}
+
+// shownAt returns the numbers of the labels listed at key.
+func (l *funcLabels) shownAt(key uint64) []int {
+	var out []int
+	for _, v := range l.at(nil, key) {
+		if v&1 != 0 {
+			out = append(out, int(v>>1))
+		}
+	}
+	return out
 }
 
 // relocField is the bit where every operand relocation of sm_5x code starts
@@ -502,7 +578,7 @@ func (l *funcLabels) name(dst []byte, target uint64) []byte {
 		dst = append(dst, s...)
 	} else {
 		dst = append(dst, ".L_x_"...)
-		dst = strconv.AppendInt(dst, int64(l.first[l.key(target)]), 10)
+		dst = strconv.AppendInt(dst, int64(l.first(l.key(target))), 10)
 	}
 	return append(dst, ')')
 }
@@ -535,7 +611,7 @@ func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw, 
 	if keep {
 		insts = make([]labeled, n*3)
 	}
-	lb := &funcLabels{at: map[uint64][]int{}, first: map[uint64]int{}, syms: map[uint64]string{}, indir: map[uint64][]uint64{}, next: next, size: uint64(len(code))}
+	lb := &funcLabels{syms: map[uint64]string{}, indir: map[uint64][]uint64{}, next: next, size: uint64(len(code))}
 	if vliw {
 		lb.closes = closers(code)
 	}
@@ -573,7 +649,7 @@ func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw, 
 			}
 			if t, ok := relTarget(inst, addr); ok {
 				if _, sym := lb.syms[t]; !sym {
-					if _, seen := lb.first[lb.key(t)]; !seen {
+					if !lb.has(lb.key(t)) {
 						lb.add(t, showAlways)
 					}
 				}
@@ -700,7 +776,7 @@ func (fl *funcListing) appendText(text []byte, i int, vliw, noDataflow bool) ([]
 					text = append(text, ',')
 				}
 				text = append(text, ".L_x_"...)
-				text = strconv.AppendInt(text, int64(lb.first[lb.key(t)]), 10)
+				text = strconv.AppendInt(text, int64(lb.first(lb.key(t))), 10)
 			}
 			text = append(text, "\"*);"...)
 		}
@@ -824,7 +900,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 			if e := s.addr + s.s.Size; lb.syms[e] != "" && e%BundleSize != 0 {
 				end = lb.syms[e]
 			} else if e < uint64(len(code)) {
-				end = ".L_x_" + strconv.Itoa(lb.first[lb.key(e)])
+				end = ".L_x_" + strconv.Itoa(lb.first(lb.key(e)))
 			}
 			if addr == 0 && s.s.Bind() != 1 && !sectionLabelDone {
 				if opts.SeparateFunctions {
@@ -846,10 +922,15 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 		}
 		return dst
 	}
+	var at []uint32
 	putLabels := func(dst []byte, addr uint64) []byte {
-		for _, k := range lb.at[addr] {
+		at = lb.at(at[:0], addr)
+		for _, v := range at {
+			if v&1 == 0 {
+				continue
+			}
 			dst = append(dst, ".L_x_"...)
-			dst = strconv.AppendInt(dst, int64(k), 10)
+			dst = strconv.AppendInt(dst, int64(v>>1), 10)
 			dst = append(dst, ":\n"...)
 		}
 		return dst
