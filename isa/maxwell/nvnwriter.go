@@ -51,7 +51,7 @@ func (n *NVNWriter) Write(b []byte) (int, error) {
 // NewNVNWriter returns an NVNWriter writing to w.
 func NewNVNWriter(w io.Writer) *NVNWriter { return &NVNWriter{w: w} }
 
-// nvnPiece is how much listing nvnWriter annotates at a time.
+// nvnPiece is how much listing an NVNWriter annotates at a time.
 const nvnPiece = 64 << 10
 
 func (n *NVNWriter) annotate(lines []byte) error {
