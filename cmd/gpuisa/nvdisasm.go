@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -145,6 +146,19 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	defer w.Flush()
 	if t.has("binary") {
 		sm, _ := strconv.Atoi(strings.TrimPrefix(t.value("binary"), "SM"))
+		if opts.VLIW || opts.NoHex || opts.Raw {
+			// streamed: every error is found before the first line is
+			// written, and a failed listing is dropped
+			failed := false
+			maxwell.WriteRaw(dropAfterError{w, &failed}, data, base, sm, opts, func(e *isa.DecodeError) {
+				t.report(cio.stderr, "error", rawErrorText(e))
+				failed = true
+			})
+			if failed {
+				return 1
+			}
+			return 0
+		}
 		out, errs := maxwell.ListRaw(nil, data, base, sm, opts)
 		if len(errs) > 0 {
 			// nvdisasm prints no listing when a word does not decode
@@ -210,6 +224,19 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// dropAfterError passes writes on to w until *failed is set.
+type dropAfterError struct {
+	w      io.Writer
+	failed *bool
+}
+
+func (d dropAfterError) Write(b []byte) (int, error) {
+	if *d.failed {
+		return len(b), nil
+	}
+	return d.w.Write(b)
 }
 
 // rawErrorText is how nvdisasm words a decoding error.
