@@ -14,7 +14,8 @@ import (
 // tools print it: `cuobjdump -sass` for sm_1x and sm_2x (the "code for" and
 // "Function :" frame), `nvdisasm -hex -novliw` for sm_5x (maxwell.ListCubin,
 // with mx's options). It returns the encodings that did not decode (listed
-// as .word lines), each naming its function.
+// as .word lines), each naming its function (for sm_5x, those past
+// isa.MaxListedErrors counted in the last: isa.DecodeError.Count).
 func ListCubin(dst []byte, f *cubin.File, mx maxwell.ListOptions) ([]byte, []error) {
 	b := bytes.NewBuffer(dst)
 	errs := writeCubin(b, f, mx, false)
