@@ -28,6 +28,16 @@ const MaxWorkerBytes = 512 << 20
 // way, so that a launch's memory is not held a third time.
 const MaxParallelCopy = 256 << 20
 
+// BudgetShare says where one launch of a sequence stands in the run's
+// budget, which all its launches share (Config.Budget is what is left of
+// it): the error that stops the launch names the whole budget, what was
+// used and which launch stopped.
+type BudgetShare struct {
+	Total  int64 // the run's budget, for all its launches
+	Spent  int64 // what the launches before this one used of it
+	Launch int   // this launch's number in the sequence, from 1; 0: none
+}
+
 var (
 	// ErrBudget: the launch ran more warp-instructions than its budget.
 	ErrBudget = errors.New("launch budget used up")
@@ -43,6 +53,7 @@ const flushSteps = 1 << 16
 // budget and the deadline (the progress a display shows is Config.Progress).
 type launchState struct {
 	budget   int64
+	share    BudgetShare
 	used     atomic.Int64
 	deadline time.Time
 	blocks   int // in the grid
@@ -51,7 +62,7 @@ type launchState struct {
 }
 
 func newLaunchState(cfg Config, nblocks int) *launchState {
-	st := &launchState{budget: cfg.Budget, deadline: cfg.Deadline, blocks: nblocks, start: time.Now()}
+	st := &launchState{budget: cfg.Budget, share: cfg.BudgetShare, deadline: cfg.Deadline, blocks: nblocks, start: time.Now()}
 	if st.budget == 0 {
 		st.budget = DefaultBudget
 	}
@@ -76,6 +87,11 @@ func (st *launchState) charge(b *Block, n int64) error {
 func (st *launchState) flush(b *Block) error {
 	used := st.used.Add(b.unflushed)
 	b.unflushed = 0
+	if st.budget > 0 && used > st.budget && st.share.Launch > 0 {
+		sh := st.share
+		return fmt.Errorf("%w: the run's budget of %d warp-instructions, for all its launches: %d used by the %d before this one, %d by this one (launch %d), which stopped with %d of %d blocks finished (raise it with -budget)",
+			ErrBudget, sh.Total, sh.Spent, sh.Launch-1, used, sh.Launch, st.done.Load(), st.blocks)
+	}
 	if st.budget > 0 && used > st.budget {
 		return fmt.Errorf("%w: %d warp-instructions, %d of %d blocks finished (raise it with -budget)",
 			ErrBudget, st.budget, st.done.Load(), st.blocks)

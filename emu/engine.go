@@ -122,6 +122,9 @@ type Config struct {
 	Budget     int64
 	Deadline   time.Time
 	BlockBytes int64
+	// BudgetShare, for a launch of a sequence, is its place in the run's
+	// budget (Budget is what is left of it), for the error that stops it.
+	BudgetShare BudgetShare
 	// Blocks, when not nil, keeps the workers' blocks for the next launch
 	// of the same shape.
 	Blocks *Blocks

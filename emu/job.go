@@ -46,6 +46,9 @@ type Job struct {
 	// (0: DefaultBudget, <0: none) and a deadline (zero: none).
 	Budget   int64
 	Deadline time.Time
+	// BudgetShare: a launch of a sequence's place in the run's budget
+	// (Config.BudgetShare).
+	BudgetShare BudgetShare
 	// Progress, when not nil, counts the work done as the run goes (for a
 	// progress display; a sequence's jobs may share one).
 	Progress *Progress

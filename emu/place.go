@@ -175,7 +175,7 @@ func (s *Setup) ApplyOptions(cfg *Config) {
 		return
 	}
 	cfg.Workers = s.Job.Workers
-	cfg.Budget, cfg.Deadline = s.Job.Budget, s.Job.Deadline
+	cfg.Budget, cfg.Deadline, cfg.BudgetShare = s.Job.Budget, s.Job.Deadline, s.Job.BudgetShare
 	cfg.Progress = s.Job.Progress
 	cfg.Schedule = s.Job.Schedule
 	cfg.WarpCores, cfg.WarpCoresAfter = s.Job.WarpCores, s.Job.WarpCoresAfter

@@ -41,3 +41,7 @@ func (e *DecodeError) Error() string {
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Count is how many errors e stands for: 1, or for the last error
+// ErrorsCapped keeps, every error past the limit.
+func (e *DecodeError) Count() int { return max(1, e.more) }

@@ -297,7 +297,9 @@ func dumpSASS(cio *cmdIO, w *bufio.Writer, t *nvTool, f *cubin.File) int {
 		var derrs []*isa.DecodeError
 		switch {
 		case a.ISA == "maxwell":
-			buf, derrs = maxwell.ListRaw(buf[:0], fn.Code, 0, a.SMVersion, maxwell.ListOptions{VLIW: true})
+			// streamed: a listing is 25 times the code
+			buf = buf[:0]
+			maxwell.WriteRaw(w, fn.Code, 0, a.SMVersion, maxwell.ListOptions{VLIW: true}, func(e *isa.DecodeError) { derrs = isa.ErrorsCapped(derrs, e) })
 		case a.ISA == "fermi" && old:
 			fmt.Fprintf(w, "\t.headerflags    @\"%s\"\n", cubin.CuobjdumpHeaderFlags(f.Flags))
 			buf, derrs = fermi.DisassembleDialect(buf[:0], fn.Code, 0, fermi.Old)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -105,9 +106,9 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		}
 		var errs []error
 		out := io.Writer(w)
-		var annotate *nvnWriter
+		var annotate *maxwell.NVNWriter
 		if nvn {
-			annotate = &nvnWriter{w: w}
+			annotate = maxwell.NewNVNWriter(w)
 			out = annotate
 		}
 		if base != 0 && (isContainer(data) || isGXP(data)) {
@@ -135,7 +136,7 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		}
 		for i, e := range errs {
 			if i == maxPrintedErrors {
-				fmt.Fprintf(stderr, "gpuisa dis: %s: and %d more errors\n", displayName(name), len(errs)-i)
+				fmt.Fprintf(stderr, "gpuisa dis: %s: and %d more errors\n", displayName(name), errorCount(errs[i:]))
 				break
 			}
 			fmt.Fprintf(stderr, "gpuisa dis: %s: %v\n", displayName(name), e)
@@ -197,6 +198,21 @@ func (cio *cmdIO) readOrStream(w io.Writer, name string, base uint64, arch isa.A
 		failed = true
 	}
 	return nil, failed, nil
+}
+
+// errorCount is how many errors errs stand for: a decode error that
+// isa.ErrorsCapped made the last counts every error past the limit.
+func errorCount(errs []error) int {
+	n := 0
+	for _, e := range errs {
+		var de *isa.DecodeError
+		if errors.As(e, &de) {
+			n += de.Count()
+		} else {
+			n++
+		}
+	}
+	return n
 }
 
 func isELF(b []byte) bool { return bytes.HasPrefix(b, []byte("\x7fELF")) }

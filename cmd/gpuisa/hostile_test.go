@@ -329,7 +329,7 @@ func TestNVNStreamed(t *testing.T) {
 	}
 	for _, piece := range []int{1, 7, 100} {
 		var b bytes.Buffer
-		w := &nvnWriter{w: &b}
+		w := maxwell.NewNVNWriter(&b)
 		for s := plain.stdout; len(s) > 0; s = s[min(piece, len(s)):] {
 			w.Write(s[:min(piece, len(s))])
 		}

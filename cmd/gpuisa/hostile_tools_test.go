@@ -115,8 +115,13 @@ func TestSequenceBudget(t *testing.T) {
 	count := "MOV32I R0, 0x10000;\nloop:\nIADD32I R0, R0, -0x1;\nISETP.NE.AND P0, PT, R0, RZ, PT;\n@P0 BRA loop;\nEXIT;\n"
 	launch := `{"program": "c.s", "arch": "sm_52", "grid": [1], "block": [1], "launches": [{"repeat": 8}]}`
 	files := map[string][]byte{"c.s": []byte(count)}
-	runExpect(t, launch, files, "(repetition 5): block (0,0,0)", "-budget", "1000000")
-	r := invoke(nil, "run", "-budget", "2000000", launchDir(t, launch, files))
+	r := runExpect(t, launch, files, "(repetition 5): block (0,0,0)", "-budget", "1000000")
+	// the message names the run's budget, not what this launch had left
+	if !strings.Contains(string(r.stderr), "the run's budget of 1000000 warp-instructions, for all its launches: ") ||
+		!strings.Contains(string(r.stderr), " by the 5 before this one, ") || !strings.Contains(string(r.stderr), "(launch 6)") {
+		t.Errorf("budget message: %s", r.stderr)
+	}
+	r = invoke(nil, "run", "-budget", "2000000", launchDir(t, launch, files))
 	if r.status != 0 || !strings.Contains(string(r.stdout), "8 launches") {
 		t.Fatalf("within the budget: exit %d\n%s%s", r.status, r.stdout, r.stderr)
 	}

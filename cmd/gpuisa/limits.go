@@ -45,12 +45,17 @@ func newRunLimits(o runOptions) runLimits {
 
 // apply puts the limits into the next job: the deadline, and what is left
 // of the budget after the work done so far (p counts it; a block costs
-// emu.BlockCost before it runs).
-func (r runLimits) apply(j *emu.Job, p *emu.Progress) {
+// emu.BlockCost before it runs). launch is the job's number in a sequence
+// (from 1; 0: a launch of its own), which the budget error names with the
+// run's whole budget and what the earlier launches used.
+func (r runLimits) apply(j *emu.Job, p *emu.Progress, launch int) {
 	j.Budget, j.Deadline = r.budget, r.deadline
 	if r.budget > 0 {
 		used := p.WarpInsts.Load() + emu.BlockCost*p.Blocks.Load()
 		j.Budget = max(1, r.budget-used)
+		if launch > 0 {
+			j.BudgetShare = emu.BudgetShare{Total: r.budget, Spent: used, Launch: launch}
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -150,6 +151,26 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	defer w.Flush()
 	if t.has("binary") {
 		sm, _ := strconv.Atoi(strings.TrimPrefix(t.value("binary"), "SM"))
+		if opts.VLIW || opts.NoHex || opts.Raw {
+			// streamed: every error is found before the first line is
+			// written, and a failed listing is dropped
+			var vliwErrs, errs []*isa.DecodeError
+			if opts.VLIW {
+				vliwErrs = maxwell.VLIWErrors(data, base, sm)
+			}
+			failed := len(vliwErrs) > 0
+			maxwell.WriteRaw(dropAfterError{w, &failed}, data, base, sm, opts, func(e *isa.DecodeError) {
+				errs = append(errs, e)
+				failed = true
+			})
+			for _, e := range withVLIWErrors(errs, vliwErrs) {
+				t.report(cio.stderr, "error", rawErrorText(e))
+			}
+			if failed {
+				return 1
+			}
+			return 0
+		}
 		out, errs := maxwell.ListRaw(nil, data, base, sm, opts)
 		if opts.VLIW {
 			errs = withVLIWErrors(errs, maxwell.VLIWErrors(data, base, sm))
@@ -197,23 +218,31 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			opts.Sections[int(s.Section)] = true
 		}
 	}
+	// nvdisasm lists nothing of a cubin with a word it rejects: the VLIW
+	// rejections are known before listing, and WriteCubin finds every
+	// decoding error while laying out the columns, before it writes
+	var vliwErrs []*isa.DecodeError
+	if opts.VLIW {
+		for i := range f.Functions {
+			fn := &f.Functions[i]
+			if opts.Sections == nil || opts.Sections[fn.Section] {
+				vliwErrs = append(vliwErrs, maxwell.VLIWErrors(fn.Code, 0, f.SM())...)
+			}
+		}
+	}
 	var out []byte
 	var errs []*isa.DecodeError
 	if cfg || bbcfg {
 		out, errs = maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
 	} else {
-		out, errs = maxwell.ListCubin(nil, f, opts)
+		failed := len(vliwErrs) > 0
+		maxwell.WriteCubin(dropAfterError{w, &failed}, f, opts, func(e *isa.DecodeError) {
+			errs = append(errs, e)
+			failed = true
+		})
 	}
-	if opts.VLIW {
-		for i := range f.Functions {
-			fn := &f.Functions[i]
-			if opts.Sections == nil || opts.Sections[fn.Section] {
-				errs = withVLIWErrors(errs, maxwell.VLIWErrors(fn.Code, 0, f.SM()))
-			}
-		}
-	}
+	errs = withVLIWErrors(errs, vliwErrs)
 	if len(errs) > 0 {
-		// nvdisasm lists nothing of a cubin with a word it rejects
 		for _, e := range errs {
 			t.report(cio.stderr, "error", rawErrorText(e))
 		}
@@ -235,6 +264,19 @@ func withVLIWErrors(errs, vliw []*isa.DecodeError) []*isa.DecodeError {
 	errs = append(errs, vliw...)
 	slices.SortStableFunc(errs, func(a, b *isa.DecodeError) int { return cmp.Compare(a.Addr, b.Addr) })
 	return errs
+}
+
+// dropAfterError passes writes on to w until *failed is set.
+type dropAfterError struct {
+	w      io.Writer
+	failed *bool
+}
+
+func (d dropAfterError) Write(b []byte) (int, error) {
+	if *d.failed {
+		return len(b), nil
+	}
+	return d.w.Write(b)
 }
 
 // rawErrorText is how nvdisasm words a decoding error.

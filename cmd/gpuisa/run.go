@@ -113,7 +113,11 @@ func runLaunch(cio *cmdIO, path string, o runOptions) (status int) {
 	var launches atomic.Int64
 	seq.Adjust = func(job *emu.Job) {
 		job.Workers = o.workers
-		limits.apply(job, progress)
+		n := 0 // a launch of its own
+		if len(l.Launches) > 0 {
+			n = int(launches.Load()) + 1
+		}
+		limits.apply(job, progress, n)
 		if o.maxSteps > 0 {
 			job.MaxSteps = o.maxSteps
 		}

@@ -14,7 +14,8 @@ import (
 // tools print it: `cuobjdump -sass` for sm_1x and sm_2x (the "code for" and
 // "Function :" frame), `nvdisasm -hex -novliw` for sm_5x (maxwell.ListCubin,
 // with mx's options). It returns the encodings that did not decode (listed
-// as .word lines), each naming its function.
+// as .word lines), each naming its function (for sm_5x, those past
+// isa.MaxListedErrors counted in the last: isa.DecodeError.Count).
 func ListCubin(dst []byte, f *cubin.File, mx maxwell.ListOptions) ([]byte, []error) {
 	b := bytes.NewBuffer(dst)
 	errs := writeCubin(b, f, mx, false)
@@ -32,9 +33,11 @@ func ListCubinFacts(dst []byte, f *cubin.File, mx maxwell.ListOptions) ([]byte, 
 	return b.Bytes(), errs
 }
 
-// WriteCubin writes what ListCubin appends to w, the sm_1x and sm_2x
-// functions a piece at a time (their listings are about 30 times their
-// code), so that a large function does not cost its whole listing.
+// WriteCubin writes what ListCubin appends to w a piece at a time (the
+// listings are 25 to 30 times the code), so that a large function does not
+// cost its whole listing: sm_5x through maxwell.WriteCubin, the sm_1x and
+// sm_2x functions one after the other. Decode errors past
+// isa.MaxListedErrors are counted in the last one (isa.DecodeError.Count).
 func WriteCubin(w io.Writer, f *cubin.File, mx maxwell.ListOptions) []error {
 	return writeCubin(w, f, mx, false)
 }
@@ -51,8 +54,10 @@ func writeCubin(w io.Writer, f *cubin.File, mx maxwell.ListOptions, facts bool) 
 	}
 	var errs []error
 	if a.ISA == "maxwell" {
-		out, derrs := maxwell.ListCubin(nil, f, mx)
-		w.Write(out)
+		// streamed: the listing is many times the code; the errors past
+		// isa.MaxListedErrors are counted in the last one
+		var derrs []*isa.DecodeError
+		maxwell.WriteCubin(w, f, mx, func(e *isa.DecodeError) { derrs = isa.ErrorsCapped(derrs, e) })
 		for _, e := range derrs {
 			errs = append(errs, fmt.Errorf("%s: %w", a.Name, e))
 		}

@@ -123,7 +123,7 @@ func (fl *funcListing) cfgInsts(opts CFGOptions) ([]cfg.Inst, []string) {
 		} else {
 			insts[i] = cfg.Inst{Addr: addr}
 		}
-		_, labeled := fl.lb.at[addr]
+		labeled := len(fl.lb.shownAt(addr)) > 0
 		insts[i].Leader = labeled
 		// the listing's text: guard, body, annotation, pair braces
 		closes := fl.closes[i]
@@ -204,8 +204,8 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
 		first := g.Blocks[h.Blocks[0]].Start
 		addr := g.Insts[first].Addr
 		switch {
-		case len(fl.lb.at[addr]) > 0:
-			nodeOf[h.Blocks[0]] = ".L_x_" + strconv.Itoa(fl.lb.at[addr][0])
+		case len(fl.lb.shownAt(addr)) > 0:
+			nodeOf[h.Blocks[0]] = ".L_x_" + strconv.Itoa(fl.lb.shownAt(addr)[0])
 		case addr == fg.entryAddr() && fg.localAtStart():
 			nodeOf[h.Blocks[0]] = ".text." + fl.fn.Name // the section label comes first
 		case addr == fg.entryAddr():
@@ -223,7 +223,7 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
 		node := nodeOf[h.Blocks[0]]
 		dst = append(dst, "node [fontname=\"Courier\",fontsize=10,shape=Mrecord];\n\""+node+"\"\n[label=\"{<entry>"...)
 		if a := g.Insts[g.Blocks[h.Blocks[0]].Start].Addr; a == fg.entryAddr() {
-			for _, lbl := range fl.lb.at[a] {
+			for _, lbl := range fl.lb.shownAt(a) {
 				dst = append(dst, dotEscape(".L_x_"+strconv.Itoa(lbl)+":\n")...)
 			}
 			dst = append(dst, dotEscape(fg.header(name))...)
@@ -245,7 +245,7 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
 			for i := b.Start; i < b.End; i++ {
 				addr := g.Insts[i].Addr
 				if i == b.Start && addr != fg.entryAddr() {
-					for _, lbl := range fl.lb.at[addr] {
+					for _, lbl := range fl.lb.shownAt(addr) {
 						dst = append(dst, dotEscape(".L_x_"+strconv.Itoa(lbl)+":\n")...)
 					}
 				}
@@ -303,7 +303,7 @@ func (fg *functionGraph) header(name string) string {
 		if e := fg.sym.addr + fg.sym.s.Size; lb.syms[e] != "" && e%BundleSize != 0 {
 			end = lb.syms[e]
 		} else if e < lb.size {
-			end = ".L_x_" + strconv.Itoa(lb.first[lb.key(e)])
+			end = ".L_x_" + strconv.Itoa(lb.first(lb.key(e)))
 		}
 		sym := &fg.sym.s
 		switch sym.Bind() {

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,18 +83,39 @@ func opensPair(c Ctrl) bool { return c&0x1f == 0x10 }
 // All 110 oracle cubins list byte for byte as nvdisasm does. Record kinds the
 // oracle does not show fall back to plain .word/.byte lines.
 func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.DecodeError) {
+	w := &appendWriter{b: dst}
+	var errs []*isa.DecodeError
+	WriteCubin(w, f, opts, func(e *isa.DecodeError) { errs = append(errs, e) })
+	return w.b, errs
+}
+
+// WriteCubin writes ListCubin's listing to w as it is made, a piece of
+// outChunk bytes at a time, and calls onErr (when not nil) with every
+// encoding that does not decode, in address order, before the listing of
+// its function is written. Memory is what the labels take and the listing
+// of one function for -plr (LifeRanges), not the listing: every
+// instruction is decoded and printed once to lay out the columns and again
+// to write it. It returns the first error of w.
+func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.DecodeError)) error {
 	if opts.NVN {
-		start := len(dst)
+		nvn := NewNVNWriter(w)
 		opts.NVN = false
-		out, errs := ListCubin(dst, f, opts)
-		annotated := AnnotateNVN(nil, out[start:])
-		return append(out[:start], annotated...), errs
+		err := WriteCubin(nvn, f, opts, onErr)
+		if cerr := nvn.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	if onErr == nil {
+		onErr = func(*isa.DecodeError) {}
 	}
 	if opts.Raw {
 		opts.NoHex = true // -raw has no hex comments and no line info
 		opts.LineInfo = LineInfoNone
+		w = &tabExpander{w: w}
 	}
-	start := len(dst)
+	o := &listOut{w: w}
+	dst := make([]byte, 0, outChunk+outChunk/4)
 	dst = append(dst, "\t.headerflags\t@\""...)
 	dst = append(dst, cubin.HeaderFlags(f.Flags)...)
 	dst = append(dst, "\"\n\t.elftype\t@\""...)
@@ -103,13 +125,16 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		dst = append(dst, "ET_EXEC"...)
 	}
 	dst = append(dst, "\"\n"...)
-	lists, bySection, errs := labelFunctions(f, opts, opts.LifeRanges == LifeRangesNone)
+	// -plr's liveness needs every decoded instruction; the plain listing
+	// decodes them again as it goes
+	lifeRanges := opts.LifeRanges != LifeRangesNone
+	lists, bySection := labelFuncs(f, opts, !lifeRanges, lifeRanges, onErr)
 	// one layout for the whole file: annotations start after the widest
 	// plain line, hex comments two blanks after it or one after the longest
 	// annotated line
 	plain, annot, far := 0, 0, 0
 	for _, l := range lists {
-		p, a, q := l.texts(opts.VLIW, opts.NoDataflow)
+		p, a, q := l.widths(opts.VLIW, opts.NoDataflow)
 		plain, annot, far = max(plain, p), max(annot, a), max(far, q)
 	}
 	noteCol := 8 + 19 + max(plain, far)
@@ -119,9 +144,10 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	}
 	var lifeLy *lifeLayout
 	lifeOf := map[*funcListing]*lifeInfo{}
-	if opts.LifeRanges != LifeRangesNone {
+	if lifeRanges {
 		infos := make([]*lifeInfo, len(lists))
 		for k, l := range lists {
+			l.closes = l.lb.closes // withLifeRanges reads the braced pairs
 			infos[k] = l.lifeRanges()
 			lifeOf[l] = infos[k]
 		}
@@ -138,12 +164,12 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		textOf[l.fn.Section] = l
 		infoOf[".nv.info."+l.fn.Name] = l
 	}
-	dl := &dataLister{f: f, xlabel: func(sec int, addr uint64) string {
+	dl := &dataLister{f: f, out: o, xlabel: func(sec int, addr uint64) string {
 		l := infoOf[f.Sections[sec].Name]
 		if l == nil {
 			return fmt.Sprintf("0x%08x", addr) // the code is not listed (-fun)
 		}
-		name := ".L_x_" + strconv.Itoa(l.lb.first[l.lb.key(addr)]) + "@srel"
+		name := ".L_x_" + strconv.Itoa(l.lb.first(l.lb.key(addr))) + "@srel"
 		if off := l.lb.pairOffset(addr); off != 0 {
 			return fmt.Sprintf("(%s + %#x)", name, off) // inside a braced pair
 		}
@@ -156,7 +182,7 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 			return fmt.Sprintf("(%s + %#x)", s.Name, addend)
 		}
 		a := s.Value + uint64(addend)
-		text := "(" + s.Name + " + .L_x_" + strconv.Itoa(l.lb.first[l.lb.key(a)]) + "@srel)"
+		text := "(" + s.Name + " + .L_x_" + strconv.Itoa(l.lb.first(l.lb.key(a))) + "@srel)"
 		if a == l.lb.size {
 			return "(" + text + " + 0x8)" // nvdisasm counts the end label 8 bytes early
 		}
@@ -171,53 +197,101 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 		}
 	}
 	dl.endLabels()
-	lifeText := map[*funcListing][]byte{}
+	var section []byte // -plr: one code section's listing at a time
 	if lifeLy != nil {
 		// the column starts after the longest line of the code sections,
 		// directives and labels included
 		for _, l := range lists {
-			lifeText[l] = l.list(nil, opts, noteCol, col)
-			lifeLy.col = max(lifeLy.col, longestLine(lifeText[l])+2+4)
+			section = l.list(section[:0], opts, noteCol, col, nil)
+			lifeLy.col = max(lifeLy.col, longestLine(section)+2+4)
 		}
 	}
 	for i := range f.Sections {
 		switch l := textOf[i]; {
 		case l != nil && lifeLy != nil:
-			dst = l.withLifeRanges(dst, lifeText[l], lifeOf[l], lifeLy, !opts.NoHex)
+			section = l.list(section[:0], opts, noteCol, col, nil)
+			dst = l.withLifeRanges(dst, section, lifeOf[l], lifeLy, !opts.NoHex)
 		case l != nil:
-			dst = l.list(dst, opts, noteCol, col)
+			dst = l.list(dst, opts, noteCol, col, o)
 		case lifeLy != nil && !lifeSectionListed(f.Sections[i].Name):
 		case listable(&f.Sections[i]) && !opts.CodeOnly && f.Sections[i].Flags&cubin.SHFExecInstr == 0:
 			dst = dl.listData(dst, i)
 		}
+		dst = o.flush(dst)
 	}
 	dst = dl.listSymbols(dst)
-	if opts.Raw {
-		dst = append(dst[:start], expandTabs(dst[start:])...)
-	}
-	return dst, errs
+	return o.end(dst)
 }
 
-// expandTabs replaces every tab by the blanks up to the next multiple of 8
-// columns, as nvdisasm -raw prints.
-func expandTabs(b []byte) []byte {
-	out := make([]byte, 0, len(b)+len(b)/8)
-	col := 0
+// outChunk is how much listing WriteCubin gathers before writing it.
+const outChunk = 64 << 10
+
+// listOut is where a streamed listing goes: pieces are appended to a
+// buffer, which flush writes to w once it holds outChunk bytes.
+type listOut struct {
+	w   io.Writer
+	err error
+}
+
+// flush writes dst when it holds outChunk bytes or more and returns it
+// emptied (then dst's room is used again); a nil o keeps everything.
+func (o *listOut) flush(dst []byte) []byte {
+	if o == nil || len(dst) < outChunk {
+		return dst
+	}
+	return o.write(dst)
+}
+
+func (o *listOut) write(dst []byte) []byte {
+	if o.err == nil && len(dst) > 0 {
+		_, o.err = o.w.Write(dst)
+	}
+	return dst[:0]
+}
+
+// end writes what is left and returns the first write error.
+func (o *listOut) end(dst []byte) error {
+	o.write(dst)
+	return o.err
+}
+
+// appendWriter appends what is written to b (ListCubin's WriteCubin).
+type appendWriter struct{ b []byte }
+
+func (a *appendWriter) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
+}
+
+// tabExpander replaces every tab by the blanks up to the next multiple of
+// 8 columns, as nvdisasm -raw prints, on the way to w.
+type tabExpander struct {
+	w   io.Writer
+	col int
+	buf []byte
+}
+
+func (t *tabExpander) Write(b []byte) (int, error) {
+	out := t.buf[:0]
 	for _, c := range b {
 		switch c {
 		case '\t':
-			n := 8 - col%8
+			n := 8 - t.col%8
 			out = append(out, spaces[:n]...)
-			col += n
+			t.col += n
 		case '\n':
 			out = append(out, c)
-			col = 0
+			t.col = 0
 		default:
 			out = append(out, c)
-			col++
+			t.col++
 		}
 	}
-	return out
+	t.buf = out
+	if _, err := t.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 // labelFunctions decodes the code sections opts selects and numbers their
@@ -226,8 +300,17 @@ func expandTabs(b []byte) []byte {
 // tables, the line-info comments and the end labels.
 //
 // withDebug: the debug sections' labels are numbered (the listing shows
-// those sections; the control-flow graphs do not).
+// those sections; the control-flow graphs do not). The functions keep their
+// decoded instructions (funcListing.insts).
 func labelFunctions(f *cubin.File, opts ListOptions, withDebug bool) (lists []*funcListing, bySection map[int]*funcListing, errs []*isa.DecodeError) {
+	lists, bySection = labelFuncs(f, opts, withDebug, true, func(e *isa.DecodeError) { errs = append(errs, e) })
+	return lists, bySection, errs
+}
+
+// labelFuncs is labelFunctions that keeps the decoded instructions only
+// when keep is set (they take three times the code) and passes the decode
+// errors to onErr as it finds them.
+func labelFuncs(f *cubin.File, opts ListOptions, withDebug, keep bool, onErr func(*isa.DecodeError)) (lists []*funcListing, bySection map[int]*funcListing) {
 	sm := f.SM()
 	// nvdisasm numbers the labels of all functions together: direct branch
 	// targets first, then the indirect-branch tables, then the end labels
@@ -236,9 +319,7 @@ func labelFunctions(f *cubin.File, opts ListOptions, withDebug bool) (lists []*f
 		if opts.Sections != nil && !opts.Sections[f.Functions[i].Section] {
 			continue
 		}
-		l := newFuncListing(f, &f.Functions[i], sm, &next, opts.VLIW)
-		lists = append(lists, l)
-		errs = append(errs, l.errs...)
+		lists = append(lists, newFuncListing(f, &f.Functions[i], sm, &next, opts.VLIW, keep, onErr))
 	}
 	bySection = map[int]*funcListing{}
 	for _, l := range lists {
@@ -263,7 +344,7 @@ func labelFunctions(f *cubin.File, opts ListOptions, withDebug bool) (lists []*f
 				continue
 			}
 			a := s.Value + uint64(r.Addend)
-			if _, ok := l.lb.first[l.lb.key(a)]; !ok {
+			if !l.lb.has(l.lb.key(a)) {
 				l.lb.add(a, showAlways)
 				if debugLabels[l] == nil {
 					debugLabels[l] = map[uint64]bool{}
@@ -321,9 +402,12 @@ func labelFunctions(f *cubin.File, opts ListOptions, withDebug bool) (lists []*f
 		if !ends[l][uint64(len(l.fn.Code))] && !debugLabels[l][uint64(len(l.fn.Code))] {
 			l.lb.add(uint64(len(l.fn.Code)), showAlways)
 		}
-		l.lb.endLbl = l.lb.first[l.lb.key(uint64(len(l.fn.Code)))]
 	}
-	return lists, bySection, errs
+	for _, l := range lists {
+		l.lb.finish()
+		l.lb.endLbl = l.lb.first(l.lb.key(uint64(len(l.fn.Code))))
+	}
+	return lists, bySection
 }
 
 // sectionRule appends nvdisasm's "//----- name -----" line.
@@ -342,8 +426,9 @@ type labeled struct {
 
 // funcLabels numbers the labels of one .text section.
 type funcLabels struct {
-	at     map[uint64][]int // address → label numbers, in allocation order
-	first  map[uint64]int   // address → the label nvdisasm names it by
+	labels []label             // in number order, then (finish) by address
+	marks  []uint64            // until finish: a bit per instruction address with a label
+	others map[uint64][]uint32 // the labels elsewhere (label's low half)
 	syms   map[uint64]string
 	next   *int                // label numbers run through the whole file
 	indir  map[uint64][]uint64 // branch address → EIATTR_INDIRECT_BRANCH_TARGETS targets
@@ -370,18 +455,90 @@ func (l *funcLabels) key(addr uint64) uint64 {
 	return addr - l.pairOffset(addr)
 }
 
+// add numbers a label at addr (all before finish).
 func (l *funcLabels) add(addr uint64, show int) int {
-	addr = l.key(addr)
+	key := l.key(addr)
 	n := *l.next
 	*l.next++
-	_, labeled := l.first[addr]
-	if !labeled {
-		l.first[addr] = n
-	}
+	labeled := l.has(key)
+	v := uint32(n) << 1
 	if show == showAlways || show == showIfFirst && !labeled {
-		l.at[addr] = append(l.at[addr], n)
+		v |= 1 // listed as a line of its own
+	}
+	if l.inSection(key) {
+		if l.marks == nil {
+			l.marks = make([]uint64, l.size/8/64+1)
+		}
+		l.marks[key/8/64] |= 1 << (key / 8 % 64)
+		l.labels = append(l.labels, label(key/8)<<32|label(v))
+	} else {
+		if l.others == nil {
+			l.others = map[uint64][]uint32{}
+		}
+		l.others[key] = append(l.others[key], v)
 	}
 	return n
+}
+
+// label is one .L_x_N label at an instruction address of a code section:
+// the address/8 in the high half, the number times 2 in the low half and
+// 1 when it is listed as a line of its own. A label per instruction is
+// possible (code that branches everywhere), so it is small, and the
+// labels sort by address, each address's in number order.
+type label uint64
+
+// inSection reports whether key is an instruction address of the section
+// (or its end), where labels are kept as labels; attributes and random
+// branches give others, kept in a map.
+func (l *funcLabels) inSection(key uint64) bool { return key%8 == 0 && key <= l.size }
+
+// has reports whether a label lives at key (before finish).
+func (l *funcLabels) has(key uint64) bool {
+	if l.inSection(key) {
+		return l.marks != nil && l.marks[key/8/64]>>(key/8%64)&1 != 0
+	}
+	_, ok := l.others[key]
+	return ok
+}
+
+// finish sorts the labels by address.
+func (l *funcLabels) finish() {
+	slices.Sort(l.labels)
+	l.marks = nil
+}
+
+// at appends to dst the labels at key, in number order (after finish),
+// each its number times 2, plus 1 when it is listed.
+func (l *funcLabels) at(dst []uint32, key uint64) []uint32 {
+	if !l.inSection(key) {
+		return append(dst, l.others[key]...)
+	}
+	i, _ := slices.BinarySearch(l.labels, label(key/8)<<32)
+	for ; i < len(l.labels) && uint64(l.labels[i]>>32) == key/8; i++ {
+		dst = append(dst, uint32(l.labels[i]))
+	}
+	return dst
+}
+
+// first is the number of the label nvdisasm names key by (the first one
+// there; 0 for none).
+func (l *funcLabels) first(key uint64) int {
+	var buf [4]uint32
+	if at := l.at(buf[:0], key); len(at) > 0 {
+		return int(at[0] >> 1)
+	}
+	return 0
+}
+
+// shownAt returns the numbers of the labels listed at key.
+func (l *funcLabels) shownAt(key uint64) []int {
+	var out []int
+	for _, v := range l.at(nil, key) {
+		if v&1 != 0 {
+			out = append(out, int(v>>1))
+		}
+	}
+	return out
 }
 
 // relocField is the bit where every operand relocation of sm_5x code starts
@@ -421,7 +578,7 @@ func (l *funcLabels) name(dst []byte, target uint64) []byte {
 		dst = append(dst, s...)
 	} else {
 		dst = append(dst, ".L_x_"...)
-		dst = strconv.AppendInt(dst, int64(l.first[l.key(target)]), 10)
+		dst = strconv.AppendInt(dst, int64(l.first(l.key(target))), 10)
 	}
 	return append(dst, ')')
 }
@@ -435,10 +592,10 @@ type symAt struct {
 // funcListing is one .text section on its way to the listing.
 type funcListing struct {
 	fn    *cubin.Function
-	insts []labeled
+	sm    int
+	insts []labeled // nil when not kept: decoded again as needed
 	lb    *funcLabels
 	syms  []symAt
-	errs  []*isa.DecodeError
 
 	// filled by texts
 	text               []byte
@@ -447,12 +604,14 @@ type funcListing struct {
 	quests             []bool // the annotation is a ??? operand: -raw adds no blanks
 }
 
-func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw bool) *funcListing {
+func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw, keep bool, onErr func(*isa.DecodeError)) *funcListing {
 	code := fn.Code
 	n := len(code) / BundleSize
-	insts := make([]labeled, n*3)
-	var errs []*isa.DecodeError
-	lb := &funcLabels{at: map[uint64][]int{}, first: map[uint64]int{}, syms: map[uint64]string{}, indir: map[uint64][]uint64{}, next: next, size: uint64(len(code))}
+	var insts []labeled
+	if keep {
+		insts = make([]labeled, n*3)
+	}
+	lb := &funcLabels{syms: map[uint64]string{}, indir: map[uint64][]uint64{}, next: next, size: uint64(len(code))}
 	if vliw {
 		lb.closes = closers(code)
 	}
@@ -482,13 +641,15 @@ func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw b
 			w := binary.LittleEndian.Uint64(code[addr:])
 			inst, err := Decode(w, CtrlField(ctrl, s), sm, addr)
 			if err != nil {
-				errs = append(errs, err.(*isa.DecodeError))
+				onErr(err.(*isa.DecodeError))
 				continue
 			}
-			insts[b*3+s] = labeled{inst, true}
+			if keep {
+				insts[b*3+s] = labeled{inst, true}
+			}
 			if t, ok := relTarget(inst, addr); ok {
 				if _, sym := lb.syms[t]; !sym {
-					if _, seen := lb.first[lb.key(t)]; !seen {
+					if !lb.has(lb.key(t)) {
 						lb.add(t, showAlways)
 					}
 				}
@@ -496,10 +657,24 @@ func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw b
 		}
 	}
 	if rest := len(code) % BundleSize; rest != 0 {
-		errs = append(errs, &isa.DecodeError{Addr: uint64(n * BundleSize), Len: rest, Err: isa.ErrTruncated,
+		onErr(&isa.DecodeError{Addr: uint64(n * BundleSize), Len: rest, Err: isa.ErrTruncated,
 			Detail: "Unaligned instruction found"})
 	}
-	return &funcListing{fn: fn, insts: insts, lb: lb, syms: syms, errs: errs}
+	return &funcListing{fn: fn, sm: sm, insts: insts, lb: lb, syms: syms}
+}
+
+// count is the number of instruction slots of the whole bundles.
+func (fl *funcListing) count() int { return len(fl.fn.Code) / BundleSize * 3 }
+
+// decoded is instruction i, decoded again when the listing keeps none.
+func (fl *funcListing) decoded(i int) (Inst, bool) {
+	if fl.insts != nil {
+		return fl.insts[i].inst, fl.insts[i].ok
+	}
+	code := fl.fn.Code
+	addr := i/3*BundleSize + 8 + 8*(i%3)
+	inst, err := Decode(binary.LittleEndian.Uint64(code[addr:]), CtrlField(binary.LittleEndian.Uint64(code[i/3*BundleSize:]), i%3), fl.sm, uint64(addr))
+	return inst, err == nil
 }
 
 // closers marks the second instruction of every braced pair, by instruction
@@ -554,95 +729,133 @@ func (fl *funcListing) indirect() {
 	}
 }
 
-// texts prints every instruction's text into fl.text and returns the
-// widest address+text of the lines without a (*"..."*) annotation, the
-// longest annotation and the farthest address+text before a ??? operand.
-func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot, far int) {
-	insts, lb, code := fl.insts, fl.lb, fl.fn.Code
+// instLayout is where the parts of one instruction's text lie.
+type instLayout struct {
+	lead   int  // the guard's length: it hangs left of the mnemonic
+	note   int  // where a (*"..."*) annotation or a ??? operand starts, 0 for none
+	closes bool // VLIW: the second instruction of a braced pair
+	quest  bool // the annotation is a ??? operand: -raw adds no blanks
+}
+
+// appendText appends the text of instruction i as the listing prints it.
+func (fl *funcListing) appendText(text []byte, i int, vliw, noDataflow bool) ([]byte, instLayout) {
+	lb, code := fl.lb, fl.fn.Code
+	var ly instLayout
+	start := len(text)
+	addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+	if inst, ok := fl.decoded(i); !ok {
+		text = append(text, ".word "...)
+		text = isa.AppendHexNum(text, binary.LittleEndian.Uint64(code[addr:]))
+	} else {
+		text = appendGuard(text, inst)
+		ly.lead = len(text) - start
+		text = appendBodyLabels(text, inst, addr, lb)
+		if r := lb.relocAt(addr); strings.HasPrefix(r, "c[") {
+			// a relocated constant-bank operand names the symbol instead of c[bank][offset]
+			if k := bytes.Index(text[start:], []byte("c[0x")); k >= 0 {
+				rest := text[start+k:]
+				if e := bytes.IndexByte(rest[bytes.IndexByte(rest, ']')+1:], ']'); e >= 0 {
+					tail := append([]byte(r), rest[bytes.IndexByte(rest, ']')+1+e+1:]...)
+					text = append(text[:start+k], tail...)
+				}
+			}
+		}
+		if forms[inst.form].name == "JMX" && !noDataflow {
+			// a call through a register
+			text = trimSemicolon(text, start)
+			ly.note = len(text) - start
+			text = append(text, "(*\"INDIRECT_CALL\"*);"...)
+		}
+		if ts := lb.indir[addr]; len(ts) != 0 && !noDataflow {
+			// the targets of an indirect branch go in a comment before the ';'
+			text = trimSemicolon(text, start)
+			ly.note = len(text) - start
+			text = append(text, "(*\"BRANCH_TARGETS "...)
+			for k, t := range ts {
+				if k > 0 {
+					text = append(text, ',')
+				}
+				text = append(text, ".L_x_"...)
+				text = strconv.AppendInt(text, int64(lb.first(lb.key(t))), 10)
+			}
+			text = append(text, "\"*);"...)
+		}
+	}
+	if vliw && lb.closes[i] {
+		ly.closes = true
+		if n := len(text); n > start && text[n-1] == ';' {
+			text = text[:n-1] // "X ;" becomes "X         }", "(*...*);" "(*...*)        }"
+		}
+		text = append(text, "        }"...)
+	}
+	if ly.note == 0 {
+		// an operand printed as ??? starts an annotation too (random words
+		// only), in the same column, or farther when its line's raw layout
+		// puts it there
+		if q := questAt(text[start:]); q >= 0 {
+			ly.note, ly.quest = q, true
+		}
+	}
+	return text, ly
+}
+
+// widen updates texts' widths with one instruction's text t at addr.
+func widen(plain, annot, far *int, addr uint64, t []byte, ly instLayout) {
+	if ly.quest {
+		*far = max(*far, addrLen(addr)+ly.note)
+	}
+	// a pair's second line has no hex comment: it widens the hex column
+	// only through an annotation (as measured on the oracle's listings)
+	switch {
+	case ly.note != 0:
+		*annot = max(*annot, len(t)-ly.note)
+	case !ly.closes:
+		*plain = max(*plain, addrLen(addr)+len(t))
+	}
+}
+
+// widths returns the widest address+text of the lines without a
+// (*"..."*) annotation, the longest annotation and the farthest
+// address+text before a ??? operand, printing each text and forgetting it.
+func (fl *funcListing) widths(vliw, noDataflow bool) (plain, annot, far int) {
 	var text []byte
-	ends := make([]int, len(insts))
-	leads := make([]int, len(insts))
-	notes := make([]int, len(insts))
-	closes := make([]bool, len(insts))
-	quests := make([]bool, len(insts))
-	for i := range insts {
+	for i := range fl.count() {
+		var ly instLayout
+		text, ly = fl.appendText(text[:0], i, vliw, noDataflow)
+		widen(&plain, &annot, &far, uint64(i/3*BundleSize+8+8*(i%3)), text, ly)
+	}
+	return plain, annot, far
+}
+
+// texts prints every instruction's text into fl.text (the control-flow
+// graphs keep them) and returns widths' widths.
+func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot, far int) {
+	n := fl.count()
+	var text []byte
+	ends := make([]int, n)
+	leads := make([]int, n)
+	notes := make([]int, n)
+	closes := make([]bool, n)
+	quests := make([]bool, n)
+	for i := range n {
 		start := len(text)
-		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
-		if !insts[i].ok {
-			text = append(text, ".word "...)
-			text = isa.AppendHexNum(text, binary.LittleEndian.Uint64(code[addr:]))
-		} else {
-			text = appendGuard(text, insts[i].inst)
-			leads[i] = len(text) - start
-			text = appendBodyLabels(text, insts[i].inst, addr, lb)
-			if r := lb.relocAt(addr); strings.HasPrefix(r, "c[") {
-				// a relocated constant-bank operand names the symbol instead of c[bank][offset]
-				if k := bytes.Index(text[start:], []byte("c[0x")); k >= 0 {
-					rest := text[start+k:]
-					if e := bytes.IndexByte(rest[bytes.IndexByte(rest, ']')+1:], ']'); e >= 0 {
-						tail := append([]byte(r), rest[bytes.IndexByte(rest, ']')+1+e+1:]...)
-						text = append(text[:start+k], tail...)
-					}
-				}
-			}
-			if forms[insts[i].inst.form].name == "JMX" && !noDataflow {
-				// a call through a register
-				text = trimSemicolon(text, start)
-				notes[i] = len(text) - start
-				text = append(text, "(*\"INDIRECT_CALL\"*);"...)
-			}
-			if ts := lb.indir[addr]; len(ts) != 0 && !noDataflow {
-				// the targets of an indirect branch go in a comment before the ';'
-				text = trimSemicolon(text, start)
-				notes[i] = len(text) - start
-				text = append(text, "(*\"BRANCH_TARGETS "...)
-				for k, t := range ts {
-					if k > 0 {
-						text = append(text, ',')
-					}
-					text = append(text, ".L_x_"...)
-					text = strconv.AppendInt(text, int64(lb.first[lb.key(t)]), 10)
-				}
-				text = append(text, "\"*);"...)
-			}
-		}
-		if vliw && lb.closes[i] {
-			closes[i] = true
-			if n := len(text); n > start && text[n-1] == ';' {
-				text = text[:n-1] // "X ;" becomes "X         }", "(*...*);" "(*...*)        }"
-			}
-			text = append(text, "        }"...)
-		}
-		if notes[i] == 0 {
-			// an operand printed as ??? starts an annotation too (random words
-			// only), in the same column, or farther when its line's raw layout
-			// puts it there
-			if q := questAt(text[start:]); q >= 0 {
-				notes[i], quests[i] = q, true
-				far = max(far, addrLen(addr)+q)
-			}
-		}
-		ends[i] = len(text)
-		// a pair's second line has no hex comment: it widens the hex column
-		// only through an annotation (as measured on the oracle's listings)
-		switch {
-		case notes[i] != 0:
-			annot = max(annot, len(text)-start-notes[i])
-		case !closes[i]:
-			plain = max(plain, addrLen(addr)+len(text)-start)
-		}
+		var ly instLayout
+		text, ly = fl.appendText(text, i, vliw, noDataflow)
+		widen(&plain, &annot, &far, uint64(i/3*BundleSize+8+8*(i%3)), text[start:], ly)
+		ends[i], leads[i], notes[i], closes[i], quests[i] = len(text), ly.lead, ly.note, ly.closes, ly.quest
 	}
 	fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests = text, ends, leads, notes, closes, quests
 	return plain, annot, far
 }
 
-// list appends the section; an annotation starts at column noteCol, the hex
-// comments at column col.
-func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []byte {
+// list appends the section, printing every instruction's text again; an
+// annotation starts at column noteCol, the hex comments at column col. It
+// writes dst to o (when not nil) between bundles once it is large.
+func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *listOut) []byte {
 	fn, lb, syms := fl.fn, fl.lb, fl.syms
 	code := fn.Code
 	n := len(code) / BundleSize
-	text, ends, leads, notes, closes := fl.text, fl.ends, fl.leads, fl.notes, fl.closes
+	var t []byte
 
 	name := ".text." + fn.Name
 	dst = sectionRule(dst, name)
@@ -687,7 +900,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			if e := s.addr + s.s.Size; lb.syms[e] != "" && e%BundleSize != 0 {
 				end = lb.syms[e]
 			} else if e < uint64(len(code)) {
-				end = ".L_x_" + strconv.Itoa(lb.first[lb.key(e)])
+				end = ".L_x_" + strconv.Itoa(lb.first(lb.key(e)))
 			}
 			if addr == 0 && s.s.Bind() != 1 && !sectionLabelDone {
 				if opts.SeparateFunctions {
@@ -709,10 +922,15 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 		}
 		return dst
 	}
+	var at []uint32
 	putLabels := func(dst []byte, addr uint64) []byte {
-		for _, k := range lb.at[addr] {
+		at = lb.at(at[:0], addr)
+		for _, v := range at {
+			if v&1 == 0 {
+				continue
+			}
 			dst = append(dst, ".L_x_"...)
-			dst = strconv.AppendInt(dst, int64(k), 10)
+			dst = strconv.AppendInt(dst, int64(v>>1), 10)
 			dst = append(dst, ":\n"...)
 		}
 		return dst
@@ -729,8 +947,8 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 		}
 		return dst
 	}
-	start := 0
 	for b := 0; b < n; b++ {
+		dst = o.flush(dst)
 		first := uint64(b*BundleSize + 8)
 		if b > 0 {
 			if opts.SeparateFunctions {
@@ -765,9 +983,9 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 				dst = append(dst, lb.lines[addr]...)
 				dst = flushHex(dst)
 			}
-			t := text[start:ends[i]]
-			start = ends[i]
-			g := leads[i]
+			var ly instLayout
+			t, ly = fl.appendText(t[:0], i, opts.VLIW, opts.NoDataflow)
+			g := ly.lead
 			if opts.Raw {
 				g = 0 // the guard does not hang left of the mnemonic
 			}
@@ -775,25 +993,26 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int) []by
 			dst = blanks(dst, 8)
 			dst = isa.AppendAddr(dst, addr)
 			dst = blanks(dst, 19-g)
-			if i+1 < len(closes) && closes[i+1] {
+			if opts.VLIW && i+1 < len(lb.closes) && lb.closes[i+1] {
 				dst[lineStart+8+addrLen(addr)+9] = '{' // in the blanks left of the guard
 			}
-			if k := notes[i]; k != 0 {
+			if k := ly.note; k != 0 {
 				dst = append(dst, t[:k]...)
 				switch {
-				case opts.Raw && fl.quests[i]:
+				case opts.Raw && ly.quest:
 				case opts.Raw:
 					dst = blanks(dst, 10)
 				default:
 					dst = blanks(dst, noteCol-(len(dst)-lineStart))
 				}
-				t = t[k:]
+				dst = append(dst, t[k:]...)
+			} else {
+				dst = append(dst, t...)
 			}
-			dst = append(dst, t...)
 			switch {
 			case opts.NoHex:
 				dst = append(dst, '\n')
-			case closes[i]:
+			case ly.closes:
 				dst = append(dst, '\n')
 				pendingHex = int(addr)
 			default:

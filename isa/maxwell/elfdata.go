@@ -15,6 +15,7 @@ import (
 // dataLister keeps the .L_N label counter of one listing.
 type dataLister struct {
 	f      *cubin.File
+	out    *listOut                          // where a large section's listing goes as it is made
 	next   int                               // .L_N numbers start at 1
 	xlabel func(sec int, addr uint64) string // .L_x_N@srel of a code address
 	// codeAddr is the text of a 64-bit relocation to symbol sym + addend, a
@@ -75,8 +76,9 @@ func dataLine(dst []byte, off int, directive, args string) []byte {
 	return fmt.Appendf(dst, "        /*%04x*/ \t%s\t%s\n", off, directive, args)
 }
 
-// bytesLines appends data as .byte lines of 16, or one .zero when it is all zero.
-func bytesLines(dst []byte, base int, data []byte) []byte {
+// bytesLines appends data as .byte lines of 16, or one .zero when it is
+// all zero, writing dst to o (when not nil) as it grows.
+func bytesLines(dst []byte, base int, data []byte, o *listOut) []byte {
 	zero := true
 	for _, b := range data {
 		zero = zero && b == 0
@@ -85,6 +87,7 @@ func bytesLines(dst []byte, base int, data []byte) []byte {
 		return fmt.Appendf(dst, "\t.zero\t\t%d\n", len(data))
 	}
 	for i := 0; i < len(data); i += 16 {
+		dst = o.flush(dst)
 		row := data[i:min(i+16, len(data))]
 		args := make([]byte, 0, 96)
 		for k, b := range row {
@@ -118,6 +121,7 @@ func (d *dataLister) listInfo(dst []byte, sec int, data []byte) []byte {
 	pendingEnd := ""
 	off := 0
 	for off+4 <= len(data) {
+		dst = d.out.flush(dst)
 		format, id := data[off], data[off+1]
 		val := binary.LittleEndian.Uint16(data[off+2:])
 		dst = fmt.Appendf(dst, "\n\n\t//----- nvinfo : %s\n\t.align\t\t4\n", cubin.AttrName(id))
@@ -222,10 +226,11 @@ func (d *dataLister) listInfo(dst []byte, sec int, data []byte) []byte {
 func (d *dataLister) words(dst []byte, base int, data []byte) []byte {
 	i := 0
 	for ; i+4 <= len(data); i += 4 {
+		dst = d.out.flush(dst)
 		dst = dataLine(dst, base+i, ".word", fmt.Sprintf("0x%08x", binary.LittleEndian.Uint32(data[i:])))
 	}
 	if i < len(data) {
-		dst = bytesLines(dst, base+i, data[i:])
+		dst = bytesLines(dst, base+i, data[i:], d.out)
 	}
 	return dst
 }
@@ -241,7 +246,7 @@ func (d *dataLister) listData(dst []byte, sec int) []byte {
 	case s.Type == cubin.SecCUDACallgraph || s.Type == cubin.SecCUDAPrototype:
 		return d.listCallgraph(dst, s)
 	case s.Type == cubin.SecCUDARelocInfo:
-		return bytesLines(dst, 0, s.Data)
+		return bytesLines(dst, 0, s.Data, d.out)
 	case s.Type == cubin.SecCUDAShared:
 		return d.listShared(dst, sec)
 	default:
@@ -371,7 +376,7 @@ func (d *dataLister) listObjects(dst []byte, sec int) []byte {
 			}
 		} else if next > at {
 			if s.Data != nil {
-				dst = bytesLines(dst, int(at), s.Data[at:next])
+				dst = bytesLines(dst, int(at), s.Data[at:next], d.out)
 			} else {
 				dst = fmt.Appendf(dst, "\t.zero\t\t%d\n", next-at)
 			}

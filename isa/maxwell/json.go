@@ -93,14 +93,15 @@ func WriteJSON(w *jsonl.Writer, f *cubin.File, code []byte, base uint64, sm int)
 
 // WriteJSONCode writes the JSON Lines listing of raw sm_5x code loaded at
 // base (whole bundles), each record naming function and section when they
-// are not "".
+// are not "". The errors past isa.MaxListedErrors are counted in the last
+// (isa.ErrorsCapped).
 func WriteJSONCode(w *jsonl.Writer, code []byte, base uint64, sm int, function, section string) ([]*isa.DecodeError, error) {
 	var errs []*isa.DecodeError
 	var text []byte
 	var werr error
 	eachSlot(code, base, sm, func(addr, word uint64, c Ctrl, inst Inst, err error) bool {
 		if err != nil {
-			errs = append(errs, err.(*isa.DecodeError))
+			errs = isa.ErrorsCapped(errs, err.(*isa.DecodeError)) // memory must not grow per error
 			text = isa.AppendHexNum(append(text[:0], ".word "...), word)
 		} else {
 			text = appendBody(appendGuard(text[:0], inst), inst, addr)

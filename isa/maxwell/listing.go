@@ -183,35 +183,6 @@ func (l *layout) alignQuestions() int {
 	return max(8+19+plain+2, l.noteCol+rest+1)
 }
 
-// alignRawQuestions is alignQuestions for ListRaw's texts (ends and leads
-// per instruction, width the widest address+text of the other lines).
-func alignRawQuestions(text []byte, ends, leads []int, base uint64, width int) ([]byte, int) {
-	far, rest := 0, 0
-	start := 0
-	for i, end := range ends {
-		if q := questAt(text[start:end]); q >= 0 {
-			far, rest = max(far, addrLen(base+uint64(i/3*BundleSize+8+8*(i%3)))+q), max(rest, end-start-q)
-		}
-		start = end
-	}
-	noteCol := 8 + 19 + max(width, far)
-	out := make([]byte, 0, len(text)+len(ends)*8)
-	start = 0
-	for i, end := range ends {
-		t := text[start:end]
-		start = end
-		if q := questAt(t); q >= 0 {
-			al := addrLen(base + uint64(i/3*BundleSize+8+8*(i%3)))
-			out = append(out, t[:q]...)
-			out = blanks(out, noteCol-(8+al+19-leads[i]+q))
-			t = t[q:]
-		}
-		out = append(out, t...)
-		ends[i] = len(out)
-	}
-	return out, max(8+19+width+2, noteCol+rest+1)
-}
-
 // eachLine calls fn with every instruction's text, address width and
 // where its ??? operand starts (questAt).
 func (l *layout) eachLine(fn func(al int, text []byte, q int)) {
@@ -473,6 +444,33 @@ func ListRaw(dst []byte, code []byte, base uint64, sm int, opts ListOptions) ([]
 	if !opts.NoHex && !opts.VLIW && !opts.Raw {
 		return Disassemble(dst, code, base, sm)
 	}
+	w := &appendWriter{b: dst}
+	var errs []*isa.DecodeError
+	writeRaw(w, code, base, sm, opts, func(e *isa.DecodeError) { errs = append(errs, e) })
+	return w.b, errs
+}
+
+// WriteRaw writes ListRaw's listing to w as it is made (cuobjdump -sass
+// lists a function so), and calls onErr with the encodings that do not
+// decode, in address order, before any line is written (for the options
+// -hex -novliw, WriteListing's, as it goes, the errors past
+// isa.MaxListedErrors counted in the last). It returns the first error of w.
+func WriteRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, onErr func(*isa.DecodeError)) error {
+	if !opts.NoHex && !opts.VLIW && !opts.Raw {
+		errs, err := WriteListing(w, code, base, sm)
+		for _, e := range errs {
+			onErr(e)
+		}
+		return err
+	}
+	return writeRaw(w, code, base, sm, opts, onErr)
+}
+
+// writeRaw prints every instruction twice: once to lay out the columns,
+// once to write it.
+func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, onErr func(*isa.DecodeError)) error {
+	o := &listOut{w: w}
+	dst := make([]byte, 0, outChunk+outChunk/4)
 	if opts.Raw {
 		opts.NoHex = true // -raw prints neither hex comments nor the header
 	} else {
@@ -483,42 +481,61 @@ func ListRaw(dst []byte, code []byte, base uint64, sm int, opts ListOptions) ([]
 	if opts.VLIW {
 		closes = closers(code[:n*BundleSize])
 	}
-	var errs []*isa.DecodeError
-	var text []byte
-	ends := make([]int, n*3)
-	leads := make([]int, n*3)
-	width := 0
-	for i := range ends {
-		addr := base + uint64(i/3*BundleSize+8+8*(i%3))
+	text := func(text []byte, i int, report bool) ([]byte, int) {
 		off := i/3*BundleSize + 8 + 8*(i%3)
-		start := len(text)
-		inst, err := Decode(binary.LittleEndian.Uint64(code[off:]), CtrlField(binary.LittleEndian.Uint64(code[i/3*BundleSize:]), i%3), sm, addr)
+		word := binary.LittleEndian.Uint64(code[off:])
+		inst, err := Decode(word, CtrlField(binary.LittleEndian.Uint64(code[i/3*BundleSize:]), i%3), sm, base+uint64(off))
+		lead := 0
 		if err != nil {
-			errs = append(errs, err.(*isa.DecodeError))
+			if report {
+				onErr(err.(*isa.DecodeError))
+			}
 			text = append(text, ".word "...)
-			text = isa.AppendHexNum(text, binary.LittleEndian.Uint64(code[off:]))
+			text = isa.AppendHexNum(text, word)
 		} else {
 			text = appendGuard(text, inst)
-			leads[i] = len(text) - start
-			text = appendBody(text, inst, addr)
+			lead = len(text)
+			text = appendBody(text, inst, base+uint64(off))
 		}
 		if closes != nil && closes[i] {
-			if k := len(text); k > start && text[k-1] == ';' {
+			if k := len(text); k > 0 && text[k-1] == ';' {
 				text = text[:k-1]
 			}
 			text = append(text, "        }"...)
-		} else if opts.Raw || questAt(text[start:]) < 0 {
-			width = max(width, addrLen(addr)+len(text)-start)
 		}
-		ends[i] = len(text)
+		return text, lead
+	}
+	// the hex column comes two blanks after the widest line; an operand
+	// printed as ??? (random words only) and the rest of its line start in
+	// a column of their own, where the widest other line or the farthest
+	// such operand ends, and its hex comment one blank after it
+	var t []byte
+	width, far, rest, quest := 0, 0, 0, false
+	for i := range n * 3 {
+		t, _ = text(t[:0], i, true)
+		addr := base + uint64(i/3*BundleSize+8+8*(i%3))
+		q := questAt(t)
+		if q >= 0 {
+			quest = true
+			far, rest = max(far, addrLen(addr)+q), max(rest, len(t)-q)
+		}
+		if (closes == nil || !closes[i]) && (opts.Raw || q < 0) {
+			width = max(width, addrLen(addr)+len(t))
+		}
+	}
+	if rest := len(code) % BundleSize; rest != 0 {
+		onErr(&isa.DecodeError{Addr: base + uint64(n*BundleSize), Len: rest, Err: isa.ErrTruncated,
+			Detail: "Unaligned instruction found"})
 	}
 	col := 8 + 19 + width + 2
-	if !opts.Raw && bytes.Contains(text, []byte(" ???")) {
-		text, col = alignRawQuestions(text, ends, leads, base, width)
+	noteCol := 0
+	if !opts.Raw && quest {
+		noteCol = 8 + 19 + max(width, far)
+		col = max(col, noteCol+rest+1)
 	}
 	pendingHex := -1
-	start := 0
 	for b := 0; b < n; b++ {
+		dst = o.flush(dst)
 		if pendingHex >= 0 {
 			dst = blanks(dst, col)
 			dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
@@ -537,9 +554,9 @@ func ListRaw(dst []byte, code []byte, base uint64, sm int, opts ListOptions) ([]
 				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
 				pendingHex = -1
 			}
-			t := text[start:ends[i]]
-			start = ends[i]
-			g := leads[i]
+			var g int
+			t, g = text(t[:0], i, false)
+			lead := g
 			if opts.Raw {
 				g = 0
 			}
@@ -550,7 +567,13 @@ func ListRaw(dst []byte, code []byte, base uint64, sm int, opts ListOptions) ([]
 			if closes != nil && i+1 < len(closes) && closes[i+1] {
 				dst[lineStart+8+addrLen(addr)+9] = '{'
 			}
-			dst = append(dst, t...)
+			if q := questAt(t); noteCol != 0 && q >= 0 {
+				dst = append(dst, t[:q]...)
+				dst = blanks(dst, noteCol-(8+addrLen(addr)+19-lead+q))
+				dst = append(dst, t[q:]...)
+			} else {
+				dst = append(dst, t...)
+			}
 			switch {
 			case opts.NoHex:
 				dst = append(dst, '\n')
@@ -567,9 +590,5 @@ func ListRaw(dst []byte, code []byte, base uint64, sm int, opts ListOptions) ([]
 		dst = blanks(dst, col)
 		dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
 	}
-	if rest := len(code) % BundleSize; rest != 0 {
-		errs = append(errs, &isa.DecodeError{Addr: base + uint64(n*BundleSize), Len: rest, Err: isa.ErrTruncated,
-			Detail: "Unaligned instruction found"})
-	}
-	return dst, errs
+	return o.end(dst)
 }

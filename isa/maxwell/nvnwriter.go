@@ -1,22 +1,21 @@
-package main
+package maxwell
 
 import (
 	"bytes"
 	"io"
-
-	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
-// nvnWriter annotates a listing with NVN comments as it passes through
-// (dis -nvn), a line at a time, so the listing is never held whole: it
-// keeps only a partial last line between writes. Close annotates that line.
-type nvnWriter struct {
+// NVNWriter annotates a listing with NVN comments as it passes through
+// (dis -nvn; AnnotateNVN's comments), a line at a time, so the listing is
+// never held whole: it keeps only a partial last line between writes.
+// Close annotates that line.
+type NVNWriter struct {
 	w       io.Writer
 	partial []byte
 	out     []byte
 }
 
-func (n *nvnWriter) Write(b []byte) (int, error) {
+func (n *NVNWriter) Write(b []byte) (int, error) {
 	total := len(b)
 	if len(n.partial) > 0 {
 		// finish the pending line first
@@ -49,17 +48,20 @@ func (n *nvnWriter) Write(b []byte) (int, error) {
 	return total, nil
 }
 
-// nvnPiece is how much listing nvnWriter annotates at a time.
+// NewNVNWriter returns an NVNWriter writing to w.
+func NewNVNWriter(w io.Writer) *NVNWriter { return &NVNWriter{w: w} }
+
+// nvnPiece is how much listing an NVNWriter annotates at a time.
 const nvnPiece = 64 << 10
 
-func (n *nvnWriter) annotate(lines []byte) error {
-	n.out = maxwell.AnnotateNVN(n.out[:0], lines)
+func (n *NVNWriter) annotate(lines []byte) error {
+	n.out = AnnotateNVN(n.out[:0], lines)
 	_, err := n.w.Write(n.out)
 	return err
 }
 
 // Close annotates and writes what is left (a last line without newline).
-func (n *nvnWriter) Close() error {
+func (n *NVNWriter) Close() error {
 	if len(n.partial) == 0 {
 		return nil
 	}
