@@ -234,18 +234,30 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	var errs []*isa.DecodeError
 	if cfg || bbcfg {
 		out, errs = maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
-	} else {
-		failed := len(vliwErrs) > 0
-		maxwell.WriteCubin(dropAfterError{w, &failed}, f, opts, func(e *isa.DecodeError) {
-			errs = append(errs, e)
-			failed = true
-		})
-	}
-	errs = withVLIWErrors(errs, vliwErrs)
-	if len(errs) > 0 {
+		errs = withVLIWErrors(errs, vliwErrs)
 		for _, e := range errs {
 			t.report(cio.stderr, "error", rawErrorText(e))
 		}
+	} else {
+		// decoding errors are reported as they are found (a damaged cubin
+		// may have one per word), merged with the VLIW rejections by address
+		failed := len(vliwErrs) > 0
+		vliwErrs = withVLIWErrors(nil, vliwErrs)
+		next := 0
+		maxwell.WriteCubin(dropAfterError{w, &failed}, f, opts, func(e *isa.DecodeError) {
+			for ; next < len(vliwErrs) && vliwErrs[next].Addr < e.Addr; next++ {
+				t.report(cio.stderr, "error", rawErrorText(vliwErrs[next]))
+			}
+			t.report(cio.stderr, "error", rawErrorText(e))
+			errs = append(errs[:0], e) // remember that one was found, not every one
+			failed = true
+		})
+		for _, e := range vliwErrs[next:] {
+			t.report(cio.stderr, "error", rawErrorText(e))
+		}
+		errs = append(errs, vliwErrs...)
+	}
+	if len(errs) > 0 {
 		if !opts.NoDataflow {
 			t.report(cio.stderr, "warning", "Dataflow analysis disabled due to previous warnings")
 		}
@@ -258,9 +270,6 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 // withVLIWErrors adds the rejections of maxwell.VLIWErrors to the decoding
 // errors, in address order as nvdisasm reports them.
 func withVLIWErrors(errs, vliw []*isa.DecodeError) []*isa.DecodeError {
-	if len(vliw) == 0 {
-		return errs
-	}
 	errs = append(errs, vliw...)
 	slices.SortStableFunc(errs, func(a, b *isa.DecodeError) int { return cmp.Compare(a.Addr, b.Addr) })
 	return errs
