@@ -109,6 +109,9 @@ func ListCubin(dst []byte, f *cubin.File, opts ListOptions) ([]byte, []*isa.Deco
 	// annotated line
 	plain, annot, far := 0, 0, 0
 	for _, l := range lists {
+		if opts.LifeRanges != LifeRangesNone && opts.VLIW {
+			l.slots = l.slotPairs()
+		}
 		p, a, q := l.texts(opts.VLIW, opts.NoDataflow)
 		plain, annot, far = max(plain, p), max(annot, a), max(far, q)
 	}
@@ -444,6 +447,7 @@ type funcListing struct {
 	text               []byte
 	ends, leads, notes []int  // notes: where a (*"..."*) annotation starts, 0 for none
 	closes             []bool // VLIW: the second instruction of a braced pair
+	slots              []bool // -plr: the second instruction of a pair printed with SLOT 0/1 (liveness.go)
 	quests             []bool // the annotation is a ??? operand: -raw adds no blanks
 }
 
@@ -606,12 +610,20 @@ func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot, far int) {
 				text = append(text, "\"*);"...)
 			}
 		}
+		slot := 0 // -plr's SLOT marks do not widen the hex column
 		if vliw && lb.closes[i] {
 			closes[i] = true
 			if n := len(text); n > start && text[n-1] == ';' {
 				text = text[:n-1] // "X ;" becomes "X         }", "(*...*);" "(*...*)        }"
 			}
+			if fl.slots != nil && fl.slots[i] {
+				text = append(trimSemicolon(text, start), "   SLOT 1"...)
+			}
 			text = append(text, "        }"...)
+		} else if i+1 < len(fl.slots) && fl.slots[i+1] {
+			n := len(text)
+			text = append(trimSemicolon(text, start), "   SLOT 0;"...)
+			slot = len(text) - n
 		}
 		if notes[i] == 0 {
 			// an operand printed as ??? starts an annotation too (random words
@@ -629,7 +641,7 @@ func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot, far int) {
 		case notes[i] != 0:
 			annot = max(annot, len(text)-start-notes[i])
 		case !closes[i]:
-			plain = max(plain, addrLen(addr)+len(text)-start)
+			plain = max(plain, addrLen(addr)+len(text)-start-slot)
 		}
 	}
 	fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests = text, ends, leads, notes, closes, quests
