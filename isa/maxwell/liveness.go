@@ -156,6 +156,36 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			}
 		}
 	}
+	// what a conditional branch forward leaves live for its target stays
+	// live on the way through until it is written (as measured: nvdisasm
+	// ranges have no hole between the branch and the next write)
+	for i := range succ {
+		if !li.reach[i] || !li.fwd[i] || !li.fall[i] {
+			continue
+		}
+		var carry RegSet
+		var pcarry uint8
+		end := i + 1
+		for _, k := range succ[i] {
+			if k > i+1 {
+				carry, pcarry = carry.Union(li.in[k]), pcarry|li.pin[k]
+				end = max(end, k)
+			}
+		}
+		for j := i + 1; j < end && li.reach[j]; j++ {
+			if !guarded[j] {
+				carry, pcarry = carry.Minus(li.acc[j].Written), pcarry&^li.acc[j].PredWritten
+			}
+			if carry.Empty() && pcarry == 0 {
+				break
+			}
+			li.in[j], li.out[j] = li.in[j].Union(carry), li.out[j].Union(carry)
+			li.pin[j], li.pout[j] = li.pin[j]|pcarry, li.pout[j]|pcarry
+			if !li.fall[j] {
+				break
+			}
+		}
+	}
 	return li
 }
 
@@ -362,12 +392,6 @@ func (ly *lifeLayout) instCells(dst []byte, li *lifeInfo, i, j int) []byte {
 	}
 	live := li.in[i].Union(li.out[j])
 	plive := li.pin[i] | li.pout[j]
-	if i > 0 && li.reach[i-1] && li.fall[i-1] && li.fwd[i-1] {
-		// what the previous instruction leaves live, also for its
-		// other successors (a conditional branch's target)
-		live = live.Union(li.out[i-1])
-		plive |= li.pout[i-1]
-	}
 	return ly.cells(dst, read, written, live, pread, pwritten, plive, false)
 }
 
@@ -591,7 +615,7 @@ func (fl *funcListing) access(i int) Access {
 
 // anchor is where the stretch of code holding instruction i starts, as
 // nvdisasm's -plr counts stretches: at the function's entry, at a label
-// and after a branch other than SYNC, or an EXIT or RET.
+// and after a branch other than SYNC (not after an EXIT).
 func (fl *funcListing) anchor(i int) int {
 	for ; i > 0; i-- {
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
@@ -599,7 +623,7 @@ func (fl *funcListing) anchor(i int) int {
 			return i
 		}
 		if p := fl.insts[i-1]; p.ok && forms[p.inst.form].name != "SYNC" {
-			if k := BranchFacts(p.inst, 0, nil).Kind; k == cfg.Jump || k == cfg.Exit {
+			if BranchFacts(p.inst, 0, nil).Kind == cfg.Jump {
 				return i
 			}
 		}
