@@ -472,10 +472,24 @@ func (fl *funcListing) withLifeRanges(dst, section []byte, li *lifeInfo, ly *lif
 			}
 		case bytes.HasPrefix(trimmed, []byte("/* 0x")):
 			switch {
-			case pending:
-				// nvdisasm ends the table here, as at the end of the function
+			case pending && (prev >= last || prev%3 == 2):
+				// after the hex word of a pair that ends its bundle
+				// nvdisasm closes the table as at the end of the function
+				// (and goes on without a new header)
 				pending = false
 				dst = legendAfter(dst, line)
+			case pending:
+				// a pair's second hex word: what is live after the pair
+				pending = false
+				dst = put(dst, line, ly.liveCells(cells[:0], li, prev+1))
+			case prev >= 0 && prev+1 < n && fl.closes != nil && fl.closes[prev+1]:
+				// a control word inside a pair: what is live into the pair
+				// (nothing inside a SLOT pair)
+				if fl.slots != nil && fl.slots[prev+1] {
+					dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+				} else {
+					dst = put(dst, line, ly.liveCells(cells[:0], li, prev))
+				}
 			case prev >= last:
 				// the padding's control word is not listed
 			case prev < 0:
