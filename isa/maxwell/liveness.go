@@ -21,7 +21,15 @@ import (
 // read shows nothing; EXIT keeps R1 (the stack pointer) live; a guarded
 // write does not end a range; the lines of a braced pair show the pair's
 // facts together; labels after code that does not fall through get a
-// dotted rule, the end of the function a solid one and the legend.
+// dotted rule, the end of the function a solid one and the legend; the
+// count cell is as wide as the register count's digits plus one; a
+// register live at a loop's head is live all through the loop; what a
+// forward conditional branch leaves live for its target stays live on the
+// fall-through path until written; a pair whose second instruction writes
+// what the first uses is printed "SLOT 0"/"SLOT 1", the SLOT 1 line with
+// the facts of the first instruction of its stretch (since the last label
+// or branch other than SYNC). Not modelled yet: calls (CAL/JCAL effects,
+// RET keeping R2 and the callee-saved registers live, local subroutines).
 
 // Values of ListOptions.LifeRanges.
 const (
