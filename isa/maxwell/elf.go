@@ -134,6 +134,9 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 	// annotated line
 	plain, annot, far := 0, 0, 0
 	for _, l := range lists {
+		if opts.LifeRanges != LifeRangesNone && opts.VLIW {
+			l.slots = l.slotPairs()
+		}
 		p, a, q := l.widths(opts.VLIW, opts.NoDataflow)
 		plain, annot, far = max(plain, p), max(annot, a), max(far, q)
 	}
@@ -601,6 +604,7 @@ type funcListing struct {
 	text               []byte
 	ends, leads, notes []int  // notes: where a (*"..."*) annotation starts, 0 for none
 	closes             []bool // VLIW: the second instruction of a braced pair
+	slots              []bool // -plr: the second instruction of a pair printed with SLOT 0/1 (liveness.go)
 	quests             []bool // the annotation is a ??? operand: -raw adds no blanks
 }
 
@@ -735,6 +739,7 @@ type instLayout struct {
 	note   int  // where a (*"..."*) annotation or a ??? operand starts, 0 for none
 	closes bool // VLIW: the second instruction of a braced pair
 	quest  bool // the annotation is a ??? operand: -raw adds no blanks
+	slot   int  // -plr: the length of a "SLOT 0;" mark, which does not widen the hex column
 }
 
 // appendText appends the text of instruction i as the listing prints it.
@@ -786,7 +791,14 @@ func (fl *funcListing) appendText(text []byte, i int, vliw, noDataflow bool) ([]
 		if n := len(text); n > start && text[n-1] == ';' {
 			text = text[:n-1] // "X ;" becomes "X         }", "(*...*);" "(*...*)        }"
 		}
+		if fl.slots != nil && fl.slots[i] {
+			text = append(trimSemicolon(text, start), "   SLOT 1"...)
+		}
 		text = append(text, "        }"...)
+	} else if i+1 < len(fl.slots) && fl.slots[i+1] {
+		n := len(text)
+		text = append(trimSemicolon(text, start), "   SLOT 0;"...)
+		ly.slot = len(text) - n
 	}
 	if ly.note == 0 {
 		// an operand printed as ??? starts an annotation too (random words
@@ -810,7 +822,7 @@ func widen(plain, annot, far *int, addr uint64, t []byte, ly instLayout) {
 	case ly.note != 0:
 		*annot = max(*annot, len(t)-ly.note)
 	case !ly.closes:
-		*plain = max(*plain, addrLen(addr)+len(t))
+		*plain = max(*plain, addrLen(addr)+len(t)-ly.slot)
 	}
 }
 

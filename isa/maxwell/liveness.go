@@ -21,7 +21,15 @@ import (
 // read shows nothing; EXIT keeps R1 (the stack pointer) live; a guarded
 // write does not end a range; the lines of a braced pair show the pair's
 // facts together; labels after code that does not fall through get a
-// dotted rule, the end of the function a solid one and the legend.
+// dotted rule, the end of the function a solid one and the legend; the
+// count cell is as wide as the register count's digits plus one; a
+// register live at a loop's head is live all through the loop; what a
+// forward conditional branch leaves live for its target stays live on the
+// fall-through path until written; a pair whose second instruction writes
+// what the first uses is printed "SLOT 0"/"SLOT 1", the SLOT 1 line with
+// the facts of the first instruction of its stretch (since the last label
+// or branch other than SYNC). Not modelled yet: calls (CAL/JCAL effects,
+// RET keeping R2 and the callee-saved registers live, local subroutines).
 
 // Values of ListOptions.LifeRanges.
 const (
@@ -41,6 +49,7 @@ const guardedKills = false
 type lifeInfo struct {
 	reach     []bool
 	fall      []bool // control goes on to the next instruction
+	fwd       []bool // a branch forward
 	acc       []Access
 	in, out   []RegSet
 	pin, pout []uint8
@@ -49,7 +58,7 @@ type lifeInfo struct {
 // lifeRanges computes the liveness of every instruction of the section.
 func (fl *funcListing) lifeRanges() *lifeInfo {
 	n := len(fl.insts)
-	li := &lifeInfo{reach: make([]bool, n), fall: make([]bool, n), acc: make([]Access, n), in: make([]RegSet, n), out: make([]RegSet, n),
+	li := &lifeInfo{reach: make([]bool, n), fall: make([]bool, n), fwd: make([]bool, n), acc: make([]Access, n), in: make([]RegSet, n), out: make([]RegSet, n),
 		pin: make([]uint8, n), pout: make([]uint8, n)}
 	succ := make([][]int, n)
 	exits := make([]bool, n)
@@ -81,6 +90,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			for _, t := range facts.Targets {
 				if k, ok := index(t); ok {
 					succ[i] = append(succ[i], k)
+					li.fwd[i] = li.fwd[i] || k > i
 				}
 			}
 			fall = facts.Cond
@@ -135,35 +145,54 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			}
 		}
 	}
-	// a register live into and out of a basic block is shown live all
-	// through it, also between a last read and a new write (as measured)
-	leader := make([]bool, n+1)
-	leader[0], leader[n] = true, true
+	// a register live at a loop's head is shown live all through the loop
+	// (up to the branch back), also between its last read and a new write
+	// in the loop: nvdisasm's ranges are intervals of the listing's order
+	// as a linear-scan allocator builds them
 	for i := range succ {
-		for _, k := range succ[i] {
-			if k != i+1 {
-				leader[k] = true
-				leader[i+1] = true
-			}
+		if !li.reach[i] {
+			continue
 		}
-		if !li.fall[i] || exits[i] {
-			leader[i+1] = true
+		for _, k := range succ[i] {
+			if k > i {
+				continue
+			}
+			through, pthrough := li.in[k], li.pin[k]
+			for j := k; j <= i; j++ {
+				li.in[j], li.out[j] = li.in[j].Union(through), li.out[j].Union(through)
+				li.pin[j], li.pout[j] = li.pin[j]|pthrough, li.pout[j]|pthrough
+			}
 		}
 	}
-	for first := 0; first < n; {
-		last := first
-		for !leader[last+1] {
-			last++
+	// what a conditional branch forward leaves live for its target stays
+	// live on the way through until it is written (as measured: nvdisasm
+	// ranges have no hole between the branch and the next write)
+	for i := range succ {
+		if !li.reach[i] || !li.fwd[i] || !li.fall[i] {
+			continue
 		}
-		if li.reach[first] && li.reach[last] {
-			through := li.in[first].Intersect(li.out[last])
-			pthrough := li.pin[first] & li.pout[last]
-			for i := first; i <= last; i++ {
-				li.in[i], li.out[i] = li.in[i].Union(through), li.out[i].Union(through)
-				li.pin[i], li.pout[i] = li.pin[i]|pthrough, li.pout[i]|pthrough
+		var carry RegSet
+		var pcarry uint8
+		end := i + 1
+		for _, k := range succ[i] {
+			if k > i+1 {
+				carry, pcarry = carry.Union(li.in[k]), pcarry|li.pin[k]
+				end = max(end, k)
 			}
 		}
-		first = last + 1
+		for j := i + 1; j < end && li.reach[j]; j++ {
+			if !guarded[j] {
+				carry, pcarry = carry.Minus(li.acc[j].Written), pcarry&^li.acc[j].PredWritten
+			}
+			if carry.Empty() && pcarry == 0 {
+				break
+			}
+			li.in[j], li.out[j] = li.in[j].Union(carry), li.out[j].Union(carry)
+			li.pin[j], li.pout[j] = li.pin[j]|pcarry, li.pout[j]|pcarry
+			if !li.fall[j] {
+				break
+			}
+		}
 	}
 	return li
 }
@@ -175,14 +204,19 @@ type lifeLayout struct {
 	col         int // where "// " starts
 }
 
+// countWidth is the width of the GPR count cell: a blank and as many
+// digits as the number of registers has (nvdisasm: " 8" for R0..R7, "  9"
+// for R0..R9).
+func (ly *lifeLayout) countWidth() int { return 1 + len(strconv.Itoa(ly.regs)) }
+
 func (ly *lifeLayout) gprWidth() int {
 	switch ly.mode {
 	case LifeRangesCount:
-		return 4
+		return max(4, ly.countWidth()+1)
 	case LifeRangesNarrow:
-		return 4 + ly.regs + 1
+		return ly.countWidth() + 1 + ly.regs + 1
 	}
-	w := 3 + 1
+	w := ly.countWidth() + 1
 	for r := 0; r < ly.regs; r++ {
 		w += len(strconv.Itoa(r)) + 1
 	}
@@ -234,9 +268,11 @@ func (ly *lifeLayout) header() [][]byte {
 	lines := [][]byte{ly.rule(nil, '-'), row(centered(nil, "GPR", gw), centered(nil, "PRED", pw))}
 	switch ly.mode {
 	case LifeRangesCount:
-		lines = append(lines, row([]byte("  # "), []byte("  #  ")))
+		g := append(blanks(nil, ly.countWidth()-1), '#')
+		lines = append(lines, row(blanks(g, gw-len(g)), []byte("  #  ")))
 	case LifeRangesNarrow:
-		tens, units := []byte("    "), []byte("  # ")
+		tens := blanks(nil, ly.countWidth()+1)
+		units := append(blanks(nil, ly.countWidth()-1), "# "...)
 		for r := 0; r < ly.regs; r++ {
 			tens = append(tens, byte('0'+r/10%10))
 			units = append(units, byte('0'+r%10))
@@ -246,9 +282,12 @@ func (ly *lifeLayout) header() [][]byte {
 			ptens = append(ptens, ' ')
 			punits = append(punits, byte('0'+p))
 		}
-		lines = append(lines, row(append(tens, ' '), append(ptens, ' ')), row(append(units, ' '), append(punits, ' ')))
+		if ly.regs > 10 {
+			lines = append(lines, row(append(tens, ' '), append(ptens, ' ')))
+		}
+		lines = append(lines, row(append(units, ' '), append(punits, ' ')))
 	default:
-		g, p := []byte("  #"), []byte(" #")
+		g, p := append(blanks(nil, ly.countWidth()-1), '#'), []byte(" #")
 		for r := 0; r < ly.regs; r++ {
 			g = append(g, ' ')
 			g = strconv.AppendInt(g, int64(r), 10)
@@ -298,17 +337,18 @@ func (ly *lifeLayout) cells(dst []byte, read, written, live RegSet, pread, pwrit
 	dst = append(dst, '|')
 	switch ly.mode {
 	case LifeRangesCount:
-		dst = count(dst, all.Len(), 3)
-		dst = append(dst, " |"...)
+		dst = count(dst, all.Len(), ly.countWidth())
+		dst = blanks(dst, ly.gprWidth()-ly.countWidth())
+		dst = append(dst, '|')
 	case LifeRangesNarrow:
-		dst = count(dst, all.Len(), 3)
+		dst = count(dst, all.Len(), ly.countWidth())
 		dst = append(dst, ' ')
 		for r := 0; r < ly.regs; r++ {
 			dst = append(dst, sym(read.Has(r), written.Has(r), live.Has(r)))
 		}
 		dst = append(dst, " |"...)
 	default:
-		dst = count(dst, all.Len(), 3)
+		dst = count(dst, all.Len(), ly.countWidth())
 		for r := 0; r < ly.regs; r++ {
 			dst = blanks(dst, len(strconv.Itoa(r)))
 			dst = append(dst, sym(read.Has(r), written.Has(r), live.Has(r)))
@@ -440,10 +480,24 @@ func (fl *funcListing) withLifeRanges(dst, section []byte, li *lifeInfo, ly *lif
 			}
 		case bytes.HasPrefix(trimmed, []byte("/* 0x")):
 			switch {
-			case pending:
-				// nvdisasm ends the table here, as at the end of the function
+			case pending && (prev >= last || prev%3 == 2):
+				// after the hex word of a pair that ends its bundle
+				// nvdisasm closes the table as at the end of the function
+				// (and goes on without a new header)
 				pending = false
 				dst = legendAfter(dst, line)
+			case pending:
+				// a pair's second hex word: what is live after the pair
+				pending = false
+				dst = put(dst, line, ly.liveCells(cells[:0], li, prev+1))
+			case prev >= 0 && prev+1 < n && fl.closes != nil && fl.closes[prev+1]:
+				// a control word inside a pair: what is live into the pair
+				// (nothing inside a SLOT pair)
+				if fl.slots != nil && fl.slots[prev+1] {
+					dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+				} else {
+					dst = put(dst, line, ly.liveCells(cells[:0], li, prev))
+				}
 			case prev >= last:
 				// the padding's control word is not listed
 			case prev < 0:
@@ -465,6 +519,11 @@ func (fl *funcListing) withLifeRanges(dst, section []byte, li *lifeInfo, ly *lif
 					pending = hex
 				} else if fl.closes != nil && i+1 < n && fl.closes[i+1] {
 					second = i + 1
+				}
+				if fl.slots != nil && fl.slots[i] {
+					// nvdisasm shows the facts of the first instruction
+					// of the stretch (see anchor) on a SLOT 1 line
+					first, second = fl.pairOf(fl.anchor(i))
 				}
 				dst = put(dst, line, ly.instCells(cells[:0], li, first, second))
 				prev = i
@@ -548,4 +607,61 @@ func longestLine(b []byte) int {
 		b = b[min(k+1, len(b)):]
 	}
 	return n
+}
+
+// slotPairs marks the braced pairs nvdisasm -plr prints with "SLOT 0" and
+// "SLOT 1" instead of as one line pair: those whose second instruction
+// writes a register, predicate or the condition code the first one reads
+// or writes (measured on
+// the oracle). The result is indexed like fl.insts, true at the second.
+func (fl *funcListing) slotPairs() []bool {
+	slots := make([]bool, len(fl.insts))
+	for i := 1; i < len(fl.insts); i++ {
+		if i >= len(fl.lb.closes) || !fl.lb.closes[i] || !fl.insts[i].ok || !fl.insts[i-1].ok {
+			continue
+		}
+		a, b := fl.access(i-1), fl.access(i)
+		used := a.Read.Union(a.Written)
+		pused := a.PredRead | a.PredWritten
+		slots[i] = !b.Written.Intersect(used).Empty() || b.PredWritten&pused != 0 || b.CC.Writes() && a.CC != 0
+	}
+	return slots
+}
+
+// access is the operand access of instruction i.
+func (fl *funcListing) access(i int) Access {
+	addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+	ops := fl.insts[i].inst.Operands(addr)
+	return ops.Access()
+}
+
+// anchor is where the stretch of code holding instruction i starts, as
+// nvdisasm's -plr counts stretches: at the function's entry, at a label
+// and after a branch other than SYNC (not after an EXIT).
+func (fl *funcListing) anchor(i int) int {
+	for ; i > 0; i-- {
+		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+		var buf [4]uint32
+		if len(fl.lb.at(buf[:0], addr)) > 0 {
+			return i
+		}
+		if p := fl.insts[i-1]; p.ok && forms[p.inst.form].name != "SYNC" {
+			if BranchFacts(p.inst, 0, nil).Kind == cfg.Jump {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// pairOf returns the braced pair instruction i belongs to (i, i when none).
+func (fl *funcListing) pairOf(i int) (int, int) {
+	switch {
+	case fl.closes == nil:
+	case fl.closes[i]:
+		return i - 1, i
+	case i+1 < len(fl.closes) && fl.closes[i+1]:
+		return i, i + 1
+	}
+	return i, i
 }
