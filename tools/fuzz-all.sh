@@ -107,6 +107,11 @@ while read -r pkg fn; do
 	n=${n:-0}
 	if [ $rc -eq 0 ] && grep -q '^PASS' "$log"; then
 		result=clean
+	elif [ -n "$duration" ] && grep -q 'context deadline exceeded' "$log" &&
+		! grep -q 'Failing input written' "$log"; then
+		# go reports this when -fuzztime DURATION ends during a call to the
+		# worker: nothing failed
+		result="clean (go: context deadline exceeded at -fuzztime)"
 	else
 		input=$(grep -o 'testdata/fuzz/[^ ]*' "$log" | head -1 || true)
 		result="finding ${input:-(see $log)}"
