@@ -46,10 +46,16 @@ fi
 
 module=$(go list -m)
 gocache=$(go env GOCACHE)
-commit=$(git rev-parse --short HEAD)
-if [ -n "$(git status --porcelain --untracked-files=no -- '*.go')" ]; then
-	commit="$commit+dirty"
-fi
+# commitNow is the commit a package is built from (+dirty: Go files differ
+# from it), taken when it is built: the worktree may move on during a long run.
+commitNow() {
+	local c
+	c=$(git rev-parse --short HEAD)
+	if [ -n "$(git status --porcelain --untracked-files=no -- '*.go')" ]; then
+		c="$c+dirty"
+	fi
+	echo "$c"
+}
 # FUZZ_CACHE replaces go's fuzz cache (e.g. a fresh directory, to time a target
 # without the baseline run over a large cached corpus).
 cache=${FUZZ_CACHE:-$gocache/fuzz/$module}
@@ -79,14 +85,16 @@ targets() {
 	done
 }
 
-declare -A built
+declare -A built commits
 status=0
 while read -r pkg fn; do
 	bin="$bindir/$(echo "$pkg" | tr / _).test"
 	if [ -z "${built[$pkg]:-}" ]; then
+		commits[$pkg]=$(commitNow)
 		go test -c -fuzz=. -o "$bin" "./$pkg"
 		built[$pkg]=1
 	fi
+	commit=${commits[$pkg]}
 	if [ -n "$duration" ]; then
 		limit=$duration
 	else
