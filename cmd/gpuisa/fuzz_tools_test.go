@@ -16,7 +16,7 @@ import (
 // fault-injection campaigns. Each drives the tool in-process as the
 // command line does.
 //
-//	go test -run '^$' -fuzz FuzzNVTools -fuzztime 3m ./cmd/gpuisa
+//	tools/fuzz-all.sh ./cmd/gpuisa:FuzzNVTools
 
 // checkNoCrash is the part of the contract every command keeps, whatever
 // its message style: no internal error, no stack trace, exit 0 or 1 (2 when
