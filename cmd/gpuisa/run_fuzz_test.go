@@ -91,9 +91,10 @@ var shaderSeeds = []string{
 }
 
 // maxDeclared bounds what a fuzzed launch may declare (memory, outputs,
-// textures) so that executions stay fast: hostile_test.go covers the
-// limits themselves.
-const maxDeclared = 8 << 20
+// textures) so that executions stay fast: every byte declared is
+// allocated, cleared and often written to an output file. The seeds
+// declare at most 129 KiB; hostile_test.go covers the limits themselves.
+const maxDeclared = 1 << 20
 
 // declared is what a parsed launch asks for in memory, roughly.
 func declared(l *emu.Launch) uint64 {
