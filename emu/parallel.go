@@ -53,6 +53,9 @@ type Track struct {
 	// Stopped is set by the ISA when the warp stopped before an
 	// instruction that must not run in a round (the PC is that instruction).
 	Stopped bool
+	// Round counts the rounds the record was cleared after: an ISA may
+	// skip recording an access it recorded before in the same round.
+	Round uint64
 }
 
 // Access records an access of size bytes at addr (an offset) of global or
@@ -303,6 +306,7 @@ func runParallel(cfg Config, x Exec, px ParallelExec, b *Block, n int) (bool, er
 			t.gWrite.reset()
 			t.sRead.reset()
 			t.sWrite.reset()
+			t.Round++
 		}
 		// the stopped warps' instructions, one each, in warp order
 		for i := range b.Warps {

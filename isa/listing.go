@@ -49,6 +49,30 @@ func HexDigits8(v uint32) uint64 {
 	return x + 0x3030303030303030 + letters*('a'-'0'-10)
 }
 
+// AppendDec appends x in decimal (strconv.AppendUint(dst, x, 10) without
+// its call for the small numbers listings are full of: register numbers,
+// repeat counts, flag values).
+func AppendDec(dst []byte, x uint64) []byte {
+	switch {
+	case x < 10:
+		return append(dst, byte('0'+x))
+	case x < 100:
+		return append(dst, byte('0'+x/10), byte('0'+x%10))
+	case x < 1000:
+		return append(dst, byte('0'+x/100), byte('0'+x/10%10), byte('0'+x%10))
+	}
+	var b [20]byte
+	i := len(b)
+	for x >= 10 {
+		i--
+		b[i] = byte('0' + x%10)
+		x /= 10
+	}
+	i--
+	b[i] = byte('0' + x)
+	return append(dst, b[i:]...)
+}
+
 // AppendAddr appends the /*0000*/ address column (at least 4 hex digits).
 func AppendAddr(dst []byte, addr uint64) []byte {
 	n := 4

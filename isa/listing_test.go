@@ -2,6 +2,7 @@ package isa
 
 import (
 	"fmt"
+	"strconv"
 	"testing"
 )
 
@@ -96,4 +97,17 @@ func TestAppendHexNum(t *testing.T) {
 		check(x >> (x & 63))
 	}
 	check(^uint64(0))
+}
+
+func TestAppendDec(t *testing.T) {
+	for _, x := range []uint64{0, 1, 9, 10, 99, 100, 999, 1000, 1001, 65535, 1<<32 + 7, 1<<64 - 1} {
+		if got, want := string(AppendDec([]byte("r"), x)), "r"+strconv.FormatUint(x, 10); got != want {
+			t.Errorf("AppendDec(%d) = %q, want %q", x, got, want)
+		}
+	}
+	for x := uint64(0); x < 20000; x++ {
+		if got, want := string(AppendDec(nil, x)), strconv.FormatUint(x, 10); got != want {
+			t.Fatalf("AppendDec(%d) = %q, want %q", x, got, want)
+		}
+	}
 }

@@ -319,7 +319,17 @@ func BenchmarkReduce(b *testing.B) {
 		shared: 1024, params: []any{buf("in"), buf("out")}}})
 }
 
-// BenchmarkLower: decoding and lowering, once per launch.
+// BenchmarkLaunch is the fixed cost of a launch (ns/op): one warp that
+// exits at once, on a device that keeps the program and its buffer, as
+// a host loop's launches do. The real kernels' rates include it once per
+// launch (BuildTree: four launches of at most 128 blocks).
+func BenchmarkLaunch(b *testing.B) {
+	d := newDevice()
+	d.alloc("out", make([]byte, 4))
+	benchLaunches(b, d, []launch{{program: []byte("EXIT;\n"), block: emu.Dim3{32, 1, 1}, shared: 16, params: []any{buf("out")}}})
+}
+
+// BenchmarkLower: decoding and lowering, once per program.
 func BenchmarkLower(b *testing.B) {
 	img, err := ProgramImage("k", []byte(benchReduce+vecAdd), "", "sm_20")
 	if err != nil {

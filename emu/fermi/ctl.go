@@ -283,11 +283,13 @@ func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 	var v uint32
 	switch {
 	case sr == srTidX && flat:
-		r := &sc.r
 		base := uint32(w.Index * emu.WarpSize)
-		for l := range r {
-			r[l] = base + uint32(l)
+		if mask == ^uint32(0) {
+			addImmLanes(rowAt(w.Regs, dstRow(&o.d, 0)), &laneIndex, base)
+			return
 		}
+		r := &sc.r
+		addImmLanes(r, &laneIndex, base)
 		write(w.Regs, dstRow(&o.d, 0), mask, r)
 		return
 	case sr >= srCtaidX && sr <= srCtaidX+2:
@@ -301,10 +303,22 @@ func (k *Kernel) s2r(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 		return
 	}
 	r := rowAt(w.Regs, dstRow(&o.d, 0))
+	if mask == ^uint32(0) {
+		fillLanes(r, v)
+		return
+	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		r[bits.TrailingZeros32(mm)] = v
 	}
 }
+
+// laneIndex is each lane's index (read-only).
+var laneIndex = func() (x lanes) {
+	for l := range x {
+		x[l] = uint32(l)
+	}
+	return x
+}()
 
 // s2rLanes is s2r lane by lane (of the registers s2r does not read for
 // the whole warp).

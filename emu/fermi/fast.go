@@ -46,10 +46,73 @@ const (
 	fastIalu  // PRMT, BFE, BFI, FLO, POPC, IMNMX, ICMP
 	fastFalu  // FADD, FMUL, FFMA, FMNMX
 	fastVideo // VSHL, VSHR, VADD, VMNMX, VABSDIFF, VMAD (not VSET/VSETP)
+	// Forms whose second source is an immediate or a constant: the scalar
+	// fimm (with the source's negation or inversion applied) in every lane.
+	fastAddI   // a + fimm
+	fastRsubI  // fimm - a
+	fastScaddI // a<<sub + fimm
+	fastAndI   // (a^na) & fimm
+	fastOrI
+	fastXorI
+	fastMovI // fimm
+	// Forms the loop only skips: when no lane runs them they do nothing
+	// (EXIT, KIL, RET, BRK, CONT testing no condition code flag; NOP and
+	// BPT); otherwise they end the stretch and run the general way.
+	fastSkip
+	fastPred // CSET, CSETP, PSET, PSETP, P2R, R2P (predOps: nothing when no lane runs them)
+	fastPush // SSY, PBK, PCNT without a guard, while the stack has room
 )
 
-// pickFast chooses o's fast form, once its constants are resolved.
+// scalarSource reports whether s is an immediate or a constant (resolved
+// for the launch), and its low word.
+func scalarSource(s *opnd) (uint32, bool) { return uint32(s.imm), s.kind == oImm || s.kind == oConst }
+
+// pickScalar chooses o's immediate form and its scalar, once constants are
+// resolved; fastNone when it has none.
+func pickScalar(o *op, form uint8) (uint8, uint32) {
+	a, b := &o.s[0], &o.s[1]
+	v, ok := scalarSource(b)
+	if form == fastMov {
+		if v, ok := scalarSource(a); ok {
+			return fastMovI, v
+		}
+		return fastNone, 0
+	}
+	if !ok {
+		return fastNone, 0
+	}
+	switch form {
+	case fastAdd:
+		return fastAddI, v
+	case fastSub:
+		return fastAddI, -v
+	case fastRsub:
+		return fastRsubI, v
+	case fastScadd:
+		return fastScaddI, v
+	case fastAnd:
+		return fastAndI, v ^ notMask(b.not)
+	case fastOr:
+		return fastOrI, v ^ notMask(b.not)
+	case fastXor:
+		return fastXorI, v ^ notMask(b.not)
+	}
+	return fastNone, 0
+}
+
+// pickFast chooses o's fast form, once its constants are resolved (and
+// fimm, for the immediate forms).
 func pickFast(o *op) uint8 {
+	form := pickForm(o)
+	if f, v := pickScalar(o, form); f != fastNone {
+		o.fimm = v
+		return f
+	}
+	return form
+}
+
+// pickForm is pickFast's form before the immediate forms.
+func pickForm(o *op) uint8 {
 	if o.sync {
 		return fastNone
 	}
@@ -146,6 +209,19 @@ func pickFast(o *op) uint8 {
 		if o.cc == ccT {
 			return fastBra
 		}
+	case kExit, kKil, kRet, kBrk, kCont:
+		if o.cc == ccT {
+			return fastSkip
+		}
+	case kNop, kBpt:
+		return fastSkip
+	case kCset, kCsetp, kPset, kPsetp, kP2R, kR2P:
+		return fastPred
+	case kSsy, kPbk, kPcnt:
+		// they push whatever the guard (run.go): the loop skips a false one
+		if o.guard == predPT && !o.gnot {
+			return fastPush
+		}
 	case kPrmt, kBfe, kBfi, kFlo, kPopc, kImnmx, kIcmp:
 		if o.flags&(fCCOut|fX|fSAT) == 0 && o.d.kind == oReg {
 			return fastIalu
@@ -189,13 +265,15 @@ stretch:
 		if o.fast == fastNone {
 			break
 		}
-		g := flags[o.guard&31]
-		if o.gnot {
-			g = ^g
-		}
-		mask := active & g
-		if mask == 0 {
-			continue
+		mask := active
+		if !o.uncond {
+			g := flags[o.guard&31]
+			if o.gnot {
+				g = ^g
+			}
+			if mask &= g; mask == 0 {
+				continue
+			}
 		}
 		switch o.fast {
 		case fastLoad:
@@ -219,6 +297,27 @@ stretch:
 			continue
 		case fastS2r:
 			k.s2r(b, w, o, mask, sc)
+			continue
+		case fastSkip:
+			break stretch // a lane runs it
+		case fastPred:
+			k.predOps(w, o, mask)
+			continue
+		case fastPush:
+			if len(w.Stack) >= emu.MaxStackDepth {
+				break stretch // the general way reports the overflow
+			}
+			w.Push(pushKind(o.kind), o.target)
+			continue
+		case fastMovI:
+			if mask == ^uint32(0) {
+				fillLanes(rowOf(regs, o.d.row), o.fimm)
+				continue
+			}
+			row := rowOf(regs, o.d.row)
+			for m := mask; m != 0; m &= m - 1 {
+				row[bits.TrailingZeros32(m)] = o.fimm
+			}
 			continue
 		case fastTld:
 			if !k.tldFast(w, o, mask, sc) {
@@ -257,6 +356,18 @@ stretch:
 				continue
 			}
 			copyLanes(r, a)
+		case fastAddI:
+			addImmLanes(r, a, o.fimm)
+		case fastRsubI:
+			rsubImmLanes(r, a, o.fimm)
+		case fastScaddI:
+			scaddImmLanes(r, a, o.fimm, o.sub&31)
+		case fastAndI:
+			andImmLanes(r, a, notMask(o.s[0].not), o.fimm)
+		case fastOrI:
+			orImmLanes(r, a, notMask(o.s[0].not), o.fimm)
+		case fastXorI:
+			xorImmLanes(r, a, notMask(o.s[0].not), o.fimm)
 		case fastShl:
 			shlLanes(r, a, shiftAmount(o))
 		case fastShr:

@@ -3,6 +3,7 @@ package fermi
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/emu"
 	"github.com/gpuisa/gpuisa/emu/internal/fp"
@@ -57,9 +58,7 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			// float32 arithmetic rounds to nearest as the double sum
 			// rounded once more would (53 bits hold any such sum exactly
 			// enough: no double-rounding error for +, -, *)
-			for l := range r {
-				r[l] = fnan(math.Float32frombits(a[l]) + math.Float32frombits(b[l]))
-			}
+			faddRN(r, a, b)
 			break
 		}
 		for l := range r {
@@ -68,9 +67,7 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kFmul:
 		scale := fmulScale[o.sub&7]
 		if plainRN && scale == 1 && !o.s[0].neg && !o.s[1].neg {
-			for l := range r {
-				r[l] = fnan(math.Float32frombits(a[l]) * math.Float32frombits(b[l]))
-			}
+			fmulRN(r, a, b)
 			break
 		}
 		for l := range r {
@@ -82,6 +79,10 @@ func (k *Kernel) falu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 			r[l] = fout(fmul32(x, y, scale, o.rnd), o.flags)
 		}
 	case kFfma:
+		if plainRN && !o.s[2].abs {
+			ffmaRN(r, a, b, c, signMask(o.s[0].neg != o.s[1].neg), signMask(o.s[2].neg))
+			break
+		}
 		for l := range r {
 			x, y, z := fin(a[l], &o.s[0], ftz), fin(b[l], &o.s[1], ftz), fin(c[l], &o.s[2], ftz)
 			if o.flags&fFMZ != 0 && (x == 0 || y == 0) {
@@ -285,4 +286,74 @@ func dminmax(x, y float64, min bool) float64 {
 		return x
 	}
 	return y
+}
+
+// signMask is the sign bit when neg holds (a negated float source).
+func signMask(neg bool) uint32 { return negMask(neg) & (1 << 31) }
+
+// ffmaRN is FFMA rounding to nearest without FTZ, SAT or FMZ: np negates
+// the product, nc the addend. The product of two singles is exact in a
+// double, so the double sum is rounded once; rounding it again to a
+// single gives the single-rounded result unless the sum lies halfway
+// between two singles, which needs its low 28 bits zero (as a zero does):
+// those lanes take ffma32.
+func ffmaRN(r, a, b, c *lanes, np, nc uint32) {
+	var m uint32
+	for l := range r {
+		x := math.Float32frombits(a[l] ^ np)
+		y := math.Float32frombits(b[l])
+		z := math.Float32frombits(c[l] ^ nc)
+		s := float64(x)*float64(y) + float64(z)
+		v := math.Float32bits(float32(s))
+		if math.Float64bits(s)&(1<<28-1) == 0 {
+			v = math.Float32bits(ffma32(x, y, z, 0))
+		}
+		r[l] = v
+		m = max(m, v&^(1<<31))
+	}
+	canonicalNaNs(r, m)
+}
+
+// faddRN and fmulRN are FADD and FMUL rounding to nearest without
+// modifiers: single arithmetic (a double result rounded once more would
+// round the same: 53 bits hold the sum or product exactly enough), NaNs
+// made canonical afterwards.
+func faddRN(r, a, b *lanes) { floatRowRN(r, a, b, false) }
+
+func fmulRN(r, a, b *lanes) { floatRowRN(r, a, b, true) }
+
+// floatRowRN is faddRN (mul false) or fmulRN, four lanes at a time.
+func floatRowRN(r, a, b *lanes, mul bool) {
+	fr, fa, fb := f32Lanes(r), f32Lanes(a), f32Lanes(b)
+	var acc float32
+	for g := 0; g < 32; g += 4 {
+		var x0, x1, x2, x3 float32
+		if mul {
+			x0, x1, x2, x3 = fa[g]*fb[g], fa[g+1]*fb[g+1], fa[g+2]*fb[g+2], fa[g+3]*fb[g+3]
+		} else {
+			x0, x1, x2, x3 = fa[g]+fb[g], fa[g+1]+fb[g+1], fa[g+2]+fb[g+2], fa[g+3]+fb[g+3]
+		}
+		fr[g], fr[g+1], fr[g+2], fr[g+3] = x0, x1, x2, x3
+		acc += (x0 - x0) + (x1 - x1) + (x2 - x2) + (x3 - x3)
+	}
+	if acc != acc { // a NaN or an infinity somewhere
+		canonicalNaNs(r, 0x7f800001)
+	}
+}
+
+// f32Lanes is a row seen as singles (the host is little-endian and
+// IEEE, as math.Float32frombits assumes).
+func f32Lanes(x *lanes) *[32]float32 { return (*[32]float32)(unsafe.Pointer(x)) }
+
+// canonicalNaNs makes every NaN of r canonical, given the largest magnitude
+// bits m among r's words (NaNs are the magnitudes above infinity's).
+func canonicalNaNs(r *lanes, m uint32) {
+	if m <= 0x7f800000 {
+		return
+	}
+	for l := range r {
+		if r[l]&^(1<<31) > 0x7f800000 {
+			r[l] = canonicalNaN32
+		}
+	}
 }

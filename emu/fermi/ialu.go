@@ -161,6 +161,11 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		if o.flags&(fU32|fBREV) == fU32 {
 			// unsigned: the field's bits past 31 read 0, so one 64-bit
 			// shift and mask serve every position and length
+			if uniform(b) {
+				pos, n := b[0]&0xff, min(b[0]>>8&0xff, 32)
+				bfeUniform(r, a, min(pos, 63), uint64(1)<<n-1)
+				break
+			}
 			for l := range r {
 				pos, n := b[l]&0xff, min(b[l]>>8&0xff, 32)
 				r[l] = uint32(uint64(a[l]) >> pos & (1<<n - 1))
@@ -194,6 +199,10 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 		b := k.row(regs, &o.s[1], &sc.b)
 		p := pred(regs, &o.s[2])
 		unsigned := o.flags&fU32 != 0
+		if p == ^uint32(0) || p == 0 {
+			minMaxLanes(r, a, b, p != 0, unsigned)
+			break
+		}
 		for l := range r {
 			lt := a[l] < b[l]
 			if !unsigned {
@@ -237,8 +246,23 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kPrmt:
 		b := k.row(regs, &o.s[1], &sc.b)
 		c := k.row(regs, &o.s[2], &sc.c)
+		if sel, ok := scalarSource(&o.s[1]); ok && o.sub == 0 && sel&0x8888 == 0 {
+			prmtScalar(r, a, sel, c)
+			break
+		}
 		if o.sub == 0 {
-			prmtLanes(r, a, b, c)
+			if sc.prmt.ok && *b == sc.prmt.sel {
+				prmtBackward(r, a, &sc.prmt.shift, c)
+				break
+			}
+			sel := *b // r may be the selector's row
+			if prmtLanes(r, a, &sel, c) {
+				sc.prmt.sel = sel
+				for l := range sel {
+					sc.prmt.shift[l] = sel[l] >> 9 & 0x38
+				}
+				sc.prmt.ok = true
+			}
 			break
 		}
 		for l := range r {
@@ -375,6 +399,7 @@ func bfiLanes(r, a *lanes, b uint32, c *lanes) {
 		return
 	}
 	n = min(n, 32-pos)
+	pos &= 31 // below 32: no shift needs a range check
 	m := uint32(uint64(1)<<n-1) << pos
 	qr, qa, qc := qd(r), qd(a), qd(c)
 	for g := range qr {
@@ -454,10 +479,109 @@ func prmt(a, s, b uint32, mode uint8) uint32 {
 	return r
 }
 
+// prmtScalar is PRMT's generic mode with one selector for every lane
+// that replicates no sign: four byte moves by fixed shifts.
+func prmtScalar(r, a *lanes, sel uint32, b *lanes) {
+	s0, s1, s2, s3 := sel<<3&0x38, sel>>1&0x38, sel>>5&0x38, sel>>9&0x38
+	for l := range r {
+		src := uint64(b[l])<<32 | uint64(a[l])
+		r[l] = uint32(src>>s0)&0xff | uint32(src>>s1)&0xff<<8 | uint32(src>>s2)&0xff<<16 | uint32(src>>s3)<<24
+	}
+}
+
+// minMaxLanes is IMNMX with one choice for every lane: the minimum or
+// the maximum, unsigned or signed.
+func minMaxLanes(r, a, b *lanes, takeMin, unsigned bool) {
+	switch {
+	case takeMin && unsigned:
+		for l := range r {
+			r[l] = min(a[l], b[l])
+		}
+	case unsigned:
+		for l := range r {
+			r[l] = max(a[l], b[l])
+		}
+	case takeMin:
+		for l := range r {
+			r[l] = uint32(min(int32(a[l]), int32(b[l])))
+		}
+	default:
+		for l := range r {
+			r[l] = uint32(max(int32(a[l]), int32(b[l])))
+		}
+	}
+}
+
+func builtinMin[T uint32 | int32](x, y T) T { return min(x, y) }
+func builtinMax[T uint32 | int32](x, y T) T { return max(x, y) }
+
+// uniform reports whether every lane of x holds the same word.
+func uniform(x *lanes) bool {
+	q, v := od(x), x[0]
+	var d uint32
+	for g := range q {
+		d |= (q[g][0] ^ v) | (q[g][1] ^ v) | (q[g][2] ^ v) | (q[g][3] ^ v) | (q[g][4] ^ v) | (q[g][5] ^ v) | (q[g][6] ^ v) | (q[g][7] ^ v)
+	}
+	return d == 0
+}
+
+// bfeUniform is BFE.U32 with one position and length for every lane: a
+// shift (pos below 64) and a mask.
+func bfeUniform(r, a *lanes, pos uint32, m uint64) {
+	for l := range r {
+		r[l] = uint32(uint64(a[l]) >> pos & m)
+	}
+}
+
+// prmtBackward is prmtLanes' backward windows with each lane's shift
+// known (prmtCache).
+func prmtBackward(r, a, shift, b *lanes) {
+	qr, qa, qs, qb := qd(r), qd(a), qd(shift), qd(b)
+	for g := range qr {
+		qr[g][0] = bits.ReverseBytes32(uint32((uint64(qb[g][0])<<32 | uint64(qa[g][0])) >> (qs[g][0] & 63)))
+		qr[g][1] = bits.ReverseBytes32(uint32((uint64(qb[g][1])<<32 | uint64(qa[g][1])) >> (qs[g][1] & 63)))
+		qr[g][2] = bits.ReverseBytes32(uint32((uint64(qb[g][2])<<32 | uint64(qa[g][2])) >> (qs[g][2] & 63)))
+		qr[g][3] = bits.ReverseBytes32(uint32((uint64(qb[g][3])<<32 | uint64(qa[g][3])) >> (qs[g][3] & 63)))
+	}
+}
+
 // prmtLanes is PRMT's generic mode, each lane with its own selector s.
 // Selectors that replicate no sign (the usual byte moves) take bytes by
-// shifts alone.
-func prmtLanes(r, a, s, b *lanes) {
+// shifts alone. It reports whether every lane took a backward window.
+func prmtLanes(r, a, s, b *lanes) (backward bool) {
+	// a window of four consecutive bytes in every lane, backward
+	// (c*0x1111 + 0x0123, mgpu's BWT keys) or forward (c*0x1111 +
+	// 0x3210), c at most 4 (past it a nibble has the sign bit): one shift
+	// a lane, into t first (r may be a source)
+	var t lanes
+	qt, qa, qs, qb := qd(&t), qd(a), qd(s), qd(b)
+	back := func(a, s, b uint32) (uint32, uint32) {
+		c := s >> 12 & 7
+		return bits.ReverseBytes32(uint32((uint64(b)<<32 | uint64(a)) >> (c << 3 & 63))), s ^ (c*0x1111 + 0x0123) | (c+3)&8
+	}
+	var bad, e0, e1, e2, e3 uint32
+	for g := range qt {
+		qt[g][0], e0 = back(qa[g][0], qs[g][0], qb[g][0])
+		qt[g][1], e1 = back(qa[g][1], qs[g][1], qb[g][1])
+		qt[g][2], e2 = back(qa[g][2], qs[g][2], qb[g][2])
+		qt[g][3], e3 = back(qa[g][3], qs[g][3], qb[g][3])
+		bad |= e0 | e1 | e2 | e3
+	}
+	if bad == 0 {
+		*r = t
+		return true
+	}
+	bad = 0
+	for l := range t {
+		sel := s[l]
+		c := sel & 7
+		bad |= sel ^ (c*0x1111 + 0x3210) | (c+3)&8
+		t[l] = uint32((uint64(b[l])<<32 | uint64(a[l])) >> (c << 3 & 63))
+	}
+	if bad == 0 {
+		*r = t
+		return false
+	}
 	for l := range r {
 		sel := s[l]
 		if sel&0x8888 != 0 {
@@ -468,6 +592,7 @@ func prmtLanes(r, a, s, b *lanes) {
 		r[l] = uint32(src>>(sel<<3&0x38))&0xff | uint32(src>>(sel>>1&0x38))&0xff<<8 |
 			uint32(src>>(sel>>5&0x38))&0xff<<16 | uint32(src>>(sel>>9&0x38))<<24
 	}
+	return false
 }
 
 // icmp compares a and b with comparison c (the icmp table: F LT EQ LE GT

@@ -66,6 +66,39 @@ type Image struct {
 	lowerOnce sync.Once // the program is lowered once for all its launches
 	prog      *Program
 	lowerErr  error
+
+	banksMu sync.Mutex
+	banks   map[bankKey][]byte // constant banks of recent launches (Image.bank)
+}
+
+// bankKey names a constant bank by its number, size and the words before
+// its trailing zeros.
+type bankKey struct {
+	bank, size int
+	words      string
+}
+
+// maxBanks bounds the banks an image keeps (64 KiB each, or more).
+const maxBanks = 16
+
+// bank is constant bank i of size bytes that starts with words and holds
+// zeros after them. Nothing writes a bank, so launches with the same words
+// share one: a host loop's repeated launches then build no 64 KiB bank
+// (its allocation and clearing were most of a small launch's cost).
+func (img *Image) bank(i, size int, words []byte) []byte {
+	key := bankKey{i, size, string(words)}
+	img.banksMu.Lock()
+	defer img.banksMu.Unlock()
+	if data, ok := img.banks[key]; ok {
+		return data
+	}
+	if len(img.banks) >= maxBanks || img.banks == nil {
+		img.banks = map[bankKey][]byte{}
+	}
+	data := make([]byte, size)
+	copy(data, words)
+	img.banks[key] = data
+	return data
 }
 
 // program lowers the image's code on first use.
@@ -253,7 +286,19 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 			continue
 		}
 		size := max(ConstBankBytes, len(img.Const[i]), len(launch))
-		data := make([]byte, size)
+		// the words the cubin, the launch and the convention put in the
+		// bank; zeros follow them
+		used := max(len(img.Const[i]), len(launch))
+		switch i {
+		case 0:
+			if int(img.ParamBase)+len(params) > size {
+				return nil, fmt.Errorf("parameters do not fit in constant bank 0")
+			}
+			used = max(used, cbNctaid+12, int(img.ParamBase)+len(params))
+		case cbStackBank:
+			used = max(used, cbStack+4)
+		}
+		data := make([]byte, used)
 		copy(data, img.Const[i])
 		le := binary.LittleEndian
 		switch i {
@@ -267,14 +312,12 @@ func NewKernel(s *emu.Setup, img *Image) (*Kernel, error) {
 				le.PutUint32(data[cbNtid+4*j:], s.Block[j])
 				le.PutUint32(data[cbNctaid+4*j:], s.Grid[j])
 			}
-			if int(img.ParamBase)+len(params) > len(data) {
-				return nil, fmt.Errorf("parameters do not fit in constant bank 0")
-			}
 			copy(data[img.ParamBase:], params)
 		case cbStackBank:
 			le.PutUint32(data[cbStack:], sp)
 		}
 		copy(data, launch)
+		data = img.bank(i, size, data)
 		k.Const[i] = emu.Memory{Space: emu.Constant, Data: data}
 	}
 	if err := k.bindTextures(s); err != nil {
@@ -359,6 +402,7 @@ func (k *Kernel) resolve() error {
 			}
 		}
 		o.fast = pickFast(o)
+		o.uncond = o.guard == predPT && !o.gnot
 	}
 	return nil
 }

@@ -152,6 +152,8 @@ type op struct {
 	size2  uint8  // LD_LDU's second size; conversion source size
 	lanes  uint8  // MOV's lane mask
 	fast   uint8  // fast form (fast.go), chosen per launch
+	fimm   uint32 // the fast form's scalar source (fast.go)
+	uncond bool   // guarded by PT: every active lane runs it (fast.go)
 	s      [4]opnd
 	d, d2  opnd
 }

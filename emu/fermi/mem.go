@@ -292,15 +292,41 @@ func consecutive(base *lanes, off, limit uint32) (first uint32, ok bool) {
 	if base[31] != b0+31*4 {
 		return 0, false // most other accesses fail here, before the loop
 	}
-	pairs := (*[4][4]uint64)(unsafe.Pointer(base))
-	const step = 8<<32 | 8
+	// sixteen pairs, unrolled: the step stays in a register
+	p := (*[16]uint64)(unsafe.Pointer(base))
+	step := uint64(8<<32 | 8)
 	want := uint64(b0) | uint64(b0+4)<<32
-	var dev uint64
-	for g := range pairs {
-		q := &pairs[g]
-		dev |= (q[0] ^ want) | (q[1] ^ (want + step)) | (q[2] ^ (want + 2*step)) | (q[3] ^ (want + 3*step))
-		want += 4 * step
-	}
+	dev := p[0] ^ want
+	want += step
+	dev |= p[1] ^ want
+	want += step
+	dev |= p[2] ^ want
+	want += step
+	dev |= p[3] ^ want
+	want += step
+	dev |= p[4] ^ want
+	want += step
+	dev |= p[5] ^ want
+	want += step
+	dev |= p[6] ^ want
+	want += step
+	dev |= p[7] ^ want
+	want += step
+	dev |= p[8] ^ want
+	want += step
+	dev |= p[9] ^ want
+	want += step
+	dev |= p[10] ^ want
+	want += step
+	dev |= p[11] ^ want
+	want += step
+	dev |= p[12] ^ want
+	want += step
+	dev |= p[13] ^ want
+	want += step
+	dev |= p[14] ^ want
+	want += step
+	dev |= p[15] ^ want
 	first = b0 + off
 	return first, dev == 0 && uint64(b0)+31*4 <= math.MaxUint32 && first&3 == 0 && uint64(first)+31*4 <= uint64(limit)
 }

@@ -38,6 +38,15 @@ type scratch struct {
 	red        [emu.NumBarriers]reduction
 	pending    []int32            // per warp: op index of a BAR.RED whose results are due, -1 none
 	locks      map[lockKey]uint32 // words locked by LDLK/LDSLK: owner thread+1
+	prmt       prmtCache
+}
+
+// prmtCache is the last selector row whose every lane took a backward
+// byte window (prmtLanes), with each lane's shift: the BWT's keys permute
+// several words by one selector row in a row.
+type prmtCache struct {
+	sel, shift lanes
+	ok         bool
 }
 
 type lockKey struct {
@@ -209,6 +218,17 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	return nil
 }
 
+// pushKind is the stack entry SSY, PBK or PCNT pushes.
+func pushKind(kd kind) emu.StackKind {
+	switch kd {
+	case kPbk:
+		return emu.StackBreak
+	case kPcnt:
+		return emu.StackCont
+	}
+	return emu.StackSync
+}
+
 // sync is the .S flag: after the instruction, the lanes that ran it wait
 // at the innermost reconvergence point (SSY), the others go on; when every
 // path has arrived the warp resumes at the SSY target. Without an SSY on
@@ -249,14 +269,7 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		return nil
 	case kSsy, kPbk, kPcnt:
 		// no guard: the spec gives these forms none
-		kind := emu.StackSync
-		switch o.kind {
-		case kPbk:
-			kind = emu.StackBreak
-		case kPcnt:
-			kind = emu.StackCont
-		}
-		w.Push(kind, o.target)
+		w.Push(pushKind(o.kind), o.target)
 	case kPret:
 		w.Push(emu.StackCall, o.target)
 	case kBra:

@@ -64,9 +64,7 @@ func (k *Kernel) video(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 				r[l] = a[l]<<(b[l]&31) + c[l]
 			}
 		case o.s[1].sel >= 6:
-			for l := range r {
-				r[l] = uint32(uint64(a[l])<<min(b[l], 32)) + c[l]
-			}
+			vshlAccLanes(r, a, b, c)
 		default:
 			for l := range r {
 				n := uint64(uint32(vpart(b[l], o.s[1].sel, o.s[1].sgn)))
@@ -260,4 +258,19 @@ func vsecond(k kind, red uint8, tmp int64, c uint32, signed bool) uint32 {
 		return c&^0xff0000 | uint32(tmp)&0xff<<16
 	}
 	return uint32(tmp)
+}
+
+// vshlAccLanes is VSHL.ACC of whole words: (a << b, clamped at 32) + c.
+func vshlAccLanes(r, a, b, c *lanes) {
+	qr, qa, qb, qc := od(r), od(a), od(b), od(c)
+	for g := range qr {
+		qr[g][0] = uint32(uint64(qa[g][0])<<(min(qb[g][0], 32)&63)) + qc[g][0]
+		qr[g][1] = uint32(uint64(qa[g][1])<<(min(qb[g][1], 32)&63)) + qc[g][1]
+		qr[g][2] = uint32(uint64(qa[g][2])<<(min(qb[g][2], 32)&63)) + qc[g][2]
+		qr[g][3] = uint32(uint64(qa[g][3])<<(min(qb[g][3], 32)&63)) + qc[g][3]
+		qr[g][4] = uint32(uint64(qa[g][4])<<(min(qb[g][4], 32)&63)) + qc[g][4]
+		qr[g][5] = uint32(uint64(qa[g][5])<<(min(qb[g][5], 32)&63)) + qc[g][5]
+		qr[g][6] = uint32(uint64(qa[g][6])<<(min(qb[g][6], 32)&63)) + qc[g][6]
+		qr[g][7] = uint32(uint64(qa[g][7])<<(min(qb[g][7], 32)&63)) + qc[g][7]
+	}
 }

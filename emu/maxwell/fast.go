@@ -1,6 +1,10 @@
 package maxwell
 
-import "math"
+import (
+	"math"
+	"math/bits"
+	"unsafe"
+)
 
 // Fast paths for the integer instructions ptxas emits most (MOV, IADD,
 // XMAD, ISETP, shifts, ISCADD, LOP, SEL): one loop per instruction kind with
@@ -23,7 +27,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	av := k.row(regs, a, mask, &sc.a)
 	bv := k.row(regs, b, mask, &sc.b)
 	dr := int(o.d.row) * 32
-	out := (*lanes)(regs[dr : dr+32])
+	out := regLanes(regs, dr)
 	// ALU results have no side effects: compute every lane (into the
 	// destination itself when all lanes run), then keep the masked ones
 	d := out
@@ -227,7 +231,7 @@ func (k *Kernel) addCarry(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	av := k.row(regs, &o.s[0], mask, &sc.a)
 	bv := k.row(regs, &o.s[1], mask, &sc.b)
 	dr := int(o.d.row) * 32
-	d := (*lanes)(regs[dr : dr+32])
+	d := regLanes(regs, dr)
 	ccRow := k.Prog.rowCC() * 32
 	cin := regs[ccRow]
 	if o.flags&fX == 0 {
@@ -304,7 +308,7 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	av := k.row(regs, a, mask, &sc.a)
 	bv := k.row(regs, b, mask, &sc.b)
 	dr := int(o.d.row) * 32
-	d := (*lanes)(regs[dr : dr+32])
+	d := regLanes(regs, dr)
 	var na, nb, aa, ab uint32 // sign flips and clears
 	if a.neg {
 		na = 1 << 31
@@ -345,8 +349,8 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if c.neg {
 			nc = 1 << 31
 		}
-		if mask == ^uint32(0) && na|nb|nc == 0 {
-			ffmaLanes(d, av, bv, cv)
+		if na|nb|nc == 0 && contiguous(mask) { // every lane, or a range
+			ffmaLanes(d, av, bv, cv, bits.TrailingZeros32(mask), bits.OnesCount32(mask))
 			return true
 		}
 		for l := range 32 {
@@ -370,15 +374,21 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 	return true
 }
 
-// ffmaLanes is FFMA d = a*b + c in every lane (round to nearest, no
+// ffmaLanes is FFMA d = a*b + c in n lanes from first (round to nearest, no
 // negations): the float64 sum, rounded once (x*y is exact in float64), is
 // rounded again to float32 unless it could be a float32 midpoint (or
 // infinite, NaN, zero; each has its low 28 bits clear), where fma32 takes
 // the careful path.
-func ffmaLanes(d, a, b, c *lanes) {
-	_, _, _, _ = d[31], a[31], b[31], c[31] // the rows' nil checks once
-	for l := range 32 {
-		x, y, z := math.Float32frombits(a[l]), math.Float32frombits(b[l]), math.Float32frombits(c[l])
+func ffmaLanes(d, a, b, c *lanes, first, n int) {
+	// the lanes first..first+n-1 (a range of lanes: no lane tests), as
+	// slices of one length (no bounds checks in the loop)
+	// seen as float32 (the same bits), which the conversions read in place
+	ds := d[first : first+n]
+	as, bs, cs := rowF32(a)[first:first+n], rowF32(b)[first:first+n], rowF32(c)[first:first+n]
+	as, bs, cs = as[:len(ds)], bs[:len(ds)], cs[:len(ds)]
+	for l := range ds {
+		d := ds
+		x, y, z := as[l], bs[l], cs[l]
 		s := float64(x)*float64(y) + float64(z)
 		if math.Float64bits(s)&(1<<28-1) == 0 {
 			f := fma32(x, y, z, 0)
@@ -392,6 +402,9 @@ func ffmaLanes(d, a, b, c *lanes) {
 		d[l] = math.Float32bits(float32(s))
 	}
 }
+
+// rowF32 is a row's lanes seen as float32 values of the same bits.
+func rowF32(r *lanes) *[32]float32 { return (*[32]float32)(unsafe.Pointer(r)) }
 
 func b2u32(b bool) uint32 {
 	if b {

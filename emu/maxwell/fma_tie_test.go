@@ -71,7 +71,7 @@ func TestFma32Ties(t *testing.T) {
 		for l := range 32 {
 			a[l], b[l], c[l] = math.Float32bits(cases[i+l][0]), math.Float32bits(cases[i+l][1]), math.Float32bits(cases[i+l][2])
 		}
-		ffmaLanes(&d, &a, &b, &c)
+		ffmaLanes(&d, &a, &b, &c, 0, 32)
 		for l, x := range cases[i : i+32] {
 			if want := math.Float32bits(exact(x[0], x[1], x[2])); d[l] != want && !(want&0x7fffffff > 0x7f800000 && d[l] == 0x7fffffff) {
 				t.Fatalf("ffmaLanes(%g, %g, %g) = %#x, want %#x", x[0], x[1], x[2], d[l], want)

@@ -2,6 +2,7 @@ package maxwell
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/emu"
 )
@@ -28,9 +29,27 @@ const (
 // fuseLen is the number of instructions in a group.
 var fuseLen = [...]int64{fuseNone: 1, fuseMulAdd: 3, fuseMulAdd2: 3, fuseAdd64: 2, fuseMul32: 3, fuseMul32b: 3}
 
-// fusions finds the groups of k.ops.
-func (k *Kernel) fusions() []uint8 {
+// addRows are a fuseAdd64 group's operand rows, each an offset in the
+// registers (row*32) or, for a broadcast row i, ^i: add64 finds them
+// without looking at the operands' kinds.
+type addRows struct {
+	a1, b1, d1, a2, b2, d2 int32
+	end                    int32 // past the highest register row: checked once
+}
+
+// rowOffset is a plain operand's addRows entry.
+func rowOffset(s *opnd) int32 {
+	if s.kind == oReg {
+		return int32(s.row) * 32
+	}
+	return ^s.bc
+}
+
+// fusions finds the groups of k.ops, and the rows of the fuseAdd64 ones
+// (by the index of their first instruction).
+func (k *Kernel) fusions() ([]uint8, []addRows) {
 	f := make([]uint8, len(k.ops))
+	adds := make([]addRows, len(k.ops))
 	pt := uint16(k.Prog.rowP(7))
 	unguarded := func(o *op) bool { return o.guard == pt && !o.gnot }
 	// sources the lane loops read as rows without scratch space
@@ -68,9 +87,13 @@ func (k *Kernel) fusions() []uint8 {
 			b.kind == kIAdd && b.flags == fX && b.sub == 0 && b.d.kind == oReg &&
 			plain(&b.s[0], &b.s[1]) && b.s[0].sel == 0 && b.s[1].sel == 0 && unguarded(b):
 			f[i] = fuseAdd64
+			r := addRows{rowOffset(&a.s[0]), rowOffset(&a.s[1]), int32(a.d.row) * 32,
+				rowOffset(&b.s[0]), rowOffset(&b.s[1]), int32(b.d.row) * 32, 0}
+			r.end = max(r.a1, r.b1, r.d1, r.a2, r.b2, r.d2) + 32
+			adds[i] = r
 		}
 	}
-	return f
+	return f, adds
 }
 
 // mulIdiom reports whether XMAD.MRG t, a, b.H1, RZ (m); XMAD d2, a, b, c
@@ -150,22 +173,83 @@ func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc, mask uint32, allFl
 			d3[l] = x*y + z
 		}
 	case fuseAdd64:
-		o2 := &k.ops[pc+1]
-		var sh uint32
-		if o.kind == kIscadd {
-			sh = uint32(o.s[2].imm & 31)
-		}
-		var flags *[4]uint32
-		if o2.ccLive != 0 || allFlags {
-			ccRow := k.Prog.rowCC() * 32
-			flags = (*[4]uint32)(regs[ccRow : ccRow+4])
-		}
-		addPair(row(&o.s[0]), row(&o.s[1]), dst(&o.d), row(&o2.s[0]), row(&o2.s[1]), dst(&o2.d), sh, mask, flags)
+		k.add64(regs, o, &k.ops[pc+1], &k.adds[pc], mask, allFlags)
 	}
 	n := fuseLen[kind]
 	w.PC = pc + uint32(n)
 	w.Steps += n - 1
 	w.ThreadSteps += (n - 1) * int64(bits.OnesCount32(mask))
+}
+
+// add64 runs the fuseAdd64 group o, o2 for the lanes in mask (see
+// runFused).
+func (k *Kernel) add64(regs []uint32, o, o2 *op, r *addRows, mask uint32, allFlags bool) {
+	if int(r.end) > len(regs) {
+		panic("add64: register rows past the registers") // lowering's bug, not the kernel's
+	}
+	a1, b1, a2, b2 := k.rowAt(regs, r.a1), k.rowAt(regs, r.b1), k.rowAt(regs, r.a2), k.rowAt(regs, r.b2)
+	d1, d2 := regRow(regs, r.d1), regRow(regs, r.d2)
+	if o.kind == kIAdd && o2.ccLive == 0 && !allFlags && contiguous(mask) {
+		// IADD.CC in every lane or a range of lanes, the carry in the loop
+		addRange(a1, b1, d1, a2, b2, d2, bits.TrailingZeros32(mask), bits.OnesCount32(mask))
+		return
+	}
+	var sh uint32
+	if o.kind == kIscadd {
+		sh = uint32(o.s[2].imm & 31)
+	}
+	var flags *[4]uint32
+	if o2.ccLive != 0 || allFlags {
+		ccRow := k.Prog.rowCC() * 32
+		flags = (*[4]uint32)(regs[ccRow : ccRow+4])
+	}
+	addPair(a1, b1, d1, a2, b2, d2, sh, mask, flags)
+}
+
+// rowAt is an addRows entry's row (a register row below r.end, checked).
+func (k *Kernel) rowAt(regs []uint32, x int32) *lanes {
+	if x >= 0 {
+		return regRow(regs, x)
+	}
+	return &k.bcast[^x]
+}
+
+// regRow is the row at offset x of regs, which the caller checked holds
+// it (x >= 0, x+32 <= len(regs)): no slice arithmetic.
+func regRow(regs []uint32, x int32) *lanes {
+	return (*lanes)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(regs)), uintptr(x)*4))
+}
+
+// addRange is IADD.CC d1 = a1 + b1, IADD.X d2 = a2 + b2 + carry in the
+// n lanes from first (slices of one length: no bounds checks in the loop).
+func addRange(a1, b1, d1, a2, b2, d2 *lanes, first, n int) {
+	if n == 32 { // every lane: 4 at a time (no loop test per lane)
+		for l := 0; l <= 28; l += 4 {
+			s0 := uint64(a1[l]) + uint64(b1[l])
+			d1[l] = uint32(s0)
+			d2[l] = a2[l] + b2[l] + uint32(s0>>32)
+			s1 := uint64(a1[l+1]) + uint64(b1[l+1])
+			d1[l+1] = uint32(s1)
+			d2[l+1] = a2[l+1] + b2[l+1] + uint32(s1>>32)
+			s2 := uint64(a1[l+2]) + uint64(b1[l+2])
+			d1[l+2] = uint32(s2)
+			d2[l+2] = a2[l+2] + b2[l+2] + uint32(s2>>32)
+			s3 := uint64(a1[l+3]) + uint64(b1[l+3])
+			d1[l+3] = uint32(s3)
+			d2[l+3] = a2[l+3] + b2[l+3] + uint32(s3>>32)
+		}
+		return
+	}
+	x1 := d1[first : first+n]
+	y1, z1 := a1[first:first+n], b1[first:first+n]
+	y1, z1 = y1[:len(x1)], z1[:len(x1)]
+	x2, y2, z2 := d2[first:first+n], a2[first:first+n], b2[first:first+n]
+	x2, y2, z2 = x2[:len(x1)], y2[:len(x1)], z2[:len(x1)]
+	for l := range x1 {
+		s := uint64(y1[l]) + uint64(z1[l])
+		x1[l] = uint32(s)
+		x2[l] = y2[l] + z2[l] + uint32(s>>32)
+	}
 }
 
 // addPair runs IADD.CC (ISCADD.CC when sh > 0) d1 = a1<<sh + b1 and IADD.X
@@ -181,14 +265,16 @@ func addPair(a1, b1, d1, a2, b2, d2 *lanes, sh, mask uint32, cc *[4]uint32) {
 		// once, before the loops
 		_, _, _, _, _, _ = a1[31], b1[31], d1[31], a2[31], b2[31], d2[31]
 		switch {
-		case mask == ^uint32(0) && sh == 0: // IADD.CC
+		case contiguous(mask) && sh == 0: // IADD.CC in every lane or a range of lanes
+			addRange(a1, b1, d1, a2, b2, d2, bits.TrailingZeros32(mask), bits.OnesCount32(mask))
+		case mask == ^uint32(0):
 			for l := range 32 {
-				s := uint64(a1[l]) + uint64(b1[l])
+				s := uint64(a1[l]<<sh) + uint64(b1[l])
 				d1[l] = uint32(s)
 				d2[l] = a2[l] + b2[l] + uint32(s>>32)
 			}
-		case mask == ^uint32(0):
-			for l := range 32 {
+		case contiguous(mask): // a range of lanes (later lanes finished)
+			for l := bits.TrailingZeros32(mask); l < 32 && mask>>l&1 != 0; l++ {
 				s := uint64(a1[l]<<sh) + uint64(b1[l])
 				d1[l] = uint32(s)
 				d2[l] = a2[l] + b2[l] + uint32(s>>32)

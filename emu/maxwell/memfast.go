@@ -23,6 +23,10 @@ import (
 
 // memFast runs o if it can and reports whether it did.
 func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
+	if mask == ^uint32(0) && o.size == 4 && o.flags&fE != 0 && hostLE && (o.kind == kLdg || o.kind == kStg) &&
+		k.coalesced32(w, o, o.kind == kStg) {
+		return true
+	}
 	size := uint64(o.size)
 	if size != 4 && size != 8 && size != 16 {
 		return false
@@ -63,8 +67,17 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 		}
 		sc.seen.keep(w, data, mask, m, size, wide, regs)
 	}
-	if w.Track != nil {
-		track(w.Track, mem.Space, store, addrs, mask, size)
+	if t := w.Track; t != nil {
+		// an accumulator's lanes, loaded and stored again and again: once
+		// a round
+		seen := &sc.seen
+		if seen.track != t || seen.round != t.Round {
+			seen.track, seen.round, seen.tracked = t, t.Round, 0
+		}
+		if bit := uint8(1) << b2u32(store); seen.tracked&bit == 0 {
+			track(t, mem.Space, store, addrs, mask, size)
+			seen.tracked |= bit
+		}
 	}
 	words := int(size / 4)
 	if words == 1 && mask == ^uint32(0) && hostLE {
@@ -80,6 +93,15 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 			src := (*lanes)(regs[v:])
 			for l := range 32 { // in lane order: the last lane's value stays
 				binary.LittleEndian.PutUint32(data[addrs[l]:], src[l])
+			}
+			return true
+		}
+		if words == 1 && hostLE {
+			src := (*lanes)(regs[v:])
+			p := unsafe.Pointer(unsafe.SliceData(data))
+			for m := mask; m != 0; m &= m - 1 { // in lane order (offsets checked)
+				l := bits.TrailingZeros32(m)
+				*(*uint32)(unsafe.Add(p, addrs[l])) = src[l]
 			}
 			return true
 		}
@@ -101,12 +123,52 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 		}
 		return true
 	}
+	if words == 1 && hostLE {
+		dst := (*lanes)(regs[v:])
+		p := unsafe.Pointer(unsafe.SliceData(data))
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			dst[l] = *(*uint32)(unsafe.Add(p, addrs[l]))
+		}
+		return true
+	}
 	for l := range 32 {
 		if mask>>l&1 != 0 {
 			for i := range words {
 				regs[v+32*i+l] = binary.LittleEndian.Uint32(data[addrs[l]+4*uint64(i):])
 			}
 		}
+	}
+	return true
+}
+
+// coalesced32 runs the commonest access, if it is one: a 32-bit LDG.E or
+// STG.E of every lane to consecutive words in the dense region.
+func (k *Kernel) coalesced32(w *emu.Warp, o *op, store bool) bool {
+	m, v := &o.s[0], &o.d
+	if store {
+		m, v = &o.d, &o.s[0]
+	}
+	regs := w.Regs
+	r := int(m.row) * 32
+	lo, hi := regLanes(regs, r), regLanes(regs, r+32)
+	l0 := lo[0]
+	if lo[31]-l0 != 31*4 || l0 > math.MaxUint32-31*4 || !runPairs(lo, hi, l0, 4, hi[0]) {
+		return false
+	}
+	data := k.Global.Data
+	start := uint64(hi[0])<<32 | uint64(l0) + m.imm - GlobalBase
+	if start&3 != 0 || start >= uint64(len(data)) || uint64(len(data))-start < 128 {
+		return false
+	}
+	if w.Track != nil {
+		w.Track.AccessRange(k.Global.Space, start, start+128, store)
+	}
+	row := regLanes(regs, int(v.row)*32)
+	if store {
+		*rowBytes(data[start:]) = *row
+	} else {
+		*row = *rowBytes(data[start:])
 	}
 	return true
 }
@@ -139,8 +201,11 @@ func warpRun(regs []uint32, r int, imm uint64, wide bool, size uint32, mask uint
 			if !runPairs(lo, hi, want, step, h0) {
 				return 0, 0, false
 			}
-		} else if mask == ^uint32(0) {
-			for l := range 32 {
+		} else if contiguous(mask) {
+			// a range of lanes (a loop whose later lanes finished first):
+			// only those, without lane tests
+			want += uint32(first) * step
+			for l := first; l <= last; l++ {
 				bad |= (lo[l] ^ want) | (hi[l] ^ h0)
 				want += step
 			}
@@ -153,11 +218,25 @@ func warpRun(regs []uint32, r int, imm uint64, wide bool, size uint32, mask uint
 		}
 		return uint64(h0)<<32 | uint64(lo[first]) + imm - GlobalBase, step, bad == 0
 	}
+	if contiguous(mask) {
+		want += uint32(first) * step
+		for l := first; l <= last; l++ {
+			bad |= lo[l] ^ want
+			want += step
+		}
+		return uint64(lo[first] + uint32(imm)), step, bad == 0
+	}
 	for l := range 32 {
 		bad |= (lo[l] ^ want) & -(mask >> l & 1)
 		want += step
 	}
 	return uint64(lo[first] + uint32(imm)), step, bad == 0
+}
+
+// contiguous reports whether mask (not 0) is one run of set bits.
+func contiguous(mask uint32) bool {
+	m := mask >> bits.TrailingZeros32(mask)
+	return m&(m+1) == 0
 }
 
 // runPairs reports whether lane l of lo is want+l*step and every lane of
@@ -201,6 +280,13 @@ func loadRun(run []byte, regs []uint32, d, words int, step uint32, mask uint32) 
 		}
 		return
 	}
+	if words == 1 && step == 4 && hostLE && contiguous(mask) {
+		// a range of lanes: a copy
+		first, n := bits.TrailingZeros32(mask), bits.OnesCount32(mask)
+		row := (*lanes)(regs[d:])
+		copy(row[first:first+n], unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(run))), n))
+		return
+	}
 	off := uint64(0)
 	for l := bits.TrailingZeros32(mask); l < 32; l++ {
 		if mask>>l&1 != 0 {
@@ -235,6 +321,12 @@ func storeRun(run []byte, regs []uint32, s, words int, step uint32, mask uint32)
 		}
 		return
 	}
+	if words == 1 && step == 4 && hostLE && contiguous(mask) {
+		first, n := bits.TrailingZeros32(mask), bits.OnesCount32(mask)
+		row := (*lanes)(regs[s:])
+		copy(unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(run))), n), row[first:first+n])
+		return
+	}
 	off := uint64(0)
 	for l := bits.TrailingZeros32(mask); l < 32; l++ {
 		if mask>>l&1 != 0 {
@@ -259,6 +351,11 @@ type seenAddrs struct {
 	imm, size uint64 // the address's offset, the access's size
 	wide      bool
 	rows      [64]uint32 // the address registers (the high words' row too when wide)
+	// in a parallel round: the record the access went to, its round,
+	// and whether the reads (bit 0) and writes (bit 1) are recorded
+	track   *emu.Track
+	round   uint64
+	tracked uint8
 }
 
 // same reports whether warp w accesses, for the lanes in mask, the same
@@ -279,6 +376,7 @@ func (s *seenAddrs) same(w *emu.Warp, data []byte, mask uint32, m *opnd, size ui
 // keep remembers an access whose addresses laneAddrs checked.
 func (s *seenAddrs) keep(w *emu.Warp, data []byte, mask uint32, m *opnd, size uint64, wide bool, regs []uint32) {
 	s.w, s.data, s.n, s.mask, s.imm, s.size, s.wide = w, unsafe.SliceData(data), len(data), mask, m.imm, size, wide
+	s.track, s.tracked = nil, 0
 	r, n := int(m.row)*32, 32
 	if wide {
 		n = 64

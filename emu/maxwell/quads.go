@@ -26,8 +26,11 @@ func rowBytes(b []byte) *lanes { return (*lanes)(unsafe.Pointer(unsafe.SliceData
 // checked: aligned, in bounds).
 func gather(r *lanes, data []byte, addrs *[32]uint64) {
 	p := unsafe.Pointer(unsafe.SliceData(data))
-	for l := range r {
+	for l := 0; l <= 28; l += 4 {
 		r[l] = *(*uint32)(unsafe.Add(p, addrs[l]))
+		r[l+1] = *(*uint32)(unsafe.Add(p, addrs[l+1]))
+		r[l+2] = *(*uint32)(unsafe.Add(p, addrs[l+2]))
+		r[l+3] = *(*uint32)(unsafe.Add(p, addrs[l+3]))
 	}
 }
 
@@ -35,8 +38,11 @@ func gather(r *lanes, data []byte, addrs *[32]uint64) {
 // last lane's value stays where lanes meet), in place (offsets checked).
 func scatter(data []byte, addrs *[32]uint64, v *lanes) {
 	p := unsafe.Pointer(unsafe.SliceData(data))
-	for l := range v {
+	for l := 0; l <= 28; l += 4 { // 4 lanes at a time, in lane order
 		*(*uint32)(unsafe.Add(p, addrs[l])) = v[l]
+		*(*uint32)(unsafe.Add(p, addrs[l+1])) = v[l+1]
+		*(*uint32)(unsafe.Add(p, addrs[l+2])) = v[l+2]
+		*(*uint32)(unsafe.Add(p, addrs[l+3])) = v[l+3]
 	}
 }
 

@@ -31,6 +31,7 @@ type resolved struct {
 	ops   []op
 	bcast []lanes
 	fuse  []uint8
+	adds  []addRows
 }
 
 // lower returns the image's code lowered, with the global variables'
@@ -128,13 +129,13 @@ func (k *Kernel) resolveShared(img *Image) {
 			i++
 		})
 		if same && i == len(c.keys) {
-			k.ops, k.bcast, k.fuse = c.ops, c.bcast, c.fuse
+			k.ops, k.bcast, k.fuse, k.adds = c.ops, c.bcast, c.fuse, c.adds
 			return
 		}
 	}
 	k.resolve()
-	k.fuse = k.fusions()
-	c.prog, c.ops, c.bcast, c.fuse = k.Prog, k.ops, k.bcast, k.fuse
+	k.fuse, k.adds = k.fusions()
+	c.prog, c.ops, c.bcast, c.fuse, c.adds = k.Prog, k.ops, k.bcast, k.fuse, k.adds
 	c.keys = []uint64{}
 	k.constOperands(func(x *opnd) { c.keys = append(c.keys, k.constValue(x)) })
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/emu"
 )
@@ -21,9 +22,10 @@ type Kernel struct {
 	LocalBytes int // per thread
 	Grid       emu.Dim3
 	Block      emu.Dim3
-	bcast      []lanes  // immediates and constants broadcast to every lane
-	tex        *texUnit // textures and surfaces (tex_load.go), nil without
-	fuse       []uint8  // per op: the instruction group it starts (fuse.go)
+	bcast      []lanes   // immediates and constants broadcast to every lane
+	tex        *texUnit  // textures and surfaces (tex_load.go), nil without
+	fuse       []uint8   // per op: the instruction group it starts (fuse.go)
+	adds       []addRows // per op: a fuseAdd64 group's rows
 	// slow runs every instruction by the general paths (tests compare)
 	slow    bool
 	buffers []place // the launch's buffers by address, for fault messages
@@ -136,17 +138,24 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	if b.Trace != nil || probe != nil {
 		fuse = nil // they see the instructions of a group one by one
 	}
+	tracked := w.Track != nil // set by the engine between Run calls
+	fast := !watched && !k.slow
+	if w.Done || w.AtBarrier || w.Fault != nil {
+		return nil
+	}
+	if fast && len(fuse) == len(ops) {
+		return k.runFast(b, w, sc, budget)
+	}
+	// only the general paths (control flow, barriers, faults) end a warp
+	// or stop it: the flags are tested after them, not after the fast paths
 	for n := int64(0); n < budget; n++ {
-		if w.Done || w.AtBarrier || w.Fault != nil {
-			return nil
-		}
 		pc := w.PC
 		if int(pc) >= len(ops) {
 			addr, _ := k.Prog.Where(pc)
 			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
 		}
 		o := &ops[pc]
-		if w.Track != nil && syncPoint(o) {
+		if tracked && syncPoint(o) {
 			w.Track.Stopped = true // the engine runs it between rounds
 			return nil
 		}
@@ -160,6 +169,14 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		mask := w.Active & g
 		if int(pc) < len(fuse) {
 			if f := fuse[pc]; f != fuseNone && fusable(f, mask, w.Active) && budget-n >= fuseLen[f] {
+				if f == fuseAdd64 { // the commonest, without runFused's generality
+					k.add64(regs, o, &ops[pc+1], &k.adds[pc], mask, sc.ccAll)
+					w.PC = pc + 2
+					w.Steps++
+					w.ThreadSteps += int64(bits.OnesCount32(mask))
+					n++
+					continue
+				}
 				k.runFused(w, o, f, pc, mask, sc.ccAll)
 				n += fuseLen[f] - 1
 				continue
@@ -171,26 +188,105 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 		} else {
 			w.PC = pc + 1
 			// the commonest kinds straight to their fast paths
-			switch o.kind {
-			case kLdg, kStg, kLds, kSts:
-				if !k.slow && k.memFast(b, w, o, mask, sc) {
-					continue
-				}
-			case kFfma, kFadd, kFmul:
-				if !k.slow && k.faluFast(o, mask, regs, sc) {
-					continue
+			if fast {
+				switch o.kind {
+				case kLdg, kStg, kLds, kSts:
+					if k.memFast(b, w, o, mask, sc) {
+						continue
+					}
+				case kFfma, kFadd, kFmul:
+					if k.faluFast(o, mask, regs, sc) {
+						continue
+					}
+				case kMov, kIAdd, kXmad, kIsetp, kShl, kShr, kIscadd, kLop, kSel:
+					if k.ialuFast(o, mask, regs, sc) {
+						continue
+					}
 				}
 			}
 			err = k.exec(b, w, o, mask, sc, pc)
 		}
 		if err != nil {
-			lane := firstLane(mask)
-			var le *laneErr
-			if errors.As(err, &le) {
-				lane, err = le.lane, le.err
+			return k.fault(b, w, o, pc, mask, err)
+		}
+		if w.Done || w.AtBarrier || w.Fault != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// fault reports instruction o's error err (of the lanes in mask, or of
+// the lane a laneErr names).
+func (k *Kernel) fault(b *emu.Block, w *emu.Warp, o *op, pc, mask uint32, err error) error {
+	lane := firstLane(mask)
+	var le *laneErr
+	if errors.As(err, &le) {
+		lane, err = le.lane, le.err
+	}
+	k.locate(o, err)
+	return b.Fault(w, lane, k.Prog.addrs[pc], k.Prog.texts[pc], err)
+}
+
+// runFast is Run's loop when nothing watches the instructions and the
+// fast paths are on: the same steps as Run's, in a small function whose
+// few values the compiler keeps in registers.
+func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) error {
+	ops := k.ops
+	fuse, adds := k.fuse[:len(ops)], k.adds[:len(ops)]
+	for n := int64(0); n < budget; n++ {
+		pc := w.PC
+		if int(pc) >= len(ops) {
+			addr, _ := k.Prog.Where(pc)
+			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
+		}
+		o := &ops[pc]
+		if w.Track != nil && syncPoint(o) {
+			w.Track.Stopped = true // the engine runs it between rounds
+			return nil
+		}
+		w.Rejoined = false
+		w.Steps++
+		w.ThreadSteps += int64(bits.OnesCount32(w.Active))
+		regs := w.Regs
+		g := regs[int(o.guard)*32]
+		if o.gnot {
+			g = ^g
+		}
+		mask := w.Active & g
+		if f := fuse[pc]; f != fuseNone && fusable(f, mask, w.Active) && budget-n >= fuseLen[f] {
+			if f == fuseAdd64 { // the commonest, without runFused's generality
+				k.add64(regs, o, &ops[pc+1], &adds[pc], mask, sc.ccAll)
+				w.PC = pc + 2
+				w.Steps++
+				w.ThreadSteps += int64(bits.OnesCount32(mask))
+				n++
+				continue
 			}
-			k.locate(o, err)
-			return b.Fault(w, lane, k.Prog.addrs[pc], k.Prog.texts[pc], err)
+			k.runFused(w, o, f, pc, mask, sc.ccAll)
+			n += fuseLen[f] - 1
+			continue
+		}
+		w.PC = pc + 1
+		switch o.kind {
+		case kLdg, kStg, kLds, kSts:
+			if k.memFast(b, w, o, mask, sc) {
+				continue
+			}
+		case kFfma, kFadd, kFmul:
+			if k.faluFast(o, mask, regs, sc) {
+				continue
+			}
+		case kMov, kIAdd, kXmad, kIsetp, kShl, kShr, kIscadd, kLop, kSel:
+			if k.ialuFast(o, mask, regs, sc) {
+				continue
+			}
+		}
+		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
+			return k.fault(b, w, o, pc, mask, err)
+		}
+		if w.Done || w.AtBarrier || w.Fault != nil {
+			return nil
 		}
 	}
 	return nil
@@ -387,6 +483,13 @@ func (k *Kernel) rowOther(regs []uint32, s *opnd, mask uint32, buf *lanes) *lane
 		}
 	}
 	return buf
+}
+
+// regLanes is the register row at offset i of regs, with one bounds test
+// (a slice's conversion to *lanes costs several).
+func regLanes(regs []uint32, i int) *lanes {
+	_ = regs[i+31] // the row's last word (a row past the registers is the lowering's bug)
+	return (*lanes)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(regs)), uintptr(i)*4))
 }
 
 // zeroLanes is read-only.

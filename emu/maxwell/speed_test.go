@@ -72,3 +72,42 @@ func benchJob(b *testing.B, dev *emu.Device, j *emu.Job) {
 	}
 	b.ReportMetric(float64(insts)/float64(b.N), "warpinst/op")
 }
+
+// linalgJob is a launch of a kernel of testdata/corpus/linalg.cu on
+// random float buffers.
+func linalgJob(tb testing.TB, kernel string, grid, block emu.Dim3, bufs []int, args ...emu.Arg) (*emu.Device, *emu.Job) {
+	data, err := os.ReadFile(filepath.Join("testdata", "corpus", "linalg.sm_52.O3.cubin"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(62, 1))
+	j := &emu.Job{Program: &emu.Program{Name: "linalg", Data: data, Kernel: kernel}, Grid: grid, Block: block}
+	for i, n := range bufs {
+		v := make([]float32, n)
+		for k := range v {
+			v[k] = rng.Float32() - 0.5
+		}
+		name := string(rune('a' + i))
+		j.Buffers = append(j.Buffers, emu.Alloc{Name: name, Data: fromF32(v)})
+		j.Args = append(j.Args, emu.Ptr(name))
+	}
+	j.Args = append(j.Args, args...)
+	return emu.NewDevice([]emu.Emulator{Emulator()}), j
+}
+
+// BenchmarkSgemm: the corpus' shared-memory tiled SGEMM, 256x256x256
+// (256 blocks of 16x16 threads).
+func BenchmarkSgemm(b *testing.B) {
+	const n = 256
+	dev, j := linalgJob(b, "sgemm_tiled", emu.Dim3{n / 16, n / 16, 1}, emu.Dim3{16, 16, 1}, []int{n * n, n * n, n * n},
+		emu.S32(n), emu.S32(n), emu.S32(n), emu.F32(1.5), emu.F32(-0.5))
+	benchJob(b, dev, j)
+}
+
+// BenchmarkSgemv: the corpus' warp-per-row SGEMV, 1024x1024.
+func BenchmarkSgemv(b *testing.B) {
+	const rows, cols = 1024, 1024
+	dev, j := linalgJob(b, "sgemv_warp", emu.Dim3{32 * rows / 128, 1, 1}, emu.Dim3{128, 1, 1}, []int{rows * cols, cols, rows},
+		emu.S32(rows), emu.S32(cols))
+	benchJob(b, dev, j)
+}

@@ -25,11 +25,12 @@ func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
 		return append(dst, '\n')
 	}
 	st := isa.CuobjdumpStyle
-	dst = appendBlanks(dst, st.Indent)
-	dst = appendAddrColumn(dst, addr)
-	dst = appendBlanks(dst, st.Gap)
+	dst = st.AppendPrefix(dst, addr)
 	start := len(dst)
 	dst = AppendTextDialect(dst, inst, addr, d)
+	if inst.Len() == 8 {
+		return st.AppendSuffix(dst, len(dst)-start, inst.Raw, 16) // padding and hex column written in place
+	}
 	dst = appendBlanks(dst, st.TextCol-(len(dst)-start))
 	dst = append(dst, " /* 0x"...)
 	if inst.Len() == 4 {

@@ -392,17 +392,3 @@ func isNaN20(flavor uint8, v uint64) bool {
 	}
 	return false
 }
-
-// appendFloat prints a float immediate as CUDA 5+ tools do: decimal, +INF/-INF.
-func appendFloat(dst []byte, f float64) []byte {
-	switch {
-	case math.IsInf(f, 1):
-		return append(dst, "+INF"...)
-	case math.IsInf(f, -1):
-		return append(dst, "-INF"...)
-	}
-	if math.Abs(f) >= 1e17 {
-		return strconv.AppendFloat(dst, f, 'e', 20, 64) // 1.84467440737095516160e+19
-	}
-	return strconv.AppendFloat(dst, f, 'g', 20, 64) // C's %.20g: 0.10000000149011611938
-}

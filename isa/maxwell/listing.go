@@ -119,6 +119,7 @@ type layout struct {
 	n        int // whole bundles
 	chunks   []chunk
 	col      int    // where every "/* 0x" starts
+	noteCol  int    // where an operand printed as ??? and the rest of its line start (alignQuestions), or 0
 	blankRow []byte // col blanks
 	errs     []*isa.DecodeError
 }
@@ -146,7 +147,7 @@ func newLayout(code []byte, base uint64, sm int, capErrs bool) *layout {
 	for c := range l.chunks {
 		maxw = max(maxw, l.chunks[c].maxw)
 		l.errs = append(l.errs, l.chunks[c].errs...)
-		quest = quest || bytes.Contains(l.chunks[c].text, []byte(" ???"))
+		quest = quest || l.chunks[c].quests > 0
 	}
 	l.col = 8 + 19 + maxw + 2
 	if quest {
@@ -165,45 +166,21 @@ func newLayout(code []byte, base uint64, sm int, capErrs bool) *layout {
 // aligns that operand, and the rest of its line, in a column of its own,
 // where the widest other line would end in -raw layout (or where the
 // farthest such operand lies in -raw layout); such a line's hex comment then
-// comes one blank after it. It rewrites the texts of the chunks that hold
-// such lines and returns the hex column. Random words only: compiled code
-// has no ??? operand.
+// comes one blank after it. It sets that column (lines puts the texts
+// there) and returns the hex column. Random words only: compiled code has
+// no ??? operand.
 func (l *layout) alignQuestions() int {
-	// raw columns are 8+19 plus address+text; questions are rare, so each
-	// pass finds them again rather than remember them
+	// raw columns are 8+19 plus address+text
 	plain, far, rest := 0, 0, 0
-	l.eachLine(func(al int, text []byte) {
-		if q := questAt(text); q >= 0 {
+	l.eachLine(func(al int, text []byte, q int) {
+		if q >= 0 {
 			far, rest = max(far, al+q), max(rest, len(text)-q)
 		} else {
 			plain = max(plain, al+len(text))
 		}
 	})
-	noteCol := 8 + 19 + max(plain, far)
-	for c := range l.chunks {
-		ch := &l.chunks[c]
-		if !bytes.Contains(ch.text, []byte(" ???")) {
-			continue
-		}
-		text := make([]byte, 0, len(ch.text)+len(ch.ends)*8)
-		start := 0
-		for i, end := range ch.ends {
-			t := ch.text[start:end]
-			start = int(end)
-			if q := questAt(t); q >= 0 {
-				b := ch.first + i/3
-				al := addrLen(l.base + uint64(b*BundleSize+8+8*(i%3)))
-				text = append(text, t[:q]...)
-				text = blanks(text, noteCol-(8+al+19-int(ch.lead[i])+q))
-				text = append(text, t[q:]...)
-			} else {
-				text = append(text, t...)
-			}
-			ch.ends[i] = uint32(len(text))
-		}
-		ch.text = text
-	}
-	return max(8+19+plain+2, noteCol+rest+1)
+	l.noteCol = 8 + 19 + max(plain, far)
+	return max(8+19+plain+2, l.noteCol+rest+1)
 }
 
 // alignRawQuestions is alignQuestions for ListRaw's texts (ends and leads
@@ -235,14 +212,15 @@ func alignRawQuestions(text []byte, ends, leads []int, base uint64, width int) (
 	return out, max(8+19+width+2, noteCol+rest+1)
 }
 
-// eachLine calls fn with every instruction's text and address width.
-func (l *layout) eachLine(fn func(al int, text []byte)) {
+// eachLine calls fn with every instruction's text, address width and
+// where its ??? operand starts (questAt).
+func (l *layout) eachLine(fn func(al int, text []byte, q int)) {
 	for c := range l.chunks {
 		ch := &l.chunks[c]
 		start := 0
 		for i, end := range ch.ends {
 			b := ch.first + i/3
-			fn(addrLen(l.base+uint64(b*BundleSize+8+8*(i%3))), ch.text[start:end])
+			fn(addrLen(l.base+uint64(b*BundleSize+8+8*(i%3))), ch.text[start:end], int(ch.quest[i])-1)
 			start = int(end)
 		}
 	}
@@ -273,7 +251,9 @@ type chunk struct {
 	first, last int // bundles
 	text        []byte
 	ends        []uint32
-	lead        []uint8 // guard length ("@!P0 " is 5)
+	lead        []uint8  // guard length ("@!P0 " is 5)
+	quest       []uint16 // 1 + questAt of the text, 0 for none
+	quests      int      // texts with a ??? operand
 	maxw        int
 	errs        []*isa.DecodeError
 	capErrs     bool
@@ -288,6 +268,7 @@ type cachedText struct {
 	word      uint64
 	ctrl      Ctrl
 	off, size uint32
+	quest     uint16
 	lead      uint8
 	ok        bool
 }
@@ -304,6 +285,8 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 	text := make([]byte, 0, n*3*64) // room for long texts: growing copies the whole buffer
 	ends := make([]uint32, 0, n*3)
 	lead := make([]uint8, 0, n*3)
+	quest := make([]uint16, 0, n*3)
+	quests := 0
 	maxw := 0
 	cache := new(textCache)
 	useCache, hits, window := true, 0, 0
@@ -337,10 +320,13 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 				maxw = max(maxw, al+int(slot.size))
 				ends = append(ends, uint32(len(text)))
 				lead = append(lead, slot.lead)
+				quest = append(quest, slot.quest)
+				quests += int(min(slot.quest, 1))
 				continue
 			}
 			inst, err := Decode(w, cf, sm, addr)
 			var g int
+			var q uint16
 			if err != nil {
 				if ch.capErrs {
 					ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
@@ -353,8 +339,12 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 				text = appendGuard(text, inst)
 				g = len(text) - start
 				text = appendBody(text, inst, addr)
+				if k := questAt(text[start:]); k >= 0 {
+					q = uint16(k + 1)
+					quests++
+				}
 				if slot != nil && forms[inst.form].attrs&attrPCRel == 0 {
-					*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), uint8(g), true}
+					*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), true}
 				}
 			}
 			// nvdisasm puts every hex comment in one column: two blanks after the
@@ -362,9 +352,10 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 			maxw = max(maxw, al+len(text)-start)
 			ends = append(ends, uint32(len(text)))
 			lead = append(lead, uint8(g))
+			quest = append(quest, q)
 		}
 	}
-	ch.text, ch.ends, ch.lead, ch.maxw = text, ends, lead, maxw
+	ch.text, ch.ends, ch.lead, ch.quest, ch.quests, ch.maxw = text, ends, lead, quest, quests, maxw
 }
 
 func addrLen(addr uint64) int {
@@ -403,7 +394,14 @@ func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 			ln := out[:lineLen]
 			copy(ln, l.blankRow)
 			isa.AppendAddr(ln[8:8], addr)
-			copy(ln[8+addrLen(addr)+19-g:col], text)
+			at := 8 + addrLen(addr) + 19 - g
+			if q := int(ch.quest[i]) - 1; q >= 0 && l.noteCol > 0 {
+				// the ??? operand and the rest in their column
+				copy(ln[at:col], text[:q])
+				copy(ln[l.noteCol:col], text[q:])
+			} else {
+				copy(ln[at:col], text)
+			}
 			putHexComment(ln[col:], binary.LittleEndian.Uint64(bundle[8+8*s:]))
 			out = out[lineLen:]
 		}

@@ -79,19 +79,8 @@ func appendNPred(dst []byte, v uint64) []byte {
 	return appendPred(dst, v&7)
 }
 
-func appendDec(dst []byte, x uint64) []byte {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + x%10)
-		x /= 10
-		if x == 0 {
-			break
-		}
-	}
-	return append(dst, b[i:]...)
-}
+// appendDec writes x in decimal.
+func appendDec(dst []byte, x uint64) []byte { return isa.AppendDec(dst, x) }
 
 func appendSHex(dst []byte, x int64) []byte {
 	if x < 0 {

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
+
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // Text is written in place: AppendText first makes textRoom bytes of room
@@ -145,21 +147,7 @@ func appendReg(dst []byte, r uint64, half bool) []byte {
 }
 
 // appendDec writes x in decimal.
-func appendDec(dst []byte, x uint64) []byte {
-	if x < 10 {
-		return append(dst, byte('0'+x))
-	}
-	var b [20]byte
-	i := len(b)
-	for x >= 10 {
-		i--
-		b[i] = byte('0' + x%10)
-		x /= 10
-	}
-	i--
-	b[i] = byte('0' + x)
-	return append(dst, b[i:]...)
-}
+func appendDec(dst []byte, x uint64) []byte { return isa.AppendDec(dst, x) }
 
 const hexDigits = "0123456789abcdef"
 

@@ -1,8 +1,9 @@
 package usse
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // Dual-issue words (op1 0x04 vec3, 0x05 vec4). usse.spec describes the
@@ -437,9 +438,9 @@ func appendDualOpnd(dst []byte, o *dualOpnd) []byte {
 	if o.bank == dbIdx1 {
 		dst = append(dst, bank4[o.ibank&3]...)
 		dst = append(dst, "[index1 * 2 + "...)
-		dst = append(strconv.AppendUint(dst, uint64(o.num), 10), ']')
+		dst = append(isa.AppendDec(dst, uint64(o.num)), ']')
 	} else {
-		dst = strconv.AppendUint(append(dst, dualBankNames[o.bank]...), uint64(o.num), 10)
+		dst = isa.AppendDec(append(dst, dualBankNames[o.bank]...), uint64(o.num))
 	}
 	if o.chans.n != 0 {
 		dst = append(append(dst, '.'), o.chans.c[:o.chans.n]...)
@@ -531,7 +532,7 @@ func (d *dualView) appendRest(dst []byte, level int) []byte {
 			continue
 		}
 		dst = append(append(dst, '.'), dualFieldNames[k]...)
-		dst = strconv.AppendUint(append(dst, '='), uint64(d.get(k)), 10)
+		dst = isa.AppendDec(append(dst, '='), uint64(d.get(k)))
 	}
 	dst = append(dst, ' ')
 	return d.appendOperands(dst, 1, level)

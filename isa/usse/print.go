@@ -1,8 +1,6 @@
 package usse
 
 import (
-	"strconv"
-
 	"github.com/gpuisa/gpuisa/isa"
 )
 
@@ -90,19 +88,28 @@ func appendRaw(dst []byte, w uint64) []byte {
 }
 
 func appendFlags(dst []byte, f *form, vr *variant, in *Inst) []byte {
-	prefixes := flagPrefixes[in.Form]
-	for _, fi := range vr.flags {
-		v := in.Args[fi]
-		if v == f.fields[fi].def {
+	for i, ops := 0, flagOps[in.Form][f.indexOf(vr)]; i < len(ops); i++ {
+		op := &ops[i]
+		v := in.Args[op.arg]
+		if v == op.def {
 			continue
 		}
-		p := prefixes[fi]
-		dst = append(dst, p...)
-		if p[len(p)-1] == '=' {
-			dst = strconv.AppendUint(dst, uint64(v), 10)
+		dst = append(dst, op.prefix...)
+		if op.valued {
+			dst = isa.AppendDec(dst, uint64(v))
 		}
 	}
 	return dst
+}
+
+// indexOf is the index of vr, one of f's syntaxes, in f.variants.
+func (f *form) indexOf(vr *variant) int {
+	for i := range f.variants {
+		if &f.variants[i] == vr {
+			return i
+		}
+	}
+	return -1
 }
 
 const swizzleChans = "xyzw012h"
@@ -129,12 +136,12 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		return appendReg(dst, f, e, in)
 	case kRegx:
 		dst = appendReg(dst, f, e, in)
-		if bankTables[e.table][bankIndex(f, e, in)] != "imm" {
+		if !isImm(f, e, in) {
 			dst = append(dst, ".x"...)
 		}
 	case kRegm:
 		dst = appendReg(dst, f, e, in)
-		if bankTables[e.table][bankIndex(f, e, in)] != "imm" {
+		if !isImm(f, e, in) {
 			dst = appendMaskChans(dst, in.Args[e.f[3]])
 		}
 	case kOreg:
@@ -182,7 +189,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		}
 	case kGpi:
 		dst = append(dst, 'i')
-		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
+		return isa.AppendDec(dst, uint64(in.Args[e.f[0]]))
 	case kMask:
 		return appendMaskChans(dst, in.Args[e.f[0]])
 	case kSwz:
@@ -197,7 +204,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 			}
 			return appendValues(dst, v[:len(p)])
 		}
-		dst = strconv.AppendUint(append(dst, 'i'), uint64(num), 10)
+		dst = isa.AppendDec(append(dst, 'i'), uint64(num))
 		return append(append(dst, '.'), p...)
 	case kRsw, kRswh:
 		var v [4]uint32
@@ -265,16 +272,22 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		}
 		return isa.AppendHexNum(dst, uint64(v))
 	case kDec:
-		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]]), 10)
+		return isa.AppendDec(dst, uint64(in.Args[e.f[0]]))
 	case kDec1:
-		return strconv.AppendUint(dst, uint64(in.Args[e.f[0]])+1, 10)
+		return isa.AppendDec(dst, uint64(in.Args[e.f[0]])+1)
 	}
 	return dst
 }
 
 // isImmZero: an optional register that is the immediate 0 is not printed.
 func isImmZero(f *form, e *elem, in *Inst) bool {
-	return bankTables[e.table][bankIndex(f, e, in)] == "imm" && in.Args[e.f[2]] == 0
+	return isImm(f, e, in) && in.Args[e.f[2]] == 0
+}
+
+// isImm reports a register element whose bank is the immediate one.
+func isImm(f *form, e *elem, in *Inst) bool {
+	bi := bankIndex(f, e, in)
+	return bi < 8 && bankKinds[e.table][bi] == bkImm
 }
 
 // isNextReg: an nreg operand is not printed when it is the register after
@@ -430,8 +443,18 @@ func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
 
 // appendRegMult is appendReg with the numbering factor given.
 func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
-	if bankIndex(f, e, in) >= 8 {
+	bi := bankIndex(f, e, in)
+	if bi >= 8 {
 		return dst
+	}
+	// the four register banks (most operands) spelled straight from the
+	// fields, as regOperand reads them
+	if k := bankKinds[e.table][bi]; k <= bkSa {
+		num := in.Args[e.f[2]]
+		if lim := uint32(1)<<f.fields[e.f[2]].width - 4; k == bkR && num >= lim {
+			return isa.AppendDec(append(dst, 'i'), uint64(num-lim))
+		}
+		return isa.AppendDec(append(dst, bank4[k]...), uint64(num*uint32(mult)))
 	}
 	return appendOperand(dst, regOperand(f, e, in, uint32(mult)))
 }
@@ -440,23 +463,23 @@ func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
 func appendOperand(dst []byte, o Operand) []byte {
 	switch o.Bank {
 	case BankInternal:
-		return strconv.AppendUint(append(dst, 'i'), uint64(o.Num), 10)
+		return isa.AppendDec(append(dst, 'i'), uint64(o.Num))
 	case BankTemp, BankOutput, BankPrimary, BankSecondary:
-		return strconv.AppendUint(append(dst, o.Bank.String()...), uint64(o.Num), 10)
+		return isa.AppendDec(append(dst, o.Bank.String()...), uint64(o.Num))
 	case BankGlobal:
-		return strconv.AppendUint(append(dst, 'g'), uint64(o.Num), 10)
+		return isa.AppendDec(append(dst, 'g'), uint64(o.Num))
 	case BankConst:
-		return strconv.AppendUint(append(dst, 'c'), uint64(o.Num), 10)
+		return isa.AppendDec(append(dst, 'c'), uint64(o.Num))
 	case BankImm:
 		return isa.AppendHexNum(dst, uint64(o.Num))
 	case BankIndex:
-		return strconv.AppendUint(append(dst, "idx"...), uint64(o.Num), 10)
+		return isa.AppendDec(append(dst, "idx"...), uint64(o.Num))
 	case BankIndexed:
 		dst = append(dst, o.Base.String()...)
 		dst = append(dst, "[index"...)
 		dst = append(dst, '0'+o.IndexReg)
 		dst = append(dst, " * 2 + "...)
-		return append(strconv.AppendUint(dst, uint64(o.Num), 10), ']')
+		return append(isa.AppendDec(dst, uint64(o.Num)), ']')
 	}
 	return dst
 }

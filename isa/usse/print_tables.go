@@ -115,6 +115,33 @@ var bankKinds = func() (k [len(bankTables)][8]uint8) {
 	return k
 }()
 
+// flagOp is one flag a syntax prints when it is not at its default: the
+// field (an index into Inst.Args), its default, its prefix and whether the
+// value follows the prefix.
+type flagOp struct {
+	def    uint32
+	arg    int8
+	valued bool
+	prefix string
+}
+
+// flagOps[form][variant] are the flags of each syntax in print order,
+// compiled from its flags list and the fields' names and defaults
+// (flagPrefixes) once, not looked up per word.
+var flagOps = func() (t [len(forms)][][]flagOp) {
+	for fi := range forms {
+		f := &forms[fi]
+		t[fi] = make([][]flagOp, len(f.variants))
+		for vi := range f.variants {
+			for _, a := range f.variants[vi].flags {
+				p := flagPrefixes[fi][a]
+				t[fi][vi] = append(t[fi][vi], flagOp{def: f.fields[a].def, arg: a, valued: p[len(p)-1] == '=', prefix: p})
+			}
+		}
+	}
+	return t
+}()
+
 // flagPrefixes[form][field] is what appendFlags prints before a flag's
 // value: ".name=", or ".name" alone for a one-bit flag that defaults to 0
 // (printed bare when set).
