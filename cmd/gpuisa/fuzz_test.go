@@ -13,10 +13,10 @@ import (
 // The fuzz targets drive the tool in-process, the way the command line
 // does, and check the contract (contract_test.go) on every input. Inputs
 // are capped so that executions stay fast (each target is run for 10
-// million executions; docs/limits.md has the counts): what a cap leaves out
+// million executions; docs/fuzzing.md has the counts): what a cap leaves out
 // (size limits, huge declarations) has tests of its own in hostile_test.go.
 //
-//	go test -run '^$' -fuzz FuzzDis -fuzztime 10000000x -fuzzminimizetime 10s -parallel 2 ./cmd/gpuisa
+//	tools/fuzz-all.sh ./cmd/gpuisa:FuzzDis    # go test -fuzz with -fuzztime 10000000x -fuzzminimizetime 100x
 
 const maxFuzzInput = 32 << 10
 

@@ -16,7 +16,7 @@ import (
 // fault-injection campaigns. Each drives the tool in-process as the
 // command line does.
 //
-//	go test -run '^$' -fuzz FuzzNVTools -fuzztime 3m ./cmd/gpuisa
+//	tools/fuzz-all.sh ./cmd/gpuisa:FuzzNVTools
 
 // checkNoCrash is the part of the contract every command keeps, whatever
 // its message style: no internal error, no stack trace, exit 0 or 1 (2 when
@@ -52,10 +52,13 @@ func checkNoCrash(t *testing.T, r cliResult, ok2 bool, prefixes ...string) {
 	}
 }
 
-// inputFile writes data to a fresh file (the drop-ins, like NVIDIA's
-// tools, take no standard input).
-func inputFile(t *testing.T, name string, data []byte) string {
-	p := filepath.Join(t.TempDir(), name)
+// inputFile writes data to the file name in dir, the target's own
+// directory made once before f.Fuzz (the drop-ins, like NVIDIA's tools,
+// take no standard input). One file rewritten per execution costs far less
+// than a fresh temporary directory made and removed each time; executions
+// in a fuzzing process run one at a time, and each process has its dir.
+func inputFile(t *testing.T, dir, name string, data []byte) string {
+	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -88,29 +91,37 @@ func FuzzNVTools(f *testing.F) {
 		if len(s.Data) > maxFuzzInput {
 			continue
 		}
-		f.Add(s.Data, byte(i), byte(i>>3), byte(0))
-		f.Add(s.Data, byte(0x81), byte(1), byte(2))
+		f.Add(s.Data, byte(i), byte(i>>3&0x7f), byte(0)) // nvdisasm
+		f.Add(s.Data, byte(0x81), byte(0x01), byte(2))   // nvdisasm -hex -plr -cfg -fun 2
+		f.Add(s.Data, byte(i), byte(0x80|i>>3), byte(0)) // cuobjdump
+		f.Add(s.Data, byte(0x01), byte(0x80), byte(2))   // cuobjdump -sass -fun 2
 	}
 	for _, s := range rawSeeds() {
-		f.Add(s.Data, byte(0x10), byte(0x80), byte(1))
+		f.Add(s.Data, byte(0x10), byte(0x04), byte(1)) // nvdisasm -raw -b SM50 -fun 1
 	}
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte, opts, more, fun byte) {
 		if len(data) > maxFuzzInput {
 			return
 		}
-		in := inputFile(t, "in.bin", data)
-		args := append([]string{"nvdisasm"}, pick(nvdisasmOptions, opts)...)
-		if g := nvdisasmGraphs[more&3]; g != nil {
-			args = append(args, g...)
+		in := inputFile(t, dir, "in.bin", data)
+		// one tool per execution (bit 7 of more): each costs a whole
+		// listing, and the mutator flips the bit as often as any other
+		if more&0x80 == 0 {
+			args := append([]string{"nvdisasm"}, pick(nvdisasmOptions, opts)...)
+			if g := nvdisasmGraphs[more&3]; g != nil {
+				args = append(args, g...)
+			}
+			if more&4 != 0 {
+				args = append(args, "-b", []string{"SM50", "SM52", "SM53"}[int(more>>3)%3])
+			}
+			if fun != 0 {
+				args = append(args, "-fun", strconv.Itoa(int(fun)))
+			}
+			checkNoCrash(t, invoke(nil, append(args, in)...), false, "nvdisasm ")
+			return
 		}
-		if more&4 != 0 {
-			args = append(args, "-b", []string{"SM50", "SM52", "SM53"}[int(more>>3)%3])
-		}
-		if fun != 0 {
-			args = append(args, "-fun", strconv.Itoa(int(fun)))
-		}
-		checkNoCrash(t, invoke(nil, append(args, in)...), false, "nvdisasm ")
-		args = append([]string{"cuobjdump"}, pick(cuobjdumpOptions, opts^more)...)
+		args := append([]string{"cuobjdump"}, pick(cuobjdumpOptions, opts^more)...)
 		if fun != 0 {
 			args = append(args, "-fun", strconv.Itoa(int(fun)))
 		}
@@ -225,6 +236,7 @@ func FuzzAsPatch(f *testing.F) {
 	f.Add([]byte{}, listing, fn)
 	f.Add(orig[:len(orig)/2], listing, fn)
 	f.Add([]byte{}, []byte("        /*0008*/                   MOV R1, c[0x0][0x20];\n        /*0010*/                   EXIT;\n"), fn)
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, cubinEdit, text []byte, fun string) {
 		if len(text) > maxFuzzInput || len(cubinEdit) > maxFuzzInput {
 			return
@@ -238,8 +250,9 @@ func FuzzAsPatch(f *testing.F) {
 				c = cubinEdit
 			}
 		}
-		in := inputFile(t, "orig.cubin", c)
-		out := filepath.Join(filepath.Dir(in), "out.cubin")
+		in := inputFile(t, dir, "orig.cubin", c)
+		out := filepath.Join(dir, "out.cubin")
+		os.Remove(out) // what an earlier execution wrote
 		r := invoke(text, "as", "-patch", in, "-fun", fun, "-o", out, "-")
 		checkNoCrash(t, r, true)
 		if r.status == 0 {
@@ -273,11 +286,11 @@ func FuzzInjectFiles(f *testing.F) {
 		[]byte(`{"campaign":"c","id":0,"of":1,"exp":"e","model":"flip1","outcome":"Masked"}`+"\n"))
 	f.Add([]byte(`{"launch": "LAUNCH", "experiments": [{"model": "flip2", "group": "fp32"}]}`),
 		[]byte("{\"campaign\":\"c\",\"id\":3,\"outcome\":\"SDC\"}\n{\"campaign\":\"c\",\"id\":1}\n{broken"))
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, campaign, results []byte) {
 		if len(campaign) > 8<<10 || len(results) > maxFuzzInput {
 			return
 		}
-		dir := t.TempDir()
 		c := filepath.Join(dir, "c.json")
 		campaign = bytes.ReplaceAll(campaign, []byte("LAUNCH"), []byte(strconv.Quote(launch)[1:len(strconv.Quote(launch))-1]))
 		if err := os.WriteFile(c, campaign, 0o644); err != nil {

@@ -93,6 +93,7 @@ func FuzzLoadGXP(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add(gxp.Write(&gxp.Program{Kind: gxp.Fragment, Primary: []uint64{0xfa44070000000000}}, &gxp.Resources{Inputs: []gxp.FragmentInput{{Info: 0xf900, SizeWord: 0x40, CompInfo: 0x20}}}))
+	dir := f.TempDir() // one per fuzzing process: the file is rewritten each execution
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Load(data)
 		if err != nil {
@@ -102,7 +103,6 @@ func FuzzLoadGXP(f *testing.F) {
 			t.Fatal("instructions lost")
 		}
 		// a launch giving a value to every parameter the table names
-		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "p.gxp"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -20,6 +20,9 @@ func FuzzGraphsJSON(f *testing.F) {
 	f.Add(make([]byte, 64), uint8(7), uint16(0x100))
 	archs := Archs()
 	f.Fuzz(func(t *testing.T, code []byte, which uint8, base uint16) {
+		if len(code) > 4096 {
+			return // 128 bundles, 512 Tesla words: enough for every branch form
+		}
 		a := archs[int(which)%len(archs)]
 		fns, _ := a.Graphs(code, uint64(base), "f")
 		for _, fn := range fns {
