@@ -1,12 +1,12 @@
 package tesla
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/benchcpu"
+	"github.com/gpuisa/gpuisa/internal/listtest"
 )
 
 // benchStream builds a stream of about n instructions: the golden corpus
@@ -125,15 +125,5 @@ func BenchmarkWriteListing(b *testing.B) {
 // an io.Reader a window at a time (dis -arch sm_1x of a file).
 func BenchmarkWriteListingFrom(b *testing.B) {
 	code, n := benchStream(b, 1<<20)
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := benchcpu.Start(b)
-	for i := 0; i < b.N; i++ {
-		if err := WriteListingFrom(io.Discard, bytes.NewReader(code), 0, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Minsn/s")
-	cpu.Report(float64(n)/1e6, "Minsn")
-	b.SetBytes(int64(len(code)))
+	listtest.BenchWrite(b, code, n, writeListing)
 }

@@ -1,69 +1,44 @@
 package tesla
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"io"
-	"math/rand/v2"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/benchcpu"
+	"github.com/gpuisa/gpuisa/internal/listtest"
 )
 
 // randomValidCode is n random valid instructions (a fixed seed): every
 // form with random operands, the mix listing speed is measured on.
 func randomValidCode(n int) []byte {
-	r := rand.New(rand.NewPCG(13, 5))
-	var code []byte
-	var b [8]byte
-	for k := 0; k < n; {
-		binary.LittleEndian.PutUint64(b[:], r.Uint64())
-		if inst, err := Decode(b[:], 0); err == nil {
-			code = append(code, b[:inst.Len]...)
-			k++
+	return listtest.RandomCode(n, func(w []byte) int {
+		if inst, err := Decode(w, 0); err == nil {
+			return int(inst.Len)
 		}
-	}
-	return code
+		return 0
+	})
+}
+
+// writeListing is the streamed listing dis -arch prints for a raw file.
+func writeListing(w io.Writer, code io.Reader, base uint64) error {
+	return WriteListingFrom(w, code, base, nil)
 }
 
 // TestListingUnchanged: the listing of random valid instructions is byte
 // for byte what the printer printed before its hot paths were rewritten
-// (the oracle tests check real code against cuobjdump). If the text of an
-// instruction changes on purpose, put the new hash here.
+// (the oracle tests check real code against NVIDIA's or Sony's listings). If
+// the text of an instruction changes on purpose, put the new hash here.
 func TestListingUnchanged(t *testing.T) {
 	code := randomValidCode(1 << 17)
 	out, errs := Disassemble(nil, code, 0x1000)
 	if len(errs) > 0 {
 		t.Fatalf("%d decode errors, first %v", len(errs), errs[0])
 	}
-	var streamed bytes.Buffer
-	if err := WriteListingFrom(&streamed, bytes.NewReader(code), 0x1000, nil); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(streamed.Bytes(), out) {
-		t.Errorf("WriteListingFrom differs from Disassemble")
-	}
-	sum := sha256.Sum256(out)
-	if got, want := hex.EncodeToString(sum[:]), "d7566bf62edc07bacaaa01fbc6a0f4cb3c509576289fdd9a9902d0788fd577ad"; got != want {
-		t.Errorf("listing of %d random instructions (%d bytes): sha256 %s, want %s", 1<<17, len(out), got, want)
-	}
+	listtest.CheckUnchanged(t, code, out, writeListing, "d7566bf62edc07bacaaa01fbc6a0f4cb3c509576289fdd9a9902d0788fd577ad")
 }
 
 // BenchmarkWriteListingRandom is the streamed listing (dis -arch of a raw
-// file) of 1M random valid instructions, to io.Discard, on every core.
+// file) of 1M random valid instructions, to io.Discard.
 func BenchmarkWriteListingRandom(b *testing.B) {
 	const n = 1 << 20
-	code := randomValidCode(n)
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := benchcpu.Start(b)
-	for i := 0; i < b.N; i++ {
-		if err := WriteListingFrom(io.Discard, bytes.NewReader(code), 0, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Minsn/s")
-	cpu.Report(n/1e6, "Minsn")
+	listtest.BenchWrite(b, randomValidCode(n), n, writeListing)
 }
