@@ -268,6 +268,8 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 			continue
 		}
 		w.PC = pc + 1
+		// the same switch as Run's loop, kept inline: as a function (cost
+		// 217) Go does not inline it, and the call is paid per instruction
 		switch o.kind {
 		case kLdg, kStg, kLds, kSts:
 			if k.memFast(b, w, o, mask, sc) {
