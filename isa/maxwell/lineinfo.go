@@ -151,6 +151,9 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 		return u, errLineTruncated
 	}
 	program := r.pos + 4 + int(binary.LittleEndian.Uint32(data[r.pos:]))
+	if program > u.end {
+		return u, errLineTruncated // the header would end after the unit
+	}
 	r.pos += 4
 	minInst := int(r.byte())
 	isStmt := int(r.byte()) // default is_stmt
@@ -213,11 +216,11 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 			trace.special(adj, adj/lineRange*minInst, lineBase+adj%lineRange, line)
 			emit()
 		case op == 0:
-			n := int(r.uleb())
-			end := r.pos + n
-			if n == 0 || end > u.end {
-				return u, errLineTruncated
+			n := r.uleb()
+			if n == 0 || n > uint64(u.end-r.pos) {
+				return u, errLineTruncated // also a length too large for an int
 			}
+			end := r.pos + int(n)
 			switch ext := r.byte(); ext {
 			case 1: // end_sequence
 				section, addr, line, file, inlinedAt = -1, 0, 1, 1, 0
