@@ -77,11 +77,17 @@ func WriteStepsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFu
 // rounds of parts for every core between refills.
 const windowParts = 16
 
+// firstWindow is the size of WriteStepsFrom's first read.
+const firstWindow = 64 << 10
+
 func (sw *stepWriter) writeFrom(w io.Writer, r io.Reader, base uint64, window, maxLen int, onErr func(*DecodeError)) error {
 	if onErr == nil {
 		onErr = func(*DecodeError) {}
 	}
-	buf := make([]byte, window+maxLen)
+	// start small (a short file costs no full window) and double while the
+	// reads fill the buffer, up to window
+	size := min(window, firstWindow)
+	buf := make([]byte, size+maxLen)
 	held := 0 // bytes of buf read and not yet listed
 	for {
 		n, rerr := io.ReadFull(r, buf[held:])
@@ -98,7 +104,14 @@ func (sw *stepWriter) writeFrom(w io.Writer, r io.Reader, base uint64, window, m
 		if err != nil || eof {
 			return err
 		}
-		held = copy(buf, buf[next:held]) // an instruction running past limit
+		if size < window {
+			size = min(2*size, window)
+			grown := make([]byte, size+maxLen)
+			held = copy(grown, buf[next:held])
+			buf = grown
+		} else {
+			held = copy(buf, buf[next:held]) // an instruction running past limit
+		}
 		base += uint64(next)
 	}
 }

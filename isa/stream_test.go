@@ -57,7 +57,8 @@ func TestWriteSteps(t *testing.T) {
 // sequential ones, whatever the window and the reader's chunks.
 func TestWriteStepsFrom(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
-	for _, size := range []int{0, 1, 15, 16, 17, 100, 1000, 5000} {
+	// 300,000 bytes: the first read (firstWindow) and the doubling reads
+	for _, size := range []int{0, 1, 15, 16, 17, 100, 1000, 5000, 300000} {
 		code := make([]byte, size)
 		r.Read(code)
 		want, wantErrs := ListSteps(nil, code, 0x100, lengthStep)
