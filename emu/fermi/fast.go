@@ -282,7 +282,7 @@ stretch:
 			}
 			continue
 		case fastStore:
-			if o.size == 4 && !k.store32Fast(b, w, o, &o.s[0], mask) || o.size < 4 && !k.storeSmallFast(b, w, o, &o.s[0], mask) {
+			if o.size == 4 && !k.store32Fast(b, w, o, &o.s[0], mask, sc) || o.size < 4 && !k.storeSmallFast(b, w, o, &o.s[0], mask, sc) {
 				break stretch
 			}
 			continue
