@@ -494,21 +494,43 @@ func prmtScalar(r, a *lanes, sel uint32, b *lanes) {
 func minMaxLanes(r, a, b *lanes, takeMin, unsigned bool) {
 	switch {
 	case takeMin && unsigned:
-		for l := range r {
-			r[l] = min(a[l], b[l])
-		}
+		minLanesOf[uint32](r, a, b)
 	case unsigned:
-		for l := range r {
-			r[l] = max(a[l], b[l])
-		}
+		maxLanesOf[uint32](r, a, b)
 	case takeMin:
-		for l := range r {
-			r[l] = uint32(min(int32(a[l]), int32(b[l])))
-		}
+		minLanesOf[int32](r, a, b)
 	default:
-		for l := range r {
-			r[l] = uint32(max(int32(a[l]), int32(b[l])))
-		}
+		maxLanesOf[int32](r, a, b)
+	}
+}
+
+// minLanesOf and maxLanesOf compare as T, eight lanes a step (a loop
+// over single lanes checks its three rows for nil in every step).
+func minLanesOf[T uint32 | int32](r, a, b *lanes) {
+	qr, qa, qb := od(r), od(a), od(b)
+	for g := range qr {
+		qr[g][0] = uint32(min(T(qa[g][0]), T(qb[g][0])))
+		qr[g][1] = uint32(min(T(qa[g][1]), T(qb[g][1])))
+		qr[g][2] = uint32(min(T(qa[g][2]), T(qb[g][2])))
+		qr[g][3] = uint32(min(T(qa[g][3]), T(qb[g][3])))
+		qr[g][4] = uint32(min(T(qa[g][4]), T(qb[g][4])))
+		qr[g][5] = uint32(min(T(qa[g][5]), T(qb[g][5])))
+		qr[g][6] = uint32(min(T(qa[g][6]), T(qb[g][6])))
+		qr[g][7] = uint32(min(T(qa[g][7]), T(qb[g][7])))
+	}
+}
+
+func maxLanesOf[T uint32 | int32](r, a, b *lanes) {
+	qr, qa, qb := od(r), od(a), od(b)
+	for g := range qr {
+		qr[g][0] = uint32(max(T(qa[g][0]), T(qb[g][0])))
+		qr[g][1] = uint32(max(T(qa[g][1]), T(qb[g][1])))
+		qr[g][2] = uint32(max(T(qa[g][2]), T(qb[g][2])))
+		qr[g][3] = uint32(max(T(qa[g][3]), T(qb[g][3])))
+		qr[g][4] = uint32(max(T(qa[g][4]), T(qb[g][4])))
+		qr[g][5] = uint32(max(T(qa[g][5]), T(qb[g][5])))
+		qr[g][6] = uint32(max(T(qa[g][6]), T(qb[g][6])))
+		qr[g][7] = uint32(max(T(qa[g][7]), T(qb[g][7])))
 	}
 }
 
