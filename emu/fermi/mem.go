@@ -520,14 +520,17 @@ func (k *Kernel) storeSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask 
 	if o.kind == kSts {
 		sc.wroteShared(uint64(hi) + uint64(o.size))
 	}
+	// one loop per size: the lane loop itself has no branch
+	if o.size == 1 {
+		for mm := mask; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros32(mm)
+			*(*uint8)(unsafe.Add(p, base[l]+off)) = uint8(v[l])
+		}
+		return true
+	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
-		q := unsafe.Add(p, base[l]+off)
-		if o.size == 1 {
-			*(*uint8)(q) = uint8(v[l])
-		} else {
-			*(*uint16)(q) = uint16(v[l])
-		}
+		*(*uint16)(unsafe.Add(p, base[l]+off)) = uint16(v[l])
 	}
 	return true
 }
