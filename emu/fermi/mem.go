@@ -729,6 +729,12 @@ func (k *Kernel) tldFast(w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
 	texels := data[t.Addr : t.Addr+4*t.Elements]
 	p := unsafe.Pointer(unsafe.SliceData(texels))
 	idx := rowOf(w.Regs, o.s[0].row)
+	if mask == ^uint32(0) {
+		// every lane, into the destination row itself (lane l reads
+		// only its own index, so the index row may be the destination)
+		tldLanes(rowAt(w.Regs, dstRow(&o.d, 0)), idx, p, t.Elements)
+		return true
+	}
 	r := &sc.r
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
@@ -740,6 +746,24 @@ func (k *Kernel) tldFast(w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
 	}
 	write(w.Regs, dstRow(&o.d, 0), mask, r)
 	return true
+}
+
+// tldLanes fetches texel idx[l] of the n at p for every lane (0 past the
+// end), four lanes a step.
+func tldLanes(r, idx *lanes, p unsafe.Pointer, n uint64) {
+	fetch := func(i uint32) uint32 {
+		if uint64(i) < n {
+			return *(*uint32)(unsafe.Add(p, 4*uint64(i)))
+		}
+		return 0
+	}
+	qr, qi := qd(r), qd(idx)
+	for g := range qr {
+		qr[g][0] = fetch(qi[g][0])
+		qr[g][1] = fetch(qi[g][1])
+		qr[g][2] = fetch(qi[g][2])
+		qr[g][3] = fetch(qi[g][3])
+	}
 }
 
 // tld is TLD.LZ of a 1D buffer texture: each lane fetches the element its
