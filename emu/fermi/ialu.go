@@ -483,9 +483,16 @@ func prmt(a, s, b uint32, mode uint8) uint32 {
 // that replicates no sign: four byte moves by fixed shifts.
 func prmtScalar(r, a *lanes, sel uint32, b *lanes) {
 	s0, s1, s2, s3 := sel<<3&0x38, sel>>1&0x38, sel>>5&0x38, sel>>9&0x38
-	for l := range r {
-		src := uint64(b[l])<<32 | uint64(a[l])
-		r[l] = uint32(src>>s0)&0xff | uint32(src>>s1)&0xff<<8 | uint32(src>>s2)&0xff<<16 | uint32(src>>s3)<<24
+	qr, qa, qb := qd(r), qd(a), qd(b)
+	pick := func(b, a uint32) uint32 {
+		src := uint64(b)<<32 | uint64(a)
+		return uint32(src>>s0)&0xff | uint32(src>>s1)&0xff<<8 | uint32(src>>s2)&0xff<<16 | uint32(src>>s3)<<24
+	}
+	for g := range qr {
+		qr[g][0] = pick(qb[g][0], qa[g][0])
+		qr[g][1] = pick(qb[g][1], qa[g][1])
+		qr[g][2] = pick(qb[g][2], qa[g][2])
+		qr[g][3] = pick(qb[g][3], qa[g][3])
 	}
 }
 
@@ -550,8 +557,17 @@ func uniform(x *lanes) bool {
 // bfeUniform is BFE.U32 with one position and length for every lane: a
 // shift (pos below 64) and a mask.
 func bfeUniform(r, a *lanes, pos uint32, m uint64) {
-	for l := range r {
-		r[l] = uint32(uint64(a[l]) >> pos & m)
+	sh, m32 := pos&63, uint32(m)
+	qr, qa := od(r), od(a)
+	for g := range qr {
+		qr[g][0] = uint32(uint64(qa[g][0])>>sh) & m32
+		qr[g][1] = uint32(uint64(qa[g][1])>>sh) & m32
+		qr[g][2] = uint32(uint64(qa[g][2])>>sh) & m32
+		qr[g][3] = uint32(uint64(qa[g][3])>>sh) & m32
+		qr[g][4] = uint32(uint64(qa[g][4])>>sh) & m32
+		qr[g][5] = uint32(uint64(qa[g][5])>>sh) & m32
+		qr[g][6] = uint32(uint64(qa[g][6])>>sh) & m32
+		qr[g][7] = uint32(uint64(qa[g][7])>>sh) & m32
 	}
 }
 

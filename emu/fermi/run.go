@@ -76,6 +76,8 @@ type lockKey struct {
 // last one completed.
 type reduction struct {
 	arrived  int
+	warps    uint64 // the warps that arrived (bit: warp index)
+	sub      uint8  // the reduction: POPC, AND, OR
 	count    uint32 // threads whose predicate held
 	all, any bool
 	started  bool

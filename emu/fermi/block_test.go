@@ -90,3 +90,42 @@ scan:
 		}
 	}
 }
+
+// TestBarrierReductionAfterExits: a BAR.RED whose block lost warps before
+// it completes when the live warps have arrived, and counts their
+// predicates only (bar's count of live warps, which stops once they
+// outnumber the arrivals).
+func TestBarrierReductionAfterExits(t *testing.T) {
+	prog := gtid + `
+	S2R R3, SR_TID.X;
+	ISETP.GE.U32.AND P0, PT, R3, c[0x0][0x24], PT;
+	@P0 EXIT;                     // the warps past the first ones leave
+	LOP.AND R4, R3, 0x3;
+	ISETP.EQ.AND P2, PT, R4, RZ, PT;
+	BAR.RED.POPC P3, R12, 0x0, RZ, P2;
+	BAR.RED.POPC P3, R13, 0x0, RZ, P2;
+	SHL R5, R0, 0x2;
+	IADD R5, R5, c[0x0][0x20];
+	IADD R12, R12, R13;
+	ST [R5], R12;
+	EXIT;
+`
+	const blocks, threads = 3, 512
+	for _, keep := range []int{32, 96, 256, 480, 512} {
+		d := newDevice()
+		d.alloc("out", make([]byte, 4*blocks*threads))
+		if _, err := d.run(t, launch{program: []byte(prog), grid: emu.Dim3{blocks, 1, 1}, block: emu.Dim3{threads, 1, 1},
+			params: []any{buf("out"), uint32(keep)}}); err != nil {
+			t.Fatalf("%d threads kept: %v", keep, err)
+		}
+		for i, v := range u32s(d.bytes("out")) {
+			want := uint32(0)
+			if i%threads < keep {
+				want = uint32(2 * keep / 4)
+			}
+			if v != want {
+				t.Fatalf("%d threads kept: thread %d of block %d counted %d, want %d", keep, i%threads, i/threads, v, want)
+			}
+		}
+	}
+}
