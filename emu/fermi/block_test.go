@@ -1,6 +1,7 @@
 package fermi
 
 import (
+	"math/rand"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/emu"
@@ -126,6 +127,56 @@ func TestBarrierReductionAfterExits(t *testing.T) {
 			if v != want {
 				t.Fatalf("%d threads kept: thread %d of block %d counted %d, want %d", keep, i%threads, i/threads, v, want)
 			}
+		}
+	}
+}
+
+// TestPrmtFewLanes: PRMT run by a few lanes (each by the table) gives what
+// the whole warp's PRMT gives in them, in every mode, and leaves the
+// others alone.
+func TestPrmtFewLanes(t *testing.T) {
+	prog := gtid + `
+	SHL R3, R0, 0x4;
+	IADD R3, R3, c[0x0][0x20];
+	LD.128 R4, [R3];              // a, selector, b
+	S2R R9, SR_TID.X;
+	LOP.AND R9, R9, 0x1f;
+	ISETP.LT.U32.AND P0, PT, R9, 0x3, PT;
+	MOV32I R12, 0x77;
+	MOV32I R13, 0x77;
+	PRMT R10, R4, R5, R6;
+	@P0 PRMT R12, R4, R5, R6;
+	PRMT.B4E R11, R4, R5, R6;
+	@P0 PRMT.B4E R13, R4, R5, R6;
+	SHL R14, R0, 0x4;
+	IADD R14, R14, c[0x0][0x24];
+	ST.128 [R14], R10;
+	EXIT;
+`
+	const n = 64
+	rng := rand.New(rand.NewSource(12))
+	in := make([]uint32, 4*n)
+	for i := range in {
+		in[i] = rng.Uint32()
+		if i%4 == 1 && i%8 == 1 {
+			in[i] = uint32(rng.Intn(4))*0x1111 + 0x0123 // a window
+		}
+	}
+	d := newDevice()
+	d.alloc("in", fromU32(in))
+	d.alloc("out", make([]byte, 16*n))
+	if _, err := d.run(t, launch{program: []byte(prog), block: emu.Dim3{n, 1, 1}, params: []any{buf("in"), buf("out")}}); err != nil {
+		t.Fatal(err)
+	}
+	out := u32s(d.bytes("out"))
+	for i := range n {
+		o := out[4*i:]
+		few := i%32 < 3
+		if few && (o[2] != o[0] || o[3] != o[1]) || !few && (o[2] != 0x77 || o[3] != 0x77) {
+			t.Fatalf("thread %d: whole warp %#x %#x, few lanes %#x %#x", i, o[0], o[1], o[2], o[3])
+		}
+		if want := prmt(in[4*i], in[4*i+1], in[4*i+2], 0); o[0] != want {
+			t.Fatalf("thread %d: PRMT %#x, want %#x", i, o[0], want)
 		}
 	}
 }

@@ -246,6 +246,15 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kPrmt:
 		b := k.row(regs, &o.s[1], &sc.b)
 		c := k.row(regs, &o.s[2], &sc.c)
+		if bits.OnesCount32(mask) <= 4 {
+			// a few lanes (a warp's leader): each by the table, not the
+			// whole row's windows
+			for m := mask; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				r[l] = prmt(a[l], b[l], c[l], o.sub)
+			}
+			break
+		}
 		if sel, ok := scalarSource(&o.s[1]); ok && o.sub == 0 && sel&0x8888 == 0 {
 			prmtScalar(r, a, sel, c)
 			break
