@@ -264,28 +264,34 @@ func shiftAmount(o *op) uint32 {
 // forms write to the destination row in place when every lane runs, else
 // through scratch.
 func (k *Kernel) runFastStretch(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) int64 {
-	ops := k.ops
+	// the ops with resolve's zero op past the end (no fast form): a
+	// stretch that runs off the end stops there
+	ops := k.ops[:len(k.ops)+1]
 	regs := w.Regs
 	flags := rowOf(regs, rowFlags)
 	pc, active := w.PC, w.Active
+	if int(pc) >= len(ops) {
+		return 0 // the general way reports it
+	}
 	left := budget // the instructions it may still run
 stretch:
-	for ; left > 0 && int(pc) < len(ops); pc, left = pc+1, left-1 {
+	for ; left > 0; pc, left = pc+1, left-1 {
 		o := &ops[pc]
-		if o.fast == fastNone {
-			break
-		}
 		mask := active
 		if !o.uncond {
 			g := flags[o.guard&31]
 			if o.gnot {
 				g = ^g
 			}
-			if mask &= g; mask == 0 {
+			// no lane runs it: a fast form does nothing, the others
+			// (the switch's first case) still leave the loop
+			if mask &= g; mask == 0 && o.fast != fastNone {
 				continue
 			}
 		}
 		switch o.fast {
+		case fastNone:
+			break stretch
 		case fastLoad:
 			if o.size == 4 && !k.load32Fast(b, w, o, &o.s[0], mask, sc) || o.size < 4 && !k.loadSmallFast(b, w, o, &o.s[0], mask, sc) {
 				break stretch
