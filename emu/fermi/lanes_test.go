@@ -119,7 +119,7 @@ func TestLaneAddresses(t *testing.T) {
 			}
 		}
 		wantRun = wantRun && wantIn
-		if hi, got := inBounds(&base, off, limit); got != wantIn || hi != wantHi {
+		if hi, got := inBounds(&base, off, limit, 3); got != wantIn || hi != wantHi {
 			t.Fatalf("inBounds(start %#x off %#x limit %#x) = %#x, %v, want %#x, %v", start, off, limit, hi, got, wantHi, wantIn)
 		}
 		if limit < uint32(len(small)) {

@@ -251,10 +251,16 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 			copyLanes(rowAt(regs, dstRow(&o.d, 0)), (*lanes)(unsafe.Add(p, first)))
 			return true
 		}
+		d := rowAt(regs, dstRow(&o.d, 0))
+		if d != base {
+			// straight into the destination: a lane out of range leaves
+			// it partly written, and the general way rewrites or faults
+			return gatherChecked(d, p, base, off, limit)
+		}
 		if !gatherChecked(r, p, base, off, limit) {
 			return false
 		}
-		copyLanes(rowAt(regs, dstRow(&o.d, 0)), r)
+		copyLanes(d, r)
 		return true
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
@@ -269,10 +275,11 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 	return true
 }
 
-// inBounds reports whether every lane's word base[l]+off (in 32 bits) is
-// aligned and starts at or below limit: the highest address is (two
-// running maxima, compare and move, no branch), and returns it.
-func inBounds(base *lanes, off, limit uint32) (uint32, bool) {
+// inBounds reports whether every lane's address base[l]+off (in 32 bits)
+// is aligned (no bit of align set) and at or below limit: the highest
+// address is (two running maxima, compare and move, no branch), and
+// returns it.
+func inBounds(base *lanes, off, limit, alignBits uint32) (uint32, bool) {
 	var align, hi0, hi1 uint32
 	qb := qd(base)
 	for g := range qb {
@@ -283,7 +290,7 @@ func inBounds(base *lanes, off, limit uint32) (uint32, bool) {
 		hi1 = max(hi1, a2, a3)
 	}
 	hi := max(hi0, hi1)
-	return hi, align&3 == 0 && hi <= limit
+	return hi, align&alignBits == 0 && hi <= limit
 }
 
 // consecutive reports whether lane l's address base[l]+off is first+4*l,
@@ -433,7 +440,7 @@ func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uin
 			}
 			return true
 		}
-		hi, ok := inBounds(base, off, limit)
+		hi, ok := inBounds(base, off, limit, 3)
 		if !ok {
 			return false
 		}
@@ -513,12 +520,28 @@ func (k *Kernel) storeSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask 
 	}
 	base, off, v := storeRows(w.Regs, o, m)
 	// check every lane first: a faulting lane must leave memory untouched
-	hi, ok := lanesFit(base, off, mask, limit, align)
+	var hi uint32
+	if mask == ^uint32(0) {
+		hi, ok = inBounds(base, off, limit, align)
+	} else {
+		hi, ok = lanesFit(base, off, mask, limit, align)
+	}
 	if !ok {
 		return false
 	}
 	if o.kind == kSts {
 		sc.wroteShared(uint64(hi) + uint64(o.size))
+	}
+	if mask == ^uint32(0) && o.size == 1 {
+		// bytes of the whole warp (the BWT's flags), four lanes a step
+		qb, qv := qd(base), qd(v)
+		for g := range qb {
+			*(*uint8)(unsafe.Add(p, qb[g][0]+off)) = uint8(qv[g][0])
+			*(*uint8)(unsafe.Add(p, qb[g][1]+off)) = uint8(qv[g][1])
+			*(*uint8)(unsafe.Add(p, qb[g][2]+off)) = uint8(qv[g][2])
+			*(*uint8)(unsafe.Add(p, qb[g][3]+off)) = uint8(qv[g][3])
+		}
+		return true
 	}
 	// one loop per size: the lane loop itself has no branch
 	if o.size == 1 {
