@@ -100,7 +100,8 @@ func NewBlockRun(cfg Config, x Exec) *BlockRun {
 }
 
 // Start begins block index (its linear index in the grid): shared memory
-// cleared, warps at the start, the ISA's InitBlock and InitWarp run.
+// cleared (as far as the last block wrote it, when the ISA says:
+// SharedExtent), warps at the start, the ISA's InitBlock and InitWarp run.
 func (r *BlockRun) Start(index int) error {
 	cfg, b := r.cfg, r.B
 	r.turn, r.left, r.live, r.waiting, r.done = 0, 0, 0, 0, false
