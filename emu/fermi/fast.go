@@ -289,6 +289,10 @@ stretch:
 				continue
 			}
 		}
+		if o.memo != 0 && mask == ^uint32(0) && sc.memoOK>>(o.memo-1)&1 != 0 {
+			copyLanes(rowOf(regs, o.d.row), &sc.memo[o.memo-1]) // another warp's result (uniform.go)
+			continue
+		}
 		switch o.fast {
 		case fastNone:
 			break stretch
@@ -412,6 +416,9 @@ stretch:
 		}
 		if mask != ^uint32(0) {
 			write(regs, int(o.d.row), mask, &sc.r)
+		} else if o.memo != 0 && !sc.memoOff {
+			copyLanes(&sc.memo[o.memo-1], rowOf(regs, o.d.row))
+			sc.memoOK |= 1 << (o.memo - 1)
 		}
 	}
 	n := budget - left

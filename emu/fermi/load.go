@@ -408,6 +408,7 @@ func (k *Kernel) resolve() error {
 		o.fast = pickFast(o)
 		o.uncond = o.guard == predPT && !o.gnot
 	}
+	k.memos = planMemo(k.ops[:n])
 	return nil
 }
 

@@ -29,6 +29,7 @@ type Kernel struct {
 	AddrBits   int       // 32 or 64: the width of pointers and of generic addresses
 	Textures   []Texture // buffer textures by slot (TLD)
 	bcast      []lanes   // immediates and constants broadcast to every lane
+	memos      int       // block-uniform forms numbered by planMemo
 	glocks     globalLocks
 }
 
@@ -42,6 +43,12 @@ type scratch struct {
 	// sharedEnd is the end of the shared memory the block wrote: the
 	// bytes past it are still zero (emu.SharedExtent)
 	sharedEnd uint64
+	// block-uniform rows (uniform.go): memo[i] is op.memo i+1's result
+	// once bit i of memoOK is set; memoOff after a probe (an injected
+	// fault may make a warp's rows differ from its block's)
+	memo    []lanes
+	memoOK  uint64
+	memoOff bool
 }
 
 // wroteShared records a write of shared memory ending before end.
@@ -106,6 +113,10 @@ func (k *Kernel) InitBlock(b *emu.Block) error {
 	}
 	clear(sc.locks)
 	sc.sharedEnd = 0 // Start cleared what the last block wrote
+	if len(sc.memo) < k.memos {
+		sc.memo = make([]lanes, k.memos)
+	}
+	sc.memoOK, sc.memoOff = 0, false
 	for _, img := range k.Shared {
 		sc.wroteShared(img.Addr + uint64(len(img.Data)))
 		if err := b.Shared.Write(img.Addr, img.Data); err != nil {
@@ -176,6 +187,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	}
 	flags := regs[rowFlags*32 : rowFlags*32+32 : rowFlags*32+32]
 	probe := b.Probe // fault injection's hook (nil: none); it is set between Run calls
+	if probe != nil {
+		sc.memoOff, sc.memoOK = true, 0
+	}
 	if sc.pending[w.Index] >= 0 {
 		k.barResult(w, &ops[sc.pending[w.Index]], sc)
 		sc.pending[w.Index] = -1
