@@ -61,6 +61,9 @@ const (
 	fastSkip
 	fastPred // CSET, CSETP, PSET, PSETP, P2R, R2P (predOps: nothing when no lane runs them)
 	fastPush // SSY, PBK, PCNT without a guard, while the stack has room
+	// An ALU form whose result is the same in every warp of a block: the
+	// row another warp kept (uniform.go), else the general way
+	fastMemo
 )
 
 // scalarSource reports whether s is an immediate or a constant (resolved
@@ -289,10 +292,6 @@ stretch:
 				continue
 			}
 		}
-		if o.memo != 0 && mask == ^uint32(0) && sc.memoOK>>(o.memo-1)&1 != 0 {
-			copyLanes(rowOf(regs, o.d.row), &sc.memo[o.memo-1]) // another warp's result (uniform.go)
-			continue
-		}
 		switch o.fast {
 		case fastNone:
 			break stretch
@@ -320,6 +319,14 @@ stretch:
 			continue
 		case fastSkip:
 			break stretch // a lane runs it
+		case fastMemo:
+			// a block-uniform row (uniform.go): another warp's, or the
+			// general way computes it (and keeps it)
+			if mask != ^uint32(0) || sc.memoOK>>(o.memo-1)&1 == 0 {
+				break stretch
+			}
+			copyLanes(rowOf(regs, o.d.row), &sc.memo[o.memo-1])
+			continue
 		case fastPred:
 			k.predOps(w, o, mask)
 			continue
@@ -416,9 +423,6 @@ stretch:
 		}
 		if mask != ^uint32(0) {
 			write(regs, int(o.d.row), mask, &sc.r)
-		} else if o.memo != 0 && !sc.memoOff {
-			copyLanes(&sc.memo[o.memo-1], rowOf(regs, o.d.row))
-			sc.memoOK |= 1 << (o.memo - 1)
 		}
 	}
 	n := budget - left

@@ -154,7 +154,7 @@ type op struct {
 	fast   uint8  // fast form (fast.go), chosen per launch
 	fimm   uint32 // the fast form's scalar source (fast.go)
 	uncond bool   // guarded by PT: every active lane runs it (fast.go)
-	memo   uint8  // 1 + its row's index in scratch.memo, 0 none (uniform.go)
+	memo   uint8  // fastMemo: 1 + its row's index in scratch.memo (uniform.go)
 	s      [4]opnd
 	d, d2  opnd
 }

@@ -237,6 +237,9 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 			}
 			return b.Fault(w, lane, p.addrs[pc], p.texts[pc], err)
 		}
+		if o.fast == fastMemo && mask == ^uint32(0) {
+			sc.keep(o, w.Regs)
+		}
 		if o.sync && mask != 0 && !w.Done {
 			k.sync(w, mask)
 		}

@@ -16,8 +16,7 @@ package fermi
 const maxMemo = 64
 
 // memoForm reports whether the fast form writes only its destination row,
-// from its register, immediate and constant sources (the forms that end
-// at runFastStretch's tail, where the memo is filled).
+// from its register, immediate and constant sources.
 func memoForm(f uint8) bool {
 	switch f {
 	case fastAddI, fastRsubI, fastScaddI, fastAndI, fastOrI, fastXorI, fastShl, fastShr, fastSar,
@@ -33,9 +32,10 @@ func blockWideSR(sr int64) bool {
 	return sr >= srCtaidX && sr <= srCtaidX+2 || sr >= srNtidX && sr <= srNtidX+2 || sr >= srNctaidX && sr <= srNctaidX+2
 }
 
-// planMemo numbers (op.memo, from 1) the ALU forms of the program's
-// straight-line start whose sources are block-uniform, once the launch
-// has chosen the fast forms, and reports how many it numbered.
+// planMemo turns into fastMemo forms (numbered by op.memo, from 1) the ALU
+// forms of the program's straight-line start whose sources are
+// block-uniform, once the launch has chosen the fast forms, and reports
+// how many it turned.
 func planMemo(ops []op) int {
 	end := len(ops)
 	for i := range ops {
@@ -77,7 +77,7 @@ func planMemo(ops []op) int {
 			u := o.uncond && sourcesUniform(o) && o.d.kind == oReg && int(o.d.row) < rowRZ && n < maxMemo
 			if u {
 				n++
-				o.memo = uint8(n)
+				o.memo, o.fast = uint8(n), fastMemo
 			}
 			set(&o.d, u)
 		case f == fastMovI, f == fastMov:
@@ -96,4 +96,14 @@ func planMemo(ops []op) int {
 		}
 	}
 	return n
+}
+
+// keep saves the row a fastMemo form wrote in every lane of a warp (the
+// general way ran it), for the block's other warps.
+func (sc *scratch) keep(o *op, regs []uint32) {
+	if sc.memoOff {
+		return
+	}
+	copyLanes(&sc.memo[o.memo-1], rowOf(regs, o.d.row))
+	sc.memoOK |= 1 << (o.memo - 1)
 }
