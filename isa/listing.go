@@ -233,3 +233,28 @@ func (s LineStyle) AppendBare(dst []byte, raw uint64, digits int) []byte {
 	dst = AppendHex(dst, raw, digits)
 	return append(dst, " */\n"...)
 }
+
+// TextWord packs a text of up to 7 bytes as a word for PutWord: the bytes
+// from the lowest up, the length in the top byte; 0 when s is empty or
+// longer.
+func TextWord(s string) uint64 {
+	if len(s) == 0 || len(s) > 7 {
+		return 0
+	}
+	w := uint64(len(s)) << 56
+	for i := len(s) - 1; i >= 0; i-- {
+		w |= uint64(s[i]) << (8 * i)
+	}
+	return w
+}
+
+// AppendWord appends the text packed in w (TextWord) with one 8-byte store
+// when dst has room for it.
+func AppendWord(dst []byte, w uint64) []byte {
+	n := len(dst)
+	if cap(dst)-n < 8 {
+		dst = slices.Grow(dst, 8)
+	}
+	binary.LittleEndian.PutUint64(dst[n:n+8], w)
+	return dst[:n+int(w>>56)]
+}
