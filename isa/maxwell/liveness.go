@@ -18,18 +18,26 @@ import (
 // dataflow over the function's control flow (the branch targets nvdisasm's
 // own dataflow finds for SYNC, BRK and CONT included). What nvdisasm does
 // not say and was measured on the oracle: a register written and never
-// read shows nothing; EXIT keeps R1 (the stack pointer) live; a guarded
-// write does not end a range; the lines of a braced pair show the pair's
-// facts together; labels after code that does not fall through get a
-// dotted rule, the end of the function a solid one and the legend; the
-// count cell is as wide as the register count's digits plus one; a
-// register live at a loop's head is live all through the loop; what a
-// forward conditional branch leaves live for its target stays live on the
-// fall-through path until written; a pair whose second instruction writes
-// what the first uses is printed "SLOT 0"/"SLOT 1", the SLOT 1 line with
-// the facts of the first instruction of its stretch (since the last label
-// or branch other than SYNC). Not modelled yet: calls (CAL/JCAL effects,
-// RET keeping R2 and the callee-saved registers live, local subroutines).
+// read shows nothing; EXIT keeps R1 (the stack pointer) live, RET R1, R2
+// and the callee-saved registers (calleeSaved); a CAL or JCAL reads R0 and
+// R1 and writes every caller-saved register and predicate, whatever the
+// callee, showing the writes that stay live; the section's other
+// functions are entries too; a guarded write does not end a range; the
+// lines of a braced pair show the pair's facts together; labels after
+// code that does not fall through get a dotted rule, the end of the
+// function a solid one and the legend; without -hex, code after an
+// instruction that does not fall through is not listed up to the next
+// label; the count cell is as wide as the register count's digits plus
+// one; a register live at a loop's head is live all through the loop;
+// what a forward conditional branch leaves live for its target stays live
+// on the fall-through path until written or a branch away; a pair whose
+// second instruction writes what the first uses is printed "SLOT
+// 0"/"SLOT 1", the SLOT 1 line with the facts of the first instruction of
+// its stretch (since the last label or branch other than SYNC). Not
+// modelled yet: some calls show every caller-saved register written
+// (callAccess), a write and a read under the same guard (a predicated
+// write ends a range for the reads under its predicate), the -hex listing
+// of code outside the blocks.
 
 // Values of ListOptions.LifeRanges.
 const (
@@ -39,8 +47,51 @@ const (
 	LifeRangesCount  // -lrm count: the number of live registers only
 )
 
-// exitLive is what stays live at an EXIT or RET: R1, the stack pointer.
+// exitLive is what stays live at an EXIT: R1, the stack pointer.
 var exitLive = func() RegSet { var s RegSet; s.Add(1, 1); return s }()
+
+// calleeSaved reports whether a function must keep register r for its
+// caller, as nvdisasm -plr assumes at a RET (measured on the oracle and
+// the liveness corpus): R16-R31, then every other block of four from R36
+// (R36-R39, R44-R47, ..., R68-R71), R63 excepted.
+func calleeSaved(r int) bool {
+	switch {
+	case r >= 16 && r <= 31:
+		return true
+	case r >= 32 && r != 63:
+		return r/4%2 == 1
+	}
+	return false
+}
+
+// retLive is what stays live at a RET of a function with regs registers:
+// R1 (the stack pointer), R2 and the callee-saved registers.
+func retLive(regs int) RegSet {
+	s := exitLive
+	s.Add(2, 1)
+	for r := 16; r < regs; r++ {
+		if calleeSaved(r) {
+			s.Add(r, 1)
+		}
+	}
+	return s
+}
+
+// callAccess is what nvdisasm -plr assumes a CAL or JCAL does, whatever
+// the callee: it reads R0 and R1 and writes every caller-saved register
+// of the function's regs (R0, R3-R15 and the registers above R31 that are
+// not callee-saved) and the predicates.
+func callAccess(regs int) Access {
+	var a Access
+	a.Read.Add(0, 2)
+	for r := 0; r < regs; r++ {
+		if r != 1 && r != 2 && (r < 16 || r > 31) && !calleeSaved(r) {
+			a.Written.Add(r, 1)
+		}
+	}
+	a.PredWritten = allPreds
+	return a
+}
 
 // guardedKills: nvdisasm ends a range at a guarded write too.
 const guardedKills = false
@@ -48,6 +99,7 @@ const guardedKills = false
 // lifeInfo is the liveness of one code section's instructions.
 type lifeInfo struct {
 	reach     []bool
+	call      []bool // a CAL or JCAL: it shows only the writes that stay live
 	fall      []bool // control goes on to the next instruction
 	fwd       []bool // a branch forward
 	acc       []Access
@@ -58,10 +110,11 @@ type lifeInfo struct {
 // lifeRanges computes the liveness of every instruction of the section.
 func (fl *funcListing) lifeRanges() *lifeInfo {
 	n := len(fl.insts)
-	li := &lifeInfo{reach: make([]bool, n), fall: make([]bool, n), fwd: make([]bool, n), acc: make([]Access, n), in: make([]RegSet, n), out: make([]RegSet, n),
+	li := &lifeInfo{reach: make([]bool, n), call: make([]bool, n), fall: make([]bool, n), fwd: make([]bool, n), acc: make([]Access, n), in: make([]RegSet, n), out: make([]RegSet, n),
 		pin: make([]uint8, n), pout: make([]uint8, n)}
 	succ := make([][]int, n)
 	exits := make([]bool, n)
+	rets := make([]bool, n)
 	guarded := make([]bool, n)
 	index := func(addr uint64) (int, bool) {
 		if addr%BundleSize == 0 {
@@ -96,7 +149,13 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			fall = facts.Cond
 		case cfg.Exit:
 			exits[i] = true
+			rets[i] = forms[inst.form].name == "RET"
 			fall = facts.Cond
+		case cfg.Call:
+			if name := forms[inst.form].name; name == "CAL" || name == "JCAL" {
+				li.call[i] = true
+				li.acc[i] = callAccess(fl.fn.Registers)
+			}
 		}
 		if facts.Opaque {
 			fall = facts.Cond
@@ -106,8 +165,13 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			succ[i] = append(succ[i], i+1)
 		}
 	}
-	// reachable from the entry
+	// reachable from the entry and the section's other functions
 	stack := []int{0}
+	for addr := range fl.lb.syms {
+		if k, ok := index(addr); ok {
+			stack = append(stack, k)
+		}
+	}
 	for len(stack) > 0 && n > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -117,6 +181,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 		li.reach[i] = true
 		stack = append(stack, succ[i]...)
 	}
+	ret := retLive(fl.fn.Registers)
 	for changed := true; changed; {
 		changed = false
 		for i := n - 1; i >= 0; i-- {
@@ -125,7 +190,9 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			}
 			var out RegSet
 			var pout uint8
-			if exits[i] {
+			if rets[i] {
+				out = ret
+			} else if exits[i] {
 				out = exitLive
 			}
 			for _, k := range succ[i] {
@@ -187,11 +254,11 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			if carry.Empty() && pcarry == 0 {
 				break
 			}
+			if !li.fall[j] {
+				break // not into a branch away (measured)
+			}
 			li.in[j], li.out[j] = li.in[j].Union(carry), li.out[j].Union(carry)
 			li.pin[j], li.pout[j] = li.pin[j]|pcarry, li.pout[j]|pcarry
-			if !li.fall[j] {
-				break
-			}
 		}
 	}
 	return li
@@ -395,7 +462,11 @@ func (ly *lifeLayout) instCells(dst []byte, li *lifeInfo, i, j int) []byte {
 	for k := i; k <= j; k++ {
 		read = read.Union(li.acc[k].Read)
 		pread |= li.acc[k].PredRead
-		written = written.Union(li.acc[k].Written)
+		w := li.acc[k].Written
+		if li.call[k] {
+			w = w.Intersect(li.out[k])
+		}
+		written = written.Union(w)
 		pwritten |= li.acc[k].PredWritten & li.pout[k]
 	}
 	live := li.in[i].Union(li.out[j])
@@ -442,6 +513,26 @@ func (fl *funcListing) withLifeRanges(dst, section []byte, li *lifeInfo, ly *lif
 		}
 		if !fl.insts[i].ok || forms[fl.insts[i].inst.form].name != "NOP" {
 			break
+		}
+	}
+	// without -hex nvdisasm lists only the code its blocks hold: after an
+	// instruction that does not go on to the next, the listing resumes at
+	// the next label (a function's own symbol included)
+	var listed []bool
+	if !hex {
+		listed = make([]bool, n)
+		var buf [4]uint32
+		for i := range listed {
+			addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+			_, sym := fl.lb.syms[addr]
+			labelled := sym || i%3 == 0 && func() bool { _, ok := fl.lb.syms[addr-8]; return ok }()
+			for _, l := range fl.lb.at(buf[:0], addr) {
+				labelled = labelled || l&1 != 0
+			}
+			listed[i] = i == 0 || labelled || listed[i-1] && li.fall[i-1]
+			if listed[i] {
+				last = i
+			}
 		}
 	}
 	put := func(dst, line, cells []byte) []byte {
@@ -510,7 +601,7 @@ func (fl *funcListing) withLifeRanges(dst, section []byte, li *lifeInfo, ly *lif
 			switch {
 			case isInst:
 				i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)
-				if i < 0 || i >= n || i > last {
+				if i < 0 || i >= n || i > last || listed != nil && !listed[i] {
 					continue
 				}
 				first, second := i, i
@@ -559,21 +650,20 @@ func isEnd(rest []byte) bool {
 
 // newLifeLayout sizes the column for the listed code sections: as many
 // registers as the most any function has, the predicates up to the highest
-// one any instruction uses (all seven when there is a call).
+// one any instruction shows.
 func newLifeLayout(mode int, lists []*funcListing, infos []*lifeInfo) *lifeLayout {
 	ly := &lifeLayout{mode: mode}
 	for k, l := range lists {
 		ly.regs = max(ly.regs, l.fn.Registers)
-		for i := range l.insts {
-			if l.insts[i].ok && BranchFacts(l.insts[i].inst, 0, nil).Kind == cfg.Call {
-				ly.preds = 7 // a callee may use any predicate
-			}
-		}
 		for i := range infos[k].acc {
 			if !infos[k].reach[i] {
 				continue
 			}
 			p := infos[k].acc[i].PredRead | infos[k].acc[i].PredWritten
+			if infos[k].call[i] {
+				// most calls show every predicate written (see callAccess)
+				p = allPreds
+			}
 			for b := 6; b >= 0; b-- {
 				if p&(1<<b) != 0 {
 					ly.preds = max(ly.preds, b+1)
