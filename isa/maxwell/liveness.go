@@ -107,12 +107,26 @@ type lifeInfo struct {
 	pin, pout []uint8
 }
 
+// successors are the instructions control goes to from each instruction,
+// all in one array (a slice per instruction costs more than its targets).
+type successors struct {
+	first []int32 // instruction i's are to[first[i]:first[i+1]]
+	to    []int32
+}
+
+// add is a successor of the instruction being filled in; next goes on to
+// the next instruction.
+func (s *successors) add(k int) { s.to = append(s.to, int32(k)) }
+func (s *successors) next()     { s.first = append(s.first, int32(len(s.to))) }
+
+func (s *successors) of(i int) []int32 { return s.to[s.first[i]:s.first[i+1]] }
+
 // lifeRanges computes the liveness of every instruction of the section.
 func (fl *funcListing) lifeRanges() *lifeInfo {
 	n := len(fl.insts)
 	li := &lifeInfo{reach: make([]bool, n), call: make([]bool, n), fall: make([]bool, n), fwd: make([]bool, n), acc: make([]Access, n), in: make([]RegSet, n), out: make([]RegSet, n),
 		pin: make([]uint8, n), pout: make([]uint8, n)}
-	succ := make([][]int, n)
+	succ := &successors{first: make([]int32, 1, n+1)}
 	exits := make([]bool, n)
 	rets := make([]bool, n)
 	guarded := make([]bool, n)
@@ -127,8 +141,9 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 		if !fl.insts[i].ok {
 			li.fall[i] = true
 			if i+1 < n {
-				succ[i] = append(succ[i], i+1)
+				succ.add(i + 1)
 			}
+			succ.next()
 			continue
 		}
 		inst := fl.insts[i].inst
@@ -142,7 +157,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 		case cfg.Jump:
 			for _, t := range facts.Targets {
 				if k, ok := index(t); ok {
-					succ[i] = append(succ[i], k)
+					succ.add(k)
 					li.fwd[i] = li.fwd[i] || k > i
 				}
 			}
@@ -162,8 +177,9 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 		}
 		li.fall[i] = fall
 		if fall && i+1 < n {
-			succ[i] = append(succ[i], i+1)
+			succ.add(i + 1)
 		}
+		succ.next()
 	}
 	// reachable from the entry and the section's other functions
 	stack := []int{0}
@@ -179,7 +195,9 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			continue
 		}
 		li.reach[i] = true
-		stack = append(stack, succ[i]...)
+		for _, k := range succ.of(i) {
+			stack = append(stack, int(k))
+		}
 	}
 	ret := retLive(fl.fn.Registers)
 	for changed := true; changed; {
@@ -195,7 +213,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			} else if exits[i] {
 				out = exitLive
 			}
-			for _, k := range succ[i] {
+			for _, k := range succ.of(i) {
 				out = out.Union(li.in[k])
 				pout |= li.pin[k]
 			}
@@ -216,11 +234,12 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 	// (up to the branch back), also between its last read and a new write
 	// in the loop: nvdisasm's ranges are intervals of the listing's order
 	// as a linear-scan allocator builds them
-	for i := range succ {
+	for i := range n {
 		if !li.reach[i] {
 			continue
 		}
-		for _, k := range succ[i] {
+		for _, k := range succ.of(i) {
+			k := int(k)
 			if k > i {
 				continue
 			}
@@ -234,14 +253,15 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 	// what a conditional branch forward leaves live for its target stays
 	// live on the way through until it is written (as measured: nvdisasm
 	// ranges have no hole between the branch and the next write)
-	for i := range succ {
+	for i := range n {
 		if !li.reach[i] || !li.fwd[i] || !li.fall[i] {
 			continue
 		}
 		var carry RegSet
 		var pcarry uint8
 		end := i + 1
-		for _, k := range succ[i] {
+		for _, k := range succ.of(i) {
+			k := int(k)
 			if k > i+1 {
 				carry, pcarry = carry.Union(li.in[k]), pcarry|li.pin[k]
 				end = max(end, k)
@@ -497,10 +517,29 @@ func isAddrLine(line []byte) (uint64, bool) {
 	return a, err == nil
 }
 
-// withLifeRanges adds the life-range column to section, the listing of fl's
-// code section, and drops the padding after the function's last branch to
-// itself as nvdisasm -plr does.
-func (fl *funcListing) withLifeRanges(dst, section []byte, li *lifeInfo, ly *lifeLayout, hex bool) []byte {
+// lifeWriter adds the life-range column to the listing of fl's code
+// section written to it, a line at a time, and writes the result to o;
+// it drops the padding after the function's last branch to itself as
+// nvdisasm -plr does.
+type lifeWriter struct {
+	fl     *funcListing
+	li     *lifeInfo
+	ly     *lifeLayout
+	hex    bool
+	o      *listOut
+	dst    []byte
+	n      int
+	last   int    // the last instruction listed
+	listed []bool // without -hex: the instructions listed
+	prev   int    // the last instruction line's index
+	seen   int    // the last instruction line's index, listed or not
+	// a braced pair's hex comment line is due
+	pending     bool
+	cells, part []byte
+}
+
+// newLifeWriter starts the annotated listing of fl's code section after dst.
+func (fl *funcListing) newLifeWriter(dst []byte, li *lifeInfo, ly *lifeLayout, hex bool, o *listOut) *lifeWriter {
 	n := len(fl.insts)
 	last := n - 1 // the last instruction listed
 	for i := n - 1; i >= 0; i-- {
@@ -535,117 +574,124 @@ func (fl *funcListing) withLifeRanges(dst, section []byte, li *lifeInfo, ly *lif
 			}
 		}
 	}
-	put := func(dst, line, cells []byte) []byte {
-		dst = append(dst, line...)
-		dst = blanks(dst, ly.col-len(line))
-		dst = append(dst, "// "...)
-		dst = append(dst, cells...)
-		return append(dst, '\n')
-	}
-	legendAfter := func(dst, line []byte) []byte {
-		dst = put(dst, line, ly.rule(nil, '-'))
-		for _, l := range legend {
-			dst = put(dst, nil, []byte(l))
-		}
-		return append(dst, '\n')
-	}
-	prev := -1       // the last instruction line's index
-	pending := false // a braced pair's hex comment line is due
-	var cells []byte
-	for len(section) > 0 {
-		k := bytes.IndexByte(section, '\n')
-		if k < 0 {
-			k = len(section) - 1
-		}
-		line := section[:k]
-		section = section[k+1:]
-		trimmed := bytes.TrimLeft(line, " ")
-		switch {
-		case len(line) == 0 || bytes.HasPrefix(line, []byte("//")) || line[0] == '\t':
-			dst = append(dst, line...)
-			dst = append(dst, '\n')
-			if bytes.HasPrefix(line, []byte("\t.align")) {
-				for _, h := range ly.header() {
-					dst = put(dst, nil, h)
-				}
-			}
-		case bytes.HasPrefix(trimmed, []byte("/* 0x")):
-			switch {
-			case pending && (prev >= last || prev%3 == 2):
-				// after the hex word of a pair that ends its bundle
-				// nvdisasm closes the table as at the end of the function
-				// (and goes on without a new header)
-				pending = false
-				dst = legendAfter(dst, line)
-			case pending:
-				// a pair's second hex word: what is live after the pair
-				pending = false
-				dst = put(dst, line, ly.liveCells(cells[:0], li, prev+1))
-			case prev >= 0 && prev+1 < n && fl.closes != nil && fl.closes[prev+1]:
-				// a control word inside a pair: what is live into the pair
-				// (nothing inside a SLOT pair)
-				if fl.slots != nil && fl.slots[prev+1] {
-					dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
-				} else {
-					dst = put(dst, line, ly.liveCells(cells[:0], li, prev))
-				}
-			case prev >= last:
-				// the padding's control word is not listed
-			case prev < 0:
-				dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
-			default:
-				dst = put(dst, line, ly.liveCells(cells[:0], li, prev+1))
-			}
-		default:
-			addr, isInst := isAddrLine(line)
-			switch {
-			case isInst:
-				i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)
-				if i < 0 || i >= n || i > last || listed != nil && !listed[i] {
-					continue
-				}
-				first, second := i, i
-				if fl.closes != nil && fl.closes[i] {
-					first = i - 1
-					pending = hex
-				} else if fl.closes != nil && i+1 < n && fl.closes[i+1] {
-					second = i + 1
-				}
-				if fl.slots != nil && fl.slots[i] {
-					// nvdisasm shows the facts of the first instruction
-					// of the stretch (see anchor) on a SLOT 1 line
-					first, second = fl.pairOf(fl.anchor(i))
-				}
-				dst = put(dst, line, ly.instCells(cells[:0], li, first, second))
-				prev = i
-			case bytes.HasSuffix(line, []byte(":")) && line[0] != ' ':
-				switch {
-				case prev < 0:
-					dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
-				case prev >= last && (prev == n-1 || len(section) == 0 || isEnd(section)):
-					dst = legendAfter(dst, line)
-				case !li.fall[prev]:
-					dst = put(dst, line, ly.rule(nil, '.'))
-				default:
-					dst = put(dst, line, ly.liveCells(cells[:0], li, prev+1))
-				}
-			default: // directives
-				dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
-			}
-		}
-	}
-	return dst
+	return &lifeWriter{fl: fl, li: li, ly: ly, hex: hex, o: o, dst: dst, n: n, last: last, listed: listed, prev: -1, seen: -1}
 }
 
-// isEnd reports whether the rest of a section's listing holds no more
-// instruction lines (only labels and hex lines).
-func isEnd(rest []byte) bool {
-	for _, l := range bytes.Split(rest, []byte("\n")) {
-		if _, ok := isAddrLine(l); ok {
-			return false
+// Write annotates the complete lines of p (the rest waits for its end).
+func (w *lifeWriter) Write(p []byte) (int, error) {
+	size := len(p)
+	for {
+		k := bytes.IndexByte(p, '\n')
+		if k < 0 {
+			break
+		}
+		if len(w.part) > 0 {
+			w.part = append(w.part, p[:k]...)
+			w.line(w.part)
+			w.part = w.part[:0]
+		} else {
+			w.line(p[:k])
+		}
+		p = p[k+1:]
+		w.dst = w.o.flush(w.dst)
+	}
+	w.part = append(w.part, p...)
+	return size, nil
+}
+
+func (w *lifeWriter) put(line, cells []byte) []byte {
+	dst := append(w.dst, line...)
+	dst = blanks(dst, w.ly.col-len(line))
+	dst = append(dst, "// "...)
+	dst = append(dst, cells...)
+	return append(dst, '\n')
+}
+
+func (w *lifeWriter) legendAfter(line []byte) []byte {
+	w.dst = w.put(line, w.ly.rule(nil, '-'))
+	for _, l := range legend {
+		w.dst = w.put(nil, []byte(l))
+	}
+	return append(w.dst, '\n')
+}
+
+// line annotates one line of the listing.
+func (w *lifeWriter) line(line []byte) {
+	trimmed := bytes.TrimLeft(line, " ")
+	switch {
+	case len(line) == 0 || bytes.HasPrefix(line, []byte("//")) || line[0] == '\t':
+		w.dst = append(w.dst, line...)
+		w.dst = append(w.dst, '\n')
+		if bytes.HasPrefix(line, []byte("\t.align")) {
+			for _, h := range w.ly.header() {
+				w.dst = w.put(nil, h)
+			}
+		}
+	case bytes.HasPrefix(trimmed, []byte("/* 0x")):
+		switch {
+		case w.pending && (w.prev >= w.last || w.prev%3 == 2):
+			// after the hex word of a pair that ends its bundle
+			// nvdisasm closes the table as at the end of the function
+			// (and goes on without a new header)
+			w.pending = false
+			w.dst = w.legendAfter(line)
+		case w.pending:
+			// a pair's second hex word: what is live after the pair
+			w.pending = false
+			w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
+		case w.prev >= 0 && w.prev+1 < w.n && w.fl.closes != nil && w.fl.closes[w.prev+1]:
+			// a control word inside a pair: what is live into the pair
+			// (nothing inside a SLOT pair)
+			if w.fl.slots != nil && w.fl.slots[w.prev+1] {
+				w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+			} else {
+				w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev))
+			}
+		case w.prev >= w.last:
+			// the padding's control word is not listed
+		case w.prev < 0:
+			w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+		default:
+			w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
+		}
+	default:
+		addr, isInst := isAddrLine(line)
+		switch {
+		case isInst:
+			i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)
+			w.seen = max(w.seen, i)
+			if i < 0 || i >= w.n || i > w.last || w.listed != nil && !w.listed[i] {
+				return
+			}
+			first, second := i, i
+			if w.fl.closes != nil && w.fl.closes[i] {
+				first = i - 1
+				w.pending = w.hex
+			} else if w.fl.closes != nil && i+1 < w.n && w.fl.closes[i+1] {
+				second = i + 1
+			}
+			if w.fl.slots != nil && w.fl.slots[i] {
+				// nvdisasm shows the facts of the first instruction
+				// of the stretch (see anchor) on a SLOT 1 line
+				first, second = w.fl.pairOf(w.fl.anchor(i))
+			}
+			w.dst = w.put(line, w.ly.instCells(w.cells[:0], w.li, first, second))
+			w.prev = i
+		case bytes.HasSuffix(line, []byte(":")) && line[0] != ' ':
+			switch {
+			case w.prev < 0:
+				w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+			case w.prev >= w.last && w.seen >= w.n-1:
+				w.dst = w.legendAfter(line)
+			case !w.li.fall[w.prev]:
+				w.dst = w.put(line, w.ly.rule(nil, '.'))
+			default:
+				w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
+			}
+		default: // directives
+			w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
 		}
 	}
-	return true
 }
 
 // newLifeLayout sizes the column for the listed code sections: as many
@@ -697,6 +743,30 @@ func longestLine(b []byte) int {
 		b = b[min(k+1, len(b)):]
 	}
 	return n
+}
+
+// longestWriter measures longestLine of what is written to it.
+type longestWriter struct {
+	n    int
+	part []byte // a line not ended yet
+}
+
+func (w *longestWriter) Write(p []byte) (int, error) {
+	size := len(p)
+	if len(w.part) > 0 {
+		k := bytes.IndexByte(p, '\n')
+		if k < 0 {
+			w.part = append(w.part, p...)
+			return size, nil
+		}
+		w.part = append(w.part, p[:k+1]...)
+		w.n = max(w.n, longestLine(w.part))
+		w.part, p = w.part[:0], p[k+1:]
+	}
+	k := bytes.LastIndexByte(p, '\n')
+	w.n = max(w.n, longestLine(p[:k+1]))
+	w.part = append(w.part, p[k+1:]...)
+	return size, nil
 }
 
 // slotPairs marks the braced pairs nvdisasm -plr prints with "SLOT 0" and
