@@ -579,24 +579,11 @@ func (fl *funcListing) newLifeWriter(dst []byte, li *lifeInfo, ly *lifeLayout, h
 
 // Write annotates the complete lines of p (the rest waits for its end).
 func (w *lifeWriter) Write(p []byte) (int, error) {
-	size := len(p)
-	for {
-		k := bytes.IndexByte(p, '\n')
-		if k < 0 {
-			break
-		}
-		if len(w.part) > 0 {
-			w.part = append(w.part, p[:k]...)
-			w.line(w.part)
-			w.part = w.part[:0]
-		} else {
-			w.line(p[:k])
-		}
-		p = p[k+1:]
+	eachLine(&w.part, p, func(line []byte) {
+		w.line(line)
 		w.dst = w.o.flush(w.dst)
-	}
-	w.part = append(w.part, p...)
-	return size, nil
+	})
+	return len(p), nil
 }
 
 func (w *lifeWriter) put(line, cells []byte) []byte {
@@ -752,21 +739,28 @@ type longestWriter struct {
 }
 
 func (w *longestWriter) Write(p []byte) (int, error) {
-	size := len(p)
-	if len(w.part) > 0 {
+	eachLine(&w.part, p, func(line []byte) { w.n = max(w.n, longestLine(line)) })
+	return len(p), nil
+}
+
+// eachLine calls line with every line p ends (the first one completing
+// *part, a line not ended before) and keeps the rest in *part.
+func eachLine(part *[]byte, p []byte, line func([]byte)) {
+	for {
 		k := bytes.IndexByte(p, '\n')
 		if k < 0 {
-			w.part = append(w.part, p...)
-			return size, nil
+			break
 		}
-		w.part = append(w.part, p[:k+1]...)
-		w.n = max(w.n, longestLine(w.part))
-		w.part, p = w.part[:0], p[k+1:]
+		if len(*part) > 0 {
+			*part = append(*part, p[:k]...)
+			line(*part)
+			*part = (*part)[:0]
+		} else {
+			line(p[:k])
+		}
+		p = p[k+1:]
 	}
-	k := bytes.LastIndexByte(p, '\n')
-	w.n = max(w.n, longestLine(p[:k+1]))
-	w.part = append(w.part, p[k+1:]...)
-	return size, nil
+	*part = append(*part, p...)
 }
 
 // slotPairs marks the braced pairs nvdisasm -plr prints with "SLOT 0" and
