@@ -380,6 +380,13 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 // infinite, NaN, zero; each has its low 28 bits clear), where fma32 takes
 // the careful path.
 func ffmaLanes(d, a, b, c *lanes, first, n int) {
+	if n == 32 { // every lane: ffmaRows, then the careful lanes
+		for m := ffmaRows(d, a, b, c); m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			d[l] = ffmaCareful(rowF32(a)[l], rowF32(b)[l], rowF32(c)[l])
+		}
+		return
+	}
 	// the lanes first..first+n-1 (a range of lanes: no lane tests), as
 	// slices of one length (no bounds checks in the loop)
 	// seen as float32 (the same bits), which the conversions read in place
@@ -387,20 +394,23 @@ func ffmaLanes(d, a, b, c *lanes, first, n int) {
 	as, bs, cs := rowF32(a)[first:first+n], rowF32(b)[first:first+n], rowF32(c)[first:first+n]
 	as, bs, cs = as[:len(ds)], bs[:len(ds)], cs[:len(ds)]
 	for l := range ds {
-		d := ds
 		x, y, z := as[l], bs[l], cs[l]
 		s := float64(x)*float64(y) + float64(z)
 		if math.Float64bits(s)&(1<<28-1) == 0 {
-			f := fma32(x, y, z, 0)
-			if f != f {
-				d[l] = 0x7fffffff
-				continue
-			}
-			d[l] = math.Float32bits(f)
+			ds[l] = ffmaCareful(x, y, z)
 			continue
 		}
-		d[l] = math.Float32bits(float32(s))
+		ds[l] = math.Float32bits(float32(s))
 	}
+}
+
+// ffmaCareful is FFMA's result by fma32, NaN canonical.
+func ffmaCareful(x, y, z float32) uint32 {
+	f := fma32(x, y, z, 0)
+	if f != f {
+		return 0x7fffffff
+	}
+	return math.Float32bits(f)
 }
 
 // rowF32 is a row's lanes seen as float32 values of the same bits.

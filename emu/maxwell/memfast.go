@@ -240,22 +240,10 @@ func contiguous(mask uint32) bool {
 }
 
 // runPairs reports whether lane l of lo is want+l*step and every lane of
-// hi is h, two lanes at a time (a word of lanePairs; the run must not wrap
-// in 32 bits, so no half carries into the other).
+// hi is h (the run must not wrap in 32 bits).
 func runPairs(lo, hi *lanes, want, step, h uint32) bool {
-	pl, ph := pr(lo), pr(hi)
-	w := uint64(want) | uint64(want+step)<<32
-	st := uint64(2*step) | uint64(2*step)<<32
-	hh := uint64(h) | uint64(h)<<32
-	var dev uint64
-	for g := range pl {
-		q, qh := &pl[g], &ph[g]
-		// (^ and | bind alike, left to right: each xor in parentheses)
-		dev |= (q[0] ^ w) | (q[1] ^ (w + st)) | (q[2] ^ (w + 2*st)) | (q[3] ^ (w + 3*st))
-		dev |= (qh[0] ^ hh) | (qh[1] ^ hh) | (qh[2] ^ hh) | (qh[3] ^ hh)
-		w += 4 * st
-	}
-	return dev == 0
+	first := [4]uint32{want, want + step, want + 2*step, want + 3*step}
+	return !runDiffers(lo, hi, &first, step, h)
 }
 
 // loadRun loads the active lanes' elements of words words from run (the

@@ -1,0 +1,232 @@
+package maxwell
+
+import (
+	"math/bits"
+
+	"github.com/gpuisa/gpuisa/emu"
+)
+
+// runFast's dispatch: per instruction, decided once a launch (plan), what
+// runs it and where its guard is, so that the loop does not look at the
+// instruction's kind, guard and group each time it runs it.
+
+// step is how runFast runs one instruction.
+type step struct {
+	run   uint8 // sGeneral, sAdd64, ...
+	gnot  bool  // the guard is negated
+	guard int32 // the guard's predicate row (offset in the registers); -1: PT, every active lane
+	// the operand rows of sFfma (rowOffset: a register row, or ^i for
+	// broadcast row i)
+	a, b, c, d int32
+}
+
+// What runs an instruction. Each but sGeneral may decline (the lanes in
+// its mask, an unusual operand, an address that would fault) and leave the
+// instruction to the general path, which does everything.
+const (
+	sGeneral = iota // exec: control flow, barriers, faults, every other kind
+	sAdd64          // a fuseAdd64 group (fuse.go)
+	sFused          // another instruction group (fuse.go)
+	sMem            // a load or store: memFast
+	sFalu           // FADD, FMUL, FFMA: faluFast
+	sFfma           // FFMA with plain operands: ffmaLanes on the rows
+	sIalu           // ialuFast's kinds
+)
+
+// plan decides each instruction's step (after fusions), and returns the
+// steps and the register words the rows they name need (runFast checks
+// that once a call).
+func (k *Kernel) plan() ([]step, int) {
+	steps := make([]step, len(k.ops))
+	pt := uint16(k.Prog.rowP(7))
+	need := 0
+	for i := range k.ops {
+		o, s := &k.ops[i], &steps[i]
+		s.guard = -1
+		if o.guard != pt || o.gnot {
+			s.guard, s.gnot = int32(o.guard)*32, o.gnot
+		}
+		switch {
+		case i < len(k.fuse) && k.fuse[i] == fuseAdd64:
+			s.run = sAdd64
+			need = max(need, int(k.adds[i].end))
+		case i < len(k.fuse) && k.fuse[i] != fuseNone:
+			s.run = sFused
+		default:
+			switch o.kind {
+			case kLdg, kStg, kLds, kSts:
+				s.run = sMem
+			case kFfma, kFadd, kFmul:
+				s.run = sFalu
+				if plainFfma(o) {
+					s.run = sFfma
+					s.a, s.b, s.c, s.d = rowOffset(&o.s[0]), rowOffset(&o.s[1]), rowOffset(&o.s[2]), int32(o.d.row)*32
+					need = max(need, int(s.a)+32, int(s.b)+32, int(s.c)+32, int(s.d)+32)
+				}
+			case kMov, kIAdd, kXmad, kIsetp, kShl, kShr, kIscadd, kLop, kSel:
+				s.run = sIalu
+			}
+		}
+	}
+	return steps, need
+}
+
+// plainFfma reports whether o is an FFMA ffmaLanes runs from its rows:
+// round to nearest, denormals kept, no saturation, no negated or absolute
+// operands, each a whole register or a broadcast row.
+func plainFfma(o *op) bool {
+	if o.kind != kFfma || o.rnd != 0 || o.flags&(fFTZ|fSAT) != 0 || o.sub != 0 || o.d.kind != oReg {
+		return false
+	}
+	for _, s := range o.s[:3] {
+		plain := s.kind == oReg || (s.kind == oImm || s.kind == oConst) && s.bc >= 0
+		if !plain || s.sel != 0 || s.neg || s.abs || s.not {
+			return false
+		}
+	}
+	return true
+}
+
+// runFast is Run's loop when nothing watches the instructions and the
+// fast paths are on. The warp's PC, active lanes and counters live in
+// locals while fast paths run (none of them reads or changes those); they
+// are written back before the general path runs an instruction, and on
+// the way out.
+func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) error {
+	ops := k.ops
+	steps := k.steps[:len(ops)]
+	regs := w.Regs
+	if len(regs) < k.rowsNeed {
+		panic("runFast: register rows past the registers") // lowering's bug, not the kernel's
+	}
+	pc, active := w.PC, w.Active
+	lanes := int64(bits.OnesCount32(active))
+	// instructions run, those already in w.Steps, and the lanes of the
+	// ones not yet in w.ThreadSteps
+	var done, counted, threads int64
+	// the last instruction ran by a fast path: it cleared Rejoined (which
+	// only the general path sets)
+	fastLast := false
+	for done < budget {
+		if int(pc) >= len(steps) {
+			break // the general path reports it
+		}
+		s := &steps[pc]
+		mask := active
+		if s.guard >= 0 {
+			g := regs[s.guard]
+			if s.gnot {
+				g = ^g
+			}
+			mask &= g
+		}
+		n := int64(1) // instructions the fast path ran
+		switch s.run {
+		case sAdd64:
+			if mask != active || budget-done < 2 {
+				goto general
+			}
+			k.add64Fast(regs, pc, mask)
+			n = 2
+		case sFused:
+			f := k.fuse[pc]
+			if !fusable(f, mask, active) || budget-done < fuseLen[f] {
+				goto general
+			}
+			k.fused(regs, &ops[pc], f, pc, mask, false)
+			n = fuseLen[f]
+		case sMem:
+			if !k.memFast(b, w, &ops[pc], mask, sc) {
+				goto general
+			}
+		case sFfma:
+			if mask != 0 && !contiguous(mask) {
+				if !k.faluFast(&ops[pc], mask, regs, sc) {
+					goto general
+				}
+				break
+			}
+			if mask != 0 {
+				ffmaLanes(regRow(regs, s.d), k.rowAt(regs, s.a), k.rowAt(regs, s.b), k.rowAt(regs, s.c),
+					bits.TrailingZeros32(mask), bits.OnesCount32(mask))
+			}
+		case sFalu:
+			if !k.faluFast(&ops[pc], mask, regs, sc) {
+				goto general
+			}
+		case sIalu:
+			if !k.ialuFast(&ops[pc], mask, regs, sc) {
+				goto general
+			}
+		default:
+			goto general
+		}
+		pc += uint32(n)
+		done += n
+		threads += n * lanes
+		fastLast = true
+		continue
+	general:
+		// the warp's state back in w for exec
+		w.PC = pc
+		w.Steps += done - counted
+		w.ThreadSteps += threads
+		counted, threads = done, 0
+		if fastLast {
+			w.Rejoined = false
+		}
+		if stop, err := k.runGeneral(b, w, sc, pc, mask); stop {
+			return err
+		}
+		done++
+		counted++
+		fastLast = false
+		pc, active = w.PC, w.Active
+		lanes = int64(bits.OnesCount32(active))
+	}
+	w.PC = pc
+	w.Steps += done - counted
+	w.ThreadSteps += threads
+	if fastLast {
+		w.Rejoined = false
+	}
+	if int(pc) >= len(steps) && done < budget {
+		addr, _ := k.Prog.Where(pc)
+		return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
+	}
+	return nil
+}
+
+// runGeneral runs instruction pc of warp w (its state in w) by the general
+// path, counted, and reports whether the warp stops (and its fault): it
+// ended, waits at a barrier, faulted, or in a parallel round reached an
+// instruction that must wait for the round's end (uncounted).
+func (k *Kernel) runGeneral(b *emu.Block, w *emu.Warp, sc *scratch, pc, mask uint32) (bool, error) {
+	o := &k.ops[pc]
+	if w.Track != nil && syncPoint(o) {
+		w.Track.Stopped = true // the engine runs it between rounds
+		return true, nil
+	}
+	w.Rejoined = false
+	w.Steps++
+	w.ThreadSteps += int64(bits.OnesCount32(w.Active))
+	w.PC = pc + 1
+	if err := k.exec(b, w, o, mask, sc, pc); err != nil {
+		return true, k.fault(b, w, o, pc, mask, err)
+	}
+	return w.Done || w.AtBarrier || w.Fault != nil, nil
+}
+
+// add64Fast runs the fuseAdd64 group at pc for the lanes in mask (every
+// active lane) in runFast, where no flag but the carry is computed unless
+// a later instruction reads it.
+func (k *Kernel) add64Fast(regs []uint32, pc, mask uint32) {
+	r := &k.adds[pc]
+	a1, b1, a2, b2 := k.rowAt(regs, r.a1), k.rowAt(regs, r.b1), k.rowAt(regs, r.a2), k.rowAt(regs, r.b2)
+	d1, d2 := regRow(regs, r.d1), regRow(regs, r.d2)
+	if r.carryOnly && contiguous(mask) {
+		addRange(a1, b1, d1, a2, b2, d2, bits.TrailingZeros32(mask), bits.OnesCount32(mask))
+		return
+	}
+	k.add64(regs, &k.ops[pc], &k.ops[pc+1], r, mask, false)
+}

@@ -1,0 +1,36 @@
+//go:build amd64 && !purego
+
+package maxwell
+
+// The lane loops that run most often, in assembly (rows_amd64.s): the Go
+// compiler does not vectorize, and these are a few SSE2 instructions per
+// four lanes instead of several per lane. rows_generic.go has the same in
+// Go (other hosts, and the purego tag); rows_test.go checks both against
+// lane-by-lane references.
+
+// add64Rows is IADD.CC d1 = a1 + b1, IADD.X d2 = a2 + b2 + carry in every
+// lane, lane by lane (a2 and b2 may be d1: they read what the first wrote).
+//
+//go:noescape
+func add64Rows(a1, b1, d1, a2, b2, d2 *lanes)
+
+// wordsDiffer reports whether the n words at a and b (n a multiple of 4)
+// differ anywhere.
+//
+//go:noescape
+func wordsDiffer(a, b *uint32, n int) bool
+
+// runDiffers reports whether some lane l of lo is not first[l%4] +
+// (l/4)*4*step, or some lane of hi not h.
+//
+//go:noescape
+func runDiffers(lo, hi *lanes, first *[4]uint32, step, h uint32) bool
+
+// ffmaRows is FFMA d = a*b + c in every lane (round to nearest, no
+// negations) where the float64 sum, rounded once (a*b is exact in
+// float64), rounds to the float32 result; it returns the other lanes
+// (possible float32 ties, infinities, NaNs, zeros: the sum's low 28 bits
+// clear), which it leaves as they were for fma32.
+//
+//go:noescape
+func ffmaRows(d, a, b, c *lanes) (careful uint32)

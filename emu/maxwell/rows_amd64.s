@@ -1,0 +1,157 @@
+//go:build amd64 && !purego
+
+// Lane loops over whole rows in SSE2 (every amd64 has it), four lanes per
+// instruction: the declarations and the reasons are in rows_amd64.go, the
+// same operations in Go in rows_generic.go.
+
+#include "textflag.h"
+
+// func add64Rows(a1, b1, d1, a2, b2, d2 *lanes)
+TEXT ·add64Rows(SB), NOSPLIT, $0-48
+	MOVQ a1+0(FP), AX
+	MOVQ b1+8(FP), BX
+	MOVQ d1+16(FP), CX
+	MOVQ a2+24(FP), DX
+	MOVQ b2+32(FP), SI
+	MOVQ d2+40(FP), DI
+	MOVL $0x80000000, R8
+	MOVL R8, X7
+	PSHUFD $0, X7, X7 // the sign bits: unsigned order as signed
+	XORQ R9, R9
+
+add64loop:
+	MOVOU (AX)(R9*1), X0
+	MOVOU (BX)(R9*1), X1
+	PADDL X0, X1
+	MOVOU X1, (CX)(R9*1) // d1 before a2 and b2 are read: they may be d1
+	PXOR  X7, X0
+	PXOR  X7, X1
+	PCMPGTL X1, X0       // a1 > a1+b1 (unsigned): all ones where it carries
+	MOVOU (DX)(R9*1), X2
+	MOVOU (SI)(R9*1), X3
+	PADDL X3, X2
+	PSUBL X0, X2         // minus all ones: plus the carry
+	MOVOU X2, (DI)(R9*1)
+	ADDQ  $16, R9
+	CMPQ  R9, $128
+	JNE   add64loop
+	RET
+
+// func wordsDiffer(a, b *uint32, n int) bool
+TEXT ·wordsDiffer(SB), NOSPLIT, $0-25
+	MOVQ a+0(FP), AX
+	MOVQ b+8(FP), BX
+	MOVQ n+16(FP), CX
+	SHLQ $2, CX
+	PXOR X0, X0
+	XORQ R9, R9
+
+differloop:
+	MOVOU (AX)(R9*1), X1
+	MOVOU (BX)(R9*1), X2
+	PXOR  X2, X1
+	POR   X1, X0
+	ADDQ  $16, R9
+	CMPQ  R9, CX
+	JLT   differloop
+	PXOR  X3, X3
+	PCMPEQB X3, X0
+	PMOVMSKB X0, DX
+	CMPL  DX, $0xffff
+	SETNE ret+24(FP)
+	RET
+
+// func runDiffers(lo, hi *lanes, first *[4]uint32, step, h uint32) bool
+TEXT ·runDiffers(SB), NOSPLIT, $0-33
+	MOVQ lo+0(FP), AX
+	MOVQ hi+8(FP), BX
+	MOVQ first+16(FP), CX
+	MOVOU (CX), X4   // lanes 0..3's expected low words
+	MOVL step+24(FP), DX
+	SHLL $2, DX
+	MOVL DX, X5
+	PSHUFD $0, X5, X5 // four steps: from lanes l..l+3 to l+4..l+7
+	MOVL h+28(FP), DX
+	MOVL DX, X6
+	PSHUFD $0, X6, X6 // the high word of every lane
+	PXOR X0, X0
+	XORQ R9, R9
+
+runloop:
+	MOVOU (AX)(R9*1), X1
+	PXOR  X4, X1
+	POR   X1, X0
+	MOVOU (BX)(R9*1), X2
+	PXOR  X6, X2
+	POR   X2, X0
+	PADDL X5, X4
+	ADDQ  $16, R9
+	CMPQ  R9, $128
+	JNE   runloop
+	PXOR  X3, X3
+	PCMPEQB X3, X0
+	PMOVMSKB X0, DX
+	CMPL  DX, $0xffff
+	SETNE ret+32(FP)
+	RET
+
+// func ffmaRows(d, a, b, c *lanes) (careful uint32)
+TEXT ·ffmaRows(SB), NOSPLIT, $0-36
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), AX
+	MOVQ b+16(FP), BX
+	MOVQ c+24(FP), SI
+	MOVL $0x0fffffff, DX
+	MOVL DX, X8
+	PSHUFD $0, X8, X8 // the low 28 bits of a double's low word
+	PXOR X9, X9
+	XORQ R9, R9       // byte offset of lanes l..l+3
+	XORL R11, R11     // the lanes left for the careful path
+	XORL CX, CX       // l
+
+ffmaloop:
+	MOVOU (AX)(R9*1), X0
+	MOVOU (BX)(R9*1), X1
+	MOVOU (SI)(R9*1), X2
+	CVTPS2PD X0, X3 // lanes l, l+1 as doubles: a*b exact, one rounding of the sum
+	CVTPS2PD X1, X4
+	MULPD X4, X3
+	CVTPS2PD X2, X4
+	ADDPD X4, X3
+	MOVHLPS X0, X0 // lanes l+2, l+3
+	MOVHLPS X1, X1
+	MOVHLPS X2, X2
+	CVTPS2PD X0, X5
+	CVTPS2PD X1, X6
+	MULPD X6, X5
+	CVTPS2PD X2, X6
+	ADDPD X6, X5
+	MOVAPS X3, X0
+	SHUFPS $0x88, X5, X0 // the four sums' low words
+	PAND X8, X0
+	PCMPEQL X9, X0       // all ones: a possible float32 tie (or inf, NaN, 0)
+	MOVMSKPS X0, R10
+	CVTPD2PS X3, X3
+	CVTPD2PS X5, X5
+	MOVLHPS X5, X3       // the four float32 results
+	TESTL R10, R10
+	JNE ffmablend
+	MOVOU X3, (DI)(R9*1)
+	JMP ffmanext
+
+ffmablend: // keep those lanes as they were: the careful path reads a, b and c, which d may be
+	MOVOU (DI)(R9*1), X1
+	PAND X0, X1
+	PANDN X3, X0
+	POR X1, X0
+	MOVOU X0, (DI)(R9*1)
+	SHLL CX, R10
+	ORL R10, R11
+
+ffmanext:
+	ADDQ $16, R9
+	ADDL $4, CX
+	CMPQ R9, $128
+	JNE ffmaloop
+	MOVL R11, careful+32(FP)
+	RET
