@@ -1,0 +1,107 @@
+package maxwell
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+)
+
+// The lane loops of rows_*.go (assembly on amd64, Go elsewhere and with
+// the purego tag) against lane-by-lane references.
+
+// TestAdd64Rows: every carry case, and the rows aliased as instructions
+// may alias them (IADD.X reading what IADD.CC wrote, a destination that is
+// also a source).
+func TestAdd64Rows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	edges := []uint32{0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe}
+	word := func() uint32 {
+		if rng.IntN(3) == 0 {
+			return edges[rng.IntN(len(edges))]
+		}
+		return rng.Uint32()
+	}
+	for range 2000 {
+		var rows [6]lanes
+		for r := range rows {
+			for l := range 32 {
+				rows[r][l] = word()
+			}
+		}
+		// a1, b1, d1, a2, b2, d2 as indices into rows: some the same row
+		var at [6]int
+		for i := range at {
+			at[i] = rng.IntN(6)
+		}
+		want := rows
+		for l := range 32 { // lane by lane, as the instructions one after the other
+			s := uint64(want[at[0]][l]) + uint64(want[at[1]][l])
+			want[at[2]][l] = uint32(s)
+			want[at[5]][l] = want[at[3]][l] + want[at[4]][l] + uint32(s>>32)
+		}
+		got := rows
+		add64Rows(&got[at[0]], &got[at[1]], &got[at[2]], &got[at[3]], &got[at[4]], &got[at[5]])
+		if got != want {
+			t.Fatalf("rows %v: got %x, want %x", at, got, want)
+		}
+	}
+}
+
+// TestFfmaRows: ffmaLanes on every lane (ffmaRows, then fma32 for the lanes
+// it leaves) gives fma32's result, NaN canonical, on random values, edge
+// values and products whose sum is a float32 tie, also when the
+// destination is a source.
+func TestFfmaRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	edges := []float32{0, float32(math.Copysign(0, -1)), 1, -1, math.SmallestNonzeroFloat32, 0x1p-127, 0x1p-126,
+		math.MaxFloat32, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1 + 0x1p-12, 1 + 0x1p-23}
+	value := func() float32 {
+		switch rng.IntN(4) {
+		case 0:
+			return edges[rng.IntN(len(edges))]
+		case 1:
+			return math.Float32frombits(rng.Uint32()) // any bits: NaNs, subnormals
+		}
+		return (rng.Float32() - 0.5) * float32(math.Ldexp(1, rng.IntN(60)-30))
+	}
+	viaSum := 0
+	for range 3000 {
+		var a, b, c lanes
+		for l := range 32 {
+			x, y, z := value(), value(), value()
+			if rng.IntN(4) == 0 { // (1+2^-12)^2 + z: a tie when z is 0 or a small power of two
+				x, y, z = 1+0x1p-12, 1+0x1p-12, []float32{0, 0x1p-24, -0x1p-24, 1}[rng.IntN(4)]
+			}
+			a[l], b[l], c[l] = math.Float32bits(x), math.Float32bits(y), math.Float32bits(z)
+		}
+		var want lanes
+		for l := range 32 {
+			want[l] = ffmaCareful(math.Float32frombits(a[l]), math.Float32frombits(b[l]), math.Float32frombits(c[l]))
+		}
+		viaSum += 32 - bits.OnesCount32(ffmaRowsCount(&a, &b, &c))
+		var d lanes
+		ffmaLanes(&d, &a, &b, &c, 0, 32)
+		if d != want {
+			t.Fatalf("got %x, want %x (a %x b %x c %x)", d, want, a, b, c)
+		}
+		in := a // d is a
+		ffmaLanes(&in, &in, &b, &c, 0, 32)
+		if in != want {
+			t.Fatalf("d = a: got %x, want %x", in, want)
+		}
+		in = c // d is c (an accumulator)
+		ffmaLanes(&in, &a, &b, &in, 0, 32)
+		if in != want {
+			t.Fatalf("d = c: got %x, want %x", in, want)
+		}
+	}
+	t.Logf("%d lanes of %d by the float64 sum", viaSum, 3000*32)
+}
+
+// ffmaRowsCount is the lanes ffmaRows leaves to the careful path (on a
+// copy: it writes the others).
+func ffmaRowsCount(a, b, c *lanes) uint32 {
+	var d lanes
+	return ffmaRows(&d, a, b, c)
+}
