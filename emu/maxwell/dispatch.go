@@ -31,6 +31,8 @@ const (
 	sFalu           // FADD, FMUL, FFMA: faluFast
 	sFfma           // FFMA with plain operands: ffmaLanes on the rows
 	sIalu           // ialuFast's kinds
+	sAdd64Split     // the IADD.CC of a split pair (fuse_split.go): both halves
+	sAdd64Tail      // the IADD.X of a split pair: nothing when its IADD.CC ran both
 )
 
 // plan decides each instruction's step (after fusions), and returns the
@@ -52,6 +54,9 @@ func (k *Kernel) plan() ([]step, int) {
 			need = max(need, int(k.adds[i].end))
 		case i < len(k.fuse) && k.fuse[i] != fuseNone:
 			s.run = sFused
+		case k.adds[i].gap > 0:
+			s.run = sAdd64Split
+			need = max(need, int(k.adds[i].end))
 		default:
 			switch o.kind {
 			case kLdg, kStg, kLds, kSts:
@@ -66,6 +71,11 @@ func (k *Kernel) plan() ([]step, int) {
 			case kMov, kIAdd, kXmad, kIsetp, kShl, kShr, kIscadd, kLop, kSel:
 				s.run = sIalu
 			}
+		}
+	}
+	for i := range steps { // the tails after the rest: they take over sIalu
+		if steps[i].run == sAdd64Split {
+			steps[i+1+int(k.adds[i].gap)].run = sAdd64Tail
 		}
 	}
 	return steps, need
@@ -107,6 +117,7 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 	// the last instruction ran by a fast path: it cleared Rejoined (which
 	// only the general path sets)
 	fastLast := false
+	skipTail := ^uint32(0) // a split pair's IADD.X that its IADD.CC ran
 	for done < budget {
 		if int(pc) >= len(steps) {
 			break // the general path reports it
@@ -126,8 +137,23 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 			if mask != active || budget-done < 2 {
 				goto general
 			}
-			k.add64Fast(regs, pc, mask)
+			k.add64Fast(regs, pc, pc+1, mask)
 			n = 2
+		case sAdd64Split:
+			gap := uint32(k.adds[pc].gap)
+			if mask != active || budget-done < int64(gap)+2 {
+				goto general
+			}
+			k.add64Fast(regs, pc, pc+1+gap, mask)
+			skipTail = pc + 1 + gap
+		case sAdd64Tail:
+			if pc == skipTail {
+				skipTail = ^uint32(0)
+				break
+			}
+			if !k.ialuFast(&ops[pc], mask, regs, sc) {
+				goto general
+			}
 		case sFused:
 			f := k.fuse[pc]
 			if !fusable(f, mask, active) || budget-done < fuseLen[f] {
@@ -217,10 +243,10 @@ func (k *Kernel) runGeneral(b *emu.Block, w *emu.Warp, sc *scratch, pc, mask uin
 	return w.Done || w.AtBarrier || w.Fault != nil, nil
 }
 
-// add64Fast runs the fuseAdd64 group at pc for the lanes in mask (every
-// active lane) in runFast, where no flag but the carry is computed unless
-// a later instruction reads it.
-func (k *Kernel) add64Fast(regs []uint32, pc, mask uint32) {
+// add64Fast runs the 64-bit add of the IADD.CC at pc and the IADD.X at
+// high for the lanes in mask (every active lane) in runFast, where no flag
+// but the carry is computed unless a later instruction reads it.
+func (k *Kernel) add64Fast(regs []uint32, pc, high, mask uint32) {
 	r := &k.adds[pc]
 	a1, b1, a2, b2 := k.rowAt(regs, r.a1), k.rowAt(regs, r.b1), k.rowAt(regs, r.a2), k.rowAt(regs, r.b2)
 	d1, d2 := regRow(regs, r.d1), regRow(regs, r.d2)
@@ -228,5 +254,5 @@ func (k *Kernel) add64Fast(regs []uint32, pc, mask uint32) {
 		addRange(a1, b1, d1, a2, b2, d2, bits.TrailingZeros32(mask), bits.OnesCount32(mask))
 		return
 	}
-	k.add64(regs, &k.ops[pc], &k.ops[pc+1], r, mask, false)
+	k.add64(regs, &k.ops[pc], &k.ops[high], r, mask, false)
 }

@@ -38,6 +38,9 @@ type addRows struct {
 	// IADD.CC (not ISCADD) whose flags no later instruction reads but
 	// the IADD.X's carry: addRange's loop
 	carryOnly bool
+	// instructions between the two (a split pair, see splitAdd64): 0 for
+	// a fuseAdd64 group
+	gap uint8
 }
 
 // rowOffset is a plain operand's addRows entry.
@@ -70,6 +73,15 @@ func (k *Kernel) fusions() ([]uint8, []addRows) {
 	xmad := func(o *op, flags uint32) bool {
 		return o.kind == kXmad && o.flags == flags && o.d.kind == oReg && plain(&o.s[0], &o.s[1], &o.s[2])
 	}
+	// a 64-bit add's halves: IADD.CC or ISCADD.CC, then IADD.X (unguarded)
+	addLow := func(a *op) bool {
+		return (a.kind == kIAdd || a.kind == kIscadd) && a.flags == fCC && a.sub == 0 && a.d.kind == oReg &&
+			plain(&a.s[0], &a.s[1]) && a.s[0].sel == 0 && a.s[1].sel == 0
+	}
+	addHigh := func(b *op) bool {
+		return b.kind == kIAdd && b.flags == fX && b.sub == 0 && b.d.kind == oReg &&
+			plain(&b.s[0], &b.s[1]) && b.s[0].sel == 0 && b.s[1].sel == 0 && unguarded(b)
+	}
 	for i := 0; i+1 < len(k.ops); i++ {
 		a, b := &k.ops[i], &k.ops[i+1]
 		switch {
@@ -85,18 +97,25 @@ func (k *Kernel) fusions() ([]uint8, []addRows) {
 			if mulIdiom(b, a, &k.ops[i+2]) {
 				f[i] = fuseMul32b
 			}
-		case (a.kind == kIAdd || a.kind == kIscadd) && a.flags == fCC && a.sub == 0 && a.d.kind == oReg &&
-			plain(&a.s[0], &a.s[1]) && a.s[0].sel == 0 && a.s[1].sel == 0 &&
-			b.kind == kIAdd && b.flags == fX && b.sub == 0 && b.d.kind == oReg &&
-			plain(&b.s[0], &b.s[1]) && b.s[0].sel == 0 && b.s[1].sel == 0 && unguarded(b):
+		case addLow(a) && addHigh(b):
 			f[i] = fuseAdd64
-			r := addRows{rowOffset(&a.s[0]), rowOffset(&a.s[1]), int32(a.d.row) * 32,
-				rowOffset(&b.s[0]), rowOffset(&b.s[1]), int32(b.d.row) * 32, 0, a.kind == kIAdd && b.ccLive == 0}
-			r.end = max(r.a1, r.b1, r.d1, r.a2, r.b2, r.d2) + 32
-			adds[i] = r
+			adds[i] = pairRows(a, b, 0)
+		case addLow(a):
+			if gap, ok := k.splitAdd64(i, addHigh); ok {
+				adds[i] = pairRows(a, &k.ops[i+1+gap], gap)
+			}
 		}
 	}
 	return f, adds
+}
+
+// pairRows are the rows of the 64-bit add a (low half), b (high half),
+// gap instructions apart.
+func pairRows(a, b *op, gap int) addRows {
+	r := addRows{rowOffset(&a.s[0]), rowOffset(&a.s[1]), int32(a.d.row) * 32,
+		rowOffset(&b.s[0]), rowOffset(&b.s[1]), int32(b.d.row) * 32, 0, a.kind == kIAdd && b.ccLive == 0, uint8(gap)}
+	r.end = max(r.a1, r.b1, r.d1, r.a2, r.b2, r.d2) + 32
+	return r
 }
 
 // mulIdiom reports whether XMAD.MRG t, a, b.H1, RZ (m); XMAD d2, a, b, c
