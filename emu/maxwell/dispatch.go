@@ -24,15 +24,15 @@ type step struct {
 // its mask, an unusual operand, an address that would fault) and leave the
 // instruction to the general path, which does everything.
 const (
-	sGeneral = iota // exec: control flow, barriers, faults, every other kind
-	sAdd64          // a fuseAdd64 group (fuse.go)
-	sFused          // another instruction group (fuse.go)
-	sMem            // a load or store: memFast
-	sFalu           // FADD, FMUL, FFMA: faluFast
-	sFfma           // FFMA with plain operands: ffmaLanes on the rows
-	sIalu           // ialuFast's kinds
-	sAdd64Split     // the IADD.CC of a split pair (fuse_split.go): both halves
-	sAdd64Tail      // the IADD.X of a split pair: nothing when its IADD.CC ran both
+	sGeneral    = iota // exec: control flow, barriers, faults, every other kind
+	sAdd64             // a fuseAdd64 group (fuse.go)
+	sFused             // another instruction group (fuse.go)
+	sMem               // a load or store: memFast
+	sFalu              // FADD, FMUL, FFMA: faluFast
+	sFfma              // FFMA with plain operands: ffmaLanes on the rows
+	sIalu              // ialuFast's kinds
+	sAdd64Split        // the IADD.CC of a split pair (fuse_split.go): both halves
+	sAdd64Tail         // the IADD.X of a split pair: nothing when its IADD.CC ran both
 )
 
 // plan decides each instruction's step (after fusions), and returns the
