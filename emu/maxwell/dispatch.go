@@ -2,6 +2,7 @@ package maxwell
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/emu"
 )
@@ -14,10 +15,12 @@ import (
 type step struct {
 	run   uint8 // sGeneral, sAdd64, ...
 	gnot  bool  // the guard is negated
+	store bool  // sGlobal32: a store
 	guard int32 // the guard's predicate row (offset in the registers); -1: PT, every active lane
 	// the operand rows of sFfma (rowOffset: a register row, or ^i for
-	// broadcast row i)
+	// broadcast row i); sGlobal32's address (a) and value (d) rows
 	a, b, c, d int32
+	off        uint64 // sGlobal32: the address's offset in the dense region
 }
 
 // What runs an instruction. Each but sGeneral may decline (the lanes in
@@ -33,6 +36,7 @@ const (
 	sIalu              // ialuFast's kinds
 	sAdd64Split        // the IADD.CC of a split pair (fuse_split.go): both halves
 	sAdd64Tail         // the IADD.X of a split pair: nothing when its IADD.CC ran both
+	sGlobal32          // LDG.E or STG.E of 32 bits: rowRun32 when every lane runs it, else memOther
 )
 
 // plan decides each instruction's step (after fusions), and returns the
@@ -61,6 +65,15 @@ func (k *Kernel) plan() ([]step, int) {
 			switch o.kind {
 			case kLdg, kStg, kLds, kSts:
 				s.run = sMem
+				if o.size == 4 && o.flags&fE != 0 && hostLE && (o.kind == kLdg || o.kind == kStg) {
+					m, v := &o.s[0], &o.d
+					if o.kind == kStg {
+						m, v = &o.d, &o.s[0]
+					}
+					s.run, s.store = sGlobal32, o.kind == kStg
+					s.a, s.d, s.off = int32(m.row)*32, int32(v.row)*32, m.imm-GlobalBase
+					need = max(need, int(s.a)+64, int(s.d)+32)
+				}
 			case kFfma, kFadd, kFmul:
 				s.run = sFalu
 				if plainFfma(o) {
@@ -109,6 +122,7 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 	if len(regs) < k.rowsNeed {
 		panic("runFast: register rows past the registers") // lowering's bug, not the kernel's
 	}
+	tracked := w.Track != nil // a parallel round's (set between calls)
 	pc, active := w.PC, w.Active
 	lanes := int64(bits.OnesCount32(active))
 	// instructions run, those already in w.Steps, and the lanes of the
@@ -161,6 +175,17 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 			}
 			k.fused(regs, &ops[pc], f, pc, mask, false)
 			n = fuseLen[f]
+		case sGlobal32:
+			if mask == ^uint32(0) && !tracked {
+				g := k.Global.Data
+				if _, ok := rowRun32(regRow(regs, s.d), regRow(regs, s.a), regRow(regs, s.a+32),
+					unsafe.SliceData(g), uint64(len(g)), s.off, s.store); ok {
+					break
+				}
+			}
+			if !k.memOther(b, w, &ops[pc], mask, sc) {
+				goto general
+			}
 		case sMem:
 			if !k.memFast(b, w, &ops[pc], mask, sc) {
 				goto general

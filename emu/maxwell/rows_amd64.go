@@ -34,3 +34,11 @@ func runDiffers(lo, hi *lanes, first *[4]uint32, step, h uint32) bool
 //
 //go:noescape
 func ffmaRows(d, a, b, c *lanes) (careful uint32)
+
+// rowRun32 is a 32-bit access of every lane to consecutive words (lane l's
+// address, low words lo and high words hi, plus off: start + 4*l) of the
+// n bytes at mem, if it is one: aligned, inside, no wrap. It copies the
+// 128 bytes from the row (store) or to it, and returns start.
+//
+//go:noescape
+func rowRun32(row, lo, hi *lanes, mem *byte, n, off uint64, store bool) (start uint64, ok bool)

@@ -155,3 +155,110 @@ ffmanext:
 	JNE ffmaloop
 	MOVL R11, careful+32(FP)
 	RET
+
+// func rowRun32(row, lo, hi *lanes, mem *byte, n, off uint64, store bool) (start uint64, ok bool)
+TEXT ·rowRun32(SB), NOSPLIT, $0-65
+	MOVQ lo+8(FP), AX
+	MOVQ hi+16(FP), BX
+	MOVL (AX), R8   // lane 0's low word
+	MOVL 124(AX), R9
+	SUBL R8, R9
+	CMPL R9, $124   // lane 31's: the quick test
+	JNE  runfail
+	CMPL R8, $0xffffff83 // no wrap between lane 0 and lane 31
+	JHI  runfail
+	MOVL (BX), R10  // the high word
+	MOVL R8, X4
+	PSHUFD $0, X4, X4
+	MOVQ $0x0000000400000000, R11
+	MOVQ R11, X0
+	MOVQ $0x0000000c00000008, R11
+	MOVQ R11, X1
+	PUNPCKLQDQ X1, X0
+	PADDL X0, X4    // lanes 0..3's low words
+	MOVL $16, R11
+	MOVL R11, X5
+	PSHUFD $0, X5, X5 // four lanes on
+	MOVL R10, X6
+	PSHUFD $0, X6, X6
+	PXOR X0, X0
+	XORQ R9, R9
+
+runcheck:
+	MOVOU (AX)(R9*1), X1
+	PXOR  X4, X1
+	POR   X1, X0
+	MOVOU (BX)(R9*1), X2
+	PXOR  X6, X2
+	POR   X2, X0
+	PADDL X5, X4
+	ADDQ  $16, R9
+	CMPQ  R9, $128
+	JNE   runcheck
+	PXOR  X3, X3
+	PCMPEQB X3, X0
+	PMOVMSKB X0, DX
+	CMPL  DX, $0xffff
+	JNE   runfail
+	SHLQ  $32, R10
+	ORQ   R8, R10
+	ADDQ  off+40(FP), R10 // the offset in memory: aligned, 128 bytes inside
+	TESTQ $3, R10
+	JNE   runfail
+	MOVQ  n+32(FP), R11
+	CMPQ  R10, R11
+	JAE   runfail
+	SUBQ  R10, R11
+	CMPQ  R11, $128
+	JB    runfail
+	MOVQ  mem+24(FP), SI
+	ADDQ  R10, SI
+	MOVQ  row+0(FP), DI
+	MOVBLZX store+48(FP), DX
+	TESTL DX, DX
+	JNE   runstore
+	MOVOU 0(SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+	MOVOU 64(SI), X4
+	MOVOU 80(SI), X5
+	MOVOU 96(SI), X6
+	MOVOU 112(SI), X7
+	MOVOU X0, 0(DI)
+	MOVOU X1, 16(DI)
+	MOVOU X2, 32(DI)
+	MOVOU X3, 48(DI)
+	MOVOU X4, 64(DI)
+	MOVOU X5, 80(DI)
+	MOVOU X6, 96(DI)
+	MOVOU X7, 112(DI)
+	JMP   rundone
+
+runstore:
+	MOVOU 0(DI), X0
+	MOVOU 16(DI), X1
+	MOVOU 32(DI), X2
+	MOVOU 48(DI), X3
+	MOVOU 64(DI), X4
+	MOVOU 80(DI), X5
+	MOVOU 96(DI), X6
+	MOVOU 112(DI), X7
+	MOVOU X0, 0(SI)
+	MOVOU X1, 16(SI)
+	MOVOU X2, 32(SI)
+	MOVOU X3, 48(SI)
+	MOVOU X4, 64(SI)
+	MOVOU X5, 80(SI)
+	MOVOU X6, 96(SI)
+	MOVOU X7, 112(SI)
+
+rundone:
+	MOVQ  R10, start+56(FP)
+	MOVB  $1, ok+64(FP)
+	RET
+
+runfail:
+	MOVQ  $0, start+56(FP)
+	MOVB  $0, ok+64(FP)
+	RET

@@ -73,3 +73,25 @@ func ffmaRows(d, a, b, c *lanes) (careful uint32) {
 	}
 	return careful
 }
+
+// rowRun32 is a 32-bit access of every lane to consecutive words (lane l's
+// address, low words lo and high words hi, plus off: start + 4*l) of the
+// n bytes at mem, if it is one: aligned, inside, no wrap. It copies the
+// 128 bytes from the row (store) or to it, and returns start.
+func rowRun32(row, lo, hi *lanes, mem *byte, n, off uint64, store bool) (start uint64, ok bool) {
+	l0 := lo[0]
+	if lo[31]-l0 != 31*4 || l0 > math.MaxUint32-31*4 || !runPairs(lo, hi, l0, 4, hi[0]) {
+		return 0, false
+	}
+	start = uint64(hi[0])<<32 | uint64(l0) + off
+	if start&3 != 0 || start >= n || n-start < 128 {
+		return 0, false
+	}
+	p := (*lanes)(unsafe.Add(unsafe.Pointer(mem), start))
+	if store {
+		*p = *row
+	} else {
+		*row = *p
+	}
+	return start, true
+}
