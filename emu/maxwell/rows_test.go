@@ -105,3 +105,75 @@ func ffmaRowsCount(a, b, c *lanes) uint32 {
 	var d lanes
 	return ffmaRows(&d, a, b, c)
 }
+
+// TestRowRun32: rowRun32 takes exactly the accesses of every lane to
+// consecutive words that lie inside memory, aligned, without a wrap of
+// the low words, and copies the right 128 bytes either way.
+func TestRowRun32(t *testing.T) {
+	if !hostLE {
+		t.Skip("little-endian hosts only")
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	mem := make([]byte, 4096)
+	for i := range mem {
+		mem[i] = byte(rng.Uint32())
+	}
+	base := uint64(1) << 32 // the address of mem[0]: the offset is -base
+	for range 20000 {
+		// lane 0's address: near the ends of memory and of the low word
+		addr := base + uint64(rng.IntN(len(mem)+256)) - 128
+		switch rng.IntN(4) {
+		case 0:
+			addr &^= 3
+		case 1:
+			addr = base<<1 - uint64(rng.IntN(256)) // lanes across a low-word wrap
+		}
+		var lo, hi lanes
+		for l := range 32 {
+			a := addr&^0xffffffff | uint64(uint32(addr)+4*uint32(l)) // the low word wraps alone
+			if rng.IntN(8) == 0 {
+				a = addr + 4*uint64(l) // a 64-bit run: the high word changes at a wrap
+			}
+			lo[l], hi[l] = uint32(a), uint32(a>>32)
+		}
+		if rng.IntN(6) == 0 { // one lane off
+			l := rng.IntN(32)
+			if rng.IntN(2) == 0 {
+				lo[l] ^= 1 << rng.IntN(32)
+			} else {
+				hi[l] ^= 1 << rng.IntN(32)
+			}
+		}
+		// the reference: every lane's own address
+		want := true
+		start := uint64(hi[0])<<32 | uint64(lo[0]) - base
+		for l := range 32 {
+			a := uint64(hi[l])<<32 | uint64(lo[l])
+			if a != uint64(hi[0])<<32|uint64(lo[0])+4*uint64(l) || a-base >= uint64(len(mem)) || a&3 != 0 {
+				want = false
+			}
+		}
+		if want && len(mem)-int(start) < 128 {
+			want = false
+		}
+		store := rng.IntN(2) == 0
+		var row lanes
+		for l := range row {
+			row[l] = rng.Uint32()
+		}
+		before, saved := row, append([]byte(nil), mem...)
+		got, ok := rowRun32(&row, &lo, &hi, &mem[0], uint64(len(mem)), -base, store)
+		if ok != want || ok && got != start {
+			t.Fatalf("lane 0 at %#x (lo %x hi %x): got %#x %v, want %#x %v", addr, lo, hi, got, ok, start, want)
+		}
+		switch {
+		case !ok && (row != before || string(mem) != string(saved)):
+			t.Fatal("a refused access changed something")
+		case ok && store && (row != before || *rowBytes(mem[start:]) != row):
+			t.Fatal("store: wrong bytes")
+		case ok && !store && row != *rowBytes(mem[start:]):
+			t.Fatal("load: wrong words")
+		}
+		copy(mem, saved)
+	}
+}
