@@ -111,10 +111,10 @@ func plainFfma(o *op) bool {
 }
 
 // runFast is Run's loop when nothing watches the instructions and the
-// fast paths are on. The warp's PC, active lanes and counters live in
-// locals while fast paths run (none of them reads or changes those); they
-// are written back before the general path runs an instruction, and on
-// the way out.
+// fast paths are on. The warp's PC and active lanes live in locals while
+// fast paths run (none of them reads or changes those), and its counters
+// are added up from the instructions left in the budget; all go back to
+// w before the general path runs an instruction, and on the way out.
 func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) error {
 	ops := k.ops
 	steps := k.steps[:len(ops)]
@@ -124,18 +124,12 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 	}
 	tracked := w.Track != nil // a parallel round's (set between calls)
 	pc, active := w.PC, w.Active
-	lanes := int64(bits.OnesCount32(active))
-	// instructions run, those already in w.Steps, and the lanes of the
-	// ones not yet in w.ThreadSteps
-	var done, counted, threads int64
-	// the last instruction ran by a fast path: it cleared Rejoined (which
-	// only the general path sets)
-	fastLast := false
+	// the budget left, and what was left when w's counters were last
+	// brought up to date: the fast paths ran the instructions between,
+	// each for the active lanes (which only the general path changes)
+	left, synced := budget, budget
 	skipTail := ^uint32(0) // a split pair's IADD.X that its IADD.CC ran
-	for done < budget {
-		if int(pc) >= len(steps) {
-			break // the general path reports it
-		}
+	for left > 0 && int(pc) < len(steps) {
 		s := &steps[pc]
 		mask := active
 		if s.guard >= 0 {
@@ -148,14 +142,14 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 		n := int64(1) // instructions the fast path ran
 		switch s.run {
 		case sAdd64:
-			if mask != active || budget-done < 2 {
+			if mask != active || left < 2 {
 				goto general
 			}
 			k.add64Fast(regs, pc, pc+1, mask)
 			n = 2
 		case sAdd64Split:
 			gap := uint32(k.adds[pc].gap)
-			if mask != active || budget-done < int64(gap)+2 {
+			if mask != active || left < int64(gap)+2 {
 				goto general
 			}
 			k.add64Fast(regs, pc, pc+1+gap, mask)
@@ -170,7 +164,7 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 			}
 		case sFused:
 			f := k.fuse[pc]
-			if !fusable(f, mask, active) || budget-done < fuseLen[f] {
+			if !fusable(f, mask, active) || left < fuseLen[f] {
 				goto general
 			}
 			k.fused(regs, &ops[pc], f, pc, mask, false)
@@ -213,39 +207,36 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 			goto general
 		}
 		pc += uint32(n)
-		done += n
-		threads += n * lanes
-		fastLast = true
+		left -= n
 		continue
 	general:
-		// the warp's state back in w for exec
 		w.PC = pc
-		w.Steps += done - counted
-		w.ThreadSteps += threads
-		counted, threads = done, 0
-		if fastLast {
-			w.Rejoined = false
-		}
+		syncCounters(w, synced-left, active)
 		if stop, err := k.runGeneral(b, w, sc, pc, mask); stop {
 			return err
 		}
-		done++
-		counted++
-		fastLast = false
+		left--
+		synced = left
 		pc, active = w.PC, w.Active
-		lanes = int64(bits.OnesCount32(active))
 	}
 	w.PC = pc
-	w.Steps += done - counted
-	w.ThreadSteps += threads
-	if fastLast {
-		w.Rejoined = false
-	}
-	if int(pc) >= len(steps) && done < budget {
+	syncCounters(w, synced-left, active)
+	if int(pc) >= len(steps) && left > 0 {
 		addr, _ := k.Prog.Where(pc)
 		return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
 	}
 	return nil
+}
+
+// syncCounters counts n instructions the fast paths ran for the lanes in
+// active, the last of them after the last instruction the general path
+// ran: Rejoined, which only it sets, is cleared as they did.
+func syncCounters(w *emu.Warp, n int64, active uint32) {
+	if n > 0 {
+		w.Steps += n
+		w.ThreadSteps += n * int64(bits.OnesCount32(active))
+		w.Rejoined = false
+	}
 }
 
 // runGeneral runs instruction pc of warp w (its state in w) by the general
