@@ -170,10 +170,13 @@ func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) e
 			k.fused(regs, &ops[pc], f, pc, mask, false)
 			n = fuseLen[f]
 		case sGlobal32:
-			if mask == ^uint32(0) && !tracked {
+			if mask == ^uint32(0) {
 				g := k.Global.Data
-				if _, ok := rowRun32(regRow(regs, s.d), regRow(regs, s.a), regRow(regs, s.a+32),
+				if start, ok := rowRun32(regRow(regs, s.d), regRow(regs, s.a), regRow(regs, s.a+32),
 					unsafe.SliceData(g), uint64(len(g)), s.off, s.store); ok {
+					if tracked {
+						w.Track.AccessRange(k.Global.Space, start, start+128, s.store)
+					}
 					break
 				}
 			}
