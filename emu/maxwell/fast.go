@@ -366,7 +366,7 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 				d[l] = math.Float32bits(float32(s))
 				continue
 			}
-			d[l] = out(fma32(x, y, z, 0))
+			d[l] = ffmaCareful(x, y, z)
 		}
 	default:
 		return false
@@ -406,6 +406,12 @@ func ffmaLanes(d, a, b, c *lanes, first, n int) {
 
 // ffmaCareful is FFMA's result by fma32, NaN canonical.
 func ffmaCareful(x, y, z float32) uint32 {
+	// a zero sum is exact in float64 (a nonzero x*y + z is at least
+	// 2^-298 in magnitude), with its sign as IEEE rounds to nearest: a
+	// kernel on zeros (padding, cleared buffers) need not take fma32
+	if s := float64(x)*float64(y) + float64(z); s == 0 {
+		return math.Float32bits(float32(s))
+	}
 	f := fma32(x, y, z, 0)
 	if f != f {
 		return 0x7fffffff
