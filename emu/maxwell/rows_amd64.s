@@ -6,6 +6,32 @@
 
 #include "textflag.h"
 
+// RUN_DEVIATION compares the row of low words at AX with X4 (lanes 0..3's
+// expected words, X5 added for each next four) and the row of high words
+// at BX with X6: DX is 0xffff when every word is as expected.
+#define RUN_GROUP(off) \
+	MOVOU off(AX), X1 \
+	PXOR  X4, X1 \
+	POR   X1, X0 \
+	MOVOU off(BX), X2 \
+	PXOR  X6, X2 \
+	POR   X2, X0 \
+	PADDL X5, X4
+
+#define RUN_DEVIATION \
+	PXOR X0, X0 \
+	RUN_GROUP(0) \
+	RUN_GROUP(16) \
+	RUN_GROUP(32) \
+	RUN_GROUP(48) \
+	RUN_GROUP(64) \
+	RUN_GROUP(80) \
+	RUN_GROUP(96) \
+	RUN_GROUP(112) \
+	PXOR X3, X3 \
+	PCMPEQB X3, X0 \
+	PMOVMSKB X0, DX
+
 // func add64Rows(a1, b1, d1, a2, b2, d2 *lanes)
 TEXT ·add64Rows(SB), NOSPLIT, $0-48
 	MOVQ a1+0(FP), AX
@@ -74,23 +100,7 @@ TEXT ·runDiffers(SB), NOSPLIT, $0-33
 	MOVL h+28(FP), DX
 	MOVL DX, X6
 	PSHUFD $0, X6, X6 // the high word of every lane
-	PXOR X0, X0
-	XORQ R9, R9
-
-runloop:
-	MOVOU (AX)(R9*1), X1
-	PXOR  X4, X1
-	POR   X1, X0
-	MOVOU (BX)(R9*1), X2
-	PXOR  X6, X2
-	POR   X2, X0
-	PADDL X5, X4
-	ADDQ  $16, R9
-	CMPQ  R9, $128
-	JNE   runloop
-	PXOR  X3, X3
-	PCMPEQB X3, X0
-	PMOVMSKB X0, DX
+	RUN_DEVIATION
 	CMPL  DX, $0xffff
 	SETNE ret+32(FP)
 	RET
@@ -181,23 +191,7 @@ TEXT ·rowRun32(SB), NOSPLIT, $0-65
 	PSHUFD $0, X5, X5 // four lanes on
 	MOVL R10, X6
 	PSHUFD $0, X6, X6
-	PXOR X0, X0
-	XORQ R9, R9
-
-runcheck:
-	MOVOU (AX)(R9*1), X1
-	PXOR  X4, X1
-	POR   X1, X0
-	MOVOU (BX)(R9*1), X2
-	PXOR  X6, X2
-	POR   X2, X0
-	PADDL X5, X4
-	ADDQ  $16, R9
-	CMPQ  R9, $128
-	JNE   runcheck
-	PXOR  X3, X3
-	PCMPEQB X3, X0
-	PMOVMSKB X0, DX
+	RUN_DEVIATION
 	CMPL  DX, $0xffff
 	JNE   runfail
 	SHLQ  $32, R10
