@@ -48,9 +48,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if b.neg {
 			nb = ^uint32(0)
 		}
-		for l := range 32 {
-			d[l] = (av[l] ^ na) - na + (bv[l] ^ nb) - nb
-		}
+		addRowsNeg(d, av, bv, na, nb)
 	case kXmad:
 		if o.flags&fCSFU != 0 {
 			return false
@@ -124,12 +122,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if o.flags&fU32 == 0 {
 			flip = 1 << 31
 		}
-		var lt, eq uint32
-		for l := range 32 {
-			x, y := av[l]^flip, bv[l]^flip
-			lt |= b2u32(x < y) << l
-			eq |= b2u32(x == y) << l
-		}
+		lt, eq := cmpRows(av, bv, flip)
 		var res uint32
 		if o.sub&1 != 0 {
 			res |= lt
@@ -181,10 +174,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if a.neg || b.neg {
 			return false
 		}
-		sh := c.imm & 31
-		for l := range 32 {
-			d[l] = av[l]<<(sh&31) + bv[l]
-		}
+		shlAddRows(d, av, bv, uint32(c.imm&31))
 	case kLop:
 		if o.d2.kind == oPred || o.flags&(fNZ|fZ) != 0 {
 			return false

@@ -42,3 +42,20 @@ func ffmaRows(d, a, b, c *lanes) (careful uint32)
 //
 //go:noescape
 func rowRun32(row, lo, hi *lanes, mem *byte, n, off uint64, store bool) (start uint64, ok bool)
+
+// cmpRows compares a and b lane by lane, as unsigned numbers after both
+// are xored with flip (1<<31: signed): the lanes where a < b, and a == b.
+//
+//go:noescape
+func cmpRows(a, b *lanes, flip uint32) (lt, eq uint32)
+
+// addRowsNeg is IADD d = a + b, a negated when na is all ones, b when nb
+// is, in every lane.
+//
+//go:noescape
+func addRowsNeg(d, a, b *lanes, na, nb uint32)
+
+// shlAddRows is ISCADD d = a<<(sh&31) + b in every lane.
+//
+//go:noescape
+func shlAddRows(d, a, b *lanes, sh uint32)

@@ -256,3 +256,86 @@ runfail:
 	MOVQ  $0, start+56(FP)
 	MOVB  $0, ok+64(FP)
 	RET
+
+// func cmpRows(a, b *lanes, flip uint32) (lt, eq uint32)
+TEXT ·cmpRows(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), AX
+	MOVQ b+8(FP), BX
+	MOVL flip+16(FP), DX
+	XORL $0x80000000, DX // PCMPGTL compares signed
+	MOVL DX, X7
+	PSHUFD $0, X7, X7
+	XORL R10, R10
+	XORL R11, R11
+	XORQ R9, R9
+	XORL CX, CX
+
+cmploop:
+	MOVOU (AX)(R9*1), X0
+	MOVOU (BX)(R9*1), X1
+	PXOR  X7, X0
+	PXOR  X7, X1
+	MOVO  X1, X2
+	PCMPGTL X0, X2 // b > a
+	PCMPEQL X1, X0
+	MOVMSKPS X2, DX
+	SHLL  CX, DX
+	ORL   DX, R10
+	MOVMSKPS X0, DX
+	SHLL  CX, DX
+	ORL   DX, R11
+	ADDQ  $16, R9
+	ADDL  $4, CX
+	CMPQ  R9, $128
+	JNE   cmploop
+	MOVL  R10, lt+24(FP)
+	MOVL  R11, eq+28(FP)
+	RET
+
+// func addRowsNeg(d, a, b *lanes, na, nb uint32)
+TEXT ·addRowsNeg(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), AX
+	MOVQ b+16(FP), BX
+	MOVL na+24(FP), DX
+	MOVL DX, X6
+	PSHUFD $0, X6, X6
+	MOVL nb+28(FP), DX
+	MOVL DX, X7
+	PSHUFD $0, X7, X7
+	XORQ R9, R9
+
+addloop:
+	MOVOU (AX)(R9*1), X0
+	PXOR  X6, X0
+	PSUBL X6, X0
+	MOVOU (BX)(R9*1), X1
+	PXOR  X7, X1
+	PSUBL X7, X1
+	PADDL X1, X0
+	MOVOU X0, (DI)(R9*1)
+	ADDQ  $16, R9
+	CMPQ  R9, $128
+	JNE   addloop
+	RET
+
+// func shlAddRows(d, a, b *lanes, sh uint32)
+TEXT ·shlAddRows(SB), NOSPLIT, $0-28
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), AX
+	MOVQ b+16(FP), BX
+	MOVL sh+24(FP), DX
+	ANDL $31, DX
+	MOVQ DX, X7
+	XORQ R9, R9
+
+shladdloop:
+	MOVOU (AX)(R9*1), X0
+	PSLLL X7, X0
+	MOVOU (BX)(R9*1), X1
+	PADDL X1, X0
+	MOVOU X0, (DI)(R9*1)
+	ADDQ  $16, R9
+	CMPQ  R9, $128
+	JNE   shladdloop
+	RET

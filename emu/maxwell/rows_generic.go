@@ -95,3 +95,29 @@ func rowRun32(row, lo, hi *lanes, mem *byte, n, off uint64, store bool) (start u
 	}
 	return start, true
 }
+
+// cmpRows compares a and b lane by lane, as unsigned numbers after both
+// are xored with flip (1<<31: signed): the lanes where a < b, and a == b.
+func cmpRows(a, b *lanes, flip uint32) (lt, eq uint32) {
+	for l := range 32 {
+		x, y := a[l]^flip, b[l]^flip
+		lt |= b2u32(x < y) << l
+		eq |= b2u32(x == y) << l
+	}
+	return lt, eq
+}
+
+// addRowsNeg is IADD d = a + b, a negated when na is all ones, b when nb
+// is, in every lane (x^n - n negates when n is all ones).
+func addRowsNeg(d, a, b *lanes, na, nb uint32) {
+	for l := range 32 {
+		d[l] = (a[l] ^ na) - na + (b[l] ^ nb) - nb
+	}
+}
+
+// shlAddRows is ISCADD d = a<<(sh&31) + b in every lane.
+func shlAddRows(d, a, b *lanes, sh uint32) {
+	for l := range 32 {
+		d[l] = a[l]<<(sh&31) + b[l]
+	}
+}

@@ -183,3 +183,66 @@ func TestRowRun32(t *testing.T) {
 		copy(mem, saved)
 	}
 }
+
+// TestIntRows: ISETP's comparisons, IADD with negations and ISCADD on
+// whole rows against lane-by-lane references, edge values included, also
+// with the destination a source.
+func TestIntRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	edges := []uint32{0, 1, 0x7fffffff, 0x80000000, 0x80000001, 0xffffffff}
+	for range 3000 {
+		var a, b lanes
+		for l := range 32 {
+			a[l], b[l] = rng.Uint32(), rng.Uint32()
+			switch rng.IntN(4) {
+			case 0:
+				a[l], b[l] = edges[rng.IntN(len(edges))], edges[rng.IntN(len(edges))]
+			case 1:
+				b[l] = a[l]
+			}
+		}
+		for _, flip := range []uint32{0, 1 << 31} {
+			var wantLt, wantEq uint32
+			for l := range 32 {
+				if a[l]^flip < b[l]^flip {
+					wantLt |= 1 << l
+				}
+				if a[l] == b[l] {
+					wantEq |= 1 << l
+				}
+			}
+			if lt, eq := cmpRows(&a, &b, flip); lt != wantLt || eq != wantEq {
+				t.Fatalf("flip %#x: lt %#x eq %#x, want %#x %#x", flip, lt, eq, wantLt, wantEq)
+			}
+		}
+		na, nb, sh := -uint32(rng.IntN(2)), -uint32(rng.IntN(2)), rng.Uint32()
+		var want, got lanes
+		for l := range 32 {
+			x, y := a[l], b[l]
+			if na != 0 {
+				x = -x
+			}
+			if nb != 0 {
+				y = -y
+			}
+			want[l] = x + y
+		}
+		addRowsNeg(&got, &a, &b, na, nb)
+		if got != want {
+			t.Fatalf("IADD (neg %v %v): got %x, want %x", na != 0, nb != 0, got, want)
+		}
+		got = a
+		addRowsNeg(&got, &got, &b, na, nb)
+		if got != want {
+			t.Fatal("IADD into a: differs")
+		}
+		for l := range 32 {
+			want[l] = a[l]<<(sh%32) + b[l]
+		}
+		got = b
+		shlAddRows(&got, &a, &got, sh)
+		if got != want {
+			t.Fatalf("ISCADD by %d into b: got %x, want %x", sh%32, got, want)
+		}
+	}
+}
