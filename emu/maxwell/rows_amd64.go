@@ -4,7 +4,7 @@ package maxwell
 
 // The lane loops that run most often, in assembly (rows_amd64.s): the Go
 // compiler does not vectorize, and these are a few SSE2 instructions per
-// four lanes instead of several per lane. rows_generic.go has the same in
+// four lanes instead of several per lane. rows_go.go has the same in
 // Go (other hosts, and the purego tag); rows_test.go checks both against
 // lane-by-lane references.
 

@@ -2,7 +2,7 @@
 
 // Lane loops over whole rows in SSE2 (every amd64 has it), four lanes per
 // instruction: the declarations and the reasons are in rows_amd64.go, the
-// same operations in Go in rows_generic.go.
+// same operations in Go in rows_go.go.
 
 #include "textflag.h"
 

@@ -1,5 +1,3 @@
-//go:build !amd64 || purego
-
 package maxwell
 
 import (
@@ -7,11 +5,13 @@ import (
 	"unsafe"
 )
 
-// The lane loops of rows_amd64.s in Go (see rows_amd64.go).
+// The lane loops of rows_amd64.s in Go (see rows_amd64.go): what other
+// hosts and the purego tag run (rows_purego.go), compiled everywhere so
+// that rows_go_test.go checks them against the assembly on amd64 too.
 
-// add64Rows is IADD.CC d1 = a1 + b1, IADD.X d2 = a2 + b2 + carry in every
+// add64RowsGo is IADD.CC d1 = a1 + b1, IADD.X d2 = a2 + b2 + carry in every
 // lane, lane by lane (a2 and b2 may be d1: they read what the first wrote).
-func add64Rows(a1, b1, d1, a2, b2, d2 *lanes) {
+func add64RowsGo(a1, b1, d1, a2, b2, d2 *lanes) {
 	for l := 0; l <= 28; l += 4 { // 4 at a time (no loop test per lane)
 		s0 := uint64(a1[l]) + uint64(b1[l])
 		d1[l] = uint32(s0)
@@ -28,9 +28,9 @@ func add64Rows(a1, b1, d1, a2, b2, d2 *lanes) {
 	}
 }
 
-// wordsDiffer reports whether the n words at a and b (n a multiple of 4)
+// wordsDifferGo reports whether the n words at a and b (n a multiple of 4)
 // differ anywhere, two words at a time.
-func wordsDiffer(a, b *uint32, n int) bool {
+func wordsDifferGo(a, b *uint32, n int) bool {
 	pa := unsafe.Slice((*[2]uint64)(unsafe.Pointer(a)), n/4)
 	pb := unsafe.Slice((*[2]uint64)(unsafe.Pointer(b)), n/4)
 	var d uint64
@@ -41,9 +41,9 @@ func wordsDiffer(a, b *uint32, n int) bool {
 	return d != 0
 }
 
-// runDiffers reports whether some lane l of lo is not first[l%4] +
+// runDiffersGo reports whether some lane l of lo is not first[l%4] +
 // (l/4)*4*step, or some lane of hi not h.
-func runDiffers(lo, hi *lanes, first *[4]uint32, step, h uint32) bool {
+func runDiffersGo(lo, hi *lanes, first *[4]uint32, step, h uint32) bool {
 	var dev uint32
 	w := *first
 	for l := 0; l < 32; l += 4 {
@@ -56,12 +56,12 @@ func runDiffers(lo, hi *lanes, first *[4]uint32, step, h uint32) bool {
 	return dev != 0
 }
 
-// ffmaRows is FFMA d = a*b + c in every lane (round to nearest, no
+// ffmaRowsGo is FFMA d = a*b + c in every lane (round to nearest, no
 // negations) where the float64 sum, rounded once (a*b is exact in
 // float64), rounds to the float32 result; it returns the other lanes
 // (possible float32 ties, infinities, NaNs, zeros: the sum's low 28 bits
 // clear), which it leaves as they were for fma32.
-func ffmaRows(d, a, b, c *lanes) (careful uint32) {
+func ffmaRowsGo(d, a, b, c *lanes) (careful uint32) {
 	as, bs, cs := rowF32(a), rowF32(b), rowF32(c)
 	for l := range d {
 		s := float64(as[l])*float64(bs[l]) + float64(cs[l])
@@ -74,11 +74,11 @@ func ffmaRows(d, a, b, c *lanes) (careful uint32) {
 	return careful
 }
 
-// rowRun32 is a 32-bit access of every lane to consecutive words (lane l's
+// rowRun32Go is a 32-bit access of every lane to consecutive words (lane l's
 // address, low words lo and high words hi, plus off: start + 4*l) of the
 // n bytes at mem, if it is one: aligned, inside, no wrap. It copies the
 // 128 bytes from the row (store) or to it, and returns start.
-func rowRun32(row, lo, hi *lanes, mem *byte, n, off uint64, store bool) (start uint64, ok bool) {
+func rowRun32Go(row, lo, hi *lanes, mem *byte, n, off uint64, store bool) (start uint64, ok bool) {
 	l0 := lo[0]
 	if lo[31]-l0 != 31*4 || l0 > math.MaxUint32-31*4 || !runPairs(lo, hi, l0, 4, hi[0]) {
 		return 0, false
@@ -96,9 +96,9 @@ func rowRun32(row, lo, hi *lanes, mem *byte, n, off uint64, store bool) (start u
 	return start, true
 }
 
-// cmpRows compares a and b lane by lane, as unsigned numbers after both
+// cmpRowsGo compares a and b lane by lane, as unsigned numbers after both
 // are xored with flip (1<<31: signed): the lanes where a < b, and a == b.
-func cmpRows(a, b *lanes, flip uint32) (lt, eq uint32) {
+func cmpRowsGo(a, b *lanes, flip uint32) (lt, eq uint32) {
 	for l := range 32 {
 		x, y := a[l]^flip, b[l]^flip
 		lt |= b2u32(x < y) << l
@@ -107,16 +107,16 @@ func cmpRows(a, b *lanes, flip uint32) (lt, eq uint32) {
 	return lt, eq
 }
 
-// addRowsNeg is IADD d = a + b, a negated when na is all ones, b when nb
+// addRowsNegGo is IADD d = a + b, a negated when na is all ones, b when nb
 // is, in every lane (x^n - n negates when n is all ones).
-func addRowsNeg(d, a, b *lanes, na, nb uint32) {
+func addRowsNegGo(d, a, b *lanes, na, nb uint32) {
 	for l := range 32 {
 		d[l] = (a[l] ^ na) - na + (b[l] ^ nb) - nb
 	}
 }
 
-// shlAddRows is ISCADD d = a<<(sh&31) + b in every lane.
-func shlAddRows(d, a, b *lanes, sh uint32) {
+// shlAddRowsGo is ISCADD d = a<<(sh&31) + b in every lane.
+func shlAddRowsGo(d, a, b *lanes, sh uint32) {
 	for l := range 32 {
 		d[l] = a[l]<<(sh&31) + b[l]
 	}
