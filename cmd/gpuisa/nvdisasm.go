@@ -230,6 +230,9 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			}
 		}
 	}
+	if opts.NoDataflow {
+		warnJumpTables(cio, t, f, opts.Sections)
+	}
 	var out []byte
 	var errs []*isa.DecodeError
 	if cfg || bbcfg {
@@ -265,6 +268,20 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	}
 	w.Write(out)
 	return 0
+}
+
+// warnJumpTables reports, as nvdisasm does without its dataflow analysis,
+// each BRX whose table the cubin lists (in the listed sections; nil: all).
+func warnJumpTables(cio *cmdIO, t *nvTool, f *cubin.File, sections map[int]bool) {
+	for i := range f.Functions {
+		fn := &f.Functions[i]
+		if sections != nil && !sections[fn.Section] {
+			continue
+		}
+		for _, at := range maxwell.JumpTableBranches(fn, f.SM()) {
+			t.report(cio.stderr, "warning", fmt.Sprintf("Section '%s', pc= %#x, Indirect branch address must go via symbolic table base in constant memory (missing relocator information?)", f.Sections[fn.Section].Name, at))
+		}
+	}
 }
 
 // withVLIWErrors adds the rejections of maxwell.VLIWErrors to the decoding

@@ -120,6 +120,10 @@ func (fl *funcListing) cfgInsts(opts CFGOptions) ([]cfg.Inst, []string) {
 		start = fl.ends[i]
 		if fl.insts[i].ok {
 			insts[i] = BranchFacts(fl.insts[i].inst, addr, fl.lb.indir[addr])
+			if isIndirectCall(fl.insts[i].inst, fl.lb.indir[addr]) {
+				// a BRX without listed targets is a call, as JMX is
+				insts[i].Kind, insts[i].Targets, insts[i].Opaque = cfg.Call, nil, false
+			}
 		} else {
 			insts[i] = cfg.Inst{Addr: addr}
 		}

@@ -742,6 +742,20 @@ type instLayout struct {
 	slot   int  // -plr: the length of a "SLOT 0;" mark, which does not widen the hex column
 }
 
+// isIndirectCall tells a call through a register: JMX, and a BRX the
+// cubin lists no targets for (EIATTR_INDIRECT_BRANCH_TARGETS), which ptxas
+// emits for a call through a function pointer after a PRET (nvdisasm
+// annotates both "INDIRECT_CALL").
+func isIndirectCall(inst Inst, targets []uint64) bool {
+	switch forms[inst.form].name {
+	case "JMX":
+		return true
+	case "BRX":
+		return len(targets) == 0
+	}
+	return false
+}
+
 // appendText appends the text of instruction i as the listing prints it.
 func (fl *funcListing) appendText(text []byte, i int, vliw, noDataflow bool) ([]byte, instLayout) {
 	lb, code := fl.lb, fl.fn.Code
@@ -765,7 +779,7 @@ func (fl *funcListing) appendText(text []byte, i int, vliw, noDataflow bool) ([]
 				}
 			}
 		}
-		if forms[inst.form].name == "JMX" && !noDataflow {
+		if isIndirectCall(inst, lb.indir[addr]) && !noDataflow {
 			// a call through a register
 			text = trimSemicolon(text, start)
 			ly.note = len(text) - start
