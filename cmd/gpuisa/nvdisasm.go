@@ -236,7 +236,10 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	var out []byte
 	var errs []*isa.DecodeError
 	if cfg || bbcfg {
-		out, errs = maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
+		// streamed a function at a time; nothing is written when a word
+		// does not decode, or nvdisasm's VLIW reading rejects one
+		failed := len(vliwErrs) > 0
+		errs, _ = maxwell.WriteControlFlowDOT(dropAfterError{w, &failed}, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
 		errs = withVLIWErrors(errs, vliwErrs)
 		for _, e := range errs {
 			t.report(cio.stderr, "error", rawErrorText(e))

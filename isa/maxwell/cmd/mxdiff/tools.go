@@ -29,25 +29,26 @@ import (
 // every flag of nvdisasm 11.8 alone, raw input, and the refused
 // combinations.
 var nvdisasmFlagSets = []string{
-	"", "-hex", "-novliw", "-c", "-sf", "-raw", "-ndf", "-fun 1", "-g", "-gi", "-gp",
-	"-cfg", "-bbcfg", "-cfg -poff", "-bbcfg -poff", "-optf @OPTF",
-	"-b @SM @RAW", "-b @SM -hex -novliw @RAW", "-b @SM -bbcfg @RAW",
+	"", "-hex", "-novliw", "-c", "-sf", "-raw", "-ndf", "-fun 1", "-g", "-gi",
+	"-cfg", "-bbcfg",
 	"@NOFILE", "-V @NOFILE", "-h @NOFILE", "-b SM52 @NOFILE", "-lrm @NOFILE", "-lrm bad @NOFILE",
 	"-b SM99 @NOFILE", "-bogus @NOFILE", "-cfg -bbcfg @NOFILE",
-	"-plr", // life ranges last: the slowest for nvdisasm
 }
 
-// nvdisasmComboSets are the combinations scripts use and the ones nvdisasm
-// refuses, run on the files -combos selects (the machine is shared: every
-// set on every file would take hours).
+// nvdisasmComboSets are the other flags (-gp, -optf, raw input, -plr and
+// -lrm), the combinations scripts use and the ones nvdisasm refuses, run on
+// the files -combos selects (the machine is shared: every set on every
+// file would take hours).
 var nvdisasmComboSets = []string{
+	"-cfg -poff", "-bbcfg -poff", "-gp", "-optf @OPTF", "-b @SM @RAW", "-b @SM -hex -novliw @RAW", "-b @SM -bbcfg @RAW",
 	"-hex -novliw", "-raw -hex", "-c -sf -hex", "-fun 1,3 -c", "-fun 2 -cfg", "-g -hex -c",
 	"-gi -novliw", "-g -raw", "-g -sf -ndf", "-cfg -novliw", "-cfg -hex", "-bbcfg -raw",
 	"-cfg -g", "-cfg -ndf", "-bbcfg -ndf", "-cfg -bbcfg", "-cfg -plr", "-poff", "-plr -ndf",
 	"-lrm count -ndf", "-b SM52 -base 0x100 -c", "-base 0x100", "-V", "-h",
 	"-b @SM -raw @RAW", "-b @SM -base 0x1000 -hex @RAW", "-b @SM -cfg @RAW",
 	"-b @SM -bbcfg -poff @RAW", "-b @SM -ndf @RAW", "-b @SM -fun 1 @RAW",
-	"-plr -hex", "-plr -novliw", "-plr -c -sf", "-lrm count", "-lrm wide", "-lrm narrow",
+	// life ranges last: the slowest for nvdisasm
+	"-plr", "-plr -hex", "-plr -novliw", "-plr -c -sf", "-lrm count", "-lrm wide", "-lrm narrow",
 	"-lrm count -hex", "-b @SM -plr @RAW",
 }
 
@@ -122,7 +123,7 @@ func toolsDiff(cfg toolsConfig, files []string) error {
 		}
 		jobs = append(jobs, job{tool, nv, fl, fs})
 	}
-	for _, fl := range nvdisasmFlagSets[:len(nvdisasmFlagSets)-1] {
+	for _, fl := range nvdisasmFlagSets {
 		add("nvdisasm", cfg.nvdisasm, fl, cubins)
 	}
 	var some []string
@@ -136,8 +137,6 @@ func toolsDiff(cfg toolsConfig, files []string) error {
 			add("cuobjdump", cfg.cuobjdump, fl, files)
 		}
 	}
-	// the slow ones last: -plr on every file, then the combinations
-	add("nvdisasm", cfg.nvdisasm, nvdisasmFlagSets[len(nvdisasmFlagSets)-1], cubins)
 	for _, fl := range nvdisasmComboSets {
 		add("nvdisasm", cfg.nvdisasm, fl, some)
 	}
