@@ -230,8 +230,14 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			}
 		}
 	}
-	if opts.NoDataflow {
-		warnJumpTables(cio, t, f, opts.Sections)
+	if warnUnresolvedBranches(cio, t, f, opts.Sections, opts.NoDataflow) && !opts.NoDataflow {
+		// nvdisasm gives up its dataflow analysis: no annotations, no graph
+		t.report(cio.stderr, "warning", "Dataflow analysis disabled due to previous warnings")
+		if cfg || bbcfg {
+			t.report(cio.stderr, "error", "Cannot print control flow graph as flow analysis is disabled")
+			return 1
+		}
+		opts.NoDataflow = true
 	}
 	var out []byte
 	var errs []*isa.DecodeError
@@ -273,18 +279,22 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	return 0
 }
 
-// warnJumpTables reports, as nvdisasm does without its dataflow analysis,
-// each BRX whose table the cubin lists (in the listed sections; nil: all).
-func warnJumpTables(cio *cmdIO, t *nvTool, f *cubin.File, sections map[int]bool) {
+// warnUnresolvedBranches reports, as nvdisasm does, each BRX it cannot
+// resolve (maxwell.UnresolvedBranches) in the listed sections (nil: all),
+// and tells whether there was one.
+func warnUnresolvedBranches(cio *cmdIO, t *nvTool, f *cubin.File, sections map[int]bool, noDataflow bool) bool {
+	warned := false
 	for i := range f.Functions {
 		fn := &f.Functions[i]
 		if sections != nil && !sections[fn.Section] {
 			continue
 		}
-		for _, at := range maxwell.JumpTableBranches(fn, f.SM()) {
+		for _, at := range maxwell.UnresolvedBranches(fn, f.SM(), noDataflow) {
 			t.report(cio.stderr, "warning", fmt.Sprintf("Section '%s', pc= %#x, Indirect branch address must go via symbolic table base in constant memory (missing relocator information?)", f.Sections[fn.Section].Name, at))
+			warned = true
 		}
 	}
+	return warned
 }
 
 // withVLIWErrors adds the rejections of maxwell.VLIWErrors to the decoding

@@ -120,7 +120,7 @@ func (fl *funcListing) cfgInsts() []cfg.Inst {
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
 		if fl.insts[i].ok {
 			insts[i] = BranchFacts(fl.insts[i].inst, addr, fl.lb.indir[addr])
-			if isIndirectCall(fl.insts[i].inst, fl.lb.indir[addr]) {
+			if fl.indirectCall(i, fl.insts[i].inst) {
 				// a BRX without listed targets is a call, as JMX is
 				insts[i].Kind, insts[i].Targets, insts[i].Opaque = cfg.Call, nil, false
 			}
