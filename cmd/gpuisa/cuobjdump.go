@@ -140,15 +140,20 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 				if err != nil {
 					return fatal("%s: fatbin entry at %#x: %v", name, e.Offset, err)
 				}
-				images = append(images, image{entry: e, name: fmt.Sprintf("%s.%d.sm_%d.cubin", stem, nelf, e.SM), elf: f})
+				images = append(images, image{entry: e, name: entryName(stem, e, nelf, "cubin"), elf: f})
 			case fatbin.KindPTX:
 				nptx++
-				images = append(images, image{entry: e, name: fmt.Sprintf("%s.%d.sm_%d.ptx", stem, nptx, e.SM), ptx: e.Payload})
+				images = append(images, image{entry: e, name: entryName(stem, e, nptx, "ptx"), ptx: e.Payload})
 			}
 		}
 	}
 	// list and extract options come first and exclude the others
 	switch {
+	case (t.has("list-ptx") || t.has("extract-ptx")) && !hasPTX(images):
+		// cuobjdump says so, and lists or extracts the ELF files still
+		w.Flush()
+		t.report(cio.stderr, "info", fmt.Sprintf("No PTX file found to extract from '%s'. You may try with -all option.", name))
+		fallthrough
 	case t.has("list-elf") || t.has("list-ptx"):
 		k := 0
 		for _, im := range images {
@@ -180,7 +185,15 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 				if !matchesAny(im.name, want) {
 					continue
 				}
-				fmt.Fprintf(w, "Extracting %s file %4d: %s\n", kind, k, im.name)
+				if kind == "PTX" && im.entry != nil {
+					opts := ""
+					if im.entry.Options != "" {
+						opts = " " + im.entry.Options
+					}
+					fmt.Fprintf(w, "Extracting PTX file and ptxas options %4d: %s -arch=sm_%d%s\n", k, im.name, im.entry.SM, opts)
+				} else {
+					fmt.Fprintf(w, "Extracting %s file %4d: %s\n", kind, k, im.name)
+				}
 				payload := raw // a bare cubin
 				if im.entry != nil {
 					payload = im.entry.Payload
@@ -210,8 +223,17 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 				kind = "ptx"
 			}
 			fmt.Fprintf(w, "\nFatbin %s code:\n================\narch = sm_%d\ncode version = [%d,%d]\nhost = linux\ncompile_size = 64bit\n", kind, sm, im.entry.Major, im.entry.Minor)
+			if im.entry.Flags&fatbin.FlagDebug != 0 {
+				fmt.Fprintf(w, "has debug info\n")
+			}
 			if im.entry.Compressed {
 				fmt.Fprintf(w, "compressed\n")
+			}
+			if im.entry.Name != "" {
+				fmt.Fprintf(w, "identifier = %s\n", im.entry.Name)
+			}
+			if im.entry.Options != "" {
+				fmt.Fprintf(w, "ptxasOptions = %s\n", im.entry.Options)
 			}
 		}
 		if im.ptx != nil {
@@ -237,6 +259,27 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 
 	}
 	return status
+}
+
+// entryName is the file name cuobjdump gives a fatbin image: from its
+// identifier (the source file) when it has one, else the input's stem and
+// the image's number among those of its kind.
+func entryName(stem string, e *fatbin.Entry, n int, ext string) string {
+	if e.Name != "" {
+		id := filepath.Base(e.Name)
+		return fmt.Sprintf("%s.sm_%d.%s", strings.TrimSuffix(id, filepath.Ext(id)), e.SM, ext)
+	}
+	return fmt.Sprintf("%s.%d.sm_%d.%s", stem, n, e.SM, ext)
+}
+
+// hasPTX tells whether any image is PTX.
+func hasPTX(images []image) bool {
+	for _, im := range images {
+		if im.ptx != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func matchesAny(name string, parts []string) bool {

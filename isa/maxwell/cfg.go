@@ -31,6 +31,11 @@ func BranchFacts(inst Inst, addr uint64, indirect []uint64) cfg.Inst {
 	f := &forms[inst.form]
 	in.Cond = f.attrs&attrNoGuard == 0 && inst.Word>>16&0xf != guardPT
 	switch f.name {
+	case "BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "BRK", "CONT", "SYNC":
+		// a condition-code test (BRA CC.EQ, ...) in bits 0-4; 0xf is T
+		in.Cond = in.Cond || inst.Word&0x1f != 0xf
+	}
+	switch f.name {
 	case "BRA":
 		if t, ok := relTarget(inst, addr); ok {
 			in.Kind, in.Targets = cfg.Jump, []uint64{t}
