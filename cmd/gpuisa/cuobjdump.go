@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
@@ -272,6 +273,29 @@ func entryName(stem string, e *fatbin.Entry, n int, ext string) string {
 	return fmt.Sprintf("%s.%d.sm_%d.%s", stem, n, e.SM, ext)
 }
 
+// boundSymbols returns the symbols the relocations of a function's code
+// and of its constant banks (.nv.constantN.<name>) refer to, each once.
+func boundSymbols(f *cubin.File, fn *cubin.Function) []uint32 {
+	var out []uint32
+	for i := range f.Sections {
+		r := &f.Sections[i]
+		if !(r.Type == cubin.SecRel && r.EntSize == 16 || r.Type == cubin.SecRela && r.EntSize == 24) || int(r.Info) >= len(f.Sections) {
+			continue
+		}
+		target := f.Sections[r.Info].Name
+		if int(r.Info) != fn.Section && !(strings.HasPrefix(target, ".nv.constant") && strings.HasSuffix(target, "."+fn.Name)) {
+			continue
+		}
+		for k := 0; k+int(r.EntSize) <= len(r.Data); k += int(r.EntSize) {
+			sym := uint32(binary.LittleEndian.Uint64(r.Data[k+8:]) >> 32)
+			if int(sym) < len(f.Symbols) && !slices.Contains(out, sym) {
+				out = append(out, sym)
+			}
+		}
+	}
+	return out
+}
+
 // hasPTX tells whether any image is PTX.
 func hasPTX(images []image) bool {
 	for _, im := range images {
@@ -386,6 +410,8 @@ func dumpSymbols(w io.Writer, f *cubin.File) {
 		switch {
 		case s.Other&0x10 != 0:
 			other = "STO_ENTRY"
+		case s.Other&^3 == 0x20:
+			other = "STO_GLOBAL"
 		case s.Other&^3 != 0:
 			other = "STO_?"
 		}
@@ -415,19 +441,21 @@ func dumpResources(w io.Writer, f *cubin.File) {
 		}
 	}
 	fmt.Fprintln(w)
-	tex, surf, samp := 0, 0, 0
-	for _, s := range f.Symbols {
-		switch s.Type() {
-		case 10:
-			tex++
-		case 12:
-			surf++
-		case 11:
-			samp++
-		}
-	}
 	for i := range f.Functions {
 		fn := &f.Functions[i]
+		// the texture, surface and sampler symbols the function's code
+		// refers to (through its relocations)
+		tex, surf, samp := 0, 0, 0
+		for _, sym := range boundSymbols(f, fn) {
+			switch f.Symbols[sym].Type() {
+			case 10:
+				tex++
+			case 12:
+				surf++
+			case 11:
+				samp++
+			}
+		}
 		// EIATTR_MIN_STACK_SIZE; 0xffffffff (recursion) is unknown
 		stack := "0"
 		for _, a := range f.Info {
