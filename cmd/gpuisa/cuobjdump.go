@@ -333,9 +333,15 @@ func dumpSASS(cio *cmdIO, w *bufio.Writer, t *nvTool, f *cubin.File) int {
 		sortFunctions(fns)
 	}
 	want := t.list("function")
+	onlySection := -1 // -findex: the function enclosing a function symbol
 	if t.has("function-index") {
-		if k, err := number(t.value("function-index")); err == nil && k < uint64(len(f.Symbols)) {
-			want = append(want, f.Symbols[k].Name)
+		// 0 lists every function; a symbol other than a function, none (and
+		// no warning); one past the table crashes cuobjdump 11.8
+		if k, err := number(t.value("function-index")); err == nil && k != 0 {
+			onlySection = 0
+			if k < uint64(len(f.Symbols)) && f.Symbols[k].Type() == 2 {
+				onlySection = int(f.Symbols[k].Section)
+			}
 		}
 	}
 	for _, name := range want {
@@ -357,7 +363,7 @@ func dumpSASS(cio *cmdIO, w *bufio.Writer, t *nvTool, f *cubin.File) int {
 	status := 0
 	var buf []byte
 	for _, fn := range fns {
-		if len(want) > 0 && !contains(want, fn.Name) {
+		if len(want) > 0 && !contains(want, fn.Name) || onlySection >= 0 && fn.Section != onlySection {
 			continue
 		}
 		fmt.Fprintf(w, "\t\tFunction : %s\n", fn.Name)

@@ -52,7 +52,7 @@ func main() {
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.BoolVar(&benchToFile, "tofile", false, "with -bench: both tools write the listing to a regular file instead of /dev/null")
 	toolSets := flag.String("sets", "", "with -tools: only the flag sets matching this regular expression (against \"nvdisasm FLAGS\" or \"cuobjdump FLAGS\", e.g. ^nvdisasm -cfg -poff$)")
-	toolsCombos := flag.String("combos", "", "with -tools: run nvdisasm's combination sets only on the files whose path matches this regular expression (default: all)")
+	toolsCombos := flag.String("combos", "", "with -tools: run the combination sets (nvdisasmComboSets, cuobjdumpComboSets) only on the files whose path matches this regular expression (default: all)")
 	toolsCache := flag.String("cache", "", "with -tools: keep NVIDIA's outputs in this directory and reuse them (keyed by tool, flags and input contents), so a rerun after a fix runs only gpuisa")
 	toolsDiffs := flag.String("diffs", "", "with -tools: write both outputs of every differing run here (NAME.nv, NAME.us) for the last gpuisa binary")
 	tools := flag.Bool("tools", false, "compare gpuisa nvdisasm and gpuisa cuobjdump with the live tools, every flag set on every FILE argument (cubins; fatbins and host objects for cuobjdump), and report agreement per flag set")

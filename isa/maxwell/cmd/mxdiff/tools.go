@@ -56,13 +56,19 @@ var nvdisasmComboSets = []string{
 // every file; with -xelf, -xptx and -xtext the files it writes are
 // compared too.
 var cuobjdumpFlagSets = []string{
-	"-sass", "-symbols", "-res-usage", "-lelf", "-lptx", "-ptx", "-elf", "-all -sass",
+	"-sass", "-symbols", "-res-usage", "-lelf", "-lptx", "-ptx", "-elf",
+	"-V @NOFILE", "@NOFILE", "-bogus @NOFILE",
+}
+
+// cuobjdumpComboSets are the other cuobjdump flags and combinations, run
+// on the files -combos selects.
+var cuobjdumpComboSets = []string{
+	"-all -sass",
 	"-sort -sass", "-sass -arch sm_52", "-sass -arch sm_50", "-sass -fun vecadd",
 	"-sass -fun calls", "-symbols -res-usage -sass", "-elf -sass", "-all -elf", "-all -ptx",
 	"-elf -arch sm_50", "-fun saxpy -elf", "-fun jump,loops -elf", "-xelf all", "-xelf sm_52",
 	"-xptx all", "-lelf -lptx", "-res-usage -arch sm_53", "-findex 1 -sass", "-optf @OPTF",
-	"-V", "-h", "@NOFILE", "-V @NOFILE", "-bogus @NOFILE", "-arch sm_99 -sass",
-	"-xtext all", "-ltext x",
+	"-V", "-h", "-arch sm_99 -sass", "-xtext all", "-ltext x",
 }
 
 // toolsConfig is what the -tools mode needs besides the files.
@@ -132,9 +138,18 @@ func toolsDiff(cfg toolsConfig, files []string) error {
 			some = append(some, f)
 		}
 	}
+	var someFiles []string
+	for _, f := range files {
+		if cfg.combos == nil || cfg.combos.MatchString(f) {
+			someFiles = append(someFiles, f)
+		}
+	}
 	if cfg.cuobjdump != "" {
 		for _, fl := range cuobjdumpFlagSets {
 			add("cuobjdump", cfg.cuobjdump, fl, files)
+		}
+		for _, fl := range cuobjdumpComboSets {
+			add("cuobjdump", cfg.cuobjdump, fl, someFiles)
 		}
 	}
 	for _, fl := range nvdisasmComboSets {
