@@ -27,6 +27,30 @@ type BlockRun struct {
 	traceBlock    bool
 	// parallel rounds (parallel.go): tried once per block
 	triedParallel bool
+	// probed: a probe ran in the block, and may have written any byte of
+	// its shared memory (Start then clears it all)
+	probed bool
+}
+
+// SharedExtent is implemented by an Exec that records how far into shared
+// memory a block's run wrote (its stores raise a high-water mark; InitBlock
+// resets it): Start then clears only the bytes below the mark instead of
+// all of shared memory, which for raw code is the architecture's maximum
+// (48 KiB on sm_2x) although most kernels use a few words or none.
+type SharedExtent interface {
+	// SharedExtent is the number of bytes from the start of b's shared
+	// memory that may be nonzero (every byte past it is).
+	SharedExtent(b *Block) int
+}
+
+// clearShared zeroes what the block's previous run may have written.
+func (r *BlockRun) clearShared() {
+	data := r.B.Shared.Data
+	if se, ok := r.x.(SharedExtent); ok && !r.probed {
+		data = data[:min(len(data), max(0, se.SharedExtent(r.B)))]
+	}
+	clear(data)
+	r.probed = false
 }
 
 // Until says where BlockRun.Run pauses: after Steps more warp-instructions
@@ -76,7 +100,8 @@ func NewBlockRun(cfg Config, x Exec) *BlockRun {
 }
 
 // Start begins block index (its linear index in the grid): shared memory
-// cleared, warps at the start, the ISA's InitBlock and InitWarp run.
+// cleared (as far as the last block wrote it, when the ISA says:
+// SharedExtent), warps at the start, the ISA's InitBlock and InitWarp run.
 func (r *BlockRun) Start(index int) error {
 	cfg, b := r.cfg, r.B
 	r.turn, r.left, r.live, r.waiting, r.done = 0, 0, 0, 0, false
@@ -88,7 +113,7 @@ func (r *BlockRun) Start(index int) error {
 	px, _ := r.x.(ParallelExec)
 	r.triedParallel = px == nil || cfg.parallel < 2 || len(b.Warps) < 2
 	b.bars = [NumBarriers]barrier{}
-	clear(b.Shared.Data)
+	r.clearShared()
 	b.Trace = nil
 	r.traceBlock = cfg.Trace != nil && (cfg.TraceBlock < 0 || cfg.TraceBlock == index)
 	nthreads := cfg.Block.Count()
@@ -122,6 +147,7 @@ func (r *BlockRun) Run(u Until) (bool, error) {
 		return true, nil
 	}
 	cfg, x, b := &r.cfg, r.x, r.B
+	r.probed = r.probed || b.Probe != nil
 	// the scheduler's place in locals (a turn can be a few instructions)
 	turn, left := r.turn, r.left
 	defer func() { r.turn, r.left = turn, left }()
@@ -336,6 +362,7 @@ func (r *BlockRun) CopyTo(dst *BlockRun) error {
 	}
 	dst.turn, dst.left, dst.live, dst.waiting, dst.done = r.turn, r.left, r.live, r.waiting, r.done
 	dst.triedParallel = true // a checkpoint runs the usual way
+	dst.probed = r.probed
 	dst.traceBlock = false
 	return nil
 }

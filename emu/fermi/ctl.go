@@ -149,12 +149,11 @@ func (k *Kernel) bar(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch,
 	regs := w.Regs
 	first := firstLane(mask)
 	id, threads := 0, 0
-	var buf lanes
 	if o.s[0].kind != oNone {
-		id = int(k.row(regs, &o.s[0], &buf)[first])
+		id = int(k.row(regs, &o.s[0], &sc.a)[first])
 	}
 	if o.s[1].kind != oNone {
-		threads = int(k.row(regs, &o.s[1], &buf)[first])
+		threads = int(k.row(regs, &o.s[1], &sc.b)[first])
 	}
 	if id < 0 || id >= emu.NumBarriers {
 		return fmt.Errorf("barrier %d does not exist (0..%d)", id, emu.NumBarriers-1)
@@ -167,6 +166,7 @@ func (k *Kernel) bar(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch,
 		// the reduction (every BAR.RED has one; without results it only
 		// synchronises)
 		r := &sc.red[id]
+		r.settle(w.Index)
 		if r.arrived == 0 {
 			r.count, r.all, r.any = 0, true, false
 		}
@@ -175,32 +175,56 @@ func (k *Kernel) bar(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch,
 		r.all = r.all && p == mask
 		r.any = r.any || p != 0
 		r.arrived++
-		live := 0
-		for i := range b.Warps {
-			if !b.Warps[i].Done {
-				live++
+		r.sub = o.sub
+		r.warps |= 1 << (w.Index & 63)
+		// complete when the warps that arrived are as many as the
+		// thread count's, or as the live warps (counted only until
+		// they outnumber the arrivals: the early arrivals of a large
+		// block stop soon)
+		complete := threads > 0 && r.arrived >= (threads+emu.WarpSize-1)/emu.WarpSize
+		if !complete {
+			live := 0
+			for i := range b.Warps {
+				if !b.Warps[i].Done {
+					if live++; live > r.arrived {
+						break
+					}
+				}
 			}
+			complete = r.arrived >= live
 		}
-		need := live
-		if threads > 0 && threads < live*emu.WarpSize {
-			need = (threads + emu.WarpSize - 1) / emu.WarpSize
-		}
-		if r.arrived >= need {
-			switch o.sub {
-			case 1:
-				r.result, r.truth = b2u(r.all), r.all
-			case 2:
-				r.result, r.truth = b2u(r.any), r.any
-			default:
-				r.result, r.truth = r.count, r.count != 0
-			}
-			r.arrived = 0
+		if complete {
+			r.finish()
 		}
 		if o.flags&fRedDst != 0 {
 			sc.pending[w.Index] = int32(pc)
 		}
 	}
 	return b.Barrier(w, id, threads, true, !arrive)
+}
+
+// finish completes a reduction: its result, and the next arrival starts
+// another.
+func (r *reduction) finish() {
+	switch r.sub {
+	case 1:
+		r.result, r.truth = b2u(r.all), r.all
+	case 2:
+		r.result, r.truth = b2u(r.any), r.any
+	default:
+		r.result, r.truth = r.count, r.count != 0
+	}
+	r.arrived, r.warps = 0, 0
+}
+
+// settle finishes the reduction warp wi arrived in, if it is still open:
+// the warp runs again, so the engine released the barrier, the other
+// warps having arrived or exited (bar counted live the warps that exited
+// after the last arrival, so it could not tell).
+func (r *reduction) settle(wi int) {
+	if r.warps>>(wi&63)&1 != 0 {
+		r.finish()
+	}
 }
 
 func b2u(b bool) uint32 {
@@ -224,6 +248,7 @@ func (k *Kernel) barResult(w *emu.Warp, o *op, sc *scratch) {
 		return
 	}
 	r := &sc.red[id]
+	r.settle(w.Index)
 	row := dstRow(&o.d, 0) * 32
 	for mm := w.Active; mm != 0; mm &= mm - 1 {
 		regs[row+bits.TrailingZeros32(mm)] = r.result
@@ -241,6 +266,7 @@ func (k *Kernel) b2r(w *emu.Warp, o *op, mask uint32, sc *scratch) error {
 	if id < 0 || id >= emu.NumBarriers {
 		return fmt.Errorf("barrier %d does not exist (0..%d)", id, emu.NumBarriers-1)
 	}
+	sc.red[id].settle(w.Index)
 	row := dstRow(&o.d, 0) * 32
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		w.Regs[row+bits.TrailingZeros32(mm)] = sc.red[id].result

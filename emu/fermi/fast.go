@@ -238,6 +238,16 @@ func pickForm(o *op) uint8 {
 	return fastNone
 }
 
+// dest is the row an ALU form of the fast loop writes: the destination
+// itself when every lane runs, else scratch (written through the mask
+// after).
+func dest(regs []uint32, o *op, mask uint32, sc *scratch) *lanes {
+	if mask == ^uint32(0) {
+		return rowOf(regs, o.d.row)
+	}
+	return &sc.r
+}
+
 // shiftAmount is the fast shifts' amount (pickFast checked its range).
 func shiftAmount(o *op) uint32 {
 	n := uint32(o.s[1].imm)
@@ -254,35 +264,41 @@ func shiftAmount(o *op) uint32 {
 // forms write to the destination row in place when every lane runs, else
 // through scratch.
 func (k *Kernel) runFastStretch(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) int64 {
-	ops := k.ops
+	// the ops with resolve's zero op past the end (no fast form): a
+	// stretch that runs off the end stops there
+	ops := k.ops[:len(k.ops)+1]
 	regs := w.Regs
 	flags := rowOf(regs, rowFlags)
 	pc, active := w.PC, w.Active
-	var n int64
+	if int(pc) >= len(ops) {
+		return 0 // the general way reports it
+	}
+	left := budget // the instructions it may still run
 stretch:
-	for ; n < budget && int(pc) < len(ops); pc, n = pc+1, n+1 {
+	for ; left > 0; pc, left = pc+1, left-1 {
 		o := &ops[pc]
-		if o.fast == fastNone {
-			break
-		}
 		mask := active
 		if !o.uncond {
 			g := flags[o.guard&31]
 			if o.gnot {
 				g = ^g
 			}
-			if mask &= g; mask == 0 {
+			// no lane runs it: a fast form does nothing, the others
+			// (the switch's first case) still leave the loop
+			if mask &= g; mask == 0 && o.fast != fastNone {
 				continue
 			}
 		}
 		switch o.fast {
+		case fastNone:
+			break stretch
 		case fastLoad:
 			if o.size == 4 && !k.load32Fast(b, w, o, &o.s[0], mask, sc) || o.size < 4 && !k.loadSmallFast(b, w, o, &o.s[0], mask, sc) {
 				break stretch
 			}
 			continue
 		case fastStore:
-			if o.size == 4 && !k.store32Fast(b, w, o, &o.s[0], mask) || o.size < 4 && !k.storeSmallFast(b, w, o, &o.s[0], mask) {
+			if o.size == 4 && !k.store32Fast(b, w, o, &o.s[0], mask, sc) || o.size < 4 && !k.storeSmallFast(b, w, o, &o.s[0], mask, sc) {
 				break stretch
 			}
 			continue
@@ -342,67 +358,63 @@ stretch:
 		case fastVideo:
 			k.video(w, o, mask, sc)
 			continue
-		}
-		full := mask == ^uint32(0)
-		r := &sc.r
-		if full {
-			r = rowOf(regs, o.d.row)
-		}
-		a := k.row(regs, &o.s[0], &sc.a)
-		switch o.fast {
+		// the ALU forms write to the destination row (dest), then
+		// through the mask unless every lane ran
 		case fastMov:
-			if !full {
-				write(regs, int(o.d.row), mask, a) // straight from the source
+			if mask != ^uint32(0) {
+				write(regs, int(o.d.row), mask, k.row(regs, &o.s[0], &sc.a)) // straight from the source
 				continue
 			}
-			copyLanes(r, a)
+			copyLanes(rowOf(regs, o.d.row), k.row(regs, &o.s[0], &sc.a))
+			continue
 		case fastAddI:
-			addImmLanes(r, a, o.fimm)
+			addImmLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), o.fimm)
 		case fastRsubI:
-			rsubImmLanes(r, a, o.fimm)
+			rsubImmLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), o.fimm)
 		case fastScaddI:
-			scaddImmLanes(r, a, o.fimm, o.sub&31)
+			scaddImmLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), o.fimm, o.sub&31)
 		case fastAndI:
-			andImmLanes(r, a, notMask(o.s[0].not), o.fimm)
+			andImmLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), notMask(o.s[0].not), o.fimm)
 		case fastOrI:
-			orImmLanes(r, a, notMask(o.s[0].not), o.fimm)
+			orImmLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), notMask(o.s[0].not), o.fimm)
 		case fastXorI:
-			xorImmLanes(r, a, notMask(o.s[0].not), o.fimm)
+			xorImmLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), notMask(o.s[0].not), o.fimm)
 		case fastShl:
-			shlLanes(r, a, shiftAmount(o))
+			shlLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), shiftAmount(o))
 		case fastShr:
-			shrLanes(r, a, shiftAmount(o))
+			shrLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), shiftAmount(o))
 		case fastSar:
-			sarLanes(r, a, shiftAmount(o))
+			sarLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), shiftAmount(o))
 		case fastAdd:
-			addLanes(r, a, k.row(regs, &o.s[1], &sc.b))
+			addLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b))
 		case fastSub:
-			subLanes(r, a, k.row(regs, &o.s[1], &sc.b))
+			subLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b))
 		case fastRsub:
-			subLanes(r, k.row(regs, &o.s[1], &sc.b), a)
+			subLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[1], &sc.b), k.row(regs, &o.s[0], &sc.a))
 		case fastScadd:
-			scaddLanes(r, a, k.row(regs, &o.s[1], &sc.b), o.sub&31)
+			scaddLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b), o.sub&31)
 		case fastAnd:
-			andLanes(r, a, k.row(regs, &o.s[1], &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+			andLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
 		case fastOr:
-			orLanes(r, a, k.row(regs, &o.s[1], &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+			orLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
 		case fastXor:
-			xorLanes(r, a, k.row(regs, &o.s[1], &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
+			xorLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b), notMask(o.s[0].not), notMask(o.s[1].not))
 		case fastMul:
-			mulLanes(r, a, k.row(regs, &o.s[1], &sc.b))
+			mulLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b))
 		case fastSel:
-			selLanes(r, a, k.row(regs, &o.s[1], &sc.b), pred(regs, &o.s[2]))
+			selLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b), pred(regs, &o.s[2]))
 		case fastMad:
-			madLanes(r, a, k.row(regs, &o.s[1], &sc.b), k.row(regs, &o.s[2], &sc.c))
+			madLanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b), k.row(regs, &o.s[2], &sc.c))
 		case fastAdd3:
-			add3Lanes(r, a, k.row(regs, &o.s[1], &sc.b), k.row(regs, &o.s[2], &sc.c))
+			add3Lanes(dest(regs, o, mask, sc), k.row(regs, &o.s[0], &sc.a), k.row(regs, &o.s[1], &sc.b), k.row(regs, &o.s[2], &sc.c))
 		default:
 			break stretch
 		}
-		if !full {
-			write(regs, int(o.d.row), mask, r)
+		if mask != ^uint32(0) {
+			write(regs, int(o.d.row), mask, &sc.r)
 		}
 	}
+	n := budget - left
 	if n > 0 {
 		w.PC = pc
 		w.Steps += n

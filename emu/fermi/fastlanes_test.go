@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+	"unsafe"
 )
 
 // TestPrmtLanesWindows: PRMT's byte windows (every lane forward, every
@@ -224,6 +225,45 @@ func randomRows(rng *rand.Rand, rows ...*lanes) {
 	for _, x := range rows {
 		for l := range x {
 			x[l] = rng.Uint32()
+		}
+	}
+}
+
+// TestTldLanes: a whole warp's texel fetch gives each lane its texel, and
+// 0 for an index past the end (the largest indices included), in place
+// over the index row as well.
+func TestTldLanes(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	texels := make([]uint32, 37)
+	for i := range texels {
+		texels[i] = rng.Uint32() | 1
+	}
+	p := unsafe.Pointer(unsafe.SliceData(texels))
+	for it := 0; it < 2000; it++ {
+		var idx, r lanes
+		for l := range idx {
+			switch rng.Intn(4) {
+			case 0:
+				idx[l] = uint32(len(texels)) + uint32(rng.Intn(3))
+			case 1:
+				idx[l] = math.MaxUint32 - uint32(rng.Intn(3))
+			default:
+				idx[l] = uint32(rng.Intn(len(texels)))
+			}
+		}
+		var want lanes
+		for l, i := range idx {
+			if int(i) < len(texels) {
+				want[l] = texels[i]
+			}
+		}
+		tldLanes(&r, &idx, p, uint64(len(texels)))
+		if r != want {
+			t.Fatalf("indices %v: got %v, want %v", idx, r, want)
+		}
+		tldLanes(&idx, &idx, p, uint64(len(texels)))
+		if idx != want {
+			t.Fatalf("in place: got %v, want %v", idx, want)
 		}
 	}
 }

@@ -246,6 +246,15 @@ func (k *Kernel) ialu(w *emu.Warp, o *op, mask uint32, sc *scratch) {
 	case kPrmt:
 		b := k.row(regs, &o.s[1], &sc.b)
 		c := k.row(regs, &o.s[2], &sc.c)
+		if bits.OnesCount32(mask) <= 4 {
+			// a few lanes (a warp's leader): each by the table, not the
+			// whole row's windows
+			for m := mask; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				r[l] = prmt(a[l], b[l], c[l], o.sub)
+			}
+			break
+		}
 		if sel, ok := scalarSource(&o.s[1]); ok && o.sub == 0 && sel&0x8888 == 0 {
 			prmtScalar(r, a, sel, c)
 			break
@@ -483,9 +492,16 @@ func prmt(a, s, b uint32, mode uint8) uint32 {
 // that replicates no sign: four byte moves by fixed shifts.
 func prmtScalar(r, a *lanes, sel uint32, b *lanes) {
 	s0, s1, s2, s3 := sel<<3&0x38, sel>>1&0x38, sel>>5&0x38, sel>>9&0x38
-	for l := range r {
-		src := uint64(b[l])<<32 | uint64(a[l])
-		r[l] = uint32(src>>s0)&0xff | uint32(src>>s1)&0xff<<8 | uint32(src>>s2)&0xff<<16 | uint32(src>>s3)<<24
+	qr, qa, qb := qd(r), qd(a), qd(b)
+	pick := func(b, a uint32) uint32 {
+		src := uint64(b)<<32 | uint64(a)
+		return uint32(src>>s0)&0xff | uint32(src>>s1)&0xff<<8 | uint32(src>>s2)&0xff<<16 | uint32(src>>s3)<<24
+	}
+	for g := range qr {
+		qr[g][0] = pick(qb[g][0], qa[g][0])
+		qr[g][1] = pick(qb[g][1], qa[g][1])
+		qr[g][2] = pick(qb[g][2], qa[g][2])
+		qr[g][3] = pick(qb[g][3], qa[g][3])
 	}
 }
 
@@ -494,21 +510,43 @@ func prmtScalar(r, a *lanes, sel uint32, b *lanes) {
 func minMaxLanes(r, a, b *lanes, takeMin, unsigned bool) {
 	switch {
 	case takeMin && unsigned:
-		for l := range r {
-			r[l] = min(a[l], b[l])
-		}
+		minLanesOf[uint32](r, a, b)
 	case unsigned:
-		for l := range r {
-			r[l] = max(a[l], b[l])
-		}
+		maxLanesOf[uint32](r, a, b)
 	case takeMin:
-		for l := range r {
-			r[l] = uint32(min(int32(a[l]), int32(b[l])))
-		}
+		minLanesOf[int32](r, a, b)
 	default:
-		for l := range r {
-			r[l] = uint32(max(int32(a[l]), int32(b[l])))
-		}
+		maxLanesOf[int32](r, a, b)
+	}
+}
+
+// minLanesOf and maxLanesOf compare as T, eight lanes a step (a loop
+// over single lanes checks its three rows for nil in every step).
+func minLanesOf[T uint32 | int32](r, a, b *lanes) {
+	qr, qa, qb := od(r), od(a), od(b)
+	for g := range qr {
+		qr[g][0] = uint32(min(T(qa[g][0]), T(qb[g][0])))
+		qr[g][1] = uint32(min(T(qa[g][1]), T(qb[g][1])))
+		qr[g][2] = uint32(min(T(qa[g][2]), T(qb[g][2])))
+		qr[g][3] = uint32(min(T(qa[g][3]), T(qb[g][3])))
+		qr[g][4] = uint32(min(T(qa[g][4]), T(qb[g][4])))
+		qr[g][5] = uint32(min(T(qa[g][5]), T(qb[g][5])))
+		qr[g][6] = uint32(min(T(qa[g][6]), T(qb[g][6])))
+		qr[g][7] = uint32(min(T(qa[g][7]), T(qb[g][7])))
+	}
+}
+
+func maxLanesOf[T uint32 | int32](r, a, b *lanes) {
+	qr, qa, qb := od(r), od(a), od(b)
+	for g := range qr {
+		qr[g][0] = uint32(max(T(qa[g][0]), T(qb[g][0])))
+		qr[g][1] = uint32(max(T(qa[g][1]), T(qb[g][1])))
+		qr[g][2] = uint32(max(T(qa[g][2]), T(qb[g][2])))
+		qr[g][3] = uint32(max(T(qa[g][3]), T(qb[g][3])))
+		qr[g][4] = uint32(max(T(qa[g][4]), T(qb[g][4])))
+		qr[g][5] = uint32(max(T(qa[g][5]), T(qb[g][5])))
+		qr[g][6] = uint32(max(T(qa[g][6]), T(qb[g][6])))
+		qr[g][7] = uint32(max(T(qa[g][7]), T(qb[g][7])))
 	}
 }
 
@@ -528,8 +566,17 @@ func uniform(x *lanes) bool {
 // bfeUniform is BFE.U32 with one position and length for every lane: a
 // shift (pos below 64) and a mask.
 func bfeUniform(r, a *lanes, pos uint32, m uint64) {
-	for l := range r {
-		r[l] = uint32(uint64(a[l]) >> pos & m)
+	sh, m32 := pos&63, uint32(m)
+	qr, qa := od(r), od(a)
+	for g := range qr {
+		qr[g][0] = uint32(uint64(qa[g][0])>>sh) & m32
+		qr[g][1] = uint32(uint64(qa[g][1])>>sh) & m32
+		qr[g][2] = uint32(uint64(qa[g][2])>>sh) & m32
+		qr[g][3] = uint32(uint64(qa[g][3])>>sh) & m32
+		qr[g][4] = uint32(uint64(qa[g][4])>>sh) & m32
+		qr[g][5] = uint32(uint64(qa[g][5])>>sh) & m32
+		qr[g][6] = uint32(uint64(qa[g][6])>>sh) & m32
+		qr[g][7] = uint32(uint64(qa[g][7])>>sh) & m32
 	}
 }
 

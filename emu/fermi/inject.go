@@ -16,7 +16,7 @@ var _ emu.Inspector = (*Kernel)(nil)
 // CloneAux implements emu.AuxCloner: reductions, pending BAR.RED results
 // and shared locks are state.
 func (s *scratch) CloneAux() any {
-	c := &scratch{red: s.red, pending: append([]int32(nil), s.pending...)}
+	c := &scratch{red: s.red, pending: append([]int32(nil), s.pending...), sharedEnd: s.sharedEnd}
 	if s.locks != nil {
 		c.locks = maps.Clone(s.locks)
 	}

@@ -107,8 +107,10 @@ func TestLaneAddresses(t *testing.T) {
 		limit := []uint32{0x10000 - 4, 0xfffffffc, 1020, rng.Uint32()}[rng.Intn(4)]
 		wantIn, wantRun := true, true
 		first := base[0] + off
+		var wantHi uint32
 		for l := range base {
 			a := base[l] + off
+			wantHi = max(wantHi, a)
 			if a > limit || a&3 != 0 {
 				wantIn = false
 			}
@@ -117,8 +119,8 @@ func TestLaneAddresses(t *testing.T) {
 			}
 		}
 		wantRun = wantRun && wantIn
-		if got := inBounds(&base, off, limit); got != wantIn {
-			t.Fatalf("inBounds(start %#x off %#x limit %#x) = %v", start, off, limit, got)
+		if hi, got := inBounds(&base, off, limit, 3); got != wantIn || hi != wantHi {
+			t.Fatalf("inBounds(start %#x off %#x limit %#x) = %#x, %v, want %#x, %v", start, off, limit, hi, got, wantHi, wantIn)
 		}
 		if limit < uint32(len(small)) {
 			var r lanes

@@ -367,7 +367,11 @@ func (k *Kernel) bindTextures(s *emu.Setup) error {
 // every register operand names a row of the register file, which the
 // interpreter then addresses without bounds checks (rowOf).
 func (k *Kernel) resolve() error {
-	k.ops = append([]op(nil), k.Prog.ops...)
+	// one op past the end, a zero op (no fast form), ends the fast
+	// loop's stretches without a test of the program's end (fast.go)
+	n := len(k.Prog.ops)
+	k.ops = append(make([]op, 0, n+1), k.Prog.ops...)
+	k.ops[:n+1][n] = op{}
 	index := map[uint32]int32{}
 	for i := range k.ops {
 		o := &k.ops[i]

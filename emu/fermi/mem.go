@@ -134,10 +134,10 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 	}
 	// stores
 	m := &o.s[0]
-	if o.size == 4 && o.kind != kStul && k.store32Fast(b, w, o, m, mask) {
+	if o.size == 4 && o.kind != kStul && k.store32Fast(b, w, o, m, mask, sc) {
 		return nil
 	}
-	if o.size < 4 && k.storeSmallFast(b, w, o, m, mask) {
+	if o.size < 4 && k.storeSmallFast(b, w, o, m, mask, sc) {
 		return nil
 	}
 	size := int(o.size)
@@ -151,6 +151,9 @@ func (k *Kernel) mem(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch)
 		}
 		if o.kind == kStul {
 			k.unlock(b, w, o, mem, addr, l, sc)
+		}
+		if mem == &b.Shared {
+			sc.wroteShared(addr + uint64(size))
 		}
 		if size <= 8 {
 			x := uint64(srcWord(regs, v, 0, l))
@@ -248,10 +251,16 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 			copyLanes(rowAt(regs, dstRow(&o.d, 0)), (*lanes)(unsafe.Add(p, first)))
 			return true
 		}
+		d := rowAt(regs, dstRow(&o.d, 0))
+		if d != base {
+			// straight into the destination: a lane out of range leaves
+			// it partly written, and the general way rewrites or faults
+			return gatherChecked(d, p, base, off, limit)
+		}
 		if !gatherChecked(r, p, base, off, limit) {
 			return false
 		}
-		copyLanes(rowAt(regs, dstRow(&o.d, 0)), r)
+		copyLanes(d, r)
 		return true
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
@@ -266,10 +275,11 @@ func (k *Kernel) load32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint
 	return true
 }
 
-// inBounds reports whether every lane's word base[l]+off (in 32 bits) is
-// aligned and starts at or below limit: the highest address is (two
-// running maxima, compare and move, no branch).
-func inBounds(base *lanes, off, limit uint32) bool {
+// inBounds reports whether every lane's address base[l]+off (in 32 bits)
+// is aligned (no bit of align set) and at or below limit: the highest
+// address is (two running maxima, compare and move, no branch), and
+// returns it.
+func inBounds(base *lanes, off, limit, alignBits uint32) (uint32, bool) {
 	var align, hi0, hi1 uint32
 	qb := qd(base)
 	for g := range qb {
@@ -279,7 +289,8 @@ func inBounds(base *lanes, off, limit uint32) bool {
 		hi0 = max(hi0, a0, a1)
 		hi1 = max(hi1, a2, a3)
 	}
-	return align&3 == 0 && max(hi0, hi1) <= limit
+	hi := max(hi0, hi1)
+	return hi, align&alignBits == 0 && hi <= limit
 }
 
 // consecutive reports whether lane l's address base[l]+off is first+4*l,
@@ -400,18 +411,20 @@ func storeRows(regs []uint32, o *op, m *opnd) (base *lanes, off uint32, v *lanes
 }
 
 // lanesFit reports whether the address base[l]+off of every lane of mask
-// is aligned (no bit of align set) and at most limit.
-func lanesFit(base *lanes, off, mask, limit, align uint32) bool {
-	var bad uint32
+// is aligned (no bit of align set) and at most limit, and returns the
+// highest.
+func lanesFit(base *lanes, off, mask, limit, align uint32) (uint32, bool) {
+	var bad, hi uint32
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		a := base[bits.TrailingZeros32(mm)] + off
 		bad |= a&align | b2u(a > limit)
+		hi = max(hi, a)
 	}
-	return bad == 0
+	return hi, bad == 0
 }
 
 // store32Fast is load32Fast's counterpart for 32-bit stores.
-func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
+func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32, sc *scratch) bool {
 	data, limit, ok := k.dense32(b, o, m)
 	if !ok {
 		return false
@@ -422,16 +435,27 @@ func (k *Kernel) store32Fast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uin
 	if mask == ^uint32(0) {
 		if first, ok := consecutive(base, off, limit); ok {
 			copyLanes((*lanes)(unsafe.Add(p, first)), v)
+			if o.kind == kSts {
+				sc.wroteShared(uint64(first) + 4*emu.WarpSize)
+			}
 			return true
 		}
-		if !inBounds(base, off, limit) {
+		hi, ok := inBounds(base, off, limit, 3)
+		if !ok {
 			return false
 		}
 		scatter(p, base, off, v)
+		if o.kind == kSts {
+			sc.wroteShared(uint64(hi) + 4)
+		}
 		return true
 	}
-	if !lanesFit(base, off, mask, limit, 3) {
+	hi, ok := lanesFit(base, off, mask, limit, 3)
+	if !ok {
 		return false
+	}
+	if o.kind == kSts {
+		sc.wroteShared(uint64(hi) + 4)
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
@@ -463,7 +487,7 @@ func (k *Kernel) loadSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask u
 	regs := w.Regs
 	base := rowOf(regs, m.row)
 	off := uint32(m.imm)
-	if !lanesFit(base, off, mask, limit, align) {
+	if _, ok := lanesFit(base, off, mask, limit, align); !ok {
 		return false
 	}
 	r := &sc.r
@@ -489,31 +513,54 @@ func (k *Kernel) loadSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask u
 }
 
 // storeSmallFast is store32Fast for 8- and 16-bit stores (ST, STS).
-func (k *Kernel) storeSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32) bool {
+func (k *Kernel) storeSmallFast(b *emu.Block, w *emu.Warp, o *op, m *opnd, mask uint32, sc *scratch) bool {
 	p, limit, align, ok := k.smallFast(b, o, m)
 	if !ok {
 		return false
 	}
 	base, off, v := storeRows(w.Regs, o, m)
 	// check every lane first: a faulting lane must leave memory untouched
-	if !lanesFit(base, off, mask, limit, align) {
+	var hi uint32
+	if mask == ^uint32(0) {
+		hi, ok = inBounds(base, off, limit, align)
+	} else {
+		hi, ok = lanesFit(base, off, mask, limit, align)
+	}
+	if !ok {
 		return false
+	}
+	if o.kind == kSts {
+		sc.wroteShared(uint64(hi) + uint64(o.size))
+	}
+	if mask == ^uint32(0) && o.size == 1 {
+		// bytes of the whole warp (the BWT's flags), four lanes a step
+		qb, qv := qd(base), qd(v)
+		for g := range qb {
+			*(*uint8)(unsafe.Add(p, qb[g][0]+off)) = uint8(qv[g][0])
+			*(*uint8)(unsafe.Add(p, qb[g][1]+off)) = uint8(qv[g][1])
+			*(*uint8)(unsafe.Add(p, qb[g][2]+off)) = uint8(qv[g][2])
+			*(*uint8)(unsafe.Add(p, qb[g][3]+off)) = uint8(qv[g][3])
+		}
+		return true
+	}
+	// one loop per size: the lane loop itself has no branch
+	if o.size == 1 {
+		for mm := mask; mm != 0; mm &= mm - 1 {
+			l := bits.TrailingZeros32(mm)
+			*(*uint8)(unsafe.Add(p, base[l]+off)) = uint8(v[l])
+		}
+		return true
 	}
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
-		q := unsafe.Add(p, base[l]+off)
-		if o.size == 1 {
-			*(*uint8)(q) = uint8(v[l])
-		} else {
-			*(*uint16)(q) = uint16(v[l])
-		}
+		*(*uint16)(unsafe.Add(p, base[l]+off)) = uint16(v[l])
 	}
 	return true
 }
 
 // atom runs ATOM (returning the old value) and RED on generic addresses;
 // the lanes apply in lane order, atomically with respect to other blocks.
-func (k *Kernel) atom(b *emu.Block, w *emu.Warp, o *op, mask uint32) error {
+func (k *Kernel) atom(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) error {
 	regs := w.Regs
 	local := emu.Memory{Space: emu.Local}
 	var olds [32][2]uint32
@@ -522,6 +569,9 @@ func (k *Kernel) atom(b *emu.Block, w *emu.Warp, o *op, mask uint32) error {
 		mem, addr, err := k.generic(b, w, address(regs, &o.s[0], o.flags&fE != 0, l), l, &local)
 		if err != nil {
 			return &laneErr{l, err}
+		}
+		if mem == &b.Shared {
+			sc.wroteShared(addr + uint64(o.size))
 		}
 		if o.size == 8 {
 			x := uint64(srcWord(regs, &o.s[1], 0, l)) | uint64(srcWord(regs, &o.s[1], 1, l))<<32
@@ -702,6 +752,12 @@ func (k *Kernel) tldFast(w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
 	texels := data[t.Addr : t.Addr+4*t.Elements]
 	p := unsafe.Pointer(unsafe.SliceData(texels))
 	idx := rowOf(w.Regs, o.s[0].row)
+	if mask == ^uint32(0) {
+		// every lane, into the destination row itself (lane l reads
+		// only its own index, so the index row may be the destination)
+		tldLanes(rowAt(w.Regs, dstRow(&o.d, 0)), idx, p, t.Elements)
+		return true
+	}
 	r := &sc.r
 	for mm := mask; mm != 0; mm &= mm - 1 {
 		l := bits.TrailingZeros32(mm)
@@ -713,6 +769,24 @@ func (k *Kernel) tldFast(w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
 	}
 	write(w.Regs, dstRow(&o.d, 0), mask, r)
 	return true
+}
+
+// tldLanes fetches texel idx[l] of the n at p for every lane (0 past the
+// end), four lanes a step.
+func tldLanes(r, idx *lanes, p unsafe.Pointer, n uint64) {
+	fetch := func(i uint32) uint32 {
+		if uint64(i) < n {
+			return *(*uint32)(unsafe.Add(p, 4*uint64(i)))
+		}
+		return 0
+	}
+	qr, qi := qd(r), qd(idx)
+	for g := range qr {
+		qr[g][0] = fetch(qi[g][0])
+		qr[g][1] = fetch(qi[g][1])
+		qr[g][2] = fetch(qi[g][2])
+		qr[g][3] = fetch(qi[g][3])
+	}
 }
 
 // tld is TLD.LZ of a 1D buffer texture: each lane fetches the element its

@@ -39,6 +39,24 @@ type scratch struct {
 	pending    []int32            // per warp: op index of a BAR.RED whose results are due, -1 none
 	locks      map[lockKey]uint32 // words locked by LDLK/LDSLK: owner thread+1
 	prmt       prmtCache
+	// sharedEnd is the end of the shared memory the block wrote: the
+	// bytes past it are still zero (emu.SharedExtent)
+	sharedEnd uint64
+}
+
+// wroteShared records a write of shared memory ending before end.
+func (sc *scratch) wroteShared(end uint64) {
+	sc.sharedEnd = max(sc.sharedEnd, end)
+}
+
+// SharedExtent implements emu.SharedExtent: every store to shared memory
+// (STS, ST and ATOM/RED through the shared window, STSUL) and InitBlock's
+// images raise scratch.sharedEnd, so a block's Start clears only that.
+func (k *Kernel) SharedExtent(b *emu.Block) int {
+	if sc, ok := b.Aux.(*scratch); ok {
+		return int(min(sc.sharedEnd, uint64(len(b.Shared.Data))))
+	}
+	return len(b.Shared.Data)
 }
 
 // prmtCache is the last selector row whose every lane took a backward
@@ -58,6 +76,8 @@ type lockKey struct {
 // last one completed.
 type reduction struct {
 	arrived  int
+	warps    uint64 // the warps that arrived (bit: warp index)
+	sub      uint8  // the reduction: POPC, AND, OR
 	count    uint32 // threads whose predicate held
 	all, any bool
 	started  bool
@@ -85,7 +105,9 @@ func (k *Kernel) InitBlock(b *emu.Block) error {
 		sc.pending[i] = -1
 	}
 	clear(sc.locks)
+	sc.sharedEnd = 0 // Start cleared what the last block wrote
 	for _, img := range k.Shared {
+		sc.wroteShared(img.Addr + uint64(len(img.Data)))
 		if err := b.Shared.Write(img.Addr, img.Data); err != nil {
 			return fmt.Errorf("shared memory image: %v", err)
 		}
@@ -335,7 +357,7 @@ func (k *Kernel) exec(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		if mask == 0 {
 			return nil
 		}
-		return k.atom(b, w, o, mask)
+		return k.atom(b, w, o, mask, sc)
 	case kTld:
 		if mask == 0 {
 			return nil
