@@ -67,23 +67,8 @@ func main() {
 		if _, err := os.Stat(cuobjdump); err != nil {
 			cuobjdump = ""
 		}
-		var only *regexp.Regexp
-		if *toolSets != "" {
-			var err error
-			if only, err = regexp.Compile(*toolSets); err != nil {
-				fmt.Fprintln(os.Stderr, "mxdiff: -sets:", err)
-				os.Exit(2)
-			}
-		}
-		var combos *regexp.Regexp
-		if *toolsCombos != "" {
-			var err error
-			if combos, err = regexp.Compile(*toolsCombos); err != nil {
-				fmt.Fprintln(os.Stderr, "mxdiff: -combos:", err)
-				os.Exit(2)
-			}
-		}
-		cfg := toolsConfig{combos: combos, nvdisasm: nv, cuobjdump: cuobjdump, gpuisa: *gpuisaBin, only: only, verbose: *verbose, cache: *toolsCache, diffs: *toolsDiffs}
+		cfg := toolsConfig{combos: regexpFlag("combos", *toolsCombos), nvdisasm: nv, cuobjdump: cuobjdump, gpuisa: *gpuisaBin,
+			only: regexpFlag("sets", *toolSets), verbose: *verbose, cache: *toolsCache, diffs: *toolsDiffs}
 		if err := toolsDiff(cfg, flag.Args()); err != nil {
 			fmt.Fprintln(os.Stderr, "mxdiff:", err)
 			os.Exit(1)
@@ -268,6 +253,20 @@ func (s *splitmix) next() uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
+}
+
+// regexpFlag compiles the regular expression of flag -name ("": nil), or
+// exits with a usage error.
+func regexpFlag(name, expr string) *regexp.Regexp {
+	if expr == "" {
+		return nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mxdiff: -%s: %v\n", name, err)
+		os.Exit(2)
+	}
+	return re
 }
 
 // readWords reads the words of a .tsv or .tsv.gz file (the oracle's random
