@@ -46,13 +46,16 @@ var (
 )
 
 // flushSteps is how many warp-instructions a block runs between looks at
-// the launch-wide counters.
+// the launch-wide counters; a budget smaller than 16 times that is looked
+// at every 1/16 of it, so that a small budget stops a launch near it (a
+// block charges a warp's turn, up to 4096 instructions, at a time).
 const flushSteps = 1 << 16
 
 // launchState is what the workers of one Run share besides the grid: the
 // budget and the deadline (the progress a display shows is Config.Progress).
 type launchState struct {
 	budget   int64
+	every    int64 // flush after this many warp-instructions of a block
 	share    BudgetShare
 	used     atomic.Int64
 	deadline time.Time
@@ -66,11 +69,15 @@ func newLaunchState(cfg Config, nblocks int) *launchState {
 	if st.budget == 0 {
 		st.budget = DefaultBudget
 	}
+	st.every = flushSteps
+	if st.budget > 0 {
+		st.every = max(1, min(flushSteps, st.budget/16))
+	}
 	return st
 }
 
 // charge counts n warp-instructions of block b (its worker's, since a
-// worker reuses its Block); every flushSteps it adds
+// worker reuses its Block); every st.every it adds
 // them to the launch's total and checks the budget, the deadline and
 // the deadline. A non-nil error stops the block.
 func (st *launchState) charge(b *Block, n int64) error {
@@ -78,7 +85,7 @@ func (st *launchState) charge(b *Block, n int64) error {
 		return nil
 	}
 	b.unflushed += n
-	if b.unflushed < flushSteps {
+	if b.unflushed < st.every {
 		return nil
 	}
 	return st.flush(b)

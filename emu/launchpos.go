@@ -123,6 +123,9 @@ var (
 	indexedRE = regexp.MustCompile(`^(grid|block|memory|params|outputs|expect|experiments)\[(\d+)\](?:\.([a-z_]+)|: ([a-z_0-9]+) )?`)
 	keyedRE   = regexp.MustCompile(`^(buffer|texture|surface) "((?:[^"\\]|\\.)*)"(?: ([a-z_]+))?`)
 	fieldRE   = regexp.MustCompile(`^(grid|block|shared_bytes|local_bytes|global_bytes|max_steps|program|textures|link|hang_factor|injections)\b`)
+	// stepRE is checkSteps' prefix for a step's problem ("step 2: "; a
+	// group's step: "step 2: step 0: ").
+	stepRE = regexp.MustCompile(`^step (\d+): `)
 )
 
 // elementFields are the fields of memory images, parameters, outputs and
@@ -134,6 +137,17 @@ var elementFields = map[string]bool{"space": true, "bank": true, "addr": true, "
 func pathOfMessage(msg string) []string {
 	msg = strings.TrimPrefix(msg, "launch file: ")
 	msg = strings.TrimPrefix(msg, "campaign file: ") // emu/inject's, the same JSON conventions
+	if rest, ok := strings.CutPrefix(msg, "launches: "); ok {
+		// a step's problem is at the step (or its field), inside groups
+		var steps []string
+		for m := stepRE.FindStringSubmatch(rest); m != nil; m = stepRE.FindStringSubmatch(rest) {
+			steps = append(steps, "launches", m[1])
+			rest = rest[len(m[0]):]
+		}
+		if steps != nil {
+			return append(steps, pathOfMessage(rest)...)
+		}
+	}
 	if m := indexedRE.FindStringSubmatch(msg); m != nil {
 		p := []string{m[1], m[2]}
 		switch {

@@ -21,6 +21,10 @@ func TestWithPos(t *testing.T) {
 		{"{\"program\": 3}", 1, 13, "cannot unmarshal"},
 		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"outputs\": [{\"file\": \"../x\", \"bytes\": 4}]}", 2, 23, "not a plain name"},
 		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"params\": [{\"u32\": \"0xffffffffffffffff\"}]}", 2, 21, "out of range"},
+		// a sequence's steps (found by FuzzRun: these had no position)
+		{"{\"program\": \"\", \"grid\": [1], \"block\": [1],\n \"launches\": [{\"kernel\": \"k\"}]}", 2, 15, "step 0: no program"},
+		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"launches\": [{}, {\"grid\": [2, 0]}]}", 2, 32, "step 1: grid[1] is 0"},
+		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1], \"launches\": [\n {\"launches\": [{}, {\"kernel\": \"k\", \"launches\": [{}]}]}]}", 2, 20, "step 0: step 1: a group"},
 	}
 	for _, c := range cases {
 		_, err := ParseLaunch([]byte(c.text))

@@ -58,6 +58,13 @@ func Skeleton(program string, data []byte, kernel string) ([]byte, error) {
 	}
 	block := "[128]"
 	if x, y, z, ok := requiredBlock(fn); ok {
+		// a damaged attribute may ask for more than a launch file (or
+		// the architecture) allows: the skeleton would not load
+		if lim, known := LimitsOf(arch); known {
+			if err := lim.CheckShape(&Setup{Grid: Dim3{1, 1, 1}, Block: Dim3{x, y, z}}); err != nil {
+				return nil, fmt.Errorf("%s: %s's required block (EIATTR_REQNTID): %v", program, fn.Name, err)
+			}
+		}
 		block = fmt.Sprintf("[%d, %d, %d]", x, y, z)
 	}
 	local := fn.LocalSize + uint64(KernelStackBytes(f, fn.Symbol))

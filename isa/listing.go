@@ -3,6 +3,7 @@ package isa
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // Listing lines are built with append-style helpers so a disassembler can
@@ -123,78 +124,86 @@ func (s LineStyle) AppendLine(dst []byte, addr uint64, text []byte, raw uint64, 
 // goes; a disassembler appends the text itself, then AppendSuffix, so the
 // text is written once.
 func (s LineStyle) AppendPrefix(dst []byte, addr uint64) []byte {
-	if s.Indent > len(blanks) || s.Gap > len(blanks) {
+	// at least 4 digits, at most 8 for the in-place path
+	digits := max((bits.Len64(addr)+3)>>2, 4)
+	if s.Indent > 8 || s.Gap > 22 || s.Indent < 0 || s.Gap < 0 || digits > 8 {
 		dst = appendBlanks(dst, s.Indent)
 		dst = AppendAddr(dst, addr)
 		return appendBlanks(dst, s.Gap)
 	}
-	// written in place: blanks, /*addr*/ (at least 4 digits), blanks
-	digits := 4
-	for t := addr >> 16; t != 0; t >>= 4 {
-		digits++
-	}
+	// written in place with whole-word stores into prefixRoom bytes of
+	// room (one bounds check): blanks, /*, the digits, */ and blanks;
+	// what the stores write past the prefix is overwritten by the text
 	l := len(dst)
-	n := s.Indent + 4 + digits + s.Gap
-	dst = grow(dst, n)
-	b := dst[l : l+n]
-	fillBlanks(b[:s.Indent])
-	a := b[s.Indent:]
-	a[0], a[1] = '/', '*'
-	if digits <= 8 && len(a) >= 10 {
-		// the digits as one store; bytes past them are written next
-		binary.BigEndian.PutUint64(a[2:], HexDigits8(uint32(addr))<<(8*(8-digits)))
-	} else {
-		for i := digits + 1; i >= 2; i-- {
-			a[i] = hexDigits[addr&0xf]
-			addr >>= 4
-		}
+	if cap(dst)-l < prefixRoom {
+		dst = slices.Grow(dst, prefixRoom)
 	}
-	a[digits+2], a[digits+3] = '*', '/'
-	fillBlanks(a[digits+4:])
-	return dst
+	b := (*[prefixRoom]byte)(dst[l : l+prefixRoom])
+	binary.LittleEndian.PutUint64(b[0:], blankWord)
+	a := (*[prefixRoom - 8]byte)(b[s.Indent:])
+	binary.LittleEndian.PutUint16(a[0:], '/'|'*'<<8)
+	binary.BigEndian.PutUint64(a[2:], HexDigits8(uint32(addr))<<(8*(8-digits)))
+	e := (*[24]byte)(a[2+digits:])
+	binary.LittleEndian.PutUint64(e[0:], '*'|'/'<<8|0x2020202020200000)
+	binary.LittleEndian.PutUint64(e[8:], blankWord)
+	binary.LittleEndian.PutUint64(e[16:], blankWord)
+	return dst[:l+s.Indent+4+digits+s.Gap]
 }
+
+// prefixRoom is the room AppendPrefix's stores take: an indent of at most
+// 8, "/*", 8 digits and "*/" with a gap of at most 22.
+const prefixRoom = 8 + 2 + 8 + 24
+
+// blankWord is eight blanks as one little-endian word.
+const blankWord = 0x2020202020202020
+
+// suffixRoom is the room AppendSuffix's stores take: padding of at most 64
+// (its stores run 8 bytes past it), " /* 0x", 16 digits, " */\n".
+const suffixRoom = 64 + 8 + 6 + 16 + 8
 
 // AppendSuffix pads text of textLen bytes and appends the hex column.
 func (s LineStyle) AppendSuffix(dst []byte, textLen int, raw uint64, digits int) []byte {
-	pad := s.TextCol - textLen
-	if pad < 0 {
-		pad = 0
-	}
-	if digits > 16 || s.HexWidth > 16 || pad > len(blanks) {
+	pad := max(s.TextCol-textLen, 0)
+	if digits > 16 || s.HexWidth > 16 || digits > s.HexWidth || digits < 0 || pad > 64 {
 		dst = appendBlanks(dst, pad)
 		dst = append(dst, " /* 0x"...)
 		dst = AppendHex(dst, raw, digits)
 		dst = appendBlanks(dst, s.HexWidth-digits)
 		return append(dst, " */\n"...)
 	}
-	// written in place: padding, " /* 0x", the digits, their padding, " */\n"
+	// written in place into suffixRoom bytes of room (one bounds check):
+	// padding, " /* 0x", the digits, their padding, " */\n"
 	l := len(dst)
-	n := pad + 6 + s.HexWidth + 4
-	dst = grow(dst, n)
-	b := dst[l : l+n]
-	// the padding in whole words: b goes on at least 8 bytes past it, and
-	// what a word writes past the padding is overwritten below
-	for i := 0; i < pad; i += 8 {
-		binary.LittleEndian.PutUint64(b[i:], 0x2020202020202020)
+	if cap(dst)-l < suffixRoom {
+		dst = slices.Grow(dst, suffixRoom)
 	}
-	h := b[pad:]
+	b := (*[suffixRoom]byte)(dst[l : l+suffixRoom])
+	// the padding in whole words: what a word writes past it is
+	// overwritten below
+	for i := 0; i < pad; i += 8 {
+		binary.LittleEndian.PutUint64(b[i&63:], blankWord)
+	}
+	h := (*[suffixRoom - 64]byte)(b[pad:])
 	// " /* 0x" as one store; its last two bytes are overwritten by digits
-	binary.LittleEndian.PutUint64(h, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
-	h = h[6:]
-	if digits == 16 {
-		binary.BigEndian.PutUint64(h, HexDigits8(uint32(raw>>32)))
-		binary.BigEndian.PutUint64(h[8:], HexDigits8(uint32(raw)))
-	} else if digits == 8 {
-		binary.BigEndian.PutUint64(h, HexDigits8(uint32(raw)))
-	} else {
+	binary.LittleEndian.PutUint64(h[0:], ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
+	switch digits {
+	case 16:
+		binary.BigEndian.PutUint64(h[6:], HexDigits8(uint32(raw>>32)))
+		binary.BigEndian.PutUint64(h[14:], HexDigits8(uint32(raw)))
+	case 8:
+		binary.BigEndian.PutUint64(h[6:], HexDigits8(uint32(raw)))
+		binary.LittleEndian.PutUint64(h[14:], blankWord)
+	default:
+		binary.LittleEndian.PutUint64(h[6:], blankWord)
+		binary.LittleEndian.PutUint64(h[14:], blankWord)
 		for i := digits - 1; i >= 0; i-- {
-			h[i] = hexDigits[raw&0xf]
+			h[6+i] = hexDigits[raw&0xf]
 			raw >>= 4
 		}
 	}
-	fillBlanks(h[digits:s.HexWidth])
-	binary.LittleEndian.PutUint32(h[s.HexWidth:], ' '|'*'<<8|'/'<<16|'\n'<<24)
-	return dst
+	// the blanks up to HexWidth are stored above; then the end
+	binary.LittleEndian.PutUint32(h[(6+s.HexWidth)&31:], ' '|'*'<<8|'/'<<16|'\n'<<24)
+	return dst[:l+pad+6+s.HexWidth+4]
 }
 
 // fillBlanks sets b to blanks, eight at a time.
@@ -223,4 +232,29 @@ func (s LineStyle) AppendBare(dst []byte, raw uint64, digits int) []byte {
 	dst = append(dst, " /* 0x"...)
 	dst = AppendHex(dst, raw, digits)
 	return append(dst, " */\n"...)
+}
+
+// TextWord packs a text of up to 7 bytes as a word for PutWord: the bytes
+// from the lowest up, the length in the top byte; 0 when s is empty or
+// longer.
+func TextWord(s string) uint64 {
+	if len(s) == 0 || len(s) > 7 {
+		return 0
+	}
+	w := uint64(len(s)) << 56
+	for i := len(s) - 1; i >= 0; i-- {
+		w |= uint64(s[i]) << (8 * i)
+	}
+	return w
+}
+
+// AppendWord appends the text packed in w (TextWord) with one 8-byte store
+// when dst has room for it.
+func AppendWord(dst []byte, w uint64) []byte {
+	n := len(dst)
+	if cap(dst)-n < 8 {
+		dst = slices.Grow(dst, 8)
+	}
+	binary.LittleEndian.PutUint64(dst[n:n+8], w)
+	return dst[:n+int(w>>56)]
 }

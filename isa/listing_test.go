@@ -111,3 +111,24 @@ func TestAppendDec(t *testing.T) {
 		}
 	}
 }
+
+// AppendSuffix's in-place path is the plain one for every digit count,
+// hex width and text length, also past the padding's 64 blanks.
+func TestAppendSuffixLayouts(t *testing.T) {
+	for _, st := range []LineStyle{CuobjdumpStyle, NvdisasmStyle, {Indent: 8, Gap: 8, TextCol: 64, HexWidth: 16}, {TextCol: 46, HexWidth: 8}, {TextCol: 70, HexWidth: 16}} {
+		for _, digits := range []int{1, 4, 8, 12, 16} {
+			if digits > st.HexWidth {
+				continue
+			}
+			for _, textLen := range []int{0, 1, 7, 8, 45, 46, 47, 63, 64, 65, 100} {
+				raw := uint64(0xfedcba9876543210)
+				got := string(st.AppendSuffix([]byte("x"), textLen, raw, digits))
+				want := "x" + string(appendBlanks(nil, max(st.TextCol-textLen, 0))) + " /* 0x" +
+					string(AppendHex(nil, raw, digits)) + string(appendBlanks(nil, st.HexWidth-digits)) + " */\n"
+				if got != want {
+					t.Errorf("%+v AppendSuffix(%d, %d) = %q, want %q", st, textLen, digits, got, want)
+				}
+			}
+		}
+	}
+}

@@ -175,7 +175,14 @@ func TestCubinListingMemory(t *testing.T) {
 		for _, args := range [][]string{
 			{"dis"}, {"dis", "-nvn"}, {"dis", "-json"}, {"nvdisasm", "-hex"}, {"nvdisasm", "-raw"},
 			{"nvdisasm", "-g"}, {"nvdisasm", "-c", "-hex"}, {"cuobjdump", "-sass"},
+			{"nvdisasm", "-plr"}, {"nvdisasm", "-plr", "-hex"},
 		} {
+			limit := limit
+			if args[0] == "nvdisasm" && args[1] == "-plr" {
+				// -plr keeps a section's decoded instructions, their
+				// liveness and its listing (docs/limits.md)
+				limit = uint64(24*len(c.cubin) + 16<<20)
+			}
 			var out countWriter
 			peak := peakHeap(func() {
 				w := bufio.NewWriter(pieceWriter{&out, 4096})

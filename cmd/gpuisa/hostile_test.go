@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +93,25 @@ func TestLaunchBudget(t *testing.T) {
 	// max_steps of 2^64-1 no longer means "no limit": the budget holds
 	runExpect(t, `{"program": "p.s", "arch": "sm_52", "grid": [1], "block": [64], "max_steps": "0xffffffffffffffff"}`,
 		map[string][]byte{"p.s": []byte(spin)}, "launch budget used up", "-budget", "1000000")
+}
+
+// TestSmallBudget: a budget under 65536 warp-instructions stops a launch
+// near it; a block used to run 65536 between looks at the launch's
+// counters whatever -budget said (found with FuzzRunKernel, whose fuzzed
+// endless loops ran 65536 with its budget of 20000).
+func TestSmallBudget(t *testing.T) {
+	for _, loop := range []string{spin, "loop:\nBRA loop;\nEXIT;\n"} {
+		r := runExpect(t, `{"program": "p.s", "arch": "sm_52", "grid": [2], "block": [64]}`,
+			map[string][]byte{"p.s": []byte(loop)}, "launch budget used up", "-budget", "1000", "-workers", "1")
+		m := regexp.MustCompile(`(\d+) warp-instructions \(`).FindSubmatch(r.stdout)
+		if m == nil {
+			t.Fatalf("no count of warp-instructions:\n%s", r.stdout)
+		}
+		// a warp's turn (up to 4096) is charged at once
+		if n, _ := strconv.Atoi(string(m[1])); n > 1000+4096 {
+			t.Errorf("-budget 1000 ran %d warp-instructions", n)
+		}
+	}
 }
 
 // TestRunawayStopsQuickly: the per-block step limit stops a runaway block

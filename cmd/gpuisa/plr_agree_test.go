@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +19,7 @@ var plrFlagSets = []string{"-plr", "-plr -hex", "-plr -novliw", "-lrm count", "-
 // plrAgreeFloor is, per flag set, how many of the oracle's cubins and the
 // -lineinfo/-G builds (142) gpuisa listed exactly as nvdisasm when last
 // measured: the agreement must not drop below it.
-var plrAgreeFloor = map[string]int{"-plr": 71, "-plr -hex": 41, "-plr -novliw": 76, "-lrm count": 71, "-lrm wide": 71, "-lrm narrow": 69}
+var plrAgreeFloor = map[string]int{"-plr": 74, "-plr -hex": 41, "-plr -novliw": 79, "-lrm count": 74, "-lrm wide": 74, "-lrm narrow": 71}
 
 // liveNvdisasm is NVIDIA's nvdisasm ($NVDISASM, CUDA 11.8's install, $PATH)
 // or "" when there is none.
@@ -52,7 +53,13 @@ func TestLifeRangesAgreement(t *testing.T) {
 	lineinfo, _ := filepath.Glob(filepath.Join(lineinfoDir, "cubin", "*.cubin"))
 	corpus, _ := filepath.Glob("../../isa/maxwell/testdata/liveness/cubin/*.cubin")
 	base := append(oracleCubins, lineinfo...)
-	for _, flags := range plrFlagSets {
+	sets := plrFlagSets
+	if run := flag.Lookup("test.run"); run == nil || !strings.Contains(run.Value.String(), "LifeRanges") {
+		// in the whole suite only -plr: the six sets take over ten
+		// minutes on a busy machine (-run TestLifeRangesAgreement: all)
+		sets = sets[:1]
+	}
+	for _, flags := range sets {
 		same := func(files []string) int {
 			n := 0
 			var mu sync.Mutex

@@ -20,25 +20,45 @@ const (
 
 // ccLiveness sets every op's ccLive: the flags that an instruction after
 // it may read before an unguarded IADD.CC or ISCADD.CC writes them all
-// again. It looks along straight-line code only (a backward pass): after
-// an instruction that may move the PC or change the active lanes, and
-// after the last, every flag is live. The overwriting instruction runs
-// for every active lane, and the active lanes are the same as at the
-// earlier write (nothing changed them in between), so no lane keeps a
-// flag of the earlier write.
+// again. It follows the code and plain branches (BRA to an instruction:
+// the flags live at the target, and after the branch when its guard may
+// fail), so that the last address of a loop's body does not keep every
+// flag live for the loop's top; after any other instruction that may move
+// the PC or change the active lanes (joins, returns, calls, exits), and
+// after the last, every flag is live. The overwriting instruction runs for
+// every lane still on the path (a branch only takes some lanes away, to a
+// path whose own reads are counted), so no lane keeps a flag of the
+// earlier write that it reads.
 func (p *Program) ccLiveness() {
+	n := len(p.ops)
 	pt := uint16(p.rowP(7))
-	live := uint8(ccRowAll) // before the instruction after the current one
-	for i := len(p.ops) - 1; i >= 0; i-- {
-		o := &p.ops[i]
-		if movesWarp(o) {
-			live = ccRowAll
+	liveIn := make([]uint8, n+1) // before each instruction; past the last: all
+	liveIn[n] = ccRowAll
+	// a backward pass until nothing changes (loops: twice or so)
+	for changed := true; changed; {
+		changed = false
+		for i := n - 1; i >= 0; i-- {
+			o := &p.ops[i]
+			out := liveIn[i+1]
+			switch {
+			case o.kind == kBra && o.hasTarg && int(o.target) < n:
+				if o.guard == pt && !o.gnot && o.flags&fCCTest == 0 {
+					out = 0 // every lane branches
+				}
+				out |= liveIn[o.target]
+			case movesWarp(o):
+				out = ccRowAll
+			}
+			o.ccLive = out
+			in := out
+			if (o.kind == kIAdd || o.kind == kIscadd) && o.flags&fCC != 0 && o.guard == pt && !o.gnot {
+				in = 0
+			}
+			in |= ccReads(o)
+			if in != liveIn[i] {
+				liveIn[i], changed = in, true
+			}
 		}
-		o.ccLive = live
-		if (o.kind == kIAdd || o.kind == kIscadd) && o.flags&fCC != 0 && o.guard == pt && !o.gnot {
-			live = 0
-		}
-		live |= ccReads(o)
 	}
 }
 

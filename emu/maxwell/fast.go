@@ -48,9 +48,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if b.neg {
 			nb = ^uint32(0)
 		}
-		for l := range 32 {
-			d[l] = (av[l] ^ na) - na + (bv[l] ^ nb) - nb
-		}
+		addRowsNeg(d, av, bv, na, nb)
 	case kXmad:
 		if o.flags&fCSFU != 0 {
 			return false
@@ -124,12 +122,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if o.flags&fU32 == 0 {
 			flip = 1 << 31
 		}
-		var lt, eq uint32
-		for l := range 32 {
-			x, y := av[l]^flip, bv[l]^flip
-			lt |= b2u32(x < y) << l
-			eq |= b2u32(x == y) << l
-		}
+		lt, eq := cmpRows(av, bv, flip)
 		var res uint32
 		if o.sub&1 != 0 {
 			res |= lt
@@ -181,10 +174,7 @@ func (k *Kernel) ialuFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 		if a.neg || b.neg {
 			return false
 		}
-		sh := c.imm & 31
-		for l := range 32 {
-			d[l] = av[l]<<(sh&31) + bv[l]
-		}
+		shlAddRows(d, av, bv, uint32(c.imm&31))
 	case kLop:
 		if o.d2.kind == oPred || o.flags&(fNZ|fZ) != 0 {
 			return false
@@ -366,7 +356,7 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 				d[l] = math.Float32bits(float32(s))
 				continue
 			}
-			d[l] = out(fma32(x, y, z, 0))
+			d[l] = ffmaCareful(x, y, z)
 		}
 	default:
 		return false
@@ -380,6 +370,13 @@ func (k *Kernel) faluFast(o *op, mask uint32, regs []uint32, sc *scratch) bool {
 // infinite, NaN, zero; each has its low 28 bits clear), where fma32 takes
 // the careful path.
 func ffmaLanes(d, a, b, c *lanes, first, n int) {
+	if n == 32 { // every lane: ffmaRows, then the careful lanes
+		for m := ffmaRows(d, a, b, c); m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			d[l] = ffmaCareful(rowF32(a)[l], rowF32(b)[l], rowF32(c)[l])
+		}
+		return
+	}
 	// the lanes first..first+n-1 (a range of lanes: no lane tests), as
 	// slices of one length (no bounds checks in the loop)
 	// seen as float32 (the same bits), which the conversions read in place
@@ -387,20 +384,29 @@ func ffmaLanes(d, a, b, c *lanes, first, n int) {
 	as, bs, cs := rowF32(a)[first:first+n], rowF32(b)[first:first+n], rowF32(c)[first:first+n]
 	as, bs, cs = as[:len(ds)], bs[:len(ds)], cs[:len(ds)]
 	for l := range ds {
-		d := ds
 		x, y, z := as[l], bs[l], cs[l]
 		s := float64(x)*float64(y) + float64(z)
 		if math.Float64bits(s)&(1<<28-1) == 0 {
-			f := fma32(x, y, z, 0)
-			if f != f {
-				d[l] = 0x7fffffff
-				continue
-			}
-			d[l] = math.Float32bits(f)
+			ds[l] = ffmaCareful(x, y, z)
 			continue
 		}
-		d[l] = math.Float32bits(float32(s))
+		ds[l] = math.Float32bits(float32(s))
 	}
+}
+
+// ffmaCareful is FFMA's result by fma32, NaN canonical.
+func ffmaCareful(x, y, z float32) uint32 {
+	// a zero sum is exact in float64 (a nonzero x*y + z is at least
+	// 2^-298 in magnitude), with its sign as IEEE rounds to nearest: a
+	// kernel on zeros (padding, cleared buffers) need not take fma32
+	if s := float64(x)*float64(y) + float64(z); s == 0 {
+		return math.Float32bits(float32(s))
+	}
+	f := fma32(x, y, z, 0)
+	if f != f {
+		return 0x7fffffff
+	}
+	return math.Float32bits(f)
 }
 
 // rowF32 is a row's lanes seen as float32 values of the same bits.

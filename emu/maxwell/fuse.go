@@ -35,6 +35,12 @@ var fuseLen = [...]int64{fuseNone: 1, fuseMulAdd: 3, fuseMulAdd2: 3, fuseAdd64: 
 type addRows struct {
 	a1, b1, d1, a2, b2, d2 int32
 	end                    int32 // past the highest register row: checked once
+	// IADD.CC (not ISCADD) whose flags no later instruction reads but
+	// the IADD.X's carry: addRange's loop
+	carryOnly bool
+	// instructions between the two (a split pair, see splitAdd64): 0 for
+	// a fuseAdd64 group
+	gap uint8
 }
 
 // rowOffset is a plain operand's addRows entry.
@@ -67,6 +73,15 @@ func (k *Kernel) fusions() ([]uint8, []addRows) {
 	xmad := func(o *op, flags uint32) bool {
 		return o.kind == kXmad && o.flags == flags && o.d.kind == oReg && plain(&o.s[0], &o.s[1], &o.s[2])
 	}
+	// a 64-bit add's halves: IADD.CC or ISCADD.CC, then IADD.X (unguarded)
+	addLow := func(a *op) bool {
+		return (a.kind == kIAdd || a.kind == kIscadd) && a.flags == fCC && a.sub == 0 && a.d.kind == oReg &&
+			plain(&a.s[0], &a.s[1]) && a.s[0].sel == 0 && a.s[1].sel == 0
+	}
+	addHigh := func(b *op) bool {
+		return b.kind == kIAdd && b.flags == fX && b.sub == 0 && b.d.kind == oReg &&
+			plain(&b.s[0], &b.s[1]) && b.s[0].sel == 0 && b.s[1].sel == 0 && unguarded(b)
+	}
 	for i := 0; i+1 < len(k.ops); i++ {
 		a, b := &k.ops[i], &k.ops[i+1]
 		switch {
@@ -82,18 +97,25 @@ func (k *Kernel) fusions() ([]uint8, []addRows) {
 			if mulIdiom(b, a, &k.ops[i+2]) {
 				f[i] = fuseMul32b
 			}
-		case (a.kind == kIAdd || a.kind == kIscadd) && a.flags == fCC && a.sub == 0 && a.d.kind == oReg &&
-			plain(&a.s[0], &a.s[1]) && a.s[0].sel == 0 && a.s[1].sel == 0 &&
-			b.kind == kIAdd && b.flags == fX && b.sub == 0 && b.d.kind == oReg &&
-			plain(&b.s[0], &b.s[1]) && b.s[0].sel == 0 && b.s[1].sel == 0 && unguarded(b):
+		case addLow(a) && addHigh(b):
 			f[i] = fuseAdd64
-			r := addRows{rowOffset(&a.s[0]), rowOffset(&a.s[1]), int32(a.d.row) * 32,
-				rowOffset(&b.s[0]), rowOffset(&b.s[1]), int32(b.d.row) * 32, 0}
-			r.end = max(r.a1, r.b1, r.d1, r.a2, r.b2, r.d2) + 32
-			adds[i] = r
+			adds[i] = pairRows(a, b, 0)
+		case addLow(a):
+			if gap, ok := k.splitAdd64(i, addHigh); ok {
+				adds[i] = pairRows(a, &k.ops[i+1+gap], gap)
+			}
 		}
 	}
 	return f, adds
+}
+
+// pairRows are the rows of the 64-bit add a (low half), b (high half),
+// gap instructions apart.
+func pairRows(a, b *op, gap int) addRows {
+	r := addRows{rowOffset(&a.s[0]), rowOffset(&a.s[1]), int32(a.d.row) * 32,
+		rowOffset(&b.s[0]), rowOffset(&b.s[1]), int32(b.d.row) * 32, 0, a.kind == kIAdd && b.ccLive == 0, uint8(gap)}
+	r.end = max(r.a1, r.b1, r.d1, r.a2, r.b2, r.d2) + 32
+	return r
 }
 
 // mulIdiom reports whether XMAD.MRG t, a, b.H1, RZ (m); XMAD d2, a, b, c
@@ -125,7 +147,15 @@ func fusable(f uint8, mask, active uint32) bool {
 // instruction already counted, and moves the warp past it. allFlags
 // computes every condition-code flag (ccflow.go).
 func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc, mask uint32, allFlags bool) {
-	regs := w.Regs
+	k.fused(w.Regs, o, kind, pc, mask, allFlags)
+	n := fuseLen[kind]
+	w.PC = pc + uint32(n)
+	w.Steps += n - 1
+	w.ThreadSteps += (n - 1) * int64(bits.OnesCount32(mask))
+}
+
+// fused runs the group starting at o (runFused) on the registers only.
+func (k *Kernel) fused(regs []uint32, o *op, kind uint8, pc, mask uint32, allFlags bool) {
 	row := func(s *opnd) *lanes { return k.row(regs, s, ^uint32(0), nil) }
 	dst := func(d *opnd) *lanes { return (*lanes)(regs[int(d.row)*32:]) }
 	half := func(s *opnd) uint32 { // the shift that selects an XMAD operand's half
@@ -175,10 +205,6 @@ func (k *Kernel) runFused(w *emu.Warp, o *op, kind uint8, pc, mask uint32, allFl
 	case fuseAdd64:
 		k.add64(regs, o, &k.ops[pc+1], &k.adds[pc], mask, allFlags)
 	}
-	n := fuseLen[kind]
-	w.PC = pc + uint32(n)
-	w.Steps += n - 1
-	w.ThreadSteps += (n - 1) * int64(bits.OnesCount32(mask))
 }
 
 // add64 runs the fuseAdd64 group o, o2 for the lanes in mask (see
@@ -189,7 +215,7 @@ func (k *Kernel) add64(regs []uint32, o, o2 *op, r *addRows, mask uint32, allFla
 	}
 	a1, b1, a2, b2 := k.rowAt(regs, r.a1), k.rowAt(regs, r.b1), k.rowAt(regs, r.a2), k.rowAt(regs, r.b2)
 	d1, d2 := regRow(regs, r.d1), regRow(regs, r.d2)
-	if o.kind == kIAdd && o2.ccLive == 0 && !allFlags && contiguous(mask) {
+	if r.carryOnly && !allFlags && contiguous(mask) {
 		// IADD.CC in every lane or a range of lanes, the carry in the loop
 		addRange(a1, b1, d1, a2, b2, d2, bits.TrailingZeros32(mask), bits.OnesCount32(mask))
 		return
@@ -223,21 +249,8 @@ func regRow(regs []uint32, x int32) *lanes {
 // addRange is IADD.CC d1 = a1 + b1, IADD.X d2 = a2 + b2 + carry in the
 // n lanes from first (slices of one length: no bounds checks in the loop).
 func addRange(a1, b1, d1, a2, b2, d2 *lanes, first, n int) {
-	if n == 32 { // every lane: 4 at a time (no loop test per lane)
-		for l := 0; l <= 28; l += 4 {
-			s0 := uint64(a1[l]) + uint64(b1[l])
-			d1[l] = uint32(s0)
-			d2[l] = a2[l] + b2[l] + uint32(s0>>32)
-			s1 := uint64(a1[l+1]) + uint64(b1[l+1])
-			d1[l+1] = uint32(s1)
-			d2[l+1] = a2[l+1] + b2[l+1] + uint32(s1>>32)
-			s2 := uint64(a1[l+2]) + uint64(b1[l+2])
-			d1[l+2] = uint32(s2)
-			d2[l+2] = a2[l+2] + b2[l+2] + uint32(s2>>32)
-			s3 := uint64(a1[l+3]) + uint64(b1[l+3])
-			d1[l+3] = uint32(s3)
-			d2[l+3] = a2[l+3] + b2[l+3] + uint32(s3>>32)
-		}
+	if n == 32 {
+		add64Rows(a1, b1, d1, a2, b2, d2)
 		return
 	}
 	x1 := d1[first : first+n]

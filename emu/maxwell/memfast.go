@@ -27,6 +27,12 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 		k.coalesced32(w, o, o.kind == kStg) {
 		return true
 	}
+	return k.memOther(b, w, o, mask, sc)
+}
+
+// memOther is memFast but for coalesced32 (tried before, or known not to
+// apply).
+func (k *Kernel) memOther(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch) bool {
 	size := uint64(o.size)
 	if size != 4 && size != 8 && size != 16 {
 		return false
@@ -42,25 +48,34 @@ func (k *Kernel) memFast(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scra
 		m, v = &o.d, int(o.s[0].row)*32
 	}
 	regs := w.Regs
-	if start, step, ok := warpRun(regs, int(m.row)*32, m.imm, wide, uint32(size), mask); ok {
-		first, last := bits.TrailingZeros32(mask), 31-bits.LeadingZeros32(mask)
-		span := uint64(last-first)*uint64(step) + size
-		if start&(size-1) != 0 || start >= uint64(len(data)) || uint64(len(data))-start < span || !wide && start+span > 1<<32 {
-			return false
+	// the address register of the last scattered access: likely the same
+	// addresses (an accumulator), which warpRun would not take
+	tried := sc.seen.w == w && sc.seen.row == m.row
+	known := tried && sc.seen.same(w, data, mask, m, size, wide, regs) // the addresses are in sc.addrs
+	if !known {
+		if start, step, ok := warpRun(regs, int(m.row)*32, m.imm, wide, uint32(size), mask); ok {
+			first, last := bits.TrailingZeros32(mask), 31-bits.LeadingZeros32(mask)
+			span := uint64(last-first)*uint64(step) + size
+			if start&(size-1) != 0 || start >= uint64(len(data)) || uint64(len(data))-start < span || !wide && start+span > 1<<32 {
+				return false
+			}
+			if w.Track != nil {
+				w.Track.AccessRange(mem.Space, start, start+span, store)
+			}
+			run := data[start : start+span]
+			if store {
+				storeRun(run, regs, v, int(size/4), step, mask)
+			} else {
+				loadRun(run, regs, v, int(size/4), step, mask)
+			}
+			return true
 		}
-		if w.Track != nil {
-			w.Track.AccessRange(mem.Space, start, start+span, store)
+		if !tried && sc.seen.same(w, data, mask, m, size, wide, regs) {
+			known = true
 		}
-		run := data[start : start+span]
-		if store {
-			storeRun(run, regs, v, int(size/4), step, mask)
-		} else {
-			loadRun(run, regs, v, int(size/4), step, mask)
-		}
-		return true
 	}
 	addrs := &sc.addrs
-	if !sc.seen.same(w, data, mask, m, size, wide, regs) {
+	if !known {
 		if !laneAddrs(regs, m, wide, mask, size, uint64(len(data)), addrs) {
 			sc.seen.w = nil
 			return false
@@ -151,26 +166,13 @@ func (k *Kernel) coalesced32(w *emu.Warp, o *op, store bool) bool {
 	}
 	regs := w.Regs
 	r := int(m.row) * 32
-	lo, hi := regLanes(regs, r), regLanes(regs, r+32)
-	l0 := lo[0]
-	if lo[31]-l0 != 31*4 || l0 > math.MaxUint32-31*4 || !runPairs(lo, hi, l0, 4, hi[0]) {
-		return false
-	}
 	data := k.Global.Data
-	start := uint64(hi[0])<<32 | uint64(l0) + m.imm - GlobalBase
-	if start&3 != 0 || start >= uint64(len(data)) || uint64(len(data))-start < 128 {
-		return false
-	}
-	if w.Track != nil {
+	start, ok := rowRun32(regLanes(regs, int(v.row)*32), regLanes(regs, r), regLanes(regs, r+32),
+		unsafe.SliceData(data), uint64(len(data)), m.imm-GlobalBase, store)
+	if ok && w.Track != nil {
 		w.Track.AccessRange(k.Global.Space, start, start+128, store)
 	}
-	row := regLanes(regs, int(v.row)*32)
-	if store {
-		*rowBytes(data[start:]) = *row
-	} else {
-		*row = *rowBytes(data[start:])
-	}
-	return true
+	return ok
 }
 
 // warpRun reports whether the active lanes' addresses (rows r, and r+1
@@ -240,22 +242,10 @@ func contiguous(mask uint32) bool {
 }
 
 // runPairs reports whether lane l of lo is want+l*step and every lane of
-// hi is h, two lanes at a time (a word of lanePairs; the run must not wrap
-// in 32 bits, so no half carries into the other).
+// hi is h (the run must not wrap in 32 bits).
 func runPairs(lo, hi *lanes, want, step, h uint32) bool {
-	pl, ph := pr(lo), pr(hi)
-	w := uint64(want) | uint64(want+step)<<32
-	st := uint64(2*step) | uint64(2*step)<<32
-	hh := uint64(h) | uint64(h)<<32
-	var dev uint64
-	for g := range pl {
-		q, qh := &pl[g], &ph[g]
-		// (^ and | bind alike, left to right: each xor in parentheses)
-		dev |= (q[0] ^ w) | (q[1] ^ (w + st)) | (q[2] ^ (w + 2*st)) | (q[3] ^ (w + 3*st))
-		dev |= (qh[0] ^ hh) | (qh[1] ^ hh) | (qh[2] ^ hh) | (qh[3] ^ hh)
-		w += 4 * st
-	}
-	return dev == 0
+	first := [4]uint32{want, want + step, want + 2*step, want + 3*step}
+	return !runDiffers(lo, hi, &first, step, h)
 }
 
 // loadRun loads the active lanes' elements of words words from run (the
@@ -350,6 +340,7 @@ type seenAddrs struct {
 	mask      uint32
 	imm, size uint64 // the address's offset, the access's size
 	wide      bool
+	row       uint16     // the address register's row (a hint: the values are compared)
 	rows      [64]uint32 // the address registers (the high words' row too when wide)
 	// in a parallel round: the record the access went to, its round,
 	// and whether the reads (bit 0) and writes (bit 1) are recorded
@@ -375,7 +366,7 @@ func (s *seenAddrs) same(w *emu.Warp, data []byte, mask uint32, m *opnd, size ui
 
 // keep remembers an access whose addresses laneAddrs checked.
 func (s *seenAddrs) keep(w *emu.Warp, data []byte, mask uint32, m *opnd, size uint64, wide bool, regs []uint32) {
-	s.w, s.data, s.n, s.mask, s.imm, s.size, s.wide = w, unsafe.SliceData(data), len(data), mask, m.imm, size, wide
+	s.w, s.data, s.n, s.mask, s.imm, s.size, s.wide, s.row = w, unsafe.SliceData(data), len(data), mask, m.imm, size, wide, m.row
 	s.track, s.tracked = nil, 0
 	r, n := int(m.row)*32, 32
 	if wide {

@@ -47,20 +47,10 @@ func scatter(data []byte, addrs *[32]uint64, v *lanes) {
 }
 
 // equalWords reports whether a and b (of the same length, a multiple of 8)
-// hold the same words, compared two at a time.
+// hold the same words.
 func equalWords(a, b []uint32) bool {
 	if len(a) != len(b) || len(a)%8 != 0 {
 		return false
 	}
-	if len(a) == 0 {
-		return true
-	}
-	pa := unsafe.Slice((*[4]uint64)(unsafe.Pointer(&a[0])), len(a)/8)
-	pb := unsafe.Slice((*[4]uint64)(unsafe.Pointer(&b[0])), len(b)/8)
-	var d uint64
-	for g := range pa {
-		x, y := &pa[g], &pb[g]
-		d |= (x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])
-	}
-	return d == 0
+	return len(a) == 0 || !wordsDiffer(&a[0], &b[0], len(a))
 }

@@ -32,6 +32,8 @@ type resolved struct {
 	bcast []lanes
 	fuse  []uint8
 	adds  []addRows
+	steps []step
+	need  int
 }
 
 // lower returns the image's code lowered, with the global variables'
@@ -130,12 +132,15 @@ func (k *Kernel) resolveShared(img *Image) {
 		})
 		if same && i == len(c.keys) {
 			k.ops, k.bcast, k.fuse, k.adds = c.ops, c.bcast, c.fuse, c.adds
+			k.steps, k.rowsNeed = c.steps, c.need
 			return
 		}
 	}
 	k.resolve()
 	k.fuse, k.adds = k.fusions()
+	k.steps, k.rowsNeed = k.plan()
 	c.prog, c.ops, c.bcast, c.fuse, c.adds = k.Prog, k.ops, k.bcast, k.fuse, k.adds
+	c.steps, c.need = k.steps, k.rowsNeed
 	c.keys = []uint64{}
 	k.constOperands(func(x *opnd) { c.keys = append(c.keys, k.constValue(x)) })
 }

@@ -26,6 +26,8 @@ type Kernel struct {
 	tex        *texUnit  // textures and surfaces (tex_load.go), nil without
 	fuse       []uint8   // per op: the instruction group it starts (fuse.go)
 	adds       []addRows // per op: a fuseAdd64 group's rows
+	steps      []step    // per op: how runFast runs it (dispatch.go)
+	rowsNeed   int       // the register words steps' rows need
 	// slow runs every instruction by the general paths (tests compare)
 	slow    bool
 	buffers []place // the launch's buffers by address, for fault messages
@@ -143,7 +145,7 @@ func (k *Kernel) Run(b *emu.Block, w *emu.Warp, budget int64) error {
 	if w.Done || w.AtBarrier || w.Fault != nil {
 		return nil
 	}
-	if fast && len(fuse) == len(ops) {
+	if fast && len(fuse) == len(ops) && len(k.steps) == len(ops) {
 		return k.runFast(b, w, sc, budget)
 	}
 	// only the general paths (control flow, barriers, faults) end a warp
@@ -226,72 +228,6 @@ func (k *Kernel) fault(b *emu.Block, w *emu.Warp, o *op, pc, mask uint32, err er
 	}
 	k.locate(o, err)
 	return b.Fault(w, lane, k.Prog.addrs[pc], k.Prog.texts[pc], err)
-}
-
-// runFast is Run's loop when nothing watches the instructions and the
-// fast paths are on: the same steps as Run's, in a small function whose
-// few values the compiler keeps in registers.
-func (k *Kernel) runFast(b *emu.Block, w *emu.Warp, sc *scratch, budget int64) error {
-	ops := k.ops
-	fuse, adds := k.fuse[:len(ops)], k.adds[:len(ops)]
-	for n := int64(0); n < budget; n++ {
-		pc := w.PC
-		if int(pc) >= len(ops) {
-			addr, _ := k.Prog.Where(pc)
-			return b.Fault(w, firstLane(w.Active), addr, "", errPastEnd)
-		}
-		o := &ops[pc]
-		if w.Track != nil && syncPoint(o) {
-			w.Track.Stopped = true // the engine runs it between rounds
-			return nil
-		}
-		w.Rejoined = false
-		w.Steps++
-		w.ThreadSteps += int64(bits.OnesCount32(w.Active))
-		regs := w.Regs
-		g := regs[int(o.guard)*32]
-		if o.gnot {
-			g = ^g
-		}
-		mask := w.Active & g
-		if f := fuse[pc]; f != fuseNone && fusable(f, mask, w.Active) && budget-n >= fuseLen[f] {
-			if f == fuseAdd64 { // the commonest, without runFused's generality
-				k.add64(regs, o, &ops[pc+1], &adds[pc], mask, sc.ccAll)
-				w.PC = pc + 2
-				w.Steps++
-				w.ThreadSteps += int64(bits.OnesCount32(mask))
-				n++
-				continue
-			}
-			k.runFused(w, o, f, pc, mask, sc.ccAll)
-			n += fuseLen[f] - 1
-			continue
-		}
-		w.PC = pc + 1
-		// the same switch as Run's loop, kept inline: as a function (cost
-		// 217) Go does not inline it, and the call is paid per instruction
-		switch o.kind {
-		case kLdg, kStg, kLds, kSts:
-			if k.memFast(b, w, o, mask, sc) {
-				continue
-			}
-		case kFfma, kFadd, kFmul:
-			if k.faluFast(o, mask, regs, sc) {
-				continue
-			}
-		case kMov, kIAdd, kXmad, kIsetp, kShl, kShr, kIscadd, kLop, kSel:
-			if k.ialuFast(o, mask, regs, sc) {
-				continue
-			}
-		}
-		if err := k.exec(b, w, o, mask, sc, pc); err != nil {
-			return k.fault(b, w, o, pc, mask, err)
-		}
-		if w.Done || w.AtBarrier || w.Fault != nil {
-			return nil
-		}
-	}
-	return nil
 }
 
 // execWatched runs one instruction with the trace, fault injection's probe

@@ -13,9 +13,15 @@ func Closest(name string, known []string) string {
 		name string
 		d    int
 	}
+	// only names within the limit are suggested; a length differing by
+	// more is farther than that (a long mistyped token is compared with
+	// none: fuzzed text spent a tenth of its time here)
+	limit := max(2, len(name)/2)
 	cs := make([]cand, 0, len(known))
 	for _, k := range known {
-		cs = append(cs, cand{k, EditDistance(name, k)})
+		if abs(len(k)-len(name)) <= limit {
+			cs = append(cs, cand{k, EditDistance(name, k)})
+		}
 	}
 	sort.Slice(cs, func(i, j int) bool {
 		if cs[i].d != cs[j].d {
@@ -25,7 +31,7 @@ func Closest(name string, known []string) string {
 	})
 	var out []string
 	for _, c := range cs[:min(3, len(cs))] {
-		if c.d > max(2, len(name)/2) {
+		if c.d > limit {
 			break
 		}
 		out = append(out, c.name)
@@ -55,4 +61,11 @@ func EditDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -1,6 +1,10 @@
 package asm
 
-import "testing"
+import (
+	"sort"
+	"strings"
+	"testing"
+)
 
 func TestClosest(t *testing.T) {
 	known := []string{"FADD", "DADD", "FMUL", "IADD", "MOV"}
@@ -12,5 +16,33 @@ func TestClosest(t *testing.T) {
 	}
 	if d := EditDistance("kitten", "sitting"); d != 3 {
 		t.Errorf("EditDistance = %d, want 3", d)
+	}
+}
+
+// TestClosestSkipsFar: skipping names whose length alone puts them past
+// the limit changes no suggestion.
+func TestClosestSkipsFar(t *testing.T) {
+	known := []string{"FADD", "DADD", "FMUL", "IADD", "MOV", "S2R", "BRA", "EXIT", "IADD32I", "LDG.E.CI", "ISETP.GE.U32.AND", "X"}
+	all := func(name string) string { // every name compared, as before
+		var out []string
+		for d := 0; d <= max(2, len(name)/2) && len(out) < 3; d++ {
+			var at []string
+			for _, k := range known {
+				if EditDistance(name, k) == d {
+					at = append(at, k)
+				}
+			}
+			sort.Strings(at)
+			out = append(out, at[:min(len(at), 3-len(out))]...)
+		}
+		if len(out) == 0 {
+			return ""
+		}
+		return " (closest: " + strings.Join(out, ", ") + ")"
+	}
+	for _, name := range []string{"", "F", "FAD", "FADDD", "IADD32", "ISETP.GE", "LDG.E", "ISETP.GE.U32.ANDX", "EXITEXITEXIT", "MOVV", "XX", "S2RR2S"} {
+		if got, want := Closest(name, known), all(name); got != want {
+			t.Errorf("Closest(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

@@ -205,15 +205,22 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 		// the column starts after the longest line of the code sections,
 		// directives and labels included
 		for _, l := range lists {
-			section = l.list(section[:0], opts, noteCol, col, nil)
-			lifeLy.col = max(lifeLy.col, longestLine(section)+2+4)
+			lw := &longestWriter{}
+			lo := &listOut{w: lw}
+			section = l.list(section[:0], opts, noteCol, col, lo)
+			lo.end(section)
+			lifeLy.col = max(lifeLy.col, max(lw.n, longestLine(lw.part))+2+4)
 		}
 	}
 	for i := range f.Sections {
 		switch l := textOf[i]; {
 		case l != nil && lifeLy != nil:
-			section = l.list(section[:0], opts, noteCol, col, nil)
-			dst = l.withLifeRanges(dst, section, lifeOf[l], lifeLy, !opts.NoHex)
+			// the listing is annotated and written as it is made
+			lw := l.newLifeWriter(dst, lifeOf[l], lifeLy, !opts.NoHex, o)
+			lo := &listOut{w: lw}
+			lo.end(l.list(section[:0], opts, noteCol, col, lo))
+			dst = lw.dst
+			delete(lifeOf, l) // listed: its liveness is no longer needed
 		case l != nil:
 			dst = l.list(dst, opts, noteCol, col, o)
 		case lifeLy != nil && !lifeSectionListed(f.Sections[i].Name):

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 	"runtime"
 	"slices"
 
@@ -27,7 +28,7 @@ const BundleSize = 32
 // text and finds the width, pass 2 lays the lines out directly into dst (every
 // line's length is known once the width is).
 func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.DecodeError) {
-	l := newLayout(code, base, sm, false)
+	l := newLayout(code, base, sm, false, 1<<62) // every text kept
 	dst = l.appendHeader(dst, sm)
 	start := len(dst)
 	size := start + l.size(0, l.n)
@@ -65,10 +66,22 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 // WriteListing writes the listing Disassemble returns to w without holding
 // all of it: the texts are printed first (they fix the hex column), then the
 // lines are laid out a block at a time on every core while the previous
-// blocks are written. Memory stays near the size of the texts, a fraction of
-// the listing's. err is w's first write error.
+// blocks are written. The first textBudget bytes of texts are kept for the
+// second pass; the texts after them are printed again there, so memory
+// stays within the code plus a constant however long the code is. err is
+// w's first write error.
 func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.DecodeError, err error) {
-	l := newLayout(code, base, sm, true)
+	return writeListing(w, code, base, sm, textBudget)
+}
+
+// textBudget is the bytes of instruction texts WriteListing keeps between
+// its passes: all of them for about 1.5M instructions (the texts of random
+// code average 35 bytes, with 7 bytes of layout facts each).
+const textBudget = 64 << 20
+
+// writeListing is WriteListing keeping at most budget bytes of texts.
+func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int) (errs []*isa.DecodeError, err error) {
+	l := newLayout(code, base, sm, true, budget)
 	if _, err := w.Write(l.appendHeader(nil, sm)); err != nil {
 		return l.errs, err
 	}
@@ -116,18 +129,20 @@ func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.De
 type layout struct {
 	code     []byte
 	base     uint64
+	sm       int
 	n        int // whole bundles
 	chunks   []chunk
 	col      int    // where every "/* 0x" starts
-	noteCol  int    // where an operand printed as ??? and the rest of its line start (alignQuestions), or 0
+	noteCol  int    // where an operand printed as ??? and the rest of its line start, or 0
 	blankRow []byte // col blanks
 	errs     []*isa.DecodeError
 }
 
-// newLayout prints the texts; capErrs keeps at most isa.MaxListedErrors
-// decode errors per chunk (a stream's memory must not grow per error).
-func newLayout(code []byte, base uint64, sm int, capErrs bool) *layout {
-	l := &layout{code: code, base: base, n: len(code) / BundleSize}
+// newLayout prints the texts and keeps the first budget bytes of them;
+// capErrs keeps at most isa.MaxListedErrors decode errors per chunk (a
+// stream's memory must not grow per error).
+func newLayout(code []byte, base uint64, sm int, capErrs bool, budget int) *layout {
+	l := &layout{code: code, base: base, sm: sm, n: len(code) / BundleSize}
 	workers := runtime.GOMAXPROCS(0)
 	if l.n < 4096 {
 		workers = 1
@@ -139,19 +154,28 @@ func newLayout(code []byte, base uint64, sm int, capErrs bool) *layout {
 		ch := &l.chunks[c]
 		ch.first, ch.capErrs = min(c*per, l.n), capErrs
 		ch.last = min((c+1)*per, l.n)
-		wg.Go(func() { ch.texts(code, base, sm) })
+		wg.Go(func() { ch.texts(code, base, sm, budget/workers) })
 	}
 	wg.Wait()
-	maxw := 0
+	maxw, plain, far, rest := 0, 0, 0, 0
 	quest := false
 	for c := range l.chunks {
-		maxw = max(maxw, l.chunks[c].maxw)
-		l.errs = append(l.errs, l.chunks[c].errs...)
-		quest = quest || l.chunks[c].quests > 0
+		ch := &l.chunks[c]
+		maxw, plain, far, rest = max(maxw, ch.maxw), max(plain, ch.plain), max(far, ch.far), max(rest, ch.rest)
+		l.errs = append(l.errs, ch.errs...)
+		quest = quest || ch.quests > 0
 	}
 	l.col = 8 + 19 + maxw + 2
 	if quest {
-		l.col = l.alignQuestions()
+		// an operand nvdisasm prints as ??? (an out-of-range scoreboard,
+		// the register after R255 of a pair) and the rest of its line
+		// start in a column of their own, where the widest other line
+		// would end in -raw layout (or where the farthest such operand
+		// lies in -raw layout); such a line's hex comment then comes one
+		// blank after it. Random words only: compiled code has no ???
+		// operand. Raw columns are 8+19 plus address+text.
+		l.noteCol = 8 + 19 + max(plain, far)
+		l.col = max(8+19+plain+2, l.noteCol+rest+1)
 	}
 	l.blankRow = bytes.Repeat([]byte{' '}, l.col)
 	if rest := len(code) % BundleSize; rest != 0 {
@@ -161,50 +185,21 @@ func newLayout(code []byte, base uint64, sm int, capErrs bool) *layout {
 	return l
 }
 
-// alignQuestions lays out the lines with an operand nvdisasm prints as ???
-// (an out-of-range scoreboard, the register after R255 of a pair): nvdisasm
-// aligns that operand, and the rest of its line, in a column of its own,
-// where the widest other line would end in -raw layout (or where the
-// farthest such operand lies in -raw layout); such a line's hex comment then
-// comes one blank after it. It sets that column (lines puts the texts
-// there) and returns the hex column. Random words only: compiled code has
-// no ??? operand.
-func (l *layout) alignQuestions() int {
-	// raw columns are 8+19 plus address+text
-	plain, far, rest := 0, 0, 0
-	l.eachLine(func(al int, text []byte, q int) {
-		if q >= 0 {
-			far, rest = max(far, al+q), max(rest, len(text)-q)
-		} else {
-			plain = max(plain, al+len(text))
-		}
-	})
-	l.noteCol = 8 + 19 + max(plain, far)
-	return max(8+19+plain+2, l.noteCol+rest+1)
-}
-
-// eachLine calls fn with every instruction's text, address width and
-// where its ??? operand starts (questAt).
-func (l *layout) eachLine(fn func(al int, text []byte, q int)) {
-	for c := range l.chunks {
-		ch := &l.chunks[c]
-		start := 0
-		for i, end := range ch.ends {
-			b := ch.first + i/3
-			fn(addrLen(l.base+uint64(b*BundleSize+8+8*(i%3))), ch.text[start:end], int(ch.quest[i])-1)
-			start = int(end)
-		}
-	}
-}
-
 // questAt is where the first operand printed as ??? starts in an
 // instruction's text (not a modifier: ".???3"), or -1.
 func questAt(text []byte) int {
-	k := bytes.Index(text, []byte(" ???"))
-	if k < 0 {
-		return -1
+	// a '?' first (a vector search): most texts have none
+	for i := 0; ; {
+		k := bytes.IndexByte(text[i:], '?')
+		if k < 0 {
+			return -1
+		}
+		k += i
+		if k > 0 && text[k-1] == ' ' && k+2 < len(text) && text[k+1] == '?' && text[k+2] == '?' {
+			return k
+		}
+		i = k + 1
 	}
-	return k + 1
 }
 
 func (l *layout) appendHeader(dst []byte, sm int) []byte {
@@ -220,12 +215,15 @@ func (l *layout) size(first, last int) int {
 // chunk is a run of bundles one goroutine lists.
 type chunk struct {
 	first, last int // bundles
+	kept        int // bundles [first, first+kept) have their texts below
 	text        []byte
 	ends        []uint32
 	lead        []uint8  // guard length ("@!P0 " is 5)
 	quest       []uint16 // 1 + questAt of the text, 0 for none
 	quests      int      // texts with a ??? operand
-	maxw        int
+	maxw        int      // widest address+text
+	plain       int      // widest address+text of the lines without ???
+	far, rest   int      // farthest address+questAt, longest text from questAt on
 	errs        []*isa.DecodeError
 	capErrs     bool
 }
@@ -250,22 +248,29 @@ type cachedText struct {
 // probes again.
 const cacheWindow = 512
 
-func (ch *chunk) texts(code []byte, base uint64, sm int) {
+// texts prints the chunk's texts, finds its widths and keeps the texts of
+// its first bundles while they fit in keep bytes.
+func (ch *chunk) texts(code []byte, base uint64, sm int, keep int) {
 	n := ch.last - ch.first
 	// locals, not ch's fields, in the loop: they stay in registers
-	text := make([]byte, 0, n*3*64) // room for long texts: growing copies the whole buffer
-	ends := make([]uint32, 0, n*3)
-	lead := make([]uint8, 0, n*3)
-	quest := make([]uint16, 0, n*3)
-	quests := 0
-	maxw := 0
+	// (room for long texts: growing copies the whole buffer)
+	text := make([]byte, 0, min(n*3*64, keep+5*maxText))
+	ends := make([]uint32, 0, min(n*3, keep/16))
+	lead := make([]uint8, 0, min(n*3, keep/16))
+	quest := make([]uint16, 0, min(n*3, keep/16))
+	quests, maxw, plain, far, rest := 0, 0, 0, 0, 0
+	kept := n
 	cache := new(textCache)
 	useCache, hits, window := true, 0, 0
 	for b := ch.first; b < ch.last; b++ {
 		if (b-ch.first)%cacheWindow == 0 && b > ch.first {
 			window++
-			useCache = hits*16 >= 3*cacheWindow || window%8 == 0
+			useCache = kept == n && (hits*16 >= 3*cacheWindow || window%8 == 0)
 			hits = 0
+		}
+		if kept == n && len(text) > keep {
+			// the rest is measured, and printed again when it is written
+			kept, useCache = b-ch.first, false
 		}
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
 		ctrl := binary.LittleEndian.Uint64(bundle)
@@ -285,48 +290,70 @@ func (ch *chunk) texts(code []byte, base uint64, sm int) {
 			if useCache {
 				slot = &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
 			}
+			var g int
+			var q uint16
 			if slot != nil && slot.ok && slot.word == w && slot.ctrl == cf {
 				hits++
 				text = append(text, text[slot.off:slot.off+slot.size]...)
-				maxw = max(maxw, al+int(slot.size))
-				ends = append(ends, uint32(len(text)))
-				lead = append(lead, slot.lead)
-				quest = append(quest, slot.quest)
-				quests += int(min(slot.quest, 1))
-				continue
-			}
-			inst, err := Decode(w, cf, sm, addr)
-			var g int
-			var q uint16
-			if err != nil {
-				if ch.capErrs {
-					ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
-				} else {
-					ch.errs = append(ch.errs, err.(*isa.DecodeError))
-				}
-				text = append(text, ".word "...)
-				text = isa.AppendHexNum(text, w)
+				g, q = int(slot.lead), slot.quest
 			} else {
-				text = appendGuard(text, inst)
-				g = len(text) - start
-				text = appendBody(text, inst, addr)
-				if k := questAt(text[start:]); k >= 0 {
-					q = uint16(k + 1)
-					quests++
-				}
-				if slot != nil && forms[inst.form].attrs&attrPCRel == 0 {
+				var err error
+				var pcRel bool
+				text, g, q, pcRel, err = appendLineText(text, w, cf, sm, addr)
+				if err != nil {
+					if ch.capErrs {
+						ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
+					} else {
+						ch.errs = append(ch.errs, err.(*isa.DecodeError))
+					}
+				} else if slot != nil && !pcRel {
 					*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), true}
 				}
 			}
 			// nvdisasm puts every hex comment in one column: two blanks after the
 			// longest address+guard+text (the guard hangs left of the mnemonic)
-			maxw = max(maxw, al+len(text)-start)
+			tl := len(text) - start
+			maxw = max(maxw, al+tl)
+			if q > 0 {
+				quests++
+				far, rest = max(far, al+int(q)-1), max(rest, tl-int(q)+1)
+			} else {
+				plain = max(plain, al+tl)
+			}
+			if kept < n {
+				text = text[:start]
+				continue
+			}
 			ends = append(ends, uint32(len(text)))
 			lead = append(lead, uint8(g))
 			quest = append(quest, q)
 		}
 	}
-	ch.text, ch.ends, ch.lead, ch.quest, ch.quests, ch.maxw = text, ends, lead, quest, quests, maxw
+	ch.text, ch.ends, ch.lead, ch.quest, ch.kept = text, ends, lead, quest, kept
+	ch.quests, ch.maxw, ch.plain, ch.far, ch.rest = quests, maxw, plain, far, rest
+}
+
+// maxText is more than the longest instruction text.
+const maxText = 256
+
+// appendLineText appends the text of word w (control field cf) at addr:
+// the guard, whose length is g, and the body, or .word for a word that
+// does not decode (err). q is 1 + where an operand printed as ??? starts
+// (questAt), or 0; pcRel says the text depends on addr.
+func appendLineText(text []byte, w uint64, cf Ctrl, sm int, addr uint64) (out []byte, g int, q uint16, pcRel bool, err error) {
+	start := len(text)
+	inst, err := Decode(w, cf, sm, addr)
+	if err != nil {
+		text = append(text, ".word "...)
+		return isa.AppendHexNum(text, w), 0, 0, false, err
+	}
+	text = appendGuard(text, inst)
+	g = len(text) - start
+	text = appendBody(text, inst, addr)
+	if k := questAt(text[start:]); k >= 0 {
+		q = uint16(k + 1)
+	}
+	return text, g, q, forms[inst.form].attrs&attrPCRel != 0, nil
 }
 
 func addrLen(addr uint64) int {
@@ -339,7 +366,8 @@ func addrLen(addr uint64) int {
 
 // lines lays out bundles [first, last) of ch. Every line is col+25 bytes,
 // so each is filled from a row of blanks, then the address, text and hex
-// comment are put in their places.
+// comment are put in their places. The texts of bundles past ch.kept are
+// printed again.
 func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 	code, base, col := l.code, l.base, l.col
 	lineLen := col + len("/* 0x0000000000000000 */\n")
@@ -347,8 +375,12 @@ func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 	dst = slices.Grow(dst, (last-first)*4*lineLen)[:n+(last-first)*4*lineLen]
 	out := dst[n:]
 	start := 0
-	if first > ch.first {
-		start = int(ch.ends[(first-ch.first)*3-1])
+	if k := min(first, ch.first+ch.kept) - ch.first; k > 0 {
+		start = int(ch.ends[k*3-1])
+	}
+	var again []byte // a text printed again
+	if last > ch.first+ch.kept {
+		again = make([]byte, 0, maxText)
 	}
 	for b := first; b < last; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
@@ -356,17 +388,28 @@ func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 		copy(ln, l.blankRow)
 		putHexComment(ln[col:], binary.LittleEndian.Uint64(bundle))
 		out = out[lineLen:]
+		kept := b < ch.first+ch.kept
 		for s := 0; s < 3; s++ {
-			i := (b-ch.first)*3 + s
 			addr := base + uint64(b*BundleSize+8+8*s)
-			text := ch.text[start:ch.ends[i]]
-			start = int(ch.ends[i])
-			g := int(ch.lead[i])
+			var text []byte
+			var g, q int
+			if kept {
+				i := (b-ch.first)*3 + s
+				text = ch.text[start:ch.ends[i]]
+				start = int(ch.ends[i])
+				g, q = int(ch.lead[i]), int(ch.quest[i])-1
+			} else {
+				var qq uint16
+				// the decode error was reported by the first pass
+				again, g, qq, _, _ = appendLineText(again[:0], binary.LittleEndian.Uint64(bundle[8+8*s:]),
+					CtrlField(binary.LittleEndian.Uint64(bundle), s), l.sm, addr)
+				text, q = again, int(qq)-1
+			}
 			ln := out[:lineLen]
 			copy(ln, l.blankRow)
-			isa.AppendAddr(ln[8:8], addr)
-			at := 8 + addrLen(addr) + 19 - g
-			if q := int(ch.quest[i]) - 1; q >= 0 && l.noteCol > 0 {
+			al := putAddr(ln[8:], addr)
+			at := 8 + al + 19 - g
+			if q >= 0 && l.noteCol > 0 {
 				// the ??? operand and the rest in their column
 				copy(ln[at:col], text[:q])
 				copy(ln[l.noteCol:col], text[q:])
@@ -378,6 +421,20 @@ func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 		}
 	}
 	return dst
+}
+
+// putAddr writes the /*addr*/ column at the start of d (which has room for
+// 8 bytes past it) and returns its length.
+func putAddr(d []byte, addr uint64) int {
+	digits := max((bits.Len64(addr)+3)>>2, 4)
+	if digits > 8 || len(d) < 20 {
+		return len(isa.AppendAddr(d[:0], addr))
+	}
+	d[0], d[1] = '/', '*'
+	// the digits as one store, blanks after them
+	binary.BigEndian.PutUint64(d[2:10], isa.HexDigits8(uint32(addr))<<(8*(8-digits))|0x2020202020202020&(1<<(8*(8-digits))-1))
+	d[2+digits], d[3+digits] = '*', '/'
+	return digits + 4
 }
 
 // putHexComment writes "/* 0x%016x */\n" at the start of d.

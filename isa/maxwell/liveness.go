@@ -18,18 +18,26 @@ import (
 // dataflow over the function's control flow (the branch targets nvdisasm's
 // own dataflow finds for SYNC, BRK and CONT included). What nvdisasm does
 // not say and was measured on the oracle: a register written and never
-// read shows nothing; EXIT keeps R1 (the stack pointer) live; a guarded
-// write does not end a range; the lines of a braced pair show the pair's
-// facts together; labels after code that does not fall through get a
-// dotted rule, the end of the function a solid one and the legend; the
-// count cell is as wide as the register count's digits plus one; a
-// register live at a loop's head is live all through the loop; what a
-// forward conditional branch leaves live for its target stays live on the
-// fall-through path until written; a pair whose second instruction writes
-// what the first uses is printed "SLOT 0"/"SLOT 1", the SLOT 1 line with
-// the facts of the first instruction of its stretch (since the last label
-// or branch other than SYNC). Not modelled yet: calls (CAL/JCAL effects,
-// RET keeping R2 and the callee-saved registers live, local subroutines).
+// read shows nothing; EXIT keeps R1 (the stack pointer) live, RET R1, R2
+// and the callee-saved registers (calleeSaved); a CAL or JCAL reads R0 and
+// R1 and writes every caller-saved register and predicate, whatever the
+// callee, showing the writes that stay live; the section's other
+// functions are entries too; a guarded write does not end a range; the
+// lines of a braced pair show the pair's facts together; labels after
+// code that does not fall through get a dotted rule, the end of the
+// function a solid one and the legend; without -hex, code after an
+// instruction that does not fall through is not listed up to the next
+// label; the count cell is as wide as the register count's digits plus
+// one; a register live at a loop's head is live all through the loop;
+// what a forward conditional branch leaves live for its target stays live
+// on the fall-through path until written or a branch away; a pair whose
+// second instruction writes what the first uses is printed "SLOT
+// 0"/"SLOT 1", the SLOT 1 line with the facts of the first instruction of
+// its stretch (since the last label or branch other than SYNC). Not
+// modelled yet: some calls show every caller-saved register written
+// (callAccess), a write and a read under the same guard (a predicated
+// write ends a range for the reads under its predicate), the -hex listing
+// of code outside the blocks.
 
 // Values of ListOptions.LifeRanges.
 const (
@@ -39,8 +47,51 @@ const (
 	LifeRangesCount  // -lrm count: the number of live registers only
 )
 
-// exitLive is what stays live at an EXIT or RET: R1, the stack pointer.
+// exitLive is what stays live at an EXIT: R1, the stack pointer.
 var exitLive = func() RegSet { var s RegSet; s.Add(1, 1); return s }()
+
+// calleeSaved reports whether a function must keep register r for its
+// caller, as nvdisasm -plr assumes at a RET (measured on the oracle and
+// the liveness corpus): R16-R31, then every other block of four from R36
+// (R36-R39, R44-R47, ..., R68-R71), R63 excepted.
+func calleeSaved(r int) bool {
+	switch {
+	case r >= 16 && r <= 31:
+		return true
+	case r >= 32 && r != 63:
+		return r/4%2 == 1
+	}
+	return false
+}
+
+// retLive is what stays live at a RET of a function with regs registers:
+// R1 (the stack pointer), R2 and the callee-saved registers.
+func retLive(regs int) RegSet {
+	s := exitLive
+	s.Add(2, 1)
+	for r := 16; r < regs; r++ {
+		if calleeSaved(r) {
+			s.Add(r, 1)
+		}
+	}
+	return s
+}
+
+// callAccess is what nvdisasm -plr assumes a CAL or JCAL does, whatever
+// the callee: it reads R0 and R1 and writes every caller-saved register
+// of the function's regs (R0, R3-R15 and the registers above R31 that are
+// not callee-saved) and the predicates.
+func callAccess(regs int) Access {
+	var a Access
+	a.Read.Add(0, 2)
+	for r := 0; r < regs; r++ {
+		if r != 1 && r != 2 && (r < 16 || r > 31) && !calleeSaved(r) {
+			a.Written.Add(r, 1)
+		}
+	}
+	a.PredWritten = allPreds
+	return a
+}
 
 // guardedKills: nvdisasm ends a range at a guarded write too.
 const guardedKills = false
@@ -48,6 +99,7 @@ const guardedKills = false
 // lifeInfo is the liveness of one code section's instructions.
 type lifeInfo struct {
 	reach     []bool
+	call      []bool // a CAL or JCAL: it shows only the writes that stay live
 	fall      []bool // control goes on to the next instruction
 	fwd       []bool // a branch forward
 	acc       []Access
@@ -55,13 +107,28 @@ type lifeInfo struct {
 	pin, pout []uint8
 }
 
+// successors are the instructions control goes to from each instruction,
+// all in one array (a slice per instruction costs more than its targets).
+type successors struct {
+	first []int32 // instruction i's are to[first[i]:first[i+1]]
+	to    []int32
+}
+
+// add is a successor of the instruction being filled in; next goes on to
+// the next instruction.
+func (s *successors) add(k int) { s.to = append(s.to, int32(k)) }
+func (s *successors) next()     { s.first = append(s.first, int32(len(s.to))) }
+
+func (s *successors) of(i int) []int32 { return s.to[s.first[i]:s.first[i+1]] }
+
 // lifeRanges computes the liveness of every instruction of the section.
 func (fl *funcListing) lifeRanges() *lifeInfo {
 	n := len(fl.insts)
-	li := &lifeInfo{reach: make([]bool, n), fall: make([]bool, n), fwd: make([]bool, n), acc: make([]Access, n), in: make([]RegSet, n), out: make([]RegSet, n),
+	li := &lifeInfo{reach: make([]bool, n), call: make([]bool, n), fall: make([]bool, n), fwd: make([]bool, n), acc: make([]Access, n), in: make([]RegSet, n), out: make([]RegSet, n),
 		pin: make([]uint8, n), pout: make([]uint8, n)}
-	succ := make([][]int, n)
+	succ := &successors{first: make([]int32, 1, n+1)}
 	exits := make([]bool, n)
+	rets := make([]bool, n)
 	guarded := make([]bool, n)
 	index := func(addr uint64) (int, bool) {
 		if addr%BundleSize == 0 {
@@ -74,8 +141,9 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 		if !fl.insts[i].ok {
 			li.fall[i] = true
 			if i+1 < n {
-				succ[i] = append(succ[i], i+1)
+				succ.add(i + 1)
 			}
+			succ.next()
 			continue
 		}
 		inst := fl.insts[i].inst
@@ -89,25 +157,37 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 		case cfg.Jump:
 			for _, t := range facts.Targets {
 				if k, ok := index(t); ok {
-					succ[i] = append(succ[i], k)
+					succ.add(k)
 					li.fwd[i] = li.fwd[i] || k > i
 				}
 			}
 			fall = facts.Cond
 		case cfg.Exit:
 			exits[i] = true
+			rets[i] = forms[inst.form].name == "RET"
 			fall = facts.Cond
+		case cfg.Call:
+			if name := forms[inst.form].name; name == "CAL" || name == "JCAL" {
+				li.call[i] = true
+				li.acc[i] = callAccess(fl.fn.Registers)
+			}
 		}
 		if facts.Opaque {
 			fall = facts.Cond
 		}
 		li.fall[i] = fall
 		if fall && i+1 < n {
-			succ[i] = append(succ[i], i+1)
+			succ.add(i + 1)
+		}
+		succ.next()
+	}
+	// reachable from the entry and the section's other functions
+	stack := []int{0}
+	for addr := range fl.lb.syms {
+		if k, ok := index(addr); ok {
+			stack = append(stack, k)
 		}
 	}
-	// reachable from the entry
-	stack := []int{0}
 	for len(stack) > 0 && n > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -115,8 +195,11 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			continue
 		}
 		li.reach[i] = true
-		stack = append(stack, succ[i]...)
+		for _, k := range succ.of(i) {
+			stack = append(stack, int(k))
+		}
 	}
+	ret := retLive(fl.fn.Registers)
 	for changed := true; changed; {
 		changed = false
 		for i := n - 1; i >= 0; i-- {
@@ -125,10 +208,12 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			}
 			var out RegSet
 			var pout uint8
-			if exits[i] {
+			if rets[i] {
+				out = ret
+			} else if exits[i] {
 				out = exitLive
 			}
-			for _, k := range succ[i] {
+			for _, k := range succ.of(i) {
 				out = out.Union(li.in[k])
 				pout |= li.pin[k]
 			}
@@ -149,11 +234,12 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 	// (up to the branch back), also between its last read and a new write
 	// in the loop: nvdisasm's ranges are intervals of the listing's order
 	// as a linear-scan allocator builds them
-	for i := range succ {
+	for i := range n {
 		if !li.reach[i] {
 			continue
 		}
-		for _, k := range succ[i] {
+		for _, k := range succ.of(i) {
+			k := int(k)
 			if k > i {
 				continue
 			}
@@ -167,14 +253,15 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 	// what a conditional branch forward leaves live for its target stays
 	// live on the way through until it is written (as measured: nvdisasm
 	// ranges have no hole between the branch and the next write)
-	for i := range succ {
+	for i := range n {
 		if !li.reach[i] || !li.fwd[i] || !li.fall[i] {
 			continue
 		}
 		var carry RegSet
 		var pcarry uint8
 		end := i + 1
-		for _, k := range succ[i] {
+		for _, k := range succ.of(i) {
+			k := int(k)
 			if k > i+1 {
 				carry, pcarry = carry.Union(li.in[k]), pcarry|li.pin[k]
 				end = max(end, k)
@@ -187,11 +274,11 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			if carry.Empty() && pcarry == 0 {
 				break
 			}
+			if !li.fall[j] {
+				break // not into a branch away (measured)
+			}
 			li.in[j], li.out[j] = li.in[j].Union(carry), li.out[j].Union(carry)
 			li.pin[j], li.pout[j] = li.pin[j]|pcarry, li.pout[j]|pcarry
-			if !li.fall[j] {
-				break
-			}
 		}
 	}
 	return li
@@ -395,7 +482,11 @@ func (ly *lifeLayout) instCells(dst []byte, li *lifeInfo, i, j int) []byte {
 	for k := i; k <= j; k++ {
 		read = read.Union(li.acc[k].Read)
 		pread |= li.acc[k].PredRead
-		written = written.Union(li.acc[k].Written)
+		w := li.acc[k].Written
+		if li.call[k] {
+			w = w.Intersect(li.out[k])
+		}
+		written = written.Union(w)
 		pwritten |= li.acc[k].PredWritten & li.pout[k]
 	}
 	live := li.in[i].Union(li.out[j])
@@ -426,10 +517,29 @@ func isAddrLine(line []byte) (uint64, bool) {
 	return a, err == nil
 }
 
-// withLifeRanges adds the life-range column to section, the listing of fl's
-// code section, and drops the padding after the function's last branch to
-// itself as nvdisasm -plr does.
-func (fl *funcListing) withLifeRanges(dst, section []byte, li *lifeInfo, ly *lifeLayout, hex bool) []byte {
+// lifeWriter adds the life-range column to the listing of fl's code
+// section written to it, a line at a time, and writes the result to o;
+// it drops the padding after the function's last branch to itself as
+// nvdisasm -plr does.
+type lifeWriter struct {
+	fl     *funcListing
+	li     *lifeInfo
+	ly     *lifeLayout
+	hex    bool
+	o      *listOut
+	dst    []byte
+	n      int
+	last   int    // the last instruction listed
+	listed []bool // without -hex: the instructions listed
+	prev   int    // the last instruction line's index
+	seen   int    // the last instruction line's index, listed or not
+	// a braced pair's hex comment line is due
+	pending     bool
+	cells, part []byte
+}
+
+// newLifeWriter starts the annotated listing of fl's code section after dst.
+func (fl *funcListing) newLifeWriter(dst []byte, li *lifeInfo, ly *lifeLayout, hex bool, o *listOut) *lifeWriter {
 	n := len(fl.insts)
 	last := n - 1 // the last instruction listed
 	for i := n - 1; i >= 0; i-- {
@@ -444,136 +554,149 @@ func (fl *funcListing) withLifeRanges(dst, section []byte, li *lifeInfo, ly *lif
 			break
 		}
 	}
-	put := func(dst, line, cells []byte) []byte {
-		dst = append(dst, line...)
-		dst = blanks(dst, ly.col-len(line))
-		dst = append(dst, "// "...)
-		dst = append(dst, cells...)
-		return append(dst, '\n')
-	}
-	legendAfter := func(dst, line []byte) []byte {
-		dst = put(dst, line, ly.rule(nil, '-'))
-		for _, l := range legend {
-			dst = put(dst, nil, []byte(l))
-		}
-		return append(dst, '\n')
-	}
-	prev := -1       // the last instruction line's index
-	pending := false // a braced pair's hex comment line is due
-	var cells []byte
-	for len(section) > 0 {
-		k := bytes.IndexByte(section, '\n')
-		if k < 0 {
-			k = len(section) - 1
-		}
-		line := section[:k]
-		section = section[k+1:]
-		trimmed := bytes.TrimLeft(line, " ")
-		switch {
-		case len(line) == 0 || bytes.HasPrefix(line, []byte("//")) || line[0] == '\t':
-			dst = append(dst, line...)
-			dst = append(dst, '\n')
-			if bytes.HasPrefix(line, []byte("\t.align")) {
-				for _, h := range ly.header() {
-					dst = put(dst, nil, h)
-				}
+	// without -hex nvdisasm lists only the code its blocks hold: after an
+	// instruction that does not go on to the next, the listing resumes at
+	// the next label (a function's own symbol included)
+	var listed []bool
+	if !hex {
+		listed = make([]bool, n)
+		var buf [4]uint32
+		for i := range listed {
+			addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+			_, sym := fl.lb.syms[addr]
+			labelled := sym || i%3 == 0 && func() bool { _, ok := fl.lb.syms[addr-8]; return ok }()
+			for _, l := range fl.lb.at(buf[:0], addr) {
+				labelled = labelled || l&1 != 0
 			}
-		case bytes.HasPrefix(trimmed, []byte("/* 0x")):
-			switch {
-			case pending && (prev >= last || prev%3 == 2):
-				// after the hex word of a pair that ends its bundle
-				// nvdisasm closes the table as at the end of the function
-				// (and goes on without a new header)
-				pending = false
-				dst = legendAfter(dst, line)
-			case pending:
-				// a pair's second hex word: what is live after the pair
-				pending = false
-				dst = put(dst, line, ly.liveCells(cells[:0], li, prev+1))
-			case prev >= 0 && prev+1 < n && fl.closes != nil && fl.closes[prev+1]:
-				// a control word inside a pair: what is live into the pair
-				// (nothing inside a SLOT pair)
-				if fl.slots != nil && fl.slots[prev+1] {
-					dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
-				} else {
-					dst = put(dst, line, ly.liveCells(cells[:0], li, prev))
-				}
-			case prev >= last:
-				// the padding's control word is not listed
-			case prev < 0:
-				dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
-			default:
-				dst = put(dst, line, ly.liveCells(cells[:0], li, prev+1))
-			}
-		default:
-			addr, isInst := isAddrLine(line)
-			switch {
-			case isInst:
-				i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)
-				if i < 0 || i >= n || i > last {
-					continue
-				}
-				first, second := i, i
-				if fl.closes != nil && fl.closes[i] {
-					first = i - 1
-					pending = hex
-				} else if fl.closes != nil && i+1 < n && fl.closes[i+1] {
-					second = i + 1
-				}
-				if fl.slots != nil && fl.slots[i] {
-					// nvdisasm shows the facts of the first instruction
-					// of the stretch (see anchor) on a SLOT 1 line
-					first, second = fl.pairOf(fl.anchor(i))
-				}
-				dst = put(dst, line, ly.instCells(cells[:0], li, first, second))
-				prev = i
-			case bytes.HasSuffix(line, []byte(":")) && line[0] != ' ':
-				switch {
-				case prev < 0:
-					dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
-				case prev >= last && (prev == n-1 || len(section) == 0 || isEnd(section)):
-					dst = legendAfter(dst, line)
-				case !li.fall[prev]:
-					dst = put(dst, line, ly.rule(nil, '.'))
-				default:
-					dst = put(dst, line, ly.liveCells(cells[:0], li, prev+1))
-				}
-			default: // directives
-				dst = put(dst, line, ly.cells(cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+			listed[i] = i == 0 || labelled || listed[i-1] && li.fall[i-1]
+			if listed[i] {
+				last = i
 			}
 		}
 	}
-	return dst
+	return &lifeWriter{fl: fl, li: li, ly: ly, hex: hex, o: o, dst: dst, n: n, last: last, listed: listed, prev: -1, seen: -1}
 }
 
-// isEnd reports whether the rest of a section's listing holds no more
-// instruction lines (only labels and hex lines).
-func isEnd(rest []byte) bool {
-	for _, l := range bytes.Split(rest, []byte("\n")) {
-		if _, ok := isAddrLine(l); ok {
-			return false
+// Write annotates the complete lines of p (the rest waits for its end).
+func (w *lifeWriter) Write(p []byte) (int, error) {
+	eachLine(&w.part, p, func(line []byte) {
+		w.line(line)
+		w.dst = w.o.flush(w.dst)
+	})
+	return len(p), nil
+}
+
+func (w *lifeWriter) put(line, cells []byte) []byte {
+	dst := append(w.dst, line...)
+	dst = blanks(dst, w.ly.col-len(line))
+	dst = append(dst, "// "...)
+	dst = append(dst, cells...)
+	return append(dst, '\n')
+}
+
+func (w *lifeWriter) legendAfter(line []byte) []byte {
+	w.dst = w.put(line, w.ly.rule(nil, '-'))
+	for _, l := range legend {
+		w.dst = w.put(nil, []byte(l))
+	}
+	return append(w.dst, '\n')
+}
+
+// line annotates one line of the listing.
+func (w *lifeWriter) line(line []byte) {
+	trimmed := bytes.TrimLeft(line, " ")
+	switch {
+	case len(line) == 0 || bytes.HasPrefix(line, []byte("//")) || line[0] == '\t':
+		w.dst = append(w.dst, line...)
+		w.dst = append(w.dst, '\n')
+		if bytes.HasPrefix(line, []byte("\t.align")) {
+			for _, h := range w.ly.header() {
+				w.dst = w.put(nil, h)
+			}
+		}
+	case bytes.HasPrefix(trimmed, []byte("/* 0x")):
+		switch {
+		case w.pending && (w.prev >= w.last || w.prev%3 == 2):
+			// after the hex word of a pair that ends its bundle
+			// nvdisasm closes the table as at the end of the function
+			// (and goes on without a new header)
+			w.pending = false
+			w.dst = w.legendAfter(line)
+		case w.pending:
+			// a pair's second hex word: what is live after the pair
+			w.pending = false
+			w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
+		case w.prev >= 0 && w.prev+1 < w.n && w.fl.closes != nil && w.fl.closes[w.prev+1]:
+			// a control word inside a pair: what is live into the pair
+			// (nothing inside a SLOT pair)
+			if w.fl.slots != nil && w.fl.slots[w.prev+1] {
+				w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+			} else {
+				w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev))
+			}
+		case w.prev >= w.last:
+			// the padding's control word is not listed
+		case w.prev < 0:
+			w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+		default:
+			w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
+		}
+	default:
+		addr, isInst := isAddrLine(line)
+		switch {
+		case isInst:
+			i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)
+			w.seen = max(w.seen, i)
+			if i < 0 || i >= w.n || i > w.last || w.listed != nil && !w.listed[i] {
+				return
+			}
+			first, second := i, i
+			if w.fl.closes != nil && w.fl.closes[i] {
+				first = i - 1
+				w.pending = w.hex
+			} else if w.fl.closes != nil && i+1 < w.n && w.fl.closes[i+1] {
+				second = i + 1
+			}
+			if w.fl.slots != nil && w.fl.slots[i] {
+				// nvdisasm shows the facts of the first instruction
+				// of the stretch (see anchor) on a SLOT 1 line
+				first, second = w.fl.pairOf(w.fl.anchor(i))
+			}
+			w.dst = w.put(line, w.ly.instCells(w.cells[:0], w.li, first, second))
+			w.prev = i
+		case bytes.HasSuffix(line, []byte(":")) && line[0] != ' ':
+			switch {
+			case w.prev < 0:
+				w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+			case w.prev >= w.last && w.seen >= w.n-1:
+				w.dst = w.legendAfter(line)
+			case !w.li.fall[w.prev]:
+				w.dst = w.put(line, w.ly.rule(nil, '.'))
+			default:
+				w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
+			}
+		default: // directives
+			w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
 		}
 	}
-	return true
 }
 
 // newLifeLayout sizes the column for the listed code sections: as many
 // registers as the most any function has, the predicates up to the highest
-// one any instruction uses (all seven when there is a call).
+// one any instruction shows.
 func newLifeLayout(mode int, lists []*funcListing, infos []*lifeInfo) *lifeLayout {
 	ly := &lifeLayout{mode: mode}
 	for k, l := range lists {
 		ly.regs = max(ly.regs, l.fn.Registers)
-		for i := range l.insts {
-			if l.insts[i].ok && BranchFacts(l.insts[i].inst, 0, nil).Kind == cfg.Call {
-				ly.preds = 7 // a callee may use any predicate
-			}
-		}
 		for i := range infos[k].acc {
 			if !infos[k].reach[i] {
 				continue
 			}
 			p := infos[k].acc[i].PredRead | infos[k].acc[i].PredWritten
+			if infos[k].call[i] {
+				// most calls show every predicate written (see callAccess)
+				p = allPreds
+			}
 			for b := 6; b >= 0; b-- {
 				if p&(1<<b) != 0 {
 					ly.preds = max(ly.preds, b+1)
@@ -607,6 +730,37 @@ func longestLine(b []byte) int {
 		b = b[min(k+1, len(b)):]
 	}
 	return n
+}
+
+// longestWriter measures longestLine of what is written to it.
+type longestWriter struct {
+	n    int
+	part []byte // a line not ended yet
+}
+
+func (w *longestWriter) Write(p []byte) (int, error) {
+	eachLine(&w.part, p, func(line []byte) { w.n = max(w.n, longestLine(line)) })
+	return len(p), nil
+}
+
+// eachLine calls line with every line p ends (the first one completing
+// *part, a line not ended before) and keeps the rest in *part.
+func eachLine(part *[]byte, p []byte, line func([]byte)) {
+	for {
+		k := bytes.IndexByte(p, '\n')
+		if k < 0 {
+			break
+		}
+		if len(*part) > 0 {
+			*part = append(*part, p[:k]...)
+			line(*part)
+			*part = (*part)[:0]
+		} else {
+			line(p[:k])
+		}
+		p = p[k+1:]
+	}
+	*part = append(*part, p...)
 }
 
 // slotPairs marks the braced pairs nvdisasm -plr prints with "SLOT 0" and

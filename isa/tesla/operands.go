@@ -1,5 +1,7 @@
 package tesla
 
+import "github.com/gpuisa/gpuisa/isa"
+
 // Operand kinds: how each kind named in spec.txt reads its fields, prints and
 // validates. The assembler side is in parse_operands.go.
 //
@@ -21,7 +23,7 @@ var condNames = [32]string{
 // condWords are condNames packed for putWord (0 for the longer names).
 var condWords = func() (t [32]uint64) {
 	for i, n := range condNames {
-		t[i] = textWord(n)
+		t[i] = isa.TextWord(n)
 	}
 	return
 }()

@@ -117,24 +117,12 @@ func putText(dst []byte, s string, w uint64) []byte {
 	return append(dst, s...)
 }
 
-// textWord packs s as a word, or returns 0 when it is empty or too long.
-func textWord(s string) uint64 {
-	if len(s) == 0 || len(s) > 7 {
-		return 0
-	}
-	w := uint64(len(s)) << 56
-	for i := len(s) - 1; i >= 0; i-- {
-		w |= uint64(s[i]) << (8 * i)
-	}
-	return w
-}
-
 // regWords spells R0..R127 (index r) and the halves R0L..R63H (index
 // 128+r) as words.
 var regWords = func() (t [256]uint64) {
 	for i := range 128 {
-		t[i] = textWord("R" + string(appendDec(nil, uint64(i))))
-		t[128+i] = textWord("R" + string(appendDec(nil, uint64(i>>1))) + string("LH"[i&1]))
+		t[i] = isa.TextWord("R" + string(appendDec(nil, uint64(i))))
+		t[128+i] = isa.TextWord("R" + string(appendDec(nil, uint64(i>>1))) + string("LH"[i&1]))
 	}
 	return
 }()

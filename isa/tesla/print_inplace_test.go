@@ -3,6 +3,8 @@ package tesla
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // operandBound bounds one operand's text: the longest spellings are
@@ -80,11 +82,11 @@ func TestPieceWords(t *testing.T) {
 	for fi := range forms {
 		for _, ps := range [2][]piece{forms[fi].mnem, forms[fi].opnds} {
 			for _, p := range ps {
-				if p.kind != pieceEnum && p.word != textWord(p.text) {
+				if p.kind != pieceEnum && p.word != isa.TextWord(p.text) {
 					t.Errorf("form %d: word %#x for %q", fi, p.word, p.text)
 				}
 				for x, o := range p.opts {
-					if p.words[x] != textWord(o) {
+					if p.words[x] != isa.TextWord(o) {
 						t.Errorf("form %d: word %#x for option %q", fi, p.words[x], o)
 					}
 				}

@@ -56,8 +56,7 @@ func TestFlagDefaults(t *testing.T) {
 		}
 		f := &forms[in.Form]
 		vi := f.variantIndex(&in)
-		v := &f.variants[vi]
-		printed := len(appendFlags(nil, f, v, &in)) > 0
+		printed := len(appendFlags(nil, f, vi, &in)) > 0
 		x := flagDefaults[in.Form][vi]
 		if printed != (w&x.mask != x.bits) {
 			t.Fatalf("%016x (%s): flags printed %v, bits differ %v", w, Print(in, 0), printed, !printed)

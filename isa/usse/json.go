@@ -69,8 +69,8 @@ func JSONInstruction(in *Inst, addr, base uint64, text string) jsonl.Instruction
 	for _, p := range parts[1:] {
 		rec.Modifiers = append(rec.Modifiers, "."+p)
 	}
-	if fd := &flagDefaults[in.Form][f.variantIndex(in)]; in.Raw&fd.mask != fd.bits {
-		flags := string(appendFlags(nil, f, v, in))
+	if vi := f.variantIndex(in); in.Raw&flagDefaults[in.Form][vi].mask != flagDefaults[in.Form][vi].bits {
+		flags := string(appendFlags(nil, f, vi, in))
 		for _, p := range strings.Split(flags, ".")[1:] {
 			rec.Modifiers = append(rec.Modifiers, "."+p)
 		}

@@ -31,15 +31,30 @@ func appendText(dst []byte, in *Inst) []byte {
 	fd := &flagDefaults[in.Form][vi]
 	flags := in.Raw&fd.mask != fd.bits
 	if int(in.Form) == dualForms[0] || int(in.Form) == dualForms[1] {
-		return appendDualText(dst, f, v, in, flags)
+		return appendDualText(dst, f, v, vi, in, flags)
 	}
-	for i := range v.elems {
-		if i == v.mnemEnd && flags {
-			dst = appendFlags(dst, f, v, in)
-		}
-		switch e := &v.elems[i]; e.kind {
+	// the mnemonic, the flags, the operands
+	dst = appendElems(dst, f, v, v.elems[:v.mnemEnd], in)
+	if flags {
+		dst = appendFlags(dst, f, vi, in)
+	}
+	return appendElems(dst, f, v, v.elems[v.mnemEnd:], in)
+}
+
+// appendElems prints elements es of syntax v.
+func appendElems(dst []byte, f *form, v *variant, es []elem, in *Inst) []byte {
+	for i := range es {
+		switch e := &es[i]; e.kind {
 		case kLit:
-			dst = append(dst, e.text...)
+			// most literals are ", " or " ": no copy call for them
+			switch s := e.text; len(s) {
+			case 1:
+				dst = append(dst, s[0])
+			case 2:
+				dst = append(dst, s[0], s[1])
+			default:
+				dst = append(dst, s...)
+			}
 		case kEo:
 			if !eoImplied(f, v, e, in) {
 				dst = appendElem(dst, f, e, in)
@@ -48,15 +63,12 @@ func appendText(dst []byte, in *Inst) []byte {
 			dst = appendElem(dst, f, e, in)
 		}
 	}
-	if v.mnemEnd == len(v.elems) && flags {
-		dst = appendFlags(dst, f, v, in)
-	}
 	return dst
 }
 
 // appendDualText prints a dual-issue word (TestDualForms: exactly the
 // syntaxes with a kDualm) at the marker level the search finds (dual.go).
-func appendDualText(dst []byte, f *form, v *variant, in *Inst, flags bool) []byte {
+func appendDualText(dst []byte, f *form, v *variant, vi int, in *Inst, flags bool) []byte {
 	var dual dualView
 	if !dual.init(f, in) {
 		return appendRaw(dst, in.Raw)
@@ -64,7 +76,7 @@ func appendDualText(dst []byte, f *form, v *variant, in *Inst, flags bool) []byt
 	level := dualViewLevel(&dual, in)
 	for i := range v.elems {
 		if i == v.mnemEnd && flags {
-			dst = appendFlags(dst, f, v, in)
+			dst = appendFlags(dst, f, vi, in)
 		}
 		switch v.elems[i].kind {
 		case kDualm:
@@ -76,7 +88,7 @@ func appendDualText(dst []byte, f *form, v *variant, in *Inst, flags bool) []byt
 		}
 	}
 	if v.mnemEnd == len(v.elems) && flags {
-		dst = appendFlags(dst, f, v, in)
+		dst = appendFlags(dst, f, vi, in)
 	}
 	return dst
 }
@@ -87,8 +99,10 @@ func appendRaw(dst []byte, w uint64) []byte {
 	return isa.AppendHex(dst, w, 16)
 }
 
-func appendFlags(dst []byte, f *form, vr *variant, in *Inst) []byte {
-	for i, ops := 0, flagOps[in.Form][f.indexOf(vr)]; i < len(ops); i++ {
+// appendFlags prints the flags of syntax vi of in's form that are not at
+// their defaults.
+func appendFlags(dst []byte, f *form, vi int, in *Inst) []byte {
+	for i, ops := 0, flagOps[in.Form][vi]; i < len(ops); i++ {
 		op := &ops[i]
 		v := in.Args[op.arg]
 		if v == op.def {
@@ -100,16 +114,6 @@ func appendFlags(dst []byte, f *form, vr *variant, in *Inst) []byte {
 		}
 	}
 	return dst
-}
-
-// indexOf is the index of vr, one of f's syntaxes, in f.variants.
-func (f *form) indexOf(vr *variant) int {
-	for i := range f.variants {
-		if &f.variants[i] == vr {
-			return i
-		}
-	}
-	return -1
 }
 
 const swizzleChans = "xyzw012h"
@@ -424,6 +428,16 @@ func firstWithPrefix(t []string, p string) string {
 
 var bank4 = [4]string{"r", "o", "pa", "sa"}
 
+// regWords[k][n] spells register n of bank4[k] as one word (isa.TextWord).
+var regWords = func() (t [4][256]uint64) {
+	for k, b := range bank4 {
+		for n := range t[k] {
+			t[k][n] = isa.TextWord(string(isa.AppendDec([]byte(b), uint64(n))))
+		}
+	}
+	return t
+}()
+
 // regMult is 2 when register numbers are doubled: 6-bit fields always, and
 // fields whose element names a selector field that is 0 (VTST's alu_sel 0,
 // the f32/f16 tests, uses doubled 7-bit numbers in Vita3K).
@@ -453,6 +467,9 @@ func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
 		num := in.Args[e.f[2]]
 		if lim := uint32(1)<<f.fields[e.f[2]].width - 4; k == bkR && num >= lim {
 			return isa.AppendDec(append(dst, 'i'), uint64(num-lim))
+		}
+		if n := num * uint32(mult); n < 256 {
+			return isa.AppendWord(dst, regWords[k][n])
 		}
 		return isa.AppendDec(append(dst, bank4[k]...), uint64(num*uint32(mult)))
 	}

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/asm"
 )
 
@@ -593,20 +594,6 @@ func longestFirst(opts []string) []uint8 {
 	return order
 }
 
-// textWord packs a literal of up to 7 bytes for the printer's one-store
-// writer: the bytes from the lowest up, the length in the top byte; 0 when
-// the text is empty or longer.
-func textWord(s string) uint64 {
-	if len(s) == 0 || len(s) > 7 {
-		return 0
-	}
-	w := uint64(len(s)) << 56
-	for i := len(s) - 1; i >= 0; i-- {
-		w |= uint64(s[i]) << (8 * i)
-	}
-	return w
-}
-
 func writePieces(b *bytes.Buffer, name string, ps []piece) {
 	if len(ps) == 0 {
 		return
@@ -618,7 +605,7 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 		}
 		switch p.kind {
 		case "lit":
-			fmt.Fprintf(b, "{kind: pieceLit, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.text, textWord(p.text), tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceLit, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.text, isa.TextWord(p.text), tokens(p.text))
 		case "join":
 			b.WriteString("{kind: pieceJoin}")
 		case "cc":
@@ -630,13 +617,13 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 			}
 			var ws []string
 			for _, o := range p.opts {
-				ws = append(ws, fmt.Sprintf("%#x", textWord(o)))
+				ws = append(ws, fmt.Sprintf("%#x", isa.TextWord(o)))
 			}
 			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v, words: []uint64{%s}, asm: &pieceAsm{optToks: %#v, order: %#v}}", p.field, p.opts, strings.Join(ws, ", "), ot, longestFirst(p.opts))
 		case "flag":
-			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, textWord(p.text), tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, isa.TextWord(p.text), tokens(p.text))
 		case "nflag":
-			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, textWord(p.text), tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, isa.TextWord(p.text), tokens(p.text))
 		case "opnd":
 			fmt.Fprintf(b, "{kind: pieceOperand, opnd: opnd_%s", p.text)
 			switch p.arg {
