@@ -1,39 +1,24 @@
 package maxwell
 
 import (
-	"os"
 	"slices"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/internal/oracle"
 )
-
-func readCubin(t *testing.T, path string) *cubin.File {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := cubin.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
 
 // nvdisasm warns at a jump table's BRX only without its dataflow analysis,
 // never at a BRX the cubin marks as an indirect call, and always at a BRX
 // the cubin does not list (see TestNvdisasmLive for the whole listings).
 func TestUnresolvedBranches(t *testing.T) {
-	call := readCubin(t, "testdata/nvtools/cubin/switch.sm_52.li.cubin")
+	call := parseCubinFile(t, "testdata/nvtools/cubin/switch.sm_52.li.cubin")
 	fn := call.Function("jump")
 	for _, ndf := range []bool{false, true} {
 		if got := UnresolvedBranches(fn, 52, ndf); len(got) != 0 {
 			t.Errorf("indirect call, -ndf %v: warnings at %#x", ndf, got)
 		}
 	}
-	table := readCubin(t, oracle.Path(t, "oracle/maxwell/cubin/sm_52/09_branches.O3.cubin"))
+	table := parseCubinFile(t, oracle.Path(t, "oracle/maxwell/cubin/sm_52/09_branches.O3.cubin"))
 	fn = &table.Functions[0]
 	if got := UnresolvedBranches(fn, 52, false); len(got) != 0 {
 		t.Errorf("listed jump table: warnings at %#x", got)
