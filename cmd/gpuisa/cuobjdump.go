@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
@@ -140,15 +141,20 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 				if err != nil {
 					return fatal("%s: fatbin entry at %#x: %v", name, e.Offset, err)
 				}
-				images = append(images, image{entry: e, name: fmt.Sprintf("%s.%d.sm_%d.cubin", stem, nelf, e.SM), elf: f})
+				images = append(images, image{entry: e, name: entryName(stem, e, nelf, "cubin"), elf: f})
 			case fatbin.KindPTX:
 				nptx++
-				images = append(images, image{entry: e, name: fmt.Sprintf("%s.%d.sm_%d.ptx", stem, nptx, e.SM), ptx: e.Payload})
+				images = append(images, image{entry: e, name: entryName(stem, e, nptx, "ptx"), ptx: e.Payload})
 			}
 		}
 	}
 	// list and extract options come first and exclude the others
 	switch {
+	case (t.has("list-ptx") || t.has("extract-ptx")) && !hasPTX(images):
+		// cuobjdump says so, and lists or extracts the ELF files still
+		w.Flush()
+		t.report(cio.stderr, "info", fmt.Sprintf("No PTX file found to extract from '%s'. You may try with -all option.", name))
+		fallthrough
 	case t.has("list-elf") || t.has("list-ptx"):
 		k := 0
 		for _, im := range images {
@@ -180,7 +186,15 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 				if !matchesAny(im.name, want) {
 					continue
 				}
-				fmt.Fprintf(w, "Extracting %s file %4d: %s\n", kind, k, im.name)
+				if kind == "PTX" && im.entry != nil {
+					opts := ""
+					if im.entry.Options != "" {
+						opts = " " + im.entry.Options
+					}
+					fmt.Fprintf(w, "Extracting PTX file and ptxas options %4d: %s -arch=sm_%d%s\n", k, im.name, im.entry.SM, opts)
+				} else {
+					fmt.Fprintf(w, "Extracting %s file %4d: %s\n", kind, k, im.name)
+				}
 				payload := raw // a bare cubin
 				if im.entry != nil {
 					payload = im.entry.Payload
@@ -210,8 +224,17 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 				kind = "ptx"
 			}
 			fmt.Fprintf(w, "\nFatbin %s code:\n================\narch = sm_%d\ncode version = [%d,%d]\nhost = linux\ncompile_size = 64bit\n", kind, sm, im.entry.Major, im.entry.Minor)
+			if im.entry.Flags&fatbin.FlagDebug != 0 {
+				fmt.Fprintf(w, "has debug info\n")
+			}
 			if im.entry.Compressed {
 				fmt.Fprintf(w, "compressed\n")
+			}
+			if im.entry.Name != "" {
+				fmt.Fprintf(w, "identifier = %s\n", im.entry.Name)
+			}
+			if im.entry.Options != "" {
+				fmt.Fprintf(w, "ptxasOptions = %s\n", im.entry.Options)
 			}
 		}
 		if im.ptx != nil {
@@ -237,6 +260,50 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 
 	}
 	return status
+}
+
+// entryName is the file name cuobjdump gives a fatbin image: from its
+// identifier (the source file) when it has one, else the input's stem and
+// the image's number among those of its kind.
+func entryName(stem string, e *fatbin.Entry, n int, ext string) string {
+	if e.Name != "" {
+		id := filepath.Base(e.Name)
+		return fmt.Sprintf("%s.sm_%d.%s", strings.TrimSuffix(id, filepath.Ext(id)), e.SM, ext)
+	}
+	return fmt.Sprintf("%s.%d.sm_%d.%s", stem, n, e.SM, ext)
+}
+
+// boundSymbols returns the symbols the relocations of a function's code
+// and of its constant banks (.nv.constantN.<name>) refer to, each once.
+func boundSymbols(f *cubin.File, fn *cubin.Function) []uint32 {
+	var out []uint32
+	for i := range f.Sections {
+		r := &f.Sections[i]
+		if !(r.Type == cubin.SecRel && r.EntSize == 16 || r.Type == cubin.SecRela && r.EntSize == 24) || int(r.Info) >= len(f.Sections) {
+			continue
+		}
+		target := f.Sections[r.Info].Name
+		if int(r.Info) != fn.Section && !(strings.HasPrefix(target, ".nv.constant") && strings.HasSuffix(target, "."+fn.Name)) {
+			continue
+		}
+		for k := 0; k+int(r.EntSize) <= len(r.Data); k += int(r.EntSize) {
+			sym := uint32(binary.LittleEndian.Uint64(r.Data[k+8:]) >> 32)
+			if int(sym) < len(f.Symbols) && !slices.Contains(out, sym) {
+				out = append(out, sym)
+			}
+		}
+	}
+	return out
+}
+
+// hasPTX tells whether any image is PTX.
+func hasPTX(images []image) bool {
+	for _, im := range images {
+		if im.ptx != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func matchesAny(name string, parts []string) bool {
@@ -266,9 +333,15 @@ func dumpSASS(cio *cmdIO, w *bufio.Writer, t *nvTool, f *cubin.File) int {
 		sortFunctions(fns)
 	}
 	want := t.list("function")
+	onlySection := -1 // -findex: the function enclosing a function symbol
 	if t.has("function-index") {
-		if k, err := number(t.value("function-index")); err == nil && k < uint64(len(f.Symbols)) {
-			want = append(want, f.Symbols[k].Name)
+		// 0 lists every function; a symbol other than a function, none (and
+		// no warning); one past the table crashes cuobjdump 11.8
+		if k, err := number(t.value("function-index")); err == nil && k != 0 {
+			onlySection = 0
+			if k < uint64(len(f.Symbols)) && f.Symbols[k].Type() == 2 {
+				onlySection = int(f.Symbols[k].Section)
+			}
 		}
 	}
 	for _, name := range want {
@@ -290,7 +363,7 @@ func dumpSASS(cio *cmdIO, w *bufio.Writer, t *nvTool, f *cubin.File) int {
 	status := 0
 	var buf []byte
 	for _, fn := range fns {
-		if len(want) > 0 && !contains(want, fn.Name) {
+		if len(want) > 0 && !contains(want, fn.Name) || onlySection >= 0 && fn.Section != onlySection {
 			continue
 		}
 		fmt.Fprintf(w, "\t\tFunction : %s\n", fn.Name)
@@ -343,6 +416,8 @@ func dumpSymbols(w io.Writer, f *cubin.File) {
 		switch {
 		case s.Other&0x10 != 0:
 			other = "STO_ENTRY"
+		case s.Other&^3 == 0x20:
+			other = "STO_GLOBAL"
 		case s.Other&^3 != 0:
 			other = "STO_?"
 		}
@@ -372,19 +447,21 @@ func dumpResources(w io.Writer, f *cubin.File) {
 		}
 	}
 	fmt.Fprintln(w)
-	tex, surf, samp := 0, 0, 0
-	for _, s := range f.Symbols {
-		switch s.Type() {
-		case 10:
-			tex++
-		case 12:
-			surf++
-		case 11:
-			samp++
-		}
-	}
 	for i := range f.Functions {
 		fn := &f.Functions[i]
+		// the texture, surface and sampler symbols the function's code
+		// refers to (through its relocations)
+		tex, surf, samp := 0, 0, 0
+		for _, sym := range boundSymbols(f, fn) {
+			switch f.Symbols[sym].Type() {
+			case 10:
+				tex++
+			case 12:
+				surf++
+			case 11:
+				samp++
+			}
+		}
 		// EIATTR_MIN_STACK_SIZE; 0xffffffff (recursion) is unknown
 		stack := "0"
 		for _, a := range f.Info {

@@ -192,7 +192,7 @@ func (d *elfDumper) debugAbbrev(s *cubin.Section) {
 		if r.u8() != 0 {
 			children = "[has children]"
 		}
-		fmt.Fprintf(w, "   %d      0x%02x %s      %s\n", code, tag, dwarfName(dwarfTags, "DW_TAG", tag), children)
+		fmt.Fprintf(w, "   %d      0x%02x %s      %s\n", code, tag, tagName(tag), children)
 		for r.more() {
 			at, form := r.uleb(), r.uleb()
 			if at == 0 && form == 0 {
@@ -243,7 +243,7 @@ func (d *elfDumper) debugInfo(i int, s *cubin.Section) {
 				fmt.Fprintf(w, " <%d><%x>:  Abbrev Number: %d (unknown)\n", level, at, code)
 				break
 			}
-			fmt.Fprintf(w, " <%d><%x>:  Abbrev Number: %d   (0x%02x %s)\n", level, at, code, a.tag, dwarfName(dwarfTags, "DW_TAG", a.tag))
+			fmt.Fprintf(w, " <%d><%x>:  Abbrev Number: %d   (0x%02x %s)\n", level, at, code, a.tag, tagName(a.tag))
 			for _, af := range a.attrs {
 				fmt.Fprintf(w, "      %s   \t%s\n", dwarfName(dwarfAttrs, "DW_AT", af[0]), d.attrValue(ur, af[0], af[1], ptrSize, uint64(unit), relocs))
 			}
@@ -570,6 +570,15 @@ func cfaReg(v uint64) string {
 		return "C" + strconv.FormatUint(n, 10)
 	}
 	return fmt.Sprintf("0x%x", v)
+}
+
+// tagName is a DW_TAG's name; cuobjdump calls the ones it does not know
+// "<unknown>" (0x42, DW_TAG_rvalue_reference_type, in -G builds).
+func tagName(tag uint64) string {
+	if s, ok := dwarfTags[tag]; ok {
+		return s
+	}
+	return "<unknown>"
 }
 
 func dwarfName(names map[uint64]string, prefix string, v uint64) string {

@@ -76,7 +76,7 @@ var elfGroups = []elfGroup{
 
 func init() {
 	for _, name := range debugOrder {
-		elfGroups = append(elfGroups, elfGroup{kindDebug, func(s *cubin.Section) bool { return s.Name == name }})
+		elfGroups = append(elfGroups, elfGroup{kindDebug, func(s *cubin.Section) bool { return debugName(s.Name) == name }})
 	}
 }
 
@@ -84,7 +84,17 @@ func init() {
 var debugOrder = []string{".debug_str", ".debug_abbrev", ".debug_info", ".debug_loc", ".nv_debug_info_reg_sass",
 	".nv_debug_info_reg_type", ".debug_line", ".nv_debug_line_sass", ".nv_debug_ptx_txt", ".debug_frame", ".debug_macinfo"}
 
+// debugName is a debug section's name without the hash a relocatable
+// cubin's .nv_debug_ptx_txt carries (".nv_debug_ptx_txt.1478286831").
+func debugName(name string) string {
+	if strings.HasPrefix(name, ".nv_debug_ptx_txt.") {
+		return ".nv_debug_ptx_txt"
+	}
+	return name
+}
+
 func debugRank(name string) int {
+	name = debugName(name)
 	for k, n := range debugOrder {
 		if n == name {
 			return k
@@ -213,7 +223,7 @@ func (d *elfDumper) section(i int, kind int) {
 	case s.Name == ".nv_debug_info_reg_type":
 		fmt.Fprintf(w, "\n.section %s\n", s.Name)
 		d.regType(s)
-	case s.Name == ".debug_str" || s.Name == ".nv_debug_ptx_txt":
+	case s.Name == ".debug_str" || debugName(s.Name) == ".nv_debug_ptx_txt":
 		fmt.Fprintf(w, "\n.section %s\n", s.Name)
 		d.strings(s.Data)
 	default:
@@ -230,15 +240,21 @@ func (d *elfDumper) section(i int, kind int) {
 func (d *elfDumper) words(data []byte) {
 	w := d.w
 	n := len(data) / 4
-	for k := 0; k < n; k++ {
-		fmt.Fprintf(w, "0x%08x", binary.LittleEndian.Uint32(data[4*k:]))
+	// then the bytes past the last whole word, one item each
+	items := n + len(data)%4
+	for k := 0; k < items; k++ {
+		if k < n {
+			fmt.Fprintf(w, "0x%08x", binary.LittleEndian.Uint32(data[4*k:]))
+		} else {
+			fmt.Fprintf(w, "0x%02x", data[4*n+k-n])
+		}
 		if k%4 == 3 {
 			w.WriteByte('\n')
 		} else {
 			w.WriteByte(' ')
 		}
 	}
-	if n > 0 {
+	if items > 0 {
 		w.WriteByte('\n') // a blank line after a full last line
 	}
 }

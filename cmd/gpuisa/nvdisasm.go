@@ -230,10 +230,22 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			}
 		}
 	}
+	if warnUnresolvedBranches(cio, t, f, opts.Sections, opts.NoDataflow) && !opts.NoDataflow {
+		// nvdisasm gives up its dataflow analysis: no annotations, no graph
+		t.report(cio.stderr, "warning", "Dataflow analysis disabled due to previous warnings")
+		if cfg || bbcfg {
+			t.report(cio.stderr, "error", "Cannot print control flow graph as flow analysis is disabled")
+			return 1
+		}
+		opts.NoDataflow = true
+	}
 	var out []byte
 	var errs []*isa.DecodeError
 	if cfg || bbcfg {
-		out, errs = maxwell.ControlFlowDOT(nil, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
+		// streamed a function at a time; nothing is written when a word
+		// does not decode, or nvdisasm's VLIW reading rejects one
+		failed := len(vliwErrs) > 0
+		errs, _ = maxwell.WriteControlFlowDOT(dropAfterError{w, &failed}, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
 		errs = withVLIWErrors(errs, vliwErrs)
 		for _, e := range errs {
 			t.report(cio.stderr, "error", rawErrorText(e))
@@ -265,6 +277,24 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	}
 	w.Write(out)
 	return 0
+}
+
+// warnUnresolvedBranches reports, as nvdisasm does, each BRX it cannot
+// resolve (maxwell.UnresolvedBranches) in the listed sections (nil: all),
+// and tells whether there was one.
+func warnUnresolvedBranches(cio *cmdIO, t *nvTool, f *cubin.File, sections map[int]bool, noDataflow bool) bool {
+	warned := false
+	for i := range f.Functions {
+		fn := &f.Functions[i]
+		if sections != nil && !sections[fn.Section] {
+			continue
+		}
+		for _, at := range maxwell.UnresolvedBranches(fn, f.SM(), noDataflow) {
+			t.report(cio.stderr, "warning", fmt.Sprintf("Section '%s', pc= %#x, Indirect branch address must go via symbolic table base in constant memory (missing relocator information?)", f.Sections[fn.Section].Name, at))
+			warned = true
+		}
+	}
+	return warned
 }
 
 // withVLIWErrors adds the rejections of maxwell.VLIWErrors to the decoding

@@ -7,6 +7,7 @@
 package cfg
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -81,25 +82,48 @@ func Build(insts []Inst, entry int) *Graph {
 	return newLayout(resolveStack(insts, entry, index), index, entry).graph(entry)
 }
 
-func indexOf(insts []Inst) map[uint64]int {
-	index := make(map[uint64]int, len(insts))
-	for i := range insts {
-		index[insts[i].Addr] = i
+// addrIndex finds an instruction by its address: by binary search when
+// the addresses ascend (every ISA's listing order; no map of millions of
+// entries for a large function), else through a map.
+type addrIndex struct {
+	insts []Inst
+	m     map[uint64]int
+}
+
+func indexOf(insts []Inst) addrIndex {
+	for i := 1; i < len(insts); i++ {
+		if insts[i].Addr <= insts[i-1].Addr {
+			m := make(map[uint64]int, len(insts))
+			for k := range insts {
+				m[insts[k].Addr] = k
+			}
+			return addrIndex{m: m}
+		}
 	}
-	return index
+	return addrIndex{insts: insts}
+}
+
+// at returns the index of the instruction at addr.
+func (x addrIndex) at(addr uint64) (int, bool) {
+	if x.m != nil {
+		i, ok := x.m[addr]
+		return i, ok
+	}
+	i, ok := slices.BinarySearchFunc(x.insts, addr, func(in Inst, a uint64) int { return cmp.Compare(in.Addr, a) })
+	return i, ok
 }
 
 // layout is the blocks of a function's instructions, reachable or not:
 // what the graphs of its entry and of each subroutine share.
 type layout struct {
 	insts   []Inst
-	index   map[uint64]int
+	index   addrIndex
 	starts  []int       // the blocks' first instructions
 	blockAt map[int]int // block by its first instruction
 }
 
 // newLayout cuts insts into blocks; each entry starts one.
-func newLayout(insts []Inst, index map[uint64]int, entries ...int) *layout {
+func newLayout(insts []Inst, index addrIndex, entries ...int) *layout {
 	leader := make([]bool, len(insts))
 	leader[0] = true
 	for _, e := range entries {
@@ -114,12 +138,12 @@ func newLayout(insts []Inst, index map[uint64]int, entries ...int) *layout {
 			leader[i+1] = true
 		}
 		for _, t := range in.Targets {
-			if k, ok := index[t]; ok {
+			if k, ok := index.at(t); ok {
 				leader[k] = true
 			}
 		}
 		if in.Push != NoStack {
-			if k, ok := index[in.PushTarget]; ok {
+			if k, ok := index.at(in.PushTarget); ok {
 				leader[k] = true // a reconvergence point
 			}
 		}
@@ -146,7 +170,7 @@ func (l *layout) succs(k int) []Edge {
 	var out []Edge
 	if last.Kind == Jump {
 		for _, t := range last.Targets {
-			if i, ok := l.index[t]; ok {
+			if i, ok := l.index.at(t); ok {
 				out = append(out, Edge{To: l.blockAt[i]})
 			}
 		}
@@ -250,7 +274,7 @@ func Program(name string, insts []Inst, lines []string, entry int) []Function {
 			continue
 		}
 		for _, t := range insts[i].Targets {
-			if k, ok := index[t]; ok && k != entry && !slices.Contains(subs, k) {
+			if k, ok := index.at(t); ok && k != entry && !slices.Contains(subs, k) {
 				subs = append(subs, k)
 			}
 		}

@@ -41,7 +41,7 @@ type stackNode struct {
 // stackWalk follows the stack through the code of one function.
 type stackWalk struct {
 	insts  []Inst
-	index  map[uint64]int
+	index  addrIndex
 	nodes  []stackNode // nodes[0] is the empty stack
 	intern map[stackNode]int32
 	depth  []int
@@ -77,7 +77,7 @@ func (s *stackWalk) cutBottom(st int32) int32 {
 // entered at entry go: each one with PopTo becomes a Jump to the targets it
 // was found to reach, or keeps the Kind its ISA gave for an empty stack.
 // It returns insts itself when nothing refers to the stack, else a copy.
-func resolveStack(insts []Inst, entry int, index map[uint64]int) []Inst {
+func resolveStack(insts []Inst, entry int, index addrIndex) []Inst {
 	if !usesStack(insts) {
 		return insts
 	}
@@ -120,7 +120,7 @@ func resolveStack(insts []Inst, entry int, index map[uint64]int) []Inst {
 				if !slices.Contains(s.found[it.at], t) {
 					s.found[it.at] = append(s.found[it.at], t)
 				}
-				if k, ok := index[t]; ok {
+				if k, ok := index.at(t); ok {
 					visit(k, s.nodes[e].below)
 				}
 				if in.Cond {
@@ -136,7 +136,7 @@ func resolveStack(insts []Inst, entry int, index map[uint64]int) []Inst {
 			}
 		case in.Kind == Jump:
 			for _, t := range in.Targets {
-				if k, ok := index[t]; ok {
+				if k, ok := index.at(t); ok {
 					visit(k, st)
 				}
 			}

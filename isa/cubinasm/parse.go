@@ -564,6 +564,8 @@ func (p *parser) otherDirective(args string, n, col int) {
 			other |= 0x80
 		case "STO_CUDA_SHARED":
 			other |= 0x40
+		case "STO_CUDA_GLOBAL":
+			other |= 0x20
 		case "STV_DEFAULT":
 		case "STV_INTERNAL":
 			other |= 1
@@ -720,6 +722,15 @@ func (p *parser) expr(s *Section, off, size int, arg string, n, col int) {
 	case strings.HasPrefix(arg, "R_CUDA_") && strings.HasSuffix(arg, ")"):
 		typ, sym, _ := strings.Cut(arg[:len(arg)-1], "(")
 		p.reloc(s, off, typ, sym, n, col)
+		return
+	case strings.HasPrefix(arg, "fun@R_CUDA_") && strings.HasSuffix(arg, ")"):
+		// .dword fun@R_CUDA_G64(sym), fun@R_CUDA_UNUSED_CLEAR64(sym)
+		typ, sym, _ := strings.Cut(arg[len("fun@"):len(arg)-1], "(")
+		p.reloc(s, off, typ, sym, n, col)
+		return
+	case size == 4 && !strings.ContainsAny(arg, " ()@[]"):
+		// .word sym: an R_CUDA_32 address (a function pointer in .nv.global.init)
+		p.reloc(s, off, "R_CUDA_32", arg, n, col)
 		return
 	default:
 		p.errorf(n, col, "bad data value %s", arg)

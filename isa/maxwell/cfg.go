@@ -2,6 +2,7 @@ package maxwell
 
 import (
 	"cmp"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,11 @@ func BranchFacts(inst Inst, addr uint64, indirect []uint64) cfg.Inst {
 	f := &forms[inst.form]
 	in.Cond = f.attrs&attrNoGuard == 0 && inst.Word>>16&0xf != guardPT
 	switch f.name {
+	case "BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "BRK", "CONT", "SYNC":
+		// a condition-code test (BRA CC.EQ, ...) in bits 0-4; 0xf is T
+		in.Cond = in.Cond || inst.Word&0x1f != 0xf
+	}
+	switch f.name {
 	case "BRA":
 		if t, ok := relTarget(inst, addr); ok {
 			in.Kind, in.Targets = cfg.Jump, []uint64{t}
@@ -57,15 +63,15 @@ func BranchFacts(inst Inst, addr uint64, indirect []uint64) cfg.Inst {
 // functionGraph is the cfg of one function symbol and the text of its
 // section's instructions as the graph shows them.
 type functionGraph struct {
-	fl    *funcListing
-	sym   *symAt // nil: the section has no function symbol at 0
-	g     *cfg.Graph
-	lines []string // per instruction, before escaping
+	fl   *funcListing
+	sym  *symAt // nil: the section has no function symbol at 0
+	g    *cfg.Graph
+	opts CFGOptions
 }
 
 // graphs makes the cfg of every function symbol of the section, by address.
 func (fl *funcListing) graphs(opts CFGOptions) []*functionGraph {
-	insts, lines := fl.cfgInsts(opts)
+	insts := fl.cfgInsts()
 	var syms []*symAt
 	for k := range fl.syms {
 		syms = append(syms, &fl.syms[k])
@@ -74,9 +80,14 @@ func (fl *funcListing) graphs(opts CFGOptions) []*functionGraph {
 	if len(syms) == 0 || syms[0].addr != 0 {
 		syms = append([]*symAt{nil}, syms...)
 	}
-	index := map[uint64]int{}
-	for i := range insts {
-		index[insts[i].Addr] = i
+	// instruction i lies at i/3*BundleSize + 8 + 8*(i%3) (no map: a large
+	// function has millions)
+	index := func(addr uint64) (int, bool) {
+		if addr%BundleSize == 0 {
+			return 0, false
+		}
+		i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)
+		return i, i < len(insts)
 	}
 	for _, s := range syms {
 		if s != nil {
@@ -84,7 +95,7 @@ func (fl *funcListing) graphs(opts CFGOptions) []*functionGraph {
 			if a%BundleSize == 0 {
 				a += 8
 			}
-			if i, ok := index[a]; ok {
+			if i, ok := index(a); ok {
 				insts[i].Leader = true
 			}
 		}
@@ -98,91 +109,119 @@ func (fl *funcListing) graphs(opts CFGOptions) []*functionGraph {
 				a += 8
 			}
 			var ok bool
-			if entry, ok = index[a]; !ok {
+			if entry, ok = index(a); !ok {
 				continue
 			}
 		}
-		out = append(out, &functionGraph{fl: fl, sym: s, g: cfg.Build(insts, entry), lines: lines})
+		out = append(out, &functionGraph{fl: fl, sym: s, g: cfg.Build(insts, entry), opts: opts})
 	}
 	return out
 }
 
-// cfgInsts returns the branch facts and graph texts of the section's
-// instructions.
-func (fl *funcListing) cfgInsts(opts CFGOptions) ([]cfg.Inst, []string) {
-	n := len(fl.insts)
-	insts := make([]cfg.Inst, n)
-	lines := make([]string, n)
-	start := 0
+// cfgInsts returns the branch facts of the section's instructions.
+func (fl *funcListing) cfgInsts() []cfg.Inst {
+	insts := make([]cfg.Inst, len(fl.insts))
 	for i := range fl.insts {
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
-		t := string(fl.text[start:fl.ends[i]])
-		start = fl.ends[i]
 		if fl.insts[i].ok {
 			insts[i] = BranchFacts(fl.insts[i].inst, addr, fl.lb.indir[addr])
+			if fl.indirectCall(i, fl.insts[i].inst) {
+				// a BRX without listed targets is a call, as JMX is
+				insts[i].Kind, insts[i].Targets, insts[i].Opaque = cfg.Call, nil, false
+			}
 		} else {
 			insts[i] = cfg.Inst{Addr: addr}
 		}
-		labeled := len(fl.lb.shownAt(addr)) > 0
-		insts[i].Leader = labeled
-		// the listing's text: guard, body, annotation, pair braces
-		closes := fl.closes[i]
-		if closes {
-			t = strings.TrimRight(strings.TrimSuffix(t, "        }"), " ")
-		}
-		note := ""
-		if k := fl.notes[i]; k != 0 && k <= len(t) {
-			t, note = t[:k], t[k:]
-		}
-		prefix := "  "
-		if i+1 < n && fl.closes[i+1] {
-			prefix = "{ "
-		}
-		line := prefix + t
-		if note != "" {
-			line += "  " + note
-		}
-		if closes {
-			if note == "" {
-				line += " "
-			}
-			line += "}"
-		}
-		if opts.Offsets {
-			if closes && opts.BasicBlocks {
-				// -bbcfg blanks the second of a pair (nvdisasm's width, not
-				// the offset's); -cfg gives it its own offset
-				line = "         " + line
-			} else {
-				line = strconv.FormatUint(addr|0x10000, 16)[1:] + ": " + line
-			}
-		}
-		lines[i] = line
+		insts[i].Leader = len(fl.lb.shownAt(addr)) > 0
 	}
-	return insts, lines
+	return insts
+}
+
+// line is the graph text of instruction i, before escaping: the listing's
+// guard, body, annotation and pair braces (made when printed, not held: a
+// large function has millions).
+func (fg *functionGraph) line(i int) string {
+	fl, opts := fg.fl, fg.opts
+	start := 0
+	if i > 0 {
+		start = fl.ends[i-1]
+	}
+	t := string(fl.text[start:fl.ends[i]])
+	addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+	closes := fl.closes[i]
+	if closes {
+		t = strings.TrimRight(strings.TrimSuffix(t, "        }"), " ")
+	}
+	note := ""
+	if k := fl.notes[i]; k != 0 && k <= len(t) {
+		t, note = t[:k], t[k:]
+	}
+	prefix := "  "
+	if i+1 < len(fl.insts) && fl.closes[i+1] {
+		prefix = "{ "
+	}
+	line := prefix + t
+	if note != "" {
+		line += "  " + note
+	}
+	if closes {
+		if note == "" {
+			line += " "
+		}
+		line += "}"
+	}
+	if opts.Offsets {
+		if closes && opts.BasicBlocks {
+			// -bbcfg blanks the second of a pair (nvdisasm's width, not
+			// the offset's); -cfg gives it its own offset
+			line = "         " + line
+		} else {
+			line = strconv.FormatUint(addr|0x10000, 16)[1:] + ": " + line
+		}
+	}
+	return line
 }
 
 // ControlFlowDOT appends what nvdisasm -cfg (or -bbcfg) prints for an sm_5x
 // cubin: one DOT cluster per function, its blocks as record nodes holding
 // the instructions, edges from each block's exit to its successors.
 func ControlFlowDOT(dst []byte, f *cubin.File, opts CFGOptions) ([]byte, []*isa.DecodeError) {
+	w := appendWriter{b: dst}
+	errs, _ := WriteControlFlowDOT(&w, f, opts)
+	return w.b, errs
+}
+
+// WriteControlFlowDOT writes what ControlFlowDOT appends, one function's
+// graph at a time: what stays in memory is the cubin, one function's
+// listing and graph, and the text of one graph node. When an instruction
+// does not decode it writes nothing and returns the decoding errors.
+func WriteControlFlowDOT(w io.Writer, f *cubin.File, opts CFGOptions) ([]*isa.DecodeError, error) {
 	lists, _, errs := labelFunctions(f, opts.List, false)
-	for _, l := range lists {
-		l.texts(opts.List.VLIW, opts.List.NoDataflow)
+	if len(errs) > 0 {
+		return errs, nil
 	}
-	dst = append(dst, "digraph f {\n"...)
+	if _, err := io.WriteString(w, "digraph f {\n"); err != nil {
+		return nil, err
+	}
 	bb := 0
-	for _, l := range lists {
-		for _, fg := range l.graphs(opts) {
-			dst = fg.appendDOT(dst, &bb, !opts.BasicBlocks)
+	var buf []byte
+	for _, fl := range lists {
+		fl.texts(opts.List.VLIW, opts.List.NoDataflow)
+		for _, fg := range fl.graphs(opts) {
+			buf = fg.appendDOT(buf[:0], &bb, !opts.BasicBlocks, w)
+			if _, err := w.Write(buf); err != nil {
+				return nil, err
+			}
 		}
+		fl.release() // the listing text and decoded words of a done function
 	}
-	return append(dst, "}\n"...), errs
+	_, err := io.WriteString(w, "}\n")
+	return nil, err
 }
 
 // appendDOT appends one function's cluster; bb numbers unlabeled blocks
 // across the file.
-func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
+func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool, w io.Writer) []byte {
 	fl, g := fg.fl, fg.g
 	name := fl.fn.Name
 	if fg.sym != nil {
@@ -253,7 +292,7 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
 				if i == b.End-1 && (in.Kind == cfg.Jump || in.Kind == cfg.Exit || in.Opaque) {
 					dst = append(dst, "|<exit"+strconv.Itoa(n)+">"...)
 				}
-				dst = append(dst, dotEscape(fg.lines[i]+"\n")...)
+				dst = append(dst, dotEscape(fg.line(i)+"\n")...)
 			}
 			port := "entry"
 			if n > 0 {
@@ -276,6 +315,13 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool) []byte {
 				side = "s"
 			}
 			dst = append(dst, "\""+node+"\":"+eo.port+":"+side+" -> \""+nodeOf[eo.e.To]+"\":entry:n [style=solid];\n"...)
+		}
+		if w != nil && len(dst) >= 1<<16 {
+			// a node at a time: a large function's graph is not held whole
+			if _, err := w.Write(dst); err != nil {
+				return dst[:0]
+			}
+			dst = dst[:0]
 		}
 	}
 	return append(dst, "}\n"...)
@@ -355,19 +401,25 @@ func dotEscape(s string) string {
 func Graphs(f *cubin.File, opts ListOptions) ([]cfg.Function, []*isa.DecodeError) {
 	lists, _, errs := labelFunctions(f, opts, false)
 	var out []cfg.Function
-	for _, l := range lists {
-		l.texts(opts.VLIW, opts.NoDataflow)
-		for _, fg := range l.graphs(CFGOptions{BasicBlocks: true, List: opts}) {
-			name := l.fn.Name
+	for _, fl := range lists {
+		fl.texts(opts.VLIW, opts.NoDataflow)
+		for _, fg := range fl.graphs(CFGOptions{BasicBlocks: true, List: opts}) {
+			name := fl.fn.Name
 			if fg.sym != nil {
 				name = fg.sym.s.Name
 			}
-			lines := make([]string, len(fg.lines))
-			for i, s := range fg.lines {
-				lines[i] = strings.TrimSpace(s)
+			lines := make([]string, len(fl.insts))
+			for i := range lines {
+				lines[i] = strings.TrimSpace(fg.line(i))
 			}
 			out = append(out, cfg.Function{Name: name, Graph: fg.g, Lines: lines})
 		}
 	}
 	return out, errs
+}
+
+// release drops what texts and the decoding kept of a function whose
+// graphs are written.
+func (fl *funcListing) release() {
+	fl.insts, fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests = nil, nil, nil, nil, nil, nil, nil
 }

@@ -442,6 +442,7 @@ type funcLabels struct {
 	syms   map[uint64]string
 	next   *int                // label numbers run through the whole file
 	indir  map[uint64][]uint64 // branch address → EIATTR_INDIRECT_BRANCH_TARGETS targets
+	calls  map[uint64]bool     // the branches that attribute marks as calls (kind 1)
 	relocs map[uint64]string   // instruction address → the text of its relocated operand
 	closes []bool              // VLIW: instructions that close a braced pair
 	lines  map[uint64][]byte   // -g: source line comments before instructions
@@ -728,6 +729,12 @@ func (fl *funcListing) indirect() {
 		for len(d) >= 12 {
 			at := uint64(binary.LittleEndian.Uint32(d))
 			cnt := int(binary.LittleEndian.Uint32(d[8:]))
+			if binary.LittleEndian.Uint16(d[4:]) == indirectKindCall {
+				if lb.calls == nil {
+					lb.calls = map[uint64]bool{}
+				}
+				lb.calls[at] = true
+			}
 			d = d[12:]
 			lb.add(at, showIfFirst)
 			for k := 0; k < cnt && len(d) >= 4; k++ {
@@ -747,6 +754,25 @@ type instLayout struct {
 	closes bool // VLIW: the second instruction of a braced pair
 	quest  bool // the annotation is a ??? operand: -raw adds no blanks
 	slot   int  // -plr: the length of a "SLOT 0;" mark, which does not widen the hex column
+}
+
+// isIndirectCall tells a call through a register: JMX, and a BRX that
+// EIATTR_INDIRECT_BRANCH_TARGETS marks as a call (kind 1, no targets),
+// which ptxas emits for a call through a function pointer (nvdisasm
+// annotates both "INDIRECT_CALL").
+func isIndirectCall(inst Inst, markedCall bool) bool {
+	switch forms[inst.form].name {
+	case "JMX":
+		return true
+	case "BRX":
+		return markedCall
+	}
+	return false
+}
+
+// indirectCall tells whether instruction i is a call through a register.
+func (fl *funcListing) indirectCall(i int, inst Inst) bool {
+	return isIndirectCall(inst, fl.lb.calls[uint64(i/3*BundleSize+8+8*(i%3))])
 }
 
 // appendText appends the text of instruction i as the listing prints it.
@@ -772,7 +798,7 @@ func (fl *funcListing) appendText(text []byte, i int, vliw, noDataflow bool) ([]
 				}
 			}
 		}
-		if forms[inst.form].name == "JMX" && !noDataflow {
+		if !noDataflow && fl.indirectCall(i, inst) {
 			// a call through a register
 			text = trimSemicolon(text, start)
 			ly.note = len(text) - start

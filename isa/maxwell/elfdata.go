@@ -285,6 +285,9 @@ func (d *dataLister) endLabels() {
 		if d.hidden != nil && d.hidden(int(s.Section)) {
 			continue
 		}
+		if int(s.Section) < len(d.f.Sections) && s.Value > d.f.Sections[s.Section].Size {
+			continue // past its section (extern __shared__ arrays): not listed
+		}
 		l := d.label()
 		end := s.Value + s.Size
 		if d.symAt(int(s.Section), end) != nil {
@@ -334,12 +337,24 @@ func (d *dataLister) listObjects(dst []byte, sec int) []byte {
 	for a, r := range relocs {
 		cuts[a], cuts[a+r.size] = true, true
 	}
-	sectionLabel := false
+	// nvdisasm labels the section when it meets the section's first
+	// object in symbol-table order: after that object's label when it
+	// lies at 0, before every label at 0 otherwise
+	sectionLabel := size == 0 && len(syms) == 0 // an empty section has no label
 	at := uint64(0)
 	for at <= size {
-		for _, y := range syms {
+		r, relocated := relocs[at]
+		relocated = relocated && at+r.size <= size
+		if relocated && r.size == 4 && !r.unaligned {
+			dst = append(dst, "\t.align\t\t4\n"...) // before the labels
+		}
+		for k, y := range syms {
 			if y.Value != at {
 				continue
+			}
+			if at == 0 && k > 0 && !sectionLabel {
+				dst = append(dst, s.Name+":\n"...)
+				sectionLabel = true
 			}
 			typ, end := "@object", d.ends[sec][y.Value+y.Size]
 			if y.Type() == 13 {
@@ -348,9 +363,15 @@ func (d *dataLister) listObjects(dst []byte, sec int) []byte {
 			if n := d.symAt(sec, y.Value+y.Size); n != nil {
 				end = n.Name
 			}
+			if y.Bind() == 1 {
+				dst = fmt.Appendf(dst, "\t.global\t\t%s\n", y.Name)
+			}
 			dst = fmt.Appendf(dst, "\t.type\t\t%s,%s\n\t.size\t\t%s,(%s - %s)\n", y.Name, typ, y.Name, end, y.Name)
-			if y.Other&0x80 != 0 {
+			switch {
+			case y.Other&0x80 != 0:
 				dst = fmt.Appendf(dst, "\t.other\t\t%s,@\"STO_CUDA_CONSTANT %s\"\n", y.Name, visibility(y.Other))
+			case y.Other&0x20 != 0:
+				dst = fmt.Appendf(dst, "\t.other\t\t%s,@\"STO_CUDA_GLOBAL %s\"\n", y.Name, visibility(y.Other))
 			}
 			dst = append(dst, y.Name+":\n"...)
 		}
@@ -367,11 +388,10 @@ func (d *dataLister) listObjects(dst []byte, sec int) []byte {
 				next = c
 			}
 		}
-		if r, ok := relocs[at]; ok && at+r.size <= size {
+		if relocated {
 			if r.size == 8 {
 				dst = dataLine(dst, int(at), ".dword", r.text)
 			} else {
-				dst = append(dst, "\t.align\t\t4\n"...)
 				dst = dataLine(dst, int(at), ".word", r.text)
 			}
 		} else if next > at {
@@ -398,9 +418,13 @@ func visibility(other uint8) string {
 
 // dataReloc is a relocated value in a data section as nvdisasm lists it.
 type dataReloc struct {
-	text string
-	size uint64 // 4: a .word after .align 4; 8: a .dword where it lies
+	text      string
+	size      uint64 // 4: a .word after .align 4; 8: a .dword where it lies
+	unaligned bool   // a .word without the .align 4
 }
+
+// shfAlloc is the ELF section flag SHF_ALLOC.
+const shfAlloc = 2
 
 // relocR64 is R_CUDA_64, the 64-bit addresses of the debug sections.
 const relocR64 = 2
@@ -450,6 +474,13 @@ func (d *dataLister) dataRelocs(sec int) map[uint64]dataReloc {
 			if r.Addend != 0 && d.codeAddr != nil {
 				rel.text = d.codeAddr(r.Symbol, r.Addend)
 			}
+		case "R_CUDA_32":
+			// a function pointer in .nv.global.init; a section offset in
+			// the debug sections, which nvdisasm does not align
+			rel.text = sym
+			rel.unaligned = d.f.Sections[sec].Flags&shfAlloc == 0
+		case "R_CUDA_G64", "R_CUDA_UNUSED_CLEAR64", "R_CUDA_FUNC_DESC_64":
+			rel.size, rel.text = 8, "fun@"+typ+"("+sym+")"
 		default:
 			rel.text = typ + "(" + sym + ")"
 		}

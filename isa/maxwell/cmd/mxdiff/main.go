@@ -5,7 +5,7 @@
 // that the assembler gives the word back from nvdisasm's text.
 //
 //	go run ./isa/maxwell/cmd/mxdiff [-arch sm_52] [-n 20000] [-seed 7] [-golden out.tsv.gz]
-//	go run ./isa/maxwell/cmd/mxdiff -tools [-v 3] FILE...   (the nvdisasm/cuobjdump drop-ins, per flag set)
+//	go run ./isa/maxwell/cmd/mxdiff -tools [-v 3] [-cache DIR] [-diffs DIR] [-sets RE] FILE...   (the nvdisasm/cuobjdump drop-ins, per flag set)
 //
 // Without nvdisasm (looked up as $NVDISASM, /opt/cuda118/usr/bin/nvdisasm,
 // then on $PATH) it says so and exits 0. Differences that are understood are
@@ -18,6 +18,7 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,6 +39,8 @@ import (
 func main() {
 	arch := flag.String("arch", "sm_52", "sm_50, sm_52 or sm_53")
 	n := flag.Int("n", 20000, "random words")
+	wordsFile := flag.String("words", "", "compare these words instead of random ones: a .tsv(.gz) whose third column is the word in hex (the oracle's random corpus); implies -walk=false")
+	listAll := flag.Bool("listall", false, "list every compared word in the whole-file listings (default: the first 18,000)")
 	seed := flag.Uint64("seed", 7, "random seed (splitmix64)")
 	walk := flag.Bool("walk", true, "also walk every field of every form")
 	golden := flag.String("golden", "", "write the compared words and nvdisasm's verdicts here (.tsv.gz)")
@@ -49,6 +52,9 @@ func main() {
 	listingOut := flag.String("listing", "", "write PREFIX.bin (valid words, whole bundles) and PREFIX.txt (nvdisasm's listing of it)")
 	flag.BoolVar(&benchToFile, "tofile", false, "with -bench: both tools write the listing to a regular file instead of /dev/null")
 	toolSets := flag.String("sets", "", "with -tools: only the flag sets matching this regular expression (against \"nvdisasm FLAGS\" or \"cuobjdump FLAGS\", e.g. ^nvdisasm -cfg -poff$)")
+	toolsCombos := flag.String("combos", "", "with -tools: run the combination sets (nvdisasmComboSets, cuobjdumpComboSets) only on the files whose path matches this regular expression (default: all)")
+	toolsCache := flag.String("cache", "", "with -tools: keep NVIDIA's outputs in this directory and reuse them (keyed by tool, flags and input contents), so a rerun after a fix runs only gpuisa")
+	toolsDiffs := flag.String("diffs", "", "with -tools: write both outputs of every differing run here (NAME.nv, NAME.us) for the last gpuisa binary")
 	tools := flag.Bool("tools", false, "compare gpuisa nvdisasm and gpuisa cuobjdump with the live tools, every flag set on every FILE argument (cubins; fatbins and host objects for cuobjdump), and report agreement per flag set")
 	flag.Parse()
 	nv := findNvdisasm()
@@ -61,15 +67,9 @@ func main() {
 		if _, err := os.Stat(cuobjdump); err != nil {
 			cuobjdump = ""
 		}
-		var only *regexp.Regexp
-		if *toolSets != "" {
-			var err error
-			if only, err = regexp.Compile(*toolSets); err != nil {
-				fmt.Fprintln(os.Stderr, "mxdiff: -sets:", err)
-				os.Exit(2)
-			}
-		}
-		if err := toolsDiff(nv, cuobjdump, *gpuisaBin, flag.Args(), *verbose, only); err != nil {
+		cfg := toolsConfig{combos: regexpFlag("combos", *toolsCombos), nvdisasm: nv, cuobjdump: cuobjdump, gpuisa: *gpuisaBin,
+			only: regexpFlag("sets", *toolSets), verbose: *verbose, cache: *toolsCache, diffs: *toolsDiffs}
+		if err := toolsDiff(cfg, flag.Args()); err != nil {
 			fmt.Fprintln(os.Stderr, "mxdiff:", err)
 			os.Exit(1)
 		}
@@ -88,6 +88,18 @@ func main() {
 		return
 	}
 	words := randomWords(*n, *seed)
+	if *wordsFile != "" {
+		var err error
+		if words, err = readWords(*wordsFile); err != nil {
+			fmt.Fprintln(os.Stderr, "mxdiff:", err)
+			os.Exit(1)
+		}
+		*n, *walk = len(words), false
+	}
+	listingLimit = 6000 * 32
+	if *listAll {
+		listingLimit = len(words) * 16
+	}
 	if *walk {
 		words = append(words, walkWords(*seed+1)...)
 	}
@@ -241,6 +253,54 @@ func (s *splitmix) next() uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
+}
+
+// regexpFlag compiles the regular expression of flag -name ("": nil), or
+// exits with a usage error.
+func regexpFlag(name, expr string) *regexp.Regexp {
+	if expr == "" {
+		return nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mxdiff: -%s: %v\n", name, err)
+		os.Exit(2)
+	}
+	return re
+}
+
+// readWords reads the words of a .tsv or .tsv.gz file (the oracle's random
+// corpus: idx, addr, hex, ...), skipping its header line.
+func readWords(path string) ([]uint64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+	}
+	var words []uint64
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 3 || cols[2] == "hex" {
+			continue
+		}
+		w, err := strconv.ParseUint(strings.TrimPrefix(cols[2], "0x"), 16, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		words = append(words, w)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return words, nil
 }
 
 func randomWords(n int, seed uint64) []uint64 {
@@ -404,6 +464,9 @@ var listingFlagSets = []struct {
 	{"-raw", maxwell.ListOptions{Raw: true, VLIW: true}},
 }
 
+// listingLimit bounds the bytes of the whole-file listings compareListing makes.
+var listingLimit = 6000 * 32
+
 // compareListing lists the compared words nvdisasm accepts and gpuisa prints
 // alike as one raw file, in their bundles and under their control words (the
 // others replaced by the filler), with every flag set of listingFlagSets, and
@@ -413,7 +476,7 @@ var listingFlagSets = []struct {
 // included: their column depends on the whole file.
 func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int, int, string) {
 	var code []byte
-	for i := 0; i < len(words) && len(code) < 6000*32; i += 3 {
+	for i := 0; i < len(words) && len(code) < listingLimit; i += 3 {
 		code = binary.LittleEndian.AppendUint64(code, ctrls[i/3])
 		for k := i; k < i+3; k++ {
 			w := uint64(filler)

@@ -1,0 +1,52 @@
+package maxwell
+
+import (
+	"encoding/binary"
+
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+)
+
+// indirectKindCall marks an EIATTR_INDIRECT_BRANCH_TARGETS record as a
+// call through a register (cuobjdump -elf: "(kind_call)").
+const indirectKindCall = 1
+
+// UnresolvedBranches returns the addresses of the BRX instructions of a
+// function at which nvdisasm warns "Indirect branch address must go via
+// symbolic table base in constant memory", in address order: those the
+// cubin does not list (EIATTR_INDIRECT_BRANCH_TARGETS), and, without the
+// dataflow analysis (-ndf), which follows a listed table through constant
+// memory, the listed jump tables too (not the branches listed as calls).
+// BRK/CONT/SYNC targets listed there draw no warning. Under the dataflow
+// analysis a warning disables it: nvdisasm lists the function as with -ndf
+// and prints no control-flow graph.
+func UnresolvedBranches(fn *cubin.Function, sm int, noDataflow bool) []uint64 {
+	listed := map[uint64]bool{} // address → listed as a call
+	for _, a := range fn.Info {
+		if a.ID != attrIndirectBranchTargets {
+			continue
+		}
+		d := a.Data
+		for len(d) >= 12 {
+			cnt := uint64(binary.LittleEndian.Uint32(d[8:]))
+			listed[uint64(binary.LittleEndian.Uint32(d))] = binary.LittleEndian.Uint16(d[4:]) == indirectKindCall
+			d = d[12:]
+			d = d[min(uint64(len(d)), 4*cnt):]
+		}
+	}
+	var out []uint64
+	for at := uint64(8); at+8 <= uint64(len(fn.Code)); at += 8 {
+		if at%BundleSize == 0 {
+			continue // a control word
+		}
+		ctrl := CtrlField(binary.LittleEndian.Uint64(fn.Code[at/BundleSize*BundleSize:]), int(at%BundleSize/8-1))
+		inst, err := Decode(binary.LittleEndian.Uint64(fn.Code[at:]), ctrl, sm, at)
+		if err != nil || forms[inst.form].name != "BRX" {
+			continue
+		}
+		call, ok := listed[at]
+		if !ok || noDataflow && !call {
+			out = append(out, at)
+		}
+	}
+	return out
+}
