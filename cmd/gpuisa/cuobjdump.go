@@ -36,6 +36,8 @@ func cuobjdumpTool() *nvTool {
 			usage: "Write the ELF images whose names (as -lelf lists them) contain one of these strings to files; 'all' extracts all. Dump and list options are ignored."},
 		{long: "extract-ptx", short: "xptx", arg: "<partial file name>", list: true,
 			usage: "Write the PTX images whose names contain one of these strings to files; 'all' extracts all."},
+		{long: "extract-text", short: "xtext", arg: "<partial file name>", list: true,
+			usage: "Write the code of each function whose name (as -ltext lists it) contains one of these strings to a file; 'all' extracts all. Ignored with -xelf."},
 		{long: "function", short: "fun", arg: "<function name>", list: true, usage: "Dump only these functions."},
 		{long: "function-index", short: "findex", arg: "<function index>", usage: "Dump only the function with this symbol-table index."},
 		{long: "gpu-architecture", short: "arch", arg: "<gpu architecture name>",
@@ -43,6 +45,7 @@ func cuobjdumpTool() *nvTool {
 			usage:   "Dump only the images for this architecture."},
 		{long: "help", short: "h", usage: "Print this help."},
 		{long: "list-elf", short: "lelf", usage: "List the ELF images of the file (names for -xelf). Other options are ignored."},
+		{long: "list-text", short: "ltext", usage: "List the code of each function of the ELF images (names for -xtext). Other options are ignored."},
 		{long: "list-ptx", short: "lptx", usage: "List the PTX images of the file (names for -xptx). Other options are ignored."},
 		{long: "options-file", short: "optf", arg: "<file>", list: true, usage: "Read more options from these files."},
 		{long: "sort-functions", short: "sort", usage: "List functions sorted by name."},
@@ -86,7 +89,8 @@ func runCuobjdump(cio *cmdIO, t *nvTool, args []string) int {
 		t.report(cio.stderr, "fatal", err.Error())
 		return 1
 	}
-	if t.has("help") || len(files) == 0 && !t.has("version") {
+	// cuobjdump 11.8 takes one file: given more, it prints its help
+	if t.has("help") || len(files) != 1 && !t.has("version") {
 		t.writeHelp(cio.stdout)
 		return 0
 	}
@@ -155,13 +159,16 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 		w.Flush()
 		t.report(cio.stderr, "info", fmt.Sprintf("No PTX file found to extract from '%s'. You may try with -all option.", name))
 		fallthrough
-	case t.has("list-elf") || t.has("list-ptx"):
+	case t.has("list-elf") || t.has("list-ptx") || t.has("list-text"):
 		k := 0
 		for _, im := range images {
 			if im.elf != nil && t.has("list-elf") {
 				k++
 				fmt.Fprintf(w, "ELF file %4d: %s\n", k, im.name)
 			}
+		}
+		if t.has("list-text") {
+			listTexts(w, textSections(images, t.value("gpu-architecture")))
 		}
 		k = 0
 		for _, im := range images {
@@ -171,7 +178,19 @@ func cuobjdumpFile(cio *cmdIO, w *bufio.Writer, t *nvTool, name string) int {
 			}
 		}
 		return 0
-	case t.has("extract-elf") || t.has("extract-ptx"):
+	case t.has("extract-elf") || t.has("extract-ptx") || t.has("extract-text"):
+		// cuobjdump 11.8 extracts no text sections along with ELF files
+		if t.has("extract-text") && !t.has("extract-elf") {
+			for k, s := range textSections(images, t.value("gpu-architecture")) {
+				if !matchesAny(s.name, t.list("extract-text")) {
+					continue
+				}
+				fmt.Fprintf(w, "Extracting SASS text section %d : %s\n", k+1, s.name)
+				if err := os.WriteFile(s.name, s.code, 0o644); err != nil {
+					return fatal("Could not write file '%s'", s.name)
+				}
+			}
+		}
 		for _, kind := range []string{"ELF", "PTX"} {
 			want := t.list("extract-elf")
 			if kind == "PTX" {

@@ -566,8 +566,11 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 	// printed as ??? (random words only) and the rest of its line start in
 	// a column of their own, where the widest other line or the farthest
 	// such operand ends, and its hex comment one blank after it
+	// a pair's closing line (no hex comment) pushes the column out to its
+	// own end, without the two blanks (cuobjdump -sass and nvdisasm -b
+	// agree on it)
 	var t []byte
-	width, far, rest, quest := 0, 0, 0, false
+	width, closeWidth, far, rest, quest := 0, 0, 0, 0, false
 	for i := range n * 3 {
 		t, _ = text(t[:0], i, true)
 		addr := base + uint64(i/3*BundleSize+8+8*(i%3))
@@ -576,7 +579,10 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 			quest = true
 			far, rest = max(far, addrLen(addr)+q), max(rest, len(t)-q)
 		}
-		if (closes == nil || !closes[i]) && (opts.Raw || q < 0) {
+		switch {
+		case closes != nil && closes[i]:
+			closeWidth = max(closeWidth, addrLen(addr)+len(t))
+		case opts.Raw || q < 0:
 			width = max(width, addrLen(addr)+len(t))
 		}
 	}
@@ -584,7 +590,7 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 		onErr(&isa.DecodeError{Addr: base + uint64(n*BundleSize), Len: rest, Err: isa.ErrTruncated,
 			Detail: "Unaligned instruction found"})
 	}
-	col := 8 + 19 + width + 2
+	col := 8 + 19 + max(width+2, closeWidth)
 	noteCol := 0
 	if !opts.Raw && quest {
 		noteCol = 8 + 19 + max(width, far)
