@@ -128,6 +128,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 		pin: make([]uint8, n), pout: make([]uint8, n)}
 	succ := &successors{first: make([]int32, 1, n+1)}
 	exits := make([]bool, n)
+	jumps := make([]bool, n)
 	rets := make([]bool, n)
 	guarded := make([]bool, n)
 	index := func(addr uint64) (int, bool) {
@@ -155,6 +156,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 		fall := true
 		switch facts.Kind {
 		case cfg.Jump:
+			jumps[i] = true
 			for _, t := range facts.Targets {
 				if k, ok := index(t); ok {
 					succ.add(k)
@@ -281,7 +283,42 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			li.pin[j], li.pout[j] = li.pin[j]|pcarry, li.pout[j]|pcarry
 		}
 	}
+	li.narrowCalls(fl, jumps)
 	return li
+}
+
+// narrowCalls keeps, of what each call writes, what nvdisasm shows: the
+// registers and predicates live after it and those written again later in
+// its block (a dead write shows only when another write of the register
+// follows it in the block, as measured on the oracle: the first of two
+// calls in a block shows every caller-saved register, the second only
+// what stays live).
+func (li *lifeInfo) narrowCalls(fl *funcListing, jumps []bool) {
+	type shown struct {
+		i int
+		w RegSet
+		p uint8
+	}
+	var calls []shown
+	var buf [4]uint32
+	for i := range li.call {
+		if !li.call[i] || !li.reach[i] {
+			continue
+		}
+		var later RegSet
+		var plater uint8
+		for j := i + 1; j < len(li.acc) && li.fall[j-1]; j++ {
+			addr := uint64(j/3*BundleSize + 8 + 8*(j%3))
+			if len(fl.lb.at(buf[:0], addr)) > 0 {
+				break
+			}
+			later, plater = later.Union(li.acc[j].Written), plater|li.acc[j].PredWritten
+		}
+		calls = append(calls, shown{i, li.acc[i].Written.Intersect(li.out[i].Union(later)), li.acc[i].PredWritten & (li.pout[i] | plater)})
+	}
+	for _, c := range calls {
+		li.acc[c.i].Written, li.acc[c.i].PredWritten = c.w, c.p
+	}
 }
 
 // lifeLayout is the shape of the column: registers and predicates shown.
@@ -482,12 +519,12 @@ func (ly *lifeLayout) instCells(dst []byte, li *lifeInfo, i, j int) []byte {
 	for k := i; k <= j; k++ {
 		read = read.Union(li.acc[k].Read)
 		pread |= li.acc[k].PredRead
-		w := li.acc[k].Written
-		if li.call[k] {
-			w = w.Intersect(li.out[k])
+		written = written.Union(li.acc[k].Written)
+		pw := li.acc[k].PredWritten
+		if !li.call[k] {
+			pw &= li.pout[k] // a predicate written and not read shows nothing
 		}
-		written = written.Union(w)
-		pwritten |= li.acc[k].PredWritten & li.pout[k]
+		pwritten |= pw
 	}
 	live := li.in[i].Union(li.out[j])
 	plive := li.pin[i] | li.pout[j]
@@ -693,10 +730,6 @@ func newLifeLayout(mode int, lists []*funcListing, infos []*lifeInfo) *lifeLayou
 				continue
 			}
 			p := infos[k].acc[i].PredRead | infos[k].acc[i].PredWritten
-			if infos[k].call[i] {
-				// most calls show every predicate written (see callAccess)
-				p = allPreds
-			}
 			for b := 6; b >= 0; b-- {
 				if p&(1<<b) != 0 {
 					ly.preds = max(ly.preds, b+1)
@@ -724,7 +757,8 @@ func longestLine(b []byte) int {
 		if k < 0 {
 			k = len(b)
 		}
-		if _, inst := isAddrLine(b[:k]); k > 0 && b[0] != '\t' && !bytes.HasPrefix(b, []byte("//")) && !inst && !bytes.HasPrefix(bytes.TrimLeft(b[:k], " "), []byte("/*")) {
+		_, inst := isAddrLine(b[:k])
+		if inst && bytes.HasSuffix(b[:k], []byte("   SLOT 0;")) || k > 0 && b[0] != '\t' && !bytes.HasPrefix(b, []byte("//")) && !inst && !bytes.HasPrefix(bytes.TrimLeft(b[:k], " "), []byte("/*")) {
 			n = max(n, k)
 		}
 		b = b[min(k+1, len(b)):]
