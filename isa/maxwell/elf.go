@@ -753,7 +753,6 @@ type instLayout struct {
 	note   int  // where a (*"..."*) annotation or a ??? operand starts, 0 for none
 	closes bool // VLIW: the second instruction of a braced pair
 	quest  bool // the annotation is a ??? operand: -raw adds no blanks
-	slot   int  // -plr: the length of a "SLOT 0;" mark, which does not widen the hex column
 }
 
 // isIndirectCall tells a call through a register: JMX, and a BRX that
@@ -829,9 +828,8 @@ func (fl *funcListing) appendText(text []byte, i int, vliw, noDataflow bool) ([]
 		}
 		text = append(text, "        }"...)
 	} else if i+1 < len(fl.slots) && fl.slots[i+1] {
-		n := len(text)
+		// -plr: the mark widens the columns after it like any text
 		text = append(trimSemicolon(text, start), "   SLOT 0;"...)
-		ly.slot = len(text) - n
 	}
 	if ly.note == 0 {
 		// an operand printed as ??? starts an annotation too (random words
@@ -855,7 +853,7 @@ func widen(plain, annot, far *int, addr uint64, t []byte, ly instLayout) {
 	case ly.note != 0:
 		*annot = max(*annot, len(t)-ly.note)
 	case !ly.closes:
-		*plain = max(*plain, addrLen(addr)+len(t)-ly.slot)
+		*plain = max(*plain, addrLen(addr)+len(t))
 	}
 }
 

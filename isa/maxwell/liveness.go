@@ -169,9 +169,13 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			rets[i] = forms[inst.form].name == "RET"
 			fall = facts.Cond
 		case cfg.Call:
-			if name := forms[inst.form].name; name == "CAL" || name == "JCAL" {
+			if name := forms[inst.form].name; name == "CAL" || name == "JCAL" || name == "JMX" {
+				// JMX (the indirect call PRET sets up) too, its
+				// address register read besides
 				li.call[i] = true
-				li.acc[i] = callAccess(fl.fn.Registers)
+				c := callAccess(fl.fn.Registers)
+				c.Read = c.Read.Union(li.acc[i].Read)
+				li.acc[i] = c
 			}
 		}
 		if facts.Opaque {
@@ -572,6 +576,7 @@ type lifeWriter struct {
 	seen   int    // the last instruction line's index, listed or not
 	// a braced pair's hex comment line is due
 	pending     bool
+	ruled       bool // the dotted rule is out since the last instruction line
 	cells, part []byte
 }
 
@@ -701,18 +706,28 @@ func (w *lifeWriter) line(line []byte) {
 			}
 			w.dst = w.put(line, w.ly.instCells(w.cells[:0], w.li, first, second))
 			w.prev = i
+			w.ruled = false
 		case bytes.HasSuffix(line, []byte(":")) && line[0] != ' ':
 			switch {
-			case w.prev < 0:
+			case w.prev < 0 || w.ruled:
 				w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
 			case w.prev >= w.last && w.seen >= w.n-1:
 				w.dst = w.legendAfter(line)
 			case !w.li.fall[w.prev]:
 				w.dst = w.put(line, w.ly.rule(nil, '.'))
+				w.ruled = true
 			default:
 				w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
 			}
 		default: // directives
+			if w.prev >= 0 && !w.ruled && !w.li.fall[w.prev] && w.prev < w.last {
+				// the first line after code that does not go on is
+				// the dotted rule, also when it is a function's
+				// directive (the function's lines after it are blank)
+				w.dst = w.put(line, w.ly.rule(nil, '.'))
+				w.ruled = true
+				break
+			}
 			w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
 		}
 	}
