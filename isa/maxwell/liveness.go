@@ -257,8 +257,10 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 		}
 	}
 	// what a conditional branch forward leaves live for its target stays
-	// live on the way through until it is written (as measured: nvdisasm
-	// ranges have no hole between the branch and the next write)
+	// live on the way through until it is written, when it is written
+	// before the way ends in a branch away (as measured: nvdisasm ranges
+	// have no hole between the branch and such a write; a register the
+	// way does not write before it branches away is not kept)
 	for i := range n {
 		if !li.reach[i] || !li.fwd[i] || !li.fall[i] {
 			continue
@@ -273,18 +275,21 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 				end = max(end, k)
 			}
 		}
-		for j := i + 1; j < end && li.reach[j]; j++ {
-			if !guarded[j] {
-				carry, pcarry = carry.Minus(li.acc[j].Written), pcarry&^li.acc[j].PredWritten
+		for j := i + 1; j < end && li.reach[j] && li.fall[j-1]; j++ {
+			if guarded[j] {
+				continue
 			}
-			if carry.Empty() && pcarry == 0 {
+			kill, pkill := carry.Intersect(li.acc[j].Written), pcarry&li.acc[j].PredWritten
+			if !kill.Empty() || pkill != 0 {
+				for m := i + 1; m < j; m++ {
+					li.in[m], li.out[m] = li.in[m].Union(kill), li.out[m].Union(kill)
+					li.pin[m], li.pout[m] = li.pin[m]|pkill, li.pout[m]|pkill
+				}
+				carry, pcarry = carry.Minus(kill), pcarry&^pkill
+			}
+			if carry.Empty() && pcarry == 0 || !li.fall[j] {
 				break
 			}
-			if !li.fall[j] {
-				break // not into a branch away (measured)
-			}
-			li.in[j], li.out[j] = li.in[j].Union(carry), li.out[j].Union(carry)
-			li.pin[j], li.pout[j] = li.pin[j]|pcarry, li.pout[j]|pcarry
 		}
 	}
 	li.narrowCalls(fl, jumps)
