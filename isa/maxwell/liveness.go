@@ -34,8 +34,7 @@ import (
 // second instruction writes what the first uses is printed "SLOT
 // 0"/"SLOT 1", the SLOT 1 line with the facts of the first instruction of
 // its stretch (since the last label or branch other than SYNC). Not
-// modelled yet: some calls show every caller-saved register written
-// (callAccess), a write and a read under the same guard (a predicated
+// modelled yet: a write and a read under the same guard (a predicated
 // write ends a range for the reads under its predicate), the -hex listing
 // of code outside the blocks.
 
