@@ -379,10 +379,7 @@ func labelFuncs(f *cubin.File, opts ListOptions, withDebug, keep bool, onErr fun
 				if l.lb.lines == nil {
 					l.lb.lines = map[uint64][]byte{}
 				}
-				if a%BundleSize == 0 {
-					a += 8 // a control word's address stands for the instruction after it
-				}
-				l.lb.lines[a] = append(l.lb.lines[a], note...)
+				l.lb.lines[a] = note
 			}
 		}
 	}
