@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
@@ -161,6 +163,16 @@ func toolsDiff(cfg toolsConfig, files []string) error {
 	}
 	began := time.Now()
 	var mu sync.Mutex
+	// stopped early (SIGINT, SIGTERM), the figures of the runs done so far
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-stop
+		mu.Lock()
+		fmt.Println("stopped: the runs compared so far")
+		printTally(jobs, results, bins, cfg.verbose)
+		os.Exit(1)
+	}()
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
 	for _, t := range orderTasks(jobs) {
