@@ -44,14 +44,19 @@ func (i Inst) Args(pc uint64) (args [MaxArgs]Arg, n int) {
 
 // newForm is the form the New dialect prints inst with: the first "new"
 // alias of the decoded form whose fixed bits and operands fit the word.
-func newForm(i Inst) *form {
-	f := &forms[i.form]
-	for a := f.alias; a != 0; a = forms[a].alias {
-		if af := &forms[a]; i.Raw&af.mask == af.value && validOperands(a, i.Raw) {
-			return af
+func newForm(i Inst) *form { return &forms[printForm(i, New)] }
+
+// printForm is the index of the form inst is printed with in dialect d
+// (newForm's for New).
+func printForm(i Inst, d Dialect) uint16 {
+	if d == New {
+		for a := forms[i.form].alias; a != 0; a = forms[a].alias {
+			if af := &forms[a]; i.Raw&af.mask == af.value && validOperands(a, i.Raw) {
+				return a
+			}
 		}
 	}
-	return f
+	return i.form
 }
 
 // FormArgs decodes the operands of inst at address pc in the order of the

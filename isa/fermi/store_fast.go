@@ -1,0 +1,22 @@
+//go:build (386 || amd64 || arm64 || loong64 || ppc64le || riscv64 || wasm) && !purego
+
+package fermi
+
+import (
+	"math/bits"
+	"unsafe"
+)
+
+// st64 stores the 8 bytes of w at b[p:], least significant first: a
+// slice store (binary.LittleEndian.PutUint64(b[p:], w)) costs about ten
+// instructions of checks, this one bounds check (p < len(b); withRoom's
+// slack holds the rest).
+func st64(b []byte, p int, w uint64) {
+	*(*uint64)(unsafe.Pointer(&b[p])) = w
+}
+
+// st64be stores the 8 bytes of w at b[p:], most significant first (the
+// hex digits isa.HexDigits8 makes).
+func st64be(b []byte, p int, w uint64) {
+	*(*uint64)(unsafe.Pointer(&b[p])) = bits.ReverseBytes64(w)
+}
