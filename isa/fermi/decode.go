@@ -119,17 +119,35 @@ func DecodeWord(raw uint64) (Inst, error) {
 
 // decodeWord is DecodeWord without building an error.
 func decodeWord(raw uint64) (Inst, bool) {
-	for _, fi := range formIndex[raw&7|raw>>58<<3] {
-		f := &forms[fi]
-		if raw&f.mask != f.value {
-			continue
-		}
-		if c := &formChecks[fi]; c.mods|uint16(c.ops) == 0 || validOperands(fi, raw) {
-			return Inst{Raw: raw, form: fi}, true
+	keys := formKeys[raw&7|raw>>58<<3]
+	for i := range keys {
+		k := &keys[i]
+		if raw&k.mask == k.value && (!k.check || validOperands(k.form, raw)) {
+			return Inst{Raw: raw, form: k.form}, true
 		}
 	}
 	return Inst{}, false
 }
+
+// formKey is what decodeWord tries of a form: its fixed bits, and whether
+// validOperands must look at the word.
+type formKey struct {
+	mask, value uint64
+	form        uint16
+	check       bool
+}
+
+// formKeys is formIndex with each form's key in place (one cache line
+// per few candidates instead of one per form).
+var formKeys = func() (t [len(formIndex)][]formKey) {
+	for i, fis := range formIndex {
+		for _, fi := range fis {
+			c := &formChecks[fi]
+			t[i] = append(t[i], formKey{forms[fi].mask, forms[fi].value, fi, c.mods|uint16(c.ops) != 0})
+		}
+	}
+	return t
+}()
 
 func invalidDetail(raw uint64) string {
 	if raw&8 != 0 {

@@ -155,29 +155,45 @@ func (d Dialect) stepFunc() isa.StepFunc {
 }
 
 func stepNew(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
+	if out, n := listWord(dst, code, off, base, New); n != 0 {
+		return out, n, nil
+	}
 	return New.step(dst, code, off, base)
 }
 
 func stepOld(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
+	if out, n := listWord(dst, code, off, base, Old); n != 0 {
+		return out, n, nil
+	}
 	return Old.step(dst, code, off, base)
+}
+
+// listWord lists the instruction at code[off:] when it decodes and its
+// address has at most 8 hex digits (the common case, without error
+// values), and returns how many bytes it took (0 when it did not).
+func listWord(dst []byte, code []byte, off int, base uint64, d Dialect) ([]byte, int) {
+	addr := base + uint64(off)
+	if off < 0 || off+4 > len(code) || addr>>32 != 0 {
+		return dst, 0
+	}
+	raw, n := uint64(binary.LittleEndian.Uint32(code[off:])), 4
+	if raw&8 == 0 {
+		if off+8 > len(code) {
+			return dst, 0
+		}
+		raw, n = binary.LittleEndian.Uint64(code[off:]), 8
+	}
+	inst, ok := decodeWord(raw)
+	if !ok {
+		return dst, 0
+	}
+	dst, b := withRoom(dst, lineRoom)
+	return dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)], n
 }
 
 // step lists the instruction at code[off:] in dialect d (isa.StepFunc).
 func (d Dialect) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
 	addr := base + uint64(off)
-	if rest := code[off:]; addr>>32 == 0 { // the common cases, without error values
-		raw, n := uint64(0), 0
-		switch {
-		case len(rest) >= 8 && rest[0]&8 == 0:
-			raw, n = binary.LittleEndian.Uint64(rest), 8
-		case len(rest) >= 4 && rest[0]&8 != 0:
-			raw, n = uint64(binary.LittleEndian.Uint32(rest)), 4
-		}
-		if inst, ok := decodeWord(raw); ok && n != 0 {
-			dst, b := withRoom(dst, lineRoom)
-			return dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)], n, nil
-		}
-	}
 	inst, err := DecodeAt(code[off:], addr)
 	if err == nil {
 		return AppendListing(dst, inst, addr, d), inst.Len(), nil
