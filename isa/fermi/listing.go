@@ -173,15 +173,12 @@ func stepOld(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.D
 // values), and returns how many bytes it took (0 when it did not).
 func listWord(dst []byte, code []byte, off int, base uint64, d Dialect) ([]byte, int) {
 	addr := base + uint64(off)
-	if off < 0 || off+4 > len(code) || addr>>32 != 0 {
+	if off < 0 || off+8 > len(code) || addr>>32 != 0 {
 		return dst, 0
 	}
-	raw, n := uint64(binary.LittleEndian.Uint32(code[off:])), 4
-	if raw&8 == 0 {
-		if off+8 > len(code) {
-			return dst, 0
-		}
-		raw, n = binary.LittleEndian.Uint64(code[off:]), 8
+	raw, n := ld64(code, off), 8
+	if raw&8 != 0 { // a 4-byte form
+		raw, n = raw&0xffffffff, 4
 	}
 	inst, ok := decodeWord(raw)
 	if !ok {

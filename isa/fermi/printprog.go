@@ -266,9 +266,9 @@ func putText(b []byte, p int, fi uint16, raw, pc uint64, d Dialect) int {
 		case stFlag:
 			st64(b, p, m.text.lo)
 			st64(b, p+8, m.text.hi)
-			p += int(m.text.n) & -int((raw>>m.pos^uint64(m.inv))&1|uint64(m.on))
+			p += int(m.text.n) & -int((raw>>(m.pos&63)^uint64(m.inv))&1|uint64(m.on))
 		case stEnum:
-			v := m.f.Get(raw) | m.f2.Get(raw)<<m.f.Width
+			v := field(raw, m.f) | field(raw, m.f2)<<(m.f.Width&63)
 			p = tableWords[m.table][v].put(b, p)
 		default:
 			p += len(appendMod(b[p:p], m.m, raw))
@@ -277,7 +277,7 @@ func putText(b []byte, p int, fi uint16, raw, pc uint64, d Dialect) int {
 	sep, sepLen := uint64(' '), 1
 	for k := range pg.ops {
 		s := &pg.ops[k]
-		if s.skip15 && s.o.f.Get(raw) == 15 {
+		if s.skip15 && field(raw, s.o.f) == 15 {
 			continue
 		}
 		st64(b, p, sep)
@@ -285,10 +285,10 @@ func putText(b []byte, p int, fi uint16, raw, pc uint64, d Dialect) int {
 		sep, sepLen = ','|' '<<8, 2
 		switch s.kind {
 		case stReg:
-			p = putWord(b, p, regWords[raw>>s.pos&63])
+			p = putWord(b, p, regWords[raw>>(s.pos&63)&63])
 			if s.cc >= 0 {
 				st64(b, p, '.'|'C'<<8|'C'<<16)
-				p += 3 & -int(raw>>uint8(s.cc)&1)
+				p += 3 & -int(raw>>(uint8(s.cc)&63)&1)
 			}
 		case stComposite:
 			p = putComposite(b, p, s.o, raw, d)
@@ -337,16 +337,16 @@ func putText(b []byte, p int, fi uint16, raw, pc uint64, d Dialect) int {
 // decorations (appendOperand's opReg, opB, opB3 and opC without byte or
 // half selectors).
 func putComposite(b []byte, p int, o *operand, raw uint64, d Dialect) int {
-	neg := bit(raw, o.neg)
+	neg := bit63(raw, o.neg)
 	if neg {
 		b[p] = '-'
 		p++
 	}
-	if bit(raw, o.not) {
+	if bit63(raw, o.not) {
 		b[p] = '~'
 		p++
 	}
-	abs := bit(raw, o.abs)
+	abs := bit63(raw, o.abs)
 	if abs {
 		b[p] = '|'
 		p++
@@ -354,7 +354,7 @@ func putComposite(b []byte, p int, o *operand, raw uint64, d Dialect) int {
 	sel := raw >> 46 & 3
 	switch {
 	case o.kind == opReg:
-		p = putWord(b, p, regWords[o.f.Get(raw)&63])
+		p = putWord(b, p, regWords[field(raw, o.f)&63])
 	case o.kind == opC && sel == 2, o.kind != opC && sel == 1:
 		p = putBank(b, p, raw>>42&15, d)
 		b[p] = '['
@@ -380,9 +380,18 @@ func putComposite(b []byte, p int, o *operand, raw uint64, d Dialect) int {
 		b[p] = '|'
 		p++
 	}
-	if bit(raw, o.cc) {
+	if bit63(raw, o.cc) {
 		st64(b, p, '.'|'C'<<8|'C'<<16)
 		p += 3
 	}
 	return p
 }
+
+// field is f.Get(raw) for fields inside the word (shift counts masked:
+// no check for shifts of 64 or more).
+func field(raw uint64, f isa.Field) uint64 {
+	return raw >> (f.Pos & 63) & (1<<(f.Width&63) - 1)
+}
+
+// bit63 is bit for positions inside the word.
+func bit63(raw uint64, b int8) bool { return b >= 0 && raw>>(uint8(b)&63)&1 != 0 }

@@ -20,3 +20,10 @@ func st64(b []byte, p int, w uint64) {
 func st64be(b []byte, p int, w uint64) {
 	*(*uint64)(unsafe.Pointer(&b[p])) = bits.ReverseBytes64(w)
 }
+
+// ld64 loads the 8 bytes at b[p:] (p+8 <= len(b)), least significant
+// first.
+func ld64(b []byte, p int) uint64 {
+	_ = b[p+7]
+	return *(*uint64)(unsafe.Pointer(&b[p]))
+}

@@ -14,3 +14,9 @@ func st64(b []byte, p int, w uint64) {
 func st64be(b []byte, p int, w uint64) {
 	binary.BigEndian.PutUint64(b[p:p+8], w)
 }
+
+// ld64 loads the 8 bytes at b[p:] (p+8 <= len(b)), least significant
+// first.
+func ld64(b []byte, p int) uint64 {
+	return binary.LittleEndian.Uint64(b[p : p+8])
+}
