@@ -275,8 +275,7 @@ func putText(b []byte, p int, fi uint16, raw, pc uint64, d Dialect) int {
 		}
 	}
 	sep, sepLen := uint64(' '), 1
-	for k := range pg.ops {
-		s := &pg.ops[k]
+	for _, s := range pg.ops {
 		if s.skip15 && field(raw, s.o.f) == 15 {
 			continue
 		}
