@@ -122,28 +122,63 @@ func decodeWord(raw uint64) (Inst, bool) {
 	keys := formKeys[raw&7|raw>>58<<3]
 	for i := range keys {
 		k := &keys[i]
-		if raw&k.mask == k.value && (!k.check || validOperands(k.form, raw)) {
-			return Inst{Raw: raw, form: k.form}, true
+		if raw&k.mask != k.value {
+			continue
 		}
+		switch sel := raw >> 46 & 3; k.check {
+		case checkNone:
+		case checkB, checkB3:
+			// validOperands of a composite source: no stray bits in the
+			// register variant; the second register only in a 3-source form
+			if sel == 0 && raw>>32&0x3fff != 0 || sel == 2 && k.check == checkB {
+				continue
+			}
+		default:
+			if !validOperands(k.form, raw) {
+				continue
+			}
+		}
+		return Inst{Raw: raw, form: k.form}, true
 	}
 	return Inst{}, false
 }
 
-// formKey is what decodeWord tries of a form: its fixed bits, and whether
-// validOperands must look at the word.
+// formKey is what decodeWord tries of a form: its fixed bits, and what
+// of validOperands' checks the word needs.
 type formKey struct {
 	mask, value uint64
 	form        uint16
-	check       bool
+	check       uint8
 }
+
+// formKey.check: none, only an opB or opB3 composite source (checked in
+// place), or validOperands.
+const (
+	checkNone = iota
+	checkB
+	checkB3
+	checkAll
+)
 
 // formKeys is formIndex with each form's key in place (one cache line
 // per few candidates instead of one per form).
 var formKeys = func() (t [len(formIndex)][]formKey) {
 	for i, fis := range formIndex {
 		for _, fi := range fis {
+			k := formKey{forms[fi].mask, forms[fi].value, fi, checkAll}
 			c := &formChecks[fi]
-			t[i] = append(t[i], formKey{forms[fi].mask, forms[fi].value, fi, c.mods|uint16(c.ops) != 0})
+			switch o := &forms[fi].ops; {
+			case c.mods == 0 && c.ops == 0:
+				k.check = checkNone
+			case c.mods == 0 && bits.OnesCount8(c.ops) == 1:
+				op := &(*o)[bits.TrailingZeros8(c.ops)]
+				if op.bsel == 0 && op.hsel == 0 && op.kind == opB {
+					k.check = checkB
+				} else if op.bsel == 0 && op.hsel == 0 && op.kind == opB3 {
+					k.check = checkB3
+				}
+			}
+			t[i] = append(t[i], k)
 		}
 	}
 	return t

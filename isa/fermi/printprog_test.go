@@ -109,3 +109,30 @@ func BenchmarkListLine(b *testing.B) {
 		})
 	}
 }
+
+// TestDecodeKeys: decodeWord's in-place checks of composite sources
+// accept exactly the words validOperands accepts.
+func TestDecodeKeys(t *testing.T) {
+	reference := func(raw uint64) (uint16, bool) {
+		for _, fi := range formIndex[raw&7|raw>>58<<3] {
+			if f := &forms[fi]; raw&f.mask == f.value && validOperands(fi, raw) {
+				return fi, true
+			}
+		}
+		return 0, false
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 1 << 21 {
+		raw := r.Uint64()
+		if i&1 != 0 { // the register variant with its spare bits clear
+			raw &^= 0x3fff << 32
+		}
+		if raw&8 != 0 {
+			raw &= 0xffffffff
+		}
+		inst, ok := decodeWord(raw)
+		if fi, want := reference(raw); ok != want || ok && inst.form != fi {
+			t.Fatalf("%#016x: decodeWord %v form %d, validOperands %v form %d", raw, ok, inst.form, want, fi)
+		}
+	}
+}
