@@ -35,7 +35,7 @@ func putLine(b []byte, inst Inst, fi uint16, addr uint32, d Dialect) int {
 	const blanks8 = 0x2020202020202020
 	raw := inst.Raw
 	digits := max((bits.Len32(addr)+3)>>2, 4) // the address column: at least 4 digits
-	addrDigits := isa.HexDigits8(addr) << (8 * (8 - digits))
+	addrDigits := isa.HexDigits8(addr) << ((64 - 8*digits) & 63)
 	if d == Old {
 		// "\t/*ADDR*/     /*0xWORD0[WORD1]*/ \tTEXT\n"
 		st64(b, 0, '\t'|'/'<<8|'*'<<16)

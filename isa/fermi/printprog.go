@@ -195,12 +195,16 @@ func putWord(b []byte, p int, w uint64) int {
 
 // putHexNum stores 0x and the significant hex digits of x.
 func putHexNum(b []byte, p int, x uint64) int {
+	if x < 16 { // most offsets, banks and short immediates
+		st64(b, p, '0'|'x'<<8|uint64(hexDigits[x&15])<<16)
+		return p + 3
+	}
 	if x>>32 != 0 {
 		return p + len(appendHexNum(b[p:p], x))
 	}
-	n := max((bits.Len32(uint32(x))+3)>>2, 1)
+	n := (bits.Len32(uint32(x)) + 3) >> 2
 	st64(b, p, '0'|'x'<<8)
-	st64be(b, p+2, isa.HexDigits8(uint32(x))<<(8*(8-n)))
+	st64be(b, p+2, isa.HexDigits8(uint32(x))<<((64-8*n)&63))
 	return p + 2 + n
 }
 
