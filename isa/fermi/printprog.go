@@ -266,11 +266,13 @@ func putText(b []byte, p int, fi uint16, raw, pc uint64, d Dialect) int {
 	p = pg.name.put(b, p)
 	for k := range pg.mods {
 		m := &pg.mods[k]
-		switch m.kind {
-		case stFlag:
+		if m.kind == stFlag { // most modifiers
 			st64(b, p, m.text.lo)
 			st64(b, p+8, m.text.hi)
 			p += int(m.text.n) & -int((raw>>(m.pos&63)^uint64(m.inv))&1|uint64(m.on))
+			continue
+		}
+		switch m.kind {
 		case stEnum:
 			v := field(raw, m.f) | field(raw, m.f2)<<(m.f.Width&63)
 			p = tableWords[m.table][v].put(b, p)
@@ -286,13 +288,15 @@ func putText(b []byte, p int, fi uint16, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		switch s.kind {
-		case stReg:
+		if s.kind == stReg { // most operands, before the switch's compares
 			p = putWord(b, p, regWords[raw>>(s.pos&63)&63])
 			if s.cc >= 0 {
 				st64(b, p, '.'|'C'<<8|'C'<<16)
 				p += 3 & -int(raw>>(uint8(s.cc)&63)&1)
 			}
+			continue
+		}
+		switch s.kind {
 		case stComposite:
 			p = putComposite(b, p, s.o, raw, d)
 		case stPred:
