@@ -43,10 +43,10 @@ func putLine(b []byte, inst Inst, fi uint16, addr uint32, d Dialect) int {
 		p := 3 + digits
 		st64(b, p, '*'|'/'<<8|0x2020202020<<16|'/'<<56)
 		st64(b, p+8, '*'|'0'<<8|'x'<<16)
-		st64be(b, p+11, isa.HexDigits8(uint32(raw)))
+		st64(b, p+11, hexWord8(uint32(raw)))
 		p += 19
 		if raw&8 == 0 {
-			st64be(b, p, isa.HexDigits8(uint32(raw>>32)))
+			st64(b, p, hexWord8(uint32(raw>>32)))
 			p += 8
 		}
 		st64(b, p, '*'|'/'<<8|' '<<16|'\t'<<24)
@@ -72,12 +72,12 @@ func putLine(b []byte, inst Inst, fi uint16, addr uint32, d Dialect) int {
 	p = max(p, t+isa.CuobjdumpStyle.TextCol)
 	st64(b, p, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
 	if raw&8 != 0 { // a 4-byte form: 8 digits
-		st64be(b, p+6, isa.HexDigits8(uint32(raw)))
+		st64(b, p+6, hexWord8(uint32(raw)))
 		st64(b, p+14, ' '|'*'<<8|'/'<<16|'\n'<<24)
 		return p + 18
 	}
-	st64be(b, p+6, isa.HexDigits8(uint32(raw>>32)))
-	st64be(b, p+14, isa.HexDigits8(uint32(raw)))
+	st64(b, p+6, hexWord8(uint32(raw>>32)))
+	st64(b, p+14, hexWord8(uint32(raw)))
 	st64(b, p+22, ' '|'*'<<8|'/'<<16|'\n'<<24)
 	return p + 26
 }
