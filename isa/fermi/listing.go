@@ -35,11 +35,11 @@ func putLine(b []byte, inst Inst, fi uint16, addr uint32, d Dialect) int {
 	const blanks8 = 0x2020202020202020
 	raw := inst.Raw
 	digits := max((bits.Len32(addr)+3)>>2, 4) // the address column: at least 4 digits
-	addrDigits := isa.HexDigits8(addr) << ((64 - 8*digits) & 63)
+	addrDigits := hexWord8(addr) >> ((64 - 8*digits) & 63)
 	if d == Old {
 		// "\t/*ADDR*/     /*0xWORD0[WORD1]*/ \tTEXT\n"
 		st64(b, 0, '\t'|'/'<<8|'*'<<16)
-		st64be(b, 3, addrDigits)
+		st64(b, 3, addrDigits)
 		p := 3 + digits
 		st64(b, p, '*'|'/'<<8|0x2020202020<<16|'/'<<56)
 		st64(b, p+8, '*'|'0'<<8|'x'<<16)
@@ -57,7 +57,7 @@ func putLine(b []byte, inst Inst, fi uint16, addr uint32, d Dialect) int {
 	// "        /*ADDR*/        TEXT<blanks to 46> /* 0xHEX */\n"
 	st64(b, 0, blanks8)
 	st64(b, 8, '/'|'*'<<8)
-	st64be(b, 10, addrDigits)
+	st64(b, 10, addrDigits)
 	st64(b, 10+digits, '*'|'/'<<8|0x202020202020<<16)
 	st64(b, 18+digits, blanks8)
 	t := 20 + digits

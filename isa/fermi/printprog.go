@@ -204,7 +204,7 @@ func putHexNum(b []byte, p int, x uint64) int {
 	}
 	n := (bits.Len32(uint32(x)) + 3) >> 2
 	st64(b, p, '0'|'x'<<8)
-	st64be(b, p+2, isa.HexDigits8(uint32(x))<<((64-8*n)&63))
+	st64(b, p+2, hexWord8(uint32(x))>>((64-8*n)&63))
 	return p + 2 + n
 }
 

@@ -2,10 +2,7 @@
 
 package fermi
 
-import (
-	"math/bits"
-	"unsafe"
-)
+import "unsafe"
 
 // st64 stores the 8 bytes of w at b[p:], least significant first: a
 // slice store (binary.LittleEndian.PutUint64(b[p:], w)) costs about ten
@@ -13,12 +10,6 @@ import (
 // slack holds the rest).
 func st64(b []byte, p int, w uint64) {
 	*(*uint64)(unsafe.Pointer(&b[p])) = w
-}
-
-// st64be stores the 8 bytes of w at b[p:], most significant first (the
-// hex digits isa.HexDigits8 makes).
-func st64be(b []byte, p int, w uint64) {
-	*(*uint64)(unsafe.Pointer(&b[p])) = bits.ReverseBytes64(w)
 }
 
 // ld64 loads the 8 bytes at b[p:] (p+8 <= len(b)), least significant

@@ -10,11 +10,6 @@ func st64(b []byte, p int, w uint64) {
 	binary.LittleEndian.PutUint64(b[p:p+8], w)
 }
 
-// st64be stores the 8 bytes of w at b[p:], most significant first.
-func st64be(b []byte, p int, w uint64) {
-	binary.BigEndian.PutUint64(b[p:p+8], w)
-}
-
 // ld64 loads the 8 bytes at b[p:] (p+8 <= len(b)), least significant
 // first.
 func ld64(b []byte, p int) uint64 {
