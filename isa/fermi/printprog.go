@@ -230,6 +230,25 @@ func putBank(b []byte, p int, bank uint64, d Dialect) int {
 	return p + 1
 }
 
+// putConst stores c[bank][offset] (appendConst) for a bank of one hex
+// digit and a 16-bit offset: "c[0xB][0x" (Old: "c [0xB] [0x") as two
+// words, then the offset's digits.
+func putConst(b []byte, p int, bank, off uint64, d Dialect) int {
+	digit := uint64(hexDigits[bank&15])
+	if d == Old {
+		st64(b, p, 'c'|' '<<8|'['<<16|'0'<<24|'x'<<32|digit<<40|']'<<48|' '<<56)
+		st64(b, p+8, '['|'0'<<8|'x'<<16)
+		p += 11
+	} else {
+		st64(b, p, 'c'|'['<<8|'0'<<16|'x'<<24|digit<<32|']'<<40|'['<<48|'0'<<56)
+		st64(b, p+8, 'x')
+		p += 9
+	}
+	n := max((bits.Len16(uint16(off))+3)>>2, 1)
+	st64(b, p, hexWord8(uint32(off))>>((64-8*n)&63)|']'<<((8*n)&63))
+	return p + n + 1
+}
+
 // putAddr is appendAddr for an address of at most 16-bit offsets.
 func putAddr(b []byte, p int, reg uint64, off int64, d Dialect) int {
 	if reg == 63 {
@@ -363,11 +382,7 @@ func putComposite(b []byte, p int, o *operand, raw uint64, d Dialect) int {
 	case o.kind == opReg:
 		p = putWord(b, p, regWords[field(raw, o.f)&63])
 	case o.kind == opC && sel == 2, o.kind != opC && sel == 1:
-		p = putBank(b, p, raw>>42&15, d)
-		b[p] = '['
-		p = putHexNum(b, p+1, raw>>26&0xffff)
-		b[p] = ']'
-		p++
+		p = putConst(b, p, raw>>42&15, raw>>26&0xffff, d)
 	case o.kind == opC, sel == 2:
 		p = putWord(b, p, regWords[raw>>49&63])
 	case sel == 0:
