@@ -8,14 +8,22 @@ import (
 
 // StepFunc appends the listing line(s) of the instruction at code[off:]
 // (code loaded at base) to dst and returns how many bytes it took (at
-// least 1) and its decode error, if it did not decode.
+// least 1) and its decode error, if it did not decode. The error is copied
+// before the next call, so a StepFunc may return the same one each time
+// (no allocation per word that does not decode).
 type StepFunc func(dst []byte, code []byte, off int, base uint64) (out []byte, n int, err *DecodeError)
 
 // ListSteps lists all of code with step: the Disassemble of ISAs whose
 // lines do not depend on each other.
 func ListSteps(dst []byte, code []byte, base uint64, step StepFunc) ([]byte, []*DecodeError) {
 	p := listPart(dst, nil, code, base, step, 0, len(code))
-	return p.out, p.errs
+	var errs []*DecodeError
+	for i := range p.errs {
+		e := &p.errs[i]
+		e.Explain()
+		errs = append(errs, e)
+	}
+	return p.out, errs
 }
 
 // part is the listing of the instructions starting in [from, to) of the
@@ -23,19 +31,19 @@ func ListSteps(dst []byte, code []byte, base uint64, step StepFunc) ([]byte, []*
 // starts.
 type part struct {
 	out  []byte
-	errs []*DecodeError
+	errs []DecodeError // values: a part reuses them from round to round
 	from int
 	end  int
 }
 
-func listPart(dst []byte, errs []*DecodeError, code []byte, base uint64, step StepFunc, from, to int) part {
+func listPart(dst []byte, errs []DecodeError, code []byte, base uint64, step StepFunc, from, to int) part {
 	off := from
 	for off < to {
 		var n int
 		var de *DecodeError
 		dst, n, de = step(dst, code, off, base)
 		if de != nil {
-			errs = append(errs, de)
+			errs = append(errs, *de)
 		}
 		off += max(n, 1)
 	}
@@ -57,14 +65,21 @@ const partBytes = 128 << 10
 func WriteSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc) (errs []*DecodeError, err error) {
 	sw := newStepWriter(newStep, partBytes)
 	// memory must not grow per invalid word
-	_, err = sw.write(w, code, base, len(code), func(e *DecodeError) { errs = ErrorsCapped(errs, e) })
+	_, err = sw.write(w, code, base, len(code), func(e *DecodeError) {
+		if len(errs) < MaxListedErrors {
+			kept := *e // e is the part's, reused
+			e = &kept
+		}
+		errs = ErrorsCapped(errs, e)
+	})
 	return errs, err
 }
 
 // WriteStepsFrom is WriteSteps of the code read from r, which is read a
 // window at a time: memory stays bounded however long the code is, and
 // each decode error goes to onErr (in address order) as soon as its window
-// is listed. maxLen is the longest instruction in bytes: a window's
+// is listed. onErr's error is valid during the call only (keep a copy);
+// past the first MaxListedErrors its Detail may be left to Error. maxLen is the longest instruction in bytes: a window's
 // instructions are listed only when the bytes of the longest one are all
 // in memory, so the listing is byte for byte WriteSteps'. err is r's first
 // read error or w's first write error.
@@ -123,6 +138,7 @@ type stepWriter struct {
 	partBytes int
 	steps     []StepFunc // the last one for parts listed again
 	bufs      [2][]part
+	reported  int // decode errors passed on so far
 }
 
 func newStepWriter(newStep func() StepFunc, partBytes int) *stepWriter {
@@ -162,8 +178,12 @@ func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, on
 			} else if p.from != next {
 				continue // the part before ran past all of this one
 			}
-			for _, e := range p.errs {
-				onErr(e)
+			for i := range p.errs {
+				if sw.reported < MaxListedErrors {
+					p.errs[i].Explain() // the Detail of the errors a caller may keep
+				}
+				sw.reported++
+				onErr(&p.errs[i])
 			}
 			next = p.end
 			if _, err = w.Write(p.out); err != nil {
