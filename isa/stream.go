@@ -34,11 +34,29 @@ type part struct {
 	errs []DecodeError // values: a part reuses them from round to round
 	from int
 	end  int
+	// where its first instructions start, and their listings: a part
+	// whose guess was wrong is listed again only until it meets one
+	heads  [headMarks]head
+	nheads int
 }
 
+// head is where one of a part's first instructions starts (off) and where
+// its listing and errors start in the part's.
+type head struct{ off, out, errs int }
+
+// headMarks is how many of a part's first instructions are marked: a
+// listing from the wrong byte runs into the right one within a few
+// instructions (a misread long instruction is often short).
+const headMarks = 64
+
 func listPart(dst []byte, errs []DecodeError, code []byte, base uint64, step StepFunc, from, to int) part {
+	p := part{from: from}
 	off := from
 	for off < to {
+		if p.nheads < headMarks {
+			p.heads[p.nheads] = head{off, len(dst), len(errs)}
+			p.nheads++
+		}
 		var n int
 		var de *DecodeError
 		dst, n, de = step(dst, code, off, base)
@@ -47,7 +65,34 @@ func listPart(dst []byte, errs []DecodeError, code []byte, base uint64, step Ste
 		}
 		off += max(n, 1)
 	}
-	return part{out: dst, errs: errs, from: from, end: off}
+	p.out, p.errs, p.end = dst, errs, off
+	return p
+}
+
+// rejoin lists the instructions from next (where the part before p ended)
+// to to, the end of p's share of the code, until one starts where p's
+// guess started one, from which p's listing is the right one: fix is the
+// listing up to there, and join the index of that instruction in p.heads
+// (-1 when fix is the whole listing).
+func rejoin(fix part, p *part, code []byte, base uint64, step StepFunc, next, to int) (part, int) {
+	dst, errs := fix.out[:0], fix.errs[:0]
+	off, j := next, 0
+	for off < to {
+		for j < p.nheads && p.heads[j].off < off {
+			j++
+		}
+		if j < p.nheads && p.heads[j].off == off {
+			return part{out: dst, errs: errs, from: next, end: off}, j
+		}
+		var n int
+		var de *DecodeError
+		dst, n, de = step(dst, code, off, base)
+		if de != nil {
+			errs = append(errs, *de)
+		}
+		off += max(n, 1)
+	}
+	return part{out: dst, errs: errs, from: next, end: off}, -1
 }
 
 // partBytes is the code one worker lists at a time: about 2 MB of Tesla
@@ -138,7 +183,19 @@ type stepWriter struct {
 	partBytes int
 	steps     []StepFunc // the last one for parts listed again
 	bufs      [2][]part
-	reported  int // decode errors passed on so far
+	reported  int  // decode errors passed on so far
+	fix       part // a part listed again from where the one before ended
+}
+
+// deliver passes errs to onErr.
+func (sw *stepWriter) deliver(errs []DecodeError, onErr func(*DecodeError)) {
+	for i := range errs {
+		if sw.reported < MaxListedErrors {
+			errs[i].Explain() // the Detail of the errors a caller may keep
+		}
+		sw.reported++
+		onErr(&errs[i])
+	}
 }
 
 func newStepWriter(newStep func() StepFunc, partBytes int) *stepWriter {
@@ -173,20 +230,35 @@ func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, on
 		pending = render(bufs[(r+1)%2], first+workers)
 		for k := 0; k < workers && first+k < nparts; k++ {
 			p := &set[k]
+			out, errs := p.out, p.errs
 			if to := min((first+k+1)*partBytes, limit); p.from != next && next < to {
-				*p = listPart(p.out[:0], p.errs[:0], code, base, steps[workers], next, to) // off the guess
+				// off the guess: listed again up to where it meets it
+				var join int
+				sw.fix, join = rejoin(sw.fix, p, code, base, steps[workers], next, to)
+				out, errs = sw.fix.out, sw.fix.errs
+				if join >= 0 {
+					h := p.heads[join]
+					sw.deliver(errs, onErr)
+					errs = p.errs[h.errs:]
+					if len(out) <= h.out { // one write: the fix goes before the rest
+						out = p.out[h.out-copy(p.out[h.out-len(out):], out):]
+					} else if _, err = w.Write(out); err != nil {
+						pending.Wait()
+						return next, err
+					} else {
+						out = p.out[h.out:]
+					}
+					next = p.end
+				} else {
+					next = sw.fix.end
+				}
 			} else if p.from != next {
 				continue // the part before ran past all of this one
+			} else {
+				next = p.end
 			}
-			for i := range p.errs {
-				if sw.reported < MaxListedErrors {
-					p.errs[i].Explain() // the Detail of the errors a caller may keep
-				}
-				sw.reported++
-				onErr(&p.errs[i])
-			}
-			next = p.end
-			if _, err = w.Write(p.out); err != nil {
+			sw.deliver(errs, onErr)
+			if _, err = w.Write(out); err != nil {
 				pending.Wait()
 				return next, err
 			}
