@@ -219,6 +219,7 @@ func (c *lineCache) put(v uint64, n uint8, tail []byte) {
 	e.key, e.len, e.size = v, n, uint8(len(tail))
 	copy(e.tail[:], tail)
 }
+
 // Archs returns the registry entries of the Tesla targets.
 func Archs() []isa.Arch {
 	var out []isa.Arch
