@@ -16,22 +16,64 @@ type StepFunc func(dst []byte, code []byte, off int, base uint64) (out []byte, n
 // ListSteps lists all of code with step: the Disassemble of ISAs whose
 // lines do not depend on each other.
 func ListSteps(dst []byte, code []byte, base uint64, step StepFunc) ([]byte, []*DecodeError) {
-	p := listPart(dst, nil, code, base, step, 0, len(code))
-	var errs []*DecodeError
-	for i := range p.errs {
-		e := &p.errs[i]
-		e.Explain()
-		errs = append(errs, e)
+	p := listPart(dst, errList{}, code, base, step, 0, len(code))
+	if len(p.errs.recs) == 0 {
+		return p.out, nil
+	}
+	all := make([]DecodeError, len(p.errs.recs))
+	errs := make([]*DecodeError, len(all))
+	for i := range all {
+		all[i] = p.errs.get(i)
+		all[i].Explain()
+		errs[i] = &all[i]
 	}
 	return p.out, errs
 }
+
+// errList holds a part's decode errors with no pointers for the collector
+// to scan (a part of random words has tens of thousands, reused from round
+// to round): each one's address, length and value, and what it shares
+// with the one before (its error, detail and explainer) as an index in
+// kinds.
+type errList struct {
+	recs  []errRec
+	kinds []DecodeError // Err, Detail, more and why of recs' errors
+}
+
+type errRec struct {
+	addr, raw uint64
+	n, kind   int32
+}
+
+func (l *errList) add(e *DecodeError) {
+	k := len(l.kinds) - 1
+	if k < 0 || !l.kinds[k].sameKind(e) {
+		l.kinds = append(l.kinds, DecodeError{Err: e.Err, Detail: e.Detail, more: e.more, why: e.why})
+		k++
+	}
+	l.recs = append(l.recs, errRec{addr: e.Addr, raw: e.raw, n: int32(e.Len), kind: int32(k)})
+}
+
+func (e *DecodeError) sameKind(o *DecodeError) bool {
+	return e.Err == o.Err && e.Detail == o.Detail && e.more == o.more && e.why == o.why
+}
+
+// get returns error i.
+func (l *errList) get(i int) DecodeError {
+	r := l.recs[i]
+	e := l.kinds[r.kind]
+	e.Addr, e.Len, e.raw = r.addr, int(r.n), r.raw
+	return e
+}
+
+func (l errList) reset() errList { return errList{l.recs[:0], l.kinds[:0]} }
 
 // part is the listing of the instructions starting in [from, to) of the
 // code when the first starts at from; end is where the one after them
 // starts.
 type part struct {
 	out  []byte
-	errs []DecodeError // values: a part reuses them from round to round
+	errs errList
 	from int
 	end  int
 	// where its first instructions start, and their listings: a part
@@ -41,7 +83,7 @@ type part struct {
 }
 
 // head is where one of a part's first instructions starts (off) and where
-// its listing and errors start in the part's.
+// its listing and errors (errs.recs) start in the part's.
 type head struct{ off, out, errs int }
 
 // headMarks is how many of a part's first instructions are marked: a
@@ -49,19 +91,19 @@ type head struct{ off, out, errs int }
 // instructions (a misread long instruction is often short).
 const headMarks = 64
 
-func listPart(dst []byte, errs []DecodeError, code []byte, base uint64, step StepFunc, from, to int) part {
+func listPart(dst []byte, errs errList, code []byte, base uint64, step StepFunc, from, to int) part {
 	p := part{from: from}
 	off := from
 	for off < to {
 		if p.nheads < headMarks {
-			p.heads[p.nheads] = head{off, len(dst), len(errs)}
+			p.heads[p.nheads] = head{off, len(dst), len(errs.recs)}
 			p.nheads++
 		}
 		var n int
 		var de *DecodeError
 		dst, n, de = step(dst, code, off, base)
 		if de != nil {
-			errs = append(errs, *de)
+			errs.add(de)
 		}
 		off += max(n, 1)
 	}
@@ -75,7 +117,7 @@ func listPart(dst []byte, errs []DecodeError, code []byte, base uint64, step Ste
 // listing up to there, and join the index of that instruction in p.heads
 // (-1 when fix is the whole listing).
 func rejoin(fix part, p *part, code []byte, base uint64, step StepFunc, next, to int) (part, int) {
-	dst, errs := fix.out[:0], fix.errs[:0]
+	dst, errs := fix.out[:0], fix.errs.reset()
 	off, j := next, 0
 	for off < to {
 		for j < p.nheads && p.heads[j].off < off {
@@ -88,7 +130,7 @@ func rejoin(fix part, p *part, code []byte, base uint64, step StepFunc, next, to
 		var de *DecodeError
 		dst, n, de = step(dst, code, off, base)
 		if de != nil {
-			errs = append(errs, *de)
+			errs.add(de)
 		}
 		off += max(n, 1)
 	}
@@ -183,18 +225,20 @@ type stepWriter struct {
 	partBytes int
 	steps     []StepFunc // the last one for parts listed again
 	bufs      [2][]part
-	reported  int  // decode errors passed on so far
-	fix       part // a part listed again from where the one before ended
+	reported  int         // decode errors passed on so far
+	fix       part        // a part listed again from where the one before ended
+	cur       DecodeError // the error onErr is given
 }
 
-// deliver passes errs to onErr.
-func (sw *stepWriter) deliver(errs []DecodeError, onErr func(*DecodeError)) {
-	for i := range errs {
+// deliver passes errs' errors from the one at from on to onErr.
+func (sw *stepWriter) deliver(errs *errList, from int, onErr func(*DecodeError)) {
+	for i := from; i < len(errs.recs); i++ {
+		sw.cur = errs.get(i)
 		if sw.reported < MaxListedErrors {
-			errs[i].Explain() // the Detail of the errors a caller may keep
+			sw.cur.Explain() // the Detail of the errors a caller may keep
 		}
 		sw.reported++
-		onErr(&errs[i])
+		onErr(&sw.cur)
 	}
 }
 
@@ -219,7 +263,7 @@ func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, on
 		for k := 0; k < workers && first+k < nparts; k++ {
 			from := (first + k) * partBytes
 			to := min(from+partBytes, limit)
-			wg.Go(func() { set[k] = listPart(set[k].out[:0], set[k].errs[:0], code, base, steps[k], from, to) })
+			wg.Go(func() { set[k] = listPart(set[k].out[:0], set[k].errs.reset(), code, base, steps[k], from, to) })
 		}
 		return &wg
 	}
@@ -230,16 +274,16 @@ func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, on
 		pending = render(bufs[(r+1)%2], first+workers)
 		for k := 0; k < workers && first+k < nparts; k++ {
 			p := &set[k]
-			out, errs := p.out, p.errs
+			out, errs, errFrom := p.out, &p.errs, 0
 			if to := min((first+k+1)*partBytes, limit); p.from != next && next < to {
 				// off the guess: listed again up to where it meets it
 				var join int
 				sw.fix, join = rejoin(sw.fix, p, code, base, steps[workers], next, to)
-				out, errs = sw.fix.out, sw.fix.errs
+				out, errs = sw.fix.out, &sw.fix.errs
 				if join >= 0 {
 					h := p.heads[join]
-					sw.deliver(errs, onErr)
-					errs = p.errs[h.errs:]
+					sw.deliver(errs, 0, onErr)
+					errs, errFrom = &p.errs, h.errs
 					if len(out) <= h.out { // one write: the fix goes before the rest
 						out = p.out[h.out-copy(p.out[h.out-len(out):], out):]
 					} else if _, err = w.Write(out); err != nil {
@@ -257,7 +301,7 @@ func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, on
 			} else {
 				next = p.end
 			}
-			sw.deliver(errs, onErr)
+			sw.deliver(errs, errFrom, onErr)
 			if _, err = w.Write(out); err != nil {
 				pending.Wait()
 				return next, err
