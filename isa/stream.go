@@ -175,9 +175,13 @@ func WriteStepsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFu
 	return sw.writeFrom(w, r, base, windowParts*partBytes, maxLen, onErr)
 }
 
+// outPerByte is about the most listing a byte of code makes (sm_1x .word
+// lines: 23 bytes).
+const outPerByte = 24
+
 // windowParts is the number of parts WriteStepsFrom holds in memory: a few
 // rounds of parts for every core between refills.
-const windowParts = 16
+const windowParts = 32
 
 // firstWindow is the size of WriteStepsFrom's first read.
 const firstWindow = 64 << 10
@@ -186,7 +190,7 @@ func (sw *stepWriter) writeFrom(w io.Writer, r io.Reader, base uint64, window, m
 	if onErr == nil {
 		onErr = func(*DecodeError) {}
 	}
-	// start small (a short file costs no full window) and double while the
+	// start small (a short file costs no full window) and grow fourfold while the
 	// reads fill the buffer, up to window
 	size := min(window, firstWindow)
 	buf := make([]byte, size+maxLen)
@@ -207,7 +211,7 @@ func (sw *stepWriter) writeFrom(w io.Writer, r io.Reader, base uint64, window, m
 			return err
 		}
 		if size < window {
-			size = min(2*size, window)
+			size = min(4*size, window) // few windows: each costs a round of one core idle
 			grown := make([]byte, size+maxLen)
 			held = copy(grown, buf[next:held])
 			buf = grown
@@ -263,7 +267,11 @@ func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, on
 		for k := 0; k < workers && first+k < nparts; k++ {
 			from := (first + k) * partBytes
 			to := min(from+partBytes, limit)
-			wg.Go(func() { set[k] = listPart(set[k].out[:0], set[k].errs.reset(), code, base, steps[k], from, to) })
+			out := set[k].out[:0]
+			if want := outPerByte * (to - from); cap(out) < want {
+				out = make([]byte, 0, want) // at once: no garbage from growing
+			}
+			wg.Go(func() { set[k] = listPart(out, set[k].errs.reset(), code, base, steps[k], from, to) })
 		}
 		return &wg
 	}
