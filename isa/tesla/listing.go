@@ -158,6 +158,7 @@ type lineCache struct {
 	slot         [lineCacheSize]lineEntry
 	looks, found int // in the current window
 	pause        int // lines left before the cache is used again
+	hits         int // lines found in all (for tests)
 }
 
 const (
@@ -206,6 +207,7 @@ func (c *lineCache) find(v uint64) *lineEntry {
 	e := &c.slot[lineSlot(v)]
 	if e.key == v && e.len != 0 {
 		c.found++
+		c.hits++
 		return e
 	}
 	return nil
