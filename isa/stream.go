@@ -179,47 +179,65 @@ func WriteStepsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFu
 // lines: 23 bytes).
 const outPerByte = 24
 
-// windowParts is the number of parts WriteStepsFrom holds in memory: a few
-// rounds of parts for every core between refills.
-const windowParts = 32
+// windowParts is the number of parts WriteStepsFrom reads at a time (the
+// listing goes on across reads: the size only sets how many there are).
+const windowParts = 16
 
 // firstWindow is the size of WriteStepsFrom's first read.
 const firstWindow = 64 << 10
 
 func (sw *stepWriter) writeFrom(w io.Writer, r io.Reader, base uint64, window, maxLen int, onErr func(*DecodeError)) error {
-	if onErr == nil {
-		onErr = func(*DecodeError) {}
-	}
-	// start small (a short file costs no full window) and grow fourfold while the
-	// reads fill the buffer, up to window
+	// Two buffers take turns: a window is read into one while the last
+	// parts of the window before, in the other, are still being written
+	// (they may be listed again from there). A window starts where the one
+	// before stopped listing (its limit), so a part at the start of each is
+	// a guess like any other. Start small (a short file costs no full
+	// window) and grow fourfold while the reads fill the buffer, up to
+	// window.
+	var bufs [2][]byte
 	size := min(window, firstWindow)
-	buf := make([]byte, size+maxLen)
-	held := 0 // bytes of buf read and not yet listed
-	for {
-		n, rerr := io.ReadFull(r, buf[held:])
+	var prev codeWindow
+	turn, eof := 0, false
+	var rerr error
+	next := func() (codeWindow, bool) {
+		if eof {
+			return codeWindow{}, false
+		}
+		buf := bufs[turn]
+		if len(buf) < size+maxLen {
+			buf = make([]byte, size+maxLen)
+			bufs[turn] = buf
+		}
+		turn ^= 1
+		held := copy(buf, prev.code[prev.limit:]) // instructions running past the last limit
+		n, err := io.ReadFull(r, buf[held:])
 		held += n
-		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
-		if rerr != nil && !eof {
-			return rerr
+		eof = err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
+			rerr, eof = err, true
+			return codeWindow{}, false
 		}
-		limit := held // instructions starting before limit are listed now
+		win := codeWindow{code: buf[:held], org: prev.org + prev.limit, limit: held}
 		if !eof {
-			limit = held - maxLen
+			win.limit = held - maxLen // instructions starting before it are listed now
 		}
-		next, err := sw.write(w, buf[:held], base, limit, onErr)
-		if err != nil || eof {
-			return err
-		}
-		if size < window {
-			size = min(4*size, window) // few windows: each costs a round of one core idle
-			grown := make([]byte, size+maxLen)
-			held = copy(grown, buf[next:held])
-			buf = grown
-		} else {
-			held = copy(buf, buf[next:held]) // an instruction running past limit
-		}
-		base += uint64(next)
+		prev = win
+		size = min(4*size, window)
+		return win, true
 	}
+	err := sw.stream(w, base, next, onErr)
+	if rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// codeWindow is code in memory: the instructions that start in [0, limit)
+// of code are listed from it (they may read code past limit). org is the
+// offset of code[0] in the whole code.
+type codeWindow struct {
+	code       []byte
+	org, limit int
 }
 
 // stepWriter lists parts of code on every core: one StepFunc per worker and
@@ -232,6 +250,7 @@ type stepWriter struct {
 	reported  int         // decode errors passed on so far
 	fix       part        // a part listed again from where the one before ended
 	cur       DecodeError // the error onErr is given
+	next      int         // where the next instruction starts in the whole code
 }
 
 // deliver passes errs' errors from the one at from on to onErr.
@@ -260,33 +279,86 @@ func newStepWriter(newStep func() StepFunc, partBytes int) *stepWriter {
 // limit, the first at code[0], and returns where the one after them starts.
 // Instructions may read code past limit.
 func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, onErr func(*DecodeError)) (next int, err error) {
+	done := false
+	err = sw.stream(w, base, func() (codeWindow, bool) {
+		if done {
+			return codeWindow{}, false
+		}
+		done = true
+		return codeWindow{code: code, limit: limit}, true
+	}, onErr)
+	return sw.next, err
+}
+
+// round is the parts one round of workers lists: parts first.. of win.
+type round struct {
+	win   codeWindow
+	first int
+	n     int
+}
+
+// stream lists the windows next returns, one after the other, as one
+// code loaded at base: a round of parts (one per worker) is listed while
+// the round before is written, from one window to the next without a
+// pause. A window is kept until its parts are written: next may reuse the
+// memory of the window two before.
+func (sw *stepWriter) stream(w io.Writer, base uint64, next func() (codeWindow, bool), onErr func(*DecodeError)) error {
+	if onErr == nil {
+		onErr = func(*DecodeError) {}
+	}
 	workers, partBytes, steps, bufs := sw.workers, sw.partBytes, sw.steps, sw.bufs
-	nparts := (limit + partBytes - 1) / partBytes
-	render := func(set []part, first int) *sync.WaitGroup {
+	var win codeWindow
+	taken, nparts, more := 0, 0, true
+	// take returns the next round's parts: at most one window's
+	take := func() (round, bool) {
+		for more && taken == nparts {
+			if win, more = next(); more {
+				taken, nparts = 0, (win.limit+partBytes-1)/partBytes
+			}
+		}
+		if !more {
+			return round{}, false
+		}
+		rd := round{win: win, first: taken, n: min(workers, nparts-taken)}
+		taken += rd.n
+		return rd, true
+	}
+	render := func(set []part, rd round) *sync.WaitGroup {
 		var wg sync.WaitGroup
-		for k := 0; k < workers && first+k < nparts; k++ {
-			from := (first + k) * partBytes
-			to := min(from+partBytes, limit)
+		for k := 0; k < rd.n; k++ {
+			from := (rd.first + k) * partBytes
+			to := min(from+partBytes, rd.win.limit)
 			out := set[k].out[:0]
 			if want := outPerByte * (to - from); cap(out) < want {
 				out = make([]byte, 0, want) // at once: no garbage from growing
 			}
-			wg.Go(func() { set[k] = listPart(out, set[k].errs.reset(), code, base, steps[k], from, to) })
+			wg.Go(func() {
+				set[k] = listPart(out, set[k].errs.reset(), rd.win.code, base+uint64(rd.win.org), steps[k], from, to)
+			})
 		}
 		return &wg
 	}
-	pending := render(bufs[0], 0)
-	for r, first := 0, 0; first < nparts; r, first = r+1, first+workers {
+	cur, ok := take()
+	if !ok {
+		return nil
+	}
+	pending := render(bufs[0], cur)
+	sw.next = 0 // where the next instruction starts in the whole code
+	for r := 0; ok; r++ {
 		pending.Wait()
-		set := bufs[r%2]
-		pending = render(bufs[(r+1)%2], first+workers)
-		for k := 0; k < workers && first+k < nparts; k++ {
+		set, rd := bufs[r%2], cur
+		if cur, ok = take(); ok {
+			pending = render(bufs[(r+1)%2], cur)
+		}
+		code, org, addr := rd.win.code, rd.win.org, base+uint64(rd.win.org)
+		for k := 0; k < rd.n; k++ {
 			p := &set[k]
 			out, errs, errFrom := p.out, &p.errs, 0
-			if to := min((first+k+1)*partBytes, limit); p.from != next && next < to {
+			next := sw.next - org // in code
+			if to := min((rd.first+k+1)*partBytes, rd.win.limit); p.from != next && next < to {
 				// off the guess: listed again up to where it meets it
 				var join int
-				sw.fix, join = rejoin(sw.fix, p, code, base, steps[workers], next, to)
+				sw.fix, join = rejoin(sw.fix, p, code, addr, steps[workers], next, to)
 				out, errs = sw.fix.out, &sw.fix.errs
 				if join >= 0 {
 					h := p.heads[join]
@@ -294,30 +366,31 @@ func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, on
 					errs, errFrom = &p.errs, h.errs
 					if len(out) <= h.out { // one write: the fix goes before the rest
 						out = p.out[h.out-copy(p.out[h.out-len(out):], out):]
-					} else if _, err = w.Write(out); err != nil {
+					} else if _, err := w.Write(out); err != nil {
 						pending.Wait()
-						return next, err
+						return err
 					} else {
 						out = p.out[h.out:]
 					}
-					next = p.end
+					sw.next = org + p.end
 				} else {
-					next = sw.fix.end
+					sw.next = org + sw.fix.end
 				}
 			} else if p.from != next {
 				continue // the part before ran past all of this one
 			} else {
-				next = p.end
+				sw.next = org + p.end
 			}
 			sw.deliver(errs, errFrom, onErr)
-			if _, err = w.Write(out); err != nil {
-				pending.Wait()
-				return next, err
+			if _, err := w.Write(out); err != nil {
+				if ok {
+					pending.Wait()
+				}
+				return err
 			}
 		}
 	}
-	pending.Wait()
-	return next, nil
+	return nil
 }
 
 // MaxListedErrors bounds the decode errors a streaming disassembler keeps:
