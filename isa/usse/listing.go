@@ -15,6 +15,9 @@ type lister struct {
 	in    Inst
 	lines int        // lines listed before the cache was made
 	cache *lineCache // nil until cacheAfter lines are listed
+	// the cache is tried a window of lines at a time; a window with few
+	// hits (random words) turns it off for the next rest lines
+	tried, hits, rest int
 	errs  []isa.DecodeError
 	notes []byte // the errors' Detail texts (never written again once cut)
 }
@@ -34,6 +37,10 @@ const (
 	cacheSlots = 1 << cacheBits
 	slotBytes  = 128 // a line end longer than this is not kept
 	cacheAfter = 1024
+	// a window of lines with fewer than 1/16 hits turns the cache off for
+	// the next cacheRest lines: random words do not pay for its stores
+	cacheWindow = 4096
+	cacheRest   = 15 * cacheWindow
 )
 
 type lineCache struct {
@@ -53,9 +60,19 @@ func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, in
 	w := binary.LittleEndian.Uint64(code[off:])
 	c := l.cache
 	var slot uint64
-	if c != nil {
+	if c != nil && l.rest > 0 {
+		l.rest--
+		c = nil
+	} else if c != nil {
+		if l.tried++; l.tried == cacheWindow {
+			if l.hits < cacheWindow/16 {
+				l.rest = cacheRest
+			}
+			l.tried, l.hits = 0, 0
+		}
 		slot = cacheSlot(w)
 		if n := int(c.lens[slot]); n != 0 && c.words[slot] == w {
+			l.hits++
 			dst = Style.AppendPrefix(dst, addr)
 			at := len(dst)
 			if cap(dst)-at < slotBytes {

@@ -108,7 +108,7 @@ func appendFlags(dst []byte, f *form, vi int, in *Inst) []byte {
 		if v == op.def {
 			continue
 		}
-		dst = append(dst, op.prefix...)
+		dst = appendShort(dst, &op.prefix)
 		if op.valued {
 			dst = isa.AppendDec(dst, uint64(v))
 		}
@@ -123,11 +123,11 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kLit:
 		return append(dst, e.text...)
 	case kPfx:
-		if s := enumTables[e.table][in.Args[e.f[0]]]; s != "" {
-			dst = append(append(dst, s...), ' ')
+		if s := &enumTexts[e.table][in.Args[e.f[0]]]; s.n != 0 {
+			dst = append(appendShort(dst, s), ' ')
 		}
 	case kE, kEo:
-		return append(dst, enumTables[e.table][in.Args[e.f[0]]]...)
+		return appendShort(dst, &enumTexts[e.table][in.Args[e.f[0]]])
 	case kPck:
 		names := enumTables[e.table]
 		d, s := in.Args[e.f[0]], in.Args[e.f[1]]
