@@ -18,8 +18,8 @@ type lister struct {
 	// the cache is tried a window of lines at a time; a window with few
 	// hits (random words) turns it off for the next rest lines
 	tried, hits, rest int
-	errs  []isa.DecodeError
-	notes []byte // the errors' Detail texts (never written again once cut)
+	errs              []isa.DecodeError
+	notes             []byte // the errors' Detail texts (never written again once cut)
 }
 
 // newStep is a StepFunc with its own lister (isa.WriteSteps makes one per
