@@ -1,6 +1,9 @@
 package usse
 
 import (
+	"encoding/binary"
+	"slices"
+
 	"github.com/gpuisa/gpuisa/isa"
 )
 
@@ -100,21 +103,47 @@ func appendRaw(dst []byte, w uint64) []byte {
 }
 
 // appendFlags prints the flags of syntax vi of in's form that are not at
-// their defaults.
+// their defaults. Every flag is written and kept or not by moving the end:
+// which flags a random word sets is a branch the CPU cannot guess.
 func appendFlags(dst []byte, f *form, vi int, in *Inst) []byte {
-	for i, ops := 0, flagOps[in.Form][vi]; i < len(ops); i++ {
+	ops := flagOps[in.Form][vi]
+	n := len(dst)
+	b := slices.Grow(dst, len(ops)*flagRoom)[:n+len(ops)*flagRoom]
+	for i := range ops {
 		op := &ops[i]
 		v := in.Args[op.arg]
-		if v == op.def {
-			continue
+		*(*[16]byte)(b[n : n+16]) = op.prefix.b
+		m := n + int(op.prefix.n)
+		if v&uint32(op.digits) >= 1000 { // one branch, rarely taken
+			m = len(isa.AppendDec(b[:m], uint64(v))) // in the room: no copy
+		} else {
+			d := decWords[min(v, 999)]
+			binary.LittleEndian.PutUint32(b[m:m+4], d)
+			m += int(d>>24) & op.digits
 		}
-		dst = appendShort(dst, &op.prefix)
-		if op.valued {
-			dst = isa.AppendDec(dst, uint64(v))
+		if v != op.def {
+			n = m
 		}
 	}
-	return dst
+	return b[:n]
 }
+
+// flagRoom is the room one flag takes while it is written: a 16-byte
+// prefix store at most 16+10 bytes in, 10 digits.
+const flagRoom = 16 + 10 + 10
+
+// decWords[v] is v < 1000 in decimal, the digits from the low byte up,
+// their count in the top byte.
+var decWords = func() (t [1000]uint32) {
+	for v := range t {
+		s := isa.AppendDec(nil, uint64(v))
+		for i := len(s) - 1; i >= 0; i-- {
+			t[v] = t[v]<<8 | uint32(s[i])
+		}
+		t[v] |= uint32(len(s)) << 24
+	}
+	return t
+}()
 
 const swizzleChans = "xyzw012h"
 

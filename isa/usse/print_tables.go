@@ -124,6 +124,7 @@ type flagOp struct {
 	def    uint32
 	arg    int8
 	valued bool
+	digits int // -1 when the value follows the prefix, else 0 (a mask)
 	prefix shortText
 }
 
@@ -137,7 +138,7 @@ var flagOps = func() (t [len(forms)][][]flagOp) {
 		for vi := range f.variants {
 			for _, a := range f.variants[vi].flags {
 				p := flagPrefixes[fi][a]
-				t[fi][vi] = append(t[fi][vi], flagOp{def: f.fields[a].def, arg: a, valued: p[len(p)-1] == '=', prefix: newShortText(p)})
+				t[fi][vi] = append(t[fi][vi], flagOp{def: f.fields[a].def, arg: a, valued: p[len(p)-1] == '=', digits: -int(b2u(p[len(p)-1] == '=')), prefix: newShortText(p)})
 			}
 		}
 	}
