@@ -202,7 +202,7 @@ func decodeMatch(w uint64, in *Inst) (decodeFailure, bool) {
 
 // appendDetail appends the DecodeError detail of word w failing as d says.
 func (d decodeFailure) appendDetail(dst []byte, w uint64) []byte {
-	dst = append(isa.AppendHex(dst, w, 16), ": "...)
+	dst = append(appendHex16(dst, w), ": "...)
 	if d.form < 0 {
 		dst = append(dst, "no instruction in op1 group 0x"...)
 		return isa.AppendHex(dst, w>>59, 2)

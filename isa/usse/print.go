@@ -98,8 +98,14 @@ func appendDualText(dst []byte, f *form, v *variant, vi int, in *Inst, flags boo
 
 // appendRaw prints a word that is not an instruction as a data directive.
 func appendRaw(dst []byte, w uint64) []byte {
-	dst = append(dst, ".quad 0x"...)
-	return isa.AppendHex(dst, w, 16)
+	return appendHex16(append(dst, ".quad 0x"...), w)
+}
+
+// appendHex16 appends w as 16 hex digits, eight at a time (isa.AppendHex
+// takes a digit at a time: a third of random words list this way).
+func appendHex16(dst []byte, w uint64) []byte {
+	dst = binary.BigEndian.AppendUint64(dst, isa.HexDigits8(uint32(w>>32)))
+	return binary.BigEndian.AppendUint64(dst, isa.HexDigits8(uint32(w)))
 }
 
 // appendFlags prints the flags of syntax vi of in's form that are not at
