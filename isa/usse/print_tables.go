@@ -173,7 +173,7 @@ type shortText struct {
 
 func newShortText(s string) shortText {
 	if len(s) > 16 {
-		panic("usse: shortText of " + s) // the tables are fixed: tested in print_tables_test.go
+		panic("usse: shortText of " + s) // fixed tables, built at every start: any test run meets it
 	}
 	var t shortText
 	t.n = uint8(copy(t.b[:], s))
