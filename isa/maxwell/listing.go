@@ -217,15 +217,21 @@ type chunk struct {
 	first, last int // bundles
 	kept        int // bundles [first, first+kept) have their texts below
 	text        []byte
-	ends        []uint32
-	lead        []uint8  // guard length ("@!P0 " is 5)
-	quest       []uint16 // 1 + questAt of the text, 0 for none
-	quests      int      // texts with a ??? operand
-	maxw        int      // widest address+text
-	plain       int      // widest address+text of the lines without ???
-	far, rest   int      // farthest address+questAt, longest text from questAt on
+	facts       []textFact // per kept instruction
+	quests      int        // texts with a ??? operand
+	maxw        int        // widest address+text
+	plain       int        // widest address+text of the lines without ???
+	far, rest   int        // farthest address+questAt, longest text from questAt on
 	errs        []*isa.DecodeError
 	capErrs     bool
+}
+
+// textFact is where a kept text ends in chunk.text and what its layout
+// needs.
+type textFact struct {
+	end   uint32
+	quest uint16 // 1 + questAt of the text, 0 for none
+	lead  uint8  // guard length ("@!P0 " is 5)
 }
 
 // textCache remembers where the text of a recent (word, control field) pair
@@ -255,83 +261,111 @@ func (ch *chunk) texts(code []byte, base uint64, sm int, keep int) {
 	// locals, not ch's fields, in the loop: they stay in registers
 	// (room for long texts: growing copies the whole buffer)
 	text := make([]byte, 0, min(n*3*64, keep+5*maxText))
-	ends := make([]uint32, 0, min(n*3, keep/16))
-	lead := make([]uint8, 0, min(n*3, keep/16))
-	quest := make([]uint16, 0, min(n*3, keep/16))
+	facts := make([]textFact, 0, min(n*3, keep/16))
 	quests, maxw, plain, far, rest := 0, 0, 0, 0, 0
 	kept := n
 	cache := new(textCache)
-	useCache, hits, window := true, 0, 0
-	for b := ch.first; b < ch.last; b++ {
-		if (b-ch.first)%cacheWindow == 0 && b > ch.first {
-			window++
+	useCache, hits := true, 0
+	for b, window := ch.first, 0; b < ch.last; window++ {
+		if window > 0 {
 			useCache = kept == n && (hits*16 >= 3*cacheWindow || window%8 == 0)
 			hits = 0
 		}
-		if kept == n && len(text) > keep {
-			// the rest is measured, and printed again when it is written
-			kept, useCache = b-ch.first, false
-		}
-		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
-		ctrl := binary.LittleEndian.Uint64(bundle)
-		// the address width is the same for a bundle's three instructions,
-		// unless an unaligned base puts a 0x10000 boundary among them
-		alFirst, alLast := addrLen(base+uint64(b*BundleSize+8)), addrLen(base+uint64(b*BundleSize+24))
-		for s := 0; s < 3; s++ {
-			addr := base + uint64(b*BundleSize+8+8*s)
-			al := alFirst
-			if alFirst != alLast {
-				al = addrLen(addr)
+		for end := min(b+cacheWindow, ch.last); b < end; b++ {
+			if kept == n && len(text) > keep {
+				// the rest is measured, and printed again when it is written
+				kept, useCache = b-ch.first, false
 			}
-			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
-			cf := CtrlField(ctrl, s)
-			start := len(text)
-			var slot *cachedText
-			if useCache {
-				slot = &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
-			}
-			var g int
-			var q uint16
-			if slot != nil && slot.ok && slot.word == w && slot.ctrl == cf {
-				hits++
-				text = append(text, text[slot.off:slot.off+slot.size]...)
-				g, q = int(slot.lead), slot.quest
-			} else {
-				var err error
-				var pcRel bool
-				text, g, q, pcRel, err = appendLineText(text, w, cf, sm, addr)
-				if err != nil {
+			bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+			ctrl := binary.LittleEndian.Uint64(bundle)
+			addr := base + uint64(b*BundleSize+8)
+			// the address width is the same for a bundle's three
+			// instructions, unless an unaligned base puts a 0x10000
+			// boundary among them
+			al := addrLen(addr)
+			alLast := addrLen(addr + 16)
+			for s := 0; s < 3; s, addr = s+1, addr+8 {
+				if al != alLast {
+					al = addrLen(addr)
+				}
+				w := binary.LittleEndian.Uint64(bundle[8+8*s:])
+				cf := CtrlField(ctrl, s)
+				start := len(text)
+				var slot *cachedText
+				if useCache {
+					slot = &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
+				}
+				var g int
+				var q uint16
+				if slot != nil && slot.ok && slot.word == w && slot.ctrl == cf {
+					hits++
+					text = append(text, text[slot.off:slot.off+slot.size]...)
+					g, q = int(slot.lead), slot.quest
+				} else if inst, err := Decode(w, cf, sm, addr); err != nil {
 					if ch.capErrs {
 						ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
 					} else {
 						ch.errs = append(ch.errs, err.(*isa.DecodeError))
 					}
-				} else if slot != nil && !pcRel {
-					*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), true}
+					text = append(text, ".word "...)
+					text = isa.AppendHexNum(text, w)
+				} else {
+					text = appendGuard(text, inst)
+					g = len(text) - start
+					text = formPrinters[inst.form](text, inst, addr, nil)
+					if formFacts[inst.form]&factQuest != 0 {
+						if k := questAt(text[start:]); k >= 0 {
+							q = uint16(k + 1)
+						}
+					}
+					if slot != nil && formFacts[inst.form]&factPCRel == 0 {
+						*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), true}
+					}
 				}
+				// nvdisasm puts every hex comment in one column: two blanks after the
+				// longest address+guard+text (the guard hangs left of the mnemonic)
+				tl := len(text) - start
+				maxw = max(maxw, al+tl)
+				if q > 0 {
+					quests++
+					far, rest = max(far, al+int(q)-1), max(rest, tl-int(q)+1)
+				} else {
+					plain = max(plain, al+tl)
+				}
+				if kept < n {
+					text = text[:start]
+					continue
+				}
+				facts = append(facts, textFact{uint32(len(text)), q, uint8(g)})
 			}
-			// nvdisasm puts every hex comment in one column: two blanks after the
-			// longest address+guard+text (the guard hangs left of the mnemonic)
-			tl := len(text) - start
-			maxw = max(maxw, al+tl)
-			if q > 0 {
-				quests++
-				far, rest = max(far, al+int(q)-1), max(rest, tl-int(q)+1)
-			} else {
-				plain = max(plain, al+tl)
-			}
-			if kept < n {
-				text = text[:start]
-				continue
-			}
-			ends = append(ends, uint32(len(text)))
-			lead = append(lead, uint8(g))
-			quest = append(quest, q)
 		}
 	}
-	ch.text, ch.ends, ch.lead, ch.quest, ch.kept = text, ends, lead, quest, kept
+	ch.text, ch.facts, ch.kept = text, facts, kept
 	ch.quests, ch.maxw, ch.plain, ch.far, ch.rest = quests, maxw, plain, far, rest
 }
+
+// formFacts says per form what the listing needs to know before printing.
+var formFacts = func() (p [len(forms)]uint8) {
+	for f := range forms {
+		if forms[f].attrs&attrPCRel != 0 {
+			p[f] |= factPCRel
+		}
+		for _, t := range forms[f].toks {
+			switch {
+			case t.kind == tkRegPair:
+				p[f] |= factQuest
+			case t.kind == tkTable && (tables[t.arg].quest || slices.Contains(tables[t.arg].kinds, 3)):
+				p[f] |= factQuest
+			}
+		}
+	}
+	return
+}()
+
+const (
+	factQuest = 1 << iota // the text can have a ??? operand (questAt)
+	factPCRel             // the text depends on the address
+)
 
 // maxText is more than the longest instruction text.
 const maxText = 256
@@ -350,10 +384,12 @@ func appendLineText(text []byte, w uint64, cf Ctrl, sm int, addr uint64) (out []
 	text = appendGuard(text, inst)
 	g = len(text) - start
 	text = appendBody(text, inst, addr)
-	if k := questAt(text[start:]); k >= 0 {
-		q = uint16(k + 1)
+	if formFacts[inst.form]&factQuest != 0 {
+		if k := questAt(text[start:]); k >= 0 {
+			q = uint16(k + 1)
+		}
 	}
-	return text, g, q, forms[inst.form].attrs&attrPCRel != 0, nil
+	return text, g, q, formFacts[inst.form]&factPCRel != 0, nil
 }
 
 func addrLen(addr uint64) int {
@@ -364,63 +400,86 @@ func addrLen(addr uint64) int {
 	return n
 }
 
-// lines lays out bundles [first, last) of ch. Every line is col+25 bytes,
-// so each is filled from a row of blanks, then the address, text and hex
-// comment are put in their places. The texts of bundles past ch.kept are
-// printed again.
+// lines lays out bundles [first, last) of ch. Every line is col+25 bytes:
+// the block is filled with blanks at once, then only the address, text and
+// hex comment of each line are stored in their places. The texts of
+// bundles past ch.kept are printed again.
 func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
-	code, base, col := l.code, l.base, l.col
+	code, base, col, noteCol := l.code, l.base, l.col, l.noteCol
 	lineLen := col + len("/* 0x0000000000000000 */\n")
 	n := len(dst)
 	dst = slices.Grow(dst, (last-first)*4*lineLen)[:n+(last-first)*4*lineLen]
 	out := dst[n:]
+	fillBlanks(out)
+	kept := min(max(ch.first+ch.kept, first), last) // bundles [first, kept) have their texts in ch
 	start := 0
 	if k := min(first, ch.first+ch.kept) - ch.first; k > 0 {
-		start = int(ch.ends[k*3-1])
+		start = int(ch.facts[k*3-1].end)
 	}
-	var again []byte // a text printed again
-	if last > ch.first+ch.kept {
-		again = make([]byte, 0, maxText)
-	}
-	for b := first; b < last; b++ {
+	facts := ch.facts[(min(first, kept)-ch.first)*3 : (kept-ch.first)*3]
+	for b := first; b < kept; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
-		ln := out[:lineLen]
-		copy(ln, l.blankRow)
-		putHexComment(ln[col:], binary.LittleEndian.Uint64(bundle))
+		putHexComment(out[col:lineLen], binary.LittleEndian.Uint64(bundle))
 		out = out[lineLen:]
-		kept := b < ch.first+ch.kept
-		for s := 0; s < 3; s++ {
-			addr := base + uint64(b*BundleSize+8+8*s)
-			var text []byte
-			var g, q int
-			if kept {
-				i := (b-ch.first)*3 + s
-				text = ch.text[start:ch.ends[i]]
-				start = int(ch.ends[i])
-				g, q = int(ch.lead[i]), int(ch.quest[i])-1
-			} else {
-				var qq uint16
-				// the decode error was reported by the first pass
-				again, g, qq, _, _ = appendLineText(again[:0], binary.LittleEndian.Uint64(bundle[8+8*s:]),
-					CtrlField(binary.LittleEndian.Uint64(bundle), s), l.sm, addr)
-				text, q = again, int(qq)-1
-			}
+		addr := base + uint64(b*BundleSize+8)
+		for s := 8; s < BundleSize; s += 8 {
 			ln := out[:lineLen]
-			copy(ln, l.blankRow)
-			al := putAddr(ln[8:], addr)
-			at := 8 + al + 19 - g
-			if q >= 0 && l.noteCol > 0 {
+			f := facts[0]
+			facts = facts[1:]
+			text := ch.text[start:f.end]
+			start = int(f.end)
+			at := 8 + putAddr(ln[8:], addr) + 19 - int(f.lead)
+			if q := int(f.quest) - 1; q >= 0 && noteCol > 0 {
 				// the ??? operand and the rest in their column
 				copy(ln[at:col], text[:q])
-				copy(ln[l.noteCol:col], text[q:])
+				copy(ln[noteCol:col], text[q:])
 			} else {
 				copy(ln[at:col], text)
 			}
-			putHexComment(ln[col:], binary.LittleEndian.Uint64(bundle[8+8*s:]))
+			putHexComment(ln[col:], binary.LittleEndian.Uint64(bundle[s:]))
+			out = out[lineLen:]
+			addr += 8
+		}
+	}
+	if kept == last {
+		return dst
+	}
+	again := make([]byte, 0, maxText) // a text printed again
+	for b := kept; b < last; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		ctrl := binary.LittleEndian.Uint64(bundle)
+		putHexComment(out[col:lineLen], ctrl)
+		out = out[lineLen:]
+		for s := 0; s < 3; s++ {
+			addr := base + uint64(b*BundleSize+8+8*s)
+			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
+			// the decode error was reported by the first pass
+			var g int
+			var q uint16
+			again, g, q, _, _ = appendLineText(again[:0], w, CtrlField(ctrl, s), l.sm, addr)
+			ln := out[:lineLen]
+			at := 8 + putAddr(ln[8:], addr) + 19 - g
+			if q > 0 && noteCol > 0 {
+				copy(ln[at:col], again[:q-1])
+				copy(ln[noteCol:col], again[q-1:])
+			} else {
+				copy(ln[at:col], again)
+			}
+			putHexComment(ln[col:], w)
 			out = out[lineLen:]
 		}
 	}
 	return dst
+}
+
+// blankBlock is what fillBlanks copies from.
+var blankBlock = [16 << 10]byte(bytes.Repeat([]byte{' '}, 16<<10))
+
+// fillBlanks sets every byte of d to a blank, 16 KiB per copy.
+func fillBlanks(d []byte) {
+	for len(d) > 0 {
+		d = d[copy(d, blankBlock[:]):]
+	}
 }
 
 // putAddr writes the /*addr*/ column at the start of d (which has room for
