@@ -416,7 +416,10 @@ func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 	if k := min(first, ch.first+ch.kept) - ch.first; k > 0 {
 		start = int(ch.facts[k*3-1].end)
 	}
-	facts := ch.facts[(min(first, kept)-ch.first)*3 : (kept-ch.first)*3]
+	var facts []textFact
+	if kept > first {
+		facts = ch.facts[(first-ch.first)*3 : (kept-ch.first)*3]
+	}
 	for b := first; b < kept; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
 		putHexComment(out[col:lineLen], binary.LittleEndian.Uint64(bundle))
