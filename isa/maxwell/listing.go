@@ -258,90 +258,199 @@ const cacheWindow = 512
 // its first bundles while they fit in keep bytes.
 func (ch *chunk) texts(code []byte, base uint64, sm int, keep int) {
 	n := ch.last - ch.first
-	// locals, not ch's fields, in the loop: they stay in registers
-	// (room for long texts: growing copies the whole buffer)
-	text := make([]byte, 0, min(n*3*64, keep+5*maxText))
+	// room for long texts (growing copies the whole buffer): a window's
+	// texts may run past keep
+	text := make([]byte, 0, min(n*3*64, keep+cacheWindow*3*maxText))
 	facts := make([]textFact, 0, min(n*3, keep/16))
-	quests, maxw, plain, far, rest := 0, 0, 0, 0, 0
-	kept := n
 	cache := new(textCache)
 	useCache, hits := true, 0
-	for b, window := ch.first, 0; b < ch.last; window++ {
+	b := ch.first
+	for window := 0; b < ch.last && len(text) <= keep; window++ {
 		if window > 0 {
-			useCache = kept == n && (hits*16 >= 3*cacheWindow || window%8 == 0)
-			hits = 0
+			useCache = hits*16 >= 3*cacheWindow || window%8 == 0
 		}
-		for end := min(b+cacheWindow, ch.last); b < end; b++ {
-			if kept == n && len(text) > keep {
-				// the rest is measured, and printed again when it is written
-				kept, useCache = b-ch.first, false
+		end := min(b+cacheWindow, ch.last)
+		if useCache {
+			text, facts, hits = ch.printCached(text, facts, cache, code, base, sm, b, end)
+		} else {
+			text, facts = ch.print(text, facts, code, base, sm, b, end)
+		}
+		b = end
+	}
+	ch.text, ch.facts, ch.kept = text, facts, b-ch.first
+	ch.measureKept(base)
+	if b < ch.last {
+		// the rest is measured, and printed again when it is written
+		ch.measureRest(code, base, sm, b)
+	}
+}
+
+// print appends the texts of bundles [first, end) and their facts.
+func (ch *chunk) print(text []byte, facts []textFact, code []byte, base uint64, sm int, first, end int) ([]byte, []textFact) {
+	for b := first; b < end; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		ctrl := binary.LittleEndian.Uint64(bundle)
+		addr := base + uint64(b*BundleSize+8)
+		for s := 0; s < 3; s, addr = s+1, addr+8 {
+			start := len(text)
+			inst, err := Decode(binary.LittleEndian.Uint64(bundle[8+8*s:]), CtrlField(ctrl, s), sm, addr)
+			if err != nil {
+				text = ch.wordText(text, inst.Word, err)
+				facts = append(facts, textFact{uint32(len(text)), 0, 0})
+				continue
 			}
-			bundle := code[b*BundleSize : b*BundleSize+BundleSize]
-			ctrl := binary.LittleEndian.Uint64(bundle)
-			addr := base + uint64(b*BundleSize+8)
-			// the address width is the same for a bundle's three
-			// instructions, unless an unaligned base puts a 0x10000
-			// boundary among them
-			al := addrLen(addr)
-			alLast := addrLen(addr + 16)
-			for s := 0; s < 3; s, addr = s+1, addr+8 {
-				if al != alLast {
-					al = addrLen(addr)
+			text = appendGuard(text, inst)
+			g := len(text) - start
+			text = formPrinters[inst.form](text, inst, addr, nil)
+			var q uint16
+			if formFacts[inst.form]&factQuest != 0 {
+				if k := questAt(text[start:]); k >= 0 {
+					q = uint16(k + 1)
 				}
-				w := binary.LittleEndian.Uint64(bundle[8+8*s:])
-				cf := CtrlField(ctrl, s)
-				start := len(text)
-				var slot *cachedText
-				if useCache {
-					slot = &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
+			}
+			facts = append(facts, textFact{uint32(len(text)), q, uint8(g)})
+		}
+	}
+	return text, facts
+}
+
+// printCached is print looking each (word, control field) pair up in
+// cache first; hits counts the texts copied from it.
+func (ch *chunk) printCached(text []byte, facts []textFact, cache *textCache, code []byte, base uint64, sm int, first, end int) ([]byte, []textFact, int) {
+	hits := 0
+	for b := first; b < end; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		ctrl := binary.LittleEndian.Uint64(bundle)
+		addr := base + uint64(b*BundleSize+8)
+		for s := 0; s < 3; s, addr = s+1, addr+8 {
+			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
+			cf := CtrlField(ctrl, s)
+			start := len(text)
+			slot := &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
+			if slot.ok && slot.word == w && slot.ctrl == cf {
+				hits++
+				text = append(text, text[slot.off:slot.off+slot.size]...)
+				facts = append(facts, textFact{uint32(len(text)), slot.quest, slot.lead})
+				continue
+			}
+			inst, err := Decode(w, cf, sm, addr)
+			if err != nil {
+				text = ch.wordText(text, w, err)
+				facts = append(facts, textFact{uint32(len(text)), 0, 0})
+				continue
+			}
+			text = appendGuard(text, inst)
+			g := len(text) - start
+			text = formPrinters[inst.form](text, inst, addr, nil)
+			var q uint16
+			if formFacts[inst.form]&factQuest != 0 {
+				if k := questAt(text[start:]); k >= 0 {
+					q = uint16(k + 1)
 				}
-				var g int
-				var q uint16
-				if slot != nil && slot.ok && slot.word == w && slot.ctrl == cf {
-					hits++
-					text = append(text, text[slot.off:slot.off+slot.size]...)
-					g, q = int(slot.lead), slot.quest
-				} else if inst, err := Decode(w, cf, sm, addr); err != nil {
-					if ch.capErrs {
-						ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
-					} else {
-						ch.errs = append(ch.errs, err.(*isa.DecodeError))
-					}
-					text = append(text, ".word "...)
-					text = isa.AppendHexNum(text, w)
+			}
+			if formFacts[inst.form]&factPCRel == 0 {
+				*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), true}
+			}
+			facts = append(facts, textFact{uint32(len(text)), q, uint8(g)})
+		}
+	}
+	return text, facts, hits
+}
+
+// wordText records the decode error of word w and appends its .word text.
+func (ch *chunk) wordText(text []byte, w uint64, err error) []byte {
+	if ch.capErrs {
+		ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
+	} else {
+		ch.errs = append(ch.errs, err.(*isa.DecodeError))
+	}
+	text = append(text, ".word "...)
+	return appendHexNum(text, w)
+}
+
+// measureKept finds the widths of the kept texts. nvdisasm puts every hex
+// comment in one column: two blanks after the longest address+guard+text
+// (the guard hangs left of the mnemonic).
+func (ch *chunk) measureKept(base uint64) {
+	facts := ch.facts
+	maxw, plain, far, rest, quests := 0, 0, 0, 0, 0
+	prev := 0
+	// the address column widens at each power of 16 from 0x10000 on: a
+	// run of texts at a time has one address width
+	for i := 0; i < len(facts); {
+		b, s := ch.first+i/3, i%3
+		addr := base + uint64(b*BundleSize+8+8*s)
+		al := addrLen(addr)
+		next := len(facts)
+		if al < 20 {
+			next = min(ch.firstAt(base, uint64(1)<<(4*(al-4))), next)
+		}
+		top, topPlain := 0, 0
+		for ; i < next; i++ {
+			f := facts[i]
+			tl := int(f.end) - prev
+			prev = int(f.end)
+			top = max(top, tl)
+			if f.quest == 0 {
+				topPlain = max(topPlain, tl)
+				continue
+			}
+			quests++
+			far, rest = max(far, al+int(f.quest)-1), max(rest, tl-int(f.quest)+1)
+		}
+		maxw, plain = max(maxw, al+top), max(plain, al+topPlain)
+	}
+	ch.maxw, ch.plain, ch.far, ch.rest, ch.quests = maxw, plain, far, rest, quests
+}
+
+// firstAt is the index in ch.facts of the first instruction whose address
+// is limit or more (past the last one if none is), for limit above the
+// first instruction's address.
+func (ch *chunk) firstAt(base, limit uint64) int {
+	b := (limit - base) / BundleSize // the bundle holding address limit
+	if b >= uint64(ch.last) {
+		return (ch.last - ch.first) * 3
+	}
+	i := (int(b) - ch.first) * 3
+	for s := 0; s < 3; s++ {
+		if base+b*BundleSize+8+8*uint64(s) >= limit {
+			return i + s
+		}
+	}
+	return i + 3
+}
+
+// measureRest prints the texts of bundles [first, ch.last) to measure
+// them, without keeping them.
+func (ch *chunk) measureRest(code []byte, base uint64, sm int, first int) {
+	text := make([]byte, 0, 3*maxText)
+	for b := first; b < ch.last; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		ctrl := binary.LittleEndian.Uint64(bundle)
+		for s := 0; s < 3; s++ {
+			addr := base + uint64(b*BundleSize+8+8*s)
+			var g int
+			var q uint16
+			var err error
+			text, g, q, _, err = appendLineText(text[:0], binary.LittleEndian.Uint64(bundle[8+8*s:]), CtrlField(ctrl, s), sm, addr)
+			_ = g
+			if err != nil {
+				if ch.capErrs {
+					ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
 				} else {
-					text = appendGuard(text, inst)
-					g = len(text) - start
-					text = formPrinters[inst.form](text, inst, addr, nil)
-					if formFacts[inst.form]&factQuest != 0 {
-						if k := questAt(text[start:]); k >= 0 {
-							q = uint16(k + 1)
-						}
-					}
-					if slot != nil && formFacts[inst.form]&factPCRel == 0 {
-						*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), true}
-					}
+					ch.errs = append(ch.errs, err.(*isa.DecodeError))
 				}
-				// nvdisasm puts every hex comment in one column: two blanks after the
-				// longest address+guard+text (the guard hangs left of the mnemonic)
-				tl := len(text) - start
-				maxw = max(maxw, al+tl)
-				if q > 0 {
-					quests++
-					far, rest = max(far, al+int(q)-1), max(rest, tl-int(q)+1)
-				} else {
-					plain = max(plain, al+tl)
-				}
-				if kept < n {
-					text = text[:start]
-					continue
-				}
-				facts = append(facts, textFact{uint32(len(text)), q, uint8(g)})
+			}
+			al, tl := addrLen(addr), len(text)
+			ch.maxw = max(ch.maxw, al+tl)
+			if q > 0 {
+				ch.quests++
+				ch.far, ch.rest = max(ch.far, al+int(q)-1), max(ch.rest, tl-int(q)+1)
+			} else {
+				ch.plain = max(ch.plain, al+tl)
 			}
 		}
 	}
-	ch.text, ch.facts, ch.kept = text, facts, kept
-	ch.quests, ch.maxw, ch.plain, ch.far, ch.rest = quests, maxw, plain, far, rest
 }
 
 // formFacts says per form what the listing needs to know before printing.
