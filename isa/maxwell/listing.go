@@ -292,22 +292,15 @@ func (ch *chunk) print(text []byte, facts []textFact, code []byte, base uint64, 
 		ctrl := binary.LittleEndian.Uint64(bundle)
 		addr := base + uint64(b*BundleSize+8)
 		for s := 0; s < 3; s, addr = s+1, addr+8 {
-			start := len(text)
 			inst, err := Decode(binary.LittleEndian.Uint64(bundle[8+8*s:]), CtrlField(ctrl, s), sm, addr)
 			if err != nil {
 				text = ch.wordText(text, inst.Word, err)
 				facts = append(facts, textFact{uint32(len(text)), 0, 0})
 				continue
 			}
-			text = appendGuard(text, inst)
-			g := len(text) - start
-			text = formPrinters[inst.form](text, inst, addr, nil)
+			var g int
 			var q uint16
-			if formFacts[inst.form]&factQuest != 0 {
-				if k := questAt(text[start:]); k >= 0 {
-					q = uint16(k + 1)
-				}
-			}
+			text, g, q = appendInstText(text, inst, addr)
 			facts = append(facts, textFact{uint32(len(text)), q, uint8(g)})
 		}
 	}
@@ -339,15 +332,9 @@ func (ch *chunk) printCached(text []byte, facts []textFact, cache *textCache, co
 				facts = append(facts, textFact{uint32(len(text)), 0, 0})
 				continue
 			}
-			text = appendGuard(text, inst)
-			g := len(text) - start
-			text = formPrinters[inst.form](text, inst, addr, nil)
+			var g int
 			var q uint16
-			if formFacts[inst.form]&factQuest != 0 {
-				if k := questAt(text[start:]); k >= 0 {
-					q = uint16(k + 1)
-				}
-			}
+			text, g, q = appendInstText(text, inst, addr)
 			if formFacts[inst.form]&factPCRel == 0 {
 				*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), true}
 			}
@@ -484,21 +471,29 @@ const maxText = 256
 // does not decode (err). q is 1 + where an operand printed as ??? starts
 // (questAt), or 0; pcRel says the text depends on addr.
 func appendLineText(text []byte, w uint64, cf Ctrl, sm int, addr uint64) (out []byte, g int, q uint16, pcRel bool, err error) {
-	start := len(text)
 	inst, err := Decode(w, cf, sm, addr)
 	if err != nil {
 		text = append(text, ".word "...)
 		return isa.AppendHexNum(text, w), 0, 0, false, err
 	}
+	text, g, q = appendInstText(text, inst, addr)
+	return text, g, q, formFacts[inst.form]&factPCRel != 0, nil
+}
+
+// appendInstText appends the guard and body of a decoded instruction at
+// addr; g is the guard's length and q is 1 + where an operand printed as
+// ??? starts (questAt), or 0.
+func appendInstText(text []byte, inst Inst, addr uint64) (out []byte, g int, q uint16) {
+	start := len(text)
 	text = appendGuard(text, inst)
 	g = len(text) - start
-	text = appendBody(text, inst, addr)
+	text = formPrinters[inst.form](text, inst, addr, nil)
 	if formFacts[inst.form]&factQuest != 0 {
 		if k := questAt(text[start:]); k >= 0 {
 			q = uint16(k + 1)
 		}
 	}
-	return text, g, q, formFacts[inst.form]&factPCRel != 0, nil
+	return text, g, q
 }
 
 func addrLen(addr uint64) int {
