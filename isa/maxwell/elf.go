@@ -179,6 +179,9 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 		return name
 	}}
 	dl.codeAddr = func(sym uint32, addend int64) string {
+		if int(sym) >= len(f.Symbols) { // a damaged relocation
+			return fmt.Sprintf("(%d + %#x)", sym, addend)
+		}
 		s := f.Symbols[sym]
 		l := bySection[int(s.Section)]
 		if l == nil {
