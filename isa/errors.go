@@ -28,16 +28,44 @@ type DecodeError struct {
 	Err    error  // ErrTruncated or ErrInvalid
 	Detail string // what was wrong, e.g. "unknown opcode 0x8/2"
 	more   int    // ErrorsCapped: the errors this one stands for
+	// a listing's error leaves Detail to why.Explain(raw), worked out only
+	// when the error is shown (Error, Explain): listings report every word
+	// that does not decode and show a hundred of them
+	why Explainer
+	raw uint64
+}
+
+// An Explainer says why the instruction raw did not decode (a DecodeError's
+// Detail); a zero-size type costs no allocation as an interface value.
+type Explainer interface {
+	Explain(raw uint64) string
+}
+
+// LazyDecodeError is the DecodeError of the instruction raw at addr whose
+// Detail is why.Explain(raw), left to the first Error or Explain call.
+func LazyDecodeError(addr uint64, n int, err error, raw uint64, why Explainer) DecodeError {
+	return DecodeError{Addr: addr, Len: n, Err: err, why: why, raw: raw}
+}
+
+// Explain sets Detail when it was left to an Explainer (LazyDecodeError).
+func (e *DecodeError) Explain() {
+	if e.why != nil {
+		e.Detail, e.why = e.why.Explain(e.raw), nil
+	}
 }
 
 func (e *DecodeError) Error() string {
 	if e.more > 0 {
 		return fmt.Sprintf("and %d more words that do not decode (not listed one by one), the last at /*%04x*/", e.more, e.Addr)
 	}
-	if e.Detail == "" {
+	detail := e.Detail
+	if e.why != nil {
+		detail = e.why.Explain(e.raw)
+	}
+	if detail == "" {
 		return fmt.Sprintf("/*%04x*/ %v", e.Addr, e.Err)
 	}
-	return fmt.Sprintf("/*%04x*/ %v: %s", e.Addr, e.Err, e.Detail)
+	return fmt.Sprintf("/*%04x*/ %v: %s", e.Addr, e.Err, detail)
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }

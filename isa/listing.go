@@ -124,30 +124,36 @@ func (s LineStyle) AppendLine(dst []byte, addr uint64, text []byte, raw uint64, 
 // goes; a disassembler appends the text itself, then AppendSuffix, so the
 // text is written once.
 func (s LineStyle) AppendPrefix(dst []byte, addr uint64) []byte {
-	// at least 4 digits, at most 8 for the in-place path
-	digits := max((bits.Len64(addr)+3)>>2, 4)
-	if s.Indent > 8 || s.Gap > 22 || s.Indent < 0 || s.Gap < 0 || digits > 8 {
-		dst = appendBlanks(dst, s.Indent)
-		dst = AppendAddr(dst, addr)
-		return appendBlanks(dst, s.Gap)
+	l := len(dst)
+	if uint(s.Indent) > 8 || uint(s.Gap) > 22 || addr>>32 != 0 || cap(dst)-l < prefixRoom {
+		return s.appendPrefixSlow(dst, addr)
 	}
 	// written in place with whole-word stores into prefixRoom bytes of
-	// room (one bounds check): blanks, /*, the digits, */ and blanks;
-	// what the stores write past the prefix is overwritten by the text
-	l := len(dst)
-	if cap(dst)-l < prefixRoom {
-		dst = slices.Grow(dst, prefixRoom)
-	}
+	// room (one bounds check): blanks, /*, the digits (at least 4), */
+	// and blanks; what the stores write past the prefix is overwritten
+	// by the text
+	digits := max((bits.Len32(uint32(addr))+3)>>2, 4)
 	b := (*[prefixRoom]byte)(dst[l : l+prefixRoom])
 	binary.LittleEndian.PutUint64(b[0:], blankWord)
-	a := (*[prefixRoom - 8]byte)(b[s.Indent:])
+	a := (*[prefixRoom - 8]byte)(b[s.Indent&15:])
 	binary.LittleEndian.PutUint16(a[0:], '/'|'*'<<8)
 	binary.BigEndian.PutUint64(a[2:], HexDigits8(uint32(addr))<<(8*(8-digits)))
-	e := (*[24]byte)(a[2+digits:])
+	e := (*[24]byte)(a[2+digits&15:])
 	binary.LittleEndian.PutUint64(e[0:], '*'|'/'<<8|0x2020202020200000)
 	binary.LittleEndian.PutUint64(e[8:], blankWord)
 	binary.LittleEndian.PutUint64(e[16:], blankWord)
 	return dst[:l+s.Indent+4+digits+s.Gap]
+}
+
+// appendPrefixSlow is AppendPrefix when dst has no room for the stores
+// or the layout does not fit them.
+func (s LineStyle) appendPrefixSlow(dst []byte, addr uint64) []byte {
+	if uint(s.Indent) > 8 || uint(s.Gap) > 22 || addr>>32 != 0 {
+		dst = appendBlanks(dst, s.Indent)
+		dst = AppendAddr(dst, addr)
+		return appendBlanks(dst, s.Gap)
+	}
+	return s.AppendPrefix(slices.Grow(dst, prefixRoom), addr)
 }
 
 // prefixRoom is the room AppendPrefix's stores take: an indent of at most

@@ -8,43 +8,139 @@ import (
 
 // StepFunc appends the listing line(s) of the instruction at code[off:]
 // (code loaded at base) to dst and returns how many bytes it took (at
-// least 1) and its decode error, if it did not decode.
+// least 1) and its decode error, if it did not decode. The error is copied
+// before the next call, so a StepFunc may return the same one each time
+// (no allocation per word that does not decode).
 type StepFunc func(dst []byte, code []byte, off int, base uint64) (out []byte, n int, err *DecodeError)
 
 // ListSteps lists all of code with step: the Disassemble of ISAs whose
 // lines do not depend on each other.
 func ListSteps(dst []byte, code []byte, base uint64, step StepFunc) ([]byte, []*DecodeError) {
-	p := listPart(dst, nil, code, base, step, 0, len(code))
-	return p.out, p.errs
+	p := listPart(dst, errList{}, code, base, step, 0, len(code))
+	if len(p.errs.recs) == 0 {
+		return p.out, nil
+	}
+	all := make([]DecodeError, len(p.errs.recs))
+	errs := make([]*DecodeError, len(all))
+	for i := range all {
+		all[i] = p.errs.get(i)
+		all[i].Explain()
+		errs[i] = &all[i]
+	}
+	return p.out, errs
 }
+
+// errList holds a part's decode errors with no pointers for the collector
+// to scan (a part of random words has tens of thousands, reused from round
+// to round): each one's address, length and value, and what it shares
+// with the one before (its error, detail and explainer) as an index in
+// kinds.
+type errList struct {
+	recs  []errRec
+	kinds []DecodeError // Err, Detail, more and why of recs' errors
+}
+
+type errRec struct {
+	addr, raw uint64
+	n, kind   int32
+}
+
+func (l *errList) add(e *DecodeError) {
+	k := len(l.kinds) - 1
+	if k < 0 || !l.kinds[k].sameKind(e) {
+		l.kinds = append(l.kinds, DecodeError{Err: e.Err, Detail: e.Detail, more: e.more, why: e.why})
+		k++
+	}
+	l.recs = append(l.recs, errRec{addr: e.Addr, raw: e.raw, n: int32(e.Len), kind: int32(k)})
+}
+
+func (e *DecodeError) sameKind(o *DecodeError) bool {
+	return e.Err == o.Err && e.Detail == o.Detail && e.more == o.more && e.why == o.why
+}
+
+// get returns error i.
+func (l *errList) get(i int) DecodeError {
+	r := l.recs[i]
+	e := l.kinds[r.kind]
+	e.Addr, e.Len, e.raw = r.addr, int(r.n), r.raw
+	return e
+}
+
+func (l errList) reset() errList { return errList{l.recs[:0], l.kinds[:0]} }
 
 // part is the listing of the instructions starting in [from, to) of the
 // code when the first starts at from; end is where the one after them
 // starts.
 type part struct {
 	out  []byte
-	errs []*DecodeError
+	errs errList
 	from int
 	end  int
+	// where its first instructions start, and their listings: a part
+	// whose guess was wrong is listed again only until it meets one
+	heads  [headMarks]head
+	nheads int
 }
 
-func listPart(dst []byte, errs []*DecodeError, code []byte, base uint64, step StepFunc, from, to int) part {
+// head is where one of a part's first instructions starts (off) and where
+// its listing and errors (errs.recs) start in the part's.
+type head struct{ off, out, errs int }
+
+// headMarks is how many of a part's first instructions are marked: a
+// listing from the wrong byte runs into the right one within a few
+// instructions (a misread long instruction is often short).
+const headMarks = 64
+
+func listPart(dst []byte, errs errList, code []byte, base uint64, step StepFunc, from, to int) part {
+	p := part{from: from}
 	off := from
 	for off < to {
+		if p.nheads < headMarks {
+			p.heads[p.nheads] = head{off, len(dst), len(errs.recs)}
+			p.nheads++
+		}
 		var n int
 		var de *DecodeError
 		dst, n, de = step(dst, code, off, base)
 		if de != nil {
-			errs = append(errs, de)
+			errs.add(de)
 		}
 		off += max(n, 1)
 	}
-	return part{out: dst, errs: errs, from: from, end: off}
+	p.out, p.errs, p.end = dst, errs, off
+	return p
 }
 
-// partBytes is the code one worker lists at a time: about 2 MB of Tesla
-// or Fermi listing.
-const partBytes = 128 << 10
+// rejoin lists the instructions from next (where the part before p ended)
+// to to, the end of p's share of the code, until one starts where p's
+// guess started one, from which p's listing is the right one: fix is the
+// listing up to there, and join the index of that instruction in p.heads
+// (-1 when fix is the whole listing).
+func rejoin(fix part, p *part, code []byte, base uint64, step StepFunc, next, to int) (part, int) {
+	dst, errs := fix.out[:0], fix.errs.reset()
+	off, j := next, 0
+	for off < to {
+		for j < p.nheads && p.heads[j].off < off {
+			j++
+		}
+		if j < p.nheads && p.heads[j].off == off {
+			return part{out: dst, errs: errs, from: next, end: off}, j
+		}
+		var n int
+		var de *DecodeError
+		dst, n, de = step(dst, code, off, base)
+		if de != nil {
+			errs.add(de)
+		}
+		off += max(n, 1)
+	}
+	return part{out: dst, errs: errs, from: next, end: off}, -1
+}
+
+// partBytes is the code one worker lists at a time: 0.4-0.75 MB of Tesla
+// listing, which stays in the core's cache until it is written (128 KiB
+// parts took 3 MB buffers and more host instructions).
+const partBytes = 32 << 10
 
 // WriteSteps writes what ListSteps(newStep()) returns to w, a part of the
 // code at a time, each listed on its own core while the parts before it
@@ -57,14 +153,21 @@ const partBytes = 128 << 10
 func WriteSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc) (errs []*DecodeError, err error) {
 	sw := newStepWriter(newStep, partBytes)
 	// memory must not grow per invalid word
-	_, err = sw.write(w, code, base, len(code), func(e *DecodeError) { errs = ErrorsCapped(errs, e) })
+	_, err = sw.write(w, code, base, len(code), func(e *DecodeError) {
+		if len(errs) < MaxListedErrors {
+			kept := *e // e is the part's, reused
+			e = &kept
+		}
+		errs = ErrorsCapped(errs, e)
+	})
 	return errs, err
 }
 
 // WriteStepsFrom is WriteSteps of the code read from r, which is read a
 // window at a time: memory stays bounded however long the code is, and
 // each decode error goes to onErr (in address order) as soon as its window
-// is listed. maxLen is the longest instruction in bytes: a window's
+// is listed. onErr's error is valid during the call only (keep a copy);
+// past the first MaxListedErrors its Detail may be left to Error. maxLen is the longest instruction in bytes: a window's
 // instructions are listed only when the bytes of the longest one are all
 // in memory, so the listing is byte for byte WriteSteps'. err is r's first
 // read error or w's first write error.
@@ -73,47 +176,69 @@ func WriteStepsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFu
 	return sw.writeFrom(w, r, base, windowParts*partBytes, maxLen, onErr)
 }
 
-// windowParts is the number of parts WriteStepsFrom holds in memory: a few
-// rounds of parts for every core between refills.
+// outPerByte is about the most listing a byte of code makes (sm_1x .word
+// lines: 23 bytes).
+const outPerByte = 24
+
+// windowParts is the number of parts WriteStepsFrom reads at a time (the
+// listing goes on across reads: the size only sets how many there are).
 const windowParts = 16
 
 // firstWindow is the size of WriteStepsFrom's first read.
 const firstWindow = 64 << 10
 
 func (sw *stepWriter) writeFrom(w io.Writer, r io.Reader, base uint64, window, maxLen int, onErr func(*DecodeError)) error {
-	if onErr == nil {
-		onErr = func(*DecodeError) {}
-	}
-	// start small (a short file costs no full window) and double while the
-	// reads fill the buffer, up to window
+	// Two buffers take turns: a window is read into one while the last
+	// parts of the window before, in the other, are still being written
+	// (they may be listed again from there). A window starts where the one
+	// before stopped listing (its limit), so a part at the start of each is
+	// a guess like any other. Start small (a short file costs no full
+	// window) and grow fourfold while the reads fill the buffer, up to
+	// window.
+	var bufs [2][]byte
 	size := min(window, firstWindow)
-	buf := make([]byte, size+maxLen)
-	held := 0 // bytes of buf read and not yet listed
-	for {
-		n, rerr := io.ReadFull(r, buf[held:])
+	var prev codeWindow
+	turn, eof := 0, false
+	var rerr error
+	next := func() (codeWindow, bool) {
+		if eof {
+			return codeWindow{}, false
+		}
+		buf := bufs[turn]
+		if len(buf) < size+maxLen {
+			buf = make([]byte, size+maxLen)
+			bufs[turn] = buf
+		}
+		turn ^= 1
+		held := copy(buf, prev.code[prev.limit:]) // instructions running past the last limit
+		n, err := io.ReadFull(r, buf[held:])
 		held += n
-		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
-		if rerr != nil && !eof {
-			return rerr
+		eof = err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
+			rerr, eof = err, true
+			return codeWindow{}, false
 		}
-		limit := held // instructions starting before limit are listed now
+		win := codeWindow{code: buf[:held], org: prev.org + prev.limit, limit: held}
 		if !eof {
-			limit = held - maxLen
+			win.limit = held - maxLen // instructions starting before it are listed now
 		}
-		next, err := sw.write(w, buf[:held], base, limit, onErr)
-		if err != nil || eof {
-			return err
-		}
-		if size < window {
-			size = min(2*size, window)
-			grown := make([]byte, size+maxLen)
-			held = copy(grown, buf[next:held])
-			buf = grown
-		} else {
-			held = copy(buf, buf[next:held]) // an instruction running past limit
-		}
-		base += uint64(next)
+		prev = win
+		size = min(4*size, window)
+		return win, true
 	}
+	err := sw.stream(w, base, next, onErr)
+	if rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// codeWindow is code in memory: the instructions that start in [0, limit)
+// of code are listed from it (they may read code past limit). org is the
+// offset of code[0] in the whole code.
+type codeWindow struct {
+	code       []byte
+	org, limit int
 }
 
 // stepWriter lists parts of code on every core: one StepFunc per worker and
@@ -123,6 +248,22 @@ type stepWriter struct {
 	partBytes int
 	steps     []StepFunc // the last one for parts listed again
 	bufs      [2][]part
+	reported  int         // decode errors passed on so far
+	fix       part        // a part listed again from where the one before ended
+	cur       DecodeError // the error onErr is given
+	next      int         // where the next instruction starts in the whole code
+}
+
+// deliver passes errs' errors from the one at from on to onErr.
+func (sw *stepWriter) deliver(errs *errList, from int, onErr func(*DecodeError)) {
+	for i := from; i < len(errs.recs); i++ {
+		sw.cur = errs.get(i)
+		if sw.reported < MaxListedErrors {
+			sw.cur.Explain() // the Detail of the errors a caller may keep
+		}
+		sw.reported++
+		onErr(&sw.cur)
+	}
 }
 
 func newStepWriter(newStep func() StepFunc, partBytes int) *stepWriter {
@@ -139,41 +280,118 @@ func newStepWriter(newStep func() StepFunc, partBytes int) *stepWriter {
 // limit, the first at code[0], and returns where the one after them starts.
 // Instructions may read code past limit.
 func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, onErr func(*DecodeError)) (next int, err error) {
+	done := false
+	err = sw.stream(w, base, func() (codeWindow, bool) {
+		if done {
+			return codeWindow{}, false
+		}
+		done = true
+		return codeWindow{code: code, limit: limit}, true
+	}, onErr)
+	return sw.next, err
+}
+
+// round is the parts one round of workers lists: parts first.. of win.
+type round struct {
+	win   codeWindow
+	first int
+	n     int
+}
+
+// stream lists the windows next returns, one after the other, as one
+// code loaded at base: a round of parts (one per worker) is listed while
+// the round before is written, from one window to the next without a
+// pause. A window is kept until its parts are written: next may reuse the
+// memory of the window two before.
+func (sw *stepWriter) stream(w io.Writer, base uint64, next func() (codeWindow, bool), onErr func(*DecodeError)) error {
+	if onErr == nil {
+		onErr = func(*DecodeError) {}
+	}
 	workers, partBytes, steps, bufs := sw.workers, sw.partBytes, sw.steps, sw.bufs
-	nparts := (limit + partBytes - 1) / partBytes
-	render := func(set []part, first int) *sync.WaitGroup {
+	var win codeWindow
+	taken, nparts, more := 0, 0, true
+	// take returns the next round's parts: at most one window's
+	take := func() (round, bool) {
+		for more && taken == nparts {
+			if win, more = next(); more {
+				taken, nparts = 0, (win.limit+partBytes-1)/partBytes
+			}
+		}
+		if !more {
+			return round{}, false
+		}
+		rd := round{win: win, first: taken, n: min(workers, nparts-taken)}
+		taken += rd.n
+		return rd, true
+	}
+	render := func(set []part, rd round) *sync.WaitGroup {
 		var wg sync.WaitGroup
-		for k := 0; k < workers && first+k < nparts; k++ {
-			from := (first + k) * partBytes
-			to := min(from+partBytes, limit)
-			wg.Go(func() { set[k] = listPart(set[k].out[:0], set[k].errs[:0], code, base, steps[k], from, to) })
+		for k := 0; k < rd.n; k++ {
+			from := (rd.first + k) * partBytes
+			to := min(from+partBytes, rd.win.limit)
+			out := set[k].out[:0]
+			if want := outPerByte * (to - from); cap(out) < want {
+				out = make([]byte, 0, want) // at once: no garbage from growing
+			}
+			wg.Go(func() {
+				set[k] = listPart(out, set[k].errs.reset(), rd.win.code, base+uint64(rd.win.org), steps[k], from, to)
+			})
 		}
 		return &wg
 	}
-	pending := render(bufs[0], 0)
-	for r, first := 0, 0; first < nparts; r, first = r+1, first+workers {
+	cur, ok := take()
+	if !ok {
+		return nil
+	}
+	pending := render(bufs[0], cur)
+	sw.next = 0 // where the next instruction starts in the whole code
+	for r := 0; ok; r++ {
 		pending.Wait()
-		set := bufs[r%2]
-		pending = render(bufs[(r+1)%2], first+workers)
-		for k := 0; k < workers && first+k < nparts; k++ {
+		set, rd := bufs[r%2], cur
+		if cur, ok = take(); ok {
+			pending = render(bufs[(r+1)%2], cur)
+		}
+		code, org, addr := rd.win.code, rd.win.org, base+uint64(rd.win.org)
+		for k := 0; k < rd.n; k++ {
 			p := &set[k]
-			if to := min((first+k+1)*partBytes, limit); p.from != next && next < to {
-				*p = listPart(p.out[:0], p.errs[:0], code, base, steps[workers], next, to) // off the guess
+			out, errs, errFrom := p.out, &p.errs, 0
+			next := sw.next - org // in code
+			if to := min((rd.first+k+1)*partBytes, rd.win.limit); p.from != next && next < to {
+				// off the guess: listed again up to where it meets it
+				var join int
+				sw.fix, join = rejoin(sw.fix, p, code, addr, steps[workers], next, to)
+				out, errs = sw.fix.out, &sw.fix.errs
+				if join >= 0 {
+					h := p.heads[join]
+					sw.deliver(errs, 0, onErr)
+					errs, errFrom = &p.errs, h.errs
+					if len(out) <= h.out { // one write: the fix goes before the rest
+						out = p.out[h.out-copy(p.out[h.out-len(out):], out):]
+					} else if _, err := w.Write(out); err != nil {
+						pending.Wait()
+						return err
+					} else {
+						out = p.out[h.out:]
+					}
+					sw.next = org + p.end
+				} else {
+					sw.next = org + sw.fix.end
+				}
 			} else if p.from != next {
 				continue // the part before ran past all of this one
+			} else {
+				sw.next = org + p.end
 			}
-			for _, e := range p.errs {
-				onErr(e)
-			}
-			next = p.end
-			if _, err = w.Write(p.out); err != nil {
-				pending.Wait()
-				return next, err
+			sw.deliver(errs, errFrom, onErr)
+			if _, err := w.Write(out); err != nil {
+				if ok {
+					pending.Wait()
+				}
+				return err
 			}
 		}
 	}
-	pending.Wait()
-	return next, nil
+	return nil
 }
 
 // MaxListedErrors bounds the decode errors a streaming disassembler keeps:

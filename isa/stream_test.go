@@ -40,7 +40,7 @@ func TestWriteSteps(t *testing.T) {
 		for _, part := range []int{1, 3, 16, 64, 1 << 20} {
 			var buf bytes.Buffer
 			var errs []*DecodeError
-			_, err := newStepWriter(func() StepFunc { return lengthStep }, part).write(&buf, code, 0x100, len(code), func(e *DecodeError) { errs = append(errs, e) })
+			_, err := newStepWriter(func() StepFunc { return lengthStep }, part).write(&buf, code, 0x100, len(code), func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
 			if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
 				t.Fatalf("size %d, parts of %d: %d errors (want %d), %v; listing equal %v", size, part, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
 			}
@@ -67,7 +67,7 @@ func TestWriteStepsFrom(t *testing.T) {
 				var buf bytes.Buffer
 				var errs []*DecodeError
 				sw := newStepWriter(func() StepFunc { return lengthStep }, part)
-				err := sw.writeFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x100, window, 16, func(e *DecodeError) { errs = append(errs, e) })
+				err := sw.writeFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x100, window, 16, func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
 				if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
 					t.Fatalf("size %d, parts of %d, window %d: %d errors (want %d), %v; listing equal %v", size, part, window, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
 				}

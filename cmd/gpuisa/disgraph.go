@@ -137,12 +137,24 @@ func listFermiOld(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 	w := bufio.NewWriter(cio.stdout)
 	defer w.Flush()
 	status := 0
+	if arch.Name != "" {
+		// raw code is listed as it is read, as without -dialect
+		arch.WriteListingFrom = func(w io.Writer, r io.Reader, base uint64, onErr func(*isa.DecodeError)) error {
+			return fermi.WriteListingFromDialect(w, r, base, fermi.Old, onErr)
+		}
+	}
 	for _, name := range files {
-		data, err := cio.readInput(name)
+		data, failed, err := cio.readOrStream(w, name, base, arch, false)
 		if err != nil {
 			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
 			status = 1
 			continue
+		}
+		if failed {
+			status = 1
+		}
+		if data == nil && arch.WriteListingFrom != nil && base == 0 {
+			continue // listed as it was read
 		}
 		var derrs []*isa.DecodeError
 		if isELF(data) {

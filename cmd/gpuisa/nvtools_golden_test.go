@@ -60,3 +60,23 @@ func TestNvtoolsGolden(t *testing.T) {
 		t.Logf("%s %-28s %d/%d", set.tool, set.flags, ok, len(files))
 	}
 }
+
+// Line tables as nvdisasm 11.8 prints them (golden.sh: lines.txt.gz): the
+// inline call sites of a unit holding two kernels' sequences (-gi on tex,
+// each sequence counts its rows from its own start) and the rows of a
+// function's control word and first instruction, of which the last counts
+// (-g on calls.sm_52.rdc, -gp on calls.sm_50.g).
+func TestNvtoolsLineGolden(t *testing.T) {
+	want := readGolden(t, filepath.Join(nvtoolsDir, "nvdisasm", "lines.txt.gz"))
+	if len(want) < 5 {
+		t.Fatalf("%d listings in lines.txt.gz", len(want))
+	}
+	for key, w := range want {
+		fields := strings.Fields(key)
+		file := filepath.Join(nvtoolsDir, "cubin", fields[len(fields)-1])
+		_, got, _ := runCLI(t, "", append(append([]string{"nvdisasm"}, fields[:len(fields)-1]...), file)...)
+		if got != w {
+			t.Errorf("nvdisasm %s:\n%s", key, firstDiff(w, got))
+		}
+	}
+}

@@ -420,7 +420,7 @@ func (l *linker) dataRelocs(obj, sec, bank int, off uint64) error {
 			if bank >= 0 {
 				buf = l.img.Const[bank]
 			}
-			if at+uint64(size) > uint64(len(buf)) {
+			if at < off || at > uint64(len(buf)) || uint64(len(buf))-at < uint64(size) { // wraps or runs past
 				return fmt.Errorf("%s: relocation at %#x outside %s", o.name, r.Offset, o.f.Sections[sec].Name)
 			}
 			switch t.kind {

@@ -44,15 +44,34 @@ func (i Inst) Args(pc uint64) (args [MaxArgs]Arg, n int) {
 
 // newForm is the form the New dialect prints inst with: the first "new"
 // alias of the decoded form whose fixed bits and operands fit the word.
-func newForm(i Inst) *form {
-	f := &forms[i.form]
-	for a := f.alias; a != 0; a = forms[a].alias {
+func newForm(i Inst) *form { return &forms[printForm(i, New)] }
+
+// printForm is the index of the form inst is printed with in dialect d
+// (newForm's for New).
+func printForm(i Inst, d Dialect) uint16 {
+	if d == New && int(i.form) < len(hasAlias) && hasAlias[i.form] {
+		return newAlias(i)
+	}
+	return i.form
+}
+
+func newAlias(i Inst) uint16 {
+	for a := forms[i.form].alias; a != 0; a = forms[a].alias {
 		if af := &forms[a]; i.Raw&af.mask == af.value && validOperands(a, i.Raw) {
-			return af
+			return a
 		}
 	}
-	return f
+	return i.form
 }
+
+// hasAlias says, per form, that it has a New spelling (printForm's check
+// without loading the form).
+var hasAlias = func() (t [len(forms)]bool) {
+	for i := range forms {
+		t[i] = forms[i].alias != 0
+	}
+	return t
+}()
 
 // FormArgs decodes the operands of inst at address pc in the order of the
 // form the decoder matched (the Old dialect's: FFMA's product negation on

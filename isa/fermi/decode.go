@@ -119,17 +119,70 @@ func DecodeWord(raw uint64) (Inst, error) {
 
 // decodeWord is DecodeWord without building an error.
 func decodeWord(raw uint64) (Inst, bool) {
-	for _, fi := range formIndex[raw&7|raw>>58<<3] {
-		f := &forms[fi]
-		if raw&f.mask != f.value {
+	keys := formKeys[raw&7|raw>>58<<3]
+	for i := range keys {
+		k := &keys[i]
+		if raw&k.mask != k.value {
 			continue
 		}
-		if c := &formChecks[fi]; c.mods|uint16(c.ops) == 0 || validOperands(fi, raw) {
-			return Inst{Raw: raw, form: fi}, true
+		switch sel := raw >> 46 & 3; k.check {
+		case checkNone:
+		case checkB, checkB3:
+			// validOperands of a composite source: no stray bits in the
+			// register variant; the second register only in a 3-source form
+			if sel == 0 && raw>>32&0x3fff != 0 || sel == 2 && k.check == checkB {
+				continue
+			}
+		default:
+			if !validOperands(k.form, raw) {
+				continue
+			}
 		}
+		return Inst{Raw: raw, form: k.form}, true
 	}
 	return Inst{}, false
 }
+
+// formKey is what decodeWord tries of a form: its fixed bits, and what
+// of validOperands' checks the word needs.
+type formKey struct {
+	mask, value uint64
+	form        uint16
+	check       uint8
+}
+
+// formKey.check: none, only an opB or opB3 composite source (checked in
+// place), or validOperands.
+const (
+	checkNone = iota
+	checkB
+	checkB3
+	checkAll
+)
+
+// formKeys is formIndex with each form's key in place (one cache line
+// per few candidates instead of one per form).
+var formKeys = func() (t [len(formIndex)][]formKey) {
+	for i, fis := range formIndex {
+		for _, fi := range fis {
+			k := formKey{forms[fi].mask, forms[fi].value, fi, checkAll}
+			c := &formChecks[fi]
+			switch o := &forms[fi].ops; {
+			case c.mods == 0 && c.ops == 0:
+				k.check = checkNone
+			case c.mods == 0 && bits.OnesCount8(c.ops) == 1:
+				op := &(*o)[bits.TrailingZeros8(c.ops)]
+				if op.bsel == 0 && op.hsel == 0 && op.kind == opB {
+					k.check = checkB
+				} else if op.bsel == 0 && op.hsel == 0 && op.kind == opB3 {
+					k.check = checkB3
+				}
+			}
+			t[i] = append(t[i], k)
+		}
+	}
+	return t
+}()
 
 func invalidDetail(raw uint64) string {
 	if raw&8 != 0 {

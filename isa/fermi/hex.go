@@ -22,6 +22,20 @@ var hexPairs = func() (t [512]byte) {
 	return t
 }()
 
+// hexPairWords is hexPairs as little-endian 16-bit words.
+var hexPairWords = func() (t [256]uint64) {
+	for i := range t {
+		t[i] = uint64(hexPairs[2*i]) | uint64(hexPairs[2*i+1])<<8
+	}
+	return t
+}()
+
+// hexWord8 is the 8 hex digits of v as a word for st64 (most significant
+// digit in the lowest byte): isa.HexDigits8 by four table loads.
+func hexWord8(v uint32) uint64 {
+	return hexPairWords[v>>24] | hexPairWords[v>>16&255]<<16 | hexPairWords[v>>8&255]<<32 | hexPairWords[v&255]<<48
+}
+
 // appendHexDigits appends x as exactly n hex digits (n <= 16).
 func appendHexDigits(dst []byte, x uint64, n int) []byte {
 	l := len(dst)

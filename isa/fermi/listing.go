@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -12,6 +13,78 @@ import (
 // New: "        /*0000*/        TEXT <pad to 46> /* 0xHEX */" (isa.CuobjdumpStyle);
 // Old: "\t/*0000*/     /*0xWORD0WORD1*/ \tTEXT".
 func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
+	if d != Old {
+		d = New
+	}
+	if addr>>32 != 0 {
+		return appendListingWide(dst, inst, addr, d)
+	}
+	dst, b := withRoom(dst, lineRoom)
+	return dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)]
+}
+
+// lineRoom is the room a listing line is written into: the address and
+// hex columns around textRoom.
+const lineRoom = 32 + textRoom + 48 + 32
+
+// putLine stores the listing line of inst (printed as form fi) at addr in
+// b, which has lineRoom bytes, and returns its length. Every part is
+// stored as whole words; what a store writes past its part is overwritten
+// by the next.
+func putLine(b []byte, inst Inst, fi uint16, addr uint32, d Dialect) int {
+	const blanks8 = 0x2020202020202020
+	raw := inst.Raw
+	digits := max((bits.Len32(addr)+3)>>2, 4) // the address column: at least 4 digits
+	addrDigits := hexWord8(addr) >> ((64 - 8*digits) & 63)
+	if d == Old {
+		// "\t/*ADDR*/     /*0xWORD0[WORD1]*/ \tTEXT\n"
+		st64(b, 0, '\t'|'/'<<8|'*'<<16)
+		st64(b, 3, addrDigits)
+		p := 3 + digits
+		st64(b, p, '*'|'/'<<8|0x2020202020<<16|'/'<<56)
+		st64(b, p+8, '*'|'0'<<8|'x'<<16)
+		st64(b, p+11, hexWord8(uint32(raw)))
+		p += 19
+		if raw&8 == 0 {
+			st64(b, p, hexWord8(uint32(raw>>32)))
+			p += 8
+		}
+		st64(b, p, '*'|'/'<<8|' '<<16|'\t'<<24)
+		p = putText(b, p+4, fi, raw, uint64(addr), d)
+		b[p] = '\n'
+		return p + 1
+	}
+	// "        /*ADDR*/        TEXT<blanks to 46> /* 0xHEX */\n"
+	st64(b, 0, blanks8)
+	st64(b, 8, '/'|'*'<<8)
+	st64(b, 10, addrDigits)
+	st64(b, 10+digits, '*'|'/'<<8|0x202020202020<<16)
+	st64(b, 18+digits, blanks8)
+	t := 20 + digits
+	p := putText(b, t, fi, raw, uint64(addr), d)
+	// the padding: six words cover the widest gap (46 bytes)
+	st64(b, p, blanks8)
+	st64(b, p+8, blanks8)
+	st64(b, p+16, blanks8)
+	st64(b, p+24, blanks8)
+	st64(b, p+32, blanks8)
+	st64(b, p+40, blanks8)
+	p = max(p, t+isa.CuobjdumpStyle.TextCol)
+	st64(b, p, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
+	if raw&8 != 0 { // a 4-byte form: 8 digits
+		st64(b, p+6, hexWord8(uint32(raw)))
+		st64(b, p+14, ' '|'*'<<8|'/'<<16|'\n'<<24)
+		return p + 18
+	}
+	st64(b, p+6, hexWord8(uint32(raw>>32)))
+	st64(b, p+14, hexWord8(uint32(raw)))
+	st64(b, p+22, ' '|'*'<<8|'/'<<16|'\n'<<24)
+	return p + 26
+}
+
+// appendListingWide is AppendListing for addresses of more than 8 hex
+// digits.
+func appendListingWide(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
 	if d == Old {
 		dst = append(dst, '\t')
 		dst = appendAddrColumn(dst, addr)
@@ -25,19 +98,18 @@ func AppendListing(dst []byte, inst Inst, addr uint64, d Dialect) []byte {
 		return append(dst, '\n')
 	}
 	st := isa.CuobjdumpStyle
-	dst = st.AppendPrefix(dst, addr)
+	dst = appendBlanks(dst, st.Indent)
+	dst = appendAddrColumn(dst, addr)
+	dst = appendBlanks(dst, st.Gap)
 	start := len(dst)
 	dst = AppendTextDialect(dst, inst, addr, d)
-	if inst.Len() == 8 {
-		return st.AppendSuffix(dst, len(dst)-start, inst.Raw, 16) // padding and hex column written in place
-	}
 	dst = appendBlanks(dst, st.TextCol-(len(dst)-start))
 	dst = append(dst, " /* 0x"...)
 	if inst.Len() == 4 {
 		dst = appendHex8(dst, uint32(inst.Raw))
-		return append(dst, " */\n"...)
+	} else {
+		dst = appendHex16(dst, inst.Raw)
 	}
-	dst = appendHex16(dst, inst.Raw)
 	return append(dst, " */\n"...)
 }
 
@@ -50,29 +122,75 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 // Words that do not decode are reported (and listed as .word lines, which
 // the assembler reads back) and the listing continues after them.
 func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte, []*isa.DecodeError) {
-	return isa.ListSteps(dst, code, base, d.step)
+	if d != Old {
+		d = New
+	}
+	return isa.ListSteps(dst, code, base, d.stepFunc())
 }
 
 // WriteListing writes the listing Disassemble returns (the New dialect)
 // to w a buffer at a time: memory does not grow with the code.
 func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
-	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return New.step })
+	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return stepNew })
 }
 
 // WriteListingFrom is WriteListing of the code read from r as it goes
 // (isa.WriteListingFromFunc).
 func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.DecodeError)) error {
-	return isa.WriteStepsFrom(w, r, base, func() isa.StepFunc { return New.step }, 8, onErr)
+	return WriteListingFromDialect(w, r, base, New, onErr)
+}
+
+// WriteListingFromDialect is WriteListingFrom in dialect d.
+func WriteListingFromDialect(w io.Writer, r io.Reader, base uint64, d Dialect, onErr func(*isa.DecodeError)) error {
+	return isa.WriteStepsFrom(w, r, base, func() isa.StepFunc { return d.stepFunc() }, 8, onErr)
+}
+
+// stepFunc is d.step as a plain function (a method value costs a wrapper
+// call per instruction).
+func (d Dialect) stepFunc() isa.StepFunc {
+	if d == Old {
+		return stepOld
+	}
+	return stepNew
+}
+
+func stepNew(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
+	if out, n := listWord(dst, code, off, base, New); n != 0 {
+		return out, n, nil
+	}
+	return New.step(dst, code, off, base)
+}
+
+func stepOld(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
+	if out, n := listWord(dst, code, off, base, Old); n != 0 {
+		return out, n, nil
+	}
+	return Old.step(dst, code, off, base)
+}
+
+// listWord lists the instruction at code[off:] when it decodes and its
+// address has at most 8 hex digits (the common case, without error
+// values), and returns how many bytes it took (0 when it did not).
+func listWord(dst []byte, code []byte, off int, base uint64, d Dialect) ([]byte, int) {
+	addr := base + uint64(off)
+	if off < 0 || off+8 > len(code) || addr>>32 != 0 {
+		return dst, 0
+	}
+	raw, n := ld64(code, off), 8
+	if raw&8 != 0 { // a 4-byte form
+		raw, n = raw&0xffffffff, 4
+	}
+	inst, ok := decodeWord(raw)
+	if !ok {
+		return dst, 0
+	}
+	dst, b := withRoom(dst, lineRoom)
+	return dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)], n
 }
 
 // step lists the instruction at code[off:] in dialect d (isa.StepFunc).
 func (d Dialect) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
 	addr := base + uint64(off)
-	if len(code)-off >= 8 && code[off]&8 == 0 { // the common case, without error values
-		if inst, ok := decodeWord(binary.LittleEndian.Uint64(code[off:])); ok {
-			return AppendListing(dst, inst, addr, d), 8, nil
-		}
-	}
 	inst, err := DecodeAt(code[off:], addr)
 	if err == nil {
 		return AppendListing(dst, inst, addr, d), inst.Len(), nil

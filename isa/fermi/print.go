@@ -40,46 +40,11 @@ func AppendText(dst []byte, inst Inst, pc uint64) []byte {
 
 // AppendTextDialect appends the text of inst in dialect d, ending with ';'.
 func AppendTextDialect(dst []byte, inst Inst, pc uint64, d Dialect) []byte {
-	f := &forms[inst.form]
-	raw := inst.Raw
-	if d == New {
-		f = newForm(inst)
+	if d != Old {
+		d = New
 	}
-	if !f.noPred {
-		if p, neg := raw>>10&7, raw>>13&1 != 0; p != 7 || neg {
-			dst = append(dst, '@')
-			if neg {
-				dst = append(dst, '!')
-			}
-			dst = appendPred(dst, p, d)
-			dst = append(dst, ' ')
-		}
-	}
-	dst = append(dst, f.name...)
-	for k := range f.mods {
-		if m := &f.mods[k]; m.kind == modFlag { // most modifiers: one bit
-			if raw>>m.f.Pos&1 != 0 {
-				dst = append(dst, m.text...)
-			}
-			continue
-		}
-		dst = appendMod(dst, &f.mods[k], raw)
-	}
-	first := true
-	for k := range f.ops {
-		o := &f.ops[k]
-		if o.kind == opCC && o.f.Get(raw) == 15 || o.kind == opNopCC && d == New && o.f.Get(raw) == 15 {
-			continue
-		}
-		if first {
-			dst = append(dst, ' ')
-			first = false
-		} else {
-			dst = append(dst, ", "...)
-		}
-		dst = appendOperand(dst, o, raw, pc, d)
-	}
-	return append(dst, ';')
+	dst, b := withRoom(dst, textRoom)
+	return dst[:len(dst)+putText(b, 0, printForm(inst, d), inst.Raw, pc, d)]
 }
 
 func appendMod(dst []byte, m *mod, raw uint64) []byte {

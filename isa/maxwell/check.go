@@ -153,6 +153,7 @@ func waitsIn(insts []checkInst, entry uint64, entries []uint64) uint8 {
 // that before reading one that no later barrier covers).
 const (
 	regLatency     = 6
+	numBarriers    = 6 // scoreboards SB0..SB5
 	regLatencyVar  = 2
 	predLatency    = 13
 	looseLatency   = 11
@@ -283,7 +284,8 @@ func decodeForCheck(code []byte, sm int, entries []uint64) []checkInst {
 			if len(args) > 0 && args[len(args)-1].Kind == ArgImm && (len(args) == 1 || len(args) == 3) {
 				ci.depSet = uint8(args[len(args)-1].Imm)
 			}
-			if o.Has("LE") && len(args) >= 2 {
+			// a scoreboard past SB5 (printed ???6, ???7) names no barrier
+			if o.Has("LE") && len(args) >= 2 && args[0].Imm >= 0 && args[0].Imm < numBarriers {
 				ci.depbar, ci.depbK = int(args[0].Imm), int(args[1].Imm)
 			}
 		}

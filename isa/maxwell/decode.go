@@ -3,6 +3,7 @@ package maxwell
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -52,6 +53,19 @@ var tableToks = func() (p [len(forms)][]uint8) {
 	return
 }()
 
+// rejectToks lists each form's table tokens whose table has values
+// nvdisasm rejects (19 of the 473 forms have any): the ones Decode checks.
+var rejectToks = func() (p [len(forms)][]uint8) {
+	for f := range forms {
+		for _, k := range tableToks[f] {
+			if slices.Contains(tables[forms[f].toks[k].arg].kinds, 2) {
+				p[f] = append(p[f], k)
+			}
+		}
+	}
+	return
+}()
+
 // lookup finds the form whose fixed bits match w and that exists on sm, or -1.
 func lookup(w uint64, sm int) int {
 	for i := dispatch[w>>dispatchShift]; candidates[i] != 0xffff; i++ {
@@ -79,7 +93,7 @@ func Decode(word uint64, ctrl Ctrl, sm int, addr uint64) (Inst, error) {
 	if f.attrs&attrBad != 0 {
 		return inst, unrecognized(addr)
 	}
-	for _, k := range tableToks[fi] {
+	for _, k := range rejectToks[fi] {
 		t := &f.toks[k]
 		v := t.get(word)
 		if tables[t.arg].kinds[v] == 2 {

@@ -179,6 +179,9 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 		return name
 	}}
 	dl.codeAddr = func(sym uint32, addend int64) string {
+		if int(sym) >= len(f.Symbols) { // a damaged relocation
+			return fmt.Sprintf("(%d + %#x)", sym, addend)
+		}
 		s := f.Symbols[sym]
 		l := bySection[int(s.Section)]
 		if l == nil {
@@ -379,10 +382,7 @@ func labelFuncs(f *cubin.File, opts ListOptions, withDebug, keep bool, onErr fun
 				if l.lb.lines == nil {
 					l.lb.lines = map[uint64][]byte{}
 				}
-				if a%BundleSize == 0 {
-					a += 8 // a control word's address stands for the instruction after it
-				}
-				l.lb.lines[a] = append(l.lb.lines[a], note...)
+				l.lb.lines[a] = note
 			}
 		}
 	}

@@ -20,12 +20,16 @@ type LineRow struct {
 	Addr    uint64 // offset in that section
 	File    string // directory/name, as nvdisasm prints it
 	Line    int
-	// InlinedAt is the index (in the unit's rows, counting from 1) of the
-	// row of the call site this row was inlined into; 0 when not inlined.
+	// InlinedAt is the index (in the rows of this row's sequence, counting
+	// from 1) of the row of the call site this row was inlined into; 0 when
+	// not inlined.
 	InlinedAt int
-	// Unit is the index of the first row of this row's line program in the
-	// slice LineTable returns: InlinedAt counts from there.
-	Unit int
+	// Sequence is the index of the first row of this row's sequence (the
+	// rows from a set_address to an end_sequence) in the slice LineTable
+	// returns: InlinedAt counts from there (nvdisasm -gi: a unit holding
+	// two kernels' sequences names the second's call sites from its own
+	// first row).
+	Sequence int
 }
 
 // extInlineContext is NVIDIA's extended line opcode for inlining.
@@ -199,12 +203,13 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 	}
 	r.pos = program // ptxas pads the header
 	section, addr, line, file, inlinedAt := -1, uint64(0), 1, 1, 0
+	seq := first // the first row of the current sequence
 	emit := func() {
 		name := ".nv_debug_ptx_txt" // the PTX table names no files
 		if file >= 1 && file <= len(files) {
 			name = files[file-1]
 		}
-		u.rows = append(u.rows, LineRow{Section: section, Addr: addr, File: name, Line: line, InlinedAt: inlinedAt, Unit: first})
+		u.rows = append(u.rows, LineRow{Section: section, Addr: addr, File: name, Line: line, InlinedAt: inlinedAt, Sequence: seq})
 	}
 	for r.err == nil && r.pos < u.end {
 		op := int(r.byte())
@@ -224,6 +229,7 @@ func decodeLineUnit(f *cubin.File, data []byte, at int, relocAt map[uint64]cubin
 			switch ext := r.byte(); ext {
 			case 1: // end_sequence
 				section, addr, line, file, inlinedAt = -1, 0, 1, 1, 0
+				seq = first + len(u.rows)
 				trace.printf("  Extended opcode 1: End of Sequence\n")
 				if end < u.end {
 					trace.printf("\n") // cuobjdump parts sequences with a blank line
@@ -358,16 +364,24 @@ func DumpLineSection(dst []byte, f *cubin.File, name string) ([]byte, error) {
 
 // lineNotes returns the //## comments nvdisasm -g (or -gi with inline)
 // prints before instructions of code section sec, by the address of the
-// row (a control word's address stands for the instruction after it).
-// The last row at an address counts; a comment is printed where the
+// instruction: a row at a control word's address stands for the
+// instruction after it. Of the rows that land on one instruction the last
+// counts (a row at a function's control word followed by one at its first
+// instruction: calls.sm_52.rdc); a comment is printed where the
 // (innermost) file and line change.
 func lineNotes(rows []LineRow, sec int, inline bool) map[uint64][]byte {
+	at := func(r *LineRow) uint64 {
+		if r.Addr%BundleSize == 0 {
+			return r.Addr + 8
+		}
+		return r.Addr
+	}
 	notes := map[uint64][]byte{}
 	var prevFile string
 	prevLine := -1
 	for i := range rows {
 		r := &rows[i]
-		if r.Section != sec || i+1 < len(rows) && rows[i+1].Section == sec && rows[i+1].Addr == r.Addr {
+		if r.Section != sec || i+1 < len(rows) && rows[i+1].Section == sec && at(&rows[i+1]) == at(r) {
 			continue
 		}
 		if r.File == prevFile && r.Line == prevLine {
@@ -377,15 +391,15 @@ func lineNotes(rows []LineRow, sec int, inline bool) map[uint64][]byte {
 		var note []byte
 		for depth := 0; depth < len(rows); depth++ {
 			note = fmt.Appendf(note, "\t//## File \"%s\", line %d", r.File, r.Line)
-			at := r.Unit + r.InlinedAt - 1
-			if !inline || r.InlinedAt == 0 || at < 0 || at >= len(rows) {
+			site := r.Sequence + r.InlinedAt - 1
+			if !inline || r.InlinedAt == 0 || site < 0 || site >= len(rows) {
 				note = append(note, '\n')
 				break
 			}
-			r = &rows[at]
+			r = &rows[site]
 			note = fmt.Appendf(note, " inlined at \"%s\", line %d\n", r.File, r.Line)
 		}
-		notes[rows[i].Addr] = note
+		notes[at(&rows[i])] = note
 	}
 	return notes
 }

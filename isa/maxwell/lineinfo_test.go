@@ -59,7 +59,7 @@ func FuzzLineTable(f *testing.F) {
 		cf := &cubin.File{Sections: []cubin.Section{{}, {Name: ".debug_line", Data: data}}}
 		rows, _ := LineTable(cf)
 		for _, r := range rows {
-			if r.Unit < 0 || r.Unit > len(rows) {
+			if r.Sequence < 0 || r.Sequence > len(rows) {
 				t.Fatalf("row %+v", r)
 			}
 		}

@@ -217,15 +217,21 @@ type chunk struct {
 	first, last int // bundles
 	kept        int // bundles [first, first+kept) have their texts below
 	text        []byte
-	ends        []uint32
-	lead        []uint8  // guard length ("@!P0 " is 5)
-	quest       []uint16 // 1 + questAt of the text, 0 for none
-	quests      int      // texts with a ??? operand
-	maxw        int      // widest address+text
-	plain       int      // widest address+text of the lines without ???
-	far, rest   int      // farthest address+questAt, longest text from questAt on
+	facts       []textFact // per kept instruction
+	quests      int        // texts with a ??? operand
+	maxw        int        // widest address+text
+	plain       int        // widest address+text of the lines without ???
+	far, rest   int        // farthest address+questAt, longest text from questAt on
 	errs        []*isa.DecodeError
 	capErrs     bool
+}
+
+// textFact is where a kept text ends in chunk.text and what its layout
+// needs.
+type textFact struct {
+	end   uint32
+	quest uint16 // 1 + questAt of the text, 0 for none
+	lead  uint8  // guard length ("@!P0 " is 5)
 }
 
 // textCache remembers where the text of a recent (word, control field) pair
@@ -252,86 +258,210 @@ const cacheWindow = 512
 // its first bundles while they fit in keep bytes.
 func (ch *chunk) texts(code []byte, base uint64, sm int, keep int) {
 	n := ch.last - ch.first
-	// locals, not ch's fields, in the loop: they stay in registers
-	// (room for long texts: growing copies the whole buffer)
-	text := make([]byte, 0, min(n*3*64, keep+5*maxText))
-	ends := make([]uint32, 0, min(n*3, keep/16))
-	lead := make([]uint8, 0, min(n*3, keep/16))
-	quest := make([]uint16, 0, min(n*3, keep/16))
-	quests, maxw, plain, far, rest := 0, 0, 0, 0, 0
-	kept := n
+	// room for long texts (growing copies the whole buffer): a window's
+	// texts may run past keep
+	text := make([]byte, 0, min(n*3*64, keep+cacheWindow*3*maxText))
+	facts := make([]textFact, 0, min(n*3, keep/16))
 	cache := new(textCache)
-	useCache, hits, window := true, 0, 0
-	for b := ch.first; b < ch.last; b++ {
-		if (b-ch.first)%cacheWindow == 0 && b > ch.first {
-			window++
-			useCache = kept == n && (hits*16 >= 3*cacheWindow || window%8 == 0)
-			hits = 0
+	useCache, hits := true, 0
+	b := ch.first
+	for window := 0; b < ch.last && len(text) <= keep; window++ {
+		if window > 0 {
+			useCache = hits*16 >= 3*cacheWindow || window%8 == 0
 		}
-		if kept == n && len(text) > keep {
-			// the rest is measured, and printed again when it is written
-			kept, useCache = b-ch.first, false
+		end := min(b+cacheWindow, ch.last)
+		if useCache {
+			text, facts, hits = ch.printCached(text, facts, cache, code, base, sm, b, end)
+		} else {
+			text, facts = ch.print(text, facts, code, base, sm, b, end)
 		}
+		b = end
+	}
+	ch.text, ch.facts, ch.kept = text, facts, b-ch.first
+	ch.measureKept(base)
+	if b < ch.last {
+		// the rest is measured, and printed again when it is written
+		ch.measureRest(code, base, sm, b)
+	}
+}
+
+// print appends the texts of bundles [first, end) and their facts.
+func (ch *chunk) print(text []byte, facts []textFact, code []byte, base uint64, sm int, first, end int) ([]byte, []textFact) {
+	for b := first; b < end; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
 		ctrl := binary.LittleEndian.Uint64(bundle)
-		// the address width is the same for a bundle's three instructions,
-		// unless an unaligned base puts a 0x10000 boundary among them
-		alFirst, alLast := addrLen(base+uint64(b*BundleSize+8)), addrLen(base+uint64(b*BundleSize+24))
-		for s := 0; s < 3; s++ {
-			addr := base + uint64(b*BundleSize+8+8*s)
-			al := alFirst
-			if alFirst != alLast {
-				al = addrLen(addr)
-			}
-			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
-			cf := CtrlField(ctrl, s)
-			start := len(text)
-			var slot *cachedText
-			if useCache {
-				slot = &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
+		addr := base + uint64(b*BundleSize+8)
+		for s := 0; s < 3; s, addr = s+1, addr+8 {
+			inst, err := Decode(binary.LittleEndian.Uint64(bundle[8+8*s:]), CtrlField(ctrl, s), sm, addr)
+			if err != nil {
+				text = ch.wordText(text, inst.Word, err)
+				facts = append(facts, textFact{uint32(len(text)), 0, 0})
+				continue
 			}
 			var g int
 			var q uint16
-			if slot != nil && slot.ok && slot.word == w && slot.ctrl == cf {
-				hits++
-				text = append(text, text[slot.off:slot.off+slot.size]...)
-				g, q = int(slot.lead), slot.quest
-			} else {
-				var err error
-				var pcRel bool
-				text, g, q, pcRel, err = appendLineText(text, w, cf, sm, addr)
-				if err != nil {
-					if ch.capErrs {
-						ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
-					} else {
-						ch.errs = append(ch.errs, err.(*isa.DecodeError))
-					}
-				} else if slot != nil && !pcRel {
-					*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), true}
-				}
-			}
-			// nvdisasm puts every hex comment in one column: two blanks after the
-			// longest address+guard+text (the guard hangs left of the mnemonic)
-			tl := len(text) - start
-			maxw = max(maxw, al+tl)
-			if q > 0 {
-				quests++
-				far, rest = max(far, al+int(q)-1), max(rest, tl-int(q)+1)
-			} else {
-				plain = max(plain, al+tl)
-			}
-			if kept < n {
-				text = text[:start]
-				continue
-			}
-			ends = append(ends, uint32(len(text)))
-			lead = append(lead, uint8(g))
-			quest = append(quest, q)
+			text, g, q = appendInstText(text, inst, addr)
+			facts = append(facts, textFact{uint32(len(text)), q, uint8(g)})
 		}
 	}
-	ch.text, ch.ends, ch.lead, ch.quest, ch.kept = text, ends, lead, quest, kept
-	ch.quests, ch.maxw, ch.plain, ch.far, ch.rest = quests, maxw, plain, far, rest
+	return text, facts
 }
+
+// printCached is print looking each (word, control field) pair up in
+// cache first; hits counts the texts copied from it.
+func (ch *chunk) printCached(text []byte, facts []textFact, cache *textCache, code []byte, base uint64, sm int, first, end int) ([]byte, []textFact, int) {
+	hits := 0
+	for b := first; b < end; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		ctrl := binary.LittleEndian.Uint64(bundle)
+		addr := base + uint64(b*BundleSize+8)
+		for s := 0; s < 3; s, addr = s+1, addr+8 {
+			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
+			cf := CtrlField(ctrl, s)
+			start := len(text)
+			slot := &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
+			if slot.ok && slot.word == w && slot.ctrl == cf {
+				hits++
+				text = append(text, text[slot.off:slot.off+slot.size]...)
+				facts = append(facts, textFact{uint32(len(text)), slot.quest, slot.lead})
+				continue
+			}
+			inst, err := Decode(w, cf, sm, addr)
+			if err != nil {
+				text = ch.wordText(text, w, err)
+				facts = append(facts, textFact{uint32(len(text)), 0, 0})
+				continue
+			}
+			var g int
+			var q uint16
+			text, g, q = appendInstText(text, inst, addr)
+			if formFacts[inst.form]&factPCRel == 0 {
+				*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), true}
+			}
+			facts = append(facts, textFact{uint32(len(text)), q, uint8(g)})
+		}
+	}
+	return text, facts, hits
+}
+
+// wordText records the decode error of word w and appends its .word text.
+func (ch *chunk) wordText(text []byte, w uint64, err error) []byte {
+	if ch.capErrs {
+		ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
+	} else {
+		ch.errs = append(ch.errs, err.(*isa.DecodeError))
+	}
+	text = append(text, ".word "...)
+	return appendHexNum(text, w)
+}
+
+// measureKept finds the widths of the kept texts. nvdisasm puts every hex
+// comment in one column: two blanks after the longest address+guard+text
+// (the guard hangs left of the mnemonic).
+func (ch *chunk) measureKept(base uint64) {
+	facts := ch.facts
+	maxw, plain, far, rest, quests := 0, 0, 0, 0, 0
+	prev := 0
+	// the address column widens at each power of 16 from 0x10000 on: a
+	// run of texts at a time has one address width
+	for i := 0; i < len(facts); {
+		b, s := ch.first+i/3, i%3
+		addr := base + uint64(b*BundleSize+8+8*s)
+		al := addrLen(addr)
+		next := len(facts)
+		if al < 20 {
+			next = min(ch.firstAt(base, uint64(1)<<(4*(al-4))), next)
+		}
+		top, topPlain := 0, 0
+		for ; i < next; i++ {
+			f := facts[i]
+			tl := int(f.end) - prev
+			prev = int(f.end)
+			top = max(top, tl)
+			if f.quest == 0 {
+				topPlain = max(topPlain, tl)
+				continue
+			}
+			quests++
+			far, rest = max(far, al+int(f.quest)-1), max(rest, tl-int(f.quest)+1)
+		}
+		maxw, plain = max(maxw, al+top), max(plain, al+topPlain)
+	}
+	ch.maxw, ch.plain, ch.far, ch.rest, ch.quests = maxw, plain, far, rest, quests
+}
+
+// firstAt is the index in ch.facts of the first instruction whose address
+// is limit or more (past the last one if none is), for limit above the
+// first instruction's address.
+func (ch *chunk) firstAt(base, limit uint64) int {
+	b := (limit - base) / BundleSize // the bundle holding address limit
+	if b >= uint64(ch.last) {
+		return (ch.last - ch.first) * 3
+	}
+	i := (int(b) - ch.first) * 3
+	for s := 0; s < 3; s++ {
+		if base+b*BundleSize+8+8*uint64(s) >= limit {
+			return i + s
+		}
+	}
+	return i + 3
+}
+
+// measureRest prints the texts of bundles [first, ch.last) to measure
+// them, without keeping them.
+func (ch *chunk) measureRest(code []byte, base uint64, sm int, first int) {
+	text := make([]byte, 0, 3*maxText)
+	for b := first; b < ch.last; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		ctrl := binary.LittleEndian.Uint64(bundle)
+		for s := 0; s < 3; s++ {
+			addr := base + uint64(b*BundleSize+8+8*s)
+			var g int
+			var q uint16
+			var err error
+			text, g, q, _, err = appendLineText(text[:0], binary.LittleEndian.Uint64(bundle[8+8*s:]), CtrlField(ctrl, s), sm, addr)
+			_ = g
+			if err != nil {
+				if ch.capErrs {
+					ch.errs = isa.ErrorsCapped(ch.errs, err.(*isa.DecodeError))
+				} else {
+					ch.errs = append(ch.errs, err.(*isa.DecodeError))
+				}
+			}
+			al, tl := addrLen(addr), len(text)
+			ch.maxw = max(ch.maxw, al+tl)
+			if q > 0 {
+				ch.quests++
+				ch.far, ch.rest = max(ch.far, al+int(q)-1), max(ch.rest, tl-int(q)+1)
+			} else {
+				ch.plain = max(ch.plain, al+tl)
+			}
+		}
+	}
+}
+
+// formFacts says per form what the listing needs to know before printing.
+var formFacts = func() (p [len(forms)]uint8) {
+	for f := range forms {
+		if forms[f].attrs&attrPCRel != 0 {
+			p[f] |= factPCRel
+		}
+		for _, t := range forms[f].toks {
+			switch {
+			case t.kind == tkRegPair:
+				p[f] |= factQuest
+			case t.kind == tkTable && (tables[t.arg].quest || slices.Contains(tables[t.arg].kinds, 3)):
+				p[f] |= factQuest
+			}
+		}
+	}
+	return
+}()
+
+const (
+	factQuest = 1 << iota // the text can have a ??? operand (questAt)
+	factPCRel             // the text depends on the address
+)
 
 // maxText is more than the longest instruction text.
 const maxText = 256
@@ -341,19 +471,29 @@ const maxText = 256
 // does not decode (err). q is 1 + where an operand printed as ??? starts
 // (questAt), or 0; pcRel says the text depends on addr.
 func appendLineText(text []byte, w uint64, cf Ctrl, sm int, addr uint64) (out []byte, g int, q uint16, pcRel bool, err error) {
-	start := len(text)
 	inst, err := Decode(w, cf, sm, addr)
 	if err != nil {
 		text = append(text, ".word "...)
 		return isa.AppendHexNum(text, w), 0, 0, false, err
 	}
+	text, g, q = appendInstText(text, inst, addr)
+	return text, g, q, formFacts[inst.form]&factPCRel != 0, nil
+}
+
+// appendInstText appends the guard and body of a decoded instruction at
+// addr; g is the guard's length and q is 1 + where an operand printed as
+// ??? starts (questAt), or 0.
+func appendInstText(text []byte, inst Inst, addr uint64) (out []byte, g int, q uint16) {
+	start := len(text)
 	text = appendGuard(text, inst)
 	g = len(text) - start
-	text = appendBody(text, inst, addr)
-	if k := questAt(text[start:]); k >= 0 {
-		q = uint16(k + 1)
+	text = formPrinters[inst.form](text, inst, addr, nil)
+	if formFacts[inst.form]&factQuest != 0 {
+		if k := questAt(text[start:]); k >= 0 {
+			q = uint16(k + 1)
+		}
 	}
-	return text, g, q, forms[inst.form].attrs&attrPCRel != 0, nil
+	return text, g, q
 }
 
 func addrLen(addr uint64) int {
@@ -364,63 +504,89 @@ func addrLen(addr uint64) int {
 	return n
 }
 
-// lines lays out bundles [first, last) of ch. Every line is col+25 bytes,
-// so each is filled from a row of blanks, then the address, text and hex
-// comment are put in their places. The texts of bundles past ch.kept are
-// printed again.
+// lines lays out bundles [first, last) of ch. Every line is col+25 bytes:
+// the block is filled with blanks at once, then only the address, text and
+// hex comment of each line are stored in their places. The texts of
+// bundles past ch.kept are printed again.
 func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
-	code, base, col := l.code, l.base, l.col
+	code, base, col, noteCol := l.code, l.base, l.col, l.noteCol
 	lineLen := col + len("/* 0x0000000000000000 */\n")
 	n := len(dst)
 	dst = slices.Grow(dst, (last-first)*4*lineLen)[:n+(last-first)*4*lineLen]
 	out := dst[n:]
+	fillBlanks(out)
+	kept := min(max(ch.first+ch.kept, first), last) // bundles [first, kept) have their texts in ch
 	start := 0
 	if k := min(first, ch.first+ch.kept) - ch.first; k > 0 {
-		start = int(ch.ends[k*3-1])
+		start = int(ch.facts[k*3-1].end)
 	}
-	var again []byte // a text printed again
-	if last > ch.first+ch.kept {
-		again = make([]byte, 0, maxText)
+	var facts []textFact
+	if kept > first {
+		facts = ch.facts[(first-ch.first)*3 : (kept-ch.first)*3]
 	}
-	for b := first; b < last; b++ {
+	for b := first; b < kept; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
-		ln := out[:lineLen]
-		copy(ln, l.blankRow)
-		putHexComment(ln[col:], binary.LittleEndian.Uint64(bundle))
+		putHexComment(out[col:lineLen], binary.LittleEndian.Uint64(bundle))
 		out = out[lineLen:]
-		kept := b < ch.first+ch.kept
-		for s := 0; s < 3; s++ {
-			addr := base + uint64(b*BundleSize+8+8*s)
-			var text []byte
-			var g, q int
-			if kept {
-				i := (b-ch.first)*3 + s
-				text = ch.text[start:ch.ends[i]]
-				start = int(ch.ends[i])
-				g, q = int(ch.lead[i]), int(ch.quest[i])-1
-			} else {
-				var qq uint16
-				// the decode error was reported by the first pass
-				again, g, qq, _, _ = appendLineText(again[:0], binary.LittleEndian.Uint64(bundle[8+8*s:]),
-					CtrlField(binary.LittleEndian.Uint64(bundle), s), l.sm, addr)
-				text, q = again, int(qq)-1
-			}
+		addr := base + uint64(b*BundleSize+8)
+		for s := 8; s < BundleSize; s += 8 {
 			ln := out[:lineLen]
-			copy(ln, l.blankRow)
-			al := putAddr(ln[8:], addr)
-			at := 8 + al + 19 - g
-			if q >= 0 && l.noteCol > 0 {
+			f := facts[0]
+			facts = facts[1:]
+			text := ch.text[start:f.end]
+			start = int(f.end)
+			at := 8 + putAddr(ln[8:], addr) + 19 - int(f.lead)
+			if q := int(f.quest) - 1; q >= 0 && noteCol > 0 {
 				// the ??? operand and the rest in their column
 				copy(ln[at:col], text[:q])
-				copy(ln[l.noteCol:col], text[q:])
+				copy(ln[noteCol:col], text[q:])
 			} else {
 				copy(ln[at:col], text)
 			}
-			putHexComment(ln[col:], binary.LittleEndian.Uint64(bundle[8+8*s:]))
+			putHexComment(ln[col:], binary.LittleEndian.Uint64(bundle[s:]))
+			out = out[lineLen:]
+			addr += 8
+		}
+	}
+	if kept == last {
+		return dst
+	}
+	again := make([]byte, 0, maxText) // a text printed again
+	for b := kept; b < last; b++ {
+		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
+		ctrl := binary.LittleEndian.Uint64(bundle)
+		putHexComment(out[col:lineLen], ctrl)
+		out = out[lineLen:]
+		for s := 0; s < 3; s++ {
+			addr := base + uint64(b*BundleSize+8+8*s)
+			w := binary.LittleEndian.Uint64(bundle[8+8*s:])
+			// the decode error was reported by the first pass
+			var g int
+			var q uint16
+			again, g, q, _, _ = appendLineText(again[:0], w, CtrlField(ctrl, s), l.sm, addr)
+			ln := out[:lineLen]
+			at := 8 + putAddr(ln[8:], addr) + 19 - g
+			if q > 0 && noteCol > 0 {
+				copy(ln[at:col], again[:q-1])
+				copy(ln[noteCol:col], again[q-1:])
+			} else {
+				copy(ln[at:col], again)
+			}
+			putHexComment(ln[col:], w)
 			out = out[lineLen:]
 		}
 	}
 	return dst
+}
+
+// blankBlock is what fillBlanks copies from.
+var blankBlock = [16 << 10]byte(bytes.Repeat([]byte{' '}, 16<<10))
+
+// fillBlanks sets every byte of d to a blank, 16 KiB per copy.
+func fillBlanks(d []byte) {
+	for len(d) > 0 {
+		d = d[copy(d, blankBlock[:]):]
+	}
 }
 
 // putAddr writes the /*addr*/ column at the start of d (which has room for

@@ -105,3 +105,35 @@ func TestWriteListingMemory(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// The raw listing looks for a ??? operand only in the texts of forms that
+// formFacts says can have one: no other form prints one, whatever its
+// fields (every form with random field values under random control fields).
+func TestFormFactsQuest(t *testing.T) {
+	x := uint64(11)
+	next := func() uint64 {
+		x = x*6364136223846793005 + 1442695040888963407
+		return x ^ x>>31
+	}
+	checked := 0
+	for f := range forms {
+		if formFacts[f]&factQuest != 0 {
+			continue
+		}
+		for range 400 {
+			w := forms[f].value | next()&^forms[f].mask
+			ctrl := Ctrl(next()) & 0x1fffff
+			inst, err := Decode(w, ctrl, 52, 0x100)
+			if err != nil || int(inst.form) != f {
+				continue
+			}
+			checked++
+			if text := AppendText(nil, inst, 0x100); questAt(text) >= 0 {
+				t.Fatalf("form %d (%s): %q has a ??? operand, but formFacts says it cannot", f, forms[f].name, text)
+			}
+		}
+	}
+	if checked < 50000 {
+		t.Fatalf("only %d texts checked", checked)
+	}
+}

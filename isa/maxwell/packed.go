@@ -18,18 +18,6 @@ func pack(s string) packed {
 	return packed{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:]), len(s)}
 }
 
-// appendPacked appends p, whose text is s.
-func appendPacked(dst []byte, p *packed, s string) []byte {
-	n := len(dst)
-	if p.n < 0 || cap(dst)-n < 16 {
-		return append(dst, s...)
-	}
-	d := dst[n : n+16]
-	binary.LittleEndian.PutUint64(d[:8], p.lo)
-	binary.LittleEndian.PutUint64(d[8:], p.hi)
-	return dst[:n+p.n]
-}
-
 // tableLits are the packed texts of tables[t].entries[v], made once from
 // the generated tables.
 var tableLits = func() (p [len(tables)][]packed) {
@@ -37,6 +25,9 @@ var tableLits = func() (p [len(tables)][]packed) {
 		p[t] = make([]packed, len(tables[t].entries))
 		for v, e := range tables[t].entries {
 			p[t][v] = pack(e)
+			if tables[t].kinds[v] != 0 {
+				p[t][v].n = -1 // not the entry's text: appendTableSlow
+			}
 		}
 	}
 	return

@@ -2,6 +2,7 @@ package maxwell
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -85,9 +86,28 @@ func appendDec(dst []byte, x uint64) []byte { return isa.AppendDec(dst, x) }
 func appendSHex(dst []byte, x int64) []byte {
 	if x < 0 {
 		dst = append(dst, '-')
-		return isa.AppendHexNum(dst, uint64(-x))
+		return appendHexNum(dst, uint64(-x))
 	}
-	return isa.AppendHexNum(dst, uint64(x))
+	return appendHexNum(dst, uint64(x))
+}
+
+// appendHexNum is isa.AppendHexNum storing the digits in place: "0x" and
+// the significant digits as one or two 8-byte stores when there is room.
+func appendHexNum(dst []byte, x uint64) []byte {
+	n := len(dst)
+	if cap(dst)-n < 18 {
+		return isa.AppendHexNum(dst, x)
+	}
+	digits := max((bits.Len64(x)+3)>>2, 1)
+	d := dst[n : n+18]
+	d[0], d[1] = '0', 'x'
+	if digits <= 8 {
+		binary.BigEndian.PutUint64(d[2:10], isa.HexDigits8(uint32(x))<<(8*(8-digits)&63))
+	} else {
+		binary.BigEndian.PutUint64(d[2:10], isa.HexDigits8(uint32(x>>32))<<(8*(16-digits)&63))
+		binary.BigEndian.PutUint64(d[digits-6:digits+2], isa.HexDigits8(uint32(x)))
+	}
+	return dst[:n+2+digits]
 }
 
 // appendBody prints everything after the guard.
@@ -142,7 +162,7 @@ func tokHex(dst []byte, t *tok, w, pc uint64, lb *funcLabels) []byte {
 	if r := relocated(lb, pc, t.parts[0].pos); r != "" {
 		return append(dst, r...)
 	}
-	return isa.AppendHexNum(dst, t.get(w)<<t.shift)
+	return appendHexNum(dst, t.get(w)<<t.shift)
 }
 
 func tokSHex(dst []byte, t *tok, w, pc uint64, lb *funcLabels) []byte {
@@ -183,7 +203,7 @@ func tokAddr(dst []byte, t *tok, w, pc uint64, lb *funcLabels) []byte {
 		return appendSHex(dst, off) // constant-bank offsets stay signed
 	case off != 0:
 		// with RZ the offset is an absolute address: unsigned
-		return isa.AppendHexNum(dst, uint64(off)&t.offMask())
+		return appendHexNum(dst, uint64(off)&t.offMask())
 	case t.arg == 2:
 		return append(dst, "0x0"...)
 	}
@@ -238,9 +258,22 @@ func tokPhase(dst []byte, c Ctrl) []byte {
 }
 
 func appendTable(dst []byte, ti int, v uint64) []byte {
+	// an entry's text as two 8-byte stores (tableLits: n is -1 for a
+	// value that is not a plain entry or a text over 16 bytes)
+	p := &tableLits[ti][v]
+	if n := len(dst); p.n >= 0 && cap(dst)-n >= 16 {
+		d := dst[n : n+16]
+		binary.LittleEndian.PutUint64(d[:8], p.lo)
+		binary.LittleEndian.PutUint64(d[8:], p.hi)
+		return dst[:n+p.n]
+	}
+	return appendTableSlow(dst, ti, v)
+}
+
+func appendTableSlow(dst []byte, ti int, v uint64) []byte {
 	t := &tables[ti]
 	if t.kinds[v] == 0 {
-		return appendPacked(dst, &tableLits[ti][v], t.entries[v])
+		return append(dst, t.entries[v]...)
 	}
 	if t.dot {
 		dst = append(dst, '.')

@@ -71,19 +71,38 @@ func Decode(b []byte, addr uint64) (Inst, error) {
 // word whose second word cannot belong to it (bits a 64-bit form may not
 // have) is tried as a 32-bit flow instruction: the result then has Len 4.
 func DecodeValue(v uint64, addr uint64) (Inst, error) {
+	inst, ok := matchValue(v)
+	if !ok {
+		return invalid(classOf(inst.Raw), inst.Raw, addr)
+	}
+	return inst, nil
+}
+
+// matchValue is DecodeValue without the error (a listing explains only
+// the few it shows): when v does not decode, inst has only the value of
+// its class (Raw) and the bytes to skip (Len).
+func matchValue(v uint64) (inst Inst, ok bool) {
 	c := classOf(v)
 	if c == ClassShort || c == ClassFlow32 {
 		v &= 0xffffffff
 	}
 	if fi, ok := findForm(c, v); ok {
-		return Inst{Raw: v, Form: fi, Len: classLen(c)}, nil
+		return Inst{Raw: v, Form: fi, Len: classLen(c)}, true
 	}
 	if c == ClassFlow {
 		if fi, ok := findForm(ClassFlow32, v&0xffffffff); ok {
-			return Inst{Raw: v & 0xffffffff, Form: fi, Len: 4}, nil
+			return Inst{Raw: v & 0xffffffff, Form: fi, Len: 4}, true
 		}
 	}
-	return invalid(c, v, addr)
+	return Inst{Raw: v, Len: classLen(c)}, false
+}
+
+// invalidWhy explains a value matchValue rejects (isa.Explainer).
+type invalidWhy struct{}
+
+func (invalidWhy) Explain(v uint64) string {
+	c := classOf(v)
+	return invalidDetail(c, v, formIndex[c][formKey(c, v)])
 }
 
 // decodeClass decodes v as an instruction of class c.

@@ -3,7 +3,7 @@ package tesla
 import (
 	"encoding/binary"
 	"io"
-
+	"math/bits"
 	"slices"
 
 	"github.com/gpuisa/gpuisa/isa"
@@ -17,24 +17,90 @@ const lineRoom = 40 + textRoom + 80
 // base. Words that do not decode are listed as ".word" lines (which the
 // assembler reads back) and reported in errs; the listing goes on after them.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
-	var mn mnemonicCache
-	return isa.ListSteps(dst, code, base, mn.step)
+	var l lister // no line cache: a cubin lists many small functions
+	return isa.ListSteps(dst, code, base, l.step)
 }
 
 // WriteListing writes the listing Disassemble returns to w a buffer at a
 // time: memory does not grow with the code.
 func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
-	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return new(mnemonicCache).step })
+	return isa.WriteSteps(w, code, base, newListStep)
 }
 
 // WriteListingFrom is WriteListing of the code read from r as it goes
 // (isa.WriteListingFromFunc).
 func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.DecodeError)) error {
-	return isa.WriteStepsFrom(w, r, base, func() isa.StepFunc { return new(mnemonicCache).step }, 8, onErr)
+	return isa.WriteStepsFrom(w, r, base, newListStep, 8, onErr)
+}
+
+// newListStep is one streaming worker's step, with its line cache.
+func newListStep() isa.StepFunc {
+	l := &lister{lines: new(lineCache)}
+	return l.step
+}
+
+// lister is what one worker keeps from line to line.
+type lister struct {
+	mn    mnemonicCache
+	lines *lineCache      // nil: print every line
+	err   isa.DecodeError // the error step returns (isa.StepFunc copies it)
 }
 
 // step lists the instruction at code[pc:] (isa.StepFunc).
-func (mn *mnemonicCache) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int, *isa.DecodeError) {
+func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int, *isa.DecodeError) {
+	if len(code)-pc < 8 {
+		return l.stepTail(dst, code, pc, base)
+	}
+	addr := base + uint64(pc)
+	// the value Decode reads: one word, or two when the first says so
+	v := uint64(binary.LittleEndian.Uint32(code[pc:]))
+	if v&1 != 0 {
+		v = binary.LittleEndian.Uint64(code[pc:])
+	}
+	dst = slices.Grow(dst, lineRoom) // the writes below never reallocate
+	lines := l.lines.use()
+	if lines != nil {
+		if e := lines.find(v); e != nil {
+			dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
+			n := len(dst)
+			*(*[lineTailRoom]byte)(dst[n : n+lineTailRoom]) = e.tail
+			return dst[:n+int(e.size)], int(e.len), nil
+		}
+	}
+	inst, ok := matchValue(v)
+	if !ok {
+		for k := 0; k < int(inst.Len); k += 4 {
+			dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
+		}
+		l.err = isa.LazyDecodeError(addr, int(inst.Len), isa.ErrInvalid, inst.Raw, invalidWhy{})
+		return dst, int(inst.Len), &l.err
+	}
+	dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
+	start := len(dst)
+	dst = l.appendTail(dst, inst)
+	if lines != nil {
+		lines.put(v, inst.Len, dst[start:])
+	}
+	return dst, int(inst.Len), nil
+}
+
+// appendTail appends what follows the address column: the text, its
+// padding and the hex column; it depends on the instruction's value only
+// (branch targets are absolute). dst has lineRoom bytes of room.
+func (l *lister) appendTail(dst []byte, inst Inst) []byte {
+	digits := 16
+	if inst.Len == 4 {
+		digits = 8
+	}
+	start := len(dst)
+	dst = l.mn.append(dst, inst)
+	dst = appendOperands(dst, inst)
+	return isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
+}
+
+// stepTail lists the last instruction of the code, whose bytes may not
+// make the 8 a long one needs.
+func (l *lister) stepTail(dst []byte, code []byte, pc int, base uint64) ([]byte, int, *isa.DecodeError) {
 	addr := base + uint64(pc)
 	inst, err := Decode(code[pc:], addr)
 	if err != nil {
@@ -43,27 +109,117 @@ func (mn *mnemonicCache) step(dst []byte, code []byte, pc int, base uint64) ([]b
 		if n <= 0 {
 			n = len(code) - pc
 		}
-		var text [32]byte
 		for k := 0; k+4 <= n; k += 4 { // a truncated tail of under 4 bytes is not listed
-			w := binary.LittleEndian.Uint32(code[pc+k:])
-			t := append(text[:0], ".word "...)
-			t = isa.AppendHexNum(t, uint64(w))
-			t = append(t, ';')
-			dst = isa.CuobjdumpStyle.AppendLine(dst, addr+uint64(k), t, uint64(w), 8)
+			dst = appendWordLine(slices.Grow(dst, lineRoom), addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
 		}
 		return dst, n, de
 	}
-	digits := 16
-	if inst.Len == 4 {
-		digits = 8
-	}
-	dst = slices.Grow(dst, lineRoom) // the appends below never reallocate
+	dst = slices.Grow(dst, lineRoom)
 	dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
-	start := len(dst)
-	dst = mn.append(dst, inst)
-	dst = appendOperands(dst, inst)
-	dst = isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
-	return dst, int(inst.Len), nil
+	return l.appendTail(dst, inst), int(inst.Len), nil
+}
+
+// wordTail is a ".word" line past its address column, the digits to be
+// filled in: the text padded to the hex column, whose 8 digits are padded
+// to 16 (isa.CuobjdumpStyle).
+var wordTail = func() (t [72]byte) {
+	copy(t[:], ".word 0x")
+	copy(t[8:], "                                      ") // up to column 46
+	copy(t[46:], " /* 0x00000000         */\n")
+	return
+}()
+
+// appendWordLine appends the ".word 0x...;" line of w at addr, which
+// isa.CuobjdumpStyle.AppendLine would print; dst has lineRoom bytes of room.
+func appendWordLine(dst []byte, addr uint64, w uint32) []byte {
+	dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
+	n := len(dst)
+	b := (*[len(wordTail)]byte)(dst[n : n+len(wordTail)])
+	*b = wordTail
+	// the significant digits, then ';' (0x0 for zero), over the blanks
+	digits := max((bits.Len32(w)+3)>>2, 1)
+	binary.BigEndian.PutUint64(b[8:], isa.HexDigits8(w)<<(8*(8-digits))|blankWord>>(8*digits))
+	b[8+digits] = ';'
+	binary.BigEndian.PutUint64(b[52:], isa.HexDigits8(w))
+	return dst[:n+len(wordTail)]
+}
+
+// blankWord is eight blanks as one word.
+const blankWord = 0x2020202020202020
+
+// lineCache remembers the tails (appendTail) of recent lines by the
+// instruction's value: real code repeats instructions (the oracle's sm_1x
+// code: 2,794 values in 6,156 instructions), and a tail copied whole costs
+// a few stores where printing it costs over a thousand instructions.
+// Direct-mapped, so a lookup is one compare. Code that does not repeat
+// (random words) would only pay for the lookups and the evicted memory
+// caches, so a window of lines that finds few is followed by a pause.
+type lineCache struct {
+	slot         [lineCacheSize]lineEntry
+	looks, found int // in the current window
+	pause        int // lines left before the cache is used again
+	hits         int // lines found in all (for tests)
+}
+
+const (
+	// 512 KiB: on the oracle's sm_1x code listed once, 4,096 slots find
+	// 46% of the lines, 1,024 37%, 256 27%; code that finds few lets it
+	// rest (below), so it costs random code nothing
+	lineCacheBits = 12
+	lineCacheSize = 1 << lineCacheBits
+	lineWindow    = 512  // lines a hit rate is judged on
+	linePause     = 8192 // lines the cache rests after a poor window
+)
+
+// lineTailRoom holds the tails of nearly every line (the text padded to
+// column 46, the hex column: 72 bytes; longer texts up to 50 bytes).
+const lineTailRoom = 118
+
+type lineEntry struct {
+	key  uint64 // the value step read
+	len  uint8  // the instruction's bytes; 0: empty
+	size uint8  // the tail's
+	tail [lineTailRoom]byte
+}
+
+// use returns the cache when it is to be used for this line (nil when it
+// rests or there is none) and keeps its hit rate.
+func (c *lineCache) use() *lineCache {
+	if c == nil {
+		return nil
+	}
+	if c.pause > 0 {
+		c.pause--
+		return nil
+	}
+	if c.looks++; c.looks == lineWindow {
+		if c.found < lineWindow/8 {
+			c.pause = linePause
+		}
+		c.looks, c.found = 0, 0
+	}
+	return c
+}
+
+func lineSlot(v uint64) uint64 { return v * 0x9e3779b97f4a7c15 >> (64 - lineCacheBits) }
+
+func (c *lineCache) find(v uint64) *lineEntry {
+	e := &c.slot[lineSlot(v)]
+	if e.key == v && e.len != 0 {
+		c.found++
+		c.hits++
+		return e
+	}
+	return nil
+}
+
+func (c *lineCache) put(v uint64, n uint8, tail []byte) {
+	if len(tail) > lineTailRoom {
+		return
+	}
+	e := &c.slot[lineSlot(v)]
+	e.key, e.len, e.size = v, n, uint8(len(tail))
+	copy(e.tail[:], tail)
 }
 
 // Archs returns the registry entries of the Tesla targets.

@@ -3,7 +3,6 @@ package usse
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"io"
 	"strings"
 	"unsafe"
@@ -25,51 +24,20 @@ func Archs() []isa.Arch {
 // do not decode are listed as ".quad 0x..." and reported in errs. A trailing
 // partial word is reported as truncated.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
-	var in Inst
-	return isa.ListSteps(dst, code, base, in.step)
+	var l lister
+	return isa.ListSteps(dst, code, base, l.step)
 }
 
 // WriteListing writes the listing Disassemble returns to w a buffer at a
 // time: memory does not grow with the code.
 func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
-	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return new(Inst).step })
+	return isa.WriteSteps(w, code, base, newStep)
 }
 
 // WriteListingFrom is WriteListing of the code read from r as it goes
 // (isa.WriteListingFromFunc).
 func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.DecodeError)) error {
-	return isa.WriteStepsFrom(w, r, base, func() isa.StepFunc { return new(Inst).step }, Len, onErr)
-}
-
-// step lists the word at code[off:] (isa.StepFunc), decoding into in,
-// which is reused from word to word.
-func (in *Inst) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
-	addr := base + uint64(off)
-	if len(code)-off < Len {
-		return dst, len(code) - off, &isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated}
-	}
-	// the printer reads only the form's own fields, which decodeFields
-	// all writes: no need to clear the rest
-	in.Form = -1
-	var de *isa.DecodeError
-	if err := decodeZeroed(binary.LittleEndian.Uint64(code[off:]), addr, in); err != nil {
-		de = decodeError(err, addr)
-	}
-	dst = Style.AppendPrefix(dst, addr)
-	start := len(dst)
-	dst = append(appendText(dst, in), " ;"...)
-	dst = Style.AppendSuffix(dst, len(dst)-start, in.Raw, 16)
-	return dst, Len, de
-}
-
-// decodeError is err as a DecodeError at addr (kept out of step: the
-// variable errors.As fills escapes, and only bad words should pay for it).
-func decodeError(err error, addr uint64) *isa.DecodeError {
-	var de *isa.DecodeError
-	if !errors.As(err, &de) {
-		de = &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid}
-	}
-	return de
+	return isa.WriteStepsFrom(w, r, base, newStep, Len, onErr)
 }
 
 // Assemble turns a listing (ours, with or without the /*addr*/ and /* 0x */

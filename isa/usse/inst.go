@@ -161,6 +161,24 @@ func decodeWord(w uint64, addr uint64, in *Inst) error {
 
 // decodeZeroed is decodeWord for an *in that is all zero.
 func decodeZeroed(w uint64, addr uint64, in *Inst) error {
+	if bad, ok := decodeMatch(w, in); !ok {
+		return &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid, Detail: string(bad.appendDetail(nil, w))}
+	}
+	return nil
+}
+
+// decodeFailure says why a word did not decode: no form matches (form
+// -1), or field of form holds value, which the syntax cannot express.
+type decodeFailure struct {
+	form  int16
+	field int16
+	value uint32
+}
+
+// decodeMatch decodes w into *in, which is all zero, as decodeZeroed does,
+// and says why it did not decode (without building the error, which the
+// listing of random words would pay for a third of its words).
+func decodeMatch(w uint64, in *Inst) (decodeFailure, bool) {
 	for i := range groupMatches[w>>59] {
 		m := &groupMatches[w>>59][i]
 		if w&m.mask != m.value {
@@ -169,20 +187,29 @@ func decodeZeroed(w uint64, addr uint64, in *Inst) error {
 		in.Form, in.Raw = m.form, w
 		decodeFields(m.form, w, &in.Args)
 		if !m.mayFail {
-			return nil
+			return decodeFailure{}, true
 		}
-		f := &forms[m.form]
-		if bad := f.check(in); bad >= 0 {
+		if bad := forms[m.form].check(in); bad >= 0 {
 			v := in.Args[bad]
 			*in = Inst{Form: -1, Raw: w}
-			return &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
-				Detail: fmt.Sprintf("%016x: %s: invalid %s %d", w, f.name, f.fields[bad].name, v)}
+			return decodeFailure{form: m.form, field: int16(bad), value: v}, false
 		}
-		return nil
+		return decodeFailure{}, true
 	}
 	in.Form, in.Raw = -1, w
-	return &isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
-		Detail: fmt.Sprintf("%016x: no instruction in op1 group 0x%02x", w, w>>59)}
+	return decodeFailure{form: -1}, false
+}
+
+// appendDetail appends the DecodeError detail of word w failing as d says.
+func (d decodeFailure) appendDetail(dst []byte, w uint64) []byte {
+	dst = append(appendHex16(dst, w), ": "...)
+	if d.form < 0 {
+		dst = append(dst, "no instruction in op1 group 0x"...)
+		return isa.AppendHex(dst, w>>59, 2)
+	}
+	f := &forms[d.form]
+	dst = append(append(append(dst, f.name...), ": invalid "...), f.fields[d.field].name...)
+	return isa.AppendDec(append(dst, ' '), uint64(d.value))
 }
 
 // check returns the index of a field whose value the syntax cannot express

@@ -1,6 +1,9 @@
 package usse
 
 import (
+	"encoding/binary"
+	"slices"
+
 	"github.com/gpuisa/gpuisa/isa"
 )
 
@@ -95,26 +98,58 @@ func appendDualText(dst []byte, f *form, v *variant, vi int, in *Inst, flags boo
 
 // appendRaw prints a word that is not an instruction as a data directive.
 func appendRaw(dst []byte, w uint64) []byte {
-	dst = append(dst, ".quad 0x"...)
-	return isa.AppendHex(dst, w, 16)
+	return appendHex16(append(dst, ".quad 0x"...), w)
+}
+
+// appendHex16 appends w as 16 hex digits, eight at a time (isa.AppendHex
+// takes a digit at a time: a third of random words list this way).
+func appendHex16(dst []byte, w uint64) []byte {
+	dst = binary.BigEndian.AppendUint64(dst, isa.HexDigits8(uint32(w>>32)))
+	return binary.BigEndian.AppendUint64(dst, isa.HexDigits8(uint32(w)))
 }
 
 // appendFlags prints the flags of syntax vi of in's form that are not at
-// their defaults.
+// their defaults. Every flag is written and kept or not by moving the end:
+// which flags a random word sets is a branch the CPU cannot guess.
 func appendFlags(dst []byte, f *form, vi int, in *Inst) []byte {
-	for i, ops := 0, flagOps[in.Form][vi]; i < len(ops); i++ {
+	ops := flagOps[in.Form][vi]
+	n := len(dst)
+	b := slices.Grow(dst, len(ops)*flagRoom)[:n+len(ops)*flagRoom]
+	for i := range ops {
 		op := &ops[i]
 		v := in.Args[op.arg]
-		if v == op.def {
-			continue
+		*(*[16]byte)(b[n : n+16]) = op.prefix.b
+		m := n + int(op.prefix.n)
+		if v&uint32(op.digits) >= 1000 { // one branch, rarely taken
+			m = len(isa.AppendDec(b[:m], uint64(v))) // in the room: no copy
+		} else {
+			d := decWords[min(v, 999)]
+			binary.LittleEndian.PutUint32(b[m:m+4], d)
+			m += int(d>>24) & op.digits
 		}
-		dst = append(dst, op.prefix...)
-		if op.valued {
-			dst = isa.AppendDec(dst, uint64(v))
+		if v != op.def {
+			n = m
 		}
 	}
-	return dst
+	return b[:n]
 }
+
+// flagRoom is the room one flag takes while it is written: a 16-byte
+// prefix store at most 16+10 bytes in, 10 digits.
+const flagRoom = 16 + 10 + 10
+
+// decWords[v] is v < 1000 in decimal, the digits from the low byte up,
+// their count in the top byte.
+var decWords = func() (t [1000]uint32) {
+	for v := range t {
+		s := isa.AppendDec(nil, uint64(v))
+		for i := len(s) - 1; i >= 0; i-- {
+			t[v] = t[v]<<8 | uint32(s[i])
+		}
+		t[v] |= uint32(len(s)) << 24
+	}
+	return t
+}()
 
 const swizzleChans = "xyzw012h"
 
@@ -123,11 +158,11 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kLit:
 		return append(dst, e.text...)
 	case kPfx:
-		if s := enumTables[e.table][in.Args[e.f[0]]]; s != "" {
-			dst = append(append(dst, s...), ' ')
+		if s := &enumTexts[e.table][in.Args[e.f[0]]]; s.n != 0 {
+			dst = append(appendShort(dst, s), ' ')
 		}
 	case kE, kEo:
-		return append(dst, enumTables[e.table][in.Args[e.f[0]]]...)
+		return appendShort(dst, &enumTexts[e.table][in.Args[e.f[0]]])
 	case kPck:
 		names := enumTables[e.table]
 		d, s := in.Args[e.f[0]], in.Args[e.f[1]]

@@ -1,5 +1,7 @@
 package usse
 
+import "slices"
+
 // Tables derived once from the generated ones (read-only afterwards) so that
 // the printer looks answers up instead of searching the swizzle and
 // constant tables for every operand. print_tables_test.go checks each
@@ -122,7 +124,8 @@ type flagOp struct {
 	def    uint32
 	arg    int8
 	valued bool
-	prefix string
+	digits int // -1 when the value follows the prefix, else 0 (a mask)
+	prefix shortText
 }
 
 // flagOps[form][variant] are the flags of each syntax in print order,
@@ -135,7 +138,7 @@ var flagOps = func() (t [len(forms)][][]flagOp) {
 		for vi := range f.variants {
 			for _, a := range f.variants[vi].flags {
 				p := flagPrefixes[fi][a]
-				t[fi][vi] = append(t[fi][vi], flagOp{def: f.fields[a].def, arg: a, valued: p[len(p)-1] == '=', prefix: p})
+				t[fi][vi] = append(t[fi][vi], flagOp{def: f.fields[a].def, arg: a, valued: p[len(p)-1] == '=', digits: -int(b2u(p[len(p)-1] == '=')), prefix: newShortText(p)})
 			}
 		}
 	}
@@ -155,6 +158,44 @@ var flagPrefixes = func() (t [len(forms)][]string) {
 			if fd.width > 1 || fd.def != 0 {
 				t[fi][i] += "="
 			}
+		}
+	}
+	return t
+}()
+
+// shortText is a text of at most 16 bytes as the 16 bytes one store
+// writes (zeros past it) and its length: appending it costs no copy call,
+// whose branches on the length a listing of random words mispredicts.
+type shortText struct {
+	b [16]byte
+	n uint8
+}
+
+func newShortText(s string) shortText {
+	if len(s) > 16 {
+		panic("usse: shortText of " + s) // fixed tables, built at every start: any test run meets it
+	}
+	var t shortText
+	t.n = uint8(copy(t.b[:], s))
+	return t
+}
+
+// appendShort appends t to dst.
+func appendShort(dst []byte, t *shortText) []byte {
+	n := len(dst)
+	if cap(dst)-n < 16 {
+		dst = slices.Grow(dst, 16)
+	}
+	*(*[16]byte)(dst[n : n+16]) = t.b
+	return dst[:n+int(t.n)]
+}
+
+// enumTexts[t][v] is enumTables[t][v] as a shortText.
+var enumTexts = func() (t [len(enumTables)][]shortText) {
+	for ti, names := range enumTables {
+		t[ti] = make([]shortText, len(names))
+		for i, s := range names {
+			t[ti][i] = newShortText(s)
 		}
 	}
 	return t

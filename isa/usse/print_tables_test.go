@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // rswConstSlow is rswConst by search (firstConst over the swizzle table).
@@ -146,6 +148,37 @@ func TestDisassembleMatchesPrint(t *testing.T) {
 	for i, l := range lines {
 		if !strings.Contains(l, " "+want[i]+" ;") {
 			t.Fatalf("line %d: %q, want text %q", i, l, want[i])
+		}
+	}
+}
+
+// TestShortTexts: the 16-byte texts the printer stores are the enum
+// names and flag prefixes they stand for.
+func TestShortTexts(t *testing.T) {
+	for ti, names := range enumTables {
+		for i, s := range names {
+			if got := string(appendShort(nil, &enumTexts[ti][i])); got != s {
+				t.Fatalf("enum table %d entry %d: %q, want %q", ti, i, got, s)
+			}
+		}
+	}
+	for fi := range forms {
+		for vi, ops := range flagOps[fi] {
+			for _, op := range ops {
+				if got, want := string(appendShort([]byte("x"), &op.prefix)), "x"+flagPrefixes[fi][op.arg]; got != want {
+					t.Fatalf("%s syntax %d: flag %q, want %q", forms[fi].name, vi, got, want)
+				}
+				if op.valued != (op.digits == -1) || op.digits != 0 && op.digits != -1 {
+					t.Fatalf("%s syntax %d: flag %s: valued %v, digits %d", forms[fi].name, vi, flagPrefixes[fi][op.arg], op.valued, op.digits)
+				}
+			}
+		}
+	}
+	for v := range decWords {
+		d := decWords[v]
+		got := string([]byte{byte(d), byte(d >> 8), byte(d >> 16)}[:d>>24])
+		if want := string(isa.AppendDec(nil, uint64(v))); got != want {
+			t.Fatalf("decWords[%d] = %q, want %q", v, got, want)
 		}
 	}
 }

@@ -54,3 +54,16 @@ func BenchmarkWriteListingRandom(b *testing.B) {
 	const n = 1 << 20
 	listtest.BenchWrite(b, randomValidCode(n), n, writeListing)
 }
+
+// randomBytes is n random 64-bit words (a fixed seed), valid or not: about
+// a third do not decode and list as .quad lines.
+func randomBytes(n int) []byte {
+	return listtest.RandomCode(n, func([]byte) int { return 8 })
+}
+
+// BenchmarkWriteListingRandomBytes is BenchmarkWriteListingRandom of 1M
+// random words (dis -arch sgx543 of 8 MiB of random bytes).
+func BenchmarkWriteListingRandomBytes(b *testing.B) {
+	const n = 1 << 20
+	listtest.BenchWrite(b, randomBytes(n), n, writeListing)
+}

@@ -5,7 +5,7 @@
 // that the assembler gives the word back from nvdisasm's text.
 //
 //	go run ./isa/maxwell/cmd/mxdiff [-arch sm_52] [-n 20000] [-seed 7] [-golden out.tsv.gz]
-//	go run ./isa/maxwell/cmd/mxdiff -tools [-v 3] [-cache DIR] [-diffs DIR] [-sets RE] FILE...   (the nvdisasm/cuobjdump drop-ins, per flag set)
+//	go run ./isa/maxwell/cmd/mxdiff -tools [-v 3] [-cache DIR] [-diffs DIR] [-sets RE] [-nvtime D] [-cached] FILE...   (the nvdisasm/cuobjdump drop-ins, per flag set)
 //
 // Without nvdisasm (looked up as $NVDISASM, /opt/cuda118/usr/bin/nvdisasm,
 // then on $PATH) it says so and exits 0. Differences that are understood are
@@ -55,6 +55,8 @@ func main() {
 	toolsCombos := flag.String("combos", "", "with -tools: run the combination sets (nvdisasmComboSets, cuobjdumpComboSets) only on the files whose path matches this regular expression (default: all)")
 	toolsCache := flag.String("cache", "", "with -tools: keep NVIDIA's outputs in this directory and reuse them (keyed by tool, flags and input contents), so a rerun after a fix runs only gpuisa")
 	toolsDiffs := flag.String("diffs", "", "with -tools: write both outputs of every differing run here (NAME.nv, NAME.us) for the last gpuisa binary")
+	toolsTime := flag.Duration("nvtime", 0, "with -tools: run NVIDIA's tools only this long, then compare only the runs whose output is cached (runs go file by file, every flag set on a file, so a cut run covers a sample of every kind of file; 0: no limit)")
+	toolsCached := flag.Bool("cached", false, "with -tools: do not run NVIDIA's tools, compare only the runs whose output -cache holds")
 	tools := flag.Bool("tools", false, "compare gpuisa nvdisasm and gpuisa cuobjdump with the live tools, every flag set on every FILE argument (cubins; fatbins and host objects for cuobjdump), and report agreement per flag set")
 	flag.Parse()
 	nv := findNvdisasm()
@@ -68,7 +70,8 @@ func main() {
 			cuobjdump = ""
 		}
 		cfg := toolsConfig{combos: regexpFlag("combos", *toolsCombos), nvdisasm: nv, cuobjdump: cuobjdump, gpuisa: *gpuisaBin,
-			only: regexpFlag("sets", *toolSets), verbose: *verbose, cache: *toolsCache, diffs: *toolsDiffs}
+			only: regexpFlag("sets", *toolSets), verbose: *verbose, cache: *toolsCache, diffs: *toolsDiffs,
+			nvTime: *toolsTime, cachedOnly: *toolsCached}
 		if err := toolsDiff(cfg, flag.Args()); err != nil {
 			fmt.Fprintln(os.Stderr, "mxdiff:", err)
 			os.Exit(1)

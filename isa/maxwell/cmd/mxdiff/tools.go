@@ -7,10 +7,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 )
@@ -37,8 +41,8 @@ var nvdisasmFlagSets = []string{
 
 // nvdisasmComboSets are the other flags (-gp, -optf, raw input, -plr and
 // -lrm), the combinations scripts use and the ones nvdisasm refuses, run on
-// the files -combos selects (the machine is shared: every set on every
-// file would take hours).
+// the files -combos selects (default: all; on the shared machine the whole
+// matrix over every file takes hours of nvdisasm: -cache, -nvtime).
 var nvdisasmComboSets = []string{
 	"-cfg -poff", "-bbcfg -poff", "-gp", "-optf @OPTF", "-b @SM @RAW", "-b @SM -hex -novliw @RAW", "-b @SM -bbcfg @RAW",
 	"-hex -novliw", "-raw -hex", "-c -sf -hex", "-fun 1,3 -c", "-fun 2 -cfg", "-g -hex -c",
@@ -68,7 +72,7 @@ var cuobjdumpComboSets = []string{
 	"-sass -fun calls", "-symbols -res-usage -sass", "-elf -sass", "-all -elf", "-all -ptx",
 	"-elf -arch sm_50", "-fun saxpy -elf", "-fun jump,loops -elf", "-xelf all", "-xelf sm_52",
 	"-xptx all", "-lelf -lptx", "-res-usage -arch sm_53", "-findex 1 -sass", "-optf @OPTF",
-	"-V", "-h", "-arch sm_99 -sass", "-xtext all", "-ltext x",
+	"-V", "-h", "-arch sm_99 -sass", "-xtext all", "-ltext", "-xtext texref,sm_53", "-xtext all -arch sm_50",
 }
 
 // toolsConfig is what the -tools mode needs besides the files.
@@ -80,6 +84,8 @@ type toolsConfig struct {
 	verbose             int            // differing files named per set
 	cache               string         // directory keeping NVIDIA's outputs ("": none)
 	diffs               string         // directory for both outputs of each difference ("": none)
+	nvTime              time.Duration  // after this long, NVIDIA's tools are no longer run (0: no limit)
+	cachedOnly          bool           // compare only runs whose NVIDIA output is cached
 }
 
 // toolsDiff runs the comparison; files are cubins (nvdisasm and cuobjdump)
@@ -115,11 +121,7 @@ func toolsDiff(cfg toolsConfig, files []string) error {
 			}
 		}
 	}
-	type job struct {
-		tool, nv, flags string
-		files           []string
-	}
-	var jobs []job
+	var jobs []toolJob
 	add := func(tool, nv, fl string, fs []string) {
 		if cfg.only != nil && !cfg.only.MatchString(tool+" "+fl) {
 			return
@@ -127,7 +129,7 @@ func toolsDiff(cfg toolsConfig, files []string) error {
 		if strings.Contains(fl, "@NOFILE") {
 			fs = []string{""}
 		}
-		jobs = append(jobs, job{tool, nv, fl, fs})
+		jobs = append(jobs, toolJob{tool, nv, fl, fs})
 	}
 	for _, fl := range nvdisasmFlagSets {
 		add("nvdisasm", cfg.nvdisasm, fl, cubins)
@@ -155,100 +157,194 @@ func toolsDiff(cfg toolsConfig, files []string) error {
 	for _, fl := range nvdisasmComboSets {
 		add("nvdisasm", cfg.nvdisasm, fl, some)
 	}
-	fmt.Printf("%-10s %-34s agree/files (per gpuisa binary: %s)\n", "tool", "flags", strings.Join(bins, ", "))
-	total := 0
-	agree := make([]int, len(bins))
-	type tally struct {
-		ok []int
-		n  int
+	results := make([]setTally, len(jobs))
+	for k := range results {
+		results[k].ok = make([]int, len(bins))
 	}
-	perFlag := map[string]*tally{}
-	var flagOrder []string
-	for _, j := range jobs {
-		ok := make([]int, len(bins))
-		bad := make([][]string, len(bins))
-		n := 0
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, 4)
-		for _, f := range j.files {
-			args := strings.Fields(strings.ReplaceAll(j.flags, "@OPTF", optf))
-			switch {
-			case strings.Contains(j.flags, "@NOFILE"):
-				args = slicesDelete(args, "@NOFILE")
-			case strings.Contains(j.flags, "@RAW"):
-				rc, found := raw[f]
-				if !found {
-					continue // no code to list
-				}
-				args = slicesDelete(args, "@RAW")
-				for k := range args {
-					if args[k] == "@SM" {
-						args[k] = rc.sm
-					}
-				}
-				args = append(args, rc.path)
-			default:
-				args = append(args, f)
+	began := time.Now()
+	var mu sync.Mutex
+	// stopped early (SIGINT, SIGTERM), the figures of the runs done so far
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-stop
+		mu.Lock()
+		fmt.Println("stopped: the runs compared so far")
+		printTally(jobs, results, bins, cfg.verbose)
+		os.Exit(1)
+	}()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for _, t := range orderTasks(jobs) {
+		j := jobs[t.job]
+		f := j.files[t.file]
+		args := strings.Fields(strings.ReplaceAll(j.flags, "@OPTF", optf))
+		switch {
+		case strings.Contains(j.flags, "@NOFILE"):
+			args = slicesDelete(args, "@NOFILE")
+		case strings.Contains(j.flags, "@RAW"):
+			rc, found := raw[f]
+			if !found {
+				continue // no code to list
 			}
-			n++
-			wg.Add(1)
-			sem <- struct{}{}
-			go func(f string, args []string) {
-				defer wg.Done()
-				defer func() { <-sem }()
-				want, wcode := cachedRun(cfg.cache, j.nv, j.tool, j.flags, f, args)
-				for b, bin := range bins {
-					got, gcode := runTool(bin, append([]string{j.tool}, args...))
-					same := bytes.Equal(want, got) && wcode == gcode
-					mu.Lock()
-					if same {
-						ok[b]++
-					} else {
-						bad[b] = append(bad[b], filepath.Base(f))
-					}
-					mu.Unlock()
-					if !same && b == len(bins)-1 && cfg.diffs != "" {
-						saveDiff(cfg.diffs, j.tool, j.flags, f, want, wcode, got, gcode)
-					}
+			args = slicesDelete(args, "@RAW")
+			for k := range args {
+				if args[k] == "@SM" {
+					args[k] = rc.sm
 				}
-			}(f, args)
+			}
+			args = append(args, rc.path)
+		default:
+			args = append(args, f)
 		}
-		wg.Wait()
-		total += n
-		cells := make([]string, len(bins))
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(r *setTally, j toolJob, f string, args []string) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			live := !cfg.cachedOnly && (cfg.nvTime <= 0 || time.Since(began) < cfg.nvTime)
+			want, wcode, found := cachedRun(cfg.cache, j.nv, j.tool, j.flags, f, args, live)
+			if !found {
+				mu.Lock()
+				r.unrun++
+				mu.Unlock()
+				return
+			}
+			same := make([]bool, len(bins))
+			for b, bin := range bins {
+				got, gcode := runTool(bin, append([]string{j.tool}, args...))
+				same[b] = bytes.Equal(want, got) && wcode == gcode
+				if !same[b] && b == len(bins)-1 && cfg.diffs != "" {
+					saveDiff(cfg.diffs, j.tool, j.flags, f, want, wcode, got, gcode)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			r.n++
+			for b, ok := range same {
+				if ok {
+					r.ok[b]++
+				} else if b == len(bins)-1 {
+					r.bad = append(r.bad, filepath.Base(f))
+				}
+			}
+		}(&results[t.job], j, f, args)
+	}
+	wg.Wait()
+	printTally(jobs, results, bins, cfg.verbose)
+	return nil
+}
+
+// toolJob is one flag set of one tool and the files it runs on.
+type toolJob struct {
+	tool, nv, flags string
+	files           []string
+}
+
+// setTally is a flag set's figures: agreeing runs per gpuisa binary, runs
+// compared, runs skipped for want of NVIDIA's output (-nvtime, -cached), and
+// the files that differ for the last binary.
+type setTally struct {
+	ok       []int
+	n, unrun int
+	bad      []string
+}
+
+// toolTask is one run: a flag set (index into the jobs) on one of its files.
+type toolTask struct{ job, file int }
+
+// orderTasks lists the runs file by file, every flag set on a file before
+// the next file, the files taken in turn from each directory (the oracle's,
+// the committed corpora, the fresh builds): a run cut short by -nvtime has
+// compared the whole matrix on a sample of every kind of file.
+func orderTasks(jobs []toolJob) []toolTask {
+	byDir := map[string][]string{}
+	var dirs []string
+	seen := map[string]bool{}
+	for _, j := range jobs {
+		for _, f := range j.files {
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			d := filepath.Dir(f)
+			if byDir[d] == nil {
+				dirs = append(dirs, d)
+			}
+			byDir[d] = append(byDir[d], f)
+		}
+	}
+	rank := map[string]int{}
+	for i := 0; len(rank) < len(seen); i++ {
+		for _, d := range dirs {
+			if i < len(byDir[d]) {
+				rank[byDir[d][i]] = len(rank)
+			}
+		}
+	}
+	var tasks []toolTask
+	for k, j := range jobs {
+		for i := range j.files {
+			tasks = append(tasks, toolTask{k, i})
+		}
+	}
+	sort.SliceStable(tasks, func(a, b int) bool {
+		return rank[jobs[tasks[a].job].files[tasks[a].file]] < rank[jobs[tasks[b].job].files[tasks[b].file]]
+	})
+	return tasks
+}
+
+// printTally prints agreement per flag set, overall and per flag.
+func printTally(jobs []toolJob, results []setTally, bins []string, verbose int) {
+	fmt.Printf("%-10s %-34s agree/runs (per gpuisa binary: %s)\n", "tool", "flags", strings.Join(bins, ", "))
+	total, unrun := 0, 0
+	agree := make([]int, len(bins))
+	perFlag := map[string]*setTally{}
+	var flagOrder []string
+	cells := make([]string, len(bins))
+	for k, j := range jobs {
+		r := results[k]
+		total += r.n
+		unrun += r.unrun
 		for b := range bins {
-			agree[b] += ok[b]
-			cells[b] = fmt.Sprintf("%d/%d", ok[b], n)
+			agree[b] += r.ok[b]
+			cells[b] = fmt.Sprintf("%d/%d", r.ok[b], r.n)
 		}
 		for _, key := range flagKeys(j.tool, j.flags) {
 			if perFlag[key] == nil {
-				perFlag[key] = &tally{ok: make([]int, len(bins))}
+				perFlag[key] = &setTally{ok: make([]int, len(bins))}
 				flagOrder = append(flagOrder, key)
 			}
 			for b := range bins {
-				perFlag[key].ok[b] += ok[b]
+				perFlag[key].ok[b] += r.ok[b]
 			}
-			perFlag[key].n += n
+			perFlag[key].n += r.n
+			perFlag[key].unrun += r.unrun
 		}
-		fmt.Printf("%-10s %-34q %s\n", j.tool, j.flags, strings.Join(cells, "  "))
-		last := bad[len(bins)-1]
-		for k := 0; k < len(last) && k < cfg.verbose; k++ {
-			fmt.Printf("           differs: %s\n", last[k])
+		line := fmt.Sprintf("%-10s %-34q %s", j.tool, j.flags, strings.Join(cells, "  "))
+		if r.unrun > 0 {
+			line += fmt.Sprintf("  (%d not run)", r.unrun)
+		}
+		fmt.Println(line)
+		sort.Strings(r.bad)
+		for i := 0; i < len(r.bad) && i < verbose; i++ {
+			fmt.Printf("           differs: %s\n", r.bad[i])
 		}
 	}
-	cells := make([]string, len(bins))
 	for b := range bins {
 		cells[b] = fmt.Sprintf("%d/%d", agree[b], total)
 	}
-	fmt.Printf("all flag sets: %s runs agree\nper flag (every set holding it):\n", strings.Join(cells, "  "))
+	fmt.Printf("all flag sets: %s runs agree", strings.Join(cells, "  "))
+	if unrun > 0 {
+		fmt.Printf(" (%d runs not run: no NVIDIA output cached)", unrun)
+	}
+	fmt.Printf("\nper flag (every set holding it):\n")
 	for _, k := range flagOrder {
 		for b := range bins {
 			cells[b] = fmt.Sprintf("%d/%d", perFlag[k].ok[b], perFlag[k].n)
 		}
 		fmt.Printf("  %-24s %s\n", k, strings.Join(cells, "  "))
 	}
-	return nil
 }
 
 // flagKeys names the flags of a set for the per-flag tally: "-lrm count"
@@ -305,12 +401,14 @@ func writeRawCode(file, dir string, n int) (rawCode, error) {
 	return rawCode{path, fmt.Sprintf("SM%d", f.SM())}, os.WriteFile(path, code, 0o644)
 }
 
-// cachedRun runs an NVIDIA tool, or reads its output from the cache: the
-// key is the tool's path, the flag set, the file's name and contents (the
-// raw file's too), so a changed input or tool gives a new key.
-func cachedRun(cache, nv, tool, flags, file string, args []string) ([]byte, int) {
+// cachedRun runs an NVIDIA tool (when live), or reads its output from the
+// cache, and says whether it has the output. The key is the tool's path,
+// the flag set, the file's name and contents (the raw file's too), so a
+// changed input or tool gives a new key.
+func cachedRun(cache, nv, tool, flags, file string, args []string, live bool) ([]byte, int, bool) {
 	if cache == "" {
-		return runTool(nv, args)
+		out, code := runTool(nv, args)
+		return out, code, true
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", nv, flags, file)
@@ -325,7 +423,10 @@ func cachedRun(cache, nv, tool, flags, file string, args []string) ([]byte, int)
 	key := filepath.Join(cache, tool+"-"+hex.EncodeToString(h.Sum(nil))[:32])
 	if data, err := os.ReadFile(key); err == nil && len(data) >= 4 {
 		code := int(int32(uint32(data[0]) | uint32(data[1])<<8 | uint32(data[2])<<16 | uint32(data[3])<<24))
-		return data[4:], code
+		return data[4:], code, true
+	}
+	if !live {
+		return nil, 0, false
 	}
 	out, code := runTool(nv, args)
 	c := uint32(int32(code))
@@ -336,7 +437,7 @@ func cachedRun(cache, nv, tool, flags, file string, args []string) ([]byte, int)
 			os.Rename(tmp, key)
 		}
 	}
-	return out, code
+	return out, code, true
 }
 
 // saveDiff writes both outputs of a differing run, for reading with diff.

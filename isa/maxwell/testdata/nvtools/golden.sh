@@ -16,6 +16,18 @@ plain
 cfg -cfg
 ndf-c -ndf -c
 SETS
+# line tables: "==> FLAGS NAME <==", the listings of inline call sites in
+# a unit of two kernels (tex) and of two rows on one instruction (calls)
+while read -r name flags; do
+	echo "==> $flags $name <=="
+	$BIN/nvdisasm $flags "cubin/$name" 2>/dev/null
+done <<'LINES' | gzip -9n > nvdisasm/lines.txt.gz
+tex.sm_50.li.cubin -gi
+tex.sm_52.li.cubin -gi
+tex.sm_53.li.cubin -gi
+calls.sm_52.rdc.cubin -g
+calls.sm_50.g.cubin -gp
+LINES
 while read -r tag flags; do
 	for c in cubin/*; do
 		echo "==> $(basename "$c") <=="

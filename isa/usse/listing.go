@@ -1,0 +1,122 @@
+package usse
+
+import (
+	"encoding/binary"
+	"slices"
+	"unsafe"
+
+	"github.com/gpuisa/gpuisa/isa"
+)
+
+// lister lists words for one worker of a listing (isa.StepFunc): the
+// instruction it decodes into, the room its decode errors are taken from,
+// and once it has listed enough lines, a cache of line ends.
+type lister struct {
+	in    Inst
+	lines int        // lines listed before the cache was made
+	cache *lineCache // nil until cacheAfter lines are listed
+	// the cache is tried a window of lines at a time; a window with few
+	// hits (random words) turns it off for the next rest lines
+	tried, hits, rest int
+	errs              []isa.DecodeError
+	notes             []byte // the errors' Detail texts (never written again once cut)
+}
+
+// newStep is a StepFunc with its own lister (isa.WriteSteps makes one per
+// worker).
+func newStep() isa.StepFunc { return new(lister).step }
+
+// The line cache: a line's text, padding and hex column depend on its word
+// alone (the printer takes no address: branch offsets print as encoded),
+// and compiled code repeats its words (the oracle's 30,795 words of code
+// are 174 distinct ones), so a line end is printed once per word and
+// copied after that. Direct-mapped by a hash of the word: a random word
+// costs a probe and a store.
+const (
+	cacheBits  = 12
+	cacheSlots = 1 << cacheBits
+	slotBytes  = 128 // a line end longer than this is not kept
+	cacheAfter = 1024
+	// a window of lines with fewer than 1/16 hits turns the cache off for
+	// the next cacheRest lines: random words do not pay for its stores
+	cacheWindow = 4096
+	cacheRest   = 15 * cacheWindow
+)
+
+type lineCache struct {
+	words [cacheSlots]uint64
+	lens  [cacheSlots]uint8 // 0: the slot is empty
+	ends  [cacheSlots][slotBytes]byte
+}
+
+func cacheSlot(w uint64) uint64 { return w * 0x9e3779b97f4a7c15 >> (64 - cacheBits) }
+
+// step lists the word at code[off:] (isa.StepFunc).
+func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
+	addr := base + uint64(off)
+	if len(code)-off < Len {
+		return dst, len(code) - off, &isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated}
+	}
+	w := binary.LittleEndian.Uint64(code[off:])
+	c := l.cache
+	var slot uint64
+	if c != nil && l.rest > 0 {
+		l.rest--
+		c = nil
+	} else if c != nil {
+		if l.tried++; l.tried == cacheWindow {
+			if l.hits < cacheWindow/16 {
+				l.rest = cacheRest
+			}
+			l.tried, l.hits = 0, 0
+		}
+		slot = cacheSlot(w)
+		if n := int(c.lens[slot]); n != 0 && c.words[slot] == w {
+			l.hits++
+			dst = Style.AppendPrefix(dst, addr)
+			at := len(dst)
+			if cap(dst)-at < slotBytes {
+				dst = slices.Grow(dst, slotBytes)
+			}
+			*(*[slotBytes]byte)(dst[at : at+slotBytes]) = c.ends[slot]
+			return dst[:at+n], Len, nil
+		}
+	} else if l.lines++; l.lines == cacheAfter {
+		l.cache = new(lineCache)
+	}
+	// the printer reads only the form's own fields, which decodeFields
+	// all writes: no need to clear the rest
+	in := &l.in
+	in.Form = -1
+	bad, ok := decodeMatch(w, in)
+	dst = Style.AppendPrefix(dst, addr)
+	start := len(dst)
+	dst = append(appendText(dst, in), " ;"...)
+	dst = Style.AppendSuffix(dst, len(dst)-start, in.Raw, 16)
+	if !ok {
+		return dst, Len, l.decodeError(bad, w, addr)
+	}
+	if n := len(dst) - start; c != nil && n <= slotBytes {
+		c.words[slot], c.lens[slot] = w, uint8(n)
+		copy(c.ends[slot][:], dst[start:])
+	}
+	return dst, Len, nil
+}
+
+// decodeError is the error of word w at addr failing as bad says, taken
+// from room the lister holds: a listing of random words has one for every
+// third word, each its own allocation before.
+func (l *lister) decodeError(bad decodeFailure, w, addr uint64) *isa.DecodeError {
+	if len(l.errs) == cap(l.errs) {
+		l.errs = make([]isa.DecodeError, 0, 256)
+	}
+	const noteMax = 128 // a detail's length is at most 16+2+name+10+name+1+10
+	if cap(l.notes)-len(l.notes) < noteMax {
+		l.notes = make([]byte, 0, 256*64)
+	}
+	at := len(l.notes)
+	l.notes = bad.appendDetail(l.notes, w)
+	l.errs = append(l.errs, isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
+		Detail: unsafe.String(&l.notes[at], len(l.notes)-at)})
+	return &l.errs[len(l.errs)-1]
+}

@@ -1,0 +1,72 @@
+package usse
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/isa"
+)
+
+// listingByWord is the listing of code made word by word with the public
+// API (Decode, AppendText, Style.AppendLine) and its decode errors: what
+// the lister's cached lines and its errors taken from shared room must
+// equal.
+func listingByWord(code []byte, base uint64) ([]byte, []string) {
+	var out []byte
+	var errs []string
+	for off := 0; off+Len <= len(code); off += Len {
+		addr := base + uint64(off)
+		in, err := Decode(code[off:], addr)
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+		text := append(AppendText(nil, in, addr), " ;"...)
+		out = Style.AppendLine(out, addr, text, in.Raw, 16)
+	}
+	return out, errs
+}
+
+// TestListerMatchesWordByWord: the listing of random words (a third do
+// not decode), of words repeated far past the line cache's start, and of
+// words that share cache slots, is byte for byte the word-by-word listing,
+// errors included.
+func TestListerMatchesWordByWord(t *testing.T) {
+	code := randomBytes(3 * cacheAfter)
+	valid := randomValidCode(64)
+	for i := 0; i < 4*cacheAfter; i++ {
+		code = append(code, valid[8*(i%64):8*(i%64)+8]...)
+	}
+	// words of one slot: each replaces the other's line end
+	var same []uint64
+	for w := uint64(0); len(same) < 2; w++ {
+		if _, err := DecodeWord(w<<20|0x1234, 0); err == nil && cacheSlot(w<<20|0x1234) == cacheSlot(0x1234) {
+			same = append(same, w<<20|0x1234)
+		}
+	}
+	for i := 0; i < cacheAfter; i++ {
+		code = binary.LittleEndian.AppendUint64(code, same[i%2])
+	}
+	code = append(code, randomBytes(cacheAfter)...)
+	want, wantErrs := listingByWord(code, 0x100)
+	got, errs := Disassemble(nil, code, 0x100)
+	if !bytes.Equal(got, want) {
+		t.Errorf("Disassemble differs from the word-by-word listing")
+	}
+	var streamed bytes.Buffer
+	if err := WriteListingFrom(&streamed, bytes.NewReader(code), 0x100, nil); err != nil || !bytes.Equal(streamed.Bytes(), want) {
+		t.Errorf("WriteListingFrom differs from the word-by-word listing (%v)", err)
+	}
+	if len(errs) != len(wantErrs) || len(errs) < cacheAfter {
+		t.Fatalf("%d errors, want %d (and at least %d)", len(errs), len(wantErrs), cacheAfter)
+	}
+	for i, e := range errs {
+		if e.Error() != wantErrs[i] {
+			t.Fatalf("error %d: %q, want %q", i, e.Error(), wantErrs[i])
+		}
+		if !errors.Is(e, isa.ErrInvalid) {
+			t.Fatalf("error %d: %v is not ErrInvalid", i, e)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+// Command listbench writes the inputs the sm_1x listing speed is measured
+// on (docs/tesla.md) into DIR: words.bin (1M random 32-bit words, seed 13,
+// 5), valid.bin (1M random valid instructions, the mix of
+// BenchmarkWriteListingRandom) and real.bin (the oracle's sm_10/sm_12 code:
+// sass-real rows, decuda's kernels, the FlexGrip apps, repeated to 1M
+// instructions). It needs the shared oracle (/work/shared).
+//
+//	go run ./tools/listbench DIR
+//	gpuisa dis -arch sm_10 DIR/real.bin > out.txt
+package main
+
+import (
+	"bufio"
+	"encoding/binary"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/isa/tesla"
+)
+
+const n = 1 << 20
+
+func count(code []byte) int {
+	c := 0
+	for pc := 0; pc < len(code); {
+		inst, err := tesla.Decode(code[pc:], 0)
+		l := int(inst.Len)
+		if err != nil || l == 0 {
+			l = 4
+		}
+		pc += l
+		c++
+	}
+	return c
+}
+
+func tsv(path string) []byte {
+	f, _ := os.Open(path)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var hdr map[string]int
+	var code []byte
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if hdr == nil {
+			hdr = map[string]int{}
+			for i, c := range cols {
+				hdr[c] = i
+			}
+			continue
+		}
+		hc := cols[hdr["hex_canon"]]
+		v, _ := strconv.ParseUint(strings.TrimPrefix(hc, "0x"), 16, 64)
+		if len(hc) == 10 {
+			code = binary.LittleEndian.AppendUint32(code, uint32(v))
+		} else {
+			code = binary.LittleEndian.AppendUint64(code, v)
+		}
+	}
+	return code
+}
+
+func decuda(path string) []byte {
+	data, _ := os.ReadFile(path)
+	type part struct {
+		off   uint64
+		words []uint32
+	}
+	parts := map[string][]part{}
+	var names []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		c := strings.Split(l, "\t")
+		off, _ := strconv.ParseUint(c[4], 16, 64)
+		var ws []uint32
+		for _, h := range strings.Fields(c[5]) {
+			x, _ := strconv.ParseUint(strings.TrimPrefix(h, "0x"), 16, 32)
+			ws = append(ws, uint32(x))
+		}
+		key := c[1] + ":" + c[3]
+		if _, ok := parts[key]; !ok {
+			names = append(names, key)
+		}
+		parts[key] = append(parts[key], part{off, ws})
+	}
+	var code []byte
+	for _, k := range names {
+		ps := parts[k]
+		sort.Slice(ps, func(a, b int) bool { return ps[a].off < ps[b].off })
+		for _, p := range ps {
+			for _, w := range p.words {
+				code = binary.LittleEndian.AppendUint32(code, w)
+			}
+		}
+	}
+	return code
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		println("usage: listbench DIR")
+		os.Exit(2)
+	}
+	dir := os.Args[1]
+	sh := "/work/shared/oracle/"
+	if s := os.Getenv("GPUISA_SHARED"); s != "" {
+		sh = s + "/oracle/"
+	}
+	// random 32-bit words
+	r := rand.New(rand.NewPCG(13, 5))
+	words := make([]byte, 4*n)
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(words[4*i:], r.Uint32())
+	}
+	os.WriteFile(filepath.Join(dir, "words.bin"), words, 0o644)
+	// random valid instructions
+	var valid []byte
+	var b [8]byte
+	r = rand.New(rand.NewPCG(13, 5))
+	for k := 0; k < n; {
+		binary.LittleEndian.PutUint64(b[:], r.Uint64())
+		if inst, err := tesla.Decode(b[:], 0); err == nil {
+			valid = append(valid, b[:inst.Len]...)
+			k++
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "valid.bin"), valid, 0o644)
+	// real code
+	var unit []byte
+	unit = append(unit, tsv(sh+"sass-real/sm_10.tsv")...)
+	unit = append(unit, tsv(sh+"sass-real/sm_12.tsv")...)
+	unit = append(unit, decuda(sh+"sass-real/extra/sm_10.decuda-tests-bincode.tsv")...)
+	apps, _ := filepath.Glob(sh + "flexgrip-apps/*/program.bin")
+	for _, a := range apps {
+		d, _ := os.ReadFile(a)
+		unit = append(unit, d...)
+	}
+	per := count(unit)
+	if per == 0 {
+		println("listbench: no real code under", sh)
+		os.Exit(1)
+	}
+	var real []byte
+	for c := 0; c < n; c += per {
+		real = append(real, unit...)
+	}
+	os.WriteFile(filepath.Join(dir, "real.bin"), real, 0o644)
+	println("unit", len(unit), "bytes", per, "insts; real", len(real), count(real), "; valid", len(valid))
+}
