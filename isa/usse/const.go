@@ -274,7 +274,7 @@ func rswConst(f *form, e *elem, in *Inst, vals *[4]uint32) (int, bool) {
 		}
 	}
 	half := rswHalf(e, in)
-	if constFirst[ti][b2u(half)][k-1][n]>>idx&1 == 0 {
+	if constFirst()[ti][b2u(half)][k-1][n]>>idx&1 == 0 {
 		return 0, false
 	}
 	for i := 0; i < k; i++ {

@@ -25,7 +25,7 @@ func dualViewLevel(d *dualView, in *Inst) int {
 		g = 1
 	}
 	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
-	rivals := dualRivals[g][i1][i2][cfg]
+	rivals := dualRivals()[g][i1][i2][cfg]
 	// the combinations before the word's own that pass the quick tests, in
 	// search order (at most 8 rivals x 2 x 4 configurations)
 	var tries [64]dualTry

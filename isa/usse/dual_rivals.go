@@ -1,5 +1,7 @@
 package usse
 
+import "sync"
+
 // Which words can print the same plain text as a dual-issue word is mostly
 // decided by the operation indices and the source configuration: another
 // combination can only match when its operations have the same names and
@@ -51,7 +53,8 @@ func dualCounts(o1, o2 dualOp, cfg uint32) ([2]int, bool) {
 	return [2]int{dualOpCount(o1, slash), dualOpCount(o2, len(l)-slash-1)}, true
 }
 
-var dualRivals = func() (t [2][16][16][4][]dualCombo) {
+var dualRivals = sync.OnceValue(func() (t *[2][16][16][4][]dualCombo) {
+	t = new([2][16][16][4][]dualCombo)
 	nops := [2]int{16, 8}
 	for g := 0; g < 2; g++ {
 		for i1 := 0; i1 < 16; i1++ {
@@ -99,7 +102,7 @@ var dualRivals = func() (t [2][16][16][4][]dualCombo) {
 		}
 	}
 	return t
-}()
+})
 
 // dualSourcesFit is a quick necessary test for dualBuild: with operations
 // o1, o2 and source configuration cfg, every source that the layout reads

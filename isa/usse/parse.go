@@ -52,7 +52,8 @@ func parseInst(text string, labels labelFunc, scratch *parseScratch) (Inst, erro
 	memo := &scratch.memo
 	memo.haveT = false // a new text
 	// the syntaxes either lead byte allows, merged in spec order
-	l1, l2 := parseOrder[lead1], parseOrder[lead2]
+	order, index := parseOrder(), parseIndex()
+	l1, l2 := order[lead1], order[lead2]
 	if lead2 == lead1 {
 		l2 = nil
 	}
@@ -67,14 +68,14 @@ func parseInst(text string, labels labelFunc, scratch *parseScratch) (Inst, erro
 			key, l1, l2 = l1[0], l1[1:], l2[1:]
 		}
 		fi, vi := int(key>>8), int(key&0xff)
-		if x := &parseIndex[fi][vi]; x.dual != secondOp || !x.mnemonicMay(&mnemA) && !x.mnemonicMay(&mnemB) {
+		if x := &index[fi][vi]; x.dual != secondOp || !x.mnemonicMay(&mnemA) && !x.mnemonicMay(&mnemB) {
 			continue
 		}
 		f := &forms[fi]
 		v := &f.variants[vi]
 		// an "eo" enum may be left out of the input (Sony does not print
 		// it); then each of its values is tried, the spelled-out one first
-		for alt := -1; alt < parseIndex[fi][vi].eo; alt++ {
+		for alt := -1; alt < index[fi][vi].eo; alt++ {
 			*in = Inst{Form: int16(fi)}
 			ok, mnem := matchVariant(f, v, in, text, labels, alt, memo)
 			mnemonicSeen = mnemonicSeen || mnem

@@ -3,6 +3,7 @@ package usse
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Tables derived once from the generated ones (read-only afterwards): for
@@ -150,7 +151,8 @@ func mnemonics(f *form, v *variant) ([]string, bool) {
 	return outs, true
 }
 
-var parseIndex = func() (t [len(forms)][]syntaxLead) {
+var parseIndex = sync.OnceValue(func() (t *[len(forms)][]syntaxLead) {
+	t = new([len(forms)][]syntaxLead)
 	for fi := range forms {
 		f := &forms[fi]
 		t[fi] = make([]syntaxLead, len(f.variants))
@@ -201,7 +203,7 @@ var parseIndex = func() (t [len(forms)][]syntaxLead) {
 		}
 	}
 	return t
-}()
+})
 
 // textMnem is the hashed mnemonic keys of a text (up to its first blank).
 type textMnem struct {
@@ -256,18 +258,20 @@ func leadKeys2(text string) (a, b leadKey) {
 
 // parseOrder lists, for each lead, the syntaxes (form<<8 | variant) whose
 // mnemonic may start with it, in spec order.
-var parseOrder = func() (t [leadKeys][]uint16) {
+var parseOrder = sync.OnceValue(func() (t *[leadKeys][]uint16) {
+	t = new([leadKeys][]uint16)
+	index := parseIndex()
 	for k := leadKey(0); k < leadKeys; k++ {
 		for fi := range forms {
 			for vi := range forms[fi].variants {
-				if x := &parseIndex[fi][vi]; x.any || x.lead.has(k) {
+				if x := &index[fi][vi]; x.any || x.lead.has(k) {
 					t[k] = append(t[k], uint16(fi)<<8|uint16(vi))
 				}
 			}
 		}
 	}
 	return t
-}()
+})
 
 // flagDefaults holds, per form and syntax, the word bits of the fields the
 // syntax prints as flags and their values when every flag is at its

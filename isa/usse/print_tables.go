@@ -1,6 +1,9 @@
 package usse
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // Tables derived once from the generated ones (read-only afterwards) so that
 // the printer looks answers up instead of searching the swizzle and
@@ -45,7 +48,8 @@ var v4HasPrefix = func() (h [32][5]bool) {
 // read through entry idx of swizzle table t (t = len(swizzleTables): the
 // identity, idx 0) is the first register and entry whose first k channels
 // read those values (firstConst), with all k values finite.
-var constFirst = func() (c [len(swizzleTables) + 1][2][4][64]uint32) {
+var constFirst = sync.OnceValue(func() (c *[len(swizzleTables) + 1][2][4][64]uint32) {
+	c = new([len(swizzleTables) + 1][2][4][64]uint32)
 	for ti := range c {
 		var t []string
 		if ti < len(swizzleTables) {
@@ -84,7 +88,7 @@ var constFirst = func() (c [len(swizzleTables) + 1][2][4][64]uint32) {
 		}
 	}
 	return c
-}()
+})
 
 // Bank kinds, numbered for the printer's switch (bankKinds).
 const (
