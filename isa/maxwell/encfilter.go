@@ -1,5 +1,7 @@
 package maxwell
 
+import "sync"
+
 // A form can only encode a text whose every byte it can print, and whose
 // text holds every byte of the form's mandatory literals. Both sets are
 // made once from the templates; EncodeText checks them before matching, so
@@ -38,7 +40,8 @@ const (
 	alphaSet   = "{},0123456789"
 )
 
-var encAlphas = func() (p [len(forms)]encAlpha) {
+var encAlphas = sync.OnceValue(func() (p *[len(forms)]encAlpha) {
+	p = new([len(forms)]encAlpha)
 	for fi := range forms {
 		a := &p[fi]
 		groupEnd := -1 // tokens up to here are inside an optional group
@@ -83,7 +86,7 @@ var encAlphas = func() (p [len(forms)]encAlpha) {
 		a.must[0] &^= 1<<' ' | 1<<'\t'
 	}
 	return
-}()
+})
 
 // textBytes is the set of bytes of a squeezed text, and whether it has bytes
 // past ASCII.
@@ -100,7 +103,7 @@ func textBytes(s []byte) (set byteSet, wide bool) {
 
 // mayPrint reports whether form fi could print a text with the given bytes.
 func mayPrint(fi uint16, set byteSet, wide bool) bool {
-	a := &encAlphas[fi]
+	a := &encAlphas()[fi]
 	if a.must[0]&^set[0]|a.must[1]&^set[1] != 0 {
 		return false
 	}

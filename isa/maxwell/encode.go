@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -173,7 +174,7 @@ func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm 
 		if f.attrs&attrNoGuard != 0 {
 			g = 0 // not predicated; ptxas leaves the field zero
 		}
-		m := matcher{f: f, fi: fi, texts: encTokTexts[fi], sm: sm, pc: pc, resolve: resolve, borrow: borrow, text: body, guard: g, want: norm}
+		m := matcher{f: f, fi: fi, texts: encTokTexts()[fi], sm: sm, pc: pc, resolve: resolve, borrow: borrow, text: body, guard: g, want: norm}
 		// the rounds differ only in the control field, which only the phase
 		// token and verify read: when a round failed before either, so do
 		// the others
@@ -199,7 +200,7 @@ func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm 
 				r := reuse
 				if f.attrs&attrTex != 0 {
 					r = phase
-					if phase > 0 && encPhaseMandatory[fi] && !bytes.Contains(body, []byte(phaseTexts[phase])) {
+					if phase > 0 && encPhaseMandatory()[fi] && !bytes.Contains(body, []byte(phaseTexts[phase])) {
 						// the phase token must read the phase's text somewhere
 						continue rounds
 					}
@@ -318,8 +319,8 @@ func formsOf(body []byte) ([]uint16, bool) {
 	}
 	// a known name is made of name characters only, so only prefixes of the
 	// leading run of them can be one
-	run := 0
-	for run < len(body) && run < encMaxName && isNameChar(body[run]) {
+	run, maxName := 0, encMaxName()
+	for run < len(body) && run < maxName && isNameChar(body[run]) {
 		run++
 	}
 	for k := run; k > 0; k-- {
@@ -335,7 +336,7 @@ func isNameChar(c byte) bool {
 }
 
 // encMaxName is the length of the longest mnemonic.
-var encMaxName = func() int {
+var encMaxName = sync.OnceValue(func() int {
 	n := 0
 	for name := range formsByName {
 		for i := 0; i < len(name); i++ {
@@ -346,11 +347,12 @@ var encMaxName = func() int {
 		n = max(n, len(name))
 	}
 	return n
-}()
+})
 
 // encTokTexts holds, per form, the text of each literal and flag token
 // without blanks, made once from the generated tables.
-var encTokTexts = func() (p [len(forms)][]encLit) {
+var encTokTexts = sync.OnceValue(func() (p *[len(forms)][]encLit) {
+	p = new([len(forms)][]encLit)
 	for f := range forms {
 		p[f] = make([]encLit, len(forms[f].toks))
 		for k, t := range forms[f].toks {
@@ -360,12 +362,13 @@ var encTokTexts = func() (p [len(forms)][]encLit) {
 		}
 	}
 	return
-}()
+})
 
 // encTableTexts holds the printed text of every table entry without blanks
 // (out-of-range values included, as appendTable prints them); rejected
 // values (kind 2) never match.
-var encTableTexts = func() (p [len(tables)][]encLit) {
+var encTableTexts = sync.OnceValue(func() (p *[len(tables)][]encLit) {
+	p = new([len(tables)][]encLit)
 	for ti := range tables {
 		tb := &tables[ti]
 		p[ti] = make([]encLit, len(tb.entries))
@@ -381,7 +384,7 @@ var encTableTexts = func() (p [len(tables)][]encLit) {
 		}
 	}
 	return
-}()
+})
 
 // encLit is a literal text to find in a squeezed text, its first 8 bytes
 // packed little-endian: most literals are compared in one load and mask.
@@ -429,14 +432,15 @@ func withSlack(b []byte) []byte {
 // tokens have written, to the same candidate words, which the earlier
 // entry has tried already. (VMAD's type table holds ".U8" four times: the
 // byte selector the register operand prints sets the bits that differ.)
-var encTableSkip = func() (p [len(forms)][][]uint64) {
+var encTableSkip = sync.OnceValue(func() (p *[len(forms)][][]uint64) {
+	p = new([len(forms)][][]uint64)
 	for fi := range forms {
 		toks := forms[fi].toks
 		later := uint64(0) // bits tokens after k write on every path
 		for k := len(toks) - 1; k >= 0; k-- {
 			t := &toks[k]
 			if t.kind == tkTable {
-				texts := encTableTexts[t.arg]
+				texts := encTableTexts()[t.arg]
 				var skip []uint64
 				for v := range texts {
 					if texts[v].n == math.MaxInt32 {
@@ -464,7 +468,7 @@ var encTableSkip = func() (p [len(forms)][][]uint64) {
 		}
 	}
 	return
-}()
+})
 
 // encTableChecks lists, per form and table token k, the earlier table
 // tokens whose field k's field overlaps and that no token after k writes:
@@ -473,7 +477,8 @@ var encTableSkip = func() (p [len(forms)][][]uint64) {
 // operand selector shares bits with the type before it: ".U8" and an
 // operand without a selector leave one of the four blank selectors.)
 // Tokens in groups are left out: an absent group prints no text at all.
-var encTableChecks = func() (p [len(forms)][][]uint8) {
+var encTableChecks = sync.OnceValue(func() (p *[len(forms)][][]uint8) {
+	p = new([len(forms)][][]uint8)
 	for fi := range forms {
 		toks := forms[fi].toks
 		if len(toks) > encMaxToks {
@@ -514,13 +519,14 @@ var encTableChecks = func() (p [len(forms)][][]uint8) {
 		}
 	}
 	return
-}()
+})
 
 // encTableTextIDs numbers the texts of each table's entries: entries with
 // the same text have the same number (a rejected entry one of its own).
-var encTableTextIDs = func() (p [len(tables)][]uint16) {
+var encTableTextIDs = sync.OnceValue(func() (p *[len(tables)][]uint16) {
+	p = new([len(tables)][]uint16)
 	for ti := range tables {
-		texts := encTableTexts[ti]
+		texts := encTableTexts()[ti]
 		p[ti] = make([]uint16, len(texts))
 		for v := range texts {
 			p[ti][v] = uint16(v)
@@ -536,7 +542,7 @@ var encTableTextIDs = func() (p [len(tables)][]uint16) {
 		}
 	}
 	return
-}()
+})
 
 // alwaysWrites reports whether every match that gets past token t has
 // written t's whole field (present or, in an absent group, defaulted).
@@ -557,7 +563,8 @@ func alwaysWrites(t *tok) bool {
 var phaseTexts = [4]string{"", ".T", ".P", ".INVALIDPHASE3"}
 
 // encPhaseMandatory marks the forms with a phase token outside optional groups.
-var encPhaseMandatory = func() (p [len(forms)]bool) {
+var encPhaseMandatory = sync.OnceValue(func() (p *[len(forms)]bool) {
+	p = new([len(forms)]bool)
 	for fi := range forms {
 		groupEnd := -1
 		for k, t := range forms[fi].toks {
@@ -570,7 +577,7 @@ var encPhaseMandatory = func() (p [len(forms)]bool) {
 		}
 	}
 	return
-}()
+})
 
 func hasPrefix(s []byte, p string) bool {
 	return len(s) >= len(p) && string(s[:len(p)]) == p
@@ -744,15 +751,15 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 			w = setTok(t, w, p|neg)
 			pos += n0 + n
 		case tkTable:
-			texts := encTableTexts[t.arg]
+			texts := encTableTexts()[t.arg]
 			x := binary.LittleEndian.Uint64(m.text[pos : pos+8]) // the 8 bytes every entry starts with
 			left := len(m.text) - pos
 			var skip []uint64
-			if sk := encTableSkip[m.fi]; sk != nil {
+			if sk := encTableSkip()[m.fi]; sk != nil {
 				skip = sk[k]
 			}
 			var checks []uint8
-			if ch := encTableChecks[m.fi]; ch != nil {
+			if ch := encTableChecks()[m.fi]; ch != nil {
 				checks = ch[k]
 			}
 			for v := range texts {
@@ -854,7 +861,7 @@ func (m *matcher) match(pb *printBuf, k, pos int, w uint64) (uint64, bool) {
 func (m *matcher) keepsTexts(checks []uint8, w uint64) bool {
 	for _, j := range checks {
 		e := &m.f.toks[j]
-		ids := encTableTextIDs[e.arg]
+		ids := encTableTextIDs()[e.arg]
 		if cur := e.get(w); cur >= uint64(len(ids)) || ids[cur] != ids[m.chosen[j]] {
 			return false
 		}
