@@ -112,7 +112,7 @@ func appendHex16(dst []byte, w uint64) []byte {
 // their defaults. Every flag is written and kept or not by moving the end:
 // which flags a random word sets is a branch the CPU cannot guess.
 func appendFlags(dst []byte, f *form, vi int, in *Inst) []byte {
-	ops := flagOps[in.Form][vi]
+	ops := flagOps()[in.Form][vi]
 	n := len(dst)
 	b := slices.Grow(dst, len(ops)*flagRoom)[:n+len(ops)*flagRoom]
 	for i := range ops {

@@ -135,24 +135,27 @@ type flagOp struct {
 // flagOps[form][variant] are the flags of each syntax in print order,
 // compiled from its flags list and the fields' names and defaults
 // (flagPrefixes) once, not looked up per word.
-var flagOps = func() (t [len(forms)][][]flagOp) {
+var flagOps = sync.OnceValue(func() (t *[len(forms)][][]flagOp) {
+	t = new([len(forms)][][]flagOp)
+	prefixes := flagPrefixes()
 	for fi := range forms {
 		f := &forms[fi]
 		t[fi] = make([][]flagOp, len(f.variants))
 		for vi := range f.variants {
 			for _, a := range f.variants[vi].flags {
-				p := flagPrefixes[fi][a]
+				p := prefixes[fi][a]
 				t[fi][vi] = append(t[fi][vi], flagOp{def: f.fields[a].def, arg: a, valued: p[len(p)-1] == '=', digits: -int(b2u(p[len(p)-1] == '=')), prefix: newShortText(p)})
 			}
 		}
 	}
 	return t
-}()
+})
 
 // flagPrefixes[form][field] is what appendFlags prints before a flag's
 // value: ".name=", or ".name" alone for a one-bit flag that defaults to 0
 // (printed bare when set).
-var flagPrefixes = func() (t [len(forms)][]string) {
+var flagPrefixes = sync.OnceValue(func() (t *[len(forms)][]string) {
+	t = new([len(forms)][]string)
 	for fi := range forms {
 		f := &forms[fi]
 		t[fi] = make([]string, len(f.fields))
@@ -165,7 +168,7 @@ var flagPrefixes = func() (t [len(forms)][]string) {
 		}
 	}
 	return t
-}()
+})
 
 // shortText is a text of at most 16 bytes as the 16 bytes one store
 // writes (zeros past it) and its length: appending it costs no copy call,
