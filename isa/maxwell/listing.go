@@ -94,17 +94,7 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int) (er
 	if _, err := w.Write(l.appendHeader(nil, sm)); err != nil {
 		return l.errs, err
 	}
-	type block struct {
-		ch       *chunk
-		from, to int
-	}
-	var blocks []block
-	for c := range l.chunks {
-		ch := &l.chunks[c]
-		for b := ch.first; b < ch.last; b += blockBundles {
-			blocks = append(blocks, block{ch, b, min(b+blockBundles, ch.last)})
-		}
-	}
+	blocks := l.blocks(blockBundles)
 	// rounds of one block per worker, double-buffered: workers lay out round
 	// r+1 while round r is written
 	workers := len(l.chunks)
@@ -131,6 +121,24 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int) (er
 	}
 	pending.Wait()
 	return l.errs, nil
+}
+
+// block is a run of bundles of one chunk that pass 2 lays out at once.
+type block struct {
+	ch       *chunk
+	from, to int
+}
+
+// blocks splits every chunk into blocks of at most per bundles.
+func (l *layout) blocks(per int) []block {
+	var blocks []block
+	for c := range l.chunks {
+		ch := &l.chunks[c]
+		for b := ch.first; b < ch.last; b += per {
+			blocks = append(blocks, block{ch, b, min(b+per, ch.last)})
+		}
+	}
+	return blocks
 }
 
 // layout is pass 1's result: every text, and the column of the hex comments.

@@ -47,17 +47,7 @@ func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBun
 		return err
 	}
 	start += int64(len(header))
-	type block struct {
-		ch       *chunk
-		from, to int
-	}
-	var blocks []block
-	for c := range l.chunks {
-		ch := &l.chunks[c]
-		for b := ch.first; b < ch.last; b += blockBundles {
-			blocks = append(blocks, block{ch, b, min(b+blockBundles, ch.last)})
-		}
-	}
+	blocks := l.blocks(blockBundles)
 	var next atomic.Int64 // the next block to lay out
 	var failed atomic.Bool
 	errs := make([]error, len(l.chunks))
