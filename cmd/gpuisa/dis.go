@@ -129,6 +129,11 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 				w.Flush()
 				return findCommand("dis").usageError(stderr, "%s: %v", name, err)
 			}
+			if f, ok := stdout.(*os.File); ok && annotate == nil {
+				// a long sm_5x listing is written to a regular file
+				// from every core (maxwell.FileWriter)
+				out = bufferedFile{w, f}
+			}
 			errs = disRaw(out, data, base, arch)
 		}
 		if annotate != nil {
@@ -237,3 +242,12 @@ func disRaw(w io.Writer, data []byte, base uint64, arch isa.Arch) []error {
 	}
 	return errs
 }
+
+// bufferedFile is a buffered writer in front of a file that hands the file
+// over (maxwell.FileWriter): what it holds is written first.
+type bufferedFile struct {
+	*bufio.Writer
+	f *os.File
+}
+
+func (b bufferedFile) File() (*os.File, error) { return b.f, b.Flush() }

@@ -68,7 +68,9 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 // lines are laid out a block at a time on every core while the previous
 // blocks are written. The first textBudget bytes of texts are kept for the
 // second pass; the texts after them are printed again there, so memory
-// stays within the code plus a constant however long the code is. err is
+// stays within the code plus a constant however long the code is. When w
+// is a regular file (or a FileWriter in front of one), every core writes
+// its blocks at their offsets in it, from its current offset on. err is
 // w's first write error.
 func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.DecodeError, err error) {
 	return writeListing(w, code, base, sm, textBudget)
@@ -82,21 +84,17 @@ const textBudget = 64 << 20
 // writeListing is WriteListing keeping at most budget bytes of texts.
 func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int) (errs []*isa.DecodeError, err error) {
 	l := newLayout(code, base, sm, true, budget)
+	const blockBundles = 2048 // ≈1 MB of listing for random code
+	if f, at, ok, err := positionedFile(w); err != nil {
+		return l.errs, err
+	} else if ok {
+		// a regular file: every core writes its own blocks
+		return l.errs, l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles)
+	}
 	if _, err := w.Write(l.appendHeader(nil, sm)); err != nil {
 		return l.errs, err
 	}
-	const blockBundles = 2048 // ≈1 MB of listing for random code
-	type block struct {
-		ch       *chunk
-		from, to int
-	}
-	var blocks []block
-	for c := range l.chunks {
-		ch := &l.chunks[c]
-		for b := ch.first; b < ch.last; b += blockBundles {
-			blocks = append(blocks, block{ch, b, min(b+blockBundles, ch.last)})
-		}
-	}
+	blocks := l.blocks(blockBundles)
 	// rounds of one block per worker, double-buffered: workers lay out round
 	// r+1 while round r is written
 	workers := len(l.chunks)
@@ -123,6 +121,24 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int) (er
 	}
 	pending.Wait()
 	return l.errs, nil
+}
+
+// block is a run of bundles of one chunk that pass 2 lays out at once.
+type block struct {
+	ch       *chunk
+	from, to int
+}
+
+// blocks splits every chunk into blocks of at most per bundles.
+func (l *layout) blocks(per int) []block {
+	var blocks []block
+	for c := range l.chunks {
+		ch := &l.chunks[c]
+		for b := ch.first; b < ch.last; b += per {
+			blocks = append(blocks, block{ch, b, min(b+per, ch.last)})
+		}
+	}
+	return blocks
 }
 
 // layout is pass 1's result: every text, and the column of the hex comments.

@@ -1,0 +1,130 @@
+package maxwell
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// bufferedFile is a FileWriter as gpuisa dis makes one: a buffer in front
+// of a file.
+type bufferedFile struct {
+	*bufio.Writer
+	f *os.File
+}
+
+func (b bufferedFile) File() (*os.File, error) { return b.f, b.Flush() }
+
+// A listing written to a regular file (directly, or through a buffered
+// FileWriter holding unwritten bytes) lands at the file's offset, byte for
+// byte Disassemble's listing, and what is written next follows it; an
+// append-mode file, a pipe and a plain buffer get the same bytes through
+// the sequential path.
+func TestWriteListingToFile(t *testing.T) {
+	code := benchCode(randomValidWords(3000), 3*20000) // many blocks on every worker
+	binary.LittleEndian.PutUint64(code[8*1000+8:], 0xffffffffffffffff)
+	code = append(code, 1, 2, 3)
+	const base = 0xfff8
+	want, _ := Disassemble(nil, code, base, 52)
+	prefix, suffix := []byte("before\n"), []byte("after\n")
+	whole := append(append(append([]byte{}, prefix...), want...), suffix...)
+	dir := t.TempDir()
+	check := func(name string, got []byte) {
+		t.Helper()
+		if !bytes.Equal(got, whole) {
+			t.Fatalf("%s: listing differs (%d vs %d bytes)", name, len(got), len(whole))
+		}
+	}
+
+	// straight to an *os.File at a nonzero offset
+	path := filepath.Join(dir, "direct.s")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(prefix)
+	if _, _, ok, _ := positionedFile(f); !ok {
+		t.Fatal("a regular file was not taken for positioned writes")
+	}
+	if _, err := WriteListing(f, code, base, 52); err != nil {
+		t.Fatal(err)
+	}
+	f.Write(suffix)
+	f.Close()
+	got, _ := os.ReadFile(path)
+	check("file", got)
+
+	// through a buffer still holding the prefix
+	path = filepath.Join(dir, "buffered.s")
+	f, _ = os.Create(path)
+	bw := bufio.NewWriterSize(f, 1<<16)
+	bw.Write(prefix)
+	if _, err := WriteListing(bufferedFile{bw, f}, code, base, 52); err != nil {
+		t.Fatal(err)
+	}
+	bw.Write(suffix)
+	bw.Flush()
+	f.Close()
+	got, _ = os.ReadFile(path)
+	check("buffered file", got)
+
+	// an append-mode file: positioned writes would all append
+	path = filepath.Join(dir, "append.s")
+	os.WriteFile(path, prefix, 0o644)
+	f, _ = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if _, _, ok, _ := positionedFile(f); ok {
+		t.Fatal("an append-mode file was taken for positioned writes")
+	}
+	if _, err := WriteListing(f, code, base, 52); err != nil {
+		t.Fatal(err)
+	}
+	f.Write(suffix)
+	f.Close()
+	got, _ = os.ReadFile(path)
+	check("append-mode file", got)
+
+	// a pipe
+	r, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok, _ := positionedFile(pw); ok {
+		t.Fatal("a pipe was taken for positioned writes")
+	}
+	done := make(chan []byte)
+	go func() { b, _ := io.ReadAll(r); done <- b }()
+	pw.Write(prefix)
+	if _, err := WriteListing(pw, code, base, 52); err != nil {
+		t.Fatal(err)
+	}
+	pw.Write(suffix)
+	pw.Close()
+	check("pipe", <-done)
+
+	// a buffer
+	var b bytes.Buffer
+	b.Write(prefix)
+	if _, err := WriteListing(&b, code, base, 52); err != nil {
+		t.Fatal(err)
+	}
+	b.Write(suffix)
+	check("buffer", b.Bytes())
+}
+
+// A FileWriter whose flush fails stops the listing with that error.
+func TestWriteListingFileWriterError(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "x.s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	bw := bufio.NewWriterSize(failingWriter{}, 16)
+	bw.Write([]byte("held back"))
+	if _, err := WriteListing(bufferedFile{bw, f}, benchCode(randomValidWords(30), 300), 0, 52); err == nil {
+		t.Fatal("the FileWriter's error was not returned")
+	}
+}
