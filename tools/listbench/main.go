@@ -15,10 +15,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/oracle"
 	"github.com/gpuisa/gpuisa/isa/tesla"
 )
 
@@ -67,35 +67,9 @@ func tsv(path string) []byte {
 
 func decuda(path string) []byte {
 	data, _ := os.ReadFile(path)
-	type part struct {
-		off   uint64
-		words []uint32
-	}
-	parts := map[string][]part{}
-	var names []string
-	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
-		c := strings.Split(l, "\t")
-		off, _ := strconv.ParseUint(c[4], 16, 64)
-		var ws []uint32
-		for _, h := range strings.Fields(c[5]) {
-			x, _ := strconv.ParseUint(strings.TrimPrefix(h, "0x"), 16, 32)
-			ws = append(ws, uint32(x))
-		}
-		key := c[1] + ":" + c[3]
-		if _, ok := parts[key]; !ok {
-			names = append(names, key)
-		}
-		parts[key] = append(parts[key], part{off, ws})
-	}
 	var code []byte
-	for _, k := range names {
-		ps := parts[k]
-		sort.Slice(ps, func(a, b int) bool { return ps[a].off < ps[b].off })
-		for _, p := range ps {
-			for _, w := range p.words {
-				code = binary.LittleEndian.AppendUint32(code, w)
-			}
-		}
+	for _, k := range oracle.DecudaKernels(data) {
+		code = append(code, k.Code...)
 	}
 	return code
 }
