@@ -28,14 +28,21 @@ func appendText(dst []byte, in *Inst) []byte {
 	if vi < 0 {
 		return appendRaw(dst, in.Raw)
 	}
-	v := &f.variants[vi]
 	// a word whose flag bits are all at their defaults prints no flags
 	// (in.Raw holds the fields, as the dual-issue printer also assumes)
 	fd := &flagDefaults[in.Form][vi]
 	flags := in.Raw&fd.mask != fd.bits
 	if int(in.Form) == dualForms[0] || int(in.Form) == dualForms[1] {
-		return appendDualText(dst, f, v, vi, in, flags)
+		return appendDualText(dst, f, &f.variants[vi], vi, in, flags)
 	}
+	return syntaxPrinters[in.Form][vi](dst, in, flags, syntaxTables())
+}
+
+// appendSyntax is what the syntax printers print (syntax vi of in's form,
+// flags as appendText finds them), interpreting the syntax's elements
+// one by one: the printers' reference (TestSyntaxPrintersAgree).
+func appendSyntax(dst []byte, f *form, vi int, in *Inst, flags bool) []byte {
+	v := &f.variants[vi]
 	// the mnemonic, the flags, the operands
 	dst = appendElems(dst, f, v, v.elems[:v.mnemEnd], in)
 	if flags {
@@ -492,15 +499,20 @@ func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
 
 // appendRegMult is appendReg with the numbering factor given.
 func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
-	bi := bankIndex(f, e, in)
+	return appendRegAt(dst, e.table, f.fields[e.f[2]].width, bankIndex(f, e, in), in.Args[e.f[2]], mult)
+}
+
+// appendRegAt prints register num (a w-bit field) of entry bi of bank
+// table t with numbering factor mult: appendRegMult once the fields are
+// read, and what the syntax printers' register tables are made of.
+func appendRegAt(dst []byte, t uint8, w uint8, bi int, num uint32, mult uint64) []byte {
 	if bi >= 8 {
 		return dst
 	}
 	// the four register banks (most operands) spelled straight from the
 	// fields, as regOperand reads them
-	if k := bankKinds[e.table][bi]; k <= bkSa {
-		num := in.Args[e.f[2]]
-		if lim := uint32(1)<<f.fields[e.f[2]].width - 4; k == bkR && num >= lim {
+	if k := bankKinds[t][bi]; k <= bkSa {
+		if lim := uint32(1)<<w - 4; k == bkR && num >= lim {
 			return isa.AppendDec(append(dst, 'i'), uint64(num-lim))
 		}
 		if n := num * uint32(mult); n < 256 {
@@ -508,7 +520,7 @@ func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
 		}
 		return isa.AppendDec(append(dst, bank4[k]...), uint64(num*uint32(mult)))
 	}
-	return appendOperand(dst, regOperand(f, e, in, uint32(mult)))
+	return appendOperand(dst, regOperandAt(t, w, bi, num, uint32(mult)))
 }
 
 // appendOperand prints a register operand (without swizzle or modifiers).
