@@ -2,10 +2,6 @@
 
 package usse
 
-import "github.com/gpuisa/gpuisa/isa"
-
-var _ = isa.AppendHexNum
-
 // regTableKeys are the register tables the syntax printers read.
 var regTableKeys = [...]regTableKey{
 	{banks: 0, bankBits: 2, numBits: 6, mult: 2}, // dst
@@ -17,6 +13,151 @@ var regTableKeys = [...]regTableKey{
 	{banks: 2, bankBits: 1, numBits: 7, mult: 1}, // src0
 	{banks: 2, bankBits: 2, numBits: 7, mult: 1}, // src0
 	{banks: 3, bankBits: 1, numBits: 7, mult: 1}, // rpa
+}
+
+// flagRunKeys are the flag-run tables the syntax printers read.
+var flagRunKeys = [...]flagRunKey{
+	{form: 0, variant: 0, fields: []int8{2, 4, 10}},            // vmad2
+	{form: 0, variant: 0, fields: []int8{22}},                  // vmad2
+	{form: 1, variant: 0, fields: []int8{1, 3, 8}},             // vnmad32
+	{form: 2, variant: 0, fields: []int8{1, 3, 8}},             // vnmad16
+	{form: 3, variant: 0, fields: []int8{1, 5, 7, 9}},          // vmad
+	{form: 3, variant: 0, fields: []int8{10}},                  // vmad
+	{form: 4, variant: 0, fields: []int8{1, 2, 5, 7}},          // vdp
+	{form: 4, variant: 0, fields: []int8{9, 10, 14}},           // vdp
+	{form: 7, variant: 0, fields: []int8{1, 3, 5, 7}},          // vcomp
+	{form: 7, variant: 0, fields: []int8{8}},                   // vcomp
+	{form: 8, variant: 0, fields: []int8{1, 2, 3, 4}},          // vmov
+	{form: 8, variant: 0, fields: []int8{6, 8, 10, 11}},        // vmov
+	{form: 8, variant: 0, fields: []int8{13, 15, 18}},          // vmov
+	{form: 8, variant: 0, fields: []int8{21}},                  // vmov
+	{form: 8, variant: 0, fields: []int8{23}},                  // vmov
+	{form: 8, variant: 1, fields: []int8{1, 3, 4}},             // vmov
+	{form: 8, variant: 1, fields: []int8{6, 10, 11, 13}},       // vmov
+	{form: 9, variant: 0, fields: []int8{1, 2, 3}},             // vpck
+	{form: 9, variant: 0, fields: []int8{4, 6, 9, 18}},         // vpck
+	{form: 10, variant: 0, fields: []int8{1, 2, 3, 4}},         // vtst
+	{form: 10, variant: 0, fields: []int8{9, 10, 16}},          // vtst
+	{form: 10, variant: 0, fields: []int8{19}},                 // vtst
+	{form: 10, variant: 0, fields: []int8{20, 25}},             // vtst
+	{form: 10, variant: 1, fields: []int8{1, 2, 3, 4}},         // vtst
+	{form: 10, variant: 1, fields: []int8{8, 9, 10, 16}},       // vtst
+	{form: 10, variant: 1, fields: []int8{19}},                 // vtst
+	{form: 10, variant: 1, fields: []int8{20, 25}},             // vtst
+	{form: 10, variant: 2, fields: []int8{1, 2, 3, 4}},         // vtst
+	{form: 10, variant: 2, fields: []int8{8, 9, 10, 16}},       // vtst
+	{form: 10, variant: 2, fields: []int8{19}},                 // vtst
+	{form: 10, variant: 2, fields: []int8{20, 25}},             // vtst
+	{form: 10, variant: 3, fields: []int8{1, 2, 3, 4}},         // vtst
+	{form: 10, variant: 3, fields: []int8{8, 9, 10, 16}},       // vtst
+	{form: 10, variant: 3, fields: []int8{19}},                 // vtst
+	{form: 10, variant: 3, fields: []int8{20, 21, 25}},         // vtst
+	{form: 11, variant: 0, fields: []int8{1, 2, 3, 5}},         // vtstmsk
+	{form: 11, variant: 0, fields: []int8{9, 10, 19}},          // vtstmsk
+	{form: 11, variant: 0, fields: []int8{24}},                 // vtstmsk
+	{form: 11, variant: 1, fields: []int8{1, 2, 3, 5}},         // vtstmsk
+	{form: 11, variant: 1, fields: []int8{8, 9, 10, 19}},       // vtstmsk
+	{form: 11, variant: 1, fields: []int8{24}},                 // vtstmsk
+	{form: 11, variant: 2, fields: []int8{1, 2, 3, 5}},         // vtstmsk
+	{form: 11, variant: 2, fields: []int8{8, 9, 10, 19}},       // vtstmsk
+	{form: 11, variant: 2, fields: []int8{24}},                 // vtstmsk
+	{form: 11, variant: 3, fields: []int8{1, 2, 3, 5}},         // vtstmsk
+	{form: 11, variant: 3, fields: []int8{8, 9, 10, 19, 20}},   // vtstmsk
+	{form: 11, variant: 3, fields: []int8{24}},                 // vtstmsk
+	{form: 12, variant: 0, fields: []int8{2, 3, 4}},            // vbw
+	{form: 12, variant: 0, fields: []int8{5, 7, 10}},           // vbw
+	{form: 12, variant: 0, fields: []int8{12, 14}},             // vbw
+	{form: 12, variant: 1, fields: []int8{2, 3, 4}},            // vbw
+	{form: 12, variant: 1, fields: []int8{5, 7, 10}},           // vbw
+	{form: 12, variant: 1, fields: []int8{12, 13}},             // vbw
+	{form: 12, variant: 1, fields: []int8{14}},                 // vbw
+	{form: 12, variant: 1, fields: []int8{18}},                 // vbw
+	{form: 13, variant: 0, fields: []int8{2, 3, 6, 10}},        // sop2
+	{form: 13, variant: 0, fields: []int8{23, 24}},             // sop2
+	{form: 14, variant: 0, fields: []int8{2, 3, 6, 12}},        // sop3
+	{form: 15, variant: 0, fields: []int8{2, 3, 6}},            // sop2m
+	{form: 16, variant: 0, fields: []int8{1, 2, 3}},            // i8mad
+	{form: 16, variant: 0, fields: []int8{4, 6, 9, 10}},        // i8mad
+	{form: 16, variant: 0, fields: []int8{12, 13, 14, 15, 16}}, // i8mad
+	{form: 16, variant: 0, fields: []int8{17, 18}},             // i8mad
+	{form: 17, variant: 0, fields: []int8{1, 2, 3, 5}},         // i16mad
+	{form: 17, variant: 0, fields: []int8{7, 10, 12}},          // i16mad
+	{form: 17, variant: 0, fields: []int8{13, 14, 15, 24}},     // i16mad
+	{form: 18, variant: 0, fields: []int8{2, 4, 6, 9}},         // i32mad
+	{form: 18, variant: 0, fields: []int8{12, 21}},             // i32mad
+	{form: 20, variant: 0, fields: []int8{1, 4, 8, 20}},        // i32mad2
+	{form: 21, variant: 0, fields: []int8{1, 2, 3}},            // smp
+	{form: 21, variant: 0, fields: []int8{9, 13, 14}},          // smp
+	{form: 21, variant: 0, fields: []int8{16, 23}},             // smp
+	{form: 22, variant: 0, fields: []int8{1, 2, 4}},            // ld
+	{form: 22, variant: 0, fields: []int8{5, 9, 11}},           // ld
+	{form: 22, variant: 0, fields: []int8{13, 14, 15, 17}},     // ld
+	{form: 22, variant: 0, fields: []int8{18}},                 // ld
+	{form: 22, variant: 1, fields: []int8{1, 2, 3}},            // ld
+	{form: 22, variant: 1, fields: []int8{4, 5, 11, 13}},       // ld
+	{form: 22, variant: 1, fields: []int8{14, 15, 17, 18}},     // ld
+	{form: 23, variant: 0, fields: []int8{1, 2, 4}},            // st
+	{form: 23, variant: 0, fields: []int8{5, 9, 11}},           // st
+	{form: 23, variant: 0, fields: []int8{13, 14, 15, 17}},     // st
+	{form: 23, variant: 0, fields: []int8{18}},                 // st
+	{form: 23, variant: 1, fields: []int8{1, 2, 3}},            // st
+	{form: 23, variant: 1, fields: []int8{4, 5, 11, 13}},       // st
+	{form: 23, variant: 1, fields: []int8{14, 15, 17, 18}},     // st
+	{form: 24, variant: 0, fields: []int8{0, 1, 5, 6, 7}},      // phas
+	{form: 24, variant: 0, fields: []int8{8}},                  // phas
+	{form: 24, variant: 0, fields: []int8{12}},                 // phas
+	{form: 24, variant: 1, fields: []int8{0, 1, 2, 3, 4}},      // phas
+	{form: 24, variant: 1, fields: []int8{5, 6, 7, 8}},         // phas
+	{form: 24, variant: 1, fields: []int8{10, 11}},             // phas
+	{form: 25, variant: 0, fields: []int8{1, 2, 3, 4}},         // branch
+	{form: 25, variant: 0, fields: []int8{5, 6, 7}},            // branch
+	{form: 25, variant: 0, fields: []int8{8, 10, 11}},          // branch
+	{form: 25, variant: 1, fields: []int8{1, 2, 3, 4}},         // branch
+	{form: 25, variant: 1, fields: []int8{5, 6, 7}},            // branch
+	{form: 25, variant: 1, fields: []int8{8, 9, 10, 11}},       // branch
+	{form: 26, variant: 0, fields: []int8{1, 2, 3, 4}},         // lapc
+	{form: 26, variant: 0, fields: []int8{5, 6, 7}},            // lapc
+	{form: 26, variant: 0, fields: []int8{8}},                  // lapc
+	{form: 27, variant: 0, fields: []int8{1, 2, 3, 4}},         // setl
+	{form: 27, variant: 0, fields: []int8{5, 6, 7}},            // setl
+	{form: 27, variant: 0, fields: []int8{8}},                  // setl
+	{form: 27, variant: 0, fields: []int8{11}},                 // setl
+	{form: 28, variant: 0, fields: []int8{1, 2, 3, 4}},         // savl
+	{form: 28, variant: 0, fields: []int8{5, 6, 7}},            // savl
+	{form: 28, variant: 0, fields: []int8{8}},                  // savl
+	{form: 28, variant: 0, fields: []int8{11}},                 // savl
+	{form: 29, variant: 0, fields: []int8{1, 2, 3, 4}},         // nop
+	{form: 29, variant: 0, fields: []int8{5, 6, 7}},            // nop
+	{form: 29, variant: 0, fields: []int8{8}},                  // nop
+	{form: 30, variant: 0, fields: []int8{0, 12}},              // smlsi
+	{form: 31, variant: 0, fields: []int8{0, 5}},               // smbo
+	{form: 33, variant: 0, fields: []int8{0}},                  // wdf
+	{form: 34, variant: 0, fields: []int8{0, 3}},               // emit
+	{form: 34, variant: 1, fields: []int8{0, 3}},               // emit
+	{form: 34, variant: 1, fields: []int8{5}},                  // emit
+	{form: 34, variant: 1, fields: []int8{6}},                  // emit
+	{form: 34, variant: 1, fields: []int8{7}},                  // emit
+	{form: 35, variant: 0, fields: []int8{0, 1, 3}},            // limm
+	{form: 35, variant: 0, fields: []int8{8}},                  // limm
+	{form: 37, variant: 0, fields: []int8{2}},                  // ldrstr
+	{form: 37, variant: 0, fields: []int8{4}},                  // ldrstr
+	{form: 37, variant: 0, fields: []int8{5}},                  // ldrstr
+	{form: 37, variant: 1, fields: []int8{2}},                  // ldrstr
+	{form: 37, variant: 1, fields: []int8{5}},                  // ldrstr
+	{form: 37, variant: 2, fields: []int8{1, 2}},               // ldrstr
+	{form: 37, variant: 2, fields: []int8{3}},                  // ldrstr
+	{form: 37, variant: 2, fields: []int8{4}},                  // ldrstr
+	{form: 37, variant: 3, fields: []int8{1, 2}},               // ldrstr
+	{form: 37, variant: 3, fields: []int8{3}},                  // ldrstr
+	{form: 37, variant: 4, fields: []int8{1, 2}},               // ldrstr
+	{form: 37, variant: 4, fields: []int8{3}},                  // ldrstr
+	{form: 37, variant: 4, fields: []int8{4}},                  // ldrstr
+	{form: 37, variant: 5, fields: []int8{1, 2}},               // ldrstr
+	{form: 37, variant: 5, fields: []int8{3}},                  // ldrstr
+	{form: 37, variant: 6, fields: []int8{2}},                  // ldrstr
+	{form: 40, variant: 0, fields: []int8{0, 2, 5, 7}},         // depthf
+	{form: 40, variant: 0, fields: []int8{8}},                  // depthf
+	{form: 40, variant: 0, fields: []int8{12}},                 // depthf
 }
 
 // syntaxPrinters[form][syntax] prints that syntax (nil: dual-issue
@@ -77,29 +218,25 @@ func printVmad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[4][a[0]])
 	dst = appendElem(dst, f, &es[3], in) // imark
 	if flags {
-		b, n := flagBuf(dst, 4)
-		n = putFlag(b, n, a[2], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[4], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[10], 0x64656863736f6e2e, 0x0, 8)    // .nosched
-		n = putFlag(b, n, a[22], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[0][a[2]|a[4]<<1|a[10]<<2])
+		dst = appendFlagRun(dst, &pt.flags[1][a[22]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[0][a[15]<<6|a[18]])
 	dst = appendShort(dst, &maskTexts[a[11]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '|', a[5])
+	dst = appendLit8(dst, '|', int(b2u(a[5] != 0)))
 	dst = appendRegEntry(dst, &pt.reg[1][a[14]<<6|a[19]])
 	dst = appendElem(dst, f, &es[10], in) // swz
-	dst = appendCharIf(dst, '|', a[5])
+	dst = appendLit8(dst, '|', int(b2u(a[5] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(appendCharIf(dst, '-', a[12]&1), '|', a[12]&2)
+	dst = appendLit8(appendLit8(dst, '-', int(a[12]&1)), '|', int(a[12]>>1&1))
 	dst = appendElem(dst, f, &es[14], in) // rswh
-	dst = appendCharIf(dst, '|', a[12]&2)
+	dst = appendLit8(dst, '|', int(a[12]>>1&1))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(appendCharIf(dst, '-', a[13]&1), '|', a[13]&2)
+	dst = appendLit8(appendLit8(dst, '-', int(a[13]&1)), '|', int(a[13]>>1&1))
 	dst = appendElem(dst, f, &es[18], in) // rswh
-	dst = appendCharIf(dst, '|', a[13]&2)
+	dst = appendLit8(dst, '|', int(a[13]>>1&1))
 	return dst
 }
 
@@ -114,24 +251,20 @@ func printVnmad320(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[5][a[16]])
 	dst = appendLit8(dst, 0x3233662e, 4) // ".f32"
 	if flags {
-		b, n := flagBuf(dst, 3)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[8], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[2][a[1]|a[3]<<1|a[8]<<2])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[2][(a[4]<<2|a[12])<<6|a[15]])
 	dst = appendShort(dst, &maskTexts[a[9]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(appendCharIf(dst, '-', a[10]&1), '|', a[10]&2)
+	dst = appendLit8(appendLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
 	dst = appendRegEntry(dst, &pt.reg[3][(a[5]<<2|a[13])<<6|a[17]])
 	dst = appendElem(dst, f, &es[9], in) // swzf
-	dst = appendCharIf(dst, '|', a[10]&2)
+	dst = appendLit8(dst, '|', int(a[10]>>1&1))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '|', a[11])
+	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
 	dst = appendElem(dst, f, &es[13], in) // rsw
-	dst = appendCharIf(dst, '|', a[11])
+	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
 	return dst
 }
 
@@ -146,24 +279,20 @@ func printVnmad160(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[5][a[16]])
 	dst = appendLit8(dst, 0x3631662e, 4) // ".f16"
 	if flags {
-		b, n := flagBuf(dst, 3)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[8], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[3][a[1]|a[3]<<1|a[8]<<2])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[2][(a[4]<<2|a[12])<<6|a[15]])
 	dst = appendShort(dst, &maskTexts[a[9]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(appendCharIf(dst, '-', a[10]&1), '|', a[10]&2)
+	dst = appendLit8(appendLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
 	dst = appendRegEntry(dst, &pt.reg[3][(a[5]<<2|a[13])<<6|a[17]])
 	dst = appendElem(dst, f, &es[9], in) // swzf
-	dst = appendCharIf(dst, '|', a[10]&2)
+	dst = appendLit8(dst, '|', int(a[10]>>1&1))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '|', a[11])
+	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
 	dst = appendElem(dst, f, &es[13], in) // rswh
-	dst = appendCharIf(dst, '|', a[11])
+	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
 	return dst
 }
 
@@ -180,32 +309,27 @@ func printVmad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendElem(dst, f, &es[2], in) // eo
 	}
 	if flags {
-		b, n := flagBuf(dst, 5)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9) // .skipinv=
-		n = putFlagBit(b, n, a[5], 0x646e652e, 0x0, 4)          // .end
-		n = putFlag(b, n, a[7], 3, 0x65646f6d7470722e, 0x3d, 9) // .rptmode=
-		n = putFlag(b, n, a[9], 0, 0x3d7470722e, 0x0, 5)        // .rpt=
-		n = putFlagBit(b, n, a[10], 0x64656863736f6e2e, 0x0, 8) // .nosched
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[4][a[1]|a[5]<<1|a[7]<<2|a[9]<<4])
+		dst = appendFlagRun(dst, &pt.flags[5][a[10]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[2][(a[4]<<2|a[17])<<6|a[20]])
 	dst = appendShort(dst, &maskTexts[a[11]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[12])
-	dst = appendCharIf(dst, '|', a[13])
+	dst = appendLit8(dst, '-', int(b2u(a[12] != 0)))
+	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
 	dst = appendElem(dst, f, &es[9], in) // rsw
-	dst = appendCharIf(dst, '|', a[13])
+	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[24])
-	dst = appendCharIf(dst, '|', a[8])
+	dst = appendLit8(dst, '-', int(b2u(a[24] != 0)))
+	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
 	dst = appendElem(dst, f, &es[14], in) // gsw
-	dst = appendCharIf(dst, '|', a[8])
+	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[14])
-	dst = appendCharIf(dst, '|', a[15])
+	dst = appendLit8(dst, '-', int(b2u(a[14] != 0)))
+	dst = appendLit8(dst, '|', int(b2u(a[15] != 0)))
 	dst = appendElem(dst, f, &es[19], in) // gsw
-	dst = appendCharIf(dst, '|', a[15])
+	dst = appendLit8(dst, '|', int(b2u(a[15] != 0)))
 	return dst
 }
 
@@ -220,29 +344,22 @@ func printVdp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x3233662e746f64, 7) // "dot.f32"
 	dst = appendElem(dst, f, &es[2], in)       // szmark
 	if flags {
-		b, n := flagBuf(dst, 7)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9) // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x70696c632e, 0x0, 5)        // .clip
-		n = putFlagBit(b, n, a[5], 0x646e652e, 0x0, 4)          // .end
-		n = putFlag(b, n, a[7], 0, 0x65646f6d7470722e, 0x3d, 9) // .rptmode=
-		n = putFlag(b, n, a[9], 0, 0x3d7470722e, 0x0, 5)        // .rpt=
-		n = putFlagBit(b, n, a[10], 0x64656863736f6e2e, 0x0, 8) // .nosched
-		n = putFlag(b, n, a[14], 0, 0x3d6e70696c632e, 0x0, 7)   // .clipn=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[6][a[1]|a[2]<<1|a[5]<<2|a[7]<<3])
+		dst = appendFlagRun(dst, &pt.flags[7][a[9]|a[10]<<2|a[14]<<3])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[2][(a[4]<<2|a[15])<<6|a[18]])
 	dst = appendShort(dst, &maskTexts[a[11]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[12])
-	dst = appendCharIf(dst, '|', a[13])
+	dst = appendLit8(dst, '-', int(b2u(a[12] != 0)))
+	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
 	dst = appendRegEntry(dst, &pt.reg[3][(a[6]<<2|a[16])<<6|a[21]])
 	dst = appendElem(dst, f, &es[10], in) // swzf
-	dst = appendCharIf(dst, '|', a[13])
+	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '|', a[8])
+	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
 	dst = appendElem(dst, f, &es[14], in) // gsw
-	dst = appendCharIf(dst, '|', a[8])
+	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
 	return dst
 }
 
@@ -257,24 +374,19 @@ func printVcomp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[6][a[9]])
 	dst = appendElem(dst, f, &es[2], in) // fmt2
 	if flags {
-		b, n := flagBuf(dst, 6)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[5], 0x646e652e, 0x0, 4)             // .end
-		n = putFlag(b, n, a[7], 0, 0x3d7470722e, 0x0, 5)           // .rpt=
-		n = putFlagBit(b, n, a[8], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlag(b, n, a[18], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[8][a[1]|a[3]<<1|a[5]<<2|a[7]<<3])
+		dst = appendFlagRun(dst, &pt.flags[9][a[8]])
+		dst = appendFlag(dst, a[18], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[4]<<2|a[13])<<7|a[15]])
 	dst = appendShort(dst, &maskTexts[a[17]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(appendCharIf(dst, '-', a[11]&1), '|', a[11]&2)
+	dst = appendLit8(appendLit8(dst, '-', int(a[11]&1)), '|', int(a[11]>>1&1))
 	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[14])<<7|a[16]])
 	dst = appendLit8(dst, 0x2e, 1) // "."
 	dst = appendShort(dst, &enumTexts[47][a[12]])
-	dst = appendCharIf(dst, '|', a[11]&2)
+	dst = appendLit8(dst, '|', int(a[11]>>1&1))
 	return dst
 }
 
@@ -289,21 +401,11 @@ func printVmov0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x2e766f6d, 4) // "mov."
 	dst = appendShort(dst, &enumTexts[9][a[12]])
 	if flags {
-		b, n := flagBuf(dst, 13)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x646e6f632e, 0x0, 5)           // .cond
-		n = putFlagBit(b, n, a[3], 0x6c657330732e, 0x0, 6)         // .s0sel
-		n = putFlagBit(b, n, a[4], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[6], 0x3073726f646e652e, 0x78, 9)    // .endors0x
-		n = putFlagBit(b, n, a[8], 0x74786532732e, 0x0, 6)         // .s2ext
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlagBit(b, n, a[11], 0x64656863736f6e2e, 0x0, 8)    // .nosched
-		n = putFlagBit(b, n, a[13], 0x627473742e, 0x0, 5)          // .tstb
-		n = putFlagBit(b, n, a[15], 0x6b6e616230732e, 0x0, 7)      // .s0bank
-		n = putFlag(b, n, a[18], 0, 0x3d6b6e616232732e, 0x0, 8)    // .s2bank=
-		n = putFlag(b, n, a[21], 0, 0x3d6d756e30732e, 0x0, 7)      // .s0num=
-		n = putFlag(b, n, a[23], 0, 0x3d6d756e32732e, 0x0, 7)      // .s2num=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[10][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[11][a[6]|a[8]<<1|a[10]<<2|a[11]<<4])
+		dst = appendFlagRun(dst, &pt.flags[12][a[13]|a[15]<<1|a[18]<<2])
+		dst = appendFlagRun(dst, &pt.flags[13][a[21]])
+		dst = appendFlagRun(dst, &pt.flags[14][a[23]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[2][(a[5]<<2|a[16])<<6|a[20]])
@@ -328,15 +430,8 @@ func printVmov1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x2e, 1) // "."
 	dst = appendShort(dst, &enumTexts[9][a[12]])
 	if flags {
-		b, n := flagBuf(dst, 7)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x6c657330732e, 0x0, 6)         // .s0sel
-		n = putFlagBit(b, n, a[4], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[6], 0x3073726f646e652e, 0x78, 9)    // .endors0x
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlagBit(b, n, a[11], 0x64656863736f6e2e, 0x0, 8)    // .nosched
-		n = putFlagBit(b, n, a[13], 0x627473742e, 0x0, 5)          // .tstb
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[15][a[1]|a[3]<<1|a[4]<<2])
+		dst = appendFlagRun(dst, &pt.flags[16][a[6]|a[10]<<1|a[11]<<3|a[13]<<4])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[2][(a[5]<<2|a[16])<<6|a[20]])
@@ -361,15 +456,8 @@ func printVpck0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendElem(dst, f, &es[1], in) // pck
 	if flags {
-		b, n := flagBuf(dst, 7)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[3], 0x6b6e752e, 0x0, 4)             // .unk
-		n = putFlagBit(b, n, a[4], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[6], 0x646e652e, 0x0, 4)             // .end
-		n = putFlag(b, n, a[9], 0, 0x3d7470722e, 0x0, 5)           // .rpt=
-		n = putFlagBit(b, n, a[18], 0x656c6163732e, 0x0, 6)        // .scale
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[17][a[1]|a[2]<<1|a[3]<<2])
+		dst = appendFlagRun(dst, &pt.flags[18][a[4]|a[6]<<1|a[9]<<2|a[18]<<6])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[13])<<7|a[16]])
@@ -396,25 +484,17 @@ func printVtst0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[57][a[13]])
 	dst = appendShort(dst, &enumTexts[56][a[12]])
 	dst = appendLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = appendDecW(dst, a[14])
+	dst = appendDec999(dst, a[14])
 	if flags {
-		b, n := flagBuf(dst, 10)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x65636e6f2e, 0x0, 5)           // .once
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[4], 0x747865642e, 0x0, 5)           // .dext
-		n = putFlagBit(b, n, a[9], 0x737632732e, 0x0, 5)           // .s2vs
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlag(b, n, a[16], 0, 0x3d6b6e6162642e, 0x0, 7)      // .dbank=
-		n = putFlag(b, n, a[19], 0, 0x3d6d756e642e, 0x0, 6)        // .dnum=
-		n = putFlagBit(b, n, a[20], 0x6e6562772e, 0x0, 5)          // .wben
-		n = putFlagBit(b, n, a[25], 0x63642e, 0x0, 3)              // .dc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[19][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[20][a[9]|a[10]<<1|a[16]<<3])
+		dst = appendFlagRun(dst, &pt.flags[21][a[19]])
+		dst = appendFlagRun(dst, &pt.flags[22][a[20]|a[25]<<1])
 	}
 	dst = appendLit8(dst, 0x7020, 2) // " p"
-	dst = appendDecW(dst, a[15])
+	dst = appendDec999(dst, a[15])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[5])
+	dst = appendLit8(dst, '-', int(b2u(a[5] != 0)))
 	dst = appendElem(dst, f, &es[15], in) // reg
 	dst = appendLit8(dst, 0x202c, 2)      // ", "
 	dst = appendElem(dst, f, &es[17], in) // reg
@@ -432,26 +512,17 @@ func printVtst1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[57][a[13]])
 	dst = appendShort(dst, &enumTexts[56][a[12]])
 	dst = appendLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = appendDecW(dst, a[14])
+	dst = appendDec999(dst, a[14])
 	if flags {
-		b, n := flagBuf(dst, 11)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x65636e6f2e, 0x0, 5)           // .once
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[4], 0x747865642e, 0x0, 5)           // .dext
-		n = putFlagBit(b, n, a[8], 0x636572702e, 0x0, 5)           // .prec
-		n = putFlagBit(b, n, a[9], 0x737632732e, 0x0, 5)           // .s2vs
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlag(b, n, a[16], 0, 0x3d6b6e6162642e, 0x0, 7)      // .dbank=
-		n = putFlag(b, n, a[19], 0, 0x3d6d756e642e, 0x0, 6)        // .dnum=
-		n = putFlagBit(b, n, a[20], 0x6e6562772e, 0x0, 5)          // .wben
-		n = putFlagBit(b, n, a[25], 0x63642e, 0x0, 3)              // .dc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[23][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[24][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
+		dst = appendFlagRun(dst, &pt.flags[25][a[19]])
+		dst = appendFlagRun(dst, &pt.flags[26][a[20]|a[25]<<1])
 	}
 	dst = appendLit8(dst, 0x7020, 2) // " p"
-	dst = appendDecW(dst, a[15])
+	dst = appendDec999(dst, a[15])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[5])
+	dst = appendLit8(dst, '-', int(b2u(a[5] != 0)))
 	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
@@ -469,26 +540,17 @@ func printVtst2(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[57][a[13]])
 	dst = appendShort(dst, &enumTexts[56][a[12]])
 	dst = appendLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = appendDecW(dst, a[14])
+	dst = appendDec999(dst, a[14])
 	if flags {
-		b, n := flagBuf(dst, 11)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x65636e6f2e, 0x0, 5)           // .once
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[4], 0x747865642e, 0x0, 5)           // .dext
-		n = putFlagBit(b, n, a[8], 0x636572702e, 0x0, 5)           // .prec
-		n = putFlagBit(b, n, a[9], 0x737632732e, 0x0, 5)           // .s2vs
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlag(b, n, a[16], 0, 0x3d6b6e6162642e, 0x0, 7)      // .dbank=
-		n = putFlag(b, n, a[19], 0, 0x3d6d756e642e, 0x0, 6)        // .dnum=
-		n = putFlagBit(b, n, a[20], 0x6e6562772e, 0x0, 5)          // .wben
-		n = putFlagBit(b, n, a[25], 0x63642e, 0x0, 3)              // .dc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[27][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[28][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
+		dst = appendFlagRun(dst, &pt.flags[29][a[19]])
+		dst = appendFlagRun(dst, &pt.flags[30][a[20]|a[25]<<1])
 	}
 	dst = appendLit8(dst, 0x7020, 2) // " p"
-	dst = appendDecW(dst, a[15])
+	dst = appendDec999(dst, a[15])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[5])
+	dst = appendLit8(dst, '-', int(b2u(a[5] != 0)))
 	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
@@ -506,27 +568,17 @@ func printVtst3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[57][a[13]])
 	dst = appendShort(dst, &enumTexts[56][a[12]])
 	dst = appendLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = appendDecW(dst, a[14])
+	dst = appendDec999(dst, a[14])
 	if flags {
-		b, n := flagBuf(dst, 12)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x65636e6f2e, 0x0, 5)           // .once
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[4], 0x747865642e, 0x0, 5)           // .dext
-		n = putFlagBit(b, n, a[8], 0x636572702e, 0x0, 5)           // .prec
-		n = putFlagBit(b, n, a[9], 0x737632732e, 0x0, 5)           // .s2vs
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlag(b, n, a[16], 0, 0x3d6b6e6162642e, 0x0, 7)      // .dbank=
-		n = putFlag(b, n, a[19], 0, 0x3d6d756e642e, 0x0, 6)        // .dnum=
-		n = putFlagBit(b, n, a[20], 0x6e6562772e, 0x0, 5)          // .wben
-		n = putFlag(b, n, a[21], 0, 0x3d6c6573756c612e, 0x0, 8)    // .alusel=
-		n = putFlagBit(b, n, a[25], 0x63642e, 0x0, 3)              // .dc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[31][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[32][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
+		dst = appendFlagRun(dst, &pt.flags[33][a[19]])
+		dst = appendFlagRun(dst, &pt.flags[34][a[20]|a[21]<<1|a[25]<<3])
 	}
 	dst = appendLit8(dst, 0x7020, 2) // " p"
-	dst = appendDecW(dst, a[15])
+	dst = appendDec999(dst, a[15])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[5])
+	dst = appendLit8(dst, '-', int(b2u(a[5] != 0)))
 	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
@@ -552,16 +604,9 @@ func printVtstmsk0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[57][a[13]])
 	dst = appendShort(dst, &enumTexts[56][a[12]])
 	if flags {
-		b, n := flagBuf(dst, 8)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x65636e6f2e, 0x0, 5)           // .once
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[5], 0x67616c66742e, 0x0, 6)         // .tflag
-		n = putFlagBit(b, n, a[9], 0x737632732e, 0x0, 5)           // .s2vs
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlagBit(b, n, a[19], 0x6e6562772e, 0x0, 5)          // .wben
-		n = putFlag(b, n, a[24], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[35][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+		dst = appendFlagRun(dst, &pt.flags[36][a[9]|a[10]<<1|a[19]<<3])
+		dst = appendFlagRun(dst, &pt.flags[37][a[24]])
 	}
 	dst = appendLit8(dst, 0x20, 1)        // " "
 	dst = appendElem(dst, f, &es[12], in) // reg
@@ -585,17 +630,9 @@ func printVtstmsk1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[57][a[13]])
 	dst = appendShort(dst, &enumTexts[56][a[12]])
 	if flags {
-		b, n := flagBuf(dst, 9)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x65636e6f2e, 0x0, 5)           // .once
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[5], 0x67616c66742e, 0x0, 6)         // .tflag
-		n = putFlagBit(b, n, a[8], 0x636572702e, 0x0, 5)           // .prec
-		n = putFlagBit(b, n, a[9], 0x737632732e, 0x0, 5)           // .s2vs
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlagBit(b, n, a[19], 0x6e6562772e, 0x0, 5)          // .wben
-		n = putFlag(b, n, a[24], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[38][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+		dst = appendFlagRun(dst, &pt.flags[39][a[8]|a[9]<<1|a[10]<<2|a[19]<<4])
+		dst = appendFlagRun(dst, &pt.flags[40][a[24]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
@@ -619,17 +656,9 @@ func printVtstmsk2(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[57][a[13]])
 	dst = appendShort(dst, &enumTexts[56][a[12]])
 	if flags {
-		b, n := flagBuf(dst, 9)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x65636e6f2e, 0x0, 5)           // .once
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[5], 0x67616c66742e, 0x0, 6)         // .tflag
-		n = putFlagBit(b, n, a[8], 0x636572702e, 0x0, 5)           // .prec
-		n = putFlagBit(b, n, a[9], 0x737632732e, 0x0, 5)           // .s2vs
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlagBit(b, n, a[19], 0x6e6562772e, 0x0, 5)          // .wben
-		n = putFlag(b, n, a[24], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[41][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+		dst = appendFlagRun(dst, &pt.flags[42][a[8]|a[9]<<1|a[10]<<2|a[19]<<4])
+		dst = appendFlagRun(dst, &pt.flags[43][a[24]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
@@ -653,18 +682,9 @@ func printVtstmsk3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[57][a[13]])
 	dst = appendShort(dst, &enumTexts[56][a[12]])
 	if flags {
-		b, n := flagBuf(dst, 10)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x65636e6f2e, 0x0, 5)           // .once
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[5], 0x67616c66742e, 0x0, 6)         // .tflag
-		n = putFlagBit(b, n, a[8], 0x636572702e, 0x0, 5)           // .prec
-		n = putFlagBit(b, n, a[9], 0x737632732e, 0x0, 5)           // .s2vs
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlagBit(b, n, a[19], 0x6e6562772e, 0x0, 5)          // .wben
-		n = putFlag(b, n, a[20], 0, 0x3d6c6573756c612e, 0x0, 8)    // .alusel=
-		n = putFlag(b, n, a[24], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[44][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+		dst = appendFlagRun(dst, &pt.flags[45][a[8]|a[9]<<1|a[10]<<2|a[19]<<4|a[20]<<5])
+		dst = appendFlagRun(dst, &pt.flags[46][a[24]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
@@ -686,29 +706,22 @@ func printVbw0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[13][a[0]])
 	dst = appendLit8(dst, 0x3233752e, 4) // ".u32"
 	if flags {
-		b, n := flagBuf(dst, 8)
-		n = putFlag(b, n, a[2], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[4], 0x6c65737470722e, 0x0, 7)       // .rptsel
-		n = putFlagBit(b, n, a[5], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[7], 0x646e652e, 0x0, 4)             // .end
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlag(b, n, a[12], 0, 0x3d746f7232732e, 0x0, 7)      // .s2rot=
-		n = putFlagBit(b, n, a[14], 0x6c6169747261702e, 0x0, 8)    // .partial
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[47][a[2]|a[3]<<1|a[4]<<2])
+		dst = appendFlagRun(dst, &pt.flags[48][a[5]|a[7]<<1|a[10]<<2])
+		dst = appendFlagRun(dst, &pt.flags[49][a[12]|a[14]<<5])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	{
 		r := &pt.reg[4][(a[6]<<2|a[15])<<7|a[17]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	{
 		r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '~', a[11])
+	dst = appendLit8(dst, '~', int(b2u(a[11] != 0)))
 	dst = appendElem(dst, f, &es[9], in) // hexc
 	return dst
 }
@@ -720,34 +733,27 @@ func printVbw1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[13][a[0]])
 	dst = appendLit8(dst, 0x3233752e, 4) // ".u32"
 	if flags {
-		b, n := flagBuf(dst, 10)
-		n = putFlag(b, n, a[2], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[4], 0x6c65737470722e, 0x0, 7)       // .rptsel
-		n = putFlagBit(b, n, a[5], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[7], 0x646e652e, 0x0, 4)             // .end
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)          // .rpt=
-		n = putFlag(b, n, a[12], 0, 0x3d746f7232732e, 0x0, 7)      // .s2rot=
-		n = putFlag(b, n, a[13], 0, 0x3d6874786532732e, 0x0, 8)    // .s2exth=
-		n = putFlagBit(b, n, a[14], 0x6c6169747261702e, 0x0, 8)    // .partial
-		n = putFlag(b, n, a[18], 0, 0x3d6c657332732e, 0x0, 7)      // .s2sel=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[50][a[2]|a[3]<<1|a[4]<<2])
+		dst = appendFlagRun(dst, &pt.flags[51][a[5]|a[7]<<1|a[10]<<2])
+		dst = appendFlagRun(dst, &pt.flags[52][a[12]|a[13]<<5])
+		dst = appendFlagRun(dst, &pt.flags[53][a[14]])
+		dst = appendFlagRun(dst, &pt.flags[54][a[18]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	{
 		r := &pt.reg[4][(a[6]<<2|a[15])<<7|a[17]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	{
 		r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '~', a[11])
+	dst = appendLit8(dst, '~', int(b2u(a[11] != 0)))
 	{
 		r := &pt.reg[5][a[9]<<7|a[20]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	return dst
 }
@@ -759,14 +765,8 @@ func printSop20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[14][a[21]])
 	dst = appendLit8(dst, 0x3878662e, 4) // ".fx8"
 	if flags {
-		b, n := flagBuf(dst, 6)
-		n = putFlag(b, n, a[2], 1, 0x766e6970696b732e, 0x3d, 9) // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x64656863736f6e2e, 0x0, 8)  // .nosched
-		n = putFlagBit(b, n, a[6], 0x646e652e, 0x0, 4)          // .end
-		n = putFlag(b, n, a[10], 0, 0x3d746e756f632e, 0x0, 7)   // .count=
-		n = putFlagBit(b, n, a[23], 0x646f6d3173612e, 0x0, 7)   // .as1mod
-		n = putFlagBit(b, n, a[24], 0x646f6d642e, 0x0, 5)       // .dmod
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[55][a[2]|a[3]<<1|a[6]<<2|a[10]<<3])
+		dst = appendFlagRun(dst, &pt.flags[56][a[23]|a[24]<<1])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[16])<<7|a[19]])
@@ -799,12 +799,7 @@ func printSop30(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[20][a[4]])
 	dst = appendLit8(dst, 0x3878662e, 4) // ".fx8"
 	if flags {
-		b, n := flagBuf(dst, 4)
-		n = putFlag(b, n, a[2], 1, 0x766e6970696b732e, 0x3d, 9) // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x64656863736f6e2e, 0x0, 8)  // .nosched
-		n = putFlagBit(b, n, a[6], 0x646e652e, 0x0, 4)          // .end
-		n = putFlagBit(b, n, a[12], 0x646f6d642e, 0x0, 5)       // .dmod
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[57][a[2]|a[3]<<1|a[6]<<2|a[12]<<3])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[17])<<7|a[20]])
@@ -839,12 +834,8 @@ func printSop2m0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[14][a[4]])
 	dst = appendLit8(dst, 0x3878662e, 4) // ".fx8"
 	if flags {
-		b, n := flagBuf(dst, 4)
-		n = putFlag(b, n, a[2], 1, 0x766e6970696b732e, 0x3d, 9) // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x64656863736f6e2e, 0x0, 8)  // .nosched
-		n = putFlagBit(b, n, a[6], 0x646e652e, 0x0, 4)          // .end
-		n = putFlag(b, n, a[20], 0, 0x3d63642e, 0x0, 4)         // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[58][a[2]|a[3]<<1|a[6]<<2])
+		dst = appendFlag(dst, a[20], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[14])<<7|a[17]])
@@ -872,27 +863,15 @@ func printI8mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[25][a[11]])
 	dst = appendLit8(dst, 0x38752e, 3) // ".u8"
 	if flags {
-		b, n := flagBuf(dst, 14)
-		n = putFlagBit(b, n, a[1], 0x31646f6d632e, 0x0, 6)      // .cmod1
-		n = putFlag(b, n, a[2], 1, 0x766e6970696b732e, 0x3d, 9) // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x64656863736f6e2e, 0x0, 8)  // .nosched
-		n = putFlag(b, n, a[4], 0, 0x3d306c6573632e, 0x0, 7)    // .csel0=
-		n = putFlagBit(b, n, a[6], 0x646e652e, 0x0, 4)          // .end
-		n = putFlagBit(b, n, a[9], 0x32646f6d632e, 0x0, 6)      // .cmod2
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)       // .rpt=
-		n = putFlagBit(b, n, a[12], 0x30646f6d632e, 0x0, 6)     // .cmod0
-		n = putFlagBit(b, n, a[13], 0x306c6573612e, 0x0, 6)     // .asel0
-		n = putFlagBit(b, n, a[14], 0x32646f6d612e, 0x0, 6)     // .amod2
-		n = putFlagBit(b, n, a[15], 0x31646f6d612e, 0x0, 6)     // .amod1
-		n = putFlagBit(b, n, a[16], 0x30646f6d612e, 0x0, 6)     // .amod0
-		n = putFlagBit(b, n, a[17], 0x316c6573632e, 0x0, 6)     // .csel1
-		n = putFlagBit(b, n, a[18], 0x326c6573632e, 0x0, 6)     // .csel2
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[59][a[1]|a[2]<<1|a[3]<<2])
+		dst = appendFlagRun(dst, &pt.flags[60][a[4]|a[6]<<2|a[9]<<3|a[10]<<4])
+		dst = appendFlagRun(dst, &pt.flags[61][a[12]|a[13]<<1|a[14]<<2|a[15]<<3|a[16]<<4])
+		dst = appendFlagRun(dst, &pt.flags[62][a[17]|a[18]<<1])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[21])<<7|a[24]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[19])
+	dst = appendLit8(dst, '-', int(b2u(a[19] != 0)))
 	dst = appendRegEntry(dst, &pt.reg[6][a[20]<<7|a[25]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[22])<<7|a[26]])
@@ -908,19 +887,9 @@ func printI16mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x2e64616d, 4) // "mad."
 	dst = appendShort(dst, &enumTexts[23][a[11]])
 	if flags {
-		b, n := flagBuf(dst, 11)
-		n = putFlagBit(b, n, a[1], 0x7362612e, 0x0, 4)           // .abs
-		n = putFlag(b, n, a[2], 1, 0x766e6970696b732e, 0x3d, 9)  // .skipinv=
-		n = putFlagBit(b, n, a[3], 0x64656863736f6e2e, 0x0, 8)   // .nosched
-		n = putFlagBit(b, n, a[5], 0x6968316c65732e, 0x0, 7)     // .sel1hi
-		n = putFlagBit(b, n, a[7], 0x646e652e, 0x0, 4)           // .end
-		n = putFlag(b, n, a[10], 0, 0x3d7470722e, 0x0, 5)        // .rpt=
-		n = putFlag(b, n, a[12], 0, 0x3d746d6632732e, 0x0, 7)    // .s2fmt=
-		n = putFlag(b, n, a[13], 0, 0x3d746d6631732e, 0x0, 7)    // .s1fmt=
-		n = putFlagBit(b, n, a[14], 0x6968326c65732e, 0x0, 7)    // .sel2hi
-		n = putFlag(b, n, a[15], 0, 0x7466696873726f2e, 0x3d, 9) // .orshift=
-		n = putFlagBit(b, n, a[24], 0x63642e, 0x0, 3)            // .dc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[63][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+		dst = appendFlagRun(dst, &pt.flags[64][a[7]|a[10]<<1|a[12]<<4])
+		dst = appendFlagRun(dst, &pt.flags[65][a[13]|a[14]<<2|a[15]<<3|a[24]<<5])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[6]<<2|a[17])<<7|a[20]])
@@ -929,7 +898,7 @@ func printI16mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[8]<<2|a[18])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[4])
+	dst = appendLit8(dst, '-', int(b2u(a[4] != 0)))
 	dst = appendRegEntry(dst, &pt.reg[5][(a[9]<<2|a[19])<<7|a[23]])
 	return dst
 }
@@ -942,19 +911,13 @@ func printI32mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[24][a[10]])
 	dst = appendShort(dst, &enumTexts[25][a[11]])
 	if flags {
-		b, n := flagBuf(dst, 6)
-		n = putFlagBit(b, n, a[2], 0x64656863736f6e2e, 0x0, 8)  // .nosched
-		n = putFlagBit(b, n, a[4], 0x696832732e, 0x0, 5)        // .s2hi
-		n = putFlagBit(b, n, a[6], 0x646e652e, 0x0, 4)          // .end
-		n = putFlag(b, n, a[9], 0, 0x3d7470722e, 0x0, 5)        // .rpt=
-		n = putFlag(b, n, a[12], 0, 0x3d6570797432732e, 0x0, 8) // .s2type=
-		n = putFlagBit(b, n, a[21], 0x63642e, 0x0, 3)           // .dc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[66][a[2]|a[4]<<1|a[6]<<2|a[9]<<3])
+		dst = appendFlagRun(dst, &pt.flags[67][a[12]|a[21]<<2])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	{
 		r := &pt.reg[4][(a[5]<<2|a[14])<<7|a[17]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[6][a[13]<<7|a[18]])
@@ -967,7 +930,7 @@ func printI32mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	{
 		r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[20]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	return dst
 }
@@ -980,10 +943,8 @@ func printI8mad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[25][a[1]])
 	dst = appendLit8(dst, 0x38752e, 3) // ".u8"
 	if flags {
-		b, n := flagBuf(dst, 2)
-		n = putFlag(b, n, a[2], 0, 0x3d63642e, 0x0, 4)   // .dc=
-		n = putFlag(b, n, a[3], 0, 0x3d6263642e, 0x0, 5) // .dcb=
-		dst = b[:n]
+		dst = appendFlag(dst, a[2], 0, 0x3d63642e, 0x0, 4)   // .dc=
+		dst = appendFlag(dst, a[3], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	return dst
 }
@@ -995,36 +956,31 @@ func printI32mad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x2e64616d, 4) // "mad."
 	dst = appendShort(dst, &enumTexts[24][a[9]])
 	dst = appendLit8(dst, 0x732e, 2) // ".s"
-	dst = appendDecW(dst, a[2])
+	dst = appendDec999(dst, a[2])
 	if flags {
-		b, n := flagBuf(dst, 4)
-		n = putFlagBit(b, n, a[1], 0x64656863736f6e2e, 0x0, 8) // .nosched
-		n = putFlagBit(b, n, a[4], 0x646e652e, 0x0, 4)         // .end
-		n = putFlag(b, n, a[8], 0, 0x3d7470722e, 0x0, 5)       // .rpt=
-		n = putFlagBit(b, n, a[20], 0x63642e, 0x0, 3)          // .dc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[68][a[1]|a[4]<<1|a[8]<<2|a[20]<<5])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	{
 		r := &pt.reg[4][(a[3]<<2|a[13])<<7|a[16]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	{
 		r := &pt.reg[7][(a[7]<<1|a[12])<<7|a[17]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[10])
+	dst = appendLit8(dst, '-', int(b2u(a[10] != 0)))
 	{
 		r := &pt.reg[5][(a[5]<<2|a[14])<<7|a[18]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendCharIf(dst, '-', a[11])
+	dst = appendLit8(dst, '-', int(b2u(a[11] != 0)))
 	{
 		r := &pt.reg[5][(a[6]<<2|a[15])<<7|a[19]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[23]>>6)) // .x unless an immediate
+		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	return dst
 }
@@ -1039,16 +995,9 @@ func printSmp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[30][a[4]])
 	dst = appendShort(dst, &enumTexts[29][a[8]])
 	if flags {
-		b, n := flagBuf(dst, 8)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[3], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlag(b, n, a[9], 0, 0x3d746e756f632e, 0x0, 7)       // .count=
-		n = putFlag(b, n, a[13], 0, 0x3d65646f6d62732e, 0x0, 8)    // .sbmode=
-		n = putFlag(b, n, a[14], 0, 0x3d6570797430732e, 0x0, 8)    // .s0type=
-		n = putFlag(b, n, a[16], 0, 0x3d6372642e, 0x0, 5)          // .drc=
-		n = putFlagBit(b, n, a[23], 0x63642e, 0x0, 3)              // .dc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[69][a[1]|a[2]<<1|a[3]<<2])
+		dst = appendFlagRun(dst, &pt.flags[70][a[9]|a[13]<<2|a[14]<<4])
+		dst = appendFlagRun(dst, &pt.flags[71][a[16]|a[23]<<2])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[8][a[12]<<7|a[19]])
@@ -1071,19 +1020,10 @@ func printLd0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendShort(dst, &enumTexts[31][a[10]])
 	if flags {
-		b, n := flagBuf(dst, 11)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[4], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[5], 0x7865686361632e, 0x0, 7)       // .cachex
-		n = putFlag(b, n, a[9], 0, 0x3d68637465662e, 0x0, 7)       // .fetch=
-		n = putFlag(b, n, a[11], 0, 0x3d65646f6d2e, 0x0, 6)        // .mode=
-		n = putFlagBit(b, n, a[13], 0x65676e61722e, 0x0, 6)        // .range
-		n = putFlag(b, n, a[14], 0, 0x3d65707974642e, 0x0, 7)      // .dtype=
-		n = putFlagBit(b, n, a[15], 0x636564636e692e, 0x0, 7)      // .incdec
-		n = putFlagBit(b, n, a[17], 0x7373617079622e, 0x0, 7)      // .bypass
-		n = putFlagBit(b, n, a[18], 0x6372642e, 0x0, 4)            // .drc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[72][a[1]|a[2]<<1|a[4]<<2])
+		dst = appendFlagRun(dst, &pt.flags[73][a[5]|a[9]<<1|a[11]<<5])
+		dst = appendFlagRun(dst, &pt.flags[74][a[13]|a[14]<<1|a[15]<<3|a[17]<<4])
+		dst = appendFlagRun(dst, &pt.flags[75][a[18]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[8][a[12]<<7|a[21]])
@@ -1106,21 +1046,11 @@ func printLd1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendShort(dst, &enumTexts[31][a[10]])
 	dst = appendLit8(dst, 0x68637465662e, 6) // ".fetch"
-	dst = appendDecW(dst, a[9]+1)
+	dst = appendDec999(dst, a[9]+1)
 	if flags {
-		b, n := flagBuf(dst, 11)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[3], 0x656f6d2e, 0x0, 4)             // .moe
-		n = putFlagBit(b, n, a[4], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[5], 0x7865686361632e, 0x0, 7)       // .cachex
-		n = putFlag(b, n, a[11], 0, 0x3d65646f6d2e, 0x0, 6)        // .mode=
-		n = putFlagBit(b, n, a[13], 0x65676e61722e, 0x0, 6)        // .range
-		n = putFlag(b, n, a[14], 0, 0x3d65707974642e, 0x0, 7)      // .dtype=
-		n = putFlagBit(b, n, a[15], 0x636564636e692e, 0x0, 7)      // .incdec
-		n = putFlagBit(b, n, a[17], 0x7373617079622e, 0x0, 7)      // .bypass
-		n = putFlagBit(b, n, a[18], 0x6372642e, 0x0, 4)            // .drc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[76][a[1]|a[2]<<1|a[3]<<2])
+		dst = appendFlagRun(dst, &pt.flags[77][a[4]|a[5]<<1|a[11]<<2|a[13]<<4])
+		dst = appendFlagRun(dst, &pt.flags[78][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[8][a[12]<<7|a[21]])
@@ -1143,19 +1073,10 @@ func printSt0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendShort(dst, &enumTexts[32][a[10]])
 	if flags {
-		b, n := flagBuf(dst, 11)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[4], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[5], 0x7865686361632e, 0x0, 7)       // .cachex
-		n = putFlag(b, n, a[9], 0, 0x3d68637465662e, 0x0, 7)       // .fetch=
-		n = putFlag(b, n, a[11], 0, 0x3d65646f6d2e, 0x0, 6)        // .mode=
-		n = putFlagBit(b, n, a[13], 0x65676e61722e, 0x0, 6)        // .range
-		n = putFlag(b, n, a[14], 0, 0x3d65707974642e, 0x0, 7)      // .dtype=
-		n = putFlagBit(b, n, a[15], 0x636564636e692e, 0x0, 7)      // .incdec
-		n = putFlagBit(b, n, a[17], 0x7373617079622e, 0x0, 7)      // .bypass
-		n = putFlagBit(b, n, a[18], 0x6372642e, 0x0, 4)            // .drc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[79][a[1]|a[2]<<1|a[4]<<2])
+		dst = appendFlagRun(dst, &pt.flags[80][a[5]|a[9]<<1|a[11]<<5])
+		dst = appendFlagRun(dst, &pt.flags[81][a[13]|a[14]<<1|a[15]<<3|a[17]<<4])
+		dst = appendFlagRun(dst, &pt.flags[82][a[18]])
 	}
 	dst = appendLit8(dst, 0x5b20, 2) // " ["
 	dst = appendRegEntry(dst, &pt.reg[7][(a[6]<<1|a[16])<<7|a[22]])
@@ -1177,21 +1098,11 @@ func printSt1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendShort(dst, &enumTexts[32][a[10]])
 	dst = appendLit8(dst, 0x68637465662e, 6) // ".fetch"
-	dst = appendDecW(dst, a[9]+1)
+	dst = appendDec999(dst, a[9]+1)
 	if flags {
-		b, n := flagBuf(dst, 11)
-		n = putFlag(b, n, a[1], 1, 0x766e6970696b732e, 0x3d, 9)    // .skipinv=
-		n = putFlagBit(b, n, a[2], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[3], 0x656f6d2e, 0x0, 4)             // .moe
-		n = putFlagBit(b, n, a[4], 0x617473636e79732e, 0x7472, 10) // .syncstart
-		n = putFlagBit(b, n, a[5], 0x7865686361632e, 0x0, 7)       // .cachex
-		n = putFlag(b, n, a[11], 0, 0x3d65646f6d2e, 0x0, 6)        // .mode=
-		n = putFlagBit(b, n, a[13], 0x65676e61722e, 0x0, 6)        // .range
-		n = putFlag(b, n, a[14], 0, 0x3d65707974642e, 0x0, 7)      // .dtype=
-		n = putFlagBit(b, n, a[15], 0x636564636e692e, 0x0, 7)      // .incdec
-		n = putFlagBit(b, n, a[17], 0x7373617079622e, 0x0, 7)      // .bypass
-		n = putFlagBit(b, n, a[18], 0x6372642e, 0x0, 4)            // .drc
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[83][a[1]|a[2]<<1|a[3]<<2])
+		dst = appendFlagRun(dst, &pt.flags[84][a[4]|a[5]<<1|a[11]<<2|a[13]<<4])
+		dst = appendFlagRun(dst, &pt.flags[85][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
 	}
 	dst = appendLit8(dst, 0x5b20, 2) // " ["
 	dst = appendRegEntry(dst, &pt.reg[7][(a[6]<<1|a[16])<<7|a[22]])
@@ -1208,23 +1119,17 @@ func printPhas0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendLit8(dst, 0x73616870, 4) // "phas"
 	if flags {
-		b, n := flagBuf(dst, 8)
-		n = putFlagBit(b, n, a[0], 0x76767270732e, 0x0, 6)      // .sprvv
-		n = putFlagBit(b, n, a[1], 0x646e652e, 0x0, 4)          // .end
-		n = putFlagBit(b, n, a[5], 0x65646f6d2e, 0x0, 5)        // .mode
-		n = putFlagBit(b, n, a[6], 0x6968657461722e, 0x0, 7)    // .ratehi
-		n = putFlagBit(b, n, a[7], 0x6f6c657461722e, 0x0, 7)    // .ratelo
-		n = putFlag(b, n, a[8], 7, 0x3d746961772e, 0x0, 6)      // .wait=
-		n = putFlag(b, n, a[12], 0, 0x3d6968726464612e, 0x0, 8) // .addrhi=
-		n = putFlag(b, n, a[15], 0, 0x3d63642e, 0x0, 4)         // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[86][a[0]|a[1]<<1|a[5]<<2|a[6]<<3|a[7]<<4])
+		dst = appendFlagRun(dst, &pt.flags[87][a[8]])
+		dst = appendFlagRun(dst, &pt.flags[88][a[12]])
+		dst = appendFlag(dst, a[15], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[3]<<2|a[10])<<7|a[13]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[4]<<2|a[11])<<7|a[14]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendDecW(dst, a[9])
+	dst = appendDec999(dst, a[9])
 	return dst
 }
 
@@ -1237,25 +1142,15 @@ func printPhas1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	_ = es
 	dst = appendLit8(dst, 0x73616870, 4) // "phas"
 	if flags {
-		b, n := flagBuf(dst, 12)
-		n = putFlagBit(b, n, a[0], 0x76767270732e, 0x0, 6)      // .sprvv
-		n = putFlagBit(b, n, a[1], 0x646e652e, 0x0, 4)          // .end
-		n = putFlag(b, n, a[2], 1, 0x3d6d6d692e, 0x0, 5)        // .imm=
-		n = putFlagBit(b, n, a[3], 0x74786531732e, 0x0, 6)      // .s1ext
-		n = putFlagBit(b, n, a[4], 0x74786532732e, 0x0, 6)      // .s2ext
-		n = putFlagBit(b, n, a[5], 0x65646f6d2e, 0x0, 5)        // .mode
-		n = putFlagBit(b, n, a[6], 0x6968657461722e, 0x0, 7)    // .ratehi
-		n = putFlagBit(b, n, a[7], 0x6f6c657461722e, 0x0, 7)    // .ratelo
-		n = putFlag(b, n, a[8], 7, 0x3d746961772e, 0x0, 6)      // .wait=
-		n = putFlag(b, n, a[10], 0, 0x3d6b6e616231732e, 0x0, 8) // .s1bank=
-		n = putFlag(b, n, a[11], 0, 0x3d6b6e616232732e, 0x0, 8) // .s2bank=
-		n = putFlag(b, n, a[15], 0, 0x3d63642e, 0x0, 4)         // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[89][a[0]|a[1]<<1|a[2]<<2|a[3]<<3|a[4]<<4])
+		dst = appendFlagRun(dst, &pt.flags[90][a[5]|a[6]<<1|a[7]<<2|a[8]<<3])
+		dst = appendFlagRun(dst, &pt.flags[91][a[10]|a[11]<<2])
+		dst = appendFlag(dst, a[15], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1)       // " "
 	dst = appendElem(dst, f, &es[2], in) // hexc
 	dst = appendLit8(dst, 0x202c, 2)     // ", "
-	dst = appendDecW(dst, a[9])
+	dst = appendDec999(dst, a[9])
 	return dst
 }
 
@@ -1269,19 +1164,10 @@ func printBranch0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendLit8(dst, 0x7262, 2) // "br"
 	if flags {
-		b, n := flagBuf(dst, 11)
-		n = putFlagBit(b, n, a[1], 0x646e65636e79732e, 0x0, 8)     // .syncend
-		n = putFlagBit(b, n, a[2], 0x697470656378652e, 0x6e6f, 10) // .exception
-		n = putFlagBit(b, n, a[3], 0x646e652e, 0x0, 4)             // .end
-		n = putFlagBit(b, n, a[4], 0x74696177702e, 0x0, 6)         // .pwait
-		n = putFlagBit(b, n, a[5], 0x747865636e79732e, 0x0, 8)     // .syncext
-		n = putFlagBit(b, n, a[6], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[7], 0x726f74696e6f6d2e, 0x0, 8)     // .monitor
-		n = putFlagBit(b, n, a[8], 0x6e696c657661732e, 0x6b, 9)    // .savelink
-		n = putFlagBit(b, n, a[10], 0x74736e69796e612e, 0x0, 8)    // .anyinst
-		n = putFlagBit(b, n, a[11], 0x74736e696c6c612e, 0x0, 8)    // .allinst
-		n = putFlag(b, n, a[13], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[92][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[93][a[5]|a[6]<<1|a[7]<<2])
+		dst = appendFlagRun(dst, &pt.flags[94][a[8]|a[10]<<1|a[11]<<2])
+		dst = appendFlag(dst, a[13], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1)       // " "
 	dst = appendElem(dst, f, &es[3], in) // shex
@@ -1294,23 +1180,13 @@ func printBranch1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendLit8(dst, 0x6162, 2) // "ba"
 	if flags {
-		b, n := flagBuf(dst, 12)
-		n = putFlagBit(b, n, a[1], 0x646e65636e79732e, 0x0, 8)     // .syncend
-		n = putFlagBit(b, n, a[2], 0x697470656378652e, 0x6e6f, 10) // .exception
-		n = putFlagBit(b, n, a[3], 0x646e652e, 0x0, 4)             // .end
-		n = putFlagBit(b, n, a[4], 0x74696177702e, 0x0, 6)         // .pwait
-		n = putFlagBit(b, n, a[5], 0x747865636e79732e, 0x0, 8)     // .syncext
-		n = putFlagBit(b, n, a[6], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[7], 0x726f74696e6f6d2e, 0x0, 8)     // .monitor
-		n = putFlagBit(b, n, a[8], 0x6e696c657661732e, 0x6b, 9)    // .savelink
-		n = putFlagBit(b, n, a[9], 0x72622e, 0x0, 3)               // .br
-		n = putFlagBit(b, n, a[10], 0x74736e69796e612e, 0x0, 8)    // .anyinst
-		n = putFlagBit(b, n, a[11], 0x74736e696c6c612e, 0x0, 8)    // .allinst
-		n = putFlag(b, n, a[13], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[95][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[96][a[5]|a[6]<<1|a[7]<<2])
+		dst = appendFlagRun(dst, &pt.flags[97][a[8]|a[9]<<1|a[10]<<2|a[11]<<3])
+		dst = appendFlag(dst, a[13], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = isa.AppendHexNum(dst, uint64(a[12]))
+	dst = appendHex32(dst, a[12])
 	return dst
 }
 
@@ -1320,18 +1196,11 @@ func printLapc0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendLit8(dst, 0x6370616c, 4) // "lapc"
 	if flags {
-		b, n := flagBuf(dst, 10)
-		n = putFlagBit(b, n, a[1], 0x646e65636e79732e, 0x0, 8)     // .syncend
-		n = putFlagBit(b, n, a[2], 0x697470656378652e, 0x6e6f, 10) // .exception
-		n = putFlagBit(b, n, a[3], 0x646e652e, 0x0, 4)             // .end
-		n = putFlagBit(b, n, a[4], 0x74696177702e, 0x0, 6)         // .pwait
-		n = putFlagBit(b, n, a[5], 0x747865636e79732e, 0x0, 8)     // .syncext
-		n = putFlagBit(b, n, a[6], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[7], 0x726f74696e6f6d2e, 0x0, 8)     // .monitor
-		n = putFlagBit(b, n, a[8], 0x6e696c657661732e, 0x6b, 9)    // .savelink
-		n = putFlag(b, n, a[9], 0, 0x3d63642e, 0x0, 4)             // .dc=
-		n = putFlag(b, n, a[10], 0, 0x3d6263642e, 0x0, 5)          // .dcb=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[98][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[99][a[5]|a[6]<<1|a[7]<<2])
+		dst = appendFlagRun(dst, &pt.flags[100][a[8]])
+		dst = appendFlag(dst, a[9], 0, 0x3d63642e, 0x0, 4)    // .dc=
+		dst = appendFlag(dst, a[10], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	return dst
 }
@@ -1342,21 +1211,14 @@ func printSetl0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendLit8(dst, 0x766f6d, 3) // "mov"
 	if flags {
-		b, n := flagBuf(dst, 10)
-		n = putFlagBit(b, n, a[1], 0x646e65636e79732e, 0x0, 8)     // .syncend
-		n = putFlagBit(b, n, a[2], 0x697470656378652e, 0x6e6f, 10) // .exception
-		n = putFlagBit(b, n, a[3], 0x646e652e, 0x0, 4)             // .end
-		n = putFlagBit(b, n, a[4], 0x74696177702e, 0x0, 6)         // .pwait
-		n = putFlagBit(b, n, a[5], 0x747865636e79732e, 0x0, 8)     // .syncext
-		n = putFlagBit(b, n, a[6], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[7], 0x726f74696e6f6d2e, 0x0, 8)     // .monitor
-		n = putFlagBit(b, n, a[8], 0x6e696c657661732e, 0x6b, 9)    // .savelink
-		n = putFlag(b, n, a[10], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		n = putFlag(b, n, a[11], 0, 0x3d6263642e, 0x0, 5)          // .dcb=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[101][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[102][a[5]|a[6]<<1|a[7]<<2])
+		dst = appendFlagRun(dst, &pt.flags[103][a[8]])
+		dst = appendFlag(dst, a[10], 0, 0x3d63642e, 0x0, 4) // .dc=
+		dst = appendFlagRun(dst, &pt.flags[104][a[11]])
 	}
 	dst = append(dst, " pclink, r"...)
-	dst = appendDecW(dst, a[9])
+	dst = appendDec999(dst, a[9])
 	return dst
 }
 
@@ -1366,21 +1228,14 @@ func printSavl0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendLit8(dst, 0x766f6d, 3) // "mov"
 	if flags {
-		b, n := flagBuf(dst, 10)
-		n = putFlagBit(b, n, a[1], 0x646e65636e79732e, 0x0, 8)     // .syncend
-		n = putFlagBit(b, n, a[2], 0x697470656378652e, 0x6e6f, 10) // .exception
-		n = putFlagBit(b, n, a[3], 0x646e652e, 0x0, 4)             // .end
-		n = putFlagBit(b, n, a[4], 0x74696177702e, 0x0, 6)         // .pwait
-		n = putFlagBit(b, n, a[5], 0x747865636e79732e, 0x0, 8)     // .syncext
-		n = putFlagBit(b, n, a[6], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[7], 0x726f74696e6f6d2e, 0x0, 8)     // .monitor
-		n = putFlagBit(b, n, a[8], 0x6e696c657661732e, 0x6b, 9)    // .savelink
-		n = putFlag(b, n, a[10], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		n = putFlag(b, n, a[11], 0, 0x3d6263642e, 0x0, 5)          // .dcb=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[105][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[106][a[5]|a[6]<<1|a[7]<<2])
+		dst = appendFlagRun(dst, &pt.flags[107][a[8]])
+		dst = appendFlag(dst, a[10], 0, 0x3d63642e, 0x0, 4) // .dc=
+		dst = appendFlagRun(dst, &pt.flags[108][a[11]])
 	}
 	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDecW(dst, a[9])
+	dst = appendDec999(dst, a[9])
 	dst = appendLit8(dst, 0x6b6e696c6370202c, 8) // ", pclink"
 	return dst
 }
@@ -1391,18 +1246,11 @@ func printNop0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendLit8(dst, 0x706f6e, 3) // "nop"
 	if flags {
-		b, n := flagBuf(dst, 10)
-		n = putFlagBit(b, n, a[1], 0x646e65636e79732e, 0x0, 8)     // .syncend
-		n = putFlagBit(b, n, a[2], 0x697470656378652e, 0x6e6f, 10) // .exception
-		n = putFlagBit(b, n, a[3], 0x646e652e, 0x0, 4)             // .end
-		n = putFlagBit(b, n, a[4], 0x74696177702e, 0x0, 6)         // .pwait
-		n = putFlagBit(b, n, a[5], 0x747865636e79732e, 0x0, 8)     // .syncext
-		n = putFlagBit(b, n, a[6], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[7], 0x726f74696e6f6d2e, 0x0, 8)     // .monitor
-		n = putFlagBit(b, n, a[8], 0x6e696c657661732e, 0x6b, 9)    // .savelink
-		n = putFlag(b, n, a[9], 0, 0x3d63642e, 0x0, 4)             // .dc=
-		n = putFlag(b, n, a[10], 0, 0x3d6263642e, 0x0, 5)          // .dcb=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[109][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = appendFlagRun(dst, &pt.flags[110][a[5]|a[6]<<1|a[7]<<2])
+		dst = appendFlagRun(dst, &pt.flags[111][a[8]])
+		dst = appendFlag(dst, a[9], 0, 0x3d63642e, 0x0, 4)    // .dc=
+		dst = appendFlag(dst, a[10], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	return dst
 }
@@ -1412,19 +1260,16 @@ func printSmlsi0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendLit8(dst, 0x69736c6d73, 5) // "smlsi"
 	if flags {
-		b, n := flagBuf(dst, 2)
-		n = putFlagBit(b, n, a[0], 0x64656863736f6e2e, 0x0, 8) // .nosched
-		n = putFlag(b, n, a[12], 0, 0x3d63642e, 0x0, 4)        // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[112][a[0]|a[12]<<1])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = isa.AppendHexNum(dst, uint64(a[8]))
+	dst = appendHex32(dst, a[8])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[9]))
+	dst = appendHex32(dst, a[9])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[10]))
+	dst = appendHex32(dst, a[10])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[11]))
+	dst = appendHex32(dst, a[11])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendShort(dst, &enumTexts[58][a[4]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
@@ -1434,11 +1279,11 @@ func printSmlsi0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendShort(dst, &enumTexts[58][a[7]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[1]))
+	dst = appendHex32(dst, a[1])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[2]))
+	dst = appendHex32(dst, a[2])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[3]))
+	dst = appendHex32(dst, a[3])
 	return dst
 }
 
@@ -1447,10 +1292,7 @@ func printSmbo0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendLit8(dst, 0x6f626d73, 4) // "smbo"
 	if flags {
-		b, n := flagBuf(dst, 2)
-		n = putFlagBit(b, n, a[0], 0x64656863736f6e2e, 0x0, 8) // .nosched
-		n = putFlag(b, n, a[5], 0, 0x3d63642e, 0x0, 4)         // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[113][a[0]|a[5]<<1])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendDecW(dst, a[1])
@@ -1468,13 +1310,11 @@ func printIdf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendLit8(dst, 0x666469, 3) // "idf"
 	if flags {
-		b, n := flagBuf(dst, 2)
-		n = putFlag(b, n, a[1], 0, 0x3d63642e, 0x0, 4)   // .dc=
-		n = putFlag(b, n, a[2], 0, 0x3d6263642e, 0x0, 5) // .dcb=
-		dst = b[:n]
+		dst = appendFlag(dst, a[1], 0, 0x3d63642e, 0x0, 4)   // .dc=
+		dst = appendFlag(dst, a[2], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	dst = appendLit8(dst, 0x63726420, 4) // " drc"
-	dst = appendDecW(dst, a[0])
+	dst = appendDec999(dst, a[0])
 	return dst
 }
 
@@ -1483,14 +1323,12 @@ func printWdf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendLit8(dst, 0x666477, 3) // "wdf"
 	if flags {
-		b, n := flagBuf(dst, 3)
-		n = putFlagBit(b, n, a[0], 0x64656863736f6e2e, 0x0, 8) // .nosched
-		n = putFlag(b, n, a[2], 0, 0x3d63642e, 0x0, 4)         // .dc=
-		n = putFlag(b, n, a[3], 0, 0x3d6263642e, 0x0, 5)       // .dcb=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[114][a[0]])
+		dst = appendFlag(dst, a[2], 0, 0x3d63642e, 0x0, 4)   // .dc=
+		dst = appendFlag(dst, a[3], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	dst = appendLit8(dst, 0x63726420, 4) // " drc"
-	dst = appendDecW(dst, a[1])
+	dst = appendDec999(dst, a[1])
 	return dst
 }
 
@@ -1500,20 +1338,17 @@ func printEmit0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x73647074696d65, 7) // "emitpds"
 	dst = appendShort(dst, &enumTexts[59][a[2]])
 	if flags {
-		b, n := flagBuf(dst, 3)
-		n = putFlagBit(b, n, a[0], 0x646e652e, 0x0, 4)   // .end
-		n = putFlag(b, n, a[3], 1, 0x3d3434622e, 0x0, 5) // .b44=
-		n = putFlag(b, n, a[8], 0, 0x3d63642e, 0x0, 4)   // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[115][a[0]|a[3]<<1])
+		dst = appendFlag(dst, a[8], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDecW(dst, a[5])
+	dst = appendDec999(dst, a[5])
 	dst = appendLit8(dst, 0x72202c, 3) // ", r"
-	dst = appendDecW(dst, a[6])
+	dst = appendDec999(dst, a[6])
 	dst = appendLit8(dst, 0x72202c, 3) // ", r"
-	dst = appendDecW(dst, a[7])
+	dst = appendDec999(dst, a[7])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[4]))
+	dst = appendHex32(dst, a[4])
 	return dst
 }
 
@@ -1523,17 +1358,14 @@ func printEmit1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[60][a[1]])
 	dst = appendShort(dst, &enumTexts[59][a[2]])
 	if flags {
-		b, n := flagBuf(dst, 6)
-		n = putFlagBit(b, n, a[0], 0x646e652e, 0x0, 4)   // .end
-		n = putFlag(b, n, a[3], 1, 0x3d3434622e, 0x0, 5) // .b44=
-		n = putFlag(b, n, a[5], 0, 0x3d30732e, 0x0, 4)   // .s0=
-		n = putFlag(b, n, a[6], 0, 0x3d31732e, 0x0, 4)   // .s1=
-		n = putFlag(b, n, a[7], 0, 0x3d32732e, 0x0, 4)   // .s2=
-		n = putFlag(b, n, a[8], 0, 0x3d63642e, 0x0, 4)   // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[116][a[0]|a[3]<<1])
+		dst = appendFlagRun(dst, &pt.flags[117][a[5]])
+		dst = appendFlagRun(dst, &pt.flags[118][a[6]])
+		dst = appendFlagRun(dst, &pt.flags[119][a[7]])
+		dst = appendFlag(dst, a[8], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = isa.AppendHexNum(dst, uint64(a[4]))
+	dst = appendHex32(dst, a[4])
 	return dst
 }
 
@@ -1543,17 +1375,13 @@ func printLimm0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[2][a[5]])
 	dst = appendLit8(dst, 0x3233752e766f6d, 7) // "mov.u32"
 	if flags {
-		b, n := flagBuf(dst, 4)
-		n = putFlagBit(b, n, a[0], 0x766e6970696b732e, 0x0, 8) // .skipinv
-		n = putFlagBit(b, n, a[1], 0x64656863736f6e2e, 0x0, 8) // .nosched
-		n = putFlagBit(b, n, a[3], 0x646e652e, 0x0, 4)         // .end
-		n = putFlag(b, n, a[8], 0, 0x3d63642e, 0x0, 4)         // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[120][a[0]|a[1]<<1|a[3]<<2])
+		dst = appendFlagRun(dst, &pt.flags[121][a[8]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[2]<<2|a[6])<<7|a[7]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[4]))
+	dst = appendHex32(dst, a[4])
 	return dst
 }
 
@@ -1562,10 +1390,8 @@ func printMutex0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendLit8(dst, 0x6b636f6c, 4) // "lock"
 	if flags {
-		b, n := flagBuf(dst, 2)
-		n = putFlag(b, n, a[0], 0, 0x3d63642e, 0x0, 4)   // .dc=
-		n = putFlag(b, n, a[1], 0, 0x3d6263642e, 0x0, 5) // .dcb=
-		dst = b[:n]
+		dst = appendFlag(dst, a[0], 0, 0x3d63642e, 0x0, 4)   // .dc=
+		dst = appendFlag(dst, a[1], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	return dst
 }
@@ -1575,19 +1401,17 @@ func printLdrstr0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendLit8(dst, 0x72646c, 3) // "ldr"
 	if flags {
-		b, n := flagBuf(dst, 4)
-		n = putFlagBit(b, n, a[2], 0x3932622e, 0x0, 4) // .b29
-		n = putFlag(b, n, a[4], 0, 0x3d32612e, 0x0, 4) // .a2=
-		n = putFlag(b, n, a[5], 0, 0x3d31612e, 0x0, 4) // .a1=
-		n = putFlag(b, n, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[122][a[2]])
+		dst = appendFlagRun(dst, &pt.flags[123][a[4]])
+		dst = appendFlagRun(dst, &pt.flags[124][a[5]])
+		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDecW(dst, a[3])
+	dst = appendDec999(dst, a[3])
 	dst = appendLit8(dst, 0x72202c, 3) // ", r"
-	dst = appendDecW(dst, a[6])
+	dst = appendDec999(dst, a[6])
 	dst = appendLit8(dst, 0x637264202c, 5) // ", drc"
-	dst = appendDecW(dst, a[1])
+	dst = appendDec999(dst, a[1])
 	return dst
 }
 
@@ -1600,18 +1424,16 @@ func printLdrstr1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	_ = es
 	dst = appendLit8(dst, 0x72646c, 3) // "ldr"
 	if flags {
-		b, n := flagBuf(dst, 3)
-		n = putFlagBit(b, n, a[2], 0x3932622e, 0x0, 4) // .b29
-		n = putFlag(b, n, a[5], 0, 0x3d31612e, 0x0, 4) // .a1=
-		n = putFlag(b, n, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[125][a[2]])
+		dst = appendFlagRun(dst, &pt.flags[126][a[5]])
+		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDecW(dst, a[3])
+	dst = appendDec999(dst, a[3])
 	dst = appendLit8(dst, 0x202c, 2)       // ", "
 	dst = appendElem(dst, f, &es[4], in)   // hexc
 	dst = appendLit8(dst, 0x637264202c, 5) // ", drc"
-	dst = appendDecW(dst, a[1])
+	dst = appendDec999(dst, a[1])
 	return dst
 }
 
@@ -1620,18 +1442,15 @@ func printLdrstr2(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendLit8(dst, 0x727473, 3) // "str"
 	if flags {
-		b, n := flagBuf(dst, 5)
-		n = putFlagBit(b, n, a[1], 0x6372642e, 0x0, 4)     // .drc
-		n = putFlagBit(b, n, a[2], 0x3932622e, 0x0, 4)     // .b29
-		n = putFlag(b, n, a[3], 0, 0x3d6d756e642e, 0x0, 6) // .dnum=
-		n = putFlag(b, n, a[4], 0, 0x3d32612e, 0x0, 4)     // .a2=
-		n = putFlag(b, n, a[7], 0, 0x3d63642e, 0x0, 4)     // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[127][a[1]|a[2]<<1])
+		dst = appendFlagRun(dst, &pt.flags[128][a[3]])
+		dst = appendFlagRun(dst, &pt.flags[129][a[4]])
+		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDecW(dst, a[6])
+	dst = appendDec999(dst, a[6])
 	dst = appendLit8(dst, 0x72202c, 3) // ", r"
-	dst = appendDecW(dst, a[5])
+	dst = appendDec999(dst, a[5])
 	return dst
 }
 
@@ -1644,17 +1463,14 @@ func printLdrstr3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	_ = es
 	dst = appendLit8(dst, 0x727473, 3) // "str"
 	if flags {
-		b, n := flagBuf(dst, 4)
-		n = putFlagBit(b, n, a[1], 0x6372642e, 0x0, 4)     // .drc
-		n = putFlagBit(b, n, a[2], 0x3932622e, 0x0, 4)     // .b29
-		n = putFlag(b, n, a[3], 0, 0x3d6d756e642e, 0x0, 6) // .dnum=
-		n = putFlag(b, n, a[7], 0, 0x3d63642e, 0x0, 4)     // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[130][a[1]|a[2]<<1])
+		dst = appendFlagRun(dst, &pt.flags[131][a[3]])
+		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1)       // " "
 	dst = appendElem(dst, f, &es[2], in) // hexc
 	dst = appendLit8(dst, 0x72202c, 3)   // ", r"
-	dst = appendDecW(dst, a[5])
+	dst = appendDec999(dst, a[5])
 	return dst
 }
 
@@ -1663,18 +1479,15 @@ func printLdrstr4(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendLit8(dst, 0x727473, 3) // "str"
 	if flags {
-		b, n := flagBuf(dst, 5)
-		n = putFlagBit(b, n, a[1], 0x6372642e, 0x0, 4)     // .drc
-		n = putFlagBit(b, n, a[2], 0x3932622e, 0x0, 4)     // .b29
-		n = putFlag(b, n, a[3], 0, 0x3d6d756e642e, 0x0, 6) // .dnum=
-		n = putFlag(b, n, a[4], 0, 0x3d32612e, 0x0, 4)     // .a2=
-		n = putFlag(b, n, a[7], 0, 0x3d63642e, 0x0, 4)     // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[132][a[1]|a[2]<<1])
+		dst = appendFlagRun(dst, &pt.flags[133][a[3]])
+		dst = appendFlagRun(dst, &pt.flags[134][a[4]])
+		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDecW(dst, a[6])
+	dst = appendDec999(dst, a[6])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[5]))
+	dst = appendHex32(dst, a[5])
 	return dst
 }
 
@@ -1687,17 +1500,14 @@ func printLdrstr5(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	_ = es
 	dst = appendLit8(dst, 0x727473, 3) // "str"
 	if flags {
-		b, n := flagBuf(dst, 4)
-		n = putFlagBit(b, n, a[1], 0x6372642e, 0x0, 4)     // .drc
-		n = putFlagBit(b, n, a[2], 0x3932622e, 0x0, 4)     // .b29
-		n = putFlag(b, n, a[3], 0, 0x3d6d756e642e, 0x0, 6) // .dnum=
-		n = putFlag(b, n, a[7], 0, 0x3d63642e, 0x0, 4)     // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[135][a[1]|a[2]<<1])
+		dst = appendFlagRun(dst, &pt.flags[136][a[3]])
+		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1)       // " "
 	dst = appendElem(dst, f, &es[2], in) // hexc
 	dst = appendLit8(dst, 0x202c, 2)     // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[5]))
+	dst = appendHex32(dst, a[5])
 	return dst
 }
 
@@ -1706,21 +1516,19 @@ func printLdrstr6(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendShort(dst, &enumTexts[61][a[0]])
 	if flags {
-		b, n := flagBuf(dst, 2)
-		n = putFlagBit(b, n, a[2], 0x3932622e, 0x0, 4) // .b29
-		n = putFlag(b, n, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[137][a[2]])
+		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDecW(dst, a[3])
+	dst = appendDec999(dst, a[3])
 	dst = appendLit8(dst, 0x72202c, 3) // ", r"
-	dst = appendDecW(dst, a[6])
+	dst = appendDec999(dst, a[6])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[5]))
+	dst = appendHex32(dst, a[5])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = isa.AppendHexNum(dst, uint64(a[4]))
+	dst = appendHex32(dst, a[4])
 	dst = appendLit8(dst, 0x637264202c, 5) // ", drc"
-	dst = appendDecW(dst, a[1])
+	dst = appendDec999(dst, a[1])
 	return dst
 }
 
@@ -1730,9 +1538,7 @@ func printKill0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[62][a[0]])
 	dst = appendLit8(dst, 0x6c6c696b, 4) // "kill"
 	if flags {
-		b, n := flagBuf(dst, 1)
-		n = putFlag(b, n, a[1], 0, 0x3d63642e, 0x0, 4) // .dc=
-		dst = b[:n]
+		dst = appendFlag(dst, a[1], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	return dst
 }
@@ -1742,10 +1548,8 @@ func printPcoeff0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
 	dst = appendShort(dst, &enumTexts[63][a[0]])
 	if flags {
-		b, n := flagBuf(dst, 2)
-		n = putFlag(b, n, a[1], 0, 0x3d63642e, 0x0, 4)   // .dc=
-		n = putFlag(b, n, a[2], 0, 0x3d6263642e, 0x0, 5) // .dcb=
-		dst = b[:n]
+		dst = appendFlag(dst, a[1], 0, 0x3d63642e, 0x0, 4)   // .dc=
+		dst = appendFlag(dst, a[2], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	return dst
 }
@@ -1756,15 +1560,10 @@ func printDepthf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[3][a[6]])
 	dst = appendLit8(dst, 0x666874706564, 6) // "depthf"
 	if flags {
-		b, n := flagBuf(dst, 7)
-		n = putFlagBit(b, n, a[0], 0x636e79732e, 0x0, 5)           // .sync
-		n = putFlagBit(b, n, a[2], 0x646e652e, 0x0, 4)             // .end
-		n = putFlagBit(b, n, a[5], 0x64656863736f6e2e, 0x0, 8)     // .nosched
-		n = putFlagBit(b, n, a[7], 0x656469736f77742e, 0x64, 9)    // .twosided
-		n = putFlag(b, n, a[8], 0, 0x636162646565662e, 0x3d6b, 10) // .feedback=
-		n = putFlag(b, n, a[12], 0, 0x3d6d756e642e, 0x0, 6)        // .dnum=
-		n = putFlag(b, n, a[16], 0, 0x3d63642e, 0x0, 4)            // .dc=
-		dst = b[:n]
+		dst = appendFlagRun(dst, &pt.flags[138][a[0]|a[2]<<1|a[5]<<2|a[7]<<3])
+		dst = appendFlagRun(dst, &pt.flags[139][a[8]])
+		dst = appendFlagRun(dst, &pt.flags[140][a[12]])
+		dst = appendFlag(dst, a[16], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[7][(a[1]<<1|a[9])<<7|a[13]])

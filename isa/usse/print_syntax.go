@@ -2,6 +2,7 @@ package usse
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -24,8 +25,21 @@ type syntaxPrinter func(dst []byte, in *Inst, flags bool, pt *printTables) []byt
 
 // printTables are the tables the syntax printers read, made on first use.
 type printTables struct {
-	reg [len(regTableKeys)][]regEntry
+	reg   [len(regTableKeys)][]regEntry
+	flags [len(flagRunKeys)][]flagEntry
 }
+
+// flagRunKey names a flag-run table: the texts of some consecutive flags
+// of a syntax (fields of form's syntax variant) for every combination of
+// their values (the first field's in the low bits).
+type flagRunKey struct {
+	form, variant int
+	fields        []int8
+}
+
+// flagEntry is a flag run's text padded to 31 bytes, then its length, as
+// the little-endian words that store them.
+type flagEntry [4]uint64
 
 // regTableKey names a register table: bank table, bits of the bank index
 // (bank field and extension), bits of the number field, numbering factor.
@@ -34,8 +48,10 @@ type regTableKey struct {
 }
 
 // regEntry is a register's text padded to 23 bytes, then its length, with
-// regImm set when it is an immediate (regx prints no ".x" then).
-type regEntry [24]byte
+// regImm set when it is an immediate (regx prints no ".x" then), as the
+// little-endian words that store them (a copy of a byte array from a
+// pointer is a memmove call).
+type regEntry [3]uint64
 
 const regImm = 0x80
 
@@ -49,25 +65,61 @@ var syntaxTables = sync.OnceValue(func() *printTables {
 			if len(s) > 23 {
 				panic("usse: register text " + string(s) + " longer than a regEntry") // fixed tables: any test meets it
 			}
-			t[i][23] = uint8(copy(t[i][:23], s))
+			var b [24]byte
+			b[23] = uint8(copy(b[:23], s))
 			if bi < 8 && bankKinds[k.banks][bi] == bkImm {
-				t[i][23] |= regImm
+				b[23] |= regImm
 			}
+			t[i] = regEntry{binary.LittleEndian.Uint64(b[0:]), binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:])}
 		}
 		pt.reg[ti] = t
+	}
+	for ti, k := range flagRunKeys {
+		// the run's text is what appendFlags prints when every other flag
+		// of the syntax is at its default
+		f := &forms[k.form]
+		in := Inst{Form: int16(k.form)}
+		bits := 0
+		for _, fi := range f.variants[k.variant].flags {
+			in.Args[fi] = f.fields[fi].def
+		}
+		for _, fi := range k.fields {
+			bits += int(f.fields[fi].width)
+		}
+		t := make([]flagEntry, 1<<bits)
+		for i := range t {
+			sh := 0
+			for _, fi := range k.fields {
+				w := int(f.fields[fi].width)
+				in.Args[fi] = uint32(i>>sh) & (1<<w - 1)
+				sh += w
+			}
+			s := appendFlags(nil, f, k.variant, &in)
+			if len(s) > 31 {
+				panic("usse: flag run " + string(s) + " longer than a flagEntry") // fixed tables: any test meets it
+			}
+			var b [32]byte
+			b[31] = uint8(copy(b[:31], s))
+			for w := range t[i] {
+				t[i][w] = binary.LittleEndian.Uint64(b[8*w:])
+			}
+		}
+		pt.flags[ti] = t
 	}
 	return pt
 })
 
-// appendRegEntry appends a register's text (one 24-byte store) and says
-// whether it was an immediate.
+// appendRegEntry appends a register's text (three word stores).
 func appendRegEntry(dst []byte, e *regEntry) []byte {
 	n := len(dst)
 	if cap(dst)-n < 24 {
 		dst = slices.Grow(dst, 24)
 	}
-	*(*regEntry)(dst[n : n+24]) = *e
-	return dst[:n+int(e[23]&^regImm)]
+	b := dst[n : n+24]
+	binary.LittleEndian.PutUint64(b[0:], e[0])
+	binary.LittleEndian.PutUint64(b[8:], e[1])
+	binary.LittleEndian.PutUint64(b[16:], e[2])
+	return dst[:n+int(e[2]>>56&^regImm)]
 }
 
 // appendLit8 appends a literal of n <= 8 bytes held in w (first byte
@@ -81,22 +133,16 @@ func appendLit8(dst []byte, w uint64, n int) []byte {
 	return dst[:l+n]
 }
 
-// appendCharIf appends c when v is not 0, without a branch on v.
-func appendCharIf(dst []byte, c byte, v uint32) []byte {
-	l := len(dst)
-	if cap(dst)-l < 1 {
-		dst = slices.Grow(dst, 1)
-	}
-	dst = dst[:l+1]
-	dst[l] = c
-	return dst[:l+int(b2u(v != 0))]
-}
-
 // appendDecW appends v in decimal; below 1000 from decWords, one store.
 func appendDecW(dst []byte, v uint32) []byte {
 	if v >= 1000 {
 		return isa.AppendDec(dst, uint64(v))
 	}
+	return appendDec999(dst, v)
+}
+
+// appendDec999 appends v < 1000 in decimal (decWords: one store).
+func appendDec999(dst []byte, v uint32) []byte {
 	l := len(dst)
 	if cap(dst)-l < 4 {
 		dst = slices.Grow(dst, 4)
@@ -104,6 +150,20 @@ func appendDecW(dst []byte, v uint32) []byte {
 	d := decWords[v]
 	binary.LittleEndian.PutUint32(dst[l:l+4], d)
 	return dst[:l+int(d>>24)]
+}
+
+// appendHex32 appends x as isa.AppendHexNum does ("0x" and the
+// significant digits, at least one) with two stores.
+func appendHex32(dst []byte, x uint32) []byte {
+	n := max((bits.Len32(x)+3)>>2, 1)
+	l := len(dst)
+	if cap(dst)-l < 10 {
+		dst = slices.Grow(dst, 10)
+	}
+	b := dst[l : l+10]
+	binary.LittleEndian.PutUint16(b, '0'|'x'<<8)
+	binary.BigEndian.PutUint64(b[2:], isa.HexDigits8(x)<<(8*(8-n)))
+	return dst[:l+2+n]
 }
 
 // pfxTexts[t][v] is a pfx element's text: enum entry v of table t and a
@@ -126,6 +186,30 @@ var maskTexts = func() (t [16]shortText) {
 	}
 	return t
 }()
+
+// appendFlagRun appends a flag run's text (four word stores).
+func appendFlagRun(dst []byte, e *flagEntry) []byte {
+	n := len(dst)
+	if cap(dst)-n < 32 {
+		dst = slices.Grow(dst, 32)
+	}
+	b := dst[n : n+32]
+	binary.LittleEndian.PutUint64(b[0:], e[0])
+	binary.LittleEndian.PutUint64(b[8:], e[1])
+	binary.LittleEndian.PutUint64(b[16:], e[2])
+	binary.LittleEndian.PutUint64(b[24:], e[3])
+	return dst[:n+int(e[3]>>56)]
+}
+
+// appendFlag appends a valued flag (prefix lo, hi of plen bytes, then the
+// value v) unless v is its default def.
+func appendFlag(dst []byte, v, def uint32, lo, hi uint64, plen int) []byte {
+	n := len(dst)
+	if cap(dst)-n < flagRoom {
+		dst = slices.Grow(dst, flagRoom)
+	}
+	return dst[:putFlag(dst[:n+flagRoom], n, v, def, lo, hi, plen)]
+}
 
 // flagBuf makes room for k flags (flagRoom bytes each) after dst and
 // returns it with its length: the flags are written by putFlag and
