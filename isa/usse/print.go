@@ -20,9 +20,18 @@ func AppendText(dst []byte, in Inst, pc uint64) []byte {
 }
 
 func appendText(dst []byte, in *Inst) []byte {
+	return appendTextWith(dst, in, syntaxTables())
+}
+
+// appendTextWith is appendText with the syntax printers' tables at hand.
+func appendTextWith(dst []byte, in *Inst, pt *printTables) []byte {
 	if in.Form < 0 || int(in.Form) >= len(forms) {
 		return appendRaw(dst, in.Raw)
 	}
+	if p := formPrinters[in.Form]; p != nil {
+		return p(dst, in, pt)
+	}
+	// the dual-issue forms
 	f := &forms[in.Form]
 	vi := f.variantIndex(in)
 	if vi < 0 {
@@ -31,11 +40,7 @@ func appendText(dst []byte, in *Inst) []byte {
 	// a word whose flag bits are all at their defaults prints no flags
 	// (in.Raw holds the fields, as the dual-issue printer also assumes)
 	fd := &flagDefaults[in.Form][vi]
-	flags := in.Raw&fd.mask != fd.bits
-	if int(in.Form) == dualForms[0] || int(in.Form) == dualForms[1] {
-		return appendDualText(dst, f, &f.variants[vi], vi, in, flags)
-	}
-	return syntaxPrinters[in.Form][vi](dst, in, flags, syntaxTables())
+	return appendDualText(dst, f, &f.variants[vi], vi, in, in.Raw&fd.mask != fd.bits)
 }
 
 // appendSyntax is what the syntax printers print (syntax vi of in's form,

@@ -160,50 +160,56 @@ var flagRunKeys = [...]flagRunKey{
 	{form: 40, variant: 0, fields: []int8{12}},                 // depthf
 }
 
-// syntaxPrinters[form][syntax] prints that syntax (nil: dual-issue
+// formPrinters[form] prints a word of that form (nil: dual-issue
 // forms, printed by appendDualText).
-var syntaxPrinters = [len(forms)][]syntaxPrinter{
-	0:  {printVmad20},
-	1:  {printVnmad320},
-	2:  {printVnmad160},
-	3:  {printVmad0},
-	4:  {printVdp0},
-	5:  {nil},
-	6:  {nil},
-	7:  {printVcomp0},
-	8:  {printVmov0, printVmov1},
-	9:  {printVpck0},
-	10: {printVtst0, printVtst1, printVtst2, printVtst3},
-	11: {printVtstmsk0, printVtstmsk1, printVtstmsk2, printVtstmsk3},
-	12: {printVbw0, printVbw1},
-	13: {printSop20},
-	14: {printSop30},
-	15: {printSop2m0},
-	16: {printI8mad0},
-	17: {printI16mad0},
-	18: {printI32mad0},
-	19: {printI8mad20},
-	20: {printI32mad20},
-	21: {printSmp0},
-	22: {printLd0, printLd1},
-	23: {printSt0, printSt1},
-	24: {printPhas0, printPhas1},
-	25: {printBranch0, printBranch1},
-	26: {printLapc0},
-	27: {printSetl0},
-	28: {printSavl0},
-	29: {printNop0},
-	30: {printSmlsi0},
-	31: {printSmbo0},
-	32: {printIdf0},
-	33: {printWdf0},
-	34: {printEmit0, printEmit1},
-	35: {printLimm0},
-	36: {printMutex0},
-	37: {printLdrstr0, printLdrstr1, printLdrstr2, printLdrstr3, printLdrstr4, printLdrstr5, printLdrstr6},
-	38: {printKill0},
-	39: {printPcoeff0},
-	40: {printDepthf0},
+var formPrinters = [len(forms)]func(dst []byte, in *Inst, pt *printTables) []byte{
+	0:  printVmad2,
+	1:  printVnmad32,
+	2:  printVnmad16,
+	3:  printVmad,
+	4:  printVdp,
+	5:  nil,
+	6:  nil,
+	7:  printVcomp,
+	8:  printVmov,
+	9:  printVpck,
+	10: printVtst,
+	11: printVtstmsk,
+	12: printVbw,
+	13: printSop2,
+	14: printSop3,
+	15: printSop2m,
+	16: printI8mad,
+	17: printI16mad,
+	18: printI32mad,
+	19: printI8mad2,
+	20: printI32mad2,
+	21: printSmp,
+	22: printLd,
+	23: printSt,
+	24: printPhas,
+	25: printBranch,
+	26: printLapc,
+	27: printSetl,
+	28: printSavl,
+	29: printNop,
+	30: printSmlsi,
+	31: printSmbo,
+	32: printIdf,
+	33: printWdf,
+	34: printEmit,
+	35: printLimm,
+	36: printMutex,
+	37: printLdrstr,
+	38: printKill,
+	39: printPcoeff,
+	40: printDepthf,
+}
+
+// printVmad2 prints a vmad2 word.
+func printVmad2(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[0]
+	return printVmad20(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
 }
 
 // printVmad20 prints syntax 0 of vmad2.
@@ -240,6 +246,12 @@ func printVmad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printVnmad32 prints a vnmad32 word.
+func printVnmad32(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[1]
+	return printVnmad320(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printVnmad320 prints syntax 0 of vnmad32.
 func printVnmad320(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -268,6 +280,12 @@ func printVnmad320(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printVnmad16 prints a vnmad16 word.
+func printVnmad16(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[2]
+	return printVnmad160(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printVnmad160 prints syntax 0 of vnmad16.
 func printVnmad160(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -294,6 +312,12 @@ func printVnmad160(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendElem(dst, f, &es[13], in) // rswh
 	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
 	return dst
+}
+
+// printVmad prints a vmad word.
+func printVmad(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[3]
+	return printVmad0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
 }
 
 // printVmad0 prints syntax 0 of vmad.
@@ -333,6 +357,12 @@ func printVmad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printVdp prints a vdp word.
+func printVdp(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[4]
+	return printVdp0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printVdp0 prints syntax 0 of vdp.
 func printVdp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -363,6 +393,12 @@ func printVdp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printVcomp prints a vcomp word.
+func printVcomp(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[7]
+	return printVcomp0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printVcomp0 prints syntax 0 of vcomp.
 func printVcomp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -388,6 +424,15 @@ func printVcomp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &enumTexts[47][a[12]])
 	dst = appendLit8(dst, '|', int(a[11]>>1&1))
 	return dst
+}
+
+// printVmov prints a vmov word.
+func printVmov(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[8]
+	if c := in.Args[9]; c < 32 && 0x1>>c&1 != 0 {
+		return printVmov0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+	}
+	return printVmov1(dst, in, in.Raw&fd[1].mask != fd[1].bits, pt)
 }
 
 // printVmov0 prints syntax 0 of vmov.
@@ -446,6 +491,12 @@ func printVmov1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printVpck prints a vpck word.
+func printVpck(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[9]
+	return printVpck0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printVpck0 prints syntax 0 of vpck.
 func printVpck0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -465,6 +516,21 @@ func printVpck0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x202c, 2)     // ", "
 	dst = appendElem(dst, f, &es[6], in) // psrc
 	return dst
+}
+
+// printVtst prints a vtst word.
+func printVtst(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[10]
+	if c := in.Args[21]; c < 32 && 0x1>>c&1 != 0 {
+		return printVtst0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+	}
+	if c := in.Args[21]; c < 32 && 0x2>>c&1 != 0 {
+		return printVtst1(dst, in, in.Raw&fd[1].mask != fd[1].bits, pt)
+	}
+	if c := in.Args[21]; c < 32 && 0x4>>c&1 != 0 {
+		return printVtst2(dst, in, in.Raw&fd[2].mask != fd[2].bits, pt)
+	}
+	return printVtst3(dst, in, in.Raw&fd[3].mask != fd[3].bits, pt)
 }
 
 // printVtst0 prints syntax 0 of vtst.
@@ -585,6 +651,21 @@ func printVtst3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printVtstmsk prints a vtstmsk word.
+func printVtstmsk(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[11]
+	if c := in.Args[20]; c < 32 && 0x1>>c&1 != 0 {
+		return printVtstmsk0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+	}
+	if c := in.Args[20]; c < 32 && 0x2>>c&1 != 0 {
+		return printVtstmsk1(dst, in, in.Raw&fd[1].mask != fd[1].bits, pt)
+	}
+	if c := in.Args[20]; c < 32 && 0x4>>c&1 != 0 {
+		return printVtstmsk2(dst, in, in.Raw&fd[2].mask != fd[2].bits, pt)
+	}
+	return printVtstmsk3(dst, in, in.Raw&fd[3].mask != fd[3].bits, pt)
+}
+
 // printVtstmsk0 prints syntax 0 of vtstmsk.
 func printVtstmsk0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -695,6 +776,15 @@ func printVtstmsk3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printVbw prints a vbw word.
+func printVbw(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[12]
+	if c := in.Args[9]; c < 32 && 0x40>>c&1 != 0 {
+		return printVbw0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+	}
+	return printVbw1(dst, in, in.Raw&fd[1].mask != fd[1].bits, pt)
+}
+
 // printVbw0 prints syntax 0 of vbw.
 func printVbw0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -758,6 +848,12 @@ func printVbw1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printSop2 prints a sop2 word.
+func printSop2(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[13]
+	return printSop20(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printSop20 prints syntax 0 of sop2.
 func printSop20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -792,6 +888,12 @@ func printSop20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printSop3 prints a sop3 word.
+func printSop3(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[14]
+	return printSop30(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printSop30 prints syntax 0 of sop3.
 func printSop30(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -821,6 +923,12 @@ func printSop30(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[10] != 0))) // "1-"
 	dst = appendShort(dst, &enumTexts[22][a[11]])
 	return dst
+}
+
+// printSop2m prints a sop2m word.
+func printSop2m(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[15]
+	return printSop2m0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
 }
 
 // printSop2m0 prints syntax 0 of sop2m.
@@ -855,6 +963,12 @@ func printSop2m0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printI8mad prints a i8mad word.
+func printI8mad(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[16]
+	return printI8mad0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printI8mad0 prints syntax 0 of i8mad.
 func printI8mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -880,6 +994,12 @@ func printI8mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printI16mad prints a i16mad word.
+func printI16mad(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[17]
+	return printI16mad0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printI16mad0 prints syntax 0 of i16mad.
 func printI16mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -901,6 +1021,12 @@ func printI16mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, '-', int(b2u(a[4] != 0)))
 	dst = appendRegEntry(dst, &pt.reg[5][(a[9]<<2|a[19])<<7|a[23]])
 	return dst
+}
+
+// printI32mad prints a i32mad word.
+func printI32mad(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[18]
+	return printI32mad0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
 }
 
 // printI32mad0 prints syntax 0 of i32mad.
@@ -935,6 +1061,12 @@ func printI32mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printI8mad2 prints a i8mad2 word.
+func printI8mad2(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[19]
+	return printI8mad20(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printI8mad20 prints syntax 0 of i8mad2.
 func printI8mad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -947,6 +1079,12 @@ func printI8mad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlag(dst, a[3], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	return dst
+}
+
+// printI32mad2 prints a i32mad2 word.
+func printI32mad2(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[20]
+	return printI32mad20(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
 }
 
 // printI32mad20 prints syntax 0 of i32mad2.
@@ -985,6 +1123,12 @@ func printI32mad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printSmp prints a smp word.
+func printSmp(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[21]
+	return printSmp0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printSmp0 prints syntax 0 of smp.
 func printSmp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1008,6 +1152,15 @@ func printSmp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[22]])
 	return dst
+}
+
+// printLd prints a ld word.
+func printLd(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[22]
+	if c := in.Args[3]; c < 32 && 0x2>>c&1 != 0 {
+		return printLd0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+	}
+	return printLd1(dst, in, in.Raw&fd[1].mask != fd[1].bits, pt)
 }
 
 // printLd0 prints syntax 0 of ld.
@@ -1063,6 +1216,15 @@ func printLd1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printSt prints a st word.
+func printSt(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[23]
+	if c := in.Args[3]; c < 32 && 0x2>>c&1 != 0 {
+		return printSt0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+	}
+	return printSt1(dst, in, in.Raw&fd[1].mask != fd[1].bits, pt)
+}
+
 // printSt0 prints syntax 0 of st.
 func printSt0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1114,6 +1276,15 @@ func printSt1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printPhas prints a phas word.
+func printPhas(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[24]
+	if c := in.Args[2]; c < 32 && 0x1>>c&1 != 0 {
+		return printPhas0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+	}
+	return printPhas1(dst, in, in.Raw&fd[1].mask != fd[1].bits, pt)
+}
+
 // printPhas0 prints syntax 0 of phas.
 func printPhas0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1154,6 +1325,15 @@ func printPhas1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printBranch prints a branch word.
+func printBranch(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[25]
+	if c := in.Args[9]; c < 32 && 0x2>>c&1 != 0 {
+		return printBranch0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+	}
+	return printBranch1(dst, in, in.Raw&fd[1].mask != fd[1].bits, pt)
+}
+
 // printBranch0 prints syntax 0 of branch.
 func printBranch0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1190,6 +1370,12 @@ func printBranch1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printLapc prints a lapc word.
+func printLapc(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[26]
+	return printLapc0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printLapc0 prints syntax 0 of lapc.
 func printLapc0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1203,6 +1389,12 @@ func printLapc0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlag(dst, a[10], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	return dst
+}
+
+// printSetl prints a setl word.
+func printSetl(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[27]
+	return printSetl0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
 }
 
 // printSetl0 prints syntax 0 of setl.
@@ -1220,6 +1412,12 @@ func printSetl0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = append(dst, " pclink, r"...)
 	dst = appendDec999(dst, a[9])
 	return dst
+}
+
+// printSavl prints a savl word.
+func printSavl(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[28]
+	return printSavl0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
 }
 
 // printSavl0 prints syntax 0 of savl.
@@ -1240,6 +1438,12 @@ func printSavl0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printNop prints a nop word.
+func printNop(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[29]
+	return printNop0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printNop0 prints syntax 0 of nop.
 func printNop0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1253,6 +1457,12 @@ func printNop0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlag(dst, a[10], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	return dst
+}
+
+// printSmlsi prints a smlsi word.
+func printSmlsi(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[30]
+	return printSmlsi0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
 }
 
 // printSmlsi0 prints syntax 0 of smlsi.
@@ -1287,6 +1497,12 @@ func printSmlsi0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printSmbo prints a smbo word.
+func printSmbo(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[31]
+	return printSmbo0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printSmbo0 prints syntax 0 of smbo.
 func printSmbo0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1305,6 +1521,12 @@ func printSmbo0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printIdf prints a idf word.
+func printIdf(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[32]
+	return printIdf0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printIdf0 prints syntax 0 of idf.
 func printIdf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1316,6 +1538,12 @@ func printIdf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x63726420, 4) // " drc"
 	dst = appendDec999(dst, a[0])
 	return dst
+}
+
+// printWdf prints a wdf word.
+func printWdf(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[33]
+	return printWdf0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
 }
 
 // printWdf0 prints syntax 0 of wdf.
@@ -1330,6 +1558,15 @@ func printWdf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x63726420, 4) // " drc"
 	dst = appendDec999(dst, a[1])
 	return dst
+}
+
+// printEmit prints a emit word.
+func printEmit(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[34]
+	if c := in.Args[1]; c < 32 && 0x1>>c&1 != 0 {
+		return printEmit0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+	}
+	return printEmit1(dst, in, in.Raw&fd[1].mask != fd[1].bits, pt)
 }
 
 // printEmit0 prints syntax 0 of emit.
@@ -1369,6 +1606,12 @@ func printEmit1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printLimm prints a limm word.
+func printLimm(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[35]
+	return printLimm0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printLimm0 prints syntax 0 of limm.
 func printLimm0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1385,6 +1628,12 @@ func printLimm0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printMutex prints a mutex word.
+func printMutex(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[36]
+	return printMutex0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printMutex0 prints syntax 0 of mutex.
 func printMutex0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1394,6 +1643,30 @@ func printMutex0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlag(dst, a[1], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	return dst
+}
+
+// printLdrstr prints a ldrstr word.
+func printLdrstr(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[37]
+	if c := in.Args[0]; c < 32 && 0x1>>c&1 != 0 {
+		return printLdrstr0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+	}
+	if c := in.Args[0]; c < 32 && 0x2>>c&1 != 0 {
+		return printLdrstr1(dst, in, in.Raw&fd[1].mask != fd[1].bits, pt)
+	}
+	if c := in.Args[0]; c < 32 && 0x10>>c&1 != 0 {
+		return printLdrstr2(dst, in, in.Raw&fd[2].mask != fd[2].bits, pt)
+	}
+	if c := in.Args[0]; c < 32 && 0x20>>c&1 != 0 {
+		return printLdrstr3(dst, in, in.Raw&fd[3].mask != fd[3].bits, pt)
+	}
+	if c := in.Args[0]; c < 32 && 0x40>>c&1 != 0 {
+		return printLdrstr4(dst, in, in.Raw&fd[4].mask != fd[4].bits, pt)
+	}
+	if c := in.Args[0]; c < 32 && 0x80>>c&1 != 0 {
+		return printLdrstr5(dst, in, in.Raw&fd[5].mask != fd[5].bits, pt)
+	}
+	return printLdrstr6(dst, in, in.Raw&fd[6].mask != fd[6].bits, pt)
 }
 
 // printLdrstr0 prints syntax 0 of ldrstr.
@@ -1532,6 +1805,12 @@ func printLdrstr6(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printKill prints a kill word.
+func printKill(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[38]
+	return printKill0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printKill0 prints syntax 0 of kill.
 func printKill0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1543,6 +1822,12 @@ func printKill0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	return dst
 }
 
+// printPcoeff prints a pcoeff word.
+func printPcoeff(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[39]
+	return printPcoeff0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
+}
+
 // printPcoeff0 prints syntax 0 of pcoeff.
 func printPcoeff0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
@@ -1552,6 +1837,12 @@ func printPcoeff0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlag(dst, a[2], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
 	return dst
+}
+
+// printDepthf prints a depthf word.
+func printDepthf(dst []byte, in *Inst, pt *printTables) []byte {
+	fd := flagDefaults[40]
+	return printDepthf0(dst, in, in.Raw&fd[0].mask != fd[0].bits, pt)
 }
 
 // printDepthf0 prints syntax 0 of depthf.

@@ -19,10 +19,6 @@ import (
 // (appendElem), so each element still has one meaning;
 // TestSyntaxPrintersAgree checks the two print the same bytes.
 
-// syntaxPrinter prints in with one syntax; flags says whether any of the
-// syntax's flags differ from their defaults.
-type syntaxPrinter func(dst []byte, in *Inst, flags bool, pt *printTables) []byte
-
 // printTables are the tables the syntax printers read, made on first use.
 type printTables struct {
 	reg   [len(regTableKeys)][]regEntry

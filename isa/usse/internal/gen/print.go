@@ -70,7 +70,7 @@ func (s *spec) emitPrinters() ([]byte, error) {
 		return len(flagRuns) - 1
 	}
 	var funcs bytes.Buffer
-	names := make([][]string, len(s.forms))
+	names := make([]string, len(s.forms))
 	for fi, f := range s.forms {
 		dual := false
 		for _, v := range f.variants {
@@ -78,13 +78,31 @@ func (s *spec) emitPrinters() ([]byte, error) {
 				dual = dual || e.kind == "dualm"
 			}
 		}
-		for vi := range f.variants {
-			if dual {
-				names[fi] = append(names[fi], "nil")
-				continue
+		if dual {
+			names[fi] = "nil"
+			continue
+		}
+		// the form's printer picks the syntax as variantIndex does and
+		// says whether a flag differs from its default as appendText does
+		names[fi] = "print" + goName(f.name)
+		fmt.Fprintf(&funcs, "\n// %s prints a %s word.\n", names[fi], f.name)
+		fmt.Fprintf(&funcs, "func %s(dst []byte, in *Inst, pt *printTables) []byte {\n\tfd := flagDefaults[%d]\n", names[fi], fi)
+		last := false
+		for vi, v := range f.variants {
+			call := fmt.Sprintf("print%s%d(dst, in, in.Raw&fd[%d].mask != fd[%d].bits, pt)", goName(f.name), vi, vi, vi)
+			if v.cond < 0 {
+				fmt.Fprintf(&funcs, "\treturn %s\n", call)
+				last = true
+				break
 			}
+			fmt.Fprintf(&funcs, "\tif c := in.Args[%d]; c < 32 && 0x%x>>c&1 != 0 {\n\t\treturn %s\n\t}\n", v.cond, v.condVals, call)
+		}
+		if !last {
+			fmt.Fprintf(&funcs, "\treturn appendRaw(dst, in.Raw)\n")
+		}
+		fmt.Fprintf(&funcs, "}\n")
+		for vi := range f.variants {
 			name := fmt.Sprintf("print%s%d", goName(f.name), vi)
-			names[fi] = append(names[fi], name)
 			body, generic := s.printerBody(fi, vi, regTable, flagRun, index)
 			fmt.Fprintf(&funcs, "\n// %s prints syntax %d of %s.\n", name, vi, f.name)
 			fmt.Fprintf(&funcs, "func %s(dst []byte, in *Inst, flags bool, pt *printTables) []byte {\n\ta := &in.Args\n", name)
@@ -109,10 +127,10 @@ func (s *spec) emitPrinters() ([]byte, error) {
 		p("\t{form: %d, variant: %d, fields: []int8{%s}}, // %s\n", k.form, k.variant, k.fields, s.forms[k.form].name)
 	}
 	p("}\n\n")
-	p("// syntaxPrinters[form][syntax] prints that syntax (nil: dual-issue\n// forms, printed by appendDualText).\n")
-	p("var syntaxPrinters = [len(forms)][]syntaxPrinter{\n")
-	for fi, ns := range names {
-		p("\t%d: {%s},\n", fi, strings.Join(ns, ", "))
+	p("// formPrinters[form] prints a word of that form (nil: dual-issue\n// forms, printed by appendDualText).\n")
+	p("var formPrinters = [len(forms)]func(dst []byte, in *Inst, pt *printTables) []byte{\n")
+	for fi, n := range names {
+		p("\t%d: %s,\n", fi, n)
 	}
 	p("}\n")
 	b.Write(funcs.Bytes())
