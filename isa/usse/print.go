@@ -176,13 +176,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kE, kEo:
 		return appendShort(dst, &enumTexts[e.table][in.Args[e.f[0]]])
 	case kPck:
-		names := enumTables[e.table]
-		d, s := in.Args[e.f[0]], in.Args[e.f[1]]
-		if d == s {
-			return append(append(dst, "mov."...), names[d]...)
-		}
-		dst = append(append(dst, "pack."...), names[d]...)
-		return append(append(dst, '.'), names[s]...)
+		return appendPckElem(dst, f, e, in)
 	case kReg:
 		return appendReg(dst, f, e, in)
 	case kRegx:
@@ -191,27 +185,15 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 			dst = append(dst, ".x"...)
 		}
 	case kRegm:
-		dst = appendReg(dst, f, e, in)
-		if !isImm(f, e, in) {
-			dst = appendMaskChans(dst, in.Args[e.f[3]])
-		}
+		return appendRegmElem(dst, f, e, in)
 	case kOreg:
-		if !isImmZero(f, e, in) {
-			dst = appendReg(append(dst, ", "...), f, e, in)
-		}
+		return appendOregElem(dst, f, e, in)
 	case kNreg:
-		if !isNextReg(f, e, in) {
-			dst = appendReg(append(dst, ", "...), f, e, in)
-		}
+		return appendNregElem(dst, f, e, in)
 	case kFmt2:
-		names := enumTables[e.table]
-		d, s := in.Args[e.f[0]], in.Args[e.f[1]]
-		dst = append(append(dst, '.'), names[d]...)
-		if s != d {
-			dst = append(append(dst, '.'), names[s]...)
-		}
+		return appendFmt2Elem(dst, f, e, in)
 	case kHexc:
-		return isa.AppendHexNum(dst, concat(f, e, in))
+		return appendHexcElem(dst, f, e, in)
 	case kInv:
 		if in.Args[e.f[0]] != 0 {
 			dst = append(dst, '~')
@@ -219,9 +201,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kSel:
 		return appendSel(dst, e, in)
 	case kSzmark:
-		if in.Args[e.f[0]] == 0 && in.Args[e.f[1]]>>9&7 != 3 {
-			dst = append(dst, ".vec3"...)
-		}
+		return appendSzmarkElem(dst, f, e, in)
 	case kDualm:
 		if d, ok := newDualView(f, in); ok {
 			dst = d.appendMnem1(dst, markNone)
@@ -235,60 +215,20 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kMaskr:
 		return appendMaskChans(dst, rotMask(in.Args[e.f[0]]))
 	case kImark:
-		if imarkSet(f, e, in) {
-			dst = append(dst, e.text...)
-		}
+		return appendImarkElem(dst, f, e, in)
 	case kGpi:
 		dst = append(dst, 'i')
 		return isa.AppendDec(dst, uint64(in.Args[e.f[0]]))
 	case kMask:
 		return appendMaskChans(dst, in.Args[e.f[0]])
 	case kSwz:
-		return append(append(dst, '.'), swizzlePrefix(f, e, in)...)
+		return appendSwzElem(dst, f, e, in)
 	case kGsw: // gswSwizzle's fields
-		p := swizzlePrefixOf(f, e.table, e.f[1], e.f[2], e.f[3], e.f[4], in)
-		num := in.Args[e.f[0]]
-		if num == 0 && allConst(p) {
-			var v [4]uint32
-			for i := 0; i < len(p); i++ {
-				v[i], _ = constChar(p[i])
-			}
-			return appendValues(dst, v[:len(p)])
-		}
-		dst = isa.AppendDec(append(dst, 'i'), uint64(num))
-		return append(append(dst, '.'), p...)
+		return appendGswElem(dst, f, e, in)
 	case kRsw, kRswh:
-		var v [4]uint32
-		if k, ok := rswConst(f, e, in, &v); ok {
-			return appendValues(dst, v[:k])
-		}
-		// rswParts' register (numbers doubled for 6-bit fields only) and swizzle
-		dst = appendRegMult(dst, f, e, in, 1+uint64(b2u(f.fields[e.f[2]].width == 6)))
-		if e.f[3] >= 0 {
-			dst = append(append(dst, '.'), swizzlePrefixOf(f, uint8(e.tab2), e.f[3], e.f[4], e.f[5], rswSel(e), in)...)
-		}
+		return appendRswElem(dst, f, e, in)
 	case kSwzf:
-		v := in.Args[e.f[0]]
-		n := 4
-		if e.f[2] >= 0 && in.Args[e.f[2]] == 0 {
-			n = 3 // a vec3 operation: w prints only when it is not the identity
-			if v>>9&7 != 3 {
-				n = 4
-			}
-		} else if e.f[1] >= 0 {
-			// with a write mask, channels past it print only when they are
-			// not the identity (the parser fills identity)
-			n = maskLen(in.Args[e.f[1]])
-			for c := n; c < 4; c++ {
-				if v>>(3*c)&7 != uint32(c) {
-					n = 4
-				}
-			}
-		}
-		dst = append(dst, '.')
-		for c := 0; c < n; c++ {
-			dst = append(dst, swizzleChans[v>>(3*c)&7])
-		}
+		return appendSwzfElem(dst, f, e, in)
 	case kNeg:
 		if in.Args[e.f[0]] != 0 {
 			dst = append(dst, '-')
@@ -312,22 +252,165 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kHex:
 		return isa.AppendHexNum(dst, uint64(in.Args[e.f[0]]))
 	case kHexo:
-		if v := in.Args[e.f[0]]; v != 0 {
-			return isa.AppendHexNum(append(dst, ' '), uint64(v))
-		}
+		return appendHexoElem(dst, f, e, in)
 	case kShex:
-		v := isa.SignExtend(uint64(in.Args[e.f[0]]), f.fields[e.f[0]].width)
-		if v < 0 {
-			dst = append(dst, '-')
-			v = -v
-		}
-		return isa.AppendHexNum(dst, uint64(v))
+		return appendShexElem(dst, f, e, in)
 	case kDec:
 		return isa.AppendDec(dst, uint64(in.Args[e.f[0]]))
 	case kDec1:
 		return isa.AppendDec(dst, uint64(in.Args[e.f[0]])+1)
 	}
 	return dst
+}
+
+// appendSwzElem prints a swizzle: '.' and the shortest prefix that names
+// the entry.
+func appendSwzElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	return append(append(dst, '.'), swizzlePrefix(f, e, in)...)
+}
+
+// appendHexcElem prints an immediate stored in up to three fields.
+func appendHexcElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	return isa.AppendHexNum(dst, concat(f, e, in))
+}
+
+// appendPckElem prints a pck element: "mov.D", or "pack.D.S".
+func appendPckElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	names := enumTables[e.table]
+	d, s := in.Args[e.f[0]], in.Args[e.f[1]]
+	if d == s {
+		return append(append(dst, "mov."...), names[d]...)
+	}
+	dst = append(append(dst, "pack."...), names[d]...)
+	return append(append(dst, '.'), names[s]...)
+}
+
+// appendRegmElem prints a regm element: the register and, unless it is an
+// immediate, the channels of its write mask.
+func appendRegmElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	dst = appendReg(dst, f, e, in)
+	if !isImm(f, e, in) {
+		dst = appendMaskChans(dst, in.Args[e.f[3]])
+	}
+	return dst
+}
+
+// appendOregElem prints an oreg element: ", reg" unless the immediate 0.
+func appendOregElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	if !isImmZero(f, e, in) {
+		dst = appendReg(append(dst, ", "...), f, e, in)
+	}
+	return dst
+}
+
+// appendNregElem prints an nreg element: ", reg" unless the next register.
+func appendNregElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	if !isNextReg(f, e, in) {
+		dst = appendReg(append(dst, ", "...), f, e, in)
+	}
+	return dst
+}
+
+// appendFmt2Elem prints a fmt2 element: ".D", or ".D.S" when S differs.
+func appendFmt2Elem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	names := enumTables[e.table]
+	d, s := in.Args[e.f[0]], in.Args[e.f[1]]
+	dst = append(append(dst, '.'), names[d]...)
+	if s != d {
+		dst = append(append(dst, '.'), names[s]...)
+	}
+	return dst
+}
+
+// appendSzmarkElem prints ".vec3" for a vec3 operation whose w select is not w.
+func appendSzmarkElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	if in.Args[e.f[0]] == 0 && in.Args[e.f[1]]>>9&7 != 3 {
+		dst = append(dst, ".vec3"...)
+	}
+	return dst
+}
+
+// appendImarkElem prints an imark element (imarkSet).
+func appendImarkElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	if imarkSet(f, e, in) {
+		dst = append(dst, e.text...)
+	}
+	return dst
+}
+
+// appendGswElem prints a gsw element (gswSwizzle's fields): an internal
+// register and its swizzle, or i0 with constants as {values}.
+func appendGswElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	p := swizzlePrefixOf(f, e.table, e.f[1], e.f[2], e.f[3], e.f[4], in)
+	num := in.Args[e.f[0]]
+	if num == 0 && allConst(p) {
+		var v [4]uint32
+		for i := 0; i < len(p); i++ {
+			v[i], _ = constChar(p[i])
+		}
+		return appendValues(dst, v[:len(p)])
+	}
+	dst = isa.AppendDec(append(dst, 'i'), uint64(num))
+	return append(append(dst, '.'), p...)
+}
+
+// appendRswElem prints an rsw or rswh element: a register (or constant
+// register as {values}) and its swizzle.
+func appendRswElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	var v [4]uint32
+	if k, ok := rswConst(f, e, in, &v); ok {
+		return appendValues(dst, v[:k])
+	}
+	// rswParts' register (numbers doubled for 6-bit fields only) and swizzle
+	dst = appendRegMult(dst, f, e, in, 1+uint64(b2u(f.fields[e.f[2]].width == 6)))
+	if e.f[3] >= 0 {
+		dst = append(append(dst, '.'), swizzlePrefixOf(f, uint8(e.tab2), e.f[3], e.f[4], e.f[5], rswSel(e), in)...)
+	}
+	return dst
+}
+
+// appendSwzfElem prints a free swizzle.
+func appendSwzfElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	v := in.Args[e.f[0]]
+	n := 4
+	if e.f[2] >= 0 && in.Args[e.f[2]] == 0 {
+		n = 3 // a vec3 operation: w prints only when it is not the identity
+		if v>>9&7 != 3 {
+			n = 4
+		}
+	} else if e.f[1] >= 0 {
+		// with a write mask, channels past it print only when they are
+		// not the identity (the parser fills identity)
+		n = maskLen(in.Args[e.f[1]])
+		for c := n; c < 4; c++ {
+			if v>>(3*c)&7 != uint32(c) {
+				n = 4
+			}
+		}
+	}
+	dst = append(dst, '.')
+	for c := 0; c < n; c++ {
+		dst = append(dst, swizzleChans[v>>(3*c)&7])
+	}
+	return dst
+}
+
+// appendHexoElem prints " 0x.." unless the value is 0.
+func appendHexoElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	if v := in.Args[e.f[0]]; v != 0 {
+		return isa.AppendHexNum(append(dst, ' '), uint64(v))
+	}
+	return dst
+}
+
+// appendShexElem prints a signed hex immediate.
+func appendShexElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	v := isa.SignExtend(uint64(in.Args[e.f[0]]), f.fields[e.f[0]].width)
+	if v < 0 {
+		dst = append(dst, '-')
+		v = -v
+	}
+	return isa.AppendHexNum(dst, uint64(v))
 }
 
 // isImmZero: an optional register that is the immediate 0 is not printed.

@@ -222,7 +222,7 @@ func printVmad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[0][a[1]])
 	dst = appendLit8(dst, 0x2e64616d, 4) // "mad."
 	dst = appendShort(dst, &enumTexts[4][a[0]])
-	dst = appendElem(dst, f, &es[3], in) // imark
+	dst = appendImarkElem(dst, f, &es[3], in) // imark
 	if flags {
 		dst = appendFlagRun(dst, &pt.flags[0][a[2]|a[4]<<1|a[10]<<2])
 		dst = appendFlagRun(dst, &pt.flags[1][a[22]])
@@ -233,15 +233,15 @@ func printVmad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '|', int(b2u(a[5] != 0)))
 	dst = appendRegEntry(dst, &pt.reg[1][a[14]<<6|a[19]])
-	dst = appendElem(dst, f, &es[10], in) // swz
+	dst = appendSwzElem(dst, f, &es[10], in) // swz
 	dst = appendLit8(dst, '|', int(b2u(a[5] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(appendLit8(dst, '-', int(a[12]&1)), '|', int(a[12]>>1&1))
-	dst = appendElem(dst, f, &es[14], in) // rswh
+	dst = appendRswElem(dst, f, &es[14], in) // rswh
 	dst = appendLit8(dst, '|', int(a[12]>>1&1))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(appendLit8(dst, '-', int(a[13]&1)), '|', int(a[13]>>1&1))
-	dst = appendElem(dst, f, &es[18], in) // rswh
+	dst = appendRswElem(dst, f, &es[18], in) // rswh
 	dst = appendLit8(dst, '|', int(a[13]>>1&1))
 	return dst
 }
@@ -271,11 +271,11 @@ func printVnmad320(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(appendLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
 	dst = appendRegEntry(dst, &pt.reg[3][(a[5]<<2|a[13])<<6|a[17]])
-	dst = appendElem(dst, f, &es[9], in) // swzf
+	dst = appendSwzfElem(dst, f, &es[9], in) // swzf
 	dst = appendLit8(dst, '|', int(a[10]>>1&1))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
-	dst = appendElem(dst, f, &es[13], in) // rsw
+	dst = appendRswElem(dst, f, &es[13], in) // rsw
 	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
 	return dst
 }
@@ -305,11 +305,11 @@ func printVnmad160(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(appendLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
 	dst = appendRegEntry(dst, &pt.reg[3][(a[5]<<2|a[13])<<6|a[17]])
-	dst = appendElem(dst, f, &es[9], in) // swzf
+	dst = appendSwzfElem(dst, f, &es[9], in) // swzf
 	dst = appendLit8(dst, '|', int(a[10]>>1&1))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
-	dst = appendElem(dst, f, &es[13], in) // rswh
+	dst = appendRswElem(dst, f, &es[13], in) // rswh
 	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
 	return dst
 }
@@ -330,7 +330,7 @@ func printVmad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &pfxTexts[1][a[0]])
 	dst = appendLit8(dst, 0x3233662e64616d, 7) // "mad.f32"
 	if !eoImplied(f, v, &es[2], in) {
-		dst = appendElem(dst, f, &es[2], in) // eo
+		dst = appendShort(dst, &enumTexts[48][a[3]])
 	}
 	if flags {
 		dst = appendFlagRun(dst, &pt.flags[4][a[1]|a[5]<<1|a[7]<<2|a[9]<<4])
@@ -342,17 +342,17 @@ func printVmad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '-', int(b2u(a[12] != 0)))
 	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
-	dst = appendElem(dst, f, &es[9], in) // rsw
+	dst = appendRswElem(dst, f, &es[9], in) // rsw
 	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '-', int(b2u(a[24] != 0)))
 	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
-	dst = appendElem(dst, f, &es[14], in) // gsw
+	dst = appendGswElem(dst, f, &es[14], in) // gsw
 	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '-', int(b2u(a[14] != 0)))
 	dst = appendLit8(dst, '|', int(b2u(a[15] != 0)))
-	dst = appendElem(dst, f, &es[19], in) // gsw
+	dst = appendGswElem(dst, f, &es[19], in) // gsw
 	dst = appendLit8(dst, '|', int(b2u(a[15] != 0)))
 	return dst
 }
@@ -372,7 +372,7 @@ func printVdp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	_ = es
 	dst = appendShort(dst, &pfxTexts[1][a[0]])
 	dst = appendLit8(dst, 0x3233662e746f64, 7) // "dot.f32"
-	dst = appendElem(dst, f, &es[2], in)       // szmark
+	dst = appendSzmarkElem(dst, f, &es[2], in) // szmark
 	if flags {
 		dst = appendFlagRun(dst, &pt.flags[6][a[1]|a[2]<<1|a[5]<<2|a[7]<<3])
 		dst = appendFlagRun(dst, &pt.flags[7][a[9]|a[10]<<2|a[14]<<3])
@@ -384,11 +384,11 @@ func printVdp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, '-', int(b2u(a[12] != 0)))
 	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
 	dst = appendRegEntry(dst, &pt.reg[3][(a[6]<<2|a[16])<<6|a[21]])
-	dst = appendElem(dst, f, &es[10], in) // swzf
+	dst = appendSwzfElem(dst, f, &es[10], in) // swzf
 	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
-	dst = appendElem(dst, f, &es[14], in) // gsw
+	dst = appendGswElem(dst, f, &es[14], in) // gsw
 	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
 	return dst
 }
@@ -408,7 +408,7 @@ func printVcomp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	_ = es
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendShort(dst, &enumTexts[6][a[9]])
-	dst = appendElem(dst, f, &es[2], in) // fmt2
+	dst = appendFmt2Elem(dst, f, &es[2], in) // fmt2
 	if flags {
 		dst = appendFlagRun(dst, &pt.flags[8][a[1]|a[3]<<1|a[5]<<2|a[7]<<3])
 		dst = appendFlagRun(dst, &pt.flags[9][a[8]])
@@ -457,7 +457,7 @@ func printVmov0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendShort(dst, &maskTexts[a[19]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[3][(a[7]<<2|a[17])<<6|a[22]])
-	dst = appendElem(dst, f, &es[8], in) // swz
+	dst = appendSwzElem(dst, f, &es[8], in) // swz
 	return dst
 }
 
@@ -481,13 +481,13 @@ func printVmov1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[2][(a[5]<<2|a[16])<<6|a[20]])
 	dst = appendShort(dst, &maskTexts[a[19]])
-	dst = appendLit8(dst, 0x202c, 2)      // ", "
-	dst = appendElem(dst, f, &es[10], in) // regm
-	dst = appendLit8(dst, 0x202c, 2)      // ", "
-	dst = appendElem(dst, f, &es[12], in) // rsw
-	dst = appendLit8(dst, 0x202c, 2)      // ", "
+	dst = appendLit8(dst, 0x202c, 2)          // ", "
+	dst = appendRegmElem(dst, f, &es[10], in) // regm
+	dst = appendLit8(dst, 0x202c, 2)          // ", "
+	dst = appendRswElem(dst, f, &es[12], in)  // rsw
+	dst = appendLit8(dst, 0x202c, 2)          // ", "
 	dst = appendRegEntry(dst, &pt.reg[3][(a[8]<<2|a[18])<<6|a[23]])
-	dst = appendElem(dst, f, &es[15], in) // swz
+	dst = appendSwzElem(dst, f, &es[15], in) // swz
 	return dst
 }
 
@@ -505,7 +505,7 @@ func printVpck0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	es := v.elems
 	_ = es
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendElem(dst, f, &es[1], in) // pck
+	dst = appendPckElem(dst, f, &es[1], in) // pck
 	if flags {
 		dst = appendFlagRun(dst, &pt.flags[17][a[1]|a[2]<<1|a[3]<<2])
 		dst = appendFlagRun(dst, &pt.flags[18][a[4]|a[6]<<1|a[9]<<2|a[18]<<6])
@@ -514,7 +514,7 @@ func printVpck0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[13])<<7|a[16]])
 	dst = appendShort(dst, &maskTexts[a[12]])
 	dst = appendLit8(dst, 0x202c, 2)     // ", "
-	dst = appendElem(dst, f, &es[6], in) // psrc
+	dst = appendPsrc(dst, f, &es[6], in) // psrc
 	return dst
 }
 
@@ -561,9 +561,9 @@ func printVtst0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendDec999(dst, a[15])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '-', int(b2u(a[5] != 0)))
-	dst = appendElem(dst, f, &es[15], in) // reg
-	dst = appendLit8(dst, 0x202c, 2)      // ", "
-	dst = appendElem(dst, f, &es[17], in) // reg
+	dst = appendReg(dst, f, &es[15], in) // reg
+	dst = appendLit8(dst, 0x202c, 2)     // ", "
+	dst = appendReg(dst, f, &es[17], in) // reg
 	return dst
 }
 
@@ -689,12 +689,12 @@ func printVtstmsk0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[36][a[9]|a[10]<<1|a[19]<<3])
 		dst = appendFlagRun(dst, &pt.flags[37][a[24]])
 	}
-	dst = appendLit8(dst, 0x20, 1)        // " "
-	dst = appendElem(dst, f, &es[12], in) // reg
-	dst = appendLit8(dst, 0x202c, 2)      // ", "
-	dst = appendElem(dst, f, &es[14], in) // reg
-	dst = appendLit8(dst, 0x202c, 2)      // ", "
-	dst = appendElem(dst, f, &es[16], in) // reg
+	dst = appendLit8(dst, 0x20, 1)       // " "
+	dst = appendReg(dst, f, &es[12], in) // reg
+	dst = appendLit8(dst, 0x202c, 2)     // ", "
+	dst = appendReg(dst, f, &es[14], in) // reg
+	dst = appendLit8(dst, 0x202c, 2)     // ", "
+	dst = appendReg(dst, f, &es[16], in) // reg
 	return dst
 }
 
@@ -812,7 +812,7 @@ func printVbw0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '~', int(b2u(a[11] != 0)))
-	dst = appendElem(dst, f, &es[9], in) // hexc
+	dst = appendHexcElem(dst, f, &es[9], in) // hexc
 	return dst
 }
 
@@ -934,10 +934,6 @@ func printSop2m(dst []byte, in *Inst, pt *printTables) []byte {
 // printSop2m0 prints syntax 0 of sop2m.
 func printSop2m0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	f := &forms[15]
-	v := &f.variants[0]
-	es := v.elems
-	_ = es
 	dst = appendShort(dst, &pfxTexts[3][a[0]])
 	dst = appendShort(dst, &enumTexts[14][a[4]])
 	dst = appendLit8(dst, 0x3878662e, 4) // ".fx8"
@@ -947,8 +943,8 @@ func printSop2m0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[14])<<7|a[17]])
-	dst = appendElem(dst, f, &es[5], in) // maskr
-	dst = appendLit8(dst, 0x202c, 2)     // ", "
+	dst = appendShort(dst, &maskTexts[rotMask(a[10])])
+	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[15])<<7|a[18]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]])
@@ -1184,8 +1180,8 @@ func printLd0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendRegEntry(dst, &pt.reg[7][(a[6]<<1|a[16])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
-	dst = appendElem(dst, f, &es[8], in) // oreg
-	dst = appendLit8(dst, 0x5d, 1)       // "]"
+	dst = appendOregElem(dst, f, &es[8], in) // oreg
+	dst = appendLit8(dst, 0x5d, 1)           // "]"
 	return dst
 }
 
@@ -1211,8 +1207,8 @@ func printLd1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendRegEntry(dst, &pt.reg[7][(a[6]<<1|a[16])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
-	dst = appendElem(dst, f, &es[10], in) // oreg
-	dst = appendLit8(dst, 0x5d, 1)        // "]"
+	dst = appendOregElem(dst, f, &es[10], in) // oreg
+	dst = appendLit8(dst, 0x5d, 1)            // "]"
 	return dst
 }
 
@@ -1244,8 +1240,8 @@ func printSt0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendRegEntry(dst, &pt.reg[7][(a[6]<<1|a[16])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
-	dst = appendElem(dst, f, &es[6], in) // oreg
-	dst = appendLit8(dst, 0x202c5d, 3)   // "], "
+	dst = appendOregElem(dst, f, &es[6], in) // oreg
+	dst = appendLit8(dst, 0x202c5d, 3)       // "], "
 	dst = appendRegEntry(dst, &pt.reg[8][a[12]<<7|a[21]])
 	return dst
 }
@@ -1270,8 +1266,8 @@ func printSt1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendRegEntry(dst, &pt.reg[7][(a[6]<<1|a[16])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
-	dst = appendElem(dst, f, &es[8], in) // oreg
-	dst = appendLit8(dst, 0x202c5d, 3)   // "], "
+	dst = appendOregElem(dst, f, &es[8], in) // oreg
+	dst = appendLit8(dst, 0x202c5d, 3)       // "], "
 	dst = appendRegEntry(dst, &pt.reg[8][a[12]<<7|a[21]])
 	return dst
 }
@@ -1318,9 +1314,9 @@ func printPhas1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[91][a[10]|a[11]<<2])
 		dst = appendFlag(dst, a[15], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1)       // " "
-	dst = appendElem(dst, f, &es[2], in) // hexc
-	dst = appendLit8(dst, 0x202c, 2)     // ", "
+	dst = appendLit8(dst, 0x20, 1)           // " "
+	dst = appendHexcElem(dst, f, &es[2], in) // hexc
+	dst = appendLit8(dst, 0x202c, 2)         // ", "
 	dst = appendDec999(dst, a[9])
 	return dst
 }
@@ -1349,8 +1345,8 @@ func printBranch0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[94][a[8]|a[10]<<1|a[11]<<2])
 		dst = appendFlag(dst, a[13], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1)       // " "
-	dst = appendElem(dst, f, &es[3], in) // shex
+	dst = appendLit8(dst, 0x20, 1)           // " "
+	dst = appendShexElem(dst, f, &es[3], in) // shex
 	return dst
 }
 
@@ -1703,9 +1699,9 @@ func printLdrstr1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	}
 	dst = appendLit8(dst, 0x7220, 2) // " r"
 	dst = appendDec999(dst, a[3])
-	dst = appendLit8(dst, 0x202c, 2)       // ", "
-	dst = appendElem(dst, f, &es[4], in)   // hexc
-	dst = appendLit8(dst, 0x637264202c, 5) // ", drc"
+	dst = appendLit8(dst, 0x202c, 2)         // ", "
+	dst = appendHexcElem(dst, f, &es[4], in) // hexc
+	dst = appendLit8(dst, 0x637264202c, 5)   // ", drc"
 	dst = appendDec999(dst, a[1])
 	return dst
 }
@@ -1740,9 +1736,9 @@ func printLdrstr3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[131][a[3]])
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1)       // " "
-	dst = appendElem(dst, f, &es[2], in) // hexc
-	dst = appendLit8(dst, 0x72202c, 3)   // ", r"
+	dst = appendLit8(dst, 0x20, 1)           // " "
+	dst = appendHexcElem(dst, f, &es[2], in) // hexc
+	dst = appendLit8(dst, 0x72202c, 3)       // ", r"
 	dst = appendDec999(dst, a[5])
 	return dst
 }
@@ -1777,9 +1773,9 @@ func printLdrstr5(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[136][a[3]])
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1)       // " "
-	dst = appendElem(dst, f, &es[2], in) // hexc
-	dst = appendLit8(dst, 0x202c, 2)     // ", "
+	dst = appendLit8(dst, 0x20, 1)           // " "
+	dst = appendHexcElem(dst, f, &es[2], in) // hexc
+	dst = appendLit8(dst, 0x202c, 2)         // ", "
 	dst = appendHex32(dst, a[5])
 	return dst
 }

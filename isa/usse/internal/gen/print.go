@@ -141,6 +141,16 @@ func (s *spec) emitPrinters() ([]byte, error) {
 	return out, nil
 }
 
+// elemFuncs are the interpreter's functions for element kinds the
+// printers do not spell out (package usse, print.go).
+var elemFuncs = map[string]string{
+	"reg": "appendReg", "pck": "appendPckElem", "regm": "appendRegmElem", "oreg": "appendOregElem",
+	"nreg": "appendNregElem", "fmt2": "appendFmt2Elem", "szmark": "appendSzmarkElem",
+	"imark": "appendImarkElem", "gsw": "appendGswElem", "rsw": "appendRswElem", "rswh": "appendRswElem",
+	"swzf": "appendSwzfElem", "hexo": "appendHexoElem", "shex": "appendShexElem", "psrc": "appendPsrc",
+	"swz": "appendSwzElem", "hexc": "appendHexcElem",
+}
+
 // goName is a form name as part of a Go identifier.
 func goName(s string) string {
 	var b strings.Builder
@@ -316,7 +326,16 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 			p("\tdst = appendDecW(appendLit8(dst, 'i', 1), a[%d])\n", fs[0])
 		case e.kind == "eo":
 			generic = true
-			p("\tif !eoImplied(f, v, &es[%d], in) {\n\t\tdst = appendElem(dst, f, &es[%d], in) // %s\n\t}\n", i, i, e.kind)
+			p("\tif !eoImplied(f, v, &es[%d], in) {\n\t\tdst = appendShort(dst, &enumTexts[%d][a[%d]])\n\t}\n", i, index(s.enumOrder, e.table), fs[0])
+		case e.kind == "maskr" && width(fs[0]) <= 4:
+			p("\tdst = appendShort(dst, &maskTexts[rotMask(a[%d])])\n", fs[0])
+		case elemFuncs[e.kind] != "":
+			// the interpreter's code for the element, called directly
+			generic = true
+			p("\tdst = %s(dst, f, &es[%d], in) // %s\n", elemFuncs[e.kind], i, e.kind)
+		case e.kind == "sel":
+			generic = true
+			p("\tdst = appendSel(dst, &es[%d], in)\n", i)
 		default:
 			generic = true
 			p("\tdst = appendElem(dst, f, &es[%d], in) // %s\n", i, e.kind)
