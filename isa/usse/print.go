@@ -357,12 +357,22 @@ func appendGswElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 // appendRswElem prints an rsw or rswh element: a register (or constant
 // register as {values}) and its swizzle.
 func appendRswElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	return appendRswWith(dst, f, e, in, nil)
+}
+
+// appendRswWith is appendRswElem with the register's text r from a syntax
+// printer's table (nil: printed from the fields).
+func appendRswWith(dst []byte, f *form, e *elem, in *Inst, r *regEntry) []byte {
 	var v [4]uint32
 	if k, ok := rswConst(f, e, in, &v); ok {
 		return appendValues(dst, v[:k])
 	}
 	// rswParts' register (numbers doubled for 6-bit fields only) and swizzle
-	dst = appendRegMult(dst, f, e, in, 1+uint64(b2u(f.fields[e.f[2]].width == 6)))
+	if r != nil {
+		dst = appendRegEntry(dst, r)
+	} else {
+		dst = appendRegMult(dst, f, e, in, 1+uint64(b2u(f.fields[e.f[2]].width == 6)))
+	}
 	if e.f[3] >= 0 {
 		dst = append(append(dst, '.'), swizzlePrefixOf(f, uint8(e.tab2), e.f[3], e.f[4], e.f[5], rswSel(e), in)...)
 	}

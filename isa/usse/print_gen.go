@@ -6,10 +6,12 @@ package usse
 var regTableKeys = [...]regTableKey{
 	{banks: 0, bankBits: 2, numBits: 6, mult: 2}, // dst
 	{banks: 2, bankBits: 1, numBits: 6, mult: 2}, // src0
-	{banks: 0, bankBits: 3, numBits: 6, mult: 2}, // dst
 	{banks: 1, bankBits: 3, numBits: 6, mult: 2}, // src
+	{banks: 0, bankBits: 3, numBits: 6, mult: 2}, // dst
 	{banks: 0, bankBits: 3, numBits: 7, mult: 1}, // dst
 	{banks: 1, bankBits: 3, numBits: 7, mult: 1}, // src
+	{banks: 1, bankBits: 3, numBits: 7, mult: 2}, // src
+	{banks: 0, bankBits: 3, numBits: 7, mult: 2}, // dst
 	{banks: 2, bankBits: 1, numBits: 7, mult: 1}, // src0
 	{banks: 2, bankBits: 2, numBits: 7, mult: 1}, // src0
 	{banks: 3, bankBits: 1, numBits: 7, mult: 1}, // rpa
@@ -237,11 +239,11 @@ func printVmad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, '|', int(b2u(a[5] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(appendLit8(dst, '-', int(a[12]&1)), '|', int(a[12]>>1&1))
-	dst = appendRswElem(dst, f, &es[14], in) // rswh
+	dst = appendRswWith(dst, f, &es[14], in, &pt.reg[2][(a[6]<<2|a[16])<<6|a[20]]) // rswh
 	dst = appendLit8(dst, '|', int(a[12]>>1&1))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(appendLit8(dst, '-', int(a[13]&1)), '|', int(a[13]>>1&1))
-	dst = appendRswElem(dst, f, &es[18], in) // rswh
+	dst = appendRswWith(dst, f, &es[18], in, &pt.reg[2][(a[7]<<2|a[17])<<6|a[21]]) // rswh
 	dst = appendLit8(dst, '|', int(a[13]>>1&1))
 	return dst
 }
@@ -266,16 +268,16 @@ func printVnmad320(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[2][a[1]|a[3]<<1|a[8]<<2])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[2][(a[4]<<2|a[12])<<6|a[15]])
+	dst = appendRegEntry(dst, &pt.reg[3][(a[4]<<2|a[12])<<6|a[15]])
 	dst = appendShort(dst, &maskTexts[a[9]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(appendLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
-	dst = appendRegEntry(dst, &pt.reg[3][(a[5]<<2|a[13])<<6|a[17]])
+	dst = appendRegEntry(dst, &pt.reg[2][(a[5]<<2|a[13])<<6|a[17]])
 	dst = appendSwzfElem(dst, f, &es[9], in) // swzf
 	dst = appendLit8(dst, '|', int(a[10]>>1&1))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
-	dst = appendRswElem(dst, f, &es[13], in) // rsw
+	dst = appendRswWith(dst, f, &es[13], in, &pt.reg[2][(a[6]<<2|a[14])<<6|a[18]]) // rsw
 	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
 	return dst
 }
@@ -300,16 +302,16 @@ func printVnmad160(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[3][a[1]|a[3]<<1|a[8]<<2])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[2][(a[4]<<2|a[12])<<6|a[15]])
+	dst = appendRegEntry(dst, &pt.reg[3][(a[4]<<2|a[12])<<6|a[15]])
 	dst = appendShort(dst, &maskTexts[a[9]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(appendLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
-	dst = appendRegEntry(dst, &pt.reg[3][(a[5]<<2|a[13])<<6|a[17]])
+	dst = appendRegEntry(dst, &pt.reg[2][(a[5]<<2|a[13])<<6|a[17]])
 	dst = appendSwzfElem(dst, f, &es[9], in) // swzf
 	dst = appendLit8(dst, '|', int(a[10]>>1&1))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
-	dst = appendRswElem(dst, f, &es[13], in) // rswh
+	dst = appendRswWith(dst, f, &es[13], in, &pt.reg[2][(a[6]<<2|a[14])<<6|a[18]]) // rswh
 	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
 	return dst
 }
@@ -337,12 +339,12 @@ func printVmad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[5][a[10]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[2][(a[4]<<2|a[17])<<6|a[20]])
+	dst = appendRegEntry(dst, &pt.reg[3][(a[4]<<2|a[17])<<6|a[20]])
 	dst = appendShort(dst, &maskTexts[a[11]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '-', int(b2u(a[12] != 0)))
 	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
-	dst = appendRswElem(dst, f, &es[9], in) // rsw
+	dst = appendRswWith(dst, f, &es[9], in, &pt.reg[2][(a[6]<<2|a[18])<<6|a[27]]) // rsw
 	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '-', int(b2u(a[24] != 0)))
@@ -378,12 +380,12 @@ func printVdp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[7][a[9]|a[10]<<2|a[14]<<3])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[2][(a[4]<<2|a[15])<<6|a[18]])
+	dst = appendRegEntry(dst, &pt.reg[3][(a[4]<<2|a[15])<<6|a[18]])
 	dst = appendShort(dst, &maskTexts[a[11]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '-', int(b2u(a[12] != 0)))
 	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
-	dst = appendRegEntry(dst, &pt.reg[3][(a[6]<<2|a[16])<<6|a[21]])
+	dst = appendRegEntry(dst, &pt.reg[2][(a[6]<<2|a[16])<<6|a[21]])
 	dst = appendSwzfElem(dst, f, &es[10], in) // swzf
 	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
 	dst = appendLit8(dst, 0x202c, 2) // ", "
@@ -453,10 +455,10 @@ func printVmov0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[14][a[23]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[2][(a[5]<<2|a[16])<<6|a[20]])
+	dst = appendRegEntry(dst, &pt.reg[3][(a[5]<<2|a[16])<<6|a[20]])
 	dst = appendShort(dst, &maskTexts[a[19]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[3][(a[7]<<2|a[17])<<6|a[22]])
+	dst = appendRegEntry(dst, &pt.reg[2][(a[7]<<2|a[17])<<6|a[22]])
 	dst = appendSwzElem(dst, f, &es[8], in) // swz
 	return dst
 }
@@ -479,14 +481,14 @@ func printVmov1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[16][a[6]|a[10]<<1|a[11]<<3|a[13]<<4])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[2][(a[5]<<2|a[16])<<6|a[20]])
+	dst = appendRegEntry(dst, &pt.reg[3][(a[5]<<2|a[16])<<6|a[20]])
 	dst = appendShort(dst, &maskTexts[a[19]])
-	dst = appendLit8(dst, 0x202c, 2)          // ", "
-	dst = appendRegmElem(dst, f, &es[10], in) // regm
-	dst = appendLit8(dst, 0x202c, 2)          // ", "
-	dst = appendRswElem(dst, f, &es[12], in)  // rsw
-	dst = appendLit8(dst, 0x202c, 2)          // ", "
-	dst = appendRegEntry(dst, &pt.reg[3][(a[8]<<2|a[18])<<6|a[23]])
+	dst = appendLit8(dst, 0x202c, 2)                                               // ", "
+	dst = appendRegmElem(dst, f, &es[10], in)                                      // regm
+	dst = appendLit8(dst, 0x202c, 2)                                               // ", "
+	dst = appendRswWith(dst, f, &es[12], in, &pt.reg[2][(a[7]<<2|a[17])<<6|a[22]]) // rsw
+	dst = appendLit8(dst, 0x202c, 2)                                               // ", "
+	dst = appendRegEntry(dst, &pt.reg[2][(a[8]<<2|a[18])<<6|a[23]])
 	dst = appendSwzElem(dst, f, &es[15], in) // swz
 	return dst
 }
@@ -536,10 +538,6 @@ func printVtst(dst []byte, in *Inst, pt *printTables) []byte {
 // printVtst0 prints syntax 0 of vtst.
 func printVtst0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	f := &forms[10]
-	v := &f.variants[0]
-	es := v.elems
-	_ = es
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendLit8(dst, 0x2e747374, 4) // "tst."
 	dst = appendShort(dst, &enumTexts[49][a[22]])
@@ -561,9 +559,17 @@ func printVtst0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendDec999(dst, a[15])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '-', int(b2u(a[5] != 0)))
-	dst = appendReg(dst, f, &es[15], in) // reg
-	dst = appendLit8(dst, 0x202c, 2)     // ", "
-	dst = appendReg(dst, f, &es[17], in) // reg
+	if a[21] == 0 {
+		dst = appendRegEntry(dst, &pt.reg[6][(a[6]<<2|a[17])<<7|a[23]])
+	} else {
+		dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
+	}
+	dst = appendLit8(dst, 0x202c, 2) // ", "
+	if a[21] == 0 {
+		dst = appendRegEntry(dst, &pt.reg[6][(a[7]<<2|a[18])<<7|a[24]])
+	} else {
+		dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+	}
 	return dst
 }
 
@@ -669,10 +675,6 @@ func printVtstmsk(dst []byte, in *Inst, pt *printTables) []byte {
 // printVtstmsk0 prints syntax 0 of vtstmsk.
 func printVtstmsk0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	f := &forms[11]
-	v := &f.variants[0]
-	es := v.elems
-	_ = es
 	dst = appendShort(dst, &pfxTexts[2][a[0]])
 	dst = appendLit8(dst, 0x6b736d747374, 6) // "tstmsk"
 	dst = appendShort(dst, &enumTexts[53][a[14]])
@@ -689,12 +691,24 @@ func printVtstmsk0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[36][a[9]|a[10]<<1|a[19]<<3])
 		dst = appendFlagRun(dst, &pt.flags[37][a[24]])
 	}
-	dst = appendLit8(dst, 0x20, 1)       // " "
-	dst = appendReg(dst, f, &es[12], in) // reg
-	dst = appendLit8(dst, 0x202c, 2)     // ", "
-	dst = appendReg(dst, f, &es[14], in) // reg
-	dst = appendLit8(dst, 0x202c, 2)     // ", "
-	dst = appendReg(dst, f, &es[16], in) // reg
+	dst = appendLit8(dst, 0x20, 1) // " "
+	if a[20] == 0 {
+		dst = appendRegEntry(dst, &pt.reg[7][(a[4]<<2|a[15])<<7|a[18]])
+	} else {
+		dst = appendRegEntry(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
+	}
+	dst = appendLit8(dst, 0x202c, 2) // ", "
+	if a[20] == 0 {
+		dst = appendRegEntry(dst, &pt.reg[6][(a[6]<<2|a[16])<<7|a[22]])
+	} else {
+		dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
+	}
+	dst = appendLit8(dst, 0x202c, 2) // ", "
+	if a[20] == 0 {
+		dst = appendRegEntry(dst, &pt.reg[6][(a[7]<<2|a[17])<<7|a[23]])
+	} else {
+		dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+	}
 	return dst
 }
 
@@ -906,7 +920,7 @@ func printSop30(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[17])<<7|a[20]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[6][a[16]<<7|a[21]])
+	dst = appendRegEntry(dst, &pt.reg[8][a[16]<<7|a[21]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
@@ -982,7 +996,7 @@ func printI8mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[21])<<7|a[24]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendLit8(dst, '-', int(b2u(a[19] != 0)))
-	dst = appendRegEntry(dst, &pt.reg[6][a[20]<<7|a[25]])
+	dst = appendRegEntry(dst, &pt.reg[8][a[20]<<7|a[25]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[22])<<7|a[26]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
@@ -1010,7 +1024,7 @@ func printI16mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	dst = appendLit8(dst, 0x20, 1) // " "
 	dst = appendRegEntry(dst, &pt.reg[4][(a[6]<<2|a[17])<<7|a[20]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[6][a[16]<<7|a[21]])
+	dst = appendRegEntry(dst, &pt.reg[8][a[16]<<7|a[21]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[8]<<2|a[18])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
@@ -1042,7 +1056,7 @@ func printI32mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[6][a[13]<<7|a[18]])
+	dst = appendRegEntry(dst, &pt.reg[8][a[13]<<7|a[18]])
 	dst = appendLit8(dst, 0x2e, 1) // "."
 	dst = appendShort(dst, &enumTexts[26][a[1]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
@@ -1101,7 +1115,7 @@ func printI32mad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	{
-		r := &pt.reg[7][(a[7]<<1|a[12])<<7|a[17]]
+		r := &pt.reg[9][(a[7]<<1|a[12])<<7|a[17]]
 		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	dst = appendLit8(dst, 0x202c, 2) // ", "
@@ -1140,9 +1154,9 @@ func printSmp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[71][a[16]|a[23]<<2])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[8][a[12]<<7|a[19]])
+	dst = appendRegEntry(dst, &pt.reg[10][a[12]<<7|a[19]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[7][(a[5]<<1|a[15])<<7|a[20]])
+	dst = appendRegEntry(dst, &pt.reg[9][(a[5]<<1|a[15])<<7|a[20]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[21]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
@@ -1175,9 +1189,9 @@ func printLd0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[75][a[18]])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[8][a[12]<<7|a[21]])
+	dst = appendRegEntry(dst, &pt.reg[10][a[12]<<7|a[21]])
 	dst = appendLit8(dst, 0x5b202c, 3) // ", ["
-	dst = appendRegEntry(dst, &pt.reg[7][(a[6]<<1|a[16])<<7|a[22]])
+	dst = appendRegEntry(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
 	dst = appendOregElem(dst, f, &es[8], in) // oreg
@@ -1202,9 +1216,9 @@ func printLd1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[78][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[8][a[12]<<7|a[21]])
+	dst = appendRegEntry(dst, &pt.reg[10][a[12]<<7|a[21]])
 	dst = appendLit8(dst, 0x5b202c, 3) // ", ["
-	dst = appendRegEntry(dst, &pt.reg[7][(a[6]<<1|a[16])<<7|a[22]])
+	dst = appendRegEntry(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
 	dst = appendOregElem(dst, f, &es[10], in) // oreg
@@ -1237,12 +1251,12 @@ func printSt0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[82][a[18]])
 	}
 	dst = appendLit8(dst, 0x5b20, 2) // " ["
-	dst = appendRegEntry(dst, &pt.reg[7][(a[6]<<1|a[16])<<7|a[22]])
+	dst = appendRegEntry(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
 	dst = appendOregElem(dst, f, &es[6], in) // oreg
 	dst = appendLit8(dst, 0x202c5d, 3)       // "], "
-	dst = appendRegEntry(dst, &pt.reg[8][a[12]<<7|a[21]])
+	dst = appendRegEntry(dst, &pt.reg[10][a[12]<<7|a[21]])
 	return dst
 }
 
@@ -1263,12 +1277,12 @@ func printSt1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlagRun(dst, &pt.flags[85][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
 	}
 	dst = appendLit8(dst, 0x5b20, 2) // " ["
-	dst = appendRegEntry(dst, &pt.reg[7][(a[6]<<1|a[16])<<7|a[22]])
+	dst = appendRegEntry(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
 	dst = appendOregElem(dst, f, &es[8], in) // oreg
 	dst = appendLit8(dst, 0x202c5d, 3)       // "], "
-	dst = appendRegEntry(dst, &pt.reg[8][a[12]<<7|a[21]])
+	dst = appendRegEntry(dst, &pt.reg[10][a[12]<<7|a[21]])
 	return dst
 }
 
@@ -1853,7 +1867,7 @@ func printDepthf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 		dst = appendFlag(dst, a[16], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
 	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[7][(a[1]<<1|a[9])<<7|a[13]])
+	dst = appendRegEntry(dst, &pt.reg[9][(a[1]<<1|a[9])<<7|a[13]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "
 	dst = appendRegEntry(dst, &pt.reg[5][(a[3]<<2|a[10])<<7|a[14]])
 	dst = appendLit8(dst, 0x202c, 2) // ", "

@@ -294,6 +294,16 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 		case e.kind == "reg" && len(fs) == 3:
 			idx, k := regIndex(&e)
 			p("\tdst = appendRegEntry(dst, &pt.reg[%d][%s])\n", regTable(k), idx)
+		case e.kind == "reg" && len(fs) == 4 && width(fs[2]) != 6:
+			// regMult: numbers doubled when field D is 0
+			idx, k := regIndex(&e)
+			k2 := k
+			k2.mult = 2
+			p("\tif a[%d] == 0 {\n\t\tdst = appendRegEntry(dst, &pt.reg[%d][%s])\n\t} else {\n\t\tdst = appendRegEntry(dst, &pt.reg[%d][%s])\n\t}\n", fs[3], regTable(k2), idx, regTable(k), idx)
+		case e.kind == "rsw" || e.kind == "rswh":
+			generic = true
+			idx, k := regIndex(&e)
+			p("\tdst = appendRswWith(dst, f, &es[%d], in, &pt.reg[%d][%s]) // %s\n", i, regTable(k), idx, e.kind)
 		case e.kind == "regx" && len(fs) == 3:
 			idx, k := regIndex(&e)
 			p("\t{\n\t\tr := &pt.reg[%d][%s]\n", regTable(k), idx)
