@@ -132,10 +132,42 @@ func appendLit8(dst []byte, w uint64, n int) []byte {
 // appendDecW appends v in decimal; below 1000 from decWords, one store.
 func appendDecW(dst []byte, v uint32) []byte {
 	if v >= 1000 {
-		return isa.AppendDec(dst, uint64(v))
+		return appendDec32(dst, v)
 	}
 	return appendDec999(dst, v)
 }
+
+// appendDec32 appends v in decimal: all ten digits two at a time (a fixed
+// number of steps), then the significant ones as two word stores (the
+// don't-care fields of random words are ten-digit flags; a loop per digit
+// mispredicts its exit).
+func appendDec32(dst []byte, v uint32) []byte {
+	var b [32]byte // the digits in b[6:16], read up to 16 bytes from their start
+	x := v
+	for i := 14; i >= 6; i -= 2 {
+		q := x / 100
+		r := x - q*100
+		b[i], b[i+1] = decPairs[2*r], decPairs[2*r+1]
+		x = q
+	}
+	n := 1
+	for _, p := range [...]uint32{1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9} {
+		n += int(b2u(v >= p))
+	}
+	l := len(dst)
+	if cap(dst)-l < 16 {
+		dst = slices.Grow(dst, 16)
+	}
+	start := 16 - n
+	binary.LittleEndian.PutUint64(dst[l:l+8], binary.LittleEndian.Uint64(b[start:start+8]))
+	binary.LittleEndian.PutUint64(dst[l+8:l+16], binary.LittleEndian.Uint64(b[start+8:start+16]))
+	return dst[:l+n]
+}
+
+// decPairs spells 00 to 99.
+const decPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // appendDec999 appends v < 1000 in decimal (decWords: one store).
 func appendDec999(dst []byte, v uint32) []byte {
@@ -223,7 +255,7 @@ func putFlag(b []byte, n int, v, def uint32, lo, hi uint64, plen int) int {
 	binary.LittleEndian.PutUint64(b[n+8:n+16], hi)
 	m := n + plen
 	if v >= 1000 { // one branch, rarely taken
-		m = len(isa.AppendDec(b[:m], uint64(v)))
+		m = len(appendDec32(b[:m], v))
 	} else {
 		d := decWords[v]
 		binary.LittleEndian.PutUint32(b[m:m+4], d)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/gentest"
@@ -95,5 +96,16 @@ func TestSyntaxPrintersAgree(t *testing.T) {
 	}
 	for _, w := range allOracleWords(t) {
 		check(w.word)
+	}
+}
+
+// TestAppendDec32 checks appendDec32 against strconv at every length.
+func TestAppendDec32(t *testing.T) {
+	for _, v := range []uint32{0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 123456, 999999, 1000000, 9999999,
+		10000000, 99999999, 100000000, 999999999, 1000000000, 2252953843, 4294967295} {
+		got := string(appendDec32([]byte("x"), v))
+		if want := "x" + strconv.FormatUint(uint64(v), 10); got != want {
+			t.Errorf("appendDec32(%d) = %q, want %q", v, got, want)
+		}
 	}
 }
