@@ -369,7 +369,7 @@ func appendRswWith(dst []byte, f *form, e *elem, in *Inst, r *regEntry) []byte {
 	}
 	// rswParts' register (numbers doubled for 6-bit fields only) and swizzle
 	if r != nil {
-		dst = appendRegEntry(dst, r)
+		dst = putReg(reserve(dst, 24), r)
 	} else {
 		dst = appendRegMult(dst, f, e, in, 1+uint64(b2u(f.fields[e.f[2]].width == 6)))
 	}

@@ -221,30 +221,36 @@ func printVmad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[0][a[1]])
-	dst = appendLit8(dst, 0x2e64616d, 4) // "mad."
-	dst = appendShort(dst, &enumTexts[4][a[0]])
+	dst = reserve(dst, 40)
+	dst = putShort(dst, &pfxTexts[0][a[1]])
+	dst = putLit8(dst, 0x2e64616d, 4) // "mad."
+	dst = putShort(dst, &enumTexts[4][a[0]])
 	dst = appendImarkElem(dst, f, &es[3], in) // imark
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[0][a[2]|a[4]<<1|a[10]<<2])
-		dst = appendFlagRun(dst, &pt.flags[1][a[22]])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[0][a[2]|a[4]<<1|a[10]<<2])
+		dst = putFlagRun(dst, &pt.flags[1][a[22]])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[0][a[15]<<6|a[18]])
-	dst = appendShort(dst, &maskTexts[a[11]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '|', int(b2u(a[5] != 0)))
-	dst = appendRegEntry(dst, &pt.reg[1][a[14]<<6|a[19]])
+	dst = reserve(dst, 88)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[0][a[15]<<6|a[18]])
+	dst = putShort(dst, &maskTexts[a[11]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '|', int(b2u(a[5] != 0)))
+	dst = putReg(dst, &pt.reg[1][a[14]<<6|a[19]])
 	dst = appendSwzElem(dst, f, &es[10], in) // swz
-	dst = appendLit8(dst, '|', int(b2u(a[5] != 0)))
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(appendLit8(dst, '-', int(a[12]&1)), '|', int(a[12]>>1&1))
+	dst = reserve(dst, 32)
+	dst = putLit8(dst, '|', int(b2u(a[5] != 0)))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(putLit8(dst, '-', int(a[12]&1)), '|', int(a[12]>>1&1))
 	dst = appendRswWith(dst, f, &es[14], in, &pt.reg[2][(a[6]<<2|a[16])<<6|a[20]]) // rswh
-	dst = appendLit8(dst, '|', int(a[12]>>1&1))
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(appendLit8(dst, '-', int(a[13]&1)), '|', int(a[13]>>1&1))
+	dst = reserve(dst, 32)
+	dst = putLit8(dst, '|', int(a[12]>>1&1))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(putLit8(dst, '-', int(a[13]&1)), '|', int(a[13]>>1&1))
 	dst = appendRswWith(dst, f, &es[18], in, &pt.reg[2][(a[7]<<2|a[17])<<6|a[21]]) // rswh
-	dst = appendLit8(dst, '|', int(a[13]>>1&1))
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, '|', int(a[13]>>1&1))
 	return dst
 }
 
@@ -261,24 +267,29 @@ func printVnmad320(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[1][a[0]])
-	dst = appendShort(dst, &enumTexts[5][a[16]])
-	dst = appendLit8(dst, 0x3233662e, 4) // ".f32"
+	dst = reserve(dst, 40)
+	dst = putShort(dst, &pfxTexts[1][a[0]])
+	dst = putShort(dst, &enumTexts[5][a[16]])
+	dst = putLit8(dst, 0x3233662e, 4) // ".f32"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[2][a[1]|a[3]<<1|a[8]<<2])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[2][a[1]|a[3]<<1|a[8]<<2])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[3][(a[4]<<2|a[12])<<6|a[15]])
-	dst = appendShort(dst, &maskTexts[a[9]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(appendLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
-	dst = appendRegEntry(dst, &pt.reg[2][(a[5]<<2|a[13])<<6|a[17]])
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[3][(a[4]<<2|a[12])<<6|a[15]])
+	dst = putShort(dst, &maskTexts[a[9]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(putLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
+	dst = putReg(dst, &pt.reg[2][(a[5]<<2|a[13])<<6|a[17]])
 	dst = appendSwzfElem(dst, f, &es[9], in) // swzf
-	dst = appendLit8(dst, '|', int(a[10]>>1&1))
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
+	dst = reserve(dst, 24)
+	dst = putLit8(dst, '|', int(a[10]>>1&1))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '|', int(b2u(a[11] != 0)))
 	dst = appendRswWith(dst, f, &es[13], in, &pt.reg[2][(a[6]<<2|a[14])<<6|a[18]]) // rsw
-	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, '|', int(b2u(a[11] != 0)))
 	return dst
 }
 
@@ -295,24 +306,29 @@ func printVnmad160(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[1][a[0]])
-	dst = appendShort(dst, &enumTexts[5][a[16]])
-	dst = appendLit8(dst, 0x3631662e, 4) // ".f16"
+	dst = reserve(dst, 40)
+	dst = putShort(dst, &pfxTexts[1][a[0]])
+	dst = putShort(dst, &enumTexts[5][a[16]])
+	dst = putLit8(dst, 0x3631662e, 4) // ".f16"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[3][a[1]|a[3]<<1|a[8]<<2])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[3][a[1]|a[3]<<1|a[8]<<2])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[3][(a[4]<<2|a[12])<<6|a[15]])
-	dst = appendShort(dst, &maskTexts[a[9]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(appendLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
-	dst = appendRegEntry(dst, &pt.reg[2][(a[5]<<2|a[13])<<6|a[17]])
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[3][(a[4]<<2|a[12])<<6|a[15]])
+	dst = putShort(dst, &maskTexts[a[9]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(putLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
+	dst = putReg(dst, &pt.reg[2][(a[5]<<2|a[13])<<6|a[17]])
 	dst = appendSwzfElem(dst, f, &es[9], in) // swzf
-	dst = appendLit8(dst, '|', int(a[10]>>1&1))
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
+	dst = reserve(dst, 24)
+	dst = putLit8(dst, '|', int(a[10]>>1&1))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '|', int(b2u(a[11] != 0)))
 	dst = appendRswWith(dst, f, &es[13], in, &pt.reg[2][(a[6]<<2|a[14])<<6|a[18]]) // rswh
-	dst = appendLit8(dst, '|', int(b2u(a[11] != 0)))
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, '|', int(b2u(a[11] != 0)))
 	return dst
 }
 
@@ -329,33 +345,39 @@ func printVmad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[1][a[0]])
-	dst = appendLit8(dst, 0x3233662e64616d, 7) // "mad.f32"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[1][a[0]])
+	dst = putLit8(dst, 0x3233662e64616d, 7) // "mad.f32"
 	if !eoImplied(f, v, &es[2], in) {
 		dst = appendShort(dst, &enumTexts[48][a[3]])
 	}
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[4][a[1]|a[5]<<1|a[7]<<2|a[9]<<4])
-		dst = appendFlagRun(dst, &pt.flags[5][a[10]])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[4][a[1]|a[5]<<1|a[7]<<2|a[9]<<4])
+		dst = putFlagRun(dst, &pt.flags[5][a[10]])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[3][(a[4]<<2|a[17])<<6|a[20]])
-	dst = appendShort(dst, &maskTexts[a[11]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[12] != 0)))
-	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
+	dst = reserve(dst, 72)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[3][(a[4]<<2|a[17])<<6|a[20]])
+	dst = putShort(dst, &maskTexts[a[11]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[12] != 0)))
+	dst = putLit8(dst, '|', int(b2u(a[13] != 0)))
 	dst = appendRswWith(dst, f, &es[9], in, &pt.reg[2][(a[6]<<2|a[18])<<6|a[27]]) // rsw
-	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[24] != 0)))
-	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
+	dst = reserve(dst, 32)
+	dst = putLit8(dst, '|', int(b2u(a[13] != 0)))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[24] != 0)))
+	dst = putLit8(dst, '|', int(b2u(a[8] != 0)))
 	dst = appendGswElem(dst, f, &es[14], in) // gsw
-	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[14] != 0)))
-	dst = appendLit8(dst, '|', int(b2u(a[15] != 0)))
+	dst = reserve(dst, 32)
+	dst = putLit8(dst, '|', int(b2u(a[8] != 0)))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[14] != 0)))
+	dst = putLit8(dst, '|', int(b2u(a[15] != 0)))
 	dst = appendGswElem(dst, f, &es[19], in) // gsw
-	dst = appendLit8(dst, '|', int(b2u(a[15] != 0)))
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, '|', int(b2u(a[15] != 0)))
 	return dst
 }
 
@@ -372,26 +394,31 @@ func printVdp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[1][a[0]])
-	dst = appendLit8(dst, 0x3233662e746f64, 7) // "dot.f32"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[1][a[0]])
+	dst = putLit8(dst, 0x3233662e746f64, 7)    // "dot.f32"
 	dst = appendSzmarkElem(dst, f, &es[2], in) // szmark
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[6][a[1]|a[2]<<1|a[5]<<2|a[7]<<3])
-		dst = appendFlagRun(dst, &pt.flags[7][a[9]|a[10]<<2|a[14]<<3])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[6][a[1]|a[2]<<1|a[5]<<2|a[7]<<3])
+		dst = putFlagRun(dst, &pt.flags[7][a[9]|a[10]<<2|a[14]<<3])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[3][(a[4]<<2|a[15])<<6|a[18]])
-	dst = appendShort(dst, &maskTexts[a[11]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[12] != 0)))
-	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
-	dst = appendRegEntry(dst, &pt.reg[2][(a[6]<<2|a[16])<<6|a[21]])
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[3][(a[4]<<2|a[15])<<6|a[18]])
+	dst = putShort(dst, &maskTexts[a[11]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[12] != 0)))
+	dst = putLit8(dst, '|', int(b2u(a[13] != 0)))
+	dst = putReg(dst, &pt.reg[2][(a[6]<<2|a[16])<<6|a[21]])
 	dst = appendSwzfElem(dst, f, &es[10], in) // swzf
-	dst = appendLit8(dst, '|', int(b2u(a[13] != 0)))
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
+	dst = reserve(dst, 24)
+	dst = putLit8(dst, '|', int(b2u(a[13] != 0)))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '|', int(b2u(a[8] != 0)))
 	dst = appendGswElem(dst, f, &es[14], in) // gsw
-	dst = appendLit8(dst, '|', int(b2u(a[8] != 0)))
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, '|', int(b2u(a[8] != 0)))
 	return dst
 }
 
@@ -408,23 +435,26 @@ func printVcomp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendShort(dst, &enumTexts[6][a[9]])
+	dst = reserve(dst, 32)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putShort(dst, &enumTexts[6][a[9]])
 	dst = appendFmt2Elem(dst, f, &es[2], in) // fmt2
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[8][a[1]|a[3]<<1|a[5]<<2|a[7]<<3])
-		dst = appendFlagRun(dst, &pt.flags[9][a[8]])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[8][a[1]|a[3]<<1|a[5]<<2|a[7]<<3])
+		dst = putFlagRun(dst, &pt.flags[9][a[8]])
 		dst = appendFlag(dst, a[18], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[4]<<2|a[13])<<7|a[15]])
-	dst = appendShort(dst, &maskTexts[a[17]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(appendLit8(dst, '-', int(a[11]&1)), '|', int(a[11]>>1&1))
-	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[14])<<7|a[16]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[47][a[12]])
-	dst = appendLit8(dst, '|', int(a[11]>>1&1))
+	dst = reserve(dst, 128)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[4]<<2|a[13])<<7|a[15]])
+	dst = putShort(dst, &maskTexts[a[17]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(putLit8(dst, '-', int(a[11]&1)), '|', int(a[11]>>1&1))
+	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[14])<<7|a[16]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[47][a[12]])
+	dst = putLit8(dst, '|', int(a[11]>>1&1))
 	return dst
 }
 
@@ -444,21 +474,24 @@ func printVmov0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x2e766f6d, 4) // "mov."
-	dst = appendShort(dst, &enumTexts[9][a[12]])
+	dst = reserve(dst, 40)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x2e766f6d, 4) // "mov."
+	dst = putShort(dst, &enumTexts[9][a[12]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[10][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[11][a[6]|a[8]<<1|a[10]<<2|a[11]<<4])
-		dst = appendFlagRun(dst, &pt.flags[12][a[13]|a[15]<<1|a[18]<<2])
-		dst = appendFlagRun(dst, &pt.flags[13][a[21]])
-		dst = appendFlagRun(dst, &pt.flags[14][a[23]])
+		dst = reserve(dst, 160)
+		dst = putFlagRun(dst, &pt.flags[10][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[11][a[6]|a[8]<<1|a[10]<<2|a[11]<<4])
+		dst = putFlagRun(dst, &pt.flags[12][a[13]|a[15]<<1|a[18]<<2])
+		dst = putFlagRun(dst, &pt.flags[13][a[21]])
+		dst = putFlagRun(dst, &pt.flags[14][a[23]])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[3][(a[5]<<2|a[16])<<6|a[20]])
-	dst = appendShort(dst, &maskTexts[a[19]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[2][(a[7]<<2|a[17])<<6|a[22]])
+	dst = reserve(dst, 80)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[3][(a[5]<<2|a[16])<<6|a[20]])
+	dst = putShort(dst, &maskTexts[a[19]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[2][(a[7]<<2|a[17])<<6|a[22]])
 	dst = appendSwzElem(dst, f, &es[8], in) // swz
 	return dst
 }
@@ -470,25 +503,30 @@ func printVmov1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[1]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendShort(dst, &enumTexts[8][a[9]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[10][a[2]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[9][a[12]])
+	dst = reserve(dst, 80)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putShort(dst, &enumTexts[8][a[9]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[10][a[2]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[9][a[12]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[15][a[1]|a[3]<<1|a[4]<<2])
-		dst = appendFlagRun(dst, &pt.flags[16][a[6]|a[10]<<1|a[11]<<3|a[13]<<4])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[15][a[1]|a[3]<<1|a[4]<<2])
+		dst = putFlagRun(dst, &pt.flags[16][a[6]|a[10]<<1|a[11]<<3|a[13]<<4])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[3][(a[5]<<2|a[16])<<6|a[20]])
-	dst = appendShort(dst, &maskTexts[a[19]])
-	dst = appendLit8(dst, 0x202c, 2)                                               // ", "
-	dst = appendRegmElem(dst, f, &es[10], in)                                      // regm
-	dst = appendLit8(dst, 0x202c, 2)                                               // ", "
+	dst = reserve(dst, 56)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[3][(a[5]<<2|a[16])<<6|a[20]])
+	dst = putShort(dst, &maskTexts[a[19]])
+	dst = putLit8(dst, 0x202c, 2)             // ", "
+	dst = appendRegmElem(dst, f, &es[10], in) // regm
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x202c, 2)                                                  // ", "
 	dst = appendRswWith(dst, f, &es[12], in, &pt.reg[2][(a[7]<<2|a[17])<<6|a[22]]) // rsw
-	dst = appendLit8(dst, 0x202c, 2)                                               // ", "
-	dst = appendRegEntry(dst, &pt.reg[2][(a[8]<<2|a[18])<<6|a[23]])
+	dst = reserve(dst, 32)
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[2][(a[8]<<2|a[18])<<6|a[23]])
 	dst = appendSwzElem(dst, f, &es[15], in) // swz
 	return dst
 }
@@ -506,16 +544,19 @@ func printVpck0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
+	dst = reserve(dst, 16)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
 	dst = appendPckElem(dst, f, &es[1], in) // pck
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[17][a[1]|a[2]<<1|a[3]<<2])
-		dst = appendFlagRun(dst, &pt.flags[18][a[4]|a[6]<<1|a[9]<<2|a[18]<<6])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[17][a[1]|a[2]<<1|a[3]<<2])
+		dst = putFlagRun(dst, &pt.flags[18][a[4]|a[6]<<1|a[9]<<2|a[18]<<6])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[13])<<7|a[16]])
-	dst = appendShort(dst, &maskTexts[a[12]])
-	dst = appendLit8(dst, 0x202c, 2)     // ", "
+	dst = reserve(dst, 56)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[5]<<2|a[13])<<7|a[16]])
+	dst = putShort(dst, &maskTexts[a[12]])
+	dst = putLit8(dst, 0x202c, 2)        // ", "
 	dst = appendPsrc(dst, f, &es[6], in) // psrc
 	return dst
 }
@@ -538,37 +579,40 @@ func printVtst(dst []byte, in *Inst, pt *printTables) []byte {
 // printVtst0 prints syntax 0 of vtst.
 func printVtst0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x2e747374, 4) // "tst."
-	dst = appendShort(dst, &enumTexts[49][a[22]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[54][a[8]])
-	dst = appendLit8(dst, 0x747365742e, 5) // ".test"
-	dst = appendShort(dst, &enumTexts[55][a[11]])
-	dst = appendShort(dst, &enumTexts[57][a[13]])
-	dst = appendShort(dst, &enumTexts[56][a[12]])
-	dst = appendLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = appendDec999(dst, a[14])
+	dst = reserve(dst, 132)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x2e747374, 4) // "tst."
+	dst = putShort(dst, &enumTexts[49][a[22]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[54][a[8]])
+	dst = putLit8(dst, 0x747365742e, 5) // ".test"
+	dst = putShort(dst, &enumTexts[55][a[11]])
+	dst = putShort(dst, &enumTexts[57][a[13]])
+	dst = putShort(dst, &enumTexts[56][a[12]])
+	dst = putLit8(dst, 0x6e6168632e, 5) // ".chan"
+	dst = putDec999(dst, a[14])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[19][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[20][a[9]|a[10]<<1|a[16]<<3])
-		dst = appendFlagRun(dst, &pt.flags[21][a[19]])
-		dst = appendFlagRun(dst, &pt.flags[22][a[20]|a[25]<<1])
+		dst = reserve(dst, 128)
+		dst = putFlagRun(dst, &pt.flags[19][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[20][a[9]|a[10]<<1|a[16]<<3])
+		dst = putFlagRun(dst, &pt.flags[21][a[19]])
+		dst = putFlagRun(dst, &pt.flags[22][a[20]|a[25]<<1])
 	}
-	dst = appendLit8(dst, 0x7020, 2) // " p"
-	dst = appendDec999(dst, a[15])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[5] != 0)))
+	dst = reserve(dst, 84)
+	dst = putLit8(dst, 0x7020, 2) // " p"
+	dst = putDec999(dst, a[15])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[5] != 0)))
 	if a[21] == 0 {
-		dst = appendRegEntry(dst, &pt.reg[6][(a[6]<<2|a[17])<<7|a[23]])
+		dst = putReg(dst, &pt.reg[6][(a[6]<<2|a[17])<<7|a[23]])
 	} else {
-		dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
+		dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, 0x202c, 2) // ", "
 	if a[21] == 0 {
-		dst = appendRegEntry(dst, &pt.reg[6][(a[7]<<2|a[18])<<7|a[24]])
+		dst = putReg(dst, &pt.reg[6][(a[7]<<2|a[18])<<7|a[24]])
 	} else {
-		dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+		dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
 	}
 	return dst
 }
@@ -576,84 +620,93 @@ func printVtst0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 // printVtst1 prints syntax 1 of vtst.
 func printVtst1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x2e747374, 4) // "tst."
-	dst = appendShort(dst, &enumTexts[50][a[22]])
-	dst = appendLit8(dst, 0x747365742e, 5) // ".test"
-	dst = appendShort(dst, &enumTexts[55][a[11]])
-	dst = appendShort(dst, &enumTexts[57][a[13]])
-	dst = appendShort(dst, &enumTexts[56][a[12]])
-	dst = appendLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = appendDec999(dst, a[14])
+	dst = reserve(dst, 108)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x2e747374, 4) // "tst."
+	dst = putShort(dst, &enumTexts[50][a[22]])
+	dst = putLit8(dst, 0x747365742e, 5) // ".test"
+	dst = putShort(dst, &enumTexts[55][a[11]])
+	dst = putShort(dst, &enumTexts[57][a[13]])
+	dst = putShort(dst, &enumTexts[56][a[12]])
+	dst = putLit8(dst, 0x6e6168632e, 5) // ".chan"
+	dst = putDec999(dst, a[14])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[23][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[24][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
-		dst = appendFlagRun(dst, &pt.flags[25][a[19]])
-		dst = appendFlagRun(dst, &pt.flags[26][a[20]|a[25]<<1])
+		dst = reserve(dst, 128)
+		dst = putFlagRun(dst, &pt.flags[23][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[24][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
+		dst = putFlagRun(dst, &pt.flags[25][a[19]])
+		dst = putFlagRun(dst, &pt.flags[26][a[20]|a[25]<<1])
 	}
-	dst = appendLit8(dst, 0x7020, 2) // " p"
-	dst = appendDec999(dst, a[15])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[5] != 0)))
-	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+	dst = reserve(dst, 84)
+	dst = putLit8(dst, 0x7020, 2) // " p"
+	dst = putDec999(dst, a[15])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[5] != 0)))
+	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
 	return dst
 }
 
 // printVtst2 prints syntax 2 of vtst.
 func printVtst2(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x2e747374, 4) // "tst."
-	dst = appendShort(dst, &enumTexts[51][a[22]])
-	dst = appendLit8(dst, 0x747365742e, 5) // ".test"
-	dst = appendShort(dst, &enumTexts[55][a[11]])
-	dst = appendShort(dst, &enumTexts[57][a[13]])
-	dst = appendShort(dst, &enumTexts[56][a[12]])
-	dst = appendLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = appendDec999(dst, a[14])
+	dst = reserve(dst, 108)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x2e747374, 4) // "tst."
+	dst = putShort(dst, &enumTexts[51][a[22]])
+	dst = putLit8(dst, 0x747365742e, 5) // ".test"
+	dst = putShort(dst, &enumTexts[55][a[11]])
+	dst = putShort(dst, &enumTexts[57][a[13]])
+	dst = putShort(dst, &enumTexts[56][a[12]])
+	dst = putLit8(dst, 0x6e6168632e, 5) // ".chan"
+	dst = putDec999(dst, a[14])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[27][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[28][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
-		dst = appendFlagRun(dst, &pt.flags[29][a[19]])
-		dst = appendFlagRun(dst, &pt.flags[30][a[20]|a[25]<<1])
+		dst = reserve(dst, 128)
+		dst = putFlagRun(dst, &pt.flags[27][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[28][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
+		dst = putFlagRun(dst, &pt.flags[29][a[19]])
+		dst = putFlagRun(dst, &pt.flags[30][a[20]|a[25]<<1])
 	}
-	dst = appendLit8(dst, 0x7020, 2) // " p"
-	dst = appendDec999(dst, a[15])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[5] != 0)))
-	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+	dst = reserve(dst, 84)
+	dst = putLit8(dst, 0x7020, 2) // " p"
+	dst = putDec999(dst, a[15])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[5] != 0)))
+	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
 	return dst
 }
 
 // printVtst3 prints syntax 3 of vtst.
 func printVtst3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x2e747374, 4) // "tst."
-	dst = appendShort(dst, &enumTexts[52][a[22]])
-	dst = appendLit8(dst, 0x747365742e, 5) // ".test"
-	dst = appendShort(dst, &enumTexts[55][a[11]])
-	dst = appendShort(dst, &enumTexts[57][a[13]])
-	dst = appendShort(dst, &enumTexts[56][a[12]])
-	dst = appendLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = appendDec999(dst, a[14])
+	dst = reserve(dst, 108)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x2e747374, 4) // "tst."
+	dst = putShort(dst, &enumTexts[52][a[22]])
+	dst = putLit8(dst, 0x747365742e, 5) // ".test"
+	dst = putShort(dst, &enumTexts[55][a[11]])
+	dst = putShort(dst, &enumTexts[57][a[13]])
+	dst = putShort(dst, &enumTexts[56][a[12]])
+	dst = putLit8(dst, 0x6e6168632e, 5) // ".chan"
+	dst = putDec999(dst, a[14])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[31][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[32][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
-		dst = appendFlagRun(dst, &pt.flags[33][a[19]])
-		dst = appendFlagRun(dst, &pt.flags[34][a[20]|a[21]<<1|a[25]<<3])
+		dst = reserve(dst, 128)
+		dst = putFlagRun(dst, &pt.flags[31][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[32][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
+		dst = putFlagRun(dst, &pt.flags[33][a[19]])
+		dst = putFlagRun(dst, &pt.flags[34][a[20]|a[21]<<1|a[25]<<3])
 	}
-	dst = appendLit8(dst, 0x7020, 2) // " p"
-	dst = appendDec999(dst, a[15])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[5] != 0)))
-	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+	dst = reserve(dst, 84)
+	dst = putLit8(dst, 0x7020, 2) // " p"
+	dst = putDec999(dst, a[15])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[5] != 0)))
+	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
 	return dst
 }
 
@@ -675,39 +728,42 @@ func printVtstmsk(dst []byte, in *Inst, pt *printTables) []byte {
 // printVtstmsk0 prints syntax 0 of vtstmsk.
 func printVtstmsk0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x6b736d747374, 6) // "tstmsk"
-	dst = appendShort(dst, &enumTexts[53][a[14]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[49][a[21]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[54][a[8]])
-	dst = appendLit8(dst, 0x747365742e, 5) // ".test"
-	dst = appendShort(dst, &enumTexts[55][a[11]])
-	dst = appendShort(dst, &enumTexts[57][a[13]])
-	dst = appendShort(dst, &enumTexts[56][a[12]])
+	dst = reserve(dst, 144)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x6b736d747374, 6) // "tstmsk"
+	dst = putShort(dst, &enumTexts[53][a[14]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[49][a[21]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[54][a[8]])
+	dst = putLit8(dst, 0x747365742e, 5) // ".test"
+	dst = putShort(dst, &enumTexts[55][a[11]])
+	dst = putShort(dst, &enumTexts[57][a[13]])
+	dst = putShort(dst, &enumTexts[56][a[12]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[35][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
-		dst = appendFlagRun(dst, &pt.flags[36][a[9]|a[10]<<1|a[19]<<3])
-		dst = appendFlagRun(dst, &pt.flags[37][a[24]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[35][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+		dst = putFlagRun(dst, &pt.flags[36][a[9]|a[10]<<1|a[19]<<3])
+		dst = putFlagRun(dst, &pt.flags[37][a[24]])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
 	if a[20] == 0 {
-		dst = appendRegEntry(dst, &pt.reg[7][(a[4]<<2|a[15])<<7|a[18]])
+		dst = putReg(dst, &pt.reg[7][(a[4]<<2|a[15])<<7|a[18]])
 	} else {
-		dst = appendRegEntry(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
+		dst = putReg(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, 0x202c, 2) // ", "
 	if a[20] == 0 {
-		dst = appendRegEntry(dst, &pt.reg[6][(a[6]<<2|a[16])<<7|a[22]])
+		dst = putReg(dst, &pt.reg[6][(a[6]<<2|a[16])<<7|a[22]])
 	} else {
-		dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
+		dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, 0x202c, 2) // ", "
 	if a[20] == 0 {
-		dst = appendRegEntry(dst, &pt.reg[6][(a[7]<<2|a[17])<<7|a[23]])
+		dst = putReg(dst, &pt.reg[6][(a[7]<<2|a[17])<<7|a[23]])
 	} else {
-		dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+		dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
 	}
 	return dst
 }
@@ -715,78 +771,87 @@ func printVtstmsk0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 // printVtstmsk1 prints syntax 1 of vtstmsk.
 func printVtstmsk1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x6b736d747374, 6) // "tstmsk"
-	dst = appendShort(dst, &enumTexts[53][a[14]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[50][a[21]])
-	dst = appendLit8(dst, 0x747365742e, 5) // ".test"
-	dst = appendShort(dst, &enumTexts[55][a[11]])
-	dst = appendShort(dst, &enumTexts[57][a[13]])
-	dst = appendShort(dst, &enumTexts[56][a[12]])
+	dst = reserve(dst, 120)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x6b736d747374, 6) // "tstmsk"
+	dst = putShort(dst, &enumTexts[53][a[14]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[50][a[21]])
+	dst = putLit8(dst, 0x747365742e, 5) // ".test"
+	dst = putShort(dst, &enumTexts[55][a[11]])
+	dst = putShort(dst, &enumTexts[57][a[13]])
+	dst = putShort(dst, &enumTexts[56][a[12]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[38][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
-		dst = appendFlagRun(dst, &pt.flags[39][a[8]|a[9]<<1|a[10]<<2|a[19]<<4])
-		dst = appendFlagRun(dst, &pt.flags[40][a[24]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[38][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+		dst = putFlagRun(dst, &pt.flags[39][a[8]|a[9]<<1|a[10]<<2|a[19]<<4])
+		dst = putFlagRun(dst, &pt.flags[40][a[24]])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
 	return dst
 }
 
 // printVtstmsk2 prints syntax 2 of vtstmsk.
 func printVtstmsk2(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x6b736d747374, 6) // "tstmsk"
-	dst = appendShort(dst, &enumTexts[53][a[14]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[51][a[21]])
-	dst = appendLit8(dst, 0x747365742e, 5) // ".test"
-	dst = appendShort(dst, &enumTexts[55][a[11]])
-	dst = appendShort(dst, &enumTexts[57][a[13]])
-	dst = appendShort(dst, &enumTexts[56][a[12]])
+	dst = reserve(dst, 120)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x6b736d747374, 6) // "tstmsk"
+	dst = putShort(dst, &enumTexts[53][a[14]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[51][a[21]])
+	dst = putLit8(dst, 0x747365742e, 5) // ".test"
+	dst = putShort(dst, &enumTexts[55][a[11]])
+	dst = putShort(dst, &enumTexts[57][a[13]])
+	dst = putShort(dst, &enumTexts[56][a[12]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[41][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
-		dst = appendFlagRun(dst, &pt.flags[42][a[8]|a[9]<<1|a[10]<<2|a[19]<<4])
-		dst = appendFlagRun(dst, &pt.flags[43][a[24]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[41][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+		dst = putFlagRun(dst, &pt.flags[42][a[8]|a[9]<<1|a[10]<<2|a[19]<<4])
+		dst = putFlagRun(dst, &pt.flags[43][a[24]])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
 	return dst
 }
 
 // printVtstmsk3 prints syntax 3 of vtstmsk.
 func printVtstmsk3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x6b736d747374, 6) // "tstmsk"
-	dst = appendShort(dst, &enumTexts[53][a[14]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[52][a[21]])
-	dst = appendLit8(dst, 0x747365742e, 5) // ".test"
-	dst = appendShort(dst, &enumTexts[55][a[11]])
-	dst = appendShort(dst, &enumTexts[57][a[13]])
-	dst = appendShort(dst, &enumTexts[56][a[12]])
+	dst = reserve(dst, 120)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x6b736d747374, 6) // "tstmsk"
+	dst = putShort(dst, &enumTexts[53][a[14]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[52][a[21]])
+	dst = putLit8(dst, 0x747365742e, 5) // ".test"
+	dst = putShort(dst, &enumTexts[55][a[11]])
+	dst = putShort(dst, &enumTexts[57][a[13]])
+	dst = putShort(dst, &enumTexts[56][a[12]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[44][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
-		dst = appendFlagRun(dst, &pt.flags[45][a[8]|a[9]<<1|a[10]<<2|a[19]<<4|a[20]<<5])
-		dst = appendFlagRun(dst, &pt.flags[46][a[24]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[44][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+		dst = putFlagRun(dst, &pt.flags[45][a[8]|a[9]<<1|a[10]<<2|a[19]<<4|a[20]<<5])
+		dst = putFlagRun(dst, &pt.flags[46][a[24]])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
 	return dst
 }
 
@@ -806,26 +871,29 @@ func printVbw0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[2][a[1]])
-	dst = appendShort(dst, &enumTexts[13][a[0]])
-	dst = appendLit8(dst, 0x3233752e, 4) // ".u32"
+	dst = reserve(dst, 40)
+	dst = putShort(dst, &pfxTexts[2][a[1]])
+	dst = putShort(dst, &enumTexts[13][a[0]])
+	dst = putLit8(dst, 0x3233752e, 4) // ".u32"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[47][a[2]|a[3]<<1|a[4]<<2])
-		dst = appendFlagRun(dst, &pt.flags[48][a[5]|a[7]<<1|a[10]<<2])
-		dst = appendFlagRun(dst, &pt.flags[49][a[12]|a[14]<<5])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[47][a[2]|a[3]<<1|a[4]<<2])
+		dst = putFlagRun(dst, &pt.flags[48][a[5]|a[7]<<1|a[10]<<2])
+		dst = putFlagRun(dst, &pt.flags[49][a[12]|a[14]<<5])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
 	{
 		r := &pt.reg[4][(a[6]<<2|a[15])<<7|a[17]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, 0x202c, 2) // ", "
 	{
 		r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '~', int(b2u(a[11] != 0)))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '~', int(b2u(a[11] != 0)))
 	dst = appendHexcElem(dst, f, &es[9], in) // hexc
 	return dst
 }
@@ -833,31 +901,34 @@ func printVbw0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 // printVbw1 prints syntax 1 of vbw.
 func printVbw1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[1]])
-	dst = appendShort(dst, &enumTexts[13][a[0]])
-	dst = appendLit8(dst, 0x3233752e, 4) // ".u32"
+	dst = reserve(dst, 40)
+	dst = putShort(dst, &pfxTexts[2][a[1]])
+	dst = putShort(dst, &enumTexts[13][a[0]])
+	dst = putLit8(dst, 0x3233752e, 4) // ".u32"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[50][a[2]|a[3]<<1|a[4]<<2])
-		dst = appendFlagRun(dst, &pt.flags[51][a[5]|a[7]<<1|a[10]<<2])
-		dst = appendFlagRun(dst, &pt.flags[52][a[12]|a[13]<<5])
-		dst = appendFlagRun(dst, &pt.flags[53][a[14]])
-		dst = appendFlagRun(dst, &pt.flags[54][a[18]])
+		dst = reserve(dst, 160)
+		dst = putFlagRun(dst, &pt.flags[50][a[2]|a[3]<<1|a[4]<<2])
+		dst = putFlagRun(dst, &pt.flags[51][a[5]|a[7]<<1|a[10]<<2])
+		dst = putFlagRun(dst, &pt.flags[52][a[12]|a[13]<<5])
+		dst = putFlagRun(dst, &pt.flags[53][a[14]])
+		dst = putFlagRun(dst, &pt.flags[54][a[18]])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
+	dst = reserve(dst, 128)
+	dst = putLit8(dst, 0x20, 1) // " "
 	{
 		r := &pt.reg[4][(a[6]<<2|a[15])<<7|a[17]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, 0x202c, 2) // ", "
 	{
 		r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '~', int(b2u(a[11] != 0)))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '~', int(b2u(a[11] != 0)))
 	{
 		r := &pt.reg[5][a[9]<<7|a[20]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	return dst
 }
@@ -871,34 +942,37 @@ func printSop2(dst []byte, in *Inst, pt *printTables) []byte {
 // printSop20 prints syntax 0 of sop2.
 func printSop20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[3][a[0]])
-	dst = appendShort(dst, &enumTexts[14][a[21]])
-	dst = appendLit8(dst, 0x3878662e, 4) // ".fx8"
+	dst = reserve(dst, 40)
+	dst = putShort(dst, &pfxTexts[3][a[0]])
+	dst = putShort(dst, &enumTexts[14][a[21]])
+	dst = putLit8(dst, 0x3878662e, 4) // ".fx8"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[55][a[2]|a[3]<<1|a[6]<<2|a[10]<<3])
-		dst = appendFlagRun(dst, &pt.flags[56][a[23]|a[24]<<1])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[55][a[2]|a[3]<<1|a[6]<<2|a[10]<<3])
+		dst = putFlagRun(dst, &pt.flags[56][a[23]|a[24]<<1])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[16])<<7|a[19]])
-	dst = appendLit8(dst, 0x202c, 2)                       // ", "
-	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[20] != 0))) // "1-"
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[25]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[8]<<2|a[18])<<7|a[26]])
-	dst = appendLit8(dst, 0x202c, 2)                      // ", "
-	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
-	dst = appendShort(dst, &enumTexts[15][a[13]])
-	dst = appendLit8(dst, 0x202c, 2)                      // ", "
-	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
-	dst = appendShort(dst, &enumTexts[16][a[14]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendShort(dst, &enumTexts[14][a[22]])
-	dst = appendLit8(dst, 0x202c, 2)                       // ", "
-	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[11] != 0))) // "1-"
-	dst = appendShort(dst, &enumTexts[17][a[4]])
-	dst = appendLit8(dst, 0x202c, 2)                       // ", "
-	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[15] != 0))) // "1-"
-	dst = appendShort(dst, &enumTexts[18][a[12]])
+	dst = reserve(dst, 256)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[5]<<2|a[16])<<7|a[19]])
+	dst = putLit8(dst, 0x202c, 2)                       // ", "
+	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[20] != 0))) // "1-"
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[25]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[8]<<2|a[18])<<7|a[26]])
+	dst = putLit8(dst, 0x202c, 2)                      // ", "
+	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
+	dst = putShort(dst, &enumTexts[15][a[13]])
+	dst = putLit8(dst, 0x202c, 2)                      // ", "
+	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
+	dst = putShort(dst, &enumTexts[16][a[14]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putShort(dst, &enumTexts[14][a[22]])
+	dst = putLit8(dst, 0x202c, 2)                       // ", "
+	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[11] != 0))) // "1-"
+	dst = putShort(dst, &enumTexts[17][a[4]])
+	dst = putLit8(dst, 0x202c, 2)                       // ", "
+	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[15] != 0))) // "1-"
+	dst = putShort(dst, &enumTexts[18][a[12]])
 	return dst
 }
 
@@ -911,31 +985,34 @@ func printSop3(dst []byte, in *Inst, pt *printTables) []byte {
 // printSop30 prints syntax 0 of sop3.
 func printSop30(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[3][a[0]])
-	dst = appendShort(dst, &enumTexts[20][a[4]])
-	dst = appendLit8(dst, 0x3878662e, 4) // ".fx8"
+	dst = reserve(dst, 40)
+	dst = putShort(dst, &pfxTexts[3][a[0]])
+	dst = putShort(dst, &enumTexts[20][a[4]])
+	dst = putLit8(dst, 0x3878662e, 4) // ".fx8"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[57][a[2]|a[3]<<1|a[6]<<2|a[12]<<3])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[57][a[2]|a[3]<<1|a[6]<<2|a[12]<<3])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[17])<<7|a[20]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[8][a[16]<<7|a[21]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[22]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[8]<<2|a[19])<<7|a[23]])
-	dst = appendLit8(dst, 0x202c, 2)                      // ", "
-	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
-	dst = appendShort(dst, &enumTexts[21][a[14]])
-	dst = appendLit8(dst, 0x202c, 2)                      // ", "
-	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
-	dst = appendShort(dst, &enumTexts[21][a[15]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendShort(dst, &enumTexts[20][a[13]])
-	dst = appendLit8(dst, 0x202c, 2)                       // ", "
-	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[10] != 0))) // "1-"
-	dst = appendShort(dst, &enumTexts[22][a[11]])
+	dst = reserve(dst, 248)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[5]<<2|a[17])<<7|a[20]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[8][a[16]<<7|a[21]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[22]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[8]<<2|a[19])<<7|a[23]])
+	dst = putLit8(dst, 0x202c, 2)                      // ", "
+	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
+	dst = putShort(dst, &enumTexts[21][a[14]])
+	dst = putLit8(dst, 0x202c, 2)                      // ", "
+	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
+	dst = putShort(dst, &enumTexts[21][a[15]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putShort(dst, &enumTexts[20][a[13]])
+	dst = putLit8(dst, 0x202c, 2)                       // ", "
+	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[10] != 0))) // "1-"
+	dst = putShort(dst, &enumTexts[22][a[11]])
 	return dst
 }
 
@@ -948,28 +1025,31 @@ func printSop2m(dst []byte, in *Inst, pt *printTables) []byte {
 // printSop2m0 prints syntax 0 of sop2m.
 func printSop2m0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[3][a[0]])
-	dst = appendShort(dst, &enumTexts[14][a[4]])
-	dst = appendLit8(dst, 0x3878662e, 4) // ".fx8"
+	dst = reserve(dst, 40)
+	dst = putShort(dst, &pfxTexts[3][a[0]])
+	dst = putShort(dst, &enumTexts[14][a[4]])
+	dst = putLit8(dst, 0x3878662e, 4) // ".fx8"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[58][a[2]|a[3]<<1|a[6]<<2])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[58][a[2]|a[3]<<1|a[6]<<2])
 		dst = appendFlag(dst, a[20], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[14])<<7|a[17]])
-	dst = appendShort(dst, &maskTexts[rotMask(a[10])])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[15])<<7|a[18]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]])
-	dst = appendLit8(dst, 0x202c, 2)                      // ", "
-	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
-	dst = appendShort(dst, &enumTexts[19][a[12]])
-	dst = appendLit8(dst, 0x202c, 2)                      // ", "
-	dst = appendLit8(dst, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
-	dst = appendShort(dst, &enumTexts[19][a[13]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendShort(dst, &enumTexts[14][a[11]])
+	dst = reserve(dst, 200)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[5]<<2|a[14])<<7|a[17]])
+	dst = putShort(dst, &maskTexts[rotMask(a[10])])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[15])<<7|a[18]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]])
+	dst = putLit8(dst, 0x202c, 2)                      // ", "
+	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
+	dst = putShort(dst, &enumTexts[19][a[12]])
+	dst = putLit8(dst, 0x202c, 2)                      // ", "
+	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
+	dst = putShort(dst, &enumTexts[19][a[13]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putShort(dst, &enumTexts[14][a[11]])
 	return dst
 }
 
@@ -982,25 +1062,28 @@ func printI8mad(dst []byte, in *Inst, pt *printTables) []byte {
 // printI8mad0 prints syntax 0 of i8mad.
 func printI8mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[3][a[0]])
-	dst = appendLit8(dst, 0x64616d, 3) // "mad"
-	dst = appendShort(dst, &enumTexts[25][a[11]])
-	dst = appendLit8(dst, 0x38752e, 3) // ".u8"
+	dst = reserve(dst, 48)
+	dst = putShort(dst, &pfxTexts[3][a[0]])
+	dst = putLit8(dst, 0x64616d, 3) // "mad"
+	dst = putShort(dst, &enumTexts[25][a[11]])
+	dst = putLit8(dst, 0x38752e, 3) // ".u8"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[59][a[1]|a[2]<<1|a[3]<<2])
-		dst = appendFlagRun(dst, &pt.flags[60][a[4]|a[6]<<2|a[9]<<3|a[10]<<4])
-		dst = appendFlagRun(dst, &pt.flags[61][a[12]|a[13]<<1|a[14]<<2|a[15]<<3|a[16]<<4])
-		dst = appendFlagRun(dst, &pt.flags[62][a[17]|a[18]<<1])
+		dst = reserve(dst, 128)
+		dst = putFlagRun(dst, &pt.flags[59][a[1]|a[2]<<1|a[3]<<2])
+		dst = putFlagRun(dst, &pt.flags[60][a[4]|a[6]<<2|a[9]<<3|a[10]<<4])
+		dst = putFlagRun(dst, &pt.flags[61][a[12]|a[13]<<1|a[14]<<2|a[15]<<3|a[16]<<4])
+		dst = putFlagRun(dst, &pt.flags[62][a[17]|a[18]<<1])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[5]<<2|a[21])<<7|a[24]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[19] != 0)))
-	dst = appendRegEntry(dst, &pt.reg[8][a[20]<<7|a[25]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[22])<<7|a[26]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[8]<<2|a[23])<<7|a[27]])
+	dst = reserve(dst, 136)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[5]<<2|a[21])<<7|a[24]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[19] != 0)))
+	dst = putReg(dst, &pt.reg[8][a[20]<<7|a[25]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[22])<<7|a[26]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[8]<<2|a[23])<<7|a[27]])
 	return dst
 }
 
@@ -1013,23 +1096,26 @@ func printI16mad(dst []byte, in *Inst, pt *printTables) []byte {
 // printI16mad0 prints syntax 0 of i16mad.
 func printI16mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[3][a[0]])
-	dst = appendLit8(dst, 0x2e64616d, 4) // "mad."
-	dst = appendShort(dst, &enumTexts[23][a[11]])
+	dst = reserve(dst, 40)
+	dst = putShort(dst, &pfxTexts[3][a[0]])
+	dst = putLit8(dst, 0x2e64616d, 4) // "mad."
+	dst = putShort(dst, &enumTexts[23][a[11]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[63][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
-		dst = appendFlagRun(dst, &pt.flags[64][a[7]|a[10]<<1|a[12]<<4])
-		dst = appendFlagRun(dst, &pt.flags[65][a[13]|a[14]<<2|a[15]<<3|a[24]<<5])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[63][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+		dst = putFlagRun(dst, &pt.flags[64][a[7]|a[10]<<1|a[12]<<4])
+		dst = putFlagRun(dst, &pt.flags[65][a[13]|a[14]<<2|a[15]<<3|a[24]<<5])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[6]<<2|a[17])<<7|a[20]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[8][a[16]<<7|a[21]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[8]<<2|a[18])<<7|a[22]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[4] != 0)))
-	dst = appendRegEntry(dst, &pt.reg[5][(a[9]<<2|a[19])<<7|a[23]])
+	dst = reserve(dst, 136)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[6]<<2|a[17])<<7|a[20]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[8][a[16]<<7|a[21]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[8]<<2|a[18])<<7|a[22]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[4] != 0)))
+	dst = putReg(dst, &pt.reg[5][(a[9]<<2|a[19])<<7|a[23]])
 	return dst
 }
 
@@ -1042,31 +1128,34 @@ func printI32mad(dst []byte, in *Inst, pt *printTables) []byte {
 // printI32mad0 prints syntax 0 of i32mad.
 func printI32mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[3][a[0]])
-	dst = appendLit8(dst, 0x2e64616d, 4) // "mad."
-	dst = appendShort(dst, &enumTexts[24][a[10]])
-	dst = appendShort(dst, &enumTexts[25][a[11]])
+	dst = reserve(dst, 56)
+	dst = putShort(dst, &pfxTexts[3][a[0]])
+	dst = putLit8(dst, 0x2e64616d, 4) // "mad."
+	dst = putShort(dst, &enumTexts[24][a[10]])
+	dst = putShort(dst, &enumTexts[25][a[11]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[66][a[2]|a[4]<<1|a[6]<<2|a[9]<<3])
-		dst = appendFlagRun(dst, &pt.flags[67][a[12]|a[21]<<2])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[66][a[2]|a[4]<<1|a[6]<<2|a[9]<<3])
+		dst = putFlagRun(dst, &pt.flags[67][a[12]|a[21]<<2])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
+	dst = reserve(dst, 192)
+	dst = putLit8(dst, 0x20, 1) // " "
 	{
 		r := &pt.reg[4][(a[5]<<2|a[14])<<7|a[17]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[8][a[13]<<7|a[18]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[26][a[1]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[15])<<7|a[19]])
-	dst = appendLit8(dst, 0x2e, 1) // "."
-	dst = appendShort(dst, &enumTexts[26][a[3]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[8][a[13]<<7|a[18]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[26][a[1]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[15])<<7|a[19]])
+	dst = putLit8(dst, 0x2e, 1) // "."
+	dst = putShort(dst, &enumTexts[26][a[3]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
 	{
 		r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[20]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	return dst
 }
@@ -1080,10 +1169,11 @@ func printI8mad2(dst []byte, in *Inst, pt *printTables) []byte {
 // printI8mad20 prints syntax 0 of i8mad2.
 func printI8mad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[3][a[0]])
-	dst = appendLit8(dst, 0x64616d, 3) // "mad"
-	dst = appendShort(dst, &enumTexts[25][a[1]])
-	dst = appendLit8(dst, 0x38752e, 3) // ".u8"
+	dst = reserve(dst, 48)
+	dst = putShort(dst, &pfxTexts[3][a[0]])
+	dst = putLit8(dst, 0x64616d, 3) // "mad"
+	dst = putShort(dst, &enumTexts[25][a[1]])
+	dst = putLit8(dst, 0x38752e, 3) // ".u8"
 	if flags {
 		dst = appendFlag(dst, a[2], 0, 0x3d63642e, 0x0, 4)   // .dc=
 		dst = appendFlag(dst, a[3], 0, 0x3d6263642e, 0x0, 5) // .dcb=
@@ -1100,35 +1190,38 @@ func printI32mad2(dst []byte, in *Inst, pt *printTables) []byte {
 // printI32mad20 prints syntax 0 of i32mad2.
 func printI32mad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x2e64616d, 4) // "mad."
-	dst = appendShort(dst, &enumTexts[24][a[9]])
-	dst = appendLit8(dst, 0x732e, 2) // ".s"
-	dst = appendDec999(dst, a[2])
+	dst = reserve(dst, 52)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x2e64616d, 4) // "mad."
+	dst = putShort(dst, &enumTexts[24][a[9]])
+	dst = putLit8(dst, 0x732e, 2) // ".s"
+	dst = putDec999(dst, a[2])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[68][a[1]|a[4]<<1|a[8]<<2|a[20]<<5])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[68][a[1]|a[4]<<1|a[8]<<2|a[20]<<5])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
+	dst = reserve(dst, 176)
+	dst = putLit8(dst, 0x20, 1) // " "
 	{
 		r := &pt.reg[4][(a[3]<<2|a[13])<<7|a[16]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, 0x202c, 2) // ", "
 	{
 		r := &pt.reg[9][(a[7]<<1|a[12])<<7|a[17]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[10] != 0)))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[10] != 0)))
 	{
 		r := &pt.reg[5][(a[5]<<2|a[14])<<7|a[18]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendLit8(dst, '-', int(b2u(a[11] != 0)))
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putLit8(dst, '-', int(b2u(a[11] != 0)))
 	{
 		r := &pt.reg[5][(a[6]<<2|a[15])<<7|a[19]]
-		dst = appendLit8(appendRegEntry(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
 	}
 	return dst
 }
@@ -1142,25 +1235,28 @@ func printSmp(dst []byte, in *Inst, pt *printTables) []byte {
 // printSmp0 prints syntax 0 of smp.
 func printSmp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x786574, 3) // "tex"
-	dst = appendShort(dst, &enumTexts[27][a[10]])
-	dst = appendShort(dst, &enumTexts[28][a[11]])
-	dst = appendShort(dst, &enumTexts[30][a[4]])
-	dst = appendShort(dst, &enumTexts[29][a[8]])
+	dst = reserve(dst, 88)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x786574, 3) // "tex"
+	dst = putShort(dst, &enumTexts[27][a[10]])
+	dst = putShort(dst, &enumTexts[28][a[11]])
+	dst = putShort(dst, &enumTexts[30][a[4]])
+	dst = putShort(dst, &enumTexts[29][a[8]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[69][a[1]|a[2]<<1|a[3]<<2])
-		dst = appendFlagRun(dst, &pt.flags[70][a[9]|a[13]<<2|a[14]<<4])
-		dst = appendFlagRun(dst, &pt.flags[71][a[16]|a[23]<<2])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[69][a[1]|a[2]<<1|a[3]<<2])
+		dst = putFlagRun(dst, &pt.flags[70][a[9]|a[13]<<2|a[14]<<4])
+		dst = putFlagRun(dst, &pt.flags[71][a[16]|a[23]<<2])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[10][a[12]<<7|a[19]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[9][(a[5]<<1|a[15])<<7|a[20]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[21]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[22]])
+	dst = reserve(dst, 128)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[10][a[12]<<7|a[19]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[9][(a[5]<<1|a[15])<<7|a[20]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[21]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[22]])
 	return dst
 }
 
@@ -1180,22 +1276,26 @@ func printLd0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendShort(dst, &enumTexts[31][a[10]])
+	dst = reserve(dst, 32)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putShort(dst, &enumTexts[31][a[10]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[72][a[1]|a[2]<<1|a[4]<<2])
-		dst = appendFlagRun(dst, &pt.flags[73][a[5]|a[9]<<1|a[11]<<5])
-		dst = appendFlagRun(dst, &pt.flags[74][a[13]|a[14]<<1|a[15]<<3|a[17]<<4])
-		dst = appendFlagRun(dst, &pt.flags[75][a[18]])
+		dst = reserve(dst, 128)
+		dst = putFlagRun(dst, &pt.flags[72][a[1]|a[2]<<1|a[4]<<2])
+		dst = putFlagRun(dst, &pt.flags[73][a[5]|a[9]<<1|a[11]<<5])
+		dst = putFlagRun(dst, &pt.flags[74][a[13]|a[14]<<1|a[15]<<3|a[17]<<4])
+		dst = putFlagRun(dst, &pt.flags[75][a[18]])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[10][a[12]<<7|a[21]])
-	dst = appendLit8(dst, 0x5b202c, 3) // ", ["
-	dst = appendRegEntry(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[10][a[12]<<7|a[21]])
+	dst = putLit8(dst, 0x5b202c, 3) // ", ["
+	dst = putReg(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
 	dst = appendOregElem(dst, f, &es[8], in) // oreg
-	dst = appendLit8(dst, 0x5d, 1)           // "]"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x5d, 1) // "]"
 	return dst
 }
 
@@ -1206,23 +1306,27 @@ func printLd1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[1]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendShort(dst, &enumTexts[31][a[10]])
-	dst = appendLit8(dst, 0x68637465662e, 6) // ".fetch"
-	dst = appendDec999(dst, a[9]+1)
+	dst = reserve(dst, 44)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putShort(dst, &enumTexts[31][a[10]])
+	dst = putLit8(dst, 0x68637465662e, 6) // ".fetch"
+	dst = putDec999(dst, a[9]+1)
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[76][a[1]|a[2]<<1|a[3]<<2])
-		dst = appendFlagRun(dst, &pt.flags[77][a[4]|a[5]<<1|a[11]<<2|a[13]<<4])
-		dst = appendFlagRun(dst, &pt.flags[78][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[76][a[1]|a[2]<<1|a[3]<<2])
+		dst = putFlagRun(dst, &pt.flags[77][a[4]|a[5]<<1|a[11]<<2|a[13]<<4])
+		dst = putFlagRun(dst, &pt.flags[78][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[10][a[12]<<7|a[21]])
-	dst = appendLit8(dst, 0x5b202c, 3) // ", ["
-	dst = appendRegEntry(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[10][a[12]<<7|a[21]])
+	dst = putLit8(dst, 0x5b202c, 3) // ", ["
+	dst = putReg(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
 	dst = appendOregElem(dst, f, &es[10], in) // oreg
-	dst = appendLit8(dst, 0x5d, 1)            // "]"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x5d, 1) // "]"
 	return dst
 }
 
@@ -1242,21 +1346,25 @@ func printSt0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendShort(dst, &enumTexts[32][a[10]])
+	dst = reserve(dst, 32)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putShort(dst, &enumTexts[32][a[10]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[79][a[1]|a[2]<<1|a[4]<<2])
-		dst = appendFlagRun(dst, &pt.flags[80][a[5]|a[9]<<1|a[11]<<5])
-		dst = appendFlagRun(dst, &pt.flags[81][a[13]|a[14]<<1|a[15]<<3|a[17]<<4])
-		dst = appendFlagRun(dst, &pt.flags[82][a[18]])
+		dst = reserve(dst, 128)
+		dst = putFlagRun(dst, &pt.flags[79][a[1]|a[2]<<1|a[4]<<2])
+		dst = putFlagRun(dst, &pt.flags[80][a[5]|a[9]<<1|a[11]<<5])
+		dst = putFlagRun(dst, &pt.flags[81][a[13]|a[14]<<1|a[15]<<3|a[17]<<4])
+		dst = putFlagRun(dst, &pt.flags[82][a[18]])
 	}
-	dst = appendLit8(dst, 0x5b20, 2) // " ["
-	dst = appendRegEntry(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+	dst = reserve(dst, 64)
+	dst = putLit8(dst, 0x5b20, 2) // " ["
+	dst = putReg(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
 	dst = appendOregElem(dst, f, &es[6], in) // oreg
-	dst = appendLit8(dst, 0x202c5d, 3)       // "], "
-	dst = appendRegEntry(dst, &pt.reg[10][a[12]<<7|a[21]])
+	dst = reserve(dst, 32)
+	dst = putLit8(dst, 0x202c5d, 3) // "], "
+	dst = putReg(dst, &pt.reg[10][a[12]<<7|a[21]])
 	return dst
 }
 
@@ -1267,22 +1375,26 @@ func printSt1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[1]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendShort(dst, &enumTexts[32][a[10]])
-	dst = appendLit8(dst, 0x68637465662e, 6) // ".fetch"
-	dst = appendDec999(dst, a[9]+1)
+	dst = reserve(dst, 44)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putShort(dst, &enumTexts[32][a[10]])
+	dst = putLit8(dst, 0x68637465662e, 6) // ".fetch"
+	dst = putDec999(dst, a[9]+1)
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[83][a[1]|a[2]<<1|a[3]<<2])
-		dst = appendFlagRun(dst, &pt.flags[84][a[4]|a[5]<<1|a[11]<<2|a[13]<<4])
-		dst = appendFlagRun(dst, &pt.flags[85][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[83][a[1]|a[2]<<1|a[3]<<2])
+		dst = putFlagRun(dst, &pt.flags[84][a[4]|a[5]<<1|a[11]<<2|a[13]<<4])
+		dst = putFlagRun(dst, &pt.flags[85][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
 	}
-	dst = appendLit8(dst, 0x5b20, 2) // " ["
-	dst = appendRegEntry(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+	dst = reserve(dst, 64)
+	dst = putLit8(dst, 0x5b20, 2) // " ["
+	dst = putReg(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
 	dst = appendOregElem(dst, f, &es[8], in) // oreg
-	dst = appendLit8(dst, 0x202c5d, 3)       // "], "
-	dst = appendRegEntry(dst, &pt.reg[10][a[12]<<7|a[21]])
+	dst = reserve(dst, 32)
+	dst = putLit8(dst, 0x202c5d, 3) // "], "
+	dst = putReg(dst, &pt.reg[10][a[12]<<7|a[21]])
 	return dst
 }
 
@@ -1298,19 +1410,22 @@ func printPhas(dst []byte, in *Inst, pt *printTables) []byte {
 // printPhas0 prints syntax 0 of phas.
 func printPhas0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendLit8(dst, 0x73616870, 4) // "phas"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x73616870, 4) // "phas"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[86][a[0]|a[1]<<1|a[5]<<2|a[6]<<3|a[7]<<4])
-		dst = appendFlagRun(dst, &pt.flags[87][a[8]])
-		dst = appendFlagRun(dst, &pt.flags[88][a[12]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[86][a[0]|a[1]<<1|a[5]<<2|a[6]<<3|a[7]<<4])
+		dst = putFlagRun(dst, &pt.flags[87][a[8]])
+		dst = putFlagRun(dst, &pt.flags[88][a[12]])
 		dst = appendFlag(dst, a[15], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[3]<<2|a[10])<<7|a[13]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[4]<<2|a[11])<<7|a[14]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendDec999(dst, a[9])
+	dst = reserve(dst, 76)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[5][(a[3]<<2|a[10])<<7|a[13]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[4]<<2|a[11])<<7|a[14]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putDec999(dst, a[9])
 	return dst
 }
 
@@ -1321,17 +1436,21 @@ func printPhas1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[1]
 	es := v.elems
 	_ = es
-	dst = appendLit8(dst, 0x73616870, 4) // "phas"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x73616870, 4) // "phas"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[89][a[0]|a[1]<<1|a[2]<<2|a[3]<<3|a[4]<<4])
-		dst = appendFlagRun(dst, &pt.flags[90][a[5]|a[6]<<1|a[7]<<2|a[8]<<3])
-		dst = appendFlagRun(dst, &pt.flags[91][a[10]|a[11]<<2])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[89][a[0]|a[1]<<1|a[2]<<2|a[3]<<3|a[4]<<4])
+		dst = putFlagRun(dst, &pt.flags[90][a[5]|a[6]<<1|a[7]<<2|a[8]<<3])
+		dst = putFlagRun(dst, &pt.flags[91][a[10]|a[11]<<2])
 		dst = appendFlag(dst, a[15], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1)           // " "
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x20, 1)              // " "
 	dst = appendHexcElem(dst, f, &es[2], in) // hexc
-	dst = appendLit8(dst, 0x202c, 2)         // ", "
-	dst = appendDec999(dst, a[9])
+	dst = reserve(dst, 12)
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putDec999(dst, a[9])
 	return dst
 }
 
@@ -1351,15 +1470,18 @@ func printBranch0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x7262, 2) // "br"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x7262, 2) // "br"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[92][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[93][a[5]|a[6]<<1|a[7]<<2])
-		dst = appendFlagRun(dst, &pt.flags[94][a[8]|a[10]<<1|a[11]<<2])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[92][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[93][a[5]|a[6]<<1|a[7]<<2])
+		dst = putFlagRun(dst, &pt.flags[94][a[8]|a[10]<<1|a[11]<<2])
 		dst = appendFlag(dst, a[13], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1)           // " "
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x20, 1)              // " "
 	dst = appendShexElem(dst, f, &es[3], in) // shex
 	return dst
 }
@@ -1367,16 +1489,19 @@ func printBranch0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 // printBranch1 prints syntax 1 of branch.
 func printBranch1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x6162, 2) // "ba"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x6162, 2) // "ba"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[95][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[96][a[5]|a[6]<<1|a[7]<<2])
-		dst = appendFlagRun(dst, &pt.flags[97][a[8]|a[9]<<1|a[10]<<2|a[11]<<3])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[95][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[96][a[5]|a[6]<<1|a[7]<<2])
+		dst = putFlagRun(dst, &pt.flags[97][a[8]|a[9]<<1|a[10]<<2|a[11]<<3])
 		dst = appendFlag(dst, a[13], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendHex32(dst, a[12])
+	dst = reserve(dst, 18)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putHex32(dst, a[12])
 	return dst
 }
 
@@ -1389,12 +1514,14 @@ func printLapc(dst []byte, in *Inst, pt *printTables) []byte {
 // printLapc0 prints syntax 0 of lapc.
 func printLapc0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x6370616c, 4) // "lapc"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x6370616c, 4) // "lapc"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[98][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[99][a[5]|a[6]<<1|a[7]<<2])
-		dst = appendFlagRun(dst, &pt.flags[100][a[8]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[98][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[99][a[5]|a[6]<<1|a[7]<<2])
+		dst = putFlagRun(dst, &pt.flags[100][a[8]])
 		dst = appendFlag(dst, a[9], 0, 0x3d63642e, 0x0, 4)    // .dc=
 		dst = appendFlag(dst, a[10], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
@@ -1410,17 +1537,21 @@ func printSetl(dst []byte, in *Inst, pt *printTables) []byte {
 // printSetl0 prints syntax 0 of setl.
 func printSetl0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x766f6d, 3) // "mov"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x766f6d, 3) // "mov"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[101][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[102][a[5]|a[6]<<1|a[7]<<2])
-		dst = appendFlagRun(dst, &pt.flags[103][a[8]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[101][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[102][a[5]|a[6]<<1|a[7]<<2])
+		dst = putFlagRun(dst, &pt.flags[103][a[8]])
 		dst = appendFlag(dst, a[10], 0, 0x3d63642e, 0x0, 4) // .dc=
-		dst = appendFlagRun(dst, &pt.flags[104][a[11]])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[104][a[11]])
 	}
+	dst = reserve(dst, 14)
 	dst = append(dst, " pclink, r"...)
-	dst = appendDec999(dst, a[9])
+	dst = putDec999(dst, a[9])
 	return dst
 }
 
@@ -1433,18 +1564,22 @@ func printSavl(dst []byte, in *Inst, pt *printTables) []byte {
 // printSavl0 prints syntax 0 of savl.
 func printSavl0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x766f6d, 3) // "mov"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x766f6d, 3) // "mov"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[105][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[106][a[5]|a[6]<<1|a[7]<<2])
-		dst = appendFlagRun(dst, &pt.flags[107][a[8]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[105][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[106][a[5]|a[6]<<1|a[7]<<2])
+		dst = putFlagRun(dst, &pt.flags[107][a[8]])
 		dst = appendFlag(dst, a[10], 0, 0x3d63642e, 0x0, 4) // .dc=
-		dst = appendFlagRun(dst, &pt.flags[108][a[11]])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[108][a[11]])
 	}
-	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDec999(dst, a[9])
-	dst = appendLit8(dst, 0x6b6e696c6370202c, 8) // ", pclink"
+	dst = reserve(dst, 20)
+	dst = putLit8(dst, 0x7220, 2) // " r"
+	dst = putDec999(dst, a[9])
+	dst = putLit8(dst, 0x6b6e696c6370202c, 8) // ", pclink"
 	return dst
 }
 
@@ -1457,12 +1592,14 @@ func printNop(dst []byte, in *Inst, pt *printTables) []byte {
 // printNop0 prints syntax 0 of nop.
 func printNop0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[0]])
-	dst = appendLit8(dst, 0x706f6e, 3) // "nop"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = putLit8(dst, 0x706f6e, 3) // "nop"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[109][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = appendFlagRun(dst, &pt.flags[110][a[5]|a[6]<<1|a[7]<<2])
-		dst = appendFlagRun(dst, &pt.flags[111][a[8]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[109][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+		dst = putFlagRun(dst, &pt.flags[110][a[5]|a[6]<<1|a[7]<<2])
+		dst = putFlagRun(dst, &pt.flags[111][a[8]])
 		dst = appendFlag(dst, a[9], 0, 0x3d63642e, 0x0, 4)    // .dc=
 		dst = appendFlag(dst, a[10], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
@@ -1478,32 +1615,35 @@ func printSmlsi(dst []byte, in *Inst, pt *printTables) []byte {
 // printSmlsi0 prints syntax 0 of smlsi.
 func printSmlsi0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendLit8(dst, 0x69736c6d73, 5) // "smlsi"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x69736c6d73, 5) // "smlsi"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[112][a[0]|a[12]<<1])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[112][a[0]|a[12]<<1])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendHex32(dst, a[8])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[9])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[10])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[11])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendShort(dst, &enumTexts[58][a[4]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendShort(dst, &enumTexts[58][a[5]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendShort(dst, &enumTexts[58][a[6]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendShort(dst, &enumTexts[58][a[7]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[1])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[2])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[3])
+	dst = reserve(dst, 222)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putHex32(dst, a[8])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[9])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[10])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[11])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putShort(dst, &enumTexts[58][a[4]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putShort(dst, &enumTexts[58][a[5]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putShort(dst, &enumTexts[58][a[6]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putShort(dst, &enumTexts[58][a[7]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[1])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[2])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[3])
 	return dst
 }
 
@@ -1516,17 +1656,23 @@ func printSmbo(dst []byte, in *Inst, pt *printTables) []byte {
 // printSmbo0 prints syntax 0 of smbo.
 func printSmbo0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendLit8(dst, 0x6f626d73, 4) // "smbo"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x6f626d73, 4) // "smbo"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[113][a[0]|a[5]<<1])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[113][a[0]|a[5]<<1])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x20, 1) // " "
 	dst = appendDecW(dst, a[1])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x202c, 2) // ", "
 	dst = appendDecW(dst, a[2])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x202c, 2) // ", "
 	dst = appendDecW(dst, a[3])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x202c, 2) // ", "
 	dst = appendDecW(dst, a[4])
 	return dst
 }
@@ -1540,13 +1686,15 @@ func printIdf(dst []byte, in *Inst, pt *printTables) []byte {
 // printIdf0 prints syntax 0 of idf.
 func printIdf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendLit8(dst, 0x666469, 3) // "idf"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x666469, 3) // "idf"
 	if flags {
 		dst = appendFlag(dst, a[1], 0, 0x3d63642e, 0x0, 4)   // .dc=
 		dst = appendFlag(dst, a[2], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
-	dst = appendLit8(dst, 0x63726420, 4) // " drc"
-	dst = appendDec999(dst, a[0])
+	dst = reserve(dst, 12)
+	dst = putLit8(dst, 0x63726420, 4) // " drc"
+	dst = putDec999(dst, a[0])
 	return dst
 }
 
@@ -1559,14 +1707,17 @@ func printWdf(dst []byte, in *Inst, pt *printTables) []byte {
 // printWdf0 prints syntax 0 of wdf.
 func printWdf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendLit8(dst, 0x666477, 3) // "wdf"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x666477, 3) // "wdf"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[114][a[0]])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[114][a[0]])
 		dst = appendFlag(dst, a[2], 0, 0x3d63642e, 0x0, 4)   // .dc=
 		dst = appendFlag(dst, a[3], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
-	dst = appendLit8(dst, 0x63726420, 4) // " drc"
-	dst = appendDec999(dst, a[1])
+	dst = reserve(dst, 12)
+	dst = putLit8(dst, 0x63726420, 4) // " drc"
+	dst = putDec999(dst, a[1])
 	return dst
 }
 
@@ -1582,37 +1733,43 @@ func printEmit(dst []byte, in *Inst, pt *printTables) []byte {
 // printEmit0 prints syntax 0 of emit.
 func printEmit0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendLit8(dst, 0x73647074696d65, 7) // "emitpds"
-	dst = appendShort(dst, &enumTexts[59][a[2]])
+	dst = reserve(dst, 24)
+	dst = putLit8(dst, 0x73647074696d65, 7) // "emitpds"
+	dst = putShort(dst, &enumTexts[59][a[2]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[115][a[0]|a[3]<<1])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[115][a[0]|a[3]<<1])
 		dst = appendFlag(dst, a[8], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDec999(dst, a[5])
-	dst = appendLit8(dst, 0x72202c, 3) // ", r"
-	dst = appendDec999(dst, a[6])
-	dst = appendLit8(dst, 0x72202c, 3) // ", r"
-	dst = appendDec999(dst, a[7])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[4])
+	dst = reserve(dst, 54)
+	dst = putLit8(dst, 0x7220, 2) // " r"
+	dst = putDec999(dst, a[5])
+	dst = putLit8(dst, 0x72202c, 3) // ", r"
+	dst = putDec999(dst, a[6])
+	dst = putLit8(dst, 0x72202c, 3) // ", r"
+	dst = putDec999(dst, a[7])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[4])
 	return dst
 }
 
 // printEmit1 prints syntax 1 of emit.
 func printEmit1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &enumTexts[60][a[1]])
-	dst = appendShort(dst, &enumTexts[59][a[2]])
+	dst = reserve(dst, 32)
+	dst = putShort(dst, &enumTexts[60][a[1]])
+	dst = putShort(dst, &enumTexts[59][a[2]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[116][a[0]|a[3]<<1])
-		dst = appendFlagRun(dst, &pt.flags[117][a[5]])
-		dst = appendFlagRun(dst, &pt.flags[118][a[6]])
-		dst = appendFlagRun(dst, &pt.flags[119][a[7]])
+		dst = reserve(dst, 128)
+		dst = putFlagRun(dst, &pt.flags[116][a[0]|a[3]<<1])
+		dst = putFlagRun(dst, &pt.flags[117][a[5]])
+		dst = putFlagRun(dst, &pt.flags[118][a[6]])
+		dst = putFlagRun(dst, &pt.flags[119][a[7]])
 		dst = appendFlag(dst, a[8], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendHex32(dst, a[4])
+	dst = reserve(dst, 18)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putHex32(dst, a[4])
 	return dst
 }
 
@@ -1625,16 +1782,19 @@ func printLimm(dst []byte, in *Inst, pt *printTables) []byte {
 // printLimm0 prints syntax 0 of limm.
 func printLimm0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[2][a[5]])
-	dst = appendLit8(dst, 0x3233752e766f6d, 7) // "mov.u32"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[2][a[5]])
+	dst = putLit8(dst, 0x3233752e766f6d, 7) // "mov.u32"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[120][a[0]|a[1]<<1|a[3]<<2])
-		dst = appendFlagRun(dst, &pt.flags[121][a[8]])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[120][a[0]|a[1]<<1|a[3]<<2])
+		dst = putFlagRun(dst, &pt.flags[121][a[8]])
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[4][(a[2]<<2|a[6])<<7|a[7]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[4])
+	dst = reserve(dst, 50)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[4][(a[2]<<2|a[6])<<7|a[7]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[4])
 	return dst
 }
 
@@ -1647,7 +1807,8 @@ func printMutex(dst []byte, in *Inst, pt *printTables) []byte {
 // printMutex0 prints syntax 0 of mutex.
 func printMutex0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendLit8(dst, 0x6b636f6c, 4) // "lock"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x6b636f6c, 4) // "lock"
 	if flags {
 		dst = appendFlag(dst, a[0], 0, 0x3d63642e, 0x0, 4)   // .dc=
 		dst = appendFlag(dst, a[1], 0, 0x3d6263642e, 0x0, 5) // .dcb=
@@ -1682,19 +1843,22 @@ func printLdrstr(dst []byte, in *Inst, pt *printTables) []byte {
 // printLdrstr0 prints syntax 0 of ldrstr.
 func printLdrstr0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendLit8(dst, 0x72646c, 3) // "ldr"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x72646c, 3) // "ldr"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[122][a[2]])
-		dst = appendFlagRun(dst, &pt.flags[123][a[4]])
-		dst = appendFlagRun(dst, &pt.flags[124][a[5]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[122][a[2]])
+		dst = putFlagRun(dst, &pt.flags[123][a[4]])
+		dst = putFlagRun(dst, &pt.flags[124][a[5]])
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDec999(dst, a[3])
-	dst = appendLit8(dst, 0x72202c, 3) // ", r"
-	dst = appendDec999(dst, a[6])
-	dst = appendLit8(dst, 0x637264202c, 5) // ", drc"
-	dst = appendDec999(dst, a[1])
+	dst = reserve(dst, 36)
+	dst = putLit8(dst, 0x7220, 2) // " r"
+	dst = putDec999(dst, a[3])
+	dst = putLit8(dst, 0x72202c, 3) // ", r"
+	dst = putDec999(dst, a[6])
+	dst = putLit8(dst, 0x637264202c, 5) // ", drc"
+	dst = putDec999(dst, a[1])
 	return dst
 }
 
@@ -1705,35 +1869,42 @@ func printLdrstr1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[1]
 	es := v.elems
 	_ = es
-	dst = appendLit8(dst, 0x72646c, 3) // "ldr"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x72646c, 3) // "ldr"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[125][a[2]])
-		dst = appendFlagRun(dst, &pt.flags[126][a[5]])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[125][a[2]])
+		dst = putFlagRun(dst, &pt.flags[126][a[5]])
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDec999(dst, a[3])
-	dst = appendLit8(dst, 0x202c, 2)         // ", "
+	dst = reserve(dst, 20)
+	dst = putLit8(dst, 0x7220, 2) // " r"
+	dst = putDec999(dst, a[3])
+	dst = putLit8(dst, 0x202c, 2)            // ", "
 	dst = appendHexcElem(dst, f, &es[4], in) // hexc
-	dst = appendLit8(dst, 0x637264202c, 5)   // ", drc"
-	dst = appendDec999(dst, a[1])
+	dst = reserve(dst, 12)
+	dst = putLit8(dst, 0x637264202c, 5) // ", drc"
+	dst = putDec999(dst, a[1])
 	return dst
 }
 
 // printLdrstr2 prints syntax 2 of ldrstr.
 func printLdrstr2(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendLit8(dst, 0x727473, 3) // "str"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x727473, 3) // "str"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[127][a[1]|a[2]<<1])
-		dst = appendFlagRun(dst, &pt.flags[128][a[3]])
-		dst = appendFlagRun(dst, &pt.flags[129][a[4]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[127][a[1]|a[2]<<1])
+		dst = putFlagRun(dst, &pt.flags[128][a[3]])
+		dst = putFlagRun(dst, &pt.flags[129][a[4]])
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDec999(dst, a[6])
-	dst = appendLit8(dst, 0x72202c, 3) // ", r"
-	dst = appendDec999(dst, a[5])
+	dst = reserve(dst, 24)
+	dst = putLit8(dst, 0x7220, 2) // " r"
+	dst = putDec999(dst, a[6])
+	dst = putLit8(dst, 0x72202c, 3) // ", r"
+	dst = putDec999(dst, a[5])
 	return dst
 }
 
@@ -1744,33 +1915,40 @@ func printLdrstr3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[3]
 	es := v.elems
 	_ = es
-	dst = appendLit8(dst, 0x727473, 3) // "str"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x727473, 3) // "str"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[130][a[1]|a[2]<<1])
-		dst = appendFlagRun(dst, &pt.flags[131][a[3]])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[130][a[1]|a[2]<<1])
+		dst = putFlagRun(dst, &pt.flags[131][a[3]])
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1)           // " "
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x20, 1)              // " "
 	dst = appendHexcElem(dst, f, &es[2], in) // hexc
-	dst = appendLit8(dst, 0x72202c, 3)       // ", r"
-	dst = appendDec999(dst, a[5])
+	dst = reserve(dst, 12)
+	dst = putLit8(dst, 0x72202c, 3) // ", r"
+	dst = putDec999(dst, a[5])
 	return dst
 }
 
 // printLdrstr4 prints syntax 4 of ldrstr.
 func printLdrstr4(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendLit8(dst, 0x727473, 3) // "str"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x727473, 3) // "str"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[132][a[1]|a[2]<<1])
-		dst = appendFlagRun(dst, &pt.flags[133][a[3]])
-		dst = appendFlagRun(dst, &pt.flags[134][a[4]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[132][a[1]|a[2]<<1])
+		dst = putFlagRun(dst, &pt.flags[133][a[3]])
+		dst = putFlagRun(dst, &pt.flags[134][a[4]])
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDec999(dst, a[6])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[5])
+	dst = reserve(dst, 30)
+	dst = putLit8(dst, 0x7220, 2) // " r"
+	dst = putDec999(dst, a[6])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[5])
 	return dst
 }
 
@@ -1781,37 +1959,44 @@ func printLdrstr5(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[5]
 	es := v.elems
 	_ = es
-	dst = appendLit8(dst, 0x727473, 3) // "str"
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x727473, 3) // "str"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[135][a[1]|a[2]<<1])
-		dst = appendFlagRun(dst, &pt.flags[136][a[3]])
+		dst = reserve(dst, 64)
+		dst = putFlagRun(dst, &pt.flags[135][a[1]|a[2]<<1])
+		dst = putFlagRun(dst, &pt.flags[136][a[3]])
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1)           // " "
+	dst = reserve(dst, 8)
+	dst = putLit8(dst, 0x20, 1)              // " "
 	dst = appendHexcElem(dst, f, &es[2], in) // hexc
-	dst = appendLit8(dst, 0x202c, 2)         // ", "
-	dst = appendHex32(dst, a[5])
+	dst = reserve(dst, 18)
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[5])
 	return dst
 }
 
 // printLdrstr6 prints syntax 6 of ldrstr.
 func printLdrstr6(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &enumTexts[61][a[0]])
+	dst = reserve(dst, 16)
+	dst = putShort(dst, &enumTexts[61][a[0]])
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[137][a[2]])
+		dst = reserve(dst, 32)
+		dst = putFlagRun(dst, &pt.flags[137][a[2]])
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x7220, 2) // " r"
-	dst = appendDec999(dst, a[3])
-	dst = appendLit8(dst, 0x72202c, 3) // ", r"
-	dst = appendDec999(dst, a[6])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[5])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendHex32(dst, a[4])
-	dst = appendLit8(dst, 0x637264202c, 5) // ", drc"
-	dst = appendDec999(dst, a[1])
+	dst = reserve(dst, 72)
+	dst = putLit8(dst, 0x7220, 2) // " r"
+	dst = putDec999(dst, a[3])
+	dst = putLit8(dst, 0x72202c, 3) // ", r"
+	dst = putDec999(dst, a[6])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[5])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putHex32(dst, a[4])
+	dst = putLit8(dst, 0x637264202c, 5) // ", drc"
+	dst = putDec999(dst, a[1])
 	return dst
 }
 
@@ -1824,8 +2009,9 @@ func printKill(dst []byte, in *Inst, pt *printTables) []byte {
 // printKill0 prints syntax 0 of kill.
 func printKill0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[62][a[0]])
-	dst = appendLit8(dst, 0x6c6c696b, 4) // "kill"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[62][a[0]])
+	dst = putLit8(dst, 0x6c6c696b, 4) // "kill"
 	if flags {
 		dst = appendFlag(dst, a[1], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
@@ -1841,7 +2027,8 @@ func printPcoeff(dst []byte, in *Inst, pt *printTables) []byte {
 // printPcoeff0 prints syntax 0 of pcoeff.
 func printPcoeff0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &enumTexts[63][a[0]])
+	dst = reserve(dst, 16)
+	dst = putShort(dst, &enumTexts[63][a[0]])
 	if flags {
 		dst = appendFlag(dst, a[1], 0, 0x3d63642e, 0x0, 4)   // .dc=
 		dst = appendFlag(dst, a[2], 0, 0x3d6263642e, 0x0, 5) // .dcb=
@@ -1858,19 +2045,22 @@ func printDepthf(dst []byte, in *Inst, pt *printTables) []byte {
 // printDepthf0 prints syntax 0 of depthf.
 func printDepthf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = appendShort(dst, &pfxTexts[3][a[6]])
-	dst = appendLit8(dst, 0x666874706564, 6) // "depthf"
+	dst = reserve(dst, 24)
+	dst = putShort(dst, &pfxTexts[3][a[6]])
+	dst = putLit8(dst, 0x666874706564, 6) // "depthf"
 	if flags {
-		dst = appendFlagRun(dst, &pt.flags[138][a[0]|a[2]<<1|a[5]<<2|a[7]<<3])
-		dst = appendFlagRun(dst, &pt.flags[139][a[8]])
-		dst = appendFlagRun(dst, &pt.flags[140][a[12]])
+		dst = reserve(dst, 96)
+		dst = putFlagRun(dst, &pt.flags[138][a[0]|a[2]<<1|a[5]<<2|a[7]<<3])
+		dst = putFlagRun(dst, &pt.flags[139][a[8]])
+		dst = putFlagRun(dst, &pt.flags[140][a[12]])
 		dst = appendFlag(dst, a[16], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = appendLit8(dst, 0x20, 1) // " "
-	dst = appendRegEntry(dst, &pt.reg[9][(a[1]<<1|a[9])<<7|a[13]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[3]<<2|a[10])<<7|a[14]])
-	dst = appendLit8(dst, 0x202c, 2) // ", "
-	dst = appendRegEntry(dst, &pt.reg[5][(a[4]<<2|a[11])<<7|a[15]])
+	dst = reserve(dst, 96)
+	dst = putLit8(dst, 0x20, 1) // " "
+	dst = putReg(dst, &pt.reg[9][(a[1]<<1|a[9])<<7|a[13]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[3]<<2|a[10])<<7|a[14]])
+	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = putReg(dst, &pt.reg[5][(a[4]<<2|a[11])<<7|a[15]])
 	return dst
 }

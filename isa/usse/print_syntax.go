@@ -105,12 +105,36 @@ var syntaxTables = sync.OnceValue(func() *printTables {
 	return pt
 })
 
-// appendRegEntry appends a register's text (three word stores).
-func appendRegEntry(dst []byte, e *regEntry) []byte {
-	n := len(dst)
-	if cap(dst)-n < 24 {
-		dst = slices.Grow(dst, 24)
+// reserve makes room for n bytes after dst. The syntax printers reserve
+// the room of a run of put helpers at once (the generator adds up their
+// stores); the helpers then write without a room check of their own
+// (a slice past the room would panic, which the sums rule out).
+func reserve(dst []byte, n int) []byte {
+	if cap(dst)-len(dst) < n {
+		dst = slices.Grow(dst, n)
 	}
+	return dst
+}
+
+// putLit8 appends a literal of n <= 8 bytes held in w (first byte
+// lowest) as one store into reserved room (8 bytes).
+func putLit8(dst []byte, w uint64, n int) []byte {
+	l := len(dst)
+	binary.LittleEndian.PutUint64(dst[l:l+8], w)
+	return dst[:l+n]
+}
+
+// putShort is appendShort into reserved room (16 bytes).
+func putShort(dst []byte, t *shortText) []byte {
+	n := len(dst)
+	*(*[16]byte)(dst[n : n+16]) = t.b
+	return dst[:n+int(t.n)]
+}
+
+// putReg appends a register's text (three word stores) into reserved
+// room (24 bytes).
+func putReg(dst []byte, e *regEntry) []byte {
+	n := len(dst)
 	b := dst[n : n+24]
 	binary.LittleEndian.PutUint64(b[0:], e[0])
 	binary.LittleEndian.PutUint64(b[8:], e[1])
@@ -118,15 +142,36 @@ func appendRegEntry(dst []byte, e *regEntry) []byte {
 	return dst[:n+int(e[2]>>56&^regImm)]
 }
 
-// appendLit8 appends a literal of n <= 8 bytes held in w (first byte
-// lowest) as one store.
-func appendLit8(dst []byte, w uint64, n int) []byte {
+// putFlagRun appends a flag run's text (four word stores) into reserved
+// room (32 bytes).
+func putFlagRun(dst []byte, e *flagEntry) []byte {
+	n := len(dst)
+	b := dst[n : n+32]
+	binary.LittleEndian.PutUint64(b[0:], e[0])
+	binary.LittleEndian.PutUint64(b[8:], e[1])
+	binary.LittleEndian.PutUint64(b[16:], e[2])
+	binary.LittleEndian.PutUint64(b[24:], e[3])
+	return dst[:n+int(e[3]>>56)]
+}
+
+// putDec999 appends v < 1000 in decimal (decWords: one store) into
+// reserved room (4 bytes).
+func putDec999(dst []byte, v uint32) []byte {
 	l := len(dst)
-	if cap(dst)-l < 8 {
-		dst = slices.Grow(dst, 8)
-	}
-	binary.LittleEndian.PutUint64(dst[l:l+8], w)
-	return dst[:l+n]
+	d := decWords[v]
+	binary.LittleEndian.PutUint32(dst[l:l+4], d)
+	return dst[:l+int(d>>24)]
+}
+
+// putHex32 appends x as isa.AppendHexNum does ("0x" and the significant
+// digits, at least one) with two stores into reserved room (10 bytes).
+func putHex32(dst []byte, x uint32) []byte {
+	n := max((bits.Len32(x)+3)>>2, 1)
+	l := len(dst)
+	b := dst[l : l+10]
+	binary.LittleEndian.PutUint16(b, '0'|'x'<<8)
+	binary.BigEndian.PutUint64(b[2:], isa.HexDigits8(x)<<(8*(8-n)))
+	return dst[:l+2+n]
 }
 
 // appendDecW appends v in decimal; below 1000 from decWords, one store.
@@ -134,7 +179,7 @@ func appendDecW(dst []byte, v uint32) []byte {
 	if v >= 1000 {
 		return appendDec32(dst, v)
 	}
-	return appendDec999(dst, v)
+	return putDec999(reserve(dst, 4), v)
 }
 
 // appendDec32 appends v in decimal: all ten digits two at a time (a fixed
@@ -169,31 +214,6 @@ const decPairs = "00010203040506070809101112131415161718192021222324252627282930
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
 	"8081828384858687888990919293949596979899"
 
-// appendDec999 appends v < 1000 in decimal (decWords: one store).
-func appendDec999(dst []byte, v uint32) []byte {
-	l := len(dst)
-	if cap(dst)-l < 4 {
-		dst = slices.Grow(dst, 4)
-	}
-	d := decWords[v]
-	binary.LittleEndian.PutUint32(dst[l:l+4], d)
-	return dst[:l+int(d>>24)]
-}
-
-// appendHex32 appends x as isa.AppendHexNum does ("0x" and the
-// significant digits, at least one) with two stores.
-func appendHex32(dst []byte, x uint32) []byte {
-	n := max((bits.Len32(x)+3)>>2, 1)
-	l := len(dst)
-	if cap(dst)-l < 10 {
-		dst = slices.Grow(dst, 10)
-	}
-	b := dst[l : l+10]
-	binary.LittleEndian.PutUint16(b, '0'|'x'<<8)
-	binary.BigEndian.PutUint64(b[2:], isa.HexDigits8(x)<<(8*(8-n)))
-	return dst[:l+2+n]
-}
-
 // pfxTexts[t][v] is a pfx element's text: enum entry v of table t and a
 // blank, or nothing for an empty entry.
 var pfxTexts = func() (t [len(enumTables)][]shortText) {
@@ -215,20 +235,6 @@ var maskTexts = func() (t [16]shortText) {
 	return t
 }()
 
-// appendFlagRun appends a flag run's text (four word stores).
-func appendFlagRun(dst []byte, e *flagEntry) []byte {
-	n := len(dst)
-	if cap(dst)-n < 32 {
-		dst = slices.Grow(dst, 32)
-	}
-	b := dst[n : n+32]
-	binary.LittleEndian.PutUint64(b[0:], e[0])
-	binary.LittleEndian.PutUint64(b[8:], e[1])
-	binary.LittleEndian.PutUint64(b[16:], e[2])
-	binary.LittleEndian.PutUint64(b[24:], e[3])
-	return dst[:n+int(e[3]>>56)]
-}
-
 // appendFlag appends a valued flag (prefix lo, hi of plen bytes, then the
 // value v) unless v is its default def.
 func appendFlag(dst []byte, v, def uint32, lo, hi uint64, plen int) []byte {
@@ -237,14 +243,6 @@ func appendFlag(dst []byte, v, def uint32, lo, hi uint64, plen int) []byte {
 		dst = slices.Grow(dst, flagRoom)
 	}
 	return dst[:putFlag(dst[:n+flagRoom], n, v, def, lo, hi, plen)]
-}
-
-// flagBuf makes room for k flags (flagRoom bytes each) after dst and
-// returns it with its length: the flags are written by putFlag and
-// putFlagBit and kept by moving the end.
-func flagBuf(dst []byte, k int) ([]byte, int) {
-	n := len(dst)
-	return slices.Grow(dst, k*flagRoom)[:n+k*flagRoom], n
 }
 
 // putFlag writes a valued flag (prefix lo, hi of plen bytes, then value
@@ -265,12 +263,4 @@ func putFlag(b []byte, n int, v, def uint32, lo, hi uint64, plen int) int {
 		n = m
 	}
 	return n
-}
-
-// putFlagBit writes a one-bit flag whose default is 0 (prefix alone) and
-// keeps it when v is 1.
-func putFlagBit(b []byte, n int, v uint32, lo, hi uint64, plen int) int {
-	binary.LittleEndian.PutUint64(b[n:n+8], lo)
-	binary.LittleEndian.PutUint64(b[n+8:n+16], hi)
-	return n + plen&-int(v&1)
 }

@@ -185,15 +185,33 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 	var b bytes.Buffer
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	generic := false
+	// Room: the put helpers write whole words into room reserved before a
+	// run of them (the sum of their stores); an element that grows the
+	// line itself (append) ends the run.
+	var rooms []int
+	inRun := false
+	put := func(room int, indent, format string, a ...any) {
+		if !inRun {
+			rooms = append(rooms, 0)
+			p("%sdst = reserve(dst, @room%d@)\n", indent, len(rooms)-1)
+			inRun = true
+		}
+		rooms[len(rooms)-1] += room
+		p(indent+format, a...)
+	}
+	grows := func(format string, a ...any) {
+		inRun = false
+		p(format, a...)
+	}
 	lit := ""
 	flushLit := func() {
 		if lit == "" {
 			return
 		}
 		if len(lit) <= 8 {
-			p("\tdst = appendLit8(dst, 0x%x, %d) // %q\n", litWord(lit), len(lit), lit)
+			put(8, "\t", "dst = putLit8(dst, 0x%x, %d) // %q\n", litWord(lit), len(lit), lit)
 		} else {
-			p("\tdst = append(dst, %q...)\n", lit)
+			put(len(lit), "\t", "dst = append(dst, %q...)\n", lit)
 		}
 		lit = ""
 	}
@@ -217,7 +235,7 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 		if len(v.flags) == 0 {
 			return
 		}
-		p("\tif flags {\n")
+		grows("\tif flags {\n")
 		// runs of small flags first, each a table look-up; wide flags
 		// (don't-care bits, counts) one by one
 		type run struct {
@@ -256,7 +274,7 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 				if len(prefix) > 8 {
 					hi = litWord(prefix[8:])
 				}
-				p("\t\tdst = appendFlag(dst, a[%d], %d, 0x%x, 0x%x, %d) // %s\n", fi, fd.def, lo, hi, len(prefix), prefix)
+				grows("\t\tdst = appendFlag(dst, a[%d], %d, 0x%x, 0x%x, %d) // %s\n", fi, fd.def, lo, hi, len(prefix), prefix)
 				continue
 			}
 			var list, key []string
@@ -270,10 +288,9 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 				}
 				sh += f.fields[fi].width()
 			}
-			p("\t\tdst = appendFlagRun(dst, &pt.flags[%d][%s])\n", flagRun(flagRunKey{formIndex, vi, strings.Join(list, ", ")}), strings.Join(key, " | "))
+			put(32, "\t\t", "dst = putFlagRun(dst, &pt.flags[%d][%s])\n", flagRun(flagRunKey{formIndex, vi, strings.Join(list, ", ")}), strings.Join(key, " | "))
 		}
-		p("\t}\n")
-		return
+		grows("\t}\n")
 	}
 	for i, e := range v.elems {
 		if i == v.mnemEnd {
@@ -288,72 +305,76 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 		fs := e.fields
 		switch {
 		case e.kind == "pfx":
-			p("\tdst = appendShort(dst, &pfxTexts[%d][a[%d]])\n", index(s.enumOrder, e.table), fs[0])
+			put(16, "\t", "dst = putShort(dst, &pfxTexts[%d][a[%d]])\n", index(s.enumOrder, e.table), fs[0])
 		case e.kind == "e":
-			p("\tdst = appendShort(dst, &enumTexts[%d][a[%d]])\n", index(s.enumOrder, e.table), fs[0])
+			put(16, "\t", "dst = putShort(dst, &enumTexts[%d][a[%d]])\n", index(s.enumOrder, e.table), fs[0])
 		case e.kind == "reg" && len(fs) == 3:
 			idx, k := regIndex(&e)
-			p("\tdst = appendRegEntry(dst, &pt.reg[%d][%s])\n", regTable(k), idx)
+			put(24, "\t", "dst = putReg(dst, &pt.reg[%d][%s])\n", regTable(k), idx)
 		case e.kind == "reg" && len(fs) == 4 && width(fs[2]) != 6:
 			// regMult: numbers doubled when field D is 0
 			idx, k := regIndex(&e)
 			k2 := k
 			k2.mult = 2
-			p("\tif a[%d] == 0 {\n\t\tdst = appendRegEntry(dst, &pt.reg[%d][%s])\n\t} else {\n\t\tdst = appendRegEntry(dst, &pt.reg[%d][%s])\n\t}\n", fs[3], regTable(k2), idx, regTable(k), idx)
+			put(24, "\t", "if a[%d] == 0 {\n\t\tdst = putReg(dst, &pt.reg[%d][%s])\n\t} else {\n\t\tdst = putReg(dst, &pt.reg[%d][%s])\n\t}\n", fs[3], regTable(k2), idx, regTable(k), idx)
 		case e.kind == "rsw" || e.kind == "rswh":
 			generic = true
 			idx, k := regIndex(&e)
-			p("\tdst = appendRswWith(dst, f, &es[%d], in, &pt.reg[%d][%s]) // %s\n", i, regTable(k), idx, e.kind)
+			grows("\tdst = appendRswWith(dst, f, &es[%d], in, &pt.reg[%d][%s]) // %s\n", i, regTable(k), idx, e.kind)
 		case e.kind == "regx" && len(fs) == 3:
 			idx, k := regIndex(&e)
-			p("\t{\n\t\tr := &pt.reg[%d][%s]\n", regTable(k), idx)
-			p("\t\tdst = appendLit8(appendRegEntry(dst, r), 0x%x, 2&^int(r[2]>>62)) // .x unless an immediate\n\t}\n", litWord(".x"))
+			put(24+8, "\t", "{\n\t\tr := &pt.reg[%d][%s]\n", regTable(k), idx)
+			p("\t\tdst = putLit8(putReg(dst, r), 0x%x, 2&^int(r[2]>>62)) // .x unless an immediate\n\t}\n", litWord(".x"))
 		case e.kind == "dec" && width(fs[0]) <= 9:
-			p("\tdst = appendDec999(dst, a[%d])\n", fs[0])
+			put(4, "\t", "dst = putDec999(dst, a[%d])\n", fs[0])
 		case e.kind == "dec1" && width(fs[0]) <= 9:
-			p("\tdst = appendDec999(dst, a[%d]+1)\n", fs[0])
+			put(4, "\t", "dst = putDec999(dst, a[%d]+1)\n", fs[0])
 		case e.kind == "dec" && width(fs[0]) < 32:
-			p("\tdst = appendDecW(dst, a[%d])\n", fs[0])
+			grows("\tdst = appendDecW(dst, a[%d])\n", fs[0])
 		case e.kind == "dec1" && width(fs[0]) < 32:
-			p("\tdst = appendDecW(dst, a[%d]+1)\n", fs[0])
+			grows("\tdst = appendDecW(dst, a[%d]+1)\n", fs[0])
 		case e.kind == "hex":
-			p("\tdst = appendHex32(dst, a[%d])\n", fs[0])
+			put(10, "\t", "dst = putHex32(dst, a[%d])\n", fs[0])
 		case e.kind == "neg":
-			p("\tdst = appendLit8(dst, '-', int(b2u(a[%d] != 0)))\n", fs[0])
+			put(8, "\t", "dst = putLit8(dst, '-', int(b2u(a[%d] != 0)))\n", fs[0])
 		case e.kind == "absl" || e.kind == "absr":
-			p("\tdst = appendLit8(dst, '|', int(b2u(a[%d] != 0)))\n", fs[0])
+			put(8, "\t", "dst = putLit8(dst, '|', int(b2u(a[%d] != 0)))\n", fs[0])
 		case e.kind == "inv":
-			p("\tdst = appendLit8(dst, '~', int(b2u(a[%d] != 0)))\n", fs[0])
+			put(8, "\t", "dst = putLit8(dst, '~', int(b2u(a[%d] != 0)))\n", fs[0])
 		case e.kind == "modl":
-			p("\tdst = appendLit8(appendLit8(dst, '-', int(a[%d]&1)), '|', int(a[%d]>>1&1))\n", fs[0], fs[0])
+			put(16, "\t", "dst = putLit8(putLit8(dst, '-', int(a[%d]&1)), '|', int(a[%d]>>1&1))\n", fs[0], fs[0])
 		case e.kind == "modr":
-			p("\tdst = appendLit8(dst, '|', int(a[%d]>>1&1))\n", fs[0])
+			put(8, "\t", "dst = putLit8(dst, '|', int(a[%d]>>1&1))\n", fs[0])
 		case e.kind == "bit" && len(e.text) <= 8:
-			p("\tdst = appendLit8(dst, 0x%x, %d&-int(b2u(a[%d] != 0))) // %q\n", litWord(e.text), len(e.text), fs[0], e.text)
+			put(8, "\t", "dst = putLit8(dst, 0x%x, %d&-int(b2u(a[%d] != 0))) // %q\n", litWord(e.text), len(e.text), fs[0], e.text)
 		case e.kind == "mask" && width(fs[0]) <= 4:
-			p("\tdst = appendShort(dst, &maskTexts[a[%d]])\n", fs[0])
-		case e.kind == "gpi":
-			p("\tdst = appendDecW(appendLit8(dst, 'i', 1), a[%d])\n", fs[0])
+			put(16, "\t", "dst = putShort(dst, &maskTexts[a[%d]])\n", fs[0])
+		case e.kind == "gpi" && width(fs[0]) <= 9:
+			put(8+4, "\t", "dst = putDec999(putLit8(dst, 'i', 1), a[%d])\n", fs[0])
 		case e.kind == "eo":
 			generic = true
-			p("\tif !eoImplied(f, v, &es[%d], in) {\n\t\tdst = appendShort(dst, &enumTexts[%d][a[%d]])\n\t}\n", i, index(s.enumOrder, e.table), fs[0])
+			grows("\tif !eoImplied(f, v, &es[%d], in) {\n\t\tdst = appendShort(dst, &enumTexts[%d][a[%d]])\n\t}\n", i, index(s.enumOrder, e.table), fs[0])
 		case e.kind == "maskr" && width(fs[0]) <= 4:
-			p("\tdst = appendShort(dst, &maskTexts[rotMask(a[%d])])\n", fs[0])
+			put(16, "\t", "dst = putShort(dst, &maskTexts[rotMask(a[%d])])\n", fs[0])
 		case elemFuncs[e.kind] != "":
 			// the interpreter's code for the element, called directly
 			generic = true
-			p("\tdst = %s(dst, f, &es[%d], in) // %s\n", elemFuncs[e.kind], i, e.kind)
+			grows("\tdst = %s(dst, f, &es[%d], in) // %s\n", elemFuncs[e.kind], i, e.kind)
 		case e.kind == "sel":
 			generic = true
-			p("\tdst = appendSel(dst, &es[%d], in)\n", i)
+			grows("\tdst = appendSel(dst, &es[%d], in)\n", i)
 		default:
 			generic = true
-			p("\tdst = appendElem(dst, f, &es[%d], in) // %s\n", i, e.kind)
+			grows("\tdst = appendElem(dst, f, &es[%d], in) // %s\n", i, e.kind)
 		}
 	}
 	flushLit()
 	if v.mnemEnd == len(v.elems) {
 		flags()
 	}
-	return b.Bytes(), generic
+	out := b.String()
+	for k, n := range rooms {
+		out = strings.Replace(out, fmt.Sprintf("@room%d@", k), strconv.Itoa(n), 1)
+	}
+	return []byte(out), generic
 }
