@@ -51,13 +51,19 @@ type regEntry [3]uint64
 
 const regImm = 0x80
 
-var syntaxTables = sync.OnceValue(func() *printTables {
+// syntaxTables are the printers' tables, made when the first word prints.
+var syntaxTables = sync.OnceValue(buildSyntaxTables)
+
+// buildSyntaxTables makes the register and flag-run tables from the
+// interpreter's code (appendRegAt, appendFlags).
+func buildSyntaxTables() *printTables {
 	pt := new(printTables)
+	buf := make([]byte, 0, 512)
 	for ti, k := range regTableKeys {
 		t := make([]regEntry, 1<<(k.bankBits+k.numBits))
 		for i := range t {
 			bi, num := i>>k.numBits, uint32(i)&(1<<k.numBits-1)
-			s := appendRegAt(nil, k.banks, k.numBits, bi, num, uint64(k.mult))
+			s := appendRegAt(buf[:0], k.banks, k.numBits, bi, num, uint64(k.mult))
 			if len(s) > 23 {
 				panic("usse: register text " + string(s) + " longer than a regEntry") // fixed tables: any test meets it
 			}
@@ -90,7 +96,7 @@ var syntaxTables = sync.OnceValue(func() *printTables {
 				in.Args[fi] = uint32(i>>sh) & (1<<w - 1)
 				sh += w
 			}
-			s := appendFlags(nil, f, k.variant, &in)
+			s := appendFlags(buf[:0], f, k.variant, &in)
 			if len(s) > 31 {
 				panic("usse: flag run " + string(s) + " longer than a flagEntry") // fixed tables: any test meets it
 			}
@@ -103,7 +109,7 @@ var syntaxTables = sync.OnceValue(func() *printTables {
 		pt.flags[ti] = t
 	}
 	return pt
-})
+}
 
 // reserve makes room for n bytes after dst. The syntax printers reserve
 // the room of a run of put helpers at once (the generator adds up their

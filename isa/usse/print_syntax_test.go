@@ -109,3 +109,12 @@ func TestAppendDec32(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSyntaxTables is the cost of the printers' tables, paid once by
+// the first word a process prints.
+func BenchmarkSyntaxTables(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		buildSyntaxTables()
+	}
+}
