@@ -266,7 +266,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 // appendSwzElem prints a swizzle: '.' and the shortest prefix that names
 // the entry.
 func appendSwzElem(dst []byte, f *form, e *elem, in *Inst) []byte {
-	return append(append(dst, '.'), swizzlePrefix(f, e, in)...)
+	return appendSwzDot(dst, f, e.table, e.f[0], e.f[1], e.f[2], e.f[3], in)
 }
 
 // appendHexcElem prints an immediate stored in up to three fields.
@@ -374,7 +374,7 @@ func appendRswWith(dst []byte, f *form, e *elem, in *Inst, r *regEntry) []byte {
 		dst = appendRegMult(dst, f, e, in, 1+uint64(b2u(f.fields[e.f[2]].width == 6)))
 	}
 	if e.f[3] >= 0 {
-		dst = append(append(dst, '.'), swizzlePrefixOf(f, uint8(e.tab2), e.f[3], e.f[4], e.f[5], rswSel(e), in)...)
+		dst = appendSwzDot(dst, f, uint8(e.tab2), e.f[3], e.f[4], e.f[5], rswSel(e), in)
 	}
 	return dst
 }
@@ -545,15 +545,11 @@ func appendMaskChans(dst []byte, m uint32) []byte {
 }
 
 // maskLen is the number of channels up to the highest enabled one (min 1).
-func maskLen(m uint32) int {
-	n := 1
-	for c := 1; c < 4; c++ {
-		if m>>c&1 != 0 {
-			n = c + 1
-		}
-	}
-	return n
-}
+func maskLen(m uint32) int { return int(maskLens[m&15]) }
+
+// maskLens[m] is maskLen(m) (bits past w do not count): a look-up, as the
+// highest channel of a random mask is a branch the CPU cannot guess.
+var maskLens = [16]uint8{1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4}
 
 // firstWithPrefix is the entry a swizzle text p names: the first entry of the
 // table (standard half, then extended) that starts with p.
