@@ -390,20 +390,23 @@ func appendSwzfElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 		}
 	} else if e.f[1] >= 0 {
 		// with a write mask, channels past it print only when they are
-		// not the identity (the parser fills identity)
+		// not the identity (the parser fills identity): all selects from
+		// channel n on compared at once
 		n = maskLen(in.Args[e.f[1]])
-		for c := n; c < 4; c++ {
-			if v>>(3*c)&7 != uint32(c) {
-				n = 4
-			}
+		if (v^swzfIdentity)&(0xfff<<(3*n)&0xfff) != 0 {
+			n = 4
 		}
 	}
-	dst = append(dst, '.')
-	for c := 0; c < n; c++ {
-		dst = append(dst, swizzleChans[v>>(3*c)&7])
+	// '.' and the four channels as one store, kept up to channel n
+	w := uint64('.')
+	for c := 0; c < 4; c++ {
+		w |= uint64(swizzleChans[v>>(3*c)&7]) << (8 * (c + 1))
 	}
-	return dst
+	return putLit8(reserve(dst, 8), w, 1+n)
 }
+
+// swzfIdentity is the free swizzle xyzw (channel c selects c).
+const swzfIdentity = 0 | 1<<3 | 2<<6 | 3<<9
 
 // appendHexoElem prints " 0x.." unless the value is 0.
 func appendHexoElem(dst []byte, f *form, e *elem, in *Inst) []byte {
