@@ -17,7 +17,7 @@ const lineRoom = 40 + textRoom + 80
 // base. Words that do not decode are listed as ".word" lines (which the
 // assembler reads back) and reported in errs; the listing goes on after them.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
-	var l lister // no line cache: a cubin lists many small functions
+	l := newLister(nil) // no line cache: a cubin lists many small functions
 	return isa.ListSteps(dst, code, base, l.step)
 }
 
@@ -35,15 +35,18 @@ func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.Dec
 
 // newListStep is one streaming worker's step, with its line cache.
 func newListStep() isa.StepFunc {
-	l := &lister{lines: new(lineCache)}
-	return l.step
+	return newLister(new(lineCache)).step
+}
+
+func newLister(lines *lineCache) *lister {
+	return &lister{lines: lines, progs: printProgs()}
 }
 
 // lister is what one worker keeps from line to line.
 type lister struct {
-	mn    mnemonicCache
-	lines *lineCache      // nil: print every line
-	err   isa.DecodeError // the error step returns (isa.StepFunc copies it)
+	progs *[len(forms)]printProg // printProgs()
+	lines *lineCache             // nil: print every line
+	err   isa.DecodeError        // the error step returns (isa.StepFunc copies it)
 }
 
 // step lists the instruction at code[pc:] (isa.StepFunc).
@@ -93,8 +96,7 @@ func (l *lister) appendTail(dst []byte, inst Inst) []byte {
 		digits = 8
 	}
 	start := len(dst)
-	dst = l.mn.append(dst, inst)
-	dst = appendOperands(dst, inst)
+	dst = putProgText(dst, &l.progs[inst.Form], inst.Raw)
 	return isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
 }
 
@@ -239,42 +241,4 @@ func Archs() []isa.Arch {
 		})
 	}
 	return out
-}
-
-// mnemonicCache remembers recently printed mnemonics: real code repeats a few
-// of them, and a mnemonic depends only on the form and a few of its bits.
-type mnemonicCache struct {
-	slot [256]struct {
-		form uint16
-		n    uint8
-		key  uint64
-		text [3]uint64 // little-endian words, stored whole
-	}
-}
-
-// append needs textRoom bytes of room in dst.
-func (c *mnemonicCache) append(dst []byte, inst Inst) []byte {
-	f := &forms[inst.Form]
-	key := inst.Raw & f.mnemMask
-	h := (key ^ key>>29 ^ uint64(inst.Form)*0x9e3779b1) * 0x9e3779b97f4a7c15 >> 56
-	e := &c.slot[h]
-	start := len(dst)
-	if e.n != 0 && e.form == inst.Form && e.key == key {
-		b := dst[start : start+24]
-		binary.LittleEndian.PutUint64(b, e.text[0])
-		binary.LittleEndian.PutUint64(b[8:], e.text[1])
-		binary.LittleEndian.PutUint64(b[16:], e.text[2])
-		return dst[:start+int(e.n)]
-	}
-	dst = appendMnemonic(dst, inst)
-	if n := len(dst) - start; n <= 24 {
-		// the words are read past the text, from the room: bytes past n
-		// are never shown
-		b := dst[start : start+24]
-		e.form, e.key, e.n = inst.Form, key, uint8(n)
-		e.text[0] = binary.LittleEndian.Uint64(b)
-		e.text[1] = binary.LittleEndian.Uint64(b[8:])
-		e.text[2] = binary.LittleEndian.Uint64(b[16:])
-	}
-	return dst
 }
