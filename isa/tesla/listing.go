@@ -39,14 +39,13 @@ func newListStep() isa.StepFunc {
 }
 
 func newLister(lines *lineCache) *lister {
-	return &lister{lines: lines, progs: printProgs()}
+	return &lister{lines: lines}
 }
 
 // lister is what one worker keeps from line to line.
 type lister struct {
-	progs *[len(forms)]printProg // printProgs()
-	lines *lineCache             // nil: print every line
-	err   isa.DecodeError        // the error step returns (isa.StepFunc copies it)
+	lines *lineCache      // nil: print every line
+	err   isa.DecodeError // the error step returns (isa.StepFunc copies it)
 }
 
 // step lists the instruction at code[pc:] (isa.StepFunc).
@@ -96,7 +95,7 @@ func (l *lister) appendTail(dst []byte, inst Inst) []byte {
 		digits = 8
 	}
 	start := len(dst)
-	dst = putProgText(dst, &l.progs[inst.Form], inst.Raw)
+	dst = printText(dst, inst)
 	return isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
 }
 

@@ -12,7 +12,7 @@ import (
 // past the end of dst (more than any instruction's text plus one 16-byte
 // store; TestTextRoom checks the bound for every form), then the writers
 // below store whole words past the end of dst and only then move the length.
-const textRoom = 320
+const textRoom = len(textBuf{})
 
 // Print returns the instruction's text as cuobjdump prints it, including the
 // final ';'. pc is the instruction's address (branch targets are absolute).
@@ -23,14 +23,7 @@ func Print(inst Inst, pc uint64) string {
 
 // AppendText appends the instruction's text (with the final ';') to dst.
 func AppendText(dst []byte, inst Inst, pc uint64) []byte {
-	dst = slices.Grow(dst, textRoom)
-	return putProgText(dst, &printProgs()[inst.Form], inst.Raw)
-}
-
-// putProgText appends the text pg prints for v; dst has textRoom bytes of
-// room.
-func putProgText(dst []byte, pg *printProg, v uint64) []byte {
-	return dst[:pg.putText(dst[:cap(dst)], len(dst), v)]
+	return printText(slices.Grow(dst, textRoom), inst)
 }
 
 // appendMnemonic needs textRoom bytes of room in dst.
