@@ -2,8 +2,8 @@
 
 package tesla
 
-// formPrinters print each form's text at b[p:] and return the position after it.
-var formPrinters = []func(b *textBuf, p int, v uint64) int{
+// formPrinters print each form's text at b[p:] (t is memTexts()) and return the position after it.
+var formPrinters = []func(b *textBuf, p int, v uint64, t *memTextTables) int{
 	printForm0,
 	printForm1,
 	printForm2,
@@ -257,7 +257,7 @@ var formPrinters = []func(b *textBuf, p int, v uint64) int{
 }
 
 // MOV (mov)
-func printForm0(b *textBuf, p int, v uint64) int {
+func printForm0(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 0, v>>32&0x3|v>>36&0x7<<2|v>>57&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -269,7 +269,7 @@ func printForm0(b *textBuf, p int, v uint64) int {
 }
 
 // MOV (mov)
-func printForm1(b *textBuf, p int, v uint64) int {
+func printForm1(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000564f4d) // "MOV"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -292,7 +292,7 @@ func printForm1(b *textBuf, p int, v uint64) int {
 }
 
 // MVC (mov)
-func printForm2(b *textBuf, p int, v uint64) int {
+func printForm2(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 2, v>>32&0x3|v>>36&0x7<<2|v>>58&0x1<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -304,7 +304,7 @@ func printForm2(b *textBuf, p int, v uint64) int {
 }
 
 // ALD (ld.attr)
-func printForm3(b *textBuf, p int, v uint64) int {
+func printForm3(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 3, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -316,7 +316,7 @@ func printForm3(b *textBuf, p int, v uint64) int {
 }
 
 // ALD (ld.attr)
-func printForm4(b *textBuf, p int, v uint64) int {
+func printForm4(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 4, v>>32&0x3|v>>46&0xf<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -328,7 +328,7 @@ func printForm4(b *textBuf, p int, v uint64) int {
 }
 
 // IPA (interp)
-func printForm5(b *textBuf, p int, v uint64) int {
+func printForm5(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 5, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -340,7 +340,7 @@ func printForm5(b *textBuf, p int, v uint64) int {
 }
 
 // IPA (interp)
-func printForm6(b *textBuf, p int, v uint64) int {
+func printForm6(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 6, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -352,7 +352,7 @@ func printForm6(b *textBuf, p int, v uint64) int {
 }
 
 // IPA (interp)
-func printForm7(b *textBuf, p int, v uint64) int {
+func printForm7(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 7, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -369,7 +369,7 @@ func printForm7(b *textBuf, p int, v uint64) int {
 }
 
 // IPA (interp)
-func printForm8(b *textBuf, p int, v uint64) int {
+func printForm8(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 8, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -386,7 +386,7 @@ func printForm8(b *textBuf, p int, v uint64) int {
 }
 
 // IPA (interp)
-func printForm9(b *textBuf, p int, v uint64) int {
+func printForm9(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 9, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -398,7 +398,7 @@ func printForm9(b *textBuf, p int, v uint64) int {
 }
 
 // AST (st.out)
-func printForm10(b *textBuf, p int, v uint64) int {
+func printForm10(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 10, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 10, false, 0, v)
@@ -410,7 +410,7 @@ func printForm10(b *textBuf, p int, v uint64) int {
 }
 
 // C2R (c2r)
-func printForm11(b *textBuf, p int, v uint64) int {
+func printForm11(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 11, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -422,7 +422,7 @@ func printForm11(b *textBuf, p int, v uint64) int {
 }
 
 // A2R (a2r)
-func printForm12(b *textBuf, p int, v uint64) int {
+func printForm12(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 12, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -434,7 +434,7 @@ func printForm12(b *textBuf, p int, v uint64) int {
 }
 
 // S2R (s2r)
-func printForm13(b *textBuf, p int, v uint64) int {
+func printForm13(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 13, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -446,7 +446,7 @@ func printForm13(b *textBuf, p int, v uint64) int {
 }
 
 // R2C (r2c)
-func printForm14(b *textBuf, p int, v uint64) int {
+func printForm14(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 14, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 14, false, 0, v)
@@ -458,7 +458,7 @@ func printForm14(b *textBuf, p int, v uint64) int {
 }
 
 // R2A (r2a)
-func printForm15(b *textBuf, p int, v uint64) int {
+func printForm15(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 15, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 15, false, 0, v)
@@ -471,8 +471,17 @@ func printForm15(b *textBuf, p int, v uint64) int {
 }
 
 // R2G (st.shared)
-func printForm16(b *textBuf, p int, v uint64) int {
-	p = mnem(b, p, 16, v>>32&0x3|v>>36&0x7<<2|v>>53&0x7<<5|v>>58&0x3<<8)
+func printForm16(b *textBuf, p int, v uint64, t *memTextTables) int {
+	p = lit(b, p, 0x300000000473252) // "R2G"
+	if v>>32&0x3 == 2 {
+		p = lit(b, p, 0x20000000000532e) // ".S"
+	}
+	if v>>55&0x1 == 1 {
+		p = lit(b, p, 0x40000004c4e552e) // ".UNL"
+	}
+	p = pieceAt(b, p, 16, true, 3, v)
+	p = pieceAt(b, p, 16, true, 4, v)
+	p = cc(b, p, v)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 16, false, 0, v)
 	p = guard(b, p, v, 0x200000000002820, 0x100000000000029)
@@ -483,7 +492,7 @@ func printForm16(b *textBuf, p int, v uint64) int {
 }
 
 // ADA (ada)
-func printForm17(b *textBuf, p int, v uint64) int {
+func printForm17(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 17, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 17, false, 0, v)
@@ -497,7 +506,7 @@ func printForm17(b *textBuf, p int, v uint64) int {
 }
 
 // G2R (ld.shared)
-func printForm18(b *textBuf, p int, v uint64) int {
+func printForm18(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 18, v>>32&0x3|v>>36&0x7<<2|v>>46&0x3<<5|v>>58&0x1<<7)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -509,7 +518,7 @@ func printForm18(b *textBuf, p int, v uint64) int {
 }
 
 // G2R (ld.shared.lock)
-func printForm19(b *textBuf, p int, v uint64) int {
+func printForm19(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 19, v>>32&0x3|v>>36&0x3<<2|v>>58&0x1<<4)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -521,7 +530,7 @@ func printForm19(b *textBuf, p int, v uint64) int {
 }
 
 // VOTE (vote)
-func printForm20(b *textBuf, p int, v uint64) int {
+func printForm20(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 20, v>>9&0x3|v>>32&0x3<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 20, false, 0, v)
@@ -531,18 +540,18 @@ func printForm20(b *textBuf, p int, v uint64) int {
 }
 
 // MOV32 (mov)
-func printForm21(b *textBuf, p int, v uint64) int {
+func printForm21(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 21, v>>15&0x1|v>>17&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, (^v>>15&1)<<7)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|(^v>>15&1)<<7, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x10000000000003b) // ";"
 	return p
 }
 
 // MVI (mov)
-func printForm22(b *textBuf, p int, v uint64) int {
+func printForm22(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 22, v>>15&0x1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
@@ -553,7 +562,7 @@ func printForm22(b *textBuf, p int, v uint64) int {
 }
 
 // IADD (iadd)
-func printForm23(b *textBuf, p int, v uint64) int {
+func printForm23(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 23, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -567,7 +576,7 @@ func printForm23(b *textBuf, p int, v uint64) int {
 }
 
 // IADD (isub)
-func printForm24(b *textBuf, p int, v uint64) int {
+func printForm24(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 24, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -581,7 +590,7 @@ func printForm24(b *textBuf, p int, v uint64) int {
 }
 
 // IADD (isubr)
-func printForm25(b *textBuf, p int, v uint64) int {
+func printForm25(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 25, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -595,7 +604,7 @@ func printForm25(b *textBuf, p int, v uint64) int {
 }
 
 // IADD (iaddc)
-func printForm26(b *textBuf, p int, v uint64) int {
+func printForm26(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 26, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -609,7 +618,7 @@ func printForm26(b *textBuf, p int, v uint64) int {
 }
 
 // IADD (iaddc)
-func printForm27(b *textBuf, p int, v uint64) int {
+func printForm27(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 27, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -623,64 +632,64 @@ func printForm27(b *textBuf, p int, v uint64) int {
 }
 
 // IADD32 (iadd)
-func printForm28(b *textBuf, p int, v uint64) int {
+func printForm28(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 28, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, (^v>>15&1)<<7)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|(^v>>15&1)<<7, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, (^v>>15&1)<<7)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|(^v>>15&1)<<7, v>>16&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
 	return p
 }
 
 // IADD32 (isub)
-func printForm29(b *textBuf, p int, v uint64) int {
+func printForm29(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 29, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, (^v>>15&1)<<7)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|(^v>>15&1)<<7, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s2Short(b, p, v, (^v>>15&1)<<7)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|(^v>>15&1)<<7, v>>16&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
 	return p
 }
 
 // IADD32 (isubr)
-func printForm30(b *textBuf, p int, v uint64) int {
+func printForm30(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 30, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s1Short(b, p, v, (^v>>15&1)<<7)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|(^v>>15&1)<<7, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, (^v>>15&1)<<7)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|(^v>>15&1)<<7, v>>16&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
 	return p
 }
 
 // IADD32 (iaddc)
-func printForm31(b *textBuf, p int, v uint64) int {
+func printForm31(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 31, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit16(b, p, 0x2d202c2930432820, 0x0, 8) // " (C0), -"
-	p = s1Short(b, p, v, (^v>>15&1)<<7)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|(^v>>15&1)<<7, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, (^v>>15&1)<<7)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|(^v>>15&1)<<7, v>>16&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
 	return p
 }
 
 // IADD32I (iadd)
-func printForm32(b *textBuf, p int, v uint64) int {
+func printForm32(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 32, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, (^v>>15&1)<<7)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|(^v>>15&1)<<7, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -688,12 +697,12 @@ func printForm32(b *textBuf, p int, v uint64) int {
 }
 
 // IADD32I (isub)
-func printForm33(b *textBuf, p int, v uint64) int {
+func printForm33(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 33, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, (^v>>15&1)<<7)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|(^v>>15&1)<<7, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -701,12 +710,12 @@ func printForm33(b *textBuf, p int, v uint64) int {
 }
 
 // IADD32I (isubr)
-func printForm34(b *textBuf, p int, v uint64) int {
+func printForm34(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 34, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s1Short(b, p, v, (^v>>15&1)<<7)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|(^v>>15&1)<<7, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -714,12 +723,12 @@ func printForm34(b *textBuf, p int, v uint64) int {
 }
 
 // IADD32I (iaddc)
-func printForm35(b *textBuf, p int, v uint64) int {
+func printForm35(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 35, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit16(b, p, 0x2d202c2930432820, 0x0, 8) // " (C0), -"
-	p = s1Short(b, p, v, (^v>>15&1)<<7)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|(^v>>15&1)<<7, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -727,7 +736,7 @@ func printForm35(b *textBuf, p int, v uint64) int {
 }
 
 // IMUL (imul16)
-func printForm36(b *textBuf, p int, v uint64) int {
+func printForm36(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 36, v>>32&0x3|v>>36&0x7<<2|v>>46&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -741,7 +750,7 @@ func printForm36(b *textBuf, p int, v uint64) int {
 }
 
 // IMUL (imul24)
-func printForm37(b *textBuf, p int, v uint64) int {
+func printForm37(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 37, v>>32&0x3|v>>36&0x7<<2|v>>46&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -755,38 +764,38 @@ func printForm37(b *textBuf, p int, v uint64) int {
 }
 
 // IMUL32 (imul16)
-func printForm38(b *textBuf, p int, v uint64) int {
+func printForm38(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 38, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
 	return p
 }
 
 // IMUL32 (imul24)
-func printForm39(b *textBuf, p int, v uint64) int {
+func printForm39(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 39, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 0)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f, v>>16&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
 	return p
 }
 
 // IMUL32I (imul16)
-func printForm40(b *textBuf, p int, v uint64) int {
+func printForm40(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 40, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -794,12 +803,12 @@ func printForm40(b *textBuf, p int, v uint64) int {
 }
 
 // IMUL32I (imul24)
-func printForm41(b *textBuf, p int, v uint64) int {
+func printForm41(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 41, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -807,7 +816,7 @@ func printForm41(b *textBuf, p int, v uint64) int {
 }
 
 // ISAD (isad)
-func printForm42(b *textBuf, p int, v uint64) int {
+func printForm42(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 42, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -823,14 +832,14 @@ func printForm42(b *textBuf, p int, v uint64) int {
 }
 
 // ISAD32 (isad)
-func printForm43(b *textBuf, p int, v uint64) int {
+func printForm43(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 43, v>>8&0x1|v>>15&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, (^v>>15&1)<<7)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|(^v>>15&1)<<7, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, (^v>>15&1)<<7)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|(^v>>15&1)<<7, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f|(^v>>15&1)<<7)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -838,7 +847,7 @@ func printForm43(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm44(b *textBuf, p int, v uint64) int {
+func printForm44(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 44, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -854,7 +863,7 @@ func printForm44(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm45(b *textBuf, p int, v uint64) int {
+func printForm45(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 45, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -870,7 +879,7 @@ func printForm45(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm46(b *textBuf, p int, v uint64) int {
+func printForm46(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 46, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -886,7 +895,7 @@ func printForm46(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm47(b *textBuf, p int, v uint64) int {
+func printForm47(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 47, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -902,7 +911,7 @@ func printForm47(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm48(b *textBuf, p int, v uint64) int {
+func printForm48(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 48, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -918,7 +927,7 @@ func printForm48(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm49(b *textBuf, p int, v uint64) int {
+func printForm49(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 49, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -934,7 +943,7 @@ func printForm49(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm50(b *textBuf, p int, v uint64) int {
+func printForm50(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 50, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -950,7 +959,7 @@ func printForm50(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm51(b *textBuf, p int, v uint64) int {
+func printForm51(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 51, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -966,7 +975,7 @@ func printForm51(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm52(b *textBuf, p int, v uint64) int {
+func printForm52(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 52, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -982,7 +991,7 @@ func printForm52(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm53(b *textBuf, p int, v uint64) int {
+func printForm53(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 53, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -998,7 +1007,7 @@ func printForm53(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm54(b *textBuf, p int, v uint64) int {
+func printForm54(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 54, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1014,7 +1023,7 @@ func printForm54(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm55(b *textBuf, p int, v uint64) int {
+func printForm55(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 55, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1030,7 +1039,7 @@ func printForm55(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm56(b *textBuf, p int, v uint64) int {
+func printForm56(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 56, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1046,7 +1055,7 @@ func printForm56(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm57(b *textBuf, p int, v uint64) int {
+func printForm57(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 57, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1062,7 +1071,7 @@ func printForm57(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm58(b *textBuf, p int, v uint64) int {
+func printForm58(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 58, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1078,7 +1087,7 @@ func printForm58(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm59(b *textBuf, p int, v uint64) int {
+func printForm59(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 59, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1094,7 +1103,7 @@ func printForm59(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm60(b *textBuf, p int, v uint64) int {
+func printForm60(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 60, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1110,7 +1119,7 @@ func printForm60(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm61(b *textBuf, p int, v uint64) int {
+func printForm61(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 61, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1126,7 +1135,7 @@ func printForm61(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm62(b *textBuf, p int, v uint64) int {
+func printForm62(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 62, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1142,7 +1151,7 @@ func printForm62(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm63(b *textBuf, p int, v uint64) int {
+func printForm63(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 63, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1158,7 +1167,7 @@ func printForm63(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm64(b *textBuf, p int, v uint64) int {
+func printForm64(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 64, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1174,7 +1183,7 @@ func printForm64(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm65(b *textBuf, p int, v uint64) int {
+func printForm65(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 65, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1190,7 +1199,7 @@ func printForm65(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm66(b *textBuf, p int, v uint64) int {
+func printForm66(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 66, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1206,7 +1215,7 @@ func printForm66(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm67(b *textBuf, p int, v uint64) int {
+func printForm67(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 67, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1222,7 +1231,7 @@ func printForm67(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm68(b *textBuf, p int, v uint64) int {
+func printForm68(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 68, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1238,7 +1247,7 @@ func printForm68(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm69(b *textBuf, p int, v uint64) int {
+func printForm69(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 69, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1254,7 +1263,7 @@ func printForm69(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm70(b *textBuf, p int, v uint64) int {
+func printForm70(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 70, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1270,7 +1279,7 @@ func printForm70(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm71(b *textBuf, p int, v uint64) int {
+func printForm71(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 71, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1286,7 +1295,7 @@ func printForm71(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm72(b *textBuf, p int, v uint64) int {
+func printForm72(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 72, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1302,7 +1311,7 @@ func printForm72(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm73(b *textBuf, p int, v uint64) int {
+func printForm73(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 73, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1318,7 +1327,7 @@ func printForm73(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm74(b *textBuf, p int, v uint64) int {
+func printForm74(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 74, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1334,7 +1343,7 @@ func printForm74(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm75(b *textBuf, p int, v uint64) int {
+func printForm75(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 75, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1350,7 +1359,7 @@ func printForm75(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm76(b *textBuf, p int, v uint64) int {
+func printForm76(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 76, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1366,7 +1375,7 @@ func printForm76(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm77(b *textBuf, p int, v uint64) int {
+func printForm77(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 77, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1382,7 +1391,7 @@ func printForm77(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm78(b *textBuf, p int, v uint64) int {
+func printForm78(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 78, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1398,7 +1407,7 @@ func printForm78(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm79(b *textBuf, p int, v uint64) int {
+func printForm79(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 79, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1414,7 +1423,7 @@ func printForm79(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm80(b *textBuf, p int, v uint64) int {
+func printForm80(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 80, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1430,7 +1439,7 @@ func printForm80(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm81(b *textBuf, p int, v uint64) int {
+func printForm81(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 81, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1446,7 +1455,7 @@ func printForm81(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm82(b *textBuf, p int, v uint64) int {
+func printForm82(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 82, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1462,7 +1471,7 @@ func printForm82(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm83(b *textBuf, p int, v uint64) int {
+func printForm83(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 83, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1478,7 +1487,7 @@ func printForm83(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm84(b *textBuf, p int, v uint64) int {
+func printForm84(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 84, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1494,7 +1503,7 @@ func printForm84(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm85(b *textBuf, p int, v uint64) int {
+func printForm85(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 85, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1510,7 +1519,7 @@ func printForm85(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm86(b *textBuf, p int, v uint64) int {
+func printForm86(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 86, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1526,7 +1535,7 @@ func printForm86(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm87(b *textBuf, p int, v uint64) int {
+func printForm87(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 87, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -1542,7 +1551,7 @@ func printForm87(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD (imad)
-func printForm88(b *textBuf, p int, v uint64) int {
+func printForm88(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x400000044414d49) // "IMAD"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -1564,13 +1573,13 @@ func printForm88(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm89(b *textBuf, p int, v uint64) int {
+func printForm89(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x552e323344414d49, 0x203631, 11) // "IMAD32.U16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1578,13 +1587,13 @@ func printForm89(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm90(b *textBuf, p int, v uint64) int {
+func printForm90(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x532e323344414d49, 0x203631, 11) // "IMAD32.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1592,13 +1601,13 @@ func printForm90(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm91(b *textBuf, p int, v uint64) int {
+func printForm91(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x532e323344414d49, 0x203631532e5441, 15) // "IMAD32.SAT.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1606,13 +1615,13 @@ func printForm91(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm92(b *textBuf, p int, v uint64) int {
+func printForm92(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x552e323344414d49, 0x203432, 11) // "IMAD32.U24 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 0)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1620,13 +1629,13 @@ func printForm92(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm93(b *textBuf, p int, v uint64) int {
+func printForm93(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x552e323344414d49, 0x203631, 11) // "IMAD32.U16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1634,13 +1643,13 @@ func printForm93(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm94(b *textBuf, p int, v uint64) int {
+func printForm94(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x532e323344414d49, 0x203631, 11) // "IMAD32.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1648,13 +1657,13 @@ func printForm94(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm95(b *textBuf, p int, v uint64) int {
+func printForm95(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x532e323344414d49, 0x203631532e5441, 15) // "IMAD32.SAT.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1662,13 +1671,13 @@ func printForm95(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm96(b *textBuf, p int, v uint64) int {
+func printForm96(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x552e323344414d49, 0x203432, 11) // "IMAD32.U24 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 0)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f, v>>16&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1676,13 +1685,13 @@ func printForm96(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm97(b *textBuf, p int, v uint64) int {
+func printForm97(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x552e323344414d49, 0x203631, 11) // "IMAD32.U16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1690,13 +1699,13 @@ func printForm97(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm98(b *textBuf, p int, v uint64) int {
+func printForm98(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x532e323344414d49, 0x203631, 11) // "IMAD32.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1704,13 +1713,13 @@ func printForm98(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm99(b *textBuf, p int, v uint64) int {
+func printForm99(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x532e323344414d49, 0x203631532e5441, 15) // "IMAD32.SAT.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1718,13 +1727,13 @@ func printForm99(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm100(b *textBuf, p int, v uint64) int {
+func printForm100(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x552e323344414d49, 0x203432, 11) // "IMAD32.U24 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 0)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1732,13 +1741,13 @@ func printForm100(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm101(b *textBuf, p int, v uint64) int {
+func printForm101(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x552e323344414d49, 0x203631, 11) // "IMAD32.U16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit16(b, p, 0x2d202c2930432820, 0x0, 8) // " (C0), -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1746,13 +1755,13 @@ func printForm101(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm102(b *textBuf, p int, v uint64) int {
+func printForm102(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x532e323344414d49, 0x203631, 11) // "IMAD32.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit16(b, p, 0x2d202c2930432820, 0x0, 8) // " (C0), -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1760,13 +1769,13 @@ func printForm102(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm103(b *textBuf, p int, v uint64) int {
+func printForm103(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x532e323344414d49, 0x203631532e5441, 15) // "IMAD32.SAT.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit16(b, p, 0x2d202c2930432820, 0x0, 8) // " (C0), -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 128)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f|128, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1774,13 +1783,13 @@ func printForm103(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32 (imad)
-func printForm104(b *textBuf, p int, v uint64) int {
+func printForm104(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x552e323344414d49, 0x203432, 11) // "IMAD32.U24 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit16(b, p, 0x2d202c2930432820, 0x0, 8) // " (C0), -"
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 0)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -1788,11 +1797,11 @@ func printForm104(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm105(b *textBuf, p int, v uint64) int {
+func printForm105(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20363155, 12) // "IMAD32I.U16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1802,11 +1811,11 @@ func printForm105(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm106(b *textBuf, p int, v uint64) int {
+func printForm106(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20363153, 12) // "IMAD32I.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1816,11 +1825,11 @@ func printForm106(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm107(b *textBuf, p int, v uint64) int {
+func printForm107(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x203631532e544153, 16) // "IMAD32I.SAT.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1830,11 +1839,11 @@ func printForm107(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm108(b *textBuf, p int, v uint64) int {
+func printForm108(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20343255, 12) // "IMAD32I.U24 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1844,11 +1853,11 @@ func printForm108(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm109(b *textBuf, p int, v uint64) int {
+func printForm109(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20363155, 12) // "IMAD32I.U16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x3000000002d202c) // ", -"
@@ -1858,11 +1867,11 @@ func printForm109(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm110(b *textBuf, p int, v uint64) int {
+func printForm110(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20363153, 12) // "IMAD32I.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x3000000002d202c) // ", -"
@@ -1872,11 +1881,11 @@ func printForm110(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm111(b *textBuf, p int, v uint64) int {
+func printForm111(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x203631532e544153, 16) // "IMAD32I.SAT.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x3000000002d202c) // ", -"
@@ -1886,11 +1895,11 @@ func printForm111(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm112(b *textBuf, p int, v uint64) int {
+func printForm112(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20343255, 12) // "IMAD32I.U24 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x3000000002d202c) // ", -"
@@ -1900,11 +1909,11 @@ func printForm112(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm113(b *textBuf, p int, v uint64) int {
+func printForm113(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20363155, 12) // "IMAD32I.U16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1914,11 +1923,11 @@ func printForm113(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm114(b *textBuf, p int, v uint64) int {
+func printForm114(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20363153, 12) // "IMAD32I.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1928,11 +1937,11 @@ func printForm114(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm115(b *textBuf, p int, v uint64) int {
+func printForm115(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x203631532e544153, 16) // "IMAD32I.SAT.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1942,11 +1951,11 @@ func printForm115(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm116(b *textBuf, p int, v uint64) int {
+func printForm116(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20343255, 12) // "IMAD32I.U24 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x3000000002d202c) // ", -"
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1956,11 +1965,11 @@ func printForm116(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm117(b *textBuf, p int, v uint64) int {
+func printForm117(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20363155, 12) // "IMAD32I.U16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit16(b, p, 0x2d202c2930432820, 0x0, 8) // " (C0), -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1970,11 +1979,11 @@ func printForm117(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm118(b *textBuf, p int, v uint64) int {
+func printForm118(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20363153, 12) // "IMAD32I.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit16(b, p, 0x2d202c2930432820, 0x0, 8) // " (C0), -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1984,11 +1993,11 @@ func printForm118(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm119(b *textBuf, p int, v uint64) int {
+func printForm119(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x203631532e544153, 16) // "IMAD32I.SAT.S16 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit16(b, p, 0x2d202c2930432820, 0x0, 8) // " (C0), -"
-	p = s1Short(b, p, v, 128)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f|128, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -1998,11 +2007,11 @@ func printForm119(b *textBuf, p int, v uint64) int {
 }
 
 // IMAD32I (imad)
-func printForm120(b *textBuf, p int, v uint64) int {
+func printForm120(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x2e49323344414d49, 0x20343255, 12) // "IMAD32I.U24 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit16(b, p, 0x2d202c2930432820, 0x0, 8) // " (C0), -"
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -2012,7 +2021,7 @@ func printForm120(b *textBuf, p int, v uint64) int {
 }
 
 // ISET (iset)
-func printForm121(b *textBuf, p int, v uint64) int {
+func printForm121(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 121, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -2028,7 +2037,7 @@ func printForm121(b *textBuf, p int, v uint64) int {
 }
 
 // IMAX (imax)
-func printForm122(b *textBuf, p int, v uint64) int {
+func printForm122(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 122, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -2042,7 +2051,7 @@ func printForm122(b *textBuf, p int, v uint64) int {
 }
 
 // IMIN (imin)
-func printForm123(b *textBuf, p int, v uint64) int {
+func printForm123(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 123, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -2056,7 +2065,7 @@ func printForm123(b *textBuf, p int, v uint64) int {
 }
 
 // SHL (shl)
-func printForm124(b *textBuf, p int, v uint64) int {
+func printForm124(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 124, v>>32&0x3|v>>36&0x7<<2|v>>58&0x1<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -2070,7 +2079,7 @@ func printForm124(b *textBuf, p int, v uint64) int {
 }
 
 // SHL (shl)
-func printForm125(b *textBuf, p int, v uint64) int {
+func printForm125(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 125, v>>32&0x3|v>>36&0x7<<2|v>>58&0x1<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -2084,7 +2093,7 @@ func printForm125(b *textBuf, p int, v uint64) int {
 }
 
 // SHR (shr)
-func printForm126(b *textBuf, p int, v uint64) int {
+func printForm126(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 126, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -2098,7 +2107,7 @@ func printForm126(b *textBuf, p int, v uint64) int {
 }
 
 // SHR (shr)
-func printForm127(b *textBuf, p int, v uint64) int {
+func printForm127(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 127, v>>32&0x3|v>>36&0x7<<2|v>>58&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -2112,7 +2121,7 @@ func printForm127(b *textBuf, p int, v uint64) int {
 }
 
 // LOP (lop)
-func printForm128(b *textBuf, p int, v uint64) int {
+func printForm128(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 128, v>>32&0x3|v>>36&0x7<<2|v>>46&0x3<<5|v>>58&0x1<<7)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
@@ -2132,14 +2141,14 @@ func printForm128(b *textBuf, p int, v uint64) int {
 }
 
 // LOP32I (lop)
-func printForm129(b *textBuf, p int, v uint64) int {
+func printForm129(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x412e493233504f4c, 0x20444e, 11) // "LOP32I.AND "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	if v>>22&0x1 == 1 {
 		p = lit(b, p, 0x10000000000007e) // "~"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -2147,14 +2156,14 @@ func printForm129(b *textBuf, p int, v uint64) int {
 }
 
 // LOP32I (lop)
-func printForm130(b *textBuf, p int, v uint64) int {
+func printForm130(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x4f2e493233504f4c, 0x2052, 10) // "LOP32I.OR "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	if v>>22&0x1 == 1 {
 		p = lit(b, p, 0x10000000000007e) // "~"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -2162,14 +2171,14 @@ func printForm130(b *textBuf, p int, v uint64) int {
 }
 
 // LOP32I (lop)
-func printForm131(b *textBuf, p int, v uint64) int {
+func printForm131(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x582e493233504f4c, 0x20524f, 11) // "LOP32I.XOR "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	if v>>22&0x1 == 1 {
 		p = lit(b, p, 0x10000000000007e) // "~"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -2177,14 +2186,14 @@ func printForm131(b *textBuf, p int, v uint64) int {
 }
 
 // LOP32I (lop)
-func printForm132(b *textBuf, p int, v uint64) int {
+func printForm132(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x502e493233504f4c, 0x20425f535341, 14) // "LOP32I.PASS_B "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	if v>>22&0x1 == 1 {
 		p = lit(b, p, 0x10000000000007e) // "~"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = hexAt(b, p, immValue(v))
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -2192,8 +2201,14 @@ func printForm132(b *textBuf, p int, v uint64) int {
 }
 
 // I2I (cvt)
-func printForm133(b *textBuf, p int, v uint64) int {
-	p = mnem(b, p, 133, v>>32&0x3|v>>36&0x7<<2|v>>46&0x7<<5|v>>58&0x3<<8)
+func printForm133(b *textBuf, p int, v uint64, t *memTextTables) int {
+	p = lit(b, p, 0x300000000493249) // "I2I"
+	if v>>32&0x3 == 2 {
+		p = lit(b, p, 0x20000000000532e) // ".S"
+	}
+	p = pieceAt(b, p, 133, true, 2, v)
+	p = pieceAt(b, p, 133, true, 3, v)
+	p = cc(b, p, v)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
 	p = guard(b, p, v, 0x200000000002820, 0x100000000000029)
@@ -2210,8 +2225,14 @@ func printForm133(b *textBuf, p int, v uint64) int {
 }
 
 // I2I (cvt)
-func printForm134(b *textBuf, p int, v uint64) int {
-	p = mnem(b, p, 134, v>>32&0x3|v>>36&0x7<<2|v>>46&0x7<<5|v>>58&0x3<<8)
+func printForm134(b *textBuf, p int, v uint64, t *memTextTables) int {
+	p = lit(b, p, 0x300000000493249) // "I2I"
+	if v>>32&0x3 == 2 {
+		p = lit(b, p, 0x20000000000532e) // ".S"
+	}
+	p = pieceAt(b, p, 134, true, 2, v)
+	p = pieceAt(b, p, 134, true, 3, v)
+	p = cc(b, p, v)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f|(^v>>58&1)<<7)
 	p = guard(b, p, v, 0x200000000002820, 0x100000000000029)
@@ -2228,8 +2249,14 @@ func printForm134(b *textBuf, p int, v uint64) int {
 }
 
 // I2I (cvt)
-func printForm135(b *textBuf, p int, v uint64) int {
-	p = mnem(b, p, 135, v>>32&0x3|v>>36&0x7<<2|v>>46&0x7<<5|v>>58&0x3<<8)
+func printForm135(b *textBuf, p int, v uint64, t *memTextTables) int {
+	p = lit(b, p, 0x300000000493249) // "I2I"
+	if v>>32&0x3 == 2 {
+		p = lit(b, p, 0x20000000000532e) // ".S"
+	}
+	p = pieceAt(b, p, 135, true, 2, v)
+	p = pieceAt(b, p, 135, true, 3, v)
+	p = cc(b, p, v)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f|(^v>>58&1)<<7)
 	p = guard(b, p, v, 0x200000000002820, 0x100000000000029)
@@ -2246,8 +2273,14 @@ func printForm135(b *textBuf, p int, v uint64) int {
 }
 
 // I2I (cvt)
-func printForm136(b *textBuf, p int, v uint64) int {
-	p = mnem(b, p, 136, v>>32&0x3|v>>36&0x7<<2|v>>46&0x7<<5|v>>58&0x3<<8)
+func printForm136(b *textBuf, p int, v uint64, t *memTextTables) int {
+	p = lit(b, p, 0x300000000493249) // "I2I"
+	if v>>32&0x3 == 2 {
+		p = lit(b, p, 0x20000000000532e) // ".S"
+	}
+	p = pieceAt(b, p, 136, true, 2, v)
+	p = pieceAt(b, p, 136, true, 3, v)
+	p = cc(b, p, v)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, (^v>>58&1)<<7)
 	p = guard(b, p, v, 0x200000000002820, 0x100000000000029)
@@ -2264,7 +2297,7 @@ func printForm136(b *textBuf, p int, v uint64) int {
 }
 
 // I2F (cvt)
-func printForm137(b *textBuf, p int, v uint64) int {
+func printForm137(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000463249) // "I2F"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2292,7 +2325,7 @@ func printForm137(b *textBuf, p int, v uint64) int {
 }
 
 // I2F (cvt)
-func printForm138(b *textBuf, p int, v uint64) int {
+func printForm138(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000463249) // "I2F"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2320,7 +2353,7 @@ func printForm138(b *textBuf, p int, v uint64) int {
 }
 
 // F2I (cvt)
-func printForm139(b *textBuf, p int, v uint64) int {
+func printForm139(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000493246) // "F2I"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2345,7 +2378,7 @@ func printForm139(b *textBuf, p int, v uint64) int {
 }
 
 // F2I (cvt)
-func printForm140(b *textBuf, p int, v uint64) int {
+func printForm140(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000493246) // "F2I"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2370,7 +2403,7 @@ func printForm140(b *textBuf, p int, v uint64) int {
 }
 
 // F2F (cvt)
-func printForm141(b *textBuf, p int, v uint64) int {
+func printForm141(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000463246) // "F2F"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2401,7 +2434,7 @@ func printForm141(b *textBuf, p int, v uint64) int {
 }
 
 // F2F (cvt)
-func printForm142(b *textBuf, p int, v uint64) int {
+func printForm142(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000463246) // "F2F"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2432,7 +2465,7 @@ func printForm142(b *textBuf, p int, v uint64) int {
 }
 
 // F2F (cvt)
-func printForm143(b *textBuf, p int, v uint64) int {
+func printForm143(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 143, v>>32&0x3|v>>36&0x7<<2|v>>49&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -2450,7 +2483,7 @@ func printForm143(b *textBuf, p int, v uint64) int {
 }
 
 // F2F (cvt)
-func printForm144(b *textBuf, p int, v uint64) int {
+func printForm144(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 144, v>>32&0x3|v>>36&0x7<<2|v>>49&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -2468,7 +2501,7 @@ func printForm144(b *textBuf, p int, v uint64) int {
 }
 
 // F2F (cvt)
-func printForm145(b *textBuf, p int, v uint64) int {
+func printForm145(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000463246) // "F2F"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2495,7 +2528,7 @@ func printForm145(b *textBuf, p int, v uint64) int {
 }
 
 // F2F (cvt)
-func printForm146(b *textBuf, p int, v uint64) int {
+func printForm146(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000463246) // "F2F"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2522,7 +2555,7 @@ func printForm146(b *textBuf, p int, v uint64) int {
 }
 
 // F2F (cvt)
-func printForm147(b *textBuf, p int, v uint64) int {
+func printForm147(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 147, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -2540,7 +2573,7 @@ func printForm147(b *textBuf, p int, v uint64) int {
 }
 
 // F2F (cvt)
-func printForm148(b *textBuf, p int, v uint64) int {
+func printForm148(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 148, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -2558,7 +2591,7 @@ func printForm148(b *textBuf, p int, v uint64) int {
 }
 
 // F2I (cvt)
-func printForm149(b *textBuf, p int, v uint64) int {
+func printForm149(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 149, v>>32&0x3|v>>36&0x7<<2|v>>49&0x3<<5|v>>59&0x1<<7)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -2576,7 +2609,7 @@ func printForm149(b *textBuf, p int, v uint64) int {
 }
 
 // F2I (cvt)
-func printForm150(b *textBuf, p int, v uint64) int {
+func printForm150(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 150, v>>32&0x3|v>>36&0x7<<2|v>>49&0x3<<5|v>>59&0x1<<7)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -2594,7 +2627,7 @@ func printForm150(b *textBuf, p int, v uint64) int {
 }
 
 // F2I (cvt)
-func printForm151(b *textBuf, p int, v uint64) int {
+func printForm151(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 151, v>>32&0x3|v>>36&0x7<<2|v>>49&0x3<<5|v>>59&0x1<<7)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -2612,7 +2645,7 @@ func printForm151(b *textBuf, p int, v uint64) int {
 }
 
 // F2I (cvt)
-func printForm152(b *textBuf, p int, v uint64) int {
+func printForm152(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 152, v>>32&0x3|v>>36&0x7<<2|v>>49&0x3<<5|v>>59&0x1<<7)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -2630,7 +2663,7 @@ func printForm152(b *textBuf, p int, v uint64) int {
 }
 
 // F2I (cvt)
-func printForm153(b *textBuf, p int, v uint64) int {
+func printForm153(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 153, v>>32&0x3|v>>36&0x7<<2|v>>49&0x3<<5|v>>59&0x1<<7)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -2648,7 +2681,7 @@ func printForm153(b *textBuf, p int, v uint64) int {
 }
 
 // F2I (cvt)
-func printForm154(b *textBuf, p int, v uint64) int {
+func printForm154(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 154, v>>32&0x3|v>>36&0x7<<2|v>>49&0x3<<5|v>>59&0x1<<7)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -2666,7 +2699,7 @@ func printForm154(b *textBuf, p int, v uint64) int {
 }
 
 // I2F (cvt)
-func printForm155(b *textBuf, p int, v uint64) int {
+func printForm155(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000463249) // "I2F"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2694,7 +2727,7 @@ func printForm155(b *textBuf, p int, v uint64) int {
 }
 
 // I2F (cvt)
-func printForm156(b *textBuf, p int, v uint64) int {
+func printForm156(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000463249) // "I2F"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2722,7 +2755,7 @@ func printForm156(b *textBuf, p int, v uint64) int {
 }
 
 // I2F (cvt)
-func printForm157(b *textBuf, p int, v uint64) int {
+func printForm157(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000463249) // "I2F"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2750,7 +2783,7 @@ func printForm157(b *textBuf, p int, v uint64) int {
 }
 
 // I2F (cvt)
-func printForm158(b *textBuf, p int, v uint64) int {
+func printForm158(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000463249) // "I2F"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -2778,7 +2811,7 @@ func printForm158(b *textBuf, p int, v uint64) int {
 }
 
 // FADD (fadd)
-func printForm159(b *textBuf, p int, v uint64) int {
+func printForm159(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 159, v>>16&0x3|v>>32&0x3<<2|v>>36&0x7<<4)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -2798,7 +2831,7 @@ func printForm159(b *textBuf, p int, v uint64) int {
 }
 
 // FADD (fadd)
-func printForm160(b *textBuf, p int, v uint64) int {
+func printForm160(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 160, v>>16&0x3|v>>32&0x3<<2|v>>36&0x7<<4)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -2818,7 +2851,7 @@ func printForm160(b *textBuf, p int, v uint64) int {
 }
 
 // FADD32 (fadd)
-func printForm161(b *textBuf, p int, v uint64) int {
+func printForm161(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 161, v>>8&0x1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
@@ -2826,18 +2859,18 @@ func printForm161(b *textBuf, p int, v uint64) int {
 	if v>>15&0x1 == 1 {
 		p = lit(b, p, 0x10000000000002d) // "-"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	if v>>22&0x1 == 1 {
 		p = lit(b, p, 0x10000000000002d) // "-"
 	}
-	p = s2Short(b, p, v, 0)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f, v>>16&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
 	return p
 }
 
 // FADD32I (fadd)
-func printForm162(b *textBuf, p int, v uint64) int {
+func printForm162(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 162, v>>8&0x1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
@@ -2845,7 +2878,7 @@ func printForm162(b *textBuf, p int, v uint64) int {
 	if v>>15&0x1 == 1 {
 		p = lit(b, p, 0x10000000000002d) // "-"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = pieceAt(b, p, 162, false, 5, v)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -2853,7 +2886,7 @@ func printForm162(b *textBuf, p int, v uint64) int {
 }
 
 // FMUL (fmul)
-func printForm163(b *textBuf, p int, v uint64) int {
+func printForm163(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 163, v>>32&0x3|v>>36&0x7<<2|v>>46&0x3<<5|v>>52&0x1<<7)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -2873,7 +2906,7 @@ func printForm163(b *textBuf, p int, v uint64) int {
 }
 
 // FMUL32 (fmul)
-func printForm164(b *textBuf, p int, v uint64) int {
+func printForm164(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 164, v>>8&0x1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
@@ -2881,18 +2914,18 @@ func printForm164(b *textBuf, p int, v uint64) int {
 	if v>>15&0x1 == 1 {
 		p = lit(b, p, 0x10000000000002d) // "-"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	if v>>22&0x1 == 1 {
 		p = lit(b, p, 0x10000000000002d) // "-"
 	}
-	p = s2Short(b, p, v, 0)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f, v>>16&0x3f)
 	p = lit(b, p, 0x10000000000003b) // ";"
 	return p
 }
 
 // FMUL32I (fmul)
-func printForm165(b *textBuf, p int, v uint64) int {
+func printForm165(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 165, v>>8&0x1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
@@ -2900,7 +2933,7 @@ func printForm165(b *textBuf, p int, v uint64) int {
 	if v>>15&0x1 == 1 {
 		p = lit(b, p, 0x10000000000002d) // "-"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = pieceAt(b, p, 165, false, 5, v)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -2908,7 +2941,7 @@ func printForm165(b *textBuf, p int, v uint64) int {
 }
 
 // FMAD (fmad)
-func printForm166(b *textBuf, p int, v uint64) int {
+func printForm166(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 166, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -2930,7 +2963,7 @@ func printForm166(b *textBuf, p int, v uint64) int {
 }
 
 // FMAD (fmad)
-func printForm167(b *textBuf, p int, v uint64) int {
+func printForm167(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 167, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -2952,7 +2985,7 @@ func printForm167(b *textBuf, p int, v uint64) int {
 }
 
 // FMAD32 (fmad)
-func printForm168(b *textBuf, p int, v uint64) int {
+func printForm168(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 168, v>>8&0x1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
@@ -2960,9 +2993,9 @@ func printForm168(b *textBuf, p int, v uint64) int {
 	if v>>15&0x1 == 1 {
 		p = lit(b, p, 0x10000000000002d) // "-"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
-	p = s2Short(b, p, v, 0)
+	p = s2Short(b, p, t, v>>23&0x1, v>>16&0x3f, v>>16&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	if v>>22&0x1 == 1 {
 		p = lit(b, p, 0x10000000000002d) // "-"
@@ -2973,7 +3006,7 @@ func printForm168(b *textBuf, p int, v uint64) int {
 }
 
 // FMAD32I (fmad)
-func printForm169(b *textBuf, p int, v uint64) int {
+func printForm169(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 169, v>>8&0x1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
@@ -2981,7 +3014,7 @@ func printForm169(b *textBuf, p int, v uint64) int {
 	if v>>15&0x1 == 1 {
 		p = lit(b, p, 0x10000000000002d) // "-"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	p = lit(b, p, 0x20000000000202c) // ", "
 	p = pieceAt(b, p, 169, false, 5, v)
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -2994,7 +3027,7 @@ func printForm169(b *textBuf, p int, v uint64) int {
 }
 
 // FSET (fset)
-func printForm170(b *textBuf, p int, v uint64) int {
+func printForm170(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 170, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3028,7 +3061,7 @@ func printForm170(b *textBuf, p int, v uint64) int {
 }
 
 // FMAX (fmax)
-func printForm171(b *textBuf, p int, v uint64) int {
+func printForm171(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 171, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3060,7 +3093,7 @@ func printForm171(b *textBuf, p int, v uint64) int {
 }
 
 // FMIN (fmin)
-func printForm172(b *textBuf, p int, v uint64) int {
+func printForm172(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 172, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3092,7 +3125,7 @@ func printForm172(b *textBuf, p int, v uint64) int {
 }
 
 // SLCT (slct)
-func printForm173(b *textBuf, p int, v uint64) int {
+func printForm173(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 173, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3108,7 +3141,7 @@ func printForm173(b *textBuf, p int, v uint64) int {
 }
 
 // SLCT (slct)
-func printForm174(b *textBuf, p int, v uint64) int {
+func printForm174(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 174, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3124,7 +3157,7 @@ func printForm174(b *textBuf, p int, v uint64) int {
 }
 
 // QUADOP (quadop)
-func printForm175(b *textBuf, p int, v uint64) int {
+func printForm175(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x600504f44415551) // "QUADOP"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -3148,7 +3181,7 @@ func printForm175(b *textBuf, p int, v uint64) int {
 }
 
 // RRO (rro)
-func printForm176(b *textBuf, p int, v uint64) int {
+func printForm176(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 176, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3171,7 +3204,7 @@ func printForm176(b *textBuf, p int, v uint64) int {
 }
 
 // RCP (rcp)
-func printForm177(b *textBuf, p int, v uint64) int {
+func printForm177(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 177, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3192,7 +3225,7 @@ func printForm177(b *textBuf, p int, v uint64) int {
 }
 
 // RSQ (rsq)
-func printForm178(b *textBuf, p int, v uint64) int {
+func printForm178(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 178, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3213,7 +3246,7 @@ func printForm178(b *textBuf, p int, v uint64) int {
 }
 
 // LG2 (lg2)
-func printForm179(b *textBuf, p int, v uint64) int {
+func printForm179(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 179, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3234,7 +3267,7 @@ func printForm179(b *textBuf, p int, v uint64) int {
 }
 
 // SIN (sin)
-func printForm180(b *textBuf, p int, v uint64) int {
+func printForm180(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 180, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3249,7 +3282,7 @@ func printForm180(b *textBuf, p int, v uint64) int {
 }
 
 // COS (cos)
-func printForm181(b *textBuf, p int, v uint64) int {
+func printForm181(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 181, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3264,7 +3297,7 @@ func printForm181(b *textBuf, p int, v uint64) int {
 }
 
 // EX2 (ex2)
-func printForm182(b *textBuf, p int, v uint64) int {
+func printForm182(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 182, v>>32&0x3|v>>36&0x7<<2|v>>59&0x1<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3279,7 +3312,7 @@ func printForm182(b *textBuf, p int, v uint64) int {
 }
 
 // RCP32 (rcp)
-func printForm183(b *textBuf, p int, v uint64) int {
+func printForm183(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x600203233504352) // "RCP32 "
 	p = reg(b, p, v>>2&0x3f)
 	p = lit(b, p, 0x20000000000202c) // ", "
@@ -3289,7 +3322,7 @@ func printForm183(b *textBuf, p int, v uint64) int {
 	if v>>15&0x1 == 1 {
 		p = lit(b, p, 0x10000000000007c) // "|"
 	}
-	p = s1Short(b, p, v, 0)
+	p = s1Short(b, p, t, v>>24&0x1, v>>9&0x3f, v>>9&0x3f|v>>25&0x1<<6|v>>26&0x3<<7)
 	if v>>15&0x1 == 1 {
 		p = lit(b, p, 0x10000000000007c) // "|"
 	}
@@ -3298,7 +3331,7 @@ func printForm183(b *textBuf, p int, v uint64) int {
 }
 
 // DFMA (dfma)
-func printForm184(b *textBuf, p int, v uint64) int {
+func printForm184(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 184, v>>32&0x3|v>>36&0x7<<2|v>>54&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3320,7 +3353,7 @@ func printForm184(b *textBuf, p int, v uint64) int {
 }
 
 // DADD (dadd)
-func printForm185(b *textBuf, p int, v uint64) int {
+func printForm185(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 185, v>>16&0x3|v>>32&0x3<<2|v>>36&0x7<<4)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3340,7 +3373,7 @@ func printForm185(b *textBuf, p int, v uint64) int {
 }
 
 // DMUL (dmul)
-func printForm186(b *textBuf, p int, v uint64) int {
+func printForm186(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 186, v>>32&0x3|v>>36&0x7<<2|v>>49&0x3<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3357,7 +3390,7 @@ func printForm186(b *textBuf, p int, v uint64) int {
 }
 
 // DMIN (dmin)
-func printForm187(b *textBuf, p int, v uint64) int {
+func printForm187(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 187, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3389,7 +3422,7 @@ func printForm187(b *textBuf, p int, v uint64) int {
 }
 
 // DMAX (dmax)
-func printForm188(b *textBuf, p int, v uint64) int {
+func printForm188(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 188, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3421,7 +3454,7 @@ func printForm188(b *textBuf, p int, v uint64) int {
 }
 
 // DSET (dset)
-func printForm189(b *textBuf, p int, v uint64) int {
+func printForm189(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 189, v>>32&0x3|v>>36&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3455,7 +3488,7 @@ func printForm189(b *textBuf, p int, v uint64) int {
 }
 
 // GLD (ld.global)
-func printForm190(b *textBuf, p int, v uint64) int {
+func printForm190(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 190, v>>32&0x3|v>>36&0x7<<2|v>>53&0x7<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3467,7 +3500,7 @@ func printForm190(b *textBuf, p int, v uint64) int {
 }
 
 // GST (st.global)
-func printForm191(b *textBuf, p int, v uint64) int {
+func printForm191(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 191, v>>32&0x3|v>>53&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 191, false, 0, v)
@@ -3479,7 +3512,7 @@ func printForm191(b *textBuf, p int, v uint64) int {
 }
 
 // LLD (ld.local)
-func printForm192(b *textBuf, p int, v uint64) int {
+func printForm192(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 192, v>>32&0x3|v>>36&0x7<<2|v>>53&0x7<<5)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = dstLong(b, p, v, 0)
@@ -3491,7 +3524,7 @@ func printForm192(b *textBuf, p int, v uint64) int {
 }
 
 // GRED (red)
-func printForm193(b *textBuf, p int, v uint64) int {
+func printForm193(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 193, v>>32&0x3|v>>53&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 193, false, 0, v)
@@ -3503,7 +3536,7 @@ func printForm193(b *textBuf, p int, v uint64) int {
 }
 
 // GRED (red)
-func printForm194(b *textBuf, p int, v uint64) int {
+func printForm194(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 194, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 194, false, 0, v)
@@ -3515,7 +3548,7 @@ func printForm194(b *textBuf, p int, v uint64) int {
 }
 
 // GRED (red)
-func printForm195(b *textBuf, p int, v uint64) int {
+func printForm195(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 195, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 195, false, 0, v)
@@ -3527,7 +3560,7 @@ func printForm195(b *textBuf, p int, v uint64) int {
 }
 
 // GRED (red)
-func printForm196(b *textBuf, p int, v uint64) int {
+func printForm196(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 196, v>>32&0x3|v>>53&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 196, false, 0, v)
@@ -3539,7 +3572,7 @@ func printForm196(b *textBuf, p int, v uint64) int {
 }
 
 // GRED (red)
-func printForm197(b *textBuf, p int, v uint64) int {
+func printForm197(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 197, v>>32&0x3|v>>53&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 197, false, 0, v)
@@ -3551,7 +3584,7 @@ func printForm197(b *textBuf, p int, v uint64) int {
 }
 
 // GRED (red)
-func printForm198(b *textBuf, p int, v uint64) int {
+func printForm198(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 198, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 198, false, 0, v)
@@ -3563,7 +3596,7 @@ func printForm198(b *textBuf, p int, v uint64) int {
 }
 
 // GRED (red)
-func printForm199(b *textBuf, p int, v uint64) int {
+func printForm199(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 199, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 199, false, 0, v)
@@ -3575,7 +3608,7 @@ func printForm199(b *textBuf, p int, v uint64) int {
 }
 
 // GRED (red)
-func printForm200(b *textBuf, p int, v uint64) int {
+func printForm200(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 200, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 200, false, 0, v)
@@ -3587,7 +3620,7 @@ func printForm200(b *textBuf, p int, v uint64) int {
 }
 
 // GATOM (atom)
-func printForm201(b *textBuf, p int, v uint64) int {
+func printForm201(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 201, v>>32&0x3|v>>53&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3601,7 +3634,7 @@ func printForm201(b *textBuf, p int, v uint64) int {
 }
 
 // GATOM (atom)
-func printForm202(b *textBuf, p int, v uint64) int {
+func printForm202(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 202, v>>32&0x3|v>>53&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3615,7 +3648,7 @@ func printForm202(b *textBuf, p int, v uint64) int {
 }
 
 // GATOM (atom)
-func printForm203(b *textBuf, p int, v uint64) int {
+func printForm203(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 203, v>>32&0x3|v>>53&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3631,7 +3664,7 @@ func printForm203(b *textBuf, p int, v uint64) int {
 }
 
 // GATOM (atom)
-func printForm204(b *textBuf, p int, v uint64) int {
+func printForm204(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 204, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3645,7 +3678,7 @@ func printForm204(b *textBuf, p int, v uint64) int {
 }
 
 // GATOM (atom)
-func printForm205(b *textBuf, p int, v uint64) int {
+func printForm205(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 205, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3659,7 +3692,7 @@ func printForm205(b *textBuf, p int, v uint64) int {
 }
 
 // GATOM (atom)
-func printForm206(b *textBuf, p int, v uint64) int {
+func printForm206(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 206, v>>32&0x3|v>>53&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3673,7 +3706,7 @@ func printForm206(b *textBuf, p int, v uint64) int {
 }
 
 // GATOM (atom)
-func printForm207(b *textBuf, p int, v uint64) int {
+func printForm207(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 207, v>>32&0x3|v>>53&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3687,7 +3720,7 @@ func printForm207(b *textBuf, p int, v uint64) int {
 }
 
 // GATOM (atom)
-func printForm208(b *textBuf, p int, v uint64) int {
+func printForm208(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 208, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3701,7 +3734,7 @@ func printForm208(b *textBuf, p int, v uint64) int {
 }
 
 // GATOM (atom)
-func printForm209(b *textBuf, p int, v uint64) int {
+func printForm209(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 209, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3715,7 +3748,7 @@ func printForm209(b *textBuf, p int, v uint64) int {
 }
 
 // GATOM (atom)
-func printForm210(b *textBuf, p int, v uint64) int {
+func printForm210(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 210, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3729,7 +3762,7 @@ func printForm210(b *textBuf, p int, v uint64) int {
 }
 
 // LST (st.local)
-func printForm211(b *textBuf, p int, v uint64) int {
+func printForm211(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 211, v>>32&0x3|v>>53&0x7<<2)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 211, false, 0, v)
@@ -3741,7 +3774,7 @@ func printForm211(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm212(b *textBuf, p int, v uint64) int {
+func printForm212(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 212, v>>32&0xf)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3761,7 +3794,7 @@ func printForm212(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm213(b *textBuf, p int, v uint64) int {
+func printForm213(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 213, v>>32&0xf)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3779,7 +3812,7 @@ func printForm213(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm214(b *textBuf, p int, v uint64) int {
+func printForm214(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 214, v>>32&0xf)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3799,7 +3832,7 @@ func printForm214(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm215(b *textBuf, p int, v uint64) int {
+func printForm215(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 215, v>>32&0xf)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3819,7 +3852,7 @@ func printForm215(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm216(b *textBuf, p int, v uint64) int {
+func printForm216(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000584554) // "TEX"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -3847,7 +3880,7 @@ func printForm216(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm217(b *textBuf, p int, v uint64) int {
+func printForm217(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 217, v>>32&0xf)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3867,7 +3900,7 @@ func printForm217(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm218(b *textBuf, p int, v uint64) int {
+func printForm218(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000584554) // "TEX"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -3895,7 +3928,7 @@ func printForm218(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm219(b *textBuf, p int, v uint64) int {
+func printForm219(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 219, v>>32&0xf)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3913,7 +3946,7 @@ func printForm219(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm220(b *textBuf, p int, v uint64) int {
+func printForm220(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000584554) // "TEX"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -3941,7 +3974,7 @@ func printForm220(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm221(b *textBuf, p int, v uint64) int {
+func printForm221(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000584554) // "TEX"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -3972,7 +4005,7 @@ func printForm221(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm222(b *textBuf, p int, v uint64) int {
+func printForm222(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 222, v>>32&0xf)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -3992,7 +4025,7 @@ func printForm222(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm223(b *textBuf, p int, v uint64) int {
+func printForm223(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x300000000584554) // "TEX"
 	if v>>32&0x3 == 2 {
 		p = lit(b, p, 0x20000000000532e) // ".S"
@@ -4020,7 +4053,7 @@ func printForm223(b *textBuf, p int, v uint64) int {
 }
 
 // TEX (tex)
-func printForm224(b *textBuf, p int, v uint64) int {
+func printForm224(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 224, v>>32&0xf)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x7f)
@@ -4040,7 +4073,7 @@ func printForm224(b *textBuf, p int, v uint64) int {
 }
 
 // TEX32 (tex)
-func printForm225(b *textBuf, p int, v uint64) int {
+func printForm225(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 225, v>>8&0x1|v>>24&0x1<<1)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = reg(b, p, v>>2&0x3f)
@@ -4055,7 +4088,7 @@ func printForm225(b *textBuf, p int, v uint64) int {
 }
 
 // EMIT (emit)
-func printForm226(b *textBuf, p int, v uint64) int {
+func printForm226(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 226, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = guard(b, p, v, 0, 0)
@@ -4064,7 +4097,7 @@ func printForm226(b *textBuf, p int, v uint64) int {
 }
 
 // RESTART (restart)
-func printForm227(b *textBuf, p int, v uint64) int {
+func printForm227(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 227, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = guard(b, p, v, 0, 0)
@@ -4073,7 +4106,7 @@ func printForm227(b *textBuf, p int, v uint64) int {
 }
 
 // BRA (bra)
-func printForm228(b *textBuf, p int, v uint64) int {
+func printForm228(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x400000020415242) // "BRA "
 	p = guard(b, p, v, 0, 0x20000000000202c)
 	p = pieceAt(b, p, 228, false, 1, v)
@@ -4082,7 +4115,7 @@ func printForm228(b *textBuf, p int, v uint64) int {
 }
 
 // CAL (cal)
-func printForm229(b *textBuf, p int, v uint64) int {
+func printForm229(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x4e494f4e2e4c4143, 0x2043, 10) // "CAL.NOINC "
 	p = pieceAt(b, p, 229, false, 0, v)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4090,7 +4123,7 @@ func printForm229(b *textBuf, p int, v uint64) int {
 }
 
 // CAL (cal)
-func printForm230(b *textBuf, p int, v uint64) int {
+func printForm230(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x4000000204c4143) // "CAL "
 	p = pieceAt(b, p, 230, false, 0, v)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4098,7 +4131,7 @@ func printForm230(b *textBuf, p int, v uint64) int {
 }
 
 // RET (ret)
-func printForm231(b *textBuf, p int, v uint64) int {
+func printForm231(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x400000020544552) // "RET "
 	p = guard(b, p, v, 0, 0)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4106,7 +4139,7 @@ func printForm231(b *textBuf, p int, v uint64) int {
 }
 
 // SSY (ssy)
-func printForm232(b *textBuf, p int, v uint64) int {
+func printForm232(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x400000020595353) // "SSY "
 	p = pieceAt(b, p, 232, false, 0, v)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4114,7 +4147,7 @@ func printForm232(b *textBuf, p int, v uint64) int {
 }
 
 // BAR (bar)
-func printForm233(b *textBuf, p int, v uint64) int {
+func printForm233(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 233, v>>25&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 233, false, 0, v)
@@ -4125,7 +4158,7 @@ func printForm233(b *textBuf, p int, v uint64) int {
 }
 
 // BAR (bar)
-func printForm234(b *textBuf, p int, v uint64) int {
+func printForm234(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 234, v>>25&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 234, false, 0, v)
@@ -4134,20 +4167,20 @@ func printForm234(b *textBuf, p int, v uint64) int {
 }
 
 // TRAP (trap)
-func printForm235(b *textBuf, p int, v uint64) int {
+func printForm235(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x500003b50415254) // "TRAP;"
 	return p
 }
 
 // NOP (nop)
-func printForm236(b *textBuf, p int, v uint64) int {
+func printForm236(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 236, v>>32&0x3)
 	p = lit(b, p, 0x10000000000003b) // ";"
 	return p
 }
 
 // PMEVENT (pmevent)
-func printForm237(b *textBuf, p int, v uint64) int {
+func printForm237(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 237, v>>32&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = hexAt(b, p, v>>10&0xf)
@@ -4156,7 +4189,7 @@ func printForm237(b *textBuf, p int, v uint64) int {
 }
 
 // KIL (kil)
-func printForm238(b *textBuf, p int, v uint64) int {
+func printForm238(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x4000000204c494b) // "KIL "
 	p = guard(b, p, v, 0, 0)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4164,7 +4197,7 @@ func printForm238(b *textBuf, p int, v uint64) int {
 }
 
 // PBK (pbk)
-func printForm239(b *textBuf, p int, v uint64) int {
+func printForm239(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x4000000204b4250) // "PBK "
 	p = pieceAt(b, p, 239, false, 0, v)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4172,7 +4205,7 @@ func printForm239(b *textBuf, p int, v uint64) int {
 }
 
 // BRK (brk)
-func printForm240(b *textBuf, p int, v uint64) int {
+func printForm240(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x4000000204b5242) // "BRK "
 	p = guard(b, p, v, 0, 0)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4180,19 +4213,19 @@ func printForm240(b *textBuf, p int, v uint64) int {
 }
 
 // QUADON (quadon)
-func printForm241(b *textBuf, p int, v uint64) int {
+func printForm241(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x73b4e4f44415551) // "QUADON;"
 	return p
 }
 
 // QUADPOP (quadpop)
-func printForm242(b *textBuf, p int, v uint64) int {
+func printForm242(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x3b504f5044415551, 0x0, 8) // "QUADPOP;"
 	return p
 }
 
 // BRKPT (brkpt)
-func printForm243(b *textBuf, p int, v uint64) int {
+func printForm243(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x6002054504b5242) // "BRKPT "
 	p = guard(b, p, v, 0, 0)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4200,7 +4233,7 @@ func printForm243(b *textBuf, p int, v uint64) int {
 }
 
 // BRX (brx)
-func printForm244(b *textBuf, p int, v uint64) int {
+func printForm244(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x400000020585242) // "BRX "
 	p = pieceAt(b, p, 244, false, 0, v)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4208,7 +4241,7 @@ func printForm244(b *textBuf, p int, v uint64) int {
 }
 
 // PRET (pret)
-func printForm245(b *textBuf, p int, v uint64) int {
+func printForm245(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x500002054455250) // "PRET "
 	p = pieceAt(b, p, 245, false, 0, v)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4216,7 +4249,7 @@ func printForm245(b *textBuf, p int, v uint64) int {
 }
 
 // BAR32 (bar)
-func printForm246(b *textBuf, p int, v uint64) int {
+func printForm246(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = mnem(b, p, 246, v>>25&0x3)
 	p = lit(b, p, 0x100000000000020) // " "
 	p = pieceAt(b, p, 246, false, 0, v)
@@ -4227,7 +4260,7 @@ func printForm246(b *textBuf, p int, v uint64) int {
 }
 
 // SSY32 (ssy)
-func printForm247(b *textBuf, p int, v uint64) int {
+func printForm247(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x600203233595353) // "SSY32 "
 	p = pieceAt(b, p, 247, false, 0, v)
 	p = lit(b, p, 0x10000000000003b) // ";"
@@ -4235,13 +4268,13 @@ func printForm247(b *textBuf, p int, v uint64) int {
 }
 
 // TRAP32 (trap)
-func printForm248(b *textBuf, p int, v uint64) int {
+func printForm248(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit(b, p, 0x73b323350415254) // "TRAP32;"
 	return p
 }
 
 // BRKPT32 (brkpt)
-func printForm249(b *textBuf, p int, v uint64) int {
+func printForm249(b *textBuf, p int, v uint64, t *memTextTables) int {
 	p = lit16(b, p, 0x3b323354504b5242, 0x0, 8) // "BRKPT32;"
 	return p
 }

@@ -59,24 +59,74 @@ func hexAt(b *textBuf, p int, x uint64) int {
 	return p + 2 + n
 }
 
-// memTails close a g[] or c[] address: "]" and the access size's suffix.
-var memTails = func() (t [4]uint64) {
-	for i, s := range sharedTypes {
-		t[i] = isa.TextWord("]" + s)
+// memTexts are the texts of the memory operands short instructions
+// spell, and pieces of the long ones', by their bits: made once, the first
+// time one is printed, by the general printer (appendShared, appendConst,
+// appendAddr).
+var memTexts = sync.OnceValue(func() *memTextTables {
+	t := new(memTextTables)
+	buf := make([]byte, 0, 64)
+	for x := range t.shortShared {
+		var v uint64
+		at := 0
+		for _, f := range shortMemFields {
+			v = f.Set(v, uint64(x)>>at)
+			at += int(f.Width)
+		}
+		t.shortShared[x] = pack16(string(appendShared(buf[:0], shared1(ClassShort, v))))
 	}
-	return
-}()
+	for x := range t.shortConst {
+		t.shortConst[x] = pack16(string(appendConst(buf[:0], 0, memRef{idx: uint64(x), typ: 3})))
+	}
+	for x := range t.addrHeads {
+		// what appendAddr writes before the index: areg (x&7), inc (x>>3)
+		s := string(appendAddr(buf[:0], memRef{areg: uint64(x) & 7, inc: x>>3 != 0}))
+		t.addrHeads[x] = isa.TextWord(s[:len(s)-len("0x0]")])
+	}
+	for x := range t.hex {
+		t.hex[x] = isa.TextWord(string(hexNum(buf[:0], uint64(x))))
+	}
+	for i, s := range sharedTypes {
+		t.tails[i] = isa.TextWord("]" + s)
+	}
+	return t
+})
+
+type memTextTables struct {
+	shortShared [1 << 9]words16 // "g [A3+++0xf].S16" by shortMemIndex
+	shortConst  [1 << 6]words16 // "c[0x0][0x3f]" by ss2
+	addrHeads   [16]uint64      // "[", "[A1+", "[A1+++" by areg | inc<<3
+	hex         [256]uint64     // "0x0".."0xff"
+	tails       [4]uint64       // "]" and the access size's suffix
+}
+
+// words16 is a text of up to 16 bytes as two little-endian words.
+type words16 struct {
+	lo, hi uint64
+	n      int
+}
+
+func pack16(s string) words16 {
+	var b [16]byte
+	copy(b[:], s)
+	return words16{binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:]), len(s)}
+}
+
+// shortMemFields are the fields of a short instruction's shared source
+// 1, in the order of their bits in the index of memTexts' shortShared.
+var shortMemFields = [...]isa.Field{f_ss1, f_sainc, f_salo}
 
 // addr stores [A<areg>+idx] (+++ when inc is 1) and the access size's
 // suffix of typ (appendAddr and sharedTypes); areg < 8.
 func addr(b *textBuf, p int, areg, inc, idx, typ uint64) int {
-	if areg == 0 {
-		p = lit(b, p, '['|1<<56)
+	t := memTexts() // long instructions only: the short ones' texts are whole in the tables
+	p = lit(b, p, t.addrHeads[areg&7|inc&1<<3])
+	if idx < uint64(len(t.hex)) {
+		p = lit(b, p, t.hex[idx])
 	} else {
-		st(b, p, '['|'A'<<8|('0'+areg&7)<<16|'+'<<24|'+'<<32|'+'<<40)
-		p += 4 + 2*int(inc&1)
+		p = hexAt(b, p, idx)
 	}
-	return lit(b, hexAt(b, p, idx), memTails[typ&3])
+	return lit(b, p, t.tails[typ&3])
 }
 
 // cmem stores c[bank][address] (appendConst) for a bank < 16.
@@ -102,12 +152,14 @@ func s1Long(b *textBuf, p int, v, h uint64) int {
 	return addr(b, lit(b, p, 'g'|' '<<8|2<<56), longAreg(v), f_ainc.Get(v), x&0x1f, x>>5)
 }
 
-func s1Short(b *textBuf, p int, v, h uint64) int {
-	if f_ssh.Get(v) == 0 {
-		return reg(b, p, f_ss1.Get(v)|h)
+// s1Short stores a short instruction's source 1: register r when sh is
+// 0, else entry x of memTexts' shortShared (the caller reads the fields).
+func s1Short(b *textBuf, p int, t *memTextTables, sh, r, x uint64) int {
+	if sh == 0 {
+		return reg(b, p, r)
 	}
-	x := f_ss1.Get(v)
-	return addr(b, lit(b, p, 'g'|' '<<8|2<<56), f_salo.Get(v), f_sainc.Get(v), x&0xf, x>>4)
+	w := &t.shortShared[x&511]
+	return lit16(b, p, w.lo, w.hi, w.n)
 }
 
 func s2Long(b *textBuf, p int, v, h uint64) int {
@@ -124,11 +176,14 @@ func s3Long(b *textBuf, p int, v, h uint64) int {
 	return cmem(b, p, f_bank.Get(v), longAreg(v), f_ainc.Get(v), f_s3.Get(v), 3)
 }
 
-func s2Short(b *textBuf, p int, v, h uint64) int {
-	if f_sc2.Get(v) == 0 {
-		return reg(b, p, f_ss2.Get(v)|h)
+// s2Short stores a short instruction's source 2: register r when c is
+// 0, else c[0x0][x].
+func s2Short(b *textBuf, p int, t *memTextTables, c, r, x uint64) int {
+	if c == 0 {
+		return reg(b, p, r)
 	}
-	return cmem(b, p, 0, 0, 0, f_ss2.Get(v), 3)
+	w := &t.shortConst[x&63]
+	return lit16(b, p, w.lo, w.hi, w.n)
 }
 
 // condTexts are condNames packed in two words.
@@ -208,7 +263,7 @@ type bitRun struct {
 // length in the top byte of the last word.
 type mnemText [3]uint64
 
-const mnemBits = 10
+const mnemBits = 8
 
 // mnemRuns returns the bit runs form fi's mnemonic table is indexed by,
 // false when the mnemonic is to be printed piece by piece.
@@ -289,5 +344,5 @@ func (t *mnemTable) build(fi uint16) {
 func printText(dst []byte, inst Inst) []byte {
 	n := len(dst)
 	b := (*textBuf)(dst[n : n+len(textBuf{})])
-	return dst[:n+formPrinters[inst.Form](b, 0, inst.Raw)]
+	return dst[:n+formPrinters[inst.Form](b, 0, inst.Raw, memTexts())]
 }
