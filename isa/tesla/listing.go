@@ -9,9 +9,10 @@ import (
 	"github.com/gpuisa/gpuisa/isa"
 )
 
-// lineRoom is more than one listing line takes: prefix (at most 36 bytes),
-// text with its room for in-place writes, padding and hex column.
-const lineRoom = 40 + textRoom + 80
+// lineRoom is the room a line is written into (a textBuf): prefix (at
+// most 36 bytes), text, padding and hex column with the room for their
+// in-place stores.
+const lineRoom = len(textBuf{})
 
 // Disassemble appends a cuobjdump-style listing of raw Tesla code loaded at
 // base. Words that do not decode are listed as ".word" lines (which the
@@ -60,13 +61,14 @@ func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int
 		v = binary.LittleEndian.Uint64(code[pc:])
 	}
 	dst = slices.Grow(dst, lineRoom) // the writes below never reallocate
+	n := len(dst)
+	b := (*textBuf)(dst[n : n+len(textBuf{})])
 	lines := l.lines.use()
 	if lines != nil {
 		if e := lines.find(v); e != nil {
-			dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
-			n := len(dst)
-			*(*[lineTailRoom]byte)(dst[n : n+lineTailRoom]) = e.tail
-			return dst[:n+int(e.size)], int(e.len), nil
+			p := putPrefix(b, addr)
+			*(*[lineTailRoom]byte)(b[p:]) = e.tail
+			return dst[:n+p+int(e.size)], int(e.len), nil
 		}
 	}
 	inst, ok := matchValue(v)
@@ -77,26 +79,79 @@ func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int
 		l.err = isa.LazyDecodeError(addr, int(inst.Len), isa.ErrInvalid, inst.Raw, invalidWhy{})
 		return dst, int(inst.Len), &l.err
 	}
-	dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
-	start := len(dst)
-	dst = l.appendTail(dst, inst)
+	p := putPrefix(b, addr)
+	q := putTail(b, p, inst)
 	if lines != nil {
-		lines.put(v, inst.Len, dst[start:])
+		lines.put(v, inst.Len, b[p:q])
 	}
-	return dst, int(inst.Len), nil
+	return dst[:n+q], int(inst.Len), nil
 }
 
-// appendTail appends what follows the address column: the text, its
+// putTail stores what follows the address column at b[p:]: the text, its
 // padding and the hex column; it depends on the instruction's value only
-// (branch targets are absolute). dst has lineRoom bytes of room.
-func (l *lister) appendTail(dst []byte, inst Inst) []byte {
+// (branch targets are absolute). It returns the line's end.
+func putTail(b *textBuf, p int, inst Inst) int {
 	digits := 16
 	if inst.Len == 4 {
 		digits = 8
 	}
-	start := len(dst)
-	dst = printText(dst, inst)
-	return isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
+	q := formPrinters[inst.Form](b, p, inst.Raw, memTexts())
+	return putSuffix(b, p, q, inst.Raw, digits)
+}
+
+// appendLine appends the line of inst at addr.
+func appendLine(dst []byte, addr uint64, inst Inst) []byte {
+	dst = slices.Grow(dst, lineRoom)
+	n := len(dst)
+	b := (*textBuf)(dst[n : n+len(textBuf{})])
+	return dst[:n+putTail(b, putPrefix(b, addr), inst)]
+}
+
+// putPrefix stores the address column of addr at b[0:]
+// (isa.CuobjdumpStyle.AppendPrefix) and returns its length.
+func putPrefix(b *textBuf, addr uint64) int {
+	s := &isa.CuobjdumpStyle
+	if addr>>32 != 0 || uint(s.Indent) > 8 || uint(s.Gap) > 16 {
+		return len(s.AppendPrefix(b[:0], addr))
+	}
+	digits := max((bits.Len32(uint32(addr))+3)>>2, 4)
+	st(b, 0, blankWord)
+	p := s.Indent
+	st(b, p, '/'|'*'<<8)
+	binary.BigEndian.PutUint64(b[(p+2)&textMask:], isa.HexDigits8(uint32(addr))<<(8*(8-digits)&63))
+	p += 2 + digits
+	st(b, p, '*'|'/'<<8|0x2020202020200000)
+	st(b, p+8, blankWord)
+	st(b, p+16, blankWord)
+	return p + 2 + s.Gap
+}
+
+// putSuffix pads the text at b[from:p] to the hex column and stores the
+// column: raw in digits (8 or 16) hex digits
+// (isa.CuobjdumpStyle.AppendSuffix). It returns the line's end.
+func putSuffix(b *textBuf, from, p int, raw uint64, digits int) int {
+	s := &isa.CuobjdumpStyle
+	if uint(s.TextCol) > 48 || s.HexWidth != 16 || digits != 8 && digits != 16 {
+		return len(s.AppendSuffix(b[:p], p-from, raw, digits))
+	}
+	// blanks up to the column (at most 48 bytes on), or past the end
+	st(b, p, blankWord)
+	st(b, p+8, blankWord)
+	st(b, p+16, blankWord)
+	st(b, p+24, blankWord)
+	st(b, p+32, blankWord)
+	st(b, p+40, blankWord)
+	q := max(p, from+s.TextCol)
+	st(b, q, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
+	if digits == 16 {
+		binary.BigEndian.PutUint64(b[(q+6)&textMask:], isa.HexDigits8(uint32(raw>>32)))
+		binary.BigEndian.PutUint64(b[(q+14)&textMask:], isa.HexDigits8(uint32(raw)))
+	} else {
+		binary.BigEndian.PutUint64(b[(q+6)&textMask:], isa.HexDigits8(uint32(raw)))
+		st(b, q+14, blankWord)
+	}
+	st(b, q+22, ' '|'*'<<8|'/'<<16|'\n'<<24)
+	return q + 26
 }
 
 // stepTail lists the last instruction of the code, whose bytes may not
@@ -115,9 +170,7 @@ func (l *lister) stepTail(dst []byte, code []byte, pc int, base uint64) ([]byte,
 		}
 		return dst, n, de
 	}
-	dst = slices.Grow(dst, lineRoom)
-	dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
-	return l.appendTail(dst, inst), int(inst.Len), nil
+	return appendLine(dst, addr, inst), int(inst.Len), nil
 }
 
 // wordTail is a ".word" line past its address column, the digits to be
