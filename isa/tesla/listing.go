@@ -40,12 +40,13 @@ func newListStep() isa.StepFunc {
 }
 
 func newLister(lines *lineCache) *lister {
-	return &lister{lines: lines}
+	return &lister{lines: lines, mem: memTexts()}
 }
 
 // lister is what one worker keeps from line to line.
 type lister struct {
 	lines *lineCache      // nil: print every line
+	mem   *memTextTables  // memTexts()
 	err   isa.DecodeError // the error step returns (isa.StepFunc copies it)
 }
 
@@ -80,7 +81,7 @@ func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int
 		return dst, int(inst.Len), &l.err
 	}
 	p := putPrefix(b, addr)
-	q := putTail(b, p, inst)
+	q := putTail(b, p, inst, l.mem)
 	if lines != nil {
 		lines.put(v, inst.Len, b[p:q])
 	}
@@ -90,21 +91,21 @@ func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int
 // putTail stores what follows the address column at b[p:]: the text, its
 // padding and the hex column; it depends on the instruction's value only
 // (branch targets are absolute). It returns the line's end.
-func putTail(b *textBuf, p int, inst Inst) int {
+func putTail(b *textBuf, p int, inst Inst, mem *memTextTables) int {
 	digits := 16
 	if inst.Len == 4 {
 		digits = 8
 	}
-	q := formPrinters[inst.Form](b, p, inst.Raw, memTexts())
+	q := formPrinters[inst.Form](b, p, inst.Raw, mem)
 	return putSuffix(b, p, q, inst.Raw, digits)
 }
 
 // appendLine appends the line of inst at addr.
-func appendLine(dst []byte, addr uint64, inst Inst) []byte {
+func (l *lister) appendLine(dst []byte, addr uint64, inst Inst) []byte {
 	dst = slices.Grow(dst, lineRoom)
 	n := len(dst)
 	b := (*textBuf)(dst[n : n+len(textBuf{})])
-	return dst[:n+putTail(b, putPrefix(b, addr), inst)]
+	return dst[:n+putTail(b, putPrefix(b, addr), inst, l.mem)]
 }
 
 // putPrefix stores the address column of addr at b[0:]
@@ -170,7 +171,7 @@ func (l *lister) stepTail(dst []byte, code []byte, pc int, base uint64) ([]byte,
 		}
 		return dst, n, de
 	}
-	return appendLine(dst, addr, inst), int(inst.Len), nil
+	return l.appendLine(dst, addr, inst), int(inst.Len), nil
 }
 
 // wordTail is a ".word" line past its address column, the digits to be

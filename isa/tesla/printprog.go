@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	mbits "math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -232,8 +233,11 @@ func pieceAt(b *textBuf, p int, fi uint16, mnem bool, i int, v uint64) int {
 // mnem stores form fi's mnemonic, entry x of its table.
 func mnem(b *textBuf, p int, fi uint16, x uint64) int {
 	t := &mnemTables[fi]
-	t.once.Do(func() { t.build(fi) })
-	w := &t.texts[x]
+	texts := t.texts.Load()
+	if texts == nil {
+		texts = t.fill(fi)
+	}
+	w := &(*texts)[x]
 	st(b, p, w[0])
 	st(b, p+8, w[1])
 	st(b, p+16, w[2])
@@ -247,7 +251,16 @@ func mnem(b *textBuf, p int, fi uint16, x uint64) int {
 // pieces' own printer (appendMnemonic).
 type mnemTable struct {
 	once  sync.Once
-	texts []mnemText // by index
+	texts atomic.Pointer[[]mnemText] // by index; nil until filled
+}
+
+// fill makes form fi's table once and returns it.
+func (t *mnemTable) fill(fi uint16) *[]mnemText {
+	t.once.Do(func() {
+		texts := t.build(fi)
+		t.texts.Store(&texts)
+	})
+	return t.texts.Load()
 }
 
 // mnemTables are filled as their forms are first printed.
@@ -316,17 +329,17 @@ func mnemRuns(fi uint16) ([]bitRun, bool) {
 	return runs, true
 }
 
-// build fills form fi's table: each index's bits put back in place over
+// build makes form fi's table: each index's bits put back in place over
 // the bits the form fixes, printed by the mnemonic's pieces.
-func (t *mnemTable) build(fi uint16) {
+func (t *mnemTable) build(fi uint16) []mnemText {
 	runs, _ := mnemRuns(fi)
 	size := 1
 	for _, r := range runs {
 		size <<= mbits.OnesCount64(r.mask)
 	}
-	t.texts = make([]mnemText, size)
+	texts := make([]mnemText, size)
 	buf := make([]byte, 0, textRoom)
-	for x := range t.texts {
+	for x := range texts {
 		v := forms[fi].value
 		for _, r := range runs {
 			v |= uint64(x) >> r.shift & r.mask << r.pos
@@ -335,8 +348,9 @@ func (t *mnemTable) build(fi uint16) {
 		var w [24]byte
 		copy(w[:], s)
 		w[23] = byte(len(s))
-		t.texts[x] = mnemText{binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:]), binary.LittleEndian.Uint64(w[16:])}
+		texts[x] = mnemText{binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:]), binary.LittleEndian.Uint64(w[16:])}
 	}
+	return texts
 }
 
 // printText appends inst's text (with the final ';'); dst has textRoom
