@@ -67,17 +67,22 @@ func hexAt(b *textBuf, p int, x uint64) int {
 var memTexts = sync.OnceValue(func() *memTextTables {
 	t := new(memTextTables)
 	buf := make([]byte, 0, 64)
-	for x := range t.shortShared {
+	for r := range 256 {
+		w := regWords[r]
+		t.shortS1[r] = pack16(string(binary.LittleEndian.AppendUint64(nil, w)[:w>>56]))
+		t.shortS2[r] = t.shortS1[r]
+	}
+	for x := range 512 {
 		var v uint64
 		at := 0
 		for _, f := range shortMemFields {
 			v = f.Set(v, uint64(x)>>at)
 			at += int(f.Width)
 		}
-		t.shortShared[x] = pack16(string(appendShared(buf[:0], shared1(ClassShort, v))))
+		t.shortS1[512+x] = pack16(string(appendShared(buf[:0], shared1(ClassShort, v))))
 	}
-	for x := range t.shortConst {
-		t.shortConst[x] = pack16(string(appendConst(buf[:0], 0, memRef{idx: uint64(x), typ: 3})))
+	for x := range 64 {
+		t.shortS2[256+x] = pack16(string(appendConst(buf[:0], 0, memRef{idx: uint64(x), typ: 3})))
 	}
 	for x := range t.addrHeads {
 		// what appendAddr writes before the index: areg (x&7), inc (x>>3)
@@ -94,8 +99,12 @@ var memTexts = sync.OnceValue(func() *memTextTables {
 })
 
 type memTextTables struct {
-	shortShared [1 << 9]words16 // "g [A3+++0xf].S16" by shortMemIndex
-	shortConst  [1 << 6]words16 // "c[0x0][0x3f]" by ss2
+	// a short instruction's source 1: R0..R127, R0L..R63H (256
+	// registers, as regWords), then from 512 "g [A3+++0xf].S16" by the
+	// bits of shortMemFields
+	shortS1 [1024]words16
+	// its source 2: the registers, then from 256 "c[0x0][0x3f]" by ss2
+	shortS2 [512]words16
 	addrHeads   [16]uint64      // "[", "[A1+", "[A1+++" by areg | inc<<3
 	hex         [256]uint64     // "0x0".."0xff"
 	tails       [4]uint64       // "]" and the access size's suffix
@@ -156,10 +165,11 @@ func s1Long(b *textBuf, p int, v, h uint64) int {
 // s1Short stores a short instruction's source 1: register r when sh is
 // 0, else entry x of memTexts' shortShared (the caller reads the fields).
 func s1Short(b *textBuf, p int, t *memTextTables, sh, r, x uint64) int {
-	if sh == 0 {
-		return reg(b, p, r)
+	i := r
+	if sh != 0 {
+		i = 512 | x
 	}
-	w := &t.shortShared[x&511]
+	w := &t.shortS1[i&1023]
 	return lit16(b, p, w.lo, w.hi, w.n)
 }
 
@@ -180,10 +190,11 @@ func s3Long(b *textBuf, p int, v, h uint64) int {
 // s2Short stores a short instruction's source 2: register r when c is
 // 0, else c[0x0][x].
 func s2Short(b *textBuf, p int, t *memTextTables, c, r, x uint64) int {
-	if c == 0 {
-		return reg(b, p, r)
+	i := r
+	if c != 0 {
+		i = 256 | x
 	}
-	w := &t.shortConst[x&63]
+	w := &t.shortS2[i&511]
 	return lit16(b, p, w.lo, w.hi, w.n)
 }
 
@@ -232,12 +243,11 @@ func pieceAt(b *textBuf, p int, fi uint16, mnem bool, i int, v uint64) int {
 
 // mnem stores form fi's mnemonic, entry x of its table.
 func mnem(b *textBuf, p int, fi uint16, x uint64) int {
-	t := &mnemTables[fi]
-	texts := t.texts.Load()
+	texts := mnemTables[fi].texts.Load()
 	if texts == nil {
-		texts = t.fill(fi)
+		texts = mnemTables[fi].fill(fi)
 	}
-	w := &(*texts)[x]
+	w := (*texts)[x]
 	st(b, p, w[0])
 	st(b, p+8, w[1])
 	st(b, p+16, w[2])
