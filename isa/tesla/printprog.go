@@ -104,10 +104,10 @@ type memTextTables struct {
 	// bits of shortMemFields
 	shortS1 [1024]words16
 	// its source 2: the registers, then from 256 "c[0x0][0x3f]" by ss2
-	shortS2 [512]words16
-	addrHeads   [16]uint64      // "[", "[A1+", "[A1+++" by areg | inc<<3
-	hex         [256]uint64     // "0x0".."0xff"
-	tails       [4]uint64       // "]" and the access size's suffix
+	shortS2   [512]words16
+	addrHeads [16]uint64  // "[", "[A1+", "[A1+++" by areg | inc<<3
+	hex       [256]uint64 // "0x0".."0xff"
+	tails     [4]uint64   // "]" and the access size's suffix
 }
 
 // words16 is a text of up to 16 bytes as two little-endian words.
