@@ -202,10 +202,10 @@ func appendWordLine(dst []byte, addr uint64, w uint32) []byte {
 // blankWord is eight blanks as one word.
 const blankWord = 0x2020202020202020
 
-// lineCache remembers the tails (appendTail) of recent lines by the
+// lineCache remembers the tails (putTail) of recent lines by the
 // instruction's value: real code repeats instructions (the oracle's sm_1x
 // code: 2,794 values in 6,156 instructions), and a tail copied whole costs
-// a few stores where printing it costs over a thousand instructions.
+// a few stores where printing it costs a few hundred instructions.
 // Direct-mapped, so a lookup is one compare. Code that does not repeat
 // (random words) would only pay for the lookups and the evicted memory
 // caches, so a window of lines that finds few is followed by a pause.
@@ -222,8 +222,11 @@ const (
 	// rest (below), so it costs random code nothing
 	lineCacheBits = 12
 	lineCacheSize = 1 << lineCacheBits
-	lineWindow    = 512  // lines a hit rate is judged on
-	linePause     = 8192 // lines the cache rests after a poor window
+	lineWindow = 512 // lines a hit rate is judged on
+	// lines the cache rests after a poor window: random code looks it up
+	// in under 1% of its lines (each lookup and store misses the memory
+	// caches; with 8,192, 6% of the lines cost about 7% of the time)
+	linePause = 1 << 16
 )
 
 // lineTailRoom holds the tails of nearly every line (the text padded to
