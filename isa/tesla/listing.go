@@ -213,6 +213,7 @@ type lineCache struct {
 	slot         [lineCacheSize]lineEntry
 	looks, found int // in the current window
 	pause        int // lines left before the cache is used again
+	rest         int // the last pause, 0 after a good window
 	hits         int // lines found in all (for tests)
 }
 
@@ -222,11 +223,14 @@ const (
 	// rest (below), so it costs random code nothing
 	lineCacheBits = 12
 	lineCacheSize = 1 << lineCacheBits
-	lineWindow = 512 // lines a hit rate is judged on
-	// lines the cache rests after a poor window: random code looks it up
-	// in under 1% of its lines (each lookup and store misses the memory
-	// caches; with 8,192, 6% of the lines cost about 7% of the time)
-	linePause = 1 << 16
+	lineWindow    = 512 // lines a hit rate is judged on
+	// lines the cache rests after a poor window, doubled after each poor
+	// window in a row up to linePauseMax: random code looks it up in
+	// under 1% of its lines (each lookup and store misses the memory
+	// caches; resting 8,192 lines, 6% of the lines cost about 7% of the
+	// time), and code that starts to repeat finds it soon
+	linePause    = 8192
+	linePauseMax = 1 << 16
 )
 
 // lineTailRoom holds the tails of nearly every line (the text padded to
@@ -252,7 +256,11 @@ func (c *lineCache) use() *lineCache {
 	}
 	if c.looks++; c.looks == lineWindow {
 		if c.found < lineWindow/8 {
-			c.pause = linePause
+			// each poor window in a row doubles the rest
+			c.rest = min(max(2*c.rest, linePause), linePauseMax)
+			c.pause = c.rest
+		} else {
+			c.rest = 0
 		}
 		c.looks, c.found = 0, 0
 	}
