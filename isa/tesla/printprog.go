@@ -69,8 +69,7 @@ var memTexts = sync.OnceValue(func() *memTextTables {
 	buf := make([]byte, 0, 64)
 	for r := range 256 {
 		w := regWords[r]
-		t.shortS1[r] = pack16(string(binary.LittleEndian.AppendUint64(nil, w)[:w>>56]))
-		t.shortS2[r] = t.shortS1[r]
+		t.short[r] = pack16(string(binary.LittleEndian.AppendUint64(nil, w)[:w>>56]))
 	}
 	for x := range 512 {
 		var v uint64
@@ -79,10 +78,10 @@ var memTexts = sync.OnceValue(func() *memTextTables {
 			v = f.Set(v, uint64(x)>>at)
 			at += int(f.Width)
 		}
-		t.shortS1[512+x] = pack16(string(appendShared(buf[:0], shared1(ClassShort, v))))
+		t.short[shortShared+x] = pack16(string(appendShared(buf[:0], shared1(ClassShort, v))))
 	}
 	for x := range 64 {
-		t.shortS2[256+x] = pack16(string(appendConst(buf[:0], 0, memRef{idx: uint64(x), typ: 3})))
+		t.short[shortConst+x] = pack16(string(appendConst(buf[:0], 0, memRef{idx: uint64(x), typ: 3})))
 	}
 	for x := range t.addrHeads {
 		// what appendAddr writes before the index: areg (x&7), inc (x>>3)
@@ -99,12 +98,10 @@ var memTexts = sync.OnceValue(func() *memTextTables {
 })
 
 type memTextTables struct {
-	// a short instruction's source 1: R0..R127, R0L..R63H (256
-	// registers, as regWords), then from 512 "g [A3+++0xf].S16" by the
-	// bits of shortMemFields
-	shortS1 [1024]words16
-	// its source 2: the registers, then from 256 "c[0x0][0x3f]" by ss2
-	shortS2   [512]words16
+	// the sources of short instructions: R0..R127, R0L..R63H (256
+	// registers, as regWords), "c[0x0][0x3f]" by ss2 from shortConst and
+	// "g [A3+++0xf].S16" by the bits of shortMemFields from shortShared
+	short     [1024]words16
 	addrHeads [16]uint64  // "[", "[A1+", "[A1+++" by areg | inc<<3
 	hex       [256]uint64 // "0x0".."0xff"
 	tails     [4]uint64   // "]" and the access size's suffix
@@ -121,6 +118,11 @@ func pack16(s string) words16 {
 	copy(b[:], s)
 	return words16{binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:]), len(s)}
 }
+
+const (
+	shortConst  = 256
+	shortShared = 512
+)
 
 // shortMemFields are the fields of a short instruction's shared source
 // 1, in the order of their bits in the index of memTexts' shortShared.
@@ -162,14 +164,15 @@ func s1Long(b *textBuf, p int, v, h uint64) int {
 	return addr(b, lit(b, p, 'g'|' '<<8|2<<56), longAreg(v), f_ainc.Get(v), x&0x1f, x>>5)
 }
 
-// s1Short stores a short instruction's source 1: register r when sh is
-// 0, else entry x of memTexts' shortShared (the caller reads the fields).
-func s1Short(b *textBuf, p int, t *memTextTables, sh, r, x uint64) int {
+// shortSrc stores a short instruction's source (memTexts' short): the
+// register r when mem is 0, else the memory operand m (the generated code
+// reads the fields and adds shortConst or shortShared).
+func shortSrc(b *textBuf, p int, t *memTextTables, mem, r, m uint64) int {
 	i := r
-	if sh != 0 {
-		i = 512 | x
+	if mem != 0 {
+		i = m
 	}
-	w := &t.shortS1[i&1023]
+	w := &t.short[i&1023]
 	return lit16(b, p, w.lo, w.hi, w.n)
 }
 
@@ -185,17 +188,6 @@ func s3Long(b *textBuf, p int, v, h uint64) int {
 		return reg(b, p, f_s3.Get(v)|h)
 	}
 	return cmem(b, p, f_bank.Get(v), longAreg(v), f_ainc.Get(v), f_s3.Get(v), 3)
-}
-
-// s2Short stores a short instruction's source 2: register r when c is
-// 0, else c[0x0][x].
-func s2Short(b *textBuf, p int, t *memTextTables, c, r, x uint64) int {
-	i := r
-	if c != 0 {
-		i = 256 | x
-	}
-	w := &t.shortS2[i&511]
-	return lit16(b, p, w.lo, w.hi, w.n)
 }
 
 // condTexts are condNames packed in two words.
