@@ -31,6 +31,8 @@ func dualViewLevel(d *dualView, in *Inst) int {
 	var tries [64]dualTry
 	nt := 0
 	var t dualText
+	// dualSourcesFit's answers by configuration and operation indices
+	var sourcesTried, sourcesFit [4][4]uint64
 	haveText := false
 	found := false
 search:
@@ -54,8 +56,16 @@ search:
 				}
 				o1, o2 := &dualOps[0][r.i1].op, &dualOps[1][r.i2].op
 				if p == 0 {
-					// the layout test does not depend on primus
-					if !dualSourcesFit(&t, o1, o2, c) {
+					// the layout test does not depend on primus nor on
+					// the group: both groups list the same operations
+					key := uint(r.i1)<<4 | uint(r.i2)
+					if sourcesTried[c][key>>6]>>(key&63)&1 == 0 {
+						sourcesTried[c][key>>6] |= 1 << (key & 63)
+						if dualSourcesFit(&t, o1, o2, c) {
+							sourcesFit[c][key>>6] |= 1 << (key & 63)
+						}
+					}
+					if sourcesFit[c][key>>6]>>(key&63)&1 == 0 {
 						fits &^= 1 << c
 						continue
 					}
