@@ -104,8 +104,12 @@ func dualLevelBuilt(d *dualView, in *Inst, t *dualText, rivals []dualCombo, trie
 	var tw dualText
 	var dw dualView
 	baseGroup := -1
+	swz := dualSwzMasks(t)
 	for _, x := range tries {
 		r := &rivals[x.r]
+		if !dualSwizzlesFit(&swz, t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, uint32(x.c), r.group == 1) {
+			continue // the build would fail
+		}
 		fi := dualForms[r.group]
 		if int(r.group) != baseGroup {
 			base = Inst{Form: int16(fi)}

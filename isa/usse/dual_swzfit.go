@@ -1,0 +1,100 @@
+package usse
+
+import "sync"
+
+// A quick necessary test for dualBuild's swizzles: most rival words the
+// level search builds fail because a source's channels begin no entry of
+// their group's swizzle table (dualAssign.source). dualSwzFits answers
+// that from the generated tables without building the word.
+
+// dualChansKey packs channels (letters past n ignored) into a map key.
+func dualChansKey(ch *dualChans) uint32 {
+	k := uint32(ch.n)
+	for i := 0; i < int(ch.n); i++ {
+		k |= uint32(ch.c[i]) << (8 + 8*i)
+	}
+	return k
+}
+
+// dualSwzFits maps dualChansKey of a source's channels to where
+// dualAssign.source's swizzle look-up can find them: bit 2*v+h is set when
+// an entry of the vec3 (v 0) or vec4 (v 1) table below 16 (h 0) or 32 (h 1)
+// starts with them. Computed once, read-only afterwards.
+var dualSwzFits = sync.OnceValue(func() map[uint32]uint8 {
+	m := make(map[uint32]uint8)
+	for v, ti := range [2]int{enumDswz3, enumDswz4} {
+		t := enumTables[ti]
+		for i := 0; i < 32 && i < len(t); i++ {
+			if t[i] == "?" {
+				continue
+			}
+			bits := uint8(2) << (2 * v) // h 1
+			if i < 16 {
+				bits |= 1 << (2 * v)
+			}
+			for n := 1; n <= 4 && n <= len(t[i]); n++ {
+				var ch dualChans
+				ch.n = uint8(copy(ch.c[:], t[i][:n]))
+				m[dualChansKey(&ch)] |= bits
+			}
+		}
+	}
+	return m
+})
+
+// dualSwzMasks gives dualSwzFits of every source operand of a text.
+func dualSwzMasks(t *dualText) (m [2][5]uint8) {
+	fits := dualSwzFits()
+	for k := 0; k < 2; k++ {
+		for j := 1; j < t.n[k] && j < 5; j++ {
+			m[k][j] = fits[dualChansKey(&t.opnd[k][j].chans)]
+		}
+	}
+	return m
+}
+
+// dualSwizzlesFit reports whether every source swizzle that operations o1,
+// o2 read under configuration cfg (layout letters u 0 1) can be found in
+// the table of the group (vec4 or not), given the masks of dualSwzMasks.
+// False means dualBuildArgs fails; true promises nothing.
+func dualSwizzlesFit(m *[2][5]uint8, t *dualText, o1, o2 *dualOp, cfg uint32, vec4 bool) bool {
+	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
+	if !lay.ok {
+		return false
+	}
+	v := uint(0)
+	if vec4 {
+		v = 2
+	}
+	for k := 0; k < 2; k++ {
+		o := o1
+		if k == 1 {
+			o = o2
+		}
+		l := lay.lay[k]
+		for i := 0; i < len(l); i++ {
+			j := 1 + i
+			if o.idx == 2 {
+				j = 1 + 2*i
+			}
+			if j >= t.n[k] || j >= 5 {
+				return false // the operand counts differ: the build fails
+			}
+			h := uint(1) // the extended half (the 1 slot, or u with one source)
+			switch l[i] {
+			case '2':
+				continue // no swizzle
+			case '0':
+				h = 0
+			case 'u':
+				if o1.srcs >= 2 {
+					h = 0
+				}
+			}
+			if m[k][j]>>(v+h)&1 == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
