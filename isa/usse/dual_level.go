@@ -1,5 +1,7 @@
 package usse
 
+import "sync"
+
 // The marker level of a dual-issue word: the search for the words printing
 // the same plain text (dual.go prints, dual_rivals.go narrows the search).
 
@@ -20,82 +22,108 @@ func dualViewLevel(d *dualView, in *Inst) int {
 	if !d.plainNamesWord() {
 		return markExt // the search never finds the word without ext markers
 	}
-	g := uint8(0)
+	g := 0
 	if d.f.op1 == 0x05 {
 		g = 1
 	}
-	i1, i2, primus, cfg := d.get(dfOp1), d.get(dfOp2), d.get(dfPrimus), d.get(dfSrccfg)
-	rivals := dualRivals()[g][i1][i2][cfg]
+	if d.get(dfPrimus) > 1 || d.get(dfSrccfg) > 3 {
+		return markExt // the search tries primus 0 and 1, configurations 0-3
+	}
+	cl := &dualTryLists()[g][d.get(dfOp1)][d.get(dfOp2)][d.get(dfSrccfg)][d.get(dfPrimus)]
+	if !cl.found {
+		return markExt
+	}
+	if len(cl.tries) == 0 {
+		return markNone // no word before it can print its plain text
+	}
 	// the combinations before the word's own that pass the quick tests, in
-	// search order (at most 8 rivals x 2 x 4 configurations)
+	// search order
 	var tries [64]dualTry
 	nt := 0
 	var t dualText
-	// dualSourcesFit's answers by configuration and operation indices
+	d.fillText(&t, true)
+	// dualSourcesFit's answers by configuration and operation indices: it
+	// depends on neither primus nor the group
 	var sourcesTried, sourcesFit [4][4]uint64
-	haveText := false
-	found := false
-search:
-	for ri := range rivals {
-		r := &rivals[ri]
-		fits := r.cfgs // narrowed by dualSourcesFit once the text is built
-		for p := uint32(0); p < 2; p++ {
-			for c := uint32(0); c < 4; c++ {
-				if fits>>c&1 == 0 {
-					continue
-				}
-				if r.group == g && uint32(r.i1) == i1 && uint32(r.i2) == i2 && p == primus && c == cfg {
-					// the word's own combination: its plain text names
-					// it (plainNamesWord), so the search finds it here
-					found = true
-					break search
-				}
-				if !haveText {
-					d.fillText(&t, true)
-					haveText = true
-				}
-				o1, o2 := &dualOps[0][r.i1].op, &dualOps[1][r.i2].op
-				if p == 0 {
-					// the layout test does not depend on primus nor on
-					// the group: both groups list the same operations
-					key := uint(r.i1)<<4 | uint(r.i2)
-					if sourcesTried[c][key>>6]>>(key&63)&1 == 0 {
-						sourcesTried[c][key>>6] |= 1 << (key & 63)
-						if dualSourcesFit(&t, o1, o2, c) {
-							sourcesFit[c][key>>6] |= 1 << (key & 63)
-						}
-					}
-					if sourcesFit[c][key>>6]>>(key&63)&1 == 0 {
-						fits &^= 1 << c
-						continue
-					}
-				}
-				if !dualDestsFit(&t, o1, o2, p, r.group == 1) {
-					continue
-				}
-				tries[nt] = dualTry{uint8(ri), uint8(p), uint8(c)}
-				nt++
+	for i := range cl.tries {
+		x := &cl.tries[i]
+		o1, o2 := &dualOps[0][x.i1].op, &dualOps[1][x.i2].op
+		key := uint(x.i1)<<4 | uint(x.i2)
+		if sourcesTried[x.c][key>>6]>>(key&63)&1 == 0 {
+			sourcesTried[x.c][key>>6] |= 1 << (key & 63)
+			if dualSourcesFit(&t, o1, o2, uint32(x.c)) {
+				sourcesFit[x.c][key>>6] |= 1 << (key & 63)
 			}
 		}
-	}
-	if !found {
-		return markExt
+		if sourcesFit[x.c][key>>6]>>(key&63)&1 == 0 {
+			continue
+		}
+		if !dualDestsFit(&t, o1, o2, uint32(x.p), x.group == 1) {
+			continue
+		}
+		tries[nt] = *x
+		nt++
 	}
 	if nt == 0 {
 		return markNone // no word before it can print its plain text
 	}
-	return dualLevelBuilt(d, in, &t, rivals, tries[:nt])
+	return dualLevelBuilt(d, in, &t, tries[:nt])
 }
 
-// dualTry is a rival combination the level search builds: its index in
-// the rival list, primus and source configuration.
-type dualTry struct{ r, p, c uint8 }
+// dualTry is a combination the level search may build: group, operation
+// indices, primus and source configuration.
+type dualTry struct{ group, i1, i2, p, c uint8 }
+
+// dualTryList is, for a word's combination, the rival combinations before
+// it in search order (every fitting configuration of each rival, primus 0
+// before 1) and whether the search reaches the word's own at all.
+type dualTryList struct {
+	tries []dualTry
+	found bool
+}
+
+// dualTryLists[g][i1][i2][cfg][primus] is the dualTryList of a
+// combination (from dualRivals, once; read-only afterwards).
+var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
+	t = new([2][16][16][4][2]dualTryList)
+	rivals := dualRivals()
+	for g := range t {
+		for i1 := range t[g] {
+			for i2 := range t[g][i1] {
+				for cfg := range t[g][i1][i2] {
+					for primus := range t[g][i1][i2][cfg] {
+						l := &t[g][i1][i2][cfg][primus]
+					search:
+						for _, r := range rivals[g][i1][i2][cfg] {
+							for p := 0; p < 2; p++ {
+								for c := 0; c < 4; c++ {
+									if r.cfgs>>c&1 == 0 {
+										continue
+									}
+									if int(r.group) == g && int(r.i1) == i1 && int(r.i2) == i2 && p == primus && c == cfg {
+										// the word's own combination: its plain text
+										// names it (plainNamesWord), so the search
+										// finds it here
+										l.found = true
+										break search
+									}
+									l.tries = append(l.tries, dualTry{r.group, r.i1, r.i2, uint8(p), uint8(c)})
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return t
+})
 
 // dualLevelBuilt finishes dualViewLevel: it builds the words the tries
 // stand for from the plain text (t holds its lite form), keeps those
 // printing that text, and finds the level at which the word (last in
 // search order) comes first.
-func dualLevelBuilt(d *dualView, in *Inst, t *dualText, rivals []dualCombo, tries []dualTry) int {
+func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry) int {
 	d.fillText(t, false)
 	cons := freeCons()
 	var all [maxDualMatches]dualMatch
@@ -105,9 +133,8 @@ func dualLevelBuilt(d *dualView, in *Inst, t *dualText, rivals []dualCombo, trie
 	var dw dualView
 	baseGroup := -1
 	swz := dualSwzMasks(t)
-	for _, x := range tries {
-		r := &rivals[x.r]
-		if !dualSwizzlesFit(&swz, t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, uint32(x.c), r.group == 1) {
+	for _, r := range tries {
+		if !dualSwizzlesFit(&swz, t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, uint32(r.c), r.group == 1) {
 			continue // the build would fail
 		}
 		fi := dualForms[r.group]
@@ -116,7 +143,7 @@ func dualLevelBuilt(d *dualView, in *Inst, t *dualText, rivals []dualCombo, trie
 			decodeFields(int16(fi), in.Raw, &base.Args)
 			baseGroup = int(r.group)
 		}
-		w, ok := dualBuildArgs(fi, &base, t, &cons, uint32(r.i1), uint32(r.i2), uint32(x.p), uint32(x.c))
+		w, ok := dualBuildArgs(fi, &base, t, &cons, uint32(r.i1), uint32(r.i2), uint32(r.p), uint32(r.c))
 		if !ok || !dw.init(&forms[w.Form], &w) {
 			continue
 		}
