@@ -33,7 +33,7 @@ func dualViewLevel(d *dualView, in *Inst) int {
 	if !cl.found {
 		return markExt
 	}
-	if len(cl.tries) == 0 {
+	if len(cl.rivals) == 0 {
 		return markNone // no word before it can print its plain text
 	}
 	// the combinations before the word's own that pass the quick tests, in
@@ -42,27 +42,35 @@ func dualViewLevel(d *dualView, in *Inst) int {
 	nt := 0
 	var t dualText
 	d.fillText(&t, true)
-	// dualSourcesFit's answers by configuration and operation indices: it
-	// depends on neither primus nor the group
-	var sourcesTried, sourcesFit [4][4]uint64
-	for i := range cl.tries {
-		x := &cl.tries[i]
-		o1, o2 := &dualOps[0][x.i1].op, &dualOps[1][x.i2].op
-		key := uint(x.i1)<<4 | uint(x.i2)
-		if sourcesTried[x.c][key>>6]>>(key&63)&1 == 0 {
-			sourcesTried[x.c][key>>6] |= 1 << (key & 63)
-			if dualSourcesFit(&t, o1, o2, uint32(x.c)) {
-				sourcesFit[x.c][key>>6] |= 1 << (key & 63)
+	// dualSourcesFit's answers by operation indices (bit c: configuration
+	// c fits; bit 4+c: tried): they depend on neither primus nor the group
+	var sources [256]uint8
+	for i := range cl.rivals {
+		r := &cl.rivals[i]
+		o1, o2 := &dualOps[0][r.i1].op, &dualOps[1][r.i2].op
+		key := uint(r.i1)<<4 | uint(r.i2)
+		want := r.cfgs[0] | r.cfgs[1]
+		for c := uint8(0); c < 4; c++ {
+			if want>>c&1 != 0 && sources[key]>>(4+c)&1 == 0 {
+				sources[key] |= 1 << (4 + c)
+				if dualSourcesFit(&t, o1, o2, uint32(c)) {
+					sources[key] |= 1 << c
+				}
 			}
 		}
-		if sourcesFit[x.c][key>>6]>>(key&63)&1 == 0 {
-			continue
+		for p := uint8(0); p < 2; p++ {
+			// dualDestsFit does not depend on the configuration
+			cs := r.cfgs[p] & sources[key]
+			if cs == 0 || !dualDestsFit(&t, o1, o2, uint32(p), r.group == 1) {
+				continue
+			}
+			for c := uint8(0); c < 4; c++ {
+				if cs>>c&1 != 0 {
+					tries[nt] = dualTry{r.group, r.i1, r.i2, p, c}
+					nt++
+				}
+			}
 		}
-		if !dualDestsFit(&t, o1, o2, uint32(x.p), x.group == 1) {
-			continue
-		}
-		tries[nt] = *x
-		nt++
 	}
 	if nt == 0 {
 		return markNone // no word before it can print its plain text
@@ -74,12 +82,19 @@ func dualViewLevel(d *dualView, in *Inst) int {
 // indices, primus and source configuration.
 type dualTry struct{ group, i1, i2, p, c uint8 }
 
+// dualTryRival is a rival combination and the source configurations the
+// search tries before the word's own, by primus.
+type dualTryRival struct {
+	group, i1, i2 uint8
+	cfgs          [2]uint8
+}
+
 // dualTryList is, for a word's combination, the rival combinations before
-// it in search order (every fitting configuration of each rival, primus 0
+// it in search order (each rival: every fitting configuration, primus 0
 // before 1) and whether the search reaches the word's own at all.
 type dualTryList struct {
-	tries []dualTry
-	found bool
+	rivals []dualTryRival
+	found  bool
 }
 
 // dualTryLists[g][i1][i2][cfg][primus] is the dualTryList of a
@@ -95,6 +110,7 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 						l := &t[g][i1][i2][cfg][primus]
 					search:
 						for _, r := range rivals[g][i1][i2][cfg] {
+							x := dualTryRival{group: r.group, i1: r.i1, i2: r.i2}
 							for p := 0; p < 2; p++ {
 								for c := 0; c < 4; c++ {
 									if r.cfgs>>c&1 == 0 {
@@ -105,11 +121,15 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 										// names it (plainNamesWord), so the search
 										// finds it here
 										l.found = true
+										if x.cfgs != [2]uint8{} {
+											l.rivals = append(l.rivals, x)
+										}
 										break search
 									}
-									l.tries = append(l.tries, dualTry{r.group, r.i1, r.i2, uint8(p), uint8(c)})
+									x.cfgs[p] |= 1 << c
 								}
 							}
+							l.rivals = append(l.rivals, x)
 						}
 					}
 				}
