@@ -102,12 +102,14 @@ type dualTryList struct {
 var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 	t = new([2][16][16][4][2]dualTryList)
 	rivals := dualRivals()
+	// every list in one array (ends[...] is where a list ends)
+	var all []dualTryRival
+	var ends [2][16][16][4][2]int
 	for g := range t {
 		for i1 := range t[g] {
 			for i2 := range t[g][i1] {
 				for cfg := range t[g][i1][i2] {
 					for primus := range t[g][i1][i2][cfg] {
-						l := &t[g][i1][i2][cfg][primus]
 					search:
 						for _, r := range rivals[g][i1][i2][cfg] {
 							x := dualTryRival{group: r.group, i1: r.i1, i2: r.i2}
@@ -120,17 +122,32 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 										// the word's own combination: its plain text
 										// names it (plainNamesWord), so the search
 										// finds it here
-										l.found = true
+										t[g][i1][i2][cfg][primus].found = true
 										if x.cfgs != [2]uint8{} {
-											l.rivals = append(l.rivals, x)
+											all = append(all, x)
 										}
 										break search
 									}
 									x.cfgs[p] |= 1 << c
 								}
 							}
-							l.rivals = append(l.rivals, x)
+							all = append(all, x)
 						}
+						ends[g][i1][i2][cfg][primus] = len(all)
+					}
+				}
+			}
+		}
+	}
+	start := 0
+	for g := range t {
+		for i1 := range t[g] {
+			for i2 := range t[g][i1] {
+				for cfg := range t[g][i1][i2] {
+					for primus := range t[g][i1][i2][cfg] {
+						end := ends[g][i1][i2][cfg][primus]
+						t[g][i1][i2][cfg][primus].rivals = all[start:end:end]
+						start = end
 					}
 				}
 			}

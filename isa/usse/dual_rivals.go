@@ -55,38 +55,49 @@ func dualCounts(o1, o2 dualOp, cfg uint32) ([2]int, bool) {
 
 var dualRivals = sync.OnceValue(func() (t *[2][16][16][4][]dualCombo) {
 	t = new([2][16][16][4][]dualCombo)
+	// the operand counts of every pair of operations and configuration
+	var counts [16][16][4][2]int
+	var has [16][16][4]bool
+	for j1 := range dualOps[0] {
+		for j2 := range dualOps[1] {
+			if !dualOps[0][j1].ok || !dualOps[1][j2].ok {
+				continue
+			}
+			for cfg := 0; cfg < 4; cfg++ {
+				counts[j1][j2][cfg], has[j1][j2][cfg] = dualCounts(dualOps[0][j1].op, dualOps[1][j2].op, uint32(cfg))
+			}
+		}
+	}
 	nops := [2]int{16, 8}
 	for g := 0; g < 2; g++ {
 		for i1 := 0; i1 < 16; i1++ {
-			o1, ok := dualInfo(enumDualop, uint32(i1))
-			if !ok {
+			if !dualOps[0][i1].ok {
 				continue
 			}
+			o1 := &dualOps[0][i1].op
 			for i2 := 0; i2 < 16; i2++ {
-				o2, ok := dualInfo(enumDualop2, uint32(i2))
-				if !ok {
+				if !dualOps[1][i2].ok {
 					continue
 				}
+				o2 := &dualOps[1][i2].op
 				for cfg := 0; cfg < 4; cfg++ {
-					n, ok := dualCounts(o1, o2, uint32(cfg))
-					if !ok {
+					if !has[i1][i2][cfg] {
 						continue
 					}
+					n := counts[i1][i2][cfg]
 					var list []dualCombo
 					for g2 := 0; g2 < 2; g2++ {
 						for j1 := 0; j1 < nops[g2]; j1++ {
-							p1, ok := dualInfo(enumDualop, uint32(j1))
-							if !ok || p1.name != o1.name {
+							if !dualOps[0][j1].ok || dualOps[0][j1].op.name != o1.name {
 								continue
 							}
 							for j2 := 0; j2 < 16; j2++ {
-								p2, ok := dualInfo(enumDualop2, uint32(j2))
-								if !ok || p2.name != o2.name {
+								if !dualOps[1][j2].ok || dualOps[1][j2].op.name != o2.name {
 									continue
 								}
 								c := dualCombo{uint8(g2), uint8(j1), uint8(j2), 0}
 								for cfg2 := 0; cfg2 < 4; cfg2++ {
-									if m, ok := dualCounts(p1, p2, uint32(cfg2)); ok && m == n {
+									if has[j1][j2][cfg2] && counts[j1][j2][cfg2] == n {
 										c.cfgs |= 1 << cfg2
 									}
 								}
