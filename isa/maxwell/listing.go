@@ -89,7 +89,7 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int) (er
 		return l.errs, err
 	} else if ok {
 		// a regular file: every core writes its own blocks
-		return l.errs, l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles)
+		return l.errs, l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles, preallocate)
 	}
 	if _, err := w.Write(l.appendHeader(nil, sm)); err != nil {
 		return l.errs, err

@@ -42,7 +42,16 @@ func positionedFile(w io.Writer) (f *os.File, at int64, ok bool, err error) {
 // every worker lays out and writes its own blocks at their offsets (every
 // line's length is known once the column is), then f's offset is moved
 // past the listing, so what is written to f next follows it.
-func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBundles int) error {
+//
+// The listing's bytes are first reserved with reserve (preallocate): ext4
+// then skips the delayed allocation of every 4 KiB block in the writes,
+// which it serialises per file; a reserve that fails changes nothing.
+func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBundles int, reserve func(f *os.File, off, size int64) error) error {
+	size := int64(len(header) + l.size(0, l.n))
+	oldSize := int64(-1) // f's size before a reserve that succeeded
+	if fi, err := f.Stat(); err == nil && reserve(f, start, size) == nil {
+		oldSize = fi.Size()
+	}
 	if _, err := f.WriteAt(header, start); err != nil {
 		return err
 	}
@@ -96,6 +105,12 @@ func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBun
 				return err
 			}
 			end += int64(len(buf))
+		}
+		if oldSize >= 0 && end < start+int64(l.size(0, l.n)) {
+			// the space reserved past the listing is not part of it
+			if err := f.Truncate(max(end, oldSize)); err != nil {
+				return err
+			}
 		}
 		break
 	}

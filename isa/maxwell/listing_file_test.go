@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -126,5 +128,57 @@ func TestWriteListingFileWriterError(t *testing.T) {
 	bw.Write([]byte("held back"))
 	if _, err := WriteListing(bufferedFile{bw, f}, benchCode(randomValidWords(30), 300), 0, 52); err == nil {
 		t.Fatal("the FileWriter's error was not returned")
+	}
+}
+
+// The space a listing takes in a regular file is reserved before the
+// positioned writes (preallocate); whether that works or fails, the file
+// holds the same listing, and bytes the file already had past the listing
+// stay as they were.
+func TestWriteListingReserve(t *testing.T) {
+	code := benchCode(randomValidWords(3000), 3*20000)
+	want, _ := Disassemble(nil, code, 0, 52)
+	header := (&layout{}).appendHeader(nil, 52)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name    string
+		reserve func(*os.File, int64, int64) error
+	}{
+		{"preallocate", preallocate},
+		{"failing", func(*os.File, int64, int64) error { return errors.ErrUnsupported }},
+		{"partial", func(f *os.File, off, size int64) error {
+			// a filesystem that ran out of room part of the way
+			preallocate(f, off, size/3)
+			return errors.New("no space left on device")
+		}},
+	} {
+		for _, tail := range []int{-1, 0, 100} { // -1: the file ends before the listing
+			path := filepath.Join(dir, fmt.Sprintf("%s%d.s", tc.name, tail))
+			old := bytes.Repeat([]byte{'x'}, 5+len(want)+tail)
+			if tail < 0 {
+				old = old[:5]
+			}
+			if err := os.WriteFile(path, old, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(path, os.O_RDWR, 0) // not truncated: 1<>path
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Seek(5, io.SeekStart)
+			l := newLayout(code, 0, 52, true, textBudget)
+			if err := l.writeListingAt(f, 5, header, 2048, tc.reserve); err != nil {
+				t.Fatal(err)
+			}
+			if at, _ := f.Seek(0, io.SeekCurrent); at != int64(5+len(want)) {
+				t.Errorf("%s: offset %d after the listing, want %d", path, at, 5+len(want))
+			}
+			f.Close()
+			got, _ := os.ReadFile(path)
+			whole := append(append([]byte("xxxxx"), want...), bytes.Repeat([]byte{'x'}, max(tail, 0))...)
+			if !bytes.Equal(got, whole) {
+				t.Errorf("%s: file differs (%d vs %d bytes)", path, len(got), len(whole))
+			}
+		}
 	}
 }
