@@ -9,7 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
+	"time"
 )
 
 // bufferedFile is a FileWriter as gpuisa dis makes one: a buffer in front
@@ -178,6 +181,69 @@ func TestWriteListingReserve(t *testing.T) {
 			whole := append(append([]byte("xxxxx"), want...), bytes.Repeat([]byte{'x'}, max(tail, 0))...)
 			if !bytes.Equal(got, whole) {
 				t.Errorf("%s: file differs (%d vs %d bytes)", path, len(got), len(whole))
+			}
+		}
+	}
+}
+
+// memFile is an io.WriterAt into memory that fails from its failAt-th
+// write on (never when failAt is 0).
+type memFile struct {
+	mu     sync.Mutex
+	b      []byte
+	writes int
+	failAt int
+}
+
+func (m *memFile) WriteAt(p []byte, off int64) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.writes++
+	if m.failAt > 0 && m.writes >= m.failAt {
+		return 0, errors.New("disk full")
+	}
+	if end := int(off) + len(p); end > len(m.b) {
+		m.b = append(m.b, make([]byte, end-len(m.b))...)
+	}
+	copy(m.b[off:], p)
+	return len(p), nil
+}
+
+// The writer and its helpers put every block at its offset, with one
+// worker or several, and stop at the first write error without waiting
+// forever or leaving a helper behind.
+func TestWriteBlocksAt(t *testing.T) {
+	code := benchCode(randomValidWords(3000), 3*40000)
+	want, _ := Disassemble(nil, code, 0, 52)
+	want = want[len((&layout{}).appendHeader(nil, 52)):]
+	for _, procs := range []int{1, 2, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		l := newLayout(code, 0, 52, true, textBudget)
+		runtime.GOMAXPROCS(old)
+		if len(l.chunks) != procs {
+			t.Fatalf("%d chunks for GOMAXPROCS %d", len(l.chunks), procs)
+		}
+		for _, per := range []int{64, 2048} {
+			m := &memFile{}
+			if misfit, err := l.writeBlocksAt(m, 0, l.blocks(per)); misfit || err != nil {
+				t.Fatalf("procs %d, %d bundles a block: misfit %v, err %v", procs, per, misfit, err)
+			}
+			if !bytes.Equal(m.b, want) {
+				t.Fatalf("procs %d, %d bundles a block: listing differs", procs, per)
+			}
+			goroutines := runtime.NumGoroutine()
+			for _, failAt := range []int{1, 2, 5, len(l.blocks(per))} {
+				m := &memFile{failAt: failAt}
+				if _, err := l.writeBlocksAt(m, 0, l.blocks(per)); err == nil {
+					t.Errorf("procs %d: a failing write %d was not reported", procs, failAt)
+				}
+			}
+			// the helpers of the failed listings end
+			for i := 0; runtime.NumGoroutine() > goroutines && i < 100; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := runtime.NumGoroutine(); n > goroutines {
+				t.Errorf("procs %d: %d goroutines left behind", procs, n-goroutines)
 			}
 		}
 	}
