@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gpuisa/gpuisa/internal/benchcpu"
 )
 
 // bufferedFile is a FileWriter as gpuisa dis makes one: a buffer in front
@@ -247,4 +249,32 @@ func TestWriteBlocksAt(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkWriteListingFile writes the listing of 1,000,002 random words
+// Decode accepts, all distinct (as in mxdiff -bench's file), to a regular
+// new regular file, as `gpuisa dis -arch sm_52 f > out.s` does: both
+// passes, the reserve and the positioned writes.
+func BenchmarkWriteListingFile(b *testing.B) {
+	code := benchCode(randomValidWords(1000002), 1000002)
+	path := filepath.Join(b.TempDir(), "out.s")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(code)))
+	b.ResetTimer()
+	cpu := benchcpu.Start(b)
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		os.Remove(path) // a new file each time (truncating a long one costs the next run)
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := WriteListing(f, code, 0, 52); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	cpu.Report(1000002, "insn")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000002, "ns/insn")
 }
