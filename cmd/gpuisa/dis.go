@@ -131,7 +131,8 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 			}
 			if f, ok := stdout.(*os.File); ok && annotate == nil {
 				// a long sm_5x listing is written to a regular file
-				// from every core (maxwell.FileWriter)
+				// at computed offsets, laid out on every core
+				// (maxwell.FileWriter)
 				out = bufferedFile{w, f}
 			}
 			errs = disRaw(out, data, base, arch)

@@ -1,6 +1,7 @@
 package safeio
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -86,5 +87,44 @@ func TestBytes(t *testing.T) {
 		if got := Bytes(n); got != want {
 			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// A large file is read in parts at once, and like a small one it is read
+// whole even when it grew or shrank after its size was taken.
+func TestReadSizedParts(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	data := make([]byte, 3*parallelRead+12345)
+	for i := range data {
+		data[i] = byte(i * 7 / 5)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadFile(p, 1<<30); err != nil || !bytes.Equal(b, data) {
+		t.Fatalf("whole file: %d bytes, %v", len(b), err)
+	}
+	for _, size := range []int64{
+		1000,                     // small, grew
+		parallelRead + 1,         // grew past a part
+		int64(len(data)) - 1,     // grew by a byte
+		int64(len(data)) + 1,     // shrank by a byte
+		int64(len(data)) * 2,     // shrank to the first half of the parts
+		int64(len(data)) * 4 / 3, // shrank within the last part
+	} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := readSized(f, p, size, 1<<30)
+		f.Close()
+		if err != nil || !bytes.Equal(b, data) {
+			t.Errorf("size %d taken: %d bytes read, %v", size, len(b), err)
+		}
+	}
+	f, _ := os.Open(p)
+	defer f.Close()
+	if _, err := readSized(f, p, int64(len(data))-10, int64(len(data))-5); err == nil {
+		t.Error("a file that grew past the limit was read")
 	}
 }

@@ -69,9 +69,10 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 // blocks are written. The first textBudget bytes of texts are kept for the
 // second pass; the texts after them are printed again there, so memory
 // stays within the code plus a constant however long the code is. When w
-// is a regular file (or a FileWriter in front of one), every core writes
-// its blocks at their offsets in it, from its current offset on. err is
-// w's first write error.
+// is a regular file (or a FileWriter in front of one), the listing's
+// bytes are reserved in it and its blocks are written at their offsets,
+// from the file's current offset on, while the other cores lay out the
+// next ones. err is w's first write error.
 func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.DecodeError, err error) {
 	return writeListing(w, code, base, sm, textBudget)
 }
@@ -88,8 +89,8 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int) (er
 	if f, at, ok, err := positionedFile(w); err != nil {
 		return l.errs, err
 	} else if ok {
-		// a regular file: every core writes its own blocks
-		return l.errs, l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles)
+		// a regular file: blocks written at their offsets
+		return l.errs, l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles, preallocate)
 	}
 	if _, err := w.Write(l.appendHeader(nil, sm)); err != nil {
 		return l.errs, err

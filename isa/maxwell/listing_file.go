@@ -38,56 +38,34 @@ func positionedFile(w io.Writer) (f *os.File, at int64, ok bool, err error) {
 	return f, at, serr == nil, nil
 }
 
-// writeListingAt writes l's listing, header first, to f at offset start:
-// every worker lays out and writes its own blocks at their offsets (every
-// line's length is known once the column is), then f's offset is moved
-// past the listing, so what is written to f next follows it.
-func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBundles int) error {
+// writeListingAt writes l's listing, header first, to f at offset start
+// (every line's length is known once the column is: each block has its
+// offset), then moves f's offset past the listing, so what is written to
+// f next follows it.
+//
+// The listing's bytes are first reserved with reserve (preallocate): ext4
+// then skips the delayed allocation of every 4 KiB block in the writes; a
+// reserve that fails changes nothing.
+func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBundles int, reserve func(f *os.File, off, size int64) error) error {
+	size := int64(len(header) + l.size(0, l.n))
+	oldSize := int64(-1) // f's size before a reserve that succeeded
+	if fi, err := f.Stat(); err == nil && reserve(f, start, size) == nil {
+		oldSize = fi.Size()
+	}
 	if _, err := f.WriteAt(header, start); err != nil {
 		return err
 	}
 	start += int64(len(header))
 	blocks := l.blocks(blockBundles)
-	var next atomic.Int64 // the next block to lay out
-	var failed atomic.Bool
-	errs := make([]error, len(l.chunks))
-	misfit := make([]bool, len(l.chunks))
-	var wg safeGroup
-	for k := range l.chunks {
-		wg.Go(func() {
-			var buf []byte
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= len(blocks) {
-					return
-				}
-				bl := blocks[i]
-				buf = l.lines(buf[:0], bl.ch, bl.from, bl.to)
-				if len(buf) != l.size(bl.from, bl.to) {
-					misfit[k] = true // see Disassemble
-					failed.Store(true)
-					return
-				}
-				if _, err := f.WriteAt(buf, start+int64(l.size(0, bl.from))); err != nil {
-					errs[k] = err
-					failed.Store(true)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	misfit, err := l.writeBlocksAt(f, start, blocks)
+	if err != nil {
+		return err
 	}
 	end := start + int64(l.size(0, l.n))
-	for k := range misfit {
-		if !misfit[k] {
-			continue
-		}
-		// lay the listing out again serially, each line at the next offset
+	if misfit {
+		// a block was not as long as its lines should be (see
+		// Disassemble): lay the listing out again serially, each line at
+		// the next offset
 		end = start
 		var buf []byte
 		for _, bl := range blocks {
@@ -97,8 +75,111 @@ func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBun
 			}
 			end += int64(len(buf))
 		}
-		break
+		if oldSize >= 0 && end < start+int64(l.size(0, l.n)) {
+			// the space reserved past the listing is not part of it
+			if err := f.Truncate(max(end, oldSize)); err != nil {
+				return err
+			}
+		}
 	}
-	_, err := f.Seek(end, io.SeekStart)
+	_, err = f.Seek(end, io.SeekStart)
 	return err
+}
+
+// writeBlocksAt lays out blocks and writes each at its offset from start.
+// One goroutine, the caller, does every write: a filesystem lets one write
+// into a file go on at a time (ext4 locks the file), and a second writer
+// would spin on that lock instead of laying out. The other workers lay
+// blocks out ahead into a few buffers; the writer lays one out itself
+// only when none is ready. misfit says a block was not the length its
+// lines should be; err is the first write error. Both stop the work.
+func (l *layout) writeBlocksAt(f io.WriterAt, start int64, blocks []block) (misfit bool, err error) {
+	type laidOut struct {
+		i   int
+		buf []byte
+	}
+	helpers := len(l.chunks) - 1
+	ahead := 2 * helpers // blocks laid out and not yet written, at most
+	free := make(chan []byte, ahead)
+	for range ahead {
+		free <- nil
+	}
+	ready := make(chan laidOut, ahead) // never full: each holds a buffer from free
+	var next atomic.Int64              // the next block to lay out
+	var stop atomic.Bool
+	var wg safeGroup
+	for range helpers {
+		wg.Go(func() {
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(blocks) {
+					return
+				}
+				buf, ok := <-free
+				if !ok {
+					return
+				}
+				bl := blocks[i]
+				ready <- laidOut{i, l.lines(buf[:0], bl.ch, bl.from, bl.to)}
+			}
+		})
+	}
+	helpersDone := make(chan struct{})
+	go func() {
+		defer close(helpersDone)
+		wg.wg.Wait()
+	}()
+	// however the writer leaves, a helper waiting for a buffer stops
+	defer close(free)
+	defer stop.Store(true)
+
+	write := func(i int, buf []byte) {
+		if misfit || err != nil {
+			return
+		}
+		bl := blocks[i]
+		if len(buf) != l.size(bl.from, bl.to) {
+			misfit = true
+			stop.Store(true)
+			return
+		}
+		if _, err = f.WriteAt(buf, start+int64(l.size(0, bl.from))); err != nil {
+			stop.Store(true)
+		}
+	}
+	var own []byte // the writer's buffer
+	for {
+		select {
+		case r := <-ready:
+			write(r.i, r.buf)
+			free <- r.buf
+			continue
+		default:
+		}
+		if !stop.Load() {
+			if i := int(next.Add(1) - 1); i < len(blocks) {
+				// nothing laid out yet: lay out the next block here
+				bl := blocks[i]
+				own = l.lines(own[:0], bl.ch, bl.from, bl.to)
+				write(i, own)
+				continue
+			}
+		}
+		// every block is taken: write the helpers' last ones
+		select {
+		case r := <-ready:
+			write(r.i, r.buf)
+			free <- r.buf
+		case <-helpersDone:
+			for {
+				select {
+				case r := <-ready:
+					write(r.i, r.buf)
+				default:
+					wg.Wait() // a helper's panic is raised here
+					return misfit, err
+				}
+			}
+		}
+	}
 }
