@@ -38,6 +38,15 @@ func dualOpCount(o dualOp, n int) int {
 	return 1 + n
 }
 
+// srcOperand is the operand index of the operation's source i (ssq shows
+// each source twice).
+func (o *dualOp) srcOperand(i int) int {
+	if o.idx == 2 {
+		return 1 + 2*i
+	}
+	return 1 + i
+}
+
 // dualCounts gives the operand counts of both operations under cfg.
 func dualCounts(o1, o2 dualOp, cfg uint32) ([2]int, bool) {
 	l := enumTables[dualLayoutTables[o1.srcs-1][o2.srcs-1]][cfg]
@@ -127,16 +136,10 @@ func dualSourcesFit(t *dualText, o1, o2 *dualOp, cfg uint32) bool {
 		return false
 	}
 	for k := 0; k < 2; k++ {
-		o := o1
-		if k == 1 {
-			o = o2
-		}
+		o := [2]*dualOp{o1, o2}[k]
 		l := lay.lay[k]
 		for i := 0; i < len(l); i++ {
-			j := 1 + i
-			if o.idx == 2 {
-				j = 1 + 2*i
-			}
+			j := o.srcOperand(i)
 			if j >= t.n[k] {
 				return false
 			}

@@ -67,16 +67,10 @@ func dualSwizzlesFit(m *[2][5]uint8, t *dualText, o1, o2 *dualOp, cfg uint32, ve
 		v = 2
 	}
 	for k := 0; k < 2; k++ {
-		o := o1
-		if k == 1 {
-			o = o2
-		}
+		o := [2]*dualOp{o1, o2}[k]
 		l := lay.lay[k]
 		for i := 0; i < len(l); i++ {
-			j := 1 + i
-			if o.idx == 2 {
-				j = 1 + 2*i
-			}
+			j := o.srcOperand(i)
 			if j >= t.n[k] || j >= 5 {
 				return false // the operand counts differ: the build fails
 			}
