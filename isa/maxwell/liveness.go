@@ -872,3 +872,52 @@ func (fl *funcListing) pairOf(i int) (int, int) {
 	}
 	return i, i
 }
+
+// lifeColumn is where the life-range column starts after the code
+// sections' longest label or directive line (longest, usually a .size
+// line): two blanks and the "// " gap after it, and, when the file has a
+// SYNC, BRK or CONT annotation (note: its width, see syncNoteWidth), as far
+// again as that annotation and five blanks. nvdisasm measures its
+// directives as if they carried the annotation: files whose callees have
+// long .size lines (the sm20 slow paths) put the column 27-36 blanks past
+// the longest line, and so does a kernel without calls whose name makes
+// its .size line the longest (measured on the oracle and
+// testdata/plrcol; the crafted kernels there show the offset is not always
+// five, see its README).
+func lifeColumn(longest, note int) int {
+	col := longest + 2 + 4
+	if note > 0 {
+		col = max(col, longest+note+5)
+	}
+	return col
+}
+
+// syncNoteWidth is the width of the widest (*"BRANCH_TARGETS ..."*)
+// annotation of a SYNC, BRK or CONT in the section, the pair's closing
+// brace included (0 without one). A BRX's list of targets does not count:
+// 09_branches' four-target BRX leaves the column where the longest line
+// puts it.
+func (fl *funcListing) syncNoteWidth(vliw, noDataflow bool) int {
+	if noDataflow {
+		return 0
+	}
+	w := 0
+	var text []byte
+	for i := range fl.count() {
+		inst, ok := fl.decoded(i)
+		if !ok {
+			continue
+		}
+		switch forms[inst.form].name {
+		case "SYNC", "BRK", "CONT":
+		default:
+			continue
+		}
+		var ly instLayout
+		text, ly = fl.appendText(text[:0], i, vliw, noDataflow)
+		if ly.note != 0 && !ly.quest {
+			w = max(w, len(text)-ly.note)
+		}
+	}
+	return w
+}
