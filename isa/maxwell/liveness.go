@@ -53,22 +53,6 @@ const (
 // shows a mark in its column). It is not callee-saved either (retLive).
 var hidden = func() RegSet { var s RegSet; s.Add(63, 1); return s }()
 
-// surfaceHandleAddr returns the first address register of a surface
-// instruction whose surface handle is a register (SULD/SUST/SURED with
-// bit 51 clear): nvdisasm -plr does not count it as read (17_texsurf.O0:
-// "SULD.D.BA.2D.TRAP R5, [R56], R5" reads R57 and R5, not R56; "SUST.D.BA.1D
-// [R56], R4, R54" no address register at all), the other coordinates it
-// does.
-func surfaceHandleAddr(inst Inst) (int, bool) {
-	switch forms[inst.form].name {
-	case "SULD", "SUST", "SURED":
-	default:
-		return 0, false
-	}
-	r := int(inst.Word >> 8 & 0xff)
-	return r, inst.Word>>51&1 == 0 && r != 255
-}
-
 // exitLive is what stays live at an EXIT: R1, the stack pointer.
 var exitLive = func() RegSet { var s RegSet; s.Add(1, 1); return s }()
 
@@ -201,11 +185,6 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			}
 		}
 		li.acc[i].Read, li.acc[i].Written = li.acc[i].Read.Minus(hidden), li.acc[i].Written.Minus(hidden)
-		if r, ok := surfaceHandleAddr(inst); ok {
-			var a RegSet
-			a.Add(r, 1)
-			li.acc[i].Read = li.acc[i].Read.Minus(a)
-		}
 		if facts.Opaque {
 			fall = facts.Cond
 		}
