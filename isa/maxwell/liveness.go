@@ -860,8 +860,12 @@ func (fl *funcListing) anchor(i int) int {
 	for ; i > 0; i-- {
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
 		var buf [4]uint32
-		if len(fl.lb.at(buf[:0], addr)) > 0 {
-			return i
+		_, sym := fl.lb.syms[addr]
+		if _, at := fl.lb.syms[addr-8]; i%3 == 0 && at {
+			sym = true // a symbol at the bundle's start
+		}
+		if sym || len(fl.lb.at(buf[:0], addr)) > 0 {
+			return i // a label or a function's symbol (sqrt_k7's callee)
 		}
 		if p := fl.insts[i-1]; p.ok && forms[p.inst.form].name != "SYNC" {
 			if BranchFacts(p.inst, 0, nil).Kind == cfg.Jump {
