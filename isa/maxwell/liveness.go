@@ -34,7 +34,9 @@ import (
 // on the fall-through path until written or a branch away; a pair whose
 // second instruction writes what the first uses is printed "SLOT
 // 0"/"SLOT 1", the SLOT 1 line with the facts of the first instruction of
-// its stretch (since the last label or branch other than SYNC). Not
+// its stretch (since the last label, callee symbol or branch other than
+// SYNC); R63 is never shown; the column starts past the longest directive
+// line by the widest SYNC annotation and five (lifeColumn). Not
 // modelled yet: a write and a read under the same guard (a predicated
 // write ends a range for the reads under its predicate), the -hex listing
 // of code outside the blocks.
