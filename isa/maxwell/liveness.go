@@ -561,6 +561,24 @@ func (ly *lifeLayout) liveCells(dst []byte, li *lifeInfo, i int) []byte {
 	return ly.cells(dst, RegSet{}, RegSet{}, li.in[i], 0, 0, li.pin[i], false)
 }
 
+// ctrlCells appends the cells of a bundle's control word listed after
+// instruction prev (-hex): what is live into the next instruction, and
+// what prev writes even when nothing reads it (as measured: an LDG.E.128
+// whose fourth register is never read, an IADD.X whose result is dead
+// show it live on the next control word; -plr -hex 64 -> 73 of 220 +
+// the 10 of testdata/plrcol identical).
+func (ly *lifeLayout) ctrlCells(dst []byte, li *lifeInfo, prev int) []byte {
+	i := prev + 1
+	if i >= len(li.reach) || !li.reach[i] {
+		return ly.liveCells(dst, li, i)
+	}
+	live, plive := li.in[i], li.pin[i]
+	if li.reach[prev] && !li.call[prev] {
+		live = live.Union(li.acc[prev].Written)
+	}
+	return ly.cells(dst, RegSet{}, RegSet{}, live, 0, 0, plive, false)
+}
+
 // isAddrLine reports whether line is an instruction line ("        /*0a8*/ ...")
 // and returns its address.
 func isAddrLine(line []byte) (uint64, bool) {
@@ -698,7 +716,7 @@ func (w *lifeWriter) line(line []byte) {
 		case w.prev < 0:
 			w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
 		default:
-			w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
+			w.dst = w.put(line, w.ly.ctrlCells(w.cells[:0], w.li, w.prev))
 		}
 	default:
 		addr, isInst := isAddrLine(line)
