@@ -207,13 +207,16 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 	if lifeLy != nil {
 		// the column starts after the longest line of the code sections,
 		// directives and labels included
+		longest, note := 0, 0
 		for _, l := range lists {
 			lw := &longestWriter{}
 			lo := &listOut{w: lw}
 			section = l.list(section[:0], opts, noteCol, col, lo)
 			lo.end(section)
-			lifeLy.col = max(lifeLy.col, max(lw.n, longestLine(lw.part))+2+4)
+			longest = max(longest, lw.n, longestLine(lw.part))
+			note = max(note, l.syncNoteWidth(opts.VLIW, opts.NoDataflow))
 		}
+		lifeLy.col = max(lifeLy.col, lifeColumn(longest, note))
 	}
 	for i := range f.Sections {
 		switch l := textOf[i]; {
