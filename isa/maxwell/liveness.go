@@ -610,8 +610,11 @@ type lifeWriter struct {
 	prev   int    // the last instruction line's index
 	seen   int    // the last instruction line's index, listed or not
 	// a braced pair's hex comment line is due
-	pending     bool
-	ruled       bool // the dotted rule is out since the last instruction line
+	pending bool
+	ruled   bool // the dotted rule is out since the last instruction line
+	// the header goes above the first line after .align that is not blank:
+	// with -sf, the four blank lines come first
+	headerDue   bool
 	cells, part []byte
 }
 
@@ -681,16 +684,18 @@ func (w *lifeWriter) legendAfter(line []byte) []byte {
 
 // line annotates one line of the listing.
 func (w *lifeWriter) line(line []byte) {
+	if w.headerDue && len(line) != 0 {
+		w.headerDue = false
+		for _, h := range w.ly.header() {
+			w.dst = w.put(nil, h)
+		}
+	}
 	trimmed := bytes.TrimLeft(line, " ")
 	switch {
 	case len(line) == 0 || bytes.HasPrefix(line, []byte("//")) || line[0] == '\t':
 		w.dst = append(w.dst, line...)
 		w.dst = append(w.dst, '\n')
-		if bytes.HasPrefix(line, []byte("\t.align")) {
-			for _, h := range w.ly.header() {
-				w.dst = w.put(nil, h)
-			}
-		}
+		w.headerDue = w.headerDue || bytes.HasPrefix(line, []byte("\t.align"))
 	case bytes.HasPrefix(trimmed, []byte("/* 0x")):
 		switch {
 		case w.pending && (w.prev >= w.last || w.prev%3 == 2):
