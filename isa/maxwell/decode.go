@@ -103,7 +103,11 @@ func Decode(word uint64, ctrl Ctrl, sm int, addr uint64) (Inst, error) {
 	}
 	// nvdisasm's validity rules for the control field (probed per form):
 	// fixed-latency instructions take no barriers; reuse bit 3 is rejected by
-	// fixed-latency ALU instructions and a few variable-latency ones.
+	// fixed-latency ALU instructions and a few variable-latency ones. The
+	// all-zero word (attrNoCtrl) takes any control field.
+	if f.attrs&attrNoCtrl != 0 {
+		return inst, nil
+	}
 	if f.attrs&attrVar == 0 && (ctrl.WriteBarrier() != 7 || ctrl.ReadBarrier() != 7) {
 		return inst, unrecognized(addr)
 	}
