@@ -691,15 +691,35 @@ func (fl *funcListing) decoded(i int) (Inst, bool) {
 
 // closers marks the second instruction of every braced pair, by instruction
 // index: the one after an instruction that opens a pair and does not itself
-// close one.
+// close one. An all-zero word is in no pair, opening or closing (nvdisasm
+// 11.8, probed on raw bundles and patched cubins): it neither takes a brace
+// nor uses up its neighbour's.
 func closers(code []byte) []bool {
 	n := len(code) / BundleSize
 	closes := make([]bool, n*3)
 	for i := 1; i < n*3; i++ {
 		ctrl := binary.LittleEndian.Uint64(code[(i-1)/3*BundleSize:])
-		closes[i] = opensPair(CtrlField(ctrl, (i-1)%3)) && !closes[i-1]
+		closes[i] = opensPair(CtrlField(ctrl, (i-1)%3)) && !closes[i-1] &&
+			instWord(code, i-1) != 0 && instWord(code, i) != 0
 	}
 	return closes
+}
+
+// instWord is instruction i of code (by index, three to a bundle).
+func instWord(code []byte, i int) uint64 {
+	return binary.LittleEndian.Uint64(code[i/3*BundleSize+8+8*(i%3):])
+}
+
+// hiddenZero tells whether nvdisasm's VLIW layout (without -novliw) leaves
+// out instruction i of code: an all-zero word after a nonzero instruction
+// whose control field opens a pair (stall 0 with yield), whether or not that
+// one closes a pair itself. Only its hex comment is listed, on a line of its
+// own; the instruction before it loses its brace (closers).
+func hiddenZero(code []byte, i int) bool {
+	if i == 0 || instWord(code, i) != 0 || instWord(code, i-1) == 0 {
+		return false
+	}
+	return opensPair(CtrlField(binary.LittleEndian.Uint64(code[(i-1)/3*BundleSize:]), (i-1)%3))
 }
 
 // pairOffset is how far an address lies after the first instruction of its
@@ -753,6 +773,7 @@ type instLayout struct {
 	note   int  // where a (*"..."*) annotation or a ??? operand starts, 0 for none
 	closes bool // VLIW: the second instruction of a braced pair
 	quest  bool // the annotation is a ??? operand: -raw adds no blanks
+	hidden bool // VLIW: a zero word listed only by its hex comment (hiddenZero)
 }
 
 // isIndirectCall tells a call through a register: JMX, and a BRX that
@@ -780,6 +801,10 @@ func (fl *funcListing) appendText(text []byte, i int, vliw, noDataflow bool) ([]
 	var ly instLayout
 	start := len(text)
 	addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+	if vliw && hiddenZero(code, i) {
+		ly.hidden = true
+		return text, ly
+	}
 	if inst, ok := fl.decoded(i); !ok {
 		text = append(text, ".word "...)
 		text = isa.AppendHexNum(text, binary.LittleEndian.Uint64(code[addr:]))
@@ -850,6 +875,7 @@ func widen(plain, annot, far *int, addr uint64, t []byte, ly instLayout) {
 	// a pair's second line has no hex comment: it widens the hex column
 	// only through an annotation (as measured on the oracle's listings)
 	switch {
+	case ly.hidden:
 	case ly.note != 0:
 		*annot = max(*annot, len(t)-ly.note)
 	case !ly.closes:
@@ -1028,6 +1054,13 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 			}
 			var ly instLayout
 			t, ly = fl.appendText(t[:0], i, opts.VLIW, opts.NoDataflow)
+			if ly.hidden {
+				if !opts.NoHex {
+					dst = blanks(dst, col)
+					dst = appendHexComment(dst, 0)
+				}
+				continue
+			}
 			g := ly.lead
 			if opts.Raw {
 				g = 0 // the guard does not hang left of the mnemonic

@@ -762,6 +762,7 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 			far, rest = max(far, addrLen(addr)+q), max(rest, len(t)-q)
 		}
 		switch {
+		case closes != nil && hiddenZero(code, i):
 		case closes != nil && closes[i]:
 			closeWidth = max(closeWidth, addrLen(addr)+len(t))
 		case opts.Raw || q < 0:
@@ -798,6 +799,13 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 				dst = blanks(dst, col)
 				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
 				pendingHex = -1
+			}
+			if closes != nil && hiddenZero(code, i) {
+				if !opts.NoHex {
+					dst = blanks(dst, col)
+					dst = appendHexComment(dst, 0)
+				}
+				continue
 			}
 			var g int
 			t, g = text(t[:0], i, false)
