@@ -614,6 +614,7 @@ type funcListing struct {
 	closes             []bool // VLIW: the second instruction of a braced pair
 	slots              []bool // -plr: the second instruction of a pair printed with SLOT 0/1 (liveness.go)
 	quests             []bool // the annotation is a ??? operand: -raw adds no blanks
+	hidden             []bool // VLIW: zero words listed only by their hex comment (hiddenZero)
 }
 
 func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw, keep bool, onErr func(*isa.DecodeError)) *funcListing {
@@ -906,14 +907,15 @@ func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot, far int) {
 	notes := make([]int, n)
 	closes := make([]bool, n)
 	quests := make([]bool, n)
+	hidden := make([]bool, n)
 	for i := range n {
 		start := len(text)
 		var ly instLayout
 		text, ly = fl.appendText(text, i, vliw, noDataflow)
 		widen(&plain, &annot, &far, uint64(i/3*BundleSize+8+8*(i%3)), text[start:], ly)
-		ends[i], leads[i], notes[i], closes[i], quests[i] = len(text), ly.lead, ly.note, ly.closes, ly.quest
+		ends[i], leads[i], notes[i], closes[i], quests[i], hidden[i] = len(text), ly.lead, ly.note, ly.closes, ly.quest, ly.hidden
 	}
-	fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests = text, ends, leads, notes, closes, quests
+	fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests, fl.hidden = text, ends, leads, notes, closes, quests, hidden
 	return plain, annot, far
 }
 
@@ -1005,9 +1007,11 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 		return dst
 	}
 	dst = putSyms(dst, 0)
-	// the hex comment of a pair's second instruction waits on its own line
-	// until the labels of the next address are out
+	// the hex comment of a pair's second instruction (or of a hidden zero
+	// word) waits on its own line until the labels of the next address are
+	// out; a hidden zero's at the end of the code is not listed
 	pendingHex := -1
+	pendingHidden := false
 	flushHex := func(dst []byte) []byte {
 		if pendingHex >= 0 {
 			dst = blanks(dst, col)
@@ -1056,8 +1060,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 			t, ly = fl.appendText(t[:0], i, opts.VLIW, opts.NoDataflow)
 			if ly.hidden {
 				if !opts.NoHex {
-					dst = blanks(dst, col)
-					dst = appendHexComment(dst, 0)
+					pendingHex, pendingHidden = int(addr), true
 				}
 				continue
 			}
@@ -1090,7 +1093,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 				dst = append(dst, '\n')
 			case ly.closes:
 				dst = append(dst, '\n')
-				pendingHex = int(addr)
+				pendingHex, pendingHidden = int(addr), false
 			default:
 				dst = blanks(dst, col-(len(dst)-lineStart))
 				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[addr:]))
@@ -1098,6 +1101,9 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 		}
 	}
 	dst = putLabels(dst, uint64(len(code)))
+	if pendingHidden {
+		return dst
+	}
 	return flushHex(dst)
 }
 

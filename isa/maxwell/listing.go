@@ -779,7 +779,7 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 		noteCol = 8 + 19 + max(width, far)
 		col = max(col, noteCol+rest+1)
 	}
-	pendingHex := -1
+	pendingHex, pendingHidden := -1, false
 	for b := 0; b < n; b++ {
 		dst = o.flush(dst)
 		if pendingHex >= 0 {
@@ -802,8 +802,7 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 			}
 			if closes != nil && hiddenZero(code, i) {
 				if !opts.NoHex {
-					dst = blanks(dst, col)
-					dst = appendHexComment(dst, 0)
+					pendingHex, pendingHidden = off, true // as a pair's second's (none at the end)
 				}
 				continue
 			}
@@ -832,14 +831,14 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 				dst = append(dst, '\n')
 			case closes != nil && closes[i]:
 				dst = append(dst, '\n')
-				pendingHex = off
+				pendingHex, pendingHidden = off, false
 			default:
 				dst = blanks(dst, col-(len(dst)-lineStart))
 				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[off:]))
 			}
 		}
 	}
-	if pendingHex >= 0 {
+	if pendingHex >= 0 && !pendingHidden {
 		dst = blanks(dst, col)
 		dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
 	}
