@@ -179,11 +179,19 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 				}
 				return
 			}
-			if n%3 != 0 {
+			if (n%3 != 0 || ctrlSeen) && st.value == 0 {
+				// nvdisasm's VLIW layout lists a zero word after an
+				// instruction that opens a pair by its hex comment alone
+				// (hiddenZero): where no control word goes, it is that word
+				st.kind = stmtWord
+			} else if n%3 != 0 {
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: 1}, "control word in the middle of a bundle")
 				return
+			} else {
+				ctrlSeen = true
+				break
 			}
-			ctrlSeen = true
+			fallthrough
 		default:
 			if n%3 == 2 {
 				ctrlSeen = false
