@@ -182,7 +182,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			if (n%3 != 0 || ctrlSeen) && st.value == 0 {
 				// nvdisasm's VLIW layout lists a zero word after an
 				// instruction that opens a pair by its hex comment alone
-				// (hiddenZero): where no control word goes, it is that word
+				// (vliwHidden): where no control word goes, it is that word
 				st.kind = stmtWord
 			} else if n%3 != 0 {
 				errs.Add(asm.Pos{File: filename, Line: ln, Col: 1}, "control word in the middle of a bundle")

@@ -614,7 +614,7 @@ type funcListing struct {
 	closes             []bool // VLIW: the second instruction of a braced pair
 	slots              []bool // -plr: the second instruction of a pair printed with SLOT 0/1 (liveness.go)
 	quests             []bool // the annotation is a ??? operand: -raw adds no blanks
-	hidden             []bool // VLIW: zero words listed only by their hex comment (hiddenZero)
+	hidden             []bool // VLIW: instructions listed only by their hex comment (vliwHidden)
 }
 
 func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw, keep bool, onErr func(*isa.DecodeError)) *funcListing {
@@ -711,16 +711,22 @@ func instWord(code []byte, i int) uint64 {
 	return binary.LittleEndian.Uint64(code[i/3*BundleSize+8+8*(i%3):])
 }
 
-// hiddenZero tells whether nvdisasm's VLIW layout (without -novliw) leaves
-// out instruction i of code: an all-zero word after a nonzero instruction
-// whose control field opens a pair (stall 0 with yield), whether or not that
-// one closes a pair itself. Only its hex comment is listed, on a line of its
-// own; the instruction before it loses its brace (closers).
-func hiddenZero(code []byte, i int) bool {
-	if i == 0 || instWord(code, i) != 0 || instWord(code, i-1) == 0 {
+// vliwHidden tells whether nvdisasm's VLIW layout (without -novliw) leaves
+// out instruction i of code, listing only its hex comment, on a line of its
+// own where a pair's second's goes (closes: closers(code)). That is the
+// instruction after one whose control field opens a pair (stall 0 with
+// yield) when that one closes a pair itself, or when this one is an
+// all-zero word and that one is not (probed with nvdisasm 11.8 on raw
+// bundles and patched cubins; the instruction before a hidden zero word
+// loses its brace, see closers).
+func vliwHidden(code []byte, closes []bool, i int) bool {
+	if i == 0 || !opensPair(CtrlField(binary.LittleEndian.Uint64(code[(i-1)/3*BundleSize:]), (i-1)%3)) {
 		return false
 	}
-	return opensPair(CtrlField(binary.LittleEndian.Uint64(code[(i-1)/3*BundleSize:]), (i-1)%3))
+	if instWord(code, i) == 0 {
+		return instWord(code, i-1) != 0
+	}
+	return closes[i-1]
 }
 
 // pairOffset is how far an address lies after the first instruction of its
@@ -774,7 +780,7 @@ type instLayout struct {
 	note   int  // where a (*"..."*) annotation or a ??? operand starts, 0 for none
 	closes bool // VLIW: the second instruction of a braced pair
 	quest  bool // the annotation is a ??? operand: -raw adds no blanks
-	hidden bool // VLIW: a zero word listed only by its hex comment (hiddenZero)
+	hidden bool // VLIW: listed only by its hex comment (vliwHidden)
 }
 
 // isIndirectCall tells a call through a register: JMX, and a BRX that
@@ -802,7 +808,7 @@ func (fl *funcListing) appendText(text []byte, i int, vliw, noDataflow bool) ([]
 	var ly instLayout
 	start := len(text)
 	addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
-	if vliw && hiddenZero(code, i) {
+	if vliw && vliwHidden(code, lb.closes, i) {
 		ly.hidden = true
 		return text, ly
 	}
@@ -1007,9 +1013,9 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 		return dst
 	}
 	dst = putSyms(dst, 0)
-	// the hex comment of a pair's second instruction (or of a hidden zero
-	// word) waits on its own line until the labels of the next address are
-	// out; a hidden zero's at the end of the code is not listed
+	// the hex comment of a pair's second instruction (or of a hidden one)
+	// waits on its own line until the labels of the next address are out;
+	// a hidden one's at the end of the code is not listed
 	pendingHex := -1
 	pendingHidden := false
 	flushHex := func(dst []byte) []byte {

@@ -762,7 +762,7 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 			far, rest = max(far, addrLen(addr)+q), max(rest, len(t)-q)
 		}
 		switch {
-		case closes != nil && hiddenZero(code, i):
+		case closes != nil && vliwHidden(code, closes, i):
 		case closes != nil && closes[i]:
 			closeWidth = max(closeWidth, addrLen(addr)+len(t))
 		case opts.Raw || q < 0:
@@ -800,7 +800,7 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
 				pendingHex = -1
 			}
-			if closes != nil && hiddenZero(code, i) {
+			if closes != nil && vliwHidden(code, closes, i) {
 				if !opts.NoHex {
 					pendingHex, pendingHidden = off, true // as a pair's second's (none at the end)
 				}

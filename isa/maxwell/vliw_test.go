@@ -106,8 +106,8 @@ func TestOpensPair(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("closers with a zero second word = %v, want %v", got, want)
 		}
-		if h := hiddenZero(code, i); h != (i == 1) {
-			t.Fatalf("hiddenZero(%d) = %v", i, h)
+		if h := vliwHidden(code, got, i); h != (i == 1) {
+			t.Fatalf("vliwHidden(%d) = %v", i, h)
 		}
 	}
 }
