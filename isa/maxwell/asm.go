@@ -179,18 +179,15 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 				}
 				return
 			}
-			if (n%3 != 0 || ctrlSeen) && st.value == 0 {
-				// nvdisasm's VLIW layout lists a zero word after an
-				// instruction that opens a pair by its hex comment alone
-				// (vliwHidden): where no control word goes, it is that word
-				st.kind = stmtWord
-			} else if n%3 != 0 {
-				errs.Add(asm.Pos{File: filename, Line: ln, Col: 1}, "control word in the middle of a bundle")
-				return
-			} else {
+			if n%3 == 0 && !ctrlSeen {
 				ctrlSeen = true
 				break
 			}
+			// where no control word goes (inside a bundle, or right after
+			// its control line) a bare hex line is an instruction's word:
+			// nvdisasm's VLIW layout lists some by their hex comment alone
+			// (vliwHidden)
+			st.kind = stmtWord
 			fallthrough
 		default:
 			if n%3 == 2 {
