@@ -9,15 +9,16 @@ import (
 	"github.com/gpuisa/gpuisa/isa"
 )
 
-// lineRoom is more than one listing line takes: prefix (at most 36 bytes),
-// text with its room for in-place writes, padding and hex column.
-const lineRoom = 40 + textRoom + 80
+// lineRoom is the room a line is written into (a textBuf): prefix (at
+// most 36 bytes), text, padding and hex column with the room for their
+// in-place stores.
+const lineRoom = len(textBuf{})
 
 // Disassemble appends a cuobjdump-style listing of raw Tesla code loaded at
 // base. Words that do not decode are listed as ".word" lines (which the
 // assembler reads back) and reported in errs; the listing goes on after them.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
-	var l lister // no line cache: a cubin lists many small functions
+	l := newLister(nil) // no line cache: a cubin lists many small functions
 	return isa.ListSteps(dst, code, base, l.step)
 }
 
@@ -35,14 +36,17 @@ func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.Dec
 
 // newListStep is one streaming worker's step, with its line cache.
 func newListStep() isa.StepFunc {
-	l := &lister{lines: new(lineCache)}
-	return l.step
+	return newLister(new(lineCache)).step
+}
+
+func newLister(lines *lineCache) *lister {
+	return &lister{lines: lines, mem: memTexts()}
 }
 
 // lister is what one worker keeps from line to line.
 type lister struct {
-	mn    mnemonicCache
 	lines *lineCache      // nil: print every line
+	mem   *memTextTables  // memTexts()
 	err   isa.DecodeError // the error step returns (isa.StepFunc copies it)
 }
 
@@ -58,13 +62,14 @@ func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int
 		v = binary.LittleEndian.Uint64(code[pc:])
 	}
 	dst = slices.Grow(dst, lineRoom) // the writes below never reallocate
+	n := len(dst)
+	b := (*textBuf)(dst[n : n+len(textBuf{})])
 	lines := l.lines.use()
 	if lines != nil {
 		if e := lines.find(v); e != nil {
-			dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
-			n := len(dst)
-			*(*[lineTailRoom]byte)(dst[n : n+lineTailRoom]) = e.tail
-			return dst[:n+int(e.size)], int(e.len), nil
+			p := putPrefix(b, addr)
+			*(*[lineTailRoom]byte)(b[p:]) = e.tail
+			return dst[:n+p+int(e.size)], int(e.len), nil
 		}
 	}
 	inst, ok := matchValue(v)
@@ -75,27 +80,79 @@ func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int
 		l.err = isa.LazyDecodeError(addr, int(inst.Len), isa.ErrInvalid, inst.Raw, invalidWhy{})
 		return dst, int(inst.Len), &l.err
 	}
-	dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
-	start := len(dst)
-	dst = l.appendTail(dst, inst)
+	p := putPrefix(b, addr)
+	q := putTail(b, p, inst, l.mem)
 	if lines != nil {
-		lines.put(v, inst.Len, dst[start:])
+		lines.put(v, inst.Len, b[p:q])
 	}
-	return dst, int(inst.Len), nil
+	return dst[:n+q], int(inst.Len), nil
 }
 
-// appendTail appends what follows the address column: the text, its
+// putTail stores what follows the address column at b[p:]: the text, its
 // padding and the hex column; it depends on the instruction's value only
-// (branch targets are absolute). dst has lineRoom bytes of room.
-func (l *lister) appendTail(dst []byte, inst Inst) []byte {
+// (branch targets are absolute). It returns the line's end.
+func putTail(b *textBuf, p int, inst Inst, mem *memTextTables) int {
 	digits := 16
 	if inst.Len == 4 {
 		digits = 8
 	}
-	start := len(dst)
-	dst = l.mn.append(dst, inst)
-	dst = appendOperands(dst, inst)
-	return isa.CuobjdumpStyle.AppendSuffix(dst, len(dst)-start, inst.Raw, digits)
+	q := formPrinters[inst.Form](b, p, inst.Raw, mem)
+	return putSuffix(b, p, q, inst.Raw, digits)
+}
+
+// appendLine appends the line of inst at addr.
+func (l *lister) appendLine(dst []byte, addr uint64, inst Inst) []byte {
+	dst = slices.Grow(dst, lineRoom)
+	n := len(dst)
+	b := (*textBuf)(dst[n : n+len(textBuf{})])
+	return dst[:n+putTail(b, putPrefix(b, addr), inst, l.mem)]
+}
+
+// putPrefix stores the address column of addr at b[0:]
+// (isa.CuobjdumpStyle.AppendPrefix) and returns its length.
+func putPrefix(b *textBuf, addr uint64) int {
+	s := &isa.CuobjdumpStyle
+	if addr>>32 != 0 || uint(s.Indent) > 8 || uint(s.Gap) > 16 {
+		return len(s.AppendPrefix(b[:0], addr))
+	}
+	digits := max((bits.Len32(uint32(addr))+3)>>2, 4)
+	st(b, 0, blankWord)
+	p := s.Indent
+	st(b, p, '/'|'*'<<8)
+	binary.BigEndian.PutUint64(b[(p+2)&textMask:], isa.HexDigits8(uint32(addr))<<(8*(8-digits)&63))
+	p += 2 + digits
+	st(b, p, '*'|'/'<<8|0x2020202020200000)
+	st(b, p+8, blankWord)
+	st(b, p+16, blankWord)
+	return p + 2 + s.Gap
+}
+
+// putSuffix pads the text at b[from:p] to the hex column and stores the
+// column: raw in digits (8 or 16) hex digits
+// (isa.CuobjdumpStyle.AppendSuffix). It returns the line's end.
+func putSuffix(b *textBuf, from, p int, raw uint64, digits int) int {
+	s := &isa.CuobjdumpStyle
+	if uint(s.TextCol) > 48 || s.HexWidth != 16 || digits != 8 && digits != 16 {
+		return len(s.AppendSuffix(b[:p], p-from, raw, digits))
+	}
+	// blanks up to the column (at most 48 bytes on), or past the end
+	st(b, p, blankWord)
+	st(b, p+8, blankWord)
+	st(b, p+16, blankWord)
+	st(b, p+24, blankWord)
+	st(b, p+32, blankWord)
+	st(b, p+40, blankWord)
+	q := max(p, from+s.TextCol)
+	st(b, q, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
+	if digits == 16 {
+		binary.BigEndian.PutUint64(b[(q+6)&textMask:], isa.HexDigits8(uint32(raw>>32)))
+		binary.BigEndian.PutUint64(b[(q+14)&textMask:], isa.HexDigits8(uint32(raw)))
+	} else {
+		binary.BigEndian.PutUint64(b[(q+6)&textMask:], isa.HexDigits8(uint32(raw)))
+		st(b, q+14, blankWord)
+	}
+	st(b, q+22, ' '|'*'<<8|'/'<<16|'\n'<<24)
+	return q + 26
 }
 
 // stepTail lists the last instruction of the code, whose bytes may not
@@ -114,9 +171,7 @@ func (l *lister) stepTail(dst []byte, code []byte, pc int, base uint64) ([]byte,
 		}
 		return dst, n, de
 	}
-	dst = slices.Grow(dst, lineRoom)
-	dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
-	return l.appendTail(dst, inst), int(inst.Len), nil
+	return l.appendLine(dst, addr, inst), int(inst.Len), nil
 }
 
 // wordTail is a ".word" line past its address column, the digits to be
@@ -147,10 +202,10 @@ func appendWordLine(dst []byte, addr uint64, w uint32) []byte {
 // blankWord is eight blanks as one word.
 const blankWord = 0x2020202020202020
 
-// lineCache remembers the tails (appendTail) of recent lines by the
+// lineCache remembers the tails (putTail) of recent lines by the
 // instruction's value: real code repeats instructions (the oracle's sm_1x
 // code: 2,794 values in 6,156 instructions), and a tail copied whole costs
-// a few stores where printing it costs over a thousand instructions.
+// a few stores where printing it costs a few hundred instructions.
 // Direct-mapped, so a lookup is one compare. Code that does not repeat
 // (random words) would only pay for the lookups and the evicted memory
 // caches, so a window of lines that finds few is followed by a pause.
@@ -158,6 +213,7 @@ type lineCache struct {
 	slot         [lineCacheSize]lineEntry
 	looks, found int // in the current window
 	pause        int // lines left before the cache is used again
+	rest         int // the last pause, 0 after a good window
 	hits         int // lines found in all (for tests)
 }
 
@@ -167,8 +223,14 @@ const (
 	// rest (below), so it costs random code nothing
 	lineCacheBits = 12
 	lineCacheSize = 1 << lineCacheBits
-	lineWindow    = 512  // lines a hit rate is judged on
-	linePause     = 8192 // lines the cache rests after a poor window
+	lineWindow    = 512 // lines a hit rate is judged on
+	// lines the cache rests after a poor window, doubled after each poor
+	// window in a row up to linePauseMax: random code looks it up in
+	// under 1% of its lines (each lookup and store misses the memory
+	// caches; resting 8,192 lines, 6% of the lines cost about 7% of the
+	// time), and code that starts to repeat finds it soon
+	linePause    = 8192
+	linePauseMax = 1 << 16
 )
 
 // lineTailRoom holds the tails of nearly every line (the text padded to
@@ -194,7 +256,11 @@ func (c *lineCache) use() *lineCache {
 	}
 	if c.looks++; c.looks == lineWindow {
 		if c.found < lineWindow/8 {
-			c.pause = linePause
+			// each poor window in a row doubles the rest
+			c.rest = min(max(2*c.rest, linePause), linePauseMax)
+			c.pause = c.rest
+		} else {
+			c.rest = 0
 		}
 		c.looks, c.found = 0, 0
 	}
@@ -239,42 +305,4 @@ func Archs() []isa.Arch {
 		})
 	}
 	return out
-}
-
-// mnemonicCache remembers recently printed mnemonics: real code repeats a few
-// of them, and a mnemonic depends only on the form and a few of its bits.
-type mnemonicCache struct {
-	slot [256]struct {
-		form uint16
-		n    uint8
-		key  uint64
-		text [3]uint64 // little-endian words, stored whole
-	}
-}
-
-// append needs textRoom bytes of room in dst.
-func (c *mnemonicCache) append(dst []byte, inst Inst) []byte {
-	f := &forms[inst.Form]
-	key := inst.Raw & f.mnemMask
-	h := (key ^ key>>29 ^ uint64(inst.Form)*0x9e3779b1) * 0x9e3779b97f4a7c15 >> 56
-	e := &c.slot[h]
-	start := len(dst)
-	if e.n != 0 && e.form == inst.Form && e.key == key {
-		b := dst[start : start+24]
-		binary.LittleEndian.PutUint64(b, e.text[0])
-		binary.LittleEndian.PutUint64(b[8:], e.text[1])
-		binary.LittleEndian.PutUint64(b[16:], e.text[2])
-		return dst[:start+int(e.n)]
-	}
-	dst = appendMnemonic(dst, inst)
-	if n := len(dst) - start; n <= 24 {
-		// the words are read past the text, from the room: bytes past n
-		// are never shown
-		b := dst[start : start+24]
-		e.form, e.key, e.n = inst.Form, key, uint8(n)
-		e.text[0] = binary.LittleEndian.Uint64(b)
-		e.text[1] = binary.LittleEndian.Uint64(b[8:])
-		e.text[2] = binary.LittleEndian.Uint64(b[16:])
-	}
-	return dst
 }

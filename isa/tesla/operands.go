@@ -266,6 +266,10 @@ var longBits = struct{ sh, cs, areg, inc, bank uint64 }{
 	inc: f_ainc.Mask(), bank: f_bank.Mask(),
 }
 
+// shortBits are the masks of the short and immediate classes' shared
+// source fields.
+var shortBits = struct{ sh, areg, inc uint64 }{sh: f_ssh.Mask(), areg: f_salo.Mask(), inc: f_sainc.Mask()}
+
 // operandValid rejects operand bits that contradict each other: an address
 // register or post-increment with no memory operand to use it, a constant bank
 // with no c[] operand, a condition that cannot be printed.
@@ -289,7 +293,8 @@ func operandValid(f *form, k opndKind, v uint64) bool {
 			return true
 		}
 		if c == ClassShort || c == ClassImm {
-			sh, areg, inc := f_ssh.Get(v) != 0, f_salo.Get(v) != 0, f_sainc.Get(v) != 0
+			m := &shortBits
+			sh, areg, inc := v&m.sh != 0, v&m.areg != 0, v&m.inc != 0
 			return !(!sh && (areg || inc) || inc && !areg)
 		}
 	case opnd_cmem, opnd_lmem, opnd_smemw:

@@ -9,10 +9,10 @@ import (
 )
 
 // Text is written in place: AppendText first makes textRoom bytes of room
-// past the end of dst (more than any instruction's text plus one 8-byte
+// past the end of dst (more than any instruction's text plus one 16-byte
 // store; TestTextRoom checks the bound for every form), then the writers
 // below store whole words past the end of dst and only then move the length.
-const textRoom = 256
+const textRoom = len(textBuf{})
 
 // Print returns the instruction's text as cuobjdump prints it, including the
 // final ';'. pc is the instruction's address (branch targets are absolute).
@@ -23,8 +23,7 @@ func Print(inst Inst, pc uint64) string {
 
 // AppendText appends the instruction's text (with the final ';') to dst.
 func AppendText(dst []byte, inst Inst, pc uint64) []byte {
-	dst = slices.Grow(dst, textRoom)
-	return appendOperands(appendMnemonic(dst, inst), inst)
+	return printText(slices.Grow(dst, textRoom), inst)
 }
 
 // appendMnemonic needs textRoom bytes of room in dst.
@@ -38,29 +37,6 @@ func appendMnemonic(dst []byte, inst Inst) []byte {
 		}
 	}
 	return dst
-}
-
-// appendOperands appends the operands and the final ';'; it needs textRoom
-// bytes of room in dst.
-func appendOperands(dst []byte, inst Inst) []byte {
-	f := &forms[inst.Form]
-	v := inst.Raw
-	if len(f.opnds) > 0 {
-		dst = append(dst, ' ')
-		for i := range f.opnds {
-			// the common pieces without the general switch's call
-			switch p := &f.opnds[i]; {
-			case p.kind == pieceLit && p.word != 0:
-				dst = putWord(dst, p.word)
-			case p.kind == pieceOperand:
-				half := p.half || p.wide && p.field.Get(v)&1 == 0
-				dst = appendOperand(dst, f.class, p, half, v)
-			default:
-				dst = putPiece(dst, f, p, v)
-			}
-		}
-	}
-	return append(dst, ';')
 }
 
 // appendPiece appends one piece's text to any dst.

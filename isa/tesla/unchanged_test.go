@@ -112,7 +112,7 @@ func TestLineCacheListing(t *testing.T) {
 		t.Errorf("the streamed listing (%d bytes) differs from Disassemble's (%d bytes)", got.Len(), len(want))
 	}
 	// the cache found lines: the test exercised it
-	l := lister{lines: new(lineCache)}
+	l := newLister(new(lineCache))
 	isa.ListSteps(nil, code, 0x1000, l.step)
 	if l.lines.hits == 0 {
 		t.Errorf("the line cache found no line")

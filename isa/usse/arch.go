@@ -24,8 +24,7 @@ func Archs() []isa.Arch {
 // do not decode are listed as ".quad 0x..." and reported in errs. A trailing
 // partial word is reported as truncated.
 func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeError) {
-	var l lister
-	return isa.ListSteps(dst, code, base, l.step)
+	return isa.ListSteps(dst, code, base, newStep())
 }
 
 // WriteListing writes the listing Disassemble returns to w a buffer at a

@@ -13,6 +13,7 @@ import (
 // and once it has listed enough lines, a cache of line ends.
 type lister struct {
 	in    Inst
+	pt    *printTables
 	lines int        // lines listed before the cache was made
 	cache *lineCache // nil until cacheAfter lines are listed
 	// the cache is tried a window of lines at a time; a window with few
@@ -24,7 +25,7 @@ type lister struct {
 
 // newStep is a StepFunc with its own lister (isa.WriteSteps makes one per
 // worker).
-func newStep() isa.StepFunc { return new(lister).step }
+func newStep() isa.StepFunc { return (&lister{pt: syntaxTables()}).step }
 
 // The line cache: a line's text, padding and hex column depend on its word
 // alone (the printer takes no address: branch offsets print as encoded),
@@ -91,7 +92,7 @@ func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, in
 	bad, ok := decodeMatch(w, in)
 	dst = Style.AppendPrefix(dst, addr)
 	start := len(dst)
-	dst = append(appendText(dst, in), " ;"...)
+	dst = append(appendTextWith(dst, in, l.pt), " ;"...)
 	dst = Style.AppendSuffix(dst, len(dst)-start, in.Raw, 16)
 	if !ok {
 		return dst, Len, l.decodeError(bad, w, addr)

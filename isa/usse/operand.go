@@ -138,13 +138,16 @@ func (in *Inst) syntax() (*form, *variant) {
 // regOperand resolves a register element's fields (bank, bank extension,
 // number) with numbering factor mult, as the printer shows them.
 func regOperand(f *form, e *elem, in *Inst, mult uint32) Operand {
-	bi := bankIndex(f, e, in)
-	num := in.Args[e.f[2]]
-	w := f.fields[e.f[2]].width
+	return regOperandAt(e.table, f.fields[e.f[2]].width, bankIndex(f, e, in), in.Args[e.f[2]], mult)
+}
+
+// regOperandAt is regOperand of number num (a w-bit field) in entry bi of
+// bank table t.
+func regOperandAt(t uint8, w uint8, bi int, num uint32, mult uint32) Operand {
 	if bi >= 8 {
 		return Operand{}
 	}
-	switch k := bankKinds[e.table][bi]; k {
+	switch k := bankKinds[t][bi]; k {
 	case bkR:
 		if lim := uint32(1)<<w - 4; num >= lim {
 			return Operand{Bank: BankInternal, Num: num - lim}

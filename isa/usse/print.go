@@ -20,22 +20,34 @@ func AppendText(dst []byte, in Inst, pc uint64) []byte {
 }
 
 func appendText(dst []byte, in *Inst) []byte {
+	return appendTextWith(dst, in, syntaxTables())
+}
+
+// appendTextWith is appendText with the syntax printers' tables at hand.
+func appendTextWith(dst []byte, in *Inst, pt *printTables) []byte {
 	if in.Form < 0 || int(in.Form) >= len(forms) {
 		return appendRaw(dst, in.Raw)
 	}
+	if p := formPrinters[in.Form]; p != nil {
+		return p(dst, in, pt)
+	}
+	// the dual-issue forms
 	f := &forms[in.Form]
 	vi := f.variantIndex(in)
 	if vi < 0 {
 		return appendRaw(dst, in.Raw)
 	}
-	v := &f.variants[vi]
 	// a word whose flag bits are all at their defaults prints no flags
 	// (in.Raw holds the fields, as the dual-issue printer also assumes)
 	fd := &flagDefaults[in.Form][vi]
-	flags := in.Raw&fd.mask != fd.bits
-	if int(in.Form) == dualForms[0] || int(in.Form) == dualForms[1] {
-		return appendDualText(dst, f, v, vi, in, flags)
-	}
+	return appendDualText(dst, f, &f.variants[vi], vi, in, in.Raw&fd.mask != fd.bits)
+}
+
+// appendSyntax is what the syntax printers print (syntax vi of in's form,
+// flags as appendText finds them), interpreting the syntax's elements
+// one by one: the printers' reference (TestSyntaxPrintersAgree).
+func appendSyntax(dst []byte, f *form, vi int, in *Inst, flags bool) []byte {
+	v := &f.variants[vi]
 	// the mnemonic, the flags, the operands
 	dst = appendElems(dst, f, v, v.elems[:v.mnemEnd], in)
 	if flags {
@@ -164,13 +176,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kE, kEo:
 		return appendShort(dst, &enumTexts[e.table][in.Args[e.f[0]]])
 	case kPck:
-		names := enumTables[e.table]
-		d, s := in.Args[e.f[0]], in.Args[e.f[1]]
-		if d == s {
-			return append(append(dst, "mov."...), names[d]...)
-		}
-		dst = append(append(dst, "pack."...), names[d]...)
-		return append(append(dst, '.'), names[s]...)
+		return appendPckElem(dst, f, e, in)
 	case kReg:
 		return appendReg(dst, f, e, in)
 	case kRegx:
@@ -179,27 +185,15 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 			dst = append(dst, ".x"...)
 		}
 	case kRegm:
-		dst = appendReg(dst, f, e, in)
-		if !isImm(f, e, in) {
-			dst = appendMaskChans(dst, in.Args[e.f[3]])
-		}
+		return appendRegmElem(dst, f, e, in)
 	case kOreg:
-		if !isImmZero(f, e, in) {
-			dst = appendReg(append(dst, ", "...), f, e, in)
-		}
+		return appendOregElem(dst, f, e, in)
 	case kNreg:
-		if !isNextReg(f, e, in) {
-			dst = appendReg(append(dst, ", "...), f, e, in)
-		}
+		return appendNregElem(dst, f, e, in)
 	case kFmt2:
-		names := enumTables[e.table]
-		d, s := in.Args[e.f[0]], in.Args[e.f[1]]
-		dst = append(append(dst, '.'), names[d]...)
-		if s != d {
-			dst = append(append(dst, '.'), names[s]...)
-		}
+		return appendFmt2Elem(dst, f, e, in)
 	case kHexc:
-		return isa.AppendHexNum(dst, concat(f, e, in))
+		return appendHexcElem(dst, f, e, in)
 	case kInv:
 		if in.Args[e.f[0]] != 0 {
 			dst = append(dst, '~')
@@ -207,9 +201,7 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kSel:
 		return appendSel(dst, e, in)
 	case kSzmark:
-		if in.Args[e.f[0]] == 0 && in.Args[e.f[1]]>>9&7 != 3 {
-			dst = append(dst, ".vec3"...)
-		}
+		return appendSzmarkElem(dst, f, e, in)
 	case kDualm:
 		if d, ok := newDualView(f, in); ok {
 			dst = d.appendMnem1(dst, markNone)
@@ -223,60 +215,20 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kMaskr:
 		return appendMaskChans(dst, rotMask(in.Args[e.f[0]]))
 	case kImark:
-		if imarkSet(f, e, in) {
-			dst = append(dst, e.text...)
-		}
+		return appendImarkElem(dst, f, e, in)
 	case kGpi:
 		dst = append(dst, 'i')
 		return isa.AppendDec(dst, uint64(in.Args[e.f[0]]))
 	case kMask:
 		return appendMaskChans(dst, in.Args[e.f[0]])
 	case kSwz:
-		return append(append(dst, '.'), swizzlePrefix(f, e, in)...)
+		return appendSwzElem(dst, f, e, in)
 	case kGsw: // gswSwizzle's fields
-		p := swizzlePrefixOf(f, e.table, e.f[1], e.f[2], e.f[3], e.f[4], in)
-		num := in.Args[e.f[0]]
-		if num == 0 && allConst(p) {
-			var v [4]uint32
-			for i := 0; i < len(p); i++ {
-				v[i], _ = constChar(p[i])
-			}
-			return appendValues(dst, v[:len(p)])
-		}
-		dst = isa.AppendDec(append(dst, 'i'), uint64(num))
-		return append(append(dst, '.'), p...)
+		return appendGswElem(dst, f, e, in)
 	case kRsw, kRswh:
-		var v [4]uint32
-		if k, ok := rswConst(f, e, in, &v); ok {
-			return appendValues(dst, v[:k])
-		}
-		// rswParts' register (numbers doubled for 6-bit fields only) and swizzle
-		dst = appendRegMult(dst, f, e, in, 1+uint64(b2u(f.fields[e.f[2]].width == 6)))
-		if e.f[3] >= 0 {
-			dst = append(append(dst, '.'), swizzlePrefixOf(f, uint8(e.tab2), e.f[3], e.f[4], e.f[5], rswSel(e), in)...)
-		}
+		return appendRswElem(dst, f, e, in)
 	case kSwzf:
-		v := in.Args[e.f[0]]
-		n := 4
-		if e.f[2] >= 0 && in.Args[e.f[2]] == 0 {
-			n = 3 // a vec3 operation: w prints only when it is not the identity
-			if v>>9&7 != 3 {
-				n = 4
-			}
-		} else if e.f[1] >= 0 {
-			// with a write mask, channels past it print only when they are
-			// not the identity (the parser fills identity)
-			n = maskLen(in.Args[e.f[1]])
-			for c := n; c < 4; c++ {
-				if v>>(3*c)&7 != uint32(c) {
-					n = 4
-				}
-			}
-		}
-		dst = append(dst, '.')
-		for c := 0; c < n; c++ {
-			dst = append(dst, swizzleChans[v>>(3*c)&7])
-		}
+		return appendSwzfElem(dst, f, e, in)
 	case kNeg:
 		if in.Args[e.f[0]] != 0 {
 			dst = append(dst, '-')
@@ -300,22 +252,178 @@ func appendElem(dst []byte, f *form, e *elem, in *Inst) []byte {
 	case kHex:
 		return isa.AppendHexNum(dst, uint64(in.Args[e.f[0]]))
 	case kHexo:
-		if v := in.Args[e.f[0]]; v != 0 {
-			return isa.AppendHexNum(append(dst, ' '), uint64(v))
-		}
+		return appendHexoElem(dst, f, e, in)
 	case kShex:
-		v := isa.SignExtend(uint64(in.Args[e.f[0]]), f.fields[e.f[0]].width)
-		if v < 0 {
-			dst = append(dst, '-')
-			v = -v
-		}
-		return isa.AppendHexNum(dst, uint64(v))
+		return appendShexElem(dst, f, e, in)
 	case kDec:
 		return isa.AppendDec(dst, uint64(in.Args[e.f[0]]))
 	case kDec1:
 		return isa.AppendDec(dst, uint64(in.Args[e.f[0]])+1)
 	}
 	return dst
+}
+
+// appendSwzElem prints a swizzle: '.' and the shortest prefix that names
+// the entry.
+func appendSwzElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	return appendSwzDot(dst, f, e.table, e.f[0], e.f[1], e.f[2], e.f[3], in)
+}
+
+// appendHexcElem prints an immediate stored in up to three fields.
+func appendHexcElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	return isa.AppendHexNum(dst, concat(f, e, in))
+}
+
+// appendPckElem prints a pck element: "mov.D", or "pack.D.S".
+func appendPckElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	names := enumTables[e.table]
+	d, s := in.Args[e.f[0]], in.Args[e.f[1]]
+	if d == s {
+		return append(append(dst, "mov."...), names[d]...)
+	}
+	dst = append(append(dst, "pack."...), names[d]...)
+	return append(append(dst, '.'), names[s]...)
+}
+
+// appendRegmElem prints a regm element: the register and, unless it is an
+// immediate, the channels of its write mask.
+func appendRegmElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	dst = appendReg(dst, f, e, in)
+	if !isImm(f, e, in) {
+		dst = appendMaskChans(dst, in.Args[e.f[3]])
+	}
+	return dst
+}
+
+// appendOregElem prints an oreg element: ", reg" unless the immediate 0.
+func appendOregElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	if !isImmZero(f, e, in) {
+		dst = appendReg(append(dst, ", "...), f, e, in)
+	}
+	return dst
+}
+
+// appendNregElem prints an nreg element: ", reg" unless the next register.
+func appendNregElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	if !isNextReg(f, e, in) {
+		dst = appendReg(append(dst, ", "...), f, e, in)
+	}
+	return dst
+}
+
+// appendFmt2Elem prints a fmt2 element: ".D", or ".D.S" when S differs.
+func appendFmt2Elem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	names := enumTables[e.table]
+	d, s := in.Args[e.f[0]], in.Args[e.f[1]]
+	dst = append(append(dst, '.'), names[d]...)
+	if s != d {
+		dst = append(append(dst, '.'), names[s]...)
+	}
+	return dst
+}
+
+// appendSzmarkElem prints ".vec3" for a vec3 operation whose w select is not w.
+func appendSzmarkElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	if in.Args[e.f[0]] == 0 && in.Args[e.f[1]]>>9&7 != 3 {
+		dst = append(dst, ".vec3"...)
+	}
+	return dst
+}
+
+// appendImarkElem prints an imark element (imarkSet).
+func appendImarkElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	if imarkSet(f, e, in) {
+		dst = append(dst, e.text...)
+	}
+	return dst
+}
+
+// appendGswElem prints a gsw element (gswSwizzle's fields): an internal
+// register and its swizzle, or i0 with constants as {values}.
+func appendGswElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	p := swizzlePrefixOf(f, e.table, e.f[1], e.f[2], e.f[3], e.f[4], in)
+	num := in.Args[e.f[0]]
+	if num == 0 && allConst(p) {
+		var v [4]uint32
+		for i := 0; i < len(p); i++ {
+			v[i], _ = constChar(p[i])
+		}
+		return appendValues(dst, v[:len(p)])
+	}
+	dst = isa.AppendDec(append(dst, 'i'), uint64(num))
+	return append(append(dst, '.'), p...)
+}
+
+// appendRswElem prints an rsw or rswh element: a register (or constant
+// register as {values}) and its swizzle.
+func appendRswElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	return appendRswWith(dst, f, e, in, nil)
+}
+
+// appendRswWith is appendRswElem with the register's text r from a syntax
+// printer's table (nil: printed from the fields).
+func appendRswWith(dst []byte, f *form, e *elem, in *Inst, r *regEntry) []byte {
+	var v [4]uint32
+	if k, ok := rswConst(f, e, in, &v); ok {
+		return appendValues(dst, v[:k])
+	}
+	// rswParts' register (numbers doubled for 6-bit fields only) and swizzle
+	if r != nil {
+		dst = putReg(reserve(dst, 24), r)
+	} else {
+		dst = appendRegMult(dst, f, e, in, 1+uint64(b2u(f.fields[e.f[2]].width == 6)))
+	}
+	if e.f[3] >= 0 {
+		dst = appendSwzDot(dst, f, uint8(e.tab2), e.f[3], e.f[4], e.f[5], rswSel(e), in)
+	}
+	return dst
+}
+
+// appendSwzfElem prints a free swizzle.
+func appendSwzfElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	v := in.Args[e.f[0]]
+	n := 4
+	if e.f[2] >= 0 && in.Args[e.f[2]] == 0 {
+		n = 3 // a vec3 operation: w prints only when it is not the identity
+		if v>>9&7 != 3 {
+			n = 4
+		}
+	} else if e.f[1] >= 0 {
+		// with a write mask, channels past it print only when they are
+		// not the identity (the parser fills identity): all selects from
+		// channel n on compared at once
+		n = maskLen(in.Args[e.f[1]])
+		if (v^swzfIdentity)&(0xfff<<(3*n)&0xfff) != 0 {
+			n = 4
+		}
+	}
+	// '.' and the four channels as one store, kept up to channel n
+	w := uint64('.')
+	for c := 0; c < 4; c++ {
+		w |= uint64(swizzleChans[v>>(3*c)&7]) << (8 * (c + 1))
+	}
+	return putLit8(reserve(dst, 8), w, 1+n)
+}
+
+// swzfIdentity is the free swizzle xyzw (channel c selects c).
+const swzfIdentity = 0 | 1<<3 | 2<<6 | 3<<9
+
+// appendHexoElem prints " 0x.." unless the value is 0.
+func appendHexoElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	if v := in.Args[e.f[0]]; v != 0 {
+		return isa.AppendHexNum(append(dst, ' '), uint64(v))
+	}
+	return dst
+}
+
+// appendShexElem prints a signed hex immediate.
+func appendShexElem(dst []byte, f *form, e *elem, in *Inst) []byte {
+	v := isa.SignExtend(uint64(in.Args[e.f[0]]), f.fields[e.f[0]].width)
+	if v < 0 {
+		dst = append(dst, '-')
+		v = -v
+	}
+	return isa.AppendHexNum(dst, uint64(v))
 }
 
 // isImmZero: an optional register that is the immediate 0 is not printed.
@@ -440,15 +548,11 @@ func appendMaskChans(dst []byte, m uint32) []byte {
 }
 
 // maskLen is the number of channels up to the highest enabled one (min 1).
-func maskLen(m uint32) int {
-	n := 1
-	for c := 1; c < 4; c++ {
-		if m>>c&1 != 0 {
-			n = c + 1
-		}
-	}
-	return n
-}
+func maskLen(m uint32) int { return int(maskLens[m&15]) }
+
+// maskLens[m] is maskLen(m) (bits past w do not count): a look-up, as the
+// highest channel of a random mask is a branch the CPU cannot guess.
+var maskLens = [16]uint8{1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4}
 
 // firstWithPrefix is the entry a swizzle text p names: the first entry of the
 // table (standard half, then extended) that starts with p.
@@ -492,15 +596,20 @@ func appendReg(dst []byte, f *form, e *elem, in *Inst) []byte {
 
 // appendRegMult is appendReg with the numbering factor given.
 func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
-	bi := bankIndex(f, e, in)
+	return appendRegAt(dst, e.table, f.fields[e.f[2]].width, bankIndex(f, e, in), in.Args[e.f[2]], mult)
+}
+
+// appendRegAt prints register num (a w-bit field) of entry bi of bank
+// table t with numbering factor mult: appendRegMult once the fields are
+// read, and what the syntax printers' register tables are made of.
+func appendRegAt(dst []byte, t uint8, w uint8, bi int, num uint32, mult uint64) []byte {
 	if bi >= 8 {
 		return dst
 	}
 	// the four register banks (most operands) spelled straight from the
 	// fields, as regOperand reads them
-	if k := bankKinds[e.table][bi]; k <= bkSa {
-		num := in.Args[e.f[2]]
-		if lim := uint32(1)<<f.fields[e.f[2]].width - 4; k == bkR && num >= lim {
+	if k := bankKinds[t][bi]; k <= bkSa {
+		if lim := uint32(1)<<w - 4; k == bkR && num >= lim {
 			return isa.AppendDec(append(dst, 'i'), uint64(num-lim))
 		}
 		if n := num * uint32(mult); n < 256 {
@@ -508,7 +617,7 @@ func appendRegMult(dst []byte, f *form, e *elem, in *Inst, mult uint64) []byte {
 		}
 		return isa.AppendDec(append(dst, bank4[k]...), uint64(num*uint32(mult)))
 	}
-	return appendOperand(dst, regOperand(f, e, in, uint32(mult)))
+	return appendOperand(dst, regOperandAt(t, w, bi, num, uint32(mult)))
 }
 
 // appendOperand prints a register operand (without swizzle or modifiers).

@@ -33,6 +33,36 @@ var swzPrefixLen = func() (p [len(swizzleTables)][32][5]uint8) {
 	return p
 }()
 
+// swzDotTexts[t][idx][m] is '.' and the swizzlePrefixOf text of entry idx
+// of swizzle table t for a mask needing m channels.
+var swzDotTexts = func() (d [len(swizzleTables)][32][5]shortText) {
+	for ti, t := range swizzleTables {
+		for idx, ent := range t {
+			if ent == "?" {
+				continue
+			}
+			for m := range d[ti][idx] {
+				d[ti][idx][m] = newShortText("." + ent[:swzPrefixLen[ti][idx][m]])
+			}
+		}
+	}
+	return d
+}()
+
+// appendSwzDot appends '.' and swizzlePrefixOf(f, t, swz, ext, mask, sel,
+// in) from swzDotTexts.
+func appendSwzDot(dst []byte, f *form, t uint8, swz, ext, mask, sel int8, in *Inst) []byte {
+	ti, idx, ok := swizzleAt(f, t, swz, ext, sel, in)
+	if !ok {
+		return append(dst, '.')
+	}
+	m := 4
+	if mask >= 0 {
+		m = maskLen(in.Args[mask])
+	}
+	return putShort(reserve(dst, 16), &swzDotTexts[ti][idx][m])
+}
+
 // v4HasPrefix[idx][n] reports whether some v4 entry starts with the first
 // n channels of v3 entry idx (VMAD's ".vec3" marker test).
 var v4HasPrefix = func() (h [32][5]bool) {
