@@ -151,6 +151,9 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	defer w.Flush()
 	if t.has("binary") {
 		sm, _ := strconv.Atoi(strings.TrimPrefix(t.value("binary"), "SM"))
+		if cfg || bbcfg {
+			return t.rawGraph(cio, w, data, sm, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
+		}
 		if opts.VLIW || opts.NoHex || opts.Raw {
 			// streamed: every error is found before the first line is
 			// written, and a failed listing is dropped
@@ -327,4 +330,24 @@ func rawErrorText(e *isa.DecodeError) string {
 		return fmt.Sprintf("%s at address 0x%08x", e.Detail, e.Addr)
 	}
 	return fmt.Sprintf("Unrecognized operation at address 0x%08x", e.Addr)
+}
+
+// rawGraph prints the control-flow graph of raw code, taken as one function
+// named after nothing (nvdisasm 11.8 crashes on -cfg and -bbcfg with -b:
+// a segmentation fault, no output, so there is no text to match). The graph
+// is the one of a cubin whose only function holds the code; -base does not
+// move it, as cubin graphs start every function at 0.
+func (t *nvTool) rawGraph(cio *cmdIO, w io.Writer, data []byte, sm int, opts maxwell.CFGOptions) int {
+	f := &cubin.File{Class: 64, Flags: uint32(sm), Functions: []cubin.Function{{
+		Name: "raw", Code: data, Symbol: -1, Size: uint64(len(data)), ParamBank: -1,
+	}}}
+	failed := false
+	errs, _ := maxwell.WriteControlFlowDOT(dropAfterError{w, &failed}, f, opts)
+	for _, e := range errs {
+		t.report(cio.stderr, "error", rawErrorText(e))
+	}
+	if len(errs) > 0 {
+		return 1
+	}
+	return 0
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -346,5 +347,39 @@ func TestNvdisasmRejectedCubin(t *testing.T) {
 		if code != tc.code || stderr != tc.stderr || (code != 0) != (out == "") {
 			t.Errorf("nvdisasm %s: exit %d, stderr %q, %d bytes out; want %d, %q", tc.flags, code, stderr, len(out), tc.code, tc.stderr)
 		}
+	}
+}
+
+var symbolDirectives = regexp.MustCompile(`<entry>[^|]*?raw:\\l\.text\.raw:`)
+
+// nvdisasm 11.8 crashes on -cfg and -bbcfg of raw code (-b); gpuisa graphs
+// the code as one function named raw, the graph the same code gets as the
+// only function of a cubin.
+func TestNvdisasmRawGraph(t *testing.T) {
+	c := filepath.Join(lineinfoDir, "cubin", "reduce.li.cubin")
+	data, err := os.ReadFile(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubin.Parse(data)
+	if err != nil || len(f.Functions) != 1 {
+		t.Fatalf("%s: %v, %d functions", c, err, len(f.Functions))
+	}
+	fn := f.Functions[0]
+	raw := filepath.Join(t.TempDir(), "reduce.bin")
+	os.WriteFile(raw, fn.Code, 0o644)
+	for _, flags := range [][]string{{"-cfg"}, {"-bbcfg", "-poff"}} {
+		_, fromCubin, _ := runCLI(t, "", append(append([]string{"nvdisasm"}, flags...), c)...)
+		code, got, errText := runCLI(t, "", append(append([]string{"nvdisasm", "-b", "SM52"}, flags...), raw)...)
+		// raw code has no symbol, so no .global/.type/.size/.other lines
+		want := symbolDirectives.ReplaceAllString(strings.ReplaceAll(fromCubin, fn.Name, "raw"), "<entry>.text.raw:")
+		if code != 0 || got != want || !strings.Contains(got, "BAR.SYNC") {
+			t.Errorf("nvdisasm -b SM52 %v: exit %d, %s\ngot:\n%.400s\nwant:\n%.400s", flags, code, errText, got, want)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.bin")
+	os.WriteFile(bad, fn.Code[:40], 0o644)
+	if code, out, errText := runCLI(t, "", "nvdisasm", "-b", "SM52", "-cfg", bad); code != 1 || out != "" || !strings.Contains(errText, "nvdisasm error") {
+		t.Errorf("truncated raw code: exit %d, out %q, err %q", code, out, errText)
 	}
 }

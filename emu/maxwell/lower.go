@@ -236,6 +236,12 @@ func (p *Program) rows(o *op) {
 // sign and width the spec gives its field), constant reference and
 // modifier comes from the encoded fields, never from the printed text.
 func lowerInst(inst maxwell.Inst, addr uint64) (op, error) {
+	if inst.Word == 0 {
+		// nvdisasm lists the all-zero word as NOP, but no compiler emits it
+		// (padding is the NOP encoding) and what the hardware does with it
+		// is unknown: reaching one means the code ran into zeroed memory
+		return op{}, fmt.Errorf("an all-zero instruction word (listed as NOP; what the hardware does with it is unknown)")
+	}
 	ops := inst.Operands(addr)
 	o := op{guard: uint16(ops.Guard.Reg), gnot: ops.Guard.Not}
 	name := ops.Op

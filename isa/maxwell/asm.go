@@ -179,11 +179,16 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 				}
 				return
 			}
-			if n%3 != 0 {
-				errs.Add(asm.Pos{File: filename, Line: ln, Col: 1}, "control word in the middle of a bundle")
-				return
+			if n%3 == 0 && !ctrlSeen {
+				ctrlSeen = true
+				break
 			}
-			ctrlSeen = true
+			// where no control word goes (inside a bundle, or right after
+			// its control line) a bare hex line is an instruction's word:
+			// nvdisasm's VLIW layout lists some by their hex comment alone
+			// (vliwHidden)
+			st.kind = stmtWord
+			fallthrough
 		default:
 			if n%3 == 2 {
 				ctrlSeen = false

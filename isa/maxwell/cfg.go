@@ -282,6 +282,9 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool, w io.Writer)
 				dst = append(dst, "|<exitpost"+strconv.Itoa(n-1)+">"...)
 			}
 			for i := b.Start; i < b.End; i++ {
+				if fl.hidden[i] {
+					continue // a zero word the listing shows only in hex
+				}
 				addr := g.Insts[i].Addr
 				if i == b.Start && addr != fg.entryAddr() {
 					for _, lbl := range fl.lb.shownAt(addr) {
@@ -421,5 +424,5 @@ func Graphs(f *cubin.File, opts ListOptions) ([]cfg.Function, []*isa.DecodeError
 // release drops what texts and the decoding kept of a function whose
 // graphs are written.
 func (fl *funcListing) release() {
-	fl.insts, fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests = nil, nil, nil, nil, nil, nil, nil
+	fl.insts, fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests, fl.hidden = nil, nil, nil, nil, nil, nil, nil, nil
 }

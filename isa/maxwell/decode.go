@@ -93,6 +93,22 @@ func Decode(word uint64, ctrl Ctrl, sm int, addr uint64) (Inst, error) {
 	if f.attrs&attrBad != 0 {
 		return inst, unrecognized(addr)
 	}
+	// nvdisasm's validity rules for the control field (probed per form):
+	// fixed-latency instructions take no barriers; reuse bit 3 is rejected by
+	// fixed-latency ALU instructions and a few variable-latency ones. The
+	// all-zero word (attrNoCtrl) takes any control field.
+	if f.attrs&attrNoCtrl != 0 {
+		return inst, nil
+	}
+	if f.attrs&attrVar == 0 && (ctrl.WriteBarrier() != 7 || ctrl.ReadBarrier() != 7) {
+		return inst, unrecognized(addr)
+	}
+	if ctrl.Reuse()&8 != 0 && (f.attrs&(attrVar|attrCF) == 0 || f.attrs&attrNoR3 != 0) {
+		return inst, unrecognized(addr)
+	}
+	// after the control field: nvdisasm names the functional unit when
+	// both are wrong (IADD32I with PSign32 1 and a barrier, ptxas -G code
+	// read as raw)
 	for _, k := range rejectToks[fi] {
 		t := &f.toks[k]
 		v := t.get(word)
@@ -100,15 +116,6 @@ func Decode(word uint64, ctrl Ctrl, sm int, addr uint64) (Inst, error) {
 			return inst, &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid,
 				Detail: fmt.Sprintf("Opclass '%s', undefined value 0x%x for table '%s'", f.name, v, tables[t.arg].name)}
 		}
-	}
-	// nvdisasm's validity rules for the control field (probed per form):
-	// fixed-latency instructions take no barriers; reuse bit 3 is rejected by
-	// fixed-latency ALU instructions and a few variable-latency ones.
-	if f.attrs&attrVar == 0 && (ctrl.WriteBarrier() != 7 || ctrl.ReadBarrier() != 7) {
-		return inst, unrecognized(addr)
-	}
-	if ctrl.Reuse()&8 != 0 && (f.attrs&(attrVar|attrCF) == 0 || f.attrs&attrNoR3 != 0) {
-		return inst, unrecognized(addr)
 	}
 	return inst, nil
 }

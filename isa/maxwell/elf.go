@@ -207,13 +207,16 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 	if lifeLy != nil {
 		// the column starts after the longest line of the code sections,
 		// directives and labels included
+		longest, note := 0, 0
 		for _, l := range lists {
 			lw := &longestWriter{}
 			lo := &listOut{w: lw}
 			section = l.list(section[:0], opts, noteCol, col, lo)
 			lo.end(section)
-			lifeLy.col = max(lifeLy.col, max(lw.n, longestLine(lw.part))+2+4)
+			longest = max(longest, lw.n, longestLine(lw.part))
+			note = max(note, l.syncNoteWidth(opts.VLIW, opts.NoDataflow))
 		}
+		lifeLy.col = max(lifeLy.col, lifeColumn(longest, note))
 	}
 	for i := range f.Sections {
 		switch l := textOf[i]; {
@@ -614,6 +617,7 @@ type funcListing struct {
 	closes             []bool // VLIW: the second instruction of a braced pair
 	slots              []bool // -plr: the second instruction of a pair printed with SLOT 0/1 (liveness.go)
 	quests             []bool // the annotation is a ??? operand: -raw adds no blanks
+	hidden             []bool // VLIW: instructions listed only by their hex comment (vliwHidden)
 }
 
 func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw, keep bool, onErr func(*isa.DecodeError)) *funcListing {
@@ -691,15 +695,41 @@ func (fl *funcListing) decoded(i int) (Inst, bool) {
 
 // closers marks the second instruction of every braced pair, by instruction
 // index: the one after an instruction that opens a pair and does not itself
-// close one.
+// close one. An all-zero word is in no pair, opening or closing (nvdisasm
+// 11.8, probed on raw bundles and patched cubins): it neither takes a brace
+// nor uses up its neighbour's.
 func closers(code []byte) []bool {
 	n := len(code) / BundleSize
 	closes := make([]bool, n*3)
 	for i := 1; i < n*3; i++ {
 		ctrl := binary.LittleEndian.Uint64(code[(i-1)/3*BundleSize:])
-		closes[i] = opensPair(CtrlField(ctrl, (i-1)%3)) && !closes[i-1]
+		closes[i] = opensPair(CtrlField(ctrl, (i-1)%3)) && !closes[i-1] &&
+			instWord(code, i-1) != 0 && instWord(code, i) != 0
 	}
 	return closes
+}
+
+// instWord is instruction i of code (by index, three to a bundle).
+func instWord(code []byte, i int) uint64 {
+	return binary.LittleEndian.Uint64(code[i/3*BundleSize+8+8*(i%3):])
+}
+
+// vliwHidden tells whether nvdisasm's VLIW layout (without -novliw) leaves
+// out instruction i of code, listing only its hex comment, on a line of its
+// own where a pair's second's goes (closes: closers(code)). That is the
+// instruction after one whose control field opens a pair (stall 0 with
+// yield) when that one closes a pair itself, or when this one is an
+// all-zero word and that one is not (probed with nvdisasm 11.8 on raw
+// bundles and patched cubins; the instruction before a hidden zero word
+// loses its brace, see closers).
+func vliwHidden(code []byte, closes []bool, i int) bool {
+	if i == 0 || !opensPair(CtrlField(binary.LittleEndian.Uint64(code[(i-1)/3*BundleSize:]), (i-1)%3)) {
+		return false
+	}
+	if instWord(code, i) == 0 {
+		return instWord(code, i-1) != 0
+	}
+	return closes[i-1]
 }
 
 // pairOffset is how far an address lies after the first instruction of its
@@ -753,6 +783,7 @@ type instLayout struct {
 	note   int  // where a (*"..."*) annotation or a ??? operand starts, 0 for none
 	closes bool // VLIW: the second instruction of a braced pair
 	quest  bool // the annotation is a ??? operand: -raw adds no blanks
+	hidden bool // VLIW: listed only by its hex comment (vliwHidden)
 }
 
 // isIndirectCall tells a call through a register: JMX, and a BRX that
@@ -780,6 +811,10 @@ func (fl *funcListing) appendText(text []byte, i int, vliw, noDataflow bool) ([]
 	var ly instLayout
 	start := len(text)
 	addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+	if vliw && vliwHidden(code, lb.closes, i) {
+		ly.hidden = true
+		return text, ly
+	}
 	if inst, ok := fl.decoded(i); !ok {
 		text = append(text, ".word "...)
 		text = isa.AppendHexNum(text, binary.LittleEndian.Uint64(code[addr:]))
@@ -850,6 +885,7 @@ func widen(plain, annot, far *int, addr uint64, t []byte, ly instLayout) {
 	// a pair's second line has no hex comment: it widens the hex column
 	// only through an annotation (as measured on the oracle's listings)
 	switch {
+	case ly.hidden:
 	case ly.note != 0:
 		*annot = max(*annot, len(t)-ly.note)
 	case !ly.closes:
@@ -880,14 +916,15 @@ func (fl *funcListing) texts(vliw, noDataflow bool) (plain, annot, far int) {
 	notes := make([]int, n)
 	closes := make([]bool, n)
 	quests := make([]bool, n)
+	hidden := make([]bool, n)
 	for i := range n {
 		start := len(text)
 		var ly instLayout
 		text, ly = fl.appendText(text, i, vliw, noDataflow)
 		widen(&plain, &annot, &far, uint64(i/3*BundleSize+8+8*(i%3)), text[start:], ly)
-		ends[i], leads[i], notes[i], closes[i], quests[i] = len(text), ly.lead, ly.note, ly.closes, ly.quest
+		ends[i], leads[i], notes[i], closes[i], quests[i], hidden[i] = len(text), ly.lead, ly.note, ly.closes, ly.quest, ly.hidden
 	}
-	fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests = text, ends, leads, notes, closes, quests
+	fl.text, fl.ends, fl.leads, fl.notes, fl.closes, fl.quests, fl.hidden = text, ends, leads, notes, closes, quests, hidden
 	return plain, annot, far
 }
 
@@ -979,9 +1016,11 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 		return dst
 	}
 	dst = putSyms(dst, 0)
-	// the hex comment of a pair's second instruction waits on its own line
-	// until the labels of the next address are out
+	// the hex comment of a pair's second instruction (or of a hidden one)
+	// waits on its own line until the labels of the next address are out;
+	// a hidden one's at the end of the code is not listed
 	pendingHex := -1
+	pendingHidden := false
 	flushHex := func(dst []byte) []byte {
 		if pendingHex >= 0 {
 			dst = blanks(dst, col)
@@ -1028,6 +1067,12 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 			}
 			var ly instLayout
 			t, ly = fl.appendText(t[:0], i, opts.VLIW, opts.NoDataflow)
+			if ly.hidden {
+				if !opts.NoHex {
+					pendingHex, pendingHidden = int(addr), true
+				}
+				continue
+			}
 			g := ly.lead
 			if opts.Raw {
 				g = 0 // the guard does not hang left of the mnemonic
@@ -1057,7 +1102,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 				dst = append(dst, '\n')
 			case ly.closes:
 				dst = append(dst, '\n')
-				pendingHex = int(addr)
+				pendingHex, pendingHidden = int(addr), false
 			default:
 				dst = blanks(dst, col-(len(dst)-lineStart))
 				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[addr:]))
@@ -1065,6 +1110,9 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 		}
 	}
 	dst = putLabels(dst, uint64(len(code)))
+	if pendingHidden {
+		return dst
+	}
 	return flushHex(dst)
 }
 

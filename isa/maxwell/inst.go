@@ -205,6 +205,7 @@ const (
 	attrReuse               // reuse bits print as .reuse on register operands
 	attrBad                 // nvdisasm rejects these encodings (carved out of a wider form)
 	attrPCRel               // the text depends on the address (set by the generator)
+	attrNoCtrl              // the control field does not matter: the all-zero word
 )
 
 type form struct {

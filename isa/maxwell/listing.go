@@ -763,6 +763,7 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 			far, rest = max(far, addrLen(addr)+q), max(rest, len(t)-q)
 		}
 		switch {
+		case closes != nil && vliwHidden(code, closes, i):
 		case closes != nil && closes[i]:
 			closeWidth = max(closeWidth, addrLen(addr)+len(t))
 		case opts.Raw || q < 0:
@@ -779,7 +780,7 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 		noteCol = 8 + 19 + max(width, far)
 		col = max(col, noteCol+rest+1)
 	}
-	pendingHex := -1
+	pendingHex, pendingHidden := -1, false
 	for b := 0; b < n; b++ {
 		dst = o.flush(dst)
 		if pendingHex >= 0 {
@@ -799,6 +800,12 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 				dst = blanks(dst, col)
 				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
 				pendingHex = -1
+			}
+			if closes != nil && vliwHidden(code, closes, i) {
+				if !opts.NoHex {
+					pendingHex, pendingHidden = off, true // as a pair's second's (none at the end)
+				}
+				continue
 			}
 			var g int
 			t, g = text(t[:0], i, false)
@@ -825,14 +832,14 @@ func writeRaw(w io.Writer, code []byte, base uint64, sm int, opts ListOptions, o
 				dst = append(dst, '\n')
 			case closes != nil && closes[i]:
 				dst = append(dst, '\n')
-				pendingHex = off
+				pendingHex, pendingHidden = off, false
 			default:
 				dst = blanks(dst, col-(len(dst)-lineStart))
 				dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[off:]))
 			}
 		}
 	}
-	if pendingHex >= 0 {
+	if pendingHex >= 0 && !pendingHidden {
 		dst = blanks(dst, col)
 		dst = appendHexComment(dst, binary.LittleEndian.Uint64(code[pendingHex:]))
 	}

@@ -28,12 +28,15 @@ import (
 // function a solid one and the legend; without -hex, code after an
 // instruction that does not fall through is not listed up to the next
 // label; the count cell is as wide as the register count's digits plus
-// one; a register live at a loop's head is live all through the loop;
+// one; a register live at a loop's head is live all through a loop that
+// ends in a conditional branch back;
 // what a forward conditional branch leaves live for its target stays live
 // on the fall-through path until written or a branch away; a pair whose
 // second instruction writes what the first uses is printed "SLOT
 // 0"/"SLOT 1", the SLOT 1 line with the facts of the first instruction of
-// its stretch (since the last label or branch other than SYNC). Not
+// its stretch (since the last label, callee symbol or branch other than
+// SYNC); R63 is never shown; the column starts past the longest directive
+// line by the widest SYNC annotation and five (lifeColumn). Not
 // modelled yet: a write and a read under the same guard (a predicated
 // write ends a range for the reads under its predicate), the -hex listing
 // of code outside the blocks.
@@ -45,6 +48,12 @@ const (
 	LifeRangesNarrow // -lrm narrow: one character per register
 	LifeRangesCount  // -lrm count: the number of live registers only
 )
+
+// hidden are the registers nvdisasm -plr never shows, read, written or
+// live, nor counts: R63 (03_intops.O0 writes it with a SEL and stores it
+// with an STG.E.128 of R60, 07_f64ops.O0 moves values through it; neither
+// shows a mark in its column). It is not callee-saved either (retLive).
+var hidden = func() RegSet { var s RegSet; s.Add(63, 1); return s }()
 
 // exitLive is what stays live at an EXIT: R1, the stack pointer.
 var exitLive = func() RegSet { var s RegSet; s.Add(1, 1); return s }()
@@ -177,6 +186,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 				li.acc[i] = c
 			}
 		}
+		li.acc[i].Read, li.acc[i].Written = li.acc[i].Read.Minus(hidden), li.acc[i].Written.Minus(hidden)
 		if facts.Opaque {
 			fall = facts.Cond
 		}
@@ -238,9 +248,12 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 	// a register live at a loop's head is shown live all through the loop
 	// (up to the branch back), also between its last read and a new write
 	// in the loop: nvdisasm's ranges are intervals of the listing's order
-	// as a linear-scan allocator builds them
+	// as a linear-scan allocator builds them. Only for a conditional
+	// branch back: the -G loops that end in a plain BRA to a head that
+	// tests and leaves show the holes (saxpy.g, matmul.g; 136 -> 167 of
+	// 220 -plr listings identical)
 	for i := range n {
-		if !li.reach[i] {
+		if !li.reach[i] || !guarded[i] {
 			continue
 		}
 		for _, k := range succ.of(i) {
@@ -548,6 +561,24 @@ func (ly *lifeLayout) liveCells(dst []byte, li *lifeInfo, i int) []byte {
 	return ly.cells(dst, RegSet{}, RegSet{}, li.in[i], 0, 0, li.pin[i], false)
 }
 
+// ctrlCells appends the cells of a bundle's control word listed after
+// instruction prev (-hex): what is live into the next instruction, and
+// what prev writes even when nothing reads it (as measured: an LDG.E.128
+// whose fourth register is never read, an IADD.X whose result is dead
+// show it live on the next control word; -plr -hex 64 -> 73 of 220 +
+// the 10 of testdata/plrcol identical).
+func (ly *lifeLayout) ctrlCells(dst []byte, li *lifeInfo, prev int) []byte {
+	i := prev + 1
+	if i >= len(li.reach) || !li.reach[i] {
+		return ly.liveCells(dst, li, i)
+	}
+	live, plive := li.in[i], li.pin[i]
+	if li.reach[prev] && !li.call[prev] {
+		live = live.Union(li.acc[prev].Written)
+	}
+	return ly.cells(dst, RegSet{}, RegSet{}, live, 0, 0, plive, false)
+}
+
 // isAddrLine reports whether line is an instruction line ("        /*0a8*/ ...")
 // and returns its address.
 func isAddrLine(line []byte) (uint64, bool) {
@@ -579,8 +610,11 @@ type lifeWriter struct {
 	prev   int    // the last instruction line's index
 	seen   int    // the last instruction line's index, listed or not
 	// a braced pair's hex comment line is due
-	pending     bool
-	ruled       bool // the dotted rule is out since the last instruction line
+	pending bool
+	ruled   bool // the dotted rule is out since the last instruction line
+	// the header goes above the first line after .align that is not blank:
+	// with -sf, the four blank lines come first
+	headerDue   bool
 	cells, part []byte
 }
 
@@ -650,16 +684,18 @@ func (w *lifeWriter) legendAfter(line []byte) []byte {
 
 // line annotates one line of the listing.
 func (w *lifeWriter) line(line []byte) {
+	if w.headerDue && len(line) != 0 {
+		w.headerDue = false
+		for _, h := range w.ly.header() {
+			w.dst = w.put(nil, h)
+		}
+	}
 	trimmed := bytes.TrimLeft(line, " ")
 	switch {
 	case len(line) == 0 || bytes.HasPrefix(line, []byte("//")) || line[0] == '\t':
 		w.dst = append(w.dst, line...)
 		w.dst = append(w.dst, '\n')
-		if bytes.HasPrefix(line, []byte("\t.align")) {
-			for _, h := range w.ly.header() {
-				w.dst = w.put(nil, h)
-			}
-		}
+		w.headerDue = w.headerDue || bytes.HasPrefix(line, []byte("\t.align"))
 	case bytes.HasPrefix(trimmed, []byte("/* 0x")):
 		switch {
 		case w.pending && (w.prev >= w.last || w.prev%3 == 2):
@@ -685,7 +721,7 @@ func (w *lifeWriter) line(line []byte) {
 		case w.prev < 0:
 			w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
 		default:
-			w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
+			w.dst = w.put(line, w.ly.ctrlCells(w.cells[:0], w.li, w.prev))
 		}
 	default:
 		addr, isInst := isAddrLine(line)
@@ -849,8 +885,12 @@ func (fl *funcListing) anchor(i int) int {
 	for ; i > 0; i-- {
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
 		var buf [4]uint32
-		if len(fl.lb.at(buf[:0], addr)) > 0 {
-			return i
+		_, sym := fl.lb.syms[addr]
+		if _, at := fl.lb.syms[addr-8]; i%3 == 0 && at {
+			sym = true // a symbol at the bundle's start
+		}
+		if sym || len(fl.lb.at(buf[:0], addr)) > 0 {
+			return i // a label or a function's symbol (sqrt_k7's callee)
 		}
 		if p := fl.insts[i-1]; p.ok && forms[p.inst.form].name != "SYNC" {
 			if BranchFacts(p.inst, 0, nil).Kind == cfg.Jump {
@@ -871,4 +911,53 @@ func (fl *funcListing) pairOf(i int) (int, int) {
 		return i, i + 1
 	}
 	return i, i
+}
+
+// lifeColumn is where the life-range column starts after the code
+// sections' longest label or directive line (longest, usually a .size
+// line): two blanks and the "// " gap after it, and, when the file has a
+// SYNC, BRK or CONT annotation (note: its width, see syncNoteWidth), as far
+// again as that annotation and five blanks. nvdisasm measures its
+// directives as if they carried the annotation: files whose callees have
+// long .size lines (the sm20 slow paths) put the column 27-36 blanks past
+// the longest line, and so does a kernel without calls whose name makes
+// its .size line the longest (measured on the oracle and
+// testdata/plrcol; the crafted kernels there show the offset is not always
+// five, see its README).
+func lifeColumn(longest, note int) int {
+	col := longest + 2 + 4
+	if note > 0 {
+		col = max(col, longest+note+5)
+	}
+	return col
+}
+
+// syncNoteWidth is the width of the widest (*"BRANCH_TARGETS ..."*)
+// annotation of a SYNC, BRK or CONT in the section, the pair's closing
+// brace included (0 without one). A BRX's list of targets does not count:
+// 09_branches' four-target BRX leaves the column where the longest line
+// puts it.
+func (fl *funcListing) syncNoteWidth(vliw, noDataflow bool) int {
+	if noDataflow {
+		return 0
+	}
+	w := 0
+	var text []byte
+	for i := range fl.count() {
+		inst, ok := fl.decoded(i)
+		if !ok {
+			continue
+		}
+		switch forms[inst.form].name {
+		case "SYNC", "BRK", "CONT":
+		default:
+			continue
+		}
+		var ly instLayout
+		text, ly = fl.appendText(text[:0], i, vliw, noDataflow)
+		if ly.note != 0 && !ly.quest {
+			w = max(w, len(text)-ly.note)
+		}
+	}
+	return w
 }

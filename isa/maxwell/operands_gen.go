@@ -4091,4 +4091,6 @@ var formOperands = [...]formOps{
 			{kind: ArgEnum, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 187},
 		},
 	},
+	{ // 473 NOP, spec.txt:624
+	},
 }

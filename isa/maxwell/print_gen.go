@@ -477,6 +477,7 @@ var formPrinters = [...]func(dst []byte, inst Inst, pc uint64, lb *funcLabels) [
 	printForm470,
 	printForm471,
 	printForm472,
+	printForm473,
 }
 
 // FADD, spec.txt:23
@@ -13310,4 +13311,12 @@ func printForm472(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		dst = append(dst, ".reuse"...)
 	}
 	return appendEnd(dst, inst.Ctrl)
+}
+
+// NOP, spec.txt:624
+func printForm473(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
+	w := inst.Word
+	_ = w
+	dst = append(dst, "NOP"...)
+	return append(dst, ';')
 }

@@ -22,6 +22,11 @@ const unitErrorText = "Unrecognized operation for functional unit 'uC'"
 // issue too, the neighbour after it (for the third, the next bundle's
 // control word).
 //
+// An all-zero word as the marking bundle's second or third instruction
+// undoes the shift (one as its first does not); one in the next bundle is
+// checked like a fixed-latency instruction, and as a neighbour counts as a
+// variable-latency one (as nvdisasm does in every case probed).
+//
 // The bundle so read does not act in turn on the one after it; a marking
 // bundle at the end of the code rejects nothing. Addresses are base plus
 // the offset in code (whole bundles; a partial one is ignored). Words that
@@ -33,8 +38,9 @@ func VLIWErrors(code []byte, base uint64, sm int) []*isa.DecodeError {
 	var errs []*isa.DecodeError
 	for b := 0; b+1 < n; b++ {
 		ctrl := binary.LittleEndian.Uint64(code[b*BundleSize:])
-		if !opensPair(CtrlField(ctrl, 1)) || !opensPair(CtrlField(ctrl, 2)) {
-			continue
+		if !opensPair(CtrlField(ctrl, 1)) || !opensPair(CtrlField(ctrl, 2)) ||
+			instWord(code, b*3+1) == 0 || instWord(code, b*3+2) == 0 {
+			continue // an all-zero second or third word undoes the shift
 		}
 		all := opensPair(CtrlField(ctrl, 0))
 		nextCtrl := binary.LittleEndian.Uint64(code[(b+1)*BundleSize:])
@@ -58,8 +64,8 @@ func VLIWErrors(code []byte, base uint64, sm int) []*isa.DecodeError {
 }
 
 // variableAt: the 8 bytes at offset off of code decode as a
-// variable-latency instruction, an instruction under its own control field,
-// a control word (at a bundle's start, where nvdisasm reads one as an
+// variable-latency instruction or are all zero: an instruction under its own
+// control field, a control word (at a bundle's start, where nvdisasm reads one as an
 // instruction here) under ctrl, the field of the slot checked.
 func variableAt(code []byte, off int, ctrl Ctrl, base uint64, sm int) bool {
 	if off+8 > len(code) {
@@ -69,5 +75,5 @@ func variableAt(code []byte, off int, ctrl Ctrl, base uint64, sm int) bool {
 		ctrl = CtrlField(binary.LittleEndian.Uint64(code[off/BundleSize*BundleSize:]), off%BundleSize/8-1)
 	}
 	inst, err := Decode(binary.LittleEndian.Uint64(code[off:]), ctrl, sm, base+uint64(off))
-	return err == nil && forms[inst.form].attrs&attrVar != 0
+	return err == nil && forms[inst.form].attrs&(attrVar|attrNoCtrl) != 0 // a zero word goes with anything
 }

@@ -86,11 +86,28 @@ func TestOpensPair(t *testing.T) {
 	code := make([]byte, 64)
 	binary.LittleEndian.PutUint64(code, ctrl)
 	binary.LittleEndian.PutUint64(code[32:], 0x001ffc00fd4007ef)
+	for i := range 6 {
+		binary.LittleEndian.PutUint64(code[i/3*BundleSize+8+8*(i%3):], 0x5c9807800ff70003) // MOV R3, RZ
+	}
 	got := closers(code)
 	want := []bool{false, true, false, true, false, false}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("closers = %v, want %v", got, want)
+		}
+	}
+	// an all-zero word takes part in no pair: with the second one zero the
+	// first stands alone, the zero is hidden, and the third still opens
+	// (nvdisasm 11.8 on testdata/zeroword)
+	binary.LittleEndian.PutUint64(code[16:], 0)
+	got = closers(code)
+	want = []bool{false, false, false, true, false, false}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("closers with a zero second word = %v, want %v", got, want)
+		}
+		if h := vliwHidden(code, got, i); h != (i == 1) {
+			t.Fatalf("vliwHidden(%d) = %v", i, h)
 		}
 	}
 }

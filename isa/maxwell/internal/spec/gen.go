@@ -20,6 +20,7 @@ var Attrs = map[string]string{
 	"reuse":   "attrReuse",   // prints .reuse on its register operands
 	"bad":     "attrBad",     // rejected by nvdisasm: a hole in a wider form
 	"pcrel":   "attrPCRel",   // set by the generator: a PC-relative operand
+	"noctrl":  "attrNoCtrl",  // nvdisasm ignores the control field: "X;" always, any barrier or reuse, no dual issue
 }
 
 var kindNames = []string{"tkLit", "tkReg", "tkPred", "tkNPred", "tkFlag", "tkTable", "tkHex", "tkSHex", "tkF32", "tkF64", "tkF16", "tkRel", "tkPhase", "tkBitSet", "tkRegPair", "tkAddr", "tkUAddr", "tkGroup"}

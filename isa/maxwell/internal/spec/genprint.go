@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"slices"
 )
 
 // GeneratePrinters writes print_gen.go: one function per form that prints
@@ -68,7 +69,11 @@ func (g *printGen) function() {
 	if g.usesR {
 		g.line("if pending { dst = append(dst, \".reuse\"...) }")
 	}
-	g.line("return appendEnd(dst, inst.Ctrl)")
+	if slices.Contains(f.Attrs, "noctrl") {
+		g.line("return append(dst, ';')") // as under a control field of stall 0 without yield
+	} else {
+		g.line("return appendEnd(dst, inst.Ctrl)")
+	}
 	g.line("}")
 }
 
