@@ -50,25 +50,9 @@ func (s *spec) emitPrinters() ([]byte, error) {
 		return -1
 	}
 	var regKeys []regKey
-	regTable := func(k regKey) int {
-		for i, x := range regKeys {
-			if x == k {
-				return i
-			}
-		}
-		regKeys = append(regKeys, k)
-		return len(regKeys) - 1
-	}
+	regTable := func(k regKey) int { return internKey(&regKeys, k) }
 	var flagRuns []flagRunKey
-	flagRun := func(k flagRunKey) int {
-		for i, x := range flagRuns {
-			if x == k {
-				return i
-			}
-		}
-		flagRuns = append(flagRuns, k)
-		return len(flagRuns) - 1
-	}
+	flagRun := func(k flagRunKey) int { return internKey(&flagRuns, k) }
 	var funcs bytes.Buffer
 	names := make([]string, len(s.forms))
 	for fi, f := range s.forms {
@@ -377,4 +361,16 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 		out = strings.Replace(out, fmt.Sprintf("@room%d@", k), strconv.Itoa(n), 1)
 	}
 	return []byte(out), generic
+}
+
+// internKey returns k's index in *keys, appending it the first time: the
+// generated tables are indexed by these numbers.
+func internKey[K comparable](keys *[]K, k K) int {
+	for i, x := range *keys {
+		if x == k {
+			return i
+		}
+	}
+	*keys = append(*keys, k)
+	return len(*keys) - 1
 }
