@@ -53,6 +53,14 @@ func (a Attr) Word(i int) (uint32, bool) {
 	return binary.LittleEndian.Uint32(a.Data[4*i:]), true
 }
 
+// CheckAttrs reports the first malformed EIATTR record in the contents of an
+// .nv.info section, as Parse would find it; the error's offset counts from
+// the section's start. Assemblers check the sections they build with it.
+func CheckAttrs(data []byte) error {
+	_, err := parseAttrs(data, 0)
+	return err
+}
+
 // parseAttrs reads the EIATTR records of a .nv.info section at file offset base.
 func parseAttrs(data []byte, base uint64) ([]Attr, error) {
 	var out []Attr

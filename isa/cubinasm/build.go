@@ -150,7 +150,37 @@ func (l *Listing) Build() (*cubin.File, error) {
 			return false
 		})
 	}
+	if err := l.checkInfo(f); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+// checkInfo rejects .nv.info records that the listing spelled out byte by
+// byte but that no cubin reader takes (an unknown format, a payload past
+// the section's end): the cubin built would not parse.
+func (l *Listing) checkInfo(f *cubin.File) error {
+	var errs asm.ErrorList
+	for _, s := range f.Sections {
+		if s.Name != ".nv.info" && !strings.HasPrefix(s.Name, ".nv.info.") {
+			continue
+		}
+		err := cubin.CheckAttrs(s.Data)
+		if err == nil {
+			continue
+		}
+		line := l.FlagsLine
+		if src := l.section(s.Name); src != nil {
+			line = src.Line
+		}
+		var fe *cubin.FormatError
+		if errors.As(err, &fe) {
+			errs.Add(asm.Pos{File: l.File, Line: line, Col: 1}, "%s: the record at byte 0x%x of the section: %s", s.Name, fe.Off, fe.Msg)
+		} else {
+			errs.Add(asm.Pos{File: l.File, Line: line, Col: 1}, "%s: %v", s.Name, err)
+		}
+	}
+	return errs.Err()
 }
 
 // subroutines lists, per code section, the function symbols it defines
