@@ -3,6 +3,7 @@ package cubinasm
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,8 +23,30 @@ func Assemble(filename string, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cubin.Encode(f, cubin.EncodeOptions{ProgramHeaders: f.Type == cubin.ETExec})
+	out, err := cubin.Encode(f, cubin.EncodeOptions{ProgramHeaders: f.Type == cubin.ETExec})
+	if err != nil {
+		return nil, err
+	}
+	// the last line of defence: a cubin that would not read back is an
+	// error here, not a file that fails later in every tool
+	if _, err := cubin.Parse(out); err != nil {
+		return nil, &ReadBackError{File: filename, Err: err}
+	}
+	return out, nil
 }
+
+// ReadBackError reports a listing that assembled into a cubin that does not
+// parse: a check the assembler lacks (please report it, with the listing).
+type ReadBackError struct {
+	File string
+	Err  error
+}
+
+func (e *ReadBackError) Error() string {
+	return fmt.Sprintf("%s: the cubin built from this listing does not read back (%v); please report it", e.File, e.Err)
+}
+
+func (e *ReadBackError) Unwrap() error { return e.Err }
 
 // Relocation types sm_5x code and data use.
 const (

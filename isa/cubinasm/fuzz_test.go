@@ -1,6 +1,7 @@
 package cubinasm
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -48,6 +49,10 @@ func FuzzAssemble(f *testing.F) {
 	seedListings(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		out, err := Assemble("fuzz.s", src)
+		var readBack *ReadBackError
+		if errors.As(err, &readBack) {
+			t.Fatalf("a check is missing: %v", err)
+		}
 		if err != nil {
 			return
 		}
