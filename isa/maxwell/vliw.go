@@ -8,7 +8,7 @@ import (
 	"github.com/gpuisa/gpuisa/isa"
 )
 
-// unitErrorText is how nvdisasm words the rejections of VLIWErrors (and any
+// unitErrorText is how nvdisasm words the rejections of ReadVLIW (and any
 // word it cannot decode).
 const unitErrorText = "Unrecognized operation for functional unit 'uC'"
 
