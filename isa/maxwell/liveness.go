@@ -143,12 +143,11 @@ type liveRange struct {
 const liveSlots = 256 + 7
 
 // fill adds each range's registers to the liveness of its instructions;
-// with calls, a call takes out of the ranges it lies in what it writes.
+// with calls, a range ends at a call in it.
 // ranges is sorted by lo. In one pass over the instructions (ranges can
 // nest and overlap by the thousand in random code): a register is live at
 // an instruction when a range holding it is open there, with calls when
-// the last one opened (its stack's top) opened after the last call that
-// wrote the register.
+// the last one opened (its stack's top) opened after the last call.
 func (li *lifeInfo) fill(ranges []liveRange, calls bool) {
 	if len(ranges) == 0 {
 		return
@@ -171,11 +170,8 @@ func (li *lifeInfo) fill(ranges []liveRange, calls bool) {
 			}
 		}
 		if calls && li.call[m] {
-			a := &li.acc[m]
 			for k := range liveSlots {
-				if k < 256 && a.Written.Has(k) || k >= 256 && a.PredWritten&(1<<(k-256)) != 0 {
-					lastCall[k] = m
-				}
+				lastCall[k] = m
 			}
 		}
 		var live RegSet
@@ -348,14 +344,15 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 	slices.SortStableFunc(loops, func(a, b liveRange) int { return int(a.lo - b.lo) })
 	li.fill(loops, false)
 	// what a conditional branch forward leaves live for its target is live
-	// all the way from the branch to the target when the way through goes
+	// all along the way from the branch to the target when that way goes
 	// there: falls through to it (also on through a SYNC to its target,
-	// spmv.li), or its straight run ends in a branch to it (a BRK to the
+	// spmv.li), or its straight run ends in a branch there (a BRK to the
 	// PBK's target, 05_floatops.O0). nvdisasm ranges have no hole there,
 	// also where the way writes the register before the target reads it,
-	// up to a call that writes it (plrcol's callssy). A way that branches
-	// away elsewhere keeps nothing (blackscholes.g, 11_atomics.O0; -plr 107
-	// -> 111 of 142).
+	// up to a call (plrcol's callssy, ways.O3); code the way jumps over
+	// keeps nothing (ways.O0), nor does a way that branches away elsewhere
+	// (blackscholes.g, 11_atomics.O0; with the call and jump rules
+	// 11_atomics.O3's ATOM destination too; -plr 107 -> 114 of 142).
 	way := newWayTree(li, succ, joins)
 	end := make([]int32, n) // the last instruction of the straight run from i
 	for i := n - 1; i >= 0; i-- {
@@ -374,12 +371,25 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			if t <= i+1 {
 				continue
 			}
-			if m := int(end[i+1]); !way.on(t, i+1) && (m >= t || !slices.Contains(succ.of(m), int32(t))) {
+			if m := int(end[i+1]); !way.on(t, i+1) {
+				if m < t && slices.Contains(succ.of(m), int32(t)) {
+					ways = append(ways, liveRange{lo: int32(i + 1), hi: int32(m), live: li.in[t], plive: li.pin[t]})
+				}
 				continue
 			}
-			ways = append(ways, liveRange{lo: int32(i + 1), hi: int32(t - 1), live: li.in[t], plive: li.pin[t]})
+			// only the stretches the way runs through, not the code
+			// between them that a SYNC jumps over (plrcol's ways.O0)
+			for j := i + 1; j < t; {
+				m := min(int(end[j]), t-1)
+				ways = append(ways, liveRange{lo: int32(j), hi: int32(m), live: li.in[t], plive: li.pin[t]})
+				if m == t-1 {
+					break
+				}
+				j = int(succ.of(m)[0]) // the SYNC's target, on the way to t
+			}
 		}
 	}
+	slices.SortStableFunc(ways, func(a, b liveRange) int { return int(a.lo - b.lo) })
 	li.fill(ways, true)
 	li.narrowCalls(fl, jumps)
 	return li
