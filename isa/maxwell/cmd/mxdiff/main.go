@@ -508,12 +508,12 @@ func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int
 		want, err := cmd.Output()
 		var vliw []*isa.DecodeError
 		if fs.opts.VLIW {
-			vliw = maxwell.VLIWErrors(code, 0, sm)
+			vliw = maxwell.ReadVLIW(code, 0, sm).Errors
 		}
 		if err != nil || len(vliw) > 0 {
 			// with braces, nvdisasm rejects the bundle after one whose
 			// last two control fields both mark a dual issue
-			// (maxwell.VLIWErrors): the rejected addresses must agree
+			// (maxwell.ReadVLIW): the rejected addresses must agree
 			var theirs, ours []string
 			for _, m := range errRE.FindAllStringSubmatch(stderr.String(), -1) {
 				theirs = append(theirs, m[2])
