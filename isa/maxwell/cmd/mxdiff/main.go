@@ -16,6 +16,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -518,7 +519,14 @@ func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int
 			for _, m := range errRE.FindAllStringSubmatch(stderr.String(), -1) {
 				theirs = append(theirs, m[2])
 			}
+			if strings.Contains(stderr.String(), "Unaligned instruction found") {
+				theirs = append(theirs, "unaligned")
+			}
 			for _, e := range vliw {
+				if errors.Is(e, isa.ErrTruncated) {
+					ours = append(ours, "unaligned") // a pair left open at the end
+					continue
+				}
 				ours = append(ours, fmt.Sprintf("%08x", e.Addr))
 			}
 			if err == nil || !slices.Equal(theirs, ours) {
