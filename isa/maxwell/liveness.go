@@ -2,6 +2,8 @@ package maxwell
 
 import (
 	"bytes"
+	mbits "math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,10 +30,10 @@ import (
 // function a solid one and the legend; without -hex, code after an
 // instruction that does not fall through is not listed up to the next
 // label; the count cell is as wide as the register count's digits plus
-// one; a register live at a loop's head is live all through a loop that
-// ends in a conditional branch back;
-// what a forward conditional branch leaves live for its target stays live
-// on the fall-through path until written or a branch away; a pair whose
+// one; a register live at a loop's head is live all through a loop with
+// no label inside;
+// what a forward conditional branch leaves live for its target is live
+// all the way there when the way through goes to the target; a pair whose
 // second instruction writes what the first uses is printed "SLOT
 // 0"/"SLOT 1", the SLOT 1 line with the facts of the first instruction of
 // its stretch (since the last label, callee symbol or branch other than
@@ -129,6 +131,78 @@ func (s *successors) next()     { s.first = append(s.first, int32(len(s.to))) }
 
 func (s *successors) of(i int) []int32 { return s.to[s.first[i]:s.first[i+1]] }
 
+// liveRange is a stretch of instructions lo..hi that nvdisasm shows
+// registers live all through (a loop, a branch's way to its target).
+type liveRange struct {
+	lo, hi int32
+	live   RegSet
+	plive  uint8
+}
+
+// liveSlots are the registers and then the predicates, one slot each.
+const liveSlots = 256 + 7
+
+// fill adds each range's registers to the liveness of its instructions;
+// with calls, a range ends at a call in it.
+// ranges is sorted by lo. In one pass over the instructions (ranges can
+// nest and overlap by the thousand in random code): a register is live at
+// an instruction when a range holding it is open there, with calls when
+// the last one opened (its stack's top) opened after the last call.
+func (li *lifeInfo) fill(ranges []liveRange, calls bool) {
+	if len(ranges) == 0 {
+		return
+	}
+	var open [liveSlots][]int32 // the ranges open per slot, the last opened on top
+	var lastCall [liveSlots]int32
+	for k := range lastCall {
+		lastCall[k] = -1
+	}
+	var busy [(liveSlots + 63) / 64]uint64 // the slots with open ranges
+	next := 0
+	for m := range int32(len(li.in)) {
+		for ; next < len(ranges) && ranges[next].lo == m; next++ {
+			r := &ranges[next]
+			for k := range liveSlots {
+				if k < 256 && r.live.Has(k) || k >= 256 && r.plive&(1<<(k-256)) != 0 {
+					open[k] = append(open[k], int32(next))
+					busy[k/64] |= 1 << (k % 64)
+				}
+			}
+		}
+		if calls && li.call[m] {
+			for k := range liveSlots {
+				lastCall[k] = m
+			}
+		}
+		var live RegSet
+		var plive uint8
+		for w, bits := range busy {
+			for bits != 0 {
+				k := w*64 + mbits.TrailingZeros64(bits)
+				bits &= bits - 1
+				st := open[k]
+				for len(st) > 0 && ranges[st[len(st)-1]].hi < m {
+					st = st[:len(st)-1]
+				}
+				open[k] = st
+				if len(st) == 0 {
+					busy[w] &^= 1 << (k % 64)
+					continue
+				}
+				if !calls || lastCall[k] < ranges[st[len(st)-1]].lo {
+					if k < 256 {
+						live.Add(k, 1)
+					} else {
+						plive |= 1 << (k - 256)
+					}
+				}
+			}
+		}
+		li.in[m], li.out[m] = li.in[m].Union(live), li.out[m].Union(live)
+		li.pin[m], li.pout[m] = li.pin[m]|plive, li.pout[m]|plive
+	}
+}
+
 // lifeRanges computes the liveness of every instruction of the section.
 func (fl *funcListing) lifeRanges() *lifeInfo {
 	n := len(fl.insts)
@@ -139,6 +213,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 	jumps := make([]bool, n)
 	rets := make([]bool, n)
 	guarded := make([]bool, n)
+	joins := make([]bool, n) // SYNC: the way goes on at its target
 	index := func(addr uint64) (int, bool) {
 		if addr%BundleSize == 0 {
 			addr += 8
@@ -160,6 +235,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 		ops := inst.Operands(addr)
 		li.acc[i] = ops.Access()
 		guarded[i] = ops.Guard.Reg != 7 || ops.Guard.Not
+		joins[i] = forms[inst.form].name == "SYNC"
 		facts := BranchFacts(inst, addr, fl.lb.indir[addr])
 		fall := true
 		switch facts.Kind {
@@ -248,65 +324,139 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 	// a register live at a loop's head is shown live all through the loop
 	// (up to the branch back), also between its last read and a new write
 	// in the loop: nvdisasm's ranges are intervals of the listing's order
-	// as a linear-scan allocator builds them. Only for a conditional
-	// branch back: the -G loops that end in a plain BRA to a head that
-	// tests and leaves show the holes (saxpy.g, matmul.g; 136 -> 167 of
-	// 220 -plr listings identical)
+	// as a linear-scan allocator builds them. Only for a loop without a
+	// label inside (a branch back, conditional or not, over straight code
+	// and branches out): the -G loops, whose bodies hold labels, show the
+	// holes (saxpy.g, matmul.g), and so does 09_branches.O3's outer loop;
+	// 13_localmem.O0's BRA back over a body without labels does not.
+	labels := fl.labelCounts()
+	var loops []liveRange
 	for i := range n {
-		if !li.reach[i] || !guarded[i] {
+		if !li.reach[i] || !jumps[i] {
 			continue
 		}
 		for _, k := range succ.of(i) {
-			k := int(k)
-			if k > i {
-				continue
-			}
-			through, pthrough := li.in[k], li.pin[k]
-			for j := k; j <= i; j++ {
-				li.in[j], li.out[j] = li.in[j].Union(through), li.out[j].Union(through)
-				li.pin[j], li.pout[j] = li.pin[j]|pthrough, li.pout[j]|pthrough
+			if k := int(k); k <= i && labels[i+1] == labels[k+1] {
+				loops = append(loops, liveRange{lo: int32(k), hi: int32(i), live: li.in[k], plive: li.pin[k]})
 			}
 		}
 	}
-	// what a conditional branch forward leaves live for its target stays
-	// live on the way through until it is written, when it is written
-	// before the way ends in a branch away (as measured: nvdisasm ranges
-	// have no hole between the branch and such a write; a register the
-	// way does not write before it branches away is not kept)
+	slices.SortStableFunc(loops, func(a, b liveRange) int { return int(a.lo - b.lo) })
+	li.fill(loops, false)
+	// what a conditional branch forward leaves live for its target is live
+	// all along the way from the branch to the target when that way goes
+	// there: falls through to it (also on through a SYNC to its target,
+	// spmv.li), or its straight run ends in a branch there (a BRK to the
+	// PBK's target, 05_floatops.O0). nvdisasm ranges have no hole there,
+	// also where the way writes the register before the target reads it,
+	// up to a call (plrcol's callssy, ways.O3); code the way jumps over
+	// keeps nothing (ways.O0), nor does a way that branches away elsewhere
+	// (blackscholes.g, 11_atomics.O0; with the call and jump rules
+	// 11_atomics.O3's ATOM destination too; -plr 107 -> 114 of 142).
+	way := newWayTree(li, succ, joins)
+	end := make([]int32, n) // the last instruction of the straight run from i
+	for i := n - 1; i >= 0; i-- {
+		end[i] = int32(i)
+		if li.fall[i] && i+1 < n {
+			end[i] = end[i+1]
+		}
+	}
+	var ways []liveRange
 	for i := range n {
-		if !li.reach[i] || !li.fwd[i] || !li.fall[i] {
+		if !li.reach[i] || !li.fwd[i] || !li.fall[i] || i+1 >= n {
 			continue
 		}
-		var carry RegSet
-		var pcarry uint8
-		end := i + 1
-		for _, k := range succ.of(i) {
-			k := int(k)
-			if k > i+1 {
-				carry, pcarry = carry.Union(li.in[k]), pcarry|li.pin[k]
-				end = max(end, k)
-			}
-		}
-		for j := i + 1; j < end && li.reach[j] && li.fall[j-1]; j++ {
-			if guarded[j] {
+		for _, t := range succ.of(i) {
+			t := int(t)
+			if t <= i+1 {
 				continue
 			}
-			kill, pkill := carry.Intersect(li.acc[j].Written), pcarry&li.acc[j].PredWritten
-			if !kill.Empty() || pkill != 0 {
-				for m := i + 1; m < j; m++ {
-					li.in[m], li.out[m] = li.in[m].Union(kill), li.out[m].Union(kill)
-					li.pin[m], li.pout[m] = li.pin[m]|pkill, li.pout[m]|pkill
+			if m := int(end[i+1]); !way.on(t, i+1) {
+				if m < t && slices.Contains(succ.of(m), int32(t)) {
+					ways = append(ways, liveRange{lo: int32(i + 1), hi: int32(m), live: li.in[t], plive: li.pin[t]})
 				}
-				carry, pcarry = carry.Minus(kill), pcarry&^pkill
+				continue
 			}
-			if carry.Empty() && pcarry == 0 || !li.fall[j] {
-				break
+			// only the stretches the way runs through, not the code
+			// between them that a SYNC jumps over (plrcol's ways.O0)
+			for j := i + 1; j < t; {
+				m := min(int(end[j]), t-1)
+				ways = append(ways, liveRange{lo: int32(j), hi: int32(m), live: li.in[t], plive: li.pin[t]})
+				if m == t-1 {
+					break
+				}
+				j = int(succ.of(m)[0]) // the SYNC's target, on the way to t
 			}
 		}
 	}
+	slices.SortStableFunc(ways, func(a, b liveRange) int { return int(a.lo - b.lo) })
+	li.fill(ways, true)
 	li.narrowCalls(fl, jumps)
 	return li
 }
+
+// wayTree is the forest of the ways through a function's code: an
+// instruction's parent is where control goes on from it without a choice
+// (the next instruction when it falls through, the target of a branch
+// forward that is its only successor), so an instruction is on the way
+// from another when it is its ancestor (numbered in a walk of the forest:
+// entered at tin, left at tout).
+type wayTree struct{ tin, tout []int32 }
+
+func newWayTree(li *lifeInfo, succ *successors, joins []bool) wayTree {
+	n := len(li.fall)
+	parent := make([]int32, n)
+	first := make([]int32, n+2) // the children of j: kids[first[j]:first[j+1]] once filled
+	for j := range n {
+		parent[j] = -1
+		if li.fall[j] {
+			if j+1 < n {
+				parent[j] = int32(j + 1)
+			}
+		} else if to := succ.of(j); joins[j] && len(to) == 1 && int(to[0]) > j {
+			parent[j] = to[0]
+		}
+		if parent[j] >= 0 {
+			first[parent[j]+2]++
+		}
+	}
+	for j := 2; j < len(first); j++ {
+		first[j] += first[j-1]
+	}
+	kids := make([]int32, n)
+	for j := range n {
+		if p := parent[j]; p >= 0 {
+			kids[first[p+1]] = int32(j)
+			first[p+1]++
+		}
+	}
+	w := wayTree{tin: make([]int32, n), tout: make([]int32, n)}
+	var clock int32
+	var stack []int32 // nodes entered, their kids pushed after them
+	for root := n - 1; root >= 0; root-- {
+		if parent[root] >= 0 {
+			continue
+		}
+		stack = append(stack, int32(root))
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			if j < 0 { // left
+				stack = stack[:len(stack)-1]
+				w.tout[^j] = clock
+				clock++
+				continue
+			}
+			stack[len(stack)-1] = ^j
+			w.tin[j] = clock
+			clock++
+			stack = append(stack, kids[first[j]:first[j+1]]...)
+		}
+	}
+	return w
+}
+
+// on reports whether instruction t is on the way from instruction j.
+func (w wayTree) on(t, j int) bool { return w.tin[t] <= w.tin[j] && w.tout[j] <= w.tout[t] }
 
 // narrowCalls keeps, of what each call writes, what nvdisasm shows: the
 // registers and predicates live after it and those written again later in
@@ -899,6 +1049,28 @@ func (fl *funcListing) anchor(i int) int {
 		}
 	}
 	return 0
+}
+
+// labelCounts counts the listed labels and functions' symbols: element
+// i+1 is how many stand at instructions 0..i.
+func (fl *funcListing) labelCounts() []int32 {
+	counts := make([]int32, len(fl.insts)+1)
+	var buf [4]uint32
+	for m := range fl.insts {
+		addr := uint64(m/3*BundleSize + 8 + 8*(m%3))
+		_, sym := fl.lb.syms[addr]
+		if _, at := fl.lb.syms[addr-8]; m%3 == 0 && at {
+			sym = true // a symbol at the bundle's start
+		}
+		for _, l := range fl.lb.at(buf[:0], addr) {
+			sym = sym || l&1 != 0
+		}
+		counts[m+1] = counts[m]
+		if sym {
+			counts[m+1]++
+		}
+	}
+	return counts
 }
 
 // pairOf returns the braced pair instruction i belongs to (i, i when none).

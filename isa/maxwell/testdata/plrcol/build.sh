@@ -29,7 +29,7 @@ other() {
 }
 PTX
 }
-for s in sqrt rcp div longname callssy; do ptx $s; done
+for s in sqrt rcp div longname callssy ways; do ptx $s; done
 cubin "$T/sqrt.ptx" sqrt_k1
 rename sqrt kkkkkkk sqrt7; cubin "$T/sqrt7.ptx" sqrt_k7
 rename sqrt kkkkkkkkkkkkkkkkkkkkkkkkkkkkkk sqrt30; cubin "$T/sqrt30.ptx" sqrt_k30
@@ -41,6 +41,11 @@ cubin "$T/div.ptx" div
 cubin "$T/longname.ptx" longname
 cubin "$T/longname.ptx" longname_O0 -O0
 cubin "$T/callssy.ptx" callssy
+# the way and loop rules (not the column): ptxas -O3, -O0 and a -G build
+cubin "$T/ways.ptx" ways_O3
+cubin "$T/ways.ptx" ways_O0 -O0
+nvcc -ccbin g++-12 -allow-unsupported-compiler -I/opt/cuda118/usr/include -ptx -G -arch=sm_52 -o "$T/waysG.ptx" src/ways.cu
+cubin "$T/waysG.ptx" ways_G
 for c in cubin/*.cubin; do
 	n=$(basename "$c" .cubin)
 	nvdisasm -plr "$c" | gzip -9n > "nvdisasm/$n.plr.gz"
