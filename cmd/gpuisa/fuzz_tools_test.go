@@ -83,6 +83,7 @@ type fuzzFiles struct {
 
 type keptFile struct {
 	f    *os.File
+	path string
 	data []byte      // what the file holds
 	st   os.FileInfo // its stat after the last write
 }
@@ -99,26 +100,25 @@ func newFuzzFiles(f *testing.F) *fuzzFiles {
 
 // write makes the file name in the directory hold data and returns its path.
 func (ff *fuzzFiles) write(t *testing.T, name string, data []byte) string {
-	p := filepath.Join(ff.dir, name)
 	k := ff.kept[name]
-	if k != nil && bytes.Equal(k.data, data) {
-		if st, err := os.Stat(p); err == nil && os.SameFile(st, k.st) && st.Size() == k.st.Size() && st.ModTime().Equal(k.st.ModTime()) {
-			return p
-		}
-	}
 	if k != nil {
-		if st, err := os.Stat(p); err != nil || !os.SameFile(st, k.st) {
+		st, err := os.Stat(k.path)
+		switch {
+		case err != nil || !os.SameFile(st, k.st):
 			k.f.Close() // removed or replaced: made again below
 			delete(ff.kept, name)
 			k = nil
+		case bytes.Equal(k.data, data) && st.Size() == k.st.Size() && st.ModTime().Equal(k.st.ModTime()):
+			return k.path // as the last execution left it
 		}
 	}
 	if k == nil {
+		p := filepath.Join(ff.dir, name)
 		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {
 			t.Fatal(err)
 		}
-		k = &keptFile{f: f}
+		k = &keptFile{f: f, path: p}
 		ff.kept[name] = k
 	}
 	if _, err := k.f.WriteAt(data, 0); err != nil {
@@ -132,7 +132,7 @@ func (ff *fuzzFiles) write(t *testing.T, name string, data []byte) string {
 		t.Fatal(err)
 	}
 	k.data, k.st = append(k.data[:0], data...), st
-	return p
+	return k.path
 }
 
 // nvdisasmOptions and cuobjdumpOptions pick the drop-ins' options from a
