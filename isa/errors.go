@@ -6,6 +6,7 @@ package isa
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // Sentinel errors. Decoders wrap them in a *DecodeError so callers can test with
@@ -62,10 +63,18 @@ func (e *DecodeError) Error() string {
 	if e.why != nil {
 		detail = e.why.Explain(e.raw)
 	}
-	if detail == "" {
-		return fmt.Sprintf("/*%04x*/ %v", e.Addr, e.Err)
+	// "/*%04x*/ %v: %s" without fmt: a damaged file has an error per word
+	what := "<nil>"
+	if e.Err != nil {
+		what = e.Err.Error()
 	}
-	return fmt.Sprintf("/*%04x*/ %v: %s", e.Addr, e.Err, detail)
+	b := make([]byte, 0, 16+len(what)+2+len(detail))
+	b = append(AppendHex(append(b, "/*"...), e.Addr, max(4, (bits.Len64(e.Addr)+3)/4)), "*/ "...)
+	b = append(b, what...)
+	if detail != "" {
+		b = append(append(b, ": "...), detail...)
+	}
+	return string(b)
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }

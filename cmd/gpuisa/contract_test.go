@@ -33,7 +33,7 @@ func invoke(stdin []byte, args ...string) cliResult {
 // Message shapes: what each command prints on stderr when it fails.
 var (
 	// dis: "gpuisa dis: FILE: ..." with an offset or address in it
-	disLine = positioned{regexp.MustCompile(`^gpuisa dis: [^:]+: `)}
+	disLine = positioned{prefix: "gpuisa dis: ", named: true}
 	// dis errors that are about the request, not the bytes
 	disRequest = regexp.MustCompile(`^gpuisa dis: [^:]+: (the cubin is for \S+, not \S+|and \d+ more errors)$`)
 	// as: "FILE:LINE:COL: message"
@@ -43,18 +43,28 @@ var (
 	// their count, progress
 	runLine = regexp.MustCompile(`^gpuisa run: (<stdin>|[^:]+):\d+:\d+: |^gpuisa run: [^:]+: fault: block |^gpuisa run: FAIL expect\[|^    \S+ \(0x[0-9a-f]+\): |^    \.\.\. \d+ more$|^gpuisa run: [^:]+: FAIL: \d+ of \d+ expectations failed|^gpuisa run: [^:]+: \d[0-9hmsµn.]*: launch \d+, `)
 	// or anything with an offset or address
-	runPositioned = positioned{regexp.MustCompile(`^gpuisa run: `)}
+	runPositioned = positioned{prefix: "gpuisa run: "}
 )
 
-// positioned matches a line that starts with prefix and has an offset or
-// address after it: 0x and a hex digit, or a listing's /*addr*/ of 4 or
-// more hex digits. (As one regexp, prefix.*(0x...|/\*...\*/), it
-// backtracked over each line: a seventh of a fuzzed round trip's time.)
-type positioned struct{ prefix *regexp.Regexp }
+// positioned matches a line that starts with prefix (and, when named, a
+// file name without a colon and ": ") and has an offset or address after
+// it: 0x and a hex digit, or a listing's /*addr*/ of 4 or more hex digits.
+// (As one regexp, prefix.*(0x...|/\*...\*/), it backtracked over each
+// line: a seventh of a fuzzed round trip's time; the prefix as a regexp,
+// ^gpuisa dis: [^:]+: , was still a thirtieth.)
+type positioned struct {
+	prefix string
+	named  bool
+}
 
 func (p positioned) MatchString(line string) bool {
-	loc := p.prefix.FindStringIndex(line)
-	return loc != nil && hasPosition(line[loc[1]:])
+	rest, ok := strings.CutPrefix(line, p.prefix)
+	if ok && p.named {
+		i := strings.IndexByte(rest, ':')
+		ok = i > 0 && strings.HasPrefix(rest[i:], ": ")
+		rest = rest[min(i+2, len(rest)):]
+	}
+	return ok && hasPosition(rest)
 }
 
 func hasPosition(s string) bool {

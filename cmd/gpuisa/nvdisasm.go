@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -319,10 +320,15 @@ func rawErrorText(e *isa.DecodeError) string {
 	if errors.Is(e, isa.ErrTruncated) {
 		return "Unaligned instruction found"
 	}
-	if e.Detail != "" {
-		return fmt.Sprintf("%s at address 0x%08x", e.Detail, e.Addr)
+	// "%s at address 0x%08x" without fmt: a damaged file may have an
+	// error at every word
+	what := e.Detail
+	if what == "" {
+		what = "Unrecognized operation"
 	}
-	return fmt.Sprintf("Unrecognized operation at address 0x%08x", e.Addr)
+	b := make([]byte, 0, len(what)+32)
+	b = append(append(b, what...), " at address 0x"...)
+	return string(isa.AppendHex(b, e.Addr, max(8, (bits.Len64(e.Addr)+3)/4)))
 }
 
 // rawGraph prints the control-flow graph of raw code, taken as one function

@@ -209,7 +209,15 @@ func number(s string) (uint64, error) {
 // report prints a message in the tool's form: kind is "fatal", "error" or
 // "warning".
 func (t *nvTool) report(w io.Writer, kind, msg string) {
-	fmt.Fprintf(w, "%s %-7s : %s\n", t.name, kind, msg)
+	// "%s %-7s : %s\n" without fmt: a damaged file may have a message
+	// for every word
+	b := make([]byte, 0, len(t.name)+len(msg)+14)
+	b = append(append(append(b, t.name...), ' '), kind...)
+	for i := len(kind); i < 7; i++ {
+		b = append(b, ' ')
+	}
+	b = append(append(append(b, " : "...), msg...), '\n')
+	w.Write(b)
 }
 
 // writeHelp prints the tool's help in its layout: the usage line, then each

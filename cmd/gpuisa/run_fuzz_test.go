@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -134,19 +135,19 @@ func declared(l *emu.Launch) uint64 {
 	return n
 }
 
-// newRunDir is a fuzz target's directory, made once before f.Fuzz with the
-// files every execution uses (the programs) written to it: each execution
-// then writes only its own files, instead of making, filling and removing
-// a fresh temporary directory (executions in a fuzzing process run one at a
-// time, and each process has its own directory).
-func newRunDir(f *testing.F, fixed map[string][]byte) string {
-	dir := fuzzDir(f)
+// newRunFiles is a fuzz target's fuzzFiles with the files every execution
+// uses (the programs) written to it once: each execution then writes only
+// its own files, instead of making, filling and removing a fresh temporary
+// directory (executions in a fuzzing process run one at a time, and each
+// process has its own directory).
+func newRunFiles(f *testing.F, fixed map[string][]byte) *fuzzFiles {
+	files := newFuzzFiles(f)
 	for name, data := range fixed {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(files.dir, name), data, 0o644); err != nil {
 			f.Fatal(err)
 		}
 	}
-	return dir
+	return files
 }
 
 // fuzzRunBudget is the launch-wide budget (warp-instructions) of a fuzzed
@@ -158,19 +159,16 @@ func newRunDir(f *testing.F, fixed map[string][]byte) string {
 // until TestSmallBudget's fix).
 const fuzzRunBudget = "8000"
 
-// runInDir writes the launch and the data files to dir (made by newRunDir
-// with the files in fixed) and runs it with small limits; it checks the
-// contract and that nothing was written outside the -out directory.
-func runInDir(t *testing.T, dir string, fixed map[string][]byte, launch []byte, files map[string][]byte) cliResult {
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+// runInDir writes the launch and the data files to the directory of
+// files (made by newRunFiles with the files in fixed) and runs it with
+// small limits; it checks the contract and that nothing was written outside
+// the -out directory.
+func runInDir(t *testing.T, files *fuzzFiles, fixed map[string][]byte, launch []byte, data map[string][]byte) cliResult {
+	dir := files.dir
+	for name, b := range data {
+		files.write(t, name, b)
 	}
-	lp := filepath.Join(dir, "launch.json")
-	if err := os.WriteFile(lp, launch, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	lp := files.write(t, "launch.json", launch)
 	out := filepath.Join(dir, "out")
 	if err := os.RemoveAll(out); err != nil { // what an earlier execution wrote
 		t.Fatal(err)
@@ -179,11 +177,14 @@ func runInDir(t *testing.T, dir string, fixed map[string][]byte, launch []byte, 
 	checkContract(t, r, false)
 	// outputs stay inside -out DIR
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasPrefix(p, out+string(filepath.Separator)) {
+		if p == out {
+			return filepath.SkipDir
+		}
+		if err != nil || d.IsDir() {
 			return nil
 		}
 		name := filepath.Base(p)
-		if _, ok := files[name]; ok || p == lp {
+		if _, ok := data[name]; ok || p == lp {
 			return nil
 		}
 		if _, ok := fixed[name]; ok {
@@ -217,15 +218,23 @@ func FuzzRun(f *testing.F) {
 	for _, s := range shaderSeeds {
 		f.Add([]byte(s), []byte(strings.Repeat("\x00\x3c\x00\x38", 16)), []byte(strings.Repeat("\x40\x80\xc0\xff", 16)))
 	}
-	dir := newRunDir(f, programFiles)
+	files := newRunFiles(f, programFiles)
+	// the mutator changes one argument at a time, so the launch is often
+	// the last one's: its size check (a tenth of the time) is not redone
+	var last []byte
+	var tooBig bool
 	f.Fuzz(func(t *testing.T, launch, a, b []byte) {
 		if len(launch) > 4096 || len(a) > 16<<10 || len(b) > 16<<10 {
 			return
 		}
-		if l, err := emu.ParseLaunch(launch); err == nil && declared(l) > maxDeclared {
+		if last == nil || !bytes.Equal(launch, last) {
+			l, err := emu.ParseLaunch(launch)
+			last, tooBig = append(last[:0:0], launch...), err == nil && declared(l) > maxDeclared
+		}
+		if tooBig {
 			return
 		}
-		runInDir(t, dir, programFiles, launch, map[string][]byte{"a.bin": a, "b.bin": b})
+		runInDir(t, files, programFiles, launch, map[string][]byte{"a.bin": a, "b.bin": b})
 	})
 }
 
@@ -238,19 +247,22 @@ func FuzzRunKernel(f *testing.F) {
 	for i, s := range kernelSeeds() {
 		f.Add(s.Data, byte(i))
 	}
-	dir := newRunDir(f, nil)
-	f.Fuzz(func(t *testing.T, prog []byte, archIdx byte) {
-		if len(prog) > 16<<10 {
-			return
-		}
-		arch := runArchs[int(archIdx)%len(runArchs)]
-		launch, _ := json.Marshal(map[string]any{
+	// the launch of each architecture, made once
+	launches := make([][]byte, len(runArchs))
+	for i, arch := range runArchs {
+		launches[i], _ = json.Marshal(map[string]any{
 			"program": "prog", "arch": arch, "grid": []int{2}, "block": []int{64},
 			"buffers": map[string]any{"x": map[string]any{"bytes": 4096, "fill": 1}, "y": map[string]any{"bytes": 4096}},
 			"params":  []any{map[string]any{"ptr": "x"}, map[string]any{"ptr": "y"}, map[string]any{"u32": 1000}, map[string]any{"f32": 1.5}},
 			"outputs": []any{map[string]any{"buffer": "y", "file": "y.out"}},
 		})
-		runInDir(t, dir, nil, launch, map[string][]byte{"prog": prog})
+	}
+	files := newRunFiles(f, nil)
+	f.Fuzz(func(t *testing.T, prog []byte, archIdx byte) {
+		if len(prog) > 16<<10 {
+			return
+		}
+		runInDir(t, files, nil, launches[int(archIdx)%len(runArchs)], map[string][]byte{"prog": prog})
 	})
 }
 
@@ -283,15 +295,12 @@ func FuzzLaunchInit(f *testing.F) {
 			f.Add(s.Data)
 		}
 	}
-	dir := fuzzDir(f)
+	files := newFuzzFiles(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > maxFuzzInput {
 			return
 		}
-		p := filepath.Join(dir, "k.cubin")
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		p := files.write(t, "k.cubin", data)
 		r := invoke(nil, "launch", "init", p)
 		checkContract(t, r, false)
 		if r.status != 0 {

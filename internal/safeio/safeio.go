@@ -152,11 +152,17 @@ func readParts(f *os.File, buf []byte) (int, error) {
 // used in errors. It reads into pieces that grow with what arrives (64 KiB
 // first, at most 16 MiB each) and joins them once at the end, so an input
 // costs about twice its size, and an endless one about the limit before it
-// is refused (a buffer doubling up to the limit held three times it).
+// is refused (a buffer doubling up to the limit held three times it). A
+// reader that knows what is left (Len, as bytes.Reader and strings.Reader
+// have) is read into one piece of that size: a short input in memory does
+// not cost 64 KiB.
 func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 	var pieces [][]byte
 	var total int64
 	size := min(limit+1, 64<<10)
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = min(limit+1, int64(l.Len())+1) // +1: room to see the end
+	}
 	for {
 		buf := make([]byte, 0, size)
 		for len(buf) < cap(buf) {
@@ -175,7 +181,7 @@ func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 		}
 		pieces = append(pieces, buf)
 		total += int64(len(buf))
-		size = min(size*2, 16<<20, limit+1-total)
+		size = min(max(size*2, 64<<10), 16<<20, limit+1-total)
 	}
 }
 

@@ -3,6 +3,7 @@ package safeio
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -127,4 +128,37 @@ func TestReadSizedParts(t *testing.T) {
 	if _, err := readSized(f, p, int64(len(data))-10, int64(len(data))-5); err == nil {
 		t.Error("a file that grew past the limit was read")
 	}
+}
+
+// TestReadAllLen: a reader that tells its length is read into one piece
+// of that size, and one whose length grows past it is still read whole.
+func TestReadAllLen(t *testing.T) {
+	data := strings.Repeat("x", 5000)
+	if n := testing.AllocsPerRun(10, func() {
+		b, err := ReadAll(strings.NewReader(data), "s", 1<<20)
+		if err != nil || string(b) != data {
+			t.Fatalf("got %d bytes, %v", len(b), err)
+		}
+	}); n > 3 {
+		t.Errorf("%v allocations reading 5000 bytes that tell their length", n)
+	}
+	r := &growing{Reader: strings.NewReader(""), rest: []byte(data)}
+	if b, err := ReadAll(r, "g", 1<<20); err != nil || string(b) != data {
+		t.Errorf("a growing reader: got %d bytes, %v", len(b), err)
+	}
+}
+
+// growing says it is empty, then has more.
+type growing struct {
+	*strings.Reader
+	rest []byte
+}
+
+func (g *growing) Read(p []byte) (int, error) {
+	if len(g.rest) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, g.rest)
+	g.rest = g.rest[n:]
+	return n, nil
 }

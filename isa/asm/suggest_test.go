@@ -40,7 +40,15 @@ func TestClosestSkipsFar(t *testing.T) {
 		}
 		return " (closest: " + strings.Join(out, ", ") + ")"
 	}
-	for _, name := range []string{"", "F", "FAD", "FADDD", "IADD32", "ISETP.GE", "LDG.E", "ISETP.GE.U32.ANDX", "EXITEXITEXIT", "MOVV", "XX", "S2RR2S"} {
+	names := []string{"", "F", "FAD", "FADDD", "IADD32", "ISETP.GE", "LDG.E", "ISETP.GE.U32.ANDX", "EXITEXITEXIT", "MOVV", "XX", "S2RR2S",
+		"a mistyped token longer than thirty-two bytes, with ISETP in it"}
+	// and every name with one or two bytes changed, dropped or doubled
+	for _, k := range known {
+		for i := range k {
+			names = append(names, k[:i]+"Q"+k[i+1:], k[:i]+k[i+1:], k[:i+1]+k[i:], k[:i]+"ZZ"+k[min(i+2, len(k)):])
+		}
+	}
+	for _, name := range names {
 		if got, want := Closest(name, known), all(name); got != want {
 			t.Errorf("Closest(%q) = %q, want %q", name, got, want)
 		}

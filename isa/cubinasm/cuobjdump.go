@@ -62,6 +62,11 @@ func RebuildCuobjdump(filename string, src []byte) (out []byte, defaulted []stri
 				errs.Add(asm.Pos{File: filename, Line: n, Col: 1}, "bad %q: cuobjdump-style listings are for sm_1x and sm_2x", s)
 				return
 			}
+			if _, err := all.LookupSM(v); err != nil {
+				// e.g. sm_1: named at its line, not as the whole file's problem
+				errs.Add(asm.Pos{File: filename, Line: n, Col: 1}, "bad %q: %v", s, err)
+				return
+			}
 			sm = v
 			m.SM, m.VirtualSM = sm, sm
 		case strings.HasPrefix(s, cubin.FactsDirective+" ") && cur != nil && sm != 0:

@@ -254,3 +254,15 @@ func TestCubinFactErrors(t *testing.T) {
 		t.Error("a fact before any function was accepted")
 	}
 }
+
+// TestCuobjdumpUnknownSM: a "code for" line naming no architecture we know
+// is an error at that line (FuzzAs in cmd/gpuisa found "sm_1" reported as
+// the file's problem, without a position).
+func TestCuobjdumpUnknownSM(t *testing.T) {
+	for _, sm := range []string{"sm_1", "sm_0", "sm_14", "sm_22", "sm_007"} {
+		_, _, err := RebuildCuobjdump("f.s", []byte("\tcode for "+sm+"\nFunction : s\n"))
+		if err == nil || !strings.HasPrefix(err.Error(), "f.s:1:1: ") {
+			t.Errorf("code for %s: got %v, want an error at f.s:1:1", sm, err)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package fermi
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/isa/asm"
@@ -57,6 +59,9 @@ func errAt(col int, format string, args ...any) *encodeError {
 	return &encodeError{col, fmt.Sprintf(format, args...)}
 }
 
+// mnemonics are formsByName's keys, listed once (not per unknown mnemonic).
+var mnemonics = slices.Collect(maps.Keys(formsByName))
+
 // resolver turns a label into an address.
 type resolver func(name string) (uint64, bool)
 
@@ -68,11 +73,7 @@ func encodeStmt(s *stmt, pc uint64, labels resolver, d Dialect) (Inst, *encodeEr
 	}
 	cands := formsByName[base]
 	if len(cands) == 0 {
-		names := make([]string, 0, len(formsByName))
-		for n := range formsByName {
-			names = append(names, n)
-		}
-		return Inst{}, errAt(s.mnemCol, "unknown instruction %q%s", base, asm.Closest(base, names))
+		return Inst{}, errAt(s.mnemCol, "unknown instruction %q%s", base, asm.Closest(base, mnemonics))
 	}
 	// The dialect's own spellings first: old and new forms of one word can
 	// share a shape (PSETP lists its sources in opposite orders).

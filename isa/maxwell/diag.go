@@ -2,6 +2,8 @@ package maxwell
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,12 +105,11 @@ func availableForms(name string, sm int) []uint16 {
 
 // closestNames suggests up to three mnemonics near name.
 func closestNames(name string) string {
-	known := make([]string, 0, len(formsByName))
-	for n := range formsByName {
-		known = append(known, n)
-	}
-	return asm.Closest(name, known)
+	return asm.Closest(name, mnemonics)
 }
+
+// mnemonics are formsByName's keys, listed once (not per unknown mnemonic).
+var mnemonics = slices.Collect(maps.Keys(formsByName))
 
 // modSlot is one place a modifier can stand in a form's mnemonic: the texts
 // it can print there.

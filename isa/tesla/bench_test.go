@@ -127,3 +127,17 @@ func BenchmarkWriteListingFrom(b *testing.B) {
 	code, n := benchStream(b, 1<<20)
 	listtest.BenchWrite(b, code, n, writeListing)
 }
+
+// BenchmarkWriteListingSmall is WriteListing of 1 KiB of code (FuzzRoundTrip's
+// largest input): mostly what one listing costs to set up, which dis pays
+// per file and per cubin function.
+func BenchmarkWriteListingSmall(b *testing.B) {
+	code, _ := benchStream(b, 256)
+	code = code[:1024]
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := WriteListing(io.Discard, code, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -64,7 +64,7 @@ func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int
 	dst = slices.Grow(dst, lineRoom) // the writes below never reallocate
 	n := len(dst)
 	b := (*textBuf)(dst[n : n+len(textBuf{})])
-	lines := l.lines.use()
+	lines := l.lines.use(len(code))
 	if lines != nil {
 		if e := lines.find(v); e != nil {
 			p := putPrefix(b, addr)
@@ -210,15 +210,19 @@ const blankWord = 0x2020202020202020
 // (random words) would only pay for the lookups and the evicted memory
 // caches, so a window of lines that finds few is followed by a pause.
 type lineCache struct {
-	slot         [lineCacheSize]lineEntry
-	looks, found int // in the current window
-	pause        int // lines left before the cache is used again
-	rest         int // the last pause, 0 after a good window
-	hits         int // lines found in all (for tests)
+	// made when first used, sized to the code (lineSlots): a listing of a
+	// few words does not clear 512 KiB for each of its workers (it cost a
+	// fuzzed dis | as round trip a fifth of its time)
+	slot         []lineEntry
+	shift        uint8 // 64 - log2(len(slot))
+	looks, found int   // in the current window
+	pause        int   // lines left before the cache is used again
+	rest         int   // the last pause, 0 after a good window
+	hits         int   // lines found in all (for tests)
 }
 
 const (
-	// 512 KiB: on the oracle's sm_1x code listed once, 4,096 slots find
+	// at most 512 KiB: on the oracle's sm_1x code listed once, 4,096 slots find
 	// 46% of the lines, 1,024 37%, 256 27%; code that finds few lets it
 	// rest (below), so it costs random code nothing
 	lineCacheBits = 12
@@ -244,15 +248,20 @@ type lineEntry struct {
 	tail [lineTailRoom]byte
 }
 
-// use returns the cache when it is to be used for this line (nil when it
-// rests or there is none) and keeps its hit rate.
-func (c *lineCache) use() *lineCache {
+// use returns the cache when it is to be used for this line of code of n
+// bytes (nil when it rests or there is none) and keeps its hit rate.
+func (c *lineCache) use(n int) *lineCache {
 	if c == nil {
 		return nil
 	}
 	if c.pause > 0 {
 		c.pause--
 		return nil
+	}
+	if len(c.slot) < lineCacheSize {
+		if k := lineSlotBits(n); len(c.slot) < 1<<k {
+			c.slot, c.shift = make([]lineEntry, 1<<k), uint8(64-k)
+		}
 	}
 	if c.looks++; c.looks == lineWindow {
 		if c.found < lineWindow/8 {
@@ -267,10 +276,19 @@ func (c *lineCache) use() *lineCache {
 	return c
 }
 
-func lineSlot(v uint64) uint64 { return v * 0x9e3779b97f4a7c15 >> (64 - lineCacheBits) }
+// lineSlotBits is log2 of the cache's slots for code of n bytes: about a
+// slot per instruction it may hold (4 bytes each at least), 64 to
+// lineCacheSize.
+func lineSlotBits(n int) int {
+	return min(max(bits.Len(uint(max(n/4, 1)-1)), 6), lineCacheBits)
+}
+
+func (c *lineCache) slotOf(v uint64) *lineEntry {
+	return &c.slot[v*0x9e3779b97f4a7c15>>c.shift]
+}
 
 func (c *lineCache) find(v uint64) *lineEntry {
-	e := &c.slot[lineSlot(v)]
+	e := c.slotOf(v)
 	if e.key == v && e.len != 0 {
 		c.found++
 		c.hits++
@@ -283,7 +301,7 @@ func (c *lineCache) put(v uint64, n uint8, tail []byte) {
 	if len(tail) > lineTailRoom {
 		return
 	}
-	e := &c.slot[lineSlot(v)]
+	e := c.slotOf(v)
 	e.key, e.len, e.size = v, n, uint8(len(tail))
 	copy(e.tail[:], tail)
 }

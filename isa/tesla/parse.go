@@ -3,6 +3,8 @@ package tesla
 import (
 	"bytes"
 	"encoding/binary"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/isa"
@@ -499,7 +501,7 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 	if !seen {
 		var ok bool
 		if cands, ok = formsByName[base]; !ok {
-			return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base + asm.Closest(base, mnemonicNames())}
+			return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base + asm.Closest(base, mnemonics)}
 		}
 		parses = p.mnemParses(cands, mn)
 	}
@@ -536,11 +538,5 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 	return asmInst{}, &asm.Error{Pos: epos, Msg: base + ": expected " + p.best.message()}
 }
 
-// mnemonicNames lists the mnemonics the assembler knows, for suggestions.
-func mnemonicNames() []string {
-	names := make([]string, 0, len(formsByName))
-	for n := range formsByName {
-		names = append(names, n)
-	}
-	return names
-}
+// mnemonics are formsByName's keys, listed once (not per unknown mnemonic).
+var mnemonics = slices.Collect(maps.Keys(formsByName))
