@@ -2,6 +2,7 @@ package usse
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"unsafe"
 
@@ -14,6 +15,7 @@ import (
 type lister struct {
 	in    Inst
 	pt    *printTables
+	fixed bool       // Style is fixedStyle: lines are written by appendLinePrefix, appendLineEnd
 	lines int        // lines listed before the cache was made
 	cache *lineCache // nil until cacheAfter lines are listed
 	// the cache is tried a window of lines at a time; a window with few
@@ -25,7 +27,9 @@ type lister struct {
 
 // newStep is a StepFunc with its own lister (isa.WriteSteps makes one per
 // worker).
-func newStep() isa.StepFunc { return (&lister{pt: syntaxTables()}).step }
+func newStep() isa.StepFunc {
+	return (&lister{pt: syntaxTables(), fixed: Style == fixedStyle}).step
+}
 
 // The line cache: a line's text, padding and hex column depend on its word
 // alone (the printer takes no address: branch offsets print as encoded),
@@ -74,7 +78,11 @@ func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, in
 		slot = cacheSlot(w)
 		if n := int(c.lens[slot]); n != 0 && c.words[slot] == w {
 			l.hits++
-			dst = Style.AppendPrefix(dst, addr)
+			if l.fixed {
+				dst = appendLinePrefix(dst, addr)
+			} else {
+				dst = Style.AppendPrefix(dst, addr)
+			}
 			at := len(dst)
 			if cap(dst)-at < slotBytes {
 				dst = slices.Grow(dst, slotBytes)
@@ -90,10 +98,18 @@ func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, in
 	in := &l.in
 	in.Form = -1
 	bad, ok := decodeMatch(w, in)
-	dst = Style.AppendPrefix(dst, addr)
-	start := len(dst)
-	dst = append(appendTextWith(dst, in, l.pt), " ;"...)
-	dst = Style.AppendSuffix(dst, len(dst)-start, in.Raw, 16)
+	var start int
+	if l.fixed {
+		dst = appendLinePrefix(dst, addr)
+		start = len(dst)
+		dst = appendTextWith(dst, in, l.pt)
+		dst = appendLineEnd(dst, len(dst)-start, w)
+	} else {
+		dst = Style.AppendPrefix(dst, addr)
+		start = len(dst)
+		dst = append(appendTextWith(dst, in, l.pt), " ;"...)
+		dst = Style.AppendSuffix(dst, len(dst)-start, w, 16)
+	}
 	if !ok {
 		return dst, Len, l.decodeError(bad, w, addr)
 	}
@@ -120,4 +136,68 @@ func (l *lister) decodeError(bad decodeFailure, w, addr uint64) *isa.DecodeError
 	l.errs = append(l.errs, isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
 		Detail: unsafe.String(&l.notes[at], len(l.notes)-at)})
 	return &l.errs[len(l.errs)-1]
+}
+
+// The columns of a line in Style's layout with its numbers as constants:
+// appendLinePrefix is Style.AppendPrefix and appendLineEnd is " ;" then
+// Style.AppendSuffix of a 16-digit word, each a few whole-word stores
+// into room checked once (the general methods read the layout from the
+// style and branch on it: a tenth of a random line's cost).
+// TestLineColumns checks them against Style's methods.
+
+// fixedStyle is the layout appendLinePrefix and appendLineEnd write
+// (Style's own); a lister made while Style is another uses Style's
+// methods.
+var fixedStyle = isa.LineStyle{Indent: 8, Gap: 8, TextCol: 64, HexWidth: 16}
+
+// lineEndRoom is the room appendLineEnd's stores take: " ;", padding of
+// at most 62 (stored as 64 blanks), " /* 0x" (a word), 16 digits and
+// " */\n".
+const lineEndRoom = 2 + 64 + 8 + 16 + 4
+
+// blankWord is eight blanks as one little-endian word.
+const blankWord = 0x2020202020202020
+
+var blanks64 = [64]byte{' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '}
+
+// appendLinePrefix appends "        /*addr*/        " (fixedStyle: at
+// least four digits).
+func appendLinePrefix(dst []byte, addr uint64) []byte {
+	l := len(dst)
+	if addr>>32 != 0 || cap(dst)-l < 40 {
+		return fixedStyle.AppendPrefix(dst, addr)
+	}
+	n := max((bits.Len32(uint32(addr))+3)>>2, 4)
+	b := (*[40]byte)(dst[l : l+40])
+	// blanks and "/*"; the digits (the word's top n bytes); "*/" and
+	// blanks, over what the digits' word wrote past them
+	binary.LittleEndian.PutUint64(b[0:], blankWord)
+	binary.LittleEndian.PutUint16(b[8:], '/'|'*'<<8)
+	binary.BigEndian.PutUint64(b[10:], isa.HexDigits8(uint32(addr))<<(8*(8-n)))
+	e := (*[16]byte)(b[10+n&15:])
+	binary.LittleEndian.PutUint64(e[0:], '*'|'/'<<8|blankWord&^0xffff)
+	binary.LittleEndian.PutUint64(e[8:], blankWord)
+	return dst[:l+20+n]
+}
+
+// appendLineEnd appends " ;" after a text of textLen bytes, the padding
+// to the hex column, and the column holding w (fixedStyle).
+func appendLineEnd(dst []byte, textLen int, w uint64) []byte {
+	l := len(dst)
+	if cap(dst)-l < lineEndRoom {
+		dst = slices.Grow(dst, lineEndRoom)
+	}
+	b := (*[lineEndRoom]byte)(dst[l : l+lineEndRoom])
+	binary.LittleEndian.PutUint16(b[0:], ' '|';'<<8)
+	*(*[64]byte)(b[2:]) = blanks64 // the padding, and blanks the column overwrites
+	pad := max(62-textLen, 0)
+	h := (*[28]byte)(b[2+pad&63:])
+	binary.LittleEndian.PutUint64(h[0:], ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
+	binary.BigEndian.PutUint64(h[6:], isa.HexDigits8(uint32(w>>32)))
+	binary.BigEndian.PutUint64(h[14:], isa.HexDigits8(uint32(w)))
+	binary.LittleEndian.PutUint32(h[22:], ' '|'*'<<8|'/'<<16|'\n'<<24)
+	return dst[:l+2+pad+26]
 }
