@@ -15,9 +15,15 @@ import (
 type lister struct {
 	in    Inst
 	pt    *printTables
-	fixed bool       // Style is fixedStyle: lines are written by appendLinePrefix, appendLineEnd
-	lines int        // lines listed before the cache was made
-	cache *lineCache // nil until cacheAfter lines are listed
+	fixed bool // Style is fixedStyle: lines are written by appendPrefix, appendLineEnd
+	// the prefix of the last line (appendPrefix), whose address block
+	// (addr>>8) was preBlock: the next lines of the block differ from it
+	// in the last two digits
+	pre      [prefixRoom]byte
+	preLen   int
+	preBlock uint64
+	lines    int        // lines listed before the cache was made
+	cache    *lineCache // nil until cacheAfter lines are listed
 	// the cache is tried a window of lines at a time; a window with few
 	// hits (random words) turns it off for the next rest lines
 	tried, hits, rest int
@@ -28,7 +34,7 @@ type lister struct {
 // newStep is a StepFunc with its own lister (isa.WriteSteps makes one per
 // worker).
 func newStep() isa.StepFunc {
-	return (&lister{pt: syntaxTables(), fixed: Style == fixedStyle}).step
+	return (&lister{pt: syntaxTables(), fixed: Style == fixedStyle, preBlock: noBlock}).step
 }
 
 // The line cache: a line's text, padding and hex column depend on its word
@@ -79,7 +85,7 @@ func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, in
 		if n := int(c.lens[slot]); n != 0 && c.words[slot] == w {
 			l.hits++
 			if l.fixed {
-				dst = appendLinePrefix(dst, addr)
+				dst = l.appendPrefix(dst, addr)
 			} else {
 				dst = Style.AppendPrefix(dst, addr)
 			}
@@ -100,7 +106,7 @@ func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, in
 	bad, ok := decodeMatch(w, in)
 	var start int
 	if l.fixed {
-		dst = appendLinePrefix(dst, addr)
+		dst = l.appendPrefix(dst, addr)
 		start = len(dst)
 		dst = appendTextWith(dst, in, l.pt)
 		dst = appendLineEnd(dst, len(dst)-start, w)
@@ -167,11 +173,11 @@ var blanks64 = [64]byte{' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', '
 // least four digits).
 func appendLinePrefix(dst []byte, addr uint64) []byte {
 	l := len(dst)
-	if addr>>32 != 0 || cap(dst)-l < 40 {
+	if addr>>32 != 0 || cap(dst)-l < prefixRoom {
 		return fixedStyle.AppendPrefix(dst, addr)
 	}
 	n := max((bits.Len32(uint32(addr))+3)>>2, 4)
-	b := (*[40]byte)(dst[l : l+40])
+	b := (*[prefixRoom]byte)(dst[l : l+prefixRoom])
 	// blanks and "/*"; the digits (the word's top n bytes); "*/" and
 	// blanks, over what the digits' word wrote past them
 	binary.LittleEndian.PutUint64(b[0:], blankWord)
@@ -182,6 +188,42 @@ func appendLinePrefix(dst []byte, addr uint64) []byte {
 	binary.LittleEndian.PutUint64(e[8:], blankWord)
 	return dst[:l+20+n]
 }
+
+// prefixRoom is the room appendLinePrefix's stores take.
+const prefixRoom = 40
+
+// noBlock is no address block (addr>>8 is below it for every address).
+const noBlock = ^uint64(0)
+
+// appendPrefix is appendLinePrefix: a line's prefix is the last one's
+// (consecutive words share all but the address's last two digits) with
+// those two digits stored over it.
+func (l *lister) appendPrefix(dst []byte, addr uint64) []byte {
+	at := len(dst)
+	if addr>>8 != l.preBlock || cap(dst)-at < prefixRoom {
+		dst = appendLinePrefix(dst, addr)
+		l.preBlock = noBlock
+		if addr>>32 == 0 && len(dst)-at <= prefixRoom {
+			l.preLen = copy(l.pre[:], dst[at:])
+			l.preBlock = addr >> 8
+		}
+		return dst
+	}
+	b := (*[prefixRoom]byte)(dst[at : at+prefixRoom])
+	*b = l.pre
+	// the digits end 10 bytes before the prefix ("*/" and 8 blanks)
+	binary.LittleEndian.PutUint16(b[(l.preLen-12)&63:], hexPairs[addr&0xff])
+	return dst[:at+l.preLen]
+}
+
+// hexPairs[b] is b's two hex digits as a little-endian word.
+var hexPairs = func() (t [256]uint16) {
+	const digits = "0123456789abcdef"
+	for b := range t {
+		t[b] = uint16(digits[b>>4]) | uint16(digits[b&15])<<8
+	}
+	return t
+}()
 
 // appendLineEnd appends " ;" after a text of textLen bytes, the padding
 // to the hex column, and the column holding w (fixedStyle).

@@ -25,6 +25,24 @@ func TestLineColumns(t *testing.T) {
 			}
 		}
 	}
+	// a lister's prefixes, made from the last one's: runs of consecutive
+	// words across address blocks and digit counts, jumps between them
+	l := &lister{preBlock: noBlock}
+	var runs [][2]uint64
+	for _, a := range []uint64{0, 0xfe00, 0xffffe0, 0xffffff00, 0x120, 0} {
+		runs = append(runs, [2]uint64{a, a + 0x300})
+	}
+	for _, r := range runs {
+		for addr := r[0]; addr < r[1]; addr += 8 {
+			room := int(addr>>3) % 64
+			dst := append(make([]byte, 0, 1+room), 'x')
+			got := l.appendPrefix(dst, addr)
+			want := Style.AppendPrefix([]byte("x"), addr)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("lister prefix of %#x = %q, want %q", addr, got, want)
+			}
+		}
+	}
 	const w = 0x0123456789abcdef
 	for n := 0; n <= 100; n++ {
 		text := strings.Repeat("t", n)
