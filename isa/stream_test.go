@@ -40,7 +40,7 @@ func TestWriteSteps(t *testing.T) {
 		for _, part := range []int{1, 3, 16, 64, 1 << 20} {
 			var buf bytes.Buffer
 			var errs []*DecodeError
-			_, err := newStepWriter(func() StepFunc { return lengthStep }, part).write(&buf, code, 0x100, len(code), func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
+			_, err := newStepWriter(func() StepFunc { return lengthStep }, nil, part).write(&buf, code, 0x100, len(code), func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
 			if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
 				t.Fatalf("size %d, parts of %d: %d errors (want %d), %v; listing equal %v", size, part, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
 			}
@@ -66,7 +66,7 @@ func TestWriteStepsFrom(t *testing.T) {
 			for _, window := range []int{1, 5, 16, 100, 1 << 20} {
 				var buf bytes.Buffer
 				var errs []*DecodeError
-				sw := newStepWriter(func() StepFunc { return lengthStep }, part)
+				sw := newStepWriter(func() StepFunc { return lengthStep }, nil, part)
 				err := sw.writeFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x100, window, 16, func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
 				if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
 					t.Fatalf("size %d, parts of %d, window %d: %d errors (want %d), %v; listing equal %v", size, part, window, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
@@ -106,8 +106,78 @@ func TestWriteStepsError(t *testing.T) {
 	for i := range code {
 		code[i] = 4
 	}
-	_, err := newStepWriter(func() StepFunc { return lengthStep }, 100).write(&failWriter{n: 2}, code, 0, len(code), func(*DecodeError) {})
+	_, err := newStepWriter(func() StepFunc { return lengthStep }, nil, 100).write(&failWriter{n: 2}, code, 0, len(code), func(*DecodeError) {})
 	if err == nil || err.Error() != "disk full" {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// fixedStep lists code of 4-byte instructions, reporting a DecodeError
+// for odd first bytes (a truncated one for a short last instruction).
+func fixedStep(dst []byte, code []byte, off int, base uint64) ([]byte, int, *DecodeError) {
+	n := min(4, len(code)-off)
+	dst = strconv.AppendUint(dst, base+uint64(off), 16)
+	dst = append(dst, ' ')
+	dst = strconv.AppendUint(dst, uint64(code[off]), 10)
+	dst = append(dst, '\n')
+	if n < 4 {
+		return dst, n, &DecodeError{Addr: base + uint64(off), Len: n, Err: ErrTruncated}
+	}
+	if code[off]&1 != 0 {
+		return dst, n, &DecodeError{Addr: base + uint64(off), Len: n, Err: ErrInvalid}
+	}
+	return dst, n, nil
+}
+
+// fixedPart is fixedStep's PartFunc.
+func fixedPart(dst []byte, errs []DecodeError, code []byte, from, to int, base uint64) ([]byte, []DecodeError, int) {
+	off := from
+	for off < to {
+		var n int
+		var e *DecodeError
+		dst, n, e = fixedStep(dst, code, off, base)
+		if e != nil {
+			errs = append(errs, *e)
+		}
+		off += n
+	}
+	return dst, errs, off
+}
+
+// Listed by parts, whatever the part size, window and reader's chunks
+// (windows that are no multiple of 4 make parts start off an
+// instruction: they are listed again by steps), the listing and its
+// errors are still the sequential ones.
+func TestWritePartsFrom(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for _, size := range []int{0, 1, 4, 15, 16, 17, 1000, 5001, 300000} {
+		code := make([]byte, size)
+		r.Read(code)
+		want, wantErrs := ListSteps(nil, code, 0x100, fixedStep)
+		for _, part := range []int{4, 12, 64} {
+			for _, window := range []int{4, 5, 16, 100, 1 << 20} {
+				var buf bytes.Buffer
+				var errs []*DecodeError
+				sw := newStepWriter(func() StepFunc { return fixedStep }, func() PartFunc { return fixedPart }, part)
+				err := sw.writeFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x100, window, 4, func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
+				if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
+					t.Fatalf("size %d, parts of %d, window %d: %d errors (want %d), %v; listing equal %v", size, part, window, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
+				}
+				for i := range errs {
+					if *errs[i] != *wantErrs[i] {
+						t.Fatalf("size %d, parts of %d, window %d: error %d %v, want %v", size, part, window, i, errs[i], wantErrs[i])
+					}
+				}
+			}
+		}
+		var buf bytes.Buffer
+		errs, err := WriteParts(&buf, code, 0x100, func() StepFunc { return fixedStep }, func() PartFunc { return fixedPart })
+		count := 0
+		for _, e := range errs {
+			count += e.Count()
+		}
+		if err != nil || !bytes.Equal(buf.Bytes(), want) || count != len(wantErrs) {
+			t.Fatalf("WriteParts of %d bytes: %d errors (want %d), %v; listing equal %v", size, count, len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
+		}
 	}
 }
