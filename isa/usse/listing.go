@@ -27,15 +27,21 @@ type lister struct {
 	// the cache is tried a window of lines at a time; a window with few
 	// hits (random words) turns it off for the next rest lines
 	tried, hits, rest int
-	errs              []isa.DecodeError
-	notes             []byte // the errors' Detail texts (never written again once cut)
+	one               []isa.DecodeError // step's error (room for one)
+	notes             []byte            // the errors' Detail texts (never written again once cut)
 }
 
-// newStep is a StepFunc with its own lister (isa.WriteSteps makes one per
-// worker).
-func newStep() isa.StepFunc {
-	return (&lister{pt: syntaxTables(), fixed: Style == fixedStyle, preBlock: noBlock}).step
+func newLister() *lister {
+	return &lister{pt: syntaxTables(), fixed: Style == fixedStyle, preBlock: noBlock, one: make([]isa.DecodeError, 0, 1)}
 }
+
+// newStep is a StepFunc with its own lister (isa.ListSteps, and parts
+// listed again).
+func newStep() isa.StepFunc { return newLister().step }
+
+// newPart is a PartFunc with its own lister (isa.WriteParts makes one per
+// worker).
+func newPart() isa.PartFunc { return newLister().part }
 
 // The line cache: a line's text, padding and hex column depend on its word
 // alone (the printer takes no address: branch offsets print as encoded),
@@ -62,86 +68,99 @@ type lineCache struct {
 
 func cacheSlot(w uint64) uint64 { return w * 0x9e3779b97f4a7c15 >> (64 - cacheBits) }
 
-// step lists the word at code[off:] (isa.StepFunc).
+// step lists the word at code[off:] (isa.StepFunc): a part of one word.
 func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
-	addr := base + uint64(off)
-	if len(code)-off < Len {
-		return dst, len(code) - off, &isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated}
+	var next int
+	dst, l.one, next = l.part(dst, l.one[:0], code, off, off+1, base)
+	if len(l.one) == 0 {
+		return dst, next - off, nil
 	}
-	w := binary.LittleEndian.Uint64(code[off:])
-	c := l.cache
-	var slot uint64
-	if c != nil && l.rest > 0 {
-		l.rest--
-		c = nil
-	} else if c != nil {
-		if l.tried++; l.tried == cacheWindow {
-			if l.hits < cacheWindow/16 {
-				l.rest = cacheRest
-			}
-			l.tried, l.hits = 0, 0
-		}
-		slot = cacheSlot(w)
-		if n := int(c.lens[slot]); n != 0 && c.words[slot] == w {
-			l.hits++
-			if l.fixed {
-				dst = l.appendPrefix(dst, addr)
-			} else {
-				dst = Style.AppendPrefix(dst, addr)
-			}
-			at := len(dst)
-			if cap(dst)-at < slotBytes {
-				dst = slices.Grow(dst, slotBytes)
-			}
-			*(*[slotBytes]byte)(dst[at : at+slotBytes]) = c.ends[slot]
-			return dst[:at+n], Len, nil
-		}
-	} else if l.lines++; l.lines == cacheAfter {
-		l.cache = new(lineCache)
-	}
-	// the printer reads only the form's own fields, which decodeFields
-	// all writes: no need to clear the rest
-	in := &l.in
-	in.Form = -1
-	bad, ok := decodeMatch(w, in)
-	var start int
-	if l.fixed {
-		dst = l.appendPrefix(dst, addr)
-		start = len(dst)
-		dst = appendTextWith(dst, in, l.pt)
-		dst = appendLineEnd(dst, len(dst)-start, w)
-	} else {
-		dst = Style.AppendPrefix(dst, addr)
-		start = len(dst)
-		dst = append(appendTextWith(dst, in, l.pt), " ;"...)
-		dst = Style.AppendSuffix(dst, len(dst)-start, w, 16)
-	}
-	if !ok {
-		return dst, Len, l.decodeError(bad, w, addr)
-	}
-	if n := len(dst) - start; c != nil && n <= slotBytes {
-		c.words[slot], c.lens[slot] = w, uint8(n)
-		copy(c.ends[slot][:], dst[start:])
-	}
-	return dst, Len, nil
+	return dst, next - off, &l.one[0]
 }
 
-// decodeError is the error of word w at addr failing as bad says, taken
-// from room the lister holds: a listing of random words has one for every
-// third word, each its own allocation before.
-func (l *lister) decodeError(bad decodeFailure, w, addr uint64) *isa.DecodeError {
-	if len(l.errs) == cap(l.errs) {
-		l.errs = make([]isa.DecodeError, 0, 256)
+// part lists the words that start in code[from:to] (isa.PartFunc): a
+// loop with no call per word but the decoder's and the printer's.
+func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to int, base uint64) ([]byte, []isa.DecodeError, int) {
+	off := from
+	for ; off < to; off += Len {
+		addr := base + uint64(off)
+		if len(code)-off < Len {
+			errs = append(errs, isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated})
+			return dst, errs, len(code)
+		}
+		w := binary.LittleEndian.Uint64(code[off:])
+		c := l.cache
+		var slot uint64
+		if c != nil && l.rest > 0 {
+			l.rest--
+			c = nil
+		} else if c != nil {
+			if l.tried++; l.tried == cacheWindow {
+				if l.hits < cacheWindow/16 {
+					l.rest = cacheRest
+				}
+				l.tried, l.hits = 0, 0
+			}
+			slot = cacheSlot(w)
+			if n := int(c.lens[slot]); n != 0 && c.words[slot] == w {
+				l.hits++
+				if l.fixed {
+					dst = l.appendPrefix(dst, addr)
+				} else {
+					dst = Style.AppendPrefix(dst, addr)
+				}
+				at := len(dst)
+				if cap(dst)-at < slotBytes {
+					dst = slices.Grow(dst, slotBytes)
+				}
+				*(*[slotBytes]byte)(dst[at : at+slotBytes]) = c.ends[slot]
+				dst = dst[:at+n]
+				continue
+			}
+		} else if l.lines++; l.lines == cacheAfter {
+			l.cache = new(lineCache)
+		}
+		// the printer reads only the form's own fields, which decodeFields
+		// all writes: no need to clear the rest
+		in := &l.in
+		in.Form = -1
+		bad, ok := decodeMatch(w, in)
+		var start int
+		if l.fixed {
+			dst = l.appendPrefix(dst, addr)
+			start = len(dst)
+			dst = appendTextWith(dst, in, l.pt)
+			dst = appendLineEnd(dst, len(dst)-start, w)
+		} else {
+			dst = Style.AppendPrefix(dst, addr)
+			start = len(dst)
+			dst = append(appendTextWith(dst, in, l.pt), " ;"...)
+			dst = Style.AppendSuffix(dst, len(dst)-start, w, 16)
+		}
+		if !ok {
+			errs = append(errs, l.decodeError(bad, w, addr))
+			continue
+		}
+		if n := len(dst) - start; c != nil && n <= slotBytes {
+			c.words[slot], c.lens[slot] = w, uint8(n)
+			copy(c.ends[slot][:], dst[start:])
+		}
 	}
+	return dst, errs, off
+}
+
+// decodeError is the error of word w at addr failing as bad says, its
+// Detail in room the lister holds: a listing of random words has one for
+// every third word.
+func (l *lister) decodeError(bad decodeFailure, w, addr uint64) isa.DecodeError {
 	const noteMax = 128 // a detail's length is at most 16+2+name+10+name+1+10
 	if cap(l.notes)-len(l.notes) < noteMax {
 		l.notes = make([]byte, 0, 256*64)
 	}
 	at := len(l.notes)
 	l.notes = bad.appendDetail(l.notes, w)
-	l.errs = append(l.errs, isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
-		Detail: unsafe.String(&l.notes[at], len(l.notes)-at)})
-	return &l.errs[len(l.errs)-1]
+	return isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
+		Detail: unsafe.String(&l.notes[at], len(l.notes)-at)}
 }
 
 // The columns of a line in Style's layout with its numbers as constants:
