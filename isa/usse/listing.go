@@ -28,6 +28,7 @@ type lister struct {
 	// hits (random words) turns it off for the next rest lines
 	tried, hits, rest int
 	one               []isa.DecodeError // step's error (room for one)
+	b                 *batchRoom        // nil until the first batch
 	notes             []byte            // the errors' Detail texts (never written again once cut)
 }
 
@@ -83,6 +84,20 @@ func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, in
 func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to int, base uint64) ([]byte, []isa.DecodeError, int) {
 	off := from
 	for ; off < to; off += Len {
+		if n := min((to-off+Len-1)/Len, (len(code)-off)/Len, batchWords); n >= minBatch && l.fixed &&
+			(l.cache == nil || l.rest > 0) {
+			// no line cache in use: a batch in op1 order
+			dst, errs = l.batch(dst, errs, code, off, n, base)
+			if l.cache == nil {
+				if l.lines += n; l.lines >= cacheAfter {
+					l.cache = new(lineCache)
+				}
+			} else {
+				l.rest = max(l.rest-n, 0)
+			}
+			off += (n - 1) * Len
+			continue
+		}
 		addr := base + uint64(off)
 		if len(code)-off < Len {
 			errs = append(errs, isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated})
@@ -117,7 +132,7 @@ func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to 
 				dst = dst[:at+n]
 				continue
 			}
-		} else if l.lines++; l.lines == cacheAfter {
+		} else if l.lines++; l.lines >= cacheAfter {
 			l.cache = new(lineCache)
 		}
 		// the printer reads only the form's own fields, which decodeFields
@@ -147,6 +162,86 @@ func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to 
 		}
 	}
 	return dst, errs, off
+}
+
+// Batches: random words run a different printer (and decoder path) from
+// one word to the next, which the instruction cache and the branch
+// predictors do not keep up with; listed in the order of their op1 group
+// (a counting sort), the words of a group run one after the other through
+// the same code: 1M random words took 40% less CPU time sorted. A batch
+// prints its words' texts in that order, then writes the lines in
+// address order, each copying its text.
+const (
+	batchWords = 1024 // words in a batch: texts of about 90 KB
+	minBatch   = 64   // fewer words are listed one by one
+	copyBytes  = 128  // the copy of a text of at most that many bytes
+)
+
+// batchRoom is a batch's scratch, kept by the lister.
+type batchRoom struct {
+	order [batchWords]uint16 // the batch's word indices in op1 order
+	start [batchWords]int32  // where each word's text starts in text
+	size  [batchWords]uint16 // its length
+	bad   [batchWords]decodeFailure
+	ok    [batchWords]bool
+	text  []byte
+}
+
+// batch lists the n words at code[from:] (n <= batchWords) in Style's
+// fixed layout.
+func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n int, base uint64) ([]byte, []isa.DecodeError) {
+	if l.b == nil {
+		l.b = new(batchRoom)
+	}
+	b := l.b
+	words := code[from : from+n*Len]
+	// the op1 groups' counts, then where each group's words go in order
+	var at [32]int32
+	for i := 0; i < n; i++ {
+		at[words[i*Len+7]>>3]++
+	}
+	sum := int32(0)
+	for g := range at {
+		at[g], sum = sum, sum+at[g]
+	}
+	for i := 0; i < n; i++ {
+		g := words[i*Len+7] >> 3
+		b.order[at[g]] = uint16(i)
+		at[g]++
+	}
+	text := b.text[:0]
+	in := &l.in
+	for _, i := range b.order[:n] {
+		w := binary.LittleEndian.Uint64(words[int(i)*Len:])
+		in.Form = -1
+		bad, ok := decodeMatch(w, in)
+		start := len(text)
+		text = appendTextWith(text, in, l.pt)
+		b.start[i], b.size[i] = int32(start), uint16(len(text)-start)
+		b.ok[i], b.bad[i] = ok, bad
+	}
+	// a text is copied as copyBytes bytes (one fixed-size copy) when
+	// there are that many after its start
+	text = slices.Grow(text, copyBytes)
+	b.text = text
+	all := text[:cap(text)]
+	for i := 0; i < n; i++ {
+		off := from + i*Len
+		addr, w := base+uint64(off), binary.LittleEndian.Uint64(words[i*Len:])
+		dst = l.appendPrefix(dst, addr)
+		s, size := int(b.start[i]), int(b.size[i])
+		if at := len(dst); size <= copyBytes && cap(dst)-at >= copyBytes {
+			*(*[copyBytes]byte)(dst[at : at+copyBytes]) = *(*[copyBytes]byte)(all[s : s+copyBytes])
+			dst = dst[:at+size]
+		} else {
+			dst = append(dst, text[s:s+size]...)
+		}
+		dst = appendLineEnd(dst, size, w)
+		if !b.ok[i] {
+			errs = append(errs, l.decodeError(b.bad[i], w, addr))
+		}
+	}
+	return dst, errs
 }
 
 // decodeError is the error of word w at addr failing as bad says, its
