@@ -64,19 +64,27 @@ func TestWriteStepsFrom(t *testing.T) {
 		want, wantErrs := ListSteps(nil, code, 0x100, lengthStep)
 		for _, part := range []int{1, 3, 16, 64} {
 			for _, window := range []int{1, 5, 16, 100, 1 << 20} {
-				var buf bytes.Buffer
-				var errs []*DecodeError
 				sw := newStepWriter(func() StepFunc { return lengthStep }, nil, part)
-				err := sw.writeFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x100, window, 16, func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
-				if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
-					t.Fatalf("size %d, parts of %d, window %d: %d errors (want %d), %v; listing equal %v", size, part, window, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
-				}
-				for i := range errs {
-					if *errs[i] != *wantErrs[i] {
-						t.Fatalf("size %d, parts of %d, window %d: error %d %v, want %v", size, part, window, i, errs[i], wantErrs[i])
-					}
-				}
+				checkWriteFrom(t, sw, code, window, 16, want, wantErrs)
 			}
+		}
+	}
+}
+
+// checkWriteFrom checks that sw lists code (loaded at 0x100) read a
+// window at a time from a reader that returns half of each read as want,
+// with the errors wantErrs.
+func checkWriteFrom(t *testing.T, sw *stepWriter, code []byte, window, maxLen int, want []byte, wantErrs []*DecodeError) {
+	t.Helper()
+	var buf bytes.Buffer
+	var errs []*DecodeError
+	err := sw.writeFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x100, window, maxLen, func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
+	if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
+		t.Fatalf("%d bytes, parts of %d, window %d: %d errors (want %d), %v; listing equal %v", len(code), sw.partBytes, window, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
+	}
+	for i := range errs {
+		if *errs[i] != *wantErrs[i] {
+			t.Fatalf("%d bytes, parts of %d, window %d: error %d %v, want %v", len(code), sw.partBytes, window, i, errs[i], wantErrs[i])
 		}
 	}
 }
@@ -156,18 +164,8 @@ func TestWritePartsFrom(t *testing.T) {
 		want, wantErrs := ListSteps(nil, code, 0x100, fixedStep)
 		for _, part := range []int{4, 12, 64} {
 			for _, window := range []int{4, 5, 16, 100, 1 << 20} {
-				var buf bytes.Buffer
-				var errs []*DecodeError
 				sw := newStepWriter(func() StepFunc { return fixedStep }, func() PartFunc { return fixedPart }, part)
-				err := sw.writeFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x100, window, 4, func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
-				if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
-					t.Fatalf("size %d, parts of %d, window %d: %d errors (want %d), %v; listing equal %v", size, part, window, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
-				}
-				for i := range errs {
-					if *errs[i] != *wantErrs[i] {
-						t.Fatalf("size %d, parts of %d, window %d: error %d %v, want %v", size, part, window, i, errs[i], wantErrs[i])
-					}
-				}
+				checkWriteFrom(t, sw, code, window, 4, want, wantErrs)
 			}
 		}
 		var buf bytes.Buffer

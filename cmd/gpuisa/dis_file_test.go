@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -34,26 +32,6 @@ func TestDisToRegularFile(t *testing.T) {
 		{"dis", "-arch", "sm_52", raws[0], cubin, raws[1]},
 		{"dis", "-arch", "sm_52", "-base", "0x1000", raws[0], raws[1]},
 	} {
-		code, want, wantErr := runCLI(t, "", args...)
-		if !strings.Contains(want, "/* 0x") || wantErr == "" {
-			t.Fatalf("%v: no listing or no decode errors", args)
-		}
-		path := filepath.Join(dir, "out.s")
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.WriteString("prefix\n")
-		var errb bytes.Buffer
-		gotCode := run(args, strings.NewReader(""), f, &errb)
-		f.WriteString("suffix\n")
-		f.Close()
-		got, _ := os.ReadFile(path)
-		if gotCode != code || errb.String() != wantErr {
-			t.Fatalf("%v: status %d, want %d; stderr differs: %v", args, gotCode, code, errb.String() != wantErr)
-		}
-		if string(got) != "prefix\n"+want+"suffix\n" {
-			t.Fatalf("%v: the file's listing differs (%d vs %d bytes)", args, len(got), len(want)+14)
-		}
+		disToFile(t, filepath.Join(dir, "out.s"), args, nil)
 	}
 }

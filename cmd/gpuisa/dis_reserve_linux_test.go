@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 )
@@ -28,31 +26,12 @@ func TestDisReservesBlocks(t *testing.T) {
 	}
 	for _, arch := range []string{"sgx543", "sm_20"} {
 		args := []string{"dis", "-arch", arch, raw}
-		status, want, wantErr := runCLI(t, "", args...)
-		if !strings.Contains(want, "/* 0x") || wantErr == "" {
-			t.Fatalf("%v: no listing or no decode errors", args)
-		}
-		path := filepath.Join(dir, "out.s")
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.WriteString("prefix\n")
-		var errb bytes.Buffer
-		gotStatus := run(args, strings.NewReader(""), f, &errb)
-		f.WriteString("suffix\n")
 		var st syscall.Stat_t
-		if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-		got, _ := os.ReadFile(path)
-		if gotStatus != status || errb.String() != wantErr {
-			t.Fatalf("%v: status %d, want %d; stderr differs: %v", args, gotStatus, status, errb.String() != wantErr)
-		}
-		if string(got) != "prefix\n"+want+"suffix\n" {
-			t.Fatalf("%v: the file's listing differs (%d vs %d bytes)", args, len(got), len(want)+14)
-		}
+		disToFile(t, filepath.Join(dir, "out.s"), args, func(f *os.File) {
+			if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+				t.Fatal(err)
+			}
+		})
 		// without the release, at least 1 MB more than the listing
 		if blocks := st.Blocks * 512; blocks > st.Size+256<<10 {
 			t.Fatalf("%v: %d bytes of blocks for a file of %d", args, blocks, st.Size)
