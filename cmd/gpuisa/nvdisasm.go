@@ -2,12 +2,10 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -157,16 +155,19 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 		if opts.VLIW || opts.NoHex || opts.Raw {
 			// streamed: every error is found before the first line is
 			// written, and a failed listing is dropped
-			var vliwErrs, errs []*isa.DecodeError
+			var errs []*isa.DecodeError
+			var vliw maxwell.VLIWReading
 			if opts.VLIW {
-				vliwErrs = maxwell.VLIWErrors(data, base, sm)
+				vliw = maxwell.ReadVLIW(data, base, sm)
 			}
-			failed := len(vliwErrs) > 0
+			failed := len(vliw.Errors) > 0
 			maxwell.WriteRaw(dropAfterError{w, &failed}, data, base, sm, opts, func(e *isa.DecodeError) {
-				errs = append(errs, e)
-				failed = true
+				if !vliw.Hides(e.Addr) {
+					errs = append(errs, e)
+					failed = true
+				}
 			})
-			for _, e := range withVLIWErrors(errs, vliwErrs) {
+			for _, e := range vliw.Merge(errs) {
 				t.report(cio.stderr, "error", rawErrorText(e))
 			}
 			if failed {
@@ -175,9 +176,6 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			return 0
 		}
 		out, errs := maxwell.ListRaw(nil, data, base, sm, opts)
-		if opts.VLIW {
-			errs = withVLIWErrors(errs, maxwell.VLIWErrors(data, base, sm))
-		}
 		if len(errs) > 0 {
 			// nvdisasm prints no listing when a word does not decode
 			for _, e := range errs {
@@ -224,12 +222,12 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	// nvdisasm lists nothing of a cubin with a word it rejects: the VLIW
 	// rejections are known before listing, and WriteCubin finds every
 	// decoding error while laying out the columns, before it writes
-	var vliwErrs []*isa.DecodeError
+	var vliw maxwell.VLIWReading
 	if opts.VLIW {
 		for i := range f.Functions {
 			fn := &f.Functions[i]
 			if opts.Sections == nil || opts.Sections[fn.Section] {
-				vliwErrs = append(vliwErrs, maxwell.VLIWErrors(fn.Code, 0, f.SM())...)
+				vliw.Add(maxwell.ReadVLIW(fn.Code, 0, f.SM()))
 			}
 		}
 	}
@@ -247,19 +245,22 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	if cfg || bbcfg {
 		// streamed a function at a time; nothing is written when a word
 		// does not decode, or nvdisasm's VLIW reading rejects one
-		failed := len(vliwErrs) > 0
+		failed := len(vliw.Errors) > 0
 		errs, _ = maxwell.WriteControlFlowDOT(dropAfterError{w, &failed}, f, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
-		errs = withVLIWErrors(errs, vliwErrs)
+		errs = vliw.Merge(errs)
 		for _, e := range errs {
 			t.report(cio.stderr, "error", rawErrorText(e))
 		}
 	} else {
 		// decoding errors are reported as they are found (a damaged cubin
 		// may have one per word), merged with the VLIW rejections by address
-		failed := len(vliwErrs) > 0
-		vliwErrs = withVLIWErrors(nil, vliwErrs)
+		failed := len(vliw.Errors) > 0
+		vliwErrs := vliw.Errors
 		next := 0
 		maxwell.WriteCubin(dropAfterError{w, &failed}, f, opts, func(e *isa.DecodeError) {
+			if vliw.Hides(e.Addr) {
+				return
+			}
 			for ; next < len(vliwErrs) && vliwErrs[next].Addr < e.Addr; next++ {
 				t.report(cio.stderr, "error", rawErrorText(vliwErrs[next]))
 			}
@@ -298,14 +299,6 @@ func warnUnresolvedBranches(cio *cmdIO, t *nvTool, f *cubin.File, sections map[i
 		}
 	}
 	return warned
-}
-
-// withVLIWErrors adds the rejections of maxwell.VLIWErrors to the decoding
-// errors, in address order as nvdisasm reports them.
-func withVLIWErrors(errs, vliw []*isa.DecodeError) []*isa.DecodeError {
-	errs = append(errs, vliw...)
-	slices.SortStableFunc(errs, func(a, b *isa.DecodeError) int { return cmp.Compare(a.Addr, b.Addr) })
-	return errs
 }
 
 // dropAfterError passes writes on to w until *failed is set.

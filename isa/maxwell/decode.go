@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -58,7 +59,8 @@ var tableToks = func() (p [len(forms)][]uint8) {
 var rejectToks = func() (p [len(forms)][]uint8) {
 	for f := range forms {
 		for _, k := range tableToks[f] {
-			if slices.Contains(tables[forms[f].toks[k].arg].kinds, 2) {
+			kinds := tables[forms[f].toks[k].arg].kinds
+			if slices.Contains(kinds, kindRejected) || slices.Contains(kinds, kindRejectedOp) {
 				p[f] = append(p[f], k)
 			}
 		}
@@ -112,12 +114,39 @@ func Decode(word uint64, ctrl Ctrl, sm int, addr uint64) (Inst, error) {
 	for _, k := range rejectToks[fi] {
 		t := &f.toks[k]
 		v := t.get(word)
-		if tables[t.arg].kinds[v] == 2 {
+		switch tables[t.arg].kinds[v] {
+		case kindRejected:
 			return inst, &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid,
-				Detail: fmt.Sprintf("Opclass '%s', undefined value 0x%x for table '%s'", f.name, v, tables[t.arg].name)}
+				Detail: fmt.Sprintf("Opclass '%s', undefined value 0x%x for table '%s'", opclass(fi), v, tables[t.arg].name)}
+		case kindRejectedOp:
+			return inst, unrecognized(addr)
 		}
 	}
 	return inst, nil
+}
+
+// Table entry kinds (spec.txt's "!" and "!!"): values nvdisasm rejects,
+// naming the table or as an unknown operation.
+const (
+	kindRejected   = 2
+	kindRejectedOp = 4
+)
+
+// opclass is nvdisasm's name for form fi in its messages: the mnemonic with
+// its fixed modifiers joined by '_' (TEXS_F16, TXQ_B), and _RZ for the
+// texture forms that take RZ as their first destination (bits 28-35 all
+// set), as nvdisasm 11.8 names them in the oracle's random words.
+func opclass(fi int) string {
+	f := &forms[fi]
+	name := f.name
+	if len(f.toks) > 0 && f.toks[0].kind == tkLit {
+		name = strings.ReplaceAll(f.toks[0].text, ".", "_")
+	}
+	const rz = 0xff << 28
+	if f.attrs&attrTex != 0 && f.mask&rz == rz && f.value&rz == rz {
+		name += "_RZ"
+	}
+	return name
 }
 
 // unrecognized is what nvdisasm says for opcodes it does not know, and for

@@ -376,7 +376,7 @@ var encTableTexts = sync.OnceValue(func() (p *[len(tables)][]encLit) {
 			switch tb.kinds[v] {
 			case 0:
 				p[ti][v] = makeEncLit(squeeze(tb.entries[v]))
-			case 2:
+			case kindRejected, kindRejectedOp:
 				p[ti][v] = encLit{n: math.MaxInt32}
 			default:
 				p[ti][v] = makeEncLit(squeeze(string(appendTable(nil, ti, uint64(v)))))

@@ -191,7 +191,7 @@ type table struct {
 	nonum   bool // INVALID<name> alone
 	dot     bool // out-of-range values of modifier tables print with a dot
 	entries []string
-	kinds   []uint8 // 0 text, 1 out of range, 2 rejected
+	kinds   []uint8 // 0 text, 1 out of range, 2 rejected, 3 printed ???N, 4 rejected as an unknown operation
 }
 
 const (

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // Baselines: the oracle match counts this package has reached. The tests fail
@@ -19,6 +20,7 @@ import (
 const (
 	baseInsns     = 36132
 	baseRandom    = 200001
+	baseMessages  = 54116
 	baseRand50    = 35191
 	baseAsmInsns  = 36132
 	baseAsmRandom = 145203
@@ -161,7 +163,7 @@ func TestOracleInsns(t *testing.T) {
 // the rows where SM50 differs.
 func TestOracleRandom(t *testing.T) {
 	path := oracle.Path(t, "oracle/maxwell/random/rand_SM52_seed1.tsv.gz")
-	var tl tally
+	var tl, messages tally
 	readTSV(t, path, func(c []string) {
 		// idx addr hex text error
 		ok, d := checkText(parseHex(c[2]), NeutralCtrl, 52, parseHex(c[1]), c[3])
@@ -173,8 +175,14 @@ func TestOracleRandom(t *testing.T) {
 			}
 		}
 		tl.add(key, ok, d)
+		if c[3] == "INVALID" {
+			messages.add(c[4], errorDetail(parseHex(c[2]), 52, parseHex(c[1])) == c[4], fmt.Sprintf("%#016x: nvdisasm %q", parseHex(c[2]), c[4]))
+		}
 	})
 	tl.report(t, "random SM52", baseRandom)
+	// every rejection's message, as nvdisasm words it (54,116 words; the
+	// opclass and table names of 2,291)
+	messages.report(t, "random SM52 messages", baseMessages)
 	var t50 tally
 	readTSV(t, oracle.Path(t, "oracle/maxwell/random/rand_SM50_diff.tsv.gz"), func(c []string) {
 		ok, d := checkText(parseHex(c[2]), NeutralCtrl, 50, parseHex(c[1]), c[3])
@@ -188,4 +196,13 @@ func TestOracleRandom(t *testing.T) {
 		t50.add(key, ok, d)
 	})
 	t50.report(t, "random SM50 diff", baseRand50)
+}
+
+// errorDetail is the message of w's decoding error ("" when it decodes).
+func errorDetail(w uint64, sm int, pc uint64) string {
+	_, err := Decode(w, NeutralCtrl, sm, pc)
+	if err == nil {
+		return ""
+	}
+	return err.(*isa.DecodeError).Detail
 }

@@ -16,6 +16,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -508,17 +509,24 @@ func compareListing(nv string, sm int, words, ctrls []uint64, agree []bool) (int
 		want, err := cmd.Output()
 		var vliw []*isa.DecodeError
 		if fs.opts.VLIW {
-			vliw = maxwell.VLIWErrors(code, 0, sm)
+			vliw = maxwell.ReadVLIW(code, 0, sm).Errors
 		}
 		if err != nil || len(vliw) > 0 {
 			// with braces, nvdisasm rejects the bundle after one whose
 			// last two control fields both mark a dual issue
-			// (maxwell.VLIWErrors): the rejected addresses must agree
+			// (maxwell.ReadVLIW): the rejected addresses must agree
 			var theirs, ours []string
 			for _, m := range errRE.FindAllStringSubmatch(stderr.String(), -1) {
 				theirs = append(theirs, m[2])
 			}
+			if strings.Contains(stderr.String(), "Unaligned instruction found") {
+				theirs = append(theirs, "unaligned")
+			}
 			for _, e := range vliw {
+				if errors.Is(e, isa.ErrTruncated) {
+					ours = append(ours, "unaligned") // a pair left open at the end
+					continue
+				}
 				ours = append(ours, fmt.Sprintf("%08x", e.Addr))
 			}
 			if err == nil || !slices.Equal(theirs, ours) {

@@ -4,7 +4,9 @@
 // The format, line by line ('#' starts a comment):
 //
 //	table ID[=NVNAME][/Q] e0 e1 ...   enumeration; entry i is the text for value i:
-//	                                  "-" empty, "?" out of range, "!" rejected.
+//	                                  "-" empty, "?" out of range, "!" rejected
+//	                                  (nvdisasm names the table), "!!" rejected as
+//	                                  an unknown operation.
 //	                                  Out-of-range values print INVALID<NVNAME><hex>,
 //	                                  or ???<decimal> with /Q.
 //	form ENC... [attr...] : TEMPLATE  one instruction form per encoding ENC.
@@ -170,7 +172,7 @@ type Table struct {
 	Hex        bool // INVALID<NAME><n> prints n in hex (else decimal)
 	Dot        bool // entries are modifiers (".X"), so out-of-range ones get a dot too
 	Entries    []string
-	Kinds      []int // per entry: 0 text, 1 out of range, 2 rejected, 3 out of range printed ???N
+	Kinds      []int // per entry: 0 text, 1 out of range, 2 rejected, 3 out of range printed ???N, 4 rejected as an unknown operation
 }
 
 // Form is one encoding with its template.
@@ -378,6 +380,9 @@ func (s *Spec) table(line string) error {
 		case "??":
 			t.Entries = append(t.Entries, "")
 			t.Kinds = append(t.Kinds, 3)
+		case "!!":
+			t.Entries = append(t.Entries, "")
+			t.Kinds = append(t.Kinds, 4)
 		default:
 			t.Entries = append(t.Entries, strings.ReplaceAll(e, "_SP_", " "))
 			t.Kinds = append(t.Kinds, 0)
