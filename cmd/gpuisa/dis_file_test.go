@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -16,16 +14,8 @@ func TestDisToRegularFile(t *testing.T) {
 	var raws []string
 	x := uint64(11)
 	for k := range 2 {
-		var code []byte
-		for len(code) < (6000+1000*k)*32 { // several blocks on both workers
-			x = x*6364136223846793005 + 1442695040888963407
-			code = binary.LittleEndian.AppendUint64(code, x^x>>29)
-		}
-		name := filepath.Join(dir, "raw"+string(rune('a'+k))+".bin")
-		if err := os.WriteFile(name, code, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		raws = append(raws, name)
+		// several blocks on both workers
+		raws = append(raws, writeRandomCode(t, dir, "raw"+string(rune('a'+k))+".bin", &x, (6000+1000*k)*32))
 	}
 	cubin := "../../binfmt/cubin/testdata/small.sm_52.rel.cubin"
 	for _, args := range [][]string{

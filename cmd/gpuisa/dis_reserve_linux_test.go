@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -14,16 +13,8 @@ import (
 // reserved past the file's end.
 func TestDisReservesBlocks(t *testing.T) {
 	dir := t.TempDir()
-	var code []byte
 	x := uint64(5)
-	for len(code) < 200000 { // about 3.5 MB of sgx543 listing
-		x = x*6364136223846793005 + 1442695040888963407
-		code = binary.LittleEndian.AppendUint64(code, x^x>>29)
-	}
-	raw := filepath.Join(dir, "raw.bin")
-	if err := os.WriteFile(raw, code, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	raw := writeRandomCode(t, dir, "raw.bin", &x, 200000) // about 3.5 MB of sgx543 listing
 	for _, arch := range []string{"sgx543", "sm_20"} {
 		args := []string{"dis", "-arch", arch, raw}
 		var st syscall.Stat_t

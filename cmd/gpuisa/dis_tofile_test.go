@@ -2,10 +2,28 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// writeRandomCode writes at least n bytes of pseudo-random 64-bit words
+// (a linear congruential sequence at state *x, which it advances) to
+// file name in dir and returns its path.
+func writeRandomCode(t *testing.T, dir, name string, x *uint64, n int) string {
+	var code []byte
+	for len(code) < n {
+		*x = *x*6364136223846793005 + 1442695040888963407
+		code = binary.LittleEndian.AppendUint64(code, *x^*x>>29)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
 
 // disToFile runs the command args with standard output a regular file at
 // path that holds "prefix\n" before and gets "suffix\n" after, and checks
