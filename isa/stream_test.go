@@ -54,18 +54,36 @@ func TestWriteSteps(t *testing.T) {
 }
 
 // Read a window at a time, the listing and its errors are still the
-// sequential ones, whatever the window and the reader's chunks.
+// sequential ones, whatever the window and the reader's chunks; also
+// listed by parts (PartFunc) of an ISA of 4-byte instructions, where
+// windows that are no multiple of 4 make parts start off an instruction
+// (they are listed again by steps).
 func TestWriteStepsFrom(t *testing.T) {
-	r := rand.New(rand.NewSource(2))
-	// 300,000 bytes: the first read (firstWindow) and the doubling reads
-	for _, size := range []int{0, 1, 15, 16, 17, 100, 1000, 5000, 300000} {
-		code := make([]byte, size)
-		r.Read(code)
-		want, wantErrs := ListSteps(nil, code, 0x100, lengthStep)
-		for _, part := range []int{1, 3, 16, 64} {
-			for _, window := range []int{1, 5, 16, 100, 1 << 20} {
-				sw := newStepWriter(func() StepFunc { return lengthStep }, nil, part)
-				checkWriteFrom(t, sw, code, window, 16, want, wantErrs)
+	for _, c := range []struct {
+		seed                  int64
+		step                  StepFunc
+		part                  PartFunc
+		maxLen                int
+		sizes, parts, windows []int
+	}{
+		// 300,000 bytes: the first read (firstWindow) and the doubling reads
+		{2, lengthStep, nil, 16, []int{0, 1, 15, 16, 17, 100, 1000, 5000, 300000}, []int{1, 3, 16, 64}, []int{1, 5, 16, 100, 1 << 20}},
+		{3, fixedStep, fixedPart, 4, []int{0, 1, 4, 15, 16, 17, 1000, 5001, 300000}, []int{4, 12, 64}, []int{4, 5, 16, 100, 1 << 20}},
+	} {
+		r := rand.New(rand.NewSource(c.seed))
+		var newPart func() PartFunc
+		if c.part != nil {
+			newPart = func() PartFunc { return c.part }
+		}
+		for _, size := range c.sizes {
+			code := make([]byte, size)
+			r.Read(code)
+			want, wantErrs := ListSteps(nil, code, 0x100, c.step)
+			for _, part := range c.parts {
+				for _, window := range c.windows {
+					sw := newStepWriter(func() StepFunc { return c.step }, newPart, part)
+					checkWriteFrom(t, sw, code, window, c.maxLen, want, wantErrs)
+				}
 			}
 		}
 	}
@@ -152,22 +170,14 @@ func fixedPart(dst []byte, errs []DecodeError, code []byte, from, to int, base u
 	return dst, errs, off
 }
 
-// Listed by parts, whatever the part size, window and reader's chunks
-// (windows that are no multiple of 4 make parts start off an
-// instruction: they are listed again by steps), the listing and its
-// errors are still the sequential ones.
-func TestWritePartsFrom(t *testing.T) {
-	r := rand.New(rand.NewSource(3))
-	for _, size := range []int{0, 1, 4, 15, 16, 17, 1000, 5001, 300000} {
+// WriteParts lists code in memory by parts as ListSteps does, its errors
+// counted past MaxListedErrors.
+func TestWriteParts(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	for _, size := range []int{0, 3, 4, 5001, 300000} {
 		code := make([]byte, size)
 		r.Read(code)
 		want, wantErrs := ListSteps(nil, code, 0x100, fixedStep)
-		for _, part := range []int{4, 12, 64} {
-			for _, window := range []int{4, 5, 16, 100, 1 << 20} {
-				sw := newStepWriter(func() StepFunc { return fixedStep }, func() PartFunc { return fixedPart }, part)
-				checkWriteFrom(t, sw, code, window, 4, want, wantErrs)
-			}
-		}
 		var buf bytes.Buffer
 		errs, err := WriteParts(&buf, code, 0x100, func() StepFunc { return fixedStep }, func() PartFunc { return fixedPart })
 		count := 0
