@@ -13,6 +13,14 @@ import (
 // (no allocation per word that does not decode).
 type StepFunc func(dst []byte, code []byte, off int, base uint64) (out []byte, n int, err *DecodeError)
 
+// A PartFunc lists the instructions that start in [from, to) of code
+// (loaded at base), the first at from: it appends their lines to dst and
+// their decode errors to errs, and returns where the instruction after
+// them starts. An ISA whose instructions all have one length lists a
+// part with one call (WriteParts, WritePartsFrom), not one per
+// instruction.
+type PartFunc func(dst []byte, errs []DecodeError, code []byte, from, to int, base uint64) (out []byte, outErrs []DecodeError, next int)
+
 // ListSteps lists all of code with step: the Disassemble of ISAs whose
 // lines do not depend on each other.
 func ListSteps(dst []byte, code []byte, base uint64, step StepFunc) ([]byte, []*DecodeError) {
@@ -92,6 +100,25 @@ type head struct{ off, out, errs int }
 const headMarks = 64
 
 func listPart(dst []byte, errs errList, code []byte, base uint64, step StepFunc, from, to int) part {
+	return listPartWith(dst, errs, code, base, step, nil, nil, from, to)
+}
+
+// listPartWith is listPart by lister's one call when there is one (its
+// errors go through errBuf, reused); the part then marks only its first
+// instruction (a part listed again meets it there or nowhere).
+func listPartWith(dst []byte, errs errList, code []byte, base uint64, step StepFunc, lister PartFunc, errBuf *[]DecodeError, from, to int) part {
+	if lister != nil {
+		p := part{from: from, nheads: 1}
+		p.heads[0] = head{from, len(dst), len(errs.recs)}
+		var des []DecodeError
+		dst, des, p.end = lister(dst, (*errBuf)[:0], code, from, to, base)
+		for i := range des {
+			errs.add(&des[i])
+		}
+		*errBuf = des
+		p.out, p.errs = dst, errs
+		return p
+	}
 	p := part{from: from}
 	off := from
 	for off < to {
@@ -151,7 +178,15 @@ const partBytes = 32 << 10
 // listing is exactly ListSteps'. newStep makes one StepFunc per worker.
 // err is w's first write error.
 func WriteSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc) (errs []*DecodeError, err error) {
-	sw := newStepWriter(newStep, partBytes)
+	return WriteParts(w, code, base, newStep, nil)
+}
+
+// WriteParts is WriteSteps with each part listed by a PartFunc (newPart
+// makes one per worker; nil: by steps). newStep still lists a part again
+// from where the one before it ended, which for instructions of one
+// length never happens.
+func WriteParts(w io.Writer, code []byte, base uint64, newStep func() StepFunc, newPart func() PartFunc) (errs []*DecodeError, err error) {
+	sw := newStepWriter(newStep, newPart, partBytes)
 	// memory must not grow per invalid word
 	_, err = sw.write(w, code, base, len(code), func(e *DecodeError) {
 		if len(errs) < MaxListedErrors {
@@ -172,7 +207,13 @@ func WriteSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc) 
 // in memory, so the listing is byte for byte WriteSteps'. err is r's first
 // read error or w's first write error.
 func WriteStepsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFunc, maxLen int, onErr func(*DecodeError)) error {
-	sw := newStepWriter(newStep, partBytes)
+	return WritePartsFrom(w, r, base, newStep, nil, maxLen, onErr)
+}
+
+// WritePartsFrom is WriteStepsFrom with each part listed by a PartFunc
+// (as WriteParts).
+func WritePartsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFunc, newPart func() PartFunc, maxLen int, onErr func(*DecodeError)) error {
+	sw := newStepWriter(newStep, newPart, partBytes)
 	return sw.writeFrom(w, r, base, windowParts*partBytes, maxLen, onErr)
 }
 
@@ -247,6 +288,8 @@ type stepWriter struct {
 	workers   int
 	partBytes int
 	steps     []StepFunc // the last one for parts listed again
+	parts     []PartFunc // nil, or one per worker: they list the parts
+	errBufs   [][]DecodeError
 	bufs      [2][]part
 	reported  int         // decode errors passed on so far
 	fix       part        // a part listed again from where the one before ended
@@ -266,11 +309,17 @@ func (sw *stepWriter) deliver(errs *errList, from int, onErr func(*DecodeError))
 	}
 }
 
-func newStepWriter(newStep func() StepFunc, partBytes int) *stepWriter {
+func newStepWriter(newStep func() StepFunc, newPart func() PartFunc, partBytes int) *stepWriter {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	sw := &stepWriter{workers: workers, partBytes: partBytes, steps: make([]StepFunc, workers+1)}
 	for k := range sw.steps {
 		sw.steps[k] = newStep()
+	}
+	if newPart != nil {
+		sw.parts, sw.errBufs = make([]PartFunc, workers), make([][]DecodeError, workers)
+		for k := range sw.parts {
+			sw.parts[k] = newPart()
+		}
 	}
 	sw.bufs = [2][]part{make([]part, workers), make([]part, workers)}
 	return sw
@@ -333,8 +382,13 @@ func (sw *stepWriter) stream(w io.Writer, base uint64, next func() (codeWindow, 
 			if want := outPerByte * (to - from); cap(out) < want {
 				out = make([]byte, 0, want) // at once: no garbage from growing
 			}
+			var lister PartFunc
+			var errBuf *[]DecodeError
+			if sw.parts != nil {
+				lister, errBuf = sw.parts[k], &sw.errBufs[k]
+			}
 			wg.Go(func() {
-				set[k] = listPart(out, set[k].errs.reset(), rd.win.code, base+uint64(rd.win.org), steps[k], from, to)
+				set[k] = listPartWith(out, set[k].errs.reset(), rd.win.code, base+uint64(rd.win.org), steps[k], lister, errBuf, from, to)
 			})
 		}
 		return &wg

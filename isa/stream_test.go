@@ -40,7 +40,7 @@ func TestWriteSteps(t *testing.T) {
 		for _, part := range []int{1, 3, 16, 64, 1 << 20} {
 			var buf bytes.Buffer
 			var errs []*DecodeError
-			_, err := newStepWriter(func() StepFunc { return lengthStep }, part).write(&buf, code, 0x100, len(code), func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
+			_, err := newStepWriter(func() StepFunc { return lengthStep }, nil, part).write(&buf, code, 0x100, len(code), func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
 			if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
 				t.Fatalf("size %d, parts of %d: %d errors (want %d), %v; listing equal %v", size, part, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
 			}
@@ -54,29 +54,55 @@ func TestWriteSteps(t *testing.T) {
 }
 
 // Read a window at a time, the listing and its errors are still the
-// sequential ones, whatever the window and the reader's chunks.
+// sequential ones, whatever the window and the reader's chunks; also
+// listed by parts (PartFunc) of an ISA of 4-byte instructions, where
+// windows that are no multiple of 4 make parts start off an instruction
+// (they are listed again by steps).
 func TestWriteStepsFrom(t *testing.T) {
-	r := rand.New(rand.NewSource(2))
-	// 300,000 bytes: the first read (firstWindow) and the doubling reads
-	for _, size := range []int{0, 1, 15, 16, 17, 100, 1000, 5000, 300000} {
-		code := make([]byte, size)
-		r.Read(code)
-		want, wantErrs := ListSteps(nil, code, 0x100, lengthStep)
-		for _, part := range []int{1, 3, 16, 64} {
-			for _, window := range []int{1, 5, 16, 100, 1 << 20} {
-				var buf bytes.Buffer
-				var errs []*DecodeError
-				sw := newStepWriter(func() StepFunc { return lengthStep }, part)
-				err := sw.writeFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x100, window, 16, func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
-				if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
-					t.Fatalf("size %d, parts of %d, window %d: %d errors (want %d), %v; listing equal %v", size, part, window, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
-				}
-				for i := range errs {
-					if *errs[i] != *wantErrs[i] {
-						t.Fatalf("size %d, parts of %d, window %d: error %d %v, want %v", size, part, window, i, errs[i], wantErrs[i])
-					}
+	for _, c := range []struct {
+		seed                  int64
+		step                  StepFunc
+		part                  PartFunc
+		maxLen                int
+		sizes, parts, windows []int
+	}{
+		// 300,000 bytes: the first read (firstWindow) and the doubling reads
+		{2, lengthStep, nil, 16, []int{0, 1, 15, 16, 17, 100, 1000, 5000, 300000}, []int{1, 3, 16, 64}, []int{1, 5, 16, 100, 1 << 20}},
+		{3, fixedStep, fixedPart, 4, []int{0, 1, 4, 15, 16, 17, 1000, 5001, 300000}, []int{4, 12, 64}, []int{4, 5, 16, 100, 1 << 20}},
+	} {
+		r := rand.New(rand.NewSource(c.seed))
+		var newPart func() PartFunc
+		if c.part != nil {
+			newPart = func() PartFunc { return c.part }
+		}
+		for _, size := range c.sizes {
+			code := make([]byte, size)
+			r.Read(code)
+			want, wantErrs := ListSteps(nil, code, 0x100, c.step)
+			for _, part := range c.parts {
+				for _, window := range c.windows {
+					sw := newStepWriter(func() StepFunc { return c.step }, newPart, part)
+					checkWriteFrom(t, sw, code, window, c.maxLen, want, wantErrs)
 				}
 			}
+		}
+	}
+}
+
+// checkWriteFrom checks that sw lists code (loaded at 0x100) read a
+// window at a time from a reader that returns half of each read as want,
+// with the errors wantErrs.
+func checkWriteFrom(t *testing.T, sw *stepWriter, code []byte, window, maxLen int, want []byte, wantErrs []*DecodeError) {
+	t.Helper()
+	var buf bytes.Buffer
+	var errs []*DecodeError
+	err := sw.writeFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x100, window, maxLen, func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
+	if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
+		t.Fatalf("%d bytes, parts of %d, window %d: %d errors (want %d), %v; listing equal %v", len(code), sw.partBytes, window, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
+	}
+	for i := range errs {
+		if *errs[i] != *wantErrs[i] {
+			t.Fatalf("%d bytes, parts of %d, window %d: error %d %v, want %v", len(code), sw.partBytes, window, i, errs[i], wantErrs[i])
 		}
 	}
 }
@@ -106,8 +132,60 @@ func TestWriteStepsError(t *testing.T) {
 	for i := range code {
 		code[i] = 4
 	}
-	_, err := newStepWriter(func() StepFunc { return lengthStep }, 100).write(&failWriter{n: 2}, code, 0, len(code), func(*DecodeError) {})
+	_, err := newStepWriter(func() StepFunc { return lengthStep }, nil, 100).write(&failWriter{n: 2}, code, 0, len(code), func(*DecodeError) {})
 	if err == nil || err.Error() != "disk full" {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// fixedStep lists code of 4-byte instructions, reporting a DecodeError
+// for odd first bytes (a truncated one for a short last instruction).
+func fixedStep(dst []byte, code []byte, off int, base uint64) ([]byte, int, *DecodeError) {
+	n := min(4, len(code)-off)
+	dst = strconv.AppendUint(dst, base+uint64(off), 16)
+	dst = append(dst, ' ')
+	dst = strconv.AppendUint(dst, uint64(code[off]), 10)
+	dst = append(dst, '\n')
+	if n < 4 {
+		return dst, n, &DecodeError{Addr: base + uint64(off), Len: n, Err: ErrTruncated}
+	}
+	if code[off]&1 != 0 {
+		return dst, n, &DecodeError{Addr: base + uint64(off), Len: n, Err: ErrInvalid}
+	}
+	return dst, n, nil
+}
+
+// fixedPart is fixedStep's PartFunc.
+func fixedPart(dst []byte, errs []DecodeError, code []byte, from, to int, base uint64) ([]byte, []DecodeError, int) {
+	off := from
+	for off < to {
+		var n int
+		var e *DecodeError
+		dst, n, e = fixedStep(dst, code, off, base)
+		if e != nil {
+			errs = append(errs, *e)
+		}
+		off += n
+	}
+	return dst, errs, off
+}
+
+// WriteParts lists code in memory by parts as ListSteps does, its errors
+// counted past MaxListedErrors.
+func TestWriteParts(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	for _, size := range []int{0, 3, 4, 5001, 300000} {
+		code := make([]byte, size)
+		r.Read(code)
+		want, wantErrs := ListSteps(nil, code, 0x100, fixedStep)
+		var buf bytes.Buffer
+		errs, err := WriteParts(&buf, code, 0x100, func() StepFunc { return fixedStep }, func() PartFunc { return fixedPart })
+		count := 0
+		for _, e := range errs {
+			count += e.Count()
+		}
+		if err != nil || !bytes.Equal(buf.Bytes(), want) || count != len(wantErrs) {
+			t.Fatalf("WriteParts of %d bytes: %d errors (want %d), %v; listing equal %v", size, count, len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
+		}
 	}
 }

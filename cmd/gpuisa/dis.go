@@ -88,8 +88,18 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 // listFiles lists each file in turn; the exit status is 1 when any failed.
 func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool, mx cubinListOptions) int {
 	stdout, stderr := cio.stdout, cio.stderr
-	w := bufio.NewWriterSize(stdout, 1<<16)
-	defer w.Flush()
+	out := stdout
+	var reserved *reservingFile
+	if arch.WriteListingFrom != nil && !nvn && base == 0 {
+		// raw code streamed to a regular file: its blocks are reserved
+		// ahead (reservingFile)
+		out, reserved = newReservingFile(stdout)
+	}
+	w := bufio.NewWriterSize(out, 1<<16)
+	defer func() {
+		w.Flush()
+		reserved.release()
+	}()
 	status := 0
 	for _, name := range files {
 		data, failed, err := cio.readOrStream(w, name, base, arch, nvn)

@@ -30,13 +30,23 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 // WriteListing writes the listing Disassemble returns to w a buffer at a
 // time: memory does not grow with the code.
 func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
-	return isa.WriteSteps(w, code, base, newStep)
+	go warmDualTables()
+	return isa.WriteParts(w, code, base, newStep, newPart)
+}
+
+// warmDualTables makes the dual-issue search's tables (2 ms of work)
+// while a streamed listing makes the printers' tables and reads its first
+// window, rather than when the first dual-issue word stops the workers.
+func warmDualTables() {
+	dualTryLists()
+	dualSwzFits()
 }
 
 // WriteListingFrom is WriteListing of the code read from r as it goes
 // (isa.WriteListingFromFunc).
 func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.DecodeError)) error {
-	return isa.WriteStepsFrom(w, r, base, newStep, Len, onErr)
+	go warmDualTables()
+	return isa.WritePartsFrom(w, r, base, newStep, newPart, Len, onErr)
 }
 
 // Assemble turns a listing (ours, with or without the /*addr*/ and /* 0x */

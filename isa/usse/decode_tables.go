@@ -5,8 +5,64 @@ package usse
 // be invalid.
 
 type formDecoder struct {
-	mayFail bool      // check may find an invalid field value
-	risky   [][]uint8 // per variant: the elements that may fail check
+	mayFail bool           // check may find an invalid field value
+	risky   [][]uint8      // per variant: the elements that may fail check
+	checks  [][]fieldCheck // per variant: the tests of its risky elements
+}
+
+// fieldCheck is one of check's tests: an enum field whose value's bit in
+// bad is set (an entry marked '?' or past the table), a bank index (field
+// f1's value above f0's bits) at or past limit, or any other element,
+// tested by elemCheck.
+type fieldCheck struct {
+	kind   uint8 // ckEnum, ckBank, ckElem
+	f0, f1 int8
+	elem   uint8 // ckElem: the element's index
+	shift  uint8
+	limit  uint32
+	bad    uint64
+}
+
+const (
+	ckElem = iota
+	ckEnum
+	ckBank
+)
+
+// fieldChecks are the tests of element e of f: one per enum field (fields
+// of at most 6 bits), one per bank index, else one ckElem.
+func fieldChecks(f *form, e *elem, elemIdx int) []fieldCheck {
+	enum := func(fi int8) (fieldCheck, bool) {
+		w := width(f, fi)
+		if fi < 0 || w > 6 {
+			return fieldCheck{}, false
+		}
+		c := fieldCheck{kind: ckEnum, f0: fi}
+		t := enumTables[e.table]
+		for v := 0; v < 1<<w; v++ {
+			if v >= len(t) || t[v] == "?" {
+				c.bad |= 1 << v
+			}
+		}
+		return c, true
+	}
+	switch e.kind {
+	case kPfx, kE, kEo:
+		if c, ok := enum(e.f[0]); ok {
+			return []fieldCheck{c}
+		}
+	case kPck, kFmt2:
+		c0, ok0 := enum(e.f[0])
+		c1, ok1 := enum(e.f[1])
+		if ok0 && ok1 {
+			return []fieldCheck{c0, c1}
+		}
+	case kReg, kRegx, kOreg, kNreg, kRegm:
+		if w := width(f, e.f[0]); w+width(f, e.f[1]) < 32 {
+			return []fieldCheck{{kind: ckBank, f0: e.f[0], f1: e.f[1], shift: uint8(w), limit: uint32(len(bankTables[e.table]))}}
+		}
+	}
+	return []fieldCheck{{kind: ckElem, elem: uint8(elemIdx)}}
 }
 
 var decoders = func() (t [len(forms)]formDecoder) {
@@ -14,10 +70,12 @@ var decoders = func() (t [len(forms)]formDecoder) {
 		f := &forms[fi]
 		t[fi].mayFail = formMayFail(f)
 		t[fi].risky = make([][]uint8, len(f.variants))
+		t[fi].checks = make([][]fieldCheck, len(f.variants))
 		for vi := range f.variants {
 			for j := range f.variants[vi].elems {
-				if elemMayFail(f, &f.variants[vi].elems[j]) {
+				if e := &f.variants[vi].elems[j]; elemMayFail(f, e) {
 					t[fi].risky[vi] = append(t[fi].risky[vi], uint8(j))
+					t[fi].checks[vi] = append(t[fi].checks[vi], fieldChecks(f, e, j)...)
 				}
 			}
 		}

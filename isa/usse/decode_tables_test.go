@@ -135,3 +135,33 @@ func TestCheckSwizzles(t *testing.T) {
 		t.Fatalf("only %d swizzles tested", tested)
 	}
 }
+
+// TestCheckCompact: check's compact tests (decoders' checks) find the same
+// invalid field as the element-by-element test, on random words of every
+// op1 group and on every form's all-zero and all-one fields.
+func TestCheckCompact(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	try := func(w uint64) {
+		for i := range groupMatches[w>>59] {
+			m := &groupMatches[w>>59][i]
+			if w&m.mask != m.value {
+				continue
+			}
+			in := Inst{Form: m.form, Raw: w}
+			decodeFields(m.form, w, &in.Args)
+			f := &forms[m.form]
+			if got, want := f.check(&in), f.checkByElems(&in); got != want {
+				t.Fatalf("%s %#016x: check %d, element by element %d", f.name, w, got, want)
+			}
+			return
+		}
+	}
+	for range 1 << 20 {
+		try(r.Uint64())
+	}
+	for fi := range forms {
+		f := &forms[fi]
+		try(f.value)
+		try(f.value | ^f.mask)
+	}
+}

@@ -154,13 +154,10 @@ func (d *dualView) init(f *form, in *Inst) bool {
 	}
 	nz := uint32(0) // fields that are present and non-zero
 	for k, fi := range d.x {
-		d.v[k] = 0
-		if fi >= 0 {
-			d.v[k] = in.Args[fi]
-			if d.v[k] != 0 {
-				nz |= 1 << k
-			}
-		}
+		// an absent field (-1) reads Args[MaxFields-1] and keeps none of it
+		v := in.Args[uint8(fi)&(MaxFields-1)] & ^uint32(int32(fi)>>31)
+		d.v[k] = v
+		nz |= b2u(v != 0) << k
 	}
 	d.op = [2]*dualOp{}
 	if i := d.get(dfOp1); i < 16 && dualOps[0][i].ok {
@@ -302,9 +299,22 @@ func (d *dualView) srcSwizzle(c byte) (int, bool) {
 	case '2':
 		idx = 4 // xyzw / xyz
 	}
-	t := d.swzTable()
-	return idx, idx < len(t) && t[idx] != "?"
+	return idx, idx < 64 && dualSwzDefined[b2u(d.vec4)]>>idx&1 != 0
 }
+
+// dualSwzDefined[vec4] has bit i set when entry i of the vec3 (0) or vec4
+// (1) swizzle table is defined (not "?"): srcSwizzle's test without a
+// string compare.
+var dualSwzDefined = func() (m [2]uint64) {
+	for v, ti := range [2]int{enumDswz3, enumDswz4} {
+		for i, ent := range enumTables[ti] {
+			if i < 64 && ent != "?" {
+				m[v] |= 1 << i
+			}
+		}
+	}
+	return m
+}()
 
 // Bank codes of dual-issue operands: r o pa sa as in bank4, then the
 // internal registers, the indexed bank and anything else the text names.

@@ -7,21 +7,44 @@ import "sync"
 // their group's swizzle table (dualAssign.source). dualSwzFits answers
 // that from the generated tables without building the word.
 
-// dualChansKey packs channels (letters past n ignored) into a map key.
-func dualChansKey(ch *dualChans) uint32 {
-	k := uint32(ch.n)
-	for i := 0; i < int(ch.n); i++ {
-		k |= uint32(ch.c[i]) << (8 + 8*i)
+// dualSwzLetters are the letters of the dual swizzle tables; a source
+// showing any other letter begins no entry.
+const dualSwzLetters = "xyzw01h2"
+
+// dualLetterCodes[c] is c's index in dualSwzLetters, or 0xff.
+var dualLetterCodes = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = 0xff
 	}
-	return k
+	for i := 0; i < len(dualSwzLetters); i++ {
+		t[dualSwzLetters[i]] = uint8(i)
+	}
+	return t
+}()
+
+// dualChansKey packs channels (letters past n ignored) into an index of
+// dualSwzFits: n, then three bits per letter; ok is false for a letter
+// outside dualSwzLetters or more than four.
+func dualChansKey(ch *dualChans) (uint32, bool) {
+	if ch.n > 4 {
+		return 0, false
+	}
+	k := uint32(ch.n) << 12
+	bad := uint8(0)
+	for i := 0; i < int(ch.n); i++ {
+		c := dualLetterCodes[ch.c[i]]
+		bad |= c
+		k |= uint32(c&7) << (9 - 3*i)
+	}
+	return k, bad < 8
 }
 
-// dualSwzFits maps dualChansKey of a source's channels to where
+// dualSwzFits[dualChansKey] of a source's channels says where
 // dualAssign.source's swizzle look-up can find them: bit 2*v+h is set when
-// an entry of the vec3 (v 0) or vec4 (v 1) table below 16 (h 0) or 32 (h 1)
-// starts with them. Computed once, read-only afterwards.
-var dualSwzFits = sync.OnceValue(func() map[uint32]uint8 {
-	m := make(map[uint32]uint8)
+// an entry of the vec3 (v 0) or vec4 (v 1) table below 16 (h 0) or 32 (h
+// 1) starts with them. Computed once, read-only afterwards.
+var dualSwzFits = sync.OnceValue(func() *[5 << 12]uint8 {
+	m := new([5 << 12]uint8)
 	for v, ti := range [2]int{enumDswz3, enumDswz4} {
 		t := enumTables[ti]
 		for i := 0; i < 32 && i < len(t); i++ {
@@ -35,7 +58,11 @@ var dualSwzFits = sync.OnceValue(func() map[uint32]uint8 {
 			for n := 1; n <= 4 && n <= len(t[i]); n++ {
 				var ch dualChans
 				ch.n = uint8(copy(ch.c[:], t[i][:n]))
-				m[dualChansKey(&ch)] |= bits
+				k, ok := dualChansKey(&ch)
+				if !ok {
+					panic("usse: dual swizzle entry " + t[i] + " has a letter outside dualSwzLetters") // fixed tables: any test meets it
+				}
+				m[k] |= bits
 			}
 		}
 	}
@@ -47,7 +74,9 @@ func dualSwzMasks(t *dualText) (m [2][5]uint8) {
 	fits := dualSwzFits()
 	for k := 0; k < 2; k++ {
 		for j := 1; j < t.n[k] && j < 5; j++ {
-			m[k][j] = fits[dualChansKey(&t.opnd[k][j].chans)]
+			if key, ok := dualChansKey(&t.opnd[k][j].chans); ok {
+				m[k][j] = fits[key]
+			}
 		}
 	}
 	return m

@@ -127,13 +127,14 @@ var dualNamed = func() (p [2][2][32]bool) {
 // decoder's check): -1, or the dual field at fault (newDualView's d.bad).
 func dualCheck(fi int16, in *Inst) int {
 	x := &dualIdxByForm[fi]
-	var v [dfCount]uint32
-	for k, i := range x {
-		if i >= 0 {
-			v[k] = in.Args[i]
+	// the fields the test reads, and no others (0 when absent)
+	get := func(k int) uint32 {
+		if i := x[k]; i >= 0 {
+			return in.Args[i]
 		}
+		return 0
 	}
-	i1, i2 := v[dfOp1], v[dfOp2]
+	i1, i2 := get(dfOp1), get(dfOp2)
 	if i1 >= 16 || !dualOps[0][i1].ok {
 		return dfOp1
 	}
@@ -141,14 +142,13 @@ func dualCheck(fi int16, in *Inst) int {
 		return dfOp2
 	}
 	c1 := dualOps[0][i1].op.srcs
-	lay := &dualLayouts[c1-1][dualOps[1][i2].op.srcs-1][v[dfSrccfg]&3]
+	lay := &dualLayouts[c1-1][dualOps[1][i2].op.srcs-1][get(dfSrccfg)&3]
 	if !lay.ok {
 		return dfSrccfg
 	}
 	if forms[fi].op1 == 0x05 {
 		return -1 // every vec4 swizzle entry is defined
 	}
-	t := enumTables[enumDswz3]
 	for k := 0; k < 2; k++ {
 		l := lay.lay[k]
 		for i := 0; i < len(l); i++ {
@@ -156,18 +156,18 @@ func dualCheck(fi int16, in *Inst) int {
 			var bad int
 			switch l[i] {
 			case 'u':
-				idx, bad = v[dfUswz], dfUswz
+				idx, bad = get(dfUswz), dfUswz
 				if c1 < 2 {
-					idx += 16 * v[dfG2hi]
+					idx += 16 * get(dfG2hi)
 				}
 			case '0':
-				idx, bad = v[dfG0swz], dfG0swz
+				idx, bad = get(dfG0swz), dfG0swz
 			case '1':
-				idx, bad = v[dfG1swz]+16*v[dfG1swzx], dfG1swz
+				idx, bad = get(dfG1swz)+16*get(dfG1swzx), dfG1swz
 			default:
 				continue // '2' reads the identity
 			}
-			if idx >= uint32(len(t)) || t[idx] == "?" {
+			if idx >= 64 || dualSwzDefined[0]>>idx&1 == 0 {
 				return bad
 			}
 		}

@@ -214,52 +214,88 @@ func (d decodeFailure) appendDetail(dst []byte, w uint64) []byte {
 
 // check returns the index of a field whose value the syntax cannot express
 // (an enum or swizzle entry marked '?', a bank outside its list), or -1.
+// The enums and banks are tested from decoders' compact list (a bit of a
+// mask, a bound); the other elements as checkByElems does.
 func (f *form) check(in *Inst) int {
+	vi := f.variantIndex(in)
+	if vi < 0 {
+		return int(f.variants[0].cond)
+	}
+	for _, c := range decoders[in.Form].checks[vi] {
+		switch c.kind {
+		case ckEnum:
+			if c.bad>>(in.Args[c.f0]&63)&1 != 0 {
+				return int(c.f0)
+			}
+		case ckBank:
+			if arg(in, c.f1)<<c.shift|in.Args[c.f0] >= c.limit {
+				return int(c.f0)
+			}
+		default:
+			if bad := elemCheck(f, &f.variants[vi].elems[c.elem], in); bad >= 0 {
+				return bad
+			}
+		}
+	}
+	return -1
+}
+
+// checkByElems is check testing each risky element in turn (elemCheck):
+// the reference of check's compact list (TestCheckCompact).
+func (f *form) checkByElems(in *Inst) int {
 	vi := f.variantIndex(in)
 	if vi < 0 {
 		return int(f.variants[0].cond)
 	}
 	v := &f.variants[vi]
 	for _, i := range decoders[in.Form].risky[vi] {
-		e := &v.elems[i]
-		switch e.kind {
-		case kPfx, kE, kEo:
-			if enumTables[e.table][in.Args[e.f[0]]] == "?" {
-				return int(e.f[0])
+		if bad := elemCheck(f, &v.elems[i], in); bad >= 0 {
+			return bad
+		}
+	}
+	return -1
+}
+
+// elemCheck returns the field of element e whose value the syntax cannot
+// express, or -1.
+func elemCheck(f *form, e *elem, in *Inst) int {
+	switch e.kind {
+	case kPfx, kE, kEo:
+		if enumTables[e.table][in.Args[e.f[0]]] == "?" {
+			return int(e.f[0])
+		}
+	case kPck, kFmt2:
+		for _, fi := range e.f[:2] {
+			if enumTables[e.table][in.Args[fi]] == "?" {
+				return int(fi)
 			}
-		case kPck, kFmt2:
-			for _, fi := range e.f[:2] {
-				if enumTables[e.table][in.Args[fi]] == "?" {
-					return int(fi)
-				}
-			}
-		case kReg, kRegx, kOreg, kNreg, kRegm:
-			if bankIndex(f, e, in) >= len(bankTables[e.table]) {
-				return int(e.f[0])
-			}
-		case kDualm:
-			if bad := dualCheck(in.Form, in); bad >= 0 {
-				return int(dualIdxByForm[in.Form][bad])
-			}
-		case kSwz:
-			if _, ok := swizzleEntry(f, e, in); !ok {
-				return int(e.f[0])
-			}
-		case kGsw: // as gswSwizzle's element
-			if !swizzleOK(f, e.table, e.f[1], e.f[2], e.f[4], in) {
-				return int(e.f[1])
-			}
-		case kRsw, kRswh: // as rswParts' elements
-			if bankIndex(f, e, in) >= len(bankTables[e.table]) {
-				return int(e.f[0])
-			}
-			sel := e.f[6]
-			if e.kind == kRswh {
-				sel = -1
-			}
-			if e.f[3] >= 0 && !swizzleOK(f, uint8(e.tab2), e.f[3], e.f[4], sel, in) {
-				return int(e.f[3])
-			}
+		}
+	case kReg, kRegx, kOreg, kNreg, kRegm:
+		if bankIndex(f, e, in) >= len(bankTables[e.table]) {
+			return int(e.f[0])
+		}
+	case kDualm:
+		if bad := dualCheck(in.Form, in); bad >= 0 {
+			return int(dualIdxByForm[in.Form][bad])
+		}
+	case kSwz:
+		if _, ok := swizzleEntry(f, e, in); !ok {
+			return int(e.f[0])
+		}
+	case kGsw: // as gswSwizzle's element
+		if !swizzleOK(f, e.table, e.f[1], e.f[2], e.f[4], in) {
+			return int(e.f[1])
+		}
+	case kRsw, kRswh: // as rswParts' elements
+		if bankIndex(f, e, in) >= len(bankTables[e.table]) {
+			return int(e.f[0])
+		}
+		sel := e.f[6]
+		if e.kind == kRswh {
+			sel = -1
+		}
+		if e.f[3] >= 0 && !swizzleOK(f, uint8(e.tab2), e.f[3], e.f[4], sel, in) {
+			return int(e.f[3])
 		}
 	}
 	return -1

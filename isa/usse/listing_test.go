@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"testing"
+	"testing/iotest"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -24,6 +26,11 @@ func listingByWord(code []byte, base uint64) ([]byte, []string) {
 		}
 		text := append(AppendText(nil, in, addr), " ;"...)
 		out = Style.AppendLine(out, addr, text, in.Raw, 16)
+	}
+	if tail := len(code) % Len; tail != 0 {
+		// a truncated last word: an error, no line
+		_, err := Decode(code[len(code)-tail:], base+uint64(len(code)-tail))
+		errs = append(errs, err.Error())
 	}
 	return out, errs
 }
@@ -68,5 +75,36 @@ func TestListerMatchesWordByWord(t *testing.T) {
 		if !errors.Is(e, isa.ErrInvalid) {
 			t.Fatalf("error %d: %v is not ErrInvalid", i, e)
 		}
+	}
+}
+
+// TestListingParts: listed a part at a time on every core (isa.WriteParts,
+// from memory and from a reader that returns half of each read), code of
+// many parts (32 KiB each) with a truncated last word lists byte for byte
+// as word by word, errors in order.
+func TestListingParts(t *testing.T) {
+	code := append(randomBytes(5*4096+17), 0xaa, 0xbb, 0xcc)
+	want, wantErrs := listingByWord(code, 0x2000)
+	var buf bytes.Buffer
+	errs, err := WriteListing(&buf, code, 0x2000)
+	if err != nil || !bytes.Equal(buf.Bytes(), want) {
+		t.Fatalf("WriteListing differs from the word-by-word listing (%v)", err)
+	}
+	if len(errs) != min(len(wantErrs), isa.MaxListedErrors+1) {
+		t.Fatalf("WriteListing: %d errors, want %d", len(errs), min(len(wantErrs), isa.MaxListedErrors+1))
+	}
+	for i := 0; i < isa.MaxListedErrors; i++ {
+		if errs[i].Error() != wantErrs[i] {
+			t.Fatalf("WriteListing error %d: %q, want %q", i, errs[i].Error(), wantErrs[i])
+		}
+	}
+	buf.Reset()
+	var got []string
+	err = WriteListingFrom(&buf, iotest.HalfReader(bytes.NewReader(code)), 0x2000, func(e *isa.DecodeError) { got = append(got, e.Error()) })
+	if err != nil || !bytes.Equal(buf.Bytes(), want) {
+		t.Fatalf("WriteListingFrom differs from the word-by-word listing (%v)", err)
+	}
+	if !slices.Equal(got, wantErrs) {
+		t.Fatalf("WriteListingFrom: %d errors, want %d (or in another order)", len(got), len(wantErrs))
 	}
 }

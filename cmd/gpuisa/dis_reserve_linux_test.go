@@ -1,0 +1,31 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// dis streaming raw code to a regular file (which reserves the file's
+// blocks ahead: reservingFile) prints what it prints to a buffer, after
+// and before bytes others write to the file, and leaves no blocks
+// reserved past the file's end.
+func TestDisReservesBlocks(t *testing.T) {
+	dir := t.TempDir()
+	x := uint64(5)
+	raw := writeRandomCode(t, dir, "raw.bin", &x, 200000) // about 3.5 MB of sgx543 listing
+	for _, arch := range []string{"sgx543", "sm_20"} {
+		args := []string{"dis", "-arch", arch, raw}
+		var st syscall.Stat_t
+		disToFile(t, filepath.Join(dir, "out.s"), args, func(f *os.File) {
+			if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+				t.Fatal(err)
+			}
+		})
+		// without the release, at least 1 MB more than the listing
+		if blocks := st.Blocks * 512; blocks > st.Size+256<<10 {
+			t.Fatalf("%v: %d bytes of blocks for a file of %d", args, blocks, st.Size)
+		}
+	}
+}

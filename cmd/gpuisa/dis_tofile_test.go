@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeRandomCode writes at least n bytes of pseudo-random 64-bit words
+// (a linear congruential sequence at state *x, which it advances) to
+// file name in dir and returns its path.
+func writeRandomCode(t *testing.T, dir, name string, x *uint64, n int) string {
+	var code []byte
+	for len(code) < n {
+		*x = *x*6364136223846793005 + 1442695040888963407
+		code = binary.LittleEndian.AppendUint64(code, *x^*x>>29)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// disToFile runs the command args with standard output a regular file at
+// path that holds "prefix\n" before and gets "suffix\n" after, and checks
+// that the file then holds the listing the command prints to a buffer,
+// with the same status and standard error. check, if not nil, sees the
+// file before it is closed.
+func disToFile(t *testing.T, path string, args []string, check func(f *os.File)) {
+	t.Helper()
+	code, want, wantErr := runCLI(t, "", args...)
+	if !strings.Contains(want, "/* 0x") || wantErr == "" {
+		t.Fatalf("%v: no listing or no decode errors", args)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("prefix\n")
+	var errb bytes.Buffer
+	gotCode := run(args, strings.NewReader(""), f, &errb)
+	f.WriteString("suffix\n")
+	if check != nil {
+		check(f)
+	}
+	f.Close()
+	got, _ := os.ReadFile(path)
+	if gotCode != code || errb.String() != wantErr {
+		t.Fatalf("%v: status %d, want %d; stderr differs: %v", args, gotCode, code, errb.String() != wantErr)
+	}
+	if string(got) != "prefix\n"+want+"suffix\n" {
+		t.Fatalf("%v: the file's listing differs (%d vs %d bytes)", args, len(got), len(want)+14)
+	}
+}
