@@ -37,22 +37,7 @@ func TestVLIWErrors(t *testing.T) {
 		{"000 101 000", "MMM MMM III", nil},
 		{"000 011", "MMM MMM", nil}, // at the end: nothing to reject
 	} {
-		var code []byte
-		marks, ws := splitBundles(tc.marks), splitBundles(tc.words)
-		for b := range marks {
-			var ctrl uint64
-			for k := 0; k < 3; k++ {
-				f := uint64(0x7f1)
-				if marks[b][k] == '1' {
-					f = 0x7f0
-				}
-				ctrl |= f << (21 * k)
-			}
-			code = binary.LittleEndian.AppendUint64(code, ctrl)
-			for k := 0; k < 3; k++ {
-				code = binary.LittleEndian.AppendUint64(code, words[ws[b][k]])
-			}
-		}
+		code := craftBundles(tc.marks, tc.words, words, nil)
 		var got []int
 		for _, e := range ReadVLIW(code, 0, 52).Errors {
 			if errors.Is(e, isa.ErrTruncated) {
@@ -129,25 +114,11 @@ func TestVLIWReported(t *testing.T) {
 		{marks: "111", words: "MMM", want: []int{3}},
 		{marks: "000 111", words: "MMM MMM", want: nil},
 	} {
-		var code []byte
-		marks, ws := splitBundles(tc.marks), splitBundles(tc.words)
-		for b := range marks {
-			var ctrl uint64
-			for k := 0; k < 3; k++ {
-				f := uint64(0x7f1)
-				if marks[b][k] == '1' {
-					f = 0x7f0
-				}
-				if tc.fieldsOf == b && tc.fieldsOf > 0 {
-					f = tc.fields[k]
-				}
-				ctrl |= f << (21 * k)
-			}
-			code = binary.LittleEndian.AppendUint64(code, ctrl)
-			for k := 0; k < 3; k++ {
-				code = binary.LittleEndian.AppendUint64(code, words[ws[b][k]])
-			}
+		var fields map[int][3]uint64
+		if tc.fieldsOf > 0 {
+			fields = map[int][3]uint64{tc.fieldsOf: tc.fields}
 		}
+		code := craftBundles(tc.marks, tc.words, words, fields)
 		_, decodeErrs := Disassemble(nil, code, 0, 52)
 		r := ReadVLIW(code, 0, 52)
 		var got []int
@@ -162,4 +133,30 @@ func TestVLIWReported(t *testing.T) {
 			t.Errorf("marks %s words %s fields %x: reported %v, nvdisasm %v", tc.marks, tc.words, tc.fields, got, tc.want)
 		}
 	}
+}
+
+// craftBundles builds code from per-bundle dual-issue marks ("011": fields
+// 0x7f1, 0x7f0, 0x7f0) and instruction letters looked up in words; fields
+// replaces the fields of the bundles it names.
+func craftBundles(marks, letters string, words map[byte]uint64, fields map[int][3]uint64) []byte {
+	var code []byte
+	ms, ws := splitBundles(marks), splitBundles(letters)
+	for b := range ms {
+		var ctrl uint64
+		for k := 0; k < 3; k++ {
+			f := uint64(0x7f1)
+			if ms[b][k] == '1' {
+				f = 0x7f0
+			}
+			if fs, ok := fields[b]; ok {
+				f = fs[k]
+			}
+			ctrl |= f << (21 * k)
+		}
+		code = binary.LittleEndian.AppendUint64(code, ctrl)
+		for k := 0; k < 3; k++ {
+			code = binary.LittleEndian.AppendUint64(code, words[ws[b][k]])
+		}
+	}
+	return code
 }
