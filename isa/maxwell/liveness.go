@@ -723,8 +723,14 @@ func (ly *lifeLayout) ctrlCells(dst []byte, li *lifeInfo, prev int) []byte {
 		return ly.liveCells(dst, li, i)
 	}
 	live, plive := li.in[i], li.pin[i]
-	if li.reach[prev] && !li.call[prev] {
+	if li.reach[prev] {
+		live, plive = li.out[prev], li.pout[prev]
+	}
+	if li.reach[prev] {
 		live = live.Union(li.acc[prev].Written)
+		if li.call[prev] {
+			plive |= li.acc[prev].PredWritten
+		}
 	}
 	return ly.cells(dst, RegSet{}, RegSet{}, live, 0, 0, plive, false)
 }
@@ -762,6 +768,7 @@ type lifeWriter struct {
 	// a braced pair's hex comment line is due
 	pending bool
 	ruled   bool // the dotted rule is out since the last instruction line
+	label   bool // a label is out since the last instruction line
 	// the header goes above the first line after .align that is not blank:
 	// with -sf, the four blank lines come first
 	headerDue   bool
@@ -868,8 +875,12 @@ func (w *lifeWriter) line(line []byte) {
 			}
 		case w.prev >= w.last:
 			// the padding's control word is not listed
-		case w.prev < 0:
+		case w.prev < 0 || w.ruled:
+			// (after the dotted rule: nothing goes on to it)
 			w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+		case w.label:
+			// after a label: what the label shows
+			w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
 		default:
 			w.dst = w.put(line, w.ly.ctrlCells(w.cells[:0], w.li, w.prev))
 		}
@@ -896,8 +907,9 @@ func (w *lifeWriter) line(line []byte) {
 			}
 			w.dst = w.put(line, w.ly.instCells(w.cells[:0], w.li, first, second))
 			w.prev = i
-			w.ruled = false
+			w.ruled, w.label = false, false
 		case bytes.HasSuffix(line, []byte(":")) && line[0] != ' ':
+			w.label = true
 			switch {
 			case w.prev < 0 || w.ruled:
 				w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
