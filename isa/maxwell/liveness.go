@@ -762,13 +762,18 @@ type lifeWriter struct {
 	dst    []byte
 	n      int
 	last   int    // the last instruction listed
-	listed []bool // without -hex: the instructions listed
-	prev   int    // the last instruction line's index
-	seen   int    // the last instruction line's index, listed or not
+	listed []bool // the instructions listed
+	// with -hex, the hex words of code outside the blocks and of a pair
+	// whose label came first, due after the next label (lines, each
+	// ended by '\n')
+	bare []byte
+	prev int // the last instruction line's index
+	seen int // the last instruction line's index, listed or not
 	// a braced pair's hex comment line is due
 	pending bool
 	ruled   bool // the dotted rule is out since the last instruction line
 	label   bool // a label is out since the last instruction line
+	symbol  bool // a function's symbol is out since the last instruction line
 	// the header goes above the first line after .align that is not blank:
 	// with -sf, the four blank lines come first
 	headerDue   bool
@@ -791,24 +796,22 @@ func (fl *funcListing) newLifeWriter(dst []byte, li *lifeInfo, ly *lifeLayout, h
 			break
 		}
 	}
-	// without -hex nvdisasm lists only the code its blocks hold: after an
-	// instruction that does not go on to the next, the listing resumes at
-	// the next label (a function's own symbol included)
-	var listed []bool
-	if !hex {
-		listed = make([]bool, n)
-		var buf [4]uint32
-		for i := range listed {
-			addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
-			_, sym := fl.lb.syms[addr]
-			labelled := sym || i%3 == 0 && func() bool { _, ok := fl.lb.syms[addr-8]; return ok }()
-			for _, l := range fl.lb.at(buf[:0], addr) {
-				labelled = labelled || l&1 != 0
-			}
-			listed[i] = i == 0 || labelled || listed[i-1] && li.fall[i-1]
-			if listed[i] {
-				last = i
-			}
+	// nvdisasm lists only the code its blocks hold: after an instruction
+	// that does not go on to the next, the listing resumes at the next
+	// label (a function's own symbol included); with -hex the words left
+	// out follow that label as bare hex (see bare)
+	listed := make([]bool, n)
+	var buf [4]uint32
+	for i := range listed {
+		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
+		_, sym := fl.lb.syms[addr]
+		labelled := sym || i%3 == 0 && func() bool { _, ok := fl.lb.syms[addr-8]; return ok }()
+		for _, l := range fl.lb.at(buf[:0], addr) {
+			labelled = labelled || l&1 != 0
+		}
+		listed[i] = i == 0 || labelled || listed[i-1] && li.fall[i-1]
+		if listed[i] && !hex {
+			last = i
 		}
 	}
 	return &lifeWriter{fl: fl, li: li, ly: ly, hex: hex, o: o, dst: dst, n: n, last: last, listed: listed, prev: -1, seen: -1}
@@ -839,6 +842,59 @@ func (w *lifeWriter) legendAfter(line []byte) []byte {
 	return append(w.dst, '\n')
 }
 
+// toBare keeps the hex word of line for after the next label when it is
+// one nvdisasm -plr -hex prints there: a word of code outside the blocks
+// (an instruction not listed and the control words before one), and a
+// pair's second hex word when a dotted rule came before it (the pair does
+// not go on). nvdisasm prints them there without cells, the last one with
+// blank cells when an instruction follows (the -G listings' code after
+// the final EXIT, 05_floatops.O3's pairs ending in a SYNC).
+func (w *lifeWriter) toBare(line []byte) bool {
+	trimmed := bytes.TrimLeft(line, " ")
+	var word bool
+	if bytes.HasPrefix(trimmed, []byte("/* 0x")) {
+		switch {
+		case w.pending && w.ruled && !(w.symbol && w.prev%3 == 2):
+			// (after a function's symbol, the legend: see line)
+			w.pending = false
+			word = true
+		case w.pending || w.prev >= w.last:
+		default:
+			next := w.seen + 1
+			word = next > w.prev && next < w.n && next <= w.last && !w.listed[next]
+		}
+	} else if addr, ok := isAddrLine(line); ok {
+		i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)
+		if i >= 0 && i < w.n && i <= w.last && !w.listed[i] {
+			w.seen = max(w.seen, i)
+			word = true
+		}
+	}
+	if !word {
+		return false
+	}
+	if k := bytes.Index(line, []byte("/* 0x")); k >= 0 && len(line) >= k+len("/* 0x0000000000000000 */") {
+		w.bare = blanks(w.bare, k)
+		w.bare = append(w.bare, line[k:k+len("/* 0x0000000000000000 */")]...)
+		w.bare = append(w.bare, '\n')
+	}
+	return true
+}
+
+// flushBare writes the words toBare kept, before line: the last one with
+// blank cells when line is an instruction's.
+func (w *lifeWriter) flushBare(line []byte) {
+	b := w.bare
+	w.bare = w.bare[:0]
+	if _, ok := isAddrLine(line); ok {
+		k := bytes.LastIndexByte(b[:len(b)-1], '\n') + 1
+		w.dst = append(w.dst, b[:k]...)
+		w.dst = w.put(b[k:len(b)-1], w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
+		return
+	}
+	w.dst = append(w.dst, b...)
+}
+
 // line annotates one line of the listing.
 func (w *lifeWriter) line(line []byte) {
 	if w.headerDue && len(line) != 0 {
@@ -846,6 +902,12 @@ func (w *lifeWriter) line(line []byte) {
 		for _, h := range w.ly.header() {
 			w.dst = w.put(nil, h)
 		}
+	}
+	if w.hex && w.toBare(line) {
+		return
+	}
+	if len(w.bare) > 0 && !(bytes.HasSuffix(line, []byte(":")) && line[0] != ' ') {
+		w.flushBare(line)
 	}
 	trimmed := bytes.TrimLeft(line, " ")
 	switch {
@@ -890,7 +952,7 @@ func (w *lifeWriter) line(line []byte) {
 		case isInst:
 			i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)
 			w.seen = max(w.seen, i)
-			if i < 0 || i >= w.n || i > w.last || w.listed != nil && !w.listed[i] {
+			if i < 0 || i >= w.n || i > w.last || !w.listed[i] {
 				return
 			}
 			first, second := i, i
@@ -907,9 +969,10 @@ func (w *lifeWriter) line(line []byte) {
 			}
 			w.dst = w.put(line, w.ly.instCells(w.cells[:0], w.li, first, second))
 			w.prev = i
-			w.ruled, w.label = false, false
+			w.ruled, w.label, w.symbol = false, false, false
 		case bytes.HasSuffix(line, []byte(":")) && line[0] != ' ':
 			w.label = true
+			w.symbol = w.symbol || !bytes.HasPrefix(line, []byte(".L_"))
 			switch {
 			case w.prev < 0 || w.ruled:
 				w.dst = w.put(line, w.ly.cells(w.cells[:0], RegSet{}, RegSet{}, RegSet{}, 0, 0, 0, true))
