@@ -157,7 +157,7 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 		lifeLy = newLifeLayout(opts.LifeRanges, lists, infos)
 		lifeLy.col = col + 4
 		if !opts.NoHex {
-			lifeLy.col += len("/* 0x0000000000000000 */")
+			lifeLy.col = hexLifeCol(lists, noteCol, col, opts.VLIW, opts.NoDataflow) + 4 + len("/* 0x0000000000000000 */")
 		}
 	}
 	// every section in file order: code as above, data as nvdisasm lays it out

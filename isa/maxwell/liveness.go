@@ -1208,3 +1208,45 @@ func (fl *funcListing) syncNoteWidth(vliw, noDataflow bool) int {
 	}
 	return w
 }
+
+// hexLifeCol is the column nvdisasm -plr -hex measures its life-range
+// column from (the "// " goes 28 further: past a hex comment and four
+// blanks): col (the hex comments' column), but in files whose widest line
+// is a braced pair's second line, which has no hex comment, it is left of
+// col. Found by experiment on plrcol's callssy variants (the pair's SYNC
+// under @P0 and @!P0, a plain line widened one character at a time to
+// move noteCol from 76 to 94) and fitting the oracle and line-info
+// listings. Of the braced lines that reach col - 1: for the first with a
+// (*"BRANCH_TARGETS ..."*) annotation (w wide with its brace), noteCol +
+// w - 2 + (noteCol - 82 when positive), less its guard's length; else for
+// the first without one (17_texsurf.O3's TXQ, 12_warp.O3's SLOT 1 lines),
+// noteCol + (noteCol - 90 when positive) less its guard. Never past col.
+func hexLifeCol(lists []*funcListing, noteCol, col int, vliw, noDataflow bool) int {
+	plain := -1
+	var text []byte
+	for _, l := range lists {
+		for i := range l.count() {
+			if !l.lb.closes[i] {
+				continue
+			}
+			var ly instLayout
+			text, ly = l.appendText(text[:0], i, vliw, noDataflow)
+			width := 8 + 19 + addrLen(uint64(i/3*BundleSize+8+8*(i%3))) + len(text) - ly.lead
+			if ly.note != 0 {
+				width = noteCol + len(text) - ly.note
+			}
+			switch {
+			case ly.hidden || ly.quest || width < col-1:
+				// not the widest line (09_branches.O3's BRX list is)
+			case ly.note != 0:
+				return min(col, noteCol+len(text)-ly.note-2+max(0, noteCol-82)-ly.lead)
+			case plain < 0:
+				plain = min(col, noteCol+max(0, noteCol-90)-ly.lead)
+			}
+		}
+	}
+	if plain >= 0 {
+		return plain
+	}
+	return col
+}
