@@ -712,12 +712,12 @@ func (ly *lifeLayout) liveCells(dst []byte, li *lifeInfo, i int) []byte {
 }
 
 // ctrlCells appends the cells of a bundle's control word listed after
-// instruction prev (-hex): what is live into the next instruction, and
-// what prev writes even when nothing reads it (as measured: an LDG.E.128
+// instruction prev (-hex), or of the hex word of a pair first..prev: what
+// is live out of prev, and what first..prev write even when nothing reads it (as measured: an LDG.E.128
 // whose fourth register is never read, an IADD.X whose result is dead
 // show it live on the next control word; -plr -hex 64 -> 73 of 220 +
 // the 10 of testdata/plrcol identical).
-func (ly *lifeLayout) ctrlCells(dst []byte, li *lifeInfo, prev int) []byte {
+func (ly *lifeLayout) ctrlCells(dst []byte, li *lifeInfo, prev, first int) []byte {
 	i := prev + 1
 	if i >= len(li.reach) || !li.reach[i] {
 		return ly.liveCells(dst, li, i)
@@ -726,10 +726,12 @@ func (ly *lifeLayout) ctrlCells(dst []byte, li *lifeInfo, prev int) []byte {
 	if li.reach[prev] {
 		live, plive = li.out[prev], li.pout[prev]
 	}
-	if li.reach[prev] {
-		live = live.Union(li.acc[prev].Written)
-		if li.call[prev] {
-			plive |= li.acc[prev].PredWritten
+	for k := max(first, 0); k <= prev; k++ {
+		if li.reach[k] {
+			live = live.Union(li.acc[k].Written)
+			if li.call[k] {
+				plive |= li.acc[k].PredWritten
+			}
 		}
 	}
 	return ly.cells(dst, RegSet{}, RegSet{}, live, 0, 0, plive, false)
@@ -923,10 +925,16 @@ func (w *lifeWriter) line(line []byte) {
 			// (and goes on without a new header)
 			w.pending = false
 			w.dst = w.legendAfter(line)
-		case w.pending:
-			// a pair's second hex word: what is live after the pair
+		case w.pending && w.label:
+			// a pair's second hex word after a label: what the label shows
 			w.pending = false
 			w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
+		case w.pending:
+			// a pair's second hex word: what is live after the pair
+			// and what the pair writes (callssy's @!P0 RET after an
+			// XMAD of R5, rcp's @!P0 MUFU.RCP R4)
+			w.pending = false
+			w.dst = w.put(line, w.ly.ctrlCells(w.cells[:0], w.li, w.prev, w.prev-1))
 		case w.prev >= 0 && w.prev+1 < w.n && w.fl.closes != nil && w.fl.closes[w.prev+1]:
 			// a control word inside a pair: what is live into the pair
 			// (nothing inside a SLOT pair)
@@ -944,7 +952,7 @@ func (w *lifeWriter) line(line []byte) {
 			// after a label: what the label shows
 			w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
 		default:
-			w.dst = w.put(line, w.ly.ctrlCells(w.cells[:0], w.li, w.prev))
+			w.dst = w.put(line, w.ly.ctrlCells(w.cells[:0], w.li, w.prev, w.prev))
 		}
 	default:
 		addr, isInst := isAddrLine(line)
