@@ -38,10 +38,13 @@ import (
 // 0"/"SLOT 1", the SLOT 1 line with the facts of the first instruction of
 // its stretch (since the last label, callee symbol or branch other than
 // SYNC); R63 is never shown; the column starts past the longest directive
-// line by the widest SYNC annotation and five (lifeColumn). Not
-// modelled yet: a write and a read under the same guard (a predicated
-// write ends a range for the reads under its predicate), the -hex listing
-// of code outside the blocks.
+// line by the widest SYNC annotation and five (lifeColumn). With -hex:
+// control words show what is live out of the instruction before them and
+// what it writes, nothing after the dotted rule; code outside the blocks
+// is dumped as bare hex words after the next label; the column may stand
+// left of the hex comments' end (hexLifeCol). Not modelled yet: a write
+// and a read under the same guard (a predicated write ends a range for
+// the reads under its predicate).
 
 // Values of ListOptions.LifeRanges.
 const (
