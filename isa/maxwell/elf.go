@@ -225,7 +225,7 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 			lw := l.newLifeWriter(dst, lifeOf[l], lifeLy, !opts.NoHex, o)
 			lo := &listOut{w: lw}
 			lo.end(l.list(section[:0], opts, noteCol, col, lo))
-			dst = lw.dst
+			dst = append(lw.dst, lw.bare...) // words no label came after (-hex)
 			delete(lifeOf, l) // listed: its liveness is no longer needed
 		case l != nil:
 			dst = l.list(dst, opts, noteCol, col, o)

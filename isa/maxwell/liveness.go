@@ -1237,7 +1237,7 @@ func hexLifeCol(lists []*funcListing, noteCol, col int, vliw, noDataflow bool) i
 	var text []byte
 	for _, l := range lists {
 		for i := range l.count() {
-			if !l.lb.closes[i] {
+			if i >= len(l.lb.closes) || !l.lb.closes[i] {
 				continue
 			}
 			var ly instLayout
