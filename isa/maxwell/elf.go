@@ -226,7 +226,7 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 			lo := &listOut{w: lw}
 			lo.end(l.list(section[:0], opts, noteCol, col, lo))
 			dst = append(lw.dst, lw.bare...) // words no label came after (-hex)
-			delete(lifeOf, l) // listed: its liveness is no longer needed
+			delete(lifeOf, l)                // listed: its liveness is no longer needed
 		case l != nil:
 			dst = l.list(dst, opts, noteCol, col, o)
 		case lifeLy != nil && !lifeSectionListed(f.Sections[i].Name):
