@@ -159,27 +159,9 @@ func (d *dualView) init(f *form, in *Inst) bool {
 		d.v[k] = v
 		nz |= b2u(v != 0) << k
 	}
-	d.op = [2]*dualOp{}
-	if i := d.get(dfOp1); i < 16 && dualOps[0][i].ok {
-		d.op[0] = &dualOps[0][i].op
-	} else {
-		d.bad = dfOp1
+	if !d.setLayout(d.get(dfOp1), d.get(dfOp2), d.get(dfSrccfg), d.get(dfPrimus)) {
 		return false
 	}
-	if i := d.get(dfOp2); i < 16 && dualOps[1][i].ok {
-		d.op[1] = &dualOps[1][i].op
-	} else {
-		d.bad = dfOp2
-		return false
-	}
-	d.c1 = d.op[0].srcs
-	lay := &dualLayouts[d.c1-1][d.op[1].srcs-1][d.get(dfSrccfg)&3]
-	if !lay.ok {
-		d.bad = dfSrccfg // no source layout for these operations
-		return false
-	}
-	d.lay, d.usesMask = lay.lay, lay.uses
-	d.primus = d.get(dfPrimus) != 0
 	// every swizzle the layout reads must be defined
 	for k := 0; k < 2; k++ {
 		for i := 0; i < len(d.lay[k]); i++ {
@@ -198,6 +180,49 @@ func (d *dualView) init(f *form, in *Inst) bool {
 		d.nch[k] = uint8(d.srcChansOf(k))
 	}
 	return true
+}
+
+// setLayout sets the operations, source layout and primus of d from
+// those fields' values, or d.bad when they name none.
+func (d *dualView) setLayout(i1, i2, cfg, primus uint32) bool {
+	d.op = [2]*dualOp{}
+	if i1 < 16 && dualOps[0][i1].ok {
+		d.op[0] = &dualOps[0][i1].op
+	} else {
+		d.bad = dfOp1
+		return false
+	}
+	if i2 < 16 && dualOps[1][i2].ok {
+		d.op[1] = &dualOps[1][i2].op
+	} else {
+		d.bad = dfOp2
+		return false
+	}
+	d.c1 = d.op[0].srcs
+	lay := &dualLayouts[d.c1-1][d.op[1].srcs-1][cfg&3]
+	if !lay.ok {
+		d.bad = dfSrccfg // no source layout for these operations
+		return false
+	}
+	d.lay, d.usesMask = lay.lay, lay.uses
+	d.primus = primus != 0
+	return true
+}
+
+// initLayout sets only what setLayout sets (and the group) from in, a
+// word of dual-issue form f: no field values, masks or flags, and no test
+// of the swizzles.
+func (d *dualView) initLayout(f *form, in *Inst) bool {
+	d.f, d.vec4 = f, f.op1 == 0x05
+	d.bad = 0
+	x := &dualIdxByForm[in.Form]
+	get := func(k int) uint32 {
+		if x[k] < 0 {
+			return 0
+		}
+		return in.Args[x[k]]
+	}
+	return d.setLayout(get(dfOp1), get(dfOp2), get(dfSrccfg), get(dfPrimus))
 }
 
 func (d *dualView) swzTable() []string {
@@ -392,9 +417,14 @@ func (d *dualView) srcOpnd(o *dualOpnd, k int, c byte, level int) {
 			o.num = d.get(dfG2hi)<<1 | d.get(dfG2lo)
 		}
 	}
-	if level < 0 {
-		return
+	if level >= 0 {
+		o.chans = d.srcChansText(k, c, level)
 	}
+}
+
+// srcChansText is the channels of operation k's source read through
+// layout letter c, as printed at marker level level.
+func (d *dualView) srcChansText(k int, c byte, level int) (ch dualChans) {
 	idx, _ := d.srcSwizzle(c)
 	// the parser takes the first entry with the printed prefix among the
 	// entries it may mean (see dualAssign.source): print enough channels
@@ -407,7 +437,8 @@ func (d *dualView) srcOpnd(o *dualOpnd, k int, c byte, level int) {
 	}
 	v := b2u(d.vec4)
 	ent := d.swzTable()[idx]
-	o.chans.n = uint8(copy(o.chans.c[:], ent[:dualPrefixLen[v][span][idx][min(d.srcChans(k), 4)]]))
+	ch.n = uint8(copy(ch.c[:], ent[:dualPrefixLen[v][span][idx][min(d.srcChans(k), 4)]]))
+	return ch
 }
 
 // Entry ranges a dual-issue source swizzle is read from: the standard
@@ -570,9 +601,30 @@ func (d *dualView) fillText(t *dualText, lite bool) {
 	for k := 0; k < 2; k++ {
 		t.n[k] = d.operands(k, level, &t.opnd[k])
 	}
-	if lite {
-		return
+	if !lite {
+		d.fillFlags(t)
 	}
+}
+
+// fillFull completes t, which holds fillText(t, true), to fillText(t,
+// false): the sources' channels and the flags.
+func (d *dualView) fillFull(t *dualText) {
+	for k := 0; k < 2; k++ {
+		n := 1
+		for i := 0; i < len(d.lay[k]); i++ {
+			t.opnd[k][n].chans = d.srcChansText(k, d.lay[k][i], markNone)
+			n++
+			if d.op[k].idx == 2 { // ssq: the source again (operands)
+				t.opnd[k][n].chans = t.opnd[k][n-1].chans
+				n++
+			}
+		}
+	}
+	d.fillFlags(t)
+}
+
+// fillFlags sets t.fixed: the dual fields printed as flags.
+func (d *dualView) fillFlags(t *dualText) {
 	for k := range t.fixed {
 		t.fixed[k] = -1
 		if d.flagSet>>k&1 != 0 {
