@@ -1,6 +1,8 @@
 package usse
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/isa"
@@ -26,6 +28,8 @@ type dualOp struct {
 	srcs   int
 	vload  bool // reads vector sources
 	vstore bool // writes a vector result
+	// name and marker() packed for the printer (isa.TextWord)
+	nameWord, markerWord uint64
 }
 
 // marker is the suffix that tells an operation from an earlier one of the
@@ -64,7 +68,9 @@ func dualInfoSlow(table int, idx uint32) (dualOp, bool) {
 	if c == "?" {
 		return dualOp{}, false
 	}
-	return dualOp{idx: idx, name: t[idx], srcs: int(c[1] - '0'), vload: c[0] == 'v', vstore: c[0] == 'v' && len(c) == 2}, true
+	o := dualOp{idx: idx, name: t[idx], srcs: int(c[1] - '0'), vload: c[0] == 'v', vstore: c[0] == 'v' && len(c) == 2}
+	o.nameWord, o.markerWord = isa.TextWord(o.name), isa.TextWord(o.marker())
+	return o, true
 }
 
 var dualLayoutTables = [3][3]int{
@@ -512,13 +518,60 @@ func (d *dualView) operands(k int, level int, out *[5]dualOpnd) int {
 func (d *dualView) appendOperands(dst []byte, k int, level int) []byte {
 	var ops [5]dualOpnd
 	n := d.operands(k, level, &ops)
+	return appendDualOpnds(dst, &ops, n)
+}
+
+// appendDualOpnds prints the first n of ops, separated by ", ".
+func appendDualOpnds(dst []byte, ops *[5]dualOpnd, n int) []byte {
 	for i := 0; i < n; i++ {
+		dst = reserve(dst, dualOpndRoom+2)
 		if i > 0 {
-			dst = append(dst, ", "...)
+			dst = putLit8(dst, ','|' '<<8, 2)
 		}
-		dst = appendDualOpnd(dst, &ops[i])
+		dst = putDualOpnd(dst, &ops[i])
 	}
 	return dst
+}
+
+// dualOpndRoom is the room putDualOpnd's stores take: "-|", a bank name
+// (2 letters), 3 digits, "." and 4 channels as a word, "|".
+const dualOpndRoom = 2 + 2 + 4 + 8 + 1
+
+// dualBankWords are dualBankNames packed (isa.TextWord).
+var dualBankWords = func() (t [len(dualBankNames)]uint64) {
+	for b, n := range dualBankNames {
+		t[b] = isa.TextWord(n)
+	}
+	return t
+}()
+
+// putDualOpnd is appendDualOpnd into reserved room (dualOpndRoom bytes),
+// a store per part; the indexed bank, as rare as its text is long, is
+// appendDualOpnd's.
+func putDualOpnd(dst []byte, o *dualOpnd) []byte {
+	if o.bank >= dbIdx1 || o.num > 999 {
+		return appendDualOpnd(dst, o)
+	}
+	l := len(dst)
+	b := dst[l : l+dualOpndRoom]
+	// each store may write past its text: the next one starts at its end
+	i := 0
+	b[i] = '-'
+	i += int(b2u(o.neg))
+	b[i] = '|'
+	i += int(b2u(o.abs))
+	w := dualBankWords[o.bank]
+	binary.LittleEndian.PutUint16(b[i:], uint16(w))
+	i += int(w >> 56)
+	dw := decWords[o.num]
+	binary.LittleEndian.PutUint32(b[i:], dw)
+	i += int(dw >> 24)
+	c := &o.chans
+	binary.LittleEndian.PutUint64(b[i:], '.'|uint64(binary.LittleEndian.Uint32(c.c[:]))<<8)
+	i += (int(c.n) + 1) &^ (int(b2u(c.n == 0)) * 0xff)
+	b[i] = '|'
+	i += int(b2u(o.abs))
+	return dst[:l+i]
 }
 
 func (d *dualView) fmtName() string {
@@ -541,22 +594,42 @@ const (
 
 // appendMnem1 prints the first operation's name and format (and .scalar).
 func (d *dualView) appendMnem1(dst []byte, level int) []byte {
-	dst = append(append(dst, d.op[0].name...), d.fmtName()...)
+	return d.appendMnem(reserve(dst, 24), 0, level)
+}
+
+// appendMnem prints operation k's name, format and (from markScalar)
+// marker into reserved room (24 bytes): three word stores.
+func (d *dualView) appendMnem(dst []byte, k, level int) []byte {
+	o := d.op[k]
+	dst = putWord(dst, o.nameWord)
+	dst = putWord(dst, dualFmtWords[b2u(d.get(dfF16) != 0)])
 	if level >= markScalar {
-		dst = append(dst, d.op[0].marker()...)
+		dst = putWord(dst, o.markerWord)
 	}
 	return dst
 }
 
+// putWord appends the text packed in w (isa.TextWord; 0: none) into
+// reserved room (8 bytes).
+func putWord(dst []byte, w uint64) []byte { return putLit8(dst, w, int(w>>56)) }
+
+// dualFmtWords are ".f32" and ".f16" packed (isa.TextWord).
+var dualFmtWords = [2]uint64{isa.TextWord(".f32"), isa.TextWord(".f16")}
+
 // appendRest prints everything after the first mnemonic and the blank.
 func (d *dualView) appendRest(dst []byte, level int) []byte {
-	dst = append(d.appendOperands(dst, 0, level), " +"...)
-	dst = append(append(dst, d.op[1].name...), d.fmtName()...)
-	if level >= markScalar {
-		dst = append(dst, d.op[1].marker()...)
-	}
+	dst = d.appendOperands(dst, 0, level)
+	return d.appendRestOps(dst, level, nil)
+}
+
+// appendRestOps is appendRest from " +" on: the second operation and its
+// operands, which are ops when ops is not nil (operands(1, level, ops)).
+func (d *dualView) appendRestOps(dst []byte, level int, ops *dualText) []byte {
+	dst = reserve(dst, 40)
+	dst = putLit8(dst, ' '|'+'<<8, 2)
+	dst = d.appendMnem(dst, 1, level)
 	if level >= markForm && d.vec4 {
-		dst = append(dst, ".vec4"...)
+		dst = putLit8(dst, '.'|'v'<<8|'e'<<16|'c'<<24|'4'<<32, 5)
 	}
 	show := d.flagSet &^ (1<<dfSrccfg | 1<<dfPrimus)
 	if level >= markCfg {
@@ -568,16 +641,31 @@ func (d *dualView) appendRest(dst []byte, level int) []byte {
 	if level >= markExt {
 		show |= d.usedSet & (1<<dfG1swzx | 1<<dfG2hi)
 	}
-	for k := 0; show>>k != 0; k++ {
-		if show>>k&1 == 0 || d.x[k] < 0 {
+	for ; show != 0; show &= show - 1 {
+		k := bits.TrailingZeros32(show)
+		if d.x[k] < 0 {
 			continue
 		}
-		dst = append(append(dst, '.'), dualFieldNames[k]...)
-		dst = isa.AppendDec(append(dst, '='), uint64(d.get(k)))
+		// ".name" and "=" (every name has at most 6 letters), the value
+		// (every field has at most 7 bits)
+		dst = reserve(dst, 16)
+		dst = putWord(dst, dualFlagWords[k])
+		dst = putDec999(putLit8(dst, '=', 1), min(d.get(k), 999))
 	}
 	dst = append(dst, ' ')
+	if ops != nil {
+		return appendDualOpnds(dst, &ops.opnd[1], ops.n[1])
+	}
 	return d.appendOperands(dst, 1, level)
 }
+
+// dualFlagWords[k] is "." and dual field k's name packed (isa.TextWord).
+var dualFlagWords = func() (t [dfCount]uint64) {
+	for k, n := range dualFieldNames {
+		t[k] = isa.TextWord("." + n)
+	}
+	return t
+}()
 
 // text is the structure of d's plain (marker-free) text, as parseDualText
 // reads it back.

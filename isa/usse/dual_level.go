@@ -22,30 +22,45 @@ func dualLevel(f *form, in *Inst) int {
 
 // dualViewLevel is dualLevel for a valid view d of in.
 func dualViewLevel(d *dualView, in *Inst) int {
+	var t dualText
+	level, _ := dualViewLevelText(d, in, &t)
+	return level
+}
+
+// What dualViewLevelText leaves in its text.
+const (
+	textNone = iota
+	textLite // fillText(t, true)
+	textFull // fillText(t, false)
+)
+
+// dualViewLevelText is dualViewLevel, which leaves d's text in *t as far
+// as the search made it (textNone, textLite or textFull): the printer
+// takes the operands from there.
+func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, int) {
 	if !d.plainNamesWord() {
-		return markExt // the search never finds the word without ext markers
+		return markExt, textNone // the search never finds the word without ext markers
 	}
 	g := 0
 	if d.f.op1 == 0x05 {
 		g = 1
 	}
 	if d.get(dfPrimus) > 1 || d.get(dfSrccfg) > 3 {
-		return markExt // the search tries primus 0 and 1, configurations 0-3
+		return markExt, textNone // the search tries primus 0 and 1, configurations 0-3
 	}
 	cl := &dualTryLists()[g][d.get(dfOp1)][d.get(dfOp2)][d.get(dfSrccfg)][d.get(dfPrimus)]
 	if !cl.found {
-		return markExt
+		return markExt, textNone
 	}
 	if len(cl.rivals) == 0 {
-		return markNone // no word before it can print its plain text
+		return markNone, textNone // no word before it can print its plain text
 	}
 	// the combinations before the word's own that pass the quick tests, in
 	// search order
 	var tries [64]dualTry
 	nt := 0
-	var t dualText
-	d.fillText(&t, true)
-	sat := dualSourceSat(&t)
+	d.fillText(t, true)
+	sat := dualSourceSat(t)
 	var dests uint16 // dualDestsFit's answers: bit 2k tried, 2k+1 fits
 	for i := range cl.rivals {
 		r := &cl.rivals[i]
@@ -54,7 +69,7 @@ func dualViewLevel(d *dualView, in *Inst) int {
 		var fits uint8
 		for want := r.cfgs[0] | r.cfgs[1]; want != 0; want &= want - 1 {
 			c := bits.TrailingZeros8(want)
-			fits |= uint8(b2u(dualSourcesFitSat(sat, &t, o1, o2, uint32(c)))) << c
+			fits |= uint8(b2u(dualSourcesFitSat(sat, t, o1, o2, uint32(c)))) << c
 		}
 		for p := uint8(0); p < 2; p++ {
 			// dualDestsFit does not depend on the configuration
@@ -66,7 +81,7 @@ func dualViewLevel(d *dualView, in *Inst) int {
 			// the unified destination (1-p) stores a vector
 			dk := uint(p)<<2 | uint(r.group&1)<<1 | uint(b2u([2]*dualOp{o1, o2}[1-p].vstore))
 			if dests>>(2*dk)&1 == 0 {
-				dests |= (1 | uint16(b2u(dualDestsFit(&t, o1, o2, uint32(p), r.group == 1)))<<1) << (2 * dk)
+				dests |= (1 | uint16(b2u(dualDestsFit(t, o1, o2, uint32(p), r.group == 1)))<<1) << (2 * dk)
 			}
 			if dests>>(2*dk+1)&1 == 0 {
 				continue
@@ -80,9 +95,9 @@ func dualViewLevel(d *dualView, in *Inst) int {
 		}
 	}
 	if nt == 0 {
-		return markNone // no word before it can print its plain text
+		return markNone, textLite // no word before it can print its plain text
 	}
-	return dualLevelBuilt(d, in, &t, tries[:nt])
+	return dualLevelBuilt(d, in, t, tries[:nt]), textFull
 }
 
 // dualTry is a combination the level search may build: group, operation
