@@ -61,6 +61,9 @@ func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBun
 	if err != nil {
 		return err
 	}
+	if l.tooWide.Load() {
+		return errTooWide
+	}
 	end := start + int64(l.size(0, l.n))
 	if misfit {
 		// a block was not as long as its lines should be (see
@@ -138,6 +141,10 @@ func (l *layout) writeBlocksAt(f io.WriterAt, start int64, blocks []block) (misf
 			return
 		}
 		bl := blocks[i]
+		if l.tooWide.Load() {
+			stop.Store(true) // the listing is laid out again
+			return
+		}
 		if len(buf) != l.size(bl.from, bl.to) {
 			misfit = true
 			stop.Store(true)

@@ -59,7 +59,7 @@ func TestWriteListingBudget(t *testing.T) {
 		}
 		for _, budget := range []int{0, 1000, 40000, 1 << 30} {
 			var got bytes.Buffer
-			errs, err := writeListing(&got, code, base, 52, budget)
+			errs, err := writeListing(&got, code, base, 52, budget, &textBound)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestWriteListingMemory(t *testing.T) {
 		code := benchCode(randomValidWords(3000), size/BundleSize*3)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		if _, err := writeListing(io.Discard, code, 0, 52, budget); err != nil {
+		if _, err := writeListing(io.Discard, code, 0, 52, budget, &textBound); err != nil {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)
