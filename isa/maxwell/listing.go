@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/cfg"
@@ -293,6 +294,10 @@ type textFact struct {
 // deferred is textFact.lead of a text the second pass prints.
 const deferred = 0xff
 
+// factSize is the bytes of a textFact, which count in the budget of kept
+// texts (a deferred text takes none of its own).
+const factSize = int(unsafe.Sizeof(textFact{}))
+
 // textCache remembers where the text of a recent (word, control field) pair
 // was printed: real code repeats instructions a lot, and copying a text is
 // cheaper than printing it. Forms with PC-relative operands are not cached.
@@ -330,7 +335,7 @@ func (ch *chunk) texts(code []byte, base uint64, sm int, keep int) {
 	cache := new(textCache)
 	hits := 0
 	b := ch.first
-	for window := 0; b < ch.last && len(text) <= keep; window++ {
+	for window := 0; b < ch.last && len(text)+len(facts)*factSize <= keep; window++ {
 		useCache := hits*16 >= 3*cacheWindow
 		end := min(b+cacheWindow, ch.last)
 		switch {
