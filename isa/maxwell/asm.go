@@ -187,7 +187,7 @@ func assembleLines(filename string, each func(func(line string, n int)), lines, 
 			// its control line) a bare hex line is an instruction's word:
 			// nvdisasm's VLIW layout lists some by their hex comment alone
 			// (vliwHidden)
-			st.kind = stmtWord
+			st.kind, st.flags = stmtWord, flagBare
 			fallthrough
 		default:
 			if n%3 == 2 {
@@ -328,6 +328,7 @@ const (
 	flagClosesPair             // "B }": B's encoding follows on a bare hex line
 	flagCtrl                   // the line gives the control fields in text
 	flagHex                    // value holds the line's hex column: its word as listed
+	flagBare                   // stmtWord: a bare hex line where an instruction goes
 )
 
 const (

@@ -2,6 +2,7 @@ package maxwell
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -114,5 +115,33 @@ func TestSNANImmediate(t *testing.T) {
 	}
 	if got := Print(inst, 0x118668); squeeze(got) != squeeze(text) {
 		t.Fatalf("%#x prints %q", w, got)
+	}
+}
+
+// TestAssembleBareWordMustDecode: a bare hex line where an instruction
+// goes is that instruction's encoding (nvdisasm's VLIW layout lists some
+// that way); when a listing line is missing, the next bundle's control
+// line slides into an instruction's place and must be an error at its
+// line, not a raw word that moves every later address (FuzzAs found it).
+func TestAssembleBareWordMustDecode(t *testing.T) {
+	bundle := "                                                  /* 0x001fc400fe2007f1 */\n" +
+		"        /*0008*/                   MOV R1, c[0x0][0x20] ;         /* 0x4c98078000870001 */\n" +
+		"        /*0010*/                   MOV R2, RZ ;                   /* 0x5c9807800ff70002 */\n"
+	missing := bundle + "                                                  /* 0x007fbc03fde01fef */\n" +
+		"        /*0028*/                   MOV R6, R2 ;                   /* 0x5c98078000270006 */\n"
+	_, err := Assemble("k.s", []byte(missing), 52)
+	if err == nil || !strings.Contains(err.Error(), "k.s:4:1: ") || !strings.Contains(err.Error(), "is an instruction line missing") {
+		t.Fatalf("a control line in an instruction's place: got %v", err)
+	}
+	// the hidden word nvdisasm prints, and a word that decodes, stay
+	for _, word := range []string{"0x0000000000000000", "0x5c98078000270006"} {
+		src := bundle + "                                                  /* " + word + " */\n"
+		code, err := Assemble("k.s", []byte(src), 52)
+		if err != nil {
+			t.Fatalf("bare %s: %v", word, err)
+		}
+		if got := fmt.Sprintf("%#016x", binary.LittleEndian.Uint64(code[24:])); got != word {
+			t.Errorf("bare %s assembled as %s", word, got)
+		}
 	}
 }

@@ -39,6 +39,10 @@ func checkGivenCtrl(out []byte, stmts []asmStmt, ctrlGiven []bool, sm int, filen
 			}
 			continue
 		}
+		if st.kind == stmtWord && st.flags&flagBare != 0 {
+			checkBareWord(out, st, sm, filename, errs)
+			continue
+		}
 		if st.kind != stmtInst {
 			continue
 		}
@@ -54,6 +58,23 @@ func checkGivenCtrl(out []byte, stmts []asmStmt, ctrlGiven []bool, sm int, filen
 				"the control fields give this instruction the field %#x (stall %d, write barrier %d, read barrier %d, wait %#x, reuse %#x), which it cannot have: %v: %s",
 				uint32(cf), cf.Stall(), cf.WriteBarrier(), cf.ReadBarrier(), cf.WaitMask(), cf.Reuse(), err, st.text)
 		}
+	}
+}
+
+// checkBareWord reports a bare hex line standing where an instruction goes
+// whose word does not decode. nvdisasm's VLIW layout lists some
+// instructions by their hex comment alone, so such a line is an
+// instruction's encoding; one that does not decode is most often the next
+// bundle's control line moved up by a missing instruction line, and taking
+// it as a raw word would shift every later address and branch (.word keeps
+// a raw word on purpose).
+func checkBareWord(out []byte, st *asmStmt, sm int, filename string, errs *asm.ErrorList) {
+	b, slot := int(st.index)/3, int(st.index)%3
+	cf := CtrlField(binary.LittleEndian.Uint64(out[b*BundleSize:]), slot)
+	if _, err := Decode(st.value, cf, sm, addrOf(int(st.index))); err != nil {
+		errs.Add(asm.Pos{File: filename, Line: int(st.line), Col: 1},
+			"this bare hex line stands where instruction %d of its bundle goes, so it is that instruction's encoding, and %#016x does not decode (%v): is an instruction line missing before it? (write .word %#x to keep a raw word)",
+			slot+1, st.value, err, st.value)
 	}
 }
 
