@@ -101,7 +101,7 @@ const textBudget = 64 << 20
 // deferring the texts bounds allows (none for nil).
 func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int, bounds *[len(forms)]uint16) (errs []*isa.DecodeError, err error) {
 	l := newLayout(code, base, sm, true, budget, bounds)
-	const blockBundles = 2048 // ≈1 MB of listing for random code
+	const blockBundles = 1024 // ≈0.8 MB of listing for random code
 	if f, at, ok, err := positionedFile(w); err != nil {
 		return l.errs, err
 	} else if ok {

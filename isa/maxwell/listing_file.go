@@ -102,7 +102,10 @@ func (l *layout) writeBlocksAt(f io.WriterAt, start int64, blocks []block) (misf
 		buf []byte
 	}
 	helpers := len(l.chunks) - 1
-	ahead := 2 * helpers // blocks laid out and not yet written, at most
+	// blocks laid out and not yet written, at most: laying a block out
+	// (printing its deferred texts) takes longer than writing it, and a
+	// helper must not wait for a buffer while the writer writes the others
+	ahead := 6 * helpers
 	free := make(chan []byte, ahead)
 	for range ahead {
 		free <- nil
