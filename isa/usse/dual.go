@@ -1,6 +1,8 @@
 package usse
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/isa"
@@ -26,6 +28,8 @@ type dualOp struct {
 	srcs   int
 	vload  bool // reads vector sources
 	vstore bool // writes a vector result
+	// name and marker() packed for the printer (isa.TextWord)
+	nameWord, markerWord uint64
 }
 
 // marker is the suffix that tells an operation from an earlier one of the
@@ -64,7 +68,9 @@ func dualInfoSlow(table int, idx uint32) (dualOp, bool) {
 	if c == "?" {
 		return dualOp{}, false
 	}
-	return dualOp{idx: idx, name: t[idx], srcs: int(c[1] - '0'), vload: c[0] == 'v', vstore: c[0] == 'v' && len(c) == 2}, true
+	o := dualOp{idx: idx, name: t[idx], srcs: int(c[1] - '0'), vload: c[0] == 'v', vstore: c[0] == 'v' && len(c) == 2}
+	o.nameWord, o.markerWord = isa.TextWord(o.name), isa.TextWord(o.marker())
+	return o, true
 }
 
 var dualLayoutTables = [3][3]int{
@@ -159,27 +165,9 @@ func (d *dualView) init(f *form, in *Inst) bool {
 		d.v[k] = v
 		nz |= b2u(v != 0) << k
 	}
-	d.op = [2]*dualOp{}
-	if i := d.get(dfOp1); i < 16 && dualOps[0][i].ok {
-		d.op[0] = &dualOps[0][i].op
-	} else {
-		d.bad = dfOp1
+	if !d.setLayout(d.get(dfOp1), d.get(dfOp2), d.get(dfSrccfg), d.get(dfPrimus)) {
 		return false
 	}
-	if i := d.get(dfOp2); i < 16 && dualOps[1][i].ok {
-		d.op[1] = &dualOps[1][i].op
-	} else {
-		d.bad = dfOp2
-		return false
-	}
-	d.c1 = d.op[0].srcs
-	lay := &dualLayouts[d.c1-1][d.op[1].srcs-1][d.get(dfSrccfg)&3]
-	if !lay.ok {
-		d.bad = dfSrccfg // no source layout for these operations
-		return false
-	}
-	d.lay, d.usesMask = lay.lay, lay.uses
-	d.primus = d.get(dfPrimus) != 0
 	// every swizzle the layout reads must be defined
 	for k := 0; k < 2; k++ {
 		for i := 0; i < len(d.lay[k]); i++ {
@@ -198,6 +186,49 @@ func (d *dualView) init(f *form, in *Inst) bool {
 		d.nch[k] = uint8(d.srcChansOf(k))
 	}
 	return true
+}
+
+// setLayout sets the operations, source layout and primus of d from
+// those fields' values, or d.bad when they name none.
+func (d *dualView) setLayout(i1, i2, cfg, primus uint32) bool {
+	d.op = [2]*dualOp{}
+	if i1 < 16 && dualOps[0][i1].ok {
+		d.op[0] = &dualOps[0][i1].op
+	} else {
+		d.bad = dfOp1
+		return false
+	}
+	if i2 < 16 && dualOps[1][i2].ok {
+		d.op[1] = &dualOps[1][i2].op
+	} else {
+		d.bad = dfOp2
+		return false
+	}
+	d.c1 = d.op[0].srcs
+	lay := &dualLayouts[d.c1-1][d.op[1].srcs-1][cfg&3]
+	if !lay.ok {
+		d.bad = dfSrccfg // no source layout for these operations
+		return false
+	}
+	d.lay, d.usesMask = lay.lay, lay.uses
+	d.primus = primus != 0
+	return true
+}
+
+// initLayout sets only what setLayout sets (and the group) from in, a
+// word of dual-issue form f: no field values, masks or flags, and no test
+// of the swizzles.
+func (d *dualView) initLayout(f *form, in *Inst) bool {
+	d.f, d.vec4 = f, f.op1 == 0x05
+	d.bad = 0
+	x := &dualIdxByForm[in.Form]
+	get := func(k int) uint32 {
+		if x[k] < 0 {
+			return 0
+		}
+		return in.Args[x[k]]
+	}
+	return d.setLayout(get(dfOp1), get(dfOp2), get(dfSrccfg), get(dfPrimus))
 }
 
 func (d *dualView) swzTable() []string {
@@ -392,9 +423,14 @@ func (d *dualView) srcOpnd(o *dualOpnd, k int, c byte, level int) {
 			o.num = d.get(dfG2hi)<<1 | d.get(dfG2lo)
 		}
 	}
-	if level < 0 {
-		return
+	if level >= 0 {
+		o.chans = d.srcChansText(k, c, level)
 	}
+}
+
+// srcChansText is the channels of operation k's source read through
+// layout letter c, as printed at marker level level.
+func (d *dualView) srcChansText(k int, c byte, level int) (ch dualChans) {
 	idx, _ := d.srcSwizzle(c)
 	// the parser takes the first entry with the printed prefix among the
 	// entries it may mean (see dualAssign.source): print enough channels
@@ -407,7 +443,8 @@ func (d *dualView) srcOpnd(o *dualOpnd, k int, c byte, level int) {
 	}
 	v := b2u(d.vec4)
 	ent := d.swzTable()[idx]
-	o.chans.n = uint8(copy(o.chans.c[:], ent[:dualPrefixLen[v][span][idx][min(d.srcChans(k), 4)]]))
+	ch.n = uint8(copy(ch.c[:], ent[:dualPrefixLen[v][span][idx][min(d.srcChans(k), 4)]]))
+	return ch
 }
 
 // Entry ranges a dual-issue source swizzle is read from: the standard
@@ -481,13 +518,60 @@ func (d *dualView) operands(k int, level int, out *[5]dualOpnd) int {
 func (d *dualView) appendOperands(dst []byte, k int, level int) []byte {
 	var ops [5]dualOpnd
 	n := d.operands(k, level, &ops)
+	return appendDualOpnds(dst, &ops, n)
+}
+
+// appendDualOpnds prints the first n of ops, separated by ", ".
+func appendDualOpnds(dst []byte, ops *[5]dualOpnd, n int) []byte {
 	for i := 0; i < n; i++ {
+		dst = reserve(dst, dualOpndRoom+2)
 		if i > 0 {
-			dst = append(dst, ", "...)
+			dst = putLit8(dst, ','|' '<<8, 2)
 		}
-		dst = appendDualOpnd(dst, &ops[i])
+		dst = putDualOpnd(dst, &ops[i])
 	}
 	return dst
+}
+
+// dualOpndRoom is the room putDualOpnd's stores take: "-|", a bank name
+// (2 letters), 3 digits, "." and 4 channels as a word, "|".
+const dualOpndRoom = 2 + 2 + 4 + 8 + 1
+
+// dualBankWords are dualBankNames packed (isa.TextWord).
+var dualBankWords = func() (t [len(dualBankNames)]uint64) {
+	for b, n := range dualBankNames {
+		t[b] = isa.TextWord(n)
+	}
+	return t
+}()
+
+// putDualOpnd is appendDualOpnd into reserved room (dualOpndRoom bytes),
+// a store per part; the indexed bank, as rare as its text is long, is
+// appendDualOpnd's.
+func putDualOpnd(dst []byte, o *dualOpnd) []byte {
+	if o.bank >= dbIdx1 || o.num > 999 {
+		return appendDualOpnd(dst, o)
+	}
+	l := len(dst)
+	b := dst[l : l+dualOpndRoom]
+	// each store may write past its text: the next one starts at its end
+	i := 0
+	b[i] = '-'
+	i += int(b2u(o.neg))
+	b[i] = '|'
+	i += int(b2u(o.abs))
+	w := dualBankWords[o.bank]
+	binary.LittleEndian.PutUint16(b[i:], uint16(w))
+	i += int(w >> 56)
+	dw := decWords[o.num]
+	binary.LittleEndian.PutUint32(b[i:], dw)
+	i += int(dw >> 24)
+	c := &o.chans
+	binary.LittleEndian.PutUint64(b[i:], '.'|uint64(binary.LittleEndian.Uint32(c.c[:]))<<8)
+	i += (int(c.n) + 1) &^ (int(b2u(c.n == 0)) * 0xff)
+	b[i] = '|'
+	i += int(b2u(o.abs))
+	return dst[:l+i]
 }
 
 func (d *dualView) fmtName() string {
@@ -510,22 +594,42 @@ const (
 
 // appendMnem1 prints the first operation's name and format (and .scalar).
 func (d *dualView) appendMnem1(dst []byte, level int) []byte {
-	dst = append(append(dst, d.op[0].name...), d.fmtName()...)
+	return d.appendMnem(reserve(dst, 24), 0, level)
+}
+
+// appendMnem prints operation k's name, format and (from markScalar)
+// marker into reserved room (24 bytes): three word stores.
+func (d *dualView) appendMnem(dst []byte, k, level int) []byte {
+	o := d.op[k]
+	dst = putWord(dst, o.nameWord)
+	dst = putWord(dst, dualFmtWords[b2u(d.get(dfF16) != 0)])
 	if level >= markScalar {
-		dst = append(dst, d.op[0].marker()...)
+		dst = putWord(dst, o.markerWord)
 	}
 	return dst
 }
 
+// putWord appends the text packed in w (isa.TextWord; 0: none) into
+// reserved room (8 bytes).
+func putWord(dst []byte, w uint64) []byte { return putLit8(dst, w, int(w>>56)) }
+
+// dualFmtWords are ".f32" and ".f16" packed (isa.TextWord).
+var dualFmtWords = [2]uint64{isa.TextWord(".f32"), isa.TextWord(".f16")}
+
 // appendRest prints everything after the first mnemonic and the blank.
 func (d *dualView) appendRest(dst []byte, level int) []byte {
-	dst = append(d.appendOperands(dst, 0, level), " +"...)
-	dst = append(append(dst, d.op[1].name...), d.fmtName()...)
-	if level >= markScalar {
-		dst = append(dst, d.op[1].marker()...)
-	}
+	dst = d.appendOperands(dst, 0, level)
+	return d.appendRestOps(dst, level, nil)
+}
+
+// appendRestOps is appendRest from " +" on: the second operation and its
+// operands, which are ops when ops is not nil (operands(1, level, ops)).
+func (d *dualView) appendRestOps(dst []byte, level int, ops *dualText) []byte {
+	dst = reserve(dst, 40)
+	dst = putLit8(dst, ' '|'+'<<8, 2)
+	dst = d.appendMnem(dst, 1, level)
 	if level >= markForm && d.vec4 {
-		dst = append(dst, ".vec4"...)
+		dst = putLit8(dst, '.'|'v'<<8|'e'<<16|'c'<<24|'4'<<32, 5)
 	}
 	show := d.flagSet &^ (1<<dfSrccfg | 1<<dfPrimus)
 	if level >= markCfg {
@@ -537,16 +641,31 @@ func (d *dualView) appendRest(dst []byte, level int) []byte {
 	if level >= markExt {
 		show |= d.usedSet & (1<<dfG1swzx | 1<<dfG2hi)
 	}
-	for k := 0; show>>k != 0; k++ {
-		if show>>k&1 == 0 || d.x[k] < 0 {
+	for ; show != 0; show &= show - 1 {
+		k := bits.TrailingZeros32(show)
+		if d.x[k] < 0 {
 			continue
 		}
-		dst = append(append(dst, '.'), dualFieldNames[k]...)
-		dst = isa.AppendDec(append(dst, '='), uint64(d.get(k)))
+		// ".name" and "=" (every name has at most 6 letters), the value
+		// (every field has at most 7 bits)
+		dst = reserve(dst, 16)
+		dst = putWord(dst, dualFlagWords[k])
+		dst = putDec999(putLit8(dst, '=', 1), min(d.get(k), 999))
 	}
 	dst = append(dst, ' ')
+	if ops != nil {
+		return appendDualOpnds(dst, &ops.opnd[1], ops.n[1])
+	}
 	return d.appendOperands(dst, 1, level)
 }
+
+// dualFlagWords[k] is "." and dual field k's name packed (isa.TextWord).
+var dualFlagWords = func() (t [dfCount]uint64) {
+	for k, n := range dualFieldNames {
+		t[k] = isa.TextWord("." + n)
+	}
+	return t
+}()
 
 // text is the structure of d's plain (marker-free) text, as parseDualText
 // reads it back.
@@ -570,9 +689,30 @@ func (d *dualView) fillText(t *dualText, lite bool) {
 	for k := 0; k < 2; k++ {
 		t.n[k] = d.operands(k, level, &t.opnd[k])
 	}
-	if lite {
-		return
+	if !lite {
+		d.fillFlags(t)
 	}
+}
+
+// fillFull completes t, which holds fillText(t, true), to fillText(t,
+// false): the sources' channels and the flags.
+func (d *dualView) fillFull(t *dualText) {
+	for k := 0; k < 2; k++ {
+		n := 1
+		for i := 0; i < len(d.lay[k]); i++ {
+			t.opnd[k][n].chans = d.srcChansText(k, d.lay[k][i], markNone)
+			n++
+			if d.op[k].idx == 2 { // ssq: the source again (operands)
+				t.opnd[k][n].chans = t.opnd[k][n-1].chans
+				n++
+			}
+		}
+	}
+	d.fillFlags(t)
+}
+
+// fillFlags sets t.fixed: the dual fields printed as flags.
+func (d *dualView) fillFlags(t *dualText) {
 	for k := range t.fixed {
 		t.fixed[k] = -1
 		if d.flagSet>>k&1 != 0 {

@@ -1,6 +1,9 @@
 package usse
 
-import "sync"
+import (
+	"math/bits"
+	"sync"
+)
 
 // The marker level of a dual-issue word: the search for the words printing
 // the same plain text (dual.go prints, dual_rivals.go narrows the search).
@@ -19,49 +22,68 @@ func dualLevel(f *form, in *Inst) int {
 
 // dualViewLevel is dualLevel for a valid view d of in.
 func dualViewLevel(d *dualView, in *Inst) int {
+	var t dualText
+	level, _ := dualViewLevelText(d, in, &t)
+	return level
+}
+
+// What dualViewLevelText leaves in its text.
+const (
+	textNone = iota
+	textLite // fillText(t, true)
+	textFull // fillText(t, false)
+)
+
+// dualViewLevelText is dualViewLevel, which leaves d's text in *t as far
+// as the search made it (textNone, textLite or textFull): the printer
+// takes the operands from there.
+func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, int) {
 	if !d.plainNamesWord() {
-		return markExt // the search never finds the word without ext markers
+		return markExt, textNone // the search never finds the word without ext markers
 	}
 	g := 0
 	if d.f.op1 == 0x05 {
 		g = 1
 	}
 	if d.get(dfPrimus) > 1 || d.get(dfSrccfg) > 3 {
-		return markExt // the search tries primus 0 and 1, configurations 0-3
+		return markExt, textNone // the search tries primus 0 and 1, configurations 0-3
 	}
 	cl := &dualTryLists()[g][d.get(dfOp1)][d.get(dfOp2)][d.get(dfSrccfg)][d.get(dfPrimus)]
 	if !cl.found {
-		return markExt
+		return markExt, textNone
 	}
 	if len(cl.rivals) == 0 {
-		return markNone // no word before it can print its plain text
+		return markNone, textNone // no word before it can print its plain text
 	}
 	// the combinations before the word's own that pass the quick tests, in
 	// search order
 	var tries [64]dualTry
 	nt := 0
-	var t dualText
-	d.fillText(&t, true)
-	// dualSourcesFit's answers by operation indices (bit c: configuration
-	// c fits; bit 4+c: tried): they depend on neither primus nor the group
-	var sources [256]uint8
+	d.fillText(t, true)
+	sat := dualSourceSat(t)
+	var dests uint16 // dualDestsFit's answers: bit 2k tried, 2k+1 fits
 	for i := range cl.rivals {
 		r := &cl.rivals[i]
 		o1, o2 := &dualOps[0][r.i1].op, &dualOps[1][r.i2].op
-		key := uint(r.i1)<<4 | uint(r.i2)
-		want := r.cfgs[0] | r.cfgs[1]
-		for c := uint8(0); c < 4; c++ {
-			if want>>c&1 != 0 && sources[key]>>(4+c)&1 == 0 {
-				sources[key] |= 1 << (4 + c)
-				if dualSourcesFit(&t, o1, o2, uint32(c)) {
-					sources[key] |= 1 << c
-				}
-			}
+		// the configurations whose layout the sources fit (a look-up each)
+		var fits uint8
+		for want := r.cfgs[0] | r.cfgs[1]; want != 0; want &= want - 1 {
+			c := bits.TrailingZeros8(want)
+			fits |= uint8(b2u(dualSourcesFitSat(sat, t, o1, o2, uint32(c)))) << c
 		}
 		for p := uint8(0); p < 2; p++ {
 			// dualDestsFit does not depend on the configuration
-			cs := r.cfgs[p] & sources[key]
-			if cs == 0 || !dualDestsFit(&t, o1, o2, uint32(p), r.group == 1) {
+			cs := r.cfgs[p] & fits
+			if cs == 0 {
+				continue
+			}
+			// nor on more of the operations than whether the one writing
+			// the unified destination (1-p) stores a vector
+			dk := uint(p)<<2 | uint(r.group&1)<<1 | uint(b2u([2]*dualOp{o1, o2}[1-p].vstore))
+			if dests>>(2*dk)&1 == 0 {
+				dests |= (1 | uint16(b2u(dualDestsFit(t, o1, o2, uint32(p), r.group == 1)))<<1) << (2 * dk)
+			}
+			if dests>>(2*dk+1)&1 == 0 {
 				continue
 			}
 			for c := uint8(0); c < 4; c++ {
@@ -73,9 +95,9 @@ func dualViewLevel(d *dualView, in *Inst) int {
 		}
 	}
 	if nt == 0 {
-		return markNone // no word before it can print its plain text
+		return markNone, textLite // no word before it can print its plain text
 	}
-	return dualLevelBuilt(d, in, &t, tries[:nt])
+	return dualLevelBuilt(d, in, t, tries[:nt]), textFull
 }
 
 // dualTry is a combination the level search may build: group, operation
@@ -161,7 +183,7 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 // printing that text, and finds the level at which the word (last in
 // search order) comes first.
 func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry) int {
-	d.fillText(t, false)
+	d.fillFull(t)
 	cons := freeCons()
 	var all [maxDualMatches]dualMatch
 	n := 0

@@ -131,40 +131,116 @@ var dualRivals = sync.OnceValue(func() (t *[2][16][16][4][]dualCombo) {
 // numbering, doubled or not), as dualAssign.source demands. It reads no
 // channels, so the lite text (fillText) is enough.
 func dualSourcesFit(t *dualText, o1, o2 *dualOp, cfg uint32) bool {
-	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
-	if !lay.ok {
-		return false
-	}
+	return dualSourcesFitSat(dualSourceSat(t), t, o1, o2, cfg)
+}
+
+// dualSourcesFitSat is dualSourcesFit with the text's dualSourceSat: a
+// look-up of what the layout demands of each operand.
+func dualSourcesFitSat(sat uint64, t *dualText, o1, o2 *dualOp, cfg uint32) bool {
+	r := &dualSrcReqs[o1.idx&15][o2.idx&15][cfg&3]
+	return r.ok && t.n[0] >= int(r.need[0]) && t.n[1] >= int(r.need[1]) && sat&r.req == r.req
+}
+
+// What a source operand can be read as (dualSourcesFit's tests, one bit
+// each in an operand's byte of dualSourceSat).
+const (
+	srcU1      = iota // the unified source, numbered singly
+	srcU1NoAbs        // the same without |...| (the first operation has 3 sources)
+	srcU2             // the unified source, numbered doubly
+	srcU2NoAbs
+	srcSlot0 // i0-i3 read through letter 0 (or 2 when the first operation has 2-3 sources): no |...|, no negation
+	srcSlot1 // i0-i3 read through letter 1: no |...|
+	srcSlot2 // i2 read through letter 2 when the first operation has 1 source
+)
+
+// dualSrcSlots is the operands per operation dualSourceSat describes
+// (1-4: every source an operation shows).
+const dualSrcSlots = 4
+
+// dualSourceSat packs, for every source operand j (1-4) of operation k, the
+// srcU1... tests it passes into byte k*dualSrcSlots+j-1.
+func dualSourceSat(t *dualText) uint64 {
+	var sat uint64
 	for k := 0; k < 2; k++ {
-		o := [2]*dualOp{o1, o2}[k]
-		l := lay.lay[k]
-		for i := 0; i < len(l); i++ {
-			j := o.srcOperand(i)
-			if j >= t.n[k] {
-				return false
-			}
+		for j := 1; j < t.n[k] && j <= dualSrcSlots; j++ {
 			p := &t.opnd[k][j]
-			switch l[i] {
-			case 'u':
-				if p.abs && o1.srcs > 2 {
-					return false
+			var b uint64
+			if _, _, ok := unifiedReg(p, &dualSrcBanks, false); ok {
+				b |= 1<<srcU1 | uint64(b2u(!p.abs))<<srcU1NoAbs
+			}
+			if _, _, ok := unifiedReg(p, &dualSrcBanks, true); ok {
+				b |= 1<<srcU2 | uint64(b2u(!p.abs))<<srcU2NoAbs
+			}
+			if p.bank == dbI && p.num <= 3 && !p.abs {
+				b |= 1<<srcSlot1 | uint64(b2u(!p.neg))<<srcSlot0 | uint64(b2u(!p.neg && p.num == 2))<<srcSlot2
+			}
+			sat |= b << (8 * (k*dualSrcSlots + j - 1))
+		}
+	}
+	return sat
+}
+
+// dualSrcReq is what a pair of operations and a source configuration
+// demand of a text's sources: the tests (dualSourceSat's bits) and at
+// least need[k] operands of operation k.
+type dualSrcReq struct {
+	req  uint64
+	need [2]uint8
+	ok   bool
+}
+
+// dualSrcReqs[i1][i2][cfg] is dualSrcReq of operations i1, i2 (read-only).
+var dualSrcReqs = func() (t [16][16][4]dualSrcReq) {
+	for i1 := range dualOps[0] {
+		for i2 := range dualOps[1] {
+			if !dualOps[0][i1].ok || !dualOps[1][i2].ok {
+				continue
+			}
+			o1, o2 := &dualOps[0][i1].op, &dualOps[1][i2].op
+			for cfg := range t[i1][i2] {
+				lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg]
+				if !lay.ok {
+					continue
 				}
-				if _, _, ok := unifiedReg(p, &dualSrcBanks, o.vload); !ok {
-					return false
-				}
-			case '0', '1':
-				if p.bank != dbI || p.num > 3 || p.abs || p.neg && l[i] == '0' {
-					return false
-				}
-			case '2':
-				if p.bank != dbI || p.num > 3 || p.abs || p.neg || o1.srcs < 2 && p.num != 2 {
-					return false
+				r := &t[i1][i2][cfg]
+				r.ok = true
+				for k, o := range [2]*dualOp{o1, o2} {
+					l := lay.lay[k]
+					for i := 0; i < len(l); i++ {
+						j := o.srcOperand(i)
+						if j > dualSrcSlots {
+							r.ok = false // no text shows that many: never fits
+							continue
+						}
+						r.need[k] = max(r.need[k], uint8(j+1))
+						var kind uint
+						switch l[i] {
+						case 'u':
+							kind = srcU1
+							if o.vload {
+								kind = srcU2
+							}
+							if o1.srcs > 2 {
+								kind++ // the NoAbs test
+							}
+						case '0':
+							kind = srcSlot0
+						case '1':
+							kind = srcSlot1
+						case '2':
+							kind = srcSlot0
+							if o1.srcs < 2 {
+								kind = srcSlot2
+							}
+						}
+						r.req |= 1 << (8*(k*dualSrcSlots+j-1) + int(kind))
+					}
 				}
 			}
 		}
 	}
-	return true
-}
+	return t
+}()
 
 // dualDestsFit is the destinations' part of that test, with primus p: the
 // internal destination (operation p) is i0..i3 with a mask the group can

@@ -336,8 +336,11 @@ func (a *dualAssign) setf(k int, v uint32) {
 
 // operands assigns the fields the written operands determine.
 func (a *dualAssign) operands(f *form, t *dualText) bool {
+	// the operations, layout and primus the build set (dualBuildArgs: all
+	// valid); the view's other facts are its final word's (dualLevelBuilt
+	// tests that with init)
 	var d dualView
-	if !d.init(f, a.in) {
+	if !d.initLayout(f, a.in) {
 		return false
 	}
 	for k := 0; k < 2; k++ {

@@ -189,3 +189,125 @@ func TestParseDualPlain(t *testing.T) {
 		t.Fatalf("only %d plain texts resolved", plain)
 	}
 }
+
+// TestDualSourcesFitSat: the look-up dualSourcesFit makes (dualSrcReqs
+// against dualSourceSat) answers as the layout's letters read one by one
+// do, for every pair of operations and configuration, on the texts of
+// random dual-issue words (low register numbers in a third: more internal
+// and doubled registers).
+func TestDualSourcesFitSat(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	fits, tried := 0, 0
+	for i := 0; i < 4000; i++ {
+		w := uint64(4+i%2)<<59 | r.Uint64()>>5
+		if i%3 == 0 {
+			w &^= 0x7f << 32
+		}
+		in, err := DecodeWord(w, 0)
+		if err != nil {
+			continue
+		}
+		d, _ := newDualView(&forms[in.Form], &in)
+		var txt dualText
+		d.fillText(&txt, true)
+		for i1 := range dualOps[0] {
+			for i2 := range dualOps[1] {
+				if !dualOps[0][i1].ok || !dualOps[1][i2].ok {
+					continue
+				}
+				o1, o2 := &dualOps[0][i1].op, &dualOps[1][i2].op
+				for cfg := uint32(0); cfg < 4; cfg++ {
+					got, want := dualSourcesFit(&txt, o1, o2, cfg), sourcesFitByLetters(&txt, o1, o2, cfg)
+					if got != want {
+						t.Fatalf("%016x, operations %d %d, configuration %d: fit %v, by letters %v", w, i1, i2, cfg, got, want)
+					}
+					tried++
+					fits += int(b2u(got))
+				}
+			}
+		}
+	}
+	if fits == 0 || fits == tried {
+		t.Fatalf("%d of %d fit: the test needs both answers", fits, tried)
+	}
+}
+
+// sourcesFitByLetters is dualSourcesFit reading the layout's letters one
+// by one (the rules dualSrcReqs packs).
+func sourcesFitByLetters(t *dualText, o1, o2 *dualOp, cfg uint32) bool {
+	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
+	if !lay.ok {
+		return false
+	}
+	for k, o := range [2]*dualOp{o1, o2} {
+		l := lay.lay[k]
+		for i := 0; i < len(l); i++ {
+			j := o.srcOperand(i)
+			if j >= t.n[k] {
+				return false
+			}
+			p := &t.opnd[k][j]
+			internal := p.bank == dbI && p.num <= 3 && !p.abs
+			switch l[i] {
+			case 'u':
+				if _, _, ok := unifiedReg(p, &dualSrcBanks, o.vload); !ok || p.abs && o1.srcs > 2 {
+					return false
+				}
+			case '0':
+				if !internal || p.neg {
+					return false
+				}
+			case '1':
+				if !internal {
+					return false
+				}
+			case '2':
+				if !internal || p.neg || o1.srcs < 2 && p.num != 2 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// BenchmarkDualLevel is the marker-level search of random valid dual-issue
+// words (dualViewLevel, the costliest part of printing them).
+func BenchmarkDualLevel(b *testing.B) {
+	ins := randomDualInsts(1 << 14)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		in := &ins[i%len(ins)]
+		var d dualView
+		d.init(&forms[in.Form], in)
+		dualViewLevel(&d, in)
+	}
+}
+
+// BenchmarkPrintDual prints random valid dual-issue words (appendTextWith).
+func BenchmarkPrintDual(b *testing.B) {
+	ins := randomDualInsts(1 << 14)
+	pt := syntaxTables()
+	var buf []byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf = appendTextWith(buf[:0], &ins[i%len(ins)], pt)
+	}
+}
+
+// randomDualInsts is n random valid dual-issue words, decoded.
+func randomDualInsts(n int) []Inst {
+	r := rand.New(rand.NewPCG(15, 16))
+	ins := make([]Inst, 0, n)
+	for len(ins) < n {
+		in, err := DecodeWord(uint64(4+len(ins)%2)<<59|r.Uint64()>>5, 0)
+		if err == nil {
+			ins = append(ins, in)
+		}
+	}
+	dualTryLists()
+	dualSwzFits()
+	return ins
+}

@@ -231,7 +231,7 @@ func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n 
 		dst = l.appendPrefix(dst, addr)
 		s, size := int(b.start[i]), int(b.size[i])
 		if at := len(dst); size <= copyBytes && cap(dst)-at >= copyBytes {
-			*(*[copyBytes]byte)(dst[at : at+copyBytes]) = *(*[copyBytes]byte)(all[s : s+copyBytes])
+			copy128((*[copyBytes]byte)(dst[at:at+copyBytes]), (*[copyBytes]byte)(all[s:s+copyBytes]))
 			dst = dst[:at+size]
 		} else {
 			dst = append(dst, text[s:s+size]...)
@@ -242,6 +242,20 @@ func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n 
 		}
 	}
 	return dst, errs
+}
+
+// copy128 copies 128 bytes as eight 16-byte moves: the compiler copies
+// a [128]byte (or [64]byte) between two slices by a call to memmove,
+// which took 3% of a random listing's time.
+func copy128(d, s *[copyBytes]byte) {
+	*(*[16]byte)(d[0:]) = *(*[16]byte)(s[0:])
+	*(*[16]byte)(d[16:]) = *(*[16]byte)(s[16:])
+	*(*[16]byte)(d[32:]) = *(*[16]byte)(s[32:])
+	*(*[16]byte)(d[48:]) = *(*[16]byte)(s[48:])
+	*(*[16]byte)(d[64:]) = *(*[16]byte)(s[64:])
+	*(*[16]byte)(d[80:]) = *(*[16]byte)(s[80:])
+	*(*[16]byte)(d[96:]) = *(*[16]byte)(s[96:])
+	*(*[16]byte)(d[112:]) = *(*[16]byte)(s[112:])
 }
 
 // decodeError is the error of word w at addr failing as bad says, its

@@ -88,7 +88,17 @@ func appendDualText(dst []byte, f *form, v *variant, vi int, in *Inst, flags boo
 	if !dual.init(f, in) {
 		return appendRaw(dst, in.Raw)
 	}
-	level := dualViewLevel(&dual, in)
+	var t dualText
+	level, filled := dualViewLevelText(&dual, in, &t)
+	// below markExt the operands print as in the plain text: the search's
+	// own when it made that (the channels are all it may lack)
+	ops := &t
+	switch {
+	case level >= markExt || filled == textNone:
+		ops = nil
+	case filled == textLite:
+		dual.fillFull(&t)
+	}
 	for i := range v.elems {
 		if i == v.mnemEnd && flags {
 			dst = appendFlags(dst, f, vi, in)
@@ -97,7 +107,11 @@ func appendDualText(dst []byte, f *form, v *variant, vi int, in *Inst, flags boo
 		case kDualm:
 			dst = dual.appendMnem1(dst, level)
 		case kDualr:
-			dst = dual.appendRest(dst, level)
+			if ops == nil {
+				dst = dual.appendRest(dst, level)
+			} else {
+				dst = dual.appendRestOps(appendDualOpnds(dst, &ops.opnd[0], ops.n[0]), level, ops)
+			}
 		default:
 			dst = appendElem(dst, f, &v.elems[i], in)
 		}
