@@ -3,11 +3,14 @@ package maxwell
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math/bits"
 	"runtime"
 	"slices"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/cfg"
@@ -28,7 +31,14 @@ const BundleSize = 32
 // text and finds the width, pass 2 lays the lines out directly into dst (every
 // line's length is known once the width is).
 func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.DecodeError) {
-	l := newLayout(code, base, sm, false, 1<<62) // every text kept
+	return disassemble(dst, code, base, sm, &textBound)
+}
+
+// disassemble is Disassemble deferring the texts bounds allows (none for
+// nil).
+func disassemble(dst []byte, code []byte, base uint64, sm int, bounds *[len(forms)]uint16) ([]byte, []*isa.DecodeError) {
+	l := newLayout(code, base, sm, false, 1<<62, bounds) // every text kept
+	prefix := len(dst)
 	dst = l.appendHeader(dst, sm)
 	start := len(dst)
 	size := start + l.size(0, l.n)
@@ -52,6 +62,11 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 		})
 	}
 	wg.Wait()
+	if l.tooWide.Load() {
+		// a deferred text was wider than its bound said: lay the
+		// listing out again from texts all printed in the first pass
+		return disassemble(dst[:prefix], code, base, sm, nil)
+	}
 	if slices.Contains(misfit, true) {
 		// every line should be col+25 bytes; if one ever is not, lay the
 		// listing out again serially rather than return a corrupt one
@@ -74,7 +89,7 @@ func Disassemble(dst []byte, code []byte, base uint64, sm int) ([]byte, []*isa.D
 // from the file's current offset on, while the other cores lay out the
 // next ones. err is w's first write error.
 func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.DecodeError, err error) {
-	return writeListing(w, code, base, sm, textBudget)
+	return writeListing(w, code, base, sm, textBudget, &textBound)
 }
 
 // textBudget is the bytes of instruction texts WriteListing keeps between
@@ -82,15 +97,24 @@ func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.De
 // code average 35 bytes, with 7 bytes of layout facts each).
 const textBudget = 64 << 20
 
-// writeListing is WriteListing keeping at most budget bytes of texts.
-func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int) (errs []*isa.DecodeError, err error) {
-	l := newLayout(code, base, sm, true, budget)
-	const blockBundles = 2048 // ≈1 MB of listing for random code
+// writeListing is WriteListing keeping at most budget bytes of texts and
+// deferring the texts bounds allows (none for nil).
+func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int, bounds *[len(forms)]uint16) (errs []*isa.DecodeError, err error) {
+	l := newLayout(code, base, sm, true, budget, bounds)
+	const blockBundles = 1024 // ≈0.8 MB of listing for random code
 	if f, at, ok, err := positionedFile(w); err != nil {
 		return l.errs, err
 	} else if ok {
 		// a regular file: blocks written at their offsets
-		return l.errs, l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles, preallocate)
+		err := l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles, preallocate)
+		if err == errTooWide {
+			// written again over it from texts all printed in the first
+			// pass: the column only moves right, so it covers what was
+			// written
+			l = newLayout(code, base, sm, true, budget, nil)
+			err = l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles, preallocate)
+		}
+		return l.errs, err
 	}
 	if _, err := w.Write(l.appendHeader(nil, sm)); err != nil {
 		return l.errs, err
@@ -113,6 +137,10 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int) (er
 		pending.Wait()
 		set := bufs[r%2]
 		pending = render(bufs[(r+1)%2], first+workers)
+		if l.tooWide.Load() {
+			pending.Wait()
+			return l.errs, errTooWide
+		}
 		for k := 0; k < workers && first+k < len(blocks); k++ {
 			if _, err = w.Write(set[k]); err != nil {
 				pending.Wait()
@@ -123,6 +151,12 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int) (er
 	pending.Wait()
 	return l.errs, nil
 }
+
+// errTooWide says a deferred text was wider than its form's textBound
+// allows, which TestTextBound shows does not happen: the column the
+// listing was laid out with is wrong. A file or a buffer is listed again;
+// a stream that has taken lines fails with it.
+var errTooWide = errors.New("maxwell: internal error: an instruction's text is longer than its form's textBound; the listing's column is wrong")
 
 // block is a run of bundles of one chunk that pass 2 lays out at once.
 type block struct {
@@ -149,16 +183,18 @@ type layout struct {
 	sm       int
 	n        int // whole bundles
 	chunks   []chunk
-	col      int    // where every "/* 0x" starts
-	noteCol  int    // where an operand printed as ??? and the rest of its line start, or 0
-	blankRow []byte // col blanks
+	col      int         // where every "/* 0x" starts
+	plain    int         // the widest address+text of the lines without ???: no deferred text is wider
+	tooWide  atomic.Bool // a deferred text was wider than plain (a textBound too small): the listing is wrong
+	noteCol  int         // where an operand printed as ??? and the rest of its line start, or 0
+	blankRow []byte      // col blanks
 	errs     []*isa.DecodeError
 }
 
 // newLayout prints the texts and keeps the first budget bytes of them;
 // capErrs keeps at most isa.MaxListedErrors decode errors per chunk (a
 // stream's memory must not grow per error).
-func newLayout(code []byte, base uint64, sm int, capErrs bool, budget int) *layout {
+func newLayout(code []byte, base uint64, sm int, capErrs bool, budget int, bounds *[len(forms)]uint16) *layout {
 	l := &layout{code: code, base: base, sm: sm, n: len(code) / BundleSize}
 	workers := runtime.GOMAXPROCS(0)
 	if l.n < 4096 {
@@ -169,7 +205,7 @@ func newLayout(code []byte, base uint64, sm int, capErrs bool, budget int) *layo
 	var wg safeGroup
 	for c := range l.chunks {
 		ch := &l.chunks[c]
-		ch.first, ch.capErrs = min(c*per, l.n), capErrs
+		ch.first, ch.capErrs, ch.bounds = min(c*per, l.n), capErrs, bounds
 		ch.last = min((c+1)*per, l.n)
 		wg.Go(func() { ch.texts(code, base, sm, budget/workers) })
 	}
@@ -183,6 +219,7 @@ func newLayout(code []byte, base uint64, sm int, capErrs bool, budget int) *layo
 		quest = quest || ch.quests > 0
 	}
 	l.col = 8 + 19 + maxw + 2
+	l.plain = plain
 	if quest {
 		// an operand nvdisasm prints as ??? (an out-of-range scoreboard,
 		// the register after R255 of a pair) and the rest of its line
@@ -234,22 +271,32 @@ type chunk struct {
 	first, last int // bundles
 	kept        int // bundles [first, first+kept) have their texts below
 	text        []byte
-	facts       []textFact // per kept instruction
-	quests      int        // texts with a ??? operand
-	maxw        int        // widest address+text
-	plain       int        // widest address+text of the lines without ???
-	far, rest   int        // farthest address+questAt, longest text from questAt on
+	facts       []textFact          // per kept instruction
+	quests      int                 // texts with a ??? operand
+	maxw        int                 // widest address+text
+	plain       int                 // widest address+text of the lines without ???
+	far, rest   int                 // farthest address+questAt, longest text from questAt on
+	run         int                 // widest address+text printed so far without ???: what a deferred text must fit in
+	bounds      *[len(forms)]uint16 // textBound, or nil to print every text in the first pass
 	errs        []*isa.DecodeError
 	capErrs     bool
 }
 
 // textFact is where a kept text ends in chunk.text and what its layout
-// needs.
+// needs. A deferred text (lead deferred) is not in chunk.text: its
+// instruction decoded as form quest, and the second pass prints it.
 type textFact struct {
 	end   uint32
-	quest uint16 // 1 + questAt of the text, 0 for none
-	lead  uint8  // guard length ("@!P0 " is 5)
+	quest uint16 // 1 + questAt of the text, 0 for none; the form of a deferred text
+	lead  uint8  // guard length ("@!P0 " is 5), or deferred
 }
+
+// deferred is textFact.lead of a text the second pass prints.
+const deferred = 0xff
+
+// factSize is the bytes of a textFact, which count in the budget of kept
+// texts (a deferred text takes none of its own).
+const factSize = int(unsafe.Sizeof(textFact{}))
 
 // textCache remembers where the text of a recent (word, control field) pair
 // was printed: real code repeats instructions a lot, and copying a text is
@@ -262,13 +309,19 @@ type cachedText struct {
 	off, size uint32
 	quest     uint16
 	lead      uint8
-	ok        bool
+	state     uint8 // slotEmpty, slotSeen (a deferred text: no text) or slotText
 }
+
+const (
+	slotEmpty = iota
+	slotSeen
+	slotText
+)
 
 // The cache costs more than it saves on code that does not repeat (random
 // words): it is used in windows of cacheWindow bundles and switched off for
 // the next window when fewer than 1 in 16 lookups hit; every 8th window
-// probes again.
+// probes again, deferring texts as the windows without the cache do.
 const cacheWindow = 512
 
 // texts prints the chunk's texts, finds its widths and keeps the texts of
@@ -280,17 +333,19 @@ func (ch *chunk) texts(code []byte, base uint64, sm int, keep int) {
 	text := make([]byte, 0, min(n*3*64, keep+cacheWindow*3*maxText))
 	facts := make([]textFact, 0, min(n*3, keep/16))
 	cache := new(textCache)
-	useCache, hits := true, 0
+	hits := 0
 	b := ch.first
-	for window := 0; b < ch.last && len(text) <= keep; window++ {
-		if window > 0 {
-			useCache = hits*16 >= 3*cacheWindow || window%8 == 0
-		}
+	for window := 0; b < ch.last && len(text)+len(facts)*factSize <= keep; window++ {
+		useCache := hits*16 >= 3*cacheWindow
 		end := min(b+cacheWindow, ch.last)
-		if useCache {
-			text, facts, hits = ch.printCached(text, facts, cache, code, base, sm, b, end)
-		} else {
+		switch {
+		case useCache:
+			text, facts, hits = ch.printCached(text, facts, cache, false, code, base, sm, b, end)
+		case window%8 == 0:
+			text, facts, hits = ch.printCached(text, facts, cache, true, code, base, sm, b, end)
+		default:
 			text, facts = ch.print(text, facts, code, base, sm, b, end)
+			hits = 0
 		}
 		b = end
 	}
@@ -302,8 +357,10 @@ func (ch *chunk) texts(code []byte, base uint64, sm int, keep int) {
 	}
 }
 
-// print appends the texts of bundles [first, end) and their facts.
+// print appends the texts of bundles [first, end) and their facts; a
+// text that cannot be wider than the widest so far is deferred.
 func (ch *chunk) print(text []byte, facts []textFact, code []byte, base uint64, sm int, first, end int) ([]byte, []textFact) {
+	run := ch.run
 	for b := first; b < end; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
 		ctrl := binary.LittleEndian.Uint64(bundle)
@@ -315,19 +372,33 @@ func (ch *chunk) print(text []byte, facts []textFact, code []byte, base uint64, 
 				facts = append(facts, textFact{uint32(len(text)), 0, 0})
 				continue
 			}
+			al := addrLen(addr)
+			if ch.deferrable(inst.form, al, run) {
+				facts = append(facts, textFact{uint32(len(text)), inst.form, deferred})
+				continue
+			}
+			start := len(text)
 			var g int
 			var q uint16
 			text, g, q = appendInstText(text, inst, addr)
+			if q == 0 {
+				run = max(run, al+len(text)-start)
+			}
 			facts = append(facts, textFact{uint32(len(text)), q, uint8(g)})
 		}
 	}
+	ch.run = run
 	return text, facts
 }
 
 // printCached is print looking each (word, control field) pair up in
-// cache first; hits counts the texts copied from it.
-func (ch *chunk) printCached(text []byte, facts []textFact, cache *textCache, code []byte, base uint64, sm int, first, end int) ([]byte, []textFact, int) {
+// cache first; hits counts the pairs found there (repeats), and the texts
+// found are copied. With deferOK, a text not found is deferred where print
+// would defer it (its pair is remembered without a text); else it is
+// printed and kept.
+func (ch *chunk) printCached(text []byte, facts []textFact, cache *textCache, deferOK bool, code []byte, base uint64, sm int, first, end int) ([]byte, []textFact, int) {
 	hits := 0
+	run := ch.run
 	for b := first; b < end; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
 		ctrl := binary.LittleEndian.Uint64(bundle)
@@ -337,11 +408,13 @@ func (ch *chunk) printCached(text []byte, facts []textFact, cache *textCache, co
 			cf := CtrlField(ctrl, s)
 			start := len(text)
 			slot := &cache[(w^w>>29^uint64(cf)*0x9e3779b1)%uint64(len(cache))]
-			if slot.ok && slot.word == w && slot.ctrl == cf {
+			if slot.state != slotEmpty && slot.word == w && slot.ctrl == cf {
 				hits++
-				text = append(text, text[slot.off:slot.off+slot.size]...)
-				facts = append(facts, textFact{uint32(len(text)), slot.quest, slot.lead})
-				continue
+				if slot.state == slotText {
+					text = append(text, text[slot.off:slot.off+slot.size]...)
+					facts = append(facts, textFact{uint32(len(text)), slot.quest, slot.lead})
+					continue
+				}
 			}
 			inst, err := Decode(w, cf, sm, addr)
 			if err != nil {
@@ -349,15 +422,28 @@ func (ch *chunk) printCached(text []byte, facts []textFact, cache *textCache, co
 				facts = append(facts, textFact{uint32(len(text)), 0, 0})
 				continue
 			}
+			al := addrLen(addr)
+			cacheable := formFacts[inst.form]&factPCRel == 0
+			if deferOK && ch.deferrable(inst.form, al, run) {
+				if cacheable {
+					*slot = cachedText{word: w, ctrl: cf, state: slotSeen}
+				}
+				facts = append(facts, textFact{uint32(len(text)), inst.form, deferred})
+				continue
+			}
 			var g int
 			var q uint16
 			text, g, q = appendInstText(text, inst, addr)
-			if formFacts[inst.form]&factPCRel == 0 {
-				*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), true}
+			if q == 0 {
+				run = max(run, al+len(text)-start)
+			}
+			if cacheable {
+				*slot = cachedText{w, cf, uint32(start), uint32(len(text) - start), q, uint8(g), slotText}
 			}
 			facts = append(facts, textFact{uint32(len(text)), q, uint8(g)})
 		}
 	}
+	ch.run = run
 	return text, facts, hits
 }
 
@@ -394,6 +480,9 @@ func (ch *chunk) measureKept(base uint64) {
 			f := facts[i]
 			tl := int(f.end) - prev
 			prev = int(f.end)
+			if f.lead == deferred {
+				continue // no wider than a text printed before it
+			}
 			top = max(top, tl)
 			if f.quest == 0 {
 				topPlain = max(topPlain, tl)
@@ -541,15 +630,34 @@ func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 	if kept > first {
 		facts = ch.facts[(first-ch.first)*3 : (kept-ch.first)*3]
 	}
+	var again []byte // a deferred text
 	for b := first; b < kept; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
-		putHexComment(out[col:lineLen], binary.LittleEndian.Uint64(bundle))
+		ctrl := binary.LittleEndian.Uint64(bundle)
+		putHexComment(out[col:lineLen], ctrl)
 		out = out[lineLen:]
 		addr := base + uint64(b*BundleSize+8)
 		for s := 8; s < BundleSize; s += 8 {
 			ln := out[:lineLen]
 			f := facts[0]
 			facts = facts[1:]
+			if f.lead == deferred {
+				if again == nil {
+					again = make([]byte, 0, maxText)
+				}
+				inst := Inst{Word: binary.LittleEndian.Uint64(bundle[s:]), Ctrl: CtrlField(ctrl, s/8-1), form: f.quest}
+				var g int
+				again, g, _ = appendInstText(again[:0], inst, addr)
+				al := putAddr(ln[8:], addr)
+				if al+len(again) > l.plain {
+					l.tooWide.Store(true) // cannot happen while textBound holds
+				}
+				copy(ln[8+al+19-g:col], again)
+				putHexComment(ln[col:], inst.Word)
+				out = out[lineLen:]
+				addr += 8
+				continue
+			}
 			text := ch.text[start:f.end]
 			start = int(f.end)
 			at := 8 + putAddr(ln[8:], addr) + 19 - int(f.lead)
@@ -568,7 +676,9 @@ func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 	if kept == last {
 		return dst
 	}
-	again := make([]byte, 0, maxText) // a text printed again
+	if again == nil {
+		again = make([]byte, 0, maxText) // a text printed again
+	}
 	for b := kept; b < last; b++ {
 		bundle := code[b*BundleSize : b*BundleSize+BundleSize]
 		ctrl := binary.LittleEndian.Uint64(bundle)

@@ -61,6 +61,9 @@ func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBun
 	if err != nil {
 		return err
 	}
+	if l.tooWide.Load() {
+		return errTooWide
+	}
 	end := start + int64(l.size(0, l.n))
 	if misfit {
 		// a block was not as long as its lines should be (see
@@ -99,7 +102,10 @@ func (l *layout) writeBlocksAt(f io.WriterAt, start int64, blocks []block) (misf
 		buf []byte
 	}
 	helpers := len(l.chunks) - 1
-	ahead := 2 * helpers // blocks laid out and not yet written, at most
+	// blocks laid out and not yet written, at most: laying a block out
+	// (printing its deferred texts) takes longer than writing it, and a
+	// helper must not wait for a buffer while the writer writes the others
+	ahead := 6 * helpers
 	free := make(chan []byte, ahead)
 	for range ahead {
 		free <- nil
@@ -138,6 +144,10 @@ func (l *layout) writeBlocksAt(f io.WriterAt, start int64, blocks []block) (misf
 			return
 		}
 		bl := blocks[i]
+		if l.tooWide.Load() {
+			stop.Store(true) // the listing is laid out again
+			return
+		}
 		if len(buf) != l.size(bl.from, bl.to) {
 			misfit = true
 			stop.Store(true)

@@ -171,7 +171,7 @@ func TestWriteListingReserve(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.Seek(5, io.SeekStart)
-			l := newLayout(code, 0, 52, true, textBudget)
+			l := newLayout(code, 0, 52, true, textBudget, &textBound)
 			if err := l.writeListingAt(f, 5, header, 2048, tc.reserve); err != nil {
 				t.Fatal(err)
 			}
@@ -220,7 +220,7 @@ func TestWriteBlocksAt(t *testing.T) {
 	want = want[len((&layout{}).appendHeader(nil, 52)):]
 	for _, procs := range []int{1, 2, 4} {
 		old := runtime.GOMAXPROCS(procs)
-		l := newLayout(code, 0, 52, true, textBudget)
+		l := newLayout(code, 0, 52, true, textBudget, &textBound)
 		runtime.GOMAXPROCS(old)
 		if len(l.chunks) != procs {
 			t.Fatalf("%d chunks for GOMAXPROCS %d", len(l.chunks), procs)

@@ -59,7 +59,7 @@ func TestWriteListingBudget(t *testing.T) {
 		}
 		for _, budget := range []int{0, 1000, 40000, 1 << 30} {
 			var got bytes.Buffer
-			errs, err := writeListing(&got, code, base, 52, budget)
+			errs, err := writeListing(&got, code, base, 52, budget, &textBound)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,24 +79,33 @@ func TestWriteListingBudget(t *testing.T) {
 
 // The memory of a raw listing does not grow with the code past the texts'
 // budget: listing 4 times the code allocates about as much (the blocks
-// being written, the kept texts, at most isa.MaxListedErrors errors).
+// being written, the kept texts and their facts, at most
+// isa.MaxListedErrors errors), for code that repeats (texts kept) and
+// code that does not (texts deferred, facts kept).
 func TestWriteListingMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("lists 5 MiB of code")
+		t.Skip("lists 10 MiB of code")
 	}
 	const budget = 256 << 10
+	for _, distinct := range []int{3000, 4 << 20 / BundleSize * 3} {
+		testWriteListingMemory(t, budget, distinct)
+	}
+}
+
+func testWriteListingMemory(t *testing.T, budget, distinct int) {
+	words := randomValidWords(distinct)
 	alloc := func(size int) uint64 {
-		code := benchCode(randomValidWords(3000), size/BundleSize*3)
+		code := benchCode(words, size/BundleSize*3)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		if _, err := writeListing(io.Discard, code, 0, 52, budget); err != nil {
+		if _, err := writeListing(io.Discard, code, 0, 52, budget, &textBound); err != nil {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}
 	small, large := alloc(1<<20), alloc(4<<20)
-	t.Logf("allocated %d KiB listing 1 MiB of code, %d KiB listing 4 MiB", small>>10, large>>10)
+	t.Logf("%d distinct words: allocated %d KiB listing 1 MiB of code, %d KiB listing 4 MiB", distinct, small>>10, large>>10)
 	if large > small+small/2 {
 		t.Errorf("listing 4 MiB of code allocated %d KiB, 1 MiB %d KiB: memory grows with the code", large>>10, small>>10)
 	}
