@@ -100,11 +100,18 @@ const textBudget = 64 << 20
 // writeListing is WriteListing keeping at most budget bytes of texts and
 // deferring the texts bounds allows (none for nil).
 func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int, bounds *[len(forms)]uint16) (errs []*isa.DecodeError, err error) {
-	l := newLayout(code, base, sm, true, budget, bounds)
 	const blockBundles = 1024 // ≈0.8 MB of listing for random code
-	if f, at, ok, err := positionedFile(w); err != nil {
-		return l.errs, err
-	} else if ok {
+	f, at, ok, err := positionedFile(w)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		// a stream cannot take back lines laid out at a column a deferred
+		// text would prove wrong: every text is printed in the first pass
+		bounds = nil
+	}
+	l := newLayout(code, base, sm, true, budget, bounds)
+	if ok {
 		// a regular file: blocks written at their offsets
 		err := l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles, preallocate)
 		if err == errTooWide {
@@ -137,10 +144,6 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int, bou
 		pending.Wait()
 		set := bufs[r%2]
 		pending = render(bufs[(r+1)%2], first+workers)
-		if l.tooWide.Load() {
-			pending.Wait()
-			return l.errs, errTooWide
-		}
 		for k := 0; k < workers && first+k < len(blocks); k++ {
 			if _, err = w.Write(set[k]); err != nil {
 				pending.Wait()
@@ -154,8 +157,8 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int, bou
 
 // errTooWide says a deferred text was wider than its form's textBound
 // allows, which TestTextBound shows does not happen: the column the
-// listing was laid out with is wrong. A file or a buffer is listed again;
-// a stream that has taken lines fails with it.
+// listing was laid out with is wrong. A file or a buffer is then listed
+// again; a stream defers nothing, so it never meets it.
 var errTooWide = errors.New("maxwell: internal error: an instruction's text is longer than its form's textBound; the listing's column is wrong")
 
 // block is a run of bundles of one chunk that pass 2 lays out at once.
