@@ -118,6 +118,7 @@ type lifeInfo struct {
 	acc       []Access
 	in, out   []RegSet
 	pin, pout []uint8
+	guarded   []bool // under a predicate other than PT
 }
 
 // successors are the instructions control goes to from each instruction,
@@ -216,6 +217,7 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 	jumps := make([]bool, n)
 	rets := make([]bool, n)
 	guarded := make([]bool, n)
+	li.guarded = guarded
 	joins := make([]bool, n) // SYNC: the way goes on at its target
 	index := func(addr uint64) (int, bool) {
 		if addr%BundleSize == 0 {
@@ -720,7 +722,21 @@ func (ly *lifeLayout) liveCells(dst []byte, li *lifeInfo, i int) []byte {
 // whose fourth register is never read, an IADD.X whose result is dead
 // show it live on the next control word; -plr -hex 64 -> 73 of 220 +
 // the 10 of testdata/plrcol identical).
-func (ly *lifeLayout) ctrlCells(dst []byte, li *lifeInfo, prev, first int) []byte {
+//
+// A guarded write right after the last read of the register it writes
+// (the previous line's v) shows the register dead on the control word
+// between them, although the write does not end the range elsewhere
+// (a guarded write keeps what is live across it): 11_atomics.O3's `@!P0
+// MOV R32, R41` after the ISETP that reads R32, 12_warp.O3's `@!P3
+// VOTE.ANY R0` after an IADD3 of R0, transpose.li's `@!P0 SHR R6` and
+// 03_intops.O3's `@!P4 SEL R6` after a braced pair reading R6. Where the
+// last read is further up, the control words keep the register live
+// (10_reduce_shared.O3's `@!P0 SHR.U32 R3`, transpose.li's `@!P4 IADD.X
+// R5`; -plr -hex 103 -> 113 of 142, the liveness corpus 9 -> 10 of 14;
+// a walk along the way where the guard is false, killing where a sure
+// write comes before a read, made 106). reads is where the previous
+// line's facts start (a pair's first instruction).
+func (ly *lifeLayout) ctrlCells(dst []byte, li *lifeInfo, prev, first, reads int) []byte {
 	i := prev + 1
 	if i >= len(li.reach) || !li.reach[i] {
 		return ly.liveCells(dst, li, i)
@@ -728,6 +744,13 @@ func (ly *lifeLayout) ctrlCells(dst []byte, li *lifeInfo, prev, first int) []byt
 	live, plive := li.in[i], li.pin[i]
 	if li.reach[prev] {
 		live, plive = li.out[prev], li.pout[prev]
+	}
+	if li.guarded[i] {
+		var read RegSet
+		for k := max(reads, 0); k <= prev; k++ {
+			read = read.Union(li.acc[k].Read)
+		}
+		live = live.Minus(li.acc[i].Written.Minus(li.acc[i].Read).Intersect(read))
 	}
 	for k := max(first, 0); k <= prev; k++ {
 		if li.reach[k] {
@@ -937,7 +960,7 @@ func (w *lifeWriter) line(line []byte) {
 			// and what the pair writes (callssy's @!P0 RET after an
 			// XMAD of R5, rcp's @!P0 MUFU.RCP R4)
 			w.pending = false
-			w.dst = w.put(line, w.ly.ctrlCells(w.cells[:0], w.li, w.prev, w.prev-1))
+			w.dst = w.put(line, w.ly.ctrlCells(w.cells[:0], w.li, w.prev, w.prev-1, w.prev-1))
 		case w.prev >= 0 && w.prev+1 < w.n && w.fl.closes != nil && w.fl.closes[w.prev+1]:
 			// a control word inside a pair: what is live into the pair
 			// (nothing inside a SLOT pair)
@@ -955,7 +978,8 @@ func (w *lifeWriter) line(line []byte) {
 			// after a label: what the label shows
 			w.dst = w.put(line, w.ly.liveCells(w.cells[:0], w.li, w.prev+1))
 		default:
-			w.dst = w.put(line, w.ly.ctrlCells(w.cells[:0], w.li, w.prev, w.prev))
+			lo, _ := w.fl.pairOf(w.prev) // the previous line shows the pair's facts
+			w.dst = w.put(line, w.ly.ctrlCells(w.cells[:0], w.li, w.prev, w.prev, lo))
 		}
 	default:
 		addr, isInst := isAddrLine(line)
