@@ -42,7 +42,9 @@ import (
 // control words show what is live out of the instruction before them and
 // what it writes, nothing after the dotted rule; code outside the blocks
 // is dumped as bare hex words after the next label; the column may stand
-// left of the hex comments' end (hexLifeCol). Not modelled yet: a write
+// left of the hex comments' end (hexLifeCol); a guarded write right
+// after the line that last reads its register shows it dead on the
+// control word between them (ctrlCells). Not modelled yet: a write
 // and a read under the same guard (a predicated write ends a range for
 // the reads under its predicate).
 
