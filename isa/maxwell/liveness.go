@@ -108,9 +108,6 @@ func callAccess(regs int) Access {
 	return a
 }
 
-// guardedKills: nvdisasm ends a range at a guarded write too.
-const guardedKills = false
-
 // lifeInfo is the liveness of one code section's instructions.
 type lifeInfo struct {
 	reach     []bool
@@ -317,7 +314,10 @@ func (fl *funcListing) lifeRanges() *lifeInfo {
 			}
 			a := &li.acc[i]
 			kill, pkill := a.Written, a.PredWritten
-			if guarded[i] && !guardedKills {
+			if guarded[i] {
+				// a guarded write may not happen: nvdisasm's ranges go on
+				// through it (the -hex control words are the exception:
+				// ctrlCells)
 				kill, pkill = RegSet{}, 0
 			}
 			in := a.Read.Union(out.Minus(kill))
