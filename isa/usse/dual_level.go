@@ -65,11 +65,15 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, int) {
 	for i := range cl.rivals {
 		r := &cl.rivals[i]
 		o1, o2 := &dualOps[0][r.i1].op, &dualOps[1][r.i2].op
-		// the configurations whose layout the sources fit (a look-up each)
+		// the configurations whose layout shows none of the fields the
+		// word prints as flags (a field the rival's operands show is no
+		// flag in its text) and the sources fit (a look-up each)
 		var fits uint8
 		for want := r.cfgs[0] | r.cfgs[1]; want != 0; want &= want - 1 {
 			c := bits.TrailingZeros8(want)
-			fits |= uint8(b2u(dualSourcesFitSat(sat, t, o1, o2, uint32(c)))) << c
+			if d.flagSet&r.used[c] == 0 {
+				fits |= uint8(b2u(dualSourcesFitSat(sat, t, o1, o2, uint32(c)))) << c
+			}
 		}
 		for p := uint8(0); p < 2; p++ {
 			// dualDestsFit does not depend on the configuration
@@ -109,6 +113,7 @@ type dualTry struct{ group, i1, i2, p, c uint8 }
 type dualTryRival struct {
 	group, i1, i2 uint8
 	cfgs          [2]uint8
+	used          [4]uint32 // dualView.usedSet by configuration
 }
 
 // dualTryList is, for a word's combination, the rival combinations before
@@ -135,6 +140,9 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 					search:
 						for _, r := range rivals[g][i1][i2][cfg] {
 							x := dualTryRival{group: r.group, i1: r.i1, i2: r.i2}
+							for c := range x.used {
+								x.used[c] = dualLayoutUsed(r.i1, r.i2, c)
+							}
 							for p := 0; p < 2; p++ {
 								for c := 0; c < 4; c++ {
 									if r.cfgs>>c&1 == 0 {
@@ -177,6 +185,17 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 	}
 	return t
 })
+
+// dualLayoutUsed is the usedSet of a view with operations i1, i2 and
+// source configuration cfg (0 when there is no such layout).
+func dualLayoutUsed(i1, i2 uint8, cfg int) uint32 {
+	o1, o2 := &dualOps[0][i1].op, &dualOps[1][i2].op
+	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
+	if !lay.ok {
+		return 0
+	}
+	return dualUsedSets[o1.srcs-1][lay.uses&15]
+}
 
 // dualLevelBuilt finishes dualViewLevel: it builds the words the tries
 // stand for from the plain text (t holds its lite form), keeps those
