@@ -1,9 +1,6 @@
 package usse
 
-import (
-	"math/bits"
-	"sync"
-)
+import "sync"
 
 // The marker level of a dual-issue word: the search for the words printing
 // the same plain text (dual.go prints, dual_rivals.go narrows the search).
@@ -52,54 +49,45 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, int) {
 	if !cl.found {
 		return markExt, textNone
 	}
-	if len(cl.rivals) == 0 {
+	if len(cl.tries) == 0 {
 		return markNone, textNone // no word before it can print its plain text
 	}
 	// the combinations before the word's own that pass the quick tests, in
 	// search order
-	var tries [64]dualTry
+	var tries [maxDualTries]dualTry
 	nt := 0
-	d.fillText(t, true)
-	sat := dualSourceSat(t)
+	filled := textNone
+	var sat uint64   // dualSourceSat of the lite text, once made
 	var dests uint16 // dualDestsFit's answers: bit 2k tried, 2k+1 fits
-	for i := range cl.rivals {
-		r := &cl.rivals[i]
-		o1, o2 := &dualOps[0][r.i1].op, &dualOps[1][r.i2].op
-		// the configurations whose layout shows none of the fields the
-		// word prints as flags (a field the rival's operands show is no
-		// flag in its text) and the sources fit (a look-up each)
-		var fits uint8
-		for want := r.cfgs[0] | r.cfgs[1]; want != 0; want &= want - 1 {
-			c := bits.TrailingZeros8(want)
-			if d.flagSet&r.used[c] == 0 {
-				fits |= uint8(b2u(dualSourcesFitSat(sat, t, o1, o2, uint32(c)))) << c
-			}
+	for i := range cl.tries {
+		e := &cl.tries[i]
+		// a layout showing a field the word prints as a flag: that field
+		// is no flag in the rival's text
+		if d.flagSet&e.used != 0 {
+			continue
 		}
-		for p := uint8(0); p < 2; p++ {
-			// dualDestsFit does not depend on the configuration
-			cs := r.cfgs[p] & fits
-			if cs == 0 {
-				continue
-			}
-			// nor on more of the operations than whether the one writing
-			// the unified destination (1-p) stores a vector
-			dk := uint(p)<<2 | uint(r.group&1)<<1 | uint(b2u([2]*dualOp{o1, o2}[1-p].vstore))
-			if dests>>(2*dk)&1 == 0 {
-				dests |= (1 | uint16(b2u(dualDestsFit(t, o1, o2, uint32(p), r.group == 1)))<<1) << (2 * dk)
-			}
-			if dests>>(2*dk+1)&1 == 0 {
-				continue
-			}
-			for c := uint8(0); c < 4; c++ {
-				if cs>>c&1 != 0 {
-					tries[nt] = dualTry{r.group, r.i1, r.i2, p, c}
-					nt++
-				}
-			}
+		if filled == textNone {
+			d.fillText(t, true)
+			sat = dualSourceSat(t)
+			filled = textLite
+		}
+		if sat&e.req != e.req || t.n[0] < int(e.need[0]) || t.n[1] < int(e.need[1]) {
+			continue // dualSourcesFitSat
+		}
+		// dualDestsFit depends on primus, the group and whether the
+		// operation writing the unified destination stores a vector
+		if dk := e.destKey; dests>>(2*dk)&1 == 0 {
+			r := &e.try
+			fit := dualDestsFit(t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, uint32(r.p), r.group == 1)
+			dests |= (1 | uint16(b2u(fit))<<1) << (2 * dk)
+		}
+		if dests>>(2*e.destKey+1)&1 != 0 {
+			tries[nt] = e.try
+			nt++
 		}
 	}
 	if nt == 0 {
-		return markNone, textLite // no word before it can print its plain text
+		return markNone, filled // no word before it can print its plain text
 	}
 	return dualLevelBuilt(d, in, t, tries[:nt]), textFull
 }
@@ -108,20 +96,30 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, int) {
 // indices, primus and source configuration.
 type dualTry struct{ group, i1, i2, p, c uint8 }
 
-// dualTryRival is a rival combination and the source configurations the
-// search tries before the word's own, by primus.
-type dualTryRival struct {
-	group, i1, i2 uint8
-	cfgs          [2]uint8
-	used          [4]uint32 // dualView.usedSet by configuration
+// dualTryEntry is a combination the level search may try before a
+// word's own, with what its quick tests ask of the word: used is the
+// usedSet of its layout, req and need its dualSrcReq, destKey what
+// dualDestsFit depends on (primus, the group, whether the operation
+// writing the unified destination stores a vector).
+type dualTryEntry struct {
+	try     dualTry
+	need    [2]uint8
+	destKey uint8
+	used    uint32
+	req     uint64
 }
 
-// dualTryList is, for a word's combination, the rival combinations before
-// it in search order (each rival: every fitting configuration, primus 0
-// before 1) and whether the search reaches the word's own at all.
+// maxDualTries bounds a dualTryList (the operation names leave at most
+// 2*2 operation pairs per group, each with 2 primus and 4 configurations).
+const maxDualTries = 64
+
+// dualTryList is, for a word's combination, the combinations before it in
+// search order whose operand counts equal its own (each rival: primus 0
+// before 1, configurations ascending) and whether the search reaches the
+// word's own at all.
 type dualTryList struct {
-	rivals []dualTryRival
-	found  bool
+	tries []dualTryEntry
+	found bool
 }
 
 // dualTryLists[g][i1][i2][cfg][primus] is the dualTryList of a
@@ -130,19 +128,16 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 	t = new([2][16][16][4][2]dualTryList)
 	rivals := dualRivals()
 	// every list in one array (ends[...] is where a list ends)
-	var all []dualTryRival
+	var all []dualTryEntry
 	var ends [2][16][16][4][2]int
 	for g := range t {
 		for i1 := range t[g] {
 			for i2 := range t[g][i1] {
 				for cfg := range t[g][i1][i2] {
 					for primus := range t[g][i1][i2][cfg] {
+						first := len(all)
 					search:
 						for _, r := range rivals[g][i1][i2][cfg] {
-							x := dualTryRival{group: r.group, i1: r.i1, i2: r.i2}
-							for c := range x.used {
-								x.used[c] = dualLayoutUsed(r.i1, r.i2, c)
-							}
 							for p := 0; p < 2; p++ {
 								for c := 0; c < 4; c++ {
 									if r.cfgs>>c&1 == 0 {
@@ -153,15 +148,16 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 										// names it (plainNamesWord), so the search
 										// finds it here
 										t[g][i1][i2][cfg][primus].found = true
-										if x.cfgs != [2]uint8{} {
-											all = append(all, x)
-										}
 										break search
 									}
-									x.cfgs[p] |= 1 << c
+									if e, ok := newDualTryEntry(dualTry{r.group, r.i1, r.i2, uint8(p), uint8(c)}); ok {
+										all = append(all, e)
+									}
 								}
 							}
-							all = append(all, x)
+						}
+						if len(all)-first > maxDualTries {
+							panic("usse: a dual-issue try list is longer than maxDualTries") // fixed tables: any test meets it
 						}
 						ends[g][i1][i2][cfg][primus] = len(all)
 					}
@@ -176,7 +172,7 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 				for cfg := range t[g][i1][i2] {
 					for primus := range t[g][i1][i2][cfg] {
 						end := ends[g][i1][i2][cfg][primus]
-						t[g][i1][i2][cfg][primus].rivals = all[start:end:end]
+						t[g][i1][i2][cfg][primus].tries = all[start:end:end]
 						start = end
 					}
 				}
@@ -185,6 +181,24 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 	}
 	return t
 })
+
+// newDualTryEntry is the entry of try r, or false when no text fits its
+// source layout (dualSrcReqs).
+func newDualTryEntry(r dualTry) (dualTryEntry, bool) {
+	req := &dualSrcReqs[r.i1&15][r.i2&15][r.c&3]
+	if !req.ok {
+		return dualTryEntry{}, false
+	}
+	o1, o2 := &dualOps[0][r.i1].op, &dualOps[1][r.i2].op
+	unified := [2]*dualOp{o1, o2}[1-r.p]
+	return dualTryEntry{
+		try:     r,
+		need:    req.need,
+		destKey: r.p<<2 | (r.group&1)<<1 | uint8(b2u(unified.vstore)),
+		used:    dualLayoutUsed(r.i1, r.i2, int(r.c)),
+		req:     req.req,
+	}, true
+}
 
 // dualLayoutUsed is the usedSet of a view with operations i1, i2 and
 // source configuration cfg (0 when there is no such layout).
