@@ -158,22 +158,22 @@ func (d *dualView) init(f *form, in *Inst) bool {
 	} else {
 		d.x = dualIdx(f)
 	}
-	nz := uint32(0) // fields that are present and non-zero
+	// an absent field (-1) reads Args[MaxFields-1] and keeps none of it
 	for k, fi := range d.x {
-		// an absent field (-1) reads Args[MaxFields-1] and keeps none of it
-		v := in.Args[uint8(fi)&(MaxFields-1)] & ^uint32(int32(fi)>>31)
-		d.v[k] = v
-		nz |= b2u(v != 0) << k
+		d.v[k] = in.Args[uint8(fi)&(MaxFields-1)] & ^uint32(int32(fi)>>31)
 	}
 	if !d.setLayout(d.get(dfOp1), d.get(dfOp2), d.get(dfSrccfg), d.get(dfPrimus)) {
 		return false
 	}
-	// every swizzle the layout reads must be defined
-	for k := 0; k < 2; k++ {
-		for i := 0; i < len(d.lay[k]); i++ {
-			if _, ok := d.srcSwizzle(d.lay[k][i]); !ok {
-				d.bad = [...]int{'u': dfUswz, '0': dfG0swz, '1': dfG1swz, '2': dfG2hi}[d.lay[k][i]]
-				return false
+	// every swizzle the layout reads must be defined (the letters one by
+	// one only to name the first that is not)
+	if !d.swizzlesDefined() {
+		for k := 0; k < 2; k++ {
+			for i := 0; i < len(d.lay[k]); i++ {
+				if _, ok := d.srcSwizzle(d.lay[k][i]); !ok {
+					d.bad = [...]int{'u': dfUswz, '0': dfG0swz, '1': dfG1swz, '2': dfG2hi}[d.lay[k][i]]
+					return false
+				}
 			}
 		}
 	}
@@ -181,11 +181,31 @@ func (d *dualView) init(f *form, in *Inst) bool {
 		d.mask[k] = uint8(d.destMaskOf(k))
 	}
 	d.usedSet = dualUsedSets[d.c1-1][d.usesMask&15]
-	d.flagSet = nz &^ d.usedSet
+	// the fields printed as flags: present (absent ones read 0), unused
+	// and non-zero
+	d.flagSet = 0
+	for rest := ^d.usedSet & (1<<dfCount - 1); rest != 0; rest &= rest - 1 {
+		k := bits.TrailingZeros32(rest)
+		d.flagSet |= b2u(d.v[k] != 0) << k
+	}
 	for k := 0; k < 2; k++ {
 		d.nch[k] = uint8(d.srcChansOf(k))
 	}
 	return true
+}
+
+// swizzlesDefined reports whether every source letter of the layout
+// reads a defined swizzle entry (srcSwizzle's ok for each; 2 reads entry
+// 4, defined in both tables, but srcSwizzle says so too).
+func (d *dualView) swizzlesDefined() bool {
+	ok := true
+	for c := range uint(4) {
+		if d.usesMask>>c&1 != 0 {
+			_, defined := d.srcSwizzle("u012"[c])
+			ok = ok && defined
+		}
+	}
+	return ok
 }
 
 // setLayout sets the operations, source layout and primus of d from
