@@ -137,6 +137,7 @@ type dualView struct {
 	flagSet  uint32     // dual fields printed as flags at markNone (present, unused, non-zero)
 	usedSet  uint32     // dual fields the operands show (used)
 	nch      [2]uint8   // srcChans per operation
+	swz      [4]uint32  // the swizzle index each source letter reads (setSwizzles)
 }
 
 func (d *dualView) get(k int) uint32 { return d.v[k] }
@@ -165,6 +166,7 @@ func (d *dualView) init(f *form, in *Inst) bool {
 	if !d.setLayout(d.get(dfOp1), d.get(dfOp2), d.get(dfSrccfg), d.get(dfPrimus)) {
 		return false
 	}
+	d.setSwizzles()
 	// every swizzle the layout reads must be defined (the letters one by
 	// one only to name the first that is not)
 	if !d.swizzlesDefined() {
@@ -336,21 +338,23 @@ func (d *dualView) srcChansOf(k int) int {
 
 // srcSwizzle is the swizzle table index a source letter reads.
 func (d *dualView) srcSwizzle(c byte) (int, bool) {
-	var idx int
-	switch c {
-	case 'u':
-		idx = int(d.get(dfUswz))
-		if d.c1 < 2 {
-			idx += 16 * int(d.get(dfG2hi))
-		}
-	case '0':
-		idx = int(d.get(dfG0swz))
-	case '1':
-		idx = int(d.get(dfG1swz)) + 16*int(d.get(dfG1swzx))
-	case '2':
-		idx = 4 // xyzw / xyz
+	idx := d.swz[layoutBit(c)&3]
+	return int(idx), idx < 64 && dualSwzDefined[b2u(d.vec4)]>>idx&1 != 0
+}
+
+// setSwizzles sets the swizzle table index each source letter reads
+// (d.swz, by layoutBit).
+func (d *dualView) setSwizzles() {
+	u := d.get(dfUswz)
+	if d.c1 < 2 {
+		u += 16 * d.get(dfG2hi)
 	}
-	return idx, idx < 64 && dualSwzDefined[b2u(d.vec4)]>>idx&1 != 0
+	d.swz = [4]uint32{
+		u,
+		d.get(dfG0swz),
+		d.get(dfG1swz) + 16*d.get(dfG1swzx),
+		4, // 2: xyzw / xyz
+	}
 }
 
 // dualSwzDefined[vec4] has bit i set when entry i of the vec3 (0) or vec4
@@ -461,10 +465,7 @@ func (d *dualView) srcChansText(k int, c byte, level int) (ch dualChans) {
 			span = dualSpanHalf
 		}
 	}
-	v := b2u(d.vec4)
-	ent := d.swzTable()[idx]
-	ch.n = uint8(copy(ch.c[:], ent[:dualPrefixLen[v][span][idx][min(d.srcChans(k), 4)]]))
-	return ch
+	return dualSwzChans[b2u(d.vec4)][span][idx&31][min(d.srcChans(k), 4)]
 }
 
 // Entry ranges a dual-issue source swizzle is read from: the standard

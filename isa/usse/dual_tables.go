@@ -109,6 +109,23 @@ var dualPrefixLen = func() (p [2][3][32][5]uint8) {
 	return p
 }()
 
+// dualSwzChans[vec4][span][idx][m] is the first dualPrefixLen channels of
+// dual swizzle entry idx (read-only).
+var dualSwzChans = func() (p [2][3][32][5]dualChans) {
+	for v, ti := range [2]int{enumDswz3, enumDswz4} {
+		t := enumTables[ti]
+		for span := range p[v] {
+			for idx := 0; idx < 32 && idx < len(t); idx++ {
+				for m := range p[v][span][idx] {
+					ch := &p[v][span][idx][m]
+					ch.n = uint8(copy(ch.c[:], t[idx][:dualPrefixLen[v][span][idx][m]]))
+				}
+			}
+		}
+	}
+	return p
+}()
+
 // dualNamed[vec4][all][idx] reports whether the full text of dual swizzle
 // entry idx names it among the standard entries (all: among all 32).
 var dualNamed = func() (p [2][2][32]bool) {
