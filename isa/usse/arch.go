@@ -40,6 +40,7 @@ func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, er
 func warmDualTables() {
 	dualTryLists()
 	dualSwzFits()
+	dualOpndSats()
 }
 
 // WriteListingFrom is WriteListing of the code read from r as it goes

@@ -161,24 +161,52 @@ const dualSrcSlots = 4
 // srcU1... tests it passes into byte k*dualSrcSlots+j-1.
 func dualSourceSat(t *dualText) uint64 {
 	var sat uint64
+	tab := dualOpndSats()
 	for k := 0; k < 2; k++ {
 		for j := 1; j < t.n[k] && j <= dualSrcSlots; j++ {
 			p := &t.opnd[k][j]
-			var b uint64
-			if _, _, ok := unifiedReg(p, &dualSrcBanks, false); ok {
-				b |= 1<<srcU1 | uint64(b2u(!p.abs))<<srcU1NoAbs
+			var b uint8
+			if p.bank < dbIdx1 && p.num < 256 {
+				b = tab[p.bank][b2u(p.neg)<<1|b2u(p.abs)][p.num]
+			} else {
+				b = dualOpndSat(p)
 			}
-			if _, _, ok := unifiedReg(p, &dualSrcBanks, true); ok {
-				b |= 1<<srcU2 | uint64(b2u(!p.abs))<<srcU2NoAbs
-			}
-			if p.bank == dbI && p.num <= 3 && !p.abs {
-				b |= 1<<srcSlot1 | uint64(b2u(!p.neg))<<srcSlot0 | uint64(b2u(!p.neg && p.num == 2))<<srcSlot2
-			}
-			sat |= b << (8 * (k*dualSrcSlots + j - 1))
+			sat |= uint64(b) << (8 * (k*dualSrcSlots + j - 1))
 		}
 	}
 	return sat
 }
+
+// dualOpndSat is the srcU1... tests a source operand passes.
+func dualOpndSat(p *dualOpnd) uint8 {
+	var b uint8
+	if _, _, ok := unifiedReg(p, &dualSrcBanks, false); ok {
+		b |= 1<<srcU1 | uint8(b2u(!p.abs))<<srcU1NoAbs
+	}
+	if _, _, ok := unifiedReg(p, &dualSrcBanks, true); ok {
+		b |= 1<<srcU2 | uint8(b2u(!p.abs))<<srcU2NoAbs
+	}
+	if p.bank == dbI && p.num <= 3 && !p.abs {
+		b |= 1<<srcSlot1 | uint8(b2u(!p.neg))<<srcSlot0 | uint8(b2u(!p.neg && p.num == 2))<<srcSlot2
+	}
+	return b
+}
+
+// dualOpndSats[bank][neg<<1|abs][num] is dualOpndSat of every operand of
+// a bank below dbIdx1 (whose ibank and channels it does not read) numbered
+// below 256 (made once, read-only afterwards).
+var dualOpndSats = sync.OnceValue(func() *[dbIdx1][4][256]uint8 {
+	t := new([dbIdx1][4][256]uint8)
+	for bank := range t {
+		for na := range t[bank] {
+			for num := range t[bank][na] {
+				o := dualOpnd{bank: uint8(bank), neg: na>>1 != 0, abs: na&1 != 0, num: uint32(num)}
+				t[bank][na][num] = dualOpndSat(&o)
+			}
+		}
+	}
+	return t
+})
 
 // dualSrcReq is what a pair of operations and a source configuration
 // demand of a text's sources: the tests (dualSourceSat's bits) and at

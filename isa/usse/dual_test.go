@@ -309,5 +309,6 @@ func randomDualInsts(n int) []Inst {
 	}
 	dualTryLists()
 	dualSwzFits()
+	dualOpndSats()
 	return ins
 }
