@@ -121,11 +121,23 @@ func dualIdx(f *form) (x [dfCount]int8) {
 	return x
 }
 
+// dualArgIdx is x (dualIdx) with the absent fields at MaxFields-1.
+func dualArgIdx(x *[dfCount]int8) (ai [dfCount]uint8) {
+	for k, i := range x {
+		ai[k] = uint8(i)
+		if i < 0 {
+			ai[k] = MaxFields - 1
+		}
+	}
+	return ai
+}
+
 // dualView is a decoded dual-issue word.
 type dualView struct {
 	f        *form
-	v        [dfCount]uint32 // the dual fields' values (0 when absent)
-	x        [dfCount]int8
+	args     [MaxFields]uint32 // the word's fields; args[MaxFields-1] is 0
+	ai       [dfCount]uint8    // the dual fields' indices in args (absent: MaxFields-1)
+	x        [dfCount]int8     // the dual fields' indices in the form (absent: -1)
 	vec4     bool
 	op       [2]*dualOp // entries of dualOps
 	lay      [2]string  // source letters per operation: u 0 1 2
@@ -140,7 +152,8 @@ type dualView struct {
 	swz      [4]uint32  // the swizzle index each source letter reads (setSwizzles)
 }
 
-func (d *dualView) get(k int) uint32 { return d.v[k] }
+// get is dual field k's value (0 when absent).
+func (d *dualView) get(k int) uint32 { return d.args[d.ai[k]] }
 
 // newDualView reads the dual fields of in (a snapshot: later changes to in
 // are not seen).
@@ -155,14 +168,15 @@ func (d *dualView) init(f *form, in *Inst) bool {
 	d.f, d.vec4 = f, f.op1 == 0x05
 	d.bad = 0
 	if in.Form >= 0 && int(in.Form) < len(forms) && &forms[in.Form] == f {
-		d.x = dualIdxByForm[in.Form]
+		d.x, d.ai = dualIdxByForm[in.Form], dualArgIdxByForm[in.Form]
 	} else {
 		d.x = dualIdx(f)
+		d.ai = dualArgIdx(&d.x)
 	}
-	// an absent field (-1) reads Args[MaxFields-1] and keeps none of it
-	for k, fi := range d.x {
-		d.v[k] = in.Args[uint8(fi)&(MaxFields-1)] & ^uint32(int32(fi)>>31)
-	}
+	d.args = in.Args
+	// no dual-issue form has MaxFields fields (dualIdxByForm): the slot
+	// the absent fields read is no field's
+	d.args[MaxFields-1] = 0
 	if !d.setLayout(d.get(dfOp1), d.get(dfOp2), d.get(dfSrccfg), d.get(dfPrimus)) {
 		return false
 	}
@@ -188,7 +202,7 @@ func (d *dualView) init(f *form, in *Inst) bool {
 	d.flagSet = 0
 	for rest := ^d.usedSet & (1<<dfCount - 1); rest != 0; rest &= rest - 1 {
 		k := bits.TrailingZeros32(rest)
-		d.flagSet |= b2u(d.v[k] != 0) << k
+		d.flagSet |= b2u(d.get(k) != 0) << k
 	}
 	for k := 0; k < 2; k++ {
 		d.nch[k] = uint8(d.srcChansOf(k))

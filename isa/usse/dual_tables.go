@@ -23,6 +23,18 @@ var dualOps = func() (t [2][16]struct {
 var dualIdxByForm = func() (t [len(forms)][dfCount]int8) {
 	for fi := range forms {
 		t[fi] = dualIdx(&forms[fi])
+		if op := forms[fi].op1; (op == 0x04 || op == 0x05) && len(forms[fi].fields) >= MaxFields {
+			// dualView reads absent fields at args[MaxFields-1]
+			panic("usse: a dual-issue form has MaxFields fields") // fixed tables: any test meets it
+		}
+	}
+	return t
+}()
+
+// dualArgIdxByForm holds dualArgIdx of dualIdxByForm (read-only).
+var dualArgIdxByForm = func() (t [len(forms)][dfCount]uint8) {
+	for fi := range forms {
+		t[fi] = dualArgIdx(&dualIdxByForm[fi])
 	}
 	return t
 }()
