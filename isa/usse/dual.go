@@ -729,32 +729,22 @@ func (d *dualView) fillText(t *dualText, lite bool) {
 	}
 }
 
-// fillFull completes t, which holds fillText(t, true), to fillText(t,
-// false): the sources' channels and the flags.
-func (d *dualView) fillFull(t *dualText) {
-	for k := 0; k < 2; k++ {
-		n := 1
-		for i := 0; i < len(d.lay[k]); i++ {
-			t.opnd[k][n].chans = d.srcChansText(k, d.lay[k][i], markNone)
-			n++
-			if d.op[k].idx == 2 { // ssq: the source again (operands)
-				t.opnd[k][n].chans = t.opnd[k][n-1].chans
-				n++
-			}
-		}
-	}
-	d.fillFlags(t)
-}
-
 // fillFlags sets t.fixed: the dual fields printed as flags.
 func (d *dualView) fillFlags(t *dualText) {
-	for k := range t.fixed {
-		t.fixed[k] = -1
-		if d.flagSet>>k&1 != 0 {
-			t.fixed[k] = int32(d.get(k)) // printed as a flag
-		}
+	t.fixed = dualNoFlags
+	for set := d.flagSet; set != 0; set &= set - 1 {
+		k := bits.TrailingZeros32(set)
+		t.fixed[k] = int32(d.get(k)) // printed as a flag
 	}
 }
+
+// dualNoFlags is dualText.fixed with no field printed as a flag.
+var dualNoFlags = func() (f [dfCount]int32) {
+	for k := range f {
+		f[k] = -1
+	}
+	return f
+}()
 
 // dualOpnd is one operand as written (no pointers: cheap to copy and
 // compare).

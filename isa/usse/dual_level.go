@@ -24,40 +24,33 @@ func dualViewLevel(d *dualView, in *Inst) int {
 	return level
 }
 
-// What dualViewLevelText leaves in its text.
-const (
-	textNone = iota
-	textLite // fillText(t, true)
-	textFull // fillText(t, false)
-)
-
-// dualViewLevelText is dualViewLevel, which leaves d's text in *t as far
-// as the search made it (textNone, textLite or textFull): the printer
-// takes the operands from there.
-func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, int) {
+// dualViewLevelText is dualViewLevel, which leaves d's plain text in *t
+// (fillText(t, false)) when it reports that it made it: the printer takes
+// the operands from there.
+func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, bool) {
 	if !d.plainNamesWord() {
-		return markExt, textNone // the search never finds the word without ext markers
+		return markExt, false // the search never finds the word without ext markers
 	}
 	g := 0
 	if d.f.op1 == 0x05 {
 		g = 1
 	}
 	if d.get(dfPrimus) > 1 || d.get(dfSrccfg) > 3 {
-		return markExt, textNone // the search tries primus 0 and 1, configurations 0-3
+		return markExt, false // the search tries primus 0 and 1, configurations 0-3
 	}
 	cl := &dualTryLists()[g][d.get(dfOp1)][d.get(dfOp2)][d.get(dfSrccfg)][d.get(dfPrimus)]
 	if !cl.found {
-		return markExt, textNone
+		return markExt, false
 	}
 	if len(cl.tries) == 0 {
-		return markNone, textNone // no word before it can print its plain text
+		return markNone, false // no word before it can print its plain text
 	}
 	// the combinations before the word's own that pass the quick tests, in
 	// search order
 	var tries [maxDualTries]dualTry
 	nt := 0
-	filled := textNone
-	var sat uint64   // dualSourceSat of the lite text, once made
+	made := false
+	var sat uint64   // dualSourceSat of the text, once made
 	var dests uint16 // dualDestsFit's answers: bit 2k tried, 2k+1 fits
 	for i := range cl.tries {
 		e := &cl.tries[i]
@@ -66,10 +59,10 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, int) {
 		if d.flagSet&e.used != 0 {
 			continue
 		}
-		if filled == textNone {
-			d.fillText(t, true)
+		if !made {
+			d.fillText(t, false)
 			sat = dualSourceSat(t)
-			filled = textLite
+			made = true
 		}
 		if sat&e.req != e.req || t.n[0] < int(e.need[0]) || t.n[1] < int(e.need[1]) {
 			continue // dualSourcesFitSat
@@ -87,9 +80,9 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, int) {
 		}
 	}
 	if nt == 0 {
-		return markNone, filled // no word before it can print its plain text
+		return markNone, made // no word before it can print its plain text
 	}
-	return dualLevelBuilt(d, in, t, tries[:nt]), textFull
+	return dualLevelBuilt(d, in, t, tries[:nt]), true
 }
 
 // dualTry is a combination the level search may build: group, operation
@@ -212,11 +205,9 @@ func dualLayoutUsed(i1, i2 uint8, cfg int) uint32 {
 }
 
 // dualLevelBuilt finishes dualViewLevel: it builds the words the tries
-// stand for from the plain text (t holds its lite form), keeps those
-// printing that text, and finds the level at which the word (last in
-// search order) comes first.
+// stand for from the plain text t, keeps those printing that text, and
+// finds the level at which the word (last in search order) comes first.
 func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry) int {
-	d.fillFull(t)
 	cons := freeCons()
 	var all [maxDualMatches]dualMatch
 	n := 0

@@ -89,15 +89,15 @@ func appendDualText(dst []byte, f *form, v *variant, vi int, in *Inst, flags boo
 		return appendRaw(dst, in.Raw)
 	}
 	var t dualText
-	level, filled := dualViewLevelText(&dual, in, &t)
+	level, made := dualViewLevelText(&dual, in, &t)
 	// below markExt the operands print as in the plain text: the search's
-	// own when it made that (the channels are all it may lack)
+	// own when it made that
 	ops := &t
 	switch {
-	case level >= markExt || filled == textNone:
+	case level >= markExt:
 		ops = nil
-	case filled == textLite:
-		dual.fillFull(&t)
+	case !made:
+		dual.fillText(&t, false)
 	}
 	for i := range v.elems {
 		if i == v.mnemEnd && flags {
