@@ -150,6 +150,8 @@ type dualView struct {
 	usedSet  uint32     // dual fields the operands show (used)
 	nch      [2]uint8   // srcChans per operation
 	swz      [4]uint32  // the swizzle index each source letter reads (setSwizzles)
+	swzOK    uint8      // layoutBit set of the letters whose swizzle is defined
+	named    uint8      // layoutBit set of the letters whose plain swizzle text names it
 }
 
 // get is dual field k's value (0 when absent).
@@ -211,18 +213,8 @@ func (d *dualView) init(f *form, in *Inst) bool {
 }
 
 // swizzlesDefined reports whether every source letter of the layout
-// reads a defined swizzle entry (srcSwizzle's ok for each; 2 reads entry
-// 4, defined in both tables, but srcSwizzle says so too).
-func (d *dualView) swizzlesDefined() bool {
-	ok := true
-	for c := range uint(4) {
-		if d.usesMask>>c&1 != 0 {
-			_, defined := d.srcSwizzle("u012"[c])
-			ok = ok && defined
-		}
-	}
-	return ok
-}
+// reads a defined swizzle entry (srcSwizzle's ok for each).
+func (d *dualView) swizzlesDefined() bool { return d.usesMask&^d.swzOK&15 == 0 }
 
 // setLayout sets the operations, source layout and primus of d from
 // those fields' values, or d.bad when they name none.
@@ -352,12 +344,13 @@ func (d *dualView) srcChansOf(k int) int {
 
 // srcSwizzle is the swizzle table index a source letter reads.
 func (d *dualView) srcSwizzle(c byte) (int, bool) {
-	idx := d.swz[layoutBit(c)&3]
-	return int(idx), idx < 64 && dualSwzDefined[b2u(d.vec4)]>>idx&1 != 0
+	b := layoutBit(c) & 3
+	return int(d.swz[b]), d.swzOK>>b&1 != 0
 }
 
 // setSwizzles sets the swizzle table index each source letter reads
-// (d.swz, by layoutBit).
+// (d.swz, by layoutBit), which of them are defined (swzOK) and which the
+// plain text names (named: the parser reads back the entry printed).
 func (d *dualView) setSwizzles() {
 	u := d.get(dfUswz)
 	if d.c1 < 2 {
@@ -369,7 +362,22 @@ func (d *dualView) setSwizzles() {
 		d.get(dfG1swz) + 16*d.get(dfG1swzx),
 		4, // 2: xyzw / xyz
 	}
+	v := b2u(d.vec4)
+	d.swzOK, d.named = 0, 0
+	for b, idx := range d.swz {
+		if idx < 64 && dualSwzDefined[v]>>idx&1 != 0 {
+			d.swzOK |= 1 << b
+		}
+		if idx < 32 && dualNamed[v][b2u(d.spanAll(uint(b)))][idx] {
+			d.named |= 1 << b
+		}
+	}
 }
+
+// spanAll reports whether the source letter numbered b (layoutBit) reads
+// both halves of the swizzle table (an ext bit picks the half): u when the
+// first operation has one source, and 1.
+func (d *dualView) spanAll(b uint) bool { return b == 0 && d.c1 < 2 || b == 2 }
 
 // dualSwzDefined[vec4] has bit i set when entry i of the vec3 (0) or vec4
 // (1) swizzle table is defined (not "?"): srcSwizzle's test without a
@@ -473,7 +481,7 @@ func (d *dualView) srcChansText(k int, c byte, level int) (ch dualChans) {
 	// the parser takes the first entry with the printed prefix among the
 	// entries it may mean (see dualAssign.source): print enough channels
 	span := dualSpanStd
-	if c == 'u' && d.c1 < 2 || c == '1' {
+	if d.spanAll(layoutBit(c)) {
 		span = dualSpanAll
 		if level >= markExt {
 			span = dualSpanHalf
@@ -495,20 +503,7 @@ const (
 // finds the word itself at its own combination. (An entry that also
 // appears earlier in its table, like dswz4's second "zwzw", is not named
 // by any prefix; such words need markExt.)
-func (d *dualView) plainNamesWord() bool {
-	v := b2u(d.vec4)
-	for k := 0; k < 2; k++ {
-		for i := 0; i < len(d.lay[k]); i++ {
-			c := d.lay[k][i]
-			idx, _ := d.srcSwizzle(c)
-			all := b2u(c == 'u' && d.c1 < 2 || c == '1')
-			if idx >= 32 || !dualNamed[v][all][idx] {
-				return false
-			}
-		}
-	}
-	return true
-}
+func (d *dualView) plainNamesWord() bool { return d.usesMask&^d.named&15 == 0 }
 
 func appendDualOpnd(dst []byte, o *dualOpnd) []byte {
 	if o.neg {
