@@ -1,6 +1,9 @@
 package usse
 
-import "sync"
+import (
+	"math/bits"
+	"sync"
+)
 
 // The marker level of a dual-issue word: the search for the words printing
 // the same plain text (dual.go prints, dual_rivals.go narrows the search).
@@ -45,18 +48,16 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, bool) {
 	if len(cl.tries) == 0 {
 		return markNone, false // no word before it can print its plain text
 	}
-	// the combinations before the word's own that pass the quick tests, in
-	// search order
-	var tries [maxDualTries]dualTry
-	nt := 0
+	// the combinations before the word's own that pass the quick tests
+	// (bits of cl.tries): first the layouts showing no field the word
+	// prints as a flag (that field would be no flag in the rival's text)
+	// and whose sources the text fits
+	var pass uint64
 	made := false
-	var sat uint64   // dualSourceSat of the text, once made
-	var dests uint16 // dualDestsFit's answers: bit 2k tried, 2k+1 fits
-	for i := range cl.tries {
-		e := &cl.tries[i]
-		// a layout showing a field the word prints as a flag: that field
-		// is no flag in the rival's text
-		if d.flagSet&e.used != 0 {
+	var sat uint64 // dualSourceSat of the text, once made
+	for i := range cl.classes {
+		c := &cl.classes[i]
+		if d.flagSet&c.used != 0 {
 			continue
 		}
 		if !made {
@@ -64,25 +65,25 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, bool) {
 			sat = dualSourceSat(t)
 			made = true
 		}
-		if sat&e.req != e.req || t.n[0] < int(e.need[0]) || t.n[1] < int(e.need[1]) {
-			continue // dualSourcesFitSat
-		}
-		// dualDestsFit depends on primus, the group and whether the
-		// operation writing the unified destination stores a vector
-		if dk := e.destKey; dests>>(2*dk)&1 == 0 {
-			r := &e.try
-			fit := dualDestsFit(t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, uint32(r.p), r.group == 1)
-			dests |= (1 | uint16(b2u(fit))<<1) << (2 * dk)
-		}
-		if dests>>(2*e.destKey+1)&1 != 0 {
-			tries[nt] = e.try
-			nt++
+		if sat&c.req == c.req && t.n[0] >= int(c.need[0]) && t.n[1] >= int(c.need[1]) { // dualSourcesFitSat
+			pass |= c.members
 		}
 	}
-	if nt == 0 {
+	// then the destinations (dualDestsFit reads only what a key names)
+	for i := 0; i < len(cl.dests) && pass != 0; i++ {
+		k := &cl.dests[i]
+		if pass&k.members == 0 {
+			continue
+		}
+		r := &k.rep
+		if !dualDestsFit(t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, uint32(r.p), r.group == 1) {
+			pass &^= k.members
+		}
+	}
+	if pass == 0 {
 		return markNone, made // no word before it can print its plain text
 	}
-	return dualLevelBuilt(d, in, t, tries[:nt]), true
+	return dualLevelBuilt(d, in, t, cl.tries, pass), true
 }
 
 // dualTry is a combination the level search may build: group, operation
@@ -109,10 +110,31 @@ const maxDualTries = 64
 // dualTryList is, for a word's combination, the combinations before it in
 // search order whose operand counts equal its own (each rival: primus 0
 // before 1, configurations ascending) and whether the search reaches the
-// word's own at all.
+// word's own at all. The tries are grouped twice, as bits of tries: by
+// what the flag and source tests ask (classes) and by destination key
+// (dests).
 type dualTryList struct {
-	tries []dualTryEntry
-	found bool
+	tries   []dualTry
+	classes []dualTryClass
+	dests   []dualDestClass
+	found   bool
+}
+
+// dualTryClass is the tries of a list that ask the same of the flags and
+// sources (dualTryEntry's used, req and need).
+type dualTryClass struct {
+	used    uint32
+	need    [2]uint8
+	req     uint64
+	members uint64
+}
+
+// dualDestClass is the tries of a list with one destination key; rep is
+// one of them.
+type dualDestClass struct {
+	rep     dualTry
+	key     uint8
+	members uint64
 }
 
 // dualTryLists[g][i1][i2][cfg][primus] is the dualTryList of a
@@ -120,15 +142,17 @@ type dualTryList struct {
 var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 	t = new([2][16][16][4][2]dualTryList)
 	rivals := dualRivals()
-	// every list in one array (ends[...] is where a list ends)
-	var all []dualTryEntry
-	var ends [2][16][16][4][2]int
+	// every list's parts in three arrays (ends[...] is where they end)
+	var tries []dualTry
+	var classes []dualTryClass
+	var dests []dualDestClass
+	var ends [2][16][16][4][2][3]int
 	for g := range t {
 		for i1 := range t[g] {
 			for i2 := range t[g][i1] {
 				for cfg := range t[g][i1][i2] {
 					for primus := range t[g][i1][i2][cfg] {
-						first := len(all)
+						first := [3]int{len(tries), len(classes), len(dests)}
 					search:
 						for _, r := range rivals[g][i1][i2][cfg] {
 							for p := 0; p < 2; p++ {
@@ -143,29 +167,37 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 										t[g][i1][i2][cfg][primus].found = true
 										break search
 									}
-									if e, ok := newDualTryEntry(dualTry{r.group, r.i1, r.i2, uint8(p), uint8(c)}); ok {
-										all = append(all, e)
+									e, ok := newDualTryEntry(dualTry{r.group, r.i1, r.i2, uint8(p), uint8(c)})
+									if !ok {
+										continue
 									}
+									if len(tries)-first[0] == maxDualTries {
+										panic("usse: a dual-issue try list is longer than maxDualTries") // fixed tables: any test meets it
+									}
+									bit := uint64(1) << (len(tries) - first[0])
+									tries = append(tries, e.try)
+									classes = addDualTryClass(classes, first[1], dualTryClass{used: e.used, need: e.need, req: e.req}, bit)
+									dests = addDualDestClass(dests, first[2], dualDestClass{rep: e.try, key: e.destKey}, bit)
 								}
 							}
 						}
-						if len(all)-first > maxDualTries {
-							panic("usse: a dual-issue try list is longer than maxDualTries") // fixed tables: any test meets it
-						}
-						ends[g][i1][i2][cfg][primus] = len(all)
+						ends[g][i1][i2][cfg][primus] = [3]int{len(tries), len(classes), len(dests)}
 					}
 				}
 			}
 		}
 	}
-	start := 0
+	var start [3]int
 	for g := range t {
 		for i1 := range t[g] {
 			for i2 := range t[g][i1] {
 				for cfg := range t[g][i1][i2] {
 					for primus := range t[g][i1][i2][cfg] {
 						end := ends[g][i1][i2][cfg][primus]
-						t[g][i1][i2][cfg][primus].tries = all[start:end:end]
+						l := &t[g][i1][i2][cfg][primus]
+						l.tries = tries[start[0]:end[0]:end[0]]
+						l.classes = classes[start[1]:end[1]:end[1]]
+						l.dests = dests[start[2]:end[2]:end[2]]
 						start = end
 					}
 				}
@@ -174,6 +206,32 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 	}
 	return t
 })
+
+// addDualTryClass adds bit to the class of list[from:] asking what c asks,
+// or appends c with it.
+func addDualTryClass(list []dualTryClass, from int, c dualTryClass, bit uint64) []dualTryClass {
+	for i := from; i < len(list); i++ {
+		if x := &list[i]; x.used == c.used && x.need == c.need && x.req == c.req {
+			x.members |= bit
+			return list
+		}
+	}
+	c.members = bit
+	return append(list, c)
+}
+
+// addDualDestClass adds bit to the class of list[from:] with c's key, or
+// appends c with it.
+func addDualDestClass(list []dualDestClass, from int, c dualDestClass, bit uint64) []dualDestClass {
+	for i := from; i < len(list); i++ {
+		if x := &list[i]; x.key == c.key {
+			x.members |= bit
+			return list
+		}
+	}
+	c.members = bit
+	return append(list, c)
+}
 
 // newDualTryEntry is the entry of try r, or false when no text fits its
 // source layout (dualSrcReqs).
@@ -207,7 +265,7 @@ func dualLayoutUsed(i1, i2 uint8, cfg int) uint32 {
 // dualLevelBuilt finishes dualViewLevel: it builds the words the tries
 // stand for from the plain text t, keeps those printing that text, and
 // finds the level at which the word (last in search order) comes first.
-func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry) int {
+func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry, pass uint64) int {
 	cons := freeCons()
 	var all [maxDualMatches]dualMatch
 	n := 0
@@ -216,7 +274,8 @@ func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry) int {
 	var dw dualView
 	baseGroup := -1
 	swz := dualSwzMasks(t)
-	for _, r := range tries {
+	for ; pass != 0; pass &= pass - 1 {
+		r := tries[bits.TrailingZeros64(pass)]
 		if !dualSwizzlesFit(&swz, t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, uint32(r.c), r.group == 1) {
 			continue // the build would fail
 		}
