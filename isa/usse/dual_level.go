@@ -405,13 +405,7 @@ type dualCons struct {
 	fixed [dfCount]int32 // -1 free
 }
 
-func freeCons() dualCons {
-	c := dualCons{form: -1}
-	for i := range c.fixed {
-		c.fixed[i] = -1
-	}
-	return c
-}
+func freeCons() dualCons { return dualCons{form: -1, fixed: dualNoFlags} }
 
 func dualConstraints(d *dualView, level int) dualCons {
 	c := freeCons()

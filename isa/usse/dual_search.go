@@ -281,7 +281,7 @@ func dualBuildArgs(fi int, base *Inst, t *dualText, cons *dualCons, i1, i2, prim
 			in.Args[k] = 0 // fields the dual text sets
 		}
 	}
-	a := dualAssign{in: &in, x: x}
+	a := dualAssign{in: &in, x: x, width: &dualWidthByForm[fi]}
 	for k := range t.fixed {
 		if t.fixed[k] >= 0 {
 			a.setf(k, uint32(t.fixed[k]))
@@ -314,10 +314,11 @@ func dualRaw(f *form, in *Inst) uint64 {
 
 // dualAssign sets dual fields, noting conflicts.
 type dualAssign struct {
-	in   *Inst
-	x    *[dfCount]int8
-	done [dfCount]bool
-	bad  bool
+	in    *Inst
+	x     *[dfCount]int8
+	width *[dfCount]uint8 // the fields' widths (dualWidthByForm)
+	done  [dfCount]bool
+	bad   bool
 }
 
 func (a *dualAssign) setf(k int, v uint32) {
@@ -326,7 +327,7 @@ func (a *dualAssign) setf(k int, v uint32) {
 		a.bad = a.bad || v != 0
 		return
 	}
-	if a.done[k] && a.in.Args[fi] != v || uint64(v) >= 1<<forms[a.in.Form].fields[fi].width {
+	if a.done[k] && a.in.Args[fi] != v || uint64(v) >= 1<<a.width[k] {
 		a.bad = true
 		return
 	}

@@ -31,6 +31,19 @@ var dualIdxByForm = func() (t [len(forms)][dfCount]int8) {
 	return t
 }()
 
+// dualWidthByForm[form][k] is the width of dual field k in the form (0
+// when absent; read-only).
+var dualWidthByForm = func() (t [len(forms)][dfCount]uint8) {
+	for fi := range forms {
+		for k, i := range dualIdxByForm[fi] {
+			if i >= 0 {
+				t[fi][k] = uint8(forms[fi].fields[i].width)
+			}
+		}
+	}
+	return t
+}()
+
 // dualArgIdxByForm holds dualArgIdx of dualIdxByForm (read-only).
 var dualArgIdxByForm = func() (t [len(forms)][dfCount]uint8) {
 	for fi := range forms {
