@@ -551,17 +551,24 @@ func (d *dualView) appendOperands(dst []byte, k int, level int) []byte {
 	return appendDualOpnds(dst, &ops, n)
 }
 
-// appendDualOpnds prints the first n of ops, separated by ", ".
+// appendDualOpnds prints the first n of ops, separated by ", ", into
+// room reserved once (dualOpndMax each).
 func appendDualOpnds(dst []byte, ops *[5]dualOpnd, n int) []byte {
-	for i := 0; i < n; i++ {
-		dst = reserve(dst, dualOpndRoom+2)
-		if i > 0 {
-			dst = putLit8(dst, ','|' '<<8, 2)
-		}
-		dst = putDualOpnd(dst, &ops[i])
+	if n <= 0 {
+		return dst
+	}
+	dst = reserve(dst, n*dualOpndMax)
+	dst = putDualOpnd(dst, &ops[0])
+	for i := 1; i < n && i < len(ops); i++ {
+		dst = putDualOpnd(putLit8(dst, ','|' '<<8, 2), &ops[i])
 	}
 	return dst
 }
+
+// dualOpndMax bounds ", " and an operand's text, whichever way it is
+// printed (the longest: "-|pa[index1 * 2 + 4294967295].xyzw|", 35 bytes),
+// so that room for n of them leaves putDualOpnd's room for each.
+const dualOpndMax = 40
 
 // dualOpndRoom is the room putDualOpnd's stores take: "-|", a bank name
 // (2 letters), 3 digits, "." and 4 channels as a word, "|".
