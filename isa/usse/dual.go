@@ -362,17 +362,33 @@ func (d *dualView) setSwizzles() {
 		d.get(dfG1swz) + 16*d.get(dfG1swzx),
 		4, // 2: xyzw / xyz
 	}
-	v := b2u(d.vec4)
+	st := &dualSwzStates[b2u(d.vec4)]
 	d.swzOK, d.named = 0, 0
 	for b, idx := range d.swz {
-		if idx < 64 && dualSwzDefined[v]>>idx&1 != 0 {
-			d.swzOK |= 1 << b
-		}
-		if idx < 32 && dualNamed[v][b2u(d.spanAll(uint(b)))][idx] {
-			d.named |= 1 << b
+		if idx < 64 {
+			x := st[b2u(d.spanAll(uint(b)))][idx]
+			d.swzOK |= x & 1 << b
+			d.named |= x >> 1 << b
 		}
 	}
 }
+
+// dualSwzStates[vec4][all][idx] is bit 0: swizzle entry idx is defined
+// (dualSwzDefined), bit 1: its full text names it (dualNamed, all: among
+// all 32 entries).
+var dualSwzStates = func() (t [2][2][64]uint8) {
+	for v := range t {
+		for all := range t[v] {
+			for idx := range t[v][all] {
+				t[v][all][idx] = uint8(dualSwzDefined[v] >> idx & 1)
+				if idx < 32 && dualNamed[v][all][idx] {
+					t[v][all][idx] |= 2
+				}
+			}
+		}
+	}
+	return t
+}()
 
 // spanAll reports whether the source letter numbered b (layoutBit) reads
 // both halves of the swizzle table (an ext bit picks the half): u when the
