@@ -39,7 +39,7 @@ func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, er
 // window, rather than when the first dual-issue word stops the workers.
 func warmDualTables() {
 	dualTryLists()
-	dualSwzFits()
+	dualSwzFirst()
 	dualOpndSats()
 }
 

@@ -330,16 +330,20 @@ func (d *dualView) destMaskOf(k int) uint32 {
 // srcChans is how many swizzle channels operation k's sources show.
 func (d *dualView) srcChans(k int) int { return int(d.nch[k]) }
 
-func (d *dualView) srcChansOf(k int) int {
-	switch o := d.op[k]; {
+func (d *dualView) srcChansOf(k int) int { return dualSrcChans(d.op[k], d.vec4, d.destMask(k)) }
+
+// dualSrcChans is how many swizzle channels the sources of operation o
+// show in the vec4 group or not, when it writes mask.
+func dualSrcChans(o *dualOp, vec4 bool, mask uint32) int {
+	switch {
 	case !o.vload:
 		return 1
-	case o.isDot() && d.vec4:
+	case o.isDot() && vec4:
 		return 4
 	case o.isDot():
 		return 3
 	}
-	return maskLen(d.destMask(k))
+	return maskLen(mask)
 }
 
 // srcSwizzle is the swizzle table index a source letter reads.
@@ -360,7 +364,7 @@ func (d *dualView) setSwizzles() {
 		u,
 		d.get(dfG0swz),
 		d.get(dfG1swz) + 16*d.get(dfG1swzx),
-		4, // 2: xyzw / xyz
+		dualSwz2,
 	}
 	st := &dualSwzStates[b2u(d.vec4)]
 	d.swzOK, d.named = 0, 0
@@ -393,7 +397,13 @@ var dualSwzStates = func() (t [2][2][64]uint8) {
 // spanAll reports whether the source letter numbered b (layoutBit) reads
 // both halves of the swizzle table (an ext bit picks the half): u when the
 // first operation has one source, and 1.
-func (d *dualView) spanAll(b uint) bool { return b == 0 && d.c1 < 2 || b == 2 }
+func (d *dualView) spanAll(b uint) bool { return letterSpansAll(b, d.c1) }
+
+// letterSpansAll is spanAll of a first operation with c1 sources.
+func letterSpansAll(b uint, c1 int) bool { return b == 0 && c1 < 2 || b == 2 }
+
+// dualSwz2 is the swizzle entry letter 2 reads: xyzw / xyz.
+const dualSwz2 = 4
 
 // dualSwzDefined[vec4] has bit i set when entry i of the vec3 (0) or vec4
 // (1) swizzle table is defined (not "?"): srcSwizzle's test without a

@@ -273,11 +273,12 @@ func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry, pass ui
 	var tw dualText
 	var dw dualView
 	baseGroup := -1
-	swz := dualSwzMasks(t)
+	first := dualSwzFirst()
+	keys := dualTextKeys(t)
 	for ; pass != 0; pass &= pass - 1 {
 		r := tries[bits.TrailingZeros64(pass)]
-		if !dualSwizzlesFit(&swz, t, &dualOps[0][r.i1].op, &dualOps[1][r.i2].op, uint32(r.c), r.group == 1) {
-			continue // the build would fail
+		if !dualSwzRoundTrips(first, t, &keys, d, r) {
+			continue // the build would fail or print other channels
 		}
 		fi := dualForms[r.group]
 		if int(r.group) != baseGroup {
@@ -319,6 +320,67 @@ func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry, pass ui
 	// markExt states every field the operands leave open (and prints the
 	// swizzles for the half the ext bits name), so it always names the word
 	return markExt
+}
+
+// dualTextKeys is dualChansKey of every source operand of t, and
+// whether it is valid, by operation and operand.
+func dualTextKeys(t *dualText) (keys [2][5]dualKey) {
+	for k := 0; k < 2; k++ {
+		for j := 1; j < t.n[k] && j < 5; j++ {
+			keys[k][j].key, keys[k][j].ok = dualChansKey(&t.opnd[k][j].chans)
+		}
+	}
+	return keys
+}
+
+// dualKey is a dualChansKey and its ok.
+type dualKey struct {
+	key uint32
+	ok  bool
+}
+
+// dualSwzRoundTrips reports whether try r, built from d's plain text t,
+// can print t's source channels again: every source its layout reads
+// through a swizzle (u 0 1) finds an entry that prints as the text
+// (dualSwzRoundTrip), and every source read through 2 shows what entry 2
+// prints. The tries reaching here pass the flag test, so no ext field is
+// fixed when a source is read: the search ranges are the spans srcChansText
+// prints at markNone. A rival printing t writes the masks d does (maskChans
+// names each mask once: TestDualMaskChansDistinct), which decide how many
+// channels its sources show. False means the rival's text is not t.
+func dualSwzRoundTrips(first *[2][swzRanges][5 << 12]uint8, t *dualText, keys *[2][5]dualKey, d *dualView, r dualTry) bool {
+	ops := [2]*dualOp{&dualOps[0][r.i1].op, &dualOps[1][r.i2].op}
+	lay := &dualLayouts[ops[0].srcs-1][ops[1].srcs-1][r.c&3]
+	if !lay.ok {
+		return false
+	}
+	vec4 := r.group == 1
+	for k, o := range ops {
+		nch := dualSrcChans(o, vec4, d.destMask(k))
+		l := lay.lay[k]
+		for i := 0; i < len(l); i++ {
+			j := o.srcOperand(i)
+			if j >= t.n[k] || j >= 5 {
+				return false // the operand counts differ
+			}
+			ch := &t.opnd[k][j].chans
+			b := layoutBit(l[i])
+			span := dualSpanStd
+			if letterSpansAll(b, ops[0].srcs) {
+				span = dualSpanAll
+			}
+			if b == 3 { // 2: no swizzle read, entry 2 printed
+				if dualSwzChans[b2u(vec4)][span][dualSwz2][min(nch, 4)] != *ch {
+					return false
+				}
+				continue
+			}
+			if x := &keys[k][j]; !dualSwzRoundTrip(first, x.key, x.ok, ch, vec4, span, nch) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // dualMatch is what the marker levels test of a word the search found: its

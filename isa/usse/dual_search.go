@@ -417,7 +417,6 @@ func unifiedReg(o *dualOpnd, banks *[4]uint8, double bool) (uint32, uint32, bool
 }
 
 func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
-	t := d.swzTable()
 	// swz finds the first entry the text names: standard half first; the
 	// extended half only when the ext bit exists (extField >= 0) and is not
 	// fixed to 0; only the extended half when it is fixed to 1.
@@ -429,12 +428,7 @@ func (a *dualAssign) source(d *dualView, k int, c byte, o *dualOpnd) bool {
 				lo, hi = 16*int(a.in.Args[a.x[extField]]), 16+16*int(a.in.Args[a.x[extField]])
 			}
 		}
-		for i := lo; i < hi; i++ {
-			if o.chans.prefixOf(t[i]) && t[i] != "?" {
-				return i, true
-			}
-		}
-		return 0, false
+		return dualSwzFind(d.vec4, lo, hi, &o.chans)
 	}
 	switch c {
 	case 'u':

@@ -2,10 +2,12 @@ package usse
 
 import "sync"
 
-// A quick necessary test for dualBuild's swizzles: most rival words the
-// level search builds fail because a source's channels begin no entry of
-// their group's swizzle table (dualAssign.source). dualSwzFits answers
-// that from the generated tables without building the word.
+// Swizzle texts read back: dualAssign.source takes the first entry of a
+// range of its group's swizzle table that starts with a source's channels,
+// and the level search asks whether a rival reading the word's text prints
+// those channels again. dualSwzFirst answers the first from the generated
+// tables without scanning them; dualSwzRoundTrip the second without
+// building the rival.
 
 // dualSwzLetters are the letters of the dual swizzle tables; a source
 // showing any other letter begins no entry.
@@ -23,10 +25,11 @@ var dualLetterCodes = func() (t [256]uint8) {
 }()
 
 // dualChansKey packs channels (letters past n ignored) into an index of
-// dualSwzFits: n, then three bits per letter; ok is false for a letter
-// outside dualSwzLetters or more than four.
+// dualSwzFirst: n, then three bits per letter; ok is false for no
+// channels, a letter outside dualSwzLetters or more than four (no entry
+// starts with such channels).
 func dualChansKey(ch *dualChans) (uint32, bool) {
-	if ch.n > 4 {
+	if ch.n == 0 || ch.n > 4 {
 		return 0, false
 	}
 	k := uint32(ch.n) << 12
@@ -39,85 +42,76 @@ func dualChansKey(ch *dualChans) (uint32, bool) {
 	return k, bad < 8
 }
 
-// dualSwzFits[dualChansKey] of a source's channels says where
-// dualAssign.source's swizzle look-up can find them: bit 2*v+h is set when
-// an entry of the vec3 (v 0) or vec4 (v 1) table below 16 (h 0) or 32 (h
-// 1) starts with them. Computed once, read-only afterwards.
-var dualSwzFits = sync.OnceValue(func() *[5 << 12]uint8 {
-	m := new([5 << 12]uint8)
+// The entry ranges dualAssign.source searches: the standard half, both
+// halves, the extended half.
+const (
+	swzRangeStd = iota
+	swzRangeAll
+	swzRangeExt
+	swzRanges
+)
+
+// dualSwzRangeBounds are the ranges' entries [lo, hi).
+var dualSwzRangeBounds = [swzRanges][2]int{{0, 16}, {0, 32}, {16, 32}}
+
+// dualSwzFirst[vec4][range][dualChansKey] is 1 + the first defined entry
+// of the range of the vec3 (0) or vec4 (1) table that starts with those
+// channels, or 0 for none. Computed once, read-only afterwards.
+var dualSwzFirst = sync.OnceValue(func() *[2][swzRanges][5 << 12]uint8 {
+	m := new([2][swzRanges][5 << 12]uint8)
 	for v, ti := range [2]int{enumDswz3, enumDswz4} {
 		t := enumTables[ti]
-		for i := 0; i < 32 && i < len(t); i++ {
-			if t[i] == "?" {
-				continue
-			}
-			bits := uint8(2) << (2 * v) // h 1
-			if i < 16 {
-				bits |= 1 << (2 * v)
-			}
-			for n := 1; n <= 4 && n <= len(t[i]); n++ {
-				var ch dualChans
-				ch.n = uint8(copy(ch.c[:], t[i][:n]))
-				k, ok := dualChansKey(&ch)
-				if !ok {
-					panic("usse: dual swizzle entry " + t[i] + " has a letter outside dualSwzLetters") // fixed tables: any test meets it
+		for r, b := range dualSwzRangeBounds {
+			for i := b[0]; i < b[1] && i < len(t); i++ {
+				if t[i] == "?" {
+					continue
 				}
-				m[k] |= bits
+				for n := 1; n <= 4 && n <= len(t[i]); n++ {
+					var ch dualChans
+					ch.n = uint8(copy(ch.c[:], t[i][:n]))
+					k, ok := dualChansKey(&ch)
+					if !ok {
+						panic("usse: dual swizzle entry " + t[i] + " has a letter outside dualSwzLetters") // fixed tables: any test meets it
+					}
+					if m[v][r][k] == 0 {
+						m[v][r][k] = uint8(i + 1)
+					}
+				}
 			}
 		}
 	}
 	return m
 })
 
-// dualSwzMasks gives dualSwzFits of every source operand of a text.
-func dualSwzMasks(t *dualText) (m [2][5]uint8) {
-	fits := dualSwzFits()
-	for k := 0; k < 2; k++ {
-		for j := 1; j < t.n[k] && j < 5; j++ {
-			if key, ok := dualChansKey(&t.opnd[k][j].chans); ok {
-				m[k][j] = fits[key]
-			}
+// dualSwzFind is the first defined entry in [lo, hi) of the vec3 or vec4
+// table that starts with ch (dualAssign.source's look-up).
+func dualSwzFind(vec4 bool, lo, hi int, ch *dualChans) (int, bool) {
+	r := -1
+	for i, b := range dualSwzRangeBounds {
+		if b == [2]int{lo, hi} {
+			r = i
 		}
 	}
-	return m
+	k, ok := dualChansKey(ch)
+	if r < 0 || !ok {
+		return 0, false
+	}
+	i := dualSwzFirst()[b2u(vec4)][r][k]
+	return int(i) - 1, i != 0
 }
 
-// dualSwizzlesFit reports whether every source swizzle that operations o1,
-// o2 read under configuration cfg (layout letters u 0 1) can be found in
-// the table of the group (vec4 or not), given the masks of dualSwzMasks.
-// False means dualBuildArgs fails; true promises nothing.
-func dualSwizzlesFit(m *[2][5]uint8, t *dualText, o1, o2 *dualOp, cfg uint32, vec4 bool) bool {
-	lay := &dualLayouts[o1.srcs-1][o2.srcs-1][cfg&3]
-	if !lay.ok {
-		return false
+// dualSwzRoundTrip reports whether channels ch (their dualChansKey, ok as
+// it returned), read by a source through a letter that searches span
+// (dualSpanStd or dualSpanAll) of the vec4 or vec3 table, print as ch again
+// when the operation reads nch channels: the first entry starting with them
+// (dualSwzFirst) printed as srcChansText prints it. first is
+// dualSwzFirst().
+func dualSwzRoundTrip(first *[2][swzRanges][5 << 12]uint8, key uint32, ok bool, ch *dualChans, vec4 bool, span, nch int) bool {
+	r := swzRangeStd
+	if span == dualSpanAll {
+		r = swzRangeAll
 	}
-	v := uint(0)
-	if vec4 {
-		v = 2
-	}
-	for k := 0; k < 2; k++ {
-		o := [2]*dualOp{o1, o2}[k]
-		l := lay.lay[k]
-		for i := 0; i < len(l); i++ {
-			j := o.srcOperand(i)
-			if j >= t.n[k] || j >= 5 {
-				return false // the operand counts differ: the build fails
-			}
-			h := uint(1) // the extended half (the 1 slot, or u with one source)
-			switch l[i] {
-			case '2':
-				continue // no swizzle
-			case '0':
-				h = 0
-			case 'u':
-				if o1.srcs >= 2 {
-					h = 0
-				}
-			}
-			if m[k][j]>>(v+h)&1 == 0 {
-				return false
-			}
-		}
-	}
-	return true
+	v := b2u(vec4)
+	i := first[v][r][key%(5<<12)]
+	return ok && i != 0 && dualSwzChans[v][span][(i-1)&31][min(nch, 4)] == *ch
 }
