@@ -150,8 +150,8 @@ type dualView struct {
 	usedSet  uint32     // dual fields the operands show (used)
 	nch      [2]uint8   // srcChans per operation
 	swz      [4]uint32  // the swizzle index each source letter reads (setSwizzles)
-	swzOK    uint8      // layoutBit set of the letters whose swizzle is defined
-	named    uint8      // layoutBit set of the letters whose plain swizzle text names it
+	swzOK    uint8      // layoutBit set of the letters read whose swizzle is defined
+	named    uint8      // layoutBit set of the letters read whose plain swizzle text names it
 }
 
 // get is dual field k's value (0 when absent).
@@ -366,11 +366,13 @@ func (d *dualView) setSwizzles() {
 		d.get(dfG1swz) + 16*d.get(dfG1swzx),
 		dualSwz2,
 	}
+	// (only the letters the layout reads: no other is asked about)
 	st := &dualSwzStates[b2u(d.vec4)]
 	d.swzOK, d.named = 0, 0
-	for b, idx := range d.swz {
-		if idx < 64 {
-			x := st[b2u(d.spanAll(uint(b)))][idx]
+	for rest := uint(d.usesMask & 15); rest != 0; rest &= rest - 1 {
+		b := uint(bits.TrailingZeros(rest))
+		if idx := d.swz[b&3]; idx < 64 {
+			x := st[b2u(d.spanAll(b))][idx]
 			d.swzOK |= x & 1 << b
 			d.named |= x >> 1 << b
 		}
@@ -596,8 +598,8 @@ func appendDualOpnds(dst []byte, ops *[5]dualOpnd, n int) []byte {
 // so that room for n of them leaves putDualOpnd's room for each.
 const dualOpndMax = 40
 
-// dualOpndRoom is the room putDualOpnd's stores take: "-|", a bank name
-// (2 letters), 3 digits, "." and 4 channels as a word, "|".
+// dualOpndRoom is the room putDualOpnd's stores take: "-|", the register
+// (up to 5 letters) and then "." and 4 channels as a word each, "|".
 const dualOpndRoom = 2 + 2 + 4 + 8 + 1
 
 // dualBankWords are dualBankNames packed (isa.TextWord).
@@ -612,7 +614,7 @@ var dualBankWords = func() (t [len(dualBankNames)]uint64) {
 // a store per part; the indexed bank, as rare as its text is long, is
 // appendDualOpnd's.
 func putDualOpnd(dst []byte, o *dualOpnd) []byte {
-	if o.bank >= dbIdx1 || o.num > 999 {
+	if o.bank >= dbIdx1 || o.num >= 256 {
 		return appendDualOpnd(dst, o)
 	}
 	l := len(dst)
@@ -623,12 +625,9 @@ func putDualOpnd(dst []byte, o *dualOpnd) []byte {
 	i += int(b2u(o.neg))
 	b[i] = '|'
 	i += int(b2u(o.abs))
-	w := dualBankWords[o.bank]
-	binary.LittleEndian.PutUint16(b[i:], uint16(w))
+	w := dualRegWords[o.bank][o.num]
+	binary.LittleEndian.PutUint64(b[i:], w)
 	i += int(w >> 56)
-	dw := decWords[o.num]
-	binary.LittleEndian.PutUint32(b[i:], dw)
-	i += int(dw >> 24)
 	c := &o.chans
 	binary.LittleEndian.PutUint64(b[i:], '.'|uint64(binary.LittleEndian.Uint32(c.c[:]))<<8)
 	i += (int(c.n) + 1) &^ (int(b2u(c.n == 0)) * 0xff)
@@ -636,6 +635,18 @@ func putDualOpnd(dst []byte, o *dualOpnd) []byte {
 	i += int(b2u(o.abs))
 	return dst[:l+i]
 }
+
+// dualRegWords[bank][num] is a register's name and number (bank below
+// dbIdx1, number below 256) packed (isa.TextWord): appendDualOpnd's text.
+var dualRegWords = func() (t [dbIdx1][256]uint64) {
+	for bank := range t {
+		for num := range t[bank] {
+			o := dualOpnd{bank: uint8(bank), num: uint32(num)}
+			t[bank][num] = isa.TextWord(string(appendDualOpnd(nil, &o)))
+		}
+	}
+	return t
+}()
 
 func (d *dualView) fmtName() string {
 	if d.get(dfF16) != 0 {

@@ -29,17 +29,16 @@ var dualLetterCodes = func() (t [256]uint8) {
 // channels, a letter outside dualSwzLetters or more than four (no entry
 // starts with such channels).
 func dualChansKey(ch *dualChans) (uint32, bool) {
-	if ch.n == 0 || ch.n > 4 {
+	n := uint32(ch.n)
+	if n-1 >= 4 { // none, or more than four
 		return 0, false
 	}
-	k := uint32(ch.n) << 12
-	bad := uint8(0)
-	for i := 0; i < int(ch.n); i++ {
-		c := dualLetterCodes[ch.c[i]]
-		bad |= c
-		k |= uint32(c&7) << (9 - 3*i)
-	}
-	return k, bad < 8
+	// all four letters' codes, then those past n dropped
+	c := &dualLetterCodes
+	codes := uint32(c[ch.c[0]])<<24 | uint32(c[ch.c[1]])<<16 | uint32(c[ch.c[2]])<<8 | uint32(c[ch.c[3]])
+	codes &= 0xffffffff << (8 * (4 - n))
+	k := n<<12 | (codes>>24&7)<<9 | (codes>>16&7)<<6 | (codes>>8&7)<<3 | codes&7
+	return k, codes&0xf8f8f8f8 == 0
 }
 
 // The entry ranges dualAssign.source searches: the standard half, both
