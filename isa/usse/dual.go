@@ -137,7 +137,6 @@ type dualView struct {
 	f        *form
 	args     [MaxFields]uint32 // the word's fields; args[MaxFields-1] is 0
 	ai       [dfCount]uint8    // the dual fields' indices in args (absent: MaxFields-1)
-	x        [dfCount]int8     // the dual fields' indices in the form (absent: -1)
 	vec4     bool
 	op       [2]*dualOp // entries of dualOps
 	lay      [2]string  // source letters per operation: u 0 1 2
@@ -170,10 +169,10 @@ func (d *dualView) init(f *form, in *Inst) bool {
 	d.f, d.vec4 = f, f.op1 == 0x05
 	d.bad = 0
 	if in.Form >= 0 && int(in.Form) < len(forms) && &forms[in.Form] == f {
-		d.x, d.ai = dualIdxByForm[in.Form], dualArgIdxByForm[in.Form]
+		d.ai = dualArgIdxByForm[in.Form]
 	} else {
-		d.x = dualIdx(f)
-		d.ai = dualArgIdx(&d.x)
+		x := dualIdx(f)
+		d.ai = dualArgIdx(&x)
 	}
 	d.args = in.Args
 	// no dual-issue form has MaxFields fields (dualIdxByForm): the slot
@@ -505,17 +504,15 @@ func (d *dualView) srcOpnd(o *dualOpnd, k int, c byte, level int) {
 // srcChansText is the channels of operation k's source read through
 // layout letter c, as printed at marker level level.
 func (d *dualView) srcChansText(k int, c byte, level int) (ch dualChans) {
+	b := layoutBit(c) & 3
 	idx, _ := d.srcSwizzle(c)
 	// the parser takes the first entry with the printed prefix among the
 	// entries it may mean (see dualAssign.source): print enough channels
 	span := dualSpanStd
-	if d.spanAll(layoutBit(c)) {
-		span = dualSpanAll
-		if level >= markExt {
-			span = dualSpanHalf
-		}
+	if d.spanAll(b) {
+		span = dualSpanAll + int(b2u(level >= markExt)) // dualSpanHalf
 	}
-	return dualSwzChans[b2u(d.vec4)][span][idx&31][min(d.srcChans(k), 4)]
+	return dualSwzChans[b2u(d.vec4)][span][idx&31][min(d.nch[k&1], 4)]
 }
 
 // Entry ranges a dual-issue source swizzle is read from: the standard
@@ -717,8 +714,8 @@ func (d *dualView) appendRestOps(dst []byte, level int, ops *dualText) []byte {
 	}
 	for ; show != 0; show &= show - 1 {
 		k := bits.TrailingZeros32(show)
-		if d.x[k] < 0 {
-			continue
+		if d.ai[k] == MaxFields-1 {
+			continue // absent
 		}
 		// ".name" and "=" (every name has at most 6 letters), the value
 		// (every field has at most 7 bits)
