@@ -479,40 +479,36 @@ func firstIndex(t []string, lo, hi int, p string) int {
 // srcOpnd sets *o to the source of operation k read through layout letter
 // c, as printed at marker level level (level < 0: without its channels).
 func (d *dualView) srcOpnd(o *dualOpnd, k int, c byte, level int) {
+	b := layoutBit(c) & 3
 	*o = dualOpnd{bank: dbI}
-	switch c {
-	case 'u':
+	switch b {
+	case 0: // u
 		o.abs = d.c1 <= 2 && d.get(dfG2lo) != 0
 		o.neg = d.get(dfUneg) != 0
 		o.bank, o.ibank, o.num = dualReg(dualSrcBanks[d.get(dfUsbank)], d.get(dfUsnum), d.op[k].vload)
-	case '0':
+	case 1: // 0
 		o.num = d.get(dfG0slot)
-	case '1':
+	case 2: // 1
 		o.neg = d.get(dfG1neg) != 0
 		o.num = d.get(dfG1slot)
-	case '2':
+	case 3: // 2
 		o.num = 2
 		if d.c1 >= 2 {
 			o.num = d.get(dfG2hi)<<1 | d.get(dfG2lo)
 		}
 	}
-	if level >= 0 {
-		o.chans = d.srcChansText(k, c, level)
+	if level < 0 {
+		return
 	}
-}
-
-// srcChansText is the channels of operation k's source read through
-// layout letter c, as printed at marker level level.
-func (d *dualView) srcChansText(k int, c byte, level int) (ch dualChans) {
-	b := layoutBit(c) & 3
+	// the channels: the parser takes the first entry with the printed
+	// prefix among the entries it may mean (see dualAssign.source), so
+	// print enough of them
 	idx, _ := d.srcSwizzle(c)
-	// the parser takes the first entry with the printed prefix among the
-	// entries it may mean (see dualAssign.source): print enough channels
 	span := dualSpanStd
 	if d.spanAll(b) {
 		span = dualSpanAll + int(b2u(level >= markExt)) // dualSpanHalf
 	}
-	return dualSwzChans[b2u(d.vec4)][span][idx&31][min(d.nch[k&1], 4)]
+	o.chans = dualSwzChans[b2u(d.vec4)][span][idx&31][min(d.nch[k&1], 4)]
 }
 
 // Entry ranges a dual-issue source swizzle is read from: the standard

@@ -344,7 +344,7 @@ type dualKey struct {
 // through a swizzle (u 0 1) finds an entry that prints as the text
 // (dualSwzRoundTrip), and every source read through 2 shows what entry 2
 // prints. The tries reaching here pass the flag test, so no ext field is
-// fixed when a source is read: the search ranges are the spans srcChansText
+// fixed when a source is read: the search ranges are the spans srcOpnd
 // prints at markNone. A rival printing t writes the masks d does (maskChans
 // names each mask once: TestDualMaskChansDistinct), which decide how many
 // channels its sources show. False means the rival's text is not t.

@@ -103,7 +103,7 @@ func dualSwzFind(vec4 bool, lo, hi int, ch *dualChans) (int, bool) {
 // it returned), read by a source through a letter that searches span
 // (dualSpanStd or dualSpanAll) of the vec4 or vec3 table, print as ch again
 // when the operation reads nch channels: the first entry starting with them
-// (dualSwzFirst) printed as srcChansText prints it. first is
+// (dualSwzFirst) printed as srcOpnd prints it. first is
 // dualSwzFirst().
 func dualSwzRoundTrip(first *[2][swzRanges][5 << 12]uint8, key uint32, ok bool, ch *dualChans, vec4 bool, span, nch int) bool {
 	r := swzRangeStd
