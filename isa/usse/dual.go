@@ -573,25 +573,50 @@ func (d *dualView) appendOperands(dst []byte, k int, level int) []byte {
 }
 
 // appendDualOpnds prints the first n of ops, separated by ", ", into
-// room reserved once (dualOpndMax each).
+// room reserved once (dualOpndMax each): a store per part (each store may
+// write past its text: the next one starts at its end); the indexed bank,
+// as rare as its text is long, is appendDualOpnd's.
 func appendDualOpnds(dst []byte, ops *[5]dualOpnd, n int) []byte {
 	if n <= 0 {
 		return dst
 	}
 	dst = reserve(dst, n*dualOpndMax)
-	dst = putDualOpnd(dst, &ops[0])
-	for i := 1; i < n && i < len(ops); i++ {
-		dst = putDualOpnd(putLit8(dst, ','|' '<<8, 2), &ops[i])
+	sep := 0 // the length of ", " before the operand: none before the first
+	for k := 0; k < n && k < len(ops); k++ {
+		o := &ops[k]
+		if o.bank >= dbIdx1 || o.num >= 256 {
+			dst = appendDualOpnd(append(dst, ", "[:sep]...), o)
+			sep = 2
+			continue
+		}
+		l := len(dst)
+		b := dst[l : l+2+dualOpndRoom]
+		b[0], b[1] = ',', ' '
+		i := sep
+		b[i] = '-'
+		i += int(b2u(o.neg))
+		b[i] = '|'
+		i += int(b2u(o.abs))
+		w := dualRegWords[o.bank][o.num]
+		binary.LittleEndian.PutUint64(b[i:], w)
+		i += int(w >> 56)
+		c := &o.chans
+		binary.LittleEndian.PutUint64(b[i:], '.'|uint64(binary.LittleEndian.Uint32(c.c[:]))<<8)
+		i += (int(c.n) + 1) &^ (int(b2u(c.n == 0)) * 0xff)
+		b[i] = '|'
+		i += int(b2u(o.abs))
+		dst = dst[:l+i]
+		sep = 2
 	}
 	return dst
 }
 
 // dualOpndMax bounds ", " and an operand's text, whichever way it is
 // printed (the longest: "-|pa[index1 * 2 + 4294967295].xyzw|", 35 bytes),
-// so that room for n of them leaves putDualOpnd's room for each.
+// so that room for n of them leaves appendDualOpnds' room for each.
 const dualOpndMax = 40
 
-// dualOpndRoom is the room putDualOpnd's stores take: "-|", the register
+// dualOpndRoom is the room appendDualOpnds' stores of an operand take: "-|", the register
 // (up to 5 letters) and then "." and 4 channels as a word each, "|".
 const dualOpndRoom = 2 + 2 + 4 + 8 + 1
 
@@ -602,32 +627,6 @@ var dualBankWords = func() (t [len(dualBankNames)]uint64) {
 	}
 	return t
 }()
-
-// putDualOpnd is appendDualOpnd into reserved room (dualOpndRoom bytes),
-// a store per part; the indexed bank, as rare as its text is long, is
-// appendDualOpnd's.
-func putDualOpnd(dst []byte, o *dualOpnd) []byte {
-	if o.bank >= dbIdx1 || o.num >= 256 {
-		return appendDualOpnd(dst, o)
-	}
-	l := len(dst)
-	b := dst[l : l+dualOpndRoom]
-	// each store may write past its text: the next one starts at its end
-	i := 0
-	b[i] = '-'
-	i += int(b2u(o.neg))
-	b[i] = '|'
-	i += int(b2u(o.abs))
-	w := dualRegWords[o.bank][o.num]
-	binary.LittleEndian.PutUint64(b[i:], w)
-	i += int(w >> 56)
-	c := &o.chans
-	binary.LittleEndian.PutUint64(b[i:], '.'|uint64(binary.LittleEndian.Uint32(c.c[:]))<<8)
-	i += (int(c.n) + 1) &^ (int(b2u(c.n == 0)) * 0xff)
-	b[i] = '|'
-	i += int(b2u(o.abs))
-	return dst[:l+i]
-}
 
 // dualRegWords[bank][num] is a register's name and number (bank below
 // dbIdx1, number below 256) packed (isa.TextWord): appendDualOpnd's text.
