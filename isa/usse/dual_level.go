@@ -83,6 +83,18 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, bool) {
 	if pass == 0 {
 		return markNone, made // no word before it can print its plain text
 	}
+	// then the channels each source shows (dualSwzRoundTrips)
+	first := dualSwzFirst()
+	keys := dualTextKeys(t)
+	for rest := pass; rest != 0; rest &= rest - 1 {
+		i := bits.TrailingZeros64(rest)
+		if !dualSwzRoundTrips(first, t, &keys, d, cl.tries[i]) {
+			pass &^= 1 << i // the build would fail or print other channels
+		}
+	}
+	if pass == 0 {
+		return markNone, true
+	}
 	return dualLevelBuilt(d, in, t, cl.tries, pass), true
 }
 
@@ -273,13 +285,8 @@ func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry, pass ui
 	var tw dualText
 	var dw dualView
 	baseGroup := -1
-	first := dualSwzFirst()
-	keys := dualTextKeys(t)
 	for ; pass != 0; pass &= pass - 1 {
 		r := tries[bits.TrailingZeros64(pass)]
-		if !dualSwzRoundTrips(first, t, &keys, d, r) {
-			continue // the build would fail or print other channels
-		}
 		fi := dualForms[r.group]
 		if int(r.group) != baseGroup {
 			base = Inst{Form: int16(fi)}
