@@ -41,7 +41,7 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, bool) {
 	if d.get(dfPrimus) > 1 || d.get(dfSrccfg) > 3 {
 		return markExt, false // the search tries primus 0 and 1, configurations 0-3
 	}
-	cl := &dualTryLists()[g][d.get(dfOp1)][d.get(dfOp2)][d.get(dfSrccfg)][d.get(dfPrimus)]
+	cl := dualTryLists().list(g, d.get(dfOp1), d.get(dfOp2), d.get(dfSrccfg), d.get(dfPrimus))
 	if !cl.found {
 		return markExt, false
 	}
@@ -69,6 +69,9 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, bool) {
 			pass |= c.members
 		}
 	}
+	// (the classes are shared with the combinations after the word's: their
+	// members past its tries are not its tries)
+	pass &= ^uint64(0) >> (64 - len(cl.tries))
 	// then the destinations (dualDestsFit reads only what a key names)
 	for i := 0; i < len(cl.dests) && pass != 0; i++ {
 		k := &cl.dests[i]
@@ -120,11 +123,12 @@ type dualTryEntry struct {
 const maxDualTries = 64
 
 // dualTryList is, for a word's combination, the combinations before it in
-// search order whose operand counts equal its own (each rival: primus 0
-// before 1, configurations ascending) and whether the search reaches the
-// word's own at all. The tries are grouped twice, as bits of tries: by
-// what the flag and source tests ask (classes) and by destination key
-// (dests).
+// search order whose operations have the same names and whose operand
+// counts equal its own, and whether the search reaches the word's own at
+// all. The tries are grouped twice, as bits of tries: by what the flag and
+// source tests ask (classes) and by destination key (dests); the groups
+// are those of the whole sequence that begin within the list, so their
+// members may go past its tries.
 type dualTryList struct {
 	tries   []dualTry
 	classes []dualTryClass
@@ -132,8 +136,35 @@ type dualTryList struct {
 	found   bool
 }
 
-// dualTryClass is the tries of a list that ask the same of the flags and
-// sources (dualTryEntry's used, req and need).
+// dualTryTables holds every combination's dualTryList as ranges of three
+// arrays.
+type dualTryTables struct {
+	lists   [2][16][16][4][2]dualTryRanges
+	tries   []dualTry
+	classes []dualTryClass
+	dests   []dualDestClass
+}
+
+// dualTryRanges is a dualTryList as ranges of dualTryTables' arrays.
+type dualTryRanges struct {
+	tries, classes, dests [2]uint16
+	found                 bool
+}
+
+// list is the dualTryList of group g, operations i1, i2, source
+// configuration cfg and primus.
+func (t *dualTryTables) list(g int, i1, i2, cfg, primus uint32) dualTryList {
+	r := &t.lists[g&1][i1&15][i2&15][cfg&3][primus&1]
+	return dualTryList{
+		tries:   t.tries[r.tries[0]:r.tries[1]],
+		classes: t.classes[r.classes[0]:r.classes[1]],
+		dests:   t.dests[r.dests[0]:r.dests[1]],
+		found:   r.found,
+	}
+}
+
+// dualTryClass is the tries of a sequence that ask the same of the flags
+// and sources (dualTryEntry's used, req and need).
 type dualTryClass struct {
 	used    uint32
 	need    [2]uint8
@@ -141,76 +172,112 @@ type dualTryClass struct {
 	members uint64
 }
 
-// dualDestClass is the tries of a list with one destination key; rep is
-// one of them.
+// dualDestClass is the tries of a sequence with one destination key; rep
+// is one of them.
 type dualDestClass struct {
 	rep     dualTry
 	key     uint8
 	members uint64
 }
 
-// dualTryLists[g][i1][i2][cfg][primus] is the dualTryList of a
-// combination (from dualRivals, once; read-only afterwards).
-var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
-	t = new([2][16][16][4][2]dualTryList)
-	rivals := dualRivals()
-	// every list's parts in three arrays (ends[...] is where they end)
-	var tries []dualTry
-	var classes []dualTryClass
-	var dests []dualDestClass
-	var ends [2][16][16][4][2][3]int
-	for g := range t {
-		for i1 := range t[g] {
-			for i2 := range t[g][i1] {
-				for cfg := range t[g][i1][i2] {
-					for primus := range t[g][i1][i2][cfg] {
-						first := [3]int{len(tries), len(classes), len(dests)}
-					search:
-						for _, r := range rivals[g][i1][i2][cfg] {
-							for p := 0; p < 2; p++ {
-								for c := 0; c < 4; c++ {
-									if r.cfgs>>c&1 == 0 {
-										continue
-									}
-									if int(r.group) == g && int(r.i1) == i1 && int(r.i2) == i2 && p == primus && c == cfg {
-										// the word's own combination: its plain text
-										// names it (plainNamesWord), so the search
-										// finds it here
-										t[g][i1][i2][cfg][primus].found = true
-										break search
-									}
-									e, ok := newDualTryEntry(dualTry{r.group, r.i1, r.i2, uint8(p), uint8(c)})
-									if !ok {
-										continue
-									}
-									if len(tries)-first[0] == maxDualTries {
-										panic("usse: a dual-issue try list is longer than maxDualTries") // fixed tables: any test meets it
-									}
-									bit := uint64(1) << (len(tries) - first[0])
-									tries = append(tries, e.try)
-									classes = addDualTryClass(classes, first[1], dualTryClass{used: e.used, need: e.need, req: e.req}, bit)
-									dests = addDualDestClass(dests, first[2], dualDestClass{rep: e.try, key: e.destKey}, bit)
-								}
-							}
+// dualTryLists holds the dualTryList of every combination (once;
+// read-only afterwards). The combinations whose operations have the same
+// names and whose layouts show as many operands form a sequence in search
+// order (group, first and second operation, primus, configuration); each
+// combination's list is the part of its sequence before it.
+var dualTryLists = sync.OnceValue(func() *dualTryTables {
+	t := new(dualTryTables)
+	// the operand counts of every pair of operations and configuration
+	var counts [16][16][4][2]int
+	var has [16][16][4]bool
+	for j1 := range dualOps[0] {
+		for j2 := range dualOps[1] {
+			if dualOps[0][j1].ok && dualOps[1][j2].ok {
+				for cfg := range has[j1][j2] {
+					counts[j1][j2][cfg], has[j1][j2][cfg] = dualCounts(dualOps[0][j1].op, dualOps[1][j2].op, uint32(cfg))
+				}
+			}
+		}
+	}
+	type seqKey struct {
+		name1, name2 string
+		counts       [2]int
+	}
+	type sequence struct {
+		tries   []dualTry
+		classes []dualTryClass
+		dests   []dualDestClass
+	}
+	var seqs []sequence
+	seqOf := map[seqKey]int{}
+	nops := [2]int{16, 8} // the vec4 group's first operation has 3 bits
+	for g := 0; g < 2; g++ {
+		for i1 := 0; i1 < nops[g]; i1++ {
+			for i2 := range dualOps[1] {
+				if !dualOps[0][i1].ok || !dualOps[1][i2].ok {
+					continue
+				}
+				for p := 0; p < 2; p++ {
+					for c := 0; c < 4; c++ {
+						if !has[i1][i2][c] {
+							continue
 						}
-						ends[g][i1][i2][cfg][primus] = [3]int{len(tries), len(classes), len(dests)}
+						k := seqKey{dualOps[0][i1].op.name, dualOps[1][i2].op.name, counts[i1][i2][c]}
+						si, ok := seqOf[k]
+						if !ok {
+							si = len(seqs)
+							seqOf[k] = si
+							seqs = append(seqs, sequence{})
+						}
+						seq := &seqs[si]
+						// the combination's list: its sequence so far, as the
+						// sequence's number and the lengths of its three
+						// arrays until the sequences are laid out (the
+						// classes are the sequence's first ones, their
+						// members past the list's tries dropped when used)
+						r := &t.lists[g][i1][i2][c][p]
+						r.found = true
+						r.tries = [2]uint16{uint16(si), uint16(len(seq.tries))}
+						r.classes = [2]uint16{uint16(si), uint16(len(seq.classes))}
+						r.dests = [2]uint16{uint16(si), uint16(len(seq.dests))}
+						// then the combination as a try of those after it
+						e, ok := newDualTryEntry(dualTry{uint8(g), uint8(i1), uint8(i2), uint8(p), uint8(c)})
+						if !ok {
+							continue
+						}
+						if len(seq.tries) == maxDualTries {
+							panic("usse: a dual-issue try list is longer than maxDualTries") // fixed tables: any test meets it
+						}
+						bit := uint64(1) << len(seq.tries)
+						seq.tries = append(seq.tries, e.try)
+						seq.classes = addDualTryClass(seq.classes, dualTryClass{used: e.used, need: e.need, req: e.req}, bit)
+						seq.dests = addDualDestClass(seq.dests, dualDestClass{rep: e.try, key: e.destKey}, bit)
 					}
 				}
 			}
 		}
 	}
-	var start [3]int
-	for g := range t {
-		for i1 := range t[g] {
-			for i2 := range t[g][i1] {
-				for cfg := range t[g][i1][i2] {
-					for primus := range t[g][i1][i2][cfg] {
-						end := ends[g][i1][i2][cfg][primus]
-						l := &t[g][i1][i2][cfg][primus]
-						l.tries = tries[start[0]:end[0]:end[0]]
-						l.classes = classes[start[1]:end[1]:end[1]]
-						l.dests = dests[start[2]:end[2]:end[2]]
-						start = end
+	var base [][3]uint16
+	for si := range seqs {
+		base = append(base, [3]uint16{uint16(len(t.tries)), uint16(len(t.classes)), uint16(len(t.dests))})
+		t.tries = append(t.tries, seqs[si].tries...)
+		t.classes = append(t.classes, seqs[si].classes...)
+		t.dests = append(t.dests, seqs[si].dests...)
+	}
+	if len(t.tries) > 1<<16 || len(t.classes) > 1<<16 || len(t.dests) > 1<<16 {
+		panic("usse: dual-issue try tables too long for their ranges") // fixed tables: any test meets it
+	}
+	for g := range t.lists {
+		for i1 := range t.lists[g] {
+			for i2 := range t.lists[g][i1] {
+				for c := range t.lists[g][i1][i2] {
+					for p := range t.lists[g][i1][i2][c] {
+						if r := &t.lists[g][i1][i2][c][p]; r.found {
+							b := base[r.tries[0]]
+							r.tries = [2]uint16{b[0], b[0] + r.tries[1]}
+							r.classes = [2]uint16{b[1], b[1] + r.classes[1]}
+							r.dests = [2]uint16{b[2], b[2] + r.dests[1]}
+						}
 					}
 				}
 			}
@@ -219,10 +286,10 @@ var dualTryLists = sync.OnceValue(func() (t *[2][16][16][4][2]dualTryList) {
 	return t
 })
 
-// addDualTryClass adds bit to the class of list[from:] asking what c asks,
-// or appends c with it.
-func addDualTryClass(list []dualTryClass, from int, c dualTryClass, bit uint64) []dualTryClass {
-	for i := from; i < len(list); i++ {
+// addDualTryClass adds bit to the class of list asking what c asks, or
+// appends c with it.
+func addDualTryClass(list []dualTryClass, c dualTryClass, bit uint64) []dualTryClass {
+	for i := range list {
 		if x := &list[i]; x.used == c.used && x.need == c.need && x.req == c.req {
 			x.members |= bit
 			return list
@@ -232,10 +299,10 @@ func addDualTryClass(list []dualTryClass, from int, c dualTryClass, bit uint64) 
 	return append(list, c)
 }
 
-// addDualDestClass adds bit to the class of list[from:] with c's key, or
-// appends c with it.
-func addDualDestClass(list []dualDestClass, from int, c dualDestClass, bit uint64) []dualDestClass {
-	for i := from; i < len(list); i++ {
+// addDualDestClass adds bit to the class of list with c's key, or appends
+// c with it.
+func addDualDestClass(list []dualDestClass, c dualDestClass, bit uint64) []dualDestClass {
+	for i := range list {
 		if x := &list[i]; x.key == c.key {
 			x.members |= bit
 			return list
@@ -355,7 +422,7 @@ type dualKey struct {
 // prints at markNone. A rival printing t writes the masks d does (maskChans
 // names each mask once: TestDualMaskChansDistinct), which decide how many
 // channels its sources show. False means the rival's text is not t.
-func dualSwzRoundTrips(first *[2][swzRanges][5 << 12]uint8, t *dualText, keys *[2][5]dualKey, d *dualView, r dualTry) bool {
+func dualSwzRoundTrips(first *[2][swzRanges][dualChansKeys]uint8, t *dualText, keys *[2][5]dualKey, d *dualView, r dualTry) bool {
 	ops := [2]*dualOp{&dualOps[0][r.i1].op, &dualOps[1][r.i2].op}
 	lay := &dualLayouts[ops[0].srcs-1][ops[1].srcs-1][r.c&3]
 	if !lay.ok {

@@ -5,15 +5,10 @@ import "sync"
 // Which words can print the same plain text as a dual-issue word is mostly
 // decided by the operation indices and the source configuration: another
 // combination can only match when its operations have the same names and
-// its layout shows as many operands. dualRivals lists, for every
-// combination, those combinations in search order (computed once from the
-// generated tables, read-only afterwards); dualLevel then tries only them.
-
-// dualCombo is a group (0: op1 0x04, 1: 0x05) and the operation indices;
-// cfgs has bit c set when source configuration c fits.
-type dualCombo struct {
-	group, i1, i2, cfgs uint8
-}
+// its layout shows as many operands. Such combinations form one sequence
+// in search order, and the rivals of a combination are the part of its
+// sequence before it (dualTryLists, computed once from the generated
+// tables, read-only afterwards); dualLevel then tries only them.
 
 // dualForms are the form indices of the two dual-issue groups.
 var dualForms = func() (t [2]int) {
@@ -61,68 +56,6 @@ func dualCounts(o1, o2 dualOp, cfg uint32) ([2]int, bool) {
 	}
 	return [2]int{dualOpCount(o1, slash), dualOpCount(o2, len(l)-slash-1)}, true
 }
-
-var dualRivals = sync.OnceValue(func() (t *[2][16][16][4][]dualCombo) {
-	t = new([2][16][16][4][]dualCombo)
-	// the operand counts of every pair of operations and configuration
-	var counts [16][16][4][2]int
-	var has [16][16][4]bool
-	for j1 := range dualOps[0] {
-		for j2 := range dualOps[1] {
-			if !dualOps[0][j1].ok || !dualOps[1][j2].ok {
-				continue
-			}
-			for cfg := 0; cfg < 4; cfg++ {
-				counts[j1][j2][cfg], has[j1][j2][cfg] = dualCounts(dualOps[0][j1].op, dualOps[1][j2].op, uint32(cfg))
-			}
-		}
-	}
-	nops := [2]int{16, 8}
-	for g := 0; g < 2; g++ {
-		for i1 := 0; i1 < 16; i1++ {
-			if !dualOps[0][i1].ok {
-				continue
-			}
-			o1 := &dualOps[0][i1].op
-			for i2 := 0; i2 < 16; i2++ {
-				if !dualOps[1][i2].ok {
-					continue
-				}
-				o2 := &dualOps[1][i2].op
-				for cfg := 0; cfg < 4; cfg++ {
-					if !has[i1][i2][cfg] {
-						continue
-					}
-					n := counts[i1][i2][cfg]
-					var list []dualCombo
-					for g2 := 0; g2 < 2; g2++ {
-						for j1 := 0; j1 < nops[g2]; j1++ {
-							if !dualOps[0][j1].ok || dualOps[0][j1].op.name != o1.name {
-								continue
-							}
-							for j2 := 0; j2 < 16; j2++ {
-								if !dualOps[1][j2].ok || dualOps[1][j2].op.name != o2.name {
-									continue
-								}
-								c := dualCombo{uint8(g2), uint8(j1), uint8(j2), 0}
-								for cfg2 := 0; cfg2 < 4; cfg2++ {
-									if has[j1][j2][cfg2] && counts[j1][j2][cfg2] == n {
-										c.cfgs |= 1 << cfg2
-									}
-								}
-								if c.cfgs != 0 {
-									list = append(list, c)
-								}
-							}
-						}
-					}
-					t[g][i1][i2][cfg] = list
-				}
-			}
-		}
-	}
-	return t
-})
 
 // dualSourcesFit is a quick necessary test for dualBuild: with operations
 // o1, o2 and source configuration cfg, every source that the layout reads

@@ -24,10 +24,10 @@ var dualLetterCodes = func() (t [256]uint8) {
 	return t
 }()
 
-// dualChansKey packs channels (letters past n ignored) into an index of
-// dualSwzFirst: n, then three bits per letter; ok is false for no
-// channels, a letter outside dualSwzLetters or more than four (no entry
-// starts with such channels).
+// dualChansKey numbers channels (letters past n ignored) densely below
+// dualChansKeys: those of one letter first, then of two, ...; ok is false
+// for no channels, a letter outside dualSwzLetters or more than four (no
+// entry starts with such channels).
 func dualChansKey(ch *dualChans) (uint32, bool) {
 	n := uint32(ch.n)
 	if n-1 >= 4 { // none, or more than four
@@ -37,9 +37,15 @@ func dualChansKey(ch *dualChans) (uint32, bool) {
 	c := &dualLetterCodes
 	codes := uint32(c[ch.c[0]])<<24 | uint32(c[ch.c[1]])<<16 | uint32(c[ch.c[2]])<<8 | uint32(c[ch.c[3]])
 	codes &= 0xffffffff << (8 * (4 - n))
-	k := n<<12 | (codes>>24&7)<<9 | (codes>>16&7)<<6 | (codes>>8&7)<<3 | codes&7
-	return k, codes&0xf8f8f8f8 == 0
+	packed := (codes>>24&7)<<9 | (codes>>16&7)<<6 | (codes>>8&7)<<3 | codes&7
+	return dualChansKeyBase[n&7] + packed>>(3*(4-n)), codes&0xf8f8f8f8 == 0
 }
+
+// dualChansKeyBase[n] is the first dualChansKey of n letters.
+var dualChansKeyBase = [8]uint32{1: 0, 2: 8, 3: 8 + 64, 4: 8 + 64 + 512}
+
+// dualChansKeys bounds dualChansKey.
+const dualChansKeys = 8 + 64 + 512 + 4096
 
 // The entry ranges dualAssign.source searches: the standard half, both
 // halves, the extended half.
@@ -56,8 +62,8 @@ var dualSwzRangeBounds = [swzRanges][2]int{{0, 16}, {0, 32}, {16, 32}}
 // dualSwzFirst[vec4][range][dualChansKey] is 1 + the first defined entry
 // of the range of the vec3 (0) or vec4 (1) table that starts with those
 // channels, or 0 for none. Computed once, read-only afterwards.
-var dualSwzFirst = sync.OnceValue(func() *[2][swzRanges][5 << 12]uint8 {
-	m := new([2][swzRanges][5 << 12]uint8)
+var dualSwzFirst = sync.OnceValue(func() *[2][swzRanges][dualChansKeys]uint8 {
+	m := new([2][swzRanges][dualChansKeys]uint8)
 	for v, ti := range [2]int{enumDswz3, enumDswz4} {
 		t := enumTables[ti]
 		for r, b := range dualSwzRangeBounds {
@@ -105,7 +111,7 @@ func dualSwzFind(vec4 bool, lo, hi int, ch *dualChans) (int, bool) {
 // when the operation reads nch channels: the first entry starting with them
 // (dualSwzFirst) printed as srcOpnd prints it. first is
 // dualSwzFirst().
-func dualSwzRoundTrip(first *[2][swzRanges][5 << 12]uint8, key uint32, ok bool, ch *dualChans, vec4 bool, span, nch int) bool {
+func dualSwzRoundTrip(first *[2][swzRanges][dualChansKeys]uint8, key uint32, ok bool, ch *dualChans, vec4 bool, span, nch int) bool {
 	r := swzRangeStd
 	if span == dualSpanAll {
 		r = swzRangeAll

@@ -396,7 +396,7 @@ func TestDualSwzRoundTrips(t *testing.T) {
 			continue
 		}
 		g := int(b2u(d.vec4))
-		cl := &dualTryLists()[g][d.get(dfOp1)][d.get(dfOp2)][d.get(dfSrccfg)][d.get(dfPrimus)]
+		cl := dualTryLists().list(g, d.get(dfOp1), d.get(dfOp2), d.get(dfSrccfg), d.get(dfPrimus))
 		var txt dualText
 		d.fillText(&txt, false)
 		keys := dualTextKeys(&txt)
