@@ -38,9 +38,7 @@ func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, er
 // while a streamed listing makes the printers' tables and reads its first
 // window, rather than when the first dual-issue word stops the workers.
 func warmDualTables() {
-	dualTryLists()
-	dualSwzFirst()
-	dualOpndSats()
+	dualTables()
 }
 
 // WriteListingFrom is WriteListing of the code read from r as it goes

@@ -41,7 +41,8 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, bool) {
 	if d.get(dfPrimus) > 1 || d.get(dfSrccfg) > 3 {
 		return markExt, false // the search tries primus 0 and 1, configurations 0-3
 	}
-	cl := dualTryLists().list(g, d.get(dfOp1), d.get(dfOp2), d.get(dfSrccfg), d.get(dfPrimus))
+	tabs := dualTables()
+	cl := tabs.tries.list(g, d.get(dfOp1), d.get(dfOp2), d.get(dfSrccfg), d.get(dfPrimus))
 	if !cl.found {
 		return markExt, false
 	}
@@ -62,7 +63,7 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, bool) {
 		}
 		if !made {
 			d.fillText(t, false)
-			sat = dualSourceSat(t)
+			sat = dualSourceSatWith(tabs.sats, t)
 			made = true
 		}
 		if sat&c.req == c.req && t.n[0] >= int(c.need[0]) && t.n[1] >= int(c.need[1]) { // dualSourcesFitSat
@@ -87,7 +88,7 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, bool) {
 		return markNone, made // no word before it can print its plain text
 	}
 	// then the channels each source shows (dualSwzRoundTrips)
-	first := dualSwzFirst()
+	first := tabs.first
 	keys := dualTextKeys(t)
 	for rest := pass; rest != 0; rest &= rest - 1 {
 		i := bits.TrailingZeros64(rest)
@@ -135,6 +136,19 @@ type dualTryList struct {
 	dests   []dualDestClass
 	found   bool
 }
+
+// dualSearchTables are the level search's tables at hand (one call per
+// word instead of one each).
+type dualSearchTables struct {
+	tries *dualTryTables
+	first *[2][swzRanges][dualChansKeys]uint8 // dualSwzFirst
+	sats  *[dbIdx1][4][256]uint8              // dualOpndSats
+}
+
+// dualTables makes the level search's tables (once; read-only afterwards).
+var dualTables = sync.OnceValue(func() dualSearchTables {
+	return dualSearchTables{dualTryLists(), dualSwzFirst(), dualOpndSats()}
+})
 
 // dualTryTables holds every combination's dualTryList as ranges of three
 // arrays.

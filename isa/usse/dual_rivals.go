@@ -92,9 +92,11 @@ const dualSrcSlots = 4
 
 // dualSourceSat packs, for every source operand j (1-4) of operation k, the
 // srcU1... tests it passes into byte k*dualSrcSlots+j-1.
-func dualSourceSat(t *dualText) uint64 {
+func dualSourceSat(t *dualText) uint64 { return dualSourceSatWith(dualOpndSats(), t) }
+
+// dualSourceSatWith is dualSourceSat with dualOpndSats at hand.
+func dualSourceSatWith(tab *[dbIdx1][4][256]uint8, t *dualText) uint64 {
 	var sat uint64
-	tab := dualOpndSats()
 	for k := 0; k < 2; k++ {
 		for j := 1; j < t.n[k] && j <= dualSrcSlots; j++ {
 			p := &t.opnd[k][j]

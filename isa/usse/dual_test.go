@@ -307,9 +307,7 @@ func randomDualInsts(n int) []Inst {
 			ins = append(ins, in)
 		}
 	}
-	dualTryLists()
-	dualSwzFirst()
-	dualOpndSats()
+	dualTables()
 	return ins
 }
 
