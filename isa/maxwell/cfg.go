@@ -82,8 +82,10 @@ func (fl *funcListing) graphs(opts CFGOptions) []*functionGraph {
 	}
 	// instruction i lies at i/3*BundleSize + 8 + 8*(i%3) (no map: a large
 	// function has millions)
+	// (a damaged symbol table may put a function at an address that is
+	// no instruction's: such a function has no graph)
 	index := func(addr uint64) (int, bool) {
-		if addr%BundleSize == 0 {
+		if addr%BundleSize == 0 || addr%8 != 0 || addr/BundleSize >= uint64(len(insts)) {
 			return 0, false
 		}
 		i := int(addr/BundleSize*3 + addr%BundleSize/8 - 1)

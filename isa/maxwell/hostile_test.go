@@ -91,3 +91,43 @@ func TestSafeGroupRepanics(t *testing.T) {
 	g.Wait()
 	t.Error("Wait returned")
 }
+
+// TestGraphsOfMisplacedSymbols is a crash FuzzDisForms found: a function
+// symbol at an address inside a bundle's control word (1..7) made the graph
+// builder index instruction -1. A function symbol at any address that is
+// no instruction's (in the control word, between instructions, past the
+// section) gets no graph of its own, and nothing panics.
+func TestGraphsOfMisplacedSymbols(t *testing.T) {
+	tried := 0
+	for _, s := range fuzzseed.Containers() {
+		f, err := cubin.Parse(s.Data)
+		if err != nil || f.SM() < 50 {
+			continue
+		}
+		for k := range f.Symbols {
+			if f.Symbols[k].Type() != 2 {
+				continue
+			}
+			orig := f.Symbols[k].Value
+			for _, v := range []uint64{1, 2, 4, 7, 9, 0x21, 0x7ffffff8, 1 << 40, ^uint64(0)} {
+				f.Symbols[k].Value = v
+				for _, bb := range []bool{false, true} {
+					func() {
+						defer func() {
+							if p := recover(); p != nil {
+								t.Fatalf("%s: symbol %s at %#x: cfg panics: %v", s.Name, f.Symbols[k].Name, v, p)
+							}
+						}()
+						ControlFlowDOT(nil, f, CFGOptions{BasicBlocks: bb})
+						Graphs(f, ListOptions{})
+					}()
+					tried++
+				}
+			}
+			f.Symbols[k].Value = orig
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no sm_5x seed cubin with a function symbol")
+	}
+}
