@@ -183,11 +183,17 @@ const (
 // batchRoom is a batch's scratch, kept by the lister.
 type batchRoom struct {
 	order [batchWords]uint16 // the batch's word indices in op1 order
-	start [batchWords]int32  // where each word's text starts in text
-	size  [batchWords]uint16 // its length
-	bad   [batchWords]decodeFailure
-	ok    [batchWords]bool
+	texts [batchWords]batchText
 	text  []byte
+}
+
+// batchText is where a batch word's text is in batchRoom.text and how it
+// decoded (one 16-byte entry: written in op1 order, read in address order).
+type batchText struct {
+	start int32
+	size  uint16
+	ok    bool
+	bad   decodeFailure
 }
 
 // batch lists the n words at code[from:] (n <= batchWords) in Style's
@@ -220,8 +226,7 @@ func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n 
 		bad, ok := decodeMatch(w, in)
 		start := len(text)
 		text = appendTextWith(text, in, l.pt)
-		b.start[i], b.size[i] = int32(start), uint16(len(text)-start)
-		b.ok[i], b.bad[i] = ok, bad
+		b.texts[i] = batchText{start: int32(start), size: uint16(len(text) - start), ok: ok, bad: bad}
 	}
 	// a text is copied as copyBytes bytes (one fixed-size copy) when
 	// there are that many after its start
@@ -231,7 +236,8 @@ func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n 
 	for i := 0; i < n; i++ {
 		off := from + i*Len
 		addr, w := base+uint64(off), binary.LittleEndian.Uint64(words[i*Len:])
-		s, size := int(b.start[i]), int(b.size[i])
+		bt := &b.texts[i]
+		s, size := int(bt.start), int(bt.size)
 		if size <= copyBytes && addr>>8 == l.preBlock && cap(dst)-len(dst) >= lineRoom {
 			dst = l.appendLine(dst, addr, w, (*[copyBytes]byte)(all[s:s+copyBytes]), size)
 		} else {
@@ -244,8 +250,8 @@ func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n 
 			}
 			dst = appendLineEnd(dst, size, w)
 		}
-		if !b.ok[i] {
-			errs = append(errs, l.decodeError(b.bad[i], w, addr))
+		if !bt.ok {
+			errs = append(errs, l.decodeError(bt.bad, w, addr))
 		}
 	}
 	return dst, errs
