@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -29,7 +28,6 @@ type lister struct {
 	tried, hits, rest int
 	one               []isa.DecodeError // step's error (room for one)
 	b                 *batchRoom        // nil until the first batch
-	notes             []byte            // the errors' Detail texts (never written again once cut)
 }
 
 func newLister() *lister {
@@ -142,7 +140,7 @@ func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to 
 		// all writes: no need to clear the rest
 		in := &l.in
 		in.Form = -1
-		bad, ok := decodeMatch(w, in)
+		_, ok := decodeMatch(w, in)
 		var start int
 		if l.fixed {
 			dst = l.appendPrefix(dst, addr)
@@ -156,7 +154,7 @@ func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to 
 			dst = Style.AppendSuffix(dst, len(dst)-start, w, 16)
 		}
 		if !ok {
-			errs = append(errs, l.decodeError(bad, w, addr))
+			errs = append(errs, decodeError(w, addr))
 			continue
 		}
 		if n := len(dst) - start; c != nil && n <= slotBytes {
@@ -187,13 +185,12 @@ type batchRoom struct {
 	text  []byte
 }
 
-// batchText is where a batch word's text is in batchRoom.text and how it
-// decoded (one 16-byte entry: written in op1 order, read in address order).
+// batchText is where a batch word's text is in batchRoom.text and whether
+// it decoded (one 8-byte entry: written in op1 order, read in address order).
 type batchText struct {
 	start int32
 	size  uint16
 	ok    bool
-	bad   decodeFailure
 }
 
 // batch lists the n words at code[from:] (n <= batchWords) in Style's
@@ -223,10 +220,10 @@ func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n 
 	for _, i := range b.order[:n] {
 		w := binary.LittleEndian.Uint64(words[int(i)*Len:])
 		in.Form = -1
-		bad, ok := decodeMatch(w, in)
+		_, ok := decodeMatch(w, in)
 		start := len(text)
 		text = appendTextWith(text, in, l.pt)
-		b.texts[i] = batchText{start: int32(start), size: uint16(len(text) - start), ok: ok, bad: bad}
+		b.texts[i] = batchText{start: int32(start), size: uint16(len(text) - start), ok: ok}
 	}
 	// a text is copied as copyBytes bytes (one fixed-size copy) when
 	// there are that many after its start
@@ -251,7 +248,7 @@ func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n 
 			dst = appendLineEnd(dst, size, w)
 		}
 		if !bt.ok {
-			errs = append(errs, l.decodeError(bt.bad, w, addr))
+			errs = append(errs, decodeError(w, addr))
 		}
 	}
 	return dst, errs
@@ -289,18 +286,21 @@ func copy128(d, s *[copyBytes]byte) {
 	*(*[16]byte)(d[112:]) = *(*[16]byte)(s[112:])
 }
 
-// decodeError is the error of word w at addr failing as bad says, its
-// Detail in room the lister holds: a listing of random words has one for
-// every third word.
-func (l *lister) decodeError(bad decodeFailure, w, addr uint64) isa.DecodeError {
-	const noteMax = 128 // a detail's length is at most 16+2+name+10+name+1+10
-	if cap(l.notes)-len(l.notes) < noteMax {
-		l.notes = make([]byte, 0, 256*64)
-	}
-	at := len(l.notes)
-	l.notes = bad.appendDetail(l.notes, w)
-	return isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
-		Detail: unsafe.String(&l.notes[at], len(l.notes)-at)}
+// decodeError is the error of word w at addr, which does not decode: its
+// Detail is left to invalidWhy until the error is shown (a listing of
+// random words has one for every third word, and shows a hundred).
+func decodeError(w, addr uint64) isa.DecodeError {
+	return isa.LazyDecodeError(addr, Len, isa.ErrInvalid, w, invalidWhy{})
+}
+
+// invalidWhy explains why a word does not decode (isa.Explainer): it
+// decodes the word again.
+type invalidWhy struct{}
+
+func (invalidWhy) Explain(w uint64) string {
+	var in Inst
+	bad, _ := decodeMatch(w, &in)
+	return string(bad.appendDetail(nil, w))
 }
 
 // The columns of a line in Style's layout with its numbers as constants:
