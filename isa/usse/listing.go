@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -29,7 +28,6 @@ type lister struct {
 	tried, hits, rest int
 	one               []isa.DecodeError // step's error (room for one)
 	b                 *batchRoom        // nil until the first batch
-	notes             []byte            // the errors' Detail texts (never written again once cut)
 }
 
 func newLister() *lister {
@@ -56,9 +54,12 @@ const (
 	slotBytes  = 128 // a line end longer than this is not kept
 	cacheAfter = 1024
 	// a window of lines with fewer than 1/16 hits turns the cache off for
-	// the next cacheRest lines: random words do not pay for its stores
-	cacheWindow = 4096
-	cacheRest   = 15 * cacheWindow
+	// the next cacheRest lines: random words do not pay for its stores.
+	// A window's lines are listed one by one, not in batches, at about
+	// twice the cost of a batched line (random words: a window of 4,096
+	// in 16 took 11% of the time), so windows are short and rare.
+	cacheWindow = 1024
+	cacheRest   = 63 * cacheWindow
 )
 
 type lineCache struct {
@@ -139,7 +140,7 @@ func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to 
 		// all writes: no need to clear the rest
 		in := &l.in
 		in.Form = -1
-		bad, ok := decodeMatch(w, in)
+		_, ok := decodeMatch(w, in)
 		var start int
 		if l.fixed {
 			dst = l.appendPrefix(dst, addr)
@@ -153,7 +154,7 @@ func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to 
 			dst = Style.AppendSuffix(dst, len(dst)-start, w, 16)
 		}
 		if !ok {
-			errs = append(errs, l.decodeError(bad, w, addr))
+			errs = append(errs, decodeError(w, addr))
 			continue
 		}
 		if n := len(dst) - start; c != nil && n <= slotBytes {
@@ -180,11 +181,16 @@ const (
 // batchRoom is a batch's scratch, kept by the lister.
 type batchRoom struct {
 	order [batchWords]uint16 // the batch's word indices in op1 order
-	start [batchWords]int32  // where each word's text starts in text
-	size  [batchWords]uint16 // its length
-	bad   [batchWords]decodeFailure
-	ok    [batchWords]bool
+	texts [batchWords]batchText
 	text  []byte
+}
+
+// batchText is where a batch word's text is in batchRoom.text and whether
+// it decoded (one 8-byte entry: written in op1 order, read in address order).
+type batchText struct {
+	start int32
+	size  uint16
+	ok    bool
 }
 
 // batch lists the n words at code[from:] (n <= batchWords) in Style's
@@ -214,11 +220,10 @@ func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n 
 	for _, i := range b.order[:n] {
 		w := binary.LittleEndian.Uint64(words[int(i)*Len:])
 		in.Form = -1
-		bad, ok := decodeMatch(w, in)
+		_, ok := decodeMatch(w, in)
 		start := len(text)
 		text = appendTextWith(text, in, l.pt)
-		b.start[i], b.size[i] = int32(start), uint16(len(text)-start)
-		b.ok[i], b.bad[i] = ok, bad
+		b.texts[i] = batchText{start: int32(start), size: uint16(len(text) - start), ok: ok}
 	}
 	// a text is copied as copyBytes bytes (one fixed-size copy) when
 	// there are that many after its start
@@ -228,20 +233,43 @@ func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n 
 	for i := 0; i < n; i++ {
 		off := from + i*Len
 		addr, w := base+uint64(off), binary.LittleEndian.Uint64(words[i*Len:])
-		dst = l.appendPrefix(dst, addr)
-		s, size := int(b.start[i]), int(b.size[i])
-		if at := len(dst); size <= copyBytes && cap(dst)-at >= copyBytes {
-			copy128((*[copyBytes]byte)(dst[at:at+copyBytes]), (*[copyBytes]byte)(all[s:s+copyBytes]))
-			dst = dst[:at+size]
+		bt := &b.texts[i]
+		s, size := int(bt.start), int(bt.size)
+		if size <= copyBytes && addr>>8 == l.preBlock && cap(dst)-len(dst) >= lineRoom {
+			dst = l.appendLine(dst, addr, w, (*[copyBytes]byte)(all[s:s+copyBytes]), size)
 		} else {
-			dst = append(dst, text[s:s+size]...)
+			dst = l.appendPrefix(dst, addr)
+			if at := len(dst); size <= copyBytes && cap(dst)-at >= copyBytes {
+				copy128((*[copyBytes]byte)(dst[at:at+copyBytes]), (*[copyBytes]byte)(all[s:s+copyBytes]))
+				dst = dst[:at+size]
+			} else {
+				dst = append(dst, text[s:s+size]...)
+			}
+			dst = appendLineEnd(dst, size, w)
 		}
-		dst = appendLineEnd(dst, size, w)
-		if !b.ok[i] {
-			errs = append(errs, l.decodeError(b.bad[i], w, addr))
+		if !bt.ok {
+			errs = append(errs, decodeError(w, addr))
 		}
 	}
 	return dst, errs
+}
+
+// lineRoom is the room appendLine's stores take.
+const lineRoom = prefixRoom + copyBytes + lineEndRoom
+
+// appendLine is appendPrefix, the text (size <= copyBytes bytes at the
+// start of text) and appendLineEnd in one call, for the common case: addr
+// in the last line's block (addr>>8 == l.preBlock) and lineRoom bytes of
+// room. One call instead of three saves the calls' spills and room checks
+// (about a tenth of a batch's own host instructions).
+func (l *lister) appendLine(dst []byte, addr, w uint64, text *[copyBytes]byte, size int) []byte {
+	at := len(dst)
+	b := (*[lineRoom]byte)(dst[at : at+lineRoom])
+	*(*[prefixRoom]byte)(b[:]) = l.pre
+	binary.LittleEndian.PutUint16(b[(l.preLen-12)&63:], hexPairs[addr&0xff])
+	t := l.preLen & 63
+	copy128((*[copyBytes]byte)(b[t:]), text)
+	return dst[:at+t+size+putLineEnd((*[lineEndRoom]byte)(b[t+size:]), size, w)]
 }
 
 // copy128 copies 128 bytes as eight 16-byte moves: the compiler copies
@@ -258,18 +286,21 @@ func copy128(d, s *[copyBytes]byte) {
 	*(*[16]byte)(d[112:]) = *(*[16]byte)(s[112:])
 }
 
-// decodeError is the error of word w at addr failing as bad says, its
-// Detail in room the lister holds: a listing of random words has one for
-// every third word.
-func (l *lister) decodeError(bad decodeFailure, w, addr uint64) isa.DecodeError {
-	const noteMax = 128 // a detail's length is at most 16+2+name+10+name+1+10
-	if cap(l.notes)-len(l.notes) < noteMax {
-		l.notes = make([]byte, 0, 256*64)
-	}
-	at := len(l.notes)
-	l.notes = bad.appendDetail(l.notes, w)
-	return isa.DecodeError{Addr: addr, Len: Len, Err: isa.ErrInvalid,
-		Detail: unsafe.String(&l.notes[at], len(l.notes)-at)}
+// decodeError is the error of word w at addr, which does not decode: its
+// Detail is left to invalidWhy until the error is shown (a listing of
+// random words has one for every third word, and shows a hundred).
+func decodeError(w, addr uint64) isa.DecodeError {
+	return isa.LazyDecodeError(addr, Len, isa.ErrInvalid, w, invalidWhy{})
+}
+
+// invalidWhy explains why a word does not decode (isa.Explainer): it
+// decodes the word again.
+type invalidWhy struct{}
+
+func (invalidWhy) Explain(w uint64) string {
+	var in Inst
+	bad, _ := decodeMatch(w, &in)
+	return string(bad.appendDetail(nil, w))
 }
 
 // The columns of a line in Style's layout with its numbers as constants:
@@ -360,7 +391,12 @@ func appendLineEnd(dst []byte, textLen int, w uint64) []byte {
 	if cap(dst)-l < lineEndRoom {
 		dst = slices.Grow(dst, lineEndRoom)
 	}
-	b := (*[lineEndRoom]byte)(dst[l : l+lineEndRoom])
+	return dst[:l+putLineEnd((*[lineEndRoom]byte)(dst[l:l+lineEndRoom]), textLen, w)]
+}
+
+// putLineEnd stores appendLineEnd's bytes into b and returns how many
+// there are.
+func putLineEnd(b *[lineEndRoom]byte, textLen int, w uint64) int {
 	binary.LittleEndian.PutUint16(b[0:], ' '|';'<<8)
 	*(*[64]byte)(b[2:]) = blanks64 // the padding, and blanks the column overwrites
 	pad := max(62-textLen, 0)
@@ -369,5 +405,5 @@ func appendLineEnd(dst []byte, textLen int, w uint64) []byte {
 	binary.BigEndian.PutUint64(h[6:], isa.HexDigits8(uint32(w>>32)))
 	binary.BigEndian.PutUint64(h[14:], isa.HexDigits8(uint32(w)))
 	binary.LittleEndian.PutUint32(h[22:], ' '|'*'<<8|'/'<<16|'\n'<<24)
-	return dst[:l+2+pad+26]
+	return 2 + pad + 26
 }

@@ -221,36 +221,60 @@ func printVmad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 40)
-	dst = putShort(dst, &pfxTexts[0][a[1]])
-	dst = putLit8(dst, 0x2e64616d, 4) // "mad."
-	dst = putShort(dst, &enumTexts[4][a[0]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[0][a[1]])
+		o = atLit8(rb, o, 0x2e64616d, 4) // "mad."
+		o = atShort(rb, o, &enumTexts[4][a[0]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendImarkElem(dst, f, &es[3], in) // imark
 	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[0][a[2]|a[4]<<1|a[10]<<2])
-		dst = putFlagRun(dst, &pt.flags[1][a[22]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[0][a[2]|a[4]<<1|a[10]<<2])
+			o = atFlagRun(rb, o, &pt.flags[1][a[22]])
+			dst = dst[:len(dst)+o]
+		}
 	}
-	dst = reserve(dst, 88)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[0][a[15]<<6|a[18]])
-	dst = putShort(dst, &maskTexts[a[11]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '|', int(b2u(a[5] != 0)))
-	dst = putReg(dst, &pt.reg[1][a[14]<<6|a[19]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[0][a[15]<<6|a[18]])
+		o = atShort(rb, o, &maskTexts[a[11]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '|', int(b2u(a[5] != 0)))
+		o = atReg(rb, o, &pt.reg[1][a[14]<<6|a[19]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendSwzElem(dst, f, &es[10], in) // swz
-	dst = reserve(dst, 32)
-	dst = putLit8(dst, '|', int(b2u(a[5] != 0)))
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(putLit8(dst, '-', int(a[12]&1)), '|', int(a[12]>>1&1))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(b2u(a[5] != 0)))
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, atLit8(rb, o, '-', int(a[12]&1)), '|', int(a[12]>>1&1))
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendRswWith(dst, f, &es[14], in, &pt.reg[2][(a[6]<<2|a[16])<<6|a[20]]) // rswh
-	dst = reserve(dst, 32)
-	dst = putLit8(dst, '|', int(a[12]>>1&1))
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(putLit8(dst, '-', int(a[13]&1)), '|', int(a[13]>>1&1))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(a[12]>>1&1))
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, atLit8(rb, o, '-', int(a[13]&1)), '|', int(a[13]>>1&1))
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendRswWith(dst, f, &es[18], in, &pt.reg[2][(a[7]<<2|a[17])<<6|a[21]]) // rswh
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, '|', int(a[13]>>1&1))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(a[13]>>1&1))
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -267,29 +291,49 @@ func printVnmad320(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 40)
-	dst = putShort(dst, &pfxTexts[1][a[0]])
-	dst = putShort(dst, &enumTexts[5][a[16]])
-	dst = putLit8(dst, 0x3233662e, 4) // ".f32"
-	if flags {
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[2][a[1]|a[3]<<1|a[8]<<2])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[1][a[0]])
+		o = atShort(rb, o, &enumTexts[5][a[16]])
+		o = atLit8(rb, o, 0x3233662e, 4) // ".f32"
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[3][(a[4]<<2|a[12])<<6|a[15]])
-	dst = putShort(dst, &maskTexts[a[9]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(putLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
-	dst = putReg(dst, &pt.reg[2][(a[5]<<2|a[13])<<6|a[17]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[2][a[1]|a[3]<<1|a[8]<<2])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[3][(a[4]<<2|a[12])<<6|a[15]])
+		o = atShort(rb, o, &maskTexts[a[9]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, atLit8(rb, o, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
+		o = atReg(rb, o, &pt.reg[2][(a[5]<<2|a[13])<<6|a[17]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendSwzfElem(dst, f, &es[9], in) // swzf
-	dst = reserve(dst, 24)
-	dst = putLit8(dst, '|', int(a[10]>>1&1))
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '|', int(b2u(a[11] != 0)))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(a[10]>>1&1))
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '|', int(b2u(a[11] != 0)))
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendRswWith(dst, f, &es[13], in, &pt.reg[2][(a[6]<<2|a[14])<<6|a[18]]) // rsw
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, '|', int(b2u(a[11] != 0)))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(b2u(a[11] != 0)))
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -306,29 +350,49 @@ func printVnmad160(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 40)
-	dst = putShort(dst, &pfxTexts[1][a[0]])
-	dst = putShort(dst, &enumTexts[5][a[16]])
-	dst = putLit8(dst, 0x3631662e, 4) // ".f16"
-	if flags {
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[3][a[1]|a[3]<<1|a[8]<<2])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[1][a[0]])
+		o = atShort(rb, o, &enumTexts[5][a[16]])
+		o = atLit8(rb, o, 0x3631662e, 4) // ".f16"
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[3][(a[4]<<2|a[12])<<6|a[15]])
-	dst = putShort(dst, &maskTexts[a[9]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(putLit8(dst, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
-	dst = putReg(dst, &pt.reg[2][(a[5]<<2|a[13])<<6|a[17]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[3][a[1]|a[3]<<1|a[8]<<2])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[3][(a[4]<<2|a[12])<<6|a[15]])
+		o = atShort(rb, o, &maskTexts[a[9]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, atLit8(rb, o, '-', int(a[10]&1)), '|', int(a[10]>>1&1))
+		o = atReg(rb, o, &pt.reg[2][(a[5]<<2|a[13])<<6|a[17]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendSwzfElem(dst, f, &es[9], in) // swzf
-	dst = reserve(dst, 24)
-	dst = putLit8(dst, '|', int(a[10]>>1&1))
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '|', int(b2u(a[11] != 0)))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(a[10]>>1&1))
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '|', int(b2u(a[11] != 0)))
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendRswWith(dst, f, &es[13], in, &pt.reg[2][(a[6]<<2|a[14])<<6|a[18]]) // rswh
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, '|', int(b2u(a[11] != 0)))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(b2u(a[11] != 0)))
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -345,39 +409,63 @@ func printVmad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[1][a[0]])
-	dst = putLit8(dst, 0x3233662e64616d, 7) // "mad.f32"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[1][a[0]])
+		o = atLit8(rb, o, 0x3233662e64616d, 7) // "mad.f32"
+		dst = dst[:len(dst)+o]
+	}
 	if !eoImplied(f, v, &es[2], in) {
 		dst = appendShort(dst, &enumTexts[48][a[3]])
 	}
 	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[4][a[1]|a[5]<<1|a[7]<<2|a[9]<<4])
-		dst = putFlagRun(dst, &pt.flags[5][a[10]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[4][a[1]|a[5]<<1|a[7]<<2|a[9]<<4])
+			o = atFlagRun(rb, o, &pt.flags[5][a[10]])
+			dst = dst[:len(dst)+o]
+		}
 	}
-	dst = reserve(dst, 72)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[3][(a[4]<<2|a[17])<<6|a[20]])
-	dst = putShort(dst, &maskTexts[a[11]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[12] != 0)))
-	dst = putLit8(dst, '|', int(b2u(a[13] != 0)))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[3][(a[4]<<2|a[17])<<6|a[20]])
+		o = atShort(rb, o, &maskTexts[a[11]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[12] != 0)))
+		o = atLit8(rb, o, '|', int(b2u(a[13] != 0)))
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendRswWith(dst, f, &es[9], in, &pt.reg[2][(a[6]<<2|a[18])<<6|a[27]]) // rsw
-	dst = reserve(dst, 32)
-	dst = putLit8(dst, '|', int(b2u(a[13] != 0)))
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[24] != 0)))
-	dst = putLit8(dst, '|', int(b2u(a[8] != 0)))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(b2u(a[13] != 0)))
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[24] != 0)))
+		o = atLit8(rb, o, '|', int(b2u(a[8] != 0)))
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendGswElem(dst, f, &es[14], in) // gsw
-	dst = reserve(dst, 32)
-	dst = putLit8(dst, '|', int(b2u(a[8] != 0)))
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[14] != 0)))
-	dst = putLit8(dst, '|', int(b2u(a[15] != 0)))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(b2u(a[8] != 0)))
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[14] != 0)))
+		o = atLit8(rb, o, '|', int(b2u(a[15] != 0)))
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendGswElem(dst, f, &es[19], in) // gsw
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, '|', int(b2u(a[15] != 0)))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(b2u(a[15] != 0)))
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -394,31 +482,51 @@ func printVdp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[1][a[0]])
-	dst = putLit8(dst, 0x3233662e746f64, 7)    // "dot.f32"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[1][a[0]])
+		o = atLit8(rb, o, 0x3233662e746f64, 7) // "dot.f32"
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendSzmarkElem(dst, f, &es[2], in) // szmark
 	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[6][a[1]|a[2]<<1|a[5]<<2|a[7]<<3])
-		dst = putFlagRun(dst, &pt.flags[7][a[9]|a[10]<<2|a[14]<<3])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[6][a[1]|a[2]<<1|a[5]<<2|a[7]<<3])
+			o = atFlagRun(rb, o, &pt.flags[7][a[9]|a[10]<<2|a[14]<<3])
+			dst = dst[:len(dst)+o]
+		}
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[3][(a[4]<<2|a[15])<<6|a[18]])
-	dst = putShort(dst, &maskTexts[a[11]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[12] != 0)))
-	dst = putLit8(dst, '|', int(b2u(a[13] != 0)))
-	dst = putReg(dst, &pt.reg[2][(a[6]<<2|a[16])<<6|a[21]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[3][(a[4]<<2|a[15])<<6|a[18]])
+		o = atShort(rb, o, &maskTexts[a[11]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[12] != 0)))
+		o = atLit8(rb, o, '|', int(b2u(a[13] != 0)))
+		o = atReg(rb, o, &pt.reg[2][(a[6]<<2|a[16])<<6|a[21]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendSwzfElem(dst, f, &es[10], in) // swzf
-	dst = reserve(dst, 24)
-	dst = putLit8(dst, '|', int(b2u(a[13] != 0)))
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '|', int(b2u(a[8] != 0)))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(b2u(a[13] != 0)))
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '|', int(b2u(a[8] != 0)))
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendGswElem(dst, f, &es[14], in) // gsw
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, '|', int(b2u(a[8] != 0)))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, '|', int(b2u(a[8] != 0)))
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -435,26 +543,38 @@ func printVcomp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 32)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putShort(dst, &enumTexts[6][a[9]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atShort(rb, o, &enumTexts[6][a[9]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendFmt2Elem(dst, f, &es[2], in) // fmt2
 	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[8][a[1]|a[3]<<1|a[5]<<2|a[7]<<3])
-		dst = putFlagRun(dst, &pt.flags[9][a[8]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[8][a[1]|a[3]<<1|a[5]<<2|a[7]<<3])
+			o = atFlagRun(rb, o, &pt.flags[9][a[8]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[18], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 128)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[4]<<2|a[13])<<7|a[15]])
-	dst = putShort(dst, &maskTexts[a[17]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(putLit8(dst, '-', int(a[11]&1)), '|', int(a[11]>>1&1))
-	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[14])<<7|a[16]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[47][a[12]])
-	dst = putLit8(dst, '|', int(a[11]>>1&1))
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[4]<<2|a[13])<<7|a[15]])
+		o = atShort(rb, o, &maskTexts[a[17]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, atLit8(rb, o, '-', int(a[11]&1)), '|', int(a[11]>>1&1))
+		o = atReg(rb, o, &pt.reg[5][(a[6]<<2|a[14])<<7|a[16]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[47][a[12]])
+		o = atLit8(rb, o, '|', int(a[11]>>1&1))
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -474,24 +594,36 @@ func printVmov0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 40)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x2e766f6d, 4) // "mov."
-	dst = putShort(dst, &enumTexts[9][a[12]])
-	if flags {
-		dst = reserve(dst, 160)
-		dst = putFlagRun(dst, &pt.flags[10][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[11][a[6]|a[8]<<1|a[10]<<2|a[11]<<4])
-		dst = putFlagRun(dst, &pt.flags[12][a[13]|a[15]<<1|a[18]<<2])
-		dst = putFlagRun(dst, &pt.flags[13][a[21]])
-		dst = putFlagRun(dst, &pt.flags[14][a[23]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x2e766f6d, 4) // "mov."
+		o = atShort(rb, o, &enumTexts[9][a[12]])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 80)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[3][(a[5]<<2|a[16])<<6|a[20]])
-	dst = putShort(dst, &maskTexts[a[19]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[2][(a[7]<<2|a[17])<<6|a[22]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[10][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[11][a[6]|a[8]<<1|a[10]<<2|a[11]<<4])
+			o = atFlagRun(rb, o, &pt.flags[12][a[13]|a[15]<<1|a[18]<<2])
+			o = atFlagRun(rb, o, &pt.flags[13][a[21]])
+			o = atFlagRun(rb, o, &pt.flags[14][a[23]])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[3][(a[5]<<2|a[16])<<6|a[20]])
+		o = atShort(rb, o, &maskTexts[a[19]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[2][(a[7]<<2|a[17])<<6|a[22]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendSwzElem(dst, f, &es[8], in) // swz
 	return dst
 }
@@ -503,30 +635,50 @@ func printVmov1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[1]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 80)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putShort(dst, &enumTexts[8][a[9]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[10][a[2]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[9][a[12]])
-	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[15][a[1]|a[3]<<1|a[4]<<2])
-		dst = putFlagRun(dst, &pt.flags[16][a[6]|a[10]<<1|a[11]<<3|a[13]<<4])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atShort(rb, o, &enumTexts[8][a[9]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[10][a[2]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[9][a[12]])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 56)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[3][(a[5]<<2|a[16])<<6|a[20]])
-	dst = putShort(dst, &maskTexts[a[19]])
-	dst = putLit8(dst, 0x202c, 2)             // ", "
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[15][a[1]|a[3]<<1|a[4]<<2])
+			o = atFlagRun(rb, o, &pt.flags[16][a[6]|a[10]<<1|a[11]<<3|a[13]<<4])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[3][(a[5]<<2|a[16])<<6|a[20]])
+		o = atShort(rb, o, &maskTexts[a[19]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendRegmElem(dst, f, &es[10], in) // regm
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x202c, 2)                                                  // ", "
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendRswWith(dst, f, &es[12], in, &pt.reg[2][(a[7]<<2|a[17])<<6|a[22]]) // rsw
-	dst = reserve(dst, 32)
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[2][(a[8]<<2|a[18])<<6|a[23]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[2][(a[8]<<2|a[18])<<6|a[23]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendSwzElem(dst, f, &es[15], in) // swz
 	return dst
 }
@@ -544,19 +696,31 @@ func printVpck0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 16)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendPckElem(dst, f, &es[1], in) // pck
 	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[17][a[1]|a[2]<<1|a[3]<<2])
-		dst = putFlagRun(dst, &pt.flags[18][a[4]|a[6]<<1|a[9]<<2|a[18]<<6])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[17][a[1]|a[2]<<1|a[3]<<2])
+			o = atFlagRun(rb, o, &pt.flags[18][a[4]|a[6]<<1|a[9]<<2|a[18]<<6])
+			dst = dst[:len(dst)+o]
+		}
 	}
-	dst = reserve(dst, 56)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[5]<<2|a[13])<<7|a[16]])
-	dst = putShort(dst, &maskTexts[a[12]])
-	dst = putLit8(dst, 0x202c, 2)        // ", "
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[5]<<2|a[13])<<7|a[16]])
+		o = atShort(rb, o, &maskTexts[a[12]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendPsrc(dst, f, &es[6], in) // psrc
 	return dst
 }
@@ -579,40 +743,52 @@ func printVtst(dst []byte, in *Inst, pt *printTables) []byte {
 // printVtst0 prints syntax 0 of vtst.
 func printVtst0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 132)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x2e747374, 4) // "tst."
-	dst = putShort(dst, &enumTexts[49][a[22]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[54][a[8]])
-	dst = putLit8(dst, 0x747365742e, 5) // ".test"
-	dst = putShort(dst, &enumTexts[55][a[11]])
-	dst = putShort(dst, &enumTexts[57][a[13]])
-	dst = putShort(dst, &enumTexts[56][a[12]])
-	dst = putLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = putDec999(dst, a[14])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x2e747374, 4) // "tst."
+		o = atShort(rb, o, &enumTexts[49][a[22]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[54][a[8]])
+		o = atLit8(rb, o, 0x747365742e, 5) // ".test"
+		o = atShort(rb, o, &enumTexts[55][a[11]])
+		o = atShort(rb, o, &enumTexts[57][a[13]])
+		o = atShort(rb, o, &enumTexts[56][a[12]])
+		o = atLit8(rb, o, 0x6e6168632e, 5) // ".chan"
+		o = atDec999(rb, o, a[14])
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 128)
-		dst = putFlagRun(dst, &pt.flags[19][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[20][a[9]|a[10]<<1|a[16]<<3])
-		dst = putFlagRun(dst, &pt.flags[21][a[19]])
-		dst = putFlagRun(dst, &pt.flags[22][a[20]|a[25]<<1])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[19][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[20][a[9]|a[10]<<1|a[16]<<3])
+			o = atFlagRun(rb, o, &pt.flags[21][a[19]])
+			o = atFlagRun(rb, o, &pt.flags[22][a[20]|a[25]<<1])
+			dst = dst[:len(dst)+o]
+		}
 	}
-	dst = reserve(dst, 84)
-	dst = putLit8(dst, 0x7020, 2) // " p"
-	dst = putDec999(dst, a[15])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[5] != 0)))
-	if a[21] == 0 {
-		dst = putReg(dst, &pt.reg[6][(a[6]<<2|a[17])<<7|a[23]])
-	} else {
-		dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
-	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	if a[21] == 0 {
-		dst = putReg(dst, &pt.reg[6][(a[7]<<2|a[18])<<7|a[24]])
-	} else {
-		dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7020, 2) // " p"
+		o = atDec999(rb, o, a[15])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[5] != 0)))
+		if a[21] == 0 {
+			o = atReg(rb, o, &pt.reg[6][(a[6]<<2|a[17])<<7|a[23]])
+		} else {
+			o = atReg(rb, o, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		if a[21] == 0 {
+			o = atReg(rb, o, &pt.reg[6][(a[7]<<2|a[18])<<7|a[24]])
+		} else {
+			o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+		}
+		dst = dst[:len(dst)+o]
 	}
 	return dst
 }
@@ -620,93 +796,129 @@ func printVtst0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 // printVtst1 prints syntax 1 of vtst.
 func printVtst1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 108)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x2e747374, 4) // "tst."
-	dst = putShort(dst, &enumTexts[50][a[22]])
-	dst = putLit8(dst, 0x747365742e, 5) // ".test"
-	dst = putShort(dst, &enumTexts[55][a[11]])
-	dst = putShort(dst, &enumTexts[57][a[13]])
-	dst = putShort(dst, &enumTexts[56][a[12]])
-	dst = putLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = putDec999(dst, a[14])
-	if flags {
-		dst = reserve(dst, 128)
-		dst = putFlagRun(dst, &pt.flags[23][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[24][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
-		dst = putFlagRun(dst, &pt.flags[25][a[19]])
-		dst = putFlagRun(dst, &pt.flags[26][a[20]|a[25]<<1])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x2e747374, 4) // "tst."
+		o = atShort(rb, o, &enumTexts[50][a[22]])
+		o = atLit8(rb, o, 0x747365742e, 5) // ".test"
+		o = atShort(rb, o, &enumTexts[55][a[11]])
+		o = atShort(rb, o, &enumTexts[57][a[13]])
+		o = atShort(rb, o, &enumTexts[56][a[12]])
+		o = atLit8(rb, o, 0x6e6168632e, 5) // ".chan"
+		o = atDec999(rb, o, a[14])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 84)
-	dst = putLit8(dst, 0x7020, 2) // " p"
-	dst = putDec999(dst, a[15])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[5] != 0)))
-	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[23][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[24][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
+			o = atFlagRun(rb, o, &pt.flags[25][a[19]])
+			o = atFlagRun(rb, o, &pt.flags[26][a[20]|a[25]<<1])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7020, 2) // " p"
+		o = atDec999(rb, o, a[15])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[5] != 0)))
+		o = atReg(rb, o, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
 // printVtst2 prints syntax 2 of vtst.
 func printVtst2(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 108)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x2e747374, 4) // "tst."
-	dst = putShort(dst, &enumTexts[51][a[22]])
-	dst = putLit8(dst, 0x747365742e, 5) // ".test"
-	dst = putShort(dst, &enumTexts[55][a[11]])
-	dst = putShort(dst, &enumTexts[57][a[13]])
-	dst = putShort(dst, &enumTexts[56][a[12]])
-	dst = putLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = putDec999(dst, a[14])
-	if flags {
-		dst = reserve(dst, 128)
-		dst = putFlagRun(dst, &pt.flags[27][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[28][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
-		dst = putFlagRun(dst, &pt.flags[29][a[19]])
-		dst = putFlagRun(dst, &pt.flags[30][a[20]|a[25]<<1])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x2e747374, 4) // "tst."
+		o = atShort(rb, o, &enumTexts[51][a[22]])
+		o = atLit8(rb, o, 0x747365742e, 5) // ".test"
+		o = atShort(rb, o, &enumTexts[55][a[11]])
+		o = atShort(rb, o, &enumTexts[57][a[13]])
+		o = atShort(rb, o, &enumTexts[56][a[12]])
+		o = atLit8(rb, o, 0x6e6168632e, 5) // ".chan"
+		o = atDec999(rb, o, a[14])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 84)
-	dst = putLit8(dst, 0x7020, 2) // " p"
-	dst = putDec999(dst, a[15])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[5] != 0)))
-	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[27][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[28][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
+			o = atFlagRun(rb, o, &pt.flags[29][a[19]])
+			o = atFlagRun(rb, o, &pt.flags[30][a[20]|a[25]<<1])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7020, 2) // " p"
+		o = atDec999(rb, o, a[15])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[5] != 0)))
+		o = atReg(rb, o, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
 // printVtst3 prints syntax 3 of vtst.
 func printVtst3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 108)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x2e747374, 4) // "tst."
-	dst = putShort(dst, &enumTexts[52][a[22]])
-	dst = putLit8(dst, 0x747365742e, 5) // ".test"
-	dst = putShort(dst, &enumTexts[55][a[11]])
-	dst = putShort(dst, &enumTexts[57][a[13]])
-	dst = putShort(dst, &enumTexts[56][a[12]])
-	dst = putLit8(dst, 0x6e6168632e, 5) // ".chan"
-	dst = putDec999(dst, a[14])
-	if flags {
-		dst = reserve(dst, 128)
-		dst = putFlagRun(dst, &pt.flags[31][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[32][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
-		dst = putFlagRun(dst, &pt.flags[33][a[19]])
-		dst = putFlagRun(dst, &pt.flags[34][a[20]|a[21]<<1|a[25]<<3])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x2e747374, 4) // "tst."
+		o = atShort(rb, o, &enumTexts[52][a[22]])
+		o = atLit8(rb, o, 0x747365742e, 5) // ".test"
+		o = atShort(rb, o, &enumTexts[55][a[11]])
+		o = atShort(rb, o, &enumTexts[57][a[13]])
+		o = atShort(rb, o, &enumTexts[56][a[12]])
+		o = atLit8(rb, o, 0x6e6168632e, 5) // ".chan"
+		o = atDec999(rb, o, a[14])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 84)
-	dst = putLit8(dst, 0x7020, 2) // " p"
-	dst = putDec999(dst, a[15])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[5] != 0)))
-	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[31][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[32][a[8]|a[9]<<1|a[10]<<2|a[16]<<4])
+			o = atFlagRun(rb, o, &pt.flags[33][a[19]])
+			o = atFlagRun(rb, o, &pt.flags[34][a[20]|a[21]<<1|a[25]<<3])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7020, 2) // " p"
+		o = atDec999(rb, o, a[15])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[5] != 0)))
+		o = atReg(rb, o, &pt.reg[5][(a[6]<<2|a[17])<<7|a[23]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[18])<<7|a[24]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -728,42 +940,54 @@ func printVtstmsk(dst []byte, in *Inst, pt *printTables) []byte {
 // printVtstmsk0 prints syntax 0 of vtstmsk.
 func printVtstmsk0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 144)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x6b736d747374, 6) // "tstmsk"
-	dst = putShort(dst, &enumTexts[53][a[14]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[49][a[21]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[54][a[8]])
-	dst = putLit8(dst, 0x747365742e, 5) // ".test"
-	dst = putShort(dst, &enumTexts[55][a[11]])
-	dst = putShort(dst, &enumTexts[57][a[13]])
-	dst = putShort(dst, &enumTexts[56][a[12]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x6b736d747374, 6) // "tstmsk"
+		o = atShort(rb, o, &enumTexts[53][a[14]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[49][a[21]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[54][a[8]])
+		o = atLit8(rb, o, 0x747365742e, 5) // ".test"
+		o = atShort(rb, o, &enumTexts[55][a[11]])
+		o = atShort(rb, o, &enumTexts[57][a[13]])
+		o = atShort(rb, o, &enumTexts[56][a[12]])
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[35][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
-		dst = putFlagRun(dst, &pt.flags[36][a[9]|a[10]<<1|a[19]<<3])
-		dst = putFlagRun(dst, &pt.flags[37][a[24]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[35][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+			o = atFlagRun(rb, o, &pt.flags[36][a[9]|a[10]<<1|a[19]<<3])
+			o = atFlagRun(rb, o, &pt.flags[37][a[24]])
+			dst = dst[:len(dst)+o]
+		}
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
-	if a[20] == 0 {
-		dst = putReg(dst, &pt.reg[7][(a[4]<<2|a[15])<<7|a[18]])
-	} else {
-		dst = putReg(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
-	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	if a[20] == 0 {
-		dst = putReg(dst, &pt.reg[6][(a[6]<<2|a[16])<<7|a[22]])
-	} else {
-		dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
-	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	if a[20] == 0 {
-		dst = putReg(dst, &pt.reg[6][(a[7]<<2|a[17])<<7|a[23]])
-	} else {
-		dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		if a[20] == 0 {
+			o = atReg(rb, o, &pt.reg[7][(a[4]<<2|a[15])<<7|a[18]])
+		} else {
+			o = atReg(rb, o, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		if a[20] == 0 {
+			o = atReg(rb, o, &pt.reg[6][(a[6]<<2|a[16])<<7|a[22]])
+		} else {
+			o = atReg(rb, o, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		if a[20] == 0 {
+			o = atReg(rb, o, &pt.reg[6][(a[7]<<2|a[17])<<7|a[23]])
+		} else {
+			o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+		}
+		dst = dst[:len(dst)+o]
 	}
 	return dst
 }
@@ -771,87 +995,123 @@ func printVtstmsk0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 // printVtstmsk1 prints syntax 1 of vtstmsk.
 func printVtstmsk1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 120)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x6b736d747374, 6) // "tstmsk"
-	dst = putShort(dst, &enumTexts[53][a[14]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[50][a[21]])
-	dst = putLit8(dst, 0x747365742e, 5) // ".test"
-	dst = putShort(dst, &enumTexts[55][a[11]])
-	dst = putShort(dst, &enumTexts[57][a[13]])
-	dst = putShort(dst, &enumTexts[56][a[12]])
-	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[38][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
-		dst = putFlagRun(dst, &pt.flags[39][a[8]|a[9]<<1|a[10]<<2|a[19]<<4])
-		dst = putFlagRun(dst, &pt.flags[40][a[24]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x6b736d747374, 6) // "tstmsk"
+		o = atShort(rb, o, &enumTexts[53][a[14]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[50][a[21]])
+		o = atLit8(rb, o, 0x747365742e, 5) // ".test"
+		o = atShort(rb, o, &enumTexts[55][a[11]])
+		o = atShort(rb, o, &enumTexts[57][a[13]])
+		o = atShort(rb, o, &enumTexts[56][a[12]])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[38][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+			o = atFlagRun(rb, o, &pt.flags[39][a[8]|a[9]<<1|a[10]<<2|a[19]<<4])
+			o = atFlagRun(rb, o, &pt.flags[40][a[24]])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
 // printVtstmsk2 prints syntax 2 of vtstmsk.
 func printVtstmsk2(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 120)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x6b736d747374, 6) // "tstmsk"
-	dst = putShort(dst, &enumTexts[53][a[14]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[51][a[21]])
-	dst = putLit8(dst, 0x747365742e, 5) // ".test"
-	dst = putShort(dst, &enumTexts[55][a[11]])
-	dst = putShort(dst, &enumTexts[57][a[13]])
-	dst = putShort(dst, &enumTexts[56][a[12]])
-	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[41][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
-		dst = putFlagRun(dst, &pt.flags[42][a[8]|a[9]<<1|a[10]<<2|a[19]<<4])
-		dst = putFlagRun(dst, &pt.flags[43][a[24]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x6b736d747374, 6) // "tstmsk"
+		o = atShort(rb, o, &enumTexts[53][a[14]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[51][a[21]])
+		o = atLit8(rb, o, 0x747365742e, 5) // ".test"
+		o = atShort(rb, o, &enumTexts[55][a[11]])
+		o = atShort(rb, o, &enumTexts[57][a[13]])
+		o = atShort(rb, o, &enumTexts[56][a[12]])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[41][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+			o = atFlagRun(rb, o, &pt.flags[42][a[8]|a[9]<<1|a[10]<<2|a[19]<<4])
+			o = atFlagRun(rb, o, &pt.flags[43][a[24]])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
 // printVtstmsk3 prints syntax 3 of vtstmsk.
 func printVtstmsk3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 120)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x6b736d747374, 6) // "tstmsk"
-	dst = putShort(dst, &enumTexts[53][a[14]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[52][a[21]])
-	dst = putLit8(dst, 0x747365742e, 5) // ".test"
-	dst = putShort(dst, &enumTexts[55][a[11]])
-	dst = putShort(dst, &enumTexts[57][a[13]])
-	dst = putShort(dst, &enumTexts[56][a[12]])
-	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[44][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
-		dst = putFlagRun(dst, &pt.flags[45][a[8]|a[9]<<1|a[10]<<2|a[19]<<4|a[20]<<5])
-		dst = putFlagRun(dst, &pt.flags[46][a[24]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x6b736d747374, 6) // "tstmsk"
+		o = atShort(rb, o, &enumTexts[53][a[14]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[52][a[21]])
+		o = atLit8(rb, o, 0x747365742e, 5) // ".test"
+		o = atShort(rb, o, &enumTexts[55][a[11]])
+		o = atShort(rb, o, &enumTexts[57][a[13]])
+		o = atShort(rb, o, &enumTexts[56][a[12]])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[44][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+			o = atFlagRun(rb, o, &pt.flags[45][a[8]|a[9]<<1|a[10]<<2|a[19]<<4|a[20]<<5])
+			o = atFlagRun(rb, o, &pt.flags[46][a[24]])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[4]<<2|a[15])<<7|a[18]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[6]<<2|a[16])<<7|a[22]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[17])<<7|a[23]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -871,29 +1131,41 @@ func printVbw0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 40)
-	dst = putShort(dst, &pfxTexts[2][a[1]])
-	dst = putShort(dst, &enumTexts[13][a[0]])
-	dst = putLit8(dst, 0x3233752e, 4) // ".u32"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[1]])
+		o = atShort(rb, o, &enumTexts[13][a[0]])
+		o = atLit8(rb, o, 0x3233752e, 4) // ".u32"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[47][a[2]|a[3]<<1|a[4]<<2])
-		dst = putFlagRun(dst, &pt.flags[48][a[5]|a[7]<<1|a[10]<<2])
-		dst = putFlagRun(dst, &pt.flags[49][a[12]|a[14]<<5])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[47][a[2]|a[3]<<1|a[4]<<2])
+			o = atFlagRun(rb, o, &pt.flags[48][a[5]|a[7]<<1|a[10]<<2])
+			o = atFlagRun(rb, o, &pt.flags[49][a[12]|a[14]<<5])
+			dst = dst[:len(dst)+o]
+		}
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
+	dst = reserve(dst, roomBytes)
 	{
-		r := &pt.reg[4][(a[6]<<2|a[15])<<7|a[17]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		{
+			r := &pt.reg[4][(a[6]<<2|a[15])<<7|a[17]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		{
+			r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '~', int(b2u(a[11] != 0)))
+		dst = dst[:len(dst)+o]
 	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	{
-		r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
-	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '~', int(b2u(a[11] != 0)))
 	dst = appendHexcElem(dst, f, &es[9], in) // hexc
 	return dst
 }
@@ -901,34 +1173,46 @@ func printVbw0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 // printVbw1 prints syntax 1 of vbw.
 func printVbw1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 40)
-	dst = putShort(dst, &pfxTexts[2][a[1]])
-	dst = putShort(dst, &enumTexts[13][a[0]])
-	dst = putLit8(dst, 0x3233752e, 4) // ".u32"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[1]])
+		o = atShort(rb, o, &enumTexts[13][a[0]])
+		o = atLit8(rb, o, 0x3233752e, 4) // ".u32"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 160)
-		dst = putFlagRun(dst, &pt.flags[50][a[2]|a[3]<<1|a[4]<<2])
-		dst = putFlagRun(dst, &pt.flags[51][a[5]|a[7]<<1|a[10]<<2])
-		dst = putFlagRun(dst, &pt.flags[52][a[12]|a[13]<<5])
-		dst = putFlagRun(dst, &pt.flags[53][a[14]])
-		dst = putFlagRun(dst, &pt.flags[54][a[18]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[50][a[2]|a[3]<<1|a[4]<<2])
+			o = atFlagRun(rb, o, &pt.flags[51][a[5]|a[7]<<1|a[10]<<2])
+			o = atFlagRun(rb, o, &pt.flags[52][a[12]|a[13]<<5])
+			o = atFlagRun(rb, o, &pt.flags[53][a[14]])
+			o = atFlagRun(rb, o, &pt.flags[54][a[18]])
+			dst = dst[:len(dst)+o]
+		}
 	}
-	dst = reserve(dst, 128)
-	dst = putLit8(dst, 0x20, 1) // " "
+	dst = reserve(dst, roomBytes)
 	{
-		r := &pt.reg[4][(a[6]<<2|a[15])<<7|a[17]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
-	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	{
-		r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
-	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '~', int(b2u(a[11] != 0)))
-	{
-		r := &pt.reg[5][a[9]<<7|a[20]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		{
+			r := &pt.reg[4][(a[6]<<2|a[15])<<7|a[17]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		{
+			r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '~', int(b2u(a[11] != 0)))
+		{
+			r := &pt.reg[5][a[9]<<7|a[20]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		dst = dst[:len(dst)+o]
 	}
 	return dst
 }
@@ -942,37 +1226,49 @@ func printSop2(dst []byte, in *Inst, pt *printTables) []byte {
 // printSop20 prints syntax 0 of sop2.
 func printSop20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 40)
-	dst = putShort(dst, &pfxTexts[3][a[0]])
-	dst = putShort(dst, &enumTexts[14][a[21]])
-	dst = putLit8(dst, 0x3878662e, 4) // ".fx8"
-	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[55][a[2]|a[3]<<1|a[6]<<2|a[10]<<3])
-		dst = putFlagRun(dst, &pt.flags[56][a[23]|a[24]<<1])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[3][a[0]])
+		o = atShort(rb, o, &enumTexts[14][a[21]])
+		o = atLit8(rb, o, 0x3878662e, 4) // ".fx8"
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 256)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[5]<<2|a[16])<<7|a[19]])
-	dst = putLit8(dst, 0x202c, 2)                       // ", "
-	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[20] != 0))) // "1-"
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[17])<<7|a[25]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[8]<<2|a[18])<<7|a[26]])
-	dst = putLit8(dst, 0x202c, 2)                      // ", "
-	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
-	dst = putShort(dst, &enumTexts[15][a[13]])
-	dst = putLit8(dst, 0x202c, 2)                      // ", "
-	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
-	dst = putShort(dst, &enumTexts[16][a[14]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putShort(dst, &enumTexts[14][a[22]])
-	dst = putLit8(dst, 0x202c, 2)                       // ", "
-	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[11] != 0))) // "1-"
-	dst = putShort(dst, &enumTexts[17][a[4]])
-	dst = putLit8(dst, 0x202c, 2)                       // ", "
-	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[15] != 0))) // "1-"
-	dst = putShort(dst, &enumTexts[18][a[12]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[55][a[2]|a[3]<<1|a[6]<<2|a[10]<<3])
+			o = atFlagRun(rb, o, &pt.flags[56][a[23]|a[24]<<1])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[5]<<2|a[16])<<7|a[19]])
+		o = atLit8(rb, o, 0x202c, 2)                       // ", "
+		o = atLit8(rb, o, 0x2d31, 2&-int(b2u(a[20] != 0))) // "1-"
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[17])<<7|a[25]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[8]<<2|a[18])<<7|a[26]])
+		o = atLit8(rb, o, 0x202c, 2)                      // ", "
+		o = atLit8(rb, o, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
+		o = atShort(rb, o, &enumTexts[15][a[13]])
+		o = atLit8(rb, o, 0x202c, 2)                      // ", "
+		o = atLit8(rb, o, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
+		o = atShort(rb, o, &enumTexts[16][a[14]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atShort(rb, o, &enumTexts[14][a[22]])
+		o = atLit8(rb, o, 0x202c, 2)                       // ", "
+		o = atLit8(rb, o, 0x2d31, 2&-int(b2u(a[11] != 0))) // "1-"
+		o = atShort(rb, o, &enumTexts[17][a[4]])
+		o = atLit8(rb, o, 0x202c, 2)                       // ", "
+		o = atLit8(rb, o, 0x2d31, 2&-int(b2u(a[15] != 0))) // "1-"
+		o = atShort(rb, o, &enumTexts[18][a[12]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -985,34 +1281,46 @@ func printSop3(dst []byte, in *Inst, pt *printTables) []byte {
 // printSop30 prints syntax 0 of sop3.
 func printSop30(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 40)
-	dst = putShort(dst, &pfxTexts[3][a[0]])
-	dst = putShort(dst, &enumTexts[20][a[4]])
-	dst = putLit8(dst, 0x3878662e, 4) // ".fx8"
-	if flags {
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[57][a[2]|a[3]<<1|a[6]<<2|a[12]<<3])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[3][a[0]])
+		o = atShort(rb, o, &enumTexts[20][a[4]])
+		o = atLit8(rb, o, 0x3878662e, 4) // ".fx8"
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 248)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[5]<<2|a[17])<<7|a[20]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[8][a[16]<<7|a[21]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[22]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[8]<<2|a[19])<<7|a[23]])
-	dst = putLit8(dst, 0x202c, 2)                      // ", "
-	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
-	dst = putShort(dst, &enumTexts[21][a[14]])
-	dst = putLit8(dst, 0x202c, 2)                      // ", "
-	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
-	dst = putShort(dst, &enumTexts[21][a[15]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putShort(dst, &enumTexts[20][a[13]])
-	dst = putLit8(dst, 0x202c, 2)                       // ", "
-	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[10] != 0))) // "1-"
-	dst = putShort(dst, &enumTexts[22][a[11]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[57][a[2]|a[3]<<1|a[6]<<2|a[12]<<3])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[5]<<2|a[17])<<7|a[20]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[8][a[16]<<7|a[21]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[18])<<7|a[22]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[8]<<2|a[19])<<7|a[23]])
+		o = atLit8(rb, o, 0x202c, 2)                      // ", "
+		o = atLit8(rb, o, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
+		o = atShort(rb, o, &enumTexts[21][a[14]])
+		o = atLit8(rb, o, 0x202c, 2)                      // ", "
+		o = atLit8(rb, o, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
+		o = atShort(rb, o, &enumTexts[21][a[15]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atShort(rb, o, &enumTexts[20][a[13]])
+		o = atLit8(rb, o, 0x202c, 2)                       // ", "
+		o = atLit8(rb, o, 0x2d31, 2&-int(b2u(a[10] != 0))) // "1-"
+		o = atShort(rb, o, &enumTexts[22][a[11]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1025,31 +1333,43 @@ func printSop2m(dst []byte, in *Inst, pt *printTables) []byte {
 // printSop2m0 prints syntax 0 of sop2m.
 func printSop2m0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 40)
-	dst = putShort(dst, &pfxTexts[3][a[0]])
-	dst = putShort(dst, &enumTexts[14][a[4]])
-	dst = putLit8(dst, 0x3878662e, 4) // ".fx8"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[3][a[0]])
+		o = atShort(rb, o, &enumTexts[14][a[4]])
+		o = atLit8(rb, o, 0x3878662e, 4) // ".fx8"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[58][a[2]|a[3]<<1|a[6]<<2])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[58][a[2]|a[3]<<1|a[6]<<2])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[20], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 200)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[5]<<2|a[14])<<7|a[17]])
-	dst = putShort(dst, &maskTexts[rotMask(a[10])])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[15])<<7|a[18]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]])
-	dst = putLit8(dst, 0x202c, 2)                      // ", "
-	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
-	dst = putShort(dst, &enumTexts[19][a[12]])
-	dst = putLit8(dst, 0x202c, 2)                      // ", "
-	dst = putLit8(dst, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
-	dst = putShort(dst, &enumTexts[19][a[13]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putShort(dst, &enumTexts[14][a[11]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[5]<<2|a[14])<<7|a[17]])
+		o = atShort(rb, o, &maskTexts[rotMask(a[10])])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[15])<<7|a[18]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[8]<<2|a[16])<<7|a[19]])
+		o = atLit8(rb, o, 0x202c, 2)                      // ", "
+		o = atLit8(rb, o, 0x2d31, 2&-int(b2u(a[1] != 0))) // "1-"
+		o = atShort(rb, o, &enumTexts[19][a[12]])
+		o = atLit8(rb, o, 0x202c, 2)                      // ", "
+		o = atLit8(rb, o, 0x2d31, 2&-int(b2u(a[9] != 0))) // "1-"
+		o = atShort(rb, o, &enumTexts[19][a[13]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atShort(rb, o, &enumTexts[14][a[11]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1062,28 +1382,40 @@ func printI8mad(dst []byte, in *Inst, pt *printTables) []byte {
 // printI8mad0 prints syntax 0 of i8mad.
 func printI8mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 48)
-	dst = putShort(dst, &pfxTexts[3][a[0]])
-	dst = putLit8(dst, 0x64616d, 3) // "mad"
-	dst = putShort(dst, &enumTexts[25][a[11]])
-	dst = putLit8(dst, 0x38752e, 3) // ".u8"
-	if flags {
-		dst = reserve(dst, 128)
-		dst = putFlagRun(dst, &pt.flags[59][a[1]|a[2]<<1|a[3]<<2])
-		dst = putFlagRun(dst, &pt.flags[60][a[4]|a[6]<<2|a[9]<<3|a[10]<<4])
-		dst = putFlagRun(dst, &pt.flags[61][a[12]|a[13]<<1|a[14]<<2|a[15]<<3|a[16]<<4])
-		dst = putFlagRun(dst, &pt.flags[62][a[17]|a[18]<<1])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[3][a[0]])
+		o = atLit8(rb, o, 0x64616d, 3) // "mad"
+		o = atShort(rb, o, &enumTexts[25][a[11]])
+		o = atLit8(rb, o, 0x38752e, 3) // ".u8"
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 136)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[5]<<2|a[21])<<7|a[24]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[19] != 0)))
-	dst = putReg(dst, &pt.reg[8][a[20]<<7|a[25]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[22])<<7|a[26]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[8]<<2|a[23])<<7|a[27]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[59][a[1]|a[2]<<1|a[3]<<2])
+			o = atFlagRun(rb, o, &pt.flags[60][a[4]|a[6]<<2|a[9]<<3|a[10]<<4])
+			o = atFlagRun(rb, o, &pt.flags[61][a[12]|a[13]<<1|a[14]<<2|a[15]<<3|a[16]<<4])
+			o = atFlagRun(rb, o, &pt.flags[62][a[17]|a[18]<<1])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[5]<<2|a[21])<<7|a[24]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[19] != 0)))
+		o = atReg(rb, o, &pt.reg[8][a[20]<<7|a[25]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[22])<<7|a[26]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[8]<<2|a[23])<<7|a[27]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1096,26 +1428,38 @@ func printI16mad(dst []byte, in *Inst, pt *printTables) []byte {
 // printI16mad0 prints syntax 0 of i16mad.
 func printI16mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 40)
-	dst = putShort(dst, &pfxTexts[3][a[0]])
-	dst = putLit8(dst, 0x2e64616d, 4) // "mad."
-	dst = putShort(dst, &enumTexts[23][a[11]])
-	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[63][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
-		dst = putFlagRun(dst, &pt.flags[64][a[7]|a[10]<<1|a[12]<<4])
-		dst = putFlagRun(dst, &pt.flags[65][a[13]|a[14]<<2|a[15]<<3|a[24]<<5])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[3][a[0]])
+		o = atLit8(rb, o, 0x2e64616d, 4) // "mad."
+		o = atShort(rb, o, &enumTexts[23][a[11]])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 136)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[6]<<2|a[17])<<7|a[20]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[8][a[16]<<7|a[21]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[8]<<2|a[18])<<7|a[22]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[4] != 0)))
-	dst = putReg(dst, &pt.reg[5][(a[9]<<2|a[19])<<7|a[23]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[63][a[1]|a[2]<<1|a[3]<<2|a[5]<<3])
+			o = atFlagRun(rb, o, &pt.flags[64][a[7]|a[10]<<1|a[12]<<4])
+			o = atFlagRun(rb, o, &pt.flags[65][a[13]|a[14]<<2|a[15]<<3|a[24]<<5])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[6]<<2|a[17])<<7|a[20]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[8][a[16]<<7|a[21]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[8]<<2|a[18])<<7|a[22]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[4] != 0)))
+		o = atReg(rb, o, &pt.reg[5][(a[9]<<2|a[19])<<7|a[23]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1128,34 +1472,46 @@ func printI32mad(dst []byte, in *Inst, pt *printTables) []byte {
 // printI32mad0 prints syntax 0 of i32mad.
 func printI32mad0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 56)
-	dst = putShort(dst, &pfxTexts[3][a[0]])
-	dst = putLit8(dst, 0x2e64616d, 4) // "mad."
-	dst = putShort(dst, &enumTexts[24][a[10]])
-	dst = putShort(dst, &enumTexts[25][a[11]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[3][a[0]])
+		o = atLit8(rb, o, 0x2e64616d, 4) // "mad."
+		o = atShort(rb, o, &enumTexts[24][a[10]])
+		o = atShort(rb, o, &enumTexts[25][a[11]])
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[66][a[2]|a[4]<<1|a[6]<<2|a[9]<<3])
-		dst = putFlagRun(dst, &pt.flags[67][a[12]|a[21]<<2])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[66][a[2]|a[4]<<1|a[6]<<2|a[9]<<3])
+			o = atFlagRun(rb, o, &pt.flags[67][a[12]|a[21]<<2])
+			dst = dst[:len(dst)+o]
+		}
 	}
-	dst = reserve(dst, 192)
-	dst = putLit8(dst, 0x20, 1) // " "
+	dst = reserve(dst, roomBytes)
 	{
-		r := &pt.reg[4][(a[5]<<2|a[14])<<7|a[17]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
-	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[8][a[13]<<7|a[18]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[26][a[1]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[15])<<7|a[19]])
-	dst = putLit8(dst, 0x2e, 1) // "."
-	dst = putShort(dst, &enumTexts[26][a[3]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	{
-		r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[20]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		{
+			r := &pt.reg[4][(a[5]<<2|a[14])<<7|a[17]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[8][a[13]<<7|a[18]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[26][a[1]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[15])<<7|a[19]])
+		o = atLit8(rb, o, 0x2e, 1) // "."
+		o = atShort(rb, o, &enumTexts[26][a[3]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		{
+			r := &pt.reg[5][(a[8]<<2|a[16])<<7|a[20]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		dst = dst[:len(dst)+o]
 	}
 	return dst
 }
@@ -1169,11 +1525,15 @@ func printI8mad2(dst []byte, in *Inst, pt *printTables) []byte {
 // printI8mad20 prints syntax 0 of i8mad2.
 func printI8mad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 48)
-	dst = putShort(dst, &pfxTexts[3][a[0]])
-	dst = putLit8(dst, 0x64616d, 3) // "mad"
-	dst = putShort(dst, &enumTexts[25][a[1]])
-	dst = putLit8(dst, 0x38752e, 3) // ".u8"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[3][a[0]])
+		o = atLit8(rb, o, 0x64616d, 3) // "mad"
+		o = atShort(rb, o, &enumTexts[25][a[1]])
+		o = atLit8(rb, o, 0x38752e, 3) // ".u8"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
 		dst = appendFlag(dst, a[2], 0, 0x3d63642e, 0x0, 4)   // .dc=
 		dst = appendFlag(dst, a[3], 0, 0x3d6263642e, 0x0, 5) // .dcb=
@@ -1190,38 +1550,50 @@ func printI32mad2(dst []byte, in *Inst, pt *printTables) []byte {
 // printI32mad20 prints syntax 0 of i32mad2.
 func printI32mad20(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 52)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x2e64616d, 4) // "mad."
-	dst = putShort(dst, &enumTexts[24][a[9]])
-	dst = putLit8(dst, 0x732e, 2) // ".s"
-	dst = putDec999(dst, a[2])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x2e64616d, 4) // "mad."
+		o = atShort(rb, o, &enumTexts[24][a[9]])
+		o = atLit8(rb, o, 0x732e, 2) // ".s"
+		o = atDec999(rb, o, a[2])
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[68][a[1]|a[4]<<1|a[8]<<2|a[20]<<5])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[68][a[1]|a[4]<<1|a[8]<<2|a[20]<<5])
+			dst = dst[:len(dst)+o]
+		}
 	}
-	dst = reserve(dst, 176)
-	dst = putLit8(dst, 0x20, 1) // " "
+	dst = reserve(dst, roomBytes)
 	{
-		r := &pt.reg[4][(a[3]<<2|a[13])<<7|a[16]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
-	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	{
-		r := &pt.reg[9][(a[7]<<1|a[12])<<7|a[17]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
-	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[10] != 0)))
-	{
-		r := &pt.reg[5][(a[5]<<2|a[14])<<7|a[18]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
-	}
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putLit8(dst, '-', int(b2u(a[11] != 0)))
-	{
-		r := &pt.reg[5][(a[6]<<2|a[15])<<7|a[19]]
-		dst = putLit8(putReg(dst, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		{
+			r := &pt.reg[4][(a[3]<<2|a[13])<<7|a[16]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		{
+			r := &pt.reg[9][(a[7]<<1|a[12])<<7|a[17]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[10] != 0)))
+		{
+			r := &pt.reg[5][(a[5]<<2|a[14])<<7|a[18]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atLit8(rb, o, '-', int(b2u(a[11] != 0)))
+		{
+			r := &pt.reg[5][(a[6]<<2|a[15])<<7|a[19]]
+			o = atLit8(rb, atReg(rb, o, r), 0x782e, 2&^int(r[2]>>62)) // .x unless an immediate
+		}
+		dst = dst[:len(dst)+o]
 	}
 	return dst
 }
@@ -1235,28 +1607,40 @@ func printSmp(dst []byte, in *Inst, pt *printTables) []byte {
 // printSmp0 prints syntax 0 of smp.
 func printSmp0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 88)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x786574, 3) // "tex"
-	dst = putShort(dst, &enumTexts[27][a[10]])
-	dst = putShort(dst, &enumTexts[28][a[11]])
-	dst = putShort(dst, &enumTexts[30][a[4]])
-	dst = putShort(dst, &enumTexts[29][a[8]])
-	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[69][a[1]|a[2]<<1|a[3]<<2])
-		dst = putFlagRun(dst, &pt.flags[70][a[9]|a[13]<<2|a[14]<<4])
-		dst = putFlagRun(dst, &pt.flags[71][a[16]|a[23]<<2])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x786574, 3) // "tex"
+		o = atShort(rb, o, &enumTexts[27][a[10]])
+		o = atShort(rb, o, &enumTexts[28][a[11]])
+		o = atShort(rb, o, &enumTexts[30][a[4]])
+		o = atShort(rb, o, &enumTexts[29][a[8]])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 128)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[10][a[12]<<7|a[19]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[9][(a[5]<<1|a[15])<<7|a[20]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[6]<<2|a[17])<<7|a[21]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[18])<<7|a[22]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[69][a[1]|a[2]<<1|a[3]<<2])
+			o = atFlagRun(rb, o, &pt.flags[70][a[9]|a[13]<<2|a[14]<<4])
+			o = atFlagRun(rb, o, &pt.flags[71][a[16]|a[23]<<2])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[10][a[12]<<7|a[19]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[9][(a[5]<<1|a[15])<<7|a[20]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[6]<<2|a[17])<<7|a[21]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[18])<<7|a[22]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1276,26 +1660,42 @@ func printLd0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 32)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putShort(dst, &enumTexts[31][a[10]])
-	if flags {
-		dst = reserve(dst, 128)
-		dst = putFlagRun(dst, &pt.flags[72][a[1]|a[2]<<1|a[4]<<2])
-		dst = putFlagRun(dst, &pt.flags[73][a[5]|a[9]<<1|a[11]<<5])
-		dst = putFlagRun(dst, &pt.flags[74][a[13]|a[14]<<1|a[15]<<3|a[17]<<4])
-		dst = putFlagRun(dst, &pt.flags[75][a[18]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atShort(rb, o, &enumTexts[31][a[10]])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[10][a[12]<<7|a[21]])
-	dst = putLit8(dst, 0x5b202c, 3) // ", ["
-	dst = putReg(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[72][a[1]|a[2]<<1|a[4]<<2])
+			o = atFlagRun(rb, o, &pt.flags[73][a[5]|a[9]<<1|a[11]<<5])
+			o = atFlagRun(rb, o, &pt.flags[74][a[13]|a[14]<<1|a[15]<<3|a[17]<<4])
+			o = atFlagRun(rb, o, &pt.flags[75][a[18]])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[10][a[12]<<7|a[21]])
+		o = atLit8(rb, o, 0x5b202c, 3) // ", ["
+		o = atReg(rb, o, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendOregElem(dst, f, &es[8], in) // oreg
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x5d, 1) // "]"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x5d, 1) // "]"
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1306,27 +1706,43 @@ func printLd1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[1]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 44)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putShort(dst, &enumTexts[31][a[10]])
-	dst = putLit8(dst, 0x68637465662e, 6) // ".fetch"
-	dst = putDec999(dst, a[9]+1)
-	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[76][a[1]|a[2]<<1|a[3]<<2])
-		dst = putFlagRun(dst, &pt.flags[77][a[4]|a[5]<<1|a[11]<<2|a[13]<<4])
-		dst = putFlagRun(dst, &pt.flags[78][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atShort(rb, o, &enumTexts[31][a[10]])
+		o = atLit8(rb, o, 0x68637465662e, 6) // ".fetch"
+		o = atDec999(rb, o, a[9]+1)
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[10][a[12]<<7|a[21]])
-	dst = putLit8(dst, 0x5b202c, 3) // ", ["
-	dst = putReg(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[76][a[1]|a[2]<<1|a[3]<<2])
+			o = atFlagRun(rb, o, &pt.flags[77][a[4]|a[5]<<1|a[11]<<2|a[13]<<4])
+			o = atFlagRun(rb, o, &pt.flags[78][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[10][a[12]<<7|a[21]])
+		o = atLit8(rb, o, 0x5b202c, 3) // ", ["
+		o = atReg(rb, o, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendOregElem(dst, f, &es[10], in) // oreg
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x5d, 1) // "]"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x5d, 1) // "]"
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1346,25 +1762,41 @@ func printSt0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 32)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putShort(dst, &enumTexts[32][a[10]])
-	if flags {
-		dst = reserve(dst, 128)
-		dst = putFlagRun(dst, &pt.flags[79][a[1]|a[2]<<1|a[4]<<2])
-		dst = putFlagRun(dst, &pt.flags[80][a[5]|a[9]<<1|a[11]<<5])
-		dst = putFlagRun(dst, &pt.flags[81][a[13]|a[14]<<1|a[15]<<3|a[17]<<4])
-		dst = putFlagRun(dst, &pt.flags[82][a[18]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atShort(rb, o, &enumTexts[32][a[10]])
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 64)
-	dst = putLit8(dst, 0x5b20, 2) // " ["
-	dst = putReg(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[79][a[1]|a[2]<<1|a[4]<<2])
+			o = atFlagRun(rb, o, &pt.flags[80][a[5]|a[9]<<1|a[11]<<5])
+			o = atFlagRun(rb, o, &pt.flags[81][a[13]|a[14]<<1|a[15]<<3|a[17]<<4])
+			o = atFlagRun(rb, o, &pt.flags[82][a[18]])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x5b20, 2) // " ["
+		o = atReg(rb, o, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendOregElem(dst, f, &es[6], in) // oreg
-	dst = reserve(dst, 32)
-	dst = putLit8(dst, 0x202c5d, 3) // "], "
-	dst = putReg(dst, &pt.reg[10][a[12]<<7|a[21]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x202c5d, 3) // "], "
+		o = atReg(rb, o, &pt.reg[10][a[12]<<7|a[21]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1375,26 +1807,42 @@ func printSt1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[1]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 44)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putShort(dst, &enumTexts[32][a[10]])
-	dst = putLit8(dst, 0x68637465662e, 6) // ".fetch"
-	dst = putDec999(dst, a[9]+1)
-	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[83][a[1]|a[2]<<1|a[3]<<2])
-		dst = putFlagRun(dst, &pt.flags[84][a[4]|a[5]<<1|a[11]<<2|a[13]<<4])
-		dst = putFlagRun(dst, &pt.flags[85][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atShort(rb, o, &enumTexts[32][a[10]])
+		o = atLit8(rb, o, 0x68637465662e, 6) // ".fetch"
+		o = atDec999(rb, o, a[9]+1)
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 64)
-	dst = putLit8(dst, 0x5b20, 2) // " ["
-	dst = putReg(dst, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[83][a[1]|a[2]<<1|a[3]<<2])
+			o = atFlagRun(rb, o, &pt.flags[84][a[4]|a[5]<<1|a[11]<<2|a[13]<<4])
+			o = atFlagRun(rb, o, &pt.flags[85][a[14]|a[15]<<2|a[17]<<3|a[18]<<4])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x5b20, 2) // " ["
+		o = atReg(rb, o, &pt.reg[9][(a[6]<<1|a[16])<<7|a[22]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[7]<<2|a[19])<<7|a[23]])
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendOregElem(dst, f, &es[8], in) // oreg
-	dst = reserve(dst, 32)
-	dst = putLit8(dst, 0x202c5d, 3) // "], "
-	dst = putReg(dst, &pt.reg[10][a[12]<<7|a[21]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x202c5d, 3) // "], "
+		o = atReg(rb, o, &pt.reg[10][a[12]<<7|a[21]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1410,22 +1858,34 @@ func printPhas(dst []byte, in *Inst, pt *printTables) []byte {
 // printPhas0 prints syntax 0 of phas.
 func printPhas0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x73616870, 4) // "phas"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x73616870, 4) // "phas"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[86][a[0]|a[1]<<1|a[5]<<2|a[6]<<3|a[7]<<4])
-		dst = putFlagRun(dst, &pt.flags[87][a[8]])
-		dst = putFlagRun(dst, &pt.flags[88][a[12]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[86][a[0]|a[1]<<1|a[5]<<2|a[6]<<3|a[7]<<4])
+			o = atFlagRun(rb, o, &pt.flags[87][a[8]])
+			o = atFlagRun(rb, o, &pt.flags[88][a[12]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[15], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 76)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[5][(a[3]<<2|a[10])<<7|a[13]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[4]<<2|a[11])<<7|a[14]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putDec999(dst, a[9])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[5][(a[3]<<2|a[10])<<7|a[13]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[4]<<2|a[11])<<7|a[14]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atDec999(rb, o, a[9])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1436,21 +1896,37 @@ func printPhas1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[1]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x73616870, 4) // "phas"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x73616870, 4) // "phas"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[89][a[0]|a[1]<<1|a[2]<<2|a[3]<<3|a[4]<<4])
-		dst = putFlagRun(dst, &pt.flags[90][a[5]|a[6]<<1|a[7]<<2|a[8]<<3])
-		dst = putFlagRun(dst, &pt.flags[91][a[10]|a[11]<<2])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[89][a[0]|a[1]<<1|a[2]<<2|a[3]<<3|a[4]<<4])
+			o = atFlagRun(rb, o, &pt.flags[90][a[5]|a[6]<<1|a[7]<<2|a[8]<<3])
+			o = atFlagRun(rb, o, &pt.flags[91][a[10]|a[11]<<2])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[15], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x20, 1)              // " "
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendHexcElem(dst, f, &es[2], in) // hexc
-	dst = reserve(dst, 12)
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putDec999(dst, a[9])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atDec999(rb, o, a[9])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1470,18 +1946,30 @@ func printBranch0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[0]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x7262, 2) // "br"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x7262, 2) // "br"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[92][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[93][a[5]|a[6]<<1|a[7]<<2])
-		dst = putFlagRun(dst, &pt.flags[94][a[8]|a[10]<<1|a[11]<<2])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[92][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[93][a[5]|a[6]<<1|a[7]<<2])
+			o = atFlagRun(rb, o, &pt.flags[94][a[8]|a[10]<<1|a[11]<<2])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[13], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x20, 1)              // " "
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendShexElem(dst, f, &es[3], in) // shex
 	return dst
 }
@@ -1489,19 +1977,31 @@ func printBranch0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 // printBranch1 prints syntax 1 of branch.
 func printBranch1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x6162, 2) // "ba"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x6162, 2) // "ba"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[95][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[96][a[5]|a[6]<<1|a[7]<<2])
-		dst = putFlagRun(dst, &pt.flags[97][a[8]|a[9]<<1|a[10]<<2|a[11]<<3])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[95][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[96][a[5]|a[6]<<1|a[7]<<2])
+			o = atFlagRun(rb, o, &pt.flags[97][a[8]|a[9]<<1|a[10]<<2|a[11]<<3])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[13], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 18)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putHex32(dst, a[12])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atHex32(rb, o, a[12])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1514,14 +2014,22 @@ func printLapc(dst []byte, in *Inst, pt *printTables) []byte {
 // printLapc0 prints syntax 0 of lapc.
 func printLapc0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x6370616c, 4) // "lapc"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x6370616c, 4) // "lapc"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[98][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[99][a[5]|a[6]<<1|a[7]<<2])
-		dst = putFlagRun(dst, &pt.flags[100][a[8]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[98][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[99][a[5]|a[6]<<1|a[7]<<2])
+			o = atFlagRun(rb, o, &pt.flags[100][a[8]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[9], 0, 0x3d63642e, 0x0, 4)    // .dc=
 		dst = appendFlag(dst, a[10], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
@@ -1537,21 +2045,38 @@ func printSetl(dst []byte, in *Inst, pt *printTables) []byte {
 // printSetl0 prints syntax 0 of setl.
 func printSetl0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x766f6d, 3) // "mov"
-	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[101][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[102][a[5]|a[6]<<1|a[7]<<2])
-		dst = putFlagRun(dst, &pt.flags[103][a[8]])
-		dst = appendFlag(dst, a[10], 0, 0x3d63642e, 0x0, 4) // .dc=
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[104][a[11]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x766f6d, 3) // "mov"
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 14)
-	dst = append(dst, " pclink, r"...)
-	dst = putDec999(dst, a[9])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[101][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[102][a[5]|a[6]<<1|a[7]<<2])
+			o = atFlagRun(rb, o, &pt.flags[103][a[8]])
+			dst = dst[:len(dst)+o]
+		}
+		dst = appendFlag(dst, a[10], 0, 0x3d63642e, 0x0, 4) // .dc=
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[104][a[11]])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x2c6b6e696c637020, 8) // " pclink,"
+		o = atLit8(rb, o, 0x7220, 2)             // " r"
+		o = atDec999(rb, o, a[9])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1564,22 +2089,38 @@ func printSavl(dst []byte, in *Inst, pt *printTables) []byte {
 // printSavl0 prints syntax 0 of savl.
 func printSavl0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x766f6d, 3) // "mov"
-	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[105][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[106][a[5]|a[6]<<1|a[7]<<2])
-		dst = putFlagRun(dst, &pt.flags[107][a[8]])
-		dst = appendFlag(dst, a[10], 0, 0x3d63642e, 0x0, 4) // .dc=
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[108][a[11]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x766f6d, 3) // "mov"
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 20)
-	dst = putLit8(dst, 0x7220, 2) // " r"
-	dst = putDec999(dst, a[9])
-	dst = putLit8(dst, 0x6b6e696c6370202c, 8) // ", pclink"
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[105][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[106][a[5]|a[6]<<1|a[7]<<2])
+			o = atFlagRun(rb, o, &pt.flags[107][a[8]])
+			dst = dst[:len(dst)+o]
+		}
+		dst = appendFlag(dst, a[10], 0, 0x3d63642e, 0x0, 4) // .dc=
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[108][a[11]])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7220, 2) // " r"
+		o = atDec999(rb, o, a[9])
+		o = atLit8(rb, o, 0x6b6e696c6370202c, 8) // ", pclink"
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1592,14 +2133,22 @@ func printNop(dst []byte, in *Inst, pt *printTables) []byte {
 // printNop0 prints syntax 0 of nop.
 func printNop0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[2][a[0]])
-	dst = putLit8(dst, 0x706f6e, 3) // "nop"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[0]])
+		o = atLit8(rb, o, 0x706f6e, 3) // "nop"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[109][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
-		dst = putFlagRun(dst, &pt.flags[110][a[5]|a[6]<<1|a[7]<<2])
-		dst = putFlagRun(dst, &pt.flags[111][a[8]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[109][a[1]|a[2]<<1|a[3]<<2|a[4]<<3])
+			o = atFlagRun(rb, o, &pt.flags[110][a[5]|a[6]<<1|a[7]<<2])
+			o = atFlagRun(rb, o, &pt.flags[111][a[8]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[9], 0, 0x3d63642e, 0x0, 4)    // .dc=
 		dst = appendFlag(dst, a[10], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
@@ -1615,35 +2164,47 @@ func printSmlsi(dst []byte, in *Inst, pt *printTables) []byte {
 // printSmlsi0 prints syntax 0 of smlsi.
 func printSmlsi0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x69736c6d73, 5) // "smlsi"
-	if flags {
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[112][a[0]|a[12]<<1])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x69736c6d73, 5) // "smlsi"
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 222)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putHex32(dst, a[8])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[9])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[10])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[11])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putShort(dst, &enumTexts[58][a[4]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putShort(dst, &enumTexts[58][a[5]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putShort(dst, &enumTexts[58][a[6]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putShort(dst, &enumTexts[58][a[7]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[1])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[2])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[3])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[112][a[0]|a[12]<<1])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atHex32(rb, o, a[8])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[9])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[10])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[11])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atShort(rb, o, &enumTexts[58][a[4]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atShort(rb, o, &enumTexts[58][a[5]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atShort(rb, o, &enumTexts[58][a[6]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atShort(rb, o, &enumTexts[58][a[7]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[1])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[2])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[3])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1656,23 +2217,47 @@ func printSmbo(dst []byte, in *Inst, pt *printTables) []byte {
 // printSmbo0 prints syntax 0 of smbo.
 func printSmbo0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x6f626d73, 4) // "smbo"
-	if flags {
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[113][a[0]|a[5]<<1])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x6f626d73, 4) // "smbo"
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x20, 1) // " "
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[113][a[0]|a[5]<<1])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendDecW(dst, a[1])
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendDecW(dst, a[2])
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendDecW(dst, a[3])
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x202c, 2) // ", "
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendDecW(dst, a[4])
 	return dst
 }
@@ -1686,15 +2271,23 @@ func printIdf(dst []byte, in *Inst, pt *printTables) []byte {
 // printIdf0 prints syntax 0 of idf.
 func printIdf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x666469, 3) // "idf"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x666469, 3) // "idf"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
 		dst = appendFlag(dst, a[1], 0, 0x3d63642e, 0x0, 4)   // .dc=
 		dst = appendFlag(dst, a[2], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
-	dst = reserve(dst, 12)
-	dst = putLit8(dst, 0x63726420, 4) // " drc"
-	dst = putDec999(dst, a[0])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x63726420, 4) // " drc"
+		o = atDec999(rb, o, a[0])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1707,17 +2300,29 @@ func printWdf(dst []byte, in *Inst, pt *printTables) []byte {
 // printWdf0 prints syntax 0 of wdf.
 func printWdf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x666477, 3) // "wdf"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x666477, 3) // "wdf"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[114][a[0]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[114][a[0]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[2], 0, 0x3d63642e, 0x0, 4)   // .dc=
 		dst = appendFlag(dst, a[3], 0, 0x3d6263642e, 0x0, 5) // .dcb=
 	}
-	dst = reserve(dst, 12)
-	dst = putLit8(dst, 0x63726420, 4) // " drc"
-	dst = putDec999(dst, a[1])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x63726420, 4) // " drc"
+		o = atDec999(rb, o, a[1])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1733,43 +2338,67 @@ func printEmit(dst []byte, in *Inst, pt *printTables) []byte {
 // printEmit0 prints syntax 0 of emit.
 func printEmit0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 24)
-	dst = putLit8(dst, 0x73647074696d65, 7) // "emitpds"
-	dst = putShort(dst, &enumTexts[59][a[2]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x73647074696d65, 7) // "emitpds"
+		o = atShort(rb, o, &enumTexts[59][a[2]])
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[115][a[0]|a[3]<<1])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[115][a[0]|a[3]<<1])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[8], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 54)
-	dst = putLit8(dst, 0x7220, 2) // " r"
-	dst = putDec999(dst, a[5])
-	dst = putLit8(dst, 0x72202c, 3) // ", r"
-	dst = putDec999(dst, a[6])
-	dst = putLit8(dst, 0x72202c, 3) // ", r"
-	dst = putDec999(dst, a[7])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[4])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7220, 2) // " r"
+		o = atDec999(rb, o, a[5])
+		o = atLit8(rb, o, 0x72202c, 3) // ", r"
+		o = atDec999(rb, o, a[6])
+		o = atLit8(rb, o, 0x72202c, 3) // ", r"
+		o = atDec999(rb, o, a[7])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[4])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
 // printEmit1 prints syntax 1 of emit.
 func printEmit1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 32)
-	dst = putShort(dst, &enumTexts[60][a[1]])
-	dst = putShort(dst, &enumTexts[59][a[2]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &enumTexts[60][a[1]])
+		o = atShort(rb, o, &enumTexts[59][a[2]])
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 128)
-		dst = putFlagRun(dst, &pt.flags[116][a[0]|a[3]<<1])
-		dst = putFlagRun(dst, &pt.flags[117][a[5]])
-		dst = putFlagRun(dst, &pt.flags[118][a[6]])
-		dst = putFlagRun(dst, &pt.flags[119][a[7]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[116][a[0]|a[3]<<1])
+			o = atFlagRun(rb, o, &pt.flags[117][a[5]])
+			o = atFlagRun(rb, o, &pt.flags[118][a[6]])
+			o = atFlagRun(rb, o, &pt.flags[119][a[7]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[8], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 18)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putHex32(dst, a[4])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atHex32(rb, o, a[4])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1782,19 +2411,31 @@ func printLimm(dst []byte, in *Inst, pt *printTables) []byte {
 // printLimm0 prints syntax 0 of limm.
 func printLimm0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[2][a[5]])
-	dst = putLit8(dst, 0x3233752e766f6d, 7) // "mov.u32"
-	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[120][a[0]|a[1]<<1|a[3]<<2])
-		dst = putFlagRun(dst, &pt.flags[121][a[8]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[2][a[5]])
+		o = atLit8(rb, o, 0x3233752e766f6d, 7) // "mov.u32"
+		dst = dst[:len(dst)+o]
 	}
-	dst = reserve(dst, 50)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[4][(a[2]<<2|a[6])<<7|a[7]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[4])
+	if flags {
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[120][a[0]|a[1]<<1|a[3]<<2])
+			o = atFlagRun(rb, o, &pt.flags[121][a[8]])
+			dst = dst[:len(dst)+o]
+		}
+	}
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[4][(a[2]<<2|a[6])<<7|a[7]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[4])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1807,8 +2448,12 @@ func printMutex(dst []byte, in *Inst, pt *printTables) []byte {
 // printMutex0 prints syntax 0 of mutex.
 func printMutex0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x6b636f6c, 4) // "lock"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x6b636f6c, 4) // "lock"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
 		dst = appendFlag(dst, a[0], 0, 0x3d63642e, 0x0, 4)   // .dc=
 		dst = appendFlag(dst, a[1], 0, 0x3d6263642e, 0x0, 5) // .dcb=
@@ -1843,22 +2488,34 @@ func printLdrstr(dst []byte, in *Inst, pt *printTables) []byte {
 // printLdrstr0 prints syntax 0 of ldrstr.
 func printLdrstr0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x72646c, 3) // "ldr"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x72646c, 3) // "ldr"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[122][a[2]])
-		dst = putFlagRun(dst, &pt.flags[123][a[4]])
-		dst = putFlagRun(dst, &pt.flags[124][a[5]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[122][a[2]])
+			o = atFlagRun(rb, o, &pt.flags[123][a[4]])
+			o = atFlagRun(rb, o, &pt.flags[124][a[5]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 36)
-	dst = putLit8(dst, 0x7220, 2) // " r"
-	dst = putDec999(dst, a[3])
-	dst = putLit8(dst, 0x72202c, 3) // ", r"
-	dst = putDec999(dst, a[6])
-	dst = putLit8(dst, 0x637264202c, 5) // ", drc"
-	dst = putDec999(dst, a[1])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7220, 2) // " r"
+		o = atDec999(rb, o, a[3])
+		o = atLit8(rb, o, 0x72202c, 3) // ", r"
+		o = atDec999(rb, o, a[6])
+		o = atLit8(rb, o, 0x637264202c, 5) // ", drc"
+		o = atDec999(rb, o, a[1])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1869,42 +2526,70 @@ func printLdrstr1(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[1]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x72646c, 3) // "ldr"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x72646c, 3) // "ldr"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[125][a[2]])
-		dst = putFlagRun(dst, &pt.flags[126][a[5]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[125][a[2]])
+			o = atFlagRun(rb, o, &pt.flags[126][a[5]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 20)
-	dst = putLit8(dst, 0x7220, 2) // " r"
-	dst = putDec999(dst, a[3])
-	dst = putLit8(dst, 0x202c, 2)            // ", "
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7220, 2) // " r"
+		o = atDec999(rb, o, a[3])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendHexcElem(dst, f, &es[4], in) // hexc
-	dst = reserve(dst, 12)
-	dst = putLit8(dst, 0x637264202c, 5) // ", drc"
-	dst = putDec999(dst, a[1])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x637264202c, 5) // ", drc"
+		o = atDec999(rb, o, a[1])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
 // printLdrstr2 prints syntax 2 of ldrstr.
 func printLdrstr2(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x727473, 3) // "str"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x727473, 3) // "str"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[127][a[1]|a[2]<<1])
-		dst = putFlagRun(dst, &pt.flags[128][a[3]])
-		dst = putFlagRun(dst, &pt.flags[129][a[4]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[127][a[1]|a[2]<<1])
+			o = atFlagRun(rb, o, &pt.flags[128][a[3]])
+			o = atFlagRun(rb, o, &pt.flags[129][a[4]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 24)
-	dst = putLit8(dst, 0x7220, 2) // " r"
-	dst = putDec999(dst, a[6])
-	dst = putLit8(dst, 0x72202c, 3) // ", r"
-	dst = putDec999(dst, a[5])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7220, 2) // " r"
+		o = atDec999(rb, o, a[6])
+		o = atLit8(rb, o, 0x72202c, 3) // ", r"
+		o = atDec999(rb, o, a[5])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1915,40 +2600,68 @@ func printLdrstr3(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[3]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x727473, 3) // "str"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x727473, 3) // "str"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[130][a[1]|a[2]<<1])
-		dst = putFlagRun(dst, &pt.flags[131][a[3]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[130][a[1]|a[2]<<1])
+			o = atFlagRun(rb, o, &pt.flags[131][a[3]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x20, 1)              // " "
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendHexcElem(dst, f, &es[2], in) // hexc
-	dst = reserve(dst, 12)
-	dst = putLit8(dst, 0x72202c, 3) // ", r"
-	dst = putDec999(dst, a[5])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x72202c, 3) // ", r"
+		o = atDec999(rb, o, a[5])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
 // printLdrstr4 prints syntax 4 of ldrstr.
 func printLdrstr4(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x727473, 3) // "str"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x727473, 3) // "str"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[132][a[1]|a[2]<<1])
-		dst = putFlagRun(dst, &pt.flags[133][a[3]])
-		dst = putFlagRun(dst, &pt.flags[134][a[4]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[132][a[1]|a[2]<<1])
+			o = atFlagRun(rb, o, &pt.flags[133][a[3]])
+			o = atFlagRun(rb, o, &pt.flags[134][a[4]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 30)
-	dst = putLit8(dst, 0x7220, 2) // " r"
-	dst = putDec999(dst, a[6])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[5])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7220, 2) // " r"
+		o = atDec999(rb, o, a[6])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[5])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -1959,44 +2672,72 @@ func printLdrstr5(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	v := &f.variants[5]
 	es := v.elems
 	_ = es
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x727473, 3) // "str"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x727473, 3) // "str"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 64)
-		dst = putFlagRun(dst, &pt.flags[135][a[1]|a[2]<<1])
-		dst = putFlagRun(dst, &pt.flags[136][a[3]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[135][a[1]|a[2]<<1])
+			o = atFlagRun(rb, o, &pt.flags[136][a[3]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 8)
-	dst = putLit8(dst, 0x20, 1)              // " "
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		dst = dst[:len(dst)+o]
+	}
 	dst = appendHexcElem(dst, f, &es[2], in) // hexc
-	dst = reserve(dst, 18)
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[5])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[5])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
 // printLdrstr6 prints syntax 6 of ldrstr.
 func printLdrstr6(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 16)
-	dst = putShort(dst, &enumTexts[61][a[0]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &enumTexts[61][a[0]])
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 32)
-		dst = putFlagRun(dst, &pt.flags[137][a[2]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[137][a[2]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[7], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 72)
-	dst = putLit8(dst, 0x7220, 2) // " r"
-	dst = putDec999(dst, a[3])
-	dst = putLit8(dst, 0x72202c, 3) // ", r"
-	dst = putDec999(dst, a[6])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[5])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putHex32(dst, a[4])
-	dst = putLit8(dst, 0x637264202c, 5) // ", drc"
-	dst = putDec999(dst, a[1])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x7220, 2) // " r"
+		o = atDec999(rb, o, a[3])
+		o = atLit8(rb, o, 0x72202c, 3) // ", r"
+		o = atDec999(rb, o, a[6])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[5])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atHex32(rb, o, a[4])
+		o = atLit8(rb, o, 0x637264202c, 5) // ", drc"
+		o = atDec999(rb, o, a[1])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }
 
@@ -2009,9 +2750,13 @@ func printKill(dst []byte, in *Inst, pt *printTables) []byte {
 // printKill0 prints syntax 0 of kill.
 func printKill0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[62][a[0]])
-	dst = putLit8(dst, 0x6c6c696b, 4) // "kill"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[62][a[0]])
+		o = atLit8(rb, o, 0x6c6c696b, 4) // "kill"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
 		dst = appendFlag(dst, a[1], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
@@ -2027,8 +2772,12 @@ func printPcoeff(dst []byte, in *Inst, pt *printTables) []byte {
 // printPcoeff0 prints syntax 0 of pcoeff.
 func printPcoeff0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 16)
-	dst = putShort(dst, &enumTexts[63][a[0]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &enumTexts[63][a[0]])
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
 		dst = appendFlag(dst, a[1], 0, 0x3d63642e, 0x0, 4)   // .dc=
 		dst = appendFlag(dst, a[2], 0, 0x3d6263642e, 0x0, 5) // .dcb=
@@ -2045,22 +2794,34 @@ func printDepthf(dst []byte, in *Inst, pt *printTables) []byte {
 // printDepthf0 prints syntax 0 of depthf.
 func printDepthf0(dst []byte, in *Inst, flags bool, pt *printTables) []byte {
 	a := &in.Args
-	dst = reserve(dst, 24)
-	dst = putShort(dst, &pfxTexts[3][a[6]])
-	dst = putLit8(dst, 0x666874706564, 6) // "depthf"
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atShort(rb, o, &pfxTexts[3][a[6]])
+		o = atLit8(rb, o, 0x666874706564, 6) // "depthf"
+		dst = dst[:len(dst)+o]
+	}
 	if flags {
-		dst = reserve(dst, 96)
-		dst = putFlagRun(dst, &pt.flags[138][a[0]|a[2]<<1|a[5]<<2|a[7]<<3])
-		dst = putFlagRun(dst, &pt.flags[139][a[8]])
-		dst = putFlagRun(dst, &pt.flags[140][a[12]])
+		dst = reserve(dst, roomBytes)
+		{
+			rb, o := roomAt(dst)
+			o = atFlagRun(rb, o, &pt.flags[138][a[0]|a[2]<<1|a[5]<<2|a[7]<<3])
+			o = atFlagRun(rb, o, &pt.flags[139][a[8]])
+			o = atFlagRun(rb, o, &pt.flags[140][a[12]])
+			dst = dst[:len(dst)+o]
+		}
 		dst = appendFlag(dst, a[16], 0, 0x3d63642e, 0x0, 4) // .dc=
 	}
-	dst = reserve(dst, 96)
-	dst = putLit8(dst, 0x20, 1) // " "
-	dst = putReg(dst, &pt.reg[9][(a[1]<<1|a[9])<<7|a[13]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[3]<<2|a[10])<<7|a[14]])
-	dst = putLit8(dst, 0x202c, 2) // ", "
-	dst = putReg(dst, &pt.reg[5][(a[4]<<2|a[11])<<7|a[15]])
+	dst = reserve(dst, roomBytes)
+	{
+		rb, o := roomAt(dst)
+		o = atLit8(rb, o, 0x20, 1) // " "
+		o = atReg(rb, o, &pt.reg[9][(a[1]<<1|a[9])<<7|a[13]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[3]<<2|a[10])<<7|a[14]])
+		o = atLit8(rb, o, 0x202c, 2) // ", "
+		o = atReg(rb, o, &pt.reg[5][(a[4]<<2|a[11])<<7|a[15]])
+		dst = dst[:len(dst)+o]
+	}
 	return dst
 }

@@ -38,6 +38,10 @@ const (
 	flagRunText = 31
 )
 
+// runRoom is the most a run of stores may advance (usse.roomMask+1): the
+// at helpers mask their offset to it.
+const runRoom = 256
+
 func (s *spec) emitPrinters() ([]byte, error) {
 	var b bytes.Buffer
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
@@ -169,35 +173,43 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 	var b bytes.Buffer
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	generic := false
-	// Room: the put helpers write whole words into room reserved before a
-	// run of them (the sum of their stores); an element that grows the
-	// line itself (append) ends the run.
+	// Room: a run of stores (the at helpers) writes whole words into one
+	// room (roomAt) at a running offset o, which the sum of the run's
+	// stores keeps below runRoom (the helpers mask it); an element that
+	// grows the line itself (append) ends the run, as a run reaching
+	// runRoom does.
 	var rooms []int
 	inRun := false
+	runIndent := ""
+	endRun := func() {
+		if inRun {
+			p("%s\tdst = dst[:len(dst)+o]\n%s}\n", runIndent, runIndent)
+			inRun = false
+		}
+	}
 	put := func(room int, indent, format string, a ...any) {
+		if inRun && (indent != runIndent || rooms[len(rooms)-1]+room > runRoom) {
+			endRun()
+		}
 		if !inRun {
 			rooms = append(rooms, 0)
-			p("%sdst = reserve(dst, @room%d@)\n", indent, len(rooms)-1)
-			inRun = true
+			p("%sdst = reserve(dst, roomBytes)\n%s{\n%s\trb, o := roomAt(dst)\n", indent, indent, indent)
+			inRun, runIndent = true, indent
 		}
 		rooms[len(rooms)-1] += room
-		p(indent+format, a...)
+		p(indent+"\t"+format, a...)
 	}
 	grows := func(format string, a ...any) {
-		inRun = false
+		endRun()
 		p(format, a...)
 	}
 	lit := ""
 	flushLit := func() {
-		if lit == "" {
-			return
+		for lit != "" {
+			n := min(len(lit), 8)
+			put(8, "\t", "o = atLit8(rb, o, 0x%x, %d) // %q\n", litWord(lit[:n]), n, lit[:n])
+			lit = lit[n:]
 		}
-		if len(lit) <= 8 {
-			put(8, "\t", "dst = putLit8(dst, 0x%x, %d) // %q\n", litWord(lit), len(lit), lit)
-		} else {
-			put(len(lit), "\t", "dst = append(dst, %q...)\n", lit)
-		}
-		lit = ""
 	}
 	width := func(fi int) int { return f.fields[fi].width() }
 	// regIndex is the index of a register in its table (bank index, then
@@ -272,7 +284,7 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 				}
 				sh += f.fields[fi].width()
 			}
-			put(32, "\t\t", "dst = putFlagRun(dst, &pt.flags[%d][%s])\n", flagRun(flagRunKey{formIndex, vi, strings.Join(list, ", ")}), strings.Join(key, " | "))
+			put(32, "\t\t", "o = atFlagRun(rb, o, &pt.flags[%d][%s])\n", flagRun(flagRunKey{formIndex, vi, strings.Join(list, ", ")}), strings.Join(key, " | "))
 		}
 		grows("\t}\n")
 	}
@@ -289,18 +301,18 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 		fs := e.fields
 		switch {
 		case e.kind == "pfx":
-			put(16, "\t", "dst = putShort(dst, &pfxTexts[%d][a[%d]])\n", index(s.enumOrder, e.table), fs[0])
+			put(16, "\t", "o = atShort(rb, o, &pfxTexts[%d][a[%d]])\n", index(s.enumOrder, e.table), fs[0])
 		case e.kind == "e":
-			put(16, "\t", "dst = putShort(dst, &enumTexts[%d][a[%d]])\n", index(s.enumOrder, e.table), fs[0])
+			put(16, "\t", "o = atShort(rb, o, &enumTexts[%d][a[%d]])\n", index(s.enumOrder, e.table), fs[0])
 		case e.kind == "reg" && len(fs) == 3:
 			idx, k := regIndex(&e)
-			put(24, "\t", "dst = putReg(dst, &pt.reg[%d][%s])\n", regTable(k), idx)
+			put(24, "\t", "o = atReg(rb, o, &pt.reg[%d][%s])\n", regTable(k), idx)
 		case e.kind == "reg" && len(fs) == 4 && width(fs[2]) != 6:
 			// regMult: numbers doubled when field D is 0
 			idx, k := regIndex(&e)
 			k2 := k
 			k2.mult = 2
-			put(24, "\t", "if a[%d] == 0 {\n\t\tdst = putReg(dst, &pt.reg[%d][%s])\n\t} else {\n\t\tdst = putReg(dst, &pt.reg[%d][%s])\n\t}\n", fs[3], regTable(k2), idx, regTable(k), idx)
+			put(24, "\t", "if a[%d] == 0 {\n\t\to = atReg(rb, o, &pt.reg[%d][%s])\n\t} else {\n\t\to = atReg(rb, o, &pt.reg[%d][%s])\n\t}\n", fs[3], regTable(k2), idx, regTable(k), idx)
 		case e.kind == "rsw" || e.kind == "rswh":
 			generic = true
 			idx, k := regIndex(&e)
@@ -308,38 +320,38 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 		case e.kind == "regx" && len(fs) == 3:
 			idx, k := regIndex(&e)
 			put(24+8, "\t", "{\n\t\tr := &pt.reg[%d][%s]\n", regTable(k), idx)
-			p("\t\tdst = putLit8(putReg(dst, r), 0x%x, 2&^int(r[2]>>62)) // .x unless an immediate\n\t}\n", litWord(".x"))
+			p("\t\t\to = atLit8(rb, atReg(rb, o, r), 0x%x, 2&^int(r[2]>>62)) // .x unless an immediate\n\t\t}\n", litWord(".x"))
 		case e.kind == "dec" && width(fs[0]) <= 9:
-			put(4, "\t", "dst = putDec999(dst, a[%d])\n", fs[0])
+			put(4, "\t", "o = atDec999(rb, o, a[%d])\n", fs[0])
 		case e.kind == "dec1" && width(fs[0]) <= 9:
-			put(4, "\t", "dst = putDec999(dst, a[%d]+1)\n", fs[0])
+			put(4, "\t", "o = atDec999(rb, o, a[%d]+1)\n", fs[0])
 		case e.kind == "dec" && width(fs[0]) < 32:
 			grows("\tdst = appendDecW(dst, a[%d])\n", fs[0])
 		case e.kind == "dec1" && width(fs[0]) < 32:
 			grows("\tdst = appendDecW(dst, a[%d]+1)\n", fs[0])
 		case e.kind == "hex":
-			put(10, "\t", "dst = putHex32(dst, a[%d])\n", fs[0])
+			put(10, "\t", "o = atHex32(rb, o, a[%d])\n", fs[0])
 		case e.kind == "neg":
-			put(8, "\t", "dst = putLit8(dst, '-', int(b2u(a[%d] != 0)))\n", fs[0])
+			put(8, "\t", "o = atLit8(rb, o, '-', int(b2u(a[%d] != 0)))\n", fs[0])
 		case e.kind == "absl" || e.kind == "absr":
-			put(8, "\t", "dst = putLit8(dst, '|', int(b2u(a[%d] != 0)))\n", fs[0])
+			put(8, "\t", "o = atLit8(rb, o, '|', int(b2u(a[%d] != 0)))\n", fs[0])
 		case e.kind == "inv":
-			put(8, "\t", "dst = putLit8(dst, '~', int(b2u(a[%d] != 0)))\n", fs[0])
+			put(8, "\t", "o = atLit8(rb, o, '~', int(b2u(a[%d] != 0)))\n", fs[0])
 		case e.kind == "modl":
-			put(16, "\t", "dst = putLit8(putLit8(dst, '-', int(a[%d]&1)), '|', int(a[%d]>>1&1))\n", fs[0], fs[0])
+			put(16, "\t", "o = atLit8(rb, atLit8(rb, o, '-', int(a[%d]&1)), '|', int(a[%d]>>1&1))\n", fs[0], fs[0])
 		case e.kind == "modr":
-			put(8, "\t", "dst = putLit8(dst, '|', int(a[%d]>>1&1))\n", fs[0])
+			put(8, "\t", "o = atLit8(rb, o, '|', int(a[%d]>>1&1))\n", fs[0])
 		case e.kind == "bit" && len(e.text) <= 8:
-			put(8, "\t", "dst = putLit8(dst, 0x%x, %d&-int(b2u(a[%d] != 0))) // %q\n", litWord(e.text), len(e.text), fs[0], e.text)
+			put(8, "\t", "o = atLit8(rb, o, 0x%x, %d&-int(b2u(a[%d] != 0))) // %q\n", litWord(e.text), len(e.text), fs[0], e.text)
 		case e.kind == "mask" && width(fs[0]) <= 4:
-			put(16, "\t", "dst = putShort(dst, &maskTexts[a[%d]])\n", fs[0])
+			put(16, "\t", "o = atShort(rb, o, &maskTexts[a[%d]])\n", fs[0])
 		case e.kind == "gpi" && width(fs[0]) <= 9:
-			put(8+4, "\t", "dst = putDec999(putLit8(dst, 'i', 1), a[%d])\n", fs[0])
+			put(8+4, "\t", "o = atDec999(rb, atLit8(rb, o, 'i', 1), a[%d])\n", fs[0])
 		case e.kind == "eo":
 			generic = true
 			grows("\tif !eoImplied(f, v, &es[%d], in) {\n\t\tdst = appendShort(dst, &enumTexts[%d][a[%d]])\n\t}\n", i, index(s.enumOrder, e.table), fs[0])
 		case e.kind == "maskr" && width(fs[0]) <= 4:
-			put(16, "\t", "dst = putShort(dst, &maskTexts[rotMask(a[%d])])\n", fs[0])
+			put(16, "\t", "o = atShort(rb, o, &maskTexts[rotMask(a[%d])])\n", fs[0])
 		case elemFuncs[e.kind] != "":
 			// the interpreter's code for the element, called directly
 			generic = true
@@ -356,11 +368,8 @@ func (s *spec) printerBody(formIndex, vi int, regTable func(regKey) int, flagRun
 	if v.mnemEnd == len(v.elems) {
 		flags()
 	}
-	out := b.String()
-	for k, n := range rooms {
-		out = strings.Replace(out, fmt.Sprintf("@room%d@", k), strconv.Itoa(n), 1)
-	}
-	return []byte(out), generic
+	endRun()
+	return b.Bytes(), generic
 }
 
 // internKey returns k's index in *keys, appending it the first time: the
