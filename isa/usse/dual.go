@@ -572,61 +572,43 @@ func (d *dualView) appendOperands(dst []byte, k int, level int) []byte {
 	return appendDualOpnds(dst, &ops, n)
 }
 
-// appendDualOpnds prints the first n of ops, separated by ", ", into
-// room reserved once (dualOpndMax each): a store per part (each store may
-// write past its text: the next one starts at its end); the indexed bank,
-// as rare as its text is long, is appendDualOpnd's.
+// appendDualOpnds prints the first n of ops, separated by ", ": a run of
+// stores in one room (roomAt) per part; the indexed bank, as rare as its
+// text is long, is appendDualOpnd's.
 func appendDualOpnds(dst []byte, ops *[5]dualOpnd, n int) []byte {
-	if n <= 0 {
-		return dst
-	}
-	dst = reserve(dst, n*dualOpndMax)
-	sep := 0 // the length of ", " before the operand: none before the first
-	for k := 0; k < n && k < len(ops); k++ {
-		o := &ops[k]
-		if o.bank >= dbIdx1 || o.num >= 256 {
-			dst = appendDualOpnd(append(dst, ", "[:sep]...), o)
-			sep = 2
-			continue
+	n = min(n, len(ops))
+	for k := 0; k < n; {
+		// the operands up to a rare one (a room holds five: 15 bytes each)
+		dst = reserve(dst, roomBytes)
+		r, o := roomAt(dst)
+		for ; k < n; k++ {
+			op := &ops[k]
+			if op.bank >= dbIdx1 || op.num >= 256 {
+				break
+			}
+			o = atLit8(r, o, ','|' '<<8, int(b2u(k > 0))*2)
+			r[o&roomMask] = '-'
+			o += int(b2u(op.neg))
+			r[o&roomMask] = '|'
+			o += int(b2u(op.abs))
+			w := dualRegWords[op.bank][op.num]
+			o = atLit8(r, o, w, int(w>>56))
+			c := &op.chans
+			o = atLit8(r, o, '.'|uint64(binary.LittleEndian.Uint32(c.c[:]))<<8, (int(c.n)+1)&^(int(b2u(c.n == 0))*0xff))
+			r[o&roomMask] = '|'
+			o += int(b2u(op.abs))
 		}
-		l := len(dst)
-		b := dst[l : l+2+dualOpndRoom]
-		b[0], b[1] = ',', ' '
-		i := sep
-		b[i] = '-'
-		i += int(b2u(o.neg))
-		b[i] = '|'
-		i += int(b2u(o.abs))
-		w := dualRegWords[o.bank][o.num]
-		binary.LittleEndian.PutUint64(b[i:], w)
-		i += int(w >> 56)
-		c := &o.chans
-		binary.LittleEndian.PutUint64(b[i:], '.'|uint64(binary.LittleEndian.Uint32(c.c[:]))<<8)
-		i += (int(c.n) + 1) &^ (int(b2u(c.n == 0)) * 0xff)
-		b[i] = '|'
-		i += int(b2u(o.abs))
-		dst = dst[:l+i]
-		sep = 2
+		dst = dst[:len(dst)+o]
+		if k < n {
+			if k > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendDualOpnd(dst, &ops[k])
+			k++
+		}
 	}
 	return dst
 }
-
-// dualOpndMax bounds ", " and an operand's text, whichever way it is
-// printed (the longest: "-|pa[index1 * 2 + 4294967295].xyzw|", 35 bytes),
-// so that room for n of them leaves appendDualOpnds' room for each.
-const dualOpndMax = 40
-
-// dualOpndRoom is the room appendDualOpnds' stores of an operand take: "-|", the register
-// (up to 5 letters) and then "." and 4 channels as a word each, "|".
-const dualOpndRoom = 2 + 2 + 4 + 8 + 1
-
-// dualBankWords are dualBankNames packed (isa.TextWord).
-var dualBankWords = func() (t [len(dualBankNames)]uint64) {
-	for b, n := range dualBankNames {
-		t[b] = isa.TextWord(n)
-	}
-	return t
-}()
 
 // dualRegWords[bank][num] is a register's name and number (bank below
 // dbIdx1, number below 256) packed (isa.TextWord): appendDualOpnd's text.
@@ -634,7 +616,8 @@ var dualRegWords = func() (t [dbIdx1][256]uint64) {
 	for bank := range t {
 		for num := range t[bank] {
 			o := dualOpnd{bank: uint8(bank), num: uint32(num)}
-			t[bank][num] = isa.TextWord(string(appendDualOpnd(nil, &o)))
+			var buf [16]byte
+			t[bank][num] = isa.TextWord(string(appendDualOpnd(buf[:0], &o)))
 		}
 	}
 	return t
