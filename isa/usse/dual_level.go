@@ -89,7 +89,7 @@ func dualViewLevelText(d *dualView, in *Inst, t *dualText) (int, bool) {
 	}
 	// then the channels each source shows (dualSwzRoundTrips)
 	first := tabs.first
-	keys := dualTextKeys(t)
+	var keys [2][5]dualKey // made as the tries need them
 	for rest := pass; rest != 0; rest &= rest - 1 {
 		i := bits.TrailingZeros64(rest)
 		if !dualSwzRoundTrips(first, t, &keys, d, cl.tries[i]) {
@@ -410,21 +410,10 @@ func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry, pass ui
 	return markExt
 }
 
-// dualTextKeys is dualChansKey of every source operand of t, and
-// whether it is valid, by operation and operand.
-func dualTextKeys(t *dualText) (keys [2][5]dualKey) {
-	for k := 0; k < 2; k++ {
-		for j := 1; j < t.n[k] && j < 5; j++ {
-			keys[k][j].key, keys[k][j].ok = dualChansKey(&t.opnd[k][j].chans)
-		}
-	}
-	return keys
-}
-
-// dualKey is a dualChansKey and its ok.
+// dualKey is a dualChansKey and its ok, once made.
 type dualKey struct {
-	key uint32
-	ok  bool
+	key      uint32
+	ok, made bool
 }
 
 // dualSwzRoundTrips reports whether try r, built from d's plain text t,
@@ -435,7 +424,9 @@ type dualKey struct {
 // fixed when a source is read: the search ranges are the spans srcOpnd
 // prints at markNone. A rival printing t writes the masks d does (maskChans
 // names each mask once: TestDualMaskChansDistinct), which decide how many
-// channels its sources show. False means the rival's text is not t.
+// channels its sources show. False means the rival's text is not t. keys
+// holds the dualChansKey of t's sources by operation and operand, made
+// here as the tries need them.
 func dualSwzRoundTrips(first *[2][swzRanges][dualChansKeys]uint8, t *dualText, keys *[2][5]dualKey, d *dualView, r dualTry) bool {
 	ops := [2]*dualOp{&dualOps[0][r.i1].op, &dualOps[1][r.i2].op}
 	lay := &dualLayouts[ops[0].srcs-1][ops[1].srcs-1][r.c&3]
@@ -463,7 +454,12 @@ func dualSwzRoundTrips(first *[2][swzRanges][dualChansKeys]uint8, t *dualText, k
 				}
 				continue
 			}
-			if x := &keys[k][j]; !dualSwzRoundTrip(first, x.key, x.ok, ch, vec4, span, nch) {
+			x := &keys[k][j]
+			if !x.made {
+				x.key, x.ok = dualChansKey(ch)
+				x.made = true
+			}
+			if !dualSwzRoundTrip(first, x.key, x.ok, ch, vec4, span, nch) {
 				return false
 			}
 		}

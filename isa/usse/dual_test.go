@@ -397,7 +397,7 @@ func TestDualSwzRoundTrips(t *testing.T) {
 		cl := dualTryLists().list(g, d.get(dfOp1), d.get(dfOp2), d.get(dfSrccfg), d.get(dfPrimus))
 		var txt dualText
 		d.fillText(&txt, false)
-		keys := dualTextKeys(&txt)
+		var keys [2][5]dualKey
 		for _, try := range cl.tries {
 			fi := dualForms[try.group]
 			base := Inst{Form: int16(fi)}
