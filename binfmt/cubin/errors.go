@@ -3,6 +3,8 @@ package cubin
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // ErrFormat is wrapped by every *FormatError, so callers can test for a
@@ -21,6 +23,8 @@ func (e *FormatError) Error() string { return fmt.Sprintf("cubin: offset 0x%x: %
 // Unwrap makes errors.Is(err, ErrFormat) true.
 func (e *FormatError) Unwrap() error { return ErrFormat }
 
+// errAt is the FormatError at off; names read from the file may hold any
+// bytes, so the message is made printable on one line.
 func errAt(off uint64, format string, args ...any) error {
-	return &FormatError{Off: int64(off), Msg: fmt.Sprintf(format, args...)}
+	return &FormatError{Off: int64(off), Msg: safeio.Printable(fmt.Sprintf(format, args...))}
 }

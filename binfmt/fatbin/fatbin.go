@@ -22,6 +22,7 @@ import (
 	"fmt"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 )
 
 // Magic starts every fatbin container (little-endian u32).
@@ -86,8 +87,10 @@ func (e *FormatError) Error() string { return fmt.Sprintf("fatbin: offset 0x%x: 
 // Unwrap makes errors.Is(err, ErrFormat) true.
 func (e *FormatError) Unwrap() error { return ErrFormat }
 
+// errAt is the FormatError at off; names read from the file may hold any
+// bytes, so the message is made printable on one line.
 func errAt(off uint64, format string, args ...any) error {
-	return &FormatError{Off: int64(off), Msg: fmt.Sprintf(format, args...)}
+	return &FormatError{Off: int64(off), Msg: safeio.Printable(fmt.Sprintf(format, args...))}
 }
 
 const (

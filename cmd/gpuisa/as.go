@@ -80,7 +80,7 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 			if *archName == "" {
 				return c.usageError(stderr, "-arch is required (one of %s)", all.Names())
 			}
-			fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
+			fmt.Fprintf(stderr, "gpuisa as: %s\n", message(err))
 			return 1
 		}
 		if cubinasm.IsCubinListing(src) {
@@ -115,7 +115,7 @@ func reportAsmError(stderr io.Writer, err error) {
 		}
 		return
 	}
-	fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
+	fmt.Fprintf(stderr, "gpuisa as: %s\n", message(err))
 }
 
 // writeResult writes b to out, or to standard output.
@@ -125,7 +125,7 @@ func writeResult(cio *cmdIO, out string, b []byte) int {
 		return 0
 	}
 	if err := os.WriteFile(out, b, 0o644); err != nil {
-		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
+		fmt.Fprintf(cio.stderr, "gpuisa as: %s\n", message(err))
 		return 1
 	}
 	return 0
@@ -138,7 +138,7 @@ func checkOutput(cio *cmdIO, name string, b []byte, sm int) int {
 	if isELF(b) {
 		var err error
 		if errs, notes, err = checkCubin(cio.stderr, name, b, false); err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa as: -check: %v\n", err)
+			fmt.Fprintf(cio.stderr, "gpuisa as: -check: %s\n", message(err))
 			return 1
 		}
 	} else {
@@ -171,7 +171,7 @@ func rebuildCubin(cio *cmdIO, name string, src []byte, archName, out string, che
 	}
 	b, err := cubin.Encode(f, cubin.EncodeOptions{ProgramHeaders: f.Type == cubin.ETExec})
 	if err != nil {
-		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
+		fmt.Fprintf(cio.stderr, "gpuisa as: %s\n", message(err))
 		return 1
 	}
 	status := writeResult(cio, out, b)
@@ -185,12 +185,12 @@ func rebuildCubin(cio *cmdIO, name string, src []byte, archName, out string, che
 func patchCubin(cio *cmdIO, orig, fun, file, out string, check bool) int {
 	data, err := cio.readInput(orig)
 	if err != nil {
-		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
+		fmt.Fprintf(cio.stderr, "gpuisa as: %s\n", message(err))
 		return 1
 	}
 	src, err := cio.readInput(file)
 	if err != nil {
-		fmt.Fprintf(cio.stderr, "gpuisa as: %v\n", err)
+		fmt.Fprintf(cio.stderr, "gpuisa as: %s\n", message(err))
 		return 1
 	}
 	b, warnings, err := cubinasm.Patch(data, fun, displayName(file), src)
@@ -223,7 +223,7 @@ func assemble(cio *cmdIO, name string, src []byte, archName, out string, asCubin
 	}
 	if asCubin {
 		if code, err = wrapCubin(code, arch, name, kernel, params, regs); err != nil {
-			fmt.Fprintf(stderr, "gpuisa as: %v\n", err)
+			fmt.Fprintf(stderr, "gpuisa as: %s\n", message(err))
 			return 1
 		}
 	}

@@ -41,7 +41,7 @@ func defineCheck(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		}
 		src, err := cio.readInput(files[0])
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa check: %v\n", err)
+			fmt.Fprintf(cio.stderr, "gpuisa check: %s\n", message(err))
 			return 1
 		}
 		name := displayName(files[0])
@@ -72,7 +72,7 @@ func defineCheck(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		}
 		errs, ns, err := checkCubin(cio.stdout, name, data, *notes)
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa check: %s: %v\n", name, err)
+			fmt.Fprintf(cio.stderr, "gpuisa check: %s: %s\n", name, message(err))
 			return 1
 		}
 		return summarize(cio.stdout, errs, ns)

@@ -104,7 +104,7 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 	for _, name := range files {
 		data, failed, err := cio.readOrStream(w, name, base, arch, nvn)
 		if err != nil {
-			fmt.Fprintf(stderr, "gpuisa dis: %v\n", err)
+			fmt.Fprintf(stderr, "gpuisa dis: %s\n", message(err))
 			status = 1
 			continue
 		}

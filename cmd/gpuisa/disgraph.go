@@ -31,7 +31,7 @@ func graphFiles(cio *cmdIO, files []string, format string, arch isa.Arch, base u
 	for _, name := range files {
 		data, err := cio.readInput(name)
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %s\n", message(err))
 			status = 1
 			continue
 		}
@@ -65,7 +65,7 @@ func graphFiles(cio *cmdIO, files []string, format string, arch isa.Arch, base u
 		}
 		if len(fns) > 0 {
 			if err := write(w, fns); err != nil {
-				fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
+				fmt.Fprintf(cio.stderr, "gpuisa dis: %s\n", message(err))
 				return 1
 			}
 		}
@@ -146,7 +146,7 @@ func listFermiOld(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 	for _, name := range files {
 		data, failed, err := cio.readOrStream(w, name, base, arch, false)
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %s\n", message(err))
 			status = 1
 			continue
 		}
@@ -163,7 +163,7 @@ func listFermiOld(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 				err = fmt.Errorf("-dialect old is for sm_20 and sm_21 cubins, not sm_%d", f.SM())
 			}
 			if err != nil {
-				fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, err)
+				fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %s\n", name, message(err))
 				status = 1
 				continue
 			}
@@ -203,7 +203,7 @@ func jsonFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 	for _, name := range files {
 		data, err := cio.readInput(name)
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", err)
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %s\n", message(err))
 			status = 1
 			continue
 		}
@@ -249,7 +249,7 @@ func jsonFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 			errs = decodeErrors(derrs)
 		}
 		if werr != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa dis: %v\n", werr)
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %s\n", message(werr))
 			return 1
 		}
 		for _, e := range errs {

@@ -96,7 +96,7 @@ func defineInject(fs *flag.FlagSet) func(*cmdIO, []string) int {
 }
 
 func injectFail(cio *cmdIO, err error) int {
-	fmt.Fprintf(cio.stderr, "gpuisa inject: %v\n", err)
+	fmt.Fprintf(cio.stderr, "gpuisa inject: %s\n", message(err))
 	return 1
 }
 

@@ -40,17 +40,17 @@ func defineLaunch(fs *flag.FlagSet) func(*cmdIO, []string) int {
 		}
 		data, err := cio.readInput(path) // through the input limit
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa launch: %v\n", err)
+			fmt.Fprintf(cio.stderr, "gpuisa launch: %s\n", message(err))
 			return 1
 		}
 		program, err := programPath(path, *out)
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa launch: %v\n", err)
+			fmt.Fprintf(cio.stderr, "gpuisa launch: %s\n", message(err))
 			return 1
 		}
 		text, err := emu.Skeleton(program, data, *kernel)
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa launch: %v\n", err)
+			fmt.Fprintf(cio.stderr, "gpuisa launch: %s\n", message(err))
 			return 1
 		}
 		if *out == "" {
@@ -58,7 +58,7 @@ func defineLaunch(fs *flag.FlagSet) func(*cmdIO, []string) int {
 			return 0
 		}
 		if err := os.WriteFile(*out, text, 0o644); err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa launch: %v\n", err)
+			fmt.Fprintf(cio.stderr, "gpuisa launch: %s\n", message(err))
 			return 1
 		}
 		return 0

@@ -6,8 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gpuisa/gpuisa/emu"
@@ -96,14 +94,5 @@ func message(err error) string {
 	if errors.As(err, &el) {
 		return text
 	}
-	var b strings.Builder
-	for _, r := range text {
-		if r < 0x20 || r == 0x7f {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return safeio.Printable(text)
 }

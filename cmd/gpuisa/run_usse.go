@@ -82,7 +82,7 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 func finishShader(cio *cmdIO, out *eusse.Outcome, o runOptions) int {
 	if o.out != "" {
 		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa run: %v\n", err)
+			fmt.Fprintf(cio.stderr, "gpuisa run: %s\n", message(err))
 			return 1
 		}
 		for _, x := range out.Setup.Launch.Outputs {
@@ -91,7 +91,7 @@ func finishShader(cio *cmdIO, out *eusse.Outcome, o runOptions) int {
 				err = os.WriteFile(filepath.Join(o.out, x.File), b, 0o644)
 			}
 			if err != nil {
-				fmt.Fprintf(cio.stderr, "gpuisa run: output %s: %v\n", x.File, err)
+				fmt.Fprintf(cio.stderr, "gpuisa run: output %s: %s\n", safeio.Quoted(x.File), message(err))
 				return 1
 			}
 		}

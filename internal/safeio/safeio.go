@@ -11,7 +11,9 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // TooLargeError is a file or stream longer than its limit.
@@ -38,6 +40,37 @@ func Quoted(name string) string {
 		}
 	}
 	return name
+}
+
+// Printable is text for a one-line message: control characters (a newline
+// in a name read from a file) and bytes that are not UTF-8 escaped as Go
+// writes them in quotes (\n, \x00, \xd0), the rest as it is.
+func Printable(text string) string {
+	clean := true
+	for _, r := range text {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, "\\x%02x", text[i])
+		case r < 0x20 || r == 0x7f:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(text[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // quotedPath quotes the path of an *os.PathError for messages.

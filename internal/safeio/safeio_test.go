@@ -162,3 +162,18 @@ func (g *growing) Read(p []byte) (int, error) {
 	g.rest = g.rest[n:]
 	return n, nil
 }
+
+func TestPrintable(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"section .text.k", "section .text.k"},
+		{"a\nb", `a\nb`},
+		{"x\xd0y", `x\xd0y`},
+		{"tab\there", `tab\there`},
+		{"π ok", "π ok"},
+		{"\x7f", `\x7f`},
+	} {
+		if got := Printable(c.in); got != c.want {
+			t.Errorf("Printable(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

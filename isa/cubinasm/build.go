@@ -920,6 +920,21 @@ func (b *builder) fixups() {
 				default:
 					v = maxwell.InstAt(a)
 				}
+			case fixCodeAddr:
+				text := b.byName[".text."+fx.b]
+				if text == nil || text.src == nil {
+					b.errs.Add(asm.Pos{File: b.l.File, Line: fx.line, Col: fx.col}, "(%s + %s@srel): no code section .text.%s", fx.b, fx.a, fx.b)
+					continue
+				}
+				a, ok := text.src.asm.Labels[fx.a]
+				if !ok {
+					b.errs.Add(asm.Pos{File: b.l.File, Line: fx.line, Col: fx.col}, "(%s + %s@srel): no label %s in .text.%s", fx.b, fx.a, fx.a, fx.b)
+					continue
+				}
+				if a == uint64(len(text.data)) {
+					a -= 8 // nvdisasm counts the end label 8 bytes early (and prints + 0x8)
+				}
+				v = a + fx.add
 			}
 			putLE(data[fx.off:], fx.size, v)
 		}

@@ -99,6 +99,7 @@ const (
 	fixStrIndex        // str_index@("s"): string table offset
 	fixDiff            // (.L_b - .L_a) between labels of the section
 	fixSrel            // .L_x_N@srel: an address in the function's code
+	fixCodeAddr        // (sym + .L_x_N@srel) [+ add]: an address in sym's code (the addend of an R_CUDA_64)
 )
 
 // dataReloc is a relocation of a data word.
@@ -401,7 +402,7 @@ func (p *parser) directive(s string, n, col int) {
 		p.sizeDirective(args, n, argCol)
 	case ".other":
 		p.otherDirective(args, n, argCol)
-	case ".byte", ".short", ".word", ".zero":
+	case ".byte", ".short", ".word", ".dword", ".zero":
 		if !need() {
 			return
 		}
@@ -417,7 +418,8 @@ func (p *parser) section(args string, n, col, argCol int) {
 		p.errorf(n, argCol, "bad .section %s (want NAME,\"FLAGS\",TYPE)", args)
 		return
 	}
-	s := &Section{Name: strings.TrimSpace(parts[0]), Line: n, labels: map[string]uint64{}}
+	// no .align: 1, as every section of ptxas's whose listing shows none
+	s := &Section{Name: strings.TrimSpace(parts[0]), Line: n, Align: 1, labels: map[string]uint64{}}
 	flags, ok := quoted(strings.TrimSpace(parts[1]))
 	if !ok {
 		p.errorf(n, argCol, "bad section flags %s", parts[1])
@@ -613,6 +615,8 @@ func (p *parser) data(name, args string, n, col int) {
 		size = 1
 	case ".short":
 		size = 2
+	case ".dword":
+		size = 8
 	}
 	for k := 0; len(args) > 0; k++ {
 		arg, rest, _ := strings.Cut(args, ",")
@@ -731,6 +735,43 @@ func (p *parser) expr(s *Section, off, size int, arg string, n, col int) {
 	case size == 4 && !strings.ContainsAny(arg, " ()@[]"):
 		// .word sym: an R_CUDA_32 address (a function pointer in .nv.global.init)
 		p.reloc(s, off, "R_CUDA_32", arg, n, col)
+		return
+	case size == 8 && !strings.ContainsAny(arg, " ()@[]"):
+		// .dword sym: an R_CUDA_64 address (the debug sections')
+		p.reloc(s, off, "R_CUDA_64", arg, n, col)
+		return
+	case size == 8 && strings.HasPrefix(arg, "(") && strings.Contains(arg, "@srel)"):
+		// (sym + .L_x_N@srel), ((sym + .L_x_N@srel) + 0x8): an R_CUDA_64
+		// to sym whose addend (in the data: a REL entry) is the label's
+		// address in sym's code, and the offset after it
+		inner, add := arg, uint64(0)
+		if strings.HasPrefix(arg, "((") {
+			in, a, ok := strings.Cut(arg[1:len(arg)-1], ") + ")
+			v, err := strconv.ParseUint(a, 0, 32)
+			if !ok || err != nil {
+				p.errorf(n, col, "bad code address %s", arg)
+				return
+			}
+			inner, add = in+")", v
+		}
+		sym, lbl, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(inner, "("), "@srel)"), " + ")
+		if !ok || sym == "" || lbl == "" {
+			p.errorf(n, col, "bad code address %s", arg)
+			return
+		}
+		fx.kind, fx.a, fx.b, fx.add = fixCodeAddr, lbl, sym, add
+		p.reloc(s, off, "R_CUDA_64", sym, n, col)
+	case size == 8 && strings.HasPrefix(arg, "(") && strings.Contains(arg, " + 0x"):
+		// (.debug_frame + 0x588): an R_CUDA_64 to a symbol outside the
+		// code (a section's) whose addend is in the data (a REL entry)
+		sym, add, _ := strings.Cut(arg[1:len(arg)-1], " + ")
+		v, err := strconv.ParseUint(add, 0, 64)
+		if err != nil || sym == "" || strings.ContainsAny(sym, " ()") {
+			p.errorf(n, col, "bad data value %s", arg)
+			return
+		}
+		putLE(s.data[off:], size, v)
+		p.reloc(s, off, "R_CUDA_64", sym, n, col)
 		return
 	default:
 		p.errorf(n, col, "bad data value %s", arg)
