@@ -51,11 +51,7 @@ func TestDualRivals(t *testing.T) {
 		}
 	}
 	for i := 0; i < 60000; i++ {
-		w := uint64(4+i%2)<<59 | r.Uint64()>>5
-		if i%3 == 0 {
-			w &^= 0x7f << 32 // low register numbers: more texts alike
-		}
-		words = append(words, w)
+		words = append(words, lowRegDualWord(r, i))
 	}
 	var levels [markLevels]int
 	for _, w := range words {
@@ -199,10 +195,7 @@ func TestDualSourcesFitSat(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	fits, tried := 0, 0
 	for i := 0; i < 4000; i++ {
-		w := uint64(4+i%2)<<59 | r.Uint64()>>5
-		if i%3 == 0 {
-			w &^= 0x7f << 32
-		}
+		w := lowRegDualWord(r, i)
 		in, err := DecodeWord(w, 0)
 		if err != nil {
 			continue
@@ -381,10 +374,7 @@ func TestDualSwzRoundTrips(t *testing.T) {
 	matches, refused := 0, 0
 	cons := freeCons()
 	for i := 0; i < 60000; i++ {
-		w := uint64(4+i%2)<<59 | r.Uint64()>>5
-		if i%3 == 0 {
-			w &^= 0x7f << 32
-		}
+		w := lowRegDualWord(r, i)
 		in, err := DecodeWord(w, 0)
 		if err != nil {
 			continue
@@ -417,4 +407,14 @@ func TestDualSwzRoundTrips(t *testing.T) {
 	if matches < 1000 {
 		t.Fatalf("only %d rivals print their word's text", matches)
 	}
+}
+
+// lowRegDualWord is a random dual-issue word of group i%2 whose register
+// numbers are low in every third (i%3 == 0): more texts alike.
+func lowRegDualWord(r *rand.Rand, i int) uint64 {
+	w := uint64(4+i%2)<<59 | r.Uint64()>>5
+	if i%3 == 0 {
+		w &^= 0x7f << 32
+	}
+	return w
 }
