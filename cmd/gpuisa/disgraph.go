@@ -70,7 +70,7 @@ func graphFiles(cio *cmdIO, files []string, format string, arch isa.Arch, base u
 			}
 		}
 		for _, e := range errs {
-			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, e)
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %s\n", name, message(e))
 			status = 1
 		}
 	}
@@ -186,7 +186,7 @@ func listFermiOld(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 			w.Write(out)
 		}
 		for _, e := range derrs {
-			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, e)
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %s\n", name, message(e))
 			status = 1
 		}
 	}
@@ -253,7 +253,7 @@ func jsonFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 			return 1
 		}
 		for _, e := range errs {
-			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %v\n", name, e)
+			fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %s\n", name, message(e))
 			status = 1
 		}
 	}

@@ -210,7 +210,8 @@ func number(s string) (uint64, error) {
 // "warning".
 func (t *nvTool) report(w io.Writer, kind, msg string) {
 	// "%s %-7s : %s\n" without fmt: a damaged file may have a message
-	// for every word
+	// for every word; a name from the file may hold a newline
+	msg = safeio.Printable(msg)
 	b := make([]byte, 0, len(t.name)+len(msg)+14)
 	b = append(append(append(b, t.name...), ' '), kind...)
 	for i := len(kind); i < 7; i++ {
