@@ -60,10 +60,14 @@ func Skeleton(program string, data []byte, kernel string) ([]byte, error) {
 	if x, y, z, ok := requiredBlock(fn); ok {
 		// a damaged attribute may ask for more than a launch file (or
 		// the architecture) allows: the skeleton would not load
-		if lim, known := LimitsOf(arch); known {
-			if err := lim.CheckShape(&Setup{Grid: Dim3{1, 1, 1}, Block: Dim3{x, y, z}}); err != nil {
-				return nil, fmt.Errorf("%s: %s's required block (EIATTR_REQNTID): %v", program, fn.Name, err)
-			}
+		lim, known := LimitsOf(arch)
+		if !known {
+			// an architecture the emulators do not know (a damaged
+			// header): no CUDA architecture allows a larger block
+			lim = ArchLimits{Arch: "any architecture", Grid: Dim3{1, 1, 1}, Block: Dim3{1024, 1024, 64}, BlockThreads: 1024}
+		}
+		if err := lim.CheckShape(&Setup{Grid: Dim3{1, 1, 1}, Block: Dim3{x, y, z}}); err != nil {
+			return nil, fmt.Errorf("%s: %s's required block (EIATTR_REQNTID): %v", program, fn.Name, err)
 		}
 		block = fmt.Sprintf("[%d, %d, %d]", x, y, z)
 	}
