@@ -58,6 +58,13 @@ func FuzzDisassemble(f *testing.F) {
 					continue // texts that lose information (NaN payloads, hidden fields) may not match
 				}
 				inst2, err := Decode(aw, CtrlField(ctrl, s), 52, uint64(b+8+8*s))
+				if err != nil && w == 0 && aw == nopWord {
+					// the all-zero word takes any control field and its text
+					// encodes to the canonical NOP, which barriers or reuse
+					// bit 3 reject (docs/roundtrip.md: as keeps the zero word
+					// only from the hex column, and reports the field otherwise)
+					continue
+				}
 				if err != nil {
 					t.Fatalf("%#x -> %q -> %#x does not decode", w, text, aw)
 				}
