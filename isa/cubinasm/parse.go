@@ -12,6 +12,7 @@ package cubinasm
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -420,6 +421,10 @@ func (p *parser) section(args string, n, col, argCol int) {
 	}
 	// no .align: 1, as every section of ptxas's whose listing shows none
 	s := &Section{Name: strings.TrimSpace(parts[0]), Line: n, Align: 1, labels: map[string]uint64{}}
+	if why := badSectionName(s.Name); why != "" {
+		p.errorf(n, argCol, "bad section name %q: %s", s.Name, why)
+		return
+	}
 	flags, ok := quoted(strings.TrimSpace(parts[1]))
 	if !ok {
 		p.errorf(n, argCol, "bad section flags %s", parts[1])
@@ -452,6 +457,24 @@ func (p *parser) section(args string, n, col, argCol int) {
 	}
 	p.l.Sections = append(p.l.Sections, s)
 	p.cur, p.inSymbols = s, false
+}
+
+// badSectionName says why name cannot name a section, or "". The listing
+// writes the name as a label line ("NAME:") and in the ELF string table, so
+// it must read back as one label: no blanks, controls or ';', not a comment.
+func badSectionName(name string) string {
+	switch {
+	case name == "":
+		return "it is empty"
+	case strings.HasPrefix(name, "//"):
+		return "it starts a comment"
+	}
+	for _, c := range []byte(name) {
+		if c <= ' ' || c == 0x7f || c == ';' {
+			return fmt.Sprintf("it holds %q (a name has no blanks, control characters or ';')", c)
+		}
+	}
+	return ""
 }
 
 // parseSectionType reads @progbits, @nobits or @"SHT_...".
