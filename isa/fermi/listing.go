@@ -2,7 +2,6 @@ package fermi
 
 import (
 	"encoding/binary"
-	"errors"
 	"io"
 	"math/bits"
 
@@ -131,7 +130,7 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 // WriteListing writes the listing Disassemble returns (the New dialect)
 // to w a buffer at a time: memory does not grow with the code.
 func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
-	return isa.WriteSteps(w, code, base, func() isa.StepFunc { return stepNew })
+	return isa.WriteSteps(w, code, base, New.stepFunc)
 }
 
 // WriteListingFrom is WriteListing of the code read from r as it goes
@@ -142,39 +141,41 @@ func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.Dec
 
 // WriteListingFromDialect is WriteListingFrom in dialect d.
 func WriteListingFromDialect(w io.Writer, r io.Reader, base uint64, d Dialect, onErr func(*isa.DecodeError)) error {
-	return isa.WriteStepsFrom(w, r, base, func() isa.StepFunc { return d.stepFunc() }, 8, onErr)
+	return isa.WriteStepsFrom(w, r, base, d.stepFunc, 8, onErr)
 }
 
-// stepFunc is d.step as a plain function (a method value costs a wrapper
-// call per instruction).
+// stepFunc is d's StepFunc: a word that decodes is listed by listWord
+// (no error values), one that does not by invalidWords into the step's
+// own error room (StepFunc's errors are copied before the next call), the
+// rest (short code, wide addresses) by d.step.
 func (d Dialect) stepFunc() isa.StepFunc {
-	if d == Old {
-		return stepOld
+	if d != Old {
+		d = New
 	}
-	return stepNew
-}
-
-func stepNew(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
-	if out, n := listWord(dst, code, off, base, New); n != 0 {
+	var one isa.DecodeError
+	return func(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
+		out, n, bad := listWord(dst, &one, code, off, base, d)
+		switch {
+		case n == 0:
+			return d.step(dst, code, off, base)
+		case bad:
+			return out, n, &one
+		}
 		return out, n, nil
 	}
-	return New.step(dst, code, off, base)
 }
 
-func stepOld(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
-	if out, n := listWord(dst, code, off, base, Old); n != 0 {
-		return out, n, nil
-	}
-	return Old.step(dst, code, off, base)
-}
-
-// listWord lists the instruction at code[off:] when it decodes and its
-// address has at most 8 hex digits (the common case, without error
-// values), and returns how many bytes it took (0 when it did not).
-func listWord(dst []byte, code []byte, off int, base uint64, d Dialect) ([]byte, int) {
+// listWord lists the word at code[off:] when all of it is there and its
+// address has at most 8 hex digits (the common case), and returns how
+// many bytes it took (0 when it did not). A word that does not decode is
+// listed as .word lines and bad is true: its error is in *de, its detail
+// left to invalidWhy until it is shown (random bytes are mostly such
+// words, and building each one's text took three quarters of their
+// listing's time).
+func listWord(dst []byte, de *isa.DecodeError, code []byte, off int, base uint64, d Dialect) (out []byte, n int, bad bool) {
 	addr := base + uint64(off)
 	if off < 0 || off+8 > len(code) || addr>>32 != 0 {
-		return dst, 0
+		return dst, 0, false
 	}
 	raw, n := ld64(code, off), 8
 	if raw&8 != 0 { // a 4-byte form
@@ -182,21 +183,32 @@ func listWord(dst []byte, code []byte, off int, base uint64, d Dialect) ([]byte,
 	}
 	inst, ok := decodeWord(raw)
 	if !ok {
-		return dst, 0
+		*de = isa.LazyDecodeError(addr, n, isa.ErrInvalid, raw, invalidWhy{})
+		for k := 0; k < n; k += 4 {
+			dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
+		}
+		return dst, n, true
 	}
 	dst, b := withRoom(dst, lineRoom)
-	return dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)], n
+	return dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)], n, false
 }
 
-// step lists the instruction at code[off:] in dialect d (isa.StepFunc).
+// invalidWhy explains why a word does not decode (isa.Explainer).
+type invalidWhy struct{}
+
+func (invalidWhy) Explain(raw uint64) string { return invalidDetail(raw) }
+
+// step lists the instruction at code[off:] in dialect d, whatever its
+// place in the code (the StepFunc of the cases stepFunc's fast paths
+// leave).
 func (d Dialect) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
 	addr := base + uint64(off)
 	inst, err := DecodeAt(code[off:], addr)
 	if err == nil {
 		return AppendListing(dst, inst, addr, d), inst.Len(), nil
 	}
-	var de *isa.DecodeError
-	if !errors.As(err, &de) {
+	de, _ := err.(*isa.DecodeError) // DecodeAt's errors are
+	if de == nil {
 		de = &isa.DecodeError{Addr: addr, Len: 8, Err: isa.ErrInvalid}
 	}
 	if de.Len <= 0 {
@@ -222,6 +234,10 @@ func appendWordLine(dst []byte, addr uint64, w uint32, d Dialect) []byte {
 		dst = appendHex8(dst, w)
 		return append(dst, ";\n"...)
 	}
+	if addr>>32 == 0 {
+		dst, b := withRoom(dst, lineRoom)
+		return dst[:len(dst)+putWordLine(b, uint32(addr), w)]
+	}
 	st := isa.CuobjdumpStyle
 	dst = appendBlanks(dst, st.Indent)
 	dst = appendAddrColumn(dst, addr)
@@ -234,6 +250,32 @@ func appendWordLine(dst []byte, addr uint64, w uint32, d Dialect) []byte {
 	dst = append(dst, " /* 0x"...)
 	dst = appendHex8(dst, w)
 	return append(dst, " */\n"...)
+}
+
+// putWordLine stores appendWordLine's New line of w at addr in b (which
+// has lineRoom bytes) as whole words, as putLine does, and returns its
+// length: "        /*ADDR*/        .word 0xW;<blanks to 46> /* 0xW */\n".
+func putWordLine(b []byte, addr uint32, w uint32) int {
+	const blanks8 = 0x2020202020202020
+	digits := max((bits.Len32(addr)+3)>>2, 4)
+	st64(b, 0, blanks8)
+	st64(b, 8, '/'|'*'<<8)
+	st64(b, 10, hexWord8(addr)>>((64-8*digits)&63))
+	st64(b, 10+digits, '*'|'/'<<8|0x202020202020<<16)
+	st64(b, 18+digits, blanks8)
+	t := 20 + digits
+	st64(b, t, '.'|'w'<<8|'o'<<16|'r'<<24|'d'<<32|' '<<40|'0'<<48|'x'<<56)
+	st64(b, t+8, hexWord8(w))
+	// ";" and the padding to the hex column (TextCol 46 after the text's 17 bytes)
+	st64(b, t+16, ';'|blanks8&^0xff)
+	for p := t + 24; p < t+isa.CuobjdumpStyle.TextCol; p += 8 {
+		st64(b, p, blanks8)
+	}
+	p := t + isa.CuobjdumpStyle.TextCol
+	st64(b, p, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
+	st64(b, p+6, hexWord8(w))
+	st64(b, p+14, ' '|'*'<<8|'/'<<16|'\n'<<24)
+	return p + 18
 }
 
 // ListRaw lists raw little-endian code in the given dialect; it is
