@@ -144,10 +144,10 @@ func WriteListingFromDialect(w io.Writer, r io.Reader, base uint64, d Dialect, o
 	return isa.WriteStepsFrom(w, r, base, d.stepFunc, 8, onErr)
 }
 
-// stepFunc is d's StepFunc: a word that decodes is listed by listWord
-// (no error values), one that does not by invalidWords into the step's
-// own error room (StepFunc's errors are copied before the next call), the
-// rest (short code, wide addresses) by d.step.
+// stepFunc is d's StepFunc: listWord lists a whole word at a 32-bit
+// address, its decode error (if any) in the step's own room (StepFunc's
+// errors are copied before the next call); d.step lists the rest (a short
+// tail, wide addresses).
 func (d Dialect) stepFunc() isa.StepFunc {
 	if d != Old {
 		d = New
