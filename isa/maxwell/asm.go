@@ -408,8 +408,15 @@ func parseLine(arena *textArena, line string) (st asmStmt, label string, hasLabe
 		// "name: instruction" on one line
 		i := strings.IndexByte(s, ':')
 		label, hasLabel = s[:i], true
-		s = trimSpace(s[i+1:])
-		col = offsetIn(line, s) + 1
+		rest := trimSpace(s[i+1:])
+		if within(line, rest) {
+			col = offsetIn(line, rest) + 1
+		} else {
+			// s is stripBlockComments' copy: counted in it (the
+			// comments it dropped are not counted)
+			col += int32(len(s) - len(rest))
+		}
+		s = rest
 	}
 	switch {
 	case s == "":
@@ -427,6 +434,15 @@ func parseLine(arena *textArena, line string) (st asmStmt, label string, hasLabe
 		flags |= flagHex
 	}
 	return asmStmt{kind: stmtInst, text: s, col: col, flags: flags, ctrl: ctrl, value: hexcol}, label, hasLabel, ""
+}
+
+// within says whether s is a substring of line (shares its memory).
+func within(line, s string) bool {
+	if len(s) == 0 || len(line) == 0 {
+		return false
+	}
+	p, l := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(line)))
+	return p >= l && p+uintptr(len(s)) <= l+uintptr(len(line))
 }
 
 // offsetIn is where s, a substring of line, starts in it.
