@@ -1,6 +1,8 @@
 package maxwell
 
 import (
+	"encoding/binary"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/emu"
@@ -91,4 +93,22 @@ func BenchmarkLower(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(img.Code)/32*3), "insts/op")
+}
+
+// BenchmarkLowerRandom: lowering random words (most do not decode or have
+// no semantics), as fuzzed code and damaged cubins are lowered.
+func BenchmarkLowerRandom(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 52))
+	code := make([]byte, 4096)
+	for i := 0; i < len(code); i += 8 {
+		binary.LittleEndian.PutUint64(code[i:], rng.Uint64())
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(code)))
+	for b.Loop() {
+		if _, err := Lower(code, 52); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(code)/32*3), "insts/op")
 }

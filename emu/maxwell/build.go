@@ -515,7 +515,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		o.kind = kDset
 		return setr()
 	case "F2F", "F2I", "I2F", "I2I":
-		o.kind = map[string]kind{"F2F": kF2F, "F2I": kF2I, "I2F": kI2F, "I2I": kI2I}[name]
+		o.kind = kindOfName[name]
 		var ts []uint8
 		for _, m := range mods {
 			if t, ok := cvtTypes[m]; ok {
@@ -582,11 +582,11 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		copy(o.s[:], x[1:3])
 		return nil
 	case "LD", "LDG", "LDL", "LDS":
-		o.kind = map[string]kind{"LD": kLd, "LDG": kLdg, "LDL": kLdl, "LDS": kLds}[name]
+		o.kind = kindOfName[name]
 		memTypes(4)
 		return alu(1)
 	case "ST", "STG", "STL", "STS":
-		o.kind = map[string]kind{"ST": kSt, "STG": kStg, "STL": kStl, "STS": kSts}[name]
+		o.kind = kindOfName[name]
 		memTypes(4)
 		if err := need(2); err != nil {
 			return err
@@ -599,7 +599,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		memTypes(4)
 		return alu(1)
 	case "ATOM", "ATOMS", "RED":
-		o.kind = map[string]kind{"ATOM": kAtom, "ATOMS": kAtoms, "RED": kRed}[name]
+		o.kind = kindOfName[name]
 		if len(x) > 0 && x[0].kind == oPred {
 			return fmt.Errorf("%s with a predicate output is not supported", name)
 		}
@@ -692,8 +692,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 	case "SSY", "PBK", "PCNT", "PEXIT", "CAL", "BRA", "JCAL", "JMP", "PRET":
 		// JCAL and JMP take absolute addresses, the others PC-relative
 		// ones, which the listing prints as addresses: the same for us
-		o.kind = map[string]kind{"SSY": kSsy, "PBK": kPbk, "PCNT": kPcnt, "PEXIT": kPexit, "CAL": kCal, "BRA": kBra,
-			"JCAL": kCal, "JMP": kBra, "PRET": kPret}[name]
+		o.kind = kindOfName[name]
 		if err := need(1); err != nil {
 			return err
 		}
@@ -737,7 +736,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		}
 		return alu(3)
 	case "HADD2", "HMUL2", "HFMA2":
-		o.kind = map[string]kind{"HADD2": kHadd2, "HMUL2": kHmul2, "HFMA2": kHfma2}[name]
+		o.kind = kindOfName[name]
 		if name == "HFMA2" {
 			return alu(3)
 		}
@@ -796,7 +795,7 @@ func build(o *op, name string, mods []string, x []opnd, word uint64) error {
 		return alu(3)
 	case "SYNC", "BRK", "CONT", "RET", "EXIT", "KIL":
 		// KIL ends threads like EXIT; all of them may test the condition code
-		o.kind = map[string]kind{"SYNC": kSync, "BRK": kBrk, "CONT": kCont, "RET": kRet, "EXIT": kExit, "KIL": kExit}[name]
+		o.kind = kindOfName[name]
 		if name == "KIL" {
 			o.sub = 1 // ends lanes even under a PEXIT target
 		}
@@ -852,6 +851,18 @@ func imulTypes(o *op, mods []string) {
 			o.sub |= 2
 		}
 	}
+}
+
+// kindOfName is the kind of the mnemonics whose case in build covers several
+// (a table, not a map literal in each case: that would be built per call).
+var kindOfName = map[string]kind{
+	"F2F": kF2F, "F2I": kF2I, "I2F": kI2F, "I2I": kI2I,
+	"LD": kLd, "LDG": kLdg, "LDL": kLdl, "LDS": kLds,
+	"ST": kSt, "STG": kStg, "STL": kStl, "STS": kSts,
+	"ATOM": kAtom, "ATOMS": kAtoms, "RED": kRed,
+	"SSY": kSsy, "PBK": kPbk, "PCNT": kPcnt, "PEXIT": kPexit, "CAL": kCal, "BRA": kBra, "JCAL": kCal, "JMP": kBra, "PRET": kPret,
+	"HADD2": kHadd2, "HMUL2": kHmul2, "HFMA2": kHfma2,
+	"SYNC": kSync, "BRK": kBrk, "CONT": kCont, "RET": kRet, "EXIT": kExit, "KIL": kExit,
 }
 
 // plainALU are the mnemonics whose lowering needs nothing but their kind

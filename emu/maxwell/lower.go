@@ -144,7 +144,8 @@ func Lower(code []byte, sm int) (*Program, error) {
 	if len(code)%32 != 0 {
 		return nil, fmt.Errorf("code size %d is not a whole number of 32-byte bundles", len(code))
 	}
-	p := &Program{sm: sm}
+	n := len(code) / 32 * 3
+	p := &Program{sm: sm, ops: make([]op, 0, n), texts: make([]string, 0, n), addrs: make([]uint64, 0, n), errs: make([]error, 0, n)}
 	dec := maxwell.Decoder{SM: sm}
 	maxReg := 0
 	var text []byte
@@ -153,30 +154,28 @@ func Lower(code []byte, sm int) (*Program, error) {
 			addr := uint64(b + 8 + 8*s)
 			inst, err := dec.Decode(code, addr)
 			var o op
-			text = text[:0]
+			var shown string
 			if err != nil {
 				o.kind = kInvalid
-				err = fmt.Errorf("invalid instruction %#016x: %v", inst.Word, err)
+				err = &invalidWordError{word: inst.Word, cause: err}
 			} else {
 				o, err = lowerInst(inst, addr)
 				if err != nil {
 					o = op{kind: kInvalid}
 				}
 				// the text is for traces and fault messages only
-				text = maxwell.AppendText(text, inst, addr)
-			}
-			for _, x := range append([]opnd{o.d, o.d2}, o.s[:]...) {
-				if x.kind == oReg || x.kind == oAddr || x.kind == oCIdx {
-					if x.reg != 255 {
-						maxReg = max(maxReg, int(x.reg))
-					}
+				text = maxwell.AppendText(text[:0], inst, addr)
+				shown = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(text)), ";"))
+				if err != nil && len(text) > 0 {
+					err = &unrunnableError{text: shown, cause: err}
 				}
 			}
-			if err != nil && len(text) > 0 {
-				err = fmt.Errorf("%s: %v", strings.TrimSuffix(strings.TrimSpace(string(text)), ";"), err)
+			maxReg = max(maxReg, o.d.maxReg(), o.d2.maxReg())
+			for i := range o.s {
+				maxReg = max(maxReg, o.s[i].maxReg())
 			}
 			p.ops = append(p.ops, o)
-			p.texts = append(p.texts, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(text)), ";")))
+			p.texts = append(p.texts, shown)
 			p.addrs = append(p.addrs, addr)
 			p.errs = append(p.errs, err)
 		}
@@ -192,6 +191,34 @@ func Lower(code []byte, sm int) (*Program, error) {
 	p.ccLiveness()
 	return p, nil
 }
+
+// maxReg is the highest general register x names, or 0.
+func (x opnd) maxReg() int {
+	if (x.kind == oReg || x.kind == oAddr || x.kind == oCIdx) && x.reg != 255 {
+		return int(x.reg)
+	}
+	return 0
+}
+
+// invalidWordError is a word that does not decode; its message is made
+// only when it is shown (fuzzed and damaged code has many).
+type invalidWordError struct {
+	word  uint64
+	cause error
+}
+
+func (e *invalidWordError) Error() string {
+	return fmt.Sprintf("invalid instruction %#016x: %v", e.word, e.cause)
+}
+
+// unrunnableError is an instruction that decodes but has no semantics (or
+// operands the emulator cannot run), with its text.
+type unrunnableError struct {
+	text  string
+	cause error
+}
+
+func (e *unrunnableError) Error() string { return e.text + ": " + e.cause.Error() }
 
 // rows maps register numbers to rows now that the register count is known.
 func (p *Program) rows(o *op) {
@@ -245,8 +272,9 @@ func lowerInst(inst maxwell.Inst, addr uint64) (op, error) {
 	ops := inst.Operands(addr)
 	o := op{guard: uint16(ops.Guard.Reg), gnot: ops.Guard.Not}
 	name := ops.Op
-	var mods []string
-	var x []opnd
+	// room for the usual counts, on the stack when build keeps neither
+	mods := make([]string, 0, 8)
+	x := make([]opnd, 0, 8)
 	for _, m := range ops.Mods {
 		if m.IsZero() {
 			break
@@ -302,7 +330,9 @@ func isPT(a maxwell.Arg) bool { return a.Kind == maxwell.ArgPred && a.Reg == 7 &
 // appendModNames appends a modifier's dot-separated names: ".U.128" is U
 // and 128, as build and lowerTex look them up.
 func appendModNames(mods []string, text string) []string {
-	for _, part := range strings.Split(text, ".") {
+	for text != "" {
+		var part string
+		part, text, _ = strings.Cut(text, ".")
 		if part != "" {
 			mods = append(mods, part)
 		}
