@@ -510,10 +510,10 @@ func lowerInst(inst fermi.Inst, addr uint64) (o op, target uint64, hasTarget boo
 		}
 		return o, 0, false, errLower("%s through a constant is not supported", name)
 	case "SSY", "PBK", "PCNT", "PRET":
-		o.kind = map[string]kind{"SSY": kSsy, "PBK": kPbk, "PCNT": kPcnt, "PRET": kPret}[name]
+		o.kind = kindOfName[name]
 		return o, uint64(arg(0).Imm), true, nil
 	case "EXIT", "KIL", "RET", "BRK", "CONT":
-		o.kind = map[string]kind{"EXIT": kExit, "KIL": kKil, "RET": kRet, "BRK": kBrk, "CONT": kCont}[name]
+		o.kind = kindOfName[name]
 		o.cc = uint8(arg(0).Reg)
 	case "BPT":
 		o.kind = kBpt
@@ -694,8 +694,7 @@ func lowerInst(inst fermi.Inst, addr uint64) (o op, target uint64, hasTarget boo
 		d1s(kB2R, 1)
 	// ---- video
 	case "VADD", "VMNMX", "VABSDIFF", "VSET", "VSHL", "VSHR", "VMAD":
-		o.kind = map[string]kind{"VADD": kVadd, "VMNMX": kVmnmx, "VABSDIFF": kVabsdiff, "VSET": kVset,
-			"VSHL": kVshl, "VSHR": kVshr, "VMAD": kVmad}[name]
+		o.kind = kindOfName[name]
 		d1s(o.kind, 3)
 		lowerVideo(&o, inst, mod)
 	case "VSETP":
@@ -704,13 +703,13 @@ func lowerInst(inst fermi.Inst, addr uint64) (o op, target uint64, hasTarget boo
 		lowerVideo(&o, inst, mod)
 	// ---- memory
 	case "LD", "LDU", "LDS", "LDL":
-		o.kind = map[string]kind{"LD": kLd, "LDU": kLd, "LDS": kLds, "LDL": kLdl}[name]
+		o.kind = kindOfName[name]
 		o.d, o.s[0] = dst(0), src(1)
 		if err := ldSize(&o, inst, mod, has); err != nil {
 			return o, 0, false, err
 		}
 	case "ST", "STS", "STL":
-		o.kind = map[string]kind{"ST": kSt, "STS": kSts, "STL": kStl}[name]
+		o.kind = kindOfName[name]
 		o.s[0], o.s[1] = src(0), src(1)
 		if err := ldSize(&o, inst, mod, has); err != nil {
 			return o, 0, false, err
@@ -1119,4 +1118,14 @@ func lowerTld(o op, inst fermi.Inst, a []fermi.Arg, mod func(string) uint32) (op
 	o.lanes = uint8(a[4].Imm)
 	o.sub2 = uint8(mod("texm")) // .T: the texture index is the slot (our only binding)
 	return o, 0, false, nil
+}
+
+// kindOfName is the kind of the mnemonics whose case in lowerInst covers
+// several (one table, not a map literal built at each instruction).
+var kindOfName = map[string]kind{
+	"SSY": kSsy, "PBK": kPbk, "PCNT": kPcnt, "PRET": kPret,
+	"EXIT": kExit, "KIL": kKil, "RET": kRet, "BRK": kBrk, "CONT": kCont,
+	"VADD": kVadd, "VMNMX": kVmnmx, "VABSDIFF": kVabsdiff, "VSET": kVset, "VSHL": kVshl, "VSHR": kVshr, "VMAD": kVmad,
+	"LD": kLd, "LDU": kLd, "LDS": kLds, "LDL": kLdl,
+	"ST": kSt, "STS": kSts, "STL": kStl,
 }

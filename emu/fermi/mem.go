@@ -576,7 +576,7 @@ func (k *Kernel) atom(b *emu.Block, w *emu.Warp, o *op, mask uint32, sc *scratch
 		if o.size == 8 {
 			x := uint64(srcWord(regs, &o.s[1], 0, l)) | uint64(srcWord(regs, &o.s[1], 1, l))<<32
 			y := uint64(srcWord(regs, &o.s[2], 0, l)) | uint64(srcWord(regs, &o.s[2], 1, l))<<32
-			op := map[uint8]emu.AtomicOp{atomAdd: emu.AtomAdd, atomExch: emu.AtomExch, atomCAS: emu.AtomCAS}[o.sub]
+			op := atomicOp64[o.sub]
 			old, err := mem.Atomic64(addr, op, x, y)
 			if err != nil {
 				return &laneErr{l, err}
@@ -838,3 +838,7 @@ func (k *Kernel) tld(w *emu.Warp, o *op, mask uint32) error {
 	}
 	return nil
 }
+
+// atomicOp64 is the memory operation of a 64-bit atomic's o.sub (lowering
+// allows these three).
+var atomicOp64 = [...]emu.AtomicOp{atomAdd: emu.AtomAdd, atomExch: emu.AtomExch, atomCAS: emu.AtomCAS}

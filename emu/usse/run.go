@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/binfmt/gxp"
 	"github.com/gpuisa/gpuisa/emu"
+	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
 // DefaultMaxSteps bounds the instructions of one instance: far above any
@@ -214,9 +215,27 @@ func (p *Program) Param(name string) (gxp.Param, bool) {
 	return gxp.Param{}, false
 }
 
+// namedBankBase is the first word of bank "pa", "sa", "o" or "r".
+func namedBankBase(name string) (int, bool) {
+	var b usse.Bank
+	switch name {
+	case "pa":
+		b = usse.BankPrimary
+	case "sa":
+		b = usse.BankSecondary
+	case "o":
+		b = usse.BankOutput
+	case "r":
+		b = usse.BankTemp
+	default:
+		return 0, false
+	}
+	return bankBase(b)
+}
+
 // Reg is register word w of bank b ("pa", "sa", "o", "r") of the instance.
 func (t *Instance) Reg(b string, w int) (uint32, bool) {
-	base, ok := map[string]int{"pa": basePA, "sa": baseSA, "o": baseO, "r": baseR}[b]
+	base, ok := namedBankBase(b)
 	if !ok || w < 0 || w >= bankWords {
 		return 0, false
 	}
@@ -225,7 +244,7 @@ func (t *Instance) Reg(b string, w int) (uint32, bool) {
 
 // SetReg sets register word w of bank b.
 func (t *Instance) SetReg(b string, w int, v uint32) bool {
-	base, ok := map[string]int{"pa": basePA, "sa": baseSA, "o": baseO, "r": baseR}[b]
+	base, ok := namedBankBase(b)
 	if !ok || w < 0 || w >= bankWords {
 		return false
 	}
