@@ -257,6 +257,11 @@ func (l *Launch) checkFields() error {
 		if _, err := p.arg(); err != nil {
 			return fmt.Errorf("params[%d]: %v", i, err)
 		}
+		if p.Ptr != nil {
+			if _, ok := l.Buffers[*p.Ptr]; !ok {
+				return fmt.Errorf("params[%d]: ptr to unknown buffer %q", i, *p.Ptr)
+			}
+		}
 		if p.Tex != nil || p.Surf != nil {
 			if _, err := l.ImageHandle(p); err != nil {
 				return fmt.Errorf("params[%d]: %v", i, err)

@@ -52,9 +52,7 @@ func WithPos(data []byte, err error) error {
 		}
 	default:
 		if path := pathOfMessage(err.Error()); path != nil {
-			if p, ok := locatePath(data, path); ok {
-				off = p
-			}
+			off = locateMessagePath(data, path)
 		}
 	}
 	if off < 0 {
@@ -123,9 +121,10 @@ var (
 	indexedRE = regexp.MustCompile(`^(grid|block|memory|params|outputs|expect|experiments)\[(\d+)\](?:\.([a-z_]+)|: ([a-z_0-9]+) )?`)
 	keyedRE   = regexp.MustCompile(`^(buffer|texture|surface) "((?:[^"\\]|\\.)*)"(?: ([a-z_]+))?`)
 	fieldRE   = regexp.MustCompile(`^(grid|block|shared_bytes|local_bytes|global_bytes|max_steps|program|textures|link|hang_factor|injections)\b`)
-	// stepRE is checkSteps' prefix for a step's problem ("step 2: "; a
-	// group's step: "step 2: step 0: ").
-	stepRE = regexp.MustCompile(`^step (\d+): `)
+	// stepRE is the prefix of a step's problem: checkSteps' ("step 2: "; a
+	// group's step: "step 2: step 0: ") or a running sequence's, which
+	// names the repetition ("step 1 (repetition 3): step 0: ").
+	stepRE = regexp.MustCompile(`^step (\d+)(?: \(repetition \d+\))?: `)
 )
 
 // elementFields are the fields of memory images, parameters, outputs and
@@ -137,7 +136,11 @@ var elementFields = map[string]bool{"space": true, "bank": true, "addr": true, "
 func pathOfMessage(msg string) []string {
 	msg = strings.TrimPrefix(msg, "launch file: ")
 	msg = strings.TrimPrefix(msg, "campaign file: ") // emu/inject's, the same JSON conventions
-	if rest, ok := strings.CutPrefix(msg, "launches: "); ok {
+	rest, ok := strings.CutPrefix(msg, "launches: ")
+	if !ok && stepRE.MatchString(msg) {
+		rest, ok = msg, true // a running sequence's
+	}
+	if ok {
 		// a step's problem is at the step (or its field), inside groups
 		var steps []string
 		for m := stepRE.FindStringSubmatch(rest); m != nil; m = stepRE.FindStringSubmatch(rest) {
@@ -179,10 +182,38 @@ func pathOfMessage(msg string) []string {
 	return nil
 }
 
+// locateMessagePath is the offset of a message's path in data, or -1. A
+// step's problem may be about a field the step leaves to the launch file
+// (a buffer, the parameters): when the step does not have it and the
+// launch file does, the launch file's is meant.
+func locateMessagePath(data []byte, path []string) int {
+	off, depth := locatePathDepth(data, path)
+	if depth == len(path) {
+		return off
+	}
+	inner := path
+	for len(inner) > 2 && inner[0] == "launches" {
+		inner = inner[2:]
+	}
+	if len(inner) < len(path) {
+		if o, d := locatePathDepth(data, inner); d == len(inner) {
+			return o
+		}
+	}
+	return off
+}
+
 // locatePath returns the offset of the value at path (object keys and
 // array indices as text) in the JSON document data: the deepest prefix of
 // path that exists, so a missing field points at its object.
 func locatePath(data []byte, path []string) (int, bool) {
+	off, _ := locatePathDepth(data, path)
+	return off, off >= 0
+}
+
+// locatePathDepth is locatePath with the length of the prefix found (-1
+// with the offset -1 when not even the document is there).
+func locatePathDepth(data []byte, path []string) (int, int) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	type frame struct {
 		path    []string // of the container
@@ -211,12 +242,12 @@ func locatePath(data []byte, path []string) (int, bool) {
 		if isValue && matchPrefix(vpath, path) == len(vpath) && len(vpath) > bestDepth {
 			best, bestDepth = start, len(vpath)
 			if len(vpath) == len(path) {
-				return best, true
+				return best, bestDepth
 			}
 		}
 		tok, err := dec.Token()
 		if err != nil {
-			return best, best >= 0
+			return best, bestDepth
 		}
 		if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
 			stack = append(stack, &frame{path: vpath, array: d == '[', wantKey: d == '{'})

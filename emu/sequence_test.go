@@ -6,7 +6,7 @@ import (
 )
 
 func TestParseLaunchSteps(t *testing.T) {
-	good := `{"program": "p", "buffers": {"b": {"bytes": 8}}, "kernel": "k", "block": [32],
+	good := `{"program": "p", "buffers": {"b": {"bytes": 8}, "r0": {"bytes": 4}, "r1": {"bytes": 4}}, "kernel": "k", "block": [32],
 		"launches": [{"grid": ["{$i+1}"], "repeat": 3, "params": [{"ptr": "r{$i%2}"}]},
 		{"repeat": 4, "zero": ["b"], "while": {"buffer": "b", "index": "{$i}", "type": "u8"},
 		 "launches": [{"grid": [1]}, {"grid": [2], "kernel": "k2"}]}]}`
@@ -18,6 +18,7 @@ func TestParseLaunchSteps(t *testing.T) {
 		{`{"program": "p", "grid": [1], "launches": [{"block": [1], "repeat": "0x200000"}]}`, "repeat"},
 		{`{"program": "p", "grid": [1], "block": [1], "launches": [{"while": {"buffer": "x"}}]}`, `no buffer "x"`},
 		{`{"program": "p", "grid": [1], "block": [1], "launches": [{"zero": ["x"]}]}`, `no buffer "x"`},
+		{`{"program": "p", "grid": [1], "block": [1], "launches": [{"params": [{"ptr": "r{$i}"}]}]}`, `unknown buffer "r0"`},
 		{`{"program": "p", "grid": [1], "block": [1], "launches": [{"grid": ["{$i/0}"]}]}`, "division by zero"},
 		{`{"program": "p", "grid": [1], "block": [1], "launches": [{"grid": ["{$j}"]}]}`, "only $i"},
 		{`{"program": "p", "grid": [1], "block": [1], "launches": [{"kernel": "k", "launches": [{}]}]}`, "group"},

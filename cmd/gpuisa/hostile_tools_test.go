@@ -127,6 +127,26 @@ func TestSequenceBudget(t *testing.T) {
 	}
 }
 
+// TestSequenceStepErrorsLocated: a step's problem that shows only when a
+// later repetition expands its templates, after launches have run, is at
+// the step's line and column (FuzzRun found it without a position); one
+// that the launch file shows before anything runs is reported before.
+func TestSequenceStepErrorsLocated(t *testing.T) {
+	files := map[string][]byte{"k.s": []byte("EXIT;\n")}
+	head := `{"program": "k.s", "arch": "sm_52", "grid": [1], "block": [1],` + "\n" +
+		` "buffers": {"b0": {"bytes": 4}, "b1": {"bytes": 4}},` + "\n"
+	launch := head + ` "launches": [{"launches": [{"repeat": 3, "params": [{"ptr": "b{$i}"}]}]}]}`
+	r := runExpect(t, launch, files, `launch.json:3:62: step 0 (repetition 0): step 0 (repetition 2): params[0]: ptr to unknown buffer "b2"`)
+	if !strings.Contains(string(r.stdout), "2 launches") {
+		t.Errorf("the two launches before the problem: %s", r.stdout)
+	}
+	launch = head + ` "launches": [{}, {"launches": [{"params": [{"ptr": "b3"}]}]}]}`
+	r = runExpect(t, launch, files, `launch.json:3:53: launch file: launches: step 1: step 0: params[0]: ptr to unknown buffer "b3"`)
+	if len(r.stdout) != 0 {
+		t.Errorf("launches ran before the launch file's problem was reported: %s", r.stdout)
+	}
+}
+
 // TestCampaignErrorsLocated: a campaign file's problems name the file and
 // the line:column of the value they are about, as a launch file's do.
 func TestCampaignErrorsLocated(t *testing.T) {

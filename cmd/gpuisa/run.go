@@ -189,7 +189,9 @@ func runLaunch(cio *cmdIO, path string, o runOptions) (status int) {
 		if errors.As(runErr, &f) {
 			fmt.Fprintf(stderr, "gpuisa run: %s: fault: %s\n", name, message(runErr))
 		} else {
-			fmt.Fprintf(stderr, "gpuisa run: %s: %s\n", name, message(runErr))
+			// a step's problem found as the sequence runs (a template
+			// expanded for a later repetition): at the step's line
+			fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateError(name, text, runErr)))
 		}
 		if o.outOnFault {
 			writeOutputs(cio, name, l, res, o.out)
