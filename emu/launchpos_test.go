@@ -19,6 +19,8 @@ func TestWithPos(t *testing.T) {
 		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"buffers\": {\"x\": {\"bytes\": \"-1\"}}}", 2, 29, "buffer \"x\" bytes"},
 		{"{\"program\": \"p\",\n \"grid\": [1,,2]}", 2, 13, "invalid character"},
 		{"{\"program\": 3}", 1, 13, "cannot unmarshal"},
+		{"{\"program\": \"p\", \"grid\": [1],\n \"blokc\": [1]}", 2, 2, "unknown field \"blokc\""},
+		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"launches\": [{}, {\"gird\": [1]}]}", 2, 20, "unknown field \"gird\""},
 		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"outputs\": [{\"file\": \"../x\", \"bytes\": 4}]}", 2, 23, "not a plain name"},
 		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"params\": [{\"u32\": \"0xffffffffffffffff\"}]}", 2, 21, "out of range"},
 		// a sequence's steps (found by FuzzRun: these had no position)

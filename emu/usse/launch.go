@@ -89,6 +89,12 @@ type Output struct {
 // IsLaunch reports whether a launch file's text is a shader launch (arch
 // sgx543), the form gpuisa run hands to this package.
 func IsLaunch(data []byte) bool {
+	// Without an escape, a string the decoder reads is its bytes in the
+	// text: no "sgx543" there, no arch "sgx543" (and no second parse of
+	// every CUDA launch file)
+	if !bytes.Contains(data, []byte(Arch)) && bytes.IndexByte(data, '\\') < 0 {
+		return false
+	}
 	var head struct {
 		Arch string `json:"arch"`
 	}
