@@ -107,7 +107,7 @@ const unknownField = "json: unknown field "
 // locateKey is the offset of the first object key (or string) name in
 // data, or -1.
 func locateKey(data []byte, name string) int {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := tokenDecoder(data)
 	for {
 		at := skipSpace(data, int(dec.InputOffset()))
 		tok, err := dec.Token()
@@ -118,6 +118,15 @@ func locateKey(data []byte, name string) int {
 			return at
 		}
 	}
+}
+
+// tokenDecoder reads data's tokens for a position search: numbers stay
+// text (as a float64, a number past 1e308, which a launch file's fields may
+// hold, would end the search with an error).
+func tokenDecoder(data []byte) *json.Decoder {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec
 }
 
 // The launch checks name what they are about at the start of their
@@ -219,7 +228,7 @@ func locatePath(data []byte, path []string) (int, bool) {
 // locatePathDepth is locatePath with the length of the prefix found (-1
 // with the offset -1 when not even the document is there).
 func locatePathDepth(data []byte, path []string) (int, int) {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := tokenDecoder(data)
 	type frame struct {
 		path    []string // of the container
 		array   bool

@@ -20,6 +20,9 @@ func TestWithPos(t *testing.T) {
 		{"{\"program\": \"p\",\n \"grid\": [1,,2]}", 2, 13, "invalid character"},
 		{"{\"program\": 3}", 1, 13, "cannot unmarshal"},
 		{"{\"program\": \"p\", \"grid\": [1],\n \"blokc\": [1]}", 2, 2, "unknown field \"blokc\""},
+		// a number past float64's range before it (found by FuzzRun: the
+		// position search read numbers as float64 and stopped there)
+		{"{\"program\": \"p\", \"buffers\": {\"b\": {\"bytes\": 1" + strings.Repeat("0", 400) + "}},\n \"surfices\": {}}", 2, 2, "unknown field \"surfices\""},
 		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"launches\": [{}, {\"gird\": [1]}]}", 2, 20, "unknown field \"gird\""},
 		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"outputs\": [{\"file\": \"../x\", \"bytes\": 4}]}", 2, 23, "not a plain name"},
 		{"{\"program\": \"p\", \"grid\": [1], \"block\": [1],\n \"params\": [{\"u32\": \"0xffffffffffffffff\"}]}", 2, 21, "out of range"},
@@ -65,5 +68,15 @@ func TestWithPosRunningSequence(t *testing.T) {
 		if !errors.As(err, &pe) || pe.Line != c.line || pe.Col != c.col {
 			t.Errorf("%s:\n  %v; want at %d:%d", c.msg, err, c.line, c.col)
 		}
+	}
+}
+
+// TestLocatePathHugeNumbers: a value after a number no float64 holds is
+// still found.
+func TestLocatePathHugeNumbers(t *testing.T) {
+	text := `{"program": "p", "buffers": {"b": {"bytes": 1` + strings.Repeat("9", 400) + `}}, "outputs": [{"file": "o"}]}`
+	off, ok := locatePath([]byte(text), []string{"outputs", "0", "file"})
+	if want := strings.Index(text, `"o"`); !ok || off != want {
+		t.Errorf("outputs[0].file at %d, %v; want %d", off, ok, want)
 	}
 }
