@@ -147,6 +147,26 @@ func TestSequenceStepErrorsLocated(t *testing.T) {
 	}
 }
 
+// TestOutputErrorsLocated: an output that cannot be written (its name
+// holds a directory that is a file written before it) is reported at its
+// file's line and column; a name with a directory is written, by shader
+// launches too (FuzzRun: "c./ut" was an unplaced error from a shader launch).
+func TestOutputErrorsLocated(t *testing.T) {
+	files := map[string][]byte{"k.s": []byte("EXIT;\n")}
+	launch := `{"program": "k.s", "arch": "sm_52", "grid": [1], "block": [1], "buffers": {"b": {"bytes": 4}},` + "\n" +
+		` "outputs": [{"buffer": "b", "file": "c"},` + "\n" + ` {"buffer": "b", "file": "c/x"}, {"buffer": "b", "file": "d./e"}]}`
+	p := launchDir(t, launch, files)
+	out := filepath.Join(filepath.Dir(p), "out")
+	r := invoke(nil, "run", "-out", out, p)
+	checkContract(t, r, false)
+	if r.status != 1 || !strings.Contains(string(r.stderr), `launch.json:3:26: outputs[1]: file c/x: mkdir `) {
+		t.Errorf("exit %d, stderr:\n%s", r.status, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "d.", "e")); err != nil {
+		t.Errorf("the output after the one that failed: %v", err)
+	}
+}
+
 // TestCampaignErrorsLocated: a campaign file's problems name the file and
 // the line:column of the value they are about, as a launch file's do.
 func TestCampaignErrorsLocated(t *testing.T) {

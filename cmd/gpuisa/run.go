@@ -194,11 +194,11 @@ func runLaunch(cio *cmdIO, path string, o runOptions) (status int) {
 			fmt.Fprintf(stderr, "gpuisa run: %s\n", message(emu.LocateError(name, text, runErr)))
 		}
 		if o.outOnFault {
-			writeOutputs(cio, name, l, res, o.out)
+			writeOutputs(cio, name, text, l, res, o.out)
 		}
 		return 1
 	}
-	if !writeOutputs(cio, name, l, res, o.out) {
+	if !writeOutputs(cio, name, text, l, res, o.out) {
 		status = 1 // the expectations are still checked
 	}
 	if len(l.Expect) > 0 {
@@ -223,7 +223,7 @@ func runLaunch(cio *cmdIO, path string, o runOptions) (status int) {
 // writeOutputs writes the launch file's outputs into dir (none without
 // -out), each a local name checked again and written from the run's memory
 // without a copy; it reports each that fails and goes on with the others.
-func writeOutputs(cio *cmdIO, name string, l *emu.Launch, res *emu.Result, dir string) bool {
+func writeOutputs(cio *cmdIO, name string, text []byte, l *emu.Launch, res *emu.Result, dir string) bool {
 	if dir == "" || len(l.Outputs) == 0 {
 		return true
 	}
@@ -232,14 +232,21 @@ func writeOutputs(cio *cmdIO, name string, l *emu.Launch, res *emu.Result, dir s
 		return false
 	}
 	ok := true
-	for _, output := range l.Outputs {
+	for i, output := range l.Outputs {
 		err := writeOutput(dir, output.File, func(w io.Writer) error { return l.WriteOutput(w, output, res) })
 		if err != nil {
-			fmt.Fprintf(cio.stderr, "gpuisa run: %s: output %s: %s\n", name, safeio.Quoted(output.File), message(err))
+			reportOutputError(cio, name, text, i, output.File, err)
 			ok = false
 		}
 	}
 	return ok
+}
+
+// reportOutputError reports that output i could not be written, at its
+// file's line and column in the launch file.
+func reportOutputError(cio *cmdIO, name string, text []byte, i int, file string, err error) {
+	err = fmt.Errorf("outputs[%d]: file %s: %s", i, safeio.Quoted(file), message(err))
+	fmt.Fprintf(cio.stderr, "gpuisa run: %s\n", message(emu.LocateError(name, text, err)))
 }
 
 // showProgress prints a line to w every interval once a run has taken

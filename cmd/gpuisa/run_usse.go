@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -75,23 +76,24 @@ func runShader(cio *cmdIO, path string, o runOptions) (int, bool) {
 		}
 		return 1, true
 	}
-	return finishShader(cio, out, o), true
+	return finishShader(cio, displayName(path), data, out, o), true
 }
 
 // finishShader writes the outputs and checks the expectations.
-func finishShader(cio *cmdIO, out *eusse.Outcome, o runOptions) int {
+func finishShader(cio *cmdIO, name string, text []byte, out *eusse.Outcome, o runOptions) int {
 	if o.out != "" {
 		if err := os.MkdirAll(o.out, 0o755); err != nil {
 			fmt.Fprintf(cio.stderr, "gpuisa run: %s\n", message(err))
 			return 1
 		}
-		for _, x := range out.Setup.Launch.Outputs {
+		for i, x := range out.Setup.Launch.Outputs {
 			b, err := out.Setup.OutputBytes(x, out.Result)
 			if err == nil {
-				err = os.WriteFile(filepath.Join(o.out, x.File), b, 0o644)
+				// as a CUDA launch's outputs: a name may hold directories
+				err = writeOutput(o.out, x.File, func(w io.Writer) error { _, err := w.Write(b); return err })
 			}
 			if err != nil {
-				fmt.Fprintf(cio.stderr, "gpuisa run: output %s: %s\n", safeio.Quoted(x.File), message(err))
+				reportOutputError(cio, name, text, i, x.File, err)
 				return 1
 			}
 		}
