@@ -94,6 +94,20 @@ targets() {
 	done
 }
 
+# stopAtCount PID LOG N interrupts the fuzzing process PID once the last
+# status line in LOG shows at least N executions.
+stopAtCount() {
+	local pid=$1 log=$2 want=$3 n
+	while kill -0 "$pid" 2>/dev/null; do
+		n=$(grep -o 'execs: [0-9]*' "$log" 2>/dev/null | tail -1 | cut -d' ' -f2 || true)
+		if [ -n "$n" ] && [ "$n" -ge "$want" ]; then
+			kill -INT "$pid" 2>/dev/null
+			return
+		fi
+		sleep 1
+	done
+}
+
 declare -A built commits
 status=0
 while read -r pkg fn; do
@@ -110,13 +124,36 @@ while read -r pkg fn; do
 		limit=${execs}x
 	fi
 	log="$bindir/$(echo "$pkg" | tr / _).$fn.log"
-	echo "== $pkg $fn (-fuzztime $limit -fuzzminimizetime $minimize -parallel $parallel)" >&2
 	start=$(date +%s.%N)
+	# go gives each call to a worker a share of the executions left and
+	# counts it as spent until the call returns: once less than a share is
+	# left, only one worker at a time gets a call, so with -fuzztime Nx the
+	# second half of an N-count run on two workers ran on one (-p 2, twelfth
+	# session: half of both cores idle, the workers waiting on their pipes).
+	# With more than one worker the run is given N x PARALLEL and
+	# interrupted (SIGINT: go stops the workers and passes) once its
+	# status line shows N.
+	if [ -z "$duration" ] && [ "$parallel" -gt 1 ]; then
+		limit=$((execs * parallel))x
+		watchNote=", interrupted at ${execs}"
+	fi
+	echo "== $pkg $fn (-fuzztime $limit -fuzzminimizetime $minimize -parallel $parallel${watchNote:-})" >&2
 	set +e
-	(cd "$pkg" && TMPDIR=$fuzztmp "$bin" -test.run '^$' -test.fuzz "^$fn\$" -test.fuzztime "$limit" \
+	(cd "$pkg" && TMPDIR=$fuzztmp exec "$bin" -test.run '^$' -test.fuzz "^$fn\$" -test.fuzztime "$limit" \
 		-test.fuzzminimizetime "$minimize" -test.parallel "$parallel" \
-		-test.fuzzcachedir "$cache/$pkg") >"$log" 2>&1
+		-test.fuzzcachedir "$cache/$pkg") >"$log" 2>&1 &
+	pid=$!
+	watcher=
+	if [ -z "$duration" ] && [ "$parallel" -gt 1 ]; then
+		stopAtCount "$pid" "$log" "$execs" &
+		watcher=$!
+	fi
+	wait "$pid"
 	rc=$?
+	if [ -n "$watcher" ]; then
+		kill "$watcher" 2>/dev/null
+		wait "$watcher" 2>/dev/null
+	fi
 	set -e
 	end=$(date +%s.%N)
 	wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f", b - a }')
