@@ -101,14 +101,17 @@ type head struct{ off, out, errs int }
 const headMarks = 64
 
 func listPart(dst []byte, errs errList, code []byte, base uint64, step StepFunc, from, to int) part {
-	return listPartWith(dst, errs, code, base, step, nil, nil, from, to)
+	return listPartWith(dst, errs, code, base, step, nil, nil, false, from, to)
 }
 
 // listPartWith is listPart by lister's one call when there is one (its
 // errors go through errBuf, reused); the part then marks only its first
-// instruction (a part listed again meets it there or nowhere).
-func listPartWith(dst []byte, errs errList, code []byte, base uint64, step StepFunc, lister PartFunc, errBuf *[]DecodeError, from, to int) part {
-	if lister != nil {
+// instruction (a part listed again meets it there or nowhere). When marked
+// is set, step lists (and marks) the part's first headMarks instructions
+// and lister the rest: instructions of more than one length, where a part
+// listed again may meet any of them.
+func listPartWith(dst []byte, errs errList, code []byte, base uint64, step StepFunc, lister PartFunc, errBuf *[]DecodeError, marked bool, from, to int) part {
+	if lister != nil && !marked {
 		p := part{from: from, nheads: 1}
 		p.heads[0] = head{from, len(dst), len(errs.recs)}
 		var des []DecodeError
@@ -122,7 +125,7 @@ func listPartWith(dst []byte, errs errList, code []byte, base uint64, step StepF
 	}
 	p := part{from: from}
 	off := from
-	for off < to {
+	for off < to && (lister == nil || p.nheads < headMarks) {
 		if p.nheads < headMarks {
 			p.heads[p.nheads] = head{off, len(dst), len(errs.recs)}
 			p.nheads++
@@ -134,6 +137,14 @@ func listPartWith(dst []byte, errs errList, code []byte, base uint64, step StepF
 			errs.add(de)
 		}
 		off += max(n, 1)
+	}
+	if lister != nil && off < to {
+		var des []DecodeError
+		dst, des, off = lister(dst, (*errBuf)[:0], code, off, to, base)
+		for i := range des {
+			errs.add(&des[i])
+		}
+		*errBuf = des
 	}
 	p.out, p.errs, p.end = dst, errs, off
 	return p
@@ -200,7 +211,22 @@ func WriteSteps(w io.Writer, code []byte, base uint64, newStep func() StepFunc) 
 // from where the one before it ended, which for instructions of one
 // length never happens.
 func WriteParts(w io.Writer, code []byte, base uint64, newStep func() StepFunc, newPart func() PartFunc) (errs []*DecodeError, err error) {
+	return writeParts(w, code, base, newStep, newPart, false)
+}
+
+// WriteMarkedParts is WriteParts for an ISA of more than one instruction
+// length: newStep lists each part's first instructions, marking where
+// they start, and newPart's PartFunc the rest. A part listed from a wrong
+// guess at its first instruction is listed again only until it meets one
+// of them, as with WriteSteps, while most instructions are still listed
+// by the PartFunc's loop.
+func WriteMarkedParts(w io.Writer, code []byte, base uint64, newStep func() StepFunc, newPart func() PartFunc) (errs []*DecodeError, err error) {
+	return writeParts(w, code, base, newStep, newPart, true)
+}
+
+func writeParts(w io.Writer, code []byte, base uint64, newStep func() StepFunc, newPart func() PartFunc, marked bool) (errs []*DecodeError, err error) {
 	sw := newStepWriter(newStep, newPart, partBytes)
+	sw.marked = marked
 	// memory must not grow per invalid word
 	_, err = sw.write(w, code, base, len(code), func(e *DecodeError) {
 		if len(errs) < MaxListedErrors {
@@ -228,6 +254,14 @@ func WriteStepsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFu
 // (as WriteParts).
 func WritePartsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFunc, newPart func() PartFunc, maxLen int, onErr func(*DecodeError)) error {
 	sw := newStepWriter(newStep, newPart, partBytes)
+	return sw.writeFrom(w, r, base, windowParts*partBytes, maxLen, onErr)
+}
+
+// WriteMarkedPartsFrom is WriteStepsFrom with each part listed as
+// WriteMarkedParts lists it.
+func WriteMarkedPartsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFunc, newPart func() PartFunc, maxLen int, onErr func(*DecodeError)) error {
+	sw := newStepWriter(newStep, newPart, partBytes)
+	sw.marked = true
 	return sw.writeFrom(w, r, base, windowParts*partBytes, maxLen, onErr)
 }
 
@@ -303,6 +337,7 @@ type stepWriter struct {
 	partBytes int
 	steps     []StepFunc // the last one for parts listed again
 	parts     []PartFunc // nil, or one per worker: they list the parts
+	marked    bool       // steps list (and mark) each part's first instructions
 	errBufs   [][]DecodeError
 	bufs      [2][]part
 	reported  int         // decode errors passed on so far
@@ -408,7 +443,7 @@ func (sw *stepWriter) stream(w io.Writer, base uint64, next func() (codeWindow, 
 					if want := outPerByte * (to - from); cap(out) < want {
 						out = make([]byte, 0, want) // at once: no garbage from growing
 					}
-					set[k] = listPartWith(out, set[k].errs.reset(), rd.win.code, base+uint64(rd.win.org), steps[w], lister, errBuf, from, to)
+					set[k] = listPartWith(out, set[k].errs.reset(), rd.win.code, base+uint64(rd.win.org), steps[w], lister, errBuf, sw.marked, from, to)
 				}
 			})
 		}

@@ -29,20 +29,47 @@ func lengthStep(dst []byte, code []byte, off int, base uint64) ([]byte, int, *De
 	return dst, n, nil
 }
 
+// lengthPart lists a part with lengthStep in a loop (a PartFunc).
+func lengthPart(dst []byte, errs []DecodeError, code []byte, from, to int, base uint64) ([]byte, []DecodeError, int) {
+	off := from
+	for off < to {
+		var n int
+		var de *DecodeError
+		dst, n, de = lengthStep(dst, code, off, base)
+		if de != nil {
+			errs = append(errs, *de)
+		}
+		off += n
+	}
+	return dst, errs, off
+}
+
 // The parallel listing is the sequential one, whatever the part size and
-// wherever instructions cross the parts' boundaries.
+// wherever instructions cross the parts' boundaries; also when a PartFunc
+// lists all but the first instructions of each part (marked parts of
+// instructions of many lengths).
 func TestWriteSteps(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	for _, size := range []int{0, 1, 7, 100, 1000, 5000} {
+	for _, size := range []int{0, 1, 7, 100, 1000, 5000, 100000} {
 		code := make([]byte, size)
 		r.Read(code)
 		want, wantErrs := ListSteps(nil, code, 0x100, lengthStep)
-		for _, part := range []int{1, 3, 16, 64, 1 << 20} {
+		for _, c := range []struct {
+			part   int
+			marked bool
+		}{{1, false}, {3, false}, {16, false}, {64, false}, {1 << 20, false}, {3, true}, {64, true}, {1000, true}, {1 << 20, true}} {
+			part := c.part
 			var buf bytes.Buffer
 			var errs []*DecodeError
-			_, err := newStepWriter(func() StepFunc { return lengthStep }, nil, part).write(&buf, code, 0x100, len(code), func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
+			var newPart func() PartFunc
+			if c.marked {
+				newPart = func() PartFunc { return lengthPart }
+			}
+			sw := newStepWriter(func() StepFunc { return lengthStep }, newPart, part)
+			sw.marked = c.marked
+			_, err := sw.write(&buf, code, 0x100, len(code), func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
 			if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
-				t.Fatalf("size %d, parts of %d: %d errors (want %d), %v; listing equal %v", size, part, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
+				t.Fatalf("size %d, parts of %d, marked %v: %d errors (want %d), %v; listing equal %v", size, part, c.marked, len(errs), len(wantErrs), err, bytes.Equal(buf.Bytes(), want))
 			}
 			for i := range errs {
 				if *errs[i] != *wantErrs[i] {
@@ -63,12 +90,14 @@ func TestWriteStepsFrom(t *testing.T) {
 		seed                  int64
 		step                  StepFunc
 		part                  PartFunc
+		marked                bool
 		maxLen                int
 		sizes, parts, windows []int
 	}{
 		// 300,000 bytes: the first read (firstWindow) and the doubling reads
-		{2, lengthStep, nil, 16, []int{0, 1, 15, 16, 17, 100, 1000, 5000, 300000}, []int{1, 3, 16, 64}, []int{1, 5, 16, 100, 1 << 20}},
-		{3, fixedStep, fixedPart, 4, []int{0, 1, 4, 15, 16, 17, 1000, 5001, 300000}, []int{4, 12, 64}, []int{4, 5, 16, 100, 1 << 20}},
+		{2, lengthStep, nil, false, 16, []int{0, 1, 15, 16, 17, 100, 1000, 5000, 300000}, []int{1, 3, 16, 64}, []int{1, 5, 16, 100, 1 << 20}},
+		{3, fixedStep, fixedPart, false, 4, []int{0, 1, 4, 15, 16, 17, 1000, 5001, 300000}, []int{4, 12, 64}, []int{4, 5, 16, 100, 1 << 20}},
+		{4, lengthStep, lengthPart, true, 16, []int{0, 1, 17, 1000, 300000}, []int{3, 64, 2000}, []int{1, 100, 5000, 1 << 20}},
 	} {
 		r := rand.New(rand.NewSource(c.seed))
 		var newPart func() PartFunc
@@ -82,6 +111,7 @@ func TestWriteStepsFrom(t *testing.T) {
 			for _, part := range c.parts {
 				for _, window := range c.windows {
 					sw := newStepWriter(func() StepFunc { return c.step }, newPart, part)
+					sw.marked = c.marked
 					checkWriteFrom(t, sw, code, window, c.maxLen, want, wantErrs)
 				}
 			}

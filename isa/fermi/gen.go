@@ -1,3 +1,4 @@
 package fermi
 
 //go:generate go run ./internal/specgen/gentables
+//go:generate go test -run TestPrintersGenerated -update-printers

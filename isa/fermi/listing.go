@@ -130,7 +130,7 @@ func DisassembleDialect(dst []byte, code []byte, base uint64, d Dialect) ([]byte
 // WriteListing writes the listing Disassemble returns (the New dialect)
 // to w a buffer at a time: memory does not grow with the code.
 func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
-	return isa.WriteSteps(w, code, base, New.stepFunc)
+	return isa.WriteMarkedParts(w, code, base, New.stepFunc, New.partFunc)
 }
 
 // WriteListingFrom is WriteListing of the code read from r as it goes
@@ -141,56 +141,68 @@ func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.Dec
 
 // WriteListingFromDialect is WriteListingFrom in dialect d.
 func WriteListingFromDialect(w io.Writer, r io.Reader, base uint64, d Dialect, onErr func(*isa.DecodeError)) error {
-	return isa.WriteStepsFrom(w, r, base, d.stepFunc, 8, onErr)
+	return isa.WriteMarkedPartsFrom(w, r, base, d.stepFunc, d.partFunc, 8, onErr)
 }
 
-// stepFunc is d's StepFunc: listWord lists a whole word at a 32-bit
-// address, its decode error (if any) in the step's own room (StepFunc's
-// errors are copied before the next call); d.step lists the rest (a short
-// tail, wide addresses).
+// stepFunc is d's StepFunc: its PartFunc over one instruction.
 func (d Dialect) stepFunc() isa.StepFunc {
+	part := d.partFunc()
+	one := make([]isa.DecodeError, 0, 1) // the error returned, reused (StepFunc's errors are copied)
+	return func(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
+		var next int
+		dst, one, next = part(dst, one[:0], code, off, off+1, base)
+		if len(one) == 0 {
+			return dst, next - off, nil
+		}
+		return dst, next - off, &one[0]
+	}
+}
+
+// partFunc is d's PartFunc (isa.WriteMarkedParts): a loop over the words
+// that start in code[from:to], with no call per word but the decoder's and
+// the printer's when all of a word is there and its address has at most 8
+// hex digits (the common case; d.step lists the rest: a short tail, wide
+// addresses). A word that does not decode is listed as .word lines, its
+// error's detail left to invalidWhy until it is shown (random bytes are
+// mostly such words, and building each one's text took three quarters of
+// their listing's time).
+func (d Dialect) partFunc() isa.PartFunc {
 	if d != Old {
 		d = New
 	}
-	var one isa.DecodeError
-	return func(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
-		out, n, bad := listWord(dst, &one, code, off, base, d)
-		switch {
-		case n == 0:
-			return d.step(dst, code, off, base)
-		case bad:
-			return out, n, &one
+	return func(dst []byte, errs []isa.DecodeError, code []byte, from, to int, base uint64) ([]byte, []isa.DecodeError, int) {
+		off := from
+		for off < to {
+			addr := base + uint64(off)
+			if off < 0 || off+8 > len(code) || addr>>32 != 0 {
+				var n int
+				var de *isa.DecodeError
+				if dst, n, de = d.step(dst, code, off, base); de != nil {
+					errs = append(errs, *de)
+				}
+				off += max(n, 1)
+				continue
+			}
+			raw, n := ld64(code, off), 8
+			if raw&8 != 0 { // a 4-byte form
+				raw, n = raw&0xffffffff, 4
+			}
+			inst, ok := decodeWord(raw)
+			if !ok {
+				errs = append(errs, isa.LazyDecodeError(addr, n, isa.ErrInvalid, raw, invalidWhy{}))
+				for k := 0; k < n; k += 4 {
+					dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
+				}
+				off += n
+				continue
+			}
+			var b []byte
+			dst, b = withRoom(dst, lineRoom)
+			dst = dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)]
+			off += n
 		}
-		return out, n, nil
+		return dst, errs, off
 	}
-}
-
-// listWord lists the word at code[off:] when all of it is there and its
-// address has at most 8 hex digits (the common case), and returns how
-// many bytes it took (0 when it did not). A word that does not decode is
-// listed as .word lines and bad is true: its error is in *de, its detail
-// left to invalidWhy until it is shown (random bytes are mostly such
-// words, and building each one's text took three quarters of their
-// listing's time).
-func listWord(dst []byte, de *isa.DecodeError, code []byte, off int, base uint64, d Dialect) (out []byte, n int, bad bool) {
-	addr := base + uint64(off)
-	if off < 0 || off+8 > len(code) || addr>>32 != 0 {
-		return dst, 0, false
-	}
-	raw, n := ld64(code, off), 8
-	if raw&8 != 0 { // a 4-byte form
-		raw, n = raw&0xffffffff, 4
-	}
-	inst, ok := decodeWord(raw)
-	if !ok {
-		*de = isa.LazyDecodeError(addr, n, isa.ErrInvalid, raw, invalidWhy{})
-		for k := 0; k < n; k += 4 {
-			dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
-		}
-		return dst, n, true
-	}
-	dst, b := withRoom(dst, lineRoom)
-	return dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)], n, false
 }
 
 // invalidWhy explains why a word does not decode (isa.Explainer).

@@ -7,14 +7,15 @@ import (
 	"github.com/gpuisa/gpuisa/isa"
 )
 
-// The printer runs a program made once per form and dialect from the
-// form's modifiers and operands (the same tables the decoder and assembler
-// read): the mnemonic and fixed texts become packed words stored whole, the
-// common modifiers and operands become steps that read their bits and
-// store their text in place, and the rest call the general appendMod /
-// appendOperand. A listing line is written into room reserved once
-// (textRoom bytes), so no step checks for space: the listing runs at
-// >10M lines/s.
+// The printer is straight-line code per form (printgen.go), generated from
+// a program made from the form's modifiers and operands (the same tables
+// the decoder and assembler read; printgen_test.go compiles, interprets
+// and writes it out): the mnemonic and fixed texts are packed words stored
+// whole, the common modifiers and operands read their bits at constant
+// positions and store their text in place, and the rest call the helpers
+// below or the general appendMod / appendOperand. A listing line is
+// written into room reserved once (textRoom bytes), so nothing checks for
+// space on the way.
 
 // textRoom is the room a text is written into: the longest text is about
 // 120 bytes (TestTextRoom) and a store may write 16 bytes past the end.
@@ -39,64 +40,6 @@ func (t *words16) put(b []byte, p int) int {
 	return p + int(t.n)
 }
 
-// stepKind says what one step of a print program does.
-type stepKind uint8
-
-const (
-	// modifiers
-	stFlag stepKind = iota // text when bit pos is 1 (stLit: always; stFlagInv: when 0)
-	stEnum                 // entry of table by the field f (and f2)
-	stMod                  // any other: appendMod
-	// operands
-	stReg       // register at pos, .CC when bit cc
-	stPred      // predicate
-	stComposite // opReg/opB/opB3/opC with -, ~, |..| and .CC decorations
-	stMem       // [Rx+offset]
-	stShortSrc  // register or c[bank][offset] of a 4-byte form
-	stShortImm  // signed 8-bit immediate of a 4-byte form
-	stConstMem  // c[bank][Rx+offset] of a 4-byte form
-	stOperand   // any other: appendOperand
-)
-
-// modStep prints one modifier.
-type modStep struct {
-	text  words16
-	kind  stepKind
-	pos   uint8 // stFlag: the bit
-	inv   uint8 // stFlag: 1 when printed on a 0 bit
-	on    uint8 // stFlag: 1 when always printed (a modLit)
-	table uint8 // stEnum
-	f, f2 isa.Field
-	m     *mod // stMod
-}
-
-// opStep prints one operand.
-type opStep struct {
-	o      *operand
-	kind   stepKind
-	pos    uint8 // stReg: the field's position
-	cc     int8  // stReg: the .CC bit, -1 if none
-	skip15 bool  // left out when its field is 15 (branch condition codes)
-}
-
-// program prints one form in one dialect.
-type program struct {
-	name   words16
-	noPred bool
-	mods   []modStep
-	ops    []opStep
-}
-
-// programs is indexed by dialect and form.
-var programs = func() (p [2][len(forms)]program) {
-	for d := range p {
-		for fi := range forms {
-			p[d][fi] = compileForm(&forms[fi], Dialect(d))
-		}
-	}
-	return p
-}()
-
 // tableWords are the tables' entries packed (n = 255: longer than 16
 // bytes, printed from the string).
 var tableWords = func() (t [len(tables)][]words16) {
@@ -111,63 +54,6 @@ var tableWords = func() (t [len(tables)][]words16) {
 	}
 	return t
 }()
-
-func compileForm(f *form, d Dialect) program {
-	pg := program{name: pack16(f.name), noPred: f.noPred}
-	if len(f.name) > 16 {
-		panic("fermi: mnemonic longer than 16 bytes: " + f.name) // the tables are fixed: caught by every test
-	}
-	for k := range f.mods {
-		m := &f.mods[k]
-		s := modStep{kind: stMod, m: m}
-		switch {
-		case (m.kind == modFlag || m.kind == modFlagInv) && m.f.Width == 1 && len(m.text) <= 16:
-			s.kind, s.pos, s.text = stFlag, m.f.Pos, pack16(m.text)
-			if m.kind == modFlagInv {
-				s.inv = 1
-			}
-		case m.kind == modLit && len(m.text) <= 16:
-			s.kind, s.on, s.text = stFlag, 1, pack16(m.text)
-		case m.kind == modEnum && shortEntries(m.table):
-			s.kind, s.table, s.f, s.f2 = stEnum, m.table, m.f, m.f2
-		}
-		pg.mods = append(pg.mods, s)
-	}
-	for k := range f.ops {
-		o := &f.ops[k]
-		s := opStep{kind: stOperand, o: o, cc: o.cc}
-		s.skip15 = o.kind == opCC || o.kind == opNopCC && d == New
-		plain := o.neg < 0 && o.not < 0 && o.abs < 0
-		switch {
-		case o.bsel != 0 || o.hsel != 0:
-		case o.kind == opReg && plain && o.f.Width == 6:
-			s.kind, s.pos = stReg, o.f.Pos
-		case o.kind == opReg || o.kind == opB || o.kind == opB3 || o.kind == opC:
-			s.kind = stComposite
-		case o.kind == opPred && o.f.Width+o.f2.Width == 3:
-			s.kind = stPred
-		case o.kind == opMem:
-			s.kind = stMem
-		case o.kind == opShortSrc:
-			s.kind = stShortSrc
-		case o.kind == opShortImm:
-			s.kind = stShortImm
-		case o.kind == opConstMem:
-			s.kind = stConstMem
-		}
-		pg.ops = append(pg.ops, s)
-	}
-	return pg
-}
-
-func shortEntries(t uint8) bool {
-	for _, w := range tableWords[t] {
-		if w.n > 16 {
-			return false
-		}
-	}
-	return true
-}
 
 // regWords spells R0..R62 and RZ, the length in the top byte.
 var regWords = func() (w [64]uint64) {
@@ -270,93 +156,77 @@ func putAddr(b []byte, p int, reg uint64, off int64, d Dialect) int {
 // final ';') at b[p:], which has textRoom bytes of room, and returns the
 // position after it.
 func putText(b []byte, p int, fi uint16, raw, pc uint64, d Dialect) int {
-	pg := &programs[d&1][fi]
-	if !pg.noPred && raw>>10&15 != 7 {
-		b[p] = '@'
+	return formPrinters[fi](b, p, raw, pc, d&1)
+}
+
+// putGuard stores the guard predicate "@P0 " ("@!P1 ", ...), unless it
+// is PT.
+func putGuard(b []byte, p int, raw uint64, d Dialect) int {
+	if raw>>10&15 == 7 {
+		return p
+	}
+	b[p] = '@'
+	p++
+	if raw>>13&1 != 0 {
+		b[p] = '!'
 		p++
-		if raw>>13&1 != 0 {
-			b[p] = '!'
-			p++
-		}
-		p = putWord(b, p, predWords[d&1][raw>>10&7])
-		b[p] = ' '
-		p++
 	}
-	p = pg.name.put(b, p)
-	for k := range pg.mods {
-		m := &pg.mods[k]
-		if m.kind == stFlag { // most modifiers
-			st64(b, p, m.text.lo)
-			st64(b, p+8, m.text.hi)
-			p += int(m.text.n) & -int((raw>>(m.pos&63)^uint64(m.inv))&1|uint64(m.on))
-			continue
-		}
-		switch m.kind {
-		case stEnum:
-			v := field(raw, m.f) | field(raw, m.f2)<<(m.f.Width&63)
-			p = tableWords[m.table][v].put(b, p)
-		default:
-			p += len(appendMod(b[p:p], m.m, raw))
-		}
-	}
-	sep, sepLen := uint64(' '), 1
-	for _, s := range pg.ops {
-		if s.skip15 && field(raw, s.o.f) == 15 {
-			continue
-		}
-		st64(b, p, sep)
-		p += sepLen
-		sep, sepLen = ','|' '<<8, 2
-		if s.kind == stReg { // most operands, before the switch's compares
-			p = putWord(b, p, regWords[raw>>(s.pos&63)&63])
-			if s.cc >= 0 {
-				st64(b, p, '.'|'C'<<8|'C'<<16)
-				p += 3 & -int(raw>>(uint8(s.cc)&63)&1)
-			}
-			continue
-		}
-		switch s.kind {
-		case stComposite:
-			p = putComposite(b, p, s.o, raw, d)
-		case stPred:
-			o := s.o
-			if bit(raw, o.not) {
-				b[p] = '!'
-				p++
-			}
-			p = putWord(b, p, predWords[d&1][o.value(raw)&7])
-		case stMem:
-			o := s.o
-			b[p] = '['
-			p = putAddr(b, p+1, o.memBase(raw), o.memOffset(raw), d)
-			b[p] = ']'
-			p++
-		case stShortSrc:
-			o := s.o
-			if sel := o.f2.Get(raw); sel != 0 {
-				p = putBank(b, p, shortBanks[sel], d)
-				b[p] = '['
-				p = putHexNum(b, p+1, o.f.Get(raw)<<2)
-				b[p] = ']'
-				p++
-			} else {
-				p = putWord(b, p, regWords[o.f.Get(raw)&63])
-			}
-		case stShortImm:
-			p = putSignedHex(b, p, isa.SignExtend(s.o.value(raw), 8))
-		case stConstMem:
-			o := s.o
-			p = putBank(b, p, o.bank.Get(raw), d)
-			b[p] = '['
-			p = putAddr(b, p+1, raw>>20&63, o.memOffset(raw), d)
-			b[p] = ']'
-			p++
-		default:
-			p += len(appendOperand(b[p:p], s.o, raw, pc, d))
-		}
-	}
-	b[p] = ';'
+	p = putWord(b, p, predWords[d&1][raw>>10&7])
+	b[p] = ' '
 	return p + 1
+}
+
+// putPredOp stores a predicate operand of 3 bits (appendOperand's opPred).
+func putPredOp(b []byte, p int, o *operand, raw uint64, d Dialect) int {
+	if bit(raw, o.not) {
+		b[p] = '!'
+		p++
+	}
+	return putWord(b, p, predWords[d&1][o.value(raw)&7])
+}
+
+// putMemOp stores [Rx+offset] (appendOperand's opMem).
+func putMemOp(b []byte, p int, o *operand, raw uint64, d Dialect) int {
+	b[p] = '['
+	p = putAddr(b, p+1, o.memBase(raw), o.memOffset(raw), d)
+	b[p] = ']'
+	return p + 1
+}
+
+// putShortSrc stores a 4-byte form's register or c[bank][offset] source.
+func putShortSrc(b []byte, p int, o *operand, raw uint64, d Dialect) int {
+	if sel := o.f2.Get(raw); sel != 0 {
+		p = putBank(b, p, shortBanks[sel], d)
+		b[p] = '['
+		p = putHexNum(b, p+1, o.f.Get(raw)<<2)
+		b[p] = ']'
+		return p + 1
+	}
+	return putWord(b, p, regWords[o.f.Get(raw)&63])
+}
+
+// putShortImm stores a 4-byte form's signed 8-bit immediate.
+func putShortImm(b []byte, p int, o *operand, raw uint64) int {
+	return putSignedHex(b, p, isa.SignExtend(o.value(raw), 8))
+}
+
+// putConstMemOp stores a 4-byte form's c[bank][Rx+offset].
+func putConstMemOp(b []byte, p int, o *operand, raw uint64, d Dialect) int {
+	p = putBank(b, p, o.bank.Get(raw), d)
+	b[p] = '['
+	p = putAddr(b, p+1, raw>>20&63, o.memOffset(raw), d)
+	b[p] = ']'
+	return p + 1
+}
+
+// putAnyOperand stores any operand by appendOperand.
+func putAnyOperand(b []byte, p int, o *operand, raw, pc uint64, d Dialect) int {
+	return p + len(appendOperand(b[p:p], o, raw, pc, d))
+}
+
+// putAnyMod stores any modifier by appendMod.
+func putAnyMod(b []byte, p int, m *mod, raw uint64) int {
+	return p + len(appendMod(b[p:p], m, raw))
 }
 
 // putComposite prints a register or composite source with its
