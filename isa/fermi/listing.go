@@ -172,7 +172,10 @@ func (d Dialect) partFunc() isa.PartFunc {
 	}
 	return func(dst []byte, errs []isa.DecodeError, code []byte, from, to int, base uint64) ([]byte, []isa.DecodeError, int) {
 		off := from
-		for off < to {
+		for {
+			if dst, off = listRun(dst, code, off, to, base, d); off >= to {
+				return dst, errs, off
+			}
 			addr := base + uint64(off)
 			if off < 0 || off+8 > len(code) || addr>>32 != 0 {
 				var n int
@@ -183,26 +186,45 @@ func (d Dialect) partFunc() isa.PartFunc {
 				off += max(n, 1)
 				continue
 			}
+			// listRun stops inside the code only at a word that does not decode
 			raw, n := ld64(code, off), 8
 			if raw&8 != 0 { // a 4-byte form
 				raw, n = raw&0xffffffff, 4
 			}
-			inst, ok := decodeWord(raw)
-			if !ok {
-				errs = append(errs, isa.LazyDecodeError(addr, n, isa.ErrInvalid, raw, invalidWhy{}))
-				for k := 0; k < n; k += 4 {
-					dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
-				}
-				off += n
-				continue
+			errs = append(errs, isa.LazyDecodeError(addr, n, isa.ErrInvalid, raw, invalidWhy{}))
+			for k := 0; k < n; k += 4 {
+				dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
 			}
-			var b []byte
-			dst, b = withRoom(dst, lineRoom)
-			dst = dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)]
 			off += n
 		}
-		return dst, errs, off
 	}
+}
+
+// listRun lists the words from code[off:] on, up to to, while they decode,
+// all of each is there and their addresses have at most 8 hex digits, and
+// returns where it stopped: the loop of nearly every word, kept apart from
+// the rare cases so that it holds little in its registers.
+func listRun(dst []byte, code []byte, off, to int, base uint64, d Dialect) ([]byte, int) {
+	end := min(to, len(code)-7) // the words whose 8 bytes are all there start before it
+	for off >= 0 && off < end {
+		addr := base + uint64(off)
+		if addr>>32 != 0 {
+			break
+		}
+		raw, n := ld64(code, off), 8
+		if raw&8 != 0 { // a 4-byte form
+			raw, n = raw&0xffffffff, 4
+		}
+		inst, ok := decodeWord(raw)
+		if !ok {
+			break
+		}
+		var b []byte
+		dst, b = withRoom(dst, lineRoom)
+		dst = dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)]
+		off += n
+	}
+	return dst, off
 }
 
 // invalidWhy explains why a word does not decode (isa.Explainer).

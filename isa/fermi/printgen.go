@@ -216,10 +216,42 @@ func putForm000(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[0].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>7&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[0].ops[2], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[0].ops[2], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putPredOp(b, p, &forms[0].ops[3], raw, d)
@@ -248,10 +280,42 @@ func putForm001(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[1].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>7&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[1].ops[2], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[1].ops[2], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putPredOp(b, p, &forms[1].ops[3], raw, d)
@@ -279,10 +343,42 @@ func putForm002(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putPredOp(b, p, &forms[2].ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[2].ops[2], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>7&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[2].ops[3], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[2].ops[3], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putPredOp(b, p, &forms[2].ops[4], raw, d)
@@ -315,10 +411,24 @@ func putForm003(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[3].ops[2], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[3].ops[2], raw, d, neg)
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[3].ops[3], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[3].ops[3], raw, d, neg)
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -345,13 +455,27 @@ func putForm004(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[4].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[4].ops[2], raw, d)
+	p = putSelected(b, p, &forms[4].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[4].ops[3], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[4].ops[3], raw, d, neg)
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -375,10 +499,10 @@ func putForm005(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[5].ops[2], raw, d)
+	p = putSelected(b, p, &forms[5].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[5].ops[3], raw, d)
+	p = putSelected(b, p, &forms[5].ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -401,10 +525,10 @@ func putForm006(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[6].ops[2], raw, d)
+	p = putSelected(b, p, &forms[6].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[6].ops[3], raw, d)
+	p = putSelected(b, p, &forms[6].ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -429,10 +553,42 @@ func putForm007(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[7].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>7&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[7].ops[2], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[7].ops[2], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -463,7 +619,14 @@ func putForm008(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[8].ops[2], raw, d)
+	{
+		neg := raw>>57&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[8].ops[2], raw, d, neg)
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -491,10 +654,17 @@ func putForm009(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[9].ops[1], raw, d)
+	{
+		neg := raw>>57&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[9].ops[2], raw, d)
+	p = putSelected(b, p, &forms[9].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -554,7 +724,23 @@ func putForm011(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[11].ops[1], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[11].ops[1], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -575,7 +761,23 @@ func putForm012(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[12].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>7&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -595,10 +797,42 @@ func putForm013(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[13].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>7&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[13].ops[2], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[13].ops[2], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putPredOp(b, p, &forms[13].ops[3], raw, d)
@@ -625,10 +859,42 @@ func putForm014(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[14].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>7&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[14].ops[2], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[14].ops[2], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putPredOp(b, p, &forms[14].ops[3], raw, d)
@@ -654,10 +920,42 @@ func putForm015(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putPredOp(b, p, &forms[15].ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[15].ops[2], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>7&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[15].ops[3], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[15].ops[3], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putPredOp(b, p, &forms[15].ops[4], raw, d)
@@ -684,10 +982,24 @@ func putForm016(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[16].ops[2], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[16].ops[2], raw, d, neg)
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[16].ops[3], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[16].ops[3], raw, d, neg)
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -708,13 +1020,27 @@ func putForm017(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[17].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[17].ops[2], raw, d)
+	p = putSelected(b, p, &forms[17].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[17].ops[3], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[17].ops[3], raw, d, neg)
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -735,10 +1061,42 @@ func putForm018(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[18].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>7&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[18].ops[2], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[18].ops[2], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -762,7 +1120,14 @@ func putForm019(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[19].ops[2], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[19].ops[2], raw, d, neg)
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -783,10 +1148,17 @@ func putForm020(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[20].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[20].ops[2], raw, d)
+	p = putSelected(b, p, &forms[20].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -809,13 +1181,27 @@ func putForm021(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>58&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[21].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putAnyOperand(b, p, &forms[21].ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[21].ops[3], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>14&0x3f&63])
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -839,7 +1225,14 @@ func putForm022(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>58&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[22].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putAnyOperand(b, p, &forms[22].ops[2], raw, pc, d)
@@ -933,13 +1326,27 @@ func putForm026(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>58&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[26].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putAnyOperand(b, p, &forms[26].ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[26].ops[3], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>14&0x3f&63])
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -961,7 +1368,23 @@ func putForm027(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>58&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[27].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>7&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putAnyOperand(b, p, &forms[27].ops[2], raw, pc, d)
@@ -1016,7 +1439,11 @@ func putForm029(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>58&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[29].ops[1], raw, d)
+	if raw>>9&1 != 0 {
+		b[p] = '~'
+		p++
+	}
+	p = putWord(b, p, regWords[raw>>20&0x3f&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putAnyOperand(b, p, &forms[29].ops[2], raw, pc, d)
@@ -1072,7 +1499,7 @@ func putForm031(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[31].ops[2], raw, d)
+	p = putSelected(b, p, &forms[31].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putPredOp(b, p, &forms[31].ops[3], raw, d)
@@ -1106,7 +1533,7 @@ func putForm032(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[32].ops[2], raw, d)
+	p = putSelected(b, p, &forms[32].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putPredOp(b, p, &forms[32].ops[3], raw, d)
@@ -1139,7 +1566,7 @@ func putForm033(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[33].ops[3], raw, d)
+	p = putSelected(b, p, &forms[33].ops[3], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putPredOp(b, p, &forms[33].ops[4], raw, d)
@@ -1169,13 +1596,27 @@ func putForm034(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[34].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[34].ops[2], raw, d)
+	p = putSelected(b, p, &forms[34].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[34].ops[3], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[34].ops[3], raw, d, neg)
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1198,10 +1639,10 @@ func putForm035(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[35].ops[2], raw, d)
+	p = putSelected(b, p, &forms[35].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[35].ops[3], raw, d)
+	p = putSelected(b, p, &forms[35].ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1225,10 +1666,10 @@ func putForm036(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[36].ops[2], raw, d)
+	p = putSelected(b, p, &forms[36].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[36].ops[3], raw, d)
+	p = putSelected(b, p, &forms[36].ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1253,10 +1694,10 @@ func putForm037(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[37].ops[2], raw, d)
+	p = putSelected(b, p, &forms[37].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[37].ops[3], raw, d)
+	p = putSelected(b, p, &forms[37].ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1276,10 +1717,24 @@ func putForm038(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[38].ops[1], raw, d)
+	{
+		neg := raw>>56&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[38].ops[2], raw, d)
+	{
+		neg := raw>>55&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[38].ops[2], raw, d, neg)
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putAnyOperand(b, p, &forms[38].ops[3], raw, pc, d)
@@ -1306,10 +1761,24 @@ func putForm039(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[39].ops[1], raw, d)
+	{
+		neg := raw>>9&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[39].ops[2], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putSelected(b, p, &forms[39].ops[2], raw, d, neg)
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1336,7 +1805,7 @@ func putForm040(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[40].ops[2], raw, d)
+	p = putSelected(b, p, &forms[40].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1360,7 +1829,7 @@ func putForm041(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[41].ops[1], raw, d)
+	p = putSelected(b, p, &forms[41].ops[1], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>20&63])
@@ -1389,7 +1858,7 @@ func putForm042(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[42].ops[2], raw, d)
+	p = putSelected(b, p, &forms[42].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1420,7 +1889,7 @@ func putForm043(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[43].ops[2], raw, d)
+	p = putSelected(b, p, &forms[43].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1447,7 +1916,7 @@ func putForm044(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[44].ops[2], raw, d)
+	p = putSelected(b, p, &forms[44].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1470,10 +1939,18 @@ func putForm045(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[45].ops[1], raw, d)
+	if raw>>9&1 != 0 {
+		b[p] = '~'
+		p++
+	}
+	p = putWord(b, p, regWords[raw>>20&0x3f&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[45].ops[2], raw, d)
+	if raw>>8&1 != 0 {
+		b[p] = '~'
+		p++
+	}
+	p = putSelected(b, p, &forms[45].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1500,7 +1977,7 @@ func putForm046(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[46].ops[2], raw, d)
+	p = putSelected(b, p, &forms[46].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1524,7 +2001,11 @@ func putForm047(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[47].ops[1], raw, d)
+	if raw>>8&1 != 0 {
+		b[p] = '~'
+		p++
+	}
+	p = putSelected(b, p, &forms[47].ops[1], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1720,7 +2201,23 @@ func putForm054(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[54].ops[1], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[54].ops[1], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1747,7 +2244,23 @@ func putForm055(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[55].ops[1], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[55].ops[1], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1773,7 +2286,23 @@ func putForm056(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[56].ops[1], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[56].ops[1], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1800,7 +2329,23 @@ func putForm057(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[57].ops[1], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>6&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putSelected(b, p, &forms[57].ops[1], raw, d, neg)
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1922,7 +2467,7 @@ func putForm062(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[62].ops[3], raw, d)
+	p = putSelected(b, p, &forms[62].ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1943,7 +2488,7 @@ func putForm063(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[63].ops[2], raw, d)
+	p = putSelected(b, p, &forms[63].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1967,7 +2512,7 @@ func putForm064(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[64].ops[3], raw, d)
+	p = putSelected(b, p, &forms[64].ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -1988,7 +2533,7 @@ func putForm065(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[65].ops[2], raw, d)
+	p = putSelected(b, p, &forms[65].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -2042,7 +2587,7 @@ func putForm068(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[68].ops[2], raw, d)
+	p = putSelected(b, p, &forms[68].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putPredOp(b, p, &forms[68].ops[3], raw, d)
@@ -2067,10 +2612,10 @@ func putForm069(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[69].ops[2], raw, d)
+	p = putSelected(b, p, &forms[69].ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[69].ops[3], raw, d)
+	p = putSelected(b, p, &forms[69].ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -2088,7 +2633,7 @@ func putForm070(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[70].ops[1], raw, d)
+	p = putSelected(b, p, &forms[70].ops[1], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -2106,7 +2651,7 @@ func putForm071(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[71].ops[1], raw, d)
+	p = putSelected(b, p, &forms[71].ops[1], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putAnyOperand(b, p, &forms[71].ops[2], raw, pc, d)
@@ -2422,10 +2967,18 @@ func putForm086(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[86].ops[1], raw, d)
+	if raw>>9&1 != 0 {
+		b[p] = '~'
+		p++
+	}
+	p = putWord(b, p, regWords[raw>>20&0x3f&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[86].ops[2], raw, d)
+	if raw>>8&1 != 0 {
+		b[p] = '~'
+		p++
+	}
+	p = putSelected(b, p, &forms[86].ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -2483,7 +3036,14 @@ func putForm088(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[88].ops[1], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putAnyOperand(b, p, &forms[88].ops[2], raw, pc, d)
@@ -2746,7 +3306,14 @@ func putForm096(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putAnyOperand(b, p, &forms[96].ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[96].ops[3], raw, d)
+	{
+		neg := raw>>7&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>49&0x3f&63])
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -2770,7 +3337,14 @@ func putForm097(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[97].ops[1], raw, d)
+	{
+		neg := raw>>8&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putAnyOperand(b, p, &forms[97].ops[2], raw, pc, d)
@@ -4306,7 +4880,14 @@ func putForm167(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[167].ops[1], raw, d)
+	{
+		neg := raw>>6&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putShortSrc(b, p, &forms[167].ops[2], raw, d)
@@ -4323,7 +4904,14 @@ func putForm168(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[168].ops[1], raw, d)
+	{
+		neg := raw>>6&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putShortImm(b, p, &forms[168].ops[2], raw)
@@ -4488,7 +5076,23 @@ func putForm176(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>23&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[176].ops[1], raw, d)
+	{
+		neg := raw>>22&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		abs := raw>>25&1 != 0
+		if abs {
+			b[p] = '|'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>26&0x3f&63])
+		if abs {
+			b[p] = '|'
+			p++
+		}
+	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
@@ -4502,7 +5106,14 @@ func putForm177(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[177].ops[1], raw, d)
+	{
+		neg := raw>>7&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putShortSrc(b, p, &forms[177].ops[2], raw, d)
@@ -4518,7 +5129,14 @@ func putForm178(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putComposite(b, p, &forms[178].ops[1], raw, d)
+	{
+		neg := raw>>4&1 != 0
+		if neg {
+			b[p] = '-'
+			p++
+		}
+		p = putWord(b, p, regWords[raw>>20&0x3f&63])
+	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putShortSrc(b, p, &forms[178].ops[2], raw, d)

@@ -332,7 +332,7 @@ func writeFormPrinter(w *bytes.Buffer, fi int) error {
 				t.code("st64(b, p, '.'|'C'<<8|'C'<<16)\np += 3 & -int(raw>>%d&1)", sn.cc)
 			}
 		case stComposite:
-			t.code("p = putComposite(b, p, %s, raw, d)", o)
+			writeComposite(t, sn.o, o)
 		case stPred:
 			t.code("p = putPredOp(b, p, %s, raw, d)", o)
 		case stMem:
@@ -354,6 +354,37 @@ func writeFormPrinter(w *bytes.Buffer, fi int) error {
 	t.flush()
 	w.WriteString("return p\n}\n")
 	return nil
+}
+
+// writeComposite writes putComposite for operand o (named ref) with its
+// decoration bits and kind as constants.
+func writeComposite(t *textWriter, o *operand, ref string) {
+	if o.neg >= 0 || o.abs >= 0 {
+		t.code("{") // neg and abs are the operand's own
+		defer t.code("}")
+	}
+	neg := "false"
+	if o.neg >= 0 {
+		neg = "neg"
+		t.code("neg := raw>>%d&1 != 0\nif neg {\nb[p] = '-'\np++\n}", o.neg)
+	}
+	if o.not >= 0 {
+		t.code("if raw>>%d&1 != 0 {\nb[p] = '~'\np++\n}", o.not)
+	}
+	if o.abs >= 0 {
+		t.code("abs := raw>>%d&1 != 0\nif abs {\nb[p] = '|'\np++\n}", o.abs)
+	}
+	if o.kind == opReg {
+		t.code("p = putWord(b, p, regWords[%s&63])", fieldExpr(o.f))
+	} else {
+		t.code("p = putSelected(b, p, %s, raw, d, %s)", ref, neg)
+	}
+	if o.abs >= 0 {
+		t.code("if abs {\nb[p] = '|'\np++\n}")
+	}
+	if o.cc >= 0 {
+		t.code("st64(b, p, '.'|'C'<<8|'C'<<16)\np += 3 & -int(raw>>%d&1)", o.cc)
+	}
 }
 
 // fieldExpr is field(raw, f) with f's position and width as constants.

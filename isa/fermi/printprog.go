@@ -247,26 +247,10 @@ func putComposite(b []byte, p int, o *operand, raw uint64, d Dialect) int {
 		b[p] = '|'
 		p++
 	}
-	sel := raw >> 46 & 3
-	switch {
-	case o.kind == opReg:
+	if o.kind == opReg {
 		p = putWord(b, p, regWords[field(raw, o.f)&63])
-	case o.kind == opC && sel == 2, o.kind != opC && sel == 1:
-		p = putConst(b, p, raw>>42&15, raw>>26&0xffff, d)
-	case o.kind == opC, sel == 2:
-		p = putWord(b, p, regWords[raw>>49&63])
-	case sel == 0:
-		p = putWord(b, p, regWords[raw>>26&63])
-	default: // a 20-bit immediate
-		start := p
-		p += len(appendImm20(b[p:p], o.flavor, raw>>26&0xfffff, d))
-		if neg && d == New && b[start] != '+' && b[start] != '-' {
-			// the negate bit on a non-negative immediate: "-+0x10",
-			// so that it cannot be read as the immediate -0x10
-			copy(b[start+1:p+1], b[start:p])
-			b[start] = '+'
-			p++
-		}
+	} else {
+		p = putSelected(b, p, o, raw, d, neg)
 	}
 	if abs {
 		b[p] = '|'
@@ -275,6 +259,32 @@ func putComposite(b []byte, p int, o *operand, raw uint64, d Dialect) int {
 	if bit63(raw, o.cc) {
 		st64(b, p, '.'|'C'<<8|'C'<<16)
 		p += 3
+	}
+	return p
+}
+
+// putSelected prints the source an opB, opB3 or opC operand selects (bits
+// 46-47): a register, a constant or a 20-bit immediate; neg is its negate
+// bit, already printed.
+func putSelected(b []byte, p int, o *operand, raw uint64, d Dialect, neg bool) int {
+	sel := raw >> 46 & 3
+	switch {
+	case o.kind == opC && sel == 2, o.kind != opC && sel == 1:
+		return putConst(b, p, raw>>42&15, raw>>26&0xffff, d)
+	case o.kind == opC, sel == 2:
+		return putWord(b, p, regWords[raw>>49&63])
+	case sel == 0:
+		return putWord(b, p, regWords[raw>>26&63])
+	}
+	// a 20-bit immediate
+	start := p
+	p += len(appendImm20(b[p:p], o.flavor, raw>>26&0xfffff, d))
+	if neg && d == New && b[start] != '+' && b[start] != '-' {
+		// the negate bit on a non-negative immediate: "-+0x10",
+		// so that it cannot be read as the immediate -0x10
+		copy(b[start+1:p+1], b[start:p])
+		b[start] = '+'
+		p++
 	}
 	return p
 }
