@@ -25,18 +25,25 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 // WriteListing writes the listing Disassemble returns to w a buffer at a
 // time: memory does not grow with the code.
 func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
-	return isa.WriteSteps(w, code, base, newListStep)
+	return isa.WriteMarkedParts(w, code, base, newMarkStep, newListPart)
 }
 
 // WriteListingFrom is WriteListing of the code read from r as it goes
 // (isa.WriteListingFromFunc).
 func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.DecodeError)) error {
-	return isa.WriteStepsFrom(w, r, base, newListStep, 8, onErr)
+	return isa.WriteMarkedPartsFrom(w, r, base, newMarkStep, newListPart, 8, onErr)
 }
 
-// newListStep is one streaming worker's step, with its line cache.
-func newListStep() isa.StepFunc {
-	return newLister(new(lineCache)).step
+// newListPart is one streaming worker's PartFunc, with its line cache.
+func newListPart() isa.PartFunc {
+	return newLister(new(lineCache)).part
+}
+
+// newMarkStep is the StepFunc that lists a part's first instructions, and
+// a part again from where the one before it ended: no line cache (it lists
+// a few lines per part).
+func newMarkStep() isa.StepFunc {
+	return newLister(nil).step
 }
 
 func newLister(lines *lineCache) *lister {
@@ -52,40 +59,84 @@ type lister struct {
 
 // step lists the instruction at code[pc:] (isa.StepFunc).
 func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int, *isa.DecodeError) {
+	if out, next := l.run(dst, code, pc, pc+1, base); next > pc {
+		return out, next - pc, nil
+	}
 	if len(code)-pc < 8 {
 		return l.stepTail(dst, code, pc, base)
 	}
+	// run stops inside the code only at a word that does not decode
 	addr := base + uint64(pc)
-	// the value Decode reads: one word, or two when the first says so
+	inst, _ := matchValue(firstValue(code, pc))
+	dst = slices.Grow(dst, lineRoom)
+	for k := 0; k < int(inst.Len); k += 4 {
+		dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
+	}
+	l.err = isa.LazyDecodeError(addr, int(inst.Len), isa.ErrInvalid, inst.Raw, invalidWhy{})
+	return dst, int(inst.Len), &l.err
+}
+
+// part lists the instructions that start in code[from:to] (isa.PartFunc).
+func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to int, base uint64) ([]byte, []isa.DecodeError, int) {
+	pc := from
+	for {
+		if dst, pc = l.run(dst, code, pc, to, base); pc >= to {
+			return dst, errs, pc
+		}
+		var n int
+		var de *isa.DecodeError
+		if dst, n, de = l.step(dst, code, pc, base); de != nil {
+			errs = append(errs, *de)
+		}
+		pc += max(n, 1)
+	}
+}
+
+// firstValue is the value Decode reads at code[pc:] (8 bytes there): one
+// word, or two when the first says so.
+func firstValue(code []byte, pc int) uint64 {
 	v := uint64(binary.LittleEndian.Uint32(code[pc:]))
 	if v&1 != 0 {
 		v = binary.LittleEndian.Uint64(code[pc:])
 	}
-	dst = slices.Grow(dst, lineRoom) // the writes below never reallocate
-	n := len(dst)
-	b := (*textBuf)(dst[n : n+len(textBuf{})])
-	lines := l.lines.use(len(code))
-	if lines != nil {
-		if e := lines.find(v); e != nil {
-			p := putPrefix(b, addr)
-			*(*[lineTailRoom]byte)(b[p:]) = e.tail
-			return dst[:n+p+int(e.size)], int(e.len), nil
+	return v
+}
+
+// run lists the instructions from code[pc:] on, up to to, while they
+// decode and all 8 bytes a long one may take are there, and returns where
+// it stopped: the loop of nearly every instruction, apart from the rare
+// cases (step).
+func (l *lister) run(dst []byte, code []byte, pc, to int, base uint64) ([]byte, int) {
+	end := min(to, len(code)-7)
+	for pc >= 0 && pc < end {
+		addr := base + uint64(pc)
+		v := firstValue(code, pc)
+		dst = slices.Grow(dst, lineRoom) // the writes below never reallocate
+		n := len(dst)
+		b := (*textBuf)(dst[n : n+len(textBuf{})])
+		lines := l.lines.use(len(code))
+		if lines != nil {
+			if e := lines.find(v); e != nil {
+				p := putPrefix(b, addr)
+				*(*[lineTailRoom]byte)(b[p:]) = e.tail
+				dst = dst[:n+p+int(e.size)]
+				pc += int(e.len)
+				continue
+			}
 		}
-	}
-	inst, ok := matchValue(v)
-	if !ok {
-		for k := 0; k < int(inst.Len); k += 4 {
-			dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
+		inst, ok := matchValue(v)
+		if !ok {
+			break
 		}
-		l.err = isa.LazyDecodeError(addr, int(inst.Len), isa.ErrInvalid, inst.Raw, invalidWhy{})
-		return dst, int(inst.Len), &l.err
+		p := putPrefix(b, addr)
+		q := putTail(b, p, inst, l.mem)
+		if lines != nil {
+			lines.put(v, inst.Len, b[p:q])
+		}
+		dst = dst[:n+q]
+		pc += int(inst.Len)
 	}
-	p := putPrefix(b, addr)
-	q := putTail(b, p, inst, l.mem)
-	if lines != nil {
-		lines.put(v, inst.Len, b[p:q])
-	}
-	return dst[:n+q], int(inst.Len), nil
+	return dst, pc
 }
 
 // putTail stores what follows the address column at b[p:]: the text, its
