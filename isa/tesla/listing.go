@@ -159,33 +159,34 @@ func (l *lister) appendLine(dst []byte, addr uint64, inst Inst) []byte {
 	return dst[:n+putTail(b, putPrefix(b, addr), inst, l.mem)]
 }
 
+// The columns of isa.CuobjdumpStyle as constants (TestLineColumns checks
+// putPrefix and putSuffix against its AppendPrefix and AppendSuffix).
+const (
+	lineIndent  = 8  // blanks before the address column
+	lineGap     = 8  // blanks after it
+	lineTextCol = 46 // the text padded to this width
+)
+
 // putPrefix stores the address column of addr at b[0:]
 // (isa.CuobjdumpStyle.AppendPrefix) and returns its length.
 func putPrefix(b *textBuf, addr uint64) int {
-	s := &isa.CuobjdumpStyle
-	if addr>>32 != 0 || uint(s.Indent) > 8 || uint(s.Gap) > 16 {
-		return len(s.AppendPrefix(b[:0], addr))
+	if addr>>32 != 0 {
+		return len(isa.CuobjdumpStyle.AppendPrefix(b[:0], addr))
 	}
 	digits := max((bits.Len32(uint32(addr))+3)>>2, 4)
 	st(b, 0, blankWord)
-	p := s.Indent
-	st(b, p, '/'|'*'<<8)
-	binary.BigEndian.PutUint64(b[(p+2)&textMask:], isa.HexDigits8(uint32(addr))<<(8*(8-digits)&63))
-	p += 2 + digits
-	st(b, p, '*'|'/'<<8|0x2020202020200000)
+	st(b, lineIndent, '/'|'*'<<8)
+	binary.BigEndian.PutUint64(b[lineIndent+2:], isa.HexDigits8(uint32(addr))<<(8*(8-digits)&63))
+	p := lineIndent + 2 + digits
+	st(b, p, '*'|'/'<<8|0x2020202020200000) // "*/" and 6 of the gap's blanks
 	st(b, p+8, blankWord)
-	st(b, p+16, blankWord)
-	return p + 2 + s.Gap
+	return p + 2 + lineGap
 }
 
 // putSuffix pads the text at b[from:p] to the hex column and stores the
 // column: raw in digits (8 or 16) hex digits
 // (isa.CuobjdumpStyle.AppendSuffix). It returns the line's end.
 func putSuffix(b *textBuf, from, p int, raw uint64, digits int) int {
-	s := &isa.CuobjdumpStyle
-	if uint(s.TextCol) > 48 || s.HexWidth != 16 || digits != 8 && digits != 16 {
-		return len(s.AppendSuffix(b[:p], p-from, raw, digits))
-	}
 	// blanks up to the column (at most 48 bytes on), or past the end
 	st(b, p, blankWord)
 	st(b, p+8, blankWord)
@@ -193,7 +194,7 @@ func putSuffix(b *textBuf, from, p int, raw uint64, digits int) int {
 	st(b, p+24, blankWord)
 	st(b, p+32, blankWord)
 	st(b, p+40, blankWord)
-	q := max(p, from+s.TextCol)
+	q := max(p, from+lineTextCol)
 	st(b, q, ' '|'/'<<8|'*'<<16|' '<<24|'0'<<32|'x'<<40)
 	if digits == 16 {
 		binary.BigEndian.PutUint64(b[(q+6)&textMask:], isa.HexDigits8(uint32(raw>>32)))
