@@ -1,10 +1,12 @@
 package fermi
 
 import (
+	"bytes"
 	"io"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/listtest"
+	"github.com/gpuisa/gpuisa/isa"
 )
 
 // randomValidCode is n random valid instructions (a fixed seed): every
@@ -35,7 +37,9 @@ func TestListingUnchanged(t *testing.T) {
 	}
 	listtest.CheckUnchanged(t, code, out, writeListing, "e0698aea39689ce15cc7d344edb94f34c97ed4335de0f9e10685ddb70d36af49")
 	old, _ := DisassembleDialect(nil, code, 0x1000, Old)
-	listtest.CheckHash(t, "old-dialect listing", old, "206d77b7322a989ef30b8b8a319de0d3c39519017f9b52af9d7e930ff28be11d")
+	listtest.CheckUnchanged(t, code, old, func(w io.Writer, code io.Reader, base uint64) error {
+		return WriteListingFromDialect(w, code, base, Old, nil)
+	}, "206d77b7322a989ef30b8b8a319de0d3c39519017f9b52af9d7e930ff28be11d")
 }
 
 // BenchmarkWriteListingRandom is the streamed listing (dis -arch of a raw
@@ -43,4 +47,28 @@ func TestListingUnchanged(t *testing.T) {
 func BenchmarkWriteListingRandom(b *testing.B) {
 	const n = 1 << 20
 	listtest.BenchWrite(b, randomValidCode(n), n, writeListing)
+}
+
+// TestBytesListingStreamed: random bytes (mostly words that do not decode,
+// instructions of both lengths across every part boundary) list the same
+// streamed as not, in both dialects, with the same errors in order.
+func TestBytesListingStreamed(t *testing.T) {
+	code := randomBytes(256 << 10)
+	for _, d := range []Dialect{New, Old} {
+		want, wantErrs := DisassembleDialect(nil, code, 0x1000, d)
+		var got bytes.Buffer
+		var errs []string
+		err := WriteListingFromDialect(&got, bytes.NewReader(code), 0x1000, d, func(e *isa.DecodeError) { errs = append(errs, e.Error()) })
+		if err != nil || !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("%v: streamed listing differs (%v)", d, err)
+		}
+		if len(errs) != len(wantErrs) || len(errs) == 0 {
+			t.Fatalf("%v: %d errors streamed, %d listed", d, len(errs), len(wantErrs))
+		}
+		for i := range errs {
+			if errs[i] != wantErrs[i].Error() {
+				t.Fatalf("%v: error %d %q, want %q", d, i, errs[i], wantErrs[i])
+			}
+		}
+	}
 }
