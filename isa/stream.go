@@ -330,6 +330,16 @@ type codeWindow struct {
 	org, limit int
 }
 
+// A BuffersWriter writes several buffers, in order, with one call where
+// it can (writev): the streamed listings hand it a round of parts at once,
+// and a regular file takes a round of 1.6 MB in one system call for about
+// two thirds of the system time of one call per part (the kernel can fill
+// larger page-cache pages).
+type BuffersWriter interface {
+	io.Writer
+	WriteBuffers(bufs [][]byte) (int64, error)
+}
+
 // stepWriter lists parts of code on every core: one StepFunc per worker and
 // the double-buffered parts, reused from call to call.
 type stepWriter struct {
@@ -453,6 +463,8 @@ func (sw *stepWriter) stream(w io.Writer, base uint64, next func() (codeWindow, 
 	if !ok {
 		return nil
 	}
+	out := roundWriter{w: w}
+	out.bw, _ = w.(BuffersWriter)
 	pending := render(bufs[0], cur)
 	sw.next = 0 // where the next instruction starts in the whole code
 	for r := 0; ok; r++ {
@@ -461,47 +473,88 @@ func (sw *stepWriter) stream(w io.Writer, base uint64, next func() (codeWindow, 
 		if cur, ok = take(); ok {
 			pending = render(bufs[(r+1)%2], cur)
 		}
-		code, org, addr := rd.win.code, rd.win.org, base+uint64(rd.win.org)
-		for k := 0; k < rd.n; k++ {
-			p := &set[k]
-			out, errs, errFrom := p.out, &p.errs, 0
-			next := sw.next - org // in code
-			if to := min((rd.first+k+1)*partBytes, rd.win.limit); p.from != next && next < to {
-				// off the guess: listed again up to where it meets it
-				var join int
-				sw.fix, join = rejoin(sw.fix, p, code, addr, steps[workers], next, to)
-				out, errs = sw.fix.out, &sw.fix.errs
-				if join >= 0 {
-					h := p.heads[join]
-					sw.deliver(errs, 0, onErr)
-					errs, errFrom = &p.errs, h.errs
-					if len(out) <= h.out { // one write: the fix goes before the rest
-						out = p.out[h.out-copy(p.out[h.out-len(out):], out):]
-					} else if _, err := w.Write(out); err != nil {
-						pending.Wait()
-						return err
-					} else {
-						out = p.out[h.out:]
-					}
-					sw.next = org + p.end
-				} else {
-					sw.next = org + sw.fix.end
-				}
-			} else if p.from != next {
-				continue // the part before ran past all of this one
-			} else {
-				sw.next = org + p.end
+		if err := sw.writeRound(&out, set, rd, base, onErr); err != nil {
+			if ok {
+				pending.Wait()
 			}
-			sw.deliver(errs, errFrom, onErr)
-			if _, err := w.Write(out); err != nil {
-				if ok {
-					pending.Wait()
-				}
-				return err
-			}
+			return err
 		}
 	}
 	return nil
+}
+
+// writeRound writes the listing of round rd's parts (set) to out, each
+// from where the instruction after the part before starts, and their
+// decode errors to onErr. The parts' listings go out in one WriteBuffers
+// call when out takes it.
+func (sw *stepWriter) writeRound(out *roundWriter, set []part, rd round, base uint64, onErr func(*DecodeError)) error {
+	code, org, addr := rd.win.code, rd.win.org, base+uint64(rd.win.org)
+	for k := 0; k < rd.n; k++ {
+		p := &set[k]
+		text, errs, errFrom := p.out, &p.errs, 0
+		next := sw.next - org // in code
+		if to := min((rd.first+k+1)*sw.partBytes, rd.win.limit); p.from != next && next < to {
+			// off the guess: listed again up to where it meets it, in
+			// sw.fix, which must be written before it is listed into again
+			if err := out.flush(); err != nil {
+				return err
+			}
+			var join int
+			sw.fix, join = rejoin(sw.fix, p, code, addr, sw.steps[sw.workers], next, to)
+			text, errs = sw.fix.out, &sw.fix.errs
+			if join >= 0 {
+				h := p.heads[join]
+				sw.deliver(errs, 0, onErr)
+				errs, errFrom = &p.errs, h.errs
+				if len(text) <= h.out { // one write: the fix goes before the rest
+					text = p.out[h.out-copy(p.out[h.out-len(text):], text):]
+				} else if err := out.add(text); err != nil {
+					return err
+				} else {
+					text = p.out[h.out:]
+				}
+				sw.next = org + p.end
+			} else {
+				sw.next = org + sw.fix.end
+			}
+		} else if p.from != next {
+			continue // the part before ran past all of this one
+		} else {
+			sw.next = org + p.end
+		}
+		sw.deliver(errs, errFrom, onErr)
+		if err := out.add(text); err != nil {
+			return err
+		}
+	}
+	return out.flush()
+}
+
+// roundWriter writes a round's listings to w: one Write each, or, when w
+// is a BuffersWriter, all at once when the round is flushed.
+type roundWriter struct {
+	w     io.Writer
+	bw    BuffersWriter // w, when it takes buffers
+	batch [][]byte      // what add kept for flush (bw only)
+}
+
+func (o *roundWriter) add(b []byte) error {
+	if o.bw != nil {
+		o.batch = append(o.batch, b)
+		return nil
+	}
+	_, err := o.w.Write(b)
+	return err
+}
+
+func (o *roundWriter) flush() error {
+	if len(o.batch) == 0 {
+		return nil
+	}
+	_, err := o.bw.WriteBuffers(o.batch)
+	clear(o.batch) // no references kept to the parts' buffers
+	o.batch = o.batch[:0]
+	return err
 }
 
 // MaxListedErrors bounds the decode errors a streaming disassembler keeps:

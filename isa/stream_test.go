@@ -219,3 +219,52 @@ func TestWriteParts(t *testing.T) {
 		}
 	}
 }
+
+// bufsWriter is a BuffersWriter that keeps what it is given, counting the
+// calls and the buffers; after failAfter calls it fails.
+type bufsWriter struct {
+	bytes.Buffer
+	calls, bufs, failAfter int
+}
+
+func (b *bufsWriter) WriteBuffers(bufs [][]byte) (int64, error) {
+	if b.calls++; b.failAfter > 0 && b.calls > b.failAfter {
+		return 0, errors.New("disk full")
+	}
+	n := 0
+	for _, x := range bufs {
+		b.bufs++
+		k, _ := b.Write(x)
+		n += k
+	}
+	return int64(n), nil
+}
+
+// A BuffersWriter gets each round's parts in one call, and the listing is
+// the sequential one, also where parts are listed again; its error ends
+// the listing.
+func TestWriteStepsBuffers(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	code := make([]byte, 20000)
+	r.Read(code)
+	want, _ := ListSteps(nil, code, 0x100, lengthStep)
+	for _, marked := range []bool{false, true} {
+		var newPart func() PartFunc
+		if marked {
+			newPart = func() PartFunc { return lengthPart }
+		}
+		sw := newStepWriter(func() StepFunc { return lengthStep }, newPart, 300)
+		sw.marked = marked
+		var w bufsWriter
+		if _, err := sw.write(&w, code, 0x100, len(code), nil); err != nil || !bytes.Equal(w.Bytes(), want) {
+			t.Fatalf("marked %v: listing equal %v, %v", marked, bytes.Equal(w.Bytes(), want), err)
+		}
+		if w.calls == 0 || w.calls >= w.bufs || w.Buffer.Len() == 0 {
+			t.Fatalf("marked %v: %d calls for %d buffers", marked, w.calls, w.bufs)
+		}
+	}
+	sw := newStepWriter(func() StepFunc { return lengthStep }, nil, 300)
+	if _, err := sw.write(&bufsWriter{failAfter: 2}, code, 0, len(code), nil); err == nil || err.Error() != "disk full" {
+		t.Fatalf("error %v", err)
+	}
+}

@@ -100,9 +100,13 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		w.Flush()
 		reserved.release()
 	}()
+	var streamTo io.Writer = w // where raw code is listed as it is read
+	if reserved != nil {
+		streamTo = bufferedBuffers{w, reserved}
+	}
 	status := 0
 	for _, name := range files {
-		data, failed, err := cio.readOrStream(w, name, base, arch, nvn)
+		data, failed, err := cio.readOrStream(streamTo, name, base, arch, nvn)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpuisa dis: %s\n", message(err))
 			status = 1

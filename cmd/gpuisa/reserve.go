@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"io"
 	"os"
 )
@@ -44,7 +45,29 @@ func newReservingFile(w io.Writer) (io.Writer, *reservingFile) {
 }
 
 func (r *reservingFile) Write(p []byte) (int, error) {
-	if end := r.at + int64(len(p)); end > r.reserved && !r.off {
+	r.reserveFor(int64(len(p)))
+	n, err := r.f.Write(p)
+	r.at += int64(n)
+	return n, err
+}
+
+// WriteBuffers writes bufs in order (isa.BuffersWriter), in one system
+// call where the system has one (writeBuffers).
+func (r *reservingFile) WriteBuffers(bufs [][]byte) (int64, error) {
+	total := 0
+	for _, b := range bufs {
+		total += len(b)
+	}
+	r.reserveFor(int64(total))
+	n, err := writeBuffers(r.f, bufs)
+	r.at += n
+	return n, err
+}
+
+// reserveFor reserves the blocks of the next n bytes written, if they are
+// not yet.
+func (r *reservingFile) reserveFor(n int64) {
+	if end := r.at + n; end > r.reserved && !r.off {
 		size := max(r.step, end-r.reserved)
 		if reserveBlocks(r.f, r.reserved, size) != nil {
 			r.off = true
@@ -53,9 +76,20 @@ func (r *reservingFile) Write(p []byte) (int, error) {
 			r.step = min(2*r.step, maxReserve)
 		}
 	}
-	n, err := r.f.Write(p)
-	r.at += int64(n)
-	return n, err
+}
+
+// bufferedBuffers is a bufio.Writer over a reservingFile that also takes
+// buffers (isa.BuffersWriter): what is buffered is written before them.
+type bufferedBuffers struct {
+	*bufio.Writer
+	file *reservingFile
+}
+
+func (b bufferedBuffers) WriteBuffers(bufs [][]byte) (int64, error) {
+	if err := b.Flush(); err != nil {
+		return 0, err
+	}
+	return b.file.WriteBuffers(bufs)
 }
 
 // release frees the blocks reserved past the end of the file: it cuts

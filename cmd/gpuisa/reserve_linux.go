@@ -1,8 +1,10 @@
 package main
 
 import (
+	"io"
 	"os"
 	"syscall"
+	"unsafe"
 )
 
 const canReserve = true
@@ -27,3 +29,68 @@ func reserveBlocks(f *os.File, off, size int64) error {
 	}
 	return ferr
 }
+
+// writeBuffers writes bufs to f in order with writev, again from where a
+// short write stopped: a regular file fills its page cache in larger
+// pages from one call of a round's parts (1.6 MB) than from one write per
+// part (200 KB), for about two thirds of the system time.
+func writeBuffers(f *os.File, bufs [][]byte) (int64, error) {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var iov [maxIovecs]syscall.Iovec
+	var total int64
+	skip := 0 // bytes of bufs[0] already written
+	for {
+		for len(bufs) > 0 && len(bufs[0]) == skip {
+			bufs, skip = bufs[1:], 0
+		}
+		if len(bufs) == 0 {
+			return total, nil
+		}
+		n := 0
+		for i, b := range bufs {
+			if n == len(iov) {
+				break
+			}
+			if i == 0 {
+				b = b[skip:]
+			}
+			if len(b) > 0 {
+				iov[n].Base = &b[0]
+				iov[n].SetLen(len(b))
+				n++
+			}
+		}
+		var done uintptr
+		var errno syscall.Errno
+		if err := sc.Write(func(fd uintptr) bool {
+			done, _, errno = syscall.Syscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&iov[0])), uintptr(n))
+			return errno != syscall.EAGAIN
+		}); err != nil {
+			return total, err
+		}
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno != 0:
+			return total, &os.PathError{Op: "write", Path: f.Name(), Err: errno}
+		case done == 0:
+			return total, &os.PathError{Op: "write", Path: f.Name(), Err: io.ErrShortWrite}
+		}
+		total += int64(done)
+		for left := int(done); left > 0; {
+			if k := len(bufs[0]) - skip; k <= left {
+				left -= k
+				bufs, skip = bufs[1:], 0
+			} else {
+				skip += left
+				left = 0
+			}
+		}
+	}
+}
+
+// maxIovecs is how many buffers one writev takes here (a round has 8).
+const maxIovecs = 64
