@@ -1,4 +1,4 @@
 package fermi
 
 //go:generate go run ./internal/specgen/gentables
-//go:generate go test -run TestPrintersGenerated -update-printers
+//go:generate go test -run TestPrintGen -printgen
