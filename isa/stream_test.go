@@ -29,20 +29,25 @@ func lengthStep(dst []byte, code []byte, off int, base uint64) ([]byte, int, *De
 	return dst, n, nil
 }
 
-// lengthPart lists a part with lengthStep in a loop (a PartFunc).
-func lengthPart(dst []byte, errs []DecodeError, code []byte, from, to int, base uint64) ([]byte, []DecodeError, int) {
-	off := from
-	for off < to {
-		var n int
-		var de *DecodeError
-		dst, n, de = lengthStep(dst, code, off, base)
-		if de != nil {
-			errs = append(errs, *de)
+// stepsPart is the PartFunc that lists a part with step in a loop.
+func stepsPart(step StepFunc) PartFunc {
+	return func(dst []byte, errs []DecodeError, code []byte, from, to int, base uint64) ([]byte, []DecodeError, int) {
+		off := from
+		for off < to {
+			var n int
+			var de *DecodeError
+			dst, n, de = step(dst, code, off, base)
+			if de != nil {
+				errs = append(errs, *de)
+			}
+			off += n
 		}
-		off += n
+		return dst, errs, off
 	}
-	return dst, errs, off
 }
+
+// lengthPart lists a part with lengthStep in a loop.
+var lengthPart = stepsPart(lengthStep)
 
 // The parallel listing is the sequential one, whatever the part size and
 // wherever instructions cross the parts' boundaries; also when a PartFunc
@@ -186,19 +191,7 @@ func fixedStep(dst []byte, code []byte, off int, base uint64) ([]byte, int, *Dec
 }
 
 // fixedPart is fixedStep's PartFunc.
-func fixedPart(dst []byte, errs []DecodeError, code []byte, from, to int, base uint64) ([]byte, []DecodeError, int) {
-	off := from
-	for off < to {
-		var n int
-		var e *DecodeError
-		dst, n, e = fixedStep(dst, code, off, base)
-		if e != nil {
-			errs = append(errs, *e)
-		}
-		off += n
-	}
-	return dst, errs, off
-}
+var fixedPart = stepsPart(fixedStep)
 
 // WriteParts lists code in memory by parts as ListSteps does, its errors
 // counted past MaxListedErrors.

@@ -4,6 +4,8 @@ package gentest
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"testing"
 )
@@ -22,4 +24,14 @@ func Current(t testing.TB, path string, want []byte, err error, pkg string) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%s is stale: run go generate %s", path, pkg)
 	}
+}
+
+// FuncTable writes a generated table of functions: doc as its comment,
+// "var " decl, then one function name a line, n of them, named by name.
+func FuncTable(w io.Writer, doc, decl string, n int, name func(i int) string) {
+	fmt.Fprintf(w, "// %s\nvar %s{\n", doc, decl)
+	for i := range n {
+		fmt.Fprintf(w, "\t%s,\n", name(i))
+	}
+	fmt.Fprintf(w, "}\n")
 }

@@ -3,7 +3,7 @@
 package fermi
 
 // formPrinters are putText's printers, by form.
-var formPrinters = [len(forms)]func(b []byte, p int, raw, pc uint64, d Dialect) int{
+var formPrinters = [len(forms)]func(b []byte, p int, raw, pc uint64, d Dialect, f *form) int{
 	putForm000,
 	putForm001,
 	putForm002,
@@ -55,9 +55,9 @@ var formPrinters = [len(forms)]func(b []byte, p int, raw, pc uint64, d Dialect) 
 	putForm048,
 	putForm049,
 	putForm050,
-	putForm051,
+	putForm050,
 	putForm052,
-	putForm053,
+	putForm052,
 	putForm054,
 	putForm055,
 	putForm056,
@@ -68,8 +68,8 @@ var formPrinters = [len(forms)]func(b []byte, p int, raw, pc uint64, d Dialect) 
 	putForm061,
 	putForm062,
 	putForm063,
-	putForm064,
-	putForm065,
+	putForm062,
+	putForm063,
 	putForm066,
 	putForm067,
 	putForm068,
@@ -146,17 +146,17 @@ var formPrinters = [len(forms)]func(b []byte, p int, raw, pc uint64, d Dialect) 
 	putForm139,
 	putForm140,
 	putForm141,
-	putForm142,
+	putForm141,
 	putForm143,
-	putForm144,
+	putForm143,
 	putForm145,
-	putForm146,
+	putForm145,
 	putForm147,
-	putForm148,
+	putForm147,
 	putForm149,
-	putForm150,
+	putForm149,
 	putForm151,
-	putForm152,
+	putForm151,
 	putForm153,
 	putForm154,
 	putForm155,
@@ -200,8 +200,8 @@ var formPrinters = [len(forms)]func(b []byte, p int, raw, pc uint64, d Dialect) 
 	putForm193,
 }
 
-// putForm000 prints FMNMX.
-func putForm000(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm000 prints FMNMX (form 0).
+func putForm000(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x584d4e4d46) // "FMNMX"
 	p += 5
@@ -246,7 +246,7 @@ func putForm000(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[0].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -254,14 +254,14 @@ func putForm000(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[0].ops[3], raw, d)
+	p = putPredOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm001 prints FSET.
-func putForm001(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm001 prints FSET (form 1).
+func putForm001(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x54455346) // "FSET"
 	p += 4
@@ -310,7 +310,7 @@ func putForm001(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[1].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -318,14 +318,14 @@ func putForm001(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[1].ops[3], raw, d)
+	p = putPredOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm002 prints FSETP.
-func putForm002(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm002 prints FSETP (form 2).
+func putForm002(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5054455346) // "FSETP"
 	p += 5
@@ -337,10 +337,10 @@ func putForm002(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[2].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[2].ops[1], raw, d)
+	p = putPredOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	{
@@ -373,7 +373,7 @@ func putForm002(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[2].ops[3], raw, d, neg)
+		p = putSelected(b, p, &f.ops[3], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -381,14 +381,14 @@ func putForm002(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[2].ops[4], raw, d)
+	p = putPredOp(b, p, &f.ops[4], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm003 prints FFMA.
-func putForm003(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm003 prints FFMA (form 3).
+func putForm003(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x414d4646) // "FFMA"
 	p += 4
@@ -417,7 +417,7 @@ func putForm003(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[3].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
@@ -427,15 +427,15 @@ func putForm003(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[3].ops[3], raw, d, neg)
+		p = putSelected(b, p, &f.ops[3], raw, d, neg)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm004 prints FFMA.
-func putForm004(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm004 prints FFMA (form 4).
+func putForm004(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x414d4646) // "FFMA"
 	p += 4
@@ -465,7 +465,7 @@ func putForm004(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[4].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	{
@@ -474,15 +474,15 @@ func putForm004(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[4].ops[3], raw, d, neg)
+		p = putSelected(b, p, &f.ops[3], raw, d, neg)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm005 prints FCMP.
-func putForm005(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm005 prints FCMP (form 5).
+func putForm005(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x504d4346) // "FCMP"
 	p += 4
@@ -499,17 +499,17 @@ func putForm005(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[5].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[5].ops[3], raw, d, false)
+	p = putSelected(b, p, &f.ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm006 prints FCMP.
-func putForm006(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm006 prints FCMP (form 6).
+func putForm006(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x504d4346) // "FCMP"
 	p += 4
@@ -525,17 +525,17 @@ func putForm006(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[6].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[6].ops[3], raw, d, false)
+	p = putSelected(b, p, &f.ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm007 prints FADD.
-func putForm007(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm007 prints FADD (form 7).
+func putForm007(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44444146) // "FADD"
 	p += 4
@@ -583,7 +583,7 @@ func putForm007(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[7].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -594,8 +594,8 @@ func putForm007(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm008 prints FMUL.
-func putForm008(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm008 prints FMUL (form 8).
+func putForm008(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c554d46) // "FMUL"
 	p += 4
@@ -625,15 +625,15 @@ func putForm008(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[8].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm009 prints FMUL.
-func putForm009(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm009 prints FMUL (form 9).
+func putForm009(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c554d46) // "FMUL"
 	p += 4
@@ -664,14 +664,14 @@ func putForm009(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[9].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm010 prints FSWZ.
-func putForm010(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm010 prints FSWZ (form 10).
+func putForm010(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5a575346) // "FSWZ"
 	p += 4
@@ -696,23 +696,23 @@ func putForm010(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>26&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[10].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[10].ops[4], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[4], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[10].ops[5], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[5], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[10].ops[6], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[6], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm011 prints RRO.
-func putForm011(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm011 prints RRO (form 11).
+func putForm011(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4f5252) // "RRO"
 	p += 3
@@ -735,7 +735,7 @@ func putForm011(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[11].ops[1], raw, d, neg)
+		p = putSelected(b, p, &f.ops[1], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -746,8 +746,8 @@ func putForm011(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm012 prints MUFU.
-func putForm012(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm012 prints MUFU (form 12).
+func putForm012(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5546554d) // "MUFU"
 	p += 4
@@ -783,8 +783,8 @@ func putForm012(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm013 prints DMNMX.
-func putForm013(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm013 prints DMNMX (form 13).
+func putForm013(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x584d4e4d44) // "DMNMX"
 	p += 5
@@ -827,7 +827,7 @@ func putForm013(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[13].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -835,14 +835,14 @@ func putForm013(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[13].ops[3], raw, d)
+	p = putPredOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm014 prints DSET.
-func putForm014(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm014 prints DSET (form 14).
+func putForm014(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x54455344) // "DSET"
 	p += 4
@@ -889,7 +889,7 @@ func putForm014(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[14].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -897,14 +897,14 @@ func putForm014(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[14].ops[3], raw, d)
+	p = putPredOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm015 prints DSETP.
-func putForm015(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm015 prints DSETP (form 15).
+func putForm015(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5054455344) // "DSETP"
 	p += 5
@@ -914,10 +914,10 @@ func putForm015(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[15].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[15].ops[1], raw, d)
+	p = putPredOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	{
@@ -950,7 +950,7 @@ func putForm015(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[15].ops[3], raw, d, neg)
+		p = putSelected(b, p, &f.ops[3], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -958,14 +958,14 @@ func putForm015(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[15].ops[4], raw, d)
+	p = putPredOp(b, p, &f.ops[4], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm016 prints DFMA.
-func putForm016(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm016 prints DFMA (form 16).
+func putForm016(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x414d4644) // "DFMA"
 	p += 4
@@ -988,7 +988,7 @@ func putForm016(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[16].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
@@ -998,15 +998,15 @@ func putForm016(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[16].ops[3], raw, d, neg)
+		p = putSelected(b, p, &f.ops[3], raw, d, neg)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm017 prints DFMA.
-func putForm017(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm017 prints DFMA (form 17).
+func putForm017(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x414d4644) // "DFMA"
 	p += 4
@@ -1030,7 +1030,7 @@ func putForm017(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[17].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	{
@@ -1039,15 +1039,15 @@ func putForm017(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[17].ops[3], raw, d, neg)
+		p = putSelected(b, p, &f.ops[3], raw, d, neg)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm018 prints DADD.
-func putForm018(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm018 prints DADD (form 18).
+func putForm018(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44444144) // "DADD"
 	p += 4
@@ -1091,7 +1091,7 @@ func putForm018(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[18].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -1102,8 +1102,8 @@ func putForm018(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm019 prints DMUL.
-func putForm019(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm019 prints DMUL (form 19).
+func putForm019(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c554d44) // "DMUL"
 	p += 4
@@ -1126,15 +1126,15 @@ func putForm019(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[19].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm020 prints DMUL.
-func putForm020(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm020 prints DMUL (form 20).
+func putForm020(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c554d44) // "DMUL"
 	p += 4
@@ -1158,14 +1158,14 @@ func putForm020(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[20].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm021 prints IMAD32I.
-func putForm021(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm021 prints IMAD32I (form 21).
+func putForm021(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x49323344414d49) // "IMAD32I"
 	p += 7
@@ -1191,7 +1191,7 @@ func putForm021(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[21].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	{
@@ -1207,8 +1207,8 @@ func putForm021(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm022 prints IADD32I.
-func putForm022(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm022 prints IADD32I (form 22).
+func putForm022(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x49323344444149) // "IADD32I"
 	p += 7
@@ -1235,14 +1235,14 @@ func putForm022(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[22].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm023 prints IMUL32I.
-func putForm023(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm023 prints IMUL32I (form 23).
+func putForm023(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4932334c554d49) // "IMUL32I"
 	p += 7
@@ -1261,14 +1261,14 @@ func putForm023(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[23].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm024 prints MOV32I.
-func putForm024(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm024 prints MOV32I (form 24).
+func putForm024(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x493233564f4d) // "MOV32I"
 	p += 6
@@ -1279,14 +1279,14 @@ func putForm024(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[24].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm025 prints MOV32I.
-func putForm025(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm025 prints MOV32I (form 25).
+func putForm025(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x493233564f4d) // "MOV32I"
 	p += 6
@@ -1297,17 +1297,17 @@ func putForm025(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[25].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[25].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm026 prints FFMA32I.
-func putForm026(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm026 prints FFMA32I (form 26).
+func putForm026(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x493233414d4646) // "FFMA32I"
 	p += 7
@@ -1336,7 +1336,7 @@ func putForm026(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[26].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	{
@@ -1352,8 +1352,8 @@ func putForm026(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm027 prints FADD32I.
-func putForm027(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm027 prints FADD32I (form 27).
+func putForm027(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x49323344444146) // "FADD32I"
 	p += 7
@@ -1387,14 +1387,14 @@ func putForm027(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[27].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm028 prints FMUL32I.
-func putForm028(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm028 prints FMUL32I (form 28).
+func putForm028(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4932334c554d46) // "FMUL32I"
 	p += 7
@@ -1416,14 +1416,14 @@ func putForm028(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[28].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm029 prints LOP32I.
-func putForm029(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm029 prints LOP32I (form 29).
+func putForm029(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x493233504f4c) // "LOP32I"
 	p += 6
@@ -1446,14 +1446,14 @@ func putForm029(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&0x3f&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[29].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm030 prints ISCADD32I.
-func putForm030(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm030 prints ISCADD32I (form 30).
+func putForm030(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x3233444441435349) // "ISCADD32"
 	st64(b, p+8, 0x49)             // "I"
@@ -1470,17 +1470,17 @@ func putForm030(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[30].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[30].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm031 prints IMNMX.
-func putForm031(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm031 prints IMNMX (form 31).
+func putForm031(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x584d4e4d49) // "IMNMX"
 	p += 5
@@ -1499,17 +1499,17 @@ func putForm031(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[31].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[31].ops[3], raw, d)
+	p = putPredOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm032 prints ISET.
-func putForm032(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm032 prints ISET (form 32).
+func putForm032(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x54455349) // "ISET"
 	p += 4
@@ -1533,17 +1533,17 @@ func putForm032(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[32].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[32].ops[3], raw, d)
+	p = putPredOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm033 prints ISETP.
-func putForm033(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm033 prints ISETP (form 33).
+func putForm033(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5054455349) // "ISETP"
 	p += 5
@@ -1557,26 +1557,26 @@ func putForm033(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[33].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[33].ops[1], raw, d)
+	p = putPredOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[33].ops[3], raw, d, false)
+	p = putSelected(b, p, &f.ops[3], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[33].ops[4], raw, d)
+	p = putPredOp(b, p, &f.ops[4], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm034 prints IMAD.
-func putForm034(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm034 prints IMAD (form 34).
+func putForm034(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44414d49) // "IMAD"
 	p += 4
@@ -1606,7 +1606,7 @@ func putForm034(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[34].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	{
@@ -1615,15 +1615,15 @@ func putForm034(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[34].ops[3], raw, d, neg)
+		p = putSelected(b, p, &f.ops[3], raw, d, neg)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm035 prints BFI.
-func putForm035(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm035 prints BFI (form 35).
+func putForm035(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x494642) // "BFI"
 	p += 3
@@ -1639,17 +1639,17 @@ func putForm035(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[35].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[35].ops[3], raw, d, false)
+	p = putSelected(b, p, &f.ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm036 prints ICMP.
-func putForm036(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm036 prints ICMP (form 36).
+func putForm036(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x504d4349) // "ICMP"
 	p += 4
@@ -1666,17 +1666,17 @@ func putForm036(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[36].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[36].ops[3], raw, d, false)
+	p = putSelected(b, p, &f.ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm037 prints ISAD.
-func putForm037(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm037 prints ISAD (form 37).
+func putForm037(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44415349) // "ISAD"
 	p += 4
@@ -1694,17 +1694,17 @@ func putForm037(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[37].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[37].ops[3], raw, d, false)
+	p = putSelected(b, p, &f.ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm038 prints ISCADD.
-func putForm038(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm038 prints ISCADD (form 38).
+func putForm038(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x444441435349) // "ISCADD"
 	p += 6
@@ -1733,18 +1733,18 @@ func putForm038(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[38].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[38].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm039 prints IADD.
-func putForm039(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm039 prints IADD (form 39).
+func putForm039(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44444149) // "IADD"
 	p += 4
@@ -1777,15 +1777,15 @@ func putForm039(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '-'
 			p++
 		}
-		p = putSelected(b, p, &forms[39].ops[2], raw, d, neg)
+		p = putSelected(b, p, &f.ops[2], raw, d, neg)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm040 prints ISUB.
-func putForm040(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm040 prints ISUB (form 40).
+func putForm040(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x42555349) // "ISUB"
 	p += 4
@@ -1805,14 +1805,14 @@ func putForm040(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[40].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm041 prints ISUB.
-func putForm041(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm041 prints ISUB (form 41).
+func putForm041(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x42555349) // "ISUB"
 	p += 4
@@ -1829,7 +1829,7 @@ func putForm041(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[41].ops[1], raw, d, false)
+	p = putSelected(b, p, &f.ops[1], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>20&63])
@@ -1838,8 +1838,8 @@ func putForm041(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm042 prints IMUL.
-func putForm042(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm042 prints IMUL (form 42).
+func putForm042(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c554d49) // "IMUL"
 	p += 4
@@ -1858,14 +1858,14 @@ func putForm042(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[42].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm043 prints SHR.
-func putForm043(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm043 prints SHR (form 43).
+func putForm043(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x524853) // "SHR"
 	p += 3
@@ -1889,14 +1889,14 @@ func putForm043(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[43].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm044 prints SHL.
-func putForm044(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm044 prints SHL (form 44).
+func putForm044(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c4853) // "SHL"
 	p += 3
@@ -1916,14 +1916,14 @@ func putForm044(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[44].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm045 prints LOP.
-func putForm045(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm045 prints LOP (form 45).
+func putForm045(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x504f4c) // "LOP"
 	p += 3
@@ -1950,14 +1950,14 @@ func putForm045(b []byte, p int, raw, pc uint64, d Dialect) int {
 		b[p] = '~'
 		p++
 	}
-	p = putSelected(b, p, &forms[45].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm046 prints BFE.
-func putForm046(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm046 prints BFE (form 46).
+func putForm046(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x454642) // "BFE"
 	p += 3
@@ -1977,14 +1977,14 @@ func putForm046(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[46].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm047 prints FLO.
-func putForm047(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm047 prints FLO (form 47).
+func putForm047(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4f4c46) // "FLO"
 	p += 3
@@ -2005,14 +2005,14 @@ func putForm047(b []byte, p int, raw, pc uint64, d Dialect) int {
 		b[p] = '~'
 		p++
 	}
-	p = putSelected(b, p, &forms[47].ops[1], raw, d, false)
+	p = putSelected(b, p, &f.ops[1], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm048 prints CSET.
-func putForm048(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm048 prints CSET (form 48).
+func putForm048(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x54455343) // "CSET"
 	p += 4
@@ -2029,17 +2029,17 @@ func putForm048(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[48].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[48].ops[2], raw, d)
+	p = putPredOp(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm049 prints CSETP.
-func putForm049(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm049 prints CSETP (form 49).
+func putForm049(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5054455343) // "CSETP"
 	p += 5
@@ -2049,23 +2049,23 @@ func putForm049(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[49].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[49].ops[1], raw, d)
+	p = putPredOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[49].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[49].ops[3], raw, d)
+	p = putPredOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm050 prints PSET.
-func putForm050(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm050 prints PSET (forms 50, 51).
+func putForm050(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x54455350) // "PSET"
 	p += 4
@@ -2082,50 +2082,20 @@ func putForm050(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[50].ops[1], raw, d)
+	p = putPredOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[50].ops[2], raw, d)
+	p = putPredOp(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[50].ops[3], raw, d)
+	p = putPredOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm051 prints PSET.
-func putForm051(b []byte, p int, raw, pc uint64, d Dialect) int {
-	p = putGuard(b, p, raw, d)
-	st64(b, p, 0x54455350) // "PSET"
-	p += 4
-	st64(b, p, 0x46422e) // ".BF"
-	p += 3 & -int(raw>>5&1)
-	p = tableWords[2][raw>>30&0x3].put(b, p)
-	p = tableWords[2][raw>>53&0x3].put(b, p)
-	st64(b, p, 0x532e) // ".S"
-	p += 2 & -int(raw>>4&1)
-	st64(b, p, 0x20) // " "
-	p += 1
-	p = putWord(b, p, regWords[raw>>14&63])
-	st64(b, p, '.'|'C'<<8|'C'<<16)
-	p += 3 & -int(raw>>48&1)
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putPredOp(b, p, &forms[51].ops[1], raw, d)
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putPredOp(b, p, &forms[51].ops[2], raw, d)
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putPredOp(b, p, &forms[51].ops[3], raw, d)
-	st64(b, p, 0x3b) // ";"
-	p += 1
-	return p
-}
-
-// putForm052 prints PSETP.
-func putForm052(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm052 prints PSETP (forms 52, 53).
+func putForm052(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5054455350) // "PSETP"
 	p += 5
@@ -2135,55 +2105,26 @@ func putForm052(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[52].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[52].ops[1], raw, d)
+	p = putPredOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[52].ops[2], raw, d)
+	p = putPredOp(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[52].ops[3], raw, d)
+	p = putPredOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[52].ops[4], raw, d)
+	p = putPredOp(b, p, &f.ops[4], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm053 prints PSETP.
-func putForm053(b []byte, p int, raw, pc uint64, d Dialect) int {
-	p = putGuard(b, p, raw, d)
-	st64(b, p, 0x5054455350) // "PSETP"
-	p += 5
-	p = tableWords[2][raw>>30&0x3].put(b, p)
-	p = tableWords[2][raw>>53&0x3].put(b, p)
-	st64(b, p, 0x532e) // ".S"
-	p += 2 & -int(raw>>4&1)
-	st64(b, p, 0x20) // " "
-	p += 1
-	p = putPredOp(b, p, &forms[53].ops[0], raw, d)
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putPredOp(b, p, &forms[53].ops[1], raw, d)
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putPredOp(b, p, &forms[53].ops[2], raw, d)
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putPredOp(b, p, &forms[53].ops[3], raw, d)
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putPredOp(b, p, &forms[53].ops[4], raw, d)
-	st64(b, p, 0x3b) // ";"
-	p += 1
-	return p
-}
-
-// putForm054 prints F2F.
-func putForm054(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm054 prints F2F (form 54).
+func putForm054(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x463246) // "F2F"
 	p += 3
@@ -2212,7 +2153,7 @@ func putForm054(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[54].ops[1], raw, d, neg)
+		p = putSelected(b, p, &f.ops[1], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -2223,8 +2164,8 @@ func putForm054(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm055 prints F2F.
-func putForm055(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm055 prints F2F (form 55).
+func putForm055(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x463246) // "F2F"
 	p += 3
@@ -2255,7 +2196,7 @@ func putForm055(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[55].ops[1], raw, d, neg)
+		p = putSelected(b, p, &f.ops[1], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -2266,8 +2207,8 @@ func putForm055(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm056 prints F2F.
-func putForm056(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm056 prints F2F (form 56).
+func putForm056(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x2e3436462e463246) // "F2F.F64."
 	st64(b, p+8, 0x343646)         // "F64"
@@ -2297,7 +2238,7 @@ func putForm056(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[56].ops[1], raw, d, neg)
+		p = putSelected(b, p, &f.ops[1], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -2308,8 +2249,8 @@ func putForm056(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm057 prints F2F.
-func putForm057(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm057 prints F2F (form 57).
+func putForm057(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x463246) // "F2F"
 	p += 3
@@ -2340,7 +2281,7 @@ func putForm057(b []byte, p int, raw, pc uint64, d Dialect) int {
 			b[p] = '|'
 			p++
 		}
-		p = putSelected(b, p, &forms[57].ops[1], raw, d, neg)
+		p = putSelected(b, p, &f.ops[1], raw, d, neg)
 		if abs {
 			b[p] = '|'
 			p++
@@ -2351,8 +2292,8 @@ func putForm057(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm058 prints F2F.
-func putForm058(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm058 prints F2F (form 58).
+func putForm058(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x463246) // "F2F"
 	p += 3
@@ -2371,14 +2312,14 @@ func putForm058(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[58].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm059 prints F2I.
-func putForm059(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm059 prints F2I (form 59).
+func putForm059(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x493246) // "F2I"
 	p += 3
@@ -2396,14 +2337,14 @@ func putForm059(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[59].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm060 prints I2F.
-func putForm060(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm060 prints I2F (form 60).
+func putForm060(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x463249) // "I2F"
 	p += 3
@@ -2419,14 +2360,14 @@ func putForm060(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[60].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm061 prints I2I.
-func putForm061(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm061 prints I2I (form 61).
+func putForm061(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x493249) // "I2I"
 	p += 3
@@ -2443,14 +2384,14 @@ func putForm061(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 3 & -int(raw>>48&1)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[61].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm062 prints P2R.
-func putForm062(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm062 prints P2R (forms 62, 64).
+func putForm062(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x523250) // "P2R"
 	p += 3
@@ -2461,20 +2402,20 @@ func putForm062(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[62].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[62].ops[3], raw, d, false)
+	p = putSelected(b, p, &f.ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm063 prints R2P.
-func putForm063(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm063 prints R2P (forms 63, 65).
+func putForm063(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x503252) // "R2P"
 	p += 3
@@ -2482,65 +2423,20 @@ func putForm063(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putAnyOperand(b, p, &forms[63].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[63].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm064 prints P2R.
-func putForm064(b []byte, p int, raw, pc uint64, d Dialect) int {
-	p = putGuard(b, p, raw, d)
-	st64(b, p, 0x523250) // "P2R"
-	p += 3
-	st64(b, p, 0x532e) // ".S"
-	p += 2 & -int(raw>>4&1)
-	st64(b, p, 0x20) // " "
-	p += 1
-	p = putWord(b, p, regWords[raw>>14&63])
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putAnyOperand(b, p, &forms[64].ops[1], raw, pc, d)
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putWord(b, p, regWords[raw>>20&63])
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putSelected(b, p, &forms[64].ops[3], raw, d, false)
-	st64(b, p, 0x3b) // ";"
-	p += 1
-	return p
-}
-
-// putForm065 prints R2P.
-func putForm065(b []byte, p int, raw, pc uint64, d Dialect) int {
-	p = putGuard(b, p, raw, d)
-	st64(b, p, 0x503252) // "R2P"
-	p += 3
-	st64(b, p, 0x532e) // ".S"
-	p += 2 & -int(raw>>4&1)
-	st64(b, p, 0x20) // " "
-	p += 1
-	p = putAnyOperand(b, p, &forms[65].ops[0], raw, pc, d)
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putWord(b, p, regWords[raw>>20&63])
-	st64(b, p, 0x202c) // ", "
-	p += 2
-	p = putSelected(b, p, &forms[65].ops[2], raw, d, false)
-	st64(b, p, 0x3b) // ";"
-	p += 1
-	return p
-}
-
-// putForm066 prints B2R.
-func putForm066(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm066 prints B2R (form 66).
+func putForm066(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x523242) // "B2R"
 	p += 3
@@ -2551,14 +2447,14 @@ func putForm066(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[66].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm067 prints LEPC.
-func putForm067(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm067 prints LEPC (form 67).
+func putForm067(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4350454c) // "LEPC"
 	p += 4
@@ -2572,8 +2468,8 @@ func putForm067(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm068 prints SEL.
-func putForm068(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm068 prints SEL (form 68).
+func putForm068(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c4553) // "SEL"
 	p += 3
@@ -2587,17 +2483,17 @@ func putForm068(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[68].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[68].ops[3], raw, d)
+	p = putPredOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm069 prints PRMT.
-func putForm069(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm069 prints PRMT (form 69).
+func putForm069(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x544d5250) // "PRMT"
 	p += 4
@@ -2612,17 +2508,17 @@ func putForm069(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[69].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[69].ops[3], raw, d, false)
+	p = putSelected(b, p, &f.ops[3], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm070 prints MOV.
-func putForm070(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm070 prints MOV (form 70).
+func putForm070(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x564f4d) // "MOV"
 	p += 3
@@ -2633,14 +2529,14 @@ func putForm070(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[70].ops[1], raw, d, false)
+	p = putSelected(b, p, &f.ops[1], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm071 prints MOV.
-func putForm071(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm071 prints MOV (form 71).
+func putForm071(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x564f4d) // "MOV"
 	p += 3
@@ -2651,17 +2547,17 @@ func putForm071(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putSelected(b, p, &forms[71].ops[1], raw, d, false)
+	p = putSelected(b, p, &f.ops[1], raw, d, false)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[71].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm072 prints S2R.
-func putForm072(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm072 prints S2R (form 72).
+func putForm072(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x523253) // "S2R"
 	p += 3
@@ -2672,14 +2568,14 @@ func putForm072(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[72].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm073 prints NOP.
-func putForm073(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm073 prints NOP (form 73).
+func putForm073(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x504f4e) // "NOP"
 	p += 3
@@ -2690,15 +2586,15 @@ func putForm073(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[73].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm074 prints VOTE.
-func putForm074(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm074 prints VOTE (form 74).
+func putForm074(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x45544f56) // "VOTE"
 	p += 4
@@ -2710,17 +2606,17 @@ func putForm074(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[74].ops[1], raw, d)
+	p = putPredOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[74].ops[2], raw, d)
+	p = putPredOp(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm075 prints BAR.RED.
-func putForm075(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm075 prints BAR.RED (form 75).
+func putForm075(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4445522e524142) // "BAR.RED"
 	p += 7
@@ -2738,8 +2634,8 @@ func putForm075(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm076 prints BAR.SYNC.
-func putForm076(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm076 prints BAR.SYNC (form 76).
+func putForm076(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x434e59532e524142) // "BAR.SYNC"
 	p += 8
@@ -2747,14 +2643,14 @@ func putForm076(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putAnyOperand(b, p, &forms[76].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm077 prints BAR.SYNC.
-func putForm077(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm077 prints BAR.SYNC (form 77).
+func putForm077(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x434e59532e524142) // "BAR.SYNC"
 	p += 8
@@ -2762,17 +2658,17 @@ func putForm077(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putAnyOperand(b, p, &forms[77].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[77].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm078 prints BAR.ARV.
-func putForm078(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm078 prints BAR.ARV (form 78).
+func putForm078(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5652412e524142) // "BAR.ARV"
 	p += 7
@@ -2780,17 +2676,17 @@ func putForm078(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putAnyOperand(b, p, &forms[78].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[78].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm079 prints BAR.RED.
-func putForm079(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm079 prints BAR.RED (form 79).
+func putForm079(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4445522e524142) // "BAR.RED"
 	p += 7
@@ -2799,7 +2695,7 @@ func putForm079(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[79].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -2811,14 +2707,14 @@ func putForm079(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>26&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[79].ops[4], raw, d)
+	p = putPredOp(b, p, &f.ops[4], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm080 prints BAR.RED.
-func putForm080(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm080 prints BAR.RED (form 80).
+func putForm080(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4445522e524142) // "BAR.RED"
 	p += 7
@@ -2827,26 +2723,26 @@ func putForm080(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[80].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[80].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>26&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[80].ops[4], raw, d)
+	p = putPredOp(b, p, &f.ops[4], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm081 prints BAR.RED.
-func putForm081(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm081 prints BAR.RED (form 81).
+func putForm081(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4445522e524142) // "BAR.RED"
 	p += 7
@@ -2855,7 +2751,7 @@ func putForm081(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[81].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -2864,17 +2760,17 @@ func putForm081(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[81].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[81].ops[4], raw, d)
+	p = putPredOp(b, p, &f.ops[4], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm082 prints BAR.RED.
-func putForm082(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm082 prints BAR.RED (form 82).
+func putForm082(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4445522e524142) // "BAR.RED"
 	p += 7
@@ -2883,26 +2779,26 @@ func putForm082(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[82].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[82].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[82].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[82].ops[4], raw, d)
+	p = putPredOp(b, p, &f.ops[4], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm083 prints BAR.ARV.
-func putForm083(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm083 prints BAR.ARV (form 83).
+func putForm083(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5652412e524142) // "BAR.ARV"
 	p += 7
@@ -2919,8 +2815,8 @@ func putForm083(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm084 prints BAR.ARV.
-func putForm084(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm084 prints BAR.ARV (form 84).
+func putForm084(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5652412e524142) // "BAR.ARV"
 	p += 7
@@ -2928,7 +2824,7 @@ func putForm084(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putAnyOperand(b, p, &forms[84].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>26&63])
@@ -2937,8 +2833,8 @@ func putForm084(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm085 prints BAR.ARV.
-func putForm085(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm085 prints BAR.ARV (form 85).
+func putForm085(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5652412e524142) // "BAR.ARV"
 	p += 7
@@ -2949,14 +2845,14 @@ func putForm085(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[85].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm086 prints POPC.
-func putForm086(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm086 prints POPC (form 86).
+func putForm086(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x43504f50) // "POPC"
 	p += 4
@@ -2978,20 +2874,20 @@ func putForm086(b []byte, p int, raw, pc uint64, d Dialect) int {
 		b[p] = '~'
 		p++
 	}
-	p = putSelected(b, p, &forms[86].ops[2], raw, d, false)
+	p = putSelected(b, p, &f.ops[2], raw, d, false)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm087 prints VADD.
-func putForm087(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm087 prints VADD (form 87).
+func putForm087(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44444156) // "VADD"
 	p += 4
 	st64(b, p, 0x44552e) // ".UD"
 	p += 3 & -int(^raw>>42&1)
-	p = putAnyMod(b, p, &forms[87].mods[1], raw)
+	p = putAnyMod(b, p, &f.mods[1], raw)
 	st64(b, p, 0x5441532e) // ".SAT"
 	p += 4 & -int(raw>>9&1)
 	p = tableWords[29][raw>>55&0x7].put(b, p)
@@ -3007,7 +2903,7 @@ func putForm087(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[87].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>49&63])
@@ -3016,14 +2912,14 @@ func putForm087(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm088 prints VADD.
-func putForm088(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm088 prints VADD (form 88).
+func putForm088(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44444156) // "VADD"
 	p += 4
 	st64(b, p, 0x44552e) // ".UD"
 	p += 3 & -int(^raw>>42&1)
-	p = putAnyMod(b, p, &forms[88].mods[1], raw)
+	p = putAnyMod(b, p, &f.mods[1], raw)
 	st64(b, p, 0x5441532e) // ".SAT"
 	p += 4 & -int(raw>>9&1)
 	p = tableWords[29][raw>>55&0x7].put(b, p)
@@ -3046,7 +2942,7 @@ func putForm088(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[88].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>49&63])
@@ -3055,14 +2951,14 @@ func putForm088(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm089 prints VADD.
-func putForm089(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm089 prints VADD (form 89).
+func putForm089(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44444156) // "VADD"
 	p += 4
 	st64(b, p, 0x44552e) // ".UD"
 	p += 3 & -int(^raw>>42&1)
-	p = putAnyMod(b, p, &forms[89].mods[1], raw)
+	p = putAnyMod(b, p, &f.mods[1], raw)
 	st64(b, p, 0x4f502e) // ".PO"
 	p += 3
 	st64(b, p, 0x5441532e) // ".SAT"
@@ -3080,7 +2976,7 @@ func putForm089(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[89].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>49&63])
@@ -3089,14 +2985,14 @@ func putForm089(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm090 prints VMNMX.
-func putForm090(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm090 prints VMNMX (form 90).
+func putForm090(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x584d4e4d56) // "VMNMX"
 	p += 5
 	st64(b, p, 0x44552e) // ".UD"
 	p += 3 & -int(^raw>>42&1)
-	p = putAnyMod(b, p, &forms[90].mods[1], raw)
+	p = putAnyMod(b, p, &f.mods[1], raw)
 	st64(b, p, 0x584d2e) // ".MX"
 	p += 3 & -int(raw>>7&1)
 	st64(b, p, 0x5441532e) // ".SAT"
@@ -3114,7 +3010,7 @@ func putForm090(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[90].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>49&63])
@@ -3123,14 +3019,14 @@ func putForm090(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm091 prints VABSDIFF.
-func putForm091(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm091 prints VABSDIFF (form 91).
+func putForm091(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4646494453424156) // "VABSDIFF"
 	p += 8
 	st64(b, p, 0x44552e) // ".UD"
 	p += 3 & -int(^raw>>42&1)
-	p = putAnyMod(b, p, &forms[91].mods[1], raw)
+	p = putAnyMod(b, p, &f.mods[1], raw)
 	st64(b, p, 0x5441532e) // ".SAT"
 	p += 4 & -int(raw>>9&1)
 	p = tableWords[29][raw>>55&0x7].put(b, p)
@@ -3146,7 +3042,7 @@ func putForm091(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[91].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>49&63])
@@ -3155,13 +3051,13 @@ func putForm091(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm092 prints VSET.
-func putForm092(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm092 prints VSET (form 92).
+func putForm092(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x54455356) // "VSET"
 	p += 4
 	p = tableWords[0][raw>>7&0x7].put(b, p)
-	p = putAnyMod(b, p, &forms[92].mods[1], raw)
+	p = putAnyMod(b, p, &f.mods[1], raw)
 	p = tableWords[29][raw>>55&0x7].put(b, p)
 	st64(b, p, 0x532e) // ".S"
 	p += 2 & -int(raw>>4&1)
@@ -3175,7 +3071,7 @@ func putForm092(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[92].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>49&63])
@@ -3184,44 +3080,44 @@ func putForm092(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm093 prints VSETP.
-func putForm093(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm093 prints VSETP (form 93).
+func putForm093(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5054455356) // "VSETP"
 	p += 5
 	p = tableWords[0][raw>>7&0x7].put(b, p)
-	p = putAnyMod(b, p, &forms[93].mods[1], raw)
+	p = putAnyMod(b, p, &f.mods[1], raw)
 	p = tableWords[2][raw>>53&0x3].put(b, p)
 	st64(b, p, 0x532e) // ".S"
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[93].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[93].ops[1], raw, d)
+	p = putPredOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[93].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putPredOp(b, p, &forms[93].ops[4], raw, d)
+	p = putPredOp(b, p, &f.ops[4], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm094 prints VSHR.
-func putForm094(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm094 prints VSHR (form 94).
+func putForm094(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x52485356) // "VSHR"
 	p += 4
 	st64(b, p, 0x44552e) // ".UD"
 	p += 3 & -int(^raw>>42&1)
-	p = putAnyMod(b, p, &forms[94].mods[1], raw)
+	p = putAnyMod(b, p, &f.mods[1], raw)
 	st64(b, p, 0x572e) // ".W"
 	p += 2 & -int(raw>>7&1)
 	st64(b, p, 0x5441532e) // ".SAT"
@@ -3239,7 +3135,7 @@ func putForm094(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[94].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>49&63])
@@ -3248,14 +3144,14 @@ func putForm094(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm095 prints VSHL.
-func putForm095(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm095 prints VSHL (form 95).
+func putForm095(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c485356) // "VSHL"
 	p += 4
 	st64(b, p, 0x44552e) // ".UD"
 	p += 3 & -int(^raw>>42&1)
-	p = putAnyMod(b, p, &forms[95].mods[1], raw)
+	p = putAnyMod(b, p, &f.mods[1], raw)
 	st64(b, p, 0x572e) // ".W"
 	p += 2 & -int(raw>>7&1)
 	st64(b, p, 0x5441532e) // ".SAT"
@@ -3273,7 +3169,7 @@ func putForm095(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[95].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>49&63])
@@ -3282,12 +3178,12 @@ func putForm095(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm096 prints VMAD.
-func putForm096(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm096 prints VMAD (form 96).
+func putForm096(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44414d56) // "VMAD"
 	p += 4
-	p = putAnyMod(b, p, &forms[96].mods[0], raw)
+	p = putAnyMod(b, p, &f.mods[0], raw)
 	p = tableWords[30][raw>>55&0x3].put(b, p)
 	st64(b, p, 0x5441532e) // ".SAT"
 	p += 4 & -int(raw>>9&1)
@@ -3303,7 +3199,7 @@ func putForm096(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[96].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	{
@@ -3319,12 +3215,12 @@ func putForm096(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm097 prints VMAD.
-func putForm097(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm097 prints VMAD (form 97).
+func putForm097(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44414d56) // "VMAD"
 	p += 4
-	p = putAnyMod(b, p, &forms[97].mods[0], raw)
+	p = putAnyMod(b, p, &f.mods[0], raw)
 	p = tableWords[30][raw>>55&0x3].put(b, p)
 	st64(b, p, 0x5441532e) // ".SAT"
 	p += 4 & -int(raw>>9&1)
@@ -3347,7 +3243,7 @@ func putForm097(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[97].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>49&63])
@@ -3356,12 +3252,12 @@ func putForm097(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm098 prints VMAD.
-func putForm098(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm098 prints VMAD (form 98).
+func putForm098(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x44414d56) // "VMAD"
 	p += 4
-	p = putAnyMod(b, p, &forms[98].mods[0], raw)
+	p = putAnyMod(b, p, &f.mods[0], raw)
 	st64(b, p, 0x4f502e) // ".PO"
 	p += 3
 	p = tableWords[30][raw>>55&0x3].put(b, p)
@@ -3379,7 +3275,7 @@ func putForm098(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[98].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>49&63])
@@ -3388,8 +3284,8 @@ func putForm098(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm099 prints RED.
-func putForm099(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm099 prints RED (form 99).
+func putForm099(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x444552) // "RED"
 	p += 3
@@ -3400,7 +3296,7 @@ func putForm099(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[99].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3409,8 +3305,8 @@ func putForm099(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm100 prints RED.
-func putForm100(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm100 prints RED (form 100).
+func putForm100(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x444552) // "RED"
 	p += 3
@@ -3422,7 +3318,7 @@ func putForm100(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[100].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3431,8 +3327,8 @@ func putForm100(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm101 prints RED.
-func putForm101(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm101 prints RED (form 101).
+func putForm101(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x444552) // "RED"
 	p += 3
@@ -3445,7 +3341,7 @@ func putForm101(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[101].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3454,8 +3350,8 @@ func putForm101(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm102 prints RED.
-func putForm102(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm102 prints RED (form 102).
+func putForm102(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x444552) // "RED"
 	p += 3
@@ -3468,7 +3364,7 @@ func putForm102(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[102].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3477,8 +3373,8 @@ func putForm102(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm103 prints LD.
-func putForm103(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm103 prints LD (form 103).
+func putForm103(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x444c) // "LD"
 	p += 2
@@ -3493,14 +3389,14 @@ func putForm103(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[103].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm104 prints LDU.
-func putForm104(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm104 prints LDU (form 104).
+func putForm104(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x55444c) // "LDU"
 	p += 3
@@ -3514,14 +3410,14 @@ func putForm104(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[104].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm105 prints ST.
-func putForm105(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm105 prints ST (form 105).
+func putForm105(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5453) // "ST"
 	p += 2
@@ -3533,7 +3429,7 @@ func putForm105(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[105].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3542,8 +3438,8 @@ func putForm105(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm106 prints LDS_LDU.
-func putForm106(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm106 prints LDS_LDU (form 106).
+func putForm106(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x55444c5f53444c) // "LDS_LDU"
 	p += 7
@@ -3557,20 +3453,20 @@ func putForm106(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>32&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[106].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[106].ops[3], raw, d)
+	p = putMemOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm107 prints LD_LDU.
-func putForm107(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm107 prints LD_LDU (form 107).
+func putForm107(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x55444c5f444c) // "LD_LDU"
 	p += 6
@@ -3583,20 +3479,20 @@ func putForm107(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>32&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[107].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[107].ops[3], raw, d)
+	p = putMemOp(b, p, &f.ops[3], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm108 prints LDLK.
-func putForm108(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm108 prints LDLK (form 108).
+func putForm108(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4b4c444c) // "LDLK"
 	p += 4
@@ -3605,20 +3501,20 @@ func putForm108(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[108].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[108].ops[2], raw, d)
+	p = putMemOp(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm109 prints STUL.
-func putForm109(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm109 prints STUL (form 109).
+func putForm109(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c555453) // "STUL"
 	p += 4
@@ -3627,7 +3523,7 @@ func putForm109(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[109].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3636,8 +3532,8 @@ func putForm109(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm110 prints ATOM.
-func putForm110(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm110 prints ATOM (form 110).
+func putForm110(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4d4f5441) // "ATOM"
 	p += 4
@@ -3651,7 +3547,7 @@ func putForm110(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>43&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[110].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3660,8 +3556,8 @@ func putForm110(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm111 prints ATOM.
-func putForm111(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm111 prints ATOM (form 111).
+func putForm111(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4d4f5441) // "ATOM"
 	p += 4
@@ -3676,7 +3572,7 @@ func putForm111(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>43&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[111].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3688,8 +3584,8 @@ func putForm111(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm112 prints ATOM.
-func putForm112(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm112 prints ATOM (form 112).
+func putForm112(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4d4f5441) // "ATOM"
 	p += 4
@@ -3704,7 +3600,7 @@ func putForm112(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>43&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[112].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3713,8 +3609,8 @@ func putForm112(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm113 prints ATOM.
-func putForm113(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm113 prints ATOM (form 113).
+func putForm113(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4d4f5441) // "ATOM"
 	p += 4
@@ -3729,7 +3625,7 @@ func putForm113(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>43&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[113].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3738,8 +3634,8 @@ func putForm113(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm114 prints ATOM.
-func putForm114(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm114 prints ATOM (form 114).
+func putForm114(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4d4f5441) // "ATOM"
 	p += 4
@@ -3754,7 +3650,7 @@ func putForm114(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>43&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[114].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3766,8 +3662,8 @@ func putForm114(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm115 prints ATOM.
-func putForm115(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm115 prints ATOM (form 115).
+func putForm115(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4d4f5441) // "ATOM"
 	p += 4
@@ -3783,7 +3679,7 @@ func putForm115(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>43&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[115].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3792,8 +3688,8 @@ func putForm115(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm116 prints ATOM.
-func putForm116(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm116 prints ATOM (form 116).
+func putForm116(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4d4f5441) // "ATOM"
 	p += 4
@@ -3809,7 +3705,7 @@ func putForm116(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>43&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[116].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3818,8 +3714,8 @@ func putForm116(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm117 prints LDL.
-func putForm117(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm117 prints LDL (form 117).
+func putForm117(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c444c) // "LDL"
 	p += 3
@@ -3832,14 +3728,14 @@ func putForm117(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[117].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm118 prints LDS.
-func putForm118(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm118 prints LDS (form 118).
+func putForm118(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x53444c) // "LDS"
 	p += 3
@@ -3851,14 +3747,14 @@ func putForm118(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[118].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm119 prints STL.
-func putForm119(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm119 prints STL (form 119).
+func putForm119(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c5453) // "STL"
 	p += 3
@@ -3868,7 +3764,7 @@ func putForm119(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[119].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3877,8 +3773,8 @@ func putForm119(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm120 prints STS.
-func putForm120(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm120 prints STS (form 120).
+func putForm120(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x535453) // "STS"
 	p += 3
@@ -3887,7 +3783,7 @@ func putForm120(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[120].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3896,8 +3792,8 @@ func putForm120(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm121 prints LDSLK.
-func putForm121(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm121 prints LDSLK (form 121).
+func putForm121(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4b4c53444c) // "LDSLK"
 	p += 5
@@ -3906,20 +3802,20 @@ func putForm121(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[121].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[121].ops[2], raw, d)
+	p = putMemOp(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm122 prints STSUL.
-func putForm122(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm122 prints STSUL (form 122).
+func putForm122(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c55535453) // "STSUL"
 	p += 5
@@ -3928,7 +3824,7 @@ func putForm122(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[122].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -3937,8 +3833,8 @@ func putForm122(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm123 prints CCTL.
-func putForm123(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm123 prints CCTL (form 123).
+func putForm123(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c544343) // "CCTL"
 	p += 4
@@ -3950,14 +3846,14 @@ func putForm123(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[123].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm124 prints CCTL.
-func putForm124(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm124 prints CCTL (form 124).
+func putForm124(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c544343) // "CCTL"
 	p += 4
@@ -3972,14 +3868,14 @@ func putForm124(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[124].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm125 prints CCTLL.
-func putForm125(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm125 prints CCTLL (form 125).
+func putForm125(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c4c544343) // "CCTLL"
 	p += 5
@@ -3988,14 +3884,14 @@ func putForm125(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[125].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm126 prints CCTLL.
-func putForm126(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm126 prints CCTLL (form 126).
+func putForm126(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c4c544343) // "CCTLL"
 	p += 5
@@ -4007,14 +3903,14 @@ func putForm126(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[126].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm127 prints SULD.
-func putForm127(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm127 prints SULD (form 127).
+func putForm127(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x422e442e444c5553) // "SULD.D.B"
 	st64(b, p+8, 0x41)             // "A"
@@ -4030,17 +3926,17 @@ func putForm127(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[127].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[127].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm128 prints SUST.
-func putForm128(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm128 prints SUST (form 128).
+func putForm128(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x422e442e54535553) // "SUST.D.B"
 	st64(b, p+8, 0x41)             // "A"
@@ -4053,20 +3949,20 @@ func putForm128(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[128].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[128].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm129 prints SUST.
-func putForm129(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm129 prints SUST (form 129).
+func putForm129(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x502e54535553) // "SUST.P"
 	p += 6
@@ -4077,20 +3973,20 @@ func putForm129(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[129].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[129].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm130 prints SULEA.
-func putForm130(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm130 prints SULEA (form 130).
+func putForm130(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x2e442e41454c5553) // "SULEA.D."
 	st64(b, p+8, 0x4142)           // "BA"
@@ -4102,23 +3998,23 @@ func putForm130(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[130].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[130].ops[2], raw, d)
+	p = putMemOp(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[130].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm131 prints SURED.
-func putForm131(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm131 prints SURED (form 131).
+func putForm131(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x502e4445525553) // "SURED.P"
 	p += 7
@@ -4129,20 +4025,20 @@ func putForm131(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>4&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[131].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[131].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm132 prints MEMBAR.
-func putForm132(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm132 prints MEMBAR (form 132).
+func putForm132(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x5241424d454d) // "MEMBAR"
 	p += 6
@@ -4154,8 +4050,8 @@ func putForm132(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm133 prints LDC.
-func putForm133(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm133 prints LDC (form 133).
+func putForm133(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x43444c) // "LDC"
 	p += 3
@@ -4168,14 +4064,14 @@ func putForm133(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[133].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm134 prints TEX.
-func putForm134(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm134 prints TEX (form 134).
+func putForm134(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x584554) // "TEX"
 	p += 3
@@ -4199,23 +4095,23 @@ func putForm134(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[134].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[134].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[134].ops[4], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[4], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[134].ops[5], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[5], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm135 prints TLD.
-func putForm135(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm135 prints TLD (form 135).
+func putForm135(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x444c54) // "TLD"
 	p += 3
@@ -4239,20 +4135,20 @@ func putForm135(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[135].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[135].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[135].ops[4], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[4], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm136 prints TLD.
-func putForm136(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm136 prints TLD (form 136).
+func putForm136(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x444c54) // "TLD"
 	p += 3
@@ -4279,20 +4175,20 @@ func putForm136(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>26&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[136].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[136].ops[4], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[4], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[136].ops[5], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[5], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm137 prints TXQ.
-func putForm137(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm137 prints TXQ (form 137).
+func putForm137(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x515854) // "TXQ"
 	p += 3
@@ -4309,23 +4205,23 @@ func putForm137(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[137].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[137].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[137].ops[4], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[4], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[137].ops[5], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[5], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm138 prints TMML.
-func putForm138(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm138 prints TMML (form 138).
+func putForm138(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c4d4d54) // "TMML"
 	p += 4
@@ -4344,23 +4240,23 @@ func putForm138(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[138].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[138].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[138].ops[4], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[4], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[138].ops[5], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[5], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm139 prints TXD.
-func putForm139(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm139 prints TXD (form 139).
+func putForm139(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x445854) // "TXD"
 	p += 3
@@ -4382,23 +4278,23 @@ func putForm139(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>26&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[139].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[139].ops[4], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[4], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[139].ops[5], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[5], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[139].ops[6], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[6], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm140 prints TLD4.
-func putForm140(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm140 prints TLD4 (form 140).
+func putForm140(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x34444c54) // "TLD4"
 	p += 4
@@ -4421,23 +4317,23 @@ func putForm140(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[140].ops[2], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[2], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[140].ops[3], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[3], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[140].ops[4], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[4], raw, pc, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putAnyOperand(b, p, &forms[140].ops[5], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[5], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm141 prints JMP.
-func putForm141(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm141 prints JMP (forms 141, 142).
+func putForm141(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x504d4a) // "JMP"
 	p += 3
@@ -4450,44 +4346,19 @@ func putForm141(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[141].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, sep)
 	p += sepLen
 	sep, sepLen = ','|' '<<8, 2
-	p = putAnyOperand(b, p, &forms[141].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm142 prints JMP.
-func putForm142(b []byte, p int, raw, pc uint64, d Dialect) int {
-	p = putGuard(b, p, raw, d)
-	st64(b, p, 0x504d4a) // "JMP"
-	p += 3
-	st64(b, p, 0x552e) // ".U"
-	p += 2 & -int(raw>>15&1)
-	st64(b, p, 0x544d4c2e) // ".LMT"
-	p += 4 & -int(raw>>16&1)
-	sep, sepLen := uint64(' '), 1
-	if raw>>5&0x1f != 15 {
-		st64(b, p, sep)
-		p += sepLen
-		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[142].ops[0], raw, pc, d)
-	}
-	st64(b, p, sep)
-	p += sepLen
-	sep, sepLen = ','|' '<<8, 2
-	p = putAnyOperand(b, p, &forms[142].ops[1], raw, pc, d)
-	st64(b, p, 0x3b) // ";"
-	p += 1
-	return p
-}
-
-// putForm143 prints BRA.
-func putForm143(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm143 prints BRA (forms 143, 144).
+func putForm143(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x415242) // "BRA"
 	p += 3
@@ -4500,44 +4371,19 @@ func putForm143(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[143].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, sep)
 	p += sepLen
 	sep, sepLen = ','|' '<<8, 2
-	p = putAnyOperand(b, p, &forms[143].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm144 prints BRA.
-func putForm144(b []byte, p int, raw, pc uint64, d Dialect) int {
-	p = putGuard(b, p, raw, d)
-	st64(b, p, 0x415242) // "BRA"
-	p += 3
-	st64(b, p, 0x552e) // ".U"
-	p += 2 & -int(raw>>15&1)
-	st64(b, p, 0x544d4c2e) // ".LMT"
-	p += 4 & -int(raw>>16&1)
-	sep, sepLen := uint64(' '), 1
-	if raw>>5&0x1f != 15 {
-		st64(b, p, sep)
-		p += sepLen
-		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[144].ops[0], raw, pc, d)
-	}
-	st64(b, p, sep)
-	p += sepLen
-	sep, sepLen = ','|' '<<8, 2
-	p = putAnyOperand(b, p, &forms[144].ops[1], raw, pc, d)
-	st64(b, p, 0x3b) // ";"
-	p += 1
-	return p
-}
-
-// putForm145 prints BRX.
-func putForm145(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm145 prints BRX (forms 145, 146).
+func putForm145(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x585242) // "BRX"
 	p += 3
@@ -4548,42 +4394,19 @@ func putForm145(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[145].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, sep)
 	p += sepLen
 	sep, sepLen = ','|' '<<8, 2
-	p = putAnyOperand(b, p, &forms[145].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm146 prints BRX.
-func putForm146(b []byte, p int, raw, pc uint64, d Dialect) int {
-	p = putGuard(b, p, raw, d)
-	st64(b, p, 0x585242) // "BRX"
-	p += 3
-	st64(b, p, 0x544d4c2e) // ".LMT"
-	p += 4 & -int(raw>>16&1)
-	sep, sepLen := uint64(' '), 1
-	if raw>>5&0x1f != 15 {
-		st64(b, p, sep)
-		p += sepLen
-		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[146].ops[0], raw, pc, d)
-	}
-	st64(b, p, sep)
-	p += sepLen
-	sep, sepLen = ','|' '<<8, 2
-	p = putAnyOperand(b, p, &forms[146].ops[1], raw, pc, d)
-	st64(b, p, 0x3b) // ";"
-	p += 1
-	return p
-}
-
-// putForm147 prints JMX.
-func putForm147(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm147 prints JMX (forms 147, 148).
+func putForm147(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x584d4a) // "JMX"
 	p += 3
@@ -4594,149 +4417,98 @@ func putForm147(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[147].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, sep)
 	p += sepLen
 	sep, sepLen = ','|' '<<8, 2
-	p = putAnyOperand(b, p, &forms[147].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm148 prints JMX.
-func putForm148(b []byte, p int, raw, pc uint64, d Dialect) int {
-	p = putGuard(b, p, raw, d)
-	st64(b, p, 0x584d4a) // "JMX"
-	p += 3
-	st64(b, p, 0x544d4c2e) // ".LMT"
-	p += 4 & -int(raw>>16&1)
-	sep, sepLen := uint64(' '), 1
-	if raw>>5&0x1f != 15 {
-		st64(b, p, sep)
-		p += sepLen
-		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[148].ops[0], raw, pc, d)
-	}
-	st64(b, p, sep)
-	p += sepLen
-	sep, sepLen = ','|' '<<8, 2
-	p = putAnyOperand(b, p, &forms[148].ops[1], raw, pc, d)
-	st64(b, p, 0x3b) // ";"
-	p += 1
-	return p
-}
-
-// putForm149 prints JCAL.
-func putForm149(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm149 prints JCAL (forms 149, 150).
+func putForm149(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	st64(b, p, 0x4c41434a) // "JCAL"
 	p += 4
 	st64(b, p, 0x434e494f4e2e) // ".NOINC"
 	p += 6 & -int(^raw>>16&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putAnyOperand(b, p, &forms[149].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm150 prints JCAL.
-func putForm150(b []byte, p int, raw, pc uint64, d Dialect) int {
-	st64(b, p, 0x4c41434a) // "JCAL"
-	p += 4
-	st64(b, p, 0x434e494f4e2e) // ".NOINC"
-	p += 6 & -int(^raw>>16&1)
-	st64(b, p, 0x20) // " "
-	p += 1
-	p = putAnyOperand(b, p, &forms[150].ops[0], raw, pc, d)
-	st64(b, p, 0x3b) // ";"
-	p += 1
-	return p
-}
-
-// putForm151 prints CAL.
-func putForm151(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm151 prints CAL (forms 151, 152).
+func putForm151(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	st64(b, p, 0x4c4143) // "CAL"
 	p += 3
 	st64(b, p, 0x434e494f4e2e) // ".NOINC"
 	p += 6 & -int(^raw>>16&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putAnyOperand(b, p, &forms[151].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm152 prints CAL.
-func putForm152(b []byte, p int, raw, pc uint64, d Dialect) int {
-	st64(b, p, 0x4c4143) // "CAL"
-	p += 3
-	st64(b, p, 0x434e494f4e2e) // ".NOINC"
-	p += 6 & -int(^raw>>16&1)
-	st64(b, p, 0x20) // " "
-	p += 1
-	p = putAnyOperand(b, p, &forms[152].ops[0], raw, pc, d)
-	st64(b, p, 0x3b) // ";"
-	p += 1
-	return p
-}
-
-// putForm153 prints PLONGJMP.
-func putForm153(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm153 prints PLONGJMP (form 153).
+func putForm153(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	st64(b, p, 0x504d4a474e4f4c50) // "PLONGJMP"
 	st64(b, p+8, 0x20)             // " "
 	p += 9
-	p = putAnyOperand(b, p, &forms[153].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm154 prints SSY.
-func putForm154(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm154 prints SSY (form 154).
+func putForm154(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	st64(b, p, 0x20595353) // "SSY "
 	p += 4
-	p = putAnyOperand(b, p, &forms[154].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm155 prints PBK.
-func putForm155(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm155 prints PBK (form 155).
+func putForm155(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	st64(b, p, 0x204b4250) // "PBK "
 	p += 4
-	p = putAnyOperand(b, p, &forms[155].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm156 prints PCNT.
-func putForm156(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm156 prints PCNT (form 156).
+func putForm156(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	st64(b, p, 0x20544e4350) // "PCNT "
 	p += 5
-	p = putAnyOperand(b, p, &forms[156].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm157 prints PRET.
-func putForm157(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm157 prints PRET (form 157).
+func putForm157(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	st64(b, p, 0x2054455250) // "PRET "
 	p += 5
-	p = putAnyOperand(b, p, &forms[157].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm158 prints EXIT.
-func putForm158(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm158 prints EXIT (form 158).
+func putForm158(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x54495845) // "EXIT"
 	p += 4
@@ -4745,15 +4517,15 @@ func putForm158(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[158].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm159 prints LONGJMP.
-func putForm159(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm159 prints LONGJMP (form 159).
+func putForm159(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x504d4a474e4f4c) // "LONGJMP"
 	p += 7
@@ -4762,15 +4534,15 @@ func putForm159(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[159].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm160 prints RET.
-func putForm160(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm160 prints RET (form 160).
+func putForm160(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x544552) // "RET"
 	p += 3
@@ -4779,15 +4551,15 @@ func putForm160(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[160].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm161 prints KIL.
-func putForm161(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm161 prints KIL (form 161).
+func putForm161(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4c494b) // "KIL"
 	p += 3
@@ -4796,15 +4568,15 @@ func putForm161(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[161].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm162 prints BRK.
-func putForm162(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm162 prints BRK (form 162).
+func putForm162(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4b5242) // "BRK"
 	p += 3
@@ -4813,15 +4585,15 @@ func putForm162(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[162].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm163 prints CONT.
-func putForm163(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm163 prints CONT (form 163).
+func putForm163(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x544e4f43) // "CONT"
 	p += 4
@@ -4830,50 +4602,50 @@ func putForm163(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[163].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm164 prints BPT.
-func putForm164(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm164 prints BPT (form 164).
+func putForm164(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	st64(b, p, 0x545042) // "BPT"
 	p += 3
 	p = tableWords[34][raw>>14&0x3].put(b, p)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putAnyOperand(b, p, &forms[164].ops[0], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm165 prints NOP_N.
-func putForm165(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm165 prints NOP_N (form 165).
+func putForm165(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x3b4e5f504f4e) // "NOP_N;"
 	p += 6
 	return p
 }
 
-// putForm166 prints MOV_N.
-func putForm166(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm166 prints MOV_N (form 166).
+func putForm166(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x204e5f564f4d) // "MOV_N "
 	p += 6
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortSrc(b, p, &forms[166].ops[1], raw, d)
+	p = putShortSrc(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm167 prints IADD_N.
-func putForm167(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm167 prints IADD_N (form 167).
+func putForm167(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x204e5f44444149) // "IADD_N "
 	p += 7
@@ -4890,14 +4662,14 @@ func putForm167(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortSrc(b, p, &forms[167].ops[2], raw, d)
+	p = putShortSrc(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm168 prints IADD_N.
-func putForm168(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm168 prints IADD_N (form 168).
+func putForm168(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x204e5f44444149) // "IADD_N "
 	p += 7
@@ -4914,14 +4686,14 @@ func putForm168(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortImm(b, p, &forms[168].ops[2], raw)
+	p = putShortImm(b, p, &f.ops[2], raw)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm169 prints IMUL_N.
-func putForm169(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm169 prints IMUL_N (form 169).
+func putForm169(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f4c554d49) // "IMUL_N"
 	p += 6
@@ -4934,14 +4706,14 @@ func putForm169(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortSrc(b, p, &forms[169].ops[2], raw, d)
+	p = putShortSrc(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm170 prints IMUL_N.
-func putForm170(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm170 prints IMUL_N (form 170).
+func putForm170(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f4c554d49) // "IMUL_N"
 	p += 6
@@ -4954,14 +4726,14 @@ func putForm170(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortImm(b, p, &forms[170].ops[2], raw)
+	p = putShortImm(b, p, &f.ops[2], raw)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm171 prints IMAD_N.
-func putForm171(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm171 prints IMAD_N (form 171).
+func putForm171(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	st64(b, p, 0x4e5f44414d49) // "IMAD_N"
 	p += 6
 	p = tableWords[47][raw>>5&0x1].put(b, p)
@@ -4973,7 +4745,7 @@ func putForm171(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortSrc(b, p, &forms[171].ops[2], raw, d)
+	p = putShortSrc(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>8&63])
@@ -4982,8 +4754,8 @@ func putForm171(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm172 prints LOP_N.
-func putForm172(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm172 prints LOP_N (form 172).
+func putForm172(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f504f4c) // "LOP_N"
 	p += 5
@@ -4996,14 +4768,14 @@ func putForm172(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortSrc(b, p, &forms[172].ops[2], raw, d)
+	p = putShortSrc(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm173 prints LOP_N.
-func putForm173(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm173 prints LOP_N (form 173).
+func putForm173(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f504f4c) // "LOP_N"
 	p += 5
@@ -5016,54 +4788,54 @@ func putForm173(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortImm(b, p, &forms[173].ops[2], raw)
+	p = putShortImm(b, p, &f.ops[2], raw)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm174 prints ISETP_N.
-func putForm174(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm174 prints ISETP_N (form 174).
+func putForm174(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f5054455349) // "ISETP_N"
 	p += 7
 	p = tableWords[0][raw>>14&0x7].put(b, p)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[174].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortSrc(b, p, &forms[174].ops[2], raw, d)
+	p = putShortSrc(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm175 prints ISETP_N.
-func putForm175(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm175 prints ISETP_N (form 175).
+func putForm175(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f5054455349) // "ISETP_N"
 	p += 7
 	p = tableWords[0][raw>>14&0x7].put(b, p)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[175].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortImm(b, p, &forms[175].ops[2], raw)
+	p = putShortImm(b, p, &f.ops[2], raw)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm176 prints I2I_N.
-func putForm176(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm176 prints I2I_N (form 176).
+func putForm176(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f493249) // "I2I_N"
 	p += 5
@@ -5098,8 +4870,8 @@ func putForm176(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm177 prints FADD_N.
-func putForm177(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm177 prints FADD_N (form 177).
+func putForm177(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x204e5f44444146) // "FADD_N "
 	p += 7
@@ -5116,14 +4888,14 @@ func putForm177(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortSrc(b, p, &forms[177].ops[2], raw, d)
+	p = putShortSrc(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm178 prints FFMA_N.
-func putForm178(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm178 prints FFMA_N (form 178).
+func putForm178(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	st64(b, p, 0x204e5f414d4646) // "FFMA_N "
 	p += 7
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -5139,7 +4911,7 @@ func putForm178(b []byte, p int, raw, pc uint64, d Dialect) int {
 	}
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortSrc(b, p, &forms[178].ops[2], raw, d)
+	p = putShortSrc(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>8&63])
@@ -5148,42 +4920,42 @@ func putForm178(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm179 prints FSETP_N.
-func putForm179(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm179 prints FSETP_N (form 179).
+func putForm179(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f5054455346) // "FSETP_N"
 	p += 7
 	p = tableWords[1][raw>>7&0x1|raw>>14&0x7<<1].put(b, p)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putPredOp(b, p, &forms[179].ops[0], raw, d)
+	p = putPredOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>20&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putShortSrc(b, p, &forms[179].ops[2], raw, d)
+	p = putShortSrc(b, p, &f.ops[2], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm180 prints LDL_N.
-func putForm180(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm180 prints LDL_N (form 180).
+func putForm180(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x204e5f4c444c) // "LDL_N "
 	p += 6
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[180].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm181 prints LDL_N.
-func putForm181(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm181 prints LDL_N (form 181).
+func putForm181(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x34362e4e5f4c444c) // "LDL_N.64"
 	st64(b, p+8, 0x20)             // " "
@@ -5191,28 +4963,28 @@ func putForm181(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[181].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm182 prints LDS_N.
-func putForm182(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm182 prints LDS_N (form 182).
+func putForm182(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x204e5f53444c) // "LDS_N "
 	p += 6
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[182].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm183 prints LDS_N.
-func putForm183(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm183 prints LDS_N (form 183).
+func putForm183(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x34362e4e5f53444c) // "LDS_N.64"
 	st64(b, p+8, 0x20)             // " "
@@ -5220,18 +4992,18 @@ func putForm183(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[183].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm184 prints STL_N.
-func putForm184(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm184 prints STL_N (form 184).
+func putForm184(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x204e5f4c5453) // "STL_N "
 	p += 6
-	p = putMemOp(b, p, &forms[184].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -5240,13 +5012,13 @@ func putForm184(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm185 prints STL_N.
-func putForm185(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm185 prints STL_N (form 185).
+func putForm185(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x34362e4e5f4c5453) // "STL_N.64"
 	st64(b, p+8, 0x20)             // " "
 	p += 9
-	p = putMemOp(b, p, &forms[185].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -5255,12 +5027,12 @@ func putForm185(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm186 prints STS_N.
-func putForm186(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm186 prints STS_N (form 186).
+func putForm186(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x204e5f535453) // "STS_N "
 	p += 6
-	p = putMemOp(b, p, &forms[186].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -5269,13 +5041,13 @@ func putForm186(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm187 prints STS_N.
-func putForm187(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm187 prints STS_N (form 187).
+func putForm187(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x34362e4e5f535453) // "STS_N.64"
 	st64(b, p+8, 0x20)             // " "
 	p += 9
-	p = putMemOp(b, p, &forms[187].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -5284,8 +5056,8 @@ func putForm187(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm188 prints LD_N.
-func putForm188(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm188 prints LD_N (form 188).
+func putForm188(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f444c) // "LD_N"
 	p += 4
@@ -5296,14 +5068,14 @@ func putForm188(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[188].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm189 prints LD_N.
-func putForm189(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm189 prints LD_N (form 189).
+func putForm189(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f444c) // "LD_N"
 	p += 4
@@ -5314,14 +5086,14 @@ func putForm189(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putMemOp(b, p, &forms[189].ops[1], raw, d)
+	p = putMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm190 prints ST_N.
-func putForm190(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm190 prints ST_N (form 190).
+func putForm190(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f5453) // "ST_N"
 	p += 4
@@ -5329,7 +5101,7 @@ func putForm190(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>6&1)
 	st64(b, p, 0x20) // " "
 	p += 1
-	p = putMemOp(b, p, &forms[190].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -5338,8 +5110,8 @@ func putForm190(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm191 prints ST_N.
-func putForm191(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm191 prints ST_N (form 191).
+func putForm191(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f5453) // "ST_N"
 	p += 4
@@ -5347,7 +5119,7 @@ func putForm191(b []byte, p int, raw, pc uint64, d Dialect) int {
 	p += 2 & -int(raw>>6&1)
 	st64(b, p, 0x2034362e) // ".64 "
 	p += 4
-	p = putMemOp(b, p, &forms[191].ops[0], raw, d)
+	p = putMemOp(b, p, &f.ops[0], raw, d)
 	st64(b, p, 0x202c) // ", "
 	p += 2
 	p = putWord(b, p, regWords[raw>>14&63])
@@ -5356,22 +5128,22 @@ func putForm191(b []byte, p int, raw, pc uint64, d Dialect) int {
 	return p
 }
 
-// putForm192 prints LDC_N.
-func putForm192(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm192 prints LDC_N (form 192).
+func putForm192(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x204e5f43444c) // "LDC_N "
 	p += 6
 	p = putWord(b, p, regWords[raw>>14&63])
 	st64(b, p, 0x202c) // ", "
 	p += 2
-	p = putConstMemOp(b, p, &forms[192].ops[1], raw, d)
+	p = putConstMemOp(b, p, &f.ops[1], raw, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p
 }
 
-// putForm193 prints BRA_N.
-func putForm193(b []byte, p int, raw, pc uint64, d Dialect) int {
+// putForm193 prints BRA_N (form 193).
+func putForm193(b []byte, p int, raw, pc uint64, d Dialect, f *form) int {
 	p = putGuard(b, p, raw, d)
 	st64(b, p, 0x4e5f415242) // "BRA_N"
 	p += 5
@@ -5384,12 +5156,12 @@ func putForm193(b []byte, p int, raw, pc uint64, d Dialect) int {
 		st64(b, p, sep)
 		p += sepLen
 		sep, sepLen = ','|' '<<8, 2
-		p = putAnyOperand(b, p, &forms[193].ops[0], raw, pc, d)
+		p = putAnyOperand(b, p, &f.ops[0], raw, pc, d)
 	}
 	st64(b, p, sep)
 	p += sepLen
 	sep, sepLen = ','|' '<<8, 2
-	p = putAnyOperand(b, p, &forms[193].ops[1], raw, pc, d)
+	p = putAnyOperand(b, p, &f.ops[1], raw, pc, d)
 	st64(b, p, 0x3b) // ";"
 	p += 1
 	return p

@@ -156,7 +156,7 @@ func putAddr(b []byte, p int, reg uint64, off int64, d Dialect) int {
 // final ';') at b[p:], which has textRoom bytes of room, and returns the
 // position after it.
 func putText(b []byte, p int, fi uint16, raw, pc uint64, d Dialect) int {
-	return formPrinters[fi](b, p, raw, pc, d&1)
+	return formPrinters[fi](b, p, raw, pc, d&1, &forms[fi])
 }
 
 // putGuard stores the guard predicate "@P0 " ("@!P1 ", ...), unless it
