@@ -268,6 +268,7 @@ type lineCache struct {
 	slot         []lineEntry
 	shift        uint8 // 64 - log2(len(slot))
 	looks, found int   // in the current window
+	poor         int   // poor windows in a row since the last good one or rest
 	pause        int   // lines left before the cache is used again
 	rest         int   // the last pause, 0 after a good window
 	hits         int   // lines found in all (for tests)
@@ -275,11 +276,16 @@ type lineCache struct {
 
 const (
 	// at most 512 KiB: on the oracle's sm_1x code listed once, 4,096 slots find
-	// 46% of the lines, 1,024 37%, 256 27%; code that finds few lets it
-	// rest (below), so it costs random code nothing
+	// 48% of the lines; code that finds few lets it rest (below), so it
+	// costs random code little
 	lineCacheBits = 12
 	lineCacheSize = 1 << lineCacheBits
 	lineWindow    = 512 // lines a hit rate is judged on
+	// poor windows in a row before the first rest: a cold cache finds few
+	// lines at first (the oracle's code listed once: 2, 30, then 217-405
+	// of each 512), and a rest taken then lasted the whole listing of the
+	// oracle's code (it found 2 lines of 6,153 in all, against 2,934)
+	linePoorWindows = 3
 	// lines the cache rests after a poor window, doubled after each poor
 	// window in a row up to linePauseMax: random code looks it up in
 	// under 1% of its lines (each lookup and store misses the memory
@@ -316,12 +322,14 @@ func (c *lineCache) use(n int) *lineCache {
 		}
 	}
 	if c.looks++; c.looks == lineWindow {
-		if c.found < lineWindow/8 {
-			// each poor window in a row doubles the rest
+		if c.found >= lineWindow/8 {
+			c.rest, c.poor = 0, 0
+		} else if c.poor++; c.poor >= linePoorWindows {
+			// each rest after a poor window doubles the next; after a
+			// rest, one poor window is enough
 			c.rest = min(max(2*c.rest, linePause), linePauseMax)
 			c.pause = c.rest
-		} else {
-			c.rest = 0
+			c.poor = linePoorWindows - 1
 		}
 		c.looks, c.found = 0, 0
 	}

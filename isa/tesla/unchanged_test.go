@@ -136,3 +136,34 @@ func BenchmarkWriteListingReal(b *testing.B) {
 	}
 	listtest.BenchWrite(b, code, n, writeListing)
 }
+
+// TestLineCacheColdStart: code listed once that repeats its instructions
+// only after a first stretch of new ones (a cold cache finds nothing at
+// first) still finds its repeats: the cache does not rest on its first
+// poor windows. Random code leaves it resting nearly always.
+func TestLineCacheColdStart(t *testing.T) {
+	fresh := randomValidCode(1000)  // two windows of lines not seen before
+	repeats := randomValidCode(200) // then 200 instructions, 20 times
+	code := append([]byte(nil), fresh...)
+	for range 20 {
+		code = append(code, repeats...)
+	}
+	l := newLister(new(lineCache))
+	isa.ListSteps(nil, code, 0x1000, l.step)
+	if l.lines.hits < 19*200/2 {
+		t.Errorf("the line cache found %d lines of %d repeated", l.lines.hits, 19*200)
+	}
+	random := randomValidCode(1 << 17)
+	l = newLister(new(lineCache))
+	looked, lines := 0, 0
+	for pc := 0; pc < len(random); lines++ {
+		if l.lines.pause == 0 {
+			looked++
+		}
+		_, n, _ := l.step(nil, random, pc, 0)
+		pc += max(n, 1)
+	}
+	if looked > lines/25 {
+		t.Errorf("random code looked the cache up in %d of its %d lines", looked, lines)
+	}
+}
