@@ -19,7 +19,8 @@ type StepFunc func(dst []byte, code []byte, off int, base uint64) (out []byte, n
 // their decode errors to errs, and returns where the instruction after
 // them starts. An ISA whose instructions all have one length lists a
 // part with one call (WriteParts, WritePartsFrom), not one per
-// instruction.
+// instruction; one of several lengths lists all but a part's first
+// instructions so (WriteMarkedParts, WriteMarkedPartsFrom).
 type PartFunc func(dst []byte, errs []DecodeError, code []byte, from, to int, base uint64) (out []byte, outErrs []DecodeError, next int)
 
 // ListSteps lists all of code with step: the Disassemble of ISAs whose
