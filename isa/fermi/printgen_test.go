@@ -198,7 +198,7 @@ func interpretText(b []byte, p int, fi uint16, raw, pc uint64, d Dialect) int {
 // formPrinters.
 func generatePrinters() ([]byte, error) {
 	bodies := make([]string, len(forms))
-	first := map[string]int{} // a body's first form
+	first := map[string]int{}  // a body's first form
 	sharers := map[int][]int{} // a first form's forms
 	for fi := range forms {
 		var body bytes.Buffer

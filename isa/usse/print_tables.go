@@ -78,38 +78,38 @@ var v4HasPrefix = func() (h [32][5]bool) {
 // read through entry idx of swizzle table t (t = len(swizzleTables): the
 // identity, idx 0) is the first register and entry whose first k channels
 // read those values (firstConst), with all k values finite.
-var constFirst = sync.OnceValue(func() (c *[len(swizzleTables) + 1][2][4][64]uint32) {
+var constFirst = sync.OnceValue(buildConstFirst)
+
+// buildConstFirst makes constFirst. A tuple of values is a key of four
+// 10-bit value numbers (constValueIDs) in one word, kept in an
+// open-addressed set (a map of [4]uint32 keys took 3 ms, paid by every
+// listing that prints a constant register).
+func buildConstFirst() (c *[len(swizzleTables) + 1][2][4][64]uint32) {
 	c = new([len(swizzleTables) + 1][2][4][64]uint32)
+	ids := constValueIDs()
+	var seen tupleSet
 	for ti := range c {
-		var t []string
+		ents := []string{"xyzw"} // the identity
 		if ti < len(swizzleTables) {
-			t = swizzleTables[ti]
+			ents = swizzleTables[ti]
 		}
 		for h := 0; h < 2; h++ {
-			half := h == 1
 			for k := 1; k <= 4; k++ {
 				// the first (register, entry) of each value tuple, in search order
-				seen := make(map[[4]uint32]bool)
+				seen.clear()
 				for n := uint32(0); n < 64; n++ {
-					ents := t
-					if t == nil {
-						ents = []string{"xyzw"}
-					}
 					for idx, ent := range ents {
 						if ent == "?" || len(ent) < k {
 							continue
 						}
-						var key [4]uint32
+						var key uint64
 						fin := true
 						for i := 0; i < k; i++ {
-							key[i] = constValue(n, ent[i], half)
-							fin = fin && finite(key[i])
+							ch := chanIndex[ent[i]]
+							key |= uint64(ids[h][ch][n]) << (10 * i)
+							fin = fin && finite(constValues[h][ch][n])
 						}
-						if seen[key] {
-							continue
-						}
-						seen[key] = true
-						if fin {
+						if seen.add(key) && fin {
 							c[ti][h][k-1][n] |= 1 << idx
 						}
 					}
@@ -118,7 +118,45 @@ var constFirst = sync.OnceValue(func() (c *[len(swizzleTables) + 1][2][4][64]uin
 		}
 	}
 	return c
-})
+}
+
+// constValueIDs numbers the distinct values of constValues, per half, from
+// 1 (every tuple key of buildConstFirst is then nonzero).
+func constValueIDs() (ids [2][len(swizzleChans)][64]uint16) {
+	for h := range ids {
+		num := map[uint32]uint16{}
+		for ch := range ids[h] {
+			for n, v := range constValues[h][ch] {
+				id, ok := num[v]
+				if !ok {
+					id = uint16(len(num) + 1)
+					num[v] = id
+				}
+				ids[h][ch][n] = id
+			}
+		}
+	}
+	return ids
+}
+
+// tupleSet is a set of nonzero keys, open-addressed: buildConstFirst adds
+// at most 64 registers times 32 entries between clears.
+type tupleSet [4096]uint64
+
+func (s *tupleSet) clear() { *s = tupleSet{} }
+
+// add adds key and reports whether it was new.
+func (s *tupleSet) add(key uint64) bool {
+	for i := key * 0x9e3779b97f4a7c15 >> 52; ; i = (i + 1) & uint64(len(s)-1) {
+		switch s[i] {
+		case key:
+			return false
+		case 0:
+			s[i] = key
+			return true
+		}
+	}
+}
 
 // Bank kinds, numbered for the printer's switch (bankKinds).
 const (

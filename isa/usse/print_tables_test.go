@@ -182,3 +182,55 @@ func TestShortTexts(t *testing.T) {
 		}
 	}
 }
+
+// TestConstFirst checks buildConstFirst against the plain search it
+// replaces (a map of value tuples).
+func TestConstFirst(t *testing.T) {
+	if got, want := buildConstFirst(), constFirstByMap(); *got != *want {
+		t.Fatal("buildConstFirst differs from constFirstByMap")
+	}
+}
+
+// constFirstByMap is constFirst's definition as a plain search: the first
+// (register, entry) of each tuple of values, found with a map.
+func constFirstByMap() (c *[len(swizzleTables) + 1][2][4][64]uint32) {
+	c = new([len(swizzleTables) + 1][2][4][64]uint32)
+	for ti := range c {
+		var t []string
+		if ti < len(swizzleTables) {
+			t = swizzleTables[ti]
+		}
+		for h := 0; h < 2; h++ {
+			half := h == 1
+			for k := 1; k <= 4; k++ {
+				// the first (register, entry) of each value tuple, in search order
+				seen := make(map[[4]uint32]bool)
+				for n := uint32(0); n < 64; n++ {
+					ents := t
+					if t == nil {
+						ents = []string{"xyzw"}
+					}
+					for idx, ent := range ents {
+						if ent == "?" || len(ent) < k {
+							continue
+						}
+						var key [4]uint32
+						fin := true
+						for i := 0; i < k; i++ {
+							key[i] = constValue(n, ent[i], half)
+							fin = fin && finite(key[i])
+						}
+						if seen[key] {
+							continue
+						}
+						seen[key] = true
+						if fin {
+							c[ti][h][k-1][n] |= 1 << idx
+						}
+					}
+				}
+			}
+		}
+	}
+	return c
+}
