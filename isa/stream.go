@@ -266,9 +266,14 @@ func WriteMarkedPartsFrom(w io.Writer, r io.Reader, base uint64, newStep func() 
 	return sw.writeFrom(w, r, base, windowParts*partBytes, maxLen, onErr)
 }
 
-// outPerByte is about the most listing a byte of code makes (sm_1x .word
-// lines: 23 bytes).
-const outPerByte = 24
+// outPerByte is about the most listing a byte of code makes: sm_1x short
+// instructions make 24 bytes a byte, more with texts past the hex column.
+// A part's buffer is that big from the start: one that grows copies itself
+// into new memory, whose pages the kernel must fault in (at 24, random
+// valid sm_1x code grew nearly every buffer once: 1,900 more page faults
+// in a listing of 1M instructions, 6 ms of CPU time). The capacity a
+// listing leaves unused is never touched and costs no memory.
+const outPerByte = 28
 
 // windowParts is the number of parts WriteStepsFrom reads at a time (the
 // listing goes on across reads: the size only sets how many there are).
