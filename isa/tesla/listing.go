@@ -55,6 +55,9 @@ type lister struct {
 	lines *lineCache      // nil: print every line
 	mem   *memTextTables  // memTexts()
 	err   isa.DecodeError // the error step returns (isa.StepFunc copies it)
+	// what matchValue made of the word that stopped the last run inside
+	// the code (one that does not decode): its value and length
+	bad Inst
 }
 
 // step lists the instruction at code[pc:] (isa.StepFunc).
@@ -66,30 +69,44 @@ func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int
 		return l.stepTail(dst, code, pc, base)
 	}
 	// run stops inside the code only at a word that does not decode
-	addr := base + uint64(pc)
-	inst, _ := matchValue(firstValue(code, pc))
-	dst = slices.Grow(dst, lineRoom)
-	for k := 0; k < int(inst.Len); k += 4 {
-		dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
-	}
-	l.err = isa.LazyDecodeError(addr, int(inst.Len), isa.ErrInvalid, inst.Raw, invalidWhy{})
-	return dst, int(inst.Len), &l.err
+	dst, l.err = l.appendInvalid(dst, code, pc, base)
+	return dst, int(l.bad.Len), &l.err
 }
 
 // part lists the instructions that start in code[from:to] (isa.PartFunc).
+// A word that does not decode is listed here from what run made of it (random
+// bytes are mostly such words: decoded once, not three times through step).
 func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to int, base uint64) ([]byte, []isa.DecodeError, int) {
 	pc := from
 	for {
 		if dst, pc = l.run(dst, code, pc, to, base); pc >= to {
 			return dst, errs, pc
 		}
-		var n int
-		var de *isa.DecodeError
-		if dst, n, de = l.step(dst, code, pc, base); de != nil {
-			errs = append(errs, *de)
+		if pc < 0 || len(code)-pc < 8 {
+			var n int
+			var de *isa.DecodeError
+			if dst, n, de = l.step(dst, code, pc, base); de != nil {
+				errs = append(errs, *de)
+			}
+			pc += max(n, 1)
+			continue
 		}
-		pc += max(n, 1)
+		var de isa.DecodeError
+		dst, de = l.appendInvalid(dst, code, pc, base)
+		errs = append(errs, de)
+		pc += int(l.bad.Len)
 	}
+}
+
+// appendInvalid lists the word at code[pc:] that stopped run (l.bad, all 8
+// bytes a long one may take there) as .word lines, and returns its error,
+// whose detail is left to invalidWhy until it is shown.
+func (l *lister) appendInvalid(dst []byte, code []byte, pc int, base uint64) ([]byte, isa.DecodeError) {
+	addr, n := base+uint64(pc), int(l.bad.Len)
+	for k := 0; k < n; k += 4 {
+		dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
+	}
+	return dst, isa.LazyDecodeError(addr, n, isa.ErrInvalid, l.bad.Raw, invalidWhy{})
 }
 
 // firstValue is the value Decode reads at code[pc:] (8 bytes there): one
@@ -126,6 +143,7 @@ func (l *lister) run(dst []byte, code []byte, pc, to int, base uint64) ([]byte, 
 		}
 		inst, ok := matchValue(v)
 		if !ok {
+			l.bad = inst
 			break
 		}
 		p := putPrefix(b, addr)
@@ -219,7 +237,7 @@ func (l *lister) stepTail(dst []byte, code []byte, pc int, base uint64) ([]byte,
 			n = len(code) - pc
 		}
 		for k := 0; k+4 <= n; k += 4 { // a truncated tail of under 4 bytes is not listed
-			dst = appendWordLine(slices.Grow(dst, lineRoom), addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
+			dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
 		}
 		return dst, n, de
 	}
@@ -237,18 +255,20 @@ var wordTail = func() (t [72]byte) {
 }()
 
 // appendWordLine appends the ".word 0x...;" line of w at addr, which
-// isa.CuobjdumpStyle.AppendLine would print; dst has lineRoom bytes of room.
+// isa.CuobjdumpStyle.AppendLine would print.
 func appendWordLine(dst []byte, addr uint64, w uint32) []byte {
-	dst = isa.CuobjdumpStyle.AppendPrefix(dst, addr)
+	dst = slices.Grow(dst, lineRoom)
 	n := len(dst)
-	b := (*[len(wordTail)]byte)(dst[n : n+len(wordTail)])
+	tb := (*textBuf)(dst[n : n+lineRoom])
+	p := putPrefix(tb, addr) // at most 36 bytes: the tail fits in a textBuf
+	b := (*[len(wordTail)]byte)(tb[p : p+len(wordTail)])
 	*b = wordTail
 	// the significant digits, then ';' (0x0 for zero), over the blanks
 	digits := max((bits.Len32(w)+3)>>2, 1)
 	binary.BigEndian.PutUint64(b[8:], isa.HexDigits8(w)<<(8*(8-digits))|blankWord>>(8*digits))
 	b[8+digits] = ';'
 	binary.BigEndian.PutUint64(b[52:], isa.HexDigits8(w))
-	return dst[:n+len(wordTail)]
+	return dst[:n+p+len(wordTail)]
 }
 
 // blankWord is eight blanks as one word.
