@@ -80,37 +80,37 @@ var v4HasPrefix = func() (h [32][5]bool) {
 // read those values (firstConst), with all k values finite.
 var constFirst = sync.OnceValue(buildConstFirst)
 
-// buildConstFirst makes constFirst. A tuple of values is a key of four
-// 10-bit value numbers (constValueIDs) in one word, kept in an
-// open-addressed set (a map of [4]uint32 keys took 3 ms, paid by every
-// listing that prints a constant register).
+// buildConstFirst makes constFirst. A tuple of k values is a key of k
+// 10-bit value numbers (constValueCodes) and k in one word, kept in an
+// open-addressed set; an entry's tuples for k = 1..4 are prefixes of each
+// other, so one pass over the registers and entries makes all four (a map
+// of [4]uint32 keys per k took 3 ms, paid by every listing that prints a
+// constant register).
 func buildConstFirst() (c *[len(swizzleTables) + 1][2][4][64]uint32) {
 	c = new([len(swizzleTables) + 1][2][4][64]uint32)
-	ids := constValueIDs()
-	var seen tupleSet
+	codes := constValueCodes()
+	seen := new(tupleSet)
 	for ti := range c {
 		ents := []string{"xyzw"} // the identity
 		if ti < len(swizzleTables) {
 			ents = swizzleTables[ti]
 		}
 		for h := 0; h < 2; h++ {
-			for k := 1; k <= 4; k++ {
-				// the first (register, entry) of each value tuple, in search order
-				seen.clear()
-				for n := uint32(0); n < 64; n++ {
-					for idx, ent := range ents {
-						if ent == "?" || len(ent) < k {
-							continue
-						}
-						var key uint64
-						fin := true
-						for i := 0; i < k; i++ {
-							ch := chanIndex[ent[i]]
-							key |= uint64(ids[h][ch][n]) << (10 * i)
-							fin = fin && finite(constValues[h][ch][n])
-						}
-						if seen.add(key) && fin {
-							c[ti][h][k-1][n] |= 1 << idx
+			// the first (register, entry) of each value tuple, in search order
+			seen.clear()
+			for n := uint32(0); n < 64; n++ {
+				for idx, ent := range ents {
+					if ent == "?" {
+						continue
+					}
+					var key uint64
+					fin := true
+					for i := 0; i < len(ent) && i < 4; i++ {
+						code := codes[h][chanIndex[ent[i]]][n]
+						key |= uint64(code&constIDMask) << (10 * i)
+						fin = fin && code&constNonFinite == 0
+						if seen.add(key|uint64(i+1)<<40) && fin {
+							c[ti][h][i][n] |= 1 << idx
 						}
 					}
 				}
@@ -120,39 +120,55 @@ func buildConstFirst() (c *[len(swizzleTables) + 1][2][4][64]uint32) {
 	return c
 }
 
-// constValueIDs numbers the distinct values of constValues, per half, from
-// 1 (every tuple key of buildConstFirst is then nonzero).
-func constValueIDs() (ids [2][len(swizzleChans)][64]uint16) {
-	for h := range ids {
+// constValueCodes numbers the distinct values of constValues, per half,
+// from 1 (every tuple key of buildConstFirst is then nonzero), with
+// constNonFinite set for an infinity or a NaN.
+func constValueCodes() (codes [2][len(swizzleChans)][64]uint16) {
+	for h := range codes {
 		num := map[uint32]uint16{}
-		for ch := range ids[h] {
+		for ch := range codes[h] {
 			for n, v := range constValues[h][ch] {
 				id, ok := num[v]
 				if !ok {
 					id = uint16(len(num) + 1)
 					num[v] = id
 				}
-				ids[h][ch][n] = id
+				if !finite(v) {
+					id |= constNonFinite
+				}
+				codes[h][ch][n] = id
 			}
 		}
 	}
-	return ids
+	return codes
 }
 
-// tupleSet is a set of nonzero keys, open-addressed: buildConstFirst adds
-// at most 64 registers times 32 entries between clears.
-type tupleSet [4096]uint64
+const (
+	constIDMask    = 1<<10 - 1 // at most 8 channels times 64 registers
+	constNonFinite = 1 << 15
+)
+
+// tupleSet is a set of nonzero keys, open-addressed, small enough for
+// the first-level cache: buildConstFirst adds at most 2,265 keys between
+// clears (the fixed tables' most).
+type tupleSet struct {
+	slot [1 << 12]uint64
+	n    int
+}
 
 func (s *tupleSet) clear() { *s = tupleSet{} }
 
 // add adds key and reports whether it was new.
 func (s *tupleSet) add(key uint64) bool {
-	for i := key * 0x9e3779b97f4a7c15 >> 52; ; i = (i + 1) & uint64(len(s)-1) {
-		switch s[i] {
+	for i := key * 0x9e3779b97f4a7c15 >> 52; ; i = (i + 1) & uint64(len(s.slot)-1) {
+		switch s.slot[i] {
 		case key:
 			return false
 		case 0:
-			s[i] = key
+			if s.n++; s.n > len(s.slot)*3/4 {
+				panic("usse: constant tuples overflow a tupleSet") // fixed tables: any test meets it
+			}
+			s.slot[i] = key
 			return true
 		}
 	}
