@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // StepFunc appends the listing line(s) of the instruction at code[off:]
@@ -64,8 +65,21 @@ func (l *errList) add(e *DecodeError) {
 	l.recs = append(l.recs, errRec{addr: e.Addr, raw: e.raw, n: int32(e.Len), kind: int32(k)})
 }
 
+// sameKind reports whether e and o share their error, detail, count and
+// explainer. The errors of a part come from a few call sites, so their
+// interface values are nearly always word for word the same: that test
+// answers without the runtime's comparison call, and == decides the rest
+// (random sm_1x bytes: 5% of the listing's host instructions).
 func (e *DecodeError) sameKind(o *DecodeError) bool {
-	return e.Err == o.Err && e.Detail == o.Detail && e.more == o.more && e.why == o.why
+	return e.more == o.more && e.Detail == o.Detail &&
+		(sameWords(&e.Err, &o.Err) || e.Err == o.Err) &&
+		(sameWords(&e.why, &o.why) || e.why == o.why)
+}
+
+// sameWords reports whether the interface values at a and b have the same
+// type and data words, which makes them equal.
+func sameWords[T any](a, b *T) bool {
+	return *(*[2]uintptr)(unsafe.Pointer(a)) == *(*[2]uintptr)(unsafe.Pointer(b))
 }
 
 // get returns error i.

@@ -261,3 +261,55 @@ func TestWriteStepsBuffers(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// kindErr is an error whose values are equal when their codes are, though
+// each one boxed in an interface has its own data word.
+type kindErr struct{ code int }
+
+func (e kindErr) Error() string { return "kind " + strconv.Itoa(e.code) }
+
+// kindWhy explains with its text: equal values, distinct words.
+type kindWhy struct{ text string }
+
+func (w kindWhy) Explain(uint64) string { return w.text }
+
+// TestErrListKinds: errors share a kind exactly when their error, detail,
+// count and explainer are equal, whether or not their interface values
+// are word for word the same; every error reads back as it was added.
+func TestErrListKinds(t *testing.T) {
+	boxed := func(code int) error { return kindErr{code} } // a new data word each call (codes past 255)
+	explainer := func(text string) Explainer { return kindWhy{text} }
+	in := []DecodeError{
+		LazyDecodeError(0, 4, ErrInvalid, 1, invalidTestWhy{}),
+		LazyDecodeError(4, 4, ErrInvalid, 2, invalidTestWhy{}), // the same words
+		{Addr: 8, Len: 4, Err: boxed(1001)},
+		{Addr: 12, Len: 4, Err: boxed(1001)}, // equal, other words
+		{Addr: 16, Len: 4, Err: boxed(1002)},
+		LazyDecodeError(20, 8, ErrInvalid, 3, explainer("a")),
+		LazyDecodeError(28, 8, ErrInvalid, 4, explainer("a")), // equal, other words
+		LazyDecodeError(36, 8, ErrInvalid, 5, explainer("b")),
+		{Addr: 44, Len: 4, Err: ErrInvalid, Detail: "x"},
+		{Addr: 48, Len: 4, Err: ErrInvalid, Detail: "y"},
+		{Addr: 52, Len: 4, Err: ErrInvalid, Detail: "y", more: 3},
+	}
+	if sameWords(&in[2].Err, &in[3].Err) {
+		t.Fatal("the test's equal errors share their words")
+	}
+	var l errList
+	for i := range in {
+		l.add(&in[i])
+	}
+	if want := 8; len(l.kinds) != want {
+		t.Errorf("%d kinds, want %d", len(l.kinds), want)
+	}
+	for i := range in {
+		got, want := l.get(i), in[i]
+		if got.Addr != want.Addr || got.Len != want.Len || got.raw != want.raw || !got.sameKind(&want) {
+			t.Errorf("error %d reads back as %+v, want %+v", i, got, want)
+		}
+	}
+}
+
+type invalidTestWhy struct{}
+
+func (invalidTestWhy) Explain(uint64) string { return "test" }
