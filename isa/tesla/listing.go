@@ -52,61 +52,56 @@ func newLister(lines *lineCache) *lister {
 
 // lister is what one worker keeps from line to line.
 type lister struct {
-	lines *lineCache      // nil: print every line
-	mem   *memTextTables  // memTexts()
-	err   isa.DecodeError // the error step returns (isa.StepFunc copies it)
-	// what matchValue made of the word that stopped the last run inside
-	// the code (one that does not decode): its value and length
-	bad Inst
+	lines *lineCache        // nil: print every line
+	mem   *memTextTables    // memTexts()
+	errs  []isa.DecodeError // where run appends the errors of the words that do not decode
+	one   []isa.DecodeError // step's error (room for one; isa.StepFunc copies it)
 }
 
 // step lists the instruction at code[pc:] (isa.StepFunc).
 func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int, *isa.DecodeError) {
-	if out, next := l.run(dst, code, pc, pc+1, base); next > pc {
-		return out, next - pc, nil
-	}
 	if len(code)-pc < 8 {
 		return l.stepTail(dst, code, pc, base)
 	}
-	// run stops inside the code only at a word that does not decode
-	dst, l.err = l.appendInvalid(dst, code, pc, base)
-	return dst, int(l.bad.Len), &l.err
+	l.errs = l.one[:0]
+	dst, next := l.run(dst, code, pc, pc+1, base)
+	if l.one = l.errs; len(l.one) == 0 {
+		return dst, next - pc, nil
+	}
+	return dst, next - pc, &l.one[0]
 }
 
 // part lists the instructions that start in code[from:to] (isa.PartFunc).
-// A word that does not decode is listed here from what run made of it (random
-// bytes are mostly such words: decoded once, not three times through step).
 func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to int, base uint64) ([]byte, []isa.DecodeError, int) {
 	pc := from
 	for {
-		if dst, pc = l.run(dst, code, pc, to, base); pc >= to {
+		l.errs = errs
+		dst, pc = l.run(dst, code, pc, to, base)
+		if errs = l.errs; pc >= to {
 			return dst, errs, pc
 		}
-		if pc < 0 || len(code)-pc < 8 {
-			var n int
-			var de *isa.DecodeError
-			if dst, n, de = l.step(dst, code, pc, base); de != nil {
-				errs = append(errs, *de)
-			}
-			pc += max(n, 1)
-			continue
+		// run stops inside the part only where the code's last 8 bytes begin
+		var n int
+		var de *isa.DecodeError
+		if dst, n, de = l.step(dst, code, pc, base); de != nil {
+			errs = append(errs, *de)
 		}
-		var de isa.DecodeError
-		dst, de = l.appendInvalid(dst, code, pc, base)
-		errs = append(errs, de)
-		pc += int(l.bad.Len)
+		pc += max(n, 1)
 	}
 }
 
-// appendInvalid lists the word at code[pc:] that stopped run (l.bad, all 8
-// bytes a long one may take there) as .word lines, and returns its error,
-// whose detail is left to invalidWhy until it is shown.
-func (l *lister) appendInvalid(dst []byte, code []byte, pc int, base uint64) ([]byte, isa.DecodeError) {
-	addr, n := base+uint64(pc), int(l.bad.Len)
+// appendInvalid lists inst, the word at code[pc:] that does not decode
+// (all 8 bytes a long one may take there), as .word lines, and appends its
+// error to l.errs, its detail left to invalidWhy until it is shown. Random
+// bytes are mostly such words: run lists them in its loop, each decoded
+// once.
+func (l *lister) appendInvalid(dst []byte, code []byte, pc int, base uint64, inst Inst) []byte {
+	addr, n := base+uint64(pc), int(inst.Len)
 	for k := 0; k < n; k += 4 {
 		dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
 	}
-	return dst, isa.LazyDecodeError(addr, n, isa.ErrInvalid, l.bad.Raw, invalidWhy{})
+	l.errs = append(l.errs, isa.LazyDecodeError(addr, n, isa.ErrInvalid, inst.Raw, invalidWhy{}))
+	return dst
 }
 
 // firstValue is the value Decode reads at code[pc:] (8 bytes there): one
@@ -119,10 +114,10 @@ func firstValue(code []byte, pc int) uint64 {
 	return v
 }
 
-// run lists the instructions from code[pc:] on, up to to, while they
-// decode and all 8 bytes a long one may take are there, and returns where
-// it stopped: the loop of nearly every instruction, apart from the rare
-// cases (step).
+// run lists the instructions from code[pc:] on, up to to, while all 8
+// bytes a long one may take are there, and returns where it stopped: the
+// loop of nearly every instruction, apart from the code's last (step). The
+// words that do not decode go to appendInvalid, their errors to l.errs.
 func (l *lister) run(dst []byte, code []byte, pc, to int, base uint64) ([]byte, int) {
 	end := min(to, len(code)-7)
 	for pc >= 0 && pc < end {
@@ -143,8 +138,9 @@ func (l *lister) run(dst []byte, code []byte, pc, to int, base uint64) ([]byte, 
 		}
 		inst, ok := matchValue(v)
 		if !ok {
-			l.bad = inst
-			break
+			dst = l.appendInvalid(dst, code, pc, base, inst)
+			pc += int(inst.Len)
+			continue
 		}
 		p := putPrefix(b, addr)
 		q := putTail(b, p, inst, l.mem)
