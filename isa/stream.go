@@ -22,31 +22,31 @@ type StepFunc func(dst []byte, code []byte, off int, base uint64) (out []byte, n
 // part with one call (WriteParts, WritePartsFrom), not one per
 // instruction; one of several lengths lists all but a part's first
 // instructions so (WriteMarkedParts, WriteMarkedPartsFrom).
-type PartFunc func(dst []byte, errs []DecodeError, code []byte, from, to int, base uint64) (out []byte, outErrs []DecodeError, next int)
+type PartFunc func(dst []byte, errs *PartErrors, code []byte, from, to int, base uint64) (out []byte, next int)
 
 // ListSteps lists all of code with step: the Disassemble of ISAs whose
 // lines do not depend on each other.
 func ListSteps(dst []byte, code []byte, base uint64, step StepFunc) ([]byte, []*DecodeError) {
-	p := listPart(dst, errList{}, code, base, step, 0, len(code))
+	p := listPart(dst, PartErrors{}, code, base, step, 0, len(code))
 	if len(p.errs.recs) == 0 {
 		return p.out, nil
 	}
 	all := make([]DecodeError, len(p.errs.recs))
 	errs := make([]*DecodeError, len(all))
 	for i := range all {
-		all[i] = p.errs.get(i)
+		all[i] = p.errs.At(i)
 		all[i].Explain()
 		errs[i] = &all[i]
 	}
 	return p.out, errs
 }
 
-// errList holds a part's decode errors with no pointers for the collector
-// to scan (a part of random words has tens of thousands, reused from round
-// to round): each one's address, length and value, and what it shares
-// with the one before (its error, detail and explainer) as an index in
-// kinds.
-type errList struct {
+// PartErrors holds a part's decode errors (PartFunc) with no pointers for
+// the collector to scan (a part of random words has thousands, reused from
+// round to round): each one's address, length and value, and what it
+// shares with the one before (its error, detail and explainer) as an
+// index in kinds.
+type PartErrors struct {
 	recs  []errRec
 	kinds []DecodeError // Err, Detail, more and why of recs' errors
 }
@@ -56,13 +56,50 @@ type errRec struct {
 	n, kind   int32
 }
 
-func (l *errList) add(e *DecodeError) {
+// Add appends a copy of e.
+func (l *PartErrors) Add(e *DecodeError) {
 	k := len(l.kinds) - 1
 	if k < 0 || !l.kinds[k].sameKind(e) {
 		l.kinds = append(l.kinds, DecodeError{Err: e.Err, Detail: e.Detail, more: e.more, why: e.why})
 		k++
 	}
 	l.recs = append(l.recs, errRec{addr: e.Addr, raw: e.raw, n: int32(e.Len), kind: int32(k)})
+}
+
+// AddInvalid appends LazyDecodeError(addr, n, ErrInvalid, raw, why), the
+// error of a word that does not decode, without making it: random code is
+// mostly such words.
+func (l *PartErrors) AddInvalid(addr uint64, n int, raw uint64, why Explainer) {
+	k := len(l.kinds) - 1
+	if k < 0 || !l.kinds[k].lazyInvalid(why) {
+		l.kinds = append(l.kinds, DecodeError{Err: ErrInvalid, why: why})
+		k++
+	}
+	l.recs = append(l.recs, errRec{addr: addr, raw: raw, n: int32(n), kind: int32(k)})
+}
+
+// Len is the number of errors.
+func (l *PartErrors) Len() int { return len(l.recs) }
+
+// At returns error i.
+func (l *PartErrors) At(i int) DecodeError {
+	r := l.recs[i]
+	e := l.kinds[r.kind]
+	e.Addr, e.Len, e.raw = r.addr, int(r.n), r.raw
+	return e
+}
+
+// Reset empties l, keeping its memory.
+func (l *PartErrors) Reset() { *l = l.reset() }
+
+func (l PartErrors) reset() PartErrors { return PartErrors{l.recs[:0], l.kinds[:0]} }
+
+// lazyInvalid reports whether e is the kind of AddInvalid's errors
+// explained by why.
+func (e *DecodeError) lazyInvalid(why Explainer) bool {
+	return e.more == 0 && e.Detail == "" &&
+		(sameWords(&e.Err, &ErrInvalid) || e.Err == ErrInvalid) &&
+		(sameWords(&e.why, &why) || e.why == why)
 }
 
 // sameKind reports whether e and o share their error, detail, count and
@@ -82,22 +119,12 @@ func sameWords[T any](a, b *T) bool {
 	return *(*[2]uintptr)(unsafe.Pointer(a)) == *(*[2]uintptr)(unsafe.Pointer(b))
 }
 
-// get returns error i.
-func (l *errList) get(i int) DecodeError {
-	r := l.recs[i]
-	e := l.kinds[r.kind]
-	e.Addr, e.Len, e.raw = r.addr, int(r.n), r.raw
-	return e
-}
-
-func (l errList) reset() errList { return errList{l.recs[:0], l.kinds[:0]} }
-
 // part is the listing of the instructions starting in [from, to) of the
 // code when the first starts at from; end is where the one after them
 // starts.
 type part struct {
 	out  []byte
-	errs errList
+	errs PartErrors
 	from int
 	end  int
 	// where its first instructions start, and their listings: a part
@@ -115,26 +142,20 @@ type head struct{ off, out, errs int }
 // instructions (a misread long instruction is often short).
 const headMarks = 64
 
-func listPart(dst []byte, errs errList, code []byte, base uint64, step StepFunc, from, to int) part {
-	return listPartWith(dst, errs, code, base, step, nil, nil, false, from, to)
+func listPart(dst []byte, errs PartErrors, code []byte, base uint64, step StepFunc, from, to int) part {
+	return listPartWith(dst, errs, code, base, step, nil, false, from, to)
 }
 
-// listPartWith is listPart by lister's one call when there is one (its
-// errors go through errBuf, reused); the part then marks only its first
-// instruction (a part listed again meets it there or nowhere). When marked
-// is set, step lists (and marks) the part's first headMarks instructions
-// and lister the rest: instructions of more than one length, where a part
-// listed again may meet any of them.
-func listPartWith(dst []byte, errs errList, code []byte, base uint64, step StepFunc, lister PartFunc, errBuf *[]DecodeError, marked bool, from, to int) part {
+// listPartWith is listPart by lister's one call when there is one; the
+// part then marks only its first instruction (a part listed again meets
+// it there or nowhere). When marked is set, step lists (and marks) the
+// part's first headMarks instructions and lister the rest: instructions of
+// more than one length, where a part listed again may meet any of them.
+func listPartWith(dst []byte, errs PartErrors, code []byte, base uint64, step StepFunc, lister PartFunc, marked bool, from, to int) part {
 	if lister != nil && !marked {
 		p := part{from: from, nheads: 1}
 		p.heads[0] = head{from, len(dst), len(errs.recs)}
-		var des []DecodeError
-		dst, des, p.end = lister(dst, (*errBuf)[:0], code, from, to, base)
-		for i := range des {
-			errs.add(&des[i])
-		}
-		*errBuf = des
+		dst, p.end = lister(dst, &errs, code, from, to, base)
 		p.out, p.errs = dst, errs
 		return p
 	}
@@ -149,17 +170,12 @@ func listPartWith(dst []byte, errs errList, code []byte, base uint64, step StepF
 		var de *DecodeError
 		dst, n, de = step(dst, code, off, base)
 		if de != nil {
-			errs.add(de)
+			errs.Add(de)
 		}
 		off += max(n, 1)
 	}
 	if lister != nil && off < to {
-		var des []DecodeError
-		dst, des, off = lister(dst, (*errBuf)[:0], code, off, to, base)
-		for i := range des {
-			errs.add(&des[i])
-		}
-		*errBuf = des
+		dst, off = lister(dst, &errs, code, off, to, base)
 	}
 	p.out, p.errs, p.end = dst, errs, off
 	return p
@@ -184,7 +200,7 @@ func rejoin(fix part, p *part, code []byte, base uint64, step StepFunc, next, to
 		var de *DecodeError
 		dst, n, de = step(dst, code, off, base)
 		if de != nil {
-			errs.add(de)
+			errs.Add(de)
 		}
 		off += max(n, 1)
 	}
@@ -368,7 +384,6 @@ type stepWriter struct {
 	steps     []StepFunc // the last one for parts listed again
 	parts     []PartFunc // nil, or one per worker: they list the parts
 	marked    bool       // steps list (and mark) each part's first instructions
-	errBufs   [][]DecodeError
 	bufs      [2][]part
 	reported  int         // decode errors passed on so far
 	fix       part        // a part listed again from where the one before ended
@@ -377,9 +392,9 @@ type stepWriter struct {
 }
 
 // deliver passes errs' errors from the one at from on to onErr.
-func (sw *stepWriter) deliver(errs *errList, from int, onErr func(*DecodeError)) {
+func (sw *stepWriter) deliver(errs *PartErrors, from int, onErr func(*DecodeError)) {
 	for i := from; i < len(errs.recs); i++ {
-		sw.cur = errs.get(i)
+		sw.cur = errs.At(i)
 		if sw.reported < MaxListedErrors {
 			sw.cur.Explain() // the Detail of the errors a caller may keep
 		}
@@ -395,7 +410,7 @@ func newStepWriter(newStep func() StepFunc, newPart func() PartFunc, partBytes i
 		sw.steps[k] = newStep()
 	}
 	if newPart != nil {
-		sw.parts, sw.errBufs = make([]PartFunc, workers), make([][]DecodeError, workers)
+		sw.parts = make([]PartFunc, workers)
 		for k := range sw.parts {
 			sw.parts[k] = newPart()
 		}
@@ -461,9 +476,8 @@ func (sw *stepWriter) stream(w io.Writer, base uint64, next func() (codeWindow, 
 		var claimed atomic.Int32
 		for w := 0; w < min(workers, rd.n); w++ {
 			var lister PartFunc
-			var errBuf *[]DecodeError
 			if sw.parts != nil {
-				lister, errBuf = sw.parts[w], &sw.errBufs[w]
+				lister = sw.parts[w]
 			}
 			wg.Go(func() {
 				for k := int(claimed.Add(1)) - 1; k < rd.n; k = int(claimed.Add(1)) - 1 {
@@ -473,7 +487,7 @@ func (sw *stepWriter) stream(w io.Writer, base uint64, next func() (codeWindow, 
 					if want := outPerByte * (to - from); cap(out) < want {
 						out = make([]byte, 0, want) // at once: no garbage from growing
 					}
-					set[k] = listPartWith(out, set[k].errs.reset(), rd.win.code, base+uint64(rd.win.org), steps[w], lister, errBuf, sw.marked, from, to)
+					set[k] = listPartWith(out, set[k].errs.reset(), rd.win.code, base+uint64(rd.win.org), steps[w], lister, sw.marked, from, to)
 				}
 			})
 		}

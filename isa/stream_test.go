@@ -31,18 +31,18 @@ func lengthStep(dst []byte, code []byte, off int, base uint64) ([]byte, int, *De
 
 // stepsPart is the PartFunc that lists a part with step in a loop.
 func stepsPart(step StepFunc) PartFunc {
-	return func(dst []byte, errs []DecodeError, code []byte, from, to int, base uint64) ([]byte, []DecodeError, int) {
+	return func(dst []byte, errs *PartErrors, code []byte, from, to int, base uint64) ([]byte, int) {
 		off := from
 		for off < to {
 			var n int
 			var de *DecodeError
 			dst, n, de = step(dst, code, off, base)
 			if de != nil {
-				errs = append(errs, *de)
+				errs.Add(de)
 			}
 			off += n
 		}
-		return dst, errs, off
+		return dst, off
 	}
 }
 
@@ -273,10 +273,12 @@ type kindWhy struct{ text string }
 
 func (w kindWhy) Explain(uint64) string { return w.text }
 
-// TestErrListKinds: errors share a kind exactly when their error, detail,
-// count and explainer are equal, whether or not their interface values
-// are word for word the same; every error reads back as it was added.
-func TestErrListKinds(t *testing.T) {
+// TestPartErrorsKinds: errors share a kind exactly when their error,
+// detail, count and explainer are equal, whether or not their interface
+// values are word for word the same; every error reads back as it was
+// added, and AddInvalid adds what Add of a LazyDecodeError of ErrInvalid
+// adds.
+func TestPartErrorsKinds(t *testing.T) {
 	boxed := func(code int) error { return kindErr{code} } // a new data word each call (codes past 255)
 	explainer := func(text string) Explainer { return kindWhy{text} }
 	in := []DecodeError{
@@ -288,25 +290,41 @@ func TestErrListKinds(t *testing.T) {
 		LazyDecodeError(20, 8, ErrInvalid, 3, explainer("a")),
 		LazyDecodeError(28, 8, ErrInvalid, 4, explainer("a")), // equal, other words
 		LazyDecodeError(36, 8, ErrInvalid, 5, explainer("b")),
-		{Addr: 44, Len: 4, Err: ErrInvalid, Detail: "x"},
-		{Addr: 48, Len: 4, Err: ErrInvalid, Detail: "y"},
-		{Addr: 52, Len: 4, Err: ErrInvalid, Detail: "y", more: 3},
+		LazyDecodeError(44, 8, ErrTruncated, 6, explainer("b")),
+		{Addr: 52, Len: 4, Err: ErrInvalid, Detail: "x"},
+		{Addr: 56, Len: 4, Err: ErrInvalid, Detail: "y"},
+		{Addr: 60, Len: 4, Err: ErrInvalid, Detail: "y", more: 3},
+		LazyDecodeError(64, 4, ErrInvalid, 7, invalidTestWhy{}),
 	}
-	if sameWords(&in[2].Err, &in[3].Err) {
-		t.Fatal("the test's equal errors share their words")
+	if sameWords(&in[2].Err, &in[3].Err) || sameWords(&in[5].why, &in[6].why) {
+		t.Fatal("the test's equal values share their words")
 	}
-	var l errList
+	var added, addedInvalid PartErrors
 	for i := range in {
-		l.add(&in[i])
-	}
-	if want := 8; len(l.kinds) != want {
-		t.Errorf("%d kinds, want %d", len(l.kinds), want)
-	}
-	for i := range in {
-		got, want := l.get(i), in[i]
-		if got.Addr != want.Addr || got.Len != want.Len || got.raw != want.raw || !got.sameKind(&want) {
-			t.Errorf("error %d reads back as %+v, want %+v", i, got, want)
+		e := &in[i]
+		added.Add(e)
+		if e.Err == ErrInvalid && e.why != nil {
+			addedInvalid.AddInvalid(e.Addr, e.Len, e.raw, e.why)
+		} else {
+			addedInvalid.Add(e)
 		}
+	}
+	for _, l := range []*PartErrors{&added, &addedInvalid} {
+		if want := 10; len(l.kinds) != want {
+			t.Errorf("%d kinds, want %d", len(l.kinds), want)
+		}
+		if l.Len() != len(in) {
+			t.Fatalf("%d errors, want %d", l.Len(), len(in))
+		}
+		for i := range in {
+			got, want := l.At(i), in[i]
+			if got.Addr != want.Addr || got.Len != want.Len || got.raw != want.raw || !got.sameKind(&want) {
+				t.Errorf("error %d reads back as %+v, want %+v", i, got, want)
+			}
+		}
+	}
+	if added.Reset(); added.Len() != 0 || len(added.kinds) != 0 {
+		t.Error("Reset left errors")
 	}
 }
 

@@ -147,14 +147,16 @@ func WriteListingFromDialect(w io.Writer, r io.Reader, base uint64, d Dialect, o
 // stepFunc is d's StepFunc: its PartFunc over one instruction.
 func (d Dialect) stepFunc() isa.StepFunc {
 	part := d.partFunc()
-	one := make([]isa.DecodeError, 0, 1) // the error returned, reused (StepFunc's errors are copied)
+	var one isa.PartErrors
+	var err isa.DecodeError // the error returned, reused (StepFunc's errors are copied)
 	return func(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
-		var next int
-		dst, one, next = part(dst, one[:0], code, off, off+1, base)
-		if len(one) == 0 {
+		one.Reset()
+		dst, next := part(dst, &one, code, off, off+1, base)
+		if one.Len() == 0 {
 			return dst, next - off, nil
 		}
-		return dst, next - off, &one[0]
+		err = one.At(0)
+		return dst, next - off, &err
 	}
 }
 
@@ -170,18 +172,18 @@ func (d Dialect) partFunc() isa.PartFunc {
 	if d != Old {
 		d = New
 	}
-	return func(dst []byte, errs []isa.DecodeError, code []byte, from, to int, base uint64) ([]byte, []isa.DecodeError, int) {
+	return func(dst []byte, errs *isa.PartErrors, code []byte, from, to int, base uint64) ([]byte, int) {
 		off := from
 		for {
 			if dst, off = listRun(dst, code, off, to, base, d); off >= to {
-				return dst, errs, off
+				return dst, off
 			}
 			addr := base + uint64(off)
 			if off < 0 || off+8 > len(code) || addr>>32 != 0 {
 				var n int
 				var de *isa.DecodeError
 				if dst, n, de = d.step(dst, code, off, base); de != nil {
-					errs = append(errs, *de)
+					errs.Add(de)
 				}
 				off += max(n, 1)
 				continue
@@ -191,7 +193,7 @@ func (d Dialect) partFunc() isa.PartFunc {
 			if raw&8 != 0 { // a 4-byte form
 				raw, n = raw&0xffffffff, 4
 			}
-			errs = append(errs, isa.LazyDecodeError(addr, n, isa.ErrInvalid, raw, invalidWhy{}))
+			errs.AddInvalid(addr, n, raw, invalidWhy{})
 			for k := 0; k < n; k += 4 {
 				dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
 			}

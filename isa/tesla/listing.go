@@ -52,10 +52,11 @@ func newLister(lines *lineCache) *lister {
 
 // lister is what one worker keeps from line to line.
 type lister struct {
-	lines *lineCache        // nil: print every line
-	mem   *memTextTables    // memTexts()
-	errs  []isa.DecodeError // where run appends the errors of the words that do not decode
-	one   []isa.DecodeError // step's error (room for one; isa.StepFunc copies it)
+	lines *lineCache      // nil: print every line
+	mem   *memTextTables  // memTexts()
+	errs  *isa.PartErrors // where run adds the errors of the words that do not decode
+	one   isa.PartErrors  // step's errors
+	err   isa.DecodeError // the error step returns (isa.StepFunc copies it)
 }
 
 // step lists the instruction at code[pc:] (isa.StepFunc).
@@ -63,35 +64,36 @@ func (l *lister) step(dst []byte, code []byte, pc int, base uint64) ([]byte, int
 	if len(code)-pc < 8 {
 		return l.stepTail(dst, code, pc, base)
 	}
-	l.errs = l.one[:0]
+	l.one.Reset()
+	l.errs = &l.one
 	dst, next := l.run(dst, code, pc, pc+1, base)
-	if l.one = l.errs; len(l.one) == 0 {
+	if l.one.Len() == 0 {
 		return dst, next - pc, nil
 	}
-	return dst, next - pc, &l.one[0]
+	l.err = l.one.At(0)
+	return dst, next - pc, &l.err
 }
 
 // part lists the instructions that start in code[from:to] (isa.PartFunc).
-func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to int, base uint64) ([]byte, []isa.DecodeError, int) {
+func (l *lister) part(dst []byte, errs *isa.PartErrors, code []byte, from, to int, base uint64) ([]byte, int) {
 	pc := from
 	for {
 		l.errs = errs
-		dst, pc = l.run(dst, code, pc, to, base)
-		if errs = l.errs; pc >= to {
-			return dst, errs, pc
+		if dst, pc = l.run(dst, code, pc, to, base); pc >= to {
+			return dst, pc
 		}
 		// run stops inside the part only where the code's last 8 bytes begin
 		var n int
 		var de *isa.DecodeError
 		if dst, n, de = l.step(dst, code, pc, base); de != nil {
-			errs = append(errs, *de)
+			errs.Add(de)
 		}
 		pc += max(n, 1)
 	}
 }
 
 // appendInvalid lists inst, the word at code[pc:] that does not decode
-// (all 8 bytes a long one may take there), as .word lines, and appends its
+// (all 8 bytes a long one may take there), as .word lines, and adds its
 // error to l.errs, its detail left to invalidWhy until it is shown. Random
 // bytes are mostly such words: run lists them in its loop, each decoded
 // once.
@@ -100,7 +102,7 @@ func (l *lister) appendInvalid(dst []byte, code []byte, pc int, base uint64, ins
 	for k := 0; k < n; k += 4 {
 		dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
 	}
-	l.errs = append(l.errs, isa.LazyDecodeError(addr, n, isa.ErrInvalid, inst.Raw, invalidWhy{}))
+	l.errs.AddInvalid(addr, n, inst.Raw, invalidWhy{})
 	return dst
 }
 

@@ -26,12 +26,13 @@ type lister struct {
 	// the cache is tried a window of lines at a time; a window with few
 	// hits (random words) turns it off for the next rest lines
 	tried, hits, rest int
-	one               []isa.DecodeError // step's error (room for one)
-	b                 *batchRoom        // nil until the first batch
+	one               isa.PartErrors  // step's errors
+	err               isa.DecodeError // the error step returns (isa.StepFunc copies it)
+	b                 *batchRoom      // nil until the first batch
 }
 
 func newLister() *lister {
-	return &lister{pt: syntaxTables(), fixed: Style == fixedStyle, preBlock: noBlock, one: make([]isa.DecodeError, 0, 1)}
+	return &lister{pt: syntaxTables(), fixed: Style == fixedStyle, preBlock: noBlock}
 }
 
 // newStep is a StepFunc with its own lister (isa.ListSteps, and parts
@@ -72,23 +73,24 @@ func cacheSlot(w uint64) uint64 { return w * 0x9e3779b97f4a7c15 >> (64 - cacheBi
 
 // step lists the word at code[off:] (isa.StepFunc): a part of one word.
 func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
-	var next int
-	dst, l.one, next = l.part(dst, l.one[:0], code, off, off+1, base)
-	if len(l.one) == 0 {
+	l.one.Reset()
+	dst, next := l.part(dst, &l.one, code, off, off+1, base)
+	if l.one.Len() == 0 {
 		return dst, next - off, nil
 	}
-	return dst, next - off, &l.one[0]
+	l.err = l.one.At(0)
+	return dst, next - off, &l.err
 }
 
 // part lists the words that start in code[from:to] (isa.PartFunc): a
 // loop with no call per word but the decoder's and the printer's.
-func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to int, base uint64) ([]byte, []isa.DecodeError, int) {
+func (l *lister) part(dst []byte, errs *isa.PartErrors, code []byte, from, to int, base uint64) ([]byte, int) {
 	off := from
 	for ; off < to; off += Len {
 		if n := min((to-off+Len-1)/Len, (len(code)-off)/Len, batchWords); n >= minBatch && l.fixed &&
 			(l.cache == nil || l.rest > 0) {
 			// no line cache in use: a batch in op1 order
-			dst, errs = l.batch(dst, errs, code, off, n, base)
+			dst = l.batch(dst, errs, code, off, n, base)
 			if l.cache == nil {
 				if l.lines += n; l.lines >= cacheAfter {
 					l.cache = new(lineCache)
@@ -101,8 +103,8 @@ func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to 
 		}
 		addr := base + uint64(off)
 		if len(code)-off < Len {
-			errs = append(errs, isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated})
-			return dst, errs, len(code)
+			errs.Add(&isa.DecodeError{Addr: addr, Len: len(code) - off, Err: isa.ErrTruncated})
+			return dst, len(code)
 		}
 		w := binary.LittleEndian.Uint64(code[off:])
 		c := l.cache
@@ -154,7 +156,7 @@ func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to 
 			dst = Style.AppendSuffix(dst, len(dst)-start, w, 16)
 		}
 		if !ok {
-			errs = append(errs, decodeError(w, addr))
+			errs.AddInvalid(addr, Len, w, invalidWhy{})
 			continue
 		}
 		if n := len(dst) - start; c != nil && n <= slotBytes {
@@ -162,7 +164,7 @@ func (l *lister) part(dst []byte, errs []isa.DecodeError, code []byte, from, to 
 			copy(c.ends[slot][:], dst[start:])
 		}
 	}
-	return dst, errs, off
+	return dst, off
 }
 
 // Batches: random words run a different printer (and decoder path) from
@@ -195,7 +197,7 @@ type batchText struct {
 
 // batch lists the n words at code[from:] (n <= batchWords) in Style's
 // fixed layout.
-func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n int, base uint64) ([]byte, []isa.DecodeError) {
+func (l *lister) batch(dst []byte, errs *isa.PartErrors, code []byte, from, n int, base uint64) []byte {
 	if l.b == nil {
 		l.b = new(batchRoom)
 	}
@@ -248,10 +250,10 @@ func (l *lister) batch(dst []byte, errs []isa.DecodeError, code []byte, from, n 
 			dst = appendLineEnd(dst, size, w)
 		}
 		if !bt.ok {
-			errs = append(errs, decodeError(w, addr))
+			errs.AddInvalid(addr, Len, w, invalidWhy{})
 		}
 	}
-	return dst, errs
+	return dst
 }
 
 // lineRoom is the room appendLine's stores take.
@@ -286,15 +288,10 @@ func copy128(d, s *[copyBytes]byte) {
 	*(*[16]byte)(d[112:]) = *(*[16]byte)(s[112:])
 }
 
-// decodeError is the error of word w at addr, which does not decode: its
-// Detail is left to invalidWhy until the error is shown (a listing of
-// random words has one for every third word, and shows a hundred).
-func decodeError(w, addr uint64) isa.DecodeError {
-	return isa.LazyDecodeError(addr, Len, isa.ErrInvalid, w, invalidWhy{})
-}
-
 // invalidWhy explains why a word does not decode (isa.Explainer): it
-// decodes the word again.
+// decodes the word again. A listing leaves the detail of its errors to it
+// until they are shown (random words have one for every third word, and
+// show a hundred).
 type invalidWhy struct{}
 
 func (invalidWhy) Explain(w uint64) string {
