@@ -188,18 +188,36 @@ func (d Dialect) partFunc() isa.PartFunc {
 				off += max(n, 1)
 				continue
 			}
-			// listRun stops inside the code only at a word that does not decode
-			raw, n := ld64(code, off), 8
-			if raw&8 != 0 { // a 4-byte form
-				raw, n = raw&0xffffffff, 4
-			}
-			errs.AddInvalid(addr, n, raw, invalidWhy{})
-			for k := 0; k < n; k += 4 {
-				dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
-			}
-			off += n
+			// listRun stops inside the code only at a word that does not
+			// decode: it and the words after it that do not either are
+			// listed here (random bytes are mostly such words)
+			dst, off = listInvalid(dst, errs, code, off, to, base, d)
 		}
 	}
+}
+
+// listInvalid lists the words from code[off:] on, up to to, while they do
+// not decode, all of each is there and their addresses have at most 8 hex
+// digits, as .word lines, and adds their errors to errs, their details
+// left to invalidWhy until they are shown. It returns where it stopped.
+func listInvalid(dst []byte, errs *isa.PartErrors, code []byte, off, to int, base uint64, d Dialect) ([]byte, int) {
+	end := min(to, len(code)-7)
+	for off < end {
+		addr := base + uint64(off)
+		raw, n := ld64(code, off), 8
+		if raw&8 != 0 { // a 4-byte form
+			raw, n = raw&0xffffffff, 4
+		}
+		if _, ok := decodeWord(raw); ok || addr>>32 != 0 {
+			break
+		}
+		errs.AddInvalid(addr, n, raw, invalidWhy{})
+		for k := 0; k < n; k += 4 {
+			dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
+		}
+		off += n
+	}
+	return dst, off
 }
 
 // listRun lists the words from code[off:] on, up to to, while they decode,
