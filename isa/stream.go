@@ -394,7 +394,10 @@ type stepWriter struct {
 // deliver passes errs' errors from the one at from on to onErr.
 func (sw *stepWriter) deliver(errs *PartErrors, from int, onErr func(*DecodeError)) {
 	for i := from; i < len(errs.recs); i++ {
-		sw.cur = errs.At(i)
+		// At, written in place (one copy of the kind, not two)
+		r := &errs.recs[i]
+		sw.cur = errs.kinds[r.kind]
+		sw.cur.Addr, sw.cur.Len, sw.cur.raw = r.addr, int(r.n), r.raw
 		if sw.reported < MaxListedErrors {
 			sw.cur.Explain() // the Detail of the errors a caller may keep
 		}
