@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -19,10 +20,16 @@ import (
 // (appendElem), so each element still has one meaning;
 // TestSyntaxPrintersAgree checks the two print the same bytes.
 
-// printTables are the tables the syntax printers read, made on first use.
+// printTables are the tables the syntax printers read, made on first use:
+// the register tables when the first word prints, a form's flag-run tables
+// when the first word of the form prints (ready; a shader uses a few
+// forms, and the flag runs of all took 60% of the tables' 1.5 ms).
 type printTables struct {
 	reg   [len(regTableKeys)][]regEntry
 	flags [len(flagRunKeys)][]flagEntry
+	ready [len(forms)]atomic.Bool // the form's flag runs are made
+	mu    sync.Mutex              // held while flag runs are made
+	runs  [len(forms)][]uint16    // the flag runs of each form
 }
 
 // flagRunKey names a flag-run table: the texts of some consecutive flags
@@ -54,8 +61,9 @@ const regImm = 0x80
 // syntaxTables are the printers' tables, made when the first word prints.
 var syntaxTables = sync.OnceValue(buildSyntaxTables)
 
-// buildSyntaxTables makes the register and flag-run tables from the
-// interpreter's code (appendRegAt, appendFlags).
+// buildSyntaxTables makes the register tables from the interpreter's code
+// (appendRegAt) and lists each form's flag runs, which formReady makes
+// (from appendFlags) when the form first prints.
 func buildSyntaxTables() *printTables {
 	pt := new(printTables)
 	buf := make([]byte, 0, 512)
@@ -77,38 +85,64 @@ func buildSyntaxTables() *printTables {
 		pt.reg[ti] = t
 	}
 	for ti, k := range flagRunKeys {
-		// the run's text is what appendFlags prints when every other flag
-		// of the syntax is at its default
-		f := &forms[k.form]
-		in := Inst{Form: int16(k.form)}
-		bits := 0
-		for _, fi := range f.variants[k.variant].flags {
-			in.Args[fi] = f.fields[fi].def
-		}
-		for _, fi := range k.fields {
-			bits += int(f.fields[fi].width)
-		}
-		t := make([]flagEntry, 1<<bits)
-		for i := range t {
-			sh := 0
-			for _, fi := range k.fields {
-				w := int(f.fields[fi].width)
-				in.Args[fi] = uint32(i>>sh) & (1<<w - 1)
-				sh += w
-			}
-			s := appendFlags(buf[:0], f, k.variant, &in)
-			if len(s) > 31 {
-				panic("usse: flag run " + string(s) + " longer than a flagEntry") // fixed tables: any test meets it
-			}
-			var b [32]byte
-			b[31] = uint8(copy(b[:31], s))
-			for w := range t[i] {
-				t[i][w] = binary.LittleEndian.Uint64(b[8*w:])
-			}
-		}
-		pt.flags[ti] = t
+		pt.runs[k.form] = append(pt.runs[k.form], uint16(ti))
 	}
 	return pt
+}
+
+// formReady makes form fi's flag-run tables if they are not made yet (a
+// load and a branch the CPU guesses right once they are).
+func (pt *printTables) formReady(fi int16) {
+	if !pt.ready[fi].Load() {
+		pt.makeForm(fi)
+	}
+}
+
+// makeForm makes form fi's flag-run tables, once.
+func (pt *printTables) makeForm(fi int16) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	if !pt.ready[fi].Load() {
+		buf := make([]byte, 0, 512)
+		for _, ti := range pt.runs[fi] {
+			pt.flags[ti] = flagRunTable(flagRunKeys[ti], buf)
+		}
+		pt.ready[fi].Store(true)
+	}
+}
+
+// flagRunTable is the flag-run table k names, made with buf's room.
+func flagRunTable(k flagRunKey, buf []byte) []flagEntry {
+	// the run's text is what appendFlags prints when every other flag
+	// of the syntax is at its default
+	f := &forms[k.form]
+	in := Inst{Form: int16(k.form)}
+	bits := 0
+	for _, fi := range f.variants[k.variant].flags {
+		in.Args[fi] = f.fields[fi].def
+	}
+	for _, fi := range k.fields {
+		bits += int(f.fields[fi].width)
+	}
+	t := make([]flagEntry, 1<<bits)
+	for i := range t {
+		sh := 0
+		for _, fi := range k.fields {
+			w := int(f.fields[fi].width)
+			in.Args[fi] = uint32(i>>sh) & (1<<w - 1)
+			sh += w
+		}
+		s := appendFlags(buf[:0], f, k.variant, &in)
+		if len(s) > 31 {
+			panic("usse: flag run " + string(s) + " longer than a flagEntry") // fixed tables: any test meets it
+		}
+		var b [32]byte
+		b[31] = uint8(copy(b[:31], s))
+		for w := range t[i] {
+			t[i][w] = binary.LittleEndian.Uint64(b[8*w:])
+		}
+	}
+	return t
 }
 
 // reserve makes room for n bytes after dst. The syntax printers reserve
