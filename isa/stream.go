@@ -41,11 +41,13 @@ func ListSteps(dst []byte, code []byte, base uint64, step StepFunc) ([]byte, []*
 	return p.out, errs
 }
 
-// PartErrors holds a part's decode errors (PartFunc) with no pointers for
-// the collector to scan (a part of random words has thousands, reused from
-// round to round): each one's address, length and value, and what it
-// shares with the one before (its error, detail and explainer) as an
-// index in kinds.
+// PartErrors holds the decode errors of a part (PartFunc) with no pointer
+// per error for the collector to scan (a part of random words has
+// thousands, and the memory is reused from round to round): each error's
+// address, length and value, and what it shares with the one before it
+// (its error, detail and explainer) once for a run of them (kinds).
+// AddInvalid records the common error, a word that does not decode, in a
+// few stores. The zero value is empty and ready to use.
 type PartErrors struct {
 	recs  []errRec
 	kinds []DecodeError // Err, Detail, more and why of recs' errors
