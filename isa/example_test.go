@@ -31,22 +31,6 @@ func toyPart(dst []byte, errs *isa.PartErrors, code []byte, from, to int, base u
 	return dst, off
 }
 
-// toyStep lists one word with toyPart (what lists a part again from where
-// the part before it ended).
-func toyStep() isa.StepFunc {
-	var one isa.PartErrors
-	var err isa.DecodeError
-	return func(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
-		one.Reset()
-		dst, next := toyPart(dst, &one, code, off, off+1, base)
-		if one.Len() == 0 {
-			return dst, next - off, nil
-		}
-		err = one.At(0)
-		return dst, next - off, &err
-	}
-}
-
 // A PartFunc lists a part of the code in one call and adds the errors of
 // the words that do not decode to a PartErrors; WriteParts lists the parts
 // on every core and writes them in order.
@@ -54,6 +38,9 @@ func ExampleWriteParts() {
 	code := binary.LittleEndian.AppendUint32(nil, 7)
 	code = binary.LittleEndian.AppendUint32(code, 0x80000001)
 	code = binary.LittleEndian.AppendUint32(code, 9)
+	// PartStep lists a part again from where the part before it ended
+	// (an instruction across the boundary: never for one length)
+	toyStep := func() isa.StepFunc { return isa.PartStep(toyPart) }
 	errs, err := isa.WriteParts(os.Stdout, code, 0x100, toyStep, func() isa.PartFunc { return toyPart })
 	if err != nil {
 		fmt.Println(err)

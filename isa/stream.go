@@ -24,6 +24,24 @@ type StepFunc func(dst []byte, code []byte, off int, base uint64) (out []byte, n
 // instructions so (WriteMarkedParts, WriteMarkedPartsFrom).
 type PartFunc func(dst []byte, errs *PartErrors, code []byte, from, to int, base uint64) (out []byte, next int)
 
+// PartStep is the StepFunc of an ISA whose PartFunc part can list a single
+// instruction: part over [off, off+1). Its errors go through its own
+// PartErrors, and the error it returns is the same each time (StepFunc's
+// errors are copied).
+func PartStep(part PartFunc) StepFunc {
+	var one PartErrors
+	var err DecodeError
+	return func(dst []byte, code []byte, off int, base uint64) ([]byte, int, *DecodeError) {
+		one.Reset()
+		dst, next := part(dst, &one, code, off, off+1, base)
+		if one.Len() == 0 {
+			return dst, next - off, nil
+		}
+		err = one.At(0)
+		return dst, next - off, &err
+	}
+}
+
 // ListSteps lists all of code with step: the Disassemble of ISAs whose
 // lines do not depend on each other.
 func ListSteps(dst []byte, code []byte, base uint64, step StepFunc) ([]byte, []*DecodeError) {

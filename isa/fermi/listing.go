@@ -145,20 +145,7 @@ func WriteListingFromDialect(w io.Writer, r io.Reader, base uint64, d Dialect, o
 }
 
 // stepFunc is d's StepFunc: its PartFunc over one instruction.
-func (d Dialect) stepFunc() isa.StepFunc {
-	part := d.partFunc()
-	var one isa.PartErrors
-	var err isa.DecodeError // the error returned, reused (StepFunc's errors are copied)
-	return func(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
-		one.Reset()
-		dst, next := part(dst, &one, code, off, off+1, base)
-		if one.Len() == 0 {
-			return dst, next - off, nil
-		}
-		err = one.At(0)
-		return dst, next - off, &err
-	}
-}
+func (d Dialect) stepFunc() isa.StepFunc { return isa.PartStep(d.partFunc()) }
 
 // partFunc is d's PartFunc (isa.WriteMarkedParts): a loop over the words
 // that start in code[from:to], with no call per word but the decoder's and

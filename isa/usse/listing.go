@@ -26,9 +26,7 @@ type lister struct {
 	// the cache is tried a window of lines at a time; a window with few
 	// hits (random words) turns it off for the next rest lines
 	tried, hits, rest int
-	one               isa.PartErrors  // step's errors
-	err               isa.DecodeError // the error step returns (isa.StepFunc copies it)
-	b                 *batchRoom      // nil until the first batch
+	b                 *batchRoom // nil until the first batch
 }
 
 func newLister() *lister {
@@ -37,7 +35,7 @@ func newLister() *lister {
 
 // newStep is a StepFunc with its own lister (isa.ListSteps, and parts
 // listed again).
-func newStep() isa.StepFunc { return newLister().step }
+func newStep() isa.StepFunc { return isa.PartStep(newLister().part) }
 
 // newPart is a PartFunc with its own lister (isa.WriteParts makes one per
 // worker).
@@ -70,17 +68,6 @@ type lineCache struct {
 }
 
 func cacheSlot(w uint64) uint64 { return w * 0x9e3779b97f4a7c15 >> (64 - cacheBits) }
-
-// step lists the word at code[off:] (isa.StepFunc): a part of one word.
-func (l *lister) step(dst []byte, code []byte, off int, base uint64) ([]byte, int, *isa.DecodeError) {
-	l.one.Reset()
-	dst, next := l.part(dst, &l.one, code, off, off+1, base)
-	if l.one.Len() == 0 {
-		return dst, next - off, nil
-	}
-	l.err = l.one.At(0)
-	return dst, next - off, &l.err
-}
 
 // part lists the words that start in code[from:to] (isa.PartFunc): a
 // loop with no call per word but the decoder's and the printer's.
