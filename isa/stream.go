@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -227,23 +228,11 @@ func rejoin(fix part, p *part, code []byte, base uint64, step StepFunc, next, to
 	return part{out: dst, errs: errs, from: next, end: off}, -1
 }
 
-// partBytes is the code one worker lists at a time: 0.2-0.4 MB of Tesla
-// listing, which stays in the core's cache until it is written (128 KiB
-// parts took 3 MB buffers and more host instructions). A round holds
-// roundShare of them per worker.
+// partBytes is the code one worker lists at a time: 0.2-0.4 MB of
+// listing, which the worker most often writes itself right after, from its
+// core's cache (128 KiB parts took 3 MB buffers and more host
+// instructions).
 const partBytes = 16 << 10
-
-// roundShare is the parts per worker in a round of WriteParts: a round is
-// listed while the one before is written, and ends when its last part is
-// listed; with several parts each, a worker that the writes slow down lists
-// fewer of them instead of the other worker waiting for it (one part
-// each, 1M random USSE words listed to a file took about 15% more wall
-// time than two: 331 -> 285 ms median, same CPU time, same memory as 32 KiB
-// parts one each). The wait at a round's end is at most about a part's
-// listing, so fewer, longer rounds wait less in all: four parts each took
-// 113 ms at best against 124 ms with two (21 alternated runs each of
-// random USSE words on a loaded machine; 8 parts 119 ms) for 2 MB more.
-const roundShare = 4
 
 // WriteSteps writes what ListSteps(newStep()) returns to w, a part of the
 // code at a time, each listed on its own core while the parts before it
@@ -387,29 +376,47 @@ type codeWindow struct {
 }
 
 // A BuffersWriter writes several buffers, in order, with one call where
-// it can (writev): the streamed listings hand it a round of parts at once,
-// and a regular file takes a round of 1.6 MB in one system call for about
-// two thirds of the system time of one call per part (the kernel can fill
-// larger page-cache pages).
+// it can (writev): the streamed listings hand it a part listed again from
+// where the one before it ended together with the rest of the part, which
+// would otherwise take two calls.
 type BuffersWriter interface {
 	io.Writer
 	WriteBuffers(bufs [][]byte) (int64, error)
 }
 
-// stepWriter lists parts of code on every core: one StepFunc per worker and
-// the double-buffered parts, reused from call to call.
+// stepWriter lists parts of code on every core: each worker takes the
+// next part and lists it into a slot of its own; the parts are written in
+// order by whichever worker finds the next one ready after listing its
+// own (most often it is its own, still in its cache). No worker waits for
+// another to write: one woken from sleep may start late, and a worker
+// that waits is one core idle.
 type stepWriter struct {
 	workers   int
 	partBytes int
-	steps     []StepFunc // the last one for parts listed again
-	parts     []PartFunc // nil, or one per worker: they list the parts
-	marked    bool       // steps list (and mark) each part's first instructions
-	bufs      [2][]part
-	reported  int         // decode errors passed on so far
+	steps     []StepFunc  // one per worker
+	parts     []PartFunc  // nil, or one per worker: they list the parts
+	marked    bool        // steps list (and mark) each part's first instructions
+	slots     []partSlot  // part n is listed into slots[n%len(slots)]
 	fix       part        // a part listed again from where the one before ended
+	pair      [2][]byte   // the fix and the rest of a part, written in one call
+	reported  int         // decode errors passed on so far
 	cur       DecodeError // the error onErr is given
 	next      int         // where the next instruction starts in the whole code
 }
+
+// partSlot holds a listed part until it is written: its listing, the
+// window of its code and where its share of the code ends (to).
+type partSlot struct {
+	part  part
+	win   codeWindow
+	to    int
+	ready bool // listed and not yet written
+}
+
+// slotsPerWorker is the parts each worker may have listed and not yet
+// written: with two, a worker that lists its part before the one before
+// it is listed goes on to the next part.
+const slotsPerWorker = 4
 
 // deliver passes errs' errors from the one at from on to onErr.
 func (sw *stepWriter) deliver(errs *PartErrors, from int, onErr func(*DecodeError)) {
@@ -427,8 +434,12 @@ func (sw *stepWriter) deliver(errs *PartErrors, from int, onErr func(*DecodeErro
 }
 
 func newStepWriter(newStep func() StepFunc, newPart func() PartFunc, partBytes int) *stepWriter {
-	workers := max(1, runtime.GOMAXPROCS(0))
-	sw := &stepWriter{workers: workers, partBytes: partBytes, steps: make([]StepFunc, workers+1)}
+	return newWorkers(newStep, newPart, partBytes, max(1, runtime.GOMAXPROCS(0)))
+}
+
+// newWorkers is newStepWriter with the given number of workers.
+func newWorkers(newStep func() StepFunc, newPart func() PartFunc, partBytes, workers int) *stepWriter {
+	sw := &stepWriter{workers: workers, partBytes: partBytes, steps: make([]StepFunc, workers), slots: make([]partSlot, slotsPerWorker*workers)}
 	for k := range sw.steps {
 		sw.steps[k] = newStep()
 	}
@@ -438,7 +449,6 @@ func newStepWriter(newStep func() StepFunc, newPart func() PartFunc, partBytes i
 			sw.parts[k] = newPart()
 		}
 	}
-	sw.bufs = [2][]part{make([]part, workers*roundShare), make([]part, workers*roundShare)}
 	return sw
 }
 
@@ -457,161 +467,221 @@ func (sw *stepWriter) write(w io.Writer, code []byte, base uint64, limit int, on
 	return sw.next, err
 }
 
-// round is the parts one round of workers lists: parts first.. of win.
-type round struct {
-	win   codeWindow
-	first int
-	n     int
+// partOutput is where stream writes the parts, and how.
+type partOutput struct {
+	w     io.Writer
+	bw    BuffersWriter // w, when it takes buffers
+	base  uint64
+	onErr func(*DecodeError)
 }
 
 // stream lists the windows next returns, one after the other, as one
-// code loaded at base: a round of parts (one per worker) is listed while
-// the round before is written, from one window to the next without a
-// pause. A window is kept until its parts are written: next may reuse the
-// memory of the window two before.
+// code loaded at base, on every core (stepWriter).
 func (sw *stepWriter) stream(w io.Writer, base uint64, next func() (codeWindow, bool), onErr func(*DecodeError)) error {
 	if onErr == nil {
 		onErr = func(*DecodeError) {}
 	}
-	workers, partBytes, steps, bufs := sw.workers, sw.partBytes, sw.steps, sw.bufs
-	var win codeWindow
-	taken, nparts, more := 0, 0, true
-	// take returns the next round's parts: at most one window's
-	take := func() (round, bool) {
-		for more && taken == nparts {
-			if win, more = next(); more {
-				taken, nparts = 0, (win.limit+partBytes-1)/partBytes
-			}
-		}
-		if !more {
-			return round{}, false
-		}
-		rd := round{win: win, first: taken, n: min(workers*roundShare, nparts-taken)}
-		taken += rd.n
-		return rd, true
-	}
-	// a round's parts go to the workers as they come free (each worker
-	// takes the next part not yet taken): a worker slowed down (by the
-	// writes of the round before, on the same cores) lists fewer of them
-	// rather than holding up the round
-	render := func(set []part, rd round) *sync.WaitGroup {
-		var wg sync.WaitGroup
-		var claimed atomic.Int32
-		for w := 0; w < min(workers, rd.n); w++ {
-			var lister PartFunc
-			if sw.parts != nil {
-				lister = sw.parts[w]
-			}
-			wg.Go(func() {
-				for k := int(claimed.Add(1)) - 1; k < rd.n; k = int(claimed.Add(1)) - 1 {
-					from := (rd.first + k) * partBytes
-					to := min(from+partBytes, rd.win.limit)
-					out := set[k].out[:0]
-					if want := outPerByte * (to - from); cap(out) < want {
-						out = make([]byte, 0, want) // at once: no garbage from growing
-					}
-					set[k] = listPartWith(out, set[k].errs.reset(), rd.win.code, base+uint64(rd.win.org), steps[w], lister, sw.marked, from, to)
-				}
-			})
-		}
-		return &wg
-	}
-	cur, ok := take()
-	if !ok {
-		return nil
-	}
-	out := roundWriter{w: w}
+	out := partOutput{w: w, base: base, onErr: onErr}
 	out.bw, _ = w.(BuffersWriter)
-	pending := render(bufs[0], cur)
-	sw.next = 0 // where the next instruction starts in the whole code
-	for r := 0; ok; r++ {
-		pending.Wait()
-		set, rd := bufs[r%2], cur
-		if cur, ok = take(); ok {
-			pending = render(bufs[(r+1)%2], cur)
-		}
-		if err := sw.writeRound(&out, set, rd, base, onErr); err != nil {
-			if ok {
-				pending.Wait()
-			}
-			return err
-		}
+	q := &partQueue{next: next, partBytes: sw.partBytes}
+	q.written.L = &q.mu
+	sw.next = 0
+	var wg sync.WaitGroup
+	for k := 1; k < sw.workers; k++ {
+		wg.Go(func() { sw.work(k, q, &out) })
 	}
-	return nil
+	sw.work(0, q, &out)
+	wg.Wait()
+	return q.err
 }
 
-// writeRound writes the listing of round rd's parts (set) to out, each
-// from where the instruction after the part before starts, and their
-// decode errors to onErr. The parts' listings go out in one WriteBuffers
-// call when out takes it.
-func (sw *stepWriter) writeRound(out *roundWriter, set []part, rd round, base uint64, onErr func(*DecodeError)) error {
-	code, org, addr := rd.win.code, rd.win.org, base+uint64(rd.win.org)
-	for k := 0; k < rd.n; k++ {
-		p := &set[k]
-		text, errs, errFrom := p.out, &p.errs, 0
-		next := sw.next - org // in code
-		if to := min((rd.first+k+1)*sw.partBytes, rd.win.limit); p.from != next && next < to {
-			// off the guess: listed again up to where it meets it, in
-			// sw.fix, which must be written before it is listed into again
-			if err := out.flush(); err != nil {
-				return err
-			}
-			var join int
-			sw.fix, join = rejoin(sw.fix, p, code, addr, sw.steps[sw.workers], next, to)
+// work is worker k: it lists the parts it takes from q, and writes those
+// that are ready in order when no other worker is writing.
+func (sw *stepWriter) work(k int, q *partQueue, out *partOutput) {
+	var lister PartFunc
+	if sw.parts != nil {
+		lister = sw.parts[k]
+	}
+	for {
+		win, i, n, ok := q.take()
+		// its slot is free once the part listed there before is written
+		if !ok || !q.waitWritten(n-len(sw.slots)+1) {
+			return
+		}
+		s := &sw.slots[n%len(sw.slots)]
+		from := i * sw.partBytes
+		s.win, s.to = win, min(from+sw.partBytes, win.limit)
+		buf := s.part.out[:0]
+		if want := outPerByte * (s.to - from); cap(buf) < want {
+			buf = make([]byte, 0, want) // at once: no garbage from growing
+		}
+		s.part = listPartWith(buf, s.part.errs.reset(), win.code, out.base+uint64(win.org), sw.steps[k], lister, sw.marked, from, s.to)
+		sw.ready(k, q, s, out)
+	}
+}
+
+// ready marks slot s listed, and unless another worker is writing, writes
+// the parts that are ready in order, with worker k's StepFunc for any part
+// listed again.
+func (sw *stepWriter) ready(k int, q *partQueue, s *partSlot, out *partOutput) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	s.ready = true
+	if q.writing {
+		return // the writer will find it
+	}
+	q.writing = true
+	for q.err == nil {
+		next := &sw.slots[q.done%len(sw.slots)]
+		if !next.ready {
+			break
+		}
+		q.mu.Unlock()
+		err := sw.writePart(next, sw.steps[k], out)
+		q.mu.Lock()
+		next.ready = false
+		q.done++
+		q.doneFast.Store(int64(q.done))
+		q.err = err
+		q.written.Broadcast()
+	}
+	q.writing = false
+}
+
+// writePart writes the listing of s's part from where the instruction
+// after the part before starts, and its decode errors to out.onErr.
+func (sw *stepWriter) writePart(s *partSlot, step StepFunc, out *partOutput) error {
+	p, win := &s.part, s.win
+	text, errs, errFrom := p.out, &p.errs, 0
+	var fix []byte // listed again, before text
+	switch next := sw.next - win.org; {
+	case p.from == next:
+		sw.next = win.org + p.end
+	case next >= s.to:
+		return nil // the part before ran past all of this one
+	default:
+		// off the guess: listed again up to where it meets it
+		var join int
+		sw.fix, join = rejoin(sw.fix, p, win.code, out.base+uint64(win.org), step, next, s.to)
+		if join < 0 {
 			text, errs = sw.fix.out, &sw.fix.errs
-			if join >= 0 {
-				h := p.heads[join]
-				sw.deliver(errs, 0, onErr)
-				errs, errFrom = &p.errs, h.errs
-				if len(text) <= h.out { // one write: the fix goes before the rest
-					text = p.out[h.out-copy(p.out[h.out-len(text):], text):]
-				} else if err := out.add(text); err != nil {
-					return err
-				} else {
-					text = p.out[h.out:]
-				}
-				sw.next = org + p.end
-			} else {
-				sw.next = org + sw.fix.end
-			}
-		} else if p.from != next {
-			continue // the part before ran past all of this one
+			sw.next = win.org + sw.fix.end
+			break
+		}
+		h := p.heads[join]
+		sw.deliver(&sw.fix.errs, 0, out.onErr)
+		errFrom = h.errs
+		if fix = sw.fix.out; len(fix) <= h.out { // one write: the fix goes before the rest
+			text, fix = p.out[h.out-copy(p.out[h.out-len(fix):], fix):], nil
 		} else {
-			sw.next = org + p.end
+			text = p.out[h.out:]
 		}
-		sw.deliver(errs, errFrom, onErr)
-		if err := out.add(text); err != nil {
-			return err
-		}
+		sw.next = win.org + p.end
 	}
-	return out.flush()
-}
-
-// roundWriter writes a round's listings to w: one Write each, or, when w
-// is a BuffersWriter, all at once when the round is flushed.
-type roundWriter struct {
-	w     io.Writer
-	bw    BuffersWriter // w, when it takes buffers
-	batch [][]byte      // what add kept for flush (bw only)
-}
-
-func (o *roundWriter) add(b []byte) error {
-	if o.bw != nil {
-		o.batch = append(o.batch, b)
-		return nil
+	sw.deliver(errs, errFrom, out.onErr)
+	if len(fix) == 0 {
+		_, err := out.w.Write(text)
+		return err
 	}
-	_, err := o.w.Write(b)
+	if out.bw != nil {
+		sw.pair = [2][]byte{fix, text}
+		_, err := out.bw.WriteBuffers(sw.pair[:])
+		sw.pair = [2][]byte{} // no reference kept to the buffers
+		return err
+	}
+	if _, err := out.w.Write(fix); err != nil {
+		return err
+	}
+	_, err := out.w.Write(text)
 	return err
 }
 
-func (o *roundWriter) flush() error {
-	if len(o.batch) == 0 {
-		return nil
+// A partQueue hands out the parts of the windows, in order, to the
+// workers, and counts the parts written.
+type partQueue struct {
+	taking    sync.Mutex // held while a part is taken (and a window read)
+	next      func() (codeWindow, bool)
+	partBytes int
+	cur, prev queuedWindow // the window parts are taken from, and the one before
+	taken     int          // parts taken, in all windows
+	ended     bool         // next has no more windows
+
+	mu      sync.Mutex
+	written sync.Cond // signalled when a part is written (or failed)
+	done    int       // parts written (or passed over), in order
+	writing bool      // a worker is writing the parts that are ready
+	err     error     // the first write error: nothing is written after it
+
+	doneFast atomic.Int64 // done, read without the lock
+}
+
+// spinWait is how long a worker waits for parts to be written before it
+// sleeps. A core left idle is slow to wake (a virtual one: up to 3 ms
+// here), and a worker woken meanwhile waits behind the worker that woke
+// it, on its core; the parts a worker waits for are most often written
+// within a part's listing (0.2-0.5 ms).
+const spinWait = 2 * time.Millisecond
+
+// spin waits up to spinWait for the first n parts to be written, letting
+// other goroutines run, and reports whether they were.
+func (q *partQueue) spin(n int) bool {
+	var start time.Time
+	for i := 0; q.doneFast.Load() < int64(n); i++ {
+		if i&15 == 0 {
+			if i == 0 {
+				start = time.Now()
+			} else if time.Since(start) > spinWait {
+				return false
+			}
+		}
+		runtime.Gosched()
 	}
-	_, err := o.bw.WriteBuffers(o.batch)
-	clear(o.batch) // no references kept to the parts' buffers
-	o.batch = o.batch[:0]
-	return err
+	return true
+}
+
+// queuedWindow is a window and the number of the first of its n parts.
+type queuedWindow struct {
+	win      codeWindow
+	first, n int
+}
+
+// take returns the next part: its window, its index there and its number
+// in all windows; ok is false when there are none left (or a write
+// failed).
+func (q *partQueue) take() (win codeWindow, i, n int, ok bool) {
+	q.taking.Lock()
+	defer q.taking.Unlock()
+	for q.taken == q.cur.first+q.cur.n {
+		// next reads into the memory of the window before this one:
+		// its parts must all be written (they may list code of the
+		// window after them, this one, which stays)
+		if q.ended || !q.waitWritten(q.prev.first+q.prev.n) {
+			return codeWindow{}, 0, 0, false
+		}
+		next, more := q.next()
+		if !more {
+			q.ended = true
+			return codeWindow{}, 0, 0, false
+		}
+		q.prev, q.cur = q.cur, queuedWindow{win: next, first: q.taken, n: (next.limit + q.partBytes - 1) / q.partBytes}
+	}
+	n = q.taken
+	q.taken++
+	return q.cur.win, n - q.cur.first, n, true
+}
+
+// waitWritten waits until the first n parts are written, and reports
+// whether they were (no write failed).
+func (q *partQueue) waitWritten(n int) bool {
+	if q.spin(n) {
+		return true
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.done < n && q.err == nil {
+		q.written.Wait()
+	}
+	return q.err == nil
 }
 
 // MaxListedErrors bounds the decode errors a streaming disassembler keeps:

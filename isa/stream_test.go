@@ -70,7 +70,7 @@ func TestWriteSteps(t *testing.T) {
 			if c.marked {
 				newPart = func() PartFunc { return lengthPart }
 			}
-			sw := newStepWriter(func() StepFunc { return lengthStep }, newPart, part)
+			sw := newWorkers(func() StepFunc { return lengthStep }, newPart, part, 1+size%5)
 			sw.marked = c.marked
 			_, err := sw.write(&buf, code, 0x100, len(code), func(e *DecodeError) { kept := *e; errs = append(errs, &kept) })
 			if err != nil || !bytes.Equal(buf.Bytes(), want) || len(errs) != len(wantErrs) {
@@ -115,9 +115,16 @@ func TestWriteStepsFrom(t *testing.T) {
 			want, wantErrs := ListSteps(nil, code, 0x100, c.step)
 			for _, part := range c.parts {
 				for _, window := range c.windows {
-					sw := newStepWriter(func() StepFunc { return c.step }, newPart, part)
-					sw.marked = c.marked
-					checkWriteFrom(t, sw, code, window, c.maxLen, want, wantErrs)
+					// more workers than cores: parts are listed out of
+					// order and wait for their slots and windows
+					for _, workers := range []int{1, 2, 7} {
+						if workers == 7 && size/part > 5000 {
+							continue // slow, and no more to see
+						}
+						sw := newWorkers(func() StepFunc { return c.step }, newPart, part, workers)
+						sw.marked = c.marked
+						checkWriteFrom(t, sw, code, window, c.maxLen, want, wantErrs)
+					}
 				}
 			}
 		}
@@ -233,9 +240,9 @@ func (b *bufsWriter) WriteBuffers(bufs [][]byte) (int64, error) {
 	return int64(n), nil
 }
 
-// A BuffersWriter gets each round's parts in one call, and the listing is
-// the sequential one, also where parts are listed again; its error ends
-// the listing.
+// A BuffersWriter gets a part listed again and the rest of the part in one
+// call, and the listing is the sequential one; its error ends the
+// listing.
 func TestWriteStepsBuffers(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	code := make([]byte, 20000)

@@ -31,9 +31,8 @@ func reserveBlocks(f *os.File, off, size int64) error {
 }
 
 // writeBuffers writes bufs to f in order with writev, again from where a
-// short write stopped: a regular file fills its page cache in larger
-// pages from one call of a round's parts (1.6 MB) than from one write per
-// part (200 KB), for about two thirds of the system time.
+// short write stopped: one system call for a part's listing and the piece
+// listed again before it (isa.BuffersWriter).
 func writeBuffers(f *os.File, bufs [][]byte) (int64, error) {
 	sc, err := f.SyscallConn()
 	if err != nil {
