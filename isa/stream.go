@@ -376,9 +376,9 @@ type codeWindow struct {
 }
 
 // A BuffersWriter writes several buffers, in order, with one call where
-// it can (writev): the streamed listings hand it a part listed again from
-// where the one before it ended together with the rest of the part, which
-// would otherwise take two calls.
+// it can (writev): the streamed listings hand it the parts that are ready
+// to be written together (and a part listed again from where the one
+// before it ended with the rest of the part).
 type BuffersWriter interface {
 	io.Writer
 	WriteBuffers(bufs [][]byte) (int64, error)
@@ -397,17 +397,18 @@ type stepWriter struct {
 	parts     []PartFunc  // nil, or one per worker: they list the parts
 	marked    bool        // steps list (and mark) each part's first instructions
 	slots     []partSlot  // part n is listed into slots[n%len(slots)]
-	fix       part        // a part listed again from where the one before ended
-	pair      [2][]byte   // the fix and the rest of a part, written in one call
+	batch     [][]byte    // the listings the writer writes next, in order
 	reported  int         // decode errors passed on so far
 	cur       DecodeError // the error onErr is given
 	next      int         // where the next instruction starts in the whole code
 }
 
-// partSlot holds a listed part until it is written: its listing, the
+// partSlot holds a listed part until it is written: its listing (and
+// when it is listed again from where the part before ended, fix), the
 // window of its code and where its share of the code ends (to).
 type partSlot struct {
 	part  part
+	fix   part
 	win   codeWindow
 	to    int
 	ready bool // listed and not yet written
@@ -522,7 +523,8 @@ func (sw *stepWriter) work(k int, q *partQueue, out *partOutput) {
 
 // ready marks slot s listed, and unless another worker is writing, writes
 // the parts that are ready in order, with worker k's StepFunc for any part
-// listed again.
+// listed again: all that are ready at once in one call when out takes
+// buffers (fewer, longer writes fill the page cache in larger pages).
 func (sw *stepWriter) ready(k int, q *partQueue, s *partSlot, out *partOutput) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -532,15 +534,23 @@ func (sw *stepWriter) ready(k int, q *partQueue, s *partSlot, out *partOutput) {
 	}
 	q.writing = true
 	for q.err == nil {
-		next := &sw.slots[q.done%len(sw.slots)]
-		if !next.ready {
+		first, n := q.done, 0
+		for n < len(sw.slots) && sw.slots[(first+n)%len(sw.slots)].ready {
+			n++
+		}
+		if n == 0 {
 			break
 		}
 		q.mu.Unlock()
-		err := sw.writePart(next, sw.steps[k], out)
+		for i := range n {
+			sw.addPart(&sw.slots[(first+i)%len(sw.slots)], sw.steps[k], out)
+		}
+		err := out.flush(sw)
 		q.mu.Lock()
-		next.ready = false
-		q.done++
+		for i := range n {
+			sw.slots[(first+i)%len(sw.slots)].ready = false
+		}
+		q.done += n
 		q.doneFast.Store(int64(q.done))
 		q.err = err
 		q.written.Broadcast()
@@ -548,51 +558,55 @@ func (sw *stepWriter) ready(k int, q *partQueue, s *partSlot, out *partOutput) {
 	q.writing = false
 }
 
-// writePart writes the listing of s's part from where the instruction
-// after the part before starts, and its decode errors to out.onErr.
-func (sw *stepWriter) writePart(s *partSlot, step StepFunc, out *partOutput) error {
+// addPart adds the listing of s's part, from where the instruction after
+// the part before starts, to what sw writes next (sw.batch), and passes its
+// decode errors to out.onErr.
+func (sw *stepWriter) addPart(s *partSlot, step StepFunc, out *partOutput) {
 	p, win := &s.part, s.win
 	text, errs, errFrom := p.out, &p.errs, 0
-	var fix []byte // listed again, before text
 	switch next := sw.next - win.org; {
 	case p.from == next:
 		sw.next = win.org + p.end
 	case next >= s.to:
-		return nil // the part before ran past all of this one
+		return // the part before ran past all of this one
 	default:
 		// off the guess: listed again up to where it meets it
 		var join int
-		sw.fix, join = rejoin(sw.fix, p, win.code, out.base+uint64(win.org), step, next, s.to)
+		s.fix, join = rejoin(s.fix, p, win.code, out.base+uint64(win.org), step, next, s.to)
 		if join < 0 {
-			text, errs = sw.fix.out, &sw.fix.errs
-			sw.next = win.org + sw.fix.end
+			text, errs = s.fix.out, &s.fix.errs
+			sw.next = win.org + s.fix.end
 			break
 		}
 		h := p.heads[join]
-		sw.deliver(&sw.fix.errs, 0, out.onErr)
+		sw.deliver(&s.fix.errs, 0, out.onErr)
 		errFrom = h.errs
-		if fix = sw.fix.out; len(fix) <= h.out { // one write: the fix goes before the rest
-			text, fix = p.out[h.out-copy(p.out[h.out-len(fix):], fix):], nil
+		if fix := s.fix.out; len(fix) <= h.out { // one buffer: the fix goes before the rest
+			text = p.out[h.out-copy(p.out[h.out-len(fix):], fix):]
 		} else {
+			sw.batch = append(sw.batch, fix)
 			text = p.out[h.out:]
 		}
 		sw.next = win.org + p.end
 	}
 	sw.deliver(errs, errFrom, out.onErr)
-	if len(fix) == 0 {
-		_, err := out.w.Write(text)
-		return err
+	sw.batch = append(sw.batch, text)
+}
+
+// flush writes sw.batch to out.w and empties it.
+func (out *partOutput) flush(sw *stepWriter) error {
+	var err error
+	if out.bw != nil && len(sw.batch) > 1 {
+		_, err = out.bw.WriteBuffers(sw.batch)
+	} else {
+		for _, b := range sw.batch {
+			if _, err = out.w.Write(b); err != nil {
+				break
+			}
+		}
 	}
-	if out.bw != nil {
-		sw.pair = [2][]byte{fix, text}
-		_, err := out.bw.WriteBuffers(sw.pair[:])
-		sw.pair = [2][]byte{} // no reference kept to the buffers
-		return err
-	}
-	if _, err := out.w.Write(fix); err != nil {
-		return err
-	}
-	_, err := out.w.Write(text)
+	clear(sw.batch) // no references kept to the slots' buffers
+	sw.batch = sw.batch[:0]
 	return err
 }
 
@@ -616,11 +630,12 @@ type partQueue struct {
 }
 
 // spinWait is how long a worker waits for parts to be written before it
-// sleeps. A core left idle is slow to wake (a virtual one: up to 3 ms
-// here), and a worker woken meanwhile waits behind the worker that woke
-// it, on its core; the parts a worker waits for are most often written
-// within a part's listing (0.2-0.5 ms).
-const spinWait = 2 * time.Millisecond
+// sleeps. A core left idle can be slow to wake (a virtual one: up to 3 ms
+// here), and a worker woken meanwhile may wait behind the worker that woke
+// it, on its core; but a worker spinning while the writer is the slower
+// (short GXP lines: a part is written in about the time it is listed)
+// slows it down (2 ms of spinning: 1M GXP words 64 -> 78 ms).
+const spinWait = 100 * time.Microsecond
 
 // spin waits up to spinWait for the first n parts to be written, letting
 // other goroutines run, and reports whether they were.

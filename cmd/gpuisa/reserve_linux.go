@@ -31,8 +31,8 @@ func reserveBlocks(f *os.File, off, size int64) error {
 }
 
 // writeBuffers writes bufs to f in order with writev, again from where a
-// short write stopped: one system call for a part's listing and the piece
-// listed again before it (isa.BuffersWriter).
+// short write stopped: one system call for the listings of the parts that
+// are ready together (isa.BuffersWriter).
 func writeBuffers(f *os.File, bufs [][]byte) (int64, error) {
 	sc, err := f.SyscallConn()
 	if err != nil {
