@@ -20,6 +20,8 @@ type WriteListingFunc func(w io.Writer, code []byte, base uint64) (errs []*Decod
 // at base), reading it a window at a time: memory stays bounded however
 // long the code is. Each decode error goes to onErr (nil: dropped) once its
 // window is listed. err is r's first read error or w's first write error.
+// w and onErr are called one call at a time, in order, but not always from
+// the caller's goroutine: the listing's workers write what they list.
 type WriteListingFromFunc func(w io.Writer, r io.Reader, base uint64, onErr func(*DecodeError)) error
 
 // GraphsFunc returns the control-flow graphs of raw code loaded at base:

@@ -282,10 +282,12 @@ func writeParts(w io.Writer, code []byte, base uint64, newStep func() StepFunc, 
 // window at a time: memory stays bounded however long the code is, and
 // each decode error goes to onErr (in address order) as soon as its window
 // is listed. onErr's error is valid during the call only (keep a copy);
-// past the first MaxListedErrors its Detail may be left to Error. maxLen is the longest instruction in bytes: a window's
-// instructions are listed only when the bytes of the longest one are all
-// in memory, so the listing is byte for byte WriteSteps'. err is r's first
-// read error or w's first write error.
+// past the first MaxListedErrors its Detail may be left to Error. w and
+// onErr are called one call at a time, in order, from the workers (not
+// always the caller's goroutine). maxLen is the longest instruction in
+// bytes: a window's instructions are listed only when the bytes of the
+// longest one are all in memory, so the listing is byte for byte
+// WriteSteps'. err is r's first read error or w's first write error.
 func WriteStepsFrom(w io.Writer, r io.Reader, base uint64, newStep func() StepFunc, maxLen int, onErr func(*DecodeError)) error {
 	return WritePartsFrom(w, r, base, newStep, nil, maxLen, onErr)
 }
