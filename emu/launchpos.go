@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // PosError is an error in a launch file at a line and column (1-based):
@@ -47,7 +48,7 @@ func WithPos(data []byte, err error) error {
 		}
 	case strings.Contains(err.Error(), unknownField):
 		msg := err.Error()
-		if m := unknownFieldRE.FindStringSubmatch(msg[strings.Index(msg, unknownField):]); m != nil {
+		if m := messageREs().unknownField.FindStringSubmatch(msg[strings.Index(msg, unknownField):]); m != nil {
 			if name, uerr := strconv.Unquote(m[1]); uerr == nil {
 				off = locateKey(data, name)
 			}
@@ -97,11 +98,6 @@ func splitDots(s string) []string {
 	return out
 }
 
-// unknownFieldRE is encoding/json's message for a field the launch file
-// format does not have, from its start (found by the plain text first: the
-// regular expression alone, unanchored, took a tenth of a failing run).
-var unknownFieldRE = regexp.MustCompile(`^json: unknown field ("(?:[^"\\]|\\.)*")`)
-
 const unknownField = "json: unknown field "
 
 // locateKey is the offset of the first object key (or string) name in
@@ -129,17 +125,34 @@ func tokenDecoder(data []byte) *json.Decoder {
 	return dec
 }
 
-// The launch checks name what they are about at the start of their
-// messages; these turn those names into paths.
-var (
-	indexedRE = regexp.MustCompile(`^(grid|block|memory|params|outputs|expect|experiments)\[(\d+)\](?:\.([a-z_]+)|: ([a-z_0-9]+) )?`)
-	keyedRE   = regexp.MustCompile(`^(buffer|texture|surface) "((?:[^"\\]|\\.)*)"(?: ([a-z_]+))?`)
-	fieldRE   = regexp.MustCompile(`^(grid|block|shared_bytes|local_bytes|global_bytes|max_steps|program|textures|link|hang_factor|injections)\b`)
-	// stepRE is the prefix of a step's problem: checkSteps' ("step 2: "; a
+// messageREs are the regular expressions that find a problem's place in
+// a launch file, compiled when a problem is first placed: compiled at
+// start-up, they cost every command 0.15 ms.
+var messageREs = sync.OnceValue(func() *messageRegexps {
+	return &messageRegexps{
+		unknownField: regexp.MustCompile(`^json: unknown field ("(?:[^"\\]|\\.)*")`),
+		indexed:      regexp.MustCompile(`^(grid|block|memory|params|outputs|expect|experiments)\[(\d+)\](?:\.([a-z_]+)|: ([a-z_0-9]+) )?`),
+		keyed:        regexp.MustCompile(`^(buffer|texture|surface) "((?:[^"\\]|\\.)*)"(?: ([a-z_]+))?`),
+		field:        regexp.MustCompile(`^(grid|block|shared_bytes|local_bytes|global_bytes|max_steps|program|textures|link|hang_factor|injections)\b`),
+		step:         regexp.MustCompile(`^step (\d+)(?: \(repetition \d+\))?: `),
+	}
+})
+
+// messageRegexps are messageREs.
+type messageRegexps struct {
+	// unknownField is encoding/json's message for a field the launch file
+	// format does not have, from its start (found by the plain text
+	// first: the regular expression alone, unanchored, took a tenth of a
+	// failing run).
+	unknownField *regexp.Regexp
+	// The launch checks name what they are about at the start of their
+	// messages; these turn those names into paths.
+	indexed, keyed, field *regexp.Regexp
+	// step is the prefix of a step's problem: checkSteps' ("step 2: "; a
 	// group's step: "step 2: step 0: ") or a running sequence's, which
 	// names the repetition ("step 1 (repetition 3): step 0: ").
-	stepRE = regexp.MustCompile(`^step (\d+)(?: \(repetition \d+\))?: `)
-)
+	step *regexp.Regexp
+}
 
 // elementFields are the fields of memory images, parameters, outputs and
 // expectations a message may name after the element.
@@ -150,14 +163,15 @@ var elementFields = map[string]bool{"space": true, "bank": true, "addr": true, "
 func pathOfMessage(msg string) []string {
 	msg = strings.TrimPrefix(msg, "launch file: ")
 	msg = strings.TrimPrefix(msg, "campaign file: ") // emu/inject's, the same JSON conventions
+	re := messageREs()
 	rest, ok := strings.CutPrefix(msg, "launches: ")
-	if !ok && stepRE.MatchString(msg) {
+	if !ok && re.step.MatchString(msg) {
 		rest, ok = msg, true // a running sequence's
 	}
 	if ok {
 		// a step's problem is at the step (or its field), inside groups
 		var steps []string
-		for m := stepRE.FindStringSubmatch(rest); m != nil; m = stepRE.FindStringSubmatch(rest) {
+		for m := re.step.FindStringSubmatch(rest); m != nil; m = re.step.FindStringSubmatch(rest) {
 			steps = append(steps, "launches", m[1])
 			rest = rest[len(m[0]):]
 		}
@@ -165,7 +179,7 @@ func pathOfMessage(msg string) []string {
 			return append(steps, pathOfMessage(rest)...)
 		}
 	}
-	if m := indexedRE.FindStringSubmatch(msg); m != nil {
+	if m := re.indexed.FindStringSubmatch(msg); m != nil {
 		p := []string{m[1], m[2]}
 		switch {
 		case m[3] != "":
@@ -175,7 +189,7 @@ func pathOfMessage(msg string) []string {
 		}
 		return p
 	}
-	if m := keyedRE.FindStringSubmatch(msg); m != nil {
+	if m := re.keyed.FindStringSubmatch(msg); m != nil {
 		name, err := strconv.Unquote(`"` + m[2] + `"`)
 		if err != nil {
 			name = m[2]
@@ -187,7 +201,7 @@ func pathOfMessage(msg string) []string {
 		}
 		return p
 	}
-	if m := fieldRE.FindStringSubmatch(msg); m != nil {
+	if m := re.field.FindStringSubmatch(msg); m != nil {
 		return []string{m[1]}
 	}
 	if msg == "no program" {
