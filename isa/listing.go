@@ -50,6 +50,20 @@ func HexDigits8(v uint32) uint64 {
 	return x + 0x3030303030303030 + letters*('a'-'0'-10)
 }
 
+// HexPair is b's two lower-case hex digits as a little-endian word (the
+// first digit in the low byte): a listing stores an address column's last
+// two digits with one lookup, the rest of the column being that of the
+// line before.
+func HexPair(b uint8) uint16 { return hexPairs[b] }
+
+var hexPairs = func() (t [256]uint16) {
+	const digits = "0123456789abcdef"
+	for b := range t {
+		t[b] = uint16(digits[b>>4]) | uint16(digits[b&15])<<8
+	}
+	return t
+}()
+
 // AppendDec appends x in decimal (strconv.AppendUint(dst, x, 10) without
 // its call for the small numbers listings are full of: register numbers,
 // repeat counts, flag values).

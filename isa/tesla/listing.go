@@ -52,6 +52,7 @@ func newLister(lines *lineCache) *lister {
 
 // lister is what one worker keeps from line to line.
 type lister struct {
+	pre   prefixCache     // the address column of the last block listed
 	lines *lineCache      // nil: print every line
 	mem   *memTextTables  // memTexts()
 	errs  *isa.PartErrors // where run adds the errors of the words that do not decode
@@ -100,7 +101,7 @@ func (l *lister) part(dst []byte, errs *isa.PartErrors, code []byte, from, to in
 func (l *lister) appendInvalid(dst []byte, code []byte, pc int, base uint64, inst Inst) []byte {
 	addr, n := base+uint64(pc), int(inst.Len)
 	for k := 0; k < n; k += 4 {
-		dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
+		dst = l.pre.appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
 	}
 	l.errs.AddInvalid(addr, n, inst.Raw, invalidWhy{})
 	return dst
@@ -131,7 +132,7 @@ func (l *lister) run(dst []byte, code []byte, pc, to int, base uint64) ([]byte, 
 		lines := l.lines.use(len(code))
 		if lines != nil {
 			if e := lines.find(v); e != nil {
-				p := putPrefix(b, addr)
+				p := l.pre.put(b, addr)
 				*(*[lineTailRoom]byte)(b[p:]) = e.tail
 				dst = dst[:n+p+int(e.size)]
 				pc += int(e.len)
@@ -144,7 +145,7 @@ func (l *lister) run(dst []byte, code []byte, pc, to int, base uint64) ([]byte, 
 			pc += int(inst.Len)
 			continue
 		}
-		p := putPrefix(b, addr)
+		p := l.pre.put(b, addr)
 		q := putTail(b, p, inst, l.mem)
 		if lines != nil {
 			lines.put(v, inst.Len, b[p:q])
@@ -199,6 +200,38 @@ func putPrefix(b *textBuf, addr uint64) int {
 	return p + 2 + lineGap
 }
 
+// prefixCache holds the address column (putPrefix) of the last 256-byte
+// block of addresses listed: within a block only its last two digits
+// change, stored from isa.HexPair (putPrefix's digits and stores cost
+// about 60 host instructions a line, a tenth of a random line's).
+type prefixCache struct {
+	block uint64 // addr>>8 of col; 0 before the first block (set is false)
+	set   bool
+	col   [prefixRoom]byte
+	n     int // col's length
+}
+
+// prefixRoom is the room an address column of 8 digits takes, rounded up
+// to whole 16-byte moves.
+const prefixRoom = 32
+
+// put stores the address column of addr at b[0:] and returns its length.
+func (c *prefixCache) put(b *textBuf, addr uint64) int {
+	if !c.set || addr>>8 != c.block {
+		if addr>>32 != 0 {
+			return putPrefix(b, addr) // wider than the cached column
+		}
+		var t textBuf
+		c.n = putPrefix(&t, addr)
+		c.col = [prefixRoom]byte(t[:prefixRoom])
+		c.block, c.set = addr>>8, true
+	}
+	*(*[prefixRoom]byte)(b[:prefixRoom]) = c.col
+	// the column's last two digits end 2+lineGap bytes before its end
+	binary.LittleEndian.PutUint16(b[(c.n-4-lineGap)&textMask:], isa.HexPair(uint8(addr)))
+	return c.n
+}
+
 // putSuffix pads the text at b[from:p] to the hex column and stores the
 // column: raw in digits (8 or 16) hex digits
 // (isa.CuobjdumpStyle.AppendSuffix). It returns the line's end.
@@ -235,7 +268,7 @@ func (l *lister) stepTail(dst []byte, code []byte, pc int, base uint64) ([]byte,
 			n = len(code) - pc
 		}
 		for k := 0; k+4 <= n; k += 4 { // a truncated tail of under 4 bytes is not listed
-			dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
+			dst = l.pre.appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[pc+k:]))
 		}
 		return dst, n, de
 	}
@@ -252,13 +285,13 @@ var wordTail = func() (t [72]byte) {
 	return
 }()
 
-// appendWordLine appends the ".word 0x...;" line of w at addr, which
-// isa.CuobjdumpStyle.AppendLine would print.
-func appendWordLine(dst []byte, addr uint64, w uint32) []byte {
+// appendWordLine appends the ".word 0x...;" line of w at addr (its address
+// column from c), which isa.CuobjdumpStyle.AppendLine would print.
+func (c *prefixCache) appendWordLine(dst []byte, addr uint64, w uint32) []byte {
 	dst = slices.Grow(dst, lineRoom)
 	n := len(dst)
 	tb := (*textBuf)(dst[n : n+lineRoom])
-	p := putPrefix(tb, addr) // at most 36 bytes: the tail fits in a textBuf
+	p := c.put(tb, addr) // at most 36 bytes: the tail fits in a textBuf
 	b := (*[len(wordTail)]byte)(tb[p : p+len(wordTail)])
 	*b = wordTail
 	// the significant digits, then ';' (0x0 for zero), over the blanks

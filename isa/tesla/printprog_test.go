@@ -56,6 +56,15 @@ func TestLineColumns(t *testing.T) {
 			t.Errorf("prefix of %#x: %q, want %q", addr, b[:n], want)
 		}
 	}
+	// the lister's cached column, from block to block, back and forth,
+	// across a digit more and past 32 bits
+	var c prefixCache
+	for _, addr := range []uint64{0, 4, 0xf8, 0x100, 0xfffc, 0x10000, 0x10004, 8, 0xfffffff8, 1 << 32, 0x1000000fc, 0xfffffffc, 0x12345678} {
+		want := string(isa.CuobjdumpStyle.AppendPrefix(nil, addr))
+		if n := c.put(&b, addr); string(b[:n]) != want {
+			t.Errorf("cached prefix of %#x: %q, want %q", addr, b[:n], want)
+		}
+	}
 	const raw = 0x0123456789abcdef
 	for _, from := range []int{0, 9, 24} {
 		for n := 0; n < 120; n++ {

@@ -255,7 +255,7 @@ func (l *lister) appendLine(dst []byte, addr, w uint64, text *[copyBytes]byte, s
 	at := len(dst)
 	b := (*[lineRoom]byte)(dst[at : at+lineRoom])
 	*(*[prefixRoom]byte)(b[:]) = l.pre
-	binary.LittleEndian.PutUint16(b[(l.preLen-12)&63:], hexPairs[addr&0xff])
+	binary.LittleEndian.PutUint16(b[(l.preLen-12)&63:], isa.HexPair(uint8(addr)))
 	t := l.preLen & 63
 	copy128((*[copyBytes]byte)(b[t:]), text)
 	return dst[:at+t+size+putLineEnd((*[lineEndRoom]byte)(b[t+size:]), size, w)]
@@ -355,18 +355,9 @@ func (l *lister) appendPrefix(dst []byte, addr uint64) []byte {
 	b := (*[prefixRoom]byte)(dst[at : at+prefixRoom])
 	*b = l.pre
 	// the digits end 10 bytes before the prefix ("*/" and 8 blanks)
-	binary.LittleEndian.PutUint16(b[(l.preLen-12)&63:], hexPairs[addr&0xff])
+	binary.LittleEndian.PutUint16(b[(l.preLen-12)&63:], isa.HexPair(uint8(addr)))
 	return dst[:at+l.preLen]
 }
-
-// hexPairs[b] is b's two hex digits as a little-endian word.
-var hexPairs = func() (t [256]uint16) {
-	const digits = "0123456789abcdef"
-	for b := range t {
-		t[b] = uint16(digits[b>>4]) | uint16(digits[b&15])<<8
-	}
-	return t
-}()
 
 // appendLineEnd appends " ;" after a text of textLen bytes, the padding
 // to the hex column, and the column holding w (fixedStyle).
