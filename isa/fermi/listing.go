@@ -31,19 +31,77 @@ const lineRoom = 32 + textRoom + 48 + 32
 // stored as whole words; what a store writes past its part is overwritten
 // by the next.
 func putLine(b []byte, inst Inst, fi uint16, addr uint32, d Dialect) int {
+	return putLineFrom(b, putAddrColumn(b, addr, d), inst, fi, addr, d)
+}
+
+// putAddrColumn stores the start of the line of an instruction at addr,
+// up to its text (New: "        /*ADDR*/        ") or its hex words (Old:
+// "\t/*ADDR*/     /*0x"), and returns its length: addrColumnRoom bytes at
+// most, written as whole words that may store up to 8 bytes past it.
+func putAddrColumn(b []byte, addr uint32, d Dialect) int {
 	const blanks8 = 0x2020202020202020
-	raw := inst.Raw
 	digits := max((bits.Len32(addr)+3)>>2, 4) // the address column: at least 4 digits
 	addrDigits := hexWord8(addr) >> ((64 - 8*digits) & 63)
 	if d == Old {
-		// "\t/*ADDR*/     /*0xWORD0[WORD1]*/ \tTEXT\n"
 		st64(b, 0, '\t'|'/'<<8|'*'<<16)
 		st64(b, 3, addrDigits)
 		p := 3 + digits
 		st64(b, p, '*'|'/'<<8|0x2020202020<<16|'/'<<56)
 		st64(b, p+8, '*'|'0'<<8|'x'<<16)
-		st64(b, p+11, hexWord8(uint32(raw)))
-		p += 19
+		return p + 11
+	}
+	st64(b, 0, blanks8)
+	st64(b, 8, '/'|'*'<<8)
+	st64(b, 10, addrDigits)
+	st64(b, 10+digits, '*'|'/'<<8|0x202020202020<<16)
+	st64(b, 18+digits, blanks8)
+	return 20 + digits
+}
+
+// addrColumnRoom is the room the address column of 8 digits takes, rounded
+// up to whole 16-byte moves.
+const addrColumnRoom = 32
+
+// addrColumn holds the address column (putAddrColumn) of the last 256-byte
+// block of addresses listed: within a block only its last two digits
+// change, stored from isa.HexPair (the column's digits and stores took about
+// 40 host instructions a line).
+type addrColumn struct {
+	block uint32 // addr>>8 of col, when set
+	set   bool
+	d     Dialect
+	col   [addrColumnRoom]byte
+	n     int // col's length
+	last  int // where its last two digits are
+}
+
+// put stores the address column of addr in dialect d at b[0:] and returns
+// its length.
+func (c *addrColumn) put(b []byte, addr uint32, d Dialect) int {
+	if !c.set || addr>>8 != c.block || d != c.d {
+		var t [addrColumnRoom + 16]byte
+		c.n = putAddrColumn(t[:], addr, d)
+		c.col = [addrColumnRoom]byte(t[:addrColumnRoom])
+		c.last = c.n - 12 // New: "LL*/" and 8 blanks after the digits
+		if d == Old {
+			c.last = c.n - 13 // "LL*/     /*0x"
+		}
+		c.block, c.set, c.d = addr>>8, true, d
+	}
+	*(*[addrColumnRoom]byte)(b[:addrColumnRoom]) = c.col
+	binary.LittleEndian.PutUint16(b[c.last&(addrColumnRoom-1):], isa.HexPair(uint8(addr)))
+	return c.n
+}
+
+// putLineFrom stores the rest of the line putLine stores, after its
+// address column of p bytes, and returns the line's length.
+func putLineFrom(b []byte, p int, inst Inst, fi uint16, addr uint32, d Dialect) int {
+	const blanks8 = 0x2020202020202020
+	raw := inst.Raw
+	if d == Old {
+		// "\t/*ADDR*/     /*0xWORD0[WORD1]*/ \tTEXT\n"
+		st64(b, p, hexWord8(uint32(raw)))
+		p += 8
 		if raw&8 == 0 {
 			st64(b, p, hexWord8(uint32(raw>>32)))
 			p += 8
@@ -54,13 +112,8 @@ func putLine(b []byte, inst Inst, fi uint16, addr uint32, d Dialect) int {
 		return p + 1
 	}
 	// "        /*ADDR*/        TEXT<blanks to 46> /* 0xHEX */\n"
-	st64(b, 0, blanks8)
-	st64(b, 8, '/'|'*'<<8)
-	st64(b, 10, addrDigits)
-	st64(b, 10+digits, '*'|'/'<<8|0x202020202020<<16)
-	st64(b, 18+digits, blanks8)
-	t := 20 + digits
-	p := putText(b, t, fi, raw, uint64(addr), d)
+	t := p
+	p = putText(b, t, fi, raw, uint64(addr), d)
 	// the padding: six words cover the widest gap (46 bytes)
 	st64(b, p, blanks8)
 	st64(b, p+8, blanks8)
@@ -159,10 +212,11 @@ func (d Dialect) partFunc() isa.PartFunc {
 	if d != Old {
 		d = New
 	}
+	var col addrColumn // this worker's
 	return func(dst []byte, errs *isa.PartErrors, code []byte, from, to int, base uint64) ([]byte, int) {
 		off := from
 		for {
-			if dst, off = listRun(dst, code, off, to, base, d); off >= to {
+			if dst, off = listRun(dst, &col, code, off, to, base, d); off >= to {
 				return dst, off
 			}
 			addr := base + uint64(off)
@@ -178,7 +232,7 @@ func (d Dialect) partFunc() isa.PartFunc {
 			// listRun stops inside the code only at a word that does not
 			// decode: it and the words after it that do not either are
 			// listed here (random bytes are mostly such words)
-			dst, off = listInvalid(dst, errs, code, off, to, base, d)
+			dst, off = listInvalid(dst, &col, errs, code, off, to, base, d)
 		}
 	}
 }
@@ -187,7 +241,7 @@ func (d Dialect) partFunc() isa.PartFunc {
 // not decode, all of each is there and their addresses have at most 8 hex
 // digits, as .word lines, and adds their errors to errs, their details
 // left to invalidWhy until they are shown. It returns where it stopped.
-func listInvalid(dst []byte, errs *isa.PartErrors, code []byte, off, to int, base uint64, d Dialect) ([]byte, int) {
+func listInvalid(dst []byte, col *addrColumn, errs *isa.PartErrors, code []byte, off, to int, base uint64, d Dialect) ([]byte, int) {
 	end := min(to, len(code)-7)
 	for off < end {
 		addr := base + uint64(off)
@@ -200,7 +254,14 @@ func listInvalid(dst []byte, errs *isa.PartErrors, code []byte, off, to int, bas
 		}
 		errs.AddInvalid(addr, n, raw, invalidWhy{})
 		for k := 0; k < n; k += 4 {
-			dst = appendWordLine(dst, addr+uint64(k), binary.LittleEndian.Uint32(code[off+k:]), d)
+			w := binary.LittleEndian.Uint32(code[off+k:])
+			if d == Old || (addr+uint64(k))>>32 != 0 {
+				dst = appendWordLine(dst, addr+uint64(k), w, d)
+				continue
+			}
+			var b []byte
+			dst, b = withRoom(dst, lineRoom)
+			dst = dst[:len(dst)+putWordLineFrom(b, col.put(b, uint32(addr)+uint32(k), New), w)]
 		}
 		off += n
 	}
@@ -211,7 +272,7 @@ func listInvalid(dst []byte, errs *isa.PartErrors, code []byte, off, to int, bas
 // all of each is there and their addresses have at most 8 hex digits, and
 // returns where it stopped: the loop of nearly every word, kept apart from
 // the rare cases so that it holds little in its registers.
-func listRun(dst []byte, code []byte, off, to int, base uint64, d Dialect) ([]byte, int) {
+func listRun(dst []byte, col *addrColumn, code []byte, off, to int, base uint64, d Dialect) ([]byte, int) {
 	end := min(to, len(code)-7) // the words whose 8 bytes are all there start before it
 	for off >= 0 && off < end {
 		addr := base + uint64(off)
@@ -228,7 +289,8 @@ func listRun(dst []byte, code []byte, off, to int, base uint64, d Dialect) ([]by
 		}
 		var b []byte
 		dst, b = withRoom(dst, lineRoom)
-		dst = dst[:len(dst)+putLine(b, inst, printForm(inst, d), uint32(addr), d)]
+		p := col.put(b, uint32(addr), d)
+		dst = dst[:len(dst)+putLineFrom(b, p, inst, printForm(inst, d), uint32(addr), d)]
 		off += n
 	}
 	return dst, off
@@ -297,14 +359,13 @@ func appendWordLine(dst []byte, addr uint64, w uint32, d Dialect) []byte {
 // has lineRoom bytes) as whole words, as putLine does, and returns its
 // length: "        /*ADDR*/        .word 0xW;<blanks to 46> /* 0xW */\n".
 func putWordLine(b []byte, addr uint32, w uint32) int {
+	return putWordLineFrom(b, putAddrColumn(b, addr, New), w)
+}
+
+// putWordLineFrom stores the rest of the line putWordLine stores, after
+// its address column of t bytes, and returns the line's length.
+func putWordLineFrom(b []byte, t int, w uint32) int {
 	const blanks8 = 0x2020202020202020
-	digits := max((bits.Len32(addr)+3)>>2, 4)
-	st64(b, 0, blanks8)
-	st64(b, 8, '/'|'*'<<8)
-	st64(b, 10, hexWord8(addr)>>((64-8*digits)&63))
-	st64(b, 10+digits, '*'|'/'<<8|0x202020202020<<16)
-	st64(b, 18+digits, blanks8)
-	t := 20 + digits
 	st64(b, t, '.'|'w'<<8|'o'<<16|'r'<<24|'d'<<32|' '<<40|'0'<<48|'x'<<56)
 	st64(b, t+8, hexWord8(w))
 	// ";" and the padding to the hex column (TextCol 46 after the text's 17 bytes)
