@@ -108,13 +108,11 @@ func (l *lister) appendInvalid(dst []byte, code []byte, pc int, base uint64, ins
 }
 
 // firstValue is the value Decode reads at code[pc:] (8 bytes there): one
-// word, or two when the first says so.
+// word, or two when the first says so, chosen without a branch (random
+// code mixes the two at random).
 func firstValue(code []byte, pc int) uint64 {
-	v := uint64(binary.LittleEndian.Uint32(code[pc:]))
-	if v&1 != 0 {
-		v = binary.LittleEndian.Uint64(code[pc:])
-	}
-	return v
+	w := binary.LittleEndian.Uint64(code[pc:])
+	return w & (0xffffffff | -(w&1)<<32)
 }
 
 // run lists the instructions from code[pc:] on, up to to, while all 8
