@@ -130,7 +130,12 @@ func (l *lister) run(dst []byte, code []byte, pc, to int, base uint64) ([]byte, 
 		lines := l.lines.use(len(code))
 		if lines != nil {
 			if e := lines.find(v); e != nil {
-				p := l.pre.put(b, addr)
+				var p int
+				if blockKey(addr) == l.pre.key { // put, inlined
+					p = l.pre.putCached(b, addr)
+				} else {
+					p = l.pre.fill(b, addr)
+				}
 				*(*[lineTailRoom]byte)(b[p:]) = e.tail
 				dst = dst[:n+p+int(e.size)]
 				pc += int(e.len)
@@ -143,7 +148,12 @@ func (l *lister) run(dst []byte, code []byte, pc, to int, base uint64) ([]byte, 
 			pc += int(inst.Len)
 			continue
 		}
-		p := l.pre.put(b, addr)
+		var p int
+		if blockKey(addr) == l.pre.key { // put, inlined
+			p = l.pre.putCached(b, addr)
+		} else {
+			p = l.pre.fill(b, addr)
+		}
 		q := putTail(b, p, inst, l.mem)
 		if lines != nil {
 			lines.put(v, inst.Len, b[p:q])
@@ -203,31 +213,43 @@ func putPrefix(b *textBuf, addr uint64) int {
 // change, stored from isa.HexPair (putPrefix's digits and stores cost
 // about 60 host instructions a line, a tenth of a random line's).
 type prefixCache struct {
-	block uint64 // addr>>8 of col; 0 before the first block (set is false)
-	set   bool
-	col   [prefixRoom]byte
-	n     int // col's length
+	key uint64 // blockKey of col's block; 0 (no block's) in the zero value
+	col [prefixRoom]byte
+	n   int // col's length
 }
 
 // prefixRoom is the room an address column of 8 digits takes, rounded up
 // to whole 16-byte moves.
 const prefixRoom = 32
 
+// blockKey is prefixCache's key of addr's 256-byte block: never 0.
+func blockKey(addr uint64) uint64 { return addr>>8 | 1<<63 }
+
 // put stores the address column of addr at b[0:] and returns its length.
+// run spells it out: the call to fill keeps it from being inlined.
 func (c *prefixCache) put(b *textBuf, addr uint64) int {
-	if !c.set || addr>>8 != c.block {
-		if addr>>32 != 0 {
-			return putPrefix(b, addr) // wider than the cached column
-		}
-		var t textBuf
-		c.n = putPrefix(&t, addr)
-		c.col = [prefixRoom]byte(t[:prefixRoom])
-		c.block, c.set = addr>>8, true
+	if blockKey(addr) != c.key {
+		return c.fill(b, addr)
 	}
+	return c.putCached(b, addr)
+}
+
+// putCached is put for an address in the cached block.
+func (c *prefixCache) putCached(b *textBuf, addr uint64) int {
 	*(*[prefixRoom]byte)(b[:prefixRoom]) = c.col
 	// the column's last two digits end 2+lineGap bytes before its end
 	binary.LittleEndian.PutUint16(b[(c.n-4-lineGap)&textMask:], isa.HexPair(uint8(addr)))
 	return c.n
+}
+
+// fill is put for an address outside the cached block: it caches addr's
+// block's column, unless addr needs more than 8 digits.
+func (c *prefixCache) fill(b *textBuf, addr uint64) int {
+	n := putPrefix(b, addr)
+	if addr>>32 == 0 {
+		c.col, c.n, c.key = [prefixRoom]byte(b[:prefixRoom]), n, blockKey(addr)
+	}
+	return n
 }
 
 // putSuffix pads the text at b[from:p] to the hex column and stores the
