@@ -67,30 +67,45 @@ const addrColumnRoom = 32
 // change, stored from isa.HexPair (the column's digits and stores took about
 // 40 host instructions a line).
 type addrColumn struct {
-	block uint32 // addr>>8 of col, when set
-	set   bool
-	d     Dialect
-	col   [addrColumnRoom]byte
-	n     int // col's length
-	last  int // where its last two digits are
+	key  uint64 // columnKey of col's block and dialect; 0 (none) in the zero value
+	col  [addrColumnRoom]byte
+	n    int // col's length
+	last int // where its last two digits are
+}
+
+// columnKey is addrColumn's key of addr's 256-byte block in dialect d:
+// never 0.
+func columnKey(addr uint32, d Dialect) uint64 {
+	return uint64(addr>>8) | uint64(d)<<32 | 1<<63
 }
 
 // put stores the address column of addr in dialect d at b[0:] and returns
-// its length.
+// its length. The part loops spell it out: the call to fill keeps it from
+// being inlined.
 func (c *addrColumn) put(b []byte, addr uint32, d Dialect) int {
-	if !c.set || addr>>8 != c.block || d != c.d {
-		var t [addrColumnRoom + 16]byte
-		c.n = putAddrColumn(t[:], addr, d)
-		c.col = [addrColumnRoom]byte(t[:addrColumnRoom])
-		c.last = c.n - 12 // New: "LL*/" and 8 blanks after the digits
-		if d == Old {
-			c.last = c.n - 13 // "LL*/     /*0x"
-		}
-		c.block, c.set, c.d = addr>>8, true, d
+	if columnKey(addr, d) != c.key {
+		c.fill(addr, d)
 	}
+	return c.putCached(b, addr)
+}
+
+// putCached is put for an address in the cached block and dialect.
+func (c *addrColumn) putCached(b []byte, addr uint32) int {
 	*(*[addrColumnRoom]byte)(b[:addrColumnRoom]) = c.col
 	binary.LittleEndian.PutUint16(b[c.last&(addrColumnRoom-1):], isa.HexPair(uint8(addr)))
 	return c.n
+}
+
+// fill caches the column of addr's block in dialect d.
+func (c *addrColumn) fill(addr uint32, d Dialect) {
+	var t [addrColumnRoom + 16]byte
+	c.n = putAddrColumn(t[:], addr, d)
+	c.col = [addrColumnRoom]byte(t[:addrColumnRoom])
+	c.last = c.n - 12 // New: "LL*/" and 8 blanks after the digits
+	if d == Old {
+		c.last = c.n - 13 // "LL*/     /*0x"
+	}
+	c.key = columnKey(addr, d)
 }
 
 // putLineFrom stores the rest of the line putLine stores, after its
@@ -289,7 +304,10 @@ func listRun(dst []byte, col *addrColumn, code []byte, off, to int, base uint64,
 		}
 		var b []byte
 		dst, b = withRoom(dst, lineRoom)
-		p := col.put(b, uint32(addr), d)
+		if columnKey(uint32(addr), d) != col.key { // put, inlined
+			col.fill(uint32(addr), d)
+		}
+		p := col.putCached(b, uint32(addr))
 		dst = dst[:len(dst)+putLineFrom(b, p, inst, printForm(inst, d), uint32(addr), d)]
 		off += n
 	}
