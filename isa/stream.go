@@ -387,11 +387,11 @@ type BuffersWriter interface {
 }
 
 // stepWriter lists parts of code on every core: each worker takes the
-// next part and lists it into a slot of its own; the parts are written in
-// order by whichever worker finds the next one ready after listing its
-// own (most often it is its own, still in its cache). No worker waits for
-// another to write: one woken from sleep may start late, and a worker
-// that waits is one core idle.
+// next part and lists it into its slot of a ring (by the part's number);
+// the parts are written in order by whichever worker finds the next one
+// ready after listing its own (most often it is its own, still in its
+// cache). A worker waits only when the ring is full (a worker woken from
+// sleep may start late, and one that waits leaves a core idle).
 type stepWriter struct {
 	workers   int
 	partBytes int
@@ -416,9 +416,10 @@ type partSlot struct {
 	ready bool // listed and not yet written
 }
 
-// slotsPerWorker is the parts each worker may have listed and not yet
-// written: with two, a worker that lists its part before the one before
-// it is listed goes on to the next part.
+// slotsPerWorker is the ring's slots per worker: the parts listed and not
+// yet written. With more than one, a worker that lists its part before
+// the part before it is listed goes on to the next part; with four, the
+// ring is rarely full on a busy machine.
 const slotsPerWorker = 4
 
 // deliver passes errs' errors from the one at from on to onErr.
