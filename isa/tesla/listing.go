@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"github.com/gpuisa/gpuisa/isa"
 )
 
@@ -390,6 +391,7 @@ func (c *lineCache) use(n int) *lineCache {
 	if len(c.slot) < lineCacheSize {
 		if k := lineSlotBits(n); len(c.slot) < 1<<k {
 			c.slot, c.shift = make([]lineEntry, 1<<k), uint8(64-k)
+			pagemem.TouchZeroed(c.slot) // looked up before written
 		}
 	}
 	if c.looks++; c.looks == lineWindow {

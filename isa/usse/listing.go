@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"github.com/gpuisa/gpuisa/isa"
 )
 
@@ -67,6 +68,15 @@ type lineCache struct {
 	ends  [cacheSlots][slotBytes]byte
 }
 
+// newLineCache returns an empty cache whose slots' words and lengths,
+// read before they are written, are faulted in for writing.
+func newLineCache() *lineCache {
+	c := new(lineCache)
+	pagemem.TouchZeroed(c.words[:])
+	pagemem.TouchZeroed(c.lens[:])
+	return c
+}
+
 func cacheSlot(w uint64) uint64 { return w * 0x9e3779b97f4a7c15 >> (64 - cacheBits) }
 
 // part lists the words that start in code[from:to] (isa.PartFunc): a
@@ -80,7 +90,7 @@ func (l *lister) part(dst []byte, errs *isa.PartErrors, code []byte, from, to in
 			dst = l.batch(dst, errs, code, off, n, base)
 			if l.cache == nil {
 				if l.lines += n; l.lines >= cacheAfter {
-					l.cache = new(lineCache)
+					l.cache = newLineCache()
 				}
 			} else {
 				l.rest = max(l.rest-n, 0)
@@ -123,7 +133,7 @@ func (l *lister) part(dst []byte, errs *isa.PartErrors, code []byte, from, to in
 				continue
 			}
 		} else if l.lines++; l.lines >= cacheAfter {
-			l.cache = new(lineCache)
+			l.cache = newLineCache()
 		}
 		// the printer reads only the form's own fields, which decodeFields
 		// all writes: no need to clear the rest
