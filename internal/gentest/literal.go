@@ -138,14 +138,24 @@ func (lw *literalWriter) value(v reflect.Value, typed bool) error {
 		}
 		b.WriteString(name)
 		b.WriteByte('{')
-		// zero elements are left out of arrays (their index keys the next one)
-		skipped := false
+		// zero elements are left out of arrays (their index keys the next
+		// one); composite elements take a line each, numbers 16 a line
+		ek := t.Elem().Kind()
+		perLine := 16
+		if ek == reflect.Array || ek == reflect.Slice || ek == reflect.Struct || ek == reflect.String {
+			perLine = 1
+		}
+		skipped, written := false, 0
 		for i := range v.Len() {
 			e := v.Index(i)
 			if k == reflect.Array && e.IsZero() {
 				skipped = true
 				continue
 			}
+			if written%perLine == 0 {
+				b.WriteByte('\n')
+			}
+			written++
 			if skipped {
 				fmt.Fprintf(b, "%d: ", i)
 				skipped = false
@@ -154,6 +164,9 @@ func (lw *literalWriter) value(v reflect.Value, typed bool) error {
 				return err
 			}
 			b.WriteString(", ")
+		}
+		if written > 0 {
+			b.WriteByte('\n')
 		}
 		b.WriteByte('}')
 	case k == reflect.Struct:
