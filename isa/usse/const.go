@@ -124,16 +124,20 @@ func constValue(n uint32, c byte, half bool) uint32 {
 }
 
 // chanIndex numbers the swizzle characters as swizzleChans does.
-var chanIndex = func() (t [256]uint8) {
+//
+// buildChanIndex computes chanIndex (inittables.go holds its value).
+func buildChanIndex() (t [256]uint8) {
 	for i := 0; i < len(swizzleChans); i++ {
 		t[swizzleChans[i]] = uint8(i)
 	}
 	return t
-}()
+}
 
 // constValues[half][channel][n] is constValueSlow, tabulated once
 // (read-only afterwards).
-var constValues = func() (t [2][len(swizzleChans)][64]uint32) {
+//
+// buildConstValues computes constValues (inittables.go holds its value).
+func buildConstValues() (t [2][len(swizzleChans)][64]uint32) {
 	for h := range t {
 		for c := range t[h] {
 			for n := range t[h][c] {
@@ -142,7 +146,7 @@ var constValues = func() (t [2][len(swizzleChans)][64]uint32) {
 		}
 	}
 	return t
-}()
+}
 
 func constValueSlow(n uint32, c byte, half bool) uint32 {
 	if v, ok := constChar(c); ok {

@@ -65,7 +65,8 @@ func fieldChecks(f *form, e *elem, elemIdx int) []fieldCheck {
 	return []fieldCheck{{kind: ckElem, elem: uint8(elemIdx)}}
 }
 
-var decoders = func() (t [len(forms)]formDecoder) {
+// buildDecoders computes decoders (inittables.go holds its value).
+func buildDecoders() (t [len(forms)]formDecoder) {
 	for fi := range forms {
 		f := &forms[fi]
 		t[fi].mayFail = formMayFail(f)
@@ -81,7 +82,7 @@ var decoders = func() (t [len(forms)]formDecoder) {
 		}
 	}
 	return t
-}()
+}
 
 // formMayFail reports whether check can reject some word of f: a variant
 // may be missing, or an element reads a table entry marked '?' or beyond
@@ -160,7 +161,9 @@ type formMatch struct {
 
 // groupMatches lists groups' forms by op1 in spec order, compact so that
 // the decoder's first-match loop reads no form structs.
-var groupMatches = func() (t [32][]formMatch) {
+//
+// buildGroupMatches computes groupMatches (inittables.go holds its value).
+func buildGroupMatches() (t [32][]formMatch) {
 	for op1, g := range groups {
 		for _, fi := range g {
 			f := &forms[fi]
@@ -168,4 +171,4 @@ var groupMatches = func() (t [32][]formMatch) {
 		}
 	}
 	return t
-}()
+}

@@ -51,3 +51,4 @@
 package usse
 
 //go:generate go run ./internal/gen/cmd/gentables
+//go:generate go test -run TestInitTables -inittables

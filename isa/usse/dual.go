@@ -381,7 +381,9 @@ func (d *dualView) setSwizzles() {
 // dualSwzStates[vec4][all][idx] is bit 0: swizzle entry idx is defined
 // (dualSwzDefined), bit 1: its full text names it (dualNamed, all: among
 // all 32 entries).
-var dualSwzStates = func() (t [2][2][64]uint8) {
+//
+// buildDualSwzStates computes dualSwzStates (inittables.go holds its value).
+func buildDualSwzStates() (t [2][2][64]uint8) {
 	for v := range t {
 		for all := range t[v] {
 			for idx := range t[v][all] {
@@ -393,7 +395,7 @@ var dualSwzStates = func() (t [2][2][64]uint8) {
 		}
 	}
 	return t
-}()
+}
 
 // spanAll reports whether the source letter numbered b (layoutBit) reads
 // both halves of the swizzle table (an ext bit picks the half): u when the
@@ -409,7 +411,9 @@ const dualSwz2 = 4
 // dualSwzDefined[vec4] has bit i set when entry i of the vec3 (0) or vec4
 // (1) swizzle table is defined (not "?"): srcSwizzle's test without a
 // string compare.
-var dualSwzDefined = func() (m [2]uint64) {
+//
+// buildDualSwzDefined computes dualSwzDefined (inittables.go holds its value).
+func buildDualSwzDefined() (m [2]uint64) {
 	for v, ti := range [2]int{enumDswz3, enumDswz4} {
 		for i, ent := range enumTables[ti] {
 			if i < 64 && ent != "?" {
@@ -418,7 +422,7 @@ var dualSwzDefined = func() (m [2]uint64) {
 		}
 	}
 	return m
-}()
+}
 
 // Bank codes of dual-issue operands: r o pa sa as in bank4, then the
 // internal registers, the indexed bank and anything else the text names.
@@ -612,7 +616,9 @@ func appendDualOpnds(dst []byte, ops *[5]dualOpnd, n int) []byte {
 
 // dualRegWords[bank][num] is a register's name and number (bank below
 // dbIdx1, number below 256) packed (isa.TextWord): appendDualOpnd's text.
-var dualRegWords = func() (t [dbIdx1][256]uint64) {
+//
+// buildDualRegWords computes dualRegWords (inittables.go holds its value).
+func buildDualRegWords() (t [dbIdx1][256]uint64) {
 	for bank := range t {
 		for num := range t[bank] {
 			o := dualOpnd{bank: uint8(bank), num: uint32(num)}
@@ -621,7 +627,7 @@ var dualRegWords = func() (t [dbIdx1][256]uint64) {
 		}
 	}
 	return t
-}()
+}
 
 func (d *dualView) fmtName() string {
 	if d.get(dfF16) != 0 {
@@ -709,12 +715,14 @@ func (d *dualView) appendRestOps(dst []byte, level int, ops *dualText) []byte {
 }
 
 // dualFlagWords[k] is "." and dual field k's name packed (isa.TextWord).
-var dualFlagWords = func() (t [dfCount]uint64) {
+//
+// buildDualFlagWords computes dualFlagWords (inittables.go holds its value).
+func buildDualFlagWords() (t [dfCount]uint64) {
 	for k, n := range dualFieldNames {
 		t[k] = isa.TextWord("." + n)
 	}
 	return t
-}()
+}
 
 // text is the structure of d's plain (marker-free) text, as parseDualText
 // reads it back.
@@ -753,12 +761,14 @@ func (d *dualView) fillFlags(t *dualText) {
 }
 
 // dualNoFlags is dualText.fixed with no field printed as a flag.
-var dualNoFlags = func() (f [dfCount]int32) {
+//
+// buildDualNoFlags computes dualNoFlags (inittables.go holds its value).
+func buildDualNoFlags() (f [dfCount]int32) {
 	for k := range f {
 		f[k] = -1
 	}
 	return f
-}()
+}
 
 // dualOpnd is one operand as written (no pointers: cheap to copy and
 // compare).

@@ -11,7 +11,9 @@ import "sync"
 // tables, read-only afterwards); dualLevel then tries only them.
 
 // dualForms are the form indices of the two dual-issue groups.
-var dualForms = func() (t [2]int) {
+//
+// buildDualForms computes dualForms (inittables.go holds its value).
+func buildDualForms() (t [2]int) {
 	t = [2]int{-1, -1}
 	for fi := range forms {
 		switch forms[fi].op1 {
@@ -22,7 +24,7 @@ var dualForms = func() (t [2]int) {
 		}
 	}
 	return t
-}()
+}
 
 // dualOpCount is the number of operands operation o shows with layout
 // letters n (ssq repeats its source).
@@ -153,7 +155,9 @@ type dualSrcReq struct {
 }
 
 // dualSrcReqs[i1][i2][cfg] is dualSrcReq of operations i1, i2 (read-only).
-var dualSrcReqs = func() (t [16][16][4]dualSrcReq) {
+//
+// buildDualSrcReqs computes dualSrcReqs (inittables.go holds its value).
+func buildDualSrcReqs() (t [16][16][4]dualSrcReq) {
 	for i1 := range dualOps[0] {
 		for i2 := range dualOps[1] {
 			if !dualOps[0][i1].ok || !dualOps[1][i2].ok {
@@ -203,7 +207,7 @@ var dualSrcReqs = func() (t [16][16][4]dualSrcReq) {
 		}
 	}
 	return t
-}()
+}
 
 // dualDestsFit is the destinations' part of that test, with primus p: the
 // internal destination (operation p) is i0..i3 with a mask the group can

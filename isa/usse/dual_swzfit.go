@@ -14,7 +14,9 @@ import "sync"
 const dualSwzLetters = "xyzw01h2"
 
 // dualLetterCodes[c] is c's index in dualSwzLetters, or 0xff.
-var dualLetterCodes = func() (t [256]uint8) {
+//
+// buildDualLetterCodes computes dualLetterCodes (inittables.go holds its value).
+func buildDualLetterCodes() (t [256]uint8) {
 	for i := range t {
 		t[i] = 0xff
 	}
@@ -22,7 +24,7 @@ var dualLetterCodes = func() (t [256]uint8) {
 		t[dualSwzLetters[i]] = uint8(i)
 	}
 	return t
-}()
+}
 
 // dualChansKey numbers channels (letters past n ignored) densely below
 // dualChansKeys: those of one letter first, then of two, ...; ok is false

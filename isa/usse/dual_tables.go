@@ -6,7 +6,9 @@ import "strings"
 // (read-only afterwards), and the decoder's validity test.
 
 // dualOps holds dualInfo for both operation tables (read-only).
-var dualOps = func() (t [2][16]struct {
+//
+// buildDualOps computes dualOps (inittables.go holds its value).
+func buildDualOps() (t [2][16]struct {
 	op dualOp
 	ok bool
 }) {
@@ -16,11 +18,13 @@ var dualOps = func() (t [2][16]struct {
 		}
 	}
 	return t
-}()
+}
 
 // dualIdxByForm holds dualIdx for every form, computed once from the
 // generated tables (read-only afterwards).
-var dualIdxByForm = func() (t [len(forms)][dfCount]int8) {
+//
+// buildDualIdxByForm computes dualIdxByForm (inittables.go holds its value).
+func buildDualIdxByForm() (t [len(forms)][dfCount]int8) {
 	for fi := range forms {
 		t[fi] = dualIdx(&forms[fi])
 		if op := forms[fi].op1; (op == 0x04 || op == 0x05) && len(forms[fi].fields) >= MaxFields {
@@ -29,11 +33,13 @@ var dualIdxByForm = func() (t [len(forms)][dfCount]int8) {
 		}
 	}
 	return t
-}()
+}
 
 // dualWidthByForm[form][k] is the width of dual field k in the form (0
 // when absent; read-only).
-var dualWidthByForm = func() (t [len(forms)][dfCount]uint8) {
+//
+// buildDualWidthByForm computes dualWidthByForm (inittables.go holds its value).
+func buildDualWidthByForm() (t [len(forms)][dfCount]uint8) {
 	for fi := range forms {
 		for k, i := range dualIdxByForm[fi] {
 			if i >= 0 {
@@ -42,19 +48,23 @@ var dualWidthByForm = func() (t [len(forms)][dfCount]uint8) {
 		}
 	}
 	return t
-}()
+}
 
 // dualArgIdxByForm holds dualArgIdx of dualIdxByForm (read-only).
-var dualArgIdxByForm = func() (t [len(forms)][dfCount]uint8) {
+//
+// buildDualArgIdxByForm computes dualArgIdxByForm (inittables.go holds its value).
+func buildDualArgIdxByForm() (t [len(forms)][dfCount]uint8) {
 	for fi := range forms {
 		t[fi] = dualArgIdx(&dualIdxByForm[fi])
 	}
 	return t
-}()
+}
 
 // dualLayouts splits the layout tables by source counts and configuration
 // once (read-only afterwards).
-var dualLayouts = func() (t [3][3][4]dualLayout) {
+//
+// buildDualLayouts computes dualLayouts (inittables.go holds its value).
+func buildDualLayouts() (t [3][3][4]dualLayout) {
 	for i := range t {
 		for j := range t[i] {
 			for c, l := range enumTables[dualLayoutTables[i][j]] {
@@ -73,11 +83,13 @@ var dualLayouts = func() (t [3][3][4]dualLayout) {
 		}
 	}
 	return t
-}()
+}
 
 // dualUsedSets[c1-1][uses] is the set of dual fields used reports for a
 // first operation with c1 sources and layout letters uses (read-only).
-var dualUsedSets = func() (t [3][16]uint32) {
+//
+// buildDualUsedSets computes dualUsedSets (inittables.go holds its value).
+func buildDualUsedSets() (t [3][16]uint32) {
 	for c1 := 1; c1 <= 3; c1++ {
 		for uses := 0; uses < 16; uses++ {
 			d := dualView{c1: c1, usesMask: uint8(uses)}
@@ -89,22 +101,26 @@ var dualUsedSets = func() (t [3][16]uint32) {
 		}
 	}
 	return t
-}()
+}
 
 // maskChans is each write mask as operand channels (".x-z" without the dot).
-var maskChans = func() (t [16]dualChans) {
+//
+// buildMaskChans computes maskChans (inittables.go holds its value).
+func buildMaskChans() (t [16]dualChans) {
 	for m := range t {
 		if b := appendMaskChans(nil, uint32(m)); len(b) > 0 {
 			t[m].n = uint8(copy(t[m].c[:], b[1:]))
 		}
 	}
 	return t
-}()
+}
 
 // dualPrefixLen[vec4][span][idx][m] is how many channels of dual swizzle
 // entry idx srcOpnd prints when the operation reads m: the shortest prefix,
 // m or longer, whose first entry in the span is idx (read-only).
-var dualPrefixLen = func() (p [2][3][32][5]uint8) {
+//
+// buildDualPrefixLen computes dualPrefixLen (inittables.go holds its value).
+func buildDualPrefixLen() (p [2][3][32][5]uint8) {
 	for v, ti := range [2]int{enumDswz3, enumDswz4} {
 		t := enumTables[ti]
 		for span := range p[v] {
@@ -132,11 +148,13 @@ var dualPrefixLen = func() (p [2][3][32][5]uint8) {
 		}
 	}
 	return p
-}()
+}
 
 // dualSwzChans[vec4][span][idx][m] is the first dualPrefixLen channels of
 // dual swizzle entry idx (read-only).
-var dualSwzChans = func() (p [2][3][32][5]dualChans) {
+//
+// buildDualSwzChans computes dualSwzChans (inittables.go holds its value).
+func buildDualSwzChans() (p [2][3][32][5]dualChans) {
 	for v, ti := range [2]int{enumDswz3, enumDswz4} {
 		t := enumTables[ti]
 		for span := range p[v] {
@@ -149,11 +167,13 @@ var dualSwzChans = func() (p [2][3][32][5]dualChans) {
 		}
 	}
 	return p
-}()
+}
 
 // dualNamed[vec4][all][idx] reports whether the full text of dual swizzle
 // entry idx names it among the standard entries (all: among all 32).
-var dualNamed = func() (p [2][2][32]bool) {
+//
+// buildDualNamed computes dualNamed (inittables.go holds its value).
+func buildDualNamed() (p [2][2][32]bool) {
 	for v, ti := range [2]int{enumDswz3, enumDswz4} {
 		t := enumTables[ti]
 		for all, hi := range [2]int{16, 32} {
@@ -163,7 +183,7 @@ var dualNamed = func() (p [2][2][32]bool) {
 		}
 	}
 	return p
-}()
+}
 
 // dualCheck is newDualView's validity test without building the view (the
 // decoder's check): -1, or the dual field at fault (newDualView's d.bad).

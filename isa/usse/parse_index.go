@@ -276,7 +276,9 @@ var parseOrder = sync.OnceValue(func() (t *[leadKeys][]uint16) {
 // flagDefaults holds, per form and syntax, the word bits of the fields the
 // syntax prints as flags and their values when every flag is at its
 // default: a word with those bits prints no flags.
-var flagDefaults = func() (t [len(forms)][]struct{ mask, bits uint64 }) {
+//
+// buildFlagDefaults computes flagDefaults (inittables.go holds its value).
+func buildFlagDefaults() (t [len(forms)][]struct{ mask, bits uint64 }) {
 	for fi := range forms {
 		f := &forms[fi]
 		t[fi] = make([]struct{ mask, bits uint64 }, len(f.variants))
@@ -300,7 +302,7 @@ var flagDefaults = func() (t [len(forms)][]struct{ mask, bits uint64 }) {
 		}
 	}
 	return t
-}()
+}
 
 // hasSecondOp reports whether text has a '+' outside brackets followed by a
 // letter: the second operation of a dual-issue text (parseDualText's

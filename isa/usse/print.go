@@ -167,7 +167,9 @@ const flagRoom = 16 + 10 + 10
 
 // decWords[v] is v < 1000 in decimal, the digits from the low byte up,
 // their count in the top byte.
-var decWords = func() (t [1000]uint32) {
+//
+// buildDecWords computes decWords (inittables.go holds its value).
+func buildDecWords() (t [1000]uint32) {
 	for v := range t {
 		s := isa.AppendDec(nil, uint64(v))
 		for i := len(s) - 1; i >= 0; i-- {
@@ -176,7 +178,7 @@ var decWords = func() (t [1000]uint32) {
 		t[v] |= uint32(len(s)) << 24
 	}
 	return t
-}()
+}
 
 const swizzleChans = "xyzw012h"
 
@@ -583,14 +585,16 @@ func firstWithPrefix(t []string, p string) string {
 var bank4 = [4]string{"r", "o", "pa", "sa"}
 
 // regWords[k][n] spells register n of bank4[k] as one word (isa.TextWord).
-var regWords = func() (t [4][256]uint64) {
+//
+// buildRegWords computes regWords (inittables.go holds its value).
+func buildRegWords() (t [4][256]uint64) {
 	for k, b := range bank4 {
 		for n := range t[k] {
 			t[k][n] = isa.TextWord(string(isa.AppendDec([]byte(b), uint64(n))))
 		}
 	}
 	return t
-}()
+}
 
 // regMult is 2 when register numbers are doubled: 6-bit fields always, and
 // fields whose element names a selector field that is 0 (VTST's alu_sel 0,

@@ -335,7 +335,9 @@ const decPairs = "00010203040506070809101112131415161718192021222324252627282930
 
 // pfxTexts[t][v] is a pfx element's text: enum entry v of table t and a
 // blank, or nothing for an empty entry.
-var pfxTexts = func() (t [len(enumTables)][]shortText) {
+//
+// buildPfxTexts computes pfxTexts (inittables.go holds its value).
+func buildPfxTexts() (t [len(enumTables)][]shortText) {
 	for ti, names := range enumTables {
 		t[ti] = make([]shortText, len(names))
 		for i := range names {
@@ -344,15 +346,17 @@ var pfxTexts = func() (t [len(enumTables)][]shortText) {
 		}
 	}
 	return t
-}()
+}
 
 // maskTexts[m] is write mask m as appendMaskChans prints it.
-var maskTexts = func() (t [16]shortText) {
+//
+// buildMaskTexts computes maskTexts (inittables.go holds its value).
+func buildMaskTexts() (t [16]shortText) {
 	for m := range t {
 		t[m] = newShortText(string(appendMaskChans(nil, uint32(m))))
 	}
 	return t
-}()
+}
 
 // appendFlag appends a valued flag (prefix lo, hi of plen bytes, then the
 // value v) unless v is its default def.

@@ -13,7 +13,9 @@ import (
 // swzPrefixLen[t][idx][m] is how many channels of entry idx of swizzle
 // table t the printer shows when the mask needs at least m: the shortest
 // prefix, m or longer, whose first entry with that prefix is the entry.
-var swzPrefixLen = func() (p [len(swizzleTables)][32][5]uint8) {
+//
+// buildSwzPrefixLen computes swzPrefixLen (inittables.go holds its value).
+func buildSwzPrefixLen() (p [len(swizzleTables)][32][5]uint8) {
 	for ti, t := range swizzleTables {
 		for idx, ent := range t {
 			if ent == "?" {
@@ -31,11 +33,13 @@ var swzPrefixLen = func() (p [len(swizzleTables)][32][5]uint8) {
 		}
 	}
 	return p
-}()
+}
 
 // swzDotTexts[t][idx][m] is '.' and the swizzlePrefixOf text of entry idx
 // of swizzle table t for a mask needing m channels.
-var swzDotTexts = func() (d [len(swizzleTables)][32][5]shortText) {
+//
+// buildSwzDotTexts computes swzDotTexts (inittables.go holds its value).
+func buildSwzDotTexts() (d [len(swizzleTables)][32][5]shortText) {
 	for ti, t := range swizzleTables {
 		for idx, ent := range t {
 			if ent == "?" {
@@ -47,7 +51,7 @@ var swzDotTexts = func() (d [len(swizzleTables)][32][5]shortText) {
 		}
 	}
 	return d
-}()
+}
 
 // appendSwzDot appends '.' and swizzlePrefixOf(f, t, swz, ext, mask, sel,
 // in) from swzDotTexts.
@@ -65,14 +69,16 @@ func appendSwzDot(dst []byte, f *form, t uint8, swz, ext, mask, sel int8, in *In
 
 // v4HasPrefix[idx][n] reports whether some v4 entry starts with the first
 // n channels of v3 entry idx (VMAD's ".vec3" marker test).
-var v4HasPrefix = func() (h [32][5]bool) {
+//
+// buildV4HasPrefix computes v4HasPrefix (inittables.go holds its value).
+func buildV4HasPrefix() (h [32][5]bool) {
 	for idx, ent := range swizzleTables[swzV3] {
 		for n := 0; n <= len(ent) && ent != "?"; n++ {
 			h[idx][n] = firstWithPrefix(swizzleTables[swzV4], ent[:n]) != ""
 		}
 	}
 	return h
-}()
+}
 
 // constFirst[t][half][k-1][n] has bit idx set when constant register n
 // read through entry idx of swizzle table t (t = len(swizzleTables): the
@@ -189,7 +195,9 @@ const (
 )
 
 // bankKinds[t][i] is the kind of entry i of bank table t.
-var bankKinds = func() (k [len(bankTables)][8]uint8) {
+//
+// buildBankKinds computes bankKinds (inittables.go holds its value).
+func buildBankKinds() (k [len(bankTables)][8]uint8) {
 	names := map[string]uint8{"r": bkR, "o": bkO, "pa": bkPa, "sa": bkSa, "special": bkSpecial,
 		"imm": bkImm, "index": bkIndex, "idx1": bkIdx1, "idx2": bkIdx2}
 	for t, banks := range bankTables {
@@ -203,7 +211,7 @@ var bankKinds = func() (k [len(bankTables)][8]uint8) {
 		}
 	}
 	return k
-}()
+}
 
 // flagOp is one flag a syntax prints when it is not at its default: the
 // field (an index into Inst.Args), its default, its prefix and whether the
@@ -282,7 +290,9 @@ func appendShort(dst []byte, t *shortText) []byte {
 }
 
 // enumTexts[t][v] is enumTables[t][v] as a shortText.
-var enumTexts = func() (t [len(enumTables)][]shortText) {
+//
+// buildEnumTexts computes enumTexts (inittables.go holds its value).
+func buildEnumTexts() (t [len(enumTables)][]shortText) {
 	for ti, names := range enumTables {
 		t[ti] = make([]shortText, len(names))
 		for i, s := range names {
@@ -290,4 +300,4 @@ var enumTexts = func() (t [len(enumTables)][]shortText) {
 		}
 	}
 	return t
-}()
+}
