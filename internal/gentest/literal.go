@@ -200,4 +200,3 @@ func (lw *literalWriter) basic(name, text string) {
 	}
 	fmt.Fprintf(&lw.b, "%s(%s)", name, text)
 }
-
