@@ -139,11 +139,15 @@ func (lw *literalWriter) value(v reflect.Value, typed bool) error {
 		b.WriteString(name)
 		b.WriteByte('{')
 		// zero elements are left out of arrays (their index keys the next
-		// one); composite elements take a line each, numbers 16 a line
+		// one); composite elements and strings take a line each, numbers
+		// 16 a line, and up to 16 numbers stay on the line they start
 		ek := t.Elem().Kind()
 		perLine := 16
-		if ek == reflect.Array || ek == reflect.Slice || ek == reflect.Struct || ek == reflect.String {
+		switch {
+		case ek == reflect.Array || ek == reflect.Slice || ek == reflect.Struct || ek == reflect.String:
 			perLine = 1
+		case v.Len() <= 16:
+			perLine = 0 // no new line
 		}
 		skipped, written := false, 0
 		for i := range v.Len() {
@@ -152,7 +156,7 @@ func (lw *literalWriter) value(v reflect.Value, typed bool) error {
 				skipped = true
 				continue
 			}
-			if written%perLine == 0 {
+			if perLine > 0 && written%perLine == 0 {
 				b.WriteByte('\n')
 			}
 			written++
@@ -165,7 +169,7 @@ func (lw *literalWriter) value(v reflect.Value, typed bool) error {
 			}
 			b.WriteString(", ")
 		}
-		if written > 0 {
+		if written > 0 && perLine > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteByte('}')

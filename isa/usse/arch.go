@@ -30,21 +30,12 @@ func Disassemble(dst []byte, code []byte, base uint64) ([]byte, []*isa.DecodeErr
 // WriteListing writes the listing Disassemble returns to w a buffer at a
 // time: memory does not grow with the code.
 func WriteListing(w io.Writer, code []byte, base uint64) ([]*isa.DecodeError, error) {
-	go warmDualTables()
 	return isa.WriteParts(w, code, base, newStep, newPart)
-}
-
-// warmDualTables makes the dual-issue search's tables (2 ms of work)
-// while a streamed listing makes the printers' tables and reads its first
-// window, rather than when the first dual-issue word stops the workers.
-func warmDualTables() {
-	dualTables()
 }
 
 // WriteListingFrom is WriteListing of the code read from r as it goes
 // (isa.WriteListingFromFunc).
 func WriteListingFrom(w io.Writer, r io.Reader, base uint64, onErr func(*isa.DecodeError)) error {
-	go warmDualTables()
 	return isa.WritePartsFrom(w, r, base, newStep, newPart, Len, onErr)
 }
 

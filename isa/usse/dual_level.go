@@ -2,7 +2,6 @@ package usse
 
 import (
 	"math/bits"
-	"sync"
 )
 
 // The marker level of a dual-issue word: the search for the words printing
@@ -145,10 +144,10 @@ type dualSearchTables struct {
 	sats  *[dbIdx1][4][256]uint8              // dualOpndSats
 }
 
-// dualTables makes the level search's tables (once; read-only afterwards).
-var dualTables = sync.OnceValue(func() dualSearchTables {
+// dualTables returns the level search's tables (read-only).
+func dualTables() dualSearchTables {
 	return dualSearchTables{dualTryLists(), dualSwzFirst(), dualOpndSats()}
-})
+}
 
 // dualTryTables holds every combination's dualTryList as ranges of three
 // arrays.
@@ -199,7 +198,7 @@ type dualDestClass struct {
 // names and whose layouts show as many operands form a sequence in search
 // order (group, first and second operation, primus, configuration); each
 // combination's list is the part of its sequence before it.
-var dualTryLists = sync.OnceValue(func() *dualTryTables {
+func buildDualTryLists() *dualTryTables {
 	t := new(dualTryTables)
 	// the operand counts of every pair of operations and configuration
 	var counts [16][16][4][2]int
@@ -298,7 +297,10 @@ var dualTryLists = sync.OnceValue(func() *dualTryTables {
 		}
 	}
 	return t
-})
+}
+
+// dualTryLists returns dualTryListsTable, which inittables.go holds (buildDualTryLists computes it).
+func dualTryLists() *dualTryTables { return &dualTryListsTable }
 
 // addDualTryClass adds bit to the class of list asking what c asks, or
 // appends c with it.

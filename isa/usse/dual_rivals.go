@@ -1,7 +1,5 @@
 package usse
 
-import "sync"
-
 // Which words can print the same plain text as a dual-issue word is mostly
 // decided by the operation indices and the source configuration: another
 // combination can only match when its operations have the same names and
@@ -132,7 +130,7 @@ func dualOpndSat(p *dualOpnd) uint8 {
 // dualOpndSats[bank][neg<<1|abs][num] is dualOpndSat of every operand of
 // a bank below dbIdx1 (whose ibank and channels it does not read) numbered
 // below 256 (made once, read-only afterwards).
-var dualOpndSats = sync.OnceValue(func() *[dbIdx1][4][256]uint8 {
+func buildDualOpndSats() *[dbIdx1][4][256]uint8 {
 	t := new([dbIdx1][4][256]uint8)
 	for bank := range t {
 		for na := range t[bank] {
@@ -143,7 +141,10 @@ var dualOpndSats = sync.OnceValue(func() *[dbIdx1][4][256]uint8 {
 		}
 	}
 	return t
-})
+}
+
+// dualOpndSats returns dualOpndSatsTable, which inittables.go holds (buildDualOpndSats computes it).
+func dualOpndSats() *[dbIdx1][4][256]uint8 { return &dualOpndSatsTable }
 
 // dualSrcReq is what a pair of operations and a source configuration
 // demand of a text's sources: the tests (dualSourceSat's bits) and at

@@ -1,7 +1,5 @@
 package usse
 
-import "sync"
-
 // Swizzle texts read back: dualAssign.source takes the first entry of a
 // range of its group's swizzle table that starts with a source's channels,
 // and the level search asks whether a rival reading the word's text prints
@@ -64,7 +62,7 @@ var dualSwzRangeBounds = [swzRanges][2]int{{0, 16}, {0, 32}, {16, 32}}
 // dualSwzFirst[vec4][range][dualChansKey] is 1 + the first defined entry
 // of the range of the vec3 (0) or vec4 (1) table that starts with those
 // channels, or 0 for none. Computed once, read-only afterwards.
-var dualSwzFirst = sync.OnceValue(func() *[2][swzRanges][dualChansKeys]uint8 {
+func buildDualSwzFirst() *[2][swzRanges][dualChansKeys]uint8 {
 	m := new([2][swzRanges][dualChansKeys]uint8)
 	for v, ti := range [2]int{enumDswz3, enumDswz4} {
 		t := enumTables[ti]
@@ -88,7 +86,10 @@ var dualSwzFirst = sync.OnceValue(func() *[2][swzRanges][dualChansKeys]uint8 {
 		}
 	}
 	return m
-})
+}
+
+// dualSwzFirst returns dualSwzFirstTable, which inittables.go holds (buildDualSwzFirst computes it).
+func dualSwzFirst() *[2][swzRanges][dualChansKeys]uint8 { return &dualSwzFirstTable }
 
 // dualSwzFind is the first defined entry in [lo, hi) of the vec3 or vec4
 // table that starts with ch (dualAssign.source's look-up).

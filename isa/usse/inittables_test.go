@@ -20,6 +20,10 @@ var updateInitTables = flag.Bool("inittables", false, "rewrite inittables.go fro
 // generated again.
 func initTables() []gentest.Table {
 	return []gentest.Table{
+		{Name: "constFirstTable", Value: *buildConstFirst(), Doc: "constFirstTable is constFirst's table."},
+		{Name: "dualSwzFirstTable", Value: *buildDualSwzFirst(), Doc: "dualSwzFirstTable is dualSwzFirst's table."},
+		{Name: "dualOpndSatsTable", Value: *buildDualOpndSats(), Doc: "dualOpndSatsTable is dualOpndSats's table."},
+		{Name: "dualTryListsTable", Value: *buildDualTryLists(), Doc: "dualTryListsTable is dualTryLists's table."},
 		{Name: "dualOps", Value: buildDualOps(), Doc: "dualOps holds dualInfo for both operation tables (read-only)."},
 		{Name: "chanIndex", Value: buildChanIndex(), Doc: "chanIndex numbers the swizzle characters as swizzleChans does."},
 		{Name: "constValues", Value: buildConstValues(), Doc: "constValues[half][channel][n] is constValueSlow, tabulated once\n(read-only afterwards)."},

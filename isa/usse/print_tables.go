@@ -84,9 +84,9 @@ func buildV4HasPrefix() (h [32][5]bool) {
 // read through entry idx of swizzle table t (t = len(swizzleTables): the
 // identity, idx 0) is the first register and entry whose first k channels
 // read those values (firstConst), with all k values finite.
-var constFirst = sync.OnceValue(buildConstFirst)
+func constFirst() *[len(swizzleTables) + 1][2][4][64]uint32 { return &constFirstTable }
 
-// buildConstFirst makes constFirst. A tuple of k values is a key of k
+// buildConstFirst makes constFirstTable. A tuple of k values is a key of k
 // 10-bit value numbers (constValueCodes) and k in one word, kept in an
 // open-addressed set; an entry's tuples for k = 1..4 are prefixes of each
 // other, so one pass over the registers and entries makes all four (a map
