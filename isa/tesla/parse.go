@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/asm"
@@ -500,14 +501,14 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 	var cands []uint16
 	if !seen {
 		var ok bool
-		if cands, ok = formsByName[base]; !ok {
-			return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base + asm.Closest(base, mnemonics)}
+		if cands, ok = formsByName()[base]; !ok {
+			return asmInst{}, &asm.Error{Pos: pos, Msg: "unknown instruction " + base + asm.Closest(base, mnemonics())}
 		}
 		parses = p.mnemParses(cands, mn)
 	}
 	if len(parses) == 0 {
 		if cands == nil {
-			cands = formsByName[base]
+			cands = formsByName()[base]
 		}
 		// explain the mnemonic failure (the cache kept no messages)
 		delete(p.mcache, mn.Text)
@@ -538,5 +539,9 @@ func (p *parser) assembleStatement(stmt []asm.Token, pos asm.Pos) (asmInst, *asm
 	return asmInst{}, &asm.Error{Pos: epos, Msg: base + ": expected " + p.best.message()}
 }
 
+// formsByName maps a mnemonic's base name to its forms in spec order,
+// made when the assembler first looks one up (not when a program starts).
+var formsByName = sync.OnceValue(buildFormsByName)
+
 // mnemonics are formsByName's keys, listed once (not per unknown mnemonic).
-var mnemonics = slices.Collect(maps.Keys(formsByName))
+var mnemonics = sync.OnceValue(func() []string { return slices.Collect(maps.Keys(formsByName())) })

@@ -109,6 +109,16 @@ var specFields map[string]field
 
 func fieldWidth(name string) int { return specFields[name].width }
 
+// fieldLit is field name as a literal: the forms' pieces spell their
+// fields out rather than name the f_ variables, or the compiler copies
+// each from its variable when the program starts (writing into the forms
+// table, whose pages the system then copies: 0.3 ms of every gpuisa
+// command).
+func fieldLit(name string) string {
+	f := specFields[name]
+	return fmt.Sprintf("isa.Field{Pos: %d, Width: %d}", f.pos, f.width)
+}
+
 func main() {
 	if len(os.Args) != 3 {
 		fmt.Fprintln(os.Stderr, "usage: specgen spec.txt tables.go")
@@ -477,9 +487,10 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 		mn = append(mn, n)
 	}
 	sort.Strings(mn)
-	b.WriteString("// formsByName maps a mnemonic's base name to its forms in spec order.\nvar formsByName = map[string][]uint16{\n")
+	// a function, not a variable: a map is built when the program starts
+	b.WriteString("// buildFormsByName maps a mnemonic's base name to its forms in spec order (formsByName).\nfunc buildFormsByName() map[string][]uint16 {\n\treturn map[string][]uint16{\n")
 	for _, n := range mn {
-		fmt.Fprintf(&b, "\t%q: {", n)
+		fmt.Fprintf(&b, "\t\t%q: {", n)
 		for i, x := range byName[n] {
 			if i > 0 {
 				b.WriteString(", ")
@@ -488,7 +499,7 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 		}
 		b.WriteString("},\n")
 	}
-	b.WriteString("}\n")
+	b.WriteString("\t}\n}\n")
 	out := b.Bytes()
 	// imports
 	out = bytes.Replace(out, []byte("package tesla\n"), []byte("package tesla\n\nimport \"github.com/gpuisa/gpuisa/isa\"\n"), 1)
@@ -552,7 +563,7 @@ func writeChecks(b *bytes.Buffer, fm *form) {
 				}
 			}
 			if bad != 0 {
-				out = append(out, fmt.Sprintf("{kind: checkEnum, field: f_%s, bad: %#x}", p.field, bad))
+				out = append(out, fmt.Sprintf("{kind: checkEnum, field: %s, bad: %#x}", fieldLit(p.field), bad))
 			}
 		case "cc":
 			out = append(out, "{kind: checkCC}")
@@ -619,11 +630,11 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 			for _, o := range p.opts {
 				ws = append(ws, fmt.Sprintf("%#x", isa.TextWord(o)))
 			}
-			fmt.Fprintf(b, "{kind: pieceEnum, field: f_%s, opts: %#v, words: []uint64{%s}, asm: &pieceAsm{optToks: %#v, order: %#v}}", p.field, p.opts, strings.Join(ws, ", "), ot, longestFirst(p.opts))
+			fmt.Fprintf(b, "{kind: pieceEnum, field: %s, opts: %#v, words: []uint64{%s}, asm: &pieceAsm{optToks: %#v, order: %#v}}", fieldLit(p.field), p.opts, strings.Join(ws, ", "), ot, longestFirst(p.opts))
 		case "flag":
-			fmt.Fprintf(b, "{kind: pieceFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, isa.TextWord(p.text), tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceFlag, field: %s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", fieldLit(p.field), p.text, isa.TextWord(p.text), tokens(p.text))
 		case "nflag":
-			fmt.Fprintf(b, "{kind: pieceNotFlag, field: f_%s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", p.field, p.text, isa.TextWord(p.text), tokens(p.text))
+			fmt.Fprintf(b, "{kind: pieceNotFlag, field: %s, text: %q, word: %#x, asm: &pieceAsm{toks: %#v}}", fieldLit(p.field), p.text, isa.TextWord(p.text), tokens(p.text))
 		case "opnd":
 			fmt.Fprintf(b, "{kind: pieceOperand, opnd: opnd_%s", p.text)
 			switch p.arg {
@@ -631,9 +642,9 @@ func writePieces(b *bytes.Buffer, name string, ps []piece) {
 			case "h":
 				b.WriteString(", half: true")
 			case "=" + p.arg[min(1, len(p.arg)):]:
-				fmt.Fprintf(b, ", field: f_%s", p.arg[1:])
+				fmt.Fprintf(b, ", field: %s", fieldLit(p.arg[1:]))
 			default:
-				fmt.Fprintf(b, ", field: f_%s, wide: true", p.arg)
+				fmt.Fprintf(b, ", field: %s, wide: true", fieldLit(p.arg))
 			}
 			b.WriteString("}")
 		}
