@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/isa/asm"
@@ -489,7 +490,7 @@ func parseSectionType(s string) (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
-	if t, ok := sectionTypes[q]; ok {
+	if t, ok := sectionTypes()[q]; ok {
 		return t, true
 	}
 	if v, ok := strings.CutPrefix(q, "SHT_0x"); ok {
@@ -499,8 +500,9 @@ func parseSectionType(s string) (uint32, bool) {
 	return 0, false
 }
 
-// sectionTypes maps the names cubin.SectionTypeName gives back to types.
-var sectionTypes = func() map[string]uint32 {
+// sectionTypes maps the names cubin.SectionTypeName gives back to types
+// (made when a listing first names one, not when a program starts).
+var sectionTypes = sync.OnceValue(func() map[string]uint32 {
 	m := map[string]uint32{}
 	for t := uint32(0); t < 16; t++ {
 		m[cubin.SectionTypeName(t)] = t
@@ -509,7 +511,7 @@ var sectionTypes = func() map[string]uint32 {
 		m[cubin.SectionTypeName(t)] = t
 	}
 	return m
-}()
+})
 
 func (s *Section) pad(align uint64) {
 	for s.offset()%align != 0 {
