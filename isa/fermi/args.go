@@ -64,14 +64,14 @@ func newAlias(i Inst) uint16 {
 	return i.form
 }
 
-// hasAlias says, per form, that it has a New spelling (printForm's check
-// without loading the form).
-var hasAlias = func() (t [len(forms)]bool) {
+// buildHasAlias makes hasAlias (inittables.go): per form, whether it has
+// a New spelling (printForm's check without loading the form).
+func buildHasAlias() (t [len(forms)]bool) {
 	for i := range forms {
 		t[i] = forms[i].alias != 0
 	}
 	return t
-}()
+}
 
 // FormArgs decodes the operands of inst at address pc in the order of the
 // form the decoder matched (the Old dialect's: FFMA's product negation on

@@ -160,13 +160,15 @@ const (
 	checkAll
 )
 
-// formKeys is formIndex with each form's key in place (one cache line
-// per few candidates instead of one per form).
-var formKeys = func() (t [len(formIndex)][]formKey) {
+// buildFormKeys makes formKeys (inittables.go): formIndex with each
+// form's key in place (one cache line per few candidates instead of one
+// per form).
+func buildFormKeys() (t [len(formIndex)][]formKey) {
+	checks := buildFormChecks() // not formChecks: the generated table may be stale
 	for i, fis := range formIndex {
 		for _, fi := range fis {
 			k := formKey{forms[fi].mask, forms[fi].value, fi, checkAll}
-			c := &formChecks[fi]
+			c := &checks[fi]
 			switch o := &forms[fi].ops; {
 			case c.mods == 0 && c.ops == 0:
 				k.check = checkNone
@@ -182,7 +184,7 @@ var formKeys = func() (t [len(formIndex)][]formKey) {
 		}
 	}
 	return t
-}()
+}
 
 func invalidDetail(raw uint64) string {
 	if raw&8 != 0 {
@@ -246,8 +248,9 @@ func validOperands(fi uint16, raw uint64) bool {
 	return true
 }
 
-// reservedValues has, per table, a bit for every "?" (invalid) entry.
-var reservedValues = func() (r [len(tables)]uint64) {
+// buildReservedValues makes reservedValues (inittables.go): per table, a
+// bit for every "?" (invalid) entry.
+func buildReservedValues() (r [len(tables)]uint64) {
 	for t, entries := range tables {
 		for v, e := range entries {
 			if e == "?" {
@@ -256,7 +259,7 @@ var reservedValues = func() (r [len(tables)]uint64) {
 		}
 	}
 	return r
-}()
+}
 
 // formCheck names (as bit sets of indices) the modifiers and operands of a
 // form that validOperands must look at; most have none.
@@ -265,8 +268,10 @@ type formCheck struct {
 	ops  uint8
 }
 
-// formChecks is indexed by form; derived once from the tables.
-var formChecks = func() (c [len(forms)]formCheck) {
+// buildFormChecks makes formChecks (inittables.go), indexed by form,
+// from the forms and tables.
+func buildFormChecks() (c [len(forms)]formCheck) {
+	reservedValues := buildReservedValues() // not the generated table, which may be stale
 	for i := range forms {
 		f := &forms[i]
 		for k := range f.mods {
@@ -285,4 +290,4 @@ var formChecks = func() (c [len(forms)]formCheck) {
 		}
 	}
 	return c
-}()
+}

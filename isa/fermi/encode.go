@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/isa/asm"
 )
@@ -12,8 +13,10 @@ import (
 // Encode returns the memory image of inst (8 bytes, little endian).
 func Encode(inst Inst) []byte { return inst.Bytes(nil) }
 
-// formsByName lists, per base mnemonic, the forms in spec order.
-var formsByName = func() map[string][]uint16 {
+// formsByName lists, per base mnemonic, the forms in spec order. It is
+// made when the assembler first needs it, not at start-up (a map is no
+// literal); the assembler fetches it once per call and passes it down.
+var formsByName = sync.OnceValue(func() map[string][]uint16 {
 	m := map[string][]uint16{}
 	for i := range forms {
 		n := forms[i].name
@@ -23,7 +26,7 @@ var formsByName = func() map[string][]uint16 {
 		m[n] = append(m[n], uint16(i))
 	}
 	return m
-}()
+})
 
 // stmt is one parsed instruction statement, ready for encoding.
 type stmt struct {
@@ -59,21 +62,23 @@ func errAt(col int, format string, args ...any) *encodeError {
 	return &encodeError{col, fmt.Sprintf(format, args...)}
 }
 
-// mnemonics are formsByName's keys, listed once (not per unknown mnemonic).
-var mnemonics = slices.Collect(maps.Keys(formsByName))
+// mnemonics are formsByName's keys, listed once (not per unknown
+// mnemonic), when the first unknown one is reported.
+var mnemonics = sync.OnceValue(func() []string { return slices.Collect(maps.Keys(formsByName())) })
 
 // resolver turns a label into an address.
 type resolver func(name string) (uint64, bool)
 
-// encodeStmt encodes s at address pc, trying every form of its mnemonic.
-func encodeStmt(s *stmt, pc uint64, labels resolver, d Dialect) (Inst, *encodeError) {
+// encodeStmt encodes s at address pc, trying every form of its mnemonic;
+// byName is formsByName().
+func encodeStmt(s *stmt, pc uint64, labels resolver, d Dialect, byName map[string][]uint16) (Inst, *encodeError) {
 	base := s.mnem
 	if j := strings.IndexByte(base, '.'); j >= 0 {
 		base = base[:j]
 	}
-	cands := formsByName[base]
+	cands := byName[base]
 	if len(cands) == 0 {
-		return Inst{}, errAt(s.mnemCol, "unknown instruction %q%s", base, asm.Closest(base, mnemonics))
+		return Inst{}, errAt(s.mnemCol, "unknown instruction %q%s", base, asm.Closest(base, mnemonics()))
 	}
 	// The dialect's own spellings first: old and new forms of one word can
 	// share a shape (PSETP lists its sources in opposite orders).
@@ -263,7 +268,7 @@ func AssembleLineDialect(line string, pc uint64, d Dialect) (Inst, error) {
 	if count != 1 {
 		return Inst{}, fmt.Errorf("want exactly one instruction")
 	}
-	inst, eerr := encodeStmt(&s, pc, func(string) (uint64, bool) { return 0, false }, d)
+	inst, eerr := encodeStmt(&s, pc, func(string) (uint64, bool) { return 0, false }, d, formsByName())
 	if eerr != nil {
 		return Inst{}, fmt.Errorf("%d: %s", eerr.col+1, eerr.msg)
 	}

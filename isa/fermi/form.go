@@ -117,10 +117,11 @@ func (o *operand) memShift(raw uint64) uint8 {
 	return o.shift
 }
 
-// pairShift is, for each entry of the lduld table (".U8.S16" = LD part
-// U8, LDU part S16), the log2 size of each part's data: both halves of
-// LD_LDU and LDS_LDU count their offsets in units of their own size.
-var pairShift = func() (sh [2][32]uint8) {
+// buildPairShift makes pairShift (inittables.go): for each entry of the
+// lduld table (".U8.S16" = LD part U8, LDU part S16), the log2 size of
+// each part's data: both halves of LD_LDU and LDS_LDU count their offsets
+// in units of their own size.
+func buildPairShift() (sh [2][32]uint8) {
 	for v, e := range tables[tblLduld] {
 		parts := strings.Split(e, ".")[1:] // "", "U8", "S16"
 		for i := 0; i < 2 && i < len(parts); i++ {
@@ -137,7 +138,7 @@ var pairShift = func() (sh [2][32]uint8) {
 		}
 	}
 	return sh
-}()
+}
 
 // value returns the operand's field, joined with its high part if split.
 func (o *operand) value(raw uint64) uint64 {

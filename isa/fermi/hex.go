@@ -13,22 +13,25 @@ const hexDigits = "0123456789abcdef"
 
 const blanks = "                                                                "
 
-// hexPairs spells every byte as two hex digits: the listing's hex columns
-// are most of its digits, and a pair per step halves the work.
-var hexPairs = func() (t [512]byte) {
+// buildHexPairs makes hexPairs (inittables.go): every byte spelt as two
+// hex digits. The listing's hex columns are most of its digits, and a pair
+// per step halves the work.
+func buildHexPairs() (t [512]byte) {
 	for i := range 256 {
 		t[2*i], t[2*i+1] = hexDigits[i>>4], hexDigits[i&15]
 	}
 	return t
-}()
+}
 
-// hexPairWords is hexPairs as little-endian 16-bit words.
-var hexPairWords = func() (t [256]uint64) {
+// buildHexPairWords makes hexPairWords (inittables.go): hexPairs as
+// little-endian 16-bit words.
+func buildHexPairWords() (t [256]uint64) {
+	pairs := buildHexPairs() // not hexPairs: the generated table may be stale
 	for i := range t {
-		t[i] = uint64(hexPairs[2*i]) | uint64(hexPairs[2*i+1])<<8
+		t[i] = uint64(pairs[2*i]) | uint64(pairs[2*i+1])<<8
 	}
 	return t
-}()
+}
 
 // hexWord8 is the 8 hex digits of v as a word for st64 (most significant
 // digit in the lowest byte): isa.HexDigits8 by four table loads.

@@ -40,9 +40,9 @@ func (t *words16) put(b []byte, p int) int {
 	return p + int(t.n)
 }
 
-// tableWords are the tables' entries packed (n = 255: longer than 16
-// bytes, printed from the string).
-var tableWords = func() (t [len(tables)][]words16) {
+// buildTableWords makes tableWords (inittables.go): the tables' entries
+// packed (n = 255: longer than 16 bytes, printed from the string).
+func buildTableWords() (t [len(tables)][]words16) {
 	for i, entries := range tables {
 		for _, e := range entries {
 			w := words16{n: 255}
@@ -53,25 +53,27 @@ var tableWords = func() (t [len(tables)][]words16) {
 		}
 	}
 	return t
-}()
+}
 
-// regWords spells R0..R62 and RZ, the length in the top byte.
-var regWords = func() (w [64]uint64) {
+// buildRegWords makes regWords (inittables.go): R0..R62 and RZ, the
+// length in the top byte.
+func buildRegWords() (w [64]uint64) {
 	for r := range w {
 		w[r] = isa.TextWord(string(appendReg(nil, uint64(r))))
 	}
 	return w
-}()
+}
 
-// predWords spells P0..P6 and PT (pt in the Old dialect) per dialect.
-var predWords = func() (w [2][8]uint64) {
+// buildPredWords makes predWords (inittables.go): P0..P6 and PT (pt in
+// the Old dialect) per dialect.
+func buildPredWords() (w [2][8]uint64) {
 	for d := range w {
 		for p := range w[d] {
 			w[d][p] = isa.TextWord(string(appendPred(nil, uint64(p), Dialect(d))))
 		}
 	}
 	return w
-}()
+}
 
 // putWord stores the text packed in w (isa.TextWord) at b[p:].
 func putWord(b []byte, p int, w uint64) int {
