@@ -267,15 +267,16 @@ func squeezeInto(dst []byte, s string) []byte {
 	return dst
 }
 
-// notBlank is 1 for the bytes squeeze keeps.
-var notBlank = func() (t [256]uint8) {
+// buildNotBlank makes notBlank (in inittables.go): 1 for the bytes squeeze
+// keeps.
+func buildNotBlank() (t [256]uint8) {
 	for c := range t {
 		if c != ' ' && c != '\t' {
 			t[c] = 1
 		}
 	}
 	return
-}()
+}
 
 // cutReuse returns s without its ".reuse" markers (removed left to right, as
 // strings.ReplaceAll does) and how many there were; s itself when there are
@@ -1128,7 +1129,9 @@ func parseInt(s []byte) (int64, int, bool) {
 // hexVal is the value of a hex digit, or 16 for other bytes.
 func hexVal(c byte) byte { return hexVals[c] }
 
-var hexVals = func() (t [256]byte) {
+// buildHexVals makes hexVals (in inittables.go): the value of each hex
+// digit, 16 for other bytes.
+func buildHexVals() (t [256]byte) {
 	for c := range t {
 		switch {
 		case c >= '0' && c <= '9':
@@ -1142,7 +1145,7 @@ var hexVals = func() (t [256]byte) {
 		}
 	}
 	return
-}()
+}
 
 // parseLabel reads a label reference: name, or `(name) as nvdisasm's ELF mode prints it.
 func parseLabel(s []byte) ([]byte, int) {
