@@ -41,9 +41,9 @@ func (d Decoder) Decode(code []byte, addr uint64) (Inst, error) {
 	return Decode(word, CtrlField(ctrl, int(off%32/8-1)), d.SM, addr)
 }
 
-// tableToks lists each form's table tokens: the ones Decode checks for
-// values nvdisasm calls undefined.
-var tableToks = func() (p [len(forms)][]uint8) {
+// buildTableToks lists each form's table tokens: the ones Decode checks for
+// values nvdisasm calls undefined (tableToks, in inittables.go).
+func buildTableToks() (p [len(forms)][]uint8) {
 	for f := range forms {
 		for k, t := range forms[f].toks {
 			if t.kind == tkTable {
@@ -52,11 +52,13 @@ var tableToks = func() (p [len(forms)][]uint8) {
 		}
 	}
 	return
-}()
+}
 
-// rejectToks lists each form's table tokens whose table has values
-// nvdisasm rejects (19 of the 473 forms have any): the ones Decode checks.
-var rejectToks = func() (p [len(forms)][]uint8) {
+// buildRejectToks lists each form's table tokens whose table has values
+// nvdisasm rejects (19 of the 473 forms have any): the ones Decode checks
+// (rejectToks, in inittables.go).
+func buildRejectToks() (p [len(forms)][]uint8) {
+	tableToks := buildTableToks()
 	for f := range forms {
 		for _, k := range tableToks[f] {
 			kinds := tables[forms[f].toks[k].arg].kinds
@@ -66,7 +68,7 @@ var rejectToks = func() (p [len(forms)][]uint8) {
 		}
 	}
 	return
-}()
+}
 
 // lookup finds the form whose fixed bits match w and that exists on sm, or -1.
 func lookup(w uint64, sm int) int {

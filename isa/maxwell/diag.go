@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/isa/asm"
 )
@@ -64,7 +65,7 @@ func diagnose(text string, pc uint64, sm int, resolve Resolver) diagnosis {
 	}
 	cands := availableForms(name, sm)
 	if len(cands) == 0 {
-		if _, ok := formsByName[name]; ok {
+		if _, ok := formsByName()[name]; ok {
 			return diagnosis{off, fmt.Sprintf("%s does not exist on sm_%d", name, sm)}
 		}
 		return diagnosis{off, fmt.Sprintf("unknown mnemonic %s%s", name, closestNames(name))}
@@ -93,7 +94,7 @@ func diagnose(text string, pc uint64, sm int, resolve Resolver) diagnosis {
 // availableForms lists the forms of a mnemonic that exist on sm.
 func availableForms(name string, sm int) []uint16 {
 	var out []uint16
-	for _, fi := range formsByName[name] {
+	for _, fi := range formsByName()[name] {
 		f := &forms[fi]
 		if f.attrs&attrBad != 0 || f.attrs&(attrSM52|attrSM50) != 0 && (sm >= 52) != (f.attrs&attrSM52 != 0) {
 			continue
@@ -105,11 +106,12 @@ func availableForms(name string, sm int) []uint16 {
 
 // closestNames suggests up to three mnemonics near name.
 func closestNames(name string) string {
-	return asm.Closest(name, mnemonics)
+	return asm.Closest(name, mnemonics())
 }
 
-// mnemonics are formsByName's keys, listed once (not per unknown mnemonic).
-var mnemonics = slices.Collect(maps.Keys(formsByName))
+// mnemonics are formsByName's keys, listed once (not per unknown mnemonic),
+// when a diagnosis first needs them.
+var mnemonics = sync.OnceValue(func() []string { return slices.Collect(maps.Keys(formsByName())) })
 
 // modSlot is one place a modifier can stand in a form's mnemonic: the texts
 // it can print there.
@@ -408,7 +410,7 @@ func checkFloats(name, text, ops string, opsOff int, pc uint64, sm int, resolve 
 			continue
 		}
 		hint := ""
-		if _, ok := formsByName[name+"32I"]; ok {
+		if _, ok := formsByName()[name+"32I"]; ok {
 			hint = "; " + name + "32I takes a whole float32"
 		}
 		return diagnosis{opsOff + o.off + at, fmt.Sprintf("float %s is not exact in this form's immediate (a 20-bit field keeps only the high bits of the float)%s", t, hint)}

@@ -110,11 +110,13 @@ func (d *dataLister) symName(i uint32) string {
 }
 
 // Attributes whose payload starts with a symbol index (printed index@(sym)
-// after an .align).
-var indexAttrs = map[uint8]bool{0x2f: true, 0x23: true, 0x12: true, 0x11: true, 0x0a: true}
+// after an .align), by attribute id: an array, set up with no code at
+// start-up.
+var indexAttrs = [256]bool{0x2f: true, 0x23: true, 0x12: true, 0x11: true, 0x0a: true}
 
-// Attributes that list instruction offsets, one "....[i]...." comment each.
-var offsetListAttrs = map[uint8]bool{0x1c: true, 0x1d: true, 0x28: true, 0x31: true, 0x4a: true, 0x3d: true}
+// Attributes that list instruction offsets, one "....[i]...." comment each,
+// by attribute id.
+var offsetListAttrs = [256]bool{0x1c: true, 0x1d: true, 0x28: true, 0x31: true, 0x4a: true, 0x3d: true}
 
 // listInfo appends the records of an .nv.info section.
 func (d *dataLister) listInfo(dst []byte, sec int, data []byte) []byte {

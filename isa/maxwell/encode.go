@@ -50,6 +50,8 @@ type encScratch struct {
 	stmts []asmStmt
 	// arena: the texts of lines rewritten before encoding
 	arena textArena
+	// byName: formsByName, fetched once for all the lines
+	byName map[string][]uint16
 }
 
 // newEncScratch makes a scratch space for assembling about n lines.
@@ -58,7 +60,7 @@ func newEncScratch(n int) *encScratch {
 	for size < n && size < 2048 {
 		size *= 2
 	}
-	return &encScratch{cache: make([]encCached, size), seed: maphash.MakeSeed()}
+	return &encScratch{cache: make([]encCached, size), seed: maphash.MakeSeed(), byName: formsByName()}
 }
 
 type encCached struct {
@@ -78,7 +80,7 @@ type printBuf [encBufSize]byte
 // "X;" for stall 0). resolve may be nil.
 func EncodeText(text string, pc uint64, sm int, resolve Resolver) (uint64, Ctrl, error) {
 	var norm, body [encBufSize]byte
-	w, c, _, err := encodeIn(norm[:0], body[:0], new(printBuf), text, pc, sm, resolve, false)
+	w, c, _, err := encodeIn(norm[:0], body[:0], new(printBuf), formsByName(), text, pc, sm, resolve, false)
 	return w, c, err
 }
 
@@ -88,7 +90,7 @@ func (sc *encScratch) encode(text string, pc uint64, sm int, resolve Resolver) (
 		return slot.word, slot.ctrl, nil
 	}
 	// assembleLines's resolvers only look the name up: they may borrow it
-	w, c, fi, err := encodeIn(sc.norm[:0], sc.body[:0], &sc.print, text, pc, sm, resolve, true)
+	w, c, fi, err := encodeIn(sc.norm[:0], sc.body[:0], &sc.print, sc.byName, text, pc, sm, resolve, true)
 	if err == nil && forms[fi].attrs&attrPCRel == 0 {
 		*slot = encCached{text, w, c}
 	}
@@ -117,11 +119,12 @@ func (sc *encScratch) listedWordFits(text string, w uint64, ctrl Ctrl, pc uint64
 }
 
 // encodeIn is EncodeText in the given space: normBuf and bodyBuf for the
-// squeezed text (with and without guard and .reuse), pb for printing. It
+// squeezed text (with and without guard and .reuse), pb for printing,
+// byName the forms by mnemonic (formsByName()). It
 // also returns the form the word is an encoding of. With borrow, resolve
 // is given label names that point into the scratch space, valid only
 // during the call (no allocation per label reference).
-func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm int, resolve Resolver, borrow bool) (uint64, Ctrl, uint16, error) {
+func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, byName map[string][]uint16, text string, pc uint64, sm int, resolve Resolver, borrow bool) (uint64, Ctrl, uint16, error) {
 	norm := squeezeInto(normBuf, text)
 	if len(norm) == 0 || norm[len(norm)-1] != ';' {
 		norm = append(norm, ';')
@@ -148,7 +151,7 @@ func encodeIn(normBuf, bodyBuf []byte, pb *printBuf, text string, pc uint64, sm 
 	}
 	body, reuses := cutReuse(bodyBuf, body)
 	body = withSlack(body)
-	cands, ok := formsOf(body)
+	cands, ok := formsOf(byName, body)
 	if !ok {
 		return 0, 0, 0, ErrNoMatch
 	}
@@ -264,15 +267,16 @@ func squeezeInto(dst []byte, s string) []byte {
 	return dst
 }
 
-// notBlank is 1 for the bytes squeeze keeps.
-var notBlank = func() (t [256]uint8) {
+// buildNotBlank makes notBlank (in inittables.go): 1 for the bytes squeeze
+// keeps.
+func buildNotBlank() (t [256]uint8) {
 	for c := range t {
 		if c != ' ' && c != '\t' {
 			t[c] = 1
 		}
 	}
 	return
-}()
+}
 
 // cutReuse returns s without its ".reuse" markers (removed left to right, as
 // strings.ReplaceAll does) and how many there were; s itself when there are
@@ -305,8 +309,8 @@ func cutReuse(dst, s []byte) ([]byte, int) {
 
 // formsOf finds the candidate forms of a squeezed instruction body: those of
 // the name before the first dot, else of the longest known prefix (the
-// mnemonic ends where the first operand starts).
-func formsOf(body []byte) ([]uint16, bool) {
+// mnemonic ends where the first operand starts). byName is formsByName().
+func formsOf(byName map[string][]uint16, body []byte) ([]uint16, bool) {
 	name := body
 	for k, c := range body {
 		if c == '.' {
@@ -314,7 +318,7 @@ func formsOf(body []byte) ([]uint16, bool) {
 			break
 		}
 	}
-	if cands, ok := formsByName[string(name)]; ok {
+	if cands, ok := byName[string(name)]; ok {
 		return cands, true
 	}
 	// a known name is made of name characters only, so only prefixes of the
@@ -324,7 +328,7 @@ func formsOf(body []byte) ([]uint16, bool) {
 		run++
 	}
 	for k := run; k > 0; k-- {
-		if cands, ok := formsByName[string(body[:k])]; ok {
+		if cands, ok := byName[string(body[:k])]; ok {
 			return cands, true
 		}
 	}
@@ -335,10 +339,15 @@ func isNameChar(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
+// formsByName lists the forms of each mnemonic, for the assembler: built
+// when first asked for (a map cannot be set up without code at start-up),
+// then fetched once an assembly (encScratch.byName) or EncodeText call.
+var formsByName = sync.OnceValue(buildFormsByName)
+
 // encMaxName is the length of the longest mnemonic.
 var encMaxName = sync.OnceValue(func() int {
 	n := 0
-	for name := range formsByName {
+	for name := range formsByName() {
 		for i := 0; i < len(name); i++ {
 			if !isNameChar(name[i]) {
 				panic("maxwell: mnemonic " + name + " has a character formsOf does not expect")
@@ -1120,7 +1129,9 @@ func parseInt(s []byte) (int64, int, bool) {
 // hexVal is the value of a hex digit, or 16 for other bytes.
 func hexVal(c byte) byte { return hexVals[c] }
 
-var hexVals = func() (t [256]byte) {
+// buildHexVals makes hexVals (in inittables.go): the value of each hex
+// digit, 16 for other bytes.
+func buildHexVals() (t [256]byte) {
 	for c := range t {
 		switch {
 		case c >= '0' && c <= '9':
@@ -1134,7 +1145,7 @@ var hexVals = func() (t [256]byte) {
 		}
 	}
 	return
-}()
+}
 
 // parseLabel reads a label reference: name, or `(name) as nvdisasm's ELF mode prints it.
 func parseLabel(s []byte) ([]byte, int) {

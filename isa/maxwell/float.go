@@ -408,14 +408,15 @@ func tinyDigits(mant uint64, k, sig int) (decimal, bool) {
 	return r, true
 }
 
-// pow5 holds 5^k for every k whose power fits in 64 bits.
-var pow5 = func() (p [28]uint64) {
+// buildPow5 makes pow5 (in inittables.go): 5^k for every k whose power
+// fits in 64 bits.
+func buildPow5() (p [28]uint64) {
 	p[0] = 1
 	for k := 1; k < len(p); k++ {
 		p[k] = p[k-1] * 5
 	}
 	return
-}()
+}
 
 // shortDigits is the common case of exactDigits: when |x| = mant*2^e2 is
 // N/10^k with N = mant*5^k (or mant<<e2) below 2^64, N's digits are exact and

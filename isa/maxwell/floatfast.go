@@ -11,8 +11,9 @@ import (
 // and rounded half to even from the bits D leaves behind. Values whose scaled
 // mantissa needs more than 256 bits fall back to the general digit loops.
 
-// pow5w[q] is 5^q as four little-endian words (5^100 < 2^233).
-var pow5w = func() (p [101][4]uint64) {
+// buildPow5w makes pow5w (in inittables.go): pow5w[q] is 5^q as four
+// little-endian words (5^100 < 2^233).
+func buildPow5w() (p [101][4]uint64) {
 	p[0][0] = 1
 	for q := 1; q < len(p); q++ {
 		var carry uint64
@@ -23,22 +24,23 @@ var pow5w = func() (p [101][4]uint64) {
 		}
 	}
 	return
-}()
+}
 
 // u128 is hi:lo.
 type u128 struct{ hi, lo uint64 }
 
 func (a u128) less(b u128) bool { return a.hi < b.hi || a.hi == b.hi && a.lo < b.lo }
 
-// pow10w[p] is 10^p for p ≤ 38.
-var pow10w = func() (p [39]u128) {
+// buildPow10w makes pow10w (in inittables.go): pow10w[p] is 10^p for
+// p ≤ 38.
+func buildPow10w() (p [39]u128) {
 	p[0].lo = 1
 	for i := 1; i < len(p); i++ {
 		hi, lo := bits.Mul64(p[i-1].lo, 10)
 		p[i] = u128{p[i-1].hi*10 + hi, lo}
 	}
 	return
-}()
+}
 
 // log10Floor2 is ⌊n·log10 2⌋ or one less, for |n| < 2000.
 func log10Floor2(n int) int {

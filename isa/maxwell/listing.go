@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 
@@ -549,8 +550,9 @@ func (ch *chunk) measureRest(code []byte, base uint64, sm int, first int) {
 	}
 }
 
-// formFacts says per form what the listing needs to know before printing.
-var formFacts = func() (p [len(forms)]uint8) {
+// buildFormFacts says per form what the listing needs to know before
+// printing (formFacts, in inittables.go).
+func buildFormFacts() (p [len(forms)]uint8) {
 	for f := range forms {
 		if forms[f].attrs&attrPCRel != 0 {
 			p[f] |= factPCRel
@@ -565,7 +567,7 @@ var formFacts = func() (p [len(forms)]uint8) {
 		}
 	}
 	return
-}()
+}
 
 const (
 	factQuest = 1 << iota // the text can have a ??? operand (questAt)
@@ -709,13 +711,14 @@ func (l *layout) lines(dst []byte, ch *chunk, first, last int) []byte {
 	return dst
 }
 
-// blankBlock is what fillBlanks copies from.
-var blankBlock = [16 << 10]byte(bytes.Repeat([]byte{' '}, 16<<10))
+// buildBlankBlock makes blankBlock (in inittables.go), what fillBlanks
+// copies from: 16 KiB of blanks.
+func buildBlankBlock() string { return strings.Repeat(" ", 16<<10) }
 
 // fillBlanks sets every byte of d to a blank, 16 KiB per copy.
 func fillBlanks(d []byte) {
 	for len(d) > 0 {
-		d = d[copy(d, blankBlock[:]):]
+		d = d[copy(d, blankBlock):]
 	}
 }
 

@@ -13,17 +13,19 @@ package maxwell
 // noBound marks a form whose texts are always printed in the first pass.
 const noBound = 0xffff
 
-// textBound is the longest text of each form, or noBound.
-var textBound = func() (b [len(forms)]uint16) {
+// buildTextBound makes textBound (in inittables.go): the longest text of
+// each form, or noBound.
+func buildTextBound() (b [len(forms)]uint16) {
+	facts := buildFormFacts()
 	tableMax := make([]int, len(tables))
 	for ti := range tables {
 		tableMax[ti] = -1
 	}
 	for f := range forms {
-		b[f] = formTextBound(f, tableMax)
+		b[f] = formTextBound(f, facts[f], tableMax)
 	}
 	return
-}()
+}
 
 // f16TextMax is the longest text appendF16 prints (-1.0073184967041015625e-05:
 // 20 digits and a sign; TestF16TextMax checks every half), floatTextMax the
@@ -34,11 +36,11 @@ const (
 	floatTextMax = 28
 )
 
-// formTextBound is textBound[f]; tableMax caches each table's longest
-// entry text.
-func formTextBound(f int, tableMax []int) uint16 {
+// formTextBound is textBound[f], facts formFacts[f]; tableMax caches each
+// table's longest entry text.
+func formTextBound(f int, facts uint8, tableMax []int) uint16 {
 	fm := &forms[f]
-	if formFacts[f]&factQuest != 0 {
+	if facts&factQuest != 0 {
 		return noBound // its layout depends on where ??? starts
 	}
 	n := len(" ;")

@@ -174,15 +174,16 @@ func boundResource(off uint64) []byte {
 	return []byte("bound resources (reserved)")
 }
 
-// fixedAttrs names the fixed-function attribute words.
-var fixedAttrs = map[uint64]string{
-	0x000: "TESS_LOD_LEFT", 0x004: "TESS_LOD_RIGHT", 0x008: "TESS_LOD_TOP", 0x00c: "TESS_LOD_BOTTOM",
-	0x010: "TESS_INTERIOR_U", 0x014: "TESS_INTERIOR_V",
-	0x060: "PRIMITIVE_ID", 0x064: "LAYER", 0x068: "VIEWPORT_INDEX", 0x06c: "POINT_SIZE",
-	0x070: "POSITION_X", 0x074: "POSITION_Y", 0x078: "POSITION_Z", 0x07c: "POSITION_W",
-	0x2e0: "POINT_SPRITE_S", 0x2e4: "POINT_SPRITE_T", 0x2e8: "FOG_COORDINATE",
-	0x2f0: "TESS_COORD_U", 0x2f4: "TESS_COORD_V", 0x2f8: "INSTANCE_ID", 0x2fc: "VERTEX_ID",
-	0x3a0: "VIEWPORT_MASK", 0x3fc: "FRONT_FACE",
+// fixedAttrs names the fixed-function attribute words, by address/4 (an
+// array, set up with no code at start-up; "" where a word has no name).
+var fixedAttrs = [0x400 >> 2]string{
+	0x000 >> 2: "TESS_LOD_LEFT", 0x004 >> 2: "TESS_LOD_RIGHT", 0x008 >> 2: "TESS_LOD_TOP", 0x00c >> 2: "TESS_LOD_BOTTOM",
+	0x010 >> 2: "TESS_INTERIOR_U", 0x014 >> 2: "TESS_INTERIOR_V",
+	0x060 >> 2: "PRIMITIVE_ID", 0x064 >> 2: "LAYER", 0x068 >> 2: "VIEWPORT_INDEX", 0x06c >> 2: "POINT_SIZE",
+	0x070 >> 2: "POSITION_X", 0x074 >> 2: "POSITION_Y", 0x078 >> 2: "POSITION_Z", 0x07c >> 2: "POSITION_W",
+	0x2e0 >> 2: "POINT_SPRITE_S", 0x2e4 >> 2: "POINT_SPRITE_T", 0x2e8 >> 2: "FOG_COORDINATE",
+	0x2f0 >> 2: "TESS_COORD_U", 0x2f4 >> 2: "TESS_COORD_V", 0x2f8 >> 2: "INSTANCE_ID", 0x2fc >> 2: "VERTEX_ID",
+	0x3a0 >> 2: "VIEWPORT_MASK", 0x3fc >> 2: "FRONT_FACE",
 }
 
 // nvnAttr describes a[address] (a[Rn+address] names the attribute at address).
@@ -207,8 +208,8 @@ func nvnAttr(op []byte) []byte {
 		b := strconv.AppendUint([]byte("FIXED_FNC_TEXTURE_"), (a-0x300)/16, 10)
 		return append(b, '_', "STRQ"[a>>2&3])
 	}
-	if s, ok := fixedAttrs[a&^3]; ok {
-		return []byte(s)
+	if a < 0x400 && fixedAttrs[a>>2] != "" {
+		return []byte(fixedAttrs[a>>2])
 	}
 	return nil
 }

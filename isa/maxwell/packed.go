@@ -18,9 +18,9 @@ func pack(s string) packed {
 	return packed{binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:]), len(s)}
 }
 
-// tableLits are the packed texts of tables[t].entries[v], made once from
-// the generated tables.
-var tableLits = func() (p [len(tables)][]packed) {
+// buildTableLits packs the texts of tables[t].entries[v] (tableLits, in
+// inittables.go).
+func buildTableLits() (p [len(tables)][]packed) {
 	for t := range tables {
 		p[t] = make([]packed, len(tables[t].entries))
 		for v, e := range tables[t].entries {
@@ -31,4 +31,4 @@ var tableLits = func() (p [len(tables)][]packed) {
 		}
 	}
 	return
-}()
+}

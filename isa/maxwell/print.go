@@ -39,10 +39,11 @@ func packWord(s string) packedWord {
 	return packedWord{binary.LittleEndian.Uint64(b[:]), len(s)}
 }
 
-// guardWords are the guard texts by the 4-bit field (@P0 .. @!PT; 7, PT, is
-// none) and predWords the predicate names: a table lookup and one store,
-// since random code makes any branch on them unpredictable.
-var guardWords, predWords = func() (g [16]packedWord, p [8]packedWord) {
+// buildGuardPredWords makes guardWords, the guard texts by the 4-bit field
+// (@P0 .. @!PT; 7, PT, is none), and predWords, the predicate names (both in
+// inittables.go): a table lookup and one store, since random code makes any
+// branch on them unpredictable.
+func buildGuardPredWords() (g [16]packedWord, p [8]packedWord) {
 	for i := range 8 {
 		name := "PT"
 		if i < 7 {
@@ -55,7 +56,7 @@ var guardWords, predWords = func() (g [16]packedWord, p [8]packedWord) {
 		g[8+i] = packWord("@!" + name + " ")
 	}
 	return
-}()
+}
 
 // putWord appends the n ≤ 8 bytes packed in v: one store when there is room.
 func putWord(dst []byte, v uint64, n int) []byte {
@@ -305,16 +306,17 @@ func appendUpperHex(dst []byte, v uint64) []byte {
 	return dst
 }
 
-// regWords packs each register name into one little-endian word, so printing
-// a register is one 8-byte store when the buffer has room.
-var regWords = func() (p [256]uint64) {
+// buildRegWords makes regWords (in inittables.go): each register name
+// packed into one little-endian word, so printing a register is one 8-byte
+// store when the buffer has room.
+func buildRegWords() (p [256]uint64) {
 	for r, name := range regNames {
 		var b [8]byte
 		copy(b[:], name)
 		p[r] = binary.LittleEndian.Uint64(b[:])
 	}
 	return
-}()
+}
 
 func appendReg(dst []byte, r uint64) []byte {
 	n := len(dst)

@@ -139,7 +139,10 @@ func Generate(s *Spec) ([]byte, error) {
 		byName[f.Name] = append(byName[f.Name], i)
 	}
 	sort.Strings(names)
-	b.WriteString("var formsByName = map[string][]uint16{\n")
+	// a function, not a map variable: the map is built when the assembler
+	// first needs it (formsByName), not when every program starts
+	b.WriteString("// buildFormsByName indexes the forms by mnemonic, for the assembler (formsByName).\n")
+	b.WriteString("func buildFormsByName() map[string][]uint16 {\n\treturn map[string][]uint16{\n")
 	for _, n := range names {
 		fmt.Fprintf(&b, "\t%q: {", n)
 		for _, i := range byName[n] {
@@ -147,7 +150,7 @@ func Generate(s *Spec) ([]byte, error) {
 		}
 		b.WriteString("},\n")
 	}
-	b.WriteString("}\n\n")
+	b.WriteString("}\n}\n\n")
 	// register names, so printing a register is one append
 	b.WriteString("var regNames = [256]string{")
 	for r := 0; r < 255; r++ {
