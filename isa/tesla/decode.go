@@ -135,7 +135,7 @@ func findForm(c Class, v uint64) (uint16, bool) {
 		if v&m.mask != m.value || v&^m.care != 0 {
 			continue
 		}
-		if f := &forms[fi]; len(f.checks) > 0 && !operandsValid(f, v) {
+		if !formValidity[fi].valid(v) {
 			continue
 		}
 		return fi, true
@@ -170,25 +170,69 @@ func invalidDetail(c Class, v uint64, cands []uint16) string {
 	return fmt.Sprintf("%s opcode %#x: no form matches", names[c], op)
 }
 
-// operandsValid rejects encodings whose enumerated fields select an invalid
-// option or whose operand bits contradict each other.
-func operandsValid(f *form, v uint64) bool {
-	for i := range f.checks {
-		c := &f.checks[i]
-		switch c.kind {
-		case checkEnum:
-			if c.bad>>c.field.Get(v)&1 != 0 {
-				return false
-			}
-		case checkCC:
-			if f_ccw.Get(v) == 0 && f_ccr.Get(v) != 0 {
-				return false // a register number with no write
-			}
-		case checkOperand:
-			if !operandValid(f, c.opnd, v) {
-				return false
-			}
+// validity is what the decoder tests of a form's fields beyond its fixed
+// bits (formValidity; specgen derives it from the spec): an enumeration
+// value that names no option, and the tests of validTests.
+type validity struct {
+	enumBad uint64    // bit x: the enumeration's value x names no option (0: no enumeration)
+	enum    isa.Field // the enumeration's field
+	tests   validTests
+}
+
+// validTests are the tests of a form's operand bits that can contradict
+// each other, one bit each.
+type validTests uint8
+
+const (
+	validCC      validTests = 1 << iota // a condition register number needs a write
+	validS1Long                         // a long form's sources: address registers need a memory operand
+	validBank                           // with validS1Long: a constant bank needs a c[] operand
+	validS1Short                        // a short or immediate form's shared source, likewise
+	validMemAreg                        // c[], l[] and shared-store operands: post-increment needs an address register
+	validGmem                           // g[] operands take no address register
+	validAdst                           // an address-register destination is below 16
+)
+
+// valid says whether v's fields pass c's tests.
+func (c *validity) valid(v uint64) bool {
+	if c.enumBad>>c.enum.Get(v)&1 != 0 {
+		return false
+	}
+	t := c.tests
+	if t == 0 {
+		return true
+	}
+	if t&validCC != 0 && f_ccw.Get(v) == 0 && f_ccr.Get(v) != 0 {
+		return false // a register number with no write
+	}
+	if t&validS1Long != 0 {
+		m := &longBits
+		sh, cs, areg, inc := v&m.sh != 0, v&m.cs != 0, v&m.areg != 0, v&m.inc != 0
+		if !sh && !cs && (areg || inc) || inc && !areg {
+			return false // an address register with no memory operand to use it
 		}
+		if sh && cs && areg {
+			return false // one address register, two memory operands: ambiguous
+		}
+		if t&validBank != 0 && !cs && v&m.bank != 0 {
+			return false // a constant bank with no c[] operand
+		}
+	}
+	if t&validS1Short != 0 {
+		m := &shortBits
+		sh, areg, inc := v&m.sh != 0, v&m.areg != 0, v&m.inc != 0
+		if !sh && (areg || inc) || inc && !areg {
+			return false
+		}
+	}
+	if t&validMemAreg != 0 && longAreg(v) == 0 && f_ainc.Get(v) != 0 {
+		return false
+	}
+	if t&validGmem != 0 && (longAreg(v) != 0 || f_ainc.Get(v) != 0) {
+		return false
+	}
+	if t&validAdst != 0 && f_dst.Get(v) >= 16 {
+		return false
 	}
 	return true
 }

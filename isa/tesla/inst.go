@@ -88,22 +88,6 @@ type pieceAsm struct {
 	order   []uint8
 }
 
-// check is one validation Decode applies to a candidate form.
-type check struct {
-	kind  checkKind
-	opnd  opndKind
-	field isa.Field
-	bad   uint64 // checkEnum: bit x is set when field value x names no valid option
-}
-
-type checkKind uint8
-
-const (
-	checkEnum    checkKind = iota // enumeration value names a valid option
-	checkCC                       // no condition register number without a write
-	checkOperand                  // the operand's bits do not conflict
-)
-
 type form struct {
 	name   string
 	class  Class
@@ -118,5 +102,4 @@ type form struct {
 	sem      string
 	mnem     []piece
 	opnds    []piece
-	checks   []check
 }

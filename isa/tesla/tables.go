@@ -168,21 +168,18 @@ var forms = [...]form{
 		mnemMask: 0x600007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "MOV", word: 0x300000000564f4d, asm: &pieceAsm{toks: []string{"MOV"}}}, {kind: pieceJoin}, {kind: pieceFlag, field: isa.Field{Pos: 57, Width: 1}, text: ".SFU", word: 0x40000005546532e, asm: &pieceAsm{toks: []string{".SFU"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 1: spec line 143: MOV{join}{lmask|.LNONE|.L0|.L1|.L01|.L2|.L02|.L12|.L012|.L3|.L03|.L13|.L013|.L23|.L023|.L123|*}{msfu?.SFU}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}
 		name: "MOV", class: ClassLong, mask: 0xe0000000f0000000, value: 0x10000000, care: 0xe623fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnemMask: 0x603c07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "MOV", word: 0x300000000564f4d, asm: &pieceAsm{toks: []string{"MOV"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 4}, opts: []string{".LNONE", ".L0", ".L1", ".L01", ".L2", ".L02", ".L12", ".L012", ".L3", ".L03", ".L13", ".L013", ".L23", ".L023", ".L123", "*"}, words: []uint64{0x600454e4f4e4c2e, 0x300000000304c2e, 0x300000000314c2e, 0x400000031304c2e, 0x300000000324c2e, 0x400000032304c2e, 0x400000032314c2e, 0x500003231304c2e, 0x300000000334c2e, 0x400000033304c2e, 0x400000033314c2e, 0x500003331304c2e, 0x400000033324c2e, 0x500003332304c2e, 0x500003332314c2e, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".LNONE"}, []string{".L0"}, []string{".L1"}, []string{".L01"}, []string{".L2"}, []string{".L02"}, []string{".L12"}, []string{".L012"}, []string{".L3"}, []string{".L03"}, []string{".L13"}, []string{".L013"}, []string{".L23"}, []string{".L023"}, []string{".L123"}, []string{"*"}}, order: []byte{0x0, 0x7, 0xb, 0xd, 0xe, 0x3, 0x5, 0x6, 0x9, 0xa, 0xc, 0x1, 0x2, 0x4, 0x8}}}, {kind: pieceFlag, field: isa.Field{Pos: 57, Width: 1}, text: ".SFU", word: 0x40000005546532e, asm: &pieceAsm{toks: []string{".SFU"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 4}, bad: 0x8000}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 2: spec line 146: MVC{join}{b32!.U16}{cc} {dst:b32}{guard}, {cmem}
 		name: "MVC", class: ClassLong, mask: 0xe0000000f0000000, value: 0x2000000010000000, care: 0xe7c0fffffe7fffff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnemMask: 0x400007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "MVC", word: 0x30000000043564d, asm: &pieceAsm{toks: []string{"MVC"}}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_cmem}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_cmem}},
 	},
 	{ // 3: spec line 150: ALD{join} {dst}{guard}, {amem}
 		name: "ALD", class: ClassLong, mask: 0xe423c000f0000000, value: 0x423c00000000000, care: 0xe423ff8ffc00ffff, fill: 0x0, ignore: 0x0, sem: "ld.attr",
@@ -195,7 +192,6 @@ var forms = [...]form{
 		mnemMask: 0x3c00300000003,
 		mnem:     []piece{{kind: pieceLit, text: "ALD", word: 0x300000000444c41, asm: &pieceAsm{toks: []string{"ALD"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 4}, opts: []string{".LNONE", ".L0", ".L1", ".L01", ".L2", ".L02", ".L12", ".L012", ".L3", ".L03", ".L13", ".L013", ".L23", ".L023", ".L123", "*"}, words: []uint64{0x600454e4f4e4c2e, 0x300000000304c2e, 0x300000000314c2e, 0x400000031304c2e, 0x300000000324c2e, 0x400000032304c2e, 0x400000032314c2e, 0x500003231304c2e, 0x300000000334c2e, 0x400000033304c2e, 0x400000033314c2e, 0x500003331304c2e, 0x400000033324c2e, 0x500003332304c2e, 0x500003332314c2e, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".LNONE"}, []string{".L0"}, []string{".L1"}, []string{".L01"}, []string{".L2"}, []string{".L02"}, []string{".L12"}, []string{".L012"}, []string{".L3"}, []string{".L03"}, []string{".L13"}, []string{".L013"}, []string{".L23"}, []string{".L023"}, []string{".L123"}, []string{"*"}}, order: []byte{0x0, 0x7, 0xb, 0xd, 0xe, 0x3, 0x5, 0x6, 0x9, 0xa, 0xc, 0x1, 0x2, 0x4, 0x8}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_amem}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 4}, bad: 0x8000}},
 	},
 	{ // 5: spec line 152: IPA{join} {rdst}{guard}, {vmem}
 		name: "IPA", class: ClassLong, mask: 0xe0070000f0000000, value: 0x80000000, care: 0xe0073f87fcff01ff, fill: 0x0, ignore: 0x0, sem: "interp",
@@ -238,77 +234,66 @@ var forms = [...]form{
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "C2R", word: 0x300000000523243, asm: &pieceAsm{toks: []string{"C2R"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_creg}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 12: spec line 160: A2R{join}{cc} {dst}{guard}, {asrc}
 		name: "A2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000000000000, care: 0xe0003ffffc0001ff, fill: 0x0, ignore: 0x0, sem: "a2r",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "A2R", word: 0x300000000523241, asm: &pieceAsm{toks: []string{"A2R"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_asrc}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 13: spec line 161: S2R{join}{cc} {dst}{guard}, {sreg}
 		name: "S2R", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000000000000, care: 0xe001fffbf00001ff, fill: 0x0, ignore: 0x0, sem: "s2r",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "S2R", word: 0x300000000523253, asm: &pieceAsm{toks: []string{"S2R"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_sreg}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 14: spec line 162: R2C{join} {cdst}{guard}, {s1}
 		name: "R2C", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000000000000, care: 0xe0203ff7fe00fe03, fill: 0x4000000000, ignore: 0x4000000000, sem: "r2c",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "R2C", word: 0x300000000433252, asm: &pieceAsm{toks: []string{"R2C"}}}, {kind: pieceJoin}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_cdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 15: spec line 163: R2A{join} {adst}{guard}, {s1}{r2ash}
 		name: "R2A", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000000000000, care: 0xe0203f87fe7fffff, fill: 0x0, ignore: 0x0, sem: "r2a",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "R2A", word: 0x300000000413252, asm: &pieceAsm{toks: []string{"R2A"}}}, {kind: pieceJoin}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_adst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceOperand, opnd: opnd_r2ash}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_adst}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 16: spec line 164: R2G{join}{lck?.UNL}{itype|.U16|.U32|.S16|.S32}{r2gsz|.U16|.U32|.U8|*}{cc} {smemw}{guard}, {s3r:r2gsz}
 		name: "R2G", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe000000000000000, care: 0xecfffff7fe7ffe03, fill: 0x0, ignore: 0x0, sem: "st.shared",
 		mnemMask: 0xce0007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "R2G", word: 0x300000000473252, asm: &pieceAsm{toks: []string{"R2G"}}}, {kind: pieceJoin}, {kind: pieceFlag, field: isa.Field{Pos: 55, Width: 1}, text: ".UNL", word: 0x40000004c4e552e, asm: &pieceAsm{toks: []string{".UNL"}}}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", ".U32", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 2}, opts: []string{".U16", ".U32", ".U8", "*"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x30000000038552e, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U8"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x2}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_smemw}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3r, field: isa.Field{Pos: 53, Width: 2}, wide: true}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 2}, bad: 0x8}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_smemw}},
 	},
 	{ // 17: spec line 165: ADA{join} {adst}{guard}, {asrc}, {adaimm}
 		name: "ADA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000d0000000, care: 0xe0003f87fdffffff, fill: 0x0, ignore: 0x0, sem: "ada",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "ADA", word: 0x300000000414441, asm: &pieceAsm{toks: []string{"ADA"}}}, {kind: pieceJoin}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_adst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_asrc}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_adaimm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_adst}},
 	},
 	{ // 18: spec line 171: G2R{join}{b32|.U16|.U32}{ldsz|.U8|.U16|.S16|.U32}{cc} {dst:b32}{guard}, {smemw}
 		name: "G2R", class: ClassLong, mask: 0xe0800000f0000000, value: 0x4000000010000000, care: 0xe480fffffe7fffff, fill: 0x0, ignore: 0x0, sem: "ld.shared",
 		mnemMask: 0x400c07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "G2R", word: 0x300000000523247, asm: &pieceAsm{toks: []string{"G2R"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 1}, opts: []string{".U16", ".U32"}, words: []uint64{0x40000003631552e, 0x40000003233552e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 2}, opts: []string{".U8", ".U16", ".S16", ".U32"}, words: []uint64{0x30000000038552e, 0x40000003631552e, 0x40000003631532e, 0x40000003233552e}, asm: &pieceAsm{optToks: [][]string{[]string{".U8"}, []string{".U16"}, []string{".S16"}, []string{".U32"}}, order: []byte{0x1, 0x2, 0x3, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_smemw}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_smemw}},
 	},
 	{ // 19: spec line 172: G2R{join}.LCK{b32|.U16|.U32}.U32{cc} {dst:b32}{guard}, {smemw}
 		name: "G2R", class: ClassLong, mask: 0xe080c040f0000000, value: 0x4080c04010000000, care: 0xe480fffffe7fffff, fill: 0x0, ignore: 0x0, sem: "ld.shared.lock",
 		mnemMask: 0x400007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "G2R", word: 0x300000000523247, asm: &pieceAsm{toks: []string{"G2R"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".LCK", word: 0x40000004b434c2e, asm: &pieceAsm{toks: []string{".LCK"}}}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 1}, opts: []string{".U16", ".U32"}, words: []uint64{0x40000003631552e, 0x40000003233552e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}}, order: []byte{0x0, 0x1}}}, {kind: pieceLit, text: ".U32", word: 0x40000003233552e, asm: &pieceAsm{toks: []string{".U32"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_smemw}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_smemw}},
 	},
 	{ // 20: spec line 176: VOTE{join}{vmode|*|.ANY|.ALL|*} {cdst}{guard}
 		name: "VOTE", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000010000000, care: 0xe0003ff3f0000603, fill: 0x4000000000, ignore: 0x4000000000, sem: "vote",
 		mnemMask: 0x300000603,
 		mnem:     []piece{{kind: pieceLit, text: "VOTE", word: 0x400000045544f56, asm: &pieceAsm{toks: []string{"VOTE"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 9, Width: 2}, opts: []string{"*", ".ANY", ".ALL", "*"}, words: []uint64{0x10000000000002a, 0x4000000594e412e, 0x40000004c4c412e, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{".ANY"}, []string{".ALL"}, []string{"*"}}, order: []byte{0x1, 0x2}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_cdst}, {kind: pieceOperand, opnd: opnd_guard}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 9, Width: 2}, bad: 0x9}},
 	},
 	{ // 21: spec line 177: MOV32{ssfu?.SFU}{sf2!.U16} {dst:sf2}, {s1:sf2}
 		name: "MOV32", class: ClassShort, mask: 0xf0000000, value: 0x10000000, care: 0xff02feff, fill: 0x0, ignore: 0x0, sem: "mov",
 		mnemMask: 0x300028003,
 		mnem:     []piece{{kind: pieceLit, text: "MOV32", word: 0x500003233564f4d, asm: &pieceAsm{toks: []string{"MOV32"}}}, {kind: pieceFlag, field: isa.Field{Pos: 17, Width: 1}, text: ".SFU", word: 0x40000005546532e, asm: &pieceAsm{toks: []string{".SFU"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 15, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 15, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 22: spec line 178: MVI{sf2!.U16} {dst:sf2}, {imms}
 		name: "MVI", class: ClassImm, mask: 0xf0000000f0000000, value: 0x10000000, care: 0xfffffffff03f80ff, fill: 0x0, ignore: 0x0, sem: "mov",
@@ -321,1197 +306,1026 @@ var forms = [...]form{
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IADD", word: 0x400000044444149, asm: &pieceAsm{toks: []string{"IADD"}}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 24: spec line 182: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, {s1:b32}, -{s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x20400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IADD", word: 0x400000044444149, asm: &pieceAsm{toks: []string{"IADD"}}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 25: spec line 183: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30000000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IADD", word: 0x400000044444149, asm: &pieceAsm{toks: []string{"IADD"}}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 26: spec line 184: IADD{join}{b32!.U16}{sgn?.SAT}{cc} {dst:b32}{cguard}, -{s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000f80f0400000, value: 0x78030400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IADD", word: 0x400000044444149, asm: &pieceAsm{toks: []string{"IADD"}}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 27: spec line 185: IADD{join}{b32!.U16}{sgn?.SAT}.CARRY{cc} {dst:b32}{guard}, -{s1:b32}, {s3:b32}
 		name: "IADD", class: ClassLong, mask: 0xe0000000f0400000, value: 0x30400000, care: 0xefffffffff40ffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IADD", word: 0x400000044444149, asm: &pieceAsm{toks: []string{"IADD"}}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceLit, text: ".CARRY", word: 0x60059525241432e, asm: &pieceAsm{toks: []string{".CARRY"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 28: spec line 186: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IADD32", word: 0x600323344444149, asm: &pieceAsm{toks: []string{"IADD32"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 15, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 15, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 29: spec line 187: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x20400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IADD32", word: 0x600323344444149, asm: &pieceAsm{toks: []string{"IADD32"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 15, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 15, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 30: spec line 188: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IADD32", word: 0x600323344444149, asm: &pieceAsm{toks: []string{"IADD32"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 15, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 15, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 31: spec line 189: IADD32{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {s2:sf2}
 		name: "IADD32", class: ClassShort, mask: 0xf0400000, value: 0x30400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IADD32", word: 0x600323344444149, asm: &pieceAsm{toks: []string{"IADD32"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 15, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: " (C0), -", word: 0x0, asm: &pieceAsm{toks: []string{"(", "C0", ")", ",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 15, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 32: spec line 190: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, {imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "iadd",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IADD32I", word: 0x749323344444149, asm: &pieceAsm{toks: []string{"IADD32I"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 15, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 33: spec line 191: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, {s1:sf2}, -{imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x20400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "isub",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IADD32I", word: 0x749323344444149, asm: &pieceAsm{toks: []string{"IADD32I"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 15, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_imm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 34: spec line 192: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2}, -{s1:sf2}, {imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "isubr",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IADD32I", word: 0x749323344444149, asm: &pieceAsm{toks: []string{"IADD32I"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 15, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 35: spec line 193: IADD32I{sf2!.U16}{sf1?.SAT} {dst:sf2} (C0), -{s1:sf2}, {imm}
 		name: "IADD32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x30400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "iaddc",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IADD32I", word: 0x749323344444149, asm: &pieceAsm{toks: []string{"IADD32I"}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 15, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: " (C0), -", word: 0x0, asm: &pieceAsm{toks: []string{"(", "C0", ")", ",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 36: spec line 195: IMUL{join}{m1s|.U16|.S16}{m2s|.U16|.S16}{cc} {dst}{guard}, {s1:h}, {s2:h}
 		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x40000000, care: 0xe3e1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnemMask: 0xc07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMUL", word: 0x40000004c554d49, asm: &pieceAsm{toks: []string{"IMUL"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 47, Width: 1}, opts: []string{".U16", ".S16"}, words: []uint64{0x40000003631552e, 0x40000003631532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 1}, opts: []string{".U16", ".S16"}, words: []uint64{0x40000003631552e, 0x40000003631532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 37: spec line 196: IMUL{join}{mhi?.HI}{m1s|.U24.U24|.S24.S24}{cc} {dst}{guard}, {s1}, {s2}
 		name: "IMUL", class: ClassLong, mask: 0xe0010000f0000000, value: 0x1000040000000, care: 0xe3e1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnemMask: 0xc07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMUL", word: 0x40000004c554d49, asm: &pieceAsm{toks: []string{"IMUL"}}}, {kind: pieceJoin}, {kind: pieceFlag, field: isa.Field{Pos: 46, Width: 1}, text: ".HI", word: 0x30000000049482e, asm: &pieceAsm{toks: []string{".HI"}}}, {kind: pieceEnum, field: isa.Field{Pos: 47, Width: 1}, opts: []string{".U24.U24", ".S24.S24"}, words: []uint64{0x0, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{".U24.U24"}, []string{".S24.S24"}}, order: []byte{0x0, 0x1}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 38: spec line 197: IMUL32{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {s2:h}
 		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IMUL32", word: 0x60032334c554d49, asm: &pieceAsm{toks: []string{"IMUL32"}}}, {kind: pieceEnum, field: isa.Field{Pos: 15, Width: 1}, opts: []string{".U16", ".S16"}, words: []uint64{0x40000003631552e, 0x40000003631532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 8, Width: 1}, opts: []string{".U16", ".S16"}, words: []uint64{0x40000003631552e, 0x40000003631532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 39: spec line 198: IMUL32{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {s2}
 		name: "IMUL32", class: ClassShort, mask: 0xf0400000, value: 0x40400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IMUL32", word: 0x60032334c554d49, asm: &pieceAsm{toks: []string{"IMUL32"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".HI", word: 0x30000000049482e, asm: &pieceAsm{toks: []string{".HI"}}}, {kind: pieceEnum, field: isa.Field{Pos: 15, Width: 1}, opts: []string{".U24.U24", ".S24.S24"}, words: []uint64{0x0, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{".U24.U24"}, []string{".S24.S24"}}, order: []byte{0x0, 0x1}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 40: spec line 199: IMUL32I{sf2|.U16|.S16}{sf1|.U16|.S16} {dst}, {s1:h}, {imm}
 		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imul16",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IMUL32I", word: 0x74932334c554d49, asm: &pieceAsm{toks: []string{"IMUL32I"}}}, {kind: pieceEnum, field: isa.Field{Pos: 15, Width: 1}, opts: []string{".U16", ".S16"}, words: []uint64{0x40000003631552e, 0x40000003631532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 8, Width: 1}, opts: []string{".U16", ".S16"}, words: []uint64{0x40000003631552e, 0x40000003631532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".S16"}}, order: []byte{0x0, 0x1}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 41: spec line 200: IMUL32I{sf1?.HI}{sf2|.U24.U24|.S24.S24} {dst}, {s1}, {imm}
 		name: "IMUL32I", class: ClassImm, mask: 0xf0000000f0400000, value: 0x40400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imul24",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "IMUL32I", word: 0x74932334c554d49, asm: &pieceAsm{toks: []string{"IMUL32I"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".HI", word: 0x30000000049482e, asm: &pieceAsm{toks: []string{".HI"}}}, {kind: pieceEnum, field: isa.Field{Pos: 15, Width: 1}, opts: []string{".U24.U24", ".S24.S24"}, words: []uint64{0x0, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{".U24.U24"}, []string{".S24.S24"}}, order: []byte{0x0, 0x1}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 42: spec line 202: ISAD{join}{itype|.U16|.U32|.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {s3:b32}
 		name: "ISAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x50000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "isad",
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "ISAD", word: 0x400000044415349, asm: &pieceAsm{toks: []string{"ISAD"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", ".U32", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 43: spec line 203: ISAD32{sf2|.U16|.U32}{sf1?.S} {dst:sf2}, {s1:sf2}, {s2:sf2}, {dst:sf2}
 		name: "ISAD32", class: ClassShort, mask: 0xf0000000, value: 0x50000000, care: 0xffbfffff, fill: 0x0, ignore: 0x0, sem: "isad",
 		mnemMask: 0x300008103,
 		mnem:     []piece{{kind: pieceLit, text: "ISAD32", word: 0x600323344415349, asm: &pieceAsm{toks: []string{"ISAD32"}}}, {kind: pieceEnum, field: isa.Field{Pos: 15, Width: 1}, opts: []string{".U16", ".U32"}, words: []uint64{0x40000003631552e, 0x40000003233552e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}}, order: []byte{0x0, 0x1}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".S", word: 0x20000000000532e, asm: &pieceAsm{toks: []string{".S"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 15, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 15, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 44: spec line 209: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x60000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 45: spec line 210: IMAD{join}.U16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 46: spec line 211: IMAD{join}.U16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 47: spec line 212: IMAD{join}.U16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xc00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 48: spec line 213: IMAD{join}.U16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U16.CARRY", word: 0x0, asm: &pieceAsm{toks: []string{".U16.CARRY"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 49: spec line 214: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", word: 0x40000003631532e, asm: &pieceAsm{toks: []string{".S16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 50: spec line 215: IMAD{join}.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", word: 0x40000003631532e, asm: &pieceAsm{toks: []string{".S16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 51: spec line 216: IMAD{join}.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", word: 0x40000003631532e, asm: &pieceAsm{toks: []string{".S16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 52: spec line 217: IMAD{join}.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x2c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16", word: 0x40000003631532e, asm: &pieceAsm{toks: []string{".S16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 53: spec line 218: IMAD{join}.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x2c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S16.CARRY", word: 0x0, asm: &pieceAsm{toks: []string{".S16.CARRY"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 54: spec line 219: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.S16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 55: spec line 220: IMAD{join}.SAT.S16{cc} {dst}{guard}, {s1:h}, {s2:h}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.S16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 56: spec line 221: IMAD{join}.SAT.S16{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.S16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 57: spec line 222: IMAD{join}.SAT.S16{cc} {dst}{cguard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x4c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.S16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 58: spec line 223: IMAD{join}.SAT.S16.CARRY{cc} {dst}{guard}, -{s1:h}, {s2:h}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x4c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S16.CARRY", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.S16.CARRY"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 59: spec line 224: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", word: 0x40000003432552e, asm: &pieceAsm{toks: []string{".U24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 60: spec line 225: IMAD{join}.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", word: 0x40000003432552e, asm: &pieceAsm{toks: []string{".U24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 61: spec line 226: IMAD{join}.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", word: 0x40000003432552e, asm: &pieceAsm{toks: []string{".U24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 62: spec line 227: IMAD{join}.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x6c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24", word: 0x40000003432552e, asm: &pieceAsm{toks: []string{".U24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 63: spec line 228: IMAD{join}.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x6c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".U24.CARRY", word: 0x0, asm: &pieceAsm{toks: []string{".U24.CARRY"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 64: spec line 229: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", word: 0x40000003432532e, asm: &pieceAsm{toks: []string{".S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 65: spec line 230: IMAD{join}.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", word: 0x40000003432532e, asm: &pieceAsm{toks: []string{".S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 66: spec line 231: IMAD{join}.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", word: 0x40000003432532e, asm: &pieceAsm{toks: []string{".S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 67: spec line 232: IMAD{join}.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0x8c00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24", word: 0x40000003432532e, asm: &pieceAsm{toks: []string{".S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 68: spec line 233: IMAD{join}.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x8c00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".S24.CARRY", word: 0x0, asm: &pieceAsm{toks: []string{".S24.CARRY"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 69: spec line 234: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 70: spec line 235: IMAD{join}.SAT.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 71: spec line 236: IMAD{join}.SAT.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xa800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 72: spec line 237: IMAD{join}.SAT.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xac00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 73: spec line 238: IMAD{join}.SAT.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xac00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.S24.CARRY", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.S24.CARRY"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 74: spec line 239: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", word: 0x73432552e49482e, asm: &pieceAsm{toks: []string{".HI.U24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 75: spec line 240: IMAD{join}.HI.U24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", word: 0x73432552e49482e, asm: &pieceAsm{toks: []string{".HI.U24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 76: spec line 241: IMAD{join}.HI.U24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", word: 0x73432552e49482e, asm: &pieceAsm{toks: []string{".HI.U24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 77: spec line 242: IMAD{join}.HI.U24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xcc00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24", word: 0x73432552e49482e, asm: &pieceAsm{toks: []string{".HI.U24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 78: spec line 243: IMAD{join}.HI.U24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xcc00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.U24.CARRY", word: 0x0, asm: &pieceAsm{toks: []string{".HI.U24.CARRY"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 79: spec line 244: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe000000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", word: 0x73432532e49482e, asm: &pieceAsm{toks: []string{".HI.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 80: spec line 245: IMAD{join}.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe400000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", word: 0x73432532e49482e, asm: &pieceAsm{toks: []string{".HI.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 81: spec line 246: IMAD{join}.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xe800000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", word: 0x73432532e49482e, asm: &pieceAsm{toks: []string{".HI.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 82: spec line 247: IMAD{join}.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xec00078060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24", word: 0x73432532e49482e, asm: &pieceAsm{toks: []string{".HI.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 83: spec line 248: IMAD{join}.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xec00000060000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".HI.S24.CARRY", word: 0x0, asm: &pieceAsm{toks: []string{".HI.S24.CARRY"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 84: spec line 249: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x70000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.HI.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 85: spec line 250: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x400000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.HI.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 86: spec line 251: IMAD{join}.SAT.HI.S24{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0x800000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.HI.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 87: spec line 252: IMAD{join}.SAT.HI.S24{cc} {dst}{cguard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000f80f0000000, value: 0xc00078070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.HI.S24"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_cguard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 88: spec line 253: IMAD{join}.SAT.HI.S24.CARRY{cc} {dst}{guard}, -{s1}, {s2}, {s3}
 		name: "IMAD", class: ClassLong, mask: 0xec000000f0000000, value: 0xc00000070000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD", word: 0x400000044414d49, asm: &pieceAsm{toks: []string{"IMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT.HI.S24.CARRY", word: 0x0, asm: &pieceAsm{toks: []string{".SAT.HI.S24.CARRY"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 89: spec line 259: IMAD32.U16 {dst}, {s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.U16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.U16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 90: spec line 260: IMAD32.S16 {dst}, {s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60000100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 91: spec line 261: IMAD32.SAT.S16 {dst}, {s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60008000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.SAT.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 92: spec line 262: IMAD32.U24 {dst}, {s1}, {s2}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60008100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.U24", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.U24"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 93: spec line 263: IMAD32.U16 {dst}, {s1:h}, {s2:h}, -{dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.U16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.U16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 94: spec line 264: IMAD32.S16 {dst}, {s1:h}, {s2:h}, -{dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60400100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 95: spec line 265: IMAD32.SAT.S16 {dst}, {s1:h}, {s2:h}, -{dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60408000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.SAT.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 96: spec line 266: IMAD32.U24 {dst}, {s1}, {s2}, -{dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x60408100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.U24", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.U24"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 97: spec line 267: IMAD32.U16 {dst}, -{s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.U16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.U16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 98: spec line 268: IMAD32.S16 {dst}, -{s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70000100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 99: spec line 269: IMAD32.SAT.S16 {dst}, -{s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70008000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.SAT.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 100: spec line 270: IMAD32.U24 {dst}, -{s1}, {s2}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70008100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.U24", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.U24"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 101: spec line 271: IMAD32.U16 {dst} (C0), -{s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70400000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.U16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.U16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", word: 0x0, asm: &pieceAsm{toks: []string{"(", "C0", ")", ",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 102: spec line 272: IMAD32.S16 {dst} (C0), -{s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70400100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", word: 0x0, asm: &pieceAsm{toks: []string{"(", "C0", ")", ",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 103: spec line 273: IMAD32.SAT.S16 {dst} (C0), -{s1:h}, {s2:h}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70408000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.SAT.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", word: 0x0, asm: &pieceAsm{toks: []string{"(", "C0", ")", ",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 104: spec line 274: IMAD32.U24 {dst} (C0), -{s1}, {s2}, {dst}
 		name: "IMAD32", class: ClassShort, mask: 0xf0408100, value: 0x70408100, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32.U24", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32.U24"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", word: 0x0, asm: &pieceAsm{toks: []string{"(", "C0", ")", ",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 105: spec line 275: IMAD32I.U16 {dst}, {s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.U16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.U16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 106: spec line 276: IMAD32I.S16 {dst}, {s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 107: spec line 277: IMAD32I.SAT.S16 {dst}, {s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.SAT.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 108: spec line 278: IMAD32I.U24 {dst}, {s1}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.U24", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.U24"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 109: spec line 279: IMAD32I.U16 {dst}, {s1:h}, {imm}, -{dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.U16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.U16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 110: spec line 280: IMAD32I.S16 {dst}, {s1:h}, {imm}, -{dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60400100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 111: spec line 281: IMAD32I.SAT.S16 {dst}, {s1:h}, {imm}, -{dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60408000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.SAT.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 112: spec line 282: IMAD32I.U24 {dst}, {s1}, {imm}, -{dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x60408100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.U24", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.U24"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 113: spec line 283: IMAD32I.U16 {dst}, -{s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.U16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.U16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 114: spec line 284: IMAD32I.S16 {dst}, -{s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 115: spec line 285: IMAD32I.SAT.S16 {dst}, -{s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.SAT.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 116: spec line 286: IMAD32I.U24 {dst}, -{s1}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.U24", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.U24"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 117: spec line 287: IMAD32I.U16 {dst} (C0), -{s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70400000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.U16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.U16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", word: 0x0, asm: &pieceAsm{toks: []string{"(", "C0", ")", ",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 118: spec line 288: IMAD32I.S16 {dst} (C0), -{s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70400100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", word: 0x0, asm: &pieceAsm{toks: []string{"(", "C0", ")", ",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 119: spec line 289: IMAD32I.SAT.S16 {dst} (C0), -{s1:h}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70408000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.SAT.S16", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.SAT.S16"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", word: 0x0, asm: &pieceAsm{toks: []string{"(", "C0", ")", ",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1, half: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 120: spec line 290: IMAD32I.U24 {dst} (C0), -{s1}, {imm}, {dst}
 		name: "IMAD32I", class: ClassImm, mask: 0xf0000000f0408100, value: 0x70408100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "imad",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAD32I.U24", word: 0x0, asm: &pieceAsm{toks: []string{"IMAD32I.U24"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: " (C0), -", word: 0x0, asm: &pieceAsm{toks: []string{"(", "C0", ")", ",", "-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 121: spec line 292: ISET{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}, {setc|F|LT|EQ|LE|GT|NE|GE|T}
 		name: "ISET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000030000000, care: 0xefe1fffffeffffff, fill: 0x0, ignore: 0x0, sem: "iset",
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "ISET", word: 0x400000054455349, asm: &pieceAsm{toks: []string{"ISET"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", "", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x0, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"}, words: []uint64{0x100000000000046, 0x20000000000544c, 0x200000000005145, 0x20000000000454c, 0x200000000005447, 0x20000000000454e, 0x200000000004547, 0x100000000000054}, asm: &pieceAsm{optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"T"}}, order: []byte{0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0x7}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 122: spec line 293: IMAX{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "IMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "imax",
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMAX", word: 0x400000058414d49, asm: &pieceAsm{toks: []string{"IMAX"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", "", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x0, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 123: spec line 294: IMIN{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "IMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000030000000, care: 0xefe03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "imin",
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "IMIN", word: 0x40000004e494d49, asm: &pieceAsm{toks: []string{"IMIN"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", "", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x0, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 124: spec line 295: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc000000030000000, care: 0xe7f03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "shl",
 		mnemMask: 0x400007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "SHL", word: 0x3000000004c4853, asm: &pieceAsm{toks: []string{"SHL"}}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 125: spec line 296: SHL{join}{b32!.U16}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
 		name: "SHL", class: ClassLong, mask: 0xe0100000f0000000, value: 0xc010000030000000, care: 0xe4303ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "shl",
 		mnemMask: 0x400007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "SHL", word: 0x3000000004c4853, asm: &pieceAsm{toks: []string{"SHL"}}}, {kind: pieceJoin}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_shc}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 126: spec line 297: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {s2:b32}
 		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe000000030000000, care: 0xeff03ffffeffffff, fill: 0x0, ignore: 0x0, sem: "shr",
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "SHR", word: 0x300000000524853, asm: &pieceAsm{toks: []string{"SHR"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", "", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x0, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 127: spec line 298: SHR{join}{itype|.U16||.S16|.S32}{cc} {dst:b32}{guard}, {s1:b32}, {shc}
 		name: "SHR", class: ClassLong, mask: 0xe0100000f0000000, value: 0xe010000030000000, care: 0xec303ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "shr",
 		mnemMask: 0xc00007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "SHR", word: 0x300000000524853, asm: &pieceAsm{toks: []string{"SHR"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", "", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x0, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string(nil), []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x2, 0x3, 0x1}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_shc}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 128: spec line 300: LOP{join}{lop|.AND|.OR|.XOR|.PASS_B}{b32!.U16}{cc} {dst:b32}{guard}, {not1?~}{s1:b32}, {not2?~}{s2:b32}
 		name: "LOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0xd0000000, care: 0xe7e3fffffeffffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnemMask: 0x400c07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "LOP", word: 0x300000000504f4c, asm: &pieceAsm{toks: []string{"LOP"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 2}, opts: []string{".AND", ".OR", ".XOR", ".PASS_B"}, words: []uint64{0x4000000444e412e, 0x300000000524f2e, 0x4000000524f582e, 0x7425f535341502e}, asm: &pieceAsm{optToks: [][]string{[]string{".AND"}, []string{".OR"}, []string{".XOR"}, []string{".PASS_B"}}, order: []byte{0x3, 0x0, 0x2, 0x1}}}, {kind: pieceNotFlag, field: isa.Field{Pos: 58, Width: 1}, text: ".U16", word: 0x40000003631552e, asm: &pieceAsm{toks: []string{".U16"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 48, Width: 1}, text: "~", word: 0x10000000000007e, asm: &pieceAsm{toks: []string{"~"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 49, Width: 1}, text: "~", word: 0x10000000000007e, asm: &pieceAsm{toks: []string{"~"}}}, {kind: pieceOperand, opnd: opnd_s2, field: isa.Field{Pos: 58, Width: 1}, wide: true}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 129: spec line 301: LOP32I.AND {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "LOP32I.AND", word: 0x0, asm: &pieceAsm{toks: []string{"LOP32I.AND"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 22, Width: 1}, text: "~", word: 0x10000000000007e, asm: &pieceAsm{toks: []string{"~"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 130: spec line 302: LOP32I.OR {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0000100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "LOP32I.OR", word: 0x0, asm: &pieceAsm{toks: []string{"LOP32I.OR"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 22, Width: 1}, text: "~", word: 0x10000000000007e, asm: &pieceAsm{toks: []string{"~"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 131: spec line 303: LOP32I.XOR {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "LOP32I.XOR", word: 0x0, asm: &pieceAsm{toks: []string{"LOP32I.XOR"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 22, Width: 1}, text: "~", word: 0x10000000000007e, asm: &pieceAsm{toks: []string{"~"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 132: spec line 304: LOP32I.PASS_B {dst}, {sf3?~}{s1}, {imm}
 		name: "LOP32I", class: ClassImm, mask: 0xf0000000f0008100, value: 0xd0008100, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "lop",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "LOP32I.PASS_B", word: 0x0, asm: &pieceAsm{toks: []string{"LOP32I.PASS_B"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 22, Width: 1}, text: "~", word: 0x10000000000007e, asm: &pieceAsm{toks: []string{"~"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imm}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 133: spec line 307: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000, care: 0xec31fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xc01c07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "I2I", word: 0x300000000493249, asm: &pieceAsm{toks: []string{"I2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", ".U32", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x0, 0x0, 0x40000003631532e, 0x40000003233532e, 0x0, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 46, Width: 3}, wide: true}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 134: spec line 313: I2I{join}{cvtd|.U8|.U8|.S8|.S8}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cc} {rdst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2I", class: ClassLong, mask: 0xe0080000f0000000, value: 0x80000a0000000, care: 0xec39fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xc01c07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "I2I", word: 0x300000000493249, asm: &pieceAsm{toks: []string{"I2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U8", ".U8", ".S8", ".S8"}, words: []uint64{0x30000000038552e, 0x30000000038552e, 0x30000000038532e, 0x30000000038532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U8"}, []string{".U8"}, []string{".S8"}, []string{".S8"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x0, 0x0, 0x40000003631532e, 0x40000003233532e, 0x0, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 46, Width: 3}, wide: true}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 135: spec line 314: I2I{join}{cvtd|.U8|.U8|.S8|.S8}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cc} {rdst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2I", class: ClassLong, mask: 0xe0080000f0000000, value: 0x20080000a0000000, care: 0xec39fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xc01c07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "I2I", word: 0x300000000493249, asm: &pieceAsm{toks: []string{"I2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U8", ".U8", ".S8", ".S8"}, words: []uint64{0x30000000038552e, 0x30000000038552e, 0x30000000038532e, 0x30000000038532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U8"}, []string{".U8"}, []string{".S8"}, []string{".S8"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x0, 0x0, 0x40000003631532e, 0x40000003233532e, 0x0, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 46, Width: 3}, wide: true}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 136: spec line 315: I2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000a0000000, care: 0xec31fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xc01c07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "I2I", word: 0x300000000493249, asm: &pieceAsm{toks: []string{"I2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", ".U32", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x0, 0x0, 0x40000003631532e, 0x40000003233532e, 0x0, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 46, Width: 3}, wide: true}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 137: spec line 316: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x40000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x40fc07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "I2F", word: 0x300000000463249, asm: &pieceAsm{toks: []string{"I2F"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 1}, opts: []string{".F16", ".F32"}, words: []uint64{0x40000003631462e, 0x40000003233462e}, asm: &pieceAsm{optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x0, 0x0, 0x40000003631532e, 0x40000003233532e, 0x0, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 46, Width: 3}, wide: true}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 138: spec line 317: I2F{join}{b32|.F16|.F32}{cvts|.U16|.U32|.U16.BEXT|.U32.BEXT|.S16|.S32|.S16.BEXT|.S32.BEXT}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xe8000000f0000000, value: 0x60000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x40fc07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "I2F", word: 0x300000000463249, asm: &pieceAsm{toks: []string{"I2F"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 1}, opts: []string{".F16", ".F32"}, words: []uint64{0x40000003631462e, 0x40000003233462e}, asm: &pieceAsm{optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".U16", ".U32", ".U16.BEXT", ".U32.BEXT", ".S16", ".S32", ".S16.BEXT", ".S32.BEXT"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x0, 0x0, 0x40000003631532e, 0x40000003233532e, 0x0, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".U16.BEXT"}, []string{".U32.BEXT"}, []string{".S16"}, []string{".S32"}, []string{".S16.BEXT"}, []string{".S32.BEXT"}}, order: []byte{0x2, 0x3, 0x6, 0x7, 0x0, 0x1, 0x4, 0x5}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 46, Width: 3}, wide: true}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 139: spec line 318: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xc07c07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2I", word: 0x300000000493246, asm: &pieceAsm{toks: []string{"F2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", ".U32", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, words: []uint64{0x40000003631462e, 0x40000003233462e, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 46, Width: 3}, wide: true}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 3}, bad: 0xfc}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 140: spec line 319: F2I{join}{cvtd|.U16|.U32|.S16|.S32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000a0000000, care: 0xec37fffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xc07c07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2I", word: 0x300000000493246, asm: &pieceAsm{toks: []string{"F2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".U16", ".U32", ".S16", ".S32"}, words: []uint64{0x40000003631552e, 0x40000003233552e, 0x40000003631532e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U16"}, []string{".U32"}, []string{".S16"}, []string{".S32"}}, order: []byte{0x0, 0x1, 0x2, 0x3}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, words: []uint64{0x40000003631462e, 0x40000003233462e, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 46, Width: 3}, wide: true}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 3}, bad: 0xfc}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 141: spec line 325: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cvsat?.SAT}{cc} {dst:b32}{guard}, {fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xc0fc07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2F", word: 0x300000000463246, asm: &pieceAsm{toks: []string{"F2F"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 1}, opts: []string{".F16", ".F32"}, words: []uint64{0x40000003631462e, 0x40000003233462e}, asm: &pieceAsm{optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, words: []uint64{0x40000003631462e, 0x40000003233462e, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: ".IR", word: 0x30000000052492e, asm: &pieceAsm{toks: []string{".IR"}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 46, Width: 3}, wide: true}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 3}, bad: 0xfc}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 142: spec line 326: F2F{join}{b32|.F16|.F32}{cvts|.F16|.F32|*|*|*|*|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cvsat?.SAT}{cc} {dst:b32}{guard}, -{fabs1?|}{s1:cvts}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000a0000000, care: 0xec3ffffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xc0fc07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2F", word: 0x300000000463246, asm: &pieceAsm{toks: []string{"F2F"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 1}, opts: []string{".F16", ".F32"}, words: []uint64{0x40000003631462e, 0x40000003233462e}, asm: &pieceAsm{optToks: [][]string{[]string{".F16"}, []string{".F32"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".F16", ".F32", "*", "*", "*", "*", "*", "*"}, words: []uint64{0x40000003631462e, 0x40000003233462e, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".F16"}, []string{".F32"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: ".IR", word: 0x30000000052492e, asm: &pieceAsm{toks: []string{".IR"}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst, field: isa.Field{Pos: 58, Width: 1}, wide: true}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1, field: isa.Field{Pos: 46, Width: 3}, wide: true}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 3}, bad: 0xfc}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 143: spec line 331: F2F{join}.F32.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xc0404000a0000000, care: 0xe457fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x6007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2F", word: 0x300000000463246, asm: &pieceAsm{toks: []string{"F2F"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32.F64", word: 0x0, asm: &pieceAsm{toks: []string{".F32.F64"}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 144: spec line 332: F2F{join}.F32.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xe0404000a0000000, care: 0xe457fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x6007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2F", word: 0x300000000463246, asm: &pieceAsm{toks: []string{"F2F"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32.F64", word: 0x0, asm: &pieceAsm{toks: []string{".F32.F64"}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 145: spec line 333: F2F{join}.F64.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xc4404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x806007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2F", word: 0x300000000463246, asm: &pieceAsm{toks: []string{"F2F"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F64", word: 0x0, asm: &pieceAsm{toks: []string{".F64.F64"}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: ".IR", word: 0x30000000052492e, asm: &pieceAsm{toks: []string{".IR"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 146: spec line 334: F2F{join}.F64.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{sgn?.IR}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xe4404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x806007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2F", word: 0x300000000463246, asm: &pieceAsm{toks: []string{"F2F"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F64", word: 0x0, asm: &pieceAsm{toks: []string{".F64.F64"}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: ".IR", word: 0x30000000052492e, asm: &pieceAsm{toks: []string{".IR"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 147: spec line 335: F2F{join}.F64.F32{cc} {rdst}{guard}, {fabs1?|}{s1}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xc4400000a0000000, care: 0xe471fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2F", word: 0x300000000463246, asm: &pieceAsm{toks: []string{"F2F"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F32", word: 0x0, asm: &pieceAsm{toks: []string{".F64.F32"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 148: spec line 336: F2F{join}.F64.F32{cc} {rdst}{guard}, -{fabs1?|}{s1}{fabs1?|}
 		name: "F2F", class: ClassLong, mask: 0xe441c000f0000000, value: 0xe4400000a0000000, care: 0xe471fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2F", word: 0x300000000463246, asm: &pieceAsm{toks: []string{"F2F"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64.F32", word: 0x0, asm: &pieceAsm{toks: []string{".F64.F32"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 149: spec line 337: F2I{join}{sgn|.U32|.S32}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0x80404000a0000000, care: 0xec57fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x806007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2I", word: 0x300000000493246, asm: &pieceAsm{toks: []string{"F2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 59, Width: 1}, opts: []string{".U32", ".S32"}, words: []uint64{0x40000003233552e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U32"}, []string{".S32"}}, order: []byte{0x0, 0x1}}}, {kind: pieceLit, text: ".F64", word: 0x40000003436462e, asm: &pieceAsm{toks: []string{".F64"}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 150: spec line 338: F2I{join}{sgn|.U32|.S32}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0xa0404000a0000000, care: 0xec57fffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x806007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2I", word: 0x300000000493246, asm: &pieceAsm{toks: []string{"F2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 59, Width: 1}, opts: []string{".U32", ".S32"}, words: []uint64{0x40000003233552e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U32"}, []string{".S32"}}, order: []byte{0x0, 0x1}}}, {kind: pieceLit, text: ".F64", word: 0x40000003436462e, asm: &pieceAsm{toks: []string{".F64"}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 151: spec line 339: F2I{join}{sgn|.U64|.S64}.F32{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {fabs1?|}{s1}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0x84400000a0000000, care: 0xec77fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x806007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2I", word: 0x300000000493246, asm: &pieceAsm{toks: []string{"F2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 59, Width: 1}, opts: []string{".U64", ".S64"}, words: []uint64{0x40000003436552e, 0x40000003436532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}}, {kind: pieceLit, text: ".F32", word: 0x40000003233462e, asm: &pieceAsm{toks: []string{".F32"}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 152: spec line 340: F2I{join}{sgn|.U64|.S64}.F32{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, -{fabs1?|}{s1}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0xa4400000a0000000, care: 0xec77fff7fe00ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x806007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2I", word: 0x300000000493246, asm: &pieceAsm{toks: []string{"F2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 59, Width: 1}, opts: []string{".U64", ".S64"}, words: []uint64{0x40000003436552e, 0x40000003436532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}}, {kind: pieceLit, text: ".F32", word: 0x40000003233462e, asm: &pieceAsm{toks: []string{".F32"}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 153: spec line 341: F2I{join}{sgn|.U64|.S64}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0x84404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x806007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2I", word: 0x300000000493246, asm: &pieceAsm{toks: []string{"F2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 59, Width: 1}, opts: []string{".U64", ".S64"}, words: []uint64{0x40000003436552e, 0x40000003436532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}}, {kind: pieceLit, text: ".F64", word: 0x40000003436462e, asm: &pieceAsm{toks: []string{".F64"}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 154: spec line 342: F2I{join}{sgn|.U64|.S64}.F64{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "F2I", class: ClassLong, mask: 0xe441c000f0000000, value: 0xa4404000a0000000, care: 0xec57fff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0x806007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "F2I", word: 0x300000000493246, asm: &pieceAsm{toks: []string{"F2I"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 59, Width: 1}, opts: []string{".U64", ".S64"}, words: []uint64{0x40000003436552e, 0x40000003436532e}, asm: &pieceAsm{optToks: [][]string{[]string{".U64"}, []string{".S64"}}, order: []byte{0x0, 0x1}}}, {kind: pieceLit, text: ".F64", word: 0x40000003436462e, asm: &pieceAsm{toks: []string{".F64"}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 155: spec line 343: I2F{join}.F64{cvts|.U32|.U64|*|*|.S32|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {rdst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x44400000a0000000, care: 0xec5ffff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xfc07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "I2F", word: 0x300000000463249, asm: &pieceAsm{toks: []string{"I2F"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64", word: 0x40000003436462e, asm: &pieceAsm{toks: []string{".F64"}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".U32", ".U64", "*", "*", ".S32", ".S64", "*", "*"}, words: []uint64{0x40000003233552e, 0x40000003436552e, 0x10000000000002a, 0x10000000000002a, 0x40000003233532e, 0x40000003436532e, 0x10000000000002a, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".U32"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{".S32"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x4, 0x5}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 3}, bad: 0xcc}, {kind: checkCC}},
 	},
 	{ // 156: spec line 344: I2F{join}.F64{cvts|.U32|.U64|*|*|.S32|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {rdst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x64400000a0000000, care: 0xec5ffff3f000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xfc07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "I2F", word: 0x300000000463249, asm: &pieceAsm{toks: []string{"I2F"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F64", word: 0x40000003436462e, asm: &pieceAsm{toks: []string{".F64"}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{".U32", ".U64", "*", "*", ".S32", ".S64", "*", "*"}, words: []uint64{0x40000003233552e, 0x40000003436552e, 0x10000000000002a, 0x10000000000002a, 0x40000003233532e, 0x40000003436532e, 0x10000000000002a, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".U32"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{".S32"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x4, 0x5}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 3}, bad: 0xcc}, {kind: checkCC}},
 	},
 	{ // 157: spec line 345: I2F{join}.F32{cvts|*|.U64|*|*|*|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst}{guard}, {fabs1?|}{s1r}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x40400000a0000000, care: 0xec5ffffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xfc07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "I2F", word: 0x300000000463249, asm: &pieceAsm{toks: []string{"I2F"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32", word: 0x40000003233462e, asm: &pieceAsm{toks: []string{".F32"}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{"*", ".U64", "*", "*", "*", ".S64", "*", "*"}, words: []uint64{0x10000000000002a, 0x40000003436552e, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x40000003436532e, 0x10000000000002a, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x1, 0x5}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 3}, bad: 0xdd}, {kind: checkCC}},
 	},
 	{ // 158: spec line 346: I2F{join}.F32{cvts|*|.U64|*|*|*|.S64|*|*}{cvtr||.FLOOR|.CEIL|.TRUNC}{cvsat?.SAT}{cc} {dst}{guard}, -{fabs1?|}{s1r}{fabs1?|}
 		name: "I2F", class: ClassLong, mask: 0xec400000f0000000, value: 0x60400000a0000000, care: 0xec5ffffbf000ffff, fill: 0x0, ignore: 0x0, sem: "cvt",
 		mnemMask: 0xfc07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "I2F", word: 0x300000000463249, asm: &pieceAsm{toks: []string{"I2F"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".F32", word: 0x40000003233462e, asm: &pieceAsm{toks: []string{".F32"}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 3}, opts: []string{"*", ".U64", "*", "*", "*", ".S64", "*", "*"}, words: []uint64{0x10000000000002a, 0x40000003436552e, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x40000003436532e, 0x10000000000002a, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{".U64"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".S64"}, []string{"*"}, []string{"*"}}, order: []byte{0x1, 0x5}}}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 3}, bad: 0xdd}, {kind: checkCC}},
 	},
 	{ // 159: spec line 349: FADD{join}{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
 		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xb0000000, care: 0xefffffffff03ffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnemMask: 0x7300030003,
 		mnem:     []piece{{kind: pieceLit, text: "FADD", word: 0x400000044444146, asm: &pieceAsm{toks: []string{"FADD"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 16, Width: 2}, opts: []string{"", "*", "*", ".TRUNC"}, words: []uint64{0x0, 0x10000000000002a, 0x10000000000002a, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 16, Width: 2}, bad: 0x6}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 160: spec line 350: FADD{join}.SAT{frnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s3}
 		name: "FADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000b0000000, care: 0xefffffffff03ffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnemMask: 0x7300030003,
 		mnem:     []piece{{kind: pieceLit, text: "FADD", word: 0x400000044444146, asm: &pieceAsm{toks: []string{"FADD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceEnum, field: isa.Field{Pos: 16, Width: 2}, opts: []string{"", "*", "*", ".TRUNC"}, words: []uint64{0x0, 0x10000000000002a, 0x10000000000002a, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 16, Width: 2}, bad: 0x6}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 161: spec line 353: FADD32{sf1?.SAT} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
 		name: "FADD32", class: ClassShort, mask: 0xf0000000, value: 0xb0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnemMask: 0x300000103,
 		mnem:     []piece{{kind: pieceLit, text: "FADD32", word: 0x600323344444146, asm: &pieceAsm{toks: []string{"FADD32"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 15, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 22, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s2}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 162: spec line 354: FADD32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}
 		name: "FADD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xb0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fadd",
 		mnemMask: 0x300000103,
 		mnem:     []piece{{kind: pieceLit, text: "FADD32I", word: 0x749323344444146, asm: &pieceAsm{toks: []string{"FADD32I"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 15, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imms}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 163: spec line 355: FMUL{join}{msat?.SAT}{fmrnd||*|*|.TRUNC}{cc} {dst}{guard}, {neg1?-}{s1}, {neg2?-}{s2}
 		name: "FMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000, care: 0xeff0fffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnemMask: 0x10c07300000003,
 		mnem:     []piece{{kind: pieceLit, text: "FMUL", word: 0x40000004c554d46, asm: &pieceAsm{toks: []string{"FMUL"}}}, {kind: pieceJoin}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 2}, opts: []string{"", "*", "*", ".TRUNC"}, words: []uint64{0x0, 0x10000000000002a, 0x10000000000002a, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{"*"}, []string{"*"}, []string{".TRUNC"}}, order: []byte{0x3, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s2}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 46, Width: 2}, bad: 0x6}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 164: spec line 356: FMUL32{sf1?.SAT} {dst}, {sf2?-}{s1}, {sf3?-}{s2}
 		name: "FMUL32", class: ClassShort, mask: 0xf0000000, value: 0xc0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnemMask: 0x300000103,
 		mnem:     []piece{{kind: pieceLit, text: "FMUL32", word: 0x60032334c554d46, asm: &pieceAsm{toks: []string{"FMUL32"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 15, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 22, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s2}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 165: spec line 357: FMUL32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}
 		name: "FMUL32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xc0000000, care: 0xffffffffff3fffff, fill: 0x0, ignore: 0x0, sem: "fmul",
 		mnemMask: 0x300000103,
 		mnem:     []piece{{kind: pieceLit, text: "FMUL32I", word: 0x74932334c554d46, asm: &pieceAsm{toks: []string{"FMUL32I"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 15, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imms}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 166: spec line 358: FMAD{join}{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
 		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "FMAD", word: 0x400000044414d46, asm: &pieceAsm{toks: []string{"FMAD"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 167: spec line 359: FMAD{join}.SAT{cc} {dst}{guard}, {neg1?-}{s1}, {s2}, {neg2?-}{s3}
 		name: "FMAD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x20000000e0000000, care: 0xefffffffffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "FMAD", word: 0x400000044414d46, asm: &pieceAsm{toks: []string{"FMAD"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 168: spec line 360: FMAD32{sf1?.SAT} {dst}, {sf2?-}{s1}, {s2}, {sf3?-}{dst}
 		name: "FMAD32", class: ClassShort, mask: 0xf0000000, value: 0xe0000000, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnemMask: 0x300000103,
 		mnem:     []piece{{kind: pieceLit, text: "FMAD32", word: 0x600323344414d46, asm: &pieceAsm{toks: []string{"FMAD32"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 15, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 22, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 169: spec line 361: FMAD32I{sf1?.SAT} {dst}, {sf2?-}{s1}, {imms}, {sf3?-}{dst}
 		name: "FMAD32I", class: ClassImm, mask: 0xf0000000f0000000, value: 0xe0000000, care: 0xffffffffff7fffff, fill: 0x0, ignore: 0x0, sem: "fmad",
 		mnemMask: 0x300000103,
 		mnem:     []piece{{kind: pieceLit, text: "FMAD32I", word: 0x749323344414d46, asm: &pieceAsm{toks: []string{"FMAD32I"}}}, {kind: pieceFlag, field: isa.Field{Pos: 8, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 15, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_imms}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 22, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 170: spec line 362: FSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
 		name: "FSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000b0000000, care: 0xeffbfffffeffffff, fill: 0x0, ignore: 0x0, sem: "fset",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "FSET", word: 0x400000054455346, asm: &pieceAsm{toks: []string{"FSET"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 4}, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, words: []uint64{0x100000000000046, 0x20000000000544c, 0x200000000005145, 0x20000000000454c, 0x200000000005447, 0x20000000000454e, 0x200000000004547, 0x3000000004d554e, 0x3000000004e414e, 0x30000000055544c, 0x300000000555145, 0x30000000055454c, 0x300000000555447, 0x30000000055454e, 0x300000000554547, 0x100000000000054}, asm: &pieceAsm{optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 171: spec line 363: FMAX{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
 		name: "FMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000b0000000, care: 0xeff83ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmax",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "FMAX", word: 0x400000058414d46, asm: &pieceAsm{toks: []string{"FMAX"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 172: spec line 364: FMIN{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {neg2?-}{abs2?|}{s2}{abs2?|}
 		name: "FMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000b0000000, care: 0xeff83ffffeffffff, fill: 0x0, ignore: 0x0, sem: "fmin",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "FMIN", word: 0x40000004e494d46, asm: &pieceAsm{toks: []string{"FMIN"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 173: spec line 367: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, {s3}
 		name: "SLCT", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000c0000000, care: 0xe3ffffffffffffff, fill: 0x0, ignore: 0x0, sem: "slct",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "SLCT", word: 0x400000054434c53, asm: &pieceAsm{toks: []string{"SLCT"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 174: spec line 368: SLCT{join}{cc} {dst}{guard}, {s1}, {s2}, -{s3}
 		name: "SLCT", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000c0000000, care: 0xe3ffffffffffffff, fill: 0x0, ignore: 0x0, sem: "slct",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "SLCT", word: 0x400000054434c53, asm: &pieceAsm{toks: []string{"SLCT"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2}, {kind: pieceLit, text: ", -", word: 0x3000000002d202c, asm: &pieceAsm{toks: []string{",", "-"}}}, {kind: pieceOperand, opnd: opnd_s3}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 175: spec line 371: QUADOP{join}{qop0|.ADD|.SUBR|.SUB|.MOV2}{qop1|.ADD|.SUBR|.SUB|.MOV2}{qop2|.ADD|.SUBR|.SUB|.MOV2}{qop3|.ADD|.SUBR|.SUB|.MOV2}{cc} {dst}{guard}, {qlane|L0|L1|L2|L3|DX|DY|*|*}, {s1r}, {s3r}
 		name: "QUADOP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000c0000000, care: 0xefdffffbf037ffff, fill: 0x0, ignore: 0x0, sem: "quadop",
 		mnemMask: 0xfc0007300300003,
 		mnem:     []piece{{kind: pieceLit, text: "QUADOP", word: 0x600504f44415551, asm: &pieceAsm{toks: []string{"QUADOP"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 58, Width: 2}, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, words: []uint64{0x40000004444412e, 0x50000524255532e, 0x40000004255532e, 0x5000032564f4d2e}, asm: &pieceAsm{optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}}, {kind: pieceEnum, field: isa.Field{Pos: 56, Width: 2}, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, words: []uint64{0x40000004444412e, 0x50000524255532e, 0x40000004255532e, 0x5000032564f4d2e}, asm: &pieceAsm{optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}}, {kind: pieceEnum, field: isa.Field{Pos: 54, Width: 2}, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, words: []uint64{0x40000004444412e, 0x50000524255532e, 0x40000004255532e, 0x5000032564f4d2e}, asm: &pieceAsm{optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}}, {kind: pieceEnum, field: isa.Field{Pos: 20, Width: 2}, opts: []string{".ADD", ".SUBR", ".SUB", ".MOV2"}, words: []uint64{0x40000004444412e, 0x50000524255532e, 0x40000004255532e, 0x5000032564f4d2e}, asm: &pieceAsm{optToks: [][]string{[]string{".ADD"}, []string{".SUBR"}, []string{".SUB"}, []string{".MOV2"}}, order: []byte{0x1, 0x3, 0x0, 0x2}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceEnum, field: isa.Field{Pos: 16, Width: 3}, opts: []string{"L0", "L1", "L2", "L3", "DX", "DY", "*", "*"}, words: []uint64{0x20000000000304c, 0x20000000000314c, 0x20000000000324c, 0x20000000000334c, 0x200000000005844, 0x200000000005944, 0x10000000000002a, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{"L0"}, []string{"L1"}, []string{"L2"}, []string{"L3"}, []string{"DX"}, []string{"DY"}, []string{"*"}, []string{"*"}}, order: []byte{0x0, 0x1, 0x2, 0x3, 0x4, 0x5}}}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3r}},
-		checks:   []check{{kind: checkCC}, {kind: checkEnum, field: isa.Field{Pos: 16, Width: 3}, bad: 0xc0}},
 	},
 	{ // 176: spec line 372: RRO{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}, {rrop|SIN|EX2}
 		name: "RRO", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000b0000000, care: 0xe4307ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rro",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "RRO", word: 0x3000000004f5252, asm: &pieceAsm{toks: []string{"RRO"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 1}, opts: []string{"SIN", "EX2"}, words: []uint64{0x3000000004e4953, 0x300000000325845}, asm: &pieceAsm{optToks: [][]string{[]string{"SIN"}, []string{"EX2"}}, order: []byte{0x0, 0x1}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 177: spec line 373: RCP{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
 		name: "RCP", class: ClassLong, mask: 0xe0000000f0000000, value: 0x90000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "RCP", word: 0x300000000504352, asm: &pieceAsm{toks: []string{"RCP"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 178: spec line 374: RSQ{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
 		name: "RSQ", class: ClassLong, mask: 0xe0000000f0000000, value: 0x4000000090000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "rsq",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "RSQ", word: 0x300000000515352, asm: &pieceAsm{toks: []string{"RSQ"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 179: spec line 375: LG2{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1}{fabs1?|}
 		name: "LG2", class: ClassLong, mask: 0xe0000000f0000000, value: 0x6000000090000000, care: 0xe4303ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "lg2",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "LG2", word: 0x30000000032474c, asm: &pieceAsm{toks: []string{"LG2"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 180: spec line 376: SIN{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "SIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0x8000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "sin",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "SIN", word: 0x3000000004e4953, asm: &pieceAsm{toks: []string{"SIN"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 181: spec line 377: COS{join}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "COS", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa000000090000000, care: 0xe4203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "cos",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "COS", word: 0x300000000534f43, asm: &pieceAsm{toks: []string{"COS"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 182: spec line 378: EX2{join}{neg2?.SAT}{cc} {dst}{guard}, {neg1?-}{s1}
 		name: "EX2", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc000000090000000, care: 0xec203ffffe00ffff, fill: 0x0, ignore: 0x0, sem: "ex2",
 		mnemMask: 0x800007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "EX2", word: 0x300000000325845, asm: &pieceAsm{toks: []string{"EX2"}}}, {kind: pieceJoin}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: ".SAT", word: 0x40000005441532e, asm: &pieceAsm{toks: []string{".SAT"}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1}},
-		checks:   []check{{kind: checkCC}, {kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 183: spec line 379: RCP32 {dst}, {sf3?-}{sf2?|}{s1}{sf2?|}
 		name: "RCP32", class: ClassShort, mask: 0xf0000000, value: 0x90000000, care: 0xff40feff, fill: 0x0, ignore: 0x0, sem: "rcp",
 		mnemMask: 0x300000003,
 		mnem:     []piece{{kind: pieceLit, text: "RCP32", word: 0x500003233504352, asm: &pieceAsm{toks: []string{"RCP32"}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 22, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 15, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1}, {kind: pieceFlag, field: isa.Field{Pos: 15, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkOperand, opnd: opnd_s1}},
 	},
 	{ // 184: spec line 384: DFMA{join}{dfrnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}, {neg2?-}{s3r}
 		name: "DFMA", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000e0000000, care: 0xecdffff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dfma",
 		mnemMask: 0xc0007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "DFMA", word: 0x4000000414d4644, asm: &pieceAsm{toks: []string{"DFMA"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 54, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s3r}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 185: spec line 385: DADD{join}{frnd||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {neg2?-}{s3r}
 		name: "DADD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x60000000e0000000, care: 0xec1ffff3f003ffff, fill: 0x0, ignore: 0x0, sem: "dadd",
 		mnemMask: 0x7300030003,
 		mnem:     []piece{{kind: pieceLit, text: "DADD", word: 0x400000044444144, asm: &pieceAsm{toks: []string{"DADD"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 16, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s3r}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 186: spec line 386: DMUL{join}{cvtr||.FLOOR|.CEIL|.TRUNC}{cc} {rdst}{guard}, {neg1?-}{s1r}, {s2r}
 		name: "DMUL", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000e0000000, care: 0xe4063ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmul",
 		mnemMask: 0x6007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "DMUL", word: 0x40000004c554d44, asm: &pieceAsm{toks: []string{"DMUL"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 49, Width: 2}, opts: []string{"", ".FLOOR", ".CEIL", ".TRUNC"}, words: []uint64{0x0, 0x600524f4f4c462e, 0x500004c4945432e, 0x600434e5552542e}, asm: &pieceAsm{optToks: [][]string{[]string(nil), []string{".FLOOR"}, []string{".CEIL"}, []string{".TRUNC"}}, order: []byte{0x1, 0x3, 0x2, 0x0}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2r}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 187: spec line 387: DMIN{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
 		name: "DMIN", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000e0000000, care: 0xec183ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmin",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "DMIN", word: 0x40000004e494d44, asm: &pieceAsm{toks: []string{"DMIN"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 188: spec line 388: DMAX{join}{cc} {rdst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}
 		name: "DMAX", class: ClassLong, mask: 0xe0000000f0000000, value: 0xc0000000e0000000, care: 0xec183ff3f07fffff, fill: 0x0, ignore: 0x0, sem: "dmax",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "DMAX", word: 0x400000058414d44, asm: &pieceAsm{toks: []string{"DMAX"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 189: spec line 389: DSET{join}{cc} {dst}{guard}, {neg1?-}{fabs1?|}{s1r}{fabs1?|}, {neg2?-}{abs2?|}{s2r}{abs2?|}, {fsetc|F|LT|EQ|LE|GT|NE|GE|NUM|NAN|LTU|EQU|LEU|GTU|NEU|GEU|T}
 		name: "DSET", class: ClassLong, mask: 0xe0000000f0000000, value: 0xe0000000e0000000, care: 0xec1bfffbf07fffff, fill: 0x0, ignore: 0x0, sem: "dset",
 		mnemMask: 0x7300000003,
 		mnem:     []piece{{kind: pieceLit, text: "DSET", word: 0x400000054455344, asm: &pieceAsm{toks: []string{"DSET"}}}, {kind: pieceJoin}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 58, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s1r}, {kind: pieceFlag, field: isa.Field{Pos: 52, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceFlag, field: isa.Field{Pos: 59, Width: 1}, text: "-", word: 0x10000000000002d, asm: &pieceAsm{toks: []string{"-"}}}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceFlag, field: isa.Field{Pos: 51, Width: 1}, text: "|", word: 0x10000000000007c, asm: &pieceAsm{toks: []string{"|"}}}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceEnum, field: isa.Field{Pos: 46, Width: 4}, opts: []string{"F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"}, words: []uint64{0x100000000000046, 0x20000000000544c, 0x200000000005145, 0x20000000000454c, 0x200000000005447, 0x20000000000454e, 0x200000000004547, 0x3000000004d554e, 0x3000000004e414e, 0x30000000055544c, 0x300000000555145, 0x30000000055454c, 0x300000000555447, 0x30000000055454e, 0x300000000554547, 0x100000000000054}, asm: &pieceAsm{optToks: [][]string{[]string{"F"}, []string{"LT"}, []string{"EQ"}, []string{"LE"}, []string{"GT"}, []string{"NE"}, []string{"GE"}, []string{"NUM"}, []string{"NAN"}, []string{"LTU"}, []string{"EQU"}, []string{"LEU"}, []string{"GTU"}, []string{"NEU"}, []string{"GEU"}, []string{"T"}}, order: []byte{0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x0, 0xf}}}},
-		checks:   []check{{kind: checkCC}},
 	},
 	{ // 190: spec line 392: GLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {gmem}
 		name: "GLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x80000000d0000000, care: 0xe0e03ffffc7fffff, fill: 0x0, ignore: 0x0, sem: "ld.global",
 		mnemMask: 0xe0007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "GLD", word: 0x300000000444c47, asm: &pieceAsm{toks: []string{"GLD"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, words: []uint64{0x30000000038552e, 0x30000000038532e, 0x40000003631552e, 0x40000003631532e, 0x40000003436532e, 0x50000383231532e, 0x40000003233552e, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_gmem}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0x80}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_gmem}},
 	},
 	{ // 191: spec line 393: GST{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*} {gmem}{guard}, {dst}
 		name: "GST", class: ClassLong, mask: 0xe0000000f0000000, value: 0xa0000000d0000000, care: 0xe0e03f8ffc7fffff, fill: 0x0, ignore: 0x0, sem: "st.global",
 		mnemMask: 0xe0000300000003,
 		mnem:     []piece{{kind: pieceLit, text: "GST", word: 0x300000000545347, asm: &pieceAsm{toks: []string{"GST"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, words: []uint64{0x30000000038552e, 0x30000000038532e, 0x40000003631552e, 0x40000003631532e, 0x40000003436532e, 0x50000383231532e, 0x40000003233552e, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_gmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0x80}, {kind: checkOperand, opnd: opnd_gmem}},
 	},
 	{ // 192: spec line 394: LLD{join}{mtype|.U8|.S8|.U16|.S16|.S64|.S128|.U32|*}{cc} {dst}{guard}, {lmem}
 		name: "LLD", class: ClassLong, mask: 0xe0000000f0000000, value: 0x40000000d0000000, care: 0xe0e03ffffe7fffff, fill: 0x0, ignore: 0x0, sem: "ld.local",
 		mnemMask: 0xe0007300000003,
 		mnem:     []piece{{kind: pieceLit, text: "LLD", word: 0x300000000444c4c, asm: &pieceAsm{toks: []string{"LLD"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, words: []uint64{0x30000000038552e, 0x30000000038532e, 0x40000003631552e, 0x40000003631532e, 0x40000003436532e, 0x50000383231532e, 0x40000003233552e, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}}, {kind: pieceCC}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_dst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_lmem}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0x80}, {kind: checkCC}, {kind: checkOperand, opnd: opnd_lmem}},
 	},
 	{ // 193: spec line 401: GRED{join}.IADD{mtype|*|*|*|*|.U64|*|.U32|.S32} {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc0000000d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnemMask: 0xe0000300000003,
 		mnem:     []piece{{kind: pieceLit, text: "GRED", word: 0x400000044455247, asm: &pieceAsm{toks: []string{"GRED"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IADD", word: 0x50000444441492e, asm: &pieceAsm{toks: []string{".IADD"}}}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", ".S32"}, words: []uint64{0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x40000003436552e, 0x10000000000002a, 0x40000003233552e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x4, 0x6, 0x7}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_rdst}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0x2f}},
 	},
 	{ // 194: spec line 402: GRED{join}.INC.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00010d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
@@ -1530,14 +1344,12 @@ var forms = [...]form{
 		mnemMask: 0xe0000300000003,
 		mnem:     []piece{{kind: pieceLit, text: "GRED", word: 0x400000044455247, asm: &pieceAsm{toks: []string{"GRED"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMAX", word: 0x5000058414d492e, asm: &pieceAsm{toks: []string{".IMAX"}}}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, words: []uint64{0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x40000003233552e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_rdst}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0x3f}},
 	},
 	{ // 197: spec line 405: GRED{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe000003cf0000000, value: 0xc000001cd0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
 		mnemMask: 0xe0000300000003,
 		mnem:     []piece{{kind: pieceLit, text: "GRED", word: 0x400000044455247, asm: &pieceAsm{toks: []string{"GRED"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMIN", word: 0x500004e494d492e, asm: &pieceAsm{toks: []string{".IMIN"}}}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, words: []uint64{0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x40000003233552e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_gred}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_rdst}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0x3f}},
 	},
 	{ // 198: spec line 406: GRED{join}.AND.U32 {gred}{guard}, {rdst}
 		name: "GRED", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xc0c00028d0000000, care: 0xe0e03fbff00fffff, fill: 0x0, ignore: 0x0, sem: "red",
@@ -1562,21 +1374,18 @@ var forms = [...]form{
 		mnemMask: 0xe0000300000003,
 		mnem:     []piece{{kind: pieceLit, text: "GATOM", word: 0x500004d4f544147, asm: &pieceAsm{toks: []string{"GATOM"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IADD", word: 0x50000444441492e, asm: &pieceAsm{toks: []string{".IADD"}}}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", ".S32"}, words: []uint64{0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x40000003436552e, 0x10000000000002a, 0x40000003233552e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x4, 0x6, 0x7}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2r}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0x2f}},
 	},
 	{ // 202: spec line 410: GATOM{join}.EXCH{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000004d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnemMask: 0xe0000300000003,
 		mnem:     []piece{{kind: pieceLit, text: "GATOM", word: 0x500004d4f544147, asm: &pieceAsm{toks: []string{"GATOM"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".EXCH", word: 0x50000484358452e, asm: &pieceAsm{toks: []string{".EXCH"}}}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", "*"}, words: []uint64{0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x40000003436552e, 0x10000000000002a, 0x40000003233552e, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{"*"}}, order: []byte{0x4, 0x6}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2r}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0xaf}},
 	},
 	{ // 203: spec line 411: GATOM{join}.CAS{mtype|*|*|*|*|.U64|*|.U32|*} {rdst}{guard}, {gatom}, {s2r}, {s3r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe0000008d0000000, care: 0xe0ffffbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnemMask: 0xe0000300000003,
 		mnem:     []piece{{kind: pieceLit, text: "GATOM", word: 0x500004d4f544147, asm: &pieceAsm{toks: []string{"GATOM"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".CAS", word: 0x40000005341432e, asm: &pieceAsm{toks: []string{".CAS"}}}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{"*", "*", "*", "*", ".U64", "*", ".U32", "*"}, words: []uint64{0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x40000003436552e, 0x10000000000002a, 0x40000003233552e, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U64"}, []string{"*"}, []string{".U32"}, []string{"*"}}, order: []byte{0x4, 0x6}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2r}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s3r}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0xaf}},
 	},
 	{ // 204: spec line 412: GATOM{join}.INC.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00010d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
@@ -1595,14 +1404,12 @@ var forms = [...]form{
 		mnemMask: 0xe0000300000003,
 		mnem:     []piece{{kind: pieceLit, text: "GATOM", word: 0x500004d4f544147, asm: &pieceAsm{toks: []string{"GATOM"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMAX", word: 0x5000058414d492e, asm: &pieceAsm{toks: []string{".IMAX"}}}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, words: []uint64{0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x40000003233552e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2r}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0x3f}},
 	},
 	{ // 207: spec line 415: GATOM{join}.IMIN{mtype|*|*|*|*|*|*|.U32|.S32} {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe000003cf0000000, value: 0xe000001cd0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
 		mnemMask: 0xe0000300000003,
 		mnem:     []piece{{kind: pieceLit, text: "GATOM", word: 0x500004d4f544147, asm: &pieceAsm{toks: []string{"GATOM"}}}, {kind: pieceJoin}, {kind: pieceLit, text: ".IMIN", word: 0x500004e494d492e, asm: &pieceAsm{toks: []string{".IMIN"}}}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{"*", "*", "*", "*", "*", "*", ".U32", ".S32"}, words: []uint64{0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x10000000000002a, 0x40000003233552e, 0x40000003233532e}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{"*"}, []string{".U32"}, []string{".S32"}}, order: []byte{0x6, 0x7}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_rdst}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_gatom}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_s2r}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0x3f}},
 	},
 	{ // 208: spec line 416: GATOM{join}.AND.U32 {rdst}{guard}, {gatom}, {s2r}
 		name: "GATOM", class: ClassLong, mask: 0xe0e0003cf0000000, value: 0xe0c00028d0000000, care: 0xe0e03fbff7ffffff, fill: 0x0, ignore: 0x0, sem: "atom",
@@ -1627,7 +1434,6 @@ var forms = [...]form{
 		mnemMask: 0xe0000300000003,
 		mnem:     []piece{{kind: pieceLit, text: "LST", word: 0x30000000054534c, asm: &pieceAsm{toks: []string{"LST"}}}, {kind: pieceJoin}, {kind: pieceEnum, field: isa.Field{Pos: 53, Width: 3}, opts: []string{".U8", ".S8", ".U16", ".S16", ".S64", ".S128", ".U32", "*"}, words: []uint64{0x30000000038552e, 0x30000000038532e, 0x40000003631552e, 0x40000003631532e, 0x40000003436532e, 0x50000383231532e, 0x40000003233552e, 0x10000000000002a}, asm: &pieceAsm{optToks: [][]string{[]string{".U8"}, []string{".S8"}, []string{".U16"}, []string{".S16"}, []string{".S64"}, []string{".S128"}, []string{".U32"}, []string{"*"}}, order: []byte{0x5, 0x2, 0x3, 0x4, 0x6, 0x0, 0x1}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_lmem}, {kind: pieceOperand, opnd: opnd_guard}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_dst}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 53, Width: 3}, bad: 0x80}, {kind: checkOperand, opnd: opnd_lmem}},
 	},
 	{ // 212: spec line 437: TEX{join}{tlive?.LIVE}{tderiv?.DERIV} {rdst}{guard}, {hex:tunit}, {hex:tsamp}, {hex:tcnt}, {texmask}, {hex:toff}
 		name: "TEX", class: ClassLong, mask: 0xe0000000f9000000, value: 0xf0000000, care: 0xefffff8fffffffff, fill: 0x0, ignore: 0x0, sem: "tex",
@@ -1760,14 +1566,12 @@ var forms = [...]form{
 		mnemMask: 0x306000003,
 		mnem:     []piece{{kind: pieceLit, text: "BAR", word: 0x300000000524142, asm: &pieceAsm{toks: []string{"BAR"}}}, {kind: pieceEnum, field: isa.Field{Pos: 25, Width: 2}, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, words: []uint64{0x10000000000002a, 0x40000005652412e, 0x50000544941572e, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_barcnt}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 25, Width: 2}, bad: 0x1}},
 	},
 	{ // 234: spec line 471: BAR{barmd|*|.ARV|.WAIT|.ARV.WAIT} {bar}
 		name: "BAR", class: ClassFlow, mask: 0x4000f00001fc, value: 0x400080000000, care: 0x4000f7e001ff, fill: 0x0, ignore: 0x0, sem: "bar",
 		mnemMask: 0x306000003,
 		mnem:     []piece{{kind: pieceLit, text: "BAR", word: 0x300000000524142, asm: &pieceAsm{toks: []string{"BAR"}}}, {kind: pieceEnum, field: isa.Field{Pos: 25, Width: 2}, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, words: []uint64{0x10000000000002a, 0x40000005652412e, 0x50000544941572e, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_bar}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 25, Width: 2}, bad: 0x1}},
 	},
 	{ // 235: spec line 472: TRAP
 		name: "TRAP", class: ClassFlow, mask: 0x3f80f1fffffc, value: 0x90000000, care: 0x3f80f1ffffff, fill: 0x0, ignore: 0x0, sem: "trap",
@@ -1836,7 +1640,6 @@ var forms = [...]form{
 		mnemMask: 0x306000003,
 		mnem:     []piece{{kind: pieceLit, text: "BAR32", word: 0x500003233524142, asm: &pieceAsm{toks: []string{"BAR32"}}}, {kind: pieceEnum, field: isa.Field{Pos: 25, Width: 2}, opts: []string{"*", ".ARV", ".WAIT", ".ARV.WAIT"}, words: []uint64{0x10000000000002a, 0x40000005652412e, 0x50000544941572e, 0x0}, asm: &pieceAsm{optToks: [][]string{[]string{"*"}, []string{".ARV"}, []string{".WAIT"}, []string{".ARV.WAIT"}}, order: []byte{0x3, 0x2, 0x1}}}},
 		opnds:    []piece{{kind: pieceOperand, opnd: opnd_bar}, {kind: pieceLit, text: ", ", word: 0x20000000000202c, asm: &pieceAsm{toks: []string{","}}}, {kind: pieceOperand, opnd: opnd_barcnt}},
-		checks:   []check{{kind: checkEnum, field: isa.Field{Pos: 25, Width: 2}, bad: 0x1}},
 	},
 	{ // 247: spec line 511: SSY32 {tgt}
 		name: "SSY32", class: ClassFlow32, mask: 0xf00001ff, value: 0xa0000003, care: 0xffffffff, fill: 0x0, ignore: 0x0, sem: "ssy",
@@ -2108,6 +1911,260 @@ var formMatch = [...]struct{ mask, value, care uint64 }{
 	{0xf00001ff, 0xa0000003, 0xffffffff},
 	{0xf0000003, 0x90000002, 0xf0000003},
 	{0xf0000003, 0xb0000002, 0xf0000003},
+}
+
+// formValidity holds what the decoder tests of each form's fields beyond its fixed bits.
+var formValidity = [...]validity{
+	{tests: validCC | validS1Long}, // 0: MOV
+	{enumBad: 0x8000, enum: isa.Field{Pos: 46, Width: 4}, tests: validCC | validS1Long}, // 1: MOV
+	{tests: validCC | validMemAreg}, // 2: MVC
+	{},                              // 3: ALD
+	{enumBad: 0x8000, enum: isa.Field{Pos: 46, Width: 4}}, // 4: ALD
+	{},                               // 5: IPA
+	{},                               // 6: IPA
+	{},                               // 7: IPA
+	{},                               // 8: IPA
+	{},                               // 9: IPA
+	{},                               // 10: AST
+	{tests: validCC},                 // 11: C2R
+	{tests: validCC},                 // 12: A2R
+	{tests: validCC},                 // 13: S2R
+	{tests: validS1Long},             // 14: R2C
+	{tests: validAdst | validS1Long}, // 15: R2A
+	{enumBad: 0x8, enum: isa.Field{Pos: 53, Width: 2}, tests: validCC | validMemAreg}, // 16: R2G
+	{tests: validAdst},                                // 17: ADA
+	{tests: validCC | validMemAreg},                   // 18: G2R
+	{tests: validCC | validMemAreg},                   // 19: G2R
+	{enumBad: 0x9, enum: isa.Field{Pos: 9, Width: 2}}, // 20: VOTE
+	{tests: validS1Short},                             // 21: MOV32
+	{},                                                // 22: MVI
+	{tests: validCC | validS1Long | validBank},        // 23: IADD
+	{tests: validCC | validS1Long | validBank},        // 24: IADD
+	{tests: validCC | validS1Long | validBank},        // 25: IADD
+	{tests: validCC | validS1Long | validBank},        // 26: IADD
+	{tests: validCC | validS1Long | validBank},        // 27: IADD
+	{tests: validS1Short},                             // 28: IADD32
+	{tests: validS1Short},                             // 29: IADD32
+	{tests: validS1Short},                             // 30: IADD32
+	{tests: validS1Short},                             // 31: IADD32
+	{tests: validS1Short},                             // 32: IADD32I
+	{tests: validS1Short},                             // 33: IADD32I
+	{tests: validS1Short},                             // 34: IADD32I
+	{tests: validS1Short},                             // 35: IADD32I
+	{tests: validCC | validS1Long | validBank},        // 36: IMUL
+	{tests: validCC | validS1Long | validBank},        // 37: IMUL
+	{tests: validS1Short},                             // 38: IMUL32
+	{tests: validS1Short},                             // 39: IMUL32
+	{tests: validS1Short},                             // 40: IMUL32I
+	{tests: validS1Short},                             // 41: IMUL32I
+	{tests: validCC | validS1Long | validBank},        // 42: ISAD
+	{tests: validS1Short},                             // 43: ISAD32
+	{tests: validCC | validS1Long | validBank},        // 44: IMAD
+	{tests: validCC | validS1Long | validBank},        // 45: IMAD
+	{tests: validCC | validS1Long | validBank},        // 46: IMAD
+	{tests: validCC | validS1Long | validBank},        // 47: IMAD
+	{tests: validCC | validS1Long | validBank},        // 48: IMAD
+	{tests: validCC | validS1Long | validBank},        // 49: IMAD
+	{tests: validCC | validS1Long | validBank},        // 50: IMAD
+	{tests: validCC | validS1Long | validBank},        // 51: IMAD
+	{tests: validCC | validS1Long | validBank},        // 52: IMAD
+	{tests: validCC | validS1Long | validBank},        // 53: IMAD
+	{tests: validCC | validS1Long | validBank},        // 54: IMAD
+	{tests: validCC | validS1Long | validBank},        // 55: IMAD
+	{tests: validCC | validS1Long | validBank},        // 56: IMAD
+	{tests: validCC | validS1Long | validBank},        // 57: IMAD
+	{tests: validCC | validS1Long | validBank},        // 58: IMAD
+	{tests: validCC | validS1Long | validBank},        // 59: IMAD
+	{tests: validCC | validS1Long | validBank},        // 60: IMAD
+	{tests: validCC | validS1Long | validBank},        // 61: IMAD
+	{tests: validCC | validS1Long | validBank},        // 62: IMAD
+	{tests: validCC | validS1Long | validBank},        // 63: IMAD
+	{tests: validCC | validS1Long | validBank},        // 64: IMAD
+	{tests: validCC | validS1Long | validBank},        // 65: IMAD
+	{tests: validCC | validS1Long | validBank},        // 66: IMAD
+	{tests: validCC | validS1Long | validBank},        // 67: IMAD
+	{tests: validCC | validS1Long | validBank},        // 68: IMAD
+	{tests: validCC | validS1Long | validBank},        // 69: IMAD
+	{tests: validCC | validS1Long | validBank},        // 70: IMAD
+	{tests: validCC | validS1Long | validBank},        // 71: IMAD
+	{tests: validCC | validS1Long | validBank},        // 72: IMAD
+	{tests: validCC | validS1Long | validBank},        // 73: IMAD
+	{tests: validCC | validS1Long | validBank},        // 74: IMAD
+	{tests: validCC | validS1Long | validBank},        // 75: IMAD
+	{tests: validCC | validS1Long | validBank},        // 76: IMAD
+	{tests: validCC | validS1Long | validBank},        // 77: IMAD
+	{tests: validCC | validS1Long | validBank},        // 78: IMAD
+	{tests: validCC | validS1Long | validBank},        // 79: IMAD
+	{tests: validCC | validS1Long | validBank},        // 80: IMAD
+	{tests: validCC | validS1Long | validBank},        // 81: IMAD
+	{tests: validCC | validS1Long | validBank},        // 82: IMAD
+	{tests: validCC | validS1Long | validBank},        // 83: IMAD
+	{tests: validCC | validS1Long | validBank},        // 84: IMAD
+	{tests: validCC | validS1Long | validBank},        // 85: IMAD
+	{tests: validCC | validS1Long | validBank},        // 86: IMAD
+	{tests: validCC | validS1Long | validBank},        // 87: IMAD
+	{tests: validCC | validS1Long | validBank},        // 88: IMAD
+	{tests: validS1Short},                             // 89: IMAD32
+	{tests: validS1Short},                             // 90: IMAD32
+	{tests: validS1Short},                             // 91: IMAD32
+	{tests: validS1Short},                             // 92: IMAD32
+	{tests: validS1Short},                             // 93: IMAD32
+	{tests: validS1Short},                             // 94: IMAD32
+	{tests: validS1Short},                             // 95: IMAD32
+	{tests: validS1Short},                             // 96: IMAD32
+	{tests: validS1Short},                             // 97: IMAD32
+	{tests: validS1Short},                             // 98: IMAD32
+	{tests: validS1Short},                             // 99: IMAD32
+	{tests: validS1Short},                             // 100: IMAD32
+	{tests: validS1Short},                             // 101: IMAD32
+	{tests: validS1Short},                             // 102: IMAD32
+	{tests: validS1Short},                             // 103: IMAD32
+	{tests: validS1Short},                             // 104: IMAD32
+	{tests: validS1Short},                             // 105: IMAD32I
+	{tests: validS1Short},                             // 106: IMAD32I
+	{tests: validS1Short},                             // 107: IMAD32I
+	{tests: validS1Short},                             // 108: IMAD32I
+	{tests: validS1Short},                             // 109: IMAD32I
+	{tests: validS1Short},                             // 110: IMAD32I
+	{tests: validS1Short},                             // 111: IMAD32I
+	{tests: validS1Short},                             // 112: IMAD32I
+	{tests: validS1Short},                             // 113: IMAD32I
+	{tests: validS1Short},                             // 114: IMAD32I
+	{tests: validS1Short},                             // 115: IMAD32I
+	{tests: validS1Short},                             // 116: IMAD32I
+	{tests: validS1Short},                             // 117: IMAD32I
+	{tests: validS1Short},                             // 118: IMAD32I
+	{tests: validS1Short},                             // 119: IMAD32I
+	{tests: validS1Short},                             // 120: IMAD32I
+	{tests: validCC | validS1Long | validBank},        // 121: ISET
+	{tests: validCC | validS1Long | validBank},        // 122: IMAX
+	{tests: validCC | validS1Long | validBank},        // 123: IMIN
+	{tests: validCC | validS1Long | validBank},        // 124: SHL
+	{tests: validCC | validS1Long},                    // 125: SHL
+	{tests: validCC | validS1Long | validBank},        // 126: SHR
+	{tests: validCC | validS1Long},                    // 127: SHR
+	{tests: validCC | validS1Long | validBank},        // 128: LOP
+	{tests: validS1Short},                             // 129: LOP32I
+	{tests: validS1Short},                             // 130: LOP32I
+	{tests: validS1Short},                             // 131: LOP32I
+	{tests: validS1Short},                             // 132: LOP32I
+	{tests: validCC | validS1Long},                    // 133: I2I
+	{tests: validCC | validS1Long},                    // 134: I2I
+	{tests: validCC | validS1Long},                    // 135: I2I
+	{tests: validCC | validS1Long},                    // 136: I2I
+	{tests: validCC | validS1Long},                    // 137: I2F
+	{tests: validCC | validS1Long},                    // 138: I2F
+	{enumBad: 0xfc, enum: isa.Field{Pos: 46, Width: 3}, tests: validCC | validS1Long}, // 139: F2I
+	{enumBad: 0xfc, enum: isa.Field{Pos: 46, Width: 3}, tests: validCC | validS1Long}, // 140: F2I
+	{enumBad: 0xfc, enum: isa.Field{Pos: 46, Width: 3}, tests: validCC | validS1Long}, // 141: F2F
+	{enumBad: 0xfc, enum: isa.Field{Pos: 46, Width: 3}, tests: validCC | validS1Long}, // 142: F2F
+	{tests: validCC},               // 143: F2F
+	{tests: validCC},               // 144: F2F
+	{tests: validCC},               // 145: F2F
+	{tests: validCC},               // 146: F2F
+	{tests: validCC | validS1Long}, // 147: F2F
+	{tests: validCC | validS1Long}, // 148: F2F
+	{tests: validCC},               // 149: F2I
+	{tests: validCC},               // 150: F2I
+	{tests: validCC | validS1Long}, // 151: F2I
+	{tests: validCC | validS1Long}, // 152: F2I
+	{tests: validCC},               // 153: F2I
+	{tests: validCC},               // 154: F2I
+	{enumBad: 0xcc, enum: isa.Field{Pos: 46, Width: 3}, tests: validCC},                          // 155: I2F
+	{enumBad: 0xcc, enum: isa.Field{Pos: 46, Width: 3}, tests: validCC},                          // 156: I2F
+	{enumBad: 0xdd, enum: isa.Field{Pos: 46, Width: 3}, tests: validCC},                          // 157: I2F
+	{enumBad: 0xdd, enum: isa.Field{Pos: 46, Width: 3}, tests: validCC},                          // 158: I2F
+	{enumBad: 0x6, enum: isa.Field{Pos: 16, Width: 2}, tests: validCC | validS1Long | validBank}, // 159: FADD
+	{enumBad: 0x6, enum: isa.Field{Pos: 16, Width: 2}, tests: validCC | validS1Long | validBank}, // 160: FADD
+	{tests: validS1Short}, // 161: FADD32
+	{tests: validS1Short}, // 162: FADD32I
+	{enumBad: 0x6, enum: isa.Field{Pos: 46, Width: 2}, tests: validCC | validS1Long | validBank}, // 163: FMUL
+	{tests: validS1Short},                                               // 164: FMUL32
+	{tests: validS1Short},                                               // 165: FMUL32I
+	{tests: validCC | validS1Long | validBank},                          // 166: FMAD
+	{tests: validCC | validS1Long | validBank},                          // 167: FMAD
+	{tests: validS1Short},                                               // 168: FMAD32
+	{tests: validS1Short},                                               // 169: FMAD32I
+	{tests: validCC | validS1Long | validBank},                          // 170: FSET
+	{tests: validCC | validS1Long | validBank},                          // 171: FMAX
+	{tests: validCC | validS1Long | validBank},                          // 172: FMIN
+	{tests: validCC | validS1Long | validBank},                          // 173: SLCT
+	{tests: validCC | validS1Long | validBank},                          // 174: SLCT
+	{enumBad: 0xc0, enum: isa.Field{Pos: 16, Width: 3}, tests: validCC}, // 175: QUADOP
+	{tests: validCC | validS1Long},                                      // 176: RRO
+	{tests: validCC | validS1Long},                                      // 177: RCP
+	{tests: validCC | validS1Long},                                      // 178: RSQ
+	{tests: validCC | validS1Long},                                      // 179: LG2
+	{tests: validCC | validS1Long},                                      // 180: SIN
+	{tests: validCC | validS1Long},                                      // 181: COS
+	{tests: validCC | validS1Long},                                      // 182: EX2
+	{tests: validS1Short},                                               // 183: RCP32
+	{tests: validCC},                                                    // 184: DFMA
+	{tests: validCC},                                                    // 185: DADD
+	{tests: validCC},                                                    // 186: DMUL
+	{tests: validCC},                                                    // 187: DMIN
+	{tests: validCC},                                                    // 188: DMAX
+	{tests: validCC},                                                    // 189: DSET
+	{enumBad: 0x80, enum: isa.Field{Pos: 53, Width: 3}, tests: validCC | validGmem},    // 190: GLD
+	{enumBad: 0x80, enum: isa.Field{Pos: 53, Width: 3}, tests: validGmem},              // 191: GST
+	{enumBad: 0x80, enum: isa.Field{Pos: 53, Width: 3}, tests: validCC | validMemAreg}, // 192: LLD
+	{enumBad: 0x2f, enum: isa.Field{Pos: 53, Width: 3}},                                // 193: GRED
+	{}, // 194: GRED
+	{}, // 195: GRED
+	{enumBad: 0x3f, enum: isa.Field{Pos: 53, Width: 3}}, // 196: GRED
+	{enumBad: 0x3f, enum: isa.Field{Pos: 53, Width: 3}}, // 197: GRED
+	{}, // 198: GRED
+	{}, // 199: GRED
+	{}, // 200: GRED
+	{enumBad: 0x2f, enum: isa.Field{Pos: 53, Width: 3}}, // 201: GATOM
+	{enumBad: 0xaf, enum: isa.Field{Pos: 53, Width: 3}}, // 202: GATOM
+	{enumBad: 0xaf, enum: isa.Field{Pos: 53, Width: 3}}, // 203: GATOM
+	{}, // 204: GATOM
+	{}, // 205: GATOM
+	{enumBad: 0x3f, enum: isa.Field{Pos: 53, Width: 3}}, // 206: GATOM
+	{enumBad: 0x3f, enum: isa.Field{Pos: 53, Width: 3}}, // 207: GATOM
+	{}, // 208: GATOM
+	{}, // 209: GATOM
+	{}, // 210: GATOM
+	{enumBad: 0x80, enum: isa.Field{Pos: 53, Width: 3}, tests: validMemAreg}, // 211: LST
+	{}, // 212: TEX
+	{}, // 213: TEX
+	{}, // 214: TEX
+	{}, // 215: TEX
+	{}, // 216: TEX
+	{}, // 217: TEX
+	{}, // 218: TEX
+	{}, // 219: TEX
+	{}, // 220: TEX
+	{}, // 221: TEX
+	{}, // 222: TEX
+	{}, // 223: TEX
+	{}, // 224: TEX
+	{}, // 225: TEX32
+	{}, // 226: EMIT
+	{}, // 227: RESTART
+	{}, // 228: BRA
+	{}, // 229: CAL
+	{}, // 230: CAL
+	{}, // 231: RET
+	{}, // 232: SSY
+	{enumBad: 0x1, enum: isa.Field{Pos: 25, Width: 2}}, // 233: BAR
+	{enumBad: 0x1, enum: isa.Field{Pos: 25, Width: 2}}, // 234: BAR
+	{}, // 235: TRAP
+	{}, // 236: NOP
+	{}, // 237: PMEVENT
+	{}, // 238: KIL
+	{}, // 239: PBK
+	{}, // 240: BRK
+	{}, // 241: QUADON
+	{}, // 242: QUADPOP
+	{}, // 243: BRKPT
+	{}, // 244: BRX
+	{}, // 245: PRET
+	{enumBad: 0x1, enum: isa.Field{Pos: 25, Width: 2}}, // 246: BAR32
+	{}, // 247: SSY32
+	{}, // 248: TRAP32
+	{}, // 249: BRKPT32
 }
 
 // formIndex[class][op<<3|op2] lists the candidate forms, most specific first.

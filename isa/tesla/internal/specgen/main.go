@@ -420,7 +420,6 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 		fmt.Fprintf(&b, "\t\tmnemMask: %#x,\n", mnemMask(fm))
 		writePieces(&b, "mnem", fm.mnem)
 		writePieces(&b, "opnds", fm.opnds)
-		writeChecks(&b, fm)
 		b.WriteString("\t},\n")
 	}
 	b.WriteString("}\n\n")
@@ -428,6 +427,11 @@ func generate(fields map[string]field, forms []*form) ([]byte, error) {
 	b.WriteString("// formMatch holds each form's fixed bits and the bits it reads, for the decoder's hot loop.\nvar formMatch = [...]struct{ mask, value, care uint64 }{\n")
 	for _, fm := range forms {
 		fmt.Fprintf(&b, "\t{%#x, %#x, %#x},\n", fm.mask, fm.value, fm.care)
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// formValidity holds what the decoder tests of each form's fields beyond its fixed bits.\nvar formValidity = [...]validity{\n")
+	for i, fm := range forms {
+		fmt.Fprintf(&b, "\t%s, // %d: %s\n", validityOf(fm), i, fm.name)
 	}
 	b.WriteString("}\n\n")
 	// index by class/op/op2: candidates in spec order, most specific (largest mask) first
@@ -543,11 +547,19 @@ var validatedKinds = map[string]string{
 	"cmem": "opnd_cmem", "lmem": "opnd_lmem", "smemw": "opnd_smemw", "gmem": "opnd_gmem", "adst": "opnd_adst",
 }
 
-// writeChecks lists the pieces Decode must validate: enumerations with
-// invalid options, operands whose bits can conflict, and condition writes.
-func writeChecks(b *bytes.Buffer, fm *form) {
-	var out []string
+// validityOf is the validity (decode.go) of fm's fields beyond its fixed
+// bits, as a Go literal: the enumeration with invalid options (a form has
+// one at most), a condition write, and the operands whose bits can
+// conflict.
+func validityOf(fm *form) string {
+	var parts, tests []string
 	seen := map[string]bool{}
+	test := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			tests = append(tests, name)
+		}
+	}
 	for _, p := range append(append([]piece{}, fm.mnem...), fm.opnds...) {
 		switch p.kind {
 		case "enum":
@@ -562,21 +574,41 @@ func writeChecks(b *bytes.Buffer, fm *form) {
 					bad |= 1 << x
 				}
 			}
-			if bad != 0 {
-				out = append(out, fmt.Sprintf("{kind: checkEnum, field: %s, bad: %#x}", fieldLit(p.field), bad))
+			if bad == 0 {
+				continue
 			}
+			if len(parts) > 0 {
+				fmt.Fprintf(os.Stderr, "specgen: %s: more than one enumeration with invalid options\n", fm.template)
+				os.Exit(1)
+			}
+			parts = append(parts, fmt.Sprintf("enumBad: %#x, enum: %s", bad, fieldLit(p.field)))
 		case "cc":
-			out = append(out, "{kind: checkCC}")
+			test("validCC")
 		case "opnd":
-			if k, ok := validatedKinds[p.text]; ok && !seen[k] {
-				seen[k] = true
-				out = append(out, fmt.Sprintf("{kind: checkOperand, opnd: %s}", k))
+			switch validatedKinds[p.text] {
+			case "opnd_s1":
+				switch fm.class {
+				case "long":
+					test("validS1Long")
+					if bank := specFields["bank"]; fm.care>>bank.pos&(1<<bank.width-1) == 1<<bank.width-1 {
+						test("validBank")
+					}
+				case "short", "imm":
+					test("validS1Short")
+				}
+			case "opnd_cmem", "opnd_lmem", "opnd_smemw":
+				test("validMemAreg")
+			case "opnd_gmem":
+				test("validGmem")
+			case "opnd_adst":
+				test("validAdst")
 			}
 		}
 	}
-	if len(out) > 0 {
-		fmt.Fprintf(b, "\t\tchecks: []check{%s},\n", strings.Join(out, ", "))
+	if len(tests) > 0 {
+		parts = append(parts, "tests: "+strings.Join(tests, " | "))
 	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // tokens splits template text the way the assembler's lexer does.
