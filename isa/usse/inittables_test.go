@@ -20,6 +20,8 @@ var updateInitTables = flag.Bool("inittables", false, "rewrite inittables.go fro
 // generated again.
 func initTables() []gentest.Table {
 	return []gentest.Table{
+		{Name: "regTablesValue", Value: buildRegTables(), Doc: "regTablesValue are the syntax printers' register tables (printTables.reg)."},
+		{Name: "flagOpsTable", Value: *buildFlagOps(), Doc: "flagOpsTable is flagOps's table."},
 		{Name: "constFirstTable", Value: *buildConstFirst(), Doc: "constFirstTable is constFirst's table."},
 		{Name: "dualSwzFirstTable", Value: *buildDualSwzFirst(), Doc: "dualSwzFirstTable is dualSwzFirst's table."},
 		{Name: "dualOpndSatsTable", Value: *buildDualOpndSats(), Doc: "dualOpndSatsTable is dualOpndSats's table."},

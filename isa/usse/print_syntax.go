@@ -61,11 +61,20 @@ const regImm = 0x80
 // syntaxTables are the printers' tables, made when the first word prints.
 var syntaxTables = sync.OnceValue(buildSyntaxTables)
 
-// buildSyntaxTables makes the register tables from the interpreter's code
-// (appendRegAt) and lists each form's flag runs, which formReady makes
-// (from appendFlags) when the form first prints.
+// buildSyntaxTables takes the register tables (regTablesValue) and lists
+// each form's flag runs, which formReady makes (from appendFlags) when the
+// form first prints.
 func buildSyntaxTables() *printTables {
-	pt := new(printTables)
+	pt := &printTables{reg: regTablesValue}
+	for ti, k := range flagRunKeys {
+		pt.runs[k.form] = append(pt.runs[k.form], uint16(ti))
+	}
+	return pt
+}
+
+// buildRegTables makes the register tables from the interpreter's code
+// (appendRegAt): regTablesValue, which inittables.go holds.
+func buildRegTables() (reg [len(regTableKeys)][]regEntry) {
 	buf := make([]byte, 0, 512)
 	for ti, k := range regTableKeys {
 		t := make([]regEntry, 1<<(k.bankBits+k.numBits))
@@ -82,12 +91,9 @@ func buildSyntaxTables() *printTables {
 			}
 			t[i] = regEntry{binary.LittleEndian.Uint64(b[0:]), binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:])}
 		}
-		pt.reg[ti] = t
+		reg[ti] = t
 	}
-	for ti, k := range flagRunKeys {
-		pt.runs[k.form] = append(pt.runs[k.form], uint16(ti))
-	}
-	return pt
+	return reg
 }
 
 // formReady makes form fi's flag-run tables if they are not made yet (a

@@ -1,9 +1,6 @@
 package usse
 
-import (
-	"slices"
-	"sync"
-)
+import "slices"
 
 // Tables derived once from the generated ones (read-only afterwards) so that
 // the printer looks answers up instead of searching the swizzle and
@@ -226,10 +223,13 @@ type flagOp struct {
 
 // flagOps[form][variant] are the flags of each syntax in print order,
 // compiled from its flags list and the fields' names and defaults
-// (flagPrefixes) once, not looked up per word.
-var flagOps = sync.OnceValue(func() (t *[len(forms)][][]flagOp) {
+// (flagPrefixes), not looked up per word: flagOpsTable, which
+// inittables.go holds (buildFlagOps computes it).
+func flagOps() *[len(forms)][][]flagOp { return &flagOpsTable }
+
+func buildFlagOps() (t *[len(forms)][][]flagOp) {
 	t = new([len(forms)][][]flagOp)
-	prefixes := flagPrefixes()
+	prefixes := buildFlagPrefixes()
 	for fi := range forms {
 		f := &forms[fi]
 		t[fi] = make([][]flagOp, len(f.variants))
@@ -241,12 +241,12 @@ var flagOps = sync.OnceValue(func() (t *[len(forms)][][]flagOp) {
 		}
 	}
 	return t
-})
+}
 
-// flagPrefixes[form][field] is what appendFlags prints before a flag's
-// value: ".name=", or ".name" alone for a one-bit flag that defaults to 0
-// (printed bare when set).
-var flagPrefixes = sync.OnceValue(func() (t *[len(forms)][]string) {
+// buildFlagPrefixes returns, for each form and field, what appendFlags
+// prints before a flag's value: ".name=", or ".name" alone for a one-bit
+// flag that defaults to 0 (printed bare when set).
+func buildFlagPrefixes() (t *[len(forms)][]string) {
 	t = new([len(forms)][]string)
 	for fi := range forms {
 		f := &forms[fi]
@@ -260,7 +260,7 @@ var flagPrefixes = sync.OnceValue(func() (t *[len(forms)][]string) {
 		}
 	}
 	return t
-})
+}
 
 // shortText is a text of at most 16 bytes as the 16 bytes one store
 // writes (zeros past it) and its length: appending it costs no copy call,

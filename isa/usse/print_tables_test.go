@@ -165,11 +165,11 @@ func TestShortTexts(t *testing.T) {
 	for fi := range forms {
 		for vi, ops := range flagOps()[fi] {
 			for _, op := range ops {
-				if got, want := string(appendShort([]byte("x"), &op.prefix)), "x"+flagPrefixes()[fi][op.arg]; got != want {
+				if got, want := string(appendShort([]byte("x"), &op.prefix)), "x"+buildFlagPrefixes()[fi][op.arg]; got != want {
 					t.Fatalf("%s syntax %d: flag %q, want %q", forms[fi].name, vi, got, want)
 				}
 				if op.valued != (op.digits == -1) || op.digits != 0 && op.digits != -1 {
-					t.Fatalf("%s syntax %d: flag %s: valued %v, digits %d", forms[fi].name, vi, flagPrefixes()[fi][op.arg], op.valued, op.digits)
+					t.Fatalf("%s syntax %d: flag %s: valued %v, digits %d", forms[fi].name, vi, buildFlagPrefixes()[fi][op.arg], op.valued, op.digits)
 				}
 			}
 		}
