@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/all"
 	"github.com/gpuisa/gpuisa/isa/asm"
@@ -93,8 +94,9 @@ func defineAs(fs *flag.FlagSet) func(*cmdIO, []string) int {
 				reportAsmError(stderr, err)
 				return 1
 			}
-			if len(defaulted) > 0 {
-				fmt.Fprintf(stderr, "gpuisa as: note: %s: %s\n", strings.Join(defaulted, ", "), cubinasm.Defaulted)
+			// at each function's line, like an assembler's messages
+			for _, d := range defaulted {
+				fmt.Fprintln(stderr, safeio.Printable(fmt.Sprintf("%s: note: %s: %s", d.Pos, d.Name, cubinasm.Defaulted)))
 			}
 			return writeResult(cio, *out, b)
 		}

@@ -37,9 +37,17 @@ func AssembleCuobjdump(filename string, src []byte) ([]byte, error) {
 	return b, err
 }
 
+// DefaultedFunc is a function of a cuobjdump-style listing that had no
+// .cubin facts and so took Write's defaults (Defaulted): its name, and
+// where its "Function :" line is.
+type DefaultedFunc struct {
+	Name string
+	Pos  asm.Pos
+}
+
 // RebuildCuobjdump is AssembleCuobjdump that also names the functions that
 // had no .cubin facts and so took Write's defaults.
-func RebuildCuobjdump(filename string, src []byte) (out []byte, defaulted []string, err error) {
+func RebuildCuobjdump(filename string, src []byte) (out []byte, defaulted []DefaultedFunc, err error) {
 	var errs asm.ErrorList
 	sm := 0
 	type fn struct {
@@ -117,7 +125,7 @@ func RebuildCuobjdump(filename string, src []byte) (out []byte, defaulted []stri
 		k := f.kernel
 		if !f.facts {
 			k.Registers = 16
-			defaulted = append(defaulted, f.name)
+			defaulted = append(defaulted, DefaultedFunc{Name: f.name, Pos: asm.Pos{File: filename, Line: f.line, Col: 1}})
 		}
 		k.Name, k.Code = f.name, code
 		m.Kernels = append(m.Kernels, k)
