@@ -35,3 +35,20 @@ func FuncTable(w io.Writer, doc, decl string, n int, name func(i int) string) {
 	}
 	fmt.Fprintf(w, "}\n")
 }
+
+// InitTablesCmd is the command that writes a package's inittables.go
+// (WriteOrCheck's file of Literals), for the file's first line.
+const InitTablesCmd = "go test -run TestInitTables -inittables (inittables_test.go)"
+
+// WriteOrCheck is the test of a generated file made by a test: with write
+// (the test's flag, set by go generate) it writes src to path, unless the
+// generator failed; either way it then checks the file (Current).
+func WriteOrCheck(t testing.TB, path string, src []byte, err error, pkg string, write bool) {
+	t.Helper()
+	if write && err == nil {
+		if werr := os.WriteFile(path, src, 0o644); werr != nil {
+			t.Fatal(werr)
+		}
+	}
+	Current(t, path, src, err, pkg)
+}

@@ -2,7 +2,6 @@ package fermi
 
 import (
 	"flag"
-	"os"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/gentest"
@@ -34,12 +33,6 @@ func initTables() []gentest.Table {
 // TestInitTables checks inittables.go is what the build functions make
 // now, or rewrites it with -inittables (go generate does).
 func TestInitTables(t *testing.T) {
-	src, err := gentest.Literals("go test -run TestInitTables -inittables (inittables_test.go)", "fermi", "github.com/gpuisa/gpuisa/isa/fermi", initTables())
-	if *updateInitTables && err == nil {
-		if err := os.WriteFile("inittables.go", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	gentest.Current(t, "inittables.go", src, err, "./isa/fermi")
+	src, err := gentest.Literals(gentest.InitTablesCmd, "fermi", "github.com/gpuisa/gpuisa/isa/fermi", initTables())
+	gentest.WriteOrCheck(t, "inittables.go", src, err, "./isa/fermi", *updateInitTables)
 }

@@ -2,7 +2,6 @@ package maxwell
 
 import (
 	"flag"
-	"os"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/gentest"
@@ -32,15 +31,6 @@ func TestInitTables(t *testing.T) {
 		{Name: "pow10w", Doc: "pow10w[p] is 10^p for p ≤ 38 (buildPow10w).", Value: buildPow10w()},
 		{Name: "blankBlock", Doc: "blankBlock is what fillBlanks copies from (buildBlankBlock).", Value: buildBlankBlock()},
 	}
-	src, err := gentest.Literals("go test -run TestInitTables -inittables (inittables_test.go)", "maxwell", "github.com/gpuisa/gpuisa/isa/maxwell", lits)
-	if *writeInitTables {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile("inittables.go", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	gentest.Current(t, "inittables.go", src, err, "./isa/maxwell")
+	src, err := gentest.Literals(gentest.InitTablesCmd, "maxwell", "github.com/gpuisa/gpuisa/isa/maxwell", lits)
+	gentest.WriteOrCheck(t, "inittables.go", src, err, "./isa/maxwell", *writeInitTables)
 }

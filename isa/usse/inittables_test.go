@@ -2,7 +2,6 @@ package usse
 
 import (
 	"flag"
-	"os"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/gentest"
@@ -64,11 +63,6 @@ func initTables() []gentest.Table {
 // TestInitTables fails when inittables.go is not what the build functions
 // compute now; -inittables rewrites it (go generate does).
 func TestInitTables(t *testing.T) {
-	src, err := gentest.Literals("go test -run TestInitTables -inittables (inittables_test.go)", "usse", "github.com/gpuisa/gpuisa/isa/usse", initTables())
-	if *updateInitTables && err == nil {
-		if err := os.WriteFile("inittables.go", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gentest.Current(t, "inittables.go", src, err, "./isa/usse")
+	src, err := gentest.Literals(gentest.InitTablesCmd, "usse", "github.com/gpuisa/gpuisa/isa/usse", initTables())
+	gentest.WriteOrCheck(t, "inittables.go", src, err, "./isa/usse", *updateInitTables)
 }
