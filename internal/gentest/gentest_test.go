@@ -45,3 +45,38 @@ func TestCurrent(t *testing.T) {
 		t.Error("missing file not reported")
 	}
 }
+
+// writeOrCheck is check for WriteOrCheck.
+func writeOrCheck(path string, src []byte, err error, write bool) (failed bool) {
+	ft := &fakeT{}
+	defer func() {
+		if r := recover(); r != nil && r != any(ft) {
+			panic(r)
+		}
+		failed = ft.failed
+	}()
+	WriteOrCheck(ft, path, src, err, "./x", write)
+	return
+}
+
+func TestWriteOrCheck(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "inittables.go")
+	if !writeOrCheck(p, []byte("new"), nil, false) {
+		t.Error("a missing file passed the check")
+	}
+	if writeOrCheck(p, []byte("new"), nil, true) {
+		t.Error("writing the file failed")
+	}
+	if got, _ := os.ReadFile(p); string(got) != "new" {
+		t.Errorf("the file holds %q, want %q", got, "new")
+	}
+	if !writeOrCheck(p, []byte("newer"), nil, false) {
+		t.Error("a stale file passed the check")
+	}
+	if !writeOrCheck(p, []byte("broken"), errors.New("bad"), true) {
+		t.Error("a generator error passed")
+	}
+	if got, _ := os.ReadFile(p); string(got) != "new" {
+		t.Errorf("a failed generator wrote the file: %q", got)
+	}
+}
