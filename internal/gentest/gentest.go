@@ -36,9 +36,23 @@ func FuncTable(w io.Writer, doc, decl string, n int, name func(i int) string) {
 	fmt.Fprintf(w, "}\n")
 }
 
-// InitTablesCmd is the command that writes a package's inittables.go
-// (WriteOrCheck's file of Literals), for the file's first line.
-const InitTablesCmd = "go test -run TestInitTables -inittables (inittables_test.go)"
+// InitTablesCmd is the command that writes a package's inittables.go and
+// inittables_boot.go (InitTables); go generate runs it.
+const InitTablesCmd = "go test -tags " + BootTag + " -run TestInitTables -inittables (inittables_test.go)"
+
+// InitTables is a package's TestInitTables: with write (its -inittables
+// flag) it writes inittables.go, the tables as literals (Literals), and
+// inittables_boot.go, the same variables computed by their build functions
+// (BootFile); either way it then checks both files (Current). pkg is the
+// package's name, pkgPath its import path and dir its directory from the
+// module's root ("./isa/usse").
+func InitTables(t testing.TB, pkg, pkgPath, dir string, tables []Table, write bool) {
+	t.Helper()
+	src, err := Literals(InitTablesCmd, pkg, pkgPath, tables)
+	WriteOrCheck(t, "inittables.go", src, err, dir, write)
+	boot, err := BootFile(InitTablesCmd, pkg, tables)
+	WriteOrCheck(t, "inittables_boot.go", boot, err, dir, write)
+}
 
 // WriteOrCheck is the test of a generated file made by a test: with write
 // (the test's flag, set by go generate) it writes src to path, unless the

@@ -70,3 +70,32 @@ func TestLiteralsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestBootFile: the boot file declares each table as the expression that
+// computes it, under the boot tag, and the literals file is built without
+// it; a table with no expression is refused.
+func TestBootFile(t *testing.T) {
+	tables := []Table{
+		{Name: "words", Value: [2]uint64{1, 2}, From: "buildWords()"},
+		{Name: "sats", Value: [1]uint8{3}, From: "*buildSats()"},
+	}
+	src, err := BootFile("go test", "gentest", tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0); err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	for _, want := range []string{"//go:build initboot\n", "\twords = buildWords()\n", "\tsats  = *buildSats()\n"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the boot file lacks %q:\n%s", want, src)
+		}
+	}
+	lits, err := Literals("go test", "gentest", "github.com/gpuisa/gpuisa/internal/gentest", tables)
+	if err != nil || !strings.Contains(string(lits), "//go:build !initboot\n") {
+		t.Errorf("the literals file is not built without the boot tag (%v):\n%s", err, lits)
+	}
+	if _, err := BootFile("go test", "gentest", []Table{{Name: "bad", Value: 1}}); err == nil || !strings.Contains(err.Error(), "bad:") {
+		t.Errorf("a table without an expression: got error %v", err)
+	}
+}

@@ -35,7 +35,7 @@ package maxwell
 import "github.com/gpuisa/gpuisa/isa"
 
 //go:generate go run ./internal/gen
-//go:generate go test -run TestInitTables -inittables
+//go:generate go test -tags initboot -run TestInitTables -inittables
 
 // Inst is one decoded instruction: the raw word, its control field and the
 // spec form it matched.

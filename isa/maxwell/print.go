@@ -39,23 +39,33 @@ func packWord(s string) packedWord {
 	return packedWord{binary.LittleEndian.Uint64(b[:]), len(s)}
 }
 
-// buildGuardPredWords makes guardWords, the guard texts by the 4-bit field
-// (@P0 .. @!PT; 7, PT, is none), and predWords, the predicate names (both in
-// inittables.go): a table lookup and one store, since random code makes any
-// branch on them unpredictable.
-func buildGuardPredWords() (g [16]packedWord, p [8]packedWord) {
+// buildGuardWords makes guardWords, the guard texts by the 4-bit field
+// (@P0 .. @!PT; 7, PT, is none), and buildPredWords predWords, the
+// predicate names (both in inittables.go): a table lookup and one store,
+// since random code makes any branch on them unpredictable.
+func buildGuardWords() (g [16]packedWord) {
 	for i := range 8 {
-		name := "PT"
-		if i < 7 {
-			name = "P" + string(rune('0'+i))
-		}
-		p[i] = packWord(name)
 		if i != 7 {
-			g[i] = packWord("@" + name + " ")
+			g[i] = packWord("@" + predName(i) + " ")
 		}
-		g[8+i] = packWord("@!" + name + " ")
+		g[8+i] = packWord("@!" + predName(i) + " ")
 	}
 	return
+}
+
+func buildPredWords() (p [8]packedWord) {
+	for i := range p {
+		p[i] = packWord(predName(i))
+	}
+	return
+}
+
+// predName is predicate i's name: P0..P6, PT.
+func predName(i int) string {
+	if i < 7 {
+		return "P" + string(rune('0'+i))
+	}
+	return "PT"
 }
 
 // putWord appends the n ≤ 8 bytes packed in v: one store when there is room.

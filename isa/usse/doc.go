@@ -51,4 +51,4 @@
 package usse
 
 //go:generate go run ./internal/gen/cmd/gentables
-//go:generate go test -run TestInitTables -inittables
+//go:generate go test -tags initboot -run TestInitTables -inittables
