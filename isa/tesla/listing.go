@@ -299,12 +299,14 @@ func (l *lister) stepTail(dst []byte, code []byte, pc int, base uint64) ([]byte,
 // wordTail is a ".word" line past its address column, the digits to be
 // filled in: the text padded to the hex column, whose 8 digits are padded
 // to 16 (isa.CuobjdumpStyle).
-var wordTail = func() (t [72]byte) {
+//
+// buildWordTail computes wordTail (inittables.go holds its value).
+func buildWordTail() (t [72]byte) {
 	copy(t[:], ".word 0x")
 	copy(t[8:], "                                      ") // up to column 46
 	copy(t[46:], " /* 0x00000000         */\n")
 	return
-}()
+}
 
 // appendWordLine appends the ".word 0x...;" line of w at addr (its address
 // column from c), which isa.CuobjdumpStyle.AppendLine would print.

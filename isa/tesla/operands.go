@@ -21,12 +21,14 @@ var condNames = [32]string{
 }
 
 // condWords are condNames packed for putWord (0 for the longer names).
-var condWords = func() (t [32]uint64) {
+//
+// buildCondWords computes condWords (inittables.go holds its value).
+func buildCondWords() (t [32]uint64) {
 	for i, n := range condNames {
 		t[i] = isa.TextWord(n)
 	}
 	return
-}()
+}
 
 const condAlways = 0xf
 

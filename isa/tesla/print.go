@@ -95,13 +95,15 @@ func putText(dst []byte, s string, w uint64) []byte {
 
 // regWords spells R0..R127 (index r) and the halves R0L..R63H (index
 // 128+r) as words.
-var regWords = func() (t [256]uint64) {
+//
+// buildRegWords computes regWords (inittables.go holds its value).
+func buildRegWords() (t [256]uint64) {
 	for i := range 128 {
 		t[i] = isa.TextWord("R" + string(appendDec(nil, uint64(i))))
 		t[128+i] = isa.TextWord("R" + string(appendDec(nil, uint64(i>>1))) + string("LH"[i&1]))
 	}
 	return
-}()
+}
 
 func appendReg(dst []byte, r uint64, half bool) []byte {
 	if half {

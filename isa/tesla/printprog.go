@@ -191,14 +191,16 @@ func s3Long(b *textBuf, p int, v, h uint64) int {
 }
 
 // condTexts are condNames packed in two words.
-var condTexts = func() (t [32][2]uint64) {
+//
+// buildCondTexts computes condTexts (inittables.go holds its value).
+func buildCondTexts() (t [32][2]uint64) {
 	for i, n := range condNames {
 		var w [16]byte
 		copy(w[:], n)
 		t[i] = [2]uint64{binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:])}
 	}
 	return
-}()
+}
 
 // guard stores the guard (appendGuard) between lead and trail (packed
 // words), or nothing when the instruction always runs.
