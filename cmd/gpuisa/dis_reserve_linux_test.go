@@ -56,7 +56,7 @@ func TestWriteBuffers(t *testing.T) {
 		b, _ := io.ReadAll(r)
 		got <- b
 	}()
-	n, err := writeBuffers(w, bufs)
+	n, err := writeBuffers(w, bufs, false)
 	w.Close()
 	if b := <-got; err != nil || n != int64(len(want)) || !bytes.Equal(b, want) {
 		t.Fatalf("pipe: %d of %d bytes written, %v; content equal %v", n, len(want), err, bytes.Equal(b, want))

@@ -46,9 +46,10 @@ func newReservingFile(w io.Writer) (io.Writer, *reservingFile) {
 
 func (r *reservingFile) Write(p []byte) (int, error) {
 	r.reserveFor(int64(len(p)))
-	n, err := r.f.Write(p)
-	r.at += int64(n)
-	return n, err
+	one := [1][]byte{p}
+	n, err := writeBuffers(r.f, one[:], true)
+	r.at += n
+	return int(n), err
 }
 
 // WriteBuffers writes bufs in order (isa.BuffersWriter), in one system
@@ -59,7 +60,7 @@ func (r *reservingFile) WriteBuffers(bufs [][]byte) (int64, error) {
 		total += len(b)
 	}
 	r.reserveFor(int64(total))
-	n, err := writeBuffers(r.f, bufs)
+	n, err := writeBuffers(r.f, bufs, true)
 	r.at += n
 	return n, err
 }
