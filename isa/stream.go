@@ -228,11 +228,14 @@ func rejoin(fix part, p *part, code []byte, base uint64, step StepFunc, next, to
 	return part{out: dst, errs: errs, from: next, end: off}, -1
 }
 
-// partBytes is the code one worker lists at a time: 0.2-0.4 MB of
+// partBytes is the code one worker lists at a time: 0.1-0.2 MB of
 // listing, which the worker most often writes itself right after, from its
 // core's cache (128 KiB parts took 3 MB buffers and more host
-// instructions).
-const partBytes = 16 << 10
+// instructions). Since writes to a regular file no longer hand the
+// processor over (gpuisa dis), 8 KiB parts list 1M instructions to a file
+// 0-9% faster than 16 KiB ones, 4 KiB 2-16% slower (docs/limits.md,
+// nineteenth session).
+const partBytes = 8 << 10
 
 // WriteSteps writes what ListSteps(newStep()) returns to w, a part of the
 // code at a time, each listed on its own core while the parts before it
