@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
 
 	"github.com/gpuisa/gpuisa/internal/safeio"
@@ -86,15 +85,6 @@ func defineDis(fs *flag.FlagSet) func(*cmdIO, []string) int {
 	}
 }
 
-// streamingGCPercent is the garbage collector's goal while raw code is
-// streamed (GOGC, unless the user set it). A streamed listing's live heap
-// is its workers' part buffers, 2-3 MB, and the default goal (a 4 MB heap)
-// made one collection early in every long listing, whose stop of both
-// workers took 0.1-4.7 ms (GODEBUG=gctrace=1). With a goal of 9 times the
-// live heap no collection runs, and memory still does not grow with the
-// input: 1M random valid sgx543 words peak at 13 MB either way.
-const streamingGCPercent = 800
-
 // listFiles lists each file in turn; the exit status is 1 when any failed.
 func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool, mx cubinListOptions) int {
 	stdout, stderr := cio.stdout, cio.stderr
@@ -104,9 +94,6 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		// raw code streamed to a regular file: its blocks are reserved
 		// ahead (reservingFile)
 		out, reserved = newReservingFile(stdout)
-		if os.Getenv("GOGC") == "" {
-			defer debug.SetGCPercent(debug.SetGCPercent(streamingGCPercent))
-		}
 	}
 	w := bufio.NewWriterSize(out, 1<<16)
 	defer func() {

@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
-	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -56,50 +54,5 @@ func disToFile(t *testing.T, path string, args []string, check func(f *os.File))
 	}
 	if string(got) != "prefix\n"+want+"suffix\n" {
 		t.Fatalf("%v: the file's listing differs (%d vs %d bytes)", args, len(got), len(want)+14)
-	}
-}
-
-// gcPercentWriter records the garbage collector's goal (GOGC) when it is
-// first written to.
-type gcPercentWriter struct {
-	bytes.Buffer
-	seen int
-}
-
-func (w *gcPercentWriter) Write(p []byte) (int, error) {
-	if w.seen == 0 {
-		w.seen = debug.SetGCPercent(-1)
-		debug.SetGCPercent(w.seen)
-	}
-	return w.Buffer.Write(p)
-}
-
-// A streamed listing of raw code runs with the collector's goal at
-// streamingGCPercent (unless GOGC is set), and sets it back after; a
-// cubin, read whole, keeps the goal it had.
-func TestDisStreamingGCPercent(t *testing.T) {
-	if os.Getenv("GOGC") != "" {
-		t.Skip("GOGC is set: the listing keeps it")
-	}
-	dir := t.TempDir()
-	x := uint64(9)
-	raw := writeRandomCode(t, dir, "raw.bin", &x, 2000)
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
-	for _, c := range []struct {
-		args []string
-		want int
-	}{
-		{[]string{"dis", "-arch", "sgx543", raw}, streamingGCPercent},
-		{[]string{"dis", "../../examples/maxwell/bfs.sm_52.cubin"}, 100},
-	} {
-		var out gcPercentWriter
-		run(c.args, strings.NewReader(""), &out, io.Discard)
-		if out.seen != c.want {
-			t.Errorf("%v: listed with GOGC %d, want %d", c.args, out.seen, c.want)
-		}
-		if now := debug.SetGCPercent(100); now != 100 {
-			t.Errorf("%v: GOGC is %d after the listing, want it back at 100", c.args, now)
-		}
 	}
 }
