@@ -57,7 +57,7 @@ func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBun
 	}
 	start += int64(len(header))
 	blocks := l.blocks(blockBundles)
-	misfit, err := l.writeBlocksAt(f, start, blocks)
+	misfit, err := l.writeBlocksAt(newRegularWriterAt(f), start, blocks)
 	if err != nil {
 		return err
 	}
