@@ -29,7 +29,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
@@ -758,7 +757,7 @@ func timeBoth(nv, gpuisa string, sm int, code []byte) error {
 		if err != nil {
 			return 0, 0, fmt.Errorf("%s: %v", name, err)
 		}
-		return d, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss / 1024, nil
+		return d, peakRSSMB(cmd.ProcessState), nil
 	}
 	nvTime, nvRSS, err := run(nv, "-b", fmt.Sprintf("SM%d", sm), "-hex", "-novliw", f)
 	if err != nil {
