@@ -1,12 +1,19 @@
-// Command listbench writes the inputs the sm_1x listing speed is measured
-// on (docs/tesla.md) into DIR: words.bin (1M random 32-bit words, seed 13,
-// 5), valid.bin (1M random valid instructions, the mix of
-// BenchmarkWriteListingRandom) and real.bin (the oracle's sm_10/sm_12 code:
-// sass-real rows, decuda's kernels, the FlexGrip apps, repeated to 1M
-// instructions). It needs the shared oracle (/work/shared).
+// Command listbench writes the inputs the listing speed of issue 13's item
+// 5 is measured on (docs/limits.md) into DIR, 1M instructions each:
+//
+//	words.bin         1M random 32-bit words (seed 13, 5): random sm_1x code
+//	valid.bin         1M random valid sm_1x instructions (BenchmarkWriteListingRandom's)
+//	real.bin          the oracle's sm_10/sm_12 code (sass-real rows, decuda's
+//	                  kernels, the FlexGrip apps) repeated (needs the shared oracle)
+//	sm20_valid.bin    1M random valid sm_2x instructions (isa/fermi's randomValidCode)
+//	sgx543_valid.bin  1M random valid sgx543 words (isa/usse's randomValidCode)
+//	bytes8m.bin       8 MiB of random bytes (seed 13, 5): random sm_2x and sgx543 code
+//
+// The oracle's sm_2x and GXP code repeated are the tests' oracleMillion
+// (isa/fermi) and allOracleWords (isa/usse); sm_5x's input is mxdiff -bench's.
 //
 //	go run ./tools/listbench DIR
-//	gpuisa dis -arch sm_10 DIR/real.bin > out.txt
+//	tools/listspeed.sh 21 sm_10 DIR/real.bin ./gpuisa-old ./gpuisa-new
 package main
 
 import (
@@ -18,8 +25,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/listtest"
 	"github.com/gpuisa/gpuisa/internal/oracle"
+	"github.com/gpuisa/gpuisa/isa/fermi"
 	"github.com/gpuisa/gpuisa/isa/tesla"
+	"github.com/gpuisa/gpuisa/isa/usse"
 )
 
 const n = 1 << 20
@@ -91,18 +101,27 @@ func main() {
 		binary.LittleEndian.PutUint32(words[4*i:], r.Uint32())
 	}
 	os.WriteFile(filepath.Join(dir, "words.bin"), words, 0o644)
-	// random valid instructions
-	var valid []byte
-	var b [8]byte
-	r = rand.New(rand.NewPCG(13, 5))
-	for k := 0; k < n; {
-		binary.LittleEndian.PutUint64(b[:], r.Uint64())
-		if inst, err := tesla.Decode(b[:], 0); err == nil {
-			valid = append(valid, b[:inst.Len]...)
-			k++
+	// random valid instructions of each ISA, and random bytes
+	valid := listtest.RandomCode(n, func(w []byte) int {
+		if inst, err := tesla.Decode(w, 0); err == nil {
+			return int(inst.Len)
 		}
-	}
+		return 0
+	})
 	os.WriteFile(filepath.Join(dir, "valid.bin"), valid, 0o644)
+	os.WriteFile(filepath.Join(dir, "sm20_valid.bin"), listtest.RandomCode(n, func(w []byte) int {
+		if inst, err := fermi.Decode(w); err == nil {
+			return inst.Len()
+		}
+		return 0
+	}), 0o644)
+	os.WriteFile(filepath.Join(dir, "sgx543_valid.bin"), listtest.RandomCode(n, func(w []byte) int {
+		if _, err := usse.Decode(w, 0); err == nil {
+			return usse.Len
+		}
+		return 0
+	}), 0o644)
+	os.WriteFile(filepath.Join(dir, "bytes8m.bin"), listtest.RandomCode(n, func([]byte) int { return 8 }), 0o644)
 	// real code
 	var unit []byte
 	unit = append(unit, tsv(sh+"sass-real/sm_10.tsv")...)
