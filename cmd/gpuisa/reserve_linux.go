@@ -42,8 +42,10 @@ func reserveBlocks(f *os.File, off, size int64) error {
 // thread takes one from the other worker, and the writer then waits to
 // get a processor back. A write to a regular file does not wait for a
 // reader, so holding the processor through it blocks nothing that could
-// run: 1M random valid sgx543 words to a file made 600-1,100 context
-// switches, and make 270-290 this way (docs/limits.md, nineteenth
+// run. (A network or FUSE filesystem can still stall a write; the listing
+// waits for it as it would anyway, and so does a garbage collection that
+// starts meanwhile.) 1M random valid sgx543 words to a file made 600-1,100
+// context switches, and make 150-290 this way (docs/limits.md, nineteenth
 // session). Pipes and terminals, which can block for as long as the
 // reader likes, are written the usual way.
 func writeBuffers(f *os.File, bufs [][]byte, regular bool) (int64, error) {
