@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"io"
 	"os"
+
+	"github.com/gpuisa/gpuisa/internal/regularfile"
 )
 
 // A reservingFile writes a streamed listing to a regular file, reserving
@@ -47,20 +49,20 @@ func newReservingFile(w io.Writer) (io.Writer, *reservingFile) {
 func (r *reservingFile) Write(p []byte) (int, error) {
 	r.reserveFor(int64(len(p)))
 	one := [1][]byte{p}
-	n, err := writeBuffers(r.f, one[:], true)
+	n, err := regularfile.Writev(r.f, one[:])
 	r.at += n
 	return int(n), err
 }
 
 // WriteBuffers writes bufs in order (isa.BuffersWriter), in one system
-// call where the system has one (writeBuffers).
+// call where the system has one, made outside the scheduler (regularfile).
 func (r *reservingFile) WriteBuffers(bufs [][]byte) (int64, error) {
 	total := 0
 	for _, b := range bufs {
 		total += len(b)
 	}
 	r.reserveFor(int64(total))
-	n, err := writeBuffers(r.f, bufs, true)
+	n, err := regularfile.Writev(r.f, bufs)
 	r.at += n
 	return n, err
 }

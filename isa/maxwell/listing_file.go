@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"sync/atomic"
+
+	"github.com/gpuisa/gpuisa/internal/regularfile"
 )
 
 // A FileWriter is a writer in front of a file (a bufio.Writer on standard
@@ -57,7 +59,7 @@ func (l *layout) writeListingAt(f *os.File, start int64, header []byte, blockBun
 	}
 	start += int64(len(header))
 	blocks := l.blocks(blockBundles)
-	misfit, err := l.writeBlocksAt(newRegularWriterAt(f), start, blocks)
+	misfit, err := l.writeBlocksAt(regularWriterAt{f}, start, blocks)
 	if err != nil {
 		return err
 	}
@@ -192,4 +194,12 @@ func (l *layout) writeBlocksAt(f io.WriterAt, start int64, blocks []block) (misf
 			}
 		}
 	}
+}
+
+// regularWriterAt writes to f, a regular file, with pwrite made outside
+// the scheduler (package regularfile says why).
+type regularWriterAt struct{ f *os.File }
+
+func (w regularWriterAt) WriteAt(b []byte, off int64) (int, error) {
+	return regularfile.WriteAt(w.f, b, off)
 }

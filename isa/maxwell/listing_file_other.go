@@ -4,7 +4,6 @@ package maxwell
 
 import (
 	"errors"
-	"io"
 	"os"
 )
 
@@ -15,6 +14,3 @@ func appendMode(f *os.File) bool { return true }
 // preallocate is not done where fallocate is not checked: the listing is
 // written without it.
 func preallocate(f *os.File, off, size int64) error { return errors.ErrUnsupported }
-
-// newRegularWriterAt is f itself where the write is not made otherwise.
-func newRegularWriterAt(f *os.File) io.WriterAt { return f }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -278,40 +277,4 @@ func BenchmarkWriteListingFile(b *testing.B) {
 	}
 	cpu.Report(1000002, "insn")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000002, "ns/insn")
-}
-
-// The writer a listing's blocks go to a regular file with writes what it
-// is given at its offset, and a write the file refuses (a descriptor open
-// only for reading) is an error naming the file.
-func TestRegularWriterAt(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "x.s")
-	if err := os.WriteFile(path, []byte("0123456789"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	big := bytes.Repeat([]byte("ab"), 300000)
-	w := newRegularWriterAt(f)
-	if n, err := w.WriteAt([]byte("XY"), 3); n != 2 || err != nil {
-		t.Fatalf("WriteAt: %d, %v", n, err)
-	}
-	if n, err := w.WriteAt(big, 12); n != len(big) || err != nil {
-		t.Fatalf("WriteAt: %d, %v", n, err)
-	}
-	f.Close()
-	got, _ := os.ReadFile(path)
-	want := append([]byte("012XY56789\x00\x00"), big...)
-	if !bytes.Equal(got, want) {
-		t.Fatalf("the file holds %q..., want %q...", got[:16], want[:16])
-	}
-	ro, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	if _, err := newRegularWriterAt(ro).WriteAt([]byte("Z"), 0); err == nil || !strings.Contains(err.Error(), path) {
-		t.Fatalf("a write to a read-only descriptor: %v, want an error naming %s", err, path)
-	}
 }
