@@ -233,8 +233,8 @@ func rejoin(fix part, p *part, code []byte, base uint64, step StepFunc, next, to
 // core's cache (128 KiB parts took 3 MB buffers and more host
 // instructions). Since writes to a regular file no longer hand the
 // processor over (gpuisa dis), 8 KiB parts list 1M instructions to a file
-// 0-9% faster than 16 KiB ones, 4 KiB 2-16% slower (docs/limits.md,
-// nineteenth session).
+// 1-10% faster than 16 KiB ones on 8 of 9 inputs, 4 KiB 2-19% slower
+// (docs/limits.md, nineteenth session).
 const partBytes = 8 << 10
 
 // WriteSteps writes what ListSteps(newStep()) returns to w, a part of the
