@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"os"
 	"strconv"
 	"strings"
 
@@ -176,15 +177,23 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			}
 			return 0
 		}
-		out, errs := maxwell.ListRaw(nil, data, base, sm, opts)
-		if len(errs) > 0 {
-			// nvdisasm prints no listing when a word does not decode
-			for _, e := range errs {
-				t.report(cio.stderr, "error", rawErrorText(e))
+		// -hex -novliw: dis -arch's listing, written to a regular file at
+		// computed offsets from every core (maxwell.FileWriter), or
+		// streamed; nvdisasm prints no listing when a word does not decode
+		var out io.Writer = w
+		if f, ok := cio.stdout.(*os.File); ok {
+			out = bufferedFile{w, f}
+		}
+		errs, err := maxwell.WriteValidListing(out, data, base, sm)
+		for _, e := range errs {
+			t.report(cio.stderr, "error", rawErrorText(e))
+		}
+		if len(errs) > 0 || err != nil {
+			if err != nil {
+				t.report(cio.stderr, "error", err.Error())
 			}
 			return 1
 		}
-		w.Write(out)
 		return 0
 	}
 	if len(data) < 4 || string(data[:4]) != "\x7fELF" {

@@ -383,3 +383,64 @@ func TestNvdisasmRawGraph(t *testing.T) {
 		t.Errorf("truncated raw code: exit %d, out %q, err %q", code, out, errText)
 	}
 }
+
+// nvdisasm -b SM52 -hex -novliw of raw code lists what dis -arch sm_52
+// lists, also when written to a regular file (at computed offsets, from
+// every core: enough code for more than one worker), after what the file
+// held; with a word that does not decode it writes nothing and reports
+// the error. Against the live tool when it is installed.
+func TestNvdisasmRawToFile(t *testing.T) {
+	data, err := os.ReadFile("../../examples/maxwell/bfs.sm_52.cubin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubin.Parse(data)
+	if err != nil || len(f.Functions) == 0 {
+		t.Fatalf("bfs.sm_52.cubin: %v, %d functions", err, len(f.Functions))
+	}
+	var code []byte
+	for len(code) < 5000*32 { // more than 4,096 bundles: every core lays out
+		code = append(code, f.Functions[0].Code...)
+	}
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "code.bin")
+	os.WriteFile(raw, code, 0o644)
+	args := []string{"nvdisasm", "-b", "SM52", "-hex", "-novliw", raw}
+	status, want, errText := runCLI(t, "", "dis", "-arch", "sm_52", raw)
+	if status != 0 || errText != "" || !strings.Contains(want, "/* 0x") {
+		t.Fatalf("dis: status %d, %s", status, errText)
+	}
+	if status, got, errText := runCLI(t, "", args...); status != 0 || errText != "" || got != want {
+		t.Fatalf("%v to a buffer: status %d, %s; same as dis: %v", args, status, errText, got == want)
+	}
+	toFile := func(args []string) (int, string, string) {
+		path := filepath.Join(dir, "out.s")
+		out, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.WriteString("prefix\n")
+		var errb strings.Builder
+		status := run(args, strings.NewReader(""), out, &errb)
+		out.Close()
+		got, _ := os.ReadFile(path)
+		return status, string(got), errb.String()
+	}
+	if status, got, errText := toFile(args); status != 0 || errText != "" || got != "prefix\n"+want {
+		t.Fatalf("%v to a file: status %d, %s; same as dis: %v", args, status, errText, got == "prefix\n"+want)
+	}
+	bad := filepath.Join(dir, "bad.bin")
+	os.WriteFile(bad, append(code, 1, 2, 3), 0o644) // a tail shorter than a bundle
+	badArgs := []string{"nvdisasm", "-b", "SM52", "-hex", "-novliw", bad}
+	if status, got, errText := toFile(badArgs); status != 1 || got != "prefix\n" || errText != "nvdisasm error   : Unaligned instruction found\n" {
+		t.Fatalf("%v to a file: status %d, %d bytes written, stderr %q", badArgs, status, len(got)-7, errText)
+	}
+	nv := "/opt/cuda118/usr/bin/nvdisasm"
+	if _, err := exec.LookPath(nv); err != nil {
+		t.Skip("nvdisasm 11.8 not installed: the live comparison skips")
+	}
+	live, err := exec.Command(nv, args[1:]...).Output()
+	if err != nil || string(live) != want {
+		t.Fatalf("live nvdisasm %v: %v; same listing: %v", args[1:], err, string(live) == want)
+	}
+}

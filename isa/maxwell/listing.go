@@ -93,6 +93,16 @@ func WriteListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.De
 	return writeListing(w, code, base, sm, textBudget, &textBound)
 }
 
+// WriteValidListing is WriteListing as nvdisasm -b SMxx -hex -novliw
+// lists raw code: when a word does not decode, it writes nothing and
+// returns every decode error (Disassemble's), which nvdisasm reports
+// instead of a listing; otherwise it writes the listing, as WriteListing
+// does, and returns none. The errors are known before the first byte is
+// written: the first pass decodes every word.
+func WriteValidListing(w io.Writer, code []byte, base uint64, sm int) (errs []*isa.DecodeError, err error) {
+	return writeListingMode(w, code, base, sm, textBudget, &textBound, true)
+}
+
 // textBudget is the bytes of instruction texts WriteListing keeps between
 // its passes: all of them for about 1.5M instructions (the texts of random
 // code average 35 bytes, with 7 bytes of layout facts each).
@@ -101,6 +111,12 @@ const textBudget = 64 << 20
 // writeListing is WriteListing keeping at most budget bytes of texts and
 // deferring the texts bounds allows (none for nil).
 func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int, bounds *[len(forms)]uint16) (errs []*isa.DecodeError, err error) {
+	return writeListingMode(w, code, base, sm, budget, bounds, false)
+}
+
+// writeListingMode is writeListing, or with valid WriteValidListing: every
+// decode error kept, and nothing written when there is one.
+func writeListingMode(w io.Writer, code []byte, base uint64, sm int, budget int, bounds *[len(forms)]uint16, valid bool) (errs []*isa.DecodeError, err error) {
 	const blockBundles = 1024 // ≈0.8 MB of listing for random code
 	f, at, ok, err := positionedFile(w)
 	if err != nil {
@@ -111,7 +127,10 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int, bou
 		// text would prove wrong: every text is printed in the first pass
 		bounds = nil
 	}
-	l := newLayout(code, base, sm, true, budget, bounds)
+	l := newLayout(code, base, sm, !valid, budget, bounds)
+	if valid && len(l.errs) > 0 {
+		return l.errs, nil
+	}
 	if ok {
 		// a regular file: blocks written at their offsets
 		err := l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles, preallocate)
@@ -119,7 +138,7 @@ func writeListing(w io.Writer, code []byte, base uint64, sm int, budget int, bou
 			// written again over it from texts all printed in the first
 			// pass: the column only moves right, so it covers what was
 			// written
-			l = newLayout(code, base, sm, true, budget, nil)
+			l = newLayout(code, base, sm, !valid, budget, nil)
 			err = l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles, preallocate)
 		}
 		return l.errs, err

@@ -278,3 +278,45 @@ func BenchmarkWriteListingFile(b *testing.B) {
 	cpu.Report(1000002, "insn")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000002, "ns/insn")
 }
+
+// WriteValidListing writes WriteListing's listing when every word
+// decodes, to a buffer and to a file; when one does not, it writes
+// nothing, to either, and returns every error Disassemble returns.
+func TestWriteValidListing(t *testing.T) {
+	code := benchCode(randomValidWords(300), 3*2000)
+	want, _ := Disassemble(nil, code, 0, 52)
+	var b bytes.Buffer
+	if errs, err := WriteValidListing(&b, code, 0, 52); len(errs) != 0 || err != nil || !bytes.Equal(b.Bytes(), want) {
+		t.Fatalf("valid code: %d errors, %v; the listing is Disassemble's: %v", len(errs), err, bytes.Equal(b.Bytes(), want))
+	}
+	// every 97th bundle's second word made one that does not decode
+	bad := append([]byte(nil), code...)
+	for off := 16; off+8 <= len(bad); off += 97 * BundleSize {
+		binary.LittleEndian.PutUint64(bad[off:], 0xffffffffffffffff)
+	}
+	_, wantErrs := Disassemble(nil, bad, 0x100, 52)
+	if len(wantErrs) < 2 {
+		t.Fatalf("the damaged code has %d errors", len(wantErrs))
+	}
+	path := filepath.Join(t.TempDir(), "x.s")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, w := range []io.Writer{&b, f} {
+		b.Reset()
+		errs, err := WriteValidListing(w, bad, 0x100, 52)
+		if err != nil || len(errs) != len(wantErrs) {
+			t.Fatalf("damaged code: %d errors (want %d), %v", len(errs), len(wantErrs), err)
+		}
+		for i := range errs {
+			if errs[i].Error() != wantErrs[i].Error() {
+				t.Fatalf("error %d: %v, want %v", i, errs[i], wantErrs[i])
+			}
+		}
+	}
+	if st, _ := f.Stat(); b.Len() != 0 || st.Size() != 0 {
+		t.Fatalf("damaged code: %d bytes written to the buffer, %d to the file", b.Len(), st.Size())
+	}
+}
