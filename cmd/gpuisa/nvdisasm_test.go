@@ -444,3 +444,66 @@ func TestNvdisasmRawToFile(t *testing.T) {
 		t.Fatalf("live nvdisasm %v: %v; same listing: %v", args[1:], err, string(live) == want)
 	}
 }
+
+// branchTargetsCubin is the bfs example's cubin with branches patched into
+// its first two functions, to the function's end, before its start,
+// between instructions, to the function's first instruction (its symbol
+// names it), to a plain label and past the end.
+func branchTargetsCubin(t *testing.T) []byte {
+	data, err := os.ReadFile("../../examples/maxwell/bfs.sm_52.cubin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubin.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []cubin.Section
+	for _, s := range f.Sections {
+		if strings.HasPrefix(s.Name, ".text.") {
+			texts = append(texts, s)
+		}
+	}
+	if len(texts) < 2 {
+		t.Fatalf("bfs.sm_52.cubin has %d code sections", len(texts))
+	}
+	out := append([]byte(nil), data...)
+	bra := func(s cubin.Section, at, target int64) {
+		off := uint64(target-(at+8)) & 0xffffff
+		binary.LittleEndian.PutUint64(out[int64(s.Offset)+at:], 0xe24000000007000f|off<<20)
+	}
+	a, b := texts[0], texts[1]
+	bra(a, 0x08, int64(a.Size))
+	bra(a, 0x28, -0x40)
+	bra(a, 0x48, 0x8)
+	bra(a, 0x68, 0x3)
+	bra(b, 0x08, 0x30)
+	bra(b, 0x28, int64(b.Size)+8)
+	bra(b, 0x48, int64(b.Size))
+	return out
+}
+
+// nvdisasm labels only branch targets in their section, at an
+// instruction or its end (nvdisasm 11.8 on the patched cubin:
+// testdata/branch_targets.nvdisasm.txt): a target outside is printed as
+// its address, one a symbol names by the symbol, and a function end that a
+// branch labelled takes no second label.
+func TestNvdisasmBranchTargets(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bfs_patched.cubin")
+	os.WriteFile(path, branchTargetsCubin(t), 0o644)
+	want, err := os.ReadFile(filepath.Join("testdata", "branch_targets.nvdisasm.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, got, errText := runCLI(t, "", "nvdisasm", "-hex", "-novliw", path)
+	if status != 0 || errText != "" || got != string(want) {
+		t.Fatalf("nvdisasm -hex -novliw: status %d, %s; the listing differs from nvdisasm's:\n%s", status, errText, firstDiff(string(want), got))
+	}
+	nv := "/opt/cuda118/usr/bin/nvdisasm"
+	if _, err := exec.LookPath(nv); err != nil {
+		t.Skip("nvdisasm 11.8 not installed: the live comparison skips")
+	}
+	if live, err := exec.Command(nv, "-hex", "-novliw", path).Output(); err != nil || string(live) != got {
+		t.Fatalf("live nvdisasm: %v; the listing differs:\n%s", err, firstDiff(string(live), got))
+	}
+}

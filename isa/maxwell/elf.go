@@ -404,9 +404,10 @@ func labelFuncs(f *cubin.File, opts ListOptions, withDebug, keep bool, onErr fun
 		}
 		ends[l][end] = true
 		// a symbol at a control word does not name that address; a label a
-		// debug section made keeps its number and takes a hidden one
+		// debug section or a branch made keeps its number and the end
+		// label takes a hidden one (nvdisasm 11.8, patched cubins)
 		show := showAlways
-		if l.lb.syms[end] != "" && end%BundleSize != 0 || debugLabels[l][end] {
+		if l.lb.syms[end] != "" && end%BundleSize != 0 || debugLabels[l][end] || l.lb.has(l.lb.key(end)) {
 			show = showNever
 		}
 		l.lb.add(end, show)
@@ -584,17 +585,34 @@ func relocText(typ, sym string) string {
 	return ""
 }
 
-// name appends the operand text of a branch to target: a function symbol of
-// the section, or the label there.
+// name appends the operand text of a branch to target: its address when
+// it is outside the section or between instructions (nvdisasm labels no
+// such target), else a function symbol of the section, or the label there.
 func (l *funcLabels) name(dst []byte, target uint64) []byte {
+	if !l.inSection(target) {
+		return appendSHex(dst, int64(target))
+	}
 	dst = append(dst, "`("...)
-	if s, ok := l.syms[target]; ok {
+	if s := l.symbolFor(target); s != "" {
 		dst = append(dst, s...)
 	} else {
 		dst = append(dst, ".L_x_"...)
 		dst = strconv.AppendInt(dst, int64(l.first(l.key(target))), 10)
 	}
 	return append(dst, ')')
+}
+
+// symbolFor is the function symbol of the section that names a branch to
+// target: one at target, or at the control word before the instruction
+// there ("" for none).
+func (l *funcLabels) symbolFor(target uint64) string {
+	if s, ok := l.syms[target]; ok {
+		return s
+	}
+	if target%BundleSize == 8 {
+		return l.syms[target-8]
+	}
+	return ""
 }
 
 // symAt is a function symbol of the section being listed.
@@ -663,12 +681,10 @@ func newFuncListing(f *cubin.File, fn *cubin.Function, sm int, next *int, vliw, 
 			if keep {
 				insts[b*3+s] = labeled{inst, true}
 			}
-			if t, ok := relTarget(inst, addr); ok {
-				if _, sym := lb.syms[t]; !sym {
-					if !lb.has(lb.key(t)) {
-						lb.add(t, showAlways)
-					}
-				}
+			// a target outside the section (or between instructions) is
+			// printed as its address, and one a symbol names by the symbol
+			if t, ok := relTarget(inst, addr); ok && lb.inSection(t) && lb.symbolFor(t) == "" && !lb.has(lb.key(t)) {
+				lb.add(t, showAlways)
 			}
 		}
 	}
