@@ -248,6 +248,10 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			t.report(cio.stderr, "error", "Cannot print control flow graph as flow analysis is disabled")
 			return 1
 		}
+		if lifeRanges {
+			t.report(cio.stderr, "error", "Cannot print life ranges as flow analysis is disabled")
+			return 1
+		}
 		opts.NoDataflow = true
 	}
 	var out []byte

@@ -507,3 +507,37 @@ func TestNvdisasmBranchTargets(t *testing.T) {
 		t.Fatalf("live nvdisasm: %v; the listing differs:\n%s", err, firstDiff(string(live), got))
 	}
 }
+
+// A cubin with a branch through constant memory that no jump table lists:
+// nvdisasm warns, gives up its dataflow analysis, and then refuses -plr as
+// it refuses -cfg (nvdisasm 11.8 on the patched bfs example).
+func TestNvdisasmLifeRangesWithoutDataflow(t *testing.T) {
+	data, err := os.ReadFile("../../examples/maxwell/bfs.sm_52.cubin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubin.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range f.Sections {
+		if s.Name == ".text.bfs_commit" {
+			// BRX c[0x3][R0+0x8] over the instruction at 0x48
+			binary.LittleEndian.PutUint64(data[s.Offset+0x48:], 0xe250000000000020|0xf|0x3<<36|0x8<<20)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "brx.cubin")
+	os.WriteFile(path, data, 0o644)
+	warn := "nvdisasm warning : Section '.text.bfs_commit', pc= 0x48, Indirect branch address must go via symbolic table base in constant memory (missing relocator information?)\n" +
+		"nvdisasm warning : Dataflow analysis disabled due to previous warnings\n"
+	for flags, last := range map[string]string{
+		"-plr":            "nvdisasm error   : Cannot print life ranges as flow analysis is disabled\n",
+		"-plr -lrm count": "nvdisasm error   : Cannot print life ranges as flow analysis is disabled\n",
+		"-cfg":            "nvdisasm error   : Cannot print control flow graph as flow analysis is disabled\n",
+	} {
+		status, out, errText := runCLI(t, "", append(append([]string{"nvdisasm"}, strings.Fields(flags)...), path)...)
+		if status != 1 || out != "" || errText != warn+last {
+			t.Errorf("nvdisasm %s: status %d, %d bytes listed, stderr:\n%s", flags, status, len(out), errText)
+		}
+	}
+}
