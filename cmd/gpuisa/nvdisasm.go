@@ -241,8 +241,9 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			}
 		}
 	}
-	if warnUnresolvedBranches(cio, t, f, opts.Sections, opts.NoDataflow) && !opts.NoDataflow {
-		// nvdisasm gives up its dataflow analysis: no annotations, no graph
+	if warned := warnUnresolvedBranches(cio, t, f, opts.Sections, opts.NoDataflow); warned != nil && !opts.NoDataflow {
+		// nvdisasm gives up its dataflow analysis: no graph, and no
+		// annotations in the functions where it warned
 		t.report(cio.stderr, "warning", "Dataflow analysis disabled due to previous warnings")
 		if cfg || bbcfg {
 			t.report(cio.stderr, "error", "Cannot print control flow graph as flow analysis is disabled")
@@ -252,7 +253,7 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			t.report(cio.stderr, "error", "Cannot print life ranges as flow analysis is disabled")
 			return 1
 		}
-		opts.NoDataflow = true
+		opts.NoDataflowSections = warned
 	}
 	var out []byte
 	var errs []*isa.DecodeError
@@ -299,9 +300,9 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 
 // warnUnresolvedBranches reports, as nvdisasm does, each BRX it cannot
 // resolve (maxwell.UnresolvedBranches) in the listed sections (nil: all),
-// and tells whether there was one.
-func warnUnresolvedBranches(cio *cmdIO, t *nvTool, f *cubin.File, sections map[int]bool, noDataflow bool) bool {
-	warned := false
+// and returns the sections where it warned (nil for none).
+func warnUnresolvedBranches(cio *cmdIO, t *nvTool, f *cubin.File, sections map[int]bool, noDataflow bool) map[int]bool {
+	var warned map[int]bool
 	for i := range f.Functions {
 		fn := &f.Functions[i]
 		if sections != nil && !sections[fn.Section] {
@@ -309,7 +310,10 @@ func warnUnresolvedBranches(cio *cmdIO, t *nvTool, f *cubin.File, sections map[i
 		}
 		for _, at := range maxwell.UnresolvedBranches(fn, f.SM(), noDataflow) {
 			t.report(cio.stderr, "warning", fmt.Sprintf("Section '%s', pc= %#x, Indirect branch address must go via symbolic table base in constant memory (missing relocator information?)", f.Sections[fn.Section].Name, at))
-			warned = true
+			if warned == nil {
+				warned = map[int]bool{}
+			}
+			warned[fn.Section] = true
 		}
 	}
 	return warned

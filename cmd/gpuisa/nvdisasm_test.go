@@ -445,11 +445,9 @@ func TestNvdisasmRawToFile(t *testing.T) {
 	}
 }
 
-// branchTargetsCubin is the bfs example's cubin with branches patched into
-// its first two functions, to the function's end, before its start,
-// between instructions, to the function's first instruction (its symbol
-// names it), to a plain label and past the end.
-func branchTargetsCubin(t *testing.T) []byte {
+// patchedBfs is the bfs example's cubin with words written over its code:
+// patch gets its code sections by name and the cubin's bytes to change.
+func patchedBfs(t *testing.T, patch func(text map[string]cubin.Section, data []byte)) string {
 	data, err := os.ReadFile("../../examples/maxwell/bfs.sm_52.cubin")
 	if err != nil {
 		t.Fatal(err)
@@ -458,29 +456,71 @@ func branchTargetsCubin(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var texts []cubin.Section
+	text := map[string]cubin.Section{}
 	for _, s := range f.Sections {
 		if strings.HasPrefix(s.Name, ".text.") {
-			texts = append(texts, s)
+			text[s.Name] = s
 		}
 	}
-	if len(texts) < 2 {
-		t.Fatalf("bfs.sm_52.cubin has %d code sections", len(texts))
+	patch(text, data)
+	path := filepath.Join(t.TempDir(), "bfs_patched.cubin")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	out := append([]byte(nil), data...)
-	bra := func(s cubin.Section, at, target int64) {
-		off := uint64(target-(at+8)) & 0xffffff
-		binary.LittleEndian.PutUint64(out[int64(s.Offset)+at:], 0xe24000000007000f|off<<20)
+	return path
+}
+
+// putBRA writes a BRA to target (relative to its section) at offset at of
+// section s.
+func putBRA(data []byte, s cubin.Section, at, target int64) {
+	off := uint64(target-(at+8)) & 0xffffff
+	binary.LittleEndian.PutUint64(data[int64(s.Offset)+at:], 0xe24000000007000f|off<<20)
+}
+
+// branchTargetsCubin is the bfs example's cubin with branches patched into
+// its first two functions, to the function's end, before its start,
+// between instructions, to the function's first instruction (its symbol
+// names it), to a plain label and past the end.
+func branchTargetsCubin(t *testing.T) string {
+	return patchedBfs(t, func(text map[string]cubin.Section, data []byte) {
+		a, b := text[".text.bfs_commit"], text[".text.bfs_expand"]
+		putBRA(data, a, 0x08, int64(a.Size))
+		putBRA(data, a, 0x28, -0x40)
+		putBRA(data, a, 0x48, 0x8)
+		putBRA(data, a, 0x68, 0x3)
+		putBRA(data, b, 0x08, 0x30)
+		putBRA(data, b, 0x28, int64(b.Size)+8)
+		putBRA(data, b, 0x48, int64(b.Size))
+	})
+}
+
+// brxCubin is the bfs example's cubin with a BRX c[0x3][R0+0x8], which no
+// jump table lists, over the instruction at 0x48 of bfs_commit.
+func brxCubin(t *testing.T) string {
+	return patchedBfs(t, func(text map[string]cubin.Section, data []byte) {
+		binary.LittleEndian.PutUint64(data[text[".text.bfs_commit"].Offset+0x48:], 0xe250000000000020|0xf|0x3<<36|0x8<<20)
+	})
+}
+
+// checkNvdisasmGolden compares gpuisa nvdisasm ARGS... with nvdisasm's
+// listing in testdata/golden, and with the live tool when it is installed.
+func checkNvdisasmGolden(t *testing.T, golden string, args ...string) {
+	t.Helper()
+	want, err := os.ReadFile(filepath.Join("testdata", golden))
+	if err != nil {
+		t.Fatal(err)
 	}
-	a, b := texts[0], texts[1]
-	bra(a, 0x08, int64(a.Size))
-	bra(a, 0x28, -0x40)
-	bra(a, 0x48, 0x8)
-	bra(a, 0x68, 0x3)
-	bra(b, 0x08, 0x30)
-	bra(b, 0x28, int64(b.Size)+8)
-	bra(b, 0x48, int64(b.Size))
-	return out
+	status, got, _ := runCLI(t, "", append([]string{"nvdisasm"}, args...)...)
+	if status != 0 || got != string(want) {
+		t.Fatalf("nvdisasm %v: status %d; the listing differs from nvdisasm's:\n%s", args, status, firstDiff(string(want), got))
+	}
+	nv := "/opt/cuda118/usr/bin/nvdisasm"
+	if _, err := exec.LookPath(nv); err != nil {
+		return
+	}
+	if live, err := exec.Command(nv, args...).Output(); err != nil || string(live) != got {
+		t.Fatalf("live nvdisasm %v: %v; the listing differs:\n%s", args, err, firstDiff(string(live), got))
+	}
 }
 
 // nvdisasm labels only branch targets in their section, at an
@@ -489,45 +529,14 @@ func branchTargetsCubin(t *testing.T) []byte {
 // its address, one a symbol names by the symbol, and a function end that a
 // branch labelled takes no second label.
 func TestNvdisasmBranchTargets(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "bfs_patched.cubin")
-	os.WriteFile(path, branchTargetsCubin(t), 0o644)
-	want, err := os.ReadFile(filepath.Join("testdata", "branch_targets.nvdisasm.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	status, got, errText := runCLI(t, "", "nvdisasm", "-hex", "-novliw", path)
-	if status != 0 || errText != "" || got != string(want) {
-		t.Fatalf("nvdisasm -hex -novliw: status %d, %s; the listing differs from nvdisasm's:\n%s", status, errText, firstDiff(string(want), got))
-	}
-	nv := "/opt/cuda118/usr/bin/nvdisasm"
-	if _, err := exec.LookPath(nv); err != nil {
-		t.Skip("nvdisasm 11.8 not installed: the live comparison skips")
-	}
-	if live, err := exec.Command(nv, "-hex", "-novliw", path).Output(); err != nil || string(live) != got {
-		t.Fatalf("live nvdisasm: %v; the listing differs:\n%s", err, firstDiff(string(live), got))
-	}
+	checkNvdisasmGolden(t, "branch_targets.nvdisasm.txt", "-hex", "-novliw", branchTargetsCubin(t))
 }
 
 // A cubin with a branch through constant memory that no jump table lists:
 // nvdisasm warns, gives up its dataflow analysis, and then refuses -plr as
 // it refuses -cfg (nvdisasm 11.8 on the patched bfs example).
 func TestNvdisasmLifeRangesWithoutDataflow(t *testing.T) {
-	data, err := os.ReadFile("../../examples/maxwell/bfs.sm_52.cubin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := cubin.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range f.Sections {
-		if s.Name == ".text.bfs_commit" {
-			// BRX c[0x3][R0+0x8] over the instruction at 0x48
-			binary.LittleEndian.PutUint64(data[s.Offset+0x48:], 0xe250000000000020|0xf|0x3<<36|0x8<<20)
-		}
-	}
-	path := filepath.Join(t.TempDir(), "brx.cubin")
-	os.WriteFile(path, data, 0o644)
+	path := brxCubin(t)
 	warn := "nvdisasm warning : Section '.text.bfs_commit', pc= 0x48, Indirect branch address must go via symbolic table base in constant memory (missing relocator information?)\n" +
 		"nvdisasm warning : Dataflow analysis disabled due to previous warnings\n"
 	for flags, last := range map[string]string{
@@ -540,4 +549,10 @@ func TestNvdisasmLifeRangesWithoutDataflow(t *testing.T) {
 			t.Errorf("nvdisasm %s: status %d, %d bytes listed, stderr:\n%s", flags, status, len(out), errText)
 		}
 	}
+}
+
+// After such a warning nvdisasm gives up its dataflow analysis in that
+// function only: the others keep their annotations (bfs_expand's SYNCs).
+func TestNvdisasmDataflowPerFunction(t *testing.T) {
+	checkNvdisasmGolden(t, "indirect_branch.nvdisasm.txt", brxCubin(t))
 }

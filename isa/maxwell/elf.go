@@ -37,6 +37,11 @@ type ListOptions struct {
 	// NoDataflow leaves out the (*"BRANCH_TARGETS ..."*) and
 	// (*"INDIRECT_CALL"*) annotations (nvdisasm -ndf).
 	NoDataflow bool
+	// NoDataflowSections leaves them out of these code sections only (by
+	// section index): nvdisasm gives up its dataflow analysis for a
+	// function where it warns of an unresolved indirect branch, and keeps
+	// it for the others.
+	NoDataflowSections map[int]bool
 	// Raw lists as nvdisasm -raw: guards do not hang left of the mnemonic,
 	// annotations follow the text after ten blanks, no hex comments, no
 	// line info, and tabs are expanded to 8-column stops.
@@ -53,6 +58,9 @@ type ListOptions struct {
 	// constant banks.
 	LifeRanges int
 }
+
+// noDataflow says section sec is listed without the dataflow annotations.
+func (o *ListOptions) noDataflow(sec int) bool { return o.NoDataflow || o.NoDataflowSections[sec] }
 
 // Values of ListOptions.LineInfo.
 const (
@@ -137,7 +145,7 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 		if opts.LifeRanges != LifeRangesNone && opts.VLIW {
 			l.slots = l.slotPairs()
 		}
-		p, a, q := l.widths(opts.VLIW, opts.NoDataflow)
+		p, a, q := l.widths(opts.VLIW, opts.noDataflow(l.fn.Section))
 		plain, annot, far = max(plain, p), max(annot, a), max(far, q)
 	}
 	noteCol := 8 + 19 + max(plain, far)
@@ -214,7 +222,7 @@ func WriteCubin(w io.Writer, f *cubin.File, opts ListOptions, onErr func(*isa.De
 			section = l.list(section[:0], opts, noteCol, col, lo)
 			lo.end(section)
 			longest = max(longest, lw.n, longestLine(lw.part))
-			note = max(note, l.syncNoteWidth(opts.VLIW, opts.NoDataflow))
+			note = max(note, l.syncNoteWidth(opts.VLIW, opts.noDataflow(l.fn.Section)))
 		}
 		lifeLy.col = max(lifeLy.col, lifeColumn(longest, note))
 	}
@@ -1082,7 +1090,7 @@ func (fl *funcListing) list(dst []byte, opts ListOptions, noteCol, col int, o *l
 				dst = flushHex(dst)
 			}
 			var ly instLayout
-			t, ly = fl.appendText(t[:0], i, opts.VLIW, opts.NoDataflow)
+			t, ly = fl.appendText(t[:0], i, opts.VLIW, opts.noDataflow(fl.fn.Section))
 			if ly.hidden {
 				if !opts.NoHex {
 					pendingHex, pendingHidden = int(addr), true
