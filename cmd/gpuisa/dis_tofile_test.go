@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -25,6 +24,27 @@ func writeRandomCode(t *testing.T, dir, name string, x *uint64, n int) string {
 	return path
 }
 
+// runToFile runs the command args with standard output a new regular
+// file at path that holds "prefix\n" before it, calls after (if not nil)
+// with the file before it is closed, and returns the exit status, what the
+// file then holds and standard error.
+func runToFile(t *testing.T, path string, args []string, after func(f *os.File)) (int, string, string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("prefix\n")
+	var errb strings.Builder
+	status := run(args, strings.NewReader(""), f, &errb)
+	if after != nil {
+		after(f)
+	}
+	f.Close()
+	got, _ := os.ReadFile(path)
+	return status, string(got), errb.String()
+}
+
 // disToFile runs the command args with standard output a regular file at
 // path that holds "prefix\n" before and gets "suffix\n" after, and checks
 // that the file then holds the listing the command prints to a buffer,
@@ -36,23 +56,16 @@ func disToFile(t *testing.T, path string, args []string, check func(f *os.File))
 	if !strings.Contains(want, "/* 0x") || wantErr == "" {
 		t.Fatalf("%v: no listing or no decode errors", args)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
+	gotCode, got, gotErr := runToFile(t, path, args, func(f *os.File) {
+		f.WriteString("suffix\n")
+		if check != nil {
+			check(f)
+		}
+	})
+	if gotCode != code || gotErr != wantErr {
+		t.Fatalf("%v: status %d, want %d; stderr differs: %v", args, gotCode, code, gotErr != wantErr)
 	}
-	f.WriteString("prefix\n")
-	var errb bytes.Buffer
-	gotCode := run(args, strings.NewReader(""), f, &errb)
-	f.WriteString("suffix\n")
-	if check != nil {
-		check(f)
-	}
-	f.Close()
-	got, _ := os.ReadFile(path)
-	if gotCode != code || errb.String() != wantErr {
-		t.Fatalf("%v: status %d, want %d; stderr differs: %v", args, gotCode, code, errb.String() != wantErr)
-	}
-	if string(got) != "prefix\n"+want+"suffix\n" {
+	if got != "prefix\n"+want+"suffix\n" {
 		t.Fatalf("%v: the file's listing differs (%d vs %d bytes)", args, len(got), len(want)+14)
 	}
 }

@@ -414,17 +414,7 @@ func TestNvdisasmRawToFile(t *testing.T) {
 		t.Fatalf("%v to a buffer: status %d, %s; same as dis: %v", args, status, errText, got == want)
 	}
 	toFile := func(args []string) (int, string, string) {
-		path := filepath.Join(dir, "out.s")
-		out, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out.WriteString("prefix\n")
-		var errb strings.Builder
-		status := run(args, strings.NewReader(""), out, &errb)
-		out.Close()
-		got, _ := os.ReadFile(path)
-		return status, string(got), errb.String()
+		return runToFile(t, filepath.Join(dir, "out.s"), args, nil)
 	}
 	if status, got, errText := toFile(args); status != 0 || errText != "" || got != "prefix\n"+want {
 		t.Fatalf("%v to a file: status %d, %s; same as dis: %v", args, status, errText, got == "prefix\n"+want)
