@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -241,18 +242,29 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 			}
 		}
 	}
-	if warned := warnUnresolvedBranches(cio, t, f, opts.Sections, opts.NoDataflow); warned != nil && !opts.NoDataflow {
-		// nvdisasm gives up its dataflow analysis: no graph, and no
-		// annotations in the functions where it warned
-		t.report(cio.stderr, "warning", "Dataflow analysis disabled due to previous warnings")
-		if cfg || bbcfg {
-			t.report(cio.stderr, "error", "Cannot print control flow graph as flow analysis is disabled")
-			return 1
+	// nvdisasm warns of the indirect branches it cannot resolve after the
+	// decoding errors, and gives up its dataflow analysis: no graph, no life
+	// ranges, and no annotations in the functions where it warned
+	warnings, warned := unresolvedBranches(f, opts.Sections, opts.NoDataflow)
+	giveUp := warned != nil && !opts.NoDataflow
+	reportWarnings := func() {
+		for _, line := range warnings {
+			t.report(cio.stderr, "warning", line)
 		}
+		if giveUp {
+			t.report(cio.stderr, "warning", "Dataflow analysis disabled due to previous warnings")
+		}
+	}
+	if giveUp && (cfg || bbcfg || lifeRanges) && len(vliw.Errors) == 0 && !decodeFails(f, opts.Sections) {
+		reportWarnings()
 		if lifeRanges {
 			t.report(cio.stderr, "error", "Cannot print life ranges as flow analysis is disabled")
-			return 1
+		} else {
+			t.report(cio.stderr, "error", "Cannot print control flow graph as flow analysis is disabled")
 		}
+		return 1
+	}
+	if giveUp {
 		opts.NoDataflowSections = warned
 	}
 	var out []byte
@@ -289,34 +301,63 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 		errs = append(errs, vliwErrs...)
 	}
 	if len(errs) > 0 {
+		for _, line := range warnings {
+			t.report(cio.stderr, "warning", line)
+		}
 		if !opts.NoDataflow {
 			t.report(cio.stderr, "warning", "Dataflow analysis disabled due to previous warnings")
 		}
 		return 1
 	}
+	reportWarnings()
 	w.Write(out)
 	return 0
 }
 
-// warnUnresolvedBranches reports, as nvdisasm does, each BRX it cannot
+// unresolvedBranches returns nvdisasm's warning for each BRX it cannot
 // resolve (maxwell.UnresolvedBranches) in the listed sections (nil: all),
-// and returns the sections where it warned (nil for none).
-func warnUnresolvedBranches(cio *cmdIO, t *nvTool, f *cubin.File, sections map[int]bool, noDataflow bool) map[int]bool {
-	var warned map[int]bool
+// and the sections where there is one (nil for none).
+func unresolvedBranches(f *cubin.File, sections map[int]bool, noDataflow bool) (warnings []string, warned map[int]bool) {
 	for i := range f.Functions {
 		fn := &f.Functions[i]
 		if sections != nil && !sections[fn.Section] {
 			continue
 		}
 		for _, at := range maxwell.UnresolvedBranches(fn, f.SM(), noDataflow) {
-			t.report(cio.stderr, "warning", fmt.Sprintf("Section '%s', pc= %#x, Indirect branch address must go via symbolic table base in constant memory (missing relocator information?)", f.Sections[fn.Section].Name, at))
+			warnings = append(warnings, fmt.Sprintf("Section '%s', pc= %#x, Indirect branch address must go via symbolic table base in constant memory (missing relocator information?)", f.Sections[fn.Section].Name, at))
 			if warned == nil {
 				warned = map[int]bool{}
 			}
 			warned[fn.Section] = true
 		}
 	}
-	return warned
+	return warnings, warned
+}
+
+// decodeFails says a word of the listed functions (nil: all) does not
+// decode, or a function's code is not whole bundles: nvdisasm then reports
+// the errors, not that it cannot draw a graph or life ranges.
+func decodeFails(f *cubin.File, sections map[int]bool) bool {
+	for i := range f.Functions {
+		fn := &f.Functions[i]
+		if sections != nil && !sections[fn.Section] {
+			continue
+		}
+		code := fn.Code
+		if len(code)%maxwell.BundleSize != 0 {
+			return true
+		}
+		for at := 0; at < len(code); at += 8 {
+			if at%maxwell.BundleSize == 0 {
+				continue // a control word
+			}
+			ctrl := maxwell.CtrlField(binary.LittleEndian.Uint64(code[at/maxwell.BundleSize*maxwell.BundleSize:]), at%maxwell.BundleSize/8-1)
+			if _, err := maxwell.Decode(binary.LittleEndian.Uint64(code[at:]), ctrl, f.SM(), uint64(at)); err != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dropAfterError passes writes on to w until *failed is set.

@@ -546,3 +546,28 @@ func TestNvdisasmLifeRangesWithoutDataflow(t *testing.T) {
 func TestNvdisasmDataflowPerFunction(t *testing.T) {
 	checkNvdisasmGolden(t, "indirect_branch.nvdisasm.txt", brxCubin(t))
 }
+
+// With a word that does not decode as well, nvdisasm lists nothing and
+// reports the decoding error first, then its warnings, then (without
+// -ndf) that it gave up its dataflow analysis; -cfg adds no message of its
+// own (nvdisasm 11.8 on the patched bfs example).
+func TestNvdisasmWarningsAfterErrors(t *testing.T) {
+	path := patchedBfs(t, func(text map[string]cubin.Section, data []byte) {
+		binary.LittleEndian.PutUint64(data[text[".text.bfs_commit"].Offset+0x48:], 0xe250000000000020|0xf|0x3<<36|0x8<<20)
+		binary.LittleEndian.PutUint64(data[text[".text.bfs_level"].Offset+0x30:], ^uint64(0))
+	})
+	errLine := "nvdisasm error   : Unrecognized operation for functional unit 'uC' at address 0x00000030\n"
+	warn := "nvdisasm warning : Section '.text.bfs_commit', pc= 0x48, Indirect branch address must go via symbolic table base in constant memory (missing relocator information?)\n"
+	gaveUp := "nvdisasm warning : Dataflow analysis disabled due to previous warnings\n"
+	for flags, want := range map[string]string{
+		"":     errLine + warn + gaveUp,
+		"-cfg": errLine + warn + gaveUp,
+		"-plr": errLine + warn + gaveUp,
+		"-ndf": errLine + warn,
+	} {
+		status, out, errText := runCLI(t, "", append(append([]string{"nvdisasm"}, strings.Fields(flags)...), path)...)
+		if status != 1 || out != "" || errText != want {
+			t.Errorf("nvdisasm %s: status %d, %d bytes listed, stderr:\n%s\nwant:\n%s", flags, status, len(out), errText, want)
+		}
+	}
+}
