@@ -547,6 +547,24 @@ func TestNvdisasmDataflowPerFunction(t *testing.T) {
 	checkNvdisasmGolden(t, "indirect_branch.nvdisasm.txt", brxCubin(t))
 }
 
+// dis lists a cubin as nvdisasm -hex -novliw does there too: with a JMX
+// after the BRX in bfs_commit, no (*"INDIRECT_CALL"*) annotation on it.
+func TestDisDataflowPerFunction(t *testing.T) {
+	path := patchedBfs(t, func(text map[string]cubin.Section, data []byte) {
+		at := text[".text.bfs_commit"].Offset
+		binary.LittleEndian.PutUint64(data[at+0x48:], 0xe250000000000020|0xf|0x3<<36|0x8<<20)  // BRX c[0x3][R0+0x8]
+		binary.LittleEndian.PutUint64(data[at+0x68:], 0xe200000000000020|0xf|0x3<<36|0x10<<20) // JMX c[0x3][R0+0x10]
+	})
+	want, err := os.ReadFile(filepath.Join("testdata", "indirect_call.nvdisasm.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, got, _ := runCLI(t, "", "dis", path); status != 0 || got != string(want) {
+		t.Fatalf("dis: status %d; the listing differs from nvdisasm -hex -novliw's:\n%s", status, firstDiff(string(want), got))
+	}
+	checkNvdisasmGolden(t, "indirect_call.nvdisasm.txt", "-hex", "-novliw", path)
+}
+
 // With a word that does not decode as well, nvdisasm lists nothing and
 // reports the decoding error first, then its warnings, then (without
 // -ndf) that it gave up its dataflow analysis; -cfg adds no message of its

@@ -54,6 +54,11 @@ func writeCubin(w io.Writer, f *cubin.File, mx maxwell.ListOptions, facts bool) 
 	}
 	var errs []error
 	if a.ISA == "maxwell" {
+		if !mx.NoDataflow && mx.NoDataflowSections == nil {
+			// as nvdisasm lists them: no dataflow annotations in a function
+			// with an indirect branch that no jump table lists
+			mx.NoDataflowSections = maxwell.UnresolvedSections(f, mx.Sections)
+		}
 		// streamed: the listing is many times the code; the errors past
 		// isa.MaxListedErrors are counted in the last one
 		var derrs []*isa.DecodeError

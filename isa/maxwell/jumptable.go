@@ -50,3 +50,22 @@ func UnresolvedBranches(fn *cubin.Function, sm int, noDataflow bool) []uint64 {
 	}
 	return out
 }
+
+// UnresolvedSections returns the code sections of f (those in sections,
+// nil for all) with a branch UnresolvedBranches reports, nil for none:
+// nvdisasm lists them without its dataflow annotations
+// (ListOptions.NoDataflowSections).
+func UnresolvedSections(f *cubin.File, sections map[int]bool) map[int]bool {
+	var out map[int]bool
+	for i := range f.Functions {
+		fn := &f.Functions[i]
+		if sections != nil && !sections[fn.Section] || len(UnresolvedBranches(fn, f.SM(), false)) == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[int]bool{}
+		}
+		out[fn.Section] = true
+	}
+	return out
+}
