@@ -140,6 +140,9 @@ const (
 // set), as nvdisasm 11.8 names them in the oracle's random words.
 func opclass(fi int) string {
 	f := &forms[fi]
+	if f.opclass != "" {
+		return f.opclass
+	}
 	name := f.name
 	if len(f.toks) > 0 && f.toks[0].kind == tkLit {
 		name = strings.ReplaceAll(f.toks[0].text, ".", "_")

@@ -213,6 +213,7 @@ type form struct {
 	name        string
 	value, mask uint64
 	attrs       uint16
+	opclass     string // nvdisasm's name of the form in its rejections, when not opclass's
 	line        int
 	toks        []tok
 }

@@ -182,22 +182,23 @@ var modInfos = [...]modInfo{
 	{name: "SUREDSZ", kind: ModTable, table: 107, text: ""},
 	{name: "SUREDSZ50", kind: ModTable, table: 108, text: ""},
 	{name: "SUATOMOPD", kind: ModTable, table: 109, text: ""},
-	{name: "SUATOMCASP", kind: ModTable, table: 110, text: ""},
+	{name: "DESTPRED50", kind: ModTable, table: 110, text: ""},
+	{name: "SUATOMCASP", kind: ModTable, table: 111, text: ""},
 	{name: "IDX", kind: ModFixed, table: -1, text: ".IDX"},
-	{name: "IPAMODE", kind: ModTable, table: 111, text: ""},
-	{name: "IPASAMP", kind: ModTable, table: 112, text: ""},
-	{name: "V4TYPE", kind: ModTable, table: 113, text: ""},
-	{name: "V4RED", kind: ModTable, table: 114, text: ""},
-	{name: "V4MASK", kind: ModTable, table: 115, text: "", ccRead: 0x2},
-	{name: "ASEL4", kind: ModTable, table: 116, text: ""},
-	{name: "BSEL4", kind: ModTable, table: 117, text: ""},
+	{name: "IPAMODE", kind: ModTable, table: 112, text: ""},
+	{name: "IPASAMP", kind: ModTable, table: 113, text: ""},
+	{name: "V4TYPE", kind: ModTable, table: 114, text: ""},
+	{name: "V4RED", kind: ModTable, table: 115, text: ""},
+	{name: "V4MASK", kind: ModTable, table: 116, text: "", ccRead: 0x2},
+	{name: "ASEL4", kind: ModTable, table: 117, text: ""},
+	{name: "BSEL4", kind: ModTable, table: 118, text: ""},
 	{name: "INVALID", kind: ModFixed, table: -1, text: ".INVALID"},
 	{name: "RESULT", kind: ModFixed, table: -1, text: ".RESULT"},
-	{name: "ISBMODE", kind: ModTable, table: 118, text: ""},
+	{name: "ISBMODE", kind: ModTable, table: 119, text: ""},
 	{name: "SKEW", kind: ModFlag, table: -1, text: ".SKEW"},
-	{name: "ISBSZ", kind: ModTable, table: 119, text: ""},
-	{name: "PIXMODE", kind: ModTable, table: 120, text: ""},
-	{name: "SWZ", kind: ModTable, table: 121, text: ""},
+	{name: "ISBSZ", kind: ModTable, table: 120, text: ""},
+	{name: "PIXMODE", kind: ModTable, table: 121, text: ""},
+	{name: "SWZ", kind: ModTable, table: 122, text: ""},
 }
 
 // regCounts are the spec's count lists the forms use: registers per value.
@@ -3590,16 +3591,16 @@ var formOperands = [...]formOps{
 			{kind: ArgImm, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 412 SUATOM, spec.txt:534
-		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {-1, 123}, {4, 170}, {5, 164}},
+	{ // 412 SUATOM, spec.txt:537
+		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {-1, 123}, {4, 170}, {5, 164}, {6, 172}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wmul: 2, role: RoleRead},
-			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wmul: 2, role: RoleRead},
+			{kind: ArgImm, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 413 SUATOM, spec.txt:535
+	{ // 413 SUATOM, spec.txt:538
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 171}, {4, 169}, {5, 164}},
 		args: []argDesc{
 			{kind: ArgPred, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -3609,7 +3610,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 414 SUATOM, spec.txt:537
+	{ // 414 SUATOM, spec.txt:540
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 171}, {4, 169}, {5, 164}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
@@ -3618,7 +3619,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 415 SUATOM, spec.txt:538
+	{ // 415 SUATOM, spec.txt:541
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {3, 171}, {4, 170}, {5, 164}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
@@ -3627,8 +3628,8 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 416 SUATOM, spec.txt:539
-		mods: []modDesc{{-1, 157}, {1, 162}, {2, 172}, {3, 164}},
+	{ // 416 SUATOM, spec.txt:542
+		mods: []modDesc{{-1, 157}, {1, 162}, {2, 173}, {3, 164}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
@@ -3636,8 +3637,8 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 417 SUATOM, spec.txt:540
-		mods: []modDesc{{-1, 157}, {1, 162}, {2, 172}, {3, 164}},
+	{ // 417 SUATOM, spec.txt:543
+		mods: []modDesc{{-1, 157}, {1, 162}, {2, 173}, {3, 164}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, wsum: []wterm{{kind: wtCount, tok: 1, count: 11}}, role: RoleRead, space: SpaceSurface},
@@ -3645,7 +3646,7 @@ var formOperands = [...]formOps{
 			{kind: ArgImm, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 418 SUATOM, spec.txt:541
+	{ // 418 SUATOM, spec.txt:544
 		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {-1, 123}, {4, 169}, {5, 164}},
 		args: []argDesc{
 			{kind: ArgPred, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -3655,17 +3656,17 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 419 SUATOM, spec.txt:542
-		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {-1, 123}, {4, 170}, {5, 164}},
+	{ // 419 SUATOM, spec.txt:545
+		mods: []modDesc{{-1, 165}, {1, 166}, {2, 162}, {-1, 123}, {4, 170}, {5, 164}, {6, 172}},
 		args: []argDesc{
-			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
-			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
-			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wmul: 2, role: RoleRead},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
+			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, role: RoleWrite},
+			{kind: ArgMem, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wsum: []wterm{{kind: wtCount, tok: 2, count: 11}}, role: RoleRead, space: SpaceSurface},
+			{kind: ArgReg, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 4, wmul: 2, role: RoleRead},
+			{kind: ArgReg, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 420 IPA, spec.txt:547
-		mods: []modDesc{{-1, 173}, {1, 174}, {2, 175}, {3, 3}},
+	{ // 420 IPA, spec.txt:550
+		mods: []modDesc{{-1, 174}, {1, 175}, {2, 176}, {3, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceAttr},
@@ -3674,35 +3675,35 @@ var formOperands = [...]formOps{
 			{kind: ArgPred, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 421 VABSDIFF4, spec.txt:555
-		mods: []modDesc{{1, 109}, {2, 176}, {3, 3}, {4, 177}, {5, 178}},
+	{ // 421 VABSDIFF4, spec.txt:558
+		mods: []modDesc{{1, 109}, {2, 177}, {3, 3}, {4, 178}, {5, 179}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 179, role: RoleRead},
-			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: 14, wtok: -1, selMod: 180, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 180, role: RoleRead},
+			{kind: ArgReg, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: 14, wtok: -1, selMod: 181, role: RoleRead},
 			{kind: ArgReg, tok: 16, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 422 VABSDIFF4, spec.txt:556
-		mods: []modDesc{{1, 109}, {2, 176}, {3, 3}, {4, 177}, {5, 178}},
+	{ // 422 VABSDIFF4, spec.txt:559
+		mods: []modDesc{{1, 109}, {2, 177}, {3, 3}, {4, 178}, {5, 179}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 179, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 180, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 423 VABSDIFF4, spec.txt:557
-		mods: []modDesc{{1, 109}, {2, 176}, {3, 3}, {4, 177}, {5, 178}},
+	{ // 423 VABSDIFF4, spec.txt:560
+		mods: []modDesc{{1, 109}, {2, 177}, {3, 3}, {4, 178}, {5, 179}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: -1, selMod: 4, role: RoleWrite},
-			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 179, role: RoleRead},
+			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: 11, wtok: -1, selMod: 180, role: RoleRead},
 			{kind: ArgImm, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, signed: true},
 			{kind: ArgReg, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 424 IPA, spec.txt:558
-		mods: []modDesc{{1, 174}, {2, 175}, {3, 3}},
+	{ // 424 IPA, spec.txt:561
+		mods: []modDesc{{1, 175}, {2, 176}, {3, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgMem, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceAttr},
@@ -3711,181 +3712,181 @@ var formOperands = [...]formOps{
 			{kind: ArgPred, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 425 B2R, spec.txt:559
+	{ // 425 B2R, spec.txt:562
 		args: []argDesc{
 			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
 		},
 	},
-	{ // 426 B2R, spec.txt:560
-		mods: []modDesc{{-1, 181}},
-		args: []argDesc{
-			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
-			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
-		},
-	},
-	{ // 427 B2R, spec.txt:561
+	{ // 426 B2R, spec.txt:563
 		mods: []modDesc{{-1, 182}},
+		args: []argDesc{
+			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
+			{kind: ArgImm, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1},
+		},
+	},
+	{ // 427 B2R, spec.txt:564
+		mods: []modDesc{{-1, 183}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgPred, tok: 4, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 		},
 	},
-	{ // 428 F2F, spec.txt:563
+	{ // 428 F2F, spec.txt:566
 		mods: []modDesc{{1, 1}, {2, 136}, {-1, 97}, {4, 137}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 55, role: RoleRead},
 		},
 	},
-	{ // 429 F2F, spec.txt:564
+	{ // 429 F2F, spec.txt:567
 		mods: []modDesc{{1, 1}, {2, 136}, {-1, 97}, {4, 138}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgReg, tok: 12, tok2: -1, neg: 10, abs: 11, not: -1, sel: 13, wtok: -1, selMod: 55, role: RoleRead},
 		},
 	},
-	{ // 430 F2F, spec.txt:566
+	{ // 430 F2F, spec.txt:569
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 2}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 431 F2F, spec.txt:567
+	{ // 431 F2F, spec.txt:570
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 432 F2F, spec.txt:568
+	{ // 432 F2F, spec.txt:571
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 433 F2I, spec.txt:569
+	{ // 433 F2I, spec.txt:572
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 9, tok2: -1, neg: 10, abs: 11, not: -1, sel: 12, wtok: -1, selMod: 55, float: FloatF32Hi},
 		},
 	},
-	{ // 434 F2F, spec.txt:570
+	{ // 434 F2F, spec.txt:573
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 2}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: 13, wtok: -1, selMod: 55, float: FloatF16},
 		},
 	},
-	{ // 435 F2F, spec.txt:571
+	{ // 435 F2F, spec.txt:574
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: 13, wtok: -1, selMod: 55, float: FloatF16},
 		},
 	},
-	{ // 436 F2F, spec.txt:572
+	{ // 436 F2F, spec.txt:575
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: 13, wtok: -1, selMod: 55, float: FloatF16},
 		},
 	},
-	{ // 437 F2I, spec.txt:573
+	{ // 437 F2I, spec.txt:576
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 9, tok2: -1, neg: 10, abs: 11, not: -1, sel: 12, wtok: -1, selMod: 55, float: FloatF16},
 		},
 	},
-	{ // 438 F2F, spec.txt:574
+	{ // 438 F2F, spec.txt:577
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 2}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 439 F2F, spec.txt:575
+	{ // 439 F2F, spec.txt:578
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 440 F2F, spec.txt:576
+	{ // 440 F2F, spec.txt:579
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF32Hi},
 		},
 	},
-	{ // 441 F2I, spec.txt:577
+	{ // 441 F2I, spec.txt:580
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 9, tok2: -1, neg: 10, abs: 11, not: -1, sel: 12, wtok: -1, selMod: 55, float: FloatF32Hi},
 		},
 	},
-	{ // 442 F2F, spec.txt:578
+	{ // 442 F2F, spec.txt:581
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 2}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
 		},
 	},
-	{ // 443 F2F, spec.txt:579
+	{ // 443 F2F, spec.txt:582
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 137}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
 		},
 	},
-	{ // 444 F2F, spec.txt:580
+	{ // 444 F2F, spec.txt:583
 		mods: []modDesc{{1, 1}, {2, 136}, {3, 133}, {4, 138}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 10, tok2: -1, neg: 11, abs: 12, not: -1, sel: -1, wtok: -1, float: FloatF64Hi},
 		},
 	},
-	{ // 445 F2I, spec.txt:581
+	{ // 445 F2I, spec.txt:584
 		mods: []modDesc{{1, 1}, {2, 132}, {3, 133}, {4, 134}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: 7, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgFloat, tok: 9, tok2: -1, neg: 10, abs: 11, not: -1, sel: 12, wtok: -1, selMod: 55, float: FloatF64Hi},
 		},
 	},
-	{ // 446 I2F, spec.txt:582
+	{ // 446 I2F, spec.txt:585
 		mods: []modDesc{{1, 130}, {2, 131}, {3, 2}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: 1, selMod: 4, role: RoleWrite},
 			{kind: ArgImm, tok: 8, tok2: -1, neg: 9, abs: 10, not: -1, sel: 11, wtok: -1, selMod: 129, signed: true},
 		},
 	},
-	{ // 447 I2I, spec.txt:583
+	{ // 447 I2I, spec.txt:586
 		mods: []modDesc{{1, 127}, {2, 128}, {3, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
 			{kind: ArgImm, tok: 8, tok2: -1, neg: 9, abs: 10, not: -1, sel: 11, wtok: -1, selMod: 129, signed: true},
 		},
 	},
-	{ // 448 F2F, spec.txt:584
+	{ // 448 F2F, spec.txt:587
 		mods: []modDesc{{1, 1}, {2, 136}, {-1, 97}, {4, 137}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: 17, wtok: -1, selMod: 55, signed: true},
 		},
 	},
-	{ // 449 F2F, spec.txt:585
+	{ // 449 F2F, spec.txt:588
 		mods: []modDesc{{1, 1}, {2, 136}, {-1, 97}, {4, 138}, {5, 3}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: 8, wtok: 2, selMod: 4, role: RoleWrite},
 			{kind: ArgConst, tok: 13, tok2: 15, neg: 10, abs: 11, not: -1, sel: 17, wtok: -1, selMod: 55, signed: true},
 		},
 	},
-	{ // 450 ATOMS, spec.txt:587
+	{ // 450 ATOMS, spec.txt:590
 		mods: []modDesc{{-1, 125}, {1, 126}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -3894,7 +3895,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 451 ATOMS, spec.txt:588
+	{ // 451 ATOMS, spec.txt:591
 		mods: []modDesc{{-1, 125}, {1, 126}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -3903,7 +3904,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 452 ATOMS, spec.txt:589
+	{ // 452 ATOMS, spec.txt:592
 		mods: []modDesc{{-1, 125}, {1, 126}, {-1, 124}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
@@ -3912,7 +3913,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 453 ATOMS, spec.txt:590
+	{ // 453 ATOMS, spec.txt:593
 		mods: []modDesc{{-1, 125}, {1, 126}, {-1, 124}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
@@ -3921,7 +3922,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 454 ATOMS, spec.txt:591
+	{ // 454 ATOMS, spec.txt:594
 		mods: []modDesc{{-1, 123}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -3930,7 +3931,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 455 ATOMS, spec.txt:592
+	{ // 455 ATOMS, spec.txt:595
 		mods: []modDesc{{-1, 123}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -3939,7 +3940,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 456 ATOMS, spec.txt:593
+	{ // 456 ATOMS, spec.txt:596
 		mods: []modDesc{{-1, 123}, {-1, 124}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
@@ -3948,7 +3949,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 457 ATOMS, spec.txt:594
+	{ // 457 ATOMS, spec.txt:597
 		mods: []modDesc{{-1, 123}, {-1, 124}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
@@ -3957,7 +3958,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 458 ATOM, spec.txt:595
+	{ // 458 ATOM, spec.txt:598
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -3966,7 +3967,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 459 ATOM, spec.txt:596
+	{ // 459 ATOM, spec.txt:599
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -3975,7 +3976,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 460 ATOM, spec.txt:597
+	{ // 460 ATOM, spec.txt:600
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
@@ -3984,7 +3985,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 461 ATOM, spec.txt:598
+	{ // 461 ATOM, spec.txt:601
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleWrite},
@@ -3993,9 +3994,9 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 7, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 462 ATOM, spec.txt:600
+	{ // 462 ATOM, spec.txt:603
 	},
-	{ // 463 ATOM, spec.txt:601
+	{ // 463 ATOM, spec.txt:604
 		mods: []modDesc{{1, 31}, {2, 117}, {3, 118}},
 		args: []argDesc{
 			{kind: ArgPred, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -4004,7 +4005,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: 3, role: RoleRead},
 		},
 	},
-	{ // 464 ATOM, spec.txt:603
+	{ // 464 ATOM, spec.txt:606
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
 			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -4014,7 +4015,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 465 ATOM, spec.txt:604
+	{ // 465 ATOM, spec.txt:607
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
 			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -4024,7 +4025,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 466 ATOM, spec.txt:605
+	{ // 466 ATOM, spec.txt:608
 		mods: []modDesc{{1, 31}, {-1, 123}},
 		args: []argDesc{
 			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -4034,7 +4035,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 467 ATOM, spec.txt:606
+	{ // 467 ATOM, spec.txt:609
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
 			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -4044,7 +4045,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 11, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 468 ATOM, spec.txt:607
+	{ // 468 ATOM, spec.txt:610
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
 			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -4054,7 +4055,7 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: -1, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 		},
 	},
-	{ // 469 ATOM, spec.txt:608
+	{ // 469 ATOM, spec.txt:611
 		mods: []modDesc{{1, 31}, {-1, 123}, {-1, 124}},
 		args: []argDesc{
 			{kind: ArgPred, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
@@ -4064,33 +4065,33 @@ var formOperands = [...]formOps{
 			{kind: ArgReg, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, bits: 64, role: RoleRead},
 		},
 	},
-	{ // 470 ISBERD, spec.txt:614
-		mods: []modDesc{{1, 155}, {2, 183}, {3, 184}, {4, 185}},
+	{ // 470 ISBERD, spec.txt:617
+		mods: []modDesc{{1, 155}, {2, 184}, {3, 185}, {4, 186}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgMem, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpaceISBE},
 		},
 	},
-	{ // 471 PIXLD, spec.txt:615
-		mods: []modDesc{{1, 186}},
+	{ // 471 PIXLD, spec.txt:618
+		mods: []modDesc{{1, 187}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 3, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgPred, tok: 6, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleWrite},
 			{kind: ArgMem, tok: 9, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead, space: SpacePixel, signed: true},
 		},
 	},
-	{ // 472 FSWZADD, spec.txt:617
+	{ // 472 FSWZADD, spec.txt:620
 		mods: []modDesc{{1, 1}, {2, 2}, {3, 82}},
 		args: []argDesc{
 			{kind: ArgReg, tok: 5, tok2: -1, neg: -1, abs: -1, not: -1, sel: 6, wtok: -1, selMod: 4, role: RoleWrite},
 			{kind: ArgReg, tok: 8, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
 			{kind: ArgReg, tok: 10, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, role: RoleRead},
-			{kind: ArgEnum, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 187},
-			{kind: ArgEnum, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 187},
-			{kind: ArgEnum, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 187},
-			{kind: ArgEnum, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 187},
+			{kind: ArgEnum, tok: 12, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 188},
+			{kind: ArgEnum, tok: 13, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 188},
+			{kind: ArgEnum, tok: 14, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 188},
+			{kind: ArgEnum, tok: 15, tok2: -1, neg: -1, abs: -1, not: -1, sel: -1, wtok: -1, selMod: 188},
 		},
 	},
-	{ // 473 NOP, spec.txt:624
+	{ // 473 NOP, spec.txt:627
 	},
 }

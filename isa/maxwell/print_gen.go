@@ -12082,7 +12082,7 @@ func printForm411(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:534
+// SUATOM, spec.txt:537
 func printForm412(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12092,6 +12092,7 @@ func printForm412(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ".CAS"...)
 	dst = appendTable(dst, 108, (w >> 51 & 0x7))
 	dst = appendTable(dst, 104, (w >> 49 & 0x3))
+	dst = appendTable(dst, 110, (w >> 30 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -12099,11 +12100,11 @@ func printForm412(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, "], "...)
 	dst = appendReg(dst, (w>>20&0xff)&255)
 	dst = append(dst, ", "...)
-	dst = tokHex(dst, &forms[412].toks[13], w, pc, lb)
+	dst = tokHex(dst, &forms[412].toks[14], w, pc, lb)
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:535
+// SUATOM, spec.txt:538
 func printForm413(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12126,7 +12127,7 @@ func printForm413(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:537
+// SUATOM, spec.txt:540
 func printForm414(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12147,7 +12148,7 @@ func printForm414(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:538
+// SUATOM, spec.txt:541
 func printForm415(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12168,13 +12169,13 @@ func printForm415(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:539
+// SUATOM, spec.txt:542
 func printForm416(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.P"...)
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
-	dst = appendTable(dst, 110, (w >> 29 & 0xf))
+	dst = appendTable(dst, 111, (w >> 29 & 0xf))
 	dst = appendTable(dst, 104, (w >> 49 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -12187,13 +12188,13 @@ func printForm416(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:540
+// SUATOM, spec.txt:543
 func printForm417(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "SUATOM.P"...)
 	dst = appendTable(dst, 103, (w >> 33 & 0x7))
-	dst = appendTable(dst, 110, (w >> 29 & 0xf))
+	dst = appendTable(dst, 111, (w >> 29 & 0xf))
 	dst = appendTable(dst, 104, (w >> 49 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -12206,7 +12207,7 @@ func printForm417(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:541
+// SUATOM, spec.txt:544
 func printForm418(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12231,7 +12232,7 @@ func printForm418(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// SUATOM, spec.txt:542
+// SUATOM, spec.txt:545
 func printForm419(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12241,6 +12242,7 @@ func printForm419(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	dst = append(dst, ".CAS"...)
 	dst = appendTable(dst, 108, (w >> 36 & 0x7))
 	dst = appendTable(dst, 104, (w >> 49 & 0x3))
+	dst = appendTable(dst, 110, (w >> 30 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -12252,13 +12254,13 @@ func printForm419(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IPA, spec.txt:547
+// IPA, spec.txt:550
 func printForm420(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "IPA.IDX"...)
-	dst = appendTable(dst, 111, (w >> 54 & 0x3))
-	dst = appendTable(dst, 112, (w >> 52 & 0x3))
+	dst = appendTable(dst, 112, (w >> 54 & 0x3))
+	dst = appendTable(dst, 113, (w >> 52 & 0x3))
 	dst = putFlag(dst, 0x5441532e, 4, (w>>51&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -12275,7 +12277,7 @@ func printForm420(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF4, spec.txt:555
+// VABSDIFF4, spec.txt:558
 func printForm421(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12283,10 +12285,10 @@ func printForm421(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF4"...)
 	dst = putFlag(dst, 0x44532e, 3, (w>>38&1)^0) // ".SD"
-	dst = appendTable(dst, 113, (w >> 48 & 0x3))
+	dst = appendTable(dst, 114, (w >> 48 & 0x3))
 	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
-	dst = appendTable(dst, 114, (w >> 53 & 0x3))
-	dst = appendTable(dst, 115, ((w>>51&0x3)<<0 | (w>>36&0x3)<<2))
+	dst = appendTable(dst, 115, (w >> 53 & 0x3))
+	dst = appendTable(dst, 116, ((w>>51&0x3)<<0 | (w>>36&0x3)<<2))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
@@ -12295,7 +12297,7 @@ func printForm421(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	dst = appendTable(dst, 116, (w >> 32 & 0xf))
+	dst = appendTable(dst, 117, (w >> 32 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -12305,7 +12307,7 @@ func printForm421(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	if reuse>>1&1 != 0 {
 		pending = true
 	}
-	dst = appendTable(dst, 117, (w >> 28 & 0xf))
+	dst = appendTable(dst, 118, (w >> 28 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -12321,7 +12323,7 @@ func printForm421(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF4, spec.txt:556
+// VABSDIFF4, spec.txt:559
 func printForm422(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12329,10 +12331,10 @@ func printForm422(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF4"...)
 	dst = putFlag(dst, 0x44532e, 3, (w>>38&1)^0) // ".SD"
-	dst = appendTable(dst, 113, (w >> 48 & 0x3))
+	dst = appendTable(dst, 114, (w >> 48 & 0x3))
 	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
-	dst = appendTable(dst, 114, (w >> 53 & 0x3))
-	dst = appendTable(dst, 115, ((w>>51&0x3)<<0 | (w>>36&0x3)<<2))
+	dst = appendTable(dst, 115, (w >> 53 & 0x3))
+	dst = appendTable(dst, 116, ((w>>51&0x3)<<0 | (w>>36&0x3)<<2))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
@@ -12341,7 +12343,7 @@ func printForm422(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	dst = appendTable(dst, 116, (w >> 32 & 0xf))
+	dst = appendTable(dst, 117, (w >> 32 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -12363,7 +12365,7 @@ func printForm422(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// VABSDIFF4, spec.txt:557
+// VABSDIFF4, spec.txt:560
 func printForm423(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12371,10 +12373,10 @@ func printForm423(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	pending := false // a .reuse goes after the whole operand (|R1|.reuse, R2.H1.reuse)
 	dst = append(dst, "VABSDIFF4"...)
 	dst = putFlag(dst, 0x44532e, 3, (w>>38&1)^0) // ".SD"
-	dst = appendTable(dst, 113, (w >> 48 & 0x3))
+	dst = appendTable(dst, 114, (w >> 48 & 0x3))
 	dst = putFlag(dst, 0x5441532e, 4, (w>>50&1)^0) // ".SAT"
-	dst = appendTable(dst, 114, (w >> 53 & 0x3))
-	dst = appendTable(dst, 115, ((w>>51&0x3)<<0 | (w>>36&0x3)<<2))
+	dst = appendTable(dst, 115, (w >> 53 & 0x3))
+	dst = appendTable(dst, 116, ((w>>51&0x3)<<0 | (w>>36&0x3)<<2))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = putFlag(dst, 0x43432e, 3, (w>>47&1)^0) // ".CC"
@@ -12383,7 +12385,7 @@ func printForm423(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	if reuse>>0&1 != 0 {
 		pending = true
 	}
-	dst = appendTable(dst, 116, (w >> 32 & 0xf))
+	dst = appendTable(dst, 117, (w >> 32 & 0xf))
 	if pending {
 		dst = append(dst, ".reuse"...)
 		pending = false
@@ -12405,13 +12407,13 @@ func printForm423(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// IPA, spec.txt:558
+// IPA, spec.txt:561
 func printForm424(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "IPA"...)
-	dst = appendTable(dst, 111, (w >> 54 & 0x3))
-	dst = appendTable(dst, 112, (w >> 52 & 0x3))
+	dst = appendTable(dst, 112, (w >> 54 & 0x3))
+	dst = appendTable(dst, 113, (w >> 52 & 0x3))
 	dst = putFlag(dst, 0x5441532e, 4, (w>>51&1)^0) // ".SAT"
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
@@ -12430,7 +12432,7 @@ func printForm424(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// B2R, spec.txt:559
+// B2R, spec.txt:562
 func printForm425(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12441,7 +12443,7 @@ func printForm425(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// B2R, spec.txt:560
+// B2R, spec.txt:563
 func printForm426(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12452,7 +12454,7 @@ func printForm426(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// B2R, spec.txt:561
+// B2R, spec.txt:564
 func printForm427(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12465,7 +12467,7 @@ func printForm427(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:563
+// F2F, spec.txt:566
 func printForm428(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12487,7 +12489,7 @@ func printForm428(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:564
+// F2F, spec.txt:567
 func printForm429(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12509,7 +12511,7 @@ func printForm429(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:566
+// F2F, spec.txt:569
 func printForm430(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12529,7 +12531,7 @@ func printForm430(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:567
+// F2F, spec.txt:570
 func printForm431(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12549,7 +12551,7 @@ func printForm431(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:568
+// F2F, spec.txt:571
 func printForm432(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12569,7 +12571,7 @@ func printForm432(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:569
+// F2I, spec.txt:572
 func printForm433(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12589,7 +12591,7 @@ func printForm433(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:570
+// F2F, spec.txt:573
 func printForm434(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12610,7 +12612,7 @@ func printForm434(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:571
+// F2F, spec.txt:574
 func printForm435(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12631,7 +12633,7 @@ func printForm435(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:572
+// F2F, spec.txt:575
 func printForm436(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12652,7 +12654,7 @@ func printForm436(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:573
+// F2I, spec.txt:576
 func printForm437(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12672,7 +12674,7 @@ func printForm437(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:574
+// F2F, spec.txt:577
 func printForm438(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12692,7 +12694,7 @@ func printForm438(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:575
+// F2F, spec.txt:578
 func printForm439(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12712,7 +12714,7 @@ func printForm439(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:576
+// F2F, spec.txt:579
 func printForm440(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12732,7 +12734,7 @@ func printForm440(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:577
+// F2I, spec.txt:580
 func printForm441(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12752,7 +12754,7 @@ func printForm441(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:578
+// F2F, spec.txt:581
 func printForm442(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12772,7 +12774,7 @@ func printForm442(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:579
+// F2F, spec.txt:582
 func printForm443(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12792,7 +12794,7 @@ func printForm443(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:580
+// F2F, spec.txt:583
 func printForm444(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12812,7 +12814,7 @@ func printForm444(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2I, spec.txt:581
+// F2I, spec.txt:584
 func printForm445(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12832,7 +12834,7 @@ func printForm445(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2F, spec.txt:582
+// I2F, spec.txt:585
 func printForm446(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12851,7 +12853,7 @@ func printForm446(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// I2I, spec.txt:583
+// I2I, spec.txt:586
 func printForm447(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12870,7 +12872,7 @@ func printForm447(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:584
+// F2F, spec.txt:587
 func printForm448(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12896,7 +12898,7 @@ func printForm448(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// F2F, spec.txt:585
+// F2F, spec.txt:588
 func printForm449(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12922,7 +12924,7 @@ func printForm449(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:587
+// ATOMS, spec.txt:590
 func printForm450(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12938,7 +12940,7 @@ func printForm450(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:588
+// ATOMS, spec.txt:591
 func printForm451(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12953,7 +12955,7 @@ func printForm451(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:589
+// ATOMS, spec.txt:592
 func printForm452(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12969,7 +12971,7 @@ func printForm452(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:590
+// ATOMS, spec.txt:593
 func printForm453(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12984,7 +12986,7 @@ func printForm453(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:591
+// ATOMS, spec.txt:594
 func printForm454(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -12998,7 +13000,7 @@ func printForm454(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:592
+// ATOMS, spec.txt:595
 func printForm455(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13011,7 +13013,7 @@ func printForm455(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:593
+// ATOMS, spec.txt:596
 func printForm456(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13025,7 +13027,7 @@ func printForm456(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOMS, spec.txt:594
+// ATOMS, spec.txt:597
 func printForm457(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13038,7 +13040,7 @@ func printForm457(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:595
+// ATOM, spec.txt:598
 func printForm458(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13054,7 +13056,7 @@ func printForm458(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:596
+// ATOM, spec.txt:599
 func printForm459(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13069,7 +13071,7 @@ func printForm459(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:597
+// ATOM, spec.txt:600
 func printForm460(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13085,7 +13087,7 @@ func printForm460(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:598
+// ATOM, spec.txt:601
 func printForm461(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13100,7 +13102,7 @@ func printForm461(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:600
+// ATOM, spec.txt:603
 func printForm462(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13108,7 +13110,7 @@ func printForm462(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:601
+// ATOM, spec.txt:604
 func printForm463(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13127,7 +13129,7 @@ func printForm463(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:603
+// ATOM, spec.txt:606
 func printForm464(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13146,7 +13148,7 @@ func printForm464(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:604
+// ATOM, spec.txt:607
 func printForm465(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13164,7 +13166,7 @@ func printForm465(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:605
+// ATOM, spec.txt:608
 func printForm466(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13181,7 +13183,7 @@ func printForm466(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:606
+// ATOM, spec.txt:609
 func printForm467(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13200,7 +13202,7 @@ func printForm467(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:607
+// ATOM, spec.txt:610
 func printForm468(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13218,7 +13220,7 @@ func printForm468(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ATOM, spec.txt:608
+// ATOM, spec.txt:611
 func printForm469(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13235,15 +13237,15 @@ func printForm469(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// ISBERD, spec.txt:614
+// ISBERD, spec.txt:617
 func printForm470(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "ISBERD"...)
 	dst = putFlag(dst, 0x4f2e, 2, (w>>32&1)^0) // ".O"
-	dst = appendTable(dst, 118, (w >> 33 & 0x3))
+	dst = appendTable(dst, 119, (w >> 33 & 0x3))
 	dst = putFlag(dst, 0x57454b532e, 5, (w>>31&1)^0) // ".SKEW"
-	dst = appendTable(dst, 119, (w >> 47 & 0x3))
+	dst = appendTable(dst, 120, (w >> 47 & 0x3))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", ["...)
@@ -13252,12 +13254,12 @@ func printForm470(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// PIXLD, spec.txt:615
+// PIXLD, spec.txt:618
 func printForm471(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
 	dst = append(dst, "PIXLD"...)
-	dst = appendTable(dst, 120, (w >> 31 & 0x7))
+	dst = appendTable(dst, 121, (w >> 31 & 0x7))
 	dst = append(dst, " "...)
 	dst = appendReg(dst, (w>>0&0xff)&255)
 	dst = append(dst, ", "...)
@@ -13271,7 +13273,7 @@ func printForm471(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// FSWZADD, spec.txt:617
+// FSWZADD, spec.txt:620
 func printForm472(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w
@@ -13303,17 +13305,17 @@ func printForm472(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 		pending = false
 	}
 	dst = append(dst, ", "...)
-	dst = appendTable(dst, 121, (w >> 34 & 0x3))
-	dst = appendTable(dst, 121, (w >> 32 & 0x3))
-	dst = appendTable(dst, 121, (w >> 30 & 0x3))
-	dst = appendTable(dst, 121, (w >> 28 & 0x3))
+	dst = appendTable(dst, 122, (w >> 34 & 0x3))
+	dst = appendTable(dst, 122, (w >> 32 & 0x3))
+	dst = appendTable(dst, 122, (w >> 30 & 0x3))
+	dst = appendTable(dst, 122, (w >> 28 & 0x3))
 	if pending {
 		dst = append(dst, ".reuse"...)
 	}
 	return appendEnd(dst, inst.Ctrl)
 }
 
-// NOP, spec.txt:624
+// NOP, spec.txt:627
 func printForm473(dst []byte, inst Inst, pc uint64, lb *funcLabels) []byte {
 	w := inst.Word
 	_ = w

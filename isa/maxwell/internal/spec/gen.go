@@ -67,6 +67,9 @@ func Generate(s *Spec) ([]byte, error) {
 			}
 			b.WriteString(c)
 		}
+		if f.Opclass != "" {
+			fmt.Fprintf(&b, ", opclass: %q", f.Opclass)
+		}
 		fmt.Fprintf(&b, ", line: %d, toks: []tok{", f.Line)
 		for _, t := range f.Tokens {
 			fmt.Fprintf(&b, "{kind: %s", kindNames[t.Kind])

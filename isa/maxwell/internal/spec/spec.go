@@ -9,7 +9,10 @@
 //	                                  an unknown operation.
 //	                                  Out-of-range values print INVALID<NVNAME><hex>,
 //	                                  or ???<decimal> with /Q.
-//	form ENC... [attr...] : TEMPLATE  one instruction form per encoding ENC.
+//	form ENC... [attr...] : TEMPLATE  one instruction form per encoding ENC;
+//	                                  the attribute opclass=NAME gives nvdisasm's
+//	                                  name of the form in its rejections (else the
+//	                                  template's first word, dots made _).
 //
 // ENC is KIND:VALUE[/MASK] in hex. Four or fewer digits are the top 16 bits of
 // the word, sixteen digits are the whole word. KIND says what {B} and {C} mean
@@ -181,6 +184,7 @@ type Form struct {
 	Kind        byte
 	Value, Mask uint64
 	Attrs       []string
+	Opclass     string // opclass=NAME: nvdisasm's name of the form in its rejections
 	Tokens      []Token
 	Line        int
 }
@@ -423,10 +427,14 @@ func (s *Spec) form(line string, n int) error {
 	head, tmpl := strings.Fields(line[:j]), strings.TrimSpace(line[j+3:])
 	var encs []string
 	var attrs []string
+	opclass := ""
 	for _, h := range head {
-		if len(h) > 2 && h[1] == ':' {
+		switch {
+		case len(h) > 2 && h[1] == ':':
 			encs = append(encs, h)
-		} else {
+		case strings.HasPrefix(h, "opclass="):
+			opclass = strings.TrimPrefix(h, "opclass=")
+		default:
 			attrs = append(attrs, h)
 		}
 	}
@@ -434,7 +442,7 @@ func (s *Spec) form(line string, n int) error {
 		return fmt.Errorf("form without encodings")
 	}
 	for _, e := range encs {
-		f := &Form{Kind: e[0], Attrs: attrs, Line: n}
+		f := &Form{Kind: e[0], Attrs: attrs, Opclass: opclass, Line: n}
 		v, m, err := parseEnc(e[2:], e[0])
 		if err != nil {
 			return err
