@@ -8,9 +8,12 @@
 //	sm20_valid.bin    1M random valid sm_2x instructions (isa/fermi's randomValidCode)
 //	sgx543_valid.bin  1M random valid sgx543 words (isa/usse's randomValidCode)
 //	bytes8m.bin       8 MiB of random bytes (seed 13, 5): random sm_2x and sgx543 code
+//	sm20_real.bin     the oracle's sm_20 code (sass-real) repeated to 1M
+//	                  instructions (isa/fermi's oracleMillion; needs the oracle)
+//	gxp.bin           the oracle's GXP programs' words (vita3k's shader tests,
+//	                  libvita2d) repeated to 1M words (needs the oracle)
 //
-// The oracle's sm_2x and GXP code repeated are the tests' oracleMillion
-// (isa/fermi) and allOracleWords (isa/usse); sm_5x's input is mxdiff -bench's.
+// sm_5x's input is mxdiff -bench's.
 //
 //	go run ./tools/listbench DIR
 //	tools/listspeed.sh 21 sm_10 DIR/real.bin ./gpuisa-old ./gpuisa-new
@@ -84,6 +87,52 @@ func decuda(path string) []byte {
 	return code
 }
 
+// sm20Code is the code of the oracle's sm_20 rows (sass-real/sm_20.tsv:
+// column 3 the arch, column 7 the word).
+func sm20Code(path string) []byte {
+	data, _ := os.ReadFile(path)
+	var code []byte
+	for i, line := range strings.Split(string(data), "\n") {
+		c := strings.Split(line, "\t")
+		if i == 0 || len(c) < 8 || c[2] != "sm_20" {
+			continue
+		}
+		if v, err := strconv.ParseUint(strings.TrimPrefix(c[6], "0x"), 16, 64); err == nil {
+			code = binary.LittleEndian.AppendUint64(code, v)
+		}
+	}
+	return code
+}
+
+// gxpWords is the instruction words of an oracle GXP listing: lines of a
+// P or S address, the word in 16 digits and its class.
+func gxpWords(path string) []byte {
+	data, _ := os.ReadFile(path)
+	var code []byte
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 || len(f[1]) != 16 || (f[0][0] != 'P' && f[0][0] != 'S') {
+			continue
+		}
+		if v, err := strconv.ParseUint(f[1], 16, 64); err == nil {
+			code = binary.LittleEndian.AppendUint64(code, v)
+		}
+	}
+	return code
+}
+
+// repeatTo is unit repeated (the last copy cut) to size bytes.
+func repeatTo(unit []byte, size int) []byte {
+	if len(unit) == 0 {
+		return nil
+	}
+	code := make([]byte, 0, size)
+	for len(code) < size {
+		code = append(code, unit[:min(len(unit), size-len(code))]...)
+	}
+	return code
+}
+
 func main() {
 	if len(os.Args) != 2 {
 		println("usage: listbench DIR")
@@ -142,5 +191,12 @@ func main() {
 		real = append(real, unit...)
 	}
 	os.WriteFile(filepath.Join(dir, "real.bin"), real, 0o644)
+	if c := sm20Code(sh + "sass-real/sm_20.tsv"); len(c) > 0 {
+		os.WriteFile(filepath.Join(dir, "sm20_real.bin"), repeatTo(c, 8*n), 0o644)
+	}
+	gxp := append(gxpWords(sh+"usse/vita3k_shader_tests_programs.txt"), gxpWords(sh+"usse/libvita2d/LISTING.txt")...)
+	if len(gxp) > 0 {
+		os.WriteFile(filepath.Join(dir, "gxp.bin"), repeatTo(gxp, 8*n), 0o644)
+	}
 	println("unit", len(unit), "bytes", per, "insts; real", len(real), count(real), "; valid", len(valid))
 }
