@@ -25,8 +25,12 @@ type lister struct {
 	lines    int        // lines listed before the cache was made
 	cache    *lineCache // nil until cacheAfter lines are listed
 	// the cache is tried a window of lines at a time; a window with few
-	// hits (random words) turns it off for the next rest lines
+	// hits (random words) turns it off for the next rest lines. A window
+	// first probes (the lines are listed in batches, their words only
+	// looked up and marked): a line end is stored only once a probe shows
+	// repeats.
 	tried, hits, rest int
+	probing           bool
 	b                 *batchRoom // nil until the first batch
 }
 
@@ -60,6 +64,9 @@ const (
 	// in 16 took 11% of the time), so windows are short and rare.
 	cacheWindow = 1024
 	cacheRest   = 63 * cacheWindow
+	// probed marks a slot's word as seen by a probe, with no line end
+	// (the lengths of those are 1 to slotBytes)
+	probed = 0xff
 )
 
 type lineCache struct {
@@ -69,7 +76,10 @@ type lineCache struct {
 }
 
 // newLineCache returns an empty cache whose slots' words and lengths,
-// read before they are written, are faulted in for writing.
+// read before they are written, are faulted in for writing. The line
+// ends (512 KiB) are faulted in by the stores only: a probe of random
+// words stores none (storing a window's ends touched nearly every page,
+// 128 page faults a worker, 3 ms of CPU time for 1M random words).
 func newLineCache() *lineCache {
 	c := new(lineCache)
 	pagemem.TouchZeroed(c.words[:])
@@ -79,21 +89,53 @@ func newLineCache() *lineCache {
 
 func cacheSlot(w uint64) uint64 { return w * 0x9e3779b97f4a7c15 >> (64 - cacheBits) }
 
+// probe looks the words of code up in the cache as a window of the cache
+// would, marking those not there as probed, and counts the hits.
+func (l *lister) probe(code []byte) {
+	c := l.cache
+	for i := 0; i+Len <= len(code); i += Len {
+		w := binary.LittleEndian.Uint64(code[i:])
+		slot := cacheSlot(w)
+		if c.lens[slot] == probed && c.words[slot] == w {
+			l.hits++
+		} else {
+			c.words[slot], c.lens[slot] = w, probed
+		}
+	}
+	if l.tried += len(code) / Len; l.tried >= cacheWindow {
+		l.endWindow()
+	}
+}
+
+// endWindow ends a window of the cache: with few hits the cache rests
+// for cacheRest lines, then probes again; otherwise the next window
+// stores and serves line ends.
+func (l *lister) endWindow() {
+	l.probing = l.hits < cacheWindow/16
+	if l.probing {
+		l.rest = cacheRest
+	}
+	l.tried, l.hits = 0, 0
+}
+
 // part lists the words that start in code[from:to] (isa.PartFunc): a
 // loop with no call per word but the decoder's and the printer's.
 func (l *lister) part(dst []byte, errs *isa.PartErrors, code []byte, from, to int, base uint64) ([]byte, int) {
 	off := from
 	for ; off < to; off += Len {
 		if n := min((to-off+Len-1)/Len, (len(code)-off)/Len, batchWords); n >= minBatch && l.fixed &&
-			(l.cache == nil || l.rest > 0) {
-			// no line cache in use: a batch in op1 order
+			(l.cache == nil || l.rest > 0 || l.probing) {
+			// no line ends from the cache: a batch in op1 order
 			dst = l.batch(dst, errs, code, off, n, base)
-			if l.cache == nil {
+			switch {
+			case l.cache == nil:
 				if l.lines += n; l.lines >= cacheAfter {
-					l.cache = newLineCache()
+					l.cache, l.probing = newLineCache(), true
 				}
-			} else {
+			case l.rest > 0:
 				l.rest = max(l.rest-n, 0)
+			default:
+				l.probe(code[off : off+n*Len])
 			}
 			off += (n - 1) * Len
 			continue
@@ -106,18 +148,19 @@ func (l *lister) part(dst []byte, errs *isa.PartErrors, code []byte, from, to in
 		w := binary.LittleEndian.Uint64(code[off:])
 		c := l.cache
 		var slot uint64
-		if c != nil && l.rest > 0 {
-			l.rest--
+		if c != nil && (l.rest > 0 || l.probing) {
+			if l.rest > 0 {
+				l.rest--
+			} else {
+				l.probe(code[off : off+Len])
+			}
 			c = nil
 		} else if c != nil {
 			if l.tried++; l.tried == cacheWindow {
-				if l.hits < cacheWindow/16 {
-					l.rest = cacheRest
-				}
-				l.tried, l.hits = 0, 0
+				l.endWindow()
 			}
 			slot = cacheSlot(w)
-			if n := int(c.lens[slot]); n != 0 && c.words[slot] == w {
+			if n := int(c.lens[slot]); uint(n-1) < slotBytes && c.words[slot] == w {
 				l.hits++
 				if l.fixed {
 					dst = l.appendPrefix(dst, addr)

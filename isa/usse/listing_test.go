@@ -108,3 +108,43 @@ func TestListingParts(t *testing.T) {
 		t.Fatalf("WriteListingFrom: %d errors, want %d (or in another order)", len(got), len(wantErrs))
 	}
 }
+
+// TestLineCacheProbes: a lister probes before it stores line ends:
+// random words, which do not repeat, leave no line end in the cache (its
+// 512 KiB of ends are never touched), and repeated words are served from
+// it once a probe has seen them repeat.
+func TestLineCacheProbes(t *testing.T) {
+	ends := func(c *lineCache) int {
+		n := 0
+		for _, l := range c.lens {
+			if l != 0 && l != probed {
+				n++
+			}
+		}
+		return n
+	}
+	l := newLister()
+	var errs isa.PartErrors
+	code := randomBytes(cacheAfter + 4*cacheWindow)
+	l.part(nil, &errs, code, 0, len(code), 0)
+	if l.cache == nil {
+		t.Fatal("no line cache after listing more than cacheAfter words")
+	}
+	if n := ends(l.cache); n != 0 {
+		t.Errorf("random words: %d line ends stored, want none", n)
+	}
+	valid := randomValidCode(64)
+	var rep []byte
+	for len(rep) < 8*4*cacheWindow {
+		rep = append(rep, valid...)
+	}
+	l = newLister()
+	code = append(randomBytes(cacheAfter), rep...)
+	got, _ := l.part(nil, &errs, code, 0, len(code), 0)
+	if n := ends(l.cache); n == 0 || l.probing {
+		t.Errorf("repeated words after cacheAfter random ones: %d line ends stored, probing %v", n, l.probing)
+	}
+	if want, _ := listingByWord(code, 0); !bytes.Equal(got, want) {
+		t.Errorf("the cached listing differs from the word-by-word one")
+	}
+}
