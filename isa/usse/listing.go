@@ -218,6 +218,8 @@ const (
 	batchWords = 1024 // words in a batch: texts of about 90 KB
 	minBatch   = 64   // fewer words are listed one by one
 	copyBytes  = 128  // the copy of a text of at most that many bytes
+	// textPerWord is the text room of a batch's word at the start
+	textPerWord = 96
 )
 
 // batchRoom is a batch's scratch, kept by the lister.
@@ -239,7 +241,10 @@ type batchText struct {
 // fixed layout.
 func (l *lister) batch(dst []byte, errs *isa.PartErrors, code []byte, from, n int, base uint64) []byte {
 	if l.b == nil {
-		l.b = new(batchRoom)
+		// room for the texts of random valid words at once (68-87 KB a
+		// batch): grown from nothing, each larger buffer is fresh memory
+		// to fault in and copy into
+		l.b = &batchRoom{text: make([]byte, 0, batchWords*textPerWord+copyBytes)}
 	}
 	b := l.b
 	words := code[from : from+n*Len]
