@@ -22,3 +22,14 @@ func TestTouchZeroedKeepsZeros(t *testing.T) {
 	TouchZeroed([]int(nil))
 	TouchZeroed(make([]struct{}, 10)) // zero-size elements
 }
+
+// TestAllocSmall: below HugeMin a buffer is the heap's, and free does
+// nothing to it.
+func TestAllocSmall(t *testing.T) {
+	b, free := Alloc(HugeMin - 1)
+	free()
+	b[len(b)-1] = 7 // still the caller's
+	if len(b) != HugeMin-1 || b[0] != 0 {
+		t.Fatalf("len %d, first byte %d", len(b), b[0])
+	}
+}

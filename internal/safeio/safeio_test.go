@@ -3,6 +3,7 @@ package safeio
 import (
 	"bytes"
 	"errors"
+	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"io"
 	"os"
 	"path/filepath"
@@ -117,16 +118,27 @@ func TestReadSizedParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := readSized(f, p, size, 1<<30)
-		f.Close()
-		if err != nil || !bytes.Equal(b, data) {
-			t.Errorf("size %d taken: %d bytes read, %v", size, len(b), err)
+		for _, alloc := range []func(int) ([]byte, func()){heapBuffer, pagemem.Alloc} {
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				t.Fatal(err)
+			}
+			b, release, err := readSized(f, p, size, 1<<30, alloc)
+			if err != nil || !bytes.Equal(b, data) {
+				t.Errorf("size %d taken: %d bytes read, %v", size, len(b), err)
+			}
+			release()
 		}
+		f.Close()
 	}
 	f, _ := os.Open(p)
 	defer f.Close()
-	if _, err := readSized(f, p, int64(len(data))-10, int64(len(data))-5); err == nil {
+	if _, _, err := readSized(f, p, int64(len(data))-10, int64(len(data))-5, pagemem.Alloc); err == nil {
 		t.Error("a file that grew past the limit was read")
+	}
+	if b, release, err := ReadFileOwned(p, 1<<30); err != nil || !bytes.Equal(b, data) {
+		t.Errorf("ReadFileOwned: %d bytes, %v", len(b), err)
+	} else {
+		release()
 	}
 }
 
