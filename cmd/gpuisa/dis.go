@@ -106,7 +106,9 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 	}
 	status := 0
 	for _, name := range files {
-		data, failed, err := cio.readOrStream(streamTo, name, base, arch, nvn)
+		// the input's memory is given back once it is listed (its own
+		// mapping, in huge pages: safeio.ReadFileOwned)
+		data, release, failed, err := cio.readOrStream(streamTo, name, base, arch, nvn, true)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpuisa dis: %s\n", message(err))
 			status = 1
@@ -127,6 +129,7 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		}
 		if base != 0 && (isContainer(data) || isGXP(data)) {
 			w.Flush()
+			release()
 			return findCommand("dis").usageError(stderr, "%s: -base is for raw code; a cubin, fatbin or GXP file says where its code is", name)
 		}
 		switch {
@@ -137,10 +140,12 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		default:
 			if arch.Name == "" {
 				w.Flush()
+				release()
 				return findCommand("dis").usageError(stderr, "%s: raw input needs -arch (one of %s)", name, all.Names())
 			}
 			if err := checkBase(arch, base, len(data)); err != nil {
 				w.Flush()
+				release()
 				return findCommand("dis").usageError(stderr, "%s: %v", name, err)
 			}
 			if f, ok := stdout.(*os.File); ok && annotate == nil {
@@ -154,6 +159,8 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 		if annotate != nil {
 			annotate.Close()
 		}
+		w.Flush() // nothing written may still refer to data
+		release()
 		for i, e := range errs {
 			if i == maxPrintedErrors {
 				fmt.Fprintf(stderr, "gpuisa dis: %s: and %d more errors\n", displayName(name), errorCount(errs[i:]))
@@ -172,23 +179,27 @@ func listFiles(cio *cmdIO, files []string, arch isa.Arch, base uint64, nvn bool,
 // raw code of an arch that lists from a reader: that is listed to w as it
 // is read (memory does not grow with the file; decode errors are reported
 // as their part is listed), and data is nil. failed says an error was
-// reported.
-func (cio *cmdIO) readOrStream(w io.Writer, name string, base uint64, arch isa.Arch, nvn bool) (data []byte, failed bool, err error) {
+// reported. With owned, a large file is read into memory of its own,
+// which release gives back (data must not be used after it); release is
+// never nil.
+func (cio *cmdIO) readOrStream(w io.Writer, name string, base uint64, arch isa.Arch, nvn, owned bool) (data []byte, release func(), failed bool, err error) {
+	release = func() {}
 	if arch.WriteListingFrom == nil || nvn || base != 0 {
 		// a -base code is read whole: its length must be checked against
 		// the 32-bit address space before anything is listed
-		data, err = cio.readInput(name)
-		return data, false, err
+		if owned && name != "-" {
+			data, release, err = safeio.ReadFileOwned(name, cio.limit())
+		} else {
+			data, err = cio.readInput(name)
+		}
+		return data, release, false, err
 	}
-	limit := int64(maxInputBytes)
-	if cio.inputLimit > 0 {
-		limit = cio.inputLimit
-	}
+	limit := cio.limit()
 	in, shown := cio.stdin, "<stdin>"
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, false, err
+			return nil, release, false, err
 		}
 		defer f.Close()
 		in, shown = f, name
@@ -196,11 +207,11 @@ func (cio *cmdIO) readOrStream(w io.Writer, name string, base uint64, arch isa.A
 	br := bufio.NewReaderSize(&safeio.LimitedReader{R: in, Name: shown, Limit: limit}, 1<<16)
 	head, err := br.Peek(4)
 	if err != nil && err != io.EOF {
-		return nil, false, err
+		return nil, release, false, err
 	}
 	if isContainer(head) || isGXP(head) {
 		data, err = safeio.ReadAll(br, shown, limit)
-		return data, false, err
+		return data, release, false, err
 	}
 	printed := 0
 	rerr := arch.WriteListingFrom(w, br, base, func(e *isa.DecodeError) {
@@ -217,7 +228,7 @@ func (cio *cmdIO) readOrStream(w io.Writer, name string, base uint64, arch isa.A
 		fmt.Fprintf(cio.stderr, "gpuisa dis: %s: %s\n", displayName(name), message(rerr))
 		failed = true
 	}
-	return nil, failed, nil
+	return nil, release, failed, nil
 }
 
 // errorCount is how many errors errs stand for: a decode error that

@@ -144,7 +144,7 @@ func listFermiOld(cio *cmdIO, files []string, arch isa.Arch, base uint64) int {
 		}
 	}
 	for _, name := range files {
-		data, failed, err := cio.readOrStream(w, name, base, arch, false)
+		data, _, failed, err := cio.readOrStream(w, name, base, arch, false, false)
 		if err != nil {
 			fmt.Fprintf(cio.stderr, "gpuisa dis: %s\n", message(err))
 			status = 1

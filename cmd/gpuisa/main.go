@@ -50,12 +50,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // readInput reads a file, or standard input for "-", through the input
 // size limit (docs/limits.md; tests may lower it).
 func (c *cmdIO) readInput(name string) ([]byte, error) {
-	limit := int64(maxInputBytes)
-	if c.inputLimit > 0 {
-		limit = c.inputLimit
-	}
 	if name == "-" {
-		return safeio.ReadAll(c.stdin, "<stdin>", limit)
+		return safeio.ReadAll(c.stdin, "<stdin>", c.limit())
 	}
-	return safeio.ReadFile(name, limit)
+	return safeio.ReadFile(name, c.limit())
+}
+
+// limit is the input size limit.
+func (c *cmdIO) limit() int64 {
+	if c.inputLimit > 0 {
+		return c.inputLimit
+	}
+	return maxInputBytes
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"io"
 	"math/bits"
 	"runtime"
@@ -66,6 +67,7 @@ func disassemble(dst []byte, code []byte, base uint64, sm int, bounds *[len(form
 	if l.tooWide.Load() {
 		// a deferred text was wider than its bound said: lay the
 		// listing out again from texts all printed in the first pass
+		l.release()
 		return disassemble(dst[:prefix], code, base, sm, nil)
 	}
 	if slices.Contains(misfit, true) {
@@ -76,6 +78,7 @@ func disassemble(dst []byte, code []byte, base uint64, sm int, bounds *[len(form
 			dst = l.lines(dst, &l.chunks[c], l.chunks[c].first, l.chunks[c].last)
 		}
 	}
+	l.release()
 	return dst, l.errs
 }
 
@@ -129,6 +132,7 @@ func writeListingMode(w io.Writer, code []byte, base uint64, sm int, budget int,
 	}
 	l := newLayout(code, base, sm, !valid, budget, bounds)
 	if valid && len(l.errs) > 0 {
+		l.release()
 		return l.errs, nil
 	}
 	if ok {
@@ -138,12 +142,15 @@ func writeListingMode(w io.Writer, code []byte, base uint64, sm int, budget int,
 			// written again over it from texts all printed in the first
 			// pass: the column only moves right, so it covers what was
 			// written
+			l.release()
 			l = newLayout(code, base, sm, !valid, budget, nil)
 			err = l.writeListingAt(f, at, l.appendHeader(nil, sm), blockBundles, preallocate)
 		}
+		l.release()
 		return l.errs, err
 	}
 	if _, err := w.Write(l.appendHeader(nil, sm)); err != nil {
+		l.release()
 		return l.errs, err
 	}
 	blocks := l.blocks(blockBundles)
@@ -167,11 +174,13 @@ func writeListingMode(w io.Writer, code []byte, base uint64, sm int, budget int,
 		for k := 0; k < workers && first+k < len(blocks); k++ {
 			if _, err = w.Write(set[k]); err != nil {
 				pending.Wait()
+				l.release()
 				return l.errs, err
 			}
 		}
 	}
 	pending.Wait()
+	l.release()
 	return l.errs, nil
 }
 
@@ -303,6 +312,7 @@ type chunk struct {
 	bounds      *[len(forms)]uint16 // textBound, or nil to print every text in the first pass
 	errs        []*isa.DecodeError
 	capErrs     bool
+	free        []func() // gives back the rooms of text and facts (layout.release)
 }
 
 // textFact is where a kept text ends in chunk.text and what its layout
@@ -353,8 +363,10 @@ func (ch *chunk) texts(code []byte, base uint64, sm int, keep int) {
 	n := ch.last - ch.first
 	// room for long texts (growing copies the whole buffer): a window's
 	// texts may run past keep
-	text := make([]byte, 0, min(n*3*64, keep+cacheWindow*3*maxText))
-	facts := make([]textFact, 0, min(n*3, keep/16))
+	textRoom, freeText := pagemem.Alloc(min(n*3*64, keep+cacheWindow*3*maxText))
+	facts, freeFacts := allocFacts(min(n*3, keep/16))
+	text := textRoom[:0]
+	ch.free = append(ch.free, freeText, freeFacts)
 	cache := new(textCache)
 	hits := 0
 	b := ch.first
@@ -377,6 +389,29 @@ func (ch *chunk) texts(code []byte, base uint64, sm int, keep int) {
 	if b < ch.last {
 		// the rest is measured, and printed again when it is written
 		ch.measureRest(code, base, sm, b)
+	}
+}
+
+// allocFacts returns room for n facts: a large room is memory of its own
+// (pagemem.Alloc, in huge pages), which free gives back.
+func allocFacts(n int) (facts []textFact, free func()) {
+	if n*factSize < pagemem.HugeMin {
+		return make([]textFact, 0, n), func() {}
+	}
+	b, free := pagemem.Alloc(n * factSize)
+	return unsafe.Slice((*textFact)(unsafe.Pointer(unsafe.SliceData(b))), n)[:0], free
+}
+
+// release gives back the memory of l's texts and facts (the rooms of
+// their first size: what grew past them is the heap's). Nothing may use l
+// after it; a listing that stops on a panic leaves it to the process's
+// end instead (a goroutine may still read them).
+func (l *layout) release() {
+	for c := range l.chunks {
+		for _, free := range l.chunks[c].free {
+			free()
+		}
+		l.chunks[c] = chunk{}
 	}
 }
 
