@@ -338,3 +338,33 @@ func TestPartErrorsKinds(t *testing.T) {
 type invalidTestWhy struct{}
 
 func (invalidTestWhy) Explain(uint64) string { return "test" }
+
+// TestSlotRoomFreed: the slots' listings of full parts share one room of
+// their own memory, given back when the listing ends (write error or
+// not), and the listing is ListSteps'.
+func TestSlotRoomFreed(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	code := make([]byte, 40*partBytes+17)
+	r.Read(code)
+	want, _ := ListSteps(nil, code, 0x100, fixedStep)
+	for _, failAfter := range []int{0, 3} {
+		sw := newWorkers(func() StepFunc { return fixedStep }, func() PartFunc { return fixedPart }, partBytes, 2)
+		var got bufsWriter
+		got.failAfter = failAfter
+		_, err := sw.write(&got, code, 0x100, len(code), nil)
+		if failAfter == 0 && (err != nil || !bytes.Equal(got.Bytes(), want)) {
+			t.Fatalf("listing differs from ListSteps' (%v)", err)
+		}
+		if failAfter > 0 && err == nil {
+			t.Fatal("the write error was lost")
+		}
+		if sw.room != nil || sw.roomFree != nil {
+			t.Errorf("failAfter %d: the slots' room is still held", failAfter)
+		}
+		for i := range sw.slots {
+			if sw.slots[i].part.out != nil {
+				t.Errorf("failAfter %d: slot %d still refers to the room", failAfter, i)
+			}
+		}
+	}
+}
