@@ -13,7 +13,10 @@
 //	gxp.bin           the oracle's GXP programs' words (vita3k's shader tests,
 //	                  libvita2d) repeated to 1M words (needs the oracle)
 //
-// sm_5x's input is mxdiff -bench's.
+//	sm52_valid.bin    1,000,002 sm_52 instructions: 30,000 distinct random
+//	                  words the decoder takes, repeated, three to a bundle
+//	                  under the neutral control word (isa/maxwell's
+//	                  BenchmarkWriteListingRandom; mxdiff -bench's shape)
 //
 //	go run ./tools/listbench DIR
 //	tools/listspeed.sh 21 sm_10 DIR/real.bin ./gpuisa-old ./gpuisa-new
@@ -31,6 +34,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/listtest"
 	"github.com/gpuisa/gpuisa/internal/oracle"
 	"github.com/gpuisa/gpuisa/isa/fermi"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 	"github.com/gpuisa/gpuisa/isa/tesla"
 	"github.com/gpuisa/gpuisa/isa/usse"
 )
@@ -121,6 +125,33 @@ func gxpWords(path string) []byte {
 	return code
 }
 
+// sm52Code is n sm_52 instructions: distinct random words (splitmix64
+// from 1) the decoder takes, repeated, three to a bundle after the
+// neutral control word, the last bundle filled with NOPs.
+func sm52Code(distinct, n int) []byte {
+	var ws []uint64
+	for x := uint64(1); len(ws) < distinct; {
+		x += 0x9e3779b97f4a7c15
+		z := (x ^ x>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		z ^= z >> 31
+		if _, err := maxwell.Decode(z, maxwell.NeutralCtrl, 52, 0); err == nil {
+			ws = append(ws, z)
+		}
+	}
+	code := make([]byte, 0, (n+2)/3*maxwell.BundleSize)
+	for i := 0; i < n; i++ {
+		if i%3 == 0 {
+			code = binary.LittleEndian.AppendUint64(code, 0x001fc400fe2007f1)
+		}
+		code = binary.LittleEndian.AppendUint64(code, ws[i%len(ws)])
+	}
+	for len(code)%maxwell.BundleSize != 0 {
+		code = binary.LittleEndian.AppendUint64(code, 0x50b0000000070f00) // NOP
+	}
+	return code
+}
+
 // repeatTo is unit repeated (the last copy cut) to size bytes.
 func repeatTo(unit []byte, size int) []byte {
 	if len(unit) == 0 {
@@ -171,6 +202,7 @@ func main() {
 		return 0
 	}), 0o644)
 	os.WriteFile(filepath.Join(dir, "bytes8m.bin"), listtest.RandomCode(n, func([]byte) int { return 8 }), 0o644)
+	os.WriteFile(filepath.Join(dir, "sm52_valid.bin"), sm52Code(30000, 1000002), 0o644)
 	// real code
 	var unit []byte
 	unit = append(unit, tsv(sh+"sass-real/sm_10.tsv")...)
