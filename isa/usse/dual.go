@@ -154,7 +154,7 @@ type dualView struct {
 }
 
 // get is dual field k's value (0 when absent).
-func (d *dualView) get(k int) uint32 { return d.args[d.ai[k]] }
+func (d *dualView) get(k int) uint32 { return d.args[d.ai[k]&(MaxFields-1)] }
 
 // newDualView reads the dual fields of in (a snapshot: later changes to in
 // are not seen).

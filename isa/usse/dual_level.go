@@ -384,8 +384,7 @@ func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry, pass ui
 		// reads the structure back (TestDualTextStructure): equal
 		// structures are equal texts
 		if dw.fillText(&tw, false); tw == *t {
-			w.Raw = dualRaw(&forms[fi], &w)
-			all[n] = newDualMatch(&w)
+			all[n] = newDualMatch(&w) // (no Raw: a rival is another combination, never the word)
 			if n++; n == len(all) {
 				return markExt // (the word itself would need the next slot)
 			}
@@ -400,7 +399,7 @@ func dualLevelBuilt(d *dualView, in *Inst, t *dualText, tries []dualTry, pass ui
 		cons := dualConstraints(d, level)
 		for i := 0; i < n; i++ {
 			if cons.allowsMatch(&all[i]) {
-				if all[i].raw == in.Raw {
+				if i == n-1 { // the word itself, last in search order
 					return level
 				}
 				break
@@ -472,7 +471,6 @@ func dualSwzRoundTrips(first *[2][swzRanges][dualChansKeys]uint8, t *dualText, k
 // dualMatch is what the marker levels test of a word the search found: its
 // group and the dual fields dualConstraints can fix (0 when absent).
 type dualMatch struct {
-	raw  uint64
 	op1  uint8
 	vals [len(dualMatchFields)]uint8 // all fit: op indices, cfg, one-bit fields
 }
@@ -480,7 +478,7 @@ type dualMatch struct {
 var dualMatchFields = [...]int{dfOp1, dfOp2, dfSrccfg, dfPrimus, dfG1swzx, dfG2hi}
 
 func newDualMatch(in *Inst) dualMatch {
-	m := dualMatch{raw: in.Raw, op1: forms[in.Form].op1}
+	m := dualMatch{op1: forms[in.Form].op1}
 	x := &dualIdxByForm[in.Form]
 	for i, k := range dualMatchFields {
 		if x[k] >= 0 {
