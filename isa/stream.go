@@ -336,6 +336,7 @@ func (sw *stepWriter) writeFrom(w io.Writer, r io.Reader, base uint64, window, m
 	// window) and grow fourfold while the reads fill the buffer, up to
 	// window.
 	var bufs [2][]byte
+	sw.window, sw.maxLen = window, maxLen
 	size := min(window, firstWindow)
 	var prev codeWindow
 	turn, eof := 0, false
@@ -346,7 +347,11 @@ func (sw *stepWriter) writeFrom(w io.Writer, r io.Reader, base uint64, window, m
 		}
 		buf := bufs[turn]
 		if len(buf) < size+maxLen {
-			buf = make([]byte, size+maxLen)
+			if size == window {
+				buf = sw.windowRoom(turn)
+			} else {
+				buf = make([]byte, size+maxLen)
+			}
 			bufs[turn] = buf
 		}
 		turn ^= 1
@@ -405,7 +410,9 @@ type stepWriter struct {
 	slots     []partSlot // part n is listed into slots[n%len(slots)]
 	batch     [][]byte   // the listings the writer writes next, in order
 	reported  int        // decode errors passed on so far
-	room      []byte     // the slots' listings (slotRoom)
+	window    int        // the size of the windows read (writeFrom), or 0
+	maxLen    int        // the longest instruction (writeFrom)
+	room      []byte     // the stream's room (roomAt)
 	roomFree  func()
 	roomOnce  sync.Once
 	cur       DecodeError // the error onErr is given
@@ -507,24 +514,60 @@ func (sw *stepWriter) stream(w io.Writer, base uint64, next func() (codeWindow, 
 	return q.err
 }
 
-// slotRoom returns slot i's part of the room of the slots' listings: one
-// piece of memory for all of them, in huge pages (pagemem.Alloc: 1.8 MB,
-// which in 4 KiB pages took 450 faults, 5 ms of CPU time on this VM). The
-// first worker to ask makes it.
-func (sw *stepWriter) slotRoom(i int) []byte {
-	size := outPerByte * sw.partBytes
-	sw.roomOnce.Do(func() { sw.room, sw.roomFree = pagemem.Alloc(len(sw.slots) * size) })
-	return sw.room[i*size : i*size : (i+1)*size]
+// The room of a stream: the memory of its full-size parts' listings and
+// decode error records and of its full-size windows of code, one piece
+// of its own in huge pages (pagemem.Alloc: 2.5 MB, which in 4 KiB pages
+// took 620 faults, 7 ms of CPU time on this VM), made by whichever worker
+// first needs it and given back when the stream ends.
+
+// roomLayout is the size of each slot's listing and error records and of
+// each window buffer in the room (0: sw reads no windows).
+func (sw *stepWriter) roomLayout() (out, recs, win int) {
+	out = outPerByte * sw.partBytes
+	recs = sw.partBytes / 4 * int(unsafe.Sizeof(errRec{})) // an error a 4-byte word at most
+	win = (sw.window + sw.maxLen + 7) &^ 7
+	if sw.window == 0 {
+		win = 0
+	}
+	return out, recs, win
 }
 
-// freeRoom gives the slots' room back once every worker is done and
-// every part written (the writers keep no listing: io.Writer).
+// roomAt returns the room's size bytes at off, making the room first.
+func (sw *stepWriter) roomAt(off, size int) []byte {
+	sw.roomOnce.Do(func() {
+		out, recs, win := sw.roomLayout()
+		sw.room, sw.roomFree = pagemem.Alloc(len(sw.slots)*(out+recs) + 2*win)
+	})
+	return sw.room[off : off+size : off+size]
+}
+
+// slotRoom returns slot i's listing room (empty, of full-part capacity).
+func (sw *stepWriter) slotRoom(i int) []byte {
+	out, _, _ := sw.roomLayout()
+	return sw.roomAt(i*out, out)[:0]
+}
+
+// slotRecs returns slot i's room for error records (empty).
+func (sw *stepWriter) slotRecs(i int) []errRec {
+	out, recs, _ := sw.roomLayout()
+	b := sw.roomAt(len(sw.slots)*out+i*recs, recs)
+	return unsafe.Slice((*errRec)(unsafe.Pointer(unsafe.SliceData(b))), recs/int(unsafe.Sizeof(errRec{})))[:0]
+}
+
+// windowRoom returns window buffer t (0 or 1), window+maxLen bytes.
+func (sw *stepWriter) windowRoom(t int) []byte {
+	out, recs, win := sw.roomLayout()
+	return sw.roomAt(len(sw.slots)*(out+recs)+t*win, sw.window+sw.maxLen)
+}
+
+// freeRoom gives the room back once every worker is done and every part
+// written (the writers keep no listing: io.Writer).
 func (sw *stepWriter) freeRoom() {
 	if sw.roomFree == nil {
 		return
 	}
 	for i := range sw.slots {
-		sw.slots[i].part.out = nil
+		sw.slots[i].part.out, sw.slots[i].part.errs.recs = nil, nil
 	}
 	sw.roomFree()
 	sw.room, sw.roomFree, sw.roomOnce = nil, nil, sync.Once{}
@@ -546,15 +589,18 @@ func (sw *stepWriter) work(k int, q *partQueue, out *partOutput) {
 		s := &sw.slots[n%len(sw.slots)]
 		from := i * sw.partBytes
 		s.win, s.to = win, min(from+sw.partBytes, win.limit)
-		buf := s.part.out[:0]
+		buf, errs := s.part.out[:0], s.part.errs.reset()
 		if want := outPerByte * (s.to - from); cap(buf) < want {
 			if want == outPerByte*sw.partBytes {
 				buf = sw.slotRoom(n % len(sw.slots))
+				if cap(errs.recs) == 0 {
+					errs.recs = sw.slotRecs(n % len(sw.slots))
+				}
 			} else {
 				buf = make([]byte, 0, want) // at once: no garbage from growing
 			}
 		}
-		s.part = listPartWith(buf, s.part.errs.reset(), win.code, out.base+uint64(win.org), sw.steps[k], lister, sw.marked, from, s.to)
+		s.part = listPartWith(buf, errs, win.code, out.base+uint64(win.org), sw.steps[k], lister, sw.marked, from, s.to)
 		sw.ready(k, q, s, out)
 	}
 }

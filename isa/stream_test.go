@@ -339,31 +339,43 @@ type invalidTestWhy struct{}
 
 func (invalidTestWhy) Explain(uint64) string { return "test" }
 
-// TestSlotRoomFreed: the slots' listings of full parts share one room of
-// their own memory, given back when the listing ends (write error or
-// not), and the listing is ListSteps'.
+// TestSlotRoomFreed: the listings and error records of full parts and
+// the full windows of code read share one room of their own memory, given
+// back when the listing ends (write error or not), and the listing is
+// ListSteps'.
 func TestSlotRoomFreed(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	code := make([]byte, 40*partBytes+17)
 	r.Read(code)
-	want, _ := ListSteps(nil, code, 0x100, fixedStep)
+	want, wantErrs := ListSteps(nil, code, 0x100, fixedStep)
 	for _, failAfter := range []int{0, 3} {
-		sw := newWorkers(func() StepFunc { return fixedStep }, func() PartFunc { return fixedPart }, partBytes, 2)
-		var got bufsWriter
-		got.failAfter = failAfter
-		_, err := sw.write(&got, code, 0x100, len(code), nil)
-		if failAfter == 0 && (err != nil || !bytes.Equal(got.Bytes(), want)) {
-			t.Fatalf("listing differs from ListSteps' (%v)", err)
-		}
-		if failAfter > 0 && err == nil {
-			t.Fatal("the write error was lost")
-		}
-		if sw.room != nil || sw.roomFree != nil {
-			t.Errorf("failAfter %d: the slots' room is still held", failAfter)
-		}
-		for i := range sw.slots {
-			if sw.slots[i].part.out != nil {
-				t.Errorf("failAfter %d: slot %d still refers to the room", failAfter, i)
+		for _, read := range []bool{false, true} {
+			sw := newWorkers(func() StepFunc { return fixedStep }, func() PartFunc { return fixedPart }, partBytes, 2)
+			var got bufsWriter
+			var w io.Writer = &got
+			if failAfter > 0 {
+				w = &failWriter{failAfter}
+			}
+			var err error
+			errs := 0
+			if read {
+				err = sw.writeFrom(w, bytes.NewReader(code), 0x100, windowParts*partBytes, 4, func(*DecodeError) { errs++ })
+			} else {
+				_, err = sw.write(w, code, 0x100, len(code), func(*DecodeError) { errs++ })
+			}
+			if failAfter == 0 && (err != nil || !bytes.Equal(got.Bytes(), want) || errs != len(wantErrs)) {
+				t.Fatalf("read %v: listing differs from ListSteps' (%v; %d errors, want %d)", read, err, errs, len(wantErrs))
+			}
+			if failAfter > 0 && err == nil {
+				t.Fatalf("read %v: the write error was lost", read)
+			}
+			if sw.room != nil || sw.roomFree != nil {
+				t.Errorf("read %v, failAfter %d: the room is still held", read, failAfter)
+			}
+			for i := range sw.slots {
+				if sw.slots[i].part.out != nil || sw.slots[i].part.errs.recs != nil {
+					t.Errorf("read %v, failAfter %d: slot %d still refers to the room", read, failAfter, i)
+				}
 			}
 		}
 	}
