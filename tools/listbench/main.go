@@ -19,7 +19,7 @@
 //	                  BenchmarkWriteListingRandom; mxdiff -bench's shape)
 //
 //	go run ./tools/listbench DIR
-//	tools/listspeed.sh 21 sm_10 DIR/real.bin ./gpuisa-old ./gpuisa-new
+//	go run ./tools/listspeed 21 sm_10 DIR/real.bin ./gpuisa-old ./gpuisa-new
 package main
 
 import (
