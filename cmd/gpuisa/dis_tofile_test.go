@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/internal/pagemem"
+	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
 
 // writeRandomCode writes at least n bytes of pseudo-random 64-bit words
@@ -67,5 +71,40 @@ func disToFile(t *testing.T, path string, args []string, check func(f *os.File))
 	}
 	if got != "prefix\n"+want+"suffix\n" {
 		t.Fatalf("%v: the file's listing differs (%d vs %d bytes)", args, len(got), len(want)+14)
+	}
+}
+
+// TestDisLargeRawInHugePages: raw sm_52 code past pagemem.HugeMin is read
+// into memory of its own and listed through rooms of their own (the texts,
+// the blocks), all given back after: dis lists 1.3 MB of it, to a buffer
+// and to a regular file, as maxwell.Disassemble does, file after file.
+func TestDisLargeRawInHugePages(t *testing.T) {
+	data, err := os.ReadFile("../../examples/maxwell/bfs.sm_52.cubin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cubin.Parse(data)
+	if err != nil || len(f.Functions) == 0 {
+		t.Fatalf("bfs.sm_52.cubin: %v, %d functions", err, len(f.Functions))
+	}
+	var code []byte
+	for len(code) < pagemem.HugeMin+256<<10 {
+		code = append(code, f.Functions[0].Code...)
+	}
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "code.bin")
+	if err := os.WriteFile(raw, code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib, errs := maxwell.Disassemble(nil, code, 0, 52)
+	if len(errs) != 0 {
+		t.Fatalf("the example's code has %d decode errors", len(errs))
+	}
+	args := []string{"dis", "-arch", "sm_52", raw, raw}
+	if status, got, errText := runCLI(t, "", args...); status != 0 || errText != "" || got != string(lib)+string(lib) {
+		t.Fatalf("dis of two large raw files to a buffer: status %d, %s; as maxwell.Disassemble: %v", status, errText, got == string(lib)+string(lib))
+	}
+	if status, got, errText := runToFile(t, filepath.Join(dir, "out.s"), args, nil); status != 0 || errText != "" || got != "prefix\n"+string(lib)+string(lib) {
+		t.Fatalf("dis of two large raw files to a file: status %d, %s; as maxwell.Disassemble: %v", status, errText, got == "prefix\n"+string(lib)+string(lib))
 	}
 }
