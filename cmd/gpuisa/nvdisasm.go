@@ -264,6 +264,14 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 		}
 		return 1
 	}
+	if !giveUp && (cfg || bbcfg || lifeRanges) && len(vliw.Errors) == 0 && !decodeFails(f, opts.Sections) {
+		if refused := refusedBranches(f, opts.Sections, lifeRanges); len(refused) > 0 {
+			for _, line := range refused {
+				t.report(cio.stderr, "error", line)
+			}
+			return 1
+		}
+	}
 	if giveUp {
 		opts.NoDataflowSections = warned
 	}
@@ -332,6 +340,39 @@ func unresolvedBranches(f *cubin.File, sections map[int]bool, noDataflow bool) (
 		}
 	}
 	return warnings, warned
+}
+
+// refusedBranches returns nvdisasm's error lines for the direct branches
+// of the listed functions (nil: all) that make it refuse -cfg, -bbcfg and
+// (lifeRanges) -plr (maxwell.RefusedBranches): one line per branch, those
+// to no instruction first, then those to a function's end; with none, and
+// for -plr only, two lines per stack push to no instruction.
+func refusedBranches(f *cubin.File, sections map[int]bool, lifeRanges bool) []string {
+	var nonConstant, nonLocal, push int
+	for i := range f.Functions {
+		fn := &f.Functions[i]
+		if sections != nil && !sections[fn.Section] {
+			continue
+		}
+		r := maxwell.RefusedBranches(fn, f.SM())
+		nonConstant += len(r.NonConstant)
+		nonLocal += len(r.NonLocal)
+		push += len(r.Push)
+	}
+	var out []string
+	if nonConstant+nonLocal == 0 && lifeRanges {
+		for range 2 * push {
+			out = append(out, "Branch stack push operation must use label")
+		}
+		return out
+	}
+	for range nonConstant {
+		out = append(out, "No constant branch target expected")
+	}
+	for range nonLocal {
+		out = append(out, "Non local immediate branch (needs a SIBCALL annotation?)")
+	}
+	return out
 }
 
 // decodeFails says a word of the listed functions (nil: all) does not

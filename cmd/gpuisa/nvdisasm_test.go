@@ -589,3 +589,126 @@ func TestNvdisasmWarningsAfterErrors(t *testing.T) {
 		}
 	}
 }
+
+// putRel writes the branch word op (its target field clear) at offset at
+// of section s, branching to target (relative to the section).
+func putRel(data []byte, s cubin.Section, at int64, op uint64, target int64) {
+	off := uint64(target-(at+8)) & 0xffffff
+	binary.LittleEndian.PutUint64(data[int64(s.Offset)+at:], op|off<<20)
+}
+
+// Branch words for putRel.
+const (
+	opBRA   = 0xe24000000007000f // BRA
+	opBRAP0 = 0xe24000000000000f // @P0 BRA
+	opSSY   = 0xe290000000000000
+	opPBK   = 0xe2a0000000000000
+	opCAL   = 0xe260000000000040
+)
+
+// nvdisasm refuses -cfg, -bbcfg and -plr of a cubin with a direct branch
+// it cannot place (nvdisasm 11.8 on the bfs example with branches patched
+// in; the golden stderr is what it printed, and the live tool is compared
+// too when installed). Each reachable BRA to no instruction of its
+// function (before its start, past its end, not a multiple of 8) or JMP to
+// an immediate address gets "No constant branch target expected", each
+// one to the function's end "Non local immediate branch (needs a SIBCALL
+// annotation?)", the first kind first; status 1, nothing listed. A control
+// word's address is a good target, and branches nvdisasm does not reach
+// from the entry are not looked at. Under -plr only, and only when no
+// branch is refused, each reachable stack push (SSY, PBK, ...) to no
+// instruction gets "Branch stack push operation must use label" twice.
+func TestNvdisasmRefusedBranches(t *testing.T) {
+	const (
+		nonConstant = "nvdisasm error   : No constant branch target expected\n"
+		nonLocal    = "nvdisasm error   : Non local immediate branch (needs a SIBCALL annotation?)\n"
+		push        = "nvdisasm error   : Branch stack push operation must use label\n"
+		brxWarn     = "nvdisasm warning : Section '.text.bfs_commit', pc= 0x48, Indirect branch address must go via symbolic table base in constant memory (missing relocator information?)\n" +
+			"nvdisasm warning : Dataflow analysis disabled due to previous warnings\n"
+	)
+	type put struct {
+		fun    string // c, e, l: bfs_commit, bfs_expand, bfs_level
+		at     int64
+		op     uint64
+		target int64 // -1: the function's end
+	}
+	all := []string{"-cfg", "-bbcfg", "-plr", "-plr -lrm count", "-cfg -poff"}
+	for _, c := range []struct {
+		name string
+		puts []put
+		args []string          // extra arguments (-fun)
+		want map[string]string // flags → stderr ("": status 0)
+	}{
+		{"end", []put{{"c", 0x48, opBRA, -1}}, nil, map[string]string{"*": nonLocal}},
+		{"guarded end", []put{{"c", 0x48, opBRAP0, -1}}, nil, map[string]string{"*": nonLocal}},
+		{"past the end", []put{{"c", 0x48, opBRA, 0x188}}, nil, map[string]string{"*": nonConstant}},
+		{"before the start", []put{{"c", 0x48, opBRA, -0x40}}, nil, map[string]string{"*": nonConstant}},
+		{"between instructions", []put{{"c", 0x48, opBRA, 0x4c}}, nil, map[string]string{"*": nonConstant}},
+		{"control word", []put{{"c", 0x48, opBRA, 0x40}}, nil, map[string]string{"*": ""}},
+		{"first instruction", []put{{"c", 0x48, opBRA, 0x8}}, nil, map[string]string{"*": ""}},
+		{"JMP", []put{{"c", 0x48, 0xe21000000007000f | 0x8<<20, -2}}, nil, map[string]string{"*": nonConstant}},
+		// after an unconditional BRA, 0x68 is not reached
+		{"unreached", []put{{"c", 0x48, opBRA, 0x100}, {"c", 0x68, opBRA, -1}}, nil, map[string]string{"*": ""}},
+		// reached through the BRA: past the end, not the end at 0x68
+		{"reached", []put{{"c", 0x48, opBRA, 0x100}, {"c", 0x68, opBRA, -1}, {"c", 0x108, opBRA, 0x188}}, nil, map[string]string{"*": nonConstant}},
+		// reached only through a CAL's or an SSY's target
+		{"CAL target", []put{{"c", 0x48, opCAL, 0x100}, {"c", 0x68, opBRA, 0x68}, {"c", 0x108, opBRA, -1}}, nil, map[string]string{"*": nonLocal}},
+		{"SSY target", []put{{"c", 0x48, opSSY, 0x100}, {"c", 0x68, opBRA, 0x68}, {"c", 0x108, opBRA, 0x188}}, nil, map[string]string{"*": nonConstant}},
+		{"every branch", []put{{"c", 0x48, opBRAP0, 0x188}, {"c", 0x68, opBRAP0, -1}, {"c", 0xa8, opBRAP0, -8}, {"c", 0xc8, opBRAP0, -1}, {"c", 0xe8, opBRAP0, 0x3}}, nil,
+			map[string]string{"*": nonConstant + nonConstant + nonConstant + nonLocal + nonLocal}},
+		{"every function", []put{{"c", 0x48, opBRA, -1}, {"e", 0x48, opBRA, -1}, {"l", 0x68, opBRA, 0x400}}, nil,
+			map[string]string{"*": nonConstant + nonLocal + nonLocal}},
+		{"-fun", []put{{"c", 0x48, opBRA, -1}, {"e", 0x48, opBRA, 0x400}}, []string{"-fun", "1"}, map[string]string{"*": nonLocal}},
+		{"push", []put{{"c", 0x48, opSSY, 0x188}, {"e", 0x48, opPBK, 0x3}}, nil,
+			map[string]string{"*": "", "-plr": push + push + push + push, "-plr -lrm count": push + push + push + push}},
+		{"push to the end", []put{{"c", 0x48, opSSY, -1}}, nil, map[string]string{"*": ""}},
+		{"push and branch", []put{{"c", 0x48, opSSY, 0x188}, {"c", 0x68, opBRAP0, -1}}, nil, map[string]string{"*": nonLocal}},
+		// an unresolved BRX's refusal, or a decoding error, comes instead
+		{"BRX", []put{{"c", 0x48, 0xe250000000000020 | 0xf | 0x3<<36 | 0x8<<20, -2}, {"e", 0x48, opBRA, -1}}, nil, map[string]string{
+			"*":               brxWarn + "nvdisasm error   : Cannot print control flow graph as flow analysis is disabled\n",
+			"-plr":            brxWarn + "nvdisasm error   : Cannot print life ranges as flow analysis is disabled\n",
+			"-plr -lrm count": brxWarn + "nvdisasm error   : Cannot print life ranges as flow analysis is disabled\n",
+		}},
+		{"decoding error", []put{{"c", 0x48, opBRA, -1}, {"l", 0x30, ^uint64(0), -2}}, nil, map[string]string{
+			"*": "nvdisasm error   : Unrecognized operation for functional unit 'uC' at address 0x00000030\n" +
+				"nvdisasm warning : Dataflow analysis disabled due to previous warnings\n",
+		}},
+	} {
+		path := patchedBfs(t, func(text map[string]cubin.Section, data []byte) {
+			for _, p := range c.puts {
+				s := text[map[string]string{"c": ".text.bfs_commit", "e": ".text.bfs_expand", "l": ".text.bfs_level"}[p.fun]]
+				switch p.target {
+				case -1:
+					putRel(data, s, p.at, p.op, int64(s.Size))
+				case -2: // the word as it is
+					binary.LittleEndian.PutUint64(data[int64(s.Offset)+p.at:], p.op)
+				default:
+					putRel(data, s, p.at, p.op, p.target)
+				}
+			}
+		})
+		for _, flags := range all {
+			want, ok := c.want[flags]
+			if !ok {
+				want = c.want["*"]
+			}
+			args := append(append(append([]string{"nvdisasm"}, c.args...), strings.Fields(flags)...), path)
+			status, out, errText := runCLI(t, "", args...)
+			if want != "" && (status != 1 || out != "" || errText != want) || want == "" && (status != 0 || errText != "") {
+				t.Errorf("%s: %v: status %d, %d bytes listed, stderr:\n%swant:\n%s", c.name, args[1:], status, len(out), errText, want)
+			}
+			nv := liveNvdisasm()
+			if nv == "" {
+				continue
+			}
+			cmd := exec.Command(nv, args[1:]...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			live, _ := cmd.Output()
+			liveStatus := cmd.ProcessState.ExitCode()
+			if liveStatus != status || stderr.String() != errText || want != "" && string(live) != out {
+				t.Errorf("%s: live nvdisasm %v: status %d, %d bytes listed, stderr:\n%s", c.name, args[1:], liveStatus, len(live), stderr.String())
+			}
+		}
+	}
+}
