@@ -1,13 +1,14 @@
 package isa
 
 import (
-	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"io"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/gpuisa/gpuisa/internal/pagemem"
 )
 
 // StepFunc appends the listing line(s) of the instruction at code[off:]

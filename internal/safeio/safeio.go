@@ -7,7 +7,6 @@ package safeio
 import (
 	"errors"
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"io"
 	"os"
 	"runtime"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/gpuisa/gpuisa/internal/pagemem"
 )
 
 // TooLargeError is a file or stream longer than its limit.

@@ -3,13 +3,14 @@ package safeio
 import (
 	"bytes"
 	"errors"
-	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/pagemem"
 )
 
 type endless struct{}

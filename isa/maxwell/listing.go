@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"io"
 	"math/bits"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/cfg"
 	"github.com/gpuisa/gpuisa/isa/jsonl"

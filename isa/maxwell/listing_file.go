@@ -1,11 +1,11 @@
 package maxwell
 
 import (
-	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"io"
 	"os"
 	"sync/atomic"
 
+	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"github.com/gpuisa/gpuisa/internal/regularfile"
 )
 
