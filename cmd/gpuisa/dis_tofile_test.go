@@ -107,4 +107,12 @@ func TestDisLargeRawInHugePages(t *testing.T) {
 	if status, got, errText := runToFile(t, filepath.Join(dir, "out.s"), args, nil); status != 0 || errText != "" || got != "prefix\n"+string(lib)+string(lib) {
 		t.Fatalf("dis of two large raw files to a file: status %d, %s; as maxwell.Disassemble: %v", status, errText, got == "prefix\n"+string(lib)+string(lib))
 	}
+	// the nvdisasm drop-in reads raw code the same way
+	nv := []string{"nvdisasm", "-b", "SM52", "-hex", "-novliw", raw}
+	if status, got, errText := runToFile(t, filepath.Join(dir, "nv.s"), nv, nil); status != 0 || errText != "" || got != "prefix\n"+string(lib) {
+		t.Fatalf("%v to a file: status %d, %s; as maxwell.Disassemble: %v", nv, status, errText, got == "prefix\n"+string(lib))
+	}
+	if status, got, errText := runCLI(t, "", "nvdisasm", "-b", "SM52", raw); status != 0 || errText != "" || !strings.Contains(got, "/*0008*/") {
+		t.Fatalf("nvdisasm -b SM52 of a large raw file: status %d, %s", status, errText)
+	}
 }

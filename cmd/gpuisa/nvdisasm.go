@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/binfmt/cubin"
+	"github.com/gpuisa/gpuisa/internal/safeio"
 	"github.com/gpuisa/gpuisa/isa"
 	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
@@ -115,7 +116,15 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 		funs = append(funs, n)
 	}
 	name := files[0]
-	data, err := cio.readInput(name)
+	var data []byte
+	release := func() {}
+	if t.has("binary") && name != "-" {
+		// raw code: read into memory of its own (huge pages), given
+		// back once it is listed
+		data, release, err = safeio.ReadFileOwned(name, cio.limit())
+	} else {
+		data, err = cio.readInput(name)
+	}
 	if err != nil {
 		if tooLarge(err) {
 			return fatal("%v", err)
@@ -151,51 +160,10 @@ func runNvdisasm(cio *cmdIO, t *nvTool, args []string) int {
 	w := bufio.NewWriterSize(cio.stdout, 1<<16)
 	defer w.Flush()
 	if t.has("binary") {
-		sm, _ := strconv.Atoi(strings.TrimPrefix(t.value("binary"), "SM"))
-		if cfg || bbcfg {
-			return t.rawGraph(cio, w, data, sm, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
-		}
-		if opts.VLIW || opts.NoHex || opts.Raw {
-			// streamed: every error is found before the first line is
-			// written, and a failed listing is dropped
-			var errs []*isa.DecodeError
-			var vliw maxwell.VLIWReading
-			if opts.VLIW {
-				vliw = maxwell.ReadVLIW(data, base, sm)
-			}
-			failed := len(vliw.Errors) > 0
-			maxwell.WriteRaw(dropAfterError{w, &failed}, data, base, sm, opts, func(e *isa.DecodeError) {
-				if !vliw.Hides(e.Addr) {
-					errs = append(errs, e)
-					failed = true
-				}
-			})
-			for _, e := range vliw.Merge(errs) {
-				t.report(cio.stderr, "error", rawErrorText(e))
-			}
-			if failed {
-				return 1
-			}
-			return 0
-		}
-		// -hex -novliw: dis -arch's listing, written to a regular file at
-		// computed offsets from every core (maxwell.FileWriter), or
-		// streamed; nvdisasm prints no listing when a word does not decode
-		var out io.Writer = w
-		if f, ok := cio.stdout.(*os.File); ok {
-			out = bufferedFile{w, f}
-		}
-		errs, err := maxwell.WriteValidListing(out, data, base, sm)
-		for _, e := range errs {
-			t.report(cio.stderr, "error", rawErrorText(e))
-		}
-		if len(errs) > 0 || err != nil {
-			if err != nil {
-				t.report(cio.stderr, "error", err.Error())
-			}
-			return 1
-		}
-		return 0
+		status := t.listRaw(cio, w, data, base, opts, cfg, bbcfg)
+		w.Flush() // nothing buffered refers to data, but the listing is done
+		release()
+		return status
 	}
 	if len(data) < 4 || string(data[:4]) != "\x7fELF" {
 		if len(data) < 64 {
@@ -445,6 +413,56 @@ func (t *nvTool) rawGraph(cio *cmdIO, w io.Writer, data []byte, sm int, opts max
 		t.report(cio.stderr, "error", rawErrorText(e))
 	}
 	if len(errs) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// listRaw lists raw code (-b SMxx): a graph with cfg or bbcfg, the
+// listing otherwise.
+func (t *nvTool) listRaw(cio *cmdIO, w *bufio.Writer, data []byte, base uint64, opts maxwell.ListOptions, cfg, bbcfg bool) int {
+	sm, _ := strconv.Atoi(strings.TrimPrefix(t.value("binary"), "SM"))
+	if cfg || bbcfg {
+		return t.rawGraph(cio, w, data, sm, maxwell.CFGOptions{BasicBlocks: bbcfg, Offsets: t.has("print-instr-offsets-cfg"), List: opts})
+	}
+	if opts.VLIW || opts.NoHex || opts.Raw {
+		// streamed: every error is found before the first line is
+		// written, and a failed listing is dropped
+		var errs []*isa.DecodeError
+		var vliw maxwell.VLIWReading
+		if opts.VLIW {
+			vliw = maxwell.ReadVLIW(data, base, sm)
+		}
+		failed := len(vliw.Errors) > 0
+		maxwell.WriteRaw(dropAfterError{w, &failed}, data, base, sm, opts, func(e *isa.DecodeError) {
+			if !vliw.Hides(e.Addr) {
+				errs = append(errs, e)
+				failed = true
+			}
+		})
+		for _, e := range vliw.Merge(errs) {
+			t.report(cio.stderr, "error", rawErrorText(e))
+		}
+		if failed {
+			return 1
+		}
+		return 0
+	}
+	// -hex -novliw: dis -arch's listing, written to a regular file at
+	// computed offsets from every core (maxwell.FileWriter), or
+	// streamed; nvdisasm prints no listing when a word does not decode
+	var out io.Writer = w
+	if f, ok := cio.stdout.(*os.File); ok {
+		out = bufferedFile{w, f}
+	}
+	errs, err := maxwell.WriteValidListing(out, data, base, sm)
+	for _, e := range errs {
+		t.report(cio.stderr, "error", rawErrorText(e))
+	}
+	if len(errs) > 0 || err != nil {
+		if err != nil {
+			t.report(cio.stderr, "error", err.Error())
+		}
 		return 1
 	}
 	return 0
