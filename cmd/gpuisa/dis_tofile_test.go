@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/binfmt/cubin"
 	"github.com/gpuisa/gpuisa/internal/pagemem"
 	"github.com/gpuisa/gpuisa/isa/maxwell"
 )
@@ -79,18 +78,7 @@ func disToFile(t *testing.T, path string, args []string, check func(f *os.File))
 // the blocks), all given back after: dis lists 1.3 MB of it, to a buffer
 // and to a regular file, as maxwell.Disassemble does, file after file.
 func TestDisLargeRawInHugePages(t *testing.T) {
-	data, err := os.ReadFile("../../examples/maxwell/bfs.sm_52.cubin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := cubin.Parse(data)
-	if err != nil || len(f.Functions) == 0 {
-		t.Fatalf("bfs.sm_52.cubin: %v, %d functions", err, len(f.Functions))
-	}
-	var code []byte
-	for len(code) < pagemem.HugeMin+256<<10 {
-		code = append(code, f.Functions[0].Code...)
-	}
+	code := bfsCode(t, pagemem.HugeMin+256<<10)
 	dir := t.TempDir()
 	raw := filepath.Join(dir, "code.bin")
 	if err := os.WriteFile(raw, code, 0o644); err != nil {

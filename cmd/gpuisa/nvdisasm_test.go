@@ -384,12 +384,10 @@ func TestNvdisasmRawGraph(t *testing.T) {
 	}
 }
 
-// nvdisasm -b SM52 -hex -novliw of raw code lists what dis -arch sm_52
-// lists, also when written to a regular file (at computed offsets, from
-// every core: enough code for more than one worker), after what the file
-// held; with a word that does not decode it writes nothing and reports
-// the error. Against the live tool when it is installed.
-func TestNvdisasmRawToFile(t *testing.T) {
+// bfsCode is the code of the bfs example's first function repeated to at
+// least n bytes (raw sm_52 code of real instructions).
+func bfsCode(t *testing.T, n int) []byte {
+	t.Helper()
 	data, err := os.ReadFile("../../examples/maxwell/bfs.sm_52.cubin")
 	if err != nil {
 		t.Fatal(err)
@@ -399,9 +397,19 @@ func TestNvdisasmRawToFile(t *testing.T) {
 		t.Fatalf("bfs.sm_52.cubin: %v, %d functions", err, len(f.Functions))
 	}
 	var code []byte
-	for len(code) < 5000*32 { // more than 4,096 bundles: every core lays out
+	for len(code) < n {
 		code = append(code, f.Functions[0].Code...)
 	}
+	return code
+}
+
+// nvdisasm -b SM52 -hex -novliw of raw code lists what dis -arch sm_52
+// lists, also when written to a regular file (at computed offsets, from
+// every core: enough code for more than one worker), after what the file
+// held; with a word that does not decode it writes nothing and reports
+// the error. Against the live tool when it is installed.
+func TestNvdisasmRawToFile(t *testing.T) {
+	code := bfsCode(t, 5000*32) // more than 4,096 bundles: every core lays out
 	dir := t.TempDir()
 	raw := filepath.Join(dir, "code.bin")
 	os.WriteFile(raw, code, 0o644)

@@ -55,24 +55,9 @@ func RefusedBranches(fn *cubin.Function, sm int) (r BranchRefusals) {
 	if !ok {
 		return r
 	}
-	var indir map[uint64][]uint64
-	for _, a := range fn.Info {
-		if a.ID != attrIndirectBranchTargets {
-			continue
-		}
-		d := a.Data
-		for len(d) >= 12 {
-			at := uint64(binary.LittleEndian.Uint32(d))
-			cnt := int(binary.LittleEndian.Uint32(d[8:]))
-			d = d[12:]
-			for k := 0; k < cnt && len(d) >= 4; k++ {
-				if indir == nil {
-					indir = map[uint64][]uint64{}
-				}
-				indir[at] = append(indir[at], uint64(binary.LittleEndian.Uint32(d)))
-				d = d[4:]
-			}
-		}
+	indir := map[uint64][]uint64{}
+	for _, b := range indirectBranches(fn) {
+		indir[b.at] = append(indir[b.at], b.targets...)
 	}
 	seen := map[uint64]bool{entry: true}
 	work := []uint64{entry}

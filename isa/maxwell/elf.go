@@ -775,28 +775,17 @@ func (l *funcLabels) pairOffset(addr uint64) uint64 {
 // indirect numbers the labels of EIATTR_INDIRECT_BRANCH_TARGETS.
 func (fl *funcListing) indirect() {
 	lb := fl.lb
-	for _, a := range fl.fn.Info {
-		if a.ID != attrIndirectBranchTargets {
-			continue
+	for _, b := range indirectBranches(fl.fn) {
+		if b.kind == indirectKindCall {
+			if lb.calls == nil {
+				lb.calls = map[uint64]bool{}
+			}
+			lb.calls[b.at] = true
 		}
-		d := a.Data
-		for len(d) >= 12 {
-			at := uint64(binary.LittleEndian.Uint32(d))
-			cnt := int(binary.LittleEndian.Uint32(d[8:]))
-			if binary.LittleEndian.Uint16(d[4:]) == indirectKindCall {
-				if lb.calls == nil {
-					lb.calls = map[uint64]bool{}
-				}
-				lb.calls[at] = true
-			}
-			d = d[12:]
-			lb.add(at, showIfFirst)
-			for k := 0; k < cnt && len(d) >= 4; k++ {
-				t := uint64(binary.LittleEndian.Uint32(d))
-				d = d[4:]
-				lb.add(t, showIfFirst)
-				lb.indir[at] = append(lb.indir[at], t)
-			}
+		lb.add(b.at, showIfFirst)
+		for _, t := range b.targets {
+			lb.add(t, showIfFirst)
+			lb.indir[b.at] = append(lb.indir[b.at], t)
 		}
 	}
 }

@@ -21,17 +21,8 @@ const indirectKindCall = 1
 // and prints no control-flow graph.
 func UnresolvedBranches(fn *cubin.Function, sm int, noDataflow bool) []uint64 {
 	listed := map[uint64]bool{} // address → listed as a call
-	for _, a := range fn.Info {
-		if a.ID != attrIndirectBranchTargets {
-			continue
-		}
-		d := a.Data
-		for len(d) >= 12 {
-			cnt := uint64(binary.LittleEndian.Uint32(d[8:]))
-			listed[uint64(binary.LittleEndian.Uint32(d))] = binary.LittleEndian.Uint16(d[4:]) == indirectKindCall
-			d = d[12:]
-			d = d[min(uint64(len(d)), 4*cnt):]
-		}
+	for _, b := range indirectBranches(fn) {
+		listed[b.at] = b.kind == indirectKindCall
 	}
 	var out []uint64
 	for at := uint64(8); at+8 <= uint64(len(fn.Code)); at += 8 {
@@ -66,6 +57,40 @@ func UnresolvedSections(f *cubin.File, sections map[int]bool) map[int]bool {
 			out = map[int]bool{}
 		}
 		out[fn.Section] = true
+	}
+	return out
+}
+
+// indirectBranch is an entry of a function's EIATTR_INDIRECT_BRANCH_TARGETS:
+// the branch's address, its kind (indirectKindCall: a call through a
+// function pointer) and the addresses it may go to.
+type indirectBranch struct {
+	at      uint64
+	kind    uint16
+	targets []uint64
+}
+
+// indirectBranches returns the entries of fn's
+// EIATTR_INDIRECT_BRANCH_TARGETS attributes in order: each a 32-bit
+// address, 16-bit kind, 16 bits, a 32-bit count and that many 32-bit
+// targets (a cut entry keeps the targets it has).
+func indirectBranches(fn *cubin.Function) []indirectBranch {
+	var out []indirectBranch
+	for _, a := range fn.Info {
+		if a.ID != attrIndirectBranchTargets {
+			continue
+		}
+		d := a.Data
+		for len(d) >= 12 {
+			b := indirectBranch{at: uint64(binary.LittleEndian.Uint32(d)), kind: binary.LittleEndian.Uint16(d[4:])}
+			cnt := int(binary.LittleEndian.Uint32(d[8:]))
+			d = d[12:]
+			for k := 0; k < cnt && len(d) >= 4; k++ {
+				b.targets = append(b.targets, uint64(binary.LittleEndian.Uint32(d)))
+				d = d[4:]
+			}
+			out = append(out, b)
+		}
 	}
 	return out
 }
