@@ -18,6 +18,7 @@ var updateInitTables = flag.Bool("inittables", false, "rewrite inittables.go fro
 func initTables() []gentest.Table {
 	return []gentest.Table{
 		{Name: "regTablesValue", Value: buildRegTables(), Doc: "regTablesValue are the syntax printers' register tables (printTables.reg).", From: "buildRegTables()"},
+		{Name: "flagRunTablesValue", Value: buildFlagRunTables(), Doc: "flagRunTablesValue are the syntax printers' flag-run tables (printTables.flags).", From: "buildFlagRunTables()"},
 		{Name: "flagOpsTable", Value: *buildFlagOps(), Doc: "flagOpsTable is flagOps's table.", From: "*buildFlagOps()"},
 		{Name: "constFirstTable", Value: *buildConstFirst(), Doc: "constFirstTable is constFirst's table.", From: "*buildConstFirst()"},
 		{Name: "dualSwzFirstTable", Value: *buildDualSwzFirst(), Doc: "dualSwzFirstTable is dualSwzFirst's table.", From: "*buildDualSwzFirst()"},

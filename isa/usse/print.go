@@ -29,7 +29,6 @@ func appendTextWith(dst []byte, in *Inst, pt *printTables) []byte {
 		return appendRaw(dst, in.Raw)
 	}
 	if p := formPrinters[in.Form]; p != nil {
-		pt.formReady(in.Form)
 		return p(dst, in, pt)
 	}
 	// the dual-issue forms

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gpuisa/gpuisa/isa"
 )
@@ -20,16 +19,15 @@ import (
 // (appendElem), so each element still has one meaning;
 // TestSyntaxPrintersAgree checks the two print the same bytes.
 
-// printTables are the tables the syntax printers read, made on first use:
-// the register tables when the first word prints, a form's flag-run tables
-// when the first word of the form prints (ready; a shader uses a few
-// forms, and the flag runs of all took 60% of the tables' 1.5 ms).
+// printTables are the tables the syntax printers read: the register
+// tables and the flag-run tables, both literals of inittables.go. (The
+// flag runs were made when a form first printed, 1.3 ms of CPU time
+// under one lock at the start of a listing of every form, and 184 KB of
+// fresh memory faulted in page by page: 2-3 ms of a 1M-word listing's
+// wall time.)
 type printTables struct {
 	reg   [len(regTableKeys)][]regEntry
 	flags [len(flagRunKeys)][]flagEntry
-	ready [len(forms)]atomic.Bool // the form's flag runs are made
-	mu    sync.Mutex              // held while flag runs are made
-	runs  [len(forms)][]uint16    // the flag runs of each form
 }
 
 // flagRunKey names a flag-run table: the texts of some consecutive flags
@@ -61,15 +59,9 @@ const regImm = 0x80
 // syntaxTables are the printers' tables, made when the first word prints.
 var syntaxTables = sync.OnceValue(buildSyntaxTables)
 
-// buildSyntaxTables takes the register tables (regTablesValue) and lists
-// each form's flag runs, which formReady makes (from appendFlags) when the
-// form first prints.
+// buildSyntaxTables gathers the register and flag-run tables.
 func buildSyntaxTables() *printTables {
-	pt := &printTables{reg: regTablesValue}
-	for ti, k := range flagRunKeys {
-		pt.runs[k.form] = append(pt.runs[k.form], uint16(ti))
-	}
-	return pt
+	return &printTables{reg: regTablesValue, flags: flagRunTablesValue}
 }
 
 // buildRegTables makes the register tables from the interpreter's code
@@ -96,25 +88,14 @@ func buildRegTables() (reg [len(regTableKeys)][]regEntry) {
 	return reg
 }
 
-// formReady makes form fi's flag-run tables if they are not made yet (a
-// load and a branch the CPU guesses right once they are).
-func (pt *printTables) formReady(fi int16) {
-	if !pt.ready[fi].Load() {
-		pt.makeForm(fi)
+// buildFlagRunTables makes every flag-run table from appendFlags:
+// flagRunTablesValue, which inittables.go holds.
+func buildFlagRunTables() (t [len(flagRunKeys)][]flagEntry) {
+	buf := make([]byte, 0, 512)
+	for ti, k := range flagRunKeys {
+		t[ti] = flagRunTable(k, buf)
 	}
-}
-
-// makeForm makes form fi's flag-run tables, once.
-func (pt *printTables) makeForm(fi int16) {
-	pt.mu.Lock()
-	defer pt.mu.Unlock()
-	if !pt.ready[fi].Load() {
-		buf := make([]byte, 0, 512)
-		for _, ti := range pt.runs[fi] {
-			pt.flags[ti] = flagRunTable(flagRunKeys[ti], buf)
-		}
-		pt.ready[fi].Store(true)
-	}
+	return t
 }
 
 // flagRunTable is the flag-run table k names, made with buf's room.
