@@ -71,15 +71,23 @@ func (g *Graph) Last(b int) int { return g.Blocks[b].End - 1 }
 func endsBlock(in *Inst) bool { return in.Kind == Jump || in.Kind == Exit || in.Opaque }
 
 // Build makes the graph of the function entered at insts[entry]: the
-// blocks of insts (in address order) reachable from there. Instructions
+// blocks of insts (in address order) reachable from there and from the
+// instructions roots (nvdisasm's graphs also grow from the targets
+// EIATTR_INDIRECT_BRANCH_TARGETS lists, reached or not). Instructions
 // that go where the reconvergence stack says (PopTo) are resolved first, on
 // a copy of insts (Graph.Insts).
-func Build(insts []Inst, entry int) *Graph {
+func Build(insts []Inst, entry int, roots ...int) *Graph {
 	if entry < 0 || entry >= len(insts) {
 		return &Graph{Insts: insts}
 	}
 	index := indexOf(insts)
-	return newLayout(resolveStack(insts, entry, index), index, entry).graph(entry)
+	entries := []int{entry}
+	for _, r := range roots {
+		if r >= 0 && r < len(insts) && r != entry {
+			entries = append(entries, r)
+		}
+	}
+	return newLayout(resolveStack(insts, entry, index), index, entries...).graph(entries...)
 }
 
 // addrIndex finds an instruction by its address: by binary search when
@@ -182,17 +190,23 @@ func (l *layout) succs(k int) []Edge {
 	return out
 }
 
-// graph is the graph of the blocks reachable from insts[entry], which
-// must start a block; its cost grows with the reachable blocks only.
-func (l *layout) graph(entry int) *Graph {
+// graph is the graph of the blocks reachable from the instructions
+// entries (the first is the entry), each of which must start a block; its
+// cost grows with the reachable blocks only.
+func (l *layout) graph(entries ...int) *Graph {
 	g := &Graph{Insts: l.insts}
-	first, ok := l.blockAt[entry]
-	if !ok {
+	if _, ok := l.blockAt[entries[0]]; !ok {
 		return g
 	}
-	seen := map[int]bool{first: true}
-	reached := []int{first}
-	for work := []int{first}; len(work) > 0; {
+	seen := map[int]bool{}
+	var reached, work []int
+	for _, e := range entries {
+		if k, ok := l.blockAt[e]; ok && !seen[k] {
+			seen[k] = true
+			reached, work = append(reached, k), append(work, k)
+		}
+	}
+	for len(work) > 0 {
 		k := work[len(work)-1]
 		work = work[:len(work)-1]
 		for _, e := range l.succs(k) {

@@ -47,6 +47,12 @@ func TestBuild(t *testing.T) {
 	if g := Build(loop(), 99); len(g.Blocks) != 0 {
 		t.Fatal("blocks from a bad entry")
 	}
+	// a root adds what it reaches (the dead jump at 5), in address order;
+	// roots out of range are passed over
+	g = Build(loop(), 0, 5, -1, 99)
+	if len(g.Blocks) != 4 || g.Blocks[3].Start != 5 || len(g.Blocks[3].Succs) != 1 || g.Blocks[3].Succs[0].To != 3 {
+		t.Fatalf("with a root: %+v", g.Blocks)
+	}
 }
 
 func TestRenderers(t *testing.T) {

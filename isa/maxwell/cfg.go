@@ -3,6 +3,7 @@ package maxwell
 import (
 	"cmp"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,7 +32,7 @@ func BranchFacts(inst Inst, addr uint64, indirect []uint64) cfg.Inst {
 	f := &forms[inst.form]
 	in.Cond = f.attrs&attrNoGuard == 0 && inst.Word>>16&0xf != guardPT
 	switch f.name {
-	case "BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "BRK", "CONT", "SYNC":
+	case "BRA", "BRX", "JMP", "JMX", "EXIT", "RET", "KIL", "BRK", "CONT", "SYNC":
 		// a condition-code test (BRA CC.EQ, ...) in bits 0-4; 0xf is T
 		in.Cond = in.Cond || inst.Word&0x1f != 0xf
 	}
@@ -47,7 +48,9 @@ func BranchFacts(inst Inst, addr uint64, indirect []uint64) cfg.Inst {
 		}
 		in.Kind, in.Targets = cfg.Jump, append([]uint64(nil), indirect...)
 		in.Opaque = len(indirect) == 0
-	case "EXIT", "RET":
+	case "EXIT", "RET", "KIL":
+		// an unconditional KIL ends its thread: nvdisasm's graphs end
+		// its block there, with nothing after it
 		in.Kind = cfg.Exit
 	case "CAL", "JCAL":
 		in.Kind = cfg.Call
@@ -67,11 +70,15 @@ type functionGraph struct {
 	sym  *symAt // nil: the section has no function symbol at 0
 	g    *cfg.Graph
 	opts CFGOptions
+	// pairExit[i]: instruction i closes a braced pair whose first is the
+	// block's branch (cfgInsts moved its facts to i): the exit port goes
+	// before the pair
+	pairExit []bool
 }
 
 // graphs makes the cfg of every function symbol of the section, by address.
 func (fl *funcListing) graphs(opts CFGOptions) []*functionGraph {
-	insts := fl.cfgInsts()
+	insts, pairExit := fl.cfgInsts(opts.BasicBlocks)
 	var syms []*symAt
 	for k := range fl.syms {
 		syms = append(syms, &fl.syms[k])
@@ -115,13 +122,47 @@ func (fl *funcListing) graphs(opts CFGOptions) []*functionGraph {
 				continue
 			}
 		}
-		out = append(out, &functionGraph{fl: fl, sym: s, g: cfg.Build(insts, entry), opts: opts})
+		out = append(out, &functionGraph{fl: fl, sym: s, g: cfg.Build(insts, entry, fl.indirectRoots(s, syms, index)...), opts: opts, pairExit: pairExit})
 	}
 	return out
 }
 
-// cfgInsts returns the branch facts of the section's instructions.
-func (fl *funcListing) cfgInsts() []cfg.Inst {
+// indirectRoots returns the instructions within function symbol s (nil:
+// the code before the first) that EIATTR_INDIRECT_BRANCH_TARGETS lists as
+// targets: nvdisasm's graphs also hold what they reach, reached from the
+// entry or not (code after a KIL patched in).
+func (fl *funcListing) indirectRoots(s *symAt, syms []*symAt, index func(uint64) (int, bool)) []int {
+	// its code: up to its size or the next symbol (the helpers ptxas
+	// appends to a kernel, $kernel$__cuda_sm20_rcp_rn_f32_slowpath and
+	// so on, lie within the kernel's size and have graphs of their own)
+	lo, hi := uint64(0), uint64(math.MaxUint64)
+	if s != nil {
+		lo, hi = s.addr, s.addr+s.s.Size
+	}
+	for _, o := range syms {
+		if o != nil && o.addr > lo && o.addr < hi {
+			hi = o.addr
+		}
+	}
+	var roots []int
+	for _, targets := range fl.lb.indir {
+		for _, t := range targets {
+			if t%BundleSize == 0 {
+				t += 8 // a control word's address means the instruction after it
+			}
+			if i, ok := index(t); ok && t >= lo && t < hi {
+				roots = append(roots, i)
+			}
+		}
+	}
+	slices.Sort(roots) // (the map's order is random; the graph is not)
+	return roots
+}
+
+// cfgInsts returns the branch facts of the section's instructions, for
+// basic blocks (-bbcfg) or hyperblocks (-cfg), and which of them took the
+// facts of the branch opening their pair (functionGraph.pairExit).
+func (fl *funcListing) cfgInsts(basic bool) ([]cfg.Inst, []bool) {
 	insts := make([]cfg.Inst, len(fl.insts))
 	for i := range fl.insts {
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
@@ -136,8 +177,33 @@ func (fl *funcListing) cfgInsts() []cfg.Inst {
 		}
 		insts[i].Leader = len(fl.lb.shownAt(addr)) > 0
 	}
-	return insts
+	// a branch opening a braced pair ({ @P0 KIL ; S2R }: patched code)
+	// ends its basic block after the pair, which nvdisasm's -bbcfg keeps
+	// in one block, its exit port at the branch (-cfg ends the block at
+	// the branch)
+	var pairExit []bool
+	for i := 0; basic && i+1 < len(insts) && i+1 < len(fl.closes); i++ {
+		if fl.closes[i+1] && endsGraphBlock(&insts[i]) && !endsGraphBlock(&insts[i+1]) {
+			a, b := &insts[i], &insts[i+1]
+			b.Kind, b.Cond, b.Targets, b.Opaque = a.Kind, a.Cond, a.Targets, a.Opaque
+			a.Kind, a.Cond, a.Targets, a.Opaque = cfg.Next, false, nil, false
+			if pairExit == nil {
+				pairExit = make([]bool, len(insts))
+			}
+			pairExit[i+1] = true
+		}
+	}
+	return insts, pairExit
 }
+
+// endsGraphBlock reports a branch, exit or unknown jump: what ends a block.
+func endsGraphBlock(in *cfg.Inst) bool {
+	return in.Kind == cfg.Jump || in.Kind == cfg.Exit || in.Opaque
+}
+
+// exitBefore reports whether instruction i took the facts of the branch
+// opening its pair (pairExit).
+func (fg *functionGraph) exitBefore(i int) bool { return i < len(fg.pairExit) && fg.pairExit[i] }
 
 // line is the graph text of instruction i, before escaping: the listing's
 // guard, body, annotation and pair braces (made when printed, not held: a
@@ -279,8 +345,8 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool, w io.Writer)
 			// a later block opens its own field, unless its first instruction
 			// is its exit, which has one
 			last := &g.Insts[b.End-1]
-			exits := last.Kind == cfg.Jump || last.Kind == cfg.Exit || last.Opaque
-			if n > 0 && !(exits && b.End-b.Start == 1) {
+			exits := endsGraphBlock(last)
+			if n > 0 && !(exits && (b.End-b.Start == 1 || b.End-b.Start == 2 && fg.exitBefore(b.End-1))) {
 				dst = append(dst, "|<exitpost"+strconv.Itoa(n-1)+">"...)
 			}
 			for i := b.Start; i < b.End; i++ {
@@ -293,8 +359,7 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool, w io.Writer)
 						dst = append(dst, dotEscape(".L_x_"+strconv.Itoa(lbl)+":\n")...)
 					}
 				}
-				in := &g.Insts[i]
-				if i == b.End-1 && (in.Kind == cfg.Jump || in.Kind == cfg.Exit || in.Opaque) {
+				if exits && (i == b.End-1 && !fg.exitBefore(i) || i == b.End-2 && fg.exitBefore(i+1)) {
 					dst = append(dst, "|<exit"+strconv.Itoa(n)+">"...)
 				}
 				dst = append(dst, dotEscape(fg.line(i)+"\n")...)

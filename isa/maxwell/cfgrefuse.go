@@ -93,8 +93,6 @@ func RefusedBranches(fn *cubin.Function, sm int) (r BranchRefusals) {
 				r.NonConstant = append(r.NonConstant, at)
 				goesOn = facts.Cond
 			}
-		case "KIL":
-			goesOn = facts.Cond || word&0x1f != 0xf
 		case "CAL":
 			if t, ok := relTarget(inst, at); ok {
 				follow(t)
