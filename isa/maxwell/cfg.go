@@ -70,15 +70,24 @@ type functionGraph struct {
 	sym  *symAt // nil: the section has no function symbol at 0
 	g    *cfg.Graph
 	opts CFGOptions
-	// pairExit[i]: instruction i closes a braced pair whose first is the
-	// block's branch (cfgInsts moved its facts to i): the exit port goes
-	// before the pair
-	pairExit []bool
+	// pair[i]: what instruction i, the second of a braced pair opened by
+	// a branch, is in the graph (cfgInsts)
+	pair []pairRole
 }
+
+// pairRole is what the second of a braced pair whose first is a branch
+// (patched code: { KIL ; S2R }) is in nvdisasm's graphs.
+type pairRole uint8
+
+const (
+	pairPlain   pairRole = iota
+	pairExit             // -bbcfg: the block ends here, its exit port before the pair
+	pairDeadEnd          // -cfg: a block after the exit with no successor
+)
 
 // graphs makes the cfg of every function symbol of the section, by address.
 func (fl *funcListing) graphs(opts CFGOptions) []*functionGraph {
-	insts, pairExit := fl.cfgInsts(opts.BasicBlocks)
+	insts, pair := fl.cfgInsts(opts.BasicBlocks)
 	var syms []*symAt
 	for k := range fl.syms {
 		syms = append(syms, &fl.syms[k])
@@ -122,7 +131,7 @@ func (fl *funcListing) graphs(opts CFGOptions) []*functionGraph {
 				continue
 			}
 		}
-		out = append(out, &functionGraph{fl: fl, sym: s, g: cfg.Build(insts, entry, fl.indirectRoots(s, syms, index)...), opts: opts, pairExit: pairExit})
+		out = append(out, &functionGraph{fl: fl, sym: s, g: cfg.Build(insts, entry, fl.indirectRoots(s, syms, index)...), opts: opts, pair: pair})
 	}
 	return out
 }
@@ -160,9 +169,9 @@ func (fl *funcListing) indirectRoots(s *symAt, syms []*symAt, index func(uint64)
 }
 
 // cfgInsts returns the branch facts of the section's instructions, for
-// basic blocks (-bbcfg) or hyperblocks (-cfg), and which of them took the
-// facts of the branch opening their pair (functionGraph.pairExit).
-func (fl *funcListing) cfgInsts(basic bool) ([]cfg.Inst, []bool) {
+// basic blocks (-bbcfg) or hyperblocks (-cfg), and the roles of the
+// seconds of pairs opened by a branch (functionGraph.pair).
+func (fl *funcListing) cfgInsts(basic bool) ([]cfg.Inst, []pairRole) {
 	insts := make([]cfg.Inst, len(fl.insts))
 	for i := range fl.insts {
 		addr := uint64(i/3*BundleSize + 8 + 8*(i%3))
@@ -177,23 +186,30 @@ func (fl *funcListing) cfgInsts(basic bool) ([]cfg.Inst, []bool) {
 		}
 		insts[i].Leader = len(fl.lb.shownAt(addr)) > 0
 	}
-	// a branch opening a braced pair ({ @P0 KIL ; S2R }: patched code)
-	// ends its basic block after the pair, which nvdisasm's -bbcfg keeps
-	// in one block, its exit port at the branch (-cfg ends the block at
-	// the branch)
-	var pairExit []bool
-	for i := 0; basic && i+1 < len(insts) && i+1 < len(fl.closes); i++ {
-		if fl.closes[i+1] && endsGraphBlock(&insts[i]) && !endsGraphBlock(&insts[i+1]) {
-			a, b := &insts[i], &insts[i+1]
+	// a branch opening a braced pair ({ @P0 KIL ; S2R }: patched code):
+	// -bbcfg keeps the pair in one block, which ends after it, its exit
+	// port at the branch; -cfg ends the block at the branch and draws the
+	// pair's second after it, going on only when the branch may
+	var pair []pairRole
+	for i := 0; i+1 < len(insts) && i+1 < len(fl.closes); i++ {
+		a, b := &insts[i], &insts[i+1]
+		if !fl.closes[i+1] || !endsGraphBlock(a) || endsGraphBlock(b) || a.Opaque && !basic {
+			continue
+		}
+		if pair == nil {
+			pair = make([]pairRole, len(insts))
+		}
+		if basic {
 			b.Kind, b.Cond, b.Targets, b.Opaque = a.Kind, a.Cond, a.Targets, a.Opaque
 			a.Kind, a.Cond, a.Targets, a.Opaque = cfg.Next, false, nil, false
-			if pairExit == nil {
-				pairExit = make([]bool, len(insts))
-			}
-			pairExit[i+1] = true
+			pair[i+1] = pairExit
+		} else if !a.Cond {
+			a.Cond = true                     // reaches the second...
+			b.Kind, b.Targets = cfg.Jump, nil // ...which goes nowhere
+			pair[i+1] = pairDeadEnd
 		}
 	}
-	return insts, pairExit
+	return insts, pair
 }
 
 // endsGraphBlock reports a branch, exit or unknown jump: what ends a block.
@@ -201,9 +217,17 @@ func endsGraphBlock(in *cfg.Inst) bool {
 	return in.Kind == cfg.Jump || in.Kind == cfg.Exit || in.Opaque
 }
 
+// pairRole returns instruction i's role as the second of a pair.
+func (fg *functionGraph) pairRole(i int) pairRole {
+	if i < len(fg.pair) {
+		return fg.pair[i]
+	}
+	return pairPlain
+}
+
 // exitBefore reports whether instruction i took the facts of the branch
 // opening its pair (pairExit).
-func (fg *functionGraph) exitBefore(i int) bool { return i < len(fg.pairExit) && fg.pairExit[i] }
+func (fg *functionGraph) exitBefore(i int) bool { return fg.pairRole(i) == pairExit }
 
 // line is the graph text of instruction i, before escaping: the listing's
 // guard, body, annotation and pair braces (made when printed, not held: a
@@ -345,7 +369,7 @@ func (fg *functionGraph) appendDOT(dst []byte, bb *int, hyper bool, w io.Writer)
 			// a later block opens its own field, unless its first instruction
 			// is its exit, which has one
 			last := &g.Insts[b.End-1]
-			exits := endsGraphBlock(last)
+			exits := endsGraphBlock(last) && fg.pairRole(b.End-1) != pairDeadEnd
 			if n > 0 && !(exits && (b.End-b.Start == 1 || b.End-b.Start == 2 && fg.exitBefore(b.End-1))) {
 				dst = append(dst, "|<exitpost"+strconv.Itoa(n-1)+">"...)
 			}
