@@ -314,9 +314,10 @@ func unresolvedBranches(f *cubin.File, sections map[int]bool, noDataflow bool) (
 // of the listed functions (nil: all) that make it refuse -cfg, -bbcfg and
 // (lifeRanges) -plr (maxwell.RefusedBranches): one line per branch, those
 // to no instruction first, then those to a function's end; with none, and
-// for -plr only, two lines per stack push to no instruction.
+// for -plr only, two lines per stack push to no instruction, or with none
+// of those one line per EXIT after a PEXIT to its function's end.
 func refusedBranches(f *cubin.File, sections map[int]bool, lifeRanges bool) []string {
-	var nonConstant, nonLocal, push int
+	var nonConstant, nonLocal, push, noTarget int
 	for i := range f.Functions {
 		fn := &f.Functions[i]
 		if sections != nil && !sections[fn.Section] {
@@ -326,11 +327,17 @@ func refusedBranches(f *cubin.File, sections map[int]bool, lifeRanges bool) []st
 		nonConstant += len(r.NonConstant)
 		nonLocal += len(r.NonLocal)
 		push += len(r.Push)
+		noTarget += len(r.NoTarget)
 	}
 	var out []string
 	if nonConstant+nonLocal == 0 && lifeRanges {
 		for range 2 * push {
 			out = append(out, "Branch stack push operation must use label")
+		}
+		if push == 0 {
+			for range noTarget {
+				out = append(out, "Could not establish the target of '' branch operation")
+			}
 		}
 		return out
 	}

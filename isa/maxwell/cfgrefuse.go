@@ -24,6 +24,13 @@ type BranchRefusals struct {
 	// PCNT, PRET, PEXIT or PLONGJMP whose target is not an instruction of
 	// the function nor its end.
 	Push []uint64
+	// NoTarget ("Could not establish the target of '' branch operation";
+	// -plr only, and only when no branch above is refused): in a function
+	// without EIATTR_INDIRECT_BRANCH_TARGETS, each EXIT reached after a
+	// PEXIT to the function's end (probed on the bfs example and the
+	// oracle's vecadd and saxpy; nvdisasm sometimes prints stray bytes
+	// between the quotes).
+	NoTarget []uint64
 }
 
 // RefusedBranches returns the direct branches of a function for which
@@ -59,59 +66,88 @@ func RefusedBranches(fn *cubin.Function, sm int) (r BranchRefusals) {
 	for _, b := range indirectBranches(fn) {
 		indir[b.at] = append(indir[b.at], b.targets...)
 	}
-	seen := map[uint64]bool{entry: true}
-	work := []uint64{entry}
-	follow := func(t uint64) {
-		if t, ok := good(t); ok && !seen[t] {
-			seen[t] = true
-			work = append(work, t)
+	// walk visits what the instructions at starts reach, in nvdisasm's
+	// order; with record it notes the refused branches in r. It returns
+	// the EXITs it met and the PEXITs to the function's end.
+	walk := func(starts []uint64, record bool) (exits, pexitEnd []uint64) {
+		seen := map[uint64]bool{}
+		var work []uint64
+		follow := func(t uint64) {
+			if t, ok := good(t); ok && !seen[t] {
+				seen[t] = true
+				work = append(work, t)
+			}
 		}
-	}
-	for len(work) > 0 {
-		at := work[len(work)-1]
-		work = work[:len(work)-1]
-		word := binary.LittleEndian.Uint64(code[at:])
-		inst, err := Decode(word, CtrlField(binary.LittleEndian.Uint64(code[at/BundleSize*BundleSize:]), int(at%BundleSize/8-1)), sm, at)
-		if err != nil {
-			continue // nvdisasm reports the decoding errors instead
+		for _, t := range starts {
+			follow(t)
 		}
-		facts := BranchFacts(inst, at, indir[at])
-		goesOn := facts.Cond || facts.Kind == cfg.Next || facts.Kind == cfg.Call
-		switch name := forms[inst.form].name; name {
-		case "BRA":
-			if t, ok := relTarget(inst, at); ok {
-				if t == size {
-					r.NonLocal = append(r.NonLocal, at)
-				} else if _, ok := good(t); !ok {
-					r.NonConstant = append(r.NonConstant, at)
-				} else {
+		for len(work) > 0 {
+			at := work[len(work)-1]
+			work = work[:len(work)-1]
+			word := binary.LittleEndian.Uint64(code[at:])
+			inst, err := Decode(word, CtrlField(binary.LittleEndian.Uint64(code[at/BundleSize*BundleSize:]), int(at%BundleSize/8-1)), sm, at)
+			if err != nil {
+				continue // nvdisasm reports the decoding errors instead
+			}
+			facts := BranchFacts(inst, at, indir[at])
+			goesOn := facts.Cond || facts.Kind == cfg.Next || facts.Kind == cfg.Call
+			switch name := forms[inst.form].name; name {
+			case "BRA":
+				if t, ok := relTarget(inst, at); ok {
+					if t == size {
+						if record {
+							r.NonLocal = append(r.NonLocal, at)
+						}
+					} else if _, ok := good(t); !ok {
+						if record {
+							r.NonConstant = append(r.NonConstant, at)
+						}
+					} else {
+						follow(t)
+					}
+				}
+			case "JMP":
+				if word&0x20 == 0 { // JMP c[...] is indirect
+					if record {
+						r.NonConstant = append(r.NonConstant, at)
+					}
+					goesOn = facts.Cond
+				}
+			case "CAL":
+				if t, ok := relTarget(inst, at); ok {
+					follow(t)
+				}
+			case "SSY", "PBK", "PCNT", "PRET", "PEXIT", "PLONGJMP":
+				if t, ok := relTarget(inst, at); ok {
+					if _, ok := good(t); !ok && t != size && record {
+						r.Push = append(r.Push, at)
+					}
+					if name == "PEXIT" && t == size {
+						pexitEnd = append(pexitEnd, at)
+					}
+					follow(t)
+				}
+			case "EXIT":
+				exits = append(exits, at)
+			default:
+				for _, t := range facts.Targets {
 					follow(t)
 				}
 			}
-		case "JMP":
-			if word&0x20 == 0 { // JMP c[...] is indirect
-				r.NonConstant = append(r.NonConstant, at)
-				goesOn = facts.Cond
-			}
-		case "CAL":
-			if t, ok := relTarget(inst, at); ok {
-				follow(t)
-			}
-		case "SSY", "PBK", "PCNT", "PRET", "PEXIT", "PLONGJMP":
-			if t, ok := relTarget(inst, at); ok {
-				if _, ok := good(t); !ok && t != size {
-					r.Push = append(r.Push, at)
-				}
-				follow(t)
-			}
-		default:
-			for _, t := range facts.Targets {
-				follow(t)
+			if goesOn {
+				follow(at + 8)
 			}
 		}
-		if goesOn {
-			follow(at + 8)
+		return exits, pexitEnd
+	}
+	_, pexitEnd := walk([]uint64{entry}, true)
+	if len(pexitEnd) > 0 && len(indir) == 0 {
+		// each EXIT after a PEXIT to the end would go there
+		var after []uint64
+		for _, at := range pexitEnd {
+			after = append(after, at+8)
 		}
+		r.NoTarget, _ = walk(after, false)
 	}
 	return r
 }
